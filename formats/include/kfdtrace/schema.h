@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The ioctl schema: one table row per KFD (and amdgpu DRM) ioctl.
+ *
+ * This is the only place that knows what an ioctl's argument bytes mean.
+ * The decoder, recorder, exporters, replayer and simulator all read it; none
+ * of them hard-code field offsets. A row describes the argument struct
+ * (fields with offset, width, direction and role), the indirect buffers the
+ * struct points at and how their lengths follow from other fields, and the
+ * ABI minor the ioctl appeared in.
+ *
+ * Lookups are per file kind: KFD's ioctl type byte 'K' is shared with
+ * console ioctls, so a request code alone never identifies an ioctl.
+ */
+#ifndef KFDTRACE_SCHEMA_H
+#define KFDTRACE_SCHEMA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What kind of device file an fd refers to. Values are stored in traces. */
+enum kfd_file_kind {
+	KFD_FILE_UNKNOWN = 0,
+	KFD_FILE_KFD = 1,	/* /dev/kfd */
+	KFD_FILE_RENDER = 2,	/* /dev/dri/renderD* (amdgpu) */
+	KFD_FILE_KIND_COUNT
+};
+
+/* Data direction of a field or buffer, seen from user space. */
+enum kfd_dir {
+	KFD_DIR_NONE = 0,
+	KFD_DIR_IN = 1,		/* user -> kernel */
+	KFD_DIR_OUT = 2,	/* kernel -> user */
+	KFD_DIR_INOUT = 3,
+};
+
+/*
+ * What a value means. The replayer maps values by role (handles, gpu_ids,
+ * ids, offsets, fds); the decoder prints them by role. Stored in no file:
+ * numbers may change between versions.
+ */
+enum kfd_role {
+	KFD_ROLE_NONE = 0,	/* plain number, printed in decimal */
+	KFD_ROLE_HEX,		/* plain number, printed in hex */
+	KFD_ROLE_PAD,		/* padding/reserved; printed only when non-zero */
+	KFD_ROLE_HANDLE,	/* memory handle: gpu_id << 32 | idr */
+	KFD_ROLE_GPU_ID,
+	KFD_ROLE_QUEUE_ID,
+	KFD_ROLE_EVENT_ID,
+	KFD_ROLE_EVENT_SLOT,	/* slot index in the events page */
+	KFD_ROLE_FD,
+	KFD_ROLE_GPU_VA,
+	KFD_ROLE_CPU_ADDR,	/* a user-space address the kernel keeps */
+	KFD_ROLE_PTR,		/* user pointer to an indirect buffer */
+	KFD_ROLE_MMAP_OFFSET,	/* offset for mmap() on /dev/kfd or render node */
+	KFD_ROLE_DOORBELL_OFFSET,
+	KFD_ROLE_SIZE,		/* a byte count */
+	KFD_ROLE_COUNT,		/* an element count (sizes a buffer) */
+	KFD_ROLE_FLAGS,		/* bit set; names from the field's name table */
+	KFD_ROLE_ENUM,		/* one value; names from the field's name table */
+	KFD_ROLE_VERSION,
+	KFD_ROLE_TIMEOUT,	/* milliseconds */
+	KFD_ROLE_CLOCK,		/* a clock counter or frequency */
+	KFD_ROLE_GEM_HANDLE,	/* a DRM GEM handle on the render node */
+	KFD_ROLE_PID,
+	KFD_ROLE_STRING,	/* fixed-size inline char array (width bytes) */
+	KFD_ROLE_BYTES,		/* fixed-size inline opaque bytes (width bytes) */
+	KFD_ROLE_COUNT_MAX
+};
+
+/* One name in a flag or enum table. For flags, value is a bit mask. */
+struct kfd_name {
+	uint64_t value;
+	const char *name;
+};
+
+struct kfd_name_table {
+	const char *name;		/* table name, e.g. "alloc_flags" */
+	const struct kfd_name *entries;
+	unsigned int count;
+};
+
+/*
+ * One field of an argument struct (or of a buffer element).
+ *
+ * A field may belong to one arm of a union that is chosen by another field
+ * (e.g. DBG_TRAP's op, AMDGPU_INFO's query): when select >= 0, the field is
+ * present only if the field at index 'select' equals select_value.
+ */
+struct kfd_field {
+	const char *name;
+	uint16_t offset;
+	uint16_t width;			/* bytes: 1, 2, 4 or 8; any for STRING/BYTES */
+	uint8_t dir;			/* enum kfd_dir */
+	uint8_t role;			/* enum kfd_role */
+	uint8_t is_signed;
+	uint8_t since_minor;		/* 0, or the KFD ABI minor that added it */
+	int16_t select;			/* index of the selector field, or -1 */
+	uint64_t select_value;
+	const struct kfd_name_table *names;	/* FLAGS/ENUM, else NULL */
+};
+
+/* The layout of a struct: an argument struct or a buffer element. */
+struct kfd_struct_desc {
+	const char *name;		/* C struct name without "struct " */
+	uint32_t size;
+	const struct kfd_field *fields;
+	unsigned int nfields;
+};
+
+/* How an indirect buffer's length follows from the argument fields. */
+enum kfd_len_kind {
+	/* count_field elements of elem_size bytes */
+	KFD_LEN_COUNT,
+	/* count_field is a number of bits; (bits + 31) / 32 u32 words */
+	KFD_LEN_BITS32,
+	/*
+	 * count_field is the capacity on input and the filled count on
+	 * output: the before-image has capacity elements, the after-image
+	 * the filled count (bounded by the capacity).
+	 */
+	KFD_LEN_CAPACITY,
+	/* count_field is a byte size (elem_size is 1) */
+	KFD_LEN_BYTES,
+	/*
+	 * An inline array trailing the fixed struct inside the argument
+	 * bytes; its size rides in the request code's size bits (SVM).
+	 * No pointer field.
+	 */
+	KFD_LEN_TRAILING,
+	/* A fixed length of elem_size bytes */
+	KFD_LEN_FIXED,
+};
+
+/* An indirect buffer that a pointer field of the argument struct names. */
+struct kfd_indirect {
+	const char *name;
+	int16_t ptr_field;		/* index in the row's fields, -1 if TRAILING */
+	int16_t count_field;		/* index of the length field, -1 if FIXED */
+	uint32_t elem_size;
+	uint8_t len_kind;		/* enum kfd_len_kind */
+	uint8_t dir;			/* enum kfd_dir */
+	/* Present only when fields[select] == select_value (select >= 0). */
+	int16_t select;
+	uint64_t select_value;
+	/* Element layout, decoded per element when set. */
+	const struct kfd_struct_desc *elem;
+};
+
+/* A request code/size variant: CREATE_QUEUE is 88 bytes before 1.17. */
+struct kfd_size_variant {
+	uint32_t request;
+	uint16_t size;
+	uint8_t since_minor;		/* first ABI minor using this size */
+	uint8_t until_minor;		/* last ABI minor using it, 0xff: current */
+};
+
+/* One ioctl. */
+struct kfd_ioctl_desc {
+	const char *name;		/* "ALLOC_MEMORY_OF_GPU" */
+	const char *event_name;		/* "alloc_memory_of_gpu" (lttng, JSON) */
+	uint8_t file_kind;		/* enum kfd_file_kind */
+	uint8_t type;			/* ioctl type byte: 'K' or 'd' */
+	uint16_t nr;
+	uint32_t request;		/* the current request code */
+	uint8_t dir;			/* _IOC direction as enum kfd_dir */
+	uint8_t since_minor;		/* KFD ABI minor it appeared in (KFD only) */
+	uint8_t rocm_only;		/* ROCm DKMS kernels only (0x80..0x87) */
+	uint8_t deprecated;		/* kept for decoding, answers EPERM/EINVAL */
+	const struct kfd_struct_desc *args;
+	const struct kfd_size_variant *variants;
+	unsigned int nvariants;
+	const struct kfd_indirect *bufs;
+	unsigned int nbufs;
+};
+
+/* The KFD ABI major/minor this schema describes up to (1.19 + ROCm rows). */
+#define KFD_SCHEMA_MAJOR 1
+#define KFD_SCHEMA_MINOR 19
+
+/*
+ * kfd_schema_lookup() - find the row for a request on a file kind.
+ * @kind:	the file the ioctl was issued on
+ * @request:	the full request code (direction, size, type, nr)
+ *
+ * KFD rows match on type 'K' and nr; any size is accepted (the kernel copies
+ * the caller's _IOC_SIZE), so old struct sizes and SVM's trailing attributes
+ * resolve to the same row. Render-node rows match type and nr the same way.
+ *
+ * Return: the row, or NULL for an unknown request (decode it as raw bytes).
+ */
+const struct kfd_ioctl_desc *
+kfd_schema_lookup(enum kfd_file_kind kind, unsigned long request);
+
+/*
+ * kfd_schema_by_name() - find a row by name ("ALLOC_MEMORY_OF_GPU") or
+ * event name ("alloc_memory_of_gpu"), case-insensitively.
+ *
+ * Return: the row, or NULL.
+ */
+const struct kfd_ioctl_desc *kfd_schema_by_name(const char *name);
+
+/*
+ * kfd_schema_rows() - iterate the table.
+ * @count:	set to the number of rows
+ *
+ * Return: the array of rows (KFD rows first, then render-node rows).
+ */
+const struct kfd_ioctl_desc *kfd_schema_rows(unsigned int *count);
+
+/*
+ * kfd_schema_field() - find a field of a row's argument struct by name.
+ *
+ * Return: its index in desc->args->fields, or -1.
+ */
+int kfd_schema_field(const struct kfd_ioctl_desc *desc, const char *name);
+
+/*
+ * kfd_field_get() - read a field's value from argument bytes.
+ * @f:		the field
+ * @bytes:	argument bytes
+ * @len:	how many argument bytes there are
+ * @out:	the value, zero- or sign-extended to 64 bits
+ *
+ * Return: 0, or -1 when the field does not lie inside @len bytes.
+ */
+int kfd_field_get(const struct kfd_field *f, const void *bytes, size_t len,
+		  uint64_t *out);
+
+/*
+ * kfd_field_set() - write a field's value into argument bytes (replayer
+ * remapping). Truncates @value to the field width.
+ *
+ * Return: 0, or -1 when the field does not lie inside @len bytes.
+ */
+int kfd_field_set(const struct kfd_field *f, void *bytes, size_t len,
+		  uint64_t value);
+
+/*
+ * kfd_field_present() - whether a field applies, given its union selector.
+ *
+ * Return: 1 if the field has no selector or its selector matches, else 0.
+ */
+int kfd_field_present(const struct kfd_struct_desc *sd,
+		      const struct kfd_field *f, const void *bytes, size_t len);
+
+/*
+ * kfd_indirect_len() - the byte length of an indirect buffer.
+ * @desc:	the row
+ * @buf:	one of desc->bufs
+ * @args:	argument bytes (before the call for @after == 0, after it for 1)
+ * @args_len:	their length (the request's _IOC_SIZE)
+ * @after:	0 for the before-image, 1 for the after-image
+ * @cap:	bound on the result; larger lengths are clamped and flagged
+ * @len:	the length in bytes
+ *
+ * Return: 0 on success; 1 if the buffer is absent (NULL pointer, selector
+ * not matching); -1 if the length exceeded @cap (then *len == @cap).
+ */
+int kfd_indirect_len(const struct kfd_ioctl_desc *desc,
+		     const struct kfd_indirect *buf, const void *args,
+		     size_t args_len, int after, size_t cap, size_t *len);
+
+/*
+ * kfd_indirect_ptr() - the user address of an indirect buffer.
+ *
+ * Return: the pointer field's value, or 0 for TRAILING/absent buffers.
+ */
+uint64_t kfd_indirect_ptr(const struct kfd_ioctl_desc *desc,
+			  const struct kfd_indirect *buf, const void *args,
+			  size_t args_len);
+
+/* kfd_name_lookup() - the name of an enum value, or NULL. */
+const char *kfd_name_lookup(const struct kfd_name_table *t, uint64_t value);
+
+/* kfd_role_name() - a short name for a role ("handle", "gpu_id", ...). */
+const char *kfd_role_name(enum kfd_role role);
+
+/* kfd_file_kind_name() - "kfd", "render" or "unknown". */
+const char *kfd_file_kind_name(enum kfd_file_kind kind);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KFDTRACE_SCHEMA_H */

@@ -1,0 +1,386 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Trace files: the record model, the writer and the reader.
+ *
+ * docs/trace-format.md is the normative description of the bytes on disk;
+ * this header is the in-memory view. A trace is a header followed by typed,
+ * length-prefixed records in independent zstd frames. Records only grow by
+ * appending fields; readers skip record types they do not know.
+ *
+ * Errors are negative numbers: -errno for system errors, or one of the
+ * KT_E* codes below for trace-specific conditions. Library code never exits.
+ */
+#ifndef KFDTRACE_TRACE_H
+#define KFDTRACE_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Trace-specific errors (returned negated). Gapped from errno values. */
+enum kt_err {
+	KT_ETRUNC = 2000,	/* file ends inside a frame: writer was killed */
+	KT_ECORRUPT = 2001,	/* bytes that cannot be what a writer wrote */
+	KT_EVERSION = 2002,	/* format major version newer than ours */
+	KT_ETOOBIG = 2003,	/* a length beyond the format's bounds */
+	KT_ENOTTRACE = 2004,	/* no trace magic at the start */
+};
+
+/* kt_strerror() - text for a negative error from this API (or -errno). */
+const char *kt_strerror(int err);
+
+#define KT_FORMAT_MAJOR 1
+#define KT_FORMAT_MINOR 0
+
+/* Record types. Values are stored in files and never reused. */
+enum kt_rec_type {
+	KT_REC_IOCTL = 1,
+	KT_REC_OPEN = 2,	/* open of a device file (kfd, render node) */
+	KT_REC_CLOSE = 3,
+	KT_REC_DUP = 4,		/* dup/dup2/dup3/fcntl(F_DUPFD*) of a device fd */
+	KT_REC_MMAP = 5,
+	KT_REC_MUNMAP = 6,
+	KT_REC_FORK = 7,
+	KT_REC_EXEC = 8,
+	KT_REC_THREAD_NAME = 9,
+	KT_REC_TOPOLOGY = 10,	/* the KFD sysfs tree as the process read it */
+	KT_REC_ANNOTATION = 11,	/* free text */
+	KT_REC_API_CALL = 12,	/* thunk-level span: hsaKmt* call */
+	KT_REC_END = 13,	/* last record of a cleanly closed trace */
+	KT_REC_TYPE_MAX
+};
+
+/* Flags of one indirect-buffer image. */
+enum kt_buf_flags {
+	KT_BUF_BEFORE = 1 << 0,		/* before-image present */
+	KT_BUF_AFTER = 1 << 1,		/* after-image present */
+	KT_BUF_CLAMPED = 1 << 2,	/* length exceeded the capture cap */
+	KT_BUF_UNREADABLE = 1 << 3,	/* user memory could not be read */
+	KT_BUF_OMITTED = 1 << 4,	/* contents left out (--no-buffers) */
+};
+
+/* One indirect buffer of an ioctl, before and after the call. */
+struct kt_buf_image {
+	uint16_t index;		/* index into the schema row's bufs[] */
+	uint16_t flags;		/* enum kt_buf_flags */
+	uint64_t addr;		/* the user pointer */
+	uint32_t len_before;
+	uint32_t len_after;
+	const uint8_t *before;	/* len_before bytes, or NULL */
+	const uint8_t *after;	/* len_after bytes, or NULL */
+};
+
+struct kt_ioctl_rec {
+	int32_t fd;
+	uint8_t file_kind;	/* enum kfd_file_kind */
+	uint32_t request;
+	int64_t ret;		/* the syscall's return value */
+	int32_t err;		/* errno when ret == -1, else 0 */
+	uint64_t t_exit;	/* CLOCK_MONOTONIC ns; enter time is rec.ts */
+	uint32_t arg_size;	/* _IOC_SIZE(request) bytes in each image */
+	const uint8_t *arg_before;
+	const uint8_t *arg_after;
+	uint16_t nbufs;
+	const struct kt_buf_image *bufs;
+};
+
+struct kt_open_rec {
+	const char *path;
+	int32_t flags;
+	uint32_t mode;
+	uint8_t file_kind;
+	uint64_t rdev;		/* st_rdev of the opened file, 0 if unknown */
+	int64_t ret;		/* the fd, or -1 */
+	int32_t err;
+};
+
+struct kt_close_rec {
+	int32_t fd;
+	int64_t ret;
+	int32_t err;
+};
+
+enum kt_dup_kind { KT_DUP = 0, KT_DUP2 = 1, KT_DUP3 = 2, KT_FCNTL_DUPFD = 3,
+		   KT_FCNTL_DUPFD_CLOEXEC = 4 };
+
+struct kt_dup_rec {
+	uint8_t kind;		/* enum kt_dup_kind */
+	int32_t oldfd;
+	int32_t newfd;		/* requested (dup2/dup3, F_DUPFD minimum) */
+	int32_t flags;
+	int64_t ret;
+	int32_t err;
+};
+
+struct kt_mmap_rec {
+	uint64_t addr;		/* requested address */
+	uint64_t len;
+	int32_t prot;
+	int32_t flags;
+	int32_t fd;
+	uint8_t file_kind;
+	uint64_t offset;
+	uint64_t result;	/* the mapping address, or MAP_FAILED */
+	int32_t err;
+};
+
+struct kt_munmap_rec {
+	uint64_t addr;
+	uint64_t len;
+	int64_t ret;
+	int32_t err;
+};
+
+struct kt_fork_rec {
+	int32_t parent_pid;
+	int32_t child_pid;	/* in the parent's record; 0 in the child's */
+};
+
+struct kt_exec_rec {
+	const char *path;
+	const char *argv;	/* NUL-separated arguments */
+	uint32_t argv_len;	/* bytes in argv, including the NULs */
+};
+
+struct kt_thread_name_rec {
+	const char *name;
+};
+
+struct kt_topo_file {
+	const char *path;	/* absolute sysfs path */
+	const uint8_t *data;
+	uint32_t len;
+};
+
+struct kt_topology_rec {
+	uint32_t nfiles;
+	const struct kt_topo_file *files;
+};
+
+struct kt_annotation_rec {
+	const char *text;
+};
+
+struct kt_api_call_rec {
+	const char *name;	/* "hsaKmtAllocMemory" */
+	const char *args;	/* "node=1 size=4096 ..." */
+	int32_t status;		/* HSAKMT_STATUS */
+	uint64_t t_exit;	/* enter time is rec.ts */
+	uint64_t first_seq;	/* sequence numbers of the ioctls it caused: */
+	uint64_t last_seq;	/* first_seq > last_seq when it caused none */
+};
+
+enum kt_end_flags {
+	KT_END_CLEAN = 0,
+	KT_END_INCOMPLETE = 1 << 0,	/* records were lost (I/O error, ENOSPC) */
+	KT_END_SIGNAL = 1 << 1,		/* written from a fatal signal handler */
+};
+
+struct kt_end_rec {
+	uint32_t flags;		/* enum kt_end_flags */
+	uint64_t records;	/* records written before this one */
+	uint64_t lost;		/* records known to be lost */
+};
+
+/*
+ * One record. Pointers inside are owned by the reader (valid until the next
+ * kt_reader_next()) or by the caller (for kt_writer_append(), only for the
+ * duration of the call).
+ */
+struct kt_record {
+	uint16_t type;		/* enum kt_rec_type */
+	uint64_t seq;		/* process-wide sequence number */
+	uint32_t tid;
+	uint64_t ts;		/* CLOCK_MONOTONIC ns (ioctl: enter time) */
+	union {
+		struct kt_ioctl_rec ioctl;
+		struct kt_open_rec open;
+		struct kt_close_rec close;
+		struct kt_dup_rec dup;
+		struct kt_mmap_rec mmap;
+		struct kt_munmap_rec munmap;
+		struct kt_fork_rec fork;
+		struct kt_exec_rec exec;
+		struct kt_thread_name_rec thread_name;
+		struct kt_topology_rec topology;
+		struct kt_annotation_rec annotation;
+		struct kt_api_call_rec api;
+		struct kt_end_rec end;
+	} u;
+};
+
+/* The file header: facts about the traced process and machine. */
+struct kt_header {
+	uint16_t format_major;
+	uint16_t format_minor;
+	char producer[32];		/* "kfdtrace-capture", "kfdtrace-thunk" */
+	char producer_version[32];
+	char host[64];
+	char kernel_release[64];
+	uint32_t kfd_major;		/* KFD ABI seen when the file was opened; */
+	uint32_t kfd_minor;		/* 0.0 = unknown (see the GET_VERSION record) */
+	int32_t pid;
+	int32_t ppid;
+	char exe[256];
+	char cmdline[1024];		/* NUL-separated arguments */
+	uint32_t cmdline_len;
+	uint64_t start_monotonic;	/* ns */
+	uint64_t start_realtime;	/* ns since the epoch */
+	uint64_t start_boottime;	/* ns */
+	uint32_t flags;			/* KT_HDR_* */
+};
+
+enum kt_header_flags {
+	KT_HDR_NO_BUFFERS = 1 << 0,	/* buffer contents were omitted */
+	KT_HDR_SIMULATED = 1 << 1,	/* the device was kfdsim */
+};
+
+/*
+ * kt_header_init() - fill a header with this process's facts (host, kernel,
+ * pid, exe, cmdline, the three start clocks) and the given producer.
+ */
+void kt_header_init(struct kt_header *hdr, const char *producer);
+
+/* ------------------------------------------------------------------ */
+/* Writer                                                               */
+
+struct kt_writer;
+
+struct kt_writer_opts {
+	int level;			/* zstd level; 0 = default (1) */
+	size_t frame_raw_size;		/* raw bytes per frame; 0 = 64 KiB */
+	unsigned int flush_ms;		/* max age of buffered records; 0 = 100 */
+	unsigned int index_every;	/* index frame every N frames; 0 = 16 */
+};
+
+/*
+ * kt_writer_open() - create a trace file and start its writer thread.
+ * @path:	created with O_CREAT|O_EXCL|O_NOFOLLOW|O_CLOEXEC, mode 0600
+ * @hdr:	the header; copied
+ * @opts:	NULL for defaults
+ * @out:	the writer
+ *
+ * Return: 0, or -errno.
+ */
+int kt_writer_open(const char *path, const struct kt_header *hdr,
+		   const struct kt_writer_opts *opts, struct kt_writer **out);
+
+/* kt_writer_fdopen() - the same on an fd the writer takes ownership of. */
+int kt_writer_fdopen(int fd, const struct kt_header *hdr,
+		     const struct kt_writer_opts *opts, struct kt_writer **out);
+
+/*
+ * kt_writer_next_seq() - allocate a sequence number (atomic; lock-free).
+ */
+uint64_t kt_writer_next_seq(struct kt_writer *w);
+
+/*
+ * kt_writer_append() - append a record.
+ *
+ * Serializes @rec into the calling thread's buffer; compression and I/O
+ * happen on the writer thread. Lock-free on the calling thread except when
+ * its buffer is full. The caller sets rec->seq (see kt_writer_next_seq()),
+ * tid and ts.
+ *
+ * Return: 0, or a negative error (the record was not taken; counted as lost).
+ */
+int kt_writer_append(struct kt_writer *w, const struct kt_record *rec);
+
+/*
+ * kt_writer_flush() - compress and write everything appended so far (by any
+ * thread) and wait until it is in the file.
+ *
+ * Return: 0, or -errno of the first write error.
+ */
+int kt_writer_flush(struct kt_writer *w);
+
+/*
+ * kt_writer_close() - flush, write the END record and the final index,
+ * stop the writer thread, close the file and free the writer.
+ *
+ * Return: 0, or the first error seen during the writer's life.
+ */
+int kt_writer_close(struct kt_writer *w);
+
+/* Counters, for summaries and tests. */
+struct kt_writer_stats {
+	uint64_t records;
+	uint64_t lost;
+	uint64_t raw_bytes;
+	uint64_t file_bytes;
+	uint64_t frames;
+};
+
+void kt_writer_get_stats(struct kt_writer *w, struct kt_writer_stats *st);
+
+/* ------------------------------------------------------------------ */
+/* Reader                                                               */
+
+struct kt_reader;
+
+/* What the reader learned about the file's integrity. */
+enum kt_integrity {
+	KT_INTEGRITY_OK = 0,		/* clean END record */
+	KT_INTEGRITY_NO_END = 1,	/* all frames complete, but no END record */
+	KT_INTEGRITY_TRUNCATED = 2,	/* file ends inside a frame */
+	KT_INTEGRITY_CORRUPT = 3,	/* bad bytes at corrupt_offset */
+};
+
+struct kt_reader_status {
+	enum kt_integrity integrity;
+	uint64_t records;		/* records returned so far */
+	uint64_t corrupt_offset;	/* file offset of the bad bytes */
+	uint64_t file_size;
+	uint64_t frames;
+	char message[256];		/* human-readable detail */
+};
+
+/*
+ * kt_reader_open() - open a trace file and read its header.
+ *
+ * Return: 0, or a negative error (-KT_ENOTTRACE, -KT_EVERSION,
+ * -KT_ECORRUPT, -KT_ETRUNC, -errno).
+ */
+int kt_reader_open(const char *path, struct kt_reader **out);
+
+/* kt_reader_open_mem() - the same over a memory image (not copied). */
+int kt_reader_open_mem(const void *data, size_t len, struct kt_reader **out);
+
+/* kt_reader_header() - the file header. */
+const struct kt_header *kt_reader_header(const struct kt_reader *r);
+
+/*
+ * kt_reader_next() - the next record.
+ *
+ * Return: 1 with *rec filled; 0 at the end of the trace (check
+ * kt_reader_get_status() for how it ended); -KT_ETRUNC when the file ends
+ * inside a frame (all complete records before it were returned);
+ * -KT_ECORRUPT when bytes are invalid (status names the offset).
+ * After a negative return, further calls return the same error.
+ */
+int kt_reader_next(struct kt_reader *r, struct kt_record *rec);
+
+/*
+ * kt_reader_seek_seq() - position so that the next record returned is the
+ * first with seq >= @seq, using the file's index frames where present.
+ *
+ * Return: 0, or a negative error.
+ */
+int kt_reader_seek_seq(struct kt_reader *r, uint64_t seq);
+
+void kt_reader_get_status(const struct kt_reader *r,
+			  struct kt_reader_status *st);
+
+void kt_reader_close(struct kt_reader *r);
+
+/* kt_rec_type_name() - "ioctl", "open", ... or NULL for unknown types. */
+const char *kt_rec_type_name(unsigned int type);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KFDTRACE_TRACE_H */

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Set up a Debian 12 machine for kfdtrace and build it into build/.
+#
+# Installs the build dependencies and the real clients the tests run
+# (AMD's libhsakmt 5.2.3, ROCr 5.2.3, rocminfo), idempotently: apt-get runs
+# only when a package is missing. Then configures (or reconfigures) and
+# builds. Safe to run again.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${KFDTRACE_BUILD:-$top/build}
+
+packages=(
+	# build
+	meson ninja-build gcc clang pkg-config
+	libdrm-dev libzstd-dev libcmocka-dev
+	liblttng-ust-dev lttng-tools libbabeltrace2-dev babeltrace2
+	# real clients the tests run
+	libhsakmt1 libhsakmt-dev libhsa-runtime64-1 libhsa-runtime-dev rocminfo
+	# tools the tests use
+	zstd kmod libxml2-utils
+)
+
+missing=()
+for p in "${packages[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "setup: installing ${missing[*]}"
+	sudo_cmd=()
+	[ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+	export DEBIAN_FRONTEND=noninteractive
+	"${sudo_cmd[@]}" apt-get update -q
+	"${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+if [ -f "$build/build.ninja" ]; then
+	meson setup --reconfigure "$build" "$top" >/dev/null
+else
+	meson setup "$build" "$top"
+fi
+ninja -C "$build"
