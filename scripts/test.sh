@@ -19,7 +19,7 @@ if command -v clang >/dev/null 2>&1; then
 	if [ -f "$fuzz_build/build.ninja" ]; then
 		meson setup --reconfigure "$fuzz_build" "$top" >/dev/null
 	else
-		CC=clang meson setup "$fuzz_build" "$top" -Dfuzz=true -Dtests=disabled \
+		CC=clang meson setup "$fuzz_build" "$top" -Dfuzz=true \
 			-Dbuildtype=debug >/dev/null
 	fi
 	ninja -C "$fuzz_build"

@@ -35,6 +35,23 @@ const char *kt_strerror(int err);
 #define KT_FORMAT_MAJOR 1
 #define KT_FORMAT_MINOR 0
 
+/*
+ * Bounds of the format (docs/trace-format.md section 5.2). The writer refuses
+ * a record beyond them with -KT_ETOOBIG; the reader reports them exceeded in a
+ * file as corrupt. String lengths exclude the NUL.
+ */
+#define KT_MAX_RECORD_SIZE	(16u << 20)	/* one encoded record */
+#define KT_MAX_FRAME_SIZE	(32u << 20)	/* decompressed frame content */
+#define KT_MAX_ARG_SIZE		16383u		/* _IOC_SIZE() */
+#define KT_MAX_BUFS		64u		/* indirect buffers per ioctl */
+#define KT_MAX_PATH		4096u		/* open and exec paths */
+#define KT_MAX_NAME		256u		/* thread and API names */
+#define KT_MAX_TEXT		65536u		/* annotation, API arguments */
+#define KT_MAX_ARGV		(1u << 20)	/* exec argv bytes */
+#define KT_MAX_TOPO_FILES	65536u		/* files per topology record */
+#define KT_MAX_HEADER_SIZE	65536u		/* header frame payload */
+#define KT_MAX_INDEX_ENTRIES	65536u		/* entries per index frame */
+
 /* Record types. Values are stored in files and never reused. */
 enum kt_rec_type {
 	KT_REC_IOCTL = 1,
@@ -285,7 +302,13 @@ uint64_t kt_writer_next_seq(struct kt_writer *w);
  * its buffer is full. The caller sets rec->seq (see kt_writer_next_seq()),
  * tid and ts.
  *
- * Return: 0, or a negative error (the record was not taken; counted as lost).
+ * Not async-signal-safe; a signal handler that interrupts an append and
+ * appends on the same thread gets -EBUSY. A forked child must not append
+ * to its parent's writer (it gets -ECHILD once its buffer fills); it opens
+ * a writer of its own.
+ *
+ * Return: 0, or a negative error (the record was not taken; counted as
+ * lost): -KT_ETOOBIG beyond a bound above, -EINVAL for a malformed record.
  */
 int kt_writer_append(struct kt_writer *w, const struct kt_record *rec);
 
@@ -299,9 +322,12 @@ int kt_writer_flush(struct kt_writer *w);
 
 /*
  * kt_writer_close() - flush, write the END record and the final index,
- * stop the writer thread, close the file and free the writer.
+ * stop the writer thread, close the file and free the writer. No append
+ * may run concurrently. In a forked child it only frees memory and closes
+ * the fd (-ECHILD).
  *
- * Return: 0, or the first error seen during the writer's life.
+ * Return: 0, or the first error seen during the writer's life (after an
+ * I/O error the END record says KT_END_INCOMPLETE when it could be written).
  */
 int kt_writer_close(struct kt_writer *w);
 
@@ -315,6 +341,27 @@ struct kt_writer_stats {
 };
 
 void kt_writer_get_stats(struct kt_writer *w, struct kt_writer_stats *st);
+
+/*
+ * kt_writer_emergency_flush() - write out buffered records from a fatal
+ * signal handler.
+ *
+ * Async-signal-safe: uses only atomics and system calls (write, membarrier,
+ * signal masks, sched_yield, nanosleep), never zstd, malloc or locks. Waits
+ * (at most about half a second) for the writer thread to finish the frame
+ * it is writing, then writes the records sitting in every thread's buffer
+ * and in the writer thread's queue as zstd frames of raw blocks
+ * (docs/trace-format.md section 8.3). When the signal interrupted
+ * kt_writer_append() on this thread, the records before the interrupted one
+ * are written. A thread in the middle of an append on another CPU is waited
+ * for briefly. Writes no END record: the process may survive the signal and
+ * the writer keeps working afterwards.
+ *
+ * Return: 0, -EBUSY when the writer thread did not let go of the file in
+ * time (nothing written), -ECHILD in a forked child, or -errno of a failed
+ * write.
+ */
+int kt_writer_emergency_flush(struct kt_writer *w);
 
 /* ------------------------------------------------------------------ */
 /* Reader                                                               */
@@ -332,10 +379,14 @@ enum kt_integrity {
 struct kt_reader_status {
 	enum kt_integrity integrity;
 	uint64_t records;		/* records returned so far */
-	uint64_t corrupt_offset;	/* file offset of the bad bytes */
+	uint64_t corrupt_offset;	/* file offset of the bad bytes, or of
+					 * the frame holding a bad record */
 	uint64_t file_size;
 	uint64_t frames;
 	char message[256];		/* human-readable detail */
+	uint64_t corrupt_raw_offset;	/* offset of the bad record within the
+					 * decompressed frame; UINT64_MAX when
+					 * the fault is not inside a frame */
 };
 
 /*
@@ -367,9 +418,22 @@ int kt_reader_next(struct kt_reader *r, struct kt_record *rec);
  * kt_reader_seek_seq() - position so that the next record returned is the
  * first with seq >= @seq, using the file's index frames where present.
  *
+ * Records are in file order, which is per-thread order: every record with
+ * seq >= @seq comes after the new position, but records of other threads
+ * with a smaller seq may still follow (docs/trace-format.md section 6.2).
+ * A seek clears a previous -KT_ETRUNC or -KT_ECORRUPT state.
+ *
  * Return: 0, or a negative error.
  */
 int kt_reader_seek_seq(struct kt_reader *r, uint64_t seq);
+
+/*
+ * kt_reader_seek_time() - the same as kt_reader_seek_seq() for the first
+ * record with ts >= @ts (CLOCK_MONOTONIC ns).
+ *
+ * Return: 0, or a negative error.
+ */
+int kt_reader_seek_time(struct kt_reader *r, uint64_t ts);
 
 void kt_reader_get_status(const struct kt_reader *r,
 			  struct kt_reader_status *st);

@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Decoding trace records to text and JSON.
+ *
+ * The decoder turns one struct kt_record (trace.h) into one line:
+ *
+ *  - text, strace-like:
+ *      [tid] +t NAME(in fields) = ret {out fields}
+ *    In-fields go inside the parentheses, then the return value, then the
+ *    out-fields in braces. An inout field shows its in-value in the
+ *    parentheses and appears in the braces only when the call changed it.
+ *  - JSON: one object per record, the same content (JSON Lines when the
+ *    caller ends each object with a newline).
+ *
+ * All meaning comes from the ioctl schema (schema.h): field roles choose how
+ * values print, name tables give flag and enum names, union selectors pick
+ * the fields that apply, indirect-buffer descriptors decode the recorded
+ * buffer images. The decoder is pure and bounded: it reads only the images
+ * inside the record (never the user pointers they were copied from), prints
+ * fields lying past a short image as '?' (null in JSON), elides long arrays
+ * and byte strings, and never reads outside the lengths the record states.
+ *
+ * docs/cli.md shows the output of every record kind.
+ */
+#ifndef KFDTRACE_DECODE_H
+#define KFDTRACE_DECODE_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "kfdtrace/trace.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Growable string buffer                                               */
+
+/*
+ * A NUL-terminated string that grows on demand. When an allocation fails
+ * the append is dropped and @failed is set; the content is then incomplete,
+ * so callers check @failed once at the end instead of after every append.
+ */
+struct kt_strbuf {
+	char *data;		/* NUL-terminated once anything was appended */
+	size_t len;		/* bytes in data, without the NUL */
+	size_t cap;		/* allocated bytes */
+	int failed;		/* an allocation failed; content is cut short */
+};
+
+/* kt_strbuf_init() - make an empty buffer (no allocation yet). */
+void kt_strbuf_init(struct kt_strbuf *sb);
+
+/* kt_strbuf_release() - free the buffer's memory and make it empty. */
+void kt_strbuf_release(struct kt_strbuf *sb);
+
+/*
+ * kt_strbuf_reserve() - make room for @extra more bytes plus the NUL.
+ *
+ * Return: 0, or -1 (and sb->failed set) when memory ran out.
+ */
+int kt_strbuf_reserve(struct kt_strbuf *sb, size_t extra);
+
+/* kt_strbuf_clear() - empty the buffer, keeping its memory. */
+static inline void
+kt_strbuf_clear(struct kt_strbuf *sb)
+{
+	sb->len = 0;
+	sb->failed = 0;
+	if (sb->data)
+		sb->data[0] = '\0';
+}
+
+/* kt_strbuf_append() - append @n bytes. */
+static inline void
+kt_strbuf_append(struct kt_strbuf *sb, const void *p, size_t n)
+{
+	const char *s = (const char *)p;
+	char *d;
+
+	if (sb->cap - sb->len <= n && kt_strbuf_reserve(sb, n))
+		return;
+	d = sb->data + sb->len;
+	/*
+	 * Decoded lines are built from many short pieces: copy those with
+	 * two overlapping fixed-size moves instead of a call to memcpy().
+	 */
+	if (n >= 8 && n <= 16) {
+		uint64_t a, b;
+
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(d, &a, 8);
+		memcpy(d + n - 8, &b, 8);
+	} else if (n >= 4 && n < 8) {
+		uint32_t a, b;
+
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		memcpy(d, &a, 4);
+		memcpy(d + n - 4, &b, 4);
+	} else if (n > 0 && n < 4) {
+		d[0] = s[0];
+		d[n / 2] = s[n / 2];
+		d[n - 1] = s[n - 1];
+	} else if (n > 16) {
+		memcpy(d, s, n);
+	}
+	sb->len += n;
+	sb->data[sb->len] = '\0';
+}
+
+/* kt_strbuf_putc() - append one character. */
+static inline void
+kt_strbuf_putc(struct kt_strbuf *sb, char c)
+{
+	if (sb->cap - sb->len <= 1 && kt_strbuf_reserve(sb, 1))
+		return;
+	sb->data[sb->len++] = c;
+	sb->data[sb->len] = '\0';
+}
+
+/* kt_strbuf_puts() - append a C string. */
+static inline void
+kt_strbuf_puts(struct kt_strbuf *sb, const char *s)
+{
+	kt_strbuf_append(sb, s, strlen(s));
+}
+
+/* kt_strbuf_printf() - append formatted text. */
+void kt_strbuf_printf(struct kt_strbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* kt_strbuf_vprintf() - the same with a va_list. */
+void kt_strbuf_vprintf(struct kt_strbuf *sb, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+
+/* kt_strbuf_put_u64() - append @v in decimal (faster than printf). */
+void kt_strbuf_put_u64(struct kt_strbuf *sb, uint64_t v);
+
+/* kt_strbuf_put_s64() - append @v in decimal with a '-' when negative. */
+void kt_strbuf_put_s64(struct kt_strbuf *sb, int64_t v);
+
+/* kt_strbuf_put_hex() - append @v as "0x" and lower-case hex digits. */
+void kt_strbuf_put_hex(struct kt_strbuf *sb, uint64_t v);
+
+/* ------------------------------------------------------------------ */
+/* Record decoding                                                      */
+
+enum kfd_decode_flags {
+	/* Text: start the line with "#<seq> ". */
+	KFD_DECODE_SEQ = 1 << 0,
+	/* Text: end ioctl and api-call lines with " <seconds>" (duration). */
+	KFD_DECODE_DURATION = 1 << 1,
+};
+
+/* Default bound on printed array elements and raw bytes. */
+#define KFD_DECODE_DEFAULT_ELEMS 16
+#define KFD_DECODE_DEFAULT_BYTES 32
+
+struct kfd_decode_opts {
+	/* Time zero for "+t" (the header's start_monotonic, in ns). */
+	uint64_t start_ns;
+	/* Array elements printed before eliding; 0: the default. */
+	unsigned int max_elems;
+	/* Raw bytes printed (as hex) before eliding; 0: the default. */
+	unsigned int max_bytes;
+	unsigned int flags;	/* enum kfd_decode_flags */
+};
+
+/*
+ * kfd_decode_text() - append one record as a text line (no newline).
+ * @sb:		where to append
+ * @rec:	the record; any type, including unknown ones
+ * @opts:	NULL for defaults (time zero 0)
+ *
+ * Return: 0, or -ENOMEM when @sb could not grow (its content is cut short).
+ */
+int kfd_decode_text(struct kt_strbuf *sb, const struct kt_record *rec,
+		    const struct kfd_decode_opts *opts);
+
+/*
+ * kfd_decode_json() - append one record as a JSON object (no newline).
+ *
+ * Every object has "seq", "tid", "t" (seconds since time zero, a number
+ * with microsecond digits), "ts" (absolute ns) and "type" (record type
+ * name). Integers are JSON numbers when they fit in 53 bits, otherwise
+ * strings "0x...". Flags are {"value":N,"names":[...]} with unknown bits as
+ * one hex string in names; enums are {"value":N,"name":"..."} ("name"
+ * absent when unknown); fields past a short image are null. ioctl records
+ * add "name", "event", "fd", "file", "request", "in", "ret", "errno"
+ * (when the call failed), "out" and "dur_ns"; unknown requests have
+ * "name":null and "in_hex"/"out_hex".
+ *
+ * Return: 0, or -ENOMEM when @sb could not grow.
+ */
+int kfd_decode_json(struct kt_strbuf *sb, const struct kt_record *rec,
+		    const struct kfd_decode_opts *opts);
+
+/*
+ * kfd_errno_name() - the symbolic name of an errno value ("ENOMEM"),
+ * including the kernel-internal ones a driver may leak (ENOTSUPP 524).
+ *
+ * Return: the name, or NULL when unknown.
+ */
+const char *kfd_errno_name(int err);
+
+/*
+ * kfd_errno_desc() - the description of an errno value
+ * ("Cannot allocate memory").
+ *
+ * Return: the text, or NULL when unknown.
+ */
+const char *kfd_errno_desc(int err);
+
+/*
+ * kfd_json_escape() - append @s (@n bytes) as a quoted JSON string.
+ * Control characters and invalid UTF-8 bytes are escaped (\u00XX), so the
+ * output is valid JSON for any input bytes.
+ */
+void kfd_json_escape(struct kt_strbuf *sb, const char *s, size_t n);
+
+/*
+ * kfd_gfx_target_name() - "gfx90a" for a topology gfx_target_version
+ * (major * 10000 + minor * 100 + stepping).
+ * @buf:	at least 16 bytes
+ *
+ * Return: @buf.
+ */
+char *kfd_gfx_target_name(uint32_t version, char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KFDTRACE_DECODE_H */

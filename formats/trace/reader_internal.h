@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/* The reader's state, shared by reader.c, reader_frame.c and reader_seek.c. */
+#ifndef KT_READER_INTERNAL_H
+#define KT_READER_INTERNAL_H
+
+#include "trace_internal.h"
+
+/* A data frame as the seek table knows it. */
+struct kt_frame_ent {
+	uint64_t offset;
+	uint64_t size;		/* compressed size of the frame */
+	uint64_t max_seq;
+	uint64_t max_ts;
+	bool known;		/* ranges come from an index entry */
+	bool end;		/* holds the END record */
+};
+
+enum kt_skip_mode {
+	KT_SKIP_NONE,
+	KT_SKIP_SEQ,
+	KT_SKIP_TS,
+};
+
+struct kt_reader {
+	const uint8_t *data;		/* the whole file */
+	size_t size;
+	void *map;			/* mmap()ed file, or NULL */
+	uint8_t *copy;			/* read() file (pipes), or NULL */
+	struct kt_header hdr;
+	size_t data_start;		/* first frame after the header */
+	size_t pos;			/* next frame */
+	bool complete;			/* a valid footer ends the file */
+	uint64_t footer_index;
+	bool seen_end;
+	int err;			/* sticky error of kt_reader_next() */
+
+	/* The current decompressed frame. */
+	uint8_t *fbuf;
+	size_t fcap;
+	size_t flen;
+	size_t rpos;
+	size_t frame_off;
+	void *dctx;			/* ZSTD_DCtx */
+	struct kt_dec dec;
+
+	struct kt_reader_status st;
+
+	struct kt_frame_ent *table;	/* seek table, built on first seek */
+	size_t ntable;
+	bool table_built;
+	enum kt_skip_mode skip_mode;
+	uint64_t skip_val;
+};
+
+/* reader.c */
+int kt_reader_fail(struct kt_reader *r, int err, int line, uint64_t off,
+		   uint64_t raw_off, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+#define KT_CORRUPT(r, off, raw_off, ...) \
+	kt_reader_fail((r), -KT_ECORRUPT, __LINE__, (off), (raw_off), __VA_ARGS__)
+#define KT_NO_RAW	UINT64_MAX
+
+/* reader_frame.c */
+
+/*
+ * kt_reader_load_frame() - decompress the next data frame at r->pos,
+ * skipping skippable frames.
+ * Return: 1 with a frame loaded, 0 at the end of the file (status set),
+ * or a negative error (status set).
+ */
+int kt_reader_load_frame(struct kt_reader *r);
+
+/*
+ * kt_frame_extent() - the size of the frame at @off without decompressing.
+ * Return: 0 with *@size and *@is_data set, or -KT_ETRUNC / -KT_ECORRUPT
+ * with @why set.
+ */
+int kt_frame_extent(const struct kt_reader *r, size_t off, size_t *size,
+		    bool *is_data, const char **why);
+
+#endif /* KT_READER_INTERNAL_H */

@@ -1,0 +1,596 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The writer: file creation, the append hot path and the hand-off of full
+ * buffers to the writer thread.
+ *
+ * Each traced thread owns a struct kt_wthread, found through a TLS slot
+ * without a lock, and appends into its current buffer. The writer thread
+ * and the emergency flush take buffers from threads that are not inside an
+ * append, by the handshake described at struct kt_wthread; on the hot path
+ * that costs two plain stores and a load, no atomic read-modify-write.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "writer_internal.h"
+
+#define KT_DEF_FRAME_RAW	(64u << 10)
+#define KT_MIN_FRAME_RAW	256u
+#define KT_MAX_FRAME_RAW	(16u << 20)
+#define KT_DEF_FLUSH_MS		100u
+#define KT_MAX_FLUSH_MS		60000u
+#define KT_DEF_INDEX_EVERY	16u
+#define KT_MAX_INDEX_EVERY	4096u
+#define KT_QUEUE_BYTES		(32u << 20)	/* before appends wait */
+
+struct kt_tls_slot {
+	uint64_t gen;
+	struct kt_wthread *t;
+};
+
+/*
+ * initial-exec: the capture library is loaded at start-up (LD_PRELOAD), so
+ * its TLS is static and reached without __tls_get_addr.
+ */
+static __thread struct kt_tls_slot kt_tls
+	__attribute__((tls_model("initial-exec")));
+static _Atomic uint64_t kt_writer_gens = 1;
+
+uint64_t
+kt_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+struct kt_wthread *
+kt_writer_tls_thread(const struct kt_writer *w)
+{
+	return kt_tls.gen == w->gen ? kt_tls.t : NULL;
+}
+
+/*
+ * Find or make this thread's state. A dead thread's pthread_t may be reused
+ * by a new thread, which then inherits the dead one's state: that is safe
+ * (the old thread is gone) and keeps the list from growing with thread churn.
+ */
+static struct kt_wthread *
+kt_wthread_get(struct kt_writer *w)
+{
+	pthread_t self = pthread_self();
+	struct kt_wthread *t;
+
+	pthread_mutex_lock(&w->lock);
+	for (t = atomic_load(&w->threads); t; t = t->next)
+		if (pthread_equal(t->self, self))
+			break;
+	if (!t) {
+		t = calloc(1, sizeof(*t));
+		if (t) {
+			t->self = self;
+			t->next = atomic_load(&w->threads);
+			atomic_store_explicit(&w->threads, t,
+					      memory_order_release);
+		}
+	}
+	pthread_mutex_unlock(&w->lock);
+	if (t) {
+		kt_tls.gen = w->gen;
+		kt_tls.t = t;
+	}
+	return t;
+}
+
+static void
+kt_wbuf_reset(struct kt_writer *w, struct kt_wbuf *b)
+{
+	b->next = NULL;
+	b->ticket = atomic_fetch_add_explicit(&w->ticket, 1,
+					      memory_order_relaxed);
+	__atomic_store_n(&b->len, 0, __ATOMIC_RELAXED);
+	b->skip = 0;
+	__atomic_store_n(&b->t_first, 0, __ATOMIC_RELAXED);
+	b->delta.valid = false;
+	b->nrec = 0;
+	b->min_seq = UINT64_MAX;
+	b->max_seq = 0;
+	b->min_ts = UINT64_MAX;
+	b->max_ts = 0;
+}
+
+static void
+kt_handoff(struct kt_writer *w, struct kt_wbuf *b)
+{
+	struct kt_wbuf *head = atomic_load_explicit(&w->queue,
+						    memory_order_relaxed);
+
+	do {
+		b->next = head;
+	} while (!atomic_compare_exchange_weak_explicit(&w->queue, &head, b,
+							memory_order_release,
+							memory_order_relaxed));
+	atomic_fetch_add(&w->queued, 1);
+	kt_futex_wake(&w->wake);
+}
+
+/* A new buffer of at least @bound bytes; waits while the queue is full. */
+static struct kt_wbuf *
+kt_wbuf_get(struct kt_writer *w, size_t bound)
+{
+	struct kt_wbuf *b = NULL;
+
+	if (bound > w->buf_cap) {
+		b = malloc(sizeof(*b) + bound);
+		if (!b)
+			return NULL;
+		b->cap = bound;
+		b->big = true;
+		kt_wbuf_reset(w, b);
+		return b;
+	}
+	pthread_mutex_lock(&w->lock);
+	/*
+	 * Back-pressure: a traced program that produces records faster than
+	 * they compress waits here rather than losing them or growing the
+	 * queue without bound.
+	 */
+	while (atomic_load(&w->queued) >= w->max_queued && !w->stopping)
+		pthread_cond_wait(&w->cond, &w->lock);
+	if (w->free) {
+		b = w->free;
+		w->free = b->next;
+		w->nfree--;
+	}
+	pthread_mutex_unlock(&w->lock);
+	if (!b) {
+		b = malloc(sizeof(*b) + w->buf_cap);
+		if (!b)
+			return NULL;
+		b->cap = w->buf_cap;
+		b->big = false;
+	}
+	kt_wbuf_reset(w, b);
+	return b;
+}
+
+/* The owner's half of the handshake (struct kt_wthread). */
+static inline void
+kt_enter(struct kt_wthread *t)
+{
+	for (;;) {
+		atomic_store_explicit(&t->in_append, 1, memory_order_relaxed);
+		if (KT_UNLIKELY(kt_writer_fence_needed))
+			atomic_thread_fence(memory_order_seq_cst);
+		else
+			atomic_signal_fence(memory_order_seq_cst);
+		if (KT_LIKELY(!atomic_load_explicit(&t->steal,
+						    memory_order_acquire)))
+			return;
+		/* A stealer is at work: let it finish. */
+		atomic_store_explicit(&t->in_append, 0, memory_order_release);
+		while (atomic_load_explicit(&t->steal, memory_order_acquire))
+			sched_yield();
+	}
+}
+
+static inline void
+kt_leave(struct kt_wthread *t)
+{
+	atomic_store_explicit(&t->in_append, 0, memory_order_release);
+}
+
+/*
+ * The slow path of append: the thread has no buffer (first record, or the
+ * writer thread took it) or it is too full for this record. A full buffer
+ * leaves the slot before it is queued, so an emergency flush on this thread
+ * never sees it twice. While it may wait for queue space the thread is
+ * outside the append, so stealers do not wait for it.
+ */
+static struct kt_wbuf *
+kt_wbuf_refill(struct kt_writer *w, struct kt_wthread *t, struct kt_wbuf *b,
+	       size_t bound, int *err)
+{
+	if (getpid() != w->pid) {
+		/* A forked child: the writer thread does not exist here. */
+		*err = -ECHILD;
+		return NULL;
+	}
+	if (b) {
+		if (b->len == b->skip && b->cap >= bound && !b->big) {
+			kt_wbuf_reset(w, b);
+			return b;
+		}
+		atomic_store_explicit(&t->cur, NULL, memory_order_relaxed);
+		if (b->len > b->skip) {
+			kt_handoff(w, b);
+		} else {
+			b->next = NULL;
+			kt_writer_recycle(w, b);
+		}
+	}
+	kt_leave(t);
+	b = kt_wbuf_get(w, bound);
+	kt_enter(t);
+	if (!b) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	atomic_store_explicit(&t->cur, b, memory_order_relaxed);
+	return b;
+}
+
+static inline void
+kt_wbuf_note(struct kt_wbuf *b, const struct kt_record *rec)
+{
+	b->nrec++;
+	if (rec->seq < b->min_seq)
+		b->min_seq = rec->seq;
+	if (rec->seq > b->max_seq)
+		b->max_seq = rec->seq;
+	if (rec->ts < b->min_ts)
+		b->min_ts = rec->ts;
+	if (rec->ts > b->max_ts)
+		b->max_ts = rec->ts;
+}
+
+int
+kt_writer_append(struct kt_writer *w, const struct kt_record *rec)
+{
+	struct kt_wthread *t;
+	struct kt_wbuf *b;
+	size_t bound, len;
+	int err;
+
+	err = kt_rec_bound_fast(rec, &bound);
+	if (KT_UNLIKELY(err))
+		goto lost;
+	t = KT_LIKELY(kt_tls.gen == w->gen) ? kt_tls.t : kt_wthread_get(w);
+	if (KT_UNLIKELY(!t)) {
+		err = -ENOMEM;
+		goto lost;
+	}
+	if (KT_UNLIKELY(t->busy)) {
+		/* A signal handler interrupted an append on this thread. */
+		err = -EBUSY;
+		goto lost;
+	}
+	t->busy = true;
+	kt_enter(t);
+	b = atomic_load_explicit(&t->cur, memory_order_relaxed);
+	if (KT_UNLIKELY(!b || b->len + bound > b->cap)) {
+		err = 0;
+		b = kt_wbuf_refill(w, t, b, bound, &err);
+		if (!b) {
+			kt_leave(t);
+			t->busy = false;
+			goto lost;
+		}
+	}
+	len = b->len;
+	if (len == 0)
+		__atomic_store_n(&b->t_first, kt_mono_ns(), __ATOMIC_RELAXED);
+	/*
+	 * Recycled buffers were last read by the writer thread on another
+	 * CPU: ask for the lines the next records will write now, so their
+	 * ownership transfer overlaps with this record's encoding.
+	 */
+	__builtin_prefetch(b->data + len + 512, 1);
+	__builtin_prefetch(b->data + len + 576, 1);
+	len += kt_rec_encode(b->data + len, rec, &b->delta, bound);
+	kt_wbuf_note(b, rec);
+	/* Release: a signal handler on this thread sees whole records only. */
+	__atomic_store_n(&b->len, len, __ATOMIC_RELEASE);
+	atomic_store_explicit(&t->appended,
+			      atomic_load_explicit(&t->appended,
+						   memory_order_relaxed) + 1,
+			      memory_order_relaxed);
+	if (KT_UNLIKELY(len >= w->frame_raw)) {
+		atomic_store_explicit(&t->cur, NULL, memory_order_relaxed);
+		kt_handoff(w, b);
+	}
+	kt_leave(t);
+	t->busy = false;
+	return 0;
+lost:
+	atomic_fetch_add_explicit(&w->lost, 1, memory_order_relaxed);
+	return err;
+}
+
+uint64_t
+kt_writer_next_seq(struct kt_writer *w)
+{
+	return atomic_fetch_add_explicit(&w->seq, 1, memory_order_relaxed);
+}
+
+static void
+kt_writer_opts(struct kt_writer *w, const struct kt_writer_opts *o)
+{
+	static const struct kt_writer_opts none;
+	size_t slack;
+
+	if (!o)
+		o = &none;
+	w->level = o->level ? o->level : 1;
+	if (w->level > ZSTD_maxCLevel())
+		w->level = ZSTD_maxCLevel();
+	if (w->level < ZSTD_minCLevel())
+		w->level = ZSTD_minCLevel();
+	w->frame_raw = o->frame_raw_size ? o->frame_raw_size : KT_DEF_FRAME_RAW;
+	if (w->frame_raw < KT_MIN_FRAME_RAW)
+		w->frame_raw = KT_MIN_FRAME_RAW;
+	if (w->frame_raw > KT_MAX_FRAME_RAW)
+		w->frame_raw = KT_MAX_FRAME_RAW;
+	w->flush_ns = (uint64_t)(o->flush_ms ? o->flush_ms : KT_DEF_FLUSH_MS);
+	if (w->flush_ns > KT_MAX_FLUSH_MS)
+		w->flush_ns = KT_MAX_FLUSH_MS;
+	w->flush_ns *= 1000000u;
+	w->index_every = o->index_every ? o->index_every : KT_DEF_INDEX_EVERY;
+	if (w->index_every > KT_MAX_INDEX_EVERY)
+		w->index_every = KT_MAX_INDEX_EVERY;
+	/*
+	 * A buffer is handed off once it holds frame_raw bytes, so frames are
+	 * at least that big; the slack takes the record that crosses the line.
+	 */
+	slack = w->frame_raw / 4;
+	if (slack < 1024)
+		slack = 1024;
+	w->buf_cap = w->frame_raw + slack;
+	w->max_queued = (unsigned int)(KT_QUEUE_BYTES / w->buf_cap);
+	if (w->max_queued < 16)
+		w->max_queued = 16;
+}
+
+static void
+kt_writer_free(struct kt_writer *w)
+{
+	struct kt_wthread *t, *tn;
+	struct kt_wbuf *b, *bn;
+
+	for (t = atomic_load(&w->threads); t; t = tn) {
+		tn = t->next;
+		free(atomic_load(&t->cur));
+		free(t);
+	}
+	for (b = w->free; b; b = bn) {
+		bn = b->next;
+		free(b);
+	}
+	for (b = atomic_load(&w->queue); b; b = bn) {
+		bn = b->next;
+		free(b);
+	}
+	for (b = atomic_load(&w->returned); b; b = bn) {
+		bn = b->next;
+		free(b);
+	}
+	ZSTD_freeCCtx(w->cctx);
+	free(w->grp);
+	free(w->stage);
+	free(w->zbuf);
+	free(w->pending);
+	pthread_mutex_destroy(&w->lock);
+	pthread_cond_destroy(&w->cond);
+	free(w);
+}
+
+int
+kt_writer_fdopen(int fd, const struct kt_header *hdr,
+		 const struct kt_writer_opts *opts, struct kt_writer **out)
+{
+	uint8_t hbuf[KT_HDR_FRAME_MAX];
+	struct kt_sig_guard guard;
+	sigset_t all, old;
+	struct kt_writer *w;
+	size_t hsize, done;
+	int err;
+
+	*out = NULL;
+	if (fd < 0 || !hdr) {
+		if (fd >= 0)
+			close(fd);
+		return -EINVAL;
+	}
+	w = calloc(1, sizeof(*w));
+	if (!w) {
+		close(fd);
+		return -ENOMEM;
+	}
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_cond_init(&w->cond, NULL);
+	w->fd = fd;
+	w->pid = getpid();
+	w->gen = atomic_fetch_add(&kt_writer_gens, 1);
+	kt_writer_barrier_init();
+	kt_writer_opts(w, opts);
+	w->base_off = lseek(fd, 0, SEEK_CUR);
+	w->seekable = w->base_off >= 0;
+	if (!w->seekable)
+		w->base_off = 0;
+	w->cctx = ZSTD_createCCtx();
+	if (!w->cctx) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, w->level);
+	ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 1);
+	ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_contentSizeFlag, 1);
+
+	/*
+	 * A failed header write does not fail the open: like any write error
+	 * it is kept, records are counted as lost, and close reports it.
+	 */
+	hsize = kt_header_encode(hdr, hbuf, sizeof(hbuf));
+	kt_sig_guard_enter(&guard);
+	err = kt_write_all(fd, hbuf, hsize, &done);
+	kt_sig_guard_leave(&guard);
+	if (err)
+		kt_writer_io_error(w, err, done);
+	else
+		atomic_store(&w->file_off, hsize);
+
+	/* The writer thread takes no signals: they belong to the program. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = -pthread_create(&w->thread, NULL, kt_writer_thread_main, w);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err)
+		goto fail;
+	w->thread_started = true;
+	*out = w;
+	return 0;
+fail:
+	close(fd);
+	kt_writer_free(w);
+	return err;
+}
+
+int
+kt_writer_open(const char *path, const struct kt_header *hdr,
+	       const struct kt_writer_opts *opts, struct kt_writer **out)
+{
+	int fd, err;
+
+	*out = NULL;
+	if (!path)
+		return -EINVAL;
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0600);
+	if (fd < 0)
+		return -errno;
+	err = kt_writer_fdopen(fd, hdr, opts, out);
+	if (err)
+		unlink(path);
+	return err;
+}
+
+int
+kt_writer_flush(struct kt_writer *w)
+{
+	uint64_t mine;
+	int err;
+
+	if (getpid() != w->pid)
+		return -ECHILD;
+	pthread_mutex_lock(&w->lock);
+	mine = ++w->flush_req;
+	pthread_mutex_unlock(&w->lock);
+	kt_futex_wake(&w->wake);
+	pthread_mutex_lock(&w->lock);
+	while (w->flush_done < mine)
+		pthread_cond_wait(&w->cond, &w->lock);
+	pthread_mutex_unlock(&w->lock);
+	err = atomic_load(&w->io_err);
+	return err;
+}
+
+/* The END record goes into a frame of its own, after everything else. */
+static void
+kt_writer_end(struct kt_writer *w)
+{
+	struct kt_record end = { .type = KT_REC_END };
+	struct kt_wbuf *b;
+	size_t bound;
+
+	end.seq = kt_writer_next_seq(w);
+	end.tid = (uint32_t)syscall(SYS_gettid);
+	end.ts = kt_mono_ns();
+	end.u.end.records = atomic_load(&w->written);
+	end.u.end.lost = atomic_load(&w->lost);
+	if (end.u.end.lost || atomic_load(&w->io_err))
+		end.u.end.flags |= KT_END_INCOMPLETE;
+	if (kt_rec_bound(&end, &bound))
+		return;
+	b = malloc(sizeof(*b) + bound);
+	if (!b)
+		return;
+	b->cap = bound;
+	b->big = true;
+	kt_wbuf_reset(w, b);
+	b->len = kt_rec_encode(b->data, &end, &b->delta, bound);
+	b->nrec = 1;
+	b->min_seq = b->max_seq = end.seq;
+	b->min_ts = b->max_ts = end.ts;
+	kt_writer_emit(w, &b, 1, true);
+	free(b);
+}
+
+int
+kt_writer_close(struct kt_writer *w)
+{
+	uint8_t footer[KT_FOOTER_SIZE];
+	struct kt_sig_guard guard;
+	size_t done;
+	int err;
+
+	if (!w)
+		return -EINVAL;
+	if (getpid() != w->pid) {
+		/* Forked child: the writer thread is the parent's. */
+		close(w->fd);
+		kt_writer_free(w);
+		return -ECHILD;
+	}
+	pthread_mutex_lock(&w->lock);
+	w->stopping = true;
+	w->flush_req++;
+	pthread_cond_broadcast(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+	kt_futex_wake(&w->wake);
+	if (w->thread_started)
+		pthread_join(w->thread, NULL);
+
+	kt_sig_guard_enter(&guard);
+	/* Records appended while the thread stopped. */
+	while (!kt_writer_batch(w, true, true, kt_mono_ns()))
+		usleep(1000);
+
+	/*
+	 * After ENOSPC the partial frame was cut off: the END record may
+	 * still fit, and a trace that ends with INCOMPLETE says more than one
+	 * that just stops.
+	 */
+	if (!atomic_load(&w->damaged) && atomic_load(&w->file_off) > 0) {
+		atomic_store(&w->broken, false);
+		kt_writer_end(w);
+		kt_writer_write_index(w);
+		if (w->have_index && !atomic_load(&w->broken)) {
+			kt_footer_encode(footer, w->last_index);
+			err = kt_write_all(w->fd, footer, sizeof(footer), &done);
+			if (err)
+				kt_writer_io_error(w, err, done);
+			else
+				atomic_fetch_add(&w->file_off, sizeof(footer));
+		}
+	}
+	kt_sig_guard_leave(&guard);
+	if (close(w->fd) && errno != EINTR)
+		kt_writer_io_error(w, -errno, 0);
+	err = atomic_load(&w->io_err);
+	kt_writer_free(w);
+	return err;
+}
+
+void
+kt_writer_get_stats(struct kt_writer *w, struct kt_writer_stats *st)
+{
+	uint64_t records = 0;
+
+	for (struct kt_wthread *t = atomic_load(&w->threads); t; t = t->next)
+		records += atomic_load_explicit(&t->appended,
+						memory_order_relaxed);
+	st->records = records;
+	st->lost = atomic_load(&w->lost);
+	st->raw_bytes = atomic_load(&w->raw_bytes);
+	st->file_bytes = atomic_load(&w->file_off);
+	st->frames = atomic_load(&w->frames);
+}

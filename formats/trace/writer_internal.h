@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The writer's shared state: per-thread buffers, the hand-off queue to the
+ * writer thread, and the file. See writer.c for the hot path and the
+ * ownership rules, writer_thread.c for frames, writer_emergency.c for the
+ * signal-handler path.
+ */
+#ifndef KT_WRITER_INTERNAL_H
+#define KT_WRITER_INTERNAL_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <sys/types.h>
+
+#include "trace_internal.h"
+
+/*
+ * A buffer of serialized records. At any time it is owned by exactly one
+ * party: a traced thread (as its current buffer), the hand-off queue, the
+ * writer thread, an emergency flush, or the free list.
+ */
+struct kt_wbuf {
+	struct kt_wbuf *next;		/* queue, free list, batch links */
+	uint64_t ticket;		/* when it became a thread's buffer */
+	size_t cap;
+	size_t len;			/* committed bytes (atomic accesses) */
+	size_t skip;			/* bytes an emergency flush already wrote */
+	uint64_t t_first;		/* monotonic ns of the first record */
+	struct kt_delta delta;		/* encoder base after the last record */
+	uint32_t nrec;
+	uint64_t min_seq, max_seq;
+	uint64_t min_ts, max_ts;
+	bool big;			/* one-off size: freed, not recycled */
+	uint8_t data[];
+};
+
+/*
+ * One traced thread. Linked once into the writer and never unlinked.
+ *
+ * Taking a thread's buffer without making the thread pay an atomic
+ * read-modify-write per record is an asymmetric Dekker handshake: the owner
+ * sets in_append, then (with only a compiler barrier) checks steal; a
+ * stealer sets steal, runs membarrier(PRIVATE_EXPEDITED), which puts a full
+ * barrier on every thread, then checks in_append. At least one side sees
+ * the other, so a buffer is never taken in the middle of an append. Without
+ * membarrier the owner uses a real fence instead.
+ */
+struct kt_wthread {
+	struct kt_wthread *next;	/* immutable once published */
+	_Atomic(struct kt_wbuf *) cur;	/* its buffer, or NULL */
+	_Atomic int in_append;		/* written by the owner only */
+	_Atomic int steal;		/* a stealer wants cur */
+	bool busy;			/* in kt_writer_append() (this thread) */
+	pthread_t self;
+	_Atomic uint64_t appended;
+};
+
+/* Whether owners need a real fence (no membarrier). Set once per process. */
+extern bool kt_writer_fence_needed;
+
+/* Who may write to the file (the emergency flush must not interleave). */
+enum kt_io_state {
+	KT_IO_IDLE = 0,
+	KT_IO_BUSY = 1,		/* the writer thread is in a batch */
+	KT_IO_EMERGENCY = 2,	/* an emergency flush is writing */
+};
+
+struct kt_writer {
+	uint64_t gen;			/* tells writers apart in TLS */
+	int fd;
+	pid_t pid;
+	int level;
+	size_t frame_raw;
+	size_t buf_cap;			/* standard buffer capacity */
+	uint64_t flush_ns;
+	unsigned int index_every;
+	unsigned int max_queued;
+
+	_Atomic uint64_t seq;
+	_Atomic uint64_t ticket;
+	_Atomic(struct kt_wthread *) threads;
+	_Atomic(struct kt_wbuf *) queue;	/* Treiber stack of full buffers */
+	_Atomic(struct kt_wbuf *) returned;	/* from emergency flushes */
+	_Atomic unsigned int queued;
+	_Atomic uint32_t wake;			/* futex word of the writer thread */
+	_Atomic int io_state;			/* enum kt_io_state */
+	_Atomic int writer_tid;
+
+	pthread_mutex_t lock;		/* free list, thread list, waits */
+	pthread_cond_t cond;		/* queue space, flush completion */
+	struct kt_wbuf *free;
+	unsigned int nfree;
+	uint64_t flush_req;
+	uint64_t flush_done;
+	bool stopping;
+	bool thread_started;
+	pthread_t thread;
+
+	/* Writer thread (and close, once the thread is gone). */
+	void *cctx;			/* ZSTD_CCtx */
+	struct kt_wbuf **grp;		/* buffers of the frame being built */
+	unsigned int grp_cap;
+	uint8_t *stage;
+	size_t stage_cap;
+	uint8_t *zbuf;
+	size_t zbuf_cap;
+	struct kt_index_entry *pending;
+	unsigned int npending;
+	unsigned int pending_cap;
+	uint64_t last_index;		/* offset of the last index frame */
+	bool have_index;
+
+	/* The file; changed only by whoever holds io_state. */
+	_Atomic uint64_t file_off;	/* bytes since the trace's start */
+	off_t base_off;			/* file position of the trace's start */
+	bool seekable;
+	_Atomic bool broken;		/* a write failed: no more frames */
+	_Atomic bool damaged;		/* a partial frame could not be cut */
+	_Atomic int io_err;		/* first error */
+
+	_Atomic uint64_t lost;
+	_Atomic uint64_t raw_bytes;
+	_Atomic uint64_t frames;
+	_Atomic uint64_t written;	/* records in the file */
+};
+
+/* writer.c */
+uint64_t kt_mono_ns(void);
+struct kt_wthread *kt_writer_tls_thread(const struct kt_writer *w);
+
+/*
+ * Writes from a traced thread (open, close, emergency flush) must not kill
+ * the program with SIGPIPE or SIGXFSZ: those signals are blocked around
+ * them, and one they raised is taken back.
+ */
+struct kt_sig_guard {
+	sigset_t old;
+	sigset_t pending;
+};
+
+void kt_sig_guard_enter(struct kt_sig_guard *g);
+void kt_sig_guard_leave(struct kt_sig_guard *g);
+
+/* writer_io.c: async-signal-safe pieces. */
+void kt_writer_barrier_init(void);
+struct kt_wbuf *kt_steal(struct kt_writer *w, bool force, uint64_t min_age,
+			 uint64_t now, const struct kt_wthread *except);
+int kt_write_all(int fd, const void *buf, size_t len, size_t *done);
+void kt_writer_io_error(struct kt_writer *w, int err, size_t partial);
+struct kt_wbuf *kt_wbuf_sort(struct kt_wbuf *list);
+struct kt_wbuf *kt_queue_take(struct kt_writer *w, unsigned int *count);
+void kt_futex_wake(_Atomic uint32_t *word);
+void kt_futex_wait(_Atomic uint32_t *word, uint32_t seen, uint64_t ns);
+
+/* writer_thread.c */
+void *kt_writer_thread_main(void *arg);
+bool kt_writer_batch(struct kt_writer *w, bool force, bool aged, uint64_t now);
+void kt_writer_emit(struct kt_writer *w, struct kt_wbuf **bufs, unsigned int n,
+		    bool is_end);
+void kt_writer_write_index(struct kt_writer *w);
+void kt_writer_recycle(struct kt_writer *w, struct kt_wbuf *list);
+
+#endif /* KT_WRITER_INTERNAL_H */

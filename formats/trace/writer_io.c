@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Pieces of the writer that both the writer thread and the emergency flush
+ * use, and that are therefore async-signal-safe: write loops, the reaction
+ * to a failed write, the buffer queue, sorting buffers, futex waits.
+ */
+#include <errno.h>
+#include <linux/futex.h>
+#include <linux/membarrier.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "writer_internal.h"
+
+int
+kt_write_all(int fd, const void *buf, size_t len, size_t *done)
+{
+	const uint8_t *p = buf;
+	size_t off = 0;
+
+	while (off < len) {
+		ssize_t n = write(fd, p + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			*done = off;
+			return n < 0 ? -errno : -EIO;
+		}
+		off += (size_t)n;
+	}
+	*done = off;
+	return 0;
+}
+
+/*
+ * A write failed after @partial bytes of a frame. Keep the first error, stop
+ * writing frames, and cut the partial frame off so that what is in the file
+ * stays a valid trace; on a pipe that is impossible, and nothing more may be
+ * written at all.
+ */
+void
+kt_writer_io_error(struct kt_writer *w, int err, size_t partial)
+{
+	int expected = 0;
+
+	atomic_compare_exchange_strong(&w->io_err, &expected, err);
+	atomic_store(&w->broken, true);
+	if (!partial)
+		return;
+	if (w->seekable) {
+		off_t good = w->base_off + (off_t)atomic_load(&w->file_off);
+
+		if (ftruncate(w->fd, good) == 0 &&
+		    lseek(w->fd, good, SEEK_SET) == good)
+			return;
+	}
+	atomic_store(&w->damaged, true);
+}
+
+static struct kt_wbuf *
+kt_wbuf_merge(struct kt_wbuf *a, struct kt_wbuf *b)
+{
+	struct kt_wbuf head = { .next = NULL }, *t = &head;
+
+	while (a && b) {
+		if (a->ticket <= b->ticket) {
+			t->next = a;
+			a = a->next;
+		} else {
+			t->next = b;
+			b = b->next;
+		}
+		t = t->next;
+	}
+	t->next = a ? a : b;
+	return head.next;
+}
+
+/*
+ * Order buffers by ticket, i.e. by when each became its thread's buffer, so
+ * every thread's records keep their order in the file (section 4.1). A
+ * merge sort: no allocation, recursion depth log2(n).
+ */
+struct kt_wbuf *
+kt_wbuf_sort(struct kt_wbuf *list)
+{
+	struct kt_wbuf *slow, *fast, *half;
+
+	if (!list || !list->next)
+		return list;
+	slow = list;
+	fast = list->next;
+	while (fast && fast->next) {
+		slow = slow->next;
+		fast = fast->next->next;
+	}
+	half = slow->next;
+	slow->next = NULL;
+	return kt_wbuf_merge(kt_wbuf_sort(list), kt_wbuf_sort(half));
+}
+
+struct kt_wbuf *
+kt_queue_take(struct kt_writer *w, unsigned int *count)
+{
+	struct kt_wbuf *list = atomic_exchange(&w->queue, NULL);
+	unsigned int n = 0;
+
+	for (struct kt_wbuf *b = list; b; b = b->next)
+		n++;
+	*count = n;
+	return list;
+}
+
+void
+kt_futex_wake(_Atomic uint32_t *word)
+{
+	atomic_fetch_add(word, 1);
+	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+void
+kt_futex_wait(_Atomic uint32_t *word, uint32_t seen, uint64_t ns)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)(ns / 1000000000u),
+		.tv_nsec = (long)(ns % 1000000000u),
+	};
+
+	syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, seen, &ts, NULL, 0);
+}
+
+bool kt_writer_fence_needed = true;
+static pid_t kt_barrier_pid;
+static pthread_mutex_t kt_barrier_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/*
+ * Called at writer creation, before any owner checks the flag. The
+ * registration belongs to the process (its mm): a forked child must
+ * register again, hence the pid rather than a pthread_once.
+ */
+void
+kt_writer_barrier_init(void)
+{
+	long mask;
+
+	pthread_mutex_lock(&kt_barrier_lock);
+	if (kt_barrier_pid != getpid()) {
+		kt_barrier_pid = getpid();
+		kt_writer_fence_needed = true;
+		mask = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+		if (mask > 0 && (mask & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
+		    syscall(SYS_membarrier,
+			    MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0)
+			kt_writer_fence_needed = false;
+	}
+	pthread_mutex_unlock(&kt_barrier_lock);
+}
+
+/* The stealer's half of the handshake: a barrier on every thread. */
+static void
+kt_heavy_barrier(void)
+{
+	atomic_thread_fence(memory_order_seq_cst);
+	if (!kt_writer_fence_needed &&
+	    syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0))
+		kt_writer_fence_needed = true;	/* cannot happen once registered */
+}
+
+static bool
+kt_steal_wanted(const struct kt_wbuf *b, uint64_t min_age, uint64_t now)
+{
+	if (!b || __atomic_load_n(&b->len, __ATOMIC_ACQUIRE) <= b->skip)
+		return false;
+	return !min_age ||
+	       now - __atomic_load_n(&b->t_first, __ATOMIC_RELAXED) >= min_age;
+}
+
+/*
+ * kt_steal() - take the buffers of threads that are not appending: those
+ * whose oldest record is at least @min_age old (0: any with records).
+ * With @force, wait (yielding) for threads in the middle of an append, as
+ * a flush must; else skip them. @except is left alone. The caller owns
+ * io_state, which keeps stealers apart.
+ */
+struct kt_wbuf *
+kt_steal(struct kt_writer *w, bool force, uint64_t min_age, uint64_t now,
+	 const struct kt_wthread *except)
+{
+	struct kt_wthread *head = atomic_load_explicit(&w->threads,
+						       memory_order_acquire);
+	struct kt_wbuf *list = NULL;
+	bool any = false;
+
+	for (struct kt_wthread *t = head; t; t = t->next) {
+		if (t == except ||
+		    !kt_steal_wanted(atomic_load_explicit(&t->cur,
+							  memory_order_acquire),
+				     min_age, now))
+			continue;
+		atomic_store_explicit(&t->steal, 1, memory_order_relaxed);
+		any = true;
+	}
+	if (!any)
+		return NULL;
+	kt_heavy_barrier();
+	for (struct kt_wthread *t = head; t; t = t->next) {
+		if (!atomic_load_explicit(&t->steal, memory_order_relaxed))
+			continue;
+		for (unsigned int tries = 0; tries < 100000; tries++) {
+			struct kt_wbuf *b;
+
+			if (atomic_load_explicit(&t->in_append,
+						 memory_order_acquire)) {
+				if (!force)
+					break;
+				sched_yield();
+				continue;
+			}
+			b = atomic_load_explicit(&t->cur, memory_order_relaxed);
+			if (b && __atomic_load_n(&b->len, __ATOMIC_ACQUIRE) >
+				 b->skip) {
+				atomic_store_explicit(&t->cur, NULL,
+						      memory_order_relaxed);
+				b->next = list;
+				list = b;
+			}
+			break;
+		}
+		atomic_store_explicit(&t->steal, 0, memory_order_release);
+	}
+	return list;
+}
+
+static const int kt_guarded[] = { SIGPIPE, SIGXFSZ };
+
+void
+kt_sig_guard_enter(struct kt_sig_guard *g)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof(kt_guarded) / sizeof(kt_guarded[0]); i++)
+		sigaddset(&set, kt_guarded[i]);
+	pthread_sigmask(SIG_BLOCK, &set, &g->old);
+	sigpending(&g->pending);
+}
+
+void
+kt_sig_guard_leave(struct kt_sig_guard *g)
+{
+	static const struct timespec zero;
+	sigset_t now, one;
+
+	sigpending(&now);
+	for (size_t i = 0; i < sizeof(kt_guarded) / sizeof(kt_guarded[0]); i++) {
+		int sig = kt_guarded[i];
+
+		if (!sigismember(&now, sig) || sigismember(&g->pending, sig))
+			continue;
+		sigemptyset(&one);
+		sigaddset(&one, sig);
+		sigtimedwait(&one, NULL, &zero);
+	}
+	pthread_sigmask(SIG_SETMASK, &g->old, NULL);
+}

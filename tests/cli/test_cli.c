@@ -1,0 +1,619 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The kfdtrace command line, end to end: traces written with the real
+ * writer, the built binary run on them, its output, exit status and
+ * warnings checked. Usage: test-cli PATH-TO-KFDTRACE
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "cli_util.h"
+#include "decode/json_check.h"
+
+static const char *kfdtrace_bin;
+static char tmpdir[] = "/tmp/kfdtrace-cli-XXXXXX";
+
+#define GPU 0x1234u
+
+/* Records in the sample trace, END included. */
+#define SAMPLE_RECORDS 22
+
+static char *
+tmp_path(const char *name)
+{
+	static char buf[4][256];
+	static int i;
+
+	i = (i + 1) % 4;
+	snprintf(buf[i], sizeof(buf[i]), "%s/%s", tmpdir, name);
+	return buf[i];
+}
+
+static void
+put_topology(struct gen *g)
+{
+	static const char props[] =
+		"cpu_cores_count 0\nsimd_count 416\nsimd_per_cu 4\n"
+		"gfx_target_version 90010\n";
+	static const char cpu_props[] = "cpu_cores_count 32\nsimd_count 0\n";
+	static const char bank[] = "heap_type 1\nsize_in_bytes 68719476736\n";
+	static const char sysbank[] = "heap_type 0\nsize_in_bytes 34359738368\n";
+#define TOPO "/sys/devices/virtual/kfd/kfd/topology/"
+	struct kt_topo_file f[] = {
+		{ TOPO "generation_id", (const uint8_t *)"2\n", 2 },
+		{ TOPO "nodes/0/gpu_id", (const uint8_t *)"0\n", 2 },
+		{ TOPO "nodes/0/name", (const uint8_t *)"\n", 1 },
+		{ TOPO "nodes/0/properties", (const uint8_t *)cpu_props,
+		  sizeof(cpu_props) - 1 },
+		{ TOPO "nodes/0/mem_banks/0/properties",
+		  (const uint8_t *)sysbank, sizeof(sysbank) - 1 },
+		{ TOPO "nodes/1/gpu_id", (const uint8_t *)"4660\n", 5 },
+		{ TOPO "nodes/1/name", (const uint8_t *)"aldebaran\n", 10 },
+		{ TOPO "nodes/1/properties", (const uint8_t *)props,
+		  sizeof(props) - 1 },
+		{ TOPO "nodes/1/mem_banks/0/properties", (const uint8_t *)bank,
+		  sizeof(bank) - 1 },
+	};
+#undef TOPO
+	struct kt_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.type = KT_REC_TOPOLOGY;
+	r.u.topology.nfiles = sizeof(f) / sizeof(f[0]);
+	r.u.topology.files = f;
+	assert_int_equal(gen_put(g, &r), 0);
+}
+
+static void
+put_open(struct gen *g, const char *path, uint8_t kind, int fd)
+{
+	struct kt_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.type = KT_REC_OPEN;
+	r.u.open.path = path;
+	r.u.open.flags = O_RDWR | O_CLOEXEC;
+	r.u.open.file_kind = kind;
+	r.u.open.ret = fd;
+	assert_int_equal(gen_put(g, &r), 0);
+}
+
+static void
+put_alloc(struct gen *g, uint64_t size, uint32_t flags, uint32_t idr,
+	  int err, uint64_t lat)
+{
+	struct kfd_abi_alloc_memory_of_gpu_args in = {
+		.va_addr = 0x7f0000000000 + ((uint64_t)idr << 24),
+		.size = size, .gpu_id = GPU, .flags = flags,
+	};
+	struct kfd_abi_alloc_memory_of_gpu_args out = in;
+
+	if (!err)
+		out.handle = ((uint64_t)GPU << 32) | idr;
+	assert_int_equal(gen_ioctl(g, KFD_ABI_IOC_ALLOC_MEMORY_OF_GPU, &in,
+				   &out, sizeof(in), err ? -1 : 0, err, lat,
+				   NULL, 0), 0);
+}
+
+static void
+put_free(struct gen *g, uint32_t idr, int err)
+{
+	struct kfd_abi_free_memory_of_gpu_args a = {
+		.handle = ((uint64_t)GPU << 32) | idr,
+	};
+
+	assert_int_equal(gen_ioctl(g, KFD_ABI_IOC_FREE_MEMORY_OF_GPU, &a, NULL,
+				   sizeof(a), err ? -1 : 0, err, 3000, NULL, 0),
+			 0);
+}
+
+/*
+ * The sample trace: a short ROCm-like start-up with allocations, a failed
+ * allocation, a bad free, a queue and events left alive, an unknown
+ * request, and two records appended out of sequence order.
+ */
+static void
+write_sample(const char *path, const struct kt_writer_opts *opts)
+{
+	struct kfd_abi_get_version_args ver = { 1, 14 };
+	struct kfd_abi_acquire_vm_args vm = { .drm_fd = 5, .gpu_id = GPU };
+	struct kfd_abi_map_memory_to_gpu_args map = {
+		.handle = (uint64_t)GPU << 32,
+		.device_ids_array_ptr = 0x7ffc00001000, .n_devices = 1,
+	}, map_out;
+	struct kfd_abi_create_queue_args q = {
+		.ring_base_address = 0x7f0010000000, .ring_size = 4096,
+		.gpu_id = GPU, .queue_type = KFD_ABI_QUEUE_TYPE_COMPUTE_AQL,
+	}, q_out;
+	struct kfd_abi_create_event_args ev = {
+		.event_type = KFD_ABI_EVENT_SIGNAL, .auto_reset = 1,
+	}, ev_out;
+	struct kfd_abi_destroy_event_args dev = { .event_id = 2 };
+	uint32_t gpu = GPU;
+	uint8_t raw[24] = { 0 };
+	struct kt_buf_image img;
+	struct kt_record r, late1, late2;
+	struct kt_header hdr;
+	struct gen g;
+
+	/*
+	 * Record times are fixed offsets from the header's clock reading,
+	 * so the "+seconds" column is the same on every run; the writer's
+	 * own END record gets the real time, shortly after.
+	 */
+	kt_header_init(&hdr, "kfdtrace-test");
+	hdr.kfd_major = 1;
+	hdr.kfd_minor = 14;
+	g.ts = hdr.start_monotonic + 1000;
+	g.tid = 100;
+	assert_int_equal(kt_writer_open(path, &hdr, opts, &g.w), 0);
+
+	put_topology(&g);					/* 0 */
+	put_open(&g, "/dev/kfd", KFD_FILE_KFD, 3);			/* 1 */
+	assert_int_equal(gen_ioctl(&g, KFD_ABI_IOC_GET_VERSION, &ver, &ver,
+				   sizeof(ver), 0, 0, 1000, NULL, 0), 0); /* 2 */
+	put_open(&g, "/dev/dri/renderD128", KFD_FILE_RENDER, 5);	/* 3 */
+	assert_int_equal(gen_ioctl(&g, KFD_ABI_IOC_ACQUIRE_VM, &vm, NULL,
+				   sizeof(vm), 0, 0, 5000, NULL, 0), 0);	/* 4 */
+	put_alloc(&g, 2 << 20, KFD_ABI_ALLOC_MEM_FLAGS_VRAM |
+		  KFD_ABI_ALLOC_MEM_FLAGS_WRITABLE, 0, 0, 10000);	/* 5 */
+	put_alloc(&g, 4096, KFD_ABI_ALLOC_MEM_FLAGS_GTT, 1, 0, 20000); /* 6 */
+	put_alloc(&g, 1ULL << 40, KFD_ABI_ALLOC_MEM_FLAGS_VRAM, 2, ENOMEM,
+		  30000);						/* 7 */
+	map_out = map;
+	map_out.n_success = 1;
+	memset(&img, 0, sizeof(img));
+	img.flags = KT_BUF_BEFORE;
+	img.addr = map.device_ids_array_ptr;
+	img.before = (const uint8_t *)&gpu;
+	img.len_before = sizeof(gpu);
+	assert_int_equal(gen_ioctl(&g, KFD_ABI_IOC_MAP_MEMORY_TO_GPU, &map,
+				   &map_out, sizeof(map), 0, 0, 7000, &img, 1),
+			 0);						/* 8 */
+	put_free(&g, 0, 0);						/* 9 */
+	put_free(&g, 7, EINVAL);					/* 10 */
+	q_out = q;
+	q_out.queue_id = 0;
+	q_out.doorbell_offset = KFD_ABI_MMAP_OFFSET(KFD_ABI_MMAP_TYPE_DOORBELL,
+						    GPU, 0);
+	assert_int_equal(gen_ioctl(&g, KFD_ABI_IOC_CREATE_QUEUE, &q, &q_out,
+				   sizeof(q), 0, 0, 40000, NULL, 0), 0); /* 11 */
+	ev_out = ev;
+	ev_out.event_id = 1;
+	assert_int_equal(gen_ioctl(&g, KFD_ABI_IOC_CREATE_EVENT, &ev, &ev_out,
+				   sizeof(ev), 0, 0, 2000, NULL, 0), 0);	/* 12 */
+	ev_out.event_id = 2;
+	assert_int_equal(gen_ioctl(&g, KFD_ABI_IOC_CREATE_EVENT, &ev, &ev_out,
+				   sizeof(ev), 0, 0, 2000, NULL, 0), 0);	/* 13 */
+	assert_int_equal(gen_ioctl(&g, KFD_ABI_IOC_DESTROY_EVENT, &dev, NULL,
+				   sizeof(dev), 0, 0, 2000, NULL, 0), 0); /* 14 */
+	memset(&r, 0, sizeof(r));
+	r.type = KT_REC_MMAP;
+	r.u.mmap.len = 8192;
+	r.u.mmap.prot = 3;
+	r.u.mmap.flags = 1;
+	r.u.mmap.fd = 3;
+	r.u.mmap.file_kind = KFD_FILE_KFD;
+	r.u.mmap.offset = q_out.doorbell_offset;
+	r.u.mmap.result = 0x7f2000000000;
+	assert_int_equal(gen_put(&g, &r), 0);				/* 15 */
+	assert_int_equal(gen_ioctl(&g, 0xc0184b99, raw, raw, sizeof(raw), -1,
+				   ENOTTY, 500, NULL, 0), 0);		/* 16 */
+
+	/* Two records of another thread, appended in reverse order. */
+	memset(&late1, 0, sizeof(late1));
+	late1.type = KT_REC_ANNOTATION;
+	late1.u.annotation.text = "first";
+	late1.seq = kt_writer_next_seq(g.w);				/* 17 */
+	late1.tid = 101;
+	late1.ts = g.ts;
+	late2 = late1;
+	late2.u.annotation.text = "second";
+	late2.seq = kt_writer_next_seq(g.w);				/* 18 */
+	late2.ts = g.ts + 500;
+	g.ts += 1000;
+	assert_int_equal(kt_writer_append(g.w, &late2), 0);
+	assert_int_equal(kt_writer_append(g.w, &late1), 0);
+
+	put_alloc(&g, 8192, KFD_ABI_ALLOC_MEM_FLAGS_VRAM, 2, 0, 10000); /* 19 */
+	memset(&r, 0, sizeof(r));
+	r.type = KT_REC_CLOSE;
+	r.u.close.fd = 3;
+	assert_int_equal(gen_put(&g, &r), 0);				/* 20 */
+	assert_int_equal(kt_writer_close(g.w), 0);			/* END 21 */
+}
+
+static int
+setup(void **state)
+{
+	assert_non_null(mkdtemp(tmpdir));
+	write_sample(tmp_path("sample.kft"), NULL);
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	char cmd[512];
+
+	/* KFDTRACE_CLI_KEEP=1 keeps the traces for a look by hand. */
+	if (getenv("KFDTRACE_CLI_KEEP")) {
+		fprintf(stderr, "traces kept in %s\n", tmpdir);
+		return 0;
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+#define RUN(res, ...)							\
+	do {								\
+		char *argv_[] = { (char *)kfdtrace_bin, __VA_ARGS__, NULL }; \
+		assert_int_equal(run_tool(argv_, (res)), 0);		\
+	} while (0)
+
+/* --help names every command; each command's --help works. */
+static void
+test_help(void **state)
+{
+	struct run res;
+	char *line, *save = NULL, *copy;
+	int ncmds = 0;
+
+	RUN(&res, "--help");
+	assert_int_equal(res.status, 0);
+	assert_non_null(strstr(res.out, "Usage: kfdtrace"));
+	assert_non_null(strstr(res.out, "\n  info "));
+	assert_non_null(strstr(res.out, "\n  dump "));
+	assert_non_null(strstr(res.out, "\n  stats "));
+	copy = strdup(res.out);
+	run_free(&res);
+
+	/* Every "  name  summary" line of the command list. */
+	for (line = strtok_r(copy, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char name[32], usage[64];
+		struct run h;
+
+		if (strncmp(line, "  ", 2) != 0 || line[2] == ' ' ||
+		    sscanf(line, " %31s", name) != 1)
+			continue;
+		ncmds++;
+		snprintf(usage, sizeof(usage), "Usage: kfdtrace %s", name);
+		RUN(&h, name, "--help");
+		assert_int_equal(h.status, 0);
+		assert_non_null(strcasestr(h.out, usage));
+		run_free(&h);
+		RUN(&h, "help", name);
+		assert_int_equal(h.status, 0);
+		assert_non_null(strcasestr(h.out, usage));
+		run_free(&h);
+	}
+	free(copy);
+	assert_true(ncmds >= 3);
+
+	RUN(&res, "--version");
+	assert_int_equal(res.status, 0);
+	assert_true(strncmp(res.out, "kfdtrace ", 9) == 0);
+	run_free(&res);
+}
+
+static void
+test_usage_errors(void **state)
+{
+	struct run res;
+	char *bare[] = { (char *)kfdtrace_bin, NULL };
+
+	assert_int_equal(run_tool(bare, &res), 0);
+	assert_int_equal(res.status, 2);
+	run_free(&res);
+	RUN(&res, "frobnicate");
+	assert_int_equal(res.status, 2);
+	assert_non_null(strstr(res.err, "unknown command"));
+	run_free(&res);
+	RUN(&res, "dump");
+	assert_int_equal(res.status, 2);
+	run_free(&res);
+	RUN(&res, "dump", tmp_path("sample.kft"), "--bogus");
+	assert_int_equal(res.status, 2);
+	run_free(&res);
+	RUN(&res, "dump", tmp_path("sample.kft"), "--from", "x");
+	assert_int_equal(res.status, 2);
+	run_free(&res);
+	RUN(&res, "info", tmp_path("sample.kft"), "extra");
+	assert_int_equal(res.status, 2);
+	run_free(&res);
+
+	RUN(&res, "info", tmp_path("missing.kft"));
+	assert_int_equal(res.status, 1);
+	assert_non_null(strstr(res.err, "missing.kft"));
+	run_free(&res);
+	RUN(&res, "stats", "/etc/passwd");
+	assert_int_equal(res.status, 1);
+	assert_non_null(strstr(res.err, "not a kfdtrace file"));
+	run_free(&res);
+}
+
+static void
+test_info(void **state)
+{
+	struct run res;
+
+	RUN(&res, "info", tmp_path("sample.kft"));
+	assert_int_equal(res.status, 0);
+	assert_non_null(strstr(res.out, "producer:   kfdtrace-test"));
+	assert_non_null(strstr(res.out, "kfd abi:    1.14\n"));
+	assert_non_null(strstr(res.out, "topology:   2 nodes, 1 GPUs (9 files"));
+	assert_non_null(strstr(res.out, "  node 0: CPU, 32 cores, 32.0 GiB RAM\n"));
+	assert_non_null(strstr(res.out, "  node 1: gpu_id 0x1234 \"aldebaran\" "
+			       "gfx90a, 104 CUs, 64.0 GiB VRAM\n"));
+	assert_non_null(strstr(res.out, "records:    22\n"));
+	assert_non_null(strstr(res.out, "  ioctl        14 (1 unknown requests)\n"));
+	assert_non_null(strstr(res.out, "  annotation   2\n"));
+	assert_non_null(strstr(res.out, "  end          1\n"));
+	assert_non_null(strstr(res.out, "integrity:  ok\n"));
+	assert_string_equal(res.err, "");
+	run_free(&res);
+}
+
+/* Text lines come out in sequence order, one per record. */
+static void
+test_dump_text(void **state)
+{
+	struct run res;
+	char *line, *save = NULL;
+	long prev = -1, n = 0;
+
+	RUN(&res, "dump", tmp_path("sample.kft"), "--seq");
+	assert_int_equal(res.status, 0);
+	assert_int_equal(count_lines(res.out), SAMPLE_RECORDS);
+	assert_non_null(strstr(res.out,
+		"#5 [100] +0.000012 ALLOC_MEMORY_OF_GPU(va_addr=0x7f0000000000, "
+		"size=2097152, mmap_offset=0x0, gpu_id=0x1234, "
+		"flags=VRAM|WRITABLE) = 0 {handle=0x1234_00000000}\n"));
+	assert_non_null(strstr(res.out, "ALLOC_MEMORY_OF_GPU(va_addr=0x7f0002000000, "
+			       "size=1099511627776, mmap_offset=0x0, "
+			       "gpu_id=0x1234, flags=VRAM) = -1 ENOMEM "
+			       "(Cannot allocate memory)\n"));
+	assert_non_null(strstr(res.out, "MAP_MEMORY_TO_GPU(handle=0x1234_00000000, "
+			       "device_ids_array_ptr=[0x1234], n_devices=1, "
+			       "n_success=0) = 0 {n_success=1}\n"));
+	assert_non_null(strstr(res.out, "ioctl(fd=3, 0xc0184b99 /* K nr=0x99 "
+			       "size=24 */, {24 zero bytes}) = -1 ENOTTY"));
+	assert_non_null(strstr(res.out, "open(\"/dev/kfd\", O_RDWR|O_CLOEXEC) = 3 "
+			       "/* kfd */\n"));
+	assert_non_null(strstr(res.out, "topology(9 files, "));
+	assert_non_null(strstr(res.out, "#17 [101] "));
+	assert_non_null(strstr(res.out, "annotation(\"first\")\n#18 [101] "));
+	for (line = strtok_r(res.out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		long seq = strtol(line + 1, NULL, 10);
+
+		assert_true(line[0] == '#');
+		assert_true(seq > prev);
+		prev = seq;
+		n++;
+	}
+	assert_int_equal(n, SAMPLE_RECORDS);
+	run_free(&res);
+
+	RUN(&res, "dump", tmp_path("sample.kft"), "--durations", "--filter",
+	    "GET_VERSION");
+	assert_int_equal(res.status, 0);
+	assert_string_equal(res.out, "[100] +0.000003 GET_VERSION() = 0 "
+			    "{major_version=1, minor_version=14} <0.000001>\n");
+	run_free(&res);
+}
+
+static void
+test_dump_json(void **state)
+{
+	struct run res;
+	char *line, *save = NULL;
+	size_t n = 0;
+
+	RUN(&res, "dump", tmp_path("sample.kft"), "--json");
+	assert_int_equal(res.status, 0);
+	for (line = strtok_r(res.out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		assert_true(json_valid(line));
+		assert_true(strncmp(line, "{\"seq\":", 7) == 0);
+		n++;
+	}
+	assert_int_equal(n, SAMPLE_RECORDS);
+	run_free(&res);
+
+	RUN(&res, "dump", tmp_path("sample.kft"), "--json", "--filter",
+	    "free_memory_of_gpu");
+	assert_int_equal(res.status, 0);
+	assert_int_equal(count_lines(res.out), 2);
+	assert_non_null(strstr(res.out, "\"name\":\"FREE_MEMORY_OF_GPU\""));
+	assert_non_null(strstr(res.out, "\"errno\":\"EINVAL\""));
+	run_free(&res);
+}
+
+static void
+test_dump_range_filter(void **state)
+{
+	struct run res;
+
+	RUN(&res, "dump", tmp_path("sample.kft"), "--seq", "--from", "5",
+	    "--to", "8");
+	assert_int_equal(res.status, 0);
+	assert_int_equal(count_lines(res.out), 4);
+	assert_true(strncmp(res.out, "#5 ", 3) == 0);
+	assert_non_null(strstr(res.out, "\n#8 "));
+	assert_null(strstr(res.out, "#9 "));
+	run_free(&res);
+
+	/* The out-of-order pair straddles the range edge. */
+	RUN(&res, "dump", tmp_path("sample.kft"), "--seq", "--from", "18",
+	    "--to", "18");
+	assert_int_equal(res.status, 0);
+	assert_string_equal(res.out, "#18 [101] +0.000144 annotation(\"second\")\n");
+	run_free(&res);
+
+	RUN(&res, "dump", tmp_path("sample.kft"), "--filter",
+	    "ALLOC_MEMORY_OF_GPU,open,unknown-ioctl");
+	assert_int_equal(res.status, 0);
+	assert_int_equal(count_lines(res.out), 4 + 2 + 1);
+	run_free(&res);
+
+	RUN(&res, "dump", tmp_path("sample.kft"), "--filter", "mmap");
+	assert_int_equal(res.status, 0);
+	assert_string_equal(res.out, "[100] +0.000141 mmap(NULL, 8192, "
+			    "PROT_READ|PROT_WRITE, MAP_SHARED, 3, "
+			    "0xc48d000000000000) = 0x7f2000000000 /* kfd */\n");
+	run_free(&res);
+
+	RUN(&res, "dump", tmp_path("sample.kft"), "--filter", "NO_SUCH_IOCTL");
+	assert_int_equal(res.status, 2);
+	assert_non_null(strstr(res.err, "NO_SUCH_IOCTL"));
+	run_free(&res);
+
+	RUN(&res, "dump", tmp_path("sample.kft"), "--from", "9", "--to", "2");
+	assert_int_equal(res.status, 2);
+	run_free(&res);
+}
+
+static void
+test_stats(void **state)
+{
+	struct run res;
+
+	RUN(&res, "stats", tmp_path("sample.kft"), "--json");
+	assert_int_equal(res.status, 0);
+	assert_true(json_valid(res.out));
+	assert_non_null(strstr(res.out, "\"records\":22,\"ioctls\":14,\"failed\":3"));
+	assert_non_null(strstr(res.out,
+		"{\"name\":\"ALLOC_MEMORY_OF_GPU\",\"request\":3223866134,\"calls\":4,"
+		"\"failed\":1,\"errors\":{\"ENOMEM\":1},\"latency_ns\":"
+		"{\"min\":10000,\"median\":10000,\"p99\":30000,\"max\":30000}}"));
+	assert_non_null(strstr(res.out,
+		"{\"name\":\"FREE_MEMORY_OF_GPU\",\"request\":1074285335,\"calls\":2,"
+		"\"failed\":1,\"errors\":{\"EINVAL\":1}"));
+	assert_non_null(strstr(res.out, "{\"name\":\"ioctl 0xc0184b99\","
+			       "\"request\":3222817689,\"calls\":1"));
+	assert_non_null(strstr(res.out, "\"errors\":{\"ENOMEM\":1,\"EINVAL\":1,"
+			       "\"ENOTTY\":1}"));
+	assert_non_null(strstr(res.out,
+		"{\"gpu_id\":4660,\"heap\":\"VRAM\",\"allocs\":2,\"frees\":1,"
+		"\"allocated\":2105344,\"freed\":2097152,\"live\":8192,"
+		"\"high_water\":2097152}"));
+	assert_non_null(strstr(res.out,
+		"{\"gpu_id\":4660,\"heap\":\"GTT\",\"allocs\":1,\"frees\":0,"
+		"\"allocated\":4096,\"freed\":0,\"live\":4096,"
+		"\"high_water\":4096}"));
+	assert_non_null(strstr(res.out, "\"unmatched_frees\":0"));
+	assert_non_null(strstr(res.out, "\"alive\":{\"bos\":["
+		"{\"handle\":20014547599361,\"gpu_id\":4660,\"heap\":\"GTT\","
+		"\"size\":4096,\"seq\":6},"
+		"{\"handle\":20014547599362,\"gpu_id\":4660,\"heap\":\"VRAM\","
+		"\"size\":8192,\"seq\":19}],"
+		"\"queues\":[{\"queue_id\":0,\"gpu_id\":4660,\"seq\":11}],"
+		"\"events\":[{\"event_id\":1,\"event_type\":0,\"seq\":12}]}"));
+	run_free(&res);
+
+	RUN(&res, "stats", tmp_path("sample.kft"));
+	assert_int_equal(res.status, 0);
+	assert_non_null(strstr(res.out, "records: 22, ioctls: 14, failed: 3\n"));
+	assert_non_null(strstr(res.out, "ALLOC_MEMORY_OF_GPU"));
+	assert_non_null(strstr(res.out, " ENOMEM:1\n"));
+	assert_non_null(strstr(res.out, "alive at end: 2 BOs, 1 queues, 1 events\n"));
+	assert_non_null(strstr(res.out, "  bo     handle=0x1234_00000001 heap=GTT "
+			       "size=4096 (seq 6)\n"));
+	run_free(&res);
+}
+
+/*
+ * A trace cut inside a frame: info reports it with the recovered count,
+ * dump prints exactly those records, then a warning, and both exit 1.
+ */
+static void
+test_truncated(void **state)
+{
+	struct kt_writer_opts opts = { .frame_raw_size = 256 };
+	char *path = tmp_path("cut.kft");
+	struct run info, dump;
+	struct stat st;
+	unsigned long long recovered;
+	const char *p;
+
+	write_sample(path, &opts);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(truncate(path, st.st_size * 2 / 3), 0);
+
+	RUN(&info, "info", path);
+	assert_int_equal(info.status, 1);
+	p = strstr(info.out, "integrity:  truncated: recovered ");
+	assert_non_null(p);
+	recovered = strtoull(p + strlen("integrity:  truncated: recovered "),
+			     NULL, 10);
+	assert_true(recovered > 0 && recovered < SAMPLE_RECORDS);
+
+	RUN(&dump, "dump", path);
+	assert_int_equal(dump.status, 1);
+	assert_int_equal(count_lines(dump.out), recovered);
+	assert_non_null(strstr(dump.err, "truncated: recovered"));
+	run_free(&info);
+	run_free(&dump);
+
+	RUN(&dump, "stats", path);
+	assert_int_equal(dump.status, 1);
+	assert_non_null(strstr(dump.err, "truncated"));
+	run_free(&dump);
+}
+
+/* Bytes no writer produced: reported with their offset. */
+static void
+test_corrupt(void **state)
+{
+	struct kt_writer_opts opts = { .frame_raw_size = 256 };
+	char *path = tmp_path("bad.kft");
+	struct run res;
+	struct stat st;
+	char junk[64];
+	int fd;
+
+	write_sample(path, &opts);
+	assert_int_equal(stat(path, &st), 0);
+	memset(junk, 0xa5, sizeof(junk));
+	fd = open(path, O_WRONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, junk, sizeof(junk), st.st_size / 2),
+			 (ssize_t)sizeof(junk));
+	close(fd);
+
+	RUN(&res, "info", path);
+	assert_int_equal(res.status, 1);
+	assert_non_null(strstr(res.out, "integrity:  corrupt at byte offset "));
+	run_free(&res);
+	RUN(&res, "dump", path);
+	assert_int_equal(res.status, 1);
+	assert_non_null(strstr(res.err, "corrupt at byte offset"));
+	run_free(&res);
+}
+
+int
+main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_help),
+		cmocka_unit_test(test_usage_errors),
+		cmocka_unit_test(test_info),
+		cmocka_unit_test(test_dump_text),
+		cmocka_unit_test(test_dump_json),
+		cmocka_unit_test(test_dump_range_filter),
+		cmocka_unit_test(test_stats),
+		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_corrupt),
+	};
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s PATH-TO-KFDTRACE\n", argv[0]);
+		return 2;
+	}
+	kfdtrace_bin = argv[1];
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "ktest.h"
+
+int
+kt_open(struct kt *t, const char *profile, unsigned int abi_minor)
+{
+	struct ksim_opts o = { .abi_minor = abi_minor, .flags = KSIM_OPT_PRIVATE };
+	int err = 0;
+
+	memset(t, 0, sizeof(*t));
+	t->prof = ksim_profile_builtin(profile);
+	if (!t->prof)
+		return -ENOENT;
+	t->dev = ksim_device_create(t->prof, &o, &err);
+	if (!t->dev)
+		return err;
+	t->kfd = ksim_open_kfd(t->dev, O_CLOEXEC, &err);
+	if (!t->kfd)
+		return err;
+	for (unsigned int i = 0; i < t->prof->n_nodes; i++) {
+		const struct ksim_node *n = &t->prof->nodes[i];
+
+		if (!ksim_node_is_gpu(n) || t->n_gpus == KT_MAX_GPUS)
+			continue;
+		t->gpu_id[t->n_gpus] = n->gpu_id;
+		t->rnd[t->n_gpus] = ksim_open_render(t->dev,
+				(unsigned int)n->props[KSIM_NP_DRM_RENDER_MINOR],
+				O_CLOEXEC, &err);
+		if (!t->rnd[t->n_gpus])
+			return err;
+		t->n_gpus++;
+	}
+	return 0;
+}
+
+void
+kt_close(struct kt *t)
+{
+	for (unsigned int i = 0; i < t->n_gpus; i++) {
+		if (t->rnd[i]) {
+			close(ksim_file_fd(t->rnd[i]));
+			ksim_release(t->rnd[i]);
+		}
+	}
+	if (t->kfd) {
+		close(ksim_file_fd(t->kfd));
+		ksim_release(t->kfd);
+	}
+	ksim_device_destroy(t->dev);
+	ksim_profile_free(t->prof);
+	memset(t, 0, sizeof(*t));
+}
+
+int
+kt_acquire(struct kt *t, unsigned int gpu)
+{
+	struct kfd_abi_acquire_vm_args a = {
+		.drm_fd = (uint32_t)ksim_file_fd(t->rnd[gpu]),
+		.gpu_id = t->gpu_id[gpu],
+	};
+
+	return ksim_ioctl(t->kfd, KFD_ABI_IOC_ACQUIRE_VM, &a);
+}
+
+int
+kt_acquire_all(struct kt *t)
+{
+	for (unsigned int i = 0; i < t->n_gpus; i++) {
+		int r = kt_acquire(t, i);
+
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+int
+kt_alloc(struct kt *t, unsigned int gpu, uint64_t va, uint64_t size,
+	 uint32_t flags, uint64_t *handle, uint64_t *mmap_offset)
+{
+	struct kfd_abi_alloc_memory_of_gpu_args a = {
+		.va_addr = va, .size = size, .gpu_id = t->gpu_id[gpu],
+		.flags = flags,
+		.mmap_offset = mmap_offset ? *mmap_offset : 0,
+	};
+	int r = ksim_ioctl(t->kfd, KFD_ABI_IOC_ALLOC_MEMORY_OF_GPU, &a);
+
+	if (handle)
+		*handle = a.handle;
+	if (mmap_offset)
+		*mmap_offset = a.mmap_offset;
+	return r;
+}
+
+int
+kt_free(struct kt *t, uint64_t handle)
+{
+	struct kfd_abi_free_memory_of_gpu_args a = { .handle = handle };
+
+	return ksim_ioctl(t->kfd, KFD_ABI_IOC_FREE_MEMORY_OF_GPU, &a);
+}
+
+static int
+map_op(struct kt *t, unsigned long req, uint64_t handle,
+       const unsigned int *gpus, unsigned int n, uint32_t *n_success)
+{
+	uint32_t ids[KT_MAX_GPUS];
+	struct kfd_abi_map_memory_to_gpu_args a = {
+		.handle = handle, .device_ids_array_ptr = (uintptr_t)ids,
+		.n_devices = n,
+	};
+	int r;
+
+	for (unsigned int i = 0; i < n && i < KT_MAX_GPUS; i++)
+		ids[i] = gpus[i] < KT_MAX_GPUS ? t->gpu_id[gpus[i]] : 0xdead;
+	r = ksim_ioctl(t->kfd, req, &a);
+	if (n_success)
+		*n_success = a.n_success;
+	return r;
+}
+
+int
+kt_map(struct kt *t, uint64_t handle, const unsigned int *gpus, unsigned int n,
+       uint32_t *n_success)
+{
+	return map_op(t, KFD_ABI_IOC_MAP_MEMORY_TO_GPU, handle, gpus, n, n_success);
+}
+
+int
+kt_unmap(struct kt *t, uint64_t handle, const unsigned int *gpus, unsigned int n,
+	 uint32_t *n_success)
+{
+	return map_op(t, KFD_ABI_IOC_UNMAP_MEMORY_FROM_GPU, handle, gpus, n,
+		      n_success);
+}
+
+void *
+kt_cpu_map(struct ksim_file *f, uint64_t offset, size_t len, int *err)
+{
+	struct ksim_map m;
+	void *p;
+	int r = ksim_mmap(f, offset, len, PROT_READ | PROT_WRITE, MAP_SHARED, &m);
+
+	if (r) {
+		*err = r;
+		return NULL;
+	}
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, m.fd,
+		 (off_t)m.offset);
+	close(m.fd);
+	*err = p == MAP_FAILED ? -errno : 0;
+	return p == MAP_FAILED ? NULL : p;
+}
+
+int
+kt_setup_mi210_novm(void **state)
+{
+	struct kt *t = calloc(1, sizeof(*t));
+
+	if (!t || kt_open(t, "mi210", 0))
+		return -1;
+	*state = t;
+	return 0;
+}
+
+int
+kt_setup_mi210(void **state)
+{
+	struct kt *t;
+
+	if (kt_setup_mi210_novm(state))
+		return -1;
+	t = *state;
+	return kt_acquire_all(t) ? -1 : 0;
+}
+
+int
+kt_teardown(void **state)
+{
+	struct kt *t = *state;
+
+	kt_close(t);
+	free(t);
+	return 0;
+}

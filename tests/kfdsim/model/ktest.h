@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared fixture for the kfdsim model tests: a private device with its
+ * /dev/kfd and render-node files, and short-hands for common ioctls. */
+#ifndef KTEST_H
+#define KTEST_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <kfdtrace/drm_abi.h>
+#include <kfdtrace/kfd_abi.h>
+
+#include "ksim.h"
+
+#define KT_MAX_GPUS 4
+
+struct kt {
+	struct ksim_profile *prof;
+	struct ksim_device *dev;
+	struct ksim_file *kfd;
+	struct ksim_file *rnd[KT_MAX_GPUS];
+	uint32_t gpu_id[KT_MAX_GPUS];
+	unsigned int n_gpus;
+};
+
+/* Build a private device from a builtin profile (0: newest ABI), open
+ * /dev/kfd and every render node. Returns 0 or a negative errno. */
+int kt_open(struct kt *t, const char *profile, unsigned int abi_minor);
+void kt_close(struct kt *t);
+/* ACQUIRE_VM for GPU index @gpu with its own render file. */
+int kt_acquire(struct kt *t, unsigned int gpu);
+int kt_acquire_all(struct kt *t);
+
+int kt_alloc(struct kt *t, unsigned int gpu, uint64_t va, uint64_t size,
+	     uint32_t flags, uint64_t *handle, uint64_t *mmap_offset);
+int kt_free(struct kt *t, uint64_t handle);
+/* MAP/UNMAP on @n GPU indices; *n_success gets the kernel's value. */
+int kt_map(struct kt *t, uint64_t handle, const unsigned int *gpus,
+	   unsigned int n, uint32_t *n_success);
+int kt_unmap(struct kt *t, uint64_t handle, const unsigned int *gpus,
+	     unsigned int n, uint32_t *n_success);
+/* Map a model offset into memory (ksim_mmap + mmap). NULL on error, with
+ * *err set to the model's errno. */
+void *kt_cpu_map(struct ksim_file *f, uint64_t offset, size_t len, int *err);
+
+/* cmocka fixtures for the common case: mi210, newest ABI, VM acquired. */
+int kt_setup_mi210(void **state);
+int kt_setup_mi210_novm(void **state);
+int kt_teardown(void **state);
+
+#endif

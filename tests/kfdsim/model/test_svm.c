@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: MIT */
+/* SVM ranges: attribute set/get, splitting, defaults, validity checks,
+ * interaction with KFD BOs, XNACK. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "ktest.h"
+
+#define PG 4096ULL
+
+struct svm_req {
+	struct kfd_abi_svm_args a;
+	struct kfd_abi_svm_attribute attr[8];
+};
+
+static int
+svm(struct kt *t, uint32_t op, uint64_t start, uint64_t size,
+    struct kfd_abi_svm_attribute *attrs, uint32_t n)
+{
+	struct svm_req r;
+	int ret;
+
+	memset(&r, 0, sizeof(r));
+	r.a.start_addr = start;
+	r.a.size = size;
+	r.a.op = op;
+	r.a.nattr = n;
+	memcpy(r.attr, attrs, n * sizeof(*attrs));
+	ret = ksim_ioctl(t->kfd, KFD_ABI_IOC_SVM_NATTR(n), &r);
+	memcpy(attrs, r.attr, n * sizeof(*attrs));
+	return ret;
+}
+
+static void *
+region(size_t pages)
+{
+	void *p = mmap(NULL, pages * PG, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	assert_true(p != MAP_FAILED);
+	return p;
+}
+
+static void
+test_defaults_and_set(void **state)
+{
+	struct kt *t = *state;
+	char *mem = region(16);
+	uint64_t base = (uintptr_t)mem;
+	struct kfd_abi_svm_attribute a[6];
+
+	/* unregistered memory reads as the defaults */
+	a[0].type = KFD_ABI_SVM_ATTR_PREFERRED_LOC;
+	a[1].type = KFD_ABI_SVM_ATTR_PREFETCH_LOC;
+	a[2].type = KFD_ABI_SVM_ATTR_GRANULARITY;
+	a[3].type = KFD_ABI_SVM_ATTR_SET_FLAGS;
+	a[4].type = KFD_ABI_SVM_ATTR_ACCESS;
+	a[4].value = t->gpu_id[0];
+	a[5].type = KFD_ABI_SVM_ATTR_CLR_FLAGS;
+	assert_int_equal(svm(t, KFD_ABI_SVM_OP_GET_ATTR, base, 16 * PG, a, 6), 0);
+	assert_int_equal(a[0].value, KFD_ABI_SVM_LOCATION_UNDEFINED);
+	assert_int_equal(a[1].value, KFD_ABI_SVM_LOCATION_UNDEFINED);
+	assert_int_equal(a[2].value, 9);
+	assert_int_equal(a[3].value, KFD_ABI_SVM_FLAG_HOST_ACCESS | KFD_ABI_SVM_FLAG_COHERENT);
+	assert_int_equal(a[4].type, KFD_ABI_SVM_ATTR_NO_ACCESS);	/* XNACK off */
+	assert_int_equal(a[5].value, ~(KFD_ABI_SVM_FLAG_HOST_ACCESS |
+				       KFD_ABI_SVM_FLAG_COHERENT));
+	/* set on the middle 8 pages */
+	a[0].type = KFD_ABI_SVM_ATTR_PREFERRED_LOC;
+	a[0].value = t->gpu_id[0];
+	a[1].type = KFD_ABI_SVM_ATTR_ACCESS_IN_PLACE;
+	a[1].value = t->gpu_id[0];
+	a[2].type = KFD_ABI_SVM_ATTR_SET_FLAGS;
+	a[2].value = KFD_ABI_SVM_FLAG_GPU_RO;
+	a[3].type = KFD_ABI_SVM_ATTR_GRANULARITY;
+	a[3].value = 200;	/* clamped to 0x3f */
+	assert_int_equal(svm(t, KFD_ABI_SVM_OP_SET_ATTR, base + 4 * PG, 8 * PG, a, 4), 0);
+	memset(a, 0, sizeof(a));
+	a[0].type = KFD_ABI_SVM_ATTR_PREFERRED_LOC;
+	a[1].type = KFD_ABI_SVM_ATTR_ACCESS;
+	a[1].value = t->gpu_id[0];
+	a[2].type = KFD_ABI_SVM_ATTR_SET_FLAGS;
+	a[3].type = KFD_ABI_SVM_ATTR_GRANULARITY;
+	assert_int_equal(svm(t, KFD_ABI_SVM_OP_GET_ATTR, base + 4 * PG, 8 * PG, a, 4), 0);
+	assert_int_equal(a[0].value, t->gpu_id[0]);
+	assert_int_equal(a[1].type, KFD_ABI_SVM_ATTR_ACCESS_IN_PLACE);
+	assert_int_equal(a[2].value, KFD_ABI_SVM_FLAG_HOST_ACCESS |
+				     KFD_ABI_SVM_FLAG_COHERENT | KFD_ABI_SVM_FLAG_GPU_RO);
+	assert_int_equal(a[3].value, 0x3f);
+	/* split: change the second half; the whole reads mixed */
+	a[0].type = KFD_ABI_SVM_ATTR_PREFERRED_LOC;
+	a[0].value = KFD_ABI_SVM_LOCATION_SYSMEM;
+	a[1].type = KFD_ABI_SVM_ATTR_CLR_FLAGS;
+	a[1].value = KFD_ABI_SVM_FLAG_GPU_RO;
+	assert_int_equal(svm(t, KFD_ABI_SVM_OP_SET_ATTR, base + 8 * PG, 4 * PG, a, 2), 0);
+	memset(a, 0, sizeof(a));
+	a[0].type = KFD_ABI_SVM_ATTR_PREFERRED_LOC;
+	a[1].type = KFD_ABI_SVM_ATTR_SET_FLAGS;
+	a[2].type = KFD_ABI_SVM_ATTR_CLR_FLAGS;
+	assert_int_equal(svm(t, KFD_ABI_SVM_OP_GET_ATTR, base + 4 * PG, 8 * PG, a, 3), 0);
+	assert_int_equal(a[0].value, KFD_ABI_SVM_LOCATION_UNDEFINED);	/* mixed */
+	assert_int_equal(a[1].value, KFD_ABI_SVM_FLAG_HOST_ACCESS | KFD_ABI_SVM_FLAG_COHERENT);
+	assert_int_equal(a[2].value, ~(KFD_ABI_SVM_FLAG_HOST_ACCESS |
+				       KFD_ABI_SVM_FLAG_COHERENT | KFD_ABI_SVM_FLAG_GPU_RO));
+	/* the munmap notification drops the ranges */
+	ksim_notify_munmap(t->dev, base, 16 * PG);
+	munmap(mem, 16 * PG);
+}
+
+static void
+test_errors(void **state)
+{
+	struct kt *t = *state;
+	char *mem = region(4);
+	uint64_t base = (uintptr_t)mem, h;
+	struct kfd_abi_svm_attribute a[2];
+	struct svm_req r;
+	unsigned int g0 = 0;
+	uint32_t ns;
+
+	a[0].type = KFD_ABI_SVM_ATTR_SET_FLAGS;
+	a[0].value = 0;
+	assert_int_equal(svm(t, KFD_ABI_SVM_OP_SET_ATTR, base + 1, PG, a, 1), -EINVAL);
+	assert_int_equal(svm(t, KFD_ABI_SVM_OP_SET_ATTR, base, 0, a, 1), -EINVAL);
+	/* unknown attribute; unknown GPU; PREFETCH_LOC cannot be UNDEFINED */
+	a[0].type = 99;
+	assert_int_equal(svm(t, KFD_ABI_SVM_OP_SET_ATTR, base, PG, a, 1), -EINVAL);
+	a[0].type = KFD_ABI_SVM_ATTR_ACCESS;
+	a[0].value = 0x4242;
+	assert_int_equal(svm(t, KFD_ABI_SVM_OP_SET_ATTR, base, PG, a, 1), -EINVAL);
+	a[0].type = KFD_ABI_SVM_ATTR_PREFETCH_LOC;
+	a[0].value = KFD_ABI_SVM_LOCATION_UNDEFINED;
+	assert_int_equal(svm(t, KFD_ABI_SVM_OP_SET_ATTR, base, PG, a, 1), -EINVAL);
+	/* GET does not accept ACCESS_IN_PLACE/NO_ACCESS as queries */
+	a[0].type = KFD_ABI_SVM_ATTR_NO_ACCESS;
+	a[0].value = t->gpu_id[0];
+	assert_int_equal(svm(t, KFD_ABI_SVM_OP_GET_ATTR, base, PG, a, 1), -EINVAL);
+	/* memory the CPU has not mapped */
+	munmap(mem + 2 * PG, 2 * PG);
+	a[0].type = KFD_ABI_SVM_ATTR_SET_FLAGS;
+	a[0].value = 0;
+	assert_int_equal(svm(t, KFD_ABI_SVM_OP_SET_ATTR, base, 4 * PG, a, 1), -EFAULT);
+	/* an unknown op "succeeds" with a positive EINVAL */
+	memset(&r, 0, sizeof(r));
+	r.a.start_addr = base;
+	r.a.size = PG;
+	r.a.op = 7;
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_SVM_NATTR(0), &r), EINVAL);
+	/* more attributes claimed than the request carries */
+	r.a.op = KFD_ABI_SVM_OP_GET_ATTR;
+	r.a.nattr = 4;
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_SVM_NATTR(1), &r), -EINVAL);
+	/* a KFD BO mapped in the range: EADDRINUSE, and the other way round */
+	assert_int_equal(kt_alloc(t, 0, base, PG, KFD_ABI_ALLOC_MEM_FLAGS_GTT, &h, NULL), 0);
+	assert_int_equal(kt_map(t, h, &g0, 1, &ns), 0);
+	assert_int_equal(svm(t, KFD_ABI_SVM_OP_SET_ATTR, base, PG, a, 1), -EADDRINUSE);
+	assert_int_equal(kt_unmap(t, h, &g0, 1, &ns), 0);
+	assert_int_equal(kt_free(t, h), 0);
+	assert_int_equal(svm(t, KFD_ABI_SVM_OP_SET_ATTR, base, 2 * PG, a, 1), 0);
+	assert_int_equal(kt_alloc(t, 0, base + PG, PG, KFD_ABI_ALLOC_MEM_FLAGS_GTT, &h, NULL),
+			 -EADDRINUSE);
+	/* VRAM without a VA is the exception */
+	assert_int_equal(kt_alloc(t, 0, 0, PG, KFD_ABI_ALLOC_MEM_FLAGS_VRAM, &h, NULL), 0);
+	munmap(mem, 2 * PG);
+}
+
+static void
+test_xnack(void **state)
+{
+	struct kt *t = *state;
+	struct kfd_abi_set_xnack_mode_args x = { .xnack_enabled = -1 };
+	char *mem = region(1);
+	struct kfd_abi_svm_attribute a[1];
+	struct kt r;
+
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_SET_XNACK_MODE, &x), 0);
+	assert_int_equal(x.xnack_enabled, 0);
+	x.xnack_enabled = 1;
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_SET_XNACK_MODE, &x), 0);
+	x.xnack_enabled = -5;
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_SET_XNACK_MODE, &x), 0);
+	assert_int_equal(x.xnack_enabled, 1);
+	/* with XNACK on, unregistered memory is accessible to every GPU */
+	a[0].type = KFD_ABI_SVM_ATTR_ACCESS;
+	a[0].value = t->gpu_id[0];
+	assert_int_equal(svm(t, KFD_ABI_SVM_OP_GET_ATTR, (uintptr_t)mem, PG, a, 1), 0);
+	assert_int_equal(a[0].type, KFD_ABI_SVM_ATTR_ACCESS);
+	munmap(mem, PG);
+	/* gfx1030 cannot do XNACK */
+	assert_int_equal(kt_open(&r, "rx6900xt", 0), 0);
+	x.xnack_enabled = 1;
+	assert_int_equal(ksim_ioctl(r.kfd, KFD_ABI_IOC_SET_XNACK_MODE, &x), -EPERM);
+	x.xnack_enabled = 0;
+	assert_int_equal(ksim_ioctl(r.kfd, KFD_ABI_IOC_SET_XNACK_MODE, &x), 0);
+	kt_close(&r);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_defaults_and_set, kt_setup_mi210, kt_teardown),
+		cmocka_unit_test_setup_teardown(test_errors, kt_setup_mi210, kt_teardown),
+		cmocka_unit_test_setup_teardown(test_xnack, kt_setup_mi210, kt_teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

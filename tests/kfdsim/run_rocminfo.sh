@@ -1,0 +1,56 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# Debian's rocminfo on a simulated machine: it must exit 0 and list the
+# profile's GPU agents.
+#   run_rocminfo.sh KFDTRACE PROFILE GFX_NAME GPU_COUNT CPU_COUNT
+# Exit 77 (meson's "skipped") when rocminfo is not installed.
+set -u
+
+kfdtrace=$1
+profile=$2
+gfx=$3
+gpus=$4
+cpus=$5
+
+rocminfo=$(command -v rocminfo 2>/dev/null || true)
+if [ -z "$rocminfo" ]; then
+	echo "rocminfo is not installed (Debian package rocminfo); skipping"
+	exit 77
+fi
+
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+"$kfdtrace" sim --profile "$profile" -- "$rocminfo" >"$out" 2>&1
+rc=$?
+cat "$out"
+if [ "$rc" -ne 0 ]; then
+	echo "FAIL: rocminfo exited $rc on profile $profile"
+	exit 1
+fi
+
+fail=0
+# Agent blocks print "  Name:   gfx90a" and "  Device Type:   GPU".
+n=$(grep -Ec "^[[:space:]]+Name:[[:space:]]+$gfx[[:space:]]*\$" "$out")
+if [ "$n" -ne "$gpus" ]; then
+	echo "FAIL: $n agents named $gfx, want $gpus"
+	fail=1
+fi
+n=$(grep -Ec "^[[:space:]]+Device Type:[[:space:]]+GPU[[:space:]]*\$" "$out")
+if [ "$n" -ne "$gpus" ]; then
+	echo "FAIL: $n GPU agents, want $gpus"
+	fail=1
+fi
+n=$(grep -Ec "^[[:space:]]+Device Type:[[:space:]]+CPU[[:space:]]*\$" "$out")
+if [ "$n" -ne "$cpus" ]; then
+	echo "FAIL: $n CPU agents, want $cpus"
+	fail=1
+fi
+# The ISA each GPU agent reports names the same target.
+n=$(grep -Ec "Name:[[:space:]]+amdgcn-amd-amdhsa--$gfx" "$out")
+if [ "$n" -lt "$gpus" ]; then
+	echo "FAIL: $n ISAs for $gfx, want at least $gpus"
+	fail=1
+fi
+[ "$fail" -eq 0 ] && echo "PASS: rocminfo lists $gpus x $gfx and $cpus CPU agent(s) on $profile"
+exit "$fail"

@@ -1,0 +1,474 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The shim's virtual tree without preloading anything: what the topology
+ * files of a profile render to (compared byte for byte with the kernel's
+ * text from the sysfs reference), path resolution (pass-through, symlinks,
+ * physical "..", errors) and directory listings.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "ksim_profile.h"
+#include "shim.h"
+#include "tree.h"
+#include "vdir.h"
+
+static const char *
+data_dir(void)
+{
+	const char *d = getenv("KSIM_TEST_DATA");
+
+	return d ? d : "tests/kfdsim/data";
+}
+
+static char *
+slurp(const char *path, size_t *len)
+{
+	char *buf = NULL;
+	size_t cap = 0, n = 0;
+	FILE *f = fopen(path, "rb");
+
+	if (!f)
+		return NULL;
+	for (;;) {
+		if (n + 4096 > cap) {
+			cap = cap ? cap * 2 : 8192;
+			buf = realloc(buf, cap);
+			assert_non_null(buf);
+		}
+		size_t got = fread(buf + n, 1, cap - n - 1, f);
+
+		n += got;
+		if (got == 0)
+			break;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+/* Read a whole fd (a materialized virtual file). */
+static char *
+slurp_fd(int fd, size_t *len)
+{
+	char *buf = malloc(1 << 16);
+	size_t n = 0;
+	ssize_t got;
+
+	assert_non_null(buf);
+	while ((got = read(fd, buf + n, (1 << 16) - 1 - n)) > 0)
+		n += (size_t)got;
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+struct fixture {
+	struct ksim_profile *prof;
+	struct ksim_vfs *vfs;
+	struct ksim_vfs *vfs11;		/* the same machine at KFD ABI 1.11 */
+};
+
+static int
+setup(void **state)
+{
+	struct fixture *fx = calloc(1, sizeof(*fx));
+	char path[512], *err = NULL;
+
+	snprintf(path, sizeof(path), "%s/refmi210.profile", data_dir());
+	fx->prof = ksim_profile_load(path, &err);
+	if (!fx->prof) {
+		fprintf(stderr, "%s: %s\n", path, err ? err : "?");
+		free(err);
+		free(fx);
+		return -1;
+	}
+	ksim_real_init();
+	fx->vfs = ksim_tree_build(fx->prof, 19);
+	fx->vfs11 = ksim_tree_build(fx->prof, 11);
+	if (!fx->vfs || !fx->vfs11)
+		return -1;
+	*state = fx;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct fixture *fx = *state;
+
+	ksim_vfs_free(fx->vfs);
+	ksim_vfs_free(fx->vfs11);
+	ksim_profile_free(fx->prof);
+	free(fx);
+	return 0;
+}
+
+static struct ksim_vnode *
+must_find(struct ksim_vfs *vfs, const char *path)
+{
+	struct ksim_lookup res;
+
+	assert_true(ksim_vfs_lookup(vfs, NULL, path, 0, &res));
+	assert_int_equal(res.error, 0);
+	assert_false(res.redirect);
+	assert_non_null(res.node);
+	return res.node;
+}
+
+static void
+check_render(struct ksim_vfs *vfs, const char *path, const char *expected_file)
+{
+	struct ksim_vnode *n = must_find(vfs, path);
+	char file[512], *want, *got;
+	size_t wlen = 0, glen = 0;
+	int fd;
+
+	snprintf(file, sizeof(file), "%s/%s", data_dir(), expected_file);
+	want = slurp(file, &wlen);
+	assert_non_null(want);
+	assert_int_equal(n->type, KSIM_V_FILE);
+	fd = ksim_vfs_materialize(n, 0);
+	assert_true(fd >= 0);
+	got = slurp_fd(fd, &glen);
+	close(fd);
+	if (glen != wlen || memcmp(want, got, wlen) != 0)
+		fail_msg("%s differs from %s:\n--- got ---\n%s\n--- want ---\n%s", path, file,
+			 got, want);
+	free(want);
+	free(got);
+}
+
+#define TOPO "/sys/devices/virtual/kfd/kfd/topology"
+
+/* Every kind of topology file, against the kernel's text. */
+static void
+test_render_topology(void **state)
+{
+	struct fixture *fx = *state;
+
+	check_render(fx->vfs, TOPO "/system_properties", "ref-system_properties");
+	check_render(fx->vfs, TOPO "/nodes/0/properties", "ref-node0.properties");
+	check_render(fx->vfs, TOPO "/nodes/1/properties", "ref-node1.properties");
+	check_render(fx->vfs, TOPO "/nodes/0/mem_banks/0/properties",
+		     "ref-node0-membank0.properties");
+	check_render(fx->vfs, TOPO "/nodes/1/mem_banks/0/properties",
+		     "ref-node1-membank0.properties");
+	check_render(fx->vfs, TOPO "/nodes/1/caches/0/properties", "ref-node1-cache0.properties");
+	check_render(fx->vfs, TOPO "/nodes/0/io_links/0/properties",
+		     "ref-node0-iolink0.properties");
+	check_render(fx->vfs, TOPO "/nodes/1/io_links/0/properties",
+		     "ref-node1-iolink0.properties");
+	/* the /sys/class/kfd alias shows the same files */
+	check_render(fx->vfs, "/sys/class/kfd/kfd/topology/nodes/1/properties",
+		     "ref-node1.properties");
+}
+
+/* recommended_sdma_engine_id_mask exists from KFD 1.17 on. */
+static void
+test_render_abi_gating(void **state)
+{
+	struct fixture *fx = *state;
+
+	check_render(fx->vfs11, TOPO "/nodes/1/io_links/0/properties",
+		     "ref-node1-iolink0-abi11.properties");
+}
+
+static void
+check_text(struct ksim_vfs *vfs, const char *path, const char *want)
+{
+	struct ksim_vnode *n = must_find(vfs, path);
+	size_t len;
+	char *got;
+	int fd;
+
+	fd = ksim_vfs_materialize(n, 0);
+	assert_true(fd >= 0);
+	got = slurp_fd(fd, &len);
+	close(fd);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+static void
+test_render_small_files(void **state)
+{
+	struct fixture *fx = *state;
+
+	check_text(fx->vfs, TOPO "/generation_id", "2\n");
+	check_text(fx->vfs, TOPO "/nodes/0/gpu_id", "0\n");
+	check_text(fx->vfs, TOPO "/nodes/0/name", "\n");
+	check_text(fx->vfs, TOPO "/nodes/1/gpu_id", "43794\n");
+	check_text(fx->vfs, TOPO "/nodes/1/name", "aldebaran\n");
+	/* what libdrm parses for the PCI identity */
+	check_text(fx->vfs, "/sys/dev/char/226:128/device/vendor", "0x1002\n");
+	check_text(fx->vfs, "/sys/dev/char/226:128/device/device", "0x740f\n");
+	check_text(fx->vfs, "/sys/dev/char/226:128/device/subsystem_vendor", "0x1002\n");
+	check_text(fx->vfs, "/sys/dev/char/226:128/device/subsystem_device", "0x0c34\n");
+	check_text(fx->vfs, "/sys/dev/char/226:128/device/revision", "0x02\n");
+	check_text(fx->vfs, "/sys/dev/char/226:128/uevent",
+		   "MAJOR=226\nMINOR=128\nDEVNAME=dri/renderD128\n");
+	check_text(fx->vfs, "/sys/module/amdgpu/refcnt", "0\n");
+}
+
+static void
+test_render_pci_config(void **state)
+{
+	struct fixture *fx = *state;
+	struct ksim_vnode *n = must_find(fx->vfs, "/sys/bus/pci/devices/0000:03:00.0/config");
+	unsigned char cfg[256];
+	int fd = ksim_vfs_materialize(n, 0);
+
+	assert_true(fd >= 0);
+	assert_int_equal(read(fd, cfg, sizeof(cfg)), 256);
+	close(fd);
+	assert_int_equal(cfg[0] | cfg[1] << 8, 0x1002);
+	assert_int_equal(cfg[2] | cfg[3] << 8, 0x740f);
+	assert_int_equal(cfg[8], 0x02);
+	assert_int_equal(cfg[44] | cfg[45] << 8, 0x1002);
+	assert_int_equal(cfg[46] | cfg[47] << 8, 0x0c34);
+}
+
+/* Paths that are not ours are left to libc untouched. */
+static void
+test_lookup_passthrough(void **state)
+{
+	struct fixture *fx = *state;
+	static const char *const paths[] = {
+		"/etc/passwd", "/dev/null", "/dev", "/sys/kernel/mm", "/proc/self/maps",
+		"/proc/cpuinfo", "/sys/devices/system/node", "/", "relative/path",
+		"/sys/class/net", "/tmp",
+	};
+	struct ksim_lookup res;
+
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		bool ours = ksim_vfs_lookup(fx->vfs, NULL, paths[i], 0, &res);
+
+		/* a directory that only gains entries resolves to its node */
+		if (ours) {
+			assert_non_null(res.node);
+			assert_false(res.node->owned);
+			assert_int_equal(res.node->type, KSIM_V_DIR);
+		}
+	}
+	assert_false(ksim_vfs_lookup(fx->vfs, NULL, "/etc/passwd", 0, &res));
+	assert_false(ksim_vfs_lookup(fx->vfs, NULL, "/dev/null", 0, &res));
+	assert_false(ksim_vfs_lookup(fx->vfs, NULL, "/proc/self/maps", 0, &res));
+	assert_false(ksim_vfs_lookup(fx->vfs, NULL, "relative/path", 0, &res));
+	assert_false(ksim_path_candidate("/etc/passwd"));
+	assert_false(ksim_path_candidate("relative/dev/kfd"));
+	assert_true(ksim_path_candidate("//dev/kfd"));
+}
+
+static void
+expect_error(struct ksim_vfs *vfs, const char *path, int flags, int err)
+{
+	struct ksim_lookup res;
+
+	assert_true(ksim_vfs_lookup(vfs, NULL, path, flags, &res));
+	if (res.error != err)
+		fail_msg("%s: error %d, want %d", path, res.error, err);
+}
+
+static void
+test_lookup_errors(void **state)
+{
+	struct fixture *fx = *state;
+
+	expect_error(fx->vfs, TOPO "/nodes/2", 0, -ENOENT);
+	expect_error(fx->vfs, TOPO "/nodes/1/properties/", 0, -ENOTDIR);
+	expect_error(fx->vfs, TOPO "/nodes/1/properties/x", 0, -ENOTDIR);
+	expect_error(fx->vfs, "/dev/dri/renderD129", 0, -ENOENT);
+	expect_error(fx->vfs, "/dev/dri/card0", 0, -ENOENT);
+	expect_error(fx->vfs, "/dev/kfd/x", 0, -ENOTDIR);
+}
+
+static void
+test_lookup_loop(void **state)
+{
+	struct ksim_vfs *vfs = ksim_vfs_new();
+
+	assert_non_null(vfs);
+	assert_non_null(ksim_vfs_mkdir(vfs, "/sys/loop", true));
+	assert_non_null(ksim_vfs_add_link(vfs, "/sys/loop/a", "b"));
+	assert_non_null(ksim_vfs_add_link(vfs, "/sys/loop/b", "/sys/loop/a"));
+	expect_error(vfs, "/sys/loop/a", 0, -ELOOP);
+	/* not following the last link is no loop */
+	{
+		struct ksim_lookup res;
+
+		assert_true(ksim_vfs_lookup(vfs, NULL, "/sys/loop/a", KSIM_LOOKUP_NOFOLLOW, &res));
+		assert_int_equal(res.error, 0);
+		assert_int_equal(res.node->type, KSIM_V_LINK);
+		assert_string_equal(res.node->target, "b");
+	}
+	/* a duplicate name is refused, not shadowed */
+	assert_null(ksim_vfs_add_link(vfs, "/sys/loop/a", "c"));
+	ksim_vfs_free(vfs);
+}
+
+static void
+test_lookup_symlinks(void **state)
+{
+	struct fixture *fx = *state;
+	struct ksim_lookup res;
+	char path[512];
+
+	/* the link itself */
+	assert_true(ksim_vfs_lookup(fx->vfs, NULL, "/sys/class/kfd/kfd", KSIM_LOOKUP_NOFOLLOW,
+				    &res));
+	assert_int_equal(res.node->type, KSIM_V_LINK);
+	assert_string_equal(res.node->target, "../../devices/virtual/kfd/kfd");
+
+	/* what realpath() answers for libdrm's get_pci_path() */
+	ksim_vfs_path(must_find(fx->vfs, "/sys/dev/char/226:128/device"), path, sizeof(path));
+	assert_string_equal(path, "/sys/devices/pci0000:00/0000:03:00.0");
+	ksim_vfs_path(must_find(fx->vfs, "/sys/dev/char/226:128"), path, sizeof(path));
+	assert_string_equal(path, "/sys/devices/pci0000:00/0000:03:00.0/drm/renderD128");
+	ksim_vfs_path(must_find(fx->vfs, "/sys/class/drm/renderD128/device/drm/renderD128"),
+		      path, sizeof(path));
+	assert_string_equal(path, "/sys/devices/pci0000:00/0000:03:00.0/drm/renderD128");
+
+	/* drmNodeIsDRM() stats this */
+	assert_int_equal(must_find(fx->vfs, "/sys/dev/char/226:128/device/drm")->type,
+			 KSIM_V_DIR);
+
+	/* leaving the tree through a link lands in the real file system */
+	assert_true(ksim_vfs_lookup(fx->vfs, NULL,
+				    "/sys/dev/char/226:128/device/subsystem/drivers", 0, &res));
+	assert_true(res.redirect);
+	assert_string_equal(res.real, "/sys/bus/pci/drivers");
+
+	/* ".." after a link is physical: 226:128/.. is .../drm, not /sys/dev/char */
+	expect_error(fx->vfs, "/sys/dev/char/226:128/../226:128/dev", 0, -ENOENT);
+	ksim_vfs_path(must_find(fx->vfs, "/sys/dev/char/226:128/../renderD128/dev"), path,
+		      sizeof(path));
+	assert_string_equal(path, "/sys/devices/pci0000:00/0000:03:00.0/drm/renderD128/dev");
+	/* repeated slashes and "." */
+	ksim_vfs_path(must_find(fx->vfs, "//sys/./class//kfd/kfd/./topology/"), path,
+		      sizeof(path));
+	assert_string_equal(path, TOPO);
+}
+
+static void
+test_device_nodes(void **state)
+{
+	struct fixture *fx = *state;
+	struct ksim_vnode *n;
+	struct stat st;
+
+	n = must_find(fx->vfs, "/dev/kfd");
+	assert_int_equal(n->type, KSIM_V_CHR);
+	assert_int_equal(n->devkind, KSIM_DEV_KFD);
+	ksim_vfs_stat(n, &st);
+	assert_true(S_ISCHR(st.st_mode));
+	assert_int_equal(major(st.st_rdev), KSIM_KFD_MAJOR);
+	assert_int_equal(minor(st.st_rdev), 0);
+
+	n = must_find(fx->vfs, "/dev/dri/renderD128");
+	assert_int_equal(n->devkind, KSIM_DEV_RENDER);
+	ksim_vfs_stat(n, &st);
+	assert_true(S_ISCHR(st.st_mode));
+	assert_int_equal(major(st.st_rdev), 226);
+	assert_int_equal(minor(st.st_rdev), 128);
+
+	ksim_vfs_stat(must_find(fx->vfs, TOPO "/nodes/1/properties"), &st);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(st.st_mode & 0777, 0444);
+	assert_int_equal(st.st_size, 4096);
+}
+
+static void
+expect_listing(struct ksim_vfs *vfs, const char *path, const char *const *names, size_t n)
+{
+	struct ksim_dir *d;
+	struct dirent64 *e;
+	size_t seen = 0;
+	DIR *dir;
+
+	dir = ksim_vdir_open(must_find(vfs, path), -1);
+	assert_non_null(dir);
+	d = ksim_vdir_find(dir);
+	assert_non_null(d);
+	while ((e = ksim_vdir_read(d)) != NULL) {
+		assert_true(seen < n);
+		assert_string_equal(e->d_name, names[seen]);
+		seen++;
+	}
+	assert_int_equal(seen, n);
+	/* rewind starts over, tell/seek come back to a position */
+	ksim_vdir_rewind(d);
+	assert_non_null(ksim_vdir_read(d));
+	long pos = ksim_vdir_tell(d);
+	ksim_vdir_read(d);
+	ksim_vdir_seek(d, pos);
+	assert_int_equal(ksim_vdir_tell(d), pos);
+	ksim_vdir_close(d);
+	assert_null(ksim_vdir_find(dir));
+}
+
+static void
+test_listings(void **state)
+{
+	struct fixture *fx = *state;
+	static const char *const nodes[] = { ".", "..", "0", "1" };
+	static const char *const dri[] = { ".", "..", "renderD128" };
+	static const char *const node1[] = {
+		".", "..", "gpu_id", "name", "properties", "mem_banks", "caches", "io_links",
+		"p2p_links",
+	};
+
+	expect_listing(fx->vfs, TOPO "/nodes", nodes, 4);
+	expect_listing(fx->vfs, "/dev/dri", dri, 3);
+	expect_listing(fx->vfs, TOPO "/nodes/1", node1, 9);
+}
+
+/* /proc/modules keeps the real lines (if any) and gains amdgpu. */
+static void
+test_proc_modules(void **state)
+{
+	struct fixture *fx = *state;
+	struct ksim_vnode *n = must_find(fx->vfs, "/proc/modules");
+	size_t len;
+	char *text;
+	int fd;
+
+	fd = ksim_vfs_materialize(n, 0);
+	assert_true(fd >= 0);
+	text = slurp_fd(fd, &len);
+	close(fd);
+	assert_non_null(strstr(text, "amdgpu "));
+	assert_non_null(strstr(text, " Live 0x"));
+	free(text);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_render_topology),
+		cmocka_unit_test(test_render_abi_gating),
+		cmocka_unit_test(test_render_small_files),
+		cmocka_unit_test(test_render_pci_config),
+		cmocka_unit_test(test_lookup_passthrough),
+		cmocka_unit_test(test_lookup_errors),
+		cmocka_unit_test(test_lookup_loop),
+		cmocka_unit_test(test_lookup_symlinks),
+		cmocka_unit_test(test_device_nodes),
+		cmocka_unit_test(test_listings),
+		cmocka_unit_test(test_proc_modules),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * KFD contexts on the simulated device. Linked with the library's static
+ * archive so a dispatch hook sees every ioctl it issues: a secondary
+ * context must issue CREATE_PROCESS on a /dev/kfd file of its own,
+ * acquire its VMs through render-node files of its own, never back paged
+ * memory with user pointers, refuse debugger calls, and share no memory
+ * object with the primary context or another secondary.
+ */
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <kfdtrace/dispatch.h>
+#include <kfdtrace/kfd_abi.h>
+
+#include "hsakmt/hsakmt.h"
+#include "hsakmt/hsakmtctx.h"
+
+/* What the hook saw. */
+static pthread_mutex_t seen_lock = PTHREAD_MUTEX_INITIALIZER;
+static int create_process_fd = -1;
+static int acquire_fds[8], acquire_kfd_fds[8], n_acquire;
+static uint32_t alloc_flags[64];
+static int alloc_fds[64], n_alloc;
+
+static void
+hook_after(void *ctx, const struct kfd_dispatch_call *call, void *cookie)
+{
+	(void)ctx;
+	(void)cookie;
+	if (call->kind != KFD_FILE_KFD || call->ret)
+		return;
+	pthread_mutex_lock(&seen_lock);
+	if (KFD_ABI_IOC_NR(call->request) == 0x27) {
+		create_process_fd = call->fd;
+	} else if (call->request == KFD_ABI_IOC_ACQUIRE_VM && n_acquire < 8) {
+		const struct kfd_abi_acquire_vm_args *a = call->arg;
+
+		acquire_fds[n_acquire] = (int)a->drm_fd;
+		acquire_kfd_fds[n_acquire++] = call->fd;
+	} else if (call->request == KFD_ABI_IOC_ALLOC_MEMORY_OF_GPU && n_alloc < 64) {
+		const struct kfd_abi_alloc_memory_of_gpu_args *a = call->arg;
+
+		alloc_flags[n_alloc] = a->flags;
+		alloc_fds[n_alloc++] = call->fd;
+	}
+	pthread_mutex_unlock(&seen_lock);
+}
+
+static const struct kfd_dispatch_hooks hooks = {
+	.name = "test_ctx",
+	.after = hook_after,
+};
+
+static HSAuint32
+first_gpu(HsaKFDContext *ctx)
+{
+	HsaSystemProperties sp;
+	HsaNodeProperties np;
+	HSAuint32 n;
+
+	assert_int_equal(hsaKmtAcquireSystemPropertiesCtx(ctx, &sp), HSAKMT_STATUS_SUCCESS);
+	for (n = 0; n < sp.NumNodes; n++) {
+		assert_int_equal(hsaKmtGetNodePropertiesCtx(ctx, n, &np), HSAKMT_STATUS_SUCCESS);
+		if (np.NumFComputeCores)
+			return n;
+	}
+	fail_msg("no GPU");
+	return 0;
+}
+
+static void
+test_bad_arguments(void **state)
+{
+	HsaKFDContext *primary = NULL;
+	HsaVersionInfo v;
+
+	(void)state;
+	assert_int_equal(hsaKmtOpenSecondaryKFDCtx(NULL), HSAKMT_STATUS_INVALID_PARAMETER);
+	assert_int_equal(hsaKmtCloseSecondaryKFDCtx(NULL), HSAKMT_STATUS_INVALID_PARAMETER);
+	assert_int_equal(hsaKmtGetVersionCtx(NULL, &v), HSAKMT_STATUS_INVALID_PARAMETER);
+	assert_int_equal(hsaKmtOpenKFDCtx(&primary), HSAKMT_STATUS_SUCCESS);
+	assert_non_null(primary);
+	/* The primary context is not closed this way. */
+	assert_int_equal(hsaKmtCloseSecondaryKFDCtx(primary), HSAKMT_STATUS_INVALID_PARAMETER);
+	assert_int_equal(hsaKmtGetVersionCtx(primary, &v), HSAKMT_STATUS_SUCCESS);
+	assert_int_equal(hsaKmtCloseKFDCtx(), HSAKMT_STATUS_SUCCESS);
+	assert_int_equal(hsaKmtGetVersionCtx(primary, &v),
+			 HSAKMT_STATUS_KERNEL_IO_CHANNEL_NOT_OPENED);
+}
+
+static void
+test_secondary_is_separate(void **state)
+{
+	HsaKFDContext *primary = NULL, *a = NULL, *b = NULL;
+	HsaMemFlags vram = {0}, paged = {0};
+	HsaPointerInfo pi;
+	void *pa = NULL, *pp = NULL, *ph = NULL;
+	HSAuint32 gpu;
+	int i, primary_kfd_fd;
+
+	(void)state;
+	assert_int_equal(kfd_dispatch_hook_add(&hooks, NULL), 0);
+	n_acquire = n_alloc = 0;
+	assert_int_equal(hsaKmtOpenKFDCtx(&primary), HSAKMT_STATUS_SUCCESS);
+	primary_kfd_fd = acquire_kfd_fds[0];
+	assert_true(n_acquire >= 1);
+	gpu = first_gpu(primary);
+
+	/* A secondary: its own file, turned into its own process. */
+	assert_int_equal(hsaKmtOpenSecondaryKFDCtx(&a), HSAKMT_STATUS_SUCCESS);
+	assert_non_null(a);
+	assert_ptr_not_equal(a, primary);
+	assert_true(create_process_fd >= 0);
+	assert_int_not_equal(create_process_fd, primary_kfd_fd);
+	/* Its VMs come from render-node files of its own. */
+	for (i = 0; i < n_acquire; i++) {
+		if (acquire_kfd_fds[i] != create_process_fd)
+			continue;
+		assert_int_not_equal(acquire_fds[i], acquire_fds[0]);
+	}
+	assert_int_equal(gpu, first_gpu(a));
+
+	vram.ui32.NonPaged = 1;
+	vram.ui32.HostAccess = 1;
+	assert_int_equal(hsaKmtAllocMemoryCtx(a, gpu, 1 << 20, vram, &pa), HSAKMT_STATUS_SUCCESS);
+	assert_int_equal(hsaKmtQueryPointerInfoCtx(a, pa, &pi), HSAKMT_STATUS_SUCCESS);
+	assert_int_equal(pi.Type, HSA_POINTER_ALLOCATED);
+	/* The primary does not know the secondary's memory, nor the reverse. */
+	assert_int_equal(hsaKmtQueryPointerInfoCtx(primary, pa, &pi), HSAKMT_STATUS_ERROR);
+	assert_int_equal(hsaKmtAllocMemoryCtx(primary, gpu, 1 << 20, vram, &pp),
+			 HSAKMT_STATUS_SUCCESS);
+	assert_int_equal(hsaKmtQueryPointerInfoCtx(a, pp, &pi), HSAKMT_STATUS_ERROR);
+	assert_int_equal(hsaKmtFreeMemoryCtx(a, pp, 1 << 20), HSAKMT_STATUS_MEMORY_NOT_REGISTERED);
+
+	/* Paged memory: a userptr BO on the primary, never on a secondary. */
+	paged.ui32.HostAccess = 1;
+	n_alloc = 0;
+	assert_int_equal(hsaKmtAllocMemoryCtx(a, 0, 4096, paged, &ph), HSAKMT_STATUS_SUCCESS);
+	assert_int_equal(n_alloc, 1);
+	assert_int_equal(alloc_flags[0] & KFD_ABI_ALLOC_MEM_FLAGS_USERPTR, 0);
+	assert_int_equal(alloc_fds[0], create_process_fd);
+	assert_int_equal(hsaKmtFreeMemoryCtx(a, ph, 4096), HSAKMT_STATUS_SUCCESS);
+	n_alloc = 0;
+	assert_int_equal(hsaKmtAllocMemoryCtx(primary, 0, 4096, paged, &ph), HSAKMT_STATUS_SUCCESS);
+	assert_int_equal(n_alloc, 1);
+	assert_int_not_equal(alloc_flags[0] & KFD_ABI_ALLOC_MEM_FLAGS_USERPTR, 0);
+	assert_int_equal(hsaKmtFreeMemoryCtx(primary, ph, 4096), HSAKMT_STATUS_SUCCESS);
+
+	/* Debugger calls are the primary's only. */
+	assert_int_equal(hsaKmtRuntimeEnableCtx(a, NULL, false), HSAKMT_STATUS_NOT_SUPPORTED);
+
+	/* A second secondary is separate from the first too. */
+	assert_int_equal(hsaKmtOpenSecondaryKFDCtx(&b), HSAKMT_STATUS_SUCCESS);
+	assert_int_equal(hsaKmtQueryPointerInfoCtx(b, pa, &pi), HSAKMT_STATUS_ERROR);
+	assert_int_equal(hsaKmtCloseSecondaryKFDCtx(b), HSAKMT_STATUS_SUCCESS);
+
+	/* Closing frees what is left; the primary carries on. */
+	assert_int_equal(hsaKmtCloseSecondaryKFDCtx(a), HSAKMT_STATUS_SUCCESS);
+	assert_int_equal(hsaKmtQueryPointerInfoCtx(primary, pp, &pi), HSAKMT_STATUS_SUCCESS);
+	assert_int_equal(hsaKmtFreeMemoryCtx(primary, pp, 1 << 20), HSAKMT_STATUS_SUCCESS);
+	assert_int_equal(hsaKmtCloseKFDCtx(), HSAKMT_STATUS_SUCCESS);
+	assert_int_equal(kfd_dispatch_hook_remove(&hooks, NULL), 0);
+}
+
+/* Legacy calls are the primary context's Ctx calls. */
+static void
+test_legacy_is_primary(void **state)
+{
+	HsaKFDContext *primary = NULL;
+	HsaMemFlags f = {0};
+	HsaPointerInfo pi;
+	void *p = NULL;
+
+	(void)state;
+	assert_int_equal(hsaKmtOpenKFD(), HSAKMT_STATUS_SUCCESS);
+	assert_int_equal(hsaKmtOpenKFDCtx(&primary), HSAKMT_STATUS_KERNEL_ALREADY_OPENED);
+	f.ui32.HostAccess = 1;
+	assert_int_equal(hsaKmtAllocMemory(0, 4096, f, &p), HSAKMT_STATUS_SUCCESS);
+	assert_int_equal(hsaKmtQueryPointerInfoCtx(primary, p, &pi), HSAKMT_STATUS_SUCCESS);
+	assert_int_equal(hsaKmtFreeMemoryCtx(primary, p, 4096), HSAKMT_STATUS_SUCCESS);
+	assert_int_equal(hsaKmtCloseKFDCtx(), HSAKMT_STATUS_SUCCESS);
+	assert_int_equal(hsaKmtCloseKFD(), HSAKMT_STATUS_SUCCESS);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bad_arguments),
+		cmocka_unit_test(test_secondary_is_separate),
+		cmocka_unit_test(test_legacy_is_primary),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,744 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The capture library end to end: `kfdtrace record --sim` runs our small
+ * KFD application (kt_workload) and rocminfo on kfdsim, and the traces are
+ * read back and compared with what the programs did.
+ *
+ * Paths come from the environment (tests/tracer/meson.build): KT_KFDTRACE,
+ * KT_WORKLOAD, KFDTRACE_CAPTURE_LIB and KFDTRACE_SIM_LIB. Without a
+ * kfdtrace binary or kfdsim library every test here is skipped.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <kfdtrace/kfd_abi.h>
+#include <kfdtrace/schema.h>
+#include <kfdtrace/trace.h>
+
+#include "tt_trace.h"
+
+struct cx {
+	char *dir;
+	char *out;
+	char *counts;
+	char *log;
+};
+
+static const char *
+env_path(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v && access(v, R_OK) == 0 ? v : NULL;
+}
+
+static int
+setup(void **state)
+{
+	struct cx *cx = calloc(1, sizeof(*cx));
+
+	cx->dir = tt_tmpdir();
+	cx->out = tt_path(cx->dir, "out.kfdtrace");
+	cx->counts = tt_path(cx->dir, "counts");
+	cx->log = tt_path(cx->dir, "log");
+	*state = cx;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct cx *cx = *state;
+
+	tt_rmdir(cx->dir);
+	free(cx->dir);
+	free(cx->out);
+	free(cx->counts);
+	free(cx->log);
+	free(cx);
+	return 0;
+}
+
+static void
+need_tools(void)
+{
+	if (!env_path("KT_KFDTRACE") || !env_path("KT_WORKLOAD") ||
+	    !env_path("KFDTRACE_CAPTURE_LIB") || !env_path("KFDTRACE_SIM_LIB")) {
+		print_message("kfdtrace, kt_workload, the capture library or "
+			      "kfdsim is not built\n");
+		skip();
+	}
+}
+
+static void
+show_log(const struct cx *cx)
+{
+	FILE *f = fopen(cx->log, "r");
+	char line[512];
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		print_message("log: %s", line);
+	fclose(f);
+}
+
+/*
+ * kfdtrace record --sim -o OUT [extra...] -- kt_workload ARGS...
+ * Return: the wait status of kfdtrace.
+ */
+static int
+record(const struct cx *cx, const char *const *extra, char *const *env,
+       const char *const *args)
+{
+	const char *argv[32];
+	int n = 0, status;
+	char *envv[8];
+	int m = 0;
+
+	argv[n++] = getenv("KT_KFDTRACE");
+	argv[n++] = "record";
+	argv[n++] = "--sim";
+	argv[n++] = "-o";
+	argv[n++] = cx->out;
+	for (int i = 0; extra && extra[i]; i++)
+		argv[n++] = extra[i];
+	argv[n++] = "--";
+	for (int i = 0; args[i]; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	if (asprintf(&envv[m++], "KT_COUNTS=%s", cx->counts) < 0)
+		fail();
+	for (int i = 0; env && env[i] && m < 7; i++)
+		envv[m++] = env[i];
+	envv[m] = NULL;
+	status = tt_run((char *const *)argv, envv, cx->log);
+	free(envv[0]);
+	return status;
+}
+
+static int
+exited(int status, int code)
+{
+	return WIFEXITED(status) && WEXITSTATUS(status) == code;
+}
+
+/* The workload's own count of @name for process @pid (or any pid, 0). */
+static unsigned long
+counted(const struct cx *cx, int pid, const char *name)
+{
+	FILE *f = fopen(cx->counts, "r");
+	unsigned long total = 0, n;
+	char kind[64];
+	int p;
+
+	if (!f)
+		return 0;
+	while (fscanf(f, "%d %63s %lu", &p, kind, &n) == 3)
+		if ((!pid || p == pid) && !strcmp(kind, name))
+			total += n;
+	fclose(f);
+	return total;
+}
+
+/* Every ioctl in the trace counted by the program, and nothing more. */
+static void
+check_counts(const struct cx *cx, const struct tt_trace *t, int pid)
+{
+	static const char *const names[] = {
+		"GET_VERSION", "GET_PROCESS_APERTURES_NEW", "ACQUIRE_VM",
+		"ALLOC_MEMORY_OF_GPU", "MAP_MEMORY_TO_GPU",
+		"UNMAP_MEMORY_FROM_GPU", "FREE_MEMORY_OF_GPU", "CREATE_EVENT",
+		"DESTROY_EVENT", "GET_CLOCK_COUNTERS",
+	};
+	size_t known = 0;
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		size_t n = tt_count_ioctl(t, names[i]);
+
+		assert_int_equal(n, counted(cx, pid, names[i]));
+		known += n;
+	}
+	/* Only KFD ioctls here; anything else is the raw one. */
+	assert_int_equal(tt_count(t, KT_REC_IOCTL) - known,
+			 counted(cx, pid, "UNKNOWN"));
+}
+
+static const struct tt_rec *
+find_type(const struct tt_trace *t, unsigned int type, size_t nth)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->recs[i].r.type == type && nth-- == 0)
+			return &t->recs[i];
+	return NULL;
+}
+
+static void
+test_basic(void **state)
+{
+	struct cx *cx = *state;
+	const char *args[] = { getenv("KT_WORKLOAD"), "basic", NULL };
+	struct tt_trace t;
+	const struct tt_rec *r, *kfd_open = NULL, *drm_open = NULL;
+	int status;
+	size_t i;
+
+	need_tools();
+	status = record(cx, NULL, NULL, args);
+	if (!exited(status, 0))
+		show_log(cx);
+	assert_true(exited(status, 0));
+	assert_int_equal(tt_trace_load(cx->out, &t), 0);
+	assert_int_equal(t.st.integrity, KT_INTEGRITY_OK);
+	assert_true(t.hdr.flags & KT_HDR_SIMULATED);
+	assert_false(t.hdr.flags & KT_HDR_NO_BUFFERS);
+	assert_string_equal(t.hdr.producer, "kfdtrace-capture");
+	check_counts(cx, &t, t.hdr.pid);
+	assert_true(tt_count_ioctl(&t, "GET_VERSION") >= 2);
+
+	/* The topology heads the trace, as the simulator served it. */
+	r = &t.recs[0];
+	assert_int_equal(r->r.type, KT_REC_TOPOLOGY);
+	assert_true(r->topo_files > 3);
+	for (i = 0; i < r->topo_files; i++)
+		if (strstr(r->topo_paths[i], "/topology/nodes/1/gpu_id"))
+			break;
+	assert_true(i < r->topo_files);
+
+	for (i = 0; i < t.n; i++) {
+		r = &t.recs[i];
+		if (r->r.type != KT_REC_OPEN)
+			continue;
+		if (r->r.u.open.file_kind == KFD_FILE_KFD && !kfd_open)
+			kfd_open = r;
+		if (r->r.u.open.file_kind == KFD_FILE_RENDER && !drm_open)
+			drm_open = r;
+	}
+	assert_non_null(kfd_open);
+	assert_string_equal(kfd_open->str, "/dev/kfd");
+	assert_true(kfd_open->r.u.open.ret >= 0);
+	assert_non_null(drm_open);
+	assert_true(strncmp(drm_open->str, "/dev/dri/renderD", 16) == 0);
+
+	/* ACQUIRE_VM names the render fd the trace saw opened. */
+	r = tt_find_ioctl(&t, "ACQUIRE_VM", 0);
+	assert_non_null(r);
+	assert_int_equal(((struct kfd_abi_acquire_vm_args *)r->arg_before)->drm_fd,
+			 drm_open->r.u.open.ret);
+	assert_int_equal(r->r.u.ioctl.fd, kfd_open->r.u.open.ret);
+
+	/* ALLOC's handle comes back out, and FREE hands it in. */
+	r = tt_find_ioctl(&t, "ALLOC_MEMORY_OF_GPU", 0);
+	assert_non_null(r);
+	uint64_t handle = ((struct kfd_abi_alloc_memory_of_gpu_args *)
+			   r->arg_after)->handle;
+	assert_true(handle != 0);
+	r = tt_find_ioctl(&t, "FREE_MEMORY_OF_GPU", 0);
+	assert_int_equal(((struct kfd_abi_free_memory_of_gpu_args *)
+			  r->arg_before)->handle, handle);
+
+	/* MAP's device list, read through its pointer. */
+	r = tt_find_ioctl(&t, "MAP_MEMORY_TO_GPU", 0);
+	assert_int_equal(r->r.u.ioctl.nbufs, 1);
+	assert_true(r->bufs[0].flags & KT_BUF_BEFORE);
+	assert_int_equal(r->bufs[0].len_before, 4);
+	assert_int_equal(*(uint32_t *)r->bufs[0].before, (uint32_t)(handle >> 32));
+
+	/* The mapping through the render node, and its unmap. */
+	r = find_type(&t, KT_REC_MMAP, 0);
+	assert_non_null(r);
+	assert_int_equal(r->r.u.mmap.fd, drm_open->r.u.open.ret);
+	assert_int_equal(r->r.u.mmap.file_kind, KFD_FILE_RENDER);
+	assert_int_equal(r->r.u.mmap.len, 64 << 10);
+	r = find_type(&t, KT_REC_MUNMAP, 0);
+	assert_non_null(r);
+	assert_int_equal(r->r.u.munmap.len, 64 << 10);
+
+	/* dup, and closes of device fds only. */
+	r = find_type(&t, KT_REC_DUP, 0);
+	assert_non_null(r);
+	assert_int_equal(r->r.u.dup.oldfd, kfd_open->r.u.open.ret);
+	assert_int_equal(tt_count(&t, KT_REC_CLOSE), 3);
+
+	/* The raw request on the kfd fd. */
+	for (i = 0, r = NULL; i < t.n; i++)
+		if (t.recs[i].r.type == KT_REC_IOCTL &&
+		    KFD_ABI_IOC_NR(t.recs[i].r.u.ioctl.request) == 0x7f)
+			r = &t.recs[i];
+	assert_non_null(r);
+	assert_int_equal(r->r.u.ioctl.ret, -1);
+	assert_int_equal(r->r.u.ioctl.arg_size, 8);
+	tt_trace_free(&t);
+
+	/* kfdtrace dump reads it, names and all. */
+	{
+		const char *dump[] = { getenv("KT_KFDTRACE"), "dump", cx->out, NULL };
+		char *dlog = tt_path(cx->dir, "dump.txt");
+		char buf[1 << 16];
+		ssize_t n;
+		int fd;
+
+		status = tt_run((char *const *)dump, NULL, dlog);
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+			fd = open(dlog, O_RDONLY);
+			assert_true(fd >= 0);
+			n = read(fd, buf, sizeof(buf) - 1);
+			close(fd);
+			assert_true(n > 0);
+			buf[n] = '\0';
+			assert_non_null(strcasestr(buf, "alloc_memory_of_gpu"));
+			assert_non_null(strcasestr(buf, "acquire_vm"));
+		} else {
+			print_message("kfdtrace dump is not available yet\n");
+		}
+		free(dlog);
+	}
+}
+
+static void
+test_no_buffers(void **state)
+{
+	struct cx *cx = *state;
+	const char *args[] = { getenv("KT_WORKLOAD"), "basic", NULL };
+	const char *extra[] = { "--no-buffers", NULL };
+	struct tt_trace t;
+
+	need_tools();
+	assert_true(exited(record(cx, extra, NULL, args), 0));
+	assert_int_equal(tt_trace_load(cx->out, &t), 0);
+	assert_true(t.hdr.flags & KT_HDR_NO_BUFFERS);
+	/* Structured buffers stay. */
+	assert_true(tt_find_ioctl(&t, "MAP_MEMORY_TO_GPU", 0)->bufs[0].flags &
+		    KT_BUF_BEFORE);
+	tt_trace_free(&t);
+}
+
+/*
+ * 16 threads x 50,000 ioctls: streamed through the reader (a copy of
+ * 800,000 records would be needlessly large).
+ */
+#define TH_N 16
+#define TH_CALLS 50000
+
+static void
+test_threads(void **state)
+{
+	struct cx *cx = *state;
+	const char *args[] = { getenv("KT_WORKLOAD"), "threads", "16", "50000", NULL };
+	struct kt_reader *rd;
+	struct kt_record rec;
+	struct {
+		uint32_t tid;
+		unsigned long n;
+		int named;
+		uint64_t last_ts;
+	} th[TH_N + 4];
+	uint8_t *seen;
+	uint64_t maxseq = 0, records = 0;
+	unsigned int nth = 0;
+	int ret;
+
+	need_tools();
+	memset(th, 0, sizeof(th));
+	assert_true(exited(record(cx, NULL, NULL, args), 0));
+	/* Sequence numbers are dense: a bitmap of twice the records. */
+	seen = calloc(4 * TH_N * TH_CALLS, 1);
+	assert_int_equal(kt_reader_open(cx->out, &rd), 0);
+	while ((ret = kt_reader_next(rd, &rec)) == 1) {
+		unsigned int s;
+
+		if (rec.type == KT_REC_END)
+			continue;
+		records++;
+		assert_true(rec.seq < 4ull * TH_N * TH_CALLS);
+		assert_int_equal(seen[rec.seq], 0);	/* exactly once */
+		seen[rec.seq] = 1;
+		if (rec.seq > maxseq)
+			maxseq = rec.seq;
+		if (rec.type != KT_REC_IOCTL && rec.type != KT_REC_THREAD_NAME)
+			continue;
+		for (s = 0; s < nth; s++)
+			if (th[s].tid == rec.tid)
+				break;
+		if (s == nth) {
+			if (rec.type == KT_REC_IOCTL &&
+			    KFD_ABI_IOC_NR(rec.u.ioctl.request) == 0x01 &&
+			    nth == 0) {
+				/* not a worker: fine, tracked like one */
+			}
+			assert_true(nth < TH_N + 4);
+			th[nth++].tid = rec.tid;
+		}
+		if (rec.type == KT_REC_THREAD_NAME) {
+			if (!strncmp(rec.u.thread_name.name, "kt-w", 4))
+				th[s].named = 1;
+			continue;
+		}
+		/* Per thread: GET_VERSION, GET_CLOCK_COUNTERS, ... in order. */
+		assert_int_equal(KFD_ABI_IOC_NR(rec.u.ioctl.request),
+				 (th[s].n & 1) ? 0x05 : 0x01);
+		assert_true(rec.ts >= th[s].last_ts);
+		th[s].last_ts = rec.ts;
+		th[s].n++;
+	}
+	assert_int_equal(ret, 0);
+	kt_reader_close(rd);
+	/* No gaps below the highest sequence number. */
+	for (uint64_t i = 0; i <= maxseq; i++)
+		if (!seen[i] && i > 0)
+			fail_msg("sequence number %llu missing", (unsigned long long)i);
+	{
+		unsigned int workers = 0;
+
+		for (unsigned int s = 0; s < nth; s++) {
+			if (th[s].n == TH_CALLS) {
+				workers++;
+				assert_true(th[s].named);
+			}
+		}
+		assert_int_equal(workers, TH_N);
+	}
+	assert_int_equal(counted(cx, 0, "GET_VERSION"), TH_N * TH_CALLS / 2);
+	assert_true(records > TH_N * TH_CALLS);
+	free(seen);
+}
+
+static void
+test_crash_after_alloc(void **state)
+{
+	struct cx *cx = *state;
+	const char *args[] = { getenv("KT_WORKLOAD"), "crash", NULL };
+	struct tt_trace t;
+	const struct tt_rec *r;
+	int status;
+
+	need_tools();
+	status = record(cx, NULL, NULL, args);
+	/* record passes the death on as 128 + SIGSEGV. */
+	assert_true(exited(status, 128 + SIGSEGV));
+	assert_int_equal(tt_trace_load(cx->out, &t), 0);
+	r = tt_find_ioctl(&t, "ALLOC_MEMORY_OF_GPU", 0);
+	assert_non_null(r);
+	assert_int_equal(r->r.u.ioctl.ret, 0);
+	assert_true(((struct kfd_abi_alloc_memory_of_gpu_args *)r->arg_after)->handle);
+	/* And it is the last ioctl. */
+	assert_ptr_equal(r, tt_find_ioctl(&t, "ALLOC_MEMORY_OF_GPU",
+					  tt_count_ioctl(&t, "ALLOC_MEMORY_OF_GPU") - 1));
+	assert_int_equal(tt_count(&t, KT_REC_END), 0);
+	assert_int_not_equal(t.st.integrity, KT_INTEGRITY_CORRUPT);
+	check_counts(cx, &t, t.hdr.pid);
+	tt_trace_free(&t);
+}
+
+/* The program's own SIGSEGV handler, installed after the trace began,
+ * runs after ours: the ALLOC is in the trace and the program exits 42. */
+static void
+test_crash_app_handler(void **state)
+{
+	struct cx *cx = *state;
+	const char *args[] = { getenv("KT_WORKLOAD"), "apphandler", NULL };
+	struct tt_trace t;
+	int status;
+
+	need_tools();
+	status = record(cx, NULL, NULL, args);
+	if (!exited(status, 42))
+		show_log(cx);
+	assert_true(exited(status, 42));
+	assert_int_equal(tt_trace_load(cx->out, &t), 0);
+	assert_non_null(tt_find_ioctl(&t, "ALLOC_MEMORY_OF_GPU", 0));
+	check_counts(cx, &t, t.hdr.pid);
+	tt_trace_free(&t);
+}
+
+static void
+test_sigkill(void **state)
+{
+	struct cx *cx = *state;
+	const char *args[] = { getenv("KT_WORKLOAD"), "sigkill", NULL };
+	struct tt_trace t;
+
+	need_tools();
+	assert_true(exited(record(cx, NULL, NULL, args), 128 + SIGKILL));
+	assert_int_equal(tt_trace_load(cx->out, &t), 0);
+	assert_true(t.st.integrity == KT_INTEGRITY_NO_END ||
+		    t.st.integrity == KT_INTEGRITY_TRUNCATED);
+	assert_int_equal(tt_count_ioctl(&t, "GET_VERSION"), 500);
+	tt_trace_free(&t);
+}
+
+static void
+test_fork(void **state)
+{
+	struct cx *cx = *state;
+	const char *args[] = { getenv("KT_WORKLOAD"), "fork", NULL };
+	struct tt_trace t, c;
+	const struct tt_rec *f;
+	char name[64], *child_path;
+	int child;
+
+	need_tools();
+	assert_true(exited(record(cx, NULL, NULL, args), 0));
+	assert_int_equal(tt_trace_load(cx->out, &t), 0);
+	assert_int_equal(t.st.integrity, KT_INTEGRITY_OK);
+	f = find_type(&t, KT_REC_FORK, 0);
+	assert_non_null(f);
+	assert_int_equal(f->r.u.fork.parent_pid, t.hdr.pid);
+	child = f->r.u.fork.child_pid;
+	assert_true(child > 0);
+	assert_int_equal(tt_count_ioctl(&t, "GET_VERSION"), 2);
+	check_counts(cx, &t, t.hdr.pid);
+
+	snprintf(name, sizeof(name), "out.kfdtrace.%d", child);
+	child_path = tt_path(cx->dir, name);
+	assert_int_equal(tt_trace_load(child_path, &c), 0);
+	/* The child ended with _exit(): everything flushed, but no END. */
+	assert_int_equal(c.st.integrity, KT_INTEGRITY_NO_END);
+	assert_int_equal(c.hdr.pid, child);
+	f = find_type(&c, KT_REC_FORK, 0);
+	assert_non_null(f);
+	assert_int_equal(f->r.u.fork.parent_pid, t.hdr.pid);
+	assert_int_equal(f->r.u.fork.child_pid, 0);
+	assert_int_equal(tt_count_ioctl(&c, "GET_VERSION"), 2);
+	check_counts(cx, &c, child);
+	tt_trace_free(&c);
+	tt_trace_free(&t);
+	unlink(child_path);
+	unlink(cx->out);
+
+	/* KFDTRACE_FOLLOW_FORK=0: the child writes nothing. */
+	{
+		char *env[] = { "KFDTRACE_FOLLOW_FORK=0", NULL };
+
+		assert_true(exited(record(cx, NULL, env, args), 0));
+		assert_int_equal(tt_trace_load(cx->out, &t), 0);
+		f = find_type(&t, KT_REC_FORK, 0);
+		assert_non_null(f);
+		snprintf(name, sizeof(name), "out.kfdtrace.%d",
+			 f->r.u.fork.child_pid);
+		free(child_path);
+		child_path = tt_path(cx->dir, name);
+		assert_int_equal(access(child_path, F_OK), -1);
+		tt_trace_free(&t);
+	}
+	free(child_path);
+}
+
+static void
+test_exec(void **state)
+{
+	struct cx *cx = *state;
+	const char *args[] = { getenv("KT_WORKLOAD"), "exec", NULL };
+	struct tt_trace t, e;
+	const struct tt_rec *x;
+	char *path;
+
+	need_tools();
+	assert_true(exited(record(cx, NULL, NULL, args), 0));
+	assert_int_equal(tt_trace_load(cx->out, &t), 0);
+	/* The first image's trace ends cleanly with the EXEC. */
+	assert_int_equal(t.st.integrity, KT_INTEGRITY_OK);
+	x = find_type(&t, KT_REC_EXEC, 0);
+	assert_non_null(x);
+	assert_string_equal(x->str, getenv("KT_WORKLOAD"));
+	assert_true(x->argv_len > 0);
+	assert_non_null(memmem(x->argv, x->argv_len, "exec2", 6));
+	assert_int_equal(tt_count_ioctl(&t, "GET_VERSION"), 1);
+
+	path = tt_path(cx->dir, "out.kfdtrace.exec1");
+	assert_int_equal(tt_trace_load(path, &e), 0);
+	assert_int_equal(e.st.integrity, KT_INTEGRITY_OK);
+	assert_int_equal(e.hdr.pid, t.hdr.pid);
+	assert_int_equal(tt_count_ioctl(&e, "GET_VERSION"), 1);
+	assert_int_equal(tt_count_ioctl(&e, "GET_CLOCK_COUNTERS"), 1);
+	assert_non_null(strstr(e.hdr.cmdline, "kt_workload"));
+	tt_trace_free(&e);
+	tt_trace_free(&t);
+	free(path);
+}
+
+static void
+test_closeall(void **state)
+{
+	struct cx *cx = *state;
+	const char *args[] = { getenv("KT_WORKLOAD"), "closeall", NULL };
+	struct tt_trace t;
+
+	need_tools();
+	assert_true(exited(record(cx, NULL, NULL, args), 0));
+	assert_int_equal(tt_trace_load(cx->out, &t), 0);
+	/* The trace file survived close(), close_range() and dup2(). */
+	assert_int_equal(t.st.integrity, KT_INTEGRITY_OK);
+	assert_int_equal(tt_count_ioctl(&t, "GET_VERSION"), 4);
+	tt_trace_free(&t);
+}
+
+static void
+test_rocminfo(void **state)
+{
+	struct cx *cx = *state;
+	const char *args[] = { "/usr/bin/rocminfo", NULL };
+	static const char *const expect[] = {
+		"GET_VERSION", "GET_PROCESS_APERTURES_NEW", "ACQUIRE_VM",
+		"ALLOC_MEMORY_OF_GPU", "MAP_MEMORY_TO_GPU", "GET_CLOCK_COUNTERS",
+	};
+	struct tt_trace t;
+	size_t unknown = 0;
+	int status;
+
+	need_tools();
+	if (access(args[0], X_OK)) {
+		print_message("rocminfo is not installed\n");
+		skip();
+	}
+	status = record(cx, NULL, NULL, args);
+	if (!exited(status, 0))
+		show_log(cx);
+	assert_true(exited(status, 0));
+	assert_int_equal(tt_trace_load(cx->out, &t), 0);
+	assert_int_equal(t.st.integrity, KT_INTEGRITY_OK);
+	for (size_t i = 0; i < sizeof(expect) / sizeof(expect[0]); i++)
+		if (!tt_count_ioctl(&t, expect[i]))
+			fail_msg("rocminfo's trace has no %s", expect[i]);
+	/* Every KFD ioctl it made decodes by the schema. */
+	for (size_t i = 0; i < t.n; i++)
+		if (t.recs[i].r.type == KT_REC_IOCTL &&
+		    t.recs[i].r.u.ioctl.file_kind == KFD_FILE_KFD &&
+		    !strcmp(tt_ioctl_name(&t.recs[i]), "?"))
+			unknown++;
+	assert_int_equal(unknown, 0);
+	tt_trace_free(&t);
+}
+
+/* kfdtrace record itself: exit statuses, no clobbering, no empty traces. */
+static void
+test_record_cli(void **state)
+{
+	struct cx *cx = *state;
+	const char *t[] = { "/bin/true", NULL };
+	const char *f[] = { "/bin/false", NULL };
+	const char *sh[] = { "/bin/sh", "-c", "exit 7", NULL };
+	char buf[16] = "";
+	int fd;
+
+	need_tools();
+	/* A program that never opens a device leaves no trace. */
+	assert_true(exited(record(cx, NULL, NULL, t), 0));
+	assert_int_equal(access(cx->out, F_OK), -1);
+	assert_true(exited(record(cx, NULL, NULL, f), 1));
+	assert_true(exited(record(cx, NULL, NULL, sh), 7));
+	/* An existing output is never overwritten. */
+	fd = open(cx->out, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "mine", 4), 4);
+	close(fd);
+	assert_true(exited(record(cx, NULL, NULL, t), 1));
+	fd = open(cx->out, O_RDONLY);
+	assert_int_equal(read(fd, buf, sizeof(buf)), 4);
+	close(fd);
+	assert_string_equal(buf, "mine");
+	unlink(cx->out);
+	/* A command that does not exist: 127, as from a shell. */
+	{
+		const char *none[] = { "/nonexistent/program", NULL };
+
+		assert_true(exited(record(cx, NULL, NULL, none), 127));
+	}
+}
+
+/* ---- the library exports only what it interposes ---- */
+
+static const char *const allowed_exports[] = {
+	"open", "open64", "openat", "openat64", "__open_2", "__open64_2",
+	"__openat_2", "__openat64_2", "close", "close_range", "dup", "dup2",
+	"dup3", "fcntl", "fcntl64", "ioctl", "mmap", "mmap64", "munmap",
+	"fork", "vfork", "execve", "execv", "execvp", "execvpe", "execl",
+	"execlp", "execle", "fexecve", "_exit", "_Exit", "pthread_setname_np",
+	"sigaction", "signal",
+};
+
+static void
+test_exports(void **state)
+{
+	const char *lib = env_path("KFDTRACE_CAPTURE_LIB");
+	const Elf64_Ehdr *eh;
+	const Elf64_Shdr *sh;
+	struct stat st;
+	unsigned int defined = 0;
+	uint8_t *map;
+	int fd;
+
+	if (!lib)
+		skip();
+	fd = open(lib, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &st), 0);
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	assert_true(map != MAP_FAILED);
+	close(fd);
+	eh = (const Elf64_Ehdr *)map;
+	assert_memory_equal(eh->e_ident, ELFMAG, SELFMAG);
+	sh = (const Elf64_Shdr *)(map + eh->e_shoff);
+	for (unsigned int i = 0; i < eh->e_shnum; i++) {
+		const Elf64_Sym *sym;
+		const char *strtab;
+
+		if (sh[i].sh_type != SHT_DYNSYM)
+			continue;
+		sym = (const Elf64_Sym *)(map + sh[i].sh_offset);
+		strtab = (const char *)(map + sh[sh[i].sh_link].sh_offset);
+		for (size_t j = 0; j < sh[i].sh_size / sizeof(*sym); j++) {
+			const char *name = strtab + sym[j].st_name;
+			size_t k;
+
+			if (sym[j].st_shndx == SHN_UNDEF || !*name ||
+			    ELF64_ST_TYPE(sym[j].st_info) == STT_SECTION)
+				continue;
+			for (k = 0; k < sizeof(allowed_exports) / sizeof(allowed_exports[0]); k++)
+				if (!strcmp(name, allowed_exports[k]))
+					break;
+			if (k == sizeof(allowed_exports) / sizeof(allowed_exports[0]))
+				fail_msg("libkfdtrace-capture.so exports %s", name);
+			defined++;
+		}
+	}
+	assert_int_equal(defined, sizeof(allowed_exports) / sizeof(allowed_exports[0]));
+	munmap(map, (size_t)st.st_size);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_exports),
+		cmocka_unit_test_setup_teardown(test_basic, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_buffers, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_threads, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_crash_after_alloc, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_crash_app_handler, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sigkill, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fork, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_exec, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_closeall, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rocminfo, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_record_cli, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

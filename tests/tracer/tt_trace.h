@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Test helpers of the tracer suite: a trace file read back into memory
+ * (the reader's pointers live only until its next record, so every record
+ * is deep-copied), and small process helpers.
+ */
+#ifndef TT_TRACE_H
+#define TT_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <kfdtrace/trace.h>
+
+struct tt_buf {
+	uint16_t index, flags;
+	uint64_t addr;
+	uint32_t len_before, len_after;
+	uint8_t *before, *after;
+};
+
+struct tt_rec {
+	struct kt_record r;		/* scalars; pointers below replace its own */
+	uint8_t *arg_before, *arg_after;
+	struct tt_buf *bufs;
+	char *str;			/* open/exec path, thread name, annotation */
+	char *argv;			/* exec */
+	uint32_t argv_len;
+	unsigned int topo_files;
+	char **topo_paths;
+	uint8_t **topo_data;
+	uint32_t *topo_len;
+};
+
+struct tt_trace {
+	struct kt_header hdr;
+	struct tt_rec *recs;
+	size_t n;
+	int end_ret;			/* kt_reader_next()'s final value */
+	struct kt_reader_status st;
+};
+
+/*
+ * tt_trace_load() - read a whole trace.
+ * Return: 0, or the negative error of kt_reader_open().
+ */
+int tt_trace_load(const char *path, struct tt_trace *t);
+void tt_trace_free(struct tt_trace *t);
+
+/* How many records of @type; for ioctls, optionally of schema row @name. */
+size_t tt_count(const struct tt_trace *t, unsigned int type);
+size_t tt_count_ioctl(const struct tt_trace *t, const char *name);
+/* The @nth (from 0) ioctl record of schema row @name, or NULL. */
+const struct tt_rec *tt_find_ioctl(const struct tt_trace *t, const char *name,
+				   size_t nth);
+/* The schema name of an ioctl record ("?" for unknown requests). */
+const char *tt_ioctl_name(const struct tt_rec *rec);
+
+/* A fresh private directory under $TMPDIR (or /tmp); caller frees. */
+char *tt_tmpdir(void);
+/* rm -r of what tt_tmpdir() made (files one level deep). */
+void tt_rmdir(const char *dir);
+
+/* Join a directory and a name into a static-free malloc'ed path. */
+char *tt_path(const char *dir, const char *name);
+
+/*
+ * tt_run() - run @argv (argv[0] a path) with extra environment entries
+ * @env ("NAME=value", NULL-terminated, may be NULL), stdout and stderr
+ * appended to @log (NULL: inherited), and wait.
+ * Return: the wait status, or -1.
+ */
+int tt_run(char *const argv[], char *const env[], const char *log);
+
+#endif /* TT_TRACE_H */

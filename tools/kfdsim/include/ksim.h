@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kfdsim device model: a user-space /dev/kfd (and amdgpu render node) that
+ * answers every ioctl the way the Linux kernel does.
+ *
+ * The model is a library. The LD_PRELOAD shim (tools/kfdsim/shim) owns the
+ * libc side: it opens model files when the application opens /dev/kfd or
+ * /dev/dri/renderD*, routes ioctl() and mmap() on their fds here, and
+ * renders sysfs from the profile (ksim_profile.h). Everything the kernel
+ * keeps per process (BOs, queues, events, SVM ranges, ...) lives here.
+ *
+ * Calling conventions
+ *   - Functions returning int give 0 (or a positive value where the kernel
+ *     returns one) on success and a negative errno on failure, exactly the
+ *     value the kernel's handler would return; the shim turns -E into
+ *     errno = E and -1.
+ *   - ioctl argument pointers are untrusted user pointers: the model reads
+ *     and writes them, and every indirect buffer, without faulting
+ *     (process_vm_readv/writev on its own pid), so wild pointers give
+ *     -EFAULT, never a crash.
+ *   - The model never calls the libc functions a preload shim interposes
+ *     (open, close, ioctl, mmap, fstat, read, write, ...): it uses raw
+ *     system calls, so it is safe to call from inside the shim's wrappers.
+ *   - All functions are thread-safe. One device per process is the normal
+ *     case; several devices (tests) are independent.
+ *
+ * File descriptors
+ *   Each model file is backed by one real fd that the model creates when the
+ *   file is opened (a memfd; it stands for the device file and is what
+ *   dup(), fork() and SCM_RIGHTS carry around). The fd belongs to the
+ *   caller: the shim returns it from open() and closes it in close().
+ *   ksim_file_from_fd() recognises any fd referring to the same open file.
+ *   Fds the kernel would create (EXPORT_DMABUF, PRIME_HANDLE_TO_FD,
+ *   SMI_EVENTS) are created by the model as real fds at the lowest free
+ *   number, and belong to the application. The model's own fds (BO memfds,
+ *   doorbell and event pages, the registry) sit at high numbers (from half
+ *   of RLIMIT_NOFILE) and are close-on-exec. BO contents live in memfds, so a
+ *   CPU mapping via the render node or /dev/kfd, an exported dmabuf and an
+ *   import in another process all see the same bytes.
+ *
+ * Processes, fork and the shared machine
+ *   KFD state is per process (per mm), created at the first open of
+ *   /dev/kfd and shared by every kfd file of the process, as in the kernel.
+ *   A kfd file used by another process (the child after fork) answers every
+ *   ioctl with -EBADF. The model notices fork by itself (pthread_atfork);
+ *   call ksim_notify_fork_child() from a raw clone() child.
+ *   When the environment variable KFDSIM_MACHINE (or ksim_opts.machine)
+ *   names a machine, the state that crosses processes (VRAM and system
+ *   memory accounting, exported dmabufs and their metadata) lives in a
+ *   shared registry /dev/shm/kfdsim-<machine>, so all processes of one
+ *   simulated machine see one device.
+ */
+#ifndef KSIM_H
+#define KSIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "ksim_profile.h"
+#include <kfdtrace/schema.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The KFD ABI minors the model can emulate (reported by GET_VERSION). */
+#define KSIM_ABI_MINOR_MIN	1
+#define KSIM_ABI_MINOR_MAX	19
+#define KSIM_ABI_MINOR_DEFAULT	19
+
+/* Environment variables the model reads (only when opts leave them unset). */
+#define KSIM_ENV_MACHINE	"KFDSIM_MACHINE"	/* shared registry key */
+#define KSIM_ENV_ABI_MINOR	"KFDSIM_ABI_MINOR"	/* e.g. "11" */
+
+/* ksim_opts.flags */
+#define KSIM_OPT_PRIVATE	0x1	/* ignore KFDSIM_MACHINE: no sharing */
+#define KSIM_OPT_NO_SVM		0x2	/* kernel without CONFIG_HSA_AMD_SVM */
+
+struct ksim_opts {
+	/* KFD ABI minor to emulate, KSIM_ABI_MINOR_MIN..MAX; 0: the
+	 * KFDSIM_ABI_MINOR environment variable ("11" or "1.11"), else the
+	 * default. Gates ioctls (newer ones answer -ENOTTY) and semantics
+	 * (ring-size clamp and queue buffer checks from 16, SDMA_BY_ENG_ID
+	 * from 17, GEM_VA on KFD VMs from 15, event age from 14, ...). */
+	unsigned int abi_minor;
+	/* Shared-registry machine key ([A-Za-z0-9_.-], ≤ 64 chars); NULL:
+	 * KFDSIM_MACHINE; unset or "": the device is private to the process. */
+	const char *machine;
+	unsigned int flags;	/* KSIM_OPT_* */
+};
+
+struct ksim_device;
+struct ksim_file;
+
+/*
+ * ksim_device_create() - build a device from a profile.
+ * @prof:	the machine (copied; the caller may free it afterwards)
+ * @opts:	options, or NULL for defaults
+ * @err:	set to a negative errno on failure (-EINVAL bad profile or
+ *		options, -ENOMEM, or the registry's open/mmap error); may be NULL
+ *
+ * Also raises RLIMIT_NOFILE's soft limit towards the hard limit, since
+ * every BO holds a memfd (placed at high fd numbers, so the application's
+ * own fd numbers stay what they would be on real hardware).
+ *
+ * Return: the device, or NULL.
+ */
+struct ksim_device *ksim_device_create(const struct ksim_profile *prof,
+				       const struct ksim_opts *opts, int *err);
+
+/*
+ * ksim_device_destroy() - free a device and every process/file state in it,
+ * releasing this process's shared accounting. Files become invalid.
+ */
+void ksim_device_destroy(struct ksim_device *dev);
+
+/* ksim_device_profile() - the device's (immutable) copy of its profile. */
+const struct ksim_profile *ksim_device_profile(const struct ksim_device *dev);
+
+/* ksim_device_abi_minor() - the ABI minor being emulated. */
+unsigned int ksim_device_abi_minor(const struct ksim_device *dev);
+
+/*
+ * ksim_open_kfd() - open /dev/kfd (kfd_open). The first open in a process
+ * creates its KFD process state: one per-device entry for every GPU,
+ * apertures filled in, event id 0 reserved.
+ * @oflags:	the open() flags; O_CLOEXEC is applied to the backing fd
+ * @err:	set to a negative errno on failure; may be NULL
+ *
+ * Return: the file, or NULL.
+ */
+struct ksim_file *ksim_open_kfd(struct ksim_device *dev, int oflags, int *err);
+
+/*
+ * ksim_open_render() - open /dev/dri/renderD<minor>.
+ * @minor:	the render minor (a GPU's drm_render_minor)
+ * @err:	-ENOENT for a minor no GPU has; -ENOMEM, -EMFILE
+ *
+ * Return: the file, or NULL.
+ */
+struct ksim_file *ksim_open_render(struct ksim_device *dev,
+				   unsigned int minor, int oflags, int *err);
+
+/* ksim_file_fd() - the real fd created for the file at open. */
+int ksim_file_fd(const struct ksim_file *f);
+
+/* ksim_file_kind() - KFD_FILE_KFD or KFD_FILE_RENDER. */
+enum kfd_file_kind ksim_file_kind(const struct ksim_file *f);
+
+/* ksim_file_render_minor() - the render minor, or 0 for a kfd file. */
+unsigned int ksim_file_render_minor(const struct ksim_file *f);
+
+/* ksim_file_owner() - pid of the process that opened the file. */
+pid_t ksim_file_owner(const struct ksim_file *f);
+
+/*
+ * ksim_file_from_fd() - the model file an fd refers to (any dup of the fd
+ * ksim_file_fd() returned, in this process). One statx system call.
+ *
+ * Return: the file, or NULL if @fd is no model file of @dev.
+ */
+struct ksim_file *ksim_file_from_fd(struct ksim_device *dev, int fd);
+
+/*
+ * ksim_release() - the kernel's release(): call when the last fd referring
+ * to the file is closed. Does not close any fd. A kfd file only drops its
+ * reference (the process state lives until the process exits, as KFD's);
+ * a render file frees its GEM handles and, if a KFD VM was acquired on it,
+ * keeps the VM alive for KFD.
+ */
+void ksim_release(struct ksim_file *f);
+
+/*
+ * ksim_ioctl() - answer an ioctl on a model file.
+ * @request:	the full request code as the application passed it; its
+ *		_IOC_SIZE is the copy length (old, short structs work; SVM's
+ *		attributes ride in the size bits)
+ * @arg:	the application's argument pointer (untrusted)
+ *
+ * KFD files follow kfd_ioctl(): unknown nr -> -ENOTTY (the ROCm-only
+ * 0x80..0x87 -> -EINVAL, as upstream answers), a file of another process
+ * -> -EBADF, out-args copied back even when the handler fails; ioctls newer
+ * than the emulated ABI minor answer as an older kernel would. WAIT_EVENTS
+ * blocks the calling thread (with the device unlocked); a signal does not
+ * cut it short. Render files follow drm_ioctl() and the amdgpu driver
+ * table; render-allowed ioctls the model does not simulate (command
+ * submission, contexts, syncobjs) answer -ENOSYS.
+ *
+ * Return: the handler's result: 0, a positive value (DBG_TRAP suspend and
+ * resume, SVM's unknown-op quirk), or a negative errno.
+ */
+int ksim_ioctl(struct ksim_file *f, unsigned long request, void *arg);
+
+/* What ksim_mmap() tells the caller to map. */
+struct ksim_map {
+	int fd;			/* a new fd to mmap; the caller closes it
+				 * after mmap() (the mapping keeps the memory) */
+	uint64_t offset;	/* file offset to pass to mmap() */
+	int flags;		/* KSIM_MAP_* */
+};
+
+/* ksim_map.flags */
+#define KSIM_MAP_UNCACHED	0x1	/* doorbell/MMIO: device memory */
+
+/*
+ * ksim_mmap() - resolve an mmap() of a model file (kfd_mmap, drm_gem_mmap).
+ * @offset:	the mmap offset the application passed
+ * @len:	the mapping length
+ * @prot:	PROT_* of the request
+ * @flags:	MAP_* of the request
+ * @out:	where to map from
+ *
+ * /dev/kfd (the caller's KFD process, as kfd_mmap): doorbell (length must
+ * be the process doorbell slice), events (the page-order check: 16 KiB <
+ * len ≤ 32 KiB; mapping it raises the signal-event limit to len/8), MMIO
+ * remap (one page) and reserved-mem (two pages) offsets, with the kernel's
+ * errno (-ENODEV unknown GPU, -EINVAL bad length or no events page). Render
+ * node: a GEM fake offset (≥ 4 GiB) of a BO this file may access, length
+ * within the BO (else -EINVAL), a BO this file may access (else -EACCES),
+ * not a userptr BO (else -EPERM). Invisible VRAM may be mapped (the
+ * thunk maps it PROT_NONE, MAP_PRIVATE).
+ *
+ * The caller maps @out->fd at @out->offset with its own prot/flags/address;
+ * MAP_PRIVATE mappings of BO memory get private copies, as with a real BO.
+ *
+ * Return: 0 with @out filled, or a negative errno.
+ */
+int ksim_mmap(struct ksim_file *f, uint64_t offset, size_t len, int prot,
+	      int flags, struct ksim_map *out);
+
+/*
+ * ksim_notify_fork_child() - tell the model it runs in a new child process.
+ * Only needed after a raw clone() that bypassed pthread_atfork handlers.
+ */
+void ksim_notify_fork_child(void);
+
+/*
+ * ksim_notify_munmap() - the application unmapped [addr, addr+len). SVM
+ * ranges inside are dropped, as the kernel's MMU notifier does. Call after
+ * a successful munmap()/mremap() away; without it ranges outlive their pages.
+ */
+void ksim_notify_munmap(struct ksim_device *dev, uint64_t addr, uint64_t len);
+
+/* Per-process, per-GPU facts for /sys/class/kfd/kfd/proc/<pid>/. */
+struct ksim_proc_gpu {
+	uint32_t gpu_id;
+	uint64_t vram_used;		/* vram_<gpu_id> */
+	uint32_t n_queues;		/* user queues on this GPU */
+	uint32_t vm_acquired;
+};
+
+struct ksim_proc_info {
+	pid_t pid;
+	uint32_t pasid;
+	uint32_t xnack_enabled;
+	uint32_t runtime_enabled;
+	unsigned int n_gpus;
+	struct ksim_proc_gpu gpus[16];
+	/* Queue ids in use, ascending. */
+	unsigned int n_queue_ids;
+	uint32_t queue_ids[1024];
+};
+
+/*
+ * ksim_proc_query() - the calling process's KFD state.
+ *
+ * Return: 0, or -ESRCH if the process has not opened /dev/kfd.
+ */
+int ksim_proc_query(struct ksim_device *dev, struct ksim_proc_info *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KSIM_H */

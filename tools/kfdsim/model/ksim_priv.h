@@ -1,0 +1,500 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kfdsim model internals: the kernel objects the model keeps and the helpers
+ * the per-area files share. Names follow amdkfd where there is one
+ * (process, pdd, kgd_mem -> kmem, bo, vm mapping, event, queue).
+ *
+ * Locking: one mutex per device guards every object below. It is held for
+ * the whole of an ioctl, except WAIT_EVENTS, which sleeps on the process's
+ * condition variable, and the few ioctls that need no state (GET_VERSION,
+ * GET_CLOCK_COUNTERS' clocks). The shared registry has its own process-
+ * shared mutex, only ever taken with the device mutex held.
+ */
+#ifndef KSIM_PRIV_H
+#define KSIM_PRIV_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <kfdtrace/drm_abi.h>
+#include <kfdtrace/kfd_abi.h>
+
+#include "ksim.h"
+
+#define KSIM_MAX_GPUS		16
+#define KSIM_MAX_QUEUES		1024	/* KFD_MAX_NUM_OF_QUEUES_PER_PROCESS */
+#define KSIM_PAGE_SIZE		4096ULL
+#define KSIM_PAGE_ALIGN(x)	(((x) + KSIM_PAGE_SIZE - 1) & ~(KSIM_PAGE_SIZE - 1))
+#define KSIM_ALIGN(x, a)	(((x) + (a) - 1) / (a) * (a))
+#define KSIM_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+/* Largest kmalloc the kernel would attempt; larger requests are -ENOMEM. */
+#define KSIM_KMALLOC_MAX	(4ULL << 20)
+/* The kernel's ENOTSUPP (not a user errno, but what CREATE_QUEUE returns). */
+#define KSIM_ENOTSUPP		524
+/* Where the render node's GEM fake offsets start (DRM_FILE_PAGE_OFFSET). */
+#define KSIM_FAKE_OFFSET_BASE	(1ULL << 32)
+/* Top of the user address space (x86-64, 4-level paging): access_ok(). */
+#define KSIM_TASK_SIZE		0x00007ffffffff000ULL
+/* 2 MiB: VRAM availability granularity (VRAM_AVAILABLITY_ALIGN). */
+#define KSIM_VRAM_ALIGN		(2ULL << 20)
+
+/* BO placement. */
+enum ksim_domain {
+	KSIM_DOM_VRAM = 1,
+	KSIM_DOM_GTT,
+	KSIM_DOM_USERPTR,
+	KSIM_DOM_DOORBELL,
+	KSIM_DOM_MMIO,
+};
+
+/* What an allocation charged to the machine's accounting. */
+struct ksim_charge {
+	int gpu;		/* -1: none */
+	uint64_t vram;		/* KFD vram_used */
+	uint64_t vram_ttm;	/* VRAM actually placed (KFD + GEM) */
+	uint64_t sys;		/* KFD system memory (GTT + userptr) */
+	uint64_t ttm;		/* TTM (GTT) pages */
+};
+
+/* A buffer object: the GEM object / amdgpu_bo. Shared by handles. */
+struct ksim_bo {
+	int refs;
+	int memfd;			/* backing memory; -1 for userptr */
+	uint64_t size;			/* page aligned */
+	enum ksim_domain domain;
+	uint32_t gem_flags;		/* KFD_DRM_AMDGPU_GEM_CREATE_* */
+	uint32_t kfd_flags;		/* KFD alloc flags (domain + attributes) */
+	int gpu;			/* owning device (index) */
+	uint64_t fake_offset;		/* render-node mmap offset; 0: none */
+	uint64_t userptr;		/* CPU VA of a userptr BO */
+	uint64_t st_dev, st_ino;	/* identity of memfd (dmabuf lookup) */
+	int reg_slot;			/* shared dmabuf entry, or -1 */
+	uint64_t tiling_flags;
+	uint64_t metadata_flags;
+	uint32_t metadata_size;
+	uint8_t metadata[KFD_DRM_AMDGPU_GEM_METADATA_MAX_DWORDS * 4];
+	struct ksim_file *mmap_file;	/* render file a KFD BO may be mmapped on */
+	struct ksim_charge charge;	/* released when the BO dies */
+	int charge_slot;		/* registry process slot charged */
+	pid_t owner;			/* process that created the object here */
+	struct ksim_bo *prev, *next;	/* device list */
+};
+
+/* One GPU virtual address mapping in a VM (amdgpu_bo_va_mapping). */
+struct ksim_mapping {
+	uint64_t start;			/* bytes, page aligned */
+	uint64_t size;			/* bytes, page aligned */
+	struct ksim_bo *bo;
+	uint64_t offset;		/* in the BO */
+	uint32_t flags;
+	uint32_t queue_refcount;	/* user queues using this buffer */
+	struct ksim_kmem *kmem;		/* KFD mapping, or NULL (GEM_VA) */
+};
+
+/* A GPU VM: belongs to a render-node file (amdgpu_vm). */
+struct ksim_vm {
+	struct ksim_mapping *maps;	/* sorted by start, no overlaps */
+	unsigned int n;
+	unsigned int cap;
+	struct ksim_process *kfd_proc;	/* set when KFD acquired it */
+};
+
+/* A KFD memory object (kgd_mem): what a KFD handle names. */
+struct ksim_kmem {
+	struct ksim_bo *bo;
+	uint64_t va;
+	uint64_t va_size;		/* GPU mapping extent: 2x BO for AQL */
+	uint32_t alloc_flags;
+	int gpu;			/* pdd (index) the handle lives in */
+	uint32_t mapped_mask;		/* bit per GPU index */
+	int mapped_count;
+	int imported;
+	uint64_t vram_usage;		/* added to pdd->vram_usage */
+};
+
+/* Per-process, per-GPU state (kfd_process_device). */
+struct ksim_pdd {
+	int gpu;
+	uint32_t gpu_id;
+	struct ksim_file *drm_file;	/* ACQUIRE_VM; NULL until then */
+	struct ksim_kmem **idr;		/* handle idr, ids from 0 */
+	unsigned int idr_cap;
+	int doorbell_fd;		/* process doorbell page; -1: none */
+	uint64_t doorbell_bitmap[KSIM_MAX_QUEUES / 64];
+	int mmio_fd;			/* MMIO remap page; -1: none */
+	uint32_t queue_count;
+	uint32_t num_gws;		/* GWS held by one queue of this pdd */
+	uint64_t vram_usage;
+	uint32_t default_policy;
+	uint32_t alternate_policy;
+	uint32_t misc_process_flag;
+	uint64_t ape1_base;
+	uint64_t ape1_size;
+	uint64_t scratch_va;
+	uint64_t tba, tma;
+	uint64_t sdma_bitmap;		/* in use: sdma id = queue*engines+engine */
+	uint64_t xgmi_sdma_bitmap;
+	uint32_t watch_ids;		/* debugger address watch slots in use */
+	uint64_t exception_status;
+};
+
+/* A user queue. */
+struct ksim_queue {
+	uint32_t id;
+	int gpu;
+	uint32_t user_type;		/* KFD_ABI_QUEUE_TYPE_* as created */
+	int is_compute;
+	uint64_t ring, rptr, wptr, eop, ctx;
+	uint64_t eop_size;
+	uint32_t ctx_size, ctl_stack_size;
+	uint32_t ring_size, percentage, priority;
+	int sdma_id;			/* -1 for compute */
+	uint32_t sdma_engine, sdma_queue;
+	uint32_t doorbell_id;
+	int active;
+	int suspended;
+	int gws;
+	uint64_t ref_va[5];		/* buffers pinned (queue_refcount) */
+	unsigned int nref;
+	uint64_t exception_status;
+};
+
+struct ksim_waiter;
+
+/* An event. */
+struct ksim_event {
+	uint32_t id;
+	uint32_t type;
+	int auto_reset;
+	int signaled;
+	int dead;			/* destroyed while waiters held it */
+	uint64_t age;
+	uint32_t node_id;
+	unsigned int nwaiters;
+	struct ksim_waiter *waiters;
+	struct kfd_abi_hsa_memory_exception_data mem_exc;
+	struct kfd_abi_hsa_hw_exception_data hw_exc;
+};
+
+struct ksim_waiter {
+	struct ksim_event *event;	/* NULL once destroyed */
+	int activated;
+	int age_enabled;
+	struct ksim_waiter *next;	/* on event->waiters */
+};
+
+/* An SVM range with attributes (svm_range). Bytes, page aligned. */
+struct ksim_svm_range {
+	uint64_t start;
+	uint64_t size;
+	uint32_t preferred_loc;
+	uint32_t prefetch_loc;
+	uint32_t flags;
+	uint32_t granularity;
+	uint32_t access;		/* bit per GPU index */
+	uint32_t access_in_place;
+};
+
+struct ksim_nsevent {
+	uint32_t id;
+	struct ksim_event *ev;
+};
+
+/* Per-process KFD state (kfd_process). */
+struct ksim_process {
+	struct ksim_device *dev;
+	pid_t pid;
+	int secondary;			/* CREATE_PROCESS context */
+	int refs;			/* kfd files pointing here */
+	uint32_t pasid;
+	int reg_slot;			/* accounting slot in the registry */
+	unsigned int n_pdds;
+	struct ksim_pdd pdds[KSIM_MAX_GPUS];
+	uint64_t qid_bitmap[KSIM_MAX_QUEUES / 64];
+	struct ksim_queue *queues[KSIM_MAX_QUEUES];
+	/* events */
+	struct ksim_event **sig_events;	/* [KFD_ABI_SIGNAL_EVENT_LIMIT] */
+	uint32_t signal_event_count;	/* starts at 1: id 0 is reserved */
+	uint64_t signal_mapped_size;
+	int signal_fd;			/* kernel signal page memfd; -1 */
+	struct ksim_bo *signal_bo;	/* dGPU: user BO used as the page */
+	uint64_t signal_handle;
+	struct ksim_nsevent *nsev;	/* non-signal events, sorted by id */
+	unsigned int n_nsev, cap_nsev;
+	pthread_cond_t event_cond;
+	/* SVM and XNACK */
+	struct ksim_svm_range *svm;
+	unsigned int n_svm, cap_svm;
+	int xnack_enabled;
+	/* debugger / runtime */
+	int runtime_state;		/* KFD_ABI_DEBUG_RUNTIME_STATE_* */
+	uint64_t r_debug;
+	int ttmp_setup;
+	int debug_enabled;
+	int dbg_fd;
+	uint64_t exception_mask;
+	uint64_t exception_status;
+	uint32_t dbg_flags;
+	uint32_t launch_mode;
+	uint32_t launch_override_mode;
+	uint32_t launch_enable_mask;
+	/* CRIU */
+	int queues_paused;
+	/* SMI clients: the model's ends of their sockets */
+	int *smi_fds;
+	unsigned int n_smi;
+	struct ksim_process *next;
+};
+
+/* An open file (/dev/kfd or a render node). */
+struct ksim_file {
+	struct ksim_device *dev;
+	enum kfd_file_kind kind;
+	int fd;				/* backing fd created at open */
+	uint64_t st_dev, st_ino;	/* its identity */
+	pid_t owner;
+	int refs;			/* 1 for the open fd + users (pdds) */
+	int released;
+	struct ksim_process *proc;	/* kfd: the process state */
+	/* render */
+	int gpu;
+	unsigned int minor;
+	struct ksim_vm vm;
+	struct ksim_bo **handles;	/* GEM handle idr, ids from 1 */
+	unsigned int handles_cap;
+	struct ksim_file *next;
+};
+
+/* One GPU of the device. */
+struct ksim_gpu_dev {
+	int node;			/* profile node index */
+	uint32_t gpu_id;
+	const struct ksim_node *n;
+	const struct ksim_gpu *g;
+	const struct ksim_drm *d;
+};
+
+struct ksim_registry;
+
+struct ksim_device {
+	struct ksim_profile *prof;
+	unsigned int abi_minor;
+	unsigned int flags;
+	pthread_mutex_t lock;
+	unsigned int n_gpus;
+	struct ksim_gpu_dev gpus[KSIM_MAX_GPUS];
+	uint64_t sys_limit;		/* KFD system memory limit */
+	uint64_t ttm_limit;		/* TTM (GTT) limit */
+	struct ksim_process *procs;
+	struct ksim_file *files;
+	struct ksim_bo *bos;
+	uint64_t next_fake_offset;
+	struct ksim_registry *reg;
+	struct ksim_device *next_dev;	/* global list (fork handling) */
+};
+
+/* ---- sys.c: raw system calls (never through an interposing shim) ---- */
+pid_t ksim_self_pid(void);
+void ksim_pid_refresh(void);
+int ksim_sys_memfd(const char *name, int cloexec);
+int ksim_sys_close(int fd);
+int ksim_sys_dup_min(int fd, int min, int cloexec);
+int ksim_sys_identity(int fd, uint64_t *dev, uint64_t *ino);
+int ksim_sys_ftruncate(int fd, uint64_t size);
+int ksim_sys_pwrite(int fd, const void *buf, size_t len, uint64_t off);
+int ksim_sys_pread(int fd, void *buf, size_t len, uint64_t off);
+int ksim_sys_fill(int fd, uint64_t off, uint64_t len, uint8_t byte);
+int ksim_sys_socketpair(int sv[2], int cloexec_user);
+int ksim_sys_pid_alive(pid_t pid);
+int ksim_internal_fd(int fd);
+
+/* ---- uaccess.c ---- */
+int ksim_copy_from_user(void *dst, uint64_t uaddr, size_t len);
+int ksim_copy_to_user(uint64_t uaddr, const void *src, size_t len);
+int ksim_access_ok(uint64_t uaddr, uint64_t len);
+int ksim_user_range_mapped(uint64_t uaddr, uint64_t len);
+
+/* ---- registry.c ---- */
+int ksim_reg_open(struct ksim_device *dev, const char *machine,
+		  struct ksim_registry **out);
+void ksim_reg_close(struct ksim_registry *reg);
+int ksim_reg_proc_slot(struct ksim_registry *reg, pid_t pid);
+void ksim_reg_proc_release(struct ksim_registry *reg, int slot);
+uint32_t ksim_reg_pasid(struct ksim_registry *reg);
+int ksim_reg_charge(struct ksim_device *dev, int slot,
+		    const struct ksim_charge *c, int kfd_limits);
+void ksim_reg_uncharge(struct ksim_device *dev, int slot,
+		       const struct ksim_charge *c);
+void ksim_reg_usage(struct ksim_device *dev, int gpu, uint64_t *vram_kfd,
+		    uint64_t *vram_kfd_aligned, uint64_t *vram_ttm,
+		    uint64_t *gtt);
+
+/* What the registry knows about an exported buffer. */
+struct ksim_reg_buf {
+	uint64_t st_dev, st_ino;
+	uint64_t size;
+	uint32_t gpu;			/* owning GPU index */
+	uint32_t domain;		/* enum ksim_domain */
+	uint32_t gem_flags;
+	uint32_t kfd_flags;
+	uint64_t tiling_flags;
+	uint64_t metadata_flags;
+	uint32_t metadata_size;
+	uint8_t metadata[KFD_DRM_AMDGPU_GEM_METADATA_MAX_DWORDS * 4];
+};
+
+int ksim_reg_buf_publish(struct ksim_device *dev, struct ksim_bo *bo);
+int ksim_reg_buf_find(struct ksim_device *dev, uint64_t st_dev, uint64_t st_ino,
+		      struct ksim_reg_buf *out);
+void ksim_reg_buf_sync_metadata(struct ksim_device *dev, struct ksim_bo *bo);
+void ksim_reg_buf_load_metadata(struct ksim_device *dev, struct ksim_bo *bo);
+
+/* ---- device.c ---- */
+int ksim_gpu_index(const struct ksim_device *dev, uint32_t gpu_id);
+struct ksim_file *ksim_file_lookup_fd(struct ksim_device *dev, int fd);
+void ksim_file_get(struct ksim_file *f);
+void ksim_file_put(struct ksim_file *f);
+
+/* ---- process.c ---- */
+struct ksim_process *ksim_process_create(struct ksim_device *dev, int *err);
+void ksim_process_put(struct ksim_process *p);
+struct ksim_pdd *ksim_pdd_by_id(struct ksim_process *p, uint32_t gpu_id);
+int ksim_pdd_bind(struct ksim_pdd *pdd);
+void ksim_process_destroy(struct ksim_process *p, int release_shared);
+
+/* ---- memory.c ---- */
+struct ksim_bo *ksim_bo_new(struct ksim_device *dev, int gpu,
+			    enum ksim_domain dom, uint64_t size, int share_fd,
+			    int *err);
+void ksim_bo_get(struct ksim_bo *bo);
+void ksim_bo_put(struct ksim_device *dev, struct ksim_bo *bo);
+struct ksim_bo *ksim_bo_by_identity(struct ksim_device *dev, uint64_t st_dev,
+				    uint64_t st_ino);
+struct ksim_bo *ksim_bo_by_fake_offset(struct ksim_device *dev, uint64_t off);
+uint64_t ksim_bo_fake_offset(struct ksim_device *dev, struct ksim_bo *bo);
+struct ksim_kmem *ksim_kmem_lookup(struct ksim_pdd *pdd, uint32_t idr);
+int ksim_kmem_insert(struct ksim_pdd *pdd, struct ksim_kmem *m);
+void ksim_kmem_destroy(struct ksim_process *p, struct ksim_pdd *pdd,
+		       uint32_t idr);
+int ksim_doorbell_fd(struct ksim_device *dev, struct ksim_pdd *pdd);
+int ksim_mmio_fd(struct ksim_pdd *pdd);
+
+/* ---- vm.c ---- */
+/* GPU virtual address space size (48-bit VM of gfx9..gfx11). */
+#define KSIM_VM_SIZE		(1ULL << 48)
+struct ksim_mapping *ksim_vm_find(struct ksim_vm *vm, uint64_t addr);
+int ksim_vm_check(const struct ksim_vm *vm, uint64_t start, uint64_t size);
+int ksim_vm_insert(struct ksim_vm *vm, const struct ksim_mapping *m);
+void ksim_vm_remove(struct ksim_device *dev, struct ksim_vm *vm,
+		    struct ksim_mapping *m);
+void ksim_vm_remove_kmem(struct ksim_device *dev, struct ksim_vm *vm,
+			 struct ksim_kmem *kmem);
+void ksim_vm_clear(struct ksim_device *dev, struct ksim_vm *vm);
+int ksim_vm_overlaps(const struct ksim_vm *vm, uint64_t start, uint64_t size);
+
+/* ---- events.c ---- */
+int ksim_events_init(struct ksim_process *p);
+void ksim_events_fini(struct ksim_process *p);
+
+/* ---- svm.c ---- */
+int ksim_svm_overlaps(const struct ksim_process *p, uint64_t start,
+		      uint64_t size);
+void ksim_svm_unmap(struct ksim_process *p, uint64_t start, uint64_t len);
+
+/* ---- queues.c ---- */
+void ksim_queue_destroy_all(struct ksim_process *p);
+int ksim_queue_count(const struct ksim_process *p);
+
+/* ---- ioctl handlers (dispatch tables) ---- */
+typedef int (*ksim_kfd_handler)(struct ksim_file *f, struct ksim_process *p,
+				void *args, unsigned int usize);
+
+int ksim_kfd_ioctl(struct ksim_file *f, unsigned long request, void *arg);
+int ksim_drm_ioctl(struct ksim_file *f, unsigned long request, void *arg);
+
+/* kfd_misc.c */
+int ksim_ioc_get_version(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+int ksim_ioc_set_memory_policy(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+int ksim_ioc_get_clock_counters(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+int ksim_ioc_get_process_apertures(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+int ksim_ioc_get_process_apertures_new(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+int ksim_ioc_set_scratch_backing_va(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+int ksim_ioc_get_tile_config(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+int ksim_ioc_set_trap_handler(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+int ksim_ioc_available_memory(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+int ksim_ioc_dbg_deprecated(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+int ksim_ioc_smi_events(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+int ksim_ioc_set_xnack_mode(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+int ksim_ioc_criu_op(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+int ksim_ioc_create_process(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+/* queues.c */
+int ksim_ioc_create_queue(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+int ksim_ioc_destroy_queue(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+int ksim_ioc_update_queue(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+int ksim_ioc_set_cu_mask(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+int ksim_ioc_get_queue_wave_state(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+int ksim_ioc_alloc_queue_gws(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+/* events.c */
+int ksim_ioc_create_event(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+int ksim_ioc_destroy_event(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+int ksim_ioc_set_event(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+int ksim_ioc_reset_event(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+int ksim_ioc_wait_events(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+/* memory.c */
+int ksim_ioc_acquire_vm(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+int ksim_ioc_alloc_memory(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+int ksim_ioc_free_memory(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+int ksim_ioc_map_memory(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+int ksim_ioc_unmap_memory(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+/* dmabuf.c */
+int ksim_ioc_get_dmabuf_info(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+int ksim_ioc_import_dmabuf(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+int ksim_ioc_export_dmabuf(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+/* svm.c */
+int ksim_ioc_svm(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+/* debug.c */
+int ksim_ioc_runtime_enable(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+int ksim_ioc_dbg_trap(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+
+/* dmabuf.c helpers for the render node */
+int ksim_bo_accessible(struct ksim_file *f, struct ksim_bo *bo);
+struct ksim_bo *ksim_dmabuf_resolve(struct ksim_device *dev, int fd, int *err);
+int ksim_dmabuf_export_fd(struct ksim_device *dev, struct ksim_bo *bo,
+			  int cloexec, int *err);
+
+/* Counters for ksim_proc_query and sysfs. */
+static inline int
+ksim_bit_test(const uint64_t *map, unsigned int bit)
+{
+	return (map[bit / 64] >> (bit % 64)) & 1;
+}
+
+static inline void
+ksim_bit_set(uint64_t *map, unsigned int bit)
+{
+	map[bit / 64] |= 1ULL << (bit % 64);
+}
+
+static inline void
+ksim_bit_clear(uint64_t *map, unsigned int bit)
+{
+	map[bit / 64] &= ~(1ULL << (bit % 64));
+}
+
+/* Lowest clear bit below @nbits, or -1. */
+static inline int
+ksim_bit_first_zero(const uint64_t *map, unsigned int nbits)
+{
+	for (unsigned int w = 0; w * 64 < nbits; w++) {
+		if (map[w] != ~0ULL) {
+			unsigned int b = w * 64 + __builtin_ctzll(~map[w]);
+
+			return b < nbits ? (int)b : -1;
+		}
+	}
+	return -1;
+}
+
+#endif /* KSIM_PRIV_H */

@@ -1,0 +1,550 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The machine registry: state that crosses processes. On real hardware the
+ * kernel holds one device for every process; here each process has its own
+ * model, so what must be common lives in a small shared-memory file,
+ * /dev/shm/kfdsim-<machine>, guarded by a robust process-shared mutex:
+ *   - memory accounting (KFD VRAM/system limits, TTM usage) per GPU,
+ *     with a per-process breakdown so the charges of a process that died
+ *     without cleaning up are reclaimed;
+ *   - exported dmabufs, keyed by the inode of their memfd, with the BO's
+ *     size, placement and GEM metadata, so an import in another process
+ *     (fd passed over a socket) finds them;
+ *   - PASIDs.
+ * Without a machine name the same structure lives in private memory.
+ * The registry never stores pointers.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <linux/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "ksim_priv.h"
+
+#define REG_MAGIC	0x3167657273666bULL	/* "kfsreg1" */
+#define REG_VERSION	1
+#define REG_PROCS	256
+#define REG_BUFS	1024
+
+struct reg_proc {
+	int32_t pid;
+	uint32_t in_use;
+	uint64_t vram[KSIM_MAX_GPUS];
+	uint64_t vram_aligned[KSIM_MAX_GPUS];
+	uint64_t vram_ttm[KSIM_MAX_GPUS];
+	uint64_t sys;
+	uint64_t ttm;
+};
+
+struct reg_bufslot {
+	uint64_t gen;
+	uint32_t in_use;
+	uint32_t pad;
+	struct ksim_reg_buf b;
+};
+
+struct reg_shared {
+	uint64_t magic;
+	uint32_t version;
+	uint32_t size;
+	uint32_t n_gpus;
+	uint32_t gpu_ids[KSIM_MAX_GPUS];
+	uint32_t next_pasid;
+	pthread_mutex_t lock;
+	uint64_t vram_used[KSIM_MAX_GPUS];
+	uint64_t vram_aligned[KSIM_MAX_GPUS];
+	uint64_t vram_ttm[KSIM_MAX_GPUS];
+	uint64_t sys_used;
+	uint64_t ttm_used;
+	uint64_t buf_gen;
+	struct reg_proc procs[REG_PROCS];
+	struct reg_bufslot bufs[REG_BUFS];
+};
+
+struct ksim_registry {
+	struct reg_shared *sh;
+	int shared;
+};
+
+static void
+reg_lock(struct ksim_registry *reg)
+{
+	int r = pthread_mutex_lock(&reg->sh->lock);
+
+	/* A process died holding the lock: counts may be mid-update, but
+	 * each update is a few stores; carry on with what is there. */
+	if (r == EOWNERDEAD)
+		pthread_mutex_consistent(&reg->sh->lock);
+}
+
+static void
+reg_unlock(struct ksim_registry *reg)
+{
+	pthread_mutex_unlock(&reg->sh->lock);
+}
+
+static void
+init_shared(struct reg_shared *sh, const struct ksim_device *dev, int pshared)
+{
+	pthread_mutexattr_t a;
+
+	memset(sh, 0, sizeof(*sh));
+	sh->version = REG_VERSION;
+	sh->size = sizeof(*sh);
+	sh->n_gpus = dev->n_gpus;
+	for (unsigned int i = 0; i < dev->n_gpus; i++)
+		sh->gpu_ids[i] = dev->gpus[i].gpu_id;
+	sh->next_pasid = 0x8001;
+	pthread_mutexattr_init(&a);
+	if (pshared) {
+		pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
+		pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST);
+	}
+	pthread_mutex_init(&sh->lock, &a);
+	pthread_mutexattr_destroy(&a);
+	sh->magic = REG_MAGIC;
+}
+
+static int
+machine_name_ok(const char *m)
+{
+	size_t n = strlen(m);
+
+	if (!n || n > 64)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		char c = m[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.'))
+			return 0;
+	}
+	return m[0] != '.';
+}
+
+static int
+open_shared(struct ksim_registry *reg, const struct ksim_device *dev,
+	    const char *machine)
+{
+	char path[128];
+	struct statx st;
+	void *map;
+	int fd, r = 0;
+
+	snprintf(path, sizeof(path), "/dev/shm/kfdsim-%s", machine);
+	fd = (int)syscall(SYS_openat, AT_FDCWD, path,
+			  O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return -errno;
+	if (syscall(SYS_flock, fd, LOCK_EX)) {
+		r = -errno;
+		goto out;
+	}
+	memset(&st, 0, sizeof(st));
+	if (syscall(SYS_statx, fd, "", AT_EMPTY_PATH, STATX_SIZE, &st)) {
+		r = -errno;
+		goto out;
+	}
+	if (st.stx_size == 0 &&
+	    syscall(SYS_ftruncate, fd, (uint64_t)sizeof(struct reg_shared))) {
+		r = -errno;
+		goto out;
+	}
+	if (st.stx_size != 0 && st.stx_size != (uint64_t)sizeof(struct reg_shared)) {
+		r = -EINVAL;	/* another version of kfdsim made it */
+		goto out;
+	}
+	map = (void *)syscall(SYS_mmap, NULL, sizeof(struct reg_shared),
+			      PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED) {
+		r = -errno;
+		goto out;
+	}
+	reg->sh = map;
+	if (st.stx_size == 0) {
+		init_shared(reg->sh, dev, 1);
+	} else if (reg->sh->magic != REG_MAGIC ||
+		   reg->sh->version != REG_VERSION ||
+		   reg->sh->n_gpus != dev->n_gpus) {
+		r = -EINVAL;
+	} else {
+		/* One machine, one profile: the GPUs must agree. */
+		for (unsigned int i = 0; i < dev->n_gpus; i++)
+			if (reg->sh->gpu_ids[i] != dev->gpus[i].gpu_id)
+				r = -EINVAL;
+	}
+	if (r) {
+		syscall(SYS_munmap, map, sizeof(struct reg_shared));
+		reg->sh = NULL;
+	}
+out:
+	syscall(SYS_flock, fd, LOCK_UN);
+	syscall(SYS_close, fd);
+	return r;
+}
+
+int
+ksim_reg_open(struct ksim_device *dev, const char *machine,
+	      struct ksim_registry **out)
+{
+	struct ksim_registry *reg = calloc(1, sizeof(*reg));
+	int r;
+
+	if (!reg)
+		return -ENOMEM;
+	if (machine && *machine) {
+		if (!machine_name_ok(machine)) {
+			free(reg);
+			return -EINVAL;
+		}
+		r = open_shared(reg, dev, machine);
+		if (r) {
+			free(reg);
+			return r;
+		}
+		reg->shared = 1;
+	} else {
+		reg->sh = calloc(1, sizeof(*reg->sh));
+		if (!reg->sh) {
+			free(reg);
+			return -ENOMEM;
+		}
+		init_shared(reg->sh, dev, 0);
+	}
+	*out = reg;
+	return 0;
+}
+
+void
+ksim_reg_close(struct ksim_registry *reg)
+{
+	if (!reg)
+		return;
+	if (reg->shared)
+		syscall(SYS_munmap, reg->sh, sizeof(struct reg_shared));
+	else if (reg->sh) {
+		pthread_mutex_destroy(&reg->sh->lock);
+		free(reg->sh);
+	}
+	free(reg);
+}
+
+/* Give a dead process's charges back (registry lock held). */
+static void
+proc_drop(struct reg_shared *sh, struct reg_proc *rp)
+{
+	for (unsigned int g = 0; g < KSIM_MAX_GPUS; g++) {
+		sh->vram_used[g] -= rp->vram[g];
+		sh->vram_aligned[g] -= rp->vram_aligned[g];
+		sh->vram_ttm[g] -= rp->vram_ttm[g];
+	}
+	sh->sys_used -= rp->sys;
+	sh->ttm_used -= rp->ttm;
+	memset(rp, 0, sizeof(*rp));
+}
+
+static int
+reap_dead(struct ksim_registry *reg)
+{
+	int n = 0;
+
+	if (!reg->shared)
+		return 0;
+	for (unsigned int i = 0; i < REG_PROCS; i++) {
+		struct reg_proc *rp = &reg->sh->procs[i];
+
+		if (rp->in_use && !ksim_sys_pid_alive(rp->pid)) {
+			proc_drop(reg->sh, rp);
+			n++;
+		}
+	}
+	return n;
+}
+
+int
+ksim_reg_proc_slot(struct ksim_registry *reg, pid_t pid)
+{
+	int slot = -1;
+
+	reg_lock(reg);
+	for (int pass = 0; pass < 2 && slot < 0; pass++) {
+		for (unsigned int i = 0; i < REG_PROCS; i++) {
+			if (reg->sh->procs[i].in_use &&
+			    reg->sh->procs[i].pid == pid) {
+				slot = (int)i;
+				break;
+			}
+		}
+		for (unsigned int i = 0; slot < 0 && i < REG_PROCS; i++) {
+			if (!reg->sh->procs[i].in_use) {
+				memset(&reg->sh->procs[i], 0,
+				       sizeof(reg->sh->procs[i]));
+				reg->sh->procs[i].in_use = 1;
+				reg->sh->procs[i].pid = pid;
+				slot = (int)i;
+			}
+		}
+		if (slot < 0)
+			reap_dead(reg);
+	}
+	reg_unlock(reg);
+	return slot;
+}
+
+void
+ksim_reg_proc_release(struct ksim_registry *reg, int slot)
+{
+	if (slot < 0 || slot >= REG_PROCS)
+		return;
+	reg_lock(reg);
+	proc_drop(reg->sh, &reg->sh->procs[slot]);
+	reg_unlock(reg);
+}
+
+uint32_t
+ksim_reg_pasid(struct ksim_registry *reg)
+{
+	uint32_t p;
+
+	reg_lock(reg);
+	p = reg->sh->next_pasid++;
+	if (reg->sh->next_pasid >= 0x10000)
+		reg->sh->next_pasid = 0x8001;
+	reg_unlock(reg);
+	return p;
+}
+
+static int
+over_limit(struct ksim_device *dev, const struct ksim_charge *c, int kfd)
+{
+	struct reg_shared *sh = dev->reg->sh;
+
+	if (c->gpu >= 0) {
+		const struct ksim_gpu *g = dev->gpus[c->gpu].g;
+		uint64_t kfd_cap = g->vram_size > g->vram_reserved ?
+				   g->vram_size - g->vram_reserved : 0;
+
+		if (kfd && c->vram &&
+		    sh->vram_used[c->gpu] + c->vram > kfd_cap)
+			return 1;
+		if (c->vram_ttm && sh->vram_ttm[c->gpu] + c->vram_ttm > g->vram_size)
+			return 1;
+	}
+	if (kfd && c->sys && sh->sys_used + c->sys > dev->sys_limit)
+		return 1;
+	if (c->ttm && sh->ttm_used + c->ttm > dev->ttm_limit)
+		return 1;
+	return 0;
+}
+
+int
+ksim_reg_charge(struct ksim_device *dev, int slot, const struct ksim_charge *c,
+		int kfd_limits)
+{
+	struct ksim_registry *reg = dev->reg;
+	struct reg_shared *sh = reg->sh;
+	uint64_t aligned = KSIM_ALIGN(c->vram, KSIM_VRAM_ALIGN);
+
+	reg_lock(reg);
+	if (over_limit(dev, c, kfd_limits) &&
+	    (!reap_dead(reg) || over_limit(dev, c, kfd_limits))) {
+		reg_unlock(reg);
+		return -ENOMEM;
+	}
+	if (c->gpu >= 0) {
+		sh->vram_used[c->gpu] += c->vram;
+		sh->vram_aligned[c->gpu] += aligned;
+		sh->vram_ttm[c->gpu] += c->vram_ttm;
+	}
+	sh->sys_used += c->sys;
+	sh->ttm_used += c->ttm;
+	if (slot >= 0 && slot < REG_PROCS) {
+		struct reg_proc *rp = &sh->procs[slot];
+
+		if (c->gpu >= 0) {
+			rp->vram[c->gpu] += c->vram;
+			rp->vram_aligned[c->gpu] += aligned;
+			rp->vram_ttm[c->gpu] += c->vram_ttm;
+		}
+		rp->sys += c->sys;
+		rp->ttm += c->ttm;
+	}
+	reg_unlock(reg);
+	return 0;
+}
+
+#define SUB_SAT(a, b) ((a) = (a) > (b) ? (a) - (b) : 0)
+
+void
+ksim_reg_uncharge(struct ksim_device *dev, int slot, const struct ksim_charge *c)
+{
+	struct ksim_registry *reg = dev->reg;
+	struct reg_shared *sh = reg->sh;
+	uint64_t aligned = KSIM_ALIGN(c->vram, KSIM_VRAM_ALIGN);
+
+	reg_lock(reg);
+	if (c->gpu >= 0) {
+		SUB_SAT(sh->vram_used[c->gpu], c->vram);
+		SUB_SAT(sh->vram_aligned[c->gpu], aligned);
+		SUB_SAT(sh->vram_ttm[c->gpu], c->vram_ttm);
+	}
+	SUB_SAT(sh->sys_used, c->sys);
+	SUB_SAT(sh->ttm_used, c->ttm);
+	if (slot >= 0 && slot < REG_PROCS && sh->procs[slot].in_use) {
+		struct reg_proc *rp = &sh->procs[slot];
+
+		if (c->gpu >= 0) {
+			SUB_SAT(rp->vram[c->gpu], c->vram);
+			SUB_SAT(rp->vram_aligned[c->gpu], aligned);
+			SUB_SAT(rp->vram_ttm[c->gpu], c->vram_ttm);
+		}
+		SUB_SAT(rp->sys, c->sys);
+		SUB_SAT(rp->ttm, c->ttm);
+	}
+	reg_unlock(reg);
+}
+
+void
+ksim_reg_usage(struct ksim_device *dev, int gpu, uint64_t *vram_kfd,
+	       uint64_t *vram_kfd_aligned, uint64_t *vram_ttm, uint64_t *gtt)
+{
+	struct ksim_registry *reg = dev->reg;
+
+	reg_lock(reg);
+	/* A process that died without cleaning up gives its memory back, as
+	 * process exit does in the kernel. */
+	reap_dead(reg);
+	if (gpu >= 0 && gpu < KSIM_MAX_GPUS) {
+		if (vram_kfd)
+			*vram_kfd = reg->sh->vram_used[gpu];
+		if (vram_kfd_aligned)
+			*vram_kfd_aligned = reg->sh->vram_aligned[gpu];
+		if (vram_ttm)
+			*vram_ttm = reg->sh->vram_ttm[gpu];
+	}
+	if (gtt)
+		*gtt = reg->sh->ttm_used;
+	reg_unlock(reg);
+}
+
+static void
+buf_fill(struct ksim_reg_buf *b, const struct ksim_bo *bo)
+{
+	b->st_dev = bo->st_dev;
+	b->st_ino = bo->st_ino;
+	b->size = bo->size;
+	b->gpu = (uint32_t)bo->gpu;
+	b->domain = bo->domain;
+	b->gem_flags = bo->gem_flags;
+	b->kfd_flags = bo->kfd_flags;
+	b->tiling_flags = bo->tiling_flags;
+	b->metadata_flags = bo->metadata_flags;
+	b->metadata_size = bo->metadata_size;
+	memcpy(b->metadata, bo->metadata, sizeof(b->metadata));
+}
+
+static int
+slot_matches(const struct reg_bufslot *s, uint64_t dev, uint64_t ino)
+{
+	return s->in_use && s->b.st_dev == dev && s->b.st_ino == ino;
+}
+
+int
+ksim_reg_buf_publish(struct ksim_device *dev, struct ksim_bo *bo)
+{
+	struct ksim_registry *reg = dev->reg;
+	struct reg_shared *sh = reg->sh;
+	int slot = -1;
+	uint64_t oldest = UINT64_MAX;
+	int victim = 0;
+
+	reg_lock(reg);
+	if (bo->reg_slot >= 0 &&
+	    slot_matches(&sh->bufs[bo->reg_slot], bo->st_dev, bo->st_ino))
+		slot = bo->reg_slot;
+	for (int i = 0; slot < 0 && i < REG_BUFS; i++)
+		if (slot_matches(&sh->bufs[i], bo->st_dev, bo->st_ino))
+			slot = i;
+	for (int i = 0; slot < 0 && i < REG_BUFS; i++) {
+		if (!sh->bufs[i].in_use)
+			slot = i;
+		else if (sh->bufs[i].gen < oldest) {
+			oldest = sh->bufs[i].gen;
+			victim = i;
+		}
+	}
+	/* Full: the least recently published entry makes room. */
+	if (slot < 0)
+		slot = victim;
+	sh->bufs[slot].in_use = 1;
+	sh->bufs[slot].gen = ++sh->buf_gen;
+	buf_fill(&sh->bufs[slot].b, bo);
+	bo->reg_slot = slot;
+	reg_unlock(reg);
+	return slot;
+}
+
+int
+ksim_reg_buf_find(struct ksim_device *dev, uint64_t st_dev, uint64_t st_ino,
+		  struct ksim_reg_buf *out)
+{
+	struct ksim_registry *reg = dev->reg;
+	int slot = -1;
+
+	reg_lock(reg);
+	for (int i = 0; i < REG_BUFS; i++) {
+		if (slot_matches(&reg->sh->bufs[i], st_dev, st_ino)) {
+			slot = i;
+			if (out)
+				*out = reg->sh->bufs[i].b;
+			break;
+		}
+	}
+	reg_unlock(reg);
+	return slot;
+}
+
+void
+ksim_reg_buf_sync_metadata(struct ksim_device *dev, struct ksim_bo *bo)
+{
+	struct ksim_registry *reg = dev->reg;
+	struct reg_bufslot *s;
+
+	if (bo->reg_slot < 0)
+		return;
+	reg_lock(reg);
+	s = &reg->sh->bufs[bo->reg_slot];
+	if (slot_matches(s, bo->st_dev, bo->st_ino)) {
+		s->b.tiling_flags = bo->tiling_flags;
+		s->b.metadata_flags = bo->metadata_flags;
+		s->b.metadata_size = bo->metadata_size;
+		memcpy(s->b.metadata, bo->metadata, sizeof(s->b.metadata));
+	}
+	reg_unlock(reg);
+}
+
+void
+ksim_reg_buf_load_metadata(struct ksim_device *dev, struct ksim_bo *bo)
+{
+	struct ksim_registry *reg = dev->reg;
+	struct reg_bufslot *s;
+
+	if (bo->reg_slot < 0)
+		return;
+	reg_lock(reg);
+	s = &reg->sh->bufs[bo->reg_slot];
+	if (slot_matches(s, bo->st_dev, bo->st_ino)) {
+		bo->tiling_flags = s->b.tiling_flags;
+		bo->metadata_flags = s->b.metadata_flags;
+		bo->metadata_size = s->b.metadata_size;
+		memcpy(bo->metadata, s->b.metadata, sizeof(bo->metadata));
+	}
+	reg_unlock(reg);
+}

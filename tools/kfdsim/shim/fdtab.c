@@ -1,0 +1,297 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The fds that are ours. Every one is a real fd (a memfd), so that the
+ * kernel keeps doing close-on-exec, poll, lseek, fcntl flags and fd number
+ * allocation for us; the table only says what the fd stands for.
+ *
+ * Entries point at an open file description shared between dup'ed fds, like
+ * the kernel's struct file: the model file is closed when the last fd goes.
+ *
+ * Lookups from close() run for every fd a process closes, so the table is a
+ * two-level array whose slots are read without the lock; the lock only
+ * serialises changes and reference counts.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "shim.h"
+
+#define FD_CHUNK_SHIFT	10
+#define FD_CHUNK	(1 << FD_CHUNK_SHIFT)
+#define FD_CHUNKS	1024	/* fds below 1 Mi */
+
+struct fd_chunk {
+	struct ksim_ofd *_Atomic slot[FD_CHUNK];
+};
+
+static struct fd_chunk *_Atomic fd_chunks[FD_CHUNKS];
+static pthread_mutex_t fd_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t fd_atfork_once = PTHREAD_ONCE_INIT;
+
+/* A fork in another thread must not leave the child with the lock held. */
+static void fd_prepare(void) { pthread_mutex_lock(&fd_lock); }
+static void fd_parent(void) { pthread_mutex_unlock(&fd_lock); }
+static void fd_child(void) { pthread_mutex_init(&fd_lock, NULL); }
+
+static void
+fd_install_atfork(void)
+{
+	pthread_atfork(fd_prepare, fd_parent, fd_child);
+}
+
+static struct ksim_ofd *_Atomic *
+fd_slot(int fd, bool create)
+{
+	struct fd_chunk *chunk;
+	unsigned int hi;
+
+	if (fd < 0 || fd >= FD_CHUNKS * FD_CHUNK)
+		return NULL;
+	hi = (unsigned int)fd >> FD_CHUNK_SHIFT;
+	chunk = fd_chunks[hi];
+	if (!chunk) {
+		if (!create)
+			return NULL;
+		chunk = calloc(1, sizeof(*chunk));
+		if (!chunk)
+			return NULL;
+		fd_chunks[hi] = chunk;	/* creation runs under fd_lock */
+	}
+	return &chunk->slot[fd & (FD_CHUNK - 1)];
+}
+
+bool
+ksim_fd_maybe_ours(int fd)
+{
+	struct ksim_ofd *_Atomic *slot = fd_slot(fd, false);
+
+	return slot && *slot;
+}
+
+static void
+ofd_release_locked(struct ksim_ofd *ofd, struct ksim_file **close_file)
+{
+	if (--ofd->refs > 0)
+		return;
+	if (ofd->kind == KSIM_FD_DEVICE)
+		*close_file = ofd->file;
+	free(ofd);
+}
+
+static void
+ofd_finish(struct ksim_file *close_file)
+{
+	/* The model is called without our lock: it may open or close fds. */
+	if (close_file)
+		ksim_state_close_device(close_file);
+}
+
+int
+ksim_fd_register(int fd, enum ksim_fdkind kind, struct ksim_vnode *node,
+		 struct ksim_file *file)
+{
+	struct ksim_ofd *_Atomic *slot;
+	struct ksim_file *old_file = NULL;
+	struct ksim_ofd *ofd, *old;
+	struct stat st;
+
+	pthread_once(&fd_atfork_once, fd_install_atfork);
+	if (ksim_real.fstat(fd, &st) < 0)
+		return -errno;
+	ofd = calloc(1, sizeof(*ofd));
+	if (!ofd)
+		return -ENOMEM;
+	ofd->refs = 1;
+	ofd->kind = kind;
+	ofd->node = node;
+	ofd->file = file;
+	ofd->backing_dev = st.st_dev;
+	ofd->backing_ino = st.st_ino;
+
+	pthread_mutex_lock(&fd_lock);
+	slot = fd_slot(fd, true);
+	if (!slot) {
+		pthread_mutex_unlock(&fd_lock);
+		free(ofd);
+		return -EMFILE;
+	}
+	old = *slot;
+	*slot = ofd;
+	if (old)
+		ofd_release_locked(old, &old_file);
+	pthread_mutex_unlock(&fd_lock);
+	ofd_finish(old_file);
+	return 0;
+}
+
+static bool
+ofd_matches(const struct ksim_ofd *ofd, int fd)
+{
+	struct stat st;
+
+	if (ksim_real.fstat(fd, &st) < 0)
+		return false;
+	return st.st_dev == ofd->backing_dev && st.st_ino == ofd->backing_ino;
+}
+
+struct ksim_ofd *
+ksim_fd_get(int fd)
+{
+	struct ksim_ofd *_Atomic *slot;
+	struct ksim_file *close_file = NULL;
+	struct ksim_ofd *ofd;
+
+	if (!ksim_fd_maybe_ours(fd))
+		return NULL;
+	pthread_mutex_lock(&fd_lock);
+	slot = fd_slot(fd, false);
+	ofd = slot ? *slot : NULL;
+	if (ofd)
+		ofd->refs++;
+	pthread_mutex_unlock(&fd_lock);
+	if (!ofd)
+		return NULL;
+
+	/*
+	 * The fd may have been closed without us seeing it (close_range, a
+	 * raw syscall) and its number reused for an unrelated file.
+	 */
+	if (!ofd_matches(ofd, fd)) {
+		ksim_dbg("fd %d no longer ours, dropping it\n", fd);
+		pthread_mutex_lock(&fd_lock);
+		if (*slot == ofd) {
+			/* the slot's reference; ours keeps it alive */
+			*slot = NULL;
+			ofd->refs--;
+		}
+		ofd_release_locked(ofd, &close_file);
+		pthread_mutex_unlock(&fd_lock);
+		ofd_finish(close_file);
+		return NULL;
+	}
+	return ofd;
+}
+
+void
+ksim_ofd_put(struct ksim_ofd *ofd)
+{
+	struct ksim_file *close_file = NULL;
+
+	if (!ofd)
+		return;
+	pthread_mutex_lock(&fd_lock);
+	ofd_release_locked(ofd, &close_file);
+	pthread_mutex_unlock(&fd_lock);
+	ofd_finish(close_file);
+}
+
+/* The open description of a model file, if some fd of ours refers to it. */
+static struct ksim_ofd *
+fd_find_file_locked(const struct ksim_file *file)
+{
+	for (unsigned int hi = 0; hi < FD_CHUNKS; hi++) {
+		struct fd_chunk *chunk = fd_chunks[hi];
+
+		if (!chunk)
+			continue;
+		for (unsigned int i = 0; i < FD_CHUNK; i++) {
+			struct ksim_ofd *ofd = chunk->slot[i];
+
+			if (ofd && ofd->kind == KSIM_FD_DEVICE && ofd->file == file)
+				return ofd;
+		}
+	}
+	return NULL;
+}
+
+struct ksim_ofd *
+ksim_fd_adopt(int fd, struct ksim_vnode *node, struct ksim_file *file)
+{
+	struct ksim_ofd *_Atomic *slot;
+	struct ksim_file *close_file = NULL;
+	struct ksim_ofd *ofd, *old;
+	struct stat st;
+
+	if (ksim_real.fstat(fd, &st) < 0)
+		return NULL;
+	pthread_mutex_lock(&fd_lock);
+	ofd = fd_find_file_locked(file);
+	if (ofd) {
+		ofd->refs++;
+	} else {
+		ofd = calloc(1, sizeof(*ofd));
+		if (!ofd) {
+			pthread_mutex_unlock(&fd_lock);
+			return NULL;
+		}
+		ofd->refs = 1;
+		ofd->kind = KSIM_FD_DEVICE;
+		ofd->node = node;
+		ofd->file = file;
+		ofd->backing_dev = st.st_dev;
+		ofd->backing_ino = st.st_ino;
+	}
+	slot = fd_slot(fd, true);
+	if (!slot) {
+		ofd_release_locked(ofd, &close_file);
+		pthread_mutex_unlock(&fd_lock);
+		ofd_finish(close_file);
+		return NULL;
+	}
+	old = *slot;
+	*slot = ofd;
+	ofd->refs++;	/* the caller's reference */
+	if (old)
+		ofd_release_locked(old, &close_file);
+	pthread_mutex_unlock(&fd_lock);
+	ofd_finish(close_file);
+	return ofd;
+}
+
+void
+ksim_fd_dup(int oldfd, int newfd)
+{
+	struct ksim_ofd *_Atomic *oslot;
+	struct ksim_ofd *_Atomic *nslot;
+	struct ksim_file *close_file = NULL;
+	struct ksim_ofd *ofd, *old;
+
+	if (oldfd == newfd)
+		return;
+	pthread_mutex_lock(&fd_lock);
+	oslot = fd_slot(oldfd, false);
+	ofd = oslot ? *oslot : NULL;
+	nslot = fd_slot(newfd, ofd != NULL);
+	if (nslot) {
+		old = *nslot;
+		if (ofd)
+			ofd->refs++;
+		*nslot = ofd;
+		if (old)
+			ofd_release_locked(old, &close_file);
+	}
+	pthread_mutex_unlock(&fd_lock);
+	ofd_finish(close_file);
+}
+
+void
+ksim_fd_forget(int fd)
+{
+	struct ksim_ofd *_Atomic *slot;
+	struct ksim_file *close_file = NULL;
+	struct ksim_ofd *ofd;
+
+	if (!ksim_fd_maybe_ours(fd))
+		return;
+	pthread_mutex_lock(&fd_lock);
+	slot = fd_slot(fd, false);
+	ofd = slot ? *slot : NULL;
+	if (ofd) {
+		*slot = NULL;
+		ofd_release_locked(ofd, &close_file);
+	}
+	pthread_mutex_unlock(&fd_lock);
+	ofd_finish(close_file);
+}

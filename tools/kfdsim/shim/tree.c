@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The virtual tree of a profile: device files, the KFD topology, the render
+ * nodes' sysfs devices and the module files lsmod reads.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "tree.h"
+
+struct ksim_vfs *
+ksim_tree_build(const struct ksim_profile *prof, unsigned int abi_minor)
+{
+	struct ksim_tree_ctx *ctx;
+	struct ksim_vfs *vfs;
+
+	vfs = ksim_vfs_new();
+	if (!vfs)
+		return NULL;
+	ctx = calloc(1, sizeof(*ctx));
+	if (!ctx)
+		goto fail;
+	ctx->prof = prof;
+	ctx->abi_minor = abi_minor;
+	vfs->ctx = ctx;
+
+	if (!ksim_vfs_add_chr(vfs, "/dev/kfd", 0666, KSIM_DEV_KFD, KSIM_KFD_MAJOR, 0))
+		goto fail;
+	if (ksim_tree_topology(vfs, ctx) < 0 || ksim_tree_drm(vfs, ctx) < 0 ||
+	    ksim_tree_module(vfs, ctx) < 0)
+		goto fail;
+	return vfs;
+fail:
+	ksim_vfs_free(vfs);
+	return NULL;
+}

@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Render nodes and what libdrm reads about them (xf86drm.c, 2.4.114):
+ *   - /dev/dri/renderD<m>, a character device 226:<m>;
+ *   - /sys/dev/char/226:<m>/device/drm must exist (drmNodeIsDRM);
+ *   - /sys/dev/char/226:<m>/device/subsystem is a link ending in "/pci"
+ *     (drmParseSubsystemType), and realpath() of .../device is the PCI
+ *     function's directory (get_pci_path);
+ *   - that directory's uevent (PCI_SLOT_NAME), vendor, device,
+ *     subsystem_vendor, subsystem_device, revision and config (the first
+ *     64 bytes of configuration space);
+ *   - /sys/dev/char/226:<m>/uevent (DEVNAME) for drmGetDeviceNameFromFd2.
+ * /sys/class/drm and /sys/bus/pci/devices gain the matching links.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tree.h"
+
+/* Display controller, "other": what Instinct boards report (RX boards say VGA). */
+#define PCI_CLASS_DISPLAY_OTHER	0x038000
+
+/* sysfs path of a GPU's PCI function, e.g. /sys/devices/pci0000:00/0000:03:00.0 */
+static int
+pci_path(const struct ksim_drm *drm, char *buf, size_t size)
+{
+	int n = snprintf(buf, size, "/sys/devices/pci%04x:00/%04x:%02x:%02x.%u",
+			 drm->pci_domain, drm->pci_domain, drm->pci_bus, drm->pci_dev,
+			 drm->pci_func);
+
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : n;
+}
+
+static uint32_t
+drm_device_id(const struct ksim_node *node)
+{
+	return node->drm->device_id ? node->drm->device_id
+				    : (uint32_t)node->props[KSIM_NP_DEVICE_ID];
+}
+
+static uint32_t
+drm_vendor_id(const struct ksim_node *node)
+{
+	return node->props[KSIM_NP_VENDOR_ID] ? (uint32_t)node->props[KSIM_NP_VENDOR_ID]
+					      : 0x1002;
+}
+
+/* The standard configuration header: ids, class, revision, subsystem. */
+static int
+render_pci_config(const struct ksim_vnode *n, struct ksim_buf *out)
+{
+	const struct ksim_node *node = n->priv;
+	unsigned char cfg[256] = { 0 };
+	uint32_t vendor = drm_vendor_id(node), device = drm_device_id(node);
+
+	cfg[0x00] = vendor & 0xff;
+	cfg[0x01] = (vendor >> 8) & 0xff;
+	cfg[0x02] = device & 0xff;
+	cfg[0x03] = (device >> 8) & 0xff;
+	cfg[0x04] = 0x07;	/* command: IO, memory, bus master */
+	cfg[0x06] = 0x10;	/* status: capability list */
+	cfg[0x08] = node->drm->pci_rev & 0xff;
+	cfg[0x09] = PCI_CLASS_DISPLAY_OTHER & 0xff;
+	cfg[0x0a] = (PCI_CLASS_DISPLAY_OTHER >> 8) & 0xff;
+	cfg[0x0b] = (PCI_CLASS_DISPLAY_OTHER >> 16) & 0xff;
+	cfg[0x2c] = node->drm->subsystem_vendor & 0xff;
+	cfg[0x2d] = (node->drm->subsystem_vendor >> 8) & 0xff;
+	cfg[0x2e] = node->drm->subsystem_device & 0xff;
+	cfg[0x2f] = (node->drm->subsystem_device >> 8) & 0xff;
+	ksim_buf_put(out, cfg, sizeof(cfg));
+	return 0;
+}
+
+/*
+ * pp_dpm_sclk / pp_dpm_mclk: the DPM levels, "N: <MHz>Mhz" with '*' on the
+ * current one (rocm-smi reads them). The profile knows the lowest and the
+ * highest level (kHz); the device idles at neither, so it shows the top.
+ */
+static int
+render_dpm(const struct ksim_vnode *n, struct ksim_buf *out)
+{
+	const struct ksim_drm *drm = n->priv;
+	uint64_t lo = n->arg ? drm->min_memory_clock : drm->min_engine_clock;
+	uint64_t hi = n->arg ? drm->max_memory_clock : drm->max_engine_clock;
+
+	if (lo && lo < hi)
+		ksim_buf_printf(out, "0: %lluMhz \n", (unsigned long long)(lo / 1000));
+	ksim_buf_printf(out, "%d: %lluMhz *\n", lo && lo < hi ? 1 : 0,
+			(unsigned long long)(hi / 1000));
+	return 0;
+}
+
+static int
+add_textf(struct ksim_vfs *vfs, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int
+add_textf(struct ksim_vfs *vfs, const char *path, const char *fmt, ...)
+{
+	char text[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	return ksim_vfs_add_text(vfs, path, 0444, text) ? 0 : -ENOMEM;
+}
+
+static int
+add_gpu(struct ksim_vfs *vfs, const struct ksim_node *node)
+{
+	const struct ksim_drm *drm = node->drm;
+	uint32_t vendor = drm_vendor_id(node), device = drm_device_id(node);
+	unsigned int minor = drm->render_minor;
+	char pci[128], slot[32], path[256], link[256];
+	int ret;
+
+	if ((ret = pci_path(drm, pci, sizeof(pci))) < 0)
+		return ret;
+	snprintf(slot, sizeof(slot), "%04x:%02x:%02x.%u", drm->pci_domain, drm->pci_bus,
+		 drm->pci_dev, drm->pci_func);
+
+	/* the PCI function */
+	if (!ksim_vfs_mkdir(vfs, pci, true))
+		return -ENOMEM;
+#define PCI_FILE(name, ...) \
+	(snprintf(path, sizeof(path), "%s/" name, pci), add_textf(vfs, path, __VA_ARGS__))
+	if ((ret = PCI_FILE("vendor", "0x%04x\n", vendor)) < 0 ||
+	    (ret = PCI_FILE("device", "0x%04x\n", device)) < 0 ||
+	    (ret = PCI_FILE("subsystem_vendor", "0x%04x\n", drm->subsystem_vendor)) < 0 ||
+	    (ret = PCI_FILE("subsystem_device", "0x%04x\n", drm->subsystem_device)) < 0 ||
+	    (ret = PCI_FILE("revision", "0x%02x\n", drm->pci_rev & 0xff)) < 0 ||
+	    (ret = PCI_FILE("class", "0x%06x\n", PCI_CLASS_DISPLAY_OTHER)) < 0 ||
+	    (ret = PCI_FILE("numa_node", "-1\n")) < 0 ||
+	    (ret = PCI_FILE("uevent",
+			    "DRIVER=amdgpu\nPCI_CLASS=%X\nPCI_ID=%04X:%04X\n"
+			    "PCI_SUBSYS_ID=%04X:%04X\nPCI_SLOT_NAME=%s\n"
+			    "MODALIAS=pci:v%08Xd%08Xsv%08Xsd%08Xbc%02Xsc%02Xi%02X\n",
+			    PCI_CLASS_DISPLAY_OTHER, vendor, device, drm->subsystem_vendor,
+			    drm->subsystem_device, slot, vendor, device,
+			    drm->subsystem_vendor, drm->subsystem_device,
+			    (PCI_CLASS_DISPLAY_OTHER >> 16) & 0xff,
+			    (PCI_CLASS_DISPLAY_OTHER >> 8) & 0xff,
+			    PCI_CLASS_DISPLAY_OTHER & 0xff)) < 0)
+		return ret;
+#undef PCI_FILE
+	snprintf(path, sizeof(path), "%s/config", pci);
+	if (!ksim_vfs_add_file(vfs, path, 0644, render_pci_config, node, 0))
+		return -ENOMEM;
+	snprintf(path, sizeof(path), "%s/pp_dpm_sclk", pci);
+	if (!ksim_vfs_add_file(vfs, path, 0444, render_dpm, drm, 0))
+		return -ENOMEM;
+	snprintf(path, sizeof(path), "%s/pp_dpm_mclk", pci);
+	if (!ksim_vfs_add_file(vfs, path, 0444, render_dpm, drm, 1))
+		return -ENOMEM;
+	snprintf(path, sizeof(path), "%s/subsystem", pci);
+	if (!ksim_vfs_add_link(vfs, path, "../../../bus/pci"))
+		return -ENOMEM;
+	snprintf(path, sizeof(path), "%s/driver", pci);
+	if (!ksim_vfs_add_link(vfs, path, "../../../bus/pci/drivers/amdgpu"))
+		return -ENOMEM;
+
+	/* the DRM minor below it */
+	snprintf(path, sizeof(path), "%s/drm", pci);
+	if (!ksim_vfs_mkdir(vfs, path, true))
+		return -ENOMEM;
+	snprintf(path, sizeof(path), "%s/drm/renderD%u/dev", pci, minor);
+	if ((ret = add_textf(vfs, path, "%u:%u\n", KSIM_DRM_MAJOR, minor)) < 0)
+		return ret;
+	snprintf(path, sizeof(path), "%s/drm/renderD%u/uevent", pci, minor);
+	if ((ret = add_textf(vfs, path, "MAJOR=%u\nMINOR=%u\nDEVNAME=dri/renderD%u\n",
+			     KSIM_DRM_MAJOR, minor, minor)) < 0)
+		return ret;
+	snprintf(path, sizeof(path), "%s/drm/renderD%u/device", pci, minor);
+	snprintf(link, sizeof(link), "../../../%s", slot);
+	if (!ksim_vfs_add_link(vfs, path, link))
+		return -ENOMEM;
+	snprintf(path, sizeof(path), "%s/drm/renderD%u/subsystem", pci, minor);
+	if (!ksim_vfs_add_link(vfs, path, "../../../../../class/drm"))
+		return -ENOMEM;
+
+	/*
+	 * The primary node's sysfs directory, so that its minor can be read;
+	 * there is no /dev/dri/card file: compute clients use render nodes.
+	 */
+	snprintf(path, sizeof(path), "%s/drm/card%u/dev", pci, drm->card_minor);
+	if ((ret = add_textf(vfs, path, "%u:%u\n", KSIM_DRM_MAJOR, drm->card_minor)) < 0)
+		return ret;
+	snprintf(path, sizeof(path), "%s/drm/card%u/uevent", pci, drm->card_minor);
+	if ((ret = add_textf(vfs, path, "MAJOR=%u\nMINOR=%u\nDEVNAME=dri/card%u\n",
+			     KSIM_DRM_MAJOR, drm->card_minor, drm->card_minor)) < 0)
+		return ret;
+	snprintf(path, sizeof(path), "%s/drm/card%u/device", pci, drm->card_minor);
+	snprintf(link, sizeof(link), "../../../%s", slot);
+	if (!ksim_vfs_add_link(vfs, path, link))
+		return -ENOMEM;
+	snprintf(path, sizeof(path), "/sys/class/drm/card%u", drm->card_minor);
+	snprintf(link, sizeof(link), "../..%s/drm/card%u", pci + 4, drm->card_minor);
+	if (!ksim_vfs_add_link(vfs, path, link))
+		return -ENOMEM;
+
+	/* the device file and the links that lead to the directories above */
+	snprintf(path, sizeof(path), "/dev/dri/renderD%u", minor);
+	if (!ksim_vfs_add_chr(vfs, path, 0666, KSIM_DEV_RENDER, KSIM_DRM_MAJOR, minor))
+		return -ENOMEM;
+	snprintf(path, sizeof(path), "/sys/dev/char/%u:%u", KSIM_DRM_MAJOR, minor);
+	snprintf(link, sizeof(link), "../..%s/drm/renderD%u", pci + 4, minor);
+	if (!ksim_vfs_add_link(vfs, path, link))
+		return -ENOMEM;
+	snprintf(path, sizeof(path), "/sys/class/drm/renderD%u", minor);
+	if (!ksim_vfs_add_link(vfs, path, link))
+		return -ENOMEM;
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s", slot);
+	snprintf(link, sizeof(link), "../../..%s", pci + 4);
+	if (!ksim_vfs_add_link(vfs, path, link))
+		return -ENOMEM;
+	return 0;
+}
+
+int
+ksim_tree_drm(struct ksim_vfs *vfs, struct ksim_tree_ctx *ctx)
+{
+	int ret;
+
+	/* Only simulated render nodes: the process must not reach real GPUs. */
+	if (!ksim_vfs_mkdir(vfs, "/dev/dri", true))
+		return -ENOMEM;
+	for (unsigned int i = 0; i < ctx->prof->n_nodes; i++) {
+		const struct ksim_node *node = &ctx->prof->nodes[i];
+
+		if (!ksim_node_is_gpu(node) || !node->drm)
+			continue;
+		if ((ret = add_gpu(vfs, node)) < 0)
+			return ret;
+	}
+	return 0;
+}

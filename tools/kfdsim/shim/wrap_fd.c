@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Calls on file descriptors: ioctl and mmap go to the model for device fds;
+ * close, dup and fcntl(F_DUPFD) keep our table in step with the kernel's.
+ */
+/* We define the plain and the 64-bit names ourselves: no header renaming. */
+#undef _FILE_OFFSET_BITS
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "ksim.h"
+#include "shim.h"
+
+/*
+ * Our description of fd, or, for a model fd that came in behind our back
+ * (SCM_RIGHTS, a raw dup system call), a new entry for it.
+ */
+static struct ksim_ofd *
+shim_fd_lookup(int fd)
+{
+	struct ksim_ofd *ofd = ksim_fd_get(fd);
+	struct ksim_lookup res;
+	struct ksim_device *dev;
+	struct ksim_file *f;
+	struct ksim_vfs *vfs;
+	char path[64];
+
+	if (ofd || fd < 0)
+		return ofd;
+	dev = ksim_state_device_if_ready();
+	if (!dev)
+		return NULL;
+	f = ksim_file_from_fd(dev, fd);
+	vfs = ksim_state_vfs();
+	if (!f || !vfs)
+		return NULL;
+	if (ksim_file_kind(f) == KFD_FILE_KFD)
+		snprintf(path, sizeof(path), "/dev/kfd");
+	else
+		snprintf(path, sizeof(path), "/dev/dri/renderD%u", ksim_file_render_minor(f));
+	if (!ksim_vfs_lookup(vfs, NULL, path, 0, &res) || !res.node)
+		return NULL;
+	ksim_dbg("adopting fd %d (%s)\n", fd, path);
+	return ksim_fd_adopt(fd, res.node, f);
+}
+
+KSIM_EXPORT int
+ioctl(int fd, unsigned long request, ...)
+{
+	struct ksim_ofd *ofd;
+	va_list ap;
+	void *arg;
+	int ret;
+
+	va_start(ap, request);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	ksim_real_init();
+	if (ksim_in_shim)
+		return ksim_real.ioctl(fd, request, arg);
+	ksim_in_shim++;
+	ofd = shim_fd_lookup(fd);
+	if (!ofd || ofd->kind != KSIM_FD_DEVICE) {
+		ksim_ofd_put(ofd);
+		ksim_in_shim--;
+		return ksim_real.ioctl(fd, request, arg);
+	}
+	ret = ksim_ioctl(ofd->file, request, arg);
+	ksim_dbg("ioctl fd %d req 0x%08lx -> %d\n", fd, request, ret);
+	ksim_ofd_put(ofd);
+	ksim_in_shim--;
+	if (ret < 0)
+		return ksim_fail(ret);
+	return ret;
+}
+
+static void *
+shim_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t offset)
+{
+	struct ksim_map map;
+	struct ksim_ofd *ofd;
+	void *p;
+	int ret;
+
+	ksim_real_init();
+	if (ksim_in_shim || fd < 0 || (flags & MAP_ANONYMOUS))
+		return ksim_real.mmap(addr, len, prot, flags, fd, offset);
+	ksim_in_shim++;
+	ofd = shim_fd_lookup(fd);
+	if (!ofd || ofd->kind != KSIM_FD_DEVICE) {
+		ksim_ofd_put(ofd);
+		ksim_in_shim--;
+		return ksim_real.mmap(addr, len, prot, flags, fd, offset);
+	}
+	ret = ksim_mmap(ofd->file, (uint64_t)offset, len, prot, flags, &map);
+	ksim_ofd_put(ofd);
+	if (ret < 0) {
+		ksim_dbg("mmap fd %d off 0x%llx len %zu -> %d\n", fd,
+			 (unsigned long long)offset, len, ret);
+		ksim_in_shim--;
+		errno = -ret;
+		return MAP_FAILED;
+	}
+	p = ksim_real.mmap(addr, len, prot, flags, map.fd, (off_t)map.offset);
+	ret = errno;
+	ksim_real.close(map.fd);
+	ksim_dbg("mmap fd %d off 0x%llx len %zu -> %p\n", fd, (unsigned long long)offset,
+		 len, p);
+	ksim_in_shim--;
+	errno = ret;
+	return p;
+}
+
+KSIM_EXPORT void *
+mmap(void *addr, size_t len, int prot, int flags, int fd, off_t offset)
+{
+	return shim_mmap(addr, len, prot, flags, fd, offset);
+}
+
+KSIM_EXPORT void *
+mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t offset)
+{
+	return shim_mmap(addr, len, prot, flags, fd, offset);
+}
+
+/*
+ * The kernel's MMU notifier drops SVM ranges whose pages go away; the model
+ * learns of it here. Only once the device exists: before that there are no
+ * ranges to drop.
+ */
+static void
+notify_unmapped(void *addr, size_t len)
+{
+	struct ksim_device *dev = ksim_state_device_if_ready();
+
+	if (!dev || ksim_in_shim || !len)
+		return;
+	ksim_in_shim++;
+	ksim_notify_munmap(dev, (uint64_t)(uintptr_t)addr, (uint64_t)len);
+	ksim_in_shim--;
+}
+
+KSIM_EXPORT int
+munmap(void *addr, size_t len)
+{
+	int ret;
+
+	ksim_real_init();
+	ret = ksim_real.munmap(addr, len);
+	if (ret == 0)
+		notify_unmapped(addr, len);
+	return ret;
+}
+
+KSIM_EXPORT void *
+mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
+{
+	void *want = NULL, *p;
+	va_list ap;
+
+	ksim_real_init();
+	if (flags & MREMAP_FIXED) {
+		va_start(ap, flags);
+		want = va_arg(ap, void *);
+		va_end(ap);
+	}
+	p = ksim_real.mremap(old, old_len, new_len, flags, want);
+	if (p == MAP_FAILED)
+		return p;
+	/* what is no longer mapped at the old place */
+	if (p != old)
+		notify_unmapped(old, old_len);
+	else if (new_len < old_len)
+		notify_unmapped((char *)old + new_len, old_len - new_len);
+	return p;
+}
+
+KSIM_EXPORT int
+close(int fd)
+{
+	ksim_real_init();
+	/* Forget first: once closed, the number can be reused by another thread. */
+	if (!ksim_in_shim && ksim_fd_maybe_ours(fd)) {
+		ksim_in_shim++;
+		ksim_fd_forget(fd);
+		ksim_in_shim--;
+	}
+	return ksim_real.close(fd);
+}
+
+KSIM_EXPORT int
+dup(int oldfd)
+{
+	int fd;
+
+	ksim_real_init();
+	fd = ksim_real.dup(oldfd);
+	if (fd >= 0 && !ksim_in_shim && ksim_fd_maybe_ours(oldfd))
+		ksim_fd_dup(oldfd, fd);
+	return fd;
+}
+
+KSIM_EXPORT int
+dup2(int oldfd, int newfd)
+{
+	int fd;
+
+	ksim_real_init();
+	fd = ksim_real.dup2(oldfd, newfd);
+	if (fd >= 0 && !ksim_in_shim &&
+	    (ksim_fd_maybe_ours(oldfd) || ksim_fd_maybe_ours(newfd)))
+		ksim_fd_dup(oldfd, fd);
+	return fd;
+}
+
+KSIM_EXPORT int
+dup3(int oldfd, int newfd, int flags)
+{
+	int fd;
+
+	ksim_real_init();
+	fd = ksim_real.dup3(oldfd, newfd, flags);
+	if (fd >= 0 && !ksim_in_shim &&
+	    (ksim_fd_maybe_ours(oldfd) || ksim_fd_maybe_ours(newfd)))
+		ksim_fd_dup(oldfd, fd);
+	return fd;
+}
+
+static int
+shim_fcntl(int fd, int cmd, void *arg)
+{
+	int ret;
+
+	ksim_real_init();
+	ret = ksim_real.fcntl(fd, cmd, arg);
+	if (ret >= 0 && (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) && !ksim_in_shim &&
+	    ksim_fd_maybe_ours(fd))
+		ksim_fd_dup(fd, ret);
+	return ret;
+}
+
+/*
+ * The third argument is an int or a pointer depending on cmd; both travel
+ * in the same register, so passing it on as a pointer is exact.
+ */
+KSIM_EXPORT int
+fcntl(int fd, int cmd, ...)
+{
+	va_list ap;
+	void *arg;
+
+	va_start(ap, cmd);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	return shim_fcntl(fd, cmd, arg);
+}
+
+KSIM_EXPORT int fcntl64(int fd, int cmd, ...);
+
+KSIM_EXPORT int
+fcntl64(int fd, int cmd, ...)
+{
+	va_list ap;
+	void *arg;
+
+	va_start(ap, cmd);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	return shim_fcntl(fd, cmd, arg);
+}

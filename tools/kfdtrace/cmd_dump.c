@@ -1,0 +1,329 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kfdtrace dump: print records as text lines or JSON Lines, in sequence
+ * order.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "kfdtrace/decode.h"
+#include "kfdtrace/schema.h"
+
+/* Output is written in chunks of about this size. */
+#define DUMP_CHUNK (256 * 1024)
+
+struct dump_filter {
+	int active;
+	uint32_t types;			/* bit per enum kt_rec_type */
+	int unknown_ioctls;		/* "unknown-ioctl" */
+	const struct kfd_ioctl_desc **descs;
+	size_t ndescs;
+};
+
+struct dump {
+	struct kt_strbuf out;
+	struct kfd_decode_opts opts;
+	struct dump_filter filter;
+	int json;
+	uint64_t from, to;
+	int write_error;
+	uint64_t printed;
+};
+
+void
+kfdtrace_help_dump(FILE *out)
+{
+	fprintf(out,
+		"Usage: kfdtrace dump FILE [--json] [--from SEQ] [--to SEQ]\n"
+		"                     [--filter NAME,...] [--seq] [--durations]\n"
+		"                     [--max-elems N] [--window N]\n"
+		"\n"
+		"Print one line per record, in sequence-number order.\n"
+		"\n"
+		"Options:\n"
+		"  --json            JSON Lines: one object per record\n"
+		"  --from SEQ        start at sequence number SEQ (uses the file's index)\n"
+		"  --to SEQ          stop after sequence number SEQ\n"
+		"  --filter LIST     only records matching one of the comma-separated\n"
+		"                    names: an ioctl name (ALLOC_MEMORY_OF_GPU) or event\n"
+		"                    name (alloc_memory_of_gpu), a record type (ioctl,\n"
+		"                    open, close, dup, mmap, munmap, fork, exec,\n"
+		"                    thread_name, topology, annotation, api_call, end),\n"
+		"                    or unknown-ioctl; case-insensitive\n"
+		"  --seq             start text lines with '#SEQ'\n"
+		"  --durations       end ioctl and api-call lines with '<seconds>'\n"
+		"  --max-elems N     array elements shown before eliding (default %d)\n"
+		"  --window N        records held to restore sequence order (default %d)\n"
+		"  -h, --help        this text\n"
+		"\n"
+		"Text lines look like strace:\n"
+		"  [tid] +seconds NAME(in-fields) = ret {out-fields}\n"
+		"\n"
+		"Exit status: 0 when the whole trace was read (a missing END record is\n"
+		"only warned about), 1 when it is truncated or corrupt (the records\n"
+		"before the damage are printed, then a warning goes to stderr) or on\n"
+		"an I/O error, 2 for bad usage.\n",
+		KFD_DECODE_DEFAULT_ELEMS, CLI_REORDER_WINDOW);
+}
+
+static int
+type_by_name(const char *name)
+{
+	unsigned int t;
+
+	for (t = 1; t < KT_REC_TYPE_MAX; t++) {
+		const char *n = kt_rec_type_name(t);
+
+		if (n && strcasecmp(n, name) == 0)
+			return (int)t;
+	}
+	return -1;
+}
+
+static int
+filter_parse(struct dump_filter *f, const char *list)
+{
+	char *copy = strdup(list), *save = NULL, *tok;
+	int rc = 0;
+
+	if (!copy)
+		return -1;
+	f->active = 1;
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		const struct kfd_ioctl_desc *desc;
+		const struct kfd_ioctl_desc **n;
+		int t;
+
+		if (!*tok)
+			continue;
+		if ((t = type_by_name(tok)) > 0) {
+			f->types |= 1u << t;
+			continue;
+		}
+		if (strcasecmp(tok, "unknown-ioctl") == 0) {
+			f->unknown_ioctls = 1;
+			continue;
+		}
+		desc = kfd_schema_by_name(tok);
+		if (!desc) {
+			fprintf(stderr,
+				"kfdtrace dump: --filter: '%s' is neither an ioctl nor a record type\n",
+				tok);
+			rc = -1;
+			break;
+		}
+		n = realloc(f->descs, (f->ndescs + 1) * sizeof(*n));
+		if (!n) {
+			rc = -1;
+			break;
+		}
+		f->descs = n;
+		f->descs[f->ndescs++] = desc;
+	}
+	free(copy);
+	return rc;
+}
+
+static int
+filter_match(const struct dump_filter *f, const struct kt_record *rec)
+{
+	const struct kfd_ioctl_desc *desc;
+	size_t i;
+
+	if (!f->active)
+		return 1;
+	if (rec->type < 32 && (f->types & (1u << rec->type)))
+		return 1;
+	if (rec->type != KT_REC_IOCTL)
+		return 0;
+	desc = kfd_schema_lookup((enum kfd_file_kind)rec->u.ioctl.file_kind,
+				 rec->u.ioctl.request);
+	if (!desc)
+		return f->unknown_ioctls;
+	for (i = 0; i < f->ndescs; i++)
+		if (f->descs[i] == desc)
+			return 1;
+	return 0;
+}
+
+static int
+dump_flush(struct dump *dp)
+{
+	if (dp->out.len &&
+	    fwrite(dp->out.data, 1, dp->out.len, stdout) != dp->out.len)
+		dp->write_error = 1;
+	kt_strbuf_clear(&dp->out);
+	return dp->write_error;
+}
+
+static int
+dump_emit(void *ctx, const struct kt_record *rec)
+{
+	struct dump *dp = ctx;
+
+	if (rec->seq < dp->from || rec->seq > dp->to ||
+	    !filter_match(&dp->filter, rec))
+		return 0;
+	if (dp->json)
+		kfd_decode_json(&dp->out, rec, &dp->opts);
+	else
+		kfd_decode_text(&dp->out, rec, &dp->opts);
+	kt_strbuf_putc(&dp->out, '\n');
+	if (dp->out.failed) {
+		fprintf(stderr, "kfdtrace dump: out of memory\n");
+		return -1;
+	}
+	dp->printed++;
+	if (dp->out.len >= DUMP_CHUNK && dump_flush(dp))
+		return -1;
+	return 0;
+}
+
+int
+kfdtrace_cmd_dump(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "from", required_argument, NULL, 'f' },
+		{ "to", required_argument, NULL, 't' },
+		{ "filter", required_argument, NULL, 'F' },
+		{ "seq", no_argument, NULL, 's' },
+		{ "durations", no_argument, NULL, 'd' },
+		{ "max-elems", required_argument, NULL, 'm' },
+		{ "window", required_argument, NULL, 'w' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct dump dp;
+	struct cli_reorder ro;
+	struct kt_reader *r = NULL;
+	struct kt_record rec;
+	uint64_t window = CLI_REORDER_WINDOW, v, past_to = 0;
+	const char *path;
+	int opt, rc, status, stopped = 0;
+
+	if (cli_help_requested(argc, argv)) {
+		kfdtrace_help_dump(stdout);
+		return KFDTRACE_EXIT_OK;
+	}
+	memset(&dp, 0, sizeof(dp));
+	kt_strbuf_init(&dp.out);
+	dp.to = UINT64_MAX;
+	status = KFDTRACE_EXIT_USAGE;
+
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'j':
+			dp.json = 1;
+			break;
+		case 'f':
+			if (cli_parse_u64(optarg, &dp.from))
+				goto bad_number;
+			break;
+		case 't':
+			if (cli_parse_u64(optarg, &dp.to))
+				goto bad_number;
+			break;
+		case 'F':
+			if (filter_parse(&dp.filter, optarg))
+				goto out;
+			break;
+		case 's':
+			dp.opts.flags |= KFD_DECODE_SEQ;
+			break;
+		case 'd':
+			dp.opts.flags |= KFD_DECODE_DURATION;
+			break;
+		case 'm':
+			if (cli_parse_u64(optarg, &v) || v == 0 || v > 1u << 20)
+				goto bad_number;
+			dp.opts.max_elems = (unsigned int)v;
+			break;
+		case 'w':
+			if (cli_parse_u64(optarg, &window) || window == 0 ||
+			    window > 1u << 24)
+				goto bad_number;
+			break;
+		default:
+			fprintf(stderr, "Try 'kfdtrace dump --help'.\n");
+			goto out;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr,
+			"kfdtrace dump: expected one trace file (see 'kfdtrace dump --help')\n");
+		goto out;
+	}
+	if (dp.from > dp.to) {
+		fprintf(stderr, "kfdtrace dump: --from is past --to\n");
+		goto out;
+	}
+	path = argv[optind];
+
+	status = KFDTRACE_EXIT_ERROR;
+	if (cli_open(path, &r))
+		goto out;
+	dp.opts.start_ns = kt_reader_header(r)->start_monotonic;
+	if (dp.from) {
+		rc = kt_reader_seek_seq(r, dp.from);
+		if (rc < 0 && rc != -KT_ETRUNC && rc != -KT_ECORRUPT) {
+			fprintf(stderr, "kfdtrace dump: %s: seek to %llu: %s\n",
+				path, (unsigned long long)dp.from,
+				kt_strerror(rc));
+			goto out;
+		}
+	}
+
+	cli_reorder_init(&ro, (size_t)window, dp.from, dump_emit, &dp);
+	while ((rc = kt_reader_next(r, &rec)) == 1) {
+		/*
+		 * Past --to: a window's worth of later records in a row means
+		 * nothing earlier can still come.
+		 */
+		if (rec.seq > dp.to) {
+			if (++past_to > window) {
+				stopped = 1;
+				break;
+			}
+			continue;
+		}
+		past_to = 0;
+		if (cli_reorder_push(&ro, &rec)) {
+			rc = 1;
+			break;
+		}
+	}
+	if (rc <= 0 || stopped) {
+		if (cli_reorder_flush(&ro))
+			rc = 1;
+	}
+	cli_reorder_free(&ro);
+	if (dump_flush(&dp) || fflush(stdout) != 0 || dp.write_error) {
+		fprintf(stderr, "kfdtrace dump: write error\n");
+		goto out;
+	}
+	if (rc == 1 && !stopped)
+		goto out;
+	if (ro.late)
+		fprintf(stderr,
+			"kfdtrace: warning: %llu records arrived more than %llu records late and were printed out of order (raise --window)\n",
+			(unsigned long long)ro.late,
+			(unsigned long long)window);
+	status = stopped ? KFDTRACE_EXIT_OK : cli_finish(path, r, rc);
+	goto out;
+
+bad_number:
+	fprintf(stderr, "kfdtrace dump: bad number '%s'\n", optarg);
+out:
+	if (r)
+		kt_reader_close(r);
+	kt_strbuf_release(&dp.out);
+	free(dp.filter.descs);
+	return status;
+}

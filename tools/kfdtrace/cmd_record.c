@@ -1,0 +1,507 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kfdtrace record [-o FILE] [--sim[=PROFILE]] [--no-buffers] -- CMD [ARGS]
+ *
+ * Runs CMD with the capture library preloaded (and kfdsim's library after
+ * it when asked to, or when this machine has no /dev/kfd), waits for it,
+ * and summarizes the trace it left. Returns CMD's exit status (128 + the
+ * signal number when a signal killed it).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <kfdtrace/schema.h>
+#include <kfdtrace/trace.h>
+
+#include "commands.h"
+
+#define CAPTURE_LIB "libkfdtrace-capture.so"
+#define SIM_LIB "libkfdsim.so"
+
+void
+kfdtrace_help_record(FILE *f)
+{
+	fprintf(f,
+		"usage: kfdtrace record [-o FILE] [--sim[=PROFILE]] [--no-buffers] -- CMD [ARGS...]\n"
+		"\n"
+		"Run CMD and record every KFD and render-node request it makes.\n"
+		"\n"
+		"  -o, --output FILE   trace file (default: kfdtrace-<cmd>-<pid>.kfdtrace)\n"
+		"      --sim[=PROFILE] run on kfdsim, the simulated device (automatic\n"
+		"                      when /dev/kfd does not exist); PROFILE picks the\n"
+		"                      simulated machine (see kfdtrace sim)\n"
+		"      --no-buffers    leave out buffer contents that may hold user data\n"
+		"  -h, --help          this text\n"
+		"\n"
+		"Forked children write FILE.<pid>, images after an exec FILE.exec<N>\n"
+		"(docs/tracer.md). Environment: KFDTRACE_CAPTURE_LIB, KFDTRACE_SIM_LIB\n"
+		"(library paths), KFDTRACE_FOLLOW_FORK=0 (do not trace children).\n");
+}
+
+/* The directory holding this executable. */
+static int
+self_dir(char *dir, size_t size)
+{
+	ssize_t n = readlink("/proc/self/exe", dir, size - 1);
+	char *slash;
+
+	if (n <= 0)
+		return -1;
+	dir[n] = '\0';
+	slash = strrchr(dir, '/');
+	if (!slash)
+		return -1;
+	*slash = '\0';
+	return 0;
+}
+
+/*
+ * Find a library: the environment override, then the build tree (relative
+ * to this binary, build/tools/kfdtrace/), then the install libdir next to
+ * bin/. A bare name (let the dynamic linker search) is the last resort.
+ */
+static int
+find_lib(const char *env, const char *name, const char *const *build_rel,
+	 char *out, size_t size)
+{
+	static const char *const install_rel[] = {
+		"../lib/x86_64-linux-gnu", "../lib64", "../lib", NULL,
+	};
+	const char *v = getenv(env);
+	char dir[PATH_MAX];
+
+	if (v && *v) {
+		if (access(v, R_OK)) {
+			fprintf(stderr, "kfdtrace record: %s=%s: %s\n", env, v,
+				strerror(errno));
+			return -1;
+		}
+		snprintf(out, size, "%s", v);
+		return 0;
+	}
+	if (self_dir(dir, sizeof(dir)) == 0) {
+		for (int pass = 0; pass < 2; pass++) {
+			const char *const *rel = pass ? install_rel : build_rel;
+
+			for (int i = 0; rel[i]; i++) {
+				char path[PATH_MAX];
+
+				if ((size_t)snprintf(path, sizeof(path), "%s/%s/%s",
+						     dir, rel[i], name) >= sizeof(path))
+					continue;
+				if (access(path, R_OK) == 0 &&
+				    realpath(path, out))
+					return 0;
+			}
+		}
+	}
+	snprintf(out, size, "%s", name);
+	return 0;
+}
+
+/* LD_PRELOAD splits on spaces and colons: such a path cannot be preloaded. */
+static int
+preloadable(const char *path)
+{
+	return !strpbrk(path, " :\t");
+}
+
+struct record_opts {
+	const char *output;
+	const char *profile;
+	int sim;
+	int no_buffers;
+};
+
+static int
+parse_args(int argc, char **argv, struct record_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "sim", optional_argument, NULL, 's' },
+		{ "no-buffers", no_argument, NULL, 'b' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	optind = 1;
+	/* '+': stop at the first non-option, CMD's own options are CMD's. */
+	while ((c = getopt_long(argc, argv, "+o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			o->output = optarg;
+			break;
+		case 's':
+			o->sim = 1;
+			o->profile = optarg;
+			break;
+		case 'b':
+			o->no_buffers = 1;
+			break;
+		case 'h':
+			kfdtrace_help_record(stdout);
+			return 1;
+		default:
+			kfdtrace_help_record(stderr);
+			return -1;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "kfdtrace record: no command to run\n");
+		kfdtrace_help_record(stderr);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- the summary ---- */
+
+struct kind_count {
+	const char *name;
+	unsigned long n, failed;
+};
+
+static void
+count_ioctl(struct kind_count *kc, size_t *nkc, size_t max, const char *name,
+	    int failed)
+{
+	size_t i;
+
+	for (i = 0; i < *nkc; i++)
+		if (kc[i].name == name || !strcmp(kc[i].name, name))
+			break;
+	if (i == *nkc) {
+		if (*nkc == max)
+			return;
+		kc[i].name = name;
+		kc[i].n = kc[i].failed = 0;
+		(*nkc)++;
+	}
+	kc[i].n++;
+	kc[i].failed += failed;
+}
+
+static int
+cmp_kind(const void *a, const void *b)
+{
+	const struct kind_count *x = a, *y = b;
+
+	return x->n < y->n ? 1 : x->n > y->n ? -1 : strcmp(x->name, y->name);
+}
+
+static void
+human_size(uint64_t n, char *out, size_t size)
+{
+	if (n < 10 * 1024)
+		snprintf(out, size, "%llu B", (unsigned long long)n);
+	else if (n < 10 * 1024 * 1024)
+		snprintf(out, size, "%.1f KiB", n / 1024.0);
+	else
+		snprintf(out, size, "%.1f MiB", n / (1024.0 * 1024.0));
+}
+
+/*
+ * Read a trace back and print what it holds. The raw size is what the
+ * records take once decoded (arguments, images, strings): an estimate of
+ * the bytes the writer compressed, for the ratio.
+ */
+static void
+summarize(const char *path, int verbose)
+{
+	struct kind_count kc[128];
+	size_t nkc = 0;
+	struct kt_reader *rd;
+	struct kt_reader_status st;
+	struct kt_record rec;
+	unsigned long records = 0, ioctls = 0, failed = 0;
+	uint64_t raw = 0;
+	char size[32];
+	int ret;
+
+	ret = kt_reader_open(path, &rd);
+	if (ret) {
+		fprintf(stderr, "kfdtrace: cannot read %s: %s\n", path,
+			kt_strerror(ret));
+		return;
+	}
+	while ((ret = kt_reader_next(rd, &rec)) == 1) {
+		records++;
+		raw += 24;
+		switch (rec.type) {
+		case KT_REC_TOPOLOGY:
+			for (uint32_t i = 0; i < rec.u.topology.nfiles; i++)
+				raw += 8 + rec.u.topology.files[i].len +
+				       strlen(rec.u.topology.files[i].path);
+			break;
+		case KT_REC_OPEN:
+			raw += 32 + strlen(rec.u.open.path);
+			break;
+		case KT_REC_EXEC:
+			raw += strlen(rec.u.exec.path) + rec.u.exec.argv_len;
+			break;
+		case KT_REC_THREAD_NAME:
+			raw += strlen(rec.u.thread_name.name);
+			break;
+		default:
+			raw += 32;
+			break;
+		}
+		if (rec.type != KT_REC_IOCTL)
+			continue;
+		const struct kt_ioctl_rec *io = &rec.u.ioctl;
+		const struct kfd_ioctl_desc *d =
+			kfd_schema_lookup((enum kfd_file_kind)io->file_kind,
+					  io->request);
+
+		ioctls++;
+		failed += io->ret == -1;
+		raw += 40 + 2ull * io->arg_size;
+		for (unsigned int i = 0; i < io->nbufs; i++)
+			raw += 24 + io->bufs[i].len_before + io->bufs[i].len_after;
+		count_ioctl(kc, &nkc, sizeof(kc) / sizeof(kc[0]),
+			    d ? d->name : "unknown", io->ret == -1);
+	}
+	kt_reader_get_status(rd, &st);
+	kt_reader_close(rd);
+
+	human_size(st.file_size, size, sizeof(size));
+	fprintf(stderr, "kfdtrace: %s: %lu records, %lu ioctls (%lu failed), %s",
+		path, records, ioctls, failed, size);
+	if (st.file_size)
+		fprintf(stderr, ", %.1fx compression", (double)raw / (double)st.file_size);
+	fprintf(stderr, "\n");
+	if (st.integrity == KT_INTEGRITY_NO_END)
+		fprintf(stderr, "kfdtrace:   no END record: the program died before the trace was closed\n");
+	else if (st.integrity == KT_INTEGRITY_TRUNCATED)
+		fprintf(stderr, "kfdtrace:   truncated: the program died while writing (%s)\n",
+			st.message);
+	else if (st.integrity == KT_INTEGRITY_CORRUPT)
+		fprintf(stderr, "kfdtrace:   corrupt at offset %llu: %s\n",
+			(unsigned long long)st.corrupt_offset, st.message);
+	if (!verbose || !nkc)
+		return;
+	qsort(kc, nkc, sizeof(kc[0]), cmp_kind);
+	fprintf(stderr, "kfdtrace:   ");
+	for (size_t i = 0; i < nkc; i++) {
+		fprintf(stderr, "%s%s %lu", i ? ", " : "", kc[i].name, kc[i].n);
+		if (kc[i].failed)
+			fprintf(stderr, " (%lu failed)", kc[i].failed);
+		if (i == 15 && nkc > 16) {
+			fprintf(stderr, ", %zu more kinds", nkc - 16);
+			break;
+		}
+	}
+	fprintf(stderr, "\n");
+}
+
+/* Traces of children and exec'd images: FILE.<something>. */
+static void
+summarize_others(const char *output)
+{
+	char dir[PATH_MAX], base[NAME_MAX + 1];
+	const char *slash = strrchr(output, '/');
+	struct dirent *de;
+	size_t blen;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - output) : 1,
+		 slash ? output : ".");
+	snprintf(base, sizeof(base), "%.*s", NAME_MAX, slash ? slash + 1 : output);
+	blen = strlen(base);
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char path[PATH_MAX];
+
+		if (strncmp(de->d_name, base, blen) || de->d_name[blen] != '.')
+			continue;
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir,
+				     de->d_name) < sizeof(path))
+			summarize(path, 0);
+	}
+	closedir(d);
+}
+
+/* ---- running the command ---- */
+
+static volatile sig_atomic_t forward_pid;
+
+static void
+forward_signal(int sig)
+{
+	if (forward_pid > 0)
+		kill(forward_pid, sig);
+}
+
+static void
+default_output(const char *cmd, pid_t pid, char *out, size_t size)
+{
+	const char *base = strrchr(cmd, '/') ? strrchr(cmd, '/') + 1 : cmd;
+	char cwd[PATH_MAX];
+
+	if (!getcwd(cwd, sizeof(cwd)))
+		snprintf(cwd, sizeof(cwd), ".");
+	snprintf(out, size, "%.3800s/kfdtrace-%.200s-%d.kfdtrace", cwd, base,
+		 (int)pid);
+}
+
+static int
+absolute(const char *path, char *out, size_t size)
+{
+	char cwd[PATH_MAX];
+
+	if (path[0] == '/')
+		return (size_t)snprintf(out, size, "%s", path) < size ? 0 : -1;
+	if (!getcwd(cwd, sizeof(cwd)))
+		return -1;
+	return (size_t)snprintf(out, size, "%s/%s", cwd, path) < size ? 0 : -1;
+}
+
+/* In the child: the environment for CMD, then CMD. Never returns. */
+static void
+exec_child(char **cmd, const char *capture, const char *sim,
+	   const struct record_opts *o, const char *output)
+{
+	const char *old = getenv("LD_PRELOAD");
+	char pid[16], *preload;
+
+	if (asprintf(&preload, "%s%s%s%s%s", capture, sim ? ":" : "",
+		     sim ? sim : "", old && *old ? ":" : "",
+		     old && *old ? old : "") < 0)
+		_exit(127);
+	setenv("LD_PRELOAD", preload, 1);
+	setenv("KFDTRACE_OUTPUT", output, 1);
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	setenv("KFDTRACE_ROOT_PID", pid, 1);
+	unsetenv("KFDTRACE_STATE");
+	if (o->no_buffers)
+		setenv("KFDTRACE_NO_BUFFERS", "1", 1);
+	else
+		unsetenv("KFDTRACE_NO_BUFFERS");
+	if (o->profile)
+		setenv("KFDSIM_PROFILE", o->profile, 1);
+	execvp(cmd[0], cmd);
+	fprintf(stderr, "kfdtrace record: cannot run %s: %s\n", cmd[0],
+		strerror(errno));
+	_exit(127);
+}
+
+int
+kfdtrace_cmd_record(int argc, char **argv)
+{
+	static const char *const capture_build[] = { "../../tracer", ".", NULL };
+	static const char *const sim_build[] = { "../kfdsim", ".", NULL };
+	char capture[PATH_MAX], sim[PATH_MAX], output[PATH_MAX];
+	struct sigaction sa, old_int, old_quit, old_term, old_hup;
+	struct record_opts o;
+	int use_sim, status, ret;
+	struct stat st;
+	char **cmd;
+	pid_t pid;
+
+	ret = parse_args(argc, argv, &o);
+	if (ret)
+		return ret > 0 ? KFDTRACE_EXIT_OK : KFDTRACE_EXIT_USAGE;
+	cmd = argv + optind;
+
+	if (find_lib("KFDTRACE_CAPTURE_LIB", CAPTURE_LIB, capture_build,
+		     capture, sizeof(capture)))
+		return KFDTRACE_EXIT_USAGE;
+	use_sim = o.sim || access("/dev/kfd", F_OK) != 0;
+	if (use_sim) {
+		if (find_lib("KFDTRACE_SIM_LIB", SIM_LIB, sim_build, sim,
+			     sizeof(sim)))
+			return KFDTRACE_EXIT_USAGE;
+		if (!o.sim)
+			fprintf(stderr, "kfdtrace: /dev/kfd does not exist; "
+				"running on kfdsim, the simulated device\n");
+	}
+	if (!preloadable(capture) || (use_sim && !preloadable(sim))) {
+		fprintf(stderr, "kfdtrace record: library paths with spaces or "
+			"colons cannot be preloaded: %s\n", capture);
+		return KFDTRACE_EXIT_ERROR;
+	}
+	if (o.output) {
+		if (absolute(o.output, output, sizeof(output))) {
+			fprintf(stderr, "kfdtrace record: output path too long\n");
+			return KFDTRACE_EXIT_USAGE;
+		}
+		/* The capture library never overwrites; it would pick
+		 * another name, and the summary would miss it. */
+		if (lstat(output, &st) == 0) {
+			fprintf(stderr, "kfdtrace record: %s exists; not overwriting it\n",
+				output);
+			return KFDTRACE_EXIT_ERROR;
+		}
+	}
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "kfdtrace record: fork: %s\n", strerror(errno));
+		return KFDTRACE_EXIT_ERROR;
+	}
+	if (pid == 0) {
+		if (!o.output)
+			default_output(cmd[0], getpid(), output, sizeof(output));
+		exec_child(cmd, capture, use_sim ? sim : NULL, &o, output);
+	}
+	if (!o.output)
+		default_output(cmd[0], pid, output, sizeof(output));
+
+	/*
+	 * The terminal's ^C and ^\ reach CMD directly (same process group);
+	 * we only wait. A TERM or HUP sent to us is passed on.
+	 */
+	forward_pid = pid;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGQUIT, &sa, &old_quit);
+	sa.sa_handler = forward_signal;
+	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			fprintf(stderr, "kfdtrace record: waitpid: %s\n",
+				strerror(errno));
+			return KFDTRACE_EXIT_ERROR;
+		}
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGQUIT, &old_quit, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
+
+	if (WIFEXITED(status)) {
+		ret = WEXITSTATUS(status);
+		if (ret == 127 && access(output, F_OK) != 0)
+			return ret;	/* it never ran; the child said why */
+	} else if (WIFSIGNALED(status)) {
+		ret = 128 + WTERMSIG(status);
+		fprintf(stderr, "kfdtrace: %s was killed by signal %d (%s)\n",
+			cmd[0], WTERMSIG(status), strsignal(WTERMSIG(status)));
+	} else {
+		ret = KFDTRACE_EXIT_ERROR;
+	}
+
+	if (access(output, F_OK) == 0)
+		summarize(output, 1);
+	else
+		fprintf(stderr, "kfdtrace: %s opened no KFD or render-node device: "
+			"no trace at %s\n", cmd[0], output);
+	summarize_others(output);
+	return ret;
+}

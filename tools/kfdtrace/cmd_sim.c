@@ -1,0 +1,366 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kfdtrace sim: run a program on the simulated KFD device (libkfdsim.so
+ * preloaded), list and print the builtin profiles, and capture the machine
+ * kfdtrace runs on as a profile.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "ksim.h"
+#include "ksim_capture.h"
+#include "ksim_profile.h"
+
+#ifndef KSIM_PRELOAD_INSTALLED
+#define KSIM_PRELOAD_INSTALLED "/usr/local/lib/libkfdsim.so"
+#endif
+
+void
+kfdtrace_help_sim(FILE *out)
+{
+	fprintf(out,
+		"Usage: kfdtrace sim [OPTIONS] [--] COMMAND [ARGS...]\n"
+		"       kfdtrace sim --list-profiles\n"
+		"       kfdtrace sim --dump-profile NAME|FILE\n"
+		"       kfdtrace sim --save-profile NAME [-o FILE]\n"
+		"\n"
+		"Run COMMAND on a simulated AMD GPU machine: libkfdsim.so is preloaded,\n"
+		"so the program finds /dev/kfd, render nodes and the KFD sysfs topology\n"
+		"of the chosen profile, and its KFD and amdgpu ioctls are answered as\n"
+		"the kernel would. Queues never execute work. The exit status is\n"
+		"COMMAND's.\n"
+		"\n"
+		"Options:\n"
+		"  -p, --profile NAME|FILE  builtin profile or profile file (default mi210)\n"
+		"      --abi X.Y           KFD ABI version to emulate, 1.%d .. 1.%d\n"
+		"      --machine ID        share one simulated machine between processes\n"
+		"                          (the shared registry /dev/shm/kfdsim-ID)\n"
+		"      --debug             log device opens and ioctls to stderr\n"
+		"      --list-profiles     list the builtin profiles\n"
+		"      --dump-profile P    print a profile in the text format\n"
+		"      --save-profile NAME capture this machine's topology and GPUs as a\n"
+		"                          profile called NAME\n"
+		"  -o, --output FILE       where --save-profile writes (default NAME.profile;\n"
+		"                          '-' for standard output)\n"
+		"  -h, --help              this text\n"
+		"\n"
+		"Environment: KFDTRACE_SIM_LIB overrides the path of libkfdsim.so;\n"
+		"KFDSIM_PROFILE, KFDSIM_ABI, KFDSIM_MACHINE and KFDSIM_DEBUG are what the\n"
+		"options set for COMMAND.\n",
+		KSIM_ABI_MINOR_MIN, KSIM_ABI_MINOR_MAX);
+}
+
+struct sim_opts {
+	const char *profile;
+	const char *abi;
+	const char *machine;
+	const char *save_name;
+	const char *output;
+	const char *dump;
+	int debug;
+	int list;
+	int help;
+	char **cmd;
+};
+
+static int
+need_arg(int argc, char **argv, int i)
+{
+	if (i + 1 >= argc) {
+		fprintf(stderr, "kfdtrace sim: %s needs an argument\n", argv[i]);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+parse_opts(int argc, char **argv, struct sim_opts *o)
+{
+	int i;
+
+	memset(o, 0, sizeof(*o));
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (strcmp(a, "--") == 0) {
+			i++;
+			break;
+		}
+		if (a[0] != '-')
+			break;
+		if (!strcmp(a, "-p") || !strcmp(a, "--profile")) {
+			if (need_arg(argc, argv, i) < 0)
+				return -1;
+			o->profile = argv[++i];
+		} else if (!strcmp(a, "--abi")) {
+			if (need_arg(argc, argv, i) < 0)
+				return -1;
+			o->abi = argv[++i];
+		} else if (!strcmp(a, "--machine")) {
+			if (need_arg(argc, argv, i) < 0)
+				return -1;
+			o->machine = argv[++i];
+		} else if (!strcmp(a, "--save-profile")) {
+			if (need_arg(argc, argv, i) < 0)
+				return -1;
+			o->save_name = argv[++i];
+		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+			if (need_arg(argc, argv, i) < 0)
+				return -1;
+			o->output = argv[++i];
+		} else if (!strcmp(a, "--dump-profile")) {
+			if (need_arg(argc, argv, i) < 0)
+				return -1;
+			o->dump = argv[++i];
+		} else if (!strcmp(a, "--debug")) {
+			o->debug = 1;
+		} else if (!strcmp(a, "--list-profiles")) {
+			o->list = 1;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			o->help = 1;
+		} else {
+			fprintf(stderr, "kfdtrace sim: unknown option '%s'\n", a);
+			return -1;
+		}
+	}
+	if (i < argc)
+		o->cmd = argv + i;
+	return 0;
+}
+
+/* "1.11" (or "11") within what the simulator emulates. */
+static int
+check_abi(const char *abi)
+{
+	unsigned int major, minor;
+	char tail;
+
+	if (sscanf(abi, "%u.%u%c", &major, &minor, &tail) == 2 && major == 1 &&
+	    minor >= KSIM_ABI_MINOR_MIN && minor <= KSIM_ABI_MINOR_MAX)
+		return 0;
+	if (sscanf(abi, "%u%c", &minor, &tail) == 1 && minor >= KSIM_ABI_MINOR_MIN &&
+	    minor <= KSIM_ABI_MINOR_MAX)
+		return 0;
+	fprintf(stderr, "kfdtrace sim: --abi %s: expected 1.%d .. 1.%d\n", abi,
+		KSIM_ABI_MINOR_MIN, KSIM_ABI_MINOR_MAX);
+	return -1;
+}
+
+static int
+list_profiles(void)
+{
+	const char *const *names;
+	unsigned int n;
+
+	names = ksim_profile_builtin_names(&n);
+	for (unsigned int i = 0; i < n; i++) {
+		struct ksim_profile *p = ksim_profile_builtin(names[i]);
+
+		printf("%-10s %s%s\n", names[i], p ? p->description : "(does not parse)",
+		       i == 0 ? " [default]" : "");
+		ksim_profile_free(p);
+	}
+	return KFDTRACE_EXIT_OK;
+}
+
+static int
+dump_profile(const char *name)
+{
+	const char *text = ksim_profile_builtin_text(name);
+	struct ksim_profile *p;
+	char *err = NULL;
+	int ret;
+
+	/* A builtin prints as written, comments and all. */
+	if (text && access(name, F_OK) != 0) {
+		fputs(text, stdout);
+		return KFDTRACE_EXIT_OK;
+	}
+	p = ksim_profile_load(name, &err);
+	if (!p) {
+		fprintf(stderr, "kfdtrace sim: %s\n", err ? err : "out of memory");
+		free(err);
+		return KFDTRACE_EXIT_ERROR;
+	}
+	ret = ksim_profile_save(p, stdout);
+	ksim_profile_free(p);
+	if (ret < 0) {
+		fprintf(stderr, "kfdtrace sim: writing the profile: %s\n", strerror(-ret));
+		return KFDTRACE_EXIT_ERROR;
+	}
+	return KFDTRACE_EXIT_OK;
+}
+
+static int
+save_profile(const char *name, const char *output)
+{
+	char path[PATH_MAX], *err = NULL;
+	struct ksim_profile *p;
+	FILE *out;
+	int ret;
+
+	p = ksim_capture_profile(name, &err);
+	if (!p) {
+		fprintf(stderr, "kfdtrace sim: cannot capture this machine: %s\n",
+			err ? err : "out of memory");
+		free(err);
+		return KFDTRACE_EXIT_ERROR;
+	}
+	if (!output) {
+		snprintf(path, sizeof(path), "%s.profile", name);
+		output = path;
+	}
+	out = strcmp(output, "-") == 0 ? stdout : fopen(output, "w");
+	if (!out) {
+		fprintf(stderr, "kfdtrace sim: %s: %s\n", output, strerror(errno));
+		ksim_profile_free(p);
+		return KFDTRACE_EXIT_ERROR;
+	}
+	ret = ksim_profile_save(p, out);
+	ksim_profile_free(p);
+	if (out != stdout && fclose(out) != 0 && ret == 0)
+		ret = -errno;
+	if (ret < 0) {
+		fprintf(stderr, "kfdtrace sim: %s: %s\n", output, strerror(-ret));
+		return KFDTRACE_EXIT_ERROR;
+	}
+	if (out != stdout)
+		fprintf(stderr, "kfdtrace sim: wrote %s\n", output);
+	return KFDTRACE_EXIT_OK;
+}
+
+static int
+usable(const char *path, char *resolved)
+{
+	return access(path, R_OK) == 0 && realpath(path, resolved) != NULL;
+}
+
+/*
+ * The preload library: KFDTRACE_SIM_LIB, else next to this binary in a
+ * build tree (tools/kfdtrace/../kfdsim/), else the installed copy.
+ */
+static int
+find_library(char *out)
+{
+	const char *env = getenv("KFDTRACE_SIM_LIB");
+	char self[PATH_MAX], cand[PATH_MAX + 64];
+	ssize_t n;
+
+	if (env && *env) {
+		if (usable(env, out))
+			return 0;
+		fprintf(stderr, "kfdtrace sim: KFDTRACE_SIM_LIB=%s: %s\n", env,
+			strerror(errno));
+		return -1;
+	}
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		char *slash;
+
+		self[n] = '\0';
+		slash = strrchr(self, '/');
+		if (slash) {
+			*slash = '\0';
+			snprintf(cand, sizeof(cand), "%s/../kfdsim/libkfdsim.so", self);
+			if (usable(cand, out))
+				return 0;
+			snprintf(cand, sizeof(cand), "%s/libkfdsim.so", self);
+			if (usable(cand, out))
+				return 0;
+		}
+	}
+	if (usable(KSIM_PRELOAD_INSTALLED, out))
+		return 0;
+	fprintf(stderr, "kfdtrace sim: cannot find libkfdsim.so (looked next to this "
+		"program and at %s; set KFDTRACE_SIM_LIB)\n", KSIM_PRELOAD_INSTALLED);
+	return -1;
+}
+
+static int
+run_command(const struct sim_opts *o)
+{
+	char lib[PATH_MAX], abs_profile[PATH_MAX];
+	const char *old = getenv("LD_PRELOAD");
+	struct ksim_profile *p;
+	char *preload, *err = NULL;
+
+	if (o->abi && check_abi(o->abi) < 0)
+		return KFDTRACE_EXIT_USAGE;
+	/* Load the profile here so a bad one is reported before anything runs. */
+	if (o->profile) {
+		p = ksim_profile_load(o->profile, &err);
+		if (!p) {
+			fprintf(stderr, "kfdtrace sim: %s\n", err ? err : "out of memory");
+			free(err);
+			return KFDTRACE_EXIT_ERROR;
+		}
+		ksim_profile_free(p);
+	}
+	if (find_library(lib) < 0)
+		return KFDTRACE_EXIT_ERROR;
+
+	if (old && *old) {
+		if (asprintf(&preload, "%s:%s", lib, old) < 0)
+			return KFDTRACE_EXIT_ERROR;
+	} else {
+		preload = strdup(lib);
+		if (!preload)
+			return KFDTRACE_EXIT_ERROR;
+	}
+	/* A file path must survive the command changing directory. */
+	if (o->profile && access(o->profile, F_OK) == 0 && realpath(o->profile, abs_profile))
+		setenv("KFDSIM_PROFILE", abs_profile, 1);
+	else if (o->profile)
+		setenv("KFDSIM_PROFILE", o->profile, 1);
+	if (o->abi)
+		setenv("KFDSIM_ABI", o->abi, 1);
+	if (o->machine)
+		setenv("KFDSIM_MACHINE", o->machine, 1);
+	if (o->debug)
+		setenv("KFDSIM_DEBUG", "1", 1);
+	setenv("LD_PRELOAD", preload, 1);
+	free(preload);
+
+	fflush(stdout);
+	execvp(o->cmd[0], o->cmd);
+	fprintf(stderr, "kfdtrace sim: %s: %s\n", o->cmd[0], strerror(errno));
+	return errno == ENOENT ? 127 : 126;
+}
+
+int
+kfdtrace_cmd_sim(int argc, char **argv)
+{
+	struct sim_opts o;
+	int modes;
+
+	if (parse_opts(argc, argv, &o) < 0)
+		return KFDTRACE_EXIT_USAGE;
+	/* Only our own options: COMMAND's --help belongs to COMMAND. */
+	if (o.help) {
+		kfdtrace_help_sim(stdout);
+		return KFDTRACE_EXIT_OK;
+	}
+	modes = !!o.list + !!o.dump + !!o.save_name + !!o.cmd;
+	if (modes != 1) {
+		fprintf(stderr, "kfdtrace sim: %s (see 'kfdtrace sim --help')\n",
+			modes ? "give one of COMMAND, --list-profiles, --dump-profile, "
+				"--save-profile" : "no command given");
+		return KFDTRACE_EXIT_USAGE;
+	}
+	if (o.output && !o.save_name) {
+		fprintf(stderr, "kfdtrace sim: --output goes with --save-profile\n");
+		return KFDTRACE_EXIT_USAGE;
+	}
+	if (o.list)
+		return list_profiles();
+	if (o.dump)
+		return dump_profile(o.dump);
+	if (o.save_name)
+		return save_profile(o.save_name, o.output);
+	return run_command(&o);
+}

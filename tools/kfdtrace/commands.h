@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The kfdtrace subcommands.
+ *
+ * Each command lives in its own cmd_<name>.c and provides two functions:
+ *
+ *   int kfdtrace_cmd_<name>(int argc, char **argv);
+ *	argv[0] is the command name; the rest are its arguments. Returns the
+ *	process exit status (KFDTRACE_EXIT_*).
+ *   void kfdtrace_help_<name>(FILE *out);
+ *	Prints the command's usage and options.
+ *
+ * To add a command: write cmd_<name>.c, add one line to the table in
+ * main.c and one source to meson.build. The declarations below already
+ * cover the planned commands.
+ */
+#ifndef KFDTRACE_COMMANDS_H
+#define KFDTRACE_COMMANDS_H
+
+#include <stdio.h>
+
+/* Exit statuses shared by every command. */
+enum kfdtrace_exit {
+	KFDTRACE_EXIT_OK = 0,
+	KFDTRACE_EXIT_ERROR = 1,	/* failed, or the trace is damaged */
+	KFDTRACE_EXIT_USAGE = 2,	/* bad command line */
+};
+
+struct kfdtrace_cmd {
+	const char *name;
+	const char *summary;		/* one line for "kfdtrace --help" */
+	int (*run)(int argc, char **argv);
+	void (*help)(FILE *out);
+};
+
+int kfdtrace_cmd_info(int argc, char **argv);
+void kfdtrace_help_info(FILE *out);
+
+int kfdtrace_cmd_dump(int argc, char **argv);
+void kfdtrace_help_dump(FILE *out);
+
+int kfdtrace_cmd_stats(int argc, char **argv);
+void kfdtrace_help_stats(FILE *out);
+
+/* tools/kfdtrace/cmd_sim.c */
+int kfdtrace_cmd_sim(int argc, char **argv);
+void kfdtrace_help_sim(FILE *out);
+
+/* tools/kfdtrace/cmd_record.c */
+int kfdtrace_cmd_record(int argc, char **argv);
+void kfdtrace_help_record(FILE *out);
+
+#endif /* KFDTRACE_COMMANDS_H */

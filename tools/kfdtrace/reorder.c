@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Putting records back into sequence order within a bounded window.
+ *
+ * The common case (one thread, or runs already in order) never copies: a
+ * record whose seq is the next expected one goes straight to the callback.
+ * Only records that arrive early wait in the heap.
+ */
+#include <stdlib.h>
+
+#include "cli.h"
+
+void
+cli_reorder_init(struct cli_reorder *ro, size_t window, uint64_t first,
+		 int (*emit)(void *ctx, const struct kt_record *rec),
+		 void *ctx)
+{
+	ro->heap = NULL;
+	ro->n = 0;
+	ro->cap = 0;
+	ro->window = window ? window : 1;
+	ro->next = first;
+	ro->late = 0;
+	ro->emit = emit;
+	ro->ctx = ctx;
+}
+
+static void
+heap_up(struct kt_record **h, size_t i)
+{
+	while (i > 0) {
+		size_t parent = (i - 1) / 2;
+		struct kt_record *t;
+
+		if (h[parent]->seq <= h[i]->seq)
+			break;
+		t = h[parent];
+		h[parent] = h[i];
+		h[i] = t;
+		i = parent;
+	}
+}
+
+static void
+heap_down(struct kt_record **h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		struct kt_record *t;
+
+		if (l < n && h[l]->seq < h[m]->seq)
+			m = l;
+		if (r < n && h[r]->seq < h[m]->seq)
+			m = r;
+		if (m == i)
+			break;
+		t = h[m];
+		h[m] = h[i];
+		h[i] = t;
+		i = m;
+	}
+}
+
+static struct kt_record *
+heap_pop(struct cli_reorder *ro)
+{
+	struct kt_record *top = ro->heap[0];
+
+	ro->heap[0] = ro->heap[--ro->n];
+	heap_down(ro->heap, ro->n, 0);
+	return top;
+}
+
+/* Emit one record and advance the expected sequence number. */
+static int
+emit_one(struct cli_reorder *ro, const struct kt_record *rec)
+{
+	if (rec->seq < ro->next)
+		ro->late++;
+	else
+		ro->next = rec->seq + 1;
+	return ro->emit(ro->ctx, rec);
+}
+
+/* Emit held records while the smallest is the expected one. */
+static int
+drain_ready(struct cli_reorder *ro)
+{
+	int rc;
+
+	while (ro->n && ro->heap[0]->seq <= ro->next) {
+		struct kt_record *rec = heap_pop(ro);
+
+		rc = emit_one(ro, rec);
+		free(rec);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int
+cli_reorder_push(struct cli_reorder *ro, const struct kt_record *rec)
+{
+	struct kt_record *cp;
+	int rc;
+
+	if (ro->n == 0 && rec->seq <= ro->next)
+		return emit_one(ro, rec);
+	if (ro->n == ro->cap) {
+		size_t cap = ro->cap ? ro->cap * 2 : 1024;
+		struct kt_record **h = realloc(ro->heap, cap * sizeof(*h));
+
+		if (!h)
+			return -1;
+		ro->heap = h;
+		ro->cap = cap;
+	}
+	cp = cli_record_clone(rec);
+	if (!cp)
+		return -1;
+	ro->heap[ro->n] = cp;
+	heap_up(ro->heap, ro->n++);
+	rc = drain_ready(ro);
+	if (rc)
+		return rc;
+	/* Window full: the smallest held record can wait no longer. */
+	while (ro->n > ro->window) {
+		struct kt_record *top = heap_pop(ro);
+
+		rc = emit_one(ro, top);
+		free(top);
+		if (rc)
+			return rc;
+		rc = drain_ready(ro);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int
+cli_reorder_flush(struct cli_reorder *ro)
+{
+	int rc;
+
+	while (ro->n) {
+		struct kt_record *top = heap_pop(ro);
+
+		rc = emit_one(ro, top);
+		free(top);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+void
+cli_reorder_free(struct cli_reorder *ro)
+{
+	while (ro->n)
+		free(ro->heap[--ro->n]);
+	free(ro->heap);
+	ro->heap = NULL;
+	ro->cap = 0;
+}

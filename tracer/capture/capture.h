@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Private interfaces of libkfdtrace-capture.so, the LD_PRELOAD library
+ * that records what an unmodified process does with /dev/kfd and the
+ * amdgpu render nodes.
+ *
+ *   real.c		the next definitions of what we wrap (RTLD_NEXT)
+ *   fdtab.c		what each fd is (KFD, render node, other), and the
+ *			tracer's own fds, which the application may not close
+ *   session.c		configuration, the trace file (created at the first
+ *			device event), file naming, fork/exec/exit handling
+ *   maps.c		device mappings, to know which munmaps to record
+ *   wrap_*.c		the exported entry points (wrap_sig.c keeps the
+ *			recorder's crash handlers in front of the program's)
+ *
+ * Every source file includes this header first: it turns off the large
+ * file redirections (meson builds with _FILE_OFFSET_BITS=64), without
+ * which defining open() would define open64() instead.
+ */
+#ifndef KCAP_CAPTURE_H
+#define KCAP_CAPTURE_H
+
+#undef _FILE_OFFSET_BITS
+#undef _TIME_BITS
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <kfdtrace/recorder.h>
+#include <kfdtrace/schema.h>
+
+#define KCAP_EXPORT __attribute__((visibility("default")))
+
+/* glibc declares these only under _FORTIFY_SOURCE. */
+int __open_2(const char *path, int flags);
+int __open64_2(const char *path, int flags);
+int __openat_2(int dirfd, const char *path, int flags);
+int __openat64_2(int dirfd, const char *path, int flags);
+
+/*
+ * Re-entrancy guard: non-zero while this thread is inside the tracer. The
+ * wrappers then forward straight to the next definition, so the tracer's
+ * own opens, reads and mmaps (the topology snapshot, the writer) are
+ * neither recorded nor counted. initial-exec TLS, so that reading it never
+ * calls into the dynamic linker.
+ */
+extern __thread int kcap_busy __attribute__((tls_model("initial-exec")));
+
+/* ---- real.c ---- */
+
+struct kcap_real {
+	int (*open)(const char *, int, ...);
+	int (*openat)(int, const char *, int, ...);
+	int (*close)(int);
+	int (*close_range)(unsigned int, unsigned int, int);
+	int (*dup)(int);
+	int (*dup2)(int, int);
+	int (*dup3)(int, int, int);
+	int (*fcntl)(int, int, ...);
+	int (*ioctl)(int, unsigned long, ...);
+	void *(*mmap)(void *, size_t, int, int, int, off_t);
+	int (*munmap)(void *, size_t);
+	int (*fstat)(int, void *);
+	int (*stat)(const char *, void *);
+	pid_t (*fork)(void);
+	int (*execve)(const char *, char *const[], char *const[]);
+	int (*execvpe)(const char *, char *const[], char *const[]);
+	int (*fexecve)(int, char *const[], char *const[]);
+	void (*exit_)(int);
+	void (*Exit_)(int);
+	int (*pthread_setname_np)(pthread_t, const char *);
+	int (*sigaction)(int, const struct sigaction *, struct sigaction *);
+	sighandler_t (*signal)(int, sighandler_t);
+};
+
+extern struct kcap_real kcap_real;
+
+/* Resolve every entry once; cheap to call again. */
+void kcap_real_init(void);
+
+/* ---- fdtab.c ---- */
+
+/* What the table knows about an fd. */
+enum kcap_fd_state {
+	KCAP_FD_UNCHECKED = 0,	/* never seen: classify on first ioctl/mmap */
+	KCAP_FD_OTHER,		/* not a device we trace */
+	KCAP_FD_KFD,
+	KCAP_FD_RENDER,
+};
+
+int kcap_fd_state(int fd);
+void kcap_fd_set(int fd, int state);
+
+/* The file kind of a traced fd, classifying an unchecked one; 0 if none. */
+enum kfd_file_kind kcap_fd_kind(int fd);
+
+/*
+ * Classify an open fd by what it is: @path when it names /dev/kfd or a
+ * render node, else fstat's st_rdev. Sets *rdev (0 when unknown).
+ */
+enum kfd_file_kind kcap_classify(int fd, const char *path, uint64_t *rdev);
+
+/* The kind a path names by itself (before the open succeeded). */
+enum kfd_file_kind kcap_path_kind(const char *path);
+
+/* The tracer's own fds. */
+void kcap_fd_protect(int fd);
+void kcap_fd_unprotect(int fd);
+int kcap_fd_protected(int fd);
+/* The protected fds in [first, last], sorted; returns how many. */
+int kcap_fd_protected_in(unsigned int first, unsigned int last, int *out,
+			 int max);
+/* The lowest traced device fd in [from, last], or -1. */
+int kcap_fd_next_device(unsigned int from, unsigned int last);
+/* Table state for a file kind. */
+static inline int
+kcap_kind_state(enum kfd_file_kind kind)
+{
+	return kind == KFD_FILE_KFD ? KCAP_FD_KFD :
+	       kind == KFD_FILE_RENDER ? KCAP_FD_RENDER : KCAP_FD_OTHER;
+}
+
+static inline enum kfd_file_kind
+kcap_state_kind(int state)
+{
+	return state == KCAP_FD_KFD ? KFD_FILE_KFD :
+	       state == KCAP_FD_RENDER ? KFD_FILE_RENDER : KFD_FILE_UNKNOWN;
+}
+
+/* ---- session.c ---- */
+
+/* Whether capture is on in this process (not disabled, not setuid). */
+int kcap_enabled(void);
+
+/*
+ * The recorder, creating the trace file first if this process has none
+ * yet. NULL when capture is off, or while an exec is in progress, or when
+ * the file could not be created (reported once on stderr).
+ */
+struct kfd_recorder *kcap_session_get(void);
+
+/*
+ * Append a record to the session's trace if there is one, creating it
+ * when @create. Safe against a concurrent close (exit, exec).
+ */
+void kcap_session_append(struct kt_record *rec, int create);
+
+/* Record the calling thread's new name, if there is a trace. */
+void kcap_session_thread_name(const char *name);
+
+/* Close the trace (exit, exec). @exec_path/@argv: append an EXEC first. */
+void kcap_session_close_for_exec(const char *path, char *const argv[]);
+void kcap_session_exec_failed(void);
+void kcap_session_shutdown(void);
+/* Write out what is buffered, async-signal-safely; the trace stays open. */
+void kcap_session_emergency_flush(void);
+
+/*
+ * The environment to hand to an exec: @envp with our state variable
+ * replaced. Returns a malloc'ed array (strings included) or NULL.
+ */
+char **kcap_session_exec_env(char *const envp[]);
+
+/* ---- maps.c ---- */
+
+void kcap_maps_add(uint64_t addr, uint64_t len);
+/* Remove [addr, addr+len) from the set; 1 if it overlapped a mapping. */
+int kcap_maps_remove(uint64_t addr, uint64_t len);
+void kcap_maps_reset(void);
+
+/* ---- lttng_loader.c ---- */
+
+/*
+ * With KFDTRACE_LTTNG=1: load the lttng provider (first call only) and
+ * register its hooks. Called when a trace begins, locked, busy set.
+ */
+void kcap_lttng_attach(void);
+/* Emit the lttng event of a record (mmap, munmap), if the provider is in. */
+void kcap_lttng_record(const struct kt_record *rec);
+
+#endif /* KCAP_CAPTURE_H */

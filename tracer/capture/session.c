@@ -1,0 +1,516 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The capture session: configuration, the trace file and its name, and
+ * what happens to them across fork, exec and exit.
+ *
+ * Environment (read once, at load):
+ *   KFDTRACE_OUTPUT	  trace path for the process kfdtrace started (the
+ *			  "root"); default kfdtrace-<exe>-<pid>.kfdtrace in
+ *			  the working directory. Made absolute at load, so a
+ *			  later chdir() does not move it.
+ *   KFDTRACE_NO_BUFFERS  1: leave opaque user buffers out (--no-buffers)
+ *   KFDTRACE_FOLLOW_FORK 0: forked children are not traced; default 1
+ *   KFDTRACE_ROOT_PID	  the root's pid; set by kfdtrace record, or by us
+ *			  in the root when missing, so that processes
+ *			  started without our exec wrappers (posix_spawn,
+ *			  system) know they are not the root
+ *   KFDTRACE_STATE	  ours: handed across exec to the new image of the
+ *			  same process ("pid:root:files:generation:off")
+ *
+ * The file is created at the first device event (an open of /dev/kfd or a
+ * render node, or an ioctl/mmap on such an fd), so the shells and helper
+ * programs a traced program starts leave no empty traces behind. Names:
+ *
+ *   OUT			the root's first trace
+ *   OUT.<pid>			a forked child's (or another process's)
+ *   OUT[.<pid>].exec<N>	a trace begun after the N-th exec of a
+ *				process that already wrote one before it
+ *   NAME.<i>			when NAME exists (O_EXCL), i = 1, 2, ...
+ */
+#include "capture.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <unistd.h>
+
+#include <kfdtrace/dispatch.h>
+
+#include "../gate.h"
+
+#define STATE_VAR "KFDTRACE_STATE"
+
+/* Where the trace fd is moved, out of the way of fd-closing loops. */
+#define SESSION_FD_FLOOR 900
+
+__thread int kcap_busy __attribute__((tls_model("initial-exec")));
+
+static struct {
+	int secure;		/* setuid/secure-exec: nothing at all */
+	int off;		/* not traced (unfollowed fork child) */
+	int closed;		/* exiting: create nothing new */
+	int execing;		/* an exec is in progress */
+	int failed;		/* file creation failed; do not retry */
+	int follow_fork;
+	int no_buffers;
+	int root;
+	unsigned int nfiles;	/* traces this pid began, over its images */
+	unsigned int gen;	/* execs this pid went through */
+	pid_t pid;
+	pid_t fork_parent;	/* child: the parent, for the FORK record */
+	char output[PATH_MAX];
+} S;
+
+static _Atomic(struct kfd_recorder *) session_rec;
+static pthread_mutex_t session_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct kfd_gate session_gate;
+static pthread_once_t session_once = PTHREAD_ONCE_INIT;
+
+static void session_init(void);
+
+int
+kcap_enabled(void)
+{
+	/*
+	 * Libraries the program links are initialised before a preloaded
+	 * one, so a wrapper can run before our constructor: initialise on
+	 * first use, whichever comes first.
+	 */
+	pthread_once(&session_once, session_init);
+	return !S.secure && !S.off;
+}
+
+static int
+env_flag(const char *name, int dflt)
+{
+	const char *v = getenv(name);
+
+	if (!v || !*v)
+		return dflt;
+	return strcmp(v, "0") != 0;
+}
+
+static void
+session_default_output(void)
+{
+	char exe[PATH_MAX], cwd[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	const char *base = "process";
+
+	if (n > 0) {
+		exe[n] = '\0';
+		base = strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe;
+	}
+	if (!getcwd(cwd, sizeof(cwd)))
+		strcpy(cwd, ".");
+	snprintf(S.output, sizeof(S.output), "%.2048s/kfdtrace-%.255s-%d.kfdtrace",
+		 cwd, base, (int)S.pid);
+}
+
+static void
+session_read_env(void)
+{
+	const char *out = getenv("KFDTRACE_OUTPUT");
+	const char *state = getenv(STATE_VAR);
+	const char *root = getenv("KFDTRACE_ROOT_PID");
+	int spid = 0, sroot = 0, soff = 0;
+	unsigned int sfiles = 0, sgen = 0;
+
+	S.follow_fork = env_flag("KFDTRACE_FOLLOW_FORK", 1);
+	S.no_buffers = env_flag("KFDTRACE_NO_BUFFERS", 0);
+
+	if (state && sscanf(state, "%d:%d:%u:%u:%d", &spid, &sroot, &sfiles,
+			    &sgen, &soff) == 5 && spid == S.pid) {
+		/* A new image of a process we traced before its exec. */
+		S.root = sroot;
+		S.nfiles = sfiles;
+		S.gen = sgen;
+		S.off = soff;
+	} else if (state) {
+		/* Inherited from a traced process without our exec wrapper
+		 * (posix_spawn): some other process's state. */
+		S.root = 0;
+	} else {
+		S.root = !root || atoi(root) == S.pid;
+	}
+	if (!root) {
+		char buf[16];
+
+		snprintf(buf, sizeof(buf), "%d", (int)S.pid);
+		setenv("KFDTRACE_ROOT_PID", buf, 0);
+	}
+
+	if (out && *out) {
+		char cwd[PATH_MAX];
+
+		if (out[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+			strcpy(cwd, "");
+		/* A path too long for PATH_MAX is cut and will fail to open:
+		 * the error then names it. */
+		if (out[0] == '/')
+			snprintf(S.output, sizeof(S.output), "%s", out);
+		else if ((size_t)snprintf(S.output, sizeof(S.output), "%.*s/%s",
+					  (int)(sizeof(S.output) / 2), cwd,
+					  out) >= sizeof(S.output))
+			S.output[sizeof(S.output) - 1] = '\0';
+	} else {
+		session_default_output();
+	}
+}
+
+static int
+session_find_sim(struct dl_phdr_info *info, size_t size, void *data)
+{
+	const char *name = info->dlpi_name;
+
+	return name && strstr(name, "libkfdsim") != NULL;
+}
+
+/* Create the file under the first free name. Return: fd or -errno. */
+static int
+session_open_file(char *path, size_t size)
+{
+	char base[PATH_MAX];
+	int n;
+
+	if (S.root)
+		n = snprintf(base, sizeof(base), "%s", S.output);
+	else
+		n = snprintf(base, sizeof(base), "%s.%d", S.output, (int)S.pid);
+	if (n > 0 && (size_t)n < sizeof(base) && S.gen > 0 && S.nfiles > 0)
+		n = snprintf(base + n, sizeof(base) - (size_t)n, ".exec%u", S.gen);
+	for (int i = 0; i < 100; i++) {
+		int fd;
+
+		if (i == 0)
+			n = snprintf(path, size, "%s", base);
+		else
+			n = snprintf(path, size, "%s.%d", base, i);
+		if (n < 0 || (size_t)n >= size)
+			return -ENAMETOOLONG;
+		fd = kcap_real.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+				    O_CLOEXEC, 0600);
+		if (fd >= 0)
+			return fd;
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
+}
+
+/* Make the trace file and its recorder. Locked; busy is set. */
+static struct kfd_recorder *
+session_create(void)
+{
+	struct kfd_recorder_opts opts = { 0 };
+	struct kfd_recorder *r;
+	char path[PATH_MAX];
+	int fd, high, ret;
+
+	fd = session_open_file(path, sizeof(path));
+	if (fd < 0) {
+		S.failed = 1;
+		fprintf(stderr, "kfdtrace-capture: cannot create a trace for %s: %s\n",
+			S.output, strerror(-fd));
+		return NULL;
+	}
+	high = kcap_real.fcntl(fd, F_DUPFD_CLOEXEC, SESSION_FD_FLOOR);
+	if (high >= 0) {
+		kcap_real.close(fd);
+		fd = high;
+	}
+	kcap_fd_protect(fd);
+
+	opts.producer = "kfdtrace-capture";
+	opts.flags = KFD_REC_CRASH_HANDLERS;
+	if (S.no_buffers)
+		opts.flags |= KFD_REC_NO_BUFFERS;
+	if (dl_iterate_phdr(session_find_sim, NULL))
+		opts.flags |= KFD_REC_SIMULATED;
+	ret = kfd_recorder_fdopen(fd, &opts, &r);
+	if (ret) {
+		kcap_fd_unprotect(fd);
+		unlink(path);
+		S.failed = 1;
+		fprintf(stderr, "kfdtrace-capture: cannot start recording to %s: %s\n",
+			path, kt_strerror(ret));
+		return NULL;
+	}
+	S.nfiles++;
+	if (S.fork_parent) {
+		struct kt_record rec;
+
+		memset(&rec, 0, sizeof(rec));
+		rec.type = KT_REC_FORK;
+		rec.u.fork.parent_pid = S.fork_parent;
+		rec.u.fork.child_pid = 0;
+		kfd_recorder_append(r, &rec);
+		S.fork_parent = 0;
+	}
+	kfd_recorder_attach(r);
+	kcap_lttng_attach();
+	return r;
+}
+
+struct kfd_recorder *
+kcap_session_get(void)
+{
+	struct kfd_recorder *r = atomic_load_explicit(&session_rec,
+						      memory_order_acquire);
+
+	if (__builtin_expect(r != NULL, 1) || !kcap_enabled())
+		return r;
+	kcap_busy++;
+	pthread_mutex_lock(&session_lock);
+	r = atomic_load_explicit(&session_rec, memory_order_acquire);
+	if (!r && !S.closed && !S.execing && !S.failed && kcap_enabled()) {
+		r = session_create();
+		atomic_store_explicit(&session_rec, r, memory_order_release);
+	}
+	pthread_mutex_unlock(&session_lock);
+	kcap_busy--;
+	return r;
+}
+
+void
+kcap_session_append(struct kt_record *rec, int create)
+{
+	unsigned int token;
+	struct kfd_recorder *r;
+
+	if (!kcap_enabled())
+		return;
+	if (create)
+		kcap_session_get();
+	kcap_busy++;
+	kcap_lttng_record(rec);
+	token = kfd_gate_enter(&session_gate);
+	r = atomic_load_explicit(&session_rec, memory_order_seq_cst);
+	if (r)
+		kfd_recorder_append(r, rec);
+	kfd_gate_leave(&session_gate, token);
+	kcap_busy--;
+}
+
+void
+kcap_session_thread_name(const char *name)
+{
+	unsigned int token;
+	struct kfd_recorder *r;
+
+	kcap_busy++;
+	token = kfd_gate_enter(&session_gate);
+	r = atomic_load_explicit(&session_rec, memory_order_seq_cst);
+	if (r)
+		kfd_recorder_thread_name(r, name);
+	kfd_gate_leave(&session_gate, token);
+	kcap_busy--;
+}
+
+/* Take the recorder away from every thread and close it. Locked. */
+static void
+session_close_locked(void)
+{
+	struct kfd_recorder *r;
+	int fd;
+
+	r = atomic_exchange_explicit(&session_rec, NULL, memory_order_seq_cst);
+	if (!r)
+		return;
+	kfd_gate_drain(&session_gate);
+	fd = kfd_recorder_fd(r);
+	kcap_fd_unprotect(fd);
+	kfd_recorder_close(r);
+}
+
+void
+kcap_session_close_for_exec(const char *path, char *const argv[])
+{
+	struct kfd_recorder *r;
+
+	if (!kcap_enabled() && S.secure)
+		return;
+	if (path && strlen(path) >= KT_MAX_PATH)
+		path = "";
+	kcap_busy++;
+	pthread_mutex_lock(&session_lock);
+	S.execing = 1;
+	r = atomic_load_explicit(&session_rec, memory_order_acquire);
+	if (r) {
+		struct kt_record rec;
+		size_t len = 0;
+		char *args = NULL;
+
+		/* Whole arguments only, up to the format's bound. */
+		for (size_t i = 0; argv && argv[i]; i++) {
+			size_t l = strlen(argv[i]) + 1;
+
+			if (len + l > KT_MAX_ARGV)
+				break;
+			len += l;
+		}
+		if (len)
+			args = malloc(len);
+		if (args) {
+			size_t off = 0;
+
+			for (size_t i = 0; off < len; i++) {
+				size_t l = strlen(argv[i]) + 1;
+
+				memcpy(args + off, argv[i], l);
+				off += l;
+			}
+		}
+		memset(&rec, 0, sizeof(rec));
+		rec.type = KT_REC_EXEC;
+		rec.u.exec.path = path ? path : "";
+		rec.u.exec.argv = args;
+		rec.u.exec.argv_len = args ? (uint32_t)len : 0;
+		kfd_recorder_append(r, &rec);
+		free(args);
+		session_close_locked();
+	}
+	pthread_mutex_unlock(&session_lock);
+	kcap_busy--;
+}
+
+void
+kcap_session_exec_failed(void)
+{
+	if (S.secure)
+		return;
+	pthread_mutex_lock(&session_lock);
+	S.execing = 0;
+	pthread_mutex_unlock(&session_lock);
+}
+
+void
+kcap_session_emergency_flush(void)
+{
+	struct kfd_recorder *r = atomic_load_explicit(&session_rec,
+						      memory_order_acquire);
+
+	if (r)
+		kt_writer_emergency_flush(kfd_recorder_writer(r));
+}
+
+void
+kcap_session_shutdown(void)
+{
+	if (S.secure)
+		return;
+	kcap_busy++;
+	pthread_mutex_lock(&session_lock);
+	S.closed = 1;
+	session_close_locked();
+	pthread_mutex_unlock(&session_lock);
+	kcap_busy--;
+}
+
+char **
+kcap_session_exec_env(char *const envp[])
+{
+	size_t n = 0, j = 1;
+	char **env;
+
+	kcap_enabled();
+	if (S.secure)
+		return NULL;
+	while (envp && envp[n])
+		n++;
+	env = calloc(n + 2, sizeof(*env));
+	if (!env)
+		return NULL;
+	if (asprintf(&env[0], "%s=%d:%d:%u:%u:%d", STATE_VAR, (int)S.pid,
+		     S.root, S.nfiles, S.gen + 1, S.off) < 0) {
+		free(env);
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(envp[i], STATE_VAR "=", sizeof(STATE_VAR)) != 0)
+			env[j++] = envp[i];
+	env[j] = NULL;
+	return env;
+}
+
+/* ---- fork ---- */
+
+static void
+session_prepare(void)
+{
+	pthread_mutex_lock(&session_lock);
+}
+
+static void
+session_parent(void)
+{
+	pthread_mutex_unlock(&session_lock);
+}
+
+/*
+ * In the child: the writer's thread stayed in the parent, so the inherited
+ * recorder is abandoned (never touched again) and a new trace begins at
+ * the child's first device event, under the child's own name.
+ */
+static void
+session_child(void)
+{
+	struct kfd_recorder *r;
+	pid_t parent = S.pid;
+
+	pthread_mutex_init(&session_lock, NULL);
+	kfd_gate_reset(&session_gate);
+	kfd_dispatch_atfork_child();
+	kcap_maps_reset();
+	S.pid = getpid();
+	r = atomic_exchange(&session_rec, NULL);
+	if (r) {
+		kcap_fd_unprotect(kfd_recorder_fd(r));
+		kfd_recorder_abandon(r);
+	}
+	if (S.secure)
+		return;
+	S.root = 0;
+	S.nfiles = 0;
+	S.gen = 0;
+	S.failed = 0;
+	S.execing = 0;
+	if (S.follow_fork)
+		S.fork_parent = parent;
+	else
+		S.off = 1;
+}
+
+static void
+session_init(void)
+{
+	kcap_real_init();
+	S.pid = getpid();
+	if (getauxval(AT_SECURE)) {
+		S.secure = 1;
+		return;
+	}
+	session_read_env();
+	/* Our own handlers must really be installed, not chained. */
+	kfd_recorder_set_sigaction(kcap_real.sigaction);
+	pthread_atfork(session_prepare, session_parent, session_child);
+}
+
+static void __attribute__((constructor))
+kcap_init(void)
+{
+	kcap_enabled();
+}
+
+static void __attribute__((destructor))
+kcap_fini(void)
+{
+	kcap_session_shutdown();
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ioctl(): every request on a KFD or render-node fd goes through the
+ * dispatch point, where the recorder's hooks see it; every other fd goes
+ * straight on after one table lookup.
+ *
+ * Unlike kfd_dispatch(), the wrapper does not retry EINTR/EAGAIN: the
+ * application gets exactly what ioctl() gave it, and a retry loop in the
+ * application (libhsakmt has one) shows up as separate records.
+ */
+#include "capture.h"
+
+#include <errno.h>
+#include <sys/ioctl.h>
+
+#include <kfdtrace/dispatch.h>
+
+static int
+next_ioctl(int fd, unsigned long request, void *arg)
+{
+	return kcap_real.ioctl(fd, request, arg);
+}
+
+KCAP_EXPORT int
+ioctl(int fd, unsigned long request, ...)
+{
+	enum kfd_file_kind kind;
+	void *arg;
+	va_list ap;
+	int ret;
+
+	va_start(ap, request);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+
+	kcap_real_init();
+	if (kcap_busy || !kcap_enabled())
+		return kcap_real.ioctl(fd, request, arg);
+	kind = kcap_fd_kind(fd);
+	if (kind == KFD_FILE_UNKNOWN)
+		return kcap_real.ioctl(fd, request, arg);
+	kcap_busy++;
+	if (!kcap_session_get()) {
+		ret = kcap_real.ioctl(fd, request, arg);
+	} else {
+		ret = kfd_dispatch_via(next_ioctl, fd, kind, request, arg);
+	}
+	kcap_busy--;
+	return ret;
+}

@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Process events: fork, vfork, the exec family, _exit and thread names.
+ *
+ * fork: the child side is handled by the session's pthread_atfork child
+ * handler (which also covers fork() calls made inside libc); the wrapper
+ * only adds the parent's FORK record, which needs the child's pid.
+ *
+ * vfork: a wrapper function cannot return twice into a frame the child
+ * shares with the parent, so vfork() is turned into fork(). The only
+ * difference a correct vfork caller sees is that the parent no longer
+ * waits for the child's exec or exit.
+ *
+ * exec: the trace is finished with an EXEC record before the new image
+ * replaces this one; the new image, if it loads us again, carries on in a
+ * file of its own (see session.c). When exec fails the process continues
+ * and so does tracing, in a new file.
+ */
+#include "capture.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+extern char **environ;
+
+KCAP_EXPORT pid_t
+fork(void)
+{
+	pid_t parent, pid;
+	int err;
+
+	kcap_real_init();
+	if (!kcap_enabled())
+		return kcap_real.fork();
+	parent = getpid();
+	pid = kcap_real.fork();
+	err = errno;
+	if (pid > 0) {
+		struct kt_record rec;
+
+		memset(&rec, 0, sizeof(rec));
+		rec.type = KT_REC_FORK;
+		rec.u.fork.parent_pid = parent;
+		rec.u.fork.child_pid = pid;
+		kcap_session_append(&rec, 0);
+	}
+	errno = err;
+	return pid;
+}
+
+KCAP_EXPORT pid_t
+vfork(void)
+{
+	return fork();
+}
+
+/*
+ * Run one exec: finish the trace, hand the new image our state, and if
+ * the exec comes back (it failed), resume.
+ * @how: 0 execve(path), 1 execvpe(path searched in PATH), 2 fexecve(fd)
+ */
+static int
+exec_common(int how, int fd, const char *path, char *const argv[],
+	    char *const envp[])
+{
+	char **env;
+	int ret, err;
+
+	kcap_real_init();
+	env = kcap_session_exec_env(envp);
+	kcap_session_close_for_exec(path, argv);
+	kcap_busy++;
+	if (how == 0)
+		ret = kcap_real.execve(path, argv, env ? env : envp);
+	else if (how == 1)
+		ret = kcap_real.execvpe(path, argv, env ? env : envp);
+	else
+		ret = kcap_real.fexecve(fd, argv, env ? env : envp);
+	err = errno;
+	kcap_busy--;
+	kcap_session_exec_failed();
+	if (env) {
+		free(env[0]);
+		free(env);
+	}
+	errno = err;
+	return ret;
+}
+
+KCAP_EXPORT int
+execve(const char *path, char *const argv[], char *const envp[])
+{
+	return exec_common(0, -1, path, argv, envp);
+}
+
+KCAP_EXPORT int
+execv(const char *path, char *const argv[])
+{
+	return exec_common(0, -1, path, argv, environ);
+}
+
+KCAP_EXPORT int
+execvpe(const char *file, char *const argv[], char *const envp[])
+{
+	return exec_common(1, -1, file, argv, envp);
+}
+
+KCAP_EXPORT int
+execvp(const char *file, char *const argv[])
+{
+	return exec_common(1, -1, file, argv, environ);
+}
+
+KCAP_EXPORT int
+fexecve(int fd, char *const argv[], char *const envp[])
+{
+	return exec_common(2, fd, "", argv, envp);
+}
+
+/*
+ * The execl family: collect the arguments into an array. @with_env: the
+ * environment follows the NULL that ends the arguments (execle).
+ */
+static int
+execl_common(int how, const char *path, const char *arg, va_list ap,
+	     int with_env)
+{
+	size_t n = 1, cap = 16;
+	char **argv = malloc(cap * sizeof(*argv));
+	char *const *envp = environ;
+	const char *a;
+	int ret;
+
+	if (!argv) {
+		errno = ENOMEM;
+		return -1;
+	}
+	argv[0] = (char *)arg;
+	if (arg) {
+		do {
+			a = va_arg(ap, const char *);
+			if (n + 1 >= cap) {
+				char **nv = realloc(argv, 2 * cap * sizeof(*argv));
+
+				if (!nv) {
+					free(argv);
+					errno = ENOMEM;
+					return -1;
+				}
+				argv = nv;
+				cap *= 2;
+			}
+			argv[n++] = (char *)a;
+		} while (a);
+	} else {
+		n = 1;
+	}
+	if (with_env)
+		envp = va_arg(ap, char *const *);
+	ret = exec_common(how, -1, path, argv, envp);
+	free(argv);
+	return ret;
+}
+
+KCAP_EXPORT int
+execl(const char *path, const char *arg, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, arg);
+	ret = execl_common(0, path, arg, ap, 0);
+	va_end(ap);
+	return ret;
+}
+
+KCAP_EXPORT int
+execlp(const char *file, const char *arg, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, arg);
+	ret = execl_common(1, file, arg, ap, 0);
+	va_end(ap);
+	return ret;
+}
+
+KCAP_EXPORT int
+execle(const char *path, const char *arg, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, arg);
+	ret = execl_common(0, path, arg, ap, 1);
+	va_end(ap);
+	return ret;
+}
+
+/*
+ * _exit skips destructors, and forked children use it all the time. It is
+ * also what signal handlers call, possibly interrupting malloc or one of
+ * our locks, so closing the trace properly here could deadlock. Write out
+ * what is buffered with the writer's async-signal-safe flush instead: the
+ * trace keeps every record but has no END.
+ */
+KCAP_EXPORT void
+_exit(int status)
+{
+	kcap_real_init();
+	kcap_session_emergency_flush();
+	kcap_real.exit_(status);
+	__builtin_unreachable();
+}
+
+KCAP_EXPORT void
+_Exit(int status)
+{
+	kcap_real_init();
+	kcap_session_emergency_flush();
+	kcap_real.Exit_(status);
+	__builtin_unreachable();
+}
+
+KCAP_EXPORT int
+pthread_setname_np(pthread_t thread, const char *name)
+{
+	int ret;
+
+	kcap_real_init();
+	ret = kcap_real.pthread_setname_np(thread, name);
+	if (ret == 0 && !kcap_busy && kcap_enabled() &&
+	    pthread_equal(thread, pthread_self())) {
+		/* Only a thread naming itself: we cannot learn another
+		 * thread's tid here; its name is taken at its first record. */
+		kcap_session_thread_name(name);
+	}
+	return ret;
+}

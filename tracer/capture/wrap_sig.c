@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sigaction() and signal() for the fatal signals the recorder handles
+ * (SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGFPE).
+ *
+ * Once a trace is open our handler must stay first: it flushes the trace
+ * when the program crashes, and it recovers the guarded copies of ioctl
+ * arguments from bad pointers. A program that installs its own handler
+ * for one of these signals gets it installed behind ours instead: ours
+ * runs, then hands the signal to it, and sigaction() reports it back as
+ * the current handler, so the program sees what it set.
+ */
+#include "capture.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+
+KCAP_EXPORT int
+sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	kcap_real_init();
+	if (!kcap_busy && kcap_enabled() &&
+	    kfd_recorder_crash_chain(sig, act, old) == 1)
+		return 0;
+	return kcap_real.sigaction(sig, act, old);
+}
+
+KCAP_EXPORT sighandler_t
+signal(int sig, sighandler_t handler)
+{
+	struct sigaction act, old;
+
+	kcap_real_init();
+	if (kcap_busy || !kcap_enabled() || sig <= 0 || sig >= NSIG)
+		return kcap_real.signal(sig, handler);
+	/* What glibc's signal() installs: BSD semantics. */
+	memset(&act, 0, sizeof(act));
+	act.sa_handler = handler;
+	act.sa_flags = SA_RESTART;
+	sigemptyset(&act.sa_mask);
+	sigaddset(&act.sa_mask, sig);
+	if (kfd_recorder_crash_chain(sig, &act, &old) == 1)
+		return old.sa_handler;
+	return kcap_real.signal(sig, handler);
+}

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The tracer's clock (see clock.h).
+ *
+ * State: an anchor (a TSC reading, the CLOCK_MONOTONIC time at it) and the
+ * rate (ns per tick, as a 32.32 fixed-point number), published under a
+ * sequence lock. A reading more than CLOCK_PERIOD_NS past the anchor moves
+ * the anchor: the thread that wins the update takes clock_gettime(), and
+ * the rate becomes the one measured over the interval just ended. Readers
+ * never wait: while the state is being changed they use clock_gettime().
+ *
+ * The TSC path is used only where the kernel's own clocksource is "tsc"
+ * (the kernel has then checked that the counters are synchronized across
+ * CPUs) and the CPU says the TSC is invariant.
+ */
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#include <x86intrin.h>
+#endif
+
+#include "clock.h"
+
+/* How long an anchor lasts, and how long the first rate is measured. */
+#define CLOCK_PERIOD_NS 4000000ull
+#define CLOCK_CALIB_NS 2000000ull
+
+static atomic_uint clk_seq;
+static _Atomic uint64_t clk_base_tsc, clk_base_ns, clk_mult, clk_period;
+static atomic_int clk_writing;
+static int clk_tsc;		/* set once by clock_setup() */
+static pthread_once_t clk_once = PTHREAD_ONCE_INIT;
+static __thread uint64_t clk_last __attribute__((tls_model("initial-exec")));
+
+static uint64_t
+libc_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+#if defined(__x86_64__)
+/* Raw system calls: this may run inside an LD_PRELOAD wrapper. */
+static int
+clocksource_is_tsc(void)
+{
+	char buf[32] = "";
+	long fd = syscall(SYS_openat, AT_FDCWD,
+			  "/sys/devices/system/clocksource/clocksource0/current_clocksource",
+			  O_RDONLY | O_CLOEXEC);
+	long n;
+
+	if (fd < 0)
+		return 0;
+	n = syscall(SYS_read, fd, buf, sizeof(buf) - 1);
+	syscall(SYS_close, fd);
+	return n >= 3 && !strncmp(buf, "tsc", 3) && (buf[3] == '\n' || !buf[3]);
+}
+
+static void
+clock_setup(void)
+{
+	unsigned int a, b, c, d;
+
+	/* CPUID 0x80000007 EDX bit 8: invariant TSC. */
+	if (__get_cpuid(0x80000007, &a, &b, &c, &d) && (d & (1u << 8)) &&
+	    clocksource_is_tsc()) {
+		atomic_store(&clk_base_tsc, __rdtsc());
+		atomic_store(&clk_base_ns, libc_ns());
+		clk_tsc = 1;
+	}
+}
+
+/* Publish a new anchor and rate. The caller holds clk_writing. */
+static void
+clock_publish(uint64_t tsc, uint64_t ns, uint64_t mult)
+{
+	unsigned int s = atomic_load_explicit(&clk_seq, memory_order_relaxed);
+
+	atomic_store_explicit(&clk_seq, s + 1, memory_order_relaxed);
+	atomic_thread_fence(memory_order_release);
+	atomic_store_explicit(&clk_base_tsc, tsc, memory_order_relaxed);
+	atomic_store_explicit(&clk_base_ns, ns, memory_order_relaxed);
+	atomic_store_explicit(&clk_mult, mult, memory_order_relaxed);
+	/* Ticks per period, so readers compare without dividing. */
+	atomic_store_explicit(&clk_period, (CLOCK_PERIOD_NS << 32) / mult,
+			      memory_order_relaxed);
+	atomic_store_explicit(&clk_seq, s + 2, memory_order_release);
+}
+
+/*
+ * The anchor is stale (or there is no rate yet): take the real time, and
+ * move the anchor if no other thread is doing it.
+ */
+static uint64_t
+clock_reanchor(uint64_t tsc, uint64_t base_tsc, uint64_t base_ns)
+{
+	uint64_t ns = libc_ns();
+	int expected = 0;
+
+	if (ns - base_ns < CLOCK_CALIB_NS || tsc <= base_tsc)
+		return ns;
+	if (!atomic_compare_exchange_strong(&clk_writing, &expected, 1))
+		return ns;
+	/* Still the anchor we measured from? Another thread may have
+	 * moved it between our reading and the lock. */
+	if (atomic_load(&clk_base_tsc) == base_tsc) {
+		/* 128 bits: after a long idle spell ns - base_ns is large. */
+		uint64_t mult = (uint64_t)(((unsigned __int128)(ns - base_ns) << 32) /
+					   (tsc - base_tsc));
+
+		if (mult)
+			clock_publish(tsc, ns, mult);
+	}
+	atomic_store(&clk_writing, 0);
+	return ns;
+}
+
+static uint64_t
+clock_tsc_ns(void)
+{
+	uint64_t tsc = __rdtsc(), base_tsc, base_ns, mult, period;
+	unsigned int s;
+
+	s = atomic_load_explicit(&clk_seq, memory_order_acquire);
+	if (s & 1)
+		return libc_ns();
+	base_tsc = atomic_load_explicit(&clk_base_tsc, memory_order_relaxed);
+	base_ns = atomic_load_explicit(&clk_base_ns, memory_order_relaxed);
+	mult = atomic_load_explicit(&clk_mult, memory_order_relaxed);
+	period = atomic_load_explicit(&clk_period, memory_order_relaxed);
+	atomic_thread_fence(memory_order_acquire);
+	if (atomic_load_explicit(&clk_seq, memory_order_relaxed) != s)
+		return libc_ns();
+	/* Past the period (or before the anchor: another CPU's reading
+	 * raced the update) the product could overflow: re-anchor. */
+	if (!mult || tsc < base_tsc || tsc - base_tsc > period)
+		return clock_reanchor(tsc, base_tsc, base_ns);
+	return base_ns + (((tsc - base_tsc) * mult) >> 32);
+}
+#else
+static void
+clock_setup(void)
+{
+}
+#endif
+
+uint64_t
+kfd_clock_ns(void)
+{
+	uint64_t ns;
+
+	pthread_once(&clk_once, clock_setup);
+#if defined(__x86_64__)
+	ns = clk_tsc ? clock_tsc_ns() : libc_ns();
+#else
+	ns = libc_ns();
+#endif
+	/* Anchors and extrapolations may disagree by a few ns. */
+	if (ns < clk_last)
+		ns = clk_last;
+	clk_last = ns;
+	return ns;
+}
+
+int
+kfd_clock_uses_tsc(void)
+{
+	pthread_once(&clk_once, clock_setup);
+	return clk_tsc;
+}

@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The reader gate (see gate.h).
+ *
+ * Why the barrier is enough: a reader stores its odd counter and then
+ * loads the pointer; the writer stores the pointer, runs membarrier, then
+ * loads the counters. membarrier puts a full barrier in every thread that
+ * is running, and a thread that is not running has crossed one in the
+ * context switch. So either the writer's scan sees the reader's odd
+ * counter (and waits for it), or the reader's load of the pointer comes
+ * after the writer's store (and sees the new pointer).
+ *
+ * Reader records are never freed: a thread's record goes back to a free
+ * pool when the thread exits, for the next new thread to take.
+ */
+#include <errno.h>
+#include <linux/membarrier.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gate.h"
+
+struct gate_reader {
+	/* Odd while inside a section of gate id (index id - 1). */
+	atomic_ulong seq[KFD_GATE_MAX];
+	unsigned int depth[KFD_GATE_MAX];	/* owner thread only */
+	atomic_int in_use;
+	struct gate_reader *next;		/* immutable once published */
+} __attribute__((aligned(64)));
+
+static _Atomic(struct gate_reader *) gate_readers;
+static atomic_int gate_next_id;
+static atomic_int gate_mb;		/* membarrier is registered */
+static pthread_once_t gate_once = PTHREAD_ONCE_INIT;
+static pthread_key_t gate_key;
+
+static __thread struct gate_reader *gate_me
+	__attribute__((tls_model("initial-exec")));
+
+static void
+gate_thread_exit(void *p)
+{
+	struct gate_reader *r = p;
+
+	/* Every section has ended (a thread exits outside them). */
+	atomic_store_explicit(&r->in_use, 0, memory_order_release);
+}
+
+static void
+gate_setup(void)
+{
+	pthread_key_create(&gate_key, gate_thread_exit);
+	if (syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED,
+		    0, 0) == 0)
+		atomic_store(&gate_mb, 1);
+}
+
+/* This thread's record: a free one from the pool, or a new one. */
+static struct gate_reader *
+gate_register(void)
+{
+	struct gate_reader *r, *head;
+
+	pthread_once(&gate_once, gate_setup);
+	for (r = atomic_load(&gate_readers); r; r = r->next) {
+		int expected = 0;
+
+		if (atomic_compare_exchange_strong(&r->in_use, &expected, 1))
+			goto found;
+	}
+	r = aligned_alloc(64, sizeof(*r));
+	if (!r)
+		return NULL;
+	for (int i = 0; i < KFD_GATE_MAX; i++) {
+		atomic_init(&r->seq[i], 0);
+		r->depth[i] = 0;
+	}
+	atomic_init(&r->in_use, 1);
+	head = atomic_load(&gate_readers);
+	do
+		r->next = head;
+	while (!atomic_compare_exchange_weak(&gate_readers, &head, r));
+found:
+	pthread_setspecific(gate_key, r);
+	gate_me = r;
+	return r;
+}
+
+static int
+gate_id(struct kfd_gate *g)
+{
+	int id = atomic_load_explicit(&g->id, memory_order_acquire);
+
+	if (__builtin_expect(id == 0, 0)) {
+		int fresh = atomic_fetch_add(&gate_next_id, 1) + 1;
+		int expected = 0;
+
+		/* More gates than slots is a programming error; such a gate
+		 * shares the last slot, which only makes drains wait longer. */
+		if (fresh > KFD_GATE_MAX)
+			fresh = KFD_GATE_MAX;
+		if (atomic_compare_exchange_strong(&g->id, &expected, fresh))
+			id = fresh;
+		else
+			id = expected;
+	}
+	return id;
+}
+
+/*
+ * Token: the gate index + 1; 0 when no reader record could be allocated,
+ * in which case the section is unprotected (there is no memory left to
+ * do better with; drains then cannot wait for this thread).
+ */
+unsigned int
+kfd_gate_enter(struct kfd_gate *g)
+{
+	struct gate_reader *r = gate_me;
+	int i = gate_id(g) - 1;
+
+	if (__builtin_expect(!r, 0)) {
+		r = gate_register();
+		if (!r)
+			return 0;
+	}
+	if (r->depth[i]++ == 0) {
+		unsigned long s = atomic_load_explicit(&r->seq[i],
+						       memory_order_relaxed);
+
+		atomic_store_explicit(&r->seq[i], s + 1, memory_order_relaxed);
+		if (atomic_load_explicit(&gate_mb, memory_order_relaxed))
+			atomic_signal_fence(memory_order_seq_cst);
+		else
+			atomic_thread_fence(memory_order_seq_cst);
+	}
+	return (unsigned int)i + 1;
+}
+
+void
+kfd_gate_leave(struct kfd_gate *g, unsigned int token)
+{
+	struct gate_reader *r = gate_me;
+	int i = (int)token - 1;
+
+	if (!token || !r)
+		return;
+	if (--r->depth[i] == 0) {
+		unsigned long s = atomic_load_explicit(&r->seq[i],
+						       memory_order_relaxed);
+
+		/* Release: the section's loads happen before the writer
+		 * can see it has left. */
+		atomic_store_explicit(&r->seq[i], s + 1, memory_order_release);
+	}
+}
+
+void
+kfd_gate_drain(struct kfd_gate *g)
+{
+	int i = gate_id(g) - 1;
+	unsigned int spins = 0;
+
+	pthread_once(&gate_once, gate_setup);
+	if (!atomic_load(&gate_mb) ||
+	    syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0))
+		atomic_thread_fence(memory_order_seq_cst);
+	for (struct gate_reader *r = atomic_load(&gate_readers); r; r = r->next) {
+		unsigned long s = atomic_load_explicit(&r->seq[i],
+						       memory_order_acquire);
+
+		if (!(s & 1) || r == gate_me)
+			continue;
+		/* Inside: wait until it moves on (left, maybe re-entered
+		 * afterwards, in which case it sees the new pointer). */
+		while (atomic_load_explicit(&r->seq[i], memory_order_acquire) == s) {
+			if (++spins < 64) {
+				sched_yield();
+			} else {
+				struct timespec ts = { 0, 50000 };
+
+				nanosleep(&ts, NULL);
+			}
+		}
+	}
+}
+
+void
+kfd_gate_reset(struct kfd_gate *g)
+{
+	int i = gate_id(g) - 1;
+
+	/* membarrier registration does not survive fork. */
+	if (atomic_load(&gate_mb) &&
+	    syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED,
+		    0, 0))
+		atomic_store(&gate_mb, 0);
+	for (struct gate_reader *r = atomic_load(&gate_readers); r; r = r->next) {
+		if (r == gate_me)
+			continue;
+		/* That thread does not exist here. */
+		atomic_store(&r->seq[i], 0);
+		r->depth[i] = 0;
+		atomic_store(&r->in_use, 0);
+	}
+}

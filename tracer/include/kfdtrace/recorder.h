@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The recorder: turns what a process does with its KFD and render-node
+ * files into trace records (kfdtrace/trace.h) and appends them to a trace
+ * file as they happen.
+ *
+ * Ioctls reach it through the dispatch point (kfd_recorder_attach()): for
+ * each attempt it stores the argument bytes before and after the call and
+ * every indirect buffer the schema names (before-images read before the
+ * call, after-images after it), read with a copy that reports a bad user
+ * pointer as KT_BUF_UNREADABLE instead of faulting. The record is appended
+ * before the ioctl returns to its caller, so a crash right after the call
+ * keeps it. Everything else (open, close, dup, mmap, fork, exec, ...) is
+ * appended by whoever observes it, through kfd_recorder_append().
+ *
+ * A new trace starts with a topology record: every file under the KFD
+ * sysfs topology, read through the ordinary libc calls so that a simulated
+ * device (kfdsim) answers them as it answers the traced process.
+ *
+ * Concurrency: the hooks and kfd_recorder_append() may run on any number
+ * of threads at once. kfd_recorder_close() must not overlap with
+ * kfd_recorder_append() calls (it does wait out the hooks).
+ */
+#ifndef KFDTRACE_RECORDER_H
+#define KFDTRACE_RECORDER_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <kfdtrace/trace.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct kfd_recorder;
+
+enum kfd_recorder_flags {
+	/*
+	 * Leave out indirect buffers that carry opaque user bytes (metadata
+	 * blobs); structured buffers (gpu id lists, apertures, SVM
+	 * attributes) stay. Sets KT_HDR_NO_BUFFERS in the header.
+	 */
+	KFD_REC_NO_BUFFERS = 1 << 0,
+	/* The device is kfdsim: sets KT_HDR_SIMULATED. */
+	KFD_REC_SIMULATED = 1 << 1,
+	/* Do not put a topology record at the head of the trace. */
+	KFD_REC_NO_TOPOLOGY = 1 << 2,
+	/*
+	 * Install handlers for SIGSEGV, SIGBUS, SIGABRT, SIGILL and SIGFPE
+	 * that flush what is buffered (kt_writer_emergency_flush()) and then
+	 * hand the signal to the handler that was there before (or its
+	 * default action). They also let argument copies use a cheap guarded
+	 * memcpy instead of a system call.
+	 */
+	KFD_REC_CRASH_HANDLERS = 1 << 3,
+};
+
+struct kfd_recorder_opts {
+	const char *producer;		/* header producer; NULL: "kfdtrace" */
+	unsigned int flags;		/* enum kfd_recorder_flags */
+	/* Bytes kept per indirect-buffer image; 0: 1 MiB. Longer buffers
+	 * are clamped and flagged KT_BUF_CLAMPED. */
+	size_t buf_cap;
+	/* The sysfs directory to snapshot; NULL: KFD_RECORDER_TOPOLOGY. */
+	const char *topology_root;
+	const struct kt_writer_opts *writer;	/* NULL: defaults */
+};
+
+#define KFD_RECORDER_TOPOLOGY "/sys/devices/virtual/kfd/kfd/topology"
+
+/*
+ * Bounds of the topology snapshot: a real topology is a few hundred small
+ * files; the total stays well inside one trace record (KT_MAX_RECORD_SIZE).
+ */
+#define KFD_RECORDER_TOPO_MAX_FILES 4096
+#define KFD_RECORDER_TOPO_MAX_FILE (64 * 1024)
+#define KFD_RECORDER_TOPO_MAX_BYTES (8 * 1024 * 1024)
+
+/*
+ * kfd_recorder_open() - create a trace file and start recording into it.
+ * @path:	created with O_CREAT|O_EXCL|O_NOFOLLOW|O_CLOEXEC, mode 0600
+ * @opts:	NULL for defaults
+ * @out:	the recorder
+ *
+ * Writes the header (this process's facts) and, unless
+ * KFD_REC_NO_TOPOLOGY, the topology record. Does not attach to the
+ * dispatch point.
+ *
+ * Return: 0, or -errno (-EEXIST when @path exists).
+ */
+int kfd_recorder_open(const char *path, const struct kfd_recorder_opts *opts,
+		      struct kfd_recorder **out);
+
+/*
+ * kfd_recorder_fdopen() - the same on an open, empty, writable file that
+ * the recorder takes ownership of (also on failure).
+ */
+int kfd_recorder_fdopen(int fd, const struct kfd_recorder_opts *opts,
+			struct kfd_recorder **out);
+
+/*
+ * kfd_recorder_attach() - register the recorder's dispatch hooks, so that
+ * every ioctl through the dispatch point is recorded.
+ *
+ * Return: 0, or a negative error from kfd_dispatch_hook_add().
+ */
+int kfd_recorder_attach(struct kfd_recorder *r);
+
+/* kfd_recorder_detach() - unregister them (waits for calls in flight). */
+void kfd_recorder_detach(struct kfd_recorder *r);
+
+/*
+ * kfd_recorder_append() - append one non-ioctl record.
+ * @rec:	its type and payload; seq and tid are filled in here, and ts
+ *		too when it is 0
+ *
+ * The first record of each thread is preceded by a THREAD_NAME record.
+ *
+ * Return: 0, or a negative error from kt_writer_append().
+ */
+int kfd_recorder_append(struct kfd_recorder *r, struct kt_record *rec);
+
+/*
+ * kfd_recorder_thread_name() - append a THREAD_NAME record for the calling
+ * thread (after it renamed itself).
+ *
+ * Return: as kfd_recorder_append().
+ */
+int kfd_recorder_thread_name(struct kfd_recorder *r, const char *name);
+
+/*
+ * kfd_recorder_topology() - append a topology record: every regular file
+ * under @root (NULL: the recorder's), up to KFD_RECORDER_TOPO_MAX_FILES
+ * files of KFD_RECORDER_TOPO_MAX_FILE bytes, KFD_RECORDER_TOPO_MAX_BYTES
+ * in all. A missing directory gives a record with no files.
+ *
+ * Return: 0, or a negative error.
+ */
+int kfd_recorder_topology(struct kfd_recorder *r, const char *root);
+
+/*
+ * kfd_recorder_flush() - get everything appended so far into the file.
+ *
+ * Return: 0, or -errno.
+ */
+int kfd_recorder_flush(struct kfd_recorder *r);
+
+/*
+ * kfd_recorder_close() - detach, flush, write the END record, close the
+ * file and free the recorder. NULL is ignored.
+ *
+ * Return: 0, or the first error the writer saw.
+ */
+int kfd_recorder_close(struct kfd_recorder *r);
+
+/*
+ * kfd_recorder_abandon() - forget a recorder in a forked child without
+ * touching its writer (whose thread exists only in the parent): its memory
+ * is leaked on purpose and its file descriptor closed. Call it from a
+ * pthread_atfork() child handler, after kfd_dispatch_atfork_child().
+ */
+void kfd_recorder_abandon(struct kfd_recorder *r);
+
+/* kfd_recorder_fd() - the trace file's descriptor, which the process must
+ * not close (the capture library protects it). */
+int kfd_recorder_fd(const struct kfd_recorder *r);
+
+/* kfd_recorder_writer() - the underlying writer, for its statistics
+ * (kt_writer_get_stats()). */
+struct kt_writer *kfd_recorder_writer(struct kfd_recorder *r);
+
+/*
+ * For an LD_PRELOAD interposer of sigaction()/signal(): the program must
+ * not be able to replace the crash handlers by accident (they also guard
+ * the copies of its ioctl arguments).
+ *
+ * kfd_recorder_crash_chain() - if the recorder's handler is installed for
+ * @sig, make @act (when not NULL) the handler it hands the signal on to,
+ * instead of installing it, and store the one it replaces in @old (when
+ * not NULL), exactly as sigaction() would report it.
+ *
+ * Return: 1 when done so; 0 when @sig is not one of ours (or our handler
+ * is not installed): the caller then does the real sigaction().
+ */
+int kfd_recorder_crash_chain(int sig, const struct sigaction *act,
+			     struct sigaction *old);
+
+/*
+ * kfd_recorder_set_sigaction() - the function the recorder installs its
+ * handlers with; an interposer passes the next sigaction() in the lookup
+ * order (NULL: libc's). Call before the first recorder opens.
+ */
+void kfd_recorder_set_sigaction(int (*fn)(int sig, const struct sigaction *act,
+					  struct sigaction *old));
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KFDTRACE_RECORDER_H */

@@ -1,0 +1,585 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kfd-lttng-gen: writes the "kfd" lttng-ust provider from the ioctl schema.
+ *
+ *   kfd-lttng-gen HEADER EMITTER	the tracepoint definitions (kfd_tp.h)
+ *					and the emitter (kfd_tp_emit.c)
+ *   kfd-lttng-gen --markdown		the event list for docs/lttng.md
+ *
+ * The schema table is the only description of the ioctls; this program
+ * reads it at build time and turns each row into one event, so a row added
+ * to the table is an event at the next build and nothing is typed twice.
+ *
+ * Per row: the call's fd, then the argument struct's fields in table order
+ * (fields the kernel reads come from the before-image, fields it writes or
+ * updates from the after-image), then ret, err and dur_ns. Padding is left
+ * out. Fields of a union arm (DBG_TRAP, AMDGPU_INFO, ...) are left out too:
+ * which arm applies depends on another field's value, which a fixed event
+ * layout cannot express; such events carry the raw argument bytes instead.
+ * Flags are hex integers (their names are in the schema for readers); enum
+ * fields become CTF enums when their name table fits the field.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <kfdtrace/schema.h>
+
+#define GEN_NAME_MAX 96
+#define GEN_MAX_FIELDS 128
+#define GEN_MAX_ROWS 256
+#define GEN_MAX_ENUMS 64
+
+/* How a field is written into the event. */
+enum gen_kind {
+	GEN_INT,	/* decimal integer */
+	GEN_HEX,	/* hex integer */
+	GEN_ENUM,	/* CTF enum over a name table */
+	GEN_TEXT,	/* fixed char array */
+	GEN_BYTES,	/* fixed byte array, hex */
+};
+
+struct gen_field {
+	char name[GEN_NAME_MAX];
+	const struct kfd_field *f;
+	enum gen_kind kind;
+	int after;		/* read from the after-image */
+	int enum_index;		/* GEN_ENUM: index in gen_enums */
+};
+
+struct gen_event {
+	const struct kfd_ioctl_desc *d;
+	uint32_t size;		/* the argument struct's size */
+	int has_union;		/* some fields were left out: carry raw bytes */
+	unsigned int nfields;
+	struct gen_field fields[GEN_MAX_FIELDS];
+};
+
+struct gen_enum {
+	const struct kfd_name_table *t;
+	char name[GEN_NAME_MAX];
+};
+
+static struct gen_event gen_events[GEN_MAX_ROWS];
+static unsigned int gen_nevents;
+static struct gen_enum gen_enums[GEN_MAX_ENUMS];
+static unsigned int gen_nenums;
+
+/* Names every per-ioctl event uses for the call itself. */
+static const char *const gen_call_fields[] = { "fd", "ret", "err", "dur_ns" };
+
+/* Events that do not come from a schema row. */
+static const char *const gen_fixed_events[] = {
+	"ioctl_enter", "ioctl_exit", "mmap", "munmap",
+};
+
+static int __attribute__((format(printf, 1, 2)))
+gen_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "kfd-lttng-gen: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	return -1;
+}
+
+static int
+gen_is_ident(const char *s)
+{
+	if (!*s || !(isalpha((unsigned char)*s) || *s == '_'))
+		return 0;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return 0;
+	return 1;
+}
+
+/*
+ * A C identifier from a member path: "process_apertures[1].gpu_id" becomes
+ * "process_apertures_1_gpu_id". lttng-ust pastes field names into code.
+ */
+static void
+gen_sanitize(const char *in, char *out, size_t size)
+{
+	size_t n = 0;
+	int sep = 0;
+
+	if (isdigit((unsigned char)*in) && size > 3)
+		n = (size_t)snprintf(out, size, "f_");
+	for (; *in && n + 1 < size; in++) {
+		if (isalnum((unsigned char)*in) || *in == '_') {
+			if (sep && n > 0 && out[n - 1] != '_')
+				out[n++] = '_';
+			sep = 0;
+			out[n++] = *in;
+		} else {
+			sep = 1;
+		}
+	}
+	out[n] = '\0';
+	if (!n)
+		snprintf(out, size, "field");
+}
+
+static int
+gen_name_used(const struct gen_event *ev, const char *name)
+{
+	for (size_t i = 0; i < sizeof(gen_call_fields) / sizeof(gen_call_fields[0]); i++)
+		if (!strcmp(gen_call_fields[i], name))
+			return 1;
+	if (ev->has_union && !strcmp(name, "args"))
+		return 1;
+	for (unsigned int i = 0; i < ev->nfields; i++)
+		if (!strcmp(ev->fields[i].name, name))
+			return 1;
+	return 0;
+}
+
+/* Whether every name of @t fits an unsigned field of @width bytes. */
+static int
+gen_table_fits(const struct kfd_name_table *t, unsigned int width)
+{
+	uint64_t max = width >= 8 ? UINT64_MAX : (1ull << (8 * width)) - 1;
+
+	if (!t->count)
+		return 0;
+	for (unsigned int i = 0; i < t->count; i++)
+		if (t->entries[i].value > max || !t->entries[i].name)
+			return 0;
+	return 1;
+}
+
+static int
+gen_enum_for(const struct kfd_name_table *t)
+{
+	char name[GEN_NAME_MAX];
+	unsigned int i;
+
+	for (i = 0; i < gen_nenums; i++)
+		if (gen_enums[i].t == t)
+			return (int)i;
+	if (gen_nenums == GEN_MAX_ENUMS)
+		return -1;
+	gen_sanitize(t->name ? t->name : "names", name, sizeof(name));
+	/* Two tables of one name would clash in the provider. */
+	for (i = 0; i < gen_nenums; i++)
+		if (!strcmp(gen_enums[i].name, name))
+			strncat(name, "_2", sizeof(name) - strlen(name) - 1);
+	gen_enums[gen_nenums].t = t;
+	snprintf(gen_enums[gen_nenums].name, GEN_NAME_MAX, "%s", name);
+	return (int)gen_nenums++;
+}
+
+static int
+gen_add_field(struct gen_event *ev, const struct kfd_field *f)
+{
+	struct gen_field *g;
+	char base[GEN_NAME_MAX];
+	int numeric = f->width == 1 || f->width == 2 || f->width == 4 ||
+		      f->width == 8;
+
+	if (ev->nfields == GEN_MAX_FIELDS)
+		return gen_fail("%s: more than the generator's field limit",
+				ev->d->name);
+	g = &ev->fields[ev->nfields];
+	memset(g, 0, sizeof(*g));
+	g->f = f;
+	g->after = f->dir == KFD_DIR_OUT || f->dir == KFD_DIR_INOUT;
+	switch (f->role) {
+	case KFD_ROLE_STRING:
+		g->kind = GEN_TEXT;
+		break;
+	case KFD_ROLE_BYTES:
+		g->kind = GEN_BYTES;
+		break;
+	case KFD_ROLE_ENUM:
+		g->kind = GEN_INT;
+		if (numeric && !f->is_signed && f->names &&
+		    gen_table_fits(f->names, f->width)) {
+			g->enum_index = gen_enum_for(f->names);
+			if (g->enum_index >= 0)
+				g->kind = GEN_ENUM;
+		}
+		break;
+	case KFD_ROLE_HEX:
+	case KFD_ROLE_HANDLE:
+	case KFD_ROLE_GPU_VA:
+	case KFD_ROLE_CPU_ADDR:
+	case KFD_ROLE_PTR:
+	case KFD_ROLE_MMAP_OFFSET:
+	case KFD_ROLE_DOORBELL_OFFSET:
+	case KFD_ROLE_FLAGS:
+		g->kind = GEN_HEX;
+		break;
+	default:
+		g->kind = GEN_INT;
+		break;
+	}
+	if (!numeric && g->kind != GEN_TEXT)
+		g->kind = GEN_BYTES;
+	if ((g->kind == GEN_TEXT || g->kind == GEN_BYTES) && !f->width)
+		return 0;
+
+	gen_sanitize(f->name, base, sizeof(base));
+	snprintf(g->name, sizeof(g->name), "%s", base);
+	for (int i = 2; gen_name_used(ev, g->name); i++)
+		snprintf(g->name, sizeof(g->name), "%.80s_%d", base, i);
+	ev->nfields++;
+	return 0;
+}
+
+static int
+gen_build(void)
+{
+	const struct kfd_ioctl_desc *rows;
+	unsigned int nrows;
+
+	rows = kfd_schema_rows(&nrows);
+	if (!rows || !nrows)
+		return gen_fail("the schema has no rows");
+	if (nrows > GEN_MAX_ROWS)
+		return gen_fail("more rows than the generator's limit");
+	for (unsigned int r = 0; r < nrows; r++) {
+		const struct kfd_ioctl_desc *d = &rows[r];
+		struct gen_event *ev = &gen_events[gen_nevents];
+
+		if (!d->event_name || !gen_is_ident(d->event_name))
+			return gen_fail("%s: event name \"%s\" is not an identifier",
+					d->name, d->event_name ? d->event_name : "");
+		for (size_t i = 0; i < sizeof(gen_fixed_events) / sizeof(gen_fixed_events[0]); i++)
+			if (!strcmp(d->event_name, gen_fixed_events[i]))
+				return gen_fail("%s: event name %s is reserved",
+						d->name, d->event_name);
+		for (unsigned int i = 0; i < gen_nevents; i++) {
+			const struct kfd_ioctl_desc *o = gen_events[i].d;
+
+			if (!strcmp(o->event_name, d->event_name))
+				return gen_fail("two rows are named %s (%s)",
+						d->event_name, d->name);
+			if (o->file_kind == d->file_kind && o->nr == d->nr)
+				return gen_fail("%s and %s share a request number",
+						o->name, d->name);
+		}
+		memset(ev, 0, sizeof(*ev));
+		ev->d = d;
+		ev->size = d->args ? d->args->size : 0;
+		for (unsigned int i = 0; d->args && i < d->args->nfields; i++)
+			if (d->args->fields[i].select >= 0)
+				ev->has_union = 1;
+		for (unsigned int i = 0; d->args && i < d->args->nfields; i++) {
+			const struct kfd_field *f = &d->args->fields[i];
+
+			if (f->select >= 0 || f->role == KFD_ROLE_PAD)
+				continue;
+			if ((uint32_t)f->offset + f->width > ev->size)
+				return gen_fail("%s: field %s lies outside the struct",
+						d->name, f->name);
+			if (gen_add_field(ev, f))
+				return -1;
+		}
+		gen_nevents++;
+	}
+	return 0;
+}
+
+/* ---- the provider header ---- */
+
+static const char *
+gen_ctype(const struct kfd_field *f)
+{
+	static const char *const u[] = { "uint8_t", "uint16_t", NULL, "uint32_t",
+					 NULL, NULL, NULL, "uint64_t" };
+	static const char *const s[] = { "int8_t", "int16_t", NULL, "int32_t",
+					 NULL, NULL, NULL, "int64_t" };
+
+	return f->is_signed ? s[f->width - 1] : u[f->width - 1];
+}
+
+static void
+gen_field_line(FILE *o, const struct gen_field *g)
+{
+	const struct kfd_field *f = g->f;
+	const char *img = g->after ? "e->out" : "e->in";
+	char expr[128];
+
+	if (g->kind == GEN_TEXT) {
+		fprintf(o, "\t\tlttng_ust_field_array_text(char, %s, (const char *)%s + %u, %u)\n",
+			g->name, img, f->offset, f->width);
+		return;
+	}
+	if (g->kind == GEN_BYTES) {
+		fprintf(o, "\t\tlttng_ust_field_array_hex(uint8_t, %s, %s + %u, %u)\n",
+			g->name, img, f->offset, f->width);
+		return;
+	}
+	snprintf(expr, sizeof(expr), "%s%s%skfdlt_u%u(%s, %u)",
+		 f->is_signed ? "(" : "", f->is_signed ? gen_ctype(f) : "",
+		 f->is_signed ? ")" : "", f->width * 8, img, f->offset);
+	if (g->kind == GEN_ENUM)
+		fprintf(o, "\t\tlttng_ust_field_enum(kfd, %s, %s, %s, %s)\n",
+			gen_enums[g->enum_index].name, gen_ctype(f), g->name, expr);
+	else
+		fprintf(o, "\t\tlttng_ust_field_integer%s(%s, %s, %s)\n",
+			g->kind == GEN_HEX ? "_hex" : "", gen_ctype(f), g->name, expr);
+}
+
+/* A C string literal of a name from the schema. */
+static void
+gen_cstring(FILE *o, const char *s)
+{
+	fputc('"', o);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', o);
+		if (isprint((unsigned char)*s))
+			fputc(*s, o);
+	}
+	fputc('"', o);
+}
+
+static const char gen_fixed_text[] =
+	"LTTNG_UST_TRACEPOINT_ENUM(kfd, file_kind,\n"
+	"\tLTTNG_UST_TP_ENUM_VALUES(\n"
+	"\t\tlttng_ust_field_enum_value(\"unknown\", 0)\n"
+	"\t\tlttng_ust_field_enum_value(\"kfd\", 1)\n"
+	"\t\tlttng_ust_field_enum_value(\"render\", 2)))\n"
+	"\n"
+	"/* A request the schema does not know, before the call. */\n"
+	"LTTNG_UST_TRACEPOINT_EVENT(kfd, ioctl_enter,\n"
+	"\tLTTNG_UST_TP_ARGS(const struct kfd_dispatch_call *, c),\n"
+	"\tLTTNG_UST_TP_FIELDS(\n"
+	"\t\tlttng_ust_field_integer(int, fd, c->fd)\n"
+	"\t\tlttng_ust_field_enum(kfd, file_kind, uint8_t, kind, c->kind)\n"
+	"\t\tlttng_ust_field_integer_hex(uint32_t, request, (uint32_t)c->request)\n"
+	"\t\tlttng_ust_field_integer(uint32_t, size, c->arg_size)))\n"
+	"\n"
+	"/*\n"
+	" * Its result; also the result of a known request whose argument bytes\n"
+	" * could not be read.\n"
+	" */\n"
+	"LTTNG_UST_TRACEPOINT_EVENT(kfd, ioctl_exit,\n"
+	"\tLTTNG_UST_TP_ARGS(const struct kfd_dispatch_call *, c),\n"
+	"\tLTTNG_UST_TP_FIELDS(\n"
+	"\t\tlttng_ust_field_integer(int, fd, c->fd)\n"
+	"\t\tlttng_ust_field_enum(kfd, file_kind, uint8_t, kind, c->kind)\n"
+	"\t\tlttng_ust_field_integer_hex(uint32_t, request, (uint32_t)c->request)\n"
+	"\t\tlttng_ust_field_integer(uint32_t, size, c->arg_size)\n"
+	"\t\tlttng_ust_field_integer(int, ret, c->ret)\n"
+	"\t\tlttng_ust_field_integer(int, err, c->err)\n"
+	"\t\tlttng_ust_field_integer(uint64_t, dur_ns, c->t_exit - c->t_enter)))\n"
+	"\n"
+	"/* A mapping of a device file (doorbells, events page, buffer objects). */\n"
+	"LTTNG_UST_TRACEPOINT_EVENT(kfd, mmap,\n"
+	"\tLTTNG_UST_TP_ARGS(uint64_t, addr, uint64_t, len, int, prot, int, flags,\n"
+	"\t\t\t  int, fd, int, kind, uint64_t, offset, uint64_t, result,\n"
+	"\t\t\t  int, err),\n"
+	"\tLTTNG_UST_TP_FIELDS(\n"
+	"\t\tlttng_ust_field_integer_hex(uint64_t, addr, addr)\n"
+	"\t\tlttng_ust_field_integer(uint64_t, len, len)\n"
+	"\t\tlttng_ust_field_integer_hex(int, prot, prot)\n"
+	"\t\tlttng_ust_field_integer_hex(int, flags, flags)\n"
+	"\t\tlttng_ust_field_integer(int, fd, fd)\n"
+	"\t\tlttng_ust_field_enum(kfd, file_kind, uint8_t, kind, kind)\n"
+	"\t\tlttng_ust_field_integer_hex(uint64_t, offset, offset)\n"
+	"\t\tlttng_ust_field_integer_hex(uint64_t, result, result)\n"
+	"\t\tlttng_ust_field_integer(int, err, err)))\n"
+	"\n"
+	"/* An unmap that touched a device mapping. */\n"
+	"LTTNG_UST_TRACEPOINT_EVENT(kfd, munmap,\n"
+	"\tLTTNG_UST_TP_ARGS(uint64_t, addr, uint64_t, len, int, ret, int, err),\n"
+	"\tLTTNG_UST_TP_FIELDS(\n"
+	"\t\tlttng_ust_field_integer_hex(uint64_t, addr, addr)\n"
+	"\t\tlttng_ust_field_integer(uint64_t, len, len)\n"
+	"\t\tlttng_ust_field_integer(int, ret, ret)\n"
+	"\t\tlttng_ust_field_integer(int, err, err)))\n";
+
+static void
+gen_header(FILE *o)
+{
+	fprintf(o,
+		"/* SPDX-License-Identifier: MIT */\n"
+		"/*\n"
+		" * The \"kfd\" lttng-ust tracepoint provider. Generated from the ioctl\n"
+		" * schema by kfd-lttng-gen (tracer/lttng/gen_tp.c): do not edit.\n"
+		" */\n"
+		"#undef LTTNG_UST_TRACEPOINT_PROVIDER\n"
+		"#define LTTNG_UST_TRACEPOINT_PROVIDER kfd\n"
+		"#undef LTTNG_UST_TRACEPOINT_INCLUDE\n"
+		"#define LTTNG_UST_TRACEPOINT_INCLUDE \"kfd_tp.h\"\n"
+		"\n"
+		"#if !defined(KFD_TP_H) || defined(LTTNG_UST_TRACEPOINT_HEADER_MULTI_READ)\n"
+		"#define KFD_TP_H\n"
+		"\n"
+		"#include <stdint.h>\n"
+		"#include <lttng/tracepoint.h>\n"
+		"\n"
+		"#include \"kfdlt_ev.h\"\n"
+		"\n");
+	fprintf(o, "%s\n", gen_fixed_text);
+
+	for (unsigned int i = 0; i < gen_nenums; i++) {
+		const struct kfd_name_table *t = gen_enums[i].t;
+
+		fprintf(o, "LTTNG_UST_TRACEPOINT_ENUM(kfd, %s,\n"
+			"\tLTTNG_UST_TP_ENUM_VALUES(\n", gen_enums[i].name);
+		for (unsigned int j = 0; j < t->count; j++) {
+			fprintf(o, "\t\tlttng_ust_field_enum_value(");
+			gen_cstring(o, t->entries[j].name);
+			fprintf(o, ", 0x%llxULL)\n",
+				(unsigned long long)t->entries[j].value);
+		}
+		fprintf(o, "\t))\n\n");
+	}
+
+	for (unsigned int i = 0; i < gen_nevents; i++) {
+		const struct gen_event *ev = &gen_events[i];
+
+		fprintf(o, "/* %s: %s 0x%02x, struct %s (%u bytes) */\n",
+			ev->d->name, kfd_file_kind_name(ev->d->file_kind),
+			ev->d->nr, ev->d->args ? ev->d->args->name : "-", ev->size);
+		fprintf(o, "LTTNG_UST_TRACEPOINT_EVENT(kfd, %s,\n"
+			"\tLTTNG_UST_TP_ARGS(const struct kfdlt_ev *, e),\n"
+			"\tLTTNG_UST_TP_FIELDS(\n"
+			"\t\tlttng_ust_field_integer(int, fd, e->fd)\n",
+			ev->d->event_name);
+		for (unsigned int j = 0; j < ev->nfields; j++)
+			gen_field_line(o, &ev->fields[j]);
+		if (ev->has_union)
+			fprintf(o, "\t\tlttng_ust_field_sequence_hex(uint8_t, args, e->raw, uint16_t, e->raw_len)\n");
+		fprintf(o, "\t\tlttng_ust_field_integer(int, ret, e->ret)\n"
+			"\t\tlttng_ust_field_integer(int, err, e->err)\n"
+			"\t\tlttng_ust_field_integer(uint64_t, dur_ns, e->dur_ns)))\n\n");
+	}
+	fprintf(o, "#endif /* KFD_TP_H */\n\n#include <lttng/tracepoint-event.h>\n");
+}
+
+/* ---- the emitter ---- */
+
+static uint32_t
+gen_max_size(void)
+{
+	uint32_t max = 8;
+
+	for (unsigned int i = 0; i < gen_nevents; i++)
+		if (gen_events[i].size > max)
+			max = gen_events[i].size;
+	return max;
+}
+
+static void
+gen_emitter(FILE *o)
+{
+	fprintf(o,
+		"/* SPDX-License-Identifier: MIT */\n"
+		"/*\n"
+		" * From a finished call to its schema row's event. Generated from the\n"
+		" * ioctl schema by kfd-lttng-gen (tracer/lttng/gen_tp.c): do not edit.\n"
+		" */\n"
+		"#include \"kfd_tp.h\"\n"
+		"\n"
+		"#define KFDLT_KEY(kind, nr) ((uint32_t)(kind) << 16 | (uint32_t)(nr))\n"
+		"\n"
+		"int\n"
+		"kfdlt_emit_row(const struct kfd_dispatch_call *c)\n"
+		"{\n"
+		"\tunsigned char tin[%u], tout[%u];\n"
+		"\tstruct kfdlt_ev e;\n"
+		"\n"
+		"\tswitch (KFDLT_KEY(c->desc->file_kind, c->desc->nr)) {\n",
+		gen_max_size(), gen_max_size());
+	for (unsigned int i = 0; i < gen_nevents; i++) {
+		const struct gen_event *ev = &gen_events[i];
+		const char *n = ev->d->event_name;
+
+		fprintf(o,
+			"\tcase KFDLT_KEY(%u, 0x%02x):\t/* %s */\n"
+			"\t\tif (!lttng_ust_tracepoint_enabled(kfd, %s))\n"
+			"\t\t\treturn 1;\n"
+			"\t\tif (kfdlt_ev_init(&e, c, %u, tin, tout))\n"
+			"\t\t\treturn 0;\n"
+			"\t\tlttng_ust_do_tracepoint(kfd, %s, &e);\n"
+			"\t\treturn 1;\n",
+			ev->d->file_kind, ev->d->nr, ev->d->name, n, ev->size, n);
+	}
+	fprintf(o, "\tdefault:\n\t\treturn 0;\n\t}\n}\n");
+}
+
+/* ---- the documentation ---- */
+
+static const char *
+gen_kind_doc(const struct gen_field *g)
+{
+	switch (g->kind) {
+	case GEN_HEX:
+		return "hex";
+	case GEN_ENUM:
+		return "enum";
+	case GEN_TEXT:
+		return "text";
+	case GEN_BYTES:
+		return "bytes";
+	default:
+		return "dec";
+	}
+}
+
+static void
+gen_markdown(FILE *o)
+{
+	fprintf(o, "| event | request | fields (after fd; then ret, err, dur_ns) |\n"
+		"|---|---|---|\n");
+	for (unsigned int i = 0; i < gen_nevents; i++) {
+		const struct gen_event *ev = &gen_events[i];
+
+		fprintf(o, "| `kfd:%s` | %s %s 0x%02x | ", ev->d->event_name,
+			ev->d->name, kfd_file_kind_name(ev->d->file_kind),
+			ev->d->nr);
+		for (unsigned int j = 0; j < ev->nfields; j++) {
+			const struct gen_field *g = &ev->fields[j];
+
+			fprintf(o, "%s`%s` %s%s", j ? ", " : "", g->name,
+				gen_kind_doc(g), g->after ? " (out)" : "");
+		}
+		if (ev->has_union)
+			fprintf(o, "%s`args` (raw bytes; union arms left out)",
+				ev->nfields ? ", " : "");
+		fprintf(o, " |\n");
+	}
+}
+
+static int
+gen_write(const char *path, void (*fn)(FILE *))
+{
+	FILE *o = fopen(path, "w");
+
+	if (!o)
+		return gen_fail("cannot write %s: %s", path, strerror(errno));
+	fn(o);
+	if (fclose(o))
+		return gen_fail("cannot write %s: %s", path, strerror(errno));
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	if (gen_build())
+		return 1;
+	if (argc == 2 && !strcmp(argv[1], "--markdown")) {
+		gen_markdown(stdout);
+		return fflush(stdout) ? 1 : 0;
+	}
+	if (argc != 3) {
+		fprintf(stderr, "usage: kfd-lttng-gen HEADER EMITTER | --markdown\n");
+		return 2;
+	}
+	if (gen_write(argv[1], gen_header) || gen_write(argv[2], gen_emitter))
+		return 1;
+	return 0;
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/* Internals shared by the recorder's files. */
+#ifndef KFD_RECORDER_PRIV_H
+#define KFD_RECORDER_PRIV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <kfdtrace/recorder.h>
+#include <kfdtrace/trace.h>
+
+#define KFD_RECORDER_DEFAULT_CAP (1u << 20)
+
+struct kfd_recorder {
+	struct kt_writer *w;
+	int fd;
+	unsigned int flags;		/* enum kfd_recorder_flags */
+	size_t buf_cap;
+	unsigned int id;		/* tells recorders apart in thread state */
+	int attached;
+	char *topology_root;
+};
+
+/*
+ * Fill seq, tid (and ts when 0) and append; emits the thread's name first
+ * the first time this thread appends to @r.
+ */
+int kfd_rec_append(struct kfd_recorder *r, struct kt_record *rec);
+/* The same without the thread's name (records that belong to no thread's
+ * activity, such as the topology at the head of the file). */
+int kfd_rec_append_raw(struct kfd_recorder *r, struct kt_record *rec);
+
+/* recorder_ioctl.c: the dispatch hooks. */
+int kfd_rec_hooks_attach(struct kfd_recorder *r);
+void kfd_rec_hooks_detach(struct kfd_recorder *r);
+
+/* recorder_crash.c: fatal-signal handlers that flush @w. */
+int kfd_rec_crash_install(struct kt_writer *w);
+/* Stop flushing @w from the handlers (they stay installed and chain). */
+void kfd_rec_crash_forget(struct kt_writer *w);
+
+#endif /* KFD_RECORDER_PRIV_H */
