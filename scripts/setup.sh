@@ -18,7 +18,7 @@ packages=(
 	# real clients the tests run
 	libhsakmt1 libhsakmt-dev libhsa-runtime64-1 libhsa-runtime-dev rocminfo
 	# tools the tests use
-	zstd kmod libxml2-utils
+	zstd kmod libxml2-utils chromium
 )
 
 missing=()

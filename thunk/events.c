@@ -83,7 +83,14 @@ event_ctx_fini(HsaKFDContext *ctx, bool forked)
 
 	if (!ec)
 		return;
-	pthread_mutex_lock(&ec->lock);
+	/*
+	 * In a forked child another thread of the parent may have held
+	 * ec->lock at fork time: never take it there (kmt_priv.h). In the
+	 * parent, ctx->lock keeps new callers out of the event area, but a
+	 * waiter may still be inside it.
+	 */
+	if (!forked)
+		pthread_mutex_lock(&ec->lock);
 	for (b = 0; b < KMT_EVENT_BUCKETS; b++) {
 		for (e = ec->buckets[b]; e; e = next) {
 			struct kfd_abi_destroy_event_args args = { .event_id = e->ev.EventId };
@@ -97,17 +104,26 @@ event_ctx_fini(HsaKFDContext *ctx, bool forked)
 		ec->buckets[b] = NULL;
 	}
 	/*
-	 * In a forked child the page is the parent's: forget it. Otherwise
-	 * unmap the kernel's page, or free ours unless the kernel holds it.
+	 * In a forked child the page is the parent's: memory teardown
+	 * forgets it with everything else. Otherwise unmap the kernel's
+	 * page; free ours if the kernel never took it, and forget it if it
+	 * did: the kernel answers FREE with EPERM and keeps writing the page
+	 * through its GPU mapping, so neither UNMAP nor FREE is sent and its
+	 * range stays taken.
 	 */
 	if (!forked && ec->page) {
 		if (ec->page_map_size)
 			munmap(ec->page, ec->page_map_size);
-		else if (ec->page_alloc && !ec->page_handed)
-			kmt_mem_free(ctx, ec->page);
+		else if (ec->page_alloc && ec->page_handed)
+			kmt_mem_forget(ctx, ec->page);
+		else if (ec->page_alloc && kmt_mem_free(ctx, ec->page) != HSAKMT_STATUS_SUCCESS)
+			/* A failed CREATE_EVENT may have left the kernel holding it. */
+			kmt_mem_forget(ctx, ec->page);
 	}
-	pthread_mutex_unlock(&ec->lock);
-	pthread_mutex_destroy(&ec->lock);
+	if (!forked) {
+		pthread_mutex_unlock(&ec->lock);
+		pthread_mutex_destroy(&ec->lock);
+	}
 	free(ec);
 	ctx->events = NULL;
 }

@@ -20,18 +20,6 @@ struct kmt_event {
 	struct kmt_event *hnext;	/* bucket chain */
 };
 
-/*
- * Data of a HSA_EVENTTYPE_HW_EXCEPTION event as the newer API reports it
- * in HsaEventData.EventData (5.2.3's union lacks the member; the layout
- * is the newer headers' HsaHwException, which fits inside the union).
- */
-struct kmt_hw_exception {
-	HSAuint32 NodeId;
-	HSAuint32 ResetType;
-	HSAuint32 MemoryLost;
-	HSAuint32 ResetCause;
-};
-
 /* The event area of a context (HsaKFDContext.events). */
 struct kmt_event_ctx {
 	pthread_mutex_t lock;		/* guards everything below */

@@ -64,16 +64,14 @@ event_report(HsaKFDContext *ctx, HsaEvent *ev, const struct kfd_abi_event_data *
 		event_log_memory_fault(ctx, m, node);
 	} else if (ed->EventType == HSA_EVENTTYPE_HW_EXCEPTION && d->hw_exception_data.gpu_id) {
 		const struct kfd_abi_hsa_hw_exception_data *h = &d->hw_exception_data;
-		struct kmt_hw_exception x;
+		HsaHwException *x = &ed->EventData.HwException;
 
 		if (kmt_topo_node_of_gpu(ctx, h->gpu_id, &node) != HSAKMT_STATUS_SUCCESS)
 			return HSAKMT_STATUS_INVALID_NODE_UNIT;
-		x.NodeId = node;
-		x.ResetType = h->reset_type;
-		x.MemoryLost = h->memory_lost;
-		x.ResetCause = h->reset_cause;
-		_Static_assert(sizeof(x) <= sizeof(ed->EventData), "HW exception data fits");
-		memcpy(&ed->EventData, &x, sizeof(x));
+		x->NodeId = node;
+		x->ResetType = h->reset_type;
+		x->MemoryLost = h->memory_lost;
+		x->ResetCause = (HSA_EVENTID_HW_EXCEPTION_CAUSE)h->reset_cause;
 	}
 	return HSAKMT_STATUS_SUCCESS;
 }

@@ -461,7 +461,11 @@ ape_release_all(HsaKFDContext *ctx, struct kmt_aperture *ape, bool forked)
 		struct kmt_obj *obj = kmt_rb_entry(n, struct kmt_obj, node);
 
 		if (kmt_obj_release(ctx, obj, forked))
-			/* The kernel kept it: forget it anyway. */
+			/*
+			 * The kernel keeps it (the events page is never freed):
+			 * forget it but leave its range taken, so a later open
+			 * does not put memory on top of the kernel's mapping.
+			 */
 			kmt_obj_del(obj);
 	}
 }

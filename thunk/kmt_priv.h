@@ -330,6 +330,14 @@ HSAKMT_STATUS kmt_mem_alloc(HsaKFDContext *ctx, uint32_t node, uint64_t size, ui
  */
 HSAKMT_STATUS kmt_mem_free(HsaKFDContext *ctx, void *addr);
 
+/*
+ * kmt_mem_forget() - drop memory the kernel will never give back (the
+ * events page once CREATE_EVENT took it) from the bookkeeping, without
+ * unmapping or freeing it: its address range stays taken, so no later
+ * allocation can land on the kernel's mapping. For sub-context teardown.
+ */
+void kmt_mem_forget(HsaKFDContext *ctx, void *addr);
+
 /* What kmt_mem_describe() reports about the object holding an address. */
 struct kmt_mem_desc {
 	uint64_t gpu_va;		/* start of the object, GPU view */

@@ -409,6 +409,10 @@ mem_alloc(HsaKFDContext *ctx, uint32_t node, uint32_t anchor_node, uint64_t size
 		st = fmm->is_dgpu ? alloc_host_gpu(ctx, &r, addr) : alloc_host_cpu(ctx, &r, addr);
 	} else {
 		st = alloc_device(ctx, g, &r, addr);
+		/* As AMD's library: a VRAM allocation fails with NO_MEMORY, whatever
+		 * the kernel said (e.g. EINVAL for host access on a small BAR). */
+		if (st != HSAKMT_STATUS_SUCCESS)
+			st = HSAKMT_STATUS_NO_MEMORY;
 	}
 	pthread_mutex_unlock(&fmm->lock);
 	if (st != HSAKMT_STATUS_SUCCESS)
@@ -425,7 +429,8 @@ hsaKmtAllocMemoryAlignCtx(HsaKFDContext *ctx, HSAuint32 PreferredNode, HSAuint64
 
 	if (st != HSAKMT_STATUS_SUCCESS)
 		return st;
-	return mem_alloc(ctx, PreferredNode, PreferredNode, SizeInBytes, Alignment, MemFlags,
+	/* System memory BOs belong to the first GPU, as with AMD's library. */
+	return mem_alloc(ctx, PreferredNode, UINT32_MAX, SizeInBytes, Alignment, MemFlags,
 			 MemoryAddress);
 }
 
@@ -473,16 +478,51 @@ hsaKmtAllocMemoryHostGttCtx(HsaKFDContext *ctx, HSAuint32 PreferredNode, HSAuint
 			 MemoryAddress);
 }
 
+/*
+ * Free a buffer the caller still has mapped on a GPU, as AMD's library
+ * does: no UNMAP first; FREE goes to the kernel, which refuses a mapped BO
+ * (EBUSY), and the buffer stays allocated and mapped: ERROR. Programs
+ * written for AMD's library rely on that (they unmap and free again), and
+ * a trace of either library shows the same requests. Called with
+ * fmm->lock held.
+ */
+static HSAKMT_STATUS
+mem_free_mapped(HsaKFDContext *ctx, struct kmt_obj *obj)
+{
+	int err = kmt_bo_free_ioctl(ctx, obj->handle);
+
+	if (err) {
+		kmt_debug("FREE_MEMORY_OF_GPU of mapped %#lx: %s\n", (unsigned long)obj->va,
+			  strerror(-err));
+		return HSAKMT_STATUS_ERROR;
+	}
+	/* The kernel let it go: drop our side without further ioctls. */
+	kmt_obj_release(ctx, obj, true);
+	return HSAKMT_STATUS_SUCCESS;
+}
+
 KMT_API HSAKMT_STATUS
 hsaKmtFreeMemoryCtx(HsaKFDContext *ctx, void *MemoryAddress, HSAuint64 SizeInBytes)
 {
 	HSAKMT_STATUS st = kmt_ctx_check(ctx);
+	struct kmt_fmm *fmm;
+	struct kmt_obj *obj;
 
 	(void)SizeInBytes;
 	if (st != HSAKMT_STATUS_SUCCESS)
 		return st;
 	if (!MemoryAddress)
 		return HSAKMT_STATUS_ERROR;	/* as AMD's library: not INVALID_PARAMETER */
+	fmm = ctx->fmm;
+	pthread_mutex_lock(&fmm->lock);
+	obj = kmt_fmm_find(fmm, (uintptr_t)MemoryAddress, 0, KMT_FIND_START);
+	if (obj && obj->n_map && obj->handle && obj->kind != KMT_OBJ_USERPTR &&
+	    obj->kind != KMT_OBJ_MMIO && !kmt_scratch_gpu_of(fmm, (uintptr_t)MemoryAddress)) {
+		st = mem_free_mapped(ctx, obj);
+		pthread_mutex_unlock(&fmm->lock);
+		return st;
+	}
+	pthread_mutex_unlock(&fmm->lock);
 	return kmt_mem_free(ctx, MemoryAddress);
 }
 
@@ -518,6 +558,22 @@ kmt_mem_free(HsaKFDContext *ctx, void *addr)
 out:
 	pthread_mutex_unlock(&fmm->lock);
 	return st;
+}
+
+void
+kmt_mem_forget(HsaKFDContext *ctx, void *addr)
+{
+	struct kmt_fmm *fmm = ctx->fmm;
+	struct kmt_obj *obj;
+
+	if (!fmm)
+		return;
+	pthread_mutex_lock(&fmm->lock);
+	obj = kmt_fmm_find(fmm, (uintptr_t)addr, 0, KMT_FIND_START);
+	/* Keep the VA (and any CPU mapping) taken: leave the range alone. */
+	if (obj)
+		kmt_obj_del(obj);
+	pthread_mutex_unlock(&fmm->lock);
 }
 
 HSAKMT_STATUS

@@ -189,18 +189,21 @@ kmt_ids_from_nodes(HsaKFDContext *ctx, uint64_t n, const uint32_t *nodes, uint32
 	return HSAKMT_STATUS_SUCCESS;
 }
 
-/* The GPU address a mapping reports for @addr inside @obj. */
+/*
+ * The AlternateVAGPU a mapping reports for @obj, as AMD's library does:
+ * registered user memory gives its GPU address (with the in-page offset),
+ * CPU-invisible GPUVM apertures of old APUs the offset into the aperture,
+ * and everything else 0, since the GPU uses the CPU's address there.
+ */
 static uint64_t
-gpu_address(struct kmt_fmm *fmm, const struct kmt_obj *obj, uint64_t addr)
+gpu_address(struct kmt_fmm *fmm, const struct kmt_obj *obj)
 {
 	if (obj->kind == KMT_OBJ_USERPTR)
 		return obj->va + (obj->userptr & (kmt_page_size() - 1));
-	/* CPU-invisible GPUVM apertures of old APUs are addressed by offset. */
 	if (!fmm->is_dgpu && !obj->ape->cpu_reserved && !obj->ape->mmap_backed &&
 	    obj->ape != &fmm->cpuvm && obj->ape != &fmm->mem_handle)
 		return obj->va - obj->ape->base;
-	(void)addr;
-	return obj->va;
+	return 0;
 }
 
 KMT_API HSAKMT_STATUS
@@ -239,7 +242,7 @@ hsaKmtMapMemoryToGPUCtx(HsaKFDContext *ctx, void *MemoryAddress, HSAuint64 Memor
 	}
 	st = kmt_obj_map(ctx, obj, NULL, 0);
 	if (st == HSAKMT_STATUS_SUCCESS && AlternateVAGPU)
-		*AlternateVAGPU = gpu_address(fmm, obj, (uintptr_t)MemoryAddress);
+		*AlternateVAGPU = gpu_address(fmm, obj);
 	if (st != HSAKMT_STATUS_SUCCESS)
 		st = HSAKMT_STATUS_ERROR;
 out:
@@ -311,8 +314,6 @@ hsaKmtMapMemoryToGPUNodesCtx(HsaKFDContext *ctx, void *MemoryAddress, HSAuint64 
 	st = kmt_ids_from_nodes(ctx, NumberOfNodes, NodeArray, &ids);
 	if (st != HSAKMT_STATUS_SUCCESS)
 		return st;
-	if (AlternateVAGPU)
-		*AlternateVAGPU = 0;
 	pthread_mutex_lock(&fmm->lock);
 	obj = kmt_fmm_find(fmm, (uintptr_t)MemoryAddress, MemorySizeInBytes, KMT_FIND_START);
 	if (!obj && MemorySizeInBytes)
@@ -325,8 +326,9 @@ hsaKmtMapMemoryToGPUNodesCtx(HsaKFDContext *ctx, void *MemoryAddress, HSAuint64 
 	} else {
 		st = map_to_nodes(ctx, obj, ids, (uint32_t)NumberOfNodes);
 	}
-	if (st == HSAKMT_STATUS_SUCCESS && AlternateVAGPU)
-		*AlternateVAGPU = gpu_address(fmm, obj, (uintptr_t)MemoryAddress);
+	/* As AMD's library: only user memory reports (and sets) an address. */
+	if (st == HSAKMT_STATUS_SUCCESS && AlternateVAGPU && obj->kind == KMT_OBJ_USERPTR)
+		*AlternateVAGPU = gpu_address(fmm, obj);
 	pthread_mutex_unlock(&fmm->lock);
 	free(ids);
 	return st == HSAKMT_STATUS_SUCCESS ? st : HSAKMT_STATUS_ERROR;

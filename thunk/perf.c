@@ -36,14 +36,18 @@ perf_ctx_fini(HsaKFDContext *ctx, bool forked)
 
 	if (!pc)
 		return;
-	pthread_mutex_lock(&pc->lock);
+	/* A forked child never takes the area's lock (see kmt_priv.h). */
+	if (!forked)
+		pthread_mutex_lock(&pc->lock);
 	kmt_pmc_traces_free(pc);
 	for (i = 0; i < pc->num_nodes; i++)
 		free(pc->props[i]);
 	free(pc->props);
 	free(pc->iommu.counter_ids);
-	pthread_mutex_unlock(&pc->lock);
-	pthread_mutex_destroy(&pc->lock);
+	if (!forked) {
+		pthread_mutex_unlock(&pc->lock);
+		pthread_mutex_destroy(&pc->lock);
+	}
 	free(pc);
 	ctx->perf = NULL;
 }

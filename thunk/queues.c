@@ -35,7 +35,7 @@ queue_type_to_kfd(HSA_QUEUE_TYPE type)
 		return KFD_ABI_QUEUE_TYPE_SDMA;
 	case HSA_QUEUE_SDMA_XGMI:
 		return KFD_ABI_QUEUE_TYPE_SDMA_XGMI;
-	case KMT_QUEUE_SDMA_BY_ENG_ID:
+	case HSA_QUEUE_SDMA_BY_ENG_ID:
 		return KFD_ABI_QUEUE_TYPE_SDMA_BY_ENG_ID;
 	case HSA_QUEUE_COMPUTE_AQL:
 		return KFD_ABI_QUEUE_TYPE_COMPUTE_AQL;
@@ -44,15 +44,16 @@ queue_type_to_kfd(HSA_QUEUE_TYPE type)
 	}
 }
 
+/* In AMD's library's order: EOP buffer, save area, then the queue's page. */
 static void
 queue_free_buffers(HsaKFDContext *ctx, struct kmt_queue *q)
 {
-	if (q->ptrs)
-		kmt_mem_free(ctx, q->ptrs);
 	if (q->eop)
 		kmt_mem_free(ctx, q->eop);
 	if (q->cwsr)
 		kmt_mem_free(ctx, q->cwsr);
+	if (q->ptrs)
+		kmt_mem_free(ctx, q->ptrs);
 	free(q->cu_mask);
 	free(q);
 }
@@ -65,7 +66,9 @@ queue_ctx_fini(HsaKFDContext *ctx, bool forked)
 
 	if (!qc)
 		return;
-	pthread_mutex_lock(&qc->lock);
+	/* A forked child never takes the area's lock (see kmt_priv.h). */
+	if (!forked)
+		pthread_mutex_lock(&qc->lock);
 	for (q = qc->head; q; q = next) {
 		struct kfd_abi_destroy_queue_args args = { .queue_id = q->queue_id };
 
@@ -83,8 +86,10 @@ queue_ctx_fini(HsaKFDContext *ctx, bool forked)
 	}
 	qc->head = NULL;
 	kmt_doorbells_release(ctx, qc, forked);
-	pthread_mutex_unlock(&qc->lock);
-	pthread_mutex_destroy(&qc->lock);
+	if (!forked) {
+		pthread_mutex_unlock(&qc->lock);
+		pthread_mutex_destroy(&qc->lock);
+	}
 	free(qc->doorbells);
 	free(qc);
 	ctx->queues = NULL;
@@ -212,12 +217,17 @@ queue_alloc_buffers(HsaKFDContext *ctx, struct kmt_queue *q, const struct kmt_no
 	size_t page = kmt_page_size();
 	HSAKMT_STATUS st;
 
+	/*
+	 * A GPU-mapped page per queue, first, as AMD's library allocates its
+	 * queue structure (so both issue the same requests); non-AQL queues
+	 * keep their read and write pointers in it.
+	 */
+	st = kmt_mem_alloc(ctx, q->node, page, 0,
+			   KMT_MEM_HOST_ACCESS | KMT_MEM_UNCACHED | KMT_MEM_EXECUTABLE,
+			   (void **)&q->ptrs);
+	if (st != HSAKMT_STATUS_SUCCESS)
+		return HSAKMT_STATUS_NO_MEMORY;
 	if (q->type != HSA_QUEUE_COMPUTE_AQL) {
-		st = kmt_mem_alloc(ctx, q->node, page, 0,
-				   KMT_MEM_HOST_ACCESS | KMT_MEM_UNCACHED | KMT_MEM_EXECUTABLE,
-				   (void **)&q->ptrs);
-		if (st != HSAKMT_STATUS_SUCCESS)
-			return HSAKMT_STATUS_NO_MEMORY;
 		res->QueueRptrValue = (uintptr_t)&q->ptrs[0];
 		res->QueueWptrValue = (uintptr_t)&q->ptrs[1];
 	}
@@ -365,7 +375,7 @@ hsaKmtCreateQueueCtx(HsaKFDContext *ctx, HSAuint32 NodeId, HSA_QUEUE_TYPE Type,
 		     HsaQueueResource *QueueResource)
 {
 	/* Naming an engine needs the Ext call, as in AMD's library. */
-	if (Type == KMT_QUEUE_SDMA_BY_ENG_ID)
+	if (Type == HSA_QUEUE_SDMA_BY_ENG_ID)
 		return HSAKMT_STATUS_ERROR;
 	return queue_create(ctx, NodeId, Type, QueuePercentage, Priority, 0, QueueAddress,
 			    QueueSizeInBytes, 0, Event, QueueResource);

@@ -13,12 +13,6 @@
 
 #include "kmt_priv.h"
 
-/*
- * Queue types of the newer API that 5.2.3's HSA_QUEUE_TYPE lacks: a queue
- * on one chosen SDMA engine (KFD 1.17), as the newer headers number it.
- */
-#define KMT_QUEUE_SDMA_BY_ENG_ID	((HSA_QUEUE_TYPE)6)
-
 /* HSA priorities -3..+3 and whether one is in range. */
 static inline bool
 kmt_queue_priority_valid(HSA_QUEUE_PRIORITY prio)

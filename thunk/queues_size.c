@@ -44,7 +44,7 @@ static bool
 is_sdma_type(HSA_QUEUE_TYPE type)
 {
 	return type == HSA_QUEUE_SDMA || type == HSA_QUEUE_SDMA_XGMI ||
-	       type == KMT_QUEUE_SDMA_BY_ENG_ID;
+	       type == HSA_QUEUE_SDMA_BY_ENG_ID;
 }
 
 static uint32_t

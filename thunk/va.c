@@ -3,10 +3,11 @@
  * Free extents [start, end) in an address-ordered red-black tree whose
  * nodes carry the largest extent length of their subtree ("max_len").
  * Finding the lowest extent of at least n bytes follows max_len down one
- * path. An aligned request needs up to align-1 bytes of slack: the first
- * search asks for size + align - 1 (any such extent fits); if none exists,
- * smaller extents are tried in address order, still skipping every
- * subtree whose max_len is below size.
+ * path. An allocation first tries the lowest extent of at least size
+ * bytes (if the alignment fits there, no lower address can work); then
+ * the lowest with size + align - 1 bytes, where any alignment fits; only
+ * if neither works are the remaining extents tried in address order,
+ * still skipping every subtree whose max_len is below size.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -204,10 +205,19 @@ kmt_va_alloc(struct kmt_va *va, uint64_t size, uint64_t align, uint64_t phase, u
 		return -EINVAL;
 	if (align <= 1)
 		align = 1;
-	if (size + (align - 1) >= size) {
+	/* The lowest extent that is big enough: if it fits, nothing lower can. */
+	e = ext_first_fit(va, size);
+	if (e && ext_fit(e, size, align, phase, &a)) {
+		*addr = a;
+		return ext_carve(va, e, a, size);
+	}
+	/* The lowest extent with room for any alignment surely fits. */
+	if (align > 1 && size + (align - 1) > size) {
 		e = ext_first_fit(va, size + (align - 1));
-		if (e && ext_fit(e, size, align, phase, &a))
-			return *addr = a, ext_carve(va, e, a, size);
+		if (e && ext_fit(e, size, align, phase, &a)) {
+			*addr = a;
+			return ext_carve(va, e, a, size);
+		}
 	}
 	e = ext_scan(va->free.root, size, align, phase, &a);
 	if (!e)

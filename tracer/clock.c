@@ -36,6 +36,7 @@ static atomic_uint clk_seq;
 static _Atomic uint64_t clk_base_tsc, clk_base_ns, clk_mult, clk_period;
 static atomic_int clk_writing;
 static int clk_tsc;		/* set once by clock_setup() */
+static atomic_int clk_ready;	/* clock_setup() has run */
 static pthread_once_t clk_once = PTHREAD_ONCE_INIT;
 static __thread uint64_t clk_last __attribute__((tls_model("initial-exec")));
 
@@ -49,6 +50,8 @@ libc_ns(void)
 }
 
 #if defined(__x86_64__)
+static int clock_pair(uint64_t *tsc, uint64_t *ns);
+
 /* Raw system calls: this may run inside an LD_PRELOAD wrapper. */
 static int
 clocksource_is_tsc(void)
@@ -72,10 +75,12 @@ clock_setup(void)
 	unsigned int a, b, c, d;
 
 	/* CPUID 0x80000007 EDX bit 8: invariant TSC. */
+	uint64_t tsc, ns;
+
 	if (__get_cpuid(0x80000007, &a, &b, &c, &d) && (d & (1u << 8)) &&
-	    clocksource_is_tsc()) {
-		atomic_store(&clk_base_tsc, __rdtsc());
-		atomic_store(&clk_base_ns, libc_ns());
+	    clocksource_is_tsc() && clock_pair(&tsc, &ns)) {
+		atomic_store(&clk_base_tsc, tsc);
+		atomic_store(&clk_base_ns, ns);
 		clk_tsc = 1;
 	}
 }
@@ -98,15 +103,44 @@ clock_publish(uint64_t tsc, uint64_t ns, uint64_t mult)
 }
 
 /*
+ * Read the TSC and CLOCK_MONOTONIC as one pair: the TSC on both sides of
+ * clock_gettime(), keeping the midpoint. A pair whose sides lie far apart
+ * (the thread was preempted in between) is no good as an anchor: it would
+ * shift every later reading by the delay. Return: 1 for a good pair.
+ */
+static int
+clock_pair(uint64_t *tsc, uint64_t *ns)
+{
+	uint64_t best = UINT64_MAX;
+
+	for (int i = 0; i < 4; i++) {
+		uint64_t t1 = __rdtsc();
+		uint64_t n = libc_ns();
+		uint64_t t2 = __rdtsc();
+
+		if (t2 >= t1 && t2 - t1 < best) {
+			best = t2 - t1;
+			*tsc = t1 + (t2 - t1) / 2;
+			*ns = n;
+		}
+	}
+	/* 3000 ticks: about a microsecond on current CPUs, against the
+	 * ~100 ns a clean reading takes. */
+	return best < 3000;
+}
+
+/*
  * The anchor is stale (or there is no rate yet): take the real time, and
  * move the anchor if no other thread is doing it.
  */
 static uint64_t
-clock_reanchor(uint64_t tsc, uint64_t base_tsc, uint64_t base_ns)
+clock_reanchor(uint64_t base_tsc, uint64_t base_ns)
 {
-	uint64_t ns = libc_ns();
+	uint64_t tsc, ns;
 	int expected = 0;
 
+	if (!clock_pair(&tsc, &ns))
+		return libc_ns();
 	if (ns - base_ns < CLOCK_CALIB_NS || tsc <= base_tsc)
 		return ns;
 	if (!atomic_compare_exchange_strong(&clk_writing, &expected, 1))
@@ -144,7 +178,7 @@ clock_tsc_ns(void)
 	/* Past the period (or before the anchor: another CPU's reading
 	 * raced the update) the product could overflow: re-anchor. */
 	if (!mult || tsc < base_tsc || tsc - base_tsc > period)
-		return clock_reanchor(tsc, base_tsc, base_ns);
+		return clock_reanchor(base_tsc, base_ns);
 	return base_ns + (((tsc - base_tsc) * mult) >> 32);
 }
 #else
@@ -154,12 +188,21 @@ clock_setup(void)
 }
 #endif
 
+static void
+clock_setup_once(void)
+{
+	clock_setup();
+	atomic_store_explicit(&clk_ready, 1, memory_order_release);
+}
+
 uint64_t
 kfd_clock_ns(void)
 {
 	uint64_t ns;
 
-	pthread_once(&clk_once, clock_setup);
+	if (__builtin_expect(!atomic_load_explicit(&clk_ready,
+						   memory_order_acquire), 0))
+		pthread_once(&clk_once, clock_setup_once);
 #if defined(__x86_64__)
 	ns = clk_tsc ? clock_tsc_ns() : libc_ns();
 #else
@@ -175,6 +218,6 @@ kfd_clock_ns(void)
 int
 kfd_clock_uses_tsc(void)
 {
-	pthread_once(&clk_once, clock_setup);
+	pthread_once(&clk_once, clock_setup_once);
 	return clk_tsc;
 }

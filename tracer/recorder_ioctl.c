@@ -100,6 +100,8 @@ rec_before(void *ctx, struct kfd_dispatch_call *call, void **cookie)
 
 		if (b->len_kind == KFD_LEN_TRAILING)
 			continue;	/* inside the argument bytes already */
+		/* The slot of a skipped buffer is reused by the next one. */
+		memset(img, 0, sizeof(*img));
 		img->index = (uint16_t)i;
 		img->addr = kfd_indirect_ptr(desc, b, call->arg_before,
 					     call->arg_size);

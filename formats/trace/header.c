@@ -178,6 +178,10 @@ kt_header_decode(const uint8_t *data, size_t size, struct kt_header *hdr,
 	uint16_t major;
 
 	memset(hdr, 0, sizeof(*hdr));
+	if (size == 0) {
+		*why = "empty file";
+		return -KT_ETRUNC;
+	}
 	if (size < 4) {
 		*why = "the file ends inside the header's magic";
 		return memcmp(data, magic, size) ? -KT_ENOTTRACE : -KT_ETRUNC;

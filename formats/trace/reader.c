@@ -212,8 +212,11 @@ kt_reader_next(struct kt_reader *r, struct kt_record *rec)
 							      "out of memory");
 				return KT_CORRUPT(r, r->frame_off, off,
 						  "record at offset %zu of the "
-						  "frame at file offset %zu: %s",
-						  off, r->frame_off, why);
+						  "frame at file offset %zu: %s%s",
+						  off, r->frame_off,
+						  r->dec.bad_field ?
+						  "bad or truncated " : "",
+						  why);
 			}
 			r->rpos = off + (size_t)n;
 			if (KT_UNLIKELY(!known))

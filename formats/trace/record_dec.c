@@ -22,7 +22,7 @@ struct kt_cur {
 
 #define KT_FAIL(c, msg)	((c)->why = (msg), false)
 
-static inline bool
+static inline __attribute__((always_inline)) bool
 kt_cur_u64(struct kt_cur *c, uint64_t *v, const char *what)
 {
 	if (KT_LIKELY(kt_get_varint(&c->q, c->end, v)))
@@ -30,7 +30,7 @@ kt_cur_u64(struct kt_cur *c, uint64_t *v, const char *what)
 	return KT_FAIL(c, what);
 }
 
-static inline bool
+static inline __attribute__((always_inline)) bool
 kt_cur_u32(struct kt_cur *c, uint32_t *v, uint64_t max, const char *what)
 {
 	uint64_t x;
@@ -43,7 +43,7 @@ kt_cur_u32(struct kt_cur *c, uint32_t *v, uint64_t max, const char *what)
 	return true;
 }
 
-static inline bool
+static inline __attribute__((always_inline)) bool
 kt_cur_s64(struct kt_cur *c, int64_t *v, const char *what)
 {
 	uint64_t x;
@@ -54,7 +54,7 @@ kt_cur_s64(struct kt_cur *c, int64_t *v, const char *what)
 	return true;
 }
 
-static inline bool
+static inline __attribute__((always_inline)) bool
 kt_cur_s32(struct kt_cur *c, int32_t *v, const char *what)
 {
 	int64_t x;
@@ -67,7 +67,7 @@ kt_cur_s32(struct kt_cur *c, int32_t *v, const char *what)
 	return true;
 }
 
-static inline bool
+static inline __attribute__((always_inline)) bool
 kt_cur_u8(struct kt_cur *c, uint8_t *v, const char *what)
 {
 	if (c->q >= c->end)
@@ -76,7 +76,7 @@ kt_cur_u8(struct kt_cur *c, uint8_t *v, const char *what)
 	return true;
 }
 
-static inline bool
+static inline __attribute__((always_inline)) bool
 kt_cur_take(struct kt_cur *c, uint64_t n, const uint8_t **out,
 	    const char *what)
 {
@@ -88,7 +88,7 @@ kt_cur_take(struct kt_cur *c, uint64_t n, const uint8_t **out,
 }
 
 /* A string is a length, the bytes and a NUL, so it can be handed out in place. */
-static inline bool
+static inline __attribute__((always_inline)) bool
 kt_cur_str(struct kt_cur *c, size_t max, const char **out, const char *what)
 {
 	uint64_t n;
@@ -102,7 +102,7 @@ kt_cur_str(struct kt_cur *c, size_t max, const char **out, const char *what)
 	return true;
 }
 
-static inline bool
+static inline __attribute__((always_inline)) bool
 kt_cur_bytes(struct kt_cur *c, size_t max, const uint8_t **out, uint32_t *len,
 	     const char *what)
 {
@@ -117,7 +117,7 @@ kt_cur_bytes(struct kt_cur *c, size_t max, const uint8_t **out, uint32_t *len,
 }
 
 /* after ^= before, a word at a time (the frame buffer is ours to modify). */
-static inline void
+static inline __attribute__((always_inline)) void
 kt_unxor(uint8_t *after, const uint8_t *before, size_t n)
 {
 	size_t i = 0;
@@ -134,7 +134,7 @@ kt_unxor(uint8_t *after, const uint8_t *before, size_t n)
 		after[i] ^= before[i];
 }
 
-static bool
+static inline __attribute__((always_inline)) bool
 kt_dec_ioctl(struct kt_cur *c, struct kt_dec *dec, struct kt_record *rec)
 {
 	struct kt_ioctl_rec *io = &rec->u.ioctl;
@@ -236,16 +236,14 @@ kt_dec_topology(struct kt_cur *c, struct kt_dec *dec, struct kt_record *rec)
 	return 0;
 }
 
-static int
+/* Every type but ioctl, out of line so the hot path keeps its cursor in registers. */
+static int __attribute__((noinline))
 kt_dec_body(struct kt_cur *c, struct kt_dec *dec, struct kt_record *rec)
 {
 	int64_t d1, d2, d3;
 	bool ok = false;
 
 	switch (rec->type) {
-	case KT_REC_IOCTL:
-		ok = kt_dec_ioctl(c, dec, rec);
-		break;
 	case KT_REC_OPEN:
 		ok = kt_cur_str(c, KT_MAX_PATH, &rec->u.open.path, "open path") &&
 		     kt_cur_s32(c, &rec->u.open.flags, "open flags") &&
@@ -338,6 +336,7 @@ kt_rec_decode(uint8_t *p, size_t avail, struct kt_dec *dec,
 	size_t total;
 	int err;
 
+	dec->bad_field = false;
 	type = *c.q++;
 	if (!kt_get_varint(&c.q, c.end, &len)) {
 		*why = "record length runs past the end of the frame";
@@ -394,7 +393,17 @@ kt_rec_decode(uint8_t *p, size_t avail, struct kt_dec *dec,
 		return (long)total;
 	}
 	*known = true;
-	err = kt_dec_body(&c, dec, rec);
+	if (KT_LIKELY(type == KT_REC_IOCTL)) {
+		if (!kt_dec_ioctl(&c, dec, rec))
+			goto bad;
+		return (long)total;
+	} else {
+		/* A copy: the hot path's cursor never has its address taken. */
+		struct kt_cur oc = c;
+
+		err = kt_dec_body(&oc, dec, rec);
+		c.why = oc.why;
+	}
 	if (err == -KT_ECORRUPT)
 		goto bad;
 	if (err)
@@ -402,5 +411,6 @@ kt_rec_decode(uint8_t *p, size_t avail, struct kt_dec *dec,
 	return (long)total;
 bad:
 	*why = c.why;
+	dec->bad_field = true;
 	return -KT_ECORRUPT;
 }

@@ -170,7 +170,7 @@ kt_put_varint_width(uint8_t *p, uint64_t v, unsigned int width)
  * Return: true and advance *@pp, or false for a varint that runs past @end
  * or is longer than 10 bytes or overflows 64 bits.
  */
-static inline bool
+static inline __attribute__((always_inline)) bool
 kt_get_varint(const uint8_t **pp, const uint8_t *end, uint64_t *v)
 {
 	const uint8_t *p = *pp;
@@ -180,6 +180,25 @@ kt_get_varint(const uint8_t **pp, const uint8_t *end, uint64_t *v)
 		*v = *p;
 		*pp = p + 1;
 		return true;
+	}
+	/*
+	 * Time deltas take two or three bytes: unrolled, with one bounds
+	 * check, when the buffer has room for any varint.
+	 */
+	if (KT_LIKELY(end - p >= KT_VARINT_MAX)) {
+		r = (uint64_t)(p[0] & 0x7f) | (uint64_t)(p[1] & 0x7f) << 7;
+		if (p[1] < 0x80) {
+			*v = r;
+			*pp = p + 2;
+			return true;
+		}
+		r |= (uint64_t)(p[2] & 0x7f) << 14;
+		if (p[2] < 0x80) {
+			*v = r;
+			*pp = p + 3;
+			return true;
+		}
+		r = 0;
 	}
 	for (unsigned int shift = 0; shift < 64; shift += 7) {
 		uint8_t b;
@@ -336,6 +355,7 @@ size_t kt_rec_rebase(const uint8_t *p, const uint8_t *end,
 /* Decoder state and scratch, owned by a reader. */
 struct kt_dec {
 	struct kt_delta delta;
+	bool bad_field;			/* the last error names a field */
 	struct kt_buf_image bufs[KT_MAX_BUFS];
 	struct kt_topo_file *files;
 	size_t files_cap;

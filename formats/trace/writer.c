@@ -98,7 +98,7 @@ kt_wbuf_reset(struct kt_writer *w, struct kt_wbuf *b)
 	b->ticket = atomic_fetch_add_explicit(&w->ticket, 1,
 					      memory_order_relaxed);
 	__atomic_store_n(&b->len, 0, __ATOMIC_RELAXED);
-	b->skip = 0;
+	__atomic_store_n(&b->skip, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&b->t_first, 0, __ATOMIC_RELAXED);
 	b->delta.valid = false;
 	b->nrec = 0;
@@ -144,8 +144,11 @@ kt_wbuf_get(struct kt_writer *w, size_t bound)
 	 * they compress waits here rather than losing them or growing the
 	 * queue without bound.
 	 */
-	while (atomic_load(&w->queued) >= w->max_queued && !w->stopping)
+	while (atomic_load(&w->queued) >= w->max_queued && !w->stopping) {
+		atomic_fetch_add(&w->space_waiters, 1);
 		pthread_cond_wait(&w->cond, &w->lock);
+		atomic_fetch_sub(&w->space_waiters, 1);
+	}
 	if (w->free) {
 		b = w->free;
 		w->free = b->next;
@@ -206,12 +209,14 @@ kt_wbuf_refill(struct kt_writer *w, struct kt_wthread *t, struct kt_wbuf *b,
 		return NULL;
 	}
 	if (b) {
-		if (b->len == b->skip && b->cap >= bound && !b->big) {
+		size_t skip = __atomic_load_n(&b->skip, __ATOMIC_RELAXED);
+
+		if (b->len == skip && b->cap >= bound && !b->big) {
 			kt_wbuf_reset(w, b);
 			return b;
 		}
 		atomic_store_explicit(&t->cur, NULL, memory_order_relaxed);
-		if (b->len > b->skip) {
+		if (b->len > skip) {
 			kt_handoff(w, b);
 		} else {
 			b->next = NULL;
@@ -316,7 +321,7 @@ static void
 kt_writer_opts(struct kt_writer *w, const struct kt_writer_opts *o)
 {
 	static const struct kt_writer_opts none;
-	size_t slack;
+	size_t slack, queue;
 
 	if (!o)
 		o = &none;
@@ -345,9 +350,10 @@ kt_writer_opts(struct kt_writer *w, const struct kt_writer_opts *o)
 	if (slack < 1024)
 		slack = 1024;
 	w->buf_cap = w->frame_raw + slack;
-	w->max_queued = (unsigned int)(KT_QUEUE_BYTES / w->buf_cap);
-	if (w->max_queued < 16)
-		w->max_queued = 16;
+	queue = o->max_queued_bytes ? o->max_queued_bytes : KT_QUEUE_BYTES;
+	w->max_queued = (unsigned int)(queue / w->buf_cap);
+	if (w->max_queued < 2)
+		w->max_queued = 2;
 }
 
 static void

@@ -226,7 +226,8 @@ kt_writer_emergency_flush(struct kt_writer *w)
 
 			err = kt_emerg_buf(w, b, len, &records);
 			if (!err && b == own)
-				own->skip = own_len;
+				__atomic_store_n(&own->skip, own_len,
+						 __ATOMIC_RELAXED);
 		} else {
 			atomic_fetch_add(&w->lost, b->nrec);
 		}

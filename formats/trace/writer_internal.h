@@ -25,7 +25,8 @@ struct kt_wbuf {
 	uint64_t ticket;		/* when it became a thread's buffer */
 	size_t cap;
 	size_t len;			/* committed bytes (atomic accesses) */
-	size_t skip;			/* bytes an emergency flush already wrote */
+	size_t skip;			/* bytes an emergency flush already wrote
+					 * (atomic accesses) */
 	uint64_t t_first;		/* monotonic ns of the first record */
 	struct kt_delta delta;		/* encoder base after the last record */
 	uint32_t nrec;
@@ -91,6 +92,7 @@ struct kt_writer {
 	pthread_cond_t cond;		/* queue space, flush completion */
 	struct kt_wbuf *free;
 	unsigned int nfree;
+	_Atomic unsigned int space_waiters;	/* appends waiting for the queue */
 	uint64_t flush_req;
 	uint64_t flush_done;
 	bool stopping;

@@ -173,7 +173,8 @@ kt_heavy_barrier(void)
 static bool
 kt_steal_wanted(const struct kt_wbuf *b, uint64_t min_age, uint64_t now)
 {
-	if (!b || __atomic_load_n(&b->len, __ATOMIC_ACQUIRE) <= b->skip)
+	if (!b || __atomic_load_n(&b->len, __ATOMIC_ACQUIRE) <=
+		  __atomic_load_n(&b->skip, __ATOMIC_RELAXED))
 		return false;
 	return !min_age ||
 	       now - __atomic_load_n(&b->t_first, __ATOMIC_RELAXED) >= min_age;
@@ -222,7 +223,7 @@ kt_steal(struct kt_writer *w, bool force, uint64_t min_age, uint64_t now,
 			}
 			b = atomic_load_explicit(&t->cur, memory_order_relaxed);
 			if (b && __atomic_load_n(&b->len, __ATOMIC_ACQUIRE) >
-				 b->skip) {
+				 __atomic_load_n(&b->skip, __ATOMIC_RELAXED)) {
 				atomic_store_explicit(&t->cur, NULL,
 						      memory_order_relaxed);
 				b->next = list;

@@ -240,6 +240,8 @@ kt_writer_recycle(struct kt_writer *w, struct kt_wbuf *list)
 {
 	struct kt_wbuf *ret = atomic_exchange(&w->returned, NULL), *b, *next;
 
+	if (!list && !ret)
+		return;
 	pthread_mutex_lock(&w->lock);
 	for (int pass = 0; pass < 2; pass++) {
 		for (b = pass ? ret : list; b; b = next) {
@@ -289,6 +291,12 @@ kt_writer_batch(struct kt_writer *w, bool force, bool aged, uint64_t now)
 	atomic_store(&w->io_state, KT_IO_IDLE);
 	atomic_fetch_sub(&w->queued, nq);
 	kt_writer_recycle(w, list);
+	/* An emergency flush may have emptied the queue without telling. */
+	if (!list && atomic_load(&w->space_waiters)) {
+		pthread_mutex_lock(&w->lock);
+		pthread_cond_broadcast(&w->cond);
+		pthread_mutex_unlock(&w->lock);
+	}
 	return true;
 }
 

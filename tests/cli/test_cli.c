@@ -489,7 +489,8 @@ test_stats(void **state)
 	assert_non_null(strstr(res.out,
 		"{\"name\":\"ALLOC_MEMORY_OF_GPU\",\"request\":3223866134,\"calls\":4,"
 		"\"failed\":1,\"errors\":{\"ENOMEM\":1},\"latency_ns\":"
-		"{\"min\":10000,\"median\":10000,\"p99\":30000,\"max\":30000}}"));
+		"{\"min\":10000,\"p50\":10000,\"p90\":30000,\"p99\":30000,"
+		"\"p999\":30000,\"max\":30000,\"median\":10000}}"));
 	assert_non_null(strstr(res.out,
 		"{\"name\":\"FREE_MEMORY_OF_GPU\",\"request\":1074285335,\"calls\":2,"
 		"\"failed\":1,\"errors\":{\"EINVAL\":1}"));

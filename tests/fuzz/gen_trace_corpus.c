@@ -103,9 +103,9 @@ crafted(void)
 	kt_bb_free(&raw);
 	kt_bb_free(&t);
 
-	/* An ioctl with 65535 buffers. */
+	/* An ioctl with 65535 buffers (the record itself is consistent). */
 	kt_bb_u8(&raw, 1);
-	kt_bb_varint(&raw, 30);
+	kt_bb_varint(&raw, 28);
 	kt_bb_u8(&raw, 1);
 	kt_bb_varint(&raw, 1);
 	kt_bb_varint(&raw, 2);
@@ -198,7 +198,7 @@ main(int argc, char **argv)
 		return 1;
 	data = kt_test_slurp(in_path("tmp.kfdt"), &len);
 	save("no_end.kfdt", data, len);
-	/* Cut in the middle of the last frame. */
+	/* Cut seven bytes short: the last frame is incomplete. */
 	save("truncated.kfdt", data, len - 7);
 	free(data);
 	kt_writer_close(w);

@@ -3,7 +3,9 @@
 #
 # Debian's rocminfo on a simulated machine: it must exit 0 and list the
 # profile's GPU agents.
-#   run_rocminfo.sh KFDTRACE PROFILE GFX_NAME GPU_COUNT CPU_COUNT
+#   run_rocminfo.sh KFDTRACE PROFILE GFX_NAME GPU_COUNT CPU_COUNT [TEXT]
+# TEXT, when given, must appear in the output as whole lines (a warning ROCr
+# prints).
 # Exit 77 (meson's "skipped") when rocminfo is not installed.
 set -u
 
@@ -12,6 +14,7 @@ profile=$2
 gfx=$3
 gpus=$4
 cpus=$5
+text=${6:-}
 
 rocminfo=$(command -v rocminfo 2>/dev/null || true)
 if [ -z "$rocminfo" ]; then
@@ -51,6 +54,22 @@ n=$(grep -Ec "Name:[[:space:]]+amdgcn-amd-amdhsa--$gfx" "$out")
 if [ "$n" -lt "$gpus" ]; then
 	echo "FAIL: $n ISAs for $gfx, want at least $gpus"
 	fail=1
+fi
+# each line of TEXT, in order, on consecutive output lines
+if [ -n "$text" ]; then
+	want=$(printf '%s\n' "$text" | wc -l)
+	first=$(printf '%s\n' "$text" | head -n 1)
+	found=0
+	for at in $(grep -nF -- "$first" "$out" | cut -d: -f1); do
+		if [ "$(tail -n +"$at" "$out" | head -n "$want")" = "$text" ]; then
+			found=1
+		fi
+	done
+	if [ "$found" -ne 1 ]; then
+		echo "FAIL: the output lacks the lines:"
+		printf '%s\n' "$text"
+		fail=1
+	fi
 fi
 [ "$fail" -eq 0 ] && echo "PASS: rocminfo lists $gpus x $gfx and $cpus CPU agent(s) on $profile"
 exit "$fail"

@@ -120,6 +120,12 @@ test_help_and_usage(void **state)
 	assert_non_null(strstr(r.err, "--abi 2.0"));
 	run_free(&r);
 
+	run(&r, NULL, (const char *[]){ kfdtrace, "sim", "--kernel", "dkms", "--", "/bin/true",
+					NULL });
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "--kernel dkms"));
+	run_free(&r);
+
 	run(&r, NULL, (const char *[]){ kfdtrace, "sim", "--profile", "/nonexistent/x.profile",
 					"--", "/bin/true", NULL });
 	assert_int_equal(r.status, 1);
@@ -162,6 +168,19 @@ test_run_command(void **state)
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "libkfdsim.so:libm.so.6 1.11 m1\n"));
 	assert_true(r.out[0] == '/');
+	run_free(&r);
+
+	run(&r, NULL, (const char *[]){ kfdtrace, "sim", "--kernel", "rocm", "--", "/bin/sh",
+					"-c", "echo $KFDSIM_KERNEL", NULL });
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "rocm\n");
+	run_free(&r);
+
+	/* a bad KFDSIM_KERNEL: reported once, and the process has no device */
+	run(&r, (const char *const[]){ "KFDSIM_KERNEL=dkms", NULL },
+	    (const char *[]){ kfdtrace, "sim", "--", "/bin/sh", "-c", "test -c /dev/kfd", NULL });
+	assert_int_not_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "KFDSIM_KERNEL=dkms"));
 	run_free(&r);
 
 	/* an ABI-gated sysfs key follows --abi */

@@ -9,6 +9,8 @@
  */
 #include <pthread.h>
 #include <setjmp.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -21,6 +23,10 @@
 
 #include "hsakmt/hsakmt.h"
 #include "hsakmt/hsakmtctx.h"
+#include "kmt_priv.h"
+#include "events_priv.h"
+#include "perf_priv.h"
+#include "queues_priv.h"
 
 /* What the hook saw. */
 static pthread_mutex_t seen_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -28,15 +34,38 @@ static int create_process_fd = -1;
 static int acquire_fds[8], acquire_kfd_fds[8], n_acquire;
 static uint32_t alloc_flags[64];
 static int alloc_fds[64], n_alloc;
+/* The dGPU events page: the BO offered to CREATE_EVENT and what was done to it. */
+static uint64_t events_page_handle;
+static int n_free_failed, n_events_page_unmap, n_events_page_free;
 
 static void
 hook_after(void *ctx, const struct kfd_dispatch_call *call, void *cookie)
 {
 	(void)ctx;
 	(void)cookie;
-	if (call->kind != KFD_FILE_KFD || call->ret)
+	if (call->kind != KFD_FILE_KFD)
 		return;
 	pthread_mutex_lock(&seen_lock);
+	/* Before-images: the handles the library sent. */
+	if (call->request == KFD_ABI_IOC_CREATE_EVENT && !call->ret && call->arg_before) {
+		const struct kfd_abi_create_event_args *a = call->arg_before;
+
+		if (a->event_page_offset)
+			events_page_handle = a->event_page_offset;
+	} else if (call->request == KFD_ABI_IOC_FREE_MEMORY_OF_GPU && call->arg_before) {
+		const struct kfd_abi_free_memory_of_gpu_args *a = call->arg_before;
+
+		n_free_failed += call->ret != 0;
+		n_events_page_free += events_page_handle && a->handle == events_page_handle;
+	} else if (call->request == KFD_ABI_IOC_UNMAP_MEMORY_FROM_GPU && call->arg_before) {
+		const struct kfd_abi_unmap_memory_from_gpu_args *a = call->arg_before;
+
+		n_events_page_unmap += events_page_handle && a->handle == events_page_handle;
+	}
+	if (call->ret) {
+		pthread_mutex_unlock(&seen_lock);
+		return;
+	}
 	if (KFD_ABI_IOC_NR(call->request) == 0x27) {
 		create_process_fd = call->fd;
 	} else if (call->request == KFD_ABI_IOC_ACQUIRE_VM && n_acquire < 8) {
@@ -189,6 +218,142 @@ test_legacy_is_primary(void **state)
 	assert_int_equal(hsaKmtCloseKFD(), HSAKMT_STATUS_SUCCESS);
 }
 
+/*
+ * A child that escaped the atfork handler (raw clone(), or the handler's
+ * mark undone) still uses the parent's KFD file: the kernel answers EBADF
+ * and the library must take the context as inherited from then on.
+ */
+static int
+child_without_atfork(void)
+{
+	HsaKFDContext *ctx = kmt_primary_ctx();
+	HSAuint64 avail;
+	HsaVersionInfo v;
+
+	ctx->forked = false;
+	ctx->pid = getpid();
+	if (hsaKmtGetVersion(&v) != HSAKMT_STATUS_SUCCESS)
+		return 1;	/* no ioctl: nothing to notice yet */
+	if (hsaKmtAvailableMemory(1, &avail) == HSAKMT_STATUS_SUCCESS)
+		return 2;	/* the kernel must refuse the parent's file */
+	if (hsaKmtGetVersion(&v) != HSAKMT_STATUS_KERNEL_IO_CHANNEL_NOT_OPENED)
+		return 3;
+	if (hsaKmtOpenKFD() != HSAKMT_STATUS_SUCCESS)
+		return 4;
+	if (hsaKmtAvailableMemory(1, &avail) != HSAKMT_STATUS_SUCCESS)
+		return 5;
+	return hsaKmtCloseKFD() == HSAKMT_STATUS_SUCCESS ? 0 : 6;
+}
+
+static void
+test_ebadf_marks_forked(void **state)
+{
+	HsaSystemProperties sp;
+	int status;
+	pid_t pid;
+
+	(void)state;
+	assert_int_equal(hsaKmtOpenKFD(), HSAKMT_STATUS_SUCCESS);
+	assert_int_equal(hsaKmtAcquireSystemProperties(&sp), HSAKMT_STATUS_SUCCESS);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(child_without_atfork());
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_int_equal(hsaKmtCloseKFD(), HSAKMT_STATUS_SUCCESS);
+}
+
+/*
+ * On a dGPU the library hands its own signal page to the first
+ * CREATE_EVENT; the kernel keeps it and answers FREE with EPERM. Closing
+ * must forget the page: neither UNMAP nor FREE of that BO, and no FREE
+ * that fails.
+ */
+static void
+test_events_page_forgotten_at_close(void **state)
+{
+	HsaEventDescriptor desc = { .EventType = HSA_EVENTTYPE_SIGNAL };
+	HsaMemFlags f = {0};
+	HsaEvent *ev = NULL;
+	void *p = NULL;
+
+	(void)state;
+	assert_int_equal(kfd_dispatch_hook_add(&hooks, NULL), 0);
+	events_page_handle = 0;
+	n_free_failed = n_events_page_unmap = n_events_page_free = 0;
+	assert_int_equal(hsaKmtOpenKFD(), HSAKMT_STATUS_SUCCESS);
+	assert_true(kmt_primary_ctx()->is_dgpu);
+	assert_int_equal(hsaKmtCreateEvent(&desc, false, false, &ev), HSAKMT_STATUS_SUCCESS);
+	assert_int_not_equal(events_page_handle, 0);
+	/* Ordinary memory next to it is still freed at close. */
+	f.ui32.HostAccess = 1;
+	f.ui32.NonPaged = 1;
+	assert_int_equal(hsaKmtAllocMemory(0, 4096, f, &p), HSAKMT_STATUS_SUCCESS);
+	assert_int_equal(hsaKmtCloseKFD(), HSAKMT_STATUS_SUCCESS);
+	assert_int_equal(n_events_page_unmap, 0);
+	assert_int_equal(n_events_page_free, 0);
+	assert_int_equal(n_free_failed, 0);
+	assert_int_equal(kfd_dispatch_hook_remove(&hooks, NULL), 0);
+	/* A reopen keeps working with the kernel's page. */
+	assert_int_equal(hsaKmtOpenKFD(), HSAKMT_STATUS_SUCCESS);
+	assert_int_equal(hsaKmtCreateEvent(&desc, false, true, &ev), HSAKMT_STATUS_SUCCESS);
+	assert_int_equal(hsaKmtWaitOnEvent(ev, 0), HSAKMT_STATUS_SUCCESS);
+	assert_int_equal(hsaKmtDestroyEvent(ev), HSAKMT_STATUS_SUCCESS);
+	assert_int_equal(hsaKmtCloseKFD(), HSAKMT_STATUS_SUCCESS);
+}
+
+/*
+ * A thread of the parent may hold an area's lock when another forks; the
+ * lock is then held forever in the child. The child's cleanup (run by its
+ * reopen) must not take it: here the parent holds the event, queue and
+ * counter locks across fork(), and a child that took one would hang until
+ * the alarm kills it.
+ */
+static void
+test_fork_cleanup_skips_area_locks(void **state)
+{
+	HsaEventDescriptor desc = { .EventType = HSA_EVENTTYPE_SIGNAL };
+	HsaKFDContext *ctx = kmt_primary_ctx();
+	struct kmt_event_ctx *ec;
+	struct kmt_queue_ctx *qc;
+	struct kmt_perf_ctx *pc;
+	HsaEvent *ev = NULL;
+	int status;
+	pid_t pid;
+
+	(void)state;
+	assert_int_equal(hsaKmtOpenKFD(), HSAKMT_STATUS_SUCCESS);
+	assert_int_equal(hsaKmtCreateEvent(&desc, false, false, &ev), HSAKMT_STATUS_SUCCESS);
+	ec = kmt_event_ctx_get(ctx);
+	qc = kmt_queue_ctx_get(ctx);
+	pc = kmt_perf_ctx_get(ctx);
+	assert_non_null(ec);
+	assert_non_null(qc);
+	assert_non_null(pc);
+	pthread_mutex_lock(&ec->lock);
+	pthread_mutex_lock(&qc->lock);
+	pthread_mutex_lock(&pc->lock);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		alarm(10);
+		if (hsaKmtOpenKFD() != HSAKMT_STATUS_SUCCESS)
+			_exit(1);
+		_exit(hsaKmtCloseKFD() == HSAKMT_STATUS_SUCCESS ? 0 : 2);
+	}
+	pthread_mutex_unlock(&pc->lock);
+	pthread_mutex_unlock(&qc->lock);
+	pthread_mutex_unlock(&ec->lock);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_false(WIFSIGNALED(status));
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_int_equal(hsaKmtDestroyEvent(ev), HSAKMT_STATUS_SUCCESS);
+	assert_int_equal(hsaKmtCloseKFD(), HSAKMT_STATUS_SUCCESS);
+}
+
 int
 main(void)
 {
@@ -196,6 +361,9 @@ main(void)
 		cmocka_unit_test(test_bad_arguments),
 		cmocka_unit_test(test_secondary_is_separate),
 		cmocka_unit_test(test_legacy_is_primary),
+		cmocka_unit_test(test_ebadf_marks_forked),
+		cmocka_unit_test(test_events_page_forgotten_at_close),
+		cmocka_unit_test(test_fork_cleanup_skips_area_locks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -102,8 +102,10 @@ test_vram_lifecycle(void **state)
 	assert_int_equal(pi.NMappedNodes, 0);
 	assert_int_equal(pi.MemFlags.Value, f.Value);
 
+	gva = 1;
 	assert_int_equal(hsaKmtMapMemoryToGPU(p, 1 << 20, &gva), HSAKMT_STATUS_SUCCESS);
-	assert_int_equal(gva, (uintptr_t)p);
+	/* The GPU uses the CPU's address: no alternate one (0, as AMD's). */
+	assert_int_equal(gva, 0);
 	assert_int_equal(hsaKmtQueryPointerInfo(p + 4096, &pi), HSAKMT_STATUS_SUCCESS);
 	assert_true(pi.NMappedNodes >= 1);
 	assert_non_null(pi.MappedNodes);
@@ -113,6 +115,12 @@ test_vram_lifecycle(void **state)
 	assert_int_equal(hsaKmtQueryPointerInfo(p, &pi), HSAKMT_STATUS_SUCCESS);
 	assert_int_equal(pi.NMappedNodes, 1);
 	assert_int_equal(pi.MappedNodes[0], gpu);
+	/* Still mapped: the kernel refuses the free (as with AMD's library)
+	 * and the buffer stays, mapped. */
+	assert_int_equal(hsaKmtFreeMemory(p, 1 << 20), HSAKMT_STATUS_ERROR);
+	assert_int_equal(hsaKmtQueryPointerInfo(p, &pi), HSAKMT_STATUS_SUCCESS);
+	assert_int_equal(pi.Type, HSA_POINTER_ALLOCATED);
+	assert_int_equal(pi.NMappedNodes, 1);
 	assert_int_equal(hsaKmtUnmapMemoryToGPU(p), HSAKMT_STATUS_SUCCESS);
 	assert_int_equal(hsaKmtQueryPointerInfo(p, &pi), HSAKMT_STATUS_SUCCESS);
 	assert_int_equal(pi.NMappedNodes, 0);

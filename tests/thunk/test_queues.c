@@ -21,8 +21,6 @@
 #include "hsakmt/hsakmtctx.h"
 
 #define MAX_NODES		64
-/* The newer headers' HSA_QUEUE_SDMA_BY_ENG_ID. */
-#define QUEUE_SDMA_BY_ENG_ID	((HSA_QUEUE_TYPE)6)
 
 static HsaSystemProperties sys_props;
 static HsaNodeProperties props[MAX_NODES];
@@ -215,7 +213,7 @@ test_create_bad_args(void **state)
 					   HSA_QUEUE_PRIORITY_NORMAL, r.ring, r.size, NULL, &res),
 			 HSAKMT_STATUS_ERROR);
 	/* Naming an SDMA engine needs the Ext call. */
-	assert_int_equal(hsaKmtCreateQueue(node, QUEUE_SDMA_BY_ENG_ID, 100,
+	assert_int_equal(hsaKmtCreateQueue(node, HSA_QUEUE_SDMA_BY_ENG_ID, 100,
 					   HSA_QUEUE_PRIORITY_NORMAL, r.ring, r.size, NULL, &res),
 			 HSAKMT_STATUS_ERROR);
 	ring_free(&r);
@@ -315,7 +313,7 @@ test_sdma_by_engine(void **state)
 	ring_alloc(&r, node, 4096);
 	for (HSAuint32 e = 0; e < engines; e++) {
 		memset(&res, 0, sizeof(res));
-		assert_int_equal(hsaKmtCreateQueueExt(node, QUEUE_SDMA_BY_ENG_ID, 100,
+		assert_int_equal(hsaKmtCreateQueueExt(node, HSA_QUEUE_SDMA_BY_ENG_ID, 100,
 						      HSA_QUEUE_PRIORITY_NORMAL, e, r.ring, r.size,
 						      NULL, &res),
 				 by_id ? HSAKMT_STATUS_SUCCESS : HSAKMT_STATUS_ERROR);
@@ -323,7 +321,7 @@ test_sdma_by_engine(void **state)
 			assert_int_equal(hsaKmtDestroyQueue(res.QueueId), HSAKMT_STATUS_SUCCESS);
 	}
 	memset(&res, 0, sizeof(res));
-	assert_int_equal(hsaKmtCreateQueueExt(node, QUEUE_SDMA_BY_ENG_ID, 100,
+	assert_int_equal(hsaKmtCreateQueueExt(node, HSA_QUEUE_SDMA_BY_ENG_ID, 100,
 					      HSA_QUEUE_PRIORITY_NORMAL, engines, r.ring, r.size,
 					      NULL, &res), HSAKMT_STATUS_ERROR);
 	if (props[node].NumSdmaXgmiEngines) {

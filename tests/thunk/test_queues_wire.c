@@ -42,9 +42,10 @@ static pthread_mutex_t spy_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct call calls[MAX_CALLS];
 static unsigned int n_calls;
 
-int ioctl(int fd, unsigned long request, ...);
+/* Exported, so it wins over libc's for the library (the build hides symbols by default). */
+__attribute__((visibility("default"))) int ioctl(int fd, unsigned long request, ...);
 
-int
+__attribute__((visibility("default"))) int
 ioctl(int fd, unsigned long request, ...)
 {
 	static int (*next)(int, unsigned long, ...);

@@ -100,8 +100,8 @@ test_alloc_release_matches_model(void **state)
 				continue;
 			}
 			assert_int_equal(r, 0);
-			/* Aligned and free; without alignment slack it is also
-			 * the lowest fit (with slack the O(log n) search may
+			/* Aligned and free; without alignment it is also the
+			 * lowest fit (with alignment the O(log n) search may
 			 * take a later extent that surely fits). */
 			assert_int_equal(got & (align - 1), 0);
 			assert_true(model_free(&m, got, size));

@@ -484,8 +484,8 @@ test_absurd_frames(void **state)
 
 /* A header frame with a chosen payload; the CRC made valid. */
 static void
-header_with(struct kt_bb *t, uint32_t size_field, uint16_t producer_len,
-	    uint16_t major)
+header_flags(struct kt_bb *t, uint32_t size_field, uint16_t producer_len,
+	     uint16_t major, uint32_t flags)
 {
 	struct kt_bb pl = { 0 };
 
@@ -494,7 +494,8 @@ header_with(struct kt_bb *t, uint32_t size_field, uint16_t producer_len,
 	kt_bb_u8(&pl, (uint8_t)(major >> 8));
 	kt_bb_u8(&pl, 0);
 	kt_bb_u8(&pl, 0);
-	for (int i = 0; i < 11; i++)
+	kt_bb_le32(&pl, flags);
+	for (int i = 0; i < 10; i++)
 		kt_bb_le32(&pl, 0);
 	kt_bb_u8(&pl, (uint8_t)producer_len);
 	kt_bb_u8(&pl, (uint8_t)(producer_len >> 8));
@@ -508,6 +509,13 @@ header_with(struct kt_bb *t, uint32_t size_field, uint16_t producer_len,
 	kt_bb_le32(t, size_field ? size_field : (uint32_t)pl.len);
 	kt_bb_bytes(t, pl.p, pl.len);
 	kt_bb_free(&pl);
+}
+
+static void
+header_with(struct kt_bb *t, uint32_t size_field, uint16_t producer_len,
+	    uint16_t major)
+{
+	header_flags(t, size_field, producer_len, major, 0);
 }
 
 static void
@@ -537,6 +545,15 @@ test_absurd_headers(void **state)
 	kt_bb_free(&t);
 	header_with(&t, 0, 3, 0);
 	assert_int_equal(kt_reader_open_mem(t.p, t.len, &r), -KT_ECORRUPT);
+	kt_bb_free(&t);
+	/* A required flag this reader does not know; unknown optional ones pass. */
+	header_flags(&t, 0, 3, 1, 1u << 16);
+	assert_int_equal(kt_reader_open_mem(t.p, t.len, &r), -KT_EVERSION);
+	kt_bb_free(&t);
+	header_flags(&t, 0, 3, 1, 1u << 15);
+	assert_int_equal(kt_reader_open_mem(t.p, t.len, &r), 0);
+	assert_int_equal(kt_reader_header(r)->flags, 1u << 15);
+	kt_reader_close(r);
 	kt_bb_free(&t);
 	assert_true(max_alloc < 256 * 1024);
 

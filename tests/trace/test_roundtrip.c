@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <zstd.h>
 #include <cmocka.h>
@@ -354,6 +355,183 @@ test_age_flush(void **state)
 	(void)state;
 }
 
+/*
+ * Several threads leave a few records each; one flush takes all their
+ * partial buffers and packs them into one frame, chunk after chunk.
+ */
+struct few {
+	struct kt_writer *w;
+	unsigned int t;
+	pthread_barrier_t *bar;
+};
+
+static void *
+few_main(void *arg)
+{
+	struct few *f = arg;
+	struct kt_test_rec g;
+
+	for (uint64_t i = 0; i < 5; i++) {
+		kt_test_gen(&g, f->t, i);
+		g.rec.seq = kt_writer_next_seq(f->w);
+		kt_writer_append(f->w, &g.rec);
+	}
+	/* Stay alive until the flush, as traced threads usually do. */
+	pthread_barrier_wait(f->bar);
+	pthread_barrier_wait(f->bar);
+	return NULL;
+}
+
+static void
+test_grouped_partial_buffers(void **state)
+{
+	struct kt_writer_opts opts = { .frame_raw_size = 1 << 20,
+				       .flush_ms = 60000 };
+	const char *path = kt_test_path("grouped.kfdt");
+	struct kt_writer_stats ws;
+	pthread_barrier_t bar;
+	struct few f[6];
+	pthread_t th[6];
+	struct kt_header hdr;
+	struct kt_writer *w;
+
+	kt_header_init(&hdr, "test");
+	assert_int_equal(kt_writer_open(path, &hdr, &opts, &w), 0);
+	pthread_barrier_init(&bar, NULL, 7);
+	for (unsigned int t = 0; t < 6; t++) {
+		f[t] = (struct few){ .w = w, .t = t, .bar = &bar };
+		pthread_create(&th[t], NULL, few_main, &f[t]);
+	}
+	pthread_barrier_wait(&bar);
+	assert_int_equal(kt_writer_flush(w), 0);
+	kt_writer_get_stats(w, &ws);
+	/* One frame for all six threads. */
+	assert_int_equal(ws.frames, 1);
+	assert_int_equal(ws.records, 30);
+	pthread_barrier_wait(&bar);
+	for (unsigned int t = 0; t < 6; t++)
+		pthread_join(th[t], NULL);
+	assert_int_equal(kt_writer_close(w), 0);
+	pthread_barrier_destroy(&bar);
+	check_file(path, 6, 5, true);
+	(void)state;
+}
+
+/* Records bigger than a frame get a buffer and a frame of their own. */
+static void
+test_big_records(void **state)
+{
+	struct kt_writer_opts opts = { .frame_raw_size = 4096 };
+	const char *path = kt_test_path("big.kfdt");
+	size_t nfiles = 40, flen = 20000;
+	struct kt_topo_file *files = calloc(nfiles, sizeof(*files));
+	uint8_t *data = malloc(flen);
+	struct kt_record rec = { .type = KT_REC_TOPOLOGY, .tid = 9 };
+	struct kt_test_rec g;
+	struct kt_header hdr;
+	struct kt_writer *w;
+	struct kt_reader *r;
+	struct kt_record out;
+
+	for (size_t i = 0; i < flen; i++)
+		data[i] = (uint8_t)(i * 7 + i / 255);
+	for (size_t i = 0; i < nfiles; i++) {
+		files[i].path = "/sys/devices/virtual/kfd/kfd/topology/nodes/1/properties";
+		files[i].data = data + i;
+		files[i].len = (uint32_t)(flen - i);
+	}
+	rec.u.topology.nfiles = (uint32_t)nfiles;
+	rec.u.topology.files = files;
+	kt_header_init(&hdr, "test");
+	assert_int_equal(kt_writer_open(path, &hdr, &opts, &w), 0);
+	kt_test_gen(&g, 0, 0);
+	assert_int_equal(kt_writer_append(w, &g.rec), 0);
+	rec.seq = 1;
+	assert_int_equal(kt_writer_append(w, &rec), 0);
+	kt_test_gen(&g, 0, 1);
+	g.rec.seq = 2;
+	assert_int_equal(kt_writer_append(w, &g.rec), 0);
+	assert_int_equal(kt_writer_close(w), 0);
+
+	assert_int_equal(kt_reader_open(path, &r), 0);
+	assert_int_equal(kt_reader_next(r, &out), 1);
+	assert_int_equal(out.seq, 0);
+	assert_int_equal(kt_reader_next(r, &out), 1);
+	assert_null(kt_test_rec_diff(&rec, &out, true));
+	assert_int_equal(kt_reader_next(r, &out), 1);
+	kt_test_gen(&g, 0, 1);
+	g.rec.seq = 2;
+	assert_null(kt_test_rec_diff(&g.rec, &out, true));
+	assert_int_equal(kt_reader_next(r, &out), 1);
+	assert_int_equal(out.type, KT_REC_END);
+	kt_reader_close(r);
+	free(files);
+	free(data);
+	(void)state;
+}
+
+/* A trace read from a pipe (not mappable) reads the same. */
+static void
+test_reader_pipe(void **state)
+{
+	const char *path = kt_test_path("pipe.kfdt");
+	char fifo[256];
+	struct kt_reader_status st;
+	struct kt_test_rec g;
+	struct kt_header hdr;
+	struct kt_writer *w;
+	struct kt_reader *r;
+	struct kt_record rec;
+	uint8_t *data;
+	size_t len;
+	pid_t pid;
+	int n = 0;
+
+	kt_header_init(&hdr, "test");
+	assert_int_equal(kt_writer_open(path, &hdr, NULL, &w), 0);
+	for (uint64_t i = 0; i < 3000; i++) {
+		kt_test_gen(&g, 0, i);
+		g.rec.seq = i;
+		assert_int_equal(kt_writer_append(w, &g.rec), 0);
+	}
+	assert_int_equal(kt_writer_close(w), 0);
+	data = kt_test_slurp(path, &len);
+	snprintf(fifo, sizeof(fifo), "%s", kt_test_path("fifo"));
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int fd = open(fifo, O_WRONLY);
+		size_t off = 0;
+
+		while (fd >= 0 && off < len) {
+			ssize_t k = write(fd, data + off, len - off);
+
+			if (k <= 0)
+				_exit(1);
+			off += (size_t)k;
+		}
+		_exit(0);
+	}
+	assert_int_equal(kt_reader_open(fifo, &r), 0);
+	while (kt_reader_next(r, &rec) == 1) {
+		if (rec.type != KT_REC_END) {
+			kt_test_gen(&g, 0, (uint64_t)n);
+			g.rec.seq = (uint64_t)n;
+			assert_null(kt_test_rec_diff(&g.rec, &rec, true));
+		}
+		n++;
+	}
+	kt_reader_get_status(r, &st);
+	assert_int_equal(st.integrity, KT_INTEGRITY_OK);
+	assert_int_equal(st.file_size, len);
+	assert_int_equal(n, 3001);
+	kt_reader_close(r);
+	waitpid(pid, NULL, 0);
+	free(data);
+	(void)state;
+}
+
 static void
 test_names(void **state)
 {
@@ -377,6 +555,9 @@ main(void)
 		cmocka_unit_test(test_bounds_and_invalid),
 		cmocka_unit_test(test_standard_zstd),
 		cmocka_unit_test(test_age_flush),
+		cmocka_unit_test(test_grouped_partial_buffers),
+		cmocka_unit_test(test_big_records),
+		cmocka_unit_test(test_reader_pipe),
 		cmocka_unit_test(test_names),
 	};
 

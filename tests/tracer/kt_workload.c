@@ -14,6 +14,7 @@
  *   kt_workload apphandler	its own SIGSEGV handler, ALLOC, then a SIGSEGV
  *   kt_workload fork		ioctls in the parent and in a forked child
  *   kt_workload exec		GET_VERSION, then exec of itself as exec2
+ *   kt_workload execfail	GET_VERSION, a failing exec, GET_VERSION
  *   kt_workload closeall	closes every fd (close, close_range, dup2
  *				over them) between GET_VERSIONs
  *   kt_workload bench N	N GET_VERSIONs; prints the median wall ns/call
@@ -481,6 +482,20 @@ mode_exec(const char *self)
 	return 3;
 }
 
+/* An exec that fails: the process goes on, and so does its tracing. */
+static int
+mode_execfail(void)
+{
+	int kfd = open_kfd();
+
+	get_version(kfd);
+	execl("/nonexistent/kt_workload", "kt_workload", (char *)NULL);
+	get_version(kfd);
+	close(kfd);
+	counts_write();
+	return 0;
+}
+
 static int
 mode_exec2(void)
 {
@@ -599,11 +614,13 @@ main(int argc, char **argv)
 		return mode_exec(argv[0]);
 	if (!strcmp(mode, "exec2"))
 		return mode_exec2();
+	if (!strcmp(mode, "execfail"))
+		return mode_execfail();
 	if (!strcmp(mode, "closeall"))
 		return mode_closeall();
 	if (!strcmp(mode, "bench") && argc > 2)
 		return mode_bench(atol(argv[2]));
 	fprintf(stderr, "usage: kt_workload basic|threads N M|crash|sigkill|"
-		"apphandler|fork|exec|closeall|bench N\n");
+		"apphandler|fork|exec|execfail|closeall|bench N\n");
 	return 2;
 }

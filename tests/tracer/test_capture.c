@@ -571,6 +571,27 @@ test_exec(void **state)
 	tt_trace_free(&e);
 	tt_trace_free(&t);
 	free(path);
+	unlink(cx->out);
+
+	/* A failed exec: the trace was closed for it, tracing goes on in
+	 * the next free name. */
+	{
+		const char *fargs[] = { getenv("KT_WORKLOAD"), "execfail", NULL };
+
+		assert_true(exited(record(cx, NULL, NULL, fargs), 0));
+		assert_int_equal(tt_trace_load(cx->out, &t), 0);
+		assert_int_equal(t.st.integrity, KT_INTEGRITY_OK);
+		assert_int_equal(tt_count(&t, KT_REC_EXEC), 1);
+		assert_int_equal(tt_count_ioctl(&t, "GET_VERSION"), 1);
+		path = tt_path(cx->dir, "out.kfdtrace.1");
+		assert_int_equal(tt_trace_load(path, &e), 0);
+		assert_int_equal(e.st.integrity, KT_INTEGRITY_OK);
+		assert_int_equal(tt_count_ioctl(&e, "GET_VERSION"), 1);
+		assert_int_equal(tt_count(&e, KT_REC_CLOSE), 1);
+		tt_trace_free(&e);
+		tt_trace_free(&t);
+		free(path);
+	}
 }
 
 static void

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * kfdtrace record [-o FILE] [--sim[=PROFILE]] [--no-buffers] -- CMD [ARGS]
+ * kfdtrace record [-o FILE] [--sim[=PROFILE]] [--no-buffers] [--lttng] -- CMD [ARGS]
  *
  * Runs CMD with the capture library preloaded (and kfdsim's library after
  * it when asked to, or when this machine has no /dev/kfd), waits for it,
@@ -31,7 +31,8 @@ void
 kfdtrace_help_record(FILE *f)
 {
 	fprintf(f,
-		"usage: kfdtrace record [-o FILE] [--sim[=PROFILE]] [--no-buffers] -- CMD [ARGS...]\n"
+		"usage: kfdtrace record [-o FILE] [--sim[=PROFILE]] [--no-buffers] [--lttng]\n"
+		"                       -- CMD [ARGS...]\n"
 		"\n"
 		"Run CMD and record every KFD and render-node request it makes.\n"
 		"\n"
@@ -40,6 +41,8 @@ kfdtrace_help_record(FILE *f)
 		"                      when /dev/kfd does not exist); PROFILE picks the\n"
 		"                      simulated machine (see kfdtrace sim)\n"
 		"      --no-buffers    leave out buffer contents that may hold user data\n"
+		"      --lttng         also emit every call as a kfd:* lttng-ust event, for\n"
+		"                      the LTTng sessions that enable them (docs/lttng.md)\n"
 		"  -h, --help          this text\n"
 		"\n"
 		"Forked children write FILE.<pid>, images after an exec FILE.exec<N>\n"
@@ -120,6 +123,7 @@ struct record_opts {
 	const char *profile;
 	int sim;
 	int no_buffers;
+	int lttng;
 };
 
 static int
@@ -129,6 +133,7 @@ parse_args(int argc, char **argv, struct record_opts *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "sim", optional_argument, NULL, 's' },
 		{ "no-buffers", no_argument, NULL, 'b' },
+		{ "lttng", no_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -148,6 +153,9 @@ parse_args(int argc, char **argv, struct record_opts *o)
 			break;
 		case 'b':
 			o->no_buffers = 1;
+			break;
+		case 'l':
+			o->lttng = 1;
 			break;
 		case 'h':
 			kfdtrace_help_record(stdout);
@@ -369,6 +377,56 @@ absolute(const char *path, char *out, size_t size)
 	return (size_t)snprintf(out, size, "%s/%s", cwd, path) < size ? 0 : -1;
 }
 
+/* ---- --lttng (docs/lttng.md) ---- */
+
+/* lttng-ust's fork()/clone() wrappers: without them a forked child's
+ * events carry its parent's vpid. */
+#define LTTNG_UST_FORK_LIB "liblttng-ust-fork.so.1"
+
+/* Whether a session daemon this user's applications can reach runs. */
+static int
+lttng_daemon_running(void)
+{
+	const char *home = getenv("LTTNG_HOME");
+	char path[PATH_MAX];
+	FILE *f;
+	int pid = 0;
+
+	if (!home || !*home)
+		home = getenv("HOME");
+	for (int i = 0; i < 2; i++) {
+		if (i == 0)
+			snprintf(path, sizeof(path), "/var/run/lttng/lttng-sessiond.pid");
+		else if (!home || (size_t)snprintf(path, sizeof(path),
+				   "%s/.lttng/lttng-sessiond.pid", home) >= sizeof(path))
+			continue;
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fscanf(f, "%d", &pid) != 1)
+			pid = 0;
+		fclose(f);
+		if (pid > 0 && (kill(pid, 0) == 0 || errno == EPERM))
+			return 1;
+	}
+	return 0;
+}
+
+/* In the child: the capture library loads the provider when it sees this. */
+static void
+lttng_child_env(void)
+{
+	const char *old = getenv("LD_PRELOAD");
+	char *preload;
+
+	setenv("KFDTRACE_LTTNG", "1", 1);
+	if (old && strstr(old, "liblttng-ust-fork"))
+		return;
+	if (asprintf(&preload, "%s%s%s", old && *old ? old : "",
+		     old && *old ? ":" : "", LTTNG_UST_FORK_LIB) >= 0)
+		setenv("LD_PRELOAD", preload, 1);
+}
+
 /* In the child: the environment for CMD, then CMD. Never returns. */
 static void
 exec_child(char **cmd, const char *capture, const char *sim,
@@ -392,6 +450,8 @@ exec_child(char **cmd, const char *capture, const char *sim,
 		unsetenv("KFDTRACE_NO_BUFFERS");
 	if (o->profile)
 		setenv("KFDSIM_PROFILE", o->profile, 1);
+	if (o->lttng)
+		lttng_child_env();
 	execvp(cmd[0], cmd);
 	fprintf(stderr, "kfdtrace record: cannot run %s: %s\n", cmd[0],
 		strerror(errno));
@@ -446,6 +506,10 @@ kfdtrace_cmd_record(int argc, char **argv)
 			return KFDTRACE_EXIT_ERROR;
 		}
 	}
+
+	if (o.lttng && !lttng_daemon_running())
+		fprintf(stderr, "kfdtrace: --lttng: no LTTng session daemon is "
+			"running; the kfd:* events go nowhere (docs/lttng.md)\n");
 
 	fflush(NULL);
 	pid = fork();

@@ -38,6 +38,8 @@ kfdtrace_help_sim(FILE *out)
 		"Options:\n"
 		"  -p, --profile NAME|FILE  builtin profile or profile file (default mi210)\n"
 		"      --abi X.Y           KFD ABI version to emulate, 1.%d .. 1.%d\n"
+		"      --kernel upstream|rocm  kernel flavour: rocm (AMD's DKMS driver)\n"
+		"                          adds the IPC handle ioctls (default upstream)\n"
 		"      --machine ID        share one simulated machine between processes\n"
 		"                          (the shared registry /dev/shm/kfdsim-ID)\n"
 		"      --debug             log device opens and ioctls to stderr\n"
@@ -50,14 +52,15 @@ kfdtrace_help_sim(FILE *out)
 		"  -h, --help              this text\n"
 		"\n"
 		"Environment: KFDTRACE_SIM_LIB overrides the path of libkfdsim.so;\n"
-		"KFDSIM_PROFILE, KFDSIM_ABI, KFDSIM_MACHINE and KFDSIM_DEBUG are what the\n"
-		"options set for COMMAND.\n",
+		"KFDSIM_PROFILE, KFDSIM_ABI, KFDSIM_KERNEL, KFDSIM_MACHINE and KFDSIM_DEBUG\n"
+		"are what the options set for COMMAND.\n",
 		KSIM_ABI_MINOR_MIN, KSIM_ABI_MINOR_MAX);
 }
 
 struct sim_opts {
 	const char *profile;
 	const char *abi;
+	const char *kernel;
 	const char *machine;
 	const char *save_name;
 	const char *output;
@@ -101,6 +104,10 @@ parse_opts(int argc, char **argv, struct sim_opts *o)
 			if (need_arg(argc, argv, i) < 0)
 				return -1;
 			o->abi = argv[++i];
+		} else if (!strcmp(a, "--kernel")) {
+			if (need_arg(argc, argv, i) < 0)
+				return -1;
+			o->kernel = argv[++i];
 		} else if (!strcmp(a, "--machine")) {
 			if (need_arg(argc, argv, i) < 0)
 				return -1;
@@ -291,6 +298,11 @@ run_command(const struct sim_opts *o)
 
 	if (o->abi && check_abi(o->abi) < 0)
 		return KFDTRACE_EXIT_USAGE;
+	if (o->kernel && ksim_kernel_parse(o->kernel) < 0) {
+		fprintf(stderr, "kfdtrace sim: --kernel %s: expected upstream or rocm\n",
+			o->kernel);
+		return KFDTRACE_EXIT_USAGE;
+	}
 	/* Load the profile here so a bad one is reported before anything runs. */
 	if (o->profile) {
 		p = ksim_profile_load(o->profile, &err);
@@ -319,6 +331,8 @@ run_command(const struct sim_opts *o)
 		setenv("KFDSIM_PROFILE", o->profile, 1);
 	if (o->abi)
 		setenv("KFDSIM_ABI", o->abi, 1);
+	if (o->kernel)
+		setenv(KSIM_ENV_KERNEL, o->kernel, 1);
 	if (o->machine)
 		setenv("KFDSIM_MACHINE", o->machine, 1);
 	if (o->debug)

@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * kfdtrace stats: what a process asked of KFD, how long it took, what
- * failed, how much memory it held, and what it never gave back.
+ * failed, how much memory it held, and what it never gave back; optionally
+ * broken down per thread and per GPU.
  *
- * Memory is accounted from the requests themselves: ALLOC_MEMORY_OF_GPU's
- * size, gpu_id and domain flags, keyed by the handle the kernel returned;
- * FREE_MEMORY_OF_GPU releases by handle. Imported dma-bufs count under
- * "import" with the size the preceding GET_DMABUF_INFO reported for that
- * fd. Records are processed in sequence order (see cli_reorder) so that a
- * handle freed and reused by two threads is attributed correctly.
+ * Objects and memory come from the shared tracker (report_objects.h), so
+ * stats, report and the Perfetto export agree. Records are processed in
+ * sequence order (see cli_reorder) so that a handle freed and reused by two
+ * threads is attributed correctly.
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -16,25 +15,10 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "u64map.h"
+#include "report_objects.h"
+#include "topo.h"
 #include "kfdtrace/decode.h"
-#include "kfdtrace/kfd_abi.h"
 #include "kfdtrace/schema.h"
-
-enum heap {
-	HEAP_VRAM,
-	HEAP_GTT,
-	HEAP_USERPTR,
-	HEAP_DOORBELL,
-	HEAP_MMIO,
-	HEAP_IMPORT,
-	HEAP_OTHER,
-	HEAP_COUNT
-};
-
-static const char *const heap_names[HEAP_COUNT] = {
-	"VRAM", "GTT", "userptr", "doorbell", "MMIO", "import", "other",
-};
 
 /* Unknown requests are kept apart per request code, up to this many. */
 #define MAX_UNKNOWN_KINDS 256
@@ -55,48 +39,56 @@ struct ioctl_stat {
 	size_t nlat, caplat;
 };
 
-struct mem_acct {
-	uint32_t gpu_id;
-	enum heap heap;
-	uint64_t allocs, frees;
-	uint64_t allocated, freed;	/* bytes */
-	uint64_t live, high_water;
+/* Per-ioctl statistics of the whole trace, one thread or one GPU. */
+struct stat_group {
+	uint64_t key;			/* tid or gpu_id */
+	struct ioctl_stat *per_row;	/* one per schema row */
+	struct ioctl_stat *unknown;	/* MAX_UNKNOWN_KINDS, on first use */
+	size_t nunknown;
+	uint64_t ioctls, failed;
+	uint64_t busy_ns;		/* time spent inside ioctls */
+};
+
+/* Groups by key, in order of first appearance. */
+struct group_set {
+	struct stat_group **v;
+	size_t n;
+	struct u64map index;		/* key -> position in v (val.size) */
+};
+
+struct thread_name {
+	uint32_t tid;
+	char *name;
 };
 
 struct stats {
 	const struct kfd_ioctl_desc *rows;
 	unsigned int nrows;
-	struct ioctl_stat *per_row;	/* nrows entries */
-	struct ioctl_stat *unknown;	/* MAX_UNKNOWN_KINDS entries */
-	size_t nunknown;
+	struct stat_group all;
 	struct errno_count *errnos;	/* all ioctls */
 	size_t nerrnos;
-	uint64_t records, ioctls, failed;
+	uint64_t records;
+	struct obj_tracker objs;
 
-	struct mem_acct *mem;
-	size_t nmem;
-	struct u64map bos;		/* handle -> gpu, heap, size */
-	struct u64map queues;		/* queue_id -> gpu */
-	struct u64map events;		/* event_id -> type */
-	struct u64map dmabuf_size;	/* fd -> size from GET_DMABUF_INFO */
-	uint64_t unmatched_frees;
+	int by_thread, by_gpu;
+	struct group_set threads, gpus;
+	struct thread_name *names;	/* latest name per thread */
+	size_t nnames;
+	struct topo_summary topo;	/* from the first TOPOLOGY record */
+	int have_topo;
 	int oom;
-
-	/* Rows and fields the accounting reads. */
-	const struct kfd_ioctl_desc *alloc, *free_mem, *import, *dmabuf_info;
-	const struct kfd_ioctl_desc *create_queue, *destroy_queue;
-	const struct kfd_ioctl_desc *create_event, *destroy_event;
 };
 
 void
 kfdtrace_help_stats(FILE *out)
 {
 	fprintf(out,
-		"Usage: kfdtrace stats FILE [--json] [--window N]\n"
+		"Usage: kfdtrace stats FILE [--json] [--by-thread] [--by-gpu] [--window N]\n"
 		"\n"
 		"Summarize a trace:\n"
 		"  - per ioctl: calls, failures by errno name, and latency (time from\n"
-		"    entry to exit) minimum, median, 99th percentile and maximum;\n"
+		"    entry to exit): minimum, percentiles p50, p90, p99 and p99.9\n"
+		"    (nearest rank), and maximum;\n"
 		"  - failures by errno name over all ioctls;\n"
 		"  - memory per GPU and heap (VRAM, GTT, userptr, doorbell, MMIO,\n"
 		"    import): allocations, frees, bytes live at the end and the\n"
@@ -108,6 +100,9 @@ kfdtrace_help_stats(FILE *out)
 		"\n"
 		"Options:\n"
 		"  --json        one JSON object instead of tables\n"
+		"  --by-thread   add the per-ioctl table of every thread\n"
+		"  --by-gpu      add the per-ioctl table and memory of every GPU (the\n"
+		"                GPU an ioctl names by gpu_id, handle or queue id)\n"
 		"  --window N    records held to restore sequence order (default %d)\n"
 		"  -h, --help    this text\n"
 		"\n"
@@ -139,20 +134,63 @@ errno_add(struct errno_count **v, size_t *n, int32_t err)
 	return 0;
 }
 
+static int
+group_init(struct stat_group *g, const struct stats *s, uint64_t key)
+{
+	unsigned int i;
+
+	memset(g, 0, sizeof(*g));
+	g->key = key;
+	g->per_row = calloc(s->nrows ? s->nrows : 1, sizeof(*g->per_row));
+	if (!g->per_row)
+		return -1;
+	for (i = 0; i < s->nrows; i++) {
+		g->per_row[i].name = s->rows[i].name;
+		g->per_row[i].request = s->rows[i].request;
+	}
+	return 0;
+}
+
+static void
+stat_free(struct ioctl_stat *st)
+{
+	free(st->errnos);
+	free(st->lat);
+}
+
+static void
+group_release(struct stat_group *g, unsigned int nrows)
+{
+	size_t i;
+
+	for (i = 0; g->per_row && i < nrows; i++)
+		stat_free(&g->per_row[i]);
+	for (i = 0; g->unknown && i < g->nunknown; i++)
+		stat_free(&g->unknown[i]);
+	free(g->per_row);
+	free(g->unknown);
+}
+
 static struct ioctl_stat *
-stat_for(struct stats *s, const struct kfd_ioctl_desc *desc, uint32_t request)
+stat_for(struct stats *s, struct stat_group *g,
+	 const struct kfd_ioctl_desc *desc, uint32_t request)
 {
 	size_t i;
 
 	if (desc)
-		return &s->per_row[desc - s->rows];
-	for (i = 0; i < s->nunknown; i++)
-		if (s->unknown[i].request == request)
-			return &s->unknown[i];
-	if (s->nunknown == MAX_UNKNOWN_KINDS)
-		return &s->unknown[MAX_UNKNOWN_KINDS - 1];
-	s->unknown[s->nunknown].request = request;
-	return &s->unknown[s->nunknown++];
+		return &g->per_row[desc - s->rows];
+	if (!g->unknown) {
+		g->unknown = calloc(MAX_UNKNOWN_KINDS, sizeof(*g->unknown));
+		if (!g->unknown)
+			return NULL;
+	}
+	for (i = 0; i < g->nunknown; i++)
+		if (g->unknown[i].request == request)
+			return &g->unknown[i];
+	if (g->nunknown == MAX_UNKNOWN_KINDS)
+		return &g->unknown[MAX_UNKNOWN_KINDS - 1];
+	g->unknown[g->nunknown].request = request;
+	return &g->unknown[g->nunknown++];
 }
 
 static int
@@ -171,187 +209,155 @@ lat_add(struct ioctl_stat *st, uint64_t ns)
 	return 0;
 }
 
-/* A named field of a row's argument image; 0 if absent or short. */
+/* Count one ioctl in a group. Return: 0, or -1 when memory ran out. */
 static int
-arg_get(const struct kfd_ioctl_desc *desc, const char *name,
-	const uint8_t *img, uint32_t len, uint64_t *v)
-{
-	int i;
-
-	if (!desc || !desc->args || !img)
-		return -1;
-	i = kfd_schema_field(desc, name);
-	if (i < 0)
-		return -1;
-	return kfd_field_get(&desc->args->fields[i], img, len, v);
-}
-
-static struct mem_acct *
-mem_for(struct stats *s, uint32_t gpu_id, enum heap heap)
-{
-	struct mem_acct *p;
-	size_t i;
-
-	for (i = 0; i < s->nmem; i++)
-		if (s->mem[i].gpu_id == gpu_id && s->mem[i].heap == heap)
-			return &s->mem[i];
-	p = realloc(s->mem, (s->nmem + 1) * sizeof(*p));
-	if (!p)
-		return NULL;
-	s->mem = p;
-	memset(&p[s->nmem], 0, sizeof(*p));
-	p[s->nmem].gpu_id = gpu_id;
-	p[s->nmem].heap = heap;
-	return &p[s->nmem++];
-}
-
-static enum heap
-heap_of(uint64_t flags)
-{
-	if (flags & KFD_ABI_ALLOC_MEM_FLAGS_VRAM)
-		return HEAP_VRAM;
-	if (flags & KFD_ABI_ALLOC_MEM_FLAGS_GTT)
-		return HEAP_GTT;
-	if (flags & KFD_ABI_ALLOC_MEM_FLAGS_USERPTR)
-		return HEAP_USERPTR;
-	if (flags & KFD_ABI_ALLOC_MEM_FLAGS_DOORBELL)
-		return HEAP_DOORBELL;
-	if (flags & KFD_ABI_ALLOC_MEM_FLAGS_MMIO_REMAP)
-		return HEAP_MMIO;
-	return HEAP_OTHER;
-}
-
-static void
-bo_created(struct stats *s, uint64_t handle, uint32_t gpu_id, enum heap heap,
-	   uint64_t size, uint64_t seq)
-{
-	struct u64map_val v = { .seq = seq, .size = size, .gpu_id = gpu_id,
-				.kind = heap };
-	struct u64map_val old;
-	struct mem_acct *m;
-
-	/* A handle seen again without a FREE: the old BO is gone for good. */
-	if (u64map_del(&s->bos, handle, &old)) {
-		m = mem_for(s, old.gpu_id, (enum heap)old.kind);
-		if (m)
-			m->live -= old.size;
-	}
-	if (u64map_put(&s->bos, handle, &v))
-		s->oom = 1;
-	m = mem_for(s, gpu_id, heap);
-	if (!m) {
-		s->oom = 1;
-		return;
-	}
-	m->allocs++;
-	m->allocated += size;
-	m->live += size;
-	if (m->live > m->high_water)
-		m->high_water = m->live;
-}
-
-static void
-account(struct stats *s, const struct kt_record *rec,
-	const struct kfd_ioctl_desc *desc)
+group_add(struct stats *s, struct stat_group *g, const struct kt_record *rec,
+	  const struct kfd_ioctl_desc *desc)
 {
 	const struct kt_ioctl_rec *io = &rec->u.ioctl;
-	const uint8_t *in = io->arg_before, *out = io->arg_after;
-	uint32_t len = io->arg_size;
-	uint64_t a = 0, b = 0, c = 0, h = 0;
-	struct u64map_val v, old;
+	struct ioctl_stat *st = stat_for(s, g, desc, io->request);
 
-	if (!desc || io->ret < 0)
-		return;
-	memset(&v, 0, sizeof(v));
-	v.seq = rec->seq;
-	if (desc == s->alloc) {
-		if (arg_get(desc, "size", in, len, &a) ||
-		    arg_get(desc, "gpu_id", in, len, &b) ||
-		    arg_get(desc, "flags", in, len, &c) ||
-		    arg_get(desc, "handle", out, len, &h))
-			return;
-		bo_created(s, h, (uint32_t)b, heap_of(c), a, rec->seq);
-	} else if (desc == s->free_mem) {
-		if (arg_get(desc, "handle", in, len, &h))
-			return;
-		if (u64map_del(&s->bos, h, &old)) {
-			struct mem_acct *m = mem_for(s, old.gpu_id,
-						     (enum heap)old.kind);
-
-			if (m) {
-				m->frees++;
-				m->freed += old.size;
-				m->live -= old.size;
-			}
-		} else {
-			s->unmatched_frees++;
-		}
-	} else if (desc == s->dmabuf_info) {
-		if (arg_get(desc, "dmabuf_fd", in, len, &a) ||
-		    arg_get(desc, "size", out, len, &b))
-			return;
-		v.size = b;
-		if (u64map_put(&s->dmabuf_size, a, &v))
-			s->oom = 1;
-	} else if (desc == s->import) {
-		struct u64map_val *sz;
-
-		if (arg_get(desc, "gpu_id", in, len, &b) ||
-		    arg_get(desc, "dmabuf_fd", in, len, &a) ||
-		    arg_get(desc, "handle", out, len, &h))
-			return;
-		sz = u64map_get(&s->dmabuf_size, a);
-		bo_created(s, h, (uint32_t)b, HEAP_IMPORT, sz ? sz->size : 0,
-			   rec->seq);
-	} else if (desc == s->create_queue) {
-		if (arg_get(desc, "queue_id", out, len, &a))
-			return;
-		arg_get(desc, "gpu_id", in, len, &b);
-		v.gpu_id = (uint32_t)b;
-		if (u64map_put(&s->queues, a, &v))
-			s->oom = 1;
-	} else if (desc == s->destroy_queue) {
-		if (!arg_get(desc, "queue_id", in, len, &a))
-			u64map_del(&s->queues, a, NULL);
-	} else if (desc == s->create_event) {
-		if (arg_get(desc, "event_id", out, len, &a))
-			return;
-		arg_get(desc, "event_type", in, len, &b);
-		v.kind = (uint32_t)b;
-		if (u64map_put(&s->events, a, &v))
-			s->oom = 1;
-	} else if (desc == s->destroy_event) {
-		if (!arg_get(desc, "event_id", in, len, &a))
-			u64map_del(&s->events, a, NULL);
+	if (!st)
+		return -1;
+	g->ioctls++;
+	st->count++;
+	if (io->ret < 0) {
+		g->failed++;
+		st->errors++;
+		if (errno_add(&st->errnos, &st->nerrnos, io->err))
+			return -1;
 	}
+	if (io->t_exit >= rec->ts) {
+		g->busy_ns += io->t_exit - rec->ts;
+		if (lat_add(st, io->t_exit - rec->ts))
+			return -1;
+	}
+	return 0;
+}
+
+/* The group of @key in @set, created on first use. */
+static struct stat_group *
+set_get(struct stats *s, struct group_set *set, uint64_t key)
+{
+	struct u64map_val *pos = u64map_get(&set->index, key);
+	struct u64map_val v = { .size = set->n };
+	struct stat_group **nv, *g;
+
+	if (pos)
+		return set->v[pos->size];
+	nv = realloc(set->v, (set->n + 1) * sizeof(*nv));
+	if (!nv)
+		return NULL;
+	set->v = nv;
+	g = malloc(sizeof(*g));
+	if (!g || group_init(g, s, key)) {
+		free(g);
+		return NULL;
+	}
+	if (u64map_put(&set->index, key, &v)) {
+		group_release(g, s->nrows);
+		free(g);
+		return NULL;
+	}
+	set->v[set->n++] = g;
+	return g;
+}
+
+static void
+set_release(struct group_set *set, unsigned int nrows)
+{
+	size_t i;
+
+	for (i = 0; i < set->n; i++) {
+		group_release(set->v[i], nrows);
+		free(set->v[i]);
+	}
+	free(set->v);
+	u64map_free(&set->index);
+}
+
+static int
+name_thread(struct stats *s, uint32_t tid, const char *name)
+{
+	struct thread_name *p;
+	char *copy = strdup(name ? name : "");
+	size_t i;
+
+	if (!copy)
+		return -1;
+	for (i = 0; i < s->nnames; i++) {
+		if (s->names[i].tid == tid) {
+			free(s->names[i].name);
+			s->names[i].name = copy;
+			return 0;
+		}
+	}
+	p = realloc(s->names, (s->nnames + 1) * sizeof(*p));
+	if (!p) {
+		free(copy);
+		return -1;
+	}
+	s->names = p;
+	p[s->nnames].tid = tid;
+	p[s->nnames++].name = copy;
+	return 0;
+}
+
+static const char *
+thread_name(const struct stats *s, uint64_t tid)
+{
+	size_t i;
+
+	for (i = 0; i < s->nnames; i++)
+		if (s->names[i].tid == tid)
+			return s->names[i].name;
+	return NULL;
 }
 
 static int
 stats_emit(void *ctx, const struct kt_record *rec)
 {
 	struct stats *s = ctx;
-	const struct kt_ioctl_rec *io = &rec->u.ioctl;
+	struct obj_change ch[OBJ_MAX_CHANGES];
 	const struct kfd_ioctl_desc *desc;
-	struct ioctl_stat *st;
+	struct stat_group *g;
 
 	s->records++;
-	if (rec->type != KT_REC_IOCTL)
-		return 0;
-	s->ioctls++;
-	desc = kfd_schema_lookup((enum kfd_file_kind)io->file_kind,
-				 io->request);
-	st = stat_for(s, desc, io->request);
-	st->count++;
-	if (io->ret < 0) {
-		s->failed++;
-		st->errors++;
-		if (errno_add(&st->errnos, &st->nerrnos, io->err) ||
-		    errno_add(&s->errnos, &s->nerrnos, io->err))
+	if (rec->type == KT_REC_THREAD_NAME) {
+		if (name_thread(s, rec->tid, rec->u.thread_name.name))
+			s->oom = 1;
+		return s->oom ? -1 : 0;
+	}
+	if (rec->type == KT_REC_TOPOLOGY && !s->have_topo) {
+		topo_summarize(&rec->u.topology, &s->topo);
+		obj_tracker_topology(&s->objs, &s->topo);
+		s->have_topo = 1;
+	}
+	if (rec->type != KT_REC_IOCTL) {
+		obj_tracker_record(&s->objs, rec);
+		return s->objs.oom ? -1 : 0;
+	}
+	desc = kfd_schema_lookup((enum kfd_file_kind)rec->u.ioctl.file_kind,
+				 rec->u.ioctl.request);
+	if (group_add(s, &s->all, rec, desc))
+		s->oom = 1;
+	if (rec->u.ioctl.ret < 0 &&
+	    errno_add(&s->errnos, &s->nerrnos, rec->u.ioctl.err))
+		s->oom = 1;
+	if (s->by_thread) {
+		g = set_get(s, &s->threads, rec->tid);
+		if (!g || group_add(s, g, rec, desc))
 			s->oom = 1;
 	}
-	if (io->t_exit >= rec->ts && lat_add(st, io->t_exit - rec->ts))
+	/* Before the tracker runs: DESTROY_QUEUE's GPU is the queue's. */
+	if (s->by_gpu) {
+		g = set_get(s, &s->gpus, obj_ioctl_gpu(&s->objs, rec, desc));
+		if (!g || group_add(s, g, rec, desc))
+			s->oom = 1;
+	}
+	obj_tracker_ioctl(&s->objs, rec, desc, ch);
+	if (s->objs.oom)
 		s->oom = 1;
-	account(s, rec, desc);
 	return s->oom ? -1 : 0;
 }
 
@@ -382,34 +388,45 @@ cmp_errno(const void *a, const void *b)
 	return x->err < y->err ? -1 : x->err > y->err;
 }
 
+/* GPUs in id order, the "no GPU" group (0) last. */
 static int
-cmp_mem(const void *a, const void *b)
+cmp_gpu_group(const void *a, const void *b)
 {
-	const struct mem_acct *x = a, *y = b;
+	const struct stat_group *x = *(struct stat_group *const *)a;
+	const struct stat_group *y = *(struct stat_group *const *)b;
 
-	if (x->gpu_id != y->gpu_id)
-		return x->gpu_id < y->gpu_id ? -1 : 1;
-	return (int)x->heap - (int)y->heap;
+	if ((x->key == 0) != (y->key == 0))
+		return x->key == 0 ? 1 : -1;
+	return x->key < y->key ? -1 : x->key > y->key;
 }
 
 struct lat_summary {
-	uint64_t min, median, p99, max;
+	uint64_t min, p50, p90, p99, p999, max;
 };
 
-/* Nearest-rank percentiles over the sorted samples. */
+/* The nearest-rank percentile @permille of @n sorted samples. */
+static uint64_t
+rank(const uint64_t *v, size_t n, unsigned int permille)
+{
+	size_t r = (n * permille + 999) / 1000;
+
+	return v[(r ? r : 1) - 1];
+}
+
 static void
 lat_summarize(struct ioctl_stat *st, struct lat_summary *l)
 {
-	size_t n = st->nlat, r99;
+	size_t n = st->nlat;
 
 	memset(l, 0, sizeof(*l));
 	if (!n)
 		return;
 	qsort(st->lat, n, sizeof(*st->lat), cmp_u64);
-	r99 = (n * 99 + 99) / 100;
 	l->min = st->lat[0];
-	l->median = st->lat[(n - 1) / 2];
-	l->p99 = st->lat[(r99 ? r99 : 1) - 1];
+	l->p50 = rank(st->lat, n, 500);
+	l->p90 = rank(st->lat, n, 900);
+	l->p99 = rank(st->lat, n, 990);
+	l->p999 = rank(st->lat, n, 999);
 	l->max = st->lat[n - 1];
 }
 
@@ -433,68 +450,47 @@ stat_label(const struct ioctl_stat *st, char *buf, size_t size)
 	return buf;
 }
 
-/* Every kind that was called, in a stable order: schema rows, unknowns. */
+/* Every kind a group called, in a stable order: schema rows, unknowns. */
 static size_t
-collect(struct stats *s, struct ioctl_stat **v)
+collect(const struct stats *s, struct stat_group *g, struct ioctl_stat **v)
 {
 	size_t n = 0, i;
 
 	for (i = 0; i < s->nrows; i++)
-		if (s->per_row[i].count)
-			v[n++] = &s->per_row[i];
-	for (i = 0; i < s->nunknown; i++)
-		v[n++] = &s->unknown[i];
+		if (g->per_row[i].count)
+			v[n++] = &g->per_row[i];
+	for (i = 0; g->unknown && i < g->nunknown; i++)
+		v[n++] = &g->unknown[i];
 	return n;
 }
 
 static void
-print_us(uint64_t ns)
+print_table(const struct stats *s, struct stat_group *g, struct ioctl_stat **v,
+	    const char *indent)
 {
-	printf(" %11.1f", (double)ns / 1000.0);
-}
-
-/* The name of an event type, from CREATE_EVENT's name table. */
-static const char *
-event_type_name(const struct stats *s, uint32_t type)
-{
-	int i;
-
-	if (!s->create_event || !s->create_event->args)
-		return NULL;
-	i = kfd_schema_field(s->create_event, "event_type");
-	if (i < 0 || !s->create_event->args->fields[i].names)
-		return NULL;
-	return kfd_name_lookup(s->create_event->args->fields[i].names, type);
-}
-
-static void
-report_text(struct stats *s, struct ioctl_stat **v, size_t nv)
-{
-	struct u64map_slot **sorted;
+	size_t nv = collect(s, g, v), i, j;
 	char buf[32];
-	size_t i, j;
 
-	printf("records: %llu, ioctls: %llu, failed: %llu\n\n",
-	       (unsigned long long)s->records, (unsigned long long)s->ioctls,
-	       (unsigned long long)s->failed);
-
-	printf("%-28s %9s %7s %11s %11s %11s %11s  %s\n", "IOCTL", "CALLS",
-	       "FAILED", "MIN(us)", "MEDIAN(us)", "P99(us)", "MAX(us)",
-	       "ERRORS");
+	printf("%s%-28s %9s %7s %10s %10s %10s %10s %10s %10s  %s\n", indent,
+	       "IOCTL", "CALLS", "FAILED", "MIN(us)", "P50(us)", "P90(us)",
+	       "P99(us)", "P99.9(us)", "MAX(us)", "ERRORS");
 	for (i = 0; i < nv; i++) {
 		struct lat_summary l;
 
 		lat_summarize(v[i], &l);
-		printf("%-28s %9llu %7llu", stat_label(v[i], buf, sizeof(buf)),
+		printf("%s%-28s %9llu %7llu", indent,
+		       stat_label(v[i], buf, sizeof(buf)),
 		       (unsigned long long)v[i]->count,
 		       (unsigned long long)v[i]->errors);
 		if (v[i]->nlat) {
-			print_us(l.min);
-			print_us(l.median);
-			print_us(l.p99);
-			print_us(l.max);
+			uint64_t col[6] = { l.min, l.p50, l.p90, l.p99,
+					    l.p999, l.max };
+
+			for (j = 0; j < 6; j++)
+				printf(" %10.1f", (double)col[j] / 1000.0);
 		} else {
-			printf(" %11s %11s %11s %11s", "-", "-", "-", "-");
+			printf(" %10s %10s %10s %10s %10s %10s", "-", "-", "-",
+			       "-", "-", "-");
 		}
 		sort_any(v[i]->errnos, v[i]->nerrnos, sizeof(*v[i]->errnos),
 			 cmp_errno);
@@ -506,6 +502,119 @@ report_text(struct stats *s, struct ioctl_stat **v, size_t nv)
 			       (unsigned long long)v[i]->errnos[j].count);
 		printf("\n");
 	}
+}
+
+static void
+print_mem_row(const char *indent, const struct obj_mem *m)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "0x%x", m->gpu_id);
+	printf("%s%-10s %-9s %8llu %8llu %14llu %14llu %14llu %14llu\n", indent,
+	       buf, obj_heap_names[m->heap], (unsigned long long)m->allocs,
+	       (unsigned long long)m->frees, (unsigned long long)m->allocated,
+	       (unsigned long long)m->freed, (unsigned long long)m->live,
+	       (unsigned long long)m->high_water);
+}
+
+static void
+print_mem_header(const char *indent)
+{
+	printf("%s%-10s %-9s %8s %8s %14s %14s %14s %14s\n", indent, "GPU",
+	       "HEAP", "ALLOCS", "FREES", "ALLOCATED", "FREED", "LIVE",
+	       "HIGH-WATER");
+}
+
+/* The topology node of a gpu_id, or NULL. */
+static const struct topo_node *
+gpu_node(const struct stats *s, uint32_t gpu_id, unsigned int *index)
+{
+	unsigned int i;
+
+	for (i = 0; s->have_topo && i < s->topo.nnodes; i++) {
+		if (s->topo.nodes[i].present &&
+		    s->topo.nodes[i].gpu_id == gpu_id) {
+			*index = i;
+			return &s->topo.nodes[i];
+		}
+	}
+	return NULL;
+}
+
+static void
+print_groups(struct stats *s, struct ioctl_stat **v)
+{
+	size_t i, j;
+
+	if (s->by_thread) {
+		printf("\nby thread: %zu\n", s->threads.n);
+		for (i = 0; i < s->threads.n; i++) {
+			struct stat_group *g = s->threads.v[i];
+			const char *name = thread_name(s, g->key);
+
+			printf("\nthread %llu", (unsigned long long)g->key);
+			if (name)
+				printf(" \"%s\"", name);
+			printf(": %llu ioctls, %llu failed, %.3f ms in ioctls\n",
+			       (unsigned long long)g->ioctls,
+			       (unsigned long long)g->failed,
+			       (double)g->busy_ns / 1e6);
+			print_table(s, g, v, "  ");
+		}
+	}
+	if (s->by_gpu) {
+		sort_any(s->gpus.v, s->gpus.n, sizeof(*s->gpus.v),
+			 cmp_gpu_group);
+		printf("\nby gpu: %zu\n", s->gpus.n);
+		for (i = 0; i < s->gpus.n; i++) {
+			struct stat_group *g = s->gpus.v[i];
+			const struct topo_node *n;
+			unsigned int idx = 0;
+			char gfx[16];
+			int header = 0;
+
+			if (!g->key)
+				printf("\nno gpu (process-wide ioctls)");
+			else
+				printf("\ngpu 0x%llx",
+				       (unsigned long long)g->key);
+			n = gpu_node(s, (uint32_t)g->key, &idx);
+			if (g->key && n)
+				printf(" (node %u, %s \"%s\")", idx,
+				       kfd_gfx_target_name(n->gfx_target_version,
+							   gfx, sizeof(gfx)),
+				       n->name);
+			printf(": %llu ioctls, %llu failed, %.3f ms in ioctls\n",
+			       (unsigned long long)g->ioctls,
+			       (unsigned long long)g->failed,
+			       (double)g->busy_ns / 1e6);
+			print_table(s, g, v, "  ");
+			for (j = 0; j < s->objs.nmem; j++) {
+				if (s->objs.mem[j].gpu_id != g->key)
+					continue;
+				if (!header++) {
+					printf("\n");
+					print_mem_header("  ");
+				}
+				print_mem_row("  ", &s->objs.mem[j]);
+			}
+		}
+	}
+}
+
+static void
+report_text(struct stats *s, struct ioctl_stat **v)
+{
+	struct obj_tracker *t = &s->objs;
+	struct u64map_slot **sorted;
+	char buf[32];
+	size_t i;
+
+	printf("records: %llu, ioctls: %llu, failed: %llu\n\n",
+	       (unsigned long long)s->records,
+	       (unsigned long long)s->all.ioctls,
+	       (unsigned long long)s->all.failed);
+	print_table(s, &s->all, v, "");
 
 	printf("\nerrors:");
 	if (!s->nerrnos)
@@ -518,51 +627,38 @@ report_text(struct stats *s, struct ioctl_stat **v, size_t nv)
 		       (unsigned long long)s->errnos[i].count);
 
 	printf("\nmemory:");
-	if (!s->nmem)
+	if (!t->nmem)
 		printf(" none allocated");
 	printf("\n");
-	sort_any(s->mem, s->nmem, sizeof(*s->mem), cmp_mem);
-	if (s->nmem)
-		printf("  %-10s %-9s %8s %8s %14s %14s %14s %14s\n", "GPU",
-		       "HEAP", "ALLOCS", "FREES", "ALLOCATED", "FREED", "LIVE",
-		       "HIGH-WATER");
-	for (i = 0; i < s->nmem; i++) {
-		const struct mem_acct *m = &s->mem[i];
-
-		snprintf(buf, sizeof(buf), "0x%x", m->gpu_id);
-		printf("  %-10s %-9s %8llu %8llu %14llu %14llu %14llu %14llu\n",
-		       buf, heap_names[m->heap], (unsigned long long)m->allocs,
-		       (unsigned long long)m->frees,
-		       (unsigned long long)m->allocated,
-		       (unsigned long long)m->freed,
-		       (unsigned long long)m->live,
-		       (unsigned long long)m->high_water);
-	}
-	if (s->unmatched_frees)
+	if (t->nmem)
+		print_mem_header("  ");
+	for (i = 0; i < t->nmem; i++)
+		print_mem_row("  ", &t->mem[i]);
+	if (t->unmatched_frees)
 		printf("  (%llu frees of handles never allocated in this trace)\n",
-		       (unsigned long long)s->unmatched_frees);
+		       (unsigned long long)t->unmatched_frees);
 
 	printf("\nalive at end: %zu BOs, %zu queues, %zu events\n",
-	       s->bos.n, s->queues.n, s->events.n);
-	sorted = u64map_sorted(&s->bos);
-	for (i = 0; sorted && i < s->bos.n; i++)
+	       t->bos.n, t->queues.n, t->events.n);
+	sorted = u64map_sorted(&t->bos);
+	for (i = 0; sorted && i < t->bos.n; i++)
 		printf("  bo     handle=0x%llx_%08llx heap=%s size=%llu (seq %llu)\n",
 		       (unsigned long long)(sorted[i]->key >> 32),
 		       (unsigned long long)(sorted[i]->key & 0xffffffffu),
-		       heap_names[sorted[i]->val.kind],
+		       obj_heap_names[sorted[i]->val.kind],
 		       (unsigned long long)sorted[i]->val.size,
 		       (unsigned long long)sorted[i]->val.seq);
 	free(sorted);
-	sorted = u64map_sorted(&s->queues);
-	for (i = 0; sorted && i < s->queues.n; i++)
+	sorted = u64map_sorted(&t->queues);
+	for (i = 0; sorted && i < t->queues.n; i++)
 		printf("  queue  queue_id=%llu gpu_id=0x%x (seq %llu)\n",
 		       (unsigned long long)sorted[i]->key,
 		       sorted[i]->val.gpu_id,
 		       (unsigned long long)sorted[i]->val.seq);
 	free(sorted);
-	sorted = u64map_sorted(&s->events);
-	for (i = 0; sorted && i < s->events.n; i++) {
-		const char *tn = event_type_name(s, sorted[i]->val.kind);
+	sorted = u64map_sorted(&t->events);
+	for (i = 0; sorted && i < t->events.n; i++) {
+		const char *tn = obj_event_type_name(t, sorted[i]->val.kind);
 
 		printf("  event  event_id=%llu type=",
 		       (unsigned long long)sorted[i]->key);
@@ -573,6 +669,7 @@ report_text(struct stats *s, struct ioctl_stat **v, size_t nv)
 		printf(" (seq %llu)\n", (unsigned long long)sorted[i]->val.seq);
 	}
 	free(sorted);
+	print_groups(s, v);
 }
 
 static void
@@ -599,6 +696,13 @@ json_num(struct kt_strbuf *sb, int *first, const char *key, uint64_t v)
 }
 
 static void
+json_str(struct kt_strbuf *sb, int *first, const char *key, const char *v)
+{
+	json_key(sb, first, key);
+	kfd_json_escape(sb, v, strlen(v));
+}
+
+static void
 json_errnos(struct kt_strbuf *sb, struct errno_count *e, size_t n)
 {
 	char buf[32];
@@ -613,12 +717,144 @@ json_errnos(struct kt_strbuf *sb, struct errno_count *e, size_t n)
 	kt_strbuf_putc(sb, '}');
 }
 
-static int
-report_json(struct stats *s, struct ioctl_stat **v, size_t nv)
+/* The "per_ioctl" array of a group. */
+static void
+json_per_ioctl(struct kt_strbuf *sb, const struct stats *s,
+	       struct stat_group *g, struct ioctl_stat **v)
 {
+	size_t nv = collect(s, g, v), i;
+	char buf[32];
+	int f2, f3;
+
+	kt_strbuf_putc(sb, '[');
+	for (i = 0; i < nv; i++) {
+		struct lat_summary l;
+
+		lat_summarize(v[i], &l);
+		if (i)
+			kt_strbuf_putc(sb, ',');
+		kt_strbuf_putc(sb, '{');
+		f2 = 1;
+		json_str(sb, &f2, "name", stat_label(v[i], buf, sizeof(buf)));
+		json_num(sb, &f2, "request", v[i]->request);
+		json_num(sb, &f2, "calls", v[i]->count);
+		json_num(sb, &f2, "failed", v[i]->errors);
+		json_key(sb, &f2, "errors");
+		json_errnos(sb, v[i]->errnos, v[i]->nerrnos);
+		json_key(sb, &f2, "latency_ns");
+		if (v[i]->nlat) {
+			kt_strbuf_putc(sb, '{');
+			f3 = 1;
+			json_num(sb, &f3, "min", l.min);
+			json_num(sb, &f3, "p50", l.p50);
+			json_num(sb, &f3, "p90", l.p90);
+			json_num(sb, &f3, "p99", l.p99);
+			json_num(sb, &f3, "p999", l.p999);
+			json_num(sb, &f3, "max", l.max);
+			/* The name of p50 before p90 and p999 existed. */
+			json_num(sb, &f3, "median", l.p50);
+			kt_strbuf_putc(sb, '}');
+		} else {
+			kt_strbuf_puts(sb, "null");
+		}
+		kt_strbuf_putc(sb, '}');
+	}
+	kt_strbuf_putc(sb, ']');
+}
+
+static void
+json_mem(struct kt_strbuf *sb, const struct obj_mem *m)
+{
+	int f = 1;
+
+	kt_strbuf_putc(sb, '{');
+	json_num(sb, &f, "gpu_id", m->gpu_id);
+	json_str(sb, &f, "heap", obj_heap_names[m->heap]);
+	json_num(sb, &f, "allocs", m->allocs);
+	json_num(sb, &f, "frees", m->frees);
+	json_num(sb, &f, "allocated", m->allocated);
+	json_num(sb, &f, "freed", m->freed);
+	json_num(sb, &f, "live", m->live);
+	json_num(sb, &f, "high_water", m->high_water);
+	kt_strbuf_putc(sb, '}');
+}
+
+static void
+json_group_head(struct kt_strbuf *sb, int *f, const struct stat_group *g)
+{
+	json_num(sb, f, "ioctls", g->ioctls);
+	json_num(sb, f, "failed", g->failed);
+	json_num(sb, f, "busy_ns", g->busy_ns);
+}
+
+static void
+json_groups(struct kt_strbuf *sb, int *first, struct stats *s,
+	    struct ioctl_stat **v)
+{
+	size_t i, j, k;
+	int f;
+
+	if (s->by_thread) {
+		json_key(sb, first, "by_thread");
+		kt_strbuf_putc(sb, '[');
+		for (i = 0; i < s->threads.n; i++) {
+			struct stat_group *g = s->threads.v[i];
+			const char *name = thread_name(s, g->key);
+
+			if (i)
+				kt_strbuf_putc(sb, ',');
+			kt_strbuf_putc(sb, '{');
+			f = 1;
+			json_num(sb, &f, "tid", g->key);
+			json_key(sb, &f, "name");
+			if (name)
+				kfd_json_escape(sb, name, strlen(name));
+			else
+				kt_strbuf_puts(sb, "null");
+			json_group_head(sb, &f, g);
+			json_key(sb, &f, "per_ioctl");
+			json_per_ioctl(sb, s, g, v);
+			kt_strbuf_putc(sb, '}');
+		}
+		kt_strbuf_putc(sb, ']');
+	}
+	if (s->by_gpu) {
+		sort_any(s->gpus.v, s->gpus.n, sizeof(*s->gpus.v),
+			 cmp_gpu_group);
+		json_key(sb, first, "by_gpu");
+		kt_strbuf_putc(sb, '[');
+		for (i = 0; i < s->gpus.n; i++) {
+			struct stat_group *g = s->gpus.v[i];
+
+			if (i)
+				kt_strbuf_putc(sb, ',');
+			kt_strbuf_putc(sb, '{');
+			f = 1;
+			json_num(sb, &f, "gpu_id", g->key);
+			json_group_head(sb, &f, g);
+			json_key(sb, &f, "per_ioctl");
+			json_per_ioctl(sb, s, g, v);
+			json_key(sb, &f, "memory");
+			kt_strbuf_putc(sb, '[');
+			for (j = 0, k = 0; j < s->objs.nmem; j++) {
+				if (s->objs.mem[j].gpu_id != g->key)
+					continue;
+				if (k++)
+					kt_strbuf_putc(sb, ',');
+				json_mem(sb, &s->objs.mem[j]);
+			}
+			kt_strbuf_append(sb, "]}", 2);
+		}
+		kt_strbuf_putc(sb, ']');
+	}
+}
+
+static int
+report_json(struct stats *s, struct ioctl_stat **v)
+{
+	struct obj_tracker *t = &s->objs;
 	struct u64map_slot **sorted;
 	struct kt_strbuf sb;
-	char buf[32];
 	int first = 1, f2, f3;
 	size_t i;
 	int rc;
@@ -626,85 +862,37 @@ report_json(struct stats *s, struct ioctl_stat **v, size_t nv)
 	kt_strbuf_init(&sb);
 	kt_strbuf_putc(&sb, '{');
 	json_num(&sb, &first, "records", s->records);
-	json_num(&sb, &first, "ioctls", s->ioctls);
-	json_num(&sb, &first, "failed", s->failed);
+	json_num(&sb, &first, "ioctls", s->all.ioctls);
+	json_num(&sb, &first, "failed", s->all.failed);
 	json_key(&sb, &first, "per_ioctl");
-	kt_strbuf_putc(&sb, '[');
-	for (i = 0; i < nv; i++) {
-		struct lat_summary l;
-		const char *label = stat_label(v[i], buf, sizeof(buf));
-
-		lat_summarize(v[i], &l);
-		if (i)
-			kt_strbuf_putc(&sb, ',');
-		kt_strbuf_putc(&sb, '{');
-		f2 = 1;
-		json_key(&sb, &f2, "name");
-		kfd_json_escape(&sb, label, strlen(label));
-		json_num(&sb, &f2, "request", v[i]->request);
-		json_num(&sb, &f2, "calls", v[i]->count);
-		json_num(&sb, &f2, "failed", v[i]->errors);
-		json_key(&sb, &f2, "errors");
-		json_errnos(&sb, v[i]->errnos, v[i]->nerrnos);
-		json_key(&sb, &f2, "latency_ns");
-		if (v[i]->nlat) {
-			kt_strbuf_putc(&sb, '{');
-			f3 = 1;
-			json_num(&sb, &f3, "min", l.min);
-			json_num(&sb, &f3, "median", l.median);
-			json_num(&sb, &f3, "p99", l.p99);
-			json_num(&sb, &f3, "max", l.max);
-			kt_strbuf_putc(&sb, '}');
-		} else {
-			kt_strbuf_puts(&sb, "null");
-		}
-		kt_strbuf_putc(&sb, '}');
-	}
-	kt_strbuf_putc(&sb, ']');
+	json_per_ioctl(&sb, s, &s->all, v);
 	json_key(&sb, &first, "errors");
 	json_errnos(&sb, s->errnos, s->nerrnos);
 
 	json_key(&sb, &first, "memory");
 	kt_strbuf_putc(&sb, '[');
-	sort_any(s->mem, s->nmem, sizeof(*s->mem), cmp_mem);
-	for (i = 0; i < s->nmem; i++) {
-		const struct mem_acct *m = &s->mem[i];
-
+	for (i = 0; i < t->nmem; i++) {
 		if (i)
 			kt_strbuf_putc(&sb, ',');
-		kt_strbuf_putc(&sb, '{');
-		f2 = 1;
-		json_num(&sb, &f2, "gpu_id", m->gpu_id);
-		json_key(&sb, &f2, "heap");
-		kfd_json_escape(&sb, heap_names[m->heap],
-				strlen(heap_names[m->heap]));
-		json_num(&sb, &f2, "allocs", m->allocs);
-		json_num(&sb, &f2, "frees", m->frees);
-		json_num(&sb, &f2, "allocated", m->allocated);
-		json_num(&sb, &f2, "freed", m->freed);
-		json_num(&sb, &f2, "live", m->live);
-		json_num(&sb, &f2, "high_water", m->high_water);
-		kt_strbuf_putc(&sb, '}');
+		json_mem(&sb, &t->mem[i]);
 	}
 	kt_strbuf_putc(&sb, ']');
-	json_num(&sb, &first, "unmatched_frees", s->unmatched_frees);
+	json_num(&sb, &first, "unmatched_frees", t->unmatched_frees);
 
 	json_key(&sb, &first, "alive");
 	kt_strbuf_putc(&sb, '{');
 	f2 = 1;
 	json_key(&sb, &f2, "bos");
 	kt_strbuf_putc(&sb, '[');
-	sorted = u64map_sorted(&s->bos);
-	for (i = 0; sorted && i < s->bos.n; i++) {
+	sorted = u64map_sorted(&t->bos);
+	for (i = 0; sorted && i < t->bos.n; i++) {
 		if (i)
 			kt_strbuf_putc(&sb, ',');
 		kt_strbuf_putc(&sb, '{');
 		f3 = 1;
 		json_num(&sb, &f3, "handle", sorted[i]->key);
 		json_num(&sb, &f3, "gpu_id", sorted[i]->val.gpu_id);
-		json_key(&sb, &f3, "heap");
-		kfd_json_escape(&sb, heap_names[sorted[i]->val.kind],
-				strlen(heap_names[sorted[i]->val.kind]));
+		json_str(&sb, &f3, "heap", obj_heap_names[sorted[i]->val.kind]);
 		json_num(&sb, &f3, "size", sorted[i]->val.size);
 		json_num(&sb, &f3, "seq", sorted[i]->val.seq);
 		kt_strbuf_putc(&sb, '}');
@@ -713,8 +901,8 @@ report_json(struct stats *s, struct ioctl_stat **v, size_t nv)
 	kt_strbuf_putc(&sb, ']');
 	json_key(&sb, &f2, "queues");
 	kt_strbuf_putc(&sb, '[');
-	sorted = u64map_sorted(&s->queues);
-	for (i = 0; sorted && i < s->queues.n; i++) {
+	sorted = u64map_sorted(&t->queues);
+	for (i = 0; sorted && i < t->queues.n; i++) {
 		if (i)
 			kt_strbuf_putc(&sb, ',');
 		kt_strbuf_putc(&sb, '{');
@@ -728,8 +916,8 @@ report_json(struct stats *s, struct ioctl_stat **v, size_t nv)
 	kt_strbuf_putc(&sb, ']');
 	json_key(&sb, &f2, "events");
 	kt_strbuf_putc(&sb, '[');
-	sorted = u64map_sorted(&s->events);
-	for (i = 0; sorted && i < s->events.n; i++) {
+	sorted = u64map_sorted(&t->events);
+	for (i = 0; sorted && i < t->events.n; i++) {
 		if (i)
 			kt_strbuf_putc(&sb, ',');
 		kt_strbuf_putc(&sb, '{');
@@ -740,7 +928,9 @@ report_json(struct stats *s, struct ioctl_stat **v, size_t nv)
 		kt_strbuf_putc(&sb, '}');
 	}
 	free(sorted);
-	kt_strbuf_append(&sb, "]}}\n", 4);
+	kt_strbuf_append(&sb, "]}", 2);
+	json_groups(&sb, &first, s, v);
+	kt_strbuf_append(&sb, "}\n", 2);
 
 	rc = sb.failed ? -1 : 0;
 	if (!rc && fwrite(sb.data, 1, sb.len, stdout) != sb.len)
@@ -754,22 +944,14 @@ stats_free(struct stats *s)
 {
 	size_t i;
 
-	for (i = 0; s->per_row && i < s->nrows; i++) {
-		free(s->per_row[i].errnos);
-		free(s->per_row[i].lat);
-	}
-	for (i = 0; s->unknown && i < s->nunknown; i++) {
-		free(s->unknown[i].errnos);
-		free(s->unknown[i].lat);
-	}
-	free(s->per_row);
-	free(s->unknown);
+	group_release(&s->all, s->nrows);
+	set_release(&s->threads, s->nrows);
+	set_release(&s->gpus, s->nrows);
+	for (i = 0; i < s->nnames; i++)
+		free(s->names[i].name);
+	free(s->names);
 	free(s->errnos);
-	free(s->mem);
-	u64map_free(&s->bos);
-	u64map_free(&s->queues);
-	u64map_free(&s->events);
-	u64map_free(&s->dmabuf_size);
+	obj_tracker_release(&s->objs);
 }
 
 int
@@ -777,6 +959,8 @@ kfdtrace_cmd_stats(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "by-thread", no_argument, NULL, 'T' },
+		{ "by-gpu", no_argument, NULL, 'G' },
 		{ "window", required_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -789,8 +973,6 @@ kfdtrace_cmd_stats(int argc, char **argv)
 	uint64_t window = CLI_REORDER_WINDOW;
 	const char *path;
 	int opt, json = 0, rc, status = KFDTRACE_EXIT_USAGE;
-	unsigned int i;
-	size_t nv;
 
 	if (cli_help_requested(argc, argv)) {
 		kfdtrace_help_stats(stdout);
@@ -802,6 +984,12 @@ kfdtrace_cmd_stats(int argc, char **argv)
 		switch (opt) {
 		case 'j':
 			json = 1;
+			break;
+		case 'T':
+			s.by_thread = 1;
+			break;
+		case 'G':
+			s.by_gpu = 1;
 			break;
 		case 'w':
 			if (cli_parse_u64(optarg, &window) || window == 0 ||
@@ -825,22 +1013,11 @@ kfdtrace_cmd_stats(int argc, char **argv)
 
 	status = KFDTRACE_EXIT_ERROR;
 	s.rows = kfd_schema_rows(&s.nrows);
-	s.per_row = calloc(s.nrows ? s.nrows : 1, sizeof(*s.per_row));
-	s.unknown = calloc(MAX_UNKNOWN_KINDS, sizeof(*s.unknown));
-	if (!s.per_row || !s.unknown)
+	obj_tracker_init(&s.objs);
+	u64map_init(&s.threads.index);
+	u64map_init(&s.gpus.index);
+	if (group_init(&s.all, &s, 0))
 		goto oom;
-	for (i = 0; i < s.nrows; i++) {
-		s.per_row[i].name = s.rows[i].name;
-		s.per_row[i].request = s.rows[i].request;
-	}
-	s.alloc = kfd_schema_by_name("ALLOC_MEMORY_OF_GPU");
-	s.free_mem = kfd_schema_by_name("FREE_MEMORY_OF_GPU");
-	s.import = kfd_schema_by_name("IMPORT_DMABUF");
-	s.dmabuf_info = kfd_schema_by_name("GET_DMABUF_INFO");
-	s.create_queue = kfd_schema_by_name("CREATE_QUEUE");
-	s.destroy_queue = kfd_schema_by_name("DESTROY_QUEUE");
-	s.create_event = kfd_schema_by_name("CREATE_EVENT");
-	s.destroy_event = kfd_schema_by_name("DESTROY_EVENT");
 
 	if (cli_open(path, &r))
 		goto out;
@@ -860,12 +1037,12 @@ kfdtrace_cmd_stats(int argc, char **argv)
 	v = malloc((s.nrows + MAX_UNKNOWN_KINDS) * sizeof(*v));
 	if (!v)
 		goto oom;
-	nv = collect(&s, v);
+	obj_tracker_sort_mem(&s.objs);
 	if (json) {
-		if (report_json(&s, v, nv))
+		if (report_json(&s, v))
 			goto oom;
 	} else {
-		report_text(&s, v, nv);
+		report_text(&s, v);
 	}
 	if (fflush(stdout) != 0) {
 		fprintf(stderr, "kfdtrace stats: write error\n");

@@ -42,6 +42,14 @@ void kfdtrace_help_dump(FILE *out);
 int kfdtrace_cmd_stats(int argc, char **argv);
 void kfdtrace_help_stats(FILE *out);
 
+/* tools/kfdtrace/cmd_report.c */
+int kfdtrace_cmd_report(int argc, char **argv);
+void kfdtrace_help_report(FILE *out);
+
+/* tools/kfdtrace/cmd_diff.c */
+int kfdtrace_cmd_diff(int argc, char **argv);
+void kfdtrace_help_diff(FILE *out);
+
 /* tools/kfdtrace/cmd_sim.c */
 int kfdtrace_cmd_sim(int argc, char **argv);
 void kfdtrace_help_sim(FILE *out);
@@ -49,5 +57,9 @@ void kfdtrace_help_sim(FILE *out);
 /* tools/kfdtrace/cmd_record.c */
 int kfdtrace_cmd_record(int argc, char **argv);
 void kfdtrace_help_record(FILE *out);
+
+/* tools/kfdtrace/cmd_replay.c */
+int kfdtrace_cmd_replay(int argc, char **argv);
+void kfdtrace_help_replay(FILE *out);
 
 #endif /* KFDTRACE_COMMANDS_H */

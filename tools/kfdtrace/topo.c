@@ -59,7 +59,23 @@ prop_value(const char *text, const char *key)
 }
 
 static void
-node_file(struct topo_node *n, const char *rest,
+link_file(struct topo_summary *s, const char *text, int p2p)
+{
+	struct topo_link *l;
+
+	if (s->nlinks >= TOPO_MAX_LINKS)
+		return;
+	l = &s->links[s->nlinks++];
+	l->node_from = (uint32_t)prop_value(text, "node_from");
+	l->node_to = (uint32_t)prop_value(text, "node_to");
+	l->type = (uint32_t)prop_value(text, "type");
+	l->weight = (uint32_t)prop_value(text, "weight");
+	l->max_bandwidth = (uint32_t)prop_value(text, "max_bandwidth");
+	l->p2p = p2p;
+}
+
+static void
+node_file(struct topo_summary *s, struct topo_node *n, const char *rest,
 	  const struct kt_topo_file *f)
 {
 	char text[4096];
@@ -80,6 +96,14 @@ node_file(struct topo_node *n, const char *rest,
 		n->simd_count = (uint32_t)prop_value(text, "simd_count");
 		n->simd_per_cu = (uint32_t)prop_value(text, "simd_per_cu");
 		n->cpu_cores = (uint32_t)prop_value(text, "cpu_cores_count");
+		n->drm_render_minor =
+			(uint32_t)prop_value(text, "drm_render_minor");
+	} else if (strncmp(rest, "io_links/", 9) == 0 ||
+		   strncmp(rest, "p2p_links/", 10) == 0) {
+		const char *q = strchr(rest, '/') + 1;
+
+		if (parse_index(&q) >= 0 && strcmp(q, "properties") == 0)
+			link_file(s, text, rest[0] == 'p');
 	} else if (strncmp(rest, "mem_banks/", 10) == 0) {
 		const char *q = rest + 10;
 
@@ -117,7 +141,7 @@ topo_summarize(const struct kt_topology_rec *t, struct topo_summary *s)
 		s->nodes[idx].present = 1;
 		if ((unsigned int)idx + 1 > s->nnodes)
 			s->nnodes = (unsigned int)idx + 1;
-		node_file(&s->nodes[idx], p, f);
+		node_file(s, &s->nodes[idx], p, f);
 	}
 	for (i = 0; i < s->nnodes; i++)
 		if (s->nodes[i].present && s->nodes[i].gpu_id)

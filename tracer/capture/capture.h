@@ -174,9 +174,11 @@ void kcap_maps_reset(void);
 /* ---- lttng_loader.c ---- */
 
 /*
- * With KFDTRACE_LTTNG=1: load the lttng provider (first call only) and
- * register its hooks. Called when a trace begins, locked, busy set.
+ * With KFDTRACE_LTTNG=1: load the lttng provider (first call only; not
+ * under the session lock, busy set), and register its hooks (when a trace
+ * begins, locked).
  */
+void kcap_lttng_load(void);
 void kcap_lttng_attach(void);
 /* Emit the lttng event of a record (mmap, munmap), if the provider is in. */
 void kcap_lttng_record(const struct kt_record *rec);

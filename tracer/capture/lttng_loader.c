@@ -9,7 +9,9 @@
  * trace begins, not at start-up: the shells and helpers a traced program
  * runs then never get liblttng-ust, its two threads and its session
  * daemon handshake. It is never unloaded (lttng-ust forbids dlclose()
- * of a provider in use).
+ * of a provider in use). Loading must not happen under the session lock:
+ * liblttng-ust's constructor forks (to create its shared memory), and the
+ * session's fork handler takes that lock.
  *
  * Each new trace attaches the hooks again: a forked child starts with
  * none (the session's fork handler drops them all) and gets them back with
@@ -35,7 +37,7 @@
 #include <kfdtrace/lttng.h>
 
 static _Atomic(const struct kfd_lttng_provider *) lttng_prov;
-static int lttng_tried;
+static pthread_once_t lttng_once = PTHREAD_ONCE_INIT;
 
 /* The provider's path next to this library, if it is there. */
 static int
@@ -94,15 +96,18 @@ lttng_load(void)
 }
 
 void
+kcap_lttng_load(void)
+{
+	pthread_once(&lttng_once, lttng_load);
+}
+
+void
 kcap_lttng_attach(void)
 {
-	const struct kfd_lttng_provider *p;
+	const struct kfd_lttng_provider *p =
+		atomic_load_explicit(&lttng_prov, memory_order_acquire);
 
-	if (!lttng_tried) {
-		lttng_tried = 1;
-		lttng_load();
-	}
-	p = atomic_load_explicit(&lttng_prov, memory_order_acquire);
+	/* -EEXIST (a second trace of this process image) is fine. */
 	if (p)
 		kfd_dispatch_hook_add(p->hooks, NULL);
 }

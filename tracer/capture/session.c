@@ -268,6 +268,7 @@ kcap_session_get(void)
 	if (__builtin_expect(r != NULL, 1) || !kcap_enabled())
 		return r;
 	kcap_busy++;
+	kcap_lttng_load();
 	pthread_mutex_lock(&session_lock);
 	r = atomic_load_explicit(&session_rec, memory_order_acquire);
 	if (!r && !S.closed && !S.execing && !S.failed && kcap_enabled()) {

@@ -271,6 +271,8 @@ struct kt_writer_opts {
 	size_t frame_raw_size;		/* raw bytes per frame; 0 = 64 KiB */
 	unsigned int flush_ms;		/* max age of buffered records; 0 = 100 */
 	unsigned int index_every;	/* index frame every N frames; 0 = 16 */
+	size_t max_queued_bytes;	/* full buffers waiting for compression
+					 * before appends wait; 0 = 32 MiB */
 };
 
 /*
@@ -280,12 +282,20 @@ struct kt_writer_opts {
  * @opts:	NULL for defaults
  * @out:	the writer
  *
+ * The header is written at once; like any write error, a failure to write
+ * it does not fail the open but is reported by kt_writer_flush() and
+ * kt_writer_close() (records are counted as lost).
+ *
  * Return: 0, or -errno.
  */
 int kt_writer_open(const char *path, const struct kt_header *hdr,
 		   const struct kt_writer_opts *opts, struct kt_writer **out);
 
-/* kt_writer_fdopen() - the same on an fd the writer takes ownership of. */
+/*
+ * kt_writer_fdopen() - the same on an fd the writer takes ownership of
+ * (closed on failure too). Offsets in the file count from the fd's position
+ * at this call; a pipe works, but a write error on it ends the trace.
+ */
 int kt_writer_fdopen(int fd, const struct kt_header *hdr,
 		     const struct kt_writer_opts *opts, struct kt_writer **out);
 
@@ -357,6 +367,9 @@ void kt_writer_get_stats(struct kt_writer *w, struct kt_writer_stats *st);
  * for briefly. Writes no END record: the process may survive the signal and
  * the writer keeps working afterwards.
  *
+ * The caller keeps @w valid while a handler may call this: clear the
+ * handler's pointer before kt_writer_close().
+ *
  * Return: 0, -EBUSY when the writer thread did not let go of the file in
  * time (nothing written), -ECHILD in a forked child, or -errno of a failed
  * write.
@@ -391,6 +404,10 @@ struct kt_reader_status {
 
 /*
  * kt_reader_open() - open a trace file and read its header.
+ *
+ * A regular file is mapped (read-only): it may still be growing, the reader
+ * sees it as it was at open, but it must not be truncated while open.
+ * Other files (pipes) are read into memory.
  *
  * Return: 0, or a negative error (-KT_ENOTTRACE, -KT_EVERSION,
  * -KT_ECORRUPT, -KT_ETRUNC, -errno).

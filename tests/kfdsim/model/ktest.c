@@ -12,13 +12,20 @@ int
 kt_open(struct kt *t, const char *profile, unsigned int abi_minor)
 {
 	struct ksim_opts o = { .abi_minor = abi_minor, .flags = KSIM_OPT_PRIVATE };
+
+	return kt_open_opts(t, profile, &o);
+}
+
+int
+kt_open_opts(struct kt *t, const char *profile, const struct ksim_opts *o)
+{
 	int err = 0;
 
 	memset(t, 0, sizeof(*t));
 	t->prof = ksim_profile_builtin(profile);
 	if (!t->prof)
 		return -ENOENT;
-	t->dev = ksim_device_create(t->prof, &o, &err);
+	t->dev = ksim_device_create(t->prof, o, &err);
 	if (!t->dev)
 		return err;
 	t->kfd = ksim_open_kfd(t->dev, O_CLOEXEC, &err);

@@ -29,6 +29,8 @@ struct kt {
 /* Build a private device from a builtin profile (0: newest ABI), open
  * /dev/kfd and every render node. Returns 0 or a negative errno. */
 int kt_open(struct kt *t, const char *profile, unsigned int abi_minor);
+/* The same with explicit options (machine, kernel flavour, flags). */
+int kt_open_opts(struct kt *t, const char *profile, const struct ksim_opts *o);
 void kt_close(struct kt *t);
 /* ACQUIRE_VM for GPU index @gpu with its own render file. */
 int kt_acquire(struct kt *t, unsigned int gpu);

@@ -2,8 +2,11 @@
 /* Queue ioctls: ids, doorbell offsets, buffer validation, ordering rules,
  * update/CU mask/wave state/GWS, limits. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "ktest.h"
 
@@ -402,6 +405,75 @@ test_sdma_exhaustion(void **state)
 	assert_int_equal(q.queue_id, 16);
 }
 
+/* A process of the machine @machine creating one SDMA queue: 0 on
+ * success, 1 on ENOMEM, 2+ on a setup error. Keeps the queue (exits). */
+static int
+sdma_in_child(const char *machine)
+{
+	struct ksim_opts o = { .machine = machine };
+	struct kfd_abi_create_queue_args q;
+	struct qbufs b;
+	struct kt t;
+	int r;
+
+	if (kt_open_opts(&t, "mi210", &o) || kt_acquire(&t, 0))
+		return 2;
+	make_buffers(&t, &b);
+	aql_args(&t, &q);
+	q.queue_type = KFD_ABI_QUEUE_TYPE_SDMA;
+	r = create(&t, &q);
+	return r == 0 ? 0 : r == -ENOMEM ? 1 : 3;
+}
+
+static int
+run_child(const char *machine)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(sdma_in_child(machine));
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/* SDMA queue slots belong to the device: all processes of a machine share
+ * them, and a process that dies gives its slots back. */
+static void
+test_sdma_slots_machine_wide(void **state)
+{
+	struct ksim_opts o = { 0 };
+	struct kfd_abi_create_queue_args q;
+	struct qbufs b;
+	struct kt t;
+	char machine[64], path[96];
+	uint32_t ids[16];
+
+	(void)state;
+	snprintf(machine, sizeof(machine), "ktest-sdma-%d", (int)getpid());
+	o.machine = machine;
+	assert_int_equal(kt_open_opts(&t, "mi210", &o), 0);
+	assert_int_equal(kt_acquire(&t, 0), 0);
+	make_buffers(&t, &b);
+	/* another process takes a slot first ... */
+	assert_int_equal(run_child(machine), 0);
+	/* ... and died: its slot is free again, all 2 x 8 are ours */
+	for (int i = 0; i < 16; i++) {
+		aql_args(&t, &q);
+		q.queue_type = KFD_ABI_QUEUE_TYPE_SDMA;
+		assert_int_equal(create(&t, &q), 0);
+		ids[i] = q.queue_id;
+	}
+	/* none left for another process of the machine */
+	assert_int_equal(run_child(machine), 1);
+	assert_int_equal(destroy(&t, ids[5]), 0);
+	assert_int_equal(run_child(machine), 0);
+	kt_close(&t);
+	snprintf(path, sizeof(path), "/dev/shm/kfdsim-%s", machine);
+	unlink(path);
+}
+
 /* ABI 1.11: no buffer validation yet and no ring-size clamp. */
 static void
 test_old_abi(void **state)
@@ -459,6 +531,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_gws, setup_bufs, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_queue_limit, setup_bufs, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_sdma_exhaustion, setup_bufs, kt_teardown),
+		cmocka_unit_test(test_sdma_slots_machine_wide),
 		cmocka_unit_test(test_old_abi),
 		cmocka_unit_test(test_two_gpus_share_ids),
 	};

@@ -455,6 +455,9 @@ typedef enum _HSA_QUEUE_TYPE {
 	HSA_QUEUE_MULTIMEDIA_DECODE	= 3,
 	HSA_QUEUE_MULTIMEDIA_ENCODE	= 4,
 	HSA_QUEUE_SDMA_XGMI		= 5,
+	/* Newer than 5.2.3: an SDMA queue on the engine named by
+	 * hsaKmtCreateQueueExt()'s SdmaEngineId (KFD 1.17). */
+	HSA_QUEUE_SDMA_BY_ENG_ID	= 6,
 	HSA_QUEUE_COMPUTE_OS		= 11,
 	HSA_QUEUE_SDMA_OS		= 12,
 	HSA_QUEUE_MULTIMEDIA_DECODE_OS	= 13,
@@ -691,6 +694,24 @@ typedef struct _HsaMemoryAccessFault {
 	HSA_EVENTID_MEMORYFLAGS		Flags;
 } HsaMemoryAccessFault;
 
+/* Newer than 5.2.3: why a GPU was reset (HsaHwException.ResetCause). */
+typedef enum _HSA_EVENTID_HW_EXCEPTION_CAUSE {
+	HSA_EVENTID_HW_EXCEPTION_GPU_HANG	= 0,
+	HSA_EVENTID_HW_EXCEPTION_ECC		= 1,
+} HSA_EVENTID_HW_EXCEPTION_CAUSE;
+
+/*
+ * Newer than 5.2.3: data of a HSA_EVENTTYPE_HW_EXCEPTION event. 16 bytes,
+ * smaller than HsaMemoryAccessFault, so adding it to the union below
+ * leaves HsaEventData's 5.2.3 size and offsets as they were.
+ */
+typedef struct _HsaHwException {
+	HSAuint32			NodeId;		/* user node of the GPU */
+	HSAuint32			ResetType;	/* the kernel's reset_type */
+	HSAuint32			MemoryLost;	/* VRAM contents lost */
+	HSA_EVENTID_HW_EXCEPTION_CAUSE	ResetCause;
+} HsaHwException;
+
 typedef struct _HsaEventData {
 	HSA_EVENTTYPE EventType;
 	union {
@@ -698,6 +719,7 @@ typedef struct _HsaEventData {
 		HsaNodeChange		NodeChangeState;
 		HsaDeviceStateChange	DeviceState;
 		HsaMemoryAccessFault	MemoryAccessFault;
+		HsaHwException		HwException;	/* newer than 5.2.3 */
 	} EventData;
 	/* Private to the library: */
 	HSAuint64 HWData1;	/* kernel event id */

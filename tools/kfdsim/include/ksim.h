@@ -17,7 +17,10 @@
  *   - ioctl argument pointers are untrusted user pointers: the model reads
  *     and writes them, and every indirect buffer, without faulting
  *     (process_vm_readv/writev on its own pid), so wild pointers give
- *     -EFAULT, never a crash.
+ *     -EFAULT, never a crash. Pointers into memory that cannot vanish
+ *     under a correct caller -- the calling thread's stack above its
+ *     current frame, glibc's brk heap -- are copied directly, which keeps
+ *     an ioctl cheaper than a system call (docs/kfdsim.md).
  *   - The model never calls the libc functions a preload shim interposes
  *     (open, close, ioctl, mmap, fstat, read, write, ...): it uses raw
  *     system calls, so it is safe to call from inside the shim's wrappers.
@@ -46,9 +49,10 @@
  *   call ksim_notify_fork_child() from a raw clone() child.
  *   When the environment variable KFDSIM_MACHINE (or ksim_opts.machine)
  *   names a machine, the state that crosses processes (VRAM and system
- *   memory accounting, exported dmabufs and their metadata) lives in a
- *   shared registry /dev/shm/kfdsim-<machine>, so all processes of one
- *   simulated machine see one device.
+ *   memory accounting, exported dmabufs and their metadata, the rocm
+ *   flavour's IPC handles) lives in a shared registry
+ *   /dev/shm/kfdsim-<machine>, so all processes of one simulated machine
+ *   see one device.
  */
 #ifndef KSIM_H
 #define KSIM_H
@@ -72,6 +76,19 @@ extern "C" {
 /* Environment variables the model reads (only when opts leave them unset). */
 #define KSIM_ENV_MACHINE	"KFDSIM_MACHINE"	/* shared registry key */
 #define KSIM_ENV_ABI_MINOR	"KFDSIM_ABI_MINOR"	/* e.g. "11" */
+#define KSIM_ENV_KERNEL		"KFDSIM_KERNEL"		/* "upstream" or "rocm" */
+
+/*
+ * Kernel flavours. Upstream Linux answers the ROCm-only ioctls 0x80..0x87
+ * with EINVAL; AMD's ROCm DKMS driver (amdgpu-dkms) implements some of
+ * them, and Debian's libhsakmt 5.2.3 shares memory between processes with
+ * two of them (IPC_IMPORT_HANDLE 0x80, IPC_EXPORT_HANDLE 0x81).
+ */
+enum ksim_kernel {
+	KSIM_KERNEL_DEFAULT = 0,	/* opts: environment, profile, upstream */
+	KSIM_KERNEL_UPSTREAM,
+	KSIM_KERNEL_ROCM,		/* + IPC export/import of KFD BOs */
+};
 
 /* ksim_opts.flags */
 #define KSIM_OPT_PRIVATE	0x1	/* ignore KFDSIM_MACHINE: no sharing */
@@ -88,7 +105,20 @@ struct ksim_opts {
 	 * KFDSIM_MACHINE; unset or "": the device is private to the process. */
 	const char *machine;
 	unsigned int flags;	/* KSIM_OPT_* */
+	/* Kernel flavour (enum ksim_kernel); KSIM_KERNEL_DEFAULT: the
+	 * KFDSIM_KERNEL environment variable, else the profile's `kernel`
+	 * key, else upstream. */
+	unsigned int kernel;
 };
+
+/*
+ * ksim_kernel_parse() - a kernel flavour name.
+ * @name:	"upstream" or "rocm"
+ *
+ * Return: KSIM_KERNEL_UPSTREAM or KSIM_KERNEL_ROCM, or -EINVAL for any
+ * other string (NULL included).
+ */
+int ksim_kernel_parse(const char *name);
 
 struct ksim_device;
 struct ksim_file;
@@ -120,6 +150,9 @@ const struct ksim_profile *ksim_device_profile(const struct ksim_device *dev);
 
 /* ksim_device_abi_minor() - the ABI minor being emulated. */
 unsigned int ksim_device_abi_minor(const struct ksim_device *dev);
+
+/* ksim_device_kernel() - the kernel flavour (KSIM_KERNEL_UPSTREAM/ROCM). */
+unsigned int ksim_device_kernel(const struct ksim_device *dev);
 
 /*
  * ksim_open_kfd() - open /dev/kfd (kfd_open). The first open in a process
@@ -179,7 +212,9 @@ void ksim_release(struct ksim_file *f);
  * @arg:	the application's argument pointer (untrusted)
  *
  * KFD files follow kfd_ioctl(): unknown nr -> -ENOTTY (the ROCm-only
- * 0x80..0x87 -> -EINVAL, as upstream answers), a file of another process
+ * 0x80..0x87 -> -EINVAL, as upstream answers; the rocm flavour answers
+ * IPC_IMPORT_HANDLE and IPC_EXPORT_HANDLE as amdgpu-dkms does, with the
+ * handles in the machine registry), a file of another process
  * -> -EBADF, out-args copied back even when the handler fails; ioctls newer
  * than the emulated ABI minor answer as an older kernel would. WAIT_EVENTS
  * blocks the calling thread (with the device unlocked); a signal does not

@@ -39,6 +39,10 @@
  * an io_link's recommended_sdma_engine_id_mask) are printed in sysfs only
  * when the profile names them — as on the kernel versions that have them.
  *
+ * The [machine] section's `kernel` key names the kernel flavour the machine
+ * runs ("upstream", the default, or "rocm": AMD's DKMS driver, see ksim.h);
+ * the KFDSIM_KERNEL environment variable overrides it.
+ *
  * Errors are reported as "origin:line: message"; a malformed file never
  * crashes the parser.
  */
@@ -297,6 +301,7 @@ struct ksim_profile {
 	uint64_t platform_rev;
 	uint32_t generation_id;		/* topology/generation_id */
 	uint64_t system_mem_limit;	/* KFD system-memory (GTT+userptr) limit; 0: derived */
+	char kernel[16];		/* kernel flavour: "", "upstream" or "rocm" */
 	unsigned int n_nodes;
 	struct ksim_node *nodes;
 };

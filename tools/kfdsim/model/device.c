@@ -90,6 +90,33 @@ abi_minor_from(const struct ksim_opts *opts)
 	return KSIM_ABI_MINOR_DEFAULT;
 }
 
+KSIM_EXPORT int
+ksim_kernel_parse(const char *name)
+{
+	if (name && !strcmp(name, "upstream"))
+		return KSIM_KERNEL_UPSTREAM;
+	if (name && !strcmp(name, "rocm"))
+		return KSIM_KERNEL_ROCM;
+	return -EINVAL;
+}
+
+/* opts, else KFDSIM_KERNEL, else the profile's key, else upstream. */
+static int
+kernel_from(const struct ksim_opts *opts, const struct ksim_profile *prof)
+{
+	const char *env;
+
+	if (opts && opts->kernel)
+		return opts->kernel == KSIM_KERNEL_UPSTREAM ||
+		       opts->kernel == KSIM_KERNEL_ROCM ? (int)opts->kernel : -EINVAL;
+	env = getenv(KSIM_ENV_KERNEL);
+	if (env && *env)
+		return ksim_kernel_parse(env);
+	if (prof->kernel[0])
+		return ksim_kernel_parse(prof->kernel);
+	return KSIM_KERNEL_UPSTREAM;
+}
+
 /* RAM of the machine: the sum of the CPU nodes' system heaps. */
 static uint64_t
 machine_ram(const struct ksim_profile *prof)
@@ -152,6 +179,14 @@ ksim_device_create(const struct ksim_profile *prof,
 			*err = -EINVAL;
 		return NULL;
 	}
+	r = kernel_from(opts, prof);
+	if (r < 0) {
+		free(dev);
+		if (err)
+			*err = -EINVAL;
+		return NULL;
+	}
+	dev->kernel = (unsigned int)r;
 	dev->flags = flags;
 	dev->prof = ksim_profile_dup(prof);
 	if (!dev->prof) {
@@ -282,6 +317,12 @@ KSIM_EXPORT unsigned int
 ksim_device_abi_minor(const struct ksim_device *dev)
 {
 	return dev ? dev->abi_minor : 0;
+}
+
+KSIM_EXPORT unsigned int
+ksim_device_kernel(const struct ksim_device *dev)
+{
+	return dev ? dev->kernel : 0;
 }
 
 void

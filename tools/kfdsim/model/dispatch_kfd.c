@@ -71,6 +71,18 @@ static const struct kfd_ioctl_row rows[0x28] = {
 	[0x27] = { ksim_ioc_create_process, 0, 0, 19, 0 },
 };
 
+/*
+ * The second range of the ROCm DKMS driver (AMDKFD_COMMAND_START_2..END_2),
+ * answered in the rocm kernel flavour only. Its other ioctls (the old
+ * DBG_TRAP 0x82, CROSS_MEMORY_COPY, RLC_SPM, PC_SAMPLE, PROFILER, AIS) are
+ * not modelled and answer -EINVAL as upstream does: for the 0x82 runtime
+ * enable Debian's libhsakmt then reports NOT_SUPPORTED, which ROCr accepts.
+ */
+static const struct kfd_ioctl_row rows_rocm[] = {
+	[0x80 - KFD_ABI_COMMAND_START_2] = { ksim_ioc_ipc_import_handle, 48, RW, 1, 0 },
+	[0x81 - KFD_ABI_COMMAND_START_2] = { ksim_ioc_ipc_export_handle, 32, RW, 1, 0 },
+};
+
 /* AMDKFD_COMMAND_END of a kernel implementing ABI 1.@minor. */
 static unsigned int
 command_end(unsigned int minor)
@@ -116,12 +128,18 @@ ksim_kfd_ioctl(struct ksim_file *f, unsigned long request, void *arg)
 	uint64_t uarg = (uint64_t)(uintptr_t)arg;
 	int r;
 
-	/* The ROCm DKMS range: outside [START, END) upstream. */
-	if (nr >= KFD_ABI_COMMAND_START_2 && nr <= KFD_ABI_COMMAND_END_2)
-		return -EINVAL;
-	if (nr < KFD_ABI_COMMAND_START || nr >= command_end(dev->abi_minor))
+	if (nr >= KFD_ABI_COMMAND_START_2 && nr <= KFD_ABI_COMMAND_END_2) {
+		/* The ROCm DKMS range: outside [START, END) upstream. */
+		if (dev->kernel != KSIM_KERNEL_ROCM ||
+		    nr - KFD_ABI_COMMAND_START_2 >= KSIM_ARRAY_SIZE(rows_rocm) ||
+		    !rows_rocm[nr - KFD_ABI_COMMAND_START_2].func)
+			return -EINVAL;
+		row = &rows_rocm[nr - KFD_ABI_COMMAND_START_2];
+	} else if (nr < KFD_ABI_COMMAND_START || nr >= command_end(dev->abi_minor)) {
 		return -ENOTTY;
-	row = &rows[nr];
+	} else {
+		row = &rows[nr];
+	}
 	p = f->proc;
 	/* "Using KFD FD in wrong process" */
 	if (f->owner != ksim_self_pid() || !p || f->released)

@@ -73,8 +73,14 @@ ksim_ioc_get_clock_counters(struct ksim_file *f, struct ksim_process *p,
 	if (pdd) {
 		uint64_t hz = f->dev->gpus[pdd->gpu].g->gpu_clock_hz;
 
-		args->gpu_clock_counter =
-			(uint64_t)((unsigned __int128)raw * hz / 1000000000ULL);
+		/* raw * hz / 1e9 without a 128-bit division (a libgcc call
+		 * dearer than the rest of the ioctl) while hz < 2^34 */
+		if (hz < (1ULL << 34))
+			args->gpu_clock_counter = raw / 1000000000ULL * hz +
+				raw % 1000000000ULL * hz / 1000000000ULL;
+		else
+			args->gpu_clock_counter =
+				(uint64_t)((unsigned __int128)raw * hz / 1000000000ULL);
 	} else {
 		args->gpu_clock_counter = 0;
 	}

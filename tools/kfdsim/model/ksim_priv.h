@@ -112,6 +112,8 @@ struct ksim_kmem {
 	int mapped_count;
 	int imported;
 	uint64_t vram_usage;		/* added to pdd->vram_usage */
+	unsigned int ipc_entry;		/* 1 + registry IPC slot held; 0: none */
+	uint64_t ipc_gen;		/* ... and that entry's generation */
 };
 
 /* Per-process, per-GPU state (kfd_process_device). */
@@ -134,8 +136,6 @@ struct ksim_pdd {
 	uint64_t ape1_size;
 	uint64_t scratch_va;
 	uint64_t tba, tma;
-	uint64_t sdma_bitmap;		/* in use: sdma id = queue*engines+engine */
-	uint64_t xgmi_sdma_bitmap;
 	uint32_t watch_ids;		/* debugger address watch slots in use */
 	uint64_t exception_status;
 };
@@ -281,6 +281,7 @@ struct ksim_registry;
 struct ksim_device {
 	struct ksim_profile *prof;
 	unsigned int abi_minor;
+	unsigned int kernel;		/* KSIM_KERNEL_UPSTREAM / _ROCM */
 	unsigned int flags;
 	pthread_mutex_t lock;
 	unsigned int n_gpus;
@@ -315,6 +316,8 @@ int ksim_copy_from_user(void *dst, uint64_t uaddr, size_t len);
 int ksim_copy_to_user(uint64_t uaddr, const void *src, size_t len);
 int ksim_access_ok(uint64_t uaddr, uint64_t len);
 int ksim_user_range_mapped(uint64_t uaddr, uint64_t len);
+/* uaccess_direct.c: 1 if [uaddr, uaddr+len) may be touched without a check */
+int ksim_uaccess_direct(uint64_t uaddr, uint64_t len);
 
 /* ---- registry.c ---- */
 int ksim_reg_open(struct ksim_device *dev, const char *machine,
@@ -350,6 +353,31 @@ int ksim_reg_buf_find(struct ksim_device *dev, uint64_t st_dev, uint64_t st_ino,
 		      struct ksim_reg_buf *out);
 void ksim_reg_buf_sync_metadata(struct ksim_device *dev, struct ksim_bo *bo);
 void ksim_reg_buf_load_metadata(struct ksim_device *dev, struct ksim_bo *bo);
+
+int ksim_reg_sdma_alloc(struct ksim_device *dev, int gpu, int xgmi,
+			uint32_t total, uint32_t engines, int want, uint32_t *id);
+void ksim_reg_sdma_free(struct ksim_device *dev, int gpu, int xgmi, uint32_t id);
+
+/* What an IPC import learns (registry_ipc.c, rocm flavour). */
+struct ksim_reg_ipc {
+	unsigned int slot;
+	uint64_t gen;
+	uint32_t flags;			/* the exporter's flags */
+	int fd;				/* the memory, opened from another
+					 * process; -1 if this one holds it */
+	struct ksim_reg_buf b;
+};
+
+int ksim_reg_ipc_export(struct ksim_device *dev, struct ksim_bo *bo,
+			uint32_t flags, uint32_t handle[4], unsigned int *slot,
+			uint64_t *gen);
+int ksim_reg_ipc_handle(struct ksim_device *dev, unsigned int slot,
+			uint64_t gen, uint32_t handle[4]);
+int ksim_reg_ipc_import(struct ksim_device *dev, const uint32_t handle[4],
+			struct ksim_reg_ipc *out);
+void ksim_reg_ipc_set_fd(struct ksim_device *dev, unsigned int slot,
+			 uint64_t gen, int memfd);
+void ksim_reg_ipc_put(struct ksim_device *dev, unsigned int slot, uint64_t gen);
 
 /* ---- device.c ---- */
 int ksim_gpu_index(const struct ksim_device *dev, uint32_t gpu_id);
@@ -457,6 +485,9 @@ int ksim_ioc_svm(struct ksim_file *, struct ksim_process *, void *, unsigned int
 /* debug.c */
 int ksim_ioc_runtime_enable(struct ksim_file *, struct ksim_process *, void *, unsigned int);
 int ksim_ioc_dbg_trap(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+/* ipc.c (rocm flavour) */
+int ksim_ioc_ipc_import_handle(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+int ksim_ioc_ipc_export_handle(struct ksim_file *, struct ksim_process *, void *, unsigned int);
 
 /* dmabuf.c helpers for the render node */
 int ksim_bo_accessible(struct ksim_file *f, struct ksim_bo *bo);

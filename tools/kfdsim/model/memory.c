@@ -172,6 +172,8 @@ ksim_kmem_destroy(struct ksim_process *p, struct ksim_pdd *pdd, uint32_t idr)
 		if (p->pdds[i].drm_file)
 			ksim_vm_remove_kmem(p->dev, &p->pdds[i].drm_file->vm, m);
 	pdd->vram_usage -= m->vram_usage;
+	if (m->ipc_entry)
+		ksim_reg_ipc_put(p->dev, m->ipc_entry - 1, m->ipc_gen);
 	ksim_bo_put(p->dev, m->bo);
 	free(m);
 	pdd->idr[idr] = NULL;

@@ -82,6 +82,7 @@ static const struct ksim_key machine_keys[] = {
 	K64(ksim_profile, platform_rev),
 	K32(ksim_profile, generation_id),
 	K64(ksim_profile, system_mem_limit),
+	KSTR(ksim_profile, kernel),
 };
 TABLE(ksim_keys_machine, machine_keys);
 

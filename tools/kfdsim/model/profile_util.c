@@ -218,6 +218,13 @@ ksim_profile_validate(const struct ksim_profile *prof, char **err)
 		ksim_errf(err, "a profile needs 1..%d nodes", KSIM_MAX_NODES);
 		return -EINVAL;
 	}
+	if (!memchr(prof->kernel, 0, sizeof(prof->kernel)) ||
+	    (prof->kernel[0] && strcmp(prof->kernel, "upstream") &&
+	     strcmp(prof->kernel, "rocm"))) {
+		ksim_errf(err, "machine kernel '%.16s': expected upstream or rocm",
+			  prof->kernel);
+		return -EINVAL;
+	}
 	for (unsigned int i = 0; i < prof->n_nodes; i++) {
 		const struct ksim_node *n = &prof->nodes[i];
 		const uint64_t *pr = n->props;

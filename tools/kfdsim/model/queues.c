@@ -152,52 +152,46 @@ fail:
 	return r;
 }
 
-/* DQM's SDMA slot: a device-wide id, engine = id % engines. */
+/*
+ * DQM's SDMA slot: a device-wide id (engine = id % engines), shared by
+ * every process of the machine (the registry holds the bitmaps).
+ */
 static int
 alloc_sdma(struct ksim_process *p, struct ksim_queue *q, uint32_t eng_req)
 {
 	const struct ksim_node *n = p->dev->gpus[q->gpu].n;
-	struct ksim_pdd *pdd = &p->pdds[q->gpu];
 	uint32_t nsdma = (uint32_t)n->props[KSIM_NP_NUM_SDMA_ENGINES];
 	uint32_t nxgmi = (uint32_t)n->props[KSIM_NP_NUM_SDMA_XGMI_ENGINES];
 	uint32_t per = (uint32_t)n->props[KSIM_NP_NUM_SDMA_QUEUES_PER_ENGINE];
 	int xgmi = q->user_type == KFD_ABI_QUEUE_TYPE_SDMA_XGMI;
-	uint32_t engines, total;
-	uint64_t *map;
+	int want = -1;
+	uint32_t engines, id;
+	int r;
 
-	if (q->user_type == KFD_ABI_QUEUE_TYPE_SDMA_BY_ENG_ID)
+	if (q->user_type == KFD_ABI_QUEUE_TYPE_SDMA_BY_ENG_ID) {
 		xgmi = eng_req >= nsdma;
-	engines = xgmi ? nxgmi : nsdma;
-	map = xgmi ? &pdd->xgmi_sdma_bitmap : &pdd->sdma_bitmap;
-	total = engines * per;
-	if (total > 64)
-		total = 64;
-	for (uint32_t id = 0; id < total; id++) {
-		uint32_t engine = id % engines;
-
-		if (*map & (1ULL << id))
-			continue;
-		if (q->user_type == KFD_ABI_QUEUE_TYPE_SDMA_BY_ENG_ID &&
-		    engine + (xgmi ? nsdma : 0) != eng_req)
-			continue;
-		*map |= 1ULL << id;
-		q->sdma_id = (int)id + (xgmi ? 64 : 0);
-		q->sdma_engine = engine + (xgmi ? nsdma : 0);
-		q->sdma_queue = id / engines;
-		return 0;
+		want = (int)(eng_req - (xgmi ? nsdma : 0));
 	}
-	return -ENOMEM;
+	engines = xgmi ? nxgmi : nsdma;
+	if (!engines)
+		return -ENOMEM;
+	r = ksim_reg_sdma_alloc(p->dev, q->gpu, xgmi, engines * per, engines,
+				want, &id);
+	if (r)
+		return r;
+	q->sdma_id = (int)id + (xgmi ? 64 : 0);
+	q->sdma_engine = id % engines + (xgmi ? nsdma : 0);
+	q->sdma_queue = id / engines;
+	return 0;
 }
 
 static void
-free_sdma(struct ksim_pdd *pdd, struct ksim_queue *q)
+free_sdma(struct ksim_process *p, struct ksim_queue *q)
 {
 	if (q->sdma_id < 0)
 		return;
-	if (q->sdma_id >= 64)
-		pdd->xgmi_sdma_bitmap &= ~(1ULL << (q->sdma_id - 64));
-	else
-		pdd->sdma_bitmap &= ~(1ULL << q->sdma_id);
+	ksim_reg_sdma_free(p->dev, q->gpu, q->sdma_id >= 64,
+			   (uint32_t)(q->sdma_id % 64));
 	q->sdma_id = -1;
 }
 
@@ -347,7 +341,7 @@ ksim_ioc_create_queue(struct ksim_file *f, struct ksim_process *p, void *data,
 	}
 	r = alloc_doorbell(p, q);
 	if (r) {
-		free_sdma(pdd, q);
+		free_sdma(p, q);
 		goto fail;
 	}
 	ksim_bit_set(p->qid_bitmap, q->id);
@@ -373,7 +367,7 @@ queue_free(struct ksim_process *p, struct ksim_queue *q)
 	struct ksim_pdd *pdd = &p->pdds[q->gpu];
 
 	unref_all(queue_vm(p, q->gpu), q);
-	free_sdma(pdd, q);
+	free_sdma(p, q);
 	if (q->is_compute && p->dev->gpus[q->gpu].g->soc15)
 		ksim_bit_clear(pdd->doorbell_bitmap, q->doorbell_id);
 	if (q->gws)

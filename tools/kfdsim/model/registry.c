@@ -10,7 +10,9 @@
  *   - exported dmabufs, keyed by the inode of their memfd, with the BO's
  *     size, placement and GEM metadata, so an import in another process
  *     (fd passed over a socket) finds them;
- *   - PASIDs.
+ *   - PASIDs;
+ *   - the SDMA queue slots of each GPU (the kernel's DQM bitmaps);
+ *   - IPC handles of the rocm kernel flavour (registry_ipc.c).
  * Without a machine name the same structure lives in private memory.
  * The registry never stores pointers.
  */
@@ -27,54 +29,11 @@
 #include <unistd.h>
 
 #include "ksim_priv.h"
+#include "registry_priv.h"
 
-#define REG_MAGIC	0x3167657273666bULL	/* "kfsreg1" */
-#define REG_VERSION	1
-#define REG_PROCS	256
-#define REG_BUFS	1024
-
-struct reg_proc {
-	int32_t pid;
-	uint32_t in_use;
-	uint64_t vram[KSIM_MAX_GPUS];
-	uint64_t vram_aligned[KSIM_MAX_GPUS];
-	uint64_t vram_ttm[KSIM_MAX_GPUS];
-	uint64_t sys;
-	uint64_t ttm;
-};
-
-struct reg_bufslot {
-	uint64_t gen;
-	uint32_t in_use;
-	uint32_t pad;
-	struct ksim_reg_buf b;
-};
-
-struct reg_shared {
-	uint64_t magic;
-	uint32_t version;
-	uint32_t size;
-	uint32_t n_gpus;
-	uint32_t gpu_ids[KSIM_MAX_GPUS];
-	uint32_t next_pasid;
-	pthread_mutex_t lock;
-	uint64_t vram_used[KSIM_MAX_GPUS];
-	uint64_t vram_aligned[KSIM_MAX_GPUS];
-	uint64_t vram_ttm[KSIM_MAX_GPUS];
-	uint64_t sys_used;
-	uint64_t ttm_used;
-	uint64_t buf_gen;
-	struct reg_proc procs[REG_PROCS];
-	struct reg_bufslot bufs[REG_BUFS];
-};
-
-struct ksim_registry {
-	struct reg_shared *sh;
-	int shared;
-};
-
-static void
-reg_lock(struct ksim_registry *reg)
+/* The registry mutex: robust, so a process dying inside cannot wedge it. */
+void
+ksim_reg_lock(struct ksim_registry *reg)
 {
 	int r = pthread_mutex_lock(&reg->sh->lock);
 
@@ -84,8 +43,8 @@ reg_lock(struct ksim_registry *reg)
 		pthread_mutex_consistent(&reg->sh->lock);
 }
 
-static void
-reg_unlock(struct ksim_registry *reg)
+void
+ksim_reg_unlock(struct ksim_registry *reg)
 {
 	pthread_mutex_unlock(&reg->sh->lock);
 }
@@ -273,7 +232,7 @@ ksim_reg_proc_slot(struct ksim_registry *reg, pid_t pid)
 {
 	int slot = -1;
 
-	reg_lock(reg);
+	ksim_reg_lock(reg);
 	for (int pass = 0; pass < 2 && slot < 0; pass++) {
 		for (unsigned int i = 0; i < REG_PROCS; i++) {
 			if (reg->sh->procs[i].in_use &&
@@ -294,7 +253,7 @@ ksim_reg_proc_slot(struct ksim_registry *reg, pid_t pid)
 		if (slot < 0)
 			reap_dead(reg);
 	}
-	reg_unlock(reg);
+	ksim_reg_unlock(reg);
 	return slot;
 }
 
@@ -303,9 +262,9 @@ ksim_reg_proc_release(struct ksim_registry *reg, int slot)
 {
 	if (slot < 0 || slot >= REG_PROCS)
 		return;
-	reg_lock(reg);
+	ksim_reg_lock(reg);
 	proc_drop(reg->sh, &reg->sh->procs[slot]);
-	reg_unlock(reg);
+	ksim_reg_unlock(reg);
 }
 
 uint32_t
@@ -313,11 +272,11 @@ ksim_reg_pasid(struct ksim_registry *reg)
 {
 	uint32_t p;
 
-	reg_lock(reg);
+	ksim_reg_lock(reg);
 	p = reg->sh->next_pasid++;
 	if (reg->sh->next_pasid >= 0x10000)
 		reg->sh->next_pasid = 0x8001;
-	reg_unlock(reg);
+	ksim_reg_unlock(reg);
 	return p;
 }
 
@@ -352,10 +311,10 @@ ksim_reg_charge(struct ksim_device *dev, int slot, const struct ksim_charge *c,
 	struct reg_shared *sh = reg->sh;
 	uint64_t aligned = KSIM_ALIGN(c->vram, KSIM_VRAM_ALIGN);
 
-	reg_lock(reg);
+	ksim_reg_lock(reg);
 	if (over_limit(dev, c, kfd_limits) &&
 	    (!reap_dead(reg) || over_limit(dev, c, kfd_limits))) {
-		reg_unlock(reg);
+		ksim_reg_unlock(reg);
 		return -ENOMEM;
 	}
 	if (c->gpu >= 0) {
@@ -376,7 +335,7 @@ ksim_reg_charge(struct ksim_device *dev, int slot, const struct ksim_charge *c,
 		rp->sys += c->sys;
 		rp->ttm += c->ttm;
 	}
-	reg_unlock(reg);
+	ksim_reg_unlock(reg);
 	return 0;
 }
 
@@ -389,7 +348,7 @@ ksim_reg_uncharge(struct ksim_device *dev, int slot, const struct ksim_charge *c
 	struct reg_shared *sh = reg->sh;
 	uint64_t aligned = KSIM_ALIGN(c->vram, KSIM_VRAM_ALIGN);
 
-	reg_lock(reg);
+	ksim_reg_lock(reg);
 	if (c->gpu >= 0) {
 		SUB_SAT(sh->vram_used[c->gpu], c->vram);
 		SUB_SAT(sh->vram_aligned[c->gpu], aligned);
@@ -408,7 +367,7 @@ ksim_reg_uncharge(struct ksim_device *dev, int slot, const struct ksim_charge *c
 		SUB_SAT(rp->sys, c->sys);
 		SUB_SAT(rp->ttm, c->ttm);
 	}
-	reg_unlock(reg);
+	ksim_reg_unlock(reg);
 }
 
 void
@@ -417,7 +376,7 @@ ksim_reg_usage(struct ksim_device *dev, int gpu, uint64_t *vram_kfd,
 {
 	struct ksim_registry *reg = dev->reg;
 
-	reg_lock(reg);
+	ksim_reg_lock(reg);
 	/* A process that died without cleaning up gives its memory back, as
 	 * process exit does in the kernel. */
 	reap_dead(reg);
@@ -431,11 +390,11 @@ ksim_reg_usage(struct ksim_device *dev, int gpu, uint64_t *vram_kfd,
 	}
 	if (gtt)
 		*gtt = reg->sh->ttm_used;
-	reg_unlock(reg);
+	ksim_reg_unlock(reg);
 }
 
-static void
-buf_fill(struct ksim_reg_buf *b, const struct ksim_bo *bo)
+void
+ksim_reg_buf_fill(struct ksim_reg_buf *b, const struct ksim_bo *bo)
 {
 	b->st_dev = bo->st_dev;
 	b->st_ino = bo->st_ino;
@@ -465,7 +424,7 @@ ksim_reg_buf_publish(struct ksim_device *dev, struct ksim_bo *bo)
 	uint64_t oldest = UINT64_MAX;
 	int victim = 0;
 
-	reg_lock(reg);
+	ksim_reg_lock(reg);
 	if (bo->reg_slot >= 0 &&
 	    slot_matches(&sh->bufs[bo->reg_slot], bo->st_dev, bo->st_ino))
 		slot = bo->reg_slot;
@@ -485,9 +444,9 @@ ksim_reg_buf_publish(struct ksim_device *dev, struct ksim_bo *bo)
 		slot = victim;
 	sh->bufs[slot].in_use = 1;
 	sh->bufs[slot].gen = ++sh->buf_gen;
-	buf_fill(&sh->bufs[slot].b, bo);
+	ksim_reg_buf_fill(&sh->bufs[slot].b, bo);
 	bo->reg_slot = slot;
-	reg_unlock(reg);
+	ksim_reg_unlock(reg);
 	return slot;
 }
 
@@ -498,7 +457,7 @@ ksim_reg_buf_find(struct ksim_device *dev, uint64_t st_dev, uint64_t st_ino,
 	struct ksim_registry *reg = dev->reg;
 	int slot = -1;
 
-	reg_lock(reg);
+	ksim_reg_lock(reg);
 	for (int i = 0; i < REG_BUFS; i++) {
 		if (slot_matches(&reg->sh->bufs[i], st_dev, st_ino)) {
 			slot = i;
@@ -507,7 +466,7 @@ ksim_reg_buf_find(struct ksim_device *dev, uint64_t st_dev, uint64_t st_ino,
 			break;
 		}
 	}
-	reg_unlock(reg);
+	ksim_reg_unlock(reg);
 	return slot;
 }
 
@@ -519,7 +478,7 @@ ksim_reg_buf_sync_metadata(struct ksim_device *dev, struct ksim_bo *bo)
 
 	if (bo->reg_slot < 0)
 		return;
-	reg_lock(reg);
+	ksim_reg_lock(reg);
 	s = &reg->sh->bufs[bo->reg_slot];
 	if (slot_matches(s, bo->st_dev, bo->st_ino)) {
 		s->b.tiling_flags = bo->tiling_flags;
@@ -527,7 +486,7 @@ ksim_reg_buf_sync_metadata(struct ksim_device *dev, struct ksim_bo *bo)
 		s->b.metadata_size = bo->metadata_size;
 		memcpy(s->b.metadata, bo->metadata, sizeof(s->b.metadata));
 	}
-	reg_unlock(reg);
+	ksim_reg_unlock(reg);
 }
 
 void
@@ -538,7 +497,7 @@ ksim_reg_buf_load_metadata(struct ksim_device *dev, struct ksim_bo *bo)
 
 	if (bo->reg_slot < 0)
 		return;
-	reg_lock(reg);
+	ksim_reg_lock(reg);
 	s = &reg->sh->bufs[bo->reg_slot];
 	if (slot_matches(s, bo->st_dev, bo->st_ino)) {
 		bo->tiling_flags = s->b.tiling_flags;
@@ -546,5 +505,55 @@ ksim_reg_buf_load_metadata(struct ksim_device *dev, struct ksim_bo *bo)
 		bo->metadata_size = s->b.metadata_size;
 		memcpy(bo->metadata, s->b.metadata, sizeof(bo->metadata));
 	}
-	reg_unlock(reg);
+	ksim_reg_unlock(reg);
+}
+
+/*
+ * One free SDMA slot of @gpu (allocate_sdma_queue): the lowest id below
+ * @total, on engine @want (id % @engines) unless @want < 0. Slots of
+ * processes that died holding them are free again, as queue teardown at
+ * process exit frees them in the kernel.
+ */
+int
+ksim_reg_sdma_alloc(struct ksim_device *dev, int gpu, int xgmi, uint32_t total,
+		    uint32_t engines, int want, uint32_t *id)
+{
+	struct ksim_registry *reg = dev->reg;
+	int32_t *owner = reg->sh->sdma_owner[gpu][!!xgmi];
+	pid_t self = ksim_self_pid();
+	int r = -ENOMEM;
+
+	if (total > 64)
+		total = 64;
+	ksim_reg_lock(reg);
+	for (int pass = 0; pass < 2 && r; pass++) {
+		for (uint32_t i = 0; i < total && r; i++) {
+			if (want >= 0 && i % engines != (uint32_t)want)
+				continue;
+			if (pass && owner[i] && owner[i] != self &&
+			    !ksim_sys_pid_alive(owner[i]))
+				owner[i] = 0;
+			if (!owner[i]) {
+				owner[i] = self;
+				*id = i;
+				r = 0;
+			}
+		}
+	}
+	ksim_reg_unlock(reg);
+	return r;
+}
+
+void
+ksim_reg_sdma_free(struct ksim_device *dev, int gpu, int xgmi, uint32_t id)
+{
+	struct ksim_registry *reg = dev->reg;
+
+	if (id >= 64)
+		return;
+	ksim_reg_lock(reg);
+	/* A fork child's copies of its parent's queues own nothing. */
+	if (reg->sh->sdma_owner[gpu][!!xgmi][id] == ksim_self_pid())
+		reg->sh->sdma_owner[gpu][!!xgmi][id] = 0;
+	ksim_reg_unlock(reg);
 }

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * copy_from_user / copy_to_user for a model that lives in the same address
- * space as its "user": every access to an application pointer goes through
+ * space as its "user": an access to an application pointer goes through
  * process_vm_readv/writev on our own pid, so an unmapped or read-only
- * address yields -EFAULT instead of SIGSEGV. Where those calls are not
+ * address yields -EFAULT instead of SIGSEGV -- unless the pointer is in
+ * memory that cannot fault (the caller's stack, the brk heap; see
+ * uaccess_direct.c), which is copied directly. Where those calls are not
  * permitted (seccomp), a pipe does the same job: the kernel validates the
  * user buffer of write()/read() and answers EFAULT.
  */
@@ -88,6 +90,14 @@ xfer(void *local, uint64_t uaddr, size_t len, int write)
 		return 0;
 	if (uaddr + len < uaddr)
 		return -EFAULT;
+	/* The caller's stack or the brk heap: cannot fault (uaccess_direct.c). */
+	if (ksim_uaccess_direct(uaddr, len)) {
+		if (write)
+			memcpy((void *)(uintptr_t)uaddr, local, len);
+		else
+			memcpy(local, (const void *)(uintptr_t)uaddr, len);
+		return 0;
+	}
 	if (use_pipe != 1) {
 		r = vm_xfer(local, uaddr, len, write);
 		if (r <= 0) {

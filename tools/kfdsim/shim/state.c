@@ -11,6 +11,8 @@
  *			model's default builtin)
  *   KFDSIM_ABI		KFD ABI to emulate, "1.N" or "N"
  *   KFDSIM_MACHINE	shared-registry key, read by the model itself
+ *   KFDSIM_KERNEL	kernel flavour, "upstream" or "rocm" (read by the
+ *			model; checked here so a typo is reported clearly)
  *   KFDSIM_DEBUG	1: log virtual opens and device ioctls to stderr
  */
 #include <errno.h>
@@ -88,6 +90,7 @@ state_init(void)
 	const char *prof_name = getenv("KFDSIM_PROFILE");
 	const char *abi = getenv("KFDSIM_ABI");
 	const char *dbg = getenv("KFDSIM_DEBUG");
+	const char *kernel;
 	char *err = NULL;
 	int minor;
 
@@ -106,6 +109,12 @@ state_init(void)
 	}
 	state_abi = minor ? (unsigned int)minor : KSIM_ABI_MINOR_DEFAULT;
 	state_opts.abi_minor = state_abi;
+	kernel = getenv(KSIM_ENV_KERNEL);
+	if (kernel && *kernel && ksim_kernel_parse(kernel) < 0) {
+		ksim_log("KFDSIM_KERNEL=%s: expected upstream or rocm; no device\n",
+			 kernel);
+		goto out;
+	}
 
 	if (prof_name && *prof_name)
 		state_prof = ksim_profile_load(prof_name, &err);

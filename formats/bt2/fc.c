@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Field class helpers: integers, enumerations from the schema's name
+ * tables, structure members with names CTF 1.8 accepts.
+ */
+#include <ctype.h>
+#include <string.h>
+
+#include "kbt.h"
+
+bt_field_class *
+kbt_fc_uint(bt_trace_class *tc, unsigned int bits, int hex)
+{
+	bt_field_class *fc = bt_field_class_integer_unsigned_create(tc);
+
+	if (!fc)
+		return NULL;
+	bt_field_class_integer_set_field_value_range(fc, bits);
+	if (hex)
+		bt_field_class_integer_set_preferred_display_base(fc,
+			BT_FIELD_CLASS_INTEGER_PREFERRED_DISPLAY_BASE_HEXADECIMAL);
+	return fc;
+}
+
+bt_field_class *
+kbt_fc_sint(bt_trace_class *tc, unsigned int bits, int hex)
+{
+	bt_field_class *fc = bt_field_class_integer_signed_create(tc);
+
+	if (!fc)
+		return NULL;
+	bt_field_class_integer_set_field_value_range(fc, bits);
+	if (hex)
+		bt_field_class_integer_set_preferred_display_base(fc,
+			BT_FIELD_CLASS_INTEGER_PREFERRED_DISPLAY_BASE_HEXADECIMAL);
+	return fc;
+}
+
+/*
+ * An enumeration over a name table. Each name maps to exactly its value;
+ * for flag tables that is the single bit, so babeltrace2 shows the name of
+ * a value with one flag set and the number otherwise. Labels must be unique
+ * in an enumeration, so a name listed twice collects both values.
+ */
+bt_field_class *
+kbt_fc_enum_table(bt_trace_class *tc, const struct kfd_name_table *t,
+		  unsigned int bits, int is_signed, int hex)
+{
+	bt_field_class *fc;
+	unsigned int i, j;
+
+	fc = is_signed ? bt_field_class_enumeration_signed_create(tc) :
+			 bt_field_class_enumeration_unsigned_create(tc);
+	if (!fc)
+		return NULL;
+	bt_field_class_integer_set_field_value_range(fc, bits);
+	if (hex)
+		bt_field_class_integer_set_preferred_display_base(fc,
+			BT_FIELD_CLASS_INTEGER_PREFERRED_DISPLAY_BASE_HEXADECIMAL);
+	for (i = 0; i < t->count; i++) {
+		const char *label = t->entries[i].name;
+		int dup = 0, rc;
+
+		if (!label)
+			continue;
+		for (j = 0; j < i; j++)
+			if (t->entries[j].name &&
+			    strcmp(t->entries[j].name, label) == 0)
+				dup = 1;
+		if (dup)
+			continue;
+		if (is_signed) {
+			bt_integer_range_set_signed *rs =
+				bt_integer_range_set_signed_create();
+
+			if (!rs)
+				goto fail;
+			for (j = i; j < t->count; j++)
+				if (t->entries[j].name &&
+				    strcmp(t->entries[j].name, label) == 0)
+					bt_integer_range_set_signed_add_range(rs,
+						(int64_t)t->entries[j].value,
+						(int64_t)t->entries[j].value);
+			rc = bt_field_class_enumeration_signed_add_mapping(fc,
+								label, rs);
+			bt_integer_range_set_signed_put_ref(rs);
+		} else {
+			bt_integer_range_set_unsigned *rs =
+				bt_integer_range_set_unsigned_create();
+
+			if (!rs)
+				goto fail;
+			for (j = i; j < t->count; j++)
+				if (t->entries[j].name &&
+				    strcmp(t->entries[j].name, label) == 0)
+					bt_integer_range_set_unsigned_add_range(rs,
+						t->entries[j].value,
+						t->entries[j].value);
+			rc = bt_field_class_enumeration_unsigned_add_mapping(fc,
+								label, rs);
+			bt_integer_range_set_unsigned_put_ref(rs);
+		}
+		if (rc)
+			goto fail;
+	}
+	return fc;
+fail:
+	bt_field_class_put_ref(fc);
+	return NULL;
+}
+
+/* An unsigned enumeration over @n labels, label i for values[i]. */
+bt_field_class *
+kbt_fc_enum_labels(bt_trace_class *tc, unsigned int bits,
+		   const char *const *labels, const uint64_t *values,
+		   unsigned int n)
+{
+	bt_field_class *fc = bt_field_class_enumeration_unsigned_create(tc);
+	unsigned int i;
+
+	if (!fc)
+		return NULL;
+	bt_field_class_integer_set_field_value_range(fc, bits);
+	for (i = 0; i < n; i++) {
+		bt_integer_range_set_unsigned *rs =
+			bt_integer_range_set_unsigned_create();
+		int rc;
+
+		if (!rs)
+			goto fail;
+		bt_integer_range_set_unsigned_add_range(rs, values[i],
+							values[i]);
+		rc = bt_field_class_enumeration_unsigned_add_mapping(fc,
+							labels[i], rs);
+		bt_integer_range_set_unsigned_put_ref(rs);
+		if (rc)
+			goto fail;
+	}
+	return fc;
+fail:
+	bt_field_class_put_ref(fc);
+	return NULL;
+}
+
+/* The field class of one numeric schema field, by role. */
+bt_field_class *
+kbt_fc_for_field(bt_trace_class *tc, const struct kfd_field *f)
+{
+	unsigned int bits = f->width * 8u;
+	int hex;
+
+	switch (f->role) {
+	case KFD_ROLE_HEX:
+	case KFD_ROLE_HANDLE:
+	case KFD_ROLE_GPU_VA:
+	case KFD_ROLE_CPU_ADDR:
+	case KFD_ROLE_PTR:
+	case KFD_ROLE_MMAP_OFFSET:
+	case KFD_ROLE_DOORBELL_OFFSET:
+	case KFD_ROLE_FLAGS:
+	case KFD_ROLE_PAD:
+		hex = 1;
+		break;
+	default:
+		hex = 0;
+		break;
+	}
+	if ((f->role == KFD_ROLE_ENUM || f->role == KFD_ROLE_FLAGS) &&
+	    f->names && f->names->count)
+		return kbt_fc_enum_table(tc, f->names, bits, f->is_signed, hex);
+	return f->is_signed ? kbt_fc_sint(tc, bits, hex) :
+			      kbt_fc_uint(tc, bits, hex);
+}
+
+/* Append @m (its reference is taken over) as member @name. */
+int
+kbt_struct_add(bt_field_class *st, const char *name, bt_field_class *m)
+{
+	int rc;
+
+	if (!m)
+		return -1;
+	rc = bt_field_class_structure_append_member(st, name, m);
+	bt_field_class_put_ref(m);
+	return rc ? -1 : 0;
+}
+
+/* The same, with "_2", "_3", ... appended when @name is taken. */
+int
+kbt_struct_add_unique(bt_field_class *st, const char *name,
+		      bt_field_class *m)
+{
+	char buf[160];
+	int i;
+
+	if (!bt_field_class_structure_borrow_member_by_name(st, name))
+		return kbt_struct_add(st, name, m);
+	for (i = 2; i < 1000; i++) {
+		snprintf(buf, sizeof(buf), "%.140s_%d", name, i);
+		if (!bt_field_class_structure_borrow_member_by_name(st, buf))
+			return kbt_struct_add(st, buf, m);
+	}
+	bt_field_class_put_ref(m);
+	return -1;
+}
+
+/*
+ * A CTF identifier from a schema name: runs of characters other than
+ * letters, digits and '_' become one '_' ("process_apertures[1].gpu_id"
+ * -> "process_apertures_1_gpu_id"), a leading digit gets "f_". The lttng
+ * provider (tracer/lttng) names its fields by the same rule, so analyses
+ * keyed on field names work on both kinds of trace.
+ */
+void
+kbt_sanitize(const char *in, char *out, size_t size)
+{
+	size_t n = 0;
+	int sep = 0;
+
+	if (size < 8)
+		return;
+	if (isdigit((unsigned char)*in))
+		n = (size_t)snprintf(out, size, "f_");
+	for (; *in && n + 2 < size; in++) {
+		if (isalnum((unsigned char)*in) || *in == '_') {
+			if (sep && n > 0 && out[n - 1] != '_')
+				out[n++] = '_';
+			sep = 0;
+			out[n++] = *in;
+		} else {
+			sep = 1;
+		}
+	}
+	out[n] = '\0';
+	if (!n)
+		snprintf(out, size, "field");
+}

@@ -1,0 +1,438 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Filling the payload of an ioctl event from a record, by the plan
+ * ioctl_class.c made for its row. Reads only the images inside the record
+ * and never past the lengths the record states: a field lying past a short
+ * image reads as 0.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kfdtrace/kfd_abi.h"
+#include "kbt.h"
+
+/* The bytes a plan reads from: the argument images, or one element. */
+struct imgs {
+	const uint8_t *p[2];
+	size_t len[2];
+};
+
+struct fill {
+	const struct kt_record *rec;
+	const struct kfd_ioctl_desc *desc;
+	struct kbt_bo_map *bos;
+};
+
+/* ---- live allocations: handle -> size (open addressing) ---- */
+
+struct kbt_bo_map {
+	uint64_t *keys;		/* 0 = empty; handles are never 0 */
+	uint64_t *vals;
+	size_t cap;		/* power of two */
+	size_t n;
+	size_t tomb;
+};
+
+#define BO_TOMB UINT64_MAX
+
+struct kbt_bo_map *
+kbt_bo_map_new(void)
+{
+	return calloc(1, sizeof(struct kbt_bo_map));
+}
+
+void
+kbt_bo_map_free(struct kbt_bo_map *m)
+{
+	if (!m)
+		return;
+	free(m->keys);
+	free(m->vals);
+	free(m);
+}
+
+static size_t
+bo_hash(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdULL;
+	k ^= k >> 33;
+	return (size_t)k;
+}
+
+static int
+bo_grow(struct kbt_bo_map *m)
+{
+	size_t cap = m->cap ? m->cap * 2 : 1024, i;
+	uint64_t *keys = calloc(cap, sizeof(*keys));
+	uint64_t *vals = calloc(cap, sizeof(*vals));
+
+	if (!keys || !vals) {
+		free(keys);
+		free(vals);
+		return -1;
+	}
+	for (i = 0; i < m->cap; i++) {
+		size_t j;
+
+		if (!m->keys[i] || m->keys[i] == BO_TOMB)
+			continue;
+		for (j = bo_hash(m->keys[i]) & (cap - 1); keys[j];
+		     j = (j + 1) & (cap - 1))
+			;
+		keys[j] = m->keys[i];
+		vals[j] = m->vals[i];
+	}
+	free(m->keys);
+	free(m->vals);
+	m->keys = keys;
+	m->vals = vals;
+	m->cap = cap;
+	m->tomb = 0;
+	return 0;
+}
+
+/* The slot of @k, or of the empty slot where it would go. */
+static size_t
+bo_find(const struct kbt_bo_map *m, uint64_t k, int *found)
+{
+	size_t i = bo_hash(k) & (m->cap - 1), free_slot = SIZE_MAX;
+
+	for (; m->keys[i]; i = (i + 1) & (m->cap - 1)) {
+		if (m->keys[i] == k) {
+			*found = 1;
+			return i;
+		}
+		if (m->keys[i] == BO_TOMB && free_slot == SIZE_MAX)
+			free_slot = i;
+	}
+	*found = 0;
+	return free_slot != SIZE_MAX ? free_slot : i;
+}
+
+static int
+bo_put(struct kbt_bo_map *m, uint64_t k, uint64_t v)
+{
+	size_t i;
+	int found;
+
+	if (!k || k == BO_TOMB)
+		return 0;
+	if ((m->n + m->tomb + 1) * 4 >= m->cap * 3 && bo_grow(m))
+		return -1;
+	i = bo_find(m, k, &found);
+	if (!found) {
+		if (m->keys[i] == BO_TOMB)
+			m->tomb--;
+		m->n++;
+	}
+	m->keys[i] = k;
+	m->vals[i] = v;
+	return 0;
+}
+
+/* Remove @k; its value, or 0 when it was not there. */
+static uint64_t
+bo_take(struct kbt_bo_map *m, uint64_t k)
+{
+	size_t i;
+	int found;
+
+	if (!m->cap || !k || k == BO_TOMB)
+		return 0;
+	i = bo_find(m, k, &found);
+	if (!found)
+		return 0;
+	m->keys[i] = BO_TOMB;
+	m->n--;
+	m->tomb++;
+	return m->vals[i];
+}
+
+/* ---- fields ---- */
+
+static uint64_t
+get(const struct kfd_field *f, const struct imgs *im, uint8_t image)
+{
+	uint64_t v = 0;
+
+	if (!im->p[image] || kfd_field_get(f, im->p[image], im->len[image], &v))
+		return 0;
+	return v;
+}
+
+static void
+set_int(bt_field *fld, const struct kfd_field *f, uint64_t v)
+{
+	if (f->is_signed)
+		bt_field_integer_signed_set_value(fld, (int64_t)v);
+	else
+		bt_field_integer_unsigned_set_value(fld, v);
+}
+
+static int
+fill_string(bt_field *fld, const struct kfd_field *f, const struct imgs *im,
+	    uint8_t image)
+{
+	const uint8_t *p = im->p[image];
+	size_t n = 0;
+
+	bt_field_string_clear(fld);
+	if (!p || (size_t)f->offset + f->width > im->len[image])
+		return 0;
+	p += f->offset;
+	while (n < f->width && p[n])
+		n++;
+	return bt_field_string_append_with_length(fld, (const char *)p, n) ?
+	       -1 : 0;
+}
+
+static void
+fill_bytes(bt_field *fld, const struct kfd_field *f, const struct imgs *im,
+	   uint8_t image)
+{
+	const uint8_t *p = im->p[image];
+	int ok = p && (size_t)f->offset + f->width <= im->len[image];
+	uint64_t i;
+
+	for (i = 0; i < f->width; i++)
+		bt_field_integer_unsigned_set_value(
+			bt_field_array_borrow_element_field_by_index(fld, i),
+			ok ? p[f->offset + i] : 0);
+}
+
+static uint64_t
+load_le(const uint8_t *p, unsigned int n)
+{
+	uint64_t v = 0;
+
+	while (n--)
+		v = v << 8 | p[n];
+	return v;
+}
+
+static int run(const struct kbt_plan *plan, bt_field *st,
+	       const struct imgs *im, const struct fill *fl);
+
+/* The bytes of one image of an indirect buffer, as the record holds them. */
+static const uint8_t *
+buf_image(const struct kbt_op *op, const struct fill *fl, size_t *len)
+{
+	const struct kt_ioctl_rec *io = &fl->rec->u.ioctl;
+	const uint8_t *args;
+	uint16_t i;
+
+	*len = 0;
+	if (op->buf->len_kind == KFD_LEN_TRAILING) {
+		/* Inline after the fixed struct, inside the argument bytes. */
+		uint32_t size = fl->desc->args ? fl->desc->args->size : 0;
+
+		args = op->image == KBT_BEFORE ? io->arg_before : io->arg_after;
+		if (!args || io->arg_size <= size)
+			return NULL;
+		*len = io->arg_size - size;
+		return args + size;
+	}
+	for (i = 0; i < io->nbufs && io->bufs; i++) {
+		const struct kt_buf_image *b = &io->bufs[i];
+
+		if (b->index != op->buf_index)
+			continue;
+		if (op->image == KBT_BEFORE && b->before) {
+			*len = b->len_before;
+			return b->before;
+		}
+		if (op->image == KBT_AFTER && b->after) {
+			*len = b->len_after;
+			return b->after;
+		}
+		return NULL;
+	}
+	return NULL;
+}
+
+static int
+fill_buf(bt_field *st, const struct kbt_op *op, const struct fill *fl)
+{
+	bt_field *arr = bt_field_structure_borrow_member_field_by_index(st,
+								op->member);
+	bt_field *len = bt_field_structure_borrow_member_field_by_index(st,
+							op->member - 1);
+	uint32_t esz = op->elem_kind == KBT_ELEM_BYTES ? 1 : op->buf->elem_size;
+	size_t bytes, n, i;
+	const uint8_t *p = buf_image(op, fl, &bytes);
+
+	n = p && esz ? bytes / esz : 0;
+	if (n > UINT32_MAX)
+		n = UINT32_MAX;
+	bt_field_integer_unsigned_set_value(len, n);
+	if (bt_field_array_dynamic_set_length(arr, n))
+		return -1;
+	for (i = 0; i < n; i++) {
+		bt_field *e = bt_field_array_borrow_element_field_by_index(arr, i);
+		const uint8_t *ep = p + i * esz;
+		struct imgs eim = { { ep, ep }, { esz, esz } };
+
+		switch (op->elem_kind) {
+		case KBT_ELEM_BYTES:
+			bt_field_integer_unsigned_set_value(e, ep[0]);
+			break;
+		case KBT_ELEM_UINT:
+			bt_field_integer_unsigned_set_value(e, load_le(ep, esz));
+			break;
+		case KBT_ELEM_FIELD:
+			set_int(e, op->elem_plan->ops[0].f,
+				get(op->elem_plan->ops[0].f, &eim, KBT_BEFORE));
+			break;
+		default:
+			if (run(op->elem_plan, e, &eim, fl))
+				return -1;
+			break;
+		}
+	}
+	return 0;
+}
+
+static int
+fill_variant(bt_field *st, const struct kbt_op *op, const struct imgs *im,
+	     const struct fill *fl)
+{
+	bt_field *var = bt_field_structure_borrow_member_field_by_index(st,
+								op->member);
+	uint64_t v = get(op->f, im, op->image), idx = op->none_index;
+	unsigned int i;
+
+	for (i = 0; i < op->narms; i++)
+		if (op->arms[i].value == v)
+			idx = i;
+	if (bt_field_variant_select_option_by_index(var, idx))
+		return -1;
+	if (idx == op->none_index)
+		return 0;
+	return run(op->arms[idx].plan,
+		   bt_field_variant_borrow_selected_option_field(var), im, fl);
+}
+
+/*
+ * ALLOC_MEMORY_OF_GPU: the heap bit of the flags; a successful call also
+ * remembers the new handle's size for the FREE that ends it.
+ */
+static int
+fill_heap(bt_field *st, const struct kbt_op *op, const struct imgs *im,
+	  const struct fill *fl)
+{
+	uint64_t flags = get(op->f, im, KBT_BEFORE);
+
+	bt_field_integer_unsigned_set_value(
+		bt_field_structure_borrow_member_field_by_index(st, op->member),
+		flags & (KFD_ABI_ALLOC_MEM_FLAGS_VRAM |
+			 KFD_ABI_ALLOC_MEM_FLAGS_GTT |
+			 KFD_ABI_ALLOC_MEM_FLAGS_USERPTR |
+			 KFD_ABI_ALLOC_MEM_FLAGS_DOORBELL |
+			 KFD_ABI_ALLOC_MEM_FLAGS_MMIO_REMAP));
+	if (fl->rec->u.ioctl.ret != 0 || !fl->bos)
+		return 0;
+	return bo_put(fl->bos, get(op->f_handle, im, KBT_AFTER),
+		      get(op->f_size, im, KBT_BEFORE));
+}
+
+/*
+ * FREE_MEMORY_OF_GPU: minus the size of the buffer a successful call freed
+ * (0 when the call failed or the allocation is not in the trace). Trace
+ * Compass's XML analyses cannot subtract, so the live-memory series adds
+ * this.
+ */
+static void
+fill_delta(bt_field *st, const struct kbt_op *op, const struct imgs *im,
+	   const struct fill *fl)
+{
+	uint64_t size = 0;
+
+	if (fl->rec->u.ioctl.ret == 0 && fl->bos)
+		size = bo_take(fl->bos, get(op->f, im, KBT_BEFORE));
+	bt_field_integer_signed_set_value(
+		bt_field_structure_borrow_member_field_by_index(st, op->member),
+		-(int64_t)size);
+}
+
+static int
+run(const struct kbt_plan *plan, bt_field *st, const struct imgs *im,
+    const struct fill *fl)
+{
+	unsigned int i;
+
+	for (i = 0; i < plan->nops; i++) {
+		const struct kbt_op *op = &plan->ops[i];
+		bt_field *m;
+
+		switch (op->kind) {
+		case KBT_OP_INT:
+			m = bt_field_structure_borrow_member_field_by_index(st,
+								op->member);
+			set_int(m, op->f, get(op->f, im, op->image));
+			break;
+		case KBT_OP_STRING:
+			m = bt_field_structure_borrow_member_field_by_index(st,
+								op->member);
+			if (fill_string(m, op->f, im, op->image))
+				return -1;
+			break;
+		case KBT_OP_BYTES:
+			m = bt_field_structure_borrow_member_field_by_index(st,
+								op->member);
+			fill_bytes(m, op->f, im, op->image);
+			break;
+		case KBT_OP_VARIANT:
+			if (fill_variant(st, op, im, fl))
+				return -1;
+			break;
+		case KBT_OP_BUF:
+			if (fill_buf(st, op, fl))
+				return -1;
+			break;
+		case KBT_OP_HEAP:
+			if (fill_heap(st, op, im, fl))
+				return -1;
+			break;
+		case KBT_OP_DELTA:
+			fill_delta(st, op, im, fl);
+			break;
+		default:
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int
+kbt_ioctl_fill(const struct kbt_ioctl_class *ic, bt_field *payload,
+	       const struct kt_record *rec, struct kbt_bo_map *bos)
+{
+	const struct kt_ioctl_rec *io = &rec->u.ioctl;
+	struct imgs im = {
+		{ io->arg_before, io->arg_after },
+		{ io->arg_before ? io->arg_size : 0,
+		  io->arg_after ? io->arg_size : 0 },
+	};
+	struct fill fl = { rec, ic->desc, bos };
+
+	bt_field_integer_signed_set_value(
+		bt_field_structure_borrow_member_field_by_index(payload, 0),
+		io->fd);
+	bt_field_integer_unsigned_set_value(
+		bt_field_structure_borrow_member_field_by_index(payload, 1),
+		io->request);
+	bt_field_integer_signed_set_value(
+		bt_field_structure_borrow_member_field_by_index(payload,
+								ic->m_ret),
+		io->ret);
+	bt_field_integer_signed_set_value(
+		bt_field_structure_borrow_member_field_by_index(payload,
+								ic->m_ret + 1),
+		io->err);
+	bt_field_integer_unsigned_set_value(
+		bt_field_structure_borrow_member_field_by_index(payload,
+								ic->m_ret + 2),
+		io->t_exit > rec->ts ? io->t_exit - rec->ts : 0);
+	return run(&ic->plan, payload, &im, &fl);
+}

@@ -1,0 +1,527 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The message iterator of one input: reads the trace, puts its records in
+ * time order and turns each into an event of its thread's stream.
+ *
+ * Ordering. Messages of one iterator must never go back in time. A trace
+ * file is in per-thread order, but its threads' records interleave in
+ * bursts (each thread's buffer waits up to flush_ms before it is written,
+ * docs/trace-format.md 4.1). Records are therefore held in a heap and
+ * emitted oldest first once the newest record read is more than the slack
+ * (2 s of trace time by default, 20 times the writer's flush interval)
+ * ahead of them, or when the held records exceed the memory window. A
+ * record that arrives after younger ones were emitted anyway is stamped
+ * with the last emitted time, and the count of such records is reported.
+ *
+ * Damage. A truncated file (writer killed) yields every complete record
+ * and a warning; the iterator ends normally unless the component was told
+ * to treat truncation as an error (kfdtrace export does). A corrupt file
+ * yields the records before the bad bytes, ends every stream, then fails
+ * with a message naming the file offset.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kbt.h"
+
+struct kbt_stream {
+	uint32_t tid;
+	bt_stream *stream;
+	bt_packet *packet;
+	uint32_t pkt_events;
+};
+
+enum iter_state {
+	ST_READING,
+	ST_DRAINING,	/* end of input: emit what the heap holds */
+	ST_ENDING,	/* close packets and streams */
+	ST_FAILING,	/* streams closed; report the error */
+	ST_DONE,
+};
+
+struct kbt_iter {
+	struct kbt_src *src;
+	struct kbt_input *in;
+	bt_self_message_iterator *self;
+	struct kt_reader *reader;
+	enum iter_state state;
+
+	struct kbt_heap heap;
+	uint64_t ord;		/* records read */
+	uint64_t newest;	/* newest event time read */
+	uint64_t last_ts;	/* time of the last message emitted */
+
+	struct kbt_bo_map *bos;
+
+	/* Streams by tid: an array and an open-addressing index into it. */
+	struct kbt_stream *streams;
+	size_t nstreams, cap_streams;
+	int32_t *index;		/* -1 = empty */
+	size_t cap_index;
+
+	/* Messages made but not yet returned. */
+	bt_message **q;
+	size_t qhead, qlen, qcap;
+
+	/* What happened, for the final report. */
+	int read_rc;		/* last kt_reader_next() result */
+	uint64_t clamped, clamp_max;
+	uint64_t skipped;	/* records of types this plugin does not know */
+	uint64_t events;
+};
+
+/* ---- message queue ---- */
+
+static int
+q_push(struct kbt_iter *it, bt_message *m)
+{
+	if (!m)
+		return -1;
+	if (it->qhead + it->qlen == it->qcap) {
+		if (it->qhead) {
+			memmove(it->q, it->q + it->qhead,
+				it->qlen * sizeof(*it->q));
+			it->qhead = 0;
+		} else {
+			size_t cap = it->qcap ? it->qcap * 2 : 64;
+			bt_message **n = realloc(it->q, cap * sizeof(*n));
+
+			if (!n) {
+				bt_message_put_ref(m);
+				return -1;
+			}
+			it->q = n;
+			it->qcap = cap;
+		}
+	}
+	it->q[it->qhead + it->qlen++] = m;
+	return 0;
+}
+
+/* ---- streams ---- */
+
+static size_t
+tid_hash(uint32_t tid)
+{
+	return (size_t)(tid * 2654435761u);
+}
+
+static int
+index_rebuild(struct kbt_iter *it, size_t cap)
+{
+	int32_t *idx = malloc(cap * sizeof(*idx));
+	size_t i, j;
+
+	if (!idx)
+		return -1;
+	for (i = 0; i < cap; i++)
+		idx[i] = -1;
+	for (i = 0; i < it->nstreams; i++) {
+		for (j = tid_hash(it->streams[i].tid) & (cap - 1); idx[j] >= 0;
+		     j = (j + 1) & (cap - 1))
+			;
+		idx[j] = (int32_t)i;
+	}
+	free(it->index);
+	it->index = idx;
+	it->cap_index = cap;
+	return 0;
+}
+
+/* The stream of thread @tid, made (with its beginning message) if new. */
+static struct kbt_stream *
+get_stream(struct kbt_iter *it, uint32_t tid)
+{
+	struct kbt_stream *s;
+	char name[32];
+	size_t j;
+
+	if (it->cap_index) {
+		for (j = tid_hash(tid) & (it->cap_index - 1); it->index[j] >= 0;
+		     j = (j + 1) & (it->cap_index - 1))
+			if (it->streams[it->index[j]].tid == tid)
+				return &it->streams[it->index[j]];
+	}
+	if (it->nstreams == it->cap_streams) {
+		size_t cap = it->cap_streams ? it->cap_streams * 2 : 8;
+		struct kbt_stream *n = realloc(it->streams, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		it->streams = n;
+		it->cap_streams = cap;
+	}
+	s = &it->streams[it->nstreams];
+	memset(s, 0, sizeof(*s));
+	s->tid = tid;
+	s->stream = bt_stream_create(it->in->sc, it->in->trace);
+	if (!s->stream)
+		return NULL;
+	/* sink.ctf.fs names each data file after its stream. */
+	snprintf(name, sizeof(name), "thread-%u", tid);
+	bt_stream_set_name(s->stream, name);
+	it->nstreams++;
+	if ((it->nstreams * 2 > it->cap_index &&
+	     index_rebuild(it, it->cap_index ? it->cap_index * 2 : 16)) ||
+	    q_push(it, bt_message_stream_beginning_create(it->self, s->stream)))
+		return NULL;
+	return s;
+}
+
+/* ---- events ---- */
+
+/*
+ * The event class of @rec: a schema row's (*row set), a fixed one (*which
+ * set), kfd:unknown_ioctl, or NULL for a record type this plugin does not
+ * know.
+ */
+static bt_event_class *
+class_of(struct kbt_iter *it, const struct kt_record *rec, int *row,
+	 int *which)
+{
+	static const int8_t fixed[KT_REC_TYPE_MAX] = {
+		[KT_REC_OPEN] = KBT_EC_OPEN,
+		[KT_REC_CLOSE] = KBT_EC_CLOSE,
+		[KT_REC_DUP] = KBT_EC_DUP,
+		[KT_REC_MMAP] = KBT_EC_MMAP,
+		[KT_REC_MUNMAP] = KBT_EC_MUNMAP,
+		[KT_REC_FORK] = KBT_EC_FORK,
+		[KT_REC_EXEC] = KBT_EC_EXEC,
+		[KT_REC_THREAD_NAME] = KBT_EC_THREAD_NAME,
+		[KT_REC_TOPOLOGY] = KBT_EC_TOPOLOGY,
+		[KT_REC_ANNOTATION] = KBT_EC_ANNOTATION,
+		[KT_REC_API_CALL] = KBT_EC_API_CALL,
+		[KT_REC_END] = KBT_EC_END,
+	};
+	const struct kfd_ioctl_desc *d;
+	bt_event_class *ec;
+
+	*row = -1;
+	*which = -1;
+	if (rec->type == KT_REC_IOCTL) {
+		d = kfd_schema_lookup(rec->u.ioctl.file_kind,
+				      rec->u.ioctl.request);
+		if (d && d >= it->in->rows && d < it->in->rows + it->in->nrows) {
+			ec = kbt_ioctl_ec(it->in, (unsigned int)(d - it->in->rows));
+			if (ec) {
+				*row = (int)(d - it->in->rows);
+				return ec;
+			}
+		}
+		return it->in->fixed[KBT_EC_UNKNOWN_IOCTL];
+	}
+	if (rec->type == 0 || rec->type >= KT_REC_TYPE_MAX)
+		return NULL;
+	*which = fixed[rec->type];
+	return it->in->fixed[*which];
+}
+
+static int
+emit_record(struct kbt_iter *it, struct kbt_held *h)
+{
+	const struct kt_record *rec = &h->rec;
+	struct kbt_stream *s;
+	bt_event_class *ec;
+	bt_message *m;
+	bt_event *ev;
+	bt_field *ctx, *pl;
+	uint64_t ts = h->ts;
+	int row, which, rc;
+
+	ec = class_of(it, rec, &row, &which);
+	if (!ec) {
+		it->skipped++;
+		return 0;
+	}
+	if (it->events && ts < it->last_ts) {
+		it->clamped++;
+		if (it->last_ts - ts > it->clamp_max)
+			it->clamp_max = it->last_ts - ts;
+		ts = it->last_ts;
+	}
+	s = get_stream(it, rec->tid);
+	if (!s)
+		return -1;
+	if (s->packet && s->pkt_events >= KBT_PACKET_EVENTS) {
+		rc = q_push(it, bt_message_packet_end_create_with_default_clock_snapshot(
+				it->self, s->packet, ts));
+		bt_packet_put_ref(s->packet);
+		s->packet = NULL;
+		if (rc)
+			return -1;
+	}
+	if (!s->packet) {
+		s->packet = bt_packet_create(s->stream);
+		s->pkt_events = 0;
+		if (!s->packet ||
+		    q_push(it, bt_message_packet_beginning_create_with_default_clock_snapshot(
+				it->self, s->packet, ts)))
+			return -1;
+	}
+	m = bt_message_event_create_with_packet_and_default_clock_snapshot(
+		it->self, ec, s->packet, ts);
+	if (!m)
+		return -1;
+	ev = bt_message_event_borrow_event(m);
+	ctx = bt_event_borrow_common_context_field(ev);
+	bt_field_integer_unsigned_set_value(
+		bt_field_structure_borrow_member_field_by_index(ctx, 0), rec->seq);
+	bt_field_integer_unsigned_set_value(
+		bt_field_structure_borrow_member_field_by_index(ctx, 1), rec->tid);
+	pl = bt_event_borrow_payload_field(ev);
+	if (row >= 0)
+		rc = kbt_ioctl_fill(&it->in->ioctl[row], pl, rec, it->bos);
+	else if (which >= 0)
+		rc = kbt_fill_fixed((enum kbt_fixed_ec)which, pl, rec);
+	else
+		rc = kbt_fill_unknown_ioctl(pl, rec);
+	if (rc) {
+		bt_message_put_ref(m);
+		return -1;
+	}
+	s->pkt_events++;
+	it->events++;
+	it->last_ts = ts;
+	return q_push(it, m);
+}
+
+/* ---- the end ---- */
+
+static void
+report(struct kbt_iter *it)
+{
+	struct kbt_src *src = it->src;
+	struct kt_reader_status st;
+
+	kt_reader_get_status(it->reader, &st);
+	if (it->read_rc == -KT_ETRUNC)
+		kbt_log(src, BT_LOGGING_LEVEL_WARNING,
+			"warning: %s: trace truncated (the writer was killed, "
+			"or the copy is incomplete): converted the %" PRIu64
+			" records of its complete frames; the rest is lost (%s)",
+			it->in->path, st.records, st.message);
+	else if (it->read_rc == 0 && st.integrity == KT_INTEGRITY_NO_END)
+		kbt_log(src, BT_LOGGING_LEVEL_WARNING,
+			"warning: %s: no END record: the writer did not close "
+			"the trace (every complete frame was converted)",
+			it->in->path);
+	if (it->clamped)
+		kbt_log(src, BT_LOGGING_LEVEL_WARNING,
+			"warning: %s: %" PRIu64 " events were read after younger "
+			"ones had been emitted (reorder window exceeded); their "
+			"timestamps were raised by up to %" PRIu64 " ns",
+			it->in->path, it->clamped, it->clamp_max);
+	if (it->skipped)
+		kbt_log(src, BT_LOGGING_LEVEL_INFO,
+			"%s: skipped %" PRIu64 " records of unknown types",
+			it->in->path, it->skipped);
+}
+
+static int
+close_streams(struct kbt_iter *it)
+{
+	size_t i;
+
+	for (i = 0; i < it->nstreams; i++) {
+		struct kbt_stream *s = &it->streams[i];
+
+		if (s->packet) {
+			if (q_push(it, bt_message_packet_end_create_with_default_clock_snapshot(
+					it->self, s->packet, it->last_ts)))
+				return -1;
+			bt_packet_put_ref(s->packet);
+			s->packet = NULL;
+		}
+		if (q_push(it, bt_message_stream_end_create(it->self, s->stream)))
+			return -1;
+	}
+	return 0;
+}
+
+static void
+fail_cause(struct kbt_iter *it)
+{
+	struct kt_reader_status st;
+	char where[64] = "";
+
+	kt_reader_get_status(it->reader, &st);
+	if (it->read_rc == -KT_ETRUNC) {
+		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_MESSAGE_ITERATOR(it->self,
+			"%s: trace truncated after %" PRIu64 " records: %s",
+			it->in->path, st.records, st.message);
+		return;
+	}
+	if (st.corrupt_raw_offset != UINT64_MAX)
+		snprintf(where, sizeof(where), ", record at byte %" PRIu64
+			 " of the frame", st.corrupt_raw_offset);
+	BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_MESSAGE_ITERATOR(it->self,
+		"%s: corrupt trace at file offset %" PRIu64 "%s: %s "
+		"(%" PRIu64 " records before it were converted)",
+		it->in->path, st.corrupt_offset, where,
+		st.message[0] ? st.message : kt_strerror(it->read_rc),
+		st.records);
+}
+
+/* ---- producing ---- */
+
+static int
+releasable(const struct kbt_iter *it)
+{
+	const struct kbt_held *h = kbt_heap_min(&it->heap);
+
+	if (!h)
+		return 0;
+	return it->heap.bytes > it->src->window_bytes ||
+	       (it->newest > h->ts && it->newest - h->ts > it->src->slack_ns);
+}
+
+/* Advance: make some messages, or change state. Return: 0, or -1. */
+static int
+produce(struct kbt_iter *it)
+{
+	struct kt_record rec;
+	struct kbt_held *h;
+	int rc;
+
+	switch (it->state) {
+	case ST_READING:
+		if (releasable(it)) {
+			h = kbt_heap_pop(&it->heap);
+			rc = emit_record(it, h);
+			free(h);
+			return rc;
+		}
+		rc = kt_reader_next(it->reader, &rec);
+		if (rc == 1) {
+			h = kbt_record_clone(&rec);
+			if (!h)
+				return -1;
+			h->ord = it->ord++;
+			if (h->ts > it->newest)
+				it->newest = h->ts;
+			if (kbt_heap_push(&it->heap, h)) {
+				free(h);
+				return -1;
+			}
+			return 0;
+		}
+		it->read_rc = rc;
+		it->state = ST_DRAINING;
+		return 0;
+	case ST_DRAINING:
+		h = kbt_heap_pop(&it->heap);
+		if (!h) {
+			it->state = ST_ENDING;
+			return 0;
+		}
+		rc = emit_record(it, h);
+		free(h);
+		return rc;
+	case ST_ENDING:
+		report(it);
+		if (close_streams(it))
+			return -1;
+		if (it->read_rc < 0 && (it->read_rc != -KT_ETRUNC ||
+					it->src->truncated_is_error))
+			it->state = ST_FAILING;
+		else
+			it->state = ST_DONE;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+bt_message_iterator_class_next_method_status
+kbt_iter_next(bt_self_message_iterator *self, bt_message_array_const msgs,
+	      uint64_t capacity, uint64_t *count)
+{
+	struct kbt_iter *it = bt_self_message_iterator_get_data(self);
+	uint64_t n = 0;
+
+	while (n < capacity) {
+		if (it->qlen) {
+			msgs[n++] = it->q[it->qhead++];
+			if (--it->qlen == 0)
+				it->qhead = 0;
+			continue;
+		}
+		if (it->state == ST_DONE || it->state == ST_FAILING)
+			break;
+		if (produce(it)) {
+			BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_MESSAGE_ITERATOR(
+				self, "%s: out of memory making messages",
+				it->in->path);
+			/* Messages already handed over stay valid. */
+			if (n) {
+				*count = n;
+				it->state = ST_DONE;
+				return BT_MESSAGE_ITERATOR_CLASS_NEXT_METHOD_STATUS_OK;
+			}
+			return BT_MESSAGE_ITERATOR_CLASS_NEXT_METHOD_STATUS_MEMORY_ERROR;
+		}
+	}
+	if (n) {
+		*count = n;
+		return BT_MESSAGE_ITERATOR_CLASS_NEXT_METHOD_STATUS_OK;
+	}
+	if (it->state == ST_FAILING) {
+		fail_cause(it);
+		it->state = ST_DONE;
+		return BT_MESSAGE_ITERATOR_CLASS_NEXT_METHOD_STATUS_ERROR;
+	}
+	return BT_MESSAGE_ITERATOR_CLASS_NEXT_METHOD_STATUS_END;
+}
+
+bt_message_iterator_class_initialize_method_status
+kbt_iter_init(bt_self_message_iterator *self,
+	      bt_self_message_iterator_configuration *cfg,
+	      bt_self_component_port_output *port)
+{
+	bt_self_component *comp = bt_self_message_iterator_borrow_component(self);
+	struct kbt_iter *it = calloc(1, sizeof(*it));
+	int rc;
+
+	if (!it)
+		return BT_MESSAGE_ITERATOR_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
+	it->self = self;
+	it->src = bt_self_component_get_data(comp);
+	it->in = bt_self_component_port_get_data(
+		bt_self_component_port_output_as_self_component_port(port));
+	it->bos = kbt_bo_map_new();
+	rc = kt_reader_open(it->in->path, &it->reader);
+	if (rc || !it->bos) {
+		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_MESSAGE_ITERATOR(self,
+			"%s: %s", it->in->path,
+			rc ? kt_strerror(rc) : "out of memory");
+		kbt_bo_map_free(it->bos);
+		free(it);
+		return BT_MESSAGE_ITERATOR_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
+	}
+	bt_self_message_iterator_set_data(self, it);
+	return BT_MESSAGE_ITERATOR_CLASS_INITIALIZE_METHOD_STATUS_OK;
+}
+
+void
+kbt_iter_finalize(bt_self_message_iterator *self)
+{
+	struct kbt_iter *it = bt_self_message_iterator_get_data(self);
+	size_t i;
+
+	if (!it)
+		return;
+	for (i = 0; i < it->qlen; i++)
+		bt_message_put_ref(it->q[it->qhead + i]);
+	free(it->q);
+	for (i = 0; i < it->nstreams; i++) {
+		bt_packet_put_ref(it->streams[i].packet);
+		bt_stream_put_ref(it->streams[i].stream);
+	}
+	free(it->streams);
+	free(it->index);
+	kbt_heap_free(&it->heap);
+	kbt_bo_map_free(it->bos);
+	kt_reader_close(it->reader);
+	free(it);
+}

@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Private to the babeltrace2 plugin "kfdtrace" (source.kfdtrace.trace):
+ * what the component, its trace IR classes and its message iterator share.
+ *
+ * One component reads one or more trace files ("inputs"); each file is one
+ * babeltrace2 trace with its own clock class (CLOCK_MONOTONIC, offset to the
+ * Unix epoch from the file header) and one output port. Every traced thread
+ * is one stream. Event classes of ioctls are built from the schema the first
+ * time a row is seen, so a converted trace only declares what it uses.
+ */
+#ifndef KBT_H
+#define KBT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <babeltrace2/babeltrace.h>
+
+#include "kfdtrace/schema.h"
+#include "kfdtrace/trace.h"
+
+/* Events per packet: sink.ctf.fs writes one CTF packet per IR packet. */
+#define KBT_PACKET_EVENTS 4096
+
+/* Reorder defaults (see iter.c): trace time held back, memory bound. */
+#define KBT_DEFAULT_SLACK_MS 2000
+#define KBT_DEFAULT_WINDOW_MB 256
+
+/* Event classes that do not come from a schema row. */
+enum kbt_fixed_ec {
+	KBT_EC_OPEN,
+	KBT_EC_CLOSE,
+	KBT_EC_DUP,
+	KBT_EC_MMAP,
+	KBT_EC_MUNMAP,
+	KBT_EC_FORK,
+	KBT_EC_EXEC,
+	KBT_EC_THREAD_NAME,
+	KBT_EC_TOPOLOGY,
+	KBT_EC_ANNOTATION,
+	KBT_EC_API_CALL,
+	KBT_EC_END,
+	KBT_EC_UNKNOWN_IOCTL,
+	KBT_EC_COUNT
+};
+
+/* ---- ioctl event classes: a fill plan per schema row (ioctl_class.c) ---- */
+
+enum kbt_op_kind {
+	KBT_OP_INT,		/* integer or enumeration from an image */
+	KBT_OP_STRING,		/* fixed char array -> string */
+	KBT_OP_BYTES,		/* fixed opaque bytes -> static u8 array */
+	KBT_OP_VARIANT,		/* union arms chosen by a selector field */
+	KBT_OP_BUF,		/* indirect buffer -> length + dynamic array */
+	KBT_OP_HEAP,		/* derived: heap of ALLOC_MEMORY_OF_GPU */
+	KBT_OP_DELTA,		/* derived: -size of FREE_MEMORY_OF_GPU */
+};
+
+enum kbt_image { KBT_BEFORE = 0, KBT_AFTER = 1 };
+
+/* How a buffer element is represented. */
+enum kbt_elem_kind {
+	KBT_ELEM_BYTES,		/* u8, hex */
+	KBT_ELEM_UINT,		/* one unsigned integer of elem_size bytes */
+	KBT_ELEM_FIELD,		/* one schema field (flattened single-field struct) */
+	KBT_ELEM_STRUCT,	/* a structure of the element's fields */
+};
+
+struct kbt_plan;
+
+struct kbt_arm {
+	uint64_t value;			/* selector value choosing this arm */
+	struct kbt_plan *plan;		/* members of the arm's structure */
+};
+
+struct kbt_op {
+	uint8_t kind;			/* enum kbt_op_kind */
+	uint8_t image;			/* enum kbt_image */
+	uint8_t elem_kind;		/* KBT_OP_BUF: enum kbt_elem_kind */
+	uint64_t member;		/* index in the enclosing structure */
+	const struct kfd_field *f;	/* INT/STRING/BYTES; VARIANT: selector */
+	/* KBT_OP_VARIANT */
+	struct kbt_arm *arms;
+	unsigned int narms;
+	uint64_t none_index;		/* option index of the "none" arm */
+	/* KBT_OP_BUF: the row's buffer, length member is member - 1 */
+	int buf_index;
+	const struct kfd_indirect *buf;
+	struct kbt_plan *elem_plan;	/* KBT_ELEM_STRUCT / _FIELD */
+	/* KBT_OP_HEAP: the handle (after the call) and size fields */
+	const struct kfd_field *f_handle;
+	const struct kfd_field *f_size;
+};
+
+struct kbt_plan {
+	struct kbt_op *ops;
+	unsigned int nops;
+	unsigned int cap;
+};
+
+/* One schema row's event class. */
+struct kbt_ioctl_class {
+	bt_event_class *ec;		/* NULL until first used */
+	const struct kfd_ioctl_desc *desc;
+	struct kbt_plan plan;		/* payload members after request */
+	uint64_t m_ret;			/* member indices of the fixed tail */
+	int failed;			/* building failed: use unknown_ioctl */
+};
+
+/* ---- one input file ---- */
+
+struct kbt_input {
+	char *path;
+	bt_trace_class *tc;
+	bt_stream_class *sc;
+	bt_clock_class *cc;
+	bt_trace *trace;
+	bt_event_class *fixed[KBT_EC_COUNT];
+	struct kbt_ioctl_class *ioctl;	/* one per schema row */
+	unsigned int nrows;
+	const struct kfd_ioctl_desc *rows;
+	struct kt_header hdr;
+};
+
+/* The component. */
+struct kbt_src {
+	bt_self_component *self;
+	bt_logging_level log_level;
+	struct kbt_input *inputs;
+	unsigned int ninputs;
+	uint64_t slack_ns;		/* reorder: trace time held back */
+	uint64_t window_bytes;		/* reorder: memory held at most */
+	int truncated_is_error;		/* end with an error on truncation */
+};
+
+/* ---- trace_ir.c ---- */
+
+/*
+ * kbt_input_build() - create the trace class, clock class, stream class,
+ * fixed event classes and the trace of one input whose header is in
+ * in->hdr.
+ *
+ * Return: 0, or -1 (an error cause is appended).
+ */
+int kbt_input_build(bt_self_component *self, struct kbt_input *in);
+
+/* kbt_input_release() - drop the references of kbt_input_build(). */
+void kbt_input_release(struct kbt_input *in);
+
+/*
+ * kbt_ioctl_ec() - the event class of schema row @row (built on first
+ * use), or NULL when it could not be built.
+ */
+bt_event_class *kbt_ioctl_ec(struct kbt_input *in, unsigned int row);
+
+/* ---- field class helpers (fc.c) ---- */
+
+bt_field_class *kbt_fc_uint(bt_trace_class *tc, unsigned int bits, int hex);
+bt_field_class *kbt_fc_sint(bt_trace_class *tc, unsigned int bits, int hex);
+bt_field_class *kbt_fc_for_field(bt_trace_class *tc,
+				 const struct kfd_field *f);
+bt_field_class *kbt_fc_enum_table(bt_trace_class *tc,
+				  const struct kfd_name_table *t,
+				  unsigned int bits, int is_signed, int hex);
+bt_field_class *kbt_fc_enum_labels(bt_trace_class *tc, unsigned int bits,
+				   const char *const *labels,
+				   const uint64_t *values, unsigned int n);
+int kbt_struct_add(bt_field_class *st, const char *name, bt_field_class *m);
+int kbt_struct_add_unique(bt_field_class *st, const char *name,
+			  bt_field_class *m);
+void kbt_sanitize(const char *in, char *out, size_t size);
+
+/* ---- ioctl_class.c / ioctl_fill.c ---- */
+
+/*
+ * kbt_ioctl_class_build() - the event class of one schema row: its payload
+ * field class and its fill plan.
+ *
+ * Return: 0, or -1.
+ */
+int kbt_ioctl_class_build(struct kbt_input *in, struct kbt_ioctl_class *ic);
+
+void kbt_ioctl_class_release(struct kbt_ioctl_class *ic);
+
+/* Per-iterator memory of allocations, for derived fields. */
+struct kbt_bo_map;
+
+struct kbt_bo_map *kbt_bo_map_new(void);
+void kbt_bo_map_free(struct kbt_bo_map *m);
+
+/*
+ * kbt_ioctl_fill() - fill the payload of an event of @ic from @rec.
+ *
+ * Return: 0, or -1 when memory ran out.
+ */
+int kbt_ioctl_fill(const struct kbt_ioctl_class *ic, bt_field *payload,
+		   const struct kt_record *rec, struct kbt_bo_map *bos);
+
+/* ---- events.c: the fixed event classes and their payloads ---- */
+
+/* kbt_fixed_class() - create event class @which in @sc, or NULL. */
+bt_event_class *kbt_fixed_class(bt_stream_class *sc, enum kbt_fixed_ec which);
+
+/* Fill a payload of class @which (or of kfd:unknown_ioctl); 0 or -1. */
+
+int kbt_fill_fixed(enum kbt_fixed_ec which, bt_field *payload,
+		   const struct kt_record *rec);
+int kbt_fill_unknown_ioctl(bt_field *payload, const struct kt_record *rec);
+
+/* ---- reorder.c ---- */
+
+/* A record copied out of the reader, ordered by (ts, seq, ordinal). */
+struct kbt_held {
+	uint64_t ts;			/* event time */
+	uint64_t ord;			/* file order */
+	size_t bytes;
+	struct kt_record rec;		/* pointers into the same allocation */
+};
+
+struct kbt_heap {
+	struct kbt_held **v;
+	size_t n;
+	size_t cap;
+	size_t bytes;
+};
+
+/* kbt_record_clone() - a deep copy of @rec in one allocation, or NULL. */
+struct kbt_held *kbt_record_clone(const struct kt_record *rec);
+int kbt_heap_push(struct kbt_heap *h, struct kbt_held *x);
+struct kbt_held *kbt_heap_pop(struct kbt_heap *h);
+void kbt_heap_free(struct kbt_heap *h);
+
+static inline const struct kbt_held *
+kbt_heap_min(const struct kbt_heap *h)
+{
+	return h->n ? h->v[0] : NULL;
+}
+
+/* kbt_event_time() - the time an event is stamped with (see iter.c). */
+uint64_t kbt_event_time(const struct kt_record *rec);
+
+/* ---- iter.c ---- */
+
+bt_message_iterator_class_initialize_method_status
+kbt_iter_init(bt_self_message_iterator *self,
+	      bt_self_message_iterator_configuration *cfg,
+	      bt_self_component_port_output *port);
+void kbt_iter_finalize(bt_self_message_iterator *self);
+bt_message_iterator_class_next_method_status
+kbt_iter_next(bt_self_message_iterator *self, bt_message_array_const msgs,
+	      uint64_t capacity, uint64_t *count);
+
+/* Messages at or above the component's level go to stderr. */
+#define kbt_log(src, lvl, ...)						\
+	do {								\
+		if ((src)->log_level <= (lvl)) {			\
+			fprintf(stderr, "kfdtrace: " __VA_ARGS__);	\
+			fputc('\n', stderr);				\
+		}							\
+	} while (0)
+
+#endif /* KBT_H */

@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Records held back to be emitted in time order: deep copies (the reader's
+ * pointers die at its next call) in a min-heap keyed by event time, then
+ * file order.
+ */
+#include <stdalign.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kbt.h"
+
+/*
+ * Events that span time (ioctls, API calls) are stamped with their end:
+ * that is when their results exist (a handle, a queue id), which is what
+ * a state analysis needs, and it is how the lttng provider stamps its
+ * ioctl events. The start is the timestamp minus dur_ns. A thread appends
+ * the record at the end of the call, so its events stay in time order in
+ * the file.
+ */
+uint64_t
+kbt_event_time(const struct kt_record *rec)
+{
+	if (rec->type == KT_REC_IOCTL && rec->u.ioctl.t_exit > rec->ts)
+		return rec->u.ioctl.t_exit;
+	if (rec->type == KT_REC_API_CALL && rec->u.api.t_exit > rec->ts)
+		return rec->u.api.t_exit;
+	return rec->ts;
+}
+
+/* A bump allocator over the clone's trailing bytes. */
+struct cursor {
+	uint8_t *p;
+	size_t used;
+};
+
+static void *
+take(struct cursor *c, const void *src, size_t n)
+{
+	void *d = c->p ? c->p + c->used : NULL;
+
+	if (d && src && n)
+		memcpy(d, src, n);
+	c->used += n;
+	return d;
+}
+
+static const char *
+take_str(struct cursor *c, const char *s)
+{
+	return s ? take(c, s, strlen(s) + 1) : NULL;
+}
+
+/* Copy (or, with c->p NULL, measure) what @src points at into @dst. */
+static void
+copy_pointees(struct kt_record *dst, const struct kt_record *src,
+	      struct cursor *c)
+{
+	uint32_t i;
+
+	switch (src->type) {
+	case KT_REC_IOCTL: {
+		const struct kt_ioctl_rec *s = &src->u.ioctl;
+		struct kt_ioctl_rec *d = &dst->u.ioctl;
+		struct kt_buf_image *bufs;
+
+		/* The image array first: it needs alignment. */
+		bufs = take(c, s->bufs, sizeof(*bufs) * (s->bufs ? s->nbufs : 0));
+		d->bufs = bufs;
+		d->arg_before = s->arg_before ?
+			take(c, s->arg_before, s->arg_size) : NULL;
+		d->arg_after = s->arg_after ?
+			take(c, s->arg_after, s->arg_size) : NULL;
+		for (i = 0; s->bufs && i < s->nbufs; i++) {
+			const struct kt_buf_image *b = &s->bufs[i];
+			const uint8_t *before = b->before ?
+				take(c, b->before, b->len_before) : NULL;
+			const uint8_t *after = b->after ?
+				take(c, b->after, b->len_after) : NULL;
+
+			if (bufs) {
+				bufs[i].before = before;
+				bufs[i].after = after;
+			}
+		}
+		break;
+	}
+	case KT_REC_OPEN:
+		dst->u.open.path = take_str(c, src->u.open.path);
+		break;
+	case KT_REC_EXEC:
+		dst->u.exec.path = take_str(c, src->u.exec.path);
+		dst->u.exec.argv = src->u.exec.argv ?
+			take(c, src->u.exec.argv, src->u.exec.argv_len) : NULL;
+		break;
+	case KT_REC_THREAD_NAME:
+		dst->u.thread_name.name = take_str(c, src->u.thread_name.name);
+		break;
+	case KT_REC_TOPOLOGY: {
+		const struct kt_topology_rec *s = &src->u.topology;
+		struct kt_topo_file *files;
+
+		files = take(c, s->files,
+			     sizeof(*files) * (s->files ? s->nfiles : 0));
+		dst->u.topology.files = files;
+		for (i = 0; s->files && i < s->nfiles; i++) {
+			const char *path = take_str(c, s->files[i].path);
+			const uint8_t *data = s->files[i].data ?
+				take(c, s->files[i].data, s->files[i].len) : NULL;
+
+			if (files) {
+				files[i].path = path;
+				files[i].data = data;
+			}
+		}
+		break;
+	}
+	case KT_REC_ANNOTATION:
+		dst->u.annotation.text = take_str(c, src->u.annotation.text);
+		break;
+	case KT_REC_API_CALL:
+		dst->u.api.name = take_str(c, src->u.api.name);
+		dst->u.api.args = take_str(c, src->u.api.args);
+		break;
+	default:
+		break;
+	}
+}
+
+struct kbt_held *
+kbt_record_clone(const struct kt_record *rec)
+{
+	size_t head = (sizeof(struct kbt_held) + alignof(max_align_t) - 1) &
+		      ~(alignof(max_align_t) - 1);
+	struct cursor c = { NULL, 0 };
+	struct kbt_held *h;
+	struct kt_record scratch = *rec;
+
+	copy_pointees(&scratch, rec, &c);
+	h = malloc(head + c.used);
+	if (!h)
+		return NULL;
+	h->rec = *rec;
+	h->bytes = head + c.used;
+	c.p = (uint8_t *)h + head;
+	c.used = 0;
+	copy_pointees(&h->rec, rec, &c);
+	h->ts = kbt_event_time(rec);
+	return h;
+}
+
+static int
+before(const struct kbt_held *a, const struct kbt_held *b)
+{
+	return a->ts < b->ts || (a->ts == b->ts && a->ord < b->ord);
+}
+
+int
+kbt_heap_push(struct kbt_heap *h, struct kbt_held *x)
+{
+	size_t i;
+
+	if (h->n == h->cap) {
+		size_t cap = h->cap ? h->cap * 2 : 1024;
+		struct kbt_held **v = realloc(h->v, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		h->v = v;
+		h->cap = cap;
+	}
+	for (i = h->n++; i > 0; i = (i - 1) / 2) {
+		struct kbt_held *p = h->v[(i - 1) / 2];
+
+		if (!before(x, p))
+			break;
+		h->v[i] = p;
+	}
+	h->v[i] = x;
+	h->bytes += x->bytes;
+	return 0;
+}
+
+struct kbt_held *
+kbt_heap_pop(struct kbt_heap *h)
+{
+	struct kbt_held *top, *last;
+	size_t i = 0, n;
+
+	if (!h->n)
+		return NULL;
+	top = h->v[0];
+	last = h->v[--h->n];
+	n = h->n;
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+
+		if (l < n && before(h->v[l], last))
+			m = l;
+		if (l + 1 < n && before(h->v[l + 1], m == i ? last : h->v[l]))
+			m = l + 1;
+		if (m == i)
+			break;
+		h->v[i] = h->v[m];
+		i = m;
+	}
+	if (n)
+		h->v[i] = last;
+	h->bytes -= top->bytes;
+	return top;
+}
+
+void
+kbt_heap_free(struct kbt_heap *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->n; i++)
+		free(h->v[i]);
+	free(h->v);
+	memset(h, 0, sizeof(*h));
+}

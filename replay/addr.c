@@ -1,0 +1,452 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The CPU address space of the replay.
+ *
+ * The kernel keeps some CPU addresses (userptr ranges, SVM ranges) and the
+ * captured process placed device mappings at addresses of its choosing.
+ * Before replaying, every such range of the model is reserved PROT_NONE at
+ * its captured address (MAP_FIXED_NOREPLACE), so that nothing the replayer
+ * allocates later lands there. A range already taken in the replayer is
+ * reserved elsewhere and becomes a relocation: captured addresses inside it
+ * are translated, and the fields that carry them are rewritten.
+ *
+ * Inside our reservations we map with MAP_FIXED (the memory is ours); an
+ * unmap puts the reservation back instead of leaving a hole. Outside them
+ * we never replace or unmap memory we did not map ourselves.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "replay_priv.h"
+
+#define RES_FLAGS (MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE)
+
+/* ------------------------------------------------------------------ */
+/* Sorted interval sets                                                 */
+
+static struct rp_as_range *
+ranges(const struct rp_as *as)
+{
+	return (struct rp_as_range *)as->ranges.data;
+}
+
+static struct rp_as_map *
+maps(const struct rp_as *as)
+{
+	return (struct rp_as_map *)as->maps.data;
+}
+
+/* Remove [s, e) from the set of live mappings (trimming and splitting). */
+static void
+maps_remove(struct rp_as *as, uint64_t s, uint64_t e)
+{
+	size_t i = 0;
+
+	while (i < as->maps.n) {
+		struct rp_as_map *m = &maps(as)[i];
+
+		if (m->end <= s || m->start >= e) {
+			i++;
+			continue;
+		}
+		if (m->start < s && m->end > e) {
+			struct rp_as_map tail = { e, m->end };
+			struct rp_as_map *slot;
+
+			m->end = s;
+			slot = rp_vec_push(&as->maps);
+			if (!slot)
+				return;
+			memmove(&maps(as)[i + 2], &maps(as)[i + 1],
+				(as->maps.n - i - 2) * sizeof(*slot));
+			maps(as)[i + 1] = tail;
+			return;
+		}
+		if (m->start < s) {
+			m->end = s;
+			i++;
+		} else if (m->end > e) {
+			m->start = e;
+			i++;
+		} else {
+			memmove(m, m + 1, (as->maps.n - i - 1) * sizeof(*m));
+			as->maps.n--;
+		}
+	}
+}
+
+static void
+maps_add(struct rp_as *as, uint64_t s, uint64_t e)
+{
+	size_t i;
+
+	maps_remove(as, s, e);
+	if (!rp_vec_push(&as->maps))
+		return;
+	for (i = as->maps.n - 1; i > 0 && maps(as)[i - 1].start > s; i--)
+		maps(as)[i] = maps(as)[i - 1];
+	maps(as)[i].start = s;
+	maps(as)[i].end = e;
+}
+
+/* The reservation holding captured address @a, or NULL. */
+static struct rp_as_range *
+range_of(const struct rp_as *as, uint64_t a)
+{
+	size_t lo = 0, hi = as->ranges.n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		struct rp_as_range *r = &ranges(as)[mid];
+
+		if (a < r->start)
+			hi = mid;
+		else if (a >= r->end)
+			lo = mid + 1;
+		else
+			return r;
+	}
+	return NULL;
+}
+
+static void
+range_insert(struct rp_as *as, uint64_t start, uint64_t end, uint64_t live,
+	     int reserved)
+{
+	size_t i;
+
+	if (!rp_vec_push(&as->ranges))
+		return;
+	for (i = as->ranges.n - 1; i > 0 && ranges(as)[i - 1].start > start; i--)
+		ranges(as)[i] = ranges(as)[i - 1];
+	ranges(as)[i].start = start;
+	ranges(as)[i].end = end;
+	ranges(as)[i].live = live;
+	ranges(as)[i].reserved = (uint8_t)reserved;
+}
+
+/* ------------------------------------------------------------------ */
+
+int
+rp_as_init(struct rp_as *as)
+{
+	memset(as, 0, sizeof(*as));
+	rp_vec_init(&as->ranges, sizeof(struct rp_as_range));
+	rp_vec_init(&as->maps, sizeof(struct rp_as_map));
+	as->guard = mmap(NULL, RP_PAGE, PROT_NONE, RES_FLAGS, -1, 0);
+	if (as->guard == MAP_FAILED) {
+		as->guard = NULL;
+		return -errno;
+	}
+	return 0;
+}
+
+void
+rp_as_release(struct rp_as *as)
+{
+	size_t i;
+
+	for (i = 0; i < as->ranges.n; i++) {
+		struct rp_as_range *r = &ranges(as)[i];
+
+		if (r->reserved)
+			munmap((void *)(uintptr_t)r->live, r->end - r->start);
+	}
+	/* Our mappings outside reservations. */
+	for (i = 0; i < as->maps.n; i++) {
+		struct rp_as_map *m = &maps(as)[i];
+		size_t j;
+		int inside = 0;
+
+		for (j = 0; j < as->ranges.n; j++) {
+			struct rp_as_range *r = &ranges(as)[j];
+
+			if (r->reserved && m->start >= r->live &&
+			    m->end <= r->live + (r->end - r->start))
+				inside = 1;
+		}
+		if (!inside)
+			munmap((void *)(uintptr_t)m->start, m->end - m->start);
+	}
+	as->ranges.n = 0;
+	as->maps.n = 0;
+}
+
+void
+rp_as_free(struct rp_as *as)
+{
+	rp_as_release(as);
+	if (as->guard)
+		munmap(as->guard, RP_PAGE);
+	rp_vec_free(&as->ranges);
+	rp_vec_free(&as->maps);
+	as->guard = NULL;
+}
+
+static int
+cmp_range(const void *a, const void *b)
+{
+	const struct rp_m_range *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Reserve [s, e) PROT_NONE at s, or elsewhere (a relocation). */
+static void
+reserve(struct rp_as *as, uint64_t s, uint64_t e, FILE *out)
+{
+	void *p = mmap((void *)(uintptr_t)s, e - s, PROT_NONE,
+		       RES_FLAGS | MAP_FIXED_NOREPLACE, -1, 0);
+
+	if (p != MAP_FAILED && (uint64_t)(uintptr_t)p != s) {
+		/* A kernel without MAP_FIXED_NOREPLACE treats it as a hint. */
+		munmap(p, e - s);
+		p = MAP_FAILED;
+		errno = EEXIST;
+	}
+	if (p != MAP_FAILED) {
+		range_insert(as, s, e, s, 1);
+		as->reserved_bytes += e - s;
+		return;
+	}
+	if (errno != EEXIST)
+		return;
+	p = mmap(NULL, e - s, PROT_NONE, RES_FLAGS, -1, 0);
+	if (p == MAP_FAILED)
+		return;
+	range_insert(as, s, e, (uint64_t)(uintptr_t)p, 1);
+	as->reserved_bytes += e - s;
+	as->relocations++;
+	if (out)
+		fprintf(out, "relocated: CPU range 0x%" PRIx64 "-0x%" PRIx64
+			" is taken in the replayer; it lives at 0x%" PRIx64
+			" and addresses in it are rewritten\n", s, e,
+			(uint64_t)(uintptr_t)p);
+}
+
+void
+rp_as_plan(struct rp_as *as, const struct rp_model *m, FILE *out)
+{
+	struct rp_m_range *rs;
+	size_t n = m->ranges.n, i, k = 0;
+
+	if (!n)
+		return;
+	rs = malloc(n * sizeof(*rs));
+	if (!rs)
+		return;
+	memcpy(rs, m->ranges.data, n * sizeof(*rs));
+	qsort(rs, n, sizeof(*rs), cmp_range);
+	/* Merge overlapping and touching ranges. */
+	for (i = 1; i < n; i++) {
+		if (rs[i].start <= rs[k].end) {
+			if (rs[i].end > rs[k].end)
+				rs[k].end = rs[i].end;
+		} else {
+			rs[++k] = rs[i];
+		}
+	}
+	n = k + 1;
+	for (i = 0; i < n && i < RP_MAX_RESERVATIONS; i++)
+		reserve(as, rs[i].start, rs[i].end, out);
+	free(rs);
+}
+
+uint64_t
+rp_as_xlate(const struct rp_as *as, uint64_t addr)
+{
+	const struct rp_as_range *r = range_of(as, addr);
+
+	return r ? r->live + (addr - r->start) : addr;
+}
+
+int
+rp_as_relocated(const struct rp_as *as, uint64_t addr)
+{
+	const struct rp_as_range *r = range_of(as, addr);
+
+	return r && r->live != r->start;
+}
+
+/* Whether live [s, e) lies inside one of our reservations. */
+static int
+owned(const struct rp_as *as, uint64_t cap, uint64_t len)
+{
+	const struct rp_as_range *r = range_of(as, cap);
+
+	return r && r->reserved && cap + len <= r->end;
+}
+
+void *
+rp_as_mmap(struct rp_as *as, uint64_t cap_addr, uint64_t len, int prot,
+	   int flags, int fd, uint64_t offset, FILE *out)
+{
+	int base = flags & ~(MAP_FIXED | MAP_FIXED_NOREPLACE);
+	uint64_t target;
+	void *p;
+
+	if (!len)
+		return mmap((void *)(uintptr_t)cap_addr, 0, prot, flags, fd,
+			    (off_t)offset);
+	if (!cap_addr)
+		return mmap(NULL, len, prot, base, fd, (off_t)offset);
+	target = rp_as_xlate(as, cap_addr);
+	if (owned(as, cap_addr, len)) {
+		p = mmap((void *)(uintptr_t)target, len, prot, base | MAP_FIXED, fd,
+			 (off_t)offset);
+	} else {
+		p = mmap((void *)(uintptr_t)target, len, prot,
+			 base | MAP_FIXED_NOREPLACE, fd, (off_t)offset);
+		if (p == MAP_FAILED && errno == EEXIST) {
+			/* Taken by the replayer itself: map elsewhere. */
+			p = mmap(NULL, len, prot, base, fd, (off_t)offset);
+			if (p != MAP_FAILED) {
+				range_insert(as, cap_addr,
+					     RP_PAGE_ALIGN_UP(cap_addr + len),
+					     (uint64_t)(uintptr_t)p, 0);
+				as->relocations++;
+				if (out)
+					fprintf(out, "relocated: mapping at 0x%" PRIx64
+						" lives at %p (the address is taken "
+						"in the replayer)\n", cap_addr, p);
+			}
+		}
+	}
+	if (p != MAP_FAILED)
+		maps_add(as, (uint64_t)(uintptr_t)p,
+			 (uint64_t)(uintptr_t)p + RP_PAGE_ALIGN_UP(len));
+	return p;
+}
+
+int
+rp_as_munmap(struct rp_as *as, uint64_t cap_addr, uint64_t len)
+{
+	uint64_t a = RP_PAGE_ALIGN_DOWN(cap_addr);
+	uint64_t e = RP_PAGE_ALIGN_UP(cap_addr + len);
+
+	if (e <= a)
+		return 0;
+	while (a < e) {
+		const struct rp_as_range *r = range_of(as, a);
+		uint64_t seg_end = e, live;
+		size_t i;
+
+		if (!r) {
+			/* Not a reservation: find the next one, if any. */
+			for (i = 0; i < as->ranges.n; i++)
+				if (ranges(as)[i].start > a &&
+				    ranges(as)[i].start < seg_end)
+					seg_end = ranges(as)[i].start;
+			/* Only what we mapped ourselves is unmapped. */
+			for (i = 0; i < as->maps.n; i++) {
+				struct rp_as_map *m = &maps(as)[i];
+				uint64_t s = m->start > a ? m->start : a;
+				uint64_t t = m->end < seg_end ? m->end : seg_end;
+
+				if (s < t)
+					munmap((void *)(uintptr_t)s, t - s);
+			}
+			maps_remove(as, a, seg_end);
+			a = seg_end;
+			continue;
+		}
+		if (r->end < seg_end)
+			seg_end = r->end;
+		live = r->live + (a - r->start);
+		if (r->reserved)
+			mmap((void *)(uintptr_t)live, seg_end - a, PROT_NONE,
+			     RES_FLAGS | MAP_FIXED, -1, 0);
+		else
+			munmap((void *)(uintptr_t)live, seg_end - a);
+		maps_remove(as, live, live + (seg_end - a));
+		a = seg_end;
+	}
+	return 0;
+}
+
+/* Map anonymous memory over the parts of live [s, e) we have not mapped. */
+static int
+back_gaps(struct rp_as *as, uint64_t s, uint64_t e, int fixed)
+{
+	uint64_t cur = s;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i <= as->maps.n && cur < e; i++) {
+		uint64_t gap_end = e;
+
+		if (i < as->maps.n) {
+			struct rp_as_map *m = &maps(as)[i];
+
+			if (m->end <= cur)
+				continue;
+			if (m->start <= cur) {
+				cur = m->end;
+				continue;
+			}
+			if (m->start < e)
+				gap_end = m->start;
+		}
+		if (cur < gap_end) {
+			void *p = mmap((void *)(uintptr_t)cur, gap_end - cur,
+				       PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS |
+				       (fixed ? MAP_FIXED : MAP_FIXED_NOREPLACE),
+				       -1, 0);
+
+			if (p == MAP_FAILED) {
+				/* Memory already there: the process had it too. */
+				if (errno != EEXIST)
+					ret = -errno;
+			} else {
+				maps_add(as, cur, gap_end);
+				/* maps_add() moved entries: rescan from here. */
+				i = (size_t)-1;
+			}
+			cur = gap_end;
+		}
+	}
+	return ret;
+}
+
+int
+rp_as_back(struct rp_as *as, uint64_t cap_addr, uint64_t len, FILE *out)
+{
+	uint64_t a = RP_PAGE_ALIGN_DOWN(cap_addr);
+	uint64_t e = RP_PAGE_ALIGN_UP(cap_addr + len);
+	int ret = 0;
+
+	if (!len || e <= a || a < RP_USER_MIN || e > RP_USER_MAX)
+		return -EINVAL;
+	while (a < e) {
+		const struct rp_as_range *r = range_of(as, a);
+		uint64_t seg_end = e;
+		size_t i;
+
+		if (!r) {
+			for (i = 0; i < as->ranges.n; i++)
+				if (ranges(as)[i].start > a &&
+				    ranges(as)[i].start < seg_end)
+					seg_end = ranges(as)[i].start;
+			ret = back_gaps(as, a, seg_end, 0);
+			a = seg_end;
+			continue;
+		}
+		if (r->end < seg_end)
+			seg_end = r->end;
+		{
+			uint64_t live = r->live + (a - r->start);
+			int rr = back_gaps(as, live, live + (seg_end - a),
+					   r->reserved);
+
+			if (rr < 0)
+				ret = rr;
+		}
+		a = seg_end;
+	}
+	(void)out;
+	return ret;
+}

@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The replayer: turns a trace into a reproduction on a live device.
+ *
+ * A replay has three steps:
+ *
+ *  1. kfd_replay_open() reads the whole trace once and builds its object
+ *     model: KFD processes, device fds, memory objects, userptr ranges,
+ *     dma-bufs, queues, events, SVM ranges and CPU mappings of device
+ *     memory, each with the sequence numbers that created and ended it.
+ *     The model also lists every CPU address range the replay will need
+ *     at its captured address.
+ *  2. kfd_replay_match() reads the live KFD topology (through libc, so a
+ *     simulated device answers as it answers any program), pairs every
+ *     captured GPU with a live one and prints a compatibility report.
+ *  3. kfd_replay_run() reissues the records in sequence order through the
+ *     dispatch point (kfd_dispatch_once()), translating every value the
+ *     schema gives a role (gpu ids, handles, queue and event ids, fds,
+ *     mmap and doorbell offsets, CPU addresses) from captured to live, and
+ *     compares each result with the captured one.
+ *
+ * docs/replay.md describes the mapping rules and the verification levels.
+ * Library code never exits; problems are reported on the opts' stream and
+ * through return values.
+ */
+#ifndef KFDTRACE_REPLAY_H
+#define KFDTRACE_REPLAY_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How much of each result must match the capture. */
+enum kfd_replay_verify {
+	/* Return value, errno and every output field after mapping. */
+	KFD_REPLAY_VERIFY_STRICT = 0,
+	/* Return value and errno only. */
+	KFD_REPLAY_VERIFY_RESULTS = 1,
+	/* Nothing: reissue only. */
+	KFD_REPLAY_VERIFY_NONE = 2,
+};
+
+enum kfd_replay_timing {
+	KFD_REPLAY_TIMING_ASAP = 0,	/* back to back */
+	KFD_REPLAY_TIMING_ORIGINAL = 1,	/* keep the captured gaps */
+};
+
+/* What kfd_replay_run() concluded. */
+enum kfd_replay_status {
+	KFD_REPLAY_MATCH = 0,		/* every verified result matched */
+	KFD_REPLAY_DIVERGED = 1,	/* at least one divergence */
+	KFD_REPLAY_FAILED = 2,		/* could not replay (setup failed) */
+};
+
+/* One --gpu-map pair: a captured gpu_id and the live gpu_id it becomes. */
+struct kfd_replay_gpu_pair {
+	uint32_t captured;
+	uint32_t live;
+};
+
+#define KFD_REPLAY_MAX_GPU_MAP 64
+
+struct kfd_replay_opts {
+	enum kfd_replay_verify verify;
+	enum kfd_replay_timing timing;
+	uint64_t from_seq;		/* first record replayed (0: start) */
+	uint64_t to_seq;		/* last one, inclusive; 0: the end */
+	/*
+	 * Comma-separated record kinds: ioctl names ("ALLOC_MEMORY_OF_GPU"
+	 * or "alloc_memory_of_gpu"), record type names ("open", "mmap"), or
+	 * "ioctl" for every ioctl. NULL: no filter.
+	 */
+	const char *only;
+	const char *skip;
+	int keep_going;			/* 0: stop at the first divergence */
+	unsigned int loop;		/* times to replay; 0 or 1: once */
+	/* Record the replay itself into this trace file (NULL: no). */
+	const char *record_path;
+	unsigned int record_flags;	/* enum kfd_recorder_flags */
+	/* Explicit gpu pairs; the rest are matched automatically. */
+	const struct kfd_replay_gpu_pair *gpu_map;
+	unsigned int ngpu_map;
+	/* Replay even when a captured GPU has no sensible live match. */
+	int force;
+	/* Upper bound on a blocking WAIT_EVENTS, in ms; 0: 5000. */
+	unsigned int wait_cap_ms;
+	/* The live sysfs topology; NULL: /sys/devices/virtual/kfd/kfd/topology */
+	const char *topology_root;
+	/* Divergences described in full; 0: 20. All are counted. */
+	unsigned int max_reported;
+	/* Print every replayed record. */
+	int verbose;
+	/* Reports and the summary go here; NULL: stdout. */
+	FILE *out;
+};
+
+/* Counters of one run (all loops together). */
+struct kfd_replay_summary {
+	uint64_t records;		/* records replayed */
+	uint64_t ioctls;		/* of them, ioctls */
+	uint64_t filtered;		/* left out by --from/--to/--only/--skip */
+	uint64_t not_replayed;		/* could not be reissued (unknown
+					 * requests, interrupted calls, ...) */
+	uint64_t divergences;
+	uint64_t topology_notes;	/* differences explained by topology */
+	uint64_t first_divergence_seq;	/* UINT64_MAX: none */
+	uint64_t last_ok_seq;		/* last record that matched; UINT64_MAX: none */
+	/* Objects whose captured values were mapped to live ones. */
+	uint64_t mapped_fds;
+	uint64_t mapped_handles;
+	uint64_t mapped_queues;
+	uint64_t mapped_events;
+	uint64_t mapped_gem;
+	uint64_t mapped_offsets;
+	uint64_t cpu_mappings;		/* device mmaps reissued */
+	uint64_t relocations;		/* CPU ranges moved off their address */
+	unsigned int loops;
+	double seconds;			/* wall time of the replay proper */
+};
+
+struct kfd_replay;
+
+/*
+ * kfd_replay_open() - read a trace and build its object model.
+ * @path:	the trace file
+ * @out:	the replay handle
+ * @err:	a message when it fails (may be NULL)
+ * @errlen:	size of @err
+ *
+ * A damaged trace (truncated, corrupt) is accepted up to the damage, with a
+ * warning in the model; an unreadable or foreign file is refused.
+ *
+ * Return: 0, or a negative error (-errno or -KT_E*).
+ */
+int kfd_replay_open(const char *path, struct kfd_replay **out, char *err,
+		    size_t errlen);
+
+/*
+ * kfd_replay_print_plan() - print the object model: what the trace
+ * creates and uses, and the CPU ranges the replay needs.
+ */
+void kfd_replay_print_plan(const struct kfd_replay *r, FILE *out);
+
+/*
+ * kfd_replay_match() - match captured GPUs to live ones and print the
+ * compatibility report on opts->out.
+ *
+ * Return: 0 when every GPU the trace uses has a match (or opts->force);
+ * -ENODEV when one has none (the report says which); -EINVAL for a bad
+ * --gpu-map pair; -errno when the live topology cannot be read.
+ */
+int kfd_replay_match(struct kfd_replay *r, const struct kfd_replay_opts *o);
+
+/*
+ * kfd_replay_run() - replay (after kfd_replay_match()).
+ * @sum:	filled with the counters (may be NULL)
+ *
+ * With opts->loop > 1 each pass runs in a child process of its own, so
+ * every pass starts from a fresh KFD process as the capture did.
+ *
+ * Return: the verdict.
+ */
+enum kfd_replay_status kfd_replay_run(struct kfd_replay *r,
+				      const struct kfd_replay_opts *o,
+				      struct kfd_replay_summary *sum);
+
+/* kfd_replay_close() - free everything. NULL is ignored. */
+void kfd_replay_close(struct kfd_replay *r);
+
+/*
+ * kfd_replay_parse_gpu_map() - parse "CAPTURED=LIVE,..." (decimal or 0x
+ * hex gpu ids).
+ *
+ * Return: the number of pairs, or -1 for bad syntax or more than @max.
+ */
+int kfd_replay_parse_gpu_map(const char *s, struct kfd_replay_gpu_pair *pairs,
+			     unsigned int max);
+
+/*
+ * kfd_replay_check_kinds() - check a --only/--skip list.
+ * @bad:	the first unknown kind, when there is one
+ *
+ * Return: 0, or -1 with @bad filled.
+ */
+int kfd_replay_check_kinds(const char *list, char *bad, size_t badlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KFDTRACE_REPLAY_H */

@@ -1,0 +1,411 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The object model: one pass over the trace in replay order that records
+ * what the captured process created and used (device fds, KFD processes,
+ * memory objects, queues, events, SVM ranges, dma-bufs, CPU mappings) and
+ * which CPU address ranges the replay needs at their captured addresses.
+ * Only captured values are stored here; the live side lives in the run.
+ *
+ * Every array is bounded (RP_MAX_OBJS); a trace with more objects is
+ * modelled up to the bound and counted in 'overflow'.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include <kfdtrace/kfd_abi.h>
+
+#include "replay_priv.h"
+
+void
+rp_model_note_gpu(struct rp_model *m, uint32_t gpu_id)
+{
+	unsigned int i;
+
+	if (!gpu_id || gpu_id == KFD_ABI_INVALID_GPUID)
+		return;
+	for (i = 0; i < m->nused; i++)
+		if (m->used[i] == gpu_id)
+			return;
+	if (m->nused < RP_MAX_GPUS)
+		m->used[m->nused++] = gpu_id;
+}
+
+void
+rp_model_add_range(struct rp_model *m, uint64_t start, uint64_t len,
+		   unsigned int why)
+{
+	struct rp_m_range *r;
+	uint64_t s = RP_PAGE_ALIGN_DOWN(start), e;
+
+	if (!len || start + len < start)
+		return;
+	e = RP_PAGE_ALIGN_UP(start + len);
+	if (s < RP_USER_MIN || e > RP_USER_MAX || e <= s)
+		return;
+	r = rp_vec_push(&m->ranges);
+	if (!r) {
+		m->overflow++;
+		return;
+	}
+	r->start = s;
+	r->end = e;
+	r->why = (uint8_t)why;
+}
+
+static int
+fd_table_grow(struct rp_model *m, int32_t fd)
+{
+	int nlen;
+	int32_t *n;
+
+	if (fd < 0 || fd >= RP_MAX_FD)
+		return -1;
+	if (fd < m->fd_now_len)
+		return 0;
+	nlen = m->fd_now_len ? m->fd_now_len : 64;
+	while (nlen <= fd)
+		nlen *= 2;
+	n = realloc(m->fd_now, (size_t)nlen * sizeof(*n));
+	if (!n)
+		return -1;
+	for (int i = m->fd_now_len; i < nlen; i++)
+		n[i] = -1;
+	m->fd_now = n;
+	m->fd_now_len = nlen;
+	return 0;
+}
+
+static void
+fd_close(struct rp_model *m, int32_t fd, uint64_t seq)
+{
+	if (fd < 0 || fd >= m->fd_now_len || m->fd_now[fd] < 0)
+		return;
+	RP_AT(&m->fds, struct rp_m_fd, m->fd_now[fd])->close_seq = seq;
+	m->fd_now[fd] = -1;
+}
+
+/* A new fd entry (the number's previous life ends here). */
+static int32_t
+fd_new(struct rp_model *m, int32_t fd, uint8_t origin, uint8_t kind,
+       int32_t ofd, uint64_t seq)
+{
+	struct rp_m_fd *e;
+
+	if (fd_table_grow(m, fd) < 0)
+		return -1;
+	fd_close(m, fd, seq);
+	e = rp_vec_push(&m->fds);
+	if (!e) {
+		m->overflow++;
+		return -1;
+	}
+	e->fd = fd;
+	e->origin = origin;
+	e->kind = kind;
+	e->ofd = ofd;
+	e->open_seq = seq;
+	e->close_seq = UINT64_MAX;
+	m->fd_now[fd] = (int32_t)(m->fds.n - 1);
+	return m->fd_now[fd];
+}
+
+int32_t
+rp_model_proc_new(struct rp_model *m, int32_t fd, uint64_t seq, int secondary)
+{
+	struct rp_m_proc *p = rp_vec_push(&m->procs);
+
+	if (!p) {
+		m->overflow++;
+		return 0;
+	}
+	p->seq = seq;
+	p->fd = fd;
+	p->secondary = (uint8_t)secondary;
+	return (int32_t)(m->procs.n - 1);
+}
+
+/* The primary KFD process: every plain open of /dev/kfd shares it. */
+static int32_t
+primary_proc(struct rp_model *m, int32_t fd, uint64_t seq)
+{
+	size_t i;
+
+	for (i = 0; i < m->procs.n; i++)
+		if (!RP_AT(&m->procs, struct rp_m_proc, i)->secondary)
+			return (int32_t)i;
+	return rp_model_proc_new(m, fd, seq, 0);
+}
+
+static int32_t
+render_minor(const char *path)
+{
+	const char *p = path ? strstr(path, "renderD") : NULL;
+	long v;
+
+	if (!p)
+		return -1;
+	v = strtol(p + 7, NULL, 10);
+	return v >= 0 && v < 1 << 20 ? (int32_t)v : -1;
+}
+
+static int32_t
+ofd_new(struct rp_model *m, uint8_t kind, const char *path, int32_t fd,
+	uint64_t seq)
+{
+	struct rp_m_ofd *o = rp_vec_push(&m->ofds);
+
+	if (!o) {
+		m->overflow++;
+		return -1;
+	}
+	o->kind = kind;
+	o->fd = fd;
+	o->seq = seq;
+	o->minor = kind == KFD_FILE_RENDER ? render_minor(path) : -1;
+	o->proc = kind == KFD_FILE_KFD ? primary_proc(m, fd, seq) : -1;
+	if (path)
+		snprintf(o->path, sizeof(o->path), "%s", path);
+	return (int32_t)(m->ofds.n - 1);
+}
+
+/*
+ * The fds index of a captured fd, creating an "inherited" entry for a
+ * device fd the trace never opened.
+ */
+int32_t
+rp_model_fd(struct rp_model *m, int32_t fd)
+{
+	if (fd < 0 || fd >= m->fd_now_len)
+		return -1;
+	return m->fd_now[fd];
+}
+
+static int32_t
+model_fd_for_ioctl(struct rp_model *m, int32_t fd, uint8_t kind, uint64_t seq)
+{
+	int32_t i = rp_model_fd(m, fd), ofd;
+
+	if (i >= 0)
+		return i;
+	ofd = ofd_new(m, kind, kind == KFD_FILE_KFD ? "/dev/kfd" : NULL, fd, seq);
+	return fd_new(m, fd, RP_FD_INHERITED, kind, ofd, seq);
+}
+
+static void
+model_open(struct rp_model *m, const struct kt_record *rec)
+{
+	const struct kt_open_rec *o = &rec->u.open;
+	int32_t ofd;
+
+	if (o->ret < 0 || o->ret >= RP_MAX_FD)
+		return;
+	ofd = ofd_new(m, o->file_kind, o->path, (int32_t)o->ret, rec->seq);
+	fd_new(m, (int32_t)o->ret, RP_FD_OPEN, o->file_kind, ofd, rec->seq);
+}
+
+static void
+model_dup(struct rp_model *m, const struct kt_record *rec)
+{
+	const struct kt_dup_rec *d = &rec->u.dup;
+	int32_t old = rp_model_fd(m, d->oldfd);
+	struct rp_m_fd *o;
+
+	if (d->ret < 0 || d->ret >= RP_MAX_FD || old < 0)
+		return;
+	o = RP_AT(&m->fds, struct rp_m_fd, old);
+	fd_new(m, (int32_t)d->ret, RP_FD_DUP, o->kind, o->ofd, rec->seq);
+}
+
+static uint8_t
+classify_kfd_offset(uint64_t off)
+{
+	switch (KFD_ABI_MMAP_GET_TYPE(off)) {
+	case KFD_ABI_MMAP_TYPE_DOORBELL:
+		return RP_MAP_DOORBELL;
+	case KFD_ABI_MMAP_TYPE_EVENTS:
+		return RP_MAP_EVENTS;
+	case KFD_ABI_MMAP_TYPE_RESERVED_MEM:
+		return RP_MAP_RESERVED;
+	default:
+		return RP_MAP_MMIO;
+	}
+}
+
+static void
+model_mmap(struct rp_model *m, const struct kt_record *rec)
+{
+	const struct kt_mmap_rec *mm = &rec->u.mmap;
+	struct rp_m_mmap *e = rp_vec_push(&m->mmaps);
+	uint64_t v;
+
+	if (!e) {
+		m->overflow++;
+		return;
+	}
+	e->ok = mm->result != (uint64_t)(uintptr_t)MAP_FAILED;
+	e->addr = e->ok ? mm->result : mm->addr;
+	e->len = mm->len;
+	e->offset = mm->offset;
+	e->prot = mm->prot;
+	e->flags = mm->flags;
+	e->fd = mm->fd;
+	e->kind = mm->file_kind;
+	e->seq = rec->seq;
+	e->unmap_seq = UINT64_MAX;
+	e->bo = -1;
+	if (mm->file_kind == KFD_FILE_KFD) {
+		e->what = classify_kfd_offset(mm->offset);
+		/* An MMIO remap BO is mapped through /dev/kfd. */
+		if (rp_map_get(&m->idx, RP_K_MOFF, 0, mm->offset, &v))
+			e->bo = (int32_t)v;
+	} else if (mm->file_kind == KFD_FILE_RENDER) {
+		e->what = RP_MAP_GEM;
+		if (rp_map_get(&m->idx, RP_K_MOFF, 0, mm->offset, &v)) {
+			e->what = RP_MAP_BO;
+			e->bo = (int32_t)v;
+		}
+	} else {
+		e->what = RP_MAP_OTHER;
+	}
+	if (e->ok || (mm->flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)))
+		rp_model_add_range(m, e->addr, e->len, RP_RANGE_MMAP);
+}
+
+static void
+model_munmap(struct rp_model *m, const struct kt_record *rec)
+{
+	uint64_t a = rec->u.munmap.addr, e = a + rec->u.munmap.len;
+	size_t i;
+
+	if (rec->u.munmap.ret != 0)
+		return;
+	for (i = 0; i < m->mmaps.n; i++) {
+		struct rp_m_mmap *mm = RP_AT(&m->mmaps, struct rp_m_mmap, i);
+
+		if (mm->ok && mm->unmap_seq == UINT64_MAX && mm->addr < e &&
+		    a < mm->addr + mm->len)
+			mm->unmap_seq = rec->seq;
+	}
+}
+
+static void
+model_record(struct rp_model *m, const struct kt_record *rec)
+{
+	unsigned int i;
+
+	m->nrec++;
+	if (rec->type < KT_REC_TYPE_MAX)
+		m->nrec_type[rec->type]++;
+	if (m->nrec == 1 || rec->seq < m->first_seq)
+		m->first_seq = rec->seq;
+	if (rec->seq > m->last_seq)
+		m->last_seq = rec->seq;
+	if (rec->ts && (!m->first_ts || rec->ts < m->first_ts))
+		m->first_ts = rec->ts;
+	if (rec->ts > m->last_ts)
+		m->last_ts = rec->ts;
+	for (i = 0; i < m->nthreads; i++)
+		if (m->tids[i] == rec->tid)
+			break;
+	if (i == m->nthreads && m->nthreads < 64)
+		m->tids[m->nthreads++] = rec->tid;
+
+	switch (rec->type) {
+	case KT_REC_TOPOLOGY:
+		if (!m->have_topo) {
+			rp_topo_parse(&m->topo, rec->u.topology.files,
+				      rec->u.topology.nfiles);
+			m->have_topo = 1;
+		}
+		break;
+	case KT_REC_OPEN:
+		model_open(m, rec);
+		break;
+	case KT_REC_CLOSE:
+		if (rec->u.close.ret == 0)
+			fd_close(m, rec->u.close.fd, rec->seq);
+		break;
+	case KT_REC_DUP:
+		model_dup(m, rec);
+		break;
+	case KT_REC_MMAP:
+		model_mmap(m, rec);
+		break;
+	case KT_REC_MUNMAP:
+		model_munmap(m, rec);
+		break;
+	case KT_REC_IOCTL:
+		model_fd_for_ioctl(m, rec->u.ioctl.fd, rec->u.ioctl.file_kind,
+				   rec->seq);
+		rp_model_ioctl(m, rec);
+		break;
+	default:
+		break;
+	}
+}
+
+int
+rp_model_build(struct rp_model *m, const char *path, char *err, size_t errlen)
+{
+	struct kt_reader_status st;
+	const struct kt_record *rec;
+	struct rp_stream s;
+	int r;
+
+	memset(m, 0, sizeof(*m));
+	rp_vec_init(&m->ofds, sizeof(struct rp_m_ofd));
+	rp_vec_init(&m->fds, sizeof(struct rp_m_fd));
+	rp_vec_init(&m->procs, sizeof(struct rp_m_proc));
+	rp_vec_init(&m->bos, sizeof(struct rp_m_bo));
+	rp_vec_init(&m->queues, sizeof(struct rp_m_queue));
+	rp_vec_init(&m->events, sizeof(struct rp_m_event));
+	rp_vec_init(&m->svms, sizeof(struct rp_m_svm));
+	rp_vec_init(&m->mmaps, sizeof(struct rp_m_mmap));
+	rp_vec_init(&m->dmabufs, sizeof(struct rp_m_dmabuf));
+	rp_vec_init(&m->gems, sizeof(struct rp_m_gem));
+	rp_vec_init(&m->ranges, sizeof(struct rp_m_range));
+	m->events_page_bo = -1;
+
+	r = rp_stream_open(&s, path);
+	if (r < 0) {
+		if (err)
+			snprintf(err, errlen, "%s: %s", path, kt_strerror(r));
+		return r;
+	}
+	m->hdr = *kt_reader_header(s.reader);
+	while ((r = rp_stream_next(&s, &rec)) > 0)
+		model_record(m, rec);
+	kt_reader_get_status(s.reader, &st);
+	m->integrity = st.integrity;
+	snprintf(m->integrity_msg, sizeof(m->integrity_msg), "%s", st.message);
+	rp_stream_close(&s);
+	if (r < 0) {
+		if (err)
+			snprintf(err, errlen, "%s: %s", path, kt_strerror(r));
+		return r;
+	}
+	return 0;
+}
+
+void
+rp_model_free(struct rp_model *m)
+{
+	rp_vec_free(&m->ofds);
+	rp_vec_free(&m->fds);
+	rp_vec_free(&m->procs);
+	rp_vec_free(&m->bos);
+	rp_vec_free(&m->queues);
+	rp_vec_free(&m->events);
+	rp_vec_free(&m->svms);
+	rp_vec_free(&m->mmaps);
+	rp_vec_free(&m->dmabufs);
+	rp_vec_free(&m->gems);
+	rp_vec_free(&m->ranges);
+	rp_map_free(&m->idx);
+	free(m->fd_now);
+	m->fd_now = NULL;
+	m->fd_now_len = 0;
+}

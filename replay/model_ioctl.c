@@ -1,0 +1,499 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What each ioctl contributes to the object model. Only calls that
+ * succeeded at capture create or end objects; every call (failed or not)
+ * tells which GPUs the trace uses.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <kfdtrace/kfd_abi.h>
+
+#include "replay_priv.h"
+
+/* The gpu_ids an ioctl names: GPU_ID fields, handles, and gpu id arrays. */
+static void
+note_gpus(struct rp_model *m, const struct kfd_ioctl_desc *d,
+	  const struct kt_ioctl_rec *io)
+{
+	const struct kfd_struct_desc *sd = d->args;
+	unsigned int i;
+	uint16_t b;
+
+	if (!sd || !io->arg_before)
+		return;
+	for (i = 0; i < sd->nfields; i++) {
+		const struct kfd_field *f = &sd->fields[i];
+		uint64_t v;
+
+		if (!(f->dir & KFD_DIR_IN))
+			continue;
+		if (f->role != KFD_ROLE_GPU_ID && f->role != KFD_ROLE_HANDLE)
+			continue;
+		if (!kfd_field_present(sd, f, io->arg_before, io->arg_size) ||
+		    kfd_field_get(f, io->arg_before, io->arg_size, &v) < 0)
+			continue;
+		/* CREATE_EVENT's page "handle" is a handle only when set. */
+		rp_model_note_gpu(m, f->role == KFD_ROLE_HANDLE ?
+				  (uint32_t)(v >> 32) : (uint32_t)v);
+	}
+	for (b = 0; b < io->nbufs; b++) {
+		const struct kt_buf_image *bi = &io->bufs[b];
+		const struct kfd_indirect *ind;
+		const struct kfd_struct_desc *el;
+		uint32_t off;
+
+		if (bi->index >= d->nbufs || !bi->before)
+			continue;
+		ind = &d->bufs[bi->index];
+		el = ind->elem;
+		if (!el || !el->size || !(ind->dir & KFD_DIR_IN))
+			continue;
+		for (i = 0; i < el->nfields; i++) {
+			const struct kfd_field *f = &el->fields[i];
+
+			if (f->role != KFD_ROLE_GPU_ID || !(f->dir & KFD_DIR_IN))
+				continue;
+			for (off = 0; off + el->size <= bi->len_before &&
+			     off < 64 * el->size; off += el->size) {
+				uint64_t v;
+
+				if (kfd_field_get(f, bi->before + off, el->size, &v) == 0)
+					rp_model_note_gpu(m, (uint32_t)v);
+			}
+		}
+	}
+}
+
+static int32_t
+scope_proc(struct rp_model *m, int32_t fd)
+{
+	int32_t i = rp_model_fd(m, fd);
+	struct rp_m_fd *e;
+
+	if (i < 0)
+		return 0;
+	e = RP_AT(&m->fds, struct rp_m_fd, i);
+	if (e->ofd < 0)
+		return 0;
+	return RP_AT(&m->ofds, struct rp_m_ofd, e->ofd)->proc;
+}
+
+static int32_t
+fd_ofd(struct rp_model *m, int32_t fd)
+{
+	int32_t i = rp_model_fd(m, fd);
+
+	return i < 0 ? -1 : RP_AT(&m->fds, struct rp_m_fd, i)->ofd;
+}
+
+static int32_t
+bo_find(struct rp_model *m, int32_t proc, uint64_t handle)
+{
+	uint64_t v;
+
+	return rp_map_get(&m->idx, RP_K_BO, (unsigned int)proc, handle, &v) ?
+		(int32_t)v : -1;
+}
+
+static struct rp_m_bo *
+bo_new(struct rp_model *m, int32_t proc, uint64_t handle, uint64_t seq)
+{
+	struct rp_m_bo *b = rp_vec_push(&m->bos);
+
+	if (!b) {
+		m->overflow++;
+		return NULL;
+	}
+	b->proc = proc;
+	b->handle = handle;
+	b->gpu_id = (uint32_t)(handle >> 32);
+	b->alloc_seq = seq;
+	b->free_seq = UINT64_MAX;
+	b->dmabuf = -1;
+	rp_map_put(&m->idx, RP_K_BO, (unsigned int)proc, handle, m->bos.n - 1);
+	return b;
+}
+
+/* The dmabuf a captured fd refers to, creating an "external" one. */
+static int32_t
+dmabuf_for_fd(struct rp_model *m, int32_t fd, uint64_t seq)
+{
+	struct rp_m_dmabuf *d;
+	uint64_t v;
+
+	if (rp_map_get(&m->idx, RP_K_MDMABUF, 0, (uint32_t)fd, &v))
+		return (int32_t)v;
+	d = rp_vec_push(&m->dmabufs);
+	if (!d) {
+		m->overflow++;
+		return -1;
+	}
+	d->fd = fd;
+	d->origin = RP_DMABUF_EXTERNAL;
+	d->source = -1;
+	d->seq = seq;
+	rp_map_put(&m->idx, RP_K_MDMABUF, 0, (uint32_t)fd, m->dmabufs.n - 1);
+	return (int32_t)(m->dmabufs.n - 1);
+}
+
+static int32_t
+dmabuf_new(struct rp_model *m, int32_t fd, uint8_t origin, int32_t source,
+	   uint64_t seq)
+{
+	struct rp_m_dmabuf *d = rp_vec_push(&m->dmabufs);
+
+	if (!d) {
+		m->overflow++;
+		return -1;
+	}
+	d->fd = fd;
+	d->origin = origin;
+	d->source = source;
+	d->seq = seq;
+	rp_map_put(&m->idx, RP_K_MDMABUF, 0, (uint32_t)fd, m->dmabufs.n - 1);
+	return (int32_t)(m->dmabufs.n - 1);
+}
+
+/* A new fd an ioctl created (dma-buf, SMI): its number's old life ends. */
+static void
+ioctl_fd(struct rp_model *m, int32_t fd, uint8_t origin, uint64_t seq)
+{
+	struct rp_m_fd *e;
+	int32_t i;
+
+	if (fd < 0 || fd >= RP_MAX_FD)
+		return;
+	/* Closes of non-device fds are not traced: a reuse is a close. */
+	rp_map_del(&m->idx, RP_K_MDMABUF, 0, (uint32_t)fd);
+	i = rp_model_fd(m, fd);
+	if (i >= 0) {
+		e = RP_AT(&m->fds, struct rp_m_fd, i);
+		e->close_seq = seq;
+		m->fd_now[fd] = -1;
+	}
+	e = rp_vec_push(&m->fds);
+	if (!e) {
+		m->overflow++;
+		return;
+	}
+	e->fd = fd;
+	e->origin = origin;
+	e->ofd = -1;
+	e->open_seq = seq;
+	e->close_seq = UINT64_MAX;
+	if (fd < m->fd_now_len)
+		m->fd_now[fd] = (int32_t)(m->fds.n - 1);
+}
+
+static void
+model_alloc(struct rp_model *m, int32_t proc, const struct kt_ioctl_rec *io,
+	    uint64_t seq)
+{
+	const struct rp_rows *r = rp_rows();
+	const uint8_t *a = io->arg_after, *b = io->arg_before;
+	struct rp_m_bo *bo;
+
+	bo = bo_new(m, proc, rp_fget(r->alloc_handle, a, io->arg_size), seq);
+	if (!bo)
+		return;
+	bo->va = rp_fget(r->alloc_va, b, io->arg_size);
+	bo->size = rp_fget(r->alloc_size, b, io->arg_size);
+	bo->flags = (uint32_t)rp_fget(r->alloc_flags, b, io->arg_size);
+	bo->gpu_id = (uint32_t)rp_fget(r->alloc_gpu, b, io->arg_size);
+	bo->mmap_offset = rp_fget(r->alloc_off, a, io->arg_size);
+	if (bo->flags & KFD_ABI_ALLOC_MEM_FLAGS_USERPTR) {
+		bo->cpu_addr = rp_fget(r->alloc_off, b, io->arg_size);
+		rp_model_add_range(m, bo->cpu_addr, bo->size, RP_RANGE_USERPTR);
+	}
+	if (bo->mmap_offset)
+		rp_map_put(&m->idx, RP_K_MOFF, 0, bo->mmap_offset, m->bos.n - 1);
+}
+
+static void
+model_map(struct rp_model *m, int32_t proc, const struct kfd_field *hf,
+	  const struct kt_ioctl_rec *io, int map)
+{
+	int32_t i = bo_find(m, proc, rp_fget(hf, io->arg_before, io->arg_size));
+	uint32_t n = 0;
+	struct rp_m_bo *bo;
+	uint16_t k;
+
+	if (i < 0)
+		return;
+	bo = RP_AT(&m->bos, struct rp_m_bo, i);
+	for (k = 0; k < io->nbufs; k++)
+		if (io->bufs[k].before)
+			n = io->bufs[k].len_before / 4;
+	if (map) {
+		bo->mapped += n;
+		if (bo->mapped > bo->max_mapped)
+			bo->max_mapped = bo->mapped;
+	} else {
+		bo->mapped = bo->mapped > n ? bo->mapped - n : 0;
+	}
+}
+
+static void
+model_queue(struct rp_model *m, int32_t proc, const struct kt_ioctl_rec *io,
+	    uint64_t seq)
+{
+	const struct rp_rows *r = rp_rows();
+	const uint8_t *b = io->arg_before, *a = io->arg_after;
+	size_t n = io->arg_size;
+	struct rp_m_queue *q = rp_vec_push(&m->queues);
+
+	if (!q) {
+		m->overflow++;
+		return;
+	}
+	q->proc = proc;
+	q->gpu_id = (uint32_t)rp_fget(r->cq_gpu, b, n);
+	q->qid = (uint32_t)rp_fget(r->cq_qid, a, n);
+	q->type = (uint32_t)rp_fget(r->cq_type, b, n);
+	q->ring = rp_fget(r->cq_ring, b, n);
+	q->rptr = rp_fget(r->cq_rptr, b, n);
+	q->wptr = rp_fget(r->cq_wptr, b, n);
+	q->eop = rp_fget(r->cq_eop, b, n);
+	q->ctx = rp_fget(r->cq_ctx, b, n);
+	q->ring_size = rp_fget(r->cq_ring_size, a, n);
+	q->eop_size = rp_fget(r->cq_eop_size, b, n);
+	q->ctx_size = rp_fget(r->cq_ctx_size, b, n);
+	q->doorbell_offset = rp_fget(r->cq_doorbell, a, n);
+	q->create_seq = seq;
+	q->destroy_seq = UINT64_MAX;
+	rp_map_put(&m->idx, RP_K_MQUEUE, (unsigned int)proc, q->qid,
+		   m->queues.n - 1);
+}
+
+static void
+model_event(struct rp_model *m, int32_t proc, const struct kt_ioctl_rec *io,
+	    uint64_t seq)
+{
+	const struct rp_rows *r = rp_rows();
+	const uint8_t *b = io->arg_before, *a = io->arg_after;
+	size_t n = io->arg_size;
+	struct rp_m_event *e = rp_vec_push(&m->events);
+	uint64_t page = rp_fget(r->ce_page, b, n);
+
+	if (!e) {
+		m->overflow++;
+		return;
+	}
+	e->proc = proc;
+	e->id = (uint32_t)rp_fget(r->ce_id, a, n);
+	e->type = (uint32_t)rp_fget(r->ce_type, b, n);
+	e->slot = (uint32_t)rp_fget(r->ce_slot, a, n);
+	e->auto_reset = (uint32_t)rp_fget(r->ce_auto, b, n);
+	e->create_seq = seq;
+	e->destroy_seq = UINT64_MAX;
+	rp_map_put(&m->idx, RP_K_MEVENT, (unsigned int)proc, e->id,
+		   m->events.n - 1);
+	if (page && !m->events_page_handle) {
+		m->events_page_handle = page;
+		m->events_page_bo = bo_find(m, proc, page);
+	}
+}
+
+static void
+model_svm(struct rp_model *m, int32_t proc, const struct kt_ioctl_rec *io,
+	  uint64_t seq)
+{
+	const struct rp_rows *r = rp_rows();
+	struct rp_m_svm *s = rp_vec_push(&m->svms);
+
+	if (!s) {
+		m->overflow++;
+		return;
+	}
+	s->proc = proc;
+	s->start = rp_fget(r->svm_start, io->arg_before, io->arg_size);
+	s->size = rp_fget(r->svm_size, io->arg_before, io->arg_size);
+	s->op = (uint32_t)rp_fget(r->svm_op, io->arg_before, io->arg_size);
+	s->nattr = (uint32_t)rp_fget(r->svm_nattr, io->arg_before, io->arg_size);
+	s->seq = seq;
+}
+
+static void
+model_dmabuf_info(struct rp_model *m, const struct kt_ioctl_rec *io,
+		  uint64_t seq)
+{
+	const struct rp_rows *r = rp_rows();
+	const uint8_t *a = io->arg_after;
+	int32_t i = dmabuf_for_fd(m, (int32_t)rp_fget(r->info_fd, io->arg_before,
+							io->arg_size), seq);
+	struct rp_m_dmabuf *d;
+	uint16_t k;
+
+	if (i < 0)
+		return;
+	d = RP_AT(&m->dmabufs, struct rp_m_dmabuf, i);
+	d->size = rp_fget(r->info_size, a, io->arg_size);
+	d->gpu_id = (uint32_t)rp_fget(r->info_gpu, a, io->arg_size);
+	d->flags = (uint32_t)rp_fget(r->info_flags, a, io->arg_size);
+	for (k = 0; k < io->nbufs; k++) {
+		const struct kt_buf_image *bi = &io->bufs[k];
+
+		if (bi->after && bi->len_after) {
+			uint32_t l = bi->len_after < sizeof(d->metadata) ?
+				bi->len_after : (uint32_t)sizeof(d->metadata);
+
+			memcpy(d->metadata, bi->after, l);
+			d->metadata_size = l;
+		}
+	}
+}
+
+static void
+gem_new(struct rp_model *m, int32_t ofd, uint32_t handle, uint64_t size,
+	uint64_t domains, uint64_t seq)
+{
+	struct rp_m_gem *g = rp_vec_push(&m->gems);
+
+	if (!g) {
+		m->overflow++;
+		return;
+	}
+	g->ofd = ofd;
+	g->handle = handle;
+	g->size = size;
+	g->domains = domains;
+	g->seq = seq;
+	rp_map_put(&m->idx, RP_K_MGEM, (unsigned int)(ofd + 1), handle,
+		   m->gems.n - 1);
+}
+
+void
+rp_model_ioctl(struct rp_model *m, const struct kt_record *rec)
+{
+	const struct kt_ioctl_rec *io = &rec->u.ioctl;
+	const struct rp_rows *r = rp_rows();
+	const struct kfd_ioctl_desc *d;
+	const uint8_t *b = io->arg_before, *a = io->arg_after;
+	size_t n = io->arg_size;
+	int32_t proc;
+	uint64_t v;
+
+	d = kfd_schema_lookup(io->file_kind, io->request);
+	if (!d) {
+		m->nunknown++;
+		return;
+	}
+	if (io->ret < 0)
+		m->nioctl_failed++;
+	note_gpus(m, d, io);
+	if (io->ret < 0)
+		return;
+	proc = scope_proc(m, io->fd);
+	if (d == r->create_process) {
+		/* _IO: no argument bytes at all. */
+		int32_t ofd = fd_ofd(m, io->fd);
+
+		if (ofd >= 0)
+			RP_AT(&m->ofds, struct rp_m_ofd, ofd)->proc =
+				rp_model_proc_new(m, io->fd, rec->seq, 1);
+		return;
+	}
+	if (!b)
+		return;
+
+	if (d == r->get_version && a) {
+		m->abi_major = 1;
+		m->abi_minor = (uint32_t)rp_fget(r->ver_minor, a, n);
+	} else if (d == r->acquire_vm) {
+		if (proc >= 0 && (size_t)proc < m->procs.n)
+			RP_AT(&m->procs, struct rp_m_proc, proc)->vm_gpus++;
+	} else if (d == r->alloc && a) {
+		model_alloc(m, proc, io, rec->seq);
+	} else if (d == r->free_mem) {
+		int32_t i = bo_find(m, proc, rp_fget(r->free_handle, b, n));
+
+		if (i >= 0) {
+			struct rp_m_bo *bo = RP_AT(&m->bos, struct rp_m_bo, i);
+
+			bo->free_seq = rec->seq;
+			rp_map_del(&m->idx, RP_K_BO, (unsigned int)proc, bo->handle);
+			if (bo->mmap_offset)
+				rp_map_del(&m->idx, RP_K_MOFF, 0, bo->mmap_offset);
+		}
+	} else if (d == r->map_mem) {
+		model_map(m, proc, r->map_handle, io, 1);
+	} else if (d == r->unmap_mem) {
+		model_map(m, proc, r->unmap_handle, io, 0);
+	} else if (d == r->import_dmabuf && a) {
+		struct rp_m_bo *bo = bo_new(m, proc, rp_fget(r->imp_handle, a, n),
+					    rec->seq);
+
+		if (bo) {
+			bo->imported = 1;
+			bo->va = rp_fget(r->imp_va, b, n);
+			bo->gpu_id = (uint32_t)rp_fget(r->imp_gpu, b, n);
+			bo->dmabuf = dmabuf_for_fd(m, (int32_t)rp_fget(r->imp_fd, b, n),
+						   rec->seq);
+			if (bo->dmabuf >= 0) {
+				struct rp_m_dmabuf *db = RP_AT(&m->dmabufs,
+					struct rp_m_dmabuf, bo->dmabuf);
+
+				db->imports++;
+				bo->size = db->size;
+			}
+		}
+	} else if (d == r->export_dmabuf && a) {
+		int32_t i = bo_find(m, proc, rp_fget(r->exp_handle, b, n));
+		int32_t fd = (int32_t)rp_fget(r->exp_fd, a, n);
+
+		ioctl_fd(m, fd, RP_FD_EXPORT, rec->seq);
+		if (i >= 0)
+			RP_AT(&m->bos, struct rp_m_bo, i)->exports++;
+		dmabuf_new(m, fd, RP_DMABUF_EXPORT, i, rec->seq);
+	} else if (d == r->get_dmabuf_info && a) {
+		model_dmabuf_info(m, io, rec->seq);
+	} else if (d == r->create_queue && a) {
+		model_queue(m, proc, io, rec->seq);
+	} else if (d == r->destroy_queue) {
+		uint32_t qid = (uint32_t)rp_fget(r->dq_qid, b, n);
+
+		if (rp_map_get(&m->idx, RP_K_MQUEUE, (unsigned int)proc, qid, &v)) {
+			RP_AT(&m->queues, struct rp_m_queue, v)->destroy_seq = rec->seq;
+			rp_map_del(&m->idx, RP_K_MQUEUE, (unsigned int)proc, qid);
+		}
+	} else if (d == r->create_event && a) {
+		model_event(m, proc, io, rec->seq);
+	} else if (d == r->destroy_event) {
+		uint32_t id = (uint32_t)rp_fget(r->de_id, b, n);
+
+		if (rp_map_get(&m->idx, RP_K_MEVENT, (unsigned int)proc, id, &v)) {
+			RP_AT(&m->events, struct rp_m_event, v)->destroy_seq = rec->seq;
+			rp_map_del(&m->idx, RP_K_MEVENT, (unsigned int)proc, id);
+		}
+	} else if (d == r->svm) {
+		model_svm(m, proc, io, rec->seq);
+		rp_model_add_range(m, rp_fget(r->svm_start, b, n),
+				   rp_fget(r->svm_size, b, n), RP_RANGE_SVM);
+	} else if (d == r->smi_events && a) {
+		ioctl_fd(m, (int32_t)rp_fget(r->smi_fd, a, n), RP_FD_SMI, rec->seq);
+	} else if (d == r->gem_create && a) {
+		gem_new(m, fd_ofd(m, io->fd), (uint32_t)rp_fget(r->gc_handle, a, n),
+			rp_fget(r->gc_size, b, n), rp_fget(r->gc_domains, b, n),
+			rec->seq);
+	} else if (d == r->prime_h2f && a) {
+		int32_t ofd = fd_ofd(m, io->fd);
+		uint32_t h = (uint32_t)rp_fget(r->h2f_handle, b, n);
+		int32_t fd = (int32_t)rp_fget(r->h2f_fd, a, n);
+		int32_t src = -1;
+
+		if (rp_map_get(&m->idx, RP_K_MGEM, (unsigned int)(ofd + 1), h, &v))
+			src = (int32_t)v;
+		ioctl_fd(m, fd, RP_FD_PRIME, rec->seq);
+		dmabuf_new(m, fd, RP_DMABUF_PRIME, src, rec->seq);
+	} else if (d == r->prime_f2h && a) {
+		int32_t ofd = fd_ofd(m, io->fd);
+		int32_t i = dmabuf_for_fd(m, (int32_t)rp_fget(r->f2h_fd, b, n),
+					  rec->seq);
+
+		if (i >= 0)
+			RP_AT(&m->dmabufs, struct rp_m_dmabuf, i)->imports++;
+		gem_new(m, ofd, (uint32_t)rp_fget(r->f2h_handle, a, n), 0, 0,
+			rec->seq);
+	}
+}

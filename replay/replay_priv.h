@@ -1,0 +1,619 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internals of the replayer (replay/): the object model built from a
+ * trace, the topology view, the value maps, the address-space plan and the
+ * run state. Nothing here is installed.
+ */
+#ifndef RP_PRIV_H
+#define RP_PRIV_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <kfdtrace/replay.h>
+#include <kfdtrace/schema.h>
+#include <kfdtrace/trace.h>
+
+#define RP_PAGE			4096ull
+#define RP_PAGE_ALIGN_DOWN(x)	((x) & ~(RP_PAGE - 1))
+#define RP_PAGE_ALIGN_UP(x)	(((x) + RP_PAGE - 1) & ~(RP_PAGE - 1))
+
+/* Bounds that keep a hostile trace from exhausting memory. */
+#define RP_MAX_OBJS		(1u << 22)	/* per object kind */
+#define RP_MAX_FD		(1 << 20)	/* captured fd numbers */
+#define RP_MAX_GPUS		64
+#define RP_MAX_NODES		128
+#define RP_MAX_LINKS		32
+#define RP_BUF_CAP		(64u << 20)	/* one rebuilt indirect buffer */
+#define RP_MAX_RESERVATIONS	8192		/* pre-reserved CPU ranges */
+#define RP_USER_MIN		0x10000ull	/* lowest mappable address */
+#define RP_USER_MAX		0x7ffffffff000ull /* 47-bit user space */
+#define RP_REORDER_WINDOW	4096
+
+/* ------------------------------------------------------------------ */
+/* Small containers                                                     */
+
+/* A growable array of fixed-size elements, bounded by RP_MAX_OBJS. */
+struct rp_vec {
+	void *data;
+	size_t n;
+	size_t cap;
+	size_t esz;
+};
+
+void rp_vec_init(struct rp_vec *v, size_t esz);
+void rp_vec_free(struct rp_vec *v);
+/* A new zeroed element at the end, or NULL (bound reached, no memory). */
+void *rp_vec_push(struct rp_vec *v);
+#define RP_AT(v, type, i) (&((type *)(v)->data)[i])
+
+/*
+ * A hash map from (kind, scope, key) to a 64-bit value. Kinds say what a
+ * key is (a handle, a queue id, ...); scopes separate KFD processes and
+ * DRM files, whose ids are independent.
+ */
+struct rp_map_slot {
+	uint64_t key;
+	uint32_t ks;		/* kind << 24 | scope */
+	uint32_t state;		/* 0 empty, 1 used, 2 deleted */
+	uint64_t val;
+};
+
+struct rp_map {
+	struct rp_map_slot *s;
+	size_t cap;		/* power of two */
+	size_t used;		/* used + deleted slots */
+	size_t n;		/* used slots */
+};
+
+enum rp_kind {
+	RP_K_HANDLE = 1,
+	RP_K_QUEUE,
+	RP_K_EVENT,
+	RP_K_SLOT,
+	RP_K_GEM,
+	RP_K_OFFSET,		/* render-node (GEM) mmap offsets */
+	RP_K_BO,		/* model: (proc, handle) -> bo index */
+	RP_K_MQUEUE,		/* model: (proc, queue id) -> queue index */
+	RP_K_MEVENT,		/* model: (proc, event id) -> event index */
+	RP_K_MOFF,		/* model: GEM offset -> bo index */
+	RP_K_MDMABUF,		/* model: fd -> dmabuf index */
+	RP_K_MGEM,		/* model: (ofd, gem handle) -> gem index */
+};
+
+void rp_map_free(struct rp_map *m);
+int rp_map_put(struct rp_map *m, unsigned int kind, unsigned int scope,
+	       uint64_t key, uint64_t val);
+int rp_map_get(const struct rp_map *m, unsigned int kind, unsigned int scope,
+	       uint64_t key, uint64_t *val);
+int rp_map_del(struct rp_map *m, unsigned int kind, unsigned int scope,
+	       uint64_t key);
+
+/*
+ * A record copied out of the reader's memory (for the reorder window and
+ * deferred waits): one allocation, freed with free().
+ */
+struct kt_record *rp_rec_clone(const struct kt_record *rec);
+
+/* ------------------------------------------------------------------ */
+/* Records in replay order                                              */
+
+/*
+ * Records come from the reader in per-thread file order; the replay wants
+ * sequence order (the order calls completed). A WAIT_EVENTS that completed
+ * is further held back until the first record that started after it
+ * returned, so that whatever released it (a SET_EVENT on another thread,
+ * which entered before the wait returned) is replayed first.
+ */
+struct rp_stream {
+	struct kt_reader *reader;
+	const struct kfd_ioctl_desc *wait_desc;
+	struct kt_record rec;		/* the reader's current record */
+	struct kt_record **heap;	/* early records, by seq */
+	size_t nheap, capheap;
+	struct kt_record **defer;	/* held waits, by t_exit */
+	size_t ndefer, capdefer;
+	struct kt_record *held;		/* a record waiting behind a wait */
+	struct kt_record *owned;	/* returned last; freed on next call */
+	uint64_t next;			/* the seq expected next */
+	int started;
+	int eof;
+	int error;			/* the reader's negative error, or 0 */
+};
+
+int rp_stream_open(struct rp_stream *s, const char *path);
+/* Return: 1 with *rec set (valid until the next call), 0 at the end, <0. */
+int rp_stream_next(struct rp_stream *s, const struct kt_record **rec);
+void rp_stream_close(struct rp_stream *s);
+
+/* ------------------------------------------------------------------ */
+/* Schema rows the replayer treats specially                            */
+
+struct rp_rows {
+	const struct kfd_ioctl_desc *get_version, *acquire_vm, *alloc,
+		*free_mem, *map_mem, *unmap_mem, *import_dmabuf,
+		*export_dmabuf, *get_dmabuf_info, *create_queue,
+		*destroy_queue, *create_event, *destroy_event, *wait_events,
+		*svm, *create_process, *smi_events, *apertures,
+		*apertures_new, *gem_create, *gem_close, *gem_mmap,
+		*prime_h2f, *prime_f2h, *amdgpu_info, *gem_metadata,
+		*runtime_enable;
+	/* Fields by row. */
+	const struct kfd_field *ver_minor;
+	const struct kfd_field *acq_fd, *acq_gpu;
+	const struct kfd_field *alloc_va, *alloc_size, *alloc_handle,
+		*alloc_off, *alloc_gpu, *alloc_flags;
+	const struct kfd_field *free_handle;
+	const struct kfd_field *map_handle, *unmap_handle;
+	const struct kfd_field *imp_va, *imp_handle, *imp_gpu, *imp_fd;
+	const struct kfd_field *exp_handle, *exp_fd;
+	const struct kfd_field *info_size, *info_gpu, *info_flags, *info_fd,
+		*info_msize;
+	const struct kfd_field *cq_ring, *cq_wptr, *cq_rptr, *cq_doorbell,
+		*cq_ring_size, *cq_gpu, *cq_type, *cq_qid, *cq_eop,
+		*cq_eop_size, *cq_ctx, *cq_ctx_size;
+	const struct kfd_field *dq_qid;
+	const struct kfd_field *ce_page, *ce_trigger, *ce_type, *ce_auto,
+		*ce_id, *ce_slot;
+	const struct kfd_field *de_id;
+	const struct kfd_field *we_timeout, *we_result, *we_num;
+	const struct kfd_field *svm_start, *svm_size, *svm_op, *svm_nattr;
+	const struct kfd_field *smi_fd;
+	const struct kfd_field *apn_num;
+	const struct kfd_field *gc_size, *gc_domains, *gc_handle;
+	const struct kfd_field *gclose_handle;
+	const struct kfd_field *gmmap_handle, *gmmap_off;
+	const struct kfd_field *h2f_handle, *h2f_fd, *f2h_handle, *f2h_fd;
+	const struct kfd_field *info_query;
+	const struct kfd_field *ap_num;
+};
+
+/* The table, resolved once (thread-safe). */
+const struct rp_rows *rp_rows(void);
+
+/* A field's value in argument bytes (0 when it lies outside them). */
+static inline uint64_t
+rp_fget(const struct kfd_field *f, const void *bytes, size_t len)
+{
+	uint64_t v = 0;
+
+	if (!f || !bytes || kfd_field_get(f, bytes, len, &v) < 0)
+		return 0;
+	return v;
+}
+
+/* Whether a field lies inside @len bytes. */
+static inline int
+rp_fhas(const struct kfd_field *f, size_t len)
+{
+	return f && (size_t)f->offset + f->width <= len;
+}
+
+/* ------------------------------------------------------------------ */
+/* Topology                                                             */
+
+struct rp_topo_link {
+	uint32_t to;		/* node index */
+	uint32_t type;
+	uint32_t weight;
+};
+
+struct rp_topo_node {
+	int present;
+	uint32_t gpu_id;
+	char name[64];
+	uint64_t device_id;
+	uint64_t vendor_id;
+	uint64_t gfx_target_version;
+	uint64_t simd_count;
+	uint64_t simd_per_cu;
+	uint64_t drm_render_minor;
+	uint64_t location_id;
+	uint64_t domain;
+	uint64_t cpu_cores;
+	uint64_t num_xcc;
+	uint64_t vram;		/* heap_type != 0 banks */
+	uint64_t sysmem;	/* heap_type 0 banks */
+	unsigned int nlinks;
+	struct rp_topo_link links[RP_MAX_LINKS];
+};
+
+struct rp_topo {
+	unsigned int nnodes;	/* highest present index + 1 */
+	unsigned int ngpus;
+	struct rp_topo_node nodes[RP_MAX_NODES];
+};
+
+/* Parse the files of a TOPOLOGY record (or a live read, same shape). */
+void rp_topo_parse(struct rp_topo *t, const struct kt_topo_file *files,
+		   uint32_t nfiles);
+/* Read the live topology under @root through libc. Return: 0 or -errno. */
+int rp_topo_read_live(struct rp_topo *t, const char *root);
+/* The node of a gpu_id, or NULL. */
+const struct rp_topo_node *rp_topo_gpu(const struct rp_topo *t, uint32_t gpu_id);
+/* "gfx90a" etc. */
+const char *rp_gfx_name(uint64_t v, char *buf, size_t len);
+
+/* ------------------------------------------------------------------ */
+/* The object model (captured values only)                             */
+
+enum rp_fd_origin {
+	RP_FD_OPEN = 0,
+	RP_FD_DUP,
+	RP_FD_EXPORT,		/* EXPORT_DMABUF */
+	RP_FD_PRIME,		/* DRM_PRIME_HANDLE_TO_FD */
+	RP_FD_SMI,		/* SMI_EVENTS */
+	RP_FD_INHERITED,	/* used, never opened in the trace */
+};
+
+/* An open file description of a device file (dups share it). */
+struct rp_m_ofd {
+	uint8_t kind;		/* enum kfd_file_kind */
+	int32_t proc;		/* KFD process, for kfd files; -1 */
+	int32_t minor;		/* render minor, or -1 */
+	int32_t fd;		/* the fd it was opened as */
+	uint64_t seq;
+	char path[48];
+};
+
+struct rp_m_fd {
+	int32_t fd;
+	uint8_t origin;		/* enum rp_fd_origin */
+	uint8_t kind;
+	int32_t ofd;		/* index, -1 for non-device fds */
+	uint64_t open_seq;
+	uint64_t close_seq;	/* UINT64_MAX: open at the end */
+};
+
+struct rp_m_proc {
+	uint64_t seq;
+	int32_t fd;		/* the fd it came with */
+	uint8_t secondary;	/* from CREATE_PROCESS */
+	uint32_t vm_gpus;	/* ACQUIRE_VMs that succeeded */
+};
+
+struct rp_m_bo {
+	int32_t proc;
+	uint32_t gpu_id;
+	uint32_t flags;
+	uint8_t imported;
+	uint64_t handle;
+	uint64_t va;
+	uint64_t size;
+	uint64_t mmap_offset;	/* from the kernel */
+	uint64_t cpu_addr;	/* userptr: the CPU range */
+	int32_t dmabuf;		/* imported from this dmabuf, or -1 */
+	uint32_t mapped;	/* GPUs it is mapped on now */
+	uint32_t max_mapped;
+	uint32_t exports;
+	uint64_t alloc_seq;
+	uint64_t free_seq;	/* UINT64_MAX: never freed */
+};
+
+struct rp_m_queue {
+	int32_t proc;
+	uint32_t gpu_id;
+	uint32_t qid;
+	uint32_t type;
+	uint64_t ring, rptr, wptr, eop, ctx;
+	uint64_t ring_size, eop_size, ctx_size;
+	uint64_t doorbell_offset;
+	uint64_t create_seq;
+	uint64_t destroy_seq;
+};
+
+struct rp_m_event {
+	int32_t proc;
+	uint32_t id;
+	uint32_t type;
+	uint32_t slot;
+	uint32_t auto_reset;
+	uint64_t create_seq;
+	uint64_t destroy_seq;
+};
+
+struct rp_m_svm {
+	int32_t proc;
+	uint32_t op;
+	uint32_t nattr;
+	uint64_t start;
+	uint64_t size;
+	uint64_t seq;
+};
+
+enum rp_map_what {
+	RP_MAP_BO = 0,		/* a memory object through the render node */
+	RP_MAP_GEM,		/* a GEM object of the render node's own */
+	RP_MAP_DOORBELL,
+	RP_MAP_EVENTS,
+	RP_MAP_MMIO,
+	RP_MAP_RESERVED,	/* APU CWSR area */
+	RP_MAP_OTHER,
+};
+
+struct rp_m_mmap {
+	uint64_t addr;		/* where it landed (or was asked for) */
+	uint64_t len;
+	uint64_t offset;
+	int32_t prot;
+	int32_t flags;
+	int32_t fd;
+	uint8_t kind;
+	uint8_t what;		/* enum rp_map_what */
+	uint8_t ok;
+	int32_t bo;		/* memory object, or -1 */
+	uint64_t seq;
+	uint64_t unmap_seq;	/* UINT64_MAX: still mapped */
+};
+
+enum rp_dmabuf_origin {
+	RP_DMABUF_EXPORT = 0,	/* EXPORT_DMABUF of one of its BOs */
+	RP_DMABUF_PRIME,	/* a GEM object of its render node */
+	RP_DMABUF_EXTERNAL,	/* came from outside the process */
+};
+
+struct rp_m_dmabuf {
+	int32_t fd;
+	uint8_t origin;
+	int32_t source;		/* bo or gem index, -1 */
+	uint32_t gpu_id;	/* from GET_DMABUF_INFO */
+	uint32_t flags;
+	uint64_t size;
+	uint32_t imports;
+	uint32_t metadata_size;
+	uint8_t metadata[256];	/* the first bytes GET_DMABUF_INFO saw */
+	uint64_t seq;
+};
+
+struct rp_m_gem {
+	int32_t ofd;
+	uint32_t handle;
+	uint64_t size;
+	uint64_t domains;
+	uint64_t seq;
+};
+
+/* A CPU address range the replay needs at its captured address. */
+enum rp_range_why {
+	RP_RANGE_MMAP = 0,	/* a device mapping */
+	RP_RANGE_USERPTR,	/* user memory registered with KFD */
+	RP_RANGE_SVM,		/* SVM range */
+};
+
+struct rp_m_range {
+	uint64_t start;
+	uint64_t end;
+	uint8_t why;
+};
+
+struct rp_model {
+	struct kt_header hdr;
+	int have_topo;
+	struct rp_topo topo;
+	uint32_t abi_major, abi_minor;	/* from the GET_VERSION result */
+	int integrity;			/* enum kt_integrity */
+	char integrity_msg[256];
+	uint64_t nrec;
+	uint64_t nrec_type[KT_REC_TYPE_MAX];
+	uint64_t nioctl_failed;
+	uint64_t nunknown;
+	uint64_t first_seq, last_seq;
+	uint64_t first_ts, last_ts;
+	uint32_t nthreads;
+	uint32_t tids[64];
+	/* gpu_ids the ioctls use (GPU_ID-role fields and handles). */
+	unsigned int nused;
+	uint32_t used[RP_MAX_GPUS];
+	uint64_t overflow;		/* objects dropped at the bounds */
+	struct rp_vec ofds, fds, procs, bos, queues, events, svms, mmaps,
+		dmabufs, gems, ranges;
+	uint64_t events_page_handle;	/* from CREATE_EVENT, 0: none */
+	int32_t events_page_bo;
+	/* Model lookups: current fd number -> fds index, etc. */
+	struct rp_map idx;
+	int32_t *fd_now;		/* captured fd -> fds index, or -1 */
+	int fd_now_len;
+};
+
+int rp_model_build(struct rp_model *m, const char *path, char *err,
+		   size_t errlen);
+void rp_model_free(struct rp_model *m);
+/* Per-record model updates (model.c, model_ioctl.c). */
+void rp_model_ioctl(struct rp_model *m, const struct kt_record *rec);
+int32_t rp_model_fd(struct rp_model *m, int32_t fd);
+int32_t rp_model_proc_new(struct rp_model *m, int32_t fd, uint64_t seq,
+			  int secondary);
+void rp_model_note_gpu(struct rp_model *m, uint32_t gpu_id);
+void rp_model_add_range(struct rp_model *m, uint64_t start, uint64_t len,
+			unsigned int why);
+void rp_model_print(const struct rp_model *m, FILE *out);
+
+/* ------------------------------------------------------------------ */
+/* GPU matching                                                         */
+
+struct rp_gpu_pair {
+	uint32_t captured;
+	uint32_t live;
+	int cap_node;
+	int live_node;
+	int used;		/* the trace uses this GPU */
+};
+
+struct rp_match {
+	struct rp_topo live;
+	int have_live;
+	unsigned int npairs;
+	struct rp_gpu_pair pairs[RP_MAX_GPUS];
+	int identity;		/* every pair maps a gpu_id to itself */
+	/* Live GPUs no captured GPU maps to. */
+	unsigned int nextra;
+	uint32_t extra[RP_MAX_GPUS];
+	uint32_t live_abi_major, live_abi_minor;
+};
+
+/* ------------------------------------------------------------------ */
+/* The CPU address space the replay owns                               */
+
+/* A captured CPU range and where it lives in the replayer. */
+struct rp_as_range {
+	uint64_t start, end;	/* captured */
+	uint64_t live;		/* live start (== start unless relocated) */
+	uint8_t reserved;	/* pre-reserved at plan time */
+};
+
+/* One mapping the replay made (device memory or backed user memory). */
+struct rp_as_map {
+	uint64_t start, end;	/* live */
+};
+
+struct rp_as {
+	struct rp_vec ranges;	/* struct rp_as_range, sorted by start */
+	struct rp_vec maps;	/* struct rp_as_map, sorted by start */
+	uint64_t relocations;
+	uint64_t reserved_bytes;
+	void *guard;		/* one PROT_NONE page for bad pointers */
+};
+
+int rp_as_init(struct rp_as *as);
+void rp_as_free(struct rp_as *as);
+/* Reserve the model's ranges (PROT_NONE) at their captured addresses. */
+void rp_as_plan(struct rp_as *as, const struct rp_model *m, FILE *out);
+/* A captured CPU address as a live one. */
+uint64_t rp_as_xlate(const struct rp_as *as, uint64_t addr);
+/* Whether @addr lies in a relocated range. */
+int rp_as_relocated(const struct rp_as *as, uint64_t addr);
+/*
+ * Map a device file like the capture: at the captured address (or its
+ * relocation). Return: the live address, or MAP_FAILED with errno.
+ */
+void *rp_as_mmap(struct rp_as *as, uint64_t cap_addr, uint64_t len, int prot,
+		 int flags, int fd, uint64_t offset, FILE *out);
+/* Undo mappings the replay made in [addr, addr+len) (captured). */
+int rp_as_munmap(struct rp_as *as, uint64_t cap_addr, uint64_t len);
+/*
+ * Make [addr, addr+len) (captured) ordinary read-write user memory, as the
+ * captured process had it (userptr, SVM). Return: 0 or -errno.
+ */
+int rp_as_back(struct rp_as *as, uint64_t cap_addr, uint64_t len, FILE *out);
+void rp_as_release(struct rp_as *as);
+
+/* ------------------------------------------------------------------ */
+/* The handle                                                           */
+
+struct kfd_replay {
+	char *path;
+	struct rp_model model;
+	struct rp_match match;
+	int matched;
+};
+
+/* ------------------------------------------------------------------ */
+/* The run                                                              */
+
+/* A live fd standing for a captured one. */
+struct rp_fdent {
+	int live;		/* -1: none */
+	uint8_t kind;		/* enum kfd_file_kind, 0 for others */
+	int32_t ofd;		/* index into run.ofds, -1 */
+	uint8_t from_ioctl;	/* created by an ioctl (dma-buf, SMI) */
+};
+
+/* Live side of an open file description. */
+struct rp_ofd {
+	uint8_t kind;
+	int32_t proc;		/* scope of KFD ids */
+	int32_t minor;
+	uint32_t refs;
+};
+
+struct rp_run {
+	struct kfd_replay *r;
+	const struct kfd_replay_opts *o;
+	FILE *out;
+	const struct rp_rows *rows;
+	struct rp_map fwd;	/* captured -> live */
+	struct rp_map rev;	/* live -> captured */
+	struct rp_fdent *fds;
+	int nfds;
+	struct rp_vec ofds;	/* struct rp_ofd */
+	int nproc;
+	int32_t cap_pid, live_pid;
+	struct rp_as as;
+	/* Scratch for argument bytes and rebuilt buffers. */
+	uint8_t *arena;
+	size_t arena_cap;
+	struct kfd_recorder *recorder;
+	/* Filters. */
+	uint64_t only_rec, skip_rec;	/* bit per record type */
+	uint8_t *only_row, *skip_row;	/* per schema row */
+	int only_ioctl, skip_ioctl;
+	int have_only;
+	unsigned int nrows;
+	const struct kfd_ioctl_desc *row0;
+	/* Progress. */
+	struct kfd_replay_summary sum;
+	uint64_t t0_ns;			/* replay start (monotonic) */
+	uint64_t ts0;			/* first replayed record's ts */
+	int stop;
+	int quiet;			/* compare without reporting */
+	int diverged_now;		/* the current record diverged */
+	uint64_t cur_seq;
+	const char *cur_name;
+};
+
+/* One ioctl being replayed. */
+struct rp_lbuf {
+	uint16_t index;		/* into the row's bufs[] */
+	uint8_t *p;		/* the live buffer */
+	size_t len;
+};
+
+struct rp_call {
+	const struct kt_record *rec;
+	const struct kt_ioctl_rec *io;
+	const struct kfd_ioctl_desc *d;
+	uint8_t *args;		/* live argument bytes (>= desc size) */
+	uint32_t size;		/* _IOC_SIZE(request) */
+	int scope;		/* KFD process of the fd */
+	int gem_scope;		/* DRM file of the fd */
+	int ret;
+	int err;
+	unsigned int nlb;
+	struct rp_lbuf lb[KT_MAX_BUFS];
+};
+
+/* run_ioctl.c */
+void rp_run_ioctl(struct rp_run *st, const struct kt_record *rec);
+/* verify.c: compare a replayed call with its record; learn new ids. */
+void rp_verify_call(struct rp_run *st, struct rp_call *c);
+/* verify.c: after a successful destroy, forget the ids it ended. */
+void rp_forget_call(struct rp_run *st, struct rp_call *c);
+/* run_sys.c */
+void rp_run_sys(struct rp_run *st, const struct kt_record *rec);
+int rp_fd_live(struct rp_run *st, int32_t fd);
+void rp_fd_bind(struct rp_run *st, int32_t fd, int live, uint8_t kind,
+		int32_t ofd, int from_ioctl);
+void rp_fd_unbind(struct rp_run *st, int32_t fd);
+struct rp_fdent *rp_fd_get(struct rp_run *st, int32_t fd);
+
+/* xlate.c: value translation, captured -> live. */
+uint32_t rp_gpu_xlate(const struct rp_run *st, uint32_t gpu_id);
+uint64_t rp_handle_xlate(const struct rp_run *st, int scope, uint64_t h);
+uint64_t rp_kfd_offset_xlate(const struct rp_run *st, uint64_t off);
+uint64_t rp_offset_xlate(const struct rp_run *st, uint64_t off);
+uint64_t rp_value_xlate(struct rp_run *st, const struct kfd_field *f,
+			int scope, int gem_scope, uint64_t v);
+int rp_role_learnable(unsigned int role);
+
+/* verify.c */
+void rp_diverge(struct rp_run *st, const char *field, uint64_t captured,
+		uint64_t expected, int has_expected, uint64_t live,
+		const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+void rp_note(struct rp_run *st, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* report.c */
+void rp_print_summary(const struct rp_run *st, FILE *out);
+
+#endif /* RP_PRIV_H */

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The summary printed at the end of a replay.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "replay_priv.h"
+
+void
+rp_print_summary(const struct rp_run *st, FILE *out)
+{
+	const struct kfd_replay_summary *s = &st->sum;
+	double rate = s->seconds > 0 ? (double)s->ioctls / s->seconds : 0;
+
+	fprintf(out, "summary:\n");
+	fprintf(out, "  replayed:    %" PRIu64 " records (%" PRIu64 " ioctls) in "
+		"%.3f s, %.0f ioctls/s", s->records, s->ioctls, s->seconds, rate);
+	if (s->loops > 1)
+		fprintf(out, ", %u passes", s->loops);
+	fprintf(out, "\n");
+	if (s->filtered || s->not_replayed)
+		fprintf(out, "  left out:    %" PRIu64 " filtered, %" PRIu64
+			" not replayable\n", s->filtered, s->not_replayed);
+	fprintf(out, "  mapped:      %" PRIu64 " fds, %" PRIu64 " handles, %"
+		PRIu64 " queues, %" PRIu64 " events, %" PRIu64 " GEM handles, %"
+		PRIu64 " mmap offsets\n", s->mapped_fds, s->mapped_handles,
+		s->mapped_queues, s->mapped_events, s->mapped_gem,
+		s->mapped_offsets);
+	fprintf(out, "  cpu:         %" PRIu64 " device mappings, %" PRIu64
+		" relocated ranges\n", s->cpu_mappings, s->relocations);
+	if (s->topology_notes)
+		fprintf(out, "  topology:    %" PRIu64 " results differ only by "
+			"live GPUs the capture did not have\n", s->topology_notes);
+	if (st->o->verify == KFD_REPLAY_VERIFY_NONE) {
+		fprintf(out, "  result:      not verified (--verify=none)\n");
+	} else if (!s->divergences) {
+		fprintf(out, "  result:      match (%s)\n",
+			st->o->verify == KFD_REPLAY_VERIFY_STRICT ?
+			"strict" : "results");
+	} else {
+		fprintf(out, "  result:      diverged: %" PRIu64 " divergence%s, "
+			"first at #%" PRIu64, s->divergences,
+			s->divergences == 1 ? "" : "s", s->first_divergence_seq);
+		if (!st->o->keep_going)
+			fprintf(out, " (stopped there; --keep-going goes on)");
+		fprintf(out, "\n");
+	}
+}

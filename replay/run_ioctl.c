@@ -1,0 +1,335 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reissuing one ioctl record.
+ *
+ * The argument bytes start as the captured before-image. Every input field
+ * is translated by role; every indirect buffer the schema names is rebuilt
+ * from its before-image (its input elements translated) in replay memory,
+ * and its pointer field is pointed there. A pointer that was unreadable at
+ * capture gets a PROT_NONE page, so the kernel answers EFAULT again. Then
+ * the call goes through kfd_dispatch_once(), the path the thunk takes, and
+ * verify.c compares the result.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <kfdtrace/dispatch.h>
+#include <kfdtrace/kfd_abi.h>
+
+#include "replay_priv.h"
+
+#define ALIGN64(x) (((x) + 63) & ~(size_t)63)
+
+/* Make the arena at least @need bytes (before any pointer into it is taken). */
+static int
+arena_reserve(struct rp_run *st, size_t need)
+{
+	uint8_t *n;
+	size_t cap;
+
+	if (need <= st->arena_cap)
+		return 0;
+	cap = st->arena_cap ? st->arena_cap : 4096;
+	while (cap < need)
+		cap *= 2;
+	n = realloc(st->arena, cap);
+	if (!n)
+		return -ENOMEM;
+	st->arena = n;
+	st->arena_cap = cap;
+	return 0;
+}
+
+/* Translate the input fields of one struct image (args or a buffer element). */
+static void
+xlate_struct(struct rp_run *st, struct rp_call *c,
+	     const struct kfd_struct_desc *sd, uint8_t *bytes, size_t len,
+	     const struct kfd_field *skip)
+{
+	unsigned int i;
+
+	for (i = 0; i < sd->nfields; i++) {
+		const struct kfd_field *f = &sd->fields[i];
+		uint64_t v, nv;
+
+		if (!(f->dir & KFD_DIR_IN) || f == skip)
+			continue;
+		switch (f->role) {
+		case KFD_ROLE_GPU_ID:
+		case KFD_ROLE_HANDLE:
+		case KFD_ROLE_QUEUE_ID:
+		case KFD_ROLE_EVENT_ID:
+		case KFD_ROLE_EVENT_SLOT:
+		case KFD_ROLE_GEM_HANDLE:
+		case KFD_ROLE_FD:
+		case KFD_ROLE_MMAP_OFFSET:
+		case KFD_ROLE_DOORBELL_OFFSET:
+		case KFD_ROLE_CPU_ADDR:
+		case KFD_ROLE_PID:
+			break;
+		default:
+			continue;
+		}
+		if (f->select >= 0 && !kfd_field_present(sd, f, bytes, len))
+			continue;
+		if (kfd_field_get(f, bytes, len, &v) < 0)
+			continue;
+		nv = rp_value_xlate(st, f, c->scope, c->gem_scope, v);
+		if (nv != v)
+			kfd_field_set(f, bytes, len, nv);
+	}
+}
+
+/* SVM attributes name GPUs in their values (locations and access). */
+static void
+xlate_svm_attrs(struct rp_run *st, uint8_t *args, uint32_t size)
+{
+	uint32_t off;
+
+	for (off = 24; off + 8 <= size; off += 8) {
+		uint32_t type, value;
+
+		memcpy(&type, args + off, 4);
+		memcpy(&value, args + off + 4, 4);
+		if (type > KFD_ABI_SVM_ATTR_NO_ACCESS ||
+		    value == KFD_ABI_SVM_LOCATION_SYSMEM ||
+		    value == KFD_ABI_SVM_LOCATION_UNDEFINED)
+			continue;
+		value = rp_gpu_xlate(st, value);
+		memcpy(args + off + 4, &value, 4);
+	}
+}
+
+/*
+ * Calls whose inputs are more than their roles say: user memory that must
+ * exist (userptr, SVM), a CPU address in an offset field, a wait that
+ * must not block forever.
+ */
+static void
+pre_special(struct rp_run *st, struct rp_call *c)
+{
+	const struct rp_rows *r = st->rows;
+	uint8_t *a = c->args;
+	uint32_t n = c->size;
+
+	if (c->d == r->alloc && rp_fhas(r->alloc_flags, n)) {
+		uint64_t flags = rp_fget(r->alloc_flags, a, n);
+		uint64_t cpu = rp_fget(r->alloc_off, c->io->arg_before, n);
+		uint64_t size = rp_fget(r->alloc_size, a, n);
+
+		if ((flags & KFD_ABI_ALLOC_MEM_FLAGS_USERPTR) && cpu && size &&
+		    size <= RP_USER_MAX) {
+			rp_as_back(&st->as, cpu, size, st->out);
+			kfd_field_set(r->alloc_off, a, n, rp_as_xlate(&st->as, cpu));
+		}
+	} else if (c->d == r->svm && rp_fhas(r->svm_nattr, n)) {
+		uint64_t start = rp_fget(r->svm_start, a, n);
+		uint64_t size = rp_fget(r->svm_size, a, n);
+
+		if (start && size && size <= RP_USER_MAX)
+			rp_as_back(&st->as, start, size, st->out);
+		if (start)
+			kfd_field_set(r->svm_start, a, n, rp_as_xlate(&st->as, start));
+		xlate_svm_attrs(st, a, n);
+	} else if (c->d == r->wait_events && rp_fhas(r->we_timeout, n)) {
+		unsigned int cap = st->o->wait_cap_ms ? st->o->wait_cap_ms : 5000;
+
+		if (rp_fget(r->we_timeout, a, n) > cap)
+			kfd_field_set(r->we_timeout, a, n, cap);
+	}
+}
+
+static const struct kt_buf_image *
+find_image(const struct kt_ioctl_rec *io, unsigned int index)
+{
+	uint16_t i;
+
+	for (i = 0; i < io->nbufs; i++)
+		if (io->bufs[i].index == index)
+			return &io->bufs[i];
+	return NULL;
+}
+
+/*
+ * Rebuild the indirect buffers. Two passes: sizes first (the arena must
+ * not move once pointers into it are stored), then contents.
+ */
+static int
+build_bufs(struct rp_run *st, struct rp_call *c, size_t args_len)
+{
+	const struct kfd_ioctl_desc *d = c->d;
+	const struct kt_ioctl_rec *io = c->io;
+	size_t total = ALIGN64(args_len), off[KT_MAX_BUFS];
+	int16_t owner[KT_MAX_BUFS];
+	unsigned int j, k;
+
+	c->nlb = 0;
+	if (!io->arg_before || !d->args)
+		return 0;
+	for (j = 0; j < d->nbufs && j < KT_MAX_BUFS; j++) {
+		const struct kfd_indirect *b = &d->bufs[j];
+		const struct kt_buf_image *img;
+		size_t len = 0, l2;
+		int r;
+
+		owner[j] = -1;
+		if (b->len_kind == KFD_LEN_TRAILING || b->ptr_field < 0 ||
+		    (unsigned int)b->ptr_field >= d->args->nfields)
+			continue;
+		r = kfd_indirect_len(d, b, io->arg_before, io->arg_size, 0,
+				     RP_BUF_CAP, &len);
+		if (r == 1)
+			continue;
+		img = find_image(io, j);
+		if (img && (img->flags & KT_BUF_UNREADABLE)) {
+			kfd_field_set(&d->args->fields[b->ptr_field], c->args,
+				      args_len, (uint64_t)(uintptr_t)st->as.guard);
+			continue;
+		}
+		if (img) {
+			l2 = img->len_before > img->len_after ? img->len_before :
+				img->len_after;
+			if (l2 > len && l2 <= RP_BUF_CAP)
+				len = l2;
+		}
+		/* Buffers sharing a pointer field (union arms) share memory. */
+		for (k = 0; k < c->nlb; k++)
+			if (d->bufs[c->lb[k].index].ptr_field == b->ptr_field)
+				break;
+		if (k < c->nlb) {
+			owner[j] = (int16_t)k;
+			if (len > c->lb[k].len) {
+				/* Grow in place: only the last one can. */
+				if (k == c->nlb - 1)
+					total += ALIGN64(len) - ALIGN64(c->lb[k].len);
+				else
+					len = c->lb[k].len;
+				c->lb[k].len = len;
+			}
+			continue;
+		}
+		owner[j] = (int16_t)c->nlb;
+		c->lb[c->nlb].index = (uint16_t)j;
+		c->lb[c->nlb].len = len;
+		off[c->nlb] = total;
+		total += ALIGN64(len ? len : 1);
+		c->nlb++;
+	}
+	if (arena_reserve(st, total) < 0)
+		return -ENOMEM;
+	/* args were copied into the arena by the caller; move them along. */
+	memset(st->arena + ALIGN64(args_len), 0, total - ALIGN64(args_len));
+	for (k = 0; k < c->nlb; k++)
+		c->lb[k].p = st->arena + off[k];
+	for (j = 0; j < d->nbufs && j < KT_MAX_BUFS; j++) {
+		const struct kfd_indirect *b = &d->bufs[j];
+		const struct kt_buf_image *img;
+		struct rp_lbuf *lb;
+
+		if (owner[j] < 0)
+			continue;
+		lb = &c->lb[owner[j]];
+		img = find_image(io, j);
+		if (img && img->before && (b->dir & KFD_DIR_IN)) {
+			size_t l = img->len_before < lb->len ? img->len_before : lb->len;
+
+			memcpy(lb->p, img->before, l);
+			if (b->elem && b->elem->size) {
+				size_t e;
+
+				for (e = 0; e + b->elem->size <= l; e += b->elem->size)
+					xlate_struct(st, c, b->elem, lb->p + e,
+						     b->elem->size, NULL);
+			}
+		}
+		kfd_field_set(&d->args->fields[b->ptr_field], st->arena,
+			      args_len, (uint64_t)(uintptr_t)lb->p);
+	}
+	return 0;
+}
+
+static void
+fd_scopes(struct rp_run *st, int32_t fd, int *scope, int *gem_scope)
+{
+	struct rp_fdent *e = rp_fd_get(st, fd);
+
+	*scope = 0;
+	*gem_scope = 0;
+	if (!e || e->ofd < 0)
+		return;
+	*scope = RP_AT(&st->ofds, struct rp_ofd, e->ofd)->proc;
+	if (*scope < 0)
+		*scope = 0;
+	*gem_scope = e->ofd + 1;
+}
+
+void
+rp_run_ioctl(struct rp_run *st, const struct kt_record *rec)
+{
+	const struct kt_ioctl_rec *io = &rec->u.ioctl;
+	struct rp_call c;
+	size_t args_len;
+	void *argp;
+	int live_fd;
+
+	memset(&c, 0, sizeof(c));
+	c.rec = rec;
+	c.io = io;
+	c.d = kfd_schema_lookup(io->file_kind, io->request);
+	st->cur_name = c.d ? c.d->name : "unknown ioctl";
+	if (!c.d) {
+		st->sum.not_replayed++;
+		rp_note(st, "request 0x%08x on a %s fd is not in the schema: not "
+			"replayed", io->request,
+			kfd_file_kind_name((enum kfd_file_kind)io->file_kind));
+		return;
+	}
+	if (io->ret < 0 && io->err == EINTR) {
+		/* The caller's retry is the next record. */
+		st->sum.not_replayed++;
+		return;
+	}
+	c.size = (uint32_t)KFD_ABI_IOC_SIZE(io->request);
+	live_fd = rp_fd_live(st, io->fd);
+	fd_scopes(st, io->fd, &c.scope, &c.gem_scope);
+
+	args_len = c.size;
+	if (c.d->args && c.d->args->size > args_len)
+		args_len = c.d->args->size;
+	if (io->arg_size > args_len)
+		args_len = io->arg_size;
+	if (arena_reserve(st, ALIGN64(args_len)) < 0) {
+		st->sum.not_replayed++;
+		rp_note(st, "out of memory");
+		return;
+	}
+	c.args = st->arena;
+	memset(c.args, 0, args_len);
+	if (io->arg_before)
+		memcpy(c.args, io->arg_before, io->arg_size);
+	if (build_bufs(st, &c, args_len) < 0) {
+		st->sum.not_replayed++;
+		rp_note(st, "out of memory");
+		return;
+	}
+	c.args = st->arena;	/* build_bufs() may have moved the arena */
+	if (c.d->args)
+		xlate_struct(st, &c, c.d->args, c.args, c.size,
+			     c.d == st->rows->alloc ? st->rows->alloc_off : NULL);
+	pre_special(st, &c);
+
+	argp = c.args;
+	if (c.size && !io->arg_before)
+		argp = st->as.guard;	/* the argument pointer itself was bad */
+	else if (!c.size && !io->arg_size)
+		argp = NULL;
+	c.ret = kfd_dispatch_once(live_fd, (enum kfd_file_kind)io->file_kind,
+				  io->request, argp);
+	c.err = c.ret < 0 ? errno : 0;
+	st->sum.ioctls++;
+	rp_verify_call(st, &c);
+	if (c.ret >= 0 && io->ret >= 0)
+		rp_forget_call(st, &c);
+}

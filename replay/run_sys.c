@@ -1,0 +1,375 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The records that are not ioctls: opens (of /dev/kfd and render nodes,
+ * the render node of a GPU replaced by that of its live pair), closes,
+ * dups, mmaps (at the captured address) and munmaps. Each is reissued and
+ * its result compared; the fd table maps captured fd numbers to live fds.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <kfdtrace/decode.h>
+#include <kfdtrace/recorder.h>
+
+#include "replay_priv.h"
+
+struct rp_fdent *
+rp_fd_get(struct rp_run *st, int32_t fd)
+{
+	if (fd < 0 || fd >= st->nfds)
+		return NULL;
+	return st->fds[fd].live >= 0 ? &st->fds[fd] : NULL;
+}
+
+int
+rp_fd_live(struct rp_run *st, int32_t fd)
+{
+	struct rp_fdent *e = rp_fd_get(st, fd);
+
+	return e ? e->live : -1;
+}
+
+static int
+fd_grow(struct rp_run *st, int32_t fd)
+{
+	struct rp_fdent *n;
+	int len;
+
+	if (fd < 0 || fd >= RP_MAX_FD)
+		return -1;
+	if (fd < st->nfds)
+		return 0;
+	len = st->nfds ? st->nfds : 64;
+	while (len <= fd)
+		len *= 2;
+	n = realloc(st->fds, (size_t)len * sizeof(*n));
+	if (!n)
+		return -1;
+	for (int i = st->nfds; i < len; i++) {
+		n[i].live = -1;
+		n[i].ofd = -1;
+		n[i].kind = 0;
+		n[i].from_ioctl = 0;
+	}
+	st->fds = n;
+	st->nfds = len;
+	return 0;
+}
+
+void
+rp_fd_unbind(struct rp_run *st, int32_t fd)
+{
+	struct rp_fdent *e = rp_fd_get(st, fd);
+
+	if (!e)
+		return;
+	if (e->ofd >= 0) {
+		struct rp_ofd *o = RP_AT(&st->ofds, struct rp_ofd, e->ofd);
+
+		if (o->refs)
+			o->refs--;
+	}
+	e->live = -1;
+	e->ofd = -1;
+	e->kind = 0;
+	e->from_ioctl = 0;
+}
+
+void
+rp_fd_bind(struct rp_run *st, int32_t fd, int live, uint8_t kind, int32_t ofd,
+	   int from_ioctl)
+{
+	struct rp_fdent *e;
+
+	if (fd_grow(st, fd) < 0)
+		return;
+	e = &st->fds[fd];
+	if (e->live >= 0) {
+		/*
+		 * Closes of non-device fds are not traced: a number coming
+		 * back means the captured process closed it. Ours goes too.
+		 */
+		if (e->from_ioctl && e->live != live)
+			close(e->live);
+		rp_fd_unbind(st, fd);
+	}
+	e->live = live;
+	e->kind = kind;
+	e->ofd = ofd;
+	e->from_ioctl = (uint8_t)from_ioctl;
+	if (ofd >= 0)
+		RP_AT(&st->ofds, struct rp_ofd, ofd)->refs++;
+	st->sum.mapped_fds++;
+}
+
+static int32_t
+ofd_new(struct rp_run *st, uint8_t kind, int32_t minor)
+{
+	struct rp_ofd *o = rp_vec_push(&st->ofds);
+
+	if (!o)
+		return -1;
+	o->kind = kind;
+	o->minor = minor;
+	/* Every plain open of /dev/kfd reaches the one primary process. */
+	o->proc = 0;
+	return (int32_t)(st->ofds.n - 1);
+}
+
+/* The live render node standing for a captured one. */
+static void
+render_path(const struct rp_run *st, const char *cap, char *out, size_t len)
+{
+	const struct rp_match *mt = &st->r->match;
+	const struct rp_model *m = &st->r->model;
+	const char *p = strstr(cap, "renderD");
+	unsigned int i;
+	long minor;
+
+	snprintf(out, len, "%s", cap);
+	if (!p || !mt->have_live)
+		return;
+	minor = strtol(p + 7, NULL, 10);
+	for (i = 0; i < mt->npairs; i++) {
+		const struct rp_gpu_pair *g = &mt->pairs[i];
+
+		if (g->cap_node < 0 || g->live_node < 0 ||
+		    (long)m->topo.nodes[g->cap_node].drm_render_minor != minor)
+			continue;
+		snprintf(out, len, "%.*srenderD%" PRIu64, (int)(p - cap), cap,
+			 mt->live.nodes[g->live_node].drm_render_minor);
+		return;
+	}
+}
+
+static void
+record_append(struct rp_run *st, struct kt_record *rec)
+{
+	if (st->recorder)
+		kfd_recorder_append(st->recorder, rec);
+}
+
+static void
+check_result(struct rp_run *st, int64_t cret, int cerr, int64_t lret, int lerr)
+{
+	const char *cn = kfd_errno_name(cerr), *ln = kfd_errno_name(lerr);
+
+	if ((cret < 0) == (lret < 0) && (cret >= 0 || cerr == lerr))
+		return;
+	if (st->o->verify == KFD_REPLAY_VERIFY_NONE)
+		return;
+	rp_diverge(st, "result", (uint64_t)cret, (uint64_t)cret, 0, (uint64_t)lret,
+		   "captured %s, replayed %s", cret < 0 ? (cn ? cn : "error") : "ok",
+		   lret < 0 ? (ln ? ln : "error") : "ok");
+}
+
+static void
+run_open(struct rp_run *st, const struct kt_record *rec)
+{
+	const struct kt_open_rec *o = &rec->u.open;
+	char path[512];
+	int fd, err = 0;
+
+	st->cur_name = "open";
+	if (!o->path) {
+		st->sum.not_replayed++;
+		return;
+	}
+	render_path(st, o->path, path, sizeof(path));
+	if (strcmp(path, o->path) && st->o->verbose)
+		rp_note(st, "%s opened as %s", o->path, path);
+	fd = open(path, o->flags, o->mode);
+	if (fd < 0)
+		err = errno;
+	check_result(st, o->ret, o->err, fd, err);
+	if (fd >= 0 && o->ret >= 0) {
+		int32_t ofd = ofd_new(st, o->file_kind,
+				      o->file_kind == KFD_FILE_RENDER ? 0 : -1);
+
+		rp_fd_bind(st, (int32_t)o->ret, fd, o->file_kind, ofd, 0);
+	} else if (fd >= 0) {
+		close(fd);
+	}
+	if (st->recorder) {
+		struct kt_record r = *rec;
+
+		r.seq = 0;
+		r.ts = 0;
+		r.u.open.path = path;
+		r.u.open.ret = fd;
+		r.u.open.err = err;
+		record_append(st, &r);
+	}
+}
+
+static void
+run_close(struct rp_run *st, const struct kt_record *rec)
+{
+	int live = rp_fd_live(st, rec->u.close.fd), ret, err = 0;
+
+	st->cur_name = "close";
+	if (live < 0) {
+		/* Inherited, or its open failed: nothing of ours to close. */
+		if (rec->u.close.ret == 0)
+			st->sum.not_replayed++;
+		else
+			check_result(st, rec->u.close.ret, rec->u.close.err, -1,
+				     EBADF);
+		return;
+	}
+	ret = close(live);
+	if (ret < 0)
+		err = errno;
+	rp_fd_unbind(st, rec->u.close.fd);
+	check_result(st, rec->u.close.ret, rec->u.close.err, ret, err);
+	if (st->recorder) {
+		struct kt_record r = *rec;
+
+		r.seq = 0;
+		r.ts = 0;
+		r.u.close.fd = live;
+		r.u.close.ret = ret;
+		r.u.close.err = err;
+		record_append(st, &r);
+	}
+}
+
+static void
+run_dup(struct rp_run *st, const struct kt_record *rec)
+{
+	const struct kt_dup_rec *d = &rec->u.dup;
+	struct rp_fdent *old = rp_fd_get(st, d->oldfd);
+	int nfd, err = 0, cloexec;
+
+	st->cur_name = "dup";
+	if (!old) {
+		if (d->ret >= 0)
+			st->sum.not_replayed++;
+		else
+			check_result(st, d->ret, d->err, -1, EBADF);
+		return;
+	}
+	/*
+	 * The captured number may be one of ours: any free number will do,
+	 * the table maps it. dup2/dup3 close the target first.
+	 */
+	cloexec = d->kind == KT_FCNTL_DUPFD_CLOEXEC ||
+		  (d->kind == KT_DUP3 && (d->flags & O_CLOEXEC));
+	nfd = fcntl(old->live, cloexec ? F_DUPFD_CLOEXEC : F_DUPFD, 3);
+	if (nfd < 0)
+		err = errno;
+	check_result(st, d->ret, d->err, nfd, err);
+	if (nfd >= 0 && d->ret >= 0) {
+		struct rp_fdent *prev = rp_fd_get(st, (int32_t)d->ret);
+
+		if (prev && !prev->from_ioctl) {
+			close(prev->live);
+			rp_fd_unbind(st, (int32_t)d->ret);
+		}
+		old = rp_fd_get(st, d->oldfd);
+		rp_fd_bind(st, (int32_t)d->ret, nfd, old->kind, old->ofd, 0);
+	} else if (nfd >= 0) {
+		close(nfd);
+	}
+}
+
+static void
+run_mmap(struct rp_run *st, const struct kt_record *rec)
+{
+	const struct kt_mmap_rec *m = &rec->u.mmap;
+	int live = rp_fd_live(st, m->fd), err = 0;
+	int cap_ok = m->result != (uint64_t)(uintptr_t)MAP_FAILED;
+	uint64_t off = m->offset;
+	void *p;
+
+	st->cur_name = "mmap";
+	if (m->file_kind == KFD_FILE_KFD)
+		off = rp_kfd_offset_xlate(st, m->offset);
+	else if (m->file_kind == KFD_FILE_RENDER)
+		off = rp_offset_xlate(st, m->offset);
+	if (live < 0 && cap_ok) {
+		rp_diverge(st, "fd", (uint32_t)m->fd, (uint32_t)m->fd, 0,
+			   (uint32_t)-1, "no live fd stands for it");
+		return;
+	}
+	p = rp_as_mmap(&st->as, cap_ok ? m->result : m->addr, m->len, m->prot,
+		       m->flags, live, off, st->out);
+	if (p == MAP_FAILED)
+		err = errno;
+	check_result(st, cap_ok ? 0 : -1, m->err, p == MAP_FAILED ? -1 : 0, err);
+	if (p != MAP_FAILED && !cap_ok) {
+		/* The capture failed here: do not keep what it did not have. */
+		rp_as_munmap(&st->as, (uint64_t)(uintptr_t)p, m->len);
+	}
+	if (p != MAP_FAILED && cap_ok)
+		st->sum.cpu_mappings++;
+	if (st->recorder) {
+		struct kt_record r = *rec;
+
+		r.seq = 0;
+		r.ts = 0;
+		r.u.mmap.fd = live;
+		r.u.mmap.offset = off;
+		r.u.mmap.result = (uint64_t)(uintptr_t)p;
+		r.u.mmap.err = err;
+		record_append(st, &r);
+	}
+}
+
+static void
+run_munmap(struct rp_run *st, const struct kt_record *rec)
+{
+	const struct kt_munmap_rec *m = &rec->u.munmap;
+	int ret = 0, err = 0;
+
+	st->cur_name = "munmap";
+	if ((m->addr & (RP_PAGE - 1)) || !m->len) {
+		/* Invalid arguments: let the kernel say so, touching nothing. */
+		ret = munmap((void *)(uintptr_t)m->addr, m->len ? m->len : 0);
+		if (ret < 0)
+			err = errno;
+	} else {
+		rp_as_munmap(&st->as, m->addr, m->len);
+	}
+	check_result(st, m->ret, m->err, ret, err);
+	if (st->recorder) {
+		struct kt_record r = *rec;
+
+		r.seq = 0;
+		r.ts = 0;
+		r.u.munmap.addr = rp_as_xlate(&st->as, m->addr);
+		r.u.munmap.ret = ret;
+		r.u.munmap.err = err;
+		record_append(st, &r);
+	}
+}
+
+void
+rp_run_sys(struct rp_run *st, const struct kt_record *rec)
+{
+	switch (rec->type) {
+	case KT_REC_OPEN:
+		run_open(st, rec);
+		break;
+	case KT_REC_CLOSE:
+		run_close(st, rec);
+		break;
+	case KT_REC_DUP:
+		run_dup(st, rec);
+		break;
+	case KT_REC_MMAP:
+		run_mmap(st, rec);
+		break;
+	case KT_REC_MUNMAP:
+		run_munmap(st, rec);
+		break;
+	default:
+		break;
+	}
+}

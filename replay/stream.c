@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Records in replay order.
+ *
+ * Sequence numbers are taken when a record is appended, so seq order is the
+ * order in which calls completed. The reader returns records in file order,
+ * which is per-thread order: a record of another thread may come early.
+ * Early records wait in a min-heap (bounded by RP_REORDER_WINDOW; past it
+ * the smallest goes out and the gap counts as lost records). Records that
+ * arrive in order are returned without a copy.
+ *
+ * A WAIT_EVENTS that completed is held back until a record that started
+ * after the wait returned: the call that released it (a SET_EVENT, or a
+ * DESTROY_EVENT on another thread) entered before that, so it is replayed
+ * first and the replayed wait does not block.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <kfdtrace/kfd_abi.h>
+
+#include "replay_priv.h"
+
+int
+rp_stream_open(struct rp_stream *s, const char *path)
+{
+	int r;
+
+	memset(s, 0, sizeof(*s));
+	r = kt_reader_open(path, &s->reader);
+	if (r < 0)
+		return r;
+	s->wait_desc = rp_rows()->wait_events;
+	return 0;
+}
+
+void
+rp_stream_close(struct rp_stream *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nheap; i++)
+		free(s->heap[i]);
+	for (i = 0; i < s->ndefer; i++)
+		free(s->defer[i]);
+	free(s->heap);
+	free(s->defer);
+	free(s->held);
+	free(s->owned);
+	if (s->reader)
+		kt_reader_close(s->reader);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Binary heap of records on a key (seq or t_exit). */
+static uint64_t
+key_seq(const struct kt_record *r)
+{
+	return r->seq;
+}
+
+static uint64_t
+key_exit(const struct kt_record *r)
+{
+	return r->u.ioctl.t_exit;
+}
+
+static int
+heap_push(struct kt_record ***h, size_t *n, size_t *cap, struct kt_record *r,
+	  uint64_t (*key)(const struct kt_record *))
+{
+	size_t i;
+
+	if (*n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 64;
+		struct kt_record **nh = realloc(*h, ncap * sizeof(*nh));
+
+		if (!nh)
+			return -ENOMEM;
+		*h = nh;
+		*cap = ncap;
+	}
+	i = (*n)++;
+	(*h)[i] = r;
+	while (i > 0) {
+		size_t p = (i - 1) / 2;
+		struct kt_record *t;
+
+		if (key((*h)[p]) <= key((*h)[i]))
+			break;
+		t = (*h)[p];
+		(*h)[p] = (*h)[i];
+		(*h)[i] = t;
+		i = p;
+	}
+	return 0;
+}
+
+static struct kt_record *
+heap_pop(struct kt_record **h, size_t *n,
+	 uint64_t (*key)(const struct kt_record *))
+{
+	struct kt_record *top = h[0];
+	size_t i = 0;
+
+	h[0] = h[--(*n)];
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		struct kt_record *t;
+
+		if (l < *n && key(h[l]) < key(h[m]))
+			m = l;
+		if (r < *n && key(h[r]) < key(h[m]))
+			m = r;
+		if (m == i)
+			break;
+		t = h[m];
+		h[m] = h[i];
+		h[i] = t;
+		i = m;
+	}
+	return top;
+}
+
+/* A completed blocking wait: hold it until its releaser has gone. */
+static int
+deferrable(const struct rp_stream *s, const struct kt_record *r)
+{
+	const struct rp_rows *rows = rp_rows();
+	const struct kt_ioctl_rec *io;
+
+	if (r->type != KT_REC_IOCTL || !s->wait_desc)
+		return 0;
+	io = &r->u.ioctl;
+	if (io->ret != 0 || !io->arg_before || !io->arg_after ||
+	    kfd_schema_lookup(io->file_kind, io->request) != s->wait_desc)
+		return 0;
+	if (!rp_fhas(rows->we_result, io->arg_size))
+		return 0;
+	return rp_fget(rows->we_timeout, io->arg_before, io->arg_size) != 0 &&
+	       rp_fget(rows->we_result, io->arg_after, io->arg_size) ==
+		       KFD_ABI_WAIT_RESULT_COMPLETE &&
+	       io->t_exit >= r->ts;
+}
+
+/*
+ * The next record in seq order, before wait deferral: from the heap when
+ * it holds the expected seq, else from the reader (early ones go to the
+ * heap). *owned is set when the record is a copy the caller must free.
+ */
+static int
+next_in_order(struct rp_stream *s, struct kt_record **out, int *owned)
+{
+	int r;
+
+	for (;;) {
+		if (s->nheap && (s->eof || s->heap[0]->seq <= s->next ||
+				 s->nheap > RP_REORDER_WINDOW)) {
+			struct kt_record *top = heap_pop(s->heap, &s->nheap, key_seq);
+
+			if (top->seq >= s->next)
+				s->next = top->seq + 1;
+			*out = top;
+			*owned = 1;
+			return 1;
+		}
+		if (s->eof)
+			return 0;
+		r = kt_reader_next(s->reader, &s->rec);
+		if (r <= 0) {
+			/* A damaged tail ends the stream; the model says so. */
+			s->eof = 1;
+			if (r < 0)
+				s->error = r;
+			continue;
+		}
+		if (!s->started) {
+			s->started = 1;
+			s->next = s->rec.seq;
+		}
+		if (s->rec.seq <= s->next && !(s->nheap && s->heap[0]->seq < s->rec.seq)) {
+			if (s->rec.seq == s->next)
+				s->next++;
+			*out = &s->rec;
+			*owned = 0;
+			return 1;
+		}
+		{
+			struct kt_record *c = rp_rec_clone(&s->rec);
+
+			if (!c || heap_push(&s->heap, &s->nheap, &s->capheap, c,
+					    key_seq) < 0) {
+				free(c);
+				s->error = -ENOMEM;
+				s->eof = 1;
+				return -ENOMEM;
+			}
+		}
+	}
+}
+
+int
+rp_stream_next(struct rp_stream *s, const struct kt_record **rec)
+{
+	struct kt_record *cand;
+	int owned, r;
+
+	free(s->owned);
+	s->owned = NULL;
+	for (;;) {
+		if (s->held) {
+			cand = s->held;
+			s->held = NULL;
+			owned = 1;
+		} else {
+			r = next_in_order(s, &cand, &owned);
+			if (r < 0)
+				return r;
+			if (r == 0) {
+				if (!s->ndefer)
+					return 0;
+				s->owned = heap_pop(s->defer, &s->ndefer, key_exit);
+				*rec = s->owned;
+				return 1;
+			}
+		}
+		/* A held wait that returned before this record started goes first. */
+		if (s->ndefer && s->defer[0]->u.ioctl.t_exit < cand->ts) {
+			if (!owned) {
+				cand = rp_rec_clone(cand);
+				if (!cand)
+					return -ENOMEM;
+			}
+			s->held = cand;
+			s->owned = heap_pop(s->defer, &s->ndefer, key_exit);
+			*rec = s->owned;
+			return 1;
+		}
+		if (deferrable(s, cand)) {
+			struct kt_record *c = owned ? cand : rp_rec_clone(cand);
+
+			if (!c || heap_push(&s->defer, &s->ndefer, &s->capdefer, c,
+					    key_exit) < 0) {
+				free(c);
+				return -ENOMEM;
+			}
+			continue;
+		}
+		if (owned)
+			s->owned = cand;
+		*rec = cand;
+		return 1;
+	}
+}

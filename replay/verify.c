@@ -1,0 +1,723 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Comparing a replayed ioctl with its record.
+ *
+ * --verify=results compares the return value and errno. --verify=strict
+ * (the default) also compares every output field and every output buffer
+ * after mapping the captured value to its live counterpart:
+ *
+ *  - values the kernel picks (handles, queue/event ids, event slots, GEM
+ *    handles, fds, render-node mmap offsets) are learned: the first time a
+ *    captured value appears it is bound to the live one, and a divergence
+ *    is a binding that contradicts an earlier one;
+ *  - gpu ids, /dev/kfd offsets, CPU addresses and pids must equal the
+ *    translated captured value;
+ *  - values that vary by nature are skipped: the CLOCK role, remaining
+ *    TIMEOUTs, padding, and AMDGPU_INFO queries of counters and sensors;
+ *  - everything else must be equal.
+ *
+ * GET_PROCESS_APERTURES(_NEW) list every GPU of the machine: live GPUs no
+ * captured one maps to are set aside (a topology note, not a divergence).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <kfdtrace/decode.h>
+#include <kfdtrace/kfd_abi.h>
+
+#include "replay_priv.h"
+
+static const char *
+err_name(int err, char *buf, size_t len)
+{
+	const char *n = kfd_errno_name(err);
+
+	if (n)
+		return n;
+	snprintf(buf, len, "errno %d", err);
+	return buf;
+}
+
+static void
+diverge_head(struct rp_run *st)
+{
+	if (st->quiet)
+		return;
+	st->sum.divergences++;
+	if (st->sum.first_divergence_seq == UINT64_MAX)
+		st->sum.first_divergence_seq = st->cur_seq;
+	st->diverged_now = 1;
+	if (!st->o->keep_going)
+		st->stop = 1;
+}
+
+static int
+reporting(const struct rp_run *st)
+{
+	unsigned int max = st->o->max_reported ? st->o->max_reported : 20;
+
+	return !st->quiet && st->sum.divergences <= max;
+}
+
+static void
+print_last_ok(struct rp_run *st)
+{
+	if (st->sum.last_ok_seq == UINT64_MAX)
+		fprintf(st->out, "  (no record matched before it)\n");
+	else
+		fprintf(st->out, "  (last matching record: #%" PRIu64 ")\n",
+			st->sum.last_ok_seq);
+}
+
+void
+rp_diverge(struct rp_run *st, const char *field, uint64_t captured,
+	   uint64_t expected, int has_expected, uint64_t live,
+	   const char *fmt, ...)
+{
+	va_list ap;
+
+	diverge_head(st);
+	if (!reporting(st))
+		return;
+	fprintf(st->out, "divergence at #%" PRIu64 " %s: %s: captured 0x%" PRIx64,
+		st->cur_seq, st->cur_name, field, captured);
+	if (has_expected && expected != captured)
+		fprintf(st->out, " (0x%" PRIx64 " after mapping)", expected);
+	fprintf(st->out, ", replayed 0x%" PRIx64, live);
+	if (fmt) {
+		fprintf(st->out, ": ");
+		va_start(ap, fmt);
+		vfprintf(st->out, fmt, ap);
+		va_end(ap);
+	}
+	fprintf(st->out, "\n");
+	print_last_ok(st);
+}
+
+void
+rp_note(struct rp_run *st, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(st->out, "note: #%" PRIu64 " %s: ", st->cur_seq,
+		st->cur_name ? st->cur_name : "");
+	va_start(ap, fmt);
+	vfprintf(st->out, fmt, ap);
+	va_end(ap);
+	fprintf(st->out, "\n");
+}
+
+/* The result differs: say it in errno terms. */
+static void
+diverge_result(struct rp_run *st, int64_t cret, int cerr, int lret, int lerr)
+{
+	char b1[32], b2[32];
+
+	diverge_head(st);
+	if (!reporting(st))
+		return;
+	fprintf(st->out, "divergence at #%" PRIu64 " %s: result: captured ",
+		st->cur_seq, st->cur_name);
+	if (cret < 0)
+		fprintf(st->out, "-1 %s", err_name(cerr, b1, sizeof(b1)));
+	else
+		fprintf(st->out, "%" PRId64, cret);
+	fprintf(st->out, ", replayed ");
+	if (lret < 0)
+		fprintf(st->out, "-1 %s", err_name(lerr, b2, sizeof(b2)));
+	else
+		fprintf(st->out, "%d", lret);
+	fprintf(st->out, "\n");
+	print_last_ok(st);
+}
+
+/* ------------------------------------------------------------------ */
+/* Learned bindings                                                     */
+
+static unsigned int
+role_kind(unsigned int role)
+{
+	switch (role) {
+	case KFD_ROLE_HANDLE:
+		return RP_K_HANDLE;
+	case KFD_ROLE_QUEUE_ID:
+		return RP_K_QUEUE;
+	case KFD_ROLE_EVENT_ID:
+		return RP_K_EVENT;
+	case KFD_ROLE_EVENT_SLOT:
+		return RP_K_SLOT;
+	case KFD_ROLE_GEM_HANDLE:
+		return RP_K_GEM;
+	default:
+		return RP_K_OFFSET;
+	}
+}
+
+/* Kinds whose every end is traced: a contradiction is a divergence. */
+static int
+kind_strict(unsigned int kind)
+{
+	return kind == RP_K_HANDLE || kind == RP_K_QUEUE || kind == RP_K_EVENT ||
+	       kind == RP_K_GEM;
+}
+
+static void
+count_binding(struct rp_run *st, unsigned int kind)
+{
+	switch (kind) {
+	case RP_K_HANDLE:
+		st->sum.mapped_handles++;
+		break;
+	case RP_K_QUEUE:
+		st->sum.mapped_queues++;
+		break;
+	case RP_K_EVENT:
+		st->sum.mapped_events++;
+		break;
+	case RP_K_GEM:
+		st->sum.mapped_gem++;
+		break;
+	case RP_K_OFFSET:
+		st->sum.mapped_offsets++;
+		break;
+	default:
+		break;
+	}
+}
+
+static void
+bind(struct rp_run *st, unsigned int kind, int scope, uint64_t cap,
+     uint64_t live)
+{
+	uint64_t old;
+
+	if (!kind_strict(kind) &&
+	    rp_map_get(&st->fwd, kind, (unsigned int)scope, cap, &old))
+		rp_map_del(&st->rev, kind, (unsigned int)scope, old);
+	if (!rp_map_get(&st->fwd, kind, (unsigned int)scope, cap, &old) ||
+	    old != live)
+		count_binding(st, kind);
+	rp_map_put(&st->fwd, kind, (unsigned int)scope, cap, live);
+	rp_map_put(&st->rev, kind, (unsigned int)scope, live, cap);
+}
+
+/*
+ * A kernel-chosen value: check it against what is already bound, and bind
+ * it when the call succeeded.
+ */
+static void
+learn(struct rp_run *st, struct rp_call *c, const char *field,
+      unsigned int kind, int scope, uint64_t cap, uint64_t live, int ok)
+{
+	uint64_t other;
+
+	/* Zero is "none" for handles, event ids, GEM handles and offsets. */
+	if ((!cap || !live) && kind != RP_K_QUEUE && kind != RP_K_SLOT) {
+		if (cap != live)
+			rp_diverge(st, field, cap, cap, 0, live, NULL);
+		return;
+	}
+	if (kind_strict(kind)) {
+		if (rp_map_get(&st->fwd, kind, (unsigned int)scope, cap, &other) &&
+		    other != live) {
+			rp_diverge(st, field, cap, other, 1, live,
+				   "the captured value is already bound to 0x%"
+				   PRIx64, other);
+			return;
+		}
+		if (rp_map_get(&st->rev, kind, (unsigned int)scope, live, &other) &&
+		    other != cap) {
+			rp_diverge(st, field, cap, cap, 0, live,
+				   "the live value already stands for captured 0x%"
+				   PRIx64, other);
+			return;
+		}
+	}
+	if (ok)
+		bind(st, kind, scope, cap, live);
+	(void)c;
+}
+
+static void
+forget(struct rp_run *st, unsigned int kind, int scope, uint64_t cap)
+{
+	uint64_t live;
+
+	if (rp_map_get(&st->fwd, kind, (unsigned int)scope, cap, &live)) {
+		rp_map_del(&st->fwd, kind, (unsigned int)scope, cap);
+		rp_map_del(&st->rev, kind, (unsigned int)scope, live);
+	}
+}
+
+/* A fd an ioctl returned: it stands for the captured number from now on. */
+static void
+learn_fd(struct rp_run *st, const char *field, int32_t cap, int32_t live,
+	 int ok)
+{
+	if (cap < 0 || live < 0) {
+		if ((cap < 0) != (live < 0))
+			rp_diverge(st, field, (uint32_t)cap, (uint32_t)cap, 0,
+				   (uint32_t)live, NULL);
+		return;
+	}
+	if (ok)
+		rp_fd_bind(st, cap, live, 0, -1, 1);
+}
+
+/* ------------------------------------------------------------------ */
+/* Fields                                                               */
+
+enum vclass { V_EXACT, V_IGNORE, V_LEARN, V_XLATE, V_FD };
+
+/* The role a field's output value has (some in-roles change meaning). */
+static unsigned int
+out_role(const struct rp_run *st, const struct rp_call *c,
+	 const struct kfd_field *f)
+{
+	const struct rp_rows *r = st->rows;
+
+	if (f == r->ce_page)
+		return KFD_ROLE_MMAP_OFFSET;
+	if (f == r->ce_trigger)
+		return KFD_ROLE_EVENT_ID;
+	(void)c;
+	return f->role;
+}
+
+static enum vclass
+classify(unsigned int role, uint64_t cap)
+{
+	switch (role) {
+	case KFD_ROLE_PAD:
+	case KFD_ROLE_CLOCK:
+	case KFD_ROLE_TIMEOUT:
+	case KFD_ROLE_PTR:
+		return V_IGNORE;
+	case KFD_ROLE_FD:
+		return V_FD;
+	case KFD_ROLE_MMAP_OFFSET:
+	case KFD_ROLE_DOORBELL_OFFSET:
+		return (cap >> KFD_ABI_MMAP_GPU_ID_SHIFT) ? V_XLATE : V_LEARN;
+	case KFD_ROLE_GPU_ID:
+	case KFD_ROLE_CPU_ADDR:
+	case KFD_ROLE_PID:
+		return V_XLATE;
+	default:
+		return rp_role_learnable(role) ? V_LEARN : V_EXACT;
+	}
+}
+
+/* Compare one output field of a struct image. */
+static void
+check_field(struct rp_run *st, struct rp_call *c, const struct kfd_field *f,
+	    const char *prefix, const uint8_t *cap_b, const uint8_t *live_b,
+	    size_t len, int ok)
+{
+	unsigned int role = out_role(st, c, f);
+	uint64_t cv, lv, ev;
+	char name[160];
+
+	if (kfd_field_get(f, cap_b, len, &cv) < 0 ||
+	    kfd_field_get(f, live_b, len, &lv) < 0)
+		return;
+	if (f->width > 8) {
+		/* STRING and BYTES: compare the bytes. */
+		if (memcmp(cap_b + f->offset, live_b + f->offset, f->width)) {
+			snprintf(name, sizeof(name), "%s%s", prefix, f->name);
+			rp_diverge(st, name, cv, cv, 0, lv, "bytes differ");
+		}
+		return;
+	}
+	snprintf(name, sizeof(name), "%s%s", prefix, f->name);
+	switch (classify(role, cv)) {
+	case V_IGNORE:
+		return;
+	case V_EXACT:
+		if (cv != lv)
+			rp_diverge(st, name, cv, cv, 0, lv, NULL);
+		return;
+	case V_XLATE: {
+		struct kfd_field tmp = *f;
+
+		tmp.role = (uint8_t)role;
+		ev = rp_value_xlate(st, &tmp, c->scope, c->gem_scope, cv);
+		if (f->width < 8)
+			ev &= (1ull << (8 * f->width)) - 1;
+		if (ev != lv)
+			rp_diverge(st, name, cv, ev, 1, lv, NULL);
+		return;
+	}
+	case V_FD:
+		learn_fd(st, name, (int32_t)(uint32_t)cv, (int32_t)(uint32_t)lv, ok);
+		return;
+	case V_LEARN:
+		if (role == KFD_ROLE_QUEUE_ID) {
+			/* Error bits ride on debugger queue ids. */
+			if ((cv & 0xc0000000u) != (lv & 0xc0000000u)) {
+				rp_diverge(st, name, cv, cv, 0, lv,
+					   "queue status bits differ");
+				return;
+			}
+			cv &= 0x3fffffffu;
+			lv &= 0x3fffffffu;
+			if (cv == 0x3fffffffu)
+				return;
+		}
+		learn(st, c, name, role_kind(role),
+		      role == KFD_ROLE_GEM_HANDLE ? c->gem_scope :
+		      role_kind(role) == RP_K_OFFSET ? 0 : c->scope, cv, lv, ok);
+		return;
+	}
+}
+
+static void
+check_struct(struct rp_run *st, struct rp_call *c,
+	     const struct kfd_struct_desc *sd, const char *prefix,
+	     const uint8_t *cap_b, const uint8_t *live_b, size_t len, int ok)
+{
+	unsigned int i;
+
+	for (i = 0; i < sd->nfields; i++) {
+		const struct kfd_field *f = &sd->fields[i];
+
+		if (!(f->dir & KFD_DIR_OUT))
+			continue;
+		if (f->select >= 0 && !kfd_field_present(sd, f, cap_b, len))
+			continue;
+		check_field(st, c, f, prefix, cap_b, live_b, len, ok);
+		if (st->diverged_now && !st->o->keep_going)
+			return;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Apertures: one entry per GPU of the machine                          */
+
+#define AP_ENTRY 56
+
+static void
+check_apertures(struct rp_run *st, struct rp_call *c, const uint8_t *cap,
+		uint32_t ncap, const uint8_t *live, uint32_t nlive,
+		const char *what)
+{
+	const struct rp_match *mt = &st->r->match;
+	uint32_t i, j, extra = 0;
+	char name[96];
+
+	for (i = 0; i < ncap; i++) {
+		uint32_t cg, want;
+		int found = 0;
+
+		memcpy(&cg, cap + i * AP_ENTRY + 48, 4);
+		want = rp_gpu_xlate(st, cg);
+		for (j = 0; j < nlive; j++) {
+			uint32_t lg;
+
+			memcpy(&lg, live + j * AP_ENTRY + 48, 4);
+			if (lg != want)
+				continue;
+			found = 1;
+			if (memcmp(cap + i * AP_ENTRY, live + j * AP_ENTRY, 48)) {
+				uint64_t cv, lv;
+				unsigned int k;
+
+				for (k = 0; k < 6; k++) {
+					memcpy(&cv, cap + i * AP_ENTRY + k * 8, 8);
+					memcpy(&lv, live + j * AP_ENTRY + k * 8, 8);
+					if (cv != lv)
+						break;
+				}
+				snprintf(name, sizeof(name), "%s[gpu 0x%x] word %u",
+					 what, cg, k);
+				rp_diverge(st, name, cv, cv, 0, lv, NULL);
+			}
+		}
+		if (!found) {
+			snprintf(name, sizeof(name), "%s[%u].gpu_id", what, i);
+			rp_diverge(st, name, cg, want, 1, 0,
+				   "the live list has no entry for this GPU");
+		}
+	}
+	for (j = 0; j < nlive; j++) {
+		uint32_t lg, k;
+		int known = 0, is_extra = 0;
+
+		memcpy(&lg, live + j * AP_ENTRY + 48, 4);
+		for (i = 0; i < ncap; i++) {
+			uint32_t cg;
+
+			memcpy(&cg, cap + i * AP_ENTRY + 48, 4);
+			if (rp_gpu_xlate(st, cg) == lg)
+				known = 1;
+		}
+		if (known)
+			continue;
+		for (k = 0; k < mt->nextra; k++)
+			if (mt->extra[k] == lg)
+				is_extra = 1;
+		if (is_extra) {
+			extra++;
+			continue;
+		}
+		snprintf(name, sizeof(name), "%s[%u].gpu_id", what, j);
+		rp_diverge(st, name, 0, 0, 0, lg,
+			   "the live list has a GPU the capture did not");
+	}
+	if (extra) {
+		if (!st->sum.topology_notes)
+			rp_note(st, "%u live GPU%s not in the capture listed as well "
+				"(compared without %s)", extra, extra == 1 ? "" : "s",
+				extra == 1 ? "it" : "them");
+		st->sum.topology_notes++;
+	}
+	(void)c;
+}
+
+static int
+check_special(struct rp_run *st, struct rp_call *c)
+{
+	const struct rp_rows *r = st->rows;
+	const struct kt_ioctl_rec *io = c->io;
+
+	if (c->d == r->apertures_new) {
+		const uint8_t *cimg = NULL;
+		uint32_t ncap = 0, nlive;
+		uint16_t i;
+
+		for (i = 0; i < io->nbufs; i++)
+			if (io->bufs[i].after) {
+				cimg = io->bufs[i].after;
+				ncap = io->bufs[i].len_after / AP_ENTRY;
+			}
+		nlive = (uint32_t)rp_fget(r->apn_num, c->args, c->size);
+		if (!c->nlb) {
+			/* A size query: the count includes every live GPU. */
+			uint32_t cn = (uint32_t)rp_fget(r->apn_num, io->arg_after,
+							io->arg_size);
+
+			if (cn + st->r->match.nextra != nlive && cn != nlive)
+				rp_diverge(st, "num_of_nodes", cn, cn, 0, nlive, NULL);
+			return 1;
+		}
+		if (nlive > c->lb[0].len / AP_ENTRY)
+			nlive = (uint32_t)(c->lb[0].len / AP_ENTRY);
+		if (cimg)
+			check_apertures(st, c, cimg, ncap, c->lb[0].p, nlive,
+					"apertures");
+		return 1;
+	}
+	if (c->d == r->apertures && io->arg_after && c->size >= 400) {
+		uint32_t ncap = (uint32_t)rp_fget(r->ap_num, io->arg_after, c->size);
+		uint32_t nlive = (uint32_t)rp_fget(r->ap_num, c->args, c->size);
+
+		check_apertures(st, c, io->arg_after, ncap > 7 ? 7 : ncap, c->args,
+				nlive > 7 ? 7 : nlive, "process_apertures");
+		return 1;
+	}
+	return 0;
+}
+
+/* AMDGPU_INFO queries whose answers change by themselves. */
+static int
+info_variable(const struct rp_run *st, const struct rp_call *c)
+{
+	static const char *const vary[] = {
+		"TIMESTAMP", "NUM_BYTES_MOVED", "VRAM_USAGE", "GTT_USAGE",
+		"VIS_VRAM_USAGE", "NUM_EVICTIONS", "SENSOR", "MEMORY",
+		"NUM_VRAM_CPU_PAGE_FAULTS", "VRAM_LOST_COUNTER", "NUM_HANDLES",
+	};
+	const struct kfd_field *q = st->rows->info_query;
+	const char *name;
+	unsigned int i;
+
+	if (c->d != st->rows->amdgpu_info || !q)
+		return 0;
+	name = kfd_name_lookup(q->names, rp_fget(q, c->io->arg_before,
+						  c->io->arg_size));
+	if (!name)
+		return 0;
+	for (i = 0; i < sizeof(vary) / sizeof(vary[0]); i++)
+		if (strcmp(name, vary[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* Output buffers: lengths, then elements by role or plain bytes. */
+static void
+check_bufs(struct rp_run *st, struct rp_call *c, int ok)
+{
+	const struct kt_ioctl_rec *io = c->io;
+	const struct kfd_ioctl_desc *d = c->d;
+	uint16_t i;
+
+	if (info_variable(st, c))
+		return;
+	for (i = 0; i < io->nbufs; i++) {
+		const struct kt_buf_image *img = &io->bufs[i];
+		const struct kfd_indirect *b;
+		const struct rp_lbuf *lb = NULL;
+		size_t llen = 0;
+		char name[96];
+		unsigned int k;
+
+		if (img->index >= d->nbufs || !img->after ||
+		    (img->flags & (KT_BUF_CLAMPED | KT_BUF_OMITTED)))
+			continue;
+		b = &d->bufs[img->index];
+		for (k = 0; k < c->nlb; k++)
+			if (d->bufs[c->lb[k].index].ptr_field == b->ptr_field)
+				lb = &c->lb[k];
+		if (!lb)
+			continue;
+		if (kfd_indirect_len(d, b, c->args, c->size, 1, lb->len, &llen) == 1)
+			llen = 0;
+		if (llen != img->len_after) {
+			snprintf(name, sizeof(name), "%s length", b->name);
+			rp_diverge(st, name, img->len_after, img->len_after, 0, llen,
+				   NULL);
+			if (llen > img->len_after)
+				llen = img->len_after;
+		}
+		if (b->elem && b->elem->size) {
+			size_t e;
+
+			for (e = 0; e + b->elem->size <= llen; e += b->elem->size) {
+				snprintf(name, sizeof(name), "%s[%zu].", b->name,
+					 e / b->elem->size);
+				check_struct(st, c, b->elem, name, img->after + e,
+					     lb->p + e, b->elem->size, ok);
+				if (st->diverged_now && !st->o->keep_going)
+					return;
+			}
+		} else if (memcmp(img->after, lb->p, llen)) {
+			size_t at = 0;
+
+			while (at < llen && img->after[at] == lb->p[at])
+				at++;
+			snprintf(name, sizeof(name), "%s byte %zu", b->name, at);
+			rp_diverge(st, name, img->after[at], img->after[at], 0,
+				   lb->p[at], NULL);
+		}
+	}
+}
+
+/* SVM attributes ride in the argument bytes after the fixed struct. */
+static void
+check_svm_attrs(struct rp_run *st, struct rp_call *c)
+{
+	const uint8_t *cap = c->io->arg_after;
+	uint32_t off;
+	char name[64];
+
+	for (off = 24; off + 8 <= c->size && off + 8 <= c->io->arg_size; off += 8) {
+		uint32_t ct, cv, lt, lv, ev;
+
+		memcpy(&ct, cap + off, 4);
+		memcpy(&cv, cap + off + 4, 4);
+		memcpy(&lt, c->args + off, 4);
+		memcpy(&lv, c->args + off + 4, 4);
+		ev = cv;
+		if (ct <= KFD_ABI_SVM_ATTR_NO_ACCESS &&
+		    cv != KFD_ABI_SVM_LOCATION_SYSMEM &&
+		    cv != KFD_ABI_SVM_LOCATION_UNDEFINED)
+			ev = rp_gpu_xlate(st, cv);
+		if (ct != lt || ev != lv) {
+			snprintf(name, sizeof(name), "attrs[%u]", (off - 24) / 8);
+			rp_diverge(st, name, (uint64_t)ct << 32 | cv,
+				   (uint64_t)ct << 32 | ev, 1, (uint64_t)lt << 32 | lv,
+				   "type << 32 | value");
+			return;
+		}
+	}
+}
+
+/*
+ * Compare the output fields without counting anything: only the bindings
+ * of kernel-chosen values are wanted (--verify=results and none still need
+ * them for the calls that follow).
+ */
+static void
+learn_quietly(struct rp_run *st, struct rp_call *c, int ok)
+{
+	st->quiet = 1;
+	check_struct(st, c, c->d->args, "", c->io->arg_after, c->args, c->size,
+		     ok);
+	st->quiet = 0;
+}
+
+void
+rp_verify_call(struct rp_run *st, struct rp_call *c)
+{
+	const struct kt_ioctl_rec *io = c->io;
+	int ok = c->ret >= 0 && io->ret >= 0;
+	enum kfd_replay_verify v = st->o->verify;
+
+	if (v == KFD_REPLAY_VERIFY_NONE) {
+		if (ok && io->arg_after && c->d->args)
+			learn_quietly(st, c, ok);
+		return;
+	}
+	if (c->ret != io->ret || (io->ret < 0 && c->err != io->err)) {
+		diverge_result(st, io->ret, io->err, c->ret, c->err);
+		/* Nothing the failed side returned can be compared. */
+		return;
+	}
+	if (!io->arg_after || !c->d->args)
+		return;
+	if (v == KFD_REPLAY_VERIFY_RESULTS) {
+		learn_quietly(st, c, ok);
+		return;
+	}
+	if (check_special(st, c)) {
+		/* The other output fields still count. */
+		const struct kfd_struct_desc *sd = c->d->args;
+		unsigned int i;
+
+		for (i = 0; i < sd->nfields; i++) {
+			const struct kfd_field *f = &sd->fields[i];
+
+			if ((f->dir & KFD_DIR_OUT) && f->role != KFD_ROLE_GPU_ID &&
+			    f->role != KFD_ROLE_GPU_VA && f != st->rows->apn_num &&
+			    f != st->rows->ap_num)
+				check_field(st, c, f, "", io->arg_after, c->args,
+					    c->size, ok);
+		}
+		return;
+	}
+	check_struct(st, c, c->d->args, "", io->arg_after, c->args, c->size, ok);
+	if (st->diverged_now && !st->o->keep_going)
+		return;
+	if (c->d == st->rows->svm)
+		check_svm_attrs(st, c);
+	check_bufs(st, c, ok);
+}
+
+void
+rp_forget_call(struct rp_run *st, struct rp_call *c)
+{
+	const struct rp_rows *r = st->rows;
+	const uint8_t *b = c->io->arg_before;
+	uint32_t n = c->io->arg_size;
+
+	if (c->d == r->create_process) {
+		struct rp_fdent *e = rp_fd_get(st, c->io->fd);
+
+		/* The fd now stands for a process of its own. */
+		if (e && e->ofd >= 0)
+			RP_AT(&st->ofds, struct rp_ofd, e->ofd)->proc = ++st->nproc;
+		return;
+	}
+	if (!b)
+		return;
+	if (c->d == r->free_mem)
+		forget(st, RP_K_HANDLE, c->scope, rp_fget(r->free_handle, b, n));
+	else if (c->d == r->destroy_queue)
+		forget(st, RP_K_QUEUE, c->scope, rp_fget(r->dq_qid, b, n));
+	else if (c->d == r->destroy_event)
+		forget(st, RP_K_EVENT, c->scope, rp_fget(r->de_id, b, n));
+	else if (c->d == r->gem_close)
+		forget(st, RP_K_GEM, c->gem_scope, rp_fget(r->gclose_handle, b, n));
+}

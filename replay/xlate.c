@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Translating captured values into live ones, by the role the schema gives
+ * each field:
+ *
+ *   GPU_ID		the GPU pairing (kfd_replay_match())
+ *   HANDLE		learned from ALLOC/IMPORT results; else gpu_id << 32
+ *			is translated and the idr kept
+ *   QUEUE_ID, EVENT_ID, EVENT_SLOT, GEM_HANDLE
+ *			learned from the calls that created them
+ *   FD			the fd table (opens, dups, fds ioctls return)
+ *   MMAP_OFFSET, DOORBELL_OFFSET
+ *			/dev/kfd offsets carry a type and gpu_id bits, which
+ *			are translated; render-node offsets are learned
+ *   CPU_ADDR		the address-space plan (relocations)
+ *   PID		the captured process becomes the replayer
+ *
+ * Everything else (GPU VAs included: the thunk chose them and KFD accepts
+ * any free VA) is kept as captured.
+ */
+#include <kfdtrace/kfd_abi.h>
+
+#include "replay_priv.h"
+
+uint32_t
+rp_gpu_xlate(const struct rp_run *st, uint32_t gpu_id)
+{
+	const struct rp_match *mt = &st->r->match;
+	unsigned int i;
+
+	if (mt->identity || !gpu_id || gpu_id == KFD_ABI_INVALID_GPUID)
+		return gpu_id;
+	for (i = 0; i < mt->npairs; i++)
+		if (mt->pairs[i].captured == gpu_id)
+			return mt->pairs[i].live;
+	return gpu_id;
+}
+
+uint64_t
+rp_handle_xlate(const struct rp_run *st, int scope, uint64_t h)
+{
+	uint64_t v;
+
+	if (!h)
+		return 0;
+	if (rp_map_get(&st->fwd, RP_K_HANDLE, (unsigned int)scope, h, &v))
+		return v;
+	return (uint64_t)rp_gpu_xlate(st, (uint32_t)(h >> 32)) << 32 |
+	       (h & 0xffffffffull);
+}
+
+uint64_t
+rp_kfd_offset_xlate(const struct rp_run *st, uint64_t off)
+{
+	const struct rp_match *mt = &st->r->match;
+	uint64_t bits = KFD_ABI_MMAP_GET_GPU_ID(off);
+	unsigned int i;
+
+	if (!bits || mt->identity)
+		return off;
+	for (i = 0; i < mt->npairs; i++) {
+		if ((mt->pairs[i].captured & 0xffff) == bits)
+			return (off & ~KFD_ABI_MMAP_GPU_ID_MASK) |
+			       KFD_ABI_MMAP_GPU_ID(mt->pairs[i].live & 0xffff);
+	}
+	return off;
+}
+
+/* A render-node offset has no bits above the gpu_id field. */
+static int
+is_kfd_offset(uint64_t off)
+{
+	return (off >> KFD_ABI_MMAP_GPU_ID_SHIFT) != 0;
+}
+
+uint64_t
+rp_offset_xlate(const struct rp_run *st, uint64_t off)
+{
+	uint64_t v;
+
+	if (!off)
+		return 0;
+	if (is_kfd_offset(off))
+		return rp_kfd_offset_xlate(st, off);
+	if (rp_map_get(&st->fwd, RP_K_OFFSET, 0, off, &v))
+		return v;
+	return off;
+}
+
+static uint64_t
+id_xlate(const struct rp_run *st, unsigned int kind, int scope, uint64_t v)
+{
+	uint64_t l;
+
+	if (rp_map_get(&st->fwd, kind, (unsigned int)scope, v, &l))
+		return l;
+	return v;
+}
+
+uint64_t
+rp_value_xlate(struct rp_run *st, const struct kfd_field *f, int scope,
+	       int gem_scope, uint64_t v)
+{
+	switch (f->role) {
+	case KFD_ROLE_GPU_ID:
+		return rp_gpu_xlate(st, (uint32_t)v);
+	case KFD_ROLE_HANDLE:
+		return rp_handle_xlate(st, scope, v);
+	case KFD_ROLE_QUEUE_ID: {
+		/* Debugger replies set error bits 30/31 on queue ids. */
+		uint32_t q = (uint32_t)v, flags = q & 0xc0000000u;
+
+		if (q == KFD_ABI_INVALID_QUEUEID)
+			return v;
+		return id_xlate(st, RP_K_QUEUE, scope, q & 0x3fffffffu) | flags;
+	}
+	case KFD_ROLE_EVENT_ID:
+		return id_xlate(st, RP_K_EVENT, scope, v);
+	case KFD_ROLE_EVENT_SLOT:
+		return id_xlate(st, RP_K_SLOT, scope, v);
+	case KFD_ROLE_GEM_HANDLE:
+		return id_xlate(st, RP_K_GEM, gem_scope, v);
+	case KFD_ROLE_FD: {
+		int32_t fd = (int32_t)(uint32_t)v;
+
+		if (fd < 0)
+			return v;
+		return (uint32_t)rp_fd_live(st, fd);
+	}
+	case KFD_ROLE_MMAP_OFFSET:
+	case KFD_ROLE_DOORBELL_OFFSET:
+		return rp_offset_xlate(st, v);
+	case KFD_ROLE_CPU_ADDR:
+		return v ? rp_as_xlate(&st->as, v) : 0;
+	case KFD_ROLE_PID:
+		return (int32_t)v == st->cap_pid ? (uint32_t)st->live_pid : v;
+	default:
+		return v;
+	}
+}
+
+int
+rp_role_learnable(unsigned int role)
+{
+	switch (role) {
+	case KFD_ROLE_HANDLE:
+	case KFD_ROLE_QUEUE_ID:
+	case KFD_ROLE_EVENT_ID:
+	case KFD_ROLE_EVENT_SLOT:
+	case KFD_ROLE_FD:
+	case KFD_ROLE_GEM_HANDLE:
+		return 1;
+	default:
+		return 0;
+	}
+}

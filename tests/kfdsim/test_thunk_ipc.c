@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Memory shared between two processes by AMD's thunk (Debian's libhsakmt
+ * 5.2.3, unmodified): hsaKmtShareMemory in this process, a 32-byte handle
+ * sent through a pipe, hsaKmtRegisterSharedHandle in a second process (this
+ * program exec'd again with --import) on the same simulated machine, then
+ * bytes written through one CPU mapping are read through the other.
+ *
+ * Run under `kfdtrace sim --kernel rocm|upstream`. The thunk does this with
+ * the ROCm DKMS ioctls IPC_EXPORT_HANDLE/IPC_IMPORT_HANDLE: on the rocm
+ * flavour it works; on upstream the kernel answers EINVAL and the thunk
+ * reports ERROR, which is asserted instead. The program picks its own
+ * machine id (KFDSIM_MACHINE) before opening the device, so concurrent runs
+ * do not share a machine.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <hsakmt.h>
+
+#define SIZE		(2u << 20)
+#define GREETING	"written by the exporting process"
+#define REPLY		"written back by the importing process"
+#define REPLY_AT	8192
+
+static const char *self_path;
+static HSAuint32 gpu_node;
+
+static bool
+kernel_is_rocm(void)
+{
+	const char *k = getenv("KFDSIM_KERNEL");
+
+	return k && strcmp(k, "rocm") == 0;
+}
+
+/* VRAM the CPU can reach (every profile these tests run has a large BAR). */
+static HsaMemFlags
+host_vram(void)
+{
+	HsaMemFlags f = { 0 };
+
+	f.ui32.NonPaged = 1;
+	f.ui32.NoSubstitute = 1;
+	f.ui32.HostAccess = 1;
+	return f;
+}
+
+static HSAuint32
+first_gpu(void)
+{
+	HsaSystemProperties sys;
+	HsaNodeProperties n;
+
+	if (hsaKmtAcquireSystemProperties(&sys) != HSAKMT_STATUS_SUCCESS)
+		return 0;
+	for (HSAuint32 i = 0; i < sys.NumNodes; i++)
+		if (hsaKmtGetNodeProperties(i, &n) == HSAKMT_STATUS_SUCCESS &&
+		    n.NumFComputeCores)
+			return i;
+	return 0;
+}
+
+/*
+ * The second process: import the handle read from stdin, check the bytes,
+ * write the reply, map it on the GPU. Exit status: 0, or the failing step.
+ * With @expect_gone, the import itself must fail (the object is freed).
+ */
+static int
+import_side(bool expect_gone)
+{
+	HsaSharedMemoryHandle handle;
+	HSAuint64 size = 0, va = 0;
+	void *mem = NULL;
+	HSAKMT_STATUS st;
+
+	if (read(STDIN_FILENO, handle, sizeof(handle)) != sizeof(handle))
+		return 10;
+	if (hsaKmtOpenKFD() != HSAKMT_STATUS_SUCCESS || !first_gpu())
+		return 11;
+	st = hsaKmtRegisterSharedHandle(&handle, &mem, &size);
+	if (expect_gone)
+		return st == HSAKMT_STATUS_ERROR ? 0 : 12;
+	if (st != HSAKMT_STATUS_SUCCESS)
+		return 13;
+	if (size != SIZE || !mem)
+		return 14;
+	if (memcmp(mem, GREETING, sizeof(GREETING)))
+		return 15;
+	memcpy((char *)mem + REPLY_AT, REPLY, sizeof(REPLY));
+	/* the import is a KFD BO like any other: it maps on the GPU */
+	if (hsaKmtMapMemoryToGPU(mem, size, &va) != HSAKMT_STATUS_SUCCESS ||
+	    hsaKmtUnmapMemoryToGPU(mem) != HSAKMT_STATUS_SUCCESS)
+		return 16;
+	if (hsaKmtDeregisterMemory(mem) != HSAKMT_STATUS_SUCCESS)
+		return 17;
+	return hsaKmtCloseKFD() == HSAKMT_STATUS_SUCCESS ? 0 : 18;
+}
+
+/* Run this program with @mode, feed it @handle, return its exit status. */
+static int
+run_importer(const char *mode, const HsaSharedMemoryHandle *handle)
+{
+	int p[2], status;
+	pid_t pid;
+
+	assert_int_equal(pipe(p), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		dup2(p[0], STDIN_FILENO);
+		close(p[0]);
+		close(p[1]);
+		execl(self_path, self_path, mode, (char *)NULL);
+		_exit(127);
+	}
+	close(p[0]);
+	assert_int_equal(write(p[1], handle, sizeof(*handle)), sizeof(*handle));
+	close(p[1]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	return WEXITSTATUS(status);
+}
+
+static void
+test_share_between_processes(void **state)
+{
+	HsaSharedMemoryHandle handle;
+	void *mem = NULL;
+
+	(void)state;
+	assert_int_equal(hsaKmtAllocMemory(gpu_node, SIZE, host_vram(), &mem),
+			 HSAKMT_STATUS_SUCCESS);
+	memcpy(mem, GREETING, sizeof(GREETING));
+	memset(handle, 0, sizeof(handle));
+	if (!kernel_is_rocm()) {
+		/* upstream: EINVAL from the kernel, ERROR from the thunk */
+		assert_int_equal(hsaKmtShareMemory(mem, SIZE, &handle), HSAKMT_STATUS_ERROR);
+		assert_int_equal(hsaKmtFreeMemory(mem, SIZE), HSAKMT_STATUS_SUCCESS);
+		return;
+	}
+	assert_int_equal(hsaKmtShareMemory(mem, SIZE, &handle), HSAKMT_STATUS_SUCCESS);
+	assert_int_equal(run_importer("--import", &handle), 0);
+	assert_memory_equal((char *)mem + REPLY_AT, REPLY, sizeof(REPLY));
+	/* a second importer sees the first one's bytes too */
+	memset((char *)mem + REPLY_AT, 0, sizeof(REPLY));
+	assert_int_equal(run_importer("--import", &handle), 0);
+	assert_memory_equal((char *)mem + REPLY_AT, REPLY, sizeof(REPLY));
+	/* freed by its last holder: the handle names nothing any more */
+	assert_int_equal(hsaKmtFreeMemory(mem, SIZE), HSAKMT_STATUS_SUCCESS);
+	assert_int_equal(run_importer("--import-gone", &handle), 0);
+}
+
+/* A handle nobody exported is refused (EINVAL -> ERROR). */
+static void
+test_bogus_handle(void **state)
+{
+	HsaSharedMemoryHandle handle;
+	HSAuint64 size = 0;
+	void *mem = NULL, *exported = NULL;
+
+	(void)state;
+	/* the thunk takes the aperture and GPU from the handle's tail: use a
+	 * real export's and change the 128-bit share handle only */
+	assert_int_equal(hsaKmtAllocMemory(gpu_node, SIZE, host_vram(), &exported),
+			 HSAKMT_STATUS_SUCCESS);
+	if (kernel_is_rocm()) {
+		assert_int_equal(hsaKmtShareMemory(exported, SIZE, &handle),
+				 HSAKMT_STATUS_SUCCESS);
+		handle[0] ^= 0xffffffffu;
+		assert_int_equal(hsaKmtRegisterSharedHandle(&handle, &mem, &size),
+				 HSAKMT_STATUS_ERROR);
+	}
+	assert_int_equal(hsaKmtFreeMemory(exported, SIZE), HSAKMT_STATUS_SUCCESS);
+}
+
+static int
+setup(void **state)
+{
+	(void)state;
+	if (hsaKmtOpenKFD() != HSAKMT_STATUS_SUCCESS)
+		return -1;
+	gpu_node = first_gpu();
+	return gpu_node ? 0 : -1;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	hsaKmtReleaseSystemProperties();
+	return hsaKmtCloseKFD() == HSAKMT_STATUS_SUCCESS ? 0 : -1;
+}
+
+int
+main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_share_between_processes),
+		cmocka_unit_test(test_bogus_handle),
+	};
+	char machine[64], path[96];
+	int r;
+
+	self_path = argv[0];
+	if (argc == 2 && !strcmp(argv[1], "--import"))
+		return import_side(false);
+	if (argc == 2 && !strcmp(argv[1], "--import-gone"))
+		return import_side(true);
+	/* One machine for this run and its importers (before the device opens). */
+	snprintf(machine, sizeof(machine), "thunk-ipc-%d", (int)getpid());
+	setenv("KFDSIM_MACHINE", machine, 1);
+	r = cmocka_run_group_tests(tests, setup, teardown);
+	snprintf(path, sizeof(path), "/dev/shm/kfdsim-%s", machine);
+	unlink(path);
+	return r;
+}

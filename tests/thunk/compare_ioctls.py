@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The KFD requests of our libhsakmt against AMD's, for the same program.
+
+Usage:
+  compare_ioctls.py KFDTRACE OUR_LIB_DIR PROFILE KERNEL PROGRAM [ARGS...]
+  compare_ioctls.py --self-test
+
+Records PROGRAM twice with `kfdtrace record --sim=PROFILE` (KFDSIM_KERNEL
+set to KERNEL): once with our libhsakmt.so.1 first on the library path,
+once with Debian's (AMD's 5.2.3). Both runs must exit 0. Then, for each
+process (the program and the children it forks, in fork order), the
+sequences of ioctl requests are compared: the file they went to (kfd or
+render), the request, and whether it succeeded (else its errno). The
+sequences must be equal except where ALLOWED explains a difference; each
+entry there is a deliberate difference documented in docs/thunk.md
+("Differences from AMD's 5.2.3 library"). Exit 77 (skipped) when
+Debian's library is not installed.
+
+--self-test checks the comparison itself on made-up sequences.
+"""
+import difflib
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+DEBIAN_LIB = '/usr/lib/x86_64-linux-gnu/libhsakmt.so.1'
+
+# Requests our library sends at hsaKmtCloseKFD for what the application
+# left behind.
+TEARDOWN = {'kfd:DESTROY_QUEUE', 'kfd:DESTROY_EVENT', 'kfd:UNMAP_MEMORY_FROM_GPU',
+            'kfd:FREE_MEMORY_OF_GPU'}
+
+
+def close_teardown(side, ours_hunk, amd_hunk, ours_rest):
+    """docs/thunk.md, "Memory" and "Queues": at close our library destroys
+    the queues and events and unmaps and frees the buffers the application
+    left; AMD's leaves them to the kernel's process teardown. Allowed: a
+    hunk only in our sequence, made of those requests, after which our
+    process sends nothing but such requests (the close's own teardown)."""
+    return (side == 'ours' and not amd_hunk and
+            all(strip(r) in TEARDOWN for r in ours_hunk + ours_rest))
+
+
+# Each entry: (name, predicate). A predicate gets the side that has the
+# extra records ('ours', 'amd' or 'both'), our hunk, AMD's hunk, and every
+# record of ours after the hunk; it returns True when it explains the hunk.
+ALLOWED = [
+    ('close-teardown', close_teardown),
+]
+
+
+def strip(rec):
+    """'kfd:FREE_MEMORY_OF_GPU:ok' -> 'kfd:FREE_MEMORY_OF_GPU'."""
+    return rec.rsplit(':', 1)[0]
+
+
+def compare(ours, amd):
+    """Compare two request sequences of one process.
+
+    Return (problems, allowed): lists of strings, the unexplained hunks
+    and the ones ALLOWED explained (with the rule's name)."""
+    problems, allowed = [], []
+    sm = difflib.SequenceMatcher(a=amd, b=ours, autojunk=False)
+    for tag, a0, a1, b0, b1 in sm.get_opcodes():
+        if tag == 'equal':
+            continue
+        amd_hunk, ours_hunk = amd[a0:a1], ours[b0:b1]
+        side = 'ours' if not amd_hunk else 'amd' if not ours_hunk else 'both'
+        rule = next((n for n, p in ALLOWED if p(side, ours_hunk, amd_hunk, ours[b1:])), None)
+        text = 'at AMD #%d / ours #%d: AMD %s, ours %s' % (
+            a0, b0, amd_hunk[:6] + (['...'] if len(amd_hunk) > 6 else []),
+            ours_hunk[:6] + (['...'] if len(ours_hunk) > 6 else []))
+        (allowed if rule else problems).append(('%s: ' % rule if rule else '') + text)
+    return problems, allowed
+
+
+def dump(kfdtrace, path):
+    """The records of one trace file, as dicts."""
+    p = subprocess.run([kfdtrace, 'dump', path, '--json'], capture_output=True, text=True,
+                       timeout=120)
+    if p.returncode != 0:
+        raise RuntimeError('kfdtrace dump %s: %s' % (path, p.stderr.strip()))
+    return [json.loads(line) for line in p.stdout.splitlines() if line.strip()]
+
+
+def processes(kfdtrace, path, label='main'):
+    """[(label, [request, ...])] for the traced process and, depth first in
+    fork order, the children it forked (traced to FILE.<pid>)."""
+    seq, children = [], []
+    for r in dump(kfdtrace, path):
+        if r.get('type') == 'ioctl':
+            outcome = 'ok' if r.get('ret') != -1 else r.get('errno') or str(r.get('err'))
+            seq.append('%s:%s:%s' % (r.get('file'), r.get('name'), outcome))
+        elif r.get('type') == 'fork' and r.get('child_pid'):
+            children.append(r['child_pid'])
+    out = [(label, seq)]
+    for i, pid in enumerate(children):
+        child = '%s.%d' % (path, pid)
+        if not os.path.exists(child):
+            raise RuntimeError('%s: no trace of forked child %d' % (path, pid))
+        out += processes(kfdtrace, child, '%s/child%d' % (label, i))
+    return out
+
+
+def record(kfdtrace, profile, kernel, lib_dir, out, program):
+    env = dict(os.environ)
+    env.pop('LD_LIBRARY_PATH', None)
+    env.pop('KFDSIM_MACHINE', None)
+    if lib_dir:
+        env['LD_LIBRARY_PATH'] = lib_dir
+    env['KFDSIM_KERNEL'] = kernel
+    p = subprocess.run([kfdtrace, 'record', '-o', out, '--sim=' + profile, '--'] + program,
+                       env=env, capture_output=True, text=True, timeout=300)
+    return p.returncode, p.stdout + p.stderr
+
+
+def run(argv):
+    kfdtrace, lib_dir, profile, kernel = argv[:4]
+    program = argv[4:]
+    if not os.path.exists(DEBIAN_LIB):
+        print('Debian libhsakmt missing: skipped')
+        return 77
+    ours_lib = os.path.join(lib_dir, 'libhsakmt.so.1')
+    if not os.path.exists(ours_lib):
+        print('%s: missing' % ours_lib)
+        return 1
+    with tempfile.TemporaryDirectory(prefix='kt-cmp-') as tmp:
+        ok = True
+        traces = {}
+        for side, lib in (('ours', lib_dir), ('amd', None)):
+            path = os.path.join(tmp, side + '.kfdtrace')
+            rc, log = record(kfdtrace, profile, kernel, lib, path, program)
+            if rc != 0:
+                print('%s library: %s exited %d\n%s' % (side, ' '.join(program), rc, log[-4000:]))
+                ok = False
+            traces[side] = processes(kfdtrace, path)
+        if not ok:
+            return 1
+        ours, amd = traces['ours'], traces['amd']
+        if len(ours) != len(amd):
+            print('processes traced: ours %d, AMD %d' % (len(ours), len(amd)))
+            return 1
+        total = 0
+        for (label, o), (_, a) in zip(ours, amd):
+            problems, allowed = compare(o, a)
+            total += len(o)
+            for t in allowed:
+                print('%s: allowed %s' % (label, t))
+            for t in problems:
+                print('%s: DIFFERENT %s' % (label, t))
+                ok = False
+            print('%s: %d requests (ours), %d (AMD)' % (label, len(o), len(a)))
+        if total == 0:
+            print('no KFD request recorded: is the capture working?')
+            ok = False
+        print('%s/%s: %s' % (profile, kernel, 'same requests' if ok else 'sequences differ'))
+        return 0 if ok else 1
+
+
+def self_test():
+    """The comparison catches what it must and allows only ALLOWED."""
+    base = ['kfd:GET_VERSION:ok', 'kfd:ALLOC_MEMORY_OF_GPU:ok', 'kfd:MAP_MEMORY_TO_GPU:ok',
+            'kfd:UNMAP_MEMORY_FROM_GPU:ok', 'kfd:FREE_MEMORY_OF_GPU:ok']
+    checks = []
+    # Equal: nothing to report.
+    checks.append(compare(base, list(base)) == ([], []))
+    # A request of ours AMD does not send, in the middle: reported.
+    p, a = compare(base[:2] + ['kfd:ALLOC_MEMORY_OF_GPU:ok'] + base[2:], base)
+    checks.append(len(p) == 1 and not a)
+    # A different outcome: reported.
+    p, a = compare(base[:1] + ['kfd:ALLOC_MEMORY_OF_GPU:ENOMEM'] + base[2:], base)
+    checks.append(len(p) == 1 and not a)
+    # A request AMD sends and we do not: reported.
+    p, a = compare(base[:3] + base[4:], base)
+    checks.append(len(p) == 1 and not a)
+    # Our teardown at close of what the program left: allowed.
+    ours = base + ['kfd:DESTROY_QUEUE:ok', 'kfd:DESTROY_EVENT:ok',
+                   'kfd:UNMAP_MEMORY_FROM_GPU:ok', 'kfd:FREE_MEMORY_OF_GPU:ok']
+    p, a = compare(ours, base)
+    checks.append(not p and len(a) == 1 and a[0].startswith('close-teardown'))
+    # Teardown requests followed by more work: not the close's.
+    p, a = compare(base[:2] + ['kfd:DESTROY_QUEUE:ok'] + base[2:], base)
+    checks.append(len(p) == 1 and not a)
+    # AMD tearing down where we do not: not allowed.
+    p, a = compare(base, ours)
+    checks.append(len(p) == 1 and not a)
+    for i, c in enumerate(checks):
+        print('self-test %d: %s' % (i, 'ok' if c else 'FAILED'))
+    return 0 if all(checks) else 1
+
+
+if __name__ == '__main__':
+    if sys.argv[1:] == ['--self-test']:
+        sys.exit(self_test())
+    if len(sys.argv) < 6:
+        print(__doc__)
+        sys.exit(2)
+    sys.exit(run(sys.argv[1:]))

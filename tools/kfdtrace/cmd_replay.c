@@ -1,0 +1,364 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kfdtrace replay FILE [--sim[=PROFILE]] [options]
+ *
+ * Replays a trace on /dev/kfd, or on kfdsim with --sim and whenever
+ * /dev/kfd is absent. The replayer (replay/) is a library in this process,
+ * so "on kfdsim" means this command runs itself again under the simulator,
+ * through `kfdtrace sim`, which knows how to find and preload it.
+ *
+ * Exit status: 0 every verified result matched, 1 the replay diverged,
+ * 2 bad usage, 3 the trace could not be replayed.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <kfdtrace/recorder.h>
+#include <kfdtrace/replay.h>
+
+#include "commands.h"
+
+/* Set in the environment of the run under the simulator. */
+#define REPLAY_SIM_ENV "KFDTRACE_REPLAY_SIM"
+
+enum {
+	REPLAY_EXIT_MATCH = 0,
+	REPLAY_EXIT_DIVERGED = 1,
+	REPLAY_EXIT_USAGE = KFDTRACE_EXIT_USAGE,
+	REPLAY_EXIT_FAILED = 3,
+};
+
+void
+kfdtrace_help_replay(FILE *out)
+{
+	fprintf(out,
+		"Usage: kfdtrace replay FILE [--sim[=PROFILE]] [OPTIONS]\n"
+		"\n"
+		"Reissue the KFD and render-node requests of a trace on a live device\n"
+		"and compare every result with the captured one. GPU ids, handles,\n"
+		"queue and event ids, fds and mmap offsets are mapped from captured to\n"
+		"live; GPU virtual addresses and the CPU addresses the kernel keeps are\n"
+		"kept where possible. Runs on /dev/kfd, or on kfdsim (the simulated\n"
+		"device) with --sim and whenever /dev/kfd is absent.\n"
+		"\n"
+		"Options:\n"
+		"      --sim[=PROFILE]     replay on kfdsim (PROFILE: builtin name or file)\n"
+		"      --verify=LEVEL      strict (default): results and every output field;\n"
+		"                          results: return value and errno; none\n"
+		"      --gpu-map C=L,...   pair captured gpu_id C with live gpu_id L\n"
+		"      --force             replay even when a captured GPU has no match\n"
+		"      --from SEQ          start at record SEQ\n"
+		"      --to SEQ            stop after record SEQ\n"
+		"      --only KIND,...     replay only these kinds: ioctl names\n"
+		"                          (ALLOC_MEMORY_OF_GPU), record types (open,\n"
+		"                          close, dup, mmap, munmap) or 'ioctl'\n"
+		"      --skip KIND,...     replay everything but these kinds\n"
+		"      --stop-at-divergence  stop at the first divergence (default)\n"
+		"      --keep-going        go on after divergences and count them all\n"
+		"      --timing=MODE       asap (default) or original (keep the gaps)\n"
+		"      --loop N            replay N times, each in a fresh process\n"
+		"      --record OUT        record the replay itself into trace OUT\n"
+		"      --wait-timeout MS   bound on a blocking WAIT_EVENTS (default 5000)\n"
+		"      --max-reported N    divergences described in full (default 20)\n"
+		"      --plan              print the object model and the compatibility\n"
+		"                          report; replay nothing\n"
+		"  -v, --verbose           print every replayed record\n"
+		"  -h, --help              this text\n"
+		"\n"
+		"Exit status: 0 match, 1 diverged, 2 bad usage, 3 could not replay.\n");
+}
+
+struct replay_cli {
+	const char *file;
+	const char *profile;
+	const char *gpu_map;
+	int sim;
+	int plan;
+	int help;
+	struct kfd_replay_opts o;
+	struct kfd_replay_gpu_pair pairs[KFD_REPLAY_MAX_GPU_MAP];
+};
+
+static int __attribute__((format(printf, 1, 2)))
+usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "kfdtrace replay: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see 'kfdtrace replay --help')\n");
+	return -1;
+}
+
+static int
+parse_u64(const char *s, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || !*s || *s == '-')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (*end || errno)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* "--name=value" or "--name value": the value, or NULL. */
+static const char *
+opt_value(int argc, char **argv, int *i, const char *name)
+{
+	size_t n = strlen(name);
+	const char *a = argv[*i];
+
+	if (strncmp(a, name, n) != 0)
+		return NULL;
+	if (a[n] == '=')
+		return a + n + 1;
+	if (a[n] == '\0' && *i + 1 < argc)
+		return argv[++*i];
+	return NULL;
+}
+
+static int
+is_opt(const char *a, const char *name)
+{
+	size_t n = strlen(name);
+
+	return strncmp(a, name, n) == 0 && (a[n] == '\0' || a[n] == '=');
+}
+
+static int
+parse(int argc, char **argv, struct replay_cli *c)
+{
+	char bad[64];
+	int i;
+
+	memset(c, 0, sizeof(*c));
+	c->o.loop = 1;
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *v;
+		uint64_t n;
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			c->help = 1;
+		} else if (!strcmp(a, "--sim")) {
+			c->sim = 1;
+		} else if (!strncmp(a, "--sim=", 6)) {
+			c->sim = 1;
+			c->profile = a + 6;
+			if (!*c->profile)
+				return usage_error("--sim= needs a profile");
+		} else if (is_opt(a, "--verify")) {
+			v = opt_value(argc, argv, &i, "--verify");
+			if (v && !strcmp(v, "strict"))
+				c->o.verify = KFD_REPLAY_VERIFY_STRICT;
+			else if (v && !strcmp(v, "results"))
+				c->o.verify = KFD_REPLAY_VERIFY_RESULTS;
+			else if (v && !strcmp(v, "none"))
+				c->o.verify = KFD_REPLAY_VERIFY_NONE;
+			else
+				return usage_error("--verify takes strict, results or "
+						   "none, not '%s'", v ? v : "");
+		} else if (is_opt(a, "--timing")) {
+			v = opt_value(argc, argv, &i, "--timing");
+			if (v && !strcmp(v, "asap"))
+				c->o.timing = KFD_REPLAY_TIMING_ASAP;
+			else if (v && !strcmp(v, "original"))
+				c->o.timing = KFD_REPLAY_TIMING_ORIGINAL;
+			else
+				return usage_error("--timing takes asap or original, "
+						   "not '%s'", v ? v : "");
+		} else if (is_opt(a, "--gpu-map")) {
+			v = opt_value(argc, argv, &i, "--gpu-map");
+			c->gpu_map = v;
+			if (!v)
+				return usage_error("--gpu-map needs C=L pairs");
+		} else if (is_opt(a, "--from") || is_opt(a, "--to") ||
+			   is_opt(a, "--loop") || is_opt(a, "--wait-timeout") ||
+			   is_opt(a, "--max-reported")) {
+			const char *name = a[2] == 'f' ? "--from" : a[2] == 't' ?
+				"--to" : a[2] == 'l' ? "--loop" : a[2] == 'w' ?
+				"--wait-timeout" : "--max-reported";
+
+			v = opt_value(argc, argv, &i, name);
+			if (parse_u64(v, &n) < 0)
+				return usage_error("%s needs a number", name);
+			if (name[2] == 'f')
+				c->o.from_seq = n;
+			else if (name[2] == 't')
+				c->o.to_seq = n;
+			else if (name[2] == 'l' && n >= 1 && n <= 1000000)
+				c->o.loop = (unsigned int)n;
+			else if (name[2] == 'w' && n >= 1 && n <= UINT32_MAX)
+				c->o.wait_cap_ms = (unsigned int)n;
+			else if (name[2] == 'm' && n >= 1 && n <= UINT32_MAX)
+				c->o.max_reported = (unsigned int)n;
+			else
+				return usage_error("%s is out of range", name);
+		} else if (is_opt(a, "--only") || is_opt(a, "--skip")) {
+			int only = a[2] == 'o';
+
+			v = opt_value(argc, argv, &i, only ? "--only" : "--skip");
+			if (!v)
+				return usage_error("%s needs a list of kinds", a);
+			if (kfd_replay_check_kinds(v, bad, sizeof(bad)) < 0)
+				return usage_error("unknown record kind '%s'", bad);
+			if (only)
+				c->o.only = v;
+			else
+				c->o.skip = v;
+		} else if (!strcmp(a, "--stop-at-divergence")) {
+			c->o.keep_going = 0;
+		} else if (!strcmp(a, "--keep-going")) {
+			c->o.keep_going = 1;
+		} else if (!strcmp(a, "--force")) {
+			c->o.force = 1;
+		} else if (!strcmp(a, "--plan")) {
+			c->plan = 1;
+		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+			c->o.verbose = 1;
+		} else if (is_opt(a, "--record")) {
+			v = opt_value(argc, argv, &i, "--record");
+			if (!v || !*v)
+				return usage_error("--record needs a file");
+			c->o.record_path = v;
+		} else if (a[0] == '-' && a[1]) {
+			return usage_error("unknown option '%s'", a);
+		} else if (!c->file) {
+			c->file = a;
+		} else {
+			return usage_error("one trace at a time ('%s')", a);
+		}
+	}
+	if (c->help)
+		return 0;
+	if (!c->file)
+		return usage_error("no trace given");
+	if (c->o.from_seq && c->o.to_seq && c->o.to_seq < c->o.from_seq)
+		return usage_error("--to is before --from");
+	if (c->gpu_map) {
+		int n = kfd_replay_parse_gpu_map(c->gpu_map, c->pairs,
+						 KFD_REPLAY_MAX_GPU_MAP);
+
+		if (n < 0)
+			return usage_error("--gpu-map '%s': expected CAPTURED=LIVE,... "
+					   "with gpu ids", c->gpu_map);
+		c->o.gpu_map = c->pairs;
+		c->o.ngpu_map = (unsigned int)n;
+	}
+	return 0;
+}
+
+/*
+ * Run this very command again under the simulator, by way of
+ * `kfdtrace sim [--profile P] -- /proc/self/exe replay ARGS...`.
+ */
+static int
+reexec_on_sim(int argc, char **argv, const struct replay_cli *c)
+{
+	char self[PATH_MAX];
+	char **nargv;
+	ssize_t n;
+	int k = 0, i;
+
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0) {
+		fprintf(stderr, "kfdtrace replay: cannot find this program: %s\n",
+			strerror(errno));
+		return REPLAY_EXIT_FAILED;
+	}
+	self[n] = '\0';
+	nargv = calloc((size_t)argc + 8, sizeof(*nargv));
+	if (!nargv)
+		return REPLAY_EXIT_FAILED;
+	nargv[k++] = "sim";
+	if (c->profile) {
+		nargv[k++] = "--profile";
+		nargv[k++] = (char *)c->profile;
+	}
+	nargv[k++] = "--";
+	nargv[k++] = self;
+	for (i = 0; i < argc; i++)
+		nargv[k++] = argv[i];
+	nargv[k] = NULL;
+	if (setenv(REPLAY_SIM_ENV, c->profile ? c->profile : "default", 1) < 0) {
+		free(nargv);
+		return REPLAY_EXIT_FAILED;
+	}
+	fflush(stdout);
+	/* Returns only when the command could not be started. */
+	kfdtrace_cmd_sim(k, nargv);
+	free(nargv);
+	return REPLAY_EXIT_FAILED;
+}
+
+int
+kfdtrace_cmd_replay(int argc, char **argv)
+{
+	struct kfd_replay_summary sum;
+	const char *on_sim = getenv(REPLAY_SIM_ENV);
+	struct kfd_replay *r;
+	struct replay_cli c;
+	enum kfd_replay_status st;
+	char err[512];
+	int ret;
+
+	if (parse(argc, argv, &c) < 0)
+		return REPLAY_EXIT_USAGE;
+	if (c.help) {
+		kfdtrace_help_replay(stdout);
+		return KFDTRACE_EXIT_OK;
+	}
+	if (!on_sim && (c.sim || access("/dev/kfd", F_OK) != 0)) {
+		if (!c.sim)
+			fprintf(stderr, "kfdtrace replay: no /dev/kfd here: replaying "
+				"on kfdsim, the simulated device\n");
+		return reexec_on_sim(argc, argv, &c);
+	}
+	ret = kfd_replay_open(c.file, &r, err, sizeof(err));
+	if (ret < 0) {
+		fprintf(stderr, "kfdtrace replay: %s\n", err);
+		return REPLAY_EXIT_FAILED;
+	}
+	c.o.out = stdout;
+	if (on_sim)
+		c.o.record_flags |= KFD_REC_SIMULATED;
+	if (!on_sim)
+		printf("replaying %s on /dev/kfd\n", c.file);
+	else if (strcmp(on_sim, "default"))
+		printf("replaying %s on kfdsim, profile %s\n", c.file, on_sim);
+	else
+		printf("replaying %s on kfdsim, default profile\n", c.file);
+	if (c.plan)
+		kfd_replay_print_plan(r, stdout);
+	ret = kfd_replay_match(r, &c.o);
+	if (ret < 0 || c.plan) {
+		kfd_replay_close(r);
+		if (ret == -EINVAL)
+			return REPLAY_EXIT_USAGE;
+		return ret < 0 ? REPLAY_EXIT_FAILED : KFDTRACE_EXIT_OK;
+	}
+	fflush(stdout);
+	st = kfd_replay_run(r, &c.o, &sum);
+	kfd_replay_close(r);
+	fflush(stdout);
+	switch (st) {
+	case KFD_REPLAY_MATCH:
+		return REPLAY_EXIT_MATCH;
+	case KFD_REPLAY_DIVERGED:
+		return REPLAY_EXIT_DIVERGED;
+	default:
+		return REPLAY_EXIT_FAILED;
+	}
+}

@@ -1,0 +1,580 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The report's SVG charts: object lifetimes per GPU, memory per heap over
+ * time, and latency histograms per ioctl kind. Charts are plain inline SVG
+ * with <title> tooltips, so the page needs no script.
+ */
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report_charts.h"
+#include "report_draw.h"
+
+#define CHART_W 1160.0
+#define LABEL_W 120.0		/* left margin for group labels */
+#define RIGHT_PAD 16.0
+#define LANE_H 12.0
+#define LANE_GAP 3.0
+#define GROUP_GAP 10.0
+#define MAX_LANES 16		/* per group; more overlap in the last lane */
+#define MAX_BARS 6000		/* per GPU; beyond that the chart says so */
+#define MAX_STEPS 1500		/* memory chart columns kept per series */
+
+/* The time domain every chart shares: the first record to the last. */
+static void
+time_scale(const struct report_model *m, struct rd_scale *x)
+{
+	uint64_t t0 = m->t_first, t1 = m->t_last;
+
+	if (t1 <= t0)
+		t1 = t0 + 1000;
+	x->d0 = (double)t0;
+	x->d1 = (double)t1;
+	x->r0 = LABEL_W;
+	x->r1 = CHART_W - RIGHT_PAD;
+}
+
+static void
+span_title(struct kt_strbuf *sb, const struct report_model *m,
+	   const struct rm_span *sp, const char *what)
+{
+	char a[32], b[32], d[32], sz[32];
+	uint64_t o = m->hdr.start_monotonic;
+
+	rd_duration(a, sizeof(a), (double)sp->t0 - (double)o);
+	rd_duration(b, sizeof(b), (double)sp->t1 - (double)o);
+	rd_duration(d, sizeof(d), (double)(sp->t1 - sp->t0));
+	kt_strbuf_printf(sb, "<title>%s ", what);
+	if (sp->what == RM_BO)
+		kt_strbuf_printf(sb, "0x%llx_%08llx, %s",
+				 (unsigned long long)(sp->key >> 32),
+				 (unsigned long long)(sp->key & 0xffffffffu),
+				 rd_bytes(sz, sizeof(sz), sp->size));
+	else
+		kt_strbuf_printf(sb, "%llu", (unsigned long long)sp->key);
+	kt_strbuf_printf(sb, "\n+%s → %s%s (%s), created by #%llu</title>",
+			 a, sp->leaked ? "exit " : "+", sp->leaked ? "" : b,
+			 d, (unsigned long long)sp->seq);
+}
+
+/* Spans of one group in start order, for lane packing. */
+static int
+cmp_span_ptr(const void *a, const void *b)
+{
+	const struct rm_span *x = *(const struct rm_span *const *)a;
+	const struct rm_span *y = *(const struct rm_span *const *)b;
+
+	if (x->t0 != y->t0)
+		return x->t0 < y->t0 ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+struct group {
+	const char *label;
+	const char *color;
+	struct rm_span **v;
+	size_t n;
+	unsigned int lanes;
+	int overflow;		/* some spans share the last lane */
+};
+
+/*
+ * Greedy interval packing: each span takes the first lane free at its
+ * start (with a pixel of air), so concurrent objects stack and sequential
+ * ones share a lane.
+ */
+static void
+pack(struct group *g, const struct rd_scale *x, unsigned char *lane_of)
+{
+	double end[MAX_LANES];
+	unsigned int i, l;
+
+	g->lanes = 0;
+	for (i = 0; i < g->n; i++) {
+		double x0 = rd_map(x, (double)g->v[i]->t0);
+		double x1 = rd_map(x, (double)g->v[i]->t1);
+
+		if (x1 < x0 + 2)
+			x1 = x0 + 2;
+		for (l = 0; l < g->lanes; l++)
+			if (end[l] + 1 <= x0)
+				break;
+		if (l == g->lanes) {
+			if (g->lanes < MAX_LANES) {
+				g->lanes++;
+			} else {
+				l = MAX_LANES - 1;
+				g->overflow = 1;
+			}
+		}
+		end[l] = x1;
+		lane_of[i] = (unsigned char)l;
+	}
+}
+
+static void
+timeline_gpu(struct kt_strbuf *sb, const struct report_model *m,
+	     uint32_t gpu_id, struct rm_span **buf)
+{
+	struct group groups[OBJ_HEAP_COUNT + 1];
+	unsigned char *lanes[OBJ_HEAP_COUNT + 1];
+	unsigned int ng = 0, gi, h;
+	struct rd_scale x;
+	size_t i, used = 0, dropped = 0;
+	double y, height;
+
+	time_scale(m, &x);
+	memset(groups, 0, sizeof(groups));
+	memset(lanes, 0, sizeof(lanes));
+	/* One group per heap in heap order, then the queues. */
+	for (h = 0; h <= OBJ_HEAP_COUNT; h++) {
+		struct group *g = &groups[ng];
+
+		g->v = buf + used;
+		for (i = 0; i < m->nspans; i++) {
+			const struct rm_span *sp = &m->spans[i];
+
+			if (sp->gpu_id != gpu_id)
+				continue;
+			if (h < OBJ_HEAP_COUNT ?
+			    sp->what != RM_BO || sp->kind != h :
+			    sp->what != RM_QUEUE)
+				continue;
+			if (used >= MAX_BARS) {
+				dropped++;
+				continue;
+			}
+			g->v[g->n++] = (struct rm_span *)sp;
+			used++;
+		}
+		if (!g->n)
+			continue;
+		g->label = h < OBJ_HEAP_COUNT ? obj_heap_names[h] : "queues";
+		g->color = h < OBJ_HEAP_COUNT ? rd_heap_color(h) :
+			   RD_QUEUE_COLOR;
+		qsort(g->v, g->n, sizeof(*g->v), cmp_span_ptr);
+		lanes[ng] = malloc(g->n);
+		if (!lanes[ng]) {
+			sb->failed = 1;
+			goto out;
+		}
+		pack(g, &x, lanes[ng]);
+		ng++;
+	}
+	height = 8;
+	for (gi = 0; gi < ng; gi++)
+		height += groups[gi].lanes * (LANE_H + LANE_GAP) + GROUP_GAP;
+	kt_strbuf_printf(sb, "<svg class=\"chart timeline\" viewBox=\"0 0 %.0f %.0f\" "
+			 "role=\"img\" aria-label=\"object lifetimes of GPU 0x%x\">",
+			 CHART_W, height + 40, gpu_id);
+	rd_time_axis(sb, &x, m->hdr.start_monotonic, 4, height);
+	y = 8;
+	for (gi = 0; gi < ng; gi++) {
+		struct group *g = &groups[gi];
+		double gh = g->lanes * (LANE_H + LANE_GAP) - LANE_GAP;
+
+		kt_strbuf_printf(sb, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+				 "height=\"%.1f\" fill=\"%s\" "
+				 "fill-opacity=\"0.06\" rx=\"4\"/>",
+				 x.r0 - 4, y - 2, x.r1 - x.r0 + 8, gh + 4,
+				 g->color);
+		kt_strbuf_printf(sb, "<text x=\"%.1f\" y=\"%.1f\" "
+				 "text-anchor=\"end\" class=\"group-label\">%s"
+				 "</text><text x=\"%.1f\" y=\"%.1f\" "
+				 "text-anchor=\"end\" class=\"group-count\">"
+				 "%zu %s%s</text>",
+				 x.r0 - 12, y + gh / 2 - 1, g->label,
+				 x.r0 - 12, y + gh / 2 + 12, g->n,
+				 g->n == 1 ? "object" : "objects",
+				 g->overflow ? " (overlapping)" : "");
+		for (i = 0; i < g->n; i++) {
+			const struct rm_span *sp = g->v[i];
+			double x0 = rd_map(&x, (double)sp->t0);
+			double x1 = rd_map(&x, (double)sp->t1);
+			double ly = y + lanes[gi][i] * (LANE_H + LANE_GAP);
+
+			if (x1 < x0 + 2)
+				x1 = x0 + 2;
+			kt_strbuf_printf(sb, "<rect class=\"bar%s\" x=\"%.1f\" "
+					 "y=\"%.1f\" width=\"%.1f\" height=\"%.0f\" "
+					 "rx=\"2\" fill=\"%s\">",
+					 sp->leaked ? " leaked" : "", x0, ly,
+					 x1 - x0, LANE_H, g->color);
+			span_title(sb, m, sp, sp->what == RM_BO ?
+				   obj_heap_names[sp->kind] : "queue");
+			kt_strbuf_puts(sb, "</rect>");
+		}
+		y += gh + LANE_GAP + GROUP_GAP;
+	}
+	kt_strbuf_puts(sb, "</svg>");
+	if (dropped)
+		kt_strbuf_printf(sb, "<p class=\"note\">%zu more objects of this "
+				 "GPU are not drawn.</p>", dropped);
+out:
+	for (gi = 0; gi < OBJ_HEAP_COUNT + 1; gi++)
+		free(lanes[gi]);
+}
+
+/* The GPUs that own spans or memory, in id order. */
+static size_t
+gpus_of(const struct report_model *m, uint32_t *v, size_t max)
+{
+	size_t n = 0, i, j;
+
+	for (i = 0; i < m->nspans; i++) {
+		if (m->spans[i].what == RM_EVENT)
+			continue;
+		for (j = 0; j < n; j++)
+			if (v[j] == m->spans[i].gpu_id)
+				break;
+		if (j == n && n < max)
+			v[n++] = m->spans[i].gpu_id;
+	}
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			uint32_t t = v[j];
+
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	return n;
+}
+
+static void
+gpu_heading(struct kt_strbuf *sb, const struct report_model *m,
+	    uint32_t gpu_id)
+{
+	unsigned int i;
+	char gfx[16];
+
+	kt_strbuf_printf(sb, "<h3 class=\"gpu\">GPU 0x%x", gpu_id);
+	for (i = 0; m->have_topo && i < m->topo.nnodes; i++) {
+		const struct topo_node *n = &m->topo.nodes[i];
+
+		if (!n->present || n->gpu_id != gpu_id)
+			continue;
+		kt_strbuf_printf(sb, " <span class=\"dim\">node %u · %s", i,
+				 kfd_gfx_target_name(n->gfx_target_version,
+						     gfx, sizeof(gfx)));
+		if (n->name[0]) {
+			kt_strbuf_puts(sb, " · ");
+			rd_escape(sb, n->name);
+		}
+		kt_strbuf_puts(sb, "</span>");
+		break;
+	}
+	kt_strbuf_puts(sb, "</h3>");
+}
+
+void
+report_timeline(struct kt_strbuf *sb, const struct report_model *m)
+{
+	struct rm_span **buf;
+	uint32_t gpus[64];
+	size_t n = gpus_of(m, gpus, 64), i;
+
+	if (!n) {
+		kt_strbuf_puts(sb, "<p class=\"empty\">No buffer objects or "
+			       "queues were created.</p>");
+		return;
+	}
+	buf = malloc((m->nspans ? m->nspans : 1) * sizeof(*buf));
+	if (!buf) {
+		sb->failed = 1;
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		gpu_heading(sb, m, gpus[i]);
+		timeline_gpu(sb, m, gpus[i], buf);
+	}
+	free(buf);
+}
+
+/* Memory axis: a unit that keeps labels short, and round ticks in it. */
+static void
+bytes_axis(struct kt_strbuf *sb, double top, double bottom, double left,
+	   double right, double max, struct rd_scale *y)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	double div = 1, step, v;
+	int u = 0;
+
+	while (max / div >= 1024 * 4 && u < 4) {
+		div *= 1024;
+		u++;
+	}
+	step = rd_nice_step(max / div, 5);
+	y->d0 = 0;
+	y->d1 = step * div * (double)(long long)(max / div / step + 1);
+	y->r0 = bottom;
+	y->r1 = top;
+	for (v = 0; v * div <= y->d1 + 1e-9; v += step) {
+		double py = rd_map(y, v * div);
+
+		kt_strbuf_printf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+				 "y2=\"%.1f\" stroke=\"#eef0f3\"/>"
+				 "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">"
+				 "%g %s</text>",
+				 left, py, right, py, left - 8, py + 4, v,
+				 unit[u]);
+	}
+}
+
+/* One heap's live bytes as a step line, at most one step per column. */
+static void
+step_path(struct kt_strbuf *sb, const struct rm_series *s,
+	  const struct rd_scale *x, const struct rd_scale *y, int area)
+{
+	double col = -1, peak = 0, last = 0, px;
+	size_t i;
+
+	kt_strbuf_printf(sb, "<path d=\"M%.1f %.1f", x->r0, rd_map(y, 0));
+	for (i = 0; i < s->n; i++) {
+		px = rd_map(x, (double)s->pts[i].t);
+		/* Points within one column: rise to their peak, then settle. */
+		if (col >= 0 && px - col < (x->r1 - x->r0) / MAX_STEPS) {
+			if ((double)s->pts[i].live > peak)
+				peak = (double)s->pts[i].live;
+			last = (double)s->pts[i].live;
+			continue;
+		}
+		if (col >= 0 && peak > last)
+			kt_strbuf_printf(sb, "V%.1f", rd_map(y, peak));
+		if (col >= 0)
+			kt_strbuf_printf(sb, "V%.1f", rd_map(y, last));
+		kt_strbuf_printf(sb, "H%.1f", px);
+		col = px;
+		peak = last = (double)s->pts[i].live;
+	}
+	if (col >= 0) {
+		if (peak > last)
+			kt_strbuf_printf(sb, "V%.1f", rd_map(y, peak));
+		kt_strbuf_printf(sb, "V%.1f", rd_map(y, last));
+	}
+	kt_strbuf_printf(sb, "H%.1f", x->r1);
+	if (area)
+		kt_strbuf_printf(sb, "V%.1fZ\" fill=\"%s\" fill-opacity=\"0.10\" "
+				 "stroke=\"none\"/>", rd_map(y, 0),
+				 rd_heap_color(s->heap));
+	else
+		kt_strbuf_printf(sb, "\" fill=\"none\" stroke=\"%s\" "
+				 "stroke-width=\"2\" stroke-linejoin=\"round\"/>",
+				 rd_heap_color(s->heap));
+}
+
+static void
+memory_gpu(struct kt_strbuf *sb, const struct report_model *m,
+	   uint32_t gpu_id)
+{
+	const double top = 12, bottom = 200;
+	struct rd_scale x, y;
+	double max = 1;
+	size_t i;
+	char b[32];
+
+	time_scale(m, &x);
+	x.r0 = 80;
+	for (i = 0; i < m->nseries; i++)
+		if (m->series[i].gpu_id == gpu_id &&
+		    (double)m->series[i].peak > max)
+			max = (double)m->series[i].peak;
+	kt_strbuf_puts(sb, "<div class=\"legend\">");
+	for (i = 0; i < m->nseries; i++) {
+		const struct rm_series *s = &m->series[i];
+
+		if (s->gpu_id != gpu_id)
+			continue;
+		kt_strbuf_printf(sb, "<span><span class=\"sw\" style=\"background:"
+				 "%s\"></span>%s · peak %s</span>",
+				 rd_heap_color(s->heap), obj_heap_names[s->heap],
+				 rd_bytes(b, sizeof(b), s->peak));
+	}
+	kt_strbuf_puts(sb, "</div>");
+	kt_strbuf_printf(sb, "<svg class=\"chart memory\" viewBox=\"0 0 %.0f %.0f\" "
+			 "role=\"img\" aria-label=\"memory of GPU 0x%x\">",
+			 CHART_W, bottom + 40, gpu_id);
+	bytes_axis(sb, top, bottom, x.r0, x.r1, max, &y);
+	rd_time_axis(sb, &x, m->hdr.start_monotonic, top, bottom);
+	for (i = 0; i < m->nseries; i++)
+		if (m->series[i].gpu_id == gpu_id)
+			step_path(sb, &m->series[i], &x, &y, 1);
+	for (i = 0; i < m->nseries; i++)
+		if (m->series[i].gpu_id == gpu_id)
+			step_path(sb, &m->series[i], &x, &y, 0);
+	kt_strbuf_puts(sb, "</svg>");
+}
+
+void
+report_memory(struct kt_strbuf *sb, const struct report_model *m)
+{
+	uint32_t gpus[64];
+	size_t n = 0, i, j;
+
+	for (i = 0; i < m->nseries; i++) {
+		for (j = 0; j < n; j++)
+			if (gpus[j] == m->series[i].gpu_id)
+				break;
+		if (j == n && n < 64)
+			gpus[n++] = m->series[i].gpu_id;
+	}
+	if (!n) {
+		kt_strbuf_puts(sb, "<p class=\"empty\">No memory was allocated."
+			       "</p>");
+		return;
+	}
+	/* Series are sorted by GPU, so gpus[] is in id order. */
+	for (i = 0; i < n; i++) {
+		gpu_heading(sb, m, gpus[i]);
+		memory_gpu(sb, m, gpus[i]);
+	}
+}
+
+/* Pixel position of @ns on a histogram spanning bins [b0, b1). */
+static double
+lat_x(double ns, unsigned int b0, unsigned int b1, double left, double width)
+{
+	unsigned int i = 0;
+	double lo = rm_lat_bin_lo(0), hi = rm_lat_bin_lo(1), pos;
+
+	while (i + 1 < RM_LAT_BINS && ns >= hi) {
+		i++;
+		lo = hi;
+		hi = rm_lat_bin_lo(i + 1);
+	}
+	/* Linear inside a quarter decade: close enough for a marker. */
+	pos = i + (ns - lo) / (hi - lo);
+	if (pos < b0)
+		pos = b0;
+	if (pos > b1)
+		pos = b1;
+	return left + (pos - b0) * width / (b1 - b0);
+}
+
+static const char *const decade_label[] = {
+	"100 ns", "1 µs", "10 µs", "100 µs", "1 ms", "10 ms", "100 ms", "1 s",
+	"10 s",
+};
+
+static void
+histogram(struct kt_strbuf *sb, const struct rm_kind *k, unsigned int b0,
+	  unsigned int b1)
+{
+	const double w = 340, h = 120, left = 30, bottom = 96, top = 8;
+	const double width = w - left - 10;
+	double bw = width / (b1 - b0), ymax = 1;
+	char p50[32], p99[32], mx[32];
+	unsigned int i;
+
+	for (i = b0; i < b1; i++)
+		if ((double)k->bins[i] > ymax)
+			ymax = (double)k->bins[i];
+	kt_strbuf_puts(sb, "<div class=\"hist\"><h3>");
+	rd_escape(sb, k->name);
+	kt_strbuf_printf(sb, "</h3><div class=\"meta\">%llu call%s",
+			 (unsigned long long)k->count, k->count == 1 ? "" : "s");
+	if (k->failed)
+		kt_strbuf_printf(sb, " · <span class=\"fail\">%llu failed</span>",
+				 (unsigned long long)k->failed);
+	if (k->nlat)
+		kt_strbuf_printf(sb, " · p50 %s · p99 %s · max %s",
+				 rd_duration(p50, sizeof(p50), (double)
+					     rm_percentile(k->lat, k->nlat, 500)),
+				 rd_duration(p99, sizeof(p99), (double)
+					     rm_percentile(k->lat, k->nlat, 990)),
+				 rd_duration(mx, sizeof(mx),
+					     (double)k->lat[k->nlat - 1]));
+	kt_strbuf_printf(sb, "</div><svg class=\"chart hist\" viewBox=\"0 0 %.0f "
+			 "%.0f\" role=\"img\" aria-label=\"latency of %s\">",
+			 w, h, k->name);
+	kt_strbuf_printf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">"
+			 "%.0f</text><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+			 "y2=\"%.1f\" stroke=\"#eef0f3\"/>",
+			 left - 4, top + 4, ymax, left, top, w - 10, top);
+	for (i = b0; i < b1; i++) {
+		double bh = (double)k->bins[i] * (bottom - top) / ymax;
+		char lo[32], hi[32];
+
+		if (!k->bins[i])
+			continue;
+		kt_strbuf_printf(sb, "<rect class=\"hbar\" x=\"%.1f\" y=\"%.1f\" "
+				 "width=\"%.1f\" height=\"%.1f\" rx=\"1.5\">"
+				 "<title>%llu call%s between %s and %s</title>"
+				 "</rect>",
+				 left + (i - b0) * bw + 1, bottom - bh, bw - 2,
+				 bh, (unsigned long long)k->bins[i],
+				 k->bins[i] == 1 ? "" : "s",
+				 rd_duration(lo, sizeof(lo), rm_lat_bin_lo(i)),
+				 rd_duration(hi, sizeof(hi),
+					     rm_lat_bin_lo(i + 1)));
+	}
+	kt_strbuf_printf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+			 "y2=\"%.1f\" stroke=\"#9ca3af\"/>",
+			 left, bottom, w - 10, bottom);
+	for (i = b0; i <= b1; i++) {
+		if (i % RM_LAT_BINS_PER_DECADE)
+			continue;
+		kt_strbuf_printf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+				 "y2=\"%.1f\" stroke=\"#9ca3af\"/>"
+				 "<text x=\"%.1f\" y=\"%.1f\" "
+				 "text-anchor=\"middle\">%s</text>",
+				 left + (i - b0) * bw, bottom,
+				 left + (i - b0) * bw, bottom + 4,
+				 left + (i - b0) * bw, bottom + 16,
+				 decade_label[i / RM_LAT_BINS_PER_DECADE]);
+	}
+	if (k->nlat) {
+		double x50 = lat_x((double)rm_percentile(k->lat, k->nlat, 500),
+				   b0, b1, left, width);
+		double x99 = lat_x((double)rm_percentile(k->lat, k->nlat, 990),
+				   b0, b1, left, width);
+
+		kt_strbuf_printf(sb, "<line class=\"p50\" x1=\"%.1f\" y1=\"%.1f\" "
+				 "x2=\"%.1f\" y2=\"%.1f\"/><line class=\"p99\" "
+				 "x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+				 "y2=\"%.1f\"/>",
+				 x50, top, x50, bottom, x99, top, x99, bottom);
+	}
+	kt_strbuf_puts(sb, "</svg></div>");
+}
+
+void
+report_latency(struct kt_strbuf *sb, const struct report_model *m)
+{
+	unsigned int b0 = RM_LAT_BINS, b1 = 0, i;
+	size_t k;
+
+	/* One x range for every histogram, so they compare at a glance. */
+	for (k = 0; k < m->nkinds; k++) {
+		for (i = 0; i < RM_LAT_BINS; i++) {
+			if (!m->kinds[k].bins[i])
+				continue;
+			if (i < b0)
+				b0 = i;
+			if (i + 1 > b1)
+				b1 = i + 1;
+		}
+	}
+	if (b0 >= b1) {
+		kt_strbuf_puts(sb, "<p class=\"empty\">No timed ioctls.</p>");
+		return;
+	}
+	/* Whole decades, at least two, read best. */
+	b0 -= b0 % RM_LAT_BINS_PER_DECADE;
+	b1 += (RM_LAT_BINS_PER_DECADE - b1 % RM_LAT_BINS_PER_DECADE) %
+	      RM_LAT_BINS_PER_DECADE;
+	if (b1 - b0 < 2 * RM_LAT_BINS_PER_DECADE)
+		b1 = b0 + 2 * RM_LAT_BINS_PER_DECADE;
+	if (b1 > RM_LAT_BINS) {
+		b1 = RM_LAT_BINS;
+		b0 = b1 - 2 * RM_LAT_BINS_PER_DECADE;
+	}
+	kt_strbuf_puts(sb, "<div class=\"legend\"><span><span class=\"sw\" "
+		       "style=\"background:#4e79a7\"></span>calls per "
+		       "quarter decade</span><span><span class=\"ln p50\">"
+		       "</span>p50</span><span><span class=\"ln p99\"></span>"
+		       "p99</span></div><div class=\"grid\">");
+	for (k = 0; k < m->nkinds; k++)
+		histogram(sb, &m->kinds[k], b0, b1);
+	kt_strbuf_puts(sb, "</div>");
+}

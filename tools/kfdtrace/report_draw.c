@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Drawing and formatting helpers for the HTML report.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "report_draw.h"
+
+double
+rd_map(const struct rd_scale *s, double v)
+{
+	if (s->d1 == s->d0)
+		return s->r0;
+	return s->r0 + (v - s->d0) * (s->r1 - s->r0) / (s->d1 - s->d0);
+}
+
+double
+rd_nice_step(double span, int max_ticks)
+{
+	double step = 1e-9, raw;
+
+	if (span <= 0 || max_ticks < 1)
+		return 1;
+	raw = span / max_ticks;
+	while (step * 10 <= raw)
+		step *= 10;
+	while (step > raw * 10)
+		step /= 10;
+	if (step >= raw)
+		return step;
+	if (step * 2 >= raw)
+		return step * 2;
+	if (step * 5 >= raw)
+		return step * 5;
+	return step * 10;
+}
+
+void
+rd_escape(struct kt_strbuf *sb, const char *s)
+{
+	const char *run = s;
+
+	for (; *s; s++) {
+		const char *rep;
+
+		switch (*s) {
+		case '&': rep = "&amp;"; break;
+		case '<': rep = "&lt;"; break;
+		case '>': rep = "&gt;"; break;
+		case '"': rep = "&quot;"; break;
+		case '\'': rep = "&#39;"; break;
+		default: continue;
+		}
+		kt_strbuf_append(sb, run, (size_t)(s - run));
+		kt_strbuf_puts(sb, rep);
+		run = s + 1;
+	}
+	kt_strbuf_append(sb, run, (size_t)(s - run));
+}
+
+char *
+rd_bytes(char *buf, size_t size, uint64_t v)
+{
+	static const char *const unit[] = { "KiB", "MiB", "GiB", "TiB", "PiB" };
+	double d = (double)v;
+	int u = -1;
+
+	if (v < 1024) {
+		snprintf(buf, size, "%llu B", (unsigned long long)v);
+		return buf;
+	}
+	while (d >= 1024 && u < 4) {
+		d /= 1024;
+		u++;
+	}
+	snprintf(buf, size, d < 10 ? "%.2f %s" : d < 100 ? "%.1f %s" :
+		 "%.0f %s", d, unit[u]);
+	return buf;
+}
+
+char *
+rd_duration(char *buf, size_t size, double ns)
+{
+	if (ns < 1000)
+		snprintf(buf, size, "%.0f ns", ns);
+	else if (ns < 1e6)
+		snprintf(buf, size, ns < 1e4 ? "%.2f µs" : "%.1f µs",
+			 ns / 1e3);
+	else if (ns < 1e9)
+		snprintf(buf, size, ns < 1e7 ? "%.2f ms" : "%.1f ms",
+			 ns / 1e6);
+	else
+		snprintf(buf, size, "%.2f s", ns / 1e9);
+	return buf;
+}
+
+const char *
+rd_heap_color(enum obj_heap heap)
+{
+	/* Tableau 10: distinct, readable on white, kind to colour blindness. */
+	static const char *const colors[OBJ_HEAP_COUNT] = {
+		[OBJ_HEAP_VRAM] = "#4e79a7",
+		[OBJ_HEAP_GTT] = "#f28e2b",
+		[OBJ_HEAP_USERPTR] = "#59a14f",
+		[OBJ_HEAP_DOORBELL] = "#b07aa1",
+		[OBJ_HEAP_MMIO] = "#9c755f",
+		[OBJ_HEAP_IMPORT] = "#76b7b2",
+		[OBJ_HEAP_OTHER] = "#bab0ac",
+	};
+
+	return heap < OBJ_HEAP_COUNT ? colors[heap] : "#bab0ac";
+}
+
+void
+rd_time_axis(struct kt_strbuf *sb, const struct rd_scale *x, uint64_t origin,
+	     double top, double bottom)
+{
+	double lo = (x->d0 - (double)origin) / 1e6;
+	double hi = (x->d1 - (double)origin) / 1e6;
+	double step = rd_nice_step(hi - lo, 8), v;
+	int decimals = 0;
+	double s;
+
+	for (s = step; s < 1 && decimals < 6; s *= 10)
+		decimals++;
+	kt_strbuf_printf(sb, "<g class=\"axis\"><line x1=\"%.1f\" y1=\"%.1f\" "
+			 "x2=\"%.1f\" y2=\"%.1f\" stroke=\"#9ca3af\"/>",
+			 x->r0, bottom, x->r1, bottom);
+	for (v = (double)(long long)(lo / step) * step; v <= hi + step * 1e-9;
+	     v += step) {
+		double px;
+
+		if (v < lo - step * 1e-9)
+			continue;
+		px = rd_map(x, v * 1e6 + (double)origin);
+		kt_strbuf_printf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+				 "y2=\"%.1f\" stroke=\"#eef0f3\"/>"
+				 "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+				 "y2=\"%.1f\" stroke=\"#9ca3af\"/>"
+				 "<text x=\"%.1f\" y=\"%.1f\" "
+				 "text-anchor=\"middle\">%.*f</text>",
+				 px, top, px, bottom, px, bottom, px,
+				 bottom + 4, px, bottom + 16, decimals, v);
+	}
+	kt_strbuf_printf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
+			 "class=\"axis-label\">ms since trace start</text></g>",
+			 x->r1, bottom + 30);
+}

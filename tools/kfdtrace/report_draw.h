@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Small drawing and formatting helpers for the HTML report: escaping,
+ * human-readable numbers, linear scales with round tick values, and the
+ * colour of each heap. Everything appends to a kt_strbuf.
+ */
+#ifndef KFDTRACE_REPORT_DRAW_H
+#define KFDTRACE_REPORT_DRAW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "report_objects.h"
+#include "kfdtrace/decode.h"
+
+/* A linear map from a data interval to a pixel interval. */
+struct rd_scale {
+	double d0, d1;		/* data */
+	double r0, r1;		/* pixels */
+};
+
+/* rd_map() - the pixel position of data value @v (not clamped). */
+double rd_map(const struct rd_scale *s, double v);
+
+/*
+ * rd_nice_step() - a round tick step (1, 2 or 5 times a power of ten)
+ * giving at most about @max_ticks ticks over @span.
+ */
+double rd_nice_step(double span, int max_ticks);
+
+/* rd_escape() - append @s with &, <, >, " and ' escaped for HTML. */
+void rd_escape(struct kt_strbuf *sb, const char *s);
+
+/* rd_bytes() - "512 B", "4.0 KiB", "1.50 GiB". Return: @buf. */
+char *rd_bytes(char *buf, size_t size, uint64_t v);
+
+/* rd_duration() - "850 ns", "2.1 µs", "9.89 ms", "1.20 s". Return: @buf. */
+char *rd_duration(char *buf, size_t size, double ns);
+
+/* rd_heap_color() - the fill colour of a heap ("#4e79a7"). */
+const char *rd_heap_color(enum obj_heap heap);
+
+/* The colour of queue bars. */
+#define RD_QUEUE_COLOR "#e15759"
+#define RD_EVENT_COLOR "#edc948"
+
+/*
+ * rd_time_axis() - vertical grid lines and labels along the bottom of a
+ * chart, in milliseconds since @origin (ns).
+ * @x:		the time scale (data in ns)
+ * @top:	where grid lines start
+ * @bottom:	the axis line; labels go below it
+ */
+void rd_time_axis(struct kt_strbuf *sb, const struct rd_scale *x,
+		  uint64_t origin, double top, double bottom);
+
+#endif /* KFDTRACE_REPORT_DRAW_H */

@@ -1,0 +1,440 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Building the report model in one pass, in sequence order.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "report_model.h"
+#include "kfdtrace/decode.h"
+#include "kfdtrace/schema.h"
+
+/* 10^(1/4): bins are a quarter decade wide (no libm needed). */
+#define RM_BIN_STEP 1.7782794100389228
+
+double
+rm_lat_bin_lo(unsigned int i)
+{
+	double v = RM_LAT_BIN_MIN_NS;
+
+	while (i--)
+		v *= RM_BIN_STEP;
+	return v;
+}
+
+uint64_t
+rm_percentile(const uint64_t *v, size_t n, unsigned int permille)
+{
+	size_t r = (n * permille + 999) / 1000;
+
+	if (!n)
+		return 0;
+	return v[(r ? r : 1) - 1];
+}
+
+/* Grow an array of @size-byte items to hold one more. */
+static int
+grow(void **v, size_t n, size_t *cap, size_t size)
+{
+	size_t nc;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	nc = *cap ? *cap * 2 : 16;
+	p = realloc(*v, nc * size);
+	if (!p)
+		return -1;
+	*v = p;
+	*cap = nc;
+	return 0;
+}
+
+static struct rm_thread *
+thread_for(struct report_model *m, uint32_t tid, uint64_t ts)
+{
+	struct rm_thread *p;
+	size_t i;
+
+	for (i = 0; i < m->nthreads; i++) {
+		if (m->threads[i].tid == tid) {
+			p = &m->threads[i];
+			goto found;
+		}
+	}
+	p = realloc(m->threads, (m->nthreads + 1) * sizeof(*p));
+	if (!p)
+		return NULL;
+	m->threads = p;
+	p = &p[m->nthreads++];
+	memset(p, 0, sizeof(*p));
+	p->tid = tid;
+	p->first = ts;
+found:
+	if (ts < p->first)
+		p->first = ts;
+	if (ts > p->last)
+		p->last = ts;
+	return p;
+}
+
+static struct rm_kind *
+kind_for(struct report_model *m, const struct kfd_ioctl_desc *desc,
+	 uint32_t request)
+{
+	struct rm_kind *p;
+	char name[32];
+	size_t i;
+
+	if (desc)
+		snprintf(name, sizeof(name), "%s", desc->name);
+	else
+		snprintf(name, sizeof(name), "ioctl 0x%08x", request);
+	for (i = 0; i < m->nkinds; i++)
+		if (strcmp(m->kinds[i].name, name) == 0)
+			return &m->kinds[i];
+	p = realloc(m->kinds, (m->nkinds + 1) * sizeof(*p));
+	if (!p)
+		return NULL;
+	m->kinds = p;
+	p = &p[m->nkinds++];
+	memset(p, 0, sizeof(*p));
+	memcpy(p->name, name, sizeof(p->name));
+	p->request = desc ? desc->request : request;
+	return p;
+}
+
+static int
+kind_add_latency(struct rm_kind *k, uint64_t ns)
+{
+	double hi = RM_LAT_BIN_MIN_NS * RM_BIN_STEP;
+	int bin = 0;
+
+	if (grow((void **)&k->lat, k->nlat, &k->cap, sizeof(*k->lat)))
+		return -1;
+	k->lat[k->nlat++] = ns;
+	while (bin < RM_LAT_BINS - 1 && (double)ns >= hi) {
+		bin++;
+		hi *= RM_BIN_STEP;
+	}
+	k->bins[bin]++;
+	return 0;
+}
+
+static struct rm_series *
+series_for(struct report_model *m, uint32_t gpu_id, enum obj_heap heap)
+{
+	struct rm_series *p;
+	size_t i;
+
+	for (i = 0; i < m->nseries; i++)
+		if (m->series[i].gpu_id == gpu_id && m->series[i].heap == heap)
+			return &m->series[i];
+	p = realloc(m->series, (m->nseries + 1) * sizeof(*p));
+	if (!p)
+		return NULL;
+	m->series = p;
+	p = &p[m->nseries++];
+	memset(p, 0, sizeof(*p));
+	p->gpu_id = gpu_id;
+	p->heap = heap;
+	return p;
+}
+
+static int
+series_add(struct report_model *m, const struct obj_mem *mem, uint64_t t)
+{
+	struct rm_series *s = series_for(m, mem->gpu_id, mem->heap);
+
+	if (!s)
+		return -1;
+	/* Several changes at one instant: keep the last level. */
+	if (s->n && s->pts[s->n - 1].t == t) {
+		s->pts[s->n - 1].live = mem->live;
+	} else {
+		if (grow((void **)&s->pts, s->n, &s->cap, sizeof(*s->pts)))
+			return -1;
+		s->pts[s->n].t = t;
+		s->pts[s->n++].live = mem->live;
+	}
+	if (mem->live > s->peak)
+		s->peak = mem->live;
+	return 0;
+}
+
+static int
+object_changed(struct report_model *m, const struct obj_change *c, uint64_t t)
+{
+	struct u64map_val v = { .size = m->nspans };
+	struct u64map_val *idx;
+	struct rm_span *sp;
+
+	switch (c->kind) {
+	case OBJ_BO_NEW:
+	case OBJ_QUEUE_NEW:
+	case OBJ_EVENT_NEW:
+		if (grow((void **)&m->spans, m->nspans, &m->capspans,
+			 sizeof(*m->spans)) ||
+		    u64map_put(&m->span_of, c->val.seq, &v))
+			return -1;
+		sp = &m->spans[m->nspans++];
+		memset(sp, 0, sizeof(*sp));
+		sp->t0 = t;
+		sp->key = c->key;
+		sp->size = c->val.size;
+		sp->seq = c->val.seq;
+		sp->gpu_id = c->val.gpu_id;
+		sp->kind = (uint16_t)c->val.kind;
+		sp->what = c->kind == OBJ_BO_NEW ? RM_BO :
+			   c->kind == OBJ_QUEUE_NEW ? RM_QUEUE : RM_EVENT;
+		break;
+	default:
+		idx = u64map_get(&m->span_of, c->val.seq);
+		if (idx) {
+			m->spans[idx->size].t1 = t;
+			u64map_del(&m->span_of, c->val.seq, NULL);
+		}
+		break;
+	}
+	if (c->mem && series_add(m, c->mem, t))
+		return -1;
+	return 0;
+}
+
+static int
+keep_error(struct report_model *m, const struct kt_record *rec,
+	   const struct rm_kind *k)
+{
+	struct kfd_decode_opts o = { .start_ns = m->hdr.start_monotonic };
+	struct rm_error *e;
+	struct kt_strbuf sb;
+
+	if (m->nerrors >= RM_MAX_ERRORS)
+		return 0;
+	if (!m->errors) {
+		m->errors = calloc(RM_MAX_ERRORS, sizeof(*m->errors));
+		if (!m->errors)
+			return -1;
+	}
+	kt_strbuf_init(&sb);
+	if (kfd_decode_text(&sb, rec, &o) || !sb.data) {
+		kt_strbuf_release(&sb);
+		return -1;
+	}
+	e = &m->errors[m->nerrors++];
+	e->seq = rec->seq;
+	e->ts = rec->ts;
+	e->tid = rec->tid;
+	e->err = rec->u.ioctl.err;
+	memcpy(e->name, k->name, sizeof(e->name));
+	e->text = sb.data;		/* ownership moves to the model */
+	return 0;
+}
+
+static int
+model_ioctl(struct report_model *m, const struct kt_record *rec,
+	    struct rm_thread *th)
+{
+	const struct kt_ioctl_rec *io = &rec->u.ioctl;
+	struct obj_change ch[OBJ_MAX_CHANGES];
+	const struct kfd_ioctl_desc *desc;
+	uint64_t end = io->t_exit >= rec->ts ? io->t_exit : rec->ts;
+	struct rm_kind *k;
+	unsigned int n, i;
+
+	m->ioctls++;
+	th->ioctls++;
+	desc = kfd_schema_lookup((enum kfd_file_kind)io->file_kind,
+				 io->request);
+	k = kind_for(m, desc, io->request);
+	if (!k)
+		return -1;
+	k->count++;
+	if (io->t_exit >= rec->ts) {
+		th->busy_ns += io->t_exit - rec->ts;
+		if (kind_add_latency(k, io->t_exit - rec->ts))
+			return -1;
+	}
+	if (end > m->t_last)
+		m->t_last = end;
+	if (io->ret < 0) {
+		m->failed++;
+		k->failed++;
+		th->failed++;
+		if (keep_error(m, rec, k))
+			return -1;
+	}
+	if (desc && strcmp(desc->name, "GET_VERSION") == 0 && io->ret == 0) {
+		uint64_t maj, min;
+
+		if (!obj_arg_get(desc, "major_version", io->arg_after,
+				 io->arg_size, &maj) &&
+		    !obj_arg_get(desc, "minor_version", io->arg_after,
+				 io->arg_size, &min)) {
+			m->abi_major = (uint32_t)maj;
+			m->abi_minor = (uint32_t)min;
+		}
+	}
+	n = obj_tracker_ioctl(&m->objs, rec, desc, ch);
+	for (i = 0; i < n; i++)
+		if (object_changed(m, &ch[i], end))
+			return -1;
+	return m->objs.oom ? -1 : 0;
+}
+
+static int
+model_emit(void *ctx, const struct kt_record *rec)
+{
+	struct report_model *m = ctx;
+	struct rm_thread *th;
+
+	m->records++;
+	if (rec->type < KT_REC_TYPE_MAX)
+		m->per_type[rec->type]++;
+	if (rec->type == KT_REC_END) {
+		m->end_seen = 1;
+		return 0;
+	}
+	if (!m->t_first || rec->ts < m->t_first)
+		m->t_first = rec->ts;
+	if (rec->ts > m->t_last)
+		m->t_last = rec->ts;
+	th = thread_for(m, rec->tid, rec->ts);
+	if (!th)
+		goto oom;
+	switch (rec->type) {
+	case KT_REC_IOCTL:
+		if (model_ioctl(m, rec, th))
+			goto oom;
+		return 0;
+	case KT_REC_THREAD_NAME:
+		snprintf(th->name, sizeof(th->name), "%s",
+			 rec->u.thread_name.name ? rec->u.thread_name.name : "");
+		return 0;
+	case KT_REC_TOPOLOGY:
+		if (!m->have_topo) {
+			topo_summarize(&rec->u.topology, &m->topo);
+			obj_tracker_topology(&m->objs, &m->topo);
+			m->have_topo = 1;
+		}
+		return 0;
+	case KT_REC_API_CALL:
+		if (rec->u.api.t_exit > m->t_last)
+			m->t_last = rec->u.api.t_exit;
+		return 0;
+	default:
+		obj_tracker_record(&m->objs, rec);
+		return m->objs.oom ? -1 : 0;
+	}
+oom:
+	m->oom = 1;
+	return -1;
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Most called first; ties by name, so the order is stable. */
+static int
+cmp_kind(const void *a, const void *b)
+{
+	const struct rm_kind *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static int
+cmp_series(const void *a, const void *b)
+{
+	const struct rm_series *x = a, *y = b;
+
+	if (x->gpu_id != y->gpu_id)
+		return x->gpu_id < y->gpu_id ? -1 : 1;
+	return (int)x->heap - (int)y->heap;
+}
+
+/* Close the spans of objects still alive, and put things in order. */
+static void
+finish(struct report_model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nspans; i++) {
+		if (m->spans[i].t1)
+			continue;
+		m->spans[i].t1 = m->t_last > m->spans[i].t0 ?
+				 m->t_last : m->spans[i].t0;
+		m->spans[i].leaked = 1;
+		m->nleaks++;
+	}
+	for (i = 0; i < m->nkinds; i++)
+		if (m->kinds[i].nlat > 1)
+			qsort(m->kinds[i].lat, m->kinds[i].nlat,
+			      sizeof(uint64_t), cmp_u64);
+	if (m->nkinds > 1)
+		qsort(m->kinds, m->nkinds, sizeof(*m->kinds), cmp_kind);
+	if (m->nseries > 1)
+		qsort(m->series, m->nseries, sizeof(*m->series), cmp_series);
+	if (!m->abi_major && !m->abi_minor) {
+		m->abi_major = m->hdr.kfd_major;
+		m->abi_minor = m->hdr.kfd_minor;
+	}
+}
+
+int
+report_model_build(struct report_model *m, struct kt_reader *r, size_t window)
+{
+	struct cli_reorder ro;
+	struct kt_record rec;
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	m->hdr = *kt_reader_header(r);
+	obj_tracker_init(&m->objs);
+	u64map_init(&m->span_of);
+
+	cli_reorder_init(&ro, window ? window : CLI_REORDER_WINDOW, 0,
+			 model_emit, m);
+	while ((rc = kt_reader_next(r, &rec)) == 1)
+		if (cli_reorder_push(&ro, &rec))
+			break;
+	if (rc == 1 || cli_reorder_flush(&ro)) {
+		cli_reorder_free(&ro);
+		return -ENOMEM;
+	}
+	cli_reorder_free(&ro);
+	m->read_rc = rc;
+	kt_reader_get_status(r, &m->status);
+	finish(m);
+	return m->oom ? -ENOMEM : 0;
+}
+
+void
+report_model_release(struct report_model *m)
+{
+	size_t i;
+
+	free(m->spans);
+	for (i = 0; i < m->nseries; i++)
+		free(m->series[i].pts);
+	free(m->series);
+	for (i = 0; i < m->nkinds; i++)
+		free(m->kinds[i].lat);
+	free(m->kinds);
+	for (i = 0; i < m->nerrors; i++)
+		free(m->errors[i].text);
+	free(m->errors);
+	free(m->threads);
+	obj_tracker_release(&m->objs);
+	u64map_free(&m->span_of);
+	memset(m, 0, sizeof(*m));
+}

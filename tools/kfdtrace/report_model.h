@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What `kfdtrace report` shows, gathered in one pass over a trace: header
+ * facts, topology, object lifetimes, memory over time, latencies per ioctl
+ * kind, failed calls and the objects alive at the end. The HTML writer
+ * (report_html.c) only formats this model.
+ */
+#ifndef KFDTRACE_REPORT_MODEL_H
+#define KFDTRACE_REPORT_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "report_objects.h"
+#include "topo.h"
+#include "kfdtrace/trace.h"
+
+/* Failed calls kept with their decoded text; the rest are only counted. */
+#define RM_MAX_ERRORS 200
+
+/* Latency histogram bins: four per decade from 100 ns to 100 s. */
+#define RM_LAT_BIN_MIN_NS 100.0
+#define RM_LAT_BINS_PER_DECADE 4
+#define RM_LAT_BINS (9 * RM_LAT_BINS_PER_DECADE)
+
+enum rm_what { RM_BO, RM_QUEUE, RM_EVENT };
+
+/* The lifetime of one BO, queue or event. */
+struct rm_span {
+	uint64_t t0, t1;		/* ns; t1 = the trace's end if leaked */
+	uint64_t key;			/* handle, queue_id or event_id */
+	uint64_t size;			/* bytes (BOs) */
+	uint64_t seq;			/* the creating record */
+	uint32_t gpu_id;		/* BOs and queues */
+	uint16_t kind;			/* heap, queue type or event type */
+	uint8_t what;			/* enum rm_what */
+	uint8_t leaked;			/* still alive at the end */
+};
+
+struct rm_point {
+	uint64_t t;			/* ns */
+	uint64_t live;			/* bytes after the change */
+};
+
+/* Live bytes of one GPU and heap over time. */
+struct rm_series {
+	uint32_t gpu_id;
+	enum obj_heap heap;
+	struct rm_point *pts;
+	size_t n, cap;
+	uint64_t peak;
+};
+
+/* Calls and latencies of one ioctl kind. */
+struct rm_kind {
+	char name[32];			/* schema name or "ioctl 0x%08x" */
+	uint32_t request;
+	uint64_t count, failed;
+	uint64_t *lat;			/* ns */
+	size_t nlat, cap;
+	uint64_t bins[RM_LAT_BINS];
+};
+
+struct rm_error {
+	uint64_t seq, ts;
+	uint32_t tid;
+	int32_t err;
+	char name[32];
+	char *text;			/* the decoded record */
+};
+
+struct rm_thread {
+	uint32_t tid;
+	char name[64];
+	uint64_t ioctls, failed, busy_ns;
+	uint64_t first, last;		/* ns */
+};
+
+struct report_model {
+	struct kt_header hdr;
+	struct kt_reader_status status;
+	int read_rc;			/* the last kt_reader_next() result */
+	struct topo_summary topo;
+	int have_topo;
+	uint32_t abi_major, abi_minor;	/* from GET_VERSION, else header */
+	uint64_t t_first, t_last;	/* ns, over all records but END */
+	uint64_t records, ioctls, failed;
+	uint64_t per_type[KT_REC_TYPE_MAX];
+	int end_seen;
+
+	struct rm_span *spans;
+	size_t nspans, capspans;
+	struct rm_series *series;
+	size_t nseries;
+	struct rm_kind *kinds;
+	size_t nkinds;
+	struct rm_error *errors;
+	size_t nerrors;
+	struct rm_thread *threads;
+	size_t nthreads;
+	size_t nleaks;			/* spans with leaked set */
+
+	struct obj_tracker objs;
+	struct u64map span_of;		/* creating seq -> span index */
+	int oom;
+};
+
+/*
+ * report_model_build() - read a whole trace into a model.
+ * @r:		an open reader, before its first record
+ * @window:	records held to restore sequence order (0: the default)
+ *
+ * A damaged trace yields a model of the records before the damage, with
+ * m->status and m->read_rc saying what happened.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int report_model_build(struct report_model *m, struct kt_reader *r,
+		       size_t window);
+
+/* report_model_release() - free everything the model holds. */
+void report_model_release(struct report_model *m);
+
+/* rm_lat_bin_lo() - the lower edge of histogram bin @i, in ns. */
+double rm_lat_bin_lo(unsigned int i);
+
+/* rm_percentile() - nearest-rank percentile (permille) of sorted samples. */
+uint64_t rm_percentile(const uint64_t *v, size_t n, unsigned int permille);
+
+#endif /* KFDTRACE_REPORT_MODEL_H */
