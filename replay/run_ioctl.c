@@ -250,6 +250,18 @@ build_bufs(struct rp_run *st, struct rp_call *c, size_t args_len)
 	return 0;
 }
 
+/*
+ * Requests whose effects reach past the replayed objects: copies between
+ * arbitrary address ranges, checkpoint/restore of whole processes, file
+ * I/O into buffers.
+ */
+static int
+never_replayed(const struct kfd_ioctl_desc *d)
+{
+	return !strcmp(d->name, "CROSS_MEMORY_COPY") ||
+	       !strcmp(d->name, "CRIU_OP") || !strcmp(d->name, "AIS_OP");
+}
+
 static void
 fd_scopes(struct rp_run *st, int32_t fd, int *scope, int *gem_scope)
 {
@@ -284,6 +296,12 @@ rp_run_ioctl(struct rp_run *st, const struct kt_record *rec)
 		rp_note(st, "request 0x%08x on a %s fd is not in the schema: not "
 			"replayed", io->request,
 			kfd_file_kind_name((enum kfd_file_kind)io->file_kind));
+		return;
+	}
+	if (never_replayed(c.d)) {
+		st->sum.not_replayed++;
+		rp_note(st, "not replayed: it would let the kernel act on memory "
+			"or state outside the replay");
 		return;
 	}
 	if (io->ret < 0 && io->err == EINTR) {

@@ -148,6 +148,17 @@ render_path(const struct rp_run *st, const char *cap, char *out, size_t len)
 	}
 }
 
+static int
+device_path(const char *path, uint8_t kind)
+{
+	if (kind == KFD_FILE_KFD)
+		return strcmp(path, "/dev/kfd") == 0;
+	if (kind == KFD_FILE_RENDER)
+		return strncmp(path, "/dev/dri/renderD", 16) == 0 &&
+		       !strstr(path, "..");
+	return 0;
+}
+
 static void
 record_append(struct rp_run *st, struct kt_record *rec)
 {
@@ -177,14 +188,21 @@ run_open(struct rp_run *st, const struct kt_record *rec)
 	int fd, err = 0;
 
 	st->cur_name = "open";
-	if (!o->path) {
+	/*
+	 * Only device files, and only with flags that cannot create or
+	 * truncate anything: a trace must not make the replayer write files.
+	 */
+	if (!o->path || !device_path(o->path, o->file_kind)) {
 		st->sum.not_replayed++;
+		if (o->path && o->ret >= 0)
+			rp_note(st, "%s is not a KFD or render-node path: not opened",
+				o->path);
 		return;
 	}
 	render_path(st, o->path, path, sizeof(path));
 	if (strcmp(path, o->path) && st->o->verbose)
 		rp_note(st, "%s opened as %s", o->path, path);
-	fd = open(path, o->flags, o->mode);
+	fd = open(path, o->flags & (O_ACCMODE | O_CLOEXEC | O_NONBLOCK));
 	if (fd < 0)
 		err = errno;
 	check_result(st, o->ret, o->err, fd, err);

@@ -137,6 +137,14 @@ diverge_result(struct rp_run *st, int64_t cret, int cerr, int lret, int lerr)
 /* ------------------------------------------------------------------ */
 /* Learned bindings                                                     */
 
+/* "prefix" + "name" for a report, built only when something diverged. */
+static const char *
+field_name(char *buf, size_t len, const char *prefix, const struct kfd_field *f)
+{
+	snprintf(buf, len, "%s%s", prefix, f->name);
+	return buf;
+}
+
 static unsigned int
 role_kind(unsigned int role)
 {
@@ -209,28 +217,32 @@ bind(struct rp_run *st, unsigned int kind, int scope, uint64_t cap,
  * it when the call succeeded.
  */
 static void
-learn(struct rp_run *st, struct rp_call *c, const char *field,
+learn(struct rp_run *st, const char *prefix, const struct kfd_field *f,
       unsigned int kind, int scope, uint64_t cap, uint64_t live, int ok)
 {
 	uint64_t other;
+	char name[160];
 
 	/* Zero is "none" for handles, event ids, GEM handles and offsets. */
 	if ((!cap || !live) && kind != RP_K_QUEUE && kind != RP_K_SLOT) {
 		if (cap != live)
-			rp_diverge(st, field, cap, cap, 0, live, NULL);
+			rp_diverge(st, field_name(name, sizeof(name), prefix, f),
+				   cap, cap, 0, live, NULL);
 		return;
 	}
 	if (kind_strict(kind)) {
 		if (rp_map_get(&st->fwd, kind, (unsigned int)scope, cap, &other) &&
 		    other != live) {
-			rp_diverge(st, field, cap, other, 1, live,
+			rp_diverge(st, field_name(name, sizeof(name), prefix, f),
+				   cap, other, 1, live,
 				   "the captured value is already bound to 0x%"
 				   PRIx64, other);
 			return;
 		}
 		if (rp_map_get(&st->rev, kind, (unsigned int)scope, live, &other) &&
 		    other != cap) {
-			rp_diverge(st, field, cap, cap, 0, live,
+			rp_diverge(st, field_name(name, sizeof(name), prefix, f),
+				   cap, cap, 0, live,
 				   "the live value already stands for captured 0x%"
 				   PRIx64, other);
 			return;
@@ -238,7 +250,6 @@ learn(struct rp_run *st, struct rp_call *c, const char *field,
 	}
 	if (ok)
 		bind(st, kind, scope, cap, live);
-	(void)c;
 }
 
 static void
@@ -325,19 +336,18 @@ check_field(struct rp_run *st, struct rp_call *c, const struct kfd_field *f,
 		return;
 	if (f->width > 8) {
 		/* STRING and BYTES: compare the bytes. */
-		if (memcmp(cap_b + f->offset, live_b + f->offset, f->width)) {
-			snprintf(name, sizeof(name), "%s%s", prefix, f->name);
-			rp_diverge(st, name, cv, cv, 0, lv, "bytes differ");
-		}
+		if (memcmp(cap_b + f->offset, live_b + f->offset, f->width))
+			rp_diverge(st, field_name(name, sizeof(name), prefix, f),
+				   cv, cv, 0, lv, "bytes differ");
 		return;
 	}
-	snprintf(name, sizeof(name), "%s%s", prefix, f->name);
 	switch (classify(role, cv)) {
 	case V_IGNORE:
 		return;
 	case V_EXACT:
 		if (cv != lv)
-			rp_diverge(st, name, cv, cv, 0, lv, NULL);
+			rp_diverge(st, field_name(name, sizeof(name), prefix, f),
+				   cv, cv, 0, lv, NULL);
 		return;
 	case V_XLATE: {
 		struct kfd_field tmp = *f;
@@ -347,18 +357,20 @@ check_field(struct rp_run *st, struct rp_call *c, const struct kfd_field *f,
 		if (f->width < 8)
 			ev &= (1ull << (8 * f->width)) - 1;
 		if (ev != lv)
-			rp_diverge(st, name, cv, ev, 1, lv, NULL);
+			rp_diverge(st, field_name(name, sizeof(name), prefix, f),
+				   cv, ev, 1, lv, NULL);
 		return;
 	}
 	case V_FD:
+		field_name(name, sizeof(name), prefix, f);
 		learn_fd(st, name, (int32_t)(uint32_t)cv, (int32_t)(uint32_t)lv, ok);
 		return;
 	case V_LEARN:
 		if (role == KFD_ROLE_QUEUE_ID) {
 			/* Error bits ride on debugger queue ids. */
 			if ((cv & 0xc0000000u) != (lv & 0xc0000000u)) {
-				rp_diverge(st, name, cv, cv, 0, lv,
-					   "queue status bits differ");
+				rp_diverge(st, field_name(name, sizeof(name), prefix, f),
+					   cv, cv, 0, lv, "queue status bits differ");
 				return;
 			}
 			cv &= 0x3fffffffu;
@@ -366,7 +378,7 @@ check_field(struct rp_run *st, struct rp_call *c, const struct kfd_field *f,
 			if (cv == 0x3fffffffu)
 				return;
 		}
-		learn(st, c, name, role_kind(role),
+		learn(st, prefix, f, role_kind(role),
 		      role == KFD_ROLE_GEM_HANDLE ? c->gem_scope :
 		      role_kind(role) == RP_K_OFFSET ? 0 : c->scope, cv, lv, ok);
 		return;

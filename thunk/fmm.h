@@ -54,14 +54,27 @@ enum kmt_cpu_map {
 
 struct kmt_aperture;
 
+/*
+ * A memory object. Lookups walk the two trees with every node a cache
+ * miss once there are many objects, so what one tree's descent reads sits
+ * in one 64-byte line (objects are allocated 64-byte aligned): the user
+ * tree's node, bound and range in the first line, the VA tree's node,
+ * address and size in the second.
+ */
 struct kmt_obj {
-	struct kmt_rb_node node;	/* ape->objs, by va */
+	/* line 0: the user-range tree */
 	struct kmt_rb_node unode;	/* ape->uobjs, by userptr (USERPTR only) */
 	uint64_t umax_end;		/* max userptr end in unode's subtree */
-	struct kmt_aperture *ape;
-	enum kmt_obj_kind kind;
+	/* Registered user memory: the caller's range. */
+	uint64_t userptr;
+	uint64_t userptr_size;
+	/* line 1: the VA tree */
+	_Alignas(64) struct kmt_rb_node node;	/* ape->objs, by va */
 	uint64_t va;			/* GPU address of the first byte */
 	uint64_t size;			/* bytes of VA the object owns */
+	/* the rest */
+	struct kmt_aperture *ape;
+	enum kmt_obj_kind kind;
 	uint64_t handle;		/* KFD handle; 0: none */
 	uint32_t gpu_id;		/* GPU owning the BO (0: none) */
 	uint32_t node_id;		/* user node reported to QueryPointerInfo */
@@ -70,10 +83,7 @@ struct kmt_obj {
 	enum kmt_cpu_map cpu_map;
 	void *cpu;			/* CPU address of the first byte (or NULL) */
 	uint64_t cpu_size;		/* bytes mapped at cpu */
-	/* Registered user memory: the caller's range and its count. */
-	uint64_t userptr;
-	uint64_t userptr_size;
-	uint32_t reg_count;
+	uint32_t reg_count;		/* registrations of the user range */
 	/* GPUs (gpu_ids) it is registered for (none: all) and mapped on. */
 	uint32_t *reg_ids;
 	uint32_t n_reg;

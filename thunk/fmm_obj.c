@@ -173,15 +173,23 @@ kmt_ape_release_va(struct kmt_fmm *fmm, struct kmt_aperture *ape, uint64_t va, u
 		kmt_warn("VA %#lx+%#lx released twice\n", (unsigned long)va, (unsigned long)size);
 }
 
+_Static_assert(offsetof(struct kmt_obj, userptr_size) + 8 <= 64,
+	       "a user-tree descent reads one cache line");
+_Static_assert(offsetof(struct kmt_obj, node) == 64 && offsetof(struct kmt_obj, size) + 8 <= 128,
+	       "a VA-tree descent reads one cache line");
+
 struct kmt_obj *
 kmt_obj_new(struct kmt_aperture *ape, enum kmt_obj_kind kind, uint64_t va, uint64_t size)
 {
 	struct kmt_rb_node *parent = NULL, *cur = ape->objs.root;
-	struct kmt_obj *obj = calloc(1, sizeof(*obj));
+	/* Cache-line aligned: see struct kmt_obj. */
+	size_t bytes = (sizeof(struct kmt_obj) + 63) & ~(size_t)63;
+	struct kmt_obj *obj = aligned_alloc(64, bytes);
 	bool left = false;
 
 	if (!obj)
 		return NULL;
+	memset(obj, 0, sizeof(*obj));
 	obj->ape = ape;
 	obj->kind = kind;
 	obj->va = va;

@@ -11,7 +11,8 @@
  *			thread), an SDMA queue with its doorbell mapping,
  *			SVM ranges, dma-buf export/import, render-node GEM
  *			objects and PRIME, SMI events, a secondary KFD
- *			process, and some calls that fail
+ *			process, heap memory registered as userptr, and
+ *			some calls that fail
  *   rp_workload enomem	one VRAM allocation that fits and one of 1 GiB
  *			(run it on a profile with little VRAM)
  *   rp_workload badqueue	a queue whose ring is not GPU-mapped (EINVAL),
@@ -530,7 +531,8 @@ full(void)
 	struct kfd_abi_free_memory_of_gpu_args bad = { .handle = 0x12345 };
 	struct kfd_abi_runtime_enable_args rt = { .mode_mask = 1 };
 	static uint64_t r_debug_stub[4];
-	uint64_t up_va;
+	uint64_t up_va, heap_h = 0;
+	void *heap;
 	void *p;
 
 	info_calls();
@@ -556,6 +558,16 @@ full(void)
 	up_h = alloc_mem(up_va, 65536, KFD_ABI_ALLOC_MEM_FLAGS_USERPTR |
 			 KFD_ABI_ALLOC_MEM_FLAGS_WRITABLE, up_va, NULL, 0);
 	map_mem(up_h, 1);
+
+	/* Heap memory registered too: the GPU sees it at a VA of ours. */
+	heap = aligned_alloc(65536, 65536);
+	if (heap) {
+		heap_h = alloc_mem(va_take(65536), 65536,
+				   KFD_ABI_ALLOC_MEM_FLAGS_USERPTR |
+				   KFD_ABI_ALLOC_MEM_FLAGS_WRITABLE,
+				   (uint64_t)(uintptr_t)heap, NULL, 0);
+		map_mem(heap_h, 1);
+	}
 
 	db_h = alloc_mem(va_take(8192), 8192, KFD_ABI_ALLOC_MEM_FLAGS_DOORBELL |
 			 KFD_ABI_ALLOC_MEM_FLAGS_WRITABLE, 0, NULL, 0);
@@ -584,6 +596,11 @@ full(void)
 	free_mem(db_h);
 	map_mem(up_h, 0);
 	free_mem(up_h);
+	if (heap_h) {
+		map_mem(heap_h, 0);
+		free_mem(heap_h);
+	}
+	free(heap);
 	munmap((void *)(uintptr_t)vram_va, 2u << 20);
 	map_mem(vram, 0);
 	free_mem(vram);

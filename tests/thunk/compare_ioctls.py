@@ -106,6 +106,21 @@ def processes(kfdtrace, path, label='main'):
     return out
 
 
+def resolved_thunk(lib_dir, program):
+    """The libhsakmt.so.1 the dynamic loader picks for PROGRAM (by its
+    LD_TRACE_LOADED_OBJECTS listing), so a run cannot silently use the
+    other library."""
+    env = dict(os.environ)
+    env.pop('LD_LIBRARY_PATH', None)
+    env.pop('LD_PRELOAD', None)
+    if lib_dir:
+        env['LD_LIBRARY_PATH'] = lib_dir
+    env['LD_TRACE_LOADED_OBJECTS'] = '1'
+    p = subprocess.run([program[0]], env=env, capture_output=True, text=True, timeout=60)
+    m = re.search(r'libhsakmt\.so\.1 => (\S+)', p.stdout)
+    return os.path.realpath(m.group(1)) if m else None
+
+
 def record(kfdtrace, profile, kernel, lib_dir, out, program):
     env = dict(os.environ)
     env.pop('LD_LIBRARY_PATH', None)
@@ -128,6 +143,11 @@ def run(argv):
     if not os.path.exists(ours_lib):
         print('%s: missing' % ours_lib)
         return 1
+    for lib, want in ((lib_dir, ours_lib), (None, DEBIAN_LIB)):
+        got = resolved_thunk(lib, program)
+        if got != os.path.realpath(want):
+            print('%s would load %s, not %s' % (program[0], got, want))
+            return 1
     with tempfile.TemporaryDirectory(prefix='kt-cmp-') as tmp:
         ok = True
         traces = {}

@@ -62,4 +62,24 @@ void kfdtrace_help_record(FILE *out);
 int kfdtrace_cmd_replay(int argc, char **argv);
 void kfdtrace_help_replay(FILE *out);
 
+/* tools/kfdtrace/cmd_export.c: one export format per option (--ctf, ...) */
+int kfdtrace_cmd_export(int argc, char **argv);
+void kfdtrace_help_export(FILE *out);
+
+struct kfdtrace_export_opts {
+	int verbose;			/* -v: say what is loaded and written */
+	const char *plugin_path;	/* --plugin-path: the babeltrace2 plugin */
+};
+
+/*
+ * An export format's writer: converts TRACE into DEST and returns a
+ * KFDTRACE_EXIT_* status, printing its own messages. One line per format
+ * in cmd_export.c's table.
+ */
+int kfdtrace_export_ctf(const char *trace, const char *dest,
+			const struct kfdtrace_export_opts *o);
+/* tools/kfdtrace/export_perfetto.c: Chrome trace-event JSON (Perfetto) */
+int kfdtrace_export_perfetto(const char *trace, const char *dest,
+			     const struct kfdtrace_export_opts *o);
+
 #endif /* KFDTRACE_COMMANDS_H */

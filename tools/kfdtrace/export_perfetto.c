@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "export_perfetto.h"
+#include "commands.h"
 #include "report_objects.h"
 #include "kfdtrace/decode.h"
 #include "kfdtrace/schema.h"
@@ -402,7 +402,13 @@ other_data(struct pf *p, const struct kt_header *h,
 			 integrity_name(st, rc));
 }
 
-int
+/*
+ * Write every record of @r as trace events to @out. The JSON is complete
+ * and valid even for a damaged trace: it covers the records before the
+ * damage, and otherData says how reading ended (*read_rc is the last
+ * kt_reader_next() result). Return: 0, -ENOMEM or -EIO.
+ */
+static int
 export_perfetto(struct kt_reader *r, FILE *out, size_t window, int *read_rc)
 {
 	const struct kt_header *h = kt_reader_header(r);
@@ -451,4 +457,40 @@ export_perfetto(struct kt_reader *r, FILE *out, size_t window, int *read_rc)
 	kt_strbuf_release(&p.sb);
 	obj_tracker_release(&p.objs);
 	return err;
+}
+
+int
+kfdtrace_export_perfetto(const char *trace, const char *dest,
+			 const struct kfdtrace_export_opts *o)
+{
+	struct kt_reader *r;
+	FILE *out = stdout;
+	int rc, read_rc = 0, status;
+
+	if (cli_open(trace, &r))
+		return KFDTRACE_EXIT_ERROR;
+	if (strcmp(dest, "-") != 0) {
+		out = fopen(dest, "w");
+		if (!out) {
+			fprintf(stderr, "kfdtrace: %s: %s\n", dest,
+				strerror(errno));
+			kt_reader_close(r);
+			return KFDTRACE_EXIT_ERROR;
+		}
+	}
+	rc = export_perfetto(r, out, 0, &read_rc);
+	if (out != stdout && fclose(out) != 0 && !rc)
+		rc = -EIO;
+	if (rc) {
+		fprintf(stderr, "kfdtrace: %s: %s\n", dest,
+			rc == -ENOMEM ? "out of memory" : "write error");
+		status = KFDTRACE_EXIT_ERROR;
+	} else {
+		status = cli_finish(trace, r, read_rc);
+		if (o->verbose)
+			fprintf(stderr, "kfdtrace: wrote trace events %s\n",
+				dest);
+	}
+	kt_reader_close(r);
+	return status;
 }

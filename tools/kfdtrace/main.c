@@ -20,9 +20,11 @@ static const struct kfdtrace_cmd commands[] = {
 	{ "stats", "per-ioctl counts, errors, latencies, memory and leaks",
 	  kfdtrace_cmd_stats, kfdtrace_help_stats },
 	{ "report", "write a self-contained HTML report of a trace", kfdtrace_cmd_report, kfdtrace_help_report },
+	{ "diff", "align two traces and show where they diverge", kfdtrace_cmd_diff, kfdtrace_help_diff },
 	{ "record", "run a program and record its KFD requests", kfdtrace_cmd_record, kfdtrace_help_record },
 	{ "sim", "run a program on a simulated GPU machine", kfdtrace_cmd_sim, kfdtrace_help_sim },
 	{ "replay", "reissue a trace on a device and compare the results", kfdtrace_cmd_replay, kfdtrace_help_replay },
+	{ "export", "convert a trace to other formats (CTF for babeltrace2 and Trace Compass)", kfdtrace_cmd_export, kfdtrace_help_export },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

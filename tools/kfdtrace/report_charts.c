@@ -461,7 +461,7 @@ histogram(struct kt_strbuf *sb, const struct rm_kind *k, unsigned int b0,
 	  unsigned int b1)
 {
 	const double w = 340, h = 120, left = 30, bottom = 96, top = 8;
-	const double width = w - left - 10;
+	const double width = w - left - 24;
 	double bw = width / (b1 - b0), ymax = 1;
 	char p50[32], p99[32], mx[32];
 	unsigned int i;
@@ -484,13 +484,13 @@ histogram(struct kt_strbuf *sb, const struct rm_kind *k, unsigned int b0,
 					     rm_percentile(k->lat, k->nlat, 990)),
 				 rd_duration(mx, sizeof(mx),
 					     (double)k->lat[k->nlat - 1]));
-	kt_strbuf_printf(sb, "</div><svg class=\"chart hist\" viewBox=\"0 0 %.0f "
+	kt_strbuf_printf(sb, "</div><svg class=\"chart lat\" viewBox=\"0 0 %.0f "
 			 "%.0f\" role=\"img\" aria-label=\"latency of %s\">",
 			 w, h, k->name);
 	kt_strbuf_printf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">"
 			 "%.0f</text><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
 			 "y2=\"%.1f\" stroke=\"#eef0f3\"/>",
-			 left - 4, top + 4, ymax, left, top, w - 10, top);
+			 left - 4, top + 4, ymax, left, top, left + width, top);
 	for (i = b0; i < b1; i++) {
 		double bh = (double)k->bins[i] * (bottom - top) / ymax;
 		char lo[32], hi[32];
@@ -510,7 +510,7 @@ histogram(struct kt_strbuf *sb, const struct rm_kind *k, unsigned int b0,
 	}
 	kt_strbuf_printf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
 			 "y2=\"%.1f\" stroke=\"#9ca3af\"/>",
-			 left, bottom, w - 10, bottom);
+			 left, bottom, left + width, bottom);
 	for (i = b0; i <= b1; i++) {
 		if (i % RM_LAT_BINS_PER_DECADE)
 			continue;

@@ -499,6 +499,17 @@ charts(struct kt_strbuf *sb, const struct report_model *m)
 	kt_strbuf_puts(sb, "</section>\n");
 }
 
+/* A decoded line without its "[tid] +t " prefix: the table has both. */
+static const char *
+call_text(const char *line)
+{
+	const char *p = line;
+
+	if (*p != '[' || !(p = strchr(p, ' ')) || !(p = strchr(p + 1, ' ')))
+		return line;
+	return p + 1;
+}
+
 static void
 errors(struct kt_strbuf *sb, const struct report_model *m)
 {
@@ -540,7 +551,7 @@ errors(struct kt_strbuf *sb, const struct report_model *m)
 		else
 			kt_strbuf_printf(sb, ">errno %d", e->err);
 		kt_strbuf_puts(sb, "</td><td class=\"call mono\">");
-		rd_escape(sb, e->text);
+		rd_escape(sb, call_text(e->text));
 		kt_strbuf_puts(sb, "</td></tr>");
 	}
 	kt_strbuf_puts(sb, "</tbody></table>");

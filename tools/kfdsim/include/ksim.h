@@ -49,8 +49,9 @@
  *   call ksim_notify_fork_child() from a raw clone() child.
  *   When the environment variable KFDSIM_MACHINE (or ksim_opts.machine)
  *   names a machine, the state that crosses processes (VRAM and system
- *   memory accounting, exported dmabufs and their metadata, the rocm
- *   flavour's IPC handles) lives in a shared registry
+ *   memory accounting, exported dmabufs and their metadata, each GPU's
+ *   SDMA queue slots, the rocm flavour's IPC handles) lives in a shared
+ *   registry
  *   /dev/shm/kfdsim-<machine>, so all processes of one simulated machine
  *   see one device.
  */

@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kt_ctf_export(): a babeltrace2 graph, source.kfdtrace.trace ->
+ * sink.ctf.fs, run in the calling process (see kt_ctf_export.h).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <babeltrace2/babeltrace.h>
+
+#include "kt_ctf_export.h"
+
+#define KT_BT2_PLUGIN_FILE "babeltrace-plugin-kfdtrace.so"
+
+/* The phrase the source's error cause uses for a truncated trace (iter.c). */
+#define KT_BT2_TRUNCATED "trace truncated"
+
+static void __attribute__((format(printf, 3, 4)))
+say(char *msg, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!msg || !size)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, size, fmt, ap);
+	va_end(ap);
+}
+
+/* The kfdtrace plugin from a file, or from a directory holding it. */
+static const bt_plugin *
+load_from(const char *path)
+{
+	const bt_plugin_set *set = NULL;
+	const bt_plugin *found = NULL;
+	struct stat st;
+	uint64_t i;
+	int rc;
+
+	if (stat(path, &st) != 0)
+		return NULL;
+	if (S_ISDIR(st.st_mode))
+		rc = bt_plugin_find_all_from_dir(path, BT_FALSE, BT_FALSE, &set);
+	else
+		rc = bt_plugin_find_all_from_file(path, BT_FALSE, &set);
+	if (rc != 0 || !set) {
+		bt_current_thread_clear_error();
+		return NULL;
+	}
+	for (i = 0; i < bt_plugin_set_get_plugin_count(set); i++) {
+		const bt_plugin *p = bt_plugin_set_borrow_plugin_by_index_const(set, i);
+
+		if (strcmp(bt_plugin_get_name(p), "kfdtrace") == 0) {
+			found = p;
+			bt_plugin_get_ref(found);
+			break;
+		}
+	}
+	bt_plugin_set_put_ref(set);
+	return found;
+}
+
+/* Whether the running program belongs to the build tree it was built in. */
+static int
+in_build_tree(void)
+{
+#ifdef KT_BT2_BUILD_ROOT
+	char exe[PATH_MAX], root[PATH_MAX];
+	size_t n;
+
+	if (!realpath("/proc/self/exe", exe) || !realpath(KT_BT2_BUILD_ROOT, root))
+		return 0;
+	n = strlen(root);
+	return strncmp(exe, root, n) == 0 && exe[n] == '/';
+#else
+	return 0;
+#endif
+}
+
+static const bt_plugin *
+find_plugin(const struct kt_ctf_export_opts *o)
+{
+	const bt_plugin *p = NULL;
+	const char *env = getenv("KFDTRACE_BT2_PLUGIN_PATH");
+
+	if (o && o->plugin_path)
+		return load_from(o->plugin_path);
+	if (env && *env)
+		return load_from(env);
+#ifdef KT_BT2_BUILD_DIR
+	if (in_build_tree()) {
+		p = load_from(KT_BT2_BUILD_DIR "/" KT_BT2_PLUGIN_FILE);
+		if (p)
+			return p;
+	}
+#endif
+#ifdef KT_BT2_INSTALL_DIR
+	p = load_from(KT_BT2_INSTALL_DIR "/" KT_BT2_PLUGIN_FILE);
+	if (p)
+		return p;
+#endif
+	if (bt_plugin_find("kfdtrace", BT_TRUE, BT_TRUE, BT_TRUE, BT_FALSE,
+			   BT_FALSE, &p) != BT_PLUGIN_FIND_STATUS_OK) {
+		bt_current_thread_clear_error();
+		return NULL;
+	}
+	return p;
+}
+
+/*
+ * The output directory must not exist when sink.ctf.fs starts in
+ * single-trace mode (it creates it, with its parents): an empty one is
+ * removed first, a non-empty one refused.
+ */
+static int
+prepare_outdir(const char *dir, char *msg, size_t size)
+{
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+
+	if (lstat(dir, &st) != 0)
+		return 0;
+	if (!S_ISDIR(st.st_mode)) {
+		say(msg, size, "%s: exists and is not a directory", dir);
+		return -1;
+	}
+	d = opendir(dir);
+	if (!d) {
+		say(msg, size, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+			closedir(d);
+			say(msg, size, "%s: the directory is not empty", dir);
+			return -1;
+		}
+	}
+	closedir(d);
+	if (rmdir(dir) != 0) {
+		say(msg, size, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Turn the thread's error into one message: the deepest cause (what went
+ * wrong first) and the others after it. Return: 1 when the source reported
+ * a truncated trace, else 0.
+ */
+static int
+take_error(char *msg, size_t size)
+{
+	const bt_error *err = bt_current_thread_take_error();
+	size_t used = 0;
+	int truncated = 0;
+	uint64_t i, n;
+
+	if (!err) {
+		say(msg, size, "the conversion failed (no detail)");
+		return 0;
+	}
+	n = bt_error_get_cause_count(err);
+	for (i = n; i-- > 0;) {
+		const bt_error_cause *c = bt_error_borrow_cause_by_index(err, i);
+		const char *m = bt_error_cause_get_message(c);
+
+		if (bt_error_cause_get_actor_type(c) ==
+			    BT_ERROR_CAUSE_ACTOR_TYPE_MESSAGE_ITERATOR &&
+		    strcmp(bt_error_cause_message_iterator_actor_get_plugin_name(c),
+			   "kfdtrace") == 0 && strstr(m, KT_BT2_TRUNCATED))
+			truncated = 1;
+		if (msg && used + 1 < size) {
+			int w = snprintf(msg + used, size - used, "%s%s",
+					 used ? "\n  caused: " : "", m);
+
+			if (w > 0)
+				used += (size_t)w < size - used ? (size_t)w :
+					size - used - 1;
+		}
+	}
+	bt_error_release(err);
+	return truncated;
+}
+
+int
+kt_ctf_export(const char *trace, const char *outdir,
+	      const struct kt_ctf_export_opts *opts, char *msg,
+	      size_t msg_size)
+{
+	const bt_plugin *kplug = NULL, *ctf = NULL;
+	const bt_component_class_source *src_cls;
+	const bt_component_class_sink *sink_cls;
+	const bt_component_source *src = NULL;
+	const bt_component_sink *sink = NULL;
+	bt_value *sp = NULL, *kp = NULL, *inputs = NULL;
+	bt_graph *graph = NULL;
+	bt_graph_run_status st;
+	int rc = KT_CTF_FAILED;
+
+	say(msg, msg_size, "no error");
+	kplug = find_plugin(opts);
+	if (!kplug) {
+		say(msg, msg_size, "cannot find the babeltrace2 plugin `kfdtrace` "
+		    "(%s); set KFDTRACE_BT2_PLUGIN_PATH to its file or directory",
+		    KT_BT2_PLUGIN_FILE);
+		goto out;
+	}
+	if (opts && opts->verbose)
+		fprintf(stderr, "kfdtrace: using %s\n", bt_plugin_get_path(kplug));
+	if (bt_plugin_find("ctf", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_FALSE,
+			   &ctf) != BT_PLUGIN_FIND_STATUS_OK) {
+		bt_current_thread_clear_error();
+		say(msg, msg_size, "cannot find babeltrace2's `ctf` plugin "
+		    "(is babeltrace2 installed?)");
+		goto out;
+	}
+	src_cls = bt_plugin_borrow_source_component_class_by_name_const(kplug,
+									"trace");
+	sink_cls = bt_plugin_borrow_sink_component_class_by_name_const(ctf, "fs");
+	if (!src_cls || !sink_cls) {
+		say(msg, msg_size, "the plugins lack source.kfdtrace.trace or "
+		    "sink.ctf.fs");
+		goto out;
+	}
+	if (prepare_outdir(outdir, msg, msg_size))
+		goto out;
+
+	kp = bt_value_map_create();
+	inputs = bt_value_array_create();
+	sp = bt_value_map_create();
+	if (!kp || !inputs || !sp ||
+	    bt_value_array_append_string_element(inputs, trace) ||
+	    bt_value_map_insert_entry(kp, "inputs", inputs) ||
+	    bt_value_map_insert_bool_entry(kp, "truncated-is-error", BT_TRUE) ||
+	    bt_value_map_insert_string_entry(sp, "path", outdir) ||
+	    bt_value_map_insert_bool_entry(sp, "assume-single-trace", BT_TRUE) ||
+	    bt_value_map_insert_bool_entry(sp, "quiet", BT_TRUE)) {
+		say(msg, msg_size, "out of memory");
+		goto out;
+	}
+	graph = bt_graph_create(0);
+	if (!graph) {
+		say(msg, msg_size, "out of memory");
+		goto out;
+	}
+	/*
+	 * The source logs its warnings (truncation, reordering); the sink
+	 * logs only errors, since some of its failures leave no error cause.
+	 */
+	if (bt_graph_add_source_component(graph, src_cls, "kfdtrace", kp,
+					  BT_LOGGING_LEVEL_WARNING, &src) ||
+	    bt_graph_add_sink_component(graph, sink_cls, "ctf", sp,
+					BT_LOGGING_LEVEL_ERROR, &sink) ||
+	    bt_graph_connect_ports(graph,
+		bt_component_source_borrow_output_port_by_index_const(src, 0),
+		bt_component_sink_borrow_input_port_by_index_const(sink, 0),
+		NULL)) {
+		take_error(msg, msg_size);
+		goto out;
+	}
+	do {
+		st = bt_graph_run(graph);
+		if (st == BT_GRAPH_RUN_STATUS_AGAIN)
+			usleep(1000);
+	} while (st == BT_GRAPH_RUN_STATUS_AGAIN);
+	if (st == BT_GRAPH_RUN_STATUS_OK)
+		rc = KT_CTF_OK;
+	else
+		rc = take_error(msg, msg_size) ? KT_CTF_TRUNCATED : KT_CTF_FAILED;
+out:
+	/* Destroying the graph finalizes the sink, which writes the metadata. */
+	bt_graph_put_ref(graph);
+	bt_value_put_ref(kp);
+	bt_value_put_ref(inputs);
+	bt_value_put_ref(sp);
+	bt_plugin_put_ref(kplug);
+	bt_plugin_put_ref(ctf);
+	return rc;
+}

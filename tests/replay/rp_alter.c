@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Copies a trace with one captured result changed, for the divergence
+ * tests:
+ *
+ *   rp_alter IN OUT SEQ FIELD VALUE
+ *
+ * FIELD is an output field of the ioctl at sequence number SEQ (its
+ * after-image gets VALUE), or "errno" (the call then failed with VALUE).
+ * Every other record is copied as read; the writer adds its own END.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <kfdtrace/schema.h>
+#include <kfdtrace/trace.h>
+
+int
+main(int argc, char **argv)
+{
+	struct kt_reader *rd;
+	struct kt_writer *wr;
+	struct kt_record rec;
+	uint64_t seq, value;
+	uint8_t after[KT_MAX_ARG_SIZE + 1];
+	int r, done = 0;
+
+	if (argc != 6) {
+		fprintf(stderr, "usage: rp_alter IN OUT SEQ FIELD VALUE\n");
+		return 2;
+	}
+	seq = strtoull(argv[3], NULL, 0);
+	value = strtoull(argv[5], NULL, 0);
+	r = kt_reader_open(argv[1], &rd);
+	if (r < 0) {
+		fprintf(stderr, "rp_alter: %s: %s\n", argv[1], kt_strerror(r));
+		return 1;
+	}
+	r = kt_writer_open(argv[2], kt_reader_header(rd), NULL, &wr);
+	if (r < 0) {
+		fprintf(stderr, "rp_alter: %s: %s\n", argv[2], kt_strerror(r));
+		return 1;
+	}
+	while ((r = kt_reader_next(rd, &rec)) > 0) {
+		if (rec.type == KT_REC_END)
+			continue;
+		if (rec.type == KT_REC_IOCTL && rec.seq == seq) {
+			struct kt_ioctl_rec *io = &rec.u.ioctl;
+			const struct kfd_ioctl_desc *d =
+				kfd_schema_lookup(io->file_kind, io->request);
+
+			if (!strcmp(argv[4], "errno")) {
+				io->ret = -1;
+				io->err = (int32_t)value;
+				done = 1;
+			} else if (d && io->arg_after) {
+				int i = kfd_schema_field(d, argv[4]);
+
+				memcpy(after, io->arg_after, io->arg_size);
+				if (i >= 0 && kfd_field_set(&d->args->fields[i], after,
+							    io->arg_size, value) == 0) {
+					io->arg_after = after;
+					done = 1;
+				}
+			}
+		}
+		r = kt_writer_append(wr, &rec);
+		if (r < 0) {
+			fprintf(stderr, "rp_alter: append: %s\n", kt_strerror(r));
+			return 1;
+		}
+	}
+	kt_reader_close(rd);
+	if (kt_writer_close(wr) < 0 || !done) {
+		fprintf(stderr, "rp_alter: %s\n", done ? "write failed" :
+			"no such record or field");
+		return 1;
+	}
+	return 0;
+}

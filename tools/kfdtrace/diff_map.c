@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Value correspondence between two traces (see diff_map.h).
+ */
+#include <string.h>
+
+#include "diff_map.h"
+
+int
+dmap_rule_of(enum kfd_role role)
+{
+	switch (role) {
+	case KFD_ROLE_HANDLE:
+		return DMAP_HANDLE;
+	case KFD_ROLE_GPU_ID:
+		return DMAP_GPU;
+	case KFD_ROLE_QUEUE_ID:
+		return DMAP_QUEUE;
+	case KFD_ROLE_EVENT_ID:
+		return DMAP_EVENT;
+	case KFD_ROLE_EVENT_SLOT:
+		return DMAP_SLOT;
+	case KFD_ROLE_FD:
+		return DMAP_FD;
+	case KFD_ROLE_MMAP_OFFSET:
+	case KFD_ROLE_DOORBELL_OFFSET:
+		return DMAP_OFFSET;
+	case KFD_ROLE_GPU_VA:
+	case KFD_ROLE_CPU_ADDR:
+		return DMAP_ADDR;
+	case KFD_ROLE_GEM_HANDLE:
+		return DMAP_GEM;
+	case KFD_ROLE_PID:
+		return DMAP_PID;
+	case KFD_ROLE_CLOCK:
+		return DMAP_IGNORE;
+	case KFD_ROLE_PTR:
+		return DMAP_NULLNESS;
+	default:
+		return DMAP_EXACT;
+	}
+}
+
+const char *
+dmap_space_name(enum dmap_space s)
+{
+	static const char *const names[DMAP_SPACES] = {
+		[DMAP_HANDLE] = "handles",
+		[DMAP_GPU] = "gpu_ids",
+		[DMAP_QUEUE] = "queue ids",
+		[DMAP_EVENT] = "event ids",
+		[DMAP_SLOT] = "event slots",
+		[DMAP_FD] = "fds",
+		[DMAP_OFFSET] = "mmap offsets",
+		[DMAP_ADDR] = "addresses",
+		[DMAP_GEM] = "GEM handles",
+		[DMAP_PID] = "pids",
+	};
+
+	return s < DMAP_SPACES ? names[s] : "values";
+}
+
+void
+dmap_init(struct dmap *m)
+{
+	unsigned int i;
+
+	memset(m, 0, sizeof(*m));
+	for (i = 0; i < DMAP_SPACES; i++) {
+		u64map_init(&m->ab[i]);
+		u64map_init(&m->ba[i]);
+	}
+}
+
+void
+dmap_release_all(struct dmap *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < DMAP_SPACES; i++) {
+		u64map_free(&m->ab[i]);
+		u64map_free(&m->ba[i]);
+	}
+}
+
+int
+dmap_match(struct dmap *m, enum dmap_space space, uint64_t a, uint64_t b,
+	   uint64_t seq, uint64_t *expect, int *expect_is_a)
+{
+	struct u64map_val *pa, *pb, v;
+
+	*expect_is_a = 0;
+	*expect = 0;
+	if (a == 0 || b == 0)
+		return a == b;
+	pa = u64map_get(&m->ab[space], a);
+	pb = u64map_get(&m->ba[space], b);
+	if (pa || pb) {
+		if (pa && pa->size == b)
+			return 1;
+		if (pa) {
+			*expect = pa->size;
+		} else {
+			*expect = pb->size;
+			*expect_is_a = 1;
+		}
+		return 0;
+	}
+	memset(&v, 0, sizeof(v));
+	v.seq = seq;
+	v.size = b;
+	if (u64map_put(&m->ab[space], a, &v))
+		m->oom = 1;
+	v.size = a;
+	if (u64map_put(&m->ba[space], b, &v))
+		m->oom = 1;
+	m->bound[space]++;
+	return 1;
+}
+
+void
+dmap_unbind_a(struct dmap *m, enum dmap_space space, uint64_t a)
+{
+	struct u64map_val v;
+
+	if (u64map_del(&m->ab[space], a, &v))
+		u64map_del(&m->ba[space], v.size, NULL);
+}
+
+void
+dmap_unbind_b(struct dmap *m, enum dmap_space space, uint64_t b)
+{
+	struct u64map_val v;
+
+	if (u64map_del(&m->ba[space], b, &v))
+		u64map_del(&m->ab[space], v.size, NULL);
+}
