@@ -11,11 +11,25 @@
 
 #include "replay_priv.h"
 
+/*
+ * A gpu_id the trace uses. A failed call may name a GPU that never existed
+ * (a probe, an error path): that only counts when the topology has it.
+ */
+static void
+note_gpu(struct rp_model *m, uint32_t gpu_id, int failed)
+{
+	if (failed && m->have_topo && !rp_topo_gpu(&m->topo, gpu_id))
+		return;
+	rp_model_note_gpu(m, gpu_id);
+}
+
 /* The gpu_ids an ioctl names: GPU_ID fields, handles, and gpu id arrays. */
 static void
 note_gpus(struct rp_model *m, const struct kfd_ioctl_desc *d,
 	  const struct kt_ioctl_rec *io)
 {
+	int failed = io->ret < 0;
+
 	const struct kfd_struct_desc *sd = d->args;
 	unsigned int i;
 	uint16_t b;
@@ -33,9 +47,8 @@ note_gpus(struct rp_model *m, const struct kfd_ioctl_desc *d,
 		if (!kfd_field_present(sd, f, io->arg_before, io->arg_size) ||
 		    kfd_field_get(f, io->arg_before, io->arg_size, &v) < 0)
 			continue;
-		/* CREATE_EVENT's page "handle" is a handle only when set. */
-		rp_model_note_gpu(m, f->role == KFD_ROLE_HANDLE ?
-				  (uint32_t)(v >> 32) : (uint32_t)v);
+		note_gpu(m, f->role == KFD_ROLE_HANDLE ? (uint32_t)(v >> 32) :
+			 (uint32_t)v, failed);
 	}
 	for (b = 0; b < io->nbufs; b++) {
 		const struct kt_buf_image *bi = &io->bufs[b];
@@ -59,7 +72,7 @@ note_gpus(struct rp_model *m, const struct kfd_ioctl_desc *d,
 				uint64_t v;
 
 				if (kfd_field_get(f, bi->before + off, el->size, &v) == 0)
-					rp_model_note_gpu(m, (uint32_t)v);
+					note_gpu(m, (uint32_t)v, failed);
 			}
 		}
 	}

@@ -53,6 +53,34 @@ static const char *const dmabuf_origin[] = {
 
 static const char *const range_why[] = { "mmap", "userptr", "svm" };
 
+/* One buffer of a queue, with the memory object holding it at creation. */
+static void
+queue_buf(FILE *out, const struct rp_model *m, const struct rp_m_queue *q,
+	  const char *what, uint64_t va, uint64_t size)
+{
+	size_t i;
+
+	if (!va)
+		return;
+	fprintf(out, "    %-8s 0x%" PRIx64, what, va);
+	if (size)
+		fprintf(out, "+%" PRIu64, size);
+	for (i = 0; i < m->bos.n; i++) {
+		const struct rp_m_bo *b = RP_AT(&m->bos, struct rp_m_bo, i);
+
+		if (b->proc == q->proc && b->alloc_seq < q->create_seq &&
+		    b->free_seq > q->create_seq && va >= b->va &&
+		    va < b->va + b->size) {
+			fprintf(out, " in handle 0x%" PRIx64 " (%s)", b->handle,
+				b->imported ? "dma-buf" : bo_domain(b->flags));
+			break;
+		}
+	}
+	if (i == m->bos.n)
+		fprintf(out, " (no memory object holds it)");
+	fprintf(out, "\n");
+}
+
 static void
 print_gpus(const struct rp_model *m, FILE *out)
 {
@@ -161,13 +189,15 @@ rp_model_print(const struct rp_model *m, FILE *out)
 	for (i = 0; i < m->queues.n && i < PLAN_LIST_MAX; i++) {
 		const struct rp_m_queue *q = RP_AT(&m->queues, struct rp_m_queue, i);
 
-		fprintf(out, "  queue %u: type %u gpu 0x%x ring 0x%" PRIx64 "+%" PRIu64
-			" rptr 0x%" PRIx64 " wptr 0x%" PRIx64 " eop 0x%" PRIx64
-			" ctx 0x%" PRIx64 " doorbell 0x%" PRIx64 ", %s..%s\n",
-			q->qid, q->type, q->gpu_id, q->ring, q->ring_size, q->rptr,
-			q->wptr, q->eop, q->ctx, q->doorbell_offset,
-			seq_str(q->create_seq, s1, sizeof(s1)),
+		fprintf(out, "  queue %u: type %u gpu 0x%x doorbell 0x%" PRIx64
+			", %s..%s\n", q->qid, q->type, q->gpu_id,
+			q->doorbell_offset, seq_str(q->create_seq, s1, sizeof(s1)),
 			seq_str(q->destroy_seq, s2, sizeof(s2)));
+		queue_buf(out, m, q, "ring", q->ring, q->ring_size);
+		queue_buf(out, m, q, "rptr", q->rptr, 0);
+		queue_buf(out, m, q, "wptr", q->wptr, 0);
+		queue_buf(out, m, q, "eop", q->eop, q->eop_size);
+		queue_buf(out, m, q, "ctx_save", q->ctx, q->ctx_size);
 	}
 	fprintf(out, "events:     %zu\n", m->events.n);
 	for (i = 0; i < m->events.n && i < PLAN_LIST_MAX; i++) {

@@ -56,14 +56,14 @@ void *rp_vec_push(struct rp_vec *v);
 struct rp_map_slot {
 	uint64_t key;
 	uint32_t ks;		/* kind << 24 | scope */
-	uint32_t state;		/* 0 empty, 1 used, 2 deleted */
+	uint32_t state;		/* 0 empty, 1 used */
 	uint64_t val;
 };
 
 struct rp_map {
 	struct rp_map_slot *s;
 	size_t cap;		/* power of two */
-	size_t used;		/* used + deleted slots */
+	size_t used;		/* == n (no tombstones) */
 	size_t n;		/* used slots */
 };
 
@@ -544,6 +544,7 @@ struct rp_run {
 	uint8_t *arena;
 	size_t arena_cap;
 	struct kfd_recorder *recorder;
+	struct rp_synth *synth;		/* stand-in dma-bufs (dmabuf.c) */
 	/* Filters. */
 	uint64_t only_rec, skip_rec;	/* bit per record type */
 	uint8_t *only_row, *skip_row;	/* per schema row */
@@ -558,6 +559,10 @@ struct rp_run {
 	int stop;
 	int quiet;			/* compare without reporting */
 	int diverged_now;		/* the current record diverged */
+	uint64_t notes;			/* notes printed (bounded) */
+	int have_live;			/* the current record was reissued: */
+	int64_t live_ret;		/* its live result */
+	int live_err;
 	uint64_t cur_seq;
 	const char *cur_name;
 };
@@ -575,6 +580,8 @@ struct rp_call {
 	const struct kfd_ioctl_desc *d;
 	uint8_t *args;		/* live argument bytes (>= desc size) */
 	uint32_t size;		/* _IOC_SIZE(request) */
+	uint32_t clen;		/* bytes of the captured images to read:
+				 * min(size, the record's arg_size) */
 	int scope;		/* KFD process of the fd */
 	int gem_scope;		/* DRM file of the fd */
 	int ret;
@@ -589,6 +596,20 @@ void rp_run_ioctl(struct rp_run *st, const struct kt_record *rec);
 void rp_verify_call(struct rp_run *st, struct rp_call *c);
 /* verify.c: after a successful destroy, forget the ids it ended. */
 void rp_forget_call(struct rp_run *st, struct rp_call *c);
+/* verify.c: compare one output field / every output field of an image. */
+void rp_check_field(struct rp_run *st, struct rp_call *c,
+		    const struct kfd_field *f, const char *prefix,
+		    const uint8_t *cap_b, const uint8_t *live_b, size_t len,
+		    int ok);
+void rp_check_struct(struct rp_run *st, struct rp_call *c,
+		     const struct kfd_struct_desc *sd, const char *prefix,
+		     const uint8_t *cap_b, const uint8_t *live_b, size_t len,
+		     int ok);
+/* verify_special.c: apertures (Return: 1 when the call was one), AMDGPU_INFO
+ * queries that vary by themselves, SVM attributes. */
+int rp_check_special(struct rp_run *st, struct rp_call *c);
+int rp_info_variable(const struct rp_run *st, const struct rp_call *c);
+void rp_check_svm_attrs(struct rp_run *st, struct rp_call *c);
 /* run_sys.c */
 void rp_run_sys(struct rp_run *st, const struct kt_record *rec);
 int rp_fd_live(struct rp_run *st, int32_t fd);
@@ -615,5 +636,14 @@ void rp_note(struct rp_run *st, const char *fmt, ...)
 
 /* report.c */
 void rp_print_summary(const struct rp_run *st, FILE *out);
+
+/*
+ * dmabuf.c: a stand-in for a dma-buf the captured process got from
+ * outside, made on the live render node and bound to @cap_fd.
+ * Return: the live fd, or -1 (unknown origin, no libdrm_amdgpu, failure).
+ */
+struct rp_synth;
+int rp_dmabuf_synth(struct rp_run *st, int32_t cap_fd);
+void rp_dmabuf_release(struct rp_run *st);
 
 #endif /* RP_PRIV_H */

@@ -29,6 +29,9 @@ rp_print_summary(const struct rp_run *st, FILE *out)
 		s->mapped_offsets);
 	fprintf(out, "  cpu:         %" PRIu64 " device mappings, %" PRIu64
 		" relocated ranges\n", s->cpu_mappings, s->relocations);
+	if (s->synthesized)
+		fprintf(out, "  dma-bufs:    %" PRIu64 " stand-ins for dma-bufs from "
+			"outside the process\n", s->synthesized);
 	if (s->topology_notes)
 		fprintf(out, "  topology:    %" PRIu64 " results differ only by "
 			"live GPUs the capture did not have\n", s->topology_notes);

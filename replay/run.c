@@ -218,6 +218,8 @@ filtered(const struct rp_run *st, const struct kt_record *rec)
 
 	if (rec->seq < o->from_seq || (o->to_seq && rec->seq > o->to_seq))
 		return 1;
+	if (!st->have_only && !o->skip)
+		return 0;
 	if (st->have_only && !(st->only_rec & (1ull << rec->type)) &&
 	    !row_flag(st, st->only_row, rec))
 		return 1;
@@ -278,8 +280,15 @@ verbose_line(struct rp_run *st, const struct kt_record *rec)
 
 	kt_strbuf_init(&sb);
 	kfd_decode_text(&sb, rec, &d);
-	fprintf(st->out, "replay %s%s\n", sb.data ? sb.data : "",
-		st->diverged_now ? "  <-- diverged" : "");
+	fprintf(st->out, "replay %s", sb.data ? sb.data : "");
+	if (st->have_live && st->live_ret < 0) {
+		const char *n = kfd_errno_name(st->live_err);
+
+		fprintf(st->out, "  -> replayed -1 %s", n ? n : "?");
+	} else if (st->have_live) {
+		fprintf(st->out, "  -> replayed %" PRId64, st->live_ret);
+	}
+	fprintf(st->out, "%s\n", st->diverged_now ? "  <-- diverged" : "");
 	kt_strbuf_release(&sb);
 }
 
@@ -309,6 +318,7 @@ run_reset(struct rp_run *st)
 	st->nproc = 0;
 	st->ts0 = 0;
 	st->stop = 0;
+	st->notes = 0;
 	memset(&st->sum, 0, sizeof(st->sum));
 	st->sum.first_divergence_seq = UINT64_MAX;
 	st->sum.last_ok_seq = UINT64_MAX;
@@ -373,6 +383,7 @@ run_once(struct rp_run *st, const char *record_path)
 			keep_time(st, rec);
 		st->cur_seq = rec->seq;
 		st->diverged_now = 0;
+		st->have_live = 0;
 		if (rec->type == KT_REC_IOCTL)
 			rp_run_ioctl(st, rec);
 		else
@@ -391,6 +402,7 @@ run_once(struct rp_run *st, const char *record_path)
 		st->recorder = NULL;
 	}
 	close_live(st);
+	rp_dmabuf_release(st);
 	st->sum.loops = 1;
 	return 0;
 }
@@ -414,6 +426,7 @@ sum_add(struct kfd_replay_summary *t, const struct kfd_replay_summary *s)
 	t->mapped_gem += s->mapped_gem;
 	t->mapped_offsets += s->mapped_offsets;
 	t->cpu_mappings += s->cpu_mappings;
+	t->synthesized += s->synthesized;
 	if (s->relocations > t->relocations)
 		t->relocations = s->relocations;
 	t->loops += s->loops;

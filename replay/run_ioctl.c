@@ -116,7 +116,7 @@ pre_special(struct rp_run *st, struct rp_call *c)
 
 	if (c->d == r->alloc && rp_fhas(r->alloc_flags, n)) {
 		uint64_t flags = rp_fget(r->alloc_flags, a, n);
-		uint64_t cpu = rp_fget(r->alloc_off, c->io->arg_before, n);
+		uint64_t cpu = rp_fget(r->alloc_off, c->io->arg_before, c->clen);
 		uint64_t size = rp_fget(r->alloc_size, a, n);
 
 		if ((flags & KFD_ABI_ALLOC_MEM_FLAGS_USERPTR) && cpu && size &&
@@ -310,6 +310,7 @@ rp_run_ioctl(struct rp_run *st, const struct kt_record *rec)
 		return;
 	}
 	c.size = (uint32_t)KFD_ABI_IOC_SIZE(io->request);
+	c.clen = c.size < io->arg_size ? c.size : io->arg_size;
 	live_fd = rp_fd_live(st, io->fd);
 	fd_scopes(st, io->fd, &c.scope, &c.gem_scope);
 
@@ -346,6 +347,9 @@ rp_run_ioctl(struct rp_run *st, const struct kt_record *rec)
 	c.ret = kfd_dispatch_once(live_fd, (enum kfd_file_kind)io->file_kind,
 				  io->request, argp);
 	c.err = c.ret < 0 ? errno : 0;
+	st->have_live = 1;
+	st->live_ret = c.ret;
+	st->live_err = c.err;
 	st->sum.ioctls++;
 	rp_verify_call(st, &c);
 	if (c.ret >= 0 && io->ret >= 0)

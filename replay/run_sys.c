@@ -283,16 +283,18 @@ run_dup(struct rp_run *st, const struct kt_record *rec)
 	if (nfd < 0)
 		err = errno;
 	check_result(st, d->ret, d->err, nfd, err);
-	if (nfd >= 0 && d->ret >= 0) {
+	if (nfd >= 0 && d->ret >= 0 && d->ret != d->oldfd && d->ret < RP_MAX_FD) {
+		uint8_t kind = old->kind;
+		int32_t ofd = old->ofd;
 		struct rp_fdent *prev = rp_fd_get(st, (int32_t)d->ret);
 
 		if (prev && !prev->from_ioctl) {
 			close(prev->live);
 			rp_fd_unbind(st, (int32_t)d->ret);
 		}
-		old = rp_fd_get(st, d->oldfd);
-		rp_fd_bind(st, (int32_t)d->ret, nfd, old->kind, old->ofd, 0);
+		rp_fd_bind(st, (int32_t)d->ret, nfd, kind, ofd, 0);
 	} else if (nfd >= 0) {
+		/* dup2(fd, fd) changes nothing; a failed capture keeps nothing. */
 		close(nfd);
 	}
 }

@@ -127,15 +127,19 @@ heap_pop(struct kt_record **h, size_t *n,
 static int
 deferrable(const struct rp_stream *s, const struct kt_record *r)
 {
-	const struct rp_rows *rows = rp_rows();
+	const struct rp_rows *rows;
 	const struct kt_ioctl_rec *io;
 
 	if (r->type != KT_REC_IOCTL || !s->wait_desc)
 		return 0;
 	io = &r->u.ioctl;
+	/* Cheap test first: only KFD's nr 0x0C can be a wait. */
+	if (io->file_kind != KFD_FILE_KFD || KFD_ABI_IOC_NR(io->request) != 0x0c)
+		return 0;
 	if (io->ret != 0 || !io->arg_before || !io->arg_after ||
 	    kfd_schema_lookup(io->file_kind, io->request) != s->wait_desc)
 		return 0;
+	rows = rp_rows();
 	if (!rp_fhas(rows->we_result, io->arg_size))
 		return 0;
 	return rp_fget(rows->we_timeout, io->arg_before, io->arg_size) != 0 &&

@@ -84,6 +84,11 @@ rp_map_free(struct rp_map *m)
 	m->n = 0;
 }
 
+/*
+ * Linear probing; deletion shifts the following entries back instead of
+ * leaving tombstones, so a map that sees millions of create/destroy pairs
+ * keeps short probe chains.
+ */
 static struct rp_map_slot *
 map_find(const struct rp_map *m, uint32_t ks, uint64_t key)
 {
@@ -95,9 +100,9 @@ map_find(const struct rp_map *m, uint32_t ks, uint64_t key)
 	for (i = map_hash(ks, key) & mask;; i = (i + 1) & mask) {
 		struct rp_map_slot *s = &m->s[i];
 
-		if (s->state == 0)
+		if (!s->state)
 			return NULL;
-		if (s->state == 1 && s->ks == ks && s->key == key)
+		if (s->ks == ks && s->key == key)
 			return s;
 	}
 }
@@ -109,9 +114,6 @@ map_grow(struct rp_map *m)
 	struct rp_map_slot *old = m->s, *ns;
 	size_t ocap = m->cap, i;
 
-	/* Mostly deleted slots: rebuild at the same size. */
-	if (m->cap && m->n < m->cap / 4)
-		ncap = m->cap;
 	if (ncap > ((size_t)1 << 30))
 		return -ENOMEM;
 	ns = calloc(ncap, sizeof(*ns));
@@ -119,18 +121,14 @@ map_grow(struct rp_map *m)
 		return -ENOMEM;
 	m->s = ns;
 	m->cap = ncap;
-	m->used = 0;
-	m->n = 0;
 	for (i = 0; i < ocap; i++) {
-		if (old[i].state == 1) {
+		if (old[i].state) {
 			size_t mask = ncap - 1, j;
 
 			for (j = map_hash(old[i].ks, old[i].key) & mask;
 			     ns[j].state; j = (j + 1) & mask)
 				;
 			ns[j] = old[i];
-			m->used++;
-			m->n++;
 		}
 	}
 	free(old);
@@ -149,18 +147,17 @@ rp_map_put(struct rp_map *m, unsigned int kind, unsigned int scope,
 		s->val = val;
 		return 0;
 	}
-	if ((m->used + 1) * 2 > m->cap && map_grow(m) < 0)
+	if ((m->n + 1) * 2 > m->cap && map_grow(m) < 0)
 		return -ENOMEM;
 	mask = m->cap - 1;
-	for (i = map_hash(ks, key) & mask; m->s[i].state == 1; i = (i + 1) & mask)
+	for (i = map_hash(ks, key) & mask; m->s[i].state; i = (i + 1) & mask)
 		;
-	if (m->s[i].state == 0)
-		m->used++;
 	m->s[i].state = 1;
 	m->s[i].ks = ks;
 	m->s[i].key = key;
 	m->s[i].val = val;
 	m->n++;
+	m->used = m->n;
 	return 0;
 }
 
@@ -182,11 +179,24 @@ rp_map_del(struct rp_map *m, unsigned int kind, unsigned int scope,
 	   uint64_t key)
 {
 	struct rp_map_slot *s = map_find(m, map_ks(kind, scope), key);
+	size_t mask, i, j;
 
 	if (!s)
 		return 0;
-	s->state = 2;
+	mask = m->cap - 1;
+	i = (size_t)(s - m->s);
+	/* Move back every entry whose home lies at or before the hole. */
+	for (j = (i + 1) & mask; m->s[j].state; j = (j + 1) & mask) {
+		size_t home = map_hash(m->s[j].ks, m->s[j].key) & mask;
+
+		if (((j - home) & mask) >= ((j - i) & mask)) {
+			m->s[i] = m->s[j];
+			i = j;
+		}
+	}
+	m->s[i].state = 0;
 	m->n--;
+	m->used = m->n;
 	return 1;
 }
 
@@ -244,9 +254,10 @@ rp_rec_clone(const struct kt_record *rec)
 
 		need += 2 * A8(io->arg_size);
 		need += A8((size_t)io->nbufs * sizeof(struct kt_buf_image));
+		/* Only images that are there: an absent one may state any length. */
 		for (i = 0; i < io->nbufs; i++)
-			need += A8(io->bufs[i].len_before) +
-				A8(io->bufs[i].len_after);
+			need += (io->bufs[i].before ? A8(io->bufs[i].len_before) : 0) +
+				(io->bufs[i].after ? A8(io->bufs[i].len_after) : 0);
 		break;
 	}
 	case KT_REC_OPEN:

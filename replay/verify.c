@@ -16,8 +16,7 @@
  *    TIMEOUTs, padding, and AMDGPU_INFO queries of counters and sensors;
  *  - everything else must be equal.
  *
- * GET_PROCESS_APERTURES(_NEW) list every GPU of the machine: live GPUs no
- * captured one maps to are set aside (a topology note, not a divergence).
+ * verify_special.c holds the calls that need more than roles.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -97,11 +96,19 @@ rp_diverge(struct rp_run *st, const char *field, uint64_t captured,
 	print_last_ok(st);
 }
 
+/* Notes printed before the rest are only counted. */
+#define MAX_NOTES 50
+
 void
 rp_note(struct rp_run *st, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (st->notes++ >= MAX_NOTES) {
+		if (st->notes == MAX_NOTES + 1)
+			fprintf(st->out, "note: further notes are not shown\n");
+		return;
+	}
 	fprintf(st->out, "note: #%" PRIu64 " %s: ", st->cur_seq,
 		st->cur_name ? st->cur_name : "");
 	va_start(ap, fmt);
@@ -322,8 +329,8 @@ classify(unsigned int role, uint64_t cap)
 }
 
 /* Compare one output field of a struct image. */
-static void
-check_field(struct rp_run *st, struct rp_call *c, const struct kfd_field *f,
+void
+rp_check_field(struct rp_run *st, struct rp_call *c, const struct kfd_field *f,
 	    const char *prefix, const uint8_t *cap_b, const uint8_t *live_b,
 	    size_t len, int ok)
 {
@@ -385,8 +392,8 @@ check_field(struct rp_run *st, struct rp_call *c, const struct kfd_field *f,
 	}
 }
 
-static void
-check_struct(struct rp_run *st, struct rp_call *c,
+void
+rp_check_struct(struct rp_run *st, struct rp_call *c,
 	     const struct kfd_struct_desc *sd, const char *prefix,
 	     const uint8_t *cap_b, const uint8_t *live_b, size_t len, int ok)
 {
@@ -399,162 +406,10 @@ check_struct(struct rp_run *st, struct rp_call *c,
 			continue;
 		if (f->select >= 0 && !kfd_field_present(sd, f, cap_b, len))
 			continue;
-		check_field(st, c, f, prefix, cap_b, live_b, len, ok);
+		rp_check_field(st, c, f, prefix, cap_b, live_b, len, ok);
 		if (st->diverged_now && !st->o->keep_going)
 			return;
 	}
-}
-
-/* ------------------------------------------------------------------ */
-/* Apertures: one entry per GPU of the machine                          */
-
-#define AP_ENTRY 56
-
-static void
-check_apertures(struct rp_run *st, struct rp_call *c, const uint8_t *cap,
-		uint32_t ncap, const uint8_t *live, uint32_t nlive,
-		const char *what)
-{
-	const struct rp_match *mt = &st->r->match;
-	uint32_t i, j, extra = 0;
-	char name[96];
-
-	for (i = 0; i < ncap; i++) {
-		uint32_t cg, want;
-		int found = 0;
-
-		memcpy(&cg, cap + i * AP_ENTRY + 48, 4);
-		want = rp_gpu_xlate(st, cg);
-		for (j = 0; j < nlive; j++) {
-			uint32_t lg;
-
-			memcpy(&lg, live + j * AP_ENTRY + 48, 4);
-			if (lg != want)
-				continue;
-			found = 1;
-			if (memcmp(cap + i * AP_ENTRY, live + j * AP_ENTRY, 48)) {
-				uint64_t cv, lv;
-				unsigned int k;
-
-				for (k = 0; k < 6; k++) {
-					memcpy(&cv, cap + i * AP_ENTRY + k * 8, 8);
-					memcpy(&lv, live + j * AP_ENTRY + k * 8, 8);
-					if (cv != lv)
-						break;
-				}
-				snprintf(name, sizeof(name), "%s[gpu 0x%x] word %u",
-					 what, cg, k);
-				rp_diverge(st, name, cv, cv, 0, lv, NULL);
-			}
-		}
-		if (!found) {
-			snprintf(name, sizeof(name), "%s[%u].gpu_id", what, i);
-			rp_diverge(st, name, cg, want, 1, 0,
-				   "the live list has no entry for this GPU");
-		}
-	}
-	for (j = 0; j < nlive; j++) {
-		uint32_t lg, k;
-		int known = 0, is_extra = 0;
-
-		memcpy(&lg, live + j * AP_ENTRY + 48, 4);
-		for (i = 0; i < ncap; i++) {
-			uint32_t cg;
-
-			memcpy(&cg, cap + i * AP_ENTRY + 48, 4);
-			if (rp_gpu_xlate(st, cg) == lg)
-				known = 1;
-		}
-		if (known)
-			continue;
-		for (k = 0; k < mt->nextra; k++)
-			if (mt->extra[k] == lg)
-				is_extra = 1;
-		if (is_extra) {
-			extra++;
-			continue;
-		}
-		snprintf(name, sizeof(name), "%s[%u].gpu_id", what, j);
-		rp_diverge(st, name, 0, 0, 0, lg,
-			   "the live list has a GPU the capture did not");
-	}
-	if (extra) {
-		if (!st->sum.topology_notes)
-			rp_note(st, "%u live GPU%s not in the capture listed as well "
-				"(compared without %s)", extra, extra == 1 ? "" : "s",
-				extra == 1 ? "it" : "them");
-		st->sum.topology_notes++;
-	}
-	(void)c;
-}
-
-static int
-check_special(struct rp_run *st, struct rp_call *c)
-{
-	const struct rp_rows *r = st->rows;
-	const struct kt_ioctl_rec *io = c->io;
-
-	if (c->d == r->apertures_new) {
-		const uint8_t *cimg = NULL;
-		uint32_t ncap = 0, nlive;
-		uint16_t i;
-
-		for (i = 0; i < io->nbufs; i++)
-			if (io->bufs[i].after) {
-				cimg = io->bufs[i].after;
-				ncap = io->bufs[i].len_after / AP_ENTRY;
-			}
-		nlive = (uint32_t)rp_fget(r->apn_num, c->args, c->size);
-		if (!c->nlb) {
-			/* A size query: the count includes every live GPU. */
-			uint32_t cn = (uint32_t)rp_fget(r->apn_num, io->arg_after,
-							io->arg_size);
-
-			if (cn + st->r->match.nextra != nlive && cn != nlive)
-				rp_diverge(st, "num_of_nodes", cn, cn, 0, nlive, NULL);
-			return 1;
-		}
-		if (nlive > c->lb[0].len / AP_ENTRY)
-			nlive = (uint32_t)(c->lb[0].len / AP_ENTRY);
-		if (cimg)
-			check_apertures(st, c, cimg, ncap, c->lb[0].p, nlive,
-					"apertures");
-		return 1;
-	}
-	if (c->d == r->apertures && io->arg_after && c->size >= 400) {
-		uint32_t ncap = (uint32_t)rp_fget(r->ap_num, io->arg_after, c->size);
-		uint32_t nlive = (uint32_t)rp_fget(r->ap_num, c->args, c->size);
-
-		check_apertures(st, c, io->arg_after, ncap > 7 ? 7 : ncap, c->args,
-				nlive > 7 ? 7 : nlive, "process_apertures");
-		return 1;
-	}
-	return 0;
-}
-
-/* AMDGPU_INFO queries whose answers change by themselves. */
-static int
-info_variable(const struct rp_run *st, const struct rp_call *c)
-{
-	static const char *const vary[] = {
-		"TIMESTAMP", "NUM_BYTES_MOVED", "VRAM_USAGE", "GTT_USAGE",
-		"VIS_VRAM_USAGE", "NUM_EVICTIONS", "SENSOR", "MEMORY",
-		"NUM_VRAM_CPU_PAGE_FAULTS", "VRAM_LOST_COUNTER", "NUM_HANDLES",
-	};
-	const struct kfd_field *q = st->rows->info_query;
-	const char *name;
-	unsigned int i;
-
-	if (c->d != st->rows->amdgpu_info || !q)
-		return 0;
-	name = kfd_name_lookup(q->names, rp_fget(q, c->io->arg_before,
-						  c->io->arg_size));
-	if (!name)
-		return 0;
-	for (i = 0; i < sizeof(vary) / sizeof(vary[0]); i++)
-		if (strcmp(name, vary[i]) == 0)
-			return 1;
-	return 0;
 }
 
 /* Output buffers: lengths, then elements by role or plain bytes. */
@@ -565,7 +420,7 @@ check_bufs(struct rp_run *st, struct rp_call *c, int ok)
 	const struct kfd_ioctl_desc *d = c->d;
 	uint16_t i;
 
-	if (info_variable(st, c))
+	if (rp_info_variable(st, c))
 		return;
 	for (i = 0; i < io->nbufs; i++) {
 		const struct kt_buf_image *img = &io->bufs[i];
@@ -599,7 +454,7 @@ check_bufs(struct rp_run *st, struct rp_call *c, int ok)
 			for (e = 0; e + b->elem->size <= llen; e += b->elem->size) {
 				snprintf(name, sizeof(name), "%s[%zu].", b->name,
 					 e / b->elem->size);
-				check_struct(st, c, b->elem, name, img->after + e,
+				rp_check_struct(st, c, b->elem, name, img->after + e,
 					     lb->p + e, b->elem->size, ok);
 				if (st->diverged_now && !st->o->keep_going)
 					return;
@@ -616,36 +471,6 @@ check_bufs(struct rp_run *st, struct rp_call *c, int ok)
 	}
 }
 
-/* SVM attributes ride in the argument bytes after the fixed struct. */
-static void
-check_svm_attrs(struct rp_run *st, struct rp_call *c)
-{
-	const uint8_t *cap = c->io->arg_after;
-	uint32_t off;
-	char name[64];
-
-	for (off = 24; off + 8 <= c->size && off + 8 <= c->io->arg_size; off += 8) {
-		uint32_t ct, cv, lt, lv, ev;
-
-		memcpy(&ct, cap + off, 4);
-		memcpy(&cv, cap + off + 4, 4);
-		memcpy(&lt, c->args + off, 4);
-		memcpy(&lv, c->args + off + 4, 4);
-		ev = cv;
-		if (ct <= KFD_ABI_SVM_ATTR_NO_ACCESS &&
-		    cv != KFD_ABI_SVM_LOCATION_SYSMEM &&
-		    cv != KFD_ABI_SVM_LOCATION_UNDEFINED)
-			ev = rp_gpu_xlate(st, cv);
-		if (ct != lt || ev != lv) {
-			snprintf(name, sizeof(name), "attrs[%u]", (off - 24) / 8);
-			rp_diverge(st, name, (uint64_t)ct << 32 | cv,
-				   (uint64_t)ct << 32 | ev, 1, (uint64_t)lt << 32 | lv,
-				   "type << 32 | value");
-			return;
-		}
-	}
-}
-
 /*
  * Compare the output fields without counting anything: only the bindings
  * of kernel-chosen values are wanted (--verify=results and none still need
@@ -655,7 +480,7 @@ static void
 learn_quietly(struct rp_run *st, struct rp_call *c, int ok)
 {
 	st->quiet = 1;
-	check_struct(st, c, c->d->args, "", c->io->arg_after, c->args, c->size,
+	rp_check_struct(st, c, c->d->args, "", c->io->arg_after, c->args, c->clen,
 		     ok);
 	st->quiet = 0;
 }
@@ -683,7 +508,7 @@ rp_verify_call(struct rp_run *st, struct rp_call *c)
 		learn_quietly(st, c, ok);
 		return;
 	}
-	if (check_special(st, c)) {
+	if (rp_check_special(st, c)) {
 		/* The other output fields still count. */
 		const struct kfd_struct_desc *sd = c->d->args;
 		unsigned int i;
@@ -694,16 +519,16 @@ rp_verify_call(struct rp_run *st, struct rp_call *c)
 			if ((f->dir & KFD_DIR_OUT) && f->role != KFD_ROLE_GPU_ID &&
 			    f->role != KFD_ROLE_GPU_VA && f != st->rows->apn_num &&
 			    f != st->rows->ap_num)
-				check_field(st, c, f, "", io->arg_after, c->args,
-					    c->size, ok);
+				rp_check_field(st, c, f, "", io->arg_after, c->args,
+					    c->clen, ok);
 		}
 		return;
 	}
-	check_struct(st, c, c->d->args, "", io->arg_after, c->args, c->size, ok);
+	rp_check_struct(st, c, c->d->args, "", io->arg_after, c->args, c->clen, ok);
 	if (st->diverged_now && !st->o->keep_going)
 		return;
 	if (c->d == st->rows->svm)
-		check_svm_attrs(st, c);
+		rp_check_svm_attrs(st, c);
 	check_bufs(st, c, ok);
 }
 

@@ -39,7 +39,7 @@ kmt_ctx_check(HsaKFDContext *ctx)
 	 * A child created without our atfork handler (raw clone) still
 	 * has the parent's pid recorded: its KFD file is useless to it.
 	 */
-	if (ctx->pid != getpid()) {
+	if (ctx->pid != kmt_getpid()) {
 		ctx->forked = true;
 		return HSAKMT_STATUS_KERNEL_IO_CHANNEL_NOT_OPENED;
 	}
@@ -168,7 +168,7 @@ kmt_ctx_open(HsaKFDContext *ctx)
 		ctx->fd = -1;
 		return HSAKMT_STATUS_KERNEL_IO_CHANNEL_NOT_OPENED;
 	}
-	ctx->pid = getpid();
+	ctx->pid = kmt_getpid();
 	ctx->forked = false;
 
 	st = ctx_check_version(ctx);
@@ -278,7 +278,7 @@ hsaKmtCloseSecondaryKFDCtx(HsaKFDContext *ctx)
 	kmt_ctx_list_del(ctx);
 	pthread_mutex_lock(&ctx->lock);
 	/* In a forked child the secondary process belongs to the parent. */
-	kmt_ctx_close(ctx, ctx->forked || ctx->pid != getpid());
+	kmt_ctx_close(ctx, ctx->forked || ctx->pid != kmt_getpid());
 	pthread_mutex_unlock(&ctx->lock);
 	pthread_mutex_destroy(&ctx->lock);
 	free(ctx);

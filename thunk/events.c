@@ -140,7 +140,7 @@ kmt_event_ctx_get(HsaKFDContext *ctx)
 		if (ec) {
 			pthread_mutex_init(&ec->lock, NULL);
 			pthread_mutex_lock(&kmt_kernel_page_lock);
-			if (ctx->primary && kmt_kernel_page_pid == getpid())
+			if (ctx->primary && kmt_kernel_page_pid == kmt_getpid())
 				ec->page_handed = true;
 			pthread_mutex_unlock(&kmt_kernel_page_lock);
 			ctx->events = ec;
@@ -268,7 +268,7 @@ hsaKmtCreateEventCtx(HsaKFDContext *ctx, HsaEventDescriptor *EventDesc, bool Man
 		ec->page_handed = true;
 		if (ctx->primary) {
 			pthread_mutex_lock(&kmt_kernel_page_lock);
-			kmt_kernel_page_pid = getpid();
+			kmt_kernel_page_pid = kmt_getpid();
 			pthread_mutex_unlock(&kmt_kernel_page_lock);
 		}
 	}

@@ -106,6 +106,12 @@ const struct kmt_env *kmt_env(void);
 /* kmt_page_size() - the CPU page size. */
 size_t kmt_page_size(void);
 
+/*
+ * kmt_getpid() - getpid(), cached in memory the kernel clears in any
+ * child (MADV_WIPEONFORK), so it costs no system call after the first.
+ */
+pid_t kmt_getpid(void);
+
 /* ------------------------------------------------------------------ */
 /* Contexts                                                           */
 /* ------------------------------------------------------------------ */

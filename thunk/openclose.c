@@ -14,7 +14,7 @@ hsaKmtOpenKFDCtx(HsaKFDContext **pCtx)
 
 	kmt_fork_setup();
 	pthread_mutex_lock(&ctx->lock);
-	if (ctx->fd >= 0 && (ctx->forked || ctx->pid != getpid()))
+	if (ctx->fd >= 0 && (ctx->forked || ctx->pid != kmt_getpid()))
 		kmt_fork_cleanup(ctx);
 
 	if (ctx->open_count > 0) {
@@ -48,7 +48,7 @@ hsaKmtCloseKFDCtx(void)
 	pthread_mutex_lock(&ctx->lock);
 	if (ctx->fd < 0 || ctx->open_count == 0) {
 		st = HSAKMT_STATUS_KERNEL_IO_CHANNEL_NOT_OPENED;
-	} else if (ctx->forked || ctx->pid != getpid()) {
+	} else if (ctx->forked || ctx->pid != kmt_getpid()) {
 		/* Whatever the parent opened is not ours to close. */
 		kmt_fork_cleanup(ctx);
 	} else if (--ctx->open_count == 0) {

@@ -22,6 +22,15 @@ kmt_topo_marketing_name(uint32_t minor, HSAuint16 *name)
 	const char *s;
 	int fd, i;
 
+	/*
+	 * libdrm prints the node number into a buffer with room for three
+	 * digits: a larger minor from a malformed properties file would
+	 * overflow its stack. No render node has one.
+	 */
+	if (minor > 999) {
+		kmt_info("render minor %u out of range: no marketing name\n", minor);
+		return;
+	}
 	fd = drmOpenRender((int)minor);
 	if (fd < 0) {
 		kmt_info("render node %u: cannot open for the marketing name\n", minor);

@@ -32,13 +32,11 @@
 #define CLOCK_PERIOD_NS 4000000ull
 #define CLOCK_CALIB_NS 2000000ull
 
-static atomic_uint clk_seq;
-static _Atomic uint64_t clk_base_tsc, clk_base_ns, clk_mult, clk_period;
+struct kfd_clock_state kfd_clk __attribute__((aligned(64)));
+__thread uint64_t kfd_clk_last __attribute__((tls_model("initial-exec")));
 static atomic_int clk_writing;
 static int clk_tsc;		/* set once by clock_setup() */
-static atomic_int clk_ready;	/* clock_setup() has run */
 static pthread_once_t clk_once = PTHREAD_ONCE_INIT;
-static __thread uint64_t clk_last __attribute__((tls_model("initial-exec")));
 
 static uint64_t
 libc_ns(void)
@@ -79,8 +77,8 @@ clock_setup(void)
 
 	if (__get_cpuid(0x80000007, &a, &b, &c, &d) && (d & (1u << 8)) &&
 	    clocksource_is_tsc() && clock_pair(&tsc, &ns)) {
-		atomic_store(&clk_base_tsc, tsc);
-		atomic_store(&clk_base_ns, ns);
+		atomic_store(&kfd_clk.base_tsc, tsc);
+		atomic_store(&kfd_clk.base_ns, ns);
 		clk_tsc = 1;
 	}
 }
@@ -89,17 +87,17 @@ clock_setup(void)
 static void
 clock_publish(uint64_t tsc, uint64_t ns, uint64_t mult)
 {
-	unsigned int s = atomic_load_explicit(&clk_seq, memory_order_relaxed);
+	unsigned int s = atomic_load_explicit(&kfd_clk.seq, memory_order_relaxed);
 
-	atomic_store_explicit(&clk_seq, s + 1, memory_order_relaxed);
+	atomic_store_explicit(&kfd_clk.seq, s + 1, memory_order_relaxed);
 	atomic_thread_fence(memory_order_release);
-	atomic_store_explicit(&clk_base_tsc, tsc, memory_order_relaxed);
-	atomic_store_explicit(&clk_base_ns, ns, memory_order_relaxed);
-	atomic_store_explicit(&clk_mult, mult, memory_order_relaxed);
+	atomic_store_explicit(&kfd_clk.base_tsc, tsc, memory_order_relaxed);
+	atomic_store_explicit(&kfd_clk.base_ns, ns, memory_order_relaxed);
+	atomic_store_explicit(&kfd_clk.mult, mult, memory_order_relaxed);
 	/* Ticks per period, so readers compare without dividing. */
-	atomic_store_explicit(&clk_period, (CLOCK_PERIOD_NS << 32) / mult,
+	atomic_store_explicit(&kfd_clk.period, (CLOCK_PERIOD_NS << 32) / mult,
 			      memory_order_relaxed);
-	atomic_store_explicit(&clk_seq, s + 2, memory_order_release);
+	atomic_store_explicit(&kfd_clk.seq, s + 2, memory_order_release);
 }
 
 /*
@@ -147,7 +145,7 @@ clock_reanchor(uint64_t base_tsc, uint64_t base_ns)
 		return ns;
 	/* Still the anchor we measured from? Another thread may have
 	 * moved it between our reading and the lock. */
-	if (atomic_load(&clk_base_tsc) == base_tsc) {
+	if (atomic_load(&kfd_clk.base_tsc) == base_tsc) {
 		/* 128 bits: after a long idle spell ns - base_ns is large. */
 		uint64_t mult = (uint64_t)(((unsigned __int128)(ns - base_ns) << 32) /
 					   (tsc - base_tsc));
@@ -159,27 +157,25 @@ clock_reanchor(uint64_t base_tsc, uint64_t base_ns)
 	return ns;
 }
 
-static uint64_t
-clock_tsc_ns(void)
+/*
+ * Everything but the extrapolation itself, out of the hot path: no rate
+ * yet, a stale anchor, an update in progress.
+ */
+static __attribute__((noinline)) uint64_t
+clock_tsc_slow(void)
 {
-	uint64_t tsc = __rdtsc(), base_tsc, base_ns, mult, period;
+	uint64_t base_tsc, base_ns;
 	unsigned int s;
 
-	s = atomic_load_explicit(&clk_seq, memory_order_acquire);
+	s = atomic_load_explicit(&kfd_clk.seq, memory_order_acquire);
 	if (s & 1)
 		return libc_ns();
-	base_tsc = atomic_load_explicit(&clk_base_tsc, memory_order_relaxed);
-	base_ns = atomic_load_explicit(&clk_base_ns, memory_order_relaxed);
-	mult = atomic_load_explicit(&clk_mult, memory_order_relaxed);
-	period = atomic_load_explicit(&clk_period, memory_order_relaxed);
+	base_tsc = atomic_load_explicit(&kfd_clk.base_tsc, memory_order_relaxed);
+	base_ns = atomic_load_explicit(&kfd_clk.base_ns, memory_order_relaxed);
 	atomic_thread_fence(memory_order_acquire);
-	if (atomic_load_explicit(&clk_seq, memory_order_relaxed) != s)
+	if (atomic_load_explicit(&kfd_clk.seq, memory_order_relaxed) != s)
 		return libc_ns();
-	/* Past the period (or before the anchor: another CPU's reading
-	 * raced the update) the product could overflow: re-anchor. */
-	if (!mult || tsc < base_tsc || tsc - base_tsc > period)
-		return clock_reanchor(base_tsc, base_ns);
-	return base_ns + (((tsc - base_tsc) * mult) >> 32);
+	return clock_reanchor(base_tsc, base_ns);
 }
 #else
 static void
@@ -192,27 +188,17 @@ static void
 clock_setup_once(void)
 {
 	clock_setup();
-	atomic_store_explicit(&clk_ready, 1, memory_order_release);
 }
 
 uint64_t
-kfd_clock_ns(void)
+kfd_clock_slow(void)
 {
-	uint64_t ns;
-
-	if (__builtin_expect(!atomic_load_explicit(&clk_ready,
-						   memory_order_acquire), 0))
-		pthread_once(&clk_once, clock_setup_once);
+	pthread_once(&clk_once, clock_setup_once);
 #if defined(__x86_64__)
-	ns = clk_tsc ? clock_tsc_ns() : libc_ns();
-#else
-	ns = libc_ns();
+	if (clk_tsc)
+		return clock_tsc_slow();
 #endif
-	/* Anchors and extrapolations may disagree by a few ns. */
-	if (ns < clk_last)
-		ns = clk_last;
-	clk_last = ns;
-	return ns;
+	return libc_ns();
 }
 
 int

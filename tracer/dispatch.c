@@ -30,12 +30,15 @@ struct hook_entry {
 
 struct hook_set {
 	unsigned int n;
+	/* Tells sets apart even when a new one reuses a freed one's address. */
+	uint64_t gen;
 	struct hook_entry e[KFD_DISPATCH_MAX_HOOKS];
 };
 
 static _Atomic(struct hook_set *) dispatch_hooks;
 static struct kfd_gate dispatch_gate;
 static pthread_mutex_t dispatch_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t dispatch_gen;		/* under dispatch_lock */
 
 /* Argument structs up to this size are copied on the stack. */
 #define DISPATCH_STACK_ARG 512
@@ -63,6 +66,29 @@ sys_ioctl(int fd, unsigned long request, void *arg)
 	return ioctl(fd, request, arg);
 }
 
+/*
+ * The schema row of the thread's last request: a program issues the same
+ * few requests over and over, so one cached row per thread spares most
+ * lookups.
+ */
+static __thread struct {
+	unsigned long request;
+	enum kfd_file_kind kind;
+	const struct kfd_ioctl_desc *desc;
+} dispatch_last __attribute__((tls_model("initial-exec")));
+
+static inline const struct kfd_ioctl_desc *
+dispatch_desc(enum kfd_file_kind kind, unsigned long request)
+{
+	if (__builtin_expect(dispatch_last.request != request ||
+			     dispatch_last.kind != kind, 0)) {
+		dispatch_last.desc = kfd_schema_lookup(kind, request);
+		dispatch_last.request = request;
+		dispatch_last.kind = kind;
+	}
+	return dispatch_last.desc;
+}
+
 /* Whether @set still holds the registration @e. */
 static int
 dispatch_still_has(const struct hook_set *set, const struct hook_entry *e)
@@ -74,6 +100,43 @@ dispatch_still_has(const struct hook_set *set, const struct hook_entry *e)
 }
 
 /*
+ * memcpy() for the argument structs of the hot path (8 to a few hundred
+ * bytes): 8-byte moves and one overlapping move for the tail, no call.
+ */
+static inline void
+dispatch_copy(unsigned char *dst, const unsigned char *src, size_t n)
+{
+	uint64_t x;
+	size_t i;
+
+	if (n < 8 || n > 256) {
+		memcpy(dst, src, n);
+		return;
+	}
+	for (i = 0; i + 8 <= n; i += 8) {
+		memcpy(&x, src + i, 8);
+		memcpy(dst + i, &x, 8);
+	}
+	if (i < n) {
+		memcpy(&x, src + n - 8, 8);
+		memcpy(dst + n - 8, &x, 8);
+	}
+}
+
+/* The before-image of the argument; NULL when it cannot be read. */
+static __attribute__((noinline)) void *
+dispatch_copy_slow(unsigned char *stack_arg, const void *arg, uint32_t size)
+{
+	void *before = size <= DISPATCH_STACK_ARG ? stack_arg : malloc(size);
+
+	if (before && kfd_safe_copy(before, arg, size) == 0)
+		return before;
+	if (before != stack_arg)
+		free(before);
+	return NULL;
+}
+
+/*
  * One attempt with hooks. Return protocol: the call's result, with errno
  * set from call.err when it is -1; the caller restores errno on success.
  *
@@ -81,42 +144,51 @@ dispatch_still_has(const struct hook_set *set, const struct hook_entry *e)
  * WAIT_EVENTS for minutes must not hold up a hook's removal (a recorder
  * closing at exit). After the call, after() runs only for the hooks that
  * are still registered; one removed meanwhile never sees this call again.
+ *
+ * Inline in each entry point: on a traced ioctl the call itself would be
+ * a measurable share of the cost.
  */
-static int
+static inline __attribute__((always_inline)) int
 dispatch_hooked(int (*sys)(int, unsigned long, void *), int fd,
 		enum kfd_file_kind kind, unsigned long request, void *arg,
 		unsigned int attempt)
 {
-	struct kfd_dispatch_call call;
+	/* No memset: every field is set here, and this runs per ioctl. */
+	struct kfd_dispatch_call call = {
+		.fd = fd,
+		.kind = kind,
+		.request = request,
+		.arg = arg,
+		.desc = dispatch_desc(kind, request),
+		.arg_size = (uint32_t)_IOC_SIZE(request),
+		.tid = kfd_dispatch_tid(),
+		.attempt = attempt,
+	};
 	unsigned char stack_arg[DISPATCH_STACK_ARG];
-	unsigned char *before = NULL;
 	struct hook_entry ran[KFD_DISPATCH_MAX_HOOKS];
 	void *cookie[KFD_DISPATCH_MAX_HOOKS];
 	unsigned int token, nran = 0, i;
 	const struct hook_set *set;
 	int completed = 0;
-
-	memset(&call, 0, sizeof(call));
-	call.fd = fd;
-	call.kind = kind;
-	call.request = request;
-	call.arg = arg;
-	call.desc = kfd_schema_lookup(kind, request);
-	call.arg_size = (uint32_t)_IOC_SIZE(request);
-	call.tid = kfd_dispatch_tid();
-	call.attempt = attempt;
+	uint64_t gen;
 
 	if (call.arg_size) {
-		before = call.arg_size <= sizeof(stack_arg) ? stack_arg :
-			 malloc(call.arg_size);
-		if (before && kfd_safe_copy(before, arg, call.arg_size) == 0)
-			call.arg_before = before;
-		else
-			call.flags |= KFD_CALL_ARG_UNREADABLE;
+		/* Arguments on the caller's stack: a plain copy (safecopy.h). */
+		if (__builtin_expect(call.arg_size <= DISPATCH_STACK_ARG &&
+				     kfd_stack_holds(arg, call.arg_size), 1)) {
+			dispatch_copy(stack_arg, arg, call.arg_size);
+			call.arg_before = stack_arg;
+		} else {
+			call.arg_before = dispatch_copy_slow(stack_arg, arg,
+							     call.arg_size);
+			if (!call.arg_before)
+				call.flags |= KFD_CALL_ARG_UNREADABLE;
+		}
 	}
 
 	token = kfd_gate_enter(&dispatch_gate);
 	set = atomic_load_explicit(&dispatch_hooks, memory_order_seq_cst);
+	gen = set ? __atomic_load_n(&set->gen, __ATOMIC_RELAXED) : 0;
 	for (i = 0; set && i < set->n; i++) {
 		const struct kfd_dispatch_hooks *h =
 			__atomic_load_n(&set->e[i].h, __ATOMIC_RELAXED);
@@ -140,25 +212,32 @@ dispatch_hooked(int (*sys)(int, unsigned long, void *), int fd,
 		if (call.ret != -1)
 			call.err = 0;
 	} else {
-		call.t_enter = kfd_dispatch_now();
+		call.t_enter = kfd_clock_ns();
 		call.ret = sys(fd, request, arg);
 		call.err = call.ret == -1 ? errno : 0;
-		call.t_exit = kfd_dispatch_now();
+		call.t_exit = kfd_clock_ns();
 	}
 
 	if (nran) {
+		const struct hook_set *now;
+		int same;
+
 		token = kfd_gate_enter(&dispatch_gate);
-		set = atomic_load_explicit(&dispatch_hooks, memory_order_seq_cst);
+		now = atomic_load_explicit(&dispatch_hooks, memory_order_seq_cst);
+		/* The usual case: no hook came or went during the call. */
+		same = now == set &&
+		       __atomic_load_n(&now->gen, __ATOMIC_RELAXED) == gen;
 		while (nran-- > 0) {
-			if (ran[nran].h->after && dispatch_still_has(set, &ran[nran]))
+			if (ran[nran].h->after &&
+			    (same || dispatch_still_has(now, &ran[nran])))
 				ran[nran].h->after(ran[nran].ctx, &call,
 						   cookie[nran]);
 		}
 		kfd_gate_leave(&dispatch_gate, token);
 	}
 
-	if (before && before != stack_arg)
-		free(before);
+	if (call.arg_before && call.arg_before != stack_arg)
+		free((void *)call.arg_before);
 	if (call.ret == -1)
 		errno = call.err;
 	return call.ret;
@@ -231,6 +310,8 @@ dispatch_publish(struct hook_set *next)
 {
 	struct hook_set *old;
 
+	if (next)
+		next->gen = ++dispatch_gen;
 	old = atomic_exchange_explicit(&dispatch_hooks, next,
 				       memory_order_seq_cst);
 	kfd_gate_drain(&dispatch_gate);
@@ -302,6 +383,10 @@ kfd_dispatch_hook_remove(const struct kfd_dispatch_hooks *h, void *ctx)
 			/* ctx stays: a reader that loaded the old h uses it
 			 * until the drain below sees it leave. */
 			__atomic_store_n(&cur->e[i].h, &noop, __ATOMIC_SEQ_CST);
+			/* The set changed in place: calls in flight must look
+			 * their hooks up again. */
+			__atomic_store_n(&cur->gen, ++dispatch_gen,
+					 __ATOMIC_SEQ_CST);
 			kfd_gate_drain(&dispatch_gate);
 			ret = 0;
 			goto out;

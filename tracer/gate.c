@@ -25,27 +25,19 @@
 
 #include "gate.h"
 
-struct gate_reader {
-	/* Odd while inside a section of gate id (index id - 1). */
-	atomic_ulong seq[KFD_GATE_MAX];
-	unsigned int depth[KFD_GATE_MAX];	/* owner thread only */
-	atomic_int in_use;
-	struct gate_reader *next;		/* immutable once published */
-} __attribute__((aligned(64)));
-
-static _Atomic(struct gate_reader *) gate_readers;
+static _Atomic(struct kfd_gate_reader *) gate_readers;
 static atomic_int gate_next_id;
-static atomic_int gate_mb;		/* membarrier is registered */
+atomic_int kfd_gate_mb;
 static pthread_once_t gate_once = PTHREAD_ONCE_INIT;
 static pthread_key_t gate_key;
 
-static __thread struct gate_reader *gate_me
+__thread struct kfd_gate_reader *kfd_gate_me
 	__attribute__((tls_model("initial-exec")));
 
 static void
 gate_thread_exit(void *p)
 {
-	struct gate_reader *r = p;
+	struct kfd_gate_reader *r = p;
 
 	/* Every section has ended (a thread exits outside them). */
 	atomic_store_explicit(&r->in_use, 0, memory_order_release);
@@ -57,14 +49,14 @@ gate_setup(void)
 	pthread_key_create(&gate_key, gate_thread_exit);
 	if (syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED,
 		    0, 0) == 0)
-		atomic_store(&gate_mb, 1);
+		atomic_store(&kfd_gate_mb, 1);
 }
 
 /* This thread's record: a free one from the pool, or a new one. */
-static struct gate_reader *
-gate_register(void)
+struct kfd_gate_reader *
+kfd_gate_register(void)
 {
-	struct gate_reader *r, *head;
+	struct kfd_gate_reader *r, *head;
 
 	pthread_once(&gate_once, gate_setup);
 	for (r = atomic_load(&gate_readers); r; r = r->next) {
@@ -76,10 +68,8 @@ gate_register(void)
 	r = aligned_alloc(64, sizeof(*r));
 	if (!r)
 		return NULL;
-	for (int i = 0; i < KFD_GATE_MAX; i++) {
+	for (int i = 0; i < KFD_GATE_MAX; i++)
 		atomic_init(&r->seq[i], 0);
-		r->depth[i] = 0;
-	}
 	atomic_init(&r->in_use, 1);
 	head = atomic_load(&gate_readers);
 	do
@@ -87,8 +77,24 @@ gate_register(void)
 	while (!atomic_compare_exchange_weak(&gate_readers, &head, r));
 found:
 	pthread_setspecific(gate_key, r);
-	gate_me = r;
+	kfd_gate_me = r;
 	return r;
+}
+
+/* The gate's first use: give it a slot in the reader records. */
+int
+kfd_gate_new_id(struct kfd_gate *g)
+{
+	int fresh = atomic_fetch_add(&gate_next_id, 1) + 1;
+	int expected = 0;
+
+	/* More gates than slots is a programming error; such a gate shares
+	 * the last slot, which only makes drains wait longer. */
+	if (fresh > KFD_GATE_MAX)
+		fresh = KFD_GATE_MAX;
+	if (atomic_compare_exchange_strong(&g->id, &expected, fresh))
+		return fresh;
+	return expected;
 }
 
 static int
@@ -96,67 +102,7 @@ gate_id(struct kfd_gate *g)
 {
 	int id = atomic_load_explicit(&g->id, memory_order_acquire);
 
-	if (__builtin_expect(id == 0, 0)) {
-		int fresh = atomic_fetch_add(&gate_next_id, 1) + 1;
-		int expected = 0;
-
-		/* More gates than slots is a programming error; such a gate
-		 * shares the last slot, which only makes drains wait longer. */
-		if (fresh > KFD_GATE_MAX)
-			fresh = KFD_GATE_MAX;
-		if (atomic_compare_exchange_strong(&g->id, &expected, fresh))
-			id = fresh;
-		else
-			id = expected;
-	}
-	return id;
-}
-
-/*
- * Token: the gate index + 1; 0 when no reader record could be allocated,
- * in which case the section is unprotected (there is no memory left to
- * do better with; drains then cannot wait for this thread).
- */
-unsigned int
-kfd_gate_enter(struct kfd_gate *g)
-{
-	struct gate_reader *r = gate_me;
-	int i = gate_id(g) - 1;
-
-	if (__builtin_expect(!r, 0)) {
-		r = gate_register();
-		if (!r)
-			return 0;
-	}
-	if (r->depth[i]++ == 0) {
-		unsigned long s = atomic_load_explicit(&r->seq[i],
-						       memory_order_relaxed);
-
-		atomic_store_explicit(&r->seq[i], s + 1, memory_order_relaxed);
-		if (atomic_load_explicit(&gate_mb, memory_order_relaxed))
-			atomic_signal_fence(memory_order_seq_cst);
-		else
-			atomic_thread_fence(memory_order_seq_cst);
-	}
-	return (unsigned int)i + 1;
-}
-
-void
-kfd_gate_leave(struct kfd_gate *g, unsigned int token)
-{
-	struct gate_reader *r = gate_me;
-	int i = (int)token - 1;
-
-	if (!token || !r)
-		return;
-	if (--r->depth[i] == 0) {
-		unsigned long s = atomic_load_explicit(&r->seq[i],
-						       memory_order_relaxed);
-
-		/* Release: the section's loads happen before the writer
-		 * can see it has left. */
-		atomic_store_explicit(&r->seq[i], s + 1, memory_order_release);
-	}
+	return id ? id : kfd_gate_new_id(g);
 }
 
 void
@@ -166,14 +112,14 @@ kfd_gate_drain(struct kfd_gate *g)
 	unsigned int spins = 0;
 
 	pthread_once(&gate_once, gate_setup);
-	if (!atomic_load(&gate_mb) ||
+	if (!atomic_load(&kfd_gate_mb) ||
 	    syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0))
 		atomic_thread_fence(memory_order_seq_cst);
-	for (struct gate_reader *r = atomic_load(&gate_readers); r; r = r->next) {
+	for (struct kfd_gate_reader *r = atomic_load(&gate_readers); r; r = r->next) {
 		unsigned long s = atomic_load_explicit(&r->seq[i],
 						       memory_order_acquire);
 
-		if (!(s & 1) || r == gate_me)
+		if (!(s & 1) || r == kfd_gate_me)
 			continue;
 		/* Inside: wait until it moves on (left, maybe re-entered
 		 * afterwards, in which case it sees the new pointer). */
@@ -195,16 +141,15 @@ kfd_gate_reset(struct kfd_gate *g)
 	int i = gate_id(g) - 1;
 
 	/* membarrier registration does not survive fork. */
-	if (atomic_load(&gate_mb) &&
+	if (atomic_load(&kfd_gate_mb) &&
 	    syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED,
 		    0, 0))
-		atomic_store(&gate_mb, 0);
-	for (struct gate_reader *r = atomic_load(&gate_readers); r; r = r->next) {
-		if (r == gate_me)
+		atomic_store(&kfd_gate_mb, 0);
+	for (struct kfd_gate_reader *r = atomic_load(&gate_readers); r; r = r->next) {
+		if (r == kfd_gate_me)
 			continue;
 		/* That thread does not exist here. */
 		atomic_store(&r->seq[i], 0);
-		r->depth[i] = 0;
 		atomic_store(&r->in_use, 0);
 	}
 }

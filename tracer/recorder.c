@@ -17,8 +17,7 @@
 
 static atomic_uint recorder_next_id = 1;
 
-/* The recorder this thread last announced its name to. */
-static __thread unsigned int rec_announced
+__thread unsigned int kfd_rec_announced
 	__attribute__((tls_model("initial-exec")));
 
 static int
@@ -35,17 +34,23 @@ rec_append_name(struct kfd_recorder *r, const char *name)
 	return kt_writer_append(r->w, &rec);
 }
 
+/* The thread's first record in @r: say who it is first. */
+void
+kfd_rec_announce(struct kfd_recorder *r)
+{
+	char name[17] = "";
+
+	/* The kernel's comm is at most 16 bytes with its NUL. */
+	prctl(PR_GET_NAME, name, 0, 0, 0);
+	kfd_rec_announced = r->id;
+	rec_append_name(r, name);
+}
+
 int
 kfd_rec_append(struct kfd_recorder *r, struct kt_record *rec)
 {
-	if (__builtin_expect(rec_announced != r->id, 0)) {
-		char name[17] = "";
-
-		/* The kernel's comm is at most 16 bytes with its NUL. */
-		prctl(PR_GET_NAME, name, 0, 0, 0);
-		rec_announced = r->id;
-		rec_append_name(r, name);
-	}
+	if (__builtin_expect(kfd_rec_announced != r->id, 0))
+		kfd_rec_announce(r);
 	return kfd_rec_append_raw(r, rec);
 }
 
@@ -72,7 +77,7 @@ kfd_recorder_thread_name(struct kfd_recorder *r, const char *name)
 {
 	if (!r || !name)
 		return -EINVAL;
-	rec_announced = r->id;
+	kfd_rec_announced = r->id;
 	return rec_append_name(r, name);
 }
 

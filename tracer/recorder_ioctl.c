@@ -20,8 +20,6 @@
 #include "recorder_priv.h"
 #include "safecopy.h"
 
-#define REC_STACK_ARG 512
-
 /* Per-attempt state, only for rows with indirect buffers. */
 struct rec_call {
 	unsigned int nimg;
@@ -176,38 +174,51 @@ rec_free_call(struct rec_call *rc)
 	free(rc);
 }
 
+/*
+ * The after-image of a failed call: guarded, since the failure may be
+ * EFAULT from a range another thread unmapped meanwhile. Return: a copy
+ * (malloc()ed) or NULL when the bytes cannot be read.
+ */
+static __attribute__((noinline)) uint8_t *
+rec_copy_after(const struct kfd_dispatch_call *call)
+{
+	uint8_t *copy = malloc(call->arg_size);
+
+	if (copy && kfd_safe_copy(copy, call->arg, call->arg_size)) {
+		free(copy);
+		copy = NULL;
+	}
+	return copy;
+}
+
 static void
 rec_after(void *ctx, const struct kfd_dispatch_call *call, void *cookie)
 {
 	struct kfd_recorder *r = ctx;
 	struct rec_call *rc = cookie;
-	unsigned char stack_arg[REC_STACK_ARG];
-	unsigned char *after = NULL;
+	uint8_t *copy = NULL;
+	const uint8_t *after = NULL;
 	struct kt_record rec;
 	struct kt_ioctl_rec *io = &rec.u.ioctl;
 
+	/*
+	 * The bytes were readable a moment ago and a successful call has
+	 * just used them: the writer reads the after-image straight from the
+	 * caller's memory, with no copy of our own.
+	 */
 	if (call->arg_size && call->arg_before) {
-		after = call->arg_size <= sizeof(stack_arg) ? stack_arg :
-			malloc(call->arg_size);
-		/*
-		 * The bytes were readable a moment ago and a successful call
-		 * has just used them; only a failed one (EFAULT from a range
-		 * another thread unmapped meanwhile) needs the guarded copy.
-		 */
-		if (after && call->ret != -1)
-			memcpy(after, call->arg, call->arg_size);
-		else if (after && kfd_safe_copy(after, call->arg, call->arg_size)) {
-			if (after != stack_arg)
-				free(after);
-			after = NULL;
-		}
+		if (__builtin_expect(call->ret != -1, 1))
+			after = call->arg;
+		else
+			after = copy = rec_copy_after(call);
 	}
 	if (rc)
 		rec_after_images(r, call, rc, after);
 
-	memset(&rec, 0, sizeof(rec));
+	/* Every field is set: no memset of the whole record per ioctl. */
 	rec.type = KT_REC_IOCTL;
 	rec.ts = call->t_enter;
+	rec.tid = call->tid;
 	io->fd = call->fd;
 	io->file_kind = (uint8_t)call->kind;
 	io->request = (uint32_t)call->request;
@@ -216,20 +227,15 @@ rec_after(void *ctx, const struct kfd_dispatch_call *call, void *cookie)
 	io->t_exit = call->t_exit;
 	io->arg_size = call->arg_before ? call->arg_size : 0;
 	io->arg_before = call->arg_before;
-	io->arg_after = after;
-	if (io->arg_size && !after) {
-		/* Readable before, not after: keep the sizes consistent. */
-		io->arg_after = call->arg_before;
-	}
-	if (rc) {
-		io->nbufs = (uint16_t)rc->nimg;
-		io->bufs = rc->img;
-	}
-	kfd_rec_append(r, &rec);
+	/* Readable before, not after: keep the sizes consistent. */
+	io->arg_after = after || !io->arg_size ? after : call->arg_before;
+	io->nbufs = rc ? (uint16_t)rc->nimg : 0;
+	io->bufs = rc ? rc->img : NULL;
+	kfd_rec_append_ioctl(r, &rec);
 
-	if (after && after != stack_arg)
-		free(after);
-	rec_free_call(rc);
+	free(copy);
+	if (rc)
+		rec_free_call(rc);
 }
 
 static const struct kfd_dispatch_hooks rec_hooks = {

@@ -30,6 +30,27 @@ int kfd_rec_append(struct kfd_recorder *r, struct kt_record *rec);
  * activity, such as the topology at the head of the file). */
 int kfd_rec_append_raw(struct kfd_recorder *r, struct kt_record *rec);
 
+/* The recorder this thread last announced its name to (recorder.c). */
+extern __thread unsigned int kfd_rec_announced
+	__attribute__((tls_model("initial-exec")));
+
+/* Append the THREAD_NAME record of the calling thread. */
+void kfd_rec_announce(struct kfd_recorder *r);
+
+/*
+ * kfd_rec_append() for an IOCTL record whose tid and ts are set already:
+ * the per-ioctl path, inline and free of anything the record does not need.
+ */
+static inline int
+kfd_rec_append_ioctl(struct kfd_recorder *r, struct kt_record *rec)
+{
+	if (__builtin_expect(kfd_rec_announced != r->id, 0))
+		kfd_rec_announce(r);
+	/* Taken last, right before the append: seq order is completion order. */
+	rec->seq = kt_writer_next_seq(r->w);
+	return kt_writer_append(r->w, rec);
+}
+
 /* recorder_ioctl.c: the dispatch hooks. */
 int kfd_rec_hooks_attach(struct kfd_recorder *r);
 void kfd_rec_hooks_detach(struct kfd_recorder *r);

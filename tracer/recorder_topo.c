@@ -153,7 +153,9 @@ topo_walk(struct topo_snap *s, const char *dir, int depth)
 		n++;
 	}
 	closedir(d);
-	qsort(names, n, sizeof(*names), topo_cmp);
+	/* An empty directory leaves names NULL, which qsort() must not get. */
+	if (n > 1)
+		qsort(names, n, sizeof(*names), topo_cmp);
 	for (size_t i = 0; i < n; i++) {
 		char path[PATH_MAX];
 		DIR *sub;

@@ -90,7 +90,7 @@ safe_copy_guarded(void *dst, const void *src, size_t len)
 }
 
 int
-kfd_safe_copy(void *dst, const void *src, size_t len)
+kfd_safe_copy_slow(void *dst, const void *src, size_t len)
 {
 	if (len == 0)
 		return 0;

@@ -120,8 +120,9 @@ member_fc(bt_trace_class *tc, uint8_t type, bt_field_class *len)
 	static const uint64_t dup_values[] = {
 		KT_DUP, KT_DUP2, KT_DUP3, KT_FCNTL_DUPFD, KT_FCNTL_DUPFD_CLOEXEC,
 	};
-	static const char *const end_labels[] = { "INCOMPLETE", "SIGNAL" };
-	static const uint64_t end_values[] = { KT_END_INCOMPLETE,
+	static const char *const end_labels[] = { "CLEAN", "INCOMPLETE",
+						  "SIGNAL" };
+	static const uint64_t end_values[] = { KT_END_CLEAN, KT_END_INCOMPLETE,
 					       KT_END_SIGNAL };
 	const char *file_labels[KFD_FILE_KIND_COUNT];
 	uint64_t file_values[KFD_FILE_KIND_COUNT];
@@ -162,7 +163,7 @@ member_fc(bt_trace_class *tc, uint8_t type, bt_field_class *len)
 	case MT_DUP:
 		return kbt_fc_enum_labels(tc, 8, dup_labels, dup_values, 5);
 	case MT_ENDF:
-		fc = kbt_fc_enum_labels(tc, 32, end_labels, end_values, 2);
+		fc = kbt_fc_enum_labels(tc, 32, end_labels, end_values, 3);
 		if (fc)
 			bt_field_class_integer_set_preferred_display_base(fc,
 				BT_FIELD_CLASS_INTEGER_PREFERRED_DISPLAY_BASE_HEXADECIMAL);

@@ -19,8 +19,9 @@
 
 #define KT_BT2_PLUGIN_FILE "babeltrace-plugin-kfdtrace.so"
 
-/* The phrase the source's error cause uses for a truncated trace (iter.c). */
+/* The phrases the source's error causes use for damage (iter.c). */
 #define KT_BT2_TRUNCATED "trace truncated"
+#define KT_BT2_CORRUPT "corrupt trace at file offset"
 
 static void __attribute__((format(printf, 3, 4)))
 say(char *msg, size_t size, const char *fmt, ...)
@@ -67,6 +68,7 @@ load_from(const char *path)
 	return found;
 }
 
+#ifdef KT_BT2_BUILD_DIR
 /* Whether the running program belongs to the build tree it was built in. */
 static int
 in_build_tree(void)
@@ -83,6 +85,7 @@ in_build_tree(void)
 	return 0;
 #endif
 }
+#endif
 
 static const bt_plugin *
 find_plugin(const struct kt_ctf_export_opts *o)
@@ -153,35 +156,40 @@ prepare_outdir(const char *dir, char *msg, size_t size)
 }
 
 /*
- * Turn the thread's error into one message: the deepest cause (what went
- * wrong first) and the others after it. Return: 1 when the source reported
- * a truncated trace, else 0.
+ * The thread's error as one message: the first cause (what went wrong; the
+ * others only say which component passed it on), or all of them, first
+ * cause first, when @all. Return: KT_CTF_TRUNCATED or KT_CTF_CORRUPT when
+ * the source reported a damaged trace, else KT_CTF_FAILED.
  */
 static int
-take_error(char *msg, size_t size)
+take_error(char *msg, size_t size, int all)
 {
 	const bt_error *err = bt_current_thread_take_error();
 	size_t used = 0;
-	int truncated = 0;
+	int rc = KT_CTF_FAILED;
 	uint64_t i, n;
 
 	if (!err) {
 		say(msg, size, "the conversion failed (no detail)");
-		return 0;
+		return rc;
 	}
 	n = bt_error_get_cause_count(err);
-	for (i = n; i-- > 0;) {
+	for (i = 0; i < n; i++) {
 		const bt_error_cause *c = bt_error_borrow_cause_by_index(err, i);
 		const char *m = bt_error_cause_get_message(c);
 
 		if (bt_error_cause_get_actor_type(c) ==
 			    BT_ERROR_CAUSE_ACTOR_TYPE_MESSAGE_ITERATOR &&
 		    strcmp(bt_error_cause_message_iterator_actor_get_plugin_name(c),
-			   "kfdtrace") == 0 && strstr(m, KT_BT2_TRUNCATED))
-			truncated = 1;
-		if (msg && used + 1 < size) {
+			   "kfdtrace") == 0) {
+			if (strstr(m, KT_BT2_TRUNCATED))
+				rc = KT_CTF_TRUNCATED;
+			else if (strstr(m, KT_BT2_CORRUPT))
+				rc = KT_CTF_CORRUPT;
+		}
+		if (msg && used + 1 < size && (all || i == 0)) {
 			int w = snprintf(msg + used, size - used, "%s%s",
-					 used ? "\n  caused: " : "", m);
+					 used ? "\n  reported by: " : "", m);
 
 			if (w > 0)
 				used += (size_t)w < size - used ? (size_t)w :
@@ -189,7 +197,7 @@ take_error(char *msg, size_t size)
 		}
 	}
 	bt_error_release(err);
-	return truncated;
+	return rc;
 }
 
 int
@@ -265,7 +273,7 @@ kt_ctf_export(const char *trace, const char *outdir,
 		bt_component_source_borrow_output_port_by_index_const(src, 0),
 		bt_component_sink_borrow_input_port_by_index_const(sink, 0),
 		NULL)) {
-		take_error(msg, msg_size);
+		take_error(msg, msg_size, opts && opts->verbose);
 		goto out;
 	}
 	do {
@@ -276,7 +284,7 @@ kt_ctf_export(const char *trace, const char *outdir,
 	if (st == BT_GRAPH_RUN_STATUS_OK)
 		rc = KT_CTF_OK;
 	else
-		rc = take_error(msg, msg_size) ? KT_CTF_TRUNCATED : KT_CTF_FAILED;
+		rc = take_error(msg, msg_size, opts && opts->verbose);
 out:
 	/* Destroying the graph finalizes the sink, which writes the metadata. */
 	bt_graph_put_ref(graph);

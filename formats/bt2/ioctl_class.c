@@ -28,17 +28,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kfdtrace/kfd_abi.h"
 #include "kbt.h"
 
 #define NAME_MAX_LEN 128
 
-/* Heap bits of ALLOC_MEMORY_OF_GPU's flags. */
-#define KBT_HEAP_MASK (KFD_ABI_ALLOC_MEM_FLAGS_VRAM |		\
-		       KFD_ABI_ALLOC_MEM_FLAGS_GTT |		\
-		       KFD_ABI_ALLOC_MEM_FLAGS_USERPTR |	\
-		       KFD_ABI_ALLOC_MEM_FLAGS_DOORBELL |	\
-		       KFD_ABI_ALLOC_MEM_FLAGS_MMIO_REMAP)
 
 struct build {
 	bt_trace_class *tc;
@@ -695,7 +688,43 @@ is_row(const struct kfd_ioctl_desc *d, const char *event)
 	return d->file_kind == KFD_FILE_KFD && strcmp(d->event_name, event) == 0;
 }
 
-/* Derived members that analyses need and cannot compute themselves. */
+/*
+ * The heap: the memory-domain bit of ALLOC_MEMORY_OF_GPU's flags, as an
+ * enumeration labelled from the flags' name table.
+ */
+static bt_field_class *
+heap_class(bt_trace_class *tc)
+{
+	const struct kfd_ioctl_desc *al = kfd_schema_by_name("alloc_memory_of_gpu");
+	const struct kfd_name_table *t;
+	const char *labels[8];
+	uint64_t values[8];
+	unsigned int i, n = 0;
+	int fl = al ? kfd_schema_field(al, "flags") : -1;
+
+	if (fl < 0 || !al->args->fields[fl].names)
+		return NULL;
+	t = al->args->fields[fl].names;
+	for (i = 0; i < t->count && n < 8; i++) {
+		const struct kfd_name *e = &t->entries[i];
+
+		if (e->name && e->value && !(e->value & ~KBT_HEAP_MASK)) {
+			labels[n] = e->name;
+			values[n++] = e->value;
+		}
+	}
+	return kbt_fc_enum_labels(tc, 32, labels, values, n);
+}
+
+/*
+ * Derived members, which analyses need and cannot compute themselves (a
+ * Trace Compass XML analysis can neither test bits nor subtract):
+ *
+ *   ALLOC_MEMORY_OF_GPU  heap
+ *   FREE_MEMORY_OF_GPU   gpu_id, heap, size of the buffer the call freed
+ *                        (from its allocation earlier in the trace; 0 for
+ *                        a failed call), delta = -size
+ */
 static int
 add_derived(struct build *b, struct kbt_plan *p, bt_field_class *st)
 {
@@ -703,26 +732,12 @@ add_derived(struct build *b, struct kbt_plan *p, bt_field_class *st)
 	int fl, h, sz;
 
 	if (is_row(b->d, "alloc_memory_of_gpu")) {
-		const char *labels[5];
-		uint64_t values[5];
-		unsigned int i, n = 0;
-
 		fl = kfd_schema_field(b->d, "flags");
 		h = kfd_schema_field(b->d, "handle");
 		sz = kfd_schema_field(b->d, "size");
-		if (fl < 0 || h < 0 || sz < 0 || !b->fields[fl].names)
+		if (fl < 0 || h < 0 || sz < 0)
 			return 0;
-		/* The heap is the one memory-domain bit of the flags. */
-		for (i = 0; i < b->fields[fl].names->count && n < 5; i++) {
-			const struct kfd_name *e = &b->fields[fl].names->entries[i];
-
-			if (e->name && e->value && !(e->value & ~KBT_HEAP_MASK)) {
-				labels[n] = e->name;
-				values[n++] = e->value;
-			}
-		}
-		if (kbt_struct_add_unique(st, "heap",
-				kbt_fc_enum_labels(b->tc, 32, labels, values, n)))
+		if (kbt_struct_add_unique(st, "heap", heap_class(b->tc)))
 			return -1;
 		op = plan_add(p);
 		if (!op)
@@ -733,17 +748,25 @@ add_derived(struct build *b, struct kbt_plan *p, bt_field_class *st)
 		op->f_handle = &b->fields[h];
 		op->f_size = &b->fields[sz];
 	} else if (is_row(b->d, "free_memory_of_gpu")) {
-		/* Bytes a successful free released, negated (see ioctl_fill.c). */
+		uint64_t first;
+
 		h = kfd_schema_field(b->d, "handle");
 		if (h < 0)
 			return 0;
-		if (kbt_struct_add_unique(st, "delta", kbt_fc_sint(b->tc, 64, 0)))
+		if (kbt_struct_add_unique(st, "gpu_id", kbt_fc_uint(b->tc, 32, 0)))
+			return -1;
+		first = last_member(st);
+		/* The fill sets the four members by position. */
+		if (kbt_struct_add_unique(st, "heap", heap_class(b->tc)) ||
+		    kbt_struct_add_unique(st, "size", kbt_fc_uint(b->tc, 64, 0)) ||
+		    kbt_struct_add_unique(st, "delta", kbt_fc_sint(b->tc, 64, 0)) ||
+		    last_member(st) != first + 3)
 			return -1;
 		op = plan_add(p);
 		if (!op)
 			return -1;
-		op->kind = KBT_OP_DELTA;
-		op->member = last_member(st);
+		op->kind = KBT_OP_FREE;
+		op->member = first;
 		op->f = &b->fields[h];
 	}
 	return 0;

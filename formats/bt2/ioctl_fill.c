@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kfdtrace/kfd_abi.h"
 #include "kbt.h"
+
 
 /* The bytes a plan reads from: the argument images, or one element. */
 struct imgs {
@@ -25,9 +25,16 @@ struct fill {
 
 /* ---- live allocations: handle -> size (open addressing) ---- */
 
+/* What the trace said about a live buffer object. */
+struct bo {
+	uint64_t size;
+	uint32_t gpu_id;
+	uint32_t heap;
+};
+
 struct kbt_bo_map {
 	uint64_t *keys;		/* 0 = empty; handles are never 0 */
-	uint64_t *vals;
+	struct bo *vals;
 	size_t cap;		/* power of two */
 	size_t n;
 	size_t tomb;
@@ -65,7 +72,7 @@ bo_grow(struct kbt_bo_map *m)
 {
 	size_t cap = m->cap ? m->cap * 2 : 1024, i;
 	uint64_t *keys = calloc(cap, sizeof(*keys));
-	uint64_t *vals = calloc(cap, sizeof(*vals));
+	struct bo *vals = calloc(cap, sizeof(*vals));
 
 	if (!keys || !vals) {
 		free(keys);
@@ -111,7 +118,7 @@ bo_find(const struct kbt_bo_map *m, uint64_t k, int *found)
 }
 
 static int
-bo_put(struct kbt_bo_map *m, uint64_t k, uint64_t v)
+bo_put(struct kbt_bo_map *m, uint64_t k, const struct bo *v)
 {
 	size_t i;
 	int found;
@@ -127,13 +134,13 @@ bo_put(struct kbt_bo_map *m, uint64_t k, uint64_t v)
 		m->n++;
 	}
 	m->keys[i] = k;
-	m->vals[i] = v;
+	m->vals[i] = *v;
 	return 0;
 }
 
-/* Remove @k; its value, or 0 when it was not there. */
-static uint64_t
-bo_take(struct kbt_bo_map *m, uint64_t k)
+/* Find @k (and remove it when @take). Return: 1 if found, else 0. */
+static int
+bo_get(struct kbt_bo_map *m, uint64_t k, int take, struct bo *out)
 {
 	size_t i;
 	int found;
@@ -143,10 +150,13 @@ bo_take(struct kbt_bo_map *m, uint64_t k)
 	i = bo_find(m, k, &found);
 	if (!found)
 		return 0;
-	m->keys[i] = BO_TOMB;
-	m->n--;
-	m->tomb++;
-	return m->vals[i];
+	*out = m->vals[i];
+	if (take) {
+		m->keys[i] = BO_TOMB;
+		m->n--;
+		m->tomb++;
+	}
+	return 1;
 }
 
 /* ---- fields ---- */
@@ -315,43 +325,56 @@ fill_variant(bt_field *st, const struct kbt_op *op, const struct imgs *im,
 
 /*
  * ALLOC_MEMORY_OF_GPU: the heap bit of the flags; a successful call also
- * remembers the new handle's size for the FREE that ends it.
+ * remembers the new buffer for the FREE that ends it.
  */
 static int
 fill_heap(bt_field *st, const struct kbt_op *op, const struct imgs *im,
 	  const struct fill *fl)
 {
-	uint64_t flags = get(op->f, im, KBT_BEFORE);
+	struct bo bo = {
+		.size = get(op->f_size, im, KBT_BEFORE),
+		.heap = (uint32_t)(get(op->f, im, KBT_BEFORE) & KBT_HEAP_MASK),
+	};
+	int g = kfd_schema_field(fl->desc, "gpu_id");
 
 	bt_field_integer_unsigned_set_value(
 		bt_field_structure_borrow_member_field_by_index(st, op->member),
-		flags & (KFD_ABI_ALLOC_MEM_FLAGS_VRAM |
-			 KFD_ABI_ALLOC_MEM_FLAGS_GTT |
-			 KFD_ABI_ALLOC_MEM_FLAGS_USERPTR |
-			 KFD_ABI_ALLOC_MEM_FLAGS_DOORBELL |
-			 KFD_ABI_ALLOC_MEM_FLAGS_MMIO_REMAP));
+		bo.heap);
 	if (fl->rec->u.ioctl.ret != 0 || !fl->bos)
 		return 0;
-	return bo_put(fl->bos, get(op->f_handle, im, KBT_AFTER),
-		      get(op->f_size, im, KBT_BEFORE));
+	if (g >= 0)
+		bo.gpu_id = (uint32_t)get(&fl->desc->args->fields[g], im,
+					  KBT_BEFORE);
+	return bo_put(fl->bos, get(op->f_handle, im, KBT_AFTER), &bo);
 }
 
 /*
- * FREE_MEMORY_OF_GPU: minus the size of the buffer a successful call freed
- * (0 when the call failed or the allocation is not in the trace). Trace
- * Compass's XML analyses cannot subtract, so the live-memory series adds
- * this.
+ * FREE_MEMORY_OF_GPU: the GPU and heap of the buffer (from its allocation;
+ * the GPU from the handle's upper half when the allocation is not in the
+ * trace), the bytes a successful call freed, and their negation, which
+ * the live-memory series of the Trace Compass analysis adds.
  */
 static void
-fill_delta(bt_field *st, const struct kbt_op *op, const struct imgs *im,
-	   const struct fill *fl)
+fill_free(bt_field *st, const struct kbt_op *op, const struct imgs *im,
+	  const struct fill *fl)
 {
-	uint64_t size = 0;
+	uint64_t handle = get(op->f, im, KBT_BEFORE), size = 0;
+	int ok = fl->rec->u.ioctl.ret == 0;
+	struct bo bo = { 0, (uint32_t)(handle >> 32), 0 };
 
-	if (fl->rec->u.ioctl.ret == 0 && fl->bos)
-		size = bo_take(fl->bos, get(op->f, im, KBT_BEFORE));
-	bt_field_integer_signed_set_value(
+	if (fl->bos && bo_get(fl->bos, handle, ok, &bo) && ok)
+		size = bo.size;
+	bt_field_integer_unsigned_set_value(
 		bt_field_structure_borrow_member_field_by_index(st, op->member),
+		bo.gpu_id);
+	bt_field_integer_unsigned_set_value(
+		bt_field_structure_borrow_member_field_by_index(st, op->member + 1),
+		bo.heap);
+	bt_field_integer_unsigned_set_value(
+		bt_field_structure_borrow_member_field_by_index(st, op->member + 2),
+		size);
+	bt_field_integer_signed_set_value(
+		bt_field_structure_borrow_member_field_by_index(st, op->member + 3),
 		-(int64_t)size);
 }
 
@@ -394,8 +417,8 @@ run(const struct kbt_plan *plan, bt_field *st, const struct imgs *im,
 			if (fill_heap(st, op, im, fl))
 				return -1;
 			break;
-		case KBT_OP_DELTA:
-			fill_delta(st, op, im, fl);
+		case KBT_OP_FREE:
+			fill_free(st, op, im, fl);
 			break;
 		default:
 			return -1;

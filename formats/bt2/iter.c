@@ -162,9 +162,17 @@ get_stream(struct kbt_iter *it, uint32_t tid)
 	snprintf(name, sizeof(name), "thread-%u", tid);
 	bt_stream_set_name(s->stream, name);
 	it->nstreams++;
-	if ((it->nstreams * 2 > it->cap_index &&
-	     index_rebuild(it, it->cap_index ? it->cap_index * 2 : 16)) ||
-	    q_push(it, bt_message_stream_beginning_create(it->self, s->stream)))
+	if (it->nstreams * 2 > it->cap_index) {
+		/* Grow the index; the rebuild adds the new stream too. */
+		if (index_rebuild(it, it->cap_index ? it->cap_index * 2 : 16))
+			return NULL;
+	} else {
+		for (j = tid_hash(tid) & (it->cap_index - 1); it->index[j] >= 0;
+		     j = (j + 1) & (it->cap_index - 1))
+			;
+		it->index[j] = (int32_t)(it->nstreams - 1);
+	}
+	if (q_push(it, bt_message_stream_beginning_create(it->self, s->stream)))
 		return NULL;
 	return s;
 }
@@ -295,7 +303,8 @@ report(struct kbt_iter *it)
 	struct kt_reader_status st;
 
 	kt_reader_get_status(it->reader, &st);
-	if (it->read_rc == -KT_ETRUNC)
+	/* With truncated-is-error, the error says it instead. */
+	if (it->read_rc == -KT_ETRUNC && !src->truncated_is_error)
 		kbt_log(src, BT_LOGGING_LEVEL_WARNING,
 			"warning: %s: trace truncated (the writer was killed, "
 			"or the copy is incomplete): converted the %" PRIu64

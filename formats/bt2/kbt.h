@@ -17,15 +17,23 @@
 
 #include <babeltrace2/babeltrace.h>
 
+#include "kfdtrace/kfd_abi.h"
 #include "kfdtrace/schema.h"
 #include "kfdtrace/trace.h"
 
 /* Events per packet: sink.ctf.fs writes one CTF packet per IR packet. */
 #define KBT_PACKET_EVENTS 4096
 
+/* The memory-domain ("heap") bits of ALLOC_MEMORY_OF_GPU's flags. */
+#define KBT_HEAP_MASK (KFD_ABI_ALLOC_MEM_FLAGS_VRAM |			\
+		       KFD_ABI_ALLOC_MEM_FLAGS_GTT |			\
+		       KFD_ABI_ALLOC_MEM_FLAGS_USERPTR |		\
+		       KFD_ABI_ALLOC_MEM_FLAGS_DOORBELL |		\
+		       KFD_ABI_ALLOC_MEM_FLAGS_MMIO_REMAP)
+
 /* Reorder defaults (see iter.c): trace time held back, memory bound. */
 #define KBT_DEFAULT_SLACK_MS 2000
-#define KBT_DEFAULT_WINDOW_MB 256
+#define KBT_DEFAULT_WINDOW_MB 64
 
 /* Event classes that do not come from a schema row. */
 enum kbt_fixed_ec {
@@ -54,7 +62,7 @@ enum kbt_op_kind {
 	KBT_OP_VARIANT,		/* union arms chosen by a selector field */
 	KBT_OP_BUF,		/* indirect buffer -> length + dynamic array */
 	KBT_OP_HEAP,		/* derived: heap of ALLOC_MEMORY_OF_GPU */
-	KBT_OP_DELTA,		/* derived: -size of FREE_MEMORY_OF_GPU */
+	KBT_OP_FREE,		/* derived: what FREE_MEMORY_OF_GPU freed */
 };
 
 enum kbt_image { KBT_BEFORE = 0, KBT_AFTER = 1 };
@@ -218,24 +226,25 @@ struct kbt_held {
 	struct kt_record rec;		/* pointers into the same allocation */
 };
 
+/*
+ * Held records in time order: records that arrive in order (the common
+ * case: one thread, or one thread's burst) queue in a FIFO; the others go
+ * to a min-heap. The oldest is the older of the two heads.
+ */
 struct kbt_heap {
-	struct kbt_held **v;
-	size_t n;
-	size_t cap;
-	size_t bytes;
+	struct kbt_held **v;	/* heap */
+	size_t n, cap;
+	struct kbt_held **q;	/* FIFO ring */
+	size_t qhead, qlen, qcap;
+	size_t bytes;		/* held, both */
 };
 
 /* kbt_record_clone() - a deep copy of @rec in one allocation, or NULL. */
 struct kbt_held *kbt_record_clone(const struct kt_record *rec);
 int kbt_heap_push(struct kbt_heap *h, struct kbt_held *x);
 struct kbt_held *kbt_heap_pop(struct kbt_heap *h);
+const struct kbt_held *kbt_heap_min(const struct kbt_heap *h);
 void kbt_heap_free(struct kbt_heap *h);
-
-static inline const struct kbt_held *
-kbt_heap_min(const struct kbt_heap *h)
-{
-	return h->n ? h->v[0] : NULL;
-}
 
 /* kbt_event_time() - the time an event is stamped with (see iter.c). */
 uint64_t kbt_event_time(const struct kt_record *rec);

@@ -22,6 +22,7 @@ extern "C" {
 enum kt_ctf_export_status {
 	KT_CTF_OK = 0,
 	KT_CTF_TRUNCATED = 1,	/* written up to the last complete frame */
+	KT_CTF_CORRUPT = 2,	/* written up to the damaged frame */
 	KT_CTF_FAILED = -1,	/* see the message */
 	KT_CTF_UNSUPPORTED = -2,	/* built without babeltrace2 */
 };
@@ -48,10 +49,11 @@ struct kt_ctf_export_opts {
  * printed on stderr as the conversion runs.
  *
  * Return: KT_CTF_OK; KT_CTF_TRUNCATED when the trace is truncated (every
- * complete record was converted and the CTF trace is complete and
- * readable); KT_CTF_FAILED on any other failure, including a corrupt trace
- * (the records before the damage are in the CTF trace); KT_CTF_UNSUPPORTED
- * when built without babeltrace2.
+ * complete record was converted); KT_CTF_CORRUPT when it is corrupt (the
+ * records before the damage were converted) -- in both cases the CTF trace
+ * is complete and readable and @msg says where the damage is;
+ * KT_CTF_FAILED on any other failure; KT_CTF_UNSUPPORTED when built
+ * without babeltrace2.
  */
 int kt_ctf_export(const char *trace, const char *outdir,
 		  const struct kt_ctf_export_opts *opts, char *msg,

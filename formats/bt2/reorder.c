@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Records held back to be emitted in time order: deep copies (the reader's
- * pointers die at its next call) in a min-heap keyed by event time, then
- * file order.
+ * pointers die at its next call), ordered by event time, then file order.
  */
 #include <stdalign.h>
 #include <stdlib.h>
@@ -155,13 +154,13 @@ before(const struct kbt_held *a, const struct kbt_held *b)
 	return a->ts < b->ts || (a->ts == b->ts && a->ord < b->ord);
 }
 
-int
-kbt_heap_push(struct kbt_heap *h, struct kbt_held *x)
+static int
+heap_push(struct kbt_heap *h, struct kbt_held *x)
 {
 	size_t i;
 
 	if (h->n == h->cap) {
-		size_t cap = h->cap ? h->cap * 2 : 1024;
+		size_t cap = h->cap ? h->cap * 2 : 256;
 		struct kbt_held **v = realloc(h->v, cap * sizeof(*v));
 
 		if (!v)
@@ -177,18 +176,15 @@ kbt_heap_push(struct kbt_heap *h, struct kbt_held *x)
 		h->v[i] = p;
 	}
 	h->v[i] = x;
-	h->bytes += x->bytes;
 	return 0;
 }
 
-struct kbt_held *
-kbt_heap_pop(struct kbt_heap *h)
+static struct kbt_held *
+heap_pop(struct kbt_heap *h)
 {
 	struct kbt_held *top, *last;
 	size_t i = 0, n;
 
-	if (!h->n)
-		return NULL;
 	top = h->v[0];
 	last = h->v[--h->n];
 	n = h->n;
@@ -206,8 +202,78 @@ kbt_heap_pop(struct kbt_heap *h)
 	}
 	if (n)
 		h->v[i] = last;
-	h->bytes -= top->bytes;
 	return top;
+}
+
+static struct kbt_held *
+fifo_tail(const struct kbt_heap *h)
+{
+	return h->q[(h->qhead + h->qlen - 1) % h->qcap];
+}
+
+static int
+fifo_push(struct kbt_heap *h, struct kbt_held *x)
+{
+	if (h->qlen == h->qcap) {
+		size_t cap = h->qcap ? h->qcap * 2 : 1024, i;
+		struct kbt_held **q = malloc(cap * sizeof(*q));
+
+		if (!q)
+			return -1;
+		for (i = 0; i < h->qlen; i++)
+			q[i] = h->q[(h->qhead + i) % h->qcap];
+		free(h->q);
+		h->q = q;
+		h->qcap = cap;
+		h->qhead = 0;
+	}
+	h->q[(h->qhead + h->qlen++) % h->qcap] = x;
+	return 0;
+}
+
+int
+kbt_heap_push(struct kbt_heap *h, struct kbt_held *x)
+{
+	int rc;
+
+	/* In order with the FIFO's youngest: queue it; else sort it in. */
+	if (!h->qlen || !before(x, fifo_tail(h)))
+		rc = fifo_push(h, x);
+	else
+		rc = heap_push(h, x);
+	if (!rc)
+		h->bytes += x->bytes;
+	return rc;
+}
+
+const struct kbt_held *
+kbt_heap_min(const struct kbt_heap *h)
+{
+	const struct kbt_held *f = h->qlen ? h->q[h->qhead] : NULL;
+	const struct kbt_held *t = h->n ? h->v[0] : NULL;
+
+	if (f && t)
+		return before(t, f) ? t : f;
+	return f ? f : t;
+}
+
+struct kbt_held *
+kbt_heap_pop(struct kbt_heap *h)
+{
+	const struct kbt_held *m = kbt_heap_min(h);
+	struct kbt_held *x;
+
+	if (!m)
+		return NULL;
+	if (h->qlen && m == h->q[h->qhead]) {
+		x = h->q[h->qhead];
+		h->qhead = (h->qhead + 1) % h->qcap;
+		h->qlen--;
+	} else {
+		x = heap_pop(h);
+	}
+	h->bytes -= x->bytes;
+	return x;
 }
 
 void
@@ -217,6 +283,9 @@ kbt_heap_free(struct kbt_heap *h)
 
 	for (i = 0; i < h->n; i++)
 		free(h->v[i]);
+	for (i = 0; i < h->qlen; i++)
+		free(h->q[(h->qhead + i) % h->qcap]);
 	free(h->v);
+	free(h->q);
 	memset(h, 0, sizeof(*h));
 }

@@ -88,6 +88,7 @@ kt_reader_init(const uint8_t *data, size_t len, void *map, uint8_t *copy,
 		return -ENOMEM;
 	}
 	r->pos = r->data_start;
+	r->ahead_on = true;
 	r->st.integrity = KT_INTEGRITY_NO_END;
 	r->st.file_size = len;
 	r->st.corrupt_raw_offset = KT_NO_RAW;
@@ -182,6 +183,14 @@ kt_reader_open(const char *path, struct kt_reader **out)
 	return kt_reader_init(map ? map : copy, len, map, copy, out);
 }
 
+void
+kt_reader_set_readahead(struct kt_reader *r, int on)
+{
+	if (!on)
+		kt_ahead_stop(r);
+	r->ahead_on = on && !r->ahead;
+}
+
 const struct kt_header *
 kt_reader_header(const struct kt_reader *r)
 {
@@ -251,6 +260,7 @@ kt_reader_close(struct kt_reader *r)
 {
 	if (!r)
 		return;
+	kt_ahead_stop(r);
 	if (r->map)
 		munmap(r->map, r->size);
 	free(r->copy);

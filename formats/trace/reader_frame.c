@@ -107,6 +107,28 @@ kt_reader_skippable(struct kt_reader *r, size_t off, size_t size)
 	return 0;
 }
 
+/* Decompress the data frame at @off into r->fbuf, without read-ahead. */
+static int
+kt_reader_decompress(struct kt_reader *r, size_t off, size_t size,
+		     size_t content, size_t *result)
+{
+	if (content + 1 > r->fcap) {
+		/* Drop the old buffer first: no peak of both. */
+		free(r->fbuf);
+		r->fcap = 0;
+		r->fbuf = malloc(content + 1);
+		if (!r->fbuf)
+			return kt_reader_fail(r, -ENOMEM, __LINE__, off,
+					      KT_NO_RAW,
+					      "out of memory for a %zu-byte frame",
+					      content);
+		r->fcap = content + 1;
+	}
+	*result = ZSTD_decompressDCtx(r->dctx, r->fbuf, content, r->data + off,
+				      size);
+	return 0;
+}
+
 static int
 kt_reader_extent_fail(struct kt_reader *r, int err, size_t off,
 		      const char *why)
@@ -168,24 +190,14 @@ kt_reader_load_frame(struct kt_reader *r)
 					  "frame at offset %zu claims %llu bytes, "
 					  "beyond the format's bounds", off,
 					  content);
-		if (content + 1 > r->fcap) {
-			uint8_t *nb;
-
-			/* Drop the old buffer first: no peak of both. */
-			free(r->fbuf);
-			r->fcap = 0;
-			nb = malloc(content + 1);
-			r->fbuf = nb;
-			if (!nb)
-				return kt_reader_fail(r, -ENOMEM, __LINE__, off,
-						      KT_NO_RAW,
-						      "out of memory for a %llu-byte frame",
-						      content);
-			r->fcap = content + 1;
-		}
 		r->flen = r->rpos = 0;
-		d = ZSTD_decompressDCtx(r->dctx, r->fbuf, content,
-					r->data + off, size);
+		if (!kt_ahead_take(r, off, size, &d)) {
+			kt_ahead_maybe_start(r, off, size);
+			err = kt_reader_decompress(r, off, size, (size_t)content,
+						   &d);
+			if (err)
+				return err;
+		}
 		if (ZSTD_isError(d))
 			return KT_CORRUPT(r, off, KT_NO_RAW,
 					  "frame at offset %zu: %s", off,

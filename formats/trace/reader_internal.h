@@ -43,6 +43,9 @@ struct kt_reader {
 	void *dctx;			/* ZSTD_DCtx */
 	struct kt_dec dec;
 
+	struct kt_ahead *ahead;		/* read-ahead helper, or NULL */
+	bool ahead_on;			/* may still start one */
+
 	struct kt_reader_status st;
 
 	struct kt_frame_ent *table;	/* seek table, built on first seek */
@@ -78,5 +81,28 @@ int kt_reader_load_frame(struct kt_reader *r);
  */
 int kt_frame_extent(const struct kt_reader *r, size_t off, size_t *size,
 		    bool *is_data, const char **why);
+
+/* reader_ahead.c: decompressing frames ahead on a helper thread. */
+
+/*
+ * kt_ahead_maybe_start() - start read-ahead after the data frame at @off
+ * of @size bytes, if enough of the file follows it to be worth a thread.
+ */
+void kt_ahead_maybe_start(struct kt_reader *r, size_t off, size_t size);
+
+/*
+ * kt_ahead_take() - the data frame at @off of @size bytes, if it was read
+ * ahead: it becomes r->fbuf, *@result is what ZSTD_decompressDCtx()
+ * returned for it. May wait for the helper, or decompress a later frame
+ * meanwhile. Return: 1 when taken, 0 when the caller decompresses it.
+ */
+int kt_ahead_take(struct kt_reader *r, size_t off, size_t size,
+		  size_t *result);
+
+/* kt_ahead_reset() - forget frames read ahead; the walk resumes at @pos. */
+void kt_ahead_reset(struct kt_reader *r, size_t pos);
+
+/* kt_ahead_stop() - stop the helper and free what it holds. */
+void kt_ahead_stop(struct kt_reader *r);
 
 #endif /* KT_READER_INTERNAL_H */

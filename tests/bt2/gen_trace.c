@@ -407,23 +407,23 @@ gen_all(const char *path)
 	}
 	{
 		/* SVM with two trailing attributes. */
-		struct {
-			struct kfd_abi_svm_args a;
-			struct kfd_abi_svm_attribute at[2];
-		} s, so;
+		struct kfd_abi_svm_args a;
+		struct kfd_abi_svm_attribute at[2];
+		uint8_t s[sizeof(a) + sizeof(at)];
 
-		memset(&s, 0, sizeof(s));
-		s.a.start_addr = 0x7f1000000000;
-		s.a.size = 1 << 21;
-		s.a.op = KFD_ABI_SVM_OP_SET_ATTR;
-		s.a.nattr = 2;
-		s.at[0].type = KFD_ABI_SVM_ATTR_PREFERRED_LOC;
-		s.at[0].value = 4660;
-		s.at[1].type = KFD_ABI_SVM_ATTR_GRANULARITY;
-		s.at[1].value = 9;
-		so = s;
+		memset(&a, 0, sizeof(a));
+		a.start_addr = 0x7f1000000000;
+		a.size = 1 << 21;
+		a.op = KFD_ABI_SVM_OP_SET_ATTR;
+		a.nattr = 2;
+		at[0].type = KFD_ABI_SVM_ATTR_PREFERRED_LOC;
+		at[0].value = 4660;
+		at[1].type = KFD_ABI_SVM_ATTR_GRANULARITY;
+		at[1].value = 9;
+		memcpy(s, &a, sizeof(a));
+		memcpy(s + sizeof(a), at, sizeof(at));
 		ioctl_rec(&g, T1, t += 1000, 12000, 3, KFD_FILE_KFD,
-			  KFD_ABI_IOC_SVM_NATTR(2), &s, &so, sizeof(s), 0, 0,
+			  KFD_ABI_IOC_SVM_NATTR(2), s, s, sizeof(s), 0, 0,
 			  NULL, 0);
 		t += 12000;
 	}

@@ -4,10 +4,12 @@
  * tests:
  *
  *   rp_alter IN OUT SEQ FIELD VALUE
+ *   rp_alter IN OUT drop NAME,...
  *
  * FIELD is an output field of the ioctl at sequence number SEQ (its
  * after-image gets VALUE), or "errno" (the call then failed with VALUE).
- * Every other record is copied as read; the writer adds its own END.
+ * "drop" leaves out every ioctl of the named kinds. Every other record is
+ * copied as read; the writer adds its own END.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -23,16 +25,19 @@ main(int argc, char **argv)
 	struct kt_reader *rd;
 	struct kt_writer *wr;
 	struct kt_record rec;
+	const char *drop;
 	uint64_t seq, value;
 	uint8_t after[KT_MAX_ARG_SIZE + 1];
 	int r, done = 0;
 
-	if (argc != 6) {
-		fprintf(stderr, "usage: rp_alter IN OUT SEQ FIELD VALUE\n");
+	if (!(argc == 6 || (argc == 5 && !strcmp(argv[3], "drop")))) {
+		fprintf(stderr, "usage: rp_alter IN OUT SEQ FIELD VALUE\n"
+			"       rp_alter IN OUT drop NAME,...\n");
 		return 2;
 	}
-	seq = strtoull(argv[3], NULL, 0);
-	value = strtoull(argv[5], NULL, 0);
+	drop = argc == 5 ? argv[4] : NULL;
+	seq = drop ? UINT64_MAX : strtoull(argv[3], NULL, 0);
+	value = drop ? 0 : strtoull(argv[5], NULL, 0);
 	r = kt_reader_open(argv[1], &rd);
 	if (r < 0) {
 		fprintf(stderr, "rp_alter: %s: %s\n", argv[1], kt_strerror(r));
@@ -46,6 +51,21 @@ main(int argc, char **argv)
 	while ((r = kt_reader_next(rd, &rec)) > 0) {
 		if (rec.type == KT_REC_END)
 			continue;
+		if (drop && rec.type == KT_REC_IOCTL) {
+			const struct kfd_ioctl_desc *d = kfd_schema_lookup(
+				rec.u.ioctl.file_kind, rec.u.ioctl.request);
+			char list[512], *tok, *save;
+			int hit = 0;
+
+			snprintf(list, sizeof(list), "%s", drop);
+			for (tok = strtok_r(list, ",", &save); tok && d;
+			     tok = strtok_r(NULL, ",", &save))
+				hit |= !strcmp(tok, d->name);
+			if (hit) {
+				done = 1;
+				continue;
+			}
+		}
 		if (rec.type == KT_REC_IOCTL && rec.seq == seq) {
 			struct kt_ioctl_rec *io = &rec.u.ioctl;
 			const struct kfd_ioctl_desc *d =

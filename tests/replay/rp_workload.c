@@ -17,6 +17,8 @@
  *			(run it on a profile with little VRAM)
  *   rp_workload badqueue	a queue whose ring is not GPU-mapped (EINVAL),
  *			one of an unknown type, then a good one
+ *   rp_workload external	a render-node buffer with metadata exported as a
+ *			dma-buf, which KFD inspects and imports
  *
  * It uses libc and the ABI headers only: it is the application, not part of
  * kfdtrace. Unexpected results go to stderr; the exit status is 0 unless
@@ -187,6 +189,7 @@ info_calls(void)
 	struct kfd_abi_get_version_args v;
 	struct kfd_abi_process_device_apertures ap[8];
 	struct kfd_abi_get_process_apertures_new_args apn = { 0 };
+	struct kfd_abi_get_process_apertures_args apo;
 	struct kfd_abi_get_clock_counters_args clk = { .gpu_id = gpu };
 	struct kfd_abi_get_available_memory_args am = { .gpu_id = gpu };
 	struct kfd_abi_set_xnack_mode_args xn = { .xnack_enabled = -1 };
@@ -215,6 +218,7 @@ info_calls(void)
 	apn.kfd_process_device_apertures_ptr = (uint64_t)(uintptr_t)ap;
 	apn.num_of_nodes = 8;
 	xioctl(kfd, KFD_ABI_IOC_GET_PROCESS_APERTURES_NEW, &apn, "APERTURES", 0);
+	xioctl(kfd, KFD_ABI_IOC_GET_PROCESS_APERTURES, &apo, "APERTURES old", 0);
 	xioctl(kfd, KFD_ABI_IOC_SET_XNACK_MODE, &xn, "XNACK", 0);
 	xioctl(kfd, KFD_ABI_IOC_SET_MEMORY_POLICY, &pol, "POLICY", 0);
 	xioctl(kfd, KFD_ABI_IOC_GET_CLOCK_COUNTERS, &clk, "CLOCKS", 0);
@@ -406,8 +410,14 @@ queue(int good, int bad)
 static void
 svm(void)
 {
+	/* struct kfd_abi_svm_args with three attributes inline. */
 	struct {
-		struct kfd_abi_svm_args a;
+		struct {
+			uint64_t start_addr;
+			uint64_t size;
+			uint32_t op;
+			uint32_t nattr;
+		} a;
 		struct kfd_abi_svm_attribute at[3];
 	} s;
 	void *mem = mmap(NULL, 2u << 20, PROT_READ | PROT_WRITE,
@@ -500,6 +510,62 @@ dmabufs(uint64_t vram_handle)
 		if (xioctl(kfd, KFD_ABI_IOC_IMPORT_DMABUF, &im, "IMPORT gem", 0) == 0)
 			free_mem(im.handle);
 		xioctl(drm, KFD_DRM_IOCTL_PRIME_FD_TO_HANDLE, &back, "PRIME_F2H", 0);
+		close(ph.fd);
+	}
+	gclose.handle = gc.out.handle;
+	gclose.pad = 0;
+	xioctl(drm, KFD_DRM_IOCTL_GEM_CLOSE, &gclose, "GEM_CLOSE", 0);
+}
+
+/*
+ * A graphics buffer shared with KFD the way ROCr's interop does it: the
+ * render node makes it (with metadata) and exports it; KFD asks what it is
+ * and imports it. The replay tests drop the render-node part from the
+ * trace, so that the dma-buf seems to come from another process.
+ */
+static void
+external(void)
+{
+	union kfd_drm_amdgpu_gem_create gc;
+	struct kfd_drm_amdgpu_gem_metadata md;
+	struct kfd_drm_prime_handle ph;
+	struct kfd_drm_gem_close gclose;
+	struct kfd_abi_get_dmabuf_info_args di;
+	struct kfd_abi_import_dmabuf_args im;
+	uint8_t meta[256];
+
+	memset(&gc, 0, sizeof(gc));
+	gc.in.bo_size = 1u << 20;
+	gc.in.alignment = 4096;
+	gc.in.domains = KFD_DRM_AMDGPU_GEM_DOMAIN_VRAM;
+	if (xioctl(drm, KFD_DRM_IOCTL_AMDGPU_GEM_CREATE, &gc, "GEM_CREATE", 0) < 0)
+		return;
+	memset(&md, 0, sizeof(md));
+	md.handle = gc.out.handle;
+	md.op = KFD_DRM_AMDGPU_GEM_METADATA_OP_SET_METADATA;
+	md.data.tiling_info = 0x1234;
+	md.data.data_size_bytes = 16;
+	md.data.data[0] = 0xcafe;
+	md.data.data[3] = 0xf00d;
+	xioctl(drm, KFD_DRM_IOCTL_AMDGPU_GEM_METADATA, &md, "GEM_METADATA", 0);
+	ph = (struct kfd_drm_prime_handle){
+		.handle = gc.out.handle, .flags = O_CLOEXEC | O_RDWR,
+	};
+	if (xioctl(drm, KFD_DRM_IOCTL_PRIME_HANDLE_TO_FD, &ph, "PRIME_H2F", 0) == 0) {
+		di = (struct kfd_abi_get_dmabuf_info_args){
+			.metadata_ptr = (uint64_t)(uintptr_t)meta,
+			.metadata_size = sizeof(meta), .dmabuf_fd = (uint32_t)ph.fd,
+		};
+		xioctl(kfd, KFD_ABI_IOC_GET_DMABUF_INFO, &di, "GET_DMABUF_INFO", 0);
+		im = (struct kfd_abi_import_dmabuf_args){
+			.va_addr = va_take(1u << 20), .gpu_id = gpu,
+			.dmabuf_fd = (uint32_t)ph.fd,
+		};
+		if (xioctl(kfd, KFD_ABI_IOC_IMPORT_DMABUF, &im, "IMPORT", 0) == 0) {
+			map_mem(im.handle, 1);
+			map_mem(im.handle, 0);
+			free_mem(im.handle);
+		}
 		close(ph.fd);
 	}
 	gclose.handle = gc.out.handle;
@@ -637,6 +703,8 @@ main(int argc, char **argv)
 		enomem();
 	} else if (!strcmp(mode, "badqueue")) {
 		queue(1, 1);
+	} else if (!strcmp(mode, "external")) {
+		external();
 	} else {
 		fprintf(stderr, "rp_workload: unknown mode %s\n", mode);
 		return 2;

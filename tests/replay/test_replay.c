@@ -6,7 +6,8 @@
  * are reproduced; an altered result is reported at the right record and
  * field; options, exit statuses and damaged or hostile traces.
  *
- * Environment (set by meson): KFDTRACE, RP_WORKLOAD, RP_ALTER.
+ * Environment (set by meson): KFDTRACE, RP_WORKLOAD, RP_ALTER, and
+ * RP_HSAKMT when Debian's libhsakmt is installed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -319,6 +320,29 @@ test_rocminfo_two_gpus(void **state)
 	expect_out("no live GPU 0x7777");
 }
 
+/* AMD's thunk with queues (AQL with its CWSR area, SDMA), events, SVM. */
+static void
+test_hsakmt(void **state)
+{
+	const char *hsakmt = getenv("RP_HSAKMT");
+
+	(void)state;
+	if (!hsakmt)
+		skip();
+	record("hsakmt.kft", NULL, (const char *const[]){ hsakmt, NULL });
+	assert_int_equal(RUN(kfdtrace, "replay", "--sim", tmp("hsakmt.kft")), 0);
+	expect_out("2 queues");
+	expect_out("result:      match (strict)");
+	assert_int_equal(RUN(kfdtrace, "replay", "--sim=mi210x2", "--gpu-map",
+			     "0xab12=0x5d3c", tmp("hsakmt.kft")), 0);
+	expect_out("result:      match (strict)");
+	assert_int_equal(RUN(kfdtrace, "replay", "--sim", "--plan",
+			     tmp("hsakmt.kft")), 0);
+	expect_out("queues:     2");
+	expect_out("    ctx_save ");
+	expect_out("    eop      ");
+}
+
 static void
 test_workload_other_gpu(void **state)
 {
@@ -398,6 +422,32 @@ test_bad_queue(void **state)
 	expect_out("= 0 {doorbell_offset=");
 }
 
+/*
+ * A dma-buf from outside the process: the render-node calls that made it
+ * are dropped from a capture, so the trace only has its GET_DMABUF_INFO
+ * and IMPORT_DMABUF; the replay makes a stand-in with libdrm_amdgpu.
+ */
+static void
+test_external_dmabuf(void **state)
+{
+	(void)state;
+	record("external.kft", NULL,
+	       (const char *const[]){ workload, "external", NULL });
+	unlink(tmp("external2.kft"));
+	assert_int_equal(RUN(alter, tmp("external.kft"), tmp("external2.kft"),
+			     "drop", "AMDGPU_GEM_CREATE,AMDGPU_GEM_METADATA,"
+			     "DRM_PRIME_HANDLE_TO_FD,DRM_GEM_CLOSE"), 0);
+	assert_int_equal(RUN(kfdtrace, "replay", "--sim", "--plan",
+			     tmp("external2.kft")), 0);
+	expect_out(": external, size 1048576, 1 imports");
+	assert_int_equal(RUN(kfdtrace, "replay", "--sim", tmp("external2.kft")), 0);
+	expect_out("came from outside the process: made a stand-in of 1048576 "
+		   "bytes in VRAM with 16 bytes of metadata");
+	expect_out("1 stand-ins for dma-bufs from outside the process");
+	/* size, flags, gpu_id and the metadata bytes were all compared. */
+	expect_out("result:      match (strict)");
+}
+
 static void
 test_altered_field(void **state)
 {
@@ -455,7 +505,8 @@ test_altered_result(void **state)
 	snprintf(want, sizeof(want), "divergence at #%lu GET_VERSION: result: "
 		 "captured -1 EPERM, replayed 0", s);
 	expect_out(want);
-	expect_out("(no record matched before it)");
+	snprintf(want, sizeof(want), "(last matching record: #%lu)", s - 1);
+	expect_out(want);
 }
 
 static void
@@ -712,9 +763,11 @@ main(void)
 		cmocka_unit_test(test_rocminfo_other_gpu_id),
 		cmocka_unit_test(test_rocminfo_two_gpus),
 		cmocka_unit_test(test_workload_other_gpu),
+		cmocka_unit_test(test_hsakmt),
 		cmocka_unit_test(test_no_match),
 		cmocka_unit_test(test_enomem),
 		cmocka_unit_test(test_bad_queue),
+		cmocka_unit_test(test_external_dmabuf),
 		cmocka_unit_test(test_altered_field),
 		cmocka_unit_test(test_altered_result),
 		cmocka_unit_test(test_filters),

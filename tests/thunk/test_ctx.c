@@ -9,6 +9,8 @@
  */
 #include <pthread.h>
 #include <setjmp.h>
+#include <signal.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <stdarg.h>
@@ -354,6 +356,42 @@ test_fork_cleanup_skips_area_locks(void **state)
 	assert_int_equal(hsaKmtCloseKFD(), HSAKMT_STATUS_SUCCESS);
 }
 
+/*
+ * A child made by a raw clone() (no atfork handler runs) must still see
+ * its own pid through the library's cached one, and so find the parent's
+ * context unusable before any ioctl.
+ */
+static void
+test_raw_clone_child_sees_own_pid(void **state)
+{
+	HsaVersionInfo v;
+	int status;
+	pid_t pid;
+
+	(void)state;
+	assert_int_equal(hsaKmtOpenKFD(), HSAKMT_STATUS_SUCCESS);
+	assert_int_equal(kmt_getpid(), getpid());
+	assert_int_equal(hsaKmtGetVersion(&v), HSAKMT_STATUS_SUCCESS);
+	pid = (pid_t)syscall(SYS_clone, SIGCHLD, NULL, NULL, NULL, NULL);
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		pid_t self = (pid_t)syscall(SYS_getpid);
+
+		if (kmt_getpid() != self)
+			_exit(1);
+		if (hsaKmtGetVersion(&v) != HSAKMT_STATUS_KERNEL_IO_CHANNEL_NOT_OPENED)
+			_exit(2);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	/* The parent is unaffected. */
+	assert_int_equal(kmt_getpid(), getpid());
+	assert_int_equal(hsaKmtGetVersion(&v), HSAKMT_STATUS_SUCCESS);
+	assert_int_equal(hsaKmtCloseKFD(), HSAKMT_STATUS_SUCCESS);
+}
+
 int
 main(void)
 {
@@ -364,6 +402,7 @@ main(void)
 		cmocka_unit_test(test_ebadf_marks_forked),
 		cmocka_unit_test(test_events_page_forgotten_at_close),
 		cmocka_unit_test(test_fork_cleanup_skips_area_locks),
+		cmocka_unit_test(test_raw_clone_child_sees_own_pid),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

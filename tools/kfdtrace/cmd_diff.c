@@ -46,6 +46,7 @@ struct dthread {
 	struct kt_record **recs;	/* kept records in thread order */
 	size_t n, cap;
 	size_t *io;			/* indices of the ioctls in recs */
+	const struct kfd_ioctl_desc **row;	/* each ioctl's schema row */
 	size_t nio, capio;
 };
 
@@ -151,16 +152,24 @@ keep(struct dtrace *t, const struct kt_record *rec)
 	if (rec->type == KT_REC_IOCTL && th->nio == th->capio) {
 		size_t cap = th->capio ? th->capio * 2 : 64;
 		size_t *v = realloc(th->io, cap * sizeof(*v));
+		const struct kfd_ioctl_desc **r;
 
 		if (!v)
 			return -1;
 		th->io = v;
+		r = realloc(th->row, cap * sizeof(*r));
+		if (!r)
+			return -1;
+		th->row = r;
 		th->capio = cap;
 	}
 	c = cli_record_clone(rec);
 	if (!c)
 		return -1;
 	if (rec->type == KT_REC_IOCTL) {
+		th->row[th->nio] = kfd_schema_lookup(
+			(enum kfd_file_kind)rec->u.ioctl.file_kind,
+			rec->u.ioctl.request);
 		th->io[th->nio++] = th->n;
 		t->ioctls++;
 	}
@@ -217,6 +226,7 @@ unload(struct dtrace *t)
 			free(t->th[i].recs[j]);
 		free(t->th[i].recs);
 		free(t->th[i].io);
+		free(t->th[i].row);
 	}
 	free(t->th);
 	if (t->r)
@@ -244,9 +254,25 @@ ioctl_at(const struct dthread *th, size_t i)
 	return th->recs[th->io[i]];
 }
 
-/* Start a divergence; Return: whether it is printed in full. */
+/*
+ * Whether A's ioctl @ia and B's @ib are the same call (diff_same_call()),
+ * with the rows looked up once at load: resynchronisation asks often.
+ */
 static int
-divergence(struct ddiff *d, const struct dpair *p, const char *what)
+same_call(const struct dpair *p, size_t ia, size_t ib)
+{
+	if (p->ta->row[ia] || p->tb->row[ib])
+		return p->ta->row[ia] == p->tb->row[ib];
+	return diff_same_call(ioctl_at(p->ta, ia), ioctl_at(p->tb, ib));
+}
+
+/*
+ * Start a divergence; the context comes from A's thread, or from B's when
+ * @from_b (calls only B made). Return: whether it is printed in full.
+ */
+static int
+divergence(struct ddiff *d, const struct dpair *p, const char *what,
+	   int from_b)
 {
 	const struct kt_record *ra = p->ta && p->ia < p->ta->nio ?
 				     ioctl_at(p->ta, p->ia) : NULL;
@@ -274,8 +300,8 @@ divergence(struct ddiff *d, const struct dpair *p, const char *what)
 	printf(": %s (thread tid %lld / %lld)\n", what,
 	       p->ta ? (long long)p->ta->tid : -1LL,
 	       p->tb ? (long long)p->tb->tid : -1LL);
-	/* Context: the records of A's thread (or B's) just before. */
-	if (p->ta && p->ia <= p->ta->nio && p->ta->n) {
+	/* Context: the records of the thread just before. */
+	if (!from_b && p->ta && p->ta->n) {
 		at = p->ia < p->ta->nio ? p->ta->io[p->ia] : p->ta->n;
 		from = at > d->context ? at - d->context : 0;
 		for (i = from; i < at; i++)
@@ -367,7 +393,7 @@ compare_pair(struct ddiff *d, struct dpair *p)
 		snprintf(what, sizeof(what), "%s %s%s",
 			 call_name(ra, nb, sizeof(nb)), res.f[0].name,
 			 res.total > 1 ? " and more" : "");
-		if (divergence(d, p, what)) {
+		if (divergence(d, p, what, 0)) {
 			print_rec(d, &d->a, "-", ra);
 			print_rec(d, &d->b, "+", rb);
 			for (i = 0; i < res.n; i++)
@@ -392,8 +418,7 @@ in_step(const struct dpair *p, size_t ia, size_t ib)
 	for (k = 0; k < DIFF_RESYNC_RUN; k++) {
 		if (ia + k >= p->ta->nio || ib + k >= p->tb->nio)
 			return k > 0 || (ia >= p->ta->nio && ib >= p->tb->nio);
-		if (!diff_same_call(ioctl_at(p->ta, ia + k),
-				    ioctl_at(p->tb, ib + k)))
+		if (!same_call(p, ia + k, ib + k))
 			return 0;
 	}
 	return 1;
@@ -434,7 +459,7 @@ resync(struct ddiff *d, struct dpair *p)
 	snprintf(what, sizeof(what), "different calls: %s vs %s",
 		 call_name(ioctl_at(p->ta, p->ia), na, sizeof(na)),
 		 call_name(ioctl_at(p->tb, p->ib), nb, sizeof(nb)));
-	if (divergence(d, p, what)) {
+	if (divergence(d, p, what, 0)) {
 		print_rec(d, &d->a, "-", ioctl_at(p->ta, p->ia));
 		print_rec(d, &d->b, "+", ioctl_at(p->tb, p->ib));
 	}
@@ -451,7 +476,7 @@ found:
 	else
 		snprintf(what, sizeof(what), "%zu call%s only in B", db,
 			 db == 1 ? "" : "s");
-	if (divergence(d, p, what)) {
+	if (divergence(d, p, what, da == 0)) {
 		list_extra(d, &d->a, p->ta, p->ia, da, "-");
 		list_extra(d, &d->b, p->tb, p->ib, db, "+");
 	}
@@ -469,8 +494,7 @@ step(struct ddiff *d, struct dpair *p)
 	if (p->ia < na && p->ib < nb) {
 		side_records(d, p->ta, &p->ra, p->ta->io[p->ia], 0);
 		side_records(d, p->tb, &p->rb, p->tb->io[p->ib], 1);
-		if (diff_same_call(ioctl_at(p->ta, p->ia),
-				   ioctl_at(p->tb, p->ib))) {
+		if (same_call(p, p->ia, p->ib)) {
 			compare_pair(d, p);
 			p->ia++;
 			p->ib++;
@@ -482,13 +506,13 @@ step(struct ddiff *d, struct dpair *p)
 	if (p->ia < na) {
 		snprintf(what, sizeof(what), "%zu more call%s only in A",
 			 na - p->ia, na - p->ia == 1 ? "" : "s");
-		if (divergence(d, p, what))
+		if (divergence(d, p, what, 0))
 			list_extra(d, &d->a, p->ta, p->ia, na - p->ia, "-");
 		p->ia = na;
 	} else if (p->ib < nb) {
 		snprintf(what, sizeof(what), "%zu more call%s only in B",
 			 nb - p->ib, nb - p->ib == 1 ? "" : "s");
-		if (divergence(d, p, what))
+		if (divergence(d, p, what, 1))
 			list_extra(d, &d->b, p->tb, p->ib, nb - p->ib, "+");
 		p->ib = nb;
 	}

@@ -82,8 +82,9 @@ kfdtrace_export_ctf(const char *trace, const char *dest,
 			fprintf(stderr, "kfdtrace: wrote CTF trace %s\n", dest);
 		return KFDTRACE_EXIT_OK;
 	case KT_CTF_TRUNCATED:
-		fprintf(stderr, "kfdtrace: %s: wrote the CTF trace of the "
-			"complete records to %s; %s\n", trace, dest, msg);
+	case KT_CTF_CORRUPT:
+		fprintf(stderr, "kfdtrace: %s: wrote the records before the "
+			"damage to %s: %s\n", trace, dest, msg);
 		return KFDTRACE_EXIT_ERROR;
 	default:
 		fprintf(stderr, "kfdtrace: %s: CTF export failed: %s\n", trace,

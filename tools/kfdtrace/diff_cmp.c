@@ -119,10 +119,9 @@ cmp_field(struct dmap *m, const struct kfd_struct_desc *sd,
 		if (d) {
 			d->a = va;
 			d->b = vb;
-			/* 0 pairs only with 0: no binding to show. */
-			d->has_expect = va && vb;
+			d->has_expect = expect_is_a >= 0;
 			d->expect = expect;
-			d->expect_is_a = (uint8_t)expect_is_a;
+			d->expect_is_a = expect_is_a > 0;
 		}
 		return;
 	}

@@ -60,6 +60,17 @@ dmap_space_name(enum dmap_space s)
 	return s < DMAP_SPACES ? names[s] : "values";
 }
 
+/*
+ * Whether 0 means "none" in a space (NULL, no handle, no offset) rather
+ * than a value the kernel hands out (queue 0, slot 0, fd 0).
+ */
+static int
+zero_is_none(enum dmap_space s)
+{
+	return s != DMAP_QUEUE && s != DMAP_EVENT && s != DMAP_SLOT &&
+	       s != DMAP_FD;
+}
+
 void
 dmap_init(struct dmap *m)
 {
@@ -89,9 +100,9 @@ dmap_match(struct dmap *m, enum dmap_space space, uint64_t a, uint64_t b,
 {
 	struct u64map_val *pa, *pb, v;
 
-	*expect_is_a = 0;
+	*expect_is_a = -1;
 	*expect = 0;
-	if (a == 0 || b == 0)
+	if ((a == 0 || b == 0) && zero_is_none(space))
 		return a == b;
 	pa = u64map_get(&m->ab[space], a);
 	pb = u64map_get(&m->ba[space], b);
@@ -100,6 +111,7 @@ dmap_match(struct dmap *m, enum dmap_space space, uint64_t a, uint64_t b,
 			return 1;
 		if (pa) {
 			*expect = pa->size;
+			*expect_is_a = 0;
 		} else {
 			*expect = pb->size;
 			*expect_is_a = 1;

@@ -60,16 +60,23 @@ struct dmap {
 	int oom;
 };
 
+/* dmap_init() - empty tables. */
 void dmap_init(struct dmap *m);
+
+/* dmap_release_all() - free the tables' memory. */
 void dmap_release_all(struct dmap *m);
 
 /*
  * dmap_match() - whether A's @a and B's @b correspond in @space; binds
- * them when neither is bound yet. 0 only corresponds to 0 and is never
- * bound (it means "none" in every role).
+ * them when neither is bound yet. Where 0 means "none" (handles, gpu_ids,
+ * offsets, addresses, pids, GEM handles) it only corresponds to 0 and is
+ * never bound; queue ids, event ids and slots, and fds bind 0 like any
+ * other value.
  * @seq:	the A record, remembered with a new binding
- * @expect:	on a mismatch, B's value bound to @a (or, when @a is
- *		unbound, the A value bound to @b, with *expect_is_a set)
+ * @expect:	on a mismatch, B's value bound to @a (*expect_is_a = 0),
+ *		or, when @a is unbound, the A value bound to @b
+ *		(*expect_is_a = 1); *expect_is_a = -1 when no binding is
+ *		involved (a 0 that means "none" against another value)
  *
  * Return: 1 when they correspond, 0 when not.
  */

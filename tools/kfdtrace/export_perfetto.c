@@ -56,8 +56,12 @@ pf_flush(struct pf *p)
 static void
 put_us(struct kt_strbuf *sb, uint64_t ns)
 {
+	unsigned int frac = (unsigned int)(ns % 1000);
+	char dec[4] = { '.', (char)('0' + frac / 100),
+			(char)('0' + frac / 10 % 10), (char)('0' + frac % 10) };
+
 	kt_strbuf_put_u64(sb, ns / 1000);
-	kt_strbuf_printf(sb, ".%03u", (unsigned int)(ns % 1000));
+	kt_strbuf_append(sb, dec, 4);
 }
 
 static void
@@ -88,14 +92,20 @@ ev_begin(struct pf *p, char ph, const char *cat, const char *name,
 
 	if (p->events++)
 		kt_strbuf_append(sb, ",\n", 2);
-	kt_strbuf_printf(sb, "{\"ph\":\"%c\"", ph);
+	kt_strbuf_append(sb, "{\"ph\":\"", 7);
+	kt_strbuf_putc(sb, ph);
+	kt_strbuf_putc(sb, '"');
 	if (cat) {
 		kt_strbuf_puts(sb, ",\"cat\":");
 		put_str(sb, cat);
 	}
 	kt_strbuf_puts(sb, ",\"name\":");
 	put_str(sb, name);
-	kt_strbuf_printf(sb, ",\"pid\":%d,\"tid\":%u,\"ts\":", p->pid, tid);
+	kt_strbuf_puts(sb, ",\"pid\":");
+	kt_strbuf_put_s64(sb, p->pid);
+	kt_strbuf_puts(sb, ",\"tid\":");
+	kt_strbuf_put_u64(sb, tid);
+	kt_strbuf_puts(sb, ",\"ts\":");
 	put_us(sb, ts);
 }
 
@@ -131,8 +141,8 @@ args_decoded(struct pf *p, const struct kt_record *rec)
 
 /* The async track an object belongs to: one per GPU and heap (BOs). */
 static void
-object_track(const struct obj_tracker *t, const struct obj_change *c,
-	     const char **cat, char *name, size_t size)
+object_track(const struct obj_change *c, const char **cat, char *name,
+	     size_t size)
 {
 	switch (c->kind) {
 	case OBJ_BO_NEW:
@@ -151,7 +161,6 @@ object_track(const struct obj_tracker *t, const struct obj_change *c,
 		snprintf(name, size, "events");
 		break;
 	}
-	(void)t;
 }
 
 /* A "b" (@begin) or "e" async event for an object's lifetime. */
@@ -163,7 +172,7 @@ object_event(struct pf *p, const struct obj_change *c, int begin,
 	const char *cat, *tn;
 	char name[64];
 
-	object_track(&p->objs, c, &cat, name, sizeof(name));
+	object_track(c, &cat, name, sizeof(name));
 	ev_begin(p, begin ? 'b' : 'e', cat, name, tid, ts);
 	kt_strbuf_printf(sb, ",\"id\":\"0x%llx\",\"args\":{",
 			 (unsigned long long)c->val.seq);
@@ -388,8 +397,12 @@ other_data(struct pf *p, const struct kt_header *h,
 	put_str(sb, h->host);
 	kt_strbuf_puts(sb, ",\"kernel\":");
 	put_str(sb, h->kernel_release);
-	kt_strbuf_printf(sb, ",\"kfd_abi\":\"%u.%u\",\"pid\":%d,\"exe\":",
-			 h->kfd_major, h->kfd_minor, h->pid);
+	if (h->kfd_major || h->kfd_minor)
+		kt_strbuf_printf(sb, ",\"kfd_abi\":\"%u.%u\"", h->kfd_major,
+				 h->kfd_minor);
+	else
+		kt_strbuf_puts(sb, ",\"kfd_abi\":null");
+	kt_strbuf_printf(sb, ",\"pid\":%d,\"exe\":", h->pid);
 	put_str(sb, h->exe);
 	kt_strbuf_puts(sb, ",\"start_monotonic_ns\":");
 	put_num(sb, h->start_monotonic);

@@ -113,6 +113,15 @@ pack(struct group *g, const struct rd_scale *x, unsigned char *lane_of)
 	}
 }
 
+/* A group is at least tall enough for its two label lines. */
+static double
+group_height(const struct group *g)
+{
+	double h = g->lanes * (LANE_H + LANE_GAP) - LANE_GAP;
+
+	return h < 2 * LANE_H + LANE_GAP ? 2 * LANE_H + LANE_GAP : h;
+}
+
 static void
 timeline_gpu(struct kt_strbuf *sb, const struct report_model *m,
 	     uint32_t gpu_id, struct rm_span **buf)
@@ -164,7 +173,7 @@ timeline_gpu(struct kt_strbuf *sb, const struct report_model *m,
 	}
 	height = 8;
 	for (gi = 0; gi < ng; gi++)
-		height += groups[gi].lanes * (LANE_H + LANE_GAP) + GROUP_GAP;
+		height += group_height(&groups[gi]) + LANE_GAP + GROUP_GAP;
 	kt_strbuf_printf(sb, "<svg class=\"chart timeline\" viewBox=\"0 0 %.0f %.0f\" "
 			 "role=\"img\" aria-label=\"object lifetimes of GPU 0x%x\">",
 			 CHART_W, height + 40, gpu_id);
@@ -172,7 +181,7 @@ timeline_gpu(struct kt_strbuf *sb, const struct report_model *m,
 	y = 8;
 	for (gi = 0; gi < ng; gi++) {
 		struct group *g = &groups[gi];
-		double gh = g->lanes * (LANE_H + LANE_GAP) - LANE_GAP;
+		double gh = group_height(g);
 
 		kt_strbuf_printf(sb, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
 				 "height=\"%.1f\" fill=\"%s\" "
@@ -192,7 +201,9 @@ timeline_gpu(struct kt_strbuf *sb, const struct report_model *m,
 			const struct rm_span *sp = g->v[i];
 			double x0 = rd_map(&x, (double)sp->t0);
 			double x1 = rd_map(&x, (double)sp->t1);
-			double ly = y + lanes[gi][i] * (LANE_H + LANE_GAP);
+			double ly = y + (gh - (g->lanes * (LANE_H + LANE_GAP) -
+					       LANE_GAP)) / 2 +
+				    lanes[gi][i] * (LANE_H + LANE_GAP);
 
 			if (x1 < x0 + 2)
 				x1 = x0 + 2;
@@ -374,7 +385,6 @@ memory_gpu(struct kt_strbuf *sb, const struct report_model *m,
 	char b[32];
 
 	time_scale(m, &x);
-	x.r0 = 80;
 	for (i = 0; i < m->nseries; i++)
 		if (m->series[i].gpu_id == gpu_id &&
 		    (double)m->series[i].peak > max)
@@ -451,9 +461,11 @@ lat_x(double ns, unsigned int b0, unsigned int b1, double left, double width)
 	return left + (pos - b0) * width / (b1 - b0);
 }
 
-static const char *const decade_label[] = {
+/* Labels of the bin edges that start a decade: bins / 4 + 1 of them. */
+static const char *const decade_label[RM_LAT_BINS / RM_LAT_BINS_PER_DECADE +
+				       1] = {
 	"100 ns", "1 µs", "10 µs", "100 µs", "1 ms", "10 ms", "100 ms", "1 s",
-	"10 s",
+	"10 s", "100 s",
 };
 
 static void

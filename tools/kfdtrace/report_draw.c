@@ -59,6 +59,15 @@ rd_escape(struct kt_strbuf *sb, const char *s)
 	kt_strbuf_append(sb, run, (size_t)(s - run));
 }
 
+/* Three significant digits of @v in @unit. */
+static char *
+sig3(char *buf, size_t size, double v, const char *unit)
+{
+	snprintf(buf, size, v < 10 ? "%.2f %s" : v < 100 ? "%.1f %s" :
+		 "%.0f %s", v, unit);
+	return buf;
+}
+
 char *
 rd_bytes(char *buf, size_t size, uint64_t v)
 {
@@ -74,25 +83,21 @@ rd_bytes(char *buf, size_t size, uint64_t v)
 		d /= 1024;
 		u++;
 	}
-	snprintf(buf, size, d < 10 ? "%.2f %s" : d < 100 ? "%.1f %s" :
-		 "%.0f %s", d, unit[u]);
-	return buf;
+	return sig3(buf, size, d, unit[u]);
 }
 
 char *
 rd_duration(char *buf, size_t size, double ns)
 {
-	if (ns < 1000)
+	if (ns < 1000) {
 		snprintf(buf, size, "%.0f ns", ns);
-	else if (ns < 1e6)
-		snprintf(buf, size, ns < 1e4 ? "%.2f µs" : "%.1f µs",
-			 ns / 1e3);
-	else if (ns < 1e9)
-		snprintf(buf, size, ns < 1e7 ? "%.2f ms" : "%.1f ms",
-			 ns / 1e6);
-	else
-		snprintf(buf, size, "%.2f s", ns / 1e9);
-	return buf;
+		return buf;
+	}
+	if (ns < 999.5e3)
+		return sig3(buf, size, ns / 1e3, "µs");
+	if (ns < 999.5e6)
+		return sig3(buf, size, ns / 1e6, "ms");
+	return sig3(buf, size, ns / 1e9, "s");
 }
 
 const char *

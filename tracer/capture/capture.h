@@ -26,6 +26,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -94,8 +95,40 @@ enum kcap_fd_state {
 int kcap_fd_state(int fd);
 void kcap_fd_set(int fd, int state);
 
-/* The file kind of a traced fd, classifying an unchecked one; 0 if none. */
-enum kfd_file_kind kcap_fd_kind(int fd);
+/*
+ * The table itself, for the inline lookup below: two levels of 1024
+ * entries, pages allocated on first use and never freed.
+ */
+#define KCAP_FDTAB_PAGE 1024
+#define KCAP_FDTAB_PAGES 1024
+#define KCAP_FD_STATE_MASK 0x03
+extern _Atomic(_Atomic uint8_t *) kcap_fdtab[KCAP_FDTAB_PAGES];
+
+/* kcap_fd_kind() for an fd not classified yet (or out of the table). */
+enum kfd_file_kind kcap_fd_kind_slow(int fd);
+
+static inline enum kfd_file_kind kcap_state_kind(int state);
+
+/*
+ * The file kind of a traced fd, classifying an unchecked one; 0 if none.
+ * Inline: every ioctl of the program, traced or not, asks.
+ */
+static inline enum kfd_file_kind
+kcap_fd_kind(int fd)
+{
+	if (__builtin_expect((unsigned int)fd < KCAP_FDTAB_PAGE * KCAP_FDTAB_PAGES, 1)) {
+		_Atomic uint8_t *page =
+			atomic_load_explicit(&kcap_fdtab[(unsigned int)fd / KCAP_FDTAB_PAGE],
+					     memory_order_acquire);
+		int st = page ? atomic_load_explicit(&page[(unsigned int)fd % KCAP_FDTAB_PAGE],
+						     memory_order_relaxed) &
+				KCAP_FD_STATE_MASK : KCAP_FD_UNCHECKED;
+
+		if (__builtin_expect(st != KCAP_FD_UNCHECKED, 1))
+			return kcap_state_kind(st);
+	}
+	return kcap_fd_kind_slow(fd);
+}
 
 /*
  * Classify an open fd by what it is: @path when it names /dev/kfd or a
@@ -134,6 +167,21 @@ kcap_state_kind(int state)
 
 /* Whether capture is on in this process (not disabled, not setuid). */
 int kcap_enabled(void);
+
+/* The recorder of the open trace, or NULL (session.c). */
+extern _Atomic(struct kfd_recorder *) kcap_session_rec;
+
+/*
+ * kcap_session_live() - whether a trace is open. Then capture is on and
+ * the real functions are resolved: the one test the hot path of a traced
+ * ioctl needs.
+ */
+static inline int
+kcap_session_live(void)
+{
+	return atomic_load_explicit(&kcap_session_rec,
+				    memory_order_relaxed) != NULL;
+}
 
 /*
  * The recorder, creating the trace file first if this process has none

@@ -18,16 +18,17 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#define FDTAB_PAGE 1024
-#define FDTAB_PAGES 1024
-#define FD_STATE_MASK 0x03
+#define FDTAB_PAGE KCAP_FDTAB_PAGE
+#define FDTAB_PAGES KCAP_FDTAB_PAGES
+#define FD_STATE_MASK KCAP_FD_STATE_MASK
 #define FD_PROTECTED 0x80
 
 /* DRM character devices; render nodes use minors 128 and up. */
 #define DRM_MAJOR 226
 #define DRM_RENDER_MINOR_BASE 128
 
-static _Atomic(_Atomic uint8_t *) fdtab[FDTAB_PAGES];
+_Atomic(_Atomic uint8_t *) kcap_fdtab[FDTAB_PAGES];
+#define fdtab kcap_fdtab
 
 static _Atomic uint8_t *
 fdtab_slot(int fd, int create)
@@ -230,13 +231,13 @@ kcap_classify(int fd, const char *path, uint64_t *rdev)
 }
 
 enum kfd_file_kind
-kcap_fd_kind(int fd)
+kcap_fd_kind_slow(int fd)
 {
 	int state = kcap_fd_state(fd);
 	enum kfd_file_kind kind;
 	uint64_t rdev;
 
-	if (__builtin_expect(state != KCAP_FD_UNCHECKED, 1))
+	if (state != KCAP_FD_UNCHECKED)
 		return state_kind(state);
 	if (fd < 0 || fd >= FDTAB_PAGE * FDTAB_PAGES)
 		return KFD_FILE_UNKNOWN;

@@ -68,7 +68,8 @@ static struct {
 	char output[PATH_MAX];
 } S;
 
-static _Atomic(struct kfd_recorder *) session_rec;
+_Atomic(struct kfd_recorder *) kcap_session_rec;
+#define session_rec kcap_session_rec
 static pthread_mutex_t session_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct kfd_gate session_gate;
 static pthread_once_t session_once = PTHREAD_ONCE_INIT;

@@ -33,6 +33,17 @@ ioctl(int fd, unsigned long request, ...)
 	arg = va_arg(ap, void *);
 	va_end(ap);
 
+	/* The hot path: a trace is open and the fd is known. */
+	if (__builtin_expect(kcap_session_live() && !kcap_busy, 1)) {
+		kind = kcap_fd_kind(fd);
+		if (kind == KFD_FILE_UNKNOWN)
+			return kcap_real.ioctl(fd, request, arg);
+		kcap_busy++;
+		ret = kfd_dispatch_via(next_ioctl, fd, kind, request, arg);
+		kcap_busy--;
+		return ret;
+	}
+
 	kcap_real_init();
 	if (kcap_busy || !kcap_enabled())
 		return kcap_real.ioctl(fd, request, arg);

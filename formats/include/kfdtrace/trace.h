@@ -417,6 +417,17 @@ int kt_reader_open(const char *path, struct kt_reader **out);
 /* kt_reader_open_mem() - the same over a memory image (not copied). */
 int kt_reader_open_mem(const void *data, size_t len, struct kt_reader **out);
 
+/*
+ * kt_reader_set_readahead() - allow (@on != 0, the default) or forbid the
+ * reader to decompress the frames after the current one on a helper thread
+ * while the caller decodes. It starts only for files of more than a few
+ * frames and changes nothing the caller sees but speed; forbidding it stops
+ * a running helper. A reader with read-ahead must not be used by two threads
+ * (no reader may) nor after fork() from the child (there it quietly falls
+ * back to reading without).
+ */
+void kt_reader_set_readahead(struct kt_reader *r, int on);
+
 /* kt_reader_header() - the file header. */
 const struct kt_header *kt_reader_header(const struct kt_reader *r);
 

@@ -117,6 +117,7 @@ struct kfd_replay_summary {
 	uint64_t mapped_offsets;
 	uint64_t cpu_mappings;		/* device mmaps reissued */
 	uint64_t relocations;		/* CPU ranges moved off their address */
+	uint64_t synthesized;		/* stand-ins for outside dma-bufs */
 	unsigned int loops;
 	double seconds;			/* wall time of the replay proper */
 };

@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kfdtrace diff: a trace against itself, against the same program on a
+ * machine that hands out other ids, against a copy with one result
+ * changed, against a run with one extra call, against a damaged copy, two
+ * real recordings of AMD's thunk on profiles with different gpu_ids, and a
+ * recording against its replay.
+ *
+ * Usage: test-diff KFDTRACE ANALYSIS-GEN [HSAKMT-APP]
+ */
+#include "analysis_util.h"
+
+static const char *hsakmt_app;
+
+static void
+test_self(void **state)
+{
+	struct run res;
+
+	(void)state;
+	RUN(&res, "diff", tmp_path("rich.kft"), tmp_path("rich.kft"));
+	assert_int_equal(res.status, 0);
+	assert_non_null(strstr(res.out, "equal: 1044 ioctls in 2 threads match "
+			       "under strict verification"));
+	assert_null(strstr(res.out, "@@"));
+	run_free(&res);
+}
+
+/*
+ * The same program where every gpu_id, handle, queue and event id, fd,
+ * offset and address differs, consistently: equal under strict mapping.
+ */
+static void
+test_remapped(void **state)
+{
+	struct run res;
+
+	(void)state;
+	RUN(&res, "diff", tmp_path("rich.kft"), tmp_path("remap.kft"));
+	assert_int_equal(res.status, 0);
+	assert_non_null(strstr(res.out, "equal: 1044 ioctls in 2 threads"));
+	assert_non_null(strstr(res.out, "2 gpu_ids"));
+	assert_non_null(strstr(res.out, "2 queue ids"));
+	run_free(&res);
+
+	/* Without the mapping the two differ, which is what makes it count. */
+	RUN(&res, "dump", tmp_path("remap.kft"));
+	assert_null(strstr(res.out, "0x1111"));
+	assert_non_null(strstr(res.out, "gpu_id=0x5a5a"));
+	run_free(&res);
+}
+
+/* One out field changed: different at that record and field only. */
+static void
+test_changed_result(void **state)
+{
+	unsigned long long seq = seq_of(tmp_path("rich.kft"),
+					"MAP_MEMORY_TO_GPU", 1);
+	char seqs[32], expect[160];
+	struct run res;
+
+	(void)state;
+	snprintf(seqs, sizeof(seqs), "%llu", seq);
+	GEN("edit", tmp_path("rich.kft"), tmp_path("changed.kft"), seqs,
+	    "out.n_success", "1");
+	RUN(&res, "diff", "--context", "2", tmp_path("rich.kft"),
+	    tmp_path("changed.kft"));
+	assert_int_equal(res.status, 1);
+	snprintf(expect, sizeof(expect), "@@ divergence 1 at A #%llu, B #%llu: "
+		 "MAP_MEMORY_TO_GPU out.n_success (thread tid 4242 / 4242)\n",
+		 seq, seq);
+	assert_non_null(strstr(res.out, expect));
+	assert_non_null(strstr(res.out, "      out.n_success: A 2, B 1\n"));
+	snprintf(expect, sizeof(expect), "  - A #%llu [4242]", seq);
+	assert_non_null(strstr(res.out, expect));
+	snprintf(expect, sizeof(expect), "  + B #%llu [4242]", seq);
+	assert_non_null(strstr(res.out, expect));
+	/* Two records of context before it, from A. */
+	snprintf(expect, sizeof(expect), "    A #%llu [4242]", seq - 1);
+	assert_non_null(strstr(res.out, expect));
+	snprintf(expect, sizeof(expect), "different: 1 divergence in 1044 "
+		 "ioctls of A and 1044 of B; first at A #%llu / B #%llu: "
+		 "MAP_MEMORY_TO_GPU out.n_success\n", seq, seq);
+	assert_non_null(strstr(res.out, expect));
+	assert_int_equal(count_str(res.out, "@@ divergence"), 1);
+	run_free(&res);
+
+	/* Only results are compared: an out field does not count... */
+	RUN(&res, "diff", "--verify", "results", tmp_path("rich.kft"),
+	    tmp_path("changed.kft"));
+	assert_int_equal(res.status, 0);
+	assert_non_null(strstr(res.out, "under results verification"));
+	run_free(&res);
+
+	/* ...but a return value does. */
+	GEN("edit", tmp_path("rich.kft"), tmp_path("ret.kft"), seqs, "ret",
+	    "-1");
+	RUN(&res, "diff", "-q", "--verify", "results", tmp_path("rich.kft"),
+	    tmp_path("ret.kft"));
+	assert_int_equal(res.status, 1);
+	snprintf(expect, sizeof(expect), "different: 1 divergence in 1044 "
+		 "ioctls of A and 1044 of B; first at A #%llu / B #%llu: "
+		 "MAP_MEMORY_TO_GPU ret\n", seq, seq);
+	assert_string_equal(res.out, expect);
+	run_free(&res);
+}
+
+/* An inconsistent id: a queue id that stands for another one. */
+static void
+test_inconsistent_id(void **state)
+{
+	unsigned long long create = seq_of(tmp_path("remap.kft"),
+					   "CREATE_QUEUE", 0);
+	unsigned long long destroy = seq_of(tmp_path("remap.kft"),
+					    "DESTROY_QUEUE", 0);
+	char seqs[32], expect[160];
+	struct run res;
+
+	(void)state;
+	snprintf(seqs, sizeof(seqs), "%llu", create);
+	GEN("edit", tmp_path("remap.kft"), tmp_path("qid.kft"), seqs,
+	    "out.queue_id", "9");
+	RUN(&res, "diff", tmp_path("rich.kft"), tmp_path("qid.kft"));
+	assert_int_equal(res.status, 1);
+	/* The new id pairs up when created; its first use gives it away. */
+	snprintf(expect, sizeof(expect), "@@ divergence 1 at A #%llu, B #%llu: "
+		 "DESTROY_QUEUE in.queue_id", destroy, destroy);
+	assert_non_null(strstr(res.out, expect));
+	assert_non_null(strstr(res.out, "      in.queue_id: A 0, B 7 (A's 0 "
+			       "already stands for B's 9)\n"));
+	run_free(&res);
+}
+
+/* One extra call in B: reported once, and the rest stays aligned. */
+static void
+test_extra_call(void **state)
+{
+	unsigned long long seq = seq_of(tmp_path("extra.kft"), "GET_VERSION", 1);
+	char expect[64];
+	struct run res;
+
+	(void)state;
+	RUN(&res, "diff", tmp_path("rich.kft"), tmp_path("extra.kft"));
+	assert_int_equal(res.status, 1);
+	assert_int_equal(count_str(res.out, "@@ divergence"), 1);
+	assert_non_null(strstr(res.out, ": 1 call only in B (thread"));
+	snprintf(expect, sizeof(expect), "  + B #%llu [4242]", seq);
+	assert_non_null(strstr(res.out, expect));
+	assert_non_null(strstr(res.out, "different: 1 divergence in 1044 "
+			       "ioctls of A and 1045 of B"));
+	run_free(&res);
+
+	RUN(&res, "diff", tmp_path("extra.kft"), tmp_path("rich.kft"));
+	assert_int_equal(res.status, 1);
+	assert_non_null(strstr(res.out, ": 1 call only in A (thread"));
+	run_free(&res);
+}
+
+/* Bad usage and unreadable or damaged input are trouble: status 2. */
+static void
+test_trouble(void **state)
+{
+	struct run res;
+	char cmd[600];
+
+	(void)state;
+	RUN(&res, "diff", tmp_path("rich.kft"));
+	assert_int_equal(res.status, 2);
+	run_free(&res);
+	RUN(&res, "diff", "--verify", "loose", tmp_path("rich.kft"),
+	    tmp_path("rich.kft"));
+	assert_int_equal(res.status, 2);
+	assert_non_null(strstr(res.err, "strict or results"));
+	run_free(&res);
+	RUN(&res, "diff", tmp_path("rich.kft"), tmp_path("missing.kft"));
+	assert_int_equal(res.status, 2);
+	assert_non_null(strstr(res.err, "missing.kft"));
+	run_free(&res);
+
+	/* A copy cut in the middle: compared as far as it goes. */
+	snprintf(cmd, sizeof(cmd), "head -c 9000 '%s' > '%s'",
+		 tmp_path("rich.kft"), tmp_path("cut.kft"));
+	assert_int_equal(system(cmd), 0);
+	RUN(&res, "diff", tmp_path("rich.kft"), tmp_path("cut.kft"));
+	assert_int_equal(res.status, 2);
+	assert_non_null(strstr(res.err, "truncated"));
+	assert_non_null(strstr(res.out, "only in A"));
+	run_free(&res);
+}
+
+/* Record @app on @profile into @out. Return: 0, or -1 when it cannot run. */
+static int
+record(const char *profile, const char *out)
+{
+	char sim[300];
+	struct run res;
+
+	snprintf(sim, sizeof(sim), "--sim=%s", profile);
+	RUN(&res, "record", "-o", (char *)out, sim, "--", (char *)hsakmt_app);
+	if (res.status != 0) {
+		print_message("record failed: %s\n", res.err);
+		run_free(&res);
+		return -1;
+	}
+	run_free(&res);
+	return 0;
+}
+
+/*
+ * AMD's thunk recorded twice: on the mi210 profile and on a copy of it
+ * whose GPU has another gpu_id. Equal under strict mapping; one changed
+ * result is found at its record.
+ */
+static void
+test_recorded_profiles(void **state)
+{
+	char profile[300], seqs[32], expect[160];
+	unsigned long long seq;
+	struct run res;
+
+	(void)state;
+	if (!hsakmt_app || !*hsakmt_app)
+		skip();
+	RUN(&res, "sim", "--dump-profile", "mi210");
+	assert_int_equal(res.status, 0);
+	snprintf(profile, sizeof(profile), "%s", tmp_path("other.profile"));
+	{
+		FILE *f = fopen(profile, "w");
+		char *p = strstr(res.out, "\ngpu_id 43794\n");
+
+		assert_non_null(f);
+		assert_non_null(p);
+		memcpy(p, "\ngpu_id 22136\n", 14);	/* 0x5678 */
+		fputs(res.out, f);
+		fclose(f);
+	}
+	run_free(&res);
+	if (record("mi210", tmp_path("thunk-a.kft")) ||
+	    record(profile, tmp_path("thunk-b.kft")))
+		skip();
+
+	RUN(&res, "dump", tmp_path("thunk-b.kft"));
+	assert_non_null(strstr(res.out, "gpu_id=0x5678"));
+	assert_null(strstr(res.out, "gpu_id=0xab12"));
+	run_free(&res);
+	RUN(&res, "diff", tmp_path("thunk-a.kft"), tmp_path("thunk-b.kft"));
+	if (res.status != 0)
+		print_message("%s", res.out);
+	assert_int_equal(res.status, 0);
+	assert_non_null(strstr(res.out, "equal: "));
+	assert_non_null(strstr(res.out, "1 gpu_ids"));
+	run_free(&res);
+
+	seq = seq_of(tmp_path("thunk-b.kft"), "CREATE_QUEUE", 0);
+	snprintf(seqs, sizeof(seqs), "%llu", seq);
+	GEN("edit", tmp_path("thunk-b.kft"), tmp_path("thunk-c.kft"), seqs,
+	    "errno", "28");
+	RUN(&res, "diff", tmp_path("thunk-a.kft"), tmp_path("thunk-c.kft"));
+	assert_int_equal(res.status, 1);
+	snprintf(expect, sizeof(expect), ", B #%llu: CREATE_QUEUE errno", seq);
+	assert_non_null(strstr(res.out, expect));
+	assert_non_null(strstr(res.out, "      errno: A 0, B ENOSPC\n"));
+	assert_int_equal(count_str(res.out, "@@ divergence"), 1);
+	run_free(&res);
+}
+
+/*
+ * A capture and its replay on the other GPU (recorded by the replayer):
+ * the replay reproduces the capture, and diff agrees.
+ */
+static void
+test_capture_vs_replay(void **state)
+{
+	char sim[300];
+	struct run res;
+
+	(void)state;
+	if (access(tmp_path("thunk-a.kft"), R_OK) != 0)
+		skip();
+	snprintf(sim, sizeof(sim), "--sim=%s", tmp_path("other.profile"));
+	RUN(&res, "replay", sim, "--record", tmp_path("replay.kft"),
+	    tmp_path("thunk-a.kft"));
+	if (res.status != 0)
+		print_message("%s%s", res.out, res.err);
+	assert_int_equal(res.status, 0);
+	run_free(&res);
+	RUN(&res, "diff", tmp_path("thunk-a.kft"), tmp_path("replay.kft"));
+	if (res.status != 0)
+		print_message("%s", res.out);
+	assert_int_equal(res.status, 0);
+	assert_non_null(strstr(res.out, "equal: "));
+	run_free(&res);
+}
+
+int
+main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_self),
+		cmocka_unit_test(test_remapped),
+		cmocka_unit_test(test_changed_result),
+		cmocka_unit_test(test_inconsistent_id),
+		cmocka_unit_test(test_extra_call),
+		cmocka_unit_test(test_trouble),
+		cmocka_unit_test(test_recorded_profiles),
+		cmocka_unit_test(test_capture_vs_replay),
+	};
+
+	hsakmt_app = argc > 3 ? argv[3] : NULL;
+	return analysis_main(argc, argv, tests, sizeof(tests) / sizeof(tests[0]));
+}

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The report in a real browser: headless Chromium, offline, loads the page
+ * from a file; its DOM has every section and chart, and its screenshot is
+ * a picture (many colours, the heap and queue colours present, mostly not
+ * background), not a blank or error page.
+ *
+ * Usage: test-render KFDTRACE ANALYSIS-GEN CHROMIUM
+ * Exits 77 (skipped) when Chromium is not installed.
+ */
+#include "analysis_util.h"
+#include "png_decode.h"
+
+static const char *chromium;
+
+/* Run Chromium offline on the rich report with @what ("--dump-dom", ...). */
+static void
+browse(const char *what, const char *size, struct run *res)
+{
+	static const char *const flags[] = {
+		"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+		"--no-first-run", "--disable-background-networking",
+		"--disable-component-update", "--disable-sync",
+		"--hide-scrollbars",
+	};
+	char profile[300], url[300], *argv[16];
+	size_t i, n = 0;
+
+	snprintf(profile, sizeof(profile), "--user-data-dir=%s",
+		 tmp_path("chromium"));
+	snprintf(url, sizeof(url), "file://%s", tmp_path("rich.html"));
+	argv[n++] = (char *)chromium;
+	for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+		argv[n++] = (char *)flags[i];
+	argv[n++] = profile;
+	argv[n++] = (char *)what;
+	if (size)
+		argv[n++] = (char *)size;
+	argv[n++] = url;
+	argv[n] = NULL;
+	assert_int_equal(run_tool(argv, res), 0);
+	if (res->status != 0)
+		print_message("chromium: %s\n", res->err);
+	assert_int_equal(res->status, 0);
+}
+
+static void
+test_dom(void **state)
+{
+	struct run res;
+
+	(void)state;
+	{
+		struct run r;
+
+		RUN(&r, "report", tmp_path("rich.kft"), "-o",
+		    tmp_path("rich.html"));
+		assert_int_equal(r.status, 0);
+		run_free(&r);
+	}
+	browse("--dump-dom", NULL, &res);
+	/* The browser parsed the whole page: sections, charts, tables. */
+	assert_non_null(strstr(res.out, "<section id=\"facts\">"));
+	assert_non_null(strstr(res.out, "<section id=\"threads\">"));
+	assert_non_null(strstr(res.out, "<footer>"));
+	assert_int_equal(count_str(res.out, "<rect class=\"bar"),
+			 GEN_BOS + GEN_QUEUES);
+	assert_int_equal(count_str(res.out, "<svg class=\"chart timeline\""), 2);
+	assert_int_equal(count_str(res.out, "<svg class=\"chart memory\""), 2);
+	assert_int_equal(count_str(res.out, "<svg class=\"chart lat\""), 10);
+	assert_int_equal(count_str(res.out, "<svg class=\"chart topo\""), 1);
+	assert_null(strstr(res.out, "<parsererror"));
+	run_free(&res);
+}
+
+static int
+has_color(const struct png_image *img, uint32_t rgb, size_t min)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < (size_t)img->w * img->h; i++) {
+		const uint8_t *p = img->rgba + i * 4;
+
+		if (((uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2]) == rgb &&
+		    ++n >= min)
+			return 1;
+	}
+	return 0;
+}
+
+static int
+cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void
+test_screenshot(void **state)
+{
+	struct png_image img;
+	struct run res;
+	char shot[300];
+	uint32_t *px;
+	size_t n, i, distinct = 1, busy = 0;
+	uint8_t *data;
+	int fd;
+	struct stat st;
+
+	(void)state;
+	snprintf(shot, sizeof(shot), "--screenshot=%s", tmp_path("rich.png"));
+	browse(shot, "--window-size=1280,2000", &res);
+	run_free(&res);
+	fd = open(tmp_path("rich.png"), O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &st), 0);
+	data = malloc((size_t)st.st_size);
+	assert_non_null(data);
+	assert_int_equal(read(fd, data, (size_t)st.st_size), st.st_size);
+	close(fd);
+	assert_int_equal(png_decode(data, (size_t)st.st_size, &img), 0);
+	free(data);
+	assert_int_equal(img.w, 1280);
+	assert_int_equal(img.h, 2000);
+
+	n = (size_t)img.w * img.h;
+	px = malloc(n * sizeof(*px));
+	assert_non_null(px);
+	for (i = 0; i < n; i++) {
+		const uint8_t *p = img.rgba + i * 4;
+
+		px[i] = (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
+		/* Anything but the page and card backgrounds. */
+		if (px[i] != 0xf4f5f7 && px[i] != 0xffffff)
+			busy++;
+	}
+	qsort(px, n, sizeof(*px), cmp_u32);
+	for (i = 1; i < n; i++)
+		distinct += px[i] != px[i - 1];
+	free(px);
+	print_message("screenshot: %zu colours, %.1f%% drawn\n", distinct,
+		      100.0 * (double)busy / (double)n);
+	/* Text, charts and badges: a blank or error page has a handful. */
+	assert_true(distinct >= 200);
+	assert_true(busy * 10 >= n);
+	/* The header band, VRAM and GTT bars, and a queue bar are there. */
+	assert_true(has_color(&img, 0x111827, 10000));
+	assert_true(has_color(&img, 0x4e79a7, 200));
+	assert_true(has_color(&img, 0xf28e2b, 50));
+	assert_true(has_color(&img, 0xe15759, 50));
+	free(img.rgba);
+}
+
+int
+main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dom),
+		cmocka_unit_test(test_screenshot),
+	};
+
+	if (argc < 4 || !*argv[3] || access(argv[3], X_OK) != 0) {
+		fprintf(stderr, "chromium is not installed; skipped\n");
+		return 77;
+	}
+	chromium = argv[3];
+	return analysis_main(argc, argv, tests, sizeof(tests) / sizeof(tests[0]));
+}

@@ -1,0 +1,396 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The Trace Compass analysis, formats/tracecompass/kfd-analysis.xml.
+ *
+ *   test-tracecompass xsd XML XSD-DIR XMLLINT
+ *	The file validates against Trace Compass's XSD (and a copy with a
+ *	required attribute removed does not). Exit 77 (skipped) when the XSD
+ *	directory or xmllint is missing.
+ *
+ *   test-tracecompass names XML KFDTRACE GEN-BT2-TRACE LTTNG-TP-HEADER|-
+ *	Every event and field the analysis reads exists: the CTF provider's
+ *	in the CTF that `kfdtrace export --ctf` writes, the LTTng provider's
+ *	in the "kfd" lttng-ust provider generated from the schema
+ *	(tracer/lttng; "-" when lttng-ust is not built).
+ */
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bt2_util.h"
+
+#define MAX_USES 256
+
+/* One event handler of one state provider: its event and the fields used. */
+struct use {
+	char provider[64];
+	char event[80];
+	char field[80];
+};
+
+static struct use uses[MAX_USES];
+static int nuses;
+
+static char *
+read_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc((size_t)n + 1);
+	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	if (buf)
+		buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* The value of attribute @name in the tag starting at @tag. */
+static int
+attr(const char *tag, const char *name, char *out, size_t size)
+{
+	const char *end = strchr(tag, '>'), *p;
+	char pat[64];
+	size_t n;
+
+	snprintf(pat, sizeof(pat), " %s=\"", name);
+	p = strstr(tag, pat);
+	if (!p || (end && p > end))
+		return -1;
+	p += strlen(pat);
+	n = strcspn(p, "\"");
+	if (n >= size)
+		return -1;
+	memcpy(out, p, n);
+	out[n] = '\0';
+	return 0;
+}
+
+static void
+add_use(const char *prov, const char *ev, const char *field)
+{
+	int i;
+
+	for (i = 0; i < nuses; i++)
+		if (!strcmp(uses[i].provider, prov) && !strcmp(uses[i].event, ev) &&
+		    !strcmp(uses[i].field, field))
+			return;
+	if (nuses == MAX_USES)
+		return;
+	snprintf(uses[nuses].provider, sizeof(uses[0].provider), "%s", prov);
+	snprintf(uses[nuses].event, sizeof(uses[0].event), "%s", ev);
+	snprintf(uses[nuses].field, sizeof(uses[0].field), "%s", field);
+	nuses++;
+}
+
+/* Collect (provider, event, field) from every event handler. */
+static int
+scan_xml(const char *xml)
+{
+	const char *sp = xml;
+
+	while ((sp = strstr(sp, "<stateProvider ")) != NULL) {
+		const char *sp_end = strstr(sp, "</stateProvider>");
+		const char *h = sp;
+		char prov[64];
+
+		if (!sp_end || attr(sp, "id", prov, sizeof(prov)))
+			return -1;
+		while ((h = strstr(h, "<eventHandler ")) != NULL && h < sp_end) {
+			const char *h_end = strstr(h, "</eventHandler>");
+			const char *p;
+			char ev[80], f[80];
+
+			if (!h_end || attr(h, "eventName", ev, sizeof(ev)))
+				return -1;
+			add_use(prov, ev, "");
+			for (p = h; (p = strstr(p, "type=\"eventField\"")) && p < h_end; p++) {
+				const char *tag = p;
+
+				while (tag > h && *tag != '<')
+					tag--;
+				if (attr(tag, "value", f, sizeof(f)))
+					return -1;
+				add_use(prov, ev, f);
+			}
+			for (p = h; (p = strstr(p, "<field name=\"")) && p < h_end; p++) {
+				if (attr(p, "name", f, sizeof(f)))
+					return -1;
+				add_use(prov, ev, f);
+			}
+			h = h_end;
+		}
+		sp = sp_end;
+	}
+	return nuses ? 0 : -1;
+}
+
+/* ---- CTF: the metadata sink.ctf.fs writes ---- */
+
+/* The text of event @name's declaration in the metadata, or NULL. */
+static char *
+ctf_event_block(const char *meta, const char *name)
+{
+	char pat[128];
+	const char *p, *start, *end;
+	char *out;
+
+	snprintf(pat, sizeof(pat), "name = \"%s\";", name);
+	p = strstr(meta, pat);
+	if (!p)
+		return NULL;
+	for (start = p; start > meta && strncmp(start, "event {", 7); start--)
+		;
+	end = strstr(p, "\nevent {");
+	if (!end)
+		end = p + strlen(p);
+	out = strndup(start, (size_t)(end - start));
+	return out;
+}
+
+/* sink.ctf.fs protects member names with a leading '_'. */
+static int
+ctf_has_field(const char *block, const char *field)
+{
+	char pat[96];
+
+	snprintf(pat, sizeof(pat), " _%s;", field);
+	return strstr(block, pat) != NULL;
+}
+
+/* ---- LTTng: the generated provider header ---- */
+
+static char *
+tp_event_block(const char *tp, const char *name)
+{
+	char pat[128];
+	const char *p, *end;
+
+	snprintf(pat, sizeof(pat), "LTTNG_UST_TRACEPOINT_EVENT(kfd, %s,", name);
+	p = strstr(tp, pat);
+	if (!p)
+		return NULL;
+	end = strstr(p + 1, "LTTNG_UST_TRACEPOINT_EVENT(");
+	if (!end)
+		end = p + strlen(p);
+	return strndup(p, (size_t)(end - p));
+}
+
+/*
+ * A field of an lttng_ust_field_*() line: the second argument, or for
+ * lttng_ust_field_enum(provider, enum, type, NAME, ...) the fourth.
+ */
+static int
+tp_has_field(const char *block, const char *field)
+{
+	const char *p = block;
+
+	while ((p = strstr(p, "lttng_ust_field_")) != NULL) {
+		const char *a = strchr(p, '(');
+		int want = strncmp(p, "lttng_ust_field_enum(", 21) ? 2 : 4, i;
+		char name[96];
+		size_t n;
+
+		if (!a || !strncmp(p, "lttng_ust_field_enum_value", 26)) {
+			p++;
+			continue;
+		}
+		a++;
+		for (i = 1; i < want && a; i++) {
+			a = strchr(a, ',');
+			if (a)
+				a++;
+		}
+		if (!a)
+			break;
+		while (*a == ' ')
+			a++;
+		n = strcspn(a, ", )");
+		if (n < sizeof(name)) {
+			memcpy(name, a, n);
+			name[n] = '\0';
+			if (!strcmp(name, field))
+				return 1;
+		}
+		p++;
+	}
+	return 0;
+}
+
+static int
+rm_one(const char *p, const struct stat *st, int flag, struct FTW *f)
+{
+	return remove(p);
+}
+
+static int
+check_names(const char *xml_path, const char *kfdtrace, const char *gen,
+	    const char *tp_path)
+{
+	char work[] = "/tmp/kfdtrace-tc-test-XXXXXX", trace[300], dir[300],
+	     meta[320];
+	char *xml = read_file(xml_path), *metadata = NULL, *tp = NULL;
+	int i, bad = 0, ctf_checked = 0, lttng_checked = 0;
+	struct run r;
+
+	if (!xml || scan_xml(xml)) {
+		fprintf(stderr, "%s: cannot read the analysis\n", xml_path);
+		return 1;
+	}
+	if (!mkdtemp(work))
+		return 1;
+	snprintf(trace, sizeof(trace), "%s/all.kfdtrace", work);
+	snprintf(dir, sizeof(dir), "%s/ctf", work);
+	snprintf(meta, sizeof(meta), "%s/metadata", dir);
+	{
+		char *g[] = { (char *)gen, "all", trace, NULL };
+		char *e[] = { (char *)kfdtrace, "export", "--ctf", dir, trace, NULL };
+
+		if (run_argv(g, &r) || r.status) {
+			fprintf(stderr, "gen-bt2-trace failed\n");
+			return 1;
+		}
+		run_free(&r);
+		if (run_argv(e, &r) || r.status) {
+			fprintf(stderr, "export failed: %s\n", r.err ? r.err : "");
+			return 1;
+		}
+		run_free(&r);
+	}
+	metadata = read_file(meta);
+	if (!metadata)
+		return 1;
+	if (strcmp(tp_path, "-")) {
+		tp = read_file(tp_path);
+		if (!tp) {
+			fprintf(stderr, "%s: %s\n", tp_path, strerror(errno));
+			return 1;
+		}
+	}
+
+	for (i = 0; i < nuses; i++) {
+		const struct use *u = &uses[i];
+		int is_ctf = !strcmp(u->provider, "org.kfdtrace.tc.ctf");
+		int is_lttng = !strcmp(u->provider, "org.kfdtrace.tc.lttng");
+		char *block;
+
+		if (!is_ctf && !is_lttng) {
+			fprintf(stderr, "unknown provider %s\n", u->provider);
+			bad++;
+			continue;
+		}
+		if (strncmp(u->event, "kfd:", 4)) {
+			fprintf(stderr, "%s: event %s is not kfd:*\n", u->provider,
+				u->event);
+			bad++;
+			continue;
+		}
+		if (is_ctf) {
+			block = ctf_event_block(metadata, u->event);
+			if (!block || (u->field[0] && !ctf_has_field(block, u->field))) {
+				fprintf(stderr, "CTF export: %s%s%s missing\n",
+					u->event, u->field[0] ? " field " : "",
+					u->field);
+				bad++;
+			}
+			ctf_checked++;
+			free(block);
+		} else if (tp) {
+			block = tp_event_block(tp, u->event + 4);
+			if (!block || (u->field[0] && !tp_has_field(block, u->field))) {
+				fprintf(stderr, "lttng provider: %s%s%s missing\n",
+					u->event, u->field[0] ? " field " : "",
+					u->field);
+				bad++;
+			}
+			lttng_checked++;
+			free(block);
+		}
+	}
+	printf("checked %d CTF and %d LTTng (event, field) uses%s\n",
+	       ctf_checked, lttng_checked,
+	       tp ? "" : " (lttng-ust provider not built: LTTng side skipped)");
+	nftw(work, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	free(xml);
+	free(metadata);
+	free(tp);
+	return bad || !ctf_checked ? 1 : 0;
+}
+
+static int
+check_xsd(const char *xml_path, const char *xsd_dir, const char *xmllint)
+{
+	char xsd[4200], broken[] = "/tmp/kfdtrace-tc-broken-XXXXXX";
+	char *xml, *p;
+	struct stat st;
+	struct run r;
+	int fd, rc = 0;
+
+	snprintf(xsd, sizeof(xsd), "%s/xmlDefinition.xsd", xsd_dir);
+	if (stat(xsd, &st) != 0 || !*xmllint || access(xmllint, X_OK) != 0) {
+		printf("SKIP: no %s or no xmllint\n", xsd);
+		return 77;
+	}
+	{
+		char *argv[] = { (char *)xmllint, "--noout", "--schema", xsd,
+				 (char *)xml_path, NULL };
+
+		if (run_argv(argv, &r))
+			return 1;
+		if (r.status != 0 || !strstr(r.err, "validates")) {
+			fprintf(stderr, "%s", r.err);
+			rc = 1;
+		}
+		run_free(&r);
+	}
+	/* The check can fail: a provider without its required version. */
+	xml = read_file(xml_path);
+	p = xml ? strstr(xml, "<stateProvider version=\"1\" ") : NULL;
+	if (!p)
+		return 1;
+	memcpy(p + 15, "           ", 11);
+	fd = mkstemp(broken);
+	if (fd < 0 || write(fd, xml, strlen(xml)) != (ssize_t)strlen(xml))
+		return 1;
+	close(fd);
+	{
+		char *argv[] = { (char *)xmllint, "--noout", "--schema", xsd,
+				 broken, NULL };
+
+		if (run_argv(argv, &r))
+			return 1;
+		if (r.status == 0) {
+			fprintf(stderr, "a provider without version validated\n");
+			rc = 1;
+		}
+		run_free(&r);
+	}
+	unlink(broken);
+	free(xml);
+	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc == 5 && !strcmp(argv[1], "xsd"))
+		return check_xsd(argv[2], argv[3], argv[4]);
+	if (argc == 6 && !strcmp(argv[1], "names"))
+		return check_names(argv[2], argv[3], argv[4], argv[5]);
+	fprintf(stderr, "usage: %s xsd XML XSD-DIR XMLLINT | names XML KFDTRACE "
+		"GEN-BT2-TRACE LTTNG-TP-HEADER|-\n", argv[0]);
+	return 2;
+}

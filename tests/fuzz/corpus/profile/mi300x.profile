@@ -1,0 +1,425 @@
+# kfdsim builtin profile 'mi300x': one AMD Instinct MI300X (gfx942, SPX mode: 8 XCCs, 304 CUs, 192 GiB HBM3) on a 2-socket host
+# Illustrative values: gpu_id, PCI location, firmware versions and unique_id are
+# board specific; sizes, counts and derived CWSR values follow the kernel's formulas.
+# The CPU nodes list their caches as the kernel shows a BIOS (ACPI) CRAT's
+# cache entries: per core L1 data (type 5 = data|cpu), L1 instruction (6) and
+# L2 (7), and one L3 per 8-core CCD, as on a 96-core EPYC 9004 socket. Without
+# them the thunk would read the host's /sys/devices/system/node/nodeN instead.
+[machine]
+name "mi300x"
+description "one AMD Instinct MI300X (gfx942, SPX mode: 8 XCCs, 304 CUs, 192 GiB HBM3) on a 2-socket host"
+platform_oem 2314885706915061825
+platform_id 71791775140929
+platform_rev 2
+generation_id 2
+system_mem_limit 0
+
+[node 0]
+gpu_id 0
+name ""
+cpu_cores_count 96
+simd_count 0
+mem_banks_count 1
+caches_count 300
+io_links_count 2
+p2p_links_count 0
+cpu_core_id_base 0
+simd_id_base 0
+max_waves_per_simd 0
+lds_size_in_kb 0
+gds_size_in_kb 0
+num_gws 0
+wave_front_size 0
+array_count 0
+simd_arrays_per_engine 0
+cu_per_simd_array 0
+simd_per_cu 0
+max_slots_scratch_cu 0
+gfx_target_version 0
+vendor_id 0
+device_id 0
+location_id 0
+domain 0
+drm_render_minor 0
+hive_id 0
+num_sdma_engines 0
+num_sdma_xgmi_engines 0
+num_sdma_queues_per_engine 0
+num_cp_queues 0
+max_engine_clk_ccompute 3700
+
+[node 0 mem_bank 0]
+heap_type 0
+size_in_bytes 824633720832
+flags 0
+width 64
+mem_clk_max 3200
+
+[node 0 cache 0]
+repeat 96
+processor_id_step 1
+processor_id_low 0
+level 1
+size 32
+cache_line_size 64
+cache_lines_per_tag 1
+association 8
+latency 1
+type 5
+sibling_map 1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0
+
+[node 0 cache 96]
+repeat 96
+processor_id_step 1
+processor_id_low 0
+level 1
+size 32
+cache_line_size 64
+cache_lines_per_tag 1
+association 8
+latency 1
+type 6
+sibling_map 1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0
+
+[node 0 cache 192]
+repeat 96
+processor_id_step 1
+processor_id_low 0
+level 2
+size 1024
+cache_line_size 64
+cache_lines_per_tag 1
+association 8
+latency 4
+type 7
+sibling_map 1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0
+
+[node 0 cache 288]
+repeat 12
+processor_id_step 8
+processor_id_low 0
+level 3
+size 32768
+cache_line_size 64
+cache_lines_per_tag 1
+association 16
+latency 15
+type 7
+sibling_map 1,1,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0
+
+[node 0 io_link 0]
+type 1
+version_major 0
+version_minor 0
+node_from 0
+node_to 1
+weight 32
+min_latency 0
+max_latency 0
+min_bandwidth 0
+max_bandwidth 0
+recommended_transfer_size 0
+flags 1
+
+[node 0 io_link 1]
+type 2
+version_major 0
+version_minor 0
+node_from 0
+node_to 2
+weight 20
+min_latency 0
+max_latency 0
+min_bandwidth 312
+max_bandwidth 64000
+recommended_transfer_size 0
+flags 3
+
+[node 1]
+gpu_id 0
+name ""
+cpu_cores_count 96
+simd_count 0
+mem_banks_count 1
+caches_count 300
+io_links_count 1
+p2p_links_count 0
+cpu_core_id_base 96
+simd_id_base 0
+max_waves_per_simd 0
+lds_size_in_kb 0
+gds_size_in_kb 0
+num_gws 0
+wave_front_size 0
+array_count 0
+simd_arrays_per_engine 0
+cu_per_simd_array 0
+simd_per_cu 0
+max_slots_scratch_cu 0
+gfx_target_version 0
+vendor_id 0
+device_id 0
+location_id 0
+domain 0
+drm_render_minor 0
+hive_id 0
+num_sdma_engines 0
+num_sdma_xgmi_engines 0
+num_sdma_queues_per_engine 0
+num_cp_queues 0
+max_engine_clk_ccompute 3700
+
+[node 1 mem_bank 0]
+heap_type 0
+size_in_bytes 824633720832
+flags 0
+width 64
+mem_clk_max 3200
+
+[node 1 cache 0]
+repeat 96
+processor_id_step 1
+processor_id_low 96
+level 1
+size 32
+cache_line_size 64
+cache_lines_per_tag 1
+association 8
+latency 1
+type 5
+sibling_map 1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0
+
+[node 1 cache 96]
+repeat 96
+processor_id_step 1
+processor_id_low 96
+level 1
+size 32
+cache_line_size 64
+cache_lines_per_tag 1
+association 8
+latency 1
+type 6
+sibling_map 1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0
+
+[node 1 cache 192]
+repeat 96
+processor_id_step 1
+processor_id_low 96
+level 2
+size 1024
+cache_line_size 64
+cache_lines_per_tag 1
+association 8
+latency 4
+type 7
+sibling_map 1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0
+
+[node 1 cache 288]
+repeat 12
+processor_id_step 8
+processor_id_low 96
+level 3
+size 32768
+cache_line_size 64
+cache_lines_per_tag 1
+association 16
+latency 15
+type 7
+sibling_map 1,1,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0
+
+[node 1 io_link 0]
+type 1
+version_major 0
+version_minor 0
+node_from 1
+node_to 0
+weight 32
+min_latency 0
+max_latency 0
+min_bandwidth 0
+max_bandwidth 0
+recommended_transfer_size 0
+flags 1
+
+[node 2]
+gpu_id 7982
+name "ip discovery"
+cpu_cores_count 0
+simd_count 1216
+mem_banks_count 1
+caches_count 313
+io_links_count 1
+p2p_links_count 0
+cpu_core_id_base 0
+simd_id_base 2147487744
+max_waves_per_simd 8
+lds_size_in_kb 64
+gds_size_in_kb 0
+num_gws 64
+wave_front_size 64
+array_count 32
+simd_arrays_per_engine 1
+cu_per_simd_array 10
+simd_per_cu 4
+max_slots_scratch_cu 32
+gfx_target_version 90402
+vendor_id 4098
+device_id 29857
+location_id 3072
+domain 0
+drm_render_minor 128
+hive_id 0
+num_sdma_engines 2
+num_sdma_xgmi_engines 14
+num_sdma_queues_per_engine 8
+num_cp_queues 24
+cwsr_size 23203840
+ctl_stack_size 12288
+max_engine_clk_fcompute 2100
+local_mem_size 0
+fw_version 155
+capability 746037888
+capability2 0
+debug_prop 1495
+sdma_fw_version 19
+unique_id 5219046217345125890
+num_xcc 8
+max_engine_clk_ccompute 3700
+
+[node 2 mem_bank 0]
+heap_type 1
+size_in_bytes 205822885888
+flags 0
+width 8192
+mem_clk_max 1300
+
+[node 2 cache 0]
+repeat 304
+processor_id_step 1
+processor_id_low 2147487744
+level 1
+size 32
+cache_line_size 128
+cache_lines_per_tag 1
+association 16
+latency 0
+type 9
+sibling_map 1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0
+
+[node 2 cache 304]
+repeat 8
+processor_id_step 38
+processor_id_low 2147487744
+level 2
+size 4096
+cache_line_size 128
+cache_lines_per_tag 1
+association 16
+latency 0
+type 9
+sibling_map 1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1
+
+[node 2 cache 312]
+processor_id_low 2147487744
+level 3
+size 262144
+cache_line_size 64
+cache_lines_per_tag 1
+association 16
+latency 0
+type 9
+sibling_map 1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1
+
+[node 2 io_link 0]
+type 2
+version_major 0
+version_minor 0
+node_from 2
+node_to 0
+weight 20
+min_latency 0
+max_latency 0
+min_bandwidth 312
+max_bandwidth 64000
+recommended_transfer_size 0
+flags 1
+recommended_sdma_engine_id_mask 3
+
+[node 2 gpu]
+lds_base 0x1000000000000
+lds_limit 0x10000ffffffff
+scratch_base 0x2000000000000
+scratch_limit 0x20000ffffffff
+gpuvm_base 0x10000
+gpuvm_limit 0x7fffffffffff
+doorbell_size 8
+doorbell_slice 8192
+soc15 1
+eop_buffer_size 4096
+ctl_stack_size 12288
+cwsr_size 23203840
+debug_memory_size 48640
+large_bar 1
+is_apu 0
+xnack_capable 1
+xnack_default 0
+sched_policy 0
+max_queues 255
+num_gws 64
+gpu_clock_hz 100000000
+vram_size 205822885888
+vram_reserved 16777216
+gb_addr_config 0x2a114042
+num_banks 0
+num_ranks 0
+num_tile_configs 32
+num_macro_tile_configs 16
+
+[node 2 drm]
+render_minor 128
+card_minor 0
+version_major 3
+version_minor 57
+version_patch 0
+pci_domain 0
+pci_bus 12
+pci_dev 0
+pci_func 0
+subsystem_vendor 0x1002
+subsystem_device 0x74a1
+device_id 0x74a1
+chip_rev 0
+external_rev 0x14
+pci_rev 0x0
+family 141
+num_shader_engines 32
+num_shader_arrays_per_engine 1
+gpu_counter_freq 100000
+max_engine_clock 2100000
+max_memory_clock 1300000
+min_engine_clock 500000
+min_memory_clock 100000
+cu_active_number 304
+cu_ao_mask 0
+cu_bitmap 0x3ff,0x0,0x0,0x0,0x3ff,0x0,0x0,0x0,0x3ff,0x0,0x0,0x0,0x3ff,0x0,0x0,0x0
+enabled_rb_pipes_mask 0x0
+num_rb_pipes 0
+num_hw_gfx_contexts 8
+ids_flags 0
+virtual_address_offset 0x200000
+virtual_address_max 0x800000000000
+virtual_address_alignment 4096
+pte_fragment_size 2097152
+gart_page_size 4096
+vram_type 6
+vram_bit_width 8192
+wave_front_size 64
+num_shader_visible_vgprs 256
+num_cu_per_sh 10
+num_tcc_blocks 16
+high_va_offset 0xffff800000000000
+high_va_max 0xffffffffffe00000
+vram_size 205822885888
+visible_vram_size 205822885888
+gtt_size 412316860416

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libFuzzer target: the thunk's reading of the kernel's topology
+ * (thunk/topo*.c). The input is a small file tree,
+ *
+ *	@@ topology/generation_id
+ *	1
+ *	@@ topology/nodes/1/properties
+ *	cpu_cores_count 0
+ *	...
+ *
+ * (each "@@ PATH" line starts a file; its contents run to the next line
+ * starting with "@@ "), written under a private directory: topology/ is
+ * the KFD sysfs tree, cpuinfo stands for /proc/cpuinfo and sys/ for
+ * /sys/devices/system (CPU caches). Then:
+ *  - kmt_sysfs_parse_props() parses every file's text and the whole input;
+ *  - kmt_topo_build() reads the tree into a snapshot, as hsaKmtOpenKFD()
+ *    and hsaKmtAcquireSystemProperties() do, and every array of a
+ *    snapshot it accepts is read to its stated length.
+ * Paths are checked before anything is written: plain names only, no
+ * "..", nothing outside the directory.
+ *
+ * Run e.g.: ./topo_sysfs_fuzz -max_len=65536 new_corpus/ tests/fuzz/corpus/topo_sysfs/
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "topo.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define MAX_FILES	128
+#define MAX_DEPTH	10
+#define MAX_PATH_LEN	200
+
+static char root[256];
+
+static int
+rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	if (ftw->level > 0)
+		remove(path);
+	return 0;
+}
+
+/* Empty the private directory (made on first use). */
+static bool
+reset_root(void)
+{
+	if (!root[0]) {
+		/* tmpfs when there is one: each input writes a few dozen files. */
+		snprintf(root, sizeof(root), "%s/kt-topo-fuzz-%d-XXXXXX",
+			 access("/dev/shm", W_OK) ? "/tmp" : "/dev/shm", (int)getpid());
+		if (!mkdtemp(root)) {
+			root[0] = '\0';
+			return false;
+		}
+	}
+	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	return true;
+}
+
+static void __attribute__((destructor))
+drop_root(void)
+{
+	if (root[0]) {
+		nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+		rmdir(root);
+	}
+}
+
+/* A relative path of plain components ([A-Za-z0-9_.-], not "." or ".."). */
+static bool
+path_ok(const char *p, size_t n)
+{
+	size_t comp = 0;
+	unsigned int depth = 1;
+
+	if (!n || n > MAX_PATH_LEN || p[0] == '/')
+		return false;
+	for (size_t i = 0; i <= n; i++) {
+		char c = i < n ? p[i] : '/';
+
+		if (c == '/') {
+			if (!comp || (comp == 1 && p[i - 1] == '.') ||
+			    (comp == 2 && p[i - 1] == '.' && p[i - 2] == '.'))
+				return false;
+			if (++depth > MAX_DEPTH)
+				return false;
+			comp = 0;
+			continue;
+		}
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      c == '_' || c == '.' || c == '-'))
+			return false;
+		comp++;
+	}
+	return true;
+}
+
+static void
+write_file(const char *rel, size_t rel_len, const uint8_t *data, size_t len)
+{
+	char path[512];
+	size_t at;
+	int fd;
+
+	at = (size_t)snprintf(path, sizeof(path), "%s/", root);
+	memcpy(path + at, rel, rel_len);
+	path[at + rel_len] = '\0';
+	/* mkdir -p of the parents */
+	for (size_t i = at; i < at + rel_len; i++) {
+		if (path[i] == '/') {
+			path[i] = '\0';
+			mkdir(path, 0700);
+			path[i] = '/';
+		}
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return;
+	while (len) {
+		ssize_t w = write(fd, data, len);
+
+		if (w <= 0)
+			break;
+		data += w;
+		len -= (size_t)w;
+	}
+	close(fd);
+}
+
+static uint64_t sink;
+
+static void
+count_prop(void *arg, const char *name, unsigned long long value)
+{
+	sink += value + (unsigned char)name[0];
+}
+
+static void
+parse_text(const uint8_t *data, size_t len)
+{
+	char *text = malloc(len + 1);
+
+	if (!text)
+		return;
+	memcpy(text, data, len);
+	text[len] = '\0';
+	kmt_sysfs_parse_props(text, count_prop, NULL, NULL);
+	free(text);
+}
+
+/* Read every byte of a snapshot the reader accepted. */
+static void
+walk(const struct kmt_topology *t)
+{
+	for (uint32_t i = 0; i < t->n_nodes; i++) {
+		const struct kmt_topo_node *n = &t->nodes[i];
+
+		sink += n->gpu_id + n->props.NumCPUCores + n->props.NumFComputeCores;
+		for (uint32_t k = 0; k < n->props.NumMemoryBanks; k++)
+			sink += n->banks[k].SizeInBytes;
+		for (uint32_t k = 0; k < n->props.NumCaches; k++)
+			sink += n->caches[k].CacheSize + n->caches[k].SiblingMap[0];
+		for (uint32_t k = 0; k < n->props.NumIOLinks; k++)
+			sink += n->links[k].NodeTo + n->links[k].Weight;
+	}
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const uint8_t *p = data, *end = data + size;
+	char topo[300], cpuinfo[300], sys[300];
+	struct kmt_topology *t = NULL;
+	unsigned int files = 0;
+
+	parse_text(data, size);
+	if (!reset_root())
+		return 0;
+	/* Files: "@@ PATH\n" then contents up to the next line starting "@@ ". */
+	while (p + 3 <= end && !memcmp(p, "@@ ", 3) && files < MAX_FILES) {
+		const uint8_t *name = p + 3, *nl, *body, *next;
+
+		nl = memchr(name, '\n', (size_t)(end - name));
+		if (!nl)
+			break;
+		body = nl + 1;
+		next = body;
+		while (next < end) {
+			const uint8_t *q = memchr(next, '\n', (size_t)(end - next));
+
+			if (!q) {
+				next = end;
+				break;
+			}
+			next = q + 1;
+			if (end - next >= 3 && !memcmp(next, "@@ ", 3))
+				break;
+		}
+		if (path_ok((const char *)name, (size_t)(nl - name))) {
+			write_file((const char *)name, (size_t)(nl - name), body,
+				   (size_t)(next - body));
+			parse_text(body, (size_t)(next - body));
+			files++;
+		}
+		p = next;
+	}
+	snprintf(topo, sizeof(topo), "%s/topology", root);
+	snprintf(cpuinfo, sizeof(cpuinfo), "%s/cpuinfo", root);
+	snprintf(sys, sizeof(sys), "%s/sys", root);
+	/* As the API snapshot (CPU caches required) and as the open's. */
+	for (int need_caches = 0; need_caches < 2; need_caches++) {
+		if (kmt_topo_build(topo, cpuinfo, sys, false, need_caches, &t) ==
+		    HSAKMT_STATUS_SUCCESS && t) {
+			walk(t);
+			kmt_topo_free(t);
+		}
+		t = NULL;
+	}
+	return 0;
+}

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Benchmark: replay of a synthetic 1-million-ioctl trace on kfdsim with
+ * --verify=strict. The trace is written first by rp_gen on the simulator
+ * (not timed); rp_gen then issues the same calls again without recording,
+ * which prints the simulator's own rate for them (the ceiling of any
+ * replay on it); then `kfdtrace replay` runs and its summary gives the
+ * rate of the replay proper, and the wall clock here the rate including
+ * the planning pass and start-up.
+ *
+ * Environment: KFDTRACE, RP_GEN; BENCH_IOCTLS overrides the count.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* CPU seconds (user + system) of the last command run. */
+static double last_cpu;
+
+/* Run argv with stdout into @out (NULL: inherit); return the exit status. */
+static int
+run(char *const *argv, const char *out)
+{
+	struct rusage ru;
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (out) {
+			int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+			dup2(fd, 1);
+		}
+		execv(argv[0], argv);
+		_exit(126);
+	}
+	while (wait4(pid, &status, 0, &ru) < 0)
+		if (errno != EINTR)
+			return -1;
+	last_cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+		   (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+int
+main(void)
+{
+	const char *kfdtrace = getenv("KFDTRACE"), *gen = getenv("RP_GEN");
+	const char *count = getenv("BENCH_IOCTLS");
+	char dir[] = "/tmp/kfdtrace-bench-XXXXXX", trace[64], report[64];
+	char line[512];
+	double t0, wall, secs = 0, rate = 0, sim_cpu = 0;
+	unsigned long long ioctls = 0;
+	int st, ret = 1;
+	FILE *f;
+
+	if (!kfdtrace || !gen || !mkdtemp(dir)) {
+		fprintf(stderr, "bench_replay: KFDTRACE and RP_GEN must be set\n");
+		return 1;
+	}
+	if (!count)
+		count = "1000000";
+	snprintf(trace, sizeof(trace), "%s/synthetic.kft", dir);
+	snprintf(report, sizeof(report), "%s/report.txt", dir);
+
+	st = run((char *const[]){ (char *)kfdtrace, "sim", "--", (char *)gen,
+				  trace, (char *)count, NULL }, NULL);
+	if (st != 0) {
+		fprintf(stderr, "bench_replay: generating the trace failed\n");
+		goto out;
+	}
+	/* The same calls without replaying anything: the simulator's ceiling. */
+	run((char *const[]){ (char *)kfdtrace, "sim", "--", (char *)gen, "-",
+			     (char *)count, NULL }, NULL);
+	sim_cpu = last_cpu;
+	t0 = now();
+	st = run((char *const[]){ (char *)kfdtrace, "replay", "--sim",
+				  "--verify=strict", trace, NULL }, report);
+	wall = now() - t0;
+	f = fopen(report, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		const char *p = strstr(line, "replayed:");
+
+		if (p)
+			sscanf(p, "replayed: %*u records (%llu ioctls) in %lf s, %lf",
+			       &ioctls, &secs, &rate);
+		if (strstr(line, "result:"))
+			printf("bench_replay: %s", line + strspn(line, " "));
+	}
+	if (f)
+		fclose(f);
+	if (st != 0 || !ioctls) {
+		fprintf(stderr, "bench_replay: the replay did not match (status %d)\n",
+			st);
+		goto out;
+	}
+	printf("replay_ioctls: %llu\n", ioctls);
+	printf("replay_strict_ioctls_per_s: %.0f (replay pass, %.3f s)\n", rate,
+	       secs);
+	printf("replay_total_ioctls_per_s: %.0f (with planning and start-up, "
+	       "%.3f s)\n", (double)ioctls / wall, wall);
+	/*
+	 * CPU time is less at the mercy of other load on the machine than
+	 * wall time: the same figures per CPU second.
+	 */
+	printf("sim_alone_cpu_ioctls_per_s: %.0f (%.3f CPU s)\n",
+	       sim_cpu > 0 ? (double)ioctls / sim_cpu : 0, sim_cpu);
+	printf("replay_strict_cpu_ioctls_per_s: %.0f (%.3f CPU s, with planning)\n",
+	       last_cpu > 0 ? (double)ioctls / last_cpu : 0, last_cpu);
+	printf("target_ioctls_per_s: 1000000 (%s)\n",
+	       rate >= 1e6 ? "met" : "not met");
+	ret = 0;
+out:
+	unlink(trace);
+	unlink(report);
+	rmdir(dir);
+	return ret;
+}

@@ -1,0 +1,354 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The replayer's pieces on their own: the value map, the address-space
+ * plan (reservations, relocation, mapping and unmapping only our own
+ * memory), the topology parser on good and hostile input, the record
+ * stream's ordering (seq order, held waits), and the option parsers.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <kfdtrace/kfd_abi.h>
+
+#include "replay_priv.h"
+
+static void
+test_map(void **state)
+{
+	struct rp_map m = { 0 };
+	uint64_t *shadow, v;
+	unsigned int i, round;
+
+	(void)state;
+	shadow = calloc(4096, sizeof(*shadow));
+	assert_non_null(shadow);
+	/* Insert, overwrite and delete in rounds: tombstones pile up. */
+	for (round = 0; round < 20; round++) {
+		for (i = 0; i < 4096; i++) {
+			uint64_t key = (uint64_t)i << 32 | 0xab12;
+
+			if ((i + round) % 3 == 0) {
+				rp_map_del(&m, RP_K_HANDLE, 1, key);
+				shadow[i] = 0;
+			} else {
+				assert_int_equal(rp_map_put(&m, RP_K_HANDLE, 1, key,
+							    i * 7 + round + 1), 0);
+				shadow[i] = i * 7 + round + 1;
+			}
+		}
+		for (i = 0; i < 4096; i++) {
+			uint64_t key = (uint64_t)i << 32 | 0xab12;
+			int got = rp_map_get(&m, RP_K_HANDLE, 1, key, &v);
+
+			assert_int_equal(got, shadow[i] != 0);
+			if (got)
+				assert_true(v == shadow[i]);
+		}
+	}
+	/* Kinds and scopes are separate namespaces. */
+	assert_int_equal(rp_map_put(&m, RP_K_QUEUE, 1, 5, 50), 0);
+	assert_int_equal(rp_map_put(&m, RP_K_QUEUE, 2, 5, 60), 0);
+	assert_int_equal(rp_map_get(&m, RP_K_EVENT, 1, 5, &v), 0);
+	assert_int_equal(rp_map_get(&m, RP_K_QUEUE, 2, 5, &v), 1);
+	assert_true(v == 60);
+	rp_map_free(&m);
+	free(shadow);
+}
+
+static void
+test_vec_bounds(void **state)
+{
+	struct rp_vec v;
+	size_t i;
+
+	(void)state;
+	rp_vec_init(&v, 8);
+	for (i = 0; i < 100000; i++)
+		assert_non_null(rp_vec_push(&v));
+	assert_int_equal(v.n, 100000);
+	rp_vec_free(&v);
+}
+
+/* A model holding just the given CPU ranges. */
+static void
+model_with_ranges(struct rp_model *m, const uint64_t *r, unsigned int n)
+{
+	unsigned int i;
+
+	memset(m, 0, sizeof(*m));
+	rp_vec_init(&m->ranges, sizeof(struct rp_m_range));
+	for (i = 0; i < n; i++)
+		rp_model_add_range(m, r[2 * i], r[2 * i + 1], RP_RANGE_USERPTR);
+}
+
+static void
+test_address_space(void **state)
+{
+	struct rp_model m;
+	struct rp_as as;
+	uint64_t ranges[6], free_addr, taken_addr, live;
+	void *taken, *probe;
+	char *p;
+
+	(void)state;
+	/* An address nothing uses (found, then given back) ... */
+	probe = mmap(NULL, 1 << 20, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(probe != MAP_FAILED);
+	free_addr = (uint64_t)(uintptr_t)probe;
+	munmap(probe, 1 << 20);
+	/* ... and one our own process holds, like a colliding capture. */
+	taken = mmap(NULL, 65536, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(taken != MAP_FAILED);
+	memset(taken, 0x77, 65536);
+	taken_addr = (uint64_t)(uintptr_t)taken;
+	ranges[0] = free_addr;
+	ranges[1] = 65536;
+	ranges[2] = taken_addr + 4096;
+	ranges[3] = 8192;
+	ranges[4] = 0x1000;		/* below the lowest mappable address */
+	ranges[5] = 4096;
+	model_with_ranges(&m, ranges, 3);
+	assert_int_equal(m.ranges.n, 2);
+
+	assert_int_equal(rp_as_init(&as), 0);
+	rp_as_plan(&as, &m, NULL);
+	assert_true(as.relocations == 1);
+	/* The free range stays where it was captured. */
+	assert_true(rp_as_xlate(&as, free_addr + 100) == free_addr + 100);
+	assert_false(rp_as_relocated(&as, free_addr));
+	/* The taken one moved; addresses inside follow it. */
+	live = rp_as_xlate(&as, taken_addr + 4096 + 10);
+	assert_true(live != taken_addr + 4096 + 10);
+	assert_true(rp_as_relocated(&as, taken_addr + 4096));
+	/* Outside any range: unchanged. */
+	assert_true(rp_as_xlate(&as, 0x1234000) == 0x1234000);
+
+	/* User memory at the captured address, then a mapping over it. */
+	assert_int_equal(rp_as_back(&as, free_addr, 8192, NULL), 0);
+	p = (char *)(uintptr_t)free_addr;
+	p[0] = 1;
+	p[8191] = 2;
+	assert_int_equal(rp_as_back(&as, taken_addr + 4096, 4096, NULL), 0);
+	((char *)(uintptr_t)rp_as_xlate(&as, taken_addr + 4096))[0] = 3;
+	/* Our own memory under the relocated range was never touched. */
+	assert_int_equal(((unsigned char *)taken)[4096], 0x77);
+
+	p = rp_as_mmap(&as, free_addr + 16384, 4096, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0, NULL);
+	assert_true(p == (char *)(uintptr_t)(free_addr + 16384));
+	p[0] = 4;
+	/* Unmapping gives the reservation back (no hole) ... */
+	assert_int_equal(rp_as_munmap(&as, free_addr + 16384, 4096), 0);
+	p = mmap((void *)(uintptr_t)(free_addr + 16384), 4096, PROT_READ,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	assert_true(p == MAP_FAILED && errno == EEXIST);
+	/* ... and an unmap of memory that is not ours leaves it alone. */
+	assert_int_equal(rp_as_munmap(&as, taken_addr, 4096), 0);
+	assert_int_equal(((unsigned char *)taken)[0], 0x77);
+
+	/* A mapping at an address someone else holds lands elsewhere. */
+	p = rp_as_mmap(&as, taken_addr + 32768, 4096, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0, NULL);
+	assert_true(p != MAP_FAILED);
+	assert_true(p != (char *)(uintptr_t)(taken_addr + 32768));
+	assert_true(rp_as_xlate(&as, taken_addr + 32768) == (uint64_t)(uintptr_t)p);
+	assert_int_equal(((unsigned char *)taken)[32768], 0x77);
+
+	rp_as_free(&as);
+	rp_vec_free(&m.ranges);
+	munmap(taken, 65536);
+}
+
+static void
+test_topology(void **state)
+{
+	static const char props[] =
+		"cpu_cores_count 0\nsimd_count 416\ngfx_target_version 90010\n"
+		"device_id 29711\nsimd_per_cu 4\ndrm_render_minor 129\n"
+		"num_xcc 1\nbogus\n \nlocation_id 768";
+	static const char bank[] = "heap_type 1\nsize_in_bytes 1073741824\n";
+	static const char cpu_bank[] = "heap_type 0\nsize_in_bytes 4096\n";
+	static const char link[] = "type 11\nnode_from 2\nnode_to 1\nweight 15\n";
+	const char *root = "/sys/devices/virtual/kfd/kfd/topology/nodes";
+	char paths[12][128];
+	struct kt_topo_file f[12];
+	struct rp_topo t;
+	const struct rp_topo_node *n;
+	char gfx[16];
+	int i = 0;
+
+	(void)state;
+#define FILE_(p, d, l) do {						\
+		snprintf(paths[i], sizeof(paths[i]), "%s%s", root, p);	\
+		f[i].path = paths[i];					\
+		f[i].data = (const uint8_t *)(d);			\
+		f[i].len = (uint32_t)(l);				\
+		i++;							\
+	} while (0)
+	FILE_("/2/gpu_id", "23868\n", 6);
+	FILE_("/2/name", "aldebaran\n", 10);
+	FILE_("/2/properties", props, sizeof(props) - 1);
+	FILE_("/2/mem_banks/0/properties", bank, sizeof(bank) - 1);
+	FILE_("/2/mem_banks/1/properties", bank, sizeof(bank) - 1);
+	FILE_("/2/io_links/0/properties", link, sizeof(link) - 1);
+	FILE_("/0/mem_banks/0/properties", cpu_bank, sizeof(cpu_bank) - 1);
+	FILE_("/0/gpu_id", "0", 1);
+	/* Hostile: a huge node index, no number, a truncated value. */
+	FILE_("/99999999999999999999/gpu_id", "1", 1);
+	FILE_("/x/gpu_id", "1", 1);
+	FILE_("/7/gpu_id", "99999999999999999999999", 23);
+	FILE_("/3", NULL, 0);
+#undef FILE_
+	rp_topo_parse(&t, f, (uint32_t)i);
+	assert_int_equal(t.ngpus, 1);
+	n = rp_topo_gpu(&t, 23868);
+	assert_non_null(n);
+	assert_string_equal(n->name, "aldebaran");
+	assert_true(n->gfx_target_version == 90010);
+	assert_true(n->device_id == 29711);
+	assert_true(n->drm_render_minor == 129);
+	assert_true(n->location_id == 768);
+	assert_true(n->vram == 2ull << 30);
+	assert_int_equal(n->nlinks, 1);
+	assert_int_equal(n->links[0].type, 11);
+	assert_int_equal(n->links[0].to, 1);
+	assert_true(t.nodes[0].sysmem == 4096);
+	assert_null(rp_topo_gpu(&t, 0));
+	assert_string_equal(rp_gfx_name(90010, gfx, sizeof(gfx)), "gfx90a");
+	assert_string_equal(rp_gfx_name(110000, gfx, sizeof(gfx)), "gfx1100");
+}
+
+/* Records written out of seq order, with a wait released by a later set. */
+static void
+test_stream_order(void **state)
+{
+	char path[] = "/tmp/rp-units-XXXXXX";
+	struct kfd_abi_wait_events_args wb = { .num_events = 1, .timeout = 1000 };
+	struct kfd_abi_wait_events_args wa = wb;
+	struct kfd_abi_set_event_args se = { .event_id = 1 };
+	struct kt_header hdr;
+	struct kt_writer *w;
+	struct kt_record r;
+	struct rp_stream s;
+	const struct kt_record *out;
+	uint64_t order[8];
+	int n = 0, fd;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	kt_header_init(&hdr, "units");
+	assert_int_equal(kt_writer_fdopen(fd, &hdr, NULL, &w), 0);
+	memset(&r, 0, sizeof(r));
+	/* #0 open at t=10 */
+	r.type = KT_REC_OPEN;
+	r.seq = 0;
+	r.ts = 10;
+	r.u.open.path = "/dev/kfd";
+	r.u.open.ret = 3;
+	assert_int_equal(kt_writer_append(w, &r), 0);
+	/* #1 a wait on thread 2: entered at 20, returned at 50 */
+	wa.wait_result = KFD_ABI_WAIT_RESULT_COMPLETE;
+	memset(&r, 0, sizeof(r));
+	r.type = KT_REC_IOCTL;
+	r.seq = 1;
+	r.tid = 2;
+	r.ts = 20;
+	r.u.ioctl.fd = 3;
+	r.u.ioctl.file_kind = KFD_FILE_KFD;
+	r.u.ioctl.request = KFD_ABI_IOC_WAIT_EVENTS;
+	r.u.ioctl.t_exit = 50;
+	r.u.ioctl.arg_size = sizeof(wb);
+	r.u.ioctl.arg_before = (const uint8_t *)&wb;
+	r.u.ioctl.arg_after = (const uint8_t *)&wa;
+	assert_int_equal(kt_writer_append(w, &r), 0);
+	/* #3 before #2 in the file (another thread's buffer) */
+	memset(&r, 0, sizeof(r));
+	r.type = KT_REC_CLOSE;
+	r.seq = 3;
+	r.ts = 60;
+	r.u.close.fd = 3;
+	assert_int_equal(kt_writer_append(w, &r), 0);
+	/* #2 the set that released the wait: entered at 40 */
+	memset(&r, 0, sizeof(r));
+	r.type = KT_REC_IOCTL;
+	r.seq = 2;
+	r.tid = 1;
+	r.ts = 40;
+	r.u.ioctl.fd = 3;
+	r.u.ioctl.file_kind = KFD_FILE_KFD;
+	r.u.ioctl.request = KFD_ABI_IOC_SET_EVENT;
+	r.u.ioctl.t_exit = 45;
+	r.u.ioctl.arg_size = sizeof(se);
+	r.u.ioctl.arg_before = (const uint8_t *)&se;
+	r.u.ioctl.arg_after = (const uint8_t *)&se;
+	assert_int_equal(kt_writer_append(w, &r), 0);
+	assert_int_equal(kt_writer_close(w), 0);
+
+	assert_int_equal(rp_stream_open(&s, path), 0);
+	while (rp_stream_next(&s, &out) > 0 && n < 8)
+		if (out->type != KT_REC_END)
+			order[n++] = out->seq;
+	rp_stream_close(&s);
+	unlink(path);
+	/* The set goes before the wait it released; #3 after both. */
+	assert_int_equal(n, 4);
+	assert_true(order[0] == 0);
+	assert_true(order[1] == 2);
+	assert_true(order[2] == 1);
+	assert_true(order[3] == 3);
+}
+
+static void
+test_parsers(void **state)
+{
+	struct kfd_replay_gpu_pair p[4];
+	char bad[32];
+
+	(void)state;
+	assert_int_equal(kfd_replay_parse_gpu_map("0xab12=0x5d3c", p, 4), 1);
+	assert_true(p[0].captured == 0xab12 && p[0].live == 0x5d3c);
+	assert_int_equal(kfd_replay_parse_gpu_map("1=2,3=4", p, 4), 2);
+	assert_true(p[1].captured == 3 && p[1].live == 4);
+	assert_int_equal(kfd_replay_parse_gpu_map("1=2,", p, 4), 1);
+	assert_int_equal(kfd_replay_parse_gpu_map("", p, 4), -1);
+	assert_int_equal(kfd_replay_parse_gpu_map("12", p, 4), -1);
+	assert_int_equal(kfd_replay_parse_gpu_map("1=", p, 4), -1);
+	assert_int_equal(kfd_replay_parse_gpu_map("1=2x", p, 4), -1);
+	assert_int_equal(kfd_replay_parse_gpu_map("0x1ffffffff=1", p, 4), -1);
+	assert_int_equal(kfd_replay_parse_gpu_map("1=2,3=4,5=6", p, 2), -1);
+	assert_int_equal(kfd_replay_check_kinds("open,ALLOC_MEMORY_OF_GPU,"
+						"alloc_memory_of_gpu,ioctl,mmap",
+						bad, sizeof(bad)), 0);
+	assert_int_equal(kfd_replay_check_kinds("open,,mmap", bad, sizeof(bad)), -1);
+	assert_int_equal(kfd_replay_check_kinds("open,frobnicate", bad,
+						sizeof(bad)), -1);
+	assert_string_equal(bad, "frobnicate");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_map),
+		cmocka_unit_test(test_vec_bounds),
+		cmocka_unit_test(test_address_space),
+		cmocka_unit_test(test_topology),
+		cmocka_unit_test(test_stream_order),
+		cmocka_unit_test(test_parsers),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
