@@ -4,11 +4,12 @@
  * thread for every record, so it makes one pass: kt_rec_bound() checks the
  * record and gives a size that is never exceeded, kt_rec_encode() writes it
  * straight into the thread's buffer with the length field reserved at the
- * width the bound needs.
+ * width the bound needs. The pieces an ioctl record is made of are inline
+ * in record_put.h, which the writer uses directly for the common record.
  */
 #include <errno.h>
 
-#include "trace_internal.h"
+#include "record_put.h"
 
 #define KT_STR_BOUND(n)		(5 + (size_t)(n) + 1)
 #define KT_BYTES_BOUND(n)	(5 + (size_t)(n))
@@ -186,121 +187,6 @@ kt_put_bytes(uint8_t *p, const void *data, size_t n)
 	return p + n;
 }
 
-/*
- * The after-image of an ioctl argument is mostly the before-image: storing
- * their XOR makes the unchanged bytes zeros, which compress to nearly
- * nothing (section 5.4.1). One pass writes both images; images of 8 bytes
- * or more end with one overlapping word instead of a byte loop.
- */
-static inline void
-kt_put_images(uint8_t *dst_b, uint8_t *dst_x, const uint8_t *b,
-	      const uint8_t *a, size_t n)
-{
-	uint64_t x, y;
-	size_t i = 0;
-
-	if (n < 8) {
-		for (; i < n; i++) {
-			dst_b[i] = b[i];
-			dst_x[i] = a[i] ^ b[i];
-		}
-		return;
-	}
-	for (; i + 8 <= n; i += 8) {
-		memcpy(&x, b + i, 8);
-		memcpy(&y, a + i, 8);
-		memcpy(dst_b + i, &x, 8);
-		x ^= y;
-		memcpy(dst_x + i, &x, 8);
-	}
-	if (i < n) {
-		i = n - 8;
-		memcpy(&x, b + i, 8);
-		memcpy(&y, a + i, 8);
-		memcpy(dst_b + i, &x, 8);
-		x ^= y;
-		memcpy(dst_x + i, &x, 8);
-	}
-}
-
-/* memcpy() for the small images of the hot path, without a call. */
-static inline void
-kt_copy(uint8_t *dst, const uint8_t *src, size_t n)
-{
-	uint64_t x;
-	size_t i = 0;
-
-	if (n > 256 || n < 8) {
-		memcpy(dst, src, n);
-		return;
-	}
-	for (; i + 8 <= n; i += 8) {
-		memcpy(&x, src + i, 8);
-		memcpy(dst + i, &x, 8);
-	}
-	if (i < n) {
-		memcpy(&x, src + n - 8, 8);
-		memcpy(dst + n - 8, &x, 8);
-	}
-}
-
-static uint8_t *
-kt_put_ioctl(uint8_t *p, const struct kt_record *rec)
-{
-	const struct kt_ioctl_rec *io = &rec->u.ioctl;
-	uint8_t af = 0;
-
-	/*
-	 * The exit time sits next to the common header's time delta: the
-	 * unpredictable bytes of a record stay together, so zstd finds one
-	 * long match for the predictable run that follows (fewer sequences,
-	 * faster decompression).
-	 */
-	p = kt_put_svarint(p, (int64_t)(io->t_exit - rec->ts));
-	p = kt_put_svarint(p, io->fd);
-	*p++ = io->file_kind;
-	kt_put_le32(p, io->request);
-	p += 4;
-	p = kt_put_svarint(p, io->ret);
-	p = kt_put_svarint(p, io->err);
-	p = kt_put_varint(p, io->arg_size);
-	if (io->arg_before)
-		af |= KT_AF_BEFORE;
-	if (io->arg_after)
-		af |= KT_AF_AFTER;
-	if (af == (KT_AF_BEFORE | KT_AF_AFTER))
-		af |= KT_AF_XOR;
-	*p++ = af;
-	if (KT_LIKELY(af & KT_AF_XOR)) {
-		kt_put_images(p, p + io->arg_size, io->arg_before,
-			      io->arg_after, io->arg_size);
-		p += 2 * (size_t)io->arg_size;
-	} else if (af) {
-		kt_copy(p, af & KT_AF_BEFORE ? io->arg_before : io->arg_after,
-			io->arg_size);
-		p += io->arg_size;
-	}
-	p = kt_put_varint(p, io->nbufs);
-	for (unsigned int i = 0; i < io->nbufs; i++) {
-		const struct kt_buf_image *bi = &io->bufs[i];
-
-		p = kt_put_varint(p, bi->index);
-		p = kt_put_varint(p, bi->flags);
-		p = kt_put_varint(p, bi->addr);
-		p = kt_put_varint(p, bi->len_before);
-		p = kt_put_varint(p, bi->len_after);
-		if ((bi->flags & KT_BUF_BEFORE) && bi->len_before) {
-			kt_copy(p, bi->before, bi->len_before);
-			p += bi->len_before;
-		}
-		if ((bi->flags & KT_BUF_AFTER) && bi->len_after) {
-			kt_copy(p, bi->after, bi->len_after);
-			p += bi->len_after;
-		}
-	}
-	return p;
-}
-
 static uint8_t *
 kt_put_body(uint8_t *p, const struct kt_record *rec)
 {
@@ -382,28 +268,12 @@ size_t
 kt_rec_encode(uint8_t *dst, const struct kt_record *rec, struct kt_delta *d,
 	      size_t bound)
 {
-	unsigned int lw = bound < (1u << 7) ? 1 : bound < (1u << 14) ? 2 :
-			  bound < (1u << 21) ? 3 : 4;
-	uint8_t *body = dst + 1 + lw, *p = body;
+	unsigned int lw = kt_len_width(bound);
+	uint8_t *body = dst + 1 + lw;
+	uint8_t *p = kt_put_head(dst, body, rec, d);
 
-	dst[0] = (uint8_t)rec->type;
-	if (KT_LIKELY(d->valid && d->tid == rec->tid)) {
-		*p++ = 0;
-		p = kt_put_svarint(p, (int64_t)(rec->seq - d->seq));
-		p = kt_put_svarint(p, (int64_t)(rec->ts - d->ts));
-	} else {
-		*p++ = KT_RF_BASE;
-		p = kt_put_varint(p, rec->seq);
-		p = kt_put_varint(p, rec->tid);
-		p = kt_put_varint(p, rec->ts);
-	}
 	p = kt_put_body(p, rec);
-	kt_put_varint_width(dst + 1, (uint64_t)(p - body), lw);
-	d->seq = rec->seq;
-	d->ts = rec->ts;
-	d->tid = rec->tid;
-	d->valid = true;
-	return (size_t)(p - dst);
+	return kt_put_end(dst, body, p, lw, rec, d);
 }
 
 /*

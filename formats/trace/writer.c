@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "record_put.h"
 #include "writer_internal.h"
 
 #define KT_DEF_FRAME_RAW	(64u << 10)
@@ -291,7 +292,10 @@ kt_writer_append(struct kt_writer *w, const struct kt_record *rec)
 	 */
 	__builtin_prefetch(b->data + len + 512, 1);
 	__builtin_prefetch(b->data + len + 576, 1);
-	len += kt_rec_encode(b->data + len, rec, &b->delta, bound);
+	if (KT_LIKELY(rec->type == KT_REC_IOCTL && bound < (1u << 14)))
+		len += kt_rec_encode_ioctl(b->data + len, rec, &b->delta, bound);
+	else
+		len += kt_rec_encode(b->data + len, rec, &b->delta, bound);
 	kt_wbuf_note(b, rec);
 	/* Release: a signal handler on this thread sees whole records only. */
 	__atomic_store_n(&b->len, len, __ATOMIC_RELEASE);
