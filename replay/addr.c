@@ -112,6 +112,21 @@ range_of(const struct rp_as *as, uint64_t a)
 	return NULL;
 }
 
+/*
+ * The end of the gap between reservations that starts at @a (not inside
+ * one): the start of the next reservation, or @e when none starts before.
+ */
+static uint64_t
+gap_end(const struct rp_as *as, uint64_t a, uint64_t e)
+{
+	size_t i;
+
+	for (i = 0; i < as->ranges.n; i++)
+		if (ranges(as)[i].start > a && ranges(as)[i].start < e)
+			e = ranges(as)[i].start;
+	return e;
+}
+
 static void
 range_insert(struct rp_as *as, uint64_t start, uint64_t end, uint64_t live,
 	     int reserved)
@@ -335,11 +350,8 @@ rp_as_munmap(struct rp_as *as, uint64_t cap_addr, uint64_t len)
 		size_t i;
 
 		if (!r) {
-			/* Not a reservation: find the next one, if any. */
-			for (i = 0; i < as->ranges.n; i++)
-				if (ranges(as)[i].start > a &&
-				    ranges(as)[i].start < seg_end)
-					seg_end = ranges(as)[i].start;
+			/* Not a reservation: up to the next one, if any. */
+			seg_end = gap_end(as, a, e);
 			/* Only what we mapped ourselves is unmapped. */
 			for (i = 0; i < as->maps.n; i++) {
 				struct rp_as_map *m = &maps(as)[i];
@@ -424,13 +436,9 @@ rp_as_back(struct rp_as *as, uint64_t cap_addr, uint64_t len, FILE *out)
 	while (a < e) {
 		const struct rp_as_range *r = range_of(as, a);
 		uint64_t seg_end = e;
-		size_t i;
 
 		if (!r) {
-			for (i = 0; i < as->ranges.n; i++)
-				if (ranges(as)[i].start > a &&
-				    ranges(as)[i].start < seg_end)
-					seg_end = ranges(as)[i].start;
+			seg_end = gap_end(as, a, e);
 			ret = back_gaps(as, a, seg_end, 0);
 			a = seg_end;
 			continue;

@@ -159,11 +159,17 @@ device_path(const char *path, uint8_t kind)
 	return 0;
 }
 
+/*
+ * Write what the replay did to the --record trace (st->recorder set): @r
+ * is a copy of the captured record holding the live values; the recorder
+ * numbers and times it itself.
+ */
 static void
-record_append(struct rp_run *st, struct kt_record *rec)
+record_replayed(struct rp_run *st, struct kt_record *r)
 {
-	if (st->recorder)
-		kfd_recorder_append(st->recorder, rec);
+	r->seq = 0;
+	r->ts = 0;
+	kfd_recorder_append(st->recorder, r);
 }
 
 static void
@@ -217,12 +223,10 @@ run_open(struct rp_run *st, const struct kt_record *rec)
 	if (st->recorder) {
 		struct kt_record r = *rec;
 
-		r.seq = 0;
-		r.ts = 0;
 		r.u.open.path = path;
 		r.u.open.ret = fd;
 		r.u.open.err = err;
-		record_append(st, &r);
+		record_replayed(st, &r);
 	}
 }
 
@@ -249,12 +253,10 @@ run_close(struct rp_run *st, const struct kt_record *rec)
 	if (st->recorder) {
 		struct kt_record r = *rec;
 
-		r.seq = 0;
-		r.ts = 0;
 		r.u.close.fd = live;
 		r.u.close.ret = ret;
 		r.u.close.err = err;
-		record_append(st, &r);
+		record_replayed(st, &r);
 	}
 }
 
@@ -332,13 +334,11 @@ run_mmap(struct rp_run *st, const struct kt_record *rec)
 	if (st->recorder) {
 		struct kt_record r = *rec;
 
-		r.seq = 0;
-		r.ts = 0;
 		r.u.mmap.fd = live;
 		r.u.mmap.offset = off;
 		r.u.mmap.result = (uint64_t)(uintptr_t)p;
 		r.u.mmap.err = err;
-		record_append(st, &r);
+		record_replayed(st, &r);
 	}
 }
 
@@ -361,12 +361,10 @@ run_munmap(struct rp_run *st, const struct kt_record *rec)
 	if (st->recorder) {
 		struct kt_record r = *rec;
 
-		r.seq = 0;
-		r.ts = 0;
 		r.u.munmap.addr = rp_as_xlate(&st->as, m->addr);
 		r.u.munmap.ret = ret;
 		r.u.munmap.err = err;
-		record_append(st, &r);
+		record_replayed(st, &r);
 	}
 }
 

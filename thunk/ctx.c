@@ -106,11 +106,13 @@ kmt_ctx_fork_child(void)
 	HsaKFDContext *ctx;
 
 	for (ctx = kmt_ctx_head; ctx; ctx = ctx->next) {
+		kmt_fmm_fork_child(ctx);
 		pthread_mutex_init(&ctx->lock, NULL);
 		if (ctx->fd >= 0)
 			ctx->forked = true;
 	}
 	pthread_mutex_init(&kmt_ctx_list_lock, NULL);
+	kmt_fmm_fork_child(&kmt_primary);
 	pthread_mutex_init(&kmt_primary.lock, NULL);
 	if (kmt_primary.fd >= 0)
 		kmt_primary.forked = true;

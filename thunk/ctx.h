@@ -49,4 +49,13 @@ void kmt_render_close(HsaKFDContext *ctx, bool forked);
 HSAKMT_STATUS kmt_fmm_open(HsaKFDContext *ctx);
 void kmt_fmm_close(HsaKFDContext *ctx, bool forked);
 
+/*
+ * kmt_fmm_fork_child() - in the child of a fork(), re-create @ctx's memory
+ * lock, which another thread of the parent may have held at the fork (the
+ * child's cleanup takes it). It is not taken in the prepare handler: its
+ * holder may be inside an ioctl that a preloaded library (kfdsim, the
+ * capture library) serves under locks its own prepare handler took first.
+ */
+void kmt_fmm_fork_child(HsaKFDContext *ctx);
+
 #endif /* KMT_CTX_H */

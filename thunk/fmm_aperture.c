@@ -470,6 +470,14 @@ ape_release_all(HsaKFDContext *ctx, struct kmt_aperture *ape, bool forked)
 	}
 }
 
+/* Only the forking thread exists in the child: nobody else holds it. */
+void
+kmt_fmm_fork_child(HsaKFDContext *ctx)
+{
+	if (ctx->fmm)
+		pthread_mutex_init(&ctx->fmm->lock, NULL);
+}
+
 void
 kmt_fmm_close(HsaKFDContext *ctx, bool forked)
 {

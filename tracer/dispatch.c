@@ -153,7 +153,7 @@ dispatch_hooked(int (*sys)(int, unsigned long, void *), int fd,
 		enum kfd_file_kind kind, unsigned long request, void *arg,
 		unsigned int attempt)
 {
-	/* No memset: every field is set here, and this runs per ioctl. */
+	/* The fields not named here start zeroed. */
 	struct kfd_dispatch_call call = {
 		.fd = fd,
 		.kind = kind,
@@ -165,6 +165,7 @@ dispatch_hooked(int (*sys)(int, unsigned long, void *), int fd,
 		.attempt = attempt,
 	};
 	unsigned char stack_arg[DISPATCH_STACK_ARG];
+	const void *before = NULL;	/* ours to free if not stack_arg */
 	struct hook_entry ran[KFD_DISPATCH_MAX_HOOKS];
 	void *cookie[KFD_DISPATCH_MAX_HOOKS];
 	unsigned int token, nran = 0, i;
@@ -177,13 +178,14 @@ dispatch_hooked(int (*sys)(int, unsigned long, void *), int fd,
 		if (__builtin_expect(call.arg_size <= DISPATCH_STACK_ARG &&
 				     kfd_stack_holds(arg, call.arg_size), 1)) {
 			dispatch_copy(stack_arg, arg, call.arg_size);
-			call.arg_before = stack_arg;
+			before = stack_arg;
 		} else {
-			call.arg_before = dispatch_copy_slow(stack_arg, arg,
-							     call.arg_size);
-			if (!call.arg_before)
+			before = dispatch_copy_slow(stack_arg, arg,
+						    call.arg_size);
+			if (!before)
 				call.flags |= KFD_CALL_ARG_UNREADABLE;
 		}
+		call.arg_before = before;
 	}
 
 	token = kfd_gate_enter(&dispatch_gate);
@@ -236,8 +238,8 @@ dispatch_hooked(int (*sys)(int, unsigned long, void *), int fd,
 		kfd_gate_leave(&dispatch_gate, token);
 	}
 
-	if (call.arg_before && call.arg_before != stack_arg)
-		free((void *)call.arg_before);
+	if (before && before != stack_arg)
+		free((void *)before);
 	if (call.ret == -1)
 		errno = call.err;
 	return call.ret;

@@ -20,6 +20,9 @@
 #include "recorder_priv.h"
 #include "safecopy.h"
 
+__thread struct kfd_recorder_span kfd_recorder_span
+	__attribute__((tls_model("initial-exec")));
+
 /* Per-attempt state, only for rows with indirect buffers. */
 struct rec_call {
 	unsigned int nimg;
@@ -202,6 +205,17 @@ rec_after(void *ctx, const struct kfd_dispatch_call *call, void *cookie)
 	struct kt_ioctl_rec *io = &rec.u.ioctl;
 
 	/*
+	 * The number first: the call has completed, so seq order stays the
+	 * order of completion, and the atomic add runs before the stores
+	 * below fill the store buffer it would have to wait for.
+	 */
+	rec.seq = kfd_rec_next_seq(r);
+	/* API spans (tracer/api): the thread's ioctls while one is open. */
+	if (__builtin_expect(kfd_recorder_span.first == UINT64_MAX, 0))
+		kfd_recorder_span.first = rec.seq;
+	kfd_recorder_span.last = rec.seq;
+
+	/*
 	 * The bytes were readable a moment ago and a successful call has
 	 * just used them: the writer reads the after-image straight from the
 	 * caller's memory, with no copy of our own.
@@ -231,7 +245,7 @@ rec_after(void *ctx, const struct kfd_dispatch_call *call, void *cookie)
 	io->arg_after = after || !io->arg_size ? after : call->arg_before;
 	io->nbufs = rc ? (uint16_t)rc->nimg : 0;
 	io->bufs = rc ? rc->img : NULL;
-	kfd_rec_append_ioctl(r, &rec);
+	kt_writer_append(r->w, &rec);
 
 	free(copy);
 	if (rc)

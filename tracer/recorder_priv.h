@@ -38,17 +38,16 @@ extern __thread unsigned int kfd_rec_announced
 void kfd_rec_announce(struct kfd_recorder *r);
 
 /*
- * kfd_rec_append() for an IOCTL record whose tid and ts are set already:
- * the per-ioctl path, inline and free of anything the record does not need.
+ * kfd_rec_next_seq() - the sequence number for the calling thread's next
+ * record in @r, preceded by its THREAD_NAME record if it is the first.
+ * Inline: the per-ioctl path takes it.
  */
-static inline int
-kfd_rec_append_ioctl(struct kfd_recorder *r, struct kt_record *rec)
+static inline uint64_t
+kfd_rec_next_seq(struct kfd_recorder *r)
 {
 	if (__builtin_expect(kfd_rec_announced != r->id, 0))
 		kfd_rec_announce(r);
-	/* Taken last, right before the append: seq order is completion order. */
-	rec->seq = kt_writer_next_seq(r->w);
-	return kt_writer_append(r->w, rec);
+	return kt_writer_next_seq(r->w);
 }
 
 /* recorder_ioctl.c: the dispatch hooks. */

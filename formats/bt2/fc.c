@@ -8,11 +8,10 @@
 
 #include "kbt.h"
 
-bt_field_class *
-kbt_fc_uint(bt_trace_class *tc, unsigned int bits, int hex)
+/* Set what every integer class (enumerations too) has: width, base. */
+static bt_field_class *
+int_class(bt_field_class *fc, unsigned int bits, int hex)
 {
-	bt_field_class *fc = bt_field_class_integer_unsigned_create(tc);
-
 	if (!fc)
 		return NULL;
 	bt_field_class_integer_set_field_value_range(fc, bits);
@@ -23,17 +22,15 @@ kbt_fc_uint(bt_trace_class *tc, unsigned int bits, int hex)
 }
 
 bt_field_class *
+kbt_fc_uint(bt_trace_class *tc, unsigned int bits, int hex)
+{
+	return int_class(bt_field_class_integer_unsigned_create(tc), bits, hex);
+}
+
+bt_field_class *
 kbt_fc_sint(bt_trace_class *tc, unsigned int bits, int hex)
 {
-	bt_field_class *fc = bt_field_class_integer_signed_create(tc);
-
-	if (!fc)
-		return NULL;
-	bt_field_class_integer_set_field_value_range(fc, bits);
-	if (hex)
-		bt_field_class_integer_set_preferred_display_base(fc,
-			BT_FIELD_CLASS_INTEGER_PREFERRED_DISPLAY_BASE_HEXADECIMAL);
-	return fc;
+	return int_class(bt_field_class_integer_signed_create(tc), bits, hex);
 }
 
 /*
@@ -49,14 +46,11 @@ kbt_fc_enum_table(bt_trace_class *tc, const struct kfd_name_table *t,
 	bt_field_class *fc;
 	unsigned int i, j;
 
-	fc = is_signed ? bt_field_class_enumeration_signed_create(tc) :
-			 bt_field_class_enumeration_unsigned_create(tc);
+	fc = int_class(is_signed ? bt_field_class_enumeration_signed_create(tc) :
+		       bt_field_class_enumeration_unsigned_create(tc),
+		       bits, hex);
 	if (!fc)
 		return NULL;
-	bt_field_class_integer_set_field_value_range(fc, bits);
-	if (hex)
-		bt_field_class_integer_set_preferred_display_base(fc,
-			BT_FIELD_CLASS_INTEGER_PREFERRED_DISPLAY_BASE_HEXADECIMAL);
 	for (i = 0; i < t->count; i++) {
 		const char *label = t->entries[i].name;
 		int dup = 0, rc;
@@ -115,12 +109,12 @@ kbt_fc_enum_labels(bt_trace_class *tc, unsigned int bits,
 		   const char *const *labels, const uint64_t *values,
 		   unsigned int n)
 {
-	bt_field_class *fc = bt_field_class_enumeration_unsigned_create(tc);
+	bt_field_class *fc = int_class(
+		bt_field_class_enumeration_unsigned_create(tc), bits, 0);
 	unsigned int i;
 
 	if (!fc)
 		return NULL;
-	bt_field_class_integer_set_field_value_range(fc, bits);
 	for (i = 0; i < n; i++) {
 		bt_integer_range_set_unsigned *rs =
 			bt_integer_range_set_unsigned_create();

@@ -34,10 +34,22 @@ json_hex_string(struct dec *d, uint64_t v)
 }
 
 void
+kfd_json_u64(struct kt_strbuf *sb, uint64_t v)
+{
+	if (v > JSON_MAX_EXACT) {
+		kt_strbuf_putc(sb, '"');
+		kt_strbuf_put_hex(sb, v);
+		kt_strbuf_putc(sb, '"');
+	} else {
+		kt_strbuf_put_u64(sb, v);
+	}
+}
+
+void
 dec_u64(struct dec *d, uint64_t v)
 {
-	if (d->json && v > JSON_MAX_EXACT)
-		json_hex_string(d, v);
+	if (d->json)
+		kfd_json_u64(d->sb, v);
 	else
 		kt_strbuf_put_u64(d->sb, v);
 }
@@ -96,10 +108,15 @@ utf8_seq_len(const unsigned char *s, size_t n)
 	return len;
 }
 
-void
-kfd_json_escape(struct kt_strbuf *sb, const char *str, size_t n)
+/*
+ * Quote @n bytes as a JSON string (@json) or a C-like text one. Both escape
+ * quotes, backslashes and the common control characters the same way; the
+ * other bytes become \u00XX in JSON (well-formed UTF-8 is kept, so any
+ * input yields valid JSON) and \xXX in text (which stays ASCII).
+ */
+static void
+quote(struct kt_strbuf *sb, const unsigned char *s, size_t n, int json)
 {
-	const unsigned char *s = (const unsigned char *)str;
 	size_t i = 0, run = 0, l;
 
 	kt_strbuf_putc(sb, '"');
@@ -111,7 +128,7 @@ kfd_json_escape(struct kt_strbuf *sb, const char *str, size_t n)
 			run++;
 			continue;
 		}
-		if (c >= 0x80 && (l = utf8_seq_len(s + i, n - i)) != 0) {
+		if (json && c >= 0x80 && (l = utf8_seq_len(s + i, n - i)) != 0) {
 			i += l;
 			run += l;
 			continue;
@@ -134,18 +151,19 @@ kfd_json_escape(struct kt_strbuf *sb, const char *str, size_t n)
 		case '\r':
 			kt_strbuf_append(sb, "\\r", 2);
 			break;
-		default: {
-			/*
-			 * Control characters and bytes that are not UTF-8:
-			 * as a code point of the same value, so any input
-			 * yields valid JSON.
-			 */
-			char esc[6] = { '\\', 'u', '0', '0',
-					hexdig[c >> 4], hexdig[c & 0xf] };
+		default:
+			if (json) {
+				char esc[6] = { '\\', 'u', '0', '0',
+						hexdig[c >> 4], hexdig[c & 0xf] };
 
-			kt_strbuf_append(sb, esc, sizeof(esc));
+				kt_strbuf_append(sb, esc, sizeof(esc));
+			} else {
+				char esc[4] = { '\\', 'x', hexdig[c >> 4],
+						hexdig[c & 0xf] };
+
+				kt_strbuf_append(sb, esc, sizeof(esc));
+			}
 			break;
-		}
 		}
 		i++;
 	}
@@ -153,48 +171,10 @@ kfd_json_escape(struct kt_strbuf *sb, const char *str, size_t n)
 	kt_strbuf_putc(sb, '"');
 }
 
-static void
-text_quote(struct kt_strbuf *sb, const unsigned char *s, size_t n)
+void
+kfd_json_escape(struct kt_strbuf *sb, const char *s, size_t n)
 {
-	size_t i, run = 0;
-
-	kt_strbuf_putc(sb, '"');
-	for (i = 0; i < n; i++) {
-		unsigned char c = s[i];
-
-		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
-			run++;
-			continue;
-		}
-		kt_strbuf_append(sb, s + i - run, run);
-		run = 0;
-		switch (c) {
-		case '"':
-			kt_strbuf_append(sb, "\\\"", 2);
-			break;
-		case '\\':
-			kt_strbuf_append(sb, "\\\\", 2);
-			break;
-		case '\n':
-			kt_strbuf_append(sb, "\\n", 2);
-			break;
-		case '\t':
-			kt_strbuf_append(sb, "\\t", 2);
-			break;
-		case '\r':
-			kt_strbuf_append(sb, "\\r", 2);
-			break;
-		default: {
-			char esc[4] = { '\\', 'x', hexdig[c >> 4],
-					hexdig[c & 0xf] };
-
-			kt_strbuf_append(sb, esc, sizeof(esc));
-			break;
-		}
-		}
-	}
-	kt_strbuf_append(sb, s + n - run, run);
-	kt_strbuf_putc(sb, '"');
+	quote(sb, (const unsigned char *)s, n, 1);
 }
 
 void
@@ -207,10 +187,7 @@ dec_str(struct dec *d, const char *s, size_t n)
 			kt_strbuf_append(d->sb, "NULL", 4);
 		return;
 	}
-	if (d->json)
-		kfd_json_escape(d->sb, s, n);
-	else
-		text_quote(d->sb, (const unsigned char *)s, n);
+	quote(d->sb, (const unsigned char *)s, n, d->json);
 }
 
 void
@@ -474,44 +451,40 @@ dec_field(struct dec *d, const struct kfd_field *f, const uint8_t *img,
 	dec_field_value(d, f, v);
 }
 
-void
-dec_reltime(struct dec *d, uint64_t ts)
-{
-	uint64_t us;
-	char frac[7];
-	int neg = ts < d->start_ns;
-	int i;
-
-	us = (neg ? d->start_ns - ts : ts - d->start_ns) / 1000;
-	if (!d->json)
-		kt_strbuf_putc(d->sb, neg ? '-' : '+');
-	else if (neg)
-		kt_strbuf_putc(d->sb, '-');
-	kt_strbuf_put_u64(d->sb, us / 1000000);
-	frac[0] = '.';
-	us %= 1000000;
-	for (i = 6; i >= 1; i--) {
-		frac[i] = (char)('0' + us % 10);
-		us /= 10;
-	}
-	kt_strbuf_append(d->sb, frac, sizeof(frac));
-}
-
-void
-dec_duration(struct dec *d, uint64_t ns)
+/* @ns as seconds with six decimals (microseconds, truncated). */
+static void
+put_seconds(struct kt_strbuf *sb, uint64_t ns)
 {
 	uint64_t us = ns / 1000;
 	char frac[7];
 	int i;
 
-	kt_strbuf_put_u64(d->sb, us / 1000000);
+	kt_strbuf_put_u64(sb, us / 1000000);
 	frac[0] = '.';
 	us %= 1000000;
 	for (i = 6; i >= 1; i--) {
 		frac[i] = (char)('0' + us % 10);
 		us /= 10;
 	}
-	kt_strbuf_append(d->sb, frac, sizeof(frac));
+	kt_strbuf_append(sb, frac, sizeof(frac));
+}
+
+void
+dec_reltime(struct dec *d, uint64_t ts)
+{
+	int neg = ts < d->start_ns;
+
+	if (!d->json)
+		kt_strbuf_putc(d->sb, neg ? '-' : '+');
+	else if (neg)
+		kt_strbuf_putc(d->sb, '-');
+	put_seconds(d->sb, neg ? d->start_ns - ts : ts - d->start_ns);
+}
+
+void
+dec_duration(struct dec *d, uint64_t ns)
+{
+	put_seconds(d->sb, ns);
 }
 
 void

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Render-node rows: the DRM core and amdgpu requests a KFD process issues
  * on /dev/dri/renderD* (directly or through libdrm).

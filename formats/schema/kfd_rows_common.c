@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /* Element descriptions shared by several rows. */
 #include "schema_priv.h"
 

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * KFD rows: the debugger. The pre-1.13 DBG_* ioctls (kept for decoding;
  * they answer EPERM), RUNTIME_ENABLE and the 1.13 DBG_TRAP whose op selects

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /* KFD rows: events (create, destroy, set, reset, wait). */
 #include "schema_priv.h"
 

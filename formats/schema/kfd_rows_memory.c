@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /* KFD rows: VM acquisition, BO alloc/free/map/unmap, dma-buf interop. */
 #include "schema_priv.h"
 

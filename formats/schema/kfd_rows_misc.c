@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * KFD rows: version, per-device settings (policy, clocks, apertures,
  * scratch, tiles, trap handler, free memory), SMI, CRIU, CREATE_PROCESS.

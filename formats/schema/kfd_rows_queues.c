@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /* KFD rows: user queues (create, destroy, update, CU mask, wave state, GWS). */
 #include "schema_priv.h"
 

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * KFD rows only ROCm's DKMS kernels dispatch (0x80..0x87). Upstream kernels
  * answer them with an error; Debian's libhsakmt 5.2.3 uses the old DBG_TRAP.

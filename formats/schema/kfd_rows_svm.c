@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /* KFD rows: shared virtual memory attributes and XNACK mode. */
 #include "schema_priv.h"
 

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * The schema API: one table assembled from the family files, O(1) lookup by
  * (file kind, ioctl nr), field access and indirect-buffer lengths.

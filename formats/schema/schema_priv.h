@@ -18,12 +18,14 @@
 
 /*
  * One field of C type t (a full type: "struct x" or "union y"), member path
- * m ("enable.rinfo_ptr" and "a[2].b" work), direction d (NONE/IN/OUT/INOUT),
- * role r (the KFD_ROLE_ suffix).
+ * m ("enable.rinfo_ptr" and "a[2].b" work), printed as nm, direction d
+ * (NONE/IN/OUT/INOUT), role r (the KFD_ROLE_ suffix), signedness sgn, the
+ * ABI minor it appeared in, present when fields[sel] == val (sel < 0:
+ * always), names from the table tbl (NULL: none).
  */
-#define KS_FULL(t, m, d, r, sgn, minor, sel, val, tbl)			\
+#define KS_NFULL(nm, t, m, d, r, sgn, minor, sel, val, tbl)		\
 	{								\
-		.name = #m,						\
+		.name = nm,						\
 		.offset = offsetof(t, m),				\
 		.width = KS_MEMBER_SIZE(t, m),				\
 		.dir = KFD_DIR_##d,					\
@@ -35,28 +37,17 @@
 		.names = (tbl),						\
 	}
 
+/* The same, printed under its member path. */
+#define KS_FULL(t, m, d, r, sgn, minor, sel, val, tbl)			\
+	KS_NFULL(#m, t, m, d, r, sgn, minor, sel, val, tbl)
+
 /* A field printed under another name than its member path. */
 #define KS_FNAMED(nm, t, m, d, r)					\
-	{								\
-		.name = nm,						\
-		.offset = offsetof(t, m),				\
-		.width = KS_MEMBER_SIZE(t, m),				\
-		.dir = KFD_DIR_##d,					\
-		.role = KFD_ROLE_##r,					\
-		.select = -1,						\
-	}
+	KS_NFULL(nm, t, m, d, r, 0, 0, -1, 0, NULL)
 
 /* A renamed union-arm field (two arms sharing one member). */
 #define KS_FSNAMED(nm, t, m, d, r, sel, val)				\
-	{								\
-		.name = nm,						\
-		.offset = offsetof(t, m),				\
-		.width = KS_MEMBER_SIZE(t, m),				\
-		.dir = KFD_DIR_##d,					\
-		.role = KFD_ROLE_##r,					\
-		.select = (sel),					\
-		.select_value = (val),					\
-	}
+	KS_NFULL(nm, t, m, d, r, 0, 0, sel, val, NULL)
 
 /* Plain field. */
 #define KS_F(t, m, d, r)		KS_FULL(t, m, d, r, 0, 0, -1, 0, NULL)
@@ -121,6 +112,17 @@
 #define KS_ARGS(d)	.args = &(d)
 #define KS_BUFS(b)	.bufs = (b), .nbufs = KS_ARRAY_SIZE(b)
 #define KS_VARIANTS(v)	.variants = (v), .nvariants = KS_ARRAY_SIZE(v)
+
+/* A name table entry: the constant prefix##x, printed as "x". */
+#define KS_N(prefix, x)	{ prefix##x, #x }
+
+/* A name table var called tname ("alloc_flags") holding the entries arr. */
+#define KS_TABLE(var, tname, arr)					\
+	const struct kfd_name_table var = {				\
+		.name = tname,						\
+		.entries = arr,						\
+		.count = KS_ARRAY_SIZE(arr),				\
+	}
 
 /* Name tables (names.c, names_drm.c) */
 extern const struct kfd_name_table ks_alloc_flags;

@@ -33,8 +33,8 @@
 
 #define KT_AHEAD_SLOTS		4
 #define KT_AHEAD_MAX_FRAME	(4u << 20)
-/* No thread for a file this small (about 300K records of ioctls): it
- * would cost more to start than it saves. */
+/* No thread for less than this much file after the current frame (a few
+ * thousand ioctl records): it would cost more to start than it saves. */
 #define KT_AHEAD_MIN_BYTES	(64u << 10)
 
 enum kt_slot_state {

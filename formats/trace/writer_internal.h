@@ -78,7 +78,15 @@ struct kt_writer {
 	unsigned int index_every;
 	unsigned int max_queued;
 
+	/*
+	 * Every record of every thread takes a number here: padded to a
+	 * cache line of its own (the writer is calloc()ed, so padding rather
+	 * than alignment), so no other field's traffic makes that atomic add
+	 * miss.
+	 */
+	char seq_pad0[64];
 	_Atomic uint64_t seq;
+	char seq_pad1[64 - sizeof(uint64_t)];
 	_Atomic uint64_t ticket;
 	_Atomic(struct kt_wthread *) threads;
 	_Atomic(struct kt_wbuf *) queue;	/* Treiber stack of full buffers */

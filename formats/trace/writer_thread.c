@@ -5,6 +5,7 @@
  * writes the frames and the periodic index.
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -311,6 +312,14 @@ kt_writer_thread_main(void *arg)
 	if (tick < 1000000)
 		tick = 1000000;
 	atomic_store(&w->writer_tid, (int)syscall(SYS_gettid));
+	/*
+	 * SCHED_BATCH keeps this thread's fair share of the CPU but stops its
+	 * wake-ups (a buffer handed off) from preempting the traced thread on
+	 * the same CPU: compression then waits for the next tick or a free
+	 * CPU instead of landing in the middle of the program's ioctl loop.
+	 */
+	pthread_setschedparam(pthread_self(), SCHED_BATCH,
+			      &(struct sched_param){ .sched_priority = 0 });
 	next = kt_mono_ns() + tick;
 	for (;;) {
 		seen = atomic_load(&w->wake);

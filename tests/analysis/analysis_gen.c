@@ -29,6 +29,7 @@
 #include "kfdtrace/kfd_abi.h"
 #include "kfdtrace/schema.h"
 #include "kfdtrace/trace.h"
+#include "tc_rec.h"
 
 /* What differs between two runs of the same program. */
 struct variant {
@@ -80,18 +81,9 @@ ioctl_rec(struct gen *g, uint32_t tid, uint64_t ts, int fd, uint8_t kind,
 	  int err, uint64_t lat_ns, const struct kt_buf_image *bufs,
 	  uint16_t nbufs)
 {
-	struct kt_record r;
+	struct kt_record r = tc_rec_ioctl(fd, kind, request, in, out ? out : in,
+					  size, err ? -1 : 0, err);
 
-	memset(&r, 0, sizeof(r));
-	r.type = KT_REC_IOCTL;
-	r.u.ioctl.fd = fd;
-	r.u.ioctl.file_kind = kind;
-	r.u.ioctl.request = request;
-	r.u.ioctl.ret = err ? -1 : 0;
-	r.u.ioctl.err = err;
-	r.u.ioctl.arg_size = size;
-	r.u.ioctl.arg_before = in;
-	r.u.ioctl.arg_after = out ? out : in;
 	r.u.ioctl.bufs = bufs;
 	r.u.ioctl.nbufs = nbufs;
 	r.u.ioctl.t_exit = ts + lat_ns;
@@ -183,14 +175,8 @@ simple(struct gen *g, uint32_t tid, uint16_t type, const char *text)
 static void
 open_rec(struct gen *g, const char *path, uint8_t kind, int fd)
 {
-	struct kt_record r;
+	struct kt_record r = tc_rec_open(path, kind, fd);
 
-	memset(&r, 0, sizeof(r));
-	r.type = KT_REC_OPEN;
-	r.u.open.path = path;
-	r.u.open.flags = O_RDWR | O_CLOEXEC;
-	r.u.open.file_kind = kind;
-	r.u.open.ret = fd;
 	put(g, &r, GEN_MAIN_TID, g->ts);
 	g->ts += 3000;
 }

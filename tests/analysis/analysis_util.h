@@ -8,73 +8,75 @@
 #ifndef KFDTRACE_ANALYSIS_UTIL_H
 #define KFDTRACE_ANALYSIS_UTIL_H
 
+#include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <cmocka.h>
 
-#include "cli/cli_util.h"
+#include "kfdtrace/kfd_abi.h"
+#include "kfdtrace/schema.h"
+#include "kfdtrace/trace.h"
+
 #include "analysis_gen.h"
+#include "tc_run.h"
+#include "tc_scratch.h"
+#include "tc_text.h"
 
 static const char *kfdtrace_bin;
 static const char *gen_bin;
 static char tmpdir[] = "/tmp/kfdtrace-analysis-XXXXXX";
 
-/* A path in the scratch directory (four live at a time). */
+/* A path in the scratch directory (eight live at a time). */
 static inline char *
 tmp_path(const char *name)
 {
-	static char buf[4][256];
-	static int i;
-
-	i = (i + 1) % 4;
-	snprintf(buf[i], sizeof(buf[i]), "%s/%s", tmpdir, name);
-	return buf[i];
+	return tc_scratch_path(tmpdir, name);
 }
 
 /* Run kfdtrace with the given arguments. */
 #define RUN(res, ...)							\
 	do {								\
 		char *argv_[] = { (char *)kfdtrace_bin, __VA_ARGS__, NULL }; \
-		assert_int_equal(run_tool(argv_, (res)), 0);		\
+		assert_int_equal(tc_run(argv_, (res)), 0);		\
 	} while (0)
 
 /* Run analysis-gen; it must succeed. */
 #define GEN(...)							\
 	do {								\
 		char *argv_[] = { (char *)gen_bin, __VA_ARGS__, NULL };	\
-		struct run r_;						\
-		assert_int_equal(run_tool(argv_, &r_), 0);		\
+		struct tc_run r_;						\
+		assert_int_equal(tc_run(argv_, &r_), 0);		\
 		if (r_.status != 0)					\
 			fail_msg("analysis-gen: %s", r_.err);		\
-		run_free(&r_);						\
+		tc_run_free(&r_);						\
 	} while (0)
 
-/* count_str() - non-overlapping occurrences of @needle in @s. */
-static inline size_t
-count_str(const char *s, const char *needle)
+/*
+ * cut_copy() - the first @n bytes of @src as @dst: a trace that ends in
+ * the middle of a frame, as when the writer was killed.
+ */
+static inline void
+cut_copy(const char *src, const char *dst, size_t n)
 {
-	size_t n = 0, len = strlen(needle);
+	size_t len;
+	char *data = tc_read_file(src, &len);
+	FILE *f = fopen(dst, "w");
 
-	while ((s = strstr(s, needle))) {
-		n++;
-		s += len;
-	}
-	return n;
-}
-
-/* read_text() - a whole file, NUL-terminated (free() it), or NULL. */
-static inline char *
-read_text(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	char *s;
-
-	if (fd < 0)
-		return NULL;
-	s = slurp_fd(fd);
-	close(fd);
-	return s;
+	assert_non_null(data);
+	assert_non_null(f);
+	if (len > n)
+		len = n;
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+	free(data);
 }
 
 /*
@@ -85,7 +87,7 @@ read_text(const char *path)
 static inline unsigned long long
 seq_of(const char *trace, const char *filter, int nth)
 {
-	struct run res;
+	struct tc_run res;
 	const char *p;
 	unsigned long long seq;
 
@@ -100,7 +102,7 @@ seq_of(const char *trace, const char *filter, int nth)
 	if (!p || *p != '#')
 		fail_msg("no record %s in %s", filter, trace);
 	seq = strtoull(p + 1, NULL, 10);
-	run_free(&res);
+	tc_run_free(&res);
 	return seq;
 }
 
@@ -120,16 +122,9 @@ analysis_setup(void **state)
 static inline int
 analysis_teardown(void **state)
 {
-	char cmd[512];
-
 	(void)state;
 	/* KFDTRACE_ANALYSIS_KEEP=1 keeps the files for a look by hand. */
-	if (getenv("KFDTRACE_ANALYSIS_KEEP")) {
-		fprintf(stderr, "files kept in %s\n", tmpdir);
-		return 0;
-	}
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
+	return tc_scratch_remove(tmpdir, "KFDTRACE_ANALYSIS_KEEP");
 }
 
 static inline int

@@ -15,7 +15,7 @@ static const char *hsakmt_app;
 static void
 test_self(void **state)
 {
-	struct run res;
+	struct tc_run res;
 
 	(void)state;
 	RUN(&res, "diff", tmp_path("rich.kft"), tmp_path("rich.kft"));
@@ -23,7 +23,7 @@ test_self(void **state)
 	assert_non_null(strstr(res.out, "equal: 1044 ioctls in 2 threads match "
 			       "under strict verification"));
 	assert_null(strstr(res.out, "@@"));
-	run_free(&res);
+	tc_run_free(&res);
 }
 
 /*
@@ -33,7 +33,7 @@ test_self(void **state)
 static void
 test_remapped(void **state)
 {
-	struct run res;
+	struct tc_run res;
 
 	(void)state;
 	RUN(&res, "diff", tmp_path("rich.kft"), tmp_path("remap.kft"));
@@ -41,13 +41,13 @@ test_remapped(void **state)
 	assert_non_null(strstr(res.out, "equal: 1044 ioctls in 2 threads"));
 	assert_non_null(strstr(res.out, "2 gpu_ids"));
 	assert_non_null(strstr(res.out, "2 queue ids"));
-	run_free(&res);
+	tc_run_free(&res);
 
 	/* Without the mapping the two differ, which is what makes it count. */
 	RUN(&res, "dump", tmp_path("remap.kft"));
 	assert_null(strstr(res.out, "0x1111"));
 	assert_non_null(strstr(res.out, "gpu_id=0x5a5a"));
-	run_free(&res);
+	tc_run_free(&res);
 }
 
 /* One out field changed: different at that record and field only. */
@@ -57,7 +57,7 @@ test_changed_result(void **state)
 	unsigned long long seq = seq_of(tmp_path("rich.kft"),
 					"MAP_MEMORY_TO_GPU", 1);
 	char seqs[32], expect[160];
-	struct run res;
+	struct tc_run res;
 
 	(void)state;
 	snprintf(seqs, sizeof(seqs), "%llu", seq);
@@ -82,15 +82,15 @@ test_changed_result(void **state)
 		 "ioctls of A and 1044 of B; first at A #%llu / B #%llu: "
 		 "MAP_MEMORY_TO_GPU out.n_success\n", seq, seq);
 	assert_non_null(strstr(res.out, expect));
-	assert_int_equal(count_str(res.out, "@@ divergence"), 1);
-	run_free(&res);
+	assert_int_equal(tc_count_str(res.out, "@@ divergence"), 1);
+	tc_run_free(&res);
 
 	/* Only results are compared: an out field does not count... */
 	RUN(&res, "diff", "--verify", "results", tmp_path("rich.kft"),
 	    tmp_path("changed.kft"));
 	assert_int_equal(res.status, 0);
 	assert_non_null(strstr(res.out, "under results verification"));
-	run_free(&res);
+	tc_run_free(&res);
 
 	/* ...but a return value does. */
 	GEN("edit", tmp_path("rich.kft"), tmp_path("ret.kft"), seqs, "ret",
@@ -102,7 +102,7 @@ test_changed_result(void **state)
 		 "ioctls of A and 1044 of B; first at A #%llu / B #%llu: "
 		 "MAP_MEMORY_TO_GPU ret\n", seq, seq);
 	assert_string_equal(res.out, expect);
-	run_free(&res);
+	tc_run_free(&res);
 }
 
 /* An inconsistent id: a queue id that stands for another one. */
@@ -114,7 +114,7 @@ test_inconsistent_id(void **state)
 	unsigned long long destroy = seq_of(tmp_path("remap.kft"),
 					    "DESTROY_QUEUE", 0);
 	char seqs[32], expect[160];
-	struct run res;
+	struct tc_run res;
 
 	(void)state;
 	snprintf(seqs, sizeof(seqs), "%llu", create);
@@ -128,7 +128,7 @@ test_inconsistent_id(void **state)
 	assert_non_null(strstr(res.out, expect));
 	assert_non_null(strstr(res.out, "      in.queue_id: A 0, B 7 (A's 0 "
 			       "already stands for B's 9)\n"));
-	run_free(&res);
+	tc_run_free(&res);
 }
 
 /* One extra call in B: reported once, and the rest stays aligned. */
@@ -137,55 +137,52 @@ test_extra_call(void **state)
 {
 	unsigned long long seq = seq_of(tmp_path("extra.kft"), "GET_VERSION", 1);
 	char expect[64];
-	struct run res;
+	struct tc_run res;
 
 	(void)state;
 	RUN(&res, "diff", tmp_path("rich.kft"), tmp_path("extra.kft"));
 	assert_int_equal(res.status, 1);
-	assert_int_equal(count_str(res.out, "@@ divergence"), 1);
+	assert_int_equal(tc_count_str(res.out, "@@ divergence"), 1);
 	assert_non_null(strstr(res.out, ": 1 call only in B (thread"));
 	snprintf(expect, sizeof(expect), "  + B #%llu [4242]", seq);
 	assert_non_null(strstr(res.out, expect));
 	assert_non_null(strstr(res.out, "different: 1 divergence in 1044 "
 			       "ioctls of A and 1045 of B"));
-	run_free(&res);
+	tc_run_free(&res);
 
 	RUN(&res, "diff", tmp_path("extra.kft"), tmp_path("rich.kft"));
 	assert_int_equal(res.status, 1);
 	assert_non_null(strstr(res.out, ": 1 call only in A (thread"));
-	run_free(&res);
+	tc_run_free(&res);
 }
 
 /* Bad usage and unreadable or damaged input are trouble: status 2. */
 static void
 test_trouble(void **state)
 {
-	struct run res;
-	char cmd[600];
+	struct tc_run res;
 
 	(void)state;
 	RUN(&res, "diff", tmp_path("rich.kft"));
 	assert_int_equal(res.status, 2);
-	run_free(&res);
+	tc_run_free(&res);
 	RUN(&res, "diff", "--verify", "loose", tmp_path("rich.kft"),
 	    tmp_path("rich.kft"));
 	assert_int_equal(res.status, 2);
 	assert_non_null(strstr(res.err, "strict or results"));
-	run_free(&res);
+	tc_run_free(&res);
 	RUN(&res, "diff", tmp_path("rich.kft"), tmp_path("missing.kft"));
 	assert_int_equal(res.status, 2);
 	assert_non_null(strstr(res.err, "missing.kft"));
-	run_free(&res);
+	tc_run_free(&res);
 
 	/* A copy cut in the middle: compared as far as it goes. */
-	snprintf(cmd, sizeof(cmd), "head -c 9000 '%s' > '%s'",
-		 tmp_path("rich.kft"), tmp_path("cut.kft"));
-	assert_int_equal(system(cmd), 0);
+	cut_copy(tmp_path("rich.kft"), tmp_path("cut.kft"), 9000);
 	RUN(&res, "diff", tmp_path("rich.kft"), tmp_path("cut.kft"));
 	assert_int_equal(res.status, 2);
 	assert_non_null(strstr(res.err, "truncated"));
 	assert_non_null(strstr(res.out, "only in A"));
-	run_free(&res);
+	tc_run_free(&res);
 }
 
 /* Record @app on @profile into @out. Return: 0, or -1 when it cannot run. */
@@ -193,16 +190,16 @@ static int
 record(const char *profile, const char *out)
 {
 	char sim[300];
-	struct run res;
+	struct tc_run res;
 
 	snprintf(sim, sizeof(sim), "--sim=%s", profile);
 	RUN(&res, "record", "-o", (char *)out, sim, "--", (char *)hsakmt_app);
 	if (res.status != 0) {
 		print_message("record failed: %s\n", res.err);
-		run_free(&res);
+		tc_run_free(&res);
 		return -1;
 	}
-	run_free(&res);
+	tc_run_free(&res);
 	return 0;
 }
 
@@ -216,7 +213,7 @@ test_recorded_profiles(void **state)
 {
 	char profile[300], seqs[32], expect[160];
 	unsigned long long seq;
-	struct run res;
+	struct tc_run res;
 
 	(void)state;
 	if (!hsakmt_app || !*hsakmt_app)
@@ -234,7 +231,7 @@ test_recorded_profiles(void **state)
 		fputs(res.out, f);
 		fclose(f);
 	}
-	run_free(&res);
+	tc_run_free(&res);
 	if (record("mi210", tmp_path("thunk-a.kft")) ||
 	    record(profile, tmp_path("thunk-b.kft")))
 		skip();
@@ -242,14 +239,14 @@ test_recorded_profiles(void **state)
 	RUN(&res, "dump", tmp_path("thunk-b.kft"));
 	assert_non_null(strstr(res.out, "gpu_id=0x5678"));
 	assert_null(strstr(res.out, "gpu_id=0xab12"));
-	run_free(&res);
+	tc_run_free(&res);
 	RUN(&res, "diff", tmp_path("thunk-a.kft"), tmp_path("thunk-b.kft"));
 	if (res.status != 0)
 		print_message("%s", res.out);
 	assert_int_equal(res.status, 0);
 	assert_non_null(strstr(res.out, "equal: "));
 	assert_non_null(strstr(res.out, "1 gpu_ids"));
-	run_free(&res);
+	tc_run_free(&res);
 
 	seq = seq_of(tmp_path("thunk-b.kft"), "CREATE_QUEUE", 0);
 	snprintf(seqs, sizeof(seqs), "%llu", seq);
@@ -260,8 +257,8 @@ test_recorded_profiles(void **state)
 	snprintf(expect, sizeof(expect), ", B #%llu: CREATE_QUEUE errno", seq);
 	assert_non_null(strstr(res.out, expect));
 	assert_non_null(strstr(res.out, "      errno: A 0, B ENOSPC\n"));
-	assert_int_equal(count_str(res.out, "@@ divergence"), 1);
-	run_free(&res);
+	assert_int_equal(tc_count_str(res.out, "@@ divergence"), 1);
+	tc_run_free(&res);
 }
 
 /*
@@ -272,7 +269,7 @@ static void
 test_capture_vs_replay(void **state)
 {
 	char sim[300];
-	struct run res;
+	struct tc_run res;
 
 	(void)state;
 	if (access(tmp_path("thunk-a.kft"), R_OK) != 0)
@@ -283,13 +280,13 @@ test_capture_vs_replay(void **state)
 	if (res.status != 0)
 		print_message("%s%s", res.out, res.err);
 	assert_int_equal(res.status, 0);
-	run_free(&res);
+	tc_run_free(&res);
 	RUN(&res, "diff", tmp_path("thunk-a.kft"), tmp_path("replay.kft"));
 	if (res.status != 0)
 		print_message("%s", res.out);
 	assert_int_equal(res.status, 0);
 	assert_non_null(strstr(res.out, "equal: "));
-	run_free(&res);
+	tc_run_free(&res);
 }
 
 int

@@ -11,7 +11,7 @@
 static void
 test_export_file(void **state)
 {
-	struct run res;
+	struct tc_run res;
 	char *json;
 
 	(void)state;
@@ -19,22 +19,22 @@ test_export_file(void **state)
 	    tmp_path("rich.kft"));
 	assert_int_equal(res.status, 0);
 	assert_string_equal(res.err, "");
-	run_free(&res);
-	json = read_text(tmp_path("rich.json"));
+	tc_run_free(&res);
+	json = tc_read_file(tmp_path("rich.json"), NULL);
 	assert_non_null(json);
 	assert_true(json_valid(json));
 	assert_true(strncmp(json, "{\"traceEvents\":[\n", 17) == 0);
 	/* One slice per ioctl and API call, lifetimes, counters, names. */
-	assert_int_equal(count_str(json, "{\"ph\":\"X\",\"cat\":\"ioctl"),
+	assert_int_equal(tc_count_str(json, "{\"ph\":\"X\",\"cat\":\"ioctl"),
 			 GEN_IOCTLS);
-	assert_int_equal(count_str(json, "{\"ph\":\"X\",\"cat\":\"ioctl,failed\""),
+	assert_int_equal(tc_count_str(json, "{\"ph\":\"X\",\"cat\":\"ioctl,failed\""),
 			 GEN_FAILED);
-	assert_int_equal(count_str(json, "{\"ph\":\"X\",\"cat\":\"api\""), 2);
-	assert_int_equal(count_str(json, "{\"ph\":\"b\""),
+	assert_int_equal(tc_count_str(json, "{\"ph\":\"X\",\"cat\":\"api\""), 2);
+	assert_int_equal(tc_count_str(json, "{\"ph\":\"b\""),
 			 GEN_BOS + GEN_QUEUES + GEN_EVENTS);
-	assert_int_equal(count_str(json, "{\"ph\":\"e\""),
+	assert_int_equal(tc_count_str(json, "{\"ph\":\"e\""),
 			 GEN_BOS + GEN_QUEUES + GEN_EVENTS);
-	assert_int_equal(count_str(json, "\"leaked\":true"), GEN_LEAKS);
+	assert_int_equal(tc_count_str(json, "\"leaked\":true"), GEN_LEAKS);
 	assert_non_null(strstr(json, "{\"ph\":\"M\",\"name\":\"thread_name\","
 			       "\"pid\":4242,\"tid\":4243,\"args\":{\"name\":"
 			       "\"worker\"}}"));
@@ -51,33 +51,31 @@ test_export_file(void **state)
 static void
 test_export_stdout(void **state)
 {
-	struct run res;
+	struct tc_run res;
 
 	(void)state;
 	RUN(&res, "export", "--perfetto", "-", tmp_path("remap.kft"));
 	assert_int_equal(res.status, 0);
 	assert_true(json_valid(res.out));
 	assert_non_null(strstr(res.out, "\"name\":\"memory gpu 0x5a5a (bytes)\""));
-	run_free(&res);
+	tc_run_free(&res);
 }
 
 /* A cut trace: the events before the cut, valid JSON, exit 1. */
 static void
 test_export_damaged(void **state)
 {
-	struct run res;
-	char cmd[600], *json;
+	struct tc_run res;
+	char *json;
 
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "head -c 9000 '%s' > '%s'",
-		 tmp_path("rich.kft"), tmp_path("cut.kft"));
-	assert_int_equal(system(cmd), 0);
+	cut_copy(tmp_path("rich.kft"), tmp_path("cut.kft"), 9000);
 	RUN(&res, "export", "--perfetto", tmp_path("cut.json"),
 	    tmp_path("cut.kft"));
 	assert_int_equal(res.status, 1);
 	assert_non_null(strstr(res.err, "truncated"));
-	run_free(&res);
-	json = read_text(tmp_path("cut.json"));
+	tc_run_free(&res);
+	json = tc_read_file(tmp_path("cut.json"), NULL);
 	assert_non_null(json);
 	assert_true(json_valid(json));
 	assert_non_null(strstr(json, "\"integrity\":\"truncated\""));
@@ -86,15 +84,15 @@ test_export_damaged(void **state)
 	RUN(&res, "export", "--perfetto", tmp_path("x.json"),
 	    tmp_path("missing.kft"));
 	assert_int_equal(res.status, 1);
-	run_free(&res);
+	tc_run_free(&res);
 	RUN(&res, "export", "--perfetto", "/nonexistent-dir/x.json",
 	    tmp_path("rich.kft"));
 	assert_int_equal(res.status, 1);
 	assert_non_null(strstr(res.err, "/nonexistent-dir/x.json"));
-	run_free(&res);
+	tc_run_free(&res);
 	RUN(&res, "export", "--perfetto");
 	assert_int_equal(res.status, 2);
-	run_free(&res);
+	tc_run_free(&res);
 }
 
 int

@@ -15,7 +15,7 @@ static const char *chromium;
 
 /* Run Chromium offline on the rich report with @what ("--dump-dom", ...). */
 static void
-browse(const char *what, const char *size, struct run *res)
+browse(const char *what, const char *size, struct tc_run *res)
 {
 	static const char *const flags[] = {
 		"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
@@ -38,7 +38,7 @@ browse(const char *what, const char *size, struct run *res)
 		argv[n++] = (char *)size;
 	argv[n++] = url;
 	argv[n] = NULL;
-	assert_int_equal(run_tool(argv, res), 0);
+	assert_int_equal(tc_run(argv, res), 0);
 	if (res->status != 0)
 		print_message("chromium: %s\n", res->err);
 	assert_int_equal(res->status, 0);
@@ -47,30 +47,30 @@ browse(const char *what, const char *size, struct run *res)
 static void
 test_dom(void **state)
 {
-	struct run res;
+	struct tc_run res;
 
 	(void)state;
 	{
-		struct run r;
+		struct tc_run r;
 
 		RUN(&r, "report", tmp_path("rich.kft"), "-o",
 		    tmp_path("rich.html"));
 		assert_int_equal(r.status, 0);
-		run_free(&r);
+		tc_run_free(&r);
 	}
 	browse("--dump-dom", NULL, &res);
 	/* The browser parsed the whole page: sections, charts, tables. */
 	assert_non_null(strstr(res.out, "<section id=\"facts\">"));
 	assert_non_null(strstr(res.out, "<section id=\"threads\">"));
 	assert_non_null(strstr(res.out, "<footer>"));
-	assert_int_equal(count_str(res.out, "<rect class=\"bar"),
+	assert_int_equal(tc_count_str(res.out, "<rect class=\"bar"),
 			 GEN_BOS + GEN_QUEUES);
-	assert_int_equal(count_str(res.out, "<svg class=\"chart timeline\""), 2);
-	assert_int_equal(count_str(res.out, "<svg class=\"chart memory\""), 2);
-	assert_int_equal(count_str(res.out, "<svg class=\"chart lat\""), 10);
-	assert_int_equal(count_str(res.out, "<svg class=\"chart topo\""), 1);
+	assert_int_equal(tc_count_str(res.out, "<svg class=\"chart timeline\""), 2);
+	assert_int_equal(tc_count_str(res.out, "<svg class=\"chart memory\""), 2);
+	assert_int_equal(tc_count_str(res.out, "<svg class=\"chart lat\""), 10);
+	assert_int_equal(tc_count_str(res.out, "<svg class=\"chart topo\""), 1);
 	assert_null(strstr(res.out, "<parsererror"));
-	run_free(&res);
+	tc_run_free(&res);
 }
 
 static int
@@ -100,7 +100,7 @@ static void
 test_screenshot(void **state)
 {
 	struct png_image img;
-	struct run res;
+	struct tc_run res;
 	char shot[300];
 	uint32_t *px;
 	size_t n, i, distinct = 1, busy = 0;
@@ -111,7 +111,7 @@ test_screenshot(void **state)
 	(void)state;
 	snprintf(shot, sizeof(shot), "--screenshot=%s", tmp_path("rich.png"));
 	browse(shot, "--window-size=1280,2000", &res);
-	run_free(&res);
+	tc_run_free(&res);
 	fd = open(tmp_path("rich.png"), O_RDONLY);
 	assert_true(fd >= 0);
 	assert_int_equal(fstat(fd, &st), 0);

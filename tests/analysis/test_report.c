@@ -10,14 +10,14 @@
 static char *
 report(const char *trace, const char *out)
 {
-	struct run res;
+	struct tc_run res;
 	char *html;
 
 	RUN(&res, "report", (char *)trace, "-o", (char *)out);
 	assert_int_equal(res.status, 0);
 	assert_string_equal(res.out, "");
-	run_free(&res);
-	html = read_text(out);
+	tc_run_free(&res);
+	html = tc_read_file(out, NULL);
 	assert_non_null(html);
 	return html;
 }
@@ -51,7 +51,7 @@ test_sections(void **state)
 		"summary", "facts", "topology", "timeline", "memory", "latency",
 		"errors", "leaks", "threads",
 	};
-	char *html = read_text(tmp_path("rich.html"));
+	char *html = tc_read_file(tmp_path("rich.html"), NULL);
 	size_t i;
 
 	(void)state;
@@ -60,7 +60,7 @@ test_sections(void **state)
 		char id[64];
 
 		snprintf(id, sizeof(id), " id=\"%s\"", ids[i]);
-		assert_int_equal(count_str(html, id), 1);
+		assert_int_equal(tc_count_str(html, id), 1);
 	}
 	/* Header facts. */
 	assert_non_null(strstr(html, "<h1>train<span class=\"badge ok\">"
@@ -74,11 +74,11 @@ test_sections(void **state)
 	assert_non_null(strstr(html, "<div class=\"tile bad\"><div class=\"v\">"
 			       "2</div><div class=\"k\">failed</div>"));
 	/* Topology: two gfx90a GPUs, PCIe and XGMI links. */
-	assert_int_equal(count_str(html, "<td class=\"mono\">gfx90a</td>"), 2);
+	assert_int_equal(tc_count_str(html, "<td class=\"mono\">gfx90a</td>"), 2);
 	assert_non_null(strstr(html, "<td class=\"mono\">0x2222</td>"));
 	assert_non_null(strstr(html, "renderD129"));
 	assert_non_null(strstr(html, "<td>XGMI</td>"));
-	assert_int_equal(count_str(html, "<td>PCIe</td>"), 2);
+	assert_int_equal(tc_count_str(html, "<td>PCIe</td>"), 2);
 	free(html);
 }
 
@@ -86,19 +86,19 @@ test_sections(void **state)
 static void
 test_charts(void **state)
 {
-	char *html = read_text(tmp_path("rich.html"));
+	char *html = tc_read_file(tmp_path("rich.html"), NULL);
 
 	(void)state;
 	assert_non_null(html);
-	assert_int_equal(count_str(html, "<rect class=\"bar"),
+	assert_int_equal(tc_count_str(html, "<rect class=\"bar"),
 			 GEN_BOS + GEN_QUEUES);
 	/* The BO and the queue left alive are marked. */
-	assert_int_equal(count_str(html, "<rect class=\"bar leaked\""), 2);
-	assert_int_equal(count_str(html, "<svg class=\"chart timeline\""), 2);
-	assert_int_equal(count_str(html, "<svg class=\"chart memory\""), 2);
+	assert_int_equal(tc_count_str(html, "<rect class=\"bar leaked\""), 2);
+	assert_int_equal(tc_count_str(html, "<svg class=\"chart timeline\""), 2);
+	assert_int_equal(tc_count_str(html, "<svg class=\"chart memory\""), 2);
 	assert_non_null(strstr(html, "aria-label=\"memory of GPU 0x1111\""));
 	/* 10 ioctl kinds, the busiest first. */
-	assert_int_equal(count_str(html, "<div class=\"hist\">"), 10);
+	assert_int_equal(tc_count_str(html, "<div class=\"hist\">"), 10);
 	assert_non_null(strstr(html, "<div class=\"hist\"><h3>GET_CLOCK_COUNTERS"
 			       "</h3><div class=\"meta\">1000 calls · p50 500 µs "
 			       "· p99 990 µs · max 1.00 ms</div>"));
@@ -112,7 +112,7 @@ test_charts(void **state)
 static void
 test_errors_and_leaks(void **state)
 {
-	char *html = read_text(tmp_path("rich.html"));
+	char *html = tc_read_file(tmp_path("rich.html"), NULL);
 	const char *errors, *leaks;
 
 	(void)state;
@@ -142,24 +142,21 @@ test_errors_and_leaks(void **state)
 static void
 test_stdout_damaged_usage(void **state)
 {
-	struct run res;
-	char cmd[600];
+	struct tc_run res;
 
 	(void)state;
 	RUN(&res, "report", tmp_path("rich.kft"));
 	assert_int_equal(res.status, 0);
 	assert_true(strncmp(res.out, "<!DOCTYPE html>", 15) == 0);
-	run_free(&res);
+	tc_run_free(&res);
 
-	snprintf(cmd, sizeof(cmd), "head -c 9000 '%s' > '%s'",
-		 tmp_path("rich.kft"), tmp_path("cut.kft"));
-	assert_int_equal(system(cmd), 0);
+	cut_copy(tmp_path("rich.kft"), tmp_path("cut.kft"), 9000);
 	RUN(&res, "report", tmp_path("cut.kft"), "-o", tmp_path("cut.html"));
 	assert_int_equal(res.status, 1);
 	assert_non_null(strstr(res.err, "truncated"));
-	run_free(&res);
+	tc_run_free(&res);
 	{
-		char *html = read_text(tmp_path("cut.html"));
+		char *html = tc_read_file(tmp_path("cut.html"), NULL);
 
 		assert_non_null(html);
 		assert_non_null(strstr(html, "<span class=\"badge bad\">"
@@ -170,13 +167,13 @@ test_stdout_damaged_usage(void **state)
 
 	RUN(&res, "report", tmp_path("missing.kft"));
 	assert_int_equal(res.status, 1);
-	run_free(&res);
+	tc_run_free(&res);
 	RUN(&res, "report");
 	assert_int_equal(res.status, 2);
-	run_free(&res);
+	tc_run_free(&res);
 	RUN(&res, "report", "--bogus", tmp_path("rich.kft"));
 	assert_int_equal(res.status, 2);
-	run_free(&res);
+	tc_run_free(&res);
 }
 
 int

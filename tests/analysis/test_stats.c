@@ -11,7 +11,7 @@
 static void
 test_percentiles(void **state)
 {
-	struct run res;
+	struct tc_run res;
 
 	(void)state;
 	RUN(&res, "stats", "--json", tmp_path("rich.kft"));
@@ -26,7 +26,7 @@ test_percentiles(void **state)
 	/* Without the grouping options the JSON has no groups. */
 	assert_null(strstr(res.out, "by_thread"));
 	assert_null(strstr(res.out, "by_gpu"));
-	run_free(&res);
+	tc_run_free(&res);
 
 	RUN(&res, "stats", tmp_path("rich.kft"));
 	assert_int_equal(res.status, 0);
@@ -36,13 +36,13 @@ test_percentiles(void **state)
 			       "1000       0        1.0      500.0      900.0"
 			       "      990.0      999.0     1000.0\n"));
 	assert_null(strstr(res.out, "by thread"));
-	run_free(&res);
+	tc_run_free(&res);
 }
 
 static void
 test_by_thread(void **state)
 {
-	struct run res;
+	struct tc_run res;
 
 	(void)state;
 	RUN(&res, "stats", "--json", "--by-thread", tmp_path("rich.kft"));
@@ -53,7 +53,7 @@ test_by_thread(void **state)
 	assert_non_null(strstr(res.out, "{\"tid\":4243,\"name\":\"worker\","
 			       "\"ioctls\":1000,\"failed\":0,\"busy_ns\":500500000,"
 			       "\"per_ioctl\":[{\"name\":\"GET_CLOCK_COUNTERS\""));
-	run_free(&res);
+	tc_run_free(&res);
 
 	RUN(&res, "stats", "--by-thread", tmp_path("rich.kft"));
 	assert_int_equal(res.status, 0);
@@ -66,7 +66,7 @@ test_by_thread(void **state)
 	assert_non_null(strstr(strstr(res.out, "thread 4242"),
 			       "  ALLOC_MEMORY_OF_GPU                 17       1"));
 	assert_null(strstr(strstr(res.out, "thread 4243"), "ALLOC_MEMORY"));
-	run_free(&res);
+	tc_run_free(&res);
 }
 
 /*
@@ -78,7 +78,7 @@ test_by_thread(void **state)
 static void
 test_by_gpu(void **state)
 {
-	struct run res;
+	struct tc_run res;
 
 	(void)state;
 	RUN(&res, "stats", "--json", "--by-gpu", tmp_path("rich.kft"));
@@ -99,7 +99,7 @@ test_by_gpu(void **state)
 			       "\"allocs\":13,\"frees\":13,\"allocated\":167772160,"
 			       "\"freed\":167772160,\"live\":0,"
 			       "\"high_water\":100663296}"));
-	run_free(&res);
+	tc_run_free(&res);
 
 	RUN(&res, "stats", "--by-gpu", tmp_path("rich.kft"));
 	assert_int_equal(res.status, 0);
@@ -110,14 +110,14 @@ test_by_gpu(void **state)
 			       "\"aldebaran\"): 506 ioctls, 0 failed, "));
 	assert_non_null(strstr(res.out, "\nno gpu (process-wide ioctls): 4 "
 			       "ioctls, 0 failed, "));
-	run_free(&res);
+	tc_run_free(&res);
 }
 
 /* Both groupings at once, and bad usage still refused. */
 static void
 test_combined_and_usage(void **state)
 {
-	struct run res;
+	struct tc_run res;
 
 	(void)state;
 	RUN(&res, "stats", "--json", "--by-gpu", "--by-thread",
@@ -126,16 +126,16 @@ test_combined_and_usage(void **state)
 	assert_true(json_valid(res.out));
 	assert_true(strstr(res.out, "\"by_thread\"") <
 		    strstr(res.out, "\"by_gpu\""));
-	run_free(&res);
+	tc_run_free(&res);
 
 	RUN(&res, "stats", "--by-cpu", tmp_path("rich.kft"));
 	assert_int_equal(res.status, 2);
-	run_free(&res);
+	tc_run_free(&res);
 	RUN(&res, "stats", "--help");
 	assert_int_equal(res.status, 0);
 	assert_non_null(strstr(res.out, "--by-thread"));
 	assert_non_null(strstr(res.out, "--by-gpu"));
-	run_free(&res);
+	tc_run_free(&res);
 }
 
 int

@@ -4,101 +4,12 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "bt2_util.h"
-
-extern char **environ;
-
-/* ---- processes ---- */
-
-static char *
-slurp(int fd)
-{
-	size_t len = 0, cap = 65536;
-	char *buf = malloc(cap);
-	ssize_t n;
-
-	if (!buf)
-		return NULL;
-	lseek(fd, 0, SEEK_SET);
-	while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
-		len += (size_t)n;
-		if (cap - len < 2) {
-			char *nb = realloc(buf, cap * 2);
-
-			if (!nb) {
-				free(buf);
-				return NULL;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-	}
-	buf[len] = '\0';
-	return buf;
-}
-
-int
-run_argv(char *const argv[], struct run *res)
-{
-	char outp[] = "/tmp/kfdtrace-bt2-out-XXXXXX";
-	char errp[] = "/tmp/kfdtrace-bt2-err-XXXXXX";
-	posix_spawn_file_actions_t fa;
-	int ofd = mkstemp(outp), efd = mkstemp(errp), st;
-	pid_t pid;
-
-	memset(res, 0, sizeof(*res));
-	if (ofd < 0 || efd < 0)
-		return -1;
-	unlink(outp);
-	unlink(errp);
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, ofd, 1);
-	posix_spawn_file_actions_adddup2(&fa, efd, 2);
-	if (posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ) != 0) {
-		posix_spawn_file_actions_destroy(&fa);
-		close(ofd);
-		close(efd);
-		return -1;
-	}
-	posix_spawn_file_actions_destroy(&fa);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	res->status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-	res->signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
-	res->out = slurp(ofd);
-	res->err = slurp(efd);
-	close(ofd);
-	close(efd);
-	return res->out && res->err ? 0 : -1;
-}
-
-void
-run_free(struct run *res)
-{
-	free(res->out);
-	free(res->err);
-	res->out = res->err = NULL;
-}
-
-size_t
-count_lines(const char *s)
-{
-	size_t n = 0;
-
-	for (; s && *s; s++)
-		n += *s == '\n';
-	return n;
-}
 
 /* ---- leaves ---- */
 

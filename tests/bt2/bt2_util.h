@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Helpers for the babeltrace2 tests: running programs with their output
- * captured, a small JSON reader for `kfdtrace dump --json` lines, and a
- * reader of babeltrace2's sink.text.details output.
+ * Helpers for the babeltrace2 tests: a small JSON reader for `kfdtrace dump
+ * --json` lines, and a reader of babeltrace2's sink.text.details output.
+ * Running programs is tests/common's (tc_run.h).
  *
  * Both readers flatten a record into leaves with a "match key" that does
  * not depend on how each side names containers:
@@ -20,20 +20,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-
-/* ---- processes ---- */
-
-struct run {
-	char *out;
-	char *err;
-	int status;		/* exit status; -1 when killed by a signal */
-	int signal;		/* the signal, or 0 */
-};
-
-/* run_argv() - run @argv with stdout/stderr captured. Return: 0 or -1. */
-int run_argv(char *const argv[], struct run *res);
-void run_free(struct run *res);
-size_t count_lines(const char *s);
 
 /* ---- leaves ---- */
 

@@ -24,6 +24,7 @@
 #include "kfdtrace/kfd_abi.h"
 #include "kfdtrace/schema.h"
 #include "kfdtrace/trace.h"
+#include "tc_rec.h"
 
 #define START_MONO 5000000000ULL	/* 5 s after boot */
 #define START_REAL 1700000000123456789ULL
@@ -59,19 +60,10 @@ ioctl_rec(struct gen *g, uint32_t tid, uint64_t ts, uint64_t dur, int fd,
 	  const void *after, uint32_t size, int64_t ret, int32_t err,
 	  const struct kt_buf_image *bufs, uint16_t nbufs)
 {
-	struct kt_record r;
+	struct kt_record r = tc_rec_ioctl(fd, kind, request, before, after, size,
+					  ret, err);
 
-	memset(&r, 0, sizeof(r));
-	r.type = KT_REC_IOCTL;
-	r.u.ioctl.fd = fd;
-	r.u.ioctl.file_kind = kind;
-	r.u.ioctl.request = request;
-	r.u.ioctl.ret = ret;
-	r.u.ioctl.err = err;
 	r.u.ioctl.t_exit = ts + dur;
-	r.u.ioctl.arg_size = size;
-	r.u.ioctl.arg_before = before;
-	r.u.ioctl.arg_after = after;
 	r.u.ioctl.bufs = bufs;
 	r.u.ioctl.nbufs = nbufs;
 	put(g, &r, tid, ts);

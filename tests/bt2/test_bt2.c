@@ -16,7 +16,6 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <ftw.h>
 #include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -30,6 +29,9 @@
 #include <cmocka.h>
 
 #include "bt2_util.h"
+#include "tc_run.h"
+#include "tc_scratch.h"
+#include "tc_text.h"
 
 static const char *kfdtrace, *gen, *plugin_dir, *bt2;
 static char plugin_opt[4200];
@@ -45,18 +47,12 @@ wpath(char *buf, size_t size, const char *name)
 	snprintf(buf, size, "%s/%s", work, name);
 }
 
-static int
-rm_one(const char *p, const struct stat *st, int flag, struct FTW *f)
-{
-	return remove(p);
-}
-
 /* ---- fixtures ---- */
 
 static int
 setup(void **state)
 {
-	struct run r;
+	struct tc_run r;
 	char *a[] = { (char *)gen, "all", all_path, NULL };
 	char *b[] = { (char *)gen, "bench", bench_path, BENCH_RECORDS, NULL };
 
@@ -65,28 +61,28 @@ setup(void **state)
 	wpath(all_path, sizeof(all_path), "all.kfdtrace");
 	wpath(bench_path, sizeof(bench_path), "bench.kfdtrace");
 	snprintf(plugin_opt, sizeof(plugin_opt), "--plugin-path=%s", plugin_dir);
-	if (run_argv(a, &r) || r.status != 0 ||
+	if (tc_run(a, &r) || r.status != 0 ||
 	    sscanf(r.out, "start_monotonic=%" SCNu64 " start_realtime=%" SCNu64
 		   " records=%" SCNu64, &start_mono, &start_real,
 		   &all_records) != 3) {
 		fprintf(stderr, "gen all failed: %s%s", r.out ? r.out : "",
 			r.err ? r.err : "");
-		run_free(&r);
+		tc_run_free(&r);
 		return -1;
 	}
-	run_free(&r);
-	if (run_argv(b, &r) || r.status != 0) {
-		run_free(&r);
+	tc_run_free(&r);
+	if (tc_run(b, &r) || r.status != 0) {
+		tc_run_free(&r);
 		return -1;
 	}
-	run_free(&r);
+	tc_run_free(&r);
 	return 0;
 }
 
 static int
 teardown(void **state)
 {
-	return nftw(work, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	return tc_scratch_remove(work, NULL);
 }
 
 /* ---- helpers ---- */
@@ -113,13 +109,13 @@ dump_json(const char *path, struct jrecs *out, int want_status)
 {
 	char *argv[] = { (char *)kfdtrace, "dump", "--json", "--max-elems",
 			 "100000", (char *)path, NULL };
-	struct run r;
+	struct tc_run r;
 	char *line, *save = NULL;
 
-	assert_int_equal(run_argv(argv, &r), 0);
+	assert_int_equal(tc_run(argv, &r), 0);
 	assert_int_equal(r.status, want_status);
 	out->n = 0;
-	out->v = calloc(count_lines(r.out) + 1, sizeof(*out->v));
+	out->v = calloc(tc_count_lines(r.out) + 1, sizeof(*out->v));
 	assert_non_null(out->v);
 	for (line = strtok_r(r.out, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
@@ -129,7 +125,7 @@ dump_json(const char *path, struct jrecs *out, int want_status)
 		}
 		out->n++;
 	}
-	run_free(&r);
+	tc_run_free(&r);
 }
 
 /* babeltrace2's sink.text.details of CTF trace directory @dir. */
@@ -140,28 +136,28 @@ read_ctf(const char *dir, struct devs *out)
 	char *argv[] = { (char *)bt2, "-c", "source.ctf.fs", "--params", inputs,
 			 "-c", "sink.text.details", "--params",
 			 "with-metadata=false", NULL };
-	struct run r;
+	struct tc_run r;
 
 	snprintf(inputs, sizeof(inputs), "inputs=[\"%s\"]", dir);
-	assert_int_equal(run_argv(argv, &r), 0);
+	assert_int_equal(tc_run(argv, &r), 0);
 	if (r.status != 0)
 		fprintf(stderr, "%s", r.err);
 	assert_int_equal(r.status, 0);
 	assert_int_equal(details_parse(r.out, out), 0);
-	run_free(&r);
+	tc_run_free(&r);
 }
 
 static size_t
 ctf_events(const char *dir)
 {
 	char *argv[] = { (char *)bt2, (char *)dir, NULL };
-	struct run r;
+	struct tc_run r;
 	size_t n;
 
-	assert_int_equal(run_argv(argv, &r), 0);
+	assert_int_equal(tc_run(argv, &r), 0);
 	assert_int_equal(r.status, 0);
-	n = count_lines(r.out);
-	run_free(&r);
+	n = tc_count_lines(r.out);
+	tc_run_free(&r);
 	return n;
 }
 
@@ -198,9 +194,9 @@ export_ctf(const char *trace, const char *dir, int want_status,
 {
 	char *argv[] = { (char *)kfdtrace, "export", "--ctf", (char *)dir,
 			 (char *)trace, NULL };
-	struct run r;
+	struct tc_run r;
 
-	assert_int_equal(run_argv(argv, &r), 0);
+	assert_int_equal(tc_run(argv, &r), 0);
 	if (r.status != want_status)
 		fprintf(stderr, "export: %s", r.err);
 	assert_int_equal(r.signal, 0);
@@ -209,7 +205,7 @@ export_ctf(const char *trace, const char *dir, int want_status,
 		fprintf(stderr, "want \"%s\" in: %s", want_err, r.err);
 		fail();
 	}
-	run_free(&r);
+	tc_run_free(&r);
 }
 
 static void
@@ -346,12 +342,12 @@ static void
 test_plugin_listed(void **state)
 {
 	char *argv[] = { (char *)bt2, plugin_opt, "list-plugins", NULL };
-	struct run r;
+	struct tc_run r;
 
-	assert_int_equal(run_argv(argv, &r), 0);
+	assert_int_equal(tc_run(argv, &r), 0);
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "'source.kfdtrace.trace'"));
-	run_free(&r);
+	tc_run_free(&r);
 }
 
 /* The support-info query claims our files by content, others not. */
@@ -362,18 +358,18 @@ test_support_info(void **state)
 	char *argv[] = { (char *)bt2, plugin_opt, "query",
 			 "source.kfdtrace.trace", "babeltrace.support-info",
 			 "--params", params, NULL };
-	struct run r;
+	struct tc_run r;
 
 	snprintf(params, sizeof(params), "input=\"%s\",type=\"file\"", all_path);
-	assert_int_equal(run_argv(argv, &r), 0);
+	assert_int_equal(tc_run(argv, &r), 0);
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "1.0"));
-	run_free(&r);
+	tc_run_free(&r);
 	snprintf(params, sizeof(params), "input=\"%s\",type=\"file\"", gen);
-	assert_int_equal(run_argv(argv, &r), 0);
+	assert_int_equal(tc_run(argv, &r), 0);
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "0.0"));
-	run_free(&r);
+	tc_run_free(&r);
 }
 
 static void
@@ -545,18 +541,18 @@ test_direct_text(void **state)
 		"queue_type = ( \"COMPUTE_AQL\" : container = 2 )",
 		"flags = ( \"CLEAN\" : container = 0x0 ), records = 29, lost = 0 }",
 	};
-	struct run r;
+	struct tc_run r;
 	size_t i;
 
-	assert_int_equal(run_argv(argv, &r), 0);
+	assert_int_equal(tc_run(argv, &r), 0);
 	assert_int_equal(r.status, 0);
-	assert_int_equal(count_lines(r.out), all_records);
+	assert_int_equal(tc_count_lines(r.out), all_records);
 	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		if (!strstr(r.out, want[i]))
 			fprintf(stderr, "missing: %s\n", want[i]);
 		assert_non_null(strstr(r.out, want[i]));
 	}
-	run_free(&r);
+	tc_run_free(&r);
 }
 
 /*
@@ -568,14 +564,14 @@ test_wall_clock(void **state)
 {
 	char *argv[] = { (char *)bt2, plugin_opt, "--clock-seconds", all_path,
 			 NULL };
-	struct run r;
+	struct tc_run r;
 
-	assert_int_equal(run_argv(argv, &r), 0);
+	assert_int_equal(tc_run(argv, &r), 0);
 	assert_int_equal(r.status, 0);
 	if (strncmp(r.out, "[1700000000.124457789]", 22))
 		fprintf(stderr, "first line: %.80s\n", r.out);
 	assert_int_equal(strncmp(r.out, "[1700000000.124457789]", 22), 0);
-	run_free(&r);
+	tc_run_free(&r);
 }
 
 /* --component with explicit inputs, and the `path` spelling. */
@@ -586,18 +582,18 @@ test_explicit_component(void **state)
 	char *argv[] = { (char *)bt2, plugin_opt,
 			 "--component=source.kfdtrace.trace", "--params",
 			 params, NULL };
-	struct run r;
+	struct tc_run r;
 
 	snprintf(params, sizeof(params), "inputs=[\"%s\"]", all_path);
-	assert_int_equal(run_argv(argv, &r), 0);
+	assert_int_equal(tc_run(argv, &r), 0);
 	assert_int_equal(r.status, 0);
-	assert_int_equal(count_lines(r.out), all_records);
-	run_free(&r);
+	assert_int_equal(tc_count_lines(r.out), all_records);
+	tc_run_free(&r);
 	snprintf(params, sizeof(params), "path=\"%s\"", all_path);
-	assert_int_equal(run_argv(argv, &r), 0);
+	assert_int_equal(tc_run(argv, &r), 0);
 	assert_int_equal(r.status, 0);
-	assert_int_equal(count_lines(r.out), all_records);
-	run_free(&r);
+	assert_int_equal(tc_count_lines(r.out), all_records);
+	tc_run_free(&r);
 }
 
 /* babeltrace2 convert TRACE -o ctf: a CTF trace babeltrace2 reads back. */
@@ -608,14 +604,14 @@ test_convert_command(void **state)
 	char *argv[] = { (char *)bt2, plugin_opt, "convert", all_path, "-o",
 			 "ctf", "--output", dir, NULL };
 	struct dirent *de;
-	struct run r;
+	struct tc_run r;
 	struct devs ds;
 	DIR *d;
 
 	wpath(dir, sizeof(dir), "convert-ctf");
-	assert_int_equal(run_argv(argv, &r), 0);
+	assert_int_equal(tc_run(argv, &r), 0);
 	assert_int_equal(r.status, 0);
-	run_free(&r);
+	tc_run_free(&r);
 	assert_int_equal(ctf_events(dir), all_records);
 	/* convert writes one subdirectory per trace, named after it. */
 	d = opendir(dir);
@@ -637,7 +633,7 @@ test_truncated(void **state)
 	char path[300], dir[300];
 	char *argv[] = { (char *)bt2, plugin_opt, path, NULL };
 	struct jrecs js;
-	struct run r;
+	struct tc_run r;
 	struct stat st;
 	FILE *in, *out;
 	char buf[4096];
@@ -664,13 +660,13 @@ test_truncated(void **state)
 	assert_true(js.n < 20000);
 
 	/* babeltrace2: the same prefix, a warning, exit 0. */
-	assert_int_equal(run_argv(argv, &r), 0);
+	assert_int_equal(tc_run(argv, &r), 0);
 	assert_int_equal(r.signal, 0);
 	assert_int_equal(r.status, 0);
-	assert_int_equal(count_lines(r.out), js.n);
+	assert_int_equal(tc_count_lines(r.out), js.n);
 	assert_non_null(strstr(r.err, "warning"));
 	assert_non_null(strstr(r.err, "truncated"));
-	run_free(&r);
+	tc_run_free(&r);
 
 	/* kfdtrace export: a complete CTF trace of the prefix, exit 1. */
 	export_ctf(path, dir, 1, "truncated");
@@ -686,7 +682,7 @@ test_corrupt(void **state)
 	char *argv[] = { (char *)bt2, plugin_opt, path, NULL };
 	char *dump[] = { (char *)kfdtrace, "dump", path, NULL };
 	const char *p;
-	struct run r;
+	struct tc_run r;
 	size_t lines;
 	FILE *f;
 	uint64_t off;
@@ -696,9 +692,9 @@ test_corrupt(void **state)
 	{
 		char *cp[] = { "cp", bench_path, path, NULL };
 
-		assert_int_equal(run_argv(cp, &r), 0);
+		assert_int_equal(tc_run(cp, &r), 0);
 		assert_int_equal(r.status, 0);
-		run_free(&r);
+		tc_run_free(&r);
 	}
 	f = fopen(path, "r+b");
 	assert_non_null(f);
@@ -707,24 +703,24 @@ test_corrupt(void **state)
 	fclose(f);
 
 	/* What the reader says: records before it, and the frame's offset. */
-	assert_int_equal(run_argv(dump, &r), 0);
+	assert_int_equal(tc_run(dump, &r), 0);
 	assert_int_equal(r.status, 1);
-	lines = count_lines(r.out);
+	lines = tc_count_lines(r.out);
 	p = strstr(r.err, "corrupt at byte offset ");
 	assert_non_null(p);
 	assert_int_equal(parse_number(strtok((char *)p + 23, " "), &off), 0);
-	run_free(&r);
+	tc_run_free(&r);
 	assert_true(lines > 0);
 
-	assert_int_equal(run_argv(argv, &r), 0);
+	assert_int_equal(tc_run(argv, &r), 0);
 	assert_int_equal(r.signal, 0);
 	assert_int_equal(r.status, 1);
-	assert_int_equal(count_lines(r.out), lines);
+	assert_int_equal(tc_count_lines(r.out), lines);
 	snprintf(want, sizeof(want), "corrupt trace at file offset %" PRIu64, off);
 	if (!contains(r.err, want))
 		fprintf(stderr, "want \"%s\" in:\n%s", want, r.err);
 	assert_true(contains(r.err, want));
-	run_free(&r);
+	tc_run_free(&r);
 
 	export_ctf(path, dir, 1, want);
 	assert_int_equal(ctf_events(dir), lines);
@@ -743,7 +739,7 @@ test_flipped_bytes(void **state)
 			 "--params", NULL, NULL };
 	char params[400];
 	struct stat st;
-	struct run r;
+	struct tc_run r;
 	uint8_t *orig;
 	FILE *f;
 	int i;
@@ -767,14 +763,14 @@ test_flipped_bytes(void **state)
 		assert_int_equal(fwrite(orig, 1, (size_t)st.st_size, f), st.st_size);
 		fclose(f);
 		orig[at] ^= 0xa5;
-		assert_int_equal(run_argv(argv, &r), 0);
+		assert_int_equal(tc_run(argv, &r), 0);
 		if (r.signal || r.status > 1)
 			fprintf(stderr, "byte %zu: status %d signal %d\n%s", at,
 				r.status, r.signal, r.err);
 		assert_int_equal(r.signal, 0);
 		assert_true(r.status == 0 || r.status == 1);
-		assert_true(count_lines(r.out) <= all_records);
-		run_free(&r);
+		assert_true(tc_count_lines(r.out) <= all_records);
+		tc_run_free(&r);
 	}
 	free(orig);
 }
@@ -785,14 +781,14 @@ test_not_a_trace(void **state)
 	char params[512], dir[300];
 	char *argv[] = { (char *)bt2, plugin_opt, "-c", "source.kfdtrace.trace",
 			 "--params", params, NULL };
-	struct run r;
+	struct tc_run r;
 
 	snprintf(params, sizeof(params), "inputs=[\"%s\"]", gen);
-	assert_int_equal(run_argv(argv, &r), 0);
+	assert_int_equal(tc_run(argv, &r), 0);
 	assert_int_equal(r.signal, 0);
 	assert_int_not_equal(r.status, 0);
 	assert_true(contains(r.err, "not a kfdtrace file"));
-	run_free(&r);
+	tc_run_free(&r);
 	wpath(dir, sizeof(dir), "not-a-trace-ctf");
 	export_ctf(gen, dir, 1, "not a kfdtrace file");
 }
@@ -809,16 +805,16 @@ test_reorder_window_exceeded(void **state)
 	char params[512];
 	char *argv[] = { (char *)bt2, plugin_opt, "-c", "source.kfdtrace.trace",
 			 "--params", params, NULL };
-	struct run r;
+	struct tc_run r;
 
 	snprintf(params, sizeof(params),
 		 "inputs=[\"%s\"],reorder-slack-ms=0,reorder-window-mb=0",
 		 all_path);
-	assert_int_equal(run_argv(argv, &r), 0);
+	assert_int_equal(tc_run(argv, &r), 0);
 	assert_int_equal(r.status, 0);
-	assert_int_equal(count_lines(r.out), all_records);
+	assert_int_equal(tc_count_lines(r.out), all_records);
 	assert_non_null(strstr(r.err, "reorder window exceeded"));
-	run_free(&r);
+	tc_run_free(&r);
 }
 
 int

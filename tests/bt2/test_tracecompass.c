@@ -14,7 +14,6 @@
  *	(tracer/lttng; "-" when lttng-ust is not built).
  */
 #include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +21,9 @@
 #include <unistd.h>
 
 #include "bt2_util.h"
+#include "tc_run.h"
+#include "tc_scratch.h"
+#include "tc_text.h"
 
 #define MAX_USES 256
 
@@ -34,29 +36,6 @@ struct use {
 
 static struct use uses[MAX_USES];
 static int nuses;
-
-static char *
-read_file(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	if (buf)
-		buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
 
 /* The value of attribute @name in the tag starting at @tag. */
 static int
@@ -231,20 +210,14 @@ tp_has_field(const char *block, const char *field)
 }
 
 static int
-rm_one(const char *p, const struct stat *st, int flag, struct FTW *f)
-{
-	return remove(p);
-}
-
-static int
 check_names(const char *xml_path, const char *kfdtrace, const char *gen,
 	    const char *tp_path)
 {
 	char work[] = "/tmp/kfdtrace-tc-test-XXXXXX", trace[300], dir[300],
 	     meta[320];
-	char *xml = read_file(xml_path), *metadata = NULL, *tp = NULL;
+	char *xml = tc_read_file(xml_path, NULL), *metadata = NULL, *tp = NULL;
 	int i, bad = 0, ctf_checked = 0, lttng_checked = 0;
-	struct run r;
+	struct tc_run r;
 
 	if (!xml || scan_xml(xml)) {
 		fprintf(stderr, "%s: cannot read the analysis\n", xml_path);
@@ -259,22 +232,22 @@ check_names(const char *xml_path, const char *kfdtrace, const char *gen,
 		char *g[] = { (char *)gen, "all", trace, NULL };
 		char *e[] = { (char *)kfdtrace, "export", "--ctf", dir, trace, NULL };
 
-		if (run_argv(g, &r) || r.status) {
+		if (tc_run(g, &r) || r.status) {
 			fprintf(stderr, "gen-bt2-trace failed\n");
 			return 1;
 		}
-		run_free(&r);
-		if (run_argv(e, &r) || r.status) {
+		tc_run_free(&r);
+		if (tc_run(e, &r) || r.status) {
 			fprintf(stderr, "export failed: %s\n", r.err ? r.err : "");
 			return 1;
 		}
-		run_free(&r);
+		tc_run_free(&r);
 	}
-	metadata = read_file(meta);
+	metadata = tc_read_file(meta, NULL);
 	if (!metadata)
 		return 1;
 	if (strcmp(tp_path, "-")) {
-		tp = read_file(tp_path);
+		tp = tc_read_file(tp_path, NULL);
 		if (!tp) {
 			fprintf(stderr, "%s: %s\n", tp_path, strerror(errno));
 			return 1;
@@ -323,7 +296,7 @@ check_names(const char *xml_path, const char *kfdtrace, const char *gen,
 	printf("checked %d CTF and %d LTTng (event, field) uses%s\n",
 	       ctf_checked, lttng_checked,
 	       tp ? "" : " (lttng-ust provider not built: LTTng side skipped)");
-	nftw(work, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	tc_scratch_remove(work, NULL);
 	free(xml);
 	free(metadata);
 	free(tp);
@@ -336,7 +309,7 @@ check_xsd(const char *xml_path, const char *xsd_dir, const char *xmllint)
 	char xsd[4200], broken[] = "/tmp/kfdtrace-tc-broken-XXXXXX";
 	char *xml, *p;
 	struct stat st;
-	struct run r;
+	struct tc_run r;
 	int fd, rc = 0;
 
 	snprintf(xsd, sizeof(xsd), "%s/xmlDefinition.xsd", xsd_dir);
@@ -348,16 +321,16 @@ check_xsd(const char *xml_path, const char *xsd_dir, const char *xmllint)
 		char *argv[] = { (char *)xmllint, "--noout", "--schema", xsd,
 				 (char *)xml_path, NULL };
 
-		if (run_argv(argv, &r))
+		if (tc_run(argv, &r))
 			return 1;
 		if (r.status != 0 || !strstr(r.err, "validates")) {
 			fprintf(stderr, "%s", r.err);
 			rc = 1;
 		}
-		run_free(&r);
+		tc_run_free(&r);
 	}
 	/* The check can fail: a provider without its required version. */
-	xml = read_file(xml_path);
+	xml = tc_read_file(xml_path, NULL);
 	p = xml ? strstr(xml, "<stateProvider version=\"1\" ") : NULL;
 	if (!p)
 		return 1;
@@ -370,13 +343,13 @@ check_xsd(const char *xml_path, const char *xsd_dir, const char *xmllint)
 		char *argv[] = { (char *)xmllint, "--noout", "--schema", xsd,
 				 broken, NULL };
 
-		if (run_argv(argv, &r))
+		if (tc_run(argv, &r))
 			return 1;
 		if (r.status == 0) {
 			fprintf(stderr, "a provider without version validated\n");
 			rc = 1;
 		}
-		run_free(&r);
+		tc_run_free(&r);
 	}
 	unlink(broken);
 	free(xml);

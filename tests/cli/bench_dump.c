@@ -9,9 +9,9 @@
  * Usage: bench-dump PATH-TO-KFDTRACE [RECORDS]
  * Exit status 1 when text dumping is below the target.
  */
-#include <time.h>
-
-#include "cli_util.h"
+#include "cli_gen.h"
+#include "tc_run.h"
+#include "tc_scratch.h"
 
 #define BENCH_RECORDS 1000000
 #define TARGET_LINES_PER_S 1000000.0
@@ -100,38 +100,13 @@ write_trace(const char *path, unsigned long n)
 	return kt_writer_close(g.w);
 }
 
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Run kfdtrace with stdout on /dev/null; return seconds, or -1. */
 static double
 time_run(char *const argv[])
 {
-	posix_spawn_file_actions_t fa;
-	double t0, t1;
-	pid_t pid;
-	int st;
+	struct tc_timing t;
 
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	t0 = now_s();
-	if (posix_spawn(&pid, argv[0], &fa, NULL, argv, environ) != 0) {
-		posix_spawn_file_actions_destroy(&fa);
-		return -1;
-	}
-	posix_spawn_file_actions_destroy(&fa);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	t1 = now_s();
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-		return -1;
-	return t1 - t0;
+	return tc_run_timed(argv, "/dev/null", &t) == 0 ? t.wall : -1;
 }
 
 int
@@ -156,12 +131,12 @@ main(int argc, char **argv)
 	}
 	snprintf(path, sizeof(path), "%s/bench.kft", dir);
 
-	t = now_s();
+	t = tc_now();
 	if (write_trace(path, n) != 0 || stat(path, &st) != 0) {
 		fprintf(stderr, "bench-dump: writing the trace failed\n");
 		goto out;
 	}
-	gen_s = now_s() - t;
+	gen_s = tc_now() - t;
 	{
 		char *text[] = { argv[1], "dump", path, NULL };
 		char *json[] = { argv[1], "dump", "--json", path, NULL };
@@ -177,17 +152,17 @@ main(int argc, char **argv)
 	{
 		char *end[] = { argv[1], "dump", "--filter", "end", path, NULL };
 		char want[64];
-		struct run res;
+		struct tc_run res;
 
 		snprintf(want, sizeof(want), "records=%lu, lost=0)", n);
-		if (run_tool(end, &res) || res.status != 0 ||
+		if (tc_run(end, &res) || res.status != 0 ||
 		    !strstr(res.out, want)) {
 			fprintf(stderr, "bench-dump: trace incomplete: %s",
 				res.out ? res.out : "?\n");
-			run_free(&res);
+			tc_run_free(&res);
 			goto out;
 		}
-		run_free(&res);
+		tc_run_free(&res);
 	}
 	/* n ioctl records plus the writer's END record. */
 	printf("trace: %lu records, %lld bytes, written in %.2f s\n", n + 1,
@@ -202,11 +177,6 @@ main(int argc, char **argv)
 		       TARGET_LINES_PER_S);
 out:
 	/* KFDTRACE_BENCH_KEEP=1 keeps the trace for profiling. */
-	if (getenv("KFDTRACE_BENCH_KEEP")) {
-		fprintf(stderr, "trace kept at %s\n", path);
-		return rc;
-	}
-	unlink(path);
-	rmdir(dir);
+	tc_scratch_remove(dir, "KFDTRACE_BENCH_KEEP");
 	return rc;
 }

@@ -2,17 +2,21 @@
 /*
  * The kfdtrace command line, end to end: traces written with the real
  * writer, the built binary run on them, its output, exit status and
- * warnings checked. Usage: test-cli PATH-TO-KFDTRACE
+ * warnings checked. Usage: test-cli PATH-TO-KFDTRACE PATH-TO-CLI-FORK-APP
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "cli_util.h"
+#include "cli_gen.h"
+#include "tc_run.h"
+#include "tc_scratch.h"
+#include "tc_text.h"
 #include "decode/json_check.h"
 
 static const char *kfdtrace_bin;
+static const char *fork_app_bin;	/* cli-fork-app */
 static char tmpdir[] = "/tmp/kfdtrace-cli-XXXXXX";
 
 #define GPU 0x1234u
@@ -23,12 +27,7 @@ static char tmpdir[] = "/tmp/kfdtrace-cli-XXXXXX";
 static char *
 tmp_path(const char *name)
 {
-	static char buf[4][256];
-	static int i;
-
-	i = (i + 1) % 4;
-	snprintf(buf[i], sizeof(buf[i]), "%s/%s", tmpdir, name);
-	return buf[i];
+	return tc_scratch_path(tmpdir, name);
 }
 
 static void
@@ -69,14 +68,8 @@ put_topology(struct gen *g)
 static void
 put_open(struct gen *g, const char *path, uint8_t kind, int fd)
 {
-	struct kt_record r;
+	struct kt_record r = tc_rec_open(path, kind, fd);
 
-	memset(&r, 0, sizeof(r));
-	r.type = KT_REC_OPEN;
-	r.u.open.path = path;
-	r.u.open.flags = O_RDWR | O_CLOEXEC;
-	r.u.open.file_kind = kind;
-	r.u.open.ret = fd;
 	assert_int_equal(gen_put(g, &r), 0);
 }
 
@@ -146,9 +139,7 @@ write_sample(const char *path, const struct kt_writer_opts *opts)
 	kt_header_init(&hdr, "kfdtrace-test");
 	hdr.kfd_major = 1;
 	hdr.kfd_minor = 14;
-	g.ts = hdr.start_monotonic + 1000;
-	g.tid = 100;
-	assert_int_equal(kt_writer_open(path, &hdr, opts, &g.w), 0);
+	assert_int_equal(gen_open_hdr(&g, path, &hdr, opts), 0);
 
 	put_topology(&g);					/* 0 */
 	put_open(&g, "/dev/kfd", KFD_FILE_KFD, 3);			/* 1 */
@@ -236,28 +227,21 @@ setup(void **state)
 static int
 teardown(void **state)
 {
-	char cmd[512];
-
 	/* KFDTRACE_CLI_KEEP=1 keeps the traces for a look by hand. */
-	if (getenv("KFDTRACE_CLI_KEEP")) {
-		fprintf(stderr, "traces kept in %s\n", tmpdir);
-		return 0;
-	}
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
+	return tc_scratch_remove(tmpdir, "KFDTRACE_CLI_KEEP");
 }
 
 #define RUN(res, ...)							\
 	do {								\
 		char *argv_[] = { (char *)kfdtrace_bin, __VA_ARGS__, NULL }; \
-		assert_int_equal(run_tool(argv_, (res)), 0);		\
+		assert_int_equal(tc_run(argv_, (res)), 0);		\
 	} while (0)
 
 /* --help names every command; each command's --help works. */
 static void
 test_help(void **state)
 {
-	struct run res;
+	struct tc_run res;
 	char *line, *save = NULL, *copy;
 	int ncmds = 0;
 
@@ -268,13 +252,13 @@ test_help(void **state)
 	assert_non_null(strstr(res.out, "\n  dump "));
 	assert_non_null(strstr(res.out, "\n  stats "));
 	copy = strdup(res.out);
-	run_free(&res);
+	tc_run_free(&res);
 
 	/* Every "  name  summary" line of the command list. */
 	for (line = strtok_r(copy, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		char name[32], usage[64];
-		struct run h;
+		struct tc_run h;
 
 		if (strncmp(line, "  ", 2) != 0 || line[2] == ' ' ||
 		    sscanf(line, " %31s", name) != 1)
@@ -284,11 +268,11 @@ test_help(void **state)
 		RUN(&h, name, "--help");
 		assert_int_equal(h.status, 0);
 		assert_non_null(strcasestr(h.out, usage));
-		run_free(&h);
+		tc_run_free(&h);
 		RUN(&h, "help", name);
 		assert_int_equal(h.status, 0);
 		assert_non_null(strcasestr(h.out, usage));
-		run_free(&h);
+		tc_run_free(&h);
 	}
 	free(copy);
 	assert_true(ncmds >= 3);
@@ -296,49 +280,49 @@ test_help(void **state)
 	RUN(&res, "--version");
 	assert_int_equal(res.status, 0);
 	assert_true(strncmp(res.out, "kfdtrace ", 9) == 0);
-	run_free(&res);
+	tc_run_free(&res);
 }
 
 static void
 test_usage_errors(void **state)
 {
-	struct run res;
+	struct tc_run res;
 	char *bare[] = { (char *)kfdtrace_bin, NULL };
 
-	assert_int_equal(run_tool(bare, &res), 0);
+	assert_int_equal(tc_run(bare, &res), 0);
 	assert_int_equal(res.status, 2);
-	run_free(&res);
+	tc_run_free(&res);
 	RUN(&res, "frobnicate");
 	assert_int_equal(res.status, 2);
 	assert_non_null(strstr(res.err, "unknown command"));
-	run_free(&res);
+	tc_run_free(&res);
 	RUN(&res, "dump");
 	assert_int_equal(res.status, 2);
-	run_free(&res);
+	tc_run_free(&res);
 	RUN(&res, "dump", tmp_path("sample.kft"), "--bogus");
 	assert_int_equal(res.status, 2);
-	run_free(&res);
+	tc_run_free(&res);
 	RUN(&res, "dump", tmp_path("sample.kft"), "--from", "x");
 	assert_int_equal(res.status, 2);
-	run_free(&res);
+	tc_run_free(&res);
 	RUN(&res, "info", tmp_path("sample.kft"), "extra");
 	assert_int_equal(res.status, 2);
-	run_free(&res);
+	tc_run_free(&res);
 
 	RUN(&res, "info", tmp_path("missing.kft"));
 	assert_int_equal(res.status, 1);
 	assert_non_null(strstr(res.err, "missing.kft"));
-	run_free(&res);
+	tc_run_free(&res);
 	RUN(&res, "stats", "/etc/passwd");
 	assert_int_equal(res.status, 1);
 	assert_non_null(strstr(res.err, "not a kfdtrace file"));
-	run_free(&res);
+	tc_run_free(&res);
 }
 
 static void
 test_info(void **state)
 {
-	struct run res;
+	struct tc_run res;
 
 	RUN(&res, "info", tmp_path("sample.kft"));
 	assert_int_equal(res.status, 0);
@@ -354,20 +338,66 @@ test_info(void **state)
 	assert_non_null(strstr(res.out, "  end          1\n"));
 	assert_non_null(strstr(res.out, "integrity:  ok\n"));
 	assert_string_equal(res.err, "");
-	run_free(&res);
+	tc_run_free(&res);
+}
+
+/*
+ * A trace whose header has no KFD ABI (0.0) and @nver GET_VERSION calls:
+ * a failed one first, then ones that returned 1.19, 1.17, ...
+ */
+static void
+write_abi_trace(const char *path, int nver)
+{
+	struct kfd_abi_get_version_args in = { 0, 0 }, out = { 1, 19 };
+	struct kt_header hdr;
+	struct gen g;
+
+	kt_header_init(&hdr, "kfdtrace-test");
+	assert_int_equal(gen_open_hdr(&g, path, &hdr, NULL), 0);
+	if (nver)
+		assert_int_equal(gen_ioctl(&g, KFD_ABI_IOC_GET_VERSION, &in,
+					   &in, sizeof(in), -1, EINVAL, 1000,
+					   NULL, 0), 0);
+	for (int i = 0; i < nver; i++) {
+		assert_int_equal(gen_ioctl(&g, KFD_ABI_IOC_GET_VERSION, &in,
+					   &out, sizeof(in), 0, 0, 1000, NULL,
+					   0), 0);
+		out.minor_version -= 2;
+	}
+	assert_int_equal(kt_writer_close(g.w), 0);
+}
+
+/* Without a version in the header, info shows what GET_VERSION returned. */
+static void
+test_info_abi_from_get_version(void **state)
+{
+	struct tc_run res;
+
+	write_abi_trace(tmp_path("abi.kft"), 2);
+	RUN(&res, "info", tmp_path("abi.kft"));
+	assert_int_equal(res.status, 0);
+	assert_non_null(strstr(res.out,
+			       "kfd abi:    1.19 (from GET_VERSION)\n"));
+	tc_run_free(&res);
+
+	write_abi_trace(tmp_path("noabi.kft"), 0);
+	RUN(&res, "info", tmp_path("noabi.kft"));
+	assert_int_equal(res.status, 0);
+	assert_non_null(strstr(res.out, "kfd abi:    unknown\n"));
+	tc_run_free(&res);
 }
 
 /* Text lines come out in sequence order, one per record. */
 static void
 test_dump_text(void **state)
 {
-	struct run res;
+	struct tc_run res;
 	char *line, *save = NULL;
 	long prev = -1, n = 0;
 
 	RUN(&res, "dump", tmp_path("sample.kft"), "--seq");
 	assert_int_equal(res.status, 0);
-	assert_int_equal(count_lines(res.out), SAMPLE_RECORDS);
+	assert_int_equal(tc_count_lines(res.out), SAMPLE_RECORDS);
 	assert_non_null(strstr(res.out,
 		"#5 [100] +0.000012 ALLOC_MEMORY_OF_GPU(va_addr=0x7f0000000000, "
 		"size=2097152, mmap_offset=0x0, gpu_id=0x1234, "
@@ -396,20 +426,20 @@ test_dump_text(void **state)
 		n++;
 	}
 	assert_int_equal(n, SAMPLE_RECORDS);
-	run_free(&res);
+	tc_run_free(&res);
 
 	RUN(&res, "dump", tmp_path("sample.kft"), "--durations", "--filter",
 	    "GET_VERSION");
 	assert_int_equal(res.status, 0);
 	assert_string_equal(res.out, "[100] +0.000003 GET_VERSION() = 0 "
 			    "{major_version=1, minor_version=14} <0.000001>\n");
-	run_free(&res);
+	tc_run_free(&res);
 }
 
 static void
 test_dump_json(void **state)
 {
-	struct run res;
+	struct tc_run res;
 	char *line, *save = NULL;
 	size_t n = 0;
 
@@ -422,65 +452,65 @@ test_dump_json(void **state)
 		n++;
 	}
 	assert_int_equal(n, SAMPLE_RECORDS);
-	run_free(&res);
+	tc_run_free(&res);
 
 	RUN(&res, "dump", tmp_path("sample.kft"), "--json", "--filter",
 	    "free_memory_of_gpu");
 	assert_int_equal(res.status, 0);
-	assert_int_equal(count_lines(res.out), 2);
+	assert_int_equal(tc_count_lines(res.out), 2);
 	assert_non_null(strstr(res.out, "\"name\":\"FREE_MEMORY_OF_GPU\""));
 	assert_non_null(strstr(res.out, "\"errno\":\"EINVAL\""));
-	run_free(&res);
+	tc_run_free(&res);
 }
 
 static void
 test_dump_range_filter(void **state)
 {
-	struct run res;
+	struct tc_run res;
 
 	RUN(&res, "dump", tmp_path("sample.kft"), "--seq", "--from", "5",
 	    "--to", "8");
 	assert_int_equal(res.status, 0);
-	assert_int_equal(count_lines(res.out), 4);
+	assert_int_equal(tc_count_lines(res.out), 4);
 	assert_true(strncmp(res.out, "#5 ", 3) == 0);
 	assert_non_null(strstr(res.out, "\n#8 "));
 	assert_null(strstr(res.out, "#9 "));
-	run_free(&res);
+	tc_run_free(&res);
 
 	/* The out-of-order pair straddles the range edge. */
 	RUN(&res, "dump", tmp_path("sample.kft"), "--seq", "--from", "18",
 	    "--to", "18");
 	assert_int_equal(res.status, 0);
 	assert_string_equal(res.out, "#18 [101] +0.000144 annotation(\"second\")\n");
-	run_free(&res);
+	tc_run_free(&res);
 
 	RUN(&res, "dump", tmp_path("sample.kft"), "--filter",
 	    "ALLOC_MEMORY_OF_GPU,open,unknown-ioctl");
 	assert_int_equal(res.status, 0);
-	assert_int_equal(count_lines(res.out), 4 + 2 + 1);
-	run_free(&res);
+	assert_int_equal(tc_count_lines(res.out), 4 + 2 + 1);
+	tc_run_free(&res);
 
 	RUN(&res, "dump", tmp_path("sample.kft"), "--filter", "mmap");
 	assert_int_equal(res.status, 0);
 	assert_string_equal(res.out, "[100] +0.000141 mmap(NULL, 8192, "
 			    "PROT_READ|PROT_WRITE, MAP_SHARED, 3, "
 			    "0xc48d000000000000) = 0x7f2000000000 /* kfd */\n");
-	run_free(&res);
+	tc_run_free(&res);
 
 	RUN(&res, "dump", tmp_path("sample.kft"), "--filter", "NO_SUCH_IOCTL");
 	assert_int_equal(res.status, 2);
 	assert_non_null(strstr(res.err, "NO_SUCH_IOCTL"));
-	run_free(&res);
+	tc_run_free(&res);
 
 	RUN(&res, "dump", tmp_path("sample.kft"), "--from", "9", "--to", "2");
 	assert_int_equal(res.status, 2);
-	run_free(&res);
+	tc_run_free(&res);
 }
 
 static void
 test_stats(void **state)
 {
-	struct run res;
+	struct tc_run res;
 
 	RUN(&res, "stats", tmp_path("sample.kft"), "--json");
 	assert_int_equal(res.status, 0);
@@ -514,7 +544,7 @@ test_stats(void **state)
 		"\"size\":8192,\"seq\":19}],"
 		"\"queues\":[{\"queue_id\":0,\"gpu_id\":4660,\"seq\":11}],"
 		"\"events\":[{\"event_id\":1,\"event_type\":0,\"seq\":12}]}"));
-	run_free(&res);
+	tc_run_free(&res);
 
 	RUN(&res, "stats", tmp_path("sample.kft"));
 	assert_int_equal(res.status, 0);
@@ -524,7 +554,7 @@ test_stats(void **state)
 	assert_non_null(strstr(res.out, "alive at end: 2 BOs, 1 queues, 1 events\n"));
 	assert_non_null(strstr(res.out, "  bo     handle=0x1234_00000001 heap=GTT "
 			       "size=4096 (seq 6)\n"));
-	run_free(&res);
+	tc_run_free(&res);
 }
 
 /*
@@ -536,7 +566,7 @@ test_truncated(void **state)
 {
 	struct kt_writer_opts opts = { .frame_raw_size = 256 };
 	char *path = tmp_path("cut.kft");
-	struct run info, dump;
+	struct tc_run info, dump;
 	struct stat st;
 	unsigned long long recovered;
 	const char *p;
@@ -555,15 +585,15 @@ test_truncated(void **state)
 
 	RUN(&dump, "dump", path);
 	assert_int_equal(dump.status, 1);
-	assert_int_equal(count_lines(dump.out), recovered);
+	assert_int_equal(tc_count_lines(dump.out), recovered);
 	assert_non_null(strstr(dump.err, "truncated: recovered"));
-	run_free(&info);
-	run_free(&dump);
+	tc_run_free(&info);
+	tc_run_free(&dump);
 
 	RUN(&dump, "stats", path);
 	assert_int_equal(dump.status, 1);
 	assert_non_null(strstr(dump.err, "truncated"));
-	run_free(&dump);
+	tc_run_free(&dump);
 }
 
 /* Bytes no writer produced: reported with their offset. */
@@ -572,7 +602,7 @@ test_corrupt(void **state)
 {
 	struct kt_writer_opts opts = { .frame_raw_size = 256 };
 	char *path = tmp_path("bad.kft");
-	struct run res;
+	struct tc_run res;
 	struct stat st;
 	char junk[64];
 	int fd;
@@ -589,11 +619,75 @@ test_corrupt(void **state)
 	RUN(&res, "info", path);
 	assert_int_equal(res.status, 1);
 	assert_non_null(strstr(res.out, "integrity:  corrupt at byte offset "));
-	run_free(&res);
+	tc_run_free(&res);
 	RUN(&res, "dump", path);
 	assert_int_equal(res.status, 1);
 	assert_non_null(strstr(res.err, "corrupt at byte offset"));
-	run_free(&res);
+	tc_run_free(&res);
+}
+
+/* Write @text to @path, creating it. */
+static void
+write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	assert_int_equal(fputs(text, f) >= 0, 1);
+	assert_int_equal(fclose(f), 0);
+}
+
+/*
+ * record's summary reads the traces of forked children and exec'd images
+ * (OUT.<pid>, OUT.exec<N>), and only those: other files named OUT.* next
+ * to the trace are not traces and are left alone.
+ */
+static void
+test_record_child_traces(void **state)
+{
+	static const char *const decoys[] = {
+		"out.kft.rocminfo.txt", "out.kft.123.log", "out.kft.exec",
+		"out.kft.12x", "out.kft.exec2.notes",
+	};
+	char out[256], child[300], line[320], name[64];
+	struct tc_run res;
+	const char *p;
+	int pid;
+
+	assert_int_equal(mkdir(tmp_path("rec"), 0700), 0);
+	for (size_t i = 0; i < sizeof(decoys) / sizeof(decoys[0]); i++) {
+		snprintf(name, sizeof(name), "rec/%s", decoys[i]);
+		write_file(tmp_path(name), "not a trace\n");
+	}
+	snprintf(out, sizeof(out), "%s", tmp_path("rec/out.kft"));
+
+	RUN(&res, "record", "-o", out, "--sim", "--", (char *)fork_app_bin,
+	    "exec");
+	assert_int_equal(res.status, 0);
+	p = strstr(res.out, "child ");
+	assert_non_null(p);
+	pid = atoi(p + 6);
+	assert_true(pid > 0);
+
+	/* The three traces, each summarized once. */
+	snprintf(line, sizeof(line), "kfdtrace: %s: ", out);
+	assert_int_equal(tc_count_str(res.err, line), 1);
+	snprintf(child, sizeof(child), "%s.%d", out, pid);
+	snprintf(line, sizeof(line), "kfdtrace: %s: ", child);
+	assert_int_equal(tc_count_str(res.err, line), 1);
+	assert_int_equal(access(child, F_OK), 0);
+	snprintf(line, sizeof(line), "kfdtrace: %s.exec1: ", out);
+	assert_int_equal(tc_count_str(res.err, line), 1);
+
+	/* Nothing else was taken for a trace. */
+	assert_null(strstr(res.err, "not a kfdtrace file"));
+	assert_null(strstr(res.err, "cannot read"));
+	for (size_t i = 0; i < sizeof(decoys) / sizeof(decoys[0]); i++) {
+		snprintf(name, sizeof(name), "%s: ", decoys[i]);
+		assert_null(strstr(res.err, name));
+	}
+	assert_int_equal(tc_count_str(res.err, " records, "), 3);
+	tc_run_free(&res);
 }
 
 int
@@ -603,18 +697,22 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_usage_errors),
 		cmocka_unit_test(test_info),
+		cmocka_unit_test(test_info_abi_from_get_version),
 		cmocka_unit_test(test_dump_text),
 		cmocka_unit_test(test_dump_json),
 		cmocka_unit_test(test_dump_range_filter),
 		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_corrupt),
+		cmocka_unit_test(test_record_child_traces),
 	};
 
-	if (argc < 2) {
-		fprintf(stderr, "usage: %s PATH-TO-KFDTRACE\n", argv[0]);
+	if (argc < 3) {
+		fprintf(stderr, "usage: %s PATH-TO-KFDTRACE PATH-TO-CLI-FORK-APP\n",
+			argv[0]);
 		return 2;
 	}
 	kfdtrace_bin = argv[1];
+	fork_app_bin = argv[2];
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

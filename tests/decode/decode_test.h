@@ -23,6 +23,7 @@
 #include "kfdtrace/decode.h"
 #include "kfdtrace/schema.h"
 #include "kfdtrace/trace.h"
+#include "tc_rec.h"
 
 /* The trace's start; records sit 1.234567 s later. */
 #define T0 1000000000ULL
@@ -82,22 +83,15 @@ static inline struct kt_record
 mk_ioctl(uint32_t request, const void *before, const void *after,
 	 size_t size, int64_t ret, int32_t err)
 {
-	struct kt_record r;
+	struct kt_record r = tc_rec_ioctl(3, KFD_FILE_KFD, request,
+					  before ? tail_copy(before, size) : NULL,
+					  after ? tail_copy(after, size) : NULL,
+					  (uint32_t)size, ret, err);
 
-	memset(&r, 0, sizeof(r));
-	r.type = KT_REC_IOCTL;
 	r.seq = 7;
 	r.tid = 4242;
 	r.ts = TS;
-	r.u.ioctl.fd = 3;
-	r.u.ioctl.file_kind = KFD_FILE_KFD;
-	r.u.ioctl.request = request;
-	r.u.ioctl.ret = ret;
-	r.u.ioctl.err = err;
 	r.u.ioctl.t_exit = TS + 15000;
-	r.u.ioctl.arg_size = (uint32_t)size;
-	r.u.ioctl.arg_before = before ? tail_copy(before, size) : NULL;
-	r.u.ioctl.arg_after = after ? tail_copy(after, size) : NULL;
 	return r;
 }
 

@@ -143,6 +143,10 @@ test_process_records(void **state)
 	r = mk(KT_REC_THREAD_NAME);
 	r.u.thread_name.name = "hsa\nworker";
 	assert_text(&r, "thread_name(\"hsa\\nworker\")");
+	/* Text stays ASCII: other bytes, UTF-8 too, as \xXX. */
+	r.u.thread_name.name = "a\"b\\c\t\r\x01\x7f\xc3\xa9";
+	assert_text(&r, "thread_name(\"a\\\"b\\\\c\\t\\r\\x01\\x7f"
+		    "\\xc3\\xa9\")");
 }
 
 static void

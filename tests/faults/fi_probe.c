@@ -9,11 +9,23 @@
 
 #include "fi_probe.h"
 
+bool fi_probe_reservations = true;
+
+/* "KIND WHAT", cut to FI_PROBE_LEN - 1 bytes. */
 static void
 add(struct fi_snapshot *s, const char *kind, const char *what)
 {
-	if (s->n < FI_PROBE_MAX)
-		snprintf(s->item[s->n++], FI_PROBE_LEN, "%s %s", kind, what);
+	size_t k = strlen(kind), w;
+	char *it;
+
+	if (s->n == FI_PROBE_MAX)
+		return;
+	it = s->item[s->n++];
+	w = strnlen(what, FI_PROBE_LEN - k - 2);
+	memcpy(it, kind, k);
+	it[k] = ' ';
+	memcpy(it + k + 1, what, w);
+	it[k + 1 + w] = '\0';
 }
 
 static int
@@ -30,7 +42,7 @@ take_fds(struct fi_snapshot *s)
 
 		if (de->d_name[0] == '.' || atoi(de->d_name) == dirfd(d))
 			continue;
-		snprintf(path, sizeof(path), "/proc/self/fd/%s", de->d_name);
+		snprintf(path, sizeof(path), "/proc/self/fd/%.20s", de->d_name);
 		n = readlink(path, target, sizeof(target) - 1);
 		if (n < 0)
 			continue;
@@ -47,7 +59,7 @@ interesting(const char *perms, const char *path)
 {
 	if (strstr(path, "kfdsim") || !strncmp(path, "/dev/", 5))
 		return true;
-	return !*path && !strcmp(perms, "---p");
+	return fi_probe_reservations && !*path && !strcmp(perms, "---p");
 }
 
 static int

@@ -20,6 +20,14 @@
 #define FI_PROBE_MAX	512
 #define FI_PROBE_LEN	96
 
+/*
+ * Whether inaccessible anonymous ranges are listed (default true). A
+ * sanitizer's allocator carves its own reserved space into such ranges as
+ * the heap grows, so in sanitizer builds they cannot be told from a
+ * library's reservations and are better left out.
+ */
+extern bool fi_probe_reservations;
+
 struct fi_snapshot {
 	unsigned int n;
 	char item[FI_PROBE_MAX][FI_PROBE_LEN];

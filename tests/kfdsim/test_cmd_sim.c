@@ -22,144 +22,84 @@
 #include <cmocka.h>
 
 #include "ksim_profile.h"
+#include "tc_run.h"
+#include "tc_scratch.h"
 
 static const char *kfdtrace;
 static char tmpdir[] = "/tmp/kfdsim-cmd-XXXXXX";
 
-struct run {
-	int status;	/* exit status, or 128 + signal */
-	char *out;
-	char *err;
-};
-
-static char *
-slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	size_t cap = 1 << 16, n = 0;
-	char *buf = malloc(cap);
-
-	assert_non_null(f);
-	assert_non_null(buf);
-	for (;;) {
-		size_t got = fread(buf + n, 1, cap - n - 1, f);
-
-		n += got;
-		if (got == 0)
-			break;
-		if (n + 1 >= cap) {
-			cap *= 2;
-			buf = realloc(buf, cap);
-			assert_non_null(buf);
-		}
-	}
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
 /* Run argv (NULL-terminated) with extra environment entries "K=V". */
 static void
-run(struct run *r, const char *const *env, const char *const *argv)
+run(struct tc_run *r, const char *const *env, const char *const *argv)
 {
-	char out[256], err[256];
-	int status;
-	pid_t pid;
-
-	snprintf(out, sizeof(out), "%s/stdout", tmpdir);
-	snprintf(err, sizeof(err), "%s/stderr", tmpdir);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		int e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-
-		if (o < 0 || e < 0)
-			_exit(126);
-		dup2(o, 1);
-		dup2(e, 2);
-		for (; env && *env; env++)
-			putenv((char *)*env);
-		execv(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	r->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	r->out = slurp(out);
-	r->err = slurp(err);
-}
-
-static void
-run_free(struct run *r)
-{
-	free(r->out);
-	free(r->err);
+	assert_int_equal(tc_run_env((char *const *)argv, (char *const *)env, 0,
+				    r), 0);
 }
 
 static void
 test_help_and_usage(void **state)
 {
-	struct run r;
+	struct tc_run r;
 
 	run(&r, NULL, (const char *[]){ kfdtrace, "sim", "--help", NULL });
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "Usage: kfdtrace sim"));
-	run_free(&r);
+	tc_run_free(&r);
 
 	run(&r, NULL, (const char *[]){ kfdtrace, "sim", NULL });
 	assert_int_equal(r.status, 2);
 	assert_non_null(strstr(r.err, "no command"));
-	run_free(&r);
+	tc_run_free(&r);
 
 	run(&r, NULL, (const char *[]){ kfdtrace, "sim", "--bogus", "--", "/bin/true", NULL });
 	assert_int_equal(r.status, 2);
-	run_free(&r);
+	tc_run_free(&r);
 
 	run(&r, NULL, (const char *[]){ kfdtrace, "sim", "--abi", "2.0", "--", "/bin/true", NULL });
 	assert_int_equal(r.status, 2);
 	assert_non_null(strstr(r.err, "--abi 2.0"));
-	run_free(&r);
+	tc_run_free(&r);
 
 	run(&r, NULL, (const char *[]){ kfdtrace, "sim", "--kernel", "dkms", "--", "/bin/true",
 					NULL });
 	assert_int_equal(r.status, 2);
 	assert_non_null(strstr(r.err, "--kernel dkms"));
-	run_free(&r);
+	tc_run_free(&r);
 
 	run(&r, NULL, (const char *[]){ kfdtrace, "sim", "--profile", "/nonexistent/x.profile",
 					"--", "/bin/true", NULL });
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.err, "/nonexistent/x.profile"));
-	run_free(&r);
+	tc_run_free(&r);
 
 	/* COMMAND's own --help is COMMAND's */
 	run(&r, NULL, (const char *[]){ kfdtrace, "sim", "--", "/bin/sh", "-c",
 					"echo \"$1\"", "sh", "--help", NULL });
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.out, "--help\n");
-	run_free(&r);
+	tc_run_free(&r);
 }
 
 /* The command's exit status and environment. */
 static void
 test_run_command(void **state)
 {
-	struct run r;
+	struct tc_run r;
 
 	run(&r, NULL, (const char *[]){ kfdtrace, "sim", "--", "/bin/sh", "-c", "exit 3", NULL });
 	assert_int_equal(r.status, 3);
-	run_free(&r);
+	tc_run_free(&r);
 
 	run(&r, NULL, (const char *[]){ kfdtrace, "sim", "--", "/nonexistent-program", NULL });
 	assert_int_equal(r.status, 127);
-	run_free(&r);
+	tc_run_free(&r);
 
 	/* the shell, a child of the command, sees the device */
 	run(&r, NULL, (const char *[]){ kfdtrace, "sim", "--profile", "mi210x2", "--", "/bin/sh",
 					"-c", "test -c /dev/kfd && ls /dev/dri", NULL });
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.out, "renderD128\nrenderD129\n");
-	run_free(&r);
+	tc_run_free(&r);
 
 	/* LD_PRELOAD gains the library in front; the settings arrive */
 	run(&r, (const char *const[]){ "LD_PRELOAD=libm.so.6", NULL },
@@ -168,20 +108,20 @@ test_run_command(void **state)
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "libkfdsim.so:libm.so.6 1.11 m1\n"));
 	assert_true(r.out[0] == '/');
-	run_free(&r);
+	tc_run_free(&r);
 
 	run(&r, NULL, (const char *[]){ kfdtrace, "sim", "--kernel", "rocm", "--", "/bin/sh",
 					"-c", "echo $KFDSIM_KERNEL", NULL });
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.out, "rocm\n");
-	run_free(&r);
+	tc_run_free(&r);
 
 	/* a bad KFDSIM_KERNEL: reported once, and the process has no device */
 	run(&r, (const char *const[]){ "KFDSIM_KERNEL=dkms", NULL },
 	    (const char *[]){ kfdtrace, "sim", "--", "/bin/sh", "-c", "test -c /dev/kfd", NULL });
 	assert_int_not_equal(r.status, 0);
 	assert_non_null(strstr(r.err, "KFDSIM_KERNEL=dkms"));
-	run_free(&r);
+	tc_run_free(&r);
 
 	/* an ABI-gated sysfs key follows --abi */
 	run(&r, NULL, (const char *[]){ kfdtrace, "sim", "--abi", "1.11", "--", "/bin/cat",
@@ -190,7 +130,7 @@ test_run_command(void **state)
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "node_from 1\n"));
 	assert_null(strstr(r.out, "recommended_sdma_engine_id_mask"));
-	run_free(&r);
+	tc_run_free(&r);
 }
 
 static void
@@ -198,7 +138,7 @@ test_list_and_dump(void **state)
 {
 	const char *const *names;
 	unsigned int n;
-	struct run r;
+	struct tc_run r;
 
 	run(&r, NULL, (const char *[]){ kfdtrace, "sim", "--list-profiles", NULL });
 	assert_int_equal(r.status, 0);
@@ -207,7 +147,7 @@ test_list_and_dump(void **state)
 	for (unsigned int i = 0; i < n; i++)
 		assert_non_null(strstr(r.out, names[i]));
 	assert_non_null(strstr(r.out, "[default]"));
-	run_free(&r);
+	tc_run_free(&r);
 
 	for (unsigned int i = 0; i < n; i++) {
 		struct ksim_profile *a, *b;
@@ -221,7 +161,7 @@ test_list_and_dump(void **state)
 		assert_true(ksim_profile_equal(a, b));
 		ksim_profile_free(a);
 		ksim_profile_free(b);
-		run_free(&r);
+		tc_run_free(&r);
 	}
 }
 
@@ -230,7 +170,7 @@ static void
 test_save_profile_no_kfd(void **state)
 {
 	char out[256];
-	struct run r;
+	struct tc_run r;
 
 	if (access("/sys/devices/virtual/kfd/kfd/topology", F_OK) == 0)
 		skip();	/* a machine with a real GPU */
@@ -240,7 +180,7 @@ test_save_profile_no_kfd(void **state)
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.err, "no KFD topology"));
 	assert_int_equal(access(out, F_OK), -1);
-	run_free(&r);
+	tc_run_free(&r);
 }
 
 /* Capture the simulated machine: the profile must come back unchanged. */
@@ -249,14 +189,14 @@ roundtrip(const char *profile, const char *name)
 {
 	struct ksim_profile *want, *got;
 	char out[256], *err = NULL;
-	struct run r;
+	struct tc_run r;
 
 	snprintf(out, sizeof(out), "%s/%s.profile", tmpdir, name);
 	run(&r, NULL, (const char *[]){ kfdtrace, "sim", "--profile", profile, "--", kfdtrace,
 					"sim", "--save-profile", name, "-o", out, NULL });
 	if (r.status != 0)
 		fail_msg("capturing %s: exit %d\n%s", profile, r.status, r.err);
-	run_free(&r);
+	tc_run_free(&r);
 	want = ksim_profile_load(profile, &err);
 	assert_non_null(want);
 	got = ksim_profile_load(out, &err);
@@ -301,10 +241,7 @@ setup(void **state)
 static int
 teardown(void **state)
 {
-	char cmd[512];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
+	return tc_scratch_remove(tmpdir, NULL);
 }
 
 int

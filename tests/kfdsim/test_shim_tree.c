@@ -21,6 +21,7 @@
 #include "ksim_profile.h"
 #include "shim.h"
 #include "tree.h"
+#include "tc_text.h"
 #include "vdir.h"
 
 static const char *
@@ -29,49 +30,6 @@ data_dir(void)
 	const char *d = getenv("KSIM_TEST_DATA");
 
 	return d ? d : "tests/kfdsim/data";
-}
-
-static char *
-slurp(const char *path, size_t *len)
-{
-	char *buf = NULL;
-	size_t cap = 0, n = 0;
-	FILE *f = fopen(path, "rb");
-
-	if (!f)
-		return NULL;
-	for (;;) {
-		if (n + 4096 > cap) {
-			cap = cap ? cap * 2 : 8192;
-			buf = realloc(buf, cap);
-			assert_non_null(buf);
-		}
-		size_t got = fread(buf + n, 1, cap - n - 1, f);
-
-		n += got;
-		if (got == 0)
-			break;
-	}
-	fclose(f);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-}
-
-/* Read a whole fd (a materialized virtual file). */
-static char *
-slurp_fd(int fd, size_t *len)
-{
-	char *buf = malloc(1 << 16);
-	size_t n = 0;
-	ssize_t got;
-
-	assert_non_null(buf);
-	while ((got = read(fd, buf + n, (1 << 16) - 1 - n)) > 0)
-		n += (size_t)got;
-	buf[n] = '\0';
-	*len = n;
-	return buf;
 }
 
 struct fixture {
@@ -136,12 +94,13 @@ check_render(struct ksim_vfs *vfs, const char *path, const char *expected_file)
 	int fd;
 
 	snprintf(file, sizeof(file), "%s/%s", data_dir(), expected_file);
-	want = slurp(file, &wlen);
+	want = tc_read_file(file, &wlen);
 	assert_non_null(want);
 	assert_int_equal(n->type, KSIM_V_FILE);
 	fd = ksim_vfs_materialize(n, 0);
 	assert_true(fd >= 0);
-	got = slurp_fd(fd, &glen);
+	got = tc_read_fd(fd, &glen);
+	assert_non_null(got);
 	close(fd);
 	if (glen != wlen || memcmp(want, got, wlen) != 0)
 		fail_msg("%s differs from %s:\n--- got ---\n%s\n--- want ---\n%s", path, file,
@@ -195,7 +154,8 @@ check_text(struct ksim_vfs *vfs, const char *path, const char *want)
 
 	fd = ksim_vfs_materialize(n, 0);
 	assert_true(fd >= 0);
-	got = slurp_fd(fd, &len);
+	got = tc_read_fd(fd, &len);
+	assert_non_null(got);
 	close(fd);
 	assert_string_equal(got, want);
 	free(got);
@@ -446,7 +406,8 @@ test_proc_modules(void **state)
 
 	fd = ksim_vfs_materialize(n, 0);
 	assert_true(fd >= 0);
-	text = slurp_fd(fd, &len);
+	text = tc_read_fd(fd, &len);
+	assert_non_null(text);
 	close(fd);
 	assert_non_null(strstr(text, "amdgpu "));
 	assert_non_null(strstr(text, " Live 0x"));

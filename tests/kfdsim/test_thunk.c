@@ -42,16 +42,14 @@ static HsaNodeProperties node_props[MAX_NODES];
 static HSAuint32 gpu_nodes[MAX_NODES];
 static unsigned int n_gpus;
 
-/* A key of a node's sysfs properties (read through the simulator). */
+/* A key of a sysfs "key value" properties file (read through the simulator). */
 static uint64_t
-sysfs_prop(unsigned int node, const char *key)
+file_prop(const char *path, const char *key)
 {
-	char path[256], name[64];
+	char name[64];
 	unsigned long long value;
-	FILE *f;
+	FILE *f = fopen(path, "r");
 
-	snprintf(path, sizeof(path), TOPO "/nodes/%u/properties", node);
-	f = fopen(path, "r");
 	if (!f)
 		fail_msg("%s: %s", path, strerror(errno));
 	while (fscanf(f, "%63s %llu\n", name, &value) == 2) {
@@ -65,26 +63,24 @@ sysfs_prop(unsigned int node, const char *key)
 	return 0;
 }
 
+/* A key of a node's properties. */
+static uint64_t
+sysfs_prop(unsigned int node, const char *key)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), TOPO "/nodes/%u/properties", node);
+	return file_prop(path, key);
+}
+
+/* A key of a node's mem_banks/@idx, io_links/@idx, ... (@kind). */
 static uint64_t
 sysfs_sub_prop(unsigned int node, const char *kind, unsigned int idx, const char *key)
 {
-	char path[256], name[64];
-	unsigned long long value;
-	FILE *f;
+	char path[256];
 
 	snprintf(path, sizeof(path), TOPO "/nodes/%u/%s/%u/properties", node, kind, idx);
-	f = fopen(path, "r");
-	if (!f)
-		fail_msg("%s: %s", path, strerror(errno));
-	while (fscanf(f, "%63s %llu\n", name, &value) == 2) {
-		if (strcmp(name, key) == 0) {
-			fclose(f);
-			return value;
-		}
-	}
-	fclose(f);
-	fail_msg("%s: no key %s", path, key);
-	return 0;
+	return file_prop(path, key);
 }
 
 static int

@@ -10,53 +10,21 @@
  *
  * Environment: KFDTRACE, RP_GEN; BENCH_IOCTLS overrides the count.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-static double
-now(void)
-{
-	struct timespec ts;
+#include "tc_run.h"
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* CPU seconds (user + system) of the last command run. */
-static double last_cpu;
+/* The times of the last command run. */
+static struct tc_timing last;
 
 /* Run argv with stdout into @out (NULL: inherit); return the exit status. */
 static int
 run(char *const *argv, const char *out)
 {
-	struct rusage ru;
-	int status;
-	pid_t pid = fork();
-
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		if (out) {
-			int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-
-			dup2(fd, 1);
-		}
-		execv(argv[0], argv);
-		_exit(126);
-	}
-	while (wait4(pid, &status, 0, &ru) < 0)
-		if (errno != EINTR)
-			return -1;
-	last_cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
-		   (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return tc_run_timed(argv, out, &last);
 }
 
 int
@@ -89,11 +57,11 @@ main(void)
 	/* The same calls without replaying anything: the simulator's ceiling. */
 	run((char *const[]){ (char *)kfdtrace, "sim", "--", (char *)gen, "-",
 			     (char *)count, NULL }, NULL);
-	sim_cpu = last_cpu;
-	t0 = now();
+	sim_cpu = last.cpu;
+	t0 = tc_now();
 	st = run((char *const[]){ (char *)kfdtrace, "replay", "--sim",
 				  "--verify=strict", trace, NULL }, report);
-	wall = now() - t0;
+	wall = tc_now() - t0;
 	f = fopen(report, "r");
 	while (f && fgets(line, sizeof(line), f)) {
 		const char *p = strstr(line, "replayed:");
@@ -123,7 +91,7 @@ main(void)
 	printf("sim_alone_cpu_ioctls_per_s: %.0f (%.3f CPU s)\n",
 	       sim_cpu > 0 ? (double)ioctls / sim_cpu : 0, sim_cpu);
 	printf("replay_strict_cpu_ioctls_per_s: %.0f (%.3f CPU s, with planning)\n",
-	       last_cpu > 0 ? (double)ioctls / last_cpu : 0, last_cpu);
+	       last.cpu > 0 ? (double)ioctls / last.cpu : 0, last.cpu);
 	printf("target_ioctls_per_s: 1000000 (%s)\n",
 	       rate >= 1e6 ? "met" : "not met");
 	ret = 0;

@@ -11,7 +11,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -29,44 +28,26 @@
 #include <kfdtrace/schema.h>
 #include <kfdtrace/trace.h>
 
+#include "tc_run.h"
+#include "tc_scratch.h"
+
 static char dir[64];
 static const char *kfdtrace, *workload, *alter;
 static char *out;		/* the last command's stdout + stderr */
 static int have_rocminfo;
 
-/* Run argv with stdout and stderr into a file; return the exit status. */
+/* Run argv with stdout and stderr (interleaved) into out; return its status. */
 static int
 run(const char *const *argv)
 {
-	char path[128];
-	int status, fd;
-	pid_t pid;
-	FILE *f;
-	long n;
+	struct tc_run res;
 
-	snprintf(path, sizeof(path), "%s/out.txt", dir);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		dup2(fd, 1);
-		dup2(fd, 2);
-		execv(argv[0], (char *const *)argv);
-		_exit(126);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		assert_int_equal(errno, EINTR);
+	assert_int_equal(tc_run_env((char *const *)argv, NULL, TC_RUN_MERGE,
+				    &res), 0);
 	free(out);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	out = calloc(1, (size_t)n + 1);
-	assert_non_null(out);
-	assert_int_equal(fread(out, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	out = res.out;
+	free(res.err);
+	return res.status;
 }
 
 #define RUN(...) run((const char *const[]){ __VA_ARGS__, NULL })
@@ -81,12 +62,7 @@ expect_out(const char *needle)
 static char *
 tmp(const char *name)
 {
-	static char buf[8][160];
-	static int i;
-
-	i = (i + 1) % 8;
-	snprintf(buf[i], sizeof(buf[i]), "%s/%s", dir, name);
-	return buf[i];
+	return tc_scratch_path(dir, name);
 }
 
 /*
@@ -714,15 +690,6 @@ test_hostile(void **state)
 /* ------------------------------------------------------------------ */
 
 static int
-rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static int
 setup(void **state)
 {
 	(void)state;
@@ -745,8 +712,7 @@ teardown(void **state)
 {
 	(void)state;
 	free(out);
-	if (!getenv("RP_KEEP"))
-		nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	tc_scratch_remove(dir, "RP_KEEP");
 	return 0;
 }
 

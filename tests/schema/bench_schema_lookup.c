@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Benchmark: the recorder resolves every ioctl through kfd_schema_lookup()
  * and reads a few fields; both must stay in the nanoseconds.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * The schema rows against the distribution's headers at run time: every
  * request code <linux/kfd_ioctl.h> (ABI 1.11) and libdrm define resolves to

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /* Field get/set/present and indirect-buffer lengths and pointers. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /* Lookup by request per file kind, by name, and the small name helpers. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Structural checks over every row of the schema table: sizes, field
  * bounds and overlaps, selectors, buffer references, names, coverage.

@@ -2,16 +2,21 @@
 /*
  * Tracer costs, side by side in one run:
  *
- *   1. ioctl() vs kfd_dispatch() with no hook, on /dev/null (a real
- *      system call that fails fast): the dispatch point must cost nothing
- *      measurable.
- *   2. kfd_dispatch() with the recorder attached, same call.
- *   3. GET_VERSION on kfdsim, untraced (LD_PRELOAD=libkfdsim.so) vs traced
- *      (libkfdtrace-capture.so in front of it): the added time per ioctl
- *      with recording on. Target: at most 100 ns (median).
+ *   1. ioctl() vs kfd_dispatch() with no hook vs kfd_dispatch() with the
+ *      recorder attached, on /dev/null (a real system call that fails
+ *      fast), interleaved batch by batch.
+ *   2. GET_VERSION on kfdsim: untraced (LD_PRELOAD=libkfdsim.so) vs traced
+ *      (libkfdtrace-capture.so in front of it), alternating run by run.
+ *      Target: at most 100 ns added per ioctl (median). Measured with the
+ *      program holding a second thread, as every ROCm process does, and
+ *      also single-threaded (see mode_bench() in kt_workload.c for why
+ *      the two differ).
+ *   3. The same workload under `strace -e trace=ioctl -o /dev/null`, when
+ *      strace is installed, for scale.
  *
- * Figures are medians of per-batch means (batches of 1000 calls), which
- * shrug off the odd preemption on a shared machine.
+ * Figures are medians of per-batch means (batches of 1000 calls), and for
+ * the runs of 2 the median over rounds: the machines we run on are shared,
+ * and a median shrugs off the batches and runs that lost their CPU.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,11 +36,22 @@
 
 #define BATCH 1000
 #define BATCHES 300
+#define ROUNDS 7		/* rounds of untraced/traced runs */
+#define RUN_CALLS "200000"	/* per kt_workload run */
+#define STRACE_CALLS "20000"
 
 static int
 cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int
+cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
 
 	return x < y ? -1 : x > y;
 }
@@ -47,104 +63,174 @@ median_ns(uint64_t *v, int n)
 	return (double)v[n / 2] / BATCH;
 }
 
-/* Interleave the variants batch by batch, so drift hits them equally. */
-static void
-bench_inprocess(int fd, double *direct, double *dispatch)
+static double
+median_dbl(double *v, int n)
 {
-	static uint64_t a[BATCHES], b[BATCHES];
-	struct kfd_abi_get_version_args v;
-
-	for (int i = 0; i < 5000; i++)
-		ioctl(fd, KFD_ABI_IOC_GET_VERSION, &v);
-	for (int k = 0; k < BATCHES; k++) {
-		uint64_t t0 = kfd_dispatch_now();
-
-		for (int i = 0; i < BATCH; i++)
-			ioctl(fd, KFD_ABI_IOC_GET_VERSION, &v);
-		uint64_t t1 = kfd_dispatch_now();
-
-		for (int i = 0; i < BATCH; i++)
-			kfd_dispatch_once(fd, KFD_FILE_KFD,
-					  KFD_ABI_IOC_GET_VERSION, &v);
-		uint64_t t2 = kfd_dispatch_now();
-
-		a[k] = t1 - t0;
-		b[k] = t2 - t1;
-	}
-	*direct = median_ns(a, BATCHES);
-	*dispatch = median_ns(b, BATCHES);
+	qsort(v, (size_t)n, sizeof(*v), cmp_dbl);
+	return v[n / 2];
 }
 
-static double
-bench_recorded(int fd, const char *dir)
+/*
+ * Interleave the variants batch by batch, so drift hits them equally. The
+ * recorder stays open throughout (its writer thread exists for all three)
+ * and is attached only around its own batches.
+ */
+static void
+bench_inprocess(int fd, const char *dir, double out[3])
 {
-	static uint64_t a[BATCHES];
+	static uint64_t t[3][BATCHES];
 	struct kfd_abi_get_version_args v;
 	struct kfd_recorder_opts o = { .flags = KFD_REC_NO_TOPOLOGY |
 					       KFD_REC_CRASH_HANDLERS };
 	struct kfd_recorder *r;
 	char *path = tt_path(dir, "bench.kfdtrace");
-	double m;
 
-	if (kfd_recorder_open(path, &o, &r) || kfd_recorder_attach(r)) {
+	if (kfd_recorder_open(path, &o, &r)) {
 		fprintf(stderr, "bench: cannot record to %s\n", path);
 		exit(1);
 	}
+	for (int i = 0; i < 5000; i++)
+		ioctl(fd, KFD_ABI_IOC_GET_VERSION, &v);
 	for (int k = 0; k < BATCHES; k++) {
-		uint64_t t0 = kfd_dispatch_now();
+		uint64_t t0 = kfd_dispatch_now(), t1, t2, t3;
 
+		for (int i = 0; i < BATCH; i++)
+			ioctl(fd, KFD_ABI_IOC_GET_VERSION, &v);
+		t1 = kfd_dispatch_now();
 		for (int i = 0; i < BATCH; i++)
 			kfd_dispatch_once(fd, KFD_FILE_KFD,
 					  KFD_ABI_IOC_GET_VERSION, &v);
-		a[k] = kfd_dispatch_now() - t0;
+		t[1][k] = kfd_dispatch_now() - t1;
+		t[0][k] = t1 - t0;
+		if (kfd_recorder_attach(r))
+			exit(1);
+		t2 = kfd_dispatch_now();
+		for (int i = 0; i < BATCH; i++)
+			kfd_dispatch_once(fd, KFD_FILE_KFD,
+					  KFD_ABI_IOC_GET_VERSION, &v);
+		t3 = kfd_dispatch_now();
+		kfd_recorder_detach(r);
+		t[2][k] = t3 - t2;
 	}
-	m = median_ns(a, BATCHES);
+	for (int i = 0; i < 3; i++)
+		out[i] = median_ns(t[i], BATCHES);
 	kfd_recorder_close(r);
 	unlink(path);
 	free(path);
-	return m;
 }
 
 /*
- * Run kt_workload bench under @preload. Return: the median wall ns per
- * call, with the calling thread's mean CPU ns per call in *cpu.
+ * Run `kt_workload bench N [mt]`, under strace when @strace is set.
+ * Return: 0 with the median wall ns per call and this thread's mean CPU ns
+ * per call, or -1.
  */
-static double
-bench_workload(const char *workload, const char *preload, const char *out,
-	       const char *dir, double *cpu)
+static int
+run_workload(const char *workload, const char *preload, const char *out,
+	     const char *dir, const char *calls, int mt, const char *strace,
+	     double *wall, double *cpu)
 {
 	char *log = tt_path(dir, "bench.log");
-	char *env[4], *args[4];
+	char *env[3], *args[12];
 	char line[64] = "";
-	double wall;
-	int status, fd;
-	ssize_t n;
+	int status, fd, n = 0;
+	ssize_t got;
 
-	args[0] = (char *)workload;
-	args[1] = "bench";
-	args[2] = "300000";
-	args[3] = NULL;
+	if (strace) {
+		args[n++] = (char *)strace;
+		args[n++] = "-f";
+		args[n++] = "-e";
+		args[n++] = "trace=ioctl";
+		args[n++] = "-o";
+		args[n++] = "/dev/null";
+	}
+	args[n++] = (char *)workload;
+	args[n++] = "bench";
+	args[n++] = (char *)calls;
+	if (mt)
+		args[n++] = "mt";
+	args[n] = NULL;
 	if (asprintf(&env[0], "LD_PRELOAD=%s", preload) < 0 ||
 	    asprintf(&env[1], "KFDTRACE_OUTPUT=%s", out) < 0)
 		exit(1);
 	env[2] = NULL;
 	unlink(log);
+	unlink(out);
 	status = tt_run(args, env, log);
 	fd = open(log, O_RDONLY);
-	n = fd >= 0 ? read(fd, line, sizeof(line) - 1) : -1;
+	got = fd >= 0 ? read(fd, line, sizeof(line) - 1) : -1;
 	if (fd >= 0)
 		close(fd);
 	free(env[0]);
 	free(env[1]);
 	free(log);
-	if (!WIFEXITED(status) || WEXITSTATUS(status) || n <= 0) {
+	unlink(out);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) || got <= 0) {
 		fprintf(stderr, "bench: %s failed under %s\n", workload, preload);
 		return -1;
 	}
-	line[n] = '\0';
-	if (sscanf(line, "%lf %lf", &wall, cpu) != 2)
-		return -1;
-	return wall;
+	line[got] = '\0';
+	return sscanf(line, "%lf %lf", wall, cpu) == 2 ? 0 : -1;
+}
+
+struct pair {
+	double plain_wall, plain_cpu, traced_wall, traced_cpu;
+	double added_wall, added_cpu;	/* medians of the paired differences */
+};
+
+/*
+ * ROUNDS rounds of untraced and traced runs, with and without the second
+ * thread, all four in every round so that the load of the moment hits each
+ * alike. Medians of each figure and of the per-round differences.
+ */
+static int
+bench_capture(const char *workload, const char *sim, const char *traced,
+	      const char *out, const char *dir, struct pair p[2])
+{
+	double f[2][6][ROUNDS];
+
+	for (int i = 0; i < ROUNDS; i++) {
+		for (int mt = 1; mt >= 0; mt--) {
+			double (*v)[ROUNDS] = f[1 - mt];
+
+			if (run_workload(workload, sim, out, dir, RUN_CALLS, mt,
+					 NULL, &v[0][i], &v[1][i]) ||
+			    run_workload(workload, traced, out, dir, RUN_CALLS,
+					 mt, NULL, &v[2][i], &v[3][i]))
+				return -1;
+			v[4][i] = v[2][i] - v[0][i];
+			v[5][i] = v[3][i] - v[1][i];
+		}
+	}
+	for (int k = 0; k < 2; k++) {
+		p[k].plain_wall = median_dbl(f[k][0], ROUNDS);
+		p[k].plain_cpu = median_dbl(f[k][1], ROUNDS);
+		p[k].traced_wall = median_dbl(f[k][2], ROUNDS);
+		p[k].traced_cpu = median_dbl(f[k][3], ROUNDS);
+		p[k].added_wall = median_dbl(f[k][4], ROUNDS);
+		p[k].added_cpu = median_dbl(f[k][5], ROUNDS);
+	}
+	return 0;
+}
+
+static void
+print_pair(const char *what, const struct pair *p)
+{
+	printf("  %-26s %8.1f %8.1f %8.1f %8.1f   %+7.1f %+7.1f\n", what,
+	       p->plain_wall, p->plain_cpu, p->traced_wall, p->traced_cpu,
+	       p->added_wall, p->added_cpu);
+}
+
+/* The first strace on $PATH, or NULL. */
+static const char *
+find_strace(void)
+{
+	static const char *const where[] = { "/usr/bin/strace", "/bin/strace",
+					     "/usr/local/bin/strace" };
+
+	for (unsigned int i = 0; i < sizeof(where) / sizeof(where[0]); i++)
+		if (access(where[i], X_OK) == 0)
+			return where[i];
+	return NULL;
 }
 
 int
@@ -153,44 +239,56 @@ main(void)
 	const char *workload = getenv("KT_WORKLOAD");
 	const char *capture = getenv("KFDTRACE_CAPTURE_LIB");
 	const char *sim = getenv("KFDTRACE_SIM_LIB");
+	const char *strace = find_strace();
 	char *dir = tt_tmpdir();
-	double direct, dispatch, recorded;
+	double ns[3];
 	int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 
 	if (fd < 0 || !dir)
 		return 1;
-	bench_inprocess(fd, &direct, &dispatch);
-	recorded = bench_recorded(fd, dir);
+	bench_inprocess(fd, dir, ns);
 	printf("ioctl on /dev/null (ENOTTY), ns per call, median of %d x %d:\n",
 	       BATCHES, BATCH);
-	printf("  direct ioctl()              %8.1f\n", direct);
-	printf("  kfd_dispatch(), no hooks    %8.1f  (%+.1f)\n", dispatch,
-	       dispatch - direct);
-	printf("  kfd_dispatch(), recording   %8.1f  (%+.1f)\n", recorded,
-	       recorded - direct);
+	printf("  direct ioctl()              %8.1f\n", ns[0]);
+	printf("  kfd_dispatch(), no hooks    %8.1f  (%+.1f)\n", ns[1],
+	       ns[1] - ns[0]);
+	printf("  kfd_dispatch(), recording   %8.1f  (%+.1f)\n", ns[2],
+	       ns[2] - ns[0]);
 
 	if (workload && capture && sim && access(sim, R_OK) == 0) {
-		char *preload, *out = tt_path(dir, "bench-capture.kfdtrace");
-		double plain, traced, plain_cpu = 0, traced_cpu = 0;
+		char *traced, *out = tt_path(dir, "bench-capture.kfdtrace");
+		struct pair p[2];
 
-		plain = bench_workload(workload, sim, "/dev/null/unused", dir,
-				       &plain_cpu);
-		if (asprintf(&preload, "%s:%s", capture, sim) < 0)
+		if (asprintf(&traced, "%s:%s", capture, sim) < 0)
 			return 1;
-		traced = bench_workload(workload, preload, out, dir, &traced_cpu);
-		if (plain > 0 && traced > 0) {
-			printf("GET_VERSION on kfdsim, ns per call: wall (median of 300 x 1000), "
-			       "calling thread's CPU (mean):\n");
-			printf("  untraced (libkfdsim.so)     %8.1f  %8.1f\n", plain,
-			       plain_cpu);
-			printf("  traced (capture + kfdsim)   %8.1f  %8.1f\n", traced,
-			       traced_cpu);
-			printf("  added by tracing            %+8.1f  %+8.1f   (target: +100 wall)\n",
-			       traced - plain, traced_cpu - plain_cpu);
+		if (bench_capture(workload, sim, traced, out, dir, p))
+			return 1;
+		printf("GET_VERSION on kfdsim, ns per call, medians of %d "
+		       "rounds:\n", ROUNDS);
+		printf("  %-26s %8s %8s %8s %8s   %7s %7s\n", "", "untraced",
+		       "", "traced", "", "added", "");
+		printf("  %-26s %8s %8s %8s %8s   %7s %7s\n", "", "wall", "cpu",
+		       "wall", "cpu", "wall", "cpu");
+		print_pair("program with 2 threads", &p[0]);
+		print_pair("single-threaded program", &p[1]);
+		printf("  added by tracing: %+.1f ns wall (target: +100)\n",
+		       p[0].added_wall);
+		if (strace) {
+			double sw, sc, pw, pc;
+
+			if (run_workload(workload, sim, out, dir, STRACE_CALLS,
+					 1, strace, &sw, &sc) ||
+			    run_workload(workload, sim, out, dir, STRACE_CALLS,
+					 1, NULL, &pw, &pc))
+				return 1;
+			printf("strace -e trace=ioctl, same workload: %+.0f ns "
+			       "wall per call, %.0f times what tracing adds\n",
+			       sw - pw, (sw - pw) / p[0].added_wall);
+		} else {
+			printf("strace is not installed: no strace figures\n");
 		}
-		unlink(out);
 		free(out);
-		free(preload);
+		free(traced);
 	} else {
 		printf("kfdsim or the capture library is not built: no capture figures\n");
 	}

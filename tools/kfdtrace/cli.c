@@ -54,6 +54,29 @@ cli_finish(const char *path, struct kt_reader *r, int rc)
 }
 
 int
+cli_get_version(const struct kfd_ioctl_desc *desc,
+		const struct kt_ioctl_rec *io, uint32_t *major, uint32_t *minor)
+{
+	int fmaj, fmin;
+	uint64_t maj, min;
+
+	if (!desc || strcmp(desc->name, "GET_VERSION") || io->ret != 0 ||
+	    !desc->args || !io->arg_after)
+		return 0;
+	fmaj = kfd_schema_field(desc, "major_version");
+	fmin = kfd_schema_field(desc, "minor_version");
+	if (fmaj < 0 || fmin < 0 ||
+	    kfd_field_get(&desc->args->fields[fmaj], io->arg_after,
+			  io->arg_size, &maj) ||
+	    kfd_field_get(&desc->args->fields[fmin], io->arg_after,
+			  io->arg_size, &min))
+		return 0;
+	*major = (uint32_t)maj;
+	*minor = (uint32_t)min;
+	return 1;
+}
+
+int
 cli_parse_u64(const char *s, uint64_t *out)
 {
 	unsigned long long v;
@@ -64,6 +87,17 @@ cli_parse_u64(const char *s, uint64_t *out)
 	errno = 0;
 	v = strtoull(s, &end, 0);
 	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int
+cli_parse_window(const char *s, uint64_t *out)
+{
+	uint64_t v;
+
+	if (cli_parse_u64(s, &v) || v == 0 || v > CLI_REORDER_WINDOW_MAX)
 		return -1;
 	*out = v;
 	return 0;

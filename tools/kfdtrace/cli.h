@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Helpers shared by the kfdtrace commands: opening traces with readable
- * errors, reporting how a trace ended, number parsing, copying records and
- * putting them back into sequence order.
+ * errors, reporting how a trace ended, the KFD ABI a trace used, number
+ * parsing, copying records and putting them back into sequence order.
  */
 #ifndef KFDTRACE_CLI_H
 #define KFDTRACE_CLI_H
@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "kfdtrace/schema.h"
 #include "kfdtrace/trace.h"
 
 /*
@@ -32,6 +33,20 @@ int cli_open(const char *path, struct kt_reader **out);
  * KFDTRACE_EXIT_ERROR for truncated, corrupt or unreadable ones.
  */
 int cli_finish(const char *path, struct kt_reader *r, int rc);
+
+/*
+ * cli_get_version() - the KFD ABI version a successful GET_VERSION call
+ * returned. Traces whose header says 0.0 (the capture library opens the
+ * file before the program asks) still hold it this way.
+ * @desc:	the schema row of @io (NULL for unknown requests)
+ * @io:		an ioctl record
+ *
+ * Return: 1 with @major and @minor set, or 0 when @io is not a successful
+ * GET_VERSION with a readable result.
+ */
+int cli_get_version(const struct kfd_ioctl_desc *desc,
+		    const struct kt_ioctl_rec *io, uint32_t *major,
+		    uint32_t *minor);
 
 /* cli_parse_u64() - a decimal or 0x-hex number. Return: 0, or -1. */
 int cli_parse_u64(const char *s, uint64_t *out);
@@ -64,7 +79,22 @@ struct cli_reorder {
 };
 
 #define CLI_REORDER_WINDOW 65536
+/* The largest --window the commands accept. */
+#define CLI_REORDER_WINDOW_MAX (1u << 24)
 
+/*
+ * cli_parse_window() - a --window value: a number from 1 to
+ * CLI_REORDER_WINDOW_MAX.
+ *
+ * Return: 0, or -1 (@out untouched).
+ */
+int cli_parse_window(const char *s, uint64_t *out);
+
+/*
+ * cli_reorder_init() - an empty reorder buffer holding up to @window
+ * records (0: 1), expecting @first as the first seq, handing records to
+ * @emit in order.
+ */
 void cli_reorder_init(struct cli_reorder *ro, size_t window, uint64_t first,
 		      int (*emit)(void *ctx, const struct kt_record *rec),
 		      void *ctx);

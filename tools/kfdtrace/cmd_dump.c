@@ -246,8 +246,7 @@ kfdtrace_cmd_dump(int argc, char **argv)
 			dp.opts.max_elems = (unsigned int)v;
 			break;
 		case 'w':
-			if (cli_parse_u64(optarg, &window) || window == 0 ||
-			    window > 1u << 24)
+			if (cli_parse_window(optarg, &window))
 				goto bad_number;
 			break;
 		default:

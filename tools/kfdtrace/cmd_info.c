@@ -113,8 +113,23 @@ print_topology(const struct topo_summary *s)
 	}
 }
 
+/*
+ * The header's KFD ABI, else the one the first successful GET_VERSION
+ * returned (@ver, NULL when there was none).
+ */
 static void
-print_header(const char *path, const struct kt_header *h)
+print_abi(const struct kt_header *h, const uint32_t *ver)
+{
+	if (h->kfd_major || h->kfd_minor)
+		printf("kfd abi:    %u.%u\n", h->kfd_major, h->kfd_minor);
+	else if (ver)
+		printf("kfd abi:    %u.%u (from GET_VERSION)\n", ver[0], ver[1]);
+	else
+		printf("kfd abi:    unknown\n");
+}
+
+static void
+print_header(const char *path, const struct kt_header *h, const uint32_t *ver)
 {
 	char when[64] = "";
 	time_t secs = (time_t)(h->start_realtime / 1000000000ULL);
@@ -133,10 +148,7 @@ print_header(const char *path, const struct kt_header *h)
 	printf("cmdline:    ");
 	print_cmdline(h);
 	printf("\n");
-	if (h->kfd_major || h->kfd_minor)
-		printf("kfd abi:    %u.%u\n", h->kfd_major, h->kfd_minor);
-	else
-		printf("kfd abi:    unknown\n");
+	print_abi(h, ver);
 	printf("started:    %s\n", when);
 	if (h->flags) {
 		printf("flags:     ");
@@ -162,8 +174,9 @@ kfdtrace_cmd_info(int argc, char **argv)
 	struct kt_reader *r;
 	struct kt_record rec;
 	const char *path;
+	uint32_t ver[2];
 	unsigned int t;
-	int rc, status;
+	int rc, status, have_ver = 0;
 
 	if (cli_help_requested(argc, argv)) {
 		kfdtrace_help_info(stdout);
@@ -186,10 +199,17 @@ kfdtrace_cmd_info(int argc, char **argv)
 			last_ts = rec.ts;
 		total++;
 		counts[rec.type < KT_REC_TYPE_MAX ? rec.type : KT_REC_TYPE_MAX]++;
-		if (rec.type == KT_REC_IOCTL &&
-		    !kfd_schema_lookup((enum kfd_file_kind)rec.u.ioctl.file_kind,
-				       rec.u.ioctl.request))
-			unknown_ioctls++;
+		if (rec.type == KT_REC_IOCTL) {
+			const struct kfd_ioctl_desc *d = kfd_schema_lookup(
+				(enum kfd_file_kind)rec.u.ioctl.file_kind,
+				rec.u.ioctl.request);
+
+			if (!d)
+				unknown_ioctls++;
+			else if (!have_ver)
+				have_ver = cli_get_version(d, &rec.u.ioctl,
+							   &ver[0], &ver[1]);
+		}
 		if (rec.type == KT_REC_TOPOLOGY && !topo) {
 			topo = malloc(sizeof(*topo));
 			if (topo)
@@ -198,7 +218,7 @@ kfdtrace_cmd_info(int argc, char **argv)
 	}
 	kt_reader_get_status(r, &st);
 
-	print_header(path, h);
+	print_header(path, h, have_ver ? ver : NULL);
 	if (topo)
 		print_topology(topo);
 	else

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * kfdtrace record [-o FILE] [--sim[=PROFILE]] [--no-buffers] [--lttng] -- CMD [ARGS]
+ * kfdtrace record [-o FILE] [--sim[=PROFILE]] [--no-buffers] [--lttng] [--api]
+ *                 -- CMD [ARGS]
  *
  * Runs CMD with the capture library preloaded (and kfdsim's library after
  * it when asked to, or when this machine has no /dev/kfd), waits for it,
  * and summarizes the trace it left. Returns CMD's exit status (128 + the
  * signal number when a signal killed it).
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
@@ -31,7 +33,7 @@ void
 kfdtrace_help_record(FILE *f)
 {
 	fprintf(f,
-		"usage: kfdtrace record [-o FILE] [--sim[=PROFILE]] [--no-buffers] [--lttng]\n"
+		"usage: kfdtrace record [-o FILE] [--sim[=PROFILE]] [--no-buffers] [--lttng] [--api]\n"
 		"                       -- CMD [ARGS...]\n"
 		"\n"
 		"Run CMD and record every KFD and render-node request it makes.\n"
@@ -43,6 +45,8 @@ kfdtrace_help_record(FILE *f)
 		"      --no-buffers    leave out buffer contents that may hold user data\n"
 		"      --lttng         also emit every call as a kfd:* lttng-ust event, for\n"
 		"                      the LTTng sessions that enable them (docs/lttng.md)\n"
+		"      --api           also record each hsaKmt* call of a dynamically linked\n"
+		"                      libhsakmt as a span around its ioctls (docs/tracer.md)\n"
 		"  -h, --help          this text\n"
 		"\n"
 		"Forked children write FILE.<pid>, images after an exec FILE.exec<N>\n"
@@ -124,6 +128,7 @@ struct record_opts {
 	int sim;
 	int no_buffers;
 	int lttng;
+	int api;
 };
 
 static int
@@ -134,6 +139,7 @@ parse_args(int argc, char **argv, struct record_opts *o)
 		{ "sim", optional_argument, NULL, 's' },
 		{ "no-buffers", no_argument, NULL, 'b' },
 		{ "lttng", no_argument, NULL, 'l' },
+		{ "api", no_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -156,6 +162,9 @@ parse_args(int argc, char **argv, struct record_opts *o)
 			break;
 		case 'l':
 			o->lttng = 1;
+			break;
+		case 'a':
+			o->api = 1;
 			break;
 		case 'h':
 			kfdtrace_help_record(stdout);
@@ -313,7 +322,41 @@ summarize(const char *path, int verbose)
 	fprintf(stderr, "\n");
 }
 
-/* Traces of children and exec'd images: FILE.<something>. */
+/*
+ * Skip ".<word><digits>" at @s (@word may be empty).
+ *
+ * Return: what follows it, or @s when it is not there.
+ */
+static const char *
+skip_name_part(const char *s, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p = s + 1 + n;
+
+	if (s[0] != '.' || strncmp(s + 1, word, n) || !isdigit((unsigned char)*p))
+		return s;
+	while (isdigit((unsigned char)*p))
+		p++;
+	return p;
+}
+
+/*
+ * Whether FILE@suffix is a name the capture library gives a trace
+ * (docs/tracer.md): ".<pid>", ".exec<N>" or ".<pid>.exec<N>", each maybe
+ * followed by the ".<i>" taken when the name existed. Anything else that
+ * starts with FILE. (notes, logs) is not a trace.
+ */
+static int
+is_child_trace_suffix(const char *suffix)
+{
+	const char *p = skip_name_part(suffix, "");
+
+	p = skip_name_part(p, "exec");
+	p = skip_name_part(p, "");
+	return p != suffix && *p == '\0';
+}
+
+/* Traces of children and exec'd images: FILE.<pid>, FILE.exec<N>, ... */
 static void
 summarize_others(const char *output)
 {
@@ -333,7 +376,8 @@ summarize_others(const char *output)
 	while ((de = readdir(d))) {
 		char path[PATH_MAX];
 
-		if (strncmp(de->d_name, base, blen) || de->d_name[blen] != '.')
+		if (strncmp(de->d_name, base, blen) ||
+		    !is_child_trace_suffix(de->d_name + blen))
 			continue;
 		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir,
 				     de->d_name) < sizeof(path))
@@ -452,6 +496,10 @@ exec_child(char **cmd, const char *capture, const char *sim,
 		setenv("KFDSIM_PROFILE", o->profile, 1);
 	if (o->lttng)
 		lttng_child_env();
+	if (o->api)
+		setenv("KFDTRACE_API", "1", 1);
+	else
+		unsetenv("KFDTRACE_API");
 	execvp(cmd[0], cmd);
 	fprintf(stderr, "kfdtrace record: cannot run %s: %s\n", cmd[0],
 		strerror(errno));

@@ -22,6 +22,7 @@
 #include <kfdtrace/recorder.h>
 #include <kfdtrace/replay.h>
 
+#include "cli.h"
 #include "commands.h"
 
 /* Set in the environment of the run under the simulator. */
@@ -96,22 +97,6 @@ usage_error(const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, " (see 'kfdtrace replay --help')\n");
 	return -1;
-}
-
-static int
-parse_u64(const char *s, uint64_t *out)
-{
-	unsigned long long v;
-	char *end;
-
-	if (!s || !*s || *s == '-')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (*end || errno)
-		return -1;
-	*out = v;
-	return 0;
 }
 
 /* "--name=value" or "--name value": the value, or NULL. */
@@ -192,7 +177,7 @@ parse(int argc, char **argv, struct replay_cli *c)
 				"--wait-timeout" : "--max-reported";
 
 			v = opt_value(argc, argv, &i, name);
-			if (parse_u64(v, &n) < 0)
+			if (cli_parse_u64(v, &n) < 0)
 				return usage_error("%s needs a number", name);
 			if (name[2] == 'f')
 				c->o.from_seq = n;

@@ -92,8 +92,7 @@ kfdtrace_cmd_report(int argc, char **argv)
 			out = optarg;
 			break;
 		case 'w':
-			if (cli_parse_u64(optarg, &window) || window == 0 ||
-			    window > 1u << 24) {
+			if (cli_parse_window(optarg, &window)) {
 				fprintf(stderr, "kfdtrace report: bad number '%s'\n",
 					optarg);
 				return KFDTRACE_EXIT_USAGE;

@@ -686,13 +686,7 @@ static void
 json_num(struct kt_strbuf *sb, int *first, const char *key, uint64_t v)
 {
 	json_key(sb, first, key);
-	if (v > 1ULL << 53) {
-		kt_strbuf_putc(sb, '"');
-		kt_strbuf_put_hex(sb, v);
-		kt_strbuf_putc(sb, '"');
-	} else {
-		kt_strbuf_put_u64(sb, v);
-	}
+	kfd_json_u64(sb, v);
 }
 
 static void
@@ -992,8 +986,7 @@ kfdtrace_cmd_stats(int argc, char **argv)
 			s.by_gpu = 1;
 			break;
 		case 'w':
-			if (cli_parse_u64(optarg, &window) || window == 0 ||
-			    window > 1u << 24) {
+			if (cli_parse_window(optarg, &window)) {
 				fprintf(stderr, "kfdtrace stats: bad number '%s'\n",
 					optarg);
 				return KFDTRACE_EXIT_USAGE;

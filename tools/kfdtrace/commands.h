@@ -33,12 +33,22 @@ struct kfdtrace_cmd {
 	void (*help)(FILE *out);
 };
 
+/*
+ * Each command has a pair: kfdtrace_cmd_NAME() runs it on its arguments
+ * (argv[0] is NAME) and returns the exit status (an enum kfdtrace_exit;
+ * record and sim pass on the status of the program they ran), and
+ * kfdtrace_help_NAME() prints its usage text.
+ */
+
+/* tools/kfdtrace/cmd_info.c */
 int kfdtrace_cmd_info(int argc, char **argv);
 void kfdtrace_help_info(FILE *out);
 
+/* tools/kfdtrace/cmd_dump.c */
 int kfdtrace_cmd_dump(int argc, char **argv);
 void kfdtrace_help_dump(FILE *out);
 
+/* tools/kfdtrace/cmd_stats.c */
 int kfdtrace_cmd_stats(int argc, char **argv);
 void kfdtrace_help_stats(FILE *out);
 

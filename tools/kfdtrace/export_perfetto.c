@@ -70,19 +70,6 @@ put_str(struct kt_strbuf *sb, const char *s)
 	kfd_json_escape(sb, s, strlen(s));
 }
 
-/* Numbers JSON parsers keep exactly; larger ones as "0x..." strings. */
-static void
-put_num(struct kt_strbuf *sb, uint64_t v)
-{
-	if (v > 1ULL << 53) {
-		kt_strbuf_putc(sb, '"');
-		kt_strbuf_put_hex(sb, v);
-		kt_strbuf_putc(sb, '"');
-	} else {
-		kt_strbuf_put_u64(sb, v);
-	}
-}
-
 /* Start an event object up to and including its "ts". */
 static void
 ev_begin(struct pf *p, char ph, const char *cat, const char *name,
@@ -183,12 +170,12 @@ object_event(struct pf *p, const struct obj_change *c, int begin,
 				 "\"heap\":\"%s\",\"size\":",
 				 (unsigned long long)c->key, c->val.gpu_id,
 				 obj_heap_names[c->val.kind]);
-		put_num(sb, c->val.size);
+		kfd_json_u64(sb, c->val.size);
 		break;
 	case OBJ_QUEUE_NEW:
 	case OBJ_QUEUE_GONE:
 		kt_strbuf_puts(sb, "\"queue_id\":");
-		put_num(sb, c->key);
+		kfd_json_u64(sb, c->key);
 		kt_strbuf_printf(sb, ",\"gpu_id\":%u,\"type\":", c->val.gpu_id);
 		tn = obj_queue_type_name(&p->objs, c->val.kind);
 		if (tn)
@@ -198,7 +185,7 @@ object_event(struct pf *p, const struct obj_change *c, int begin,
 		break;
 	default:
 		kt_strbuf_puts(sb, "\"event_id\":");
-		put_num(sb, c->key);
+		kfd_json_u64(sb, c->key);
 		kt_strbuf_puts(sb, ",\"type\":");
 		tn = obj_event_type_name(&p->objs, c->val.kind);
 		if (tn)
@@ -235,7 +222,7 @@ memory_counter(struct pf *p, uint32_t gpu_id, uint64_t ts)
 		if (n++)
 			kt_strbuf_putc(sb, ',');
 		kt_strbuf_printf(sb, "\"%s\":", obj_heap_names[m->heap]);
-		put_num(sb, m->live);
+		kfd_json_u64(sb, m->live);
 	}
 	kt_strbuf_putc(sb, '}');
 	ev_end(p);
@@ -405,9 +392,9 @@ other_data(struct pf *p, const struct kt_header *h,
 	kt_strbuf_printf(sb, ",\"pid\":%d,\"exe\":", h->pid);
 	put_str(sb, h->exe);
 	kt_strbuf_puts(sb, ",\"start_monotonic_ns\":");
-	put_num(sb, h->start_monotonic);
+	kfd_json_u64(sb, h->start_monotonic);
 	kt_strbuf_puts(sb, ",\"start_realtime_ns\":");
-	put_num(sb, h->start_realtime);
+	kfd_json_u64(sb, h->start_realtime);
 	kt_strbuf_printf(sb, ",\"simulated\":%s,\"records\":%llu,"
 			 "\"integrity\":\"%s\"}}\n",
 			 (h->flags & KT_HDR_SIMULATED) ? "true" : "false",

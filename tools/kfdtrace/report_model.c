@@ -266,17 +266,7 @@ model_ioctl(struct report_model *m, const struct kt_record *rec,
 		if (keep_error(m, rec, k))
 			return -1;
 	}
-	if (desc && strcmp(desc->name, "GET_VERSION") == 0 && io->ret == 0) {
-		uint64_t maj, min;
-
-		if (!obj_arg_get(desc, "major_version", io->arg_after,
-				 io->arg_size, &maj) &&
-		    !obj_arg_get(desc, "minor_version", io->arg_after,
-				 io->arg_size, &min)) {
-			m->abi_major = (uint32_t)maj;
-			m->abi_minor = (uint32_t)min;
-		}
-	}
+	cli_get_version(desc, io, &m->abi_major, &m->abi_minor);
 	n = obj_tracker_ioctl(&m->objs, rec, desc, ch);
 	for (i = 0; i < n; i++)
 		if (object_changed(m, &ch[i], end))

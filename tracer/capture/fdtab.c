@@ -28,7 +28,6 @@
 #define DRM_RENDER_MINOR_BASE 128
 
 _Atomic(_Atomic uint8_t *) kcap_fdtab[FDTAB_PAGES];
-#define fdtab kcap_fdtab
 
 static _Atomic uint8_t *
 fdtab_slot(int fd, int create)
@@ -39,13 +38,13 @@ fdtab_slot(int fd, int create)
 	if (fd < 0 || fd >= FDTAB_PAGE * FDTAB_PAGES)
 		return NULL;
 	p = (unsigned int)fd / FDTAB_PAGE;
-	page = atomic_load_explicit(&fdtab[p], memory_order_acquire);
+	page = atomic_load_explicit(&kcap_fdtab[p], memory_order_acquire);
 	if (!page && create) {
 		fresh = calloc(FDTAB_PAGE, 1);
 		if (!fresh)
 			return NULL;
 		page = NULL;
-		if (atomic_compare_exchange_strong(&fdtab[p], &page, fresh))
+		if (atomic_compare_exchange_strong(&kcap_fdtab[p], &page, fresh))
 			page = fresh;
 		else
 			free(fresh);
@@ -141,7 +140,7 @@ kcap_fd_next_device(unsigned int from, unsigned int last)
 {
 	for (unsigned int fd = from; fd <= last && fd < FDTAB_PAGE * FDTAB_PAGES;) {
 		_Atomic uint8_t *page =
-			atomic_load_explicit(&fdtab[fd / FDTAB_PAGE],
+			atomic_load_explicit(&kcap_fdtab[fd / FDTAB_PAGE],
 					     memory_order_acquire);
 
 		if (!page) {

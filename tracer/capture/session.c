@@ -69,7 +69,6 @@ static struct {
 } S;
 
 _Atomic(struct kfd_recorder *) kcap_session_rec;
-#define session_rec kcap_session_rec
 static pthread_mutex_t session_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct kfd_gate session_gate;
 static pthread_once_t session_once = PTHREAD_ONCE_INIT;
@@ -263,7 +262,7 @@ session_create(void)
 struct kfd_recorder *
 kcap_session_get(void)
 {
-	struct kfd_recorder *r = atomic_load_explicit(&session_rec,
+	struct kfd_recorder *r = atomic_load_explicit(&kcap_session_rec,
 						      memory_order_acquire);
 
 	if (__builtin_expect(r != NULL, 1) || !kcap_enabled())
@@ -271,10 +270,10 @@ kcap_session_get(void)
 	kcap_busy++;
 	kcap_lttng_load();
 	pthread_mutex_lock(&session_lock);
-	r = atomic_load_explicit(&session_rec, memory_order_acquire);
+	r = atomic_load_explicit(&kcap_session_rec, memory_order_acquire);
 	if (!r && !S.closed && !S.execing && !S.failed && kcap_enabled()) {
 		r = session_create();
-		atomic_store_explicit(&session_rec, r, memory_order_release);
+		atomic_store_explicit(&kcap_session_rec, r, memory_order_release);
 	}
 	pthread_mutex_unlock(&session_lock);
 	kcap_busy--;
@@ -294,7 +293,7 @@ kcap_session_append(struct kt_record *rec, int create)
 	kcap_busy++;
 	kcap_lttng_record(rec);
 	token = kfd_gate_enter(&session_gate);
-	r = atomic_load_explicit(&session_rec, memory_order_seq_cst);
+	r = atomic_load_explicit(&kcap_session_rec, memory_order_seq_cst);
 	if (r)
 		kfd_recorder_append(r, rec);
 	kfd_gate_leave(&session_gate, token);
@@ -309,7 +308,7 @@ kcap_session_thread_name(const char *name)
 
 	kcap_busy++;
 	token = kfd_gate_enter(&session_gate);
-	r = atomic_load_explicit(&session_rec, memory_order_seq_cst);
+	r = atomic_load_explicit(&kcap_session_rec, memory_order_seq_cst);
 	if (r)
 		kfd_recorder_thread_name(r, name);
 	kfd_gate_leave(&session_gate, token);
@@ -323,7 +322,7 @@ session_close_locked(void)
 	struct kfd_recorder *r;
 	int fd;
 
-	r = atomic_exchange_explicit(&session_rec, NULL, memory_order_seq_cst);
+	r = atomic_exchange_explicit(&kcap_session_rec, NULL, memory_order_seq_cst);
 	if (!r)
 		return;
 	kfd_gate_drain(&session_gate);
@@ -344,7 +343,7 @@ kcap_session_close_for_exec(const char *path, char *const argv[])
 	kcap_busy++;
 	pthread_mutex_lock(&session_lock);
 	S.execing = 1;
-	r = atomic_load_explicit(&session_rec, memory_order_acquire);
+	r = atomic_load_explicit(&kcap_session_rec, memory_order_acquire);
 	if (r) {
 		struct kt_record rec;
 		size_t len = 0;
@@ -396,7 +395,7 @@ kcap_session_exec_failed(void)
 void
 kcap_session_emergency_flush(void)
 {
-	struct kfd_recorder *r = atomic_load_explicit(&session_rec,
+	struct kfd_recorder *r = atomic_load_explicit(&kcap_session_rec,
 						      memory_order_acquire);
 
 	if (r)
@@ -472,7 +471,7 @@ session_child(void)
 	kfd_dispatch_atfork_child();
 	kcap_maps_reset();
 	S.pid = getpid();
-	r = atomic_exchange(&session_rec, NULL);
+	r = atomic_exchange(&kcap_session_rec, NULL);
 	if (r) {
 		kcap_fd_unprotect(kfd_recorder_fd(r));
 		kfd_recorder_abandon(r);

@@ -224,6 +224,13 @@ const char *kfd_errno_desc(int err);
 void kfd_json_escape(struct kt_strbuf *sb, const char *s, size_t n);
 
 /*
+ * kfd_json_u64() - append @v as a JSON number when an IEEE double holds it
+ * exactly (up to 2^53), else as a "0x..." string, so no JSON reader
+ * silently rounds it.
+ */
+void kfd_json_u64(struct kt_strbuf *sb, uint64_t v);
+
+/*
  * kfd_gfx_target_name() - "gfx90a" for a topology gfx_target_version
  * (major * 10000 + minor * 100 + stepping).
  * @buf:	at least 16 bytes

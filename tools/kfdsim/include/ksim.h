@@ -78,6 +78,7 @@ extern "C" {
 #define KSIM_ENV_MACHINE	"KFDSIM_MACHINE"	/* shared registry key */
 #define KSIM_ENV_ABI_MINOR	"KFDSIM_ABI_MINOR"	/* e.g. "11" */
 #define KSIM_ENV_KERNEL		"KFDSIM_KERNEL"		/* "upstream" or "rocm" */
+#define KSIM_ENV_FAULTS		"KFDSIM_FAULTS"		/* fault mode, see below */
 
 /*
  * Kernel flavours. Upstream Linux answers the ROCm-only ioctls 0x80..0x87
@@ -110,7 +111,31 @@ struct ksim_opts {
 	 * KFDSIM_KERNEL environment variable, else the profile's `kernel`
 	 * key, else upstream. */
 	unsigned int kernel;
+	/* Fault mode rules (ksim_faults_check_spec()); NULL: the
+	 * KFDSIM_FAULTS environment variable; "": none. */
+	const char *faults;
 };
+
+/*
+ * ksim_faults_check_spec() - check a fault mode spec, the value of
+ * KFDSIM_FAULTS (docs/kfdsim.md): comma-separated NAME:WHICH:EFFECT rules
+ * that make chosen ioctls fail or return late.
+ *
+ *	NAME	a schema name ("ALLOC_MEMORY_OF_GPU", "wait_events",
+ *		"AMDGPU_INFO"), or "*" for every /dev/kfd ioctl
+ *	WHICH	N (the Nth matching call, from 1), N+C (C calls from the Nth),
+ *		N+* (all from the Nth) or * (all); counted per rule, per process
+ *	EFFECT	an errno (name or number): the call fails before the device
+ *		sees it, its argument untouched; delay=T (T with ns, us, ms or
+ *		s): answered as usual, returned T later. NAME:WHICH:delay=T:ERRNO
+ *		waits, then fails.
+ *
+ * e.g. "ALLOC_MEMORY_OF_GPU:3:ENOMEM,WAIT_EVENTS:*:delay=50ms".
+ * @msg:	receives what is wrong with it (may be NULL)
+ *
+ * Return: 0 (NULL and "" are valid: no rules), -EINVAL, -ENOMEM.
+ */
+int ksim_faults_check_spec(const char *spec, char *msg, size_t msglen);
 
 /*
  * ksim_kernel_parse() - a kernel flavour name.
@@ -128,8 +153,9 @@ struct ksim_file;
  * ksim_device_create() - build a device from a profile.
  * @prof:	the machine (copied; the caller may free it afterwards)
  * @opts:	options, or NULL for defaults
- * @err:	set to a negative errno on failure (-EINVAL bad profile or
- *		options, -ENOMEM, or the registry's open/mmap error); may be NULL
+ * @err:	set to a negative errno on failure (-EINVAL bad profile,
+ *		options or fault spec, -ENOMEM, or the registry's open/mmap
+ *		error); may be NULL
  *
  * Also raises RLIMIT_NOFILE's soft limit towards the hard limit, since
  * every BO holds a memfd (placed at high fd numbers, so the application's

@@ -188,8 +188,17 @@ ksim_device_create(const struct ksim_profile *prof,
 	}
 	dev->kernel = (unsigned int)r;
 	dev->flags = flags;
+	r = ksim_faults_parse(opts && opts->faults ? opts->faults : getenv(KSIM_ENV_FAULTS),
+			      &dev->faults, NULL, 0);
+	if (r) {
+		free(dev);
+		if (err)
+			*err = r;
+		return NULL;
+	}
 	dev->prof = ksim_profile_dup(prof);
 	if (!dev->prof) {
+		ksim_faults_free(dev->faults);
 		free(dev);
 		if (err)
 			*err = -ENOMEM;
@@ -203,6 +212,7 @@ ksim_device_create(const struct ksim_profile *prof,
 			continue;
 		if (dev->n_gpus == KSIM_MAX_GPUS) {
 			ksim_profile_free(dev->prof);
+			ksim_faults_free(dev->faults);
 			free(dev);
 			if (err)
 				*err = -EINVAL;
@@ -231,6 +241,7 @@ ksim_device_create(const struct ksim_profile *prof,
 	if (r) {
 		pthread_mutex_destroy(&dev->lock);
 		ksim_profile_free(dev->prof);
+		ksim_faults_free(dev->faults);
 		free(dev);
 		if (err)
 			*err = r;
@@ -304,6 +315,7 @@ ksim_device_destroy(struct ksim_device *dev)
 	pthread_mutex_destroy(&dev->lock);
 	ksim_reg_close(dev->reg);
 	ksim_profile_free(dev->prof);
+	ksim_faults_free(dev->faults);
 	free(dev);
 }
 
@@ -559,6 +571,26 @@ ksim_ioctl(struct ksim_file *f, unsigned long request, void *arg)
 
 	if (!f)
 		return -EBADF;
+	if (f->dev->faults) {
+		uint64_t delay;
+
+		/* Fault mode: a failure the device never sees, or a late answer. */
+		r = ksim_faults_check(f->dev->faults, f->kind, request, &delay);
+		if (r) {
+			if (delay)
+				ksim_faults_delay(delay);
+			errno = saved;
+			return r;
+		}
+		if (f->kind == KFD_FILE_KFD)
+			r = ksim_kfd_ioctl(f, request, arg);
+		else
+			r = ksim_drm_ioctl(f, request, arg);
+		if (delay)
+			ksim_faults_delay(delay);
+		errno = saved;
+		return r;
+	}
 	if (f->kind == KFD_FILE_KFD)
 		r = ksim_kfd_ioctl(f, request, arg);
 	else

@@ -21,6 +21,8 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,11 +62,16 @@ static const struct {
 	{ "EADDRINUSE", EADDRINUSE }, { "ETIMEDOUT", ETIMEDOUT }, { "ENOTSUPP", 524 },
 };
 
-static void
-msg_set(char *msg, size_t len, const char *fmt, const char *what, size_t wlen)
+static void __attribute__((format(printf, 3, 4)))
+msg_set(char *msg, size_t len, const char *fmt, ...)
 {
-	if (msg && len)
-		snprintf(msg, len, fmt, (int)wlen, what);
+	va_list ap;
+
+	if (!msg || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, len, fmt, ap);
+	va_end(ap);
 }
 
 /* A decimal number of @len chars; false when it is not one or overflows. */
@@ -180,26 +187,27 @@ parse_rule(const char *s, size_t len, struct ksim_fault_rule *r, char *msg, size
 		p = colon + 1;
 	}
 	if (nf < 3 || nf > 4) {
-		msg_set(msg, msglen, "'%.*s': expected NAME:WHICH:EFFECT[:EFFECT]", s, len);
+		msg_set(msg, msglen, "'%.*s': expected NAME:WHICH:EFFECT[:EFFECT]", (int)len, s);
 		return false;
 	}
 	if (flen[0] == 1 && field[0][0] == '*') {
 		r->desc = NULL;
 	} else {
 		if (!flen[0] || flen[0] >= sizeof(name)) {
-			msg_set(msg, msglen, "'%.*s': unknown ioctl", field[0], flen[0]);
+			msg_set(msg, msglen, "'%.*s': unknown ioctl", (int)flen[0], field[0]);
 			return false;
 		}
 		memcpy(name, field[0], flen[0]);
 		name[flen[0]] = '\0';
 		r->desc = kfd_schema_by_name(name);
 		if (!r->desc) {
-			msg_set(msg, msglen, "'%.*s': unknown ioctl", field[0], flen[0]);
+			msg_set(msg, msglen, "'%.*s': unknown ioctl", (int)flen[0], field[0]);
 			return false;
 		}
 	}
 	if (!parse_which(field[1], flen[1], r)) {
-		msg_set(msg, msglen, "'%.*s': expected N, N+COUNT, N+* or *", field[1], flen[1]);
+		msg_set(msg, msglen, "'%.*s': expected N, N+COUNT, N+* or *", (int)flen[1],
+			field[1]);
 		return false;
 	}
 	for (unsigned int i = 2; i < nf; i++) {
@@ -208,12 +216,13 @@ parse_rule(const char *s, size_t len, struct ksim_fault_rule *r, char *msg, size
 			    !r->delay_ns) {
 				msg_set(msg, msglen,
 					"'%.*s': expected delay=N with ns, us, ms or s (up to 1h)",
-					field[i], flen[i]);
+					(int)flen[i], field[i]);
 				return false;
 			}
 		} else if (r->err || !parse_errno(field[i], flen[i], &r->err)) {
-			msg_set(msg, msglen, "'%.*s': expected an errno name or number, or delay=T",
-				field[i], flen[i]);
+			msg_set(msg, msglen,
+				"'%.*s': expected an errno name or number, or delay=T",
+				(int)flen[i], field[i]);
 			return false;
 		}
 	}

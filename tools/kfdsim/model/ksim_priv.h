@@ -294,7 +294,21 @@ struct ksim_device {
 	uint64_t next_fake_offset;
 	struct ksim_registry *reg;
 	struct ksim_device *next_dev;	/* global list (fork handling) */
+	struct ksim_faults *faults;	/* fault mode rules; NULL: none */
 };
+
+/* ---- faults.c: fault mode (KFDSIM_FAULTS) ---- */
+struct ksim_faults;
+/* Parse a spec (NULL or "": no rules, *out NULL). -EINVAL with @msg set. */
+int ksim_faults_parse(const char *spec, struct ksim_faults **out, char *msg, size_t msglen);
+void ksim_faults_free(struct ksim_faults *f);
+/*
+ * Count an ioctl against the rules. Return: 0, or the -errno the call
+ * must fail with; *delay_ns: how long it must take to return.
+ */
+int ksim_faults_check(struct ksim_faults *f, enum kfd_file_kind kind, unsigned long request,
+		      uint64_t *delay_ns);
+void ksim_faults_delay(uint64_t ns);
 
 /* ---- sys.c: raw system calls (never through an interposing shim) ---- */
 pid_t ksim_self_pid(void);

@@ -119,9 +119,13 @@ parse_str(struct parser *p, const char *key, const char *val, char *dst,
 			return perr(p, "%s: unterminated quoted string", key);
 		val++;
 		n -= 2;
-		if (memchr(val, '"', n))
-			return perr(p, "%s: stray quote in string", key);
 	}
+	/*
+	 * No string may hold a quote, quoted or not: ksim_profile_save()
+	 * writes every string quoted, and the format has no escape.
+	 */
+	if (memchr(val, '"', n))
+		return perr(p, "%s: stray quote in string", key);
 	if (n >= size)
 		return perr(p, "%s: string longer than %zu bytes", key, size - 1);
 	memcpy(dst, val, n);

@@ -70,6 +70,24 @@ ksim_fd_maybe_ours(int fd)
 	return slot && *slot;
 }
 
+/* A new open file description of @kind, for the file @st describes. */
+static struct ksim_ofd *
+ofd_new(enum ksim_fdkind kind, struct ksim_vnode *node, struct ksim_file *file,
+	const struct stat *st)
+{
+	struct ksim_ofd *ofd = calloc(1, sizeof(*ofd));
+
+	if (!ofd)
+		return NULL;
+	ofd->refs = 1;
+	ofd->kind = kind;
+	ofd->node = node;
+	ofd->file = file;
+	ofd->backing_dev = st->st_dev;
+	ofd->backing_ino = st->st_ino;
+	return ofd;
+}
+
 static void
 ofd_release_locked(struct ksim_ofd *ofd, struct ksim_file **close_file)
 {
@@ -100,15 +118,9 @@ ksim_fd_register(int fd, enum ksim_fdkind kind, struct ksim_vnode *node,
 	pthread_once(&fd_atfork_once, fd_install_atfork);
 	if (ksim_real.fstat(fd, &st) < 0)
 		return -errno;
-	ofd = calloc(1, sizeof(*ofd));
+	ofd = ofd_new(kind, node, file, &st);
 	if (!ofd)
 		return -ENOMEM;
-	ofd->refs = 1;
-	ofd->kind = kind;
-	ofd->node = node;
-	ofd->file = file;
-	ofd->backing_dev = st.st_dev;
-	ofd->backing_ino = st.st_ino;
 
 	pthread_mutex_lock(&fd_lock);
 	slot = fd_slot(fd, true);
@@ -221,17 +233,11 @@ ksim_fd_adopt(int fd, struct ksim_vnode *node, struct ksim_file *file)
 	if (ofd) {
 		ofd->refs++;
 	} else {
-		ofd = calloc(1, sizeof(*ofd));
+		ofd = ofd_new(KSIM_FD_DEVICE, node, file, &st);
 		if (!ofd) {
 			pthread_mutex_unlock(&fd_lock);
 			return NULL;
 		}
-		ofd->refs = 1;
-		ofd->kind = KSIM_FD_DEVICE;
-		ofd->node = node;
-		ofd->file = file;
-		ofd->backing_dev = st.st_dev;
-		ofd->backing_ino = st.st_ino;
 	}
 	slot = fd_slot(fd, true);
 	if (!slot) {

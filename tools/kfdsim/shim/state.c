@@ -13,6 +13,8 @@
  *   KFDSIM_MACHINE	shared-registry key, read by the model itself
  *   KFDSIM_KERNEL	kernel flavour, "upstream" or "rocm" (read by the
  *			model; checked here so a typo is reported clearly)
+ *   KFDSIM_FAULTS	fault mode rules, read by the model itself (checked
+ *			here so that a bad spec is reported once)
  *   KFDSIM_DEBUG	1: log virtual opens and device ioctls to stderr
  */
 #include <errno.h>
@@ -90,8 +92,8 @@ state_init(void)
 	const char *prof_name = getenv("KFDSIM_PROFILE");
 	const char *abi = getenv("KFDSIM_ABI");
 	const char *dbg = getenv("KFDSIM_DEBUG");
-	const char *kernel;
-	char *err = NULL;
+	const char *kernel, *faults;
+	char *err = NULL, msg[160];
 	int minor;
 
 	ksim_in_shim++;
@@ -113,6 +115,11 @@ state_init(void)
 	if (kernel && *kernel && ksim_kernel_parse(kernel) < 0) {
 		ksim_log("KFDSIM_KERNEL=%s: expected upstream or rocm; no device\n",
 			 kernel);
+		goto out;
+	}
+	faults = getenv(KSIM_ENV_FAULTS);
+	if (ksim_faults_check_spec(faults, msg, sizeof(msg))) {
+		ksim_log("KFDSIM_FAULTS=%s: %s; no device\n", faults, msg);
 		goto out;
 	}
 

@@ -4,9 +4,24 @@
  * nodes' sysfs devices and the module files lsmod reads.
  */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "tree.h"
+
+int
+ksim_tree_add_textf(struct ksim_vfs *vfs, const char *path, const char *fmt,
+		    ...)
+{
+	char text[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	return ksim_vfs_add_text(vfs, path, 0444, text) ? 0 : -ENOMEM;
+}
 
 struct ksim_vfs *
 ksim_tree_build(const struct ksim_profile *prof, unsigned int abi_minor)

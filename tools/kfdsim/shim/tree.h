@@ -17,6 +17,16 @@ struct ksim_tree_ctx {
 #define TREE_ARG_HI(x)	((unsigned int)((x) >> 32))
 #define TREE_ARG_LO(x)	((unsigned int)((x) & 0xffffffffu))
 
+/*
+ * ksim_tree_add_textf() - a read-only file (0444) holding fixed text,
+ * formatted like printf (up to 511 bytes).
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int ksim_tree_add_textf(struct ksim_vfs *vfs, const char *path,
+			const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* The KFD topology under /sys/devices/virtual/kfd/kfd. 0 or -ENOMEM. */
 int ksim_tree_topology(struct ksim_vfs *vfs, struct ksim_tree_ctx *ctx);
 

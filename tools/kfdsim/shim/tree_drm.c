@@ -92,22 +92,6 @@ render_dpm(const struct ksim_vnode *n, struct ksim_buf *out)
 }
 
 static int
-add_textf(struct ksim_vfs *vfs, const char *path, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int
-add_textf(struct ksim_vfs *vfs, const char *path, const char *fmt, ...)
-{
-	char text[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
-	return ksim_vfs_add_text(vfs, path, 0444, text) ? 0 : -ENOMEM;
-}
-
-static int
 add_gpu(struct ksim_vfs *vfs, const struct ksim_node *node)
 {
 	const struct ksim_drm *drm = node->drm;
@@ -125,7 +109,7 @@ add_gpu(struct ksim_vfs *vfs, const struct ksim_node *node)
 	if (!ksim_vfs_mkdir(vfs, pci, true))
 		return -ENOMEM;
 #define PCI_FILE(name, ...) \
-	(snprintf(path, sizeof(path), "%s/" name, pci), add_textf(vfs, path, __VA_ARGS__))
+	(snprintf(path, sizeof(path), "%s/" name, pci), ksim_tree_add_textf(vfs, path, __VA_ARGS__))
 	if ((ret = PCI_FILE("vendor", "0x%04x\n", vendor)) < 0 ||
 	    (ret = PCI_FILE("device", "0x%04x\n", device)) < 0 ||
 	    (ret = PCI_FILE("subsystem_vendor", "0x%04x\n", drm->subsystem_vendor)) < 0 ||
@@ -166,11 +150,11 @@ add_gpu(struct ksim_vfs *vfs, const struct ksim_node *node)
 	if (!ksim_vfs_mkdir(vfs, path, true))
 		return -ENOMEM;
 	snprintf(path, sizeof(path), "%s/drm/renderD%u/dev", pci, minor);
-	if ((ret = add_textf(vfs, path, "%u:%u\n", KSIM_DRM_MAJOR, minor)) < 0)
+	if ((ret = ksim_tree_add_textf(vfs, path, "%u:%u\n", KSIM_DRM_MAJOR, minor)) < 0)
 		return ret;
 	snprintf(path, sizeof(path), "%s/drm/renderD%u/uevent", pci, minor);
-	if ((ret = add_textf(vfs, path, "MAJOR=%u\nMINOR=%u\nDEVNAME=dri/renderD%u\n",
-			     KSIM_DRM_MAJOR, minor, minor)) < 0)
+	if ((ret = ksim_tree_add_textf(vfs, path, "MAJOR=%u\nMINOR=%u\nDEVNAME=dri/renderD%u\n",
+				       KSIM_DRM_MAJOR, minor, minor)) < 0)
 		return ret;
 	snprintf(path, sizeof(path), "%s/drm/renderD%u/device", pci, minor);
 	snprintf(link, sizeof(link), "../../../%s", slot);
@@ -185,11 +169,11 @@ add_gpu(struct ksim_vfs *vfs, const struct ksim_node *node)
 	 * there is no /dev/dri/card file: compute clients use render nodes.
 	 */
 	snprintf(path, sizeof(path), "%s/drm/card%u/dev", pci, drm->card_minor);
-	if ((ret = add_textf(vfs, path, "%u:%u\n", KSIM_DRM_MAJOR, drm->card_minor)) < 0)
+	if ((ret = ksim_tree_add_textf(vfs, path, "%u:%u\n", KSIM_DRM_MAJOR, drm->card_minor)) < 0)
 		return ret;
 	snprintf(path, sizeof(path), "%s/drm/card%u/uevent", pci, drm->card_minor);
-	if ((ret = add_textf(vfs, path, "MAJOR=%u\nMINOR=%u\nDEVNAME=dri/card%u\n",
-			     KSIM_DRM_MAJOR, drm->card_minor, drm->card_minor)) < 0)
+	if ((ret = ksim_tree_add_textf(vfs, path, "MAJOR=%u\nMINOR=%u\nDEVNAME=dri/card%u\n",
+				       KSIM_DRM_MAJOR, drm->card_minor, drm->card_minor)) < 0)
 		return ret;
 	snprintf(path, sizeof(path), "%s/drm/card%u/device", pci, drm->card_minor);
 	snprintf(link, sizeof(link), "../../../%s", slot);

@@ -109,22 +109,6 @@ render_p2p_link(const struct ksim_vnode *n, struct ksim_buf *out)
 }
 
 static int
-add_textf(struct ksim_vfs *vfs, const char *path, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int
-add_textf(struct ksim_vfs *vfs, const char *path, const char *fmt, ...)
-{
-	char text[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
-	return ksim_vfs_add_text(vfs, path, 0444, text) ? 0 : -ENOMEM;
-}
-
-static int
 add_indexed(struct ksim_vfs *vfs, struct ksim_tree_ctx *ctx, const char *dir,
 	    unsigned int count, unsigned int node, ksim_render_fn fn)
 {
@@ -151,10 +135,10 @@ add_node(struct ksim_vfs *vfs, struct ksim_tree_ctx *ctx, unsigned int i)
 	if (!ksim_vfs_mkdir(vfs, dir, true))
 		return -ENOMEM;
 	snprintf(path, sizeof(path), "%s/gpu_id", dir);
-	if ((ret = add_textf(vfs, path, "%u\n", node->gpu_id)) < 0)
+	if ((ret = ksim_tree_add_textf(vfs, path, "%u\n", node->gpu_id)) < 0)
 		return ret;
 	snprintf(path, sizeof(path), "%s/name", dir);
-	if ((ret = add_textf(vfs, path, "%s\n", node->name)) < 0)
+	if ((ret = ksim_tree_add_textf(vfs, path, "%s\n", node->name)) < 0)
 		return ret;
 	snprintf(path, sizeof(path), "%s/properties", dir);
 	if (!ksim_vfs_add_file(vfs, path, 0444, render_node_properties, ctx, TREE_ARG(i, 0)))
@@ -182,13 +166,14 @@ ksim_tree_topology(struct ksim_vfs *vfs, struct ksim_tree_ctx *ctx)
 
 	if (!ksim_vfs_mkdir(vfs, "/sys/devices/virtual/kfd", true))
 		return -ENOMEM;
-	if ((ret = add_textf(vfs, KFD_DEV "/dev", "%u:0\n", KSIM_KFD_MAJOR)) < 0 ||
-	    (ret = add_textf(vfs, KFD_DEV "/uevent", "MAJOR=%u\nMINOR=0\nDEVNAME=kfd\n",
-			     KSIM_KFD_MAJOR)) < 0)
+	if ((ret = ksim_tree_add_textf(vfs, KFD_DEV "/dev", "%u:0\n", KSIM_KFD_MAJOR)) < 0 ||
+	    (ret = ksim_tree_add_textf(vfs, KFD_DEV "/uevent", "MAJOR=%u\nMINOR=0\nDEVNAME=kfd\n",
+				       KSIM_KFD_MAJOR)) < 0)
 		return ret;
 	if (!ksim_vfs_add_link(vfs, KFD_DEV "/subsystem", "../../../../class/kfd"))
 		return -ENOMEM;
-	if ((ret = add_textf(vfs, TOPO "/generation_id", "%u\n", ctx->prof->generation_id)) < 0)
+	if ((ret = ksim_tree_add_textf(vfs, TOPO "/generation_id", "%u\n",
+				       ctx->prof->generation_id)) < 0)
 		return ret;
 	if (!ksim_vfs_add_file(vfs, TOPO "/system_properties", 0444,
 			       render_system_properties, ctx, 0))

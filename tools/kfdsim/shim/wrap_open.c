@@ -18,8 +18,21 @@
 #include "ksim.h"
 #include "shim.h"
 
-#define NEEDS_MODE(flags) \
-	(((flags) & O_CREAT) || ((flags) & O_TMPFILE) == O_TMPFILE)
+/*
+ * Set @mode from the variadic argument after @flags: the caller passes one
+ * only when the flags create a file (O_CREAT or O_TMPFILE).
+ */
+#define MODE_ARG(mode, flags)						\
+	do {								\
+		if (((flags) & O_CREAT) ||				\
+		    ((flags) & O_TMPFILE) == O_TMPFILE) {		\
+			va_list ap;					\
+									\
+			va_start(ap, flags);				\
+			(mode) = va_arg(ap, mode_t);			\
+			va_end(ap);					\
+		}							\
+	} while (0)
 
 static int
 open_vdir(struct ksim_vnode *node, int flags)
@@ -132,13 +145,7 @@ open(const char *path, int flags, ...)
 {
 	mode_t mode = 0;
 
-	if (NEEDS_MODE(flags)) {
-		va_list ap;
-
-		va_start(ap, flags);
-		mode = va_arg(ap, mode_t);
-		va_end(ap);
-	}
+	MODE_ARG(mode, flags);
 	return shim_openat(AT_FDCWD, path, flags, mode);
 }
 
@@ -147,13 +154,7 @@ open64(const char *path, int flags, ...)
 {
 	mode_t mode = 0;
 
-	if (NEEDS_MODE(flags)) {
-		va_list ap;
-
-		va_start(ap, flags);
-		mode = va_arg(ap, mode_t);
-		va_end(ap);
-	}
+	MODE_ARG(mode, flags);
 	return shim_openat(AT_FDCWD, path, flags, mode);
 }
 
@@ -162,13 +163,7 @@ openat(int dirfd, const char *path, int flags, ...)
 {
 	mode_t mode = 0;
 
-	if (NEEDS_MODE(flags)) {
-		va_list ap;
-
-		va_start(ap, flags);
-		mode = va_arg(ap, mode_t);
-		va_end(ap);
-	}
+	MODE_ARG(mode, flags);
 	return shim_openat(dirfd, path, flags, mode);
 }
 
@@ -177,13 +172,7 @@ openat64(int dirfd, const char *path, int flags, ...)
 {
 	mode_t mode = 0;
 
-	if (NEEDS_MODE(flags)) {
-		va_list ap;
-
-		va_start(ap, flags);
-		mode = va_arg(ap, mode_t);
-		va_end(ap);
-	}
+	MODE_ARG(mode, flags);
 	return shim_openat(dirfd, path, flags, mode);
 }
 

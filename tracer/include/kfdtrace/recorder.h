@@ -195,6 +195,21 @@ int kfd_recorder_crash_chain(int sig, const struct sigaction *act,
 void kfd_recorder_set_sigaction(int (*fn)(int sig, const struct sigaction *act,
 					  struct sigaction *old));
 
+/*
+ * The sequence numbers of the calling thread's IOCTL records, for callers
+ * that record spans enclosing them (the capture library's hsaKmt* API
+ * spans). To open a span set .first to UINT64_MAX: the recorder stores the
+ * next IOCTL record's number there. It stores every one in .last. When the
+ * span closes, .first still UINT64_MAX means the thread made no ioctl.
+ */
+struct kfd_recorder_span {
+	uint64_t first;
+	uint64_t last;
+};
+
+extern __thread struct kfd_recorder_span kfd_recorder_span
+	__attribute__((tls_model("initial-exec")));
+
 #ifdef __cplusplus
 }
 #endif
