@@ -19,6 +19,8 @@ packages=(
 	libhsakmt1 libhsakmt-dev libhsa-runtime64-1 libhsa-runtime-dev rocminfo
 	# tools the tests use
 	zstd kmod libxml2-utils chromium
+	# CI hardening runs (scripts/ci-*.sh)
+	valgrind gcovr
 )
 
 missing=()

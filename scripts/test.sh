@@ -8,13 +8,19 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${KFDTRACE_BUILD:-$top/build}
 
+# Each stage says how long it took (CI's time budget: docs/reliability.md).
+t=$SECONDS
 "$top/scripts/setup.sh"
+echo "test.sh: setup and build: $((SECONDS - t)) s"
 
+t=$SECONDS
 meson test -C "$build" --print-errorlogs --num-processes 2
+echo "test.sh: meson test: $((SECONDS - t)) s"
 
 # libFuzzer needs clang; each target runs its corpus and then explores for
 # a bounded time. Crashes fail the run and leave their input in the build dir.
 if command -v clang >/dev/null 2>&1; then
+	t=$SECONDS
 	fuzz_build=$build-fuzz
 	if [ -f "$fuzz_build/build.ninja" ]; then
 		meson setup --reconfigure "$fuzz_build" "$top" >/dev/null
@@ -23,6 +29,8 @@ if command -v clang >/dev/null 2>&1; then
 			-Dbuildtype=debug >/dev/null
 	fi
 	ninja -C "$fuzz_build"
+	echo "test.sh: fuzz build: $((SECONDS - t)) s"
+	t=$SECONDS
 	seconds=${KFDTRACE_FUZZ_SECONDS:-30}
 	for target in "$fuzz_build"/tests/fuzz/*_fuzz; do
 		[ -x "$target" ] || continue
@@ -35,5 +43,6 @@ if command -v clang >/dev/null 2>&1; then
 			-max_len=65536 -print_final_stats=1 "$work" 2>&1 | tail -n 12)
 		rm -rf "$work"
 	done
+	echo "test.sh: fuzz runs: $((SECONDS - t)) s"
 fi
 echo "all tests passed"

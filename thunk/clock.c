@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Clock counters: the kernel's snapshot of a GPU's counter next to the
  * CPU's clocks, which is how runtimes correlate GPU timestamps with host

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * The context aggregate: the static primary context, the list of live
  * contexts, and the common open/close sequence of primary and secondary
@@ -255,7 +255,6 @@ hsaKmtOpenSecondaryKFDCtx(HsaKFDContext **pCtx)
 		return HSAKMT_STATUS_NO_MEMORY;
 	pthread_mutex_init(&ctx->lock, NULL);
 	ctx->fd = -1;
-	kmt_fork_setup();
 
 	pthread_mutex_lock(&ctx->lock);
 	st = kmt_ctx_open(ctx);
@@ -268,6 +267,7 @@ hsaKmtOpenSecondaryKFDCtx(HsaKFDContext **pCtx)
 		return st;
 	}
 	kmt_ctx_list_add(ctx);
+	kmt_fork_setup();	/* after the open: see kmt_fork_setup() */
 	*pCtx = ctx;
 	return HSAKMT_STATUS_SUCCESS;
 }

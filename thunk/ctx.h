@@ -32,7 +32,14 @@ void kmt_ctx_fork_prepare(void);
 void kmt_ctx_fork_parent(void);
 void kmt_ctx_fork_child(void);
 
-/* kmt_fork_setup() - install the pthread_atfork handlers (once). */
+/*
+ * kmt_fork_setup() - install the pthread_atfork handlers (once). Called
+ * after the first successful open, so that the handlers of libraries the
+ * open reached while holding ctx->lock (kfdsim, the capture library, which
+ * register theirs on their first use) are installed before ours: prepare
+ * handlers run in reverse order, so ours take ctx->lock first, the same
+ * order as an open, and a fork racing an open cannot deadlock.
+ */
 void kmt_fork_setup(void);
 
 /*

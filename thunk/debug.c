@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * The runtime's side of the debugger: telling the kernel the HSA runtime
  * is up (so a debugger can find its r_debug), and what the runtime may ask

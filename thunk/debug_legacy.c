@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * The pre-1.13 debugger interface (DBG_REGISTER, DBG_UNREGISTER,
  * DBG_WAVE_CONTROL, DBG_ADDRESS_WATCH). Kernels since KFD 1.13 keep the

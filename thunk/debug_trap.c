@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * The upstream debugger interface (KFD 1.13, DBG_TRAP 0x26) as the newer
  * API exposes it: attach and detach, device and queue snapshots, a raw

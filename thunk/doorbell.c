@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Doorbells. Each process has one doorbell slice per GPU (1024 doorbells
  * of 4 bytes before gfx9, 8 from it); the library maps it when the node

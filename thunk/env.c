@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Environment knobs users of AMD's libhsakmt rely on. They are read once
  * per process: a program changing its environment after the first open

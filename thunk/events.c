@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * KFD events: creation (and the signal page behind signal events),
  * destruction, set and reset. Waiting is in events_wait.c.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Waiting on events, and what a completed wait reports: for signal events
  * the new event age (KFD 1.14), for memory events the faulting address

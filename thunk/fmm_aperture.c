@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Setting up a context's GPU address space at open:
  *  1. per-GPU state from the topology, and GET_PROCESS_APERTURES_NEW

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Apertures and the memory objects in them: VA reservation (a VA
  * allocator, or the CPU's own mmap for the mmap-backed SVM aperture) and

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * fork() handling. A child inherits the parent's /dev/kfd file, render
  * fds and address-space bookkeeping, but the kernel refuses KFD requests

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Diagnostics: messages go to stderr when HSAKMT_DEBUG_LEVEL allows them.
  * The threshold is a plain int read without a lock: it is set once at the

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Allocation and freeing: hsaKmtAllocMemory(Align), hsaKmtFreeMemory and
  * the kmt_mem_alloc() helper of the other areas.

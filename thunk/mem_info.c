@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * What the library knows about an address: hsaKmtQueryPointerInfo,
  * hsaKmtSetMemoryUserData and kmt_mem_describe(). Lookups find the object

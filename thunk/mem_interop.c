@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Sharing memory with other drivers and processes:
  *  - graphics interop: a dma-buf from a graphics driver is imported

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * GPU mappings: hsaKmtMapMemoryToGPU(Nodes), hsaKmtUnmapMemoryToGPU, the
  * object map/unmap/release primitives, and doorbell slices.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * The smaller memory calls: available VRAM, tiling configuration, cache
  * policy, cross-process copies (a ROCm-only ioctl), the obsolete graphics

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Registering ordinary process memory (malloc, mmap) for the GPUs: a
  * USERPTR BO over the pages holding it, at a GPU address of the SVM

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Scratch (private segment) backing. hsaKmtAllocMemory(Scratch) only
  * reserves a 64 KiB-aligned range in the SVM aperture and tells the

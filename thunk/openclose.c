@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * hsaKmtOpenKFD / hsaKmtCloseKFD: the reference-counted primary context.
  */
@@ -12,7 +12,6 @@ hsaKmtOpenKFDCtx(HsaKFDContext **pCtx)
 	HsaKFDContext *ctx = kmt_primary_ctx();
 	HSAKMT_STATUS st;
 
-	kmt_fork_setup();
 	pthread_mutex_lock(&ctx->lock);
 	if (ctx->fd >= 0 && (ctx->forked || ctx->pid != kmt_getpid()))
 		kmt_fork_cleanup(ctx);
@@ -26,6 +25,9 @@ hsaKmtOpenKFDCtx(HsaKFDContext **pCtx)
 			ctx->open_count = 1;
 	}
 	pthread_mutex_unlock(&ctx->lock);
+	/* After the open: see kmt_fork_setup(). */
+	if (st == HSAKMT_STATUS_SUCCESS)
+		kmt_fork_setup();
 
 	if (pCtx && (st == HSAKMT_STATUS_SUCCESS ||
 		     st == HSAKMT_STATUS_KERNEL_ALREADY_OPENED))

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * PC sampling sessions through the ROCm DKMS ioctl PC_SAMPLE (0x85).
  * Upstream kernels have no such ioctl and answer EINVAL, which these

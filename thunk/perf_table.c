@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Counter tables per GPU generation: for each hardware block, how many
  * counters it runs at once and which event ids it offers, as AMD's

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Running a registered trace of privileged (IOMMU) counters through Linux
  * perf events: acquire reserves counter slots, start opens one system-wide

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * User-mode queues: creation with the buffers the kernel needs (read and
  * write pointers, EOP buffer, context save area), destruction, and the

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Calls on live queues (update, CU mask, wave state, GWS, kernel id) and
  * the per-GPU trap handler, which queues run under.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Sizes of the buffers a compute queue hands the kernel: the EOP buffer
  * and the context save/restore (CWSR) area. The kernel (6.12+) refuses a

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Red-black tree (CLRS-style, parent pointers, no sentinel). Rules: every
  * red node has black children; every root-to-leaf path has the same

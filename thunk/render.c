@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Render nodes. Each GPU's VM is acquired for KFD through a render-node
  * file (ACQUIRE_VM), and buffers are CPU-mapped through it. The kernel

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * The kernel's System Management Interface event stream (KFD 1.3): an
  * anonymous fd per GPU. The caller writes a 64-bit event mask to it and

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * The streaming performance monitor (RLC SPM), a ROCm DKMS ioctl (0x84)
  * that upstream kernels answer with EINVAL.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Shared virtual memory attributes (KFD 1.5) and the XNACK mode.
  *

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * CPU facts the KFD does not export: the processor name (from
  * /proc/cpuinfo) and, for CPU nodes whose sysfs node has no caches, the

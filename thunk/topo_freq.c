@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * hsaKmtGetNodeWallclockFrequency: the GPU's constant-rate counter
  * (s_memrealtime) runs at the frequency amdgpu reports as gpu_counter_freq

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * GFX IP version of GPU nodes. ROCm 5.2.3's libhsakmt prefers a table of
  * PCI device ids (which also gives the ASIC's code name, reported as

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Links the kernel does not report. A kernel that knows p2p links (it
  * writes a p2p_links_count key, even 0) reports every path itself. Older

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Marketing names come from libdrm_amdgpu's ids table, looked up through
  * an amdgpu device on the GPU's render node. A failure only leaves the

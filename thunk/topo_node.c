@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * One sysfs node: gpu_id, properties, memory banks, caches and links,
  * mapped onto the API's structs field by field.

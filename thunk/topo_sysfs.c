@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Reading the kernel's topology files. The formats are the kernel's:
  * properties files hold "name value\n" lines with unsigned decimal values,

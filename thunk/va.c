@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Free extents [start, end) in an address-ordered red-black tree whose
  * nodes carry the largest extent length of their subtree ("max_len").

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /* hsaKmtGetVersion: the interface version read at open. */
 #include "kmt_priv.h"
 

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * CRC-32 (ISO-HDLC, the zlib one) of kfdtrace skippable frames. Those frames
  * are small (header, index, footer), so a 16-entry table processing a nibble

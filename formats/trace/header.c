@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * The header frame (docs/trace-format.md section 3): filling it from the
  * running process, and its encoding.

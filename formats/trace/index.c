@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Index and footer frames (docs/trace-format.md section 6) and the CRC check
  * shared by every kfdtrace skippable frame.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * The reader: opening a file or memory image, the record loop, status.
  * Records are decoded in place in the current decompressed frame; a scan

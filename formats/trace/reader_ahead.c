@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Read-ahead: data frames decompressed on a helper thread while the caller
  * decodes the frame before them.

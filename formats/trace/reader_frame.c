@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Walking and decompressing frames. Every size read from the file is
  * checked against what the file can hold before anything is allocated for

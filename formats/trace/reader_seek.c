@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Seeking (docs/trace-format.md section 6.2). A table of data frames is
  * built on the first seek: from the footer's chain of index frames when the

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Record decoding (docs/trace-format.md section 5) in place: pointers in the
  * returned record point into the decompressed frame, so a scan allocates

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Record encoding (docs/trace-format.md section 5). This runs on the traced
  * thread for every record, so it makes one pass: kt_rec_bound() checks the

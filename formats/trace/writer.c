@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * The writer: file creation, the append hot path and the hand-off of full
  * buffers to the writer thread.
@@ -231,7 +231,12 @@ kt_wbuf_refill(struct kt_writer *w, struct kt_wthread *t, struct kt_wbuf *b,
 		*err = -ENOMEM;
 		return NULL;
 	}
-	atomic_store_explicit(&t->cur, b, memory_order_relaxed);
+	/*
+	 * Release: kt_steal() peeks at a published buffer's fields (acquire
+	 * load of cur) before its handshake with this thread, so the buffer's
+	 * allocation and reset must be visible to it by then.
+	 */
+	atomic_store_explicit(&t->cur, b, memory_order_release);
 	return b;
 }
 

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * kt_writer_emergency_flush(): the records still in memory, written from a
  * fatal signal handler. Nothing here may take a lock, allocate or call zstd

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Pieces of the writer that both the writer thread and the emergency flush
  * use, and that are therefore async-signal-safe: write loops, the reaction

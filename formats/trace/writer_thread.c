@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * The writer thread: takes buffers (full ones from the queue, aged ones out
  * of the threads' slots), orders them, compresses them into frames and

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /* Kernel errnos per KFD ioctl and the statuses they must become (fi_errnos.h). */
 #include <errno.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /* Snapshots of fds and mappings (fi_probe.h). */
 #include <dirent.h>
 #include <errno.h>

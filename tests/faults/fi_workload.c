@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * The scripted workload (fi_workload.h). Memory the script registers or
  * gives to SVM comes from mmap(), not malloc(), so that the driver's

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * kfdsim's fault mode (KFDSIM_FAULTS, ksim_opts.faults) on the model
  * directly: the spec syntax and its error messages, which call of which

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * kfdsim's fault mode as a user meets it: libkfdsim.so preloaded with
  * KFDSIM_FAULTS in the environment (see meson.build).

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Fault injection into our libhsakmt on kfdsim: for every KFD ioctl the
  * scripted workload (fi_workload.c) issues -- the Nth, for every N up to

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target: the babeltrace2 source component (source.kfdtrace.trace,
  * formats/bt2) on hostile trace files, driven the way `kfdtrace export

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target: the decoders (kfd_decode_text, kfd_decode_json) over
  * records built from the input (fuzz_record.h: shaped as the reader hands

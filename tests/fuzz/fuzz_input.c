@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /* Structured values from a fuzz input (fuzz_input.h). */
 #include <stdlib.h>
 #include <string.h>

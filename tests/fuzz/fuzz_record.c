@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /* Trace records built from fuzz input (fuzz_record.h). */
 #include <stdbool.h>
 #include <stdlib.h>

@@ -1,10 +1,12 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Writes the seed corpora of the decode, topo_sysfs, profile and
- * replay_plan fuzz targets (not the trace reader's: gen_trace_corpus).
- * The files in tests/fuzz/corpus/<target>/ were made with
+ * replay_plan fuzz targets (not the trace reader's: gen_trace_corpus;
+ * bt2_source's seeds are copies of the trace reader's). The files in
+ * tests/fuzz/corpus/<target>/ were made with
  *   gen_fuzz_corpus <target> tests/fuzz/corpus/<target>
- * except the hand-written hostile_* files, which it leaves alone.
+ * except the crash_* and oom_* inputs the fuzzers found, kept so that the
+ * regression drivers replay them in every test run.
  *
  *  decode:	one ioctl per schema row, with plausible argument bytes and
  *		indirect buffers sized by the schema, plus every other record

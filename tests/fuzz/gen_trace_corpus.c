@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Writes the seed corpus of the trace reader fuzz target into the
  * directory given: small valid traces (every record kind, several threads,

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /* Strict JSON validation (json_check.h). */
 #include <stdbool.h>
 #include <stdint.h>

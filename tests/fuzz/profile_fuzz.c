@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target: kfdsim's device-profile parser (ksim_profile_parse(),
  * the text format of ksim_profile.h) on arbitrary text, and what the

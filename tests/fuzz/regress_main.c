@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Regression driver shared by the fuzz targets (the trace reader has its
  * own, trace_reader_regress.c): built with the normal compiler and linked

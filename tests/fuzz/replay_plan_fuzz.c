@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target: the replay planner (kfd_replay_open(), which reads a
  * whole trace and builds its object model, and kfd_replay_print_plan())

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target: the thunk's reading of the kernel's topology
  * (thunk/topo*.c). The input is a small file tree,

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target: the trace reader over arbitrary bytes. Built only with
  * -Dfuzz=true and clang. Run e.g.:

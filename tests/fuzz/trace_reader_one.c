@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 #include <string.h>
 
 #include "kfdtrace/trace.h"

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Regression driver for the trace reader fuzz target, built with the
  * normal compiler: every file of the corpus directories given on the

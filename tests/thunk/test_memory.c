@@ -410,6 +410,13 @@ test_dmabuf_and_graphics(void **state)
 			     HSAKMT_STATUS_SUCCESS);
 	assert_int_equal(hsaKmtRegisterGraphicsHandleToNodes(fd, &gi, 0, NULL),
 			 HSAKMT_STATUS_INVALID_PARAMETER);
+	/*
+	 * fd is closed now: the kernel answers EBADF for the dma-buf fd.
+	 * That is the caller's mistake, not a sign that this process
+	 * inherited the KFD file, so the context must keep working.
+	 */
+	assert_int_not_equal(hsaKmtRegisterGraphicsHandleToNodes(fd, &gi, 1, &gpu),
+			     HSAKMT_STATUS_SUCCESS);
 	assert_int_equal(hsaKmtFreeMemory(p, 1 << 20), HSAKMT_STATUS_SUCCESS);
 }
 

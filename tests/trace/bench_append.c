@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Benchmark (a): the cost of kt_writer_append() on the calling thread for a
  * 128-byte ioctl record, while the writer thread compresses in the

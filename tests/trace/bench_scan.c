@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Benchmark (c): how fast a reader scans a trace (open, decompress and
  * decode every record), with read-ahead (the default: frames decompressed

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Benchmark (b): end-to-end throughput into a compressed file (from the
  * first append to kt_writer_close() returning; best of three runs) and

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * The record codec's internal helpers used on the crash path: walking
  * common headers (kt_rec_skim) and giving a delta record a base header

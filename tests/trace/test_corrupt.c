@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Hostile input: every byte of a small trace flipped, and hand-made files
  * with absurd lengths. The reader must never crash, never return a record

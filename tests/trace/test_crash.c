@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Dying writers. A child that faults (SIGSEGV raised, or a fault inside
  * kt_writer_append() itself) calls kt_writer_emergency_flush() from its

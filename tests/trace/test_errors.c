@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Write errors: the traced process keeps running, records are counted as
  * lost, the first error comes back from flush and close, and what is in

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Read-ahead (formats/trace/reader_ahead.c): with the helper thread the
  * reader must return exactly what it returns without it -- every record,

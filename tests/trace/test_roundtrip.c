@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Round trips: records of every kind from several threads come back field
  * by field and byte by byte, in per-thread order, with a complete set of

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Index frames and seeking: by seq and by time, with the footer's index
  * chain, without it (a cut file), with an unindexed emergency frame in the

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Concurrency stress: emergency flushes fired by signals that land at any
  * point of a thread's appends (including inside kt_writer_append()) while

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Truncation at every byte boundary of a small multi-frame trace. Each
  * prefix reads exactly the records of the data frames it holds completely

@@ -627,7 +627,7 @@ test_sigkill_keeps_flushed(void **state)
 	pid_t pid = fork();
 
 	if (pid == 0) {
-		struct kfd_abi_get_version_args v;
+		struct kfd_abi_get_version_args v = { 0 };
 
 		child_defaults();
 		open_rec(fx, KFD_REC_CRASH_HANDLERS, 0);
@@ -747,7 +747,7 @@ slow_kernel(int fd, unsigned long req, void *arg)
 static void *
 slow_thread(void *p)
 {
-	struct kfd_abi_get_version_args v;
+	struct kfd_abi_get_version_args v = { 0 };
 
 	kfd_dispatch_via(slow_kernel, 7, KFD_FILE_KFD, KFD_ABI_IOC_GET_VERSION, &v);
 	return NULL;

@@ -331,12 +331,14 @@ static const char *
 skip_name_part(const char *s, const char *word)
 {
 	size_t n = strlen(word);
-	const char *p = s + 1 + n;
+	const char *p;
 
-	if (s[0] != '.' || strncmp(s + 1, word, n) || !isdigit((unsigned char)*p))
+	/* Each test reads only within the string: s[1 + n] follows @word. */
+	if (s[0] != '.' || strncmp(s + 1, word, n) ||
+	    !isdigit((unsigned char)s[1 + n]))
 		return s;
-	while (isdigit((unsigned char)*p))
-		p++;
+	for (p = s + 1 + n; isdigit((unsigned char)*p); p++)
+		;
 	return p;
 }
 
