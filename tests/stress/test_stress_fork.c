@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * fork() while other threads are inside kfdtrace's libhsakmt, on kfdsim.
  *

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Sixteen threads on kfdtrace's libhsakmt at once, on kfdsim, for a
  * bounded time (STRESS_SECONDS, default 3): fourteen run a random mix of

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * The dispatch point and the recorder under concurrent load: kfdtrace's
  * libhsakmt, linked statically so that its ioctls go through this

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Signals delivered to a thread blocked in hsaKmtWaitOnEvent().
  *
@@ -221,11 +221,15 @@ test_infinite_wait(void **state)
 	       atomic_load(&wait_attempts));
 }
 
-/* Nobody sets: WAIT_TIMEOUT, and not before the timeout elapsed. */
+/*
+ * Nobody sets: WAIT_TIMEOUT, and not before the timeout elapsed. Each
+ * EINTR restarts the whole timeout (as AMD's library does), so only the
+ * first signal must come within it: 1.5 s leaves room on a loaded machine.
+ */
 static void
 test_timed_wait(void **state)
 {
-	struct waiter w = { .n = 1, .ms = 300 };
+	struct waiter w = { .n = 1, .ms = 1500 };
 
 	(void)state;
 	reset_counts(true);
@@ -235,13 +239,13 @@ test_timed_wait(void **state)
 	signal_waiter(&w, 5);
 	assert_int_equal(pthread_join(w.thread, NULL), 0);
 	assert_int_equal(w.st, HSAKMT_STATUS_WAIT_TIMEOUT);
-	assert_true(w.took >= 0.3);
+	assert_true(w.took >= 1.5);
 	assert_true(w.took < 30);
 	assert_true(atomic_load(&eintrs) >= 1);
 	assert_int_equal(atomic_load(&wait_attempts), atomic_load(&eintrs) + 1);
 	assert_int_equal(hsaKmtDestroyEvent(w.events[0]), HSAKMT_STATUS_SUCCESS);
 	printf("stress-signals: timed wait: %u signals, %u EINTR, WAIT_TIMEOUT after %.2f s "
-	       "(timeout 0.30 s)\n", atomic_load(&handled), atomic_load(&eintrs), w.took);
+	       "(timeout 1.50 s)\n", atomic_load(&handled), atomic_load(&eintrs), w.took);
 }
 
 /*
