@@ -410,9 +410,11 @@ back_gaps(struct rp_as *as, uint64_t s, uint64_t e, int fixed)
 				       -1, 0);
 
 			if (p == MAP_FAILED) {
-				/* Memory already there: the process had it too. */
-				if (errno != EEXIST)
-					ret = -errno;
+				/*
+				 * Memory already there that foreign() did not
+				 * see (it appeared since): never ours to back.
+				 */
+				ret = -errno;
 			} else {
 				maps_add(as, cur, gap_end);
 				/* maps_add() moved entries: rescan from here. */
@@ -424,15 +426,139 @@ back_gaps(struct rp_as *as, uint64_t s, uint64_t e, int fixed)
 	return ret;
 }
 
+/*
+ * Whether live [s, e) is covered by our own mappings and reservations
+ * (where they live).
+ */
+static int
+ours(const struct rp_as *as, uint64_t s, uint64_t e)
+{
+	int moved = 1;
+
+	while (s < e && moved) {
+		size_t i;
+
+		moved = 0;
+		for (i = 0; i < as->maps.n && !moved; i++) {
+			const struct rp_as_map *m = &maps(as)[i];
+
+			if (m->start <= s && m->end > s) {
+				s = m->end;
+				moved = 1;
+			}
+		}
+		for (i = 0; i < as->ranges.n && !moved; i++) {
+			const struct rp_as_range *r = &ranges(as)[i];
+
+			uint64_t le = r->live + (r->end - r->start);
+
+			if (r->reserved && r->live <= s && le > s) {
+				s = le;
+				moved = 1;
+			}
+		}
+	}
+	return s >= e;
+}
+
+/*
+ * Whether some of live [s, e) is the replayer's own memory (text, stack,
+ * heap, libraries, the simulator's mappings): mapped in /proc/self/maps but
+ * neither a mapping the replay made nor one of its reservations.
+ * Return: 1, 0, or -errno when the map cannot be read (then we assume it).
+ */
+static int
+foreign(const struct rp_as *as, uint64_t s, uint64_t e)
+{
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "re");
+	int hit = 0;
+
+	if (!f)
+		return -errno;
+	while (!hit && fgets(line, sizeof(line), f)) {
+		unsigned long long ms, me;
+
+		if (sscanf(line, "%llx-%llx", &ms, &me) != 2)
+			continue;
+		if (me <= s || ms >= e)
+			continue;
+		hit = !ours(as, ms > s ? ms : s, me < e ? me : e);
+	}
+	fclose(f);
+	return hit;
+}
+
+/* Whether any of captured [s, e) lies in a reservation or our mappings. */
+static int
+touches_ours(const struct rp_as *as, uint64_t s, uint64_t e)
+{
+	size_t i;
+
+	for (i = 0; i < as->ranges.n; i++)
+		if (ranges(as)[i].start < e && ranges(as)[i].end > s)
+			return 1;
+	for (i = 0; i < as->maps.n; i++)
+		if (maps(as)[i].start < e && maps(as)[i].end > s)
+			return 1;
+	return 0;
+}
+
+/*
+ * User memory at [a, e) that the plan did not reserve (past the bound on
+ * reservations, or a range the model did not see) overlaps the replayer's
+ * own memory: back it elsewhere and relocate it when none of it is ours
+ * yet, else refuse. Never map over it.
+ */
+static int
+back_foreign(struct rp_as *as, uint64_t a, uint64_t e, FILE *out)
+{
+	void *p;
+
+	if (touches_ours(as, a, e)) {
+		if (out)
+			fprintf(out, "refused: CPU range 0x%" PRIx64 "-0x%" PRIx64
+				" overlaps the replayer's own memory and memory the "
+				"replay already placed there; it cannot be "
+				"relocated\n", a, e);
+		return -EEXIST;
+	}
+	p = mmap(NULL, e - a, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	range_insert(as, a, e, (uint64_t)(uintptr_t)p, 1);
+	maps_add(as, (uint64_t)(uintptr_t)p, (uint64_t)(uintptr_t)p + (e - a));
+	as->reserved_bytes += e - a;
+	as->relocations++;
+	if (out)
+		fprintf(out, "relocated: CPU range 0x%" PRIx64 "-0x%" PRIx64
+			" is taken in the replayer; it lives at %p and addresses "
+			"in it are rewritten\n", a, e, p);
+	return 0;
+}
+
 int
 rp_as_back(struct rp_as *as, uint64_t cap_addr, uint64_t len, FILE *out)
 {
 	uint64_t a = RP_PAGE_ALIGN_DOWN(cap_addr);
 	uint64_t e = RP_PAGE_ALIGN_UP(cap_addr + len);
+	const struct rp_as_range *whole;
 	int ret = 0;
 
 	if (!len || e <= a || a < RP_USER_MIN || e > RP_USER_MAX)
 		return -EINVAL;
+	/*
+	 * The common case: the plan reserved the whole range. Otherwise make
+	 * sure none of it is the replayer's own before mapping anything.
+	 */
+	whole = range_of(as, a);
+	if (!whole || whole->end < e) {
+		int f = foreign(as, a, e);
+
+		if (f)
+			return f < 0 ? f : back_foreign(as, a, e, out);
+	}
 	while (a < e) {
 		const struct rp_as_range *r = range_of(as, a);
 		uint64_t seg_end = e;
@@ -455,6 +581,5 @@ rp_as_back(struct rp_as *as, uint64_t cap_addr, uint64_t len, FILE *out)
 		}
 		a = seg_end;
 	}
-	(void)out;
 	return ret;
 }

@@ -31,13 +31,17 @@ note_gpus(struct rp_model *m, const struct kfd_ioctl_desc *d,
 	int failed = io->ret < 0;
 
 	const struct kfd_struct_desc *sd = d->args;
-	unsigned int i;
+	const struct rp_req_plan *p = rp_req_plan(d);
+	unsigned int i, nf;
 	uint16_t b;
 
 	if (!sd || !io->arg_before)
 		return;
-	for (i = 0; i < sd->nfields; i++) {
-		const struct kfd_field *f = &sd->fields[i];
+	/* The plan lists the input fields that name GPUs. */
+	nf = p && !p->generic ? p->ngpu : sd->nfields;
+	for (i = 0; i < nf; i++) {
+		const struct kfd_field *f = &sd->fields[p && !p->generic ?
+							p->gpu[i] : i];
 		uint64_t v;
 
 		if (!(f->dir & KFD_DIR_IN))
@@ -45,7 +49,7 @@ note_gpus(struct rp_model *m, const struct kfd_ioctl_desc *d,
 		if (f->role != KFD_ROLE_GPU_ID && f->role != KFD_ROLE_HANDLE)
 			continue;
 		if (!kfd_field_present(sd, f, io->arg_before, io->arg_size) ||
-		    kfd_field_get(f, io->arg_before, io->arg_size, &v) < 0)
+		    rp_field_load(f, io->arg_before, io->arg_size, &v) < 0)
 			continue;
 		note_gpu(m, f->role == KFD_ROLE_HANDLE ? (uint32_t)(v >> 32) :
 			 (uint32_t)v, failed);

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <kfdtrace/replay.h>
 #include <kfdtrace/schema.h>
@@ -90,12 +91,6 @@ int rp_map_get(const struct rp_map *m, unsigned int kind, unsigned int scope,
 int rp_map_del(struct rp_map *m, unsigned int kind, unsigned int scope,
 	       uint64_t key);
 
-/*
- * A record copied out of the reader's memory (for the reorder window and
- * deferred waits): one allocation, freed with free().
- */
-struct kt_record *rp_rec_clone(const struct kt_record *rec);
-
 /* ------------------------------------------------------------------ */
 /* Records in replay order                                              */
 
@@ -115,6 +110,8 @@ struct rp_stream {
 	struct kt_record **defer;	/* held waits, by t_exit */
 	size_t ndefer, capdefer;
 	struct kt_record *held;		/* a record waiting behind a wait */
+	int held_owned;			/* held is a copy (else the reader's
+					 * record, valid: the reader waits) */
 	struct kt_record *owned;	/* returned last; freed on next call */
 	uint64_t next;			/* the seq expected next */
 	int started;
@@ -138,7 +135,7 @@ struct rp_rows {
 		*svm, *create_process, *smi_events, *apertures,
 		*apertures_new, *gem_create, *gem_close, *gem_mmap,
 		*prime_h2f, *prime_f2h, *amdgpu_info, *gem_metadata,
-		*runtime_enable;
+		*runtime_enable, *ipc_import, *ipc_export;
 	/* Fields by row. */
 	const struct kfd_field *ver_minor;
 	const struct kfd_field *acq_fd, *acq_gpu;
@@ -167,10 +164,82 @@ struct rp_rows {
 	const struct kfd_field *h2f_handle, *h2f_fd, *f2h_handle, *f2h_fd;
 	const struct kfd_field *info_query;
 	const struct kfd_field *ap_num;
+	const struct kfd_field *ipci_share, *ipce_share;
 };
 
 /* The table, resolved once (thread-safe). */
 const struct rp_rows *rp_rows(void);
+
+/*
+ * What the replay does with one schema row (plan.c), worked out once:
+ * argument fields (indexes into args->fields) whose input is translated,
+ * those whose output is compared or learned, and the inputs that name
+ * GPUs (gpu_id or handle roles).
+ */
+#define RP_PLAN_FIELDS		64
+
+struct rp_req_plan {
+	uint8_t never;		/* never replayed: effects beyond the replay */
+	uint8_t has_bufs;	/* some indirect buffer is rebuilt */
+	uint8_t generic;	/* too many fields: walk them all */
+	uint8_t out_plain;	/* every compared output is compared as is:
+				 * equal argument bytes are a match */
+	uint8_t nin, nout, ngpu;
+	uint8_t in[RP_PLAN_FIELDS];
+	uint8_t out[RP_PLAN_FIELDS];
+	uint8_t gpu[RP_PLAN_FIELDS];	/* inputs naming GPUs (the model's) */
+};
+
+/* Whether an input of @role names something the replay maps (plan.c). */
+int rp_role_translated(unsigned int role);
+
+/* The plan of a row, or NULL (not a row of the table, no memory). */
+const struct rp_req_plan *rp_req_plan(const struct kfd_ioctl_desc *d);
+
+/*
+ * kfd_field_get(), inline: the replayer reads several fields of every
+ * record, and the call into the schema library cost more than the load.
+ * Same answers: -1 for no field, no bytes, a field past @len, or a
+ * STRING/BYTES field.
+ */
+static inline int
+rp_field_load(const struct kfd_field *f, const void *bytes, size_t len,
+	      uint64_t *out)
+{
+	const unsigned char *p;
+
+	if (!f || !bytes || (size_t)f->offset + f->width > len)
+		return -1;
+	p = (const unsigned char *)bytes + f->offset;
+	switch (f->width) {
+	case 1: {
+		uint8_t x;
+
+		memcpy(&x, p, 1);
+		*out = f->is_signed ? (uint64_t)(int64_t)(int8_t)x : x;
+		return 0;
+	}
+	case 2: {
+		uint16_t x;
+
+		memcpy(&x, p, 2);
+		*out = f->is_signed ? (uint64_t)(int64_t)(int16_t)x : x;
+		return 0;
+	}
+	case 4: {
+		uint32_t x;
+
+		memcpy(&x, p, 4);
+		*out = f->is_signed ? (uint64_t)(int64_t)(int32_t)x : x;
+		return 0;
+	}
+	case 8:
+		memcpy(out, p, 8);
+		return 0;
+	default:
+		return -1;
+	}
+}
 
 /* A field's value in argument bytes (0 when it lies outside them). */
 static inline uint64_t
@@ -178,7 +247,7 @@ rp_fget(const struct kfd_field *f, const void *bytes, size_t len)
 {
 	uint64_t v = 0;
 
-	if (!f || !bytes || kfd_field_get(f, bytes, len, &v) < 0)
+	if (rp_field_load(f, bytes, len, &v) < 0)
 		return 0;
 	return v;
 }
@@ -537,6 +606,7 @@ struct rp_run {
 	struct rp_fdent *fds;
 	int nfds;
 	struct rp_vec ofds;	/* struct rp_ofd */
+	struct rp_vec shares;	/* struct rp_share */
 	int nproc;
 	int32_t cap_pid, live_pid;
 	struct rp_as as;
@@ -578,6 +648,7 @@ struct rp_call {
 	const struct kt_record *rec;
 	const struct kt_ioctl_rec *io;
 	const struct kfd_ioctl_desc *d;
+	const struct rp_req_plan *plan;	/* NULL: walk every field */
 	uint8_t *args;		/* live argument bytes (>= desc size) */
 	uint32_t size;		/* _IOC_SIZE(request) */
 	uint32_t clen;		/* bytes of the captured images to read:
@@ -605,6 +676,9 @@ void rp_check_struct(struct rp_run *st, struct rp_call *c,
 		     const struct kfd_struct_desc *sd, const char *prefix,
 		     const uint8_t *cap_b, const uint8_t *live_b, size_t len,
 		     int ok);
+/* The same for the argument struct, by the call's plan. */
+void rp_check_args(struct rp_run *st, struct rp_call *c, const uint8_t *cap_b,
+		   const uint8_t *live_b, size_t len, int ok);
 /* verify_special.c: apertures (Return: 1 when the call was one), AMDGPU_INFO
  * queries that vary by themselves, SVM attributes. */
 int rp_check_special(struct rp_run *st, struct rp_call *c);
@@ -633,6 +707,20 @@ void rp_diverge(struct rp_run *st, const char *field, uint64_t captured,
 		const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 void rp_note(struct rp_run *st, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/*
+ * share.c: ROCm IPC share handles are random bytes the kernel picks at
+ * export; an import in the same session must name the live ones.
+ */
+struct rp_share {
+	uint8_t cap[16], live[16];
+};
+
+/* Bind the share handle @cap (16 bytes) exported at capture to @live. */
+void rp_share_learn(struct rp_run *st, const uint8_t *cap,
+		    const uint8_t *live);
+/* Rewrite a captured share handle in place; unknown ones stay as they are. */
+void rp_share_xlate(struct rp_run *st, uint8_t *handle);
 
 /* report.c */
 void rp_print_summary(const struct rp_run *st, FILE *out);

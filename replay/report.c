@@ -19,6 +19,10 @@ rp_print_summary(const struct rp_run *st, FILE *out)
 	if (s->loops > 1)
 		fprintf(out, ", %u passes", s->loops);
 	fprintf(out, "\n");
+	/* Less at the mercy of other load on the machine than wall time. */
+	if (s->cpu_seconds > 0)
+		fprintf(out, "  cpu time:    %.3f s, %.0f ioctls per CPU second\n",
+			s->cpu_seconds, (double)s->ioctls / s->cpu_seconds);
 	if (s->filtered || s->not_replayed)
 		fprintf(out, "  left out:    %" PRIu64 " filtered, %" PRIu64
 			" not replayable\n", s->filtered, s->not_replayed);

@@ -11,6 +11,7 @@
 
 static struct rp_rows rows;
 static pthread_once_t rows_once = PTHREAD_ONCE_INIT;
+static int rows_ready;
 
 static const struct kfd_ioctl_desc *
 row(const char *name)
@@ -61,6 +62,8 @@ rows_init(void)
 	r->amdgpu_info = row("AMDGPU_INFO");
 	r->gem_metadata = row("AMDGPU_GEM_METADATA");
 	r->runtime_enable = row("RUNTIME_ENABLE");
+	r->ipc_import = row("IPC_IMPORT_HANDLE");
+	r->ipc_export = row("IPC_EXPORT_HANDLE");
 
 	r->ver_minor = fld(r->get_version, "minor_version");
 	r->acq_fd = fld(r->acquire_vm, "drm_fd");
@@ -126,11 +129,17 @@ rows_init(void)
 	r->f2h_handle = fld(r->prime_f2h, "handle");
 	r->f2h_fd = fld(r->prime_f2h, "fd");
 	r->info_query = fld(r->amdgpu_info, "query");
+	r->ipci_share = fld(r->ipc_import, "share_handle");
+	r->ipce_share = fld(r->ipc_export, "share_handle");
 }
 
 const struct rp_rows *
 rp_rows(void)
 {
-	pthread_once(&rows_once, rows_init);
+	/* Called for every record: skip pthread_once once the table is up. */
+	if (!__atomic_load_n(&rows_ready, __ATOMIC_ACQUIRE)) {
+		pthread_once(&rows_once, rows_init);
+		__atomic_store_n(&rows_ready, 1, __ATOMIC_RELEASE);
+	}
 	return &rows;
 }

@@ -315,6 +315,8 @@ run_reset(struct rp_run *st)
 	st->nfds = 0;
 	rp_vec_free(&st->ofds);
 	rp_vec_init(&st->ofds, sizeof(struct rp_ofd));
+	rp_vec_free(&st->shares);
+	rp_vec_init(&st->shares, sizeof(struct rp_share));
 	st->nproc = 0;
 	st->ts0 = 0;
 	st->stop = 0;
@@ -324,6 +326,17 @@ run_reset(struct rp_run *st)
 	st->sum.last_ok_seq = UINT64_MAX;
 }
 
+/* CPU seconds of the whole process (every thread). */
+static double
+cpu_now(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts))
+		return 0;
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 /* One pass over the trace. Return: 0, or a negative setup error. */
 static int
 run_once(struct rp_run *st, const char *record_path)
@@ -331,6 +344,7 @@ run_once(struct rp_run *st, const char *record_path)
 	const struct kt_record *rec;
 	struct rp_stream s;
 	int r, fork_noted = 0;
+	double cpu0;
 
 	run_reset(st);
 	if (record_path) {
@@ -359,6 +373,7 @@ run_once(struct rp_run *st, const char *record_path)
 		return r;
 	}
 	st->t0_ns = kfd_dispatch_now();
+	cpu0 = cpu_now();
 	while (!st->stop && (r = rp_stream_next(&s, &rec)) > 0) {
 		if (!actionable(rec->type)) {
 			if (rec->type == KT_REC_FORK && rec->u.fork.child_pid &&
@@ -395,6 +410,7 @@ run_once(struct rp_run *st, const char *record_path)
 			verbose_line(st, rec);
 	}
 	st->sum.seconds = (double)(kfd_dispatch_now() - st->t0_ns) / 1e9;
+	st->sum.cpu_seconds = cpu_now() - cpu0;
 	st->sum.relocations = st->as.relocations;
 	rp_stream_close(&s);
 	if (st->recorder) {
@@ -431,6 +447,7 @@ sum_add(struct kfd_replay_summary *t, const struct kfd_replay_summary *s)
 		t->relocations = s->relocations;
 	t->loops += s->loops;
 	t->seconds += s->seconds;
+	t->cpu_seconds += s->cpu_seconds;
 }
 
 /* One pass in a child process; its counters come back through a pipe. */
@@ -500,6 +517,7 @@ kfd_replay_run(struct kfd_replay *r, const struct kfd_replay_opts *o,
 	st.cap_pid = r->model.hdr.pid;
 	st.live_pid = getpid();
 	rp_vec_init(&st.ofds, sizeof(struct rp_ofd));
+	rp_vec_init(&st.shares, sizeof(struct rp_share));
 	if (setup_filters(&st) < 0) {
 		fprintf(st.out, "kfdtrace replay: bad --only/--skip list\n");
 		ret = -EINVAL;
@@ -539,6 +557,7 @@ kfd_replay_run(struct kfd_replay *r, const struct kfd_replay_opts *o,
 out:
 	run_reset(&st);
 	rp_vec_free(&st.ofds);
+	rp_vec_free(&st.shares);
 	free(st.arena);
 	free(st.only_row);
 	free(st.skip_row);

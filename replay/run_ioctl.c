@@ -54,27 +54,12 @@ xlate_struct(struct rp_run *st, struct rp_call *c,
 		const struct kfd_field *f = &sd->fields[i];
 		uint64_t v, nv;
 
-		if (!(f->dir & KFD_DIR_IN) || f == skip)
+		if (!(f->dir & KFD_DIR_IN) || f == skip ||
+		    !rp_role_translated(f->role))
 			continue;
-		switch (f->role) {
-		case KFD_ROLE_GPU_ID:
-		case KFD_ROLE_HANDLE:
-		case KFD_ROLE_QUEUE_ID:
-		case KFD_ROLE_EVENT_ID:
-		case KFD_ROLE_EVENT_SLOT:
-		case KFD_ROLE_GEM_HANDLE:
-		case KFD_ROLE_FD:
-		case KFD_ROLE_MMAP_OFFSET:
-		case KFD_ROLE_DOORBELL_OFFSET:
-		case KFD_ROLE_CPU_ADDR:
-		case KFD_ROLE_PID:
-			break;
-		default:
-			continue;
-		}
 		if (f->select >= 0 && !kfd_field_present(sd, f, bytes, len))
 			continue;
-		if (kfd_field_get(f, bytes, len, &v) < 0)
+		if (rp_field_load(f, bytes, len, &v) < 0)
 			continue;
 		nv = rp_value_xlate(st, f, c->scope, c->gem_scope, v);
 		if (nv != v)
@@ -107,7 +92,7 @@ xlate_svm_attrs(struct rp_run *st, uint8_t *args, uint32_t size)
  * exist (userptr, SVM), a CPU address in an offset field, a wait that
  * must not block forever.
  */
-static void
+static int
 pre_special(struct rp_run *st, struct rp_call *c)
 {
 	const struct rp_rows *r = st->rows;
@@ -121,15 +106,17 @@ pre_special(struct rp_run *st, struct rp_call *c)
 
 		if ((flags & KFD_ABI_ALLOC_MEM_FLAGS_USERPTR) && cpu && size &&
 		    size <= RP_USER_MAX) {
-			rp_as_back(&st->as, cpu, size, st->out);
+			if (rp_as_back(&st->as, cpu, size, st->out) == -EEXIST)
+				return -EEXIST;
 			kfd_field_set(r->alloc_off, a, n, rp_as_xlate(&st->as, cpu));
 		}
 	} else if (c->d == r->svm && rp_fhas(r->svm_nattr, n)) {
 		uint64_t start = rp_fget(r->svm_start, a, n);
 		uint64_t size = rp_fget(r->svm_size, a, n);
 
-		if (start && size && size <= RP_USER_MAX)
-			rp_as_back(&st->as, start, size, st->out);
+		if (start && size && size <= RP_USER_MAX &&
+		    rp_as_back(&st->as, start, size, st->out) == -EEXIST)
+			return -EEXIST;
 		if (start)
 			kfd_field_set(r->svm_start, a, n, rp_as_xlate(&st->as, start));
 		xlate_svm_attrs(st, a, n);
@@ -138,7 +125,11 @@ pre_special(struct rp_run *st, struct rp_call *c)
 
 		if (rp_fget(r->we_timeout, a, n) > cap)
 			kfd_field_set(r->we_timeout, a, n, cap);
+	} else if (c->d == r->ipc_import && rp_fhas(r->ipci_share, n) &&
+		   r->ipci_share->width == 16) {
+		rp_share_xlate(st, a + r->ipci_share->offset);
 	}
+	return 0;
 }
 
 static const struct kt_buf_image *
@@ -253,13 +244,42 @@ build_bufs(struct rp_run *st, struct rp_call *c, size_t args_len)
 /*
  * Requests whose effects reach past the replayed objects: copies between
  * arbitrary address ranges, checkpoint/restore of whole processes, file
- * I/O into buffers.
+ * I/O into buffers (plan.c marks them).
  */
 static int
-never_replayed(const struct kfd_ioctl_desc *d)
+never_replayed(const struct rp_call *c)
 {
-	return !strcmp(d->name, "CROSS_MEMORY_COPY") ||
-	       !strcmp(d->name, "CRIU_OP") || !strcmp(d->name, "AIS_OP");
+	if (c->plan)
+		return c->plan->never;
+	return !strcmp(c->d->name, "CROSS_MEMORY_COPY") ||
+	       !strcmp(c->d->name, "CRIU_OP") || !strcmp(c->d->name, "AIS_OP");
+}
+
+/* The argument struct's inputs, by the plan's list of translated fields. */
+static void
+xlate_args(struct rp_run *st, struct rp_call *c)
+{
+	const struct kfd_struct_desc *sd = c->d->args;
+	const struct rp_req_plan *p = c->plan;
+	unsigned int i;
+
+	if (!p || p->generic) {
+		xlate_struct(st, c, sd, c->args, c->size,
+			     c->d == st->rows->alloc ? st->rows->alloc_off : NULL);
+		return;
+	}
+	for (i = 0; i < p->nin; i++) {
+		const struct kfd_field *f = &sd->fields[p->in[i]];
+		uint64_t v, nv;
+
+		if (f->select >= 0 && !kfd_field_present(sd, f, c->args, c->size))
+			continue;
+		if (rp_field_load(f, c->args, c->size, &v) < 0)
+			continue;
+		nv = rp_value_xlate(st, f, c->scope, c->gem_scope, v);
+		if (nv != v)
+			kfd_field_set(f, c->args, c->size, nv);
+	}
 }
 
 static void
@@ -286,10 +306,14 @@ rp_run_ioctl(struct rp_run *st, const struct kt_record *rec)
 	void *argp;
 	int live_fd;
 
-	memset(&c, 0, sizeof(c));
+	/* Not memset: lb[] is large and build_bufs() fills what it uses. */
 	c.rec = rec;
 	c.io = io;
+	c.nlb = 0;
+	c.ret = 0;
+	c.err = 0;
 	c.d = kfd_schema_lookup(io->file_kind, io->request);
+	c.plan = rp_req_plan(c.d);
 	st->cur_name = c.d ? c.d->name : "unknown ioctl";
 	if (!c.d) {
 		st->sum.not_replayed++;
@@ -298,7 +322,7 @@ rp_run_ioctl(struct rp_run *st, const struct kt_record *rec)
 			kfd_file_kind_name((enum kfd_file_kind)io->file_kind));
 		return;
 	}
-	if (never_replayed(c.d)) {
+	if (never_replayed(&c)) {
 		st->sum.not_replayed++;
 		rp_note(st, "not replayed: it would let the kernel act on memory "
 			"or state outside the replay");
@@ -328,16 +352,21 @@ rp_run_ioctl(struct rp_run *st, const struct kt_record *rec)
 	memset(c.args, 0, args_len);
 	if (io->arg_before)
 		memcpy(c.args, io->arg_before, io->arg_size);
-	if (build_bufs(st, &c, args_len) < 0) {
+	if ((!c.plan || c.plan->has_bufs) && build_bufs(st, &c, args_len) < 0) {
 		st->sum.not_replayed++;
 		rp_note(st, "out of memory");
 		return;
 	}
 	c.args = st->arena;	/* build_bufs() may have moved the arena */
 	if (c.d->args)
-		xlate_struct(st, &c, c.d->args, c.args, c.size,
-			     c.d == st->rows->alloc ? st->rows->alloc_off : NULL);
-	pre_special(st, &c);
+		xlate_args(st, &c);
+	if (pre_special(st, &c) < 0) {
+		/* The kernel would have been handed the replayer's own memory. */
+		st->sum.not_replayed++;
+		rp_note(st, "not replayed: its CPU range is the replayer's own "
+			"memory and cannot be relocated");
+		return;
+	}
 
 	argp = c.args;
 	if (c.size && !io->arg_before)

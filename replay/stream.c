@@ -46,7 +46,8 @@ rp_stream_close(struct rp_stream *s)
 		free(s->defer[i]);
 	free(s->heap);
 	free(s->defer);
-	free(s->held);
+	if (s->held_owned)
+		free(s->held);
 	free(s->owned);
 	if (s->reader)
 		kt_reader_close(s->reader);
@@ -191,7 +192,7 @@ next_in_order(struct rp_stream *s, struct kt_record **out, int *owned)
 			return 1;
 		}
 		{
-			struct kt_record *c = rp_rec_clone(&s->rec);
+			struct kt_record *c = kt_record_clone(&s->rec);
 
 			if (!c || heap_push(&s->heap, &s->nheap, &s->capheap, c,
 					    key_seq) < 0) {
@@ -215,8 +216,9 @@ rp_stream_next(struct rp_stream *s, const struct kt_record **rec)
 	for (;;) {
 		if (s->held) {
 			cand = s->held;
+			owned = s->held_owned;
 			s->held = NULL;
-			owned = 1;
+			s->held_owned = 0;
 		} else {
 			r = next_in_order(s, &cand, &owned);
 			if (r < 0)
@@ -231,18 +233,18 @@ rp_stream_next(struct rp_stream *s, const struct kt_record **rec)
 		}
 		/* A held wait that returned before this record started goes first. */
 		if (s->ndefer && s->defer[0]->u.ioctl.t_exit < cand->ts) {
-			if (!owned) {
-				cand = rp_rec_clone(cand);
-				if (!cand)
-					return -ENOMEM;
-			}
+			/*
+			 * The reader does not move until the held record is
+			 * taken back, so its own record needs no copy.
+			 */
 			s->held = cand;
+			s->held_owned = owned;
 			s->owned = heap_pop(s->defer, &s->ndefer, key_exit);
 			*rec = s->owned;
 			return 1;
 		}
 		if (deferrable(s, cand)) {
-			struct kt_record *c = owned ? cand : rp_rec_clone(cand);
+			struct kt_record *c = owned ? cand : kt_record_clone(cand);
 
 			if (!c || heap_push(&s->defer, &s->ndefer, &s->capdefer, c,
 					    key_exit) < 0) {

@@ -238,22 +238,34 @@ learn(struct rp_run *st, const char *prefix, const struct kfd_field *f,
 		return;
 	}
 	if (kind_strict(kind)) {
-		if (rp_map_get(&st->fwd, kind, (unsigned int)scope, cap, &other) &&
-		    other != live) {
+		int have_fwd, have_rev;
+
+		have_fwd = rp_map_get(&st->fwd, kind, (unsigned int)scope, cap,
+				      &other);
+		if (have_fwd && other != live) {
 			rp_diverge(st, field_name(name, sizeof(name), prefix, f),
 				   cap, other, 1, live,
 				   "the captured value is already bound to 0x%"
 				   PRIx64, other);
 			return;
 		}
-		if (rp_map_get(&st->rev, kind, (unsigned int)scope, live, &other) &&
-		    other != cap) {
+		have_rev = rp_map_get(&st->rev, kind, (unsigned int)scope, live,
+				      &other);
+		if (have_rev && other != cap) {
 			rp_diverge(st, field_name(name, sizeof(name), prefix, f),
 				   cap, cap, 0, live,
 				   "the live value already stands for captured 0x%"
 				   PRIx64, other);
 			return;
 		}
+		/* Both lookups are done: bind without repeating them. */
+		if (ok && !have_fwd) {
+			count_binding(st, kind);
+			rp_map_put(&st->fwd, kind, (unsigned int)scope, cap, live);
+		}
+		if (ok && !have_rev)
+			rp_map_put(&st->rev, kind, (unsigned int)scope, live, cap);
+		return;
 	}
 	if (ok)
 		bind(st, kind, scope, cap, live);
@@ -272,12 +284,16 @@ forget(struct rp_run *st, unsigned int kind, int scope, uint64_t cap)
 
 /* A fd an ioctl returned: it stands for the captured number from now on. */
 static void
-learn_fd(struct rp_run *st, const char *field, int32_t cap, int32_t live,
-	 int ok)
+learn_fd(struct rp_run *st, const char *prefix, const struct kfd_field *f,
+	 int32_t cap, int32_t live, int ok)
 {
+	char name[160];
+
 	if (cap < 0 || live < 0) {
+		/* The name is only built for a report. */
 		if ((cap < 0) != (live < 0))
-			rp_diverge(st, field, (uint32_t)cap, (uint32_t)cap, 0,
+			rp_diverge(st, field_name(name, sizeof(name), prefix, f),
+				   (uint32_t)cap, (uint32_t)cap, 0,
 				   (uint32_t)live, NULL);
 		return;
 	}
@@ -328,6 +344,16 @@ classify(unsigned int role, uint64_t cap)
 	}
 }
 
+static size_t
+first_diff(const uint8_t *a, const uint8_t *b, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
+}
+
 /* Compare one output field of a struct image. */
 void
 rp_check_field(struct rp_run *st, struct rp_call *c, const struct kfd_field *f,
@@ -338,16 +364,26 @@ rp_check_field(struct rp_run *st, struct rp_call *c, const struct kfd_field *f,
 	uint64_t cv, lv, ev;
 	char name[160];
 
-	if (kfd_field_get(f, cap_b, len, &cv) < 0 ||
-	    kfd_field_get(f, live_b, len, &lv) < 0)
-		return;
 	if (f->width > 8) {
-		/* STRING and BYTES: compare the bytes. */
+		/* STRING and BYTES: learned (share handles) or compared. */
+		if ((size_t)f->offset + f->width > len)
+			return;
+		if (f == st->rows->ipce_share && f->width == 16) {
+			if (ok)
+				rp_share_learn(st, cap_b + f->offset,
+					       live_b + f->offset);
+			return;
+		}
 		if (memcmp(cap_b + f->offset, live_b + f->offset, f->width))
 			rp_diverge(st, field_name(name, sizeof(name), prefix, f),
-				   cv, cv, 0, lv, "bytes differ");
+				   0, 0, 0, 0, "bytes differ at +%zu",
+				   first_diff(cap_b + f->offset,
+					      live_b + f->offset, f->width));
 		return;
 	}
+	if (rp_field_load(f, cap_b, len, &cv) < 0 ||
+	    rp_field_load(f, live_b, len, &lv) < 0)
+		return;
 	switch (classify(role, cv)) {
 	case V_IGNORE:
 		return;
@@ -369,8 +405,8 @@ rp_check_field(struct rp_run *st, struct rp_call *c, const struct kfd_field *f,
 		return;
 	}
 	case V_FD:
-		field_name(name, sizeof(name), prefix, f);
-		learn_fd(st, name, (int32_t)(uint32_t)cv, (int32_t)(uint32_t)lv, ok);
+		learn_fd(st, prefix, f, (int32_t)(uint32_t)cv, (int32_t)(uint32_t)lv,
+			 ok);
 		return;
 	case V_LEARN:
 		if (role == KFD_ROLE_QUEUE_ID) {
@@ -410,6 +446,62 @@ rp_check_struct(struct rp_run *st, struct rp_call *c,
 		if (st->diverged_now && !st->o->keep_going)
 			return;
 	}
+}
+
+void
+rp_check_args(struct rp_run *st, struct rp_call *c, const uint8_t *cap_b,
+	      const uint8_t *live_b, size_t len, int ok)
+{
+	const struct kfd_struct_desc *sd = c->d->args;
+	const struct rp_req_plan *p = c->plan;
+	unsigned int i;
+
+	if (!p || p->generic) {
+		rp_check_struct(st, c, sd, "", cap_b, live_b, len, ok);
+		return;
+	}
+	/*
+	 * Nothing to learn or map: identical bytes match field by field too.
+	 * (Bytes that differ, e.g. a translated input or a clock, take the
+	 * walk below, which decides by role.)
+	 */
+	if (p->out_plain && !memcmp(cap_b, live_b, len))
+		return;
+	for (i = 0; i < p->nout; i++) {
+		const struct kfd_field *f = &sd->fields[p->out[i]];
+
+		if (f->select >= 0 && !kfd_field_present(sd, f, cap_b, len))
+			continue;
+		rp_check_field(st, c, f, "", cap_b, live_b, len, ok);
+		if (st->diverged_now && !st->o->keep_going)
+			return;
+	}
+}
+
+/*
+ * "name[i]." for the fields of one buffer element, built on every element
+ * of every compared buffer: without snprintf, which costs more than the
+ * comparison itself.
+ */
+static void
+elem_prefix(char *buf, size_t len, const char *name, size_t idx)
+{
+	char digits[24];
+	size_t n = strlen(name), k = 0;
+
+	do {
+		digits[k++] = (char)('0' + idx % 10);
+		idx /= 10;
+	} while (idx && k < sizeof(digits));
+	if (n + k + 4 > len)
+		n = len > k + 4 ? len - k - 4 : 0;
+	memcpy(buf, name, n);
+	buf[n++] = '[';
+	while (k)
+		buf[n++] = digits[--k];
+	buf[n++] = ']';
+	buf[n++] = '.';
+	buf[n] = '\0';
 }
 
 /* Output buffers: lengths, then elements by role or plain bytes. */
@@ -452,8 +544,8 @@ check_bufs(struct rp_run *st, struct rp_call *c, int ok)
 			size_t e;
 
 			for (e = 0; e + b->elem->size <= llen; e += b->elem->size) {
-				snprintf(name, sizeof(name), "%s[%zu].", b->name,
-					 e / b->elem->size);
+				elem_prefix(name, sizeof(name), b->name,
+					    e / b->elem->size);
 				rp_check_struct(st, c, b->elem, name, img->after + e,
 					     lb->p + e, b->elem->size, ok);
 				if (st->diverged_now && !st->o->keep_going)
@@ -480,8 +572,7 @@ static void
 learn_quietly(struct rp_run *st, struct rp_call *c, int ok)
 {
 	st->quiet = 1;
-	rp_check_struct(st, c, c->d->args, "", c->io->arg_after, c->args, c->clen,
-		     ok);
+	rp_check_args(st, c, c->io->arg_after, c->args, c->clen, ok);
 	st->quiet = 0;
 }
 
@@ -524,7 +615,7 @@ rp_verify_call(struct rp_run *st, struct rp_call *c)
 		}
 		return;
 	}
-	rp_check_struct(st, c, c->d->args, "", io->arg_after, c->args, c->clen, ok);
+	rp_check_args(st, c, io->arg_after, c->args, c->clen, ok);
 	if (st->diverged_now && !st->o->keep_going)
 		return;
 	if (c->d == st->rows->svm)

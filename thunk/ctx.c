@@ -87,6 +87,9 @@ kmt_ctx_fork_prepare(void)
 	pthread_mutex_lock(&kmt_ctx_list_lock);
 	for (ctx = kmt_ctx_head; ctx; ctx = ctx->next)
 		pthread_mutex_lock(&ctx->lock);
+	kmt_fmm_fork_prepare(&kmt_primary);
+	for (ctx = kmt_ctx_head; ctx; ctx = ctx->next)
+		kmt_fmm_fork_prepare(ctx);
 }
 
 void
@@ -94,6 +97,9 @@ kmt_ctx_fork_parent(void)
 {
 	HsaKFDContext *ctx;
 
+	for (ctx = kmt_ctx_head; ctx; ctx = ctx->next)
+		kmt_fmm_fork_parent(ctx);
+	kmt_fmm_fork_parent(&kmt_primary);
 	for (ctx = kmt_ctx_head; ctx; ctx = ctx->next)
 		pthread_mutex_unlock(&ctx->lock);
 	pthread_mutex_unlock(&kmt_ctx_list_lock);

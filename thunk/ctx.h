@@ -58,11 +58,19 @@ void kmt_fmm_close(HsaKFDContext *ctx, bool forked);
 
 /*
  * kmt_fmm_fork_child() - in the child of a fork(), re-create @ctx's memory
- * lock, which another thread of the parent may have held at the fork (the
- * child's cleanup takes it). It is not taken in the prepare handler: its
- * holder may be inside an ioctl that a preloaded library (kfdsim, the
- * capture library) serves under locks its own prepare handler took first.
+ * lock, which the prepare handler took (the child's cleanup takes it).
  */
 void kmt_fmm_fork_child(HsaKFDContext *ctx);
+
+/*
+ * kmt_fmm_fork_prepare() / kmt_fmm_fork_parent() - around a fork(), hold
+ * @ctx's memory lock, so that no other thread is half-way through the
+ * memory bookkeeping (an rb-tree rotation) the child then tears down.
+ * Safe since our handlers are installed after the first open, so they run
+ * before those of kfdsim and of the capture library: a holder inside an
+ * ioctl they serve finishes it before their locks are taken.
+ */
+void kmt_fmm_fork_prepare(HsaKFDContext *ctx);
+void kmt_fmm_fork_parent(HsaKFDContext *ctx);
 
 #endif /* KMT_CTX_H */

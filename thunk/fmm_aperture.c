@@ -470,6 +470,20 @@ ape_release_all(HsaKFDContext *ctx, struct kmt_aperture *ape, bool forked)
 	}
 }
 
+void
+kmt_fmm_fork_prepare(HsaKFDContext *ctx)
+{
+	if (ctx->fmm)
+		pthread_mutex_lock(&ctx->fmm->lock);
+}
+
+void
+kmt_fmm_fork_parent(HsaKFDContext *ctx)
+{
+	if (ctx->fmm)
+		pthread_mutex_unlock(&ctx->fmm->lock);
+}
+
 /* Only the forking thread exists in the child: nobody else holds it. */
 void
 kmt_fmm_fork_child(HsaKFDContext *ctx)

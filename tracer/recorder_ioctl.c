@@ -206,8 +206,8 @@ rec_after(void *ctx, const struct kfd_dispatch_call *call, void *cookie)
 
 	/*
 	 * The number first: the call has completed, so seq order stays the
-	 * order of completion, and the atomic add runs before the stores
-	 * below fill the store buffer it would have to wait for.
+	 * order of completion. (Usually no locked add: the counter is biased
+	 * to the thread that issues most records, see kt_writer_next_seq().)
 	 */
 	rec.seq = kfd_rec_next_seq(r);
 	/* API spans (tracer/api): the thread's ioctls while one is open. */
@@ -247,7 +247,9 @@ rec_after(void *ctx, const struct kfd_dispatch_call *call, void *cookie)
 	io->bufs = rc ? rc->img : NULL;
 	kt_writer_append(r->w, &rec);
 
-	free(copy);
+	/* Rarely anything to free: spare the hot path the calls. */
+	if (__builtin_expect(copy != NULL, 0))
+		free(copy);
 	if (rc)
 		rec_free_call(rc);
 }

@@ -3,9 +3,9 @@
  * Read-ahead: data frames decompressed on a helper thread while the caller
  * decodes the frame before them.
  *
- * Decompressing a frame costs about three times what decoding its records
- * does, so a helper that only ran ahead would still leave the caller waiting
- * for it. The caller therefore helps: both threads take the next frames of
+ * Decompressing a frame costs about twice what decoding its records does,
+ * so a helper that only ran ahead would still leave the caller waiting for
+ * it. The caller therefore helps: both threads take the next frames of
  * the file, in file order, into a small ring of slots; the caller adopts
  * the frame it needs once it is ready and, while it is not, decompresses a
  * later one itself instead of waiting.

@@ -14,6 +14,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <linux/membarrier.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -320,10 +321,179 @@ lost:
 	return err;
 }
 
+/*
+ * Sequence numbers. Every record of every thread takes one, and a locked
+ * add costs more than a tenth of a traced ioctl on the machines we run on,
+ * while in most programs one thread issues nearly all of them. So the
+ * counter is biased to the first thread that takes a number: the owner
+ * adds with an unlocked instruction (a single one, so a signal handler on
+ * the same thread cannot split it), inside a section announced in its
+ * in_seq flag (not in_append, which an append in a signal handler clears).
+ * Another thread that needs a number revokes the bias for good: it marks the counter REVOKING, makes every thread run a full
+ * barrier (membarrier, as kt_steal() does), waits for the owner to leave
+ * its section, and marks the counter SHARED; from then on everyone uses a
+ * locked add. Dekker again: the owner stores in_seq then loads the owner
+ * field; the revoker changes the owner field then (after the barrier)
+ * loads in_seq. One of them sees the other.
+ */
+#define KT_SEQ_REVOKING	((struct kt_wthread *)1)
+#define KT_SEQ_SHARED	((struct kt_wthread *)2)
+
+#if defined(__SANITIZE_THREAD__)
+#define KT_SEQ_PLAIN_ADD 0
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define KT_SEQ_PLAIN_ADD 0
+#endif
+#endif
+#if !defined(KT_SEQ_PLAIN_ADD) && defined(__x86_64__)
+#define KT_SEQ_PLAIN_ADD 1
+#elif !defined(KT_SEQ_PLAIN_ADD)
+#define KT_SEQ_PLAIN_ADD 0
+#endif
+
+/* The owner's add, inside its section. */
+static inline uint64_t
+kt_seq_owner_add(struct kt_writer *w)
+{
+#if KT_SEQ_PLAIN_ADD
+	uint64_t v = 1;
+
+	/*
+	 * No lock prefix: no other thread writes the counter while the bias
+	 * holds. One instruction, so it is atomic for this thread's signal
+	 * handlers. (TSan builds use the atomic add: it cannot see this.)
+	 */
+	__asm__ volatile("xaddq %0, %1"
+			 : "+r"(v), "+m"(*(uint64_t *)&w->seq)
+			 :
+			 : "memory");
+	return v;
+#else
+	return atomic_fetch_add_explicit(&w->seq, 1, memory_order_relaxed);
+#endif
+}
+
+/*
+ * Enter the owner's section: returns the flag's previous value (a signal
+ * handler's section may nest in the thread's own).
+ */
+static inline int
+kt_seq_enter(struct kt_wthread *t)
+{
+	int old = atomic_load_explicit(&t->in_seq, memory_order_relaxed);
+
+	atomic_store_explicit(&t->in_seq, 1, memory_order_relaxed);
+	if (KT_UNLIKELY(kt_writer_fence_needed))
+		atomic_thread_fence(memory_order_seq_cst);
+	else
+		atomic_signal_fence(memory_order_seq_cst);
+	return old;
+}
+
+static inline void
+kt_seq_leave(struct kt_wthread *t, int old)
+{
+	/* Release: a revoker that sees the section over sees the add. */
+	atomic_store_explicit(&t->in_seq, old, memory_order_release);
+}
+
+/* Everything but the owner's own add: claim, revoke, shared. */
+static __attribute__((noinline)) uint64_t
+kt_seq_slow(struct kt_writer *w, struct kt_wthread *t)
+{
+	for (;;) {
+		struct kt_wthread *o =
+			atomic_load_explicit(&w->seq_owner, memory_order_acquire);
+		uint64_t s;
+		int old;
+
+		if (o == KT_SEQ_SHARED)
+			return atomic_fetch_add_explicit(&w->seq, 1,
+							 memory_order_relaxed);
+		if (o == KT_SEQ_REVOKING) {
+			sched_yield();
+			continue;
+		}
+		if (t && (o == t || o == NULL)) {
+			/*
+			 * Claim (or use) the bias inside a section: a revoker
+			 * that finds us the owner then waits for us. The CAS
+			 * is a full barrier between the flag and the claim.
+			 */
+			old = kt_seq_enter(t);
+			if (o == NULL)
+				atomic_compare_exchange_strong(&w->seq_owner,
+							       &o, t);
+			if (atomic_load_explicit(&w->seq_owner,
+						 memory_order_seq_cst) == t) {
+				s = kt_seq_owner_add(w);
+				kt_seq_leave(t, old);
+				return s;
+			}
+			kt_seq_leave(t, old);
+			continue;
+		}
+		/* Another thread's bias, or none and we have no state. */
+		if (!atomic_compare_exchange_strong(&w->seq_owner, &o,
+						    KT_SEQ_REVOKING))
+			continue;
+		atomic_thread_fence(memory_order_seq_cst);
+		if (!kt_writer_fence_needed &&
+		    syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED,
+			    0, 0))
+			kt_writer_fence_needed = true;	/* cannot happen once registered */
+		/*
+		 * Sections are a few instructions; only a thread that
+		 * longjmp()ed out of a signal handler can leave one open for
+		 * good. Do not hang the process for it.
+		 */
+		if (o) {
+			uint64_t t0 = kt_mono_ns();
+
+			while (atomic_load_explicit(&o->in_seq,
+						    memory_order_acquire) &&
+			       kt_mono_ns() - t0 < 1000000000u)
+				sched_yield();
+		}
+		atomic_store_explicit(&w->seq_owner, KT_SEQ_SHARED,
+				      memory_order_release);
+	}
+}
+
+/* The next number, for @t (NULL: a thread without writer state). */
+static inline uint64_t
+kt_seq_take(struct kt_writer *w, struct kt_wthread *t)
+{
+	if (KT_LIKELY(t && atomic_load_explicit(&w->seq_owner,
+						memory_order_relaxed) == t)) {
+		int old = kt_seq_enter(t);
+
+		if (KT_LIKELY(atomic_load_explicit(&w->seq_owner,
+						   memory_order_relaxed) == t)) {
+			uint64_t s = kt_seq_owner_add(w);
+
+			kt_seq_leave(t, old);
+			return s;
+		}
+		kt_seq_leave(t, old);
+	}
+	return kt_seq_slow(w, t);
+}
+
 uint64_t
 kt_writer_next_seq(struct kt_writer *w)
 {
-	return atomic_fetch_add_explicit(&w->seq, 1, memory_order_relaxed);
+	struct kt_wthread *t = KT_LIKELY(kt_tls.gen == w->gen) ? kt_tls.t :
+			       kt_wthread_get(w);
+
+	return kt_seq_take(w, t);
+}
+
+uint64_t
+kt_writer_next_seq_nolock(struct kt_writer *w)
+{
+	return kt_seq_take(w, kt_writer_tls_thread(w));
 }
 
 static void
@@ -398,6 +568,31 @@ kt_writer_free(struct kt_writer *w)
 	free(w);
 }
 
+/*
+ * The writer thread's start: it gives up its share of the process's fd
+ * table, keeping a private copy with only the trace's fd in it. While the
+ * table is shared by several threads, the kernel takes a reference on the
+ * file at every fd lookup (every ioctl, every fstat) of every thread; a
+ * single-threaded program that is traced pays for those only because the
+ * writer thread exists. Without close_range(2) (Linux < 5.9) the thread
+ * keeps sharing: its copy would otherwise hold the program's pipes and
+ * sockets open.
+ */
+static void *
+kt_writer_thread_start(void *arg)
+{
+	struct kt_writer *w = arg;
+	unsigned int fd = (unsigned int)w->fd;
+
+	if (syscall(SYS_close_range, ~0u, ~0u, 0) == 0 &&
+	    unshare(CLONE_FILES) == 0) {
+		if (fd > 0)
+			syscall(SYS_close_range, 0u, fd - 1, 0);
+		syscall(SYS_close_range, fd + 1, ~0u, 0);
+	}
+	return kt_writer_thread_main(arg);
+}
+
 int
 kt_writer_fdopen(int fd, const struct kt_header *hdr,
 		 const struct kt_writer_opts *opts, struct kt_writer **out)
@@ -456,7 +651,7 @@ kt_writer_fdopen(int fd, const struct kt_header *hdr,
 	/* The writer thread takes no signals: they belong to the program. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	err = -pthread_create(&w->thread, NULL, kt_writer_thread_main, w);
+	err = -pthread_create(&w->thread, NULL, kt_writer_thread_start, w);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (err)
 		goto fail;
@@ -508,21 +703,29 @@ kt_writer_flush(struct kt_writer *w)
 	return err;
 }
 
+void
+kt_writer_fill_end(struct kt_writer *w, struct kt_record *end, uint64_t seq)
+{
+	memset(end, 0, sizeof(*end));
+	end->type = KT_REC_END;
+	end->seq = seq;
+	end->tid = (uint32_t)syscall(SYS_gettid);
+	end->ts = kt_mono_ns();
+	end->u.end.records = atomic_load(&w->written);
+	end->u.end.lost = atomic_load(&w->lost);
+	if (end->u.end.lost || atomic_load(&w->io_err))
+		end->u.end.flags |= KT_END_INCOMPLETE;
+}
+
 /* The END record goes into a frame of its own, after everything else. */
 static void
 kt_writer_end(struct kt_writer *w)
 {
-	struct kt_record end = { .type = KT_REC_END };
+	struct kt_record end;
 	struct kt_wbuf *b;
 	size_t bound;
 
-	end.seq = kt_writer_next_seq(w);
-	end.tid = (uint32_t)syscall(SYS_gettid);
-	end.ts = kt_mono_ns();
-	end.u.end.records = atomic_load(&w->written);
-	end.u.end.lost = atomic_load(&w->lost);
-	if (end.u.end.lost || atomic_load(&w->io_err))
-		end.u.end.flags |= KT_END_INCOMPLETE;
+	kt_writer_fill_end(w, &end, kt_writer_next_seq(w));
 	if (kt_rec_bound(&end, &bound))
 		return;
 	b = malloc(sizeof(*b) + bound);
@@ -574,7 +777,8 @@ kt_writer_close(struct kt_writer *w)
 	 * still fit, and a trace that ends with INCOMPLETE says more than one
 	 * that just stops.
 	 */
-	if (!atomic_load(&w->damaged) && atomic_load(&w->file_off) > 0) {
+	if (!atomic_load(&w->damaged) && !atomic_load(&w->ended) &&
+	    atomic_load(&w->file_off) > 0) {
 		atomic_store(&w->broken, false);
 		kt_writer_end(w);
 		kt_writer_write_index(w);

@@ -4,7 +4,8 @@
  * fatal signal handler. Nothing here may take a lock, allocate or call zstd
  * (none of that is async-signal-safe), so the frames are built by hand from
  * raw blocks: a valid zstd frame that costs no CPU to make
- * (docs/trace-format.md section 8.3).
+ * (docs/trace-format.md section 8.3). kt_writer_emergency_end() then adds
+ * the END record, for _exit().
  */
 #include <errno.h>
 #include <sys/syscall.h>
@@ -145,8 +146,29 @@ kt_emerg_return(struct kt_writer *w, struct kt_wbuf *b)
 	} while (!atomic_compare_exchange_weak(&w->returned, &head, b));
 }
 
-int
-kt_writer_emergency_flush(struct kt_writer *w)
+/*
+ * The END record, as kt_writer_close() writes it but in a raw frame and
+ * from the stack. Called with the file claimed.
+ */
+static int
+kt_emerg_end(struct kt_writer *w)
+{
+	struct kt_record end;
+	struct kt_delta d = { .valid = false };
+	uint8_t buf[128];
+	struct kt_piece pc;
+	size_t bound;
+
+	kt_writer_fill_end(w, &end, kt_writer_next_seq_nolock(w));
+	if (kt_rec_bound(&end, &bound) || bound > sizeof(buf))
+		return -EOVERFLOW;
+	pc.p = buf;
+	pc.n = kt_rec_encode(buf, &end, &d, bound);
+	return kt_write_raw_frame(w, &pc, 1);
+}
+
+static int
+kt_emerg(struct kt_writer *w, bool finish)
 {
 	struct kt_wbuf *list = NULL, *q, *b, *next, **tail, *own = NULL;
 	struct kt_sig_guard guard;
@@ -185,6 +207,8 @@ kt_writer_emergency_flush(struct kt_writer *w)
 		err = atomic_load(&w->io_err);
 		goto out;
 	}
+	if (atomic_load(&w->ended))
+		goto out;
 
 	/*
 	 * A fault inside kt_writer_append() on this thread: its buffer holds
@@ -235,9 +259,31 @@ kt_writer_emergency_flush(struct kt_writer *w)
 		if (b != own)
 			kt_emerg_return(w, b);
 	}
+	if (finish && !err) {
+		err = kt_emerg_end(w);
+		/*
+		 * Nothing may follow the END record: the writer thread, still
+		 * running until the process exits, drops what it gets from now
+		 * on (broken), and close writes nothing more (ended).
+		 */
+		atomic_store(&w->ended, true);
+		atomic_store(&w->broken, true);
+	}
 	kt_sig_guard_leave(&guard);
 out:
 	if (claimed)
 		atomic_store(&w->io_state, KT_IO_IDLE);
 	return err;
+}
+
+int
+kt_writer_emergency_flush(struct kt_writer *w)
+{
+	return kt_emerg(w, false);
+}
+
+int
+kt_writer_emergency_end(struct kt_writer *w)
+{
+	return kt_emerg(w, true);
 }

@@ -51,6 +51,7 @@ struct kt_wthread {
 	struct kt_wthread *next;	/* immutable once published */
 	_Atomic(struct kt_wbuf *) cur;	/* its buffer, or NULL */
 	_Atomic int in_append;		/* written by the owner only */
+	_Atomic int in_seq;		/* in a biased seq section (writer.c) */
 	_Atomic int steal;		/* a stealer wants cur */
 	bool busy;			/* in kt_writer_append() (this thread) */
 	pthread_t self;
@@ -86,7 +87,13 @@ struct kt_writer {
 	 */
 	char seq_pad0[64];
 	_Atomic uint64_t seq;
-	char seq_pad1[64 - sizeof(uint64_t)];
+	/*
+	 * The thread the counter is biased to (it takes numbers without a
+	 * locked instruction), or KT_SEQ_SHARED / KT_SEQ_REVOKING, or NULL
+	 * before the first number (writer.c, kt_writer_next_seq()).
+	 */
+	_Atomic(struct kt_wthread *) seq_owner;
+	char seq_pad1[64 - sizeof(uint64_t) - sizeof(void *)];
 	_Atomic uint64_t ticket;
 	_Atomic(struct kt_wthread *) threads;
 	_Atomic(struct kt_wbuf *) queue;	/* Treiber stack of full buffers */
@@ -127,6 +134,7 @@ struct kt_writer {
 	bool seekable;
 	_Atomic bool broken;		/* a write failed: no more frames */
 	_Atomic bool damaged;		/* a partial frame could not be cut */
+	_Atomic bool ended;		/* kt_writer_emergency_end() wrote END */
 	_Atomic int io_err;		/* first error */
 
 	_Atomic uint64_t lost;
@@ -138,6 +146,8 @@ struct kt_writer {
 /* writer.c */
 uint64_t kt_mono_ns(void);
 struct kt_wthread *kt_writer_tls_thread(const struct kt_writer *w);
+/* kt_writer_next_seq() without allocating thread state (signal handlers). */
+uint64_t kt_writer_next_seq_nolock(struct kt_writer *w);
 
 /*
  * Writes from a traced thread (open, close, emergency flush) must not kill
@@ -170,5 +180,11 @@ void kt_writer_emit(struct kt_writer *w, struct kt_wbuf **bufs, unsigned int n,
 		    bool is_end);
 void kt_writer_write_index(struct kt_writer *w);
 void kt_writer_recycle(struct kt_writer *w, struct kt_wbuf *list);
+/*
+ * Fill in the END record numbered @seq: what was written and lost so far,
+ * and whether the trace is incomplete. Async-signal-safe.
+ */
+void kt_writer_fill_end(struct kt_writer *w, struct kt_record *end,
+			uint64_t seq);
 
 #endif /* KT_WRITER_INTERNAL_H */

@@ -413,11 +413,14 @@ test_checks_see_leaks(void **state)
 {
 	static const struct {
 		int how;
-		const char *says;
+		const char *says, *or_says;
 	} sab[] = {
 		{ FI_SAB_FD, "left behind after close: fd /dev/null" },
 		{ FI_SAB_RESERVATION, "left behind after close: map ---p 1048576" },
-		{ FI_SAB_BO, "left behind after close: fd /memfd:kfdsim-bo" },
+		/* kfdsim may back a BO with a memfd only once it is mapped:
+		 * then the VRAM accounting alone shows an unmapped one. */
+		{ FI_SAB_BO, "left behind after close: fd /memfd:kfdsim-bo",
+		  "after a reopen: status 0" },
 		{ FI_SAB_HEAP, "heap blocks leaked" },
 	};
 	unsigned int set_event = 0;
@@ -443,7 +446,8 @@ test_checks_see_leaks(void **state)
 		bad = check_case(&c, res, buf, sizeof(buf));
 		print_message("%s\n", bad ? bad : "(nothing found)");
 		assert_non_null(bad);
-		assert_non_null(strstr(bad, sab[i].says));
+		assert_true(strstr(bad, sab[i].says) ||
+			    (sab[i].or_says && strstr(bad, sab[i].or_says)));
 		if (sab[i].how == FI_SAB_BO)
 			assert_true(res->avail < base->avail);
 	}

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Regression driver shared by the fuzz targets (the trace reader has its
- * own, trace_reader_regress.c): built with the normal compiler and linked
- * with one target's LLVMFuzzerTestOneInput(), it runs every file of the
- * corpus directories (or files) named on the command line through it,
- * plus prefixes of each and copies with one byte flipped, the cheap
- * mutations most likely to reach an unchecked length. Exact-size copies
- * make reads past the end fault under the allocator's guards. A crash or
- * an abort() of a target's own consistency check fails the test.
+ * Regression driver shared by every fuzz target: built with the normal
+ * compiler and linked with one target's LLVMFuzzerTestOneInput(), it runs
+ * every file of the corpus directories (or files) named on the command
+ * line through it, plus prefixes of each and copies with one byte
+ * flipped, the cheap mutations most likely to reach an unchecked length.
+ * Exact-size copies make reads past the end fault under the allocator's
+ * guards. A crash or an abort() of a target's own consistency check fails
+ * the test.
  */
 #include <dirent.h>
 #include <stdint.h>

@@ -7,9 +7,11 @@
  *   rp_alter IN OUT drop NAME,...
  *
  * FIELD is an output field of the ioctl at sequence number SEQ (its
- * after-image gets VALUE), or "errno" (the call then failed with VALUE).
- * "drop" leaves out every ioctl of the named kinds. Every other record is
- * copied as read; the writer adds its own END.
+ * after-image gets VALUE), "in.FIELD" an input field (its before-image gets
+ * VALUE), or "errno" (the call then failed with VALUE). For an mmap record,
+ * FIELD "addr" moves the mapping: the requested address and the result
+ * become VALUE. "drop" leaves out every ioctl of the named kinds. Every
+ * other record is copied as read; the writer adds its own END.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -27,7 +29,7 @@ main(int argc, char **argv)
 	struct kt_record rec;
 	const char *drop;
 	uint64_t seq, value;
-	uint8_t after[KT_MAX_ARG_SIZE + 1];
+	uint8_t after[KT_MAX_ARG_SIZE + 1], before[KT_MAX_ARG_SIZE + 1];
 	int r, done = 0;
 
 	if (!(argc == 6 || (argc == 5 && !strcmp(argv[3], "drop")))) {
@@ -66,12 +68,27 @@ main(int argc, char **argv)
 				continue;
 			}
 		}
+		if (rec.type == KT_REC_MMAP && rec.seq == seq &&
+		    !strcmp(argv[4], "addr")) {
+			rec.u.mmap.addr = value;
+			rec.u.mmap.result = value;
+			done = 1;
+		}
 		if (rec.type == KT_REC_IOCTL && rec.seq == seq) {
 			struct kt_ioctl_rec *io = &rec.u.ioctl;
 			const struct kfd_ioctl_desc *d =
 				kfd_schema_lookup(io->file_kind, io->request);
 
-			if (!strcmp(argv[4], "errno")) {
+			if (!strncmp(argv[4], "in.", 3) && d && io->arg_before) {
+				int i = kfd_schema_field(d, argv[4] + 3);
+
+				memcpy(before, io->arg_before, io->arg_size);
+				if (i >= 0 && kfd_field_set(&d->args->fields[i], before,
+							    io->arg_size, value) == 0) {
+					io->arg_before = before;
+					done = 1;
+				}
+			} else if (!strcmp(argv[4], "errno")) {
 				io->ret = -1;
 				io->err = (int32_t)value;
 				done = 1;

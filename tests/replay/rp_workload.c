@@ -19,6 +19,8 @@
  *			one of an unknown type, then a good one
  *   rp_workload external	a render-node buffer with metadata exported as a
  *			dma-buf, which KFD inspects and imports
+ *   rp_workload ipc	a VRAM BO exported as a ROCm IPC handle and imported
+ *			back (run it on the rocm kernel flavour)
  *
  * It uses libc and the ABI headers only: it is the application, not part of
  * kfdtrace. Unexpected results go to stderr; the exit status is 0 unless
@@ -676,6 +678,29 @@ full(void)
 		close((int)smi.anon_fd);
 }
 
+/*
+ * ROCm IPC within one process: export a VRAM BO, import it back by its
+ * share handle (random bytes on the rocm kernel flavour).
+ */
+static void
+ipc(void)
+{
+	struct kfd_abi_ipc_export_handle_args ex = { .gpu_id = gpu };
+	struct kfd_abi_ipc_import_handle_args im = { .gpu_id = gpu };
+	uint64_t h = alloc_mem(va_take(1u << 20), 1u << 20,
+			       KFD_ABI_ALLOC_MEM_FLAGS_VRAM |
+			       KFD_ABI_ALLOC_MEM_FLAGS_WRITABLE, 0, NULL, 0);
+
+	ex.handle = h;
+	if (xioctl(kfd, KFD_ABI_IOC_IPC_EXPORT_HANDLE, &ex, "IPC_EXPORT", 0) < 0)
+		return;
+	im.va_addr = va_take(1u << 20);
+	memcpy(im.share_handle, ex.share_handle, sizeof(im.share_handle));
+	if (xioctl(kfd, KFD_ABI_IOC_IPC_IMPORT_HANDLE, &im, "IPC_IMPORT", 0) == 0)
+		free_mem(im.handle);
+	free_mem(h);
+}
+
 static void
 enomem(void)
 {
@@ -705,6 +730,8 @@ main(int argc, char **argv)
 		queue(1, 1);
 	} else if (!strcmp(mode, "external")) {
 		external();
+	} else if (!strcmp(mode, "ipc")) {
+		ipc();
 	} else {
 		fprintf(stderr, "rp_workload: unknown mode %s\n", mode);
 		return 2;

@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <elf.h>
+#include <sys/personality.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -424,6 +426,24 @@ test_external_dmabuf(void **state)
 	expect_out("result:      match (strict)");
 }
 
+/*
+ * A ROCm IPC export and import in one process: the share handle is random
+ * bytes, so the replay must hand the import the token its own export got.
+ */
+static void
+test_ipc_share_handle(void **state)
+{
+	(void)state;
+	setenv("KFDSIM_KERNEL", "rocm", 1);
+	record("ipc.kft", NULL, (const char *const[]){ workload, "ipc", NULL });
+	assert_int_equal(RUN(kfdtrace, "dump", "--filter", "IPC_IMPORT_HANDLE",
+			     tmp("ipc.kft")), 0);
+	expect_out(") = 0");
+	assert_int_equal(RUN(kfdtrace, "replay", "--sim", tmp("ipc.kft")), 0);
+	unsetenv("KFDSIM_KERNEL");
+	expect_out("result:      match (strict)");
+}
+
 static void
 test_altered_field(void **state)
 {
@@ -687,6 +707,109 @@ test_hostile(void **state)
 	assert_int_equal(sb.st_size, 4);
 }
 
+/*
+ * Where the writable data (.data, .bss) of a non-randomized process running
+ * @exe starts: its writable PT_LOAD, in a PIE the kernel loads at
+ * 0x555555554000 when address randomization is off. 0 when unknown. (Its
+ * own globals, which no allocator can move away, unlike the brk heap.)
+ */
+static uint64_t
+norandom_data(const char *exe)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	uint64_t data = 0;
+	int fd = open(exe, O_RDONLY | O_CLOEXEC), i;
+
+	if (fd < 0)
+		return 0;
+	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_type != ET_DYN) {
+		close(fd);
+		return 0;
+	}
+	for (i = 0; i < eh.e_phnum; i++) {
+		if (pread(fd, &ph, sizeof(ph), (off_t)(eh.e_phoff +
+			  (uint64_t)i * eh.e_phentsize)) != sizeof(ph))
+			break;
+		if (ph.p_type == PT_LOAD && (ph.p_flags & PF_W) && ph.p_memsz)
+			data = ph.p_vaddr;
+	}
+	close(fd);
+	return data ? 0x555555554000ull + (data & ~4095ull) : 0;
+}
+
+/*
+ * A trace whose user memory and device mappings lie on the replayer's own
+ * text, stack and global data (issue #8): the replayer relocates them,
+ * reports it, and neither crashes nor overwrites itself. Address
+ * randomization is off for the replay so that those addresses are known
+ * here.
+ */
+static void
+test_own_memory(void **state)
+{
+	const uint64_t text = 0x555555554000ull, stack = 0x7ffffffe0000ull;
+	unsigned long up1, up2, map;
+	char v1[32], v2[32], v3[32];
+	uint64_t data;
+	int old, st;
+
+	(void)state;
+	workload_trace();
+	data = norandom_data(kfdtrace);
+	assert_true(data != 0);
+	up1 = first_seq("full.kft", "ALLOC_MEMORY_OF_GPU", "USERPTR");
+	/* The second userptr allocation comes right after the first. */
+	assert_int_equal(RUN(kfdtrace, "dump", "--seq", "--filter",
+			     "ALLOC_MEMORY_OF_GPU", tmp("full.kft")), 0);
+	{
+		const char *p = strstr(out, "USERPTR");
+
+		assert_non_null(p);
+		p = strstr(p + 1, "USERPTR");
+		assert_non_null(p);
+		while (p > out && p[-1] != '\n')
+			p--;
+		assert_true(*p == '#');
+		up2 = strtoul(p + 1, NULL, 10);
+	}
+	map = first_seq("full.kft", "mmap", "/* render */");
+	snprintf(v1, sizeof(v1), "0x%llx", (unsigned long long)text);
+	snprintf(v2, sizeof(v2), "0x%llx", (unsigned long long)stack);
+	snprintf(v3, sizeof(v3), "0x%llx", (unsigned long long)data);
+	{
+		char s1[24], s2[24], s3[24];
+
+		snprintf(s1, sizeof(s1), "%lu", up1);
+		snprintf(s2, sizeof(s2), "%lu", up2);
+		snprintf(s3, sizeof(s3), "%lu", map);
+		unlink(tmp("own1.kft"));
+		unlink(tmp("own2.kft"));
+		unlink(tmp("own3.kft"));
+		assert_int_equal(RUN(alter, tmp("full.kft"), tmp("own1.kft"), s1,
+				     "in.mmap_offset", v1), 0);
+		assert_int_equal(RUN(alter, tmp("own1.kft"), tmp("own2.kft"), s2,
+				     "in.mmap_offset", v2), 0);
+		assert_int_equal(RUN(alter, tmp("own2.kft"), tmp("own3.kft"), s3,
+				     "addr", v3), 0);
+	}
+	old = personality(0xffffffff);
+	if (old < 0 || personality((unsigned long)old | ADDR_NO_RANDOMIZE) < 0)
+		skip();
+	st = RUN(kfdtrace, "replay", "--sim", tmp("own3.kft"));
+	personality((unsigned long)old);
+	/* Not killed by a signal: nothing of its own was mapped over. */
+	assert_int_equal(st, 0);
+	expect_out("relocated: CPU range 0x555555554000-");
+	expect_out("relocated: CPU range 0x7ffffffe0000-");
+	snprintf(v3, sizeof(v3), "relocated: CPU range 0x%llx-",
+		 (unsigned long long)data);
+	expect_out(v3);
+	expect_out("3 relocated ranges");
+	expect_out("result:      match (strict)");
+}
+
 /* ------------------------------------------------------------------ */
 
 static int
@@ -734,6 +857,7 @@ main(void)
 		cmocka_unit_test(test_enomem),
 		cmocka_unit_test(test_bad_queue),
 		cmocka_unit_test(test_external_dmabuf),
+		cmocka_unit_test(test_ipc_share_handle),
 		cmocka_unit_test(test_altered_field),
 		cmocka_unit_test(test_altered_result),
 		cmocka_unit_test(test_filters),
@@ -741,6 +865,7 @@ main(void)
 		cmocka_unit_test(test_verbose),
 		cmocka_unit_test(test_damaged),
 		cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_own_memory),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

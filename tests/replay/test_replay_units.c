@@ -171,6 +171,137 @@ test_address_space(void **state)
 	munmap(taken, 65536);
 }
 
+/*
+ * User memory the plan did not reserve (a range the model missed, or one
+ * past the bound on reservations) that lies on the replayer's own memory:
+ * relocated when none of it is the replay's yet, refused when it is mixed;
+ * the replayer's memory is never mapped over.
+ */
+static void
+test_unplanned_ranges(void **state)
+{
+	struct rp_model m;
+	struct rp_as as;
+	uint64_t ranges[2], a, live;
+	unsigned char *own, *two;
+	char stack_buf[64];
+	uint64_t stack_page = (uint64_t)(uintptr_t)stack_buf & ~4095ull;
+
+	(void)state;
+	memset(stack_buf, 0x5a, sizeof(stack_buf));
+	own = mmap(NULL, 65536, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(own != MAP_FAILED);
+	memset(own, 0x77, 65536);
+	a = (uint64_t)(uintptr_t)own;
+
+	/* Nothing planned: a userptr range on our stack and on our heap. */
+	model_with_ranges(&m, NULL, 0);
+	assert_int_equal(rp_as_init(&as), 0);
+	rp_as_plan(&as, &m, NULL);
+	assert_int_equal(rp_as_back(&as, stack_page, 8192, NULL), 0);
+	assert_true(rp_as_relocated(&as, stack_page));
+	live = rp_as_xlate(&as, stack_page + 8);
+	assert_true(live != stack_page + 8);
+	memset((void *)(uintptr_t)live, 1, 16);
+	assert_int_equal(rp_as_back(&as, a + 4096, 8192, NULL), 0);
+	assert_true(rp_as_relocated(&as, a + 4096));
+	memset((void *)(uintptr_t)rp_as_xlate(&as, a + 4096), 2, 8192);
+	assert_true(as.relocations == 2);
+	/* The stack and the heap kept their bytes. */
+	assert_int_equal((unsigned char)stack_buf[8], 0x5a);
+	assert_int_equal(own[4096], 0x77);
+	assert_int_equal(own[4096 + 8191], 0x77);
+	rp_as_free(&as);
+
+	/*
+	 * Mixed: the first page was reserved by the plan, the second is ours.
+	 * Relocating only the part would split what the capture had in one
+	 * piece, so the range is refused.
+	 */
+	assert_int_equal(rp_as_init(&as), 0);
+	two = mmap(NULL, 8192, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(two != MAP_FAILED);
+	ranges[0] = (uint64_t)(uintptr_t)two;
+	ranges[1] = 4096;
+	rp_vec_free(&m.ranges);
+	model_with_ranges(&m, ranges, 1);
+	munmap(two, 4096);
+	two[4096] = 0x33;
+	rp_as_plan(&as, &m, NULL);
+	assert_true(as.relocations == 0);
+	assert_int_equal(rp_as_back(&as, ranges[0], 8192, NULL), -EEXIST);
+	assert_int_equal(two[4096], 0x33);
+	/* Its planned part alone is fine. */
+	assert_int_equal(rp_as_back(&as, ranges[0], 4096, NULL), 0);
+	two[0] = 1;
+	rp_as_free(&as);
+	rp_vec_free(&m.ranges);
+	munmap(two + 4096, 4096);
+	munmap(own, 65536);
+}
+
+/* kt_record_clone(): a deep copy that outlives the bytes it came from. */
+static void
+test_record_clone(void **state)
+{
+	uint8_t before[16], after[16], b0[8], a0[4];
+	struct kt_buf_image bi[2];
+	struct kt_record rec, *c;
+	char path[32];
+
+	(void)state;
+	memset(&rec, 0, sizeof(rec));
+	memset(before, 1, sizeof(before));
+	memset(after, 2, sizeof(after));
+	memset(b0, 3, sizeof(b0));
+	memset(a0, 4, sizeof(a0));
+	memset(bi, 0, sizeof(bi));
+	bi[0].index = 1;
+	bi[0].before = b0;
+	bi[0].len_before = sizeof(b0);
+	bi[0].after = a0;
+	bi[0].len_after = sizeof(a0);
+	bi[1].index = 2;
+	bi[1].len_before = 1000;	/* absent: its length is not copied */
+	rec.type = KT_REC_IOCTL;
+	rec.seq = 42;
+	rec.u.ioctl.arg_size = sizeof(before);
+	rec.u.ioctl.arg_before = before;
+	rec.u.ioctl.arg_after = after;
+	rec.u.ioctl.nbufs = 2;
+	rec.u.ioctl.bufs = bi;
+	c = kt_record_clone(&rec);
+	assert_non_null(c);
+	memset(before, 9, sizeof(before));
+	memset(b0, 9, sizeof(b0));
+	memset(bi, 0, sizeof(bi));
+	assert_true(c->seq == 42);
+	assert_true(c->u.ioctl.arg_before != before);
+	assert_int_equal(c->u.ioctl.arg_before[15], 1);
+	assert_int_equal(c->u.ioctl.arg_after[0], 2);
+	assert_int_equal(c->u.ioctl.nbufs, 2);
+	assert_int_equal(c->u.ioctl.bufs[0].index, 1);
+	assert_int_equal(c->u.ioctl.bufs[0].before[7], 3);
+	assert_int_equal(c->u.ioctl.bufs[0].after[3], 4);
+	assert_null(c->u.ioctl.bufs[1].before);
+	assert_int_equal(c->u.ioctl.bufs[1].index, 2);
+	assert_true(((uintptr_t)c->u.ioctl.bufs & 7) == 0);
+	free(c);
+
+	memset(&rec, 0, sizeof(rec));
+	snprintf(path, sizeof(path), "/dev/kfd");
+	rec.type = KT_REC_OPEN;
+	rec.u.open.path = path;
+	c = kt_record_clone(&rec);
+	assert_non_null(c);
+	path[5] = 'X';
+	assert_string_equal(c->u.open.path, "/dev/kfd");
+	free(c);
+	assert_null(kt_record_clone(NULL));
+}
+
 static void
 test_topology(void **state)
 {
@@ -345,6 +476,8 @@ main(void)
 		cmocka_unit_test(test_map),
 		cmocka_unit_test(test_vec_bounds),
 		cmocka_unit_test(test_address_space),
+		cmocka_unit_test(test_unplanned_ranges),
+		cmocka_unit_test(test_record_clone),
 		cmocka_unit_test(test_topology),
 		cmocka_unit_test(test_stream_order),
 		cmocka_unit_test(test_parsers),

@@ -2,7 +2,9 @@
 /*
  * The record codec's internal helpers used on the crash path: walking
  * common headers (kt_rec_skim) and giving a delta record a base header
- * (kt_rec_rebase), checked by decoding the result.
+ * (kt_rec_rebase), checked by decoding the result; the decoder's varint
+ * paths for every length, padded or not, near the end of a record or not;
+ * the CRC-32 table.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -115,12 +117,119 @@ test_varints(void **state)
 	(void)state;
 }
 
+/*
+ * Build a munmap record by hand: every varint field @w bytes long (padded
+ * when @v needs fewer), @tail bytes of later fields after it (ignored by
+ * this reader), so that the fields lie near the end of the record or not.
+ */
+static size_t
+mk_munmap(uint8_t *out, uint64_t v, unsigned int w, size_t tail)
+{
+	uint8_t body[128], *q = body;
+	size_t n;
+
+	*q++ = KT_RF_BASE;
+	q = kt_put_varint_width(q, v, w);		/* seq */
+	q = kt_put_varint_width(q, 7, w);		/* tid */
+	q = kt_put_varint_width(q, v, w);		/* ts */
+	q = kt_put_varint_width(q, v, w);		/* addr */
+	q = kt_put_varint_width(q, v, w);		/* len */
+	q = kt_put_varint_width(q, kt_zigzag(-1), w);	/* ret */
+	q = kt_put_varint_width(q, kt_zigzag(22), w);	/* err */
+	memset(q, 0, tail);
+	q += tail;
+	n = (size_t)(q - body);
+	out[0] = KT_REC_MUNMAP;
+	out[1] = (uint8_t)n;
+	memcpy(out + 2, body, n);
+	return n + 2;
+}
+
+static void
+test_dec_varint_lengths(void **state)
+{
+	for (unsigned int w = 1; w <= KT_VARINT_MAX; w++) {
+		/* The largest value of w bytes (minimal), and a padded 5. */
+		uint64_t big = w == KT_VARINT_MAX ? UINT64_MAX :
+			       (1ull << (7 * w)) - 1;
+		uint64_t vals[2] = { big, 5 };
+
+		for (int k = 0; k < 2; k++) {
+			for (size_t tail = 0; tail <= 16; tail += 16) {
+				struct kt_dec dec = { .delta = { .valid = false } };
+				static uint8_t buf[256];
+				struct kt_record rec;
+				const char *why = NULL;
+				bool known;
+				size_t n;
+				long got;
+
+				n = mk_munmap(buf, vals[k], w, tail);
+				got = kt_rec_decode(buf, n, &dec, &rec, &known,
+						    &why);
+				assert_int_equal(got, (long)n);
+				assert_true(known);
+				assert_int_equal(rec.seq, vals[k]);
+				assert_int_equal(rec.tid, 7);
+				assert_int_equal(rec.ts, vals[k]);
+				assert_int_equal(rec.u.munmap.addr, vals[k]);
+				assert_int_equal(rec.u.munmap.len, vals[k]);
+				assert_int_equal(rec.u.munmap.ret, -1);
+				assert_int_equal(rec.u.munmap.err, 22);
+				/* One byte short: a field runs past the record. */
+				if (!tail) {
+					buf[1]--;
+					got = kt_rec_decode(buf, n - 1, &dec,
+							    &rec, &known, &why);
+					assert_int_equal(got, -KT_ECORRUPT);
+				}
+			}
+		}
+	}
+	/* Eleven bytes, and ten that overflow 64 bits: corrupt. */
+	for (int k = 0; k < 2; k++) {
+		struct kt_dec dec = { .delta = { .valid = false } };
+		uint8_t buf[64] = { KT_REC_MUNMAP, 40, KT_RF_BASE, 1, 1, 1 };
+		struct kt_record rec;
+		const char *why = NULL;
+		bool known;
+
+		memset(buf + 6, 0x80, 10);
+		buf[15] = k ? 0x02 : 0x80;	/* 10th byte of addr */
+		buf[16] = 0x00;			/* an 11th for k == 0 */
+		assert_int_equal(kt_rec_decode(buf, 42, &dec, &rec, &known,
+					       &why), -KT_ECORRUPT);
+		assert_non_null(why);
+	}
+	(void)state;
+}
+
+static void
+test_crc_table(void **state)
+{
+	static uint8_t buf[4096];
+	uint64_t x = 88172645463325252ull;
+
+	for (size_t i = 0; i < sizeof(buf); i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		buf[i] = (uint8_t)x;
+	}
+	for (size_t n = 0; n <= sizeof(buf); n += 97)
+		assert_int_equal(kt_crc32(buf, n), kt_test_crc32(buf, n));
+	assert_int_equal(kt_crc32("", 0), 0);
+	(void)state;
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_skim_and_rebase),
 		cmocka_unit_test(test_varints),
+		cmocka_unit_test(test_dec_varint_lengths),
+		cmocka_unit_test(test_crc_table),
 	};
 
 	return cmocka_run_group_tests_name("trace_codec", tests, NULL, NULL);

@@ -12,7 +12,8 @@
  *   kt_workload crash		ALLOC, then a SIGSEGV
  *   kt_workload sigkill	some ioctls, 1 s, then SIGKILL
  *   kt_workload apphandler	its own SIGSEGV handler, ALLOC, then a SIGSEGV
- *   kt_workload fork		ioctls in the parent and in a forked child
+ *   kt_workload fork [exit]	ioctls in the parent and in a forked child,
+ *				which ends with _exit() (or exit())
  *   kt_workload exec		GET_VERSION, then exec of itself as exec2
  *   kt_workload execfail	GET_VERSION, a failing exec, GET_VERSION
  *   kt_workload closeall	closes every fd (close, close_range, dup2
@@ -20,6 +21,8 @@
  *   kt_workload bench N [mt]	N GET_VERSIONs; prints the median wall ns/call
  *				and this thread's mean CPU ns/call ("mt": with
  *				a second, idle thread)
+ *   kt_workload nullbench N [mt]	the same on /dev/null: real ioctl system
+ *				calls (ENOTTY)
  *
  * Counts go to the file named by $KT_COUNTS, one "<pid> <NAME> <n>" line
  * per ioctl kind, appended at exit. It uses only libc and the ABI header:
@@ -436,8 +439,9 @@ mode_sigkill(void)
 	return 3;
 }
 
+/* @use_exit: the child ends with exit() rather than _exit(). */
 static int
-mode_fork(void)
+mode_fork(int use_exit)
 {
 	int kfd = open_kfd(), status;
 	pid_t pid;
@@ -458,6 +462,8 @@ mode_fork(void)
 		get_version(kfd2);
 		close(kfd2);
 		counts_write();
+		if (use_exit)
+			exit(0);
 		_exit(0);
 	}
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
@@ -576,20 +582,25 @@ idle_thread(void *arg)
  * With @mt a second, idle thread exists throughout, as in every ROCm
  * process (the runtime starts several). It matters for the comparison:
  * while a process has a single thread, glibc's mutexes (kfdsim takes one
- * per ioctl) skip their atomic instructions and the kernel's fd lookups
- * skip their reference counts. A traced process always has the trace
- * writer's thread, so without @mt the difference would include losing
- * those shortcuts in the simulator, a cost no real driver has.
+ * per ioctl) skip their atomic instructions. A traced process always has
+ * the trace writer's thread, so without @mt the difference includes the
+ * simulator losing that shortcut, a cost no real driver has.
+ *
+ * @null: GET_VERSION on /dev/null instead of /dev/kfd: a real ioctl
+ * system call (failing with ENOTTY), for tools that see only system calls
+ * (strace), which kfdsim's ioctls are not.
  */
 static int
-mode_bench(long n, int mt)
+mode_bench(long n, int mt, int null)
 {
-	int kfd = open_kfd();
+	int kfd = null ? open("/dev/null", O_RDWR | O_CLOEXEC) : open_kfd();
 	long batches = n / 1000 > 0 ? n / 1000 : 1;
 	uint64_t *per = calloc((size_t)batches, sizeof(*per));
 	struct kfd_abi_get_version_args v;
 	uint64_t cpu0, cpu;
 
+	if (kfd < 0 || !per)
+		die("bench setup");
 	if (mt) {
 		pthread_t t;
 
@@ -604,7 +615,8 @@ mode_bench(long n, int mt)
 		uint64_t t0 = now_ns();
 
 		for (int i = 0; i < 1000; i++)
-			if (ioctl(kfd, KFD_ABI_IOC_GET_VERSION, &v))
+			if (ioctl(kfd, KFD_ABI_IOC_GET_VERSION, &v) != 0 &&
+			    !(null && errno == ENOTTY))
 				die("GET_VERSION");
 		per[b] = now_ns() - t0;
 	}
@@ -633,7 +645,7 @@ main(int argc, char **argv)
 	if (!strcmp(mode, "apphandler"))
 		return mode_apphandler();
 	if (!strcmp(mode, "fork"))
-		return mode_fork();
+		return mode_fork(argc > 2 && !strcmp(argv[2], "exit"));
 	if (!strcmp(mode, "exec"))
 		return mode_exec(argv[0]);
 	if (!strcmp(mode, "exec2"))
@@ -642,9 +654,10 @@ main(int argc, char **argv)
 		return mode_execfail();
 	if (!strcmp(mode, "closeall"))
 		return mode_closeall();
-	if (!strcmp(mode, "bench") && argc > 2)
-		return mode_bench(atol(argv[2]), argc > 3 && !strcmp(argv[3], "mt"));
+	if ((!strcmp(mode, "bench") || !strcmp(mode, "nullbench")) && argc > 2)
+		return mode_bench(atol(argv[2]), argc > 3 && !strcmp(argv[3], "mt"),
+				  !strcmp(mode, "nullbench"));
 	fprintf(stderr, "usage: kt_workload basic|threads N M|crash|sigkill|"
-		"apphandler|fork|exec|execfail|closeall|bench N [mt]\n");
+		"apphandler|fork [exit]|exec|execfail|closeall|bench N [mt]|nullbench N [mt]\n");
 	return 2;
 }

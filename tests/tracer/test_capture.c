@@ -483,20 +483,39 @@ test_sigkill(void **state)
 	tt_trace_free(&t);
 }
 
+/*
+ * A trace read back whole: a clean END record last, with the highest
+ * sequence number, counting every record before it.
+ */
 static void
-test_fork(void **state)
+check_complete(const struct tt_trace *t)
 {
-	struct cx *cx = *state;
-	const char *args[] = { getenv("KT_WORKLOAD"), "fork", NULL };
+	const struct tt_rec *end;
+
+	assert_int_equal(t->st.integrity, KT_INTEGRITY_OK);
+	assert_true(t->n > 1);
+	end = &t->recs[t->n - 1];
+	assert_int_equal(end->r.type, KT_REC_END);
+	assert_int_equal(end->r.u.end.records, t->n - 1);
+	assert_int_equal(end->r.u.end.lost, 0);
+	assert_int_equal(end->r.u.end.flags & KT_END_INCOMPLETE, 0);
+	for (size_t i = 0; i + 1 < t->n; i++)
+		assert_true(t->recs[i].r.seq < end->r.seq);
+}
+
+/* kt_workload fork [exit]: both traces complete, the child's in its own. */
+static void
+fork_case(struct cx *cx, const char *how)
+{
+	const char *args[] = { getenv("KT_WORKLOAD"), "fork", how, NULL };
 	struct tt_trace t, c;
 	const struct tt_rec *f;
 	char name[64], *child_path;
 	int child;
 
-	need_tools();
 	assert_true(exited(record(cx, NULL, NULL, args), 0));
 	assert_int_equal(tt_trace_load(cx->out, &t), 0);
-	assert_int_equal(t.st.integrity, KT_INTEGRITY_OK);
+	check_complete(&t);
 	f = find_type(&t, KT_REC_FORK, 0);
 	assert_non_null(f);
 	assert_int_equal(f->r.u.fork.parent_pid, t.hdr.pid);
@@ -508,19 +527,40 @@ test_fork(void **state)
 	snprintf(name, sizeof(name), "out.kfdtrace.%d", child);
 	child_path = tt_path(cx->dir, name);
 	assert_int_equal(tt_trace_load(child_path, &c), 0);
-	/* The child ended with _exit(): everything flushed, but no END. */
-	assert_int_equal(c.st.integrity, KT_INTEGRITY_NO_END);
+	/*
+	 * Whether the child ended with exit() (destructors) or _exit() (the
+	 * async-signal-safe path), its trace ends with END like the parent's.
+	 */
+	check_complete(&c);
 	assert_int_equal(c.hdr.pid, child);
 	f = find_type(&c, KT_REC_FORK, 0);
 	assert_non_null(f);
 	assert_int_equal(f->r.u.fork.parent_pid, t.hdr.pid);
 	assert_int_equal(f->r.u.fork.child_pid, 0);
 	assert_int_equal(tt_count_ioctl(&c, "GET_VERSION"), 2);
+	assert_int_equal(tt_count(&c, KT_REC_OPEN), 1);
+	assert_int_equal(tt_count(&c, KT_REC_CLOSE), 1);
 	check_counts(cx, &c, child);
 	tt_trace_free(&c);
 	tt_trace_free(&t);
 	unlink(child_path);
 	unlink(cx->out);
+	unlink(cx->counts);
+	free(child_path);
+}
+
+static void
+test_fork(void **state)
+{
+	struct cx *cx = *state;
+	const char *args[] = { getenv("KT_WORKLOAD"), "fork", NULL };
+	struct tt_trace t;
+	const struct tt_rec *f;
+	char name[64], *child_path;
+
+	need_tools();
+	fork_case(cx, "_exit");
+	fork_case(cx, "exit");
 
 	/* KFDTRACE_FOLLOW_FORK=0: the child writes nothing. */
 	{
@@ -532,7 +572,6 @@ test_fork(void **state)
 		assert_non_null(f);
 		snprintf(name, sizeof(name), "out.kfdtrace.%d",
 			 f->r.u.fork.child_pid);
-		free(child_path);
 		child_path = tt_path(cx->dir, name);
 		assert_int_equal(access(child_path, F_OK), -1);
 		tt_trace_free(&t);
@@ -645,6 +684,86 @@ test_rocminfo(void **state)
 			unknown++;
 	assert_int_equal(unknown, 0);
 	tt_trace_free(&t);
+}
+
+/*
+ * The capture library never writes through a symlink planted at the
+ * output path (O_EXCL|O_NOFOLLOW): neither into an existing file it points
+ * to nor by creating a dangling one's target. The trace goes to the next
+ * free name instead, mode 0600 whatever the umask.
+ */
+static void
+test_output_symlink(void **state)
+{
+	struct cx *cx = *state;
+	const char *targets[] = { "victim", "nowhere" };
+
+	need_tools();
+	for (int k = 0; k < 2; k++) {
+		char *target = tt_path(cx->dir, targets[k]);
+		char *next, *preload, *output, *env[3];
+		char *args[] = { (char *)getenv("KT_WORKLOAD"), "basic", NULL };
+		char buf[32] = "";
+		struct stat st;
+		mode_t old;
+		int fd, status;
+
+		if (k == 0) {
+			fd = open(target, O_WRONLY | O_CREAT | O_EXCL, 0644);
+			assert_true(fd >= 0);
+			assert_int_equal(write(fd, "precious", 8), 8);
+			close(fd);
+		}
+		assert_int_equal(symlink(target, cx->out), 0);
+		assert_true(asprintf(&next, "%s.1", cx->out) > 0);
+		assert_true(asprintf(&preload, "LD_PRELOAD=%s:%s",
+				     getenv("KFDTRACE_CAPTURE_LIB"),
+				     getenv("KFDTRACE_SIM_LIB")) > 0);
+		assert_true(asprintf(&output, "KFDTRACE_OUTPUT=%s", cx->out) > 0);
+		env[0] = preload;
+		env[1] = output;
+		env[2] = NULL;
+		old = umask(0);
+		status = tt_run(args, env, cx->log);
+		umask(old);
+		if (!exited(status, 0))
+			show_log(cx);
+		assert_true(exited(status, 0));
+
+		/* The link and what it points at are as they were. */
+		assert_int_equal(lstat(cx->out, &st), 0);
+		assert_true(S_ISLNK(st.st_mode));
+		if (k == 0) {
+			fd = open(target, O_RDONLY);
+			assert_true(fd >= 0);
+			assert_int_equal(read(fd, buf, sizeof(buf)), 8);
+			close(fd);
+			assert_memory_equal(buf, "precious", 8);
+		} else {
+			assert_int_equal(lstat(target, &st), -1);
+			assert_int_equal(errno, ENOENT);
+		}
+		/* The trace, complete, private to its owner. */
+		assert_int_equal(lstat(next, &st), 0);
+		assert_true(S_ISREG(st.st_mode));
+		assert_int_equal(st.st_mode & 0777, 0600);
+		{
+			struct tt_trace t;
+
+			assert_int_equal(tt_trace_load(next, &t), 0);
+			assert_int_equal(t.st.integrity, KT_INTEGRITY_OK);
+			assert_true(tt_count_ioctl(&t, "GET_VERSION") >= 2);
+			tt_trace_free(&t);
+		}
+		unlink(next);
+		unlink(cx->out);
+		unlink(target);
+		unlink(cx->counts);
+		free(next);
+		free(preload);
+		free(output);
+		free(target);
+	}
 }
 
 /* kfdtrace record itself: exit statuses, no clobbering, no empty traces. */
@@ -761,6 +880,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_exec, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_closeall, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rocminfo, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_output_symlink, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_record_cli, setup, teardown),
 	};
 

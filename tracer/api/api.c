@@ -84,7 +84,7 @@ kapi_span_args(struct kapi_span *sp)
 	sp->t_exit = kfd_dispatch_now();
 }
 
-static void
+static void __attribute__((format(printf, 2, 3)))
 kapi_put(struct kapi_span *sp, const char *fmt, ...)
 {
 	size_t room = sizeof(sp->text) - sp->len;

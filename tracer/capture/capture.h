@@ -203,8 +203,11 @@ void kcap_session_thread_name(const char *name);
 void kcap_session_close_for_exec(const char *path, char *const argv[]);
 void kcap_session_exec_failed(void);
 void kcap_session_shutdown(void);
-/* Write out what is buffered, async-signal-safely; the trace stays open. */
-void kcap_session_emergency_flush(void);
+/*
+ * Finish the trace async-signal-safely, END record included (_exit); the
+ * process is about to end.
+ */
+void kcap_session_emergency_end(void);
 
 /*
  * The environment to hand to an exec: @envp with our state variable

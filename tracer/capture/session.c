@@ -393,13 +393,13 @@ kcap_session_exec_failed(void)
 }
 
 void
-kcap_session_emergency_flush(void)
+kcap_session_emergency_end(void)
 {
 	struct kfd_recorder *r = atomic_load_explicit(&kcap_session_rec,
 						      memory_order_acquire);
 
 	if (r)
-		kt_writer_emergency_flush(kfd_recorder_writer(r));
+		kt_writer_emergency_end(kfd_recorder_writer(r));
 }
 
 void

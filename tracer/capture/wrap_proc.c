@@ -203,15 +203,15 @@ execle(const char *path, const char *arg, ...)
 /*
  * _exit skips destructors, and forked children use it all the time. It is
  * also what signal handlers call, possibly interrupting malloc or one of
- * our locks, so closing the trace properly here could deadlock. Write out
- * what is buffered with the writer's async-signal-safe flush instead: the
- * trace keeps every record but has no END.
+ * our locks, so closing the trace properly here could deadlock. Finish it
+ * with the writer's async-signal-safe path instead: what is buffered, then
+ * the END record, in uncompressed frames (no index: readers scan).
  */
 KCAP_EXPORT void
 _exit(int status)
 {
 	kcap_real_init();
-	kcap_session_emergency_flush();
+	kcap_session_emergency_end();
 	kcap_real.exit_(status);
 	__builtin_unreachable();
 }
@@ -220,7 +220,7 @@ KCAP_EXPORT void
 _Exit(int status)
 {
 	kcap_real_init();
-	kcap_session_emergency_flush();
+	kcap_session_emergency_end();
 	kcap_real.Exit_(status);
 	__builtin_unreachable();
 }

@@ -229,6 +229,16 @@ struct kt_record {
 	} u;
 };
 
+/*
+ * kt_record_clone() - a deep copy of @rec in one allocation: the record and
+ * everything its pointers reach (strings, argument and buffer images,
+ * topology files), so that it outlives the reader's next call. Release it
+ * with free().
+ *
+ * Return: the copy, or NULL when @rec is NULL or memory ran out.
+ */
+struct kt_record *kt_record_clone(const struct kt_record *rec);
+
 /* The file header: facts about the traced process and machine. */
 struct kt_header {
 	uint16_t format_major;
@@ -300,7 +310,9 @@ int kt_writer_fdopen(int fd, const struct kt_header *hdr,
 		     const struct kt_writer_opts *opts, struct kt_writer **out);
 
 /*
- * kt_writer_next_seq() - allocate a sequence number (atomic; lock-free).
+ * kt_writer_next_seq() - allocate a sequence number. Thread-safe; numbers
+ * are unique and gapless. Lock-free once the calling thread has writer
+ * state (its first call or append makes it, under the writer's lock).
  */
 uint64_t kt_writer_next_seq(struct kt_writer *w);
 
@@ -375,6 +387,21 @@ void kt_writer_get_stats(struct kt_writer *w, struct kt_writer_stats *st);
  * write.
  */
 int kt_writer_emergency_flush(struct kt_writer *w);
+
+/*
+ * kt_writer_emergency_end() - finish the trace from a path that cannot
+ * close it properly: _exit(), which signal handlers and forked children
+ * call, possibly in the middle of malloc or a lock.
+ *
+ * Async-signal-safe, like kt_writer_emergency_flush(), which it does first;
+ * then it writes the END record (uncompressed, no index, no footer), so
+ * the trace reads as complete. Nothing is written after it: records
+ * appended later are counted as lost, and kt_writer_close() then only
+ * stops the writer thread and frees @w.
+ *
+ * Return: 0, or what kt_writer_emergency_flush() returns.
+ */
+int kt_writer_emergency_end(struct kt_writer *w);
 
 /* ------------------------------------------------------------------ */
 /* Reader                                                               */

@@ -120,6 +120,8 @@ struct kfd_replay_summary {
 	uint64_t synthesized;		/* stand-ins for outside dma-bufs */
 	unsigned int loops;
 	double seconds;			/* wall time of the replay proper */
+	double cpu_seconds;		/* CPU time (user + system, every
+					 * thread) of the replay proper */
 };
 
 struct kfd_replay;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Memory ioctls: ACQUIRE_VM, ALLOC/FREE, MAP/UNMAP, accounting, CPU
  * mappings of BOs and of /dev/kfd offsets. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -83,6 +84,73 @@ test_handles(void **state)
 	assert_int_equal(kt_free(&t, h[2]), -EINVAL);
 	assert_int_equal(kt_free(&t, 0x77770000ULL << 32), -EINVAL);
 	kt_close(&t);
+}
+
+/* Open fds of this process (the model runs in it; it keeps its own high). */
+static int
+count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n;
+}
+
+/*
+ * Thousands of handles: ids stay the lowest free ones however scattered
+ * the holes (the idr index), and a BO nobody maps or exports holds no
+ * backing file (created on first use).
+ */
+static void
+test_many_handles(void **state)
+{
+	static uint64_t h[5000];
+	const unsigned int holes[] = { 4999, 63, 4097, 64, 100, 0 };
+	struct kt t_many;
+	uint64_t off, extra;
+	int fds, err;
+	char *a;
+
+	(void)state;
+	assert_int_equal(kt_open(&t_many, "mi210x2", 0), 0);
+	assert_int_equal(kt_acquire_all(&t_many), 0);
+	fds = count_fds();
+	for (unsigned int i = 0; i < 5000; i++) {
+		assert_int_equal(kt_alloc(&t_many, 0, 0, 4096, GTT, &h[i], NULL), 0);
+		assert_int_equal(h[i] & 0xffffffff, i);
+	}
+	/* No backing file per BO until someone needs its pages. */
+	assert_int_equal(count_fds(), fds);
+	for (unsigned int i = 0; i < 6; i++)
+		assert_int_equal(kt_free(&t_many, h[holes[i]]), 0);
+	/* Refilled from the lowest hole up, then past the end. */
+	{
+		const unsigned int want[] = { 0, 63, 64, 100, 4097, 4999, 5000 };
+
+		for (unsigned int i = 0; i < 7; i++) {
+			assert_int_equal(kt_alloc(&t_many, 0, 0, 4096, GTT, &extra,
+						  i < 6 ? NULL : &off), 0);
+			assert_int_equal(extra & 0xffffffff, want[i]);
+		}
+	}
+	/* The first mapping creates the pages, and they are shared. */
+	a = kt_cpu_map(t_many.rnd[0], off, 4096, &err);
+	assert_non_null(a);
+	strcpy(a, "bytes");
+	assert_int_equal(count_fds(), fds + 1);
+	munmap(a, 4096);
+	a = kt_cpu_map(t_many.rnd[0], off, 4096, &err);
+	assert_non_null(a);
+	assert_string_equal(a, "bytes");
+	munmap(a, 4096);
+	kt_close(&t_many);
+	assert_true(count_fds() < fds);
 }
 
 static void
@@ -395,6 +463,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_acquire_vm, kt_setup_mi210_novm, kt_teardown),
 		cmocka_unit_test(test_handles),
+		cmocka_unit_test(test_many_handles),
 		cmocka_unit_test_setup_teardown(test_alloc_errors, kt_setup_mi210, kt_teardown),
 		cmocka_unit_test(test_small_bar),
 		cmocka_unit_test_setup_teardown(test_vram_accounting, kt_setup_mi210, kt_teardown),

@@ -11,16 +11,18 @@
 
 #define PG 4096ULL
 
-struct svm_req {
+/* The arguments with room for 8 attributes in their trailing array. */
+union svm_req {
 	struct kfd_abi_svm_args a;
-	struct kfd_abi_svm_attribute attr[8];
+	unsigned char room[sizeof(struct kfd_abi_svm_args) +
+			   8 * sizeof(struct kfd_abi_svm_attribute)];
 };
 
 static int
 svm(struct kt *t, uint32_t op, uint64_t start, uint64_t size,
     struct kfd_abi_svm_attribute *attrs, uint32_t n)
 {
-	struct svm_req r;
+	union svm_req r;
 	int ret;
 
 	memset(&r, 0, sizeof(r));
@@ -28,9 +30,9 @@ svm(struct kt *t, uint32_t op, uint64_t start, uint64_t size,
 	r.a.size = size;
 	r.a.op = op;
 	r.a.nattr = n;
-	memcpy(r.attr, attrs, n * sizeof(*attrs));
+	memcpy(r.a.attrs, attrs, n * sizeof(*attrs));
 	ret = ksim_ioctl(t->kfd, KFD_ABI_IOC_SVM_NATTR(n), &r);
-	memcpy(attrs, r.attr, n * sizeof(*attrs));
+	memcpy(attrs, r.a.attrs, n * sizeof(*attrs));
 	return ret;
 }
 
@@ -117,7 +119,7 @@ test_errors(void **state)
 	char *mem = region(4);
 	uint64_t base = (uintptr_t)mem, h;
 	struct kfd_abi_svm_attribute a[2];
-	struct svm_req r;
+	union svm_req r;
 	unsigned int g0 = 0;
 	uint32_t ns;
 

@@ -22,8 +22,18 @@ static void
 fork_prepare(void)
 {
 	pthread_mutex_lock(&devices_lock);
-	for (struct ksim_device *d = devices; d; d = d->next_dev)
+	for (struct ksim_device *d = devices; d; d = d->next_dev) {
 		pthread_mutex_lock(&d->lock);
+		/*
+		 * Parent and child share a BO's pages (a render file crosses
+		 * fork): give every BO its memfd now, which both inherit,
+		 * rather than one each later (ksim_bo_backing()).
+		 */
+		for (struct ksim_bo *bo = d->bos; bo; bo = bo->next)
+			if (bo->memfd < 0 && (bo->domain == KSIM_DOM_VRAM ||
+					      bo->domain == KSIM_DOM_GTT))
+				ksim_bo_backing(bo);
+	}
 }
 
 static void
@@ -536,6 +546,25 @@ ksim_file_from_fd(struct ksim_device *dev, int fd)
 	return f;
 }
 
+/*
+ * The last file of a process is closed: the process and its BOs live on
+ * until exit, as in the kernel. BOs get their memfd lazily
+ * (ksim_bo_backing()); give those left behind theirs now, so that memory
+ * a program leaks past its close shows among its open files, where leak
+ * checks (tests/faults) look for it. Costs nothing unless BOs are left.
+ */
+static void
+back_left_behind(struct ksim_process *p)
+{
+	for (unsigned int i = 0; i < p->n_pdds; i++) {
+		struct ksim_pdd *pdd = &p->pdds[i];
+
+		for (unsigned int h = 0; h < pdd->idr_cap; h++)
+			if (pdd->idr[h] && pdd->idr[h]->bo)
+				ksim_bo_backing(pdd->idr[h]->bo);
+	}
+}
+
 KSIM_EXPORT void
 ksim_release(struct ksim_file *f)
 {
@@ -559,6 +588,8 @@ ksim_release(struct ksim_file *f)
 		p->refs--;
 		if (p->secondary && !p->refs)
 			ksim_process_destroy(p, 1);
+		else if (!p->refs)
+			back_left_behind(p);
 	}
 	ksim_file_put(f);
 	pthread_mutex_unlock(&dev->lock);

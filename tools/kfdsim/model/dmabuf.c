@@ -62,12 +62,19 @@ ksim_dmabuf_export_fd(struct ksim_device *dev, struct ksim_bo *bo, int cloexec,
 {
 	int fd;
 
-	if (bo->memfd < 0 || bo->domain == KSIM_DOM_USERPTR) {
+	if (bo->domain == KSIM_DOM_USERPTR ||
+	    (bo->memfd < 0 && bo->domain != KSIM_DOM_VRAM &&
+	     bo->domain != KSIM_DOM_GTT)) {
 		*err = -EPERM;
 		return -1;
 	}
 	if (bo->domain != KSIM_DOM_VRAM && bo->domain != KSIM_DOM_GTT) {
 		*err = -EINVAL;
+		return -1;
+	}
+	fd = ksim_bo_backing(bo);
+	if (fd < 0) {
+		*err = fd;
 		return -1;
 	}
 	ksim_reg_buf_publish(dev, bo);

@@ -7,7 +7,10 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ksim_priv.h"
 
@@ -49,6 +52,9 @@ ksim_events_fini(struct ksim_process *p)
 	free(p->nsev);
 	p->nsev = NULL;
 	p->n_nsev = p->cap_nsev = 0;
+	if (p->signal_slots)
+		syscall(SYS_munmap, p->signal_slots, KFD_ABI_EVENTS_PAGE_SIZE);
+	p->signal_slots = NULL;
 	ksim_sys_close(p->signal_fd);
 	p->signal_fd = -1;
 }
@@ -110,8 +116,8 @@ kmap_event_page(struct ksim_process *p, uint64_t handle)
 	if (!m)
 		return -EINVAL;
 	/* map_gtt_bo_to_kernel: no userptr (or doorbell/MMIO) pages */
-	if (m->bo->memfd < 0 || m->bo->domain == KSIM_DOM_DOORBELL ||
-	    m->bo->domain == KSIM_DOM_MMIO)
+	if (m->bo->domain == KSIM_DOM_DOORBELL || m->bo->domain == KSIM_DOM_MMIO ||
+	    ksim_bo_backing(m->bo) < 0)
 		return -EINVAL;
 	n = m->bo->size < KFD_ABI_EVENTS_PAGE_SIZE ? m->bo->size :
 	    KFD_ABI_EVENTS_PAGE_SIZE;
@@ -140,6 +146,17 @@ alloc_signal_page(struct ksim_process *p)
 		return -ENOMEM;
 	}
 	p->signal_fd = fd;
+	/*
+	 * Our own view of the page: a new event resets its slot with a store
+	 * instead of a pwrite (a system call per CREATE_EVENT). A raw mmap,
+	 * so that the shim does not take it for the application's.
+	 */
+	{
+		long m = syscall(SYS_mmap, NULL, KFD_ABI_EVENTS_PAGE_SIZE,
+				 PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+		p->signal_slots = m == -1 ? NULL : (uint64_t *)m;
+	}
 	/* Oldest user mode expects 256 event slots until it maps more. */
 	p->signal_mapped_size = OLD_ABI_SIGNAL_SLOTS * 8;
 	return 0;
@@ -175,7 +192,13 @@ create_signal_event(struct ksim_process *p, struct ksim_event *ev)
 		ev->id = id;
 		p->sig_events[id] = ev;
 		p->signal_event_count++;
-		ksim_sys_pwrite(signal_page_fd(p), &unsignaled, 8, (uint64_t)id * 8);
+		if (p->signal_slots && !p->signal_bo &&
+		    (uint64_t)id * 8 + 8 <= KFD_ABI_EVENTS_PAGE_SIZE)
+			__atomic_store_n(&p->signal_slots[id], unsignaled,
+					 __ATOMIC_RELAXED);
+		else
+			ksim_sys_pwrite(signal_page_fd(p), &unsignaled, 8,
+					(uint64_t)id * 8);
 		return 0;
 	}
 	return -ENOSPC;

@@ -146,7 +146,7 @@ ksim_ioc_ipc_export_handle(struct ksim_file *f, struct ksim_process *p,
 		return ksim_reg_ipc_handle(f->dev, m->ipc_entry - 1, m->ipc_gen,
 					   args->share_handle);
 	/* amdgpu_gem_prime_export refuses userptr BOs */
-	if (m->bo->memfd < 0 || m->bo->domain == KSIM_DOM_USERPTR)
+	if (m->bo->domain == KSIM_DOM_USERPTR || ksim_bo_backing(m->bo) < 0)
 		return -EPERM;
 	r = ksim_reg_ipc_export(f->dev, m->bo, args->flags, args->share_handle,
 				&slot, &gen);

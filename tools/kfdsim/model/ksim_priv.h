@@ -61,7 +61,8 @@ struct ksim_charge {
 /* A buffer object: the GEM object / amdgpu_bo. Shared by handles. */
 struct ksim_bo {
 	int refs;
-	int memfd;			/* backing memory; -1 for userptr */
+	int memfd;			/* backing memory; -1 for userptr, and
+					 * for VRAM/GTT until ksim_bo_backing() */
 	uint64_t size;			/* page aligned */
 	enum ksim_domain domain;
 	uint32_t gem_flags;		/* KFD_DRM_AMDGPU_GEM_CREATE_* */
@@ -123,6 +124,8 @@ struct ksim_pdd {
 	struct ksim_file *drm_file;	/* ACQUIRE_VM; NULL until then */
 	struct ksim_kmem **idr;		/* handle idr, ids from 0 */
 	unsigned int idr_cap;
+	uint64_t *idr_used;		/* bit per id in use (idr_cap bits) */
+	uint64_t *idr_full;		/* bit per idr_used word with no free bit */
 	int doorbell_fd;		/* process doorbell page; -1: none */
 	uint64_t doorbell_bitmap[KSIM_MAX_QUEUES / 64];
 	int mmio_fd;			/* MMIO remap page; -1: none */
@@ -219,6 +222,7 @@ struct ksim_process {
 	uint32_t signal_event_count;	/* starts at 1: id 0 is reserved */
 	uint64_t signal_mapped_size;
 	int signal_fd;			/* kernel signal page memfd; -1 */
+	uint64_t *signal_slots;		/* signal_fd mapped here, or NULL */
 	struct ksim_bo *signal_bo;	/* dGPU: user BO used as the page */
 	uint64_t signal_handle;
 	struct ksim_nsevent *nsev;	/* non-signal events, sorted by id */
@@ -415,9 +419,18 @@ void ksim_bo_put(struct ksim_device *dev, struct ksim_bo *bo);
 struct ksim_bo *ksim_bo_by_identity(struct ksim_device *dev, uint64_t st_dev,
 				    uint64_t st_ino);
 struct ksim_bo *ksim_bo_by_fake_offset(struct ksim_device *dev, uint64_t off);
+/*
+ * The memfd behind a VRAM or GTT BO, created on first use (a mapping, an
+ * export, the events page): most BOs are never touched by the CPU, and a
+ * shmem file per allocation is the costliest part of ALLOC/FREE.
+ * Return: the fd, or -EPERM (no CPU pages: userptr, doorbell without a
+ * page), or -ENOMEM.
+ */
+int ksim_bo_backing(struct ksim_bo *bo);
 uint64_t ksim_bo_fake_offset(struct ksim_device *dev, struct ksim_bo *bo);
 struct ksim_kmem *ksim_kmem_lookup(struct ksim_pdd *pdd, uint32_t idr);
 int ksim_kmem_insert(struct ksim_pdd *pdd, struct ksim_kmem *m);
+void ksim_kmem_remove(struct ksim_pdd *pdd, uint32_t idr);
 void ksim_kmem_destroy(struct ksim_process *p, struct ksim_pdd *pdd,
 		       uint32_t idr);
 int ksim_doorbell_fd(struct ksim_device *dev, struct ksim_pdd *pdd);

@@ -32,23 +32,8 @@ ksim_bo_new(struct ksim_device *dev, int gpu, enum ksim_domain dom,
 			return NULL;
 		}
 		fd = ksim_internal_fd(fd);
-	} else if (dom == KSIM_DOM_VRAM || dom == KSIM_DOM_GTT) {
-		fd = ksim_sys_memfd("kfdsim-bo", 1);
-		if (fd < 0) {
-			free(bo);
-			*err = -ENOMEM;
-			return NULL;
-		}
-		fd = ksim_internal_fd(fd);
-		/* Sparse: pages appear when touched, like VRAM that was
-		 * never written. */
-		if (ksim_sys_ftruncate(fd, size)) {
-			ksim_sys_close(fd);
-			free(bo);
-			*err = -ENOMEM;
-			return NULL;
-		}
 	}
+	/* VRAM and GTT get their memfd when first needed (ksim_bo_backing). */
 	if (fd >= 0) {
 		r = ksim_sys_identity(fd, &bo->st_dev, &bo->st_ino);
 		if (r) {
@@ -74,6 +59,32 @@ ksim_bo_new(struct ksim_device *dev, int gpu, enum ksim_domain dom,
 	return bo;
 }
 
+int
+ksim_bo_backing(struct ksim_bo *bo)
+{
+	uint64_t sdev, ino;
+	int fd;
+
+	if (bo->memfd >= 0)
+		return bo->memfd;
+	if (bo->domain != KSIM_DOM_VRAM && bo->domain != KSIM_DOM_GTT)
+		return -EPERM;
+	fd = ksim_sys_memfd("kfdsim-bo", 1);
+	if (fd < 0)
+		return -ENOMEM;
+	fd = ksim_internal_fd(fd);
+	/* Sparse: pages appear when touched, like VRAM never written. */
+	if (ksim_sys_ftruncate(fd, bo->size) ||
+	    ksim_sys_identity(fd, &sdev, &ino)) {
+		ksim_sys_close(fd);
+		return -ENOMEM;
+	}
+	bo->st_dev = sdev;
+	bo->st_ino = ino;
+	bo->memfd = fd;
+	return fd;
+}
+
 void
 ksim_bo_get(struct ksim_bo *bo)
 {
@@ -91,7 +102,8 @@ ksim_bo_put(struct ksim_device *dev, struct ksim_bo *bo)
 		dev->bos = bo->next;
 	if (bo->next)
 		bo->next->prev = bo->prev;
-	ksim_sys_close(bo->memfd);
+	if (bo->memfd >= 0)
+		ksim_sys_close(bo->memfd);
 	/* A fork child holding a copy of its parent's BO must not give the
 	 * parent's memory back. */
 	if (bo->owner == ksim_self_pid())
@@ -134,30 +146,102 @@ ksim_kmem_lookup(struct ksim_pdd *pdd, uint32_t idr)
 	return idr < pdd->idr_cap ? pdd->idr[idr] : NULL;
 }
 
-/* idr_alloc(.., 0, 0): the lowest free id from 0. */
+/*
+ * idr_alloc(.., 0, 0): the lowest free id from 0. Two bitmap levels find it
+ * without walking the slots: idr_used has a bit per id, idr_full a bit per
+ * idr_used word that has no free bit left, so a search reads one word per
+ * 4096 ids, then one, then a bit.
+ */
+static int
+idr_grow(struct ksim_pdd *pdd)
+{
+	unsigned int cap = pdd->idr_cap ? pdd->idr_cap * 2 : 64;
+	unsigned int ow = pdd->idr_cap / 64, nw = cap / 64;
+	unsigned int ofw = (ow + 63) / 64, nfw = (nw + 63) / 64;
+	struct ksim_kmem **n;
+	uint64_t *u, *f;
+
+	if (cap > (1u << 24))
+		return -ENOSPC;
+	n = realloc(pdd->idr, cap * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	memset(n + pdd->idr_cap, 0, (cap - pdd->idr_cap) * sizeof(*n));
+	pdd->idr = n;
+	u = realloc(pdd->idr_used, nw * sizeof(*u));
+	if (!u)
+		return -ENOMEM;
+	memset(u + ow, 0, (nw - ow) * sizeof(*u));
+	pdd->idr_used = u;
+	f = realloc(pdd->idr_full, nfw * sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	memset(f + ofw, 0, (nfw - ofw) * sizeof(*f));
+	pdd->idr_full = f;
+	pdd->idr_cap = cap;
+	return 0;
+}
+
+/* The lowest id whose bit is clear, or idr_cap when every id is taken. */
+static unsigned int
+idr_first_free(const struct ksim_pdd *pdd)
+{
+	unsigned int nw = pdd->idr_cap / 64, nfw = (nw + 63) / 64, i;
+
+	for (i = 0; i < nfw; i++) {
+		uint64_t free_words = ~pdd->idr_full[i];
+		unsigned int w;
+
+		if (i == nfw - 1 && nw % 64)
+			free_words &= (1ull << (nw % 64)) - 1;
+		if (!free_words)
+			continue;
+		w = i * 64 + (unsigned int)__builtin_ctzll(free_words);
+		return w * 64 + (unsigned int)__builtin_ctzll(~pdd->idr_used[w]);
+	}
+	return pdd->idr_cap;
+}
+
+static void
+idr_mark(struct ksim_pdd *pdd, unsigned int id, int used)
+{
+	unsigned int w = id / 64;
+
+	if (used) {
+		pdd->idr_used[w] |= 1ull << (id % 64);
+		if (pdd->idr_used[w] == ~0ull)
+			pdd->idr_full[w / 64] |= 1ull << (w % 64);
+	} else {
+		pdd->idr_used[w] &= ~(1ull << (id % 64));
+		pdd->idr_full[w / 64] &= ~(1ull << (w % 64));
+	}
+}
+
 int
 ksim_kmem_insert(struct ksim_pdd *pdd, struct ksim_kmem *m)
 {
-	unsigned int i;
+	unsigned int i = idr_first_free(pdd);
+	int r;
 
-	for (i = 0; i < pdd->idr_cap; i++)
-		if (!pdd->idr[i])
-			break;
-	if (i == pdd->idr_cap) {
-		unsigned int cap = pdd->idr_cap ? pdd->idr_cap * 2 : 64;
-		struct ksim_kmem **n;
-
-		if (cap > (1u << 24))
-			return -ENOSPC;
-		n = realloc(pdd->idr, cap * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		memset(n + pdd->idr_cap, 0, (cap - pdd->idr_cap) * sizeof(*n));
-		pdd->idr = n;
-		pdd->idr_cap = cap;
+	if (i >= pdd->idr_cap) {
+		i = pdd->idr_cap;
+		r = idr_grow(pdd);
+		if (r)
+			return r;
 	}
 	pdd->idr[i] = m;
+	idr_mark(pdd, i, 1);
 	return (int)i;
+}
+
+/* Give an id back (idr_remove). */
+void
+ksim_kmem_remove(struct ksim_pdd *pdd, uint32_t idr)
+{
+	if (idr >= pdd->idr_cap)
+		return;
+	pdd->idr[idr] = NULL;
+	idr_mark(pdd, idr, 0);
 }
 
 /* Drop a handle with all its GPU mappings (teardown; no checks). */
@@ -176,7 +260,7 @@ ksim_kmem_destroy(struct ksim_process *p, struct ksim_pdd *pdd, uint32_t idr)
 		ksim_reg_ipc_put(p->dev, m->ipc_entry - 1, m->ipc_gen);
 	ksim_bo_put(p->dev, m->bo);
 	free(m);
-	pdd->idr[idr] = NULL;
+	ksim_kmem_remove(pdd, idr);
 }
 
 /* The process doorbell page (kfd_get_process_doorbells). */

@@ -139,7 +139,7 @@ render_mmap(struct ksim_file *f, uint64_t offset, size_t len,
 		return -EINVAL;
 	if (!ksim_bo_accessible(f, bo))
 		return -EACCES;
-	if (bo->domain == KSIM_DOM_USERPTR || bo->memfd < 0)
+	if (bo->domain == KSIM_DOM_USERPTR || ksim_bo_backing(bo) < 0)
 		return -EPERM;
 	return give(bo->memfd, 0,
 		    bo->domain == KSIM_DOM_DOORBELL || bo->domain == KSIM_DOM_MMIO ?

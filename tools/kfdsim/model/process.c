@@ -111,6 +111,8 @@ ksim_process_destroy(struct ksim_process *p, int release_shared)
 			if (pdd->idr[h])
 				ksim_kmem_destroy(p, pdd, h);
 		free(pdd->idr);
+		free(pdd->idr_used);
+		free(pdd->idr_full);
 		ksim_sys_close(pdd->doorbell_fd);
 		ksim_sys_close(pdd->mmio_fd);
 		if (pdd->drm_file) {

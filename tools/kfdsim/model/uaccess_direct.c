@@ -48,7 +48,13 @@ struct stack_bounds {
 	int rescans;
 };
 
-static __thread struct stack_bounds tls_stack;
+/*
+ * Initial-exec: read on every copy, and the general model's __tls_get_addr
+ * call cost more than the check itself. libkfdsim.so is preloaded (loaded
+ * at start-up), where static TLS is always available.
+ */
+static __thread struct stack_bounds tls_stack
+	__attribute__((tls_model("initial-exec")));
 
 /* Heap tier, process-wide (fork keeps it right: same address space). */
 enum { HEAP_UNKNOWN, HEAP_UNVERIFIED, HEAP_VERIFIED, HEAP_OFF };
