@@ -61,7 +61,7 @@ render_minor(const struct rp_run *st, uint32_t cap_gpu)
 {
 	const struct rp_match *mt = &st->r->match;
 	uint32_t live = rp_gpu_xlate(st, cap_gpu);
-	const struct rp_topo_node *n = rp_topo_gpu(&mt->live, live);
+	const struct kt_topo_node *n = kt_topo_gpu(&mt->live, live);
 	unsigned int i;
 
 	if (!n) {

@@ -316,8 +316,8 @@ model_record(struct rp_model *m, const struct kt_record *rec)
 	switch (rec->type) {
 	case KT_REC_TOPOLOGY:
 		if (!m->have_topo) {
-			rp_topo_parse(&m->topo, rec->u.topology.files,
-				      rec->u.topology.nfiles);
+			kt_topo_parse(rec->u.topology.files,
+				      rec->u.topology.nfiles, &m->topo);
 			m->have_topo = 1;
 		}
 		break;

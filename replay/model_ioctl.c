@@ -18,7 +18,7 @@
 static void
 note_gpu(struct rp_model *m, uint32_t gpu_id, int failed)
 {
-	if (failed && m->have_topo && !rp_topo_gpu(&m->topo, gpu_id))
+	if (failed && m->have_topo && !kt_topo_gpu(&m->topo, gpu_id))
 		return;
 	rp_model_note_gpu(m, gpu_id);
 }

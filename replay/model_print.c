@@ -93,7 +93,7 @@ print_gpus(const struct rp_model *m, FILE *out)
 		fprintf(out, "topology:   %u nodes, %u GPUs\n", m->topo.nnodes,
 			m->topo.ngpus);
 		for (i = 0; i < m->topo.nnodes; i++) {
-			const struct rp_topo_node *n = &m->topo.nodes[i];
+			const struct kt_topo_node *n = &m->topo.nodes[i];
 
 			if (!n->present || !n->gpu_id)
 				continue;
@@ -101,7 +101,7 @@ print_gpus(const struct rp_model *m, FILE *out)
 				", %.1f GiB VRAM, renderD%" PRIu64 "\n", i, n->gpu_id,
 				n->name, rp_gfx_name(n->gfx_target_version, gfx,
 						     sizeof(gfx)),
-				n->device_id, (double)n->vram / (1u << 30),
+				n->device_id, (double)n->vram_bytes / (1u << 30),
 				n->drm_render_minor);
 		}
 	}

@@ -14,6 +14,7 @@
 
 #include <kfdtrace/replay.h>
 #include <kfdtrace/schema.h>
+#include <kfdtrace/topology.h>
 #include <kfdtrace/trace.h>
 
 #define RP_PAGE			4096ull
@@ -24,8 +25,6 @@
 #define RP_MAX_OBJS		(1u << 22)	/* per object kind */
 #define RP_MAX_FD		(1 << 20)	/* captured fd numbers */
 #define RP_MAX_GPUS		64
-#define RP_MAX_NODES		128
-#define RP_MAX_LINKS		32
 #define RP_BUF_CAP		(64u << 20)	/* one rebuilt indirect buffer */
 #define RP_MAX_RESERVATIONS	8192		/* pre-reserved CPU ranges */
 #define RP_USER_MIN		0x10000ull	/* lowest mappable address */
@@ -262,45 +261,12 @@ rp_fhas(const struct kfd_field *f, size_t len)
 /* ------------------------------------------------------------------ */
 /* Topology                                                             */
 
-struct rp_topo_link {
-	uint32_t to;		/* node index */
-	uint32_t type;
-	uint32_t weight;
-};
-
-struct rp_topo_node {
-	int present;
-	uint32_t gpu_id;
-	char name[64];
-	uint64_t device_id;
-	uint64_t vendor_id;
-	uint64_t gfx_target_version;
-	uint64_t simd_count;
-	uint64_t simd_per_cu;
-	uint64_t drm_render_minor;
-	uint64_t location_id;
-	uint64_t domain;
-	uint64_t cpu_cores;
-	uint64_t num_xcc;
-	uint64_t vram;		/* heap_type != 0 banks */
-	uint64_t sysmem;	/* heap_type 0 banks */
-	unsigned int nlinks;
-	struct rp_topo_link links[RP_MAX_LINKS];
-};
-
-struct rp_topo {
-	unsigned int nnodes;	/* highest present index + 1 */
-	unsigned int ngpus;
-	struct rp_topo_node nodes[RP_MAX_NODES];
-};
-
-/* Parse the files of a TOPOLOGY record (or a live read, same shape). */
-void rp_topo_parse(struct rp_topo *t, const struct kt_topo_file *files,
-		   uint32_t nfiles);
+/*
+ * Captured and live topologies are kfdtrace/topology.h's struct kt_topo,
+ * parsed by kt_topo_parse().
+ */
 /* Read the live topology under @root through libc. Return: 0 or -errno. */
-int rp_topo_read_live(struct rp_topo *t, const char *root);
-/* The node of a gpu_id, or NULL. */
-const struct rp_topo_node *rp_topo_gpu(const struct rp_topo *t, uint32_t gpu_id);
+int rp_topo_read_live(struct kt_topo *t, const char *root);
 /* "gfx90a" etc. */
 const char *rp_gfx_name(uint64_t v, char *buf, size_t len);
 
@@ -459,7 +425,7 @@ struct rp_m_range {
 struct rp_model {
 	struct kt_header hdr;
 	int have_topo;
-	struct rp_topo topo;
+	struct kt_topo topo;
 	uint32_t abi_major, abi_minor;	/* from the GET_VERSION result */
 	int integrity;			/* enum kt_integrity */
 	char integrity_msg[256];
@@ -510,7 +476,7 @@ struct rp_gpu_pair {
 };
 
 struct rp_match {
-	struct rp_topo live;
+	struct kt_topo live;
 	int have_live;
 	unsigned int npairs;
 	struct rp_gpu_pair pairs[RP_MAX_GPUS];

@@ -44,13 +44,13 @@ live_taken(const struct rp_match *mt, uint32_t live)
 }
 
 static int
-node_index(const struct rp_topo *t, const struct rp_topo_node *n)
+node_index(const struct kt_topo *t, const struct kt_topo_node *n)
 {
 	return n ? (int)(n - t->nodes) : -1;
 }
 
 static int
-score(const struct rp_topo_node *c, const struct rp_topo_node *l)
+score(const struct kt_topo_node *c, const struct kt_topo_node *l)
 {
 	int s = 0;
 
@@ -60,9 +60,9 @@ score(const struct rp_topo_node *c, const struct rp_topo_node *l)
 		s += 8;
 	if (c->device_id == l->device_id)
 		s += 4;
-	if (c->vram == l->vram)
+	if (c->vram_bytes == l->vram_bytes)
 		s += 2;
-	else if (l->vram > c->vram)
+	else if (l->vram_bytes > c->vram_bytes)
 		s += 1;
 	if (c->simd_count == l->simd_count)
 		s += 1;
@@ -86,7 +86,7 @@ live_abi(struct rp_match *mt)
 }
 
 static void
-describe(FILE *out, const struct rp_topo_node *n, int idx)
+describe(FILE *out, const struct kt_topo_node *n, int idx)
 {
 	char gfx[16];
 
@@ -94,22 +94,19 @@ describe(FILE *out, const struct rp_topo_node *n, int idx)
 		" CUs, %.1f GiB VRAM, renderD%" PRIu64 ")", n->gpu_id, idx,
 		rp_gfx_name(n->gfx_target_version, gfx, sizeof(gfx)),
 		n->device_id, n->simd_per_cu ? n->simd_count / n->simd_per_cu : 0,
-		(double)n->vram / (1u << 30), n->drm_render_minor);
+		(double)n->vram_bytes / (1u << 30), n->drm_render_minor);
 }
 
 /* The io_link type between two nodes of a topology, 0 when none. */
 static uint32_t
-link_type(const struct rp_topo *t, int from, int to)
+link_type(const struct kt_topo *t, int from, int to)
 {
-	const struct rp_topo_node *n;
 	unsigned int i;
 
-	if (from < 0 || to < 0)
-		return 0;
-	n = &t->nodes[from];
-	for (i = 0; i < n->nlinks; i++)
-		if ((int)n->links[i].to == to)
-			return n->links[i].type;
+	for (i = 0; from >= 0 && to >= 0 && i < t->nlinks; i++)
+		if (!t->links[i].p2p && (int)t->links[i].from == from &&
+		    (int)t->links[i].to == to)
+			return t->links[i].type;
 	return 0;
 }
 
@@ -117,9 +114,9 @@ static void
 report_pair(FILE *out, const struct rp_model *m, const struct rp_match *mt,
 	    const struct rp_gpu_pair *p)
 {
-	const struct rp_topo_node *c = p->cap_node >= 0 ?
+	const struct kt_topo_node *c = p->cap_node >= 0 ?
 		&m->topo.nodes[p->cap_node] : NULL;
-	const struct rp_topo_node *l = &mt->live.nodes[p->live_node];
+	const struct kt_topo_node *l = &mt->live.nodes[p->live_node];
 	int diffs = 0;
 
 	fprintf(out, "  GPU ");
@@ -154,10 +151,10 @@ report_pair(FILE *out, const struct rp_model *m, const struct rp_match *mt,
 			"(device info, CU masks)\n", c->simd_count, l->simd_count);
 		diffs++;
 	}
-	if (c->vram != l->vram) {
+	if (c->vram_bytes != l->vram_bytes) {
 		fprintf(out, "    may diverge: VRAM %.1f -> %.1f GiB (%s)\n",
-			(double)c->vram / (1u << 30), (double)l->vram / (1u << 30),
-			l->vram < c->vram ?
+			(double)c->vram_bytes / (1u << 30), (double)l->vram_bytes / (1u << 30),
+			l->vram_bytes < c->vram_bytes ?
 			"allocations that fit at capture may fail with ENOMEM" :
 			"allocations that failed with ENOMEM may succeed; "
 			"AVAILABLE_MEMORY differs");
@@ -193,8 +190,8 @@ static int
 add_pair(struct rp_match *mt, const struct rp_model *m, uint32_t cap,
 	 uint32_t live)
 {
-	const struct rp_topo_node *c = rp_topo_gpu(&m->topo, cap);
-	const struct rp_topo_node *l = rp_topo_gpu(&mt->live, live);
+	const struct kt_topo_node *c = kt_topo_gpu(&m->topo, cap);
+	const struct kt_topo_node *l = kt_topo_gpu(&mt->live, live);
 	struct rp_gpu_pair *p;
 
 	if (!l || mt->npairs >= RP_MAX_GPUS)
@@ -268,7 +265,7 @@ kfd_replay_match(struct kfd_replay *r, const struct kfd_replay_opts *o)
 				"0x%x twice\n", g->captured);
 			return -EINVAL;
 		}
-		if (!rp_topo_gpu(&m->topo, g->captured) && !used(m, g->captured)) {
+		if (!kt_topo_gpu(&m->topo, g->captured) && !used(m, g->captured)) {
 			fprintf(out, "kfdtrace replay: --gpu-map: the trace has no GPU "
 				"0x%x\n", g->captured);
 			return -EINVAL;
@@ -281,13 +278,13 @@ kfd_replay_match(struct kfd_replay *r, const struct kfd_replay_opts *o)
 		}
 	}
 	for (i = 0; i < ncap; i++) {
-		const struct rp_topo_node *c = rp_topo_gpu(&m->topo, caps[i]);
+		const struct kt_topo_node *c = kt_topo_gpu(&m->topo, caps[i]);
 		int best = -1, best_score = -1;
 
 		if (paired(mt, caps[i]))
 			continue;
 		for (j = 0; j < mt->live.nnodes; j++) {
-			const struct rp_topo_node *l = &mt->live.nodes[j];
+			const struct kt_topo_node *l = &mt->live.nodes[j];
 			int s;
 
 			if (!l->present || !l->gpu_id || live_taken(mt, l->gpu_id))
@@ -308,7 +305,7 @@ kfd_replay_match(struct kfd_replay *r, const struct kfd_replay_opts *o)
 		if (mt->pairs[i].captured != mt->pairs[i].live)
 			mt->identity = 0;
 	for (j = 0; j < mt->live.nnodes; j++) {
-		const struct rp_topo_node *l = &mt->live.nodes[j];
+		const struct kt_topo_node *l = &mt->live.nodes[j];
 
 		if (l->present && l->gpu_id && !live_taken(mt, l->gpu_id) &&
 		    mt->nextra < RP_MAX_GPUS)
@@ -322,7 +319,7 @@ kfd_replay_match(struct kfd_replay *r, const struct kfd_replay_opts *o)
 	for (i = 0; i < mt->npairs; i++)
 		report_pair(out, m, mt, &mt->pairs[i]);
 	for (i = 0; i < ncap; i++) {
-		const struct rp_topo_node *c = rp_topo_gpu(&m->topo, caps[i]);
+		const struct kt_topo_node *c = kt_topo_gpu(&m->topo, caps[i]);
 
 		if (paired(mt, caps[i]))
 			continue;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target: the thunk's reading of the kernel's topology
- * (thunk/topo*.c). The input is a small file tree,
+ * (thunk/topo*.c) and the trace tools' (kt_topo_parse()). The input is a
+ * small file tree,
  *
  *	@@ topology/generation_id
  *	1
@@ -16,7 +17,9 @@
  *  - kmt_sysfs_parse_props() parses every file's text and the whole input;
  *  - kmt_topo_build() reads the tree into a snapshot, as hsaKmtOpenKFD()
  *    and hsaKmtAcquireSystemProperties() do, and every array of a
- *    snapshot it accepts is read to its stated length.
+ *    snapshot it accepts is read to its stated length;
+ *  - kt_topo_parse() reads the same files from memory, unterminated, as
+ *    a TOPOLOGY record holds them.
  * Paths are checked before anything is written: plain names only, no
  * "..", nothing outside the directory.
  *
@@ -32,6 +35,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "kfdtrace/topology.h"
 #include "topo.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -180,6 +184,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const uint8_t *p = data, *end = data + size;
 	char topo[300], cpuinfo[300], sys[300];
+	static char paths[MAX_FILES][MAX_PATH_LEN + 1];
+	static struct kt_topo_file kfiles[MAX_FILES];
+	static struct kt_topo kt;
 	struct kmt_topology *t = NULL;
 	unsigned int files = 0;
 
@@ -210,10 +217,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			write_file((const char *)name, (size_t)(nl - name), body,
 				   (size_t)(next - body));
 			parse_text(body, (size_t)(next - body));
+			memcpy(paths[files], name, (size_t)(nl - name));
+			paths[files][nl - name] = '\0';
+			kfiles[files].path = paths[files];
+			kfiles[files].data = body;
+			kfiles[files].len = (uint32_t)(next - body);
 			files++;
 		}
 		p = next;
 	}
+	if (kt_topo_parse(kfiles, files, &kt) == 0)
+		sink += kt.ngpus + kt.nlinks + kt.nodes[0].vram_bytes;
 	snprintf(topo, sizeof(topo), "%s/topology", root);
 	snprintf(cpuinfo, sizeof(cpuinfo), "%s/cpuinfo", root);
 	snprintf(sys, sizeof(sys), "%s/sys", root);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -302,63 +303,74 @@ test_record_clone(void **state)
 	assert_null(kt_record_clone(NULL));
 }
 
+/* Write @text to @root/@rel, making its directories. */
+static void
+put_file(const char *root, const char *rel, const char *text)
+{
+	char path[512];
+	size_t at = (size_t)snprintf(path, sizeof(path), "%s/", root);
+	FILE *f;
+
+	snprintf(path + at, sizeof(path) - at, "%s", rel);
+	for (char *p = path + at; *p; p++) {
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(path, 0700);
+			*p = '/';
+		}
+	}
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* The live tree is read through libc into kt_topo_parse()'s files. */
 static void
 test_topology(void **state)
 {
-	static const char props[] =
-		"cpu_cores_count 0\nsimd_count 416\ngfx_target_version 90010\n"
-		"device_id 29711\nsimd_per_cu 4\ndrm_render_minor 129\n"
-		"num_xcc 1\nbogus\n \nlocation_id 768";
-	static const char bank[] = "heap_type 1\nsize_in_bytes 1073741824\n";
-	static const char cpu_bank[] = "heap_type 0\nsize_in_bytes 4096\n";
-	static const char link[] = "type 11\nnode_from 2\nnode_to 1\nweight 15\n";
-	const char *root = "/sys/devices/virtual/kfd/kfd/topology/nodes";
-	char paths[12][128];
-	struct kt_topo_file f[12];
-	struct rp_topo t;
-	const struct rp_topo_node *n;
+	char root[] = "/tmp/rp-topo-XXXXXX", cmd[64];
+	struct kt_topo *t = malloc(sizeof(*t));
+	const struct kt_topo_node *n;
 	char gfx[16];
-	int i = 0;
 
 	(void)state;
-#define FILE_(p, d, l) do {						\
-		snprintf(paths[i], sizeof(paths[i]), "%s%s", root, p);	\
-		f[i].path = paths[i];					\
-		f[i].data = (const uint8_t *)(d);			\
-		f[i].len = (uint32_t)(l);				\
-		i++;							\
-	} while (0)
-	FILE_("/2/gpu_id", "23868\n", 6);
-	FILE_("/2/name", "aldebaran\n", 10);
-	FILE_("/2/properties", props, sizeof(props) - 1);
-	FILE_("/2/mem_banks/0/properties", bank, sizeof(bank) - 1);
-	FILE_("/2/mem_banks/1/properties", bank, sizeof(bank) - 1);
-	FILE_("/2/io_links/0/properties", link, sizeof(link) - 1);
-	FILE_("/0/mem_banks/0/properties", cpu_bank, sizeof(cpu_bank) - 1);
-	FILE_("/0/gpu_id", "0", 1);
-	/* Hostile: a huge node index, no number, a truncated value. */
-	FILE_("/99999999999999999999/gpu_id", "1", 1);
-	FILE_("/x/gpu_id", "1", 1);
-	FILE_("/7/gpu_id", "99999999999999999999999", 23);
-	FILE_("/3", NULL, 0);
-#undef FILE_
-	rp_topo_parse(&t, f, (uint32_t)i);
-	assert_int_equal(t.ngpus, 1);
-	n = rp_topo_gpu(&t, 23868);
-	assert_non_null(n);
+	assert_non_null(t);
+	assert_non_null(mkdtemp(root));
+	put_file(root, "nodes/0/gpu_id", "0\n");
+	put_file(root, "nodes/0/properties", "cpu_cores_count 16\n");
+	put_file(root, "nodes/0/mem_banks/0/properties",
+		 "heap_type 0\nsize_in_bytes 4096\n");
+	put_file(root, "nodes/1/gpu_id", "23868\n");
+	put_file(root, "nodes/1/name", "aldebaran\n");
+	put_file(root, "nodes/1/properties", "gfx_target_version 90010\n"
+		 "device_id 29711\ndrm_render_minor 129\n");
+	put_file(root, "nodes/1/mem_banks/0/properties",
+		 "heap_type 1\nsize_in_bytes 1073741824\n");
+	put_file(root, "nodes/1/io_links/0/properties",
+		 "type 11\nnode_from 1\nnode_to 0\nweight 15\n");
+	put_file(root, "nodes/x/gpu_id", "7\n");
+	assert_int_equal(rp_topo_read_live(t, root), 0);
+	assert_int_equal(t->nnodes, 2);
+	assert_int_equal(t->ngpus, 1);
+	n = kt_topo_gpu(t, 23868);
+	assert_ptr_equal(n, &t->nodes[1]);
 	assert_string_equal(n->name, "aldebaran");
-	assert_true(n->gfx_target_version == 90010);
-	assert_true(n->device_id == 29711);
+	assert_true(n->gfx_target_version == 90010 && n->device_id == 29711);
 	assert_true(n->drm_render_minor == 129);
-	assert_true(n->location_id == 768);
-	assert_true(n->vram == 2ull << 30);
-	assert_int_equal(n->nlinks, 1);
-	assert_int_equal(n->links[0].type, 11);
-	assert_int_equal(n->links[0].to, 1);
-	assert_true(t.nodes[0].sysmem == 4096);
-	assert_null(rp_topo_gpu(&t, 0));
+	assert_true(n->vram_bytes == 1ull << 30);
+	assert_true(t->nodes[0].sys_bytes == 4096 && t->nodes[0].cpu_cores == 16);
+	assert_int_equal(t->nlinks, 1);
+	assert_int_equal(t->links[0].type, 11);
+	assert_int_equal(t->links[0].to, 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(rp_topo_read_live(t, root), -ENOENT);
+	assert_int_equal(t->nnodes, 0);
+	free(t);
 	assert_string_equal(rp_gfx_name(90010, gfx, sizeof(gfx)), "gfx90a");
 	assert_string_equal(rp_gfx_name(110000, gfx, sizeof(gfx)), "gfx1100");
+	assert_string_equal(rp_gfx_name(0, gfx, sizeof(gfx)), "none");
 }
 
 /* Records written out of seq order, with a wait released by a later set. */

@@ -2,13 +2,14 @@
 /*
  * kfdtrace info: what a trace holds and whether it is intact.
  */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cli.h"
 #include "commands.h"
-#include "topo.h"
+#include "kfdtrace/topology.h"
 #include "kfdtrace/decode.h"
 #include "kfdtrace/schema.h"
 
@@ -74,7 +75,7 @@ print_cmdline(const struct kt_header *h)
 }
 
 static void
-print_topology(const struct topo_summary *s)
+print_topology(const struct kt_topo *s)
 {
 	unsigned int i;
 	char gfx[16];
@@ -82,12 +83,13 @@ print_topology(const struct topo_summary *s)
 	printf("topology:   %u nodes, %u GPUs (%u files, %llu bytes)\n",
 	       s->nnodes, s->ngpus, s->files, (unsigned long long)s->bytes);
 	for (i = 0; i < s->nnodes; i++) {
-		const struct topo_node *n = &s->nodes[i];
+		const struct kt_topo_node *n = &s->nodes[i];
 
 		if (!n->present)
 			continue;
 		if (!n->gpu_id) {
-			printf("  node %u: CPU, %u cores", i, n->cpu_cores);
+			printf("  node %u: CPU, %" PRIu64 " cores", i,
+			       n->cpu_cores);
 			if (n->sys_bytes) {
 				printf(", ");
 				print_bytes_h(n->sys_bytes);
@@ -103,7 +105,8 @@ print_topology(const struct topo_summary *s)
 			printf(" %s", kfd_gfx_target_name(n->gfx_target_version,
 							  gfx, sizeof(gfx)));
 		if (n->simd_per_cu)
-			printf(", %u CUs", n->simd_count / n->simd_per_cu);
+			printf(", %" PRIu64 " CUs",
+			       n->simd_count / n->simd_per_cu);
 		if (n->vram_bytes) {
 			printf(", ");
 			print_bytes_h(n->vram_bytes);
@@ -168,7 +171,7 @@ kfdtrace_cmd_info(int argc, char **argv)
 {
 	uint64_t counts[KT_REC_TYPE_MAX + 1] = { 0 };
 	uint64_t total = 0, unknown_ioctls = 0, first_ts = 0, last_ts = 0;
-	struct topo_summary *topo = NULL;
+	struct kt_topo *topo = NULL;
 	struct kt_reader_status st;
 	const struct kt_header *h;
 	struct kt_reader *r;
@@ -213,7 +216,8 @@ kfdtrace_cmd_info(int argc, char **argv)
 		if (rec.type == KT_REC_TOPOLOGY && !topo) {
 			topo = malloc(sizeof(*topo));
 			if (topo)
-				topo_summarize(&rec.u.topology, topo);
+				kt_topo_parse(rec.u.topology.files,
+					      rec.u.topology.nfiles, topo);
 		}
 	}
 	kt_reader_get_status(r, &st);

@@ -16,7 +16,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "report_objects.h"
-#include "topo.h"
+#include "kfdtrace/topology.h"
 #include "kfdtrace/decode.h"
 #include "kfdtrace/schema.h"
 
@@ -74,7 +74,7 @@ struct stats {
 	struct group_set threads, gpus;
 	struct thread_name *names;	/* latest name per thread */
 	size_t nnames;
-	struct topo_summary topo;	/* from the first TOPOLOGY record */
+	struct kt_topo topo;	/* from the first TOPOLOGY record */
 	int have_topo;
 	int oom;
 };
@@ -329,7 +329,8 @@ stats_emit(void *ctx, const struct kt_record *rec)
 		return s->oom ? -1 : 0;
 	}
 	if (rec->type == KT_REC_TOPOLOGY && !s->have_topo) {
-		topo_summarize(&rec->u.topology, &s->topo);
+		kt_topo_parse(rec->u.topology.files, rec->u.topology.nfiles,
+			      &s->topo);
 		obj_tracker_topology(&s->objs, &s->topo);
 		s->have_topo = 1;
 	}
@@ -525,22 +526,6 @@ print_mem_header(const char *indent)
 	       "HIGH-WATER");
 }
 
-/* The topology node of a gpu_id, or NULL. */
-static const struct topo_node *
-gpu_node(const struct stats *s, uint32_t gpu_id, unsigned int *index)
-{
-	unsigned int i;
-
-	for (i = 0; s->have_topo && i < s->topo.nnodes; i++) {
-		if (s->topo.nodes[i].present &&
-		    s->topo.nodes[i].gpu_id == gpu_id) {
-			*index = i;
-			return &s->topo.nodes[i];
-		}
-	}
-	return NULL;
-}
-
 static void
 print_groups(struct stats *s, struct ioctl_stat **v)
 {
@@ -568,8 +553,7 @@ print_groups(struct stats *s, struct ioctl_stat **v)
 		printf("\nby gpu: %zu\n", s->gpus.n);
 		for (i = 0; i < s->gpus.n; i++) {
 			struct stat_group *g = s->gpus.v[i];
-			const struct topo_node *n;
-			unsigned int idx = 0;
+			const struct kt_topo_node *n;
 			char gfx[16];
 			int header = 0;
 
@@ -578,9 +562,11 @@ print_groups(struct stats *s, struct ioctl_stat **v)
 			else
 				printf("\ngpu 0x%llx",
 				       (unsigned long long)g->key);
-			n = gpu_node(s, (uint32_t)g->key, &idx);
+			n = s->have_topo ?
+				kt_topo_gpu(&s->topo, (uint32_t)g->key) : NULL;
 			if (g->key && n)
-				printf(" (node %u, %s \"%s\")", idx,
+				printf(" (node %u, %s \"%s\")",
+				       (unsigned int)(n - s->topo.nodes),
 				       kfd_gfx_target_name(n->gfx_target_version,
 							   gfx, sizeof(gfx)),
 				       n->name);

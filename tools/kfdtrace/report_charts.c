@@ -261,7 +261,7 @@ gpu_heading(struct kt_strbuf *sb, const struct report_model *m,
 
 	kt_strbuf_printf(sb, "<h3 class=\"gpu\">GPU 0x%x", gpu_id);
 	for (i = 0; m->have_topo && i < m->topo.nnodes; i++) {
-		const struct topo_node *n = &m->topo.nodes[i];
+		const struct kt_topo_node *n = &m->topo.nodes[i];
 
 		if (!n->present || n->gpu_id != gpu_id)
 			continue;

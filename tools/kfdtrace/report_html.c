@@ -6,6 +6,7 @@
  * latency, errors, leaks, threads) so that tests and links can find it.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -302,11 +303,11 @@ link_type(uint32_t type)
 
 /* Nodes as boxes in one row, links as arcs below them. */
 static void
-topology_diagram(struct kt_strbuf *sb, const struct topo_summary *t)
+topology_diagram(struct kt_strbuf *sb, const struct kt_topo *t)
 {
 	const double bw = 150, bh = 58, gap = 36, top = 10;
-	double w, xs[TOPO_MAX_NODES];
-	unsigned int i, j, n = 0, order[TOPO_MAX_NODES], pos[TOPO_MAX_NODES];
+	double w, xs[KT_TOPO_MAX_NODES];
+	unsigned int i, j, n = 0, order[KT_TOPO_MAX_NODES], pos[KT_TOPO_MAX_NODES];
 	char gfx[16], mem[32];
 
 	for (i = 0; i < t->nnodes; i++)
@@ -328,25 +329,25 @@ topology_diagram(struct kt_strbuf *sb, const struct topo_summary *t)
 			 24.0 * (n > 1 ? n - 1 : 1), w + 8);
 	/* Links first, so boxes sit on top. Draw each pair once. */
 	for (i = 0; i < t->nlinks; i++) {
-		const struct topo_link *l = &t->links[i];
+		const struct kt_topo_link *l = &t->links[i];
 		double x1, x2, d;
 		int dup = 0;
 
-		if (l->node_from >= t->nnodes || l->node_to >= t->nnodes ||
-		    !t->nodes[l->node_from].present ||
-		    !t->nodes[l->node_to].present || l->node_from == l->node_to)
+		if (l->from >= t->nnodes || l->to >= t->nnodes ||
+		    !t->nodes[l->from].present ||
+		    !t->nodes[l->to].present || l->from == l->to)
 			continue;
 		for (j = 0; j < i; j++)
 			if (t->links[j].type == l->type &&
-			    ((t->links[j].node_from == l->node_to &&
-			      t->links[j].node_to == l->node_from) ||
-			     (t->links[j].node_from == l->node_from &&
-			      t->links[j].node_to == l->node_to)))
+			    ((t->links[j].from == l->to &&
+			      t->links[j].to == l->from) ||
+			     (t->links[j].from == l->from &&
+			      t->links[j].to == l->to)))
 				dup = 1;
 		if (dup)
 			continue;
-		x1 = xs[pos[l->node_from]] + bw / 2;
-		x2 = xs[pos[l->node_to]] + bw / 2;
+		x1 = xs[pos[l->from]] + bw / 2;
+		x2 = xs[pos[l->to]] + bw / 2;
 		/* Longer links dip deeper, so arcs between neighbours stay apart. */
 		d = 12 + 12.0 * (x1 > x2 ? x1 - x2 : x2 - x1) / (bw + gap);
 		kt_strbuf_printf(sb, "<path d=\"M%.1f %.1f C%.1f %.1f %.1f %.1f "
@@ -356,12 +357,12 @@ topology_diagram(struct kt_strbuf *sb, const struct topo_summary *t)
 				 x1, top + bh, x1, top + bh + d * 2, x2,
 				 top + bh + d * 2, x2, top + bh,
 				 l->type == 11 ? "#e15759" : "#94a3b8",
-				 l->type == 11 ? "3" : "1.5", l->node_from,
-				 l->node_to, link_type(l->type) ?
+				 l->type == 11 ? "3" : "1.5", l->from,
+				 l->to, link_type(l->type) ?
 				 link_type(l->type) : "link", l->weight);
 	}
 	for (i = 0; i < n; i++) {
-		const struct topo_node *nd = &t->nodes[order[i]];
+		const struct kt_topo_node *nd = &t->nodes[order[i]];
 		int gpu = nd->gpu_id != 0;
 
 		kt_strbuf_printf(sb, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.0f\" "
@@ -383,7 +384,7 @@ topology_diagram(struct kt_strbuf *sb, const struct topo_summary *t)
 						  nd->vram_bytes));
 		else
 			kt_strbuf_printf(sb, "<text x=\"%.1f\" y=\"%.1f\" "
-					 "text-anchor=\"middle\">%u cores · %s"
+					 "text-anchor=\"middle\">%" PRIu64 " cores · %s"
 					 "</text>", xs[i] + bw / 2, top + 40,
 					 nd->cpu_cores, rd_bytes(mem, sizeof(mem),
 					 nd->sys_bytes));
@@ -394,7 +395,7 @@ topology_diagram(struct kt_strbuf *sb, const struct topo_summary *t)
 static void
 topology(struct kt_strbuf *sb, const struct report_model *m)
 {
-	const struct topo_summary *t = &m->topo;
+	const struct kt_topo *t = &m->topo;
 	char gfx[16], mem[32];
 	unsigned int i;
 
@@ -413,13 +414,13 @@ topology(struct kt_strbuf *sb, const struct report_model *m)
 		       "<th class=\"num\">CUs</th><th class=\"num\">memory</th>"
 		       "<th>render node</th></tr></thead><tbody>");
 	for (i = 0; i < t->nnodes; i++) {
-		const struct topo_node *n = &t->nodes[i];
+		const struct kt_topo_node *n = &t->nodes[i];
 
 		if (!n->present)
 			continue;
 		if (!n->gpu_id) {
 			kt_strbuf_printf(sb, "<tr><td>%u</td><td>CPU</td><td>—</td>"
-					 "<td>%u cores</td><td>—</td>"
+					 "<td>%" PRIu64 " cores</td><td>—</td>"
 					 "<td class=\"num\">—</td>"
 					 "<td class=\"num\">%s</td><td>—</td>"
 					 "</tr>", i, n->cpu_cores,
@@ -430,8 +431,9 @@ topology(struct kt_strbuf *sb, const struct report_model *m)
 				 "0x%x</td><td>", i, n->gpu_id);
 		rd_escape(sb, n->name);
 		kt_strbuf_printf(sb, "</td><td class=\"mono\">%s</td>"
-				 "<td class=\"num\">%u</td><td class=\"num\">%s "
-				 "VRAM</td><td class=\"mono\">renderD%u</td></tr>",
+				 "<td class=\"num\">%" PRIu64 "</td><td class=\"num\">%s "
+				 "VRAM</td><td class=\"mono\">renderD%" PRIu64
+				 "</td></tr>",
 				 kfd_gfx_target_name(n->gfx_target_version, gfx,
 						     sizeof(gfx)),
 				 n->simd_per_cu ? n->simd_count / n->simd_per_cu
@@ -446,11 +448,11 @@ topology(struct kt_strbuf *sb, const struct report_model *m)
 			       "<th class=\"num\">weight</th><th class=\"num\">"
 			       "max bandwidth</th></tr></thead><tbody>");
 		for (i = 0; i < t->nlinks; i++) {
-			const struct topo_link *l = &t->links[i];
+			const struct kt_topo_link *l = &t->links[i];
 			const char *ty = link_type(l->type);
 
 			kt_strbuf_printf(sb, "<tr><td>node %u → node %u%s</td>"
-					 "<td>", l->node_from, l->node_to,
+					 "<td>", l->from, l->to,
 					 l->p2p ? " (p2p)" : "");
 			if (ty)
 				kt_strbuf_puts(sb, ty);

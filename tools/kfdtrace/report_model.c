@@ -305,7 +305,8 @@ model_emit(void *ctx, const struct kt_record *rec)
 		return 0;
 	case KT_REC_TOPOLOGY:
 		if (!m->have_topo) {
-			topo_summarize(&rec->u.topology, &m->topo);
+			kt_topo_parse(rec->u.topology.files,
+				      rec->u.topology.nfiles, &m->topo);
 			obj_tracker_topology(&m->objs, &m->topo);
 			m->have_topo = 1;
 		}

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "report_objects.h"
-#include "topo.h"
+#include "kfdtrace/topology.h"
 #include "kfdtrace/trace.h"
 
 /* Failed calls kept with their decoded text; the rest are only counted. */
@@ -80,7 +80,7 @@ struct report_model {
 	struct kt_header hdr;
 	struct kt_reader_status status;
 	int read_rc;			/* the last kt_reader_next() result */
-	struct topo_summary topo;
+	struct kt_topo topo;
 	int have_topo;
 	uint32_t abi_major, abi_minor;	/* from GET_VERSION, else header */
 	uint64_t t_first, t_last;	/* ns, over all records but END */

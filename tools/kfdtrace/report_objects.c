@@ -403,13 +403,13 @@ obj_tracker_record(struct obj_tracker *t, const struct kt_record *rec)
 }
 
 void
-obj_tracker_topology(struct obj_tracker *t, const struct topo_summary *s)
+obj_tracker_topology(struct obj_tracker *t, const struct kt_topo *s)
 {
 	unsigned int i;
 
 	t->nminors = 0;
-	for (i = 0; i < s->nnodes && i < TOPO_MAX_NODES; i++) {
-		const struct topo_node *n = &s->nodes[i];
+	for (i = 0; i < s->nnodes && i < KT_TOPO_MAX_NODES; i++) {
+		const struct kt_topo_node *n = &s->nodes[i];
 
 		if (!n->present || !n->gpu_id)
 			continue;

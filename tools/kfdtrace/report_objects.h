@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "topo.h"
+#include "kfdtrace/topology.h"
 #include "u64map.h"
 #include "kfdtrace/schema.h"
 #include "kfdtrace/trace.h"
@@ -83,7 +83,7 @@ struct obj_tracker {
 	struct u64map events;		/* event_id -> type */
 	struct u64map dmabuf_size;	/* fd -> size from GET_DMABUF_INFO */
 	struct u64map render_fds;	/* render-node fd -> minor (val.kind) */
-	uint32_t minor_gpu[TOPO_MAX_NODES][2];	/* render minor, gpu_id */
+	uint32_t minor_gpu[KT_TOPO_MAX_NODES][2];	/* render minor, gpu_id */
 	unsigned int nminors;
 	uint64_t unmatched_frees;	/* frees of handles never allocated */
 	int oom;			/* memory ran out; results incomplete */
@@ -124,7 +124,7 @@ void obj_tracker_record(struct obj_tracker *t, const struct kt_record *rec);
  * obj_tracker_topology() - learn which render minor belongs to which GPU
  * from a topology summary (the nodes' drm_render_minor).
  */
-void obj_tracker_topology(struct obj_tracker *t, const struct topo_summary *s);
+void obj_tracker_topology(struct obj_tracker *t, const struct kt_topo *s);
 
 /*
  * obj_tracker_sort_mem() - sort t->mem by gpu_id, then heap. Pointers

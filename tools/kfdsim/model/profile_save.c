@@ -114,11 +114,13 @@ ksim_profile_save(const struct ksim_profile *prof, FILE *out)
 		fprintf(out, "\n[node %u]\ngpu_id %" PRIu32 "\nname \"%s\"\n",
 			i, n->gpu_id, n->name);
 		for (int p = 0; p < KSIM_NP_COUNT; p++) {
-			if ((pt[p].flags & KSIM_NPF_OPTIONAL) &&
-			    !(n->props_present & KSIM_NP_BIT(p)))
+			int named = !!(n->props_present & KSIM_NP_BIT(p));
+
+			if ((pt[p].flags & KSIM_NPF_OPTIONAL) && !named)
 				continue;
+			/* An optional key the profile names stays, even as 0. */
 			if ((pt[p].flags & KSIM_NPF_GPU_ONLY) && !gpu &&
-			    !n->props[p])
+			    !n->props[p] && !named)
 				continue;
 			fprintf(out, "%s %" PRIu64 "\n", pt[p].name, n->props[p]);
 		}
