@@ -83,18 +83,17 @@ rec_image_len(const struct kfd_recorder *r, const struct kfd_ioctl_desc *desc,
 	return 0;
 }
 
-static int
-rec_before(void *ctx, struct kfd_dispatch_call *call, void **cookie)
+/* rec_before() for a row with indirect buffers. */
+static __attribute__((noinline)) void
+rec_before_bufs(struct kfd_recorder *r, const struct kfd_dispatch_call *call,
+		void **cookie)
 {
-	struct kfd_recorder *r = ctx;
 	const struct kfd_ioctl_desc *desc = call->desc;
 	struct rec_call *rc;
 
-	if (!desc || !desc->nbufs || !call->arg_before)
-		return KFD_HOOK_CONTINUE;
 	rc = calloc(1, sizeof(*rc) + desc->nbufs * sizeof(rc->img[0]));
 	if (!rc)
-		return KFD_HOOK_CONTINUE;
+		return;
 	for (unsigned int i = 0; i < desc->nbufs; i++) {
 		const struct kfd_indirect *b = &desc->bufs[i];
 		struct kt_buf_image *img = &rc->img[rc->nimg];
@@ -124,6 +123,19 @@ rec_before(void *ctx, struct kfd_dispatch_call *call, void **cookie)
 			img->flags |= KT_BUF_BEFORE;
 	}
 	*cookie = rc;
+}
+
+/*
+ * Most rows have no indirect buffers: for them this is a test and a
+ * return, without the frame the buffer reading needs.
+ */
+static int
+rec_before(void *ctx, struct kfd_dispatch_call *call, void **cookie)
+{
+	const struct kfd_ioctl_desc *desc = call->desc;
+
+	if (desc && desc->nbufs && call->arg_before)
+		rec_before_bufs(ctx, call, cookie);
 	return KFD_HOOK_CONTINUE;
 }
 

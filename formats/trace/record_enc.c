@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Record encoding (docs/trace-format.md section 5). This runs on the traced
- * thread for every record, so it makes one pass: kt_rec_bound() checks the
- * record and gives a size that is never exceeded, kt_rec_encode() writes it
- * straight into the thread's buffer with the length field reserved at the
- * width the bound needs. The pieces an ioctl record is made of are inline
- * in record_put.h, which the writer uses directly for the common record.
+ * thread for most record types (the common ioctl record is stored raw and
+ * encoded by the writer thread, see struct kt_raw_ioctl), so it makes one
+ * pass: kt_rec_bound() checks the record and gives a size that is never
+ * exceeded, kt_rec_encode() writes it straight into the thread's buffer
+ * with the length field reserved at the width the bound needs. The pieces
+ * an ioctl record is made of are inline in record_put.h, which the writer
+ * uses directly for the common record.
  */
 #include <errno.h>
 

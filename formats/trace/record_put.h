@@ -2,10 +2,11 @@
 /*
  * The pieces of a record's encoding, inline (docs/trace-format.md section
  * 5): the common header, the ioctl body and the length. record_enc.c builds
- * every record type from them; the writer's append builds the record of
- * nearly every append, an ioctl without indirect buffers, from the same
- * pieces without a call (kt_rec_encode_ioctl()), so there is one encoder
- * of each field, not two.
+ * every record type from them; the writer builds the most common record,
+ * an ioctl without indirect buffers, from the same pieces without a call
+ * (kt_rec_encode_ioctl(): when it renders a thread's raw entries, and in
+ * the append for the few of those not stored raw), so there is one
+ * encoder of each field, not two.
  */
 #ifndef KT_RECORD_PUT_H
 #define KT_RECORD_PUT_H

@@ -20,6 +20,9 @@
 #include <time.h>
 #include <unistd.h>
 #include <zstd.h>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 
 #include "record_put.h"
 #include "writer_internal.h"
@@ -104,6 +107,7 @@ kt_wbuf_reset(struct kt_writer *w, struct kt_wbuf *b)
 	__atomic_store_n(&b->t_first, 0, __ATOMIC_RELAXED);
 	b->delta.valid = false;
 	b->nrec = 0;
+	b->nraw = 0;
 	b->min_seq = UINT64_MAX;
 	b->max_seq = 0;
 	b->min_ts = UINT64_MAX;
@@ -255,6 +259,83 @@ kt_wbuf_note(struct kt_wbuf *b, const struct kt_record *rec)
 		b->max_ts = rec->ts;
 }
 
+/* Whether the CPU has PREFETCHW (set at load time, before any thread). */
+static bool kt_have_prefetchw;
+
+static void __attribute__((constructor))
+kt_prefetchw_init(void)
+{
+#if defined(__x86_64__)
+	unsigned int a, b, c, d;
+
+	/* CPUID 0x80000001, ECX bit 8: 3DNowPrefetch, i.e. PREFETCHW. */
+	if (__get_cpuid(0x80000001u, &a, &b, &c, &d) && (c & (1u << 8)))
+		kt_have_prefetchw = true;
+#endif
+}
+
+/*
+ * Ask for the cache line at @p for writing. An ordinary prefetch brings a
+ * line the writer thread has read in shared, and the store that follows
+ * still waits for the other CPU to give it up; PREFETCHW asks for it
+ * exclusive. (Prefetches never fault, whatever the address.)
+ */
+static inline void
+kt_prefetch_write(const uint8_t *p)
+{
+#if defined(__x86_64__)
+	if (KT_LIKELY(kt_have_prefetchw)) {
+		__asm__ volatile("prefetchw %0" : : "m"(*p));
+		return;
+	}
+#endif
+	__builtin_prefetch(p, 1);
+}
+
+/*
+ * Store the ioctl record @rec (no indirect buffers, an argument of at most
+ * KT_RAW_ARG_MAX bytes) as a raw entry: a fixed header and the images, no
+ * encoding (the writer thread does that, kt_wbuf_render()). The delta base
+ * moves on as if it had been encoded, for the encoded records after it.
+ * Return: the entry's size, at most the record's bound.
+ */
+static inline size_t
+kt_put_raw_ioctl(uint8_t *dst, const struct kt_record *rec, struct kt_delta *d)
+{
+	const struct kt_ioctl_rec *io = &rec->u.ioctl;
+	struct kt_raw_ioctl h = {
+		.marker = KT_ENTRY_RAW_IOCTL,
+		.file_kind = io->file_kind,
+		.af = (io->arg_before ? KT_AF_BEFORE : 0) |
+		      (io->arg_after ? KT_AF_AFTER : 0),
+		.request = io->request,
+		.tid = rec->tid,
+		.fd = io->fd,
+		.ret = io->ret,
+		.err = io->err,
+		.arg_size = io->arg_size,
+		.seq = rec->seq,
+		.ts = rec->ts,
+		.t_exit = io->t_exit,
+	};
+	uint8_t *p = dst + sizeof(h);
+
+	memcpy(dst, &h, sizeof(h));
+	if (io->arg_before) {
+		kt_copy(p, io->arg_before, io->arg_size);
+		p += io->arg_size;
+	}
+	if (io->arg_after) {
+		kt_copy(p, io->arg_after, io->arg_size);
+		p += io->arg_size;
+	}
+	d->seq = rec->seq;
+	d->ts = rec->ts;
+	d->tid = rec->tid;
+	d->valid = true;
+	return (size_t)(p - dst);
+}
+
 int
 kt_writer_append(struct kt_writer *w, const struct kt_record *rec)
 {
@@ -294,11 +375,20 @@ kt_writer_append(struct kt_writer *w, const struct kt_record *rec)
 	/*
 	 * Recycled buffers were last read by the writer thread on another
 	 * CPU: ask for the lines the next records will write now, so their
-	 * ownership transfer overlaps with this record's encoding.
+	 * ownership transfer overlaps with this record's work.
 	 */
-	__builtin_prefetch(b->data + len + 512, 1);
-	__builtin_prefetch(b->data + len + 576, 1);
-	if (KT_LIKELY(rec->type == KT_REC_IOCTL && bound < (1u << 14)))
+	kt_prefetch_write(b->data + len + 512);
+	kt_prefetch_write(b->data + len + 576);
+	/*
+	 * The common record is copied, not encoded. Not into a one-off big
+	 * buffer: the emergency flush renders raw entries into a scratch
+	 * area of the standard buffer size.
+	 */
+	if (KT_LIKELY(rec->type == KT_REC_IOCTL && !rec->u.ioctl.nbufs &&
+		      rec->u.ioctl.arg_size <= KT_RAW_ARG_MAX && !b->big)) {
+		len += kt_put_raw_ioctl(b->data + len, rec, &b->delta);
+		b->nraw++;
+	} else if (rec->type == KT_REC_IOCTL && bound < (1u << 14))
 		len += kt_rec_encode_ioctl(b->data + len, rec, &b->delta, bound);
 	else
 		len += kt_rec_encode(b->data + len, rec, &b->delta, bound);
@@ -309,7 +399,7 @@ kt_writer_append(struct kt_writer *w, const struct kt_record *rec)
 			      atomic_load_explicit(&t->appended,
 						   memory_order_relaxed) + 1,
 			      memory_order_relaxed);
-	if (KT_UNLIKELY(len >= w->frame_raw)) {
+	if (KT_UNLIKELY(kt_wbuf_out_min(b, len) >= w->frame_raw)) {
 		atomic_store_explicit(&t->cur, NULL, memory_order_relaxed);
 		kt_handoff(w, b);
 	}
@@ -522,13 +612,16 @@ kt_writer_opts(struct kt_writer *w, const struct kt_writer_opts *o)
 	if (w->index_every > KT_MAX_INDEX_EVERY)
 		w->index_every = KT_MAX_INDEX_EVERY;
 	/*
-	 * A buffer is handed off once it holds frame_raw bytes, so frames are
-	 * at least that big; the slack takes the record that crosses the line.
+	 * A buffer is handed off once it holds frame_raw bytes of records as
+	 * they will be written, so frames are at least that big; the slack
+	 * takes the record that crosses the line. Raw entries take up to
+	 * three times what they encode to (an 8-byte argument: 80 bytes for
+	 * about 35): room for frame_raw bytes of those.
 	 */
 	slack = w->frame_raw / 4;
 	if (slack < 1024)
 		slack = 1024;
-	w->buf_cap = w->frame_raw + slack;
+	w->buf_cap = 3 * w->frame_raw + slack;
 	queue = o->max_queued_bytes ? o->max_queued_bytes : KT_QUEUE_BYTES;
 	w->max_queued = (unsigned int)(queue / w->buf_cap);
 	if (w->max_queued < 2)
@@ -559,6 +652,7 @@ kt_writer_free(struct kt_writer *w)
 		free(b);
 	}
 	ZSTD_freeCCtx(w->cctx);
+	free(w->emerg_out);
 	free(w->grp);
 	free(w->stage);
 	free(w->zbuf);
@@ -626,8 +720,9 @@ kt_writer_fdopen(int fd, const struct kt_header *hdr,
 	w->seekable = w->base_off >= 0;
 	if (!w->seekable)
 		w->base_off = 0;
+	w->emerg_out = malloc(w->buf_cap + KT_REBASE_MAX);
 	w->cctx = ZSTD_createCCtx();
-	if (!w->cctx) {
+	if (!w->cctx || !w->emerg_out) {
 		err = -ENOMEM;
 		goto fail;
 	}

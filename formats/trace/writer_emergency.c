@@ -83,40 +83,42 @@ kt_write_raw_frame(struct kt_writer *w, const struct kt_piece *pieces,
 }
 
 /*
- * Write the records of @b in [skip, @len). A buffer an earlier emergency
- * flush already started on may begin with a delta record: rebase it, with
- * the base found by walking the records before it.
+ * Write the records of @b in [skip, @len). A buffer with raw entries is
+ * rendered into the writer's scratch area first (kt_wbuf_render(); such a
+ * buffer is never bigger than the standard size). Without them the bytes
+ * are written as they are; only a buffer an earlier emergency flush
+ * already started on may begin with a delta record, which gets a base
+ * header, its base found by walking the records before it.
  */
 static int
 kt_emerg_buf(struct kt_writer *w, struct kt_wbuf *b, size_t len,
 	     uint64_t *records)
 {
 	const uint8_t *end = b->data + len;
-	struct kt_delta d = { .valid = false };
+	struct kt_delta d, dend;
 	uint8_t head[KT_REBASE_MAX];
 	struct kt_piece pc[2];
-	size_t off = 0, consumed = 0, hl = 0, n;
-	uint64_t nrec = 0;
+	size_t consumed = 0, hl = 0;
+	uint32_t all, done;
+	uint64_t nrec;
 	int err;
 
-	while (off < b->skip) {
-		n = kt_rec_skim(b->data + off, end, &d, NULL);
-		if (!n)
-			return 0;
-		off += n;
+	all = kt_wbuf_walk(b, len, len, &dend);
+	done = kt_wbuf_walk(b, b->skip, len, &d);
+	nrec = all > done ? all - done : 0;
+	if (b->nraw) {
+		pc[0].p = w->emerg_out;
+		pc[0].n = kt_wbuf_render(b, b->skip, len, &d, w->emerg_out);
+		pc[1].n = 0;
+	} else {
+		if (b->skip)
+			hl = kt_rec_rebase(b->data + b->skip, end, &d, head,
+					   &consumed);
+		pc[0].p = head;
+		pc[0].n = hl;
+		pc[1].n = len - b->skip - consumed;
 	}
-	if (b->skip)
-		hl = kt_rec_rebase(b->data + b->skip, end, &d, head, &consumed);
-	for (off = b->skip; off < len; off += n) {
-		n = kt_rec_skim(b->data + off, end, &d, NULL);
-		if (!n)
-			break;
-		nrec++;
-	}
-	pc[0].p = head;
-	pc[0].n = hl;
 	pc[1].p = b->data + b->skip + consumed;
-	pc[1].n = len - b->skip - consumed;
 	err = kt_write_raw_frame(w, pc, 2);
 	if (err) {
 		atomic_fetch_add(&w->lost, nrec);

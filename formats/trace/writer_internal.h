@@ -16,9 +16,16 @@
 #include "trace_internal.h"
 
 /*
- * A buffer of serialized records. At any time it is owned by exactly one
- * party: a traced thread (as its current buffer), the hand-off queue, the
- * writer thread, an emergency flush, or the free list.
+ * A buffer of records. At any time it is owned by exactly one party: a
+ * traced thread (as its current buffer), the hand-off queue, the writer
+ * thread, an emergency flush, or the free list.
+ *
+ * It holds a sequence of entries: records in their file encoding, and the
+ * common ioctl record (no indirect buffers, small argument) as a raw
+ * snapshot (struct kt_raw_ioctl), which costs the traced thread a copy
+ * instead of an encoding. Whoever writes the buffer out renders it with
+ * kt_wbuf_render() first (writer_io.c); only buffers with raw entries
+ * (nraw) need that.
  */
 struct kt_wbuf {
 	struct kt_wbuf *next;		/* queue, free list, batch links */
@@ -30,11 +37,51 @@ struct kt_wbuf {
 	uint64_t t_first;		/* monotonic ns of the first record */
 	struct kt_delta delta;		/* encoder base after the last record */
 	uint32_t nrec;
+	uint32_t nraw;			/* raw entries among them */
 	uint64_t min_seq, max_seq;
 	uint64_t min_ts, max_ts;
 	bool big;			/* one-off size: freed, not recycled */
 	uint8_t data[];
 };
+
+/*
+ * A raw ioctl entry: this header, then the argument's before-image if
+ * KT_AF_BEFORE is set in af, then its after-image if KT_AF_AFTER is (each
+ * arg_size bytes). Its first byte is never a record type. The header is 64
+ * bytes, more than any ioctl record's encoding takes besides its images
+ * (63 at most with an argument below 2^14), so a rendered buffer is never
+ * longer than the buffer itself.
+ */
+#define KT_ENTRY_RAW_IOCTL	0xffu
+/* Arguments up to this size are stored raw (the rest encoded at once). */
+#define KT_RAW_ARG_MAX		1024u
+
+/*
+ * The least any raw entry's header takes encoded (every field in one byte,
+ * the request in four): a frame's size is judged by it, so that frames
+ * still hold at least frame_raw bytes of records.
+ */
+#define KT_RAW_HDR_MIN_OUT	17u
+
+struct kt_raw_ioctl {
+	uint8_t marker;			/* KT_ENTRY_RAW_IOCTL */
+	uint8_t file_kind;
+	uint8_t af;			/* KT_AF_BEFORE | KT_AF_AFTER */
+	uint8_t pad0;
+	uint32_t request;
+	uint32_t tid;
+	int32_t fd;
+	int32_t ret;
+	int32_t err;
+	uint32_t arg_size;
+	uint32_t pad1;
+	uint64_t seq;
+	uint64_t ts;
+	uint64_t t_exit;
+	uint64_t pad2;
+};
+
+_Static_assert(sizeof(struct kt_raw_ioctl) == 64, "raw entry header size");
 
 /*
  * One traced thread. Linked once into the writer and never unlinked.
@@ -57,6 +104,17 @@ struct kt_wthread {
 	pthread_t self;
 	_Atomic uint64_t appended;
 };
+
+/*
+ * kt_wbuf_out_min() - a lower bound of what @b's first @len bytes take
+ * rendered (raw entries encoded).
+ */
+static inline size_t
+kt_wbuf_out_min(const struct kt_wbuf *b, size_t len)
+{
+	return len - (size_t)b->nraw * (sizeof(struct kt_raw_ioctl) -
+					KT_RAW_HDR_MIN_OUT);
+}
 
 /* Whether owners need a real fence (no membarrier). Set once per process. */
 extern bool kt_writer_fence_needed;
@@ -126,6 +184,9 @@ struct kt_writer {
 	unsigned int npending;
 	unsigned int pending_cap;
 	uint64_t last_index;		/* offset of the last index frame */
+	/* The emergency flush's rendering of a buffer (buf_cap + KT_REBASE_MAX
+	 * bytes, allocated at open: a signal handler cannot allocate). */
+	uint8_t *emerg_out;
 	bool have_index;
 
 	/* The file; changed only by whoever holds io_state. */
@@ -163,6 +224,22 @@ void kt_sig_guard_enter(struct kt_sig_guard *g);
 void kt_sig_guard_leave(struct kt_sig_guard *g);
 
 /* writer_io.c: async-signal-safe pieces. */
+/*
+ * Walk @b's entries in [0, @from), of the @len bytes it holds. Return: how
+ * many there are; *@d gets the delta base after them (invalid when none).
+ * 0 entries and an invalid base also when the buffer is damaged (a bug).
+ */
+uint32_t kt_wbuf_walk(const struct kt_wbuf *b, size_t from, size_t len,
+		      struct kt_delta *d);
+/*
+ * Render @b's entries in [@from, @len) to @out in their file encoding,
+ * given the delta base @d at @from (from kt_wbuf_walk()): raw entries are
+ * encoded, and the first record gets a base header, as a frame must start
+ * with one. @out has room for @len - @from + KT_REBASE_MAX bytes.
+ * Async-signal-safe (pure computation). Return: bytes written.
+ */
+size_t kt_wbuf_render(const struct kt_wbuf *b, size_t from, size_t len,
+		      const struct kt_delta *d, uint8_t *out);
 void kt_writer_barrier_init(void);
 struct kt_wbuf *kt_steal(struct kt_writer *w, bool force, uint64_t min_age,
 			 uint64_t now, const struct kt_wthread *except);

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "record_put.h"
 #include "writer_internal.h"
 
 int
@@ -267,4 +268,134 @@ kt_sig_guard_leave(struct kt_sig_guard *g)
 		sigtimedwait(&one, NULL, &zero);
 	}
 	pthread_sigmask(SIG_SETMASK, &g->old, NULL);
+}
+
+/* The size of the raw entry whose header is @h. */
+static inline size_t
+kt_raw_size(const struct kt_raw_ioctl *h)
+{
+	size_t n = sizeof(*h);
+
+	if (h->af & KT_AF_BEFORE)
+		n += h->arg_size;
+	if (h->af & KT_AF_AFTER)
+		n += h->arg_size;
+	return n;
+}
+
+/*
+ * One entry at @p: its size, with *@d advanced past it; 0 when it does
+ * not parse (a bug: these are bytes this process wrote).
+ */
+static size_t
+kt_entry_skim(const uint8_t *p, const uint8_t *end, struct kt_delta *d)
+{
+	struct kt_raw_ioctl h;
+	size_t n;
+
+	if (*p != KT_ENTRY_RAW_IOCTL)
+		return kt_rec_skim(p, end, d, NULL);
+	if ((size_t)(end - p) < sizeof(h))
+		return 0;
+	memcpy(&h, p, sizeof(h));
+	n = kt_raw_size(&h);
+	if (n > (size_t)(end - p))
+		return 0;
+	d->seq = h.seq;
+	d->ts = h.ts;
+	d->tid = h.tid;
+	d->valid = true;
+	return n;
+}
+
+uint32_t
+kt_wbuf_walk(const struct kt_wbuf *b, size_t from, size_t len,
+	     struct kt_delta *d)
+{
+	const uint8_t *end = b->data + len;
+	uint32_t count = 0;
+	size_t off = 0, n;
+
+	d->valid = false;
+	while (off < from) {
+		n = kt_entry_skim(b->data + off, end, d);
+		if (!n) {
+			d->valid = false;
+			return 0;
+		}
+		off += n;
+		count++;
+	}
+	return count;
+}
+
+/* Encode the raw entry at @p as an ioctl record at @out. Return: its size. */
+static size_t
+kt_raw_render(const uint8_t *p, uint8_t *out, struct kt_delta *od)
+{
+	struct kt_raw_ioctl h;
+	struct kt_record rec;
+	struct kt_ioctl_rec *io = &rec.u.ioctl;
+	const uint8_t *img;
+
+	memcpy(&h, p, sizeof(h));
+	img = p + sizeof(h);
+	rec.type = KT_REC_IOCTL;
+	rec.seq = h.seq;
+	rec.ts = h.ts;
+	rec.tid = h.tid;
+	io->fd = h.fd;
+	io->file_kind = h.file_kind;
+	io->request = h.request;
+	io->ret = h.ret;
+	io->err = h.err;
+	io->t_exit = h.t_exit;
+	io->arg_size = h.arg_size;
+	io->arg_before = h.af & KT_AF_BEFORE ? img : NULL;
+	if (h.af & KT_AF_BEFORE)
+		img += h.arg_size;
+	io->arg_after = h.af & KT_AF_AFTER ? img : NULL;
+	io->nbufs = 0;
+	io->bufs = NULL;
+	return kt_rec_encode_ioctl(out, &rec, od, KT_COMMON_BOUND +
+				   KT_IOCTL_FIXED_BOUND + 2 * (size_t)h.arg_size);
+}
+
+size_t
+kt_wbuf_render(const struct kt_wbuf *b, size_t from, size_t len,
+	       const struct kt_delta *d, uint8_t *out)
+{
+	const uint8_t *p = b->data + from, *end = b->data + len;
+	struct kt_delta in = *d;		/* what the entries are relative to */
+	struct kt_delta od = { .valid = false };	/* what the output is */
+	uint8_t *o = out;
+	size_t n;
+
+	while (p < end) {
+		if (*p == KT_ENTRY_RAW_IOCTL) {
+			n = kt_entry_skim(p, end, &in);
+			if (!n)
+				break;
+			o += kt_raw_render(p, o, &od);
+		} else {
+			struct kt_delta base = in;
+			size_t hl = 0, consumed = 0;
+
+			n = kt_rec_skim(p, end, &in, NULL);
+			if (!n)
+				break;
+			/*
+			 * Past the first entry the output's base is the
+			 * entries' own; the first one needs a base header
+			 * (none if it has one already).
+			 */
+			if (!od.valid)
+				hl = kt_rec_rebase(p, end, &base, o, &consumed);
+			memcpy(o + hl, p + consumed, n - consumed);
+			o += hl + n - consumed;
+			od = in;
+		}
+		p += n;
+	}
+	return (size_t)(o - out);
 }

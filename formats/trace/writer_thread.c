@@ -45,35 +45,23 @@ kt_grow(void **p, size_t *cap, size_t need, size_t elem)
 }
 
 /*
- * Copy a buffer's unwritten records to @dst. When an emergency flush wrote
- * the first part, the first remaining record may be a delta record: give it
- * a base header, since a frame must start with one.
+ * Copy a buffer's unwritten records to @dst in their file encoding
+ * (kt_wbuf_render(): raw entries encoded; after a partial emergency flush,
+ * a base header for the first record, as a frame must start with one).
  * Return: bytes copied; *@skipped gets the number of records already written.
  */
 static size_t
 kt_wbuf_copy(const struct kt_wbuf *b, uint8_t *dst, uint32_t *skipped)
 {
-	const uint8_t *data = b->data, *end = b->data + b->len;
-	struct kt_delta d = { .valid = false };
-	size_t off = 0, hl, consumed;
+	struct kt_delta d;
 
 	*skipped = 0;
-	if (!b->skip) {
-		memcpy(dst, data, b->len);
+	if (!b->skip && !b->nraw) {
+		memcpy(dst, b->data, b->len);
 		return b->len;
 	}
-	while (off < b->skip) {
-		size_t n = kt_rec_skim(data + off, end, &d, NULL);
-
-		if (!n)
-			break;
-		off += n;
-		(*skipped)++;
-	}
-	hl = kt_rec_rebase(data + b->skip, end, &d, dst, &consumed);
-	memcpy(dst + hl, data + b->skip + consumed,
-	       b->len - b->skip - consumed);
-	return hl + b->len - b->skip - consumed;
+	*skipped = kt_wbuf_walk(b, b->skip, b->len, &d);
+	return kt_wbuf_render(b, b->skip, b->len, &d, dst);
 }
 
 static void
@@ -116,7 +104,7 @@ kt_writer_emit(struct kt_writer *w, struct kt_wbuf **bufs, unsigned int n,
 		if (b->max_ts > e.max_ts)
 			e.max_ts = b->max_ts;
 	}
-	if (n == 1 && !bufs[0]->skip) {
+	if (n == 1 && !bufs[0]->skip && !bufs[0]->nraw) {
 		src = bufs[0]->data;
 		content = bufs[0]->len;
 	} else {
@@ -206,7 +194,10 @@ kt_writer_frames(struct kt_writer *w, struct kt_wbuf *list)
 	unsigned int n = 0;
 
 	for (struct kt_wbuf *b = list; b; b = b->next) {
-		size_t sz = b->len - b->skip;
+		/* (After a partial emergency flush, a rough figure will do.) */
+		size_t out = kt_wbuf_out_min(b, b->len);
+		size_t sz = b->len <= b->skip ? 0 : out > b->skip ?
+			    out - b->skip : 1;
 
 		if (!sz)
 			continue;

@@ -39,7 +39,7 @@
 
 #define BATCH 1000
 #define BATCHES 300
-#define ROUNDS 7		/* rounds of untraced/traced runs */
+#define ROUNDS 15	/* rounds of untraced/traced runs */
 #define RUN_CALLS "200000"	/* per kt_workload run */
 #define STRACE_CALLS "20000"
 #define STRACE_ROUNDS 3
