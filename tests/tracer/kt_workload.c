@@ -16,6 +16,12 @@
  *				which ends with _exit() (or exit())
  *   kt_workload exec		GET_VERSION, then exec of itself as exec2
  *   kt_workload execfail	GET_VERSION, a failing exec, GET_VERSION
+ *   kt_workload execchain [K]	stages K..8 of one process, each doing
+ *				GET_VERSION and GET_CLOCK_COUNTERS, then
+ *				exec'ing the next through execl, execlp,
+ *				execle, execv, execvp (after an execvp of a
+ *				missing program, and one more GET_VERSION),
+ *				execvpe, fexecve, execve; stage 8 exits
  *   kt_workload closeall	closes every fd (close, close_range, dup2
  *				over them) between GET_VERSIONs
  *   kt_workload bench N [mt]	N GET_VERSIONs; prints the median wall ns/call
@@ -43,6 +49,8 @@
 #include <unistd.h>
 
 #include <kfdtrace/kfd_abi.h>
+
+extern char **environ;
 
 #define TOPO "/sys/devices/virtual/kfd/kfd/topology/nodes"
 
@@ -517,6 +525,150 @@ mode_exec2(void)
 	return 0;
 }
 
+/* ---- execchain: one exec wrapper per stage ---- */
+
+#define CHAIN_LAST 8
+#define CHAIN_MISSING "kt-no-such-program"
+
+/* A copy of the environment, LD_PRELOAD and all, plus KT_STAGE_ENV=@tag. */
+static char **
+chain_env(const char *tag)
+{
+	size_t n = 0, j = 0;
+	char **env;
+
+	while (environ[n])
+		n++;
+	env = calloc(n + 2, sizeof(*env));
+	if (!env)
+		die("calloc");
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], "KT_STAGE_ENV=", 13))
+			env[j++] = environ[i];
+	if (asprintf(&env[j++], "KT_STAGE_ENV=%s", tag) < 0)
+		die("asprintf");
+	env[j] = NULL;
+	return env;
+}
+
+/*
+ * An environment handed to execle/execvpe arrived: the stage after one of
+ * them checks the variable only that environment had.
+ */
+static void
+chain_check_env(int stage)
+{
+	const char *want = stage == 3 ? "execle" : stage == 6 ? "execvpe" :
+			   stage == 8 ? "execve" : NULL;
+	const char *got = getenv("KT_STAGE_ENV");
+
+	if (want && (!got || strcmp(got, want))) {
+		errno = EINVAL;
+		die("KT_STAGE_ENV did not come through the exec");
+	}
+}
+
+/*
+ * @arg0: argv[0]; stage 0 must get a path with a slash. It keeps that
+ * path in KT_CHAIN_SELF for the later stages (those started by the
+ * PATH-searching wrappers get only the base name in argv[0]) and puts its
+ * directory first in PATH for those wrappers.
+ */
+static int
+mode_execchain(const char *arg0, int stage)
+{
+	const char *self = stage == 0 ? arg0 : getenv("KT_CHAIN_SELF");
+	const char *slash = self ? strrchr(self, '/') : NULL;
+	const char *base = slash ? slash + 1 : NULL;
+	char next[16], **env;
+	int kfd, fd;
+	struct gpu g;
+
+	if (stage < 0 || stage > CHAIN_LAST || !base) {
+		errno = EINVAL;
+		die("execchain stage or path");
+	}
+	chain_check_env(stage);
+	if (stage == 0) {
+		const char *path = getenv("PATH");
+		char *np;
+
+		if (asprintf(&np, "%.*s:%s", (int)(base - 1 - self), self,
+			     path ? path : "/usr/bin:/bin") < 0)
+			die("asprintf");
+		setenv("PATH", np, 1);
+		setenv("KT_CHAIN_SELF", self, 1);
+		free(np);
+	}
+	kfd = open_kfd();
+	find_gpu(&g);
+	get_version(kfd);
+	clock_counters(kfd, g.gpu_id);
+	snprintf(next, sizeof(next), "%d", stage + 1);
+	char *const argv[] = { (char *)self, "execchain", next, NULL };
+	char *const pargv[] = { (char *)base, "execchain", next, NULL };
+	/* kfd is O_CLOEXEC: the next stage opens its own. Counts are
+	 * written now: a successful exec never comes back. */
+	counts_write();
+	memset(counts, 0, sizeof(counts));
+	switch (stage) {
+	case 0:
+		execl(self, self, "execchain", next, (char *)NULL);
+		die("execl");
+		break;
+	case 1:
+		execlp(base, base, "execchain", next, (char *)NULL);
+		die("execlp");
+		break;
+	case 2:
+		env = chain_env("execle");
+		execle(self, self, "execchain", next, (char *)NULL, env);
+		die("execle");
+		break;
+	case 3:
+		execv(self, argv);
+		die("execv");
+		break;
+	case 4: {
+		char *const margv[] = { CHAIN_MISSING, "x", NULL };
+
+		/* Not found anywhere in PATH: the process carries on. */
+		if (execvp(CHAIN_MISSING, margv) != -1 || errno != ENOENT) {
+			fprintf(stderr, "kt_workload: execvp of a missing "
+				"program: errno %d\n", errno);
+			exit(3);
+		}
+		get_version(kfd);
+		counts_write();
+		memset(counts, 0, sizeof(counts));
+		execvp(base, pargv);
+		die("execvp");
+		break;
+	}
+	case 5:
+		env = chain_env("execvpe");
+		execvpe(base, pargv, env);
+		die("execvpe");
+		break;
+	case 6:
+		fd = open(self, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			die("open self");
+		fexecve(fd, argv, environ);
+		die("fexecve");
+		break;
+	case 7:
+		env = chain_env("execve");
+		execve(self, argv, env);
+		die("execve");
+		break;
+	default:
+		close(kfd);
+		break;
+	}
+	return 0;
+}
+
 /* The application closes every fd it did not open: the trace survives. */
 static int
 mode_closeall(void)
@@ -654,10 +806,13 @@ main(int argc, char **argv)
 		return mode_execfail();
 	if (!strcmp(mode, "closeall"))
 		return mode_closeall();
+	if (!strcmp(mode, "execchain"))
+		return mode_execchain(argv[0], argc > 2 ? atoi(argv[2]) : 0);
 	if ((!strcmp(mode, "bench") || !strcmp(mode, "nullbench")) && argc > 2)
 		return mode_bench(atol(argv[2]), argc > 3 && !strcmp(argv[3], "mt"),
 				  !strcmp(mode, "nullbench"));
 	fprintf(stderr, "usage: kt_workload basic|threads N M|crash|sigkill|"
-		"apphandler|fork [exit]|exec|execfail|closeall|bench N [mt]|nullbench N [mt]\n");
+		"apphandler|fork [exit]|exec|execfail|execchain [K]|closeall|"
+		"bench N [mt]|nullbench N [mt]\n");
 	return 2;
 }

@@ -8,6 +8,7 @@
  * KT_WORKLOAD, KFDTRACE_CAPTURE_LIB and KFDTRACE_SIM_LIB. Without a
  * kfdtrace binary or kfdsim library every test here is skipped.
  */
+#include <dirent.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -633,6 +634,212 @@ test_exec(void **state)
 	}
 }
 
+/*
+ * kt_workload execchain: one process through nine images, each reached
+ * by another exec wrapper (execl, execlp, execle, execv, execvp, execvpe,
+ * fexecve, execve), stage 4 after an execvp of a missing program. Each
+ * image traces into the file docs/tracer.md names; the test's list is
+ * exact, so a wrapper that loses the state it hands the next image
+ * (KFDTRACE_STATE) shows up as a wrong name. The workload itself checks
+ * that the environments given to execle, execvpe and execve arrived
+ * (exit 2 otherwise).
+ */
+struct chain_stage {
+	const char *file;	/* under cx->dir */
+	int stage;		/* the image: its cmdline's stage number */
+	int full_path;		/* EXEC path: 1 $KT_WORKLOAD, 0 its base name,
+				 * -1 the fd's file (fexecve), 2 the missing program */
+	int next;		/* EXEC argv's stage; -1 no EXEC (last) */
+	int opens;		/* an OPEN of /dev/kfd in this file */
+	int clocks;		/* GET_CLOCK_COUNTERS made */
+};
+
+static const struct chain_stage chain[] = {
+	{ "out.kfdtrace", 0, 1, 1, 1, 1 },		/* execl */
+	{ "out.kfdtrace.exec1", 1, 0, 2, 1, 1 },	/* execlp */
+	{ "out.kfdtrace.exec2", 2, 1, 3, 1, 1 },	/* execle */
+	{ "out.kfdtrace.exec3", 3, 1, 4, 1, 1 },	/* execv */
+	/* execvp of a missing program: the EXEC record closes the trace,
+	 * the exec fails with ENOENT and tracing resumes in the next free
+	 * name, on the fd still open. */
+	{ "out.kfdtrace.exec4", 4, 2, -1, 1, 1 },
+	{ "out.kfdtrace.exec4.1", 4, 0, 5, 0, 0 },	/* execvp */
+	{ "out.kfdtrace.exec5", 5, 0, 6, 1, 1 },	/* execvpe */
+	{ "out.kfdtrace.exec6", 6, -1, 7, 1, 1 },	/* fexecve */
+	{ "out.kfdtrace.exec7", 7, 1, 8, 1, 1 },	/* execve */
+	{ "out.kfdtrace.exec8", 8, 0, -1, 1, 1 },	/* exits */
+};
+
+#define CHAIN_N (sizeof(chain) / sizeof(chain[0]))
+
+/* The argv bytes of an EXEC record: "ARG0\0execchain\0N\0". */
+static void
+check_exec_argv(const struct tt_rec *x, const char *arg0, int next)
+{
+	char want[1024];
+	int len;
+
+	if (next < 0) {
+		len = snprintf(want, sizeof(want), "%s%cx", arg0, 0);
+	} else {
+		len = snprintf(want, sizeof(want), "%s%cexecchain%c%d", arg0, 0,
+			       0, next);
+	}
+	assert_true(len > 0 && (size_t)len < sizeof(want));
+	assert_int_equal(x->argv_len, (uint32_t)len + 1);
+	assert_memory_equal(x->argv, want, (size_t)len + 1);
+}
+
+static void
+test_exec_variants(void **state)
+{
+	struct cx *cx = *state;
+	const char *self = getenv("KT_WORKLOAD");
+	const char *args[] = { self, "execchain", NULL };
+	const char *base;
+	struct tt_trace t[CHAIN_N];
+	unsigned long versions = 0, clocks = 0;
+	int kfd_fd = -1, status;
+	DIR *d;
+	struct dirent *de;
+	size_t outs = 0;
+
+	need_tools();
+	base = strrchr(self, '/') + 1;
+	status = record(cx, NULL, NULL, args);
+	if (!exited(status, 0))
+		show_log(cx);
+	assert_true(exited(status, 0));
+
+	/* Exactly these traces, no others. */
+	d = opendir(cx->dir);
+	assert_non_null(d);
+	while ((de = readdir(d))) {
+		size_t i;
+
+		if (strncmp(de->d_name, "out.kfdtrace", 12))
+			continue;
+		outs++;
+		for (i = 0; i < CHAIN_N; i++)
+			if (!strcmp(de->d_name, chain[i].file))
+				break;
+		if (i == CHAIN_N)
+			fail_msg("unexpected trace %s", de->d_name);
+	}
+	closedir(d);
+	assert_int_equal(outs, CHAIN_N);
+
+	for (size_t i = 0; i < CHAIN_N; i++) {
+		const struct chain_stage *c = &chain[i];
+		char *path = tt_path(cx->dir, c->file), stage[16];
+		const struct tt_rec *x, *gv, *open = NULL;
+		uint64_t last_seq = 0;
+
+		assert_int_equal(tt_trace_load(path, &t[i]), 0);
+		free(path);
+		/* Read back whole, END last, nothing lost. */
+		check_complete(&t[i]);
+		assert_int_equal(t[i].hdr.pid, t[0].hdr.pid);
+		/* Both preloads came through every exec: ours wrote the
+		 * file, and it saw kfdsim loaded. */
+		assert_true(t[i].hdr.flags & KT_HDR_SIMULATED);
+		/* This image's command line: ".../kt_workload\0execchain\0K"
+		 * (stage 0: no K). */
+		assert_non_null(memmem(t[i].hdr.cmdline, t[i].hdr.cmdline_len,
+				       "kt_workload", 11));
+		snprintf(stage, sizeof(stage), "execchain%c%d", 0, c->stage);
+		if (c->stage > 0)
+			assert_non_null(memmem(t[i].hdr.cmdline,
+					       t[i].hdr.cmdline_len, stage,
+					       strlen("execchain") + 2));
+		/* Sequence numbers: one thread, so dense and in file order
+		 * (each image numbers its own file). */
+		for (size_t j = 0; j < t[i].n; j++) {
+			if (j > 0)
+				assert_int_equal(t[i].recs[j].r.seq, last_seq + 1);
+			last_seq = t[i].recs[j].r.seq;
+		}
+
+		/* This stage's ioctls, and only those. */
+		assert_int_equal(tt_count_ioctl(&t[i], "GET_VERSION"), 1);
+		assert_int_equal(tt_count_ioctl(&t[i], "GET_CLOCK_COUNTERS"),
+				 c->clocks);
+		assert_int_equal(tt_count(&t[i], KT_REC_IOCTL), 1 + c->clocks);
+		versions++;
+		clocks += c->clocks;
+		for (size_t j = 0; j < t[i].n; j++)
+			if (t[i].recs[j].r.type == KT_REC_OPEN &&
+			    t[i].recs[j].r.u.open.file_kind == KFD_FILE_KFD)
+				open = &t[i].recs[j];
+		gv = tt_find_ioctl(&t[i], "GET_VERSION", 0);
+		assert_int_equal(gv->r.u.ioctl.ret, 0);
+		if (c->opens) {
+			assert_non_null(open);
+			assert_string_equal(open->str, "/dev/kfd");
+			kfd_fd = open->r.u.open.ret;
+			assert_true(kfd_fd >= 0);
+		} else {
+			/* The fd the failed exec left open, known without
+			 * an OPEN in this file. */
+			assert_null(open);
+			assert_int_equal(gv->r.u.ioctl.file_kind, KFD_FILE_KFD);
+		}
+		assert_int_equal(gv->r.u.ioctl.fd, kfd_fd);
+
+		/* The EXEC record: last before END, path and argv as the
+		 * program passed them to the wrapper. */
+		if (c->next == -1 && c->full_path != 2) {
+			assert_int_equal(tt_count(&t[i], KT_REC_EXEC), 0);
+			continue;
+		}
+		assert_int_equal(tt_count(&t[i], KT_REC_EXEC), 1);
+		x = &t[i].recs[t[i].n - 2];
+		assert_int_equal(x->r.type, KT_REC_EXEC);
+		switch (c->full_path) {
+		case 1:
+			assert_string_equal(x->str, self);
+			check_exec_argv(x, self, c->next);
+			break;
+		case 0:
+			assert_string_equal(x->str, base);
+			check_exec_argv(x, base, c->next);
+			break;
+		case -1: {
+			/* fexecve(): the file its fd was opened on. */
+			char *real = realpath(self, NULL);
+
+			assert_non_null(real);
+			assert_string_equal(x->str, real);
+			free(real);
+			check_exec_argv(x, self, c->next);
+			break;
+		}
+		default:
+			assert_string_equal(x->str, "kt-no-such-program");
+			check_exec_argv(x, "kt-no-such-program", -1);
+			break;
+		}
+	}
+
+	/* One process, in order: the next file starts after the EXEC that
+	 * closed the previous one, and its ioctls come later still. */
+	for (size_t i = 0; i + 1 < CHAIN_N; i++) {
+		const struct tt_rec *x = &t[i].recs[t[i].n - 2];
+
+		assert_true(t[i + 1].hdr.start_monotonic >= x->r.ts);
+		for (size_t j = 0; j < t[i + 1].n; j++)
+			if (t[i + 1].recs[j].r.type == KT_REC_IOCTL)
+				assert_true(t[i + 1].recs[j].r.ts > x->r.ts);
+	}
+	/* What the program counted it did, all stages together. */
+	assert_int_equal(counted(cx, t[0].hdr.pid, "GET_VERSION"), versions);
+	assert_int_equal(counted(cx, t[0].hdr.pid, "GET_CLOCK_COUNTERS"),
+			 clocks);
+	assert_int_equal(versions, CHAIN_N);
+	for (size_t i = 0; i < CHAIN_N; i++)
+		tt_trace_free(&t[i]);
+}
+
 static void
 test_closeall(void **state)
 {
@@ -878,6 +1085,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_sigkill, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fork, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_exec, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_exec_variants, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_closeall, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rocminfo, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_output_symlink, setup, teardown),

@@ -19,6 +19,8 @@
 #include "capture.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -116,7 +118,17 @@ execvp(const char *file, char *const argv[])
 KCAP_EXPORT int
 fexecve(int fd, char *const argv[], char *const envp[])
 {
-	return exec_common(2, fd, "", argv, envp);
+	char link[64], path[PATH_MAX];
+	ssize_t n;
+
+	/* The EXEC record names the binary: the file the fd was opened on. */
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, path, sizeof(path) - 1);
+	if (n > 0)
+		path[n] = '\0';
+	else
+		snprintf(path, sizeof(path), "%s", link);
+	return exec_common(2, fd, path, argv, envp);
 }
 
 /*
