@@ -20,8 +20,9 @@ static atomic_uint recorder_next_id = 1;
 __thread unsigned int kfd_rec_announced
 	__attribute__((tls_model("initial-exec")));
 
+/* @ts: the record's time, 0 for now. */
 static int
-rec_append_name(struct kfd_recorder *r, const char *name)
+rec_append_name(struct kfd_recorder *r, const char *name, uint64_t ts)
 {
 	struct kt_record rec;
 
@@ -29,28 +30,31 @@ rec_append_name(struct kfd_recorder *r, const char *name)
 	rec.type = KT_REC_THREAD_NAME;
 	rec.seq = kt_writer_next_seq(r->w);
 	rec.tid = kfd_dispatch_tid();
-	rec.ts = kfd_dispatch_now();
+	rec.ts = ts ? ts : kfd_dispatch_now();
 	rec.u.thread_name.name = name;
 	return kt_writer_append(r->w, &rec);
 }
 
-/* The thread's first record in @r: say who it is first. */
+/*
+ * The thread's first record in @r, taken at @ts (0: now): say who it is
+ * first, at the same time, so that times do not go backwards in the file.
+ */
 void
-kfd_rec_announce(struct kfd_recorder *r)
+kfd_rec_announce(struct kfd_recorder *r, uint64_t ts)
 {
 	char name[17] = "";
 
 	/* The kernel's comm is at most 16 bytes with its NUL. */
 	prctl(PR_GET_NAME, name, 0, 0, 0);
 	kfd_rec_announced = r->id;
-	rec_append_name(r, name);
+	rec_append_name(r, name, ts);
 }
 
 int
 kfd_rec_append(struct kfd_recorder *r, struct kt_record *rec)
 {
 	if (__builtin_expect(kfd_rec_announced != r->id, 0))
-		kfd_rec_announce(r);
+		kfd_rec_announce(r, rec->ts);
 	return kfd_rec_append_raw(r, rec);
 }
 
@@ -78,7 +82,7 @@ kfd_recorder_thread_name(struct kfd_recorder *r, const char *name)
 	if (!r || !name)
 		return -EINVAL;
 	kfd_rec_announced = r->id;
-	return rec_append_name(r, name);
+	return rec_append_name(r, name, 0);
 }
 
 int

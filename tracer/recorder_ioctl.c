@@ -221,7 +221,7 @@ rec_after(void *ctx, const struct kfd_dispatch_call *call, void *cookie)
 	 * order of completion. (Usually no locked add: the counter is biased
 	 * to the thread that issues most records, see kt_writer_next_seq().)
 	 */
-	rec.seq = kfd_rec_next_seq(r);
+	rec.seq = kfd_rec_next_seq(r, call->t_enter);
 	/* API spans (tracer/api): the thread's ioctls while one is open. */
 	if (__builtin_expect(kfd_recorder_span.first == UINT64_MAX, 0))
 		kfd_recorder_span.first = rec.seq;

@@ -34,19 +34,22 @@ int kfd_rec_append_raw(struct kfd_recorder *r, struct kt_record *rec);
 extern __thread unsigned int kfd_rec_announced
 	__attribute__((tls_model("initial-exec")));
 
-/* Append the THREAD_NAME record of the calling thread. */
-void kfd_rec_announce(struct kfd_recorder *r);
+/*
+ * Append the THREAD_NAME record of the calling thread, stamped @ts (the
+ * time of the record it announces; 0: now).
+ */
+void kfd_rec_announce(struct kfd_recorder *r, uint64_t ts);
 
 /*
  * kfd_rec_next_seq() - the sequence number for the calling thread's next
- * record in @r, preceded by its THREAD_NAME record if it is the first.
- * Inline: the per-ioctl path takes it.
+ * record in @r (to be stamped @ts), preceded by its THREAD_NAME record if
+ * it is the first. Inline: the per-ioctl path takes it.
  */
 static inline uint64_t
-kfd_rec_next_seq(struct kfd_recorder *r)
+kfd_rec_next_seq(struct kfd_recorder *r, uint64_t ts)
 {
 	if (__builtin_expect(kfd_rec_announced != r->id, 0))
-		kfd_rec_announce(r);
+		kfd_rec_announce(r, ts);
 	return kt_writer_next_seq(r->w);
 }
 

@@ -753,10 +753,14 @@ test_exec_variants(void **state)
 					       t[i].hdr.cmdline_len, stage,
 					       strlen("execchain") + 2));
 		/* Sequence numbers: one thread, so dense and in file order
-		 * (each image numbers its own file). */
+		 * (each image numbers its own file); times never go back,
+		 * the THREAD_NAME that opens the file included. */
 		for (size_t j = 0; j < t[i].n; j++) {
-			if (j > 0)
+			if (j > 0) {
 				assert_int_equal(t[i].recs[j].r.seq, last_seq + 1);
+				assert_true(t[i].recs[j].r.ts >=
+					    t[i].recs[j - 1].r.ts);
+			}
 			last_seq = t[i].recs[j].r.seq;
 		}
 
