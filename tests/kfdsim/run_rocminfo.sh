@@ -4,6 +4,10 @@
 # Debian's rocminfo on a simulated machine: it must exit 0 and list the
 # profile's GPU agents.
 #   run_rocminfo.sh KFDTRACE PROFILE GFX_NAME GPU_COUNT CPU_COUNT [TEXT]
+#   run_rocminfo.sh --preload=LIBS PROFILE GFX_NAME GPU_COUNT CPU_COUNT [TEXT]
+# The first starts it with `kfdtrace sim`; the second with LD_PRELOAD=LIBS
+# as given, for sanitizer builds, whose runtime must come first (`kfdtrace
+# sim` puts libkfdsim.so first).
 # TEXT, when given, must appear in the output as whole lines (a warning ROCr
 # prints).
 # Exit 77 (meson's "skipped") when rocminfo is not installed.
@@ -24,7 +28,13 @@ fi
 
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-"$kfdtrace" sim --profile "$profile" -- "$rocminfo" >"$out" 2>&1
+case $kfdtrace in
+--preload=*)
+	LD_PRELOAD=${kfdtrace#--preload=} KFDSIM_PROFILE=$profile \
+		"$rocminfo" >"$out" 2>&1 ;;
+*)
+	"$kfdtrace" sim --profile "$profile" -- "$rocminfo" >"$out" 2>&1 ;;
+esac
 rc=$?
 cat "$out"
 if [ "$rc" -ne 0 ]; then
