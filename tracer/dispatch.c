@@ -191,37 +191,19 @@ dispatch_hooked(int (*sys)(int, unsigned long, void *), int fd,
 	token = kfd_gate_enter(&dispatch_gate);
 	set = atomic_load_explicit(&dispatch_hooks, memory_order_seq_cst);
 	gen = set ? __atomic_load_n(&set->gen, __ATOMIC_RELAXED) : 0;
-	if (set && set->n == 1) {
-		/*
-		 * The usual case, a single hook (the recorder): without the
-		 * loop's bookkeeping, which is a measurable share of a traced
-		 * ioctl.
-		 */
+	/* Usually one hook (the recorder): keep this loop lean. */
+	for (i = 0; set && i < set->n; i++) {
 		const struct kfd_dispatch_hooks *h =
-			__atomic_load_n(&set->e[0].h, __ATOMIC_RELAXED);
+			__atomic_load_n(&set->e[i].h, __ATOMIC_RELAXED);
 
-		ran[0].h = h;
-		ran[0].ctx = set->e[0].ctx;
-		cookie[0] = NULL;
-		nran = 1;
-		completed = h->before &&
-			    h->before(ran[0].ctx, &call, &cookie[0]) ==
-			    KFD_HOOK_COMPLETE;
-	} else {
-		for (i = 0; set && i < set->n; i++) {
-			const struct kfd_dispatch_hooks *h =
-				__atomic_load_n(&set->e[i].h, __ATOMIC_RELAXED);
-
-			ran[nran].h = h;
-			ran[nran].ctx = set->e[i].ctx;
-			cookie[nran] = NULL;
-			nran++;
-			if (h->before &&
-			    h->before(set->e[i].ctx, &call,
-				      &cookie[nran - 1]) == KFD_HOOK_COMPLETE) {
-				completed = 1;
-				break;
-			}
+		ran[i].h = h;
+		ran[i].ctx = set->e[i].ctx;
+		cookie[i] = NULL;
+		nran = i + 1;
+		if (h->before &&
+		    h->before(ran[i].ctx, &call, &cookie[i]) == KFD_HOOK_COMPLETE) {
+			completed = 1;
+			break;
 		}
 	}
 	kfd_gate_leave(&dispatch_gate, token);
