@@ -168,7 +168,7 @@ dispatch_hooked(int (*sys)(int, unsigned long, void *), int fd,
 	const void *before = NULL;	/* ours to free if not stack_arg */
 	struct hook_entry ran[KFD_DISPATCH_MAX_HOOKS];
 	void *cookie[KFD_DISPATCH_MAX_HOOKS];
-	unsigned int token, nran = 0, i;
+	unsigned int token, nran = 0, i, skip;
 	const struct hook_set *set;
 	int completed = 0;
 	uint64_t gen;
@@ -188,6 +188,8 @@ dispatch_hooked(int (*sys)(int, unsigned long, void *), int fd,
 		call.arg_before = before;
 	}
 
+	/* Which hooks' before() wants this request (enum kfd_hook_flags). */
+	skip = call.desc && call.desc->nbufs ? 0 : KFD_HOOK_BEFORE_BUFFERS_ONLY;
 	token = kfd_gate_enter(&dispatch_gate);
 	set = atomic_load_explicit(&dispatch_hooks, memory_order_seq_cst);
 	gen = set ? __atomic_load_n(&set->gen, __ATOMIC_RELAXED) : 0;
@@ -200,7 +202,7 @@ dispatch_hooked(int (*sys)(int, unsigned long, void *), int fd,
 		ran[i].ctx = set->e[i].ctx;
 		cookie[i] = NULL;
 		nran = i + 1;
-		if (h->before &&
+		if (h->before && !(h->flags & skip) &&
 		    h->before(ran[i].ctx, &call, &cookie[i]) == KFD_HOOK_COMPLETE) {
 			completed = 1;
 			break;

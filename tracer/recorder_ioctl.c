@@ -83,8 +83,8 @@ rec_image_len(const struct kfd_recorder *r, const struct kfd_ioctl_desc *desc,
 	return 0;
 }
 
-/* rec_before() for a row with indirect buffers. */
-static __attribute__((noinline)) void
+/* rec_before(): read the before-images of the row's indirect buffers. */
+static void
 rec_before_bufs(struct kfd_recorder *r, const struct kfd_dispatch_call *call,
 		void **cookie)
 {
@@ -125,16 +125,11 @@ rec_before_bufs(struct kfd_recorder *r, const struct kfd_dispatch_call *call,
 	*cookie = rc;
 }
 
-/*
- * Most rows have no indirect buffers: for them this is a test and a
- * return, without the frame the buffer reading needs.
- */
+/* Called for rows with indirect buffers only (KFD_HOOK_BEFORE_BUFFERS_ONLY). */
 static int
 rec_before(void *ctx, struct kfd_dispatch_call *call, void **cookie)
 {
-	const struct kfd_ioctl_desc *desc = call->desc;
-
-	if (desc && desc->nbufs && call->arg_before)
+	if (call->arg_before)
 		rec_before_bufs(ctx, call, cookie);
 	return KFD_HOOK_CONTINUE;
 }
@@ -206,11 +201,23 @@ rec_copy_after(const struct kfd_dispatch_call *call)
 	return copy;
 }
 
-static void
-rec_after(void *ctx, const struct kfd_dispatch_call *call, void *cookie)
+/* The thread's ioctls while an API span is open (tracer/api). */
+static inline void
+rec_span_note(uint64_t seq)
 {
-	struct kfd_recorder *r = ctx;
-	struct rec_call *rc = cookie;
+	if (__builtin_expect(kfd_recorder_span.first == UINT64_MAX, 0))
+		kfd_recorder_span.first = seq;
+	kfd_recorder_span.last = seq;
+}
+
+/*
+ * rec_after() for everything but the common case: a thread's first record,
+ * a failed call, a row with indirect buffers.
+ */
+static __attribute__((noinline)) void
+rec_after_slow(struct kfd_recorder *r, const struct kfd_dispatch_call *call,
+	       struct rec_call *rc)
+{
 	uint8_t *copy = NULL;
 	const uint8_t *after = NULL;
 	struct kt_record rec;
@@ -222,10 +229,7 @@ rec_after(void *ctx, const struct kfd_dispatch_call *call, void *cookie)
 	 * to the thread that issues most records, see kt_writer_next_seq().)
 	 */
 	rec.seq = kfd_rec_next_seq(r, call->t_enter);
-	/* API spans (tracer/api): the thread's ioctls while one is open. */
-	if (__builtin_expect(kfd_recorder_span.first == UINT64_MAX, 0))
-		kfd_recorder_span.first = rec.seq;
-	kfd_recorder_span.last = rec.seq;
+	rec_span_note(rec.seq);
 
 	/*
 	 * The bytes were readable a moment ago and a successful call has
@@ -266,10 +270,49 @@ rec_after(void *ctx, const struct kfd_dispatch_call *call, void *cookie)
 		rec_free_call(rc);
 }
 
+/*
+ * The common case, a successful call on a row without indirect buffers,
+ * goes to the writer as it is: no record to build, the number taken inside
+ * the append (kt_writer_append_ioctl()).
+ */
+static void
+rec_after(void *ctx, const struct kfd_dispatch_call *call, void *cookie)
+{
+	struct kfd_recorder *r = ctx;
+	struct kt_ioctl_fast io;
+	uint64_t seq;
+
+	if (__builtin_expect(cookie || call->ret == -1 ||
+			     kfd_rec_announced != r->id, 0)) {
+		rec_after_slow(r, call, cookie);
+		return;
+	}
+	io.ts = call->t_enter;
+	io.t_exit = call->t_exit;
+	/*
+	 * The bytes were readable a moment ago and the call has just used
+	 * them: the writer copies the after-image straight from the caller's
+	 * memory.
+	 */
+	io.arg_before = call->arg_before;
+	io.arg_after = call->arg_before ? call->arg : NULL;
+	io.arg_size = call->arg_before ? call->arg_size : 0;
+	io.request = (uint32_t)call->request;
+	io.tid = call->tid;
+	io.fd = call->fd;
+	io.ret = call->ret;
+	io.err = 0;
+	io.file_kind = (uint8_t)call->kind;
+	kt_writer_append_ioctl(r->w, &io, &seq);
+	rec_span_note(seq);
+}
+
 static const struct kfd_dispatch_hooks rec_hooks = {
 	.name = "recorder",
 	.before = rec_before,
 	.after = rec_after,
+	/* rec_before() only reads indirect buffers. */
+	.flags = KFD_HOOK_BEFORE_BUFFERS_ONLY,
 };
 
 int

@@ -29,11 +29,17 @@
  *				a second, idle thread)
  *   kt_workload nullbench N [mt]	the same on /dev/null: real ioctl system
  *				calls (ENOTTY)
+ *   kt_workload pairbench N	N GET_VERSIONs each way in one process, in
+ *				alternating batches: through ioctl() (the
+ *				capture library, when preloaded) and straight
+ *				into the simulator's ioctl(); prints both
+ *				medians and their median difference
  *
  * Counts go to the file named by $KT_COUNTS, one "<pid> <NAME> <n>" line
  * per ioctl kind, appended at exit. It uses only libc and the ABI header:
  * it is the application, not part of the tracer.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -700,6 +706,14 @@ cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static int
+cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 static uint64_t
 now_ns(void)
 {
@@ -781,6 +795,84 @@ mode_bench(long n, int mt, int null)
 	return 0;
 }
 
+/*
+ * The simulator's own ioctl(), found by the file name of the preloaded
+ * library, so that a batch can bypass whatever is in front of it.
+ */
+typedef int (*ioctl_fn)(int, unsigned long, ...);
+
+static ioctl_fn
+sim_ioctl(void)
+{
+	const char *lib = getenv("KFDTRACE_SIM_LIB");
+	void *h = lib ? dlopen(lib, RTLD_LAZY | RTLD_NOLOAD) : NULL;
+
+	return h ? (ioctl_fn)dlsym(h, "ioctl") : NULL;
+}
+
+/*
+ * Traced and untraced calls in one process, batch by batch (1000 calls
+ * each, order swapped every other pair). Comparing two processes is at the
+ * mercy of the host: on the shared VMs we run on, one process may run at
+ * half the speed of the next for its whole life, which moves an untraced
+ * figure by more than the tracer costs. Here both kinds of batch see the
+ * same CPU, the same writer thread and the same caches. A second, idle
+ * thread exists throughout, as in every ROCm process.
+ *
+ * Prints: the untraced and traced medians and the median of the per-pair
+ * differences, in ns per call.
+ */
+static int
+mode_pairbench(long n)
+{
+	ioctl_fn direct = sim_ioctl();
+	int kfd = open_kfd();
+	long pairs = n / 1000 > 0 ? n / 1000 : 1;
+	int64_t *d = calloc((size_t)pairs, sizeof(*d));
+	uint64_t *u = calloc((size_t)pairs, sizeof(*u));
+	uint64_t *t = calloc((size_t)pairs, sizeof(*t));
+	struct kfd_abi_get_version_args v;
+	pthread_t idle;
+
+	if (!direct)
+		die("pairbench: no simulator (KFDTRACE_SIM_LIB) to call");
+	if (kfd < 0 || !d || !u || !t)
+		die("pairbench setup");
+	if (pthread_create(&idle, NULL, idle_thread, NULL))
+		die("pthread_create");
+	pthread_detach(idle);
+	for (int i = 0; i < 2000; i++) {	/* warm up both paths */
+		ioctl(kfd, KFD_ABI_IOC_GET_VERSION, &v);
+		direct(kfd, KFD_ABI_IOC_GET_VERSION, &v);
+	}
+	for (long p = 0; p < pairs; p++) {
+		for (int k = 0; k < 2; k++) {
+			int traced = (k + (int)p) & 1;
+			uint64_t t0 = now_ns();
+
+			for (int i = 0; i < 1000; i++) {
+				int r = traced ? ioctl(kfd, KFD_ABI_IOC_GET_VERSION, &v) :
+						 direct(kfd, KFD_ABI_IOC_GET_VERSION, &v);
+
+				if (r != 0)
+					die("GET_VERSION");
+			}
+			(traced ? t : u)[p] = now_ns() - t0;
+		}
+		d[p] = (int64_t)t[p] - (int64_t)u[p];
+	}
+	qsort(u, (size_t)pairs, sizeof(*u), cmp_u64);
+	qsort(t, (size_t)pairs, sizeof(*t), cmp_u64);
+	qsort(d, (size_t)pairs, sizeof(*d), cmp_i64);
+	printf("%.1f %.1f %.1f\n", (double)u[pairs / 2] / 1000.0,
+	       (double)t[pairs / 2] / 1000.0, (double)d[pairs / 2] / 1000.0);
+	close(kfd);
+	free(d);
+	free(u);
+	free(t);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -811,8 +903,10 @@ main(int argc, char **argv)
 	if ((!strcmp(mode, "bench") || !strcmp(mode, "nullbench")) && argc > 2)
 		return mode_bench(atol(argv[2]), argc > 3 && !strcmp(argv[3], "mt"),
 				  !strcmp(mode, "nullbench"));
+	if (!strcmp(mode, "pairbench") && argc > 2)
+		return mode_pairbench(atol(argv[2]));
 	fprintf(stderr, "usage: kt_workload basic|threads N M|crash|sigkill|"
 		"apphandler|fork [exit]|exec|execfail|execchain [K]|closeall|"
-		"bench N [mt]|nullbench N [mt]\n");
+		"bench N [mt]|nullbench N [mt]|pairbench N\n");
 	return 2;
 }

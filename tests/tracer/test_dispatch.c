@@ -520,6 +520,21 @@ static const struct kfd_dispatch_hooks count_hooks = {
 	.name = "count", .before = count_before, .after = count_after,
 };
 
+/* Its cookie is NULL where its before() was not called. */
+static void
+bufs_only_after(void *ctx, const struct kfd_dispatch_call *call, void *cookie)
+{
+	struct counter_hook *c = ctx;
+
+	assert_ptr_equal(cookie, call->desc && call->desc->nbufs ? c : NULL);
+	atomic_fetch_add(&c->after, 1);
+}
+
+static const struct kfd_dispatch_hooks bufs_only_hooks = {
+	.name = "bufs-only", .before = count_before, .after = bufs_only_after,
+	.flags = KFD_HOOK_BEFORE_BUFFERS_ONLY,
+};
+
 static atomic_int stress_stop;
 
 static int
@@ -540,6 +555,47 @@ stress_thread(void *p)
 		(*n)++;
 	}
 	return NULL;
+}
+
+/*
+ * KFD_HOOK_BEFORE_BUFFERS_ONLY: before() only for rows with indirect
+ * buffers, after() always; a hook without the flag sees every before().
+ */
+static void
+test_before_buffers_only(void **state)
+{
+	struct kfd_abi_get_process_apertures_new_args ap = { 0 };
+	struct kfd_abi_get_version_args v;
+	struct counter_hook only = { 0 }, all = { 0 };
+	const struct kfd_ioctl_desc *d;
+
+	d = kfd_schema_lookup(KFD_FILE_KFD, KFD_ABI_IOC_GET_VERSION);
+	assert_non_null(d);
+	assert_int_equal(d->nbufs, 0);
+	d = kfd_schema_lookup(KFD_FILE_KFD,
+			      KFD_ABI_IOC_GET_PROCESS_APERTURES_NEW);
+	assert_non_null(d);
+	assert_true(d->nbufs > 0);
+
+	assert_int_equal(kfd_dispatch_hook_add(&bufs_only_hooks, &only), 0);
+	assert_int_equal(kfd_dispatch_hook_add(&count_hooks, &all), 0);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(kfd_dispatch_via(quick_kernel, 3, KFD_FILE_KFD,
+						  KFD_ABI_IOC_GET_VERSION, &v),
+				 0);
+	assert_int_equal(kfd_dispatch_via(quick_kernel, 3, KFD_FILE_KFD,
+					  KFD_ABI_IOC_GET_PROCESS_APERTURES_NEW,
+					  &ap), 0);
+	/* An unknown request has no row, so no buffers. */
+	assert_int_equal(kfd_dispatch_via(quick_kernel, 3, KFD_FILE_KFD,
+					  _IOWR('K', 0x7f, uint64_t), &v), 0);
+	assert_int_equal(kfd_dispatch_hook_remove(&count_hooks, &all), 0);
+	assert_int_equal(kfd_dispatch_hook_remove(&bufs_only_hooks, &only), 0);
+	assert_int_equal(atomic_load(&only.before), 1);
+	assert_int_equal(atomic_load(&only.after), 5);
+	assert_int_equal(atomic_load(&all.before), 5);
+	assert_int_equal(atomic_load(&all.after), 5);
+	(void)state;
 }
 
 static void
@@ -624,6 +680,7 @@ main(void)
 		cmocka_unit_test(test_faults_nth_alloc),
 		cmocka_unit_test(test_registration_errors),
 		cmocka_unit_test(test_remove_waits_for_hook_not_kernel),
+		cmocka_unit_test(test_before_buffers_only),
 		cmocka_unit_test(test_hooks_churn_under_load),
 	};
 

@@ -335,6 +335,41 @@ uint64_t kt_writer_next_seq(struct kt_writer *w);
 int kt_writer_append(struct kt_writer *w, const struct kt_record *rec);
 
 /*
+ * struct kt_ioctl_fast - the common IOCTL record, as the per-ioctl path of a
+ * recorder hands it over: no indirect buffers, the argument's images in
+ * the caller's memory. Fields as in struct kt_record and kt_ioctl_rec.
+ */
+struct kt_ioctl_fast {
+	uint64_t ts;			/* enter time */
+	uint64_t t_exit;
+	const void *arg_before;		/* arg_size bytes, or NULL */
+	const void *arg_after;		/* arg_size bytes, or NULL */
+	uint32_t arg_size;
+	uint32_t request;
+	uint32_t tid;
+	int32_t fd;
+	int32_t ret;
+	int32_t err;
+	uint8_t file_kind;
+};
+
+/*
+ * kt_writer_append_ioctl() - number and append the IOCTL record @io.
+ * @seq:	set to the record's sequence number, also when the record
+ *		is lost
+ *
+ * The same as kt_writer_next_seq() and kt_writer_append() of the record
+ * @io describes, in one call that does a fraction of their work: the
+ * record is copied into the thread's buffer as it is, and the writer
+ * thread encodes it. The number is taken inside the append, so among one
+ * thread's records numbers follow the order in which they were appended.
+ *
+ * Return: as kt_writer_append().
+ */
+int kt_writer_append_ioctl(struct kt_writer *w, const struct kt_ioctl_fast *io,
+			   uint64_t *seq);
+
+/*
  * kt_writer_flush() - compress and write everything appended so far (by any
  * thread) and wait until it is in the file.
  *

@@ -105,6 +105,18 @@ struct kfd_dispatch_hooks {
 	int (*before)(void *ctx, struct kfd_dispatch_call *call, void **cookie);
 	void (*after)(void *ctx, const struct kfd_dispatch_call *call,
 		      void *cookie);
+	unsigned int flags;	/* enum kfd_hook_flags */
+};
+
+enum kfd_hook_flags {
+	/*
+	 * Call before() only for requests whose schema row has indirect
+	 * buffers (a recorder reads their before-images there; for every
+	 * other request its before() would do nothing). Spares most traced
+	 * ioctls an indirect call. after() still runs for every call, with
+	 * a NULL cookie where before() did not run.
+	 */
+	KFD_HOOK_BEFORE_BUFFERS_ONLY = 1u << 0,
 };
 
 /* How many hook registrations may exist at once. */
