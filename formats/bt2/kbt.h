@@ -223,7 +223,9 @@ struct kbt_held {
 	uint64_t ts;			/* event time */
 	uint64_t ord;			/* file order */
 	size_t bytes;
-	struct kt_record rec;		/* pointers into the same allocation */
+	/* Last: its pointers reach into the rest of the same allocation
+	 * (kt_record_clone_after()). */
+	struct kt_record rec;
 };
 
 /*

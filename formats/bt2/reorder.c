@@ -3,9 +3,8 @@
  * Records held back to be emitted in time order: deep copies (the reader's
  * pointers die at its next call), ordered by event time, then file order.
  */
-#include <stdalign.h>
+#include <stddef.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "kbt.h"
 
@@ -27,123 +26,17 @@ kbt_event_time(const struct kt_record *rec)
 	return rec->ts;
 }
 
-/* A bump allocator over the clone's trailing bytes. */
-struct cursor {
-	uint8_t *p;
-	size_t used;
-};
-
-static void *
-take(struct cursor *c, const void *src, size_t n)
-{
-	void *d = c->p ? c->p + c->used : NULL;
-
-	if (d && src && n)
-		memcpy(d, src, n);
-	c->used += n;
-	return d;
-}
-
-static const char *
-take_str(struct cursor *c, const char *s)
-{
-	return s ? take(c, s, strlen(s) + 1) : NULL;
-}
-
-/* Copy (or, with c->p NULL, measure) what @src points at into @dst. */
-static void
-copy_pointees(struct kt_record *dst, const struct kt_record *src,
-	      struct cursor *c)
-{
-	uint32_t i;
-
-	switch (src->type) {
-	case KT_REC_IOCTL: {
-		const struct kt_ioctl_rec *s = &src->u.ioctl;
-		struct kt_ioctl_rec *d = &dst->u.ioctl;
-		struct kt_buf_image *bufs;
-
-		/* The image array first: it needs alignment. */
-		bufs = take(c, s->bufs, sizeof(*bufs) * (s->bufs ? s->nbufs : 0));
-		d->bufs = bufs;
-		d->arg_before = s->arg_before ?
-			take(c, s->arg_before, s->arg_size) : NULL;
-		d->arg_after = s->arg_after ?
-			take(c, s->arg_after, s->arg_size) : NULL;
-		for (i = 0; s->bufs && i < s->nbufs; i++) {
-			const struct kt_buf_image *b = &s->bufs[i];
-			const uint8_t *before = b->before ?
-				take(c, b->before, b->len_before) : NULL;
-			const uint8_t *after = b->after ?
-				take(c, b->after, b->len_after) : NULL;
-
-			if (bufs) {
-				bufs[i].before = before;
-				bufs[i].after = after;
-			}
-		}
-		break;
-	}
-	case KT_REC_OPEN:
-		dst->u.open.path = take_str(c, src->u.open.path);
-		break;
-	case KT_REC_EXEC:
-		dst->u.exec.path = take_str(c, src->u.exec.path);
-		dst->u.exec.argv = src->u.exec.argv ?
-			take(c, src->u.exec.argv, src->u.exec.argv_len) : NULL;
-		break;
-	case KT_REC_THREAD_NAME:
-		dst->u.thread_name.name = take_str(c, src->u.thread_name.name);
-		break;
-	case KT_REC_TOPOLOGY: {
-		const struct kt_topology_rec *s = &src->u.topology;
-		struct kt_topo_file *files;
-
-		files = take(c, s->files,
-			     sizeof(*files) * (s->files ? s->nfiles : 0));
-		dst->u.topology.files = files;
-		for (i = 0; s->files && i < s->nfiles; i++) {
-			const char *path = take_str(c, s->files[i].path);
-			const uint8_t *data = s->files[i].data ?
-				take(c, s->files[i].data, s->files[i].len) : NULL;
-
-			if (files) {
-				files[i].path = path;
-				files[i].data = data;
-			}
-		}
-		break;
-	}
-	case KT_REC_ANNOTATION:
-		dst->u.annotation.text = take_str(c, src->u.annotation.text);
-		break;
-	case KT_REC_API_CALL:
-		dst->u.api.name = take_str(c, src->u.api.name);
-		dst->u.api.args = take_str(c, src->u.api.args);
-		break;
-	default:
-		break;
-	}
-}
-
 struct kbt_held *
 kbt_record_clone(const struct kt_record *rec)
 {
-	size_t head = (sizeof(struct kbt_held) + alignof(max_align_t) - 1) &
-		      ~(alignof(max_align_t) - 1);
-	struct cursor c = { NULL, 0 };
-	struct kbt_held *h;
-	struct kt_record scratch = *rec;
+	size_t bytes;
+	struct kbt_held *h = kt_record_clone_after(rec,
+						   offsetof(struct kbt_held, rec),
+						   &bytes);
 
-	copy_pointees(&scratch, rec, &c);
-	h = malloc(head + c.used);
 	if (!h)
 		return NULL;
-	h->rec = *rec;
-	h->bytes = head + c.used;
-	c.p = (uint8_t *)h + head;
-	c.used = 0;
-	copy_pointees(&h->rec, rec, &c);
+	h->bytes = bytes;
 	h->ts = kbt_event_time(rec);
 	return h;
 }

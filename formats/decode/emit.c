@@ -26,23 +26,20 @@ dec_key(struct dec *d, int *first, const char *key)
 }
 
 static void
-json_hex_string(struct dec *d, uint64_t v)
+json_hex_string(struct kt_strbuf *sb, uint64_t v)
 {
-	kt_strbuf_putc(d->sb, '"');
-	kt_strbuf_put_hex(d->sb, v);
-	kt_strbuf_putc(d->sb, '"');
+	kt_strbuf_putc(sb, '"');
+	kt_strbuf_put_hex(sb, v);
+	kt_strbuf_putc(sb, '"');
 }
 
 void
 kfd_json_u64(struct kt_strbuf *sb, uint64_t v)
 {
-	if (v > JSON_MAX_EXACT) {
-		kt_strbuf_putc(sb, '"');
-		kt_strbuf_put_hex(sb, v);
-		kt_strbuf_putc(sb, '"');
-	} else {
+	if (v > JSON_MAX_EXACT)
+		json_hex_string(sb, v);
+	else
 		kt_strbuf_put_u64(sb, v);
-	}
 }
 
 void
@@ -59,7 +56,7 @@ dec_s64(struct dec *d, int64_t v)
 {
 	if (d->json && (v > (int64_t)JSON_MAX_EXACT ||
 			v < -(int64_t)JSON_MAX_EXACT))
-		json_hex_string(d, (uint64_t)v);
+		json_hex_string(d->sb, (uint64_t)v);
 	else
 		kt_strbuf_put_s64(d->sb, v);
 }
@@ -309,7 +306,7 @@ dec_flags_lead(struct dec *d, const char *lead, const struct kfd_name_table *t,
 		if (!first)
 			kt_strbuf_putc(d->sb, d->json ? ',' : '|');
 		if (d->json)
-			json_hex_string(d, rem);
+			json_hex_string(d->sb, rem);
 		else
 			kt_strbuf_put_hex(d->sb, rem);
 	} else if (first && !d->json) {

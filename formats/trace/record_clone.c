@@ -14,167 +14,150 @@
 
 #define A8(x) (((x) + 7) & ~(size_t)7)
 
-static size_t
-str_need(const char *s)
-{
-	return s ? A8(strlen(s) + 1) : 0;
-}
+/*
+ * Where the next piece goes: @off bytes after the record. The counting pass
+ * has no destination (@base NULL) and only advances @off; the copy pass
+ * then lays the pieces out at the same offsets.
+ */
+struct clone_cur {
+	char *base;
+	size_t off;
+};
 
-/* Bytes of an optional piece: an absent one may state any length. */
-static size_t
-bytes_need(const void *p, size_t n)
-{
-	return p ? A8(n) : 0;
-}
-
-/* Bytes the pieces of @rec need after the record itself. */
-static size_t
-tail_need(const struct kt_record *rec)
-{
-	size_t need = 0;
-	uint32_t i;
-
-	switch (rec->type) {
-	case KT_REC_IOCTL: {
-		const struct kt_ioctl_rec *io = &rec->u.ioctl;
-
-		need += bytes_need(io->arg_before, io->arg_size) +
-			bytes_need(io->arg_after, io->arg_size);
-		if (!io->bufs)
-			break;
-		need += A8((size_t)io->nbufs * sizeof(struct kt_buf_image));
-		for (i = 0; i < io->nbufs; i++)
-			need += bytes_need(io->bufs[i].before, io->bufs[i].len_before) +
-				bytes_need(io->bufs[i].after, io->bufs[i].len_after);
-		break;
-	}
-	case KT_REC_OPEN:
-		need += str_need(rec->u.open.path);
-		break;
-	case KT_REC_EXEC:
-		need += str_need(rec->u.exec.path) +
-			bytes_need(rec->u.exec.argv, rec->u.exec.argv_len);
-		break;
-	case KT_REC_THREAD_NAME:
-		need += str_need(rec->u.thread_name.name);
-		break;
-	case KT_REC_ANNOTATION:
-		need += str_need(rec->u.annotation.text);
-		break;
-	case KT_REC_API_CALL:
-		need += str_need(rec->u.api.name) + str_need(rec->u.api.args);
-		break;
-	case KT_REC_TOPOLOGY: {
-		const struct kt_topology_rec *t = &rec->u.topology;
-
-		if (!t->files)
-			break;
-		need += A8((size_t)t->nfiles * sizeof(struct kt_topo_file));
-		for (i = 0; i < t->nfiles; i++)
-			need += str_need(t->files[i].path) +
-				bytes_need(t->files[i].data, t->files[i].len);
-		break;
-	}
-	default:
-		break;
-	}
-	return need;
-}
-
-/* Bump allocation inside the copy. */
+/* Reserve @n bytes (8-byte aligned). Return: where, NULL when counting. */
 static void *
-put_bytes(char **p, const void *src, size_t n)
+take(struct clone_cur *c, size_t n)
+{
+	size_t off = c->off;
+
+	c->off += A8(n);
+	return c->base ? c->base + off : NULL;
+}
+
+/* Copy an optional piece: an absent one may state any length. */
+static void *
+put_bytes(struct clone_cur *c, const void *src, size_t n)
 {
 	void *d;
 
 	if (!src)
 		return NULL;
-	d = *p;
-	if (n)
+	d = take(c, n);
+	if (d && n)
 		memcpy(d, src, n);
-	*p += A8(n);
 	return d;
 }
 
 static const char *
-put_str(char **p, const char *s)
+put_str(struct clone_cur *c, const char *s)
 {
-	return s ? put_bytes(p, s, strlen(s) + 1) : NULL;
+	return s ? put_bytes(c, s, strlen(s) + 1) : NULL;
 }
 
-struct kt_record *
-kt_record_clone(const struct kt_record *rec)
+/*
+ * Walk the pieces of @rec, pointing @dst (a copy of @rec's fixed part) at
+ * their copies. One walk serves both passes, so the size counted is the
+ * size laid out; when counting, @dst is scratch.
+ */
+static void
+clone_tail(struct clone_cur *c, const struct kt_record *rec,
+	   struct kt_record *dst)
 {
-	size_t head = A8(sizeof(*rec));
-	struct kt_record *c;
 	uint32_t i;
-	char *p;
 
-	if (!rec)
-		return NULL;
-	c = malloc(head + tail_need(rec));
-	if (!c)
-		return NULL;
-	*c = *rec;
-	p = (char *)c + head;
 	switch (rec->type) {
 	case KT_REC_IOCTL: {
 		const struct kt_ioctl_rec *io = &rec->u.ioctl;
-		struct kt_buf_image *bi = NULL;
+		struct kt_buf_image *bi;
 
-		c->u.ioctl.arg_before = put_bytes(&p, io->arg_before, io->arg_size);
-		c->u.ioctl.arg_after = put_bytes(&p, io->arg_after, io->arg_size);
-		if (io->bufs) {
-			bi = (struct kt_buf_image *)p;
-			p += A8((size_t)io->nbufs * sizeof(*bi));
-			for (i = 0; i < io->nbufs; i++) {
-				bi[i] = io->bufs[i];
-				bi[i].before = put_bytes(&p, io->bufs[i].before,
-							 io->bufs[i].len_before);
-				bi[i].after = put_bytes(&p, io->bufs[i].after,
-							io->bufs[i].len_after);
-			}
+		dst->u.ioctl.arg_before = put_bytes(c, io->arg_before,
+						    io->arg_size);
+		dst->u.ioctl.arg_after = put_bytes(c, io->arg_after,
+						   io->arg_size);
+		if (!io->bufs)
+			break;
+		bi = take(c, (size_t)io->nbufs * sizeof(*bi));
+		for (i = 0; i < io->nbufs; i++) {
+			struct kt_buf_image b = io->bufs[i];
+
+			b.before = put_bytes(c, b.before, b.len_before);
+			b.after = put_bytes(c, b.after, b.len_after);
+			if (bi)
+				bi[i] = b;
 		}
-		c->u.ioctl.bufs = bi;
+		dst->u.ioctl.bufs = bi;
 		break;
 	}
 	case KT_REC_OPEN:
-		c->u.open.path = put_str(&p, rec->u.open.path);
+		dst->u.open.path = put_str(c, rec->u.open.path);
 		break;
 	case KT_REC_EXEC:
-		c->u.exec.path = put_str(&p, rec->u.exec.path);
-		c->u.exec.argv = put_bytes(&p, rec->u.exec.argv,
-					   rec->u.exec.argv_len);
+		dst->u.exec.path = put_str(c, rec->u.exec.path);
+		dst->u.exec.argv = put_bytes(c, rec->u.exec.argv,
+					     rec->u.exec.argv_len);
 		break;
 	case KT_REC_THREAD_NAME:
-		c->u.thread_name.name = put_str(&p, rec->u.thread_name.name);
+		dst->u.thread_name.name = put_str(c, rec->u.thread_name.name);
 		break;
 	case KT_REC_ANNOTATION:
-		c->u.annotation.text = put_str(&p, rec->u.annotation.text);
+		dst->u.annotation.text = put_str(c, rec->u.annotation.text);
 		break;
 	case KT_REC_API_CALL:
-		c->u.api.name = put_str(&p, rec->u.api.name);
-		c->u.api.args = put_str(&p, rec->u.api.args);
+		dst->u.api.name = put_str(c, rec->u.api.name);
+		dst->u.api.args = put_str(c, rec->u.api.args);
 		break;
 	case KT_REC_TOPOLOGY: {
 		const struct kt_topology_rec *t = &rec->u.topology;
-		struct kt_topo_file *tf = NULL;
+		struct kt_topo_file *tf;
 
-		if (t->files) {
-			tf = (struct kt_topo_file *)p;
-			p += A8((size_t)t->nfiles * sizeof(*tf));
-			for (i = 0; i < t->nfiles; i++) {
-				tf[i].path = put_str(&p, t->files[i].path);
-				tf[i].len = t->files[i].len;
-				tf[i].data = put_bytes(&p, t->files[i].data,
-						       t->files[i].len);
-			}
+		if (!t->files)
+			break;
+		tf = take(c, (size_t)t->nfiles * sizeof(*tf));
+		for (i = 0; i < t->nfiles; i++) {
+			struct kt_topo_file f = t->files[i];
+
+			f.path = put_str(c, f.path);
+			f.data = put_bytes(c, f.data, f.len);
+			if (tf)
+				tf[i] = f;
 		}
-		c->u.topology.files = tf;
+		dst->u.topology.files = tf;
 		break;
 	}
 	default:
 		break;
 	}
-	return c;
+}
+
+void *
+kt_record_clone_after(const struct kt_record *rec, size_t head,
+		      size_t *bytes)
+{
+	struct clone_cur cur = { NULL, 0 };
+	struct kt_record scratch, *c;
+	size_t size;
+	char *p;
+
+	if (!rec || head % 8)
+		return NULL;
+	scratch = *rec;
+	clone_tail(&cur, rec, &scratch);
+	size = head + A8(sizeof(*rec)) + cur.off;
+	p = malloc(size);
+	if (!p)
+		return NULL;
+	c = (struct kt_record *)(p + head);
+	*c = *rec;
+	cur.base = (char *)c + A8(sizeof(*rec));
+	cur.off = 0;
+	clone_tail(&cur, rec, c);
+	if (bytes)
+		*bytes = size;
+	return p;
+}
+
+struct kt_record *
+kt_record_clone(const struct kt_record *rec)
+{
+	return kt_record_clone_after(rec, 0, NULL);
 }

@@ -22,56 +22,10 @@ struct kt_cur {
 
 #define KT_FAIL(c, msg)	((c)->why = (msg), false)
 
-/*
- * kt_get_varint() with a faster path for the long varints of a record,
- * buffer addresses (seven bytes): one 8-byte load, the first byte with bit
- * 7 clear found with ctz, the 7-bit groups gathered by three shift-and-mask
- * steps, where the generic loop takes a compare and a branch per byte.
- * One to three bytes (most fields, time deltas) keep the unrolled path;
- * nine or ten bytes, and varints within 10 bytes of @end, the checked loop.
- */
-static inline __attribute__((always_inline)) bool
-kt_dec_varint(const uint8_t **pp, const uint8_t *end, uint64_t *v)
-{
-	const uint8_t *p = *pp;
-	uint64_t x, stop;
-
-	if (KT_LIKELY(p < end && *p < 0x80)) {
-		*v = *p;
-		*pp = p + 1;
-		return true;
-	}
-	if (KT_UNLIKELY(end - p < KT_VARINT_MAX))
-		return kt_get_varint(pp, end, v);
-	x = (uint64_t)(p[0] & 0x7f) | (uint64_t)(p[1] & 0x7f) << 7;
-	if (p[1] < 0x80) {
-		*v = x;
-		*pp = p + 2;
-		return true;
-	}
-	if (p[2] < 0x80) {
-		*v = x | (uint64_t)p[2] << 14;
-		*pp = p + 3;
-		return true;
-	}
-	x = kt_get_le64(p);
-	stop = ~x & 0x8080808080808080ull;
-	if (KT_UNLIKELY(!stop))
-		return kt_get_varint(pp, end, v);
-	/* Keep the bytes up to the last one, without their bit 7. */
-	x &= (stop ^ (stop - 1)) & 0x7f7f7f7f7f7f7f7full;
-	x = (x & 0x007f007f007f007full) | ((x & 0x7f007f007f007f00ull) >> 1);
-	x = (x & 0x00003fff00003fffull) | ((x & 0x3fff00003fff0000ull) >> 2);
-	x = (x & 0x000000000fffffffull) | ((x & 0x0fffffff00000000ull) >> 4);
-	*v = x;
-	*pp = p + __builtin_ctzll(stop) / 8 + 1;
-	return true;
-}
-
 static inline __attribute__((always_inline)) bool
 kt_cur_u64(struct kt_cur *c, uint64_t *v, const char *what)
 {
-	if (KT_LIKELY(kt_dec_varint(&c->q, c->end, v)))
+	if (KT_LIKELY(kt_get_varint(&c->q, c->end, v)))
 		return true;
 	return KT_FAIL(c, what);
 }
@@ -398,7 +352,7 @@ kt_rec_decode(uint8_t *p, size_t avail, struct kt_dec *dec,
 
 	dec->bad_field = false;
 	type = *c.q++;
-	if (!kt_dec_varint(&c.q, c.end, &len)) {
+	if (!kt_get_varint(&c.q, c.end, &len)) {
 		*why = "record length runs past the end of the frame";
 		return -KT_ECORRUPT;
 	}
@@ -432,10 +386,7 @@ kt_rec_decode(uint8_t *p, size_t avail, struct kt_dec *dec,
 			*why = "record thread id beyond 32 bits";
 			return -KT_ECORRUPT;
 		}
-		d->seq = a;
-		d->tid = (uint32_t)b;
-		d->ts = ts;
-		d->valid = true;
+		kt_delta_set(d, a, ts, (uint32_t)b);
 	} else {
 		if (!d->valid) {
 			*why = "delta record without a base record in its frame";

@@ -300,14 +300,12 @@ kt_common_skim(const uint8_t *p, const uint8_t *end, struct kt_delta *d,
 	if (rf & KT_RF_BASE) {
 		if (!kt_get_varint(&q, end, &c))
 			return NULL;
-		d->seq = a;
-		d->tid = (uint32_t)b;
-		d->ts = c;
+		kt_delta_set(d, a, c, (uint32_t)b);
 	} else {
 		d->seq += (uint64_t)kt_unzigzag(a);
 		d->ts += (uint64_t)kt_unzigzag(b);
+		d->valid = true;
 	}
-	d->valid = true;
 	return q;
 }
 

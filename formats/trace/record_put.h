@@ -55,10 +55,7 @@ kt_put_end(uint8_t *dst, uint8_t *body, uint8_t *end, unsigned int lw,
 	   const struct kt_record *rec, struct kt_delta *d)
 {
 	kt_put_varint_width(dst + 1, (uint64_t)(end - body), lw);
-	d->seq = rec->seq;
-	d->ts = rec->ts;
-	d->tid = rec->tid;
-	d->valid = true;
+	kt_delta_set(d, rec->seq, rec->ts, rec->tid);
 	return (size_t)(end - dst);
 }
 

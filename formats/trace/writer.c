@@ -15,7 +15,6 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
-#include <linux/membarrier.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -97,6 +96,13 @@ kt_wthread_get(struct kt_writer *w)
 	return t;
 }
 
+/* This thread's state: the TLS slot, else kt_wthread_get() (NULL: ENOMEM). */
+static inline struct kt_wthread *
+kt_wthread_self(struct kt_writer *w)
+{
+	return KT_LIKELY(kt_tls.gen == w->gen) ? kt_tls.t : kt_wthread_get(w);
+}
+
 static void
 kt_wbuf_reset(struct kt_writer *w, struct kt_wbuf *b)
 {
@@ -173,16 +179,27 @@ kt_wbuf_get(struct kt_writer *w, size_t bound)
 	return b;
 }
 
+/*
+ * The owner's fence between announcing a section and checking for a
+ * stealer or revoker: a compiler barrier when their kt_heavy_barrier()
+ * reaches this thread through membarrier, a real fence otherwise.
+ */
+static inline void
+kt_owner_fence(void)
+{
+	if (KT_UNLIKELY(kt_writer_fence_needed))
+		atomic_thread_fence(memory_order_seq_cst);
+	else
+		atomic_signal_fence(memory_order_seq_cst);
+}
+
 /* The owner's half of the handshake (struct kt_wthread). */
 static inline void
 kt_enter(struct kt_wthread *t)
 {
 	for (;;) {
 		atomic_store_explicit(&t->in_append, 1, memory_order_relaxed);
-		if (KT_UNLIKELY(kt_writer_fence_needed))
-			atomic_thread_fence(memory_order_seq_cst);
-		else
-			atomic_signal_fence(memory_order_seq_cst);
+		kt_owner_fence();
 		if (KT_LIKELY(!atomic_load_explicit(&t->steal,
 						    memory_order_acquire)))
 			return;
@@ -341,10 +358,7 @@ kt_put_raw_ioctl(uint8_t *dst, const struct kt_ioctl_fast *io, uint64_t seq,
 		kt_copy(p, io->arg_after, io->arg_size);
 		p += io->arg_size;
 	}
-	d->seq = seq;
-	d->ts = io->ts;
-	d->tid = io->tid;
-	d->valid = true;
+	kt_delta_set(d, seq, io->ts, io->tid);
 	return (size_t)(p - dst);
 }
 
@@ -402,7 +416,7 @@ kt_writer_append(struct kt_writer *w, const struct kt_record *rec)
 	err = kt_rec_bound_fast(rec, &bound);
 	if (KT_UNLIKELY(err))
 		goto lost;
-	t = KT_LIKELY(kt_tls.gen == w->gen) ? kt_tls.t : kt_wthread_get(w);
+	t = kt_wthread_self(w);
 	if (KT_UNLIKELY(!t)) {
 		err = -ENOMEM;
 		goto lost;
@@ -520,10 +534,7 @@ kt_seq_enter(struct kt_wthread *t)
 	int old = atomic_load_explicit(&t->in_seq, memory_order_relaxed);
 
 	atomic_store_explicit(&t->in_seq, 1, memory_order_relaxed);
-	if (KT_UNLIKELY(kt_writer_fence_needed))
-		atomic_thread_fence(memory_order_seq_cst);
-	else
-		atomic_signal_fence(memory_order_seq_cst);
+	kt_owner_fence();
 	return old;
 }
 
@@ -574,11 +585,7 @@ kt_seq_slow(struct kt_writer *w, struct kt_wthread *t)
 		if (!atomic_compare_exchange_strong(&w->seq_owner, &o,
 						    KT_SEQ_REVOKING))
 			continue;
-		atomic_thread_fence(memory_order_seq_cst);
-		if (!kt_writer_fence_needed &&
-		    syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED,
-			    0, 0))
-			kt_writer_fence_needed = true;	/* cannot happen once registered */
+		kt_heavy_barrier();
 		/*
 		 * Sections are a few instructions; only a thread that
 		 * longjmp()ed out of a signal handler can leave one open for
@@ -620,8 +627,7 @@ kt_seq_take(struct kt_writer *w, struct kt_wthread *t)
 uint64_t
 kt_writer_next_seq(struct kt_writer *w)
 {
-	struct kt_wthread *t = KT_LIKELY(kt_tls.gen == w->gen) ? kt_tls.t :
-			       kt_wthread_get(w);
+	struct kt_wthread *t = kt_wthread_self(w);
 
 	return kt_seq_take(w, t);
 }

@@ -95,7 +95,7 @@ kt_emerg_buf(struct kt_writer *w, struct kt_wbuf *b, size_t len,
 	     uint64_t *records)
 {
 	const uint8_t *end = b->data + len;
-	struct kt_delta d, dend;
+	struct kt_delta d;
 	uint8_t head[KT_REBASE_MAX];
 	struct kt_piece pc[2];
 	size_t consumed = 0, hl = 0;
@@ -103,8 +103,7 @@ kt_emerg_buf(struct kt_writer *w, struct kt_wbuf *b, size_t len,
 	uint64_t nrec;
 	int err;
 
-	all = kt_wbuf_walk(b, len, len, &dend);
-	done = kt_wbuf_walk(b, b->skip, len, &d);
+	done = kt_wbuf_walk(b, b->skip, len, &d, &all);
 	nrec = all > done ? all - done : 0;
 	if (b->nraw) {
 		pc[0].p = w->emerg_out;

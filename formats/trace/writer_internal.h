@@ -119,6 +119,13 @@ kt_wbuf_out_min(const struct kt_wbuf *b, size_t len)
 /* Whether owners need a real fence (no membarrier). Set once per process. */
 extern bool kt_writer_fence_needed;
 
+/*
+ * kt_heavy_barrier() - the stealer's (or seq revoker's) half of the owner
+ * handshake: a full barrier on every thread of the process (membarrier),
+ * or on this one only when owners use a real fence themselves.
+ */
+void kt_heavy_barrier(void);
+
 /* Who may write to the file (the emergency flush must not interleave). */
 enum kt_io_state {
 	KT_IO_IDLE = 0,
@@ -228,9 +235,11 @@ void kt_sig_guard_leave(struct kt_sig_guard *g);
  * Walk @b's entries in [0, @from), of the @len bytes it holds. Return: how
  * many there are; *@d gets the delta base after them (invalid when none).
  * 0 entries and an invalid base also when the buffer is damaged (a bug).
+ * @total:	unless NULL, gets the number of entries in [0, @len), the
+ *		walk going on to @len (0 if the buffer is damaged)
  */
 uint32_t kt_wbuf_walk(const struct kt_wbuf *b, size_t from, size_t len,
-		      struct kt_delta *d);
+		      struct kt_delta *d, uint32_t *total);
 /*
  * Render @b's entries in [@from, @len) to @out in their file encoding,
  * given the delta base @d at @from (from kt_wbuf_walk()): raw entries are

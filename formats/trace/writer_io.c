@@ -161,8 +161,8 @@ kt_writer_barrier_init(void)
 	pthread_mutex_unlock(&kt_barrier_lock);
 }
 
-/* The stealer's half of the handshake: a barrier on every thread. */
-static void
+/* The stealer's (and seq revoker's) half of the handshake. */
+void
 kt_heavy_barrier(void)
 {
 	atomic_thread_fence(memory_order_seq_cst);
@@ -301,22 +301,22 @@ kt_entry_skim(const uint8_t *p, const uint8_t *end, struct kt_delta *d)
 	n = kt_raw_size(&h);
 	if (n > (size_t)(end - p))
 		return 0;
-	d->seq = h.seq;
-	d->ts = h.ts;
-	d->tid = h.tid;
-	d->valid = true;
+	kt_delta_set(d, h.seq, h.ts, h.tid);
 	return n;
 }
 
 uint32_t
 kt_wbuf_walk(const struct kt_wbuf *b, size_t from, size_t len,
-	     struct kt_delta *d)
+	     struct kt_delta *d, uint32_t *total)
 {
 	const uint8_t *end = b->data + len;
-	uint32_t count = 0;
+	uint32_t count = 0, all;
+	struct kt_delta rest;
 	size_t off = 0, n;
 
 	d->valid = false;
+	if (total)
+		*total = 0;
 	while (off < from) {
 		n = kt_entry_skim(b->data + off, end, d);
 		if (!n) {
@@ -326,6 +326,17 @@ kt_wbuf_walk(const struct kt_wbuf *b, size_t from, size_t len,
 		off += n;
 		count++;
 	}
+	if (!total)
+		return count;
+	/* Count on to @len with a copy of the base, which *@d must keep. */
+	rest = *d;
+	for (all = count; off < len; all++) {
+		n = kt_entry_skim(b->data + off, end, &rest);
+		if (!n)
+			return count;
+		off += n;
+	}
+	*total = all;
 	return count;
 }
 

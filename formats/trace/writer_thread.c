@@ -60,7 +60,7 @@ kt_wbuf_copy(const struct kt_wbuf *b, uint8_t *dst, uint32_t *skipped)
 		memcpy(dst, b->data, b->len);
 		return b->len;
 	}
-	*skipped = kt_wbuf_walk(b, b->skip, b->len, &d);
+	*skipped = kt_wbuf_walk(b, b->skip, b->len, &d, NULL);
 	return kt_wbuf_render(b, b->skip, b->len, &d, dst);
 }
 

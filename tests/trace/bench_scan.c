@@ -21,22 +21,13 @@
 #define RUNS		5
 #define TARGET_RATE	1e7
 
-static double
-now_s(clockid_t clock)
-{
-	struct timespec ts;
-
-	clock_gettime(clock, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* One scan; returns 0 with its wall, process CPU and thread CPU seconds. */
 static int
 scan(const char *path, int ahead, uint64_t *sum, double *wall, double *cpu,
      double *caller)
 {
-	double t0 = now_s(CLOCK_MONOTONIC), c0 = now_s(CLOCK_PROCESS_CPUTIME_ID);
-	double m0 = now_s(CLOCK_THREAD_CPUTIME_ID);
+	double t0 = kt_test_now_s(CLOCK_MONOTONIC), c0 = kt_test_now_s(CLOCK_PROCESS_CPUTIME_ID);
+	double m0 = kt_test_now_s(CLOCK_THREAD_CPUTIME_ID);
 	struct kt_reader *r;
 	struct kt_record rec;
 	uint64_t n = 0;
@@ -50,9 +41,9 @@ scan(const char *path, int ahead, uint64_t *sum, double *wall, double *cpu,
 		n++;
 	}
 	kt_reader_close(r);
-	*wall = now_s(CLOCK_MONOTONIC) - t0;
-	*cpu = now_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
-	*caller = now_s(CLOCK_THREAD_CPUTIME_ID) - m0;
+	*wall = kt_test_now_s(CLOCK_MONOTONIC) - t0;
+	*cpu = kt_test_now_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+	*caller = kt_test_now_s(CLOCK_THREAD_CPUTIME_ID) - m0;
 	return ret || n != NREC + 1 ? -1 : 0;
 }
 

@@ -24,15 +24,6 @@
 /* Issue #2: at least 2 million records per second end to end. */
 #define TARGET_RATE	2e6
 
-static double
-now_s(clockid_t clock)
-{
-	struct timespec ts;
-
-	clock_gettime(clock, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /*
  * The generated ioctl records packed together: struct kt_test_rec keeps
  * room for every record kind (5 KiB each), so appending straight from it
@@ -102,9 +93,9 @@ run(const char *path, struct compact *g, struct kt_writer_stats *st,
 	unlink(path);
 	if (kt_writer_open(path, &hdr, NULL, &w))
 		return -1;
-	t0 = now_s(CLOCK_MONOTONIC);
-	c0 = now_s(CLOCK_PROCESS_CPUTIME_ID);
-	m0 = now_s(CLOCK_THREAD_CPUTIME_ID);
+	t0 = kt_test_now_s(CLOCK_MONOTONIC);
+	c0 = kt_test_now_s(CLOCK_PROCESS_CPUTIME_ID);
+	m0 = kt_test_now_s(CLOCK_THREAD_CPUTIME_ID);
 	for (uint64_t i = 0; i < NREC; i++) {
 		struct kt_record *r = &g->rec[i % NGEN];
 
@@ -121,9 +112,9 @@ run(const char *path, struct compact *g, struct kt_writer_stats *st,
 	kt_writer_get_stats(w, st);
 	if (kt_writer_close(w))
 		return -1;
-	dt = now_s(CLOCK_MONOTONIC) - t0;
-	*cpu = now_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
-	*caller = now_s(CLOCK_THREAD_CPUTIME_ID) - m0;
+	dt = kt_test_now_s(CLOCK_MONOTONIC) - t0;
+	*cpu = kt_test_now_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+	*caller = kt_test_now_s(CLOCK_THREAD_CPUTIME_ID) - m0;
 	return dt;
 }
 

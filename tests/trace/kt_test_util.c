@@ -506,6 +506,15 @@ kt_test_path(const char *name)
 	return path;
 }
 
+double
+kt_test_now_s(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 uint8_t *
 kt_test_slurp(const char *path, size_t *len)
 {

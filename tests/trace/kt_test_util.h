@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "kfdtrace/trace.h"
 
@@ -56,6 +57,9 @@ const char *kt_test_rec_diff(const struct kt_record *a,
 
 /* A fresh path in a private temporary directory (removed at exit). */
 const char *kt_test_path(const char *name);
+
+/* The time of @clock in seconds (benchmarks). */
+double kt_test_now_s(clockid_t clock);
 
 /* Read a whole file; abort()s the test on failure. Caller frees. */
 uint8_t *kt_test_slurp(const char *path, size_t *len);

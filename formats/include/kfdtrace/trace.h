@@ -239,6 +239,19 @@ struct kt_record {
  */
 struct kt_record *kt_record_clone(const struct kt_record *rec);
 
+/*
+ * kt_record_clone_after() - kt_record_clone() behind @head bytes of the
+ * caller's own, in the same allocation: for a caller that keeps the copy
+ * as the last member of a struct of its own (@head is that member's
+ * offset, a multiple of 8). The copy starts @head bytes into the block.
+ * @bytes:	set to the block's size (NULL: not wanted)
+ *
+ * Return: the block (release it with free()), or NULL when @rec is NULL,
+ * @head is not a multiple of 8, or memory ran out.
+ */
+void *kt_record_clone_after(const struct kt_record *rec, size_t head,
+			    size_t *bytes);
+
 /* The file header: facts about the traced process and machine. */
 struct kt_header {
 	uint16_t format_major;
