@@ -83,17 +83,22 @@ rec_image_len(const struct kfd_recorder *r, const struct kfd_ioctl_desc *desc,
 	return 0;
 }
 
-/* rec_before(): read the before-images of the row's indirect buffers. */
-static void
-rec_before_bufs(struct kfd_recorder *r, const struct kfd_dispatch_call *call,
-		void **cookie)
+/*
+ * Read the before-images of the row's indirect buffers. Called for rows
+ * with indirect buffers only (KFD_HOOK_BEFORE_BUFFERS_ONLY).
+ */
+static int
+rec_before(void *ctx, struct kfd_dispatch_call *call, void **cookie)
 {
+	struct kfd_recorder *r = ctx;
 	const struct kfd_ioctl_desc *desc = call->desc;
 	struct rec_call *rc;
 
+	if (!call->arg_before)
+		return KFD_HOOK_CONTINUE;
 	rc = calloc(1, sizeof(*rc) + desc->nbufs * sizeof(rc->img[0]));
 	if (!rc)
-		return;
+		return KFD_HOOK_CONTINUE;
 	for (unsigned int i = 0; i < desc->nbufs; i++) {
 		const struct kfd_indirect *b = &desc->bufs[i];
 		struct kt_buf_image *img = &rc->img[rc->nimg];
@@ -123,14 +128,6 @@ rec_before_bufs(struct kfd_recorder *r, const struct kfd_dispatch_call *call,
 			img->flags |= KT_BUF_BEFORE;
 	}
 	*cookie = rc;
-}
-
-/* Called for rows with indirect buffers only (KFD_HOOK_BEFORE_BUFFERS_ONLY). */
-static int
-rec_before(void *ctx, struct kfd_dispatch_call *call, void **cookie)
-{
-	if (call->arg_before)
-		rec_before_bufs(ctx, call, cookie);
 	return KFD_HOOK_CONTINUE;
 }
 
@@ -211,8 +208,8 @@ rec_span_note(uint64_t seq)
 }
 
 /*
- * rec_after() for everything but the common case: a thread's first record,
- * a failed call, a row with indirect buffers.
+ * rec_after() for everything but the common case: a failed call, a row
+ * with indirect buffers.
  */
 static __attribute__((noinline)) void
 rec_after_slow(struct kfd_recorder *r, const struct kfd_dispatch_call *call,
@@ -228,7 +225,7 @@ rec_after_slow(struct kfd_recorder *r, const struct kfd_dispatch_call *call,
 	 * order of completion. (Usually no locked add: the counter is biased
 	 * to the thread that issues most records, see kt_writer_next_seq().)
 	 */
-	rec.seq = kfd_rec_next_seq(r, call->t_enter);
+	rec.seq = kt_writer_next_seq(r->w);
 	rec_span_note(rec.seq);
 
 	/*
@@ -282,8 +279,10 @@ rec_after(void *ctx, const struct kfd_dispatch_call *call, void *cookie)
 	struct kt_ioctl_fast io;
 	uint64_t seq;
 
-	if (__builtin_expect(cookie || call->ret == -1 ||
-			     kfd_rec_announced != r->id, 0)) {
+	/* The thread's first record: its name first, at the same time. */
+	if (__builtin_expect(kfd_rec_announced != r->id, 0))
+		kfd_rec_announce(r, call->t_enter);
+	if (__builtin_expect(cookie || call->ret == -1, 0)) {
 		rec_after_slow(r, call, cookie);
 		return;
 	}

@@ -40,19 +40,6 @@ extern __thread unsigned int kfd_rec_announced
  */
 void kfd_rec_announce(struct kfd_recorder *r, uint64_t ts);
 
-/*
- * kfd_rec_next_seq() - the sequence number for the calling thread's next
- * record in @r (to be stamped @ts), preceded by its THREAD_NAME record if
- * it is the first. Inline: the per-ioctl path takes it.
- */
-static inline uint64_t
-kfd_rec_next_seq(struct kfd_recorder *r, uint64_t ts)
-{
-	if (__builtin_expect(kfd_rec_announced != r->id, 0))
-		kfd_rec_announce(r, ts);
-	return kt_writer_next_seq(r->w);
-}
-
 /* recorder_ioctl.c: the dispatch hooks. */
 int kfd_rec_hooks_attach(struct kfd_recorder *r);
 void kfd_rec_hooks_detach(struct kfd_recorder *r);

@@ -15,17 +15,9 @@ bool fi_probe_reservations = true;
 static void
 add(struct fi_snapshot *s, const char *kind, const char *what)
 {
-	size_t k = strlen(kind), w;
-	char *it;
-
-	if (s->n == FI_PROBE_MAX)
-		return;
-	it = s->item[s->n++];
-	w = strnlen(what, FI_PROBE_LEN - k - 2);
-	memcpy(it, kind, k);
-	it[k] = ' ';
-	memcpy(it + k + 1, what, w);
-	it[k + 1 + w] = '\0';
+	if (s->n < FI_PROBE_MAX &&
+	    snprintf(s->item[s->n], FI_PROBE_LEN, "%s %s", kind, what) >= 0)
+		s->n++;
 }
 
 static int

@@ -35,6 +35,7 @@
 #include <kfdtrace/kfd_abi.h>
 #include <kfdtrace/recorder.h>
 
+#include "tc_scratch.h"
 #include "tt_trace.h"
 
 #define BATCH 1000
@@ -385,7 +386,7 @@ main(void)
 	} else {
 		printf("kfdsim or the capture library is not built: no capture figures\n");
 	}
-	tt_rmdir(dir);
+	tc_scratch_remove(dir, NULL);
 	free(dir);
 	close(fd);
 	return 0;

@@ -32,6 +32,7 @@
 #include <kfdtrace/schema.h>
 #include <kfdtrace/trace.h>
 
+#include "tc_scratch.h"
 #include "tt_trace.h"
 
 struct cx {
@@ -67,7 +68,7 @@ teardown(void **state)
 {
 	struct cx *cx = *state;
 
-	tt_rmdir(cx->dir);
+	tc_scratch_remove(cx->dir, NULL);
 	free(cx->dir);
 	free(cx->out);
 	free(cx->counts);

@@ -30,6 +30,7 @@
 #include <kfdtrace/kfd_abi.h>
 #include <kfdtrace/recorder.h>
 
+#include "tc_scratch.h"
 #include "tt_trace.h"
 
 /* ---- the kernel stand-in ---- */
@@ -167,7 +168,7 @@ teardown(void **state)
 {
 	struct fx *fx = *state;
 
-	tt_rmdir(fx->dir);
+	tc_scratch_remove(fx->dir, NULL);
 	free(fx->dir);
 	free(fx->topo);
 	free(fx->trace);

@@ -37,6 +37,7 @@
 
 #include <cmocka.h>
 
+#include "tc_scratch.h"
 #include "tt_trace.h"
 
 static char *dir;		/* 0755, root's */
@@ -129,6 +130,28 @@ trace_exists(const char *base)
 	return found;
 }
 
+/*
+ * Run @prog as run() does: it must exit 0, its first line start with
+ * @prefix, and a trace exist at @out exactly when @want_trace.
+ */
+static void
+expect_run(const char *prog, const char *lib, const char *out, int as_nobody,
+	   const char *prefix, int want_trace)
+{
+	char line[256];
+	int status = run(prog, lib, out, as_nobody, line, sizeof(line));
+
+	print_message("%s%s: %s", strrchr(prog, '/') + 1,
+		      as_nobody ? " as nobody" : "", line);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_memory_equal(line, prefix, strlen(prefix));
+	if (want_trace)
+		assert_true(trace_exists(out));
+	else
+		assert_false(trace_exists(out));
+}
+
 static void
 test_refuses_setuid(void **state)
 {
@@ -140,9 +163,8 @@ test_refuses_setuid(void **state)
 	char *out_suid = tt_path(outdir, "suid.kfdtrace");
 	char *out_root = tt_path(outdir, "root.kfdtrace");
 	char *out_nobody = tt_path(outdir, "nobody.kfdtrace");
-	char line[256], expect[64];
+	char expect[64];
 	struct stat st;
-	int status;
 
 	(void)state;
 	assert_int_equal(copy_file(prog, plain, 0755), 0);
@@ -155,30 +177,13 @@ test_refuses_setuid(void **state)
 	assert_true(st.st_mode & S_ISUID);
 
 	/* Setuid: the kernel marks it secure, and the library stays idle. */
-	status = run(suid, lib, out_suid, 0, line, sizeof(line));
-	print_message("setuid run: %s", line);
-	assert_true(WIFEXITED(status));
-	assert_int_equal(WEXITSTATUS(status), 0);
 	snprintf(expect, sizeof(expect), "secure=1 ruid=0 euid=%d",
 		 (int)nobody_uid);
-	assert_memory_equal(line, expect, strlen(expect));
-	assert_false(trace_exists(out_suid));
-
+	expect_run(suid, lib, out_suid, 0, expect, 0);
 	/* The same program, not setuid: the library records. */
-	status = run(plain, lib, out_root, 0, line, sizeof(line));
-	print_message("plain run: %s", line);
-	assert_true(WIFEXITED(status));
-	assert_int_equal(WEXITSTATUS(status), 0);
-	assert_memory_equal(line, "secure=0 ruid=0 euid=0", 22);
-	assert_true(trace_exists(out_root));
-
+	expect_run(plain, lib, out_root, 0, "secure=0 ruid=0 euid=0", 1);
 	/* And as nobody, who could have written the setuid run's trace. */
-	status = run(plain, lib, out_nobody, 1, line, sizeof(line));
-	print_message("run as nobody: %s", line);
-	assert_true(WIFEXITED(status));
-	assert_int_equal(WEXITSTATUS(status), 0);
-	assert_memory_equal(line, "secure=0", 8);
-	assert_true(trace_exists(out_nobody));
+	expect_run(plain, lib, out_nobody, 1, "secure=0", 1);
 	{
 		struct tt_trace t;
 
@@ -237,11 +242,11 @@ main(void)
 	if (why) {
 		printf("SKIP: secure-execution test: %s\n", why);
 		if (dir)
-			tt_rmdir(dir);
+			tc_scratch_remove(dir, NULL);
 		return 77;
 	}
 	ret = cmocka_run_group_tests(tests, NULL, NULL);
-	tt_rmdir(dir);
+	tc_scratch_remove(dir, NULL);
 	free(outdir);
 	free(dir);
 	return ret;

@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: MIT */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -75,6 +74,10 @@ copy_rec(struct tt_rec *d, const struct kt_record *s)
 	case KT_REC_ANNOTATION:
 		d->str = dup_str(s->u.annotation.text);
 		break;
+	case KT_REC_API_CALL:
+		d->str = dup_str(s->u.api.name);
+		d->api_args = dup_str(s->u.api.args);
+		break;
 	case KT_REC_TOPOLOGY: {
 		unsigned int n = s->u.topology.nfiles;
 
@@ -102,6 +105,11 @@ copy_rec(struct tt_rec *d, const struct kt_record *s)
 		d->r.u.ioctl.arg_before = d->arg_before;
 		d->r.u.ioctl.arg_after = d->arg_after;
 		d->r.u.ioctl.bufs = NULL;
+		break;
+	case KT_REC_API_CALL:
+		d->r.u.api = s->u.api;
+		d->r.u.api.name = d->str;
+		d->r.u.api.args = d->api_args;
 		break;
 	default:
 		d->r.u = s->u;
@@ -153,6 +161,7 @@ tt_trace_free(struct tt_trace *t)
 		}
 		free(r->bufs);
 		free(r->str);
+		free(r->api_args);
 		free(r->argv);
 		for (unsigned int j = 0; j < r->topo_files; j++) {
 			if (r->topo_paths)
@@ -225,28 +234,6 @@ tt_tmpdir(void)
 		return NULL;
 	}
 	return dir;
-}
-
-void
-tt_rmdir(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		char *p;
-
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		p = tt_path(dir, de->d_name);
-		if (p && unlink(p) && errno == EISDIR)
-			tt_rmdir(p);
-		free(p);
-	}
-	closedir(d);
-	rmdir(dir);
 }
 
 char *

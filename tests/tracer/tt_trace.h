@@ -21,10 +21,14 @@ struct tt_buf {
 };
 
 struct tt_rec {
-	struct kt_record r;		/* scalars; pointers below replace its own */
+	/* Scalars; pointers below replace its own (API_CALL: its name and
+	 * args point to str and api_args). */
+	struct kt_record r;
 	uint8_t *arg_before, *arg_after;
 	struct tt_buf *bufs;
-	char *str;			/* open/exec path, thread name, annotation */
+	char *str;			/* open/exec path, thread name, annotation,
+					 * API call name */
+	char *api_args;			/* API call */
 	char *argv;			/* exec */
 	uint32_t argv_len;
 	unsigned int topo_files;
@@ -57,10 +61,11 @@ const struct tt_rec *tt_find_ioctl(const struct tt_trace *t, const char *name,
 /* The schema name of an ioctl record ("?" for unknown requests). */
 const char *tt_ioctl_name(const struct tt_rec *rec);
 
-/* A fresh private directory under $TMPDIR (or /tmp); caller frees. */
+/*
+ * A fresh private directory under $TMPDIR (or /tmp); caller frees, and
+ * removes it with tc_scratch_remove() (tc_scratch.h).
+ */
 char *tt_tmpdir(void);
-/* rm -r of what tt_tmpdir() made (files one level deep). */
-void tt_rmdir(const char *dir);
 
 /* Join a directory and a name into a static-free malloc'ed path. */
 char *tt_path(const char *dir, const char *name);

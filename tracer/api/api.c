@@ -32,12 +32,10 @@ static int
 kapi_mode_get(void)
 {
 	int mode = atomic_load_explicit(&kapi_mode, memory_order_relaxed);
-	const char *v;
 
 	if (mode != KAPI_UNKNOWN)
 		return mode;
-	v = getenv("KFDTRACE_API");
-	mode = v && *v && strcmp(v, "0") != 0 && kcap_enabled() ? KAPI_ON : KAPI_OFF;
+	mode = kcap_env_flag("KFDTRACE_API", 0) && kcap_enabled() ? KAPI_ON : KAPI_OFF;
 	atomic_store_explicit(&kapi_mode, mode, memory_order_relaxed);
 	return mode;
 }

@@ -22,8 +22,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define KAPI_EXPORT __attribute__((visibility("default")))
-
 /* HSAKMT_STATUS_NOT_SUPPORTED: no next definition of the function. */
 #define KAPI_STATUS_MISSING 11
 
@@ -84,8 +82,5 @@ void kapi_put_ox64(struct kapi_span *sp, const char *key, uint64_t *p);
  * Return: the call's status, for the wrapper to return.
  */
 int32_t kapi_span_end(struct kapi_span *sp, const char *name);
-
-/* Rows in the table (generated). */
-extern const unsigned int kapi_nfuncs;
 
 #endif /* KAPI_API_H */

@@ -168,6 +168,12 @@ kcap_state_kind(int state)
 /* Whether capture is on in this process (not disabled, not setuid). */
 int kcap_enabled(void);
 
+/*
+ * kcap_env_flag() - a yes/no setting from the environment: @dflt when
+ * @name is unset or empty, else whether it is anything but "0".
+ */
+int kcap_env_flag(const char *name, int dflt);
+
 /* The recorder of the open trace, or NULL (session.c). */
 extern _Atomic(struct kfd_recorder *) kcap_session_rec;
 

@@ -67,14 +67,13 @@ lttng_beside_us(char *out, size_t size)
 static void
 lttng_load(void)
 {
-	const char *v = getenv("KFDTRACE_LTTNG");
 	const char *lib = getenv("KFDTRACE_LTTNG_LIB");
 	const struct kfd_lttng_provider *p;
 	kfd_lttng_provider_fn get;
 	char path[PATH_MAX];
 	void *h;
 
-	if (!v || !*v || !strcmp(v, "0"))
+	if (!kcap_env_flag("KFDTRACE_LTTNG", 0))
 		return;
 	if (!lib || !*lib)
 		lib = lttng_beside_us(path, sizeof(path)) == 0 ? path :

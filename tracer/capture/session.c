@@ -87,8 +87,8 @@ kcap_enabled(void)
 	return !S.secure && !S.off;
 }
 
-static int
-env_flag(const char *name, int dflt)
+int
+kcap_env_flag(const char *name, int dflt)
 {
 	const char *v = getenv(name);
 
@@ -123,8 +123,8 @@ session_read_env(void)
 	int spid = 0, sroot = 0, soff = 0;
 	unsigned int sfiles = 0, sgen = 0;
 
-	S.follow_fork = env_flag("KFDTRACE_FOLLOW_FORK", 1);
-	S.no_buffers = env_flag("KFDTRACE_NO_BUFFERS", 0);
+	S.follow_fork = kcap_env_flag("KFDTRACE_FOLLOW_FORK", 1);
+	S.no_buffers = kcap_env_flag("KFDTRACE_NO_BUFFERS", 0);
 
 	if (state && sscanf(state, "%d:%d:%u:%u:%d", &spid, &sroot, &sfiles,
 			    &sgen, &soff) == 5 && spid == S.pid) {

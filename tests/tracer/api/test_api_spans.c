@@ -27,27 +27,9 @@
 #include <kfdtrace/schema.h>
 #include <kfdtrace/trace.h>
 
-struct span {
-	uint64_t seq, ts, t_exit, first, last;
-	uint32_t tid;
-	int32_t status;
-	char *name, *args;
-};
+#include "tt_trace.h"
 
-struct io {
-	uint64_t seq, ts, t_exit;
-	uint32_t tid, request;
-	uint8_t kind;
-};
-
-struct trace {
-	struct span *spans;
-	size_t nspans;
-	struct io *ios;
-	size_t nios;
-};
-
-static struct trace with_api, without_api;
+static struct tt_trace with_api, without_api;
 static char dump_text[1 << 20];
 
 static void
@@ -74,47 +56,12 @@ run(char *const argv[], const char *out_path)
 	assert_int_equal(WEXITSTATUS(st), 0);
 }
 
+/* Every record of @path, read to the end without an error. */
 static void
-load(const char *path, struct trace *t)
+load(const char *path, struct tt_trace *t)
 {
-	struct kt_reader *r;
-	struct kt_record rec;
-	int ret;
-
-	memset(t, 0, sizeof(*t));
-	assert_int_equal(kt_reader_open(path, &r), 0);
-	while ((ret = kt_reader_next(r, &rec)) == 1) {
-		if (rec.type == KT_REC_IOCTL) {
-			struct io *io;
-
-			t->ios = realloc(t->ios, (t->nios + 1) * sizeof(*t->ios));
-			assert_non_null(t->ios);
-			io = &t->ios[t->nios++];
-			io->seq = rec.seq;
-			io->ts = rec.ts;
-			io->t_exit = rec.u.ioctl.t_exit;
-			io->tid = rec.tid;
-			io->request = rec.u.ioctl.request;
-			io->kind = rec.u.ioctl.file_kind;
-		} else if (rec.type == KT_REC_API_CALL) {
-			struct span *s;
-
-			t->spans = realloc(t->spans, (t->nspans + 1) * sizeof(*t->spans));
-			assert_non_null(t->spans);
-			s = &t->spans[t->nspans++];
-			s->seq = rec.seq;
-			s->ts = rec.ts;
-			s->t_exit = rec.u.api.t_exit;
-			s->first = rec.u.api.first_seq;
-			s->last = rec.u.api.last_seq;
-			s->tid = rec.tid;
-			s->status = rec.u.api.status;
-			s->name = strdup(rec.u.api.name);
-			s->args = strdup(rec.u.api.args);
-		}
-	}
-	assert_int_equal(ret, 0);
-	kt_reader_close(r);
+	assert_int_equal(tt_trace_load(path, t), 0);
+	assert_int_equal(t->end_ret, 0);
 }
 
 static int
@@ -163,12 +110,17 @@ setup(void **state)
 	return 0;
 }
 
-static const struct span *
-find(const struct trace *t, const char *name, size_t nth)
+/* The @nth (from 0) API call @name of @t, or NULL. */
+static const struct kt_record *
+find(const struct tt_trace *t, const char *name, size_t nth)
 {
-	for (size_t i = 0; i < t->nspans; i++)
-		if (!strcmp(t->spans[i].name, name) && nth-- == 0)
-			return &t->spans[i];
+	for (size_t i = 0; i < t->n; i++) {
+		const struct kt_record *s = &t->recs[i].r;
+
+		if (s->type == KT_REC_API_CALL && !strcmp(s->u.api.name, name) &&
+		    nth-- == 0)
+			return s;
+	}
 	return NULL;
 }
 
@@ -182,7 +134,7 @@ test_spans_present(void **state)
 		"hsaKmtMapMemoryToGPUNodes", "hsaKmtCreateEvent",
 		"hsaKmtFreeMemory",
 	};
-	const struct span *s;
+	const struct kt_record *s;
 	const char *addr;
 	unsigned long long va;
 
@@ -190,27 +142,27 @@ test_spans_present(void **state)
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		s = find(&with_api, names[i], 0);
 		assert_non_null(s);
-		assert_int_equal(s->status, 0);
-		assert_true(s->t_exit >= s->ts);
+		assert_int_equal(s->u.api.status, 0);
+		assert_true(s->u.api.t_exit >= s->ts);
 	}
 	/* OpenKFD caused ioctls (GET_VERSION, apertures, ...). */
 	s = find(&with_api, "hsaKmtOpenKFD", 0);
-	assert_true(s->first <= s->last);
-	assert_string_equal(s->args, "");
+	assert_true(s->u.api.first_seq <= s->u.api.last_seq);
+	assert_string_equal(s->u.api.args, "");
 	/* Node 1 is the GPU: its properties, by number. */
 	s = find(&with_api, "hsaKmtGetNodeProperties", 1);
 	assert_non_null(s);
-	assert_non_null(strstr(s->args, "node=1 props=0x"));
+	assert_non_null(strstr(s->u.api.args, "node=1 props=0x"));
 	/* AllocMemory: the input values and the address it returned. */
 	s = find(&with_api, "hsaKmtAllocMemory", 0);
-	assert_non_null(strstr(s->args, "node="));
-	assert_non_null(strstr(s->args, " size=4096 flags=0x"));
-	addr = strstr(s->args, " addr=0x");
+	assert_non_null(strstr(s->u.api.args, "node="));
+	assert_non_null(strstr(s->u.api.args, " size=4096 flags=0x"));
+	addr = strstr(s->u.api.args, " addr=0x");
 	assert_non_null(addr);
 	/* Where mmap() put it: anywhere, but a whole page. */
 	va = strtoull(addr + strlen(" addr="), NULL, 16);
 	assert_true(va != 0 && (va & 4095) == 0);
-	assert_true(s->first == s->last);
+	assert_true(s->u.api.first_seq == s->u.api.last_seq);
 }
 
 /*
@@ -224,30 +176,34 @@ test_ioctls_enclosed(void **state)
 	size_t inside = 0;
 
 	(void)state;
-	for (size_t i = 0; i < with_api.nios; i++) {
-		const struct io *io = &with_api.ios[i];
+	for (size_t i = 0; i < with_api.n; i++) {
+		const struct kt_record *io = &with_api.recs[i].r;
 		int by_seq = 0, by_time = 0;
 
-		for (size_t j = 0; j < with_api.nspans; j++) {
-			const struct span *s = &with_api.spans[j];
+		if (io->type != KT_REC_IOCTL)
+			continue;
+		for (size_t j = 0; j < with_api.n; j++) {
+			const struct kt_record *s = &with_api.recs[j].r;
 
-			if (s->tid != io->tid)
+			if (s->type != KT_REC_API_CALL || s->tid != io->tid)
 				continue;
-			if (s->first <= io->seq && io->seq <= s->last) {
+			if (s->u.api.first_seq <= io->seq &&
+			    io->seq <= s->u.api.last_seq) {
 				by_seq++;
 				assert_true(io->seq < s->seq);
 			}
-			if (s->ts <= io->ts && io->t_exit <= s->t_exit)
+			if (s->ts <= io->ts && io->u.ioctl.t_exit <= s->u.api.t_exit)
 				by_time++;
 		}
 		assert_true(by_seq <= 1);
 		if (by_seq != by_time)
 			fail_msg("ioctl #%llu (0x%x, thread %u): in %d span(s) by seq, %d by time",
-				 (unsigned long long)io->seq, io->request, io->tid,
-				 by_seq, by_time);
-		if (io->kind == KFD_FILE_KFD && by_seq != 1)
+				 (unsigned long long)io->seq, io->u.ioctl.request,
+				 io->tid, by_seq, by_time);
+		if (io->u.ioctl.file_kind == KFD_FILE_KFD && by_seq != 1)
 			fail_msg("KFD ioctl #%llu (0x%x, thread %u) in no span",
-				 (unsigned long long)io->seq, io->request, io->tid);
+				 (unsigned long long)io->seq, io->u.ioctl.request,
+				 io->tid);
 		inside += by_seq;
 	}
 	assert_true(inside > 0);
@@ -258,16 +214,19 @@ static void
 test_no_nesting(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < with_api.nspans; i++)
-		for (size_t j = 0; j < with_api.nspans; j++) {
-			const struct span *a = &with_api.spans[i];
-			const struct span *b = &with_api.spans[j];
+	for (size_t i = 0; i < with_api.n; i++)
+		for (size_t j = 0; j < with_api.n; j++) {
+			const struct kt_record *a = &with_api.recs[i].r;
+			const struct kt_record *b = &with_api.recs[j].r;
 
-			if (i == j || a->tid != b->tid)
+			if (i == j || a->type != KT_REC_API_CALL ||
+			    b->type != KT_REC_API_CALL || a->tid != b->tid)
 				continue;
-			assert_true(a->t_exit <= b->ts || b->t_exit <= a->ts);
-			if (a->first <= a->last && b->first <= b->last)
-				assert_true(a->last < b->first || b->last < a->first);
+			assert_true(a->u.api.t_exit <= b->ts || b->u.api.t_exit <= a->ts);
+			if (a->u.api.first_seq <= a->u.api.last_seq &&
+			    b->u.api.first_seq <= b->u.api.last_seq)
+				assert_true(a->u.api.last_seq < b->u.api.first_seq ||
+					    b->u.api.last_seq < a->u.api.first_seq);
 		}
 }
 
@@ -277,42 +236,53 @@ test_no_nesting(void **state)
  * neither): those two are left out of the comparison.
  */
 static int
-timing_dependent(const struct io *io)
+timing_dependent(const struct kt_ioctl_rec *io)
 {
-	return io->kind == KFD_FILE_KFD &&
+	return io->file_kind == KFD_FILE_KFD &&
 	       (io->request == KFD_ABI_IOC_SET_EVENT ||
 		io->request == KFD_ABI_IOC_WAIT_EVENTS);
+}
+
+/* From record @i on, the next ioctl of @t that is compared, or t->n. */
+static size_t
+compared_ioctl(const struct tt_trace *t, size_t i)
+{
+	while (i < t->n && (t->recs[i].r.type != KT_REC_IOCTL ||
+			    timing_dependent(&t->recs[i].r.u.ioctl)))
+		i++;
+	return i;
 }
 
 /* --api adds spans and nothing else: the same ioctls, once each. */
 static void
 test_same_ioctls(void **state)
 {
-	size_t i = 0, j = 0, n = 0;
+	size_t i, j, n = 0;
 
 	(void)state;
-	assert_int_equal(without_api.nspans, 0);
-	while (i < with_api.nios || j < without_api.nios) {
-		if (i < with_api.nios && timing_dependent(&with_api.ios[i])) {
-			i++;
-			continue;
-		}
-		if (j < without_api.nios && timing_dependent(&without_api.ios[j])) {
-			j++;
-			continue;
-		}
-		assert_true(i < with_api.nios && j < without_api.nios);
-		assert_int_equal(with_api.ios[i].request, without_api.ios[j].request);
-		assert_int_equal(with_api.ios[i].kind, without_api.ios[j].kind);
-		i++;
-		j++;
+	assert_int_equal(tt_count(&without_api, KT_REC_API_CALL), 0);
+	i = compared_ioctl(&with_api, 0);
+	j = compared_ioctl(&without_api, 0);
+	while (i < with_api.n || j < without_api.n) {
+		const struct kt_ioctl_rec *a, *b;
+
+		assert_true(i < with_api.n && j < without_api.n);
+		a = &with_api.recs[i].r.u.ioctl;
+		b = &without_api.recs[j].r.u.ioctl;
+		assert_int_equal(a->request, b->request);
+		assert_int_equal(a->file_kind, b->file_kind);
+		i = compared_ioctl(&with_api, i + 1);
+		j = compared_ioctl(&without_api, j + 1);
 		n++;
 	}
 	assert_true(n >= 30);
 	/* Recorded once: no sequence number twice. */
-	for (i = 0; i < with_api.nios; i++)
-		for (j = i + 1; j < with_api.nios; j++)
-			assert_true(with_api.ios[i].seq != with_api.ios[j].seq);
+	for (i = 0; i < with_api.n; i++)
+		for (j = i + 1; j < with_api.n; j++)
+			if (with_api.recs[i].r.type == KT_REC_IOCTL &&
+			    with_api.recs[j].r.type == KT_REC_IOCTL)
+				assert_true(with_api.recs[i].r.seq !=
+					    with_api.recs[j].r.seq);
 }
 
 /* kfdtrace dump prints each span as a call with its status and ioctls. */
