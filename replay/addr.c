@@ -209,6 +209,28 @@ cmp_range(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
+/*
+ * Captured [s, e) is taken in the replayer: place it anywhere with @prot
+ * and record the relocation. Return: the live start, or MAP_FAILED.
+ */
+static void *
+relocate(struct rp_as *as, uint64_t s, uint64_t e, int prot, FILE *out)
+{
+	void *p = mmap(NULL, e - s, prot, RES_FLAGS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return p;
+	range_insert(as, s, e, (uint64_t)(uintptr_t)p, 1);
+	as->reserved_bytes += e - s;
+	as->relocations++;
+	if (out)
+		fprintf(out, "relocated: CPU range 0x%" PRIx64 "-0x%" PRIx64
+			" is taken in the replayer; it lives at 0x%" PRIx64
+			" and addresses in it are rewritten\n", s, e,
+			(uint64_t)(uintptr_t)p);
+	return p;
+}
+
 /* Reserve [s, e) PROT_NONE at s, or elsewhere (a relocation). */
 static void
 reserve(struct rp_as *as, uint64_t s, uint64_t e, FILE *out)
@@ -227,19 +249,8 @@ reserve(struct rp_as *as, uint64_t s, uint64_t e, FILE *out)
 		as->reserved_bytes += e - s;
 		return;
 	}
-	if (errno != EEXIST)
-		return;
-	p = mmap(NULL, e - s, PROT_NONE, RES_FLAGS, -1, 0);
-	if (p == MAP_FAILED)
-		return;
-	range_insert(as, s, e, (uint64_t)(uintptr_t)p, 1);
-	as->reserved_bytes += e - s;
-	as->relocations++;
-	if (out)
-		fprintf(out, "relocated: CPU range 0x%" PRIx64 "-0x%" PRIx64
-			" is taken in the replayer; it lives at 0x%" PRIx64
-			" and addresses in it are rewritten\n", s, e,
-			(uint64_t)(uintptr_t)p);
+	if (errno == EEXIST)
+		relocate(as, s, e, PROT_NONE, out);
 }
 
 void
@@ -523,18 +534,10 @@ back_foreign(struct rp_as *as, uint64_t a, uint64_t e, FILE *out)
 				"relocated\n", a, e);
 		return -EEXIST;
 	}
-	p = mmap(NULL, e - a, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	p = relocate(as, a, e, PROT_READ | PROT_WRITE, out);
 	if (p == MAP_FAILED)
 		return -errno;
-	range_insert(as, a, e, (uint64_t)(uintptr_t)p, 1);
 	maps_add(as, (uint64_t)(uintptr_t)p, (uint64_t)(uintptr_t)p + (e - a));
-	as->reserved_bytes += e - a;
-	as->relocations++;
-	if (out)
-		fprintf(out, "relocated: CPU range 0x%" PRIx64 "-0x%" PRIx64
-			" is taken in the replayer; it lives at %p and addresses "
-			"in it are rewritten\n", a, e, p);
 	return 0;
 }
 

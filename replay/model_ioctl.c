@@ -25,31 +25,24 @@ note_gpu(struct rp_model *m, uint32_t gpu_id, int failed)
 
 /* The gpu_ids an ioctl names: GPU_ID fields, handles, and gpu id arrays. */
 static void
-note_gpus(struct rp_model *m, const struct kfd_ioctl_desc *d,
-	  const struct kt_ioctl_rec *io)
+note_gpus(struct rp_model *m, const struct rp_rows *r,
+	  const struct kfd_ioctl_desc *d, const struct kt_ioctl_rec *io)
 {
-	int failed = io->ret < 0;
-
 	const struct kfd_struct_desc *sd = d->args;
-	const struct rp_req_plan *p = rp_req_plan(d);
-	unsigned int i, nf;
+	const struct rp_req_plan *p = rp_req_plan(r, d);
+	int failed = io->ret < 0;
+	unsigned int i;
 	uint16_t b;
 
 	if (!sd || !io->arg_before)
 		return;
 	/* The plan lists the input fields that name GPUs. */
-	nf = p && !p->generic ? p->ngpu : sd->nfields;
-	for (i = 0; i < nf; i++) {
-		const struct kfd_field *f = &sd->fields[p && !p->generic ?
-							p->gpu[i] : i];
+	for (i = 0; i < p->ngpu; i++) {
+		const struct kfd_field *f = &sd->fields[p->gpu[i]];
 		uint64_t v;
 
-		if (!(f->dir & KFD_DIR_IN))
-			continue;
-		if (f->role != KFD_ROLE_GPU_ID && f->role != KFD_ROLE_HANDLE)
-			continue;
 		if (!kfd_field_present(sd, f, io->arg_before, io->arg_size) ||
-		    rp_field_load(f, io->arg_before, io->arg_size, &v) < 0)
+		    kfd_field_load(f, io->arg_before, io->arg_size, &v) < 0)
 			continue;
 		note_gpu(m, f->role == KFD_ROLE_HANDLE ? (uint32_t)(v >> 32) :
 			 (uint32_t)v, failed);
@@ -398,7 +391,7 @@ rp_model_ioctl(struct rp_model *m, const struct kt_record *rec)
 	}
 	if (io->ret < 0)
 		m->nioctl_failed++;
-	note_gpus(m, d, io);
+	note_gpus(m, r, d, io);
 	if (io->ret < 0)
 		return;
 	proc = scope_proc(m, io->fd);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <kfdtrace/decode.h>
 #include <kfdtrace/kfd_abi.h>
 
 #include "replay_priv.h"
@@ -97,10 +98,14 @@ print_gpus(const struct rp_model *m, FILE *out)
 
 			if (!n->present || !n->gpu_id)
 				continue;
+			if (n->gfx_target_version)
+				kfd_gfx_target_name((uint32_t)n->gfx_target_version,
+						    gfx, sizeof(gfx));
+			else
+				snprintf(gfx, sizeof(gfx), "none");
 			fprintf(out, "  node %u: gpu_id 0x%x \"%s\" %s, device 0x%" PRIx64
 				", %.1f GiB VRAM, renderD%" PRIu64 "\n", i, n->gpu_id,
-				n->name, rp_gfx_name(n->gfx_target_version, gfx,
-						     sizeof(gfx)),
+				n->name, gfx,
 				n->device_id, (double)n->vram_bytes / (1u << 30),
 				n->drm_render_minor);
 		}

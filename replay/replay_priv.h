@@ -126,6 +126,23 @@ void rp_stream_close(struct rp_stream *s);
 /* ------------------------------------------------------------------ */
 /* Schema rows the replayer treats specially                            */
 
+/*
+ * What the replay does with one schema row (plan.c), worked out once:
+ * argument fields (indexes into args->fields) whose input is translated,
+ * those whose output is compared or learned, and the inputs that name
+ * GPUs (gpu_id or handle roles). Each list has room for every field.
+ */
+struct rp_req_plan {
+	uint8_t never;		/* never replayed: effects beyond the replay */
+	uint8_t has_bufs;	/* some indirect buffer is rebuilt */
+	uint8_t out_plain;	/* every compared output is compared as is:
+				 * equal argument bytes are a match */
+	unsigned int nin, nout, ngpu;
+	unsigned int *in;
+	unsigned int *out;
+	unsigned int *gpu;	/* inputs naming GPUs (the model's) */
+};
+
 struct rp_rows {
 	const struct kfd_ioctl_desc *get_version, *acquire_vm, *alloc,
 		*free_mem, *map_mem, *unmap_mem, *import_dmabuf,
@@ -164,80 +181,26 @@ struct rp_rows {
 	const struct kfd_field *info_query;
 	const struct kfd_field *ap_num;
 	const struct kfd_field *ipci_share, *ipce_share;
+	/* Plans by row, in kfd_schema_rows() order; NULL: out of memory. */
+	const struct kfd_ioctl_desc *row0;
+	unsigned int nrows;
+	struct rp_req_plan *plans;
 };
 
 /* The table, resolved once (thread-safe). */
 const struct rp_rows *rp_rows(void);
+/* plan.c: fill r->plans (and row0, nrows) for rows_init(). Return: 0, -1. */
+int rp_plans_build(struct rp_rows *r);
 
 /*
- * What the replay does with one schema row (plan.c), worked out once:
- * argument fields (indexes into args->fields) whose input is translated,
- * those whose output is compared or learned, and the inputs that name
- * GPUs (gpu_id or handle roles).
+ * The plan of @d, a row of the schema table (as kfd_schema_lookup() gives
+ * them). The replay refuses to start without plans (kfd_replay_open(),
+ * kfd_replay_run()), so every user has them.
  */
-#define RP_PLAN_FIELDS		64
-
-struct rp_req_plan {
-	uint8_t never;		/* never replayed: effects beyond the replay */
-	uint8_t has_bufs;	/* some indirect buffer is rebuilt */
-	uint8_t generic;	/* too many fields: walk them all */
-	uint8_t out_plain;	/* every compared output is compared as is:
-				 * equal argument bytes are a match */
-	uint8_t nin, nout, ngpu;
-	uint8_t in[RP_PLAN_FIELDS];
-	uint8_t out[RP_PLAN_FIELDS];
-	uint8_t gpu[RP_PLAN_FIELDS];	/* inputs naming GPUs (the model's) */
-};
-
-/* Whether an input of @role names something the replay maps (plan.c). */
-int rp_role_translated(unsigned int role);
-
-/* The plan of a row, or NULL (not a row of the table, no memory). */
-const struct rp_req_plan *rp_req_plan(const struct kfd_ioctl_desc *d);
-
-/*
- * kfd_field_get(), inline: the replayer reads several fields of every
- * record, and the call into the schema library cost more than the load.
- * Same answers: -1 for no field, no bytes, a field past @len, or a
- * STRING/BYTES field.
- */
-static inline int
-rp_field_load(const struct kfd_field *f, const void *bytes, size_t len,
-	      uint64_t *out)
+static inline const struct rp_req_plan *
+rp_req_plan(const struct rp_rows *r, const struct kfd_ioctl_desc *d)
 {
-	const unsigned char *p;
-
-	if (!f || !bytes || (size_t)f->offset + f->width > len)
-		return -1;
-	p = (const unsigned char *)bytes + f->offset;
-	switch (f->width) {
-	case 1: {
-		uint8_t x;
-
-		memcpy(&x, p, 1);
-		*out = f->is_signed ? (uint64_t)(int64_t)(int8_t)x : x;
-		return 0;
-	}
-	case 2: {
-		uint16_t x;
-
-		memcpy(&x, p, 2);
-		*out = f->is_signed ? (uint64_t)(int64_t)(int16_t)x : x;
-		return 0;
-	}
-	case 4: {
-		uint32_t x;
-
-		memcpy(&x, p, 4);
-		*out = f->is_signed ? (uint64_t)(int64_t)(int32_t)x : x;
-		return 0;
-	}
-	case 8:
-		memcpy(out, p, 8);
-		return 0;
-	default:
-		return -1;
-	}
+	return &r->plans[d - r->row0];
 }
 
 /* A field's value in argument bytes (0 when it lies outside them). */
@@ -246,7 +209,7 @@ rp_fget(const struct kfd_field *f, const void *bytes, size_t len)
 {
 	uint64_t v = 0;
 
-	if (rp_field_load(f, bytes, len, &v) < 0)
+	if (kfd_field_load(f, bytes, len, &v) < 0)
 		return 0;
 	return v;
 }
@@ -267,8 +230,6 @@ rp_fhas(const struct kfd_field *f, size_t len)
  */
 /* Read the live topology under @root through libc. Return: 0 or -errno. */
 int rp_topo_read_live(struct kt_topo *t, const char *root);
-/* "gfx90a" etc. */
-const char *rp_gfx_name(uint64_t v, char *buf, size_t len);
 
 /* ------------------------------------------------------------------ */
 /* The object model (captured values only)                             */
@@ -614,7 +575,7 @@ struct rp_call {
 	const struct kt_record *rec;
 	const struct kt_ioctl_rec *io;
 	const struct kfd_ioctl_desc *d;
-	const struct rp_req_plan *plan;	/* NULL: walk every field */
+	const struct rp_req_plan *plan;
 	uint8_t *args;		/* live argument bytes (>= desc size) */
 	uint32_t size;		/* _IOC_SIZE(request) */
 	uint32_t clen;		/* bytes of the captured images to read:
@@ -633,18 +594,18 @@ void rp_run_ioctl(struct rp_run *st, const struct kt_record *rec);
 void rp_verify_call(struct rp_run *st, struct rp_call *c);
 /* verify.c: after a successful destroy, forget the ids it ended. */
 void rp_forget_call(struct rp_run *st, struct rp_call *c);
-/* verify.c: compare one output field / every output field of an image. */
-void rp_check_field(struct rp_run *st, struct rp_call *c,
-		    const struct kfd_field *f, const char *prefix,
-		    const uint8_t *cap_b, const uint8_t *live_b, size_t len,
-		    int ok);
-void rp_check_struct(struct rp_run *st, struct rp_call *c,
-		     const struct kfd_struct_desc *sd, const char *prefix,
-		     const uint8_t *cap_b, const uint8_t *live_b, size_t len,
-		     int ok);
-/* The same for the argument struct, by the call's plan. */
-void rp_check_args(struct rp_run *st, struct rp_call *c, const uint8_t *cap_b,
-		   const uint8_t *live_b, size_t len, int ok);
+/*
+ * verify.c: what --verify=strict does with an output field, from its row
+ * and role alone (plan.c lists the fields by it).
+ */
+enum rp_out_class {
+	RP_OUT_IGNORE,		/* never compared (padding, clocks, ...) */
+	RP_OUT_EXACT,		/* compared as is */
+	RP_OUT_MAPPED,		/* learned, or translated before comparing */
+};
+
+enum rp_out_class rp_out_class(const struct rp_rows *r,
+			       const struct kfd_field *f);
 /* verify_special.c: apertures (Return: 1 when the call was one), AMDGPU_INFO
  * queries that vary by themselves, SVM attributes. */
 int rp_check_special(struct rp_run *st, struct rp_call *c);
@@ -665,6 +626,8 @@ uint64_t rp_kfd_offset_xlate(const struct rp_run *st, uint64_t off);
 uint64_t rp_offset_xlate(const struct rp_run *st, uint64_t off);
 uint64_t rp_value_xlate(struct rp_run *st, const struct kfd_field *f,
 			int scope, int gem_scope, uint64_t v);
+/* Whether an input of @role names something rp_value_xlate() maps. */
+int rp_role_translated(unsigned int role);
 int rp_role_learnable(unsigned int role);
 
 /* verify.c */

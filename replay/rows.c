@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The schema rows and fields the replayer gives special treatment, looked
- * up by name once. A row missing from the schema leaves NULL pointers, and
- * every user checks for them: the replayer then treats that ioctl by roles
- * alone.
+ * up by name once, and every row's plan (plan.c). A row missing from the
+ * schema leaves NULL pointers, and every user checks for them: the
+ * replayer then treats that ioctl by roles alone.
  */
 #include <pthread.h>
 
@@ -131,6 +131,8 @@ rows_init(void)
 	r->info_query = fld(r->amdgpu_info, "query");
 	r->ipci_share = fld(r->ipc_import, "share_handle");
 	r->ipce_share = fld(r->ipc_export, "share_handle");
+	/* Plans read the fields above; on failure plans stays NULL. */
+	rp_plans_build(r);
 }
 
 const struct rp_rows *

@@ -27,7 +27,8 @@ kfd_replay_open(const char *path, struct kfd_replay **out, char *err,
 	int ret;
 
 	*out = NULL;
-	if (!r || !(r->path = strdup(path))) {
+	/* The model reads the plans (rows.c builds them once). */
+	if (!rp_rows()->plans || !r || !(r->path = strdup(path))) {
 		free(r);
 		if (err)
 			snprintf(err, errlen, "out of memory");
@@ -518,6 +519,12 @@ kfd_replay_run(struct kfd_replay *r, const struct kfd_replay_opts *o,
 	st.live_pid = getpid();
 	rp_vec_init(&st.ofds, sizeof(struct rp_ofd));
 	rp_vec_init(&st.shares, sizeof(struct rp_share));
+	if (!st.rows->plans) {
+		/* Every reissued request follows its row's plan. */
+		fprintf(st.out, "kfdtrace replay: out of memory\n");
+		ret = -ENOMEM;
+		goto out;
+	}
 	if (setup_filters(&st) < 0) {
 		fprintf(st.out, "kfdtrace replay: bad --only/--skip list\n");
 		ret = -EINVAL;

@@ -42,24 +42,28 @@ arena_reserve(struct rp_run *st, size_t need)
 	return 0;
 }
 
-/* Translate the input fields of one struct image (args or a buffer element). */
+/*
+ * Translate the input fields of one struct image: the @n fields @idx lists
+ * (the argument struct, by its plan), or with @idx NULL every translated
+ * input among the @n fields of @sd (a buffer element).
+ */
 static void
-xlate_struct(struct rp_run *st, struct rp_call *c,
-	     const struct kfd_struct_desc *sd, uint8_t *bytes, size_t len,
-	     const struct kfd_field *skip)
+xlate_fields(struct rp_run *st, struct rp_call *c,
+	     const struct kfd_struct_desc *sd, const unsigned int *idx,
+	     unsigned int n, uint8_t *bytes, size_t len)
 {
 	unsigned int i;
 
-	for (i = 0; i < sd->nfields; i++) {
-		const struct kfd_field *f = &sd->fields[i];
+	for (i = 0; i < n; i++) {
+		const struct kfd_field *f = &sd->fields[idx ? idx[i] : i];
 		uint64_t v, nv;
 
-		if (!(f->dir & KFD_DIR_IN) || f == skip ||
-		    !rp_role_translated(f->role))
+		if (!idx && (!(f->dir & KFD_DIR_IN) ||
+			     !rp_role_translated(f->role)))
 			continue;
 		if (f->select >= 0 && !kfd_field_present(sd, f, bytes, len))
 			continue;
-		if (rp_field_load(f, bytes, len, &v) < 0)
+		if (kfd_field_load(f, bytes, len, &v) < 0)
 			continue;
 		nv = rp_value_xlate(st, f, c->scope, c->gem_scope, v);
 		if (nv != v)
@@ -231,55 +235,15 @@ build_bufs(struct rp_run *st, struct rp_call *c, size_t args_len)
 				size_t e;
 
 				for (e = 0; e + b->elem->size <= l; e += b->elem->size)
-					xlate_struct(st, c, b->elem, lb->p + e,
-						     b->elem->size, NULL);
+					xlate_fields(st, c, b->elem, NULL,
+						     b->elem->nfields, lb->p + e,
+						     b->elem->size);
 			}
 		}
 		kfd_field_set(&d->args->fields[b->ptr_field], st->arena,
 			      args_len, (uint64_t)(uintptr_t)lb->p);
 	}
 	return 0;
-}
-
-/*
- * Requests whose effects reach past the replayed objects: copies between
- * arbitrary address ranges, checkpoint/restore of whole processes, file
- * I/O into buffers (plan.c marks them).
- */
-static int
-never_replayed(const struct rp_call *c)
-{
-	if (c->plan)
-		return c->plan->never;
-	return !strcmp(c->d->name, "CROSS_MEMORY_COPY") ||
-	       !strcmp(c->d->name, "CRIU_OP") || !strcmp(c->d->name, "AIS_OP");
-}
-
-/* The argument struct's inputs, by the plan's list of translated fields. */
-static void
-xlate_args(struct rp_run *st, struct rp_call *c)
-{
-	const struct kfd_struct_desc *sd = c->d->args;
-	const struct rp_req_plan *p = c->plan;
-	unsigned int i;
-
-	if (!p || p->generic) {
-		xlate_struct(st, c, sd, c->args, c->size,
-			     c->d == st->rows->alloc ? st->rows->alloc_off : NULL);
-		return;
-	}
-	for (i = 0; i < p->nin; i++) {
-		const struct kfd_field *f = &sd->fields[p->in[i]];
-		uint64_t v, nv;
-
-		if (f->select >= 0 && !kfd_field_present(sd, f, c->args, c->size))
-			continue;
-		if (rp_field_load(f, c->args, c->size, &v) < 0)
-			continue;
-		nv = rp_value_xlate(st, f, c->scope, c->gem_scope, v);
-		if (nv != v)
-			kfd_field_set(f, c->args, c->size, nv);
-	}
 }
 
 static void
@@ -313,7 +277,6 @@ rp_run_ioctl(struct rp_run *st, const struct kt_record *rec)
 	c.ret = 0;
 	c.err = 0;
 	c.d = kfd_schema_lookup(io->file_kind, io->request);
-	c.plan = rp_req_plan(c.d);
 	st->cur_name = c.d ? c.d->name : "unknown ioctl";
 	if (!c.d) {
 		st->sum.not_replayed++;
@@ -322,7 +285,13 @@ rp_run_ioctl(struct rp_run *st, const struct kt_record *rec)
 			kfd_file_kind_name((enum kfd_file_kind)io->file_kind));
 		return;
 	}
-	if (never_replayed(&c)) {
+	c.plan = rp_req_plan(st->rows, c.d);
+	/*
+	 * Requests whose effects reach past the replayed objects: copies
+	 * between arbitrary address ranges, checkpoint/restore of whole
+	 * processes, file I/O into buffers (plan.c marks them).
+	 */
+	if (c.plan->never) {
 		st->sum.not_replayed++;
 		rp_note(st, "not replayed: it would let the kernel act on memory "
 			"or state outside the replay");
@@ -352,14 +321,14 @@ rp_run_ioctl(struct rp_run *st, const struct kt_record *rec)
 	memset(c.args, 0, args_len);
 	if (io->arg_before)
 		memcpy(c.args, io->arg_before, io->arg_size);
-	if ((!c.plan || c.plan->has_bufs) && build_bufs(st, &c, args_len) < 0) {
+	if (c.plan->has_bufs && build_bufs(st, &c, args_len) < 0) {
 		st->sum.not_replayed++;
 		rp_note(st, "out of memory");
 		return;
 	}
 	c.args = st->arena;	/* build_bufs() may have moved the arena */
-	if (c.d->args)
-		xlate_args(st, &c);
+	/* The plan lists the inputs to translate (none without args). */
+	xlate_fields(st, &c, c.d->args, c.plan->in, c.plan->nin, c.args, c.size);
 	if (pre_special(st, &c) < 0) {
 		/* The kernel would have been handed the replayer's own memory. */
 		st->sum.not_replayed++;

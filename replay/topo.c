@@ -14,20 +14,6 @@
 
 #include "replay_priv.h"
 
-const char *
-rp_gfx_name(uint64_t v, char *buf, size_t len)
-{
-	unsigned int major = (unsigned int)(v / 10000);
-	unsigned int minor = (unsigned int)(v / 100 % 100);
-	unsigned int step = (unsigned int)(v % 100);
-
-	if (!v)
-		snprintf(buf, len, "none");
-	else
-		snprintf(buf, len, "gfx%u%x%x", major, minor, step);
-	return buf;
-}
-
 /* ------------------------------------------------------------------ */
 /* The live tree                                                        */
 

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <kfdtrace/decode.h>
 #include <kfdtrace/dispatch.h>
 #include <kfdtrace/kfd_abi.h>
 
@@ -90,9 +91,13 @@ describe(FILE *out, const struct kt_topo_node *n, int idx)
 {
 	char gfx[16];
 
+	if (n->gfx_target_version)
+		kfd_gfx_target_name((uint32_t)n->gfx_target_version, gfx,
+				    sizeof(gfx));
+	else
+		snprintf(gfx, sizeof(gfx), "none");
 	fprintf(out, "0x%x (node %d, %s, device 0x%" PRIx64 ", %" PRIu64
-		" CUs, %.1f GiB VRAM, renderD%" PRIu64 ")", n->gpu_id, idx,
-		rp_gfx_name(n->gfx_target_version, gfx, sizeof(gfx)),
+		" CUs, %.1f GiB VRAM, renderD%" PRIu64 ")", n->gpu_id, idx, gfx,
 		n->device_id, n->simd_per_cu ? n->simd_count / n->simd_per_cu : 0,
 		(double)n->vram_bytes / (1u << 30), n->drm_render_minor);
 }

@@ -144,11 +144,26 @@ diverge_result(struct rp_run *st, int64_t cret, int cerr, int lret, int lerr)
 /* ------------------------------------------------------------------ */
 /* Learned bindings                                                     */
 
-/* "prefix" + "name" for a report, built only when something diverged. */
+/* Where a compared field lies: element @idx of buffer @buf. */
+struct elem_at {
+	const char *buf;
+	size_t idx;
+};
+
+/*
+ * A field's name for a report: "name", or "buf[idx].name" in a buffer
+ * element (@at). Built only when something diverged: every element of
+ * every compared buffer is walked, and formatting costs more than the
+ * comparison.
+ */
 static const char *
-field_name(char *buf, size_t len, const char *prefix, const struct kfd_field *f)
+field_name(char *buf, size_t len, const struct elem_at *at,
+	   const struct kfd_field *f)
 {
-	snprintf(buf, len, "%s%s", prefix, f->name);
+	if (at)
+		snprintf(buf, len, "%s[%zu].%s", at->buf, at->idx, f->name);
+	else
+		snprintf(buf, len, "%s", f->name);
 	return buf;
 }
 
@@ -209,8 +224,8 @@ bind(struct rp_run *st, unsigned int kind, int scope, uint64_t cap,
 {
 	uint64_t old;
 
-	if (!kind_strict(kind) &&
-	    rp_map_get(&st->fwd, kind, (unsigned int)scope, cap, &old))
+	/* Only loose kinds come here (learn()): rebinding drops the old one. */
+	if (rp_map_get(&st->fwd, kind, (unsigned int)scope, cap, &old))
 		rp_map_del(&st->rev, kind, (unsigned int)scope, old);
 	if (!rp_map_get(&st->fwd, kind, (unsigned int)scope, cap, &old) ||
 	    old != live)
@@ -224,7 +239,7 @@ bind(struct rp_run *st, unsigned int kind, int scope, uint64_t cap,
  * it when the call succeeded.
  */
 static void
-learn(struct rp_run *st, const char *prefix, const struct kfd_field *f,
+learn(struct rp_run *st, const struct elem_at *at, const struct kfd_field *f,
       unsigned int kind, int scope, uint64_t cap, uint64_t live, int ok)
 {
 	uint64_t other;
@@ -233,7 +248,7 @@ learn(struct rp_run *st, const char *prefix, const struct kfd_field *f,
 	/* Zero is "none" for handles, event ids, GEM handles and offsets. */
 	if ((!cap || !live) && kind != RP_K_QUEUE && kind != RP_K_SLOT) {
 		if (cap != live)
-			rp_diverge(st, field_name(name, sizeof(name), prefix, f),
+			rp_diverge(st, field_name(name, sizeof(name), at, f),
 				   cap, cap, 0, live, NULL);
 		return;
 	}
@@ -243,7 +258,7 @@ learn(struct rp_run *st, const char *prefix, const struct kfd_field *f,
 		have_fwd = rp_map_get(&st->fwd, kind, (unsigned int)scope, cap,
 				      &other);
 		if (have_fwd && other != live) {
-			rp_diverge(st, field_name(name, sizeof(name), prefix, f),
+			rp_diverge(st, field_name(name, sizeof(name), at, f),
 				   cap, other, 1, live,
 				   "the captured value is already bound to 0x%"
 				   PRIx64, other);
@@ -252,7 +267,7 @@ learn(struct rp_run *st, const char *prefix, const struct kfd_field *f,
 		have_rev = rp_map_get(&st->rev, kind, (unsigned int)scope, live,
 				      &other);
 		if (have_rev && other != cap) {
-			rp_diverge(st, field_name(name, sizeof(name), prefix, f),
+			rp_diverge(st, field_name(name, sizeof(name), at, f),
 				   cap, cap, 0, live,
 				   "the live value already stands for captured 0x%"
 				   PRIx64, other);
@@ -284,7 +299,7 @@ forget(struct rp_run *st, unsigned int kind, int scope, uint64_t cap)
 
 /* A fd an ioctl returned: it stands for the captured number from now on. */
 static void
-learn_fd(struct rp_run *st, const char *prefix, const struct kfd_field *f,
+learn_fd(struct rp_run *st, const struct elem_at *at, const struct kfd_field *f,
 	 int32_t cap, int32_t live, int ok)
 {
 	char name[160];
@@ -292,7 +307,7 @@ learn_fd(struct rp_run *st, const char *prefix, const struct kfd_field *f,
 	if (cap < 0 || live < 0) {
 		/* The name is only built for a report. */
 		if ((cap < 0) != (live < 0))
-			rp_diverge(st, field_name(name, sizeof(name), prefix, f),
+			rp_diverge(st, field_name(name, sizeof(name), at, f),
 				   (uint32_t)cap, (uint32_t)cap, 0,
 				   (uint32_t)live, NULL);
 		return;
@@ -308,17 +323,20 @@ enum vclass { V_EXACT, V_IGNORE, V_LEARN, V_XLATE, V_FD };
 
 /* The role a field's output value has (some in-roles change meaning). */
 static unsigned int
-out_role(const struct rp_run *st, const struct rp_call *c,
-	 const struct kfd_field *f)
+out_role(const struct rp_rows *r, const struct kfd_field *f)
 {
-	const struct rp_rows *r = st->rows;
-
 	if (f == r->ce_page)
 		return KFD_ROLE_MMAP_OFFSET;
 	if (f == r->ce_trigger)
 		return KFD_ROLE_EVENT_ID;
-	(void)c;
 	return f->role;
+}
+
+/* Share handles an export returns: learned, not compared. */
+static int
+is_share_out(const struct rp_rows *r, const struct kfd_field *f)
+{
+	return f == r->ipce_share && f->width == 16;
 }
 
 static enum vclass
@@ -344,6 +362,23 @@ classify(unsigned int role, uint64_t cap)
 	}
 }
 
+enum rp_out_class
+rp_out_class(const struct rp_rows *r, const struct kfd_field *f)
+{
+	/* Byte strings are compared whatever their role. */
+	if (f->width > 8)
+		return is_share_out(r, f) ? RP_OUT_MAPPED : RP_OUT_EXACT;
+	/* Offsets are learned or translated by value: mapped either way. */
+	switch (classify(out_role(r, f), 0)) {
+	case V_IGNORE:
+		return RP_OUT_IGNORE;
+	case V_EXACT:
+		return RP_OUT_EXACT;
+	default:
+		return RP_OUT_MAPPED;
+	}
+}
+
 static size_t
 first_diff(const uint8_t *a, const uint8_t *b, size_t n)
 {
@@ -354,13 +389,13 @@ first_diff(const uint8_t *a, const uint8_t *b, size_t n)
 	return i;
 }
 
-/* Compare one output field of a struct image. */
-void
-rp_check_field(struct rp_run *st, struct rp_call *c, const struct kfd_field *f,
-	    const char *prefix, const uint8_t *cap_b, const uint8_t *live_b,
-	    size_t len, int ok)
+/* Compare one output field of a struct image (@at: a buffer element). */
+static void
+check_field(struct rp_run *st, struct rp_call *c, const struct kfd_field *f,
+	    const struct elem_at *at, const uint8_t *cap_b,
+	    const uint8_t *live_b, size_t len, int ok)
 {
-	unsigned int role = out_role(st, c, f);
+	unsigned int role = out_role(st->rows, f);
 	uint64_t cv, lv, ev;
 	char name[160];
 
@@ -368,28 +403,28 @@ rp_check_field(struct rp_run *st, struct rp_call *c, const struct kfd_field *f,
 		/* STRING and BYTES: learned (share handles) or compared. */
 		if ((size_t)f->offset + f->width > len)
 			return;
-		if (f == st->rows->ipce_share && f->width == 16) {
+		if (is_share_out(st->rows, f)) {
 			if (ok)
 				rp_share_learn(st, cap_b + f->offset,
 					       live_b + f->offset);
 			return;
 		}
 		if (memcmp(cap_b + f->offset, live_b + f->offset, f->width))
-			rp_diverge(st, field_name(name, sizeof(name), prefix, f),
+			rp_diverge(st, field_name(name, sizeof(name), at, f),
 				   0, 0, 0, 0, "bytes differ at +%zu",
 				   first_diff(cap_b + f->offset,
 					      live_b + f->offset, f->width));
 		return;
 	}
-	if (rp_field_load(f, cap_b, len, &cv) < 0 ||
-	    rp_field_load(f, live_b, len, &lv) < 0)
+	if (kfd_field_load(f, cap_b, len, &cv) < 0 ||
+	    kfd_field_load(f, live_b, len, &lv) < 0)
 		return;
 	switch (classify(role, cv)) {
 	case V_IGNORE:
 		return;
 	case V_EXACT:
 		if (cv != lv)
-			rp_diverge(st, field_name(name, sizeof(name), prefix, f),
+			rp_diverge(st, field_name(name, sizeof(name), at, f),
 				   cv, cv, 0, lv, NULL);
 		return;
 	case V_XLATE: {
@@ -400,19 +435,19 @@ rp_check_field(struct rp_run *st, struct rp_call *c, const struct kfd_field *f,
 		if (f->width < 8)
 			ev &= (1ull << (8 * f->width)) - 1;
 		if (ev != lv)
-			rp_diverge(st, field_name(name, sizeof(name), prefix, f),
+			rp_diverge(st, field_name(name, sizeof(name), at, f),
 				   cv, ev, 1, lv, NULL);
 		return;
 	}
 	case V_FD:
-		learn_fd(st, prefix, f, (int32_t)(uint32_t)cv, (int32_t)(uint32_t)lv,
+		learn_fd(st, at, f, (int32_t)(uint32_t)cv, (int32_t)(uint32_t)lv,
 			 ok);
 		return;
 	case V_LEARN:
 		if (role == KFD_ROLE_QUEUE_ID) {
 			/* Error bits ride on debugger queue ids. */
 			if ((cv & 0xc0000000u) != (lv & 0xc0000000u)) {
-				rp_diverge(st, field_name(name, sizeof(name), prefix, f),
+				rp_diverge(st, field_name(name, sizeof(name), at, f),
 					   cv, cv, 0, lv, "queue status bits differ");
 				return;
 			}
@@ -421,87 +456,54 @@ rp_check_field(struct rp_run *st, struct rp_call *c, const struct kfd_field *f,
 			if (cv == 0x3fffffffu)
 				return;
 		}
-		learn(st, prefix, f, role_kind(role),
+		learn(st, at, f, role_kind(role),
 		      role == KFD_ROLE_GEM_HANDLE ? c->gem_scope :
 		      role_kind(role) == RP_K_OFFSET ? 0 : c->scope, cv, lv, ok);
 		return;
 	}
 }
 
-void
-rp_check_struct(struct rp_run *st, struct rp_call *c,
-	     const struct kfd_struct_desc *sd, const char *prefix,
-	     const uint8_t *cap_b, const uint8_t *live_b, size_t len, int ok)
+/*
+ * Compare the output fields of one struct image: the @n fields @idx lists
+ * (the argument struct, by its plan), or with @idx NULL every output among
+ * the @n fields of @sd (a buffer element, @at).
+ */
+static void
+check_fields(struct rp_run *st, struct rp_call *c,
+	     const struct kfd_struct_desc *sd, const unsigned int *idx,
+	     unsigned int n, const struct elem_at *at, const uint8_t *cap_b,
+	     const uint8_t *live_b, size_t len, int ok)
 {
 	unsigned int i;
 
-	for (i = 0; i < sd->nfields; i++) {
-		const struct kfd_field *f = &sd->fields[i];
+	for (i = 0; i < n; i++) {
+		const struct kfd_field *f = &sd->fields[idx ? idx[i] : i];
 
-		if (!(f->dir & KFD_DIR_OUT))
+		if (!idx && !(f->dir & KFD_DIR_OUT))
 			continue;
 		if (f->select >= 0 && !kfd_field_present(sd, f, cap_b, len))
 			continue;
-		rp_check_field(st, c, f, prefix, cap_b, live_b, len, ok);
+		check_field(st, c, f, at, cap_b, live_b, len, ok);
 		if (st->diverged_now && !st->o->keep_going)
 			return;
 	}
 }
 
-void
-rp_check_args(struct rp_run *st, struct rp_call *c, const uint8_t *cap_b,
-	      const uint8_t *live_b, size_t len, int ok)
+/* The argument struct's outputs, by the call's plan. */
+static void
+check_args(struct rp_run *st, struct rp_call *c, int ok)
 {
-	const struct kfd_struct_desc *sd = c->d->args;
 	const struct rp_req_plan *p = c->plan;
-	unsigned int i;
 
-	if (!p || p->generic) {
-		rp_check_struct(st, c, sd, "", cap_b, live_b, len, ok);
-		return;
-	}
 	/*
 	 * Nothing to learn or map: identical bytes match field by field too.
 	 * (Bytes that differ, e.g. a translated input or a clock, take the
-	 * walk below, which decides by role.)
+	 * walk, which decides by role.)
 	 */
-	if (p->out_plain && !memcmp(cap_b, live_b, len))
+	if (p->out_plain && !memcmp(c->io->arg_after, c->args, c->clen))
 		return;
-	for (i = 0; i < p->nout; i++) {
-		const struct kfd_field *f = &sd->fields[p->out[i]];
-
-		if (f->select >= 0 && !kfd_field_present(sd, f, cap_b, len))
-			continue;
-		rp_check_field(st, c, f, "", cap_b, live_b, len, ok);
-		if (st->diverged_now && !st->o->keep_going)
-			return;
-	}
-}
-
-/*
- * "name[i]." for the fields of one buffer element, built on every element
- * of every compared buffer: without snprintf, which costs more than the
- * comparison itself.
- */
-static void
-elem_prefix(char *buf, size_t len, const char *name, size_t idx)
-{
-	char digits[24];
-	size_t n = strlen(name), k = 0;
-
-	do {
-		digits[k++] = (char)('0' + idx % 10);
-		idx /= 10;
-	} while (idx && k < sizeof(digits));
-	if (n + k + 4 > len)
-		n = len > k + 4 ? len - k - 4 : 0;
-	memcpy(buf, name, n);
-	buf[n++] = '[';
-	while (k)
-		buf[n++] = digits[--k];
-	buf[n++] = ']';
-	buf[n++] = '.';
-	buf[n] = '\0';
+	check_fields(st, c, c->d->args, p->out, p->nout, NULL, c->io->arg_after,
+		     c->args, c->clen, ok);
 }
 
 /* Output buffers: lengths, then elements by role or plain bytes. */
@@ -541,13 +543,14 @@ check_bufs(struct rp_run *st, struct rp_call *c, int ok)
 				llen = img->len_after;
 		}
 		if (b->elem && b->elem->size) {
+			struct elem_at at = { b->name, 0 };
 			size_t e;
 
-			for (e = 0; e + b->elem->size <= llen; e += b->elem->size) {
-				elem_prefix(name, sizeof(name), b->name,
-					    e / b->elem->size);
-				rp_check_struct(st, c, b->elem, name, img->after + e,
-					     lb->p + e, b->elem->size, ok);
+			for (e = 0; e + b->elem->size <= llen;
+			     e += b->elem->size, at.idx++) {
+				check_fields(st, c, b->elem, NULL, b->elem->nfields,
+					     &at, img->after + e, lb->p + e,
+					     b->elem->size, ok);
 				if (st->diverged_now && !st->o->keep_going)
 					return;
 			}
@@ -572,7 +575,7 @@ static void
 learn_quietly(struct rp_run *st, struct rp_call *c, int ok)
 {
 	st->quiet = 1;
-	rp_check_args(st, c, c->io->arg_after, c->args, c->clen, ok);
+	check_args(st, c, ok);
 	st->quiet = 0;
 }
 
@@ -610,12 +613,12 @@ rp_verify_call(struct rp_run *st, struct rp_call *c)
 			if ((f->dir & KFD_DIR_OUT) && f->role != KFD_ROLE_GPU_ID &&
 			    f->role != KFD_ROLE_GPU_VA && f != st->rows->apn_num &&
 			    f != st->rows->ap_num)
-				rp_check_field(st, c, f, "", io->arg_after, c->args,
-					    c->clen, ok);
+				check_field(st, c, f, NULL, io->arg_after,
+					    c->args, c->clen, ok);
 		}
 		return;
 	}
-	rp_check_args(st, c, io->arg_after, c->args, c->clen, ok);
+	check_args(st, c, ok);
 	if (st->diverged_now && !st->o->keep_going)
 		return;
 	if (c->d == st->rows->svm)

@@ -131,43 +131,7 @@ int
 kfd_field_get(const struct kfd_field *f, const void *bytes, size_t len,
 	      uint64_t *out)
 {
-	const unsigned char *p;
-	uint64_t v;
-
-	if (!f || !bytes || !out || !ks_field_fits(f, len))
-		return -1;
-	p = (const unsigned char *)bytes + f->offset;
-	switch (f->width) {
-	case 1: {
-		uint8_t x;
-
-		memcpy(&x, p, sizeof(x));
-		v = f->is_signed ? (uint64_t)(int64_t)(int8_t)x : x;
-		break;
-	}
-	case 2: {
-		uint16_t x;
-
-		memcpy(&x, p, sizeof(x));
-		v = f->is_signed ? (uint64_t)(int64_t)(int16_t)x : x;
-		break;
-	}
-	case 4: {
-		uint32_t x;
-
-		memcpy(&x, p, sizeof(x));
-		v = f->is_signed ? (uint64_t)(int64_t)(int32_t)x : x;
-		break;
-	}
-	case 8:
-		memcpy(&v, p, sizeof(v));
-		break;
-	default:
-		/* STRING/BYTES fields have no single value. */
-		return -1;
-	}
-	*out = v;
-	return 0;
+	return kfd_field_load(f, bytes, len, out);
 }
 
 int

@@ -20,9 +20,11 @@
 
 #include <cmocka.h>
 
+#include <kfdtrace/decode.h>
 #include <kfdtrace/kfd_abi.h>
 
 #include "replay_priv.h"
+#include "tc_scratch.h"
 
 static void
 test_map(void **state)
@@ -325,11 +327,41 @@ put_file(const char *root, const char *rel, const char *text)
 	fclose(f);
 }
 
+/*
+ * --plan names each GPU of @t by its target as the decoder does, and a GPU
+ * without a gfx_target_version (node 2, added here) "none".
+ */
+static void
+plan_gfx_names(const struct kt_topo *t)
+{
+	struct rp_model *m = calloc(1, sizeof(*m));
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	assert_non_null(m);
+	m->have_topo = 1;
+	m->topo = *t;
+	m->topo.nodes[2].present = 1;
+	m->topo.nodes[2].gpu_id = 0x42;
+	snprintf(m->topo.nodes[2].name, sizeof(m->topo.nodes[2].name), "blank");
+	m->topo.nnodes = 3;
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	rp_model_print(m, f);
+	fclose(f);
+	assert_non_null(strstr(text, "gpu_id 0x5d3c \"aldebaran\" gfx90a, "));
+	assert_non_null(strstr(text, "gpu_id 0x42 \"blank\" none, "));
+	free(text);
+	rp_model_free(m);
+	free(m);
+}
+
 /* The live tree is read through libc into kt_topo_parse()'s files. */
 static void
 test_topology(void **state)
 {
-	char root[] = "/tmp/rp-topo-XXXXXX", cmd[64];
+	char root[] = "/tmp/rp-topo-XXXXXX";
 	struct kt_topo *t = malloc(sizeof(*t));
 	const struct kt_topo_node *n;
 	char gfx[16];
@@ -363,14 +395,14 @@ test_topology(void **state)
 	assert_int_equal(t->nlinks, 1);
 	assert_int_equal(t->links[0].type, 11);
 	assert_int_equal(t->links[0].to, 0);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	assert_int_equal(system(cmd), 0);
+	plan_gfx_names(t);
+	assert_int_equal(tc_scratch_remove(root, NULL), 0);
 	assert_int_equal(rp_topo_read_live(t, root), -ENOENT);
 	assert_int_equal(t->nnodes, 0);
 	free(t);
-	assert_string_equal(rp_gfx_name(90010, gfx, sizeof(gfx)), "gfx90a");
-	assert_string_equal(rp_gfx_name(110000, gfx, sizeof(gfx)), "gfx1100");
-	assert_string_equal(rp_gfx_name(0, gfx, sizeof(gfx)), "none");
+	assert_string_equal(kfd_gfx_target_name(90010, gfx, sizeof(gfx)), "gfx90a");
+	assert_string_equal(kfd_gfx_target_name(110000, gfx, sizeof(gfx)),
+			    "gfx1100");
 }
 
 /* Records written out of seq order, with a wait released by a later set. */
