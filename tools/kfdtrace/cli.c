@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "report_objects.h"
 
 int
 cli_open(const char *path, struct kt_reader **out)
@@ -57,19 +58,11 @@ int
 cli_get_version(const struct kfd_ioctl_desc *desc,
 		const struct kt_ioctl_rec *io, uint32_t *major, uint32_t *minor)
 {
-	int fmaj, fmin;
 	uint64_t maj, min;
 
 	if (!desc || strcmp(desc->name, "GET_VERSION") || io->ret != 0 ||
-	    !desc->args || !io->arg_after)
-		return 0;
-	fmaj = kfd_schema_field(desc, "major_version");
-	fmin = kfd_schema_field(desc, "minor_version");
-	if (fmaj < 0 || fmin < 0 ||
-	    kfd_field_get(&desc->args->fields[fmaj], io->arg_after,
-			  io->arg_size, &maj) ||
-	    kfd_field_get(&desc->args->fields[fmin], io->arg_after,
-			  io->arg_size, &min))
+	    obj_arg_get(desc, "major_version", io->arg_after, io->arg_size, &maj) ||
+	    obj_arg_get(desc, "minor_version", io->arg_after, io->arg_size, &min))
 		return 0;
 	*major = (uint32_t)maj;
 	*minor = (uint32_t)min;
@@ -115,14 +108,4 @@ cli_help_requested(int argc, char **argv)
 			return 1;
 	}
 	return 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* Deep copies                                                          */
-
-/* The one deep copy of the trace library (formats/trace/record_clone.c). */
-struct kt_record *
-cli_record_clone(const struct kt_record *rec)
-{
-	return kt_record_clone(rec);
 }

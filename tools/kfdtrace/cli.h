@@ -2,7 +2,7 @@
 /*
  * Helpers shared by the kfdtrace commands: opening traces with readable
  * errors, reporting how a trace ended, the KFD ABI a trace used, number
- * parsing, copying records and putting them back into sequence order.
+ * parsing and putting records back into sequence order.
  */
 #ifndef KFDTRACE_CLI_H
 #define KFDTRACE_CLI_H
@@ -50,14 +50,6 @@ int cli_get_version(const struct kfd_ioctl_desc *desc,
 
 /* cli_parse_u64() - a decimal or 0x-hex number. Return: 0, or -1. */
 int cli_parse_u64(const char *s, uint64_t *out);
-
-/*
- * cli_record_clone() - a deep copy of a record in one allocation (free()
- * it), so it outlives the reader's next call.
- *
- * Return: the copy, or NULL when memory ran out.
- */
-struct kt_record *cli_record_clone(const struct kt_record *rec);
 
 /*
  * Reordering: the writer appends each thread's records in bursts, so a

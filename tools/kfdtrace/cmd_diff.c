@@ -163,7 +163,7 @@ keep(struct dtrace *t, const struct kt_record *rec)
 		th->row = r;
 		th->capio = cap;
 	}
-	c = cli_record_clone(rec);
+	c = kt_record_clone(rec);
 	if (!c)
 		return -1;
 	if (rec->type == KT_REC_IOCTL) {

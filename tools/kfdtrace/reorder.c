@@ -116,7 +116,7 @@ cli_reorder_push(struct cli_reorder *ro, const struct kt_record *rec)
 		ro->heap = h;
 		ro->cap = cap;
 	}
-	cp = cli_record_clone(rec);
+	cp = kt_record_clone(rec);
 	if (!cp)
 		return -1;
 	ro->heap[ro->n] = cp;

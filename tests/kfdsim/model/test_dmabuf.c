@@ -90,6 +90,13 @@ test_same_process(void **state)
 		assert_int_equal(export(t, h2, 0, &err), -EPERM);
 		munmap(mem, 4096);
 	}
+	/* doorbell and MMIO BOs have a page, but it is not exportable */
+	assert_int_equal(kt_alloc(t, 0, 0x700000000ULL, 8192,
+				  KFD_ABI_ALLOC_MEM_FLAGS_DOORBELL, &h2, NULL), 0);
+	assert_int_equal(export(t, h2, 0, &err), -EINVAL);
+	assert_int_equal(kt_alloc(t, 0, 0x710000000ULL, 4096,
+				  KFD_ABI_ALLOC_MEM_FLAGS_MMIO_REMAP, &h2, NULL), 0);
+	assert_int_equal(export(t, h2, 0, &err), -EINVAL);
 	munmap(viabuf, 2 * MIB);
 	munmap(cpu, 2 * MIB);
 	close(fd);

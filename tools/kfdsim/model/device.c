@@ -30,9 +30,7 @@ fork_prepare(void)
 		 * rather than one each later (ksim_bo_backing()).
 		 */
 		for (struct ksim_bo *bo = d->bos; bo; bo = bo->next)
-			if (bo->memfd < 0 && (bo->domain == KSIM_DOM_VRAM ||
-					      bo->domain == KSIM_DOM_GTT))
-				ksim_bo_backing(bo);
+			(void)ksim_bo_backing(bo);
 	}
 }
 
@@ -598,34 +596,19 @@ ksim_release(struct ksim_file *f)
 KSIM_EXPORT int
 ksim_ioctl(struct ksim_file *f, unsigned long request, void *arg)
 {
-	int saved = errno, r;
+	int saved = errno, r = 0;
+	uint64_t delay = 0;
 
 	if (!f)
 		return -EBADF;
-	if (f->dev->faults) {
-		uint64_t delay;
-
-		/* Fault mode: a failure the device never sees, or a late answer. */
+	/* Fault mode: a failure the device never sees, or a late answer. */
+	if (f->dev->faults)
 		r = ksim_faults_check(f->dev->faults, f->kind, request, &delay);
-		if (r) {
-			if (delay)
-				ksim_faults_delay(delay);
-			errno = saved;
-			return r;
-		}
-		if (f->kind == KFD_FILE_KFD)
-			r = ksim_kfd_ioctl(f, request, arg);
-		else
-			r = ksim_drm_ioctl(f, request, arg);
-		if (delay)
-			ksim_faults_delay(delay);
-		errno = saved;
-		return r;
-	}
-	if (f->kind == KFD_FILE_KFD)
-		r = ksim_kfd_ioctl(f, request, arg);
-	else
-		r = ksim_drm_ioctl(f, request, arg);
+	if (!r)
+		r = f->kind == KFD_FILE_KFD ? ksim_kfd_ioctl(f, request, arg) :
+		    ksim_drm_ioctl(f, request, arg);
+	if (delay)
+		ksim_faults_delay(delay);
 	errno = saved;
 	return r;
 }

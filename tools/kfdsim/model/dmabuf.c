@@ -62,19 +62,19 @@ ksim_dmabuf_export_fd(struct ksim_device *dev, struct ksim_bo *bo, int cloexec,
 {
 	int fd;
 
-	if (bo->domain == KSIM_DOM_USERPTR ||
-	    (bo->memfd < 0 && bo->domain != KSIM_DOM_VRAM &&
-	     bo->domain != KSIM_DOM_GTT)) {
+	if (bo->domain == KSIM_DOM_USERPTR) {
 		*err = -EPERM;
 		return -1;
 	}
-	if (bo->domain != KSIM_DOM_VRAM && bo->domain != KSIM_DOM_GTT) {
-		*err = -EINVAL;
-		return -1;
-	}
+	/* -EPERM for a doorbell without a page: nothing to share. */
 	fd = ksim_bo_backing(bo);
 	if (fd < 0) {
 		*err = fd;
+		return -1;
+	}
+	/* Doorbell and MMIO pages exist but are not exportable. */
+	if (bo->domain != KSIM_DOM_VRAM && bo->domain != KSIM_DOM_GTT) {
+		*err = -EINVAL;
 		return -1;
 	}
 	ksim_reg_buf_publish(dev, bo);

@@ -17,6 +17,10 @@
 #define EVENT_TIMEOUT_INFINITE	0xffffffffu
 #define OLD_ABI_SIGNAL_SLOTS	256
 
+/* Every signal id below signal_limit() has its 8-byte slot in signal_slots. */
+_Static_assert(KFD_ABI_EVENTS_PAGE_SIZE >= (uint64_t)KFD_ABI_SIGNAL_EVENT_LIMIT * 8,
+	       "the events page holds a slot for every signal event id");
+
 int
 ksim_events_init(struct ksim_process *p)
 {
@@ -192,8 +196,7 @@ create_signal_event(struct ksim_process *p, struct ksim_event *ev)
 		ev->id = id;
 		p->sig_events[id] = ev;
 		p->signal_event_count++;
-		if (p->signal_slots && !p->signal_bo &&
-		    (uint64_t)id * 8 + 8 <= KFD_ABI_EVENTS_PAGE_SIZE)
+		if (p->signal_slots && !p->signal_bo)
 			__atomic_store_n(&p->signal_slots[id], unsignaled,
 					 __ATOMIC_RELAXED);
 		else

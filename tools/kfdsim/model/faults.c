@@ -281,18 +281,12 @@ ksim_faults_check_spec(const char *spec, char *msg, size_t msglen)
 	return r;
 }
 
-static bool
-matches(const struct ksim_fault_rule *r, enum kfd_file_kind kind, unsigned long request)
-{
-	if (!r->desc)
-		return kind == KFD_FILE_KFD;
-	return r->desc->file_kind == kind && kfd_schema_lookup(kind, request) == r->desc;
-}
-
 int
 ksim_faults_check(struct ksim_faults *f, enum kfd_file_kind kind, unsigned long request,
 		  uint64_t *delay_ns)
 {
+	/* Rows are unique per file kind: compare pointers, look up once. */
+	const struct kfd_ioctl_desc *desc = kfd_schema_lookup(kind, request);
 	int err = 0;
 
 	*delay_ns = 0;
@@ -300,7 +294,8 @@ ksim_faults_check(struct ksim_faults *f, enum kfd_file_kind kind, unsigned long 
 		struct ksim_fault_rule *r = &f->rules[i];
 		uint64_t n;
 
-		if (!matches(r, kind, request))
+		/* A named rule matches its row; "*" every /dev/kfd ioctl. */
+		if (r->desc ? r->desc != desc : kind != KFD_FILE_KFD)
 			continue;
 		n = __atomic_add_fetch(&r->seen, 1, __ATOMIC_RELAXED);
 		if (n < r->nth || (r->count && n - r->nth >= r->count))

@@ -430,7 +430,6 @@ int ksim_bo_backing(struct ksim_bo *bo);
 uint64_t ksim_bo_fake_offset(struct ksim_device *dev, struct ksim_bo *bo);
 struct ksim_kmem *ksim_kmem_lookup(struct ksim_pdd *pdd, uint32_t idr);
 int ksim_kmem_insert(struct ksim_pdd *pdd, struct ksim_kmem *m);
-void ksim_kmem_remove(struct ksim_pdd *pdd, uint32_t idr);
 void ksim_kmem_destroy(struct ksim_process *p, struct ksim_pdd *pdd,
 		       uint32_t idr);
 int ksim_doorbell_fd(struct ksim_device *dev, struct ksim_pdd *pdd);

@@ -235,7 +235,7 @@ ksim_kmem_insert(struct ksim_pdd *pdd, struct ksim_kmem *m)
 }
 
 /* Give an id back (idr_remove). */
-void
+static void
 ksim_kmem_remove(struct ksim_pdd *pdd, uint32_t idr)
 {
 	if (idr >= pdd->idr_cap)
