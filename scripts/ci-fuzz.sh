@@ -17,7 +17,9 @@
 #   KFDTRACE_FUZZ_BUILD    this build's directory (default <main build>-fuzz)
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/ci-lib.sh
+. "$(dirname "$0")/ci-lib.sh"
+top=$ci_top
 build=${KFDTRACE_BUILD:-$top/build}
 fuzz_build=${KFDTRACE_FUZZ_BUILD:-$build-fuzz}
 seconds=${KFDTRACE_FUZZ_SECONDS:-60}
@@ -28,30 +30,12 @@ if ! command -v clang >/dev/null 2>&1; then
 	echo "fuzz: clang is not installed (scripts/setup.sh installs it)" >&2
 	exit 1
 fi
-if [ -f "$fuzz_build/build.ninja" ]; then
-	meson setup --reconfigure "$fuzz_build" "$top" >/dev/null
-else
-	CC=clang meson setup "$fuzz_build" "$top" -Dfuzz=true -Dbuildtype=debug >/dev/null
-fi
+CC=clang ci_setup "$fuzz_build" -Dfuzz=true -Dbuildtype=debug
 # Only the libFuzzer programs and what they load at run time (the
-# babeltrace2 plugin: whatever the suite's corpus tests depend on).
-build_targets=$(python3 - "$fuzz_build" <<'EOF'
-import json, os, subprocess, sys
-build = os.path.realpath(sys.argv[1])
-intro = lambda what: json.loads(subprocess.check_output(['meson', 'introspect', what], cwd=build))
-targets = intro('--targets')
-files = {t['id']: t['filename'] for t in targets}
-out = set()
-for t in targets:
-    if t['type'] == 'executable' and t['name'].endswith('_fuzz'):
-        out.update(t['filename'])
-for t in intro('--tests'):
-    if 'kfdtrace:fuzz' in t['suite']:
-        out.update(f for d in t['depends'] for f in files.get(d, [])
-                   if not f.endswith('_regress'))
-print(' '.join(sorted(os.path.relpath(f, build) for f in out)))
-EOF
-)
+# babeltrace2 plugin: whatever the suite's corpus tests depend on, not
+# their regression drivers).
+build_targets=$(ci_suite_targets "$fuzz_build" fuzz --no-test-programs \
+	--executables-ending _fuzz)
 # shellcheck disable=SC2086
 ninja -C "$fuzz_build" --quiet $build_targets
 echo "fuzz: build: $((SECONDS - t0)) s"

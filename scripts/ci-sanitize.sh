@@ -13,17 +13,14 @@
 #   KFDTRACE_ASAN_BUILD  this build's directory (default <main build>-asan)
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/ci-lib.sh
+. "$(dirname "$0")/ci-lib.sh"
+top=$ci_top
 build=${KFDTRACE_BUILD:-$top/build}
 asan=${KFDTRACE_ASAN_BUILD:-$build-asan}
 t0=$SECONDS
 
-if [ -f "$asan/build.ninja" ]; then
-	meson setup --reconfigure "$asan" "$top" >/dev/null
-else
-	meson setup "$asan" "$top" -Dbuildtype=debug \
-		-Db_sanitize=address,undefined -Db_coverage=true >/dev/null
-fi
+ci_setup "$asan" -Dbuildtype=debug -Db_sanitize=address,undefined -Db_coverage=true
 ninja -C "$asan" >/dev/null
 echo "sanitize: build: $((SECONDS - t0)) s"
 

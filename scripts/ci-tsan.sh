@@ -12,31 +12,16 @@
 #   KFDTRACE_TSAN_BUILD  this build's directory (default <main build>-tsan)
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/ci-lib.sh
+. "$(dirname "$0")/ci-lib.sh"
+top=$ci_top
 build=${KFDTRACE_BUILD:-$top/build}
 tsan=${KFDTRACE_TSAN_BUILD:-$build-tsan}
 t0=$SECONDS
 
-if [ -f "$tsan/build.ninja" ]; then
-	meson setup --reconfigure "$tsan" "$top" >/dev/null
-else
-	meson setup "$tsan" "$top" -Dbuildtype=debugoptimized -Db_sanitize=thread >/dev/null
-fi
+ci_setup "$tsan" -Dbuildtype=debugoptimized -Db_sanitize=thread
 # Only the suite's programs and what they depend on.
-targets=$(python3 - "$tsan" <<'EOF'
-import json, os, subprocess, sys
-build = os.path.realpath(sys.argv[1])
-intro = lambda what: json.loads(subprocess.check_output(['meson', 'introspect', what], cwd=build))
-files = {t['id']: t['filename'] for t in intro('--targets')}
-out = set()
-for t in intro('--tests'):
-    if 'kfdtrace:stress' not in t['suite']:
-        continue
-    out.add(t['cmd'][0])
-    out.update(f for d in t['depends'] for f in files.get(d, []))
-print(' '.join(sorted(os.path.relpath(f, build) for f in out)))
-EOF
-)
+targets=$(ci_suite_targets "$tsan" stress)
 # shellcheck disable=SC2086
 ninja -C "$tsan" $targets >/dev/null
 echo "tsan: build: $((SECONDS - t0)) s"

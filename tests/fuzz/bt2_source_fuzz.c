@@ -4,7 +4,7 @@
  * formats/bt2) on hostile trace files, driven the way `kfdtrace export
  * --ctf` drives it: kt_ctf_export() runs the source into babeltrace2's
  * sink.ctf.fs in this process. The input is the trace file; its seeds are
- * the trace reader's (corpus/bt2_source/ holds copies).
+ * the trace reader's (corpus/bt2_source is a link to corpus/trace_reader).
  *
  * The plugin is a module babeltrace2 loads (from this build tree), built
  * without coverage instrumentation: the fuzzer is guided only by the

@@ -2,7 +2,7 @@
 /*
  * Writes the seed corpora of the decode, topo_sysfs, profile and
  * replay_plan fuzz targets (not the trace reader's: gen_trace_corpus;
- * bt2_source's seeds are copies of the trace reader's). The files in
+ * corpus/bt2_source is a symbolic link to the trace reader's). The files in
  * tests/fuzz/corpus/<target>/ were made with
  *   gen_fuzz_corpus <target> tests/fuzz/corpus/<target>
  * except the crash_* and oom_* inputs the fuzzers found, kept so that the

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "stress_util.h"
@@ -56,15 +55,6 @@ stress_seconds(double dflt)
 	return *end || v <= 0 || v > 600 ? dflt : v;
 }
 
-double
-stress_now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 void
 stress_fail(const char *file, int line, const char *what, long got)
 {
@@ -105,6 +95,36 @@ stress_machine_get(struct stress_machine *m)
 }
 
 int
+stress_open_warm(struct stress_machine *m)
+{
+	HSAKMT_STATUS st;
+
+	st = hsaKmtOpenKFD();
+	if (st != HSAKMT_STATUS_SUCCESS) {
+		fprintf(stderr, "stress: hsaKmtOpenKFD: status %d\n", st);
+		return -1;
+	}
+	if (stress_machine_get(m)) {
+		fprintf(stderr, "stress: the topology has no GPU or no CPU node\n");
+		return -1;
+	}
+	st = stress_event_cycle();
+	if (st != HSAKMT_STATUS_SUCCESS) {
+		fprintf(stderr, "stress: warm-up event cycle: status %d\n", st);
+		return -1;
+	}
+	for (unsigned int g = 0; g < m->n_gpus; g++) {
+		st = stress_queue_cycle(m->gpus[g]);
+		if (st != HSAKMT_STATUS_SUCCESS) {
+			fprintf(stderr, "stress: warm-up queue cycle on node %u: status %d\n",
+				m->gpus[g], st);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int
 stress_count_fds(void)
 {
 	DIR *d = opendir("/proc/self/fd");
@@ -126,6 +146,13 @@ stress_vram_avail(const struct stress_machine *m, HSAuint64 *avail)
 		if (hsaKmtAvailableMemory(m->gpus[g], &avail[g]) != HSAKMT_STATUS_SUCCESS)
 			return -1;
 	return 0;
+}
+
+int
+stress_books_get(const struct stress_machine *m, struct stress_books *b)
+{
+	b->fds = stress_count_fds();
+	return stress_vram_avail(m, b->avail);
 }
 
 void
@@ -151,12 +178,32 @@ rnd(struct stress_worker *w)
 }
 
 void
-stress_worker_init(struct stress_worker *w, unsigned int id, unsigned int ops)
+stress_worker_init(struct stress_worker *w, unsigned int id, unsigned int ops,
+		   const struct stress_machine *m, atomic_bool *stop, atomic_int *in_call)
 {
 	memset(w, 0, sizeof(*w));
 	w->id = id;
 	w->ops = ops;
 	w->rng = 0x9e3779b97f4a7c15ULL * (id + 1);
+	w->m = m;
+	w->stop = stop;
+	w->in_call = in_call;
+}
+
+void *
+stress_worker_main(void *arg)
+{
+	struct stress_worker *w = arg;
+
+	while (!atomic_load(w->stop)) {
+		if (w->in_call)
+			atomic_fetch_add(w->in_call, 1);
+		stress_worker_step(w, w->m);
+		if (w->in_call)
+			atomic_fetch_sub(w->in_call, 1);
+	}
+	stress_worker_drain(w);
+	return NULL;
 }
 
 void
@@ -283,16 +330,33 @@ query_step(struct stress_worker *w)
 	w->n.queries++;
 }
 
-HSAKMT_STATUS
-stress_event_cycle(void)
+/* A signal event; the status says why when there is none. */
+static HSAKMT_STATUS
+event_create(bool manual_reset, HsaEvent **ev)
 {
 	HsaEventDescriptor desc;
-	HsaEvent *ev = NULL;
-	HSAKMT_STATUS st;
 
 	memset(&desc, 0, sizeof(desc));
 	desc.EventType = HSA_EVENTTYPE_SIGNAL;
-	st = hsaKmtCreateEvent(&desc, false, false, &ev);
+	*ev = NULL;
+	return hsaKmtCreateEvent(&desc, manual_reset, false, ev);
+}
+
+HsaEvent *
+stress_event_new(bool manual_reset)
+{
+	HsaEvent *ev;
+
+	return event_create(manual_reset, &ev) == HSAKMT_STATUS_SUCCESS ? ev : NULL;
+}
+
+HSAKMT_STATUS
+stress_event_cycle(void)
+{
+	HsaEvent *ev;
+	HSAKMT_STATUS st;
+
+	st = event_create(false, &ev);
 	if (st != HSAKMT_STATUS_SUCCESS)
 		return st;
 	st = hsaKmtSetEvent(ev);

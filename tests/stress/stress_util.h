@@ -52,6 +52,17 @@ struct stress_worker {
 	struct stress_counts n;
 	/* Which operations it may do (STRESS_OP_* bits). */
 	unsigned int ops;
+	/* For stress_worker_main(): where it runs, and until when. */
+	const struct stress_machine *m;
+	atomic_bool *stop;
+	/* NULL, or how many workers are inside an operation right now. */
+	atomic_int *in_call;
+};
+
+/* What must be back to its value after a run: open fds, VRAM per GPU. */
+struct stress_books {
+	int fds;
+	HSAuint64 avail[STRESS_MAX_GPUS];
 };
 
 enum stress_op {
@@ -72,9 +83,6 @@ void stress_watchdog(unsigned int seconds);
 /* stress_seconds() - the run length: STRESS_SECONDS, else @dflt. */
 double stress_seconds(double dflt);
 
-/* stress_now() - CLOCK_MONOTONIC in seconds. */
-double stress_now(void);
-
 /* stress_fail() - count a failure seen on any thread; prints the first few. */
 void stress_fail(const char *file, int line, const char *what, long got);
 
@@ -94,6 +102,15 @@ unsigned long stress_failures(void);
  */
 int stress_machine_get(struct stress_machine *m);
 
+/*
+ * stress_open_warm() - open the thunk, fill @m with its nodes, and warm up
+ * what the library sets up once per process and keeps (the events page,
+ * the doorbell slice) with an event cycle and a queue cycle per GPU, so
+ * that a baseline taken afterwards is the one a run must come back to.
+ * Return: 0, or -1 with the failing step on stderr.
+ */
+int stress_open_warm(struct stress_machine *m);
+
 /* stress_count_fds() - how many file descriptors the process has open. */
 int stress_count_fds(void);
 
@@ -104,6 +121,13 @@ int stress_count_fds(void);
 int stress_vram_avail(const struct stress_machine *m, HSAuint64 *avail);
 
 /*
+ * stress_books_get() - the open file descriptors and the VRAM available
+ * on every GPU of @m, into @b (fds -1 when they cannot be counted).
+ * Return: 0, or -1 when a VRAM query fails.
+ */
+int stress_books_get(const struct stress_machine *m, struct stress_books *b);
+
+/*
  * stress_publish() / stress_published() - a shared board of buffer
  * addresses: workers post what they allocate, others query them while
  * the owner may be freeing them (the answer may be either, never a crash).
@@ -111,8 +135,18 @@ int stress_vram_avail(const struct stress_machine *m, HSAuint64 *avail);
 void stress_publish(unsigned int slot, void *p);
 void *stress_published(unsigned int slot);
 
-/* stress_worker_init() - seed @w for worker @id doing @ops. */
-void stress_worker_init(struct stress_worker *w, unsigned int id, unsigned int ops);
+/*
+ * stress_worker_init() - seed @w for worker @id doing @ops on machine @m
+ * until *@stop; @in_call (may be NULL) counts it while inside an operation.
+ */
+void stress_worker_init(struct stress_worker *w, unsigned int id, unsigned int ops,
+			const struct stress_machine *m, atomic_bool *stop, atomic_int *in_call);
+
+/*
+ * stress_worker_main() - a thread's body (@arg: its struct stress_worker):
+ * stress_worker_step() until *stop, then stress_worker_drain().
+ */
+void *stress_worker_main(void *arg);
 
 /*
  * stress_worker_step() - one random operation of the worker's mix on
@@ -132,6 +166,12 @@ void stress_counts_add(struct stress_counts *sum, const struct stress_counts *n)
  * Return: HSAKMT_STATUS_SUCCESS, or the first failing call's status.
  */
 HSAKMT_STATUS stress_queue_cycle(HSAuint32 node);
+
+/*
+ * stress_event_new() - a signal event, auto-reset unless @manual_reset.
+ * Return: the event, or NULL when it could not be created.
+ */
+HsaEvent *stress_event_new(bool manual_reset);
 
 /*
  * stress_event_cycle() - create an auto-reset signal event, set it, wait

@@ -24,6 +24,7 @@
 #include <cmocka.h>
 
 #include "stress_util.h"
+#include "tc_run.h"
 
 #define FORK_THREADS	12
 #define FORKS		8
@@ -32,20 +33,6 @@
 static struct stress_machine mach;
 static atomic_bool stop;
 static atomic_int in_call;
-
-static void *
-hammer(void *arg)
-{
-	struct stress_worker *w = arg;
-
-	while (!atomic_load(&stop)) {
-		atomic_fetch_add(&in_call, 1);
-		stress_worker_step(w, &mach);
-		atomic_fetch_sub(&in_call, 1);
-	}
-	stress_worker_drain(w);
-	return NULL;
-}
 
 /* What a child checks, in order; its exit status names the first failure. */
 enum child_step {
@@ -118,10 +105,10 @@ child_signals_default(void)
 static int
 reap(pid_t pid)
 {
-	double t0 = stress_now();
+	double t0 = tc_now();
 	int status;
 
-	while (stress_now() - t0 < CHILD_SECONDS) {
+	while (tc_now() - t0 < CHILD_SECONDS) {
 		pid_t r = waitpid(pid, &status, WNOHANG);
 
 		if (r == pid)
@@ -137,25 +124,19 @@ static void
 test_fork_while_busy(void **state)
 {
 	static struct stress_worker workers[FORK_THREADS];
-	HSAuint64 avail0[STRESS_MAX_GPUS], avail1[STRESS_MAX_GPUS];
+	struct stress_books before, after;
 	pthread_t th[FORK_THREADS];
 	struct stress_counts sum = { 0 };
 	unsigned int busy_forks = 0;
-	int fds0;
 
 	(void)state;
 	stress_watchdog(200);
-	assert_int_equal(hsaKmtOpenKFD(), HSAKMT_STATUS_SUCCESS);
-	assert_int_equal(stress_machine_get(&mach), 0);
-	assert_int_equal(stress_event_cycle(), HSAKMT_STATUS_SUCCESS);
-	for (unsigned int g = 0; g < mach.n_gpus; g++)
-		assert_int_equal(stress_queue_cycle(mach.gpus[g]), HSAKMT_STATUS_SUCCESS);
-	fds0 = stress_count_fds();
-	assert_int_equal(stress_vram_avail(&mach, avail0), 0);
+	assert_int_equal(stress_open_warm(&mach), 0);
+	assert_int_equal(stress_books_get(&mach, &before), 0);
 
 	for (unsigned int i = 0; i < FORK_THREADS; i++) {
-		stress_worker_init(&workers[i], i, STRESS_OP_ALL);
-		assert_int_equal(pthread_create(&th[i], NULL, hammer, &workers[i]), 0);
+		stress_worker_init(&workers[i], i, STRESS_OP_ALL, &mach, &stop, &in_call);
+		assert_int_equal(pthread_create(&th[i], NULL, stress_worker_main, &workers[i]), 0);
 	}
 	for (unsigned int k = 0; k < FORKS; k++) {
 		int status;
@@ -189,10 +170,10 @@ test_fork_while_busy(void **state)
 	assert_true(busy_forks > 0);
 	assert_int_equal(sum.allocs, sum.frees);
 	assert_int_equal(sum.maps, sum.unmaps);
-	assert_int_equal(stress_vram_avail(&mach, avail1), 0);
+	assert_int_equal(stress_books_get(&mach, &after), 0);
 	for (unsigned int g = 0; g < mach.n_gpus; g++)
-		assert_int_equal(avail1[g], avail0[g]);
-	assert_int_equal(stress_count_fds(), fds0);
+		assert_int_equal(after.avail[g], before.avail[g]);
+	assert_int_equal(after.fds, before.fds);
 	assert_int_equal(hsaKmtReleaseSystemProperties(), HSAKMT_STATUS_SUCCESS);
 	assert_int_equal(hsaKmtCloseKFD(), HSAKMT_STATUS_SUCCESS);
 	stress_watchdog(0);

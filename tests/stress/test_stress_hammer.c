@@ -18,12 +18,12 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
-#include <string.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 #include "stress_util.h"
+#include "tc_run.h"
 
 #define PINGPONG_WAIT_MS	10000
 
@@ -31,17 +31,6 @@ static struct stress_machine mach;
 static atomic_bool stop, pp_done;
 static HsaEvent *ping, *pong;
 static unsigned long pings, pongs;
-
-static void *
-hammer(void *arg)
-{
-	struct stress_worker *w = arg;
-
-	while (!atomic_load(&stop))
-		stress_worker_step(w, &mach);
-	stress_worker_drain(w);
-	return NULL;
-}
 
 /* Sets ping, then blocks until the ponger answers. */
 static void *
@@ -84,56 +73,36 @@ ponger(void *arg)
 	return NULL;
 }
 
-static HsaEvent *
-auto_reset_event(void)
-{
-	HsaEventDescriptor desc;
-	HsaEvent *ev = NULL;
-
-	memset(&desc, 0, sizeof(desc));
-	desc.EventType = HSA_EVENTTYPE_SIGNAL;
-	return hsaKmtCreateEvent(&desc, false, false, &ev) == HSAKMT_STATUS_SUCCESS ? ev : NULL;
-}
-
 static void
 test_hammer(void **state)
 {
 	static struct stress_worker workers[STRESS_THREADS - 2];
-	HSAuint64 avail0[STRESS_MAX_GPUS], avail1[STRESS_MAX_GPUS];
+	struct stress_books before, after;
 	pthread_t th[STRESS_THREADS];
 	struct stress_counts sum = { 0 };
 	double secs = stress_seconds(3), t0;
 	unsigned int n = 0;
-	int fds0, fds1;
 
 	(void)state;
 	stress_watchdog((unsigned int)secs + 200);
-	assert_int_equal(hsaKmtOpenKFD(), HSAKMT_STATUS_SUCCESS);
-	assert_int_equal(stress_machine_get(&mach), 0);
-	/*
-	 * Warm up what the library sets up once per process and keeps (the
-	 * events page, the doorbell slice) before taking the baseline.
-	 */
-	assert_int_equal(stress_event_cycle(), HSAKMT_STATUS_SUCCESS);
-	for (unsigned int g = 0; g < mach.n_gpus; g++)
-		assert_int_equal(stress_queue_cycle(mach.gpus[g]), HSAKMT_STATUS_SUCCESS);
-	fds0 = stress_count_fds();
-	assert_true(fds0 > 0);
-	assert_int_equal(stress_vram_avail(&mach, avail0), 0);
+	/* The baseline is taken once the library's per-process setup is done. */
+	assert_int_equal(stress_open_warm(&mach), 0);
+	assert_int_equal(stress_books_get(&mach, &before), 0);
+	assert_true(before.fds > 0);
 
-	ping = auto_reset_event();
-	pong = auto_reset_event();
+	ping = stress_event_new(false);
+	pong = stress_event_new(false);
 	assert_non_null(ping);
 	assert_non_null(pong);
 
-	t0 = stress_now();
+	t0 = tc_now();
 	for (unsigned int i = 0; i < STRESS_THREADS - 2; i++) {
-		stress_worker_init(&workers[i], i, STRESS_OP_ALL);
-		assert_int_equal(pthread_create(&th[n++], NULL, hammer, &workers[i]), 0);
+		stress_worker_init(&workers[i], i, STRESS_OP_ALL, &mach, &stop, NULL);
+		assert_int_equal(pthread_create(&th[n++], NULL, stress_worker_main, &workers[i]), 0);
 	}
 	assert_int_equal(pthread_create(&th[n++], NULL, pinger, NULL), 0);
 	assert_int_equal(pthread_create(&th[n++], NULL, ponger, NULL), 0);
-	while (stress_now() - t0 < secs)
+	while (tc_now() - t0 < secs)
 		usleep(20000);
 	atomic_store(&stop, true);
 	for (unsigned int i = 0; i < n; i++)
@@ -147,7 +116,7 @@ test_hammer(void **state)
 	printf("stress-hammer: %u threads, %.1f s, %u GPU(s): %lu allocs, %lu frees, "
 	       "%lu maps, %lu unmaps, %lu pointer queries, %lu event cycles, %lu queue cycles, "
 	       "%lu reads, %lu ping-pongs, %lu failures\n",
-	       n, stress_now() - t0, mach.n_gpus, sum.allocs, sum.frees, sum.maps, sum.unmaps,
+	       n, tc_now() - t0, mach.n_gpus, sum.allocs, sum.frees, sum.maps, sum.unmaps,
 	       sum.queries, sum.events, sum.queues, sum.reads, pings, stress_failures());
 	assert_int_equal(stress_failures(), 0);
 	/* Everything was exercised, and everything was undone. */
@@ -155,13 +124,12 @@ test_hammer(void **state)
 	assert_int_equal(sum.allocs, sum.frees);
 	assert_int_equal(sum.maps, sum.unmaps);
 	assert_int_equal(pings, pongs);
-	assert_int_equal(stress_vram_avail(&mach, avail1), 0);
+	assert_int_equal(stress_books_get(&mach, &after), 0);
 	for (unsigned int g = 0; g < mach.n_gpus; g++)
-		assert_int_equal(avail1[g], avail0[g]);
-	fds1 = stress_count_fds();
-	assert_int_equal(fds1, fds0);
+		assert_int_equal(after.avail[g], before.avail[g]);
+	assert_int_equal(after.fds, before.fds);
 	printf("stress-hammer: bookkeeping: VRAM available and %d open fds as before the run\n",
-	       fds1);
+	       after.fds);
 
 	assert_int_equal(hsaKmtReleaseSystemProperties(), HSAKMT_STATUS_SUCCESS);
 	assert_int_equal(hsaKmtCloseKFD(), HSAKMT_STATUS_SUCCESS);

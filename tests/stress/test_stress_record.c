@@ -27,6 +27,7 @@
 #include <kfdtrace/trace.h>
 
 #include "stress_util.h"
+#include "tc_run.h"
 
 #define RECORD_THREADS	8
 #define MAX_TIDS	64
@@ -88,17 +89,6 @@ churner(void *arg)
 	return NULL;
 }
 
-static void *
-worker(void *arg)
-{
-	struct stress_worker *w = arg;
-
-	while (!atomic_load(&stop))
-		stress_worker_step(w, &mach);
-	stress_worker_drain(w);
-	return NULL;
-}
-
 /* Per-thread order: each record's seq above the thread's previous one. */
 struct tid_seq {
 	uint32_t tid;
@@ -150,13 +140,13 @@ test_record_under_load(void **state)
 	assert_int_equal(kfd_recorder_attach(rec), 0);
 	assert_int_equal(kfd_dispatch_hook_add(&count_hooks, NULL), 0);
 
-	t0 = stress_now();
+	t0 = tc_now();
 	for (unsigned int i = 0; i < RECORD_THREADS; i++) {
-		stress_worker_init(&workers[i], 100 + i, STRESS_OP_ALL);
-		assert_int_equal(pthread_create(&th[i], NULL, worker, &workers[i]), 0);
+		stress_worker_init(&workers[i], 100 + i, STRESS_OP_ALL, &mach, &stop, NULL);
+		assert_int_equal(pthread_create(&th[i], NULL, stress_worker_main, &workers[i]), 0);
 	}
 	assert_int_equal(pthread_create(&churn, NULL, churner, NULL), 0);
-	while (stress_now() - t0 < secs)
+	while (tc_now() - t0 < secs)
 		usleep(20000);
 	atomic_store(&stop, true);
 	for (unsigned int i = 0; i < RECORD_THREADS; i++)
@@ -181,7 +171,7 @@ test_record_under_load(void **state)
 
 	printf("stress-record: %u threads, %.1f s, %lu hook add/remove cycles: %lu ioctls "
 	       "counted, %lu IOCTL records from %u threads, %lu out of order, %lu failures\n",
-	       RECORD_THREADS + 1, stress_now() - t0, atomic_load(&churned),
+	       RECORD_THREADS + 1, tc_now() - t0, atomic_load(&churned),
 	       atomic_load(&counted), ioctls, ntids, out_of_order, stress_failures());
 	assert_int_equal(stress_failures(), 0);
 	assert_int_equal(rs.integrity, KT_INTEGRITY_OK);

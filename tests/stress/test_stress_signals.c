@@ -32,6 +32,7 @@
 #include <kfdtrace/kfd_abi.h>
 
 #include "stress_util.h"
+#include "tc_run.h"
 
 #define SLICE_MS	10
 
@@ -64,11 +65,11 @@ wait_interruptible(int fd, unsigned long request, struct kfd_abi_wait_events_arg
 {
 	const uint32_t timeout = a->timeout;
 	const bool infinite = timeout == HSA_EVENTTIMEOUT_INFINITE;
-	const double deadline = stress_now() + timeout / 1000.0;
+	const double deadline = tc_now() + timeout / 1000.0;
 	int ret;
 
 	for (;;) {
-		double left = deadline - stress_now();
+		double left = deadline - tc_now();
 
 		if (signal_arrived) {
 			signal_arrived = 0;
@@ -82,7 +83,7 @@ wait_interruptible(int fd, unsigned long request, struct kfd_abi_wait_events_arg
 		a->timeout = timeout;	/* the kernel leaves the caller's value */
 		if (ret || a->wait_result != KFD_ABI_WAIT_RESULT_TIMEOUT)
 			return ret;
-		if (!infinite && stress_now() >= deadline)
+		if (!infinite && tc_now() >= deadline)
 			return ret;
 	}
 }
@@ -123,14 +124,14 @@ static void *
 waiter_main(void *arg)
 {
 	struct waiter *w = arg;
-	double t0 = stress_now();
+	double t0 = tc_now();
 
 	is_waiter = true;
 	if (w->n == 1)
 		w->st = hsaKmtWaitOnEvent(w->events[0], w->ms);
 	else
 		w->st = hsaKmtWaitOnMultipleEvents(w->events, w->n, w->all, w->ms);
-	w->took = stress_now() - t0;
+	w->took = tc_now() - t0;
 	return NULL;
 }
 
@@ -151,34 +152,32 @@ background(void *arg)
 	return NULL;
 }
 
-static HsaEvent *
-event_new(bool manual_reset)
-{
-	HsaEventDescriptor desc;
-	HsaEvent *ev = NULL;
-
-	memset(&desc, 0, sizeof(desc));
-	desc.EventType = HSA_EVENTTYPE_SIGNAL;
-	return hsaKmtCreateEvent(&desc, manual_reset, false, &ev) == HSAKMT_STATUS_SUCCESS ?
-	       ev : NULL;
-}
-
+/*
+ * Each test's start: the counters zeroed, its WAIT_EVENTS interruptible
+ * or not (@intr), @w->n new events (manual-reset or auto-reset), and the
+ * waiter started on them.
+ */
 static void
-reset_counts(bool intr)
+start_waiter(struct waiter *w, bool intr, bool manual_reset)
 {
 	atomic_store(&interruptible, intr);
 	atomic_store(&wait_attempts, 0);
 	atomic_store(&eintrs, 0);
 	atomic_store(&handled, 0);
+	for (unsigned int i = 0; i < w->n; i++)
+		w->events[i] = stress_event_new(manual_reset);
+	for (unsigned int i = 0; i < w->n; i++)
+		assert_non_null(w->events[i]);
+	assert_int_equal(pthread_create(&w->thread, NULL, waiter_main, w), 0);
 }
 
 /* Wait until the waiter is inside WAIT_EVENTS, then signal it @n times. */
 static void
 signal_waiter(struct waiter *w, unsigned int n)
 {
-	double t0 = stress_now();
+	double t0 = tc_now();
 
-	while (!atomic_load(&wait_attempts) && stress_now() - t0 < 30)
+	while (!atomic_load(&wait_attempts) && tc_now() - t0 < 30)
 		usleep(1000);
 	assert_true(atomic_load(&wait_attempts) > 0);
 	/*
@@ -188,7 +187,7 @@ signal_waiter(struct waiter *w, unsigned int n)
 	 */
 	for (unsigned int i = 0; i < n; i++) {
 		assert_int_equal(pthread_kill(w->thread, SIGUSR1), 0);
-		while (atomic_load(&handled) <= i && stress_now() - t0 < 30)
+		while (atomic_load(&handled) <= i && tc_now() - t0 < 30)
 			usleep(1000);
 		assert_int_equal(atomic_load(&handled), i + 1);
 		usleep(2 * SLICE_MS * 1000);
@@ -202,10 +201,7 @@ test_infinite_wait(void **state)
 	struct waiter w = { .n = 1, .ms = HSA_EVENTTIMEOUT_INFINITE };
 
 	(void)state;
-	reset_counts(true);
-	w.events[0] = event_new(false);
-	assert_non_null(w.events[0]);
-	assert_int_equal(pthread_create(&w.thread, NULL, waiter_main, &w), 0);
+	start_waiter(&w, true, false);
 	signal_waiter(&w, 10);
 	assert_int_equal(hsaKmtSetEvent(w.events[0]), HSAKMT_STATUS_SUCCESS);
 	assert_int_equal(pthread_join(w.thread, NULL), 0);
@@ -232,10 +228,7 @@ test_timed_wait(void **state)
 	struct waiter w = { .n = 1, .ms = 1500 };
 
 	(void)state;
-	reset_counts(true);
-	w.events[0] = event_new(false);
-	assert_non_null(w.events[0]);
-	assert_int_equal(pthread_create(&w.thread, NULL, waiter_main, &w), 0);
+	start_waiter(&w, true, false);
 	signal_waiter(&w, 5);
 	assert_int_equal(pthread_join(w.thread, NULL), 0);
 	assert_int_equal(w.st, HSAKMT_STATUS_WAIT_TIMEOUT);
@@ -260,12 +253,7 @@ test_wait_all(void **state)
 	struct waiter w = { .n = 2, .all = true, .ms = 20000 };
 
 	(void)state;
-	reset_counts(true);
-	w.events[0] = event_new(true);
-	w.events[1] = event_new(true);
-	assert_non_null(w.events[0]);
-	assert_non_null(w.events[1]);
-	assert_int_equal(pthread_create(&w.thread, NULL, waiter_main, &w), 0);
+	start_waiter(&w, true, true);
 	assert_int_equal(hsaKmtSetEvent(w.events[0]), HSAKMT_STATUS_SUCCESS);
 	signal_waiter(&w, 5);
 	assert_int_equal(hsaKmtSetEvent(w.events[1]), HSAKMT_STATUS_SUCCESS);
@@ -285,10 +273,7 @@ test_uninterrupted_sleep(void **state)
 	struct waiter w = { .n = 1, .ms = 20000 };
 
 	(void)state;
-	reset_counts(false);
-	w.events[0] = event_new(false);
-	assert_non_null(w.events[0]);
-	assert_int_equal(pthread_create(&w.thread, NULL, waiter_main, &w), 0);
+	start_waiter(&w, false, false);
 	signal_waiter(&w, 10);
 	assert_int_equal(hsaKmtSetEvent(w.events[0]), HSAKMT_STATUS_SUCCESS);
 	assert_int_equal(pthread_join(w.thread, NULL), 0);
