@@ -122,11 +122,14 @@ void
 rp_model_print(const struct rp_model *m, FILE *out)
 {
 	uint64_t counts[8] = { 0 }, bytes = 0, alive = 0;
-	char s1[32], s2[32];
+	char s1[32], s2[32], exe[1024], prod[256];
 	size_t i;
 
-	fprintf(out, "trace:      %s pid %d (%s)%s\n", m->hdr.exe, m->hdr.pid,
-		m->hdr.producer,
+	fprintf(out, "trace:      %s pid %d (%s)%s\n",
+		kfd_text_safe(exe, sizeof(exe), m->hdr.exe, sizeof(m->hdr.exe)),
+		m->hdr.pid,
+		kfd_text_safe(prod, sizeof(prod), m->hdr.producer,
+			      sizeof(m->hdr.producer)),
 		(m->hdr.flags & KT_HDR_SIMULATED) ? ", captured on kfdsim" : "");
 	fprintf(out, "records:    %" PRIu64 " (%" PRIu64 " ioctls, %" PRIu64
 		" failed, %" PRIu64 " unknown requests), seq %" PRIu64 "..%" PRIu64

@@ -384,10 +384,14 @@ run_once(struct rp_run *st, const char *record_path)
 				rp_note(st, "the child (pid %d) has a trace of its own; "
 					"replay it separately", rec->u.fork.child_pid);
 			} else if (rec->type == KT_REC_EXEC) {
+				char safe[512];
+
 				st->cur_seq = rec->seq;
 				st->cur_name = "exec";
 				rp_note(st, "the captured image ends here (exec of %s)",
-					rec->u.exec.path ? rec->u.exec.path : "?");
+					rec->u.exec.path ?
+					kfd_text_safe(safe, sizeof(safe),
+						      rec->u.exec.path, 4096) : "?");
 			}
 			continue;
 		}

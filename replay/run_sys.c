@@ -190,7 +190,7 @@ static void
 run_open(struct rp_run *st, const struct kt_record *rec)
 {
 	const struct kt_open_rec *o = &rec->u.open;
-	char path[512];
+	char path[512], safe[512];
 	int fd, err = 0;
 
 	st->cur_name = "open";
@@ -202,12 +202,13 @@ run_open(struct rp_run *st, const struct kt_record *rec)
 		st->sum.not_replayed++;
 		if (o->path && o->ret >= 0)
 			rp_note(st, "%s is not a KFD or render-node path: not opened",
-				o->path);
+				kfd_text_safe(safe, sizeof(safe), o->path, 4096));
 		return;
 	}
 	render_path(st, o->path, path, sizeof(path));
 	if (strcmp(path, o->path) && st->o->verbose)
-		rp_note(st, "%s opened as %s", o->path, path);
+		rp_note(st, "%s opened as %s",
+			kfd_text_safe(safe, sizeof(safe), o->path, 4096), path);
 	fd = open(path, o->flags & (O_ACCMODE | O_CLOEXEC | O_NONBLOCK));
 	if (fd < 0)
 		err = errno;

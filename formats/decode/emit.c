@@ -112,11 +112,10 @@ utf8_seq_len(const unsigned char *s, size_t n)
  * input yields valid JSON) and \xXX in text (which stays ASCII).
  */
 static void
-quote(struct kt_strbuf *sb, const unsigned char *s, size_t n, int json)
+escape(struct kt_strbuf *sb, const unsigned char *s, size_t n, int json)
 {
 	size_t i = 0, run = 0, l;
 
-	kt_strbuf_putc(sb, '"');
 	while (i < n) {
 		unsigned char c = s[i];
 
@@ -165,7 +164,45 @@ quote(struct kt_strbuf *sb, const unsigned char *s, size_t n, int json)
 		i++;
 	}
 	kt_strbuf_append(sb, s + i - run, run);
+}
+
+static void
+quote(struct kt_strbuf *sb, const unsigned char *s, size_t n, int json)
+{
 	kt_strbuf_putc(sb, '"');
+	escape(sb, s, n, json);
+	kt_strbuf_putc(sb, '"');
+}
+
+void
+kfd_text_escape(struct kt_strbuf *sb, const char *s, size_t n)
+{
+	escape(sb, (const unsigned char *)s, n, 0);
+}
+
+const char *
+kfd_text_safe(char *buf, size_t size, const char *s, size_t max)
+{
+	struct kt_strbuf sb;
+	size_t n;
+
+	if (!size)
+		return "";
+	kt_strbuf_init(&sb);
+	escape(&sb, (const unsigned char *)s, s ? strnlen(s, max) : 0, 0);
+	n = sb.len < size - 1 ? sb.len : size - 1;
+	/* Never cut an escape in half: drop the partial one. */
+	if (n < sb.len)
+		for (size_t k = n; k > 0 && k + 4 > n; k--)
+			if (sb.data[k - 1] == '\\') {
+				n = k - 1;
+				break;
+			}
+	if (n)
+		memcpy(buf, sb.data, n);
+	buf[n] = '\0';
+	kt_strbuf_release(&sb);
+	return buf;
 }
 
 void

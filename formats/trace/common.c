@@ -13,7 +13,7 @@ kt_strerror(int err)
 	case 0:
 		return "success";
 	case KT_ETRUNC:
-		return "truncated trace (the file ends inside a frame)";
+		return "truncated trace (the file ends early)";
 	case KT_ECORRUPT:
 		return "corrupt trace";
 	case KT_EVERSION:

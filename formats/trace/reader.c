@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -64,7 +65,7 @@ kt_reader_find_footer(struct kt_reader *r)
 
 static int
 kt_reader_init(const uint8_t *data, size_t len, void *map, uint8_t *copy,
-	       struct kt_reader **out)
+	       struct kt_reader **out, const char **whyp)
 {
 	struct kt_reader *r;
 	const char *why = NULL;
@@ -79,6 +80,8 @@ kt_reader_init(const uint8_t *data, size_t len, void *map, uint8_t *copy,
 	r->copy = copy;
 	err = kt_header_decode(data, len, &r->hdr, &r->data_start, &why);
 	if (err) {
+		if (whyp)
+			*whyp = why;
 		kt_reader_close(r);
 		return err;
 	}
@@ -103,21 +106,41 @@ kt_reader_open_mem(const void *data, size_t len, struct kt_reader **out)
 	*out = NULL;
 	if (!data && len)
 		return -EINVAL;
-	return kt_reader_init(data, len, NULL, NULL, out);
+	return kt_reader_init(data, len, NULL, NULL, out, NULL);
 }
 
-/* Pipes and other unmappable files are read into memory. */
+/*
+ * Pipes and other unmappable files are read into memory, within a bound,
+ * and refused as soon as their first bytes cannot start a trace.
+ */
 static int
-kt_read_fd(int fd, uint8_t **out, size_t *len)
+kt_read_fd(int fd, uint8_t **out, size_t *len, const char **why)
 {
 	size_t cap = 1 << 16, got = 0;
 	uint8_t *buf = malloc(cap), *nb;
+	bool checked = false;
 
 	if (!buf)
 		return -ENOMEM;
 	for (;;) {
 		ssize_t n;
 
+		if (!checked && got >= 16) {
+			struct kt_header h;
+			size_t start;
+			int err = kt_header_decode(buf, got, &h, &start, why);
+
+			if (err == -KT_ENOTTRACE) {
+				free(buf);
+				return err;
+			}
+			checked = true;
+		}
+		if (got >= KT_READER_STREAM_MAX) {
+			*why = "a pipe or device input over 4 GiB (save it to a file)";
+			free(buf);
+			return -KT_ETOOBIG;
+		}
 		if (got == cap) {
 			nb = realloc(buf, cap * 2);
 			if (!nb) {
@@ -148,12 +171,22 @@ kt_read_fd(int fd, uint8_t **out, size_t *len)
 int
 kt_reader_open(const char *path, struct kt_reader **out)
 {
+	return kt_reader_open_why(path, out, NULL);
+}
+
+int
+kt_reader_open_why(const char *path, struct kt_reader **out, const char **why)
+{
+	const char *dummy;
 	uint8_t *copy = NULL;
 	void *map = NULL;
 	struct stat sb;
 	size_t len = 0;
 	int fd, err;
 
+	if (!why)
+		why = &dummy;
+	*why = NULL;
 	*out = NULL;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -171,7 +204,7 @@ kt_reader_open(const char *path, struct kt_reader **out)
 			map = NULL;
 	}
 	if (!map && !(S_ISREG(sb.st_mode) && sb.st_size == 0)) {
-		err = kt_read_fd(fd, &copy, &len);
+		err = kt_read_fd(fd, &copy, &len, why);
 		if (err) {
 			close(fd);
 			return err;
@@ -180,7 +213,7 @@ kt_reader_open(const char *path, struct kt_reader **out)
 	close(fd);
 	if (map)
 		madvise(map, len, MADV_SEQUENTIAL);
-	return kt_reader_init(map ? map : copy, len, map, copy, out);
+	return kt_reader_init(map ? map : copy, len, map, copy, out, why);
 }
 
 void

@@ -15,6 +15,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -779,6 +780,7 @@ kt_writer_free(struct kt_writer *w)
 	free(w->stage);
 	free(w->zbuf);
 	free(w->pending);
+	free(w->path);
 	pthread_mutex_destroy(&w->lock);
 	pthread_cond_destroy(&w->cond);
 	free(w);
@@ -805,6 +807,8 @@ kt_writer_thread_start(void *arg)
 		if (fd > 0)
 			syscall(SYS_close_range, 0u, fd - 1, 0);
 		syscall(SYS_close_range, fd + 1, ~0u, 0);
+		/* Nothing the program does to its fds reaches this copy. */
+		kt_writer_mark_private_table(w);
 	}
 	return kt_writer_thread_main(arg);
 }
@@ -818,6 +822,7 @@ kt_writer_fdopen(int fd, const struct kt_header *hdr,
 	sigset_t all, old;
 	struct kt_writer *w;
 	size_t hsize, done;
+	struct stat st;
 	int err;
 
 	*out = NULL;
@@ -842,9 +847,16 @@ kt_writer_fdopen(int fd, const struct kt_header *hdr,
 	w->seekable = w->base_off >= 0;
 	if (!w->seekable)
 		w->base_off = 0;
+	if (fstat(fd, &st) == 0) {
+		w->ident_known = true;
+		w->ident_dev = st.st_dev;
+		w->ident_ino = st.st_ino;
+	}
+	if (opts && opts->path)
+		w->path = strdup(opts->path);
 	w->emerg_out = malloc(w->buf_cap + KT_REBASE_MAX);
 	w->cctx = ZSTD_createCCtx();
-	if (!w->cctx || !w->emerg_out) {
+	if (!w->cctx || !w->emerg_out || (opts && opts->path && !w->path)) {
 		err = -ENOMEM;
 		goto fail;
 	}
@@ -885,16 +897,20 @@ int
 kt_writer_open(const char *path, const struct kt_header *hdr,
 	       const struct kt_writer_opts *opts, struct kt_writer **out)
 {
+	struct kt_writer_opts o = { 0 };
 	int fd, err;
 
 	*out = NULL;
 	if (!path)
 		return -EINVAL;
+	if (opts)
+		o = *opts;
+	o.path = path;
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 		  0600);
 	if (fd < 0)
 		return -errno;
-	err = kt_writer_fdopen(fd, hdr, opts, out);
+	err = kt_writer_fdopen(fd, hdr, &o, out);
 	if (err)
 		unlink(path);
 	return err;
@@ -999,7 +1015,8 @@ kt_writer_close(struct kt_writer *w)
 		atomic_store(&w->broken, false);
 		kt_writer_end(w);
 		kt_writer_write_index(w);
-		if (w->have_index && !atomic_load(&w->broken)) {
+		if (w->have_index && !atomic_load(&w->broken) &&
+		    !kt_writer_fd_check(w)) {
 			kt_footer_encode(footer, w->last_index);
 			err = kt_write_all(w->fd, footer, sizeof(footer), &done);
 			if (err)
@@ -1009,7 +1026,8 @@ kt_writer_close(struct kt_writer *w)
 		}
 	}
 	kt_sig_guard_leave(&guard);
-	if (close(w->fd) && errno != EINTR)
+	/* Close only what is still ours: the number may be the program's. */
+	if (!kt_writer_fd_check(w) && close(w->fd) && errno != EINTR)
 		kt_writer_io_error(w, -errno, 0);
 	err = atomic_load(&w->io_err);
 	kt_writer_free(w);

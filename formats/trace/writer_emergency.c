@@ -203,7 +203,11 @@ kt_emerg(struct kt_writer *w, bool finish)
 	/*
 	 * else: the writer thread itself faulted. Its batch will not go on
 	 * under us, so write what is left without waiting for it.
+	 *
+	 * This thread shares the program's fd table, which may no longer
+	 * hold the trace at w->fd (closefrom() before exit, say).
 	 */
+	kt_writer_fd_check(w);
 	if (atomic_load(&w->broken)) {
 		err = atomic_load(&w->io_err);
 		goto out;

@@ -200,6 +200,17 @@ struct kt_writer {
 	_Atomic uint64_t file_off;	/* bytes since the trace's start */
 	off_t base_off;			/* file position of the trace's start */
 	bool seekable;
+	/*
+	 * What the fd must still name before a thread that shares the
+	 * program's fd table writes (kt_writer_fd_check()): the program can
+	 * close it or put its own file at that number behind every wrapper's
+	 * back (closefrom(), raw close/dup2 system calls).
+	 */
+	bool ident_known;
+	dev_t ident_dev;
+	ino_t ident_ino;
+	char *path;			/* to reopen it by, or NULL */
+	_Atomic bool fd_lost;		/* gone, and not found again */
 	_Atomic bool broken;		/* a write failed: no more frames */
 	_Atomic bool damaged;		/* a partial frame could not be cut */
 	_Atomic bool ended;		/* kt_writer_emergency_end() wrote END */
@@ -254,6 +265,23 @@ struct kt_wbuf *kt_steal(struct kt_writer *w, bool force, uint64_t min_age,
 			 uint64_t now, const struct kt_wthread *except);
 int kt_write_all(int fd, const void *buf, size_t len, size_t *done);
 void kt_writer_io_error(struct kt_writer *w, int err, size_t partial);
+
+/*
+ * kt_writer_fd_check() - make sure w->fd still names the trace file before
+ * writing to it from a thread that shares the program's fd table (the
+ * writer thread keeps a private table and needs no check). If the program
+ * closed the fd or put another file at its number, the file is reopened by
+ * its path (same inode only) at a new fd; failing that, writing stops and
+ * one line on stderr says so. The program's fd is never touched.
+ * Async-signal-safe. Return: 0, or -EBADF when the trace cannot be written.
+ */
+int kt_writer_fd_check(struct kt_writer *w);
+
+/* Whether the calling thread is @w's writer thread with its own fd table. */
+bool kt_writer_on_private_table(const struct kt_writer *w);
+
+/* Called by @w's writer thread once it has a private fd table. */
+void kt_writer_mark_private_table(const struct kt_writer *w);
 struct kt_wbuf *kt_wbuf_sort(struct kt_wbuf *list);
 struct kt_wbuf *kt_queue_take(struct kt_writer *w, unsigned int *count);
 void kt_futex_wake(_Atomic uint32_t *word);

@@ -5,10 +5,13 @@
  * to a failed write, the buffer queue, sorting buffers, futex waits.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/futex.h>
 #include <linux/membarrier.h>
 #include <sched.h>
 #include <signal.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -35,6 +38,82 @@ kt_write_all(int fd, const void *buf, size_t len, size_t *done)
 	}
 	*done = off;
 	return 0;
+}
+
+/* Set on a writer thread that gave up its share of the program's fd table. */
+static __thread const struct kt_writer *kt_private_table_of;
+
+void
+kt_writer_mark_private_table(const struct kt_writer *w)
+{
+	kt_private_table_of = w;
+}
+
+bool
+kt_writer_on_private_table(const struct kt_writer *w)
+{
+	return kt_private_table_of == w;
+}
+
+static bool
+kt_fd_is(int fd, dev_t dev, ino_t ino)
+{
+	struct stat st;
+
+	return fd >= 0 && fstat(fd, &st) == 0 && st.st_dev == dev &&
+	       st.st_ino == ino;
+}
+
+static void
+kt_fd_note(const char *what)
+{
+	static const char head[] = "kfdtrace: the traced program closed or "
+				   "replaced the trace's file descriptor; ";
+	ssize_t r;
+
+	r = write(2, head, sizeof(head) - 1);
+	r = write(2, what, strlen(what));
+	(void)r;
+}
+
+int
+kt_writer_fd_check(struct kt_writer *w)
+{
+	int fd, high;
+
+	if (atomic_load(&w->fd_lost))
+		return -EBADF;
+	if (!w->ident_known || kt_writer_on_private_table(w) ||
+	    kt_fd_is(w->fd, w->ident_dev, w->ident_ino))
+		return 0;
+	/*
+	 * The number is the program's now: never write, close or seek it.
+	 * The same file under its path can be written at a new number, at
+	 * the offset the writer has reached.
+	 */
+	fd = w->path && w->seekable ?
+	     open(w->path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW) : -1;
+	if (fd >= 0 && kt_fd_is(fd, w->ident_dev, w->ident_ino)) {
+		high = fcntl(fd, F_DUPFD_CLOEXEC, w->fd > 0 ? w->fd : 3);
+		if (high >= 0) {
+			close(fd);
+			fd = high;
+		}
+		if (lseek(fd, w->base_off + (off_t)atomic_load(&w->file_off),
+			  SEEK_SET) >= 0) {
+			w->fd = fd;
+			kt_fd_note("reopened it by its path\n");
+			return 0;
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	w->fd = -1;
+	atomic_store(&w->fd_lost, true);
+	kt_writer_io_error(w, -EBADF, 0);
+	kt_fd_note("its file cannot be found again: the rest of the trace "
+		   "is lost\n");
+	return -EBADF;
 }
 
 /*

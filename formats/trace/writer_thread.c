@@ -86,7 +86,7 @@ kt_writer_emit(struct kt_writer *w, struct kt_wbuf **bufs, unsigned int n,
 		.flags = is_end ? KT_IDX_F_END : 0,
 	};
 	const uint8_t *src;
-	size_t content = 0, need = 0, csize, done;
+	size_t content = 0, need = 0, csize, done = 0;
 	uint64_t off;
 	int err;
 
@@ -138,7 +138,9 @@ kt_writer_emit(struct kt_writer *w, struct kt_wbuf **bufs, unsigned int n,
 		return;
 	}
 	off = atomic_load(&w->file_off);
-	err = kt_write_all(w->fd, w->zbuf, csize, &done);
+	err = kt_writer_fd_check(w);
+	if (!err)
+		err = kt_write_all(w->fd, w->zbuf, csize, &done);
 	if (err) {
 		kt_writer_io_error(w, err, done);
 		atomic_fetch_add(&w->lost, e.records);
@@ -159,7 +161,7 @@ kt_writer_emit(struct kt_writer *w, struct kt_wbuf **bufs, unsigned int n,
 void
 kt_writer_write_index(struct kt_writer *w)
 {
-	size_t size, done;
+	size_t size, done = 0;
 	uint8_t *buf;
 	uint64_t off;
 	int err;
@@ -173,7 +175,9 @@ kt_writer_write_index(struct kt_writer *w)
 	kt_index_encode(buf, w->pending, w->npending,
 			w->have_index ? w->last_index : 0);
 	off = atomic_load(&w->file_off);
-	err = kt_write_all(w->fd, buf, size, &done);
+	err = kt_writer_fd_check(w);
+	if (!err)
+		err = kt_write_all(w->fd, buf, size, &done);
 	free(buf);
 	if (err) {
 		kt_writer_io_error(w, err, done);

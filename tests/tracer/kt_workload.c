@@ -24,6 +24,15 @@
  *				execvpe, fexecve, execve; stage 8 exits
  *   kt_workload closeall	closes every fd (close, close_range, dup2
  *				over them) between GET_VERSIONs
+ *   kt_workload ownfile HOW PATH [crash]
+ *				GET_VERSION, then takes every fd from 3 up
+ *				behind the wrappers' back (HOW: closefrom,
+ *				close_range, rawclose: the close_range or
+ *				close system call, rawdup2: dup2 system calls
+ *				of its own file over them), puts its own file
+ *				PATH at every number up to 1023 and writes
+ *				64 KiB to it; then exits 0 (with "crash":
+ *				dies of SIGSEGV)
  *   kt_workload bench N [mt]	N GET_VERSIONs; prints the median wall ns/call
  *				and this thread's mean CPU ns/call ("mt": with
  *				a second, idle thread)
@@ -50,6 +59,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -675,6 +685,63 @@ mode_execchain(const char *arg0, int stage)
 	return 0;
 }
 
+/* 64 KiB of a pattern no trace frame contains. */
+static void
+write_own(int fd)
+{
+	char block[4096];
+
+	for (size_t i = 0; i < sizeof(block); i++)
+		block[i] = (char)('a' + i % 26);
+	for (int i = 0; i < 16; i++)
+		if (write(fd, block, sizeof(block)) != (ssize_t)sizeof(block))
+			exit(3);
+}
+
+/*
+ * The program takes the fd numbers away from the tracer in ways no libc
+ * wrapper sees, then fills them with its own file: the tracer must neither
+ * write into that file nor lose the end of the trace.
+ */
+static int
+mode_ownfile(const char *how, const char *path, int crash)
+{
+	int kfd = open_kfd(), own;
+
+	get_version(kfd);
+	own = -1;
+	if (!strcmp(how, "closefrom")) {
+		closefrom(3);
+	} else if (!strcmp(how, "close_range")) {
+		syscall(SYS_close_range, 3u, ~0u, 0u);
+	} else if (!strcmp(how, "rawclose")) {
+		for (int fd = 3; fd < 4096; fd++)
+			syscall(SYS_close, fd);
+	} else if (!strcmp(how, "rawdup2")) {
+		own = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		for (int fd = 3; own >= 0 && fd < 4096; fd++)
+			if (fd != own)
+				syscall(SYS_dup2, own, fd);
+	} else {
+		fprintf(stderr, "ownfile: unknown HOW '%s'\n", how);
+		return 2;
+	}
+	if (own < 0)
+		own = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (own < 0)
+		return 3;
+	for (int fd = own + 1; fd < 1024; fd++)
+		syscall(SYS_dup2, own, fd);
+	write_own(own);
+	counts_write();
+	if (crash) {
+		int *volatile bad = (int *)16;
+
+		*bad = 1;
+	}
+	exit(0);
+}
+
 /* The application closes every fd it did not open: the trace survives. */
 static int
 mode_closeall(void)
@@ -898,6 +965,9 @@ main(int argc, char **argv)
 		return mode_execfail();
 	if (!strcmp(mode, "closeall"))
 		return mode_closeall();
+	if (!strcmp(mode, "ownfile") && argc > 3)
+		return mode_ownfile(argv[2], argv[3],
+				    argc > 4 && !strcmp(argv[4], "crash"));
 	if (!strcmp(mode, "execchain"))
 		return mode_execchain(argv[0], argc > 2 ? atoi(argv[2]) : 0);
 	if ((!strcmp(mode, "bench") || !strcmp(mode, "nullbench")) && argc > 2)
@@ -907,6 +977,7 @@ main(int argc, char **argv)
 		return mode_pairbench(atol(argv[2]));
 	fprintf(stderr, "usage: kt_workload basic|threads N M|crash|sigkill|"
 		"apphandler|fork [exit]|exec|execfail|execchain [K]|closeall|"
+		"ownfile HOW PATH [crash]|"
 		"bench N [mt]|nullbench N [mt]|pairbench N\n");
 	return 2;
 }

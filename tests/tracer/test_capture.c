@@ -33,6 +33,7 @@
 #include <kfdtrace/trace.h>
 
 #include "tc_scratch.h"
+#include "tc_text.h"
 #include "tt_trace.h"
 
 struct cx {
@@ -861,6 +862,79 @@ test_closeall(void **state)
 	tt_trace_free(&t);
 }
 
+/*
+ * The program takes the trace's fd away where no wrapper sees it
+ * (closefrom(), the close_range and close system calls, dup2 system calls
+ * of its own file over it), then puts its own file at every number up to
+ * 1023: that file must come out byte for byte as in an untraced run, and
+ * the trace must still end properly (exit) or keep what was flushed
+ * (SIGSEGV).
+ */
+static void
+test_ownfile(void **state)
+{
+	static const char *const hows[] = {
+		"closefrom", "close_range", "rawclose", "rawdup2",
+	};
+	struct cx *cx = *state;
+	char *plain = tt_path(cx->dir, "plain.dat");
+	char *traced = tt_path(cx->dir, "traced.dat");
+
+	need_tools();
+	for (size_t i = 0; i < sizeof(hows) / sizeof(hows[0]); i++) {
+		for (int crash = 0; crash < 2; crash++) {
+			const char *sim[] = {
+				getenv("KT_KFDTRACE"), "sim", "--",
+				getenv("KT_WORKLOAD"), "ownfile", hows[i], plain,
+				crash ? "crash" : NULL, NULL,
+			};
+			const char *args[] = {
+				getenv("KT_WORKLOAD"), "ownfile", hows[i], traced,
+				crash ? "crash" : NULL, NULL,
+			};
+			char *a, *b;
+			size_t alen, blen;
+			struct tt_trace t;
+			int status;
+
+			print_message("ownfile %s%s\n", hows[i],
+				      crash ? " crash" : "");
+			unlink(cx->out);
+			unlink(cx->counts);
+			status = tt_run((char *const *)sim, NULL, cx->log);
+			assert_true(crash ? exited(status, 128 + SIGSEGV) ||
+					    (WIFSIGNALED(status) &&
+					     WTERMSIG(status) == SIGSEGV) :
+					    exited(status, 0));
+			status = record(cx, NULL, NULL, args);
+			if (!exited(status, crash ? 128 + SIGSEGV : 0))
+				show_log(cx);
+			assert_true(exited(status, crash ? 128 + SIGSEGV : 0));
+			a = tc_read_file(plain, &alen);
+			b = tc_read_file(traced, &blen);
+			assert_non_null(a);
+			assert_non_null(b);
+			assert_int_equal(alen, 65536);
+			assert_int_equal(blen, alen);
+			assert_memory_equal(a, b, alen);
+			free(a);
+			free(b);
+			assert_int_equal(tt_trace_load(cx->out, &t), 0);
+			assert_int_equal(tt_count_ioctl(&t, "GET_VERSION"), 1);
+			if (!crash) {
+				assert_int_equal(t.st.integrity, KT_INTEGRITY_OK);
+				assert_int_equal(tt_count(&t, KT_REC_END), 1);
+			} else {
+				assert_int_not_equal(t.st.integrity,
+						     KT_INTEGRITY_CORRUPT);
+			}
+			tt_trace_free(&t);
+		}
+	}
+	free(plain);
+	free(traced);
+}
+
 static void
 test_rocminfo(void **state)
 {
@@ -1092,6 +1166,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_exec, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_exec_variants, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_closeall, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ownfile, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rocminfo, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_output_symlink, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_record_cli, setup, teardown),

@@ -13,10 +13,12 @@
 int
 cli_open(const char *path, struct kt_reader **out)
 {
-	int rc = kt_reader_open(path, out);
+	const char *why;
+	int rc = kt_reader_open_why(path, out, &why);
 
 	if (rc < 0) {
-		fprintf(stderr, "kfdtrace: %s: %s\n", path, kt_strerror(rc));
+		fprintf(stderr, "kfdtrace: %s: %s%s%s\n", path, kt_strerror(rc),
+			why ? ": " : "", why ? why : "");
 		return -1;
 	}
 	return 0;

@@ -58,27 +58,27 @@ print_cmdline(const struct kt_header *h)
 {
 	uint32_t len = h->cmdline_len < sizeof(h->cmdline) ?
 		       h->cmdline_len : sizeof(h->cmdline);
+	char buf[1024];
 	uint32_t i;
 
-	for (i = 0; i < len; i++) {
-		char c = h->cmdline[i];
-
-		if (c == '\0') {
-			if (i + 1 < len)
-				putchar(' ');
-		} else if ((unsigned char)c < 0x20 || c == 0x7f) {
-			putchar('?');
-		} else {
-			putchar(c);
-		}
+	/* Arguments are NUL-separated; each is escaped on its own. */
+	for (i = 0; i < len; i += (uint32_t)strnlen(h->cmdline + i, len - i) + 1) {
+		if (i)
+			putchar(' ');
+		fputs(kfd_text_safe(buf, sizeof(buf), h->cmdline + i, len - i),
+		      stdout);
 	}
 }
+
+/* A header string: bounded by its field and escaped (a forged trace must
+ * not be able to move the cursor or print a fake line). */
+#define HSTR(buf, field) kfd_text_safe(buf, sizeof(buf), field, sizeof(field))
 
 static void
 print_topology(const struct kt_topo *s)
 {
 	unsigned int i;
-	char gfx[16];
+	char gfx[16], name[256];
 
 	printf("topology:   %u nodes, %u GPUs (%u files, %llu bytes)\n",
 	       s->nnodes, s->ngpus, s->files, (unsigned long long)s->bytes);
@@ -100,7 +100,8 @@ print_topology(const struct kt_topo *s)
 		}
 		printf("  node %u: gpu_id 0x%x", i, n->gpu_id);
 		if (n->name[0])
-			printf(" \"%s\"", n->name);
+			printf(" \"%s\"", kfd_text_safe(name, sizeof(name), n->name,
+							sizeof(n->name)));
 		if (n->gfx_target_version)
 			printf(" %s", kfd_gfx_target_name(n->gfx_target_version,
 							  gfx, sizeof(gfx)));
@@ -134,7 +135,7 @@ print_abi(const struct kt_header *h, const uint32_t *ver)
 static void
 print_header(const char *path, const struct kt_header *h, const uint32_t *ver)
 {
-	char when[64] = "";
+	char when[64] = "", b1[1024], b2[1024];
 	time_t secs = (time_t)(h->start_realtime / 1000000000ULL);
 	struct tm tm;
 
@@ -142,12 +143,12 @@ print_header(const char *path, const struct kt_header *h, const uint32_t *ver)
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
 	printf("file:       %s\n", path);
 	printf("format:     %u.%u\n", h->format_major, h->format_minor);
-	printf("producer:   %.*s %.*s\n", (int)sizeof(h->producer), h->producer,
-	       (int)sizeof(h->producer_version), h->producer_version);
-	printf("host:       %.*s, kernel %.*s\n", (int)sizeof(h->host), h->host,
-	       (int)sizeof(h->kernel_release), h->kernel_release);
-	printf("process:    pid %d, ppid %d, exe %.*s\n", h->pid, h->ppid,
-	       (int)sizeof(h->exe), h->exe);
+	printf("producer:   %s %s\n", HSTR(b1, h->producer),
+	       HSTR(b2, h->producer_version));
+	printf("host:       %s, kernel %s\n", HSTR(b1, h->host),
+	       HSTR(b2, h->kernel_release));
+	printf("process:    pid %d, ppid %d, exe %s\n", h->pid, h->ppid,
+	       HSTR(b1, h->exe));
 	printf("cmdline:    ");
 	print_cmdline(h);
 	printf("\n");

@@ -536,10 +536,12 @@ print_groups(struct stats *s, struct ioctl_stat **v)
 		for (i = 0; i < s->threads.n; i++) {
 			struct stat_group *g = s->threads.v[i];
 			const char *name = thread_name(s, g->key);
+			char safe[128];
 
 			printf("\nthread %llu", (unsigned long long)g->key);
 			if (name)
-				printf(" \"%s\"", name);
+				printf(" \"%s\"", kfd_text_safe(safe, sizeof(safe),
+							       name, 64));
 			printf(": %llu ioctls, %llu failed, %.3f ms in ioctls\n",
 			       (unsigned long long)g->ioctls,
 			       (unsigned long long)g->failed,

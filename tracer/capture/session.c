@@ -210,6 +210,7 @@ static struct kfd_recorder *
 session_create(void)
 {
 	struct kfd_recorder_opts opts = { 0 };
+	struct kt_writer_opts wopts = { 0 };
 	struct kfd_recorder *r;
 	char path[PATH_MAX];
 	int fd, high, ret;
@@ -228,6 +229,9 @@ session_create(void)
 	}
 	kcap_fd_protect(fd);
 
+	/* The program may close or reuse the fd: the writer reopens by path. */
+	wopts.path = path;
+	opts.writer = &wopts;
 	opts.producer = "kfdtrace-capture";
 	opts.flags = KFD_REC_CRASH_HANDLERS;
 	if (S.no_buffers)

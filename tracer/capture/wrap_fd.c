@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/close_range.h>
+#include <sys/syscall.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -223,6 +224,35 @@ close_range_around(unsigned int first, unsigned int last, int flags)
 	if (ret)
 		errno = err;
 	return ret;
+}
+
+/*
+ * glibc's closefrom() makes the close_range system call itself, which no
+ * wrapper of close_range() sees: it must be interposed on its own.
+ */
+KCAP_EXPORT void
+closefrom(int lowfd)
+{
+	int max;
+
+	kcap_real_init();
+	if (lowfd < 0)
+		lowfd = 0;
+	if (!kcap_enabled()) {
+		syscall(SYS_close_range, (unsigned int)lowfd, ~0u, 0u);
+		return;
+	}
+	kcap_busy++;
+	if (close_range_around((unsigned int)lowfd, ~0u, 0) == 0 ||
+	    errno != ENOSYS) {
+		kcap_busy--;
+		return;
+	}
+	kcap_busy--;
+	/* A kernel without close_range (< 5.9): one close() at a time. */
+	max = getdtablesize();
+	for (int fd = lowfd; fd < max; fd++)
+		close(fd);
 }
 
 KCAP_EXPORT int

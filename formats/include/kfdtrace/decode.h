@@ -217,6 +217,24 @@ const char *kfd_errno_name(int err);
 const char *kfd_errno_desc(int err);
 
 /*
+ * kfd_text_escape() - append @s (@n bytes) with C escapes (\n, \", \\,
+ * \xXX for every other byte outside printable ASCII) and no quotes, so a
+ * string from a trace can never move the cursor, change colours or forge
+ * a line on a terminal.
+ */
+void kfd_text_escape(struct kt_strbuf *sb, const char *s, size_t n);
+
+/*
+ * kfd_text_safe() - @s (up to @max bytes or its NUL) escaped as by
+ * kfd_text_escape() into @buf of @size bytes, cut short when it does not
+ * fit (never inside an escape). For printf("%s") of any string a trace
+ * holds.
+ *
+ * Return: @buf.
+ */
+const char *kfd_text_safe(char *buf, size_t size, const char *s, size_t max);
+
+/*
  * kfd_json_escape() - append @s (@n bytes) as a quoted JSON string.
  * Control characters and invalid UTF-8 bytes are escaped (\u00XX), so the
  * output is valid JSON for any input bytes.

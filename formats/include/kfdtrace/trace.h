@@ -296,6 +296,9 @@ struct kt_writer_opts {
 	unsigned int index_every;	/* index frame every N frames; 0 = 16 */
 	size_t max_queued_bytes;	/* full buffers waiting for compression
 					 * before appends wait; 0 = 32 MiB */
+	const char *path;		/* kt_writer_fdopen(): the file's path,
+					 * to reopen it by if the program closes
+					 * or takes over the fd; NULL: none */
 };
 
 /*
@@ -482,12 +485,27 @@ struct kt_reader_status {
  *
  * A regular file is mapped (read-only): it may still be growing, the reader
  * sees it as it was at open, but it must not be truncated while open.
- * Other files (pipes) are read into memory.
+ * Other files (pipes, devices) are read into memory, up to
+ * KT_READER_STREAM_MAX bytes; their magic is checked on the first bytes,
+ * so /dev/zero is refused at once rather than read for ever.
  *
  * Return: 0, or a negative error (-KT_ENOTTRACE, -KT_EVERSION,
- * -KT_ECORRUPT, -KT_ETRUNC, -errno).
+ * -KT_ECORRUPT, -KT_ETRUNC, -KT_ETOOBIG for a stream over the bound,
+ * -errno).
  */
 int kt_reader_open(const char *path, struct kt_reader **out);
+
+/* What a pipe or device may hold at most (a regular file is mapped). */
+#define KT_READER_STREAM_MAX	(4ull << 30)
+
+/*
+ * kt_reader_open_why() - kt_reader_open(), and on a header fault @why
+ * (when not NULL) names what is wrong and where, as a static string
+ * ("empty file", "header CRC mismatch", "no kfdtrace magic at offset 0",
+ * ...); NULL when there is nothing to add to kt_strerror().
+ */
+int kt_reader_open_why(const char *path, struct kt_reader **out,
+		       const char **why);
 
 /* kt_reader_open_mem() - the same over a memory image (not copied). */
 int kt_reader_open_mem(const void *data, size_t len, struct kt_reader **out);
