@@ -7,6 +7,7 @@
 #ifndef RP_PRIV_H
 #define RP_PRIV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -653,6 +654,10 @@ void rp_share_xlate(struct rp_run *st, uint8_t *handle);
 
 /* report.c */
 void rp_print_summary(const struct rp_run *st, FILE *out);
+
+/* rp_trace_whole() - whether every record the capture wrote was read (OK,
+ * or NO_END): only then can a replay's verdict speak for the capture. */
+bool rp_trace_whole(const struct rp_model *m);
 
 /*
  * dmabuf.c: a stand-in for a dma-buf the captured process got from

@@ -7,6 +7,14 @@
 
 #include "replay_priv.h"
 
+bool
+rp_trace_whole(const struct rp_model *m)
+{
+	/* NO_END: the program died, but every record it wrote is there. */
+	return m->integrity == KT_INTEGRITY_OK ||
+	       m->integrity == KT_INTEGRITY_NO_END;
+}
+
 void
 rp_print_summary(const struct rp_run *st, FILE *out)
 {
@@ -41,6 +49,12 @@ rp_print_summary(const struct rp_run *st, FILE *out)
 			"live GPUs the capture did not have\n", s->topology_notes);
 	if (st->o->verify == KFD_REPLAY_VERIFY_NONE) {
 		fprintf(out, "  result:      not verified (--verify=none)\n");
+	} else if (!s->divergences && !rp_trace_whole(&st->r->model)) {
+		/* What could be read matched; that says nothing of the rest. */
+		fprintf(out, "  result:      no verdict: the trace is damaged (%s); "
+			"the %" PRIu64 " records before the damage matched\n",
+			st->r->model.integrity_msg[0] ?
+			st->r->model.integrity_msg : "incomplete", s->records);
 	} else if (!s->divergences) {
 		fprintf(out, "  result:      match (%s)\n",
 			st->o->verify == KFD_REPLAY_VERIFY_STRICT ?

@@ -574,8 +574,12 @@ out:
 	free(st.skip_row);
 	if (ret < 0)
 		status = KFD_REPLAY_FAILED;
+	else if (total.divergences)
+		status = KFD_REPLAY_DIVERGED;
+	else if (!rp_trace_whole(&r->model))
+		status = KFD_REPLAY_DAMAGED;
 	else
-		status = total.divergences ? KFD_REPLAY_DIVERGED : KFD_REPLAY_MATCH;
+		status = KFD_REPLAY_MATCH;
 	st.sum = total;
 	if (ret == 0)
 		rp_print_summary(&st, st.out);

@@ -261,8 +261,14 @@ kt_reader_next(struct kt_reader *r, struct kt_record *rec)
 						  why);
 			}
 			r->rpos = off + (size_t)n;
+			kt_check_record(r, rec, known);
 			if (KT_UNLIKELY(!known))
 				continue;
+			if (KT_UNLIKELY(r->cur_ent != NULL)) {
+				if (!r->cur_any || rec->seq > r->cur_max_seq)
+					r->cur_max_seq = rec->seq;
+				r->cur_any = true;
+			}
 			if (KT_UNLIKELY(rec->type == KT_REC_END))
 				r->seen_end = true;
 			if (KT_UNLIKELY(r->skip_mode != KT_SKIP_NONE)) {
@@ -300,6 +306,7 @@ kt_reader_close(struct kt_reader *r)
 	free(r->fbuf);
 	free(r->dec.files);
 	free(r->table);
+	kt_check_free(r);
 	ZSTD_freeDCtx(r->dctx);
 	free(r);
 }

@@ -149,6 +149,8 @@ kt_reader_extent_fail(struct kt_reader *r, int err, size_t off,
 int
 kt_reader_load_frame(struct kt_reader *r)
 {
+	if (r->cur_ent)
+		kt_seek_check_frame(r);
 	for (;;) {
 		size_t off = r->pos, size, d;
 		unsigned long long content;
@@ -162,6 +164,12 @@ kt_reader_load_frame(struct kt_reader *r)
 			snprintf(r->st.message, sizeof(r->st.message), "%s",
 				 r->seen_end ? "complete trace" :
 				 "all frames complete, no END record");
+			kt_check_finish(r);
+			if (r->index_lied) {
+				r->st.integrity = KT_INTEGRITY_DAMAGED;
+				snprintf(r->st.message, sizeof(r->st.message),
+					 "%s", r->index_msg);
+			}
 			r->flen = r->rpos = 0;
 			return 0;
 		}
@@ -209,6 +217,8 @@ kt_reader_load_frame(struct kt_reader *r)
 		r->frame_off = off;
 		r->pos = off + size;
 		r->flen = d;
+		r->cur_ent = kt_seek_entry(r, off);
+		r->cur_any = false;
 		r->dec.delta.valid = false;
 		r->st.frames++;
 		if (d)

@@ -21,6 +21,22 @@ enum kt_skip_mode {
 	KT_SKIP_TS,
 };
 
+/* The whole-file checks (reader_check.c). */
+struct kt_rcheck {
+	bool off;		/* a seek: the read no longer sees every frame */
+	uint64_t counted;	/* records read, the END record aside */
+	uint64_t *bits;		/* sequence numbers seen, from base */
+	size_t used, cap;	/* words */
+	uint64_t base, init_base;
+	bool slid;		/* base moved up past seen numbers */
+	bool lossy;		/* ... and past some never seen */
+	uint64_t ndup, dup_seq, dup_frame;
+	bool have_end;
+	struct kt_end_rec end;
+	int after_end;
+	uint64_t after_end_frame;
+};
+
 struct kt_reader {
 	const uint8_t *data;		/* the whole file */
 	size_t size;
@@ -53,6 +69,14 @@ struct kt_reader {
 	bool table_built;
 	enum kt_skip_mode skip_mode;
 	uint64_t skip_val;
+	struct kt_rcheck chk;
+	/* The seek table's entry of the frame being read (from an index),
+	 * checked against what the frame holds once it is read. */
+	const struct kt_frame_ent *cur_ent;
+	uint64_t cur_max_seq;
+	bool cur_any;
+	bool index_lied;
+	char index_msg[160];
 };
 
 /* reader.c */
@@ -63,6 +87,34 @@ int kt_reader_fail(struct kt_reader *r, int err, int line, uint64_t off,
 #define KT_CORRUPT(r, off, raw_off, ...) \
 	kt_reader_fail((r), -KT_ECORRUPT, __LINE__, (off), (raw_off), __VA_ARGS__)
 #define KT_NO_RAW	UINT64_MAX
+
+/* reader_check.c */
+
+/* kt_check_record() - account for a record just decoded (@known: of a
+ * type this reader knows, so its fields are valid). */
+void kt_check_record(struct kt_reader *r, const struct kt_record *rec,
+		     bool known);
+
+/* kt_check_finish() - at the end of the file: the checks' verdict goes
+ * into r->st (integrity, message, END's counts). */
+void kt_check_finish(struct kt_reader *r);
+
+/* kt_check_off() - stop checking (a seek). */
+void kt_check_off(struct kt_reader *r);
+
+/* kt_check_free() - release the checks' memory. */
+void kt_check_free(struct kt_reader *r);
+
+/* reader_seek.c */
+
+/* kt_seek_entry() - the seek table's entry for the data frame at @off,
+ * when the table is built and an index gave its ranges; else NULL. */
+const struct kt_frame_ent *kt_seek_entry(const struct kt_reader *r,
+					 uint64_t off);
+
+/* kt_seek_check_frame() - the frame just read is done: compare what it
+ * held with what the index said of it (a lying index is damage). */
+void kt_seek_check_frame(struct kt_reader *r);
 
 /* reader_frame.c */
 

@@ -8,6 +8,7 @@
  * the file, in order, with nothing but skippable frames between them.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "reader_internal.h"
@@ -134,6 +135,41 @@ kt_table_from_index(const struct kt_reader *r, struct kt_table *t)
 	return kt_gap_clean(r, end, r->size) ? 0 : 1;
 }
 
+const struct kt_frame_ent *
+kt_seek_entry(const struct kt_reader *r, uint64_t off)
+{
+	size_t lo = 0, hi = r->ntable;
+
+	if (!r->table_built || r->index_lied)
+		return NULL;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->table[mid].offset < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < r->ntable && r->table[lo].offset == off &&
+	       r->table[lo].known ? &r->table[lo] : NULL;
+}
+
+void
+kt_seek_check_frame(struct kt_reader *r)
+{
+	const struct kt_frame_ent *e = r->cur_ent;
+
+	r->cur_ent = NULL;
+	if (!e || !r->cur_any || e->max_seq == r->cur_max_seq || r->index_lied)
+		return;
+	r->index_lied = true;
+	snprintf(r->index_msg, sizeof(r->index_msg),
+		 "the index says the frame at offset %llu ends at seq %llu, "
+		 "it holds seq %llu: a seek may have skipped records",
+		 (unsigned long long)e->offset, (unsigned long long)e->max_seq,
+		 (unsigned long long)r->cur_max_seq);
+}
+
 static struct kt_frame_ent *
 kt_table_find(struct kt_table *t, uint64_t off)
 {
@@ -231,6 +267,13 @@ kt_reader_seek(struct kt_reader *r, enum kt_skip_mode mode, uint64_t val)
 		if (e->end)
 			r->seen_end = true;
 	}
+	/*
+	 * Start a frame early: records below the target are skipped anyway,
+	 * and reading that frame checks the index entry that let the seek
+	 * pass over it (kt_seek_check_frame()).
+	 */
+	if (i > 0 && i < r->ntable && r->table[i - 1].known)
+		i--;
 	if (i < r->ntable)
 		r->pos = r->table[i].offset;
 	else if (r->ntable)
@@ -247,6 +290,7 @@ kt_reader_seek(struct kt_reader *r, enum kt_skip_mode mode, uint64_t val)
 	r->st.message[0] = '\0';
 	r->skip_mode = mode;
 	r->skip_val = val;
+	kt_check_off(r);
 	return 0;
 }
 

@@ -941,7 +941,8 @@ kt_writer_fill_end(struct kt_writer *w, struct kt_record *end, uint64_t seq)
 {
 	memset(end, 0, sizeof(*end));
 	end->type = KT_REC_END;
-	end->seq = seq;
+	/* Unique even when the caller numbered its records itself. */
+	end->seq = seq < w->seq_high ? w->seq_high : seq;
 	end->tid = (uint32_t)syscall(SYS_gettid);
 	end->ts = kt_mono_ns();
 	end->u.end.records = atomic_load(&w->written);

@@ -124,6 +124,8 @@ kt_emerg_buf(struct kt_writer *w, struct kt_wbuf *b, size_t len,
 		return err;
 	}
 	atomic_fetch_add(&w->written, nrec);
+	if (nrec && b->max_seq >= w->seq_high)
+		w->seq_high = b->max_seq + 1;
 	*records += nrec;
 	return 0;
 }

@@ -211,6 +211,7 @@ struct kt_writer {
 	ino_t ident_ino;
 	char *path;			/* to reopen it by, or NULL */
 	_Atomic bool fd_lost;		/* gone, and not found again */
+	uint64_t seq_high;		/* above every seq written */
 	_Atomic bool broken;		/* a write failed: no more frames */
 	_Atomic bool damaged;		/* a partial frame could not be cut */
 	_Atomic bool ended;		/* kt_writer_emergency_end() wrote END */

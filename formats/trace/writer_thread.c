@@ -99,6 +99,8 @@ kt_writer_emit(struct kt_writer *w, struct kt_wbuf **bufs, unsigned int n,
 			e.min_seq = b->min_seq;
 		if (b->max_seq > e.max_seq)
 			e.max_seq = b->max_seq;
+		if (b->nrec && b->max_seq >= w->seq_high)
+			w->seq_high = b->max_seq + 1;
 		if (b->min_ts < e.min_ts)
 			e.min_ts = b->min_ts;
 		if (b->max_ts > e.max_ts)

@@ -49,6 +49,18 @@ cli_finish(const char *path, struct kt_reader *r, int rc)
 		fprintf(stderr, "kfdtrace: %s: %s\n", path, kt_strerror(rc));
 		return KFDTRACE_EXIT_ERROR;
 	}
+	if (st.integrity == KT_INTEGRITY_DAMAGED) {
+		fprintf(stderr, "kfdtrace: warning: %s: damaged: %s\n", path,
+			st.message);
+		return KFDTRACE_EXIT_ERROR;
+	}
+	if (st.integrity == KT_INTEGRITY_INCOMPLETE) {
+		fprintf(stderr, "kfdtrace: warning: %s: incomplete: the writer "
+			"lost %llu records; %llu are in the file\n", path,
+			(unsigned long long)st.lost,
+			(unsigned long long)st.end_records);
+		return KFDTRACE_EXIT_ERROR;
+	}
 	if (st.integrity == KT_INTEGRITY_NO_END)
 		fprintf(stderr,
 			"kfdtrace: warning: %s: no END record (the writer did not close the trace)\n",

@@ -267,6 +267,15 @@ kfdtrace_cmd_info(int argc, char **argv)
 	} else if (rc < 0) {
 		printf("integrity:  unreadable: %s\n", kt_strerror(rc));
 		status = KFDTRACE_EXIT_ERROR;
+	} else if (st.integrity == KT_INTEGRITY_DAMAGED) {
+		printf("integrity:  damaged: every frame reads, but records are "
+		       "missing, repeated or added\n");
+		status = KFDTRACE_EXIT_ERROR;
+	} else if (st.integrity == KT_INTEGRITY_INCOMPLETE) {
+		printf("integrity:  incomplete: the writer lost %llu records "
+		       "(%llu written)\n", (unsigned long long)st.lost,
+		       (unsigned long long)st.end_records);
+		status = KFDTRACE_EXIT_ERROR;
 	} else if (st.integrity == KT_INTEGRITY_NO_END) {
 		printf("integrity:  no-end: all frames complete, no END record\n");
 	} else {

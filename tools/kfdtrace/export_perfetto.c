@@ -364,6 +364,10 @@ integrity_name(const struct kt_reader_status *st, int rc)
 		return "corrupt";
 	if (rc < 0)
 		return "unreadable";
+	if (st->integrity == KT_INTEGRITY_DAMAGED)
+		return "damaged";
+	if (st->integrity == KT_INTEGRITY_INCOMPLETE)
+		return "incomplete";
 	if (st->integrity == KT_INTEGRITY_NO_END)
 		return "no-end";
 	return "ok";

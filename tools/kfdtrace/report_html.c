@@ -138,6 +138,14 @@ integrity(const struct report_model *m, const char **cls)
 		*cls = "bad";
 		return "unreadable";
 	}
+	if (st->integrity == KT_INTEGRITY_DAMAGED) {
+		*cls = "bad";
+		return "damaged (records missing, repeated or added)";
+	}
+	if (st->integrity == KT_INTEGRITY_INCOMPLETE) {
+		*cls = "bad";
+		return "incomplete (the writer lost records)";
+	}
 	if (st->integrity == KT_INTEGRITY_NO_END) {
 		*cls = "warn";
 		return "no END record";

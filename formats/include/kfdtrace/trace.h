@@ -465,6 +465,11 @@ enum kt_integrity {
 	KT_INTEGRITY_NO_END = 1,	/* all frames complete, but no END record */
 	KT_INTEGRITY_TRUNCATED = 2,	/* file ends inside a frame */
 	KT_INTEGRITY_CORRUPT = 3,	/* bad bytes at corrupt_offset */
+	KT_INTEGRITY_INCOMPLETE = 4,	/* whole and ended, but END says the
+					 * writer lost records (lost) */
+	KT_INTEGRITY_DAMAGED = 5,	/* every frame intact, yet records are
+					 * missing, repeated or appended:
+					 * frames deleted, copied, spliced */
 };
 
 struct kt_reader_status {
@@ -478,6 +483,10 @@ struct kt_reader_status {
 	uint64_t corrupt_raw_offset;	/* offset of the bad record within the
 					 * decompressed frame; UINT64_MAX when
 					 * the fault is not inside a frame */
+	/* From the END record, once read (0 before): */
+	uint64_t end_records;		/* records it says were written */
+	uint64_t lost;			/* records it says were lost */
+	uint32_t end_flags;		/* enum kt_end_flags */
 };
 
 /*

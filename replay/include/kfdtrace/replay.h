@@ -53,6 +53,10 @@ enum kfd_replay_status {
 	KFD_REPLAY_MATCH = 0,		/* every verified result matched */
 	KFD_REPLAY_DIVERGED = 1,	/* at least one divergence */
 	KFD_REPLAY_FAILED = 2,		/* could not replay (setup failed) */
+	KFD_REPLAY_DAMAGED = 3,		/* the trace is not whole (truncated,
+					 * corrupt, damaged, records lost): no
+					 * verdict on the capture, whatever
+					 * the records that were read did */
 };
 
 /* One --gpu-map pair: a captured gpu_id and the live gpu_id it becomes. */
