@@ -308,6 +308,20 @@ test_usage_errors(void **state)
 	RUN(&res, "info", tmp_path("sample.kft"), "extra");
 	assert_int_equal(res.status, 2);
 	tc_run_free(&res);
+	/* The option is named, not taken for a missing file. */
+	RUN(&res, "info", "--bogus");
+	assert_int_equal(res.status, 2);
+	assert_non_null(strstr(res.err, "unknown option '--bogus'"));
+	tc_run_free(&res);
+	/* An empty filter would print nothing: a usage error. */
+	RUN(&res, "dump", "--filter", "", tmp_path("sample.kft"));
+	assert_int_equal(res.status, 2);
+	assert_non_null(strstr(res.err, "--filter needs at least one"));
+	assert_int_equal(res.out[0], '\0');
+	tc_run_free(&res);
+	RUN(&res, "dump", "--filter", ",", tmp_path("sample.kft"));
+	assert_int_equal(res.status, 2);
+	tc_run_free(&res);
 
 	RUN(&res, "info", tmp_path("missing.kft"));
 	assert_int_equal(res.status, 1);
@@ -727,6 +741,64 @@ test_info_escapes(void **state)
 	tc_run_free(&res);
 }
 
+/*
+ * The same calls on two threads (a capture: the second thread makes the
+ * WAIT_EVENTS) and on one thread in the same order (a serial replay):
+ * diff aligns them as one stream each and finds them equal. Paired per
+ * thread they could not match.
+ */
+static void
+write_threads(const char *path, int threads)
+{
+	struct kfd_abi_get_version_args ver = { 1, 14 };
+	struct kfd_abi_create_event_args ev = {
+		.event_type = KFD_ABI_EVENT_SIGNAL, .auto_reset = 1,
+	}, ev_out = ev;
+	struct kfd_abi_wait_events_args wait = { .num_events = 1,
+						 .timeout = 1000 };
+	struct gen g;
+
+	ev_out.event_id = 7;
+	assert_int_equal(gen_open(&g, path, 1000000), 0);
+	put_topology(&g);
+	assert_int_equal(gen_ioctl(&g, KFD_ABI_IOC_GET_VERSION, &ver, &ver,
+				   sizeof(ver), 0, 0, 1000, NULL, 0), 0);
+	assert_int_equal(gen_ioctl(&g, KFD_ABI_IOC_CREATE_EVENT, &ev, &ev_out,
+				   sizeof(ev), 0, 0, 1000, NULL, 0), 0);
+	for (int i = 0; i < 3; i++) {
+		g.tid = threads > 1 ? 101 : 100;
+		assert_int_equal(gen_ioctl(&g, KFD_ABI_IOC_WAIT_EVENTS, &wait,
+					   &wait, sizeof(wait), 0, 0, 5000, NULL,
+					   0), 0);
+		g.tid = 100;
+		assert_int_equal(gen_ioctl(&g, KFD_ABI_IOC_GET_VERSION, &ver,
+					   &ver, sizeof(ver), 0, 0, 1000, NULL,
+					   0), 0);
+	}
+	assert_int_equal(kt_writer_close(g.w), 0);
+}
+
+static void
+test_diff_threads(void **state)
+{
+	char *two = tmp_path("two.kft"), *one = tmp_path("one.kft");
+	struct tc_run res;
+
+	write_threads(two, 2);
+	write_threads(one, 1);
+	RUN(&res, "diff", two, one);
+	assert_int_equal(res.status, 0);
+	assert_non_null(strstr(res.out, "A has 2, B has 1: both compared as one "
+				"stream in sequence order"));
+	assert_non_null(strstr(res.out, "equal: 8 ioctls"));
+	tc_run_free(&res);
+	/* Asked for, with equal thread counts too. */
+	RUN(&res, "diff", "--merge-threads", two, two);
+	assert_int_equal(res.status, 0);
+	tc_run_free(&res);
+	(void)state;
+}
+
 /* Write @text to @path, creating it. */
 static void
 write_file(const char *path, const char *text)
@@ -807,6 +879,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_not_traces),
 		cmocka_unit_test(test_info_escapes),
+		cmocka_unit_test(test_diff_threads),
 		cmocka_unit_test(test_record_child_traces),
 	};
 

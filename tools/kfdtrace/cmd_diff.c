@@ -104,6 +104,9 @@ kfdtrace_help_diff(FILE *out)
 		"  --context N       records shown before each divergence (default 3)\n"
 		"  --max N           divergences printed in full (default: all); all\n"
 		"                    are counted\n"
+		"  --merge-threads   compare each trace as one stream in sequence\n"
+		"                    order (the default when the thread counts differ,\n"
+		"                    as between a capture and its serial replay)\n"
 		"  -q, --quiet       print only the summary line\n"
 		"  -h, --help        this text\n"
 		"\n"
@@ -213,6 +216,66 @@ load(struct dtrace *t)
 	t->read_rc = rc;
 	if (t->nth > 1)
 		qsort(t->th, t->nth, sizeof(*t->th), cmp_thread);
+	return 0;
+}
+
+static int
+cmp_rec_seq(const void *x, const void *y)
+{
+	const struct kt_record *a = *(struct kt_record *const *)x;
+	const struct kt_record *b = *(struct kt_record *const *)y;
+
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/*
+ * All of a trace's threads as one, in sequence order: what a serial
+ * replay issues on one thread is the capture's calls in that order, so
+ * with the threads merged a capture and its replay align call by call.
+ * Return: 0, or -1 out of memory.
+ */
+static int
+merge_threads(struct dtrace *t)
+{
+	struct dthread one = { .tid = t->nth ? t->th[0].tid : 0 };
+	size_t n = 0;
+
+	if (t->nth < 2)
+		return 0;
+	for (size_t i = 0; i < t->nth; i++)
+		n += t->th[i].n;
+	one.recs = malloc(n * sizeof(*one.recs));
+	one.io = malloc(n * sizeof(*one.io));
+	one.row = malloc(n * sizeof(*one.row));
+	if (!one.recs || !one.io || !one.row) {
+		free(one.recs);
+		free(one.io);
+		free(one.row);
+		return -1;
+	}
+	for (size_t i = 0; i < t->nth; i++) {
+		memcpy(one.recs + one.n, t->th[i].recs,
+		       t->th[i].n * sizeof(*one.recs));
+		one.n += t->th[i].n;
+		free(t->th[i].recs);
+		free(t->th[i].io);
+		free(t->th[i].row);
+	}
+	qsort(one.recs, one.n, sizeof(*one.recs), cmp_rec_seq);
+	one.cap = one.capio = n;
+	one.first_seq = one.n ? one.recs[0]->seq : 0;
+	for (size_t i = 0; i < one.n; i++) {
+		const struct kt_record *r = one.recs[i];
+
+		if (r->type != KT_REC_IOCTL)
+			continue;
+		one.row[one.nio] = kfd_schema_lookup(
+			(enum kfd_file_kind)r->u.ioctl.file_kind,
+			r->u.ioctl.request);
+		one.io[one.nio++] = i;
+	}
+	t->th[0] = one;
+	t->nth = 1;
 	return 0;
 }
 
@@ -612,12 +675,13 @@ kfdtrace_cmd_diff(int argc, char **argv)
 		{ "context", required_argument, NULL, 'c' },
 		{ "max", required_argument, NULL, 'm' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "merge-threads", no_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ddiff d;
 	uint64_t v;
-	int opt, status = DIFF_EXIT_TROUBLE, ra, rb;
+	int opt, status = DIFF_EXIT_TROUBLE, ra, rb, merge = 0;
 
 	if (cli_help_requested(argc, argv)) {
 		kfdtrace_help_diff(stdout);
@@ -654,6 +718,9 @@ kfdtrace_cmd_diff(int argc, char **argv)
 		case 'q':
 			d.quiet = 1;
 			break;
+		case 'M':
+			merge = 1;
+			break;
 		default:
 			fprintf(stderr, "Try 'kfdtrace diff --help'.\n");
 			return DIFF_EXIT_TROUBLE;
@@ -679,6 +746,22 @@ kfdtrace_cmd_diff(int argc, char **argv)
 	}
 	if (ra || rb)
 		goto out;
+	/*
+	 * Threads are paired in order of appearance; with different thread
+	 * counts (a capture and its serial replay, which issues every call on
+	 * one thread) no pairing is right, and the whole traces are aligned
+	 * in sequence order instead.
+	 */
+	if (!merge && d.a.nth != d.b.nth) {
+		merge = 1;
+		if (!d.quiet)
+			printf("threads: A has %zu, B has %zu: both compared as one "
+			       "stream in sequence order\n", d.a.nth, d.b.nth);
+	}
+	if (merge && (merge_threads(&d.a) || merge_threads(&d.b))) {
+		fprintf(stderr, "kfdtrace diff: out of memory\n");
+		goto out;
+	}
 	if (!d.quiet)
 		printf("--- A %s: %llu ioctls, %zu thread%s\n"
 		       "+++ B %s: %llu ioctls, %zu thread%s\n", d.a.path,

@@ -87,9 +87,16 @@ type_by_name(const char *name)
 static int
 filter_parse(struct dump_filter *f, const char *list)
 {
-	char *copy = strdup(list), *save = NULL, *tok;
+	char *copy, *save = NULL, *tok;
 	int rc = 0;
 
+	/* An empty list would match nothing and print nothing: say so. */
+	if (!list[strspn(list, ", ")]) {
+		fprintf(stderr, "kfdtrace dump: --filter needs at least one ioctl "
+			"or record type (see 'kfdtrace dump --help')\n");
+		return -1;
+	}
+	copy = strdup(list);
 	if (!copy)
 		return -1;
 	f->active = 1;

@@ -186,7 +186,12 @@ kfdtrace_cmd_info(int argc, char **argv)
 		kfdtrace_help_info(stdout);
 		return KFDTRACE_EXIT_OK;
 	}
-	if (argc != 2 || argv[1][0] == '-') {
+	if (argc == 2 && argv[1][0] == '-' && argv[1][1]) {
+		fprintf(stderr, "kfdtrace info: unknown option '%s' (see 'kfdtrace "
+			"info --help')\n", argv[1]);
+		return KFDTRACE_EXIT_USAGE;
+	}
+	if (argc != 2) {
 		fprintf(stderr,
 			"kfdtrace info: expected one trace file (see 'kfdtrace info --help')\n");
 		return KFDTRACE_EXIT_USAGE;
