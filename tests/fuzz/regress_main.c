@@ -4,7 +4,8 @@
  * compiler and linked with one target's LLVMFuzzerTestOneInput(), it runs
  * every file of the corpus directories (or files) named on the command
  * line through it, plus prefixes of each and copies with one byte
- * flipped, the cheap mutations most likely to reach an unchecked length.
+ * flipped, the cheap mutations most likely to reach an unchecked length,
+ * and whatever mutants the target adds (kt_fuzz_regress_extra()).
  * Exact-size copies make reads past the end fault under the allocator's
  * guards. A crash or an abort() of a target's own consistency check fails
  * the test.
@@ -18,6 +19,9 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
+/* A target's own extra mutants of each seed (trace_reader: structural). */
+int kt_fuzz_regress_extra(const uint8_t *data, size_t size)
+	__attribute__((weak));
 
 static uint8_t *
 slurp(const char *path, size_t *len)
@@ -73,6 +77,10 @@ run_file(const char *path)
 		LLVMFuzzerTestOneInput(copy, len);
 	}
 	free(copy);
+	if (kt_fuzz_regress_extra && kt_fuzz_regress_extra(data, len)) {
+		free(data);
+		return 1;
+	}
 	free(data);
 	return 0;
 }
