@@ -2,9 +2,9 @@
 # Set up a Debian 12 machine for kfdtrace and build it into build/.
 #
 # Installs the build dependencies and the real clients the tests run
-# (AMD's libhsakmt 5.2.3, ROCr 5.2.3, rocminfo), idempotently: apt-get runs
-# only when a package is missing. Then configures (or reconfigures) and
-# builds. Safe to run again.
+# (AMD's libhsakmt 5.2.3, ROCr 5.2.3, rocminfo, rocm-smi 5.2.3),
+# idempotently: apt-get runs only when a package is missing. Then
+# configures (or reconfigures) and builds. Safe to run again.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,8 +15,9 @@ packages=(
 	meson ninja-build gcc clang pkg-config
 	libdrm-dev libzstd-dev libcmocka-dev
 	liblttng-ust-dev lttng-tools libbabeltrace2-dev babeltrace2
-	# real clients the tests run
+	# real clients the tests run (rocm-smi pulls in librocm-smi64-1)
 	libhsakmt1 libhsakmt-dev libhsa-runtime64-1 libhsa-runtime-dev rocminfo
+	rocm-smi
 	# tools the tests use
 	zstd kmod libxml2-utils chromium
 	# CI hardening runs (scripts/ci-*.sh)

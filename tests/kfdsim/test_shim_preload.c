@@ -26,6 +26,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/sysinfo.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -508,7 +509,8 @@ test_passthrough(void **state)
 	assert_true(S_ISCHR(st.st_mode));
 	assert_int_equal(major(st.st_rdev), 1);
 	/* real sysfs next to ours is still there */
-	assert_int_equal(stat("/sys/devices/system/cpu", &st), 0);
+	assert_int_equal(stat("/sys/devices/system/clockevents", &st) == 0 ||
+			 stat("/sys/devices/system/memory", &st) == 0, 1);
 	assert_true(S_ISDIR(st.st_mode));
 	assert_int_equal(stat("/sys/class/kfd/nope", &st), -1);
 	assert_int_equal(errno, ENOENT);
@@ -710,6 +712,51 @@ test_reentrancy(void **state)
 	fclose(b);
 }
 
+/*
+ * The CPUs are the profile's (refmi210 has no [cpu] section: one socket of
+ * its CPU node's 32 cores), whatever this host has: the counts glibc
+ * computes from sysfs, /proc/cpuinfo and the sysfs CPU directories.
+ */
+static void
+test_cpus(void **state)
+{
+	char line[256];
+	unsigned int blocks = 0, entries = 0;
+	struct dirent *de;
+	FILE *f;
+	DIR *d;
+
+	(void)state;
+	assert_int_equal(get_nprocs(), 32);
+	assert_int_equal(get_nprocs_conf(), 32);
+	assert_int_equal(sysconf(_SC_NPROCESSORS_ONLN), 32);
+	assert_int_equal(sysconf(_SC_NPROCESSORS_CONF), 32);
+	/* every other name is the host's */
+	assert_int_equal(sysconf(_SC_PAGESIZE), getpagesize());
+	f = fopen("/proc/cpuinfo", "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "processor\t: ", 12))
+			blocks++;
+	fclose(f);
+	assert_int_equal(blocks, 32);
+	d = opendir("/sys/devices/system/node/node0");
+	assert_non_null(d);
+	while ((de = readdir(d)))
+		if (!strncmp(de->d_name, "cpu", 3) && de->d_name[3] >= '0' &&
+		    de->d_name[3] <= '9')
+			entries++;
+	closedir(d);
+	assert_int_equal(entries, 32);
+	f = fopen("/sys/devices/system/node/node0/cpu31/cache/index3/shared_cpu_list", "r");
+	assert_non_null(f);
+	assert_non_null(fgets(line, sizeof(line), f));
+	assert_string_equal(line, "24-31\n");
+	fclose(f);
+	assert_int_equal(access("/sys/devices/system/cpu/cpu32", F_OK), -1);
+	assert_int_equal(errno, ENOENT);
+}
+
 /* rocminfo's check: lsmod and grep are children that inherit LD_PRELOAD. */
 static void
 test_lsmod(void **state)
@@ -747,6 +794,7 @@ main(void)
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_reentrancy),
 		cmocka_unit_test(test_lsmod),
+		cmocka_unit_test(test_cpus),
 	};
 
 	if (!getenv("LD_PRELOAD") || !strstr(getenv("LD_PRELOAD"), "libkfdsim")) {

@@ -207,7 +207,7 @@ test_lookup_passthrough(void **state)
 	struct fixture *fx = *state;
 	static const char *const paths[] = {
 		"/etc/passwd", "/dev/null", "/dev", "/sys/kernel/mm", "/proc/self/maps",
-		"/proc/cpuinfo", "/sys/devices/system/node", "/", "relative/path",
+		"/proc/meminfo", "/sys/devices/system/memory", "/", "relative/path",
 		"/sys/class/net", "/tmp",
 	};
 	struct ksim_lookup res;

@@ -6,12 +6,13 @@
  * program exec'd again with --import) on the same simulated machine, then
  * bytes written through one CPU mapping are read through the other.
  *
- * Run under `kfdtrace sim --kernel rocm|upstream`. The thunk does this with
- * the ROCm DKMS ioctls IPC_EXPORT_HANDLE/IPC_IMPORT_HANDLE: on the rocm
- * flavour it works; on upstream the kernel answers EINVAL and the thunk
- * reports ERROR, which is asserted instead. The program picks its own
- * machine id (KFDSIM_MACHINE) before opening the device, so concurrent runs
- * do not share a machine.
+ * Run under `kfdtrace sim --kernel rocm|upstream`, with AMD's library or
+ * ours (LD_LIBRARY_PATH). The thunk does this with the ROCm DKMS ioctls
+ * IPC_EXPORT_HANDLE/IPC_IMPORT_HANDLE: on the rocm flavour it works; on
+ * upstream the kernel answers EINVAL and the thunk reports ERROR, which is
+ * asserted instead. No machine is named: every process of one `kfdtrace
+ * sim` run is on the run's machine, as every process of a host is on its
+ * GPUs. The importers are started with fork+exec and with posix_spawn.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -23,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -33,6 +35,8 @@
 #define GREETING	"written by the exporting process"
 #define REPLY		"written back by the importing process"
 #define REPLY_AT	8192
+
+extern char **environ;
 
 static const char *self_path;
 static HSAuint32 gpu_node;
@@ -108,22 +112,34 @@ import_side(bool expect_gone)
 	return hsaKmtCloseKFD() == HSAKMT_STATUS_SUCCESS ? 0 : 18;
 }
 
-/* Run this program with @mode, feed it @handle, return its exit status. */
+/* Run this program with @mode (fork+exec, or posix_spawn with @spawn),
+ * feed it @handle, return its exit status. */
 static int
-run_importer(const char *mode, const HsaSharedMemoryHandle *handle)
+run_importer(const char *mode, const HsaSharedMemoryHandle *handle, bool spawn)
 {
+	char *argv[] = { (char *)self_path, (char *)mode, NULL };
 	int p[2], status;
 	pid_t pid;
 
 	assert_int_equal(pipe(p), 0);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		dup2(p[0], STDIN_FILENO);
-		close(p[0]);
-		close(p[1]);
-		execl(self_path, self_path, mode, (char *)NULL);
-		_exit(127);
+	if (spawn) {
+		posix_spawn_file_actions_t fa;
+
+		posix_spawn_file_actions_init(&fa);
+		posix_spawn_file_actions_adddup2(&fa, p[0], STDIN_FILENO);
+		posix_spawn_file_actions_addclose(&fa, p[1]);
+		assert_int_equal(posix_spawn(&pid, self_path, &fa, NULL, argv, environ), 0);
+		posix_spawn_file_actions_destroy(&fa);
+	} else {
+		pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			dup2(p[0], STDIN_FILENO);
+			close(p[0]);
+			close(p[1]);
+			execv(self_path, argv);
+			_exit(127);
+		}
 	}
 	close(p[0]);
 	assert_int_equal(write(p[1], handle, sizeof(*handle)), sizeof(*handle));
@@ -151,15 +167,15 @@ test_share_between_processes(void **state)
 		return;
 	}
 	assert_int_equal(hsaKmtShareMemory(mem, SIZE, &handle), HSAKMT_STATUS_SUCCESS);
-	assert_int_equal(run_importer("--import", &handle), 0);
+	assert_int_equal(run_importer("--import", &handle, false), 0);
 	assert_memory_equal((char *)mem + REPLY_AT, REPLY, sizeof(REPLY));
-	/* a second importer sees the first one's bytes too */
+	/* a second importer, posix_spawn'ed, sees the bytes too */
 	memset((char *)mem + REPLY_AT, 0, sizeof(REPLY));
-	assert_int_equal(run_importer("--import", &handle), 0);
+	assert_int_equal(run_importer("--import", &handle, true), 0);
 	assert_memory_equal((char *)mem + REPLY_AT, REPLY, sizeof(REPLY));
 	/* freed by its last holder: the handle names nothing any more */
 	assert_int_equal(hsaKmtFreeMemory(mem, SIZE), HSAKMT_STATUS_SUCCESS);
-	assert_int_equal(run_importer("--import-gone", &handle), 0);
+	assert_int_equal(run_importer("--import-gone", &handle, true), 0);
 }
 
 /* A handle nobody exported is refused (EINVAL -> ERROR). */
@@ -210,19 +226,16 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_share_between_processes),
 		cmocka_unit_test(test_bogus_handle),
 	};
-	char machine[64], path[96];
-	int r;
 
 	self_path = argv[0];
 	if (argc == 2 && !strcmp(argv[1], "--import"))
 		return import_side(false);
 	if (argc == 2 && !strcmp(argv[1], "--import-gone"))
 		return import_side(true);
-	/* One machine for this run and its importers (before the device opens). */
-	snprintf(machine, sizeof(machine), "thunk-ipc-%d", (int)getpid());
-	setenv("KFDSIM_MACHINE", machine, 1);
-	r = cmocka_run_group_tests(tests, setup, teardown);
-	snprintf(path, sizeof(path), "/dev/shm/kfdsim-%s", machine);
-	unlink(path);
-	return r;
+	/* kfdtrace sim names the run's machine; nothing here may. */
+	if (!getenv("KFDSIM_MACHINE")) {
+		fprintf(stderr, "%s: run it under kfdtrace sim\n", argv[0]);
+		return 1;
+	}
+	return cmocka_run_group_tests(tests, setup, teardown);
 }

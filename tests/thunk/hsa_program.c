@@ -7,7 +7,8 @@
  * memory pools, pool allocations in VRAM and system memory, access for
  * other agents, pointer info, interrupt signals (a satisfied wait and a
  * timed wait that times out), AQL queues, and IPC memory, where a copy of
- * this program attaches the handle in a second process.
+ * this program attaches the handle in a second process (on the same
+ * simulated machine: every process of one `kfdtrace sim` run is).
  *
  * Every step is checked; the first failure prints what went wrong and the
  * program exits 1. Usage:
@@ -568,8 +569,6 @@ step_ipc(void *vram)
 int
 main(int argc, char **argv)
 {
-	char machine[64], path[96];
-	bool own_machine = false;
 	void *vram = NULL;
 	int want_gpus = -1;
 
@@ -586,12 +585,10 @@ main(int argc, char **argv)
 			fail("usage: %s [--gpus N] [--thunk FILE]", argv[0]);
 	}
 
-	/* One simulated machine for this run and its importer. */
-	if (!getenv("KFDSIM_MACHINE")) {
-		snprintf(machine, sizeof(machine), "hsa-program-%d", (int)getpid());
-		setenv("KFDSIM_MACHINE", machine, 1);
-		own_machine = true;
-	}
+	/* The importer shares this process's machine because kfdtrace sim
+	 * runs every process of the run on one; nothing here names it. */
+	if (!getenv("KFDSIM_MACHINE"))
+		fail("KFDSIM_MACHINE is not set: run it under kfdtrace sim");
 
 	check(hsa_init(), "hsa_init");
 	check_thunk();
@@ -607,10 +604,6 @@ main(int argc, char **argv)
 	/* After shut-down the runtime refuses calls. */
 	expect_status(hsa_shut_down(), HSA_STATUS_ERROR_NOT_INITIALIZED, "a second hsa_shut_down");
 
-	if (own_machine) {
-		snprintf(path, sizeof(path), "/dev/shm/kfdsim-%s", machine);
-		unlink(path);
-	}
 	printf("hsa_program: all %u steps passed (%u GPU, %u CPU agents)\n", steps, n_gpus,
 	       n_cpus);
 	return 0;

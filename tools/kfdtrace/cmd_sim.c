@@ -15,6 +15,7 @@
 #include "ksim.h"
 #include "ksim_capture.h"
 #include "ksim_profile.h"
+#include "sim_run.h"
 
 #ifndef KSIM_PRELOAD_INSTALLED
 #define KSIM_PRELOAD_INSTALLED "/usr/local/lib/libkfdsim.so"
@@ -32,16 +33,18 @@ kfdtrace_help_sim(FILE *out)
 		"Run COMMAND on a simulated AMD GPU machine: libkfdsim.so is preloaded,\n"
 		"so the program finds /dev/kfd, render nodes and the KFD sysfs topology\n"
 		"of the chosen profile, and its KFD and amdgpu ioctls are answered as\n"
-		"the kernel would. Queues never execute work. The exit status is\n"
-		"COMMAND's.\n"
+		"the kernel would. Queues never execute work. Every process COMMAND\n"
+		"starts shares one simulated machine, removed when COMMAND ends.\n"
+		"kfdtrace waits for COMMAND and passes on the signals sent to it;\n"
+		"the exit status is COMMAND's (killed by a signal: the same signal).\n"
 		"\n"
 		"Options:\n"
 		"  -p, --profile NAME|FILE  builtin profile or profile file (default mi210)\n"
 		"      --abi X.Y           KFD ABI version to emulate, 1.%d .. 1.%d\n"
 		"      --kernel upstream|rocm  kernel flavour: rocm (AMD's DKMS driver)\n"
 		"                          adds the IPC handle ioctls (default upstream)\n"
-		"      --machine ID        share one simulated machine between processes\n"
-		"                          (the shared registry /dev/shm/kfdsim-ID)\n"
+		"      --machine ID        run on the named machine ID, which separate runs\n"
+		"                          may share (its state: /dev/shm/kfdsim-ID)\n"
 		"      --debug             log device opens and ioctls to stderr\n"
 		"      --list-profiles     list the builtin profiles\n"
 		"      --dump-profile P    print a profile in the text format\n"
@@ -288,13 +291,28 @@ find_library(char *out)
 	return -1;
 }
 
+/* In the child: become the command. */
+static void
+exec_command(void *arg)
+{
+	char **cmd = arg;
+	int e;
+
+	execvp(cmd[0], cmd);
+	e = errno;
+	fprintf(stderr, "kfdtrace sim: %s: %s\n", cmd[0], strerror(e));
+	_exit(e == ENOENT ? 127 : 126);
+}
+
 static int
-run_command(const struct sim_opts *o)
+run_command(const struct sim_opts *o, int *ran)
 {
 	char lib[PATH_MAX], abs_profile[PATH_MAX];
 	const char *old = getenv("LD_PRELOAD");
+	struct kfdtrace_run run;
 	struct ksim_profile *p;
 	char *preload, *err = NULL;
+	int status;
 
 	if (o->abi && check_abi(o->abi) < 0)
 		return KFDTRACE_EXIT_USAGE;
@@ -333,24 +351,34 @@ run_command(const struct sim_opts *o)
 		setenv("KFDSIM_ABI", o->abi, 1);
 	if (o->kernel)
 		setenv(KSIM_ENV_KERNEL, o->kernel, 1);
-	if (o->machine)
-		setenv("KFDSIM_MACHINE", o->machine, 1);
 	if (o->debug)
 		setenv("KFDSIM_DEBUG", "1", 1);
 	setenv("LD_PRELOAD", preload, 1);
 	free(preload);
 
-	fflush(stdout);
-	execvp(o->cmd[0], o->cmd);
-	fprintf(stderr, "kfdtrace sim: %s: %s\n", o->cmd[0], strerror(errno));
-	return errno == ENOENT ? 127 : 126;
+	/* One machine for every process of the run, removed when it ends:
+	 * kfdtrace waits for the command instead of becoming it. */
+	if (kfdtrace_run_begin(&run, "kfdtrace sim", 1, o->machine))
+		return KFDTRACE_EXIT_ERROR;
+	if (kfdtrace_run_start(&run, exec_command, o->cmd) < 0) {
+		kfdtrace_run_end(&run);
+		return KFDTRACE_EXIT_ERROR;
+	}
+	if (ran)
+		*ran = 1;
+	status = kfdtrace_run_wait(&run);
+	kfdtrace_run_end(&run);
+	return kfdtrace_run_exit(status);
 }
 
-int
-kfdtrace_cmd_sim(int argc, char **argv)
+static int
+sim_main(int argc, char **argv, int *ran)
 {
 	struct sim_opts o;
 	int modes;
+
+	if (ran)
+		*ran = 0;
 
 	if (parse_opts(argc, argv, &o) < 0)
 		return KFDTRACE_EXIT_USAGE;
@@ -376,5 +404,17 @@ kfdtrace_cmd_sim(int argc, char **argv)
 		return dump_profile(o.dump);
 	if (o.save_name)
 		return save_profile(o.save_name, o.output);
-	return run_command(&o);
+	return run_command(&o, ran);
+}
+
+int
+kfdtrace_cmd_sim(int argc, char **argv)
+{
+	return sim_main(argc, argv, NULL);
+}
+
+int
+kfdtrace_sim_command(int argc, char **argv, int *ran)
+{
+	return sim_main(argc, argv, ran);
 }

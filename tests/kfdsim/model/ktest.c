@@ -197,3 +197,20 @@ kt_teardown(void **state)
 	free(t);
 	return 0;
 }
+
+int
+kt_machine_setup(void **state)
+{
+	int err = 0;
+
+	*state = ksim_machine_begin(NULL, &err);
+	return *state ? 0 : -1;
+}
+
+int
+kt_machine_teardown(void **state)
+{
+	ksim_machine_end(*state);
+	*state = NULL;
+	return 0;
+}

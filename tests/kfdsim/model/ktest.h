@@ -52,5 +52,10 @@ void *kt_cpu_map(struct ksim_file *f, uint64_t offset, size_t len, int *err);
 int kt_setup_mi210(void **state);
 int kt_setup_mi210_novm(void **state);
 int kt_teardown(void **state);
+/* A shared machine of the test's own (ksim_machine_begin(NULL)) in *state,
+ * its name ksim_machine_id(*state); the teardown removes its state file,
+ * also after a failed assertion. */
+int kt_machine_setup(void **state);
+int kt_machine_teardown(void **state);
 
 #endif

@@ -240,9 +240,9 @@ child_side(const char *machine, int fd, uint64_t vram_taken)
 static void
 test_cross_process(void **state)
 {
+	const char *machine = ksim_machine_id(*state);
 	struct kt t;
 	struct ksim_opts o;
-	char machine[64];
 	union kfd_drm_amdgpu_gem_create c;
 	struct kfd_drm_amdgpu_gem_metadata md;
 	struct kfd_drm_prime_handle ph;
@@ -252,8 +252,6 @@ test_cross_process(void **state)
 	pid_t pid;
 	int status, err;
 
-	(void)state;
-	snprintf(machine, sizeof(machine), "ktest-%d", (int)getpid());
 	memset(&t, 0, sizeof(t));
 	t.prof = ksim_profile_builtin("mi210");
 	memset(&o, 0, sizeof(o));
@@ -328,8 +326,6 @@ test_cross_process(void **state)
 	munmap(p, 4 * MIB);
 	close(ph.fd);
 	kt_close(&t);
-	snprintf(machine, sizeof(machine), "/dev/shm/kfdsim-ktest-%d", (int)getpid());
-	unlink(machine);
 }
 
 int
@@ -338,7 +334,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_same_process, kt_setup_mi210, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_gem_metadata_and_prime, kt_setup_mi210, kt_teardown),
-		cmocka_unit_test(test_cross_process),
+		cmocka_unit_test_setup_teardown(test_cross_process, kt_machine_setup,
+						kt_machine_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -329,16 +329,14 @@ child_import(const char *machine, const uint32_t share[4], int mode)
 static void
 test_rocm_cross_process(void **state)
 {
+	const char *machine = ksim_machine_id(*state);
 	struct kt t;
-	char machine[64];
 	uint32_t share[4];
 	uint64_t h, off;
 	char *cpu;
 	pid_t pid;
 	int status, err;
 
-	(void)state;
-	snprintf(machine, sizeof(machine), "ktest-ipc-%d", (int)getpid());
 	assert_int_equal(open_kernel(&t, "mi210", KSIM_KERNEL_ROCM, machine), 0);
 	assert_int_equal(kt_acquire(&t, 0), 0);
 	assert_int_equal(kt_alloc(&t, 0, 0, 2 * MIB, VRAM_PUB, &h, &off), 0);
@@ -389,12 +387,6 @@ test_rocm_cross_process(void **state)
 	munmap(cpu, 2 * MIB);
 	assert_int_equal(kt_free(&t, h), 0);
 	kt_close(&t);
-	{
-		char path[128];
-
-		snprintf(path, sizeof(path), "/dev/shm/kfdsim-%s", machine);
-		unlink(path);
-	}
 }
 
 int
@@ -406,7 +398,8 @@ main(void)
 		cmocka_unit_test(test_upstream_refuses),
 		cmocka_unit_test(test_rocm_one_process),
 		cmocka_unit_test(test_rocm_other_device),
-		cmocka_unit_test(test_rocm_cross_process),
+		cmocka_unit_test_setup_teardown(test_rocm_cross_process, kt_machine_setup,
+						kt_machine_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

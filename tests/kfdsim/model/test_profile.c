@@ -264,6 +264,138 @@ test_truncated_and_garbled(void **state)
 	(void)ok;
 }
 
+/* A CPU node of 8 CPUs at APIC ID 0, then whatever CPU text follows. */
+#define CPU_NODE0 "[node 0]\ncpu_cores_count 8\ncpu_core_id_base 0\n"
+#define CPU_OK "[cpu]\nvendor_id AuthenticAMD\nmodel_name \"X\"\nsockets 1\n" \
+	"cores_per_socket 4\nthreads_per_core 2\n"
+
+/* A [cpu] section that contradicts the KFD nodes names the line and key. */
+static void
+test_cpu_malformed(void **state)
+{
+	static const struct {
+		const char *text;
+		const char *expect;
+	} cases[] = {
+		/* 4 cores x 1 thread: node 0's 8 CPUs are too many */
+		{ CPU_NODE0 "[cpu]\nvendor_id AuthenticAMD\nmodel_name X\n"
+		  "cores_per_socket 4\n", ":2: cpu_cores_count: node 0: cpu_cores_count 8, but NUMA node 0" },
+		{ "[node 0]\ncpu_cores_count 8\ncpu_core_id_base 3\n" CPU_OK,
+		  ":3: cpu_core_id_base: node 0: cpu_core_id_base 3, but the first CPU" },
+		/* two CPU nodes, one NUMA node */
+		{ CPU_NODE0 "[node 1]\ncpu_cores_count 8\ncpu_core_id_base 8\n" CPU_OK,
+		  ":4: node 1: a CPU node beyond the 1 NUMA nodes" },
+		/* two NUMA nodes, one CPU node */
+		{ CPU_NODE0 "[cpu]\nvendor_id AuthenticAMD\nmodel_name X\nsockets 2\n"
+		  "cores_per_socket 4\nthreads_per_core 2\n", ":7: sockets: cpu: 2 NUMA nodes" },
+		/* NUMA node 1 starts at cpu4 = APIC ID 8 with SMT */
+		{ CPU_NODE0 "[node 1]\ncpu_cores_count 8\ncpu_core_id_base 4\n"
+		  "[cpu]\nvendor_id AuthenticAMD\nmodel_name X\nsockets 2\n"
+		  "cores_per_socket 4\nthreads_per_core 2\n", ":6: cpu_core_id_base: node 1: cpu_core_id_base 4, but the first CPU of NUMA node 1 (cpu4) has APIC ID 8" },
+		{ CPU_NODE0 CPU_OK "numa_per_socket 3\n", ":10: numa_per_socket: cpu: numa_per_socket 3 does not divide" },
+		{ CPU_NODE0 CPU_OK "[cpu cache 0]\nlevel 1\ntype Data\nsize 32\nways 8\n"
+		  "line_size 64\ncores 3\n", ":16: cores: cpu cache 0: cores 3 does not divide" },
+		{ CPU_NODE0 CPU_OK "[cpu cache 0]\nlevel 1\ntype Both\nsize 32\nways 8\n"
+		  "line_size 64\n", ":12: type: cpu cache 0: type 'Both'" },
+		{ CPU_NODE0 CPU_OK "[cpu cache 0]\nlevel 1\ntype Data\nsize 1\nways 32\n"
+		  "line_size 64\n", ":13: size: cpu cache 0: size 1 KiB" },
+		{ CPU_NODE0 CPU_OK "[cpu cache 1]\n", ":10: expected cpu cache 0" },
+		{ CPU_NODE0 "[cpu cache 0]\n", ":4: [cpu cache 0] before [cpu]" },
+		{ CPU_NODE0 CPU_OK "[cpu]\n", ":10: duplicate [cpu]" },
+		{ CPU_NODE0 CPU_OK "gadget 1\n", ":10: unknown cpu key 'gadget'" },
+		{ CPU_NODE0 "[cpu]\nvendor_id AuthenticAMD\ncores_per_socket 4\n"
+		  "threads_per_core 2\n", ":4: model_name: cpu: model_name is empty" },
+		{ CPU_NODE0 "[cpu]\nvendor_id AuthenticAMD\nmodel_name X\n"
+		  "cores_per_socket 4\nthreads_per_core 9\n", ":8: threads_per_core: cpu: threads_per_core must be 1..8" },
+	};
+
+	(void)state;
+	for (unsigned int i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *err = NULL;
+		struct ksim_profile *p = ksim_profile_parse(cases[i].text,
+			strlen(cases[i].text), "bad.profile", &err);
+
+		if (p)
+			fail_msg("case %u: parsed, want '%s'", i, cases[i].expect);
+		assert_non_null(err);
+		if (!strstr(err, cases[i].expect))
+			fail_msg("case %u: got '%s', want '%s'", i, err, cases[i].expect);
+		free(err);
+	}
+}
+
+/* The CPU side: numbering, APIC IDs, cache sharing, the derived default. */
+static void
+test_cpu_side(void **state)
+{
+	const char *text = CPU_NODE0 "[node 1]\ncpu_cores_count 8\ncpu_core_id_base 8\n"
+		"[cpu]\nvendor_id AuthenticAMD\nmodel_name X\nsockets 2\n"
+		"cores_per_socket 4\nthreads_per_core 2\n"
+		"[cpu cache 0]\nlevel 3\ntype Unified\nsize 16384\nways 16\n"
+		"line_size 64\ncores 2\n";
+	struct ksim_profile *p = ksim_profile_parse(text, strlen(text), "ok", NULL), *d;
+	struct ksim_cpu_pos pos;
+	unsigned int first;
+	char *saved;
+
+	(void)state;
+	assert_non_null(p);
+	assert_int_equal(ksim_cpu_count(&p->cpu), 16);
+	assert_int_equal(ksim_cpu_numa_count(&p->cpu), 2);
+	assert_int_equal(p->cpu.caches[0].partitions, 1);	/* the default */
+	/* cpu5: thread 0 of socket 1's core 1; cpu13 is its sibling */
+	ksim_cpu_locate(&p->cpu, 5, &pos);
+	assert_int_equal(pos.socket, 1);
+	assert_int_equal(pos.core, 1);
+	assert_int_equal(pos.thread, 0);
+	assert_int_equal(pos.numa, 1);
+	assert_int_equal(pos.apicid, 10);
+	ksim_cpu_locate(&p->cpu, 13, &pos);
+	assert_int_equal(pos.thread, 1);
+	assert_int_equal(pos.apicid, 11);
+	assert_int_equal(ksim_cpu_index(&p->cpu, 1, 1, 1), 13);
+	/* the L3 pairs cores: cpu7 (socket 1 core 3) uses instance 3 */
+	assert_int_equal(ksim_cpu_cache_instance(&p->cpu, 0, 7, &first), 3);
+	assert_int_equal(first, 2);
+	assert_non_null(strstr(ksim_cpu_flags(&p->cpu), " sse2 ht syscall "));
+	assert_null(strstr(ksim_cpu_flags(&p->cpu), "avx"));
+	saved = save_to_string(p);
+	assert_non_null(strstr(saved, "\n[cpu]\nvendor_id \"AuthenticAMD\"\n"));
+	assert_non_null(strstr(saved, "\n[cpu cache 0]\nlevel 3\n"));
+	free(saved);
+	ksim_profile_free(p);
+
+	/* Without [cpu]: one socket per CPU node, nothing written back. */
+	text = CPU_NODE0 "[node 1]\ncpu_cores_count 8\ncpu_core_id_base 8\n";
+	d = ksim_profile_parse(text, strlen(text), "derived", NULL);
+	assert_non_null(d);
+	assert_true(d->cpu.derived);
+	assert_int_equal(d->cpu.sockets, 2);
+	assert_int_equal(d->cpu.cores_per_socket, 8);
+	assert_int_equal(d->cpu.threads_per_core, 1);
+	assert_int_equal(ksim_cpu_count(&d->cpu), 16);
+	assert_non_null(strstr(ksim_cpu_flags(&d->cpu), " sse2 ht "));
+	saved = save_to_string(d);
+	assert_null(strstr(saved, "[cpu"));
+	free(saved);
+	ksim_profile_free(d);
+
+	/* The builtins' CPU sides agree with their KFD CPU nodes. */
+	p = ksim_profile_builtin("mi300x");
+	assert_non_null(p);
+	assert_false(p->cpu.derived);
+	assert_int_equal(ksim_cpu_count(&p->cpu), 192);
+	assert_string_equal(p->cpu.model_name, "AMD EPYC 9654 96-Core Processor");
+	ksim_profile_free(p);
+	p = ksim_profile_builtin("mi210");
+	assert_int_equal(ksim_cpu_count(&p->cpu), p->nodes[0].props[KSIM_NP_CPU_CORES_COUNT]);
+	assert_int_equal(p->cpu.threads_per_core, 2);
+	/* an in-memory edit that breaks the agreement is refused */
+	p->cpu.threads_per_core = 1;
+	assert_int_equal(ksim_profile_validate(p, NULL), -22);
+	ksim_profile_free(p);
+}
+
 static void
 test_format(void **state)
 {
@@ -323,6 +455,8 @@ main(void)
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_truncated_and_garbled),
 		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_cpu_malformed),
+		cmocka_unit_test(test_cpu_side),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

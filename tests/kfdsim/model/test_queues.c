@@ -446,12 +446,10 @@ test_sdma_slots_machine_wide(void **state)
 	struct ksim_opts o = { 0 };
 	struct kfd_abi_create_queue_args q;
 	struct qbufs b;
+	const char *machine = ksim_machine_id(*state);
 	struct kt t;
-	char machine[64], path[96];
 	uint32_t ids[16];
 
-	(void)state;
-	snprintf(machine, sizeof(machine), "ktest-sdma-%d", (int)getpid());
 	o.machine = machine;
 	assert_int_equal(kt_open_opts(&t, "mi210", &o), 0);
 	assert_int_equal(kt_acquire(&t, 0), 0);
@@ -470,8 +468,6 @@ test_sdma_slots_machine_wide(void **state)
 	assert_int_equal(destroy(&t, ids[5]), 0);
 	assert_int_equal(run_child(machine), 0);
 	kt_close(&t);
-	snprintf(path, sizeof(path), "/dev/shm/kfdsim-%s", machine);
-	unlink(path);
 }
 
 /* ABI 1.11: no buffer validation yet and no ring-size clamp. */
@@ -531,7 +527,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_gws, setup_bufs, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_queue_limit, setup_bufs, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_sdma_exhaustion, setup_bufs, kt_teardown),
-		cmocka_unit_test(test_sdma_slots_machine_wide),
+		cmocka_unit_test_setup_teardown(test_sdma_slots_machine_wide, kt_machine_setup,
+						kt_machine_teardown),
 		cmocka_unit_test(test_old_abi),
 		cmocka_unit_test(test_two_gpus_share_ids),
 	};

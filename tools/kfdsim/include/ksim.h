@@ -50,10 +50,10 @@
  *   When the environment variable KFDSIM_MACHINE (or ksim_opts.machine)
  *   names a machine, the state that crosses processes (VRAM and system
  *   memory accounting, exported dmabufs and their metadata, each GPU's
- *   SDMA queue slots, the rocm flavour's IPC handles) lives in a shared
- *   registry
- *   /dev/shm/kfdsim-<machine>, so all processes of one simulated machine
- *   see one device.
+ *   SDMA queue slots, the rocm flavour's IPC handles, the process list)
+ *   lives in a shared registry, /dev/shm/kfdsim-<machine>, so all
+ *   processes of one simulated machine see one device. `kfdtrace sim`
+ *   makes one machine per run (ksim_machine_begin() below).
  */
 #ifndef KSIM_H
 #define KSIM_H
@@ -76,6 +76,7 @@ extern "C" {
 
 /* Environment variables the model reads (only when opts leave them unset). */
 #define KSIM_ENV_MACHINE	"KFDSIM_MACHINE"	/* shared registry key */
+#define KSIM_ENV_SHM_DIR	"KFDSIM_SHM_DIR"	/* machines' directory, /dev/shm */
 #define KSIM_ENV_ABI_MINOR	"KFDSIM_ABI_MINOR"	/* e.g. "11" */
 #define KSIM_ENV_KERNEL		"KFDSIM_KERNEL"		/* "upstream" or "rocm" */
 #define KSIM_ENV_FAULTS		"KFDSIM_FAULTS"		/* fault mode, see below */
@@ -146,6 +147,81 @@ int ksim_faults_check_spec(const char *spec, char *msg, size_t msglen);
  */
 int ksim_kernel_parse(const char *name);
 
+/*
+ * Machines: the lifetime of a shared registry.
+ *
+ * A machine's state file, /dev/shm/kfdsim-<id> (KFDSIM_SHM_DIR, an absolute
+ * path, names another directory), is held (a shared flock())
+ * by every process that has the machine open, and names the process that
+ * made it (pid and start time). A file that no live process holds and
+ * whose maker is gone is stale: it is reclaimed, with a message, by the
+ * next ksim_machine_begin() and by the next process that opens that
+ * machine. A file under that name that is not a state file of this kfdsim
+ * (symbolic link, not a regular file, another user's, wrong size, magic or
+ * version) is refused, or reclaimed when nobody uses it. Every such message
+ * is one line on stderr: "kfdsim[pid]: /dev/shm/kfdsim-<id>: <reason>: ...".
+ * A machine's first device binds it to its profile's GPUs; a device with
+ * other GPUs is refused on it (ksim_device_create() fails, -EINVAL).
+ */
+#define KSIM_MACHINE_ID_MAX	64
+
+struct ksim_machine;
+
+/*
+ * ksim_machine_name_check() - whether @id can name a machine:
+ * [A-Za-z0-9_.-], 1 to KSIM_MACHINE_ID_MAX characters, not starting with '.'.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int ksim_machine_name_check(const char *id);
+
+/*
+ * ksim_machine_path() - the state file of machine @id, /dev/shm/kfdsim-<id>.
+ *
+ * Return: 0, -EINVAL (a bad name) or -ENAMETOOLONG (@len too small).
+ */
+int ksim_machine_path(const char *id, char *buf, size_t len);
+
+/*
+ * ksim_machine_begin() - start a run on a machine (what `kfdtrace sim` does
+ * before it starts its command). First reclaims every stale state file of
+ * this user in /dev/shm (ksim_machine_reclaim()).
+ * @id:		a named machine to join, made when there is none; NULL: a new
+ *		machine for this run alone, "run-<pid>"
+ * @err:	a negative errno on failure (a message says why); may be NULL
+ *
+ * The caller puts ksim_machine_id() in KFDSIM_MACHINE for the processes of
+ * the run; its handle holds the machine until ksim_machine_end(). A process
+ * forked from the caller shares the handle's lock until it execs.
+ *
+ * Return: the handle, or NULL.
+ */
+struct ksim_machine *ksim_machine_begin(const char *id, int *err);
+
+/* ksim_machine_id() - the machine's name (for KFDSIM_MACHINE). */
+const char *ksim_machine_id(const struct ksim_machine *m);
+
+/* ksim_machine_file() - its state file, /dev/shm/kfdsim-<id>. */
+const char *ksim_machine_file(const struct ksim_machine *m);
+
+/*
+ * ksim_machine_end() - the run is over: a run's own machine is removed
+ * (a process of the run that lives on keeps its mapping, but no new process
+ * joins it), a named machine is removed when no other process uses it.
+ * Frees @m (NULL: nothing).
+ */
+void ksim_machine_end(struct ksim_machine *m);
+
+/*
+ * ksim_machine_reclaim() - remove this user's stale machine state files
+ * from /dev/shm, each with a message. Files of another kfdsim version are
+ * left to the next process that opens that machine (an older kfdsim held
+ * no lock, so whether it is in use cannot be told).
+ *
+ * Return: how many were removed, or a negative errno (no /dev/shm).
+ */
+int ksim_machine_reclaim(void);
+
 struct ksim_device;
 struct ksim_file;
 
@@ -154,8 +230,10 @@ struct ksim_file;
  * @prof:	the machine (copied; the caller may free it afterwards)
  * @opts:	options, or NULL for defaults
  * @err:	set to a negative errno on failure (-EINVAL bad profile,
- *		options or fault spec, -ENOMEM, or the registry's open/mmap
- *		error); may be NULL
+ *		options or fault spec, or a machine with other GPUs, -ENOMEM,
+ *		or the machine's state file refused or not opened: -EPERM,
+ *		-ELOOP, -EINVAL, ..., with a message on stderr, see Machines
+ *		above); may be NULL
  *
  * Also raises RLIMIT_NOFILE's soft limit towards the hard limit, since
  * every BO holds a memfd (placed at high fd numbers, so the application's

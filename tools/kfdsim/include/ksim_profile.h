@@ -43,6 +43,36 @@
  * runs ("upstream", the default, or "rocm": AMD's DKMS driver, see ksim.h);
  * the KFDSIM_KERNEL environment variable overrides it.
  *
+ * The CPU side of the machine (what /proc/cpuinfo, /sys/devices/system/cpu
+ * and /sys/devices/system/node show, and what get_nprocs() and
+ * sysconf(_SC_NPROCESSORS_*) answer) is described by two more sections:
+ *
+ *	[cpu]				one per profile, optional
+ *	[cpu cache C]			C = 0.., in sysfs index order
+ *
+ * [cpu] keys (struct ksim_cpu): vendor_id, family, model, stepping,
+ * model_name, mhz, microcode, cpuid_level (what /proc/cpuinfo prints;
+ * cpuid_level defaults to 16), sockets, cores_per_socket, threads_per_core
+ * and numa_per_socket (the shape; sockets, threads and NUMA nodes per
+ * socket default to 1), flags (the cpuinfo flags; "" or absent: an x86-64
+ * baseline, see docs/kfdsim.md). [cpu cache C] keys (struct
+ * ksim_cpu_cache): level, type (Data, Instruction or Unified), size (KiB),
+ * ways, line_size, partitions (physical_line_partition, default 1) and
+ * cores (how many cores share one instance, their SMT threads with them;
+ * default 1).
+ *
+ * Logical CPUs are numbered as Linux numbers them on AMD servers: first
+ * thread 0 of every core (socket by socket), then thread 1, ... Each socket
+ * splits into numa_per_socket NUMA nodes of consecutive cores; NUMA node i
+ * is KFD CPU node i. APIC IDs are packed: socket * cores_per_socket *
+ * threads_per_core + core * threads_per_core + thread. The profile is
+ * refused when the KFD CPU nodes disagree: their number must be sockets *
+ * numa_per_socket, each one's cpu_cores_count the logical CPUs of its NUMA
+ * node and its cpu_core_id_base the APIC ID of that node's first CPU.
+ * Without a [cpu] section the CPU side is derived from the KFD CPU nodes
+ * (one socket per CPU node, node 0's cpu_cores_count cores each, no SMT)
+ * and is not written back by ksim_profile_save().
+ *
  * Errors are reported as "origin:line: message"; a malformed file never
  * crashes the parser.
  */
@@ -273,6 +303,30 @@ struct ksim_drm {
 	uint64_t vram_size;		/* AMDGPU_INFO_VRAM_GTT / MEMORY */
 	uint64_t visible_vram_size;
 	uint64_t gtt_size;
+	/*
+	 * What monitoring tools (rocm-smi) read from the PCI function's
+	 * sysfs directory and its hwmon. A string left empty, or a number
+	 * left 0, hides the file, as amdgpu hides what a board lacks.
+	 */
+	char product_name[64];		/* product_name (board FRU EEPROM) */
+	char product_number[32];	/* product_number */
+	char serial_number[32];		/* serial_number */
+	char vbios_version[32];		/* vbios_version, e.g. 113-D67301-063 */
+	char vram_vendor[16];		/* mem_info_vram_vendor: samsung, hynix, ... */
+	uint32_t pcie_gen;		/* {current,max}_link_speed: PCIe 1..6 */
+	uint32_t pcie_width;		/* {current,max}_link_width: lanes */
+	uint32_t power_average;		/* hwmon power1_average, W */
+	uint32_t power_cap;		/* hwmon power1_cap (and _default), W */
+	uint32_t power_cap_max;		/* hwmon power1_cap_max, W */
+	uint32_t temp_edge;		/* hwmon temp1_input, degrees C */
+	uint32_t temp_junction;		/* hwmon temp2_input, degrees C */
+	uint32_t temp_mem;		/* hwmon temp3_input, degrees C */
+	uint32_t temp_edge_crit;	/* hwmon temp1_crit, degrees C */
+	uint32_t temp_junction_crit;	/* hwmon temp2_crit, degrees C */
+	uint32_t temp_mem_crit;		/* hwmon temp3_crit, degrees C */
+	uint32_t fan_rpm;		/* hwmon fan1_input; 0: no fan (passive board) */
+	uint32_t fan_max_rpm;		/* hwmon fan1_max */
+	uint32_t vddgfx;		/* hwmon in0_input, mV */
 };
 
 struct ksim_node {
@@ -293,6 +347,41 @@ struct ksim_node {
 	struct ksim_drm *drm;
 };
 
+/* One cache of every core (or group of cores). Section [cpu cache C]. */
+struct ksim_cpu_cache {
+	uint32_t level;			/* 1.. */
+	char type[16];			/* "Data", "Instruction" or "Unified" */
+	uint32_t size;			/* KiB */
+	uint32_t ways;			/* ways_of_associativity */
+	uint32_t line_size;		/* coherency_line_size, bytes */
+	uint32_t partitions;		/* physical_line_partition */
+	uint32_t cores;			/* cores sharing one instance */
+};
+
+#define KSIM_CPU_MAX_CACHES	8
+#define KSIM_CPU_MAX		4096	/* logical CPUs of a machine */
+#define KSIM_CPU_FLAGS_MAX	1024
+
+/* The CPUs of the machine. Section [cpu]. */
+struct ksim_cpu {
+	char vendor_id[16];		/* AuthenticAMD, GenuineIntel */
+	uint32_t family;		/* cpu family */
+	uint32_t model;
+	uint32_t stepping;
+	char model_name[64];
+	uint32_t mhz;			/* cpu MHz */
+	uint32_t microcode;		/* 0: no microcode line */
+	uint32_t cpuid_level;
+	uint32_t sockets;
+	uint32_t cores_per_socket;
+	uint32_t threads_per_core;
+	uint32_t numa_per_socket;
+	char flags[KSIM_CPU_FLAGS_MAX];	/* "": the x86-64 baseline */
+	unsigned int n_caches;
+	struct ksim_cpu_cache caches[KSIM_CPU_MAX_CACHES];
+	uint8_t derived;		/* no [cpu] section: derived, not saved */
+};
+
 struct ksim_profile {
 	char name[64];
 	char description[128];
@@ -304,6 +393,7 @@ struct ksim_profile {
 	char kernel[16];		/* kernel flavour: "", "upstream" or "rocm" */
 	unsigned int n_nodes;
 	struct ksim_node *nodes;
+	struct ksim_cpu cpu;		/* the CPU side (derived when absent) */
 };
 
 /* ksim_node_is_gpu() - whether a node is a GPU node. */
@@ -409,6 +499,70 @@ int ksim_profile_gpu_node(const struct ksim_profile *prof, uint32_t gpu_id);
  */
 int ksim_profile_render_node(const struct ksim_profile *prof,
 			     unsigned int render_minor);
+
+/* Where one logical CPU sits (ksim_cpu_locate()). */
+struct ksim_cpu_pos {
+	unsigned int socket;
+	unsigned int core;		/* within the socket */
+	unsigned int thread;		/* within the core */
+	unsigned int numa;		/* NUMA node == KFD CPU node */
+	unsigned int apicid;
+};
+
+/* ksim_cpu_count() - the logical CPUs of the machine (0 for a bad shape). */
+unsigned int ksim_cpu_count(const struct ksim_cpu *cpu);
+
+/* ksim_cpu_numa_count() - the NUMA nodes (sockets * numa_per_socket). */
+unsigned int ksim_cpu_numa_count(const struct ksim_cpu *cpu);
+
+/*
+ * ksim_cpu_locate() - socket, core, thread, NUMA node and APIC ID of
+ * logical CPU @n (< ksim_cpu_count()).
+ */
+void ksim_cpu_locate(const struct ksim_cpu *cpu, unsigned int n,
+		     struct ksim_cpu_pos *pos);
+
+/*
+ * ksim_cpu_index() - the logical CPU number of (socket, core, thread);
+ * the inverse of ksim_cpu_locate().
+ */
+unsigned int ksim_cpu_index(const struct ksim_cpu *cpu, unsigned int socket,
+			    unsigned int core, unsigned int thread);
+
+/*
+ * ksim_cpu_cache_instance() - which instance of cache @c CPU @n uses
+ * (numbered across the machine: the sysfs `id`), and through @first_core
+ * the socket's first core sharing it.
+ */
+unsigned int ksim_cpu_cache_instance(const struct ksim_cpu *cpu,
+				     unsigned int c, unsigned int n,
+				     unsigned int *first_core);
+
+/*
+ * ksim_cpu_flags() - the cpuinfo flags: the profile's, or the x86-64
+ * baseline (with "ht" when a package has more than one logical CPU).
+ */
+const char *ksim_cpu_flags(const struct ksim_cpu *cpu);
+
+/*
+ * ksim_cpu_derive() - fill prof->cpu from the KFD CPU nodes (one socket
+ * per CPU node with node 0's cpu_cores_count cores, one thread each, caches
+ * of an EPYC 7003) and mark it derived.
+ */
+void ksim_cpu_derive(struct ksim_profile *prof);
+
+/*
+ * ksim_cpu_validate() - check prof->cpu and that the KFD CPU nodes agree
+ * with it (see the format comment above).
+ * @bad_node:	set to the KFD node at fault, or -1 for the [cpu] sections
+ * @bad_key:	set to the key at fault (a [node N] or [cpu] key), or NULL
+ * @bad_cache:	set to the [cpu cache C] at fault, or -1
+ * @err:	on failure set to a malloc'd message; may be NULL
+ *
+ * Return: 0 if consistent, -EINVAL otherwise.
+ */
+int ksim_cpu_validate(const struct ksim_profile *prof, int *bad_node,
+		      const char **bad_key, int *bad_cache, char **err);
 
 /*
  * sysfs renderers. Each writes the exact text the kernel's file holds (lines

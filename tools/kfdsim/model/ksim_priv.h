@@ -343,6 +343,13 @@ int ksim_reg_open(struct ksim_device *dev, const char *machine,
 void ksim_reg_close(struct ksim_registry *reg);
 int ksim_reg_proc_slot(struct ksim_registry *reg, pid_t pid);
 void ksim_reg_proc_release(struct ksim_registry *reg, int slot);
+/* registry_sysfs.c: what proc/<pid>/ shows; no-ops on a slot not the caller's. */
+void ksim_reg_proc_set_pasid(struct ksim_registry *reg, int slot, uint32_t pasid);
+void ksim_reg_queue_add(struct ksim_registry *reg, int slot, uint32_t id, int gpu,
+			uint32_t user_type, uint64_t size);
+void ksim_reg_queue_resize(struct ksim_registry *reg, int slot, uint32_t id,
+			   uint64_t size);
+void ksim_reg_queue_del(struct ksim_registry *reg, int slot, uint32_t id);
 uint32_t ksim_reg_pasid(struct ksim_registry *reg);
 int ksim_reg_charge(struct ksim_device *dev, int slot,
 		    const struct ksim_charge *c, int kfd_limits);

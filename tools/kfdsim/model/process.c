@@ -68,6 +68,7 @@ ksim_process_create(struct ksim_device *dev, int *err)
 	}
 	p->pasid = ksim_reg_pasid(dev->reg);
 	p->reg_slot = ksim_reg_proc_slot(dev->reg, p->pid);
+	ksim_reg_proc_set_pasid(dev->reg, p->reg_slot, p->pasid);
 	p->xnack_enabled = xnack_default(dev);
 	p->runtime_state = KFD_ABI_DEBUG_RUNTIME_STATE_DISABLED;
 	pthread_condattr_init(&ca);

@@ -202,8 +202,55 @@ static const struct ksim_key drm_keys[] = {
 	K64(ksim_drm, vram_size),
 	K64(ksim_drm, visible_vram_size),
 	K64(ksim_drm, gtt_size),
+	KSTR(ksim_drm, product_name),
+	KSTR(ksim_drm, product_number),
+	KSTR(ksim_drm, serial_number),
+	KSTR(ksim_drm, vbios_version),
+	KSTR(ksim_drm, vram_vendor),
+	K32(ksim_drm, pcie_gen),
+	K32(ksim_drm, pcie_width),
+	K32(ksim_drm, power_average),
+	K32(ksim_drm, power_cap),
+	K32(ksim_drm, power_cap_max),
+	K32(ksim_drm, temp_edge),
+	K32(ksim_drm, temp_junction),
+	K32(ksim_drm, temp_mem),
+	K32(ksim_drm, temp_edge_crit),
+	K32(ksim_drm, temp_junction_crit),
+	K32(ksim_drm, temp_mem_crit),
+	K32(ksim_drm, fan_rpm),
+	K32(ksim_drm, fan_max_rpm),
+	K32(ksim_drm, vddgfx),
 };
 TABLE(ksim_keys_drm, drm_keys);
+
+static const struct ksim_key cpu_keys[] = {
+	KSTR(ksim_cpu, vendor_id),
+	K32(ksim_cpu, family),
+	K32(ksim_cpu, model),
+	K32(ksim_cpu, stepping),
+	KSTR(ksim_cpu, model_name),
+	K32(ksim_cpu, mhz),
+	K32(ksim_cpu, microcode),
+	K32(ksim_cpu, cpuid_level),
+	K32(ksim_cpu, sockets),
+	K32(ksim_cpu, cores_per_socket),
+	K32(ksim_cpu, threads_per_core),
+	K32(ksim_cpu, numa_per_socket),
+	KSTR(ksim_cpu, flags),
+};
+TABLE(ksim_keys_cpu, cpu_keys);
+
+static const struct ksim_key cpu_cache_keys[] = {
+	K32(ksim_cpu_cache, level),
+	KSTR(ksim_cpu_cache, type),
+	K32(ksim_cpu_cache, size),
+	K32(ksim_cpu_cache, ways),
+	K32(ksim_cpu_cache, line_size),
+	K32(ksim_cpu_cache, partitions),
+	K32(ksim_cpu_cache, cores),
+};
+TABLE(ksim_keys_cpu_cache, cpu_cache_keys);
 
 const struct ksim_key *
 ksim_key_find(const struct ksim_key_table *t, const char *name)

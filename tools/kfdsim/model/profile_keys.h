@@ -38,6 +38,8 @@ extern const struct ksim_key_table ksim_keys_cache;	/* sans sibling_map */
 extern const struct ksim_key_table ksim_keys_io_link;	/* sans the sdma mask */
 extern const struct ksim_key_table ksim_keys_gpu;
 extern const struct ksim_key_table ksim_keys_drm;
+extern const struct ksim_key_table ksim_keys_cpu;		/* [cpu] */
+extern const struct ksim_key_table ksim_keys_cpu_cache;	/* [cpu cache C] */
 
 const struct ksim_key *ksim_key_find(const struct ksim_key_table *t,
 				     const char *name);

@@ -24,6 +24,8 @@ enum sect_kind {
 	SECT_P2P_LINK,
 	SECT_GPU,
 	SECT_DRM,
+	SECT_CPU,
+	SECT_CPU_CACHE,
 };
 
 /* Parse state for one input. */
@@ -45,6 +47,12 @@ struct parser {
 	uint64_t repeat;
 	uint64_t step;
 	int cache_pending;
+	/* where keys were given, so a CPU-side contradiction names its line */
+	unsigned int prop_line[KSIM_MAX_NODES][KSIM_NP_COUNT];
+	unsigned int cpu_line;			/* the [cpu] header */
+	unsigned int cpu_key_line[16];		/* by ksim_keys_cpu index */
+	unsigned int cpu_cache_line[KSIM_CPU_MAX_CACHES][8];	/* [0]: header */
+	int have_cpu;
 };
 
 static int
@@ -244,6 +252,42 @@ flush_cache(struct parser *p)
 	return 0;
 }
 
+/* [cpu] and [cpu cache C]. */
+static int
+open_cpu_section(struct parser *p, int nw, char w[][32])
+{
+	struct ksim_cpu *cpu = &p->prof->cpu;
+	uint64_t idx;
+
+	if (nw == 1) {
+		if (p->have_cpu)
+			return perr(p, "duplicate [cpu]");
+		p->have_cpu = 1;
+		p->cpu_line = p->line;
+		/* Keys left out: one socket, no SMT, one NUMA node. */
+		cpu->sockets = 1;
+		cpu->threads_per_core = 1;
+		cpu->numa_per_socket = 1;
+		cpu->cpuid_level = 16;
+		p->sect = SECT_CPU;
+		return 0;
+	}
+	if (nw != 3 || strcmp(w[1], "cache") || parse_u64(w[2], &idx))
+		return perr(p, "malformed section header");
+	if (!p->have_cpu)
+		return perr(p, "[cpu cache %s] before [cpu]", w[2]);
+	if (idx != cpu->n_caches || idx >= KSIM_CPU_MAX_CACHES)
+		return perr(p, "expected cpu cache %u (at most %u), found %s",
+			    cpu->n_caches, KSIM_CPU_MAX_CACHES, w[2]);
+	memset(&cpu->caches[idx], 0, sizeof(cpu->caches[idx]));
+	cpu->caches[idx].partitions = 1;
+	cpu->caches[idx].cores = 1;
+	p->cpu_cache_line[idx][0] = p->line;
+	cpu->n_caches++;
+	p->sect = SECT_CPU_CACHE;
+	return 0;
+}
+
 /* Parse "[...]" (already stripped of brackets) and open that section. */
 static int
 open_section(struct parser *p, char *hdr)
@@ -268,6 +312,8 @@ open_section(struct parser *p, char *hdr)
 		p->sect = SECT_MACHINE;
 		return 0;
 	}
+	if (!strcmp(w[0], "cpu"))
+		return open_cpu_section(p, nw, w);
 	if (nw < 2 || strcmp(w[0], "node"))
 		return perr(p, "unknown section '%s'", nw ? w[0] : "");
 	if (parse_u64(w[1], &idx) || idx >= KSIM_MAX_NODES)
@@ -381,6 +427,7 @@ set_node_key(struct parser *p, const char *key, const char *val)
 	if (parse_num(p, key, val, UINT64_MAX, &v))
 		return -1;
 	n->props[idx] = v;
+	p->prop_line[ni][idx] = p->line;
 	if (ksim_node_prop_table()[idx].flags & KSIM_NPF_OPTIONAL)
 		n->props_present |= KSIM_NP_BIT(idx);
 	if (idx >= KSIM_NP_MEM_BANKS_COUNT && idx <= KSIM_NP_P2P_LINKS_COUNT)
@@ -467,6 +514,24 @@ set_key(struct parser *p, const char *key, const char *val)
 		if (!k)
 			return perr(p, "unknown drm key '%s'", key);
 		return set_table_key(p, k, n->drm, val);
+	case SECT_CPU:
+		k = ksim_key_find(&ksim_keys_cpu, key);
+		if (!k)
+			return perr(p, "unknown cpu key '%s'", key);
+		if (k - ksim_keys_cpu.keys < 16)
+			p->cpu_key_line[k - ksim_keys_cpu.keys] = p->line;
+		return set_table_key(p, k, &p->prof->cpu, val);
+	case SECT_CPU_CACHE: {
+		unsigned int c = p->prof->cpu.n_caches - 1;
+
+		k = ksim_key_find(&ksim_keys_cpu_cache, key);
+		if (!k)
+			return perr(p, "unknown cpu cache key '%s'", key);
+		if (k - ksim_keys_cpu_cache.keys < 7)
+			p->cpu_cache_line[c][1 + (k - ksim_keys_cpu_cache.keys)] =
+				p->line;
+		return set_table_key(p, k, &p->prof->cpu.caches[c], val);
+	}
 	}
 	return perr(p, "internal: bad section");
 }
@@ -554,6 +619,55 @@ finish_counts(struct parser *p)
 	return 0;
 }
 
+/* The line a key was given on, else its section's header line. */
+static unsigned int
+key_line(const struct parser *p, int node, const char *key, int cache)
+{
+	const struct ksim_key_table *t = cache >= 0 ? &ksim_keys_cpu_cache :
+					 &ksim_keys_cpu;
+	const struct ksim_key *k;
+	int prop;
+
+	if (node >= 0) {
+		prop = key ? ksim_node_prop_find(key) : -1;
+		if (prop >= 0 && p->prop_line[node][prop])
+			return p->prop_line[node][prop];
+		return p->node_line[node];
+	}
+	k = key ? ksim_key_find(t, key) : NULL;
+	if (cache >= 0) {
+		if (k && p->cpu_cache_line[cache][1 + (k - t->keys)])
+			return p->cpu_cache_line[cache][1 + (k - t->keys)];
+		return p->cpu_cache_line[cache][0];
+	}
+	if (k && p->cpu_key_line[k - t->keys])
+		return p->cpu_key_line[k - t->keys];
+	return p->cpu_line;
+}
+
+/* Derive the CPU side, or check the [cpu] sections against the nodes. */
+static int
+finish_cpu(struct parser *p)
+{
+	const char *key = NULL;
+	int node = -1, cache = -1;
+	char *msg = NULL;
+
+	if (!p->have_cpu) {
+		ksim_cpu_derive(p->prof);
+		return 0;
+	}
+	if (!ksim_cpu_validate(p->prof, &node, &key, &cache, &msg))
+		return 0;
+	p->line = key_line(p, node, key, cache);
+	if (key)
+		perr(p, "%s: %s", key, msg ? msg : "out of memory");
+	else
+		perr(p, "%s", msg ? msg : "out of memory");
+	free(msg);
+	return -1;
+}
+
 struct ksim_profile *
 ksim_profile_parse(const char *text, size_t len, const char *origin,
 		   char **err)
@@ -605,6 +719,8 @@ ksim_profile_parse(const char *text, size_t len, const char *origin,
 	}
 	if (!rc)
 		rc = finish_counts(p);
+	if (!rc)
+		rc = finish_cpu(p);
 	if (!rc) {
 		char *verr = NULL;
 

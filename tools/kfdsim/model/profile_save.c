@@ -107,6 +107,14 @@ ksim_profile_save(const struct ksim_profile *prof, FILE *out)
 	fprintf(out, "# kfdsim device profile (format: tools/kfdsim/include/"
 		"ksim_profile.h)\n[machine]\n");
 	put_keys(out, &ksim_keys_machine, prof);
+	if (!prof->cpu.derived) {
+		fputs("\n[cpu]\n", out);
+		put_keys(out, &ksim_keys_cpu, &prof->cpu);
+		for (unsigned int c = 0; c < prof->cpu.n_caches; c++) {
+			fprintf(out, "\n[cpu cache %u]\n", c);
+			put_keys(out, &ksim_keys_cpu_cache, &prof->cpu.caches[c]);
+		}
+	}
 	for (unsigned int i = 0; i < prof->n_nodes; i++) {
 		const struct ksim_node *n = &prof->nodes[i];
 		int gpu = ksim_node_is_gpu(n);

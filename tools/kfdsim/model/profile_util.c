@@ -176,12 +176,25 @@ node_equal(const struct ksim_node *a, const struct ksim_node *b)
 	return 1;
 }
 
+/* The CPU sides describe the same CPUs (derived or written out). */
+static int
+cpu_equal(const struct ksim_cpu *a, const struct ksim_cpu *b)
+{
+	if (!keys_equal(&ksim_keys_cpu, a, b) || a->n_caches != b->n_caches)
+		return 0;
+	for (unsigned int i = 0; i < a->n_caches; i++)
+		if (!keys_equal(&ksim_keys_cpu_cache, &a->caches[i], &b->caches[i]))
+			return 0;
+	return 1;
+}
+
 int
 ksim_profile_equal(const struct ksim_profile *a, const struct ksim_profile *b)
 {
 	if (!a || !b)
 		return a == b;
-	if (!keys_equal(&ksim_keys_machine, a, b) || a->n_nodes != b->n_nodes)
+	if (!keys_equal(&ksim_keys_machine, a, b) || a->n_nodes != b->n_nodes ||
+	    !cpu_equal(&a->cpu, &b->cpu))
 		return 0;
 	for (unsigned int i = 0; i < a->n_nodes; i++)
 		if (!node_equal(&a->nodes[i], &b->nodes[i]))
@@ -307,7 +320,7 @@ ksim_profile_validate(const struct ksim_profile *prof, char **err)
 			return -EINVAL;
 		}
 	}
-	return 0;
+	return ksim_cpu_validate(prof, NULL, NULL, NULL, err);
 }
 
 int

@@ -348,6 +348,8 @@ ksim_ioc_create_queue(struct ksim_file *f, struct ksim_process *p, void *data,
 	p->queues[q->id] = q;
 	pdd->queue_count++;
 	q->active = queue_active(q);
+	ksim_reg_queue_add(dev->reg, p->reg_slot, q->id, q->gpu, q->user_type,
+			   q->ring_size);
 	args->queue_id = q->id;
 	args->doorbell_offset = KFD_ABI_MMAP_OFFSET(KFD_ABI_MMAP_TYPE_DOORBELL,
 						    args->gpu_id, 0);
@@ -373,6 +375,7 @@ queue_free(struct ksim_process *p, struct ksim_queue *q)
 	if (q->gws)
 		pdd->num_gws = 0;
 	pdd->queue_count--;
+	ksim_reg_queue_del(p->dev->reg, p->reg_slot, q->id);
 	ksim_bit_clear(p->qid_bitmap, q->id);
 	p->queues[q->id] = NULL;
 	free(q);
@@ -432,6 +435,7 @@ ksim_ioc_update_queue(struct ksim_file *f, struct ksim_process *p, void *data,
 	}
 	q->ring = args->ring_base_address;
 	q->ring_size = ring_size;
+	ksim_reg_queue_resize(f->dev->reg, p->reg_slot, q->id, ring_size);
 	q->percentage = args->queue_percentage & 0xff;
 	q->priority = args->queue_priority;
 	q->active = queue_active(q);

@@ -14,7 +14,8 @@
  *   - the SDMA queue slots of each GPU (the kernel's DQM bitmaps);
  *   - IPC handles of the rocm kernel flavour (registry_ipc.c).
  * Without a machine name the same structure lives in private memory.
- * The registry never stores pointers.
+ * The registry never stores pointers. The file's lifetime (making it,
+ * checking a file found there, reclaiming stale ones) is machine.c's.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -49,17 +50,17 @@ ksim_reg_unlock(struct ksim_registry *reg)
 	pthread_mutex_unlock(&reg->sh->lock);
 }
 
-static void
-init_shared(struct reg_shared *sh, const struct ksim_device *dev, int pshared)
+void
+ksim_reg_init(struct reg_shared *sh, int pshared, int32_t owner_pid,
+	      uint64_t owner_start, uint32_t flags)
 {
 	pthread_mutexattr_t a;
 
-	memset(sh, 0, sizeof(*sh));
-	sh->version = REG_VERSION;
-	sh->size = sizeof(*sh);
-	sh->n_gpus = dev->n_gpus;
-	for (unsigned int i = 0; i < dev->n_gpus; i++)
-		sh->gpu_ids[i] = dev->gpus[i].gpu_id;
+	sh->h.version = REG_VERSION;
+	sh->h.size = sizeof(*sh);
+	sh->h.owner_pid = owner_pid;
+	sh->h.owner_start = owner_start;
+	sh->h.flags = flags;
 	sh->next_pasid = 0x8001;
 	pthread_mutexattr_init(&a);
 	if (pshared) {
@@ -68,85 +69,89 @@ init_shared(struct reg_shared *sh, const struct ksim_device *dev, int pshared)
 	}
 	pthread_mutex_init(&sh->lock, &a);
 	pthread_mutexattr_destroy(&a);
-	sh->magic = REG_MAGIC;
+	__atomic_store_n(&sh->h.magic, REG_MAGIC, __ATOMIC_RELEASE);
 }
 
-static int
-machine_name_ok(const char *m)
+/* "0x1234, 0x5678" */
+static void
+gpu_list(char *buf, size_t len, unsigned int n, const uint32_t *ids, size_t stride)
 {
-	size_t n = strlen(m);
+	size_t off = 0;
 
-	if (!n || n > 64)
-		return 0;
-	for (size_t i = 0; i < n; i++) {
-		char c = m[i];
+	buf[0] = '\0';
+	for (unsigned int i = 0; i < n && off < len; i++) {
+		int w = snprintf(buf + off, len - off, "%s0x%x", i ? ", " : "",
+				 *(const uint32_t *)((const char *)ids + i * stride));
 
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		      (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.'))
-			return 0;
+		if (w < 0)
+			break;
+		off += (size_t)w;
 	}
-	return m[0] != '.';
+}
+
+/*
+ * One machine, one set of GPUs: the first device binds the machine to its
+ * profile's GPUs, every later one must have the same (registry lock held).
+ */
+static int
+bind_gpus(struct reg_shared *sh, const struct ksim_device *dev, const char *path)
+{
+	char have[160], want[160];
+	int same = sh->n_gpus == dev->n_gpus;
+
+	if (!sh->bound) {
+		sh->n_gpus = dev->n_gpus;
+		for (unsigned int i = 0; i < dev->n_gpus; i++)
+			sh->gpu_ids[i] = dev->gpus[i].gpu_id;
+		sh->bound = 1;
+		return 0;
+	}
+	for (unsigned int i = 0; same && i < dev->n_gpus; i++)
+		same = sh->gpu_ids[i] == dev->gpus[i].gpu_id;
+	if (same)
+		return 0;
+	gpu_list(have, sizeof(have), sh->n_gpus < KSIM_MAX_GPUS ? sh->n_gpus : KSIM_MAX_GPUS,
+		 sh->gpu_ids, sizeof(sh->gpu_ids[0]));
+	gpu_list(want, sizeof(want), dev->n_gpus, &dev->gpus[0].gpu_id, sizeof(dev->gpus[0]));
+	ksim_machine_log(path, "the machine has another profile's GPUs (gpu_id %s; "
+			 "profile %s has %s): refusing it", have,
+			 dev->prof->name, want);
+	return -EINVAL;
 }
 
 static int
 open_shared(struct ksim_registry *reg, const struct ksim_device *dev,
 	    const char *machine)
 {
-	char path[128];
-	struct statx st;
+	char path[512];
 	void *map;
-	int fd, r = 0;
+	int fd, r;
 
-	snprintf(path, sizeof(path), "/dev/shm/kfdsim-%s", machine);
-	fd = (int)syscall(SYS_openat, AT_FDCWD, path,
-			  O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	fd = ksim_machine_attach(machine, 0, path, sizeof(path));
 	if (fd < 0)
-		return -errno;
-	if (syscall(SYS_flock, fd, LOCK_EX)) {
-		r = -errno;
-		goto out;
-	}
-	memset(&st, 0, sizeof(st));
-	if (syscall(SYS_statx, fd, "", AT_EMPTY_PATH, STATX_SIZE, &st)) {
-		r = -errno;
-		goto out;
-	}
-	if (st.stx_size == 0 &&
-	    syscall(SYS_ftruncate, fd, (uint64_t)sizeof(struct reg_shared))) {
-		r = -errno;
-		goto out;
-	}
-	if (st.stx_size != 0 && st.stx_size != (uint64_t)sizeof(struct reg_shared)) {
-		r = -EINVAL;	/* another version of kfdsim made it */
-		goto out;
-	}
+		return fd;
 	map = (void *)syscall(SYS_mmap, NULL, sizeof(struct reg_shared),
 			      PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (map == MAP_FAILED) {
 		r = -errno;
-		goto out;
+		ksim_machine_log(path, "cannot map it: %s", strerror(-r));
+		ksim_sys_close(fd);
+		return r;
 	}
 	reg->sh = map;
-	if (st.stx_size == 0) {
-		init_shared(reg->sh, dev, 1);
-	} else if (reg->sh->magic != REG_MAGIC ||
-		   reg->sh->version != REG_VERSION ||
-		   reg->sh->n_gpus != dev->n_gpus) {
-		r = -EINVAL;
-	} else {
-		/* One machine, one profile: the GPUs must agree. */
-		for (unsigned int i = 0; i < dev->n_gpus; i++)
-			if (reg->sh->gpu_ids[i] != dev->gpus[i].gpu_id)
-				r = -EINVAL;
-	}
+	ksim_reg_lock(reg);
+	r = bind_gpus(reg->sh, dev, path);
+	ksim_reg_unlock(reg);
 	if (r) {
 		syscall(SYS_munmap, map, sizeof(struct reg_shared));
 		reg->sh = NULL;
+		ksim_sys_close(fd);
+		return r;
 	}
-out:
-	syscall(SYS_flock, fd, LOCK_UN);
-	syscall(SYS_close, fd);
-	return r;
+	/* The lock stays while the fd is open: it tells others that a live
+	 * process uses the machine (machine.c). */
+	reg->fd = ksim_internal_fd(fd);
+	return 0;
 }
 
 int
@@ -158,8 +163,9 @@ ksim_reg_open(struct ksim_device *dev, const char *machine,
 
 	if (!reg)
 		return -ENOMEM;
+	reg->fd = -1;
 	if (machine && *machine) {
-		if (!machine_name_ok(machine)) {
+		if (ksim_machine_name_check(machine)) {
 			free(reg);
 			return -EINVAL;
 		}
@@ -175,7 +181,10 @@ ksim_reg_open(struct ksim_device *dev, const char *machine,
 			free(reg);
 			return -ENOMEM;
 		}
-		init_shared(reg->sh, dev, 0);
+		ksim_reg_init(reg->sh, 0, 0, 0, 0);
+		ksim_reg_lock(reg);
+		bind_gpus(reg->sh, dev, "");
+		ksim_reg_unlock(reg);
 	}
 	*out = reg;
 	return 0;
@@ -186,9 +195,10 @@ ksim_reg_close(struct ksim_registry *reg)
 {
 	if (!reg)
 		return;
-	if (reg->shared)
+	if (reg->shared) {
 		syscall(SYS_munmap, reg->sh, sizeof(struct reg_shared));
-	else if (reg->sh) {
+		ksim_sys_close(reg->fd);
+	} else if (reg->sh) {
 		pthread_mutex_destroy(&reg->sh->lock);
 		free(reg->sh);
 	}

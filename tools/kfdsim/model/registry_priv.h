@@ -4,7 +4,8 @@
  * that lives in /dev/shm/kfdsim-<machine> (or private memory), shared by
  * every process of the simulated machine. It holds no pointers. A change
  * of layout must bump REG_VERSION: the size and version checks then refuse
- * a file another build of kfdsim created.
+ * a file another build of kfdsim created. machine.c makes, checks and
+ * removes the file.
  */
 #ifndef KSIM_REGISTRY_PRIV_H
 #define KSIM_REGISTRY_PRIV_H
@@ -15,20 +16,35 @@
 #include "ksim_priv.h"
 
 #define REG_MAGIC	0x3167657273666bULL	/* "kfsreg1" */
-#define REG_VERSION	2
+#define REG_VERSION	3
 #define REG_PROCS	256
 #define REG_BUFS	1024
 #define REG_IPC		256
 #define REG_IPC_HOLDERS	16
 
+/* A user queue as /sys/class/kfd/kfd/proc/<pid>/queues/<qid>/ shows it. */
+struct reg_queue {
+	uint32_t id;			/* queue_id */
+	uint32_t gpu;			/* GPU index */
+	uint32_t type;			/* enum kfd_queue_type: 0 compute, 1 SDMA, ... */
+	uint32_t in_use;
+	uint64_t size;			/* ring size, bytes */
+};
+
+/* The first queues of a process that sysfs lists (of up to 1024). */
+#define REG_PROC_QUEUES	64
+
 struct reg_proc {
 	int32_t pid;
 	uint32_t in_use;
-	uint64_t vram[KSIM_MAX_GPUS];
+	uint64_t vram[KSIM_MAX_GPUS];	/* KFD VRAM allocations: proc/<pid>/vram_<id> */
 	uint64_t vram_aligned[KSIM_MAX_GPUS];
 	uint64_t vram_ttm[KSIM_MAX_GPUS];
 	uint64_t sys;
 	uint64_t ttm;
+	uint32_t pasid;			/* proc/<pid>/pasid; 0 until the KFD process exists */
+	uint32_t pad;
+	struct reg_queue queues[REG_PROC_QUEUES];	/* in_use 0: free entry */
 };
 
 struct reg_bufslot {
@@ -61,10 +77,25 @@ struct reg_ipc {
 	struct reg_ipc_holder holders[REG_IPC_HOLDERS];
 };
 
+/*
+ * What identifies a state file, read before anything else is trusted:
+ * magic, layout, and who made it. The maker's start time (field 22 of
+ * /proc/<pid>/stat) tells it from a later process given the same pid.
+ */
+struct reg_head {
+	uint64_t magic;			/* REG_MAGIC, written last */
+	uint32_t version;		/* REG_VERSION */
+	uint32_t size;			/* sizeof(struct reg_shared) */
+	int32_t owner_pid;		/* the process that made the file */
+	uint32_t flags;			/* REG_F_* */
+	uint64_t owner_start;		/* its start time, clock ticks after boot */
+};
+
+#define REG_F_RUN	0x1	/* made by ksim_machine_begin() for one run */
+
 struct reg_shared {
-	uint64_t magic;
-	uint32_t version;
-	uint32_t size;
+	struct reg_head h;
+	uint32_t bound;			/* n_gpus/gpu_ids set (by the first device) */
 	uint32_t n_gpus;
 	uint32_t gpu_ids[KSIM_MAX_GPUS];
 	uint32_t next_pasid;
@@ -87,7 +118,35 @@ struct reg_shared {
 struct ksim_registry {
 	struct reg_shared *sh;
 	int shared;
+	int fd;				/* shared: the file, flock(LOCK_SH) held */
 };
+
+/* Initialise a zeroed registry: header, PASIDs, the mutex (robust and
+ * process-shared when @pshared); the magic is written last. */
+void ksim_reg_init(struct reg_shared *sh, int pshared, int32_t owner_pid,
+		   uint64_t owner_start, uint32_t flags);
+
+/*
+ * ksim_machine_attach() - open machine @id's state file for use, making it
+ * when there is none; a stale file is reclaimed and a foreign one refused
+ * on the way, each with a message on stderr.
+ * @run:	make it as a run's machine (REG_F_RUN); a live file of that
+ *		name is then -EBUSY
+ * @path:	receives the file's path
+ *
+ * Return: a close-on-exec fd of a checked file (size, magic, version),
+ * holding a shared flock() for as long as it stays open, or a negative
+ * errno.
+ */
+int ksim_machine_attach(const char *id, int run, char *path, size_t len);
+
+/* One line on stderr: "kfdsim[pid]: <path>: <what>". */
+void ksim_machine_log(const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* The start time of process @pid (/proc/<pid>/stat) + 1; 0 if there is
+ * none or it has ended (a zombie). */
+uint64_t ksim_proc_start_time(pid_t pid);
 
 /* The registry mutex (robust when shared); taken under a device lock. */
 void ksim_reg_lock(struct ksim_registry *reg);

@@ -10,6 +10,58 @@ platform_rev 2
 generation_id 3
 system_mem_limit 0
 
+# The host: one EPYC 7313P (Zen 3 "Milan", 16 cores x 2 threads = the KFD
+# CPU node's 32 cpu_cores_count; four 4-core CCDs with 32 MiB of L3 each).
+[cpu]
+vendor_id AuthenticAMD
+family 25
+model 1
+stepping 1
+model_name "AMD EPYC 7313P 16-Core Processor"
+mhz 3000
+microcode 0xa0011d1
+cpuid_level 16
+sockets 1
+cores_per_socket 16
+threads_per_core 2
+numa_per_socket 1
+
+[cpu cache 0]
+level 1
+type Data
+size 32
+ways 8
+line_size 64
+partitions 1
+cores 1
+
+[cpu cache 1]
+level 1
+type Instruction
+size 32
+ways 8
+line_size 64
+partitions 1
+cores 1
+
+[cpu cache 2]
+level 2
+type Unified
+size 512
+ways 8
+line_size 64
+partitions 1
+cores 1
+
+[cpu cache 3]
+level 3
+type Unified
+size 32768
+ways 16
+line_size 64
+partitions 1
+cores 4
+
 [node 0]
 gpu_id 0
 name ""
@@ -288,6 +340,25 @@ high_va_max 0xffffffffffe00000
 vram_size 68702699520
 visible_vram_size 68702699520
 gtt_size 135044429824
+product_name "AMD Instinct MI210"
+product_number "102-D67302-00"
+serial_number "692231000111"
+vbios_version "113-D67301-063"
+vram_vendor "samsung"
+pcie_gen 4
+pcie_width 16
+power_average 42
+power_cap 300
+power_cap_max 300
+temp_edge 35
+temp_junction 38
+temp_mem 40
+temp_edge_crit 100
+temp_junction_crit 105
+temp_mem_crit 95
+fan_rpm 0
+fan_max_rpm 0
+vddgfx 775
 
 [node 2]
 gpu_id 23868
@@ -498,3 +569,22 @@ high_va_max 0xffffffffffe00000
 vram_size 68702699520
 visible_vram_size 68702699520
 gtt_size 135044429824
+product_name "AMD Instinct MI210"
+product_number "102-D67302-00"
+serial_number "692231000112"
+vbios_version "113-D67301-063"
+vram_vendor "samsung"
+pcie_gen 4
+pcie_width 16
+power_average 44
+power_cap 300
+power_cap_max 300
+temp_edge 36
+temp_junction 39
+temp_mem 41
+temp_edge_crit 100
+temp_junction_crit 105
+temp_mem_crit 95
+fan_rpm 0
+fan_max_rpm 0
+vddgfx 775

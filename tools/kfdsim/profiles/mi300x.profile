@@ -4,7 +4,8 @@
 # The CPU nodes list their caches as the kernel shows a BIOS (ACPI) CRAT's
 # cache entries: per core L1 data (type 5 = data|cpu), L1 instruction (6) and
 # L2 (7), and one L3 per 8-core CCD, as on a 96-core EPYC 9004 socket. Without
-# them the thunk would read the host's /sys/devices/system/node/nodeN instead.
+# them the thunks would read the same caches from /sys/devices/system/node/nodeN
+# (rendered from the [cpu] section).
 [machine]
 name "mi300x"
 description "one AMD Instinct MI300X (gfx942, SPX mode: 8 XCCs, 304 CUs, 192 GiB HBM3) on a 2-socket host"
@@ -13,6 +14,59 @@ platform_id 71791775140929
 platform_rev 2
 generation_id 2
 system_mem_limit 0
+
+# The host: two EPYC 9654 (Zen 4 "Genoa", 96 cores each, SMT off: one NUMA
+# node of 96 CPUs per socket as the KFD CPU nodes say; twelve 8-core CCDs with
+# 32 MiB of L3 each, the caches the CPU nodes list).
+[cpu]
+vendor_id AuthenticAMD
+family 25
+model 17
+stepping 1
+model_name "AMD EPYC 9654 96-Core Processor"
+mhz 2400
+microcode 0xa101148
+cpuid_level 16
+sockets 2
+cores_per_socket 96
+threads_per_core 1
+numa_per_socket 1
+
+[cpu cache 0]
+level 1
+type Data
+size 32
+ways 8
+line_size 64
+partitions 1
+cores 1
+
+[cpu cache 1]
+level 1
+type Instruction
+size 32
+ways 8
+line_size 64
+partitions 1
+cores 1
+
+[cpu cache 2]
+level 2
+type Unified
+size 1024
+ways 8
+line_size 64
+partitions 1
+cores 1
+
+[cpu cache 3]
+level 3
+type Unified
+size 32768
+ways 16
+line_size 64
+partitions 1
+cores 8
 
 [node 0]
 gpu_id 0
@@ -423,3 +477,22 @@ high_va_max 0xffffffffffe00000
 vram_size 205822885888
 visible_vram_size 205822885888
 gtt_size 412316860416
+product_name "AMD Instinct MI300X"
+product_number "102-G30211-00"
+serial_number "692334000381"
+vbios_version "113-M3000100-102"
+vram_vendor "hynix"
+pcie_gen 5
+pcie_width 16
+power_average 140
+power_cap 750
+power_cap_max 750
+temp_edge 0
+temp_junction 40
+temp_mem 35
+temp_edge_crit 0
+temp_junction_crit 110
+temp_mem_crit 95
+fan_rpm 0
+fan_max_rpm 0
+vddgfx 0

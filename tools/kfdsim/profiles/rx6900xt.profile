@@ -10,6 +10,58 @@ platform_rev 2
 generation_id 2
 system_mem_limit 0
 
+# The host: a desktop Ryzen 7 5800X (Zen 3 "Vermeer", 8 cores x 2 threads =
+# the KFD CPU node's 16 cpu_cores_count; one CCD sharing 32 MiB of L3).
+[cpu]
+vendor_id AuthenticAMD
+family 25
+model 33
+stepping 0
+model_name "AMD Ryzen 7 5800X 8-Core Processor"
+mhz 3800
+microcode 0xa201016
+cpuid_level 16
+sockets 1
+cores_per_socket 8
+threads_per_core 2
+numa_per_socket 1
+
+[cpu cache 0]
+level 1
+type Data
+size 32
+ways 8
+line_size 64
+partitions 1
+cores 1
+
+[cpu cache 1]
+level 1
+type Instruction
+size 32
+ways 8
+line_size 64
+partitions 1
+cores 1
+
+[cpu cache 2]
+level 2
+type Unified
+size 512
+ways 8
+line_size 64
+partitions 1
+cores 1
+
+[cpu cache 3]
+level 3
+type Unified
+size 32768
+ways 16
+line_size 64
+partitions 1
+cores 8
+
 [node 0]
 gpu_id 0
 name ""
@@ -240,3 +292,22 @@ high_va_max 0xffffffffffe00000
 vram_size 17163091968
 visible_vram_size 268435456
 gtt_size 34359738368
+product_name ""
+product_number ""
+serial_number ""
+vbios_version "113-D4120100-101"
+vram_vendor "samsung"
+pcie_gen 4
+pcie_width 16
+power_average 9
+power_cap 255
+power_cap_max 293
+temp_edge 41
+temp_junction 43
+temp_mem 46
+temp_edge_crit 100
+temp_junction_crit 110
+temp_mem_crit 100
+fan_rpm 1150
+fan_max_rpm 3300
+vddgfx 825

@@ -317,7 +317,9 @@ ksim_capture_profile(const char *name, char **err)
 {
 	struct ksim_profile *prof = NULL;
 	struct cap_ctx c = { .root = KSIM_CAPTURE_TOPOLOGY, .kfd_fd = -1 };
+	struct cap_text cpu = { 0 }, full = { 0 };
 	char path[512], *perr = NULL;
+	size_t machine_len;
 	int nodes;
 
 	snprintf(path, sizeof(path), "%s/nodes", c.root);
@@ -328,6 +330,7 @@ ksim_capture_profile(const char *name, char **err)
 		goto out;
 	}
 	capture_machine(&c, name);
+	machine_len = c.text.len;
 	for (int i = 0; i < nodes; i++)
 		if (capture_node(&c, (unsigned int)i) < 0)
 			goto out;
@@ -335,7 +338,25 @@ ksim_capture_profile(const char *name, char **err)
 		cap_error(&c, "out of memory");
 		goto out;
 	}
-	prof = ksim_profile_parse(c.text.data, c.text.len, "<captured>", &perr);
+	/* The CPU sections go after [machine]. */
+	if (!c.text.failed && cap_cpu(&cpu, "") == 0 && !cpu.failed) {
+		cap_printf(&full, "%.*s%s%s", (int)machine_len, c.text.data,
+			   cpu.data, c.text.data + machine_len);
+		if (!full.failed)
+			prof = ksim_profile_parse(full.data, full.len, "<captured>", &perr);
+		if (!prof && perr)
+			/*
+			 * Say why, and keep the rest: e.g. a host whose APIC IDs
+			 * have gaps cannot be described by a [cpu] section.
+			 */
+			fprintf(stderr, "kfdtrace: the CPUs of this machine do not fit "
+				"the profile format (%s); the profile derives them "
+				"from its KFD CPU nodes\n", perr);
+		free(perr);
+		perr = NULL;
+	}
+	if (!prof)
+		prof = ksim_profile_parse(c.text.data, c.text.len, "<captured>", &perr);
 	if (!prof)
 		cap_error(&c, "the captured machine does not form a valid profile: %s",
 			  perr ? perr : "out of memory");
@@ -343,6 +364,8 @@ ksim_capture_profile(const char *name, char **err)
 out:
 	cap_gpu_finish(&c);
 	free(c.text.data);
+	free(cpu.data);
+	free(full.data);
 	if (!prof && err)
 		*err = strdup(c.err[0] ? c.err : "capture failed");
 	return prof;

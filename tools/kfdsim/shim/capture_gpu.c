@@ -289,6 +289,7 @@ emit_drm(struct cap_ctx *c, unsigned int node, unsigned int minor, int card,
 		   (unsigned long long)mem->vram.total_heap_size,
 		   (unsigned long long)mem->cpu_accessible_vram.total_heap_size,
 		   (unsigned long long)mem->gtt.total_heap_size);
+	cap_board(c, minor);
 }
 
 int

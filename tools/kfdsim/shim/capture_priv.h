@@ -49,6 +49,20 @@ bool cap_prop(const char *text, const char *key, uint64_t *out);
  */
 int cap_gpu(struct cap_ctx *c, unsigned int node, uint32_t gpu_id, const char *props);
 
+/*
+ * Append the board keys of a [node N drm] section (product_name ...
+ * vddgfx) from the sysfs attributes and hwmon of render node @minor.
+ */
+void cap_board(struct cap_ctx *c, unsigned int minor);
+
+/*
+ * Append the [cpu] and [cpu cache C] sections of this machine's CPUs
+ * (@root/proc/cpuinfo, @root/sys/devices/system; @root "" for this
+ * machine, a directory for tests). -1 when cpuinfo is missing or not an
+ * x86 one (the profile then derives its CPUs).
+ */
+int cap_cpu(struct cap_text *t, const char *root);
+
 /* Close what cap_gpu() opened. */
 void cap_gpu_finish(struct cap_ctx *c);
 

@@ -18,6 +18,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -93,6 +94,9 @@ struct ksim_real {
 	int (*scandir)(const char *, struct dirent ***,
 		       int (*)(const struct dirent *),
 		       int (*)(const struct dirent **, const struct dirent **));
+	long (*sysconf)(int);
+	int (*get_nprocs)(void);
+	int (*get_nprocs_conf)(void);
 };
 
 extern struct ksim_real ksim_real;
@@ -131,9 +135,36 @@ void ksim_buf_put(struct ksim_buf *b, const void *data, size_t len);
 void ksim_buf_free(struct ksim_buf *b);
 
 struct ksim_vnode;
+struct ksim_vfs;
 
 /* Produces a file's bytes; returns 0 or -errno. */
 typedef int (*ksim_render_fn)(const struct ksim_vnode *node, struct ksim_buf *out);
+
+/* Receives one child name from ksim_vdyn_ops.list; nonzero stops the walk. */
+typedef int (*ksim_vdyn_emit_fn)(void *arg, const char *name);
+
+/*
+ * A dynamic directory: its children come and go with the simulated
+ * machine (/sys/class/kfd/kfd/proc/<pid>/, .../queues/<qid>/). The rest of
+ * the tree never changes; a dynamic directory asks its callbacks at every
+ * lookup and listing, and builds each child subtree once, the first time
+ * the name is seen: the subtree stays (nodes are never freed while the
+ * tree lives, since fds and streams point at them) and its files render
+ * live data at open, failing with the render function's error once the
+ * child is gone.
+ */
+struct ksim_vdyn_ops {
+	/* Emit the name of every child present now. 0 or -errno. */
+	int (*list)(const struct ksim_vnode *dir, ksim_vdyn_emit_fn emit, void *arg);
+	/* Whether child @name is present now. */
+	bool (*exists)(const struct ksim_vnode *dir, const char *name);
+	/*
+	 * Fill @child, a new owned directory named after the child, with its
+	 * entries (ksim_vfs_add_file_at() and friends). Runs once per name,
+	 * under the tree's dynamic lock. 0 or -errno.
+	 */
+	int (*populate)(struct ksim_vfs *vfs, struct ksim_vnode *child);
+};
 
 /* Which model file a device node opens. */
 enum ksim_devkind {
@@ -163,6 +194,9 @@ struct ksim_vnode {
 	uintptr_t arg;			/* second render argument */
 	enum ksim_devkind devkind;	/* KSIM_V_CHR */
 	unsigned int dev_major, dev_minor;
+	const struct ksim_vdyn_ops *dyn;	/* dynamic directory, or NULL */
+	struct ksim_vfs *vfs;		/* dynamic directory: its tree */
+	struct ksim_vnode *dyn_child;	/* dynamic directory: children built so far */
 };
 
 /* Result of resolving a path against the virtual tree. */
@@ -181,6 +215,7 @@ struct ksim_vfs {
 	struct ksim_vnode *root;
 	uint64_t next_ino;
 	void *ctx;			/* builder's data, freed with the tree */
+	pthread_mutex_t dyn_lock;	/* dynamic children, and next_ino after the build */
 };
 
 struct ksim_vfs *ksim_vfs_new(void);
@@ -203,7 +238,32 @@ struct ksim_vnode *ksim_vfs_add_chr(struct ksim_vfs *vfs, const char *path, mode
 				    enum ksim_devkind kind, unsigned int major,
 				    unsigned int minor);
 
-/* Find a direct child by name. */
+/*
+ * A dynamic directory at an absolute path (owned; parents created as by
+ * ksim_vfs_mkdir). @priv and @arg are for the callbacks.
+ */
+struct ksim_vnode *ksim_vfs_add_dyn(struct ksim_vfs *vfs, const char *path,
+				    const struct ksim_vdyn_ops *ops, const void *priv,
+				    uintptr_t arg);
+
+/*
+ * Entries of a directory node (for ksim_vdyn_ops.populate): a file, an
+ * owned directory, a dynamic directory, a symlink. NULL on allocation
+ * failure or when the name is taken.
+ */
+struct ksim_vnode *ksim_vfs_add_file_at(struct ksim_vfs *vfs, struct ksim_vnode *dir,
+					const char *name, mode_t perm, ksim_render_fn render,
+					const void *priv, uintptr_t arg);
+struct ksim_vnode *ksim_vfs_mkdir_at(struct ksim_vfs *vfs, struct ksim_vnode *dir,
+				     const char *name);
+struct ksim_vnode *ksim_vfs_add_dyn_at(struct ksim_vfs *vfs, struct ksim_vnode *dir,
+				       const char *name, const struct ksim_vdyn_ops *ops,
+				       const void *priv, uintptr_t arg);
+
+/*
+ * Find a direct child by name; in a dynamic directory, a child present
+ * now (built on first use).
+ */
 struct ksim_vnode *ksim_vfs_child(const struct ksim_vnode *dir, const char *name);
 
 #define KSIM_LOOKUP_NOFOLLOW 1	/* do not follow a symlink in the last component */

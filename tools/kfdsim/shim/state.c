@@ -10,7 +10,10 @@
  *   KFDSIM_PROFILE	builtin profile name or profile file (default: the
  *			model's default builtin)
  *   KFDSIM_ABI		KFD ABI to emulate, "1.N" or "N"
- *   KFDSIM_MACHINE	shared-registry key, read by the model itself
+ *   KFDSIM_MACHINE	the machine the process runs on (its state file
+ *			/dev/shm/kfdsim-<ID>), read by the model itself;
+ *			checked here so a bad name is reported clearly.
+ *			`kfdtrace sim` sets it for every process of a run
  *   KFDSIM_KERNEL	kernel flavour, "upstream" or "rocm" (read by the
  *			model; checked here so a typo is reported clearly)
  *   KFDSIM_FAULTS	fault mode rules, read by the model itself (checked
@@ -92,7 +95,7 @@ state_init(void)
 	const char *prof_name = getenv("KFDSIM_PROFILE");
 	const char *abi = getenv("KFDSIM_ABI");
 	const char *dbg = getenv("KFDSIM_DEBUG");
-	const char *kernel, *faults;
+	const char *kernel, *faults, *machine;
 	char *err = NULL, msg[160];
 	int minor;
 
@@ -115,6 +118,13 @@ state_init(void)
 	if (kernel && *kernel && ksim_kernel_parse(kernel) < 0) {
 		ksim_log("KFDSIM_KERNEL=%s: expected upstream or rocm; no device\n",
 			 kernel);
+		goto out;
+	}
+	machine = getenv(KSIM_ENV_MACHINE);
+	if (machine && *machine && ksim_machine_name_check(machine)) {
+		ksim_log("KFDSIM_MACHINE=%s: expected 1 to %d of [A-Za-z0-9_.-], "
+			 "not starting with '.'; no device\n", machine,
+			 KSIM_MACHINE_ID_MAX);
 		goto out;
 	}
 	faults = getenv(KSIM_ENV_FAULTS);

@@ -10,7 +10,9 @@
  *     subsystem_vendor, subsystem_device, revision and config (the first
  *     64 bytes of configuration space);
  *   - /sys/dev/char/226:<m>/uevent (DEVNAME) for drmGetDeviceNameFromFd2.
- * /sys/class/drm and /sys/bus/pci/devices gain the matching links.
+ * /sys/class/drm and /sys/bus/pci/devices gain the matching links. amdgpu's
+ * own attributes of the PCI function and its hwmon are in tree_amdgpu.c and
+ * tree_hwmon.c.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -92,7 +94,8 @@ render_dpm(const struct ksim_vnode *n, struct ksim_buf *out)
 }
 
 static int
-add_gpu(struct ksim_vfs *vfs, const struct ksim_node *node)
+add_gpu(struct ksim_vfs *vfs, struct ksim_tree_ctx *ctx, const struct ksim_node *node,
+	unsigned int gpu)
 {
 	const struct ksim_drm *drm = node->drm;
 	uint32_t vendor = drm_vendor_id(node), device = drm_device_id(node);
@@ -141,6 +144,9 @@ add_gpu(struct ksim_vfs *vfs, const struct ksim_node *node)
 	snprintf(path, sizeof(path), "%s/subsystem", pci);
 	if (!ksim_vfs_add_link(vfs, path, "../../../bus/pci"))
 		return -ENOMEM;
+	if ((ret = ksim_tree_amdgpu(vfs, ctx, node, gpu, pci)) < 0 ||
+	    (ret = ksim_tree_hwmon(vfs, ctx, node, gpu, pci, slot)) < 0)
+		return ret;
 	snprintf(path, sizeof(path), "%s/driver", pci);
 	if (!ksim_vfs_add_link(vfs, path, "../../../bus/pci/drivers/amdgpu"))
 		return -ENOMEM;
@@ -205,18 +211,29 @@ add_gpu(struct ksim_vfs *vfs, const struct ksim_node *node)
 int
 ksim_tree_drm(struct ksim_vfs *vfs, struct ksim_tree_ctx *ctx)
 {
+	unsigned int gpu = 0;
 	int ret;
 
-	/* Only simulated render nodes: the process must not reach real GPUs. */
-	if (!ksim_vfs_mkdir(vfs, "/dev/dri", true))
+	/*
+	 * Only simulated render nodes, DRM devices and hwmons: the process
+	 * must not reach real GPUs (rocm_smi_lib numbers the cards it finds
+	 * in /sys/class/drm from card0).
+	 */
+	if (!ksim_vfs_mkdir(vfs, "/dev/dri", true) ||
+	    !ksim_vfs_mkdir(vfs, "/sys/class/drm", true) ||
+	    !ksim_vfs_mkdir(vfs, "/sys/class/hwmon", true))
 		return -ENOMEM;
+	/* drm_sysfs.c: CORE_NAME, major.minor.patchlevel and CORE_DATE */
+	if ((ret = ksim_tree_add_textf(vfs, "/sys/class/drm/version", "drm 1.1.0 20060810\n")) < 0)
+		return ret;
 	for (unsigned int i = 0; i < ctx->prof->n_nodes; i++) {
 		const struct ksim_node *node = &ctx->prof->nodes[i];
 
-		if (!ksim_node_is_gpu(node) || !node->drm)
+		if (!ksim_node_is_gpu(node))
 			continue;
-		if ((ret = add_gpu(vfs, node)) < 0)
+		if (node->drm && (ret = add_gpu(vfs, ctx, node, gpu)) < 0)
 			return ret;
+		gpu++;
 	}
 	return 0;
 }

@@ -5,8 +5,9 @@
  * point is wrapped and recognises ours through a registry of live streams.
  *
  * The listing is taken when the stream opens: "." and "..", the virtual
- * children, and for directories that are not entirely ours (such as
- * /sys/dev/char) the entries of the real directory too.
+ * children (for a dynamic directory, those present at that moment), and
+ * for directories that are not entirely ours (such as /sys/dev/char) the
+ * entries of the real directory too.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -104,6 +105,21 @@ vdir_add_real(struct ksim_dir *d)
 	ksim_real.closedir(real);
 }
 
+/* One child of a dynamic directory, as its callback names it. */
+static int
+vdir_add_dyn(void *arg, const char *name)
+{
+	struct ksim_dir *d = arg;
+	struct ksim_vnode *c;
+
+	if (vdir_has(d, name))
+		return 0;
+	c = ksim_vfs_child(d->node, name);
+	if (!c)
+		return 0;	/* gone meanwhile */
+	return vdir_add(d, name, c->ino, vtype_to_dtype(c->type));
+}
+
 DIR *
 ksim_vdir_open(struct ksim_vnode *node, int fd)
 {
@@ -128,6 +144,8 @@ ksim_vdir_open(struct ksim_vnode *node, int fd)
 	for (c = node->child; c; c = c->next)
 		if (vdir_add(d, c->name, c->ino, vtype_to_dtype(c->type)) < 0)
 			goto nomem;
+	if (node->dyn && node->dyn->list(node, vdir_add_dyn, d) < 0)
+		goto nomem;
 	if (!node->owned)
 		vdir_add_real(d);
 

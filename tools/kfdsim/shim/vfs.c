@@ -3,7 +3,8 @@
  * The virtual file tree: a handful of directories grafted onto the real file
  * system (/dev/kfd, /dev/dri, the KFD topology, the render nodes' sysfs
  * devices, /proc/modules, ...). Built once from the profile, never changed
- * afterwards, so lookups take no lock.
+ * afterwards, so lookups take no lock; only the children of dynamic
+ * directories (struct ksim_vdyn_ops) are added later, under dyn_lock.
  *
  * Paths are resolved one component at a time with parent pointers, so ".."
  * after a followed symlink is physical, as in the kernel.
@@ -120,6 +121,7 @@ ksim_vfs_new(void)
 	if (!vfs)
 		return NULL;
 	vfs->next_ino = 1000;
+	pthread_mutex_init(&vfs->dyn_lock, NULL);
 	vfs->root = vnode_new(vfs, NULL, "", KSIM_V_DIR);
 	if (!vfs->root) {
 		free(vfs);
@@ -138,6 +140,10 @@ vnode_free(struct ksim_vnode *n)
 		next = c->next;
 		vnode_free(c);
 	}
+	for (c = n->dyn_child; c; c = next) {
+		next = c->next;
+		vnode_free(c);
+	}
 	free(n->name);
 	free(n->target);
 	free(n);
@@ -149,8 +155,45 @@ ksim_vfs_free(struct ksim_vfs *vfs)
 	if (!vfs)
 		return;
 	vnode_free(vfs->root);
+	pthread_mutex_destroy(&vfs->dyn_lock);
 	free(vfs->ctx);
 	free(vfs);
+}
+
+/*
+ * The child @name of a dynamic directory, if present now: the node built
+ * the first time the name was seen, or a new one.
+ */
+static struct ksim_vnode *
+vdyn_child(struct ksim_vnode *dir, const char *name)
+{
+	struct ksim_vfs *vfs = dir->vfs;
+	struct ksim_vnode *c, **tail;
+
+	if (!name[0] || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, "..") ||
+	    !dir->dyn->exists(dir, name))
+		return NULL;
+	pthread_mutex_lock(&vfs->dyn_lock);
+	for (tail = &dir->dyn_child; (c = *tail) != NULL; tail = &c->next)
+		if (strcmp(c->name, name) == 0)
+			goto out;
+	/* Not linked into dir->child: only this list reaches it. */
+	c = vnode_new(vfs, NULL, name, KSIM_V_DIR);
+	if (!c)
+		goto out;
+	c->parent = dir;
+	c->perm = 0555;
+	c->owned = true;
+	c->priv = dir->priv;
+	if (dir->dyn->populate(vfs, c) < 0) {
+		vnode_free(c);
+		c = NULL;
+		goto out;
+	}
+	*tail = c;
+out:
+	pthread_mutex_unlock(&vfs->dyn_lock);
+	return c;
 }
 
 struct ksim_vnode *
@@ -161,7 +204,64 @@ ksim_vfs_child(const struct ksim_vnode *dir, const char *name)
 	for (c = dir->child; c; c = c->next)
 		if (strcmp(c->name, name) == 0)
 			return c;
+	if (dir->dyn)
+		return vdyn_child((struct ksim_vnode *)dir, name);
 	return NULL;
+}
+
+/* A new entry of dir; NULL when the name is taken. */
+static struct ksim_vnode *
+vnode_new_at(struct ksim_vfs *vfs, struct ksim_vnode *dir, const char *name,
+	     enum ksim_vtype type)
+{
+	struct ksim_vnode *c;
+
+	for (c = dir->child; c; c = c->next)
+		if (strcmp(c->name, name) == 0)
+			return NULL;
+	return vnode_new(vfs, dir, name, type);
+}
+
+struct ksim_vnode *
+ksim_vfs_add_file_at(struct ksim_vfs *vfs, struct ksim_vnode *dir, const char *name,
+		     mode_t perm, ksim_render_fn render, const void *priv, uintptr_t arg)
+{
+	struct ksim_vnode *n = vnode_new_at(vfs, dir, name, KSIM_V_FILE);
+
+	if (!n)
+		return NULL;
+	n->perm = perm;
+	n->render = render;
+	n->priv = priv;
+	n->arg = arg;
+	return n;
+}
+
+struct ksim_vnode *
+ksim_vfs_mkdir_at(struct ksim_vfs *vfs, struct ksim_vnode *dir, const char *name)
+{
+	struct ksim_vnode *n = vnode_new_at(vfs, dir, name, KSIM_V_DIR);
+
+	if (!n)
+		return NULL;
+	n->perm = 0755;
+	n->owned = true;
+	return n;
+}
+
+struct ksim_vnode *
+ksim_vfs_add_dyn_at(struct ksim_vfs *vfs, struct ksim_vnode *dir, const char *name,
+		    const struct ksim_vdyn_ops *ops, const void *priv, uintptr_t arg)
+{
+	struct ksim_vnode *n = ksim_vfs_mkdir_at(vfs, dir, name);
+
+	if (!n)
+		return NULL;
+	n->dyn = ops;
+	n->vfs = vfs;
+	n->priv = priv;
+	n->arg = arg;
+	return n;
 }
 
 static struct ksim_vnode *
@@ -246,6 +346,21 @@ render_text(const struct ksim_vnode *node, struct ksim_buf *out)
 {
 	ksim_buf_put(out, node->target, strlen(node->target));
 	return 0;
+}
+
+struct ksim_vnode *
+ksim_vfs_add_dyn(struct ksim_vfs *vfs, const char *path, const struct ksim_vdyn_ops *ops,
+		 const void *priv, uintptr_t arg)
+{
+	struct ksim_vnode *n = vfs_mkpath(vfs, path, true);
+
+	if (!n || n->child || n->dyn)
+		return NULL;
+	n->dyn = ops;
+	n->vfs = vfs;
+	n->priv = priv;
+	n->arg = arg;
+	return n;
 }
 
 struct ksim_vnode *
