@@ -39,42 +39,73 @@ maps(const struct rp_as *as)
 	return (struct rp_as_map *)as->maps.data;
 }
 
+/*
+ * The first mapping that ends after @a. Mappings do not overlap, so their
+ * ends are sorted like their starts.
+ */
+static size_t
+map_after(const struct rp_as *as, uint64_t a)
+{
+	size_t lo = 0, hi = as->maps.n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (maps(as)[mid].end <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The first reservation that starts after @a. */
+static size_t
+range_after(const struct rp_as *as, uint64_t a)
+{
+	size_t lo = 0, hi = as->ranges.n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (ranges(as)[mid].start <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* Remove [s, e) from the set of live mappings (trimming and splitting). */
 static void
 maps_remove(struct rp_as *as, uint64_t s, uint64_t e)
 {
-	size_t i = 0;
+	size_t i = map_after(as, s), j;
 
-	while (i < as->maps.n) {
-		struct rp_as_map *m = &maps(as)[i];
+	if (i < as->maps.n && maps(as)[i].start < s && maps(as)[i].end > e) {
+		struct rp_as_map tail = { e, maps(as)[i].end };
 
-		if (m->end <= s || m->start >= e) {
-			i++;
-			continue;
-		}
-		if (m->start < s && m->end > e) {
-			struct rp_as_map tail = { e, m->end };
-			struct rp_as_map *slot;
-
-			m->end = s;
-			slot = rp_vec_push(&as->maps);
-			if (!slot)
-				return;
-			memmove(&maps(as)[i + 2], &maps(as)[i + 1],
-				(as->maps.n - i - 2) * sizeof(*slot));
-			maps(as)[i + 1] = tail;
+		maps(as)[i].end = s;
+		if (!rp_vec_push(&as->maps))
 			return;
-		}
-		if (m->start < s) {
-			m->end = s;
-			i++;
-		} else if (m->end > e) {
-			m->start = e;
-			i++;
-		} else {
-			memmove(m, m + 1, (as->maps.n - i - 1) * sizeof(*m));
-			as->maps.n--;
-		}
+		memmove(&maps(as)[i + 2], &maps(as)[i + 1],
+			(as->maps.n - i - 2) * sizeof(tail));
+		maps(as)[i + 1] = tail;
+		return;
+	}
+	if (i < as->maps.n && maps(as)[i].start < s && maps(as)[i].end > s) {
+		maps(as)[i].end = s;
+		i++;
+	}
+	/* [i, j) lie wholly inside [s, e); j may start inside and go on. */
+	for (j = i; j < as->maps.n && maps(as)[j].end <= e; j++)
+		;
+	if (j < as->maps.n && maps(as)[j].start < e)
+		maps(as)[j].start = e;
+	if (j > i) {
+		memmove(&maps(as)[i], &maps(as)[j],
+			(as->maps.n - j) * sizeof(struct rp_as_map));
+		as->maps.n -= j - i;
 	}
 }
 
@@ -84,10 +115,11 @@ maps_add(struct rp_as *as, uint64_t s, uint64_t e)
 	size_t i;
 
 	maps_remove(as, s, e);
+	i = map_after(as, s);
 	if (!rp_vec_push(&as->maps))
 		return;
-	for (i = as->maps.n - 1; i > 0 && maps(as)[i - 1].start > s; i--)
-		maps(as)[i] = maps(as)[i - 1];
+	memmove(&maps(as)[i + 1], &maps(as)[i],
+		(as->maps.n - 1 - i) * sizeof(struct rp_as_map));
 	maps(as)[i].start = s;
 	maps(as)[i].end = e;
 }
@@ -119,11 +151,10 @@ range_of(const struct rp_as *as, uint64_t a)
 static uint64_t
 gap_end(const struct rp_as *as, uint64_t a, uint64_t e)
 {
-	size_t i;
+	size_t i = range_after(as, a);
 
-	for (i = 0; i < as->ranges.n; i++)
-		if (ranges(as)[i].start > a && ranges(as)[i].start < e)
-			e = ranges(as)[i].start;
+	if (i < as->ranges.n && ranges(as)[i].start < e)
+		e = ranges(as)[i].start;
 	return e;
 }
 
@@ -131,16 +162,17 @@ static void
 range_insert(struct rp_as *as, uint64_t start, uint64_t end, uint64_t live,
 	     int reserved)
 {
-	size_t i;
+	size_t i = range_after(as, start);
+	struct rp_as_range *r;
 
 	if (!rp_vec_push(&as->ranges))
 		return;
-	for (i = as->ranges.n - 1; i > 0 && ranges(as)[i - 1].start > start; i--)
-		ranges(as)[i] = ranges(as)[i - 1];
-	ranges(as)[i].start = start;
-	ranges(as)[i].end = end;
-	ranges(as)[i].live = live;
-	ranges(as)[i].reserved = (uint8_t)reserved;
+	r = &ranges(as)[i];
+	memmove(r + 1, r, (as->ranges.n - 1 - i) * sizeof(*r));
+	r->start = start;
+	r->end = end;
+	r->live = live;
+	r->reserved = (uint8_t)reserved;
 }
 
 /* ------------------------------------------------------------------ */
@@ -159,33 +191,62 @@ rp_as_init(struct rp_as *as)
 	return 0;
 }
 
+static int
+cmp_u64_pair(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/*
+ * Whether live [s, e) lies inside one of the reservations in @res (pairs
+ * of live start and end, sorted, not overlapping).
+ */
+static int
+in_reserved(const uint64_t *res, size_t n, uint64_t s, uint64_t e)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (res[2 * mid] <= s)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && res[2 * (lo - 1) + 1] >= e;
+}
+
 void
 rp_as_release(struct rp_as *as)
 {
-	size_t i;
+	uint64_t *res = malloc((as->ranges.n + 1) * 2 * sizeof(*res));
+	size_t i, nres = 0;
 
 	for (i = 0; i < as->ranges.n; i++) {
 		struct rp_as_range *r = &ranges(as)[i];
 
-		if (r->reserved)
-			munmap((void *)(uintptr_t)r->live, r->end - r->start);
-	}
-	/* Our mappings outside reservations. */
-	for (i = 0; i < as->maps.n; i++) {
-		struct rp_as_map *m = &maps(as)[i];
-		size_t j;
-		int inside = 0;
-
-		for (j = 0; j < as->ranges.n; j++) {
-			struct rp_as_range *r = &ranges(as)[j];
-
-			if (r->reserved && m->start >= r->live &&
-			    m->end <= r->live + (r->end - r->start))
-				inside = 1;
+		if (!r->reserved)
+			continue;
+		munmap((void *)(uintptr_t)r->live, r->end - r->start);
+		if (res) {
+			res[2 * nres] = r->live;
+			res[2 * nres + 1] = r->live + (r->end - r->start);
+			nres++;
 		}
-		if (!inside)
+	}
+	if (res)
+		qsort(res, nres, 2 * sizeof(*res), cmp_u64_pair);
+	/* Our mappings outside reservations (without the table: none known). */
+	for (i = 0; res && i < as->maps.n; i++) {
+		struct rp_as_map *m = &maps(as)[i];
+
+		if (!in_reserved(res, nres, m->start, m->end))
 			munmap((void *)(uintptr_t)m->start, m->end - m->start);
 	}
+	free(res);
 	as->ranges.n = 0;
 	as->maps.n = 0;
 }
@@ -364,7 +425,8 @@ rp_as_munmap(struct rp_as *as, uint64_t cap_addr, uint64_t len)
 			/* Not a reservation: up to the next one, if any. */
 			seg_end = gap_end(as, a, e);
 			/* Only what we mapped ourselves is unmapped. */
-			for (i = 0; i < as->maps.n; i++) {
+			for (i = map_after(as, a);
+			     i < as->maps.n && maps(as)[i].start < seg_end; i++) {
 				struct rp_as_map *m = &maps(as)[i];
 				uint64_t s = m->start > a ? m->start : a;
 				uint64_t t = m->end < seg_end ? m->end : seg_end;
@@ -390,114 +452,62 @@ rp_as_munmap(struct rp_as *as, uint64_t cap_addr, uint64_t len)
 	return 0;
 }
 
-/* Map anonymous memory over the parts of live [s, e) we have not mapped. */
+/*
+ * Map anonymous memory over the parts of live [s, e) we have not mapped:
+ * MAP_FIXED inside our reservations (@fixed), else MAP_FIXED_NOREPLACE.
+ * Outside reservations (@undo set) a part that is taken means memory
+ * that is not ours: stop with -EEXIST; the parts mapped are in @undo.
+ */
 static int
-back_gaps(struct rp_as *as, uint64_t s, uint64_t e, int fixed)
+back_gaps(struct rp_as *as, uint64_t s, uint64_t e, int fixed,
+	  struct rp_vec *undo)
 {
 	uint64_t cur = s;
-	size_t i;
 	int ret = 0;
 
-	for (i = 0; i <= as->maps.n && cur < e; i++) {
-		uint64_t gap_end = e;
+	while (cur < e) {
+		size_t i = map_after(as, cur);
+		uint64_t gend = e;
+		void *p;
 
 		if (i < as->maps.n) {
-			struct rp_as_map *m = &maps(as)[i];
+			const struct rp_as_map *m = &maps(as)[i];
 
-			if (m->end <= cur)
-				continue;
 			if (m->start <= cur) {
 				cur = m->end;
 				continue;
 			}
 			if (m->start < e)
-				gap_end = m->start;
+				gend = m->start;
 		}
-		if (cur < gap_end) {
-			void *p = mmap((void *)(uintptr_t)cur, gap_end - cur,
-				       PROT_READ | PROT_WRITE,
-				       MAP_PRIVATE | MAP_ANONYMOUS |
-				       (fixed ? MAP_FIXED : MAP_FIXED_NOREPLACE),
-				       -1, 0);
+		p = mmap((void *)(uintptr_t)cur, gend - cur,
+			 PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS |
+			 (fixed ? MAP_FIXED : MAP_FIXED_NOREPLACE), -1, 0);
+		if (p != MAP_FAILED && (uint64_t)(uintptr_t)p != cur) {
+			/* A kernel without MAP_FIXED_NOREPLACE: a hint. */
+			munmap(p, gend - cur);
+			p = MAP_FAILED;
+			errno = EEXIST;
+		}
+		if (p == MAP_FAILED) {
+			if (undo && errno == EEXIST)
+				return -EEXIST;
+			ret = -errno;
+		} else {
+			struct rp_as_map *u = undo ? rp_vec_push(undo) : NULL;
 
-			if (p == MAP_FAILED) {
-				/*
-				 * Memory already there that foreign() did not
-				 * see (it appeared since): never ours to back.
-				 */
-				ret = -errno;
-			} else {
-				maps_add(as, cur, gap_end);
-				/* maps_add() moved entries: rescan from here. */
-				i = (size_t)-1;
+			maps_add(as, cur, gend);
+			if (u) {
+				u->start = cur;
+				u->end = gend;
+			} else if (undo) {
+				/* Cannot remember it: keep it, as ours. */
+				ret = -ENOMEM;
 			}
-			cur = gap_end;
 		}
+		cur = gend;
 	}
 	return ret;
-}
-
-/*
- * Whether live [s, e) is covered by our own mappings and reservations
- * (where they live).
- */
-static int
-ours(const struct rp_as *as, uint64_t s, uint64_t e)
-{
-	int moved = 1;
-
-	while (s < e && moved) {
-		size_t i;
-
-		moved = 0;
-		for (i = 0; i < as->maps.n && !moved; i++) {
-			const struct rp_as_map *m = &maps(as)[i];
-
-			if (m->start <= s && m->end > s) {
-				s = m->end;
-				moved = 1;
-			}
-		}
-		for (i = 0; i < as->ranges.n && !moved; i++) {
-			const struct rp_as_range *r = &ranges(as)[i];
-
-			uint64_t le = r->live + (r->end - r->start);
-
-			if (r->reserved && r->live <= s && le > s) {
-				s = le;
-				moved = 1;
-			}
-		}
-	}
-	return s >= e;
-}
-
-/*
- * Whether some of live [s, e) is the replayer's own memory (text, stack,
- * heap, libraries, the simulator's mappings): mapped in /proc/self/maps but
- * neither a mapping the replay made nor one of its reservations.
- * Return: 1, 0, or -errno when the map cannot be read (then we assume it).
- */
-static int
-foreign(const struct rp_as *as, uint64_t s, uint64_t e)
-{
-	char line[512];
-	FILE *f = fopen("/proc/self/maps", "re");
-	int hit = 0;
-
-	if (!f)
-		return -errno;
-	while (!hit && fgets(line, sizeof(line), f)) {
-		unsigned long long ms, me;
-
-		if (sscanf(line, "%llx-%llx", &ms, &me) != 2)
-			continue;
-		if (me <= s || ms >= e)
-			continue;
-		hit = !ours(as, ms > s ? ms : s, me < e ? me : e);
-	}
-	fclose(f);
-	return hit;
 }
 
 /* Whether any of captured [s, e) lies in a reservation or our mappings. */
@@ -541,48 +551,70 @@ back_foreign(struct rp_as *as, uint64_t a, uint64_t e, FILE *out)
 	return 0;
 }
 
+/* Undo what back_gaps() mapped outside reservations. */
+static void
+undo_gaps(struct rp_as *as, struct rp_vec *undo)
+{
+	size_t i;
+
+	for (i = 0; i < undo->n; i++) {
+		const struct rp_as_map *u = RP_AT(undo, struct rp_as_map, i);
+
+		munmap((void *)(uintptr_t)u->start, u->end - u->start);
+		maps_remove(as, u->start, u->end);
+	}
+	undo->n = 0;
+}
+
 int
 rp_as_back(struct rp_as *as, uint64_t cap_addr, uint64_t len, FILE *out)
 {
 	uint64_t a = RP_PAGE_ALIGN_DOWN(cap_addr);
-	uint64_t e = RP_PAGE_ALIGN_UP(cap_addr + len);
-	const struct rp_as_range *whole;
-	int ret = 0;
+	uint64_t e = RP_PAGE_ALIGN_UP(cap_addr + len), cur;
+	const struct rp_as_range *r;
+	struct rp_vec undo;
+	int ret = 0, pass;
 
 	if (!len || e <= a || a < RP_USER_MIN || e > RP_USER_MAX)
 		return -EINVAL;
 	/*
-	 * The common case: the plan reserved the whole range. Otherwise make
-	 * sure none of it is the replayer's own before mapping anything.
+	 * Pass 0 maps the parts outside reservations, where nothing of the
+	 * replayer's may be: a part that is taken is not ours, so everything
+	 * mapped so far is undone and the whole range is placed elsewhere
+	 * (or refused). In the common case the plan reserved the whole range
+	 * and pass 0 does nothing. Pass 1 backs the reserved parts.
 	 */
-	whole = range_of(as, a);
-	if (!whole || whole->end < e) {
-		int f = foreign(as, a, e);
+	rp_vec_init(&undo, sizeof(struct rp_as_map));
+	for (pass = 0; pass < 2; pass++) {
+		for (cur = a; cur < e;) {
+			uint64_t seg_end = e;
+			int rr = 0;
 
-		if (f)
-			return f < 0 ? f : back_foreign(as, a, e, out);
-	}
-	while (a < e) {
-		const struct rp_as_range *r = range_of(as, a);
-		uint64_t seg_end = e;
+			r = range_of(as, cur);
+			if (!r) {
+				seg_end = gap_end(as, cur, e);
+				if (pass == 0)
+					rr = back_gaps(as, cur, seg_end, 0, &undo);
+			} else {
+				uint64_t live = r->live + (cur - r->start);
 
-		if (!r) {
-			seg_end = gap_end(as, a, e);
-			ret = back_gaps(as, a, seg_end, 0);
-			a = seg_end;
-			continue;
-		}
-		if (r->end < seg_end)
-			seg_end = r->end;
-		{
-			uint64_t live = r->live + (a - r->start);
-			int rr = back_gaps(as, live, live + (seg_end - a),
-					   r->reserved);
-
+				if (r->end < seg_end)
+					seg_end = r->end;
+				if (pass == 1)
+					rr = back_gaps(as, live,
+						       live + (seg_end - cur),
+						       r->reserved, NULL);
+			}
+			if (rr == -EEXIST && pass == 0) {
+				undo_gaps(as, &undo);
+				rp_vec_free(&undo);
+				return back_foreign(as, a, e, out);
+			}
 			if (rr < 0)
 				ret = rr;
+			cur = seg_end;
 		}
-		a = seg_end;
 	}
+	rp_vec_free(&undo);
 	return ret;
 }

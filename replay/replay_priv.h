@@ -31,6 +31,7 @@
 #define RP_USER_MIN		0x10000ull	/* lowest mappable address */
 #define RP_USER_MAX		0x7ffffffff000ull /* 47-bit user space */
 #define RP_REORDER_WINDOW	4096
+#define RP_REORDER_BYTES	((size_t)256 << 20)	/* and their bytes */
 
 /* ------------------------------------------------------------------ */
 /* Small containers                                                     */
@@ -107,8 +108,12 @@ struct rp_stream {
 	struct kt_record rec;		/* the reader's current record */
 	struct kt_record **heap;	/* early records, by seq */
 	size_t nheap, capheap;
+	size_t heap_bytes;		/* their size (rp_rec_bytes()) */
+	uint64_t early;			/* released early for the byte bound */
+	uint64_t early_seq;		/* the first of them */
 	struct kt_record **defer;	/* held waits, by t_exit */
 	size_t ndefer, capdefer;
+	size_t defer_bytes;		/* their size, bounded like the heap's */
 	struct kt_record *held;		/* a record waiting behind a wait */
 	int held_owned;			/* held is a copy (else the reader's
 					 * record, valid: the reader waits) */
@@ -554,6 +559,7 @@ struct rp_run {
 	struct kfd_replay_summary sum;
 	uint64_t t0_ns;			/* replay start (monotonic) */
 	uint64_t ts0;			/* first replayed record's ts */
+	uint64_t sleeps_capped;		/* --timing=original gaps cut short */
 	int stop;
 	int quiet;			/* compare without reporting */
 	int diverged_now;		/* the current record diverged */

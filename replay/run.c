@@ -248,10 +248,33 @@ actionable(unsigned int type)
 	}
 }
 
+/* The name of @rec for messages: its ioctl's, or its type's. */
+static const char *
+rec_name(const struct kt_record *rec)
+{
+	const struct kfd_ioctl_desc *d;
+	const char *n;
+
+	if (rec->type == KT_REC_IOCTL) {
+		d = kfd_schema_lookup(rec->u.ioctl.file_kind,
+				      rec->u.ioctl.request);
+		return d ? d->name : "unknown ioctl";
+	}
+	n = kt_rec_type_name(rec->type);
+	return n ? n : "record";
+}
+
+/*
+ * --timing=original: sleep until @rec's captured offset from the first
+ * record. A gap longer than the cap (a forged or broken timestamp can ask
+ * for years) is cut to it, and the schedule moves on from there.
+ */
 static void
 keep_time(struct rp_run *st, const struct kt_record *rec)
 {
-	uint64_t due, now;
+	uint64_t cap = (st->o->max_sleep_ms ? st->o->max_sleep_ms : 10000) *
+		       1000000ull;
+	uint64_t due, now, gap;
 
 	if (!st->ts0) {
 		st->ts0 = rec->ts;
@@ -259,8 +282,21 @@ keep_time(struct rp_run *st, const struct kt_record *rec)
 	}
 	if (rec->ts <= st->ts0)
 		return;
-	due = st->t0_ns + (rec->ts - st->ts0);
 	now = kfd_dispatch_now();
+	gap = rec->ts - st->ts0;
+	if (gap > UINT64_MAX - st->t0_ns)
+		gap = UINT64_MAX - st->t0_ns;
+	due = st->t0_ns + gap;
+	if (due > now && due - now > cap) {
+		if (!st->sleeps_capped++)
+			fprintf(st->out, "warning: #%" PRIu64 " %s: the trace asks "
+				"for a pause of %.3f s before it; pauses are cut "
+				"to %.3f s\n", rec->seq, rec_name(rec),
+				(double)(due - now) / 1e9, (double)cap / 1e9);
+		/* Later records keep their gaps from this one. */
+		st->ts0 += due - now - cap;
+		due = now + cap;
+	}
 	if (due > now) {
 		struct timespec ts = {
 			.tv_sec = (time_t)((due - now) / 1000000000ull),
@@ -320,6 +356,7 @@ run_reset(struct rp_run *st)
 	rp_vec_init(&st->shares, sizeof(struct rp_share));
 	st->nproc = 0;
 	st->ts0 = 0;
+	st->sleeps_capped = 0;
 	st->stop = 0;
 	st->notes = 0;
 	memset(&st->sum, 0, sizeof(st->sum));
@@ -417,6 +454,11 @@ run_once(struct rp_run *st, const char *record_path)
 	st->sum.seconds = (double)(kfd_dispatch_now() - st->t0_ns) / 1e9;
 	st->sum.cpu_seconds = cpu_now() - cpu0;
 	st->sum.relocations = st->as.relocations;
+	if (s.early)
+		fprintf(st->out, "warning: records held to restore sequence "
+			"order passed %zu MiB at #%" PRIu64 ": %" PRIu64
+			" records were replayed before earlier ones could "
+			"arrive\n", RP_REORDER_BYTES >> 20, s.early_seq, s.early);
 	rp_stream_close(&s);
 	if (st->recorder) {
 		kfd_recorder_close(st->recorder);

@@ -5,7 +5,8 @@
  * Sequence numbers are taken when a record is appended, so seq order is the
  * order in which calls completed. The reader returns records in file order,
  * which is per-thread order: a record of another thread may come early.
- * Early records wait in a min-heap (bounded by RP_REORDER_WINDOW; past it
+ * Early records wait in a min-heap (bounded by RP_REORDER_WINDOW records
+ * and RP_REORDER_BYTES of copies, as a record may be 16 MiB; past either
  * the smallest goes out and the gap counts as lost records). Records that
  * arrive in order are returned without a copy.
  *
@@ -52,6 +53,48 @@ rp_stream_close(struct rp_stream *s)
 	if (s->reader)
 		kt_reader_close(s->reader);
 	memset(s, 0, sizeof(*s));
+}
+
+/* What a copy of @r takes, about: its images, buffers and strings. */
+static size_t
+rec_bytes(const struct kt_record *r)
+{
+	size_t n = sizeof(*r);
+	unsigned int i;
+
+	switch (r->type) {
+	case KT_REC_IOCTL:
+		n += 2 * (size_t)r->u.ioctl.arg_size;
+		for (i = 0; r->u.ioctl.bufs && i < r->u.ioctl.nbufs; i++)
+			n += sizeof(r->u.ioctl.bufs[i]) +
+			     r->u.ioctl.bufs[i].len_before +
+			     r->u.ioctl.bufs[i].len_after;
+		break;
+	case KT_REC_TOPOLOGY:
+		for (i = 0; r->u.topology.files && i < r->u.topology.nfiles; i++)
+			n += sizeof(r->u.topology.files[i]) +
+			     r->u.topology.files[i].len +
+			     (r->u.topology.files[i].path ?
+			      strlen(r->u.topology.files[i].path) : 0);
+		break;
+	case KT_REC_EXEC:
+		n += r->u.exec.argv_len +
+		     (r->u.exec.path ? strlen(r->u.exec.path) : 0);
+		break;
+	case KT_REC_OPEN:
+		n += r->u.open.path ? strlen(r->u.open.path) : 0;
+		break;
+	case KT_REC_ANNOTATION:
+		n += r->u.annotation.text ? strlen(r->u.annotation.text) : 0;
+		break;
+	case KT_REC_API_CALL:
+		n += (r->u.api.name ? strlen(r->u.api.name) : 0) +
+		     (r->u.api.args ? strlen(r->u.api.args) : 0);
+		break;
+	default:
+		break;
+	}
+	return n;
 }
 
 /* Binary heap of records on a key (seq or t_exit). */
@@ -161,9 +204,14 @@ next_in_order(struct rp_stream *s, struct kt_record **out, int *owned)
 
 	for (;;) {
 		if (s->nheap && (s->eof || s->heap[0]->seq <= s->next ||
-				 s->nheap > RP_REORDER_WINDOW)) {
+				 s->nheap > RP_REORDER_WINDOW ||
+				 s->heap_bytes > RP_REORDER_BYTES)) {
 			struct kt_record *top = heap_pop(s->heap, &s->nheap, key_seq);
 
+			s->heap_bytes -= rec_bytes(top);
+			if (!s->eof && top->seq > s->next &&
+			    s->nheap < RP_REORDER_WINDOW && !s->early++)
+				s->early_seq = top->seq;
 			if (top->seq >= s->next)
 				s->next = top->seq + 1;
 			*out = top;
@@ -201,6 +249,7 @@ next_in_order(struct rp_stream *s, struct kt_record **out, int *owned)
 				s->eof = 1;
 				return -ENOMEM;
 			}
+			s->heap_bytes += rec_bytes(c);
 		}
 	}
 }
@@ -227,12 +276,19 @@ rp_stream_next(struct rp_stream *s, const struct kt_record **rec)
 				if (!s->ndefer)
 					return 0;
 				s->owned = heap_pop(s->defer, &s->ndefer, key_exit);
+				s->defer_bytes -= rec_bytes(s->owned);
 				*rec = s->owned;
 				return 1;
 			}
 		}
-		/* A held wait that returned before this record started goes first. */
-		if (s->ndefer && s->defer[0]->u.ioctl.t_exit < cand->ts) {
+		/*
+		 * A held wait that returned before this record started goes
+		 * first; so does the oldest when too many are held (a forged
+		 * exit time would hold them all to the end).
+		 */
+		if (s->ndefer && (s->defer[0]->u.ioctl.t_exit < cand->ts ||
+				  s->ndefer > RP_REORDER_WINDOW ||
+				  s->defer_bytes > RP_REORDER_BYTES)) {
 			/*
 			 * The reader does not move until the held record is
 			 * taken back, so its own record needs no copy.
@@ -240,6 +296,7 @@ rp_stream_next(struct rp_stream *s, const struct kt_record **rec)
 			s->held = cand;
 			s->held_owned = owned;
 			s->owned = heap_pop(s->defer, &s->ndefer, key_exit);
+			s->defer_bytes -= rec_bytes(s->owned);
 			*rec = s->owned;
 			return 1;
 		}
@@ -251,6 +308,7 @@ rp_stream_next(struct rp_stream *s, const struct kt_record **rec)
 				free(c);
 				return -ENOMEM;
 			}
+			s->defer_bytes += rec_bytes(c);
 			continue;
 		}
 		if (owned)

@@ -7,6 +7,7 @@
  * Field names of kfd:mmap and kfd:munmap are those of the lttng provider
  * (tracer/lttng), so one analysis reads both kinds of trace.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -262,30 +263,71 @@ set_bytes(bt_field *p, uint64_t i, const uint8_t *b, uint32_t n)
 	return 0;
 }
 
-/* exec: argv is NUL-separated; a last argument without a NUL still counts. */
+/*
+ * exec: argv is NUL-separated; a last argument without a NUL still counts.
+ * Every argument is a field of its own, so at most KBT_MAX_ARGS arguments
+ * and KBT_MAX_ARGV_BYTES bytes of them are kept (the last kept one may be
+ * cut short); then one more argument, the marker, states what the record
+ * held.
+ */
 static int
-set_argv(bt_field *p, uint64_t i, const char *argv, uint32_t len)
+set_argv(bt_field *p, uint64_t i, const char *argv, uint32_t len,
+	 const struct kt_record *rec, struct kbt_cuts *cuts)
 {
 	bt_field *a = bt_field_structure_borrow_member_field_by_index(p, i + 1);
-	uint32_t n = 0, k, start;
+	uint32_t n = 0, kept = 0, used = 0, k, start;
+	int cut = 0, fill;
 
 	for (k = 0; argv && k < len; k++)
 		if (argv[k] == '\0' || k + 1 == len)
 			n++;
-	set_u(p, i, n);
-	if (bt_field_array_dynamic_set_length(a, n))
-		return -1;
-	for (k = 0, start = 0, n = 0; argv && k < len; k++) {
-		if (argv[k] == '\0' || k + 1 == len) {
-			uint32_t end = argv[k] == '\0' ? k : k + 1;
-			bt_field *e = bt_field_array_borrow_element_field_by_index(a, n++);
+	/* Pass 0 counts what is kept, pass 1 fills it in. */
+	for (fill = 0; fill < 2; fill++) {
+		uint32_t m = 0;
 
-			bt_field_string_clear(e);
-			if (bt_field_string_append_with_length(e, argv + start,
-							       end - start))
-				return -1;
+		for (k = 0, start = 0, used = 0; argv && k < len; k++) {
+			uint32_t end, l;
+
+			if (argv[k] != '\0' && k + 1 != len)
+				continue;
+			if (m == KBT_MAX_ARGS || used == KBT_MAX_ARGV_BYTES)
+				break;
+			end = argv[k] == '\0' ? k : k + 1;
+			l = end - start;
+			if (l > KBT_MAX_ARGV_BYTES - used)
+				l = KBT_MAX_ARGV_BYTES - used;
+			if (fill) {
+				bt_field *e = bt_field_array_borrow_element_field_by_index(a, m);
+
+				bt_field_string_clear(e);
+				if (bt_field_string_append_with_length(e, argv + start, l))
+					return -1;
+			}
+			if (l < end - start)
+				cut = 1;	/* this one is cut short */
+			m++;
+			used += l;
 			start = k + 1;
 		}
+		if (!fill) {
+			kept = m;
+			cut = cut || kept < n;
+			set_u(p, i, kept + (cut ? 1 : 0));
+			if (bt_field_array_dynamic_set_length(a, kept + (cut ? 1 : 0)))
+				return -1;
+		}
+	}
+	if (cut) {
+		char marker[96];
+
+		kbt_cut(cuts, rec, len);
+		snprintf(marker, sizeof(marker),
+			 "[argv cut: %u arguments, %u bytes in the record]",
+			 n, len);
+		if (bt_field_string_set_value(
+			    bt_field_array_borrow_element_field_by_index(a, kept),
+			    marker))
+			return -1;
 	}
 	return 0;
 }
@@ -335,7 +377,7 @@ set_topology(bt_field *p, const struct kt_topology_rec *t)
 
 int
 kbt_fill_fixed(enum kbt_fixed_ec which, bt_field *p,
-	       const struct kt_record *rec)
+	       const struct kt_record *rec, struct kbt_cuts *cuts)
 {
 	const struct kt_open_rec *o = &rec->u.open;
 	const struct kt_mmap_rec *m = &rec->u.mmap;
@@ -387,7 +429,8 @@ kbt_fill_fixed(enum kbt_fixed_ec which, bt_field *p,
 	case KBT_EC_EXEC:
 		if (set_str(p, 0, rec->u.exec.path))
 			return -1;
-		return set_argv(p, 1, rec->u.exec.argv, rec->u.exec.argv_len);
+		return set_argv(p, 1, rec->u.exec.argv, rec->u.exec.argv_len,
+				rec, cuts);
 	case KBT_EC_THREAD_NAME:
 		return set_str(p, 0, rec->u.thread_name.name);
 	case KBT_EC_TOPOLOGY:

@@ -5,11 +5,13 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -155,6 +157,46 @@ prepare_outdir(const char *dir, char *msg, size_t size)
 	return 0;
 }
 
+/* Fewer free fds than this and sink.ctf.fs cannot write even one stream. */
+#define KT_CTF_MIN_FREE_FDS 8
+
+/*
+ * sink.ctf.fs keeps one file open per stream, and the source makes one
+ * stream per thread (up to what the fd limit leaves room for, then the
+ * rest share one). Raise the soft fd limit to the hard one, so that more
+ * threads keep streams of their own, and refuse to start when there is no
+ * room at all: babeltrace2 2.0 crashes tearing down a sink that failed to
+ * open its files.
+ */
+static int
+make_fd_room(char *msg, size_t size)
+{
+	struct rlimit rl;
+	long fd, free_fds = 0;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+		return 0;
+	if (rl.rlim_cur < rl.rlim_max) {
+		struct rlimit up = { rl.rlim_max, rl.rlim_max };
+
+		if (setrlimit(RLIMIT_NOFILE, &up) == 0)
+			rl = up;
+	}
+	/* Count free fds below the limit, up to the few needed. */
+	for (fd = 0; fd < (long)rl.rlim_cur && free_fds < KT_CTF_MIN_FREE_FDS;
+	     fd++)
+		if (fcntl((int)fd, F_GETFD) < 0 && errno == EBADF)
+			free_fds++;
+	if (free_fds < KT_CTF_MIN_FREE_FDS) {
+		say(msg, size, "too few file descriptors for the CTF writer "
+		    "(RLIMIT_NOFILE is %llu; it needs %d free): raise it "
+		    "(ulimit -n)", (unsigned long long)rl.rlim_cur,
+		    KT_CTF_MIN_FREE_FDS);
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * The thread's error as one message: the first cause (what went wrong; the
  * others only say which component passed it on), or all of them, first
@@ -240,7 +282,7 @@ kt_ctf_export(const char *trace, const char *outdir,
 		    "sink.ctf.fs");
 		goto out;
 	}
-	if (prepare_outdir(outdir, msg, msg_size))
+	if (make_fd_room(msg, msg_size) || prepare_outdir(outdir, msg, msg_size))
 		goto out;
 
 	kp = bt_value_map_create();

@@ -21,6 +21,7 @@ struct fill {
 	const struct kt_record *rec;
 	const struct kfd_ioctl_desc *desc;
 	struct kbt_bo_map *bos;
+	struct kbt_cuts *cuts;
 };
 
 /* ---- live allocations: handle -> size (open addressing) ---- */
@@ -273,8 +274,11 @@ fill_buf(bt_field *st, const struct kbt_op *op, const struct fill *fl)
 	const uint8_t *p = buf_image(op, fl, &bytes);
 
 	n = p && esz ? bytes / esz : 0;
-	if (n > UINT32_MAX)
-		n = UINT32_MAX;
+	if (n > KBT_MAX_BUF_ELEMS) {
+		/* Every element is a field of its own: keep the first ones. */
+		kbt_cut(fl->cuts, fl->rec, bytes);
+		n = KBT_MAX_BUF_ELEMS;
+	}
 	bt_field_integer_unsigned_set_value(len, n);
 	if (bt_field_array_dynamic_set_length(arr, n))
 		return -1;
@@ -427,9 +431,21 @@ run(const struct kbt_plan *plan, bt_field *st, const struct imgs *im,
 	return 0;
 }
 
+void
+kbt_cut(struct kbt_cuts *c, const struct kt_record *rec, uint64_t len)
+{
+	if (!c)
+		return;
+	if (!c->fields++)
+		c->first_seq = rec->seq;
+	if (len > c->max_len)
+		c->max_len = len;
+}
+
 int
 kbt_ioctl_fill(const struct kbt_ioctl_class *ic, bt_field *payload,
-	       const struct kt_record *rec, struct kbt_bo_map *bos)
+	       const struct kt_record *rec, struct kbt_bo_map *bos,
+	       struct kbt_cuts *cuts)
 {
 	const struct kt_ioctl_rec *io = &rec->u.ioctl;
 	struct imgs im = {
@@ -437,7 +453,7 @@ kbt_ioctl_fill(const struct kbt_ioctl_class *ic, bt_field *payload,
 		{ io->arg_before ? io->arg_size : 0,
 		  io->arg_after ? io->arg_size : 0 },
 	};
-	struct fill fl = { rec, ic->desc, bos };
+	struct fill fl = { rec, ic->desc, bos, cuts };
 
 	bt_field_integer_signed_set_value(
 		bt_field_structure_borrow_member_field_by_index(payload, 0),

@@ -59,6 +59,7 @@ struct kbt_iter {
 	size_t nstreams, cap_streams;
 	int32_t *index;		/* -1 = empty */
 	size_t cap_index;
+	int32_t shared;		/* the shared stream's index, or -1 */
 
 	/* Messages made but not yet returned. */
 	bt_message **q;
@@ -68,6 +69,7 @@ struct kbt_iter {
 	int read_rc;		/* last kt_reader_next() result */
 	uint64_t clamped, clamp_max;
 	uint64_t skipped;	/* records of types this plugin does not know */
+	struct kbt_cuts cuts;	/* fields cut to their bounds */
 	uint64_t events;
 };
 
@@ -129,20 +131,13 @@ index_rebuild(struct kbt_iter *it, size_t cap)
 	return 0;
 }
 
-/* The stream of thread @tid, made (with its beginning message) if new. */
+/* A new stream named @name, with its beginning message. */
 static struct kbt_stream *
-get_stream(struct kbt_iter *it, uint32_t tid)
+new_stream(struct kbt_iter *it, uint32_t tid, const char *name)
 {
 	struct kbt_stream *s;
-	char name[32];
 	size_t j;
 
-	if (it->cap_index) {
-		for (j = tid_hash(tid) & (it->cap_index - 1); it->index[j] >= 0;
-		     j = (j + 1) & (it->cap_index - 1))
-			if (it->streams[it->index[j]].tid == tid)
-				return &it->streams[it->index[j]];
-	}
 	if (it->nstreams == it->cap_streams) {
 		size_t cap = it->cap_streams ? it->cap_streams * 2 : 8;
 		struct kbt_stream *n = realloc(it->streams, cap * sizeof(*n));
@@ -159,7 +154,6 @@ get_stream(struct kbt_iter *it, uint32_t tid)
 	if (!s->stream)
 		return NULL;
 	/* sink.ctf.fs names each data file after its stream. */
-	snprintf(name, sizeof(name), "thread-%u", tid);
 	bt_stream_set_name(s->stream, name);
 	it->nstreams++;
 	if (it->nstreams * 2 > it->cap_index) {
@@ -175,6 +169,44 @@ get_stream(struct kbt_iter *it, uint32_t tid)
 	if (q_push(it, bt_message_stream_beginning_create(it->self, s->stream)))
 		return NULL;
 	return s;
+}
+
+/*
+ * The stream of thread @tid, made (with its beginning message) if new.
+ * Past the component's max-streams, threads share one last stream
+ * ("threads-shared"; every event's context names its tid): sink.ctf.fs
+ * keeps one file open per stream, and a process may have more threads
+ * than the fd limit allows files.
+ */
+static struct kbt_stream *
+get_stream(struct kbt_iter *it, uint32_t tid)
+{
+	uint64_t max = it->src->max_streams;
+	char name[32];
+	size_t j;
+
+	if (it->cap_index) {
+		for (j = tid_hash(tid) & (it->cap_index - 1); it->index[j] >= 0;
+		     j = (j + 1) & (it->cap_index - 1))
+			if (it->streams[it->index[j]].tid == tid &&
+			    it->index[j] != it->shared)
+				return &it->streams[it->index[j]];
+	}
+	if (max && it->nstreams + 1 >= max) {
+		if (it->shared < 0) {
+			kbt_log(it->src, BT_LOGGING_LEVEL_WARNING,
+				"warning: %s: more than %" PRIu64 " threads: "
+				"thread %u and those after it share the stream "
+				"`threads-shared` (the tid is in each event's "
+				"context)", it->in->path, max - 1, tid);
+			if (!new_stream(it, tid, "threads-shared"))
+				return NULL;
+			it->shared = (int32_t)(it->nstreams - 1);
+		}
+		return &it->streams[it->shared];
+	}
+	snprintf(name, sizeof(name), "thread-%u", tid);
+	return new_stream(it, tid, name);
 }
 
 /* ---- events ---- */
@@ -279,9 +311,11 @@ emit_record(struct kbt_iter *it, struct kbt_held *h)
 		bt_field_structure_borrow_member_field_by_index(ctx, 1), rec->tid);
 	pl = bt_event_borrow_payload_field(ev);
 	if (row >= 0)
-		rc = kbt_ioctl_fill(&it->in->ioctl[row], pl, rec, it->bos);
+		rc = kbt_ioctl_fill(&it->in->ioctl[row], pl, rec, it->bos,
+				    &it->cuts);
 	else if (which >= 0)
-		rc = kbt_fill_fixed((enum kbt_fixed_ec)which, pl, rec);
+		rc = kbt_fill_fixed((enum kbt_fixed_ec)which, pl, rec,
+				    &it->cuts);
 	else
 		rc = kbt_fill_unknown_ioctl(pl, rec);
 	if (rc) {
@@ -310,6 +344,12 @@ report(struct kbt_iter *it)
 			"or the copy is incomplete): converted the %" PRIu64
 			" records of its complete frames; the rest is lost (%s)",
 			it->in->path, st.records, st.message);
+	else if (it->read_rc == 0 && (st.integrity == KT_INTEGRITY_DAMAGED ||
+				      st.integrity == KT_INTEGRITY_INCOMPLETE))
+		kbt_log(src, BT_LOGGING_LEVEL_WARNING,
+			"warning: %s: %s: %s", it->in->path,
+			st.integrity == KT_INTEGRITY_DAMAGED ? "damaged" :
+			"incomplete", st.message);
 	else if (it->read_rc == 0 && st.integrity == KT_INTEGRITY_NO_END)
 		kbt_log(src, BT_LOGGING_LEVEL_WARNING,
 			"warning: %s: no END record: the writer did not close "
@@ -321,6 +361,15 @@ report(struct kbt_iter *it)
 			"ones had been emitted (reorder window exceeded); their "
 			"timestamps were raised by up to %" PRIu64 " ns",
 			it->in->path, it->clamped, it->clamp_max);
+	if (it->cuts.fields)
+		kbt_log(src, BT_LOGGING_LEVEL_WARNING,
+			"warning: %s: %" PRIu64 " event fields were cut to their "
+			"bounds (%u exec arguments or %u KiB of them, %u buffer "
+			"elements), the first in record #%" PRIu64 "; the "
+			"largest held %" PRIu64 " bytes",
+			it->in->path, it->cuts.fields, KBT_MAX_ARGS,
+			KBT_MAX_ARGV_BYTES >> 10, KBT_MAX_BUF_ELEMS,
+			it->cuts.first_seq, it->cuts.max_len);
 	if (it->skipped)
 		kbt_log(src, BT_LOGGING_LEVEL_INFO,
 			"%s: skipped %" PRIu64 " records of unknown types",
@@ -495,6 +544,7 @@ kbt_iter_init(bt_self_message_iterator *self,
 	if (!it)
 		return BT_MESSAGE_ITERATOR_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
 	it->self = self;
+	it->shared = -1;
 	it->src = bt_self_component_get_data(comp);
 	it->in = bt_self_component_port_get_data(
 		bt_self_component_port_output_as_self_component_port(port));

@@ -6,7 +6,7 @@
  * One component reads one or more trace files ("inputs"); each file is one
  * babeltrace2 trace with its own clock class (CLOCK_MONOTONIC, offset to the
  * Unix epoch from the file header) and one output port. Every traced thread
- * is one stream. Event classes of ioctls are built from the schema the first
+ * is one stream, up to max-streams; the threads past it share one. Event classes of ioctls are built from the schema the first
  * time a row is seen, so a converted trace only declares what it uses.
  */
 #ifndef KBT_H
@@ -34,6 +34,17 @@
 /* Reorder defaults (see iter.c): trace time held back, memory bound. */
 #define KBT_DEFAULT_SLACK_MS 2000
 #define KBT_DEFAULT_WINDOW_MB 64
+
+/*
+ * Bounds of one event's fields (docs/trace-format.md, "Bounds"): a record
+ * may hold 16 MiB, and every array element is a babeltrace2 field of its
+ * own. exec argv keeps this many arguments and bytes, then one marker
+ * argument stating the original size; an indirect buffer keeps this many
+ * elements (the cut is counted and reported at the end).
+ */
+#define KBT_MAX_ARGS 1024
+#define KBT_MAX_ARGV_BYTES (64u << 10)
+#define KBT_MAX_BUF_ELEMS 16384
 
 /* Event classes that do not come from a schema row. */
 enum kbt_fixed_ec {
@@ -139,6 +150,7 @@ struct kbt_src {
 	unsigned int ninputs;
 	uint64_t slack_ns;		/* reorder: trace time held back */
 	uint64_t window_bytes;		/* reorder: memory held at most */
+	uint64_t max_streams;		/* streams per input; 0: no bound */
 	int truncated_is_error;		/* end with an error on truncation */
 };
 
@@ -191,6 +203,16 @@ int kbt_ioctl_class_build(struct kbt_input *in, struct kbt_ioctl_class *ic);
 
 void kbt_ioctl_class_release(struct kbt_ioctl_class *ic);
 
+/* Fields cut to the bounds above, for the iterator's final report. */
+struct kbt_cuts {
+	uint64_t fields;	/* fields cut */
+	uint64_t first_seq;	/* the record of the first */
+	uint64_t max_len;	/* the largest original length, in bytes */
+};
+
+/* kbt_cut() - count one field of @rec cut from @len bytes. */
+void kbt_cut(struct kbt_cuts *c, const struct kt_record *rec, uint64_t len);
+
 /* Per-iterator memory of allocations, for derived fields. */
 struct kbt_bo_map;
 
@@ -198,12 +220,14 @@ struct kbt_bo_map *kbt_bo_map_new(void);
 void kbt_bo_map_free(struct kbt_bo_map *m);
 
 /*
- * kbt_ioctl_fill() - fill the payload of an event of @ic from @rec.
+ * kbt_ioctl_fill() - fill the payload of an event of @ic from @rec;
+ * buffers past KBT_MAX_BUF_ELEMS are cut (counted in @cuts).
  *
  * Return: 0, or -1 when memory ran out.
  */
 int kbt_ioctl_fill(const struct kbt_ioctl_class *ic, bt_field *payload,
-		   const struct kt_record *rec, struct kbt_bo_map *bos);
+		   const struct kt_record *rec, struct kbt_bo_map *bos,
+		   struct kbt_cuts *cuts);
 
 /* ---- events.c: the fixed event classes and their payloads ---- */
 
@@ -213,7 +237,7 @@ bt_event_class *kbt_fixed_class(bt_stream_class *sc, enum kbt_fixed_ec which);
 /* Fill a payload of class @which (or of kfd:unknown_ioctl); 0 or -1. */
 
 int kbt_fill_fixed(enum kbt_fixed_ec which, bt_field *payload,
-		   const struct kt_record *rec);
+		   const struct kt_record *rec, struct kbt_cuts *cuts);
 int kbt_fill_unknown_ioctl(bt_field *payload, const struct kt_record *rec);
 
 /* ---- reorder.c ---- */

@@ -13,13 +13,19 @@
  *                       port each); "path" (a string) is accepted too
  *   reorder-slack-ms    trace time records are held back to put threads in
  *                       time order (default 2000)
- *   reorder-window-mb   memory those records may take (default 256)
+ *   reorder-window-mb   memory those records may take (default 64)
+ *   max-streams         streams per input at most; the threads past the
+ *                       last but one share the last (0: one per thread;
+ *                       default: what the fd limit leaves room for, as
+ *                       sink.ctf.fs keeps a file open per stream)
  *   truncated-is-error  end with an error (after every complete record)
  *                       when a trace is truncated (default false: warn)
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 /*
  * babeltrace2 finds a plugin through functions BT_PLUGIN_MODULE() defines;
@@ -136,6 +142,35 @@ open_input(bt_self_component *self, struct kbt_input *in)
 	return 0;
 }
 
+/* fds kept free for what is not a stream file (metadata, plugins, stdio). */
+#define KBT_FD_RESERVE 32
+
+/*
+ * The default max-streams: the fds RLIMIT_NOFILE leaves free, shared among
+ * @ninputs inputs, at least 1.
+ */
+static uint64_t
+default_max_streams(unsigned int ninputs)
+{
+	struct rlimit rl;
+	uint64_t open_fds = 0, room;
+	struct dirent *de;
+	DIR *d;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+		return 0;
+	d = opendir("/proc/self/fd");
+	while (d && (de = readdir(d)) != NULL)
+		if (de->d_name[0] != '.')
+			open_fds++;
+	if (d)
+		closedir(d);
+	room = (uint64_t)rl.rlim_cur > open_fds + KBT_FD_RESERVE ?
+	       (uint64_t)rl.rlim_cur - open_fds - KBT_FD_RESERVE : 0;
+	room /= ninputs ? ninputs : 1;
+	return room ? room : 1;
+}
+
 static bt_component_class_initialize_method_status
 kbt_init(bt_self_component_source *self_src,
 	 bt_self_component_source_configuration *cfg,
@@ -157,6 +192,9 @@ kbt_init(bt_self_component_source *self_src,
 		      &slack_ms) ||
 	    param_u64(self, params, "reorder-window-mb", KBT_DEFAULT_WINDOW_MB,
 		      &window_mb))
+		goto fail;
+	if (param_u64(self, params, "max-streams",
+		      default_max_streams(src->ninputs), &src->max_streams))
 		goto fail;
 	src->slack_ns = slack_ms * 1000000ULL;
 	src->window_bytes = window_mb << 20;
@@ -249,7 +287,8 @@ BT_PLUGIN_SOURCE_COMPONENT_CLASS_DESCRIPTION(trace,
 	"per ioctl, fields decoded by the ioctl schema");
 BT_PLUGIN_SOURCE_COMPONENT_CLASS_HELP(trace,
 	"Parameters: inputs=[\"FILE\", ...] (or path=\"FILE\"), "
-	"reorder-slack-ms=N, reorder-window-mb=N, truncated-is-error=BOOL. "
+	"reorder-slack-ms=N, reorder-window-mb=N, max-streams=N, "
+	"truncated-is-error=BOOL. "
 	"See docs/analysis.md.");
 BT_PLUGIN_SOURCE_COMPONENT_CLASS_INITIALIZE_METHOD(trace, kbt_init);
 BT_PLUGIN_SOURCE_COMPONENT_CLASS_FINALIZE_METHOD(trace, kbt_finalize);

@@ -9,12 +9,18 @@
  *
  * With OUT "-" nothing is recorded and the rate of the calls themselves
  * is printed: the simulator's own ceiling for this mix.
+ *
+ * `rp_gen OUT N userptr` writes instead N userptr allocations (each one
+ * page, each freed again) at every other page of one mapping: N CPU ranges
+ * the replay must reserve at their captured addresses, none touching
+ * another, for the test that the replay's address space scales.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -84,6 +90,34 @@ gpu_info(uint32_t *gpu, unsigned int *minor)
 	return -1;
 }
 
+/* N page-sized userptr allocations, each freed again. */
+static int
+userptrs(int kfd, uint32_t gpu, uint64_t n)
+{
+	uint8_t *base = mmap(NULL, (size_t)(2 * n + 1) * 4096,
+			     PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	uint64_t i;
+
+	if (base == MAP_FAILED)
+		return -1;
+	for (i = 0; i < n; i++) {
+		struct kfd_abi_alloc_memory_of_gpu_args a = {
+			.va_addr = 0x200000000ull + i * 8192, .size = 4096,
+			.mmap_offset = (uint64_t)(uintptr_t)(base + 2 * i * 4096),
+			.gpu_id = gpu, .flags = KFD_ABI_ALLOC_MEM_FLAGS_USERPTR,
+		};
+		struct kfd_abi_free_memory_of_gpu_args f;
+
+		if (call(kfd, KFD_FILE_KFD, KFD_ABI_IOC_ALLOC_MEMORY_OF_GPU, &a))
+			return -1;
+		f.handle = a.handle;
+		if (call(kfd, KFD_FILE_KFD, KFD_ABI_IOC_FREE_MEMORY_OF_GPU, &f))
+			return -1;
+	}
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -102,8 +136,8 @@ main(int argc, char **argv)
 	char path[64];
 	int kfd, drm, r;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: rp_gen OUT N (on kfdsim)\n");
+	if (argc != 3 && !(argc == 4 && !strcmp(argv[3], "userptr"))) {
+		fprintf(stderr, "usage: rp_gen OUT N [userptr] (on kfdsim)\n");
 		return 2;
 	}
 	target = strtoull(argv[2], NULL, 0);
@@ -130,7 +164,12 @@ main(int argc, char **argv)
 	call(kfd, KFD_FILE_KFD, KFD_ABI_IOC_CREATE_EVENT, &ce);
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (n = 0; issued < target; n++) {
+	if (argc == 4 && userptrs(kfd, gpu, target)) {
+		fprintf(stderr, "rp_gen: userptr allocation failed: %s\n",
+			strerror(errno));
+		return 1;
+	}
+	for (n = 0; argc == 3 && issued < target; n++) {
 		struct kfd_abi_get_version_args v;
 		struct kfd_abi_get_clock_counters_args clk = { .gpu_id = gpu };
 		struct kfd_abi_set_event_args se = { .event_id = ce.event_id };

@@ -935,6 +935,56 @@ test_ownfile(void **state)
 	free(traced);
 }
 
+/*
+ * A full disk, made with RLIMIT_FSIZE on the traced program (128 KiB,
+ * SIGXFSZ ignored: writes fail with EFBIG as they would with ENOSPC):
+ * the writer keeps what fits and ends the trace with an END record that
+ * counts the loss; record warns with the number, info says "incomplete"
+ * and exits 1. Nothing reads as complete.
+ */
+static void
+test_disk_full(void **state)
+{
+	struct cx *cx = *state;
+	char *script;
+	const char *args[] = { "/bin/sh", "-c", NULL, NULL };
+	const char *info[] = { getenv("KT_KFDTRACE"), "info", cx->out, NULL };
+	struct kt_reader_status st;
+	struct kt_record rec;
+	struct kt_reader *r;
+	char *log;
+	size_t len;
+
+	need_tools();
+	assert_true(asprintf(&script, "ulimit -f 256; trap '' XFSZ; exec %s "
+			     "threads 2 50000", getenv("KT_WORKLOAD")) > 0);
+	args[2] = script;
+	unlink(cx->log);
+	assert_true(exited(record(cx, NULL, NULL, args), 0));
+	free(script);
+	log = tc_read_file(cx->log, &len);
+	assert_non_null(log);
+	assert_non_null(strstr(log, "is incomplete: "));
+	assert_non_null(strstr(log, " records were lost"));
+	free(log);
+
+	assert_int_equal(kt_reader_open(cx->out, &r), 0);
+	while (kt_reader_next(r, &rec) == 1)
+		;
+	kt_reader_get_status(r, &st);
+	kt_reader_close(r);
+	assert_int_equal(st.integrity, KT_INTEGRITY_INCOMPLETE);
+	assert_true(st.lost > 0);
+	/* Every record the program's ioctls made is written or counted lost. */
+	assert_true(st.end_records + st.lost >= 100000);
+
+	unlink(cx->log);
+	assert_true(exited(tt_run((char *const *)info, NULL, cx->log), 1));
+	log = tc_read_file(cx->log, &len);
+	assert_non_null(strstr(log, "integrity:  incomplete: the writer lost "));
+	free(log);
+}
+
 static void
 test_rocminfo(void **state)
 {
@@ -1086,6 +1136,43 @@ test_record_cli(void **state)
 
 		assert_true(exited(record(cx, NULL, NULL, none), 127));
 	}
+	/*
+	 * An output that cannot be created, or a profile that does not
+	 * exist, is refused before the program runs (it would make
+	 * "ran" in the scratch directory).
+	 */
+	{
+		char *ran = tt_path(cx->dir, "ran");
+		char *touch;
+		const char *bad_out[] = { getenv("KT_KFDTRACE"), "record", "--sim",
+					  "-o", "/nonexistent-dir/x.kfdtrace",
+					  "--", "/bin/sh", "-c", NULL, NULL };
+		const char *bad_sim[] = { getenv("KT_KFDTRACE"), "record",
+					  "--sim=no-such-profile", "-o", cx->out,
+					  "--", "/bin/sh", "-c", NULL, NULL };
+		char *log;
+		size_t len;
+
+		assert_true(asprintf(&touch, "touch %s", ran) > 0);
+		bad_out[8] = touch;
+		bad_sim[8] = touch;
+		unlink(cx->log);
+		assert_true(exited(tt_run((char *const *)bad_out, NULL, cx->log), 1));
+		log = tc_read_file(cx->log, &len);
+		assert_non_null(log);
+		assert_non_null(strstr(log, "cannot create the trace "
+				       "/nonexistent-dir/x.kfdtrace"));
+		assert_null(strstr(log, "opened no KFD"));
+		free(log);
+		unlink(cx->log);
+		assert_true(exited(tt_run((char *const *)bad_sim, NULL, cx->log), 1));
+		log = tc_read_file(cx->log, &len);
+		assert_non_null(strstr(log, "--sim=no-such-profile"));
+		free(log);
+		assert_int_equal(access(ran, F_OK), -1);
+		free(touch);
+		free(ran);
+	}
 }
 
 /* ---- the library exports only what it interposes ---- */
@@ -1167,6 +1254,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_exec_variants, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_closeall, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ownfile, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_disk_full, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rocminfo, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_output_symlink, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_record_cli, setup, teardown),

@@ -58,14 +58,27 @@ int cli_parse_u64(const char *s, uint64_t *out);
  * emits the smallest when the window is full, or at once when it is the
  * next expected number. Records more than @window positions late come
  * out of order (counted in @late).
+ *
+ * The window is bounded in bytes too (CLI_REORDER_BYTES of record copies
+ * by default): a record can be 16 MiB, so 65,536 of them would be 1 TiB.
+ * Past the budget the smallest held records are released early, in
+ * order, with one warning on stderr (counted in @early).
  */
+struct cli_held {
+	struct kt_record *rec;	/* a copy (kt_record_clone_after()) */
+	size_t bytes;		/* its allocation */
+};
+
 struct cli_reorder {
-	struct kt_record **heap;
+	struct cli_held *heap;
 	size_t n;
 	size_t cap;
 	size_t window;
+	size_t bytes;		/* held copies, in all */
+	size_t max_bytes;	/* the byte budget */
 	uint64_t next;		/* the seq that may be emitted at once */
 	uint64_t late;		/* records emitted out of order */
+	uint64_t early;		/* released early for the byte budget */
 	int (*emit)(void *ctx, const struct kt_record *rec);
 	void *ctx;
 };
@@ -73,6 +86,8 @@ struct cli_reorder {
 #define CLI_REORDER_WINDOW 65536
 /* The largest --window the commands accept. */
 #define CLI_REORDER_WINDOW_MAX (1u << 24)
+/* Bytes of record copies a reorder buffer holds at most. */
+#define CLI_REORDER_BYTES ((size_t)256 << 20)
 
 /*
  * cli_parse_window() - a --window value: a number from 1 to
@@ -84,8 +99,9 @@ int cli_parse_window(const char *s, uint64_t *out);
 
 /*
  * cli_reorder_init() - an empty reorder buffer holding up to @window
- * records (0: 1), expecting @first as the first seq, handing records to
- * @emit in order.
+ * records (0: 1) and CLI_REORDER_BYTES (ro->max_bytes may be changed
+ * before the first push), expecting @first as the first seq, handing
+ * records to @emit in order.
  */
 void cli_reorder_init(struct cli_reorder *ro, size_t window, uint64_t first,
 		      int (*emit)(void *ctx, const struct kt_record *rec),

@@ -168,18 +168,59 @@ dump_flush(struct dump *dp)
 	return dp->write_error;
 }
 
+/*
+ * Bytes of exec argv a line shows at most (the record may hold 1 MiB, which
+ * escaping can make 4): the rest gives way to one more argument stating
+ * what the record held (docs/trace-format.md, "Bounds").
+ */
+#define DUMP_MAX_ARGV (64u << 10)
+
+/* @rec with its argv cut to DUMP_MAX_ARGV in *@cut; @buf to free. */
+static const struct kt_record *
+cut_argv(const struct kt_record *rec, struct kt_record *cut, char **buf)
+{
+	const struct kt_exec_rec *e = &rec->u.exec;
+	uint32_t n = 0, k, pos = DUMP_MAX_ARGV;
+	char *b;
+
+	*buf = NULL;
+	if (rec->type != KT_REC_EXEC || !e->argv || e->argv_len <= DUMP_MAX_ARGV)
+		return rec;
+	b = malloc(DUMP_MAX_ARGV + 96);
+	if (!b)
+		return rec;
+	for (k = 0; k < e->argv_len; k++)
+		if (e->argv[k] == '\0' || k + 1 == e->argv_len)
+			n++;
+	memcpy(b, e->argv, DUMP_MAX_ARGV);
+	if (b[pos - 1] != '\0')
+		b[pos++] = '\0';
+	pos += (uint32_t)snprintf(b + pos, 95,
+				  "[argv cut: %u arguments, %u bytes in the record]",
+				  n, e->argv_len) + 1;
+	*cut = *rec;
+	cut->u.exec.argv = b;
+	cut->u.exec.argv_len = pos;
+	*buf = b;
+	return cut;
+}
+
 static int
 dump_emit(void *ctx, const struct kt_record *rec)
 {
 	struct dump *dp = ctx;
+	struct kt_record cut;
+	char *buf;
 
 	if (rec->seq < dp->from || rec->seq > dp->to ||
 	    !filter_match(&dp->filter, rec))
 		return 0;
+	rec = cut_argv(rec, &cut, &buf);
 	if (dp->json)
 		kfd_decode_json(&dp->out, rec, &dp->opts);
 	else
 		kfd_decode_text(&dp->out, rec, &dp->opts);
+	free(buf);
 	kt_strbuf_putc(&dp->out, '\n');
 	if (dp->out.failed) {
 		fprintf(stderr, "kfdtrace dump: out of memory\n");

@@ -4,13 +4,15 @@
  *                 -- CMD [ARGS]
  *
  * Runs CMD with the capture library preloaded (and kfdsim's library after
- * it when asked to, or when this machine has no /dev/kfd), waits for it,
- * and summarizes the trace it left. Returns CMD's exit status (128 + the
+ * it when asked to, or when this machine has no /dev/kfd: then on one
+ * simulated machine for the run, sim_run.h), waits for it, and summarizes
+ * the trace it left. Returns CMD's exit status (128 + the
  * signal number when a signal killed it).
  */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
@@ -25,6 +27,8 @@
 #include <kfdtrace/trace.h>
 
 #include "commands.h"
+#include "ksim_profile.h"
+#include "sim_run.h"
 
 #define CAPTURE_LIB "libkfdtrace-capture.so"
 #define SIM_LIB "libkfdsim.so"
@@ -41,7 +45,8 @@ kfdtrace_help_record(FILE *f)
 		"  -o, --output FILE   trace file (default: kfdtrace-<cmd>-<pid>.kfdtrace)\n"
 		"      --sim[=PROFILE] run on kfdsim, the simulated device (automatic\n"
 		"                      when /dev/kfd does not exist); PROFILE picks the\n"
-		"                      simulated machine (see kfdtrace sim)\n"
+		"                      simulated machine (see kfdtrace sim), which every\n"
+		"                      process of CMD shares for the run\n"
 		"      --no-buffers    leave out buffer contents that may hold user data\n"
 		"      --lttng         also emit every call as a kfd:* lttng-ust event, for\n"
 		"                      the LTTng sessions that enable them (docs/lttng.md)\n"
@@ -234,7 +239,7 @@ human_size(uint64_t n, char *out, size_t size)
  * the bytes the writer compressed, for the ratio.
  */
 static void
-summarize(const char *path, int verbose)
+summarize(const char *path, int verbose, const char *no_end)
 {
 	struct kind_count kc[128];
 	size_t nkc = 0;
@@ -299,13 +304,20 @@ summarize(const char *path, int verbose)
 		fprintf(stderr, ", %.1fx compression", (double)raw / (double)st.file_size);
 	fprintf(stderr, "\n");
 	if (st.integrity == KT_INTEGRITY_NO_END)
-		fprintf(stderr, "kfdtrace:   no END record: the program died before the trace was closed\n");
+		fprintf(stderr, "kfdtrace:   no END record: %s\n", no_end);
 	else if (st.integrity == KT_INTEGRITY_TRUNCATED)
 		fprintf(stderr, "kfdtrace:   truncated: the program died while writing (%s)\n",
 			st.message);
 	else if (st.integrity == KT_INTEGRITY_CORRUPT)
 		fprintf(stderr, "kfdtrace:   corrupt at offset %llu: %s\n",
 			(unsigned long long)st.corrupt_offset, st.message);
+	else if (st.integrity == KT_INTEGRITY_INCOMPLETE)
+		fprintf(stderr, "kfdtrace: warning: %s is incomplete: %llu records "
+			"were lost (%s)\n", path, (unsigned long long)st.lost,
+			st.message);
+	else if (st.integrity == KT_INTEGRITY_DAMAGED)
+		fprintf(stderr, "kfdtrace: warning: %s is damaged: %s\n", path,
+			st.message);
 	if (!verbose || !nkc)
 		return;
 	qsort(kc, nkc, sizeof(kc[0]), cmp_kind);
@@ -383,21 +395,13 @@ summarize_others(const char *output)
 			continue;
 		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir,
 				     de->d_name) < sizeof(path))
-			summarize(path, 0);
+			summarize(path, 0, "the process ended before its "
+				  "trace was closed");
 	}
 	closedir(d);
 }
 
 /* ---- running the command ---- */
-
-static volatile sig_atomic_t forward_pid;
-
-static void
-forward_signal(int sig)
-{
-	if (forward_pid > 0)
-		kill(forward_pid, sig);
-}
 
 static void
 default_output(const char *cmd, pid_t pid, char *out, size_t size)
@@ -508,13 +512,82 @@ exec_child(char **cmd, const char *capture, const char *sim,
 	_exit(127);
 }
 
+struct child_args {
+	char **cmd;
+	const char *capture, *sim, *output;
+	const struct record_opts *o;
+};
+
+/* In the child (kfdtrace_run_start()): the default trace name has its pid. */
+static void
+start_child(void *arg)
+{
+	struct child_args *a = arg;
+	char output[PATH_MAX];
+
+	if (!a->o->output) {
+		default_output(a->cmd[0], getpid(), output, sizeof(output));
+		a->output = output;
+	}
+	exec_child(a->cmd, a->capture, a->sim, a->o, a->output);
+}
+
+/*
+ * Can the trace be created? Try it in @path's directory (a file that is
+ * removed again), so that an unwritable or missing directory, a read-only
+ * file system or a full quota is found before the program runs, not after.
+ * Return: 0, or -1 with the reason printed.
+ */
+static int
+output_writable(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char probe[PATH_MAX];
+	int fd, n;
+
+	n = snprintf(probe, sizeof(probe), "%.*s/.kfdtrace-probe-XXXXXX",
+		     slash ? (int)(slash - path) : 1, slash ? path : ".");
+	if (n < 0 || (size_t)n >= sizeof(probe))
+		return 0;	/* the capture library will say */
+	fd = mkostemp(probe, O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "kfdtrace record: cannot create the trace %s: %s\n",
+			path, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	unlink(probe);
+	return 0;
+}
+
+/* A bad --sim=PROFILE is refused before anything runs, as sim does. */
+static int
+profile_usable(const char *profile)
+{
+	struct ksim_profile *p;
+	char *err = NULL;
+
+	if (!profile)
+		return 0;
+	p = ksim_profile_load(profile, &err);
+	if (!p) {
+		fprintf(stderr, "kfdtrace record: --sim=%s: %s\n", profile,
+			err ? err : "out of memory");
+		free(err);
+		return -1;
+	}
+	ksim_profile_free(p);
+	return 0;
+}
+
 int
 kfdtrace_cmd_record(int argc, char **argv)
 {
 	static const char *const capture_build[] = { "../../tracer", ".", NULL };
 	static const char *const sim_build[] = { "../kfdsim", ".", NULL };
 	char capture[PATH_MAX], sim[PATH_MAX], output[PATH_MAX];
-	struct sigaction sa, old_int, old_quit, old_term, old_hup;
+	struct child_args child;
+	struct kfdtrace_run run;
 	struct record_opts o;
 	int use_sim, status, ret;
 	struct stat st;
@@ -557,47 +630,37 @@ kfdtrace_cmd_record(int argc, char **argv)
 		}
 	}
 
+	if (use_sim && profile_usable(o.profile))
+		return KFDTRACE_EXIT_ERROR;
+	if (!o.output) {
+		/* The name takes the child's pid; the directory is what counts. */
+		default_output(cmd[0], getpid(), output, sizeof(output));
+	}
+	if (output_writable(output))
+		return KFDTRACE_EXIT_ERROR;
+
 	if (o.lttng && !lttng_daemon_running())
 		fprintf(stderr, "kfdtrace: --lttng: no LTTng session daemon is "
 			"running; the kfd:* events go nowhere (docs/lttng.md)\n");
 
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		fprintf(stderr, "kfdtrace record: fork: %s\n", strerror(errno));
+	/* On the simulator every process of CMD shares one machine, which
+	 * goes when the run ends. The terminal's ^C and ^\ reach CMD
+	 * directly (same process group); a signal sent to us is passed on. */
+	if (kfdtrace_run_begin(&run, "kfdtrace record", use_sim, NULL))
 		return KFDTRACE_EXIT_ERROR;
-	}
-	if (pid == 0) {
-		if (!o.output)
-			default_output(cmd[0], getpid(), output, sizeof(output));
-		exec_child(cmd, capture, use_sim ? sim : NULL, &o, output);
+	child = (struct child_args){ cmd, capture, use_sim ? sim : NULL,
+				     output, &o };
+	pid = kfdtrace_run_start(&run, start_child, &child);
+	if (pid < 0) {
+		kfdtrace_run_end(&run);
+		return KFDTRACE_EXIT_ERROR;
 	}
 	if (!o.output)
 		default_output(cmd[0], pid, output, sizeof(output));
-
-	/*
-	 * The terminal's ^C and ^\ reach CMD directly (same process group);
-	 * we only wait. A TERM or HUP sent to us is passed on.
-	 */
-	forward_pid = pid;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = SIG_IGN;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGQUIT, &sa, &old_quit);
-	sa.sa_handler = forward_signal;
-	sigaction(SIGTERM, &sa, &old_term);
-	sigaction(SIGHUP, &sa, &old_hup);
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			fprintf(stderr, "kfdtrace record: waitpid: %s\n",
-				strerror(errno));
-			return KFDTRACE_EXIT_ERROR;
-		}
-	}
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGQUIT, &old_quit, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	sigaction(SIGHUP, &old_hup, NULL);
+	status = kfdtrace_run_wait(&run);
+	kfdtrace_run_end(&run);
+	if (status == -1)
+		return KFDTRACE_EXIT_ERROR;
 
 	if (WIFEXITED(status)) {
 		ret = WEXITSTATUS(status);
@@ -611,8 +674,17 @@ kfdtrace_cmd_record(int argc, char **argv)
 		ret = KFDTRACE_EXIT_ERROR;
 	}
 
+	/*
+	 * Without an END record, say what the wait status tells: a program
+	 * that was not killed left by a way no wrapper sees (the exit_group
+	 * system call made directly), not by dying.
+	 */
 	if (access(output, F_OK) == 0)
-		summarize(output, 1);
+		summarize(output, 1, WIFSIGNALED(status) ?
+			  "the program was killed before the trace was closed" :
+			  "the program ended without the tracer closing the "
+			  "trace (an exit system call made directly?); "
+			  "what was not yet written is lost");
 	else
 		fprintf(stderr, "kfdtrace: %s opened no KFD or render-node device: "
 			"no trace at %s\n", cmd[0], output);

@@ -24,6 +24,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "sim_run.h"
 
 /* Set in the environment of the run under the simulator. */
 #define REPLAY_SIM_ENV "KFDTRACE_REPLAY_SIM"
@@ -33,6 +34,7 @@ enum {
 	REPLAY_EXIT_DIVERGED = 1,
 	REPLAY_EXIT_USAGE = KFDTRACE_EXIT_USAGE,
 	REPLAY_EXIT_FAILED = 3,
+	REPLAY_EXIT_DAMAGED = 4,	/* the trace is not whole: no verdict */
 };
 
 void
@@ -247,7 +249,8 @@ parse(int argc, char **argv, struct replay_cli *c)
 
 /*
  * Run this very command again under the simulator, by way of
- * `kfdtrace sim [--profile P] -- /proc/self/exe replay ARGS...`.
+ * `kfdtrace sim [--profile P] -- /proc/self/exe replay ARGS...`: a child
+ * on one simulated machine, removed when it ends.
  */
 static int
 reexec_on_sim(int argc, char **argv, const struct replay_cli *c)
@@ -255,7 +258,7 @@ reexec_on_sim(int argc, char **argv, const struct replay_cli *c)
 	char self[PATH_MAX];
 	char **nargv;
 	ssize_t n;
-	int k = 0, i;
+	int k = 0, i, ran, ret;
 
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n <= 0) {
@@ -282,10 +285,11 @@ reexec_on_sim(int argc, char **argv, const struct replay_cli *c)
 		return REPLAY_EXIT_FAILED;
 	}
 	fflush(stdout);
-	/* Returns only when the command could not be started. */
-	kfdtrace_cmd_sim(k, nargv);
+	/* The replay runs in a child on the run's machine; its status is
+	 * this command's. */
+	ret = kfdtrace_sim_command(k, nargv, &ran);
 	free(nargv);
-	return REPLAY_EXIT_FAILED;
+	return ran ? ret : REPLAY_EXIT_FAILED;
 }
 
 int
@@ -343,6 +347,8 @@ kfdtrace_cmd_replay(int argc, char **argv)
 		return REPLAY_EXIT_MATCH;
 	case KFD_REPLAY_DIVERGED:
 		return REPLAY_EXIT_DIVERGED;
+	case KFD_REPLAY_DAMAGED:
+		return REPLAY_EXIT_DAMAGED;
 	default:
 		return REPLAY_EXIT_FAILED;
 	}

@@ -4,8 +4,12 @@
  *
  * The common case (one thread, or runs already in order) never copies: a
  * record whose seq is the next expected one goes straight to the callback.
- * Only records that arrive early wait in the heap.
+ * Only records that arrive early wait in the heap, and they are bounded
+ * twice: in count (the window) and in bytes (the copies' allocations), so
+ * that a trace of large records cannot make a command hold gigabytes.
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "cli.h"
@@ -19,20 +23,23 @@ cli_reorder_init(struct cli_reorder *ro, size_t window, uint64_t first,
 	ro->n = 0;
 	ro->cap = 0;
 	ro->window = window ? window : 1;
+	ro->bytes = 0;
+	ro->max_bytes = CLI_REORDER_BYTES;
 	ro->next = first;
 	ro->late = 0;
+	ro->early = 0;
 	ro->emit = emit;
 	ro->ctx = ctx;
 }
 
 static void
-heap_up(struct kt_record **h, size_t i)
+heap_up(struct cli_held *h, size_t i)
 {
 	while (i > 0) {
 		size_t parent = (i - 1) / 2;
-		struct kt_record *t;
+		struct cli_held t;
 
-		if (h[parent]->seq <= h[i]->seq)
+		if (h[parent].rec->seq <= h[i].rec->seq)
 			break;
 		t = h[parent];
 		h[parent] = h[i];
@@ -42,15 +49,15 @@ heap_up(struct kt_record **h, size_t i)
 }
 
 static void
-heap_down(struct kt_record **h, size_t n, size_t i)
+heap_down(struct cli_held *h, size_t n, size_t i)
 {
 	for (;;) {
 		size_t l = 2 * i + 1, r = l + 1, m = i;
-		struct kt_record *t;
+		struct cli_held t;
 
-		if (l < n && h[l]->seq < h[m]->seq)
+		if (l < n && h[l].rec->seq < h[m].rec->seq)
 			m = l;
-		if (r < n && h[r]->seq < h[m]->seq)
+		if (r < n && h[r].rec->seq < h[m].rec->seq)
 			m = r;
 		if (m == i)
 			break;
@@ -64,11 +71,12 @@ heap_down(struct kt_record **h, size_t n, size_t i)
 static struct kt_record *
 heap_pop(struct cli_reorder *ro)
 {
-	struct kt_record *top = ro->heap[0];
+	struct cli_held top = ro->heap[0];
 
 	ro->heap[0] = ro->heap[--ro->n];
 	heap_down(ro->heap, ro->n, 0);
-	return top;
+	ro->bytes -= top.bytes;
+	return top.rec;
 }
 
 /* Emit one record and advance the expected sequence number. */
@@ -82,54 +90,46 @@ emit_one(struct cli_reorder *ro, const struct kt_record *rec)
 	return ro->emit(ro->ctx, rec);
 }
 
+/* Emit the smallest held record. */
+static int
+emit_top(struct cli_reorder *ro)
+{
+	struct kt_record *top = heap_pop(ro);
+	int rc = emit_one(ro, top);
+
+	free(top);
+	return rc;
+}
+
 /* Emit held records while the smallest is the expected one. */
 static int
 drain_ready(struct cli_reorder *ro)
 {
 	int rc;
 
-	while (ro->n && ro->heap[0]->seq <= ro->next) {
-		struct kt_record *rec = heap_pop(ro);
-
-		rc = emit_one(ro, rec);
-		free(rec);
+	while (ro->n && ro->heap[0].rec->seq <= ro->next) {
+		rc = emit_top(ro);
 		if (rc)
 			return rc;
 	}
 	return 0;
 }
 
-int
-cli_reorder_push(struct cli_reorder *ro, const struct kt_record *rec)
+/* Over the byte budget: release the smallest held records early. */
+static int
+release_early(struct cli_reorder *ro)
 {
-	struct kt_record *cp;
 	int rc;
 
-	if (ro->n == 0 && rec->seq <= ro->next)
-		return emit_one(ro, rec);
-	if (ro->n == ro->cap) {
-		size_t cap = ro->cap ? ro->cap * 2 : 1024;
-		struct kt_record **h = realloc(ro->heap, cap * sizeof(*h));
-
-		if (!h)
-			return -1;
-		ro->heap = h;
-		ro->cap = cap;
-	}
-	cp = kt_record_clone(rec);
-	if (!cp)
-		return -1;
-	ro->heap[ro->n] = cp;
-	heap_up(ro->heap, ro->n++);
-	rc = drain_ready(ro);
-	if (rc)
-		return rc;
-	/* Window full: the smallest held record can wait no longer. */
-	while (ro->n > ro->window) {
-		struct kt_record *top = heap_pop(ro);
-
-		rc = emit_one(ro, top);
-		free(top);
+	if (ro->bytes <= ro->max_bytes)
+		return 0;
+	if (!ro->early)
+		fprintf(stderr,
+			"kfdtrace: warning: records held to restore sequence order take more than %zu MiB (at seq %" PRIu64 "): releasing the oldest early; later records may come out of order\n",
+			ro->max_bytes >> 20, ro->heap[0].rec->seq);
+	while (ro->n && ro->bytes > ro->max_bytes) {
+		ro->early++;
+		rc = emit_top(ro);
 		if (rc)
 			return rc;
 		rc = drain_ready(ro);
@@ -140,15 +140,52 @@ cli_reorder_push(struct cli_reorder *ro, const struct kt_record *rec)
 }
 
 int
+cli_reorder_push(struct cli_reorder *ro, const struct kt_record *rec)
+{
+	struct kt_record *cp;
+	size_t bytes;
+	int rc;
+
+	if (ro->n == 0 && rec->seq <= ro->next)
+		return emit_one(ro, rec);
+	if (ro->n == ro->cap) {
+		size_t cap = ro->cap ? ro->cap * 2 : 1024;
+		struct cli_held *h = realloc(ro->heap, cap * sizeof(*h));
+
+		if (!h)
+			return -1;
+		ro->heap = h;
+		ro->cap = cap;
+	}
+	cp = kt_record_clone_after(rec, 0, &bytes);
+	if (!cp)
+		return -1;
+	ro->heap[ro->n].rec = cp;
+	ro->heap[ro->n].bytes = bytes;
+	ro->bytes += bytes;
+	heap_up(ro->heap, ro->n++);
+	rc = drain_ready(ro);
+	if (rc)
+		return rc;
+	/* Window full: the smallest held record can wait no longer. */
+	while (ro->n > ro->window) {
+		rc = emit_top(ro);
+		if (rc)
+			return rc;
+		rc = drain_ready(ro);
+		if (rc)
+			return rc;
+	}
+	return release_early(ro);
+}
+
+int
 cli_reorder_flush(struct cli_reorder *ro)
 {
 	int rc;
 
 	while (ro->n) {
-		struct kt_record *top = heap_pop(ro);
-
-		rc = emit_one(ro, top);
-		free(top);
+		rc = emit_top(ro);
 		if (rc)
 			return rc;
 	}
@@ -159,8 +196,9 @@ void
 cli_reorder_free(struct cli_reorder *ro)
 {
 	while (ro->n)
-		free(ro->heap[--ro->n]);
+		free(ro->heap[--ro->n].rec);
 	free(ro->heap);
 	ro->heap = NULL;
 	ro->cap = 0;
+	ro->bytes = 0;
 }

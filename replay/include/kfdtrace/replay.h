@@ -91,6 +91,12 @@ struct kfd_replay_opts {
 	int force;
 	/* Upper bound on a blocking WAIT_EVENTS, in ms; 0: 5000. */
 	unsigned int wait_cap_ms;
+	/*
+	 * Upper bound on one --timing=original sleep, in ms; 0: 10000. A
+	 * longer captured gap is cut to it (warned about once, naming the
+	 * record) and the records after it keep their gaps from there.
+	 */
+	unsigned int max_sleep_ms;
 	/* The live sysfs topology; NULL: /sys/devices/virtual/kfd/kfd/topology */
 	const char *topology_root;
 	/* Divergences described in full; 0: 20. All are counted. */
