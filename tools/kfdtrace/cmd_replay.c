@@ -65,6 +65,9 @@ kfdtrace_help_replay(FILE *out)
 		"      --stop-at-divergence  stop at the first divergence (default)\n"
 		"      --keep-going        go on after divergences and count them all\n"
 		"      --timing=MODE       asap (default) or original (keep the gaps)\n"
+		"      --max-sleep MS      with --timing=original, the longest gap kept\n"
+		"                          (default 10000; longer ones are cut, with a\n"
+		"                          warning)\n"
 		"      --loop N            replay N times, each in a fresh process\n"
 		"      --record OUT        record the replay itself into trace OUT\n"
 		"      --wait-timeout MS   bound on a blocking WAIT_EVENTS (default 5000)\n"
@@ -74,7 +77,8 @@ kfdtrace_help_replay(FILE *out)
 		"  -v, --verbose           print every replayed record\n"
 		"  -h, --help              this text\n"
 		"\n"
-		"Exit status: 0 match, 1 diverged, 2 bad usage, 3 could not replay.\n");
+		"Exit status: 0 match, 1 diverged, 2 bad usage, 3 could not replay,\n"
+		"4 no verdict (the trace is truncated, corrupt, damaged or lost records).\n");
 }
 
 struct replay_cli {
@@ -173,10 +177,11 @@ parse(int argc, char **argv, struct replay_cli *c)
 				return usage_error("--gpu-map needs C=L pairs");
 		} else if (is_opt(a, "--from") || is_opt(a, "--to") ||
 			   is_opt(a, "--loop") || is_opt(a, "--wait-timeout") ||
-			   is_opt(a, "--max-reported")) {
+			   is_opt(a, "--max-reported") || is_opt(a, "--max-sleep")) {
 			const char *name = a[2] == 'f' ? "--from" : a[2] == 't' ?
 				"--to" : a[2] == 'l' ? "--loop" : a[2] == 'w' ?
-				"--wait-timeout" : "--max-reported";
+				"--wait-timeout" : a[6] == 's' ? "--max-sleep" :
+				"--max-reported";
 
 			v = opt_value(argc, argv, &i, name);
 			if (cli_parse_u64(v, &n) < 0)
@@ -189,6 +194,8 @@ parse(int argc, char **argv, struct replay_cli *c)
 				c->o.loop = (unsigned int)n;
 			else if (name[2] == 'w' && n >= 1 && n <= UINT32_MAX)
 				c->o.wait_cap_ms = (unsigned int)n;
+			else if (name[6] == 's' && n >= 1 && n <= UINT32_MAX)
+				c->o.max_sleep_ms = (unsigned int)n;
 			else if (name[2] == 'm' && n >= 1 && n <= UINT32_MAX)
 				c->o.max_reported = (unsigned int)n;
 			else
