@@ -182,6 +182,8 @@ test_usage(void **state)
 	expect_out("unknown record kind 'NOT_AN_IOCTL'");
 	assert_int_equal(RUN(kfdtrace, "replay", "x", "--gpu-map", "12"), 2);
 	assert_int_equal(RUN(kfdtrace, "replay", "x", "--loop", "0"), 2);
+	assert_int_equal(RUN(kfdtrace, "replay", "x", "--max-sleep", "0"), 2);
+	assert_int_equal(RUN(kfdtrace, "replay", "x", "--max-sleep", "ten"), 2);
 	assert_int_equal(RUN(kfdtrace, "replay", "x", "--from", "9", "--to", "3"), 2);
 	assert_int_equal(RUN(kfdtrace, "replay", "--help"), 0);
 	expect_out("Exit status: 0 match, 1 diverged, 2 bad usage, 3 could not");
