@@ -1,9 +1,9 @@
-# kfdsim builtin profile 'mi210': one AMD Instinct MI210 (gfx90a, aldebaran, 104 CUs, 64 GiB HBM2e) on a 32-core host
+# kfdsim builtin profile 'mi210': one AMD Instinct MI210 (gfx90a, aldebaran, 104 CUs, 64 GiB HBM2e) on a 16-core EPYC 7313P host (32 threads)
 # Illustrative values: gpu_id, PCI location, firmware versions and unique_id are
 # board specific; sizes, counts and derived CWSR values follow the kernel's formulas.
 [machine]
 name "mi210"
-description "one AMD Instinct MI210 (gfx90a, aldebaran, 104 CUs, 64 GiB HBM2e) on a 32-core host"
+description "one AMD Instinct MI210 (gfx90a, aldebaran, 104 CUs, 64 GiB HBM2e) on a 16-core EPYC 7313P host (32 threads)"
 platform_oem 2314885706915061825
 platform_id 71791775140929
 platform_rev 2
