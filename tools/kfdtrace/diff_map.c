@@ -33,6 +33,9 @@ dmap_rule_of(enum kfd_role role)
 	case KFD_ROLE_PID:
 		return DMAP_PID;
 	case KFD_ROLE_CLOCK:
+	/* A replay bounds every wait (--wait-timeout), and its strict
+	 * verification ignores timeouts too: so does diff. */
+	case KFD_ROLE_TIMEOUT:
 		return DMAP_IGNORE;
 	case KFD_ROLE_PTR:
 		return DMAP_NULLNESS;
