@@ -61,7 +61,6 @@ real_resolve(void)
 	RESOLVE(seekdir, "seekdir");
 	RESOLVE(dirfd, "dirfd");
 	RESOLVE(scandir, "scandir");
-	RESOLVE(sysconf, "sysconf");
 	RESOLVE(get_nprocs, "get_nprocs");
 	RESOLVE(get_nprocs_conf, "get_nprocs_conf");
 	ksim_in_shim--;

@@ -94,7 +94,6 @@ struct ksim_real {
 	int (*scandir)(const char *, struct dirent ***,
 		       int (*)(const struct dirent *),
 		       int (*)(const struct dirent **, const struct dirent **));
-	long (*sysconf)(int);
 	int (*get_nprocs)(void);
 	int (*get_nprocs_conf)(void);
 };
