@@ -6,23 +6,20 @@
  * topology and caches, node links, cpuinfo blocks), and that the
  * directories are entirely the profile's.
  */
-#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "ksim_profile.h"
 #include "shim.h"
 #include "tree.h"
-#include "tc_text.h"
 #include "vdir.h"
+#include "vfs_test_util.h"
 
 /*
  * Two sockets of 20 cores x 2 threads, two NUMA nodes per socket: 80 CPUs,
@@ -44,78 +41,10 @@ static const char profile[] =
 	"[cpu cache 2]\nlevel 3\ntype Unified\nsize 16384\nways 16\nline_size 64\n"
 	"cores 5\n";
 
-struct fixture {
-	struct ksim_profile *prof;
-	struct ksim_vfs *vfs;
-};
-
 static int
 setup(void **state)
 {
-	struct fixture *fx = calloc(1, sizeof(*fx));
-	char *err = NULL;
-
-	fx->prof = ksim_profile_parse(profile, strlen(profile), "test", &err);
-	if (!fx->prof) {
-		fprintf(stderr, "profile: %s\n", err ? err : "?");
-		return -1;
-	}
-	ksim_real_init();
-	fx->vfs = ksim_tree_build(fx->prof, 19);
-	if (!fx->vfs)
-		return -1;
-	*state = fx;
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	struct fixture *fx = *state;
-
-	ksim_vfs_free(fx->vfs);
-	ksim_profile_free(fx->prof);
-	free(fx);
-	return 0;
-}
-
-static struct ksim_vnode *
-must_find(struct ksim_vfs *vfs, const char *path)
-{
-	struct ksim_lookup res;
-
-	if (!ksim_vfs_lookup(vfs, NULL, path, 0, &res) || res.error || res.redirect ||
-	    !res.node)
-		fail_msg("%s: not a virtual node (error %d)", path, res.error);
-	return res.node;
-}
-
-/* The rendered text of a file. */
-static char *
-render(struct ksim_vfs *vfs, const char *path)
-{
-	struct ksim_vnode *n = must_find(vfs, path);
-	size_t len = 0;
-	char *text;
-	int fd;
-
-	assert_int_equal(n->type, KSIM_V_FILE);
-	fd = ksim_vfs_materialize(n, 0);
-	assert_true(fd >= 0);
-	text = tc_read_fd(fd, &len);
-	close(fd);
-	assert_non_null(text);
-	return text;
-}
-
-static void
-expect_text(struct ksim_vfs *vfs, const char *path, const char *want)
-{
-	char *got = render(vfs, path);
-
-	if (strcmp(got, want))
-		fail_msg("%s: got '%s', want '%s'", path, got, want);
-	free(got);
+	return vt_fixture_open(state, vt_profile_parse(profile), false);
 }
 
 #define CPU "/sys/devices/system/cpu"
@@ -124,87 +53,76 @@ expect_text(struct ksim_vfs *vfs, const char *path, const char *want)
 static void
 test_cpu_masks(void **state)
 {
-	struct fixture *fx = *state;
+	struct vt_fixture *fx = *state;
 
-	expect_text(fx->vfs, CPU "/online", "0-79\n");
-	expect_text(fx->vfs, CPU "/possible", "0-79\n");
-	expect_text(fx->vfs, CPU "/present", "0-79\n");
-	expect_text(fx->vfs, CPU "/offline", "\n");
+	vt_expect_text(fx->vfs, CPU "/online", "0-79\n");
+	vt_expect_text(fx->vfs, CPU "/possible", "0-79\n");
+	vt_expect_text(fx->vfs, CPU "/present", "0-79\n");
+	vt_expect_text(fx->vfs, CPU "/offline", "\n");
 	/* SMT siblings are n and n + 40 */
-	expect_text(fx->vfs, CPU "/cpu0/topology/thread_siblings_list", "0,40\n");
-	expect_text(fx->vfs, CPU "/cpu0/topology/thread_siblings", "0000,00000100,00000001\n");
-	expect_text(fx->vfs, CPU "/cpu40/topology/core_cpus_list", "0,40\n");
-	expect_text(fx->vfs, CPU "/cpu0/topology/core_siblings_list", "0-19,40-59\n");
-	expect_text(fx->vfs, CPU "/cpu0/topology/package_cpus", "0000,0fffff00,000fffff\n");
-	expect_text(fx->vfs, CPU "/cpu59/topology/die_cpus_list", "0-19,40-59\n");
-	expect_text(fx->vfs, CPU "/cpu41/topology/core_id", "1\n");
-	expect_text(fx->vfs, CPU "/cpu41/topology/physical_package_id", "0\n");
-	expect_text(fx->vfs, CPU "/cpu20/topology/physical_package_id", "1\n");
-	expect_text(fx->vfs, CPU "/cpu20/topology/core_id", "0\n");
+	vt_expect_text(fx->vfs, CPU "/cpu0/topology/thread_siblings_list", "0,40\n");
+	vt_expect_text(fx->vfs, CPU "/cpu0/topology/thread_siblings", "0000,00000100,00000001\n");
+	vt_expect_text(fx->vfs, CPU "/cpu40/topology/core_cpus_list", "0,40\n");
+	vt_expect_text(fx->vfs, CPU "/cpu0/topology/core_siblings_list", "0-19,40-59\n");
+	vt_expect_text(fx->vfs, CPU "/cpu0/topology/package_cpus", "0000,0fffff00,000fffff\n");
+	vt_expect_text(fx->vfs, CPU "/cpu59/topology/die_cpus_list", "0-19,40-59\n");
+	vt_expect_text(fx->vfs, CPU "/cpu41/topology/core_id", "1\n");
+	vt_expect_text(fx->vfs, CPU "/cpu41/topology/physical_package_id", "0\n");
+	vt_expect_text(fx->vfs, CPU "/cpu20/topology/physical_package_id", "1\n");
+	vt_expect_text(fx->vfs, CPU "/cpu20/topology/core_id", "0\n");
 	/* clusters are the L2 domains: one core each here */
-	expect_text(fx->vfs, CPU "/cpu21/topology/cluster_id", "21\n");
-	expect_text(fx->vfs, CPU "/cpu21/topology/cluster_cpus_list", "21,61\n");
-	expect_text(fx->vfs, CPU "/cpu1/online", "1\n");
+	vt_expect_text(fx->vfs, CPU "/cpu21/topology/cluster_id", "21\n");
+	vt_expect_text(fx->vfs, CPU "/cpu21/topology/cluster_cpus_list", "21,61\n");
+	vt_expect_text(fx->vfs, CPU "/cpu1/online", "1\n");
 }
 
 static void
 test_cpu_caches(void **state)
 {
-	struct fixture *fx = *state;
+	struct vt_fixture *fx = *state;
 
-	expect_text(fx->vfs, CPU "/cpu7/cache/index0/type", "Data\n");
-	expect_text(fx->vfs, CPU "/cpu7/cache/index0/size", "48K\n");
-	expect_text(fx->vfs, CPU "/cpu7/cache/index0/number_of_sets", "64\n");
-	expect_text(fx->vfs, CPU "/cpu7/cache/index0/shared_cpu_list", "7,47\n");
-	expect_text(fx->vfs, CPU "/cpu7/cache/index2/level", "3\n");
-	expect_text(fx->vfs, CPU "/cpu7/cache/index2/size", "16384K\n");
-	expect_text(fx->vfs, CPU "/cpu7/cache/index2/ways_of_associativity", "16\n");
-	expect_text(fx->vfs, CPU "/cpu7/cache/index2/coherency_line_size", "64\n");
-	expect_text(fx->vfs, CPU "/cpu7/cache/index2/physical_line_partition", "1\n");
-	expect_text(fx->vfs, CPU "/cpu7/cache/index2/number_of_sets", "16384\n");
+	vt_expect_text(fx->vfs, CPU "/cpu7/cache/index0/type", "Data\n");
+	vt_expect_text(fx->vfs, CPU "/cpu7/cache/index0/size", "48K\n");
+	vt_expect_text(fx->vfs, CPU "/cpu7/cache/index0/number_of_sets", "64\n");
+	vt_expect_text(fx->vfs, CPU "/cpu7/cache/index0/shared_cpu_list", "7,47\n");
+	vt_expect_text(fx->vfs, CPU "/cpu7/cache/index2/level", "3\n");
+	vt_expect_text(fx->vfs, CPU "/cpu7/cache/index2/size", "16384K\n");
+	vt_expect_text(fx->vfs, CPU "/cpu7/cache/index2/ways_of_associativity", "16\n");
+	vt_expect_text(fx->vfs, CPU "/cpu7/cache/index2/coherency_line_size", "64\n");
+	vt_expect_text(fx->vfs, CPU "/cpu7/cache/index2/physical_line_partition", "1\n");
+	vt_expect_text(fx->vfs, CPU "/cpu7/cache/index2/number_of_sets", "16384\n");
 	/* five cores share an L3: cores 5-9 of socket 0 and their siblings */
-	expect_text(fx->vfs, CPU "/cpu7/cache/index2/shared_cpu_list", "5-9,45-49\n");
-	expect_text(fx->vfs, CPU "/cpu7/cache/index2/shared_cpu_map",
-		    "0000,0003e000,000003e0\n");
-	expect_text(fx->vfs, CPU "/cpu7/cache/index2/id", "1\n");
-	expect_text(fx->vfs, CPU "/cpu27/cache/index2/id", "5\n");
+	vt_expect_text(fx->vfs, CPU "/cpu7/cache/index2/shared_cpu_list", "5-9,45-49\n");
+	vt_expect_text(fx->vfs, CPU "/cpu7/cache/index2/shared_cpu_map",
+		       "0000,0003e000,000003e0\n");
+	vt_expect_text(fx->vfs, CPU "/cpu7/cache/index2/id", "1\n");
+	vt_expect_text(fx->vfs, CPU "/cpu27/cache/index2/id", "5\n");
 	/* x86 prints no allocation or write policy; only three caches */
-	{
-		struct ksim_lookup res;
-
-		assert_true(ksim_vfs_lookup(fx->vfs, NULL, CPU "/cpu7/cache/index2/write_policy",
-					    0, &res));
-		assert_int_equal(res.error, -ENOENT);
-		assert_true(ksim_vfs_lookup(fx->vfs, NULL, CPU "/cpu7/cache/index3", 0, &res));
-		assert_int_equal(res.error, -ENOENT);
-	}
+	vt_expect_absent(fx->vfs, CPU "/cpu7/cache/index2/write_policy");
+	vt_expect_absent(fx->vfs, CPU "/cpu7/cache/index3");
 }
 
 /* Owned directories: nothing of the host's shows through. */
 static void
 test_owned(void **state)
 {
-	struct fixture *fx = *state;
+	struct vt_fixture *fx = *state;
 	static const char *const absent[] = {
 		CPU "/cpufreq", CPU "/cpu80", CPU "/cpu0/online", NODE "/node4",
 		NODE "/node0/memory0", CPU "/vulnerabilities",
 	};
-	struct ksim_lookup res;
 
-	for (size_t i = 0; i < sizeof(absent) / sizeof(absent[0]); i++) {
-		assert_true(ksim_vfs_lookup(fx->vfs, NULL, absent[i], 0, &res));
-		if (res.error != -ENOENT)
-			fail_msg("%s: error %d, want ENOENT", absent[i], res.error);
-	}
-	assert_true(must_find(fx->vfs, CPU)->owned);
-	assert_true(must_find(fx->vfs, NODE)->owned);
-	assert_true(must_find(fx->vfs, CPU "/cpu3/cache")->owned);
+	for (size_t i = 0; i < sizeof(absent) / sizeof(absent[0]); i++)
+		vt_expect_absent(fx->vfs, absent[i]);
+	assert_true(vt_must_find(fx->vfs, CPU)->owned);
+	assert_true(vt_must_find(fx->vfs, NODE)->owned);
+	assert_true(vt_must_find(fx->vfs, CPU "/cpu3/cache")->owned);
 }
 
 static void
 test_numa(void **state)
 {
-	struct fixture *fx = *state;
+	struct vt_fixture *fx = *state;
 	struct ksim_vnode *n;
 	struct ksim_dir *d;
 	struct dirent64 *e;
@@ -212,21 +130,21 @@ test_numa(void **state)
 	DIR *dir;
 	char *text;
 
-	expect_text(fx->vfs, NODE "/online", "0-3\n");
-	expect_text(fx->vfs, NODE "/possible", "0-3\n");
-	expect_text(fx->vfs, NODE "/has_cpu", "0-3\n");
-	expect_text(fx->vfs, NODE "/has_memory", "0-1\n");
-	expect_text(fx->vfs, NODE "/node1/cpulist", "10-19,50-59\n");
-	expect_text(fx->vfs, NODE "/node1/cpumap", "0000,0ffc0000,000ffc00\n");
-	expect_text(fx->vfs, NODE "/node1/distance", "12 10 32 32\n");
-	expect_text(fx->vfs, NODE "/node2/distance", "32 32 10 12\n");
-	text = render(fx->vfs, NODE "/node1/meminfo");
+	vt_expect_text(fx->vfs, NODE "/online", "0-3\n");
+	vt_expect_text(fx->vfs, NODE "/possible", "0-3\n");
+	vt_expect_text(fx->vfs, NODE "/has_cpu", "0-3\n");
+	vt_expect_text(fx->vfs, NODE "/has_memory", "0-1\n");
+	vt_expect_text(fx->vfs, NODE "/node1/cpulist", "10-19,50-59\n");
+	vt_expect_text(fx->vfs, NODE "/node1/cpumap", "0000,0ffc0000,000ffc00\n");
+	vt_expect_text(fx->vfs, NODE "/node1/distance", "12 10 32 32\n");
+	vt_expect_text(fx->vfs, NODE "/node2/distance", "32 32 10 12\n");
+	text = vt_render(fx->vfs, NODE "/node1/meminfo", NULL);
 	assert_true(strncmp(text, "Node 1 MemTotal:       16777216 kB\n"
 			    "Node 1 MemFree:        ", 58) == 0);
 	assert_non_null(strstr(text, "\nNode 1 HugePages_Surp:      0\n"));
 	free(text);
 	/* node links both ways, through to the CPU's caches */
-	n = must_find(fx->vfs, CPU "/cpu20/node2");
+	n = vt_must_find(fx->vfs, CPU "/cpu20/node2");
 	(void)n;
 	{
 		struct ksim_lookup res;
@@ -239,13 +157,13 @@ test_numa(void **state)
 					    &res));
 		assert_string_equal(res.node->target, "../../cpu/cpu50");
 	}
-	expect_text(fx->vfs, NODE "/node1/cpu50/cache/index1/shared_cpu_list", "10,50\n");
-	expect_text(fx->vfs, NODE "/node1/cpu50/topology/core_id", "10\n");
+	vt_expect_text(fx->vfs, NODE "/node1/cpu50/cache/index1/shared_cpu_list", "10,50\n");
+	vt_expect_text(fx->vfs, NODE "/node1/cpu50/topology/core_id", "10\n");
 	/*
 	 * AMD's thunk sizes its table by the entries named cpu* (cpulist and
 	 * cpumap too) and walks the cpuN ones: 20 here.
 	 */
-	dir = ksim_vdir_open(must_find(fx->vfs, NODE "/node1"), -1);
+	dir = ksim_vdir_open(vt_must_find(fx->vfs, NODE "/node1"), -1);
 	assert_non_null(dir);
 	d = ksim_vdir_find(dir);
 	while ((e = ksim_vdir_read(d)) != NULL) {
@@ -265,8 +183,8 @@ test_numa(void **state)
 static void
 test_cpuinfo(void **state)
 {
-	struct fixture *fx = *state;
-	char *text = render(fx->vfs, "/proc/cpuinfo"), *b;
+	struct vt_fixture *fx = *state;
+	char *text = vt_render(fx->vfs, "/proc/cpuinfo", NULL), *b;
 	unsigned int blocks = 0;
 
 	for (char *p = text; (p = strstr(p, "processor\t: ")); p++)
@@ -316,10 +234,10 @@ test_single_cpu(void **state)
 	assert_non_null(p);
 	vfs = ksim_tree_build(p, 19);
 	assert_non_null(vfs);
-	expect_text(vfs, CPU "/online", "0\n");
-	expect_text(vfs, NODE "/node0/cpumap", "1\n");
-	expect_text(vfs, NODE "/node0/cpulist", "0\n");
-	text = render(vfs, "/proc/cpuinfo");
+	vt_expect_text(vfs, CPU "/online", "0\n");
+	vt_expect_text(vfs, NODE "/node0/cpumap", "1\n");
+	vt_expect_text(vfs, NODE "/node0/cpulist", "0\n");
+	text = vt_render(vfs, "/proc/cpuinfo", NULL);
 	/* no "ht": one logical CPU per package */
 	assert_non_null(strstr(text, " sse2 syscall "));
 	assert_null(strstr(text, "cache size"));
@@ -340,5 +258,5 @@ main(void)
 		cmocka_unit_test(test_single_cpu),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, vt_fixture_close);
 }

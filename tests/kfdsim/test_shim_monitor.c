@@ -26,6 +26,7 @@
 #include "tc_text.h"
 #include "tree.h"
 #include "vdir.h"
+#include "vfs_test_util.h"
 
 #define PCI0 "/sys/class/drm/card0/device"
 #define HWMON0 "/sys/class/hwmon/hwmon0"
@@ -53,8 +54,7 @@ open_fixture(void **state, const char *profile)
 
 	if (!fx || kt_open(&fx->t, profile, 0))
 		return -1;
-	ksim_real_init();
-	fx->vfs = ksim_tree_build(fx->t.prof, 19);
+	fx->vfs = vt_tree_build(fx->t.prof, 19);
 	if (!fx->vfs)
 		return -1;
 	((struct ksim_tree_ctx *)fx->vfs->ctx)->device = test_device;
@@ -95,98 +95,6 @@ teardown(void **state)
 	return 0;
 }
 
-/* The rendered bytes of a virtual file; NULL and *err when it cannot open. */
-static char *
-read_vfile(struct ksim_vfs *vfs, const char *path, int *err)
-{
-	struct ksim_lookup res;
-	size_t len = 0;
-	char *text;
-	int fd;
-
-	*err = 0;
-	assert_true(ksim_vfs_lookup(vfs, NULL, path, 0, &res));
-	if (res.error) {
-		*err = res.error;
-		return NULL;
-	}
-	assert_non_null(res.node);
-	fd = ksim_vfs_materialize(res.node, 0);
-	if (fd < 0) {
-		*err = fd;
-		return NULL;
-	}
-	text = tc_read_fd(fd, &len);
-	close(fd);
-	assert_non_null(text);
-	assert_int_equal(strlen(text), len);
-	return text;
-}
-
-static void __attribute__((format(printf, 3, 4)))
-expect_file(struct ksim_vfs *vfs, const char *path, const char *fmt, ...)
-{
-	char want[512], *got;
-	va_list ap;
-	int err;
-
-	va_start(ap, fmt);
-	vsnprintf(want, sizeof(want), fmt, ap);
-	va_end(ap);
-	got = read_vfile(vfs, path, &err);
-	if (!got)
-		fail_msg("%s: cannot open (%d)", path, err);
-	if (strcmp(got, want))
-		fail_msg("%s: got \"%s\", want \"%s\"", path, got, want);
-	free(got);
-}
-
-static void
-expect_absent(struct ksim_vfs *vfs, const char *path)
-{
-	struct ksim_lookup res;
-
-	assert_true(ksim_vfs_lookup(vfs, NULL, path, 0, &res));
-	if (res.error != -ENOENT)
-		fail_msg("%s: exists (error %d)", path, res.error);
-}
-
-/* The names a directory lists, "." and ".." left out, space separated. */
-static char *
-listing(struct ksim_vfs *vfs, const char *path)
-{
-	struct ksim_lookup res;
-	struct dirent64 *e;
-	struct ksim_dir *d;
-	char *out = calloc(1, 4096);
-	DIR *dir;
-
-	assert_true(ksim_vfs_lookup(vfs, NULL, path, 0, &res));
-	assert_int_equal(res.error, 0);
-	dir = ksim_vdir_open(res.node, -1);
-	assert_non_null(dir);
-	d = ksim_vdir_find(dir);
-	while ((e = ksim_vdir_read(d)) != NULL) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		if (*out)
-			strcat(out, " ");
-		strcat(out, e->d_name);
-	}
-	ksim_vdir_close(d);
-	return out;
-}
-
-static void
-expect_listing(struct ksim_vfs *vfs, const char *path, const char *want)
-{
-	char *got = listing(vfs, path);
-
-	if (strcmp(got, want))
-		fail_msg("%s lists \"%s\", want \"%s\"", path, got, want);
-	free(got);
-}
-
 /* Identity, link and totals: the profile's values in the kernel's formats. */
 static void
 test_amdgpu_attrs(void **state)
@@ -194,34 +102,34 @@ test_amdgpu_attrs(void **state)
 	struct fixture *fx = *state;
 	const struct ksim_drm *d = fx->drm;
 
-	expect_file(fx->vfs, PCI0 "/mem_info_vram_total", "%" PRIu64 "\n", d->vram_size);
-	expect_file(fx->vfs, PCI0 "/mem_info_vis_vram_total", "%" PRIu64 "\n",
-		    d->visible_vram_size);
-	expect_file(fx->vfs, PCI0 "/mem_info_gtt_total", "%" PRIu64 "\n", d->gtt_size);
-	expect_file(fx->vfs, PCI0 "/product_name", "%s\n", d->product_name);
-	expect_file(fx->vfs, PCI0 "/product_number", "%s\n", d->product_number);
-	expect_file(fx->vfs, PCI0 "/serial_number", "%s\n", d->serial_number);
-	expect_file(fx->vfs, PCI0 "/vbios_version", "%s\n", d->vbios_version);
-	expect_file(fx->vfs, PCI0 "/mem_info_vram_vendor", "%s\n", d->vram_vendor);
-	expect_file(fx->vfs, PCI0 "/unique_id", "%016" PRIx64 "\n",
-		    fx->node->props[KSIM_NP_UNIQUE_ID]);
-	expect_file(fx->vfs, PCI0 "/vendor", "0x%04x\n", 0x1002);
-	expect_file(fx->vfs, PCI0 "/gpu_busy_percent", "0\n");
-	expect_file(fx->vfs, PCI0 "/power_dpm_force_performance_level", "auto\n");
+	vt_expect_text(fx->vfs, PCI0 "/mem_info_vram_total", "%" PRIu64 "\n", d->vram_size);
+	vt_expect_text(fx->vfs, PCI0 "/mem_info_vis_vram_total", "%" PRIu64 "\n",
+		       d->visible_vram_size);
+	vt_expect_text(fx->vfs, PCI0 "/mem_info_gtt_total", "%" PRIu64 "\n", d->gtt_size);
+	vt_expect_text(fx->vfs, PCI0 "/product_name", "%s\n", d->product_name);
+	vt_expect_text(fx->vfs, PCI0 "/product_number", "%s\n", d->product_number);
+	vt_expect_text(fx->vfs, PCI0 "/serial_number", "%s\n", d->serial_number);
+	vt_expect_text(fx->vfs, PCI0 "/vbios_version", "%s\n", d->vbios_version);
+	vt_expect_text(fx->vfs, PCI0 "/mem_info_vram_vendor", "%s\n", d->vram_vendor);
+	vt_expect_text(fx->vfs, PCI0 "/unique_id", "%016" PRIx64 "\n",
+		       fx->node->props[KSIM_NP_UNIQUE_ID]);
+	vt_expect_text(fx->vfs, PCI0 "/vendor", "0x%04x\n", 0x1002);
+	vt_expect_text(fx->vfs, PCI0 "/gpu_busy_percent", "0\n");
+	vt_expect_text(fx->vfs, PCI0 "/power_dpm_force_performance_level", "auto\n");
 	/* mi210: PCIe 4.0 x16 */
 	assert_int_equal(d->pcie_gen, 4);
-	expect_file(fx->vfs, PCI0 "/current_link_speed", "16.0 GT/s PCIe\n");
-	expect_file(fx->vfs, PCI0 "/max_link_speed", "16.0 GT/s PCIe\n");
-	expect_file(fx->vfs, PCI0 "/current_link_width", "%u\n", d->pcie_width);
-	expect_file(fx->vfs, PCI0 "/max_link_width", "%u\n", d->pcie_width);
+	vt_expect_text(fx->vfs, PCI0 "/current_link_speed", "16.0 GT/s PCIe\n");
+	vt_expect_text(fx->vfs, PCI0 "/max_link_speed", "16.0 GT/s PCIe\n");
+	vt_expect_text(fx->vfs, PCI0 "/current_link_width", "%u\n", d->pcie_width);
+	vt_expect_text(fx->vfs, PCI0 "/max_link_width", "%u\n", d->pcie_width);
 	/* DPM: lowest and highest level (MHz), '*' on the current (top) one */
-	expect_file(fx->vfs, PCI0 "/pp_dpm_sclk", "0: %" PRIu64 "Mhz \n1: %" PRIu64 "Mhz *\n",
-		    (uint64_t)d->min_engine_clock / 1000, d->max_engine_clock / 1000);
-	expect_file(fx->vfs, PCI0 "/pp_dpm_mclk", "0: %" PRIu64 "Mhz \n1: %" PRIu64 "Mhz *\n",
-		    (uint64_t)d->min_memory_clock / 1000, d->max_memory_clock / 1000);
-	expect_file(fx->vfs, "/sys/class/drm/version", "drm 1.1.0 20060810\n");
+	vt_expect_text(fx->vfs, PCI0 "/pp_dpm_sclk", "0: %" PRIu64 "Mhz \n1: %" PRIu64 "Mhz *\n",
+		       (uint64_t)d->min_engine_clock / 1000, d->max_engine_clock / 1000);
+	vt_expect_text(fx->vfs, PCI0 "/pp_dpm_mclk", "0: %" PRIu64 "Mhz \n1: %" PRIu64 "Mhz *\n",
+		       (uint64_t)d->min_memory_clock / 1000, d->max_memory_clock / 1000);
+	vt_expect_text(fx->vfs, "/sys/class/drm/version", "drm 1.1.0 20060810\n");
 	/* rocm_smi_lib counts card* entries and reads card0..N-1 */
-	expect_listing(fx->vfs, "/sys/class/drm", "version card0 renderD128");
+	vt_expect_listing(fx->vfs, "/sys/class/drm", "version card0 renderD128");
 }
 
 /* hwmon: millidegrees, microwatts, millivolts, Hz; no fan on Instinct boards. */
@@ -231,28 +139,28 @@ test_hwmon_mi210(void **state)
 	struct fixture *fx = *state;
 	const struct ksim_drm *d = fx->drm;
 
-	expect_listing(fx->vfs, "/sys/class/hwmon", "hwmon0");
-	expect_file(fx->vfs, PCI0 "/hwmon/hwmon0/name", "amdgpu\n");
-	expect_file(fx->vfs, HWMON0 "/name", "amdgpu\n");
-	expect_file(fx->vfs, HWMON0 "/temp1_input", "%u\n", d->temp_edge * 1000);
-	expect_file(fx->vfs, HWMON0 "/temp1_label", "edge\n");
-	expect_file(fx->vfs, HWMON0 "/temp1_crit", "%u\n", d->temp_edge_crit * 1000);
-	expect_file(fx->vfs, HWMON0 "/temp2_input", "%u\n", d->temp_junction * 1000);
-	expect_file(fx->vfs, HWMON0 "/temp2_label", "junction\n");
-	expect_file(fx->vfs, HWMON0 "/temp3_input", "%u\n", d->temp_mem * 1000);
-	expect_file(fx->vfs, HWMON0 "/temp3_label", "mem\n");
-	expect_file(fx->vfs, HWMON0 "/temp3_crit", "%u\n", d->temp_mem_crit * 1000);
-	expect_file(fx->vfs, HWMON0 "/power1_average", "%u\n", d->power_average * 1000000);
-	expect_file(fx->vfs, HWMON0 "/power1_cap", "%u\n", d->power_cap * 1000000);
-	expect_file(fx->vfs, HWMON0 "/power1_cap_max", "%u\n", d->power_cap_max * 1000000);
-	expect_file(fx->vfs, HWMON0 "/in0_input", "%u\n", d->vddgfx);
-	expect_file(fx->vfs, HWMON0 "/in0_label", "vddgfx\n");
-	expect_file(fx->vfs, HWMON0 "/freq1_input", "%" PRIu64 "\n", d->max_engine_clock * 1000);
-	expect_file(fx->vfs, HWMON0 "/freq1_label", "sclk\n");
-	expect_file(fx->vfs, HWMON0 "/freq2_input", "%" PRIu64 "\n", d->max_memory_clock * 1000);
+	vt_expect_listing(fx->vfs, "/sys/class/hwmon", "hwmon0");
+	vt_expect_text(fx->vfs, PCI0 "/hwmon/hwmon0/name", "amdgpu\n");
+	vt_expect_text(fx->vfs, HWMON0 "/name", "amdgpu\n");
+	vt_expect_text(fx->vfs, HWMON0 "/temp1_input", "%u\n", d->temp_edge * 1000);
+	vt_expect_text(fx->vfs, HWMON0 "/temp1_label", "edge\n");
+	vt_expect_text(fx->vfs, HWMON0 "/temp1_crit", "%u\n", d->temp_edge_crit * 1000);
+	vt_expect_text(fx->vfs, HWMON0 "/temp2_input", "%u\n", d->temp_junction * 1000);
+	vt_expect_text(fx->vfs, HWMON0 "/temp2_label", "junction\n");
+	vt_expect_text(fx->vfs, HWMON0 "/temp3_input", "%u\n", d->temp_mem * 1000);
+	vt_expect_text(fx->vfs, HWMON0 "/temp3_label", "mem\n");
+	vt_expect_text(fx->vfs, HWMON0 "/temp3_crit", "%u\n", d->temp_mem_crit * 1000);
+	vt_expect_text(fx->vfs, HWMON0 "/power1_average", "%u\n", d->power_average * 1000000);
+	vt_expect_text(fx->vfs, HWMON0 "/power1_cap", "%u\n", d->power_cap * 1000000);
+	vt_expect_text(fx->vfs, HWMON0 "/power1_cap_max", "%u\n", d->power_cap_max * 1000000);
+	vt_expect_text(fx->vfs, HWMON0 "/in0_input", "%u\n", d->vddgfx);
+	vt_expect_text(fx->vfs, HWMON0 "/in0_label", "vddgfx\n");
+	vt_expect_text(fx->vfs, HWMON0 "/freq1_input", "%" PRIu64 "\n", d->max_engine_clock * 1000);
+	vt_expect_text(fx->vfs, HWMON0 "/freq1_label", "sclk\n");
+	vt_expect_text(fx->vfs, HWMON0 "/freq2_input", "%" PRIu64 "\n", d->max_memory_clock * 1000);
 	assert_int_equal(d->fan_rpm, 0);
-	expect_absent(fx->vfs, HWMON0 "/fan1_input");
-	expect_absent(fx->vfs, HWMON0 "/pwm1");
+	vt_expect_absent(fx->vfs, HWMON0 "/fan1_input");
+	vt_expect_absent(fx->vfs, HWMON0 "/pwm1");
 }
 
 /* A board with a fan and no FRU EEPROM; gfx10 has no cu_occupancy. */
@@ -264,22 +172,22 @@ test_hwmon_rx6900xt(void **state)
 	char path[128];
 
 	assert_true(d->fan_rpm > 0);
-	expect_file(fx->vfs, HWMON0 "/fan1_input", "%u\n", d->fan_rpm);
-	expect_file(fx->vfs, HWMON0 "/fan1_max", "%u\n", d->fan_max_rpm);
-	expect_file(fx->vfs, HWMON0 "/pwm1", "%u\n",
-		    (unsigned int)((uint64_t)d->fan_rpm * 255 / d->fan_max_rpm));
-	expect_file(fx->vfs, HWMON0 "/pwm1_max", "255\n");
-	expect_absent(fx->vfs, PCI0 "/product_name");
-	expect_absent(fx->vfs, PCI0 "/unique_id");
-	expect_file(fx->vfs, PCI0 "/vbios_version", "%s\n", d->vbios_version);
+	vt_expect_text(fx->vfs, HWMON0 "/fan1_input", "%u\n", d->fan_rpm);
+	vt_expect_text(fx->vfs, HWMON0 "/fan1_max", "%u\n", d->fan_max_rpm);
+	vt_expect_text(fx->vfs, HWMON0 "/pwm1", "%u\n",
+		       (unsigned int)((uint64_t)d->fan_rpm * 255 / d->fan_max_rpm));
+	vt_expect_text(fx->vfs, HWMON0 "/pwm1_max", "255\n");
+	vt_expect_absent(fx->vfs, PCI0 "/product_name");
+	vt_expect_absent(fx->vfs, PCI0 "/unique_id");
+	vt_expect_text(fx->vfs, PCI0 "/vbios_version", "%s\n", d->vbios_version);
 
 	assert_int_equal(kt_acquire_all(&fx->t), 0);
 	snprintf(path, sizeof(path), KPROC "/%d/stats_%u/evicted_ms", (int)getpid(),
 		 fx->node->gpu_id);
-	expect_file(fx->vfs, path, "0\n");
+	vt_expect_text(fx->vfs, path, "0\n");
 	snprintf(path, sizeof(path), KPROC "/%d/stats_%u/cu_occupancy", (int)getpid(),
 		 fx->node->gpu_id);
-	expect_absent(fx->vfs, path);
+	vt_expect_absent(fx->vfs, path);
 }
 
 /* MI300X has no edge sensor: temp1 is absent, temp2/temp3 remain. */
@@ -289,10 +197,10 @@ test_hwmon_mi300x(void **state)
 	struct fixture *fx = *state;
 
 	assert_int_equal(fx->drm->temp_edge, 0);
-	expect_absent(fx->vfs, HWMON0 "/temp1_input");
-	expect_absent(fx->vfs, HWMON0 "/temp1_label");
-	expect_file(fx->vfs, HWMON0 "/temp2_label", "junction\n");
-	expect_file(fx->vfs, PCI0 "/current_link_speed", "32.0 GT/s PCIe\n");
+	vt_expect_absent(fx->vfs, HWMON0 "/temp1_input");
+	vt_expect_absent(fx->vfs, HWMON0 "/temp1_label");
+	vt_expect_text(fx->vfs, HWMON0 "/temp2_label", "junction\n");
+	vt_expect_text(fx->vfs, PCI0 "/current_link_speed", "32.0 GT/s PCIe\n");
 }
 
 /* mem_info_*_used: rendered at every open from the device's accounting. */
@@ -303,21 +211,21 @@ test_mem_used_follows_allocations(void **state)
 	uint64_t vram = 0, gtt = 0, size = 6 << 20;
 
 	assert_int_equal(kt_acquire_all(&fx->t), 0);
-	expect_file(fx->vfs, PCI0 "/mem_info_vram_used", "0\n");
-	expect_file(fx->vfs, PCI0 "/mem_info_vis_vram_used", "0\n");
-	expect_file(fx->vfs, PCI0 "/mem_info_gtt_used", "0\n");
+	vt_expect_text(fx->vfs, PCI0 "/mem_info_vram_used", "0\n");
+	vt_expect_text(fx->vfs, PCI0 "/mem_info_vis_vram_used", "0\n");
+	vt_expect_text(fx->vfs, PCI0 "/mem_info_gtt_used", "0\n");
 	assert_int_equal(kt_alloc(&fx->t, 0, 0x7f0000000000ULL, size,
 				  KFD_ABI_ALLOC_MEM_FLAGS_VRAM, &vram, NULL), 0);
-	expect_file(fx->vfs, PCI0 "/mem_info_vram_used", "%" PRIu64 "\n", size);
-	expect_file(fx->vfs, PCI0 "/mem_info_vis_vram_used", "%" PRIu64 "\n", size);
+	vt_expect_text(fx->vfs, PCI0 "/mem_info_vram_used", "%" PRIu64 "\n", size);
+	vt_expect_text(fx->vfs, PCI0 "/mem_info_vis_vram_used", "%" PRIu64 "\n", size);
 	assert_int_equal(kt_alloc(&fx->t, 0, 0x7f0001000000ULL, 1 << 20,
 				  KFD_ABI_ALLOC_MEM_FLAGS_GTT, &gtt, NULL), 0);
-	expect_file(fx->vfs, PCI0 "/mem_info_gtt_used", "%u\n", 1u << 20);
-	expect_file(fx->vfs, PCI0 "/mem_info_vram_used", "%" PRIu64 "\n", size);
+	vt_expect_text(fx->vfs, PCI0 "/mem_info_gtt_used", "%u\n", 1u << 20);
+	vt_expect_text(fx->vfs, PCI0 "/mem_info_vram_used", "%" PRIu64 "\n", size);
 	assert_int_equal(kt_free(&fx->t, vram), 0);
 	assert_int_equal(kt_free(&fx->t, gtt), 0);
-	expect_file(fx->vfs, PCI0 "/mem_info_vram_used", "0\n");
-	expect_file(fx->vfs, PCI0 "/mem_info_gtt_used", "0\n");
+	vt_expect_text(fx->vfs, PCI0 "/mem_info_vram_used", "0\n");
+	vt_expect_text(fx->vfs, PCI0 "/mem_info_gtt_used", "0\n");
 }
 
 #define RING_VA 0x7f0010000000ULL
@@ -365,55 +273,55 @@ test_kfd_proc(void **state)
 	assert_int_equal(kt_acquire_all(&fx->t), 0);
 	assert_int_equal(ksim_proc_query(fx->t.dev, pi), 0);
 	snprintf(dir, sizeof(dir), KPROC "/%d", (int)getpid());
-	expect_listing(fx->vfs, KPROC, dir + strlen(KPROC) + 1);
+	vt_expect_listing(fx->vfs, KPROC, dir + strlen(KPROC) + 1);
 	snprintf(want, sizeof(want), "pasid queues stats_%u vram_%u sdma_%u", gid, gid, gid);
-	expect_listing(fx->vfs, dir, want);
+	vt_expect_listing(fx->vfs, dir, want);
 	snprintf(path, sizeof(path), "%s/pasid", dir);
-	expect_file(fx->vfs, path, "%u\n", pi->pasid);
+	vt_expect_text(fx->vfs, path, "%u\n", pi->pasid);
 	snprintf(path, sizeof(path), "%s/stats_%u", dir, gid);
-	expect_listing(fx->vfs, path, "evicted_ms cu_occupancy");
+	vt_expect_listing(fx->vfs, path, "evicted_ms cu_occupancy");
 	snprintf(path, sizeof(path), "%s/stats_%u/cu_occupancy", dir, gid);
-	expect_file(fx->vfs, path, "0\n");
+	vt_expect_text(fx->vfs, path, "0\n");
 	snprintf(path, sizeof(path), "%s/sdma_%u", dir, gid);
-	expect_file(fx->vfs, path, "0\n");
+	vt_expect_text(fx->vfs, path, "0\n");
 
 	/* vram_<id>: page-aligned KFD VRAM allocations of this process */
 	snprintf(path, sizeof(path), "%s/vram_%u", dir, gid);
-	expect_file(fx->vfs, path, "0\n");
+	vt_expect_text(fx->vfs, path, "0\n");
 	assert_int_equal(kt_alloc(&fx->t, 0, 0x7f0000000000ULL, (4 << 20) + 1,
 				  KFD_ABI_ALLOC_MEM_FLAGS_VRAM, &vram, NULL), 0);
-	expect_file(fx->vfs, path, "%u\n", (4u << 20) + 4096);
+	vt_expect_text(fx->vfs, path, "%u\n", (4u << 20) + 4096);
 
 	/* queues/<qid>/: size, type (enum kfd_queue_type), gpuid; no newline */
 	snprintf(path, sizeof(path), "%s/queues", dir);
-	expect_listing(fx->vfs, path, "");
+	vt_expect_listing(fx->vfs, path, "");
 	qid = create_sdma_queue(fx);
 	snprintf(want, sizeof(want), "%u", qid);
-	expect_listing(fx->vfs, path, want);
+	vt_expect_listing(fx->vfs, path, want);
 	snprintf(path, sizeof(path), "%s/queues/%u", dir, qid);
-	expect_listing(fx->vfs, path, "size type gpuid");
+	vt_expect_listing(fx->vfs, path, "size type gpuid");
 	snprintf(path, sizeof(path), "%s/queues/%u/size", dir, qid);
-	expect_file(fx->vfs, path, "%u", 64u << 10);
+	vt_expect_text(fx->vfs, path, "%u", 64u << 10);
 	snprintf(path, sizeof(path), "%s/queues/%u/type", dir, qid);
-	expect_file(fx->vfs, path, "1");
+	vt_expect_text(fx->vfs, path, "1");
 	snprintf(path, sizeof(path), "%s/queues/%u/gpuid", dir, qid);
-	expect_file(fx->vfs, path, "%u", gid);
+	vt_expect_text(fx->vfs, path, "%u", gid);
 
 	d.queue_id = qid;
 	assert_int_equal(ksim_ioctl(fx->t.kfd, KFD_ABI_IOC_DESTROY_QUEUE, &d), 0);
 	snprintf(path, sizeof(path), "%s/queues", dir);
-	expect_listing(fx->vfs, path, "");
+	vt_expect_listing(fx->vfs, path, "");
 	snprintf(path, sizeof(path), "%s/queues/%u/size", dir, qid);
-	expect_absent(fx->vfs, path);
+	vt_expect_absent(fx->vfs, path);
 	assert_int_equal(kt_free(&fx->t, vram), 0);
 	snprintf(path, sizeof(path), "%s/vram_%u", dir, gid);
-	expect_file(fx->vfs, path, "0\n");
+	vt_expect_text(fx->vfs, path, "0\n");
 
 	/* names that are no KFD process */
-	expect_absent(fx->vfs, KPROC "/1");
+	vt_expect_absent(fx->vfs, KPROC "/1");
 	snprintf(path, sizeof(path), KPROC "/0%d", (int)getpid());
-	expect_absent(fx->vfs, path);
-	expect_absent(fx->vfs, KPROC "/self");
+	vt_expect_absent(fx->vfs, path);
+	vt_expect_absent(fx->vfs, KPROC "/self");
 	free(pi);
 }
 
@@ -428,7 +336,7 @@ test_kfd_proc_empty(void **state)
 
 	assert_non_null(dev);
 	fixture_dev = dev;
-	expect_listing(fx->vfs, KPROC, "");
+	vt_expect_listing(fx->vfs, KPROC, "");
 	fixture_dev = fx->t.dev;
 	ksim_device_destroy(dev);
 	ksim_profile_free(prof);

@@ -23,85 +23,25 @@
 #include "tree.h"
 #include "tc_text.h"
 #include "vdir.h"
-
-static const char *
-data_dir(void)
-{
-	const char *d = getenv("KSIM_TEST_DATA");
-
-	return d ? d : "tests/kfdsim/data";
-}
-
-struct fixture {
-	struct ksim_profile *prof;
-	struct ksim_vfs *vfs;
-	struct ksim_vfs *vfs11;		/* the same machine at KFD ABI 1.11 */
-};
+#include "vfs_test_util.h"
 
 static int
 setup(void **state)
 {
-	struct fixture *fx = calloc(1, sizeof(*fx));
-	char path[512], *err = NULL;
-
-	snprintf(path, sizeof(path), "%s/refmi210.profile", data_dir());
-	fx->prof = ksim_profile_load(path, &err);
-	if (!fx->prof) {
-		fprintf(stderr, "%s: %s\n", path, err ? err : "?");
-		free(err);
-		free(fx);
-		return -1;
-	}
-	ksim_real_init();
-	fx->vfs = ksim_tree_build(fx->prof, 19);
-	fx->vfs11 = ksim_tree_build(fx->prof, 11);
-	if (!fx->vfs || !fx->vfs11)
-		return -1;
-	*state = fx;
-	return 0;
+	return vt_fixture_open(state, vt_profile_load("refmi210.profile"), true);
 }
 
-static int
-teardown(void **state)
-{
-	struct fixture *fx = *state;
-
-	ksim_vfs_free(fx->vfs);
-	ksim_vfs_free(fx->vfs11);
-	ksim_profile_free(fx->prof);
-	free(fx);
-	return 0;
-}
-
-static struct ksim_vnode *
-must_find(struct ksim_vfs *vfs, const char *path)
-{
-	struct ksim_lookup res;
-
-	assert_true(ksim_vfs_lookup(vfs, NULL, path, 0, &res));
-	assert_int_equal(res.error, 0);
-	assert_false(res.redirect);
-	assert_non_null(res.node);
-	return res.node;
-}
-
+/* The file @path of the tree byte for byte as the data file @expected_file. */
 static void
 check_render(struct ksim_vfs *vfs, const char *path, const char *expected_file)
 {
-	struct ksim_vnode *n = must_find(vfs, path);
 	char file[512], *want, *got;
 	size_t wlen = 0, glen = 0;
-	int fd;
 
-	snprintf(file, sizeof(file), "%s/%s", data_dir(), expected_file);
+	snprintf(file, sizeof(file), "%s/%s", vt_data_dir(), expected_file);
 	want = tc_read_file(file, &wlen);
 	assert_non_null(want);
-	assert_int_equal(n->type, KSIM_V_FILE);
-	fd = ksim_vfs_materialize(n, 0);
-	assert_true(fd >= 0);
-	got = tc_read_fd(fd, &glen);
-	assert_non_null(got);
-	close(fd);
+	got = vt_render(vfs, path, &glen);
 	if (glen != wlen || memcmp(want, got, wlen) != 0)
 		fail_msg("%s differs from %s:\n--- got ---\n%s\n--- want ---\n%s", path, file,
 			 got, want);
@@ -115,7 +55,7 @@ check_render(struct ksim_vfs *vfs, const char *path, const char *expected_file)
 static void
 test_render_topology(void **state)
 {
-	struct fixture *fx = *state;
+	struct vt_fixture *fx = *state;
 
 	check_render(fx->vfs, TOPO "/system_properties", "ref-system_properties");
 	check_render(fx->vfs, TOPO "/nodes/0/properties", "ref-node0.properties");
@@ -138,55 +78,38 @@ test_render_topology(void **state)
 static void
 test_render_abi_gating(void **state)
 {
-	struct fixture *fx = *state;
+	struct vt_fixture *fx = *state;
 
 	check_render(fx->vfs11, TOPO "/nodes/1/io_links/0/properties",
 		     "ref-node1-iolink0-abi11.properties");
 }
 
 static void
-check_text(struct ksim_vfs *vfs, const char *path, const char *want)
-{
-	struct ksim_vnode *n = must_find(vfs, path);
-	size_t len;
-	char *got;
-	int fd;
-
-	fd = ksim_vfs_materialize(n, 0);
-	assert_true(fd >= 0);
-	got = tc_read_fd(fd, &len);
-	assert_non_null(got);
-	close(fd);
-	assert_string_equal(got, want);
-	free(got);
-}
-
-static void
 test_render_small_files(void **state)
 {
-	struct fixture *fx = *state;
+	struct vt_fixture *fx = *state;
 
-	check_text(fx->vfs, TOPO "/generation_id", "2\n");
-	check_text(fx->vfs, TOPO "/nodes/0/gpu_id", "0\n");
-	check_text(fx->vfs, TOPO "/nodes/0/name", "\n");
-	check_text(fx->vfs, TOPO "/nodes/1/gpu_id", "43794\n");
-	check_text(fx->vfs, TOPO "/nodes/1/name", "aldebaran\n");
+	vt_expect_text(fx->vfs, TOPO "/generation_id", "2\n");
+	vt_expect_text(fx->vfs, TOPO "/nodes/0/gpu_id", "0\n");
+	vt_expect_text(fx->vfs, TOPO "/nodes/0/name", "\n");
+	vt_expect_text(fx->vfs, TOPO "/nodes/1/gpu_id", "43794\n");
+	vt_expect_text(fx->vfs, TOPO "/nodes/1/name", "aldebaran\n");
 	/* what libdrm parses for the PCI identity */
-	check_text(fx->vfs, "/sys/dev/char/226:128/device/vendor", "0x1002\n");
-	check_text(fx->vfs, "/sys/dev/char/226:128/device/device", "0x740f\n");
-	check_text(fx->vfs, "/sys/dev/char/226:128/device/subsystem_vendor", "0x1002\n");
-	check_text(fx->vfs, "/sys/dev/char/226:128/device/subsystem_device", "0x0c34\n");
-	check_text(fx->vfs, "/sys/dev/char/226:128/device/revision", "0x02\n");
-	check_text(fx->vfs, "/sys/dev/char/226:128/uevent",
-		   "MAJOR=226\nMINOR=128\nDEVNAME=dri/renderD128\n");
-	check_text(fx->vfs, "/sys/module/amdgpu/refcnt", "0\n");
+	vt_expect_text(fx->vfs, "/sys/dev/char/226:128/device/vendor", "0x1002\n");
+	vt_expect_text(fx->vfs, "/sys/dev/char/226:128/device/device", "0x740f\n");
+	vt_expect_text(fx->vfs, "/sys/dev/char/226:128/device/subsystem_vendor", "0x1002\n");
+	vt_expect_text(fx->vfs, "/sys/dev/char/226:128/device/subsystem_device", "0x0c34\n");
+	vt_expect_text(fx->vfs, "/sys/dev/char/226:128/device/revision", "0x02\n");
+	vt_expect_text(fx->vfs, "/sys/dev/char/226:128/uevent",
+		       "MAJOR=226\nMINOR=128\nDEVNAME=dri/renderD128\n");
+	vt_expect_text(fx->vfs, "/sys/module/amdgpu/refcnt", "0\n");
 }
 
 static void
 test_render_pci_config(void **state)
 {
-	struct fixture *fx = *state;
-	struct ksim_vnode *n = must_find(fx->vfs, "/sys/bus/pci/devices/0000:03:00.0/config");
+	struct vt_fixture *fx = *state;
+	struct ksim_vnode *n = vt_must_find(fx->vfs, "/sys/bus/pci/devices/0000:03:00.0/config");
 	unsigned char cfg[256];
 	int fd = ksim_vfs_materialize(n, 0);
 
@@ -204,7 +127,7 @@ test_render_pci_config(void **state)
 static void
 test_lookup_passthrough(void **state)
 {
-	struct fixture *fx = *state;
+	struct vt_fixture *fx = *state;
 	static const char *const paths[] = {
 		"/etc/passwd", "/dev/null", "/dev", "/sys/kernel/mm", "/proc/self/maps",
 		"/proc/meminfo", "/sys/devices/system/memory", "/", "relative/path",
@@ -232,26 +155,16 @@ test_lookup_passthrough(void **state)
 }
 
 static void
-expect_error(struct ksim_vfs *vfs, const char *path, int flags, int err)
-{
-	struct ksim_lookup res;
-
-	assert_true(ksim_vfs_lookup(vfs, NULL, path, flags, &res));
-	if (res.error != err)
-		fail_msg("%s: error %d, want %d", path, res.error, err);
-}
-
-static void
 test_lookup_errors(void **state)
 {
-	struct fixture *fx = *state;
+	struct vt_fixture *fx = *state;
 
-	expect_error(fx->vfs, TOPO "/nodes/2", 0, -ENOENT);
-	expect_error(fx->vfs, TOPO "/nodes/1/properties/", 0, -ENOTDIR);
-	expect_error(fx->vfs, TOPO "/nodes/1/properties/x", 0, -ENOTDIR);
-	expect_error(fx->vfs, "/dev/dri/renderD129", 0, -ENOENT);
-	expect_error(fx->vfs, "/dev/dri/card0", 0, -ENOENT);
-	expect_error(fx->vfs, "/dev/kfd/x", 0, -ENOTDIR);
+	vt_expect_error(fx->vfs, TOPO "/nodes/2", 0, -ENOENT);
+	vt_expect_error(fx->vfs, TOPO "/nodes/1/properties/", 0, -ENOTDIR);
+	vt_expect_error(fx->vfs, TOPO "/nodes/1/properties/x", 0, -ENOTDIR);
+	vt_expect_error(fx->vfs, "/dev/dri/renderD129", 0, -ENOENT);
+	vt_expect_error(fx->vfs, "/dev/dri/card0", 0, -ENOENT);
+	vt_expect_error(fx->vfs, "/dev/kfd/x", 0, -ENOTDIR);
 }
 
 static void
@@ -263,7 +176,7 @@ test_lookup_loop(void **state)
 	assert_non_null(ksim_vfs_mkdir(vfs, "/sys/loop", true));
 	assert_non_null(ksim_vfs_add_link(vfs, "/sys/loop/a", "b"));
 	assert_non_null(ksim_vfs_add_link(vfs, "/sys/loop/b", "/sys/loop/a"));
-	expect_error(vfs, "/sys/loop/a", 0, -ELOOP);
+	vt_expect_error(vfs, "/sys/loop/a", 0, -ELOOP);
 	/* not following the last link is no loop */
 	{
 		struct ksim_lookup res;
@@ -281,7 +194,7 @@ test_lookup_loop(void **state)
 static void
 test_lookup_symlinks(void **state)
 {
-	struct fixture *fx = *state;
+	struct vt_fixture *fx = *state;
 	struct ksim_lookup res;
 	char path[512];
 
@@ -292,16 +205,16 @@ test_lookup_symlinks(void **state)
 	assert_string_equal(res.node->target, "../../devices/virtual/kfd/kfd");
 
 	/* what realpath() answers for libdrm's get_pci_path() */
-	ksim_vfs_path(must_find(fx->vfs, "/sys/dev/char/226:128/device"), path, sizeof(path));
+	ksim_vfs_path(vt_must_find(fx->vfs, "/sys/dev/char/226:128/device"), path, sizeof(path));
 	assert_string_equal(path, "/sys/devices/pci0000:00/0000:03:00.0");
-	ksim_vfs_path(must_find(fx->vfs, "/sys/dev/char/226:128"), path, sizeof(path));
+	ksim_vfs_path(vt_must_find(fx->vfs, "/sys/dev/char/226:128"), path, sizeof(path));
 	assert_string_equal(path, "/sys/devices/pci0000:00/0000:03:00.0/drm/renderD128");
-	ksim_vfs_path(must_find(fx->vfs, "/sys/class/drm/renderD128/device/drm/renderD128"),
+	ksim_vfs_path(vt_must_find(fx->vfs, "/sys/class/drm/renderD128/device/drm/renderD128"),
 		      path, sizeof(path));
 	assert_string_equal(path, "/sys/devices/pci0000:00/0000:03:00.0/drm/renderD128");
 
 	/* drmNodeIsDRM() stats this */
-	assert_int_equal(must_find(fx->vfs, "/sys/dev/char/226:128/device/drm")->type,
+	assert_int_equal(vt_must_find(fx->vfs, "/sys/dev/char/226:128/device/drm")->type,
 			 KSIM_V_DIR);
 
 	/* leaving the tree through a link lands in the real file system */
@@ -311,12 +224,12 @@ test_lookup_symlinks(void **state)
 	assert_string_equal(res.real, "/sys/bus/pci/drivers");
 
 	/* ".." after a link is physical: 226:128/.. is .../drm, not /sys/dev/char */
-	expect_error(fx->vfs, "/sys/dev/char/226:128/../226:128/dev", 0, -ENOENT);
-	ksim_vfs_path(must_find(fx->vfs, "/sys/dev/char/226:128/../renderD128/dev"), path,
+	vt_expect_error(fx->vfs, "/sys/dev/char/226:128/../226:128/dev", 0, -ENOENT);
+	ksim_vfs_path(vt_must_find(fx->vfs, "/sys/dev/char/226:128/../renderD128/dev"), path,
 		      sizeof(path));
 	assert_string_equal(path, "/sys/devices/pci0000:00/0000:03:00.0/drm/renderD128/dev");
 	/* repeated slashes and "." */
-	ksim_vfs_path(must_find(fx->vfs, "//sys/./class//kfd/kfd/./topology/"), path,
+	ksim_vfs_path(vt_must_find(fx->vfs, "//sys/./class//kfd/kfd/./topology/"), path,
 		      sizeof(path));
 	assert_string_equal(path, TOPO);
 }
@@ -324,11 +237,11 @@ test_lookup_symlinks(void **state)
 static void
 test_device_nodes(void **state)
 {
-	struct fixture *fx = *state;
+	struct vt_fixture *fx = *state;
 	struct ksim_vnode *n;
 	struct stat st;
 
-	n = must_find(fx->vfs, "/dev/kfd");
+	n = vt_must_find(fx->vfs, "/dev/kfd");
 	assert_int_equal(n->type, KSIM_V_CHR);
 	assert_int_equal(n->devkind, KSIM_DEV_KFD);
 	ksim_vfs_stat(n, &st);
@@ -336,14 +249,14 @@ test_device_nodes(void **state)
 	assert_int_equal(major(st.st_rdev), KSIM_KFD_MAJOR);
 	assert_int_equal(minor(st.st_rdev), 0);
 
-	n = must_find(fx->vfs, "/dev/dri/renderD128");
+	n = vt_must_find(fx->vfs, "/dev/dri/renderD128");
 	assert_int_equal(n->devkind, KSIM_DEV_RENDER);
 	ksim_vfs_stat(n, &st);
 	assert_true(S_ISCHR(st.st_mode));
 	assert_int_equal(major(st.st_rdev), 226);
 	assert_int_equal(minor(st.st_rdev), 128);
 
-	ksim_vfs_stat(must_find(fx->vfs, TOPO "/nodes/1/properties"), &st);
+	ksim_vfs_stat(vt_must_find(fx->vfs, TOPO "/nodes/1/properties"), &st);
 	assert_true(S_ISREG(st.st_mode));
 	assert_int_equal(st.st_mode & 0777, 0444);
 	assert_int_equal(st.st_size, 4096);
@@ -357,7 +270,7 @@ expect_listing(struct ksim_vfs *vfs, const char *path, const char *const *names,
 	size_t seen = 0;
 	DIR *dir;
 
-	dir = ksim_vdir_open(must_find(vfs, path), -1);
+	dir = ksim_vdir_open(vt_must_find(vfs, path), -1);
 	assert_non_null(dir);
 	d = ksim_vdir_find(dir);
 	assert_non_null(d);
@@ -381,7 +294,7 @@ expect_listing(struct ksim_vfs *vfs, const char *path, const char *const *names,
 static void
 test_listings(void **state)
 {
-	struct fixture *fx = *state;
+	struct vt_fixture *fx = *state;
 	static const char *const nodes[] = { ".", "..", "0", "1" };
 	static const char *const dri[] = { ".", "..", "renderD128" };
 	static const char *const node1[] = {
@@ -398,17 +311,9 @@ test_listings(void **state)
 static void
 test_proc_modules(void **state)
 {
-	struct fixture *fx = *state;
-	struct ksim_vnode *n = must_find(fx->vfs, "/proc/modules");
-	size_t len;
-	char *text;
-	int fd;
+	struct vt_fixture *fx = *state;
+	char *text = vt_render(fx->vfs, "/proc/modules", NULL);
 
-	fd = ksim_vfs_materialize(n, 0);
-	assert_true(fd >= 0);
-	text = tc_read_fd(fd, &len);
-	assert_non_null(text);
-	close(fd);
 	assert_non_null(strstr(text, "amdgpu "));
 	assert_non_null(strstr(text, " Live 0x"));
 	free(text);
@@ -431,5 +336,5 @@ main(void)
 		cmocka_unit_test(test_proc_modules),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, vt_fixture_close);
 }

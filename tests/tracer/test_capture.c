@@ -2,7 +2,8 @@
 /*
  * The capture library end to end: `kfdtrace record --sim` runs our small
  * KFD application (kt_workload) and rocminfo on kfdsim, and the traces are
- * read back and compared with what the programs did.
+ * read back and compared with what the programs did. The tracer under
+ * hostile program behaviour is test_torture.c; the fixture is tt_capture.h.
  *
  * Paths come from the environment (tests/tracer/meson.build): KT_KFDTRACE,
  * KT_WORKLOAD, KFDTRACE_CAPTURE_LIB and KFDTRACE_SIM_LIB. Without a
@@ -13,14 +14,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -34,185 +33,29 @@
 
 #include "tc_scratch.h"
 #include "tc_text.h"
-#include "tt_trace.h"
-
-struct cx {
-	char *dir;
-	char *out;
-	char *counts;
-	char *log;
-};
-
-static const char *
-env_path(const char *name)
-{
-	const char *v = getenv(name);
-
-	return v && *v && access(v, R_OK) == 0 ? v : NULL;
-}
-
-static int
-setup(void **state)
-{
-	struct cx *cx = calloc(1, sizeof(*cx));
-
-	cx->dir = tt_tmpdir();
-	cx->out = tt_path(cx->dir, "out.kfdtrace");
-	cx->counts = tt_path(cx->dir, "counts");
-	cx->log = tt_path(cx->dir, "log");
-	*state = cx;
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	struct cx *cx = *state;
-
-	tc_scratch_remove(cx->dir, NULL);
-	free(cx->dir);
-	free(cx->out);
-	free(cx->counts);
-	free(cx->log);
-	free(cx);
-	return 0;
-}
-
-static void
-need_tools(void)
-{
-	if (!env_path("KT_KFDTRACE") || !env_path("KT_WORKLOAD") ||
-	    !env_path("KFDTRACE_CAPTURE_LIB") || !env_path("KFDTRACE_SIM_LIB")) {
-		print_message("kfdtrace, kt_workload, the capture library or "
-			      "kfdsim is not built\n");
-		skip();
-	}
-}
-
-static void
-show_log(const struct cx *cx)
-{
-	FILE *f = fopen(cx->log, "r");
-	char line[512];
-
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f))
-		print_message("log: %s", line);
-	fclose(f);
-}
-
-/*
- * kfdtrace record --sim -o OUT [extra...] -- kt_workload ARGS...
- * Return: the wait status of kfdtrace.
- */
-static int
-record(const struct cx *cx, const char *const *extra, char *const *env,
-       const char *const *args)
-{
-	const char *argv[32];
-	int n = 0, status;
-	char *envv[8];
-	int m = 0;
-
-	argv[n++] = getenv("KT_KFDTRACE");
-	argv[n++] = "record";
-	argv[n++] = "--sim";
-	argv[n++] = "-o";
-	argv[n++] = cx->out;
-	for (int i = 0; extra && extra[i]; i++)
-		argv[n++] = extra[i];
-	argv[n++] = "--";
-	for (int i = 0; args[i]; i++)
-		argv[n++] = args[i];
-	argv[n] = NULL;
-	if (asprintf(&envv[m++], "KT_COUNTS=%s", cx->counts) < 0)
-		fail();
-	for (int i = 0; env && env[i] && m < 7; i++)
-		envv[m++] = env[i];
-	envv[m] = NULL;
-	status = tt_run((char *const *)argv, envv, cx->log);
-	free(envv[0]);
-	return status;
-}
-
-static int
-exited(int status, int code)
-{
-	return WIFEXITED(status) && WEXITSTATUS(status) == code;
-}
-
-/* The workload's own count of @name for process @pid (or any pid, 0). */
-static unsigned long
-counted(const struct cx *cx, int pid, const char *name)
-{
-	FILE *f = fopen(cx->counts, "r");
-	unsigned long total = 0, n;
-	char kind[64];
-	int p;
-
-	if (!f)
-		return 0;
-	while (fscanf(f, "%d %63s %lu", &p, kind, &n) == 3)
-		if ((!pid || p == pid) && !strcmp(kind, name))
-			total += n;
-	fclose(f);
-	return total;
-}
-
-/* Every ioctl in the trace counted by the program, and nothing more. */
-static void
-check_counts(const struct cx *cx, const struct tt_trace *t, int pid)
-{
-	static const char *const names[] = {
-		"GET_VERSION", "GET_PROCESS_APERTURES_NEW", "ACQUIRE_VM",
-		"ALLOC_MEMORY_OF_GPU", "MAP_MEMORY_TO_GPU",
-		"UNMAP_MEMORY_FROM_GPU", "FREE_MEMORY_OF_GPU", "CREATE_EVENT",
-		"DESTROY_EVENT", "GET_CLOCK_COUNTERS",
-	};
-	size_t known = 0;
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		size_t n = tt_count_ioctl(t, names[i]);
-
-		assert_int_equal(n, counted(cx, pid, names[i]));
-		known += n;
-	}
-	/* Only KFD ioctls here; anything else is the raw one. */
-	assert_int_equal(tt_count(t, KT_REC_IOCTL) - known,
-			 counted(cx, pid, "UNKNOWN"));
-}
-
-static const struct tt_rec *
-find_type(const struct tt_trace *t, unsigned int type, size_t nth)
-{
-	for (size_t i = 0; i < t->n; i++)
-		if (t->recs[i].r.type == type && nth-- == 0)
-			return &t->recs[i];
-	return NULL;
-}
+#include "tt_capture.h"
 
 static void
 test_basic(void **state)
 {
-	struct cx *cx = *state;
+	struct tt_cx *cx = *state;
 	const char *args[] = { getenv("KT_WORKLOAD"), "basic", NULL };
 	struct tt_trace t;
 	const struct tt_rec *r, *kfd_open = NULL, *drm_open = NULL;
 	int status;
 	size_t i;
 
-	need_tools();
-	status = record(cx, NULL, NULL, args);
-	if (!exited(status, 0))
-		show_log(cx);
-	assert_true(exited(status, 0));
+	tt_need_tools();
+	status = tt_record(cx, NULL, NULL, args);
+	if (!tt_exited(status, 0))
+		tt_show_log(cx);
+	assert_true(tt_exited(status, 0));
 	assert_int_equal(tt_trace_load(cx->out, &t), 0);
 	assert_int_equal(t.st.integrity, KT_INTEGRITY_OK);
 	assert_true(t.hdr.flags & KT_HDR_SIMULATED);
 	assert_false(t.hdr.flags & KT_HDR_NO_BUFFERS);
 	assert_string_equal(t.hdr.producer, "kfdtrace-capture");
-	check_counts(cx, &t, t.hdr.pid);
+	tt_check_counts(cx, &t, t.hdr.pid);
 	assert_true(tt_count_ioctl(&t, "GET_VERSION") >= 2);
 
 	/* The topology heads the trace, as the simulator served it. */
@@ -264,17 +107,17 @@ test_basic(void **state)
 	assert_int_equal(*(uint32_t *)r->bufs[0].before, (uint32_t)(handle >> 32));
 
 	/* The mapping through the render node, and its unmap. */
-	r = find_type(&t, KT_REC_MMAP, 0);
+	r = tt_find_type(&t, KT_REC_MMAP, 0);
 	assert_non_null(r);
 	assert_int_equal(r->r.u.mmap.fd, drm_open->r.u.open.ret);
 	assert_int_equal(r->r.u.mmap.file_kind, KFD_FILE_RENDER);
 	assert_int_equal(r->r.u.mmap.len, 64 << 10);
-	r = find_type(&t, KT_REC_MUNMAP, 0);
+	r = tt_find_type(&t, KT_REC_MUNMAP, 0);
 	assert_non_null(r);
 	assert_int_equal(r->r.u.munmap.len, 64 << 10);
 
 	/* dup, and closes of device fds only. */
-	r = find_type(&t, KT_REC_DUP, 0);
+	r = tt_find_type(&t, KT_REC_DUP, 0);
 	assert_non_null(r);
 	assert_int_equal(r->r.u.dup.oldfd, kfd_open->r.u.open.ret);
 	assert_int_equal(tt_count(&t, KT_REC_CLOSE), 3);
@@ -317,13 +160,13 @@ test_basic(void **state)
 static void
 test_no_buffers(void **state)
 {
-	struct cx *cx = *state;
+	struct tt_cx *cx = *state;
 	const char *args[] = { getenv("KT_WORKLOAD"), "basic", NULL };
 	const char *extra[] = { "--no-buffers", NULL };
 	struct tt_trace t;
 
-	need_tools();
-	assert_true(exited(record(cx, extra, NULL, args), 0));
+	tt_need_tools();
+	assert_true(tt_exited(tt_record(cx, extra, NULL, args), 0));
 	assert_int_equal(tt_trace_load(cx->out, &t), 0);
 	assert_true(t.hdr.flags & KT_HDR_NO_BUFFERS);
 	/* Structured buffers stay. */
@@ -342,7 +185,7 @@ test_no_buffers(void **state)
 static void
 test_threads(void **state)
 {
-	struct cx *cx = *state;
+	struct tt_cx *cx = *state;
 	const char *args[] = { getenv("KT_WORKLOAD"), "threads", "16", "50000", NULL };
 	struct kt_reader *rd;
 	struct kt_record rec;
@@ -357,9 +200,9 @@ test_threads(void **state)
 	unsigned int nth = 0;
 	int ret;
 
-	need_tools();
+	tt_need_tools();
 	memset(th, 0, sizeof(th));
-	assert_true(exited(record(cx, NULL, NULL, args), 0));
+	assert_true(tt_exited(tt_record(cx, NULL, NULL, args), 0));
 	/* Sequence numbers are dense: a bitmap of twice the records. */
 	seen = calloc(4 * TH_N * TH_CALLS, 1);
 	assert_int_equal(kt_reader_open(cx->out, &rd), 0);
@@ -417,98 +260,14 @@ test_threads(void **state)
 		}
 		assert_int_equal(workers, TH_N);
 	}
-	assert_int_equal(counted(cx, 0, "GET_VERSION"), TH_N * TH_CALLS / 2);
+	assert_int_equal(tt_counted(cx, 0, "GET_VERSION"), TH_N * TH_CALLS / 2);
 	assert_true(records > TH_N * TH_CALLS);
 	free(seen);
 }
 
-static void
-test_crash_after_alloc(void **state)
-{
-	struct cx *cx = *state;
-	const char *args[] = { getenv("KT_WORKLOAD"), "crash", NULL };
-	struct tt_trace t;
-	const struct tt_rec *r;
-	int status;
-
-	need_tools();
-	status = record(cx, NULL, NULL, args);
-	/* record passes the death on as 128 + SIGSEGV. */
-	assert_true(exited(status, 128 + SIGSEGV));
-	assert_int_equal(tt_trace_load(cx->out, &t), 0);
-	r = tt_find_ioctl(&t, "ALLOC_MEMORY_OF_GPU", 0);
-	assert_non_null(r);
-	assert_int_equal(r->r.u.ioctl.ret, 0);
-	assert_true(((struct kfd_abi_alloc_memory_of_gpu_args *)r->arg_after)->handle);
-	/* And it is the last ioctl. */
-	assert_ptr_equal(r, tt_find_ioctl(&t, "ALLOC_MEMORY_OF_GPU",
-					  tt_count_ioctl(&t, "ALLOC_MEMORY_OF_GPU") - 1));
-	assert_int_equal(tt_count(&t, KT_REC_END), 0);
-	assert_int_not_equal(t.st.integrity, KT_INTEGRITY_CORRUPT);
-	check_counts(cx, &t, t.hdr.pid);
-	tt_trace_free(&t);
-}
-
-/* The program's own SIGSEGV handler, installed after the trace began,
- * runs after ours: the ALLOC is in the trace and the program exits 42. */
-static void
-test_crash_app_handler(void **state)
-{
-	struct cx *cx = *state;
-	const char *args[] = { getenv("KT_WORKLOAD"), "apphandler", NULL };
-	struct tt_trace t;
-	int status;
-
-	need_tools();
-	status = record(cx, NULL, NULL, args);
-	if (!exited(status, 42))
-		show_log(cx);
-	assert_true(exited(status, 42));
-	assert_int_equal(tt_trace_load(cx->out, &t), 0);
-	assert_non_null(tt_find_ioctl(&t, "ALLOC_MEMORY_OF_GPU", 0));
-	check_counts(cx, &t, t.hdr.pid);
-	tt_trace_free(&t);
-}
-
-static void
-test_sigkill(void **state)
-{
-	struct cx *cx = *state;
-	const char *args[] = { getenv("KT_WORKLOAD"), "sigkill", NULL };
-	struct tt_trace t;
-
-	need_tools();
-	assert_true(exited(record(cx, NULL, NULL, args), 128 + SIGKILL));
-	assert_int_equal(tt_trace_load(cx->out, &t), 0);
-	assert_true(t.st.integrity == KT_INTEGRITY_NO_END ||
-		    t.st.integrity == KT_INTEGRITY_TRUNCATED);
-	assert_int_equal(tt_count_ioctl(&t, "GET_VERSION"), 500);
-	tt_trace_free(&t);
-}
-
-/*
- * A trace read back whole: a clean END record last, with the highest
- * sequence number, counting every record before it.
- */
-static void
-check_complete(const struct tt_trace *t)
-{
-	const struct tt_rec *end;
-
-	assert_int_equal(t->st.integrity, KT_INTEGRITY_OK);
-	assert_true(t->n > 1);
-	end = &t->recs[t->n - 1];
-	assert_int_equal(end->r.type, KT_REC_END);
-	assert_int_equal(end->r.u.end.records, t->n - 1);
-	assert_int_equal(end->r.u.end.lost, 0);
-	assert_int_equal(end->r.u.end.flags & KT_END_INCOMPLETE, 0);
-	for (size_t i = 0; i + 1 < t->n; i++)
-		assert_true(t->recs[i].r.seq < end->r.seq);
-}
-
 /* kt_workload fork [exit]: both traces complete, the child's in its own. */
 static void
-fork_case(struct cx *cx, const char *how)
+fork_case(struct tt_cx *cx, const char *how)
 {
 	const char *args[] = { getenv("KT_WORKLOAD"), "fork", how, NULL };
 	struct tt_trace t, c;
@@ -516,16 +275,16 @@ fork_case(struct cx *cx, const char *how)
 	char name[64], *child_path;
 	int child;
 
-	assert_true(exited(record(cx, NULL, NULL, args), 0));
+	assert_true(tt_exited(tt_record(cx, NULL, NULL, args), 0));
 	assert_int_equal(tt_trace_load(cx->out, &t), 0);
-	check_complete(&t);
-	f = find_type(&t, KT_REC_FORK, 0);
+	tt_check_complete(&t);
+	f = tt_find_type(&t, KT_REC_FORK, 0);
 	assert_non_null(f);
 	assert_int_equal(f->r.u.fork.parent_pid, t.hdr.pid);
 	child = f->r.u.fork.child_pid;
 	assert_true(child > 0);
 	assert_int_equal(tt_count_ioctl(&t, "GET_VERSION"), 2);
-	check_counts(cx, &t, t.hdr.pid);
+	tt_check_counts(cx, &t, t.hdr.pid);
 
 	snprintf(name, sizeof(name), "out.kfdtrace.%d", child);
 	child_path = tt_path(cx->dir, name);
@@ -534,16 +293,16 @@ fork_case(struct cx *cx, const char *how)
 	 * Whether the child ended with exit() (destructors) or _exit() (the
 	 * async-signal-safe path), its trace ends with END like the parent's.
 	 */
-	check_complete(&c);
+	tt_check_complete(&c);
 	assert_int_equal(c.hdr.pid, child);
-	f = find_type(&c, KT_REC_FORK, 0);
+	f = tt_find_type(&c, KT_REC_FORK, 0);
 	assert_non_null(f);
 	assert_int_equal(f->r.u.fork.parent_pid, t.hdr.pid);
 	assert_int_equal(f->r.u.fork.child_pid, 0);
 	assert_int_equal(tt_count_ioctl(&c, "GET_VERSION"), 2);
 	assert_int_equal(tt_count(&c, KT_REC_OPEN), 1);
 	assert_int_equal(tt_count(&c, KT_REC_CLOSE), 1);
-	check_counts(cx, &c, child);
+	tt_check_counts(cx, &c, child);
 	tt_trace_free(&c);
 	tt_trace_free(&t);
 	unlink(child_path);
@@ -555,13 +314,13 @@ fork_case(struct cx *cx, const char *how)
 static void
 test_fork(void **state)
 {
-	struct cx *cx = *state;
+	struct tt_cx *cx = *state;
 	const char *args[] = { getenv("KT_WORKLOAD"), "fork", NULL };
 	struct tt_trace t;
 	const struct tt_rec *f;
 	char name[64], *child_path;
 
-	need_tools();
+	tt_need_tools();
 	fork_case(cx, "_exit");
 	fork_case(cx, "exit");
 
@@ -569,9 +328,9 @@ test_fork(void **state)
 	{
 		char *env[] = { "KFDTRACE_FOLLOW_FORK=0", NULL };
 
-		assert_true(exited(record(cx, NULL, env, args), 0));
+		assert_true(tt_exited(tt_record(cx, NULL, env, args), 0));
 		assert_int_equal(tt_trace_load(cx->out, &t), 0);
-		f = find_type(&t, KT_REC_FORK, 0);
+		f = tt_find_type(&t, KT_REC_FORK, 0);
 		assert_non_null(f);
 		snprintf(name, sizeof(name), "out.kfdtrace.%d",
 			 f->r.u.fork.child_pid);
@@ -585,18 +344,18 @@ test_fork(void **state)
 static void
 test_exec(void **state)
 {
-	struct cx *cx = *state;
+	struct tt_cx *cx = *state;
 	const char *args[] = { getenv("KT_WORKLOAD"), "exec", NULL };
 	struct tt_trace t, e;
 	const struct tt_rec *x;
 	char *path;
 
-	need_tools();
-	assert_true(exited(record(cx, NULL, NULL, args), 0));
+	tt_need_tools();
+	assert_true(tt_exited(tt_record(cx, NULL, NULL, args), 0));
 	assert_int_equal(tt_trace_load(cx->out, &t), 0);
 	/* The first image's trace ends cleanly with the EXEC. */
 	assert_int_equal(t.st.integrity, KT_INTEGRITY_OK);
-	x = find_type(&t, KT_REC_EXEC, 0);
+	x = tt_find_type(&t, KT_REC_EXEC, 0);
 	assert_non_null(x);
 	assert_string_equal(x->str, getenv("KT_WORKLOAD"));
 	assert_true(x->argv_len > 0);
@@ -620,7 +379,7 @@ test_exec(void **state)
 	{
 		const char *fargs[] = { getenv("KT_WORKLOAD"), "execfail", NULL };
 
-		assert_true(exited(record(cx, NULL, NULL, fargs), 0));
+		assert_true(tt_exited(tt_record(cx, NULL, NULL, fargs), 0));
 		assert_int_equal(tt_trace_load(cx->out, &t), 0);
 		assert_int_equal(t.st.integrity, KT_INTEGRITY_OK);
 		assert_int_equal(tt_count(&t, KT_REC_EXEC), 1);
@@ -695,7 +454,7 @@ check_exec_argv(const struct tt_rec *x, const char *arg0, int next)
 static void
 test_exec_variants(void **state)
 {
-	struct cx *cx = *state;
+	struct tt_cx *cx = *state;
 	const char *self = getenv("KT_WORKLOAD");
 	const char *args[] = { self, "execchain", NULL };
 	const char *base;
@@ -706,12 +465,12 @@ test_exec_variants(void **state)
 	struct dirent *de;
 	size_t outs = 0;
 
-	need_tools();
+	tt_need_tools();
 	base = strrchr(self, '/') + 1;
-	status = record(cx, NULL, NULL, args);
-	if (!exited(status, 0))
-		show_log(cx);
-	assert_true(exited(status, 0));
+	status = tt_record(cx, NULL, NULL, args);
+	if (!tt_exited(status, 0))
+		tt_show_log(cx);
+	assert_true(tt_exited(status, 0));
 
 	/* Exactly these traces, no others. */
 	d = opendir(cx->dir);
@@ -740,7 +499,7 @@ test_exec_variants(void **state)
 		assert_int_equal(tt_trace_load(path, &t[i]), 0);
 		free(path);
 		/* Read back whole, END last, nothing lost. */
-		check_complete(&t[i]);
+		tt_check_complete(&t[i]);
 		assert_int_equal(t[i].hdr.pid, t[0].hdr.pid);
 		/* Both preloads came through every exec: ours wrote the
 		 * file, and it saw kfdsim loaded. */
@@ -838,8 +597,8 @@ test_exec_variants(void **state)
 				assert_true(t[i + 1].recs[j].r.ts > x->r.ts);
 	}
 	/* What the program counted it did, all stages together. */
-	assert_int_equal(counted(cx, t[0].hdr.pid, "GET_VERSION"), versions);
-	assert_int_equal(counted(cx, t[0].hdr.pid, "GET_CLOCK_COUNTERS"),
+	assert_int_equal(tt_counted(cx, t[0].hdr.pid, "GET_VERSION"), versions);
+	assert_int_equal(tt_counted(cx, t[0].hdr.pid, "GET_CLOCK_COUNTERS"),
 			 clocks);
 	assert_int_equal(versions, CHAIN_N);
 	for (size_t i = 0; i < CHAIN_N; i++)
@@ -847,148 +606,9 @@ test_exec_variants(void **state)
 }
 
 static void
-test_closeall(void **state)
-{
-	struct cx *cx = *state;
-	const char *args[] = { getenv("KT_WORKLOAD"), "closeall", NULL };
-	struct tt_trace t;
-
-	need_tools();
-	assert_true(exited(record(cx, NULL, NULL, args), 0));
-	assert_int_equal(tt_trace_load(cx->out, &t), 0);
-	/* The trace file survived close(), close_range() and dup2(). */
-	assert_int_equal(t.st.integrity, KT_INTEGRITY_OK);
-	assert_int_equal(tt_count_ioctl(&t, "GET_VERSION"), 4);
-	tt_trace_free(&t);
-}
-
-/*
- * The program takes the trace's fd away where no wrapper sees it
- * (closefrom(), the close_range and close system calls, dup2 system calls
- * of its own file over it), then puts its own file at every number up to
- * 1023: that file must come out byte for byte as in an untraced run, and
- * the trace must still end properly (exit) or keep what was flushed
- * (SIGSEGV).
- */
-static void
-test_ownfile(void **state)
-{
-	static const char *const hows[] = {
-		"closefrom", "close_range", "rawclose", "rawdup2",
-	};
-	struct cx *cx = *state;
-	char *plain = tt_path(cx->dir, "plain.dat");
-	char *traced = tt_path(cx->dir, "traced.dat");
-
-	need_tools();
-	for (size_t i = 0; i < sizeof(hows) / sizeof(hows[0]); i++) {
-		for (int crash = 0; crash < 2; crash++) {
-			const char *sim[] = {
-				getenv("KT_KFDTRACE"), "sim", "--",
-				getenv("KT_WORKLOAD"), "ownfile", hows[i], plain,
-				crash ? "crash" : NULL, NULL,
-			};
-			const char *args[] = {
-				getenv("KT_WORKLOAD"), "ownfile", hows[i], traced,
-				crash ? "crash" : NULL, NULL,
-			};
-			char *a, *b;
-			size_t alen, blen;
-			struct tt_trace t;
-			int status;
-
-			print_message("ownfile %s%s\n", hows[i],
-				      crash ? " crash" : "");
-			unlink(cx->out);
-			unlink(cx->counts);
-			status = tt_run((char *const *)sim, NULL, cx->log);
-			assert_true(crash ? exited(status, 128 + SIGSEGV) ||
-					    (WIFSIGNALED(status) &&
-					     WTERMSIG(status) == SIGSEGV) :
-					    exited(status, 0));
-			status = record(cx, NULL, NULL, args);
-			if (!exited(status, crash ? 128 + SIGSEGV : 0))
-				show_log(cx);
-			assert_true(exited(status, crash ? 128 + SIGSEGV : 0));
-			a = tc_read_file(plain, &alen);
-			b = tc_read_file(traced, &blen);
-			assert_non_null(a);
-			assert_non_null(b);
-			assert_int_equal(alen, 65536);
-			assert_int_equal(blen, alen);
-			assert_memory_equal(a, b, alen);
-			free(a);
-			free(b);
-			assert_int_equal(tt_trace_load(cx->out, &t), 0);
-			assert_int_equal(tt_count_ioctl(&t, "GET_VERSION"), 1);
-			if (!crash) {
-				assert_int_equal(t.st.integrity, KT_INTEGRITY_OK);
-				assert_int_equal(tt_count(&t, KT_REC_END), 1);
-			} else {
-				assert_int_not_equal(t.st.integrity,
-						     KT_INTEGRITY_CORRUPT);
-			}
-			tt_trace_free(&t);
-		}
-	}
-	free(plain);
-	free(traced);
-}
-
-/*
- * A full disk, made with RLIMIT_FSIZE on the traced program (128 KiB,
- * SIGXFSZ ignored: writes fail with EFBIG as they would with ENOSPC):
- * the writer keeps what fits and ends the trace with an END record that
- * counts the loss; record warns with the number, info says "incomplete"
- * and exits 1. Nothing reads as complete.
- */
-static void
-test_disk_full(void **state)
-{
-	struct cx *cx = *state;
-	char *script;
-	const char *args[] = { "/bin/sh", "-c", NULL, NULL };
-	const char *info[] = { getenv("KT_KFDTRACE"), "info", cx->out, NULL };
-	struct kt_reader_status st;
-	struct kt_record rec;
-	struct kt_reader *r;
-	char *log;
-	size_t len;
-
-	need_tools();
-	assert_true(asprintf(&script, "ulimit -f 256; trap '' XFSZ; exec %s "
-			     "threads 2 50000", getenv("KT_WORKLOAD")) > 0);
-	args[2] = script;
-	unlink(cx->log);
-	assert_true(exited(record(cx, NULL, NULL, args), 0));
-	free(script);
-	log = tc_read_file(cx->log, &len);
-	assert_non_null(log);
-	assert_non_null(strstr(log, "is incomplete: "));
-	assert_non_null(strstr(log, " records were lost"));
-	free(log);
-
-	assert_int_equal(kt_reader_open(cx->out, &r), 0);
-	while (kt_reader_next(r, &rec) == 1)
-		;
-	kt_reader_get_status(r, &st);
-	kt_reader_close(r);
-	assert_int_equal(st.integrity, KT_INTEGRITY_INCOMPLETE);
-	assert_true(st.lost > 0);
-	/* Every record the program's ioctls made is written or counted lost. */
-	assert_true(st.end_records + st.lost >= 100000);
-
-	unlink(cx->log);
-	assert_true(exited(tt_run((char *const *)info, NULL, cx->log), 1));
-	log = tc_read_file(cx->log, &len);
-	assert_non_null(strstr(log, "integrity:  incomplete: the writer lost "));
-	free(log);
-}
-
-static void
 test_rocminfo(void **state)
 {
-	struct cx *cx = *state;
+	struct tt_cx *cx = *state;
 	const char *args[] = { "/usr/bin/rocminfo", NULL };
 	static const char *const expect[] = {
 		"GET_VERSION", "GET_PROCESS_APERTURES_NEW", "ACQUIRE_VM",
@@ -998,15 +618,15 @@ test_rocminfo(void **state)
 	size_t unknown = 0;
 	int status;
 
-	need_tools();
+	tt_need_tools();
 	if (access(args[0], X_OK)) {
 		print_message("rocminfo is not installed\n");
 		skip();
 	}
-	status = record(cx, NULL, NULL, args);
-	if (!exited(status, 0))
-		show_log(cx);
-	assert_true(exited(status, 0));
+	status = tt_record(cx, NULL, NULL, args);
+	if (!tt_exited(status, 0))
+		tt_show_log(cx);
+	assert_true(tt_exited(status, 0));
 	assert_int_equal(tt_trace_load(cx->out, &t), 0);
 	assert_int_equal(t.st.integrity, KT_INTEGRITY_OK);
 	for (size_t i = 0; i < sizeof(expect) / sizeof(expect[0]); i++)
@@ -1022,109 +642,29 @@ test_rocminfo(void **state)
 	tt_trace_free(&t);
 }
 
-/*
- * The capture library never writes through a symlink planted at the
- * output path (O_EXCL|O_NOFOLLOW): neither into an existing file it points
- * to nor by creating a dangling one's target. The trace goes to the next
- * free name instead, mode 0600 whatever the umask.
- */
-static void
-test_output_symlink(void **state)
-{
-	struct cx *cx = *state;
-	const char *targets[] = { "victim", "nowhere" };
-
-	need_tools();
-	for (int k = 0; k < 2; k++) {
-		char *target = tt_path(cx->dir, targets[k]);
-		char *next, *preload, *output, *env[3];
-		char *args[] = { (char *)getenv("KT_WORKLOAD"), "basic", NULL };
-		char buf[32] = "";
-		struct stat st;
-		mode_t old;
-		int fd, status;
-
-		if (k == 0) {
-			fd = open(target, O_WRONLY | O_CREAT | O_EXCL, 0644);
-			assert_true(fd >= 0);
-			assert_int_equal(write(fd, "precious", 8), 8);
-			close(fd);
-		}
-		assert_int_equal(symlink(target, cx->out), 0);
-		assert_true(asprintf(&next, "%s.1", cx->out) > 0);
-		assert_true(asprintf(&preload, "LD_PRELOAD=%s:%s",
-				     getenv("KFDTRACE_CAPTURE_LIB"),
-				     getenv("KFDTRACE_SIM_LIB")) > 0);
-		assert_true(asprintf(&output, "KFDTRACE_OUTPUT=%s", cx->out) > 0);
-		env[0] = preload;
-		env[1] = output;
-		env[2] = NULL;
-		old = umask(0);
-		status = tt_run(args, env, cx->log);
-		umask(old);
-		if (!exited(status, 0))
-			show_log(cx);
-		assert_true(exited(status, 0));
-
-		/* The link and what it points at are as they were. */
-		assert_int_equal(lstat(cx->out, &st), 0);
-		assert_true(S_ISLNK(st.st_mode));
-		if (k == 0) {
-			fd = open(target, O_RDONLY);
-			assert_true(fd >= 0);
-			assert_int_equal(read(fd, buf, sizeof(buf)), 8);
-			close(fd);
-			assert_memory_equal(buf, "precious", 8);
-		} else {
-			assert_int_equal(lstat(target, &st), -1);
-			assert_int_equal(errno, ENOENT);
-		}
-		/* The trace, complete, private to its owner. */
-		assert_int_equal(lstat(next, &st), 0);
-		assert_true(S_ISREG(st.st_mode));
-		assert_int_equal(st.st_mode & 0777, 0600);
-		{
-			struct tt_trace t;
-
-			assert_int_equal(tt_trace_load(next, &t), 0);
-			assert_int_equal(t.st.integrity, KT_INTEGRITY_OK);
-			assert_true(tt_count_ioctl(&t, "GET_VERSION") >= 2);
-			tt_trace_free(&t);
-		}
-		unlink(next);
-		unlink(cx->out);
-		unlink(target);
-		unlink(cx->counts);
-		free(next);
-		free(preload);
-		free(output);
-		free(target);
-	}
-}
-
 /* kfdtrace record itself: exit statuses, no clobbering, no empty traces. */
 static void
 test_record_cli(void **state)
 {
-	struct cx *cx = *state;
+	struct tt_cx *cx = *state;
 	const char *t[] = { "/bin/true", NULL };
 	const char *f[] = { "/bin/false", NULL };
 	const char *sh[] = { "/bin/sh", "-c", "exit 7", NULL };
 	char buf[16] = "";
 	int fd;
 
-	need_tools();
+	tt_need_tools();
 	/* A program that never opens a device leaves no trace. */
-	assert_true(exited(record(cx, NULL, NULL, t), 0));
+	assert_true(tt_exited(tt_record(cx, NULL, NULL, t), 0));
 	assert_int_equal(access(cx->out, F_OK), -1);
-	assert_true(exited(record(cx, NULL, NULL, f), 1));
-	assert_true(exited(record(cx, NULL, NULL, sh), 7));
+	assert_true(tt_exited(tt_record(cx, NULL, NULL, f), 1));
+	assert_true(tt_exited(tt_record(cx, NULL, NULL, sh), 7));
 	/* An existing output is never overwritten. */
 	fd = open(cx->out, O_WRONLY | O_CREAT | O_EXCL, 0644);
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, "mine", 4), 4);
 	close(fd);
-	assert_true(exited(record(cx, NULL, NULL, t), 1));
+	assert_true(tt_exited(tt_record(cx, NULL, NULL, t), 1));
 	fd = open(cx->out, O_RDONLY);
 	assert_int_equal(read(fd, buf, sizeof(buf)), 4);
 	close(fd);
@@ -1134,7 +674,7 @@ test_record_cli(void **state)
 	{
 		const char *none[] = { "/nonexistent/program", NULL };
 
-		assert_true(exited(record(cx, NULL, NULL, none), 127));
+		assert_true(tt_exited(tt_record(cx, NULL, NULL, none), 127));
 	}
 	/*
 	 * An output that cannot be created, or a profile that does not
@@ -1157,7 +697,7 @@ test_record_cli(void **state)
 		bad_out[8] = touch;
 		bad_sim[8] = touch;
 		unlink(cx->log);
-		assert_true(exited(tt_run((char *const *)bad_out, NULL, cx->log), 1));
+		assert_true(tt_exited(tt_run((char *const *)bad_out, NULL, cx->log), 1));
 		log = tc_read_file(cx->log, &len);
 		assert_non_null(log);
 		assert_non_null(strstr(log, "cannot create the trace "
@@ -1165,7 +705,7 @@ test_record_cli(void **state)
 		assert_null(strstr(log, "opened no KFD"));
 		free(log);
 		unlink(cx->log);
-		assert_true(exited(tt_run((char *const *)bad_sim, NULL, cx->log), 1));
+		assert_true(tt_exited(tt_run((char *const *)bad_sim, NULL, cx->log), 1));
 		log = tc_read_file(cx->log, &len);
 		assert_non_null(strstr(log, "--sim=no-such-profile"));
 		free(log);
@@ -1189,7 +729,7 @@ static const char *const allowed_exports[] = {
 static void
 test_exports(void **state)
 {
-	const char *lib = env_path("KFDTRACE_CAPTURE_LIB");
+	const char *lib = tt_env_path("KFDTRACE_CAPTURE_LIB");
 	const Elf64_Ehdr *eh;
 	const Elf64_Shdr *sh;
 	struct stat st;
@@ -1243,21 +783,14 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exports),
-		cmocka_unit_test_setup_teardown(test_basic, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_no_buffers, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_threads, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_crash_after_alloc, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_crash_app_handler, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_sigkill, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_fork, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_exec, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_exec_variants, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_closeall, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_ownfile, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_disk_full, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_rocminfo, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_output_symlink, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_record_cli, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_basic, tt_cx_setup, tt_cx_teardown),
+		cmocka_unit_test_setup_teardown(test_no_buffers, tt_cx_setup, tt_cx_teardown),
+		cmocka_unit_test_setup_teardown(test_threads, tt_cx_setup, tt_cx_teardown),
+		cmocka_unit_test_setup_teardown(test_fork, tt_cx_setup, tt_cx_teardown),
+		cmocka_unit_test_setup_teardown(test_exec, tt_cx_setup, tt_cx_teardown),
+		cmocka_unit_test_setup_teardown(test_exec_variants, tt_cx_setup, tt_cx_teardown),
+		cmocka_unit_test_setup_teardown(test_rocminfo, tt_cx_setup, tt_cx_teardown),
+		cmocka_unit_test_setup_teardown(test_record_cli, tt_cx_setup, tt_cx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
