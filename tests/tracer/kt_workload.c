@@ -32,7 +32,9 @@
  *				of its own file over them), puts its own file
  *				PATH at every number up to 1023 and writes
  *				64 KiB to it; then exits 0 (with "crash":
- *				dies of SIGSEGV)
+ *				dies of SIGSEGV; with "kill": 20,000 more
+ *				GET_VERSIONs, then SIGKILL while the
+ *				writer is busy)
  *   kt_workload bench N [mt]	N GET_VERSIONs; prints the median wall ns/call
  *				and this thread's mean CPU ns/call ("mt": with
  *				a second, idle thread)
@@ -704,7 +706,7 @@ write_own(int fd)
  * write into that file nor lose the end of the trace.
  */
 static int
-mode_ownfile(const char *how, const char *path, int crash)
+mode_ownfile(const char *how, const char *path, const char *ending)
 {
 	int kfd = open_kfd(), own;
 
@@ -734,10 +736,16 @@ mode_ownfile(const char *how, const char *path, int crash)
 		syscall(SYS_dup2, own, fd);
 	write_own(own);
 	counts_write();
-	if (crash) {
+	if (!strcmp(ending, "crash")) {
 		int *volatile bad = (int *)16;
 
 		*bad = 1;
+	}
+	if (!strcmp(ending, "kill")) {
+		kfd = open_kfd();
+		for (int i = 0; i < 20000; i++)
+			get_version(kfd);
+		raise(SIGKILL);
 	}
 	exit(0);
 }
@@ -966,8 +974,7 @@ main(int argc, char **argv)
 	if (!strcmp(mode, "closeall"))
 		return mode_closeall();
 	if (!strcmp(mode, "ownfile") && argc > 3)
-		return mode_ownfile(argv[2], argv[3],
-				    argc > 4 && !strcmp(argv[4], "crash"));
+		return mode_ownfile(argv[2], argv[3], argc > 4 ? argv[4] : "");
 	if (!strcmp(mode, "execchain"))
 		return mode_execchain(argv[0], argc > 2 ? atoi(argv[2]) : 0);
 	if ((!strcmp(mode, "bench") || !strcmp(mode, "nullbench")) && argc > 2)
@@ -977,7 +984,7 @@ main(int argc, char **argv)
 		return mode_pairbench(atol(argv[2]));
 	fprintf(stderr, "usage: kt_workload basic|threads N M|crash|sigkill|"
 		"apphandler|fork [exit]|exec|execfail|execchain [K]|closeall|"
-		"ownfile HOW PATH [crash]|"
+		"ownfile HOW PATH [crash|kill]|"
 		"bench N [mt]|nullbench N [mt]|pairbench N\n");
 	return 2;
 }
