@@ -49,6 +49,7 @@ rocminfo-*	rocminfo started by kfdtrace sim (runtime not first); see asan-rocmin
 thunk-rocminfo-*	rocminfo on our libhsakmt started by kfdtrace sim; see asan-rocminfo-ours-*
 api-spans-rocminfo-amd	rocminfo on AMD's libhsakmt started by kfdtrace record (runtime not first)
 hostile-host	rocminfo and ROCr started by kfdtrace sim (runtime not first); the files it checks are rendered under ASan by shim-cpu
+main-job	scripts/demo.sh: rocminfo started by kfdtrace record (runtime not first); its steps run under ASan in capture, replay and cli
 *-reserved-svm	HSA_RESERVE_SVM wants a range below 1 TiB, where ASan keeps its shadow memory
 model-uaccess	asserts that a small malloc() is in glibc's brk heap; ASan has its own allocator
 EOF
