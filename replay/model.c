@@ -350,6 +350,21 @@ model_record(struct rp_model *m, const struct kt_record *rec)
 int
 rp_model_build(struct rp_model *m, const char *path, char *err, size_t errlen)
 {
+	int r = rp_model_build_ex(m, path, err, errlen, 0);
+
+	if (r == 0 && m->ndeps_total) {
+		r = rp_order_cycle(m, path);
+		if (r < 0 && err)
+			snprintf(err, errlen, "%s: %s", path, kt_strerror(r));
+		r = r < 0 ? r : 0;
+	}
+	return r;
+}
+
+int
+rp_model_build_ex(struct rp_model *m, const char *path, char *err,
+		  size_t errlen, int edges)
+{
 	struct kt_reader_status st;
 	const struct kt_record *rec;
 	struct rp_stream s;
@@ -368,8 +383,11 @@ rp_model_build(struct rp_model *m, const char *path, char *err, size_t errlen)
 	rp_vec_init(&m->gems, sizeof(struct rp_m_gem));
 	rp_vec_init(&m->ranges, sizeof(struct rp_m_range));
 	m->events_page_bo = -1;
+	rp_order_init(m);
+	m->want_edges = edges;
 
-	r = rp_stream_open(&s, path);
+	/* Captures number from 0; the run starts at what this finds. */
+	r = rp_stream_open(&s, path, 0);
 	if (r < 0) {
 		if (err)
 			snprintf(err, errlen, "%s: %s", path, kt_strerror(r));
@@ -378,6 +396,7 @@ rp_model_build(struct rp_model *m, const char *path, char *err, size_t errlen)
 	m->hdr = *kt_reader_header(s.reader);
 	while ((r = rp_stream_next(&s, &rec)) > 0)
 		model_record(m, rec);
+	rp_order_finish(m);
 	kt_reader_get_status(s.reader, &st);
 	m->integrity = st.integrity;
 	snprintf(m->integrity_msg, sizeof(m->integrity_msg), "%s", st.message);
@@ -405,6 +424,7 @@ rp_model_free(struct rp_model *m)
 	rp_vec_free(&m->gems);
 	rp_vec_free(&m->ranges);
 	rp_map_free(&m->idx);
+	rp_order_free(m);
 	free(m->fd_now);
 	m->fd_now = NULL;
 	m->fd_now_len = 0;

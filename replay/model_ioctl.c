@@ -373,6 +373,60 @@ gem_new(struct rp_model *m, int32_t ofd, uint32_t handle, uint64_t size,
 		   m->gems.n - 1);
 }
 
+/* What the order checks need of a call (order.c). */
+static void
+model_order(struct rp_model *m, int32_t proc, const struct kt_record *rec,
+	    const struct kfd_ioctl_desc *d)
+{
+	const struct kt_ioctl_rec *io = &rec->u.ioctl;
+	const struct rp_rows *r = rp_rows();
+	const uint8_t *b = io->arg_before, *a = io->arg_after;
+	size_t n = io->arg_size;
+	const struct kfd_field *f = NULL;
+	unsigned int kind = 0;
+	int make = 0, ends = 0;
+
+	if (d == r->alloc || d == r->import_dmabuf) {
+		f = d == r->alloc ? r->alloc_handle : r->imp_handle;
+		kind = RP_DEP_HANDLE;
+		make = 1;
+	} else if (d == r->free_mem) {
+		f = r->free_handle;
+		kind = RP_DEP_HANDLE;
+		ends = 1;
+	} else if (d == r->map_mem || d == r->unmap_mem || d == r->export_dmabuf) {
+		f = d == r->map_mem ? r->map_handle :
+		    d == r->unmap_mem ? r->unmap_handle : r->exp_handle;
+		kind = RP_DEP_HANDLE;
+	} else if (d == r->create_queue) {
+		f = r->cq_qid;
+		kind = RP_DEP_QUEUE;
+		make = 1;
+	} else if (d == r->destroy_queue || d == r->update_queue) {
+		f = d == r->destroy_queue ? r->dq_qid : r->uq_qid;
+		kind = RP_DEP_QUEUE;
+		ends = d == r->destroy_queue;
+	} else if (d == r->create_event) {
+		f = r->ce_id;
+		kind = RP_DEP_EVENT;
+		make = 1;
+	} else if (d == r->destroy_event || d == r->set_event ||
+		   d == r->reset_event) {
+		f = d == r->destroy_event ? r->de_id :
+		    d == r->set_event ? r->se_id : r->re_id;
+		kind = RP_DEP_EVENT;
+		ends = d == r->destroy_event;
+	}
+	if (!f || !rp_fhas(f, n))
+		return;
+	if (make) {
+		if (a)
+			rp_order_make(m, kind, proc, rp_fget(f, a, n), rec, d->name);
+	} else {
+		rp_order_use(m, kind, proc, rp_fget(f, b, n), rec, d->name, ends);
+	}
+}
+
 void
 rp_model_ioctl(struct rp_model *m, const struct kt_record *rec)
 {
@@ -406,6 +460,7 @@ rp_model_ioctl(struct rp_model *m, const struct kt_record *rec)
 	}
 	if (!b)
 		return;
+	model_order(m, proc, rec, d);
 
 	if (d == r->get_version && a) {
 		m->abi_major = 1;

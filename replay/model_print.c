@@ -143,6 +143,11 @@ rp_model_print(const struct rp_model *m, FILE *out)
 	if (m->integrity != KT_INTEGRITY_OK)
 		fprintf(out, "integrity:  %s\n", m->integrity_msg[0] ?
 			m->integrity_msg : "damaged");
+	/* Serial replay follows sequence order, whatever the file order. */
+	fprintf(out, "order:      sequence order across %u threads, %s\n",
+		m->nthreads, m->ndeps_total ? "NOT satisfied:" :
+		"every use after its creation");
+	rp_order_print(m, out);
 	print_gpus(m, out);
 
 	fprintf(out, "processes:  %zu\n", m->procs.n);

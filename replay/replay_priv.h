@@ -30,7 +30,16 @@
 #define RP_MAX_RESERVATIONS	8192		/* pre-reserved CPU ranges */
 #define RP_USER_MIN		0x10000ull	/* lowest mappable address */
 #define RP_USER_MAX		0x7ffffffff000ull /* 47-bit user space */
-#define RP_REORDER_WINDOW	4096
+/*
+ * Records held to restore sequence order. A thread's buffer reaches the
+ * file when it fills (64 KiB of records) or after 100 ms, so a quiet
+ * thread's records can come after those of busy ones written in the
+ * meantime: hundreds of thousands at capture rates. The byte bound is the
+ * one that matters; the count only caps the heap of pointers.
+ */
+#define RP_REORDER_WINDOW	(1u << 21)
+#define RP_DEFER_MAX		4096	/* completed waits held back */
+#define RP_MAX_PENDING_WAITS	256	/* completed waits held (wait.c) */
 #define RP_REORDER_BYTES	((size_t)256 << 20)	/* and their bytes */
 
 /* ------------------------------------------------------------------ */
@@ -119,12 +128,16 @@ struct rp_stream {
 					 * record, valid: the reader waits) */
 	struct kt_record *owned;	/* returned last; freed on next call */
 	uint64_t next;			/* the seq expected next */
-	int started;
 	int eof;
 	int error;			/* the reader's negative error, or 0 */
 };
 
-int rp_stream_open(struct rp_stream *s, const char *path);
+/*
+ * @first: the lowest seq of the trace (0 for a capture, which numbers
+ * from 0; the model's first_seq once it is known). The first record in
+ * the file need not be it: another thread's buffer may have come first.
+ */
+int rp_stream_open(struct rp_stream *s, const char *path, uint64_t first);
 /* Return: 1 with *rec set (valid until the next call), 0 at the end, <0. */
 int rp_stream_next(struct rp_stream *s, const struct kt_record **rec);
 void rp_stream_close(struct rp_stream *s);
@@ -157,7 +170,8 @@ struct rp_rows {
 		*svm, *create_process, *smi_events, *apertures,
 		*apertures_new, *gem_create, *gem_close, *gem_mmap,
 		*prime_h2f, *prime_f2h, *amdgpu_info, *gem_metadata,
-		*runtime_enable, *ipc_import, *ipc_export;
+		*runtime_enable, *ipc_import, *ipc_export, *set_event,
+		*reset_event, *update_queue;
 	/* Fields by row. */
 	const struct kfd_field *ver_minor;
 	const struct kfd_field *acq_fd, *acq_gpu;
@@ -175,7 +189,7 @@ struct rp_rows {
 	const struct kfd_field *dq_qid;
 	const struct kfd_field *ce_page, *ce_trigger, *ce_type, *ce_auto,
 		*ce_id, *ce_slot;
-	const struct kfd_field *de_id;
+	const struct kfd_field *de_id, *se_id, *re_id, *uq_qid;
 	const struct kfd_field *we_timeout, *we_result, *we_num;
 	const struct kfd_field *svm_start, *svm_size, *svm_op, *svm_nattr;
 	const struct kfd_field *smi_fd;
@@ -389,6 +403,36 @@ struct rp_m_range {
 	uint8_t why;
 };
 
+/* Order checks (order.c): a record as a dependency names it. */
+struct rp_m_node {
+	uint64_t seq;
+	uint64_t ts;		/* when it entered */
+	uint32_t tid;
+	const char *name;	/* schema row name (static) */
+};
+
+enum rp_dep_kind {
+	RP_DEP_HANDLE,
+	RP_DEP_QUEUE,
+	RP_DEP_EVENT,
+};
+
+/* A use sequence order does not satisfy. */
+struct rp_m_dep {
+	struct rp_m_node use;
+	struct rp_m_node other;	/* the creation after it, or the end before */
+	uint64_t value;
+	uint8_t kind;		/* enum rp_dep_kind */
+	uint8_t after_end;	/* other destroyed it before the use */
+};
+
+struct rp_m_edge {
+	struct rp_m_node from, to;
+};
+
+#define RP_MAX_DEPS	32	/* violations listed (all are kept) */
+#define RP_MAX_CYCLE	16	/* records of a cycle named */
+
 struct rp_model {
 	struct kt_header hdr;
 	int have_topo;
@@ -416,10 +460,43 @@ struct rp_model {
 	struct rp_map idx;
 	int32_t *fd_now;		/* captured fd -> fds index, or -1 */
 	int fd_now_len;
+	/* Order checks (order.c). */
+	struct rp_vec lives, uses, edges;
+	struct rp_map order_idx;
+	int want_edges;			/* the cycle search's pass */
+	uint64_t edges_dropped;
+	struct rp_vec deps;		/* struct rp_m_dep, by use seq */
+	uint64_t ndeps_total;		/* also those past the bound */
+	struct rp_m_node cycle[RP_MAX_CYCLE];
+	unsigned int ncycle;		/* named, of cycle_len */
+	size_t cycle_len;		/* 0: no cycle found */
 };
 
 int rp_model_build(struct rp_model *m, const char *path, char *err,
 		   size_t errlen);
+/* The same, keeping every creation -> use edge when @edges (order.c). */
+int rp_model_build_ex(struct rp_model *m, const char *path, char *err,
+		      size_t errlen, int edges);
+
+/*
+ * order.c: uses of kernel-picked ids against their creation and end, in
+ * sequence order. make/use record them (@ends: the use destroys the id);
+ * finish ends the pass; cycle (after a pass with violations) reads the
+ * trace again for a dependency cycle (1 found, 0 none, <0 error);
+ * dep_at is the violation of the record @seq, or NULL; print lists them.
+ */
+void rp_order_init(struct rp_model *m);
+void rp_order_free(struct rp_model *m);
+void rp_order_make(struct rp_model *m, unsigned int kind, int32_t proc,
+		   uint64_t value, const struct kt_record *rec, const char *name);
+void rp_order_use(struct rp_model *m, unsigned int kind, int32_t proc,
+		  uint64_t value, const struct kt_record *rec, const char *name,
+		  int ends);
+void rp_order_finish(struct rp_model *m);
+int rp_order_cycle(struct rp_model *m, const char *path);
+const struct rp_m_dep *rp_order_dep_at(const struct rp_model *m, uint64_t seq);
+const char *rp_dep_kind_name(unsigned int kind);
+void rp_order_print(const struct rp_model *m, FILE *out);
 void rp_model_free(struct rp_model *m);
 /* Per-record model updates (model.c, model_ioctl.c). */
 void rp_model_ioctl(struct rp_model *m, const struct kt_record *rec);
@@ -569,6 +646,12 @@ struct rp_run {
 	int live_err;
 	uint64_t cur_seq;
 	const char *cur_name;
+	/* Completed waits not released yet (wait.c), oldest first. */
+	struct kt_record *waits[RP_MAX_PENDING_WAITS];
+	size_t nwaits;
+	int in_retry;			/* issuing pending waits again */
+	int wait_final;			/* ... the last time: may block */
+	int wait_still;			/* the one issued is still pending */
 };
 
 /* One ioctl being replayed. */
@@ -591,12 +674,37 @@ struct rp_call {
 	int gem_scope;		/* DRM file of the fd */
 	int ret;
 	int err;
+	int wait_try;		/* a completed wait, issued with timeout 0 */
 	unsigned int nlb;
 	struct rp_lbuf lb[KT_MAX_BUFS];
 };
 
 /* run_ioctl.c */
 void rp_run_ioctl(struct rp_run *st, const struct kt_record *rec);
+/*
+ * verify.c: the record is a use sequence order does not satisfy (order.c):
+ * it is not issued (its id would name another object, or none), and that
+ * is a divergence naming the record it depends on.
+ */
+void rp_diverge_order(struct rp_run *st, const struct rp_m_dep *d);
+
+/*
+ * wait.c: completed waits in the serial replay. rp_wait_completed() says
+ * whether @io is a wait that completed in the capture (the replay issues
+ * it with timeout 0); rp_wait_hold() keeps a copy of one whose live events
+ * are not signalled yet (0, or -ENOMEM/-ENOSPC: compare it now);
+ * rp_wait_before()/rp_wait_after() run around every replayed ioctl @d
+ * (held waits go again after a SET_EVENT, a last time before the
+ * DESTROY_EVENT of one of their events); rp_wait_flush() ends a pass.
+ */
+int rp_wait_completed(const struct rp_rows *r, const struct kfd_ioctl_desc *d,
+		      const struct kt_ioctl_rec *io);
+int rp_wait_hold(struct rp_run *st, const struct kt_record *rec);
+void rp_wait_before(struct rp_run *st, const struct kt_record *rec,
+		    const struct kfd_ioctl_desc *d);
+void rp_wait_after(struct rp_run *st, const struct kt_record *rec,
+		   const struct kfd_ioctl_desc *d);
+void rp_wait_flush(struct rp_run *st);
 /* verify.c: compare a replayed call with its record; learn new ids. */
 void rp_verify_call(struct rp_run *st, struct rp_call *c);
 /* verify.c: after a successful destroy, forget the ids it ended. */

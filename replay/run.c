@@ -355,6 +355,8 @@ run_reset(struct rp_run *st)
 	rp_vec_free(&st->shares);
 	rp_vec_init(&st->shares, sizeof(struct rp_share));
 	st->nproc = 0;
+	while (st->nwaits)
+		free(st->waits[--st->nwaits]);
 	st->ts0 = 0;
 	st->sleeps_capped = 0;
 	st->stop = 0;
@@ -402,7 +404,7 @@ run_once(struct rp_run *st, const char *record_path)
 			return r;
 		}
 	}
-	r = rp_stream_open(&s, st->r->path);
+	r = rp_stream_open(&s, st->r->path, st->r->model.first_seq);
 	if (r < 0) {
 		fprintf(st->out, "kfdtrace replay: %s: %s\n", st->r->path,
 			kt_strerror(r));
@@ -451,6 +453,9 @@ run_once(struct rp_run *st, const char *record_path)
 		if (st->o->verbose)
 			verbose_line(st, rec);
 	}
+	/* Waits nothing released: their last chance, then compared. */
+	if (!st->stop)
+		rp_wait_flush(st);
 	st->sum.seconds = (double)(kfd_dispatch_now() - st->t0_ns) / 1e9;
 	st->sum.cpu_seconds = cpu_now() - cpu0;
 	st->sum.relocations = st->as.relocations;
@@ -581,6 +586,18 @@ kfd_replay_run(struct kfd_replay *r, const struct kfd_replay_opts *o,
 		goto out;
 	}
 	rp_as_plan(&st.as, &r->model, st.out);
+	if (r->model.ndeps_total) {
+		/* Said up front; the divergences they cause point back here. */
+		rp_order_print(&r->model, st.out);
+		if (r->model.cycle_len) {
+			fprintf(st.out, "kfdtrace replay: the trace's dependencies "
+				"form a cycle: no order of its records can be "
+				"replayed\n");
+			ret = -ELOOP;
+			rp_as_free(&st.as);
+			goto out;
+		}
+	}
 
 	for (i = 0; i < loops && ret == 0; i++) {
 		char path[4096];

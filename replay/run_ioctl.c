@@ -127,7 +127,10 @@ pre_special(struct rp_run *st, struct rp_call *c)
 	} else if (c->d == r->wait_events && rp_fhas(r->we_timeout, n)) {
 		unsigned int cap = st->o->wait_cap_ms ? st->o->wait_cap_ms : 5000;
 
-		if (rp_fget(r->we_timeout, a, n) > cap)
+		/* A completed wait is tried without blocking first (wait.c). */
+		if (c->wait_try)
+			kfd_field_set(r->we_timeout, a, n, 0);
+		else if (rp_fget(r->we_timeout, a, n) > cap)
 			kfd_field_set(r->we_timeout, a, n, cap);
 	} else if (c->d == r->ipc_import && rp_fhas(r->ipci_share, n) &&
 		   r->ipci_share->width == 16) {
@@ -285,6 +288,16 @@ rp_run_ioctl(struct rp_run *st, const struct kt_record *rec)
 			kfd_file_kind_name((enum kfd_file_kind)io->file_kind));
 		return;
 	}
+	if (st->r->model.deps.n) {
+		const struct rp_m_dep *dep = rp_order_dep_at(&st->r->model,
+							     rec->seq);
+
+		if (dep) {
+			st->sum.not_replayed++;
+			rp_diverge_order(st, dep);
+			return;
+		}
+	}
 	c.plan = rp_req_plan(st->rows, c.d);
 	/*
 	 * Requests whose effects reach past the replayed objects: copies
@@ -303,6 +316,8 @@ rp_run_ioctl(struct rp_run *st, const struct kt_record *rec)
 		return;
 	}
 	c.size = (uint32_t)KFD_ABI_IOC_SIZE(io->request);
+	c.wait_try = !st->wait_final && rp_wait_completed(st->rows, c.d, io);
+	rp_wait_before(st, rec, c.d);
 	c.clen = c.size < io->arg_size ? c.size : io->arg_size;
 	live_fd = rp_fd_live(st, io->fd);
 	fd_scopes(st, io->fd, &c.scope, &c.gem_scope);
@@ -349,7 +364,22 @@ rp_run_ioctl(struct rp_run *st, const struct kt_record *rec)
 	st->live_ret = c.ret;
 	st->live_err = c.err;
 	st->sum.ioctls++;
+	if (c.wait_try && c.ret == 0 && rp_fhas(st->rows->we_result, c.size) &&
+	    rp_fget(st->rows->we_result, c.args, c.size) !=
+		    KFD_ABI_WAIT_RESULT_COMPLETE) {
+		/* Not released yet: compared when it completes (wait.c). */
+		if (st->in_retry) {
+			st->sum.ioctls--;
+			st->wait_still = 1;
+			return;
+		}
+		if (rp_wait_hold(st, rec) == 0) {
+			st->sum.ioctls--;
+			return;
+		}
+	}
 	rp_verify_call(st, &c);
 	if (c.ret >= 0 && io->ret >= 0)
 		rp_forget_call(st, &c);
+	rp_wait_after(st, rec, c.d);
 }

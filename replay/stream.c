@@ -8,7 +8,10 @@
  * Early records wait in a min-heap (bounded by RP_REORDER_WINDOW records
  * and RP_REORDER_BYTES of copies, as a record may be 16 MiB; past either
  * the smallest goes out and the gap counts as lost records). Records that
- * arrive in order are returned without a copy.
+ * arrive in order are returned without a copy. The expected number starts
+ * at the trace's first one (0 for a capture), not at that of the first
+ * record in the file: a worker's buffer may reach the file before the
+ * main thread's first records.
  *
  * A WAIT_EVENTS that completed is held back until a record that started
  * after the wait returned: the call that released it (a SET_EVENT, or a
@@ -24,7 +27,7 @@
 #include "replay_priv.h"
 
 int
-rp_stream_open(struct rp_stream *s, const char *path)
+rp_stream_open(struct rp_stream *s, const char *path, uint64_t first)
 {
 	int r;
 
@@ -33,6 +36,7 @@ rp_stream_open(struct rp_stream *s, const char *path)
 	if (r < 0)
 		return r;
 	s->wait_desc = rp_rows()->wait_events;
+	s->next = first;
 	return 0;
 }
 
@@ -228,10 +232,6 @@ next_in_order(struct rp_stream *s, struct kt_record **out, int *owned)
 				s->error = r;
 			continue;
 		}
-		if (!s->started) {
-			s->started = 1;
-			s->next = s->rec.seq;
-		}
 		if (s->rec.seq <= s->next && !(s->nheap && s->heap[0]->seq < s->rec.seq)) {
 			if (s->rec.seq == s->next)
 				s->next++;
@@ -287,7 +287,7 @@ rp_stream_next(struct rp_stream *s, const struct kt_record **rec)
 		 * exit time would hold them all to the end).
 		 */
 		if (s->ndefer && (s->defer[0]->u.ioctl.t_exit < cand->ts ||
-				  s->ndefer > RP_REORDER_WINDOW ||
+				  s->ndefer > RP_DEFER_MAX ||
 				  s->defer_bytes > RP_REORDER_BYTES)) {
 			/*
 			 * The reader does not move until the held record is

@@ -64,6 +64,21 @@ reporting(const struct rp_run *st)
 static void
 print_last_ok(struct rp_run *st)
 {
+	const struct rp_model *m = &st->r->model;
+	size_t i;
+
+	/* A destroy that sequence order puts before a use of what it ends. */
+	for (i = 0; i < m->deps.n; i++) {
+		const struct rp_m_dep *d = RP_AT(&m->deps, struct rp_m_dep, i);
+
+		if (d->after_end && d->other.seq == st->cur_seq) {
+			fprintf(st->out, "  (it destroys %s 0x%" PRIx64 " that #%"
+				PRIu64 " %s [%u] uses after it in sequence order)\n",
+				rp_dep_kind_name(d->kind), d->value, d->use.seq,
+				d->use.name, d->use.tid);
+			break;
+		}
+	}
 	if (st->sum.last_ok_seq == UINT64_MAX)
 		fprintf(st->out, "  (no record matched before it)\n");
 	else
@@ -93,6 +108,21 @@ rp_diverge(struct rp_run *st, const char *field, uint64_t captured,
 		va_end(ap);
 	}
 	fprintf(st->out, "\n");
+	print_last_ok(st);
+}
+
+void
+rp_diverge_order(struct rp_run *st, const struct rp_m_dep *d)
+{
+	diverge_head(st);
+	if (!reporting(st))
+		return;
+	fprintf(st->out, "divergence at #%" PRIu64 " %s: not issued: it uses %s "
+		"0x%" PRIx64 " %s #%" PRIu64 " %s [%u] %s\n", st->cur_seq,
+		st->cur_name, rp_dep_kind_name(d->kind), d->value,
+		d->after_end ? "after" : "that", d->other.seq, d->other.name,
+		d->other.tid, d->after_end ? "destroyed it" :
+		"creates after it in sequence order");
 	print_last_ok(st);
 }
 

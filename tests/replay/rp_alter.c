@@ -5,12 +5,16 @@
  *
  *   rp_alter IN OUT SEQ FIELD VALUE
  *   rp_alter IN OUT drop NAME,...
+ *   rp_alter IN OUT move SEQ TO
  *
  * FIELD is an output field of the ioctl at sequence number SEQ (its
  * after-image gets VALUE), "in.FIELD" an input field (its before-image gets
- * VALUE), or "errno" (the call then failed with VALUE). For an mmap record,
+ * VALUE), "errno" (the call then failed with VALUE), or "ts" (the record,
+ * of any type, entered at VALUE ns). For an mmap record,
  * FIELD "addr" moves the mapping: the requested address and the result
- * become VALUE. "drop" leaves out every ioctl of the named kinds. Every
+ * become VALUE. "drop" leaves out every ioctl of the named kinds. "move" renumbers
+ * the record SEQ to TO and shifts the ones between by one, so that it
+ * alone changes place in sequence order (the numbers stay dense). Every
  * other record is copied as read; the writer adds its own END.
  */
 #include <errno.h>
@@ -28,17 +32,25 @@ main(int argc, char **argv)
 	struct kt_writer *wr;
 	struct kt_record rec;
 	const char *drop;
-	uint64_t seq, value;
+	uint64_t seq, value, from = 0, to = 0;
+	int move;
 	uint8_t after[KT_MAX_ARG_SIZE + 1], before[KT_MAX_ARG_SIZE + 1];
 	int r, done = 0;
 
 	if (!(argc == 6 || (argc == 5 && !strcmp(argv[3], "drop")))) {
 		fprintf(stderr, "usage: rp_alter IN OUT SEQ FIELD VALUE\n"
-			"       rp_alter IN OUT drop NAME,...\n");
+			"       rp_alter IN OUT drop NAME,...\n"
+			"       rp_alter IN OUT move SEQ TO\n");
 		return 2;
 	}
+	move = argc == 6 && !strcmp(argv[3], "move");
+	if (move) {
+		from = strtoull(argv[4], NULL, 0);
+		to = strtoull(argv[5], NULL, 0);
+	}
 	drop = argc == 5 ? argv[4] : NULL;
-	seq = drop ? UINT64_MAX : strtoull(argv[3], NULL, 0);
+	seq = drop || !strcmp(argv[3], "move") ? UINT64_MAX :
+		strtoull(argv[3], NULL, 0);
 	value = drop ? 0 : strtoull(argv[5], NULL, 0);
 	r = kt_reader_open(argv[1], &rd);
 	if (r < 0) {
@@ -53,6 +65,16 @@ main(int argc, char **argv)
 	while ((r = kt_reader_next(rd, &rec)) > 0) {
 		if (rec.type == KT_REC_END)
 			continue;
+		if (move) {
+			if (rec.seq == from) {
+				rec.seq = to;
+				done = 1;
+			} else if (from > to && rec.seq >= to && rec.seq < from) {
+				rec.seq++;
+			} else if (from < to && rec.seq > from && rec.seq <= to) {
+				rec.seq--;
+			}
+		}
 		if (drop && rec.type == KT_REC_IOCTL) {
 			const struct kfd_ioctl_desc *d = kfd_schema_lookup(
 				rec.u.ioctl.file_kind, rec.u.ioctl.request);
@@ -67,6 +89,10 @@ main(int argc, char **argv)
 				done = 1;
 				continue;
 			}
+		}
+		if (rec.seq == seq && !strcmp(argv[4], "ts")) {
+			rec.ts = value;
+			done = 1;
 		}
 		if (rec.type == KT_REC_MMAP && rec.seq == seq &&
 		    !strcmp(argv[4], "addr")) {
@@ -88,6 +114,8 @@ main(int argc, char **argv)
 					io->arg_before = before;
 					done = 1;
 				}
+			} else if (!strcmp(argv[4], "ts")) {
+				/* done above */
 			} else if (!strcmp(argv[4], "errno")) {
 				io->ret = -1;
 				io->err = (int32_t)value;

@@ -472,7 +472,7 @@ test_stream_order(void **state)
 	assert_int_equal(kt_writer_append(w, &r), 0);
 	assert_int_equal(kt_writer_close(w), 0);
 
-	assert_int_equal(rp_stream_open(&s, path), 0);
+	assert_int_equal(rp_stream_open(&s, path, 0), 0);
 	while (rp_stream_next(&s, &out) > 0 && n < 8)
 		if (out->type != KT_REC_END)
 			order[n++] = out->seq;
@@ -484,6 +484,49 @@ test_stream_order(void **state)
 	assert_true(order[1] == 2);
 	assert_true(order[2] == 1);
 	assert_true(order[3] == 3);
+}
+
+/*
+ * A worker's buffer reached the file before the main thread's: the
+ * stream still starts at #0 (planning and running in sequence order).
+ */
+static void
+test_stream_worker_first(void **state)
+{
+	char path[] = "/tmp/rp-units-XXXXXX";
+	static const uint64_t file_order[] = { 5, 6, 7, 0, 1, 2, 3, 4 };
+	struct kt_header hdr;
+	struct kt_writer *w;
+	struct kt_record r;
+	struct rp_stream s;
+	const struct kt_record *out;
+	uint64_t want = 0;
+	unsigned int i;
+	int fd;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	kt_header_init(&hdr, "units");
+	assert_int_equal(kt_writer_fdopen(fd, &hdr, NULL, &w), 0);
+	for (i = 0; i < 8; i++) {
+		memset(&r, 0, sizeof(r));
+		r.type = KT_REC_CLOSE;
+		r.seq = file_order[i];
+		r.tid = file_order[i] >= 5 ? 2 : 1;
+		r.ts = 10 * (file_order[i] + 1);
+		r.u.close.fd = 100 + (int32_t)i;
+		assert_int_equal(kt_writer_append(w, &r), 0);
+	}
+	assert_int_equal(kt_writer_close(w), 0);
+	assert_int_equal(rp_stream_open(&s, path, 0), 0);
+	while (rp_stream_next(&s, &out) > 0)
+		if (out->type != KT_REC_END)
+			assert_int_equal(out->seq, want++);
+	assert_int_equal(s.early, 0);
+	rp_stream_close(&s);
+	unlink(path);
+	assert_int_equal(want, 8);
 }
 
 static void
@@ -524,6 +567,7 @@ main(void)
 		cmocka_unit_test(test_record_clone),
 		cmocka_unit_test(test_topology),
 		cmocka_unit_test(test_stream_order),
+		cmocka_unit_test(test_stream_worker_first),
 		cmocka_unit_test(test_parsers),
 	};
 

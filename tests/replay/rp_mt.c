@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A multi-threaded workload on the thunk API (AMD's libhsakmt, or ours
+ * first in LD_LIBRARY_PATH) for the replay tests: N threads each allocate,
+ * map and unmap buffers (VRAM and host memory, alternately) and hand every
+ * one to the next thread, which frees it; the handing-over thread sets the
+ * receiver's event, on which the receiver waits. So buffers are allocated
+ * in one thread and freed in another, and events are set in one thread and
+ * waited in another: a replay must issue them in the captured order.
+ *
+ * Usage: rp_mt THREADS [ROUNDS]. It prints the file the thunk was loaded
+ * from ("thunk: PATH"). Unexpected statuses go to stderr and make the exit
+ * status 1.
+ */
+#include <link.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <hsakmt.h>
+
+#define RP_MT_MAX	64
+
+struct mailbox {
+	pthread_mutex_t lock;
+	void *bufs[256];
+	HSAuint64 sizes[256];
+	unsigned int n;
+};
+
+static unsigned int nthreads, rounds;
+static HSAuint32 gpu;
+static HsaEvent *events[RP_MT_MAX];
+static struct mailbox boxes[RP_MT_MAX];
+static int bad;
+static pthread_mutex_t bad_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void
+check(HSAKMT_STATUS st, const char *what)
+{
+	if (st != HSAKMT_STATUS_SUCCESS) {
+		fprintf(stderr, "rp_mt: %s: status %d\n", what, st);
+		pthread_mutex_lock(&bad_lock);
+		bad = 1;
+		pthread_mutex_unlock(&bad_lock);
+	}
+}
+
+/* Free what the previous thread handed over; return how many. */
+static unsigned int
+drain(struct mailbox *b)
+{
+	void *bufs[256];
+	HSAuint64 sizes[256];
+	unsigned int n, i;
+
+	pthread_mutex_lock(&b->lock);
+	n = b->n;
+	memcpy(bufs, b->bufs, n * sizeof(bufs[0]));
+	memcpy(sizes, b->sizes, n * sizeof(sizes[0]));
+	b->n = 0;
+	pthread_mutex_unlock(&b->lock);
+	for (i = 0; i < n; i++)
+		check(hsaKmtFreeMemory(bufs[i], sizes[i]), "FreeMemory");
+	return n;
+}
+
+static void *
+worker(void *arg)
+{
+	unsigned int self = (unsigned int)(uintptr_t)arg;
+	unsigned int next = (self + 1) % nthreads, freed = 0, i;
+	struct mailbox *out = &boxes[next];
+
+	for (i = 0; i < rounds; i++) {
+		HsaMemFlags flags = { 0 };
+		HSAuint64 size = (HSAuint64)(1 + (self + i) % 4) << 16, va;
+		HSAuint32 node = (i & 1) ? 0 : gpu;
+		void *p = NULL;
+
+		flags.ui32.NonPaged = 1;
+		flags.ui32.HostAccess = 1;
+		if (node)
+			flags.ui32.NoSubstitute = 1;
+		check(hsaKmtAllocMemory(node, size, flags, &p), "AllocMemory");
+		if (!p)
+			continue;
+		check(hsaKmtMapMemoryToGPUNodes(p, size, &va, (HsaMemMapFlags){ 0 },
+						1, &gpu), "MapMemoryToGPUNodes");
+		check(hsaKmtUnmapMemoryToGPU(p), "UnmapMemoryToGPU");
+		pthread_mutex_lock(&out->lock);
+		out->bufs[out->n] = p;
+		out->sizes[out->n++] = size;
+		pthread_mutex_unlock(&out->lock);
+		check(hsaKmtSetEvent(events[next]), "SetEvent");
+		/* Free a few as they come, the rest at the end. */
+		if (i % 3 == 2)
+			freed += drain(&boxes[self]);
+	}
+	/*
+	 * The previous thread hands over @rounds buffers; a set may cover
+	 * several (the events reset when a wait returns).
+	 */
+	while (freed < rounds) {
+		HSAKMT_STATUS st = hsaKmtWaitOnEvent(events[self], 20000);
+
+		if (st != HSAKMT_STATUS_SUCCESS) {
+			check(st, "WaitOnEvent");
+			break;
+		}
+		freed += drain(&boxes[self]);
+	}
+	return NULL;
+}
+
+static int
+print_thunk(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size;
+	(void)data;
+	if (info->dlpi_name && strstr(info->dlpi_name, "libhsakmt"))
+		printf("thunk: %s\n", info->dlpi_name);
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	HsaSystemProperties sys;
+	HsaNodeProperties np;
+	pthread_t t[RP_MT_MAX];
+	HSAuint32 n;
+	unsigned int i;
+
+	nthreads = argc > 1 ? (unsigned int)atoi(argv[1]) : 2;
+	rounds = argc > 2 ? (unsigned int)atoi(argv[2]) : 24;
+	if (nthreads < 1 || nthreads > RP_MT_MAX || rounds < 1 || rounds > 256) {
+		fprintf(stderr, "usage: rp_mt THREADS(1-%d) [ROUNDS(1-256)]\n",
+			RP_MT_MAX);
+		return 2;
+	}
+	/* Which thunk: the tests run this on AMD's and on ours. */
+	dl_iterate_phdr(print_thunk, NULL);
+	fflush(stdout);
+	if (hsaKmtOpenKFD() != HSAKMT_STATUS_SUCCESS) {
+		fprintf(stderr, "rp_mt: cannot open the KFD\n");
+		return 1;
+	}
+	check(hsaKmtAcquireSystemProperties(&sys), "AcquireSystemProperties");
+	for (n = 0; n < sys.NumNodes && !gpu; n++)
+		if (hsaKmtGetNodeProperties(n, &np) == HSAKMT_STATUS_SUCCESS &&
+		    np.NumFComputeCores)
+			gpu = n;
+	for (i = 0; i < nthreads; i++) {
+		HsaEventDescriptor ed = { 0 };
+
+		ed.EventType = HSA_EVENTTYPE_SIGNAL;
+		ed.NodeId = gpu;
+		pthread_mutex_init(&boxes[i].lock, NULL);
+		check(hsaKmtCreateEvent(&ed, false, false, &events[i]),
+		      "CreateEvent");
+		if (!events[i])
+			return 1;
+	}
+	for (i = 0; i < nthreads; i++)
+		pthread_create(&t[i], NULL, worker, (void *)(uintptr_t)i);
+	for (i = 0; i < nthreads; i++)
+		pthread_join(t[i], NULL);
+	for (i = 0; i < nthreads; i++) {
+		drain(&boxes[i]);
+		check(hsaKmtDestroyEvent(events[i]), "DestroyEvent");
+	}
+	check(hsaKmtReleaseSystemProperties(), "ReleaseSystemProperties");
+	check(hsaKmtCloseKFD(), "CloseKFD");
+	if (bad)
+		fprintf(stderr, "rp_mt: some calls did not succeed\n");
+	return bad;
+}

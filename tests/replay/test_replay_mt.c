@@ -1,0 +1,505 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The serial replay of multi-threaded captures: rp_mt (N threads handing
+ * buffers and events to one another) captured on AMD's thunk and on ours
+ * replays with zero divergences on the same profile and on mi210x2; a
+ * wait that comes before its SET_EVENT in sequence order does not block;
+ * a record moved before the call its id comes from is reported with both
+ * record numbers; a trace whose dependencies form a cycle is refused.
+ *
+ * Environment (set by meson): KFDTRACE, RP_ALTER, RP_MT, RP_OUR_THUNK.
+ */
+#include <inttypes.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "tc_run.h"
+#include "tc_scratch.h"
+
+static char dir[64];
+static const char *kfdtrace, *alter, *mt, *our_thunk;
+static char *out;
+
+static int
+run_env(const char *const *argv, const char *const *env)
+{
+	struct tc_run res;
+
+	assert_int_equal(tc_run_env((char *const *)argv, (char *const *)env,
+				    TC_RUN_MERGE, &res), 0);
+	free(out);
+	out = res.out;
+	free(res.err);
+	return res.status;
+}
+
+#define RUN(...) run_env((const char *const[]){ __VA_ARGS__, NULL }, NULL)
+
+static void
+expect_out(const char *needle)
+{
+	if (!strstr(out, needle))
+		fail_msg("expected \"%s\" in:\n%s", needle, out);
+}
+
+static char *
+tmp(const char *name)
+{
+	return tc_scratch_path(dir, name);
+}
+
+/*
+ * LD_LIBRARY_PATH for a capture: ours first, or this one without our
+ * thunk's directory (meson puts it there, as the test depends on it).
+ */
+static void
+lib_path(char *buf, size_t len, int ours)
+{
+	const char *cur = getenv("LD_LIBRARY_PATH");
+	char copy[4096], *tok, *save;
+	size_t n;
+
+	n = (size_t)snprintf(buf, len, "LD_LIBRARY_PATH=%s", ours ? our_thunk : "");
+	snprintf(copy, sizeof(copy), "%s", cur ? cur : "");
+	for (tok = strtok_r(copy, ":", &save); tok && n < len;
+	     tok = strtok_r(NULL, ":", &save))
+		if (strcmp(tok, our_thunk))
+			n += (size_t)snprintf(buf + n, len - n, "%s%s",
+					      n > strlen("LD_LIBRARY_PATH=") ?
+					      ":" : "", tok);
+}
+
+/* Capture "rp_mt THREADS" on AMD's thunk or ours into @file. */
+static void
+capture(const char *file, const char *threads, int ours)
+{
+	char lib[4200], path[4200];
+	const char *env[] = { lib, NULL };
+
+	lib_path(lib, sizeof(lib), ours);
+	snprintf(path, sizeof(path), "%s", tmp(file));
+	if (access(path, F_OK) == 0)
+		return;
+	assert_int_equal(run_env((const char *const[]){ kfdtrace, "record", "-o",
+				 path, "--sim", "--", mt, threads, NULL },
+				 env), 0);
+	/* The thunk we meant, and every call it made succeeded. */
+	if (ours) {
+		snprintf(lib, sizeof(lib), "thunk: %s/libhsakmt.so.1", our_thunk);
+		expect_out(lib);
+	} else {
+		expect_out("thunk: /");
+		assert_null(strstr(out, our_thunk));
+	}
+	assert_null(strstr(out, "rp_mt:"));
+}
+
+/* A line of "dump --json" output: the few members the tests read. */
+struct jrec {
+	uint64_t seq, ts, dur, handle, event_id;
+	uint32_t tid;
+	char name[40];
+	int ok;			/* ret 0 (and wait_result COMPLETE) */
+};
+
+static uint64_t
+jnum(const char *line, const char *key)
+{
+	const char *p = strstr(line, key);
+
+	return p ? strtoull(p + strlen(key), NULL, 0) : UINT64_MAX;
+}
+
+/* Parse a dump of @file's ALLOC/FREE/MAP/SET/WAIT records. */
+static struct jrec *
+parse(const char *file, size_t *n)
+{
+	struct jrec *v = NULL;
+	size_t cap = 0;
+	char *line, *save;
+
+	assert_int_equal(RUN(kfdtrace, "dump", "--json", "--filter",
+			     "ALLOC_MEMORY_OF_GPU,FREE_MEMORY_OF_GPU,"
+			     "MAP_MEMORY_TO_GPU,UNMAP_MEMORY_FROM_GPU,SET_EVENT,"
+			     "WAIT_EVENTS",
+			     tmp(file)), 0);
+	*n = 0;
+	for (line = strtok_r(out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		struct jrec *j;
+		const char *nm = strstr(line, "\"name\":\"");
+
+		if (!nm)
+			continue;
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 256;
+			v = realloc(v, cap * sizeof(*v));
+			assert_non_null(v);
+		}
+		j = &v[(*n)++];
+		memset(j, 0, sizeof(*j));
+		j->seq = jnum(line, "\"seq\":");
+		j->tid = (uint32_t)jnum(line, "\"tid\":");
+		j->ts = jnum(line, "\"ts\":");
+		j->dur = jnum(line, "\"dur_ns\":");
+		j->handle = jnum(line, "\"handle\":");
+		j->event_id = jnum(line, "\"event_id\":");
+		sscanf(nm + 8, "%39[A-Z_]", j->name);
+		j->ok = jnum(line, "\"ret\":") == 0 &&
+			(strcmp(j->name, "WAIT_EVENTS") ||
+			 strstr(line, "\"COMPLETE\""));
+	}
+	/* strtok_r consumed out; leave it valid for the next RUN(). */
+	return v;
+}
+
+static void
+replay_clean(const char *file, const char *sim, const char *map)
+{
+	if (map)
+		assert_int_equal(RUN(kfdtrace, "replay", sim, "--gpu-map", map,
+				     tmp(file)), 0);
+	else
+		assert_int_equal(RUN(kfdtrace, "replay", sim, tmp(file)), 0);
+	expect_out("result:      match (strict)");
+	assert_null(strstr(out, "divergence"));
+	assert_null(strstr(out, "order: #"));
+}
+
+/* ------------------------------------------------------------------ */
+
+static void
+threads_on(int ours)
+{
+	static const char *const counts[] = { "2", "4", "16" };
+	char file[64], want[96];
+	size_t i, n, k;
+
+	for (i = 0; i < 3; i++) {
+		struct jrec *v;
+		int cross = 0;
+
+		snprintf(file, sizeof(file), "mt%s-%s.kft", counts[i],
+			 ours ? "ours" : "amd");
+		capture(file, counts[i], ours);
+		/* The capture has what the test is about: a buffer freed by
+		 * another thread than the one that allocated it. */
+		v = parse(file, &n);
+		for (k = 0; k < n && !cross; k++) {
+			size_t j;
+
+			if (strcmp(v[k].name, "FREE_MEMORY_OF_GPU"))
+				continue;
+			for (j = k; j-- > 0;)
+				if (!strcmp(v[j].name, "ALLOC_MEMORY_OF_GPU") &&
+				    v[j].handle == v[k].handle) {
+					cross = v[j].tid != v[k].tid;
+					break;
+				}
+		}
+		free(v);
+		assert_true(cross);
+		/* Planned in sequence order, across every thread. */
+		assert_int_equal(RUN(kfdtrace, "replay", "--sim", "--plan",
+				     tmp(file)), 0);
+		snprintf(want, sizeof(want), "order:      sequence order across "
+			 "%d threads, every use after its creation",
+			 atoi(counts[i]) + 1);
+		expect_out(want);
+		replay_clean(file, "--sim", NULL);
+		replay_clean(file, "--sim=mi210x2", "0xab12=0x5d3c");
+	}
+}
+
+static void
+test_threads_amd(void **state)
+{
+	(void)state;
+	threads_on(0);
+}
+
+static void
+test_threads_ours(void **state)
+{
+	(void)state;
+	threads_on(1);
+}
+
+/*
+ * A wait before the SET_EVENT that released it, in sequence order and in
+ * time (so holding the wait back until a later call starts does not help):
+ * the wait is issued without blocking and compared once the set is
+ * replayed. Blocking would take the whole --wait-timeout and diverge.
+ */
+static void
+test_wait_before_set(void **state)
+{
+	char s1[32], s2[32], v[32];
+	struct jrec *r;
+	size_t n, w, s = SIZE_MAX;
+	double t0;
+
+	(void)state;
+	capture("mt4-amd.kft", "4", 0);
+	r = parse("mt4-amd.kft", &n);
+	for (w = 0; w < n && s == SIZE_MAX; w++) {
+		size_t k;
+
+		if (strcmp(r[w].name, "WAIT_EVENTS") || !r[w].ok ||
+		    r[w].dur == UINT64_MAX)
+			continue;
+		/* The last set of its event before it, by another thread,
+		 * with no other wait on the event in between. */
+		for (k = w; k-- > 0;) {
+			if (r[k].event_id != r[w].event_id)
+				continue;
+			if (!strcmp(r[k].name, "WAIT_EVENTS"))
+				break;
+			if (!strcmp(r[k].name, "SET_EVENT") && r[k].tid != r[w].tid) {
+				s = k;
+				break;
+			}
+		}
+		if (s != SIZE_MAX)
+			break;
+	}
+	if (s == SIZE_MAX) {
+		free(r);
+		fail_msg("no wait released by another thread's set in the capture");
+	}
+	snprintf(s1, sizeof(s1), "%" PRIu64, r[s].seq);
+	snprintf(s2, sizeof(s2), "%" PRIu64, r[w].seq);
+	snprintf(v, sizeof(v), "%" PRIu64, r[w].ts + r[w].dur + 1000);
+	free(r);
+	unlink(tmp("late-set1.kft"));
+	unlink(tmp("late-set.kft"));
+	assert_int_equal(RUN(alter, tmp("mt4-amd.kft"), tmp("late-set1.kft"),
+			     s1, "ts", v), 0);
+	assert_int_equal(RUN(alter, tmp("late-set1.kft"), tmp("late-set.kft"),
+			     "move", s1, s2), 0);
+	t0 = tc_now();
+	assert_int_equal(RUN(kfdtrace, "replay", "--sim", "--wait-timeout",
+			     "20000", tmp("late-set.kft")), 0);
+	expect_out("result:      match (strict)");
+	assert_true(tc_now() - t0 < 15);
+}
+
+/* The first FREE whose handle another thread allocated: @a, @f. */
+static void
+cross_free(struct jrec *r, size_t n, size_t *a, size_t *f)
+{
+	size_t k, j;
+
+	for (k = 0; k < n; k++) {
+		if (strcmp(r[k].name, "FREE_MEMORY_OF_GPU"))
+			continue;
+		for (j = k; j-- > 0;)
+			if (!strcmp(r[j].name, "ALLOC_MEMORY_OF_GPU") &&
+			    r[j].handle == r[k].handle)
+				break;
+		if (j < k && r[j].tid != r[k].tid) {
+			*a = j;
+			*f = k;
+			return;
+		}
+	}
+	fail_msg("no buffer freed by another thread");
+}
+
+/*
+ * Thread B frees what thread A allocated; moved before the allocation, the
+ * free is reported by record number, up front and at the divergence.
+ */
+static void
+test_moved_free(void **state)
+{
+	char sa[32], sf[32], want[256], hex[32];
+	struct jrec *r;
+	size_t n, a = 0, f = 0;
+	uint64_t h;
+	uint32_t ta, tf;
+
+	(void)state;
+	capture("mt2-amd.kft", "2", 0);
+	r = parse("mt2-amd.kft", &n);
+	cross_free(r, n, &a, &f);
+	snprintf(sa, sizeof(sa), "%" PRIu64, r[a].seq);
+	snprintf(sf, sizeof(sf), "%" PRIu64, r[f].seq);
+	h = r[a].handle;
+	ta = r[a].tid;
+	tf = r[f].tid;
+	free(r);
+	unlink(tmp("moved.kft"));
+	assert_int_equal(RUN(alter, tmp("mt2-amd.kft"), tmp("moved.kft"),
+			     "move", sf, sa), 0);
+	/* The free now has the allocation's number; the allocation is next. */
+	snprintf(hex, sizeof(hex), "0x%" PRIx64, h);
+	snprintf(want, sizeof(want), "order: #%s FREE_MEMORY_OF_GPU [%u] uses "
+		 "memory handle %s that #%" PRIu64 " ALLOC_MEMORY_OF_GPU [%u] "
+		 "creates later in sequence order", sa, tf, hex,
+		 (uint64_t)strtoull(sa, NULL, 10) + 1, ta);
+	assert_int_equal(RUN(kfdtrace, "replay", "--sim", "--plan",
+			     tmp("moved.kft")), 0);
+	expect_out("NOT satisfied");
+	expect_out(want);
+	assert_null(strstr(out, "cycle"));
+	assert_int_equal(RUN(kfdtrace, "replay", "--sim", tmp("moved.kft")), 1);
+	expect_out(want);
+	/* Not issued: its handle would name another buffer, or none. */
+	snprintf(want, sizeof(want), "divergence at #%s FREE_MEMORY_OF_GPU: not "
+		 "issued: it uses memory handle %s that #%" PRIu64
+		 " ALLOC_MEMORY_OF_GPU [%u] creates after it in sequence order",
+		 sa, hex, (uint64_t)strtoull(sa, NULL, 10) + 1, ta);
+	expect_out(want);
+	assert_null(strstr(out, "EBADF"));
+	snprintf(want, sizeof(want), "first at #%s (stopped there", sa);
+	expect_out(want);
+}
+
+/*
+ * The free moved before the allocating thread's unmap: the unmap is a use
+ * after the end, named with the free, and the free's divergence says so.
+ */
+static void
+test_moved_free_early(void **state)
+{
+	char su[32], sf[32], want[256], hex[32];
+	struct jrec *r;
+	size_t n, a = 0, f = 0, u;
+	uint32_t tu, tf;
+
+	(void)state;
+	capture("mt2-amd.kft", "2", 0);
+	r = parse("mt2-amd.kft", &n);
+	cross_free(r, n, &a, &f);
+	for (u = a + 1; u < f; u++)
+		if (!strcmp(r[u].name, "UNMAP_MEMORY_FROM_GPU") &&
+		    r[u].handle == r[a].handle)
+			break;
+	assert_true(u < f);
+	snprintf(su, sizeof(su), "%" PRIu64, r[u].seq);
+	snprintf(sf, sizeof(sf), "%" PRIu64, r[f].seq);
+	snprintf(hex, sizeof(hex), "0x%" PRIx64, r[a].handle);
+	tu = r[u].tid;
+	tf = r[f].tid;
+	free(r);
+	unlink(tmp("early.kft"));
+	assert_int_equal(RUN(alter, tmp("mt2-amd.kft"), tmp("early.kft"),
+			     "move", sf, su), 0);
+	assert_int_equal(RUN(kfdtrace, "replay", "--sim", tmp("early.kft")), 1);
+	snprintf(want, sizeof(want), "order: #%" PRIu64 " UNMAP_MEMORY_FROM_GPU "
+		 "[%u] uses memory handle %s after #%s FREE_MEMORY_OF_GPU [%u] "
+		 "destroyed it", (uint64_t)strtoull(su, NULL, 10) + 1, tu, hex,
+		 su, tf);
+	expect_out(want);
+	assert_null(strstr(out, "cycle"));
+	/* The free fails (the buffer is still mapped) or the unmap is not
+	 * issued: either way the report names the other record. */
+	snprintf(want, sizeof(want), "(it destroys memory handle %s that #%"
+		 PRIu64 " UNMAP_MEMORY_FROM_GPU [%u] uses after it", hex,
+		 (uint64_t)strtoull(su, NULL, 10) + 1, tu);
+	if (!strstr(out, want)) {
+		snprintf(want, sizeof(want), "divergence at #%" PRIu64
+			 " UNMAP_MEMORY_FROM_GPU: not issued: it uses memory "
+			 "handle %s after #%s", (uint64_t)strtoull(su, NULL, 10) + 1,
+			 hex, su);
+		expect_out(want);
+	}
+}
+
+/* A thread that maps a buffer before it allocates it: no order works. */
+static void
+test_cycle(void **state)
+{
+	char sa[32], sm[32], want[256];
+	struct jrec *r;
+	size_t n, a, m = SIZE_MAX;
+
+	(void)state;
+	capture("mt2-amd.kft", "2", 0);
+	r = parse("mt2-amd.kft", &n);
+	for (a = 0; a < n && m == SIZE_MAX; a++) {
+		size_t k;
+
+		if (strcmp(r[a].name, "ALLOC_MEMORY_OF_GPU"))
+			continue;
+		for (k = a + 1; k < n; k++)
+			if (!strcmp(r[k].name, "MAP_MEMORY_TO_GPU") &&
+			    r[k].handle == r[a].handle && r[k].tid == r[a].tid) {
+				m = k;
+				break;
+			}
+		if (m != SIZE_MAX)
+			break;
+	}
+	assert_true(m != SIZE_MAX);
+	snprintf(sa, sizeof(sa), "%" PRIu64, r[a].seq);
+	snprintf(sm, sizeof(sm), "%" PRIu64, r[m].seq);
+	free(r);
+	unlink(tmp("cycle.kft"));
+	/* The allocation moves to the map's place: the map comes first. */
+	assert_int_equal(RUN(alter, tmp("mt2-amd.kft"), tmp("cycle.kft"),
+			     "move", sa, sm), 0);
+	assert_int_equal(RUN(kfdtrace, "replay", "--sim", tmp("cycle.kft")), 3);
+	snprintf(want, sizeof(want), "order: the dependencies form a cycle "
+		 "(2 records): #%" PRIu64 " MAP_MEMORY_TO_GPU", (uint64_t)strtoull(sm, NULL,
+									10) - 1);
+	expect_out(want);
+	snprintf(want, sizeof(want), "-> #%s ALLOC_MEMORY_OF_GPU", sm);
+	expect_out(want);
+	expect_out("no order of its records can be replayed");
+	assert_null(strstr(out, "summary:"));
+}
+
+/* ------------------------------------------------------------------ */
+
+static int
+setup(void **state)
+{
+	(void)state;
+	kfdtrace = getenv("KFDTRACE");
+	alter = getenv("RP_ALTER");
+	mt = getenv("RP_MT");
+	our_thunk = getenv("RP_OUR_THUNK");
+	if (!kfdtrace || !alter || !mt || !our_thunk) {
+		fprintf(stderr, "KFDTRACE, RP_ALTER, RP_MT and RP_OUR_THUNK "
+			"must be set\n");
+		return -1;
+	}
+	snprintf(dir, sizeof(dir), "/tmp/kfdtrace-replay-mt-XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	free(out);
+	tc_scratch_remove(dir, "RP_KEEP");
+	return 0;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_threads_amd),
+		cmocka_unit_test(test_threads_ours),
+		cmocka_unit_test(test_wait_before_set),
+		cmocka_unit_test(test_moved_free),
+		cmocka_unit_test(test_moved_free_early),
+		cmocka_unit_test(test_cycle),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
