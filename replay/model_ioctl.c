@@ -373,57 +373,53 @@ gem_new(struct rp_model *m, int32_t ofd, uint32_t handle, uint64_t size,
 		   m->gems.n - 1);
 }
 
-/* What the order checks need of a call (order.c). */
+/*
+ * What the order checks need of a call (order.c), by schema role: an
+ * output memory handle, queue id or event id is created by the call
+ * (ALLOC, IMPORT_DMABUF, IPC_IMPORT_HANDLE, CREATE_QUEUE, CREATE_EVENT);
+ * an input one is used (the events-page handle of CREATE_EVENT too), and
+ * ended by FREE_MEMORY_OF_GPU, DESTROY_QUEUE and DESTROY_EVENT.
+ */
 static void
 model_order(struct rp_model *m, int32_t proc, const struct kt_record *rec,
 	    const struct kfd_ioctl_desc *d)
 {
 	const struct kt_ioctl_rec *io = &rec->u.ioctl;
 	const struct rp_rows *r = rp_rows();
+	const struct kfd_struct_desc *sd = d->args;
 	const uint8_t *b = io->arg_before, *a = io->arg_after;
 	size_t n = io->arg_size;
-	const struct kfd_field *f = NULL;
-	unsigned int kind = 0;
-	int make = 0, ends = 0;
+	int ends = d == r->free_mem || d == r->destroy_queue ||
+		   d == r->destroy_event;
+	unsigned int i;
 
-	if (d == r->alloc || d == r->import_dmabuf) {
-		f = d == r->alloc ? r->alloc_handle : r->imp_handle;
-		kind = RP_DEP_HANDLE;
-		make = 1;
-	} else if (d == r->free_mem) {
-		f = r->free_handle;
-		kind = RP_DEP_HANDLE;
-		ends = 1;
-	} else if (d == r->map_mem || d == r->unmap_mem || d == r->export_dmabuf) {
-		f = d == r->map_mem ? r->map_handle :
-		    d == r->unmap_mem ? r->unmap_handle : r->exp_handle;
-		kind = RP_DEP_HANDLE;
-	} else if (d == r->create_queue) {
-		f = r->cq_qid;
-		kind = RP_DEP_QUEUE;
-		make = 1;
-	} else if (d == r->destroy_queue || d == r->update_queue) {
-		f = d == r->destroy_queue ? r->dq_qid : r->uq_qid;
-		kind = RP_DEP_QUEUE;
-		ends = d == r->destroy_queue;
-	} else if (d == r->create_event) {
-		f = r->ce_id;
-		kind = RP_DEP_EVENT;
-		make = 1;
-	} else if (d == r->destroy_event || d == r->set_event ||
-		   d == r->reset_event) {
-		f = d == r->destroy_event ? r->de_id :
-		    d == r->set_event ? r->se_id : r->re_id;
-		kind = RP_DEP_EVENT;
-		ends = d == r->destroy_event;
-	}
-	if (!f || !rp_fhas(f, n))
-		return;
-	if (make) {
-		if (a)
-			rp_order_make(m, kind, proc, rp_fget(f, a, n), rec, d->name);
-	} else {
-		rp_order_use(m, kind, proc, rp_fget(f, b, n), rec, d->name, ends);
+	for (i = 0; sd && i < sd->nfields; i++) {
+		const struct kfd_field *f = &sd->fields[i];
+		unsigned int kind;
+		uint64_t v;
+
+		if (f->role == KFD_ROLE_HANDLE)
+			kind = RP_DEP_HANDLE;
+		else if (f->role == KFD_ROLE_QUEUE_ID)
+			kind = RP_DEP_QUEUE;
+		else if (f->role == KFD_ROLE_EVENT_ID)
+			kind = RP_DEP_EVENT;
+		else
+			continue;
+		if (f->dir == KFD_DIR_OUT) {
+			/* A zero handle is none; queue and event ids start at 0. */
+			if (a && kfd_field_present(sd, f, a, n) &&
+			    kfd_field_get(f, a, n, &v) == 0 &&
+			    (v || kind != RP_DEP_HANDLE))
+				rp_order_make(m, kind, proc, kind == RP_DEP_QUEUE ?
+					      v & 0x3fffffff : v, rec, d->name);
+		} else if ((f->dir & KFD_DIR_IN) && kfd_field_present(sd, f, b, n) &&
+			   kfd_field_get(f, b, n, &v) == 0 &&
+			   (v || kind != RP_DEP_HANDLE)) {
+			/* Queue ids carry debugger status bits above 30. */
+			rp_order_use(m, kind, proc, kind == RP_DEP_QUEUE ?
+				     v & 0x3fffffff : v, rec, d->name, ends);
+		}
 	}
 }
 

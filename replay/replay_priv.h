@@ -170,8 +170,7 @@ struct rp_rows {
 		*svm, *create_process, *smi_events, *apertures,
 		*apertures_new, *gem_create, *gem_close, *gem_mmap,
 		*prime_h2f, *prime_f2h, *amdgpu_info, *gem_metadata,
-		*runtime_enable, *ipc_import, *ipc_export, *set_event,
-		*reset_event, *update_queue;
+		*runtime_enable, *ipc_import, *ipc_export, *set_event;
 	/* Fields by row. */
 	const struct kfd_field *ver_minor;
 	const struct kfd_field *acq_fd, *acq_gpu;
@@ -189,7 +188,7 @@ struct rp_rows {
 	const struct kfd_field *dq_qid;
 	const struct kfd_field *ce_page, *ce_trigger, *ce_type, *ce_auto,
 		*ce_id, *ce_slot;
-	const struct kfd_field *de_id, *se_id, *re_id, *uq_qid;
+	const struct kfd_field *de_id;
 	const struct kfd_field *we_timeout, *we_result, *we_num;
 	const struct kfd_field *svm_start, *svm_size, *svm_op, *svm_nattr;
 	const struct kfd_field *smi_fd;

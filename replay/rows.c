@@ -50,8 +50,6 @@ rows_init(void)
 	r->destroy_event = row("DESTROY_EVENT");
 	r->wait_events = row("WAIT_EVENTS");
 	r->set_event = row("SET_EVENT");
-	r->reset_event = row("RESET_EVENT");
-	r->update_queue = row("UPDATE_QUEUE");
 	r->svm = row("SVM");
 	r->create_process = row("CREATE_PROCESS");
 	r->smi_events = row("SMI_EVENTS");
@@ -111,9 +109,6 @@ rows_init(void)
 	r->ce_id = fld(r->create_event, "event_id");
 	r->ce_slot = fld(r->create_event, "event_slot_index");
 	r->de_id = fld(r->destroy_event, "event_id");
-	r->se_id = fld(r->set_event, "event_id");
-	r->re_id = fld(r->reset_event, "event_id");
-	r->uq_qid = fld(r->update_queue, "queue_id");
 	r->we_timeout = fld(r->wait_events, "timeout");
 	r->we_result = fld(r->wait_events, "wait_result");
 	r->we_num = fld(r->wait_events, "num_events");
