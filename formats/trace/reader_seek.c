@@ -135,23 +135,32 @@ kt_table_from_index(const struct kt_reader *r, struct kt_table *t)
 	return kt_gap_clean(r, end, r->size) ? 0 : 1;
 }
 
-const struct kt_frame_ent *
-kt_seek_entry(const struct kt_reader *r, uint64_t off)
+/* The entry of @n (sorted by offset) for the frame at @off, or NULL. */
+static struct kt_frame_ent *
+kt_ent_search(struct kt_frame_ent *e, size_t n, uint64_t off)
 {
-	size_t lo = 0, hi = r->ntable;
+	size_t lo = 0, hi = n;
 
-	if (!r->table_built || r->index_lied)
-		return NULL;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (r->table[mid].offset < off)
+		if (e[mid].offset < off)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < r->ntable && r->table[lo].offset == off &&
-	       r->table[lo].known ? &r->table[lo] : NULL;
+	return lo < n && e[lo].offset == off ? &e[lo] : NULL;
+}
+
+const struct kt_frame_ent *
+kt_seek_entry(const struct kt_reader *r, uint64_t off)
+{
+	const struct kt_frame_ent *e;
+
+	if (!r->table_built || r->index_lied)
+		return NULL;
+	e = kt_ent_search(r->table, r->ntable, off);
+	return e && e->known ? e : NULL;
 }
 
 void
@@ -173,17 +182,7 @@ kt_seek_check_frame(struct kt_reader *r)
 static struct kt_frame_ent *
 kt_table_find(struct kt_table *t, uint64_t off)
 {
-	size_t lo = 0, hi = t->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->e[mid].offset < off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < t->n && t->e[lo].offset == off ? &t->e[lo] : NULL;
+	return kt_ent_search(t->e, t->n, off);
 }
 
 /* Walk frame headers; stop quietly where the file stops making sense. */
