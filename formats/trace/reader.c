@@ -261,7 +261,7 @@ kt_reader_next(struct kt_reader *r, struct kt_record *rec)
 						  why);
 			}
 			r->rpos = off + (size_t)n;
-			kt_check_record(r, rec, known);
+			kt_check_record_fast(r, rec, known);
 			if (KT_UNLIKELY(!known))
 				continue;
 			if (KT_UNLIKELY(r->cur_ent != NULL)) {

@@ -63,8 +63,8 @@ kt_check_drop(struct kt_rcheck *c, size_t n)
 }
 
 /* Slide past the full words at the bottom: their numbers were all seen. */
-static void
-kt_check_slide(struct kt_rcheck *c)
+void
+kt_check_slide_full(struct kt_rcheck *c)
 {
 	size_t n = 0;
 
@@ -137,7 +137,7 @@ kt_check_seq(struct kt_rcheck *c, uint64_t seq)
 		return true;
 	c->bits[word] |= bit;
 	if (word == 0 && c->bits[0] == ~0ull)
-		kt_check_slide(c);
+		kt_check_slide_full(c);
 	return false;
 }
 

@@ -95,6 +95,39 @@ int kt_reader_fail(struct kt_reader *r, int err, int line, uint64_t off,
 void kt_check_record(struct kt_reader *r, const struct kt_record *rec,
 		     bool known);
 
+/* kt_check_slide_full() - move the window past its full low words. */
+void kt_check_slide_full(struct kt_rcheck *c);
+
+/*
+ * kt_check_record_fast() - kt_check_record() for the common case, inline
+ * on the reader's per-record path: a known record whose number falls in
+ * the window and was not seen. Anything else goes to kt_check_record()
+ * with nothing changed yet.
+ */
+static inline void
+kt_check_record_fast(struct kt_reader *r, const struct kt_record *rec,
+		     bool known)
+{
+	struct kt_rcheck *c = &r->chk;
+	uint64_t d = rec->seq - c->base, *w, bit;
+
+	if (c->off)
+		return;
+	if (KT_LIKELY(known && !c->have_end && c->bits && rec->seq >= c->base &&
+		      d < (uint64_t)c->used * 64 && rec->type != KT_REC_END)) {
+		w = &c->bits[d / 64];
+		bit = 1ull << (d % 64);
+		if (KT_LIKELY(!(*w & bit))) {
+			*w |= bit;
+			c->counted++;
+			if (KT_UNLIKELY(d < 64 && *w == ~0ull))
+				kt_check_slide_full(c);
+			return;
+		}
+	}
+	kt_check_record(r, rec, known);
+}
+
 /* kt_check_finish() - at the end of the file: the checks' verdict goes
  * into r->st (integrity, message, END's counts). */
 void kt_check_finish(struct kt_reader *r);
