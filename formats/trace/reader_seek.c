@@ -125,8 +125,9 @@ kt_table_from_index(const struct kt_reader *r, struct kt_table *t)
 	for (size_t i = 0; i < t->n; i++) {
 		const struct kt_frame_ent *e = &t->e[i];
 
-		if (e->offset < end || e->size > r->size - e->offset ||
-		    e->size < 4 ||
+		/* An entry past the end must not wrap the size check. */
+		if (e->offset < end || e->offset > r->size ||
+		    e->size > r->size - e->offset || e->size < 4 ||
 		    kt_get_le32(r->data + e->offset) != KT_ZSTD_MAGIC ||
 		    !kt_gap_clean(r, end, e->offset))
 			return 1;
