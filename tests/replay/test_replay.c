@@ -30,42 +30,10 @@
 #include <kfdtrace/schema.h>
 #include <kfdtrace/trace.h>
 
-#include "tc_run.h"
-#include "tc_scratch.h"
+#include "rp_test.h"
 
-static char dir[64];
 static const char *kfdtrace, *workload, *alter;
-static char *out;		/* the last command's stdout + stderr */
 static int have_rocminfo;
-
-/* Run argv with stdout and stderr (interleaved) into out; return its status. */
-static int
-run(const char *const *argv)
-{
-	struct tc_run res;
-
-	assert_int_equal(tc_run_env((char *const *)argv, NULL, TC_RUN_MERGE,
-				    &res), 0);
-	free(out);
-	out = res.out;
-	free(res.err);
-	return res.status;
-}
-
-#define RUN(...) run((const char *const[]){ __VA_ARGS__, NULL })
-
-static void
-expect_out(const char *needle)
-{
-	if (!strstr(out, needle))
-		fail_msg("expected \"%s\" in:\n%s", needle, out);
-}
-
-static char *
-tmp(const char *name)
-{
-	return tc_scratch_path(dir, name);
-}
 
 /*
  * A copy of a builtin profile with some lines replaced: @subst holds pairs

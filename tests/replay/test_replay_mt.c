@@ -21,40 +21,9 @@
 
 #include <cmocka.h>
 
-#include "tc_run.h"
-#include "tc_scratch.h"
+#include "rp_test.h"
 
-static char dir[64];
 static const char *kfdtrace, *alter, *mt, *our_thunk;
-static char *out;
-
-static int
-run_env(const char *const *argv, const char *const *env)
-{
-	struct tc_run res;
-
-	assert_int_equal(tc_run_env((char *const *)argv, (char *const *)env,
-				    TC_RUN_MERGE, &res), 0);
-	free(out);
-	out = res.out;
-	free(res.err);
-	return res.status;
-}
-
-#define RUN(...) run_env((const char *const[]){ __VA_ARGS__, NULL }, NULL)
-
-static void
-expect_out(const char *needle)
-{
-	if (!strstr(out, needle))
-		fail_msg("expected \"%s\" in:\n%s", needle, out);
-}
-
-static char *
-tmp(const char *name)
-{
-	return tc_scratch_path(dir, name);
-}
 
 /*
  * LD_LIBRARY_PATH for a capture: ours first, or this one without our
