@@ -373,16 +373,9 @@ gem_new(struct rp_model *m, int32_t ofd, uint32_t handle, uint64_t size,
 		   m->gems.n - 1);
 }
 
-/*
- * What the order checks need of a call (order.c), by schema role: an
- * output memory handle, queue id or event id is created by the call
- * (ALLOC, IMPORT_DMABUF, IPC_IMPORT_HANDLE, CREATE_QUEUE, CREATE_EVENT);
- * an input one is used (the events-page handle of CREATE_EVENT too), and
- * ended by FREE_MEMORY_OF_GPU, DESTROY_QUEUE and DESTROY_EVENT.
- */
-static void
-model_order(struct rp_model *m, int32_t proc, const struct kt_record *rec,
-	    const struct kfd_ioctl_desc *d)
+void
+rp_ioctl_ids(const struct kt_record *rec, const struct kfd_ioctl_desc *d,
+	     rp_id_fn fn, void *ctx)
 {
 	const struct kt_ioctl_rec *io = &rec->u.ioctl;
 	const struct rp_rows *r = rp_rows();
@@ -411,16 +404,45 @@ model_order(struct rp_model *m, int32_t proc, const struct kt_record *rec,
 			if (a && kfd_field_present(sd, f, a, n) &&
 			    kfd_field_get(f, a, n, &v) == 0 &&
 			    (v || kind != RP_DEP_HANDLE))
-				rp_order_make(m, kind, proc, kind == RP_DEP_QUEUE ?
-					      v & 0x3fffffff : v, rec, d->name);
+				fn(ctx, kind, kind == RP_DEP_QUEUE ?
+				   v & 0x3fffffff : v, RP_ID_MAKE);
 		} else if ((f->dir & KFD_DIR_IN) && kfd_field_present(sd, f, b, n) &&
 			   kfd_field_get(f, b, n, &v) == 0 &&
 			   (v || kind != RP_DEP_HANDLE)) {
 			/* Queue ids carry debugger status bits above 30. */
-			rp_order_use(m, kind, proc, kind == RP_DEP_QUEUE ?
-				     v & 0x3fffffff : v, rec, d->name, ends);
+			fn(ctx, kind, kind == RP_DEP_QUEUE ? v & 0x3fffffff : v,
+			   ends ? RP_ID_END : RP_ID_USE);
 		}
 	}
+}
+
+struct model_order_ctx {
+	struct rp_model *m;
+	int32_t proc;
+	const struct kt_record *rec;
+	const char *name;
+};
+
+static void
+model_order_id(void *ctx, unsigned int kind, uint64_t v, int how)
+{
+	struct model_order_ctx *c = ctx;
+
+	if (how == RP_ID_MAKE)
+		rp_order_make(c->m, kind, c->proc, v, c->rec, c->name);
+	else
+		rp_order_use(c->m, kind, c->proc, v, c->rec, c->name,
+			     how == RP_ID_END);
+}
+
+/* What the order checks need of a call (order.c). */
+static void
+model_order(struct rp_model *m, int32_t proc, const struct kt_record *rec,
+	    const struct kfd_ioctl_desc *d)
+{
+	struct model_order_ctx c = { m, proc, rec, d->name };
+
+	rp_ioctl_ids(rec, d, model_order_id, &c);
 }
 
 void

@@ -188,7 +188,7 @@ struct rp_rows {
 	const struct kfd_field *dq_qid;
 	const struct kfd_field *ce_page, *ce_trigger, *ce_type, *ce_auto,
 		*ce_id, *ce_slot;
-	const struct kfd_field *de_id;
+	const struct kfd_field *de_id, *se_id;
 	const struct kfd_field *we_timeout, *we_result, *we_num;
 	const struct kfd_field *svm_start, *svm_size, *svm_op, *svm_nattr;
 	const struct kfd_field *smi_fd;
@@ -499,6 +499,20 @@ void rp_order_print(const struct rp_model *m, FILE *out);
 void rp_model_free(struct rp_model *m);
 /* Per-record model updates (model.c, model_ioctl.c). */
 void rp_model_ioctl(struct rp_model *m, const struct kt_record *rec);
+
+/*
+ * rp_ioctl_ids() - the ids a call names, by schema role: @fn gets each
+ * memory handle, queue id (its low 30 bits) and event id with RP_ID_MAKE
+ * when the call creates it (an output: ALLOC, IMPORT_DMABUF,
+ * IPC_IMPORT_HANDLE, CREATE_QUEUE, CREATE_EVENT), RP_ID_END when it ends
+ * it (FREE_MEMORY_OF_GPU, DESTROY_QUEUE, DESTROY_EVENT), RP_ID_USE for
+ * other inputs (the events-page handle of CREATE_EVENT too). @kind is an
+ * enum rp_dep_kind.
+ */
+enum { RP_ID_MAKE, RP_ID_USE, RP_ID_END };
+typedef void (*rp_id_fn)(void *ctx, unsigned int kind, uint64_t value, int how);
+void rp_ioctl_ids(const struct kt_record *rec, const struct kfd_ioctl_desc *d,
+		  rp_id_fn fn, void *ctx);
 int32_t rp_model_fd(struct rp_model *m, int32_t fd);
 int32_t rp_model_proc_new(struct rp_model *m, int32_t fd, uint64_t seq,
 			  int secondary);
@@ -651,6 +665,9 @@ struct rp_run {
 	int in_retry;			/* issuing pending waits again */
 	int wait_final;			/* ... the last time: may block */
 	int wait_still;			/* the one issued is still pending */
+	int fork_noted;
+	/* --threads (threads.c): NULL in the serial replay. */
+	struct rp_mt *mt;
 };
 
 /* One ioctl being replayed. */
@@ -678,6 +695,34 @@ struct rp_call {
 	struct rp_lbuf lb[KT_MAX_BUFS];
 };
 
+/*
+ * run.c: one record of the pass. rp_run_admit() says whether @rec is
+ * replayed (it notes forks and execs, counts what the filters leave out);
+ * rp_run_record() replays it and counts it. rp_time_due() is how long
+ * --timing=original sleeps before @rec (ns), rp_sleep_ns() sleeps.
+ */
+int rp_actionable(unsigned int type);
+const char *rp_rec_name(const struct kt_record *rec);
+int rp_run_admit(struct rp_run *st, const struct kt_record *rec);
+void rp_run_record(struct rp_run *st, const struct kt_record *rec);
+uint64_t rp_time_due(struct rp_run *st, const struct kt_record *rec);
+void rp_sleep_ns(uint64_t ns);
+
+/*
+ * threads.c: --threads. rp_threads_run() replays the pass from @s with
+ * each captured thread on a thread of its own; the caller's thread reads
+ * the stream and hands every record to its thread's queue. Every access
+ * to @st happens under one lock, which a worker lets go only while its
+ * ioctl is in the kernel: rp_mt_leave() before, rp_mt_enter() after
+ * (no-ops in the serial replay). rp_mt_dep_note() adds, to a divergence
+ * report, the record of another thread it waited for.
+ * Return: as rp_stream_next() at the end of the stream (0, or negative).
+ */
+int rp_threads_run(struct rp_run *st, struct rp_stream *s);
+void rp_mt_leave(struct rp_run *st);
+void rp_mt_enter(struct rp_run *st);
+void rp_mt_dep_note(struct rp_run *st);
+
 /* run_ioctl.c */
 void rp_run_ioctl(struct rp_run *st, const struct kt_record *rec);
 /*
@@ -698,6 +743,13 @@ void rp_diverge_order(struct rp_run *st, const struct rp_m_dep *d);
  */
 int rp_wait_completed(const struct rp_rows *r, const struct kfd_ioctl_desc *d,
 		      const struct kt_ioctl_rec *io);
+/*
+ * rp_wait_ids() - the event ids the WAIT_EVENTS @rec names, as captured
+ * (up to @max into @ids). Return: how many it names (maybe more than
+ * @max), or -1 when the record does not tell.
+ */
+int rp_wait_ids(const struct rp_rows *r, const struct kt_record *rec,
+		uint32_t *ids, size_t max);
 int rp_wait_hold(struct rp_run *st, const struct kt_record *rec);
 void rp_wait_before(struct rp_run *st, const struct kt_record *rec,
 		    const struct kfd_ioctl_desc *d);

@@ -109,6 +109,7 @@ rows_init(void)
 	r->ce_id = fld(r->create_event, "event_id");
 	r->ce_slot = fld(r->create_event, "event_slot_index");
 	r->de_id = fld(r->destroy_event, "event_id");
+	r->se_id = fld(r->set_event, "event_id");
 	r->we_timeout = fld(r->wait_events, "timeout");
 	r->we_result = fld(r->wait_events, "wait_result");
 	r->we_num = fld(r->wait_events, "num_events");

@@ -232,8 +232,8 @@ filtered(const struct rp_run *st, const struct kt_record *rec)
 
 /* ------------------------------------------------------------------ */
 
-static int
-actionable(unsigned int type)
+int
+rp_actionable(unsigned int type)
 {
 	switch (type) {
 	case KT_REC_IOCTL:
@@ -249,8 +249,8 @@ actionable(unsigned int type)
 }
 
 /* The name of @rec for messages: its ioctl's, or its type's. */
-static const char *
-rec_name(const struct kt_record *rec)
+const char *
+rp_rec_name(const struct kt_record *rec)
 {
 	const struct kfd_ioctl_desc *d;
 	const char *n;
@@ -265,12 +265,13 @@ rec_name(const struct kt_record *rec)
 }
 
 /*
- * --timing=original: sleep until @rec's captured offset from the first
- * record. A gap longer than the cap (a forged or broken timestamp can ask
- * for years) is cut to it, and the schedule moves on from there.
+ * --timing=original: how long to sleep before @rec so that it starts at
+ * its captured offset from the first record, in ns. A gap longer than the
+ * cap (a forged or broken timestamp can ask for years) is cut to it, and
+ * the schedule moves on from there.
  */
-static void
-keep_time(struct rp_run *st, const struct kt_record *rec)
+uint64_t
+rp_time_due(struct rp_run *st, const struct kt_record *rec)
 {
 	uint64_t cap = (st->o->max_sleep_ms ? st->o->max_sleep_ms : 10000) *
 		       1000000ull;
@@ -278,10 +279,10 @@ keep_time(struct rp_run *st, const struct kt_record *rec)
 
 	if (!st->ts0) {
 		st->ts0 = rec->ts;
-		return;
+		return 0;
 	}
 	if (rec->ts <= st->ts0)
-		return;
+		return 0;
 	now = kfd_dispatch_now();
 	gap = rec->ts - st->ts0;
 	if (gap > UINT64_MAX - st->t0_ns)
@@ -291,21 +292,25 @@ keep_time(struct rp_run *st, const struct kt_record *rec)
 		if (!st->sleeps_capped++)
 			fprintf(st->out, "warning: #%" PRIu64 " %s: the trace asks "
 				"for a pause of %.3f s before it; pauses are cut "
-				"to %.3f s\n", rec->seq, rec_name(rec),
+				"to %.3f s\n", rec->seq, rp_rec_name(rec),
 				(double)(due - now) / 1e9, (double)cap / 1e9);
 		/* Later records keep their gaps from this one. */
 		st->ts0 += due - now - cap;
 		due = now + cap;
 	}
-	if (due > now) {
-		struct timespec ts = {
-			.tv_sec = (time_t)((due - now) / 1000000000ull),
-			.tv_nsec = (long)((due - now) % 1000000000ull),
-		};
+	return due > now ? due - now : 0;
+}
 
-		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-			;
-	}
+void
+rp_sleep_ns(uint64_t ns)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)(ns / 1000000000ull),
+		.tv_nsec = (long)(ns % 1000000000ull),
+	};
+
+	while (ns && nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
 }
 
 static void
@@ -327,6 +332,52 @@ verbose_line(struct rp_run *st, const struct kt_record *rec)
 	}
 	fprintf(st->out, "%s\n", st->diverged_now ? "  <-- diverged" : "");
 	kt_strbuf_release(&sb);
+}
+
+int
+rp_run_admit(struct rp_run *st, const struct kt_record *rec)
+{
+	if (!rp_actionable(rec->type)) {
+		if (rec->type == KT_REC_FORK && rec->u.fork.child_pid &&
+		    !st->fork_noted++) {
+			st->cur_seq = rec->seq;
+			st->cur_name = "fork";
+			rp_note(st, "the child (pid %d) has a trace of its own; "
+				"replay it separately", rec->u.fork.child_pid);
+		} else if (rec->type == KT_REC_EXEC) {
+			char safe[512];
+
+			st->cur_seq = rec->seq;
+			st->cur_name = "exec";
+			rp_note(st, "the captured image ends here (exec of %s)",
+				rec->u.exec.path ?
+				kfd_text_safe(safe, sizeof(safe),
+					      rec->u.exec.path, 4096) : "?");
+		}
+		return 0;
+	}
+	if (filtered(st, rec)) {
+		st->sum.filtered++;
+		return 0;
+	}
+	return 1;
+}
+
+void
+rp_run_record(struct rp_run *st, const struct kt_record *rec)
+{
+	st->cur_seq = rec->seq;
+	st->diverged_now = 0;
+	st->have_live = 0;
+	if (rec->type == KT_REC_IOCTL)
+		rp_run_ioctl(st, rec);
+	else
+		rp_run_sys(st, rec);
+	st->sum.records++;
+	if (!st->diverged_now)
+		st->sum.last_ok_seq = rec->seq;
+	if (st->o->verbose)
+		verbose_line(st, rec);
 }
 
 static void
@@ -361,6 +412,7 @@ run_reset(struct rp_run *st)
 	st->sleeps_capped = 0;
 	st->stop = 0;
 	st->notes = 0;
+	st->fork_noted = 0;
 	memset(&st->sum, 0, sizeof(st->sum));
 	st->sum.first_divergence_seq = UINT64_MAX;
 	st->sum.last_ok_seq = UINT64_MAX;
@@ -383,7 +435,7 @@ run_once(struct rp_run *st, const char *record_path)
 {
 	const struct kt_record *rec;
 	struct rp_stream s;
-	int r, fork_noted = 0;
+	int r;
 	double cpu0;
 
 	run_reset(st);
@@ -414,45 +466,16 @@ run_once(struct rp_run *st, const char *record_path)
 	}
 	st->t0_ns = kfd_dispatch_now();
 	cpu0 = cpu_now();
-	while (!st->stop && (r = rp_stream_next(&s, &rec)) > 0) {
-		if (!actionable(rec->type)) {
-			if (rec->type == KT_REC_FORK && rec->u.fork.child_pid &&
-			    !fork_noted++) {
-				st->cur_seq = rec->seq;
-				st->cur_name = "fork";
-				rp_note(st, "the child (pid %d) has a trace of its own; "
-					"replay it separately", rec->u.fork.child_pid);
-			} else if (rec->type == KT_REC_EXEC) {
-				char safe[512];
-
-				st->cur_seq = rec->seq;
-				st->cur_name = "exec";
-				rp_note(st, "the captured image ends here (exec of %s)",
-					rec->u.exec.path ?
-					kfd_text_safe(safe, sizeof(safe),
-						      rec->u.exec.path, 4096) : "?");
-			}
-			continue;
+	if (st->o->threads)
+		r = rp_threads_run(st, &s);
+	else
+		while (!st->stop && (r = rp_stream_next(&s, &rec)) > 0) {
+			if (!rp_run_admit(st, rec))
+				continue;
+			if (st->o->timing == KFD_REPLAY_TIMING_ORIGINAL)
+				rp_sleep_ns(rp_time_due(st, rec));
+			rp_run_record(st, rec);
 		}
-		if (filtered(st, rec)) {
-			st->sum.filtered++;
-			continue;
-		}
-		if (st->o->timing == KFD_REPLAY_TIMING_ORIGINAL)
-			keep_time(st, rec);
-		st->cur_seq = rec->seq;
-		st->diverged_now = 0;
-		st->have_live = 0;
-		if (rec->type == KT_REC_IOCTL)
-			rp_run_ioctl(st, rec);
-		else
-			rp_run_sys(st, rec);
-		st->sum.records++;
-		if (!st->diverged_now)
-			st->sum.last_ok_seq = rec->seq;
-		if (st->o->verbose)
-			verbose_line(st, rec);
-	}
 	/* Waits nothing released: their last chance, then compared. */
 	if (!st->stop)
 		rp_wait_flush(st);

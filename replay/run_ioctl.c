@@ -271,7 +271,7 @@ rp_run_ioctl(struct rp_run *st, const struct kt_record *rec)
 	struct rp_call c;
 	size_t args_len;
 	void *argp;
-	int live_fd;
+	int live_fd, early_end;
 
 	/* Not memset: lb[] is large and build_bufs() fills what it uses. */
 	c.rec = rec;
@@ -357,9 +357,21 @@ rp_run_ioctl(struct rp_run *st, const struct kt_record *rec)
 		argp = st->as.guard;	/* the argument pointer itself was bad */
 	else if (!c.size && !io->arg_size)
 		argp = NULL;
+	/*
+	 * --threads: once the kernel has freed the id, another thread's
+	 * call may get it back before this one is compared, so its binding
+	 * ends before the call.
+	 */
+	early_end = st->mt && io->ret >= 0 &&
+		    (c.d == st->rows->free_mem || c.d == st->rows->destroy_queue ||
+		     c.d == st->rows->destroy_event || c.d == st->rows->gem_close);
+	if (early_end)
+		rp_forget_call(st, &c);
+	rp_mt_leave(st);
 	c.ret = kfd_dispatch_once(live_fd, (enum kfd_file_kind)io->file_kind,
 				  io->request, argp);
 	c.err = c.ret < 0 ? errno : 0;
+	rp_mt_enter(st);
 	st->have_live = 1;
 	st->live_ret = c.ret;
 	st->live_err = c.err;
@@ -379,7 +391,7 @@ rp_run_ioctl(struct rp_run *st, const struct kt_record *rec)
 		}
 	}
 	rp_verify_call(st, &c);
-	if (c.ret >= 0 && io->ret >= 0)
+	if (c.ret >= 0 && io->ret >= 0 && !early_end)
 		rp_forget_call(st, &c);
 	rp_wait_after(st, rec, c.d);
 }

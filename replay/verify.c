@@ -79,6 +79,7 @@ print_last_ok(struct rp_run *st)
 			break;
 		}
 	}
+	rp_mt_dep_note(st);
 	if (st->sum.last_ok_seq == UINT64_MAX)
 		fprintf(st->out, "  (no record matched before it)\n");
 	else

@@ -36,9 +36,9 @@ rp_wait_completed(const struct rp_rows *r, const struct kfd_ioctl_desc *d,
 	       KFD_ABI_WAIT_RESULT_COMPLETE;
 }
 
-/* Whether the wait @rec names event @id (its events array, as captured). */
-static int
-wait_names(const struct rp_rows *r, const struct kt_record *rec, uint32_t id)
+int
+rp_wait_ids(const struct rp_rows *r, const struct kt_record *rec,
+	    uint32_t *ids, size_t max)
 {
 	const struct kt_ioctl_rec *io = &rec->u.ioctl;
 	const struct kfd_struct_desc *el;
@@ -48,28 +48,46 @@ wait_names(const struct rp_rows *r, const struct kt_record *rec, uint32_t id)
 
 	if (!r->wait_events->nbufs || !(el = r->wait_events->bufs[0].elem) ||
 	    !el->size)
-		return 1;	/* cannot tell: treat as naming it */
+		return -1;
 	for (i = 0; i < el->nfields; i++)
 		if (!strcmp(el->fields[i].name, "event_id"))
 			f = &el->fields[i];
 	if (!f)
-		return 1;
+		return -1;
 	for (k = 0; k < io->nbufs; k++) {
 		const struct kt_buf_image *b = &io->bufs[k];
 		size_t off;
+		int n = 0;
 
 		if (b->index != 0 || !b->before)
 			continue;
 		for (off = 0; off + el->size <= b->len_before; off += el->size) {
 			uint64_t v;
 
-			if (kfd_field_load(f, b->before + off, el->size, &v) == 0 &&
-			    (uint32_t)v == id)
-				return 1;
+			if (kfd_field_load(f, b->before + off, el->size, &v))
+				continue;
+			if ((size_t)n < max)
+				ids[n] = (uint32_t)v;
+			n++;
 		}
-		return 0;
+		return n;
 	}
-	return 1;
+	return -1;
+}
+
+/* Whether the wait @rec names event @id (1 when it cannot tell). */
+static int
+wait_names(const struct rp_rows *r, const struct kt_record *rec, uint32_t id)
+{
+	uint32_t ids[64];
+	int n = rp_wait_ids(r, rec, ids, 64), i;
+
+	if (n < 0 || n > 64)
+		return 1;
+	for (i = 0; i < n; i++)
+		if (ids[i] == id)
+			return 1;
+	return 0;
 }
 
 /* Issue pending wait @i again; drop it when it is done with. */

@@ -8,7 +8,11 @@
  * in one thread and freed in another, and events are set in one thread and
  * waited in another: a replay must issue them in the captured order.
  *
- * Usage: rp_mt THREADS [ROUNDS]. It prints the file the thunk was loaded
+ * `rp_mt block` instead has one thread wait on an event that the main
+ * thread sets 100 ms later: a wait that is in the kernel while the call
+ * that releases it runs, for the test that --threads replays it so.
+ *
+ * Usage: rp_mt THREADS [ROUNDS] | rp_mt block. It prints the file the thunk was loaded
  * from ("thunk: PATH"). Unexpected statuses go to stderr and make the exit
  * status 1.
  */
@@ -18,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <hsakmt.h>
 
@@ -115,6 +120,27 @@ worker(void *arg)
 	return NULL;
 }
 
+static void *
+blocked(void *arg)
+{
+	(void)arg;
+	check(hsaKmtWaitOnEvent(events[0], 10000), "WaitOnEvent");
+	return NULL;
+}
+
+/* rp_mt block: the wait is entered long before its set. */
+static void
+block(void)
+{
+	struct timespec ts = { 0, 100 * 1000 * 1000 };
+	pthread_t t;
+
+	pthread_create(&t, NULL, blocked, NULL);
+	nanosleep(&ts, NULL);
+	check(hsaKmtSetEvent(events[0]), "SetEvent");
+	pthread_join(t, NULL);
+}
+
 static int
 print_thunk(struct dl_phdr_info *info, size_t size, void *data)
 {
@@ -133,8 +159,9 @@ main(int argc, char **argv)
 	pthread_t t[RP_MT_MAX];
 	HSAuint32 n;
 	unsigned int i;
+	int block_mode = argc > 1 && !strcmp(argv[1], "block");
 
-	nthreads = argc > 1 ? (unsigned int)atoi(argv[1]) : 2;
+	nthreads = block_mode ? 1 : argc > 1 ? (unsigned int)atoi(argv[1]) : 2;
 	rounds = argc > 2 ? (unsigned int)atoi(argv[2]) : 24;
 	if (nthreads < 1 || nthreads > RP_MT_MAX || rounds < 1 || rounds > 256) {
 		fprintf(stderr, "usage: rp_mt THREADS(1-%d) [ROUNDS(1-256)]\n",
@@ -164,9 +191,11 @@ main(int argc, char **argv)
 		if (!events[i])
 			return 1;
 	}
-	for (i = 0; i < nthreads; i++)
+	if (block_mode)
+		block();
+	for (i = 0; i < nthreads && !block_mode; i++)
 		pthread_create(&t[i], NULL, worker, (void *)(uintptr_t)i);
-	for (i = 0; i < nthreads; i++)
+	for (i = 0; i < nthreads && !block_mode; i++)
 		pthread_join(t[i], NULL);
 	for (i = 0; i < nthreads; i++) {
 		drain(&boxes[i]);

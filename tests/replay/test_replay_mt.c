@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The serial replay of multi-threaded captures: rp_mt (N threads handing
- * buffers and events to one another) captured on AMD's thunk and on ours
- * replays with zero divergences on the same profile and on mi210x2; a
+ * Multi-threaded captures: rp_mt (N threads handing buffers and events to
+ * one another) captured on AMD's thunk and on ours replays with zero
+ * divergences on the same profile and on mi210x2, serially and with
+ * --threads; with --threads a wait is in the kernel while the set that
+ * releases it runs; a
  * wait that comes before its SET_EVENT in sequence order does not block;
  * a record moved before the call its id comes from is reported with both
  * record numbers; a trace whose dependencies form a cycle is refused.
@@ -130,17 +132,29 @@ parse(const char *file, size_t *n)
 	return v;
 }
 
+/* Replay @file serially, or with --threads (@threads: its thread count). */
 static void
-replay_clean(const char *file, const char *sim, const char *map)
+replay_clean(const char *file, const char *sim, const char *map, int threads)
 {
+	const char *mode = threads ? "--threads" : "--verify=strict";
+	char want[96];
+
 	if (map)
-		assert_int_equal(RUN(kfdtrace, "replay", sim, "--gpu-map", map,
-				     tmp(file)), 0);
+		assert_int_equal(RUN(kfdtrace, "replay", sim, mode, "--gpu-map",
+				     map, tmp(file)), 0);
 	else
-		assert_int_equal(RUN(kfdtrace, "replay", sim, tmp(file)), 0);
+		assert_int_equal(RUN(kfdtrace, "replay", sim, mode, tmp(file)), 0);
 	expect_out("result:      match (strict)");
 	assert_null(strstr(out, "divergence"));
 	assert_null(strstr(out, "order: #"));
+	if (threads) {
+		snprintf(want, sizeof(want), "threads:     %d captured threads, "
+			 "each replayed on a thread of its own", threads);
+		expect_out(want);
+		assert_null(strstr(out, "stopped before"));
+	} else {
+		assert_null(strstr(out, "threads:"));
+	}
 }
 
 /* ------------------------------------------------------------------ */
@@ -183,8 +197,11 @@ threads_on(int ours)
 			 "%d threads, every use after its creation",
 			 atoi(counts[i]) + 1);
 		expect_out(want);
-		replay_clean(file, "--sim", NULL);
-		replay_clean(file, "--sim=mi210x2", "0xab12=0x5d3c");
+		replay_clean(file, "--sim", NULL, 0);
+		replay_clean(file, "--sim=mi210x2", "0xab12=0x5d3c", 0);
+		replay_clean(file, "--sim", NULL, atoi(counts[i]) + 1);
+		replay_clean(file, "--sim=mi210x2", "0xab12=0x5d3c",
+			     atoi(counts[i]) + 1);
 	}
 }
 
@@ -261,6 +278,72 @@ test_wait_before_set(void **state)
 	assert_true(tc_now() - t0 < 15);
 }
 
+/* The completed wait and the set of "rp_mt block" in @file's dump. */
+static void
+wait_and_set(const char *file, struct jrec *w, struct jrec *set)
+{
+	struct jrec *r;
+	size_t n, k;
+
+	r = parse(file, &n);
+	memset(w, 0, sizeof(*w));
+	memset(set, 0, sizeof(*set));
+	for (k = 0; k < n; k++) {
+		if (!strcmp(r[k].name, "WAIT_EVENTS") && r[k].ok)
+			*w = r[k];
+		else if (!strcmp(r[k].name, "SET_EVENT"))
+			*set = r[k];
+	}
+	free(r);
+	if (!w->seq || !set->seq || w->dur == UINT64_MAX)
+		fail_msg("%s: no completed wait and set", file);
+}
+
+/*
+ * With --threads a wait is in the kernel while the other thread's call
+ * that releases it runs, as in the capture (the records of the replay
+ * itself show it): the capture's wait entered 100 ms before the set. The
+ * serial replay issues the set first.
+ */
+static void
+test_threads_block(void **state)
+{
+	char lib[4200], path[4200];
+	const char *env[] = { lib, NULL };
+	struct jrec w, set;
+
+	(void)state;
+	lib_path(lib, sizeof(lib), 0);
+	snprintf(path, sizeof(path), "%s", tmp("block.kft"));
+	unlink(path);
+	assert_int_equal(run_env((const char *const[]){ kfdtrace, "record", "-o",
+				 path, "--sim", "--", mt, "block", NULL }, env), 0);
+	assert_null(strstr(out, "rp_mt:"));
+	wait_and_set("block.kft", &w, &set);
+	assert_true(w.tid != set.tid);
+	assert_true(w.ts < set.ts && set.ts < w.ts + w.dur);
+	assert_true(set.seq < w.seq);
+
+	unlink(tmp("block-mt.kft"));
+	assert_int_equal(RUN(kfdtrace, "replay", "--sim", "--threads",
+			     "--timing=original", "--record", tmp("block-mt.kft"),
+			     tmp("block.kft")), 0);
+	expect_out("result:      match (strict)");
+	expect_out("threads:     2 captured threads");
+	wait_and_set("block-mt.kft", &w, &set);
+	assert_true(w.tid != set.tid);
+	assert_true(w.ts < set.ts && set.ts < w.ts + w.dur);
+
+	unlink(tmp("block-serial.kft"));
+	assert_int_equal(RUN(kfdtrace, "replay", "--sim", "--timing=original",
+			     "--record", tmp("block-serial.kft"),
+			     tmp("block.kft")), 0);
+	expect_out("result:      match (strict)");
+	wait_and_set("block-serial.kft", &w, &set);
+	assert_true(w.tid == set.tid);
+	assert_true(set.ts < w.ts);
+}
+
 /* The first FREE whose handle another thread allocated: @a, @f. */
 static void
 cross_free(struct jrec *r, size_t n, size_t *a, size_t *f)
@@ -331,6 +414,13 @@ test_moved_free(void **state)
 	assert_null(strstr(out, "EBADF"));
 	snprintf(want, sizeof(want), "first at #%s (stopped there", sa);
 	expect_out(want);
+	/* The same with each thread on its own: the plan's check holds. */
+	snprintf(want, sizeof(want), "divergence at #%s FREE_MEMORY_OF_GPU: not "
+		 "issued: it uses memory handle %s", sa, hex);
+	assert_int_equal(RUN(kfdtrace, "replay", "--sim", "--threads",
+			     tmp("moved.kft")), 1);
+	expect_out(want);
+	assert_null(strstr(out, "EBADF"));
 }
 
 /*
@@ -465,6 +555,7 @@ main(void)
 		cmocka_unit_test(test_threads_amd),
 		cmocka_unit_test(test_threads_ours),
 		cmocka_unit_test(test_wait_before_set),
+		cmocka_unit_test(test_threads_block),
 		cmocka_unit_test(test_moved_free),
 		cmocka_unit_test(test_moved_free_early),
 		cmocka_unit_test(test_cycle),

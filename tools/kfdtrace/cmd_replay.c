@@ -64,6 +64,9 @@ kfdtrace_help_replay(FILE *out)
 		"      --skip KIND,...     replay everything but these kinds\n"
 		"      --stop-at-divergence  stop at the first divergence (default)\n"
 		"      --keep-going        go on after divergences and count them all\n"
+		"      --threads           each captured thread on a thread of its own,\n"
+		"                          after the calls that had returned before it\n"
+		"                          (default: serial, in sequence order)\n"
 		"      --timing=MODE       asap (default) or original (keep the gaps)\n"
 		"      --max-sleep MS      with --timing=original, the longest gap kept\n"
 		"                          (default 10000; longer ones are cut, with a\n"
@@ -218,6 +221,8 @@ parse(int argc, char **argv, struct replay_cli *c)
 			c->o.keep_going = 1;
 		} else if (!strcmp(a, "--force")) {
 			c->o.force = 1;
+		} else if (!strcmp(a, "--threads")) {
+			c->o.threads = 1;
 		} else if (!strcmp(a, "--plan")) {
 			c->plan = 1;
 		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {

@@ -101,6 +101,14 @@ struct kfd_replay_opts {
 	const char *topology_root;
 	/* Divergences described in full; 0: 20. All are counted. */
 	unsigned int max_reported;
+	/*
+	 * Replay each captured thread on a thread of its own, each call
+	 * after the calls of other threads that had returned before it was
+	 * entered (the capture's happens-before order); calls that
+	 * overlapped in the capture may run at the same time, in any order.
+	 * 0: the serial replay, in sequence order.
+	 */
+	int threads;
 	/* Print every replayed record. */
 	int verbose;
 	/* Reports and the summary go here; NULL: stdout. */

@@ -1,0 +1,493 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * --threads: each captured thread replayed on a thread of its own.
+ *
+ * The caller's thread reads the stream, in sequence order, and hands each
+ * record to the worker of its captured thread, with what it waits for
+ * (threads_order.c). A worker replays its records in order, each once the
+ * records it waits for are done.
+ *
+ * A wait that completed is numbered when it returns, maybe long after it
+ * entered: the reader reads up to RP_MT_AHEAD records ahead and hands such
+ * a wait over before the records that entered after it, so that it is in
+ * the kernel before the SET_EVENT that released it in the capture. Records
+ * that returned before it entered stay before it, so what it waits for is
+ * handed over first.
+ *
+ * The replay state (fd table, bindings, address space, counters) stays one
+ * struct under one lock. A worker holds the lock while it translates,
+ * verifies and reports, and lets go of it only while its ioctl is in the
+ * kernel, so a WAIT_EVENTS blocks for real while another thread's
+ * SET_EVENT runs. What belongs to the record in hand (its argument arena,
+ * its number and name, its live result) is swapped in with the lock.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "replay_priv.h"
+#include "threads.h"
+
+#define RP_MT_WORKERS	64	/* captured threads past this share one */
+#define RP_MT_QUEUE	1024	/* records queued per worker */
+#define RP_MT_AHEAD	4096	/* records read ahead, to move waits */
+
+struct rp_mt_job {
+	struct kt_record *rec;
+	struct rp_mt_needs nd;	/* its arrays: one allocation */
+};
+
+/* The part of struct rp_run that belongs to the record in hand. */
+struct rp_mt_ctx {
+	uint8_t *arena;
+	size_t arena_cap;
+	uint64_t cur_seq;
+	const char *cur_name;
+	int diverged_now;
+	int have_live;
+	int64_t live_ret;
+	int live_err;
+	int in_retry, wait_final, wait_still;
+};
+
+struct rp_mt_worker {
+	struct rp_mt *mt;
+	pthread_t th;
+	uint32_t tid;
+	struct rp_mt_job *q;	/* ring of RP_MT_QUEUE */
+	size_t head, n;
+	uint64_t done;		/* records replayed */
+	int held;		/* the wait in hand is issued */
+	uint64_t last_seq;
+	struct rp_mt_ctx ctx;
+	struct rp_m_node dep;	/* of the record in hand */
+};
+
+struct rp_mt {
+	pthread_mutex_t lock;
+	pthread_cond_t cv;
+	struct rp_run *st;
+	unsigned int nw, started;
+	struct rp_mt_worker *w;
+	int reading_done;
+	struct rp_mt_order order;	/* the reader's */
+};
+
+/* The worker the calling thread is (NULL: the reader). */
+static __thread struct rp_mt_worker *self;
+
+static void
+ctx_save(const struct rp_run *st, struct rp_mt_ctx *c)
+{
+	c->arena = st->arena;
+	c->arena_cap = st->arena_cap;
+	c->cur_seq = st->cur_seq;
+	c->cur_name = st->cur_name;
+	c->diverged_now = st->diverged_now;
+	c->have_live = st->have_live;
+	c->live_ret = st->live_ret;
+	c->live_err = st->live_err;
+	c->in_retry = st->in_retry;
+	c->wait_final = st->wait_final;
+	c->wait_still = st->wait_still;
+}
+
+static void
+ctx_load(struct rp_run *st, const struct rp_mt_ctx *c)
+{
+	st->arena = c->arena;
+	st->arena_cap = c->arena_cap;
+	st->cur_seq = c->cur_seq;
+	st->cur_name = c->cur_name;
+	st->diverged_now = c->diverged_now;
+	st->have_live = c->have_live;
+	st->live_ret = c->live_ret;
+	st->live_err = c->live_err;
+	st->in_retry = c->in_retry;
+	st->wait_final = c->wait_final;
+	st->wait_still = c->wait_still;
+}
+
+void
+rp_mt_leave(struct rp_run *st)
+{
+	if (!st->mt || !self)
+		return;
+	ctx_save(st, &self->ctx);
+	pthread_mutex_unlock(&st->mt->lock);
+}
+
+void
+rp_mt_enter(struct rp_run *st)
+{
+	int err = errno;	/* the ioctl's, for the caller */
+
+	if (!st->mt || !self)
+		return;
+	pthread_mutex_lock(&st->mt->lock);
+	ctx_load(st, &self->ctx);
+	errno = err;
+}
+
+void
+rp_mt_dep_note(struct rp_run *st)
+{
+	const struct rp_m_node *d;
+
+	if (!st->mt || !self || !self->dep.seq)
+		return;
+	d = &self->dep;
+	fprintf(st->out, "  (on thread %u, after #%" PRIu64 " %s [%u]: the last "
+		"call of another thread that had returned before it was "
+		"entered)\n", self->tid, d->seq, d->name, d->tid);
+}
+
+/* Whether every record @j waits for is done (or, where that is enough, held). */
+static int
+ready(const struct rp_mt *mt, const struct rp_mt_job *j)
+{
+	unsigned int u;
+
+	for (u = 0; u < mt->nw; u++) {
+		const struct rp_mt_worker *o = &mt->w[u];
+
+		if (j->nd.done[u] > o->done ||
+		    j->nd.held[u] > o->done + (uint64_t)o->held)
+			return 0;
+	}
+	return 1;
+}
+
+static void
+job_free(struct rp_mt_job *j)
+{
+	free(j->rec);
+	free(j->nd.done);
+	j->rec = NULL;
+	j->nd.done = NULL;
+}
+
+/*
+ * A wait that completed in the capture: first issued with timeout 0, so
+ * that a signal an earlier set left is taken before any later set can
+ * join it; if its events are not signalled, then the next set (its
+ * releaser) may go, and it is issued again with its captured timeout
+ * (capped) and compared.
+ */
+static void
+run_wait(struct rp_mt *mt, struct rp_mt_worker *w, const struct kt_record *rec)
+{
+	struct rp_run *st = mt->st;
+
+	st->in_retry = 1;
+	st->wait_still = 0;
+	rp_run_record(st, rec);
+	st->in_retry = 0;
+	if (!st->wait_still || st->stop)
+		return;
+	st->wait_still = 0;
+	w->held = 1;
+	pthread_cond_broadcast(&mt->cv);
+	st->wait_final = 1;
+	st->diverged_now = 0;
+	rp_run_ioctl(st, rec);
+	st->wait_final = 0;
+	if (!st->diverged_now)
+		st->sum.last_ok_seq = rec->seq;
+}
+
+static void *
+worker_main(void *arg)
+{
+	struct rp_mt_worker *w = arg;
+	struct rp_mt *mt = w->mt;
+	struct rp_run *st = mt->st;
+
+	self = w;
+	pthread_mutex_lock(&mt->lock);
+	for (;;) {
+		struct rp_mt_job *j;
+		uint64_t ns;
+
+		while (!st->stop && !(w->n && ready(mt, &w->q[w->head])) &&
+		       !(mt->reading_done && !w->n))
+			pthread_cond_wait(&mt->cv, &mt->lock);
+		if (st->stop || !w->n)
+			break;
+		j = &w->q[w->head];
+		w->dep = j->nd.dep;
+		ctx_load(st, &w->ctx);
+		if (st->o->timing == KFD_REPLAY_TIMING_ORIGINAL &&
+		    (ns = rp_time_due(st, j->rec))) {
+			ctx_save(st, &w->ctx);
+			pthread_mutex_unlock(&mt->lock);
+			rp_sleep_ns(ns);
+			pthread_mutex_lock(&mt->lock);
+			ctx_load(st, &w->ctx);
+		}
+		if (j->nd.wait)
+			run_wait(mt, w, j->rec);
+		else
+			rp_run_record(st, j->rec);
+		ctx_save(st, &w->ctx);
+		w->held = 0;
+		w->last_seq = j->rec->seq;
+		job_free(j);
+		w->head = (w->head + 1) % RP_MT_QUEUE;
+		w->n--;
+		w->done++;
+		pthread_cond_broadcast(&mt->cv);
+	}
+	pthread_mutex_unlock(&mt->lock);
+	return NULL;
+}
+
+static int
+mt_setup(struct rp_mt *mt, struct rp_run *st)
+{
+	unsigned int u;
+
+	memset(mt, 0, sizeof(*mt));
+	mt->st = st;
+	if (rp_mt_order_init(&mt->order, &st->r->model, RP_MT_WORKERS) < 0)
+		return -ENOMEM;
+	mt->nw = mt->order.nw;
+	mt->w = calloc(mt->nw, sizeof(*mt->w));
+	if (!mt->w)
+		return -ENOMEM;
+	for (u = 0; u < mt->nw; u++) {
+		struct rp_mt_worker *w = &mt->w[u];
+
+		w->mt = mt;
+		w->tid = rp_mt_order_tid(&mt->order, u);
+		w->q = calloc(RP_MT_QUEUE, sizeof(*w->q));
+		if (!w->q)
+			return -ENOMEM;
+	}
+	pthread_mutex_init(&mt->lock, NULL);
+	pthread_cond_init(&mt->cv, NULL);
+	return 0;
+}
+
+static void
+mt_teardown(struct rp_mt *mt)
+{
+	unsigned int u;
+
+	for (u = 0; mt->w && u < mt->nw; u++) {
+		struct rp_mt_worker *w = &mt->w[u];
+
+		while (w->q && w->n) {
+			job_free(&w->q[w->head]);
+			w->head = (w->head + 1) % RP_MT_QUEUE;
+			w->n--;
+		}
+		free(w->q);
+		free(w->ctx.arena);
+	}
+	free(mt->w);
+	rp_mt_order_free(&mt->order);
+}
+
+/* Per-thread progress, at the end of the pass. */
+static void
+mt_report(const struct rp_mt *mt, FILE *out)
+{
+	unsigned int u;
+
+	fprintf(out, "threads:     %u captured thread%s, each replayed on a "
+		"thread of its own\n", mt->nw, mt->nw == 1 ? "" : "s");
+	for (u = 0; u < mt->nw; u++) {
+		const struct rp_mt_worker *w = &mt->w[u];
+
+		fprintf(out, "  thread %u: %" PRIu64 " records replayed", w->tid,
+			w->done);
+		if (w->done)
+			fprintf(out, ", the last #%" PRIu64, w->last_seq);
+		if (w->n) {
+			const struct rp_mt_job *j = &w->q[w->head];
+
+			fprintf(out, "; stopped before #%" PRIu64 " %s",
+				j->rec->seq, rp_rec_name(j->rec));
+			if (!ready(mt, j) && j->nd.dep.seq)
+				fprintf(out, " (waiting for #%" PRIu64 " %s [%u])",
+					j->nd.dep.seq, j->nd.dep.name,
+					j->nd.dep.tid);
+		}
+		fprintf(out, "\n");
+	}
+	if (mt->order.shared)
+		fprintf(out, "  (%" PRIu64 " records of threads past the first %u "
+			"were replayed on the thread of another)\n",
+			mt->order.shared, mt->nw);
+}
+
+static void
+out_of_memory(struct rp_mt *mt, const struct kt_record *rec)
+{
+	struct rp_run *st = mt->st;
+
+	pthread_mutex_lock(&mt->lock);
+	st->cur_seq = rec->seq;
+	st->cur_name = rp_rec_name(rec);
+	st->sum.not_replayed++;
+	rp_note(st, "out of memory: not replayed");
+	pthread_mutex_unlock(&mt->lock);
+}
+
+/* Hand @rec (a copy, now the job's) to its worker; -1: the replay stopped. */
+static int
+hand_over(struct rp_mt *mt, struct kt_record *rec)
+{
+	struct rp_run *st = mt->st;
+	struct rp_mt_worker *w;
+	struct rp_mt_job j;
+	unsigned int u;
+
+	j.rec = rec;
+	j.nd.done = calloc(2 * (size_t)mt->nw, sizeof(*j.nd.done));
+	if (!j.nd.done) {
+		out_of_memory(mt, rec);
+		job_free(&j);
+		return 0;
+	}
+	j.nd.held = j.nd.done + mt->nw;
+	u = rp_mt_order_next(&mt->order, st->rows, rec, &j.nd);
+	w = &mt->w[u];
+	pthread_mutex_lock(&mt->lock);
+	while (w->n == RP_MT_QUEUE && !st->stop)
+		pthread_cond_wait(&mt->cv, &mt->lock);
+	if (st->stop) {
+		pthread_mutex_unlock(&mt->lock);
+		job_free(&j);
+		return -1;
+	}
+	w->q[(w->head + w->n) % RP_MT_QUEUE] = j;
+	w->n++;
+	pthread_cond_broadcast(&mt->cv);
+	pthread_mutex_unlock(&mt->lock);
+	return 0;
+}
+
+/* The records read ahead, in the order they are handed over. */
+struct ahead {
+	struct kt_record *r[RP_MT_AHEAD];
+	size_t n;
+};
+
+/*
+ * Add @c: a completed wait goes before the records after the last one
+ * that entered before it did (none of its own thread's: they all did).
+ */
+static void
+ahead_add(struct ahead *a, struct kt_record *c, int wait)
+{
+	size_t i = a->n;
+
+	if (wait)
+		while (i > 0 && a->r[i - 1]->ts > c->ts)
+			i--;
+	memmove(&a->r[i + 1], &a->r[i], (a->n - i) * sizeof(a->r[0]));
+	a->r[i] = c;
+	a->n++;
+}
+
+/* Hand over the first @n; -1 when the replay stopped (the rest freed). */
+static int
+ahead_flush(struct rp_mt *mt, struct ahead *a, size_t n)
+{
+	size_t i;
+	int r = 0;
+
+	for (i = 0; i < n; i++) {
+		if (r < 0)
+			free(a->r[i]);
+		else
+			r = hand_over(mt, a->r[i]);	/* it owns the copy */
+	}
+	memmove(&a->r[0], &a->r[n], (a->n - n) * sizeof(a->r[0]));
+	a->n -= n;
+	return r;
+}
+
+int
+rp_threads_run(struct rp_run *st, struct rp_stream *s)
+{
+	struct rp_mt_ctx main_ctx;
+	const struct kt_record *rec;
+	struct ahead *ahead;
+	struct rp_mt mt;
+	unsigned int u;
+	int r = 0, ret = 0;
+
+	ahead = calloc(1, sizeof(*ahead));
+	if (!ahead || mt_setup(&mt, st) < 0) {
+		free(ahead);
+		mt_teardown(&mt);
+		fprintf(st->out, "kfdtrace replay: out of memory for --threads\n");
+		return -ENOMEM;
+	}
+	ctx_save(st, &main_ctx);
+	st->mt = &mt;
+	/*
+	 * Sequence order, without the serial replay's holding back of
+	 * completed waits (stream.c): a wait that took the signal an earlier
+	 * set left would come after the next set, and the two sets would make
+	 * one. Here a wait may block while its releaser runs.
+	 */
+	s->wait_desc = NULL;
+	for (u = 0; u < mt.nw; u++) {
+		r = pthread_create(&mt.w[u].th, NULL, worker_main, &mt.w[u]);
+		if (r) {
+			fprintf(st->out, "kfdtrace replay: cannot start a replay "
+				"thread: %s\n", strerror(r));
+			st->stop = 1;
+			ret = -r;
+			break;
+		}
+		mt.started++;
+	}
+	while (!ret && (r = rp_stream_next(s, &rec)) > 0) {
+		struct kt_record *c;
+		int admit;
+
+		pthread_mutex_lock(&mt.lock);
+		if (st->stop) {
+			pthread_mutex_unlock(&mt.lock);
+			break;
+		}
+		admit = rp_run_admit(st, rec);
+		pthread_mutex_unlock(&mt.lock);
+		if (!admit)
+			continue;
+		if (!(c = kt_record_clone(rec))) {
+			out_of_memory(&mt, rec);
+			continue;
+		}
+		ahead_add(ahead, c, rec->type == KT_REC_IOCTL &&
+			  rp_wait_completed(st->rows, kfd_schema_lookup(
+				rec->u.ioctl.file_kind, rec->u.ioctl.request),
+				&rec->u.ioctl));
+		if (ahead->n == RP_MT_AHEAD && ahead_flush(&mt, ahead, 1) < 0)
+			break;
+	}
+	if (!ret && r < 0)
+		ret = r;
+	ahead_flush(&mt, ahead, ahead->n);
+	pthread_mutex_lock(&mt.lock);
+	mt.reading_done = 1;
+	pthread_cond_broadcast(&mt.cv);
+	pthread_mutex_unlock(&mt.lock);
+	for (u = 0; u < mt.started; u++)
+		pthread_join(mt.w[u].th, NULL);
+	st->mt = NULL;
+	ctx_load(st, &main_ctx);
+	mt_report(&mt, st->out);
+	mt_teardown(&mt);
+	pthread_mutex_destroy(&mt.lock);
+	pthread_cond_destroy(&mt.cv);
+	free(ahead);
+	return ret;
+}
