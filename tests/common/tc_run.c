@@ -175,5 +175,6 @@ tc_run_timed(char *const argv[], const char *out_path, struct tc_timing *t)
 	t->wall = tc_now() - t0;
 	t->cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
 		 (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	t->max_rss_kib = ru.ru_maxrss;
 	return status;
 }

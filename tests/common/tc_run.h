@@ -44,6 +44,11 @@ void tc_run_free(struct tc_run *res);
 struct tc_timing {
 	double wall;		/* seconds, from start to reaping */
 	double cpu;		/* the child's user + system seconds */
+	/*
+	 * Its peak resident set in KiB (ru_maxrss): the largest of the
+	 * child's and of every descendant it waited for, not their sum.
+	 */
+	long max_rss_kib;
 };
 
 /*

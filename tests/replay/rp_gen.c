@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Writes a synthetic trace of N ioctls for the replay benchmark: run it on
+ * Writes a synthetic trace of N ioctls for the replay benchmarks: run it on
  * kfdsim (`kfdtrace sim -- rp_gen OUT N`). It opens the devices, acquires
  * the VM, then cycles through cheap calls of several kinds (versions,
  * clocks, event set/reset/wait, event and memory create/destroy, GPU
@@ -10,6 +10,23 @@
  * With OUT "-" nothing is recorded and the rate of the calls themselves
  * is printed: the simulator's own ceiling for this mix.
  *
+ * `rp_gen OUT N threads T` issues the same mix from T threads at once
+ * (after the main thread's open and ACQUIRE_VM), about N/T calls each.
+ * Each thread creates its own signal event and destroys it at the end,
+ * and allocates its buffers at a VA range of its own, so that no call of
+ * one thread uses what another thread made. The recorder is process-wide,
+ * so all of them go into one trace under one sequence.
+ *
+ * The calls that take or give back an id the kernel picks from the
+ * process's pool (ALLOC/FREE: memory handles; CREATE/DESTROY_EVENT: event
+ * ids and slots) are made under one lock in this mode. The recorder
+ * numbers a record after its call returned, so without it a FREE of
+ * handle 5 on one thread and an ALLOC on another that got handle 5 back
+ * (lowest free id, as idr_alloc) can be numbered ALLOC first; the serial
+ * replay, in sequence order, then finds 5 still taken and diverges. A
+ * real process racing so would give the same divergence; this trace is
+ * for the replay's rate, so it keeps that race out.
+ *
  * `rp_gen OUT N userptr` writes instead N userptr allocations (each one
  * page, each freed again) at every other page of one mapping: N CPU ranges
  * the replay must reserve at their captured addresses, none touching
@@ -17,6 +34,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,14 +48,48 @@
 
 #define TOPO "/sys/devices/virtual/kfd/kfd/topology/nodes"
 
+/* The most threads `threads T` starts. */
+#define GEN_MAX_THREADS 64
+
+/* The GTT buffer of the mix: thread i's goes at GEN_VA + i * GEN_VA_STEP. */
+#define GEN_VA		0x100000000ull
+#define GEN_VA_STEP	0x10000000ull
+
 static struct kfd_recorder *rec;
-static uint64_t issued;
+
+/* One issuer of calls: the main thread, or one worker of `threads T`. */
+struct gen {
+	int kfd;
+	uint32_t gpu;
+	uint32_t event;		/* its signal event */
+	uint64_t va;		/* where its GTT buffer goes */
+	uint64_t target;	/* the mix stops once this many were issued */
+	uint64_t issued;
+	/* Held around calls that pick kernel ids; NULL: one thread. */
+	pthread_mutex_t *ids_lock;
+};
 
 static int
-call(int fd, enum kfd_file_kind kind, unsigned long req, void *arg)
+call(struct gen *g, unsigned long req, void *arg)
 {
-	issued++;
-	return kfd_dispatch_once(fd, kind, req, arg);
+	g->issued++;
+	return kfd_dispatch_once(g->kfd, KFD_FILE_KFD, req, arg);
+}
+
+/* A call that takes or gives back a kernel-picked id (see the top). */
+static int
+call_id(struct gen *g, unsigned long req, void *arg)
+{
+	int r, e;
+
+	if (!g->ids_lock)
+		return call(g, req, arg);
+	pthread_mutex_lock(g->ids_lock);
+	r = call(g, req, arg);
+	e = errno;
+	pthread_mutex_unlock(g->ids_lock);
+	errno = e;
+	return r;
 }
 
 static int
@@ -92,7 +144,7 @@ gpu_info(uint32_t *gpu, unsigned int *minor)
 
 /* N page-sized userptr allocations, each freed again. */
 static int
-userptrs(int kfd, uint32_t gpu, uint64_t n)
+userptrs(struct gen *g, uint64_t n)
 {
 	uint8_t *base = mmap(NULL, (size_t)(2 * n + 1) * 4096,
 			     PROT_READ | PROT_WRITE,
@@ -105,17 +157,198 @@ userptrs(int kfd, uint32_t gpu, uint64_t n)
 		struct kfd_abi_alloc_memory_of_gpu_args a = {
 			.va_addr = 0x200000000ull + i * 8192, .size = 4096,
 			.mmap_offset = (uint64_t)(uintptr_t)(base + 2 * i * 4096),
-			.gpu_id = gpu, .flags = KFD_ABI_ALLOC_MEM_FLAGS_USERPTR,
+			.gpu_id = g->gpu, .flags = KFD_ABI_ALLOC_MEM_FLAGS_USERPTR,
 		};
 		struct kfd_abi_free_memory_of_gpu_args f;
 
-		if (call(kfd, KFD_FILE_KFD, KFD_ABI_IOC_ALLOC_MEMORY_OF_GPU, &a))
+		if (call(g, KFD_ABI_IOC_ALLOC_MEMORY_OF_GPU, &a))
 			return -1;
 		f.handle = a.handle;
-		if (call(kfd, KFD_FILE_KFD, KFD_ABI_IOC_FREE_MEMORY_OF_GPU, &f))
+		if (call(g, KFD_ABI_IOC_FREE_MEMORY_OF_GPU, &f))
 			return -1;
 	}
 	return 0;
+}
+
+/* The cheap mix, on @g's event and VA, until @g->target calls were issued. */
+static void
+mix(struct gen *g)
+{
+	uint32_t gpu = g->gpu, ids[1] = { gpu };
+	uint64_t n;
+
+	for (n = 0; g->issued < g->target; n++) {
+		struct kfd_abi_get_version_args v;
+		struct kfd_abi_get_clock_counters_args clk = { .gpu_id = gpu };
+		struct kfd_abi_set_event_args se = { .event_id = g->event };
+		struct kfd_abi_reset_event_args re = { .event_id = g->event };
+		struct kfd_abi_event_data ev = { .event_id = g->event };
+		struct kfd_abi_wait_events_args we = {
+			.events_ptr = (uint64_t)(uintptr_t)&ev, .num_events = 1,
+		};
+
+		switch (n % 8) {
+		case 0:
+			call(g, KFD_ABI_IOC_GET_VERSION, &v);
+			break;
+		case 1:
+			call(g, KFD_ABI_IOC_GET_CLOCK_COUNTERS, &clk);
+			break;
+		case 2:
+			call(g, KFD_ABI_IOC_SET_EVENT, &se);
+			call(g, KFD_ABI_IOC_WAIT_EVENTS, &we);
+			break;
+		case 3:
+			call(g, KFD_ABI_IOC_RESET_EVENT, &re);
+			break;
+		case 4: {
+			struct kfd_abi_create_event_args e2 = {
+				.event_type = KFD_ABI_EVENT_SIGNAL,
+			};
+			struct kfd_abi_destroy_event_args de;
+
+			call_id(g, KFD_ABI_IOC_CREATE_EVENT, &e2);
+			de.event_id = e2.event_id;
+			de.pad = 0;
+			call_id(g, KFD_ABI_IOC_DESTROY_EVENT, &de);
+			break;
+		}
+		case 5: {
+			struct kfd_abi_alloc_memory_of_gpu_args a = {
+				.va_addr = g->va, .size = 4096,
+				.gpu_id = gpu, .flags = KFD_ABI_ALLOC_MEM_FLAGS_GTT,
+			};
+			struct kfd_abi_map_memory_to_gpu_args m = {
+				.device_ids_array_ptr = (uint64_t)(uintptr_t)ids,
+				.n_devices = 1,
+			};
+			struct kfd_abi_free_memory_of_gpu_args f;
+
+			call_id(g, KFD_ABI_IOC_ALLOC_MEMORY_OF_GPU, &a);
+			m.handle = a.handle;
+			call(g, KFD_ABI_IOC_MAP_MEMORY_TO_GPU, &m);
+			m.n_success = 0;
+			call(g, KFD_ABI_IOC_UNMAP_MEMORY_FROM_GPU, &m);
+			f.handle = a.handle;
+			call_id(g, KFD_ABI_IOC_FREE_MEMORY_OF_GPU, &f);
+			break;
+		}
+		case 6: {
+			struct kfd_abi_get_available_memory_args am = { .gpu_id = gpu };
+
+			call(g, KFD_ABI_IOC_AVAILABLE_MEMORY, &am);
+			break;
+		}
+		default: {
+			/*
+			 * A call that fails: an unknown handle. Each issuer
+			 * holds at most one buffer at a time, so handle
+			 * numbers stay far below this one.
+			 */
+			struct kfd_abi_free_memory_of_gpu_args f = {
+				.handle = (uint64_t)gpu << 32 | 0x7fff,
+			};
+
+			call(g, KFD_ABI_IOC_FREE_MEMORY_OF_GPU, &f);
+			break;
+		}
+		}
+	}
+}
+
+/* One worker of `threads T`. */
+struct worker {
+	struct gen g;
+	pthread_t thread;
+	pthread_barrier_t *start;
+	int err;		/* errno of its CREATE_EVENT, or 0 */
+};
+
+/* A worker: its event created, the mix, its event destroyed. */
+static void *
+worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct kfd_abi_create_event_args ce = {
+		.event_type = KFD_ABI_EVENT_SIGNAL,
+	};
+	struct kfd_abi_destroy_event_args de = { 0 };
+
+	/* All at once, so that their calls interleave in the trace. */
+	pthread_barrier_wait(w->start);
+	if (call_id(&w->g, KFD_ABI_IOC_CREATE_EVENT, &ce)) {
+		w->err = errno ? errno : EIO;
+		return NULL;
+	}
+	w->g.event = ce.event_id;
+	/* Its share includes the create and the destroy. */
+	if (w->g.target)
+		w->g.target--;
+	mix(&w->g);
+	de.event_id = ce.event_id;
+	call_id(&w->g, KFD_ABI_IOC_DESTROY_EVENT, &de);
+	return NULL;
+}
+
+/*
+ * The mix from @nthreads threads at once, sharing out what @main_gen's
+ * target leaves after the calls it issued itself; their calls are added to
+ * @main_gen->issued. Return: 0, or -1 (said on stderr).
+ */
+static int
+threads(struct gen *main_gen, unsigned int nthreads)
+{
+	uint64_t left = main_gen->target > main_gen->issued ?
+			main_gen->target - main_gen->issued : 0;
+	struct worker *w = calloc(nthreads, sizeof(*w));
+	pthread_mutex_t ids_lock = PTHREAD_MUTEX_INITIALIZER;
+	pthread_barrier_t start;
+	unsigned int i, started;
+	int ret = 0, r;
+
+	if (!w || pthread_barrier_init(&start, NULL, nthreads)) {
+		fprintf(stderr, "rp_gen: out of memory\n");
+		free(w);
+		return -1;
+	}
+	for (i = 0; i < nthreads; i++) {
+		w[i].g = *main_gen;
+		w[i].g.issued = 0;
+		w[i].g.va = GEN_VA + i * GEN_VA_STEP;
+		w[i].g.target = left / nthreads + (i < left % nthreads);
+		w[i].g.ids_lock = &ids_lock;
+		w[i].start = &start;
+	}
+	for (started = 0; started < nthreads; started++) {
+		r = pthread_create(&w[started].thread, NULL, worker_main,
+				   &w[started]);
+		if (r) {
+			/* The barrier waits for all: nothing can run now. */
+			fprintf(stderr, "rp_gen: pthread_create: %s\n",
+				strerror(r));
+			exit(1);
+		}
+	}
+	for (i = 0; i < nthreads; i++) {
+		pthread_join(w[i].thread, NULL);
+		main_gen->issued += w[i].g.issued;
+		if (w[i].err) {
+			fprintf(stderr, "rp_gen: thread %u: CREATE_EVENT: %s\n",
+				i, strerror(w[i].err));
+			ret = -1;
+		}
+	}
+	pthread_barrier_destroy(&start);
+	free(w);
+	return ret;
+}
+
+static int
+usage(void)
+{
+	fprintf(stderr, "usage: rp_gen OUT N [userptr | threads T] "
+		"(on kfdsim)\n");
+	return 2;
 }
 
 int
@@ -128,20 +361,27 @@ main(int argc, char **argv)
 	};
 	struct kfd_abi_acquire_vm_args acq;
 	struct kfd_abi_create_event_args ce;
-	uint64_t n, target;
+	struct gen g = { .va = GEN_VA };
 	struct timespec t0, t1;
+	unsigned int minor = 128, nthreads = 0;
+	int is_userptr = 0, drm, r;
 	double secs;
-	unsigned int minor = 128;
-	uint32_t gpu, ids[1];
 	char path[64];
-	int kfd, drm, r;
 
-	if (argc != 3 && !(argc == 4 && !strcmp(argv[3], "userptr"))) {
-		fprintf(stderr, "usage: rp_gen OUT N [userptr] (on kfdsim)\n");
-		return 2;
+	if (argc == 4 && !strcmp(argv[3], "userptr")) {
+		is_userptr = 1;
+	} else if (argc == 5 && !strcmp(argv[3], "threads")) {
+		nthreads = (unsigned int)strtoul(argv[4], NULL, 0);
+		if (nthreads < 1 || nthreads > GEN_MAX_THREADS) {
+			fprintf(stderr, "rp_gen: threads: 1 to %d\n",
+				GEN_MAX_THREADS);
+			return 2;
+		}
+	} else if (argc != 3) {
+		return usage();
 	}
-	target = strtoull(argv[2], NULL, 0);
-	if (gpu_info(&gpu, &minor) < 0) {
+	g.target = strtoull(argv[2], NULL, 0);
+	if (gpu_info(&g.gpu, &minor) < 0) {
 		fprintf(stderr, "rp_gen: no GPU (run it on kfdsim)\n");
 		return 1;
 	}
@@ -152,96 +392,29 @@ main(int argc, char **argv)
 			return 1;
 		}
 	}
-	ids[0] = gpu;
-	kfd = open_dev("/dev/kfd", KFD_FILE_KFD);
+	g.kfd = open_dev("/dev/kfd", KFD_FILE_KFD);
 	snprintf(path, sizeof(path), "/dev/dri/renderD%u", minor);
 	drm = open_dev(path, KFD_FILE_RENDER);
 	acq.drm_fd = (uint32_t)drm;
-	acq.gpu_id = gpu;
-	call(kfd, KFD_FILE_KFD, KFD_ABI_IOC_ACQUIRE_VM, &acq);
-	memset(&ce, 0, sizeof(ce));
-	ce.event_type = KFD_ABI_EVENT_SIGNAL;
-	call(kfd, KFD_FILE_KFD, KFD_ABI_IOC_CREATE_EVENT, &ce);
+	acq.gpu_id = g.gpu;
+	call(&g, KFD_ABI_IOC_ACQUIRE_VM, &acq);
+	if (!nthreads) {
+		memset(&ce, 0, sizeof(ce));
+		ce.event_type = KFD_ABI_EVENT_SIGNAL;
+		call(&g, KFD_ABI_IOC_CREATE_EVENT, &ce);
+		g.event = ce.event_id;
+	}
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (argc == 4 && userptrs(kfd, gpu, target)) {
+	if (is_userptr && userptrs(&g, g.target)) {
 		fprintf(stderr, "rp_gen: userptr allocation failed: %s\n",
 			strerror(errno));
 		return 1;
 	}
-	for (n = 0; argc == 3 && issued < target; n++) {
-		struct kfd_abi_get_version_args v;
-		struct kfd_abi_get_clock_counters_args clk = { .gpu_id = gpu };
-		struct kfd_abi_set_event_args se = { .event_id = ce.event_id };
-		struct kfd_abi_reset_event_args re = { .event_id = ce.event_id };
-		struct kfd_abi_event_data ev = { .event_id = ce.event_id };
-		struct kfd_abi_wait_events_args we = {
-			.events_ptr = (uint64_t)(uintptr_t)&ev, .num_events = 1,
-		};
-
-		switch (n % 8) {
-		case 0:
-			call(kfd, KFD_FILE_KFD, KFD_ABI_IOC_GET_VERSION, &v);
-			break;
-		case 1:
-			call(kfd, KFD_FILE_KFD, KFD_ABI_IOC_GET_CLOCK_COUNTERS, &clk);
-			break;
-		case 2:
-			call(kfd, KFD_FILE_KFD, KFD_ABI_IOC_SET_EVENT, &se);
-			call(kfd, KFD_FILE_KFD, KFD_ABI_IOC_WAIT_EVENTS, &we);
-			break;
-		case 3:
-			call(kfd, KFD_FILE_KFD, KFD_ABI_IOC_RESET_EVENT, &re);
-			break;
-		case 4: {
-			struct kfd_abi_create_event_args e2 = {
-				.event_type = KFD_ABI_EVENT_SIGNAL,
-			};
-			struct kfd_abi_destroy_event_args de;
-
-			call(kfd, KFD_FILE_KFD, KFD_ABI_IOC_CREATE_EVENT, &e2);
-			de.event_id = e2.event_id;
-			de.pad = 0;
-			call(kfd, KFD_FILE_KFD, KFD_ABI_IOC_DESTROY_EVENT, &de);
-			break;
-		}
-		case 5: {
-			struct kfd_abi_alloc_memory_of_gpu_args a = {
-				.va_addr = 0x100000000ull, .size = 4096,
-				.gpu_id = gpu, .flags = KFD_ABI_ALLOC_MEM_FLAGS_GTT,
-			};
-			struct kfd_abi_map_memory_to_gpu_args m = {
-				.device_ids_array_ptr = (uint64_t)(uintptr_t)ids,
-				.n_devices = 1,
-			};
-			struct kfd_abi_free_memory_of_gpu_args f;
-
-			call(kfd, KFD_FILE_KFD, KFD_ABI_IOC_ALLOC_MEMORY_OF_GPU, &a);
-			m.handle = a.handle;
-			call(kfd, KFD_FILE_KFD, KFD_ABI_IOC_MAP_MEMORY_TO_GPU, &m);
-			m.n_success = 0;
-			call(kfd, KFD_FILE_KFD, KFD_ABI_IOC_UNMAP_MEMORY_FROM_GPU, &m);
-			f.handle = a.handle;
-			call(kfd, KFD_FILE_KFD, KFD_ABI_IOC_FREE_MEMORY_OF_GPU, &f);
-			break;
-		}
-		case 6: {
-			struct kfd_abi_get_available_memory_args am = { .gpu_id = gpu };
-
-			call(kfd, KFD_FILE_KFD, KFD_ABI_IOC_AVAILABLE_MEMORY, &am);
-			break;
-		}
-		default: {
-			/* A call that fails: an unknown handle. */
-			struct kfd_abi_free_memory_of_gpu_args f = {
-				.handle = (uint64_t)gpu << 32 | 0x7fff,
-			};
-
-			call(kfd, KFD_FILE_KFD, KFD_ABI_IOC_FREE_MEMORY_OF_GPU, &f);
-			break;
-		}
-		}
-	}
+	if (nthreads && threads(&g, nthreads))
+		return 1;
+	if (!is_userptr && !nthreads)
+		mix(&g);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (rec) {
 		r = kfd_recorder_close(rec);
@@ -251,10 +424,13 @@ main(int argc, char **argv)
 		}
 	}
 	secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-	printf("rp_gen: %llu ioctls in %.3f s, %.0f ioctls/s%s\n",
-	       (unsigned long long)issued, secs, secs > 0 ? (double)issued / secs : 0,
+	printf("rp_gen: %llu ioctls in %.3f s, %.0f ioctls/s%s",
+	       (unsigned long long)g.issued, secs, secs > 0 ? (double)g.issued / secs : 0,
 	       rec ? " (recorded)" : " (the simulator alone)");
+	if (nthreads)
+		printf(", %u threads", nthreads);
+	printf("\n");
 	close(drm);
-	close(kfd);
+	close(g.kfd);
 	return 0;
 }
