@@ -342,6 +342,11 @@ model_record(struct rp_model *m, const struct kt_record *rec)
 				   rec->seq);
 		rp_model_ioctl(m, rec);
 		break;
+	case KT_REC_FORK:
+		/* The child's own record: it names the parent. */
+		if (!rec->u.fork.child_pid && !m->fork_parent)
+			m->fork_parent = rec->u.fork.parent_pid;
+		break;
 	default:
 		break;
 	}

@@ -445,6 +445,7 @@ struct rp_model {
 	uint64_t nunknown;
 	uint64_t first_seq, last_seq;
 	uint64_t first_ts, last_ts;
+	int32_t fork_parent;		/* a forked child's trace: the parent */
 	uint32_t nthreads;
 	uint32_t tids[64];
 	/* gpu_ids the ioctls use (GPU_ID-role fields and handles). */
@@ -598,6 +599,10 @@ struct kfd_replay {
 	struct rp_model model;
 	struct rp_match match;
 	int matched;
+	/* A process of a tree replay (tree.c), in its replay process. */
+	struct rp_tree *tree;
+	int tree_self;			/* its node */
+	const struct rp_run *inherit;	/* forked: its parent's replay */
 };
 
 /* ------------------------------------------------------------------ */
@@ -722,6 +727,22 @@ int rp_threads_run(struct rp_run *st, struct rp_stream *s);
 void rp_mt_leave(struct rp_run *st);
 void rp_mt_enter(struct rp_run *st);
 void rp_mt_dep_note(struct rp_run *st);
+
+/*
+ * tree.c, in the replay process of one trace of a tree: rp_tree_fork()
+ * forks the replay of the forked child @child_pid where the trace has its
+ * FORK record (-ENOENT: not in the tree); rp_tree_begin() gives a forked
+ * child's replay its parent's fd table; rp_tree_gate() waits before @rec
+ * until the other processes are past what returned before it entered;
+ * rp_tree_share_learn()/_xlate() share IPC tokens between processes
+ * (_xlate: 1 when it found @handle).
+ */
+int rp_tree_fork(struct rp_run *st, int32_t child_pid);
+int rp_tree_begin(struct rp_run *st);
+void rp_tree_gate(struct rp_run *st, const struct kt_record *rec);
+void rp_tree_share_learn(struct rp_run *st, const uint8_t *cap,
+			 const uint8_t *live);
+int rp_tree_share_xlate(struct rp_run *st, uint8_t *handle);
 
 /* run_ioctl.c */
 void rp_run_ioctl(struct rp_run *st, const struct kt_record *rec);

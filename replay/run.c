@@ -339,7 +339,10 @@ rp_run_admit(struct rp_run *st, const struct kt_record *rec)
 {
 	if (!rp_actionable(rec->type)) {
 		if (rec->type == KT_REC_FORK && rec->u.fork.child_pid &&
-		    !st->fork_noted++) {
+		    st->r->tree && rp_tree_fork(st, rec->u.fork.child_pid) == 0) {
+			/* Its replay goes on in a process of its own. */
+		} else if (rec->type == KT_REC_FORK && rec->u.fork.child_pid &&
+			   !st->fork_noted++) {
 			st->cur_seq = rec->seq;
 			st->cur_name = "fork";
 			rp_note(st, "the child (pid %d) has a trace of its own; "
@@ -439,6 +442,8 @@ run_once(struct rp_run *st, const char *record_path)
 	double cpu0;
 
 	run_reset(st);
+	if (st->r->inherit && rp_tree_begin(st) < 0)
+		return -ENOMEM;
 	if (record_path) {
 		struct kfd_recorder_opts ro = {
 			.producer = "kfdtrace-replay",
@@ -474,6 +479,8 @@ run_once(struct rp_run *st, const char *record_path)
 				continue;
 			if (st->o->timing == KFD_REPLAY_TIMING_ORIGINAL)
 				rp_sleep_ns(rp_time_due(st, rec));
+			if (st->r->tree)
+				rp_tree_gate(st, rec);
 			rp_run_record(st, rec);
 		}
 	/* Waits nothing released: their last chance, then compared. */
@@ -608,6 +615,10 @@ kfd_replay_run(struct kfd_replay *r, const struct kfd_replay_opts *o,
 		ret = -ENOMEM;
 		goto out;
 	}
+	if (r->model.fork_parent && !r->tree)
+		fprintf(st.out, "warning: this is the trace of a forked child (its "
+			"parent is pid %d); it is replayed without its parent, from "
+			"a fresh process\n", r->model.fork_parent);
 	rp_as_plan(&st.as, &r->model, st.out);
 	if (r->model.ndeps_total) {
 		/* Said up front; the divergences they cause point back here. */

@@ -4,7 +4,8 @@
  * makes up (a random token on the ROCm kernel), and IPC_IMPORT_HANDLE
  * takes them back. A session that imports what it exported itself names
  * the captured token; the replay must hand the kernel the live one.
- * Sessions export few handles, so a linear table is enough.
+ * Sessions export few handles, so a linear table is enough. In a tree
+ * replay, the processes share their tokens (tree.c).
  */
 #include <string.h>
 
@@ -24,6 +25,8 @@ rp_share_learn(struct rp_run *st, const uint8_t *cap, const uint8_t *live)
 			return;
 		}
 	}
+	if (st->r->tree)
+		rp_tree_share_learn(st, cap, live);
 	sh = rp_vec_push(&st->shares);
 	if (!sh)
 		return;	/* bound reached: the import then diverges, visibly */
@@ -45,4 +48,7 @@ rp_share_xlate(struct rp_run *st, uint8_t *handle)
 			return;
 		}
 	}
+	/* Another process of the tree may have exported it. */
+	if (st->r->tree)
+		rp_tree_share_xlate(st, handle);
 }

@@ -462,6 +462,8 @@ rp_threads_run(struct rp_run *st, struct rp_stream *s)
 		pthread_mutex_unlock(&mt.lock);
 		if (!admit)
 			continue;
+		if (st->r->tree)
+			rp_tree_gate(st, rec);
 		if (!(c = kt_record_clone(rec))) {
 			out_of_memory(&mt, rec);
 			continue;

@@ -41,10 +41,12 @@ void
 kfdtrace_help_replay(FILE *out)
 {
 	fprintf(out,
-		"Usage: kfdtrace replay FILE [--sim[=PROFILE]] [OPTIONS]\n"
+		"Usage: kfdtrace replay FILE [FILE...] [--sim[=PROFILE]] [OPTIONS]\n"
 		"\n"
 		"Reissue the KFD and render-node requests of a trace on a live device\n"
-		"and compare every result with the captured one. GPU ids, handles,\n"
+		"and compare every result with the captured one. Given the files of one\n"
+		"run (the root's trace and its children's, as record writes them), replay\n"
+		"them as the process tree they came from. GPU ids, handles,\n"
 		"queue and event ids, fds and mmap offsets are mapped from captured to\n"
 		"live; GPU virtual addresses and the CPU addresses the kernel keeps are\n"
 		"kept where possible. Runs on /dev/kfd, or on kfdsim (the simulated\n"
@@ -86,6 +88,9 @@ kfdtrace_help_replay(FILE *out)
 
 struct replay_cli {
 	const char *file;
+	/* The traces of one run (the first is file), for a tree replay. */
+	const char *files[KFD_REPLAY_MAX_TREE];
+	unsigned int nfiles;
 	const char *profile;
 	const char *gpu_map;
 	int sim;
@@ -234,16 +239,20 @@ parse(int argc, char **argv, struct replay_cli *c)
 			c->o.record_path = v;
 		} else if (a[0] == '-' && a[1]) {
 			return usage_error("unknown option '%s'", a);
-		} else if (!c->file) {
-			c->file = a;
+		} else if (c->nfiles < KFD_REPLAY_MAX_TREE) {
+			c->files[c->nfiles++] = a;
+			c->file = c->files[0];
 		} else {
-			return usage_error("one trace at a time ('%s')", a);
+			return usage_error("at most %d traces (the files of one run)",
+					   KFD_REPLAY_MAX_TREE);
 		}
 	}
 	if (c->help)
 		return 0;
 	if (!c->file)
 		return usage_error("no trace given");
+	if (c->nfiles > 1 && c->o.loop > 1)
+		return usage_error("--loop replays one trace, not a tree");
 	if (c->o.from_seq && c->o.to_seq && c->o.to_seq < c->o.from_seq)
 		return usage_error("--to is before --from");
 	if (c->gpu_map) {
@@ -304,6 +313,67 @@ reexec_on_sim(int argc, char **argv, const struct replay_cli *c)
 	return ran ? ret : REPLAY_EXIT_FAILED;
 }
 
+static int
+exit_of(enum kfd_replay_status st)
+{
+	switch (st) {
+	case KFD_REPLAY_MATCH:
+		return REPLAY_EXIT_MATCH;
+	case KFD_REPLAY_DIVERGED:
+		return REPLAY_EXIT_DIVERGED;
+	case KFD_REPLAY_DAMAGED:
+		return REPLAY_EXIT_DAMAGED;
+	default:
+		return REPLAY_EXIT_FAILED;
+	}
+}
+
+/* The files of one run, replayed as its process tree. */
+static int
+replay_tree(struct replay_cli *c, const char *on_sim)
+{
+	struct kfd_replay *rs[KFD_REPLAY_MAX_TREE] = { 0 };
+	struct kfd_replay_summary sum;
+	enum kfd_replay_status st = KFD_REPLAY_FAILED;
+	unsigned int i;
+	char err[512];
+	int ret = REPLAY_EXIT_FAILED;
+
+	c->o.out = stdout;
+	if (on_sim)
+		c->o.record_flags |= KFD_REC_SIMULATED;
+	printf("replaying %u traces as one process tree on %s\n", c->nfiles,
+	       on_sim ? "kfdsim" : "/dev/kfd");
+	for (i = 0; i < c->nfiles; i++) {
+		int r = kfd_replay_open(c->files[i], &rs[i], err, sizeof(err));
+
+		if (r < 0) {
+			fprintf(stderr, "kfdtrace replay: %s\n", err);
+			goto out;
+		}
+		printf("\ntrace %s:\n", c->files[i]);
+		if (c->plan)
+			kfd_replay_print_plan(rs[i], stdout);
+		r = kfd_replay_match(rs[i], &c->o);
+		if (r < 0) {
+			ret = r == -EINVAL ? REPLAY_EXIT_USAGE : REPLAY_EXIT_FAILED;
+			goto out;
+		}
+	}
+	if (c->plan) {
+		ret = KFDTRACE_EXIT_OK;
+		goto out;
+	}
+	fflush(stdout);
+	st = kfd_replay_tree(rs, c->nfiles, &c->o, &sum);
+	fflush(stdout);
+	ret = exit_of(st);
+out:
+	for (i = 0; i < c->nfiles; i++)
+		kfd_replay_close(rs[i]);
+	return ret;
+}
+
 int
 kfdtrace_cmd_replay(int argc, char **argv)
 {
@@ -327,6 +397,8 @@ kfdtrace_cmd_replay(int argc, char **argv)
 				"on kfdsim, the simulated device\n");
 		return reexec_on_sim(argc, argv, &c);
 	}
+	if (c.nfiles > 1)
+		return replay_tree(&c, on_sim);
 	ret = kfd_replay_open(c.file, &r, err, sizeof(err));
 	if (ret < 0) {
 		fprintf(stderr, "kfdtrace replay: %s\n", err);
@@ -354,14 +426,5 @@ kfdtrace_cmd_replay(int argc, char **argv)
 	st = kfd_replay_run(r, &c.o, &sum);
 	kfd_replay_close(r);
 	fflush(stdout);
-	switch (st) {
-	case KFD_REPLAY_MATCH:
-		return REPLAY_EXIT_MATCH;
-	case KFD_REPLAY_DIVERGED:
-		return REPLAY_EXIT_DIVERGED;
-	case KFD_REPLAY_DAMAGED:
-		return REPLAY_EXIT_DAMAGED;
-	default:
-		return REPLAY_EXIT_FAILED;
-	}
+	return exit_of(st);
 }

@@ -188,6 +188,31 @@ enum kfd_replay_status kfd_replay_run(struct kfd_replay *r,
 				      const struct kfd_replay_opts *o,
 				      struct kfd_replay_summary *sum);
 
+#define KFD_REPLAY_MAX_TREE 64	/* traces of one tree replay */
+
+/*
+ * kfd_replay_tree() - replay the traces of one run as its process tree
+ * (after kfd_replay_match() of each).
+ * @rs:		the traces, as kfd_replay_open() gave them; @rs[0] first in
+ *		the report (the root, normally)
+ * @n:		how many (1 to KFD_REPLAY_MAX_TREE)
+ * @sum:	records, ioctls and divergences of them all (may be NULL)
+ *
+ * Each trace is replayed in a process of its own: a forked child's is
+ * forked by its parent's replay where the parent's trace forked, the
+ * others start fresh, and all keep the capture's order across processes
+ * by its clock. Each process's report (divergences, summary) is printed
+ * under a heading, in the order of @rs, then the verdict of each. Options
+ * are those of kfd_replay_run() (--loop excepted); with record_path, the
+ * replay of @rs[i] is recorded to "record_path.PID" (the captured pid),
+ * @rs[0]'s to record_path.
+ *
+ * Return: the worst verdict: FAILED, else DIVERGED, else DAMAGED.
+ */
+enum kfd_replay_status kfd_replay_tree(struct kfd_replay **rs, unsigned int n,
+				       const struct kfd_replay_opts *o,
+				       struct kfd_replay_summary *sum);
+
 /* kfd_replay_close() - free everything. NULL is ignored. */
 void kfd_replay_close(struct kfd_replay *r);
 

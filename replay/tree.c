@@ -1,0 +1,471 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The traces of one run replayed as the process tree they came from.
+ *
+ * `kfdtrace record` writes a file per process: the root's, and one for
+ * every forked child or other process of the run (posix_spawn, a shell's
+ * children), each header naming its pid and its parent's. The replayer
+ * (the coordinator) makes a replay process per trace:
+ *
+ *  - a forked child is forked by its parent's replay where the parent's
+ *    trace has the FORK record, so it inherits what the kernel gives a
+ *    child across fork: the parent's fds (the captured numbers keep
+ *    standing for them) and its mappings. Like the capture's child, it
+ *    has no KFD process of its own until it opens /dev/kfd;
+ *  - any other process of the run starts as a fresh process.
+ *
+ * The processes are ordered as the threads of one are (threads_order.c),
+ * by the capture's clock, which all processes of a machine share: a
+ * record waits until no other live replay process has a record that
+ * returned before it was entered and is not done yet. Each process
+ * publishes, in shared memory, the exit time of the record in hand. A
+ * ROCm IPC token one process exported is handed to an import in another
+ * through the same memory.
+ *
+ * The coordinator is the subreaper of every replay process, so it reaps
+ * them all, including the children of children; a process that dies
+ * gives up its place (nobody waits for it) and its trace is "failed".
+ * Each process writes its report into a file of its own; the coordinator
+ * prints them in tree order, then the verdict of the tree.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <kfdtrace/dispatch.h>
+
+#include "replay_priv.h"
+
+#define RP_TREE_SHARES	256
+
+struct rp_tree_slot {
+	int32_t pid;		/* live pid, 0 until it runs */
+	int32_t active;		/* started, or about to be */
+	int32_t done;
+	int32_t status;		/* enum kfd_replay_status */
+	uint64_t cur_exit;	/* the record in hand's exit time */
+	struct kfd_replay_summary sum;
+};
+
+struct rp_tree_share {
+	uint8_t cap[16], live[16];
+};
+
+/* MAP_SHARED: the same in every replay process. */
+struct rp_tree_shm {
+	pthread_mutex_t lock;	/* process-shared: the share table */
+	unsigned int nshares;
+	struct rp_tree_share shares[RP_TREE_SHARES];
+	struct rp_tree_slot slot[KFD_REPLAY_MAX_TREE];
+};
+
+struct rp_tree_node {
+	struct kfd_replay *r;
+	int32_t pid, ppid;
+	int parent;		/* node index, -1: none in the run */
+	int forked;		/* its trace begins with a fork */
+	uint64_t first_exit;
+	FILE *out;		/* its report */
+	char *record;		/* --record: its file */
+};
+
+struct rp_tree {
+	struct rp_tree_shm *shm;
+	const struct kfd_replay_opts *o;
+	unsigned int n;
+	struct rp_tree_node node[KFD_REPLAY_MAX_TREE];
+};
+
+static uint64_t
+load64(const uint64_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+
+static void
+store64(uint64_t *p, uint64_t v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
+
+static int32_t
+load32(const int32_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+
+static void
+store32(int32_t *p, int32_t v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
+
+/* The replay of node @i, in the process that is to be it; never returns. */
+static void __attribute__((noreturn))
+run_node(struct rp_tree *t, unsigned int i, const struct rp_run *parent)
+{
+	struct rp_tree_node *nd = &t->node[i];
+	struct rp_tree_slot *sl = &t->shm->slot[i];
+	struct kfd_replay_opts o = *t->o;
+	struct kfd_replay_summary sum;
+	enum kfd_replay_status status;
+
+	store32(&sl->pid, getpid());
+	o.out = nd->out;
+	o.record_path = nd->record;
+	o.loop = 1;
+	nd->r->tree = t;
+	nd->r->tree_self = (int)i;
+	nd->r->inherit = parent;
+	status = kfd_replay_run(nd->r, &o, &sum);
+	fflush(nd->out);
+	sl->sum = sum;
+	store32(&sl->status, (int32_t)status);
+	store64(&sl->cur_exit, UINT64_MAX);
+	store32(&sl->done, 1);
+	_exit(0);
+}
+
+/* Start node @i here (@parent: the replay it is forked from, or NULL). */
+static pid_t
+start_node(struct rp_tree *t, unsigned int i, const struct rp_run *parent)
+{
+	struct rp_tree_slot *sl = &t->shm->slot[i];
+	unsigned int k;
+	pid_t pid;
+
+	/* Others wait for it from now on, as for a process of the capture. */
+	store64(&sl->cur_exit, t->node[i].first_exit);
+	store32(&sl->active, 1);
+	for (k = 0; k < t->n; k++)
+		fflush(t->node[k].out);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		run_node(t, i, parent);
+	if (pid < 0) {
+		store64(&sl->cur_exit, UINT64_MAX);
+		store32(&sl->status, KFD_REPLAY_FAILED);
+		store32(&sl->done, 1);
+	}
+	return pid;
+}
+
+int
+rp_tree_fork(struct rp_run *st, int32_t child_pid)
+{
+	struct rp_tree *t = st->r->tree;
+	unsigned int i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->node[i].pid == child_pid && t->node[i].forked &&
+		    t->node[i].parent == st->r->tree_self)
+			break;
+	if (i == t->n)
+		return -ENOENT;
+	if (start_node(t, i, st) < 0) {
+		rp_note(st, "cannot fork the replay of child %d: %s", child_pid,
+			strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+/* The fd table a forked child's replay starts with: its parent's. */
+int
+rp_tree_begin(struct rp_run *st)
+{
+	const struct rp_run *p = st->r->inherit;
+	size_t k;
+
+	if (!p || !p->nfds)
+		return 0;
+	st->fds = malloc((size_t)p->nfds * sizeof(*st->fds));
+	if (!st->fds)
+		return -ENOMEM;
+	memcpy(st->fds, p->fds, (size_t)p->nfds * sizeof(*st->fds));
+	st->nfds = p->nfds;
+	for (k = 0; k < p->ofds.n; k++) {
+		struct rp_ofd *o = rp_vec_push(&st->ofds);
+
+		if (!o)
+			return -ENOMEM;
+		*o = *RP_AT(&p->ofds, struct rp_ofd, k);
+	}
+	return 0;
+}
+
+void
+rp_tree_gate(struct rp_run *st, const struct kt_record *rec)
+{
+	struct rp_tree *t = st->r->tree;
+	uint64_t exit_ts = rec->type == KT_REC_IOCTL &&
+			   rec->u.ioctl.t_exit >= rec->ts ?
+			   rec->u.ioctl.t_exit : rec->ts;
+	uint64_t cap = (uint64_t)(st->o->wait_cap_ms ? st->o->wait_cap_ms :
+				  5000) * 1000000ull, t0 = 0;
+	unsigned int i;
+
+	store64(&t->shm->slot[st->r->tree_self].cur_exit, exit_ts);
+	for (i = 0; i < t->n; i++) {
+		struct rp_tree_slot *sl = &t->shm->slot[i];
+
+		if ((int)i == st->r->tree_self)
+			continue;
+		while (load32(&sl->active) && !load32(&sl->done) &&
+		       load64(&sl->cur_exit) <= rec->ts) {
+			struct timespec ts = { 0, 20000 };
+			uint64_t now = kfd_dispatch_now();
+
+			if (!t0) {
+				t0 = now;
+			} else if (now - t0 > cap) {
+				/* A forged clock: go on rather than hang. */
+				rp_note(st, "went on after %.1f s without the "
+					"process of %s getting past the calls "
+					"that returned before it", (double)cap / 1e9,
+					t->node[i].r->path);
+				break;
+			}
+			nanosleep(&ts, NULL);
+		}
+	}
+}
+
+void
+rp_tree_share_learn(struct rp_run *st, const uint8_t *cap, const uint8_t *live)
+{
+	struct rp_tree_shm *shm = st->r->tree->shm;
+
+	pthread_mutex_lock(&shm->lock);
+	if (shm->nshares < RP_TREE_SHARES) {
+		memcpy(shm->shares[shm->nshares].cap, cap, 16);
+		memcpy(shm->shares[shm->nshares].live, live, 16);
+		shm->nshares++;
+	}
+	pthread_mutex_unlock(&shm->lock);
+}
+
+int
+rp_tree_share_xlate(struct rp_run *st, uint8_t *handle)
+{
+	struct rp_tree_shm *shm = st->r->tree->shm;
+	unsigned int i;
+	int found = 0;
+
+	pthread_mutex_lock(&shm->lock);
+	/* The newest export of a token wins. */
+	for (i = shm->nshares; i-- > 0 && !found;)
+		if (!memcmp(shm->shares[i].cap, handle, 16)) {
+			memcpy(handle, shm->shares[i].live, 16);
+			found = 1;
+		}
+	pthread_mutex_unlock(&shm->lock);
+	return found;
+}
+
+/* ------------------------------------------------------------------ */
+/* The coordinator                                                      */
+
+static void
+build_nodes(struct rp_tree *t, struct kfd_replay **rs, unsigned int n,
+	    FILE *out)
+{
+	unsigned int i, k;
+
+	t->n = n;
+	for (i = 0; i < n; i++) {
+		struct rp_tree_node *nd = &t->node[i];
+		const struct rp_model *m = &rs[i]->model;
+
+		nd->r = rs[i];
+		nd->pid = m->hdr.pid;
+		nd->ppid = m->hdr.ppid;
+		nd->forked = m->fork_parent != 0;
+		nd->first_exit = m->first_ts;
+		nd->parent = -1;
+	}
+	for (i = 0; i < n; i++) {
+		struct rp_tree_node *nd = &t->node[i];
+
+		for (k = 0; k < n; k++)
+			if (k != i && t->node[k].pid == nd->ppid)
+				nd->parent = (int)k;
+		if (nd->forked && nd->parent < 0) {
+			fprintf(out, "warning: %s is the trace of a forked child "
+				"(pid %d) whose parent's trace (pid %d) is not "
+				"given: it is replayed without its parent, from a "
+				"fresh process\n", nd->r->path, nd->pid, nd->ppid);
+			nd->forked = 0;
+		}
+	}
+}
+
+/* Copy @f to @out from its start. */
+static void
+print_report(FILE *f, FILE *out)
+{
+	char buf[8192];
+	size_t got;
+
+	fflush(f);
+	rewind(f);
+	while ((got = fread(buf, 1, sizeof(buf), f)) > 0)
+		fwrite(buf, 1, got, out);
+}
+
+/* Mark the slot of the process @pid that died. */
+static void
+reaped(struct rp_tree *t, pid_t pid, int status, FILE *out)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->n; i++) {
+		struct rp_tree_slot *sl = &t->shm->slot[i];
+
+		if (sl->pid != pid || load32(&sl->done))
+			continue;
+		if (WIFSIGNALED(status))
+			fprintf(t->node[i].out, "kfdtrace replay: the replay "
+				"process died of signal %d\n", WTERMSIG(status));
+		sl->status = KFD_REPLAY_FAILED;
+		store64(&sl->cur_exit, UINT64_MAX);
+		store32(&sl->done, 1);
+	}
+	(void)out;
+}
+
+static const char *
+status_name(int status)
+{
+	switch (status) {
+	case KFD_REPLAY_MATCH:
+		return "match";
+	case KFD_REPLAY_DIVERGED:
+		return "diverged";
+	case KFD_REPLAY_DAMAGED:
+		return "no verdict (damaged trace)";
+	default:
+		return "could not replay";
+	}
+}
+
+enum kfd_replay_status
+kfd_replay_tree(struct kfd_replay **rs, unsigned int n,
+		const struct kfd_replay_opts *o, struct kfd_replay_summary *sum)
+{
+	FILE *out = o->out ? o->out : stdout;
+	enum kfd_replay_status verdict = KFD_REPLAY_MATCH;
+	pthread_mutexattr_t ma;
+	struct rp_tree *t;
+	unsigned int i, ndiv = 0;
+	int status;
+	pid_t pid;
+
+	if (sum)
+		memset(sum, 0, sizeof(*sum));
+	if (!n || n > KFD_REPLAY_MAX_TREE)
+		return KFD_REPLAY_FAILED;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return KFD_REPLAY_FAILED;
+	t->o = o;
+	t->shm = mmap(NULL, sizeof(*t->shm), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (t->shm == MAP_FAILED) {
+		free(t);
+		return KFD_REPLAY_FAILED;
+	}
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
+	pthread_mutex_init(&t->shm->lock, &ma);
+	pthread_mutexattr_destroy(&ma);
+	build_nodes(t, rs, n, out);
+	for (i = 0; i < n; i++) {
+		t->node[i].out = tmpfile();
+		if (!t->node[i].out) {
+			verdict = KFD_REPLAY_FAILED;
+			goto done;
+		}
+		if (o->record_path && i > 0 &&
+		    asprintf(&t->node[i].record, "%s.%d", o->record_path,
+			     t->node[i].pid) < 0)
+			t->node[i].record = NULL;
+		else if (o->record_path && i == 0)
+			t->node[i].record = strdup(o->record_path);
+	}
+	/* Orphans (children of children whose parents are gone) come here. */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	for (i = 0; i < n; i++)
+		if (!t->node[i].forked && start_node(t, i, NULL) < 0)
+			fprintf(out, "kfdtrace replay: cannot start the replay of "
+				"%s: %s\n", t->node[i].r->path, strerror(errno));
+	while ((pid = wait(&status)) > 0 || (pid < 0 && errno == EINTR))
+		if (pid > 0)
+			reaped(t, pid, status, out);
+	prctl(PR_SET_CHILD_SUBREAPER, 0);
+
+	for (i = 0; i < n; i++) {
+		struct rp_tree_node *nd = &t->node[i];
+		struct rp_tree_slot *sl = &t->shm->slot[i];
+
+		fprintf(out, "\n== process %d: %s", nd->pid, nd->r->path);
+		if (nd->parent >= 0)
+			fprintf(out, " (%s by %d)", nd->forked ? "forked" :
+				"started", nd->ppid);
+		fprintf(out, "\n");
+		print_report(nd->out, out);
+		if (!sl->active) {
+			fprintf(out, "not replayed: its parent's replay stopped "
+				"before the fork\n");
+			sl->status = KFD_REPLAY_FAILED;
+		}
+		if (sl->status == KFD_REPLAY_FAILED)
+			verdict = KFD_REPLAY_FAILED;
+		else if (sl->status == KFD_REPLAY_DIVERGED &&
+			 verdict != KFD_REPLAY_FAILED)
+			verdict = KFD_REPLAY_DIVERGED;
+		else if (sl->status == KFD_REPLAY_DAMAGED &&
+			 verdict == KFD_REPLAY_MATCH)
+			verdict = KFD_REPLAY_DAMAGED;
+		if (sl->status == KFD_REPLAY_DIVERGED)
+			ndiv++;
+		if (sum) {
+			sum->records += sl->sum.records;
+			sum->ioctls += sl->sum.ioctls;
+			sum->divergences += sl->sum.divergences;
+		}
+	}
+	fprintf(out, "\ntree:        %u processes\n", n);
+	for (i = 0; i < n; i++)
+		fprintf(out, "  process %d (%s): %s, %" PRIu64 " records\n",
+			t->node[i].pid, t->node[i].r->path,
+			status_name(t->shm->slot[i].status),
+			t->shm->slot[i].sum.records);
+	if (verdict == KFD_REPLAY_MATCH)
+		fprintf(out, "  result:      match (%s) in every process\n",
+			o->verify == KFD_REPLAY_VERIFY_STRICT ? "strict" :
+			o->verify == KFD_REPLAY_VERIFY_RESULTS ? "results" :
+			"not verified");
+	else
+		fprintf(out, "  result:      %s (%u of %u processes diverged)\n",
+			status_name((int)verdict), ndiv, n);
+done:
+	for (i = 0; i < n; i++) {
+		if (t->node[i].out)
+			fclose(t->node[i].out);
+		free(t->node[i].record);
+		rs[i]->tree = NULL;
+	}
+	pthread_mutex_destroy(&t->shm->lock);
+	munmap(t->shm, sizeof(*t->shm));
+	free(t);
+	return verdict;
+}

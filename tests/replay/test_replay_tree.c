@@ -1,0 +1,340 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The replay of a process tree: rp_tree's runs (a forked child that opens
+ * the KFD again, a posix_spawn'd one, and one that imports its parent's
+ * VRAM through the ROCm IPC ioctls) captured on AMD's thunk and on ours
+ * leave one trace per process, OUT for the root and OUT.<pid> for the
+ * child, and "kfdtrace replay --sim OUT OUT.<pid>" re-creates the tree
+ * with zero divergences (the fork also on mi210x2). A child's trace
+ * replayed without its parent's is replayed, with a warning.
+ *
+ * Environment (set by meson): KFDTRACE, RP_TREE, RP_OUR_THUNK.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "rp_test.h"
+
+static const char *kfdtrace, *tree, *our_thunk;
+
+/* The files of one captured run. */
+struct tree_run {
+	char root[600];		/* DIR/t.kft */
+	char child[600];	/* DIR/t.kft.<pid> */
+	int root_pid, child_pid;
+};
+
+/* The share mode needs the DKMS kernel's IPC ioctls, in capture and replay. */
+static const char rocm_kernel[] = "KFDSIM_KERNEL=rocm";
+
+/*
+ * LD_LIBRARY_PATH for a capture: ours first, or this one without our
+ * thunk's directory (meson puts it there, as the test depends on it).
+ */
+static void
+lib_path(char *buf, size_t len, int ours)
+{
+	const char *cur = getenv("LD_LIBRARY_PATH");
+	char copy[4096], *tok, *save;
+	size_t n;
+
+	n = (size_t)snprintf(buf, len, "LD_LIBRARY_PATH=%s", ours ? our_thunk : "");
+	snprintf(copy, sizeof(copy), "%s", cur ? cur : "");
+	for (tok = strtok_r(copy, ":", &save); tok && n < len;
+	     tok = strtok_r(NULL, ":", &save))
+		if (strcmp(tok, our_thunk))
+			n += (size_t)snprintf(buf + n, len - n, "%s%s",
+					      n > strlen("LD_LIBRARY_PATH=") ?
+					      ":" : "", tok);
+}
+
+/* The pid and ppid in the header of @file, from "kfdtrace info". */
+static void
+header_pids(const char *file, int *pid, int *ppid)
+{
+	const char *p;
+
+	assert_int_equal(RUN(kfdtrace, "info", file), 0);
+	p = strstr(out, "process:    pid ");
+	if (!p || sscanf(p, "process:    pid %d, ppid %d", pid, ppid) != 2)
+		fail_msg("no process line in the header of %s:\n%s", file, out);
+}
+
+/* How many of @file's records have @name (a record type or an ioctl). */
+static int
+count(const char *file, const char *name)
+{
+	const char *p;
+	int n = 0;
+
+	assert_int_equal(RUN(kfdtrace, "dump", "--json", "--filter", name,
+			     file), 0);
+	/* Lines of records only: a warning on stderr is not one. */
+	for (p = out; (p = strstr(p, "{\"seq\":")); p++)
+		n++;
+	return n;
+}
+
+/*
+ * Capture "rp_tree @mode" on AMD's thunk or ours (once per test run) into
+ * its own directory, and find the run's two files: the root's and the one
+ * child's, OUT.<pid> with nothing else after the dot.
+ */
+static void
+capture(const char *mode, int ours, struct tree_run *r)
+{
+	char lib[4200], sub[128], want[4300];
+	const char *env[] = { lib, NULL, NULL };
+	struct dirent *de;
+	DIR *d;
+	int n = 0;
+
+	lib_path(lib, sizeof(lib), ours);
+	if (!strcmp(mode, "share"))
+		env[1] = rocm_kernel;
+	snprintf(sub, sizeof(sub), "%s-%s", mode, ours ? "ours" : "amd");
+	snprintf(r->root, sizeof(r->root), "%s/t.kft", tmp(sub));
+	if (access(r->root, F_OK)) {
+		if (mkdir(tmp(sub), 0700) && errno != EEXIST)
+			fail_msg("mkdir %s: %s", tmp(sub), strerror(errno));
+		assert_int_equal(run_env((const char *const[]){ kfdtrace,
+					 "record", "-o", r->root, "--sim", "--",
+					 tree, mode, NULL }, env), 0);
+		/* The thunk we meant, in the root and its child, and every
+		 * call either made succeeded. */
+		if (ours) {
+			snprintf(want, sizeof(want), "thunk: %s/libhsakmt.so.1",
+				 our_thunk);
+			expect_out(want);
+		} else {
+			expect_out("thunk: /");
+			assert_null(strstr(out, our_thunk));
+		}
+		assert_null(strstr(out, "rp_tree:"));
+		assert_null(strstr(out, "incomplete"));
+	}
+	d = opendir(tmp(sub));
+	assert_non_null(d);
+	while ((de = readdir(d))) {
+		const char *s = de->d_name + strlen("t.kft.");
+		char *end;
+		long pid;
+
+		if (strncmp(de->d_name, "t.kft.", strlen("t.kft.")) ||
+		    !isdigit((unsigned char)*s))
+			continue;
+		pid = strtol(s, &end, 10);
+		if (*end)
+			fail_msg("a trace other than OUT.<pid>: %s", de->d_name);
+		snprintf(r->child, sizeof(r->child), "%s/%s", tmp(sub),
+			 de->d_name);
+		r->child_pid = (int)pid;
+		n++;
+	}
+	closedir(d);
+	if (n != 1)
+		fail_msg("%s: %d child traces, expected 1", sub, n);
+}
+
+/*
+ * The facts the replay of the tree builds on: the child's header names
+ * the root as its parent; a fork leaves a FORK record in both files (the
+ * parent's with the child's pid, the child's with 0 and the parent's pid);
+ * a spawn leaves none; a share exports in the root and imports in the
+ * child.
+ */
+static void
+check_files(const char *mode, struct tree_run *r)
+{
+	char want[96];
+	int pid, ppid;
+
+	header_pids(r->root, &r->root_pid, &ppid);
+	header_pids(r->child, &pid, &ppid);
+	assert_int_equal(pid, r->child_pid);
+	assert_int_equal(ppid, r->root_pid);
+	if (!strcmp(mode, "fork")) {
+		assert_int_equal(count(r->root, "fork"), 1);
+		snprintf(want, sizeof(want), "\"parent_pid\":%d,\"child_pid\":%d",
+			 r->root_pid, r->child_pid);
+		expect_out(want);
+		assert_int_equal(count(r->child, "fork"), 1);
+		snprintf(want, sizeof(want), "\"parent_pid\":%d,\"child_pid\":0",
+			 r->root_pid);
+		expect_out(want);
+	} else {
+		assert_int_equal(count(r->root, "fork"), 0);
+		assert_int_equal(count(r->child, "fork"), 0);
+	}
+	if (!strcmp(mode, "share")) {
+		assert_int_equal(count(r->root, "IPC_EXPORT_HANDLE"), 1);
+		assert_int_equal(count(r->child, "IPC_IMPORT_HANDLE"), 1);
+		assert_int_equal(count(r->child, "IPC_EXPORT_HANDLE"), 0);
+	}
+	/* Both processes worked on the GPU; each trace is complete. */
+	assert_true(count(r->root, "ALLOC_MEMORY_OF_GPU") > 1);
+	assert_true(count(r->child, "MAP_MEMORY_TO_GPU") > 1);
+	assert_int_equal(count(r->child, "end"), 1);
+}
+
+/* Replay @r's files, root first, with @sim (and @map): no divergence. */
+static void
+replay_tree(const char *mode, const struct tree_run *r, const char *sim,
+	    const char *map)
+{
+	const char *env[] = { NULL, NULL };
+	int st;
+
+	if (!strcmp(mode, "share"))
+		env[0] = rocm_kernel;
+	if (map)
+		st = run_env((const char *const[]){ kfdtrace, "replay", sim,
+			     "--gpu-map", map, r->root, r->child, NULL }, env);
+	else
+		st = run_env((const char *const[]){ kfdtrace, "replay", sim,
+			     r->root, r->child, NULL }, env);
+	if (st)
+		fail_msg("replay %s of %s (%s) exited %d:\n%s", sim, r->root,
+			 mode, st, out);
+	expect_out("result:      match (strict)");
+	assert_null(strstr(out, "divergence"));
+	assert_null(strstr(out, "without its parent"));
+}
+
+/* ------------------------------------------------------------------ */
+
+static void
+captures_on(int ours)
+{
+	static const char *const modes[] = { "fork", "spawn", "share" };
+	struct tree_run r;
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		capture(modes[i], ours, &r);
+		check_files(modes[i], &r);
+	}
+}
+
+static void
+test_capture_amd(void **state)
+{
+	(void)state;
+	captures_on(0);
+}
+
+static void
+test_capture_ours(void **state)
+{
+	(void)state;
+	captures_on(1);
+}
+
+static void
+replay_mode(const char *mode)
+{
+	struct tree_run r;
+	int ours;
+
+	for (ours = 0; ours < 2; ours++) {
+		capture(mode, ours, &r);
+		replay_tree(mode, &r, "--sim", NULL);
+		/* Another machine: both processes' GPU ids are mapped. */
+		if (!strcmp(mode, "fork"))
+			replay_tree(mode, &r, "--sim=mi210x2", "0xab12=0x5d3c");
+	}
+}
+
+static void
+test_replay_fork(void **state)
+{
+	(void)state;
+	replay_mode("fork");
+}
+
+static void
+test_replay_spawn(void **state)
+{
+	(void)state;
+	replay_mode("spawn");
+}
+
+static void
+test_replay_share(void **state)
+{
+	(void)state;
+	replay_mode("share");
+}
+
+/*
+ * A forked child's trace alone: it begins inside a process that had
+ * another's state, so the replay says it lacks its parent, and replays
+ * what it has (the child opened everything it used afresh).
+ */
+static void
+test_child_alone(void **state)
+{
+	struct tree_run r;
+
+	(void)state;
+	capture("fork", 0, &r);
+	assert_int_equal(RUN(kfdtrace, "replay", "--sim", r.child), 0);
+	expect_out("without its parent");
+	expect_out("result:      match (strict)");
+	assert_null(strstr(out, "divergence"));
+}
+
+/* ------------------------------------------------------------------ */
+
+static int
+setup(void **state)
+{
+	(void)state;
+	kfdtrace = getenv("KFDTRACE");
+	tree = getenv("RP_TREE");
+	our_thunk = getenv("RP_OUR_THUNK");
+	if (!kfdtrace || !tree || !our_thunk) {
+		fprintf(stderr, "KFDTRACE, RP_TREE and RP_OUR_THUNK must be set\n");
+		return -1;
+	}
+	snprintf(dir, sizeof(dir), "/tmp/kfdtrace-replay-tree-XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	free(out);
+	tc_scratch_remove(dir, "RP_KEEP");
+	return 0;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_capture_amd),
+		cmocka_unit_test(test_capture_ours),
+		cmocka_unit_test(test_replay_fork),
+		cmocka_unit_test(test_replay_spawn),
+		cmocka_unit_test(test_replay_share),
+		cmocka_unit_test(test_child_alone),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
