@@ -63,11 +63,14 @@ struct rp_mt_worker {
 	uint64_t last_seq;
 	struct rp_mt_ctx ctx;
 	struct rp_m_node dep;	/* of the record in hand */
+	pthread_cond_t cv;	/* it waits here (for work, or its turn) */
+	int waiting;
 };
 
 struct rp_mt {
 	pthread_mutex_t lock;
-	pthread_cond_t cv;
+	pthread_cond_t room;	/* the reader waits here for queue room */
+	int reader_waiting;
 	struct rp_run *st;
 	unsigned int nw, started;
 	struct rp_mt_worker *w;
@@ -160,6 +163,25 @@ ready(const struct rp_mt *mt, const struct rp_mt_job *j)
 	return 1;
 }
 
+/*
+ * Wake the workers that can go on now (after a record was done, held or
+ * queued): each waits on a condition of its own, so that a record done
+ * wakes only the threads it lets go, not all of them.
+ */
+static void
+wake_ready(struct rp_mt *mt)
+{
+	unsigned int u;
+
+	for (u = 0; u < mt->nw; u++) {
+		struct rp_mt_worker *o = &mt->w[u];
+
+		if (o->waiting && (mt->st->stop || mt->reading_done ||
+				   (o->n && ready(mt, &o->q[o->head]))))
+			pthread_cond_signal(&o->cv);
+	}
+}
+
 static void
 job_free(struct rp_mt_job *j)
 {
@@ -189,7 +211,7 @@ run_wait(struct rp_mt *mt, struct rp_mt_worker *w, const struct kt_record *rec)
 		return;
 	st->wait_still = 0;
 	w->held = 1;
-	pthread_cond_broadcast(&mt->cv);
+	wake_ready(mt);
 	st->wait_final = 1;
 	st->diverged_now = 0;
 	rp_run_ioctl(st, rec);
@@ -212,8 +234,11 @@ worker_main(void *arg)
 		uint64_t ns;
 
 		while (!st->stop && !(w->n && ready(mt, &w->q[w->head])) &&
-		       !(mt->reading_done && !w->n))
-			pthread_cond_wait(&mt->cv, &mt->lock);
+		       !(mt->reading_done && !w->n)) {
+			w->waiting = 1;
+			pthread_cond_wait(&w->cv, &mt->lock);
+			w->waiting = 0;
+		}
 		if (st->stop || !w->n)
 			break;
 		j = &w->q[w->head];
@@ -236,9 +261,12 @@ worker_main(void *arg)
 		w->last_seq = j->rec->seq;
 		job_free(j);
 		w->head = (w->head + 1) % RP_MT_QUEUE;
-		w->n--;
+		if (w->n-- == RP_MT_QUEUE && mt->reader_waiting)
+			pthread_cond_signal(&mt->room);
 		w->done++;
-		pthread_cond_broadcast(&mt->cv);
+		if (st->stop && mt->reader_waiting)
+			pthread_cond_signal(&mt->room);
+		wake_ready(mt);
 	}
 	pthread_mutex_unlock(&mt->lock);
 	return NULL;
@@ -265,9 +293,10 @@ mt_setup(struct rp_mt *mt, struct rp_run *st)
 		w->q = calloc(RP_MT_QUEUE, sizeof(*w->q));
 		if (!w->q)
 			return -ENOMEM;
+		pthread_cond_init(&w->cv, NULL);
 	}
 	pthread_mutex_init(&mt->lock, NULL);
-	pthread_cond_init(&mt->cv, NULL);
+	pthread_cond_init(&mt->room, NULL);
 	return 0;
 }
 
@@ -286,6 +315,8 @@ mt_teardown(struct rp_mt *mt)
 		}
 		free(w->q);
 		free(w->ctx.arena);
+		if (w->mt)
+			pthread_cond_destroy(&w->cv);
 	}
 	free(mt->w);
 	rp_mt_order_free(&mt->order);
@@ -357,8 +388,11 @@ hand_over(struct rp_mt *mt, struct kt_record *rec)
 	u = rp_mt_order_next(&mt->order, st->rows, rec, &j.nd);
 	w = &mt->w[u];
 	pthread_mutex_lock(&mt->lock);
-	while (w->n == RP_MT_QUEUE && !st->stop)
-		pthread_cond_wait(&mt->cv, &mt->lock);
+	while (w->n == RP_MT_QUEUE && !st->stop) {
+		mt->reader_waiting = 1;
+		pthread_cond_wait(&mt->room, &mt->lock);
+		mt->reader_waiting = 0;
+	}
 	if (st->stop) {
 		pthread_mutex_unlock(&mt->lock);
 		job_free(&j);
@@ -366,7 +400,8 @@ hand_over(struct rp_mt *mt, struct kt_record *rec)
 	}
 	w->q[(w->head + w->n) % RP_MT_QUEUE] = j;
 	w->n++;
-	pthread_cond_broadcast(&mt->cv);
+	if (w->waiting && w->n == 1 && ready(mt, &w->q[w->head]))
+		pthread_cond_signal(&w->cv);
 	pthread_mutex_unlock(&mt->lock);
 	return 0;
 }
@@ -480,7 +515,7 @@ rp_threads_run(struct rp_run *st, struct rp_stream *s)
 	ahead_flush(&mt, ahead, ahead->n);
 	pthread_mutex_lock(&mt.lock);
 	mt.reading_done = 1;
-	pthread_cond_broadcast(&mt.cv);
+	wake_ready(&mt);
 	pthread_mutex_unlock(&mt.lock);
 	for (u = 0; u < mt.started; u++)
 		pthread_join(mt.w[u].th, NULL);
@@ -489,7 +524,7 @@ rp_threads_run(struct rp_run *st, struct rp_stream *s)
 	mt_report(&mt, st->out);
 	mt_teardown(&mt);
 	pthread_mutex_destroy(&mt.lock);
-	pthread_cond_destroy(&mt.cv);
+	pthread_cond_destroy(&mt.room);
 	free(ahead);
 	return ret;
 }
