@@ -307,10 +307,11 @@ model_record(struct rp_model *m, const struct kt_record *rec)
 		m->first_ts = rec->ts;
 	if (rec->ts > m->last_ts)
 		m->last_ts = rec->ts;
-	for (i = 0; i < m->nthreads; i++)
+	/* The threads that call the device (a writer's END is not one). */
+	for (i = 0; i < m->nthreads && rp_actionable(rec->type); i++)
 		if (m->tids[i] == rec->tid)
 			break;
-	if (i == m->nthreads && m->nthreads < 64)
+	if (rp_actionable(rec->type) && i == m->nthreads && m->nthreads < 64)
 		m->tids[m->nthreads++] = rec->tid;
 
 	switch (rec->type) {

@@ -147,6 +147,15 @@ rp_model_print(const struct rp_model *m, FILE *out)
 	fprintf(out, "order:      sequence order across %u threads, %s\n",
 		m->nthreads, m->ndeps_total ? "NOT satisfied:" :
 		"every use after its creation");
+	if (m->swaps.n) {
+		const struct rp_swap *w = m->swaps.data;
+
+		/* The kernel handed an id out again before its FREE was numbered. */
+		fprintf(out, "            %zu ids reused before the end of their "
+			"previous life was numbered: the end goes first (#%" PRIu64
+			" after #%" PRIu64 "%s)\n", m->swaps.n, w[0].c, w[0].e,
+			m->swaps.n > 1 ? ", ..." : "");
+	}
 	rp_order_print(m, out);
 	print_gpus(m, out);
 

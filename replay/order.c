@@ -17,6 +17,13 @@
  * time collecting every creation -> use edge, adds each thread's program
  * order, and looks for a cycle: no order of the records satisfies those,
  * and the records on it are named. Normal traces never pay for that pass.
+ *
+ * One exception to "in a capture it always does": the kernel frees an id
+ * before the FREE returns, so another thread's ALLOC can get it back and
+ * be numbered before that FREE. A creation of an id that is alive is
+ * taken as such a reuse: the uses that entered before the creation
+ * returned belong to the old life, the end among them ends it, and the
+ * pair is a swap the replay puts right (the end first).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -29,6 +36,11 @@
 struct rp_m_life {
 	struct rp_m_node made;
 	struct rp_m_node ended;		/* seq UINT64_MAX: alive */
+	/*
+	 * A creation of the id while this life was alive: the kernel reused
+	 * it before this life's end was numbered (seq UINT64_MAX: none).
+	 */
+	struct rp_m_node next;
 };
 
 /* A use of an id that was not alive (maybe created later). */
@@ -60,6 +72,7 @@ rp_order_init(struct rp_model *m)
 	rp_vec_init(&m->uses, sizeof(struct rp_m_use));
 	rp_vec_init(&m->edges, sizeof(struct rp_m_edge));
 	rp_vec_init(&m->deps, sizeof(struct rp_m_dep));
+	rp_vec_init(&m->swaps, sizeof(struct rp_swap));
 }
 
 void
@@ -69,14 +82,18 @@ rp_order_free(struct rp_model *m)
 	rp_vec_free(&m->uses);
 	rp_vec_free(&m->edges);
 	rp_vec_free(&m->deps);
+	rp_vec_free(&m->swaps);
 	rp_map_free(&m->order_idx);
 }
 
 static struct rp_m_node
 node_of(const struct kt_record *rec, const char *name)
 {
-	struct rp_m_node n = { .seq = rec->seq, .ts = rec->ts, .tid = rec->tid,
-			       .name = name };
+	struct rp_m_node n = { .seq = rec->seq, .ts = rec->ts, .exit = rec->ts,
+			       .tid = rec->tid, .name = name };
+
+	if (rec->type == KT_REC_IOCTL && rec->u.ioctl.t_exit > rec->ts)
+		n.exit = rec->u.ioctl.t_exit;
 
 	return n;
 }
@@ -162,6 +179,11 @@ rp_order_make(struct rp_model *m, unsigned int kind, int32_t proc,
 	if (rp_map_get(&m->order_idx, LIFE_KIND(kind), (unsigned int)proc,
 		       value, &v)) {
 		l = RP_AT(&m->lives, struct rp_m_life, v);
+		if (l->ended.seq == UINT64_MAX) {
+			/* Reused before its end was numbered (above). */
+			l->next = at;
+			return;
+		}
 	} else {
 		l = rp_vec_push(&m->lives);
 		if (!l)
@@ -171,6 +193,40 @@ rp_order_make(struct rp_model *m, unsigned int kind, int32_t proc,
 	}
 	l->made = at;
 	l->ended.seq = UINT64_MAX;
+	l->next.seq = UINT64_MAX;
+}
+
+/*
+ * A use of @l, whose id was created again while it was alive: one that
+ * entered before that creation returned is the old life's (its end ends
+ * it, and is a swap); any other starts the new life.
+ */
+static void
+use_reused(struct rp_model *m, struct rp_m_life *l, const struct rp_m_node *at,
+	   int ends)
+{
+	struct rp_swap *sw;
+
+	if (at->ts < l->next.exit) {
+		/* The old life's. */
+		edge(m, &l->made, at);
+		if (!ends)
+			return;
+		sw = rp_vec_push(&m->swaps);
+		if (sw) {
+			sw->c = l->next.seq;
+			sw->e = at->seq;
+		}
+		l->made = l->next;	/* the new life, alive */
+		l->next.seq = UINT64_MAX;
+		return;
+	}
+	/* The new life's: the old one's end is not in the trace. */
+	l->made = l->next;
+	l->next.seq = UINT64_MAX;
+	edge(m, &l->made, at);
+	if (ends)
+		l->ended = *at;
 }
 
 void
@@ -186,6 +242,10 @@ rp_order_use(struct rp_model *m, unsigned int kind, int32_t proc,
 	if (rp_map_get(&m->order_idx, LIFE_KIND(kind), (unsigned int)proc,
 		       value, &v))
 		l = RP_AT(&m->lives, struct rp_m_life, v);
+	if (l && l->ended.seq == UINT64_MAX && l->next.seq != UINT64_MAX) {
+		use_reused(m, l, &at, ends);
+		return;
+	}
 	if (l && l->ended.seq == UINT64_MAX) {
 		edge(m, &l->made, &at);
 		if (ends)
@@ -224,6 +284,14 @@ cmp_dep(const void *a, const void *b)
 	return x->use.seq < y->use.seq ? -1 : x->use.seq > y->use.seq;
 }
 
+static int
+cmp_swap(const void *a, const void *b)
+{
+	const struct rp_swap *x = a, *y = b;
+
+	return x->c < y->c ? -1 : x->c > y->c;
+}
+
 void
 rp_order_finish(struct rp_model *m)
 {
@@ -254,6 +322,8 @@ rp_order_finish(struct rp_model *m)
 	}
 	if (m->deps.n)
 		qsort(m->deps.data, m->deps.n, sizeof(struct rp_m_dep), cmp_dep);
+	if (m->swaps.n)
+		qsort(m->swaps.data, m->swaps.n, sizeof(struct rp_swap), cmp_swap);
 }
 
 /* ------------------------------------------------------------------ */

@@ -38,9 +38,9 @@
  * one that matters; the count only caps the heap of pointers.
  */
 #define RP_REORDER_WINDOW	(1u << 21)
-#define RP_DEFER_MAX		4096	/* completed waits held back */
 #define RP_MAX_PENDING_WAITS	256	/* completed waits held (wait.c) */
 #define RP_REORDER_BYTES	((size_t)256 << 20)	/* and their bytes */
+#define RP_MAX_SWAP_HELD	64	/* creations held for an id's end */
 
 /* ------------------------------------------------------------------ */
 /* Small containers                                                     */
@@ -106,30 +106,35 @@ int rp_map_del(struct rp_map *m, unsigned int kind, unsigned int scope,
 
 /*
  * Records come from the reader in per-thread file order; the replay wants
- * sequence order (the order calls completed). A WAIT_EVENTS that completed
- * is further held back until the first record that started after it
- * returned, so that whatever released it (a SET_EVENT on another thread,
- * which entered before the wait returned) is replayed first.
+ * sequence order (the order calls completed), with the model's swaps
+ * (struct rp_swap) put right.
  */
+/* A record waiting in the stream's heap, with its key beside it. */
+struct rp_hent {
+	uint64_t key;
+	struct kt_record *rec;
+};
+
 struct rp_stream {
 	struct kt_reader *reader;
-	const struct kfd_ioctl_desc *wait_desc;
 	struct kt_record rec;		/* the reader's current record */
-	struct kt_record **heap;	/* early records, by seq */
+	struct rp_hent *heap;		/* early records, by seq */
 	size_t nheap, capheap;
 	size_t heap_bytes;		/* their size (rp_rec_bytes()) */
 	uint64_t early;			/* released early for the byte bound */
 	uint64_t early_seq;		/* the first of them */
-	struct kt_record **defer;	/* held waits, by t_exit */
-	size_t ndefer, capdefer;
-	size_t defer_bytes;		/* their size, bounded like the heap's */
-	struct kt_record *held;		/* a record waiting behind a wait */
-	int held_owned;			/* held is a copy (else the reader's
-					 * record, valid: the reader waits) */
 	struct kt_record *owned;	/* returned last; freed on next call */
 	uint64_t next;			/* the seq expected next */
 	int eof;
 	int error;			/* the reader's negative error, or 0 */
+	/* Swaps: creations held until the end of the previous life. */
+	const struct rp_swap *swaps;
+	size_t nswaps;
+	struct kt_record *swap_held[RP_MAX_SWAP_HELD];
+	uint64_t swap_after[RP_MAX_SWAP_HELD];	/* the e each waits for */
+	size_t nswap_held;
+	struct kt_record *swap_next;	/* returned next (owned) */
+	struct kt_record *swap_owned;	/* returned last; freed next call */
 };
 
 /*
@@ -140,6 +145,8 @@ struct rp_stream {
 int rp_stream_open(struct rp_stream *s, const char *path, uint64_t first);
 /* Return: 1 with *rec set (valid until the next call), 0 at the end, <0. */
 int rp_stream_next(struct rp_stream *s, const struct kt_record **rec);
+/* Reuses to put right (the model's swaps, sorted by c; kept, not copied). */
+void rp_stream_swaps(struct rp_stream *s, const struct rp_swap *v, size_t n);
 void rp_stream_close(struct rp_stream *s);
 
 /* ------------------------------------------------------------------ */
@@ -406,6 +413,7 @@ struct rp_m_range {
 struct rp_m_node {
 	uint64_t seq;
 	uint64_t ts;		/* when it entered */
+	uint64_t exit;		/* when it returned (ioctls; else ts) */
 	uint32_t tid;
 	const char *name;	/* schema row name (static) */
 };
@@ -427,6 +435,16 @@ struct rp_m_dep {
 
 struct rp_m_edge {
 	struct rp_m_node from, to;
+};
+
+/*
+ * The kernel reused an id before the call that freed it was numbered: the
+ * creation (seq c) got the id its previous life's end (seq e, later in
+ * sequence order, entered before c returned) had freed. The replay
+ * issues e first, then c (stream.c).
+ */
+struct rp_swap {
+	uint64_t c, e;
 };
 
 #define RP_MAX_DEPS	32	/* violations listed (all are kept) */
@@ -466,6 +484,7 @@ struct rp_model {
 	int want_edges;			/* the cycle search's pass */
 	uint64_t edges_dropped;
 	struct rp_vec deps;		/* struct rp_m_dep, by use seq */
+	struct rp_vec swaps;		/* struct rp_swap, by creation seq */
 	uint64_t ndeps_total;		/* also those past the bound */
 	struct rp_m_node cycle[RP_MAX_CYCLE];
 	unsigned int ncycle;		/* named, of cycle_len */

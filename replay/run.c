@@ -462,6 +462,9 @@ run_once(struct rp_run *st, const char *record_path)
 		}
 	}
 	r = rp_stream_open(&s, st->r->path, st->r->model.first_seq);
+	if (r == 0)
+		rp_stream_swaps(&s, st->r->model.swaps.data,
+				st->r->model.swaps.n);
 	if (r < 0) {
 		fprintf(st->out, "kfdtrace replay: %s: %s\n", st->r->path,
 			kt_strerror(r));

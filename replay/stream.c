@@ -13,16 +13,20 @@
  * record in the file: a worker's buffer may reach the file before the
  * main thread's first records.
  *
- * A WAIT_EVENTS that completed is held back until a record that started
- * after the wait returned: the call that released it (a SET_EVENT, or a
- * DESTROY_EVENT on another thread) entered before that, so it is replayed
- * first and the replayed wait does not block.
+ * Completed waits stay in sequence order, even when the SET_EVENT that
+ * released them was numbered after them: the replay issues them without
+ * blocking and again after each set (wait.c). Holding them back behind
+ * every call that entered before they returned would put the next set of
+ * their event before them when they took a signal an earlier set left,
+ * and the two sets would make one (auto-reset events do not count).
+ *
+ * Last, the swaps of the model (order.c): a creation that got an id back
+ * from the kernel before the end of its previous life was numbered is
+ * held until that end has been returned, and comes right after it.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <kfdtrace/kfd_abi.h>
 
 #include "replay_priv.h"
 
@@ -35,7 +39,6 @@ rp_stream_open(struct rp_stream *s, const char *path, uint64_t first)
 	r = kt_reader_open(path, &s->reader);
 	if (r < 0)
 		return r;
-	s->wait_desc = rp_rows()->wait_events;
 	s->next = first;
 	return 0;
 }
@@ -46,14 +49,13 @@ rp_stream_close(struct rp_stream *s)
 	size_t i;
 
 	for (i = 0; i < s->nheap; i++)
-		free(s->heap[i]);
-	for (i = 0; i < s->ndefer; i++)
-		free(s->defer[i]);
+		free(s->heap[i].rec);
 	free(s->heap);
-	free(s->defer);
-	if (s->held_owned)
-		free(s->held);
 	free(s->owned);
+	for (i = 0; i < s->nswap_held; i++)
+		free(s->swap_held[i]);
+	free(s->swap_next);
+	free(s->swap_owned);
 	if (s->reader)
 		kt_reader_close(s->reader);
 	memset(s, 0, sizeof(*s));
@@ -101,28 +103,19 @@ rec_bytes(const struct kt_record *r)
 	return n;
 }
 
-/* Binary heap of records on a key (seq or t_exit). */
-static uint64_t
-key_seq(const struct kt_record *r)
-{
-	return r->seq;
-}
-
-static uint64_t
-key_exit(const struct kt_record *r)
-{
-	return r->u.ioctl.t_exit;
-}
-
+/*
+ * Binary heap of records on their seq, kept beside each pointer: a
+ * comparison reads no record.
+ */
 static int
-heap_push(struct kt_record ***h, size_t *n, size_t *cap, struct kt_record *r,
-	  uint64_t (*key)(const struct kt_record *))
+heap_push(struct rp_hent **h, size_t *n, size_t *cap, struct kt_record *r,
+	  uint64_t key)
 {
 	size_t i;
 
 	if (*n == *cap) {
 		size_t ncap = *cap ? *cap * 2 : 64;
-		struct kt_record **nh = realloc(*h, ncap * sizeof(*nh));
+		struct rp_hent *nh = realloc(*h, ncap * sizeof(*nh));
 
 		if (!nh)
 			return -ENOMEM;
@@ -130,74 +123,44 @@ heap_push(struct kt_record ***h, size_t *n, size_t *cap, struct kt_record *r,
 		*cap = ncap;
 	}
 	i = (*n)++;
-	(*h)[i] = r;
 	while (i > 0) {
 		size_t p = (i - 1) / 2;
-		struct kt_record *t;
 
-		if (key((*h)[p]) <= key((*h)[i]))
+		if ((*h)[p].key <= key)
 			break;
-		t = (*h)[p];
-		(*h)[p] = (*h)[i];
-		(*h)[i] = t;
+		(*h)[i] = (*h)[p];
 		i = p;
 	}
+	(*h)[i].key = key;
+	(*h)[i].rec = r;
 	return 0;
 }
 
 static struct kt_record *
-heap_pop(struct kt_record **h, size_t *n,
-	 uint64_t (*key)(const struct kt_record *))
+heap_pop(struct rp_hent *h, size_t *n)
 {
-	struct kt_record *top = h[0];
+	struct kt_record *top = h[0].rec;
+	struct rp_hent last = h[--(*n)];
 	size_t i = 0;
 
-	h[0] = h[--(*n)];
 	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-		struct kt_record *t;
+		size_t l = 2 * i + 1, r = l + 1, m;
 
-		if (l < *n && key(h[l]) < key(h[m]))
-			m = l;
-		if (r < *n && key(h[r]) < key(h[m]))
-			m = r;
-		if (m == i)
+		if (l >= *n)
 			break;
-		t = h[m];
-		h[m] = h[i];
-		h[i] = t;
+		m = r < *n && h[r].key < h[l].key ? r : l;
+		if (h[m].key >= last.key)
+			break;
+		h[i] = h[m];
 		i = m;
 	}
+	if (*n)
+		h[i] = last;
 	return top;
 }
 
-/* A completed blocking wait: hold it until its releaser has gone. */
-static int
-deferrable(const struct rp_stream *s, const struct kt_record *r)
-{
-	const struct rp_rows *rows;
-	const struct kt_ioctl_rec *io;
-
-	if (r->type != KT_REC_IOCTL || !s->wait_desc)
-		return 0;
-	io = &r->u.ioctl;
-	/* Cheap test first: only KFD's nr 0x0C can be a wait. */
-	if (io->file_kind != KFD_FILE_KFD || KFD_ABI_IOC_NR(io->request) != 0x0c)
-		return 0;
-	if (io->ret != 0 || !io->arg_before || !io->arg_after ||
-	    kfd_schema_lookup(io->file_kind, io->request) != s->wait_desc)
-		return 0;
-	rows = rp_rows();
-	if (!rp_fhas(rows->we_result, io->arg_size))
-		return 0;
-	return rp_fget(rows->we_timeout, io->arg_before, io->arg_size) != 0 &&
-	       rp_fget(rows->we_result, io->arg_after, io->arg_size) ==
-		       KFD_ABI_WAIT_RESULT_COMPLETE &&
-	       io->t_exit >= r->ts;
-}
-
 /*
- * The next record in seq order, before wait deferral: from the heap when
+ * The next record in seq order: from the heap when
  * it holds the expected seq, else from the reader (early ones go to the
  * heap). *owned is set when the record is a copy the caller must free.
  */
@@ -207,10 +170,10 @@ next_in_order(struct rp_stream *s, struct kt_record **out, int *owned)
 	int r;
 
 	for (;;) {
-		if (s->nheap && (s->eof || s->heap[0]->seq <= s->next ||
+		if (s->nheap && (s->eof || s->heap[0].key <= s->next ||
 				 s->nheap > RP_REORDER_WINDOW ||
 				 s->heap_bytes > RP_REORDER_BYTES)) {
-			struct kt_record *top = heap_pop(s->heap, &s->nheap, key_seq);
+			struct kt_record *top = heap_pop(s->heap, &s->nheap);
 
 			s->heap_bytes -= rec_bytes(top);
 			if (!s->eof && top->seq > s->next &&
@@ -232,7 +195,7 @@ next_in_order(struct rp_stream *s, struct kt_record **out, int *owned)
 				s->error = r;
 			continue;
 		}
-		if (s->rec.seq <= s->next && !(s->nheap && s->heap[0]->seq < s->rec.seq)) {
+		if (s->rec.seq <= s->next && !(s->nheap && s->heap[0].key < s->rec.seq)) {
 			if (s->rec.seq == s->next)
 				s->next++;
 			*out = &s->rec;
@@ -243,7 +206,7 @@ next_in_order(struct rp_stream *s, struct kt_record **out, int *owned)
 			struct kt_record *c = kt_record_clone(&s->rec);
 
 			if (!c || heap_push(&s->heap, &s->nheap, &s->capheap, c,
-					    key_seq) < 0) {
+					    c->seq) < 0) {
 				free(c);
 				s->error = -ENOMEM;
 				s->eof = 1;
@@ -254,66 +217,102 @@ next_in_order(struct rp_stream *s, struct kt_record **out, int *owned)
 	}
 }
 
-int
-rp_stream_next(struct rp_stream *s, const struct kt_record **rec)
+static int
+stream_next(struct rp_stream *s, const struct kt_record **rec)
 {
 	struct kt_record *cand;
 	int owned, r;
 
 	free(s->owned);
 	s->owned = NULL;
+	r = next_in_order(s, &cand, &owned);
+	if (r <= 0)
+		return r;
+	if (owned)
+		s->owned = cand;
+	*rec = cand;
+	return 1;
+}
+
+void
+rp_stream_swaps(struct rp_stream *s, const struct rp_swap *v, size_t n)
+{
+	s->swaps = v;
+	s->nswaps = n;
+}
+
+/* The swap whose creation is @seq, or NULL. */
+static const struct rp_swap *
+swap_of(const struct rp_stream *s, uint64_t seq)
+{
+	size_t lo = 0, hi = s->nswaps;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->swaps[mid].c < seq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->nswaps && s->swaps[lo].c == seq ? &s->swaps[lo] : NULL;
+}
+
+/* Take held creation @i out (the caller owns it). */
+static struct kt_record *
+swap_take(struct rp_stream *s, size_t i)
+{
+	struct kt_record *c = s->swap_held[i];
+
+	memmove(&s->swap_held[i], &s->swap_held[i + 1],
+		(s->nswap_held - i - 1) * sizeof(s->swap_held[0]));
+	memmove(&s->swap_after[i], &s->swap_after[i + 1],
+		(s->nswap_held - i - 1) * sizeof(s->swap_after[0]));
+	s->nswap_held--;
+	return c;
+}
+
+int
+rp_stream_next(struct rp_stream *s, const struct kt_record **rec)
+{
+	const struct kt_record *r;
+	const struct rp_swap *sw;
+	size_t i;
+	int ret;
+
+	free(s->swap_owned);
+	s->swap_owned = NULL;
+	if (s->swap_next) {
+		*rec = s->swap_owned = s->swap_next;
+		s->swap_next = NULL;
+		return 1;
+	}
 	for (;;) {
-		if (s->held) {
-			cand = s->held;
-			owned = s->held_owned;
-			s->held = NULL;
-			s->held_owned = 0;
-		} else {
-			r = next_in_order(s, &cand, &owned);
-			if (r < 0)
-				return r;
-			if (r == 0) {
-				if (!s->ndefer)
-					return 0;
-				s->owned = heap_pop(s->defer, &s->ndefer, key_exit);
-				s->defer_bytes -= rec_bytes(s->owned);
-				*rec = s->owned;
+		ret = stream_next(s, &r);
+		if (ret <= 0) {
+			/* Ends that never came: the creations go as they are. */
+			if (ret == 0 && s->nswap_held) {
+				*rec = s->swap_owned = swap_take(s, 0);
 				return 1;
 			}
+			return ret;
 		}
-		/*
-		 * A held wait that returned before this record started goes
-		 * first; so does the oldest when too many are held (a forged
-		 * exit time would hold them all to the end).
-		 */
-		if (s->ndefer && (s->defer[0]->u.ioctl.t_exit < cand->ts ||
-				  s->ndefer > RP_DEFER_MAX ||
-				  s->defer_bytes > RP_REORDER_BYTES)) {
-			/*
-			 * The reader does not move until the held record is
-			 * taken back, so its own record needs no copy.
-			 */
-			s->held = cand;
-			s->held_owned = owned;
-			s->owned = heap_pop(s->defer, &s->ndefer, key_exit);
-			s->defer_bytes -= rec_bytes(s->owned);
-			*rec = s->owned;
-			return 1;
-		}
-		if (deferrable(s, cand)) {
-			struct kt_record *c = owned ? cand : kt_record_clone(cand);
+		if (s->nswaps && s->nswap_held < RP_MAX_SWAP_HELD &&
+		    (sw = swap_of(s, r->seq))) {
+			struct kt_record *c = kt_record_clone(r);
 
-			if (!c || heap_push(&s->defer, &s->ndefer, &s->capdefer, c,
-					    key_exit) < 0) {
-				free(c);
-				return -ENOMEM;
+			if (c) {
+				s->swap_after[s->nswap_held] = sw->e;
+				s->swap_held[s->nswap_held++] = c;
+				continue;
 			}
-			s->defer_bytes += rec_bytes(c);
-			continue;
 		}
-		if (owned)
-			s->owned = cand;
-		*rec = cand;
+		for (i = 0; i < s->nswap_held; i++)
+			if (s->swap_after[i] == r->seq) {
+				s->swap_next = swap_take(s, i);
+				break;
+			}
+		*rec = r;
 		return 1;
 	}
 }

@@ -466,13 +466,6 @@ rp_threads_run(struct rp_run *st, struct rp_stream *s)
 	}
 	ctx_save(st, &main_ctx);
 	st->mt = &mt;
-	/*
-	 * Sequence order, without the serial replay's holding back of
-	 * completed waits (stream.c): a wait that took the signal an earlier
-	 * set left would come after the next set, and the two sets would make
-	 * one. Here a wait may block while its releaser runs.
-	 */
-	s->wait_desc = NULL;
 	for (u = 0; u < mt.nw; u++) {
 		r = pthread_create(&mt.w[u].th, NULL, worker_main, &mt.w[u]);
 		if (r) {

@@ -474,6 +474,74 @@ test_moved_free_early(void **state)
 	}
 }
 
+/*
+ * The kernel frees a handle before the FREE returns, so another thread's
+ * ALLOC can get it back and be numbered first. Made here by moving a FREE
+ * after the ALLOC of another thread that got its handle next: the plan
+ * takes it as such a reuse, and both replays issue the FREE first.
+ */
+/* In @file: a FREE (@f) whose handle another thread's ALLOC (@c) gets next. */
+static int
+find_reuse(const char *file, struct jrec **rp, size_t *f, size_t *c)
+{
+	struct jrec *r;
+	size_t n, k;
+
+	r = parse(file, &n);
+	for (*f = 0; *f < n; (*f)++) {
+		if (strcmp(r[*f].name, "FREE_MEMORY_OF_GPU"))
+			continue;
+		/* The next record naming the handle. */
+		for (k = *f + 1; k < n && r[k].handle != r[*f].handle; k++)
+			;
+		if (k < n && !strcmp(r[k].name, "ALLOC_MEMORY_OF_GPU") &&
+		    r[k].tid != r[*f].tid) {
+			*c = k;
+			*rp = r;
+			return 1;
+		}
+	}
+	free(r);
+	return 0;
+}
+
+static void
+test_reuse_before_free(void **state)
+{
+	static const char *const files[] = { "mt16-amd.kft", "mt4-amd.kft",
+					     "mt2-amd.kft" };
+	char sf[32], sc[32], want[160];
+	struct jrec *r = NULL;
+	size_t i, f = 0, c = 0;
+	int found = 0;
+
+	(void)state;
+	for (i = 0; i < 3 && !found; i++) {
+		capture(files[i], i == 0 ? "16" : i == 1 ? "4" : "2", 0);
+		found = find_reuse(files[i], &r, &f, &c);
+	}
+	if (!found)
+		fail_msg("no handle freed by one thread and allocated next by "
+			 "another in any capture");
+	i--;
+	snprintf(sf, sizeof(sf), "%" PRIu64, r[f].seq);
+	snprintf(sc, sizeof(sc), "%" PRIu64, r[c].seq);
+	free(r);
+	unlink(tmp("reuse.kft"));
+	assert_int_equal(RUN(alter, tmp(files[i]), tmp("reuse.kft"),
+			     "move", sf, sc), 0);
+	assert_int_equal(RUN(kfdtrace, "replay", "--sim", "--plan",
+			     tmp("reuse.kft")), 0);
+	expect_out("every use after its creation");
+	/* The ALLOC now has the number before the FREE's. */
+	snprintf(want, sizeof(want), "1 ids reused before the end of their "
+		 "previous life was numbered: the end goes first (#%" PRIu64
+		 " after #%s)", (uint64_t)strtoull(sc, NULL, 10) - 1, sc);
+	expect_out(want);
+	replay_clean("reuse.kft", "--sim", NULL, 0);
+	replay_clean("reuse.kft", "--sim", NULL, i == 0 ? 17 : i == 1 ? 5 : 3);
+}
+
 /* A thread that maps a buffer before it allocates it: no order works. */
 static void
 test_cycle(void **state)
@@ -558,6 +626,7 @@ main(void)
 		cmocka_unit_test(test_threads_block),
 		cmocka_unit_test(test_moved_free),
 		cmocka_unit_test(test_moved_free_early),
+		cmocka_unit_test(test_reuse_before_free),
 		cmocka_unit_test(test_cycle),
 	};
 
