@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "rp_summary.h"
 #include "tc_run.h"
 
 /* The times of the last command run. */
@@ -34,11 +35,10 @@ main(void)
 	const char *kfdtrace = getenv("KFDTRACE"), *gen = getenv("RP_GEN");
 	const char *count = getenv("BENCH_IOCTLS");
 	char dir[] = "/tmp/kfdtrace-bench-XXXXXX", trace[64], report[64];
-	char line[512];
 	double t0, wall, secs = 0, rate = 0, sim_cpu = 0, pass_cpu = 0;
 	unsigned long long ioctls = 0;
+	struct rp_summary sm;
 	int st, ret = 1;
-	FILE *f;
 
 	if (!kfdtrace || !gen || !mkdtemp(dir)) {
 		fprintf(stderr, "bench_replay: KFDTRACE and RP_GEN must be set\n");
@@ -63,21 +63,13 @@ main(void)
 	st = run((char *const[]){ (char *)kfdtrace, "replay", "--sim",
 				  "--verify=strict", trace, NULL }, report);
 	wall = tc_now() - t0;
-	f = fopen(report, "r");
-	while (f && fgets(line, sizeof(line), f)) {
-		const char *p = strstr(line, "replayed:");
-
-		if (p)
-			sscanf(p, "replayed: %*u records (%llu ioctls) in %lf s, %lf",
-			       &ioctls, &secs, &rate);
-		p = strstr(line, "cpu time:");
-		if (p)
-			sscanf(p, "cpu time: %lf s", &pass_cpu);
-		if (strstr(line, "result:"))
-			printf("bench_replay: %s", line + strspn(line, " "));
-	}
-	if (f)
-		fclose(f);
+	rp_summary_read(report, &sm);
+	ioctls = sm.ioctls;
+	secs = sm.secs;
+	rate = sm.rate;
+	pass_cpu = sm.cpu;
+	if (sm.result[0])
+		printf("bench_replay: %s", sm.result);
 	if (st != 0 || !ioctls) {
 		fprintf(stderr, "bench_replay: the replay did not match (status %d)\n",
 			st);

@@ -46,6 +46,7 @@
 #include <x86intrin.h>
 #endif
 
+#include "rp_summary.h"
 #include "tc_run.h"
 
 #define MIN_RATIO	0.7
@@ -179,54 +180,37 @@ replay(struct side *s, const char *report)
 			 "--threads", NULL };
 	/* The serial replay runs directly; --threads under timeout(1). */
 	char *const *run = s->threads_mode ? argv : argv + 4;
-	double secs = 0, rate = 0, cpu = 0, wall;
-	unsigned long long ioctls = 0;
+	struct rp_summary sm;
 	struct tc_timing t;
-	char line[512];
-	int st, match = 0;
-	FILE *f;
+	double wall;
+	int st;
 
 	if (!s->threads_mode)
 		argv[9] = NULL;
 	st = tc_run_timed(run, report, &t);
 	wall = t.wall;
-	f = fopen(report, "r");
-	while (f && fgets(line, sizeof(line), f)) {
-		const char *p = strstr(line, "replayed:");
-
-		if (p)
-			sscanf(p, "replayed: %*u records (%llu ioctls) in %lf s, %lf",
-			       &ioctls, &secs, &rate);
-		p = strstr(line, "cpu time:");
-		if (p)
-			sscanf(p, "cpu time: %lf s", &cpu);
-		if (strstr(line, "result:      match"))
-			match = 1;
-		else if (strstr(line, "result:"))
-			fprintf(stderr, "bench_replay_mt: %s: %s", s->name,
-				line + strspn(line, " "));
-	}
-	if (f)
-		fclose(f);
+	rp_summary_read(report, &sm);
+	if (sm.result[0] && !sm.match)
+		fprintf(stderr, "bench_replay_mt: %s: %s", s->name, sm.result);
 	if (s->threads_mode && (st == 124 || st == 128 + 9)) {
 		fprintf(stderr, "bench_replay_mt: %s: the replay hung: killed "
 			"after %s s\n", s->name, PAR_TIMEOUT);
 		return -1;
 	}
-	if (st != 0 || !match || !ioctls) {
+	if (st != 0 || !sm.match || !sm.ioctls) {
 		fprintf(stderr, "bench_replay_mt: %s: the replay did not match "
 			"(status %d)\n", s->name, st);
 		return -1;
 	}
-	s->ioctls = ioctls;
-	if (rate > s->rate) {
-		s->rate = rate;
-		s->secs = secs;
+	s->ioctls = sm.ioctls;
+	if (sm.rate > s->rate) {
+		s->rate = sm.rate;
+		s->secs = sm.secs;
 	}
-	if (cpu > 0 && (double)ioctls / cpu > s->cpu_rate)
-		s->cpu_rate = (double)ioctls / cpu;
-	if (wall > 0 && (double)ioctls / wall > s->wall_rate)
-		s->wall_rate = (double)ioctls / wall;
+	if (sm.cpu > 0 && (double)sm.ioctls / sm.cpu > s->cpu_rate)
+		s->cpu_rate = (double)sm.ioctls / sm.cpu;
+	if (wall > 0 && (double)sm.ioctls / wall > s->wall_rate)
+		s->wall_rate = (double)sm.ioctls / wall;
 	if (t.max_rss_kib > s->rss_kib)
 		s->rss_kib = t.max_rss_kib;
 	return 0;

@@ -18,39 +18,7 @@
 
 #include <hsakmt.h>
 
-static int bad;
-
-static void
-check(HSAKMT_STATUS st, const char *what)
-{
-	if (st != HSAKMT_STATUS_SUCCESS) {
-		fprintf(stderr, "rp_hsakmt: %s: status %d\n", what, st);
-		bad = 1;
-	}
-}
-
-static void *
-alloc_mapped(HSAuint32 alloc_node, HSAuint32 gpu, HSAuint64 size,
-	     HsaMemFlags flags)
-{
-	HSAuint64 va;
-	void *p = NULL;
-
-	check(hsaKmtAllocMemory(alloc_node, size, flags, &p), "AllocMemory");
-	if (p)
-		check(hsaKmtMapMemoryToGPUNodes(p, size, &va, (HsaMemMapFlags){ 0 },
-						1, &gpu), "MapMemoryToGPUNodes");
-	return p;
-}
-
-static void
-free_mapped(void *p, HSAuint64 size)
-{
-	if (!p)
-		return;
-	check(hsaKmtUnmapMemoryToGPU(p), "UnmapMemoryToGPU");
-	check(hsaKmtFreeMemory(p, size), "FreeMemory");
-}
+#include "rp_kmt.h"
 
 static void
 queue(HSAuint32 gpu, HSA_QUEUE_TYPE type)
@@ -63,8 +31,8 @@ queue(HSAuint32 gpu, HSA_QUEUE_TYPE type)
 	flags.ui32.NonPaged = 1;
 	flags.ui32.HostAccess = 1;
 	flags.ui32.ExecuteAccess = 1;
-	ring = alloc_mapped(0, gpu, ring_size, flags);
-	ptrs = alloc_mapped(0, gpu, 4096, flags);
+	ring = rp_kmt_alloc_mapped(0, gpu, ring_size, flags);
+	ptrs = rp_kmt_alloc_mapped(0, gpu, 4096, flags);
 	if (!ring || !ptrs)
 		return;
 	memset(ptrs, 0, 4096);
@@ -73,15 +41,15 @@ queue(HSAuint32 gpu, HSA_QUEUE_TYPE type)
 		res.QueueRptrValue = (uintptr_t)ptrs;
 		res.QueueWptrValue = (uintptr_t)ptrs + 8;
 	}
-	check(hsaKmtCreateQueue(gpu, type, 100, HSA_QUEUE_PRIORITY_NORMAL, ring,
+	rp_kmt_check(hsaKmtCreateQueue(gpu, type, 100, HSA_QUEUE_PRIORITY_NORMAL, ring,
 				ring_size, NULL, &res), "CreateQueue");
 	if (res.QueueId) {
-		check(hsaKmtUpdateQueue(res.QueueId, 50, HSA_QUEUE_PRIORITY_HIGH,
+		rp_kmt_check(hsaKmtUpdateQueue(res.QueueId, 50, HSA_QUEUE_PRIORITY_HIGH,
 					ring, ring_size, NULL), "UpdateQueue");
-		check(hsaKmtDestroyQueue(res.QueueId), "DestroyQueue");
+		rp_kmt_check(hsaKmtDestroyQueue(res.QueueId), "DestroyQueue");
 	}
-	free_mapped(ring, ring_size);
-	free_mapped(ptrs, 4096);
+	rp_kmt_free_mapped(ring, ring_size);
+	rp_kmt_free_mapped(ptrs, 4096);
 }
 
 int
@@ -97,11 +65,12 @@ main(void)
 	HSAuint32 gpu = 0, n;
 	void *dev_mem, *host_mem, *user, *svm;
 
+	rp_kmt_prog = "rp_hsakmt";
 	if (hsaKmtOpenKFD() != HSAKMT_STATUS_SUCCESS) {
 		fprintf(stderr, "rp_hsakmt: cannot open the KFD\n");
 		return 1;
 	}
-	check(hsaKmtAcquireSystemProperties(&sys), "AcquireSystemProperties");
+	rp_kmt_check(hsaKmtAcquireSystemProperties(&sys), "AcquireSystemProperties");
 	for (n = 0; n < sys.NumNodes && !gpu; n++)
 		if (hsaKmtGetNodeProperties(n, &np) == HSAKMT_STATUS_SUCCESS &&
 		    np.NumFComputeCores)
@@ -110,30 +79,30 @@ main(void)
 	vram.ui32.NonPaged = 1;
 	vram.ui32.NoSubstitute = 1;
 	vram.ui32.HostAccess = 1;
-	dev_mem = alloc_mapped(gpu, gpu, 2 << 20, vram);
+	dev_mem = rp_kmt_alloc_mapped(gpu, gpu, 2 << 20, vram);
 	if (dev_mem)
 		memset(dev_mem, 0x11, 4096);
 	host.ui32.NonPaged = 1;
 	host.ui32.HostAccess = 1;
-	host_mem = alloc_mapped(0, gpu, 1 << 20, host);
+	host_mem = rp_kmt_alloc_mapped(0, gpu, 1 << 20, host);
 
 	user = aligned_alloc(4096, 1 << 16);
 	if (user) {
 		HSAuint64 va;
 
-		check(hsaKmtRegisterMemoryToNodes(user, 1 << 16, 1, &gpu),
+		rp_kmt_check(hsaKmtRegisterMemoryToNodes(user, 1 << 16, 1, &gpu),
 		      "RegisterMemoryToNodes");
-		check(hsaKmtMapMemoryToGPU(user, 1 << 16, &va), "MapMemoryToGPU user");
+		rp_kmt_check(hsaKmtMapMemoryToGPU(user, 1 << 16, &va), "MapMemoryToGPU user");
 	}
 
 	ed.EventType = HSA_EVENTTYPE_SIGNAL;
 	ed.NodeId = gpu;
 	ed.SyncVar.SyncVar.UserData = NULL;
-	check(hsaKmtCreateEvent(&ed, false, false, &ev), "CreateEvent");
+	rp_kmt_check(hsaKmtCreateEvent(&ed, false, false, &ev), "CreateEvent");
 	if (ev) {
-		check(hsaKmtSetEvent(ev), "SetEvent");
-		check(hsaKmtWaitOnEvent(ev, 1000), "WaitOnEvent");
-		check(hsaKmtResetEvent(ev), "ResetEvent");
+		rp_kmt_check(hsaKmtSetEvent(ev), "SetEvent");
+		rp_kmt_check(hsaKmtWaitOnEvent(ev, 1000), "WaitOnEvent");
+		rp_kmt_check(hsaKmtResetEvent(ev), "ResetEvent");
 		if (hsaKmtWaitOnMultipleEvents(&ev, 1, true, 0) != HSAKMT_STATUS_WAIT_TIMEOUT)
 			fprintf(stderr, "rp_hsakmt: a reset event completed a wait\n");
 	}
@@ -148,25 +117,25 @@ main(void)
 		attr[0].value = gpu;
 		attr[1].type = HSA_SVM_ATTR_SET_FLAGS;
 		attr[1].value = HSA_SVM_FLAG_COHERENT;
-		check(hsaKmtSVMSetAttr(svm, 2 << 20, 2, attr), "SVMSetAttr");
+		rp_kmt_check(hsaKmtSVMSetAttr(svm, 2 << 20, 2, attr), "SVMSetAttr");
 		attr[0].value = 0;
 		attr[1].value = 0;
-		check(hsaKmtSVMGetAttr(svm, 2 << 20, 2, attr), "SVMGetAttr");
+		rp_kmt_check(hsaKmtSVMGetAttr(svm, 2 << 20, 2, attr), "SVMGetAttr");
 	}
-	check(hsaKmtGetClockCounters(gpu, &clk), "GetClockCounters");
+	rp_kmt_check(hsaKmtGetClockCounters(gpu, &clk), "GetClockCounters");
 
 	if (ev)
-		check(hsaKmtDestroyEvent(ev), "DestroyEvent");
+		rp_kmt_check(hsaKmtDestroyEvent(ev), "DestroyEvent");
 	if (user) {
-		check(hsaKmtUnmapMemoryToGPU(user), "UnmapMemoryToGPU user");
-		check(hsaKmtDeregisterMemory(user), "DeregisterMemory");
+		rp_kmt_check(hsaKmtUnmapMemoryToGPU(user), "UnmapMemoryToGPU user");
+		rp_kmt_check(hsaKmtDeregisterMemory(user), "DeregisterMemory");
 		free(user);
 	}
-	free_mapped(host_mem, 1 << 20);
-	free_mapped(dev_mem, 2 << 20);
-	check(hsaKmtReleaseSystemProperties(), "ReleaseSystemProperties");
-	check(hsaKmtCloseKFD(), "CloseKFD");
-	if (bad)
+	rp_kmt_free_mapped(host_mem, 1 << 20);
+	rp_kmt_free_mapped(dev_mem, 2 << 20);
+	rp_kmt_check(hsaKmtReleaseSystemProperties(), "ReleaseSystemProperties");
+	rp_kmt_check(hsaKmtCloseKFD(), "CloseKFD");
+	if (rp_kmt_failed())
 		fprintf(stderr, "rp_hsakmt: some calls did not succeed\n");
 	return 0;
 }

@@ -9,14 +9,13 @@
  * waited in another: a replay must issue them in the captured order.
  *
  * `rp_mt block` instead has one thread wait on an event that the main
- * thread sets 100 ms later: a wait that is in the kernel while the call
+ * thread sets 250 ms later: a wait that is in the kernel while the call
  * that releases it runs, for the test that --threads replays it so.
  *
  * Usage: rp_mt THREADS [ROUNDS] | rp_mt block. It prints the file the thunk was loaded
  * from ("thunk: PATH"). Unexpected statuses go to stderr and make the exit
  * status 1.
  */
-#include <link.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,6 +24,8 @@
 #include <time.h>
 
 #include <hsakmt.h>
+
+#include "rp_kmt.h"
 
 #define RP_MT_MAX	64
 
@@ -39,20 +40,6 @@ static unsigned int nthreads, rounds;
 static HSAuint32 gpu;
 static HsaEvent *events[RP_MT_MAX];
 static struct mailbox boxes[RP_MT_MAX];
-static int bad;
-static pthread_mutex_t bad_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static void
-check(HSAKMT_STATUS st, const char *what)
-{
-	if (st != HSAKMT_STATUS_SUCCESS) {
-		fprintf(stderr, "rp_mt: %s: status %d\n", what, st);
-		pthread_mutex_lock(&bad_lock);
-		bad = 1;
-		pthread_mutex_unlock(&bad_lock);
-	}
-}
-
 /* Free what the previous thread handed over; return how many. */
 static unsigned int
 drain(struct mailbox *b)
@@ -68,7 +55,7 @@ drain(struct mailbox *b)
 	b->n = 0;
 	pthread_mutex_unlock(&b->lock);
 	for (i = 0; i < n; i++)
-		check(hsaKmtFreeMemory(bufs[i], sizes[i]), "FreeMemory");
+		rp_kmt_check(hsaKmtFreeMemory(bufs[i], sizes[i]), "FreeMemory");
 	return n;
 }
 
@@ -89,17 +76,17 @@ worker(void *arg)
 		flags.ui32.HostAccess = 1;
 		if (node)
 			flags.ui32.NoSubstitute = 1;
-		check(hsaKmtAllocMemory(node, size, flags, &p), "AllocMemory");
+		rp_kmt_check(hsaKmtAllocMemory(node, size, flags, &p), "AllocMemory");
 		if (!p)
 			continue;
-		check(hsaKmtMapMemoryToGPUNodes(p, size, &va, (HsaMemMapFlags){ 0 },
+		rp_kmt_check(hsaKmtMapMemoryToGPUNodes(p, size, &va, (HsaMemMapFlags){ 0 },
 						1, &gpu), "MapMemoryToGPUNodes");
-		check(hsaKmtUnmapMemoryToGPU(p), "UnmapMemoryToGPU");
+		rp_kmt_check(hsaKmtUnmapMemoryToGPU(p), "UnmapMemoryToGPU");
 		pthread_mutex_lock(&out->lock);
 		out->bufs[out->n] = p;
 		out->sizes[out->n++] = size;
 		pthread_mutex_unlock(&out->lock);
-		check(hsaKmtSetEvent(events[next]), "SetEvent");
+		rp_kmt_check(hsaKmtSetEvent(events[next]), "SetEvent");
 		/* Free a few as they come, the rest at the end. */
 		if (i % 3 == 2)
 			freed += drain(&boxes[self]);
@@ -112,7 +99,7 @@ worker(void *arg)
 		HSAKMT_STATUS st = hsaKmtWaitOnEvent(events[self], 20000);
 
 		if (st != HSAKMT_STATUS_SUCCESS) {
-			check(st, "WaitOnEvent");
+			rp_kmt_check(st, "WaitOnEvent");
 			break;
 		}
 		freed += drain(&boxes[self]);
@@ -124,7 +111,7 @@ static void *
 blocked(void *arg)
 {
 	(void)arg;
-	check(hsaKmtWaitOnEvent(events[0], 10000), "WaitOnEvent");
+	rp_kmt_check(hsaKmtWaitOnEvent(events[0], 10000), "WaitOnEvent");
 	return NULL;
 }
 
@@ -132,23 +119,13 @@ blocked(void *arg)
 static void
 block(void)
 {
-	struct timespec ts = { 0, 100 * 1000 * 1000 };
+	struct timespec ts = { 0, 250 * 1000 * 1000 };
 	pthread_t t;
 
 	pthread_create(&t, NULL, blocked, NULL);
 	nanosleep(&ts, NULL);
-	check(hsaKmtSetEvent(events[0]), "SetEvent");
+	rp_kmt_check(hsaKmtSetEvent(events[0]), "SetEvent");
 	pthread_join(t, NULL);
-}
-
-static int
-print_thunk(struct dl_phdr_info *info, size_t size, void *data)
-{
-	(void)size;
-	(void)data;
-	if (info->dlpi_name && strstr(info->dlpi_name, "libhsakmt"))
-		printf("thunk: %s\n", info->dlpi_name);
-	return 0;
 }
 
 int
@@ -169,13 +146,13 @@ main(int argc, char **argv)
 		return 2;
 	}
 	/* Which thunk: the tests run this on AMD's and on ours. */
-	dl_iterate_phdr(print_thunk, NULL);
-	fflush(stdout);
+	rp_kmt_prog = "rp_mt";
+	rp_kmt_print_thunk();
 	if (hsaKmtOpenKFD() != HSAKMT_STATUS_SUCCESS) {
 		fprintf(stderr, "rp_mt: cannot open the KFD\n");
 		return 1;
 	}
-	check(hsaKmtAcquireSystemProperties(&sys), "AcquireSystemProperties");
+	rp_kmt_check(hsaKmtAcquireSystemProperties(&sys), "AcquireSystemProperties");
 	for (n = 0; n < sys.NumNodes && !gpu; n++)
 		if (hsaKmtGetNodeProperties(n, &np) == HSAKMT_STATUS_SUCCESS &&
 		    np.NumFComputeCores)
@@ -186,7 +163,7 @@ main(int argc, char **argv)
 		ed.EventType = HSA_EVENTTYPE_SIGNAL;
 		ed.NodeId = gpu;
 		pthread_mutex_init(&boxes[i].lock, NULL);
-		check(hsaKmtCreateEvent(&ed, false, false, &events[i]),
+		rp_kmt_check(hsaKmtCreateEvent(&ed, false, false, &events[i]),
 		      "CreateEvent");
 		if (!events[i])
 			return 1;
@@ -199,11 +176,11 @@ main(int argc, char **argv)
 		pthread_join(t[i], NULL);
 	for (i = 0; i < nthreads; i++) {
 		drain(&boxes[i]);
-		check(hsaKmtDestroyEvent(events[i]), "DestroyEvent");
+		rp_kmt_check(hsaKmtDestroyEvent(events[i]), "DestroyEvent");
 	}
-	check(hsaKmtReleaseSystemProperties(), "ReleaseSystemProperties");
-	check(hsaKmtCloseKFD(), "CloseKFD");
-	if (bad)
+	rp_kmt_check(hsaKmtReleaseSystemProperties(), "ReleaseSystemProperties");
+	rp_kmt_check(hsaKmtCloseKFD(), "CloseKFD");
+	if (rp_kmt_failed())
 		fprintf(stderr, "rp_mt: some calls did not succeed\n");
-	return bad;
+	return rp_kmt_failed();
 }

@@ -7,6 +7,7 @@
 #ifndef RP_TEST_H
 #define RP_TEST_H
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,6 +58,29 @@ static char *
 tmp(const char *name)
 {
 	return tc_scratch_path(dir, name);
+}
+
+/*
+ * rp_lib_path() - "LD_LIBRARY_PATH=..." for a capture on a chosen thunk:
+ * @ours (our thunk's directory) first, or, with @ours NULL, this test's
+ * path without @our_dir (meson puts it there, as the test depends on our
+ * thunk), so that AMD's libhsakmt is found.
+ */
+static inline void
+rp_lib_path(char *buf, size_t len, const char *ours, const char *our_dir)
+{
+	const char *cur = getenv("LD_LIBRARY_PATH");
+	char copy[4096], *tok, *save;
+	size_t n;
+
+	n = (size_t)snprintf(buf, len, "LD_LIBRARY_PATH=%s", ours ? ours : "");
+	snprintf(copy, sizeof(copy), "%s", cur ? cur : "");
+	for (tok = strtok_r(copy, ":", &save); tok && n < len;
+	     tok = strtok_r(NULL, ":", &save))
+		if (strcmp(tok, our_dir))
+			n += (size_t)snprintf(buf + n, len - n, "%s%s",
+					      n > strlen("LD_LIBRARY_PATH=") ?
+					      ":" : "", tok);
 }
 
 #endif

@@ -22,7 +22,6 @@
  * unexpected status goes to stderr ("rp_tree: ...") and makes the exit
  * status 1, in any process of the run.
  */
-#include <link.h>
 #include <spawn.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -33,30 +32,11 @@
 
 #include <hsakmt.h>
 
+#include "rp_kmt.h"
+
 extern char **environ;
 
-static int bad;
 static HSAuint32 gpu;
-static const char *who = "parent";
-
-static void
-check(HSAKMT_STATUS st, const char *what)
-{
-	if (st != HSAKMT_STATUS_SUCCESS) {
-		fprintf(stderr, "rp_tree: %s: %s: status %d\n", who, what, st);
-		bad = 1;
-	}
-}
-
-static int
-print_thunk(struct dl_phdr_info *info, size_t size, void *data)
-{
-	(void)size;
-	(void)data;
-	if (info->dlpi_name && strstr(info->dlpi_name, "libhsakmt"))
-		printf("thunk: %s\n", info->dlpi_name);
-	return 0;
-}
 
 /* Open the KFD and find the first GPU node; 0 when either fails. */
 static int
@@ -67,17 +47,17 @@ open_kfd(void)
 	HSAuint32 n;
 
 	if (hsaKmtOpenKFD() != HSAKMT_STATUS_SUCCESS) {
-		fprintf(stderr, "rp_tree: %s: cannot open the KFD\n", who);
+		fprintf(stderr, "rp_tree: %s: cannot open the KFD\n", rp_kmt_who);
 		return 0;
 	}
-	check(hsaKmtAcquireSystemProperties(&sys), "AcquireSystemProperties");
+	rp_kmt_check(hsaKmtAcquireSystemProperties(&sys), "AcquireSystemProperties");
 	for (gpu = 0, n = 0; n < sys.NumNodes && !gpu; n++)
 		if (hsaKmtGetNodeProperties(n, &np) == HSAKMT_STATUS_SUCCESS &&
 		    np.NumFComputeCores)
 			gpu = n;
 	if (!gpu) {
-		fprintf(stderr, "rp_tree: %s: no GPU node\n", who);
-		bad = 1;
+		fprintf(stderr, "rp_tree: %s: no GPU node\n", rp_kmt_who);
+		rp_kmt_fail(NULL);
 	}
 	return gpu != 0;
 }
@@ -85,8 +65,8 @@ open_kfd(void)
 static void
 close_kfd(void)
 {
-	check(hsaKmtReleaseSystemProperties(), "ReleaseSystemProperties");
-	check(hsaKmtCloseKFD(), "CloseKFD");
+	rp_kmt_check(hsaKmtReleaseSystemProperties(), "ReleaseSystemProperties");
+	rp_kmt_check(hsaKmtCloseKFD(), "CloseKFD");
 }
 
 /* Allocate @size on @node (0: system memory), map it on the GPU. */
@@ -94,27 +74,12 @@ static void *
 alloc_mapped(HSAuint32 node, HSAuint64 size)
 {
 	HsaMemFlags flags = { 0 };
-	HSAuint64 va;
-	void *p = NULL;
 
 	flags.ui32.NonPaged = 1;
 	flags.ui32.HostAccess = 1;
 	if (node)
 		flags.ui32.NoSubstitute = 1;
-	check(hsaKmtAllocMemory(node, size, flags, &p), "AllocMemory");
-	if (p)
-		check(hsaKmtMapMemoryToGPUNodes(p, size, &va, (HsaMemMapFlags){ 0 },
-						1, &gpu), "MapMemoryToGPUNodes");
-	return p;
-}
-
-static void
-free_mapped(void *p, HSAuint64 size)
-{
-	if (!p)
-		return;
-	check(hsaKmtUnmapMemoryToGPU(p), "UnmapMemoryToGPU");
-	check(hsaKmtFreeMemory(p, size), "FreeMemory");
+	return rp_kmt_alloc_mapped(node, gpu, size, flags);
 }
 
 /* A little of everything a process does with memory: VRAM and host. */
@@ -123,8 +88,8 @@ work(HSAuint64 size)
 {
 	void *v = alloc_mapped(gpu, size), *h = alloc_mapped(0, size / 2);
 
-	free_mapped(h, size / 2);
-	free_mapped(v, size);
+	rp_kmt_free_mapped(h, size / 2);
+	rp_kmt_free_mapped(v, size);
 }
 
 /* Wait for @pid; a child that did not exit 0 makes the run fail. */
@@ -135,11 +100,11 @@ reap(pid_t pid)
 
 	if (waitpid(pid, &status, 0) != pid) {
 		perror("rp_tree: waitpid");
-		bad = 1;
+		rp_kmt_fail(NULL);
 	} else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		fprintf(stderr, "rp_tree: the child ended with status 0x%x\n",
 			status);
-		bad = 1;
+		rp_kmt_fail(NULL);
 	}
 }
 
@@ -155,7 +120,7 @@ spawn_self(const char *arg1, const char *arg2)
 	err = posix_spawn(&pid, "/proc/self/exe", NULL, NULL, argv, environ);
 	if (err) {
 		fprintf(stderr, "rp_tree: posix_spawn: %s\n", strerror(err));
-		bad = 1;
+		rp_kmt_fail(NULL);
 		return -1;
 	}
 	return pid;
@@ -175,14 +140,14 @@ mode_fork(void)
 	}
 	if (pid == 0) {
 		/* The parent's KFD is not this process's: open it again. */
-		who = "child";
+		rp_kmt_who = "child";
 		if (open_kfd()) {
 			work(1 << 20);
 			work(4 << 20);
 			close_kfd();
 		}
 		fflush(NULL);
-		_exit(bad);
+		_exit(rp_kmt_failed());
 	}
 	reap(pid);
 	work(1 << 20);
@@ -223,16 +188,16 @@ mode_share(void)
 	if (!p)
 		return 1;
 	memset(sh, 0, sizeof(sh));
-	check(hsaKmtShareMemory(p, size, &sh), "ShareMemory");
+	rp_kmt_check(hsaKmtShareMemory(p, size, &sh), "ShareMemory");
 	for (i = 0; i < sizeof(sh); i++)
 		snprintf(hex + 2 * i, 3, "%02x", b[i]);
-	if (!bad) {
+	if (!rp_kmt_failed()) {
 		pid = spawn_self("share-child", hex);
 		if (pid > 0)
 			reap(pid);
 	}
 	/* Freed only now: the child's import held the buffer too. */
-	free_mapped(p, size);
+	rp_kmt_free_mapped(p, size);
 	return 0;
 }
 
@@ -248,23 +213,23 @@ share_child(const char *hex)
 
 	if (strlen(hex) != 2 * sizeof(sh)) {
 		fprintf(stderr, "rp_tree: child: bad share handle \"%s\"\n", hex);
-		bad = 1;
+		rp_kmt_fail(NULL);
 		return;
 	}
 	for (i = 0; i < sizeof(sh); i++)
 		sscanf(hex + 2 * i, "%2hhx", &b[i]);
-	check(hsaKmtRegisterSharedHandle(&sh, &p, &size), "RegisterSharedHandle");
+	rp_kmt_check(hsaKmtRegisterSharedHandle(&sh, &p, &size), "RegisterSharedHandle");
 	if (!p)
 		return;
 	if (size != 2 << 20) {
 		fprintf(stderr, "rp_tree: child: imported %llu bytes\n",
 			(unsigned long long)size);
-		bad = 1;
+		rp_kmt_fail(NULL);
 	}
-	check(hsaKmtMapMemoryToGPUNodes(p, size, &va, (HsaMemMapFlags){ 0 }, 1,
+	rp_kmt_check(hsaKmtMapMemoryToGPUNodes(p, size, &va, (HsaMemMapFlags){ 0 }, 1,
 					&gpu), "MapMemoryToGPUNodes shared");
-	check(hsaKmtUnmapMemoryToGPU(p), "UnmapMemoryToGPU shared");
-	check(hsaKmtDeregisterMemory(p), "DeregisterMemory shared");
+	rp_kmt_check(hsaKmtUnmapMemoryToGPU(p), "UnmapMemoryToGPU shared");
+	rp_kmt_check(hsaKmtDeregisterMemory(p), "DeregisterMemory shared");
 }
 
 int
@@ -272,7 +237,10 @@ main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
 	int child = !strcmp(mode, "child") || !strcmp(mode, "share-child");
+	int failed = 0;
 
+	rp_kmt_prog = "rp_tree";
+	rp_kmt_who = "parent";
 	if (strcmp(mode, "fork") && strcmp(mode, "spawn") &&
 	    strcmp(mode, "share") && !child) {
 		fprintf(stderr, "usage: rp_tree fork|spawn|share\n");
@@ -283,24 +251,24 @@ main(int argc, char **argv)
 		return 2;
 	}
 	if (child)
-		who = "child";
+		rp_kmt_who = "child";
 	/* Which thunk: the tests run this on AMD's and on ours. */
-	dl_iterate_phdr(print_thunk, NULL);
-	fflush(stdout);
+	rp_kmt_print_thunk();
 	if (!open_kfd())
 		return 1;
 	if (!strcmp(mode, "fork"))
-		bad |= mode_fork();
+		failed = mode_fork();
 	else if (!strcmp(mode, "spawn"))
-		bad |= mode_spawn();
+		failed = mode_spawn();
 	else if (!strcmp(mode, "share"))
-		bad |= mode_share();
+		failed = mode_share();
 	else if (!strcmp(mode, "child"))
 		child_work();
 	else
 		share_child(argv[2]);
 	close_kfd();
-	if (bad)
-		fprintf(stderr, "rp_tree: %s: some calls did not succeed\n", who);
-	return bad;
+	if (failed || rp_kmt_failed())
+		fprintf(stderr, "rp_tree: %s: some calls did not succeed\n",
+			rp_kmt_who);
+	return failed || rp_kmt_failed();
 }

@@ -39,26 +39,6 @@ struct tree_run {
 /* The share mode needs the DKMS kernel's IPC ioctls, in capture and replay. */
 static const char rocm_kernel[] = "KFDSIM_KERNEL=rocm";
 
-/*
- * LD_LIBRARY_PATH for a capture: ours first, or this one without our
- * thunk's directory (meson puts it there, as the test depends on it).
- */
-static void
-lib_path(char *buf, size_t len, int ours)
-{
-	const char *cur = getenv("LD_LIBRARY_PATH");
-	char copy[4096], *tok, *save;
-	size_t n;
-
-	n = (size_t)snprintf(buf, len, "LD_LIBRARY_PATH=%s", ours ? our_thunk : "");
-	snprintf(copy, sizeof(copy), "%s", cur ? cur : "");
-	for (tok = strtok_r(copy, ":", &save); tok && n < len;
-	     tok = strtok_r(NULL, ":", &save))
-		if (strcmp(tok, our_thunk))
-			n += (size_t)snprintf(buf + n, len - n, "%s%s",
-					      n > strlen("LD_LIBRARY_PATH=") ?
-					      ":" : "", tok);
-}
 
 /* The pid and ppid in the header of @file, from "kfdtrace info". */
 static void
@@ -101,7 +81,7 @@ capture(const char *mode, int ours, struct tree_run *r)
 	DIR *d;
 	int n = 0;
 
-	lib_path(lib, sizeof(lib), ours);
+	rp_lib_path(lib, sizeof(lib), ours ? our_thunk : NULL, our_thunk);
 	if (!strcmp(mode, "share"))
 		env[1] = rocm_kernel;
 	snprintf(sub, sizeof(sub), "%s-%s", mode, ours ? "ours" : "amd");
