@@ -83,29 +83,9 @@ struct rp_tree {
 	struct rp_tree_node node[KFD_REPLAY_MAX_TREE];
 };
 
-static uint64_t
-load64(const uint64_t *p)
-{
-	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
-}
-
-static void
-store64(uint64_t *p, uint64_t v)
-{
-	__atomic_store_n(p, v, __ATOMIC_RELEASE);
-}
-
-static int32_t
-load32(const int32_t *p)
-{
-	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
-}
-
-static void
-store32(int32_t *p, int32_t v)
-{
-	__atomic_store_n(p, v, __ATOMIC_RELEASE);
-}
+/* Slots are read and written by every replay process at once. */
+#define LOAD(p)		__atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define STORE(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELEASE)
 
 /* The replay of node @i, in the process that is to be it; never returns. */
 static void __attribute__((noreturn))
@@ -117,7 +97,7 @@ run_node(struct rp_tree *t, unsigned int i, const struct rp_run *parent)
 	struct kfd_replay_summary sum;
 	enum kfd_replay_status status;
 
-	store32(&sl->pid, getpid());
+	STORE(&sl->pid, getpid());
 	o.out = nd->out;
 	o.record_path = nd->record;
 	o.loop = 1;
@@ -127,9 +107,9 @@ run_node(struct rp_tree *t, unsigned int i, const struct rp_run *parent)
 	status = kfd_replay_run(nd->r, &o, &sum);
 	fflush(nd->out);
 	sl->sum = sum;
-	store32(&sl->status, (int32_t)status);
-	store64(&sl->cur_exit, UINT64_MAX);
-	store32(&sl->done, 1);
+	STORE(&sl->status, (int32_t)status);
+	STORE(&sl->cur_exit, UINT64_MAX);
+	STORE(&sl->done, 1);
 	_exit(0);
 }
 
@@ -142,8 +122,8 @@ start_node(struct rp_tree *t, unsigned int i, const struct rp_run *parent)
 	pid_t pid;
 
 	/* Others wait for it from now on, as for a process of the capture. */
-	store64(&sl->cur_exit, t->node[i].first_exit);
-	store32(&sl->active, 1);
+	STORE(&sl->cur_exit, t->node[i].first_exit);
+	STORE(&sl->active, 1);
 	for (k = 0; k < t->n; k++)
 		fflush(t->node[k].out);
 	fflush(stdout);
@@ -151,9 +131,9 @@ start_node(struct rp_tree *t, unsigned int i, const struct rp_run *parent)
 	if (pid == 0)
 		run_node(t, i, parent);
 	if (pid < 0) {
-		store64(&sl->cur_exit, UINT64_MAX);
-		store32(&sl->status, KFD_REPLAY_FAILED);
-		store32(&sl->done, 1);
+		STORE(&sl->cur_exit, UINT64_MAX);
+		STORE(&sl->status, KFD_REPLAY_FAILED);
+		STORE(&sl->done, 1);
 	}
 	return pid;
 }
@@ -213,14 +193,14 @@ rp_tree_gate(struct rp_run *st, const struct kt_record *rec)
 				  5000) * 1000000ull, t0 = 0;
 	unsigned int i;
 
-	store64(&t->shm->slot[st->r->tree_self].cur_exit, exit_ts);
+	STORE(&t->shm->slot[st->r->tree_self].cur_exit, exit_ts);
 	for (i = 0; i < t->n; i++) {
 		struct rp_tree_slot *sl = &t->shm->slot[i];
 
 		if ((int)i == st->r->tree_self)
 			continue;
-		while (load32(&sl->active) && !load32(&sl->done) &&
-		       load64(&sl->cur_exit) <= rec->ts) {
+		while (LOAD(&sl->active) && !LOAD(&sl->done) &&
+		       LOAD(&sl->cur_exit) <= rec->ts) {
 			struct timespec ts = { 0, 20000 };
 			uint64_t now = kfd_dispatch_now();
 
@@ -330,14 +310,14 @@ reaped(struct rp_tree *t, pid_t pid, int status, FILE *out)
 	for (i = 0; i < t->n; i++) {
 		struct rp_tree_slot *sl = &t->shm->slot[i];
 
-		if (sl->pid != pid || load32(&sl->done))
+		if (sl->pid != pid || LOAD(&sl->done))
 			continue;
 		if (WIFSIGNALED(status))
 			fprintf(t->node[i].out, "kfdtrace replay: the replay "
 				"process died of signal %d\n", WTERMSIG(status));
 		sl->status = KFD_REPLAY_FAILED;
-		store64(&sl->cur_exit, UINT64_MAX);
-		store32(&sl->done, 1);
+		STORE(&sl->cur_exit, UINT64_MAX);
+		STORE(&sl->done, 1);
 	}
 	(void)out;
 }
