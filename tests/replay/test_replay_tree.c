@@ -259,6 +259,38 @@ test_replay_share(void **state)
 }
 
 /*
+ * Each process is verified on its own, also with --threads, and recorded
+ * on its own: the child's replay diffs equal to the child's capture.
+ */
+static void
+test_replay_per_process(void **state)
+{
+	char rec[600], rec_child[640], want[700];
+	struct tree_run r;
+	int root_pid, ppid;
+
+	(void)state;
+	capture("fork", 1, &r);
+	header_pids(r.root, &root_pid, &ppid);
+	snprintf(rec, sizeof(rec), "%s", tmp("replayed.kft"));
+	snprintf(rec_child, sizeof(rec_child), "%s.%d", rec, r.child_pid);
+	unlink(rec);
+	unlink(rec_child);
+	assert_int_equal(RUN(kfdtrace, "replay", "--sim", "--threads", "--record",
+			     rec, r.root, r.child), 0);
+	snprintf(want, sizeof(want), "== process %d: %s (forked by %d)",
+		 r.child_pid, r.child, root_pid);
+	expect_out(want);
+	expect_out("threads:     1 captured thread");
+	expect_out("result:      match (strict) in every process");
+	assert_int_equal(access(rec_child, F_OK), 0);
+	assert_int_equal(RUN(kfdtrace, "diff", r.child, rec_child), 0);
+	expect_out("equal:");
+	assert_int_equal(RUN(kfdtrace, "diff", r.root, rec), 0);
+	expect_out("equal:");
+}
+
+/*
  * A forked child's trace alone: it begins inside a process that had
  * another's state, so the replay says it lacks its parent, and replays
  * what it has (the child opened everything it used afresh).
@@ -313,6 +345,7 @@ main(void)
 		cmocka_unit_test(test_replay_fork),
 		cmocka_unit_test(test_replay_spawn),
 		cmocka_unit_test(test_replay_share),
+		cmocka_unit_test(test_replay_per_process),
 		cmocka_unit_test(test_child_alone),
 	};
 
