@@ -30,10 +30,16 @@ static struct fd_chunk *_Atomic fd_chunks[FD_CHUNKS];
 static pthread_mutex_t fd_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t fd_atfork_once = PTHREAD_ONCE_INIT;
 
-/* A fork in another thread must not leave the child with the lock held. */
+/*
+ * A fork in another thread must not leave the child with the lock held.
+ * The child's one thread is the one that took it in fd_prepare(), so it
+ * unlocks it (initialising a locked mutex again is undefined, and a
+ * threaded child, such as a replay with --threads, then deadlocked or
+ * raced under ThreadSanitizer).
+ */
 static void fd_prepare(void) { pthread_mutex_lock(&fd_lock); }
 static void fd_parent(void) { pthread_mutex_unlock(&fd_lock); }
-static void fd_child(void) { pthread_mutex_init(&fd_lock, NULL); }
+static void fd_child(void) { pthread_mutex_unlock(&fd_lock); }
 
 static void
 fd_install_atfork(void)
