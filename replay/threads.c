@@ -414,7 +414,8 @@ struct ahead {
 
 /*
  * Add @c: a completed wait goes before the records after the last one
- * that entered before it did (none of its own thread's: they all did).
+ * that entered before it did, never before one of its own thread (in a
+ * capture they all entered before it; a renumbered trace may say not).
  */
 static void
 ahead_add(struct ahead *a, struct kt_record *c, int wait)
@@ -422,7 +423,8 @@ ahead_add(struct ahead *a, struct kt_record *c, int wait)
 	size_t i = a->n;
 
 	if (wait)
-		while (i > 0 && a->r[i - 1]->ts > c->ts)
+		while (i > 0 && a->r[i - 1]->ts > c->ts &&
+		       a->r[i - 1]->tid != c->tid)
 			i--;
 	memmove(&a->r[i + 1], &a->r[i], (a->n - i) * sizeof(a->r[0]));
 	a->r[i] = c;
