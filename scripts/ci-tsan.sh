@@ -4,6 +4,9 @@
 # need (the thunk, kfdsim, the tracer and formats under them).
 #
 # Fails on any report (data race, lock-order inversion, thread leak...).
+# die_after_fork=0: a forked child of a threaded program may start threads
+# (kfdsim's command processor starts one with the child's first queue, as
+# ROCr's child starts its own); TSan refuses that by default.
 # TSAN_OPTIONS symbolize=0: TSan's in-process symbolizer maps files with
 # mmap(), which reaches libkfdsim.so's (instrumented) wrapper and deadlocks
 # inside the report; reports are symbolized here afterwards with addr2line.
@@ -29,7 +32,7 @@ echo "tsan: build: $((SECONDS - t0)) s"
 reports=$tsan/tsan-reports
 rm -rf "$reports"
 mkdir -p "$reports"
-export TSAN_OPTIONS="halt_on_error=0:exitcode=66:second_deadlock_stack=1:symbolize=0:log_path=$reports/tsan:log_exe_name=1"
+export TSAN_OPTIONS="halt_on_error=0:exitcode=66:second_deadlock_stack=1:symbolize=0:die_after_fork=0:log_path=$reports/tsan:log_exe_name=1"
 
 status=0
 t1=$SECONDS

@@ -249,6 +249,8 @@ struct ksim_process {
 	/* SMI clients: the model's ends of their sockets */
 	int *smi_fds;
 	unsigned int n_smi;
+	/* command processor (cp.c): NULL until the first AQL queue */
+	struct ksim_cp *cp;
 	struct ksim_process *next;
 };
 
@@ -463,6 +465,20 @@ void ksim_events_fini(struct ksim_process *p);
 int ksim_svm_overlaps(const struct ksim_process *p, uint64_t start,
 		      uint64_t size);
 void ksim_svm_unmap(struct ksim_process *p, uint64_t start, uint64_t len);
+
+/* ---- cp.c: the command processor (device lock held for all) ---- */
+struct ksim_cp;
+/*
+ * A new AQL queue joins the process's engine, which starts with the first
+ * one. Other queue types are ignored. Return: 0 or -ENOMEM.
+ */
+int ksim_cp_queue_create(struct ksim_process *p, struct ksim_queue *q);
+/* The queue's ring, size or percentage changed: the engine re-reads them. */
+void ksim_cp_queue_update(struct ksim_process *p, struct ksim_queue *q);
+/* After this returns the engine never touches the queue's memory again. */
+void ksim_cp_queue_destroy(struct ksim_process *p, struct ksim_queue *q);
+/* Process teardown: stop and join the engine (a fork child only forgets). */
+void ksim_cp_fini(struct ksim_process *p);
 
 /* ---- queues.c ---- */
 void ksim_queue_destroy_all(struct ksim_process *p);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * User queues and doorbells (kfd_chardev.c, kfd_process_queue_manager.c,
- * kfd_queue.c, kfd_device_queue_manager.c). Queues never execute: the model
- * keeps their bookkeeping (ids, doorbells, pinned buffers, activity) exactly
- * so the ioctls answer as the kernel does.
+ * kfd_queue.c, kfd_device_queue_manager.c). The model keeps their
+ * bookkeeping (ids, doorbells, pinned buffers, activity) exactly so the
+ * ioctls answer as the kernel does; AQL queues also execute, on the
+ * process's command processor (cp.c), which these ioctls keep informed.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -344,6 +345,14 @@ ksim_ioc_create_queue(struct ksim_file *f, struct ksim_process *p, void *data,
 		free_sdma(p, q);
 		goto fail;
 	}
+	/* AQL queues execute on the process's command processor (cp.c). */
+	r = ksim_cp_queue_create(p, q);
+	if (r) {
+		if (q->is_compute && dev->gpus[q->gpu].g->soc15)
+			ksim_bit_clear(pdd->doorbell_bitmap, q->doorbell_id);
+		free_sdma(p, q);
+		goto fail;
+	}
 	ksim_bit_set(p->qid_bitmap, q->id);
 	p->queues[q->id] = q;
 	pdd->queue_count++;
@@ -368,6 +377,8 @@ queue_free(struct ksim_process *p, struct ksim_queue *q)
 {
 	struct ksim_pdd *pdd = &p->pdds[q->gpu];
 
+	/* First: no engine pass may reach the ring once we return. */
+	ksim_cp_queue_destroy(p, q);
 	unref_all(queue_vm(p, q->gpu), q);
 	free_sdma(p, q);
 	if (q->is_compute && p->dev->gpus[q->gpu].g->soc15)
@@ -384,6 +395,7 @@ queue_free(struct ksim_process *p, struct ksim_queue *q)
 void
 ksim_queue_destroy_all(struct ksim_process *p)
 {
+	ksim_cp_fini(p);
 	for (unsigned int i = 0; i < KSIM_MAX_QUEUES; i++)
 		if (p->queues[i])
 			queue_free(p, p->queues[i]);
@@ -439,6 +451,7 @@ ksim_ioc_update_queue(struct ksim_file *f, struct ksim_process *p, void *data,
 	q->percentage = args->queue_percentage & 0xff;
 	q->priority = args->queue_priority;
 	q->active = queue_active(q);
+	ksim_cp_queue_update(p, q);
 	return 0;
 }
 

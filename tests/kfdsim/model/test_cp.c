@@ -1,0 +1,444 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The command processor on the model directly (no ROCr): an AQL queue
+ * whose ring, amd_queue_t and signals are userptr BOs at GPU VAs other
+ * than their CPU addresses. Packets retire in order with their signals
+ * decremented; every packet kind (PM4 IB and barrier-value vendor packets,
+ * barrier-OR, agent dispatch) and profiling timestamps; UPDATE_QUEUE to
+ * percentage 0 stops the queue and 100
+ * resumes it; DESTROY_QUEUE with a waiting barrier leaves the ring alone
+ * afterwards; bad input (a signal outside the VM, a null kernel object,
+ * an unknown packet type) errors only its own queue, with the error bits
+ * in the queue-inactive signal. A fork child drops its copy of the
+ * parent's engine without touching it, and the parent's queue runs on.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ktest.h"
+
+#define RING_SIZE	4096u		/* 64 packets */
+#define NPKT		(RING_SIZE / 64)
+#define EOP_VA		0x30000000ULL
+#define CWSR_VA		0x40000000ULL
+#define WILD_VA		0x7000000000ULL	/* in no mapping */
+
+/* One queue's memory: ring, amd_queue_t (first 256 bytes of the pointer
+ * page: read_dispatch_id at 128), signals; each a userptr BO. */
+struct tq {
+	uint8_t *ring;
+	uint8_t *aq;
+	uint8_t *sig;			/* 64 signals of 64 bytes */
+	uint64_t ring_va, aq_va, sig_va;
+	uint32_t qid;
+	volatile uint64_t *doorbell;
+	uint64_t wr;			/* next packet index */
+};
+
+static uint8_t *
+userptr(struct kt *t, uint64_t va, size_t size)
+{
+	uint8_t *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint64_t off = (uintptr_t)p, h;
+	unsigned int g0 = 0;
+	uint32_t ns;
+
+	assert_true(p != MAP_FAILED);
+	assert_int_equal(kt_alloc(t, 0, va, size, KFD_ABI_ALLOC_MEM_FLAGS_USERPTR,
+				  &h, &off), 0);
+	assert_int_equal(kt_map(t, h, &g0, 1, &ns), 0);
+	return p;
+}
+
+static void
+vram(struct kt *t, uint64_t va, uint64_t size)
+{
+	unsigned int g0 = 0;
+	uint64_t h;
+	uint32_t ns;
+
+	assert_int_equal(kt_alloc(t, 0, va, size, KFD_ABI_ALLOC_MEM_FLAGS_VRAM, &h, NULL), 0);
+	assert_int_equal(kt_map(t, h, &g0, 1, &ns), 0);
+}
+
+static volatile uint64_t *doorbells;
+
+static void
+queue_new(struct kt *t, struct tq *q, uint64_t base)
+{
+	const struct ksim_gpu *g = t->prof->nodes[1].gpu;
+	struct kfd_abi_create_queue_args a;
+	int err;
+
+	memset(q, 0, sizeof(*q));
+	q->ring_va = base;
+	q->aq_va = base + 0x100000;
+	q->sig_va = base + 0x200000;
+	q->ring = userptr(t, q->ring_va, RING_SIZE);
+	q->aq = userptr(t, q->aq_va, 4096);
+	q->sig = userptr(t, q->sig_va, 4096);
+	for (unsigned int i = 0; i < NPKT; i++)
+		*(uint16_t *)(q->ring + i * 64) = 1;	/* INVALID */
+	/* queue_inactive_signal: signal 63 */
+	*(uint64_t *)(q->aq + 192) = q->sig_va + 63 * 64;
+	memset(&a, 0, sizeof(a));
+	a.ring_base_address = q->ring_va;
+	a.ring_size = RING_SIZE;
+	a.read_pointer_address = q->aq_va + 128;
+	a.write_pointer_address = q->aq_va + 56;
+	a.gpu_id = t->gpu_id[0];
+	a.queue_type = KFD_ABI_QUEUE_TYPE_COMPUTE_AQL;
+	a.queue_percentage = 100;
+	a.eop_buffer_address = EOP_VA;
+	a.eop_buffer_size = g->eop_buffer_size;
+	a.ctx_save_restore_address = CWSR_VA;
+	a.ctx_save_restore_size = g->cwsr_size;
+	a.ctl_stack_size = g->ctl_stack_size;
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_CREATE_QUEUE, &a), 0);
+	q->qid = a.queue_id;
+	if (!doorbells) {
+		doorbells = kt_cpu_map(t->kfd, a.doorbell_offset & ~0x1fffULL, 8192, &err);
+		assert_non_null((void *)doorbells);
+	}
+	q->doorbell = doorbells + (a.doorbell_offset & 0x1fff) / 8;
+}
+
+static uint64_t
+sigva(const struct tq *q, unsigned int i)
+{
+	return q->sig_va + (uint64_t)i * 64;
+}
+
+static int64_t *
+sigval(const struct tq *q, unsigned int i)
+{
+	return (int64_t *)(q->sig + i * 64 + 8);
+}
+
+static uint64_t
+rptr(const struct tq *q)
+{
+	return __atomic_load_n((uint64_t *)(q->aq + 128), __ATOMIC_ACQUIRE);
+}
+
+/* Publish one packet (header last) and ring the doorbell. */
+static void
+put(struct tq *q, uint16_t hdr, const uint8_t body[64])
+{
+	uint8_t *slot = q->ring + (q->wr % NPKT) * 64;
+
+	memcpy(slot + 2, body + 2, 62);
+	__atomic_store_n((uint64_t *)(q->aq + 56), q->wr + 1, __ATOMIC_RELEASE);
+	__atomic_store_n((uint16_t *)slot, hdr, __ATOMIC_RELEASE);
+	__atomic_store_n(q->doorbell, q->wr, __ATOMIC_RELEASE);
+	q->wr++;
+}
+
+static void
+put_dispatch(struct tq *q, uint64_t kobj, uint64_t done)
+{
+	uint8_t b[64] = { 0 };
+	uint16_t setup = 1, wg = 64, one = 1;
+
+	memcpy(b + 2, &setup, 2);
+	memcpy(b + 4, &wg, 2);
+	memcpy(b + 6, &one, 2);
+	memcpy(b + 8, &one, 2);
+	memcpy(b + 32, &kobj, 8);
+	memcpy(b + 56, &done, 8);
+	put(q, 2, b);
+}
+
+static void
+put_barrier(struct tq *q, uint64_t dep, uint64_t done)
+{
+	uint8_t b[64] = { 0 };
+
+	memcpy(b + 8, &dep, 8);
+	memcpy(b + 56, &done, 8);
+	put(q, 3 | 1 << 8, b);
+}
+
+/* Wait (up to 5 s) until the read index reaches @want. */
+static int
+reaches(const struct tq *q, uint64_t want)
+{
+	for (int i = 0; i < 5000; i++) {
+		if (rptr(q) >= want)
+			return 1;
+		usleep(1000);
+	}
+	return 0;
+}
+
+static int
+inactive_bits(const struct tq *q, int64_t bits)
+{
+	for (int i = 0; i < 5000; i++) {
+		if (__atomic_load_n(sigval(q, 63), __ATOMIC_ACQUIRE) & bits)
+			return 1;
+		usleep(1000);
+	}
+	return 0;
+}
+
+static int
+setup(void **state)
+{
+	struct kt *t;
+	const struct ksim_gpu *g;
+
+	doorbells = NULL;
+	if (kt_setup_mi210(state))
+		return -1;
+	t = *state;
+	g = t->prof->nodes[1].gpu;
+	vram(t, EOP_VA, 4096);
+	vram(t, CWSR_VA, ((uint64_t)g->cwsr_size + g->debug_memory_size + 4095) & ~4095ULL);
+	return 0;
+}
+
+static void
+test_retire(void **state)
+{
+	struct kt *t = *state;
+	struct tq q;
+
+	queue_new(t, &q, 0x10000000ULL);
+	*sigval(&q, 0) = 3 * NPKT;
+	/* three laps of the ring */
+	for (unsigned int i = 0; i < 3 * NPKT; i++) {
+		while (q.wr - rptr(&q) >= NPKT)
+			usleep(100);
+		if (i % 2)
+			put_barrier(&q, 0, sigva(&q, 0));
+		else
+			put_dispatch(&q, 0x1000, sigva(&q, 0));
+	}
+	assert_true(reaches(&q, 3 * NPKT));
+	assert_int_equal(*sigval(&q, 0), 0);
+	for (unsigned int i = 0; i < NPKT; i++)
+		assert_int_equal(*(uint16_t *)(q.ring + i * 64), 1);
+	assert_int_equal(*sigval(&q, 63), 0);
+}
+
+static void
+put_vendor(struct tq *q, uint16_t fmt, uint64_t sig, int64_t value, int64_t mask,
+	   uint32_t cond, uint64_t done)
+{
+	uint8_t b[64] = { 0 };
+
+	memcpy(b + 2, &fmt, 2);
+	memcpy(b + 8, &sig, 8);
+	memcpy(b + 16, &value, 8);
+	memcpy(b + 24, &mask, 8);
+	memcpy(b + 32, &cond, 4);
+	memcpy(b + 56, &done, 8);
+	put(q, 0, b);
+}
+
+static void
+put_or(struct tq *q, uint64_t d0, uint64_t d1, uint64_t done)
+{
+	uint8_t b[64] = { 0 };
+
+	memcpy(b + 8, &d0, 8);
+	memcpy(b + 16, &d1, 8);
+	memcpy(b + 56, &done, 8);
+	put(q, 5, b);
+}
+
+static void
+test_kinds(void **state)
+{
+	struct kt *t = *state;
+	uint8_t agent[64] = { 0 };
+	uint64_t ts0, ts1;
+	struct tq q;
+
+	queue_new(t, &q, 0x10000000ULL);
+	*sigval(&q, 0) = 100;		/* completions */
+	*sigval(&q, 1) = 5;		/* barrier-value subject */
+	*sigval(&q, 2) = 1;		/* OR dependencies */
+	*sigval(&q, 3) = 0;
+	put_vendor(&q, 1, 0, 0, 0, 0, sigva(&q, 0));		/* PM4 IB */
+	put_vendor(&q, 2, sigva(&q, 1), 5, -1, 0, sigva(&q, 0));	/* EQ 5 */
+	put(&q, 4, agent);						/* agent */
+	put_or(&q, sigva(&q, 2), sigva(&q, 3), sigva(&q, 0));		/* one is 0 */
+	assert_true(reaches(&q, 4));
+	assert_int_equal(*sigval(&q, 0), 100 - 3);	/* the agent packet has none */
+	/* barrier-value LT 3 on 5 (masked 0xff): waits until 2 */
+	put_vendor(&q, 2, sigva(&q, 1), 3, 0xff, 2, sigva(&q, 0));
+	/* barrier-OR on a non-zero signal and a null handle: waits */
+	put_or(&q, sigva(&q, 2), 0, sigva(&q, 0));
+	usleep(20000);
+	assert_int_equal(rptr(&q), 4);
+	__atomic_store_n(sigval(&q, 1), 0x102, __ATOMIC_RELEASE);
+	assert_true(reaches(&q, 5));
+	usleep(20000);
+	assert_int_equal(rptr(&q), 5);
+	__atomic_store_n(sigval(&q, 2), 0, __ATOMIC_RELEASE);
+	assert_true(reaches(&q, 6));
+	assert_int_equal(*sigval(&q, 0), 100 - 5);
+	/* profiling (queue property bit 3): start/end from the GPU clock */
+	*(uint32_t *)(q.aq + 180) |= 1u << 3;
+	put_dispatch(&q, 0x1000, sigva(&q, 4));
+	assert_true(reaches(&q, 7));
+	memcpy(&ts0, q.sig + 4 * 64 + 32, 8);
+	memcpy(&ts1, q.sig + 4 * 64 + 40, 8);
+	assert_true(ts0 != 0 && ts1 >= ts0);
+	assert_int_equal(*sigval(&q, 63), 0);
+}
+
+static void
+test_update_and_barrier(void **state)
+{
+	struct kt *t = *state;
+	struct kfd_abi_update_queue_args u = { 0 };
+	struct tq q;
+
+	queue_new(t, &q, 0x10000000ULL);
+	*sigval(&q, 0) = 1;		/* dependency, set later */
+	*sigval(&q, 1) = 1;
+	put_barrier(&q, sigva(&q, 0), sigva(&q, 1));
+	usleep(20000);
+	assert_int_equal(rptr(&q), 0);
+	/* percentage 0: stopped, even once the barrier could go */
+	u.queue_id = q.qid;
+	u.ring_base_address = q.ring_va;
+	u.ring_size = RING_SIZE;
+	u.queue_percentage = 0;
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_UPDATE_QUEUE, &u), 0);
+	__atomic_store_n(sigval(&q, 0), 0, __ATOMIC_RELEASE);
+	usleep(20000);
+	assert_int_equal(rptr(&q), 0);
+	assert_int_equal(*sigval(&q, 1), 1);
+	/* back to 100: the barrier completes */
+	u.queue_percentage = 100;
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_UPDATE_QUEUE, &u), 0);
+	assert_true(reaches(&q, 1));
+	assert_int_equal(*sigval(&q, 1), 0);
+	/* a null ring stops it too */
+	u.ring_base_address = 0;
+	u.ring_size = 0;
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_UPDATE_QUEUE, &u), 0);
+	*sigval(&q, 1) = 1;
+	put_dispatch(&q, 0x1000, sigva(&q, 1));
+	usleep(20000);
+	assert_int_equal(rptr(&q), 1);
+	assert_int_equal(*sigval(&q, 1), 1);
+}
+
+static void
+test_destroy_pending(void **state)
+{
+	struct kt *t = *state;
+	struct kfd_abi_destroy_queue_args d = { 0 };
+	struct tq q;
+
+	queue_new(t, &q, 0x10000000ULL);
+	*sigval(&q, 0) = 1;
+	*sigval(&q, 1) = 1;
+	put_barrier(&q, sigva(&q, 0), sigva(&q, 1));
+	usleep(5000);
+	d.queue_id = q.qid;
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_DESTROY_QUEUE, &d), 0);
+	/* satisfied after the destroy: nobody may retire it now */
+	__atomic_store_n(sigval(&q, 0), 0, __ATOMIC_RELEASE);
+	usleep(20000);
+	assert_int_equal(rptr(&q), 0);
+	assert_int_equal(*sigval(&q, 1), 1);
+	assert_int_equal(*(uint16_t *)q.ring, 3 | 1 << 8);
+}
+
+static void
+test_errors(void **state)
+{
+	struct kt *t = *state;
+	struct tq a, b, c, d, ok;
+	uint8_t body[64] = { 0 };
+
+	queue_new(t, &a, 0x10000000ULL);
+	queue_new(t, &b, 0x11000000ULL);
+	queue_new(t, &c, 0x12000000ULL);
+	queue_new(t, &ok, 0x13000000ULL);
+	/* a: completion signal outside any mapping */
+	put_barrier(&a, 0, WILD_VA);
+	assert_true(inactive_bits(&a, 0x20000000));
+	assert_int_equal(rptr(&a), 0);
+	/* b: null kernel object; its signal stays */
+	*sigval(&b, 0) = 1;
+	put_dispatch(&b, 0, sigva(&b, 0));
+	assert_true(inactive_bits(&b, 8));
+	assert_int_equal(rptr(&b), 0);
+	assert_int_equal(*sigval(&b, 0), 1);
+	/* c: unknown packet type 9 */
+	put(&c, 9, body);
+	assert_true(inactive_bits(&c, 32));
+	/* d: unsupported vendor format 7 */
+	queue_new(t, &d, 0x14000000ULL);
+	put_vendor(&d, 7, 0, 0, 0, 0, 0);
+	assert_true(inactive_bits(&d, 256));
+	/* a queue in error stays stopped */
+	put_barrier(&a, 0, 0);
+	usleep(20000);
+	assert_int_equal(rptr(&a), 0);
+	/* the others are untouched and the healthy queue still runs */
+	*sigval(&ok, 0) = 1;
+	put_dispatch(&ok, 0x1000, sigva(&ok, 0));
+	assert_true(reaches(&ok, 1));
+	assert_int_equal(*sigval(&ok, 0), 0);
+	assert_int_equal(*sigval(&ok, 63), 0);
+	assert_int_equal(*sigval(&a, 63), 0x20000000);
+	assert_int_equal(*sigval(&b, 63), 8);
+	assert_int_equal(*sigval(&c, 63), 32);
+}
+
+static void
+test_fork(void **state)
+{
+	struct kt *t = *state;
+	struct tq q;
+	pid_t pid;
+	int st;
+
+	queue_new(t, &q, 0x10000000ULL);
+	*sigval(&q, 0) = 2;
+	put_dispatch(&q, 0x1000, sigva(&q, 0));
+	assert_true(reaches(&q, 1));
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int err = 0;
+		struct ksim_file *f = ksim_open_kfd(t->dev, 0, &err);
+
+		/* The open dropped the parent's process state here. */
+		_exit(f && !err ? 0 : 1);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	put_dispatch(&q, 0x1000, sigva(&q, 0));
+	assert_true(reaches(&q, 2));
+	assert_int_equal(*sigval(&q, 0), 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_retire, setup, kt_teardown),
+		cmocka_unit_test_setup_teardown(test_kinds, setup, kt_teardown),
+		cmocka_unit_test_setup_teardown(test_update_and_barrier, setup, kt_teardown),
+		cmocka_unit_test_setup_teardown(test_destroy_pending, setup, kt_teardown),
+		cmocka_unit_test_setup_teardown(test_errors, setup, kt_teardown),
+		cmocka_unit_test_setup_teardown(test_fork, setup, kt_teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

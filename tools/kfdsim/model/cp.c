@@ -1,0 +1,487 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The command processor: one engine thread per simulated process, started
+ * with its first AQL queue, services every active AQL queue of the process
+ * (cp_aql.c does the packets). A real CP learns of work by polling
+ * doorbells too: doorbell stores are plain CPU stores into kfdsim's own
+ * doorbell page, which nothing can trap cheaply.
+ *
+ * Cost: while packets keep arriving the engine spins (CP_SPIN_NS after the
+ * last retired packet), then sleeps, doubling the sleep up to CP_SLEEP_MAX_NS;
+ * after CP_DEEP_AFTER_NS without work, up to CP_DEEP_MAX_NS, so that an idle
+ * process costs about a hundred wake-ups a second (a thousand cost 2-3% of
+ * a core on a host whose wake-ups take 30 us). Queue creation and updates
+ * wake it at once.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cp_priv.h"
+
+#define CP_SPIN_NS		50000ULL	/* busy-poll after activity */
+#define CP_SLEEP_MIN_NS		10000ULL
+#define CP_SLEEP_MAX_NS		1000000ULL
+#define CP_DEEP_AFTER_NS	1000000000ULL	/* idle this long: deep sleep */
+#define CP_DEEP_MAX_NS		10000000ULL
+/* How long the engine waits for the device lock before re-checking stop. */
+#define CP_LOCK_WAIT_NS		1000000L
+
+static uint64_t
+now_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t
+cp_gpu_clock(const struct ksim_device *dev, int gpu)
+{
+	uint64_t raw = now_ns(CLOCK_MONOTONIC_RAW);
+	uint64_t hz = dev->gpus[gpu].g->gpu_clock_hz;
+
+	/* The same conversion as GET_CLOCK_COUNTERS (kfd_misc.c). */
+	if (hz < (1ULL << 34))
+		return raw / 1000000000ULL * hz + raw % 1000000000ULL * hz / 1000000000ULL;
+	return (uint64_t)((unsigned __int128)raw * hz / 1000000000ULL);
+}
+
+void
+cp_log(struct ksim_cp *cp, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int n;
+
+	if (!cp->debug)
+		return;
+	n = snprintf(buf, sizeof(buf), "kfdsim: cp[%d]: ", (int)cp->pid);
+	va_start(ap, fmt);
+	if (n > 0 && (size_t)n < sizeof(buf))
+		n += vsnprintf(buf + n, sizeof(buf) - (size_t)n, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(buf) - 1)
+		n = (int)sizeof(buf) - 2;
+	buf[n++] = '\n';
+	/* Raw write: never through the shim's wrappers or stdio locks. */
+	(void)syscall(SYS_write, 2, buf, (size_t)n);
+}
+
+/* Map the doorbell page of @gpu for the engine (once per process). */
+static const volatile uint64_t *
+doorbell_slot(struct ksim_cp *cp, struct ksim_queue *q)
+{
+	struct ksim_device *dev = cp->dev;
+	const struct ksim_gpu *g = dev->gpus[q->gpu].g;
+	int fd;
+
+	if (!g->soc15 || g->doorbell_size != 8)
+		return NULL;
+	if (!cp->db_map[q->gpu]) {
+		long m;
+
+		fd = ksim_doorbell_fd(dev, &cp->p->pdds[q->gpu]);
+		if (fd < 0)
+			return NULL;
+		m = syscall(SYS_mmap, NULL, (size_t)g->doorbell_slice,
+			    PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (m == -1)
+			return NULL;
+		cp->db_map[q->gpu] = (void *)m;
+		cp->db_len[q->gpu] = g->doorbell_slice;
+	}
+	if ((uint64_t)(q->doorbell_id + 1) * 8 > cp->db_len[q->gpu])
+		return NULL;
+	return (const volatile uint64_t *)cp->db_map[q->gpu] + q->doorbell_id;
+}
+
+/*
+ * One pass: look at every doorbell (cp->lock only); if any queue has news
+ * or work left, take the device lock and run those queues.
+ * Return: packets retired, or -1 when asked to stop.
+ */
+static long
+engine_pass(struct ksim_cp *cp)
+{
+	struct ksim_device *dev = cp->dev;
+	struct timespec dl;
+	unsigned int want = 0;
+	long done = 0;
+	int r;
+
+	pthread_mutex_lock(&cp->lock);
+	for (unsigned int i = 0; i < cp->n; i++) {
+		struct ksim_cpq *cq = cp->qs[i];
+
+		if (cq->error)
+			continue;
+		if (!cq->doorbell || cq->pending ||
+		    __atomic_load_n(cq->doorbell, __ATOMIC_ACQUIRE) != cq->last_db)
+			want++;
+	}
+	pthread_mutex_unlock(&cp->lock);
+	if (!want)
+		return 0;
+
+	/* Never block for good on the device lock: the process may be
+	 * tearing down (it joins us with that lock held). */
+	for (;;) {
+		if (__atomic_load_n(&cp->stop, __ATOMIC_ACQUIRE))
+			return -1;
+		clock_gettime(CLOCK_REALTIME, &dl);
+		dl.tv_nsec += CP_LOCK_WAIT_NS;
+		if (dl.tv_nsec >= 1000000000L) {
+			dl.tv_sec++;
+			dl.tv_nsec -= 1000000000L;
+		}
+		r = pthread_mutex_timedlock(&dev->lock, &dl);
+		if (!r)
+			break;
+		if (r != ETIMEDOUT)
+			return 0;
+	}
+	pthread_mutex_lock(&cp->lock);
+	for (unsigned int i = 0; i < cp->n; i++) {
+		struct ksim_cpq *cq = cp->qs[i];
+		struct ksim_queue *q = cq->q;
+		uint64_t db;
+
+		if (cq->error)
+			continue;
+		/* Inactive (percentage 0, no ring, suspended): doorbells wait
+		 * until the queue is active again. */
+		if (!q->ring || !q->ring_size || !q->percentage ||
+		    q->suspended || cp->p->queues_paused)
+			continue;
+		if (cq->doorbell) {
+			db = __atomic_load_n(cq->doorbell, __ATOMIC_ACQUIRE);
+			if (db != cq->last_db) {
+				/* The value is the last packet written; a
+				 * smaller one (a slower producer) must not
+				 * hide packets already announced. */
+				cq->last_db = db;
+				if (db != UINT64_MAX && db + 1 > cq->wbound)
+					cq->wbound = db + 1;
+			} else if (!cq->pending) {
+				continue;
+			}
+		}
+		done += cp_aql_run(cp, cq);
+	}
+	pthread_mutex_unlock(&cp->lock);
+	pthread_mutex_unlock(&dev->lock);
+	return done;
+}
+
+static void
+engine_sleep(struct ksim_cp *cp, uint64_t ns)
+{
+	struct timespec dl;
+
+	clock_gettime(CLOCK_MONOTONIC, &dl);
+	dl.tv_sec += (time_t)(ns / 1000000000ULL);
+	dl.tv_nsec += (long)(ns % 1000000000ULL);
+	if (dl.tv_nsec >= 1000000000L) {
+		dl.tv_sec++;
+		dl.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&cp->lock);
+	if (!__atomic_load_n(&cp->stop, __ATOMIC_ACQUIRE))
+		pthread_cond_timedwait(&cp->cond, &cp->lock, &dl);
+	pthread_mutex_unlock(&cp->lock);
+}
+
+static void *
+engine_main(void *arg)
+{
+	struct ksim_cp *cp = arg;
+	uint64_t last_work = now_ns(CLOCK_MONOTONIC);
+	uint64_t sleep_ns = CP_SLEEP_MIN_NS, max;
+
+	/* Short sleeps should be short: the default 50 us slack would
+	 * dominate the wake-up latency. */
+	(void)prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+	cp_log(cp, "engine started");
+	for (;;) {
+		long done = engine_pass(cp);
+		uint64_t t;
+
+		if (done < 0 || __atomic_load_n(&cp->stop, __ATOMIC_ACQUIRE))
+			break;
+		t = now_ns(CLOCK_MONOTONIC);
+		if (done > 0) {
+			last_work = t;
+			sleep_ns = CP_SLEEP_MIN_NS;
+			continue;
+		}
+		if (t - last_work < CP_SPIN_NS) {
+			__builtin_ia32_pause();
+			continue;
+		}
+		engine_sleep(cp, sleep_ns);
+		max = t - last_work > CP_DEEP_AFTER_NS ? CP_DEEP_MAX_NS :
+		      CP_SLEEP_MAX_NS;
+		if (sleep_ns < max)
+			sleep_ns = sleep_ns * 2 > max ? max : sleep_ns * 2;
+	}
+	cp_log(cp, "engine stopped (%llu packets retired)",
+	       (unsigned long long)cp->retired);
+	return NULL;
+}
+
+/* Wake a sleeping engine (cp->lock held). */
+static void
+engine_kick(struct ksim_cp *cp)
+{
+	pthread_cond_signal(&cp->cond);
+}
+
+static struct ksim_cp *
+cp_get(struct ksim_process *p)
+{
+	struct ksim_cp *cp = p->cp;
+	pthread_condattr_t ca;
+	const char *dbg;
+
+	if (cp)
+		return cp;
+	cp = calloc(1, sizeof(*cp));
+	if (!cp)
+		return NULL;
+	cp->p = p;
+	cp->dev = p->dev;
+	cp->pid = ksim_self_pid();
+	dbg = getenv("KFDSIM_DEBUG");
+	cp->debug = dbg && *dbg && strcmp(dbg, "0");
+	pthread_mutex_init(&cp->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&cp->cond, &ca);
+	pthread_condattr_destroy(&ca);
+	p->cp = cp;
+	return cp;
+}
+
+#define CP_STACK_LEN	(256u << 10)
+
+static int
+engine_start(struct ksim_cp *cp)
+{
+	pthread_attr_t attr;
+	sigset_t all, old;
+	long m;
+	int r;
+
+	if (cp->running)
+		return 0;
+	/*
+	 * A stack of our own, unmapped at teardown: glibc keeps the stacks of
+	 * joined threads it made, and the simulator leaves nothing behind in
+	 * the process once its files are closed. The lowest page is a guard.
+	 */
+	m = syscall(SYS_mmap, NULL, (size_t)CP_STACK_LEN, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (m == -1)
+		return -ENOMEM;
+	cp->stack = (void *)m;
+	cp->stack_len = CP_STACK_LEN;
+	syscall(SYS_mprotect, cp->stack, (size_t)4096, PROT_NONE);
+	pthread_attr_init(&attr);
+	pthread_attr_setstack(&attr, (char *)cp->stack + 4096, CP_STACK_LEN - 4096);
+	/* The engine must never run the application's signal handlers. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	r = pthread_create(&cp->thread, &attr, engine_main, cp);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&attr);
+	if (r) {
+		syscall(SYS_munmap, cp->stack, cp->stack_len);
+		cp->stack = NULL;
+		return -ENOMEM;
+	}
+	/* What ps/top and debuggers show for it. */
+	(void)pthread_setname_np(cp->thread, "kfdsim-cp");
+	cp->running = 1;
+	return 0;
+}
+
+/*
+ * Stop and join the engine (the owner process only). It takes the device
+ * lock only with a timed wait that re-checks stop, so the caller may hold
+ * it. Its stack goes with it, and with no queue left, the doorbell views.
+ */
+static void
+engine_stop(struct ksim_cp *cp)
+{
+	if (!cp->running)
+		return;
+	pthread_mutex_lock(&cp->lock);
+	__atomic_store_n(&cp->stop, 1, __ATOMIC_RELEASE);
+	engine_kick(cp);
+	pthread_mutex_unlock(&cp->lock);
+	pthread_join(cp->thread, NULL);
+	syscall(SYS_munmap, cp->stack, cp->stack_len);
+	cp->stack = NULL;
+	cp->running = 0;
+	/* Our views of the doorbell pages go too (remapped with a queue). */
+	if (!cp->n)
+		for (unsigned int g = 0; g < KSIM_MAX_GPUS; g++)
+			if (cp->db_map[g]) {
+				syscall(SYS_munmap, cp->db_map[g],
+					(size_t)cp->db_len[g]);
+				cp->db_map[g] = NULL;
+			}
+	__atomic_store_n(&cp->stop, 0, __ATOMIC_RELEASE);
+}
+
+int
+ksim_cp_queue_create(struct ksim_process *p, struct ksim_queue *q)
+{
+	struct ksim_cp *cp;
+	struct ksim_cpq *cq;
+	int r;
+
+	if (q->user_type != KFD_ABI_QUEUE_TYPE_COMPUTE_AQL)
+		return 0;
+	cp = cp_get(p);
+	if (!cp)
+		return -ENOMEM;
+	cq = calloc(1, sizeof(*cq));
+	if (!cq)
+		return -ENOMEM;
+	cq->q = q;
+	cq->qid = q->id;
+	cq->gpu = q->gpu;
+	cq->doorbell = doorbell_slot(cp, q);
+	/*
+	 * Any first doorbell value, 0 included, is news; a slot reused from
+	 * a destroyed queue must not keep its old value (nobody reads a
+	 * hardware doorbell back, so the sentinel is invisible).
+	 */
+	cq->last_db = UINT64_MAX;
+	if (cq->doorbell)
+		__atomic_store_n((uint64_t *)(uintptr_t)cq->doorbell, UINT64_MAX,
+				 __ATOMIC_RELEASE);
+	r = engine_start(cp);
+	if (r) {
+		free(cq);
+		return r;
+	}
+	pthread_mutex_lock(&cp->lock);
+	cp->qs[cp->n++] = cq;
+	engine_kick(cp);
+	pthread_mutex_unlock(&cp->lock);
+	cp_log(cp, "queue %u: AQL ring 0x%llx (%u bytes), doorbell %u%s", q->id,
+	       (unsigned long long)q->ring, q->ring_size, q->doorbell_id,
+	       cq->doorbell ? "" : " (not polled: no 64-bit doorbell)");
+	return 0;
+}
+
+static struct ksim_cpq *
+cpq_find(struct ksim_cp *cp, const struct ksim_queue *q, unsigned int *idx)
+{
+	for (unsigned int i = 0; i < cp->n; i++) {
+		if (cp->qs[i]->q == q) {
+			if (idx)
+				*idx = i;
+			return cp->qs[i];
+		}
+	}
+	return NULL;
+}
+
+void
+ksim_cp_queue_update(struct ksim_process *p, struct ksim_queue *q)
+{
+	struct ksim_cp *cp = p->cp;
+	struct ksim_cpq *cq;
+
+	if (!cp || cp->pid != ksim_self_pid())
+		return;
+	pthread_mutex_lock(&cp->lock);
+	cq = cpq_find(cp, q, NULL);
+	if (cq) {
+		/* Doorbells rung while inactive are picked up now. */
+		cq->pending = 1;
+		engine_kick(cp);
+	}
+	pthread_mutex_unlock(&cp->lock);
+	if (cq)
+		cp_log(cp, "queue %u: update: ring 0x%llx size %u percentage %u -> %s",
+		       q->id, (unsigned long long)q->ring, q->ring_size,
+		       q->percentage,
+		       q->ring && q->ring_size && q->percentage ? "active" : "stopped");
+}
+
+/*
+ * The caller holds the device lock, so the engine is not processing; once
+ * the queue is off the list (cp->lock), no pass can reach its ring again.
+ */
+void
+ksim_cp_queue_destroy(struct ksim_process *p, struct ksim_queue *q)
+{
+	struct ksim_cp *cp = p->cp;
+	struct ksim_cpq *cq;
+	unsigned int i;
+
+	if (!cp)
+		return;
+	if (cp->pid != ksim_self_pid()) {
+		/* A fork child: the engine is the parent's; only forget. */
+		cq = cpq_find(cp, q, &i);
+		if (cq) {
+			cp->qs[i] = cp->qs[--cp->n];
+			free(cq);
+		}
+		return;
+	}
+	pthread_mutex_lock(&cp->lock);
+	cq = cpq_find(cp, q, &i);
+	if (cq)
+		cp->qs[i] = cp->qs[--cp->n];
+	pthread_mutex_unlock(&cp->lock);
+	if (cq) {
+		cp_log(cp, "queue %u: destroyed at packet %llu", q->id,
+		       (unsigned long long)cq->rd);
+		free(cq);
+	}
+	/* No AQL queue left: no engine, and no thread left behind. */
+	if (!cp->n)
+		engine_stop(cp);
+}
+
+void
+ksim_cp_fini(struct ksim_process *p)
+{
+	struct ksim_cp *cp = p->cp;
+
+	if (!cp)
+		return;
+	p->cp = NULL;
+	if (cp->pid == ksim_self_pid())
+		engine_stop(cp);
+	/* In a fork child the parent's engine does not exist here, and its
+	 * lock may have been copied held: touch neither. */
+	for (unsigned int i = 0; i < cp->n; i++)
+		free(cp->qs[i]);
+	for (unsigned int g = 0; g < KSIM_MAX_GPUS; g++)
+		if (cp->db_map[g])
+			syscall(SYS_munmap, cp->db_map[g], (size_t)cp->db_len[g]);
+	if (cp->pid == ksim_self_pid()) {
+		pthread_cond_destroy(&cp->cond);
+		pthread_mutex_destroy(&cp->lock);
+	}
+	free(cp);
+}

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The command processor (cp.c, cp_aql.c): one engine thread per simulated
+ * process services its AQL queues. Shared between the two files only.
+ *
+ * Locking: the engine polls doorbells holding only cp->lock (which guards
+ * the queue list), and processes packets holding the device lock, so an
+ * ioctl (which holds the device lock) never runs beside packet processing.
+ * Order: device lock, then cp->lock; the engine never waits for the
+ * device lock while holding cp->lock.
+ */
+#ifndef KSIM_CP_PRIV_H
+#define KSIM_CP_PRIV_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "ksim_priv.h"
+
+/* Queue-inactive error codes ROCr decodes (amd_aql_queue.cpp). */
+#define CP_ERR_DIM		2u
+#define CP_ERR_CODE		8u
+#define CP_ERR_FORMAT		32u
+#define CP_ERR_WG_SIZE		64u
+#define CP_ERR_VENDOR		256u
+/* Not a packet error: a ring, pointer or signal outside the GPU VM. */
+#define CP_ERR_MEMORY		0x20000000u
+
+/* Verified-accessible VM mappings (see cp_mem_ok). */
+#define CP_MEMCACHE		16
+
+/* One AQL queue as the engine sees it. */
+struct ksim_cpq {
+	struct ksim_queue *q;		/* valid while the device lock is held */
+	uint32_t qid;
+	int gpu;
+	const volatile uint64_t *doorbell;	/* in the engine's mapping */
+	uint64_t last_db;		/* doorbell value last seen */
+	uint64_t wbound;		/* packets [rd, wbound) announced */
+	uint64_t rd;			/* next packet (read_dispatch_id) */
+	int started;			/* rd loaded from the queue */
+	int pending;			/* announced work not yet retired */
+	int error;			/* queue went inactive on bad input */
+};
+
+struct ksim_cp {
+	struct ksim_process *p;
+	struct ksim_device *dev;
+	pid_t pid;			/* owner: a fork child never joins */
+	pthread_t thread;
+	void *stack;			/* the engine's, ours to unmap */
+	size_t stack_len;
+	int running;
+	int stop;			/* atomic */
+	int debug;			/* KFDSIM_DEBUG */
+	pthread_mutex_t lock;		/* guards qs/n and the cond */
+	pthread_cond_t cond;		/* wakes a sleeping engine */
+	struct ksim_cpq *qs[KSIM_MAX_QUEUES];
+	unsigned int n;
+	void *db_map[KSIM_MAX_GPUS];	/* our view of each doorbell page */
+	uint64_t db_len[KSIM_MAX_GPUS];
+	struct {
+		uint64_t start, end;
+		const struct ksim_bo *bo;
+	} mem[CP_MEMCACHE];
+	unsigned int mem_next;
+	uint64_t retired;		/* packets completed, for the log */
+};
+
+/* cp.c */
+void cp_log(struct ksim_cp *cp, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* The simulated GPU clock of @gpu, as GET_CLOCK_COUNTERS reports it. */
+uint64_t cp_gpu_clock(const struct ksim_device *dev, int gpu);
+
+/* cp_aql.c (device lock held) */
+/*
+ * Process @cq's ring from its read index up to the announced bound.
+ * Return: packets retired; cq->pending says whether work remains
+ * (a waiting barrier, or a slot announced but not yet valid).
+ */
+unsigned int cp_aql_run(struct ksim_cp *cp, struct ksim_cpq *cq);
+
+#endif /* KSIM_CP_PRIV_H */
