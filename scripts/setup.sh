@@ -18,6 +18,8 @@ packages=(
 	# real clients the tests run (rocm-smi pulls in librocm-smi64-1)
 	libhsakmt1 libhsakmt-dev libhsa-runtime64-1 libhsa-runtime-dev rocminfo
 	rocm-smi
+	# HIP 5.2.3: tests/hip builds programs of ours with hipcc (clang 15)
+	hipcc libamdhip64-dev
 	# tools the tests use
 	zstd kmod libxml2-utils chromium
 	# CI hardening runs (scripts/ci-*.sh)
