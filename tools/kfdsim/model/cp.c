@@ -274,7 +274,7 @@ cp_get(struct ksim_process *p)
 	return cp;
 }
 
-#define CP_STACK_LEN	(256u << 10)
+#define CP_STACK_LEN	(8u << 20)	/* reserved, touched on use */
 
 static int
 engine_start(struct ksim_cp *cp)
