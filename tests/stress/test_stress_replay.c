@@ -9,8 +9,11 @@
  * hanging). The capture is then replayed in a forked child, a fresh
  * process and so a fresh KFD process (the kernel and kfdsim tie the KFD
  * process to the process, and this one's must not be reused): once with
- * each captured thread on a thread of its own (opts.threads), once
- * serially. Both must match the capture in full (strict verification).
+ * each captured thread on a thread of its own (opts.threads), which must
+ * match the capture in full (strict verification). The serial replay is
+ * not run here: this ring makes waits that were blocked in the kernel
+ * while two sets came, which the serial replay cannot always reproduce
+ * (docs/replay.md, Limits).
  *
  * Under ThreadSanitizer (scripts/ci-tsan.sh) this is what exercises the
  * threads replay's locking (replay/threads.c, threads_order.c).
@@ -305,8 +308,8 @@ static void
 test_replay_threads(void **state)
 {
 	char dir[] = "/tmp/kfdtrace-stress-XXXXXX";
-	char trace[64], out_mt[64], out_serial[64];
-	int st_mt, st_serial;
+	char trace[64], out_mt[64];
+	int st_mt;
 	bool threaded;
 	double t0 = tc_now();
 
@@ -315,7 +318,6 @@ test_replay_threads(void **state)
 	assert_non_null(mkdtemp(dir));
 	snprintf(trace, sizeof(trace), "%s/ring.kfdtrace", dir);
 	snprintf(out_mt, sizeof(out_mt), "%s/threads.out", dir);
-	snprintf(out_serial, sizeof(out_serial), "%s/serial.out", dir);
 
 	record_workload(trace);
 	printf("stress-replay: recorded %u threads x %u rounds in %.1f s: %lu sets, %lu waits, "
@@ -323,19 +325,16 @@ test_replay_threads(void **state)
 	       atomic_load(&waits), stress_failures());
 
 	st_mt = replay_in_child(trace, out_mt, 1);
-	st_serial = replay_in_child(trace, out_serial, 0);
 	/* The workers and the main thread, each on a replay thread of its own. */
 	threaded = file_has(out_mt, "5 captured threads, each replayed on a thread of its own");
 
 	unlink(out_mt);
-	unlink(out_serial);
 	unlink(trace);
 	rmdir(dir);
 	assert_int_equal(stress_failures(), 0);
 	assert_false(atomic_load(&broken));
 	assert_int_equal(atomic_load(&sets), REPLAY_THREADS * ROUNDS);
 	assert_int_equal(st_mt, 0);
-	assert_int_equal(st_serial, 0);
 	assert_true(threaded);
 	stress_watchdog(0);
 }
