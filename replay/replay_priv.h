@@ -737,13 +737,14 @@ void rp_sleep_ns(uint64_t ns);
  * each captured thread on a thread of its own; the caller's thread reads
  * the stream and hands every record to its thread's queue. Every access
  * to @st happens under one lock, which a worker lets go only while its
- * ioctl is in the kernel: rp_mt_leave() before, rp_mt_enter() after
- * (no-ops in the serial replay). rp_mt_dep_note() adds, to a divergence
+ * ioctl is in the kernel: rp_mt_leave() before (@may_block: the call
+ * may wait for another thread), rp_mt_enter() after (no-ops in the
+ * serial replay). rp_mt_dep_note() adds, to a divergence
  * report, the record of another thread it waited for.
  * Return: as rp_stream_next() at the end of the stream (0, or negative).
  */
 int rp_threads_run(struct rp_run *st, struct rp_stream *s);
-void rp_mt_leave(struct rp_run *st);
+void rp_mt_leave(struct rp_run *st, bool may_block);
 void rp_mt_enter(struct rp_run *st);
 void rp_mt_dep_note(struct rp_run *st);
 

@@ -367,7 +367,7 @@ rp_run_ioctl(struct rp_run *st, const struct kt_record *rec)
 		     c.d == st->rows->destroy_event || c.d == st->rows->gem_close);
 	if (early_end)
 		rp_forget_call(st, &c);
-	rp_mt_leave(st);
+	rp_mt_leave(st, c.d == st->rows->wait_events);
 	c.ret = kfd_dispatch_once(live_fd, (enum kfd_file_kind)io->file_kind,
 				  io->request, argp);
 	c.err = c.ret < 0 ? errno : 0;

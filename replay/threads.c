@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kfdtrace/fork_quiet.h"
 #include "replay_priv.h"
 #include "threads.h"
 
@@ -65,6 +66,8 @@ struct rp_mt_worker {
 	struct rp_m_node dep;	/* of the record in hand */
 	pthread_cond_t cv;	/* it waits here (for work, or its turn) */
 	int waiting;
+	struct kt_quiet quiet;	/* busy in a call that returns by itself */
+	int quiet_held;
 };
 
 struct rp_mt {
@@ -113,13 +116,23 @@ ctx_load(struct rp_run *st, const struct rp_mt_ctx *c)
 	st->wait_still = c->wait_still;
 }
 
+/*
+ * Outside the lock a worker may be in the allocator (the dispatch's hooks
+ * run there), so a fork() of the tree's replay, made under the lock,
+ * waits until it is back (fork_quiet.h); not for a call that may block
+ * until another thread acts, which could be after the fork.
+ */
 void
-rp_mt_leave(struct rp_run *st)
+rp_mt_leave(struct rp_run *st, bool may_block)
 {
 	if (!st->mt || !self)
 		return;
 	ctx_save(st, &self->ctx);
 	pthread_mutex_unlock(&st->mt->lock);
+	if (!may_block) {
+		kt_quiet_busy(&self->quiet);
+		self->quiet_held = 1;
+	}
 }
 
 void
@@ -129,6 +142,10 @@ rp_mt_enter(struct rp_run *st)
 
 	if (!st->mt || !self)
 		return;
+	if (self->quiet_held) {
+		self->quiet_held = 0;
+		kt_quiet_idle(&self->quiet);
+	}
 	pthread_mutex_lock(&st->mt->lock);
 	ctx_load(st, &self->ctx);
 	errno = err;
@@ -228,6 +245,11 @@ worker_main(void *arg)
 	struct rp_run *st = mt->st;
 
 	self = w;
+	/*
+	 * Born busy (fork_quiet.h): idle from here, where its start-up is
+	 * done, except in a call out of the lock; busy again as it ends.
+	 */
+	kt_quiet_idle(&w->quiet);
 	pthread_mutex_lock(&mt->lock);
 	for (;;) {
 		struct rp_mt_job *j;
@@ -269,6 +291,7 @@ worker_main(void *arg)
 		wake_ready(mt);
 	}
 	pthread_mutex_unlock(&mt->lock);
+	kt_quiet_busy(&w->quiet);
 	return NULL;
 }
 
@@ -294,6 +317,7 @@ mt_setup(struct rp_mt *mt, struct rp_run *st)
 		if (!w->q)
 			return -ENOMEM;
 		pthread_cond_init(&w->cv, NULL);
+		kt_quiet_register(&w->quiet);
 	}
 	pthread_mutex_init(&mt->lock, NULL);
 	pthread_cond_init(&mt->room, NULL);
@@ -315,8 +339,10 @@ mt_teardown(struct rp_mt *mt)
 		}
 		free(w->q);
 		free(w->ctx.arena);
-		if (w->mt)
+		if (w->mt) {
 			pthread_cond_destroy(&w->cv);
+			kt_quiet_unregister(&w->quiet);
+		}
 	}
 	free(mt->w);
 	rp_mt_order_free(&mt->order);

@@ -383,6 +383,16 @@ kfd_replay_tree(struct kfd_replay **rs, unsigned int n,
 	}
 	/* Orphans (children of children whose parents are gone) come here. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	/*
+	 * Every process that starts fresh is in the order before the first
+	 * starts: the root must not pass a record of a child that the
+	 * coordinator has not forked yet (start_node() marks it again).
+	 */
+	for (i = 0; i < n; i++)
+		if (!t->node[i].forked) {
+			STORE(&t->shm->slot[i].cur_exit, t->node[i].first_exit);
+			STORE(&t->shm->slot[i].active, 1);
+		}
 	for (i = 0; i < n; i++)
 		if (!t->node[i].forked && start_node(t, i, NULL) < 0)
 			fprintf(out, "kfdtrace replay: cannot start the replay of "

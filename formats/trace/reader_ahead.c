@@ -29,6 +29,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "kfdtrace/fork_quiet.h"
 #include "reader_internal.h"
 
 #define KT_AHEAD_SLOTS		4
@@ -55,6 +56,7 @@ struct kt_slot {
 };
 
 struct kt_ahead {
+	struct kt_quiet quiet;	/* busy while the helper works (fork_quiet.h) */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;	/* a slot changed state, the walk moved, stop */
 	pthread_t thread;
@@ -161,12 +163,15 @@ kt_ahead_main(void *arg)
 	struct kt_ahead *a = arg;
 	const struct kt_reader *r = a->r;
 
+	/* Born busy; quiet (fork_quiet.h) only while it sleeps. */
 	pthread_mutex_lock(&a->lock);
 	while (!a->stop) {
 		struct kt_slot *s = kt_ahead_claim(a, r);
 
 		if (!s) {
+			kt_quiet_idle(&a->quiet);
 			pthread_cond_wait(&a->cond, &a->lock);
+			kt_quiet_busy(&a->quiet);
 			continue;
 		}
 		pthread_mutex_unlock(&a->lock);
@@ -182,6 +187,7 @@ kt_ahead_free(struct kt_ahead *a)
 	for (int i = 0; i < KT_AHEAD_SLOTS; i++)
 		free(a->slot[i].buf);
 	ZSTD_freeDCtx(a->dctx);
+	kt_quiet_unregister(&a->quiet);
 	pthread_cond_destroy(&a->cond);
 	pthread_mutex_destroy(&a->lock);
 	free(a);
@@ -209,6 +215,7 @@ kt_ahead_maybe_start(struct kt_reader *r, size_t off, size_t size)
 	}
 	pthread_mutex_init(&a->lock, NULL);
 	pthread_cond_init(&a->cond, NULL);
+	kt_quiet_register(&a->quiet);
 	a->r = r;
 	a->pid = getpid();
 	a->pos = next;

@@ -880,10 +880,13 @@ kt_writer_fdopen(int fd, const struct kt_header *hdr,
 	/* The writer thread takes no signals: they belong to the program. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
+	kt_quiet_register(&w->quiet);
 	err = -pthread_create(&w->thread, NULL, kt_writer_thread_start, w);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (err)
+	if (err) {
+		kt_quiet_unregister(&w->quiet);
 		goto fail;
+	}
 	w->thread_started = true;
 	*out = w;
 	return 0;
@@ -998,8 +1001,10 @@ kt_writer_close(struct kt_writer *w)
 	pthread_cond_broadcast(&w->cond);
 	pthread_mutex_unlock(&w->lock);
 	kt_futex_wake(&w->wake);
-	if (w->thread_started)
+	if (w->thread_started) {
 		pthread_join(w->thread, NULL);
+		kt_quiet_unregister(&w->quiet);
+	}
 
 	kt_sig_guard_enter(&guard);
 	/* Records appended while the thread stopped. */

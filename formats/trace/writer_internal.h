@@ -13,6 +13,7 @@
 #include <stdatomic.h>
 #include <sys/types.h>
 
+#include "kfdtrace/fork_quiet.h"
 #include "trace_internal.h"
 
 /*
@@ -178,6 +179,7 @@ struct kt_writer {
 	bool stopping;
 	bool thread_started;
 	pthread_t thread;
+	struct kt_quiet quiet;		/* the thread's: busy while it works */
 
 	/* Writer thread (and close, once the thread is gone). */
 	void *cctx;			/* ZSTD_CCtx */

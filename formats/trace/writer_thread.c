@@ -337,6 +337,7 @@ kt_writer_thread_main(void *arg)
 	pthread_setschedparam(pthread_self(), SCHED_BATCH,
 			      &(struct sched_param){ .sched_priority = 0 });
 	next = kt_mono_ns() + tick;
+	/* Born busy; quiet (fork_quiet.h) only while it sleeps. */
 	for (;;) {
 		seen = atomic_load(&w->wake);
 		pthread_mutex_lock(&w->lock);
@@ -346,14 +347,18 @@ kt_writer_thread_main(void *arg)
 		now = kt_mono_ns();
 		if (req == done && !stop && !atomic_load(&w->queue) &&
 		    now < next) {
+			kt_quiet_idle(&w->quiet);
 			kt_futex_wait(&w->wake, seen, next - now);
+			kt_quiet_busy(&w->quiet);
 			continue;
 		}
 		aged = now >= next;
 		if (aged)
 			next = now + tick;
 		if (!kt_writer_batch(w, req != done || stop, aged, now)) {
+			kt_quiet_idle(&w->quiet);
 			usleep(1000);
+			kt_quiet_busy(&w->quiet);
 			continue;
 		}
 		if (req != done) {
