@@ -367,6 +367,15 @@ rp_model_build(struct rp_model *m, const char *path, char *err, size_t errlen)
 	return r;
 }
 
+static int
+cmp_set(const void *a, const void *b)
+{
+	uint64_t x = ((const struct rp_m_set *)a)->ts;
+	uint64_t y = ((const struct rp_m_set *)b)->ts;
+
+	return x < y ? -1 : x > y;
+}
+
 int
 rp_model_build_ex(struct rp_model *m, const char *path, char *err,
 		  size_t errlen, int edges)
@@ -383,6 +392,7 @@ rp_model_build_ex(struct rp_model *m, const char *path, char *err,
 	rp_vec_init(&m->bos, sizeof(struct rp_m_bo));
 	rp_vec_init(&m->queues, sizeof(struct rp_m_queue));
 	rp_vec_init(&m->events, sizeof(struct rp_m_event));
+	rp_vec_init(&m->sets, sizeof(struct rp_m_set));
 	rp_vec_init(&m->svms, sizeof(struct rp_m_svm));
 	rp_vec_init(&m->mmaps, sizeof(struct rp_m_mmap));
 	rp_vec_init(&m->dmabufs, sizeof(struct rp_m_dmabuf));
@@ -403,6 +413,7 @@ rp_model_build_ex(struct rp_model *m, const char *path, char *err,
 	while ((r = rp_stream_next(&s, &rec)) > 0)
 		model_record(m, rec);
 	rp_order_finish(m);
+	qsort(m->sets.data, m->sets.n, sizeof(struct rp_m_set), cmp_set);
 	kt_reader_get_status(s.reader, &st);
 	m->integrity = st.integrity;
 	snprintf(m->integrity_msg, sizeof(m->integrity_msg), "%s", st.message);
@@ -415,6 +426,29 @@ rp_model_build_ex(struct rp_model *m, const char *path, char *err,
 	return 0;
 }
 
+int
+rp_model_cpu_set(const struct rp_model *m, const uint32_t *ids, int n,
+		 uint64_t from, uint64_t to)
+{
+	const struct rp_m_set *v = m->sets.data;
+	size_t lo = 0, hi = m->sets.n;
+	int k;
+
+	while (lo < hi) {	/* the first that entered at @from or later */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].ts < from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < m->sets.n && v[lo].ts < to; lo++)
+		for (k = 0; k < n; k++)
+			if (v[lo].id == ids[k])
+				return 1;
+	return 0;
+}
+
 void
 rp_model_free(struct rp_model *m)
 {
@@ -424,6 +458,7 @@ rp_model_free(struct rp_model *m)
 	rp_vec_free(&m->bos);
 	rp_vec_free(&m->queues);
 	rp_vec_free(&m->events);
+	rp_vec_free(&m->sets);
 	rp_vec_free(&m->svms);
 	rp_vec_free(&m->mmaps);
 	rp_vec_free(&m->dmabufs);

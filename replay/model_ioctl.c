@@ -542,6 +542,13 @@ rp_model_ioctl(struct rp_model *m, const struct kt_record *rec)
 		}
 	} else if (d == r->create_event && a) {
 		model_event(m, proc, io, rec->seq);
+	} else if (d == r->set_event && b && rp_fhas(r->se_id, n)) {
+		struct rp_m_set *e = rp_vec_push(&m->sets);
+
+		if (e) {
+			e->ts = rec->ts;
+			e->id = (uint32_t)rp_fget(r->se_id, b, n);
+		}
 	} else if (d == r->destroy_event) {
 		uint32_t id = (uint32_t)rp_fget(r->de_id, b, n);
 

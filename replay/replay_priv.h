@@ -196,7 +196,7 @@ struct rp_rows {
 	const struct kfd_field *ce_page, *ce_trigger, *ce_type, *ce_auto,
 		*ce_id, *ce_slot;
 	const struct kfd_field *de_id, *se_id;
-	const struct kfd_field *we_timeout, *we_result, *we_num;
+	const struct kfd_field *we_timeout, *we_result, *we_num, *we_all;
 	const struct kfd_field *svm_start, *svm_size, *svm_op, *svm_nattr;
 	const struct kfd_field *smi_fd;
 	const struct kfd_field *apn_num;
@@ -333,6 +333,12 @@ struct rp_m_event {
 	uint32_t auto_reset;
 	uint64_t create_seq;
 	uint64_t destroy_seq;
+};
+
+/* A SET_EVENT of the capture: when it entered, which event. */
+struct rp_m_set {
+	uint64_t ts;
+	uint32_t id;
 };
 
 struct rp_m_svm {
@@ -472,6 +478,7 @@ struct rp_model {
 	uint64_t overflow;		/* objects dropped at the bounds */
 	struct rp_vec ofds, fds, procs, bos, queues, events, svms, mmaps,
 		dmabufs, gems, ranges;
+	struct rp_vec sets;		/* struct rp_m_set, by entry time */
 	uint64_t events_page_handle;	/* from CREATE_EVENT, 0: none */
 	int32_t events_page_bo;
 	/* Model lookups: current fd number -> fds index, etc. */
@@ -517,6 +524,13 @@ const struct rp_m_dep *rp_order_dep_at(const struct rp_model *m, uint64_t seq);
 const char *rp_dep_kind_name(unsigned int kind);
 void rp_order_print(const struct rp_model *m, FILE *out);
 void rp_model_free(struct rp_model *m);
+/*
+ * rp_model_cpu_set() - whether the capture has a SET_EVENT of one of the
+ * @n events @ids that entered in [@from, @to): a CPU call that may have
+ * released a wait over that time.
+ */
+int rp_model_cpu_set(const struct rp_model *m, const uint32_t *ids, int n,
+		     uint64_t from, uint64_t to);
 /* Per-record model updates (model.c, model_ioctl.c). */
 void rp_model_ioctl(struct rp_model *m, const struct kt_record *rec);
 
@@ -791,6 +805,18 @@ int rp_wait_completed(const struct rp_rows *r, const struct kfd_ioctl_desc *d,
  */
 int rp_wait_ids(const struct rp_rows *r, const struct kt_record *rec,
 		uint32_t *ids, size_t max);
+/*
+ * rp_set_event_id() - whether @rec is a SET_EVENT; its captured event id
+ * in @id.
+ */
+int rp_set_event_id(const struct rp_rows *r, const struct kt_record *rec,
+		    uint32_t *id);
+/*
+ * rp_wait_stand_in() - raise in the GPU's stead the interrupts that
+ * released the completed wait @rec: SET_EVENT of each of its events (a
+ * wait for all) or of its first (a wait for any), counted in gpu_sets.
+ */
+void rp_wait_stand_in(struct rp_run *st, const struct kt_record *rec);
 int rp_wait_hold(struct rp_run *st, const struct kt_record *rec);
 void rp_wait_before(struct rp_run *st, const struct kt_record *rec,
 		    const struct kfd_ioctl_desc *d);

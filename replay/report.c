@@ -44,6 +44,10 @@ rp_print_summary(const struct rp_run *st, FILE *out)
 	if (s->synthesized)
 		fprintf(out, "  dma-bufs:    %" PRIu64 " stand-ins for dma-bufs from "
 			"outside the process\n", s->synthesized);
+	if (s->gpu_sets)
+		fprintf(out, "  gpu:         %" PRIu64 " event interrupts raised in "
+			"the GPU's stead (waits no CPU call released)\n",
+			s->gpu_sets);
 	if (s->topology_notes)
 		fprintf(out, "  topology:    %" PRIu64 " results differ only by "
 			"live GPUs the capture did not have\n", s->topology_notes);

@@ -112,6 +112,7 @@ rows_init(void)
 	r->se_id = fld(r->set_event, "event_id");
 	r->we_timeout = fld(r->wait_events, "timeout");
 	r->we_result = fld(r->wait_events, "wait_result");
+	r->we_all = fld(r->wait_events, "wait_for_all");
 	r->we_num = fld(r->wait_events, "num_events");
 	r->svm_start = fld(r->svm, "start_addr");
 	r->svm_size = fld(r->svm, "size");

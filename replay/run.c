@@ -528,6 +528,7 @@ sum_add(struct kfd_replay_summary *t, const struct kfd_replay_summary *s)
 	t->mapped_offsets += s->mapped_offsets;
 	t->cpu_mappings += s->cpu_mappings;
 	t->synthesized += s->synthesized;
+	t->gpu_sets += s->gpu_sets;
 	if (s->relocations > t->relocations)
 		t->relocations = s->relocations;
 	t->loops += s->loops;

@@ -229,6 +229,7 @@ run_wait(struct rp_mt *mt, struct rp_mt_worker *w, const struct kt_record *rec)
 	st->wait_still = 0;
 	w->held = 1;
 	wake_ready(mt);
+	rp_wait_stand_in(st, rec);	/* if no CPU call released it */
 	st->wait_final = 1;
 	st->diverged_now = 0;
 	rp_run_ioctl(st, rec);

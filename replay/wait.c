@@ -13,6 +13,14 @@
  * timeout (capped by --wait-cap, as any wait): whatever signals it
  * asynchronously gets its chance, and a wait nothing released is a
  * divergence at its own record.
+ *
+ * A wait no CPU call released was released by an engine: the completion
+ * of a packet raised the event's interrupt. The replay runs no packets,
+ * so it stands in for the GPU (rp_wait_stand_in()): when a completed
+ * wait finds its events unsignalled and the capture has no SET_EVENT of
+ * them that entered while it waited, the replayer sets them with
+ * SET_EVENT calls of its own, then issues the wait: in the serial replay
+ * at the last issue above, in --threads after its first try.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -90,6 +98,88 @@ wait_names(const struct rp_rows *r, const struct kt_record *rec, uint32_t id)
 	return 0;
 }
 
+int
+rp_set_event_id(const struct rp_rows *r, const struct kt_record *rec,
+		uint32_t *id)
+{
+	const struct kt_ioctl_rec *io = &rec->u.ioctl;
+
+	if (rec->type != KT_REC_IOCTL || !io->arg_before ||
+	    !rp_fhas(r->se_id, io->arg_size) ||
+	    kfd_schema_lookup((enum kfd_file_kind)io->file_kind,
+			      io->request) != r->set_event)
+		return 0;
+	*id = (uint32_t)rp_fget(r->se_id, io->arg_before, io->arg_size);
+	return 1;
+}
+
+/*
+ * Whether event @id, as the capture had it at @seq, is one the CPU may
+ * set (a signal event); 1 when the capture did not create it.
+ */
+static int
+settable(const struct rp_model *m, uint32_t id, uint64_t seq)
+{
+	size_t i;
+
+	for (i = 0; i < m->events.n; i++) {
+		const struct rp_m_event *e = RP_AT(&m->events, struct rp_m_event, i);
+
+		if (e->id == id && e->create_seq < seq && seq < e->destroy_seq)
+			return e->type == KFD_ABI_EVENT_SIGNAL;
+	}
+	return 1;
+}
+
+void
+rp_wait_stand_in(struct rp_run *st, const struct kt_record *rec)
+{
+	const struct rp_rows *r = st->rows;
+	const struct kt_ioctl_rec *io = &rec->u.ioctl;
+	struct kfd_abi_set_event_args a;
+	uint32_t ids[64];
+	struct kt_record set;
+	int n = rp_wait_ids(r, rec, ids, 64), all, i, done = 0;
+
+	if (n <= 0 || n > 64 || !r->set_event || !r->se_id ||
+	    rec->type != KT_REC_IOCTL || io->t_exit < rec->ts)
+		return;
+	/* A CPU call was there to release it: a wait it did not release
+	 * live is a divergence, not the GPU's. */
+	if (rp_model_cpu_set(&st->r->model, ids, n, rec->ts, io->t_exit))
+		return;
+	/*
+	 * Signal events only (an engine raises no other kind); for a wait
+	 * for any, the first of them: the capture does not say which fired
+	 * when the runtime passes no event ages (ROCr 5.2.3 does not).
+	 */
+	all = io->arg_before && rp_fhas(r->we_all, io->arg_size) &&
+	      rp_fget(r->we_all, io->arg_before, io->arg_size);
+	for (i = 0; i < n && (all || !done); i++) {
+		if (!settable(&st->r->model, ids[i], rec->seq))
+			continue;
+		done++;
+		memset(&a, 0, sizeof(a));
+		a.event_id = ids[i];
+		memset(&set, 0, sizeof(set));
+		set.type = KT_REC_IOCTL;
+		set.seq = rec->seq;
+		set.ts = rec->ts;
+		set.tid = rec->tid;
+		set.u.ioctl.fd = io->fd;
+		set.u.ioctl.file_kind = io->file_kind;
+		set.u.ioctl.request = r->set_event->request;
+		set.u.ioctl.t_exit = rec->ts;
+		set.u.ioctl.arg_size = sizeof(a);
+		set.u.ioctl.arg_before = (const uint8_t *)&a;
+		set.u.ioctl.arg_after = (const uint8_t *)&a;
+		rp_run_ioctl(st, &set);
+		/* Not one of the capture's calls. */
+		st->sum.ioctls--;
+		st->sum.gpu_sets++;
+	}
+}
+
 /* Issue pending wait @i again; drop it when it is done with. */
 static void
 retry(struct rp_run *st, size_t i, int final)
@@ -124,6 +214,23 @@ retry(struct rp_run *st, size_t i, int final)
 	st->live_err = lerr;
 }
 
+/*
+ * The last issue of pending wait @i: once more without blocking (a
+ * signal may have come from anywhere), then, if nothing released it, in
+ * the GPU's stead.
+ */
+static void
+finish(struct rp_run *st, size_t i)
+{
+	size_t n = st->nwaits;
+
+	retry(st, i, 0);
+	if (st->nwaits != n)
+		return;
+	rp_wait_stand_in(st, st->waits[i]);
+	retry(st, i, 1);
+}
+
 int
 rp_wait_hold(struct rp_run *st, const struct kt_record *rec)
 {
@@ -142,26 +249,56 @@ rp_wait_hold(struct rp_run *st, const struct kt_record *rec)
 	return 0;
 }
 
+/*
+ * How a CPU SET_EVENT (captured entry @ts, event @id; @id 0 and @ts 0:
+ * unknown) relates to pending wait @w: 2, it entered while @w waited on
+ * that event (its releaser, most likely); 1, some CPU set entered while
+ * @w waited; 0, none did: an engine released @w, and only the stand-in
+ * may (a CPU set here is another wait's).
+ */
+static int
+released_by(const struct rp_run *st, const struct kt_record *w, uint32_t id,
+	    uint64_t ts)
+{
+	uint32_t ids[64];
+	int n = rp_wait_ids(st->rows, w, ids, 64), k;
+	uint64_t end = w->u.ioctl.t_exit;
+
+	if (n <= 0 || n > 64 || end < w->ts)
+		return 1;
+	if (ts >= w->ts && ts < end)
+		for (k = 0; k < n; k++)
+			if (ids[k] == id)
+				return 2;
+	return rp_model_cpu_set(&st->r->model, ids, n, w->ts, end);
+}
+
 void
 rp_wait_after(struct rp_run *st, const struct kt_record *rec,
 	      const struct kfd_ioctl_desc *d)
 {
 	const struct rp_rows *r = st->rows;
+	uint32_t id = 0;
+	int pass;
 	size_t i;
 
 	if (!st->nwaits || st->wait_final || st->in_retry)
 		return;
-	(void)rec;
 	if (d != r->set_event)
 		return;
+	rp_set_event_id(r, rec, &id);
 	st->in_retry = 1;
-	for (i = 0; i < st->nwaits;) {
-		size_t n = st->nwaits;
+	/* The waits this set released in the capture first, then others
+	 * a CPU set released; never one an engine released. */
+	for (pass = 2; pass >= 1; pass--)
+		for (i = 0; i < st->nwaits;) {
+			size_t n = st->nwaits;
 
-		retry(st, i, 0);
-		if (st->nwaits == n)
-			i++;
-	}
+			if (released_by(st, st->waits[i], id, rec->ts) == pass)
+				retry(st, i, 0);
+			if (st->nwaits == n)
+				i++;
+		}
 	st->in_retry = 0;
 }
 
@@ -183,7 +320,7 @@ rp_wait_before(struct rp_run *st, const struct kt_record *rec,
 		size_t n = st->nwaits;
 
 		if (wait_names(r, st->waits[i], id))
-			retry(st, i, 1);
+			finish(st, i);
 		if (st->nwaits == n)
 			i++;
 	}
@@ -195,6 +332,6 @@ rp_wait_flush(struct rp_run *st)
 {
 	st->in_retry = 1;
 	while (st->nwaits)
-		retry(st, 0, 1);
+		finish(st, 0);
 	st->in_retry = 0;
 }

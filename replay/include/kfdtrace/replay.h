@@ -136,6 +136,7 @@ struct kfd_replay_summary {
 	uint64_t cpu_mappings;		/* device mmaps reissued */
 	uint64_t relocations;		/* CPU ranges moved off their address */
 	uint64_t synthesized;		/* stand-ins for outside dma-bufs */
+	uint64_t gpu_sets;		/* events set in the GPU's stead */
 	unsigned int loops;
 	double seconds;			/* wall time of the replay proper */
 	double cpu_seconds;		/* CPU time (user + system, every

@@ -166,6 +166,34 @@ kt_cpu_map(struct ksim_file *f, uint64_t offset, size_t len, int *err)
 	return p == MAP_FAILED ? NULL : p;
 }
 
+uint8_t *
+kt_userptr_mapped(struct kt *t, unsigned int gpu, uint64_t va, size_t size)
+{
+	uint8_t *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint64_t off, h;
+	uint32_t ns;
+
+	assert_true(p != MAP_FAILED);
+	off = (uintptr_t)p;
+	assert_int_equal(kt_alloc(t, gpu, va, size,
+				  KFD_ABI_ALLOC_MEM_FLAGS_USERPTR, &h, &off), 0);
+	assert_int_equal(kt_map(t, h, &gpu, 1, &ns), 0);
+	return p;
+}
+
+void
+kt_vram_mapped(struct kt *t, unsigned int owner, uint64_t va, uint64_t size,
+	       const unsigned int *gpus, unsigned int n)
+{
+	uint64_t h;
+	uint32_t ns;
+
+	assert_int_equal(kt_alloc(t, owner, va, size,
+				  KFD_ABI_ALLOC_MEM_FLAGS_VRAM, &h, NULL), 0);
+	assert_int_equal(kt_map(t, h, gpus, n, &ns), 0);
+}
+
 int
 kt_setup_mi210_novm(void **state)
 {

@@ -47,6 +47,16 @@ int kt_unmap(struct kt *t, uint64_t handle, const unsigned int *gpus,
 /* Map a model offset into memory (ksim_mmap + mmap). NULL on error, with
  * *err set to the model's errno. */
 void *kt_cpu_map(struct ksim_file *f, uint64_t offset, size_t len, int *err);
+/*
+ * kt_userptr_mapped() - fresh anonymous memory of @size made a userptr BO
+ * at GPU VA @va and mapped on GPU @gpu (index); returns its CPU address.
+ * kt_vram_mapped() - a VRAM BO of GPU @owner at @va, mapped on the @n GPUs
+ * @gpus, never mapped by the CPU. Both fail the test on error.
+ */
+uint8_t *kt_userptr_mapped(struct kt *t, unsigned int gpu, uint64_t va,
+			   size_t size);
+void kt_vram_mapped(struct kt *t, unsigned int owner, uint64_t va,
+		    uint64_t size, const unsigned int *gpus, unsigned int n);
 
 /* cmocka fixtures for the common case: mi210, newest ABI, VM acquired. */
 int kt_setup_mi210(void **state);

@@ -40,33 +40,6 @@ struct tq {
 	uint64_t wr;			/* next packet index */
 };
 
-static uint8_t *
-userptr(struct kt *t, uint64_t va, size_t size)
-{
-	uint8_t *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
-			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	uint64_t off = (uintptr_t)p, h;
-	unsigned int g0 = 0;
-	uint32_t ns;
-
-	assert_true(p != MAP_FAILED);
-	assert_int_equal(kt_alloc(t, 0, va, size, KFD_ABI_ALLOC_MEM_FLAGS_USERPTR,
-				  &h, &off), 0);
-	assert_int_equal(kt_map(t, h, &g0, 1, &ns), 0);
-	return p;
-}
-
-static void
-vram(struct kt *t, uint64_t va, uint64_t size)
-{
-	unsigned int g0 = 0;
-	uint64_t h;
-	uint32_t ns;
-
-	assert_int_equal(kt_alloc(t, 0, va, size, KFD_ABI_ALLOC_MEM_FLAGS_VRAM, &h, NULL), 0);
-	assert_int_equal(kt_map(t, h, &g0, 1, &ns), 0);
-}
-
 static volatile uint64_t *doorbells;
 
 static void
@@ -80,9 +53,9 @@ queue_new(struct kt *t, struct tq *q, uint64_t base)
 	q->ring_va = base;
 	q->aq_va = base + 0x100000;
 	q->sig_va = base + 0x200000;
-	q->ring = userptr(t, q->ring_va, RING_SIZE);
-	q->aq = userptr(t, q->aq_va, 4096);
-	q->sig = userptr(t, q->sig_va, 4096);
+	q->ring = kt_userptr_mapped(t, 0, q->ring_va, RING_SIZE);
+	q->aq = kt_userptr_mapped(t, 0, q->aq_va, 4096);
+	q->sig = kt_userptr_mapped(t, 0, q->sig_va, 4096);
 	for (unsigned int i = 0; i < NPKT; i++)
 		*(uint16_t *)(q->ring + i * 64) = 1;	/* INVALID */
 	/* queue_inactive_signal: signal 63 */
@@ -191,6 +164,7 @@ inactive_bits(const struct tq *q, int64_t bits)
 static int
 setup(void **state)
 {
+	static const unsigned int g0 = 0;
 	struct kt *t;
 	const struct ksim_gpu *g;
 
@@ -199,8 +173,9 @@ setup(void **state)
 		return -1;
 	t = *state;
 	g = t->prof->nodes[1].gpu;
-	vram(t, EOP_VA, 4096);
-	vram(t, CWSR_VA, ((uint64_t)g->cwsr_size + g->debug_memory_size + 4095) & ~4095ULL);
+	kt_vram_mapped(t, 0, EOP_VA, 4096, &g0, 1);
+	kt_vram_mapped(t, 0, CWSR_VA, ((uint64_t)g->cwsr_size +
+		       g->debug_memory_size + 4095) & ~4095ULL, &g0, 1);
 	return 0;
 }
 

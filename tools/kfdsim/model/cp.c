@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The command processor: one engine thread per simulated process, started
- * with its first AQL queue, services every active AQL queue of the process
- * (cp_aql.c does the packets). A real CP learns of work by polling
+ * with its first AQL or SDMA queue, services every active queue of those
+ * kinds of the process (cp_aql.c and cp_sdma.c do the packets). A real CP learns of work by polling
  * doorbells too: doorbell stores are plain CPU stores into kfdsim's own
  * doorbell page, which nothing can trap cheaply.
  *
@@ -172,13 +172,15 @@ engine_pass(struct ksim_cp *cp)
 				 * smaller one (a slower producer) must not
 				 * hide packets already announced. */
 				cq->last_db = db;
-				if (db != UINT64_MAX && db + 1 > cq->wbound)
-					cq->wbound = db + 1;
+				/* SDMA doorbells carry the byte write
+				 * pointer, AQL ones the last packet. */
+				if (db != UINT64_MAX && db + !cq->sdma > cq->wbound)
+					cq->wbound = db + !cq->sdma;
 			} else if (!cq->pending) {
 				continue;
 			}
 		}
-		done += cp_aql_run(cp, cq);
+		done += cq->sdma ? cp_sdma_run(cp, cq) : cp_aql_run(cp, cq);
 	}
 	pthread_mutex_unlock(&cp->lock);
 	pthread_mutex_unlock(&dev->lock);
@@ -353,8 +355,15 @@ ksim_cp_queue_create(struct ksim_process *p, struct ksim_queue *q)
 	struct ksim_cpq *cq;
 	int r;
 
-	if (q->user_type != KFD_ABI_QUEUE_TYPE_COMPUTE_AQL)
-		return 0;
+	switch (q->user_type) {
+	case KFD_ABI_QUEUE_TYPE_COMPUTE_AQL:
+	case KFD_ABI_QUEUE_TYPE_SDMA:
+	case KFD_ABI_QUEUE_TYPE_SDMA_XGMI:
+	case KFD_ABI_QUEUE_TYPE_SDMA_BY_ENG_ID:
+		break;
+	default:
+		return 0;	/* PM4 compute queues are not read */
+	}
 	cp = cp_get(p);
 	if (!cp)
 		return -ENOMEM;
@@ -364,6 +373,7 @@ ksim_cp_queue_create(struct ksim_process *p, struct ksim_queue *q)
 	cq->q = q;
 	cq->qid = q->id;
 	cq->gpu = q->gpu;
+	cq->sdma = q->user_type != KFD_ABI_QUEUE_TYPE_COMPUTE_AQL;
 	cq->doorbell = doorbell_slot(cp, q);
 	/*
 	 * Any first doorbell value, 0 included, is news; a slot reused from
@@ -383,7 +393,8 @@ ksim_cp_queue_create(struct ksim_process *p, struct ksim_queue *q)
 	cp->qs[cp->n++] = cq;
 	engine_kick(cp);
 	pthread_mutex_unlock(&cp->lock);
-	cp_log(cp, "queue %u: AQL ring 0x%llx (%u bytes), doorbell %u%s", q->id,
+	cp_log(cp, "queue %u: %s ring 0x%llx (%u bytes), doorbell %u%s", q->id,
+	       cq->sdma ? "SDMA" : "AQL",
 	       (unsigned long long)q->ring, q->ring_size, q->doorbell_id,
 	       cq->doorbell ? "" : " (not polled: no 64-bit doorbell)");
 	return 0;
@@ -457,7 +468,7 @@ ksim_cp_queue_destroy(struct ksim_process *p, struct ksim_queue *q)
 		       (unsigned long long)cq->rd);
 		free(cq);
 	}
-	/* No AQL queue left: no engine, and no thread left behind. */
+	/* No queue left: no engine, and no thread left behind. */
 	if (!cp->n)
 		engine_stop(cp);
 }

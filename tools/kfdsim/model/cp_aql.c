@@ -51,55 +51,6 @@
 
 enum step { STEP_DONE, STEP_WAIT, STEP_ERROR };
 
-/*
- * The CPU address of GPU VA [va, va+len) of @cq's VM, or NULL when the
- * range is not inside one mapping the CPU can reach. A BO never given CPU
- * pages (VRAM nobody mapped) cannot be touched; the first access to a
- * range is probed with a checked copy and remembered.
- */
-static void *
-cp_mem(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, uint64_t len)
-{
-	struct ksim_file *drm = cp->p->pdds[cq->gpu].drm_file;
-	struct ksim_mapping *m;
-	uint64_t cpu, lo, hi;
-	uint8_t probe;
-	unsigned int i;
-
-	if (!drm || !len || va + len < va)
-		return NULL;
-	m = ksim_vm_find(&drm->vm, va);
-	if (!m || va + len > m->start + m->size)
-		return NULL;
-	switch (m->bo->domain) {
-	case KSIM_DOM_USERPTR:
-		cpu = m->bo->userptr + m->offset + (va - m->start);
-		break;
-	case KSIM_DOM_VRAM:
-	case KSIM_DOM_GTT:
-		if (m->bo->memfd < 0)
-			return NULL;
-		cpu = va;
-		break;
-	default:
-		return NULL;	/* doorbell and MMIO pages: not memory */
-	}
-	lo = cpu & ~(KSIM_PAGE_SIZE - 1);
-	hi = KSIM_PAGE_ALIGN(cpu + len);
-	for (i = 0; i < CP_MEMCACHE; i++)
-		if (cp->mem[i].bo == m->bo && cp->mem[i].start <= lo &&
-		    hi <= cp->mem[i].end)
-			return (void *)(uintptr_t)cpu;
-	if (ksim_copy_from_user(&probe, cpu, 1) ||
-	    ksim_copy_from_user(&probe, cpu + len - 1, 1))
-		return NULL;
-	i = cp->mem_next++ % CP_MEMCACHE;
-	cp->mem[i].start = lo;
-	cp->mem[i].end = hi;
-	cp->mem[i].bo = m->bo;
-	return (void *)(uintptr_t)cpu;
-}
-
 /* The interrupt a completion raises: mailbox, then the KFD event. */
 static void
 signal_event(struct ksim_cp *cp, struct ksim_cpq *cq, uint8_t *sig)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The command processor (cp.c, cp_aql.c): one engine thread per simulated
- * process services its AQL queues. Shared between the two files only.
+ * The command processor (cp.c, cp_mem.c, cp_aql.c, cp_sdma.c): one engine
+ * thread per simulated process services its AQL and SDMA queues. Shared
+ * between those files only.
  *
  * Locking: the engine polls doorbells holding only cp->lock (which guards
  * the queue list), and processes packets holding the device lock, so an
@@ -30,15 +31,18 @@
 /* Verified-accessible VM mappings (see cp_mem_ok). */
 #define CP_MEMCACHE		16
 
-/* One AQL queue as the engine sees it. */
+/* One AQL or SDMA queue as the engine sees it. */
 struct ksim_cpq {
 	struct ksim_queue *q;		/* valid while the device lock is held */
 	uint32_t qid;
 	int gpu;
+	int sdma;			/* an SDMA byte ring, not AQL */
 	const volatile uint64_t *doorbell;	/* in the engine's mapping */
 	uint64_t last_db;		/* doorbell value last seen */
-	uint64_t wbound;		/* packets [rd, wbound) announced */
-	uint64_t rd;			/* next packet (read_dispatch_id) */
+	uint64_t wbound;		/* [rd, wbound) announced: AQL packets,
+					 * SDMA bytes */
+	uint64_t rd;			/* next packet (read_dispatch_id), or
+					 * SDMA byte (the read pointer) */
 	int started;			/* rd loaded from the queue */
 	int pending;			/* announced work not yet retired */
 	int error;			/* queue went inactive on bad input */
@@ -66,6 +70,7 @@ struct ksim_cp {
 	} mem[CP_MEMCACHE];
 	unsigned int mem_next;
 	uint64_t retired;		/* packets completed, for the log */
+	uint8_t bounce[64 << 10];	/* SDMA copies and fills go through it */
 };
 
 /* cp.c */
@@ -74,6 +79,20 @@ void cp_log(struct ksim_cp *cp, const char *fmt, ...)
 /* The simulated GPU clock of @gpu, as GET_CLOCK_COUNTERS reports it. */
 uint64_t cp_gpu_clock(const struct ksim_device *dev, int gpu);
 
+/* cp_mem.c (device lock held) */
+/*
+ * The CPU address of GPU VA [va, va+len) of @cq's VM, when it lies in one
+ * mapping the CPU reaches at the same time; else NULL.
+ */
+void *cp_mem(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va,
+	     uint64_t len);
+/*
+ * Read (@write 0) or write [va, va+len) of @cq's VM through the memory
+ * behind it, across mappings. Return: 0, or -1 if any byte is unmapped.
+ */
+int cp_mem_rw(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va,
+	      void *buf, uint64_t len, int write);
+
 /* cp_aql.c (device lock held) */
 /*
  * Process @cq's ring from its read index up to the announced bound.
@@ -81,5 +100,12 @@ uint64_t cp_gpu_clock(const struct ksim_device *dev, int gpu);
  * (a waiting barrier, or a slot announced but not yet valid).
  */
 unsigned int cp_aql_run(struct ksim_cp *cp, struct ksim_cpq *cq);
+
+/* cp_sdma.c (device lock held) */
+/*
+ * Process @cq's SDMA ring from its read pointer up to the announced
+ * bound. Return: packets executed; cq->pending as for cp_aql_run().
+ */
+unsigned int cp_sdma_run(struct ksim_cp *cp, struct ksim_cpq *cq);
 
 #endif /* KSIM_CP_PRIV_H */

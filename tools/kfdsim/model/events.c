@@ -331,6 +331,25 @@ ksim_ioc_set_event(struct ksim_file *f, struct ksim_process *p, void *data,
 }
 
 int
+ksim_event_interrupt(struct ksim_process *p, uint32_t id)
+{
+	struct ksim_event *ev = event_lookup(p, id);
+	uint64_t slot, unsig = KFD_ABI_UNSIGNALED_EVENT_SLOT;
+	int fd = signal_page_fd(p);
+
+	if (!ev || ev->type != KFD_ABI_EVENT_SIGNAL || fd < 0 ||
+	    (uint64_t)id * 8 + 8 > KFD_ABI_EVENTS_PAGE_SIZE)
+		return -ENOENT;
+	if (ksim_sys_pread(fd, &slot, 8, (uint64_t)id * 8) ||
+	    slot == KFD_ABI_UNSIGNALED_EVENT_SLOT)
+		return -ENOENT;
+	/* acknowledge_signal, then set_event */
+	ksim_sys_pwrite(fd, &unsig, 8, (uint64_t)id * 8);
+	set_event(p, ev);
+	return 0;
+}
+
+int
 ksim_ioc_reset_event(struct ksim_file *f, struct ksim_process *p, void *data,
 		     unsigned int usize)
 {

@@ -518,6 +518,12 @@ int ksim_ioc_create_event(struct ksim_file *, struct ksim_process *, void *, uns
 int ksim_ioc_destroy_event(struct ksim_file *, struct ksim_process *, void *, unsigned int);
 int ksim_ioc_set_event(struct ksim_file *, struct ksim_process *, void *, unsigned int);
 int ksim_ioc_reset_event(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+/*
+ * The interrupt of a signal event @id (kfd_signal_event_interrupt with a
+ * full id): if its slot in the events page is signaled, acknowledge it
+ * and set the event. Return: 0, or -ENOENT when nothing was signaled.
+ */
+int ksim_event_interrupt(struct ksim_process *p, uint32_t id);
 int ksim_ioc_wait_events(struct ksim_file *, struct ksim_process *, void *, unsigned int);
 /* memory.c */
 int ksim_ioc_acquire_vm(struct ksim_file *, struct ksim_process *, void *, unsigned int);

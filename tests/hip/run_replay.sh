@@ -1,0 +1,57 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# A HIP program captured and replayed: `kfdtrace record --sim=PROFILE` of
+# PROG (which must print its PASS line), then replays on PROFILE and on
+# OTHER, serial and --threads, each "match (strict)" without a divergence;
+# `kfdtrace stats` shows its queues and waits.
+#   run_replay.sh KFDTRACE PROG PROFILE OTHER
+# The thunk is the environment's (LD_LIBRARY_PATH, HIP_TEST_THUNK).
+set -u
+
+kfdtrace=$1
+prog=$2
+profile=$3
+other=$4
+
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail=0
+
+"$kfdtrace" record --sim="$profile" -o "$dir/t.kft" -- "$prog" >"$dir/rec" 2>&1
+rc=$?
+cat "$dir/rec"
+if [ "$rc" -ne 0 ] || ! grep -q '^PASS: ' "$dir/rec"; then
+	echo "FAIL: the capture of $prog exited $rc"
+	exit 1
+fi
+
+for p in "$profile" "$other"; do
+	for mode in serial threads; do
+		set -- --sim="$p"
+		[ "$mode" = threads ] && set -- "$@" --threads
+		"$kfdtrace" replay "$@" "$dir/t.kft" >"$dir/out" 2>&1
+		rc=$?
+		if [ "$rc" -ne 0 ] ||
+		   ! grep -q '^  result:      match (strict)$' "$dir/out" ||
+		   grep -q 'divergence' "$dir/out"; then
+			cat "$dir/out"
+			echo "FAIL: replay on $p ($mode) exited $rc or diverged"
+			fail=1
+		else
+			echo "replay on $p ($mode): match (strict)" \
+			     "$(grep -o '[0-9]* event interrupts' "$dir/out" || true)"
+		fi
+	done
+done
+
+"$kfdtrace" stats "$dir/t.kft" >"$dir/stats" 2>&1
+for row in CREATE_QUEUE CREATE_EVENT; do
+	if ! grep -Eq "^$row +[1-9]" "$dir/stats"; then
+		cat "$dir/stats"
+		echo "FAIL: stats shows no $row"
+		fail=1
+	fi
+done
+[ "$fail" -eq 0 ] && echo "PASS: $prog captured on $profile, replayed on $profile and $other"
+exit "$fail"

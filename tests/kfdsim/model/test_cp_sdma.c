@@ -1,0 +1,390 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The SDMA engine on the model directly (no ROCr): SDMA queues whose
+ * rings and read/write pointers are userptr BOs. COPY_LINEAR moves bytes
+ * between host memory and VRAM the CPU never mapped (and peer VRAM on
+ * mi210x2), CONSTANT_FILL and WRITE store exactly their extent, FENCE,
+ * ATOMIC ADD64 and TIMESTAMP store, the read pointer is written back
+ * unwrapped across laps of the ring, POLL_REGMEM holds only its own queue
+ * until memory matches, FENCE + TRAP wakes a waiter on the event as the
+ * interrupt path does, GCR is an SDMA v5 (gfx10) packet, and an unknown
+ * opcode or an address outside the VM stops only that queue.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "ktest.h"
+
+#define RING_SIZE	4096u
+#define PTRS_VA		0x20000000ULL	/* rptr at +0, wptr at +8 per queue */
+#define WILD_VA		0x7000000000ULL	/* in no mapping */
+
+struct sq {
+	uint32_t *ring;
+	uint64_t *ptrs;			/* [0] rptr, [1] wptr */
+	uint32_t qid;
+	volatile uint64_t *doorbell;
+	uint64_t wr;			/* bytes written, monotonic */
+};
+
+static volatile uint64_t *doorbells[KT_MAX_GPUS];
+
+static void
+sq_new(struct kt *t, struct sq *q, unsigned int gpu, uint64_t ring_va,
+       uint32_t type)
+{
+	struct kfd_abi_create_queue_args a;
+	uint64_t ptrs_va = ring_va + 0x100000;
+	int err;
+
+	memset(q, 0, sizeof(*q));
+	q->ring = (uint32_t *)kt_userptr_mapped(t, gpu, ring_va, RING_SIZE);
+	q->ptrs = (uint64_t *)kt_userptr_mapped(t, gpu, ptrs_va, 4096);
+	memset(&a, 0, sizeof(a));
+	a.ring_base_address = ring_va;
+	a.ring_size = RING_SIZE;
+	a.read_pointer_address = ptrs_va;
+	a.write_pointer_address = ptrs_va + 8;
+	a.gpu_id = t->gpu_id[gpu];
+	a.queue_type = type;
+	a.queue_percentage = 100;
+	a.queue_priority = 15;
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_CREATE_QUEUE, &a), 0);
+	q->qid = a.queue_id;
+	if (!doorbells[gpu]) {
+		doorbells[gpu] = kt_cpu_map(t->kfd, a.doorbell_offset & ~0x1fffULL,
+					    8192, &err);
+		assert_non_null((void *)doorbells[gpu]);
+	}
+	q->doorbell = doorbells[gpu] + (a.doorbell_offset & 0x1fff) / 8;
+}
+
+/* Append @n dwords (a packet never straddles the end here: NOP pads). */
+static void
+emit(struct sq *q, const uint32_t *d, unsigned int n)
+{
+	uint32_t pos = (uint32_t)(q->wr % RING_SIZE) / 4;
+
+	if (pos + n > RING_SIZE / 4) {
+		while (pos < RING_SIZE / 4) {
+			q->ring[pos++] = 0;	/* NOP */
+			q->wr += 4;
+		}
+		pos = 0;
+	}
+	memcpy(q->ring + pos, d, n * 4);
+	q->wr += n * 4;
+}
+
+static void
+kick(struct sq *q)
+{
+	__atomic_store_n(&q->ptrs[1], q->wr, __ATOMIC_RELEASE);
+	__atomic_store_n(q->doorbell, q->wr, __ATOMIC_RELEASE);
+}
+
+static uint64_t
+rptr(const struct sq *q)
+{
+	return __atomic_load_n(&q->ptrs[0], __ATOMIC_ACQUIRE);
+}
+
+/* Wait (up to 5 s) until the read pointer reaches @want bytes. */
+static int
+reaches(const struct sq *q, uint64_t want)
+{
+	for (int i = 0; i < 5000; i++) {
+		if (rptr(q) >= want)
+			return 1;
+		usleep(1000);
+	}
+	return 0;
+}
+
+static void
+copy(struct sq *q, uint64_t dst, uint64_t src, uint32_t len)
+{
+	uint32_t d[7] = { 1, len - 1, 0, (uint32_t)src, (uint32_t)(src >> 32),
+			  (uint32_t)dst, (uint32_t)(dst >> 32) };
+
+	emit(q, d, 7);
+}
+
+/* Copy @len bytes in pieces of at most 4 MiB - 32 (the packet's limit). */
+static void
+copy_all(struct sq *q, uint64_t dst, uint64_t src, uint64_t len)
+{
+	while (len) {
+		uint32_t n = len > 0x3fffe0 ? 0x3fffe0 : (uint32_t)len;
+
+		copy(q, dst, src, n);
+		dst += n;
+		src += n;
+		len -= n;
+	}
+}
+
+static void
+fence(struct sq *q, uint64_t va, uint32_t v)
+{
+	uint32_t d[4] = { 5, (uint32_t)va, (uint32_t)(va >> 32), v };
+
+	emit(q, d, 4);
+}
+
+static int
+setup(void **state)
+{
+	memset(doorbells, 0, sizeof(doorbells));
+	return kt_setup_mi210(state);
+}
+
+/* Host -> VRAM (never CPU-mapped) -> host, 6 MiB, and the small stores. */
+static void
+test_copy(void **state)
+{
+	static const unsigned int g0 = 0;
+	struct kt *t = *state;
+	const uint64_t size = 6u << 20, src_va = 0x100000000ULL,
+		       dst_va = 0x200000000ULL, vram_va = 0x300000000ULL;
+	uint8_t *src = kt_userptr_mapped(t, 0, src_va, size);
+	uint8_t *dst = kt_userptr_mapped(t, 0, dst_va, size);
+	uint64_t *words = (uint64_t *)kt_userptr_mapped(t, 0, 0x400000000ULL, 4096);
+	struct sq q;
+
+	for (uint64_t i = 0; i < size; i++)
+		src[i] = (uint8_t)(i * 2654435761u >> 13);
+	kt_vram_mapped(t, 0, vram_va, size, &g0, 1);
+	sq_new(t, &q, 0, 0x10000000ULL, KFD_ABI_QUEUE_TYPE_SDMA);
+	copy_all(&q, vram_va, src_va, size);
+	copy_all(&q, dst_va, vram_va, size);
+	/* FENCE (32 bits), ATOMIC ADD64 of -1, TIMESTAMP */
+	words[0] = ~0ULL;
+	words[1] = 5;
+	fence(&q, 0x400000000ULL, 0x1234);
+	{
+		uint32_t a[8] = { 10u | 47u << 25, 0, 4, 0xffffffff, 0xffffffff,
+				  0, 0, 0 };
+		uint32_t ts[3] = { 13u | 2u << 8, 16, 4 };
+
+		a[1] = (uint32_t)(0x400000000ULL + 8);
+		emit(&q, a, 8);
+		ts[1] = (uint32_t)(0x400000000ULL + 16);
+		emit(&q, ts, 3);
+	}
+	kick(&q);
+	assert_true(reaches(&q, q.wr));
+	assert_int_equal(rptr(&q), q.wr);
+	assert_memory_equal(dst, src, size);
+	assert_int_equal(words[0], 0xffffffff00001234ULL);	/* 32-bit store */
+	assert_int_equal(words[1], 4);
+	assert_true(words[2] != 0);
+}
+
+/* CONSTANT_FILL and WRITE touch their extent only; laps of the ring. */
+static void
+test_fill_write_laps(void **state)
+{
+	struct kt *t = *state;
+	uint8_t *buf = kt_userptr_mapped(t, 0, 0x100000000ULL, 8192);
+	struct sq q;
+	uint64_t lap;
+
+	memset(buf, 0xee, 8192);
+	sq_new(t, &q, 0, 0x10000000ULL, KFD_ABI_QUEUE_TYPE_SDMA);
+	{
+		uint32_t f[5] = { 11u | 2u << 30, 0x100, 1, 0xa5a5a5a5, 4096 - 1 };
+		uint32_t w[7] = { 2, 0x1800, 1, 2, 0x11111111, 0x22222222,
+				  0x33333333 };
+
+		emit(&q, f, 5);
+		emit(&q, w, 7);
+	}
+	kick(&q);
+	assert_true(reaches(&q, q.wr));
+	assert_int_equal(buf[0xff], 0xee);
+	for (int i = 0x100; i < 0x1100; i++)
+		assert_int_equal(buf[i], 0xa5);
+	assert_int_equal(buf[0x1100], 0xee);
+	assert_int_equal(*(uint32_t *)(buf + 0x1800), 0x11111111);
+	assert_int_equal(*(uint32_t *)(buf + 0x1808), 0x33333333);
+	assert_int_equal(buf[0x180c], 0xee);
+	/* three more laps of fences: the read pointer never wraps */
+	for (lap = 0; lap < 3 * RING_SIZE / 16; lap++) {
+		fence(&q, 0x100000000ULL, (uint32_t)lap);
+		kick(&q);
+		while (q.wr - rptr(&q) > RING_SIZE / 2)
+			usleep(100);
+	}
+	assert_true(reaches(&q, q.wr));
+	assert_true(q.wr > 3 * RING_SIZE);
+	assert_int_equal(*(uint32_t *)buf, (uint32_t)(lap - 1));
+}
+
+/* POLL_REGMEM holds its queue only; FENCE + TRAP wakes the event. */
+static void
+test_poll_trap(void **state)
+{
+	struct kt *t = *state;
+	uint32_t *word = (uint32_t *)kt_userptr_mapped(t, 0, 0x100000000ULL, 4096);
+	struct kfd_abi_create_event_args e = { 0 };
+	struct kfd_abi_wait_events_args w = { 0 };
+	struct kfd_abi_event_data ed = { 0 };
+	unsigned int g0 = 0;
+	uint64_t h, off;
+	uint32_t ns;
+	struct sq a, b;
+
+	/* The events page a dGPU runtime gives: a GTT BO at a GPU VA. */
+	assert_int_equal(kt_alloc(t, 0, 0x7000000, 32768,
+				  KFD_ABI_ALLOC_MEM_FLAGS_GTT, &h, &off), 0);
+	assert_int_equal(kt_map(t, h, &g0, 1, &ns), 0);
+	e.event_type = KFD_ABI_EVENT_SIGNAL;
+	e.event_page_offset = h;
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_CREATE_EVENT, &e), 0);
+
+	sq_new(t, &a, 0, 0x10000000ULL, KFD_ABI_QUEUE_TYPE_SDMA);
+	sq_new(t, &b, 0, 0x11000000ULL, KFD_ABI_QUEUE_TYPE_SDMA);
+	{
+		/* mem_poll, func 3 (equal): *word & 0xff == 7 */
+		uint32_t p[6] = { 8u | 3u << 28 | 1u << 31, 0, 1, 7, 0xff,
+				  4 | 0xfffu << 16 };
+
+		emit(&a, p, 6);
+	}
+	fence(&a, 0x7000000 + (uint64_t)e.event_id * 8, e.event_id);
+	{
+		uint32_t trap[2] = { 6, e.event_id };
+
+		emit(&a, trap, 2);
+	}
+	kick(&a);
+	fence(&b, 0x100000000ULL + 8, 99);
+	kick(&b);
+	assert_true(reaches(&b, b.wr));
+	usleep(20000);
+	assert_int_equal(rptr(&a), 0);
+	/* still held: no event yet */
+	ed.event_id = e.event_id;
+	w.events_ptr = (uintptr_t)&ed;
+	w.num_events = 1;
+	w.timeout = 0;
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_WAIT_EVENTS, &w), 0);
+	assert_int_equal(w.wait_result, KFD_ABI_WAIT_RESULT_TIMEOUT);
+	__atomic_store_n(word, 0x307, __ATOMIC_RELEASE);	/* masked: 7 */
+	w.timeout = 5000;
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_WAIT_EVENTS, &w), 0);
+	assert_int_equal(w.wait_result, KFD_ABI_WAIT_RESULT_COMPLETE);
+	assert_true(reaches(&a, a.wr));
+}
+
+/* Errors stop their own queue; GCR belongs to SDMA v5. */
+static void
+test_errors(void **state)
+{
+	struct kt *t = *state;
+	uint32_t *word = (uint32_t *)kt_userptr_mapped(t, 0, 0x100000000ULL, 4096);
+	uint32_t bad[1] = { 0x3f }, gcr[5] = { 17u | 1u << 8, 0, 0, 0, 0 };
+	struct sq a, b, c, ok;
+
+	sq_new(t, &a, 0, 0x10000000ULL, KFD_ABI_QUEUE_TYPE_SDMA);
+	sq_new(t, &b, 0, 0x11000000ULL, KFD_ABI_QUEUE_TYPE_SDMA);
+	sq_new(t, &c, 0, 0x12000000ULL, KFD_ABI_QUEUE_TYPE_SDMA);
+	sq_new(t, &ok, 0, 0x13000000ULL, KFD_ABI_QUEUE_TYPE_SDMA);
+	emit(&a, bad, 1);
+	fence(&a, 0x100000000ULL, 1);
+	kick(&a);
+	copy(&b, 0x100000000ULL, WILD_VA, 64);
+	fence(&b, 0x100000000ULL, 2);
+	kick(&b);
+	emit(&c, gcr, 5);		/* mi210 is gfx9: SDMA v4 */
+	fence(&c, 0x100000000ULL, 3);
+	kick(&c);
+	fence(&ok, 0x100000000ULL + 4, 4);
+	kick(&ok);
+	assert_true(reaches(&ok, ok.wr));
+	usleep(20000);
+	assert_int_equal(rptr(&a), 0);
+	assert_int_equal(rptr(&b), 0);
+	assert_int_equal(rptr(&c), 0);
+	assert_int_equal(word[0], 0);
+	assert_int_equal(word[1], 4);
+	/* a stopped queue stays stopped */
+	fence(&a, 0x100000000ULL, 5);
+	kick(&a);
+	usleep(20000);
+	assert_int_equal(rptr(&a), 0);
+}
+
+static void
+test_gcr_gfx10(void **state)
+{
+	struct kt *t = calloc(1, sizeof(*t));
+	uint32_t gcr[5] = { 17u | 1u << 8, 0, 0x8000000, 0, 0 };
+	uint32_t *word;
+	struct sq q;
+
+	(void)state;
+	memset(doorbells, 0, sizeof(doorbells));
+	assert_non_null(t);
+	assert_int_equal(kt_open(t, "rx6900xt", 0), 0);
+	assert_int_equal(kt_acquire_all(t), 0);
+	word = (uint32_t *)kt_userptr_mapped(t, 0, 0x100000000ULL, 4096);
+	sq_new(t, &q, 0, 0x10000000ULL, KFD_ABI_QUEUE_TYPE_SDMA);
+	emit(&q, gcr, 5);
+	fence(&q, 0x100000000ULL, 10);
+	emit(&q, gcr, 5);
+	kick(&q);
+	assert_true(reaches(&q, q.wr));
+	assert_int_equal(word[0], 10);
+	kt_close(t);
+	free(t);
+}
+
+/* mi210x2: GPU 0's SDMA copies into GPU 1's VRAM (mapped on both). */
+static void
+test_peer(void **state)
+{
+	static const unsigned int both[2] = { 0, 1 };
+	struct kt *t = calloc(1, sizeof(*t));
+	const uint64_t size = 1u << 20;
+	uint8_t *src, *dst;
+	struct sq q;
+
+	(void)state;
+	memset(doorbells, 0, sizeof(doorbells));
+	assert_non_null(t);
+	assert_int_equal(kt_open(t, "mi210x2", 0), 0);
+	assert_int_equal(kt_acquire_all(t), 0);
+	src = kt_userptr_mapped(t, 0, 0x100000000ULL, size);
+	dst = kt_userptr_mapped(t, 0, 0x200000000ULL, size);
+	for (uint64_t i = 0; i < size; i++)
+		src[i] = (uint8_t)(i * 7 + 3);
+	kt_vram_mapped(t, 1, 0x300000000ULL, size, both, 2);
+	sq_new(t, &q, 0, 0x10000000ULL, KFD_ABI_QUEUE_TYPE_SDMA_XGMI);
+	copy(&q, 0x300000000ULL, 0x100000000ULL, (uint32_t)size);
+	copy(&q, 0x200000000ULL, 0x300000000ULL, (uint32_t)size);
+	kick(&q);
+	assert_true(reaches(&q, q.wr));
+	assert_memory_equal(dst, src, size);
+	kt_close(t);
+	free(t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_copy, setup, kt_teardown),
+		cmocka_unit_test_setup_teardown(test_fill_write_laps, setup, kt_teardown),
+		cmocka_unit_test_setup_teardown(test_poll_trap, setup, kt_teardown),
+		cmocka_unit_test_setup_teardown(test_errors, setup, kt_teardown),
+		cmocka_unit_test(test_gcr_gfx10),
+		cmocka_unit_test(test_peer),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
