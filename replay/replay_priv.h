@@ -774,6 +774,29 @@ void rp_mt_dep_note(struct rp_run *st);
 int rp_tree_fork(struct rp_run *st, int32_t child_pid);
 int rp_tree_begin(struct rp_run *st);
 void rp_tree_gate(struct rp_run *st, const struct kt_record *rec);
+/* rp_tree_blocked() - whether rp_tree_gate() would wait now. */
+int rp_tree_blocked(struct rp_run *st, const struct kt_record *rec);
+/*
+ * rp_tree_publish() - tell the other processes that every record of this
+ * one that returns before @exit_ts is done (rp_tree_gate() does it for
+ * the serial replay; --threads, whose records are done on its workers,
+ * from rp_mt_frontier()).
+ */
+void rp_tree_publish(struct rp_run *st, uint64_t exit_ts);
+/*
+ * rp_mt_frontier() - with --threads, the exit time of the earliest record
+ * handed to a worker and not done yet, or @next (the record the reader
+ * has in hand) if that is earlier.
+ */
+uint64_t rp_mt_frontier(struct rp_run *st, uint64_t next);
+
+/* The capture time a record returned at (entered, for a non-ioctl). */
+static inline uint64_t
+rp_rec_exit(const struct kt_record *rec)
+{
+	return rec->type == KT_REC_IOCTL && rec->u.ioctl.t_exit >= rec->ts ?
+	       rec->u.ioctl.t_exit : rec->ts;
+}
 void rp_tree_share_learn(struct rp_run *st, const uint8_t *cap,
 			 const uint8_t *live);
 int rp_tree_share_xlate(struct rp_run *st, uint8_t *handle);

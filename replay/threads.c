@@ -78,6 +78,8 @@ struct rp_mt {
 	unsigned int nw, started;
 	struct rp_mt_worker *w;
 	int reading_done;
+	uint64_t next_exit;		/* the reader's record in hand */
+	uint64_t ahead_min;		/* earliest exit read ahead (trees) */
 	struct rp_mt_order order;	/* the reader's */
 };
 
@@ -149,6 +151,41 @@ rp_mt_enter(struct rp_run *st)
 	pthread_mutex_lock(&st->mt->lock);
 	ctx_load(st, &self->ctx);
 	errno = err;
+}
+
+/*
+ * The earliest exit among records handed over and not done (mt->lock
+ * held): a worker's are its thread's, in order, so its head's is its
+ * earliest.
+ */
+static uint64_t
+frontier(const struct rp_mt *mt)
+{
+	uint64_t f = mt->next_exit < mt->ahead_min ? mt->next_exit :
+		     mt->ahead_min;
+	unsigned int u;
+
+	for (u = 0; u < mt->nw; u++) {
+		const struct rp_mt_worker *w = &mt->w[u];
+		uint64_t e;
+
+		if (w->n && (e = rp_rec_exit(w->q[w->head].rec)) < f)
+			f = e;
+	}
+	return f;
+}
+
+uint64_t
+rp_mt_frontier(struct rp_run *st, uint64_t next)
+{
+	struct rp_mt *mt = st->mt;
+	uint64_t f;
+
+	pthread_mutex_lock(&mt->lock);
+	mt->next_exit = next;
+	f = frontier(mt);
+	pthread_mutex_unlock(&mt->lock);
+	return f;
 }
 
 void
@@ -289,6 +326,8 @@ worker_main(void *arg)
 		w->done++;
 		if (st->stop && mt->reader_waiting)
 			pthread_cond_signal(&mt->room);
+		if (st->r->tree)
+			rp_tree_publish(st, frontier(mt));
 		wake_ready(mt);
 	}
 	pthread_mutex_unlock(&mt->lock);
@@ -303,6 +342,7 @@ mt_setup(struct rp_mt *mt, struct rp_run *st)
 
 	memset(mt, 0, sizeof(*mt));
 	mt->st = st;
+	mt->ahead_min = UINT64_MAX;
 	if (rp_mt_order_init(&mt->order, &st->r->model, RP_MT_WORKERS) < 0)
 		return -ENOMEM;
 	mt->nw = mt->order.nw;
@@ -458,6 +498,26 @@ ahead_add(struct ahead *a, struct kt_record *c, int wait)
 	a->n++;
 }
 
+/*
+ * In a tree, the records read ahead are not done either: the earliest
+ * exit among them is part of the frontier others wait on.
+ */
+static void
+ahead_note(struct rp_mt *mt, const struct ahead *a)
+{
+	uint64_t m = UINT64_MAX, e;
+	size_t i;
+
+	if (!mt->st->r->tree)
+		return;
+	for (i = 0; i < a->n; i++)
+		if ((e = rp_rec_exit(a->r[i])) < m)
+			m = e;
+	pthread_mutex_lock(&mt->lock);
+	mt->ahead_min = m;
+	pthread_mutex_unlock(&mt->lock);
+}
+
 /* Hand over the first @n; -1 when the replay stopped (the rest freed). */
 static int
 ahead_flush(struct rp_mt *mt, struct ahead *a, size_t n)
@@ -519,8 +579,19 @@ rp_threads_run(struct rp_run *st, struct rp_stream *s)
 		pthread_mutex_unlock(&mt.lock);
 		if (!admit)
 			continue;
-		if (st->r->tree)
+		if (st->r->tree) {
+			/*
+			 * About to wait for another process: what was read
+			 * ahead goes to the workers first, or it could be
+			 * what that process waits for.
+			 */
+			if (rp_tree_blocked(st, rec)) {
+				if (ahead_flush(&mt, ahead, ahead->n) < 0)
+					break;
+				ahead_note(&mt, ahead);
+			}
 			rp_tree_gate(st, rec);
+		}
 		if (!(c = kt_record_clone(rec))) {
 			out_of_memory(&mt, rec);
 			continue;
@@ -531,12 +602,15 @@ rp_threads_run(struct rp_run *st, struct rp_stream *s)
 				&rec->u.ioctl));
 		if (ahead->n == RP_MT_AHEAD && ahead_flush(&mt, ahead, 1) < 0)
 			break;
+		ahead_note(&mt, ahead);
 	}
 	if (!ret && r < 0)
 		ret = r;
 	ahead_flush(&mt, ahead, ahead->n);
+	ahead_note(&mt, ahead);
 	pthread_mutex_lock(&mt.lock);
 	mt.reading_done = 1;
+	mt.next_exit = UINT64_MAX;	/* the workers' records are the rest */
 	wake_ready(&mt);
 	pthread_mutex_unlock(&mt.lock);
 	for (u = 0; u < mt.started; u++)

@@ -183,17 +183,38 @@ rp_tree_begin(struct rp_run *st)
 }
 
 void
+rp_tree_publish(struct rp_run *st, uint64_t exit_ts)
+{
+	STORE(&st->r->tree->shm->slot[st->r->tree_self].cur_exit, exit_ts);
+}
+
+int
+rp_tree_blocked(struct rp_run *st, const struct kt_record *rec)
+{
+	struct rp_tree *t = st->r->tree;
+	unsigned int i;
+
+	for (i = 0; i < t->n; i++) {
+		struct rp_tree_slot *sl = &t->shm->slot[i];
+
+		if ((int)i != st->r->tree_self && LOAD(&sl->active) &&
+		    !LOAD(&sl->done) && LOAD(&sl->cur_exit) <= rec->ts)
+			return 1;
+	}
+	return 0;
+}
+
+void
 rp_tree_gate(struct rp_run *st, const struct kt_record *rec)
 {
 	struct rp_tree *t = st->r->tree;
-	uint64_t exit_ts = rec->type == KT_REC_IOCTL &&
-			   rec->u.ioctl.t_exit >= rec->ts ?
-			   rec->u.ioctl.t_exit : rec->ts;
+	uint64_t exit_ts = rp_rec_exit(rec);
 	uint64_t cap = (uint64_t)(st->o->wait_cap_ms ? st->o->wait_cap_ms :
 				  5000) * 1000000ull, t0 = 0;
 	unsigned int i;
 
-	STORE(&t->shm->slot[st->r->tree_self].cur_exit, exit_ts);
+	/* With --threads, what its workers have not done yet counts too. */
+	rp_tree_publish(st, st->mt ? rp_mt_frontier(st, exit_ts) : exit_ts);
 	for (i = 0; i < t->n; i++) {
 		struct rp_tree_slot *sl = &t->shm->slot[i];
 

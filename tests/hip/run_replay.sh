@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: MIT
 #
 # A HIP program captured and replayed: `kfdtrace record --sim=PROFILE` of
-# PROG (which must print its PASS line), then replays on PROFILE and on
-# OTHER, serial and --threads, each "match (strict)" without a divergence;
-# `kfdtrace stats` shows its queues and waits.
+# PROG (which must print its PASS line), then replays of its files (its
+# own, and its children's: one process tree) on PROFILE and on OTHER,
+# serial and --threads, each "match (strict)" without a divergence;
+# `kfdtrace stats` shows its queues and events.
 #   run_replay.sh KFDTRACE PROG PROFILE OTHER
 # The thunk is the environment's (LD_LIBRARY_PATH, HIP_TEST_THUNK).
 set -u
@@ -30,10 +31,13 @@ for p in "$profile" "$other"; do
 	for mode in serial threads; do
 		set -- --sim="$p"
 		[ "$mode" = threads ] && set -- "$@" --threads
-		"$kfdtrace" replay "$@" "$dir/t.kft" >"$dir/out" 2>&1
+		# the root's file first, then its children's (t.kft.<pid>)
+		"$kfdtrace" replay "$@" "$dir/t.kft" $(ls "$dir" |
+			sed -n 's|^t\.kft\.[0-9][0-9]*$|'"$dir"'/&|p') \
+			>"$dir/out" 2>&1
 		rc=$?
 		if [ "$rc" -ne 0 ] ||
-		   ! grep -q '^  result:      match (strict)$' "$dir/out" ||
+		   ! grep -q '^  result:      match (strict)' "$dir/out" ||
 		   grep -q 'divergence' "$dir/out"; then
 			cat "$dir/out"
 			echo "FAIL: replay on $p ($mode) exited $rc or diverged"
