@@ -40,13 +40,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
-#if defined(__x86_64__) || defined(__i386__)
-#include <x86intrin.h>
-#endif
 
 #include "rp_summary.h"
+#include "tc_host.h"
 #include "tc_run.h"
 
 #define MIN_RATIO	0.7
@@ -67,63 +64,6 @@ struct side {
 };
 
 static const char *kfdtrace, *gen;
-
-/* The least of @rounds timings of @iters calls of @fn, in ns a call. */
-static double
-cost_ns(void (*fn)(unsigned long), unsigned long iters, int rounds)
-{
-	double best = 0;
-	int i;
-
-	for (i = 0; i < rounds; i++) {
-		double t0 = tc_now(), ns;
-
-		fn(iters);
-		ns = (tc_now() - t0) * 1e9 / (double)iters;
-		if (!i || ns < best)
-			best = ns;
-	}
-	return best;
-}
-
-static void
-syscalls(unsigned long n)
-{
-	while (n--)
-		syscall(SYS_getppid);
-}
-
-#if defined(__x86_64__) || defined(__i386__)
-static volatile uint64_t tsc_sink;
-
-static void
-rdtscs(unsigned long n)
-{
-	uint64_t s = 0;
-
-	while (n--)
-		s += __rdtsc();
-	tsc_sink = s;
-}
-#endif
-
-/*
- * The host's floor under any replay here: a system call (every ioctl on
- * /dev/kfd is one; on kfdsim the replay makes few) and rdtsc (the
- * simulator's clocks and the replay's timing read it).
- */
-static void
-host_costs(void)
-{
-	printf("host_syscall_ns: %.1f (getppid, best of 5)\n",
-	       cost_ns(syscalls, 200000, 5));
-#if defined(__x86_64__) || defined(__i386__)
-	printf("host_rdtsc_ns: %.1f (best of 5)\n",
-	       cost_ns(rdtscs, 2000000, 5));
-#else
-	printf("host_rdtsc_ns: n/a (not x86)\n");
-#endif
-}
 
 /* The THREAD_NAME records `kfdtrace info` counts in @trace: 1 a thread. */
 static long
@@ -286,7 +226,7 @@ main(void)
 
 	/* In order with the children's lines, which share this stdout. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	host_costs();
+	tc_host_costs();
 	if (generate(t1, count, "1") || generate(t4, count, "4"))
 		goto out;
 	with_par = has_threads_mode();

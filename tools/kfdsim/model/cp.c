@@ -11,7 +11,7 @@
  * after CP_DEEP_AFTER_NS without work, up to CP_DEEP_MAX_NS, so that an idle
  * process costs about a hundred wake-ups a second (a thousand cost 2-3% of
  * a core on a host whose wake-ups take 30 us). Queue creation and updates
- * wake it at once.
+ * wake it at once, and so does a WAIT_EVENTS of the process (ksim_cp_kick).
  */
 #include <errno.h>
 #include <signal.h>
@@ -30,8 +30,8 @@
 #define CP_SPIN_NS		50000ULL	/* busy-poll after activity */
 #define CP_SLEEP_MIN_NS		10000ULL
 #define CP_SLEEP_MAX_NS		1000000ULL
-#define CP_DEEP_AFTER_NS	1000000000ULL	/* idle this long: deep sleep */
-#define CP_DEEP_MAX_NS		10000000ULL
+#define CP_DEEP_AFTER_NS	100000000ULL	/* idle this long: deep sleep */
+#define CP_DEEP_MAX_NS		20000000ULL
 /* How long the engine waits for the device lock before re-checking stop. */
 #define CP_LOCK_WAIT_NS		1000000L
 
@@ -471,6 +471,18 @@ ksim_cp_queue_destroy(struct ksim_process *p, struct ksim_queue *q)
 	/* No queue left: no engine, and no thread left behind. */
 	if (!cp->n)
 		engine_stop(cp);
+}
+
+void
+ksim_cp_kick(struct ksim_process *p)
+{
+	struct ksim_cp *cp = p->cp;
+
+	if (!cp || !cp->running || cp->pid != ksim_self_pid())
+		return;
+	pthread_mutex_lock(&cp->lock);
+	engine_kick(cp);
+	pthread_mutex_unlock(&cp->lock);
 }
 
 void

@@ -480,6 +480,9 @@ ksim_ioc_wait_events(struct ksim_file *f, struct ksim_process *p, void *data,
 	if (result == KFD_ABI_WAIT_RESULT_TIMEOUT && args->timeout) {
 		int infinite = args->timeout == EVENT_TIMEOUT_INFINITE;
 
+		/* What it waits for is most likely queued work. */
+		ksim_cp_kick(p);
+
 		clock_gettime(CLOCK_MONOTONIC, &deadline);
 		deadline.tv_sec += args->timeout / 1000;
 		deadline.tv_nsec += (long)(args->timeout % 1000) * 1000000L;

@@ -469,8 +469,8 @@ void ksim_svm_unmap(struct ksim_process *p, uint64_t start, uint64_t len);
 /* ---- cp.c: the command processor (device lock held for all) ---- */
 struct ksim_cp;
 /*
- * A new AQL queue joins the process's engine, which starts with the first
- * one. Other queue types are ignored. Return: 0 or -ENOMEM.
+ * A new AQL or SDMA queue joins the process's engine, which starts with
+ * the first one. Other queue types are ignored. Return: 0 or -ENOMEM.
  */
 int ksim_cp_queue_create(struct ksim_process *p, struct ksim_queue *q);
 /* The queue's ring, size or percentage changed: the engine re-reads them. */
@@ -479,6 +479,12 @@ void ksim_cp_queue_update(struct ksim_process *p, struct ksim_queue *q);
 void ksim_cp_queue_destroy(struct ksim_process *p, struct ksim_queue *q);
 /* Process teardown: stop and join the engine (a fork child only forgets). */
 void ksim_cp_fini(struct ksim_process *p);
+/*
+ * ksim_cp_kick() - wake @p's engine if it sleeps: a process that blocks
+ * in WAIT_EVENTS has most likely just rung a doorbell (ROCr spins, then
+ * blocks), so a deep-sleeping engine does not add its sleep to the wait.
+ */
+void ksim_cp_kick(struct ksim_process *p);
 
 /* ---- queues.c ---- */
 void ksim_queue_destroy_all(struct ksim_process *p);

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The command processor's speed, through HIP on kfdsim (the benchmark
+ * hip-cp): empty-kernel launches per second on one stream, the round trip
+ * of one launch and its completion, SDMA copy bandwidth against a plain
+ * memcpy of the same size in this process, and the CPU an idle simulated
+ * machine costs (queues created, nothing submitted), with the host's
+ * system call and rdtsc cost beside them. Targets (issue 16): >= 100k
+ * launches/s, SDMA >= 0.5x memcpy, idle < 1% of a core. Exit 1 when one
+ * is missed.
+ */
+#include "hip_check.h"
+
+#include <sys/resource.h>
+
+#include "tc_host.h"
+
+#define LAUNCHES	20000
+#define ROUND_TRIPS	2000
+#define COPY_SIZE	(64u << 20)
+#define IDLE_SECONDS	2
+
+__global__ void
+empty(void)
+{
+}
+
+static double
+cpu_seconds(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+	       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
+int
+main(void)
+{
+	double t0, launch_rate, rt_us, sdma_bw, memcpy_bw, idle;
+	unsigned char *hsrc, *hdst;
+	hipStream_t s;
+	void *dev;
+	int ret = 0;
+
+	hip_start();
+	tc_host_costs();
+	HIP_CHECK(hipSetDevice(0));
+	HIP_CHECK(hipStreamCreate(&s));
+	/* warm up: code object load, queues */
+	hipLaunchKernelGGL(empty, dim3(1), dim3(64), 0, s);
+	HIP_CHECK(hipStreamSynchronize(s));
+
+	t0 = tc_host_now();
+	for (int i = 0; i < LAUNCHES; i++)
+		hipLaunchKernelGGL(empty, dim3(1), dim3(64), 0, s);
+	HIP_CHECK(hipStreamSynchronize(s));
+	launch_rate = LAUNCHES / (tc_host_now() - t0);
+	printf("launches_per_s: %.0f (%d empty kernels on one stream, then a "
+	       "synchronize)\n", launch_rate, LAUNCHES);
+
+	t0 = tc_host_now();
+	for (int i = 0; i < ROUND_TRIPS; i++) {
+		hipLaunchKernelGGL(empty, dim3(1), dim3(64), 0, s);
+		HIP_CHECK(hipStreamSynchronize(s));
+	}
+	rt_us = (tc_host_now() - t0) * 1e6 / ROUND_TRIPS;
+	printf("launch_round_trip_us: %.2f (launch + hipStreamSynchronize, "
+	       "mean of %d)\n", rt_us, ROUND_TRIPS);
+
+	HIP_CHECK(hipHostMalloc((void **)&hsrc, COPY_SIZE, hipHostMallocDefault));
+	HIP_CHECK(hipHostMalloc((void **)&hdst, COPY_SIZE, hipHostMallocDefault));
+	HIP_CHECK(hipMalloc(&dev, COPY_SIZE));
+	memset(hsrc, 0x5a, COPY_SIZE);
+	memset(hdst, 0, COPY_SIZE);
+	HIP_CHECK(hipMemcpy(dev, hsrc, COPY_SIZE, hipMemcpyHostToDevice));
+	t0 = tc_host_now();
+	for (int i = 0; i < 4; i++)
+		HIP_CHECK(hipMemcpy(dev, hsrc, COPY_SIZE, hipMemcpyHostToDevice));
+	sdma_bw = 4.0 * COPY_SIZE / (tc_host_now() - t0) / 1e9;
+	memcpy(hdst, hsrc, COPY_SIZE);
+	t0 = tc_host_now();
+	for (int i = 0; i < 4; i++)
+		memcpy(hdst, hsrc, COPY_SIZE);
+	memcpy_bw = 4.0 * COPY_SIZE / (tc_host_now() - t0) / 1e9;
+	printf("sdma_copy_gb_s: %.2f (hipMemcpy of 64 MiB pinned -> device)\n",
+	       sdma_bw);
+	printf("memcpy_gb_s: %.2f (memcpy of 64 MiB in this process)\n",
+	       memcpy_bw);
+	printf("ratio_sdma_vs_memcpy: %.3f (target >= 0.5)\n", sdma_bw / memcpy_bw);
+	if (sdma_bw < 0.5 * memcpy_bw)
+		ret = 1;
+
+	/* idle: queues exist, nothing is submitted */
+	t0 = cpu_seconds();
+	sleep(IDLE_SECONDS);
+	idle = (cpu_seconds() - t0) / IDLE_SECONDS * 100;
+	printf("idle_cpu_percent: %.2f (of one core, %d s with %s)\n", idle,
+	       IDLE_SECONDS, "its queues created and nothing submitted");
+	if (idle >= 1.0)
+		ret = 1;
+	if (launch_rate < 100000)
+		ret = 1;
+	printf("target: >= 100000 launches/s, SDMA >= 0.5x memcpy, idle < 1%% "
+	       "(%s)\n", ret ? "not met" : "met");
+	HIP_CHECK(hipFree(dev));
+	HIP_CHECK(hipHostFree(hdst));
+	HIP_CHECK(hipHostFree(hsrc));
+	HIP_CHECK(hipStreamDestroy(s));
+	return ret;
+}
