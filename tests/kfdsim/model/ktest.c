@@ -166,6 +166,17 @@ kt_cpu_map(struct ksim_file *f, uint64_t offset, size_t len, int *err)
 	return p == MAP_FAILED ? NULL : p;
 }
 
+int
+kt_reaches(const uint64_t *p, uint64_t want)
+{
+	for (int i = 0; i < 5000; i++) {
+		if (__atomic_load_n(p, __ATOMIC_ACQUIRE) >= want)
+			return 1;
+		usleep(1000);
+	}
+	return 0;
+}
+
 uint8_t *
 kt_userptr_mapped(struct kt *t, unsigned int gpu, uint64_t va, size_t size)
 {

@@ -53,6 +53,12 @@ void *kt_cpu_map(struct ksim_file *f, uint64_t offset, size_t len, int *err);
  * kt_vram_mapped() - a VRAM BO of GPU @owner at @va, mapped on the @n GPUs
  * @gpus, never mapped by the CPU. Both fail the test on error.
  */
+/*
+ * kt_reaches() - wait up to 5 s until the 64-bit word @p (written by
+ * another thread: an engine's read pointer) is at least @want. Return: 1
+ * when it got there, 0 on time-out.
+ */
+int kt_reaches(const uint64_t *p, uint64_t want);
 uint8_t *kt_userptr_mapped(struct kt *t, unsigned int gpu, uint64_t va,
 			   size_t size);
 void kt_vram_mapped(struct kt *t, unsigned int owner, uint64_t va,

@@ -142,12 +142,7 @@ put_barrier(struct tq *q, uint64_t dep, uint64_t done)
 static int
 reaches(const struct tq *q, uint64_t want)
 {
-	for (int i = 0; i < 5000; i++) {
-		if (rptr(q) >= want)
-			return 1;
-		usleep(1000);
-	}
-	return 0;
+	return kt_reaches((const uint64_t *)(q->aq + 128), want);
 }
 
 static int

@@ -96,12 +96,27 @@ rptr(const struct sq *q)
 static int
 reaches(const struct sq *q, uint64_t want)
 {
-	for (int i = 0; i < 5000; i++) {
-		if (rptr(q) >= want)
-			return 1;
-		usleep(1000);
-	}
-	return 0;
+	return kt_reaches(&q->ptrs[0], want);
+}
+
+/* A device of profile @name with every GPU acquired (freed by close_kt). */
+static struct kt *
+open_kt(const char *name)
+{
+	struct kt *t = calloc(1, sizeof(*t));
+
+	memset(doorbells, 0, sizeof(doorbells));
+	assert_non_null(t);
+	assert_int_equal(kt_open(t, name, 0), 0);
+	assert_int_equal(kt_acquire_all(t), 0);
+	return t;
+}
+
+static void
+close_kt(struct kt *t)
+{
+	kt_close(t);
+	free(t);
 }
 
 static void
@@ -322,16 +337,12 @@ test_errors(void **state)
 static void
 test_gcr_gfx10(void **state)
 {
-	struct kt *t = calloc(1, sizeof(*t));
+	struct kt *t = open_kt("rx6900xt");
 	uint32_t gcr[5] = { 17u | 1u << 8, 0, 0x8000000, 0, 0 };
 	uint32_t *word;
 	struct sq q;
 
 	(void)state;
-	memset(doorbells, 0, sizeof(doorbells));
-	assert_non_null(t);
-	assert_int_equal(kt_open(t, "rx6900xt", 0), 0);
-	assert_int_equal(kt_acquire_all(t), 0);
 	word = (uint32_t *)kt_userptr_mapped(t, 0, 0x100000000ULL, 4096);
 	sq_new(t, &q, 0, 0x10000000ULL, KFD_ABI_QUEUE_TYPE_SDMA);
 	emit(&q, gcr, 5);
@@ -340,8 +351,7 @@ test_gcr_gfx10(void **state)
 	kick(&q);
 	assert_true(reaches(&q, q.wr));
 	assert_int_equal(word[0], 10);
-	kt_close(t);
-	free(t);
+	close_kt(t);
 }
 
 /* mi210x2: GPU 0's SDMA copies into GPU 1's VRAM (mapped on both). */
@@ -349,16 +359,12 @@ static void
 test_peer(void **state)
 {
 	static const unsigned int both[2] = { 0, 1 };
-	struct kt *t = calloc(1, sizeof(*t));
+	struct kt *t = open_kt("mi210x2");
 	const uint64_t size = 1u << 20;
 	uint8_t *src, *dst;
 	struct sq q;
 
 	(void)state;
-	memset(doorbells, 0, sizeof(doorbells));
-	assert_non_null(t);
-	assert_int_equal(kt_open(t, "mi210x2", 0), 0);
-	assert_int_equal(kt_acquire_all(t), 0);
 	src = kt_userptr_mapped(t, 0, 0x100000000ULL, size);
 	dst = kt_userptr_mapped(t, 0, 0x200000000ULL, size);
 	for (uint64_t i = 0; i < size; i++)
@@ -370,8 +376,7 @@ test_peer(void **state)
 	kick(&q);
 	assert_true(reaches(&q, q.wr));
 	assert_memory_equal(dst, src, size);
-	kt_close(t);
-	free(t);
+	close_kt(t);
 }
 
 int
