@@ -139,6 +139,7 @@ rp_wait_stand_in(struct rp_run *st, const struct kt_record *rec)
 	struct kfd_abi_set_event_args a;
 	uint32_t ids[64];
 	struct kt_record set;
+	uint64_t before;
 	int n = rp_wait_ids(r, rec, ids, 64), all, i, done = 0;
 
 	if (n <= 0 || n > 64 || !r->set_event || !r->se_id ||
@@ -173,10 +174,13 @@ rp_wait_stand_in(struct rp_run *st, const struct kt_record *rec)
 		set.u.ioctl.arg_size = sizeof(a);
 		set.u.ioctl.arg_before = (const uint8_t *)&a;
 		set.u.ioctl.arg_after = (const uint8_t *)&a;
+		before = st->sum.ioctls;
 		rp_run_ioctl(st, &set);
 		/* Not one of the capture's calls. */
-		st->sum.ioctls--;
-		st->sum.gpu_sets++;
+		if (st->sum.ioctls > before) {
+			st->sum.ioctls--;
+			st->sum.gpu_sets++;
+		}
 	}
 }
 

@@ -5,7 +5,7 @@
 # PROG (which must print its PASS line), then replays of its files (its
 # own, and its children's: one process tree) on PROFILE and on OTHER,
 # serial and --threads, each "match (strict)" without a divergence;
-# `kfdtrace stats` shows its queues and events.
+# `kfdtrace stats` and the HTML report show its queues and events.
 #   run_replay.sh KFDTRACE PROG PROFILE OTHER
 # The thunk is the environment's (LD_LIBRARY_PATH, HIP_TEST_THUNK).
 set -u
@@ -57,5 +57,12 @@ for row in CREATE_QUEUE CREATE_EVENT; do
 		fail=1
 	fi
 done
+# The HTML report draws each queue's lifetime and counts the events.
+"$kfdtrace" report -o "$dir/r.html" "$dir/t.kft" >"$dir/rep" 2>&1
+if ! grep -q '>queue [0-9]' "$dir/r.html" || ! grep -q 'CREATE_EVENT' "$dir/r.html"; then
+	cat "$dir/rep"
+	echo "FAIL: the report shows no queue lifetime or no CREATE_EVENT"
+	fail=1
+fi
 [ "$fail" -eq 0 ] && echo "PASS: $prog captured on $profile, replayed on $profile and $other"
 exit "$fail"

@@ -8,7 +8,8 @@
  * unwrapped across laps of the ring, POLL_REGMEM holds only its own queue
  * until memory matches, FENCE + TRAP wakes a waiter on the event as the
  * interrupt path does, GCR is an SDMA v5 (gfx10) packet, and an unknown
- * opcode or an address outside the VM stops only that queue.
+ * opcode, an address outside the VM, or a write pointer that goes back or
+ * runs more than a ring ahead stops only that queue.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -332,6 +333,23 @@ test_errors(void **state)
 	kick(&a);
 	usleep(20000);
 	assert_int_equal(rptr(&a), 0);
+	/* a doorbell that moves the write pointer back stops the queue;
+	 * one more than a ring ahead too */
+	fence(&ok, 0x100000000ULL + 8, 6);
+	kick(&ok);
+	assert_true(reaches(&ok, ok.wr));
+	__atomic_store_n(ok.doorbell, ok.wr - 16, __ATOMIC_RELEASE);
+	usleep(20000);
+	fence(&ok, 0x100000000ULL + 8, 7);
+	kick(&ok);
+	usleep(20000);
+	assert_int_equal(word[2], 6);
+	sq_new(t, &b, 0, 0x14000000ULL, KFD_ABI_QUEUE_TYPE_SDMA);
+	fence(&b, 0x100000000ULL + 12, 8);
+	__atomic_store_n(b.doorbell, RING_SIZE + 64, __ATOMIC_RELEASE);
+	usleep(20000);
+	assert_int_equal(rptr(&b), 0);
+	assert_int_equal(word[3], 0);
 }
 
 static void

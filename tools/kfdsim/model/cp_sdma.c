@@ -317,6 +317,11 @@ cp_sdma_run(struct ksim_cp *cp, struct ksim_cpq *cq)
 		cq->rd = __atomic_load_n(rptr, __ATOMIC_ACQUIRE);
 		cq->started = 1;
 	}
+	/* The doorbell carries the write pointer; it never moves back. */
+	if (cq->last_db != UINT64_MAX && cq->last_db < cq->rd) {
+		sdma_error(cp, cq, "write pointer went backwards", cq->last_db);
+		return 0;
+	}
 	if (cq->wbound > cq->rd && cq->wbound - cq->rd > q->ring_size) {
 		sdma_error(cp, cq, "write pointer more than a ring ahead",
 			   cq->wbound);
