@@ -9,7 +9,8 @@
  * resumes it; DESTROY_QUEUE with a waiting barrier leaves the ring alone
  * afterwards; bad input (a signal outside the VM, a null kernel object,
  * an unknown packet type) errors only its own queue, with the error bits
- * in the queue-inactive signal. A fork child drops its copy of the
+ * in the queue-inactive signal; a packet the CP cannot decode also sets
+ * the process's HW_EXCEPTION events. A fork child drops its copy of the
  * parent's engine without touching it, and the parent's queue runs on.
  */
 #include <errno.h>
@@ -327,13 +328,29 @@ test_destroy_pending(void **state)
 	assert_int_equal(*(uint16_t *)q.ring, 3 | 1 << 8);
 }
 
+/* WAIT_EVENTS on the one event @id for up to @ms: its wait_result. */
+static uint32_t
+wait_hw(struct kt *t, uint32_t id, uint32_t ms)
+{
+	struct kfd_abi_event_data ed = { .event_id = id };
+	struct kfd_abi_wait_events_args w = { 0 };
+
+	w.events_ptr = (uintptr_t)&ed;
+	w.num_events = 1;
+	w.timeout = ms;
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_WAIT_EVENTS, &w), 0);
+	return w.wait_result;
+}
+
 static void
 test_errors(void **state)
 {
 	struct kt *t = *state;
 	struct tq a, b, c, d, ok;
 	uint8_t body[64] = { 0 };
+	struct kfd_abi_create_event_args hw = { .event_type = KFD_ABI_EVENT_HW_EXCEPTION };
 
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_CREATE_EVENT, &hw), 0);
 	queue_new(t, &a, 0x10000000ULL);
 	queue_new(t, &b, 0x11000000ULL);
 	queue_new(t, &c, 0x12000000ULL);
@@ -348,9 +365,12 @@ test_errors(void **state)
 	assert_true(inactive_bits(&b, 8));
 	assert_int_equal(rptr(&b), 0);
 	assert_int_equal(*sigval(&b, 0), 1);
-	/* c: unknown packet type 9 */
+	/* neither raised CP_BAD_OPCODE */
+	assert_int_equal(wait_hw(t, hw.event_id, 0), KFD_ABI_WAIT_RESULT_TIMEOUT);
+	/* c: unknown packet type 9, a bad opcode: HW_EXCEPTION events too */
 	put(&c, 9, body);
 	assert_true(inactive_bits(&c, 32));
+	assert_int_equal(wait_hw(t, hw.event_id, 5000), KFD_ABI_WAIT_RESULT_COMPLETE);
 	/* d: unsupported vendor format 7 */
 	queue_new(t, &d, 0x14000000ULL);
 	put_vendor(&d, 7, 0, 0, 0, 0, 0);

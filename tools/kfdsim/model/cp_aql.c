@@ -107,6 +107,13 @@ queue_error(struct ksim_cp *cp, struct ksim_cpq *cq, uint32_t code, int ec,
 	       (unsigned long long)detail, code,
 	       sig ? "reported in the queue-inactive signal" :
 	       "not reported (no usable queue-inactive signal)");
+	/*
+	 * A packet the CP cannot decode also raises CP_BAD_OPCODE, which the
+	 * kernel turns into the process's HW_EXCEPTION events.
+	 */
+	if ((code & (CP_ERR_FORMAT | CP_ERR_VENDOR)) &&
+	    ksim_event_hw_exception(cp->p))
+		cp_log(cp, "queue %u: HW_EXCEPTION events set", cq->qid);
 	if (!sig)
 		return;
 	__atomic_fetch_or((int64_t *)(sig + SIG_VALUE), (int64_t)code, __ATOMIC_ACQ_REL);

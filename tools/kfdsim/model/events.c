@@ -350,6 +350,20 @@ ksim_event_interrupt(struct ksim_process *p, uint32_t id)
 }
 
 int
+ksim_event_hw_exception(struct ksim_process *p)
+{
+	int n = 0;
+
+	/* Non-signal events, HW_EXCEPTION among them, live in nsev[]. */
+	for (unsigned int i = 0; i < p->n_nsev; i++)
+		if (p->nsev[i].ev->type == KFD_ABI_EVENT_HW_EXCEPTION) {
+			set_event(p, p->nsev[i].ev);
+			n++;
+		}
+	return n;
+}
+
+int
 ksim_ioc_reset_event(struct ksim_file *f, struct ksim_process *p, void *data,
 		     unsigned int usize)
 {

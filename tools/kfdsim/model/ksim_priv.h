@@ -530,6 +530,12 @@ int ksim_ioc_reset_event(struct ksim_file *, struct ksim_process *, void *, unsi
  * and set the event. Return: 0, or -ENOENT when nothing was signaled.
  */
 int ksim_event_interrupt(struct ksim_process *p, uint32_t id);
+/*
+ * ksim_event_hw_exception() - the CP_BAD_OPCODE interrupt
+ * (kfd_signal_hw_exception_event): set every HW_EXCEPTION event of @p.
+ * Return: how many (ROCr 5.2.3 creates none; the kernel then only logs).
+ */
+int ksim_event_hw_exception(struct ksim_process *p);
 int ksim_ioc_wait_events(struct ksim_file *, struct ksim_process *, void *, unsigned int);
 /* memory.c */
 int ksim_ioc_acquire_vm(struct ksim_file *, struct ksim_process *, void *, unsigned int);
