@@ -54,8 +54,8 @@ child(const char *hex)
 int
 main(int argc, char **argv)
 {
-	unsigned char *buf = (unsigned char *)malloc(SIZE);
 	char hex[2 * sizeof(hipIpcMemHandle_t) + 1];
+	unsigned char *buf;
 	hipIpcMemHandle_t h;
 	int status, err;
 	pid_t pid;
@@ -63,6 +63,7 @@ main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "child"))
 		return child(argv[2]);
+	buf = (unsigned char *)malloc(SIZE);
 	if (!buf)
 		HIP_FAIL("out of host memory");
 	hip_start();
