@@ -10,7 +10,8 @@
  * afterwards; bad input (a signal outside the VM, a null kernel object,
  * an unknown packet type) errors only its own queue, with the error bits
  * in the queue-inactive signal; a packet the CP cannot decode also sets
- * the process's HW_EXCEPTION events. A fork child drops its copy of the
+ * the process's HW_EXCEPTION events; a CU mask without a CU of the GPU
+ * holds dispatches back. A fork child drops its copy of the
  * parent's engine without touching it, and the parent's queue runs on.
  */
 #include <errno.h>
@@ -390,6 +391,52 @@ test_errors(void **state)
 	assert_int_equal(*sigval(&c, 63), 32);
 }
 
+static int
+set_cu_mask(struct kt *t, const struct tq *q, const uint32_t *mask,
+	    uint32_t bits)
+{
+	struct kfd_abi_set_cu_mask_args a = { 0 };
+
+	a.queue_id = q->qid;
+	a.num_cu_mask = bits;
+	a.cu_mask_ptr = (uintptr_t)mask;
+	return ksim_ioctl(t->kfd, KFD_ABI_IOC_SET_CU_MASK, &a);
+}
+
+/*
+ * The CU mask is kept: one that enables no CU of the GPU (bits past its
+ * 104 CUs mean nothing) leaves a dispatch nowhere to run, also after an
+ * UPDATE_QUEUE, until a mask with a CU lets it complete.
+ */
+static void
+test_cu_mask(void **state)
+{
+	struct kt *t = *state;
+	struct kfd_abi_update_queue_args u = { 0 };
+	uint32_t none[8] = { 0, 0, 0, 0, 0xffffffff, 0, 0, 0 }, cu7[8] = { 1u << 7 };
+	struct tq q;
+
+	queue_new(t, &q, 0x10000000ULL);
+	*sigval(&q, 0) = 2;
+	assert_int_equal(set_cu_mask(t, &q, none, 256), 0);
+	put_dispatch(&q, 0x1000, sigva(&q, 0));
+	usleep(20000);
+	assert_int_equal(rptr(&q), 0);
+	u.queue_id = q.qid;
+	u.ring_base_address = q.ring_va;
+	u.ring_size = RING_SIZE;
+	u.queue_percentage = 100;
+	u.queue_priority = 9;
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_UPDATE_QUEUE, &u), 0);
+	usleep(20000);
+	assert_int_equal(rptr(&q), 0);
+	assert_int_equal(set_cu_mask(t, &q, cu7, 32), 0);
+	assert_true(reaches(&q, 1));
+	put_dispatch(&q, 0x1000, sigva(&q, 0));
+	assert_true(reaches(&q, 2));
+	assert_int_equal(*sigval(&q, 0), 0);
+}
+
 static void
 test_fork(void **state)
 {
@@ -427,6 +474,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_update_and_barrier, setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_destroy_pending, setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_errors, setup, kt_teardown),
+		cmocka_unit_test_setup_teardown(test_cu_mask, setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_fork, setup, kt_teardown),
 	};
 

@@ -393,9 +393,10 @@ ksim_cp_queue_create(struct ksim_process *p, struct ksim_queue *q)
 	cp->qs[cp->n++] = cq;
 	engine_kick(cp);
 	pthread_mutex_unlock(&cp->lock);
-	cp_log(cp, "queue %u: %s ring 0x%llx (%u bytes), doorbell %u%s", q->id,
-	       cq->sdma ? "SDMA" : "AQL",
-	       (unsigned long long)q->ring, q->ring_size, q->doorbell_id,
+	cp_log(cp, "queue %u: %s ring 0x%llx (%u bytes), priority %u, doorbell %u%s",
+	       q->id, cq->sdma ? "SDMA" : "AQL",
+	       (unsigned long long)q->ring, q->ring_size, q->priority,
+	       q->doorbell_id,
 	       cq->doorbell ? "" : " (not polled: no 64-bit doorbell)");
 	return 0;
 }
@@ -430,10 +431,31 @@ ksim_cp_queue_update(struct ksim_process *p, struct ksim_queue *q)
 	}
 	pthread_mutex_unlock(&cp->lock);
 	if (cq)
-		cp_log(cp, "queue %u: update: ring 0x%llx size %u percentage %u -> %s",
-		       q->id, (unsigned long long)q->ring, q->ring_size,
-		       q->percentage,
+		cp_log(cp, "queue %u: update: ring 0x%llx size %u percentage %u "
+		       "priority %u -> %s", q->id, (unsigned long long)q->ring,
+		       q->ring_size, q->percentage, q->priority,
 		       q->ring && q->ring_size && q->percentage ? "active" : "stopped");
+}
+
+void
+ksim_cp_queue_note(struct ksim_process *p, struct ksim_queue *q)
+{
+	struct ksim_cp *cp = p->cp;
+	struct ksim_cpq *cq;
+
+	if (!cp || cp->pid != ksim_self_pid())
+		return;
+	pthread_mutex_lock(&cp->lock);
+	cq = cpq_find(cp, q, NULL);
+	if (cq) {
+		cq->pending = 1;
+		engine_kick(cp);
+	}
+	pthread_mutex_unlock(&cp->lock);
+	if (cq)
+		cp_log(cp, "queue %u: CU mask of %u bits: %u of the GPU's CUs "
+		       "enabled (priority %u)", q->id, q->cu_mask_count,
+		       ksim_queue_cus(p->dev, q), q->priority);
 }
 
 /*

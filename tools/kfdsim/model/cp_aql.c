@@ -231,6 +231,12 @@ dispatch(struct ksim_cp *cp, struct ksim_cpq *cq, const uint8_t *pkt)
 			    "dispatch with a null kernel object", 0);
 		return STEP_ERROR;
 	}
+	/*
+	 * A CU mask that enables none of the GPU's CUs leaves the waves
+	 * nowhere to run: the dispatch waits for a SET_CU_MASK.
+	 */
+	if (!ksim_queue_cus(cp->dev, cq->q))
+		return STEP_WAIT;
 	/* The shader does not run: the dispatch is complete. */
 	return STEP_DONE;
 }

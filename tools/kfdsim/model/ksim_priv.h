@@ -162,6 +162,8 @@ struct ksim_queue {
 	uint64_t ref_va[5];		/* buffers pinned (queue_refcount) */
 	unsigned int nref;
 	uint64_t exception_status;
+	uint32_t cu_mask[32];		/* SET_CU_MASK, bit n: CU n */
+	uint32_t cu_mask_count;		/* bits set by it; 0: every CU */
 };
 
 struct ksim_waiter;
@@ -475,6 +477,8 @@ struct ksim_cp;
 int ksim_cp_queue_create(struct ksim_process *p, struct ksim_queue *q);
 /* The queue's ring, size or percentage changed: the engine re-reads them. */
 void ksim_cp_queue_update(struct ksim_process *p, struct ksim_queue *q);
+/* Its CU mask changed: a dispatch waiting for a CU may go (and it is logged). */
+void ksim_cp_queue_note(struct ksim_process *p, struct ksim_queue *q);
 /* After this returns the engine never touches the queue's memory again. */
 void ksim_cp_queue_destroy(struct ksim_process *p, struct ksim_queue *q);
 /* Process teardown: stop and join the engine (a fork child only forgets). */
@@ -487,6 +491,13 @@ void ksim_cp_fini(struct ksim_process *p);
 void ksim_cp_kick(struct ksim_process *p);
 
 /* ---- queues.c ---- */
+/*
+ * ksim_queue_cus() - how many of its GPU's CUs @q may run waves on: all
+ * of them, or those its CU mask enables (bits past the GPU's CU count
+ * mean nothing).
+ */
+unsigned int ksim_queue_cus(const struct ksim_device *dev,
+			    const struct ksim_queue *q);
 void ksim_queue_destroy_all(struct ksim_process *p);
 int ksim_queue_count(const struct ksim_process *p);
 

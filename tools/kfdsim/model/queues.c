@@ -482,7 +482,28 @@ ksim_ioc_set_cu_mask(struct ksim_file *f, struct ksim_process *p, void *data,
 				return -EINVAL;
 		}
 	}
+	/* Kept in the queue (the kernel's mqd_update_info), across
+	 * UPDATE_QUEUE, until the next SET_CU_MASK. */
+	memset(q->cu_mask, 0, sizeof(q->cu_mask));
+	memcpy(q->cu_mask, mask, bits / 8);
+	q->cu_mask_count = bits;
+	ksim_cp_queue_note(p, q);
 	return 0;
+}
+
+unsigned int
+ksim_queue_cus(const struct ksim_device *dev, const struct ksim_queue *q)
+{
+	const struct ksim_node *n = dev->gpus[q->gpu].n;
+	uint64_t per = n->props[KSIM_NP_SIMD_PER_CU];
+	unsigned int cus = per ? (unsigned int)(n->props[KSIM_NP_SIMD_COUNT] / per) : 0;
+	unsigned int on = 0;
+
+	if (!q->cu_mask_count)
+		return cus;
+	for (unsigned int i = 0; i < cus && i < q->cu_mask_count; i++)
+		on += (q->cu_mask[i / 32] >> (i % 32)) & 1;
+	return on;
 }
 
 int
