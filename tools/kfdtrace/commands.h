@@ -92,4 +92,8 @@ int kfdtrace_export_ctf(const char *trace, const char *dest,
 int kfdtrace_export_perfetto(const char *trace, const char *dest,
 			     const struct kfdtrace_export_opts *o);
 
+/* tools/kfdtrace/cmd_reduce.c */
+int kfdtrace_cmd_reduce(int argc, char **argv);
+void kfdtrace_help_reduce(FILE *out);
+
 #endif /* KFDTRACE_COMMANDS_H */

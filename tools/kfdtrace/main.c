@@ -24,6 +24,7 @@ static const struct kfdtrace_cmd commands[] = {
 	{ "record", "run a program and record its KFD requests", kfdtrace_cmd_record, kfdtrace_help_record },
 	{ "sim", "run a program on a simulated GPU machine", kfdtrace_cmd_sim, kfdtrace_help_sim },
 	{ "replay", "reissue a trace on a device and compare the results", kfdtrace_cmd_replay, kfdtrace_help_replay },
+	{ "reduce", "the smallest trace that still shows a bug", kfdtrace_cmd_reduce, kfdtrace_help_reduce },
 	{ "export", "convert a trace to other formats (CTF for babeltrace2 and Trace Compass)", kfdtrace_cmd_export, kfdtrace_help_export },
 };
 

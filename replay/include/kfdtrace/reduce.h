@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Trace reduction (`kfdtrace reduce`): the smallest trace, by removing
+ * records, that still shows a target. The target is a record (by default
+ * the capture's first failed ioctl); "shows" is, by default, that a replay
+ * of the candidate up to the target matches the capture in results
+ * (return values and errnos, the target's failure among them), or what a
+ * predicate command says. Delta debugging over the records before the
+ * target, closed under the replayer's dependencies (removing a creation
+ * removes its uses), ending 1-minimal under record removal.
+ */
+#ifndef KFDTRACE_REDUCE_H
+#define KFDTRACE_REDUCE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+struct kfd_reduce_opts {
+	const char *kfdtrace;	/* the kfdtrace program, for the replays */
+	const char *sim;	/* replay on kfdsim with this profile ("":
+				 * the default); NULL: on /dev/kfd */
+	uint64_t target_seq;	/* UINT64_MAX: chosen by the fields below */
+	const char *target_ioctl;	/* with target_errno: the first such
+					 * failure; NULL: the first failure */
+	int target_errno;	/* 0: any */
+	const char *predicate;	/* shell command run with the candidate's
+				 * path as "$1"; exit 0: the bug is there */
+	double budget;		/* seconds; 0: no bound */
+	FILE *out;		/* progress and the summary (NULL: stdout) */
+	int progress;		/* a progress line (on a terminal) */
+};
+
+struct kfd_reduce_result {
+	uint64_t target_seq;
+	uint64_t records_before, ioctls_before;
+	uint64_t records_after, ioctls_after;
+	uint64_t tests;		/* candidates tried */
+	int budget_hit;		/* stopped by the budget, not 1-minimal */
+};
+
+/*
+ * kfd_reduce() - reduce trace @in into @out.
+ * @err:	a message when it fails (may be NULL)
+ *
+ * Return: 0 when @out is written; -ENOENT: no such target (no failed
+ * ioctl, or none that matches); -ENOEXEC: the target does not show on
+ * @in itself (nothing is written); -EINVAL: the predicate cannot run;
+ * other negative errors (-errno, -KT_E*) for unreadable or unwritable
+ * files.
+ */
+int kfd_reduce(const char *in, const char *out, const struct kfd_reduce_opts *o,
+	       struct kfd_reduce_result *res, char *err, size_t errlen);
+
+#endif

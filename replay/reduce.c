@@ -1,0 +1,539 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Trace reduction (kfdtrace/reduce.h): delta debugging (ddmin) over the
+ * records before the target.
+ *
+ * Every candidate is closed under the replayer's dependencies: a record
+ * that uses what a removed record made (a memory handle, queue or event
+ * id by schema role, an fd an open or dup returned, the mapping a munmap
+ * undoes) goes with it, so no candidate is spent on a trace that cannot
+ * replay. Records that are not device requests (topology, thread names,
+ * annotations, API spans, fork and exec) always stay. Records after the
+ * target go first: nothing after it can be what makes it happen.
+ *
+ * A candidate shows the target when `kfdtrace replay --verify=results
+ * --to TARGET` of it matches (the kept calls return what they returned
+ * at capture, the target's failure included), or when the predicate
+ * exits 0. The search is deterministic: the same input and options try
+ * the same candidates in the same order.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <kfdtrace/decode.h>
+#include <kfdtrace/reduce.h>
+#include <kfdtrace/schema.h>
+#include <kfdtrace/trace.h>
+
+#include "replay_priv.h"
+
+extern char **environ;
+
+struct red {
+	const struct kfd_reduce_opts *o;
+	struct kt_header hdr;
+	struct kt_record **rec;	/* the trace, END left out */
+	size_t n;
+	uint32_t **dep;		/* dep[i]: records i uses, each < i */
+	uint32_t *ndep;
+	uint8_t *pinned;	/* never removed */
+	size_t target;		/* index of the target record */
+	char dir[64], path[96];	/* candidates go to path */
+	char seq[32];		/* the target's seq, for --to */
+	uint64_t tests;
+	double t0;
+	int over;		/* the budget ran out */
+};
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int
+add_dep(struct red *d, size_t i, uint64_t j)
+{
+	uint32_t *v;
+
+	if (j >= i)
+		return 0;
+	for (uint32_t k = 0; k < d->ndep[i]; k++)
+		if (d->dep[i][k] == j)
+			return 0;
+	v = realloc(d->dep[i], (d->ndep[i] + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	v[d->ndep[i]++] = (uint32_t)j;
+	d->dep[i] = v;
+	return 0;
+}
+
+struct ids_ctx {
+	struct red *d;
+	struct rp_map *made;
+	size_t i;
+	int err;
+};
+
+static void
+on_id(void *ctx, unsigned int kind, uint64_t value, int how)
+{
+	struct ids_ctx *c = ctx;
+	uint64_t j;
+
+	if (how == RP_ID_MAKE) {
+		if (rp_map_put(c->made, RP_K_HANDLE + kind, 0, value, c->i) < 0)
+			c->err = -ENOMEM;
+	} else if (rp_map_get(c->made, RP_K_HANDLE + kind, 0, value, &j) &&
+		   add_dep(c->d, c->i, j) < 0) {
+		c->err = -ENOMEM;
+	}
+}
+
+/* What each record uses, from earlier records: ids, fds, mappings. */
+static int
+build_deps(struct red *d)
+{
+	struct rp_map made = { 0 }, fds = { 0 }, maps = { 0 };
+	struct ids_ctx c = { .d = d, .made = &made };
+	uint64_t j;
+	int r = 0;
+
+	d->dep = calloc(d->n, sizeof(*d->dep));
+	d->ndep = calloc(d->n, sizeof(*d->ndep));
+	d->pinned = calloc(d->n, 1);
+	if (!d->dep || !d->ndep || !d->pinned)
+		return -ENOMEM;
+	for (size_t i = 0; i < d->n && !r; i++) {
+		const struct kt_record *rec = d->rec[i];
+		int32_t fd = -1, made_fd = -1;
+
+		c.i = i;
+		switch (rec->type) {
+		case KT_REC_IOCTL: {
+			const struct kfd_ioctl_desc *desc = kfd_schema_lookup(
+				(enum kfd_file_kind)rec->u.ioctl.file_kind,
+				rec->u.ioctl.request);
+
+			fd = rec->u.ioctl.fd;
+			if (desc)
+				rp_ioctl_ids(rec, desc, on_id, &c);
+			r = c.err;
+			break;
+		}
+		case KT_REC_OPEN:
+			made_fd = (int32_t)rec->u.open.ret;
+			break;
+		case KT_REC_CLOSE:
+			fd = rec->u.close.fd;
+			break;
+		case KT_REC_DUP:
+			fd = rec->u.dup.oldfd;
+			made_fd = (int32_t)rec->u.dup.ret;
+			break;
+		case KT_REC_MMAP:
+			fd = rec->u.mmap.fd;
+			if (rp_map_put(&maps, RP_K_OFFSET, 0, rec->u.mmap.result, i) < 0)
+				r = -ENOMEM;
+			break;
+		case KT_REC_MUNMAP:
+			if (rp_map_get(&maps, RP_K_OFFSET, 0, rec->u.munmap.addr, &j))
+				r = add_dep(d, i, j);
+			break;
+		default:
+			d->pinned[i] = 1;
+			break;
+		}
+		if (!r && fd >= 0 && rp_map_get(&fds, RP_K_SLOT, 0, (uint64_t)fd, &j))
+			r = add_dep(d, i, j);
+		if (!r && made_fd >= 0 &&
+		    rp_map_put(&fds, RP_K_SLOT, 0, (uint64_t)made_fd, i) < 0)
+			r = -ENOMEM;
+	}
+	rp_map_free(&made);
+	rp_map_free(&fds);
+	rp_map_free(&maps);
+	return r;
+}
+
+/*
+ * @keep, closed: every record whose dependency is not kept goes too.
+ * Return: 0, or -1 when that takes the target.
+ */
+static int
+close_keep(const struct red *d, uint8_t *keep)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		if (!keep[i] || d->pinned[i])
+			continue;
+		for (uint32_t k = 0; k < d->ndep[i]; k++)
+			if (!keep[d->dep[i][k]]) {
+				keep[i] = 0;
+				break;
+			}
+	}
+	return keep[d->target] ? 0 : -1;
+}
+
+static int
+write_trace(const struct red *d, const uint8_t *keep, const char *path)
+{
+	struct kt_writer *w;
+	int r;
+
+	unlink(path);	/* the writer does not overwrite */
+	r = kt_writer_open(path, &d->hdr, NULL, &w);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < d->n && r >= 0; i++)
+		if (keep[i])
+			r = kt_writer_append(w, d->rec[i]);
+	if (r < 0) {
+		kt_writer_close(w);
+		return r;
+	}
+	return kt_writer_close(w);
+}
+
+/* Run @argv with its output thrown away; its exit status, or -1. */
+static int
+run_quiet(char *const *argv)
+{
+	posix_spawn_file_actions_t fa;
+	int st, r;
+	pid_t pid;
+
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	r = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (r)
+		return -1;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Does the trace at d->path show the target? */
+static int
+shows(struct red *d)
+{
+	const struct kfd_reduce_opts *o = d->o;
+	char sim[128];
+
+	d->tests++;
+	if (o->predicate) {
+		char *argv[] = { "/bin/sh", "-c", NULL, "kfdtrace-reduce", d->path,
+				 NULL };
+		char cmd[4200];
+
+		snprintf(cmd, sizeof(cmd), "%s \"$1\"", o->predicate);
+		argv[2] = cmd;
+		return run_quiet(argv) == 0;
+	} else {
+		char *argv[12];
+		int n = 0;
+
+		argv[n++] = (char *)o->kfdtrace;
+		argv[n++] = "replay";
+		if (o->sim) {
+			snprintf(sim, sizeof(sim), o->sim[0] ? "--sim=%s" : "--sim",
+				 o->sim);
+			argv[n++] = sim;
+		}
+		argv[n++] = "--verify=results";
+		argv[n++] = "--to";
+		argv[n++] = d->seq;
+		argv[n++] = "--wait-timeout";
+		argv[n++] = "1000";
+		argv[n++] = d->path;
+		argv[n] = NULL;
+		return run_quiet(argv) == 0;
+	}
+}
+
+/* Test @keep (closed first); on success it is the new best. */
+static int
+try_keep(struct red *d, uint8_t *keep, uint8_t *best)
+{
+	if (close_keep(d, keep) < 0)
+		return 0;
+	if (!memcmp(keep, best, d->n))
+		return 0;	/* removed nothing after all */
+	if (d->o->budget > 0 && now_s() - d->t0 > d->o->budget) {
+		d->over = 1;
+		return 0;
+	}
+	if (write_trace(d, keep, d->path) < 0 || !shows(d))
+		return 0;
+	memcpy(best, keep, d->n);
+	return 1;
+}
+
+static void
+progress(const struct red *d, const uint8_t *best)
+{
+	size_t k = 0;
+
+	if (!d->o->progress)
+		return;
+	for (size_t i = 0; i < d->n; i++)
+		k += best[i];
+	fprintf(d->o->out, "\rreduce: %zu of %zu records, %" PRIu64 " tests ",
+		k, d->n, d->tests);
+	fflush(d->o->out);
+}
+
+/*
+ * ddmin over the removable records of @best: remove chunks (each with
+ * what depends on it), finer when none can go, then one record at a time.
+ */
+static int
+ddmin(struct red *d, uint8_t *best)
+{
+	uint8_t *keep = malloc(d->n);
+	size_t *units = malloc(d->n * sizeof(*units)), nu, gran = 2;
+
+	if (!keep || !units) {
+		free(keep);
+		free(units);
+		return -ENOMEM;
+	}
+	for (;;) {
+		size_t chunk, c;
+		int done = 0;
+
+		nu = 0;
+		for (size_t i = 0; i < d->n; i++)
+			if (best[i] && !d->pinned[i] && i != d->target)
+				units[nu++] = i;
+		if (nu < 2 || d->over)
+			break;
+		if (gran > nu)
+			gran = nu;
+		chunk = (nu + gran - 1) / gran;
+		for (c = 0; c < nu && !done && !d->over; c += chunk) {
+			memcpy(keep, best, d->n);
+			for (size_t k = c; k < c + chunk && k < nu; k++)
+				keep[units[k]] = 0;
+			done = try_keep(d, keep, best);
+		}
+		progress(d, best);
+		if (done) {
+			gran = gran > 2 ? gran - 1 : 2;
+			continue;
+		}
+		if (gran >= nu)
+			break;
+		gran = gran * 2 > nu ? nu : gran * 2;
+	}
+	/* 1-minimal: no single record can go. */
+	for (size_t i = d->n; i-- > 0 && !d->over;) {
+		if (!best[i] || d->pinned[i] || i == d->target)
+			continue;
+		memcpy(keep, best, d->n);
+		keep[i] = 0;
+		if (try_keep(d, keep, best))
+			progress(d, best);
+	}
+	free(keep);
+	free(units);
+	return 0;
+}
+
+static int
+load(struct red *d, const char *in)
+{
+	struct kt_reader *rd;
+	struct kt_record rec;
+	size_t cap = 0;
+	int r;
+
+	r = kt_reader_open(in, &rd);
+	if (r < 0)
+		return r;
+	d->hdr = *kt_reader_header(rd);
+	while ((r = kt_reader_next(rd, &rec)) > 0) {
+		if (rec.type == KT_REC_END)
+			continue;
+		if (d->n == cap) {
+			struct kt_record **v;
+
+			cap = cap ? 2 * cap : 1024;
+			v = realloc(d->rec, cap * sizeof(*v));
+			if (!v) {
+				r = -ENOMEM;
+				break;
+			}
+			d->rec = v;
+		}
+		d->rec[d->n] = kt_record_clone(&rec);
+		if (!d->rec[d->n]) {
+			r = -ENOMEM;
+			break;
+		}
+		d->n++;
+	}
+	kt_reader_close(rd);
+	return r < 0 ? r : 0;
+}
+
+/* The target's index, or -1. */
+static long
+find_target(const struct red *d)
+{
+	const struct kfd_reduce_opts *o = d->o;
+
+	for (size_t i = 0; i < d->n; i++) {
+		const struct kt_record *rec = d->rec[i];
+		const struct kfd_ioctl_desc *desc;
+
+		if (o->target_seq != UINT64_MAX) {
+			if (rec->seq == o->target_seq)
+				return (long)i;
+			continue;
+		}
+		if (rec->type != KT_REC_IOCTL || rec->u.ioctl.ret >= 0)
+			continue;
+		desc = kfd_schema_lookup((enum kfd_file_kind)rec->u.ioctl.file_kind,
+					 rec->u.ioctl.request);
+		if (o->target_ioctl && (!desc || strcasecmp(desc->name, o->target_ioctl)))
+			continue;
+		if (o->target_errno && rec->u.ioctl.err != o->target_errno)
+			continue;
+		return (long)i;
+	}
+	return -1;
+}
+
+static void
+count(const struct red *d, const uint8_t *keep, uint64_t *recs, uint64_t *ioctls)
+{
+	*recs = *ioctls = 0;
+	for (size_t i = 0; i < d->n; i++)
+		if (keep[i]) {
+			(*recs)++;
+			*ioctls += d->rec[i]->type == KT_REC_IOCTL;
+		}
+}
+
+static void
+red_free(struct red *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		free(d->rec[i]);
+		if (d->dep)
+			free(d->dep[i]);
+	}
+	free(d->rec);
+	free(d->dep);
+	free(d->ndep);
+	free(d->pinned);
+	if (d->path[0])
+		unlink(d->path);
+	if (d->dir[0])
+		rmdir(d->dir);
+}
+
+int
+kfd_reduce(const char *in, const char *out, const struct kfd_reduce_opts *o,
+	   struct kfd_reduce_result *res, char *err, size_t errlen)
+{
+	struct red d = { .o = o };
+	uint8_t *best = NULL;
+	long t;
+	int r;
+
+	memset(res, 0, sizeof(*res));
+	d.t0 = now_s();
+	r = load(&d, in);
+	if (r < 0) {
+		snprintf(err, errlen, "%s: %s", in, kt_strerror(r));
+		goto out;
+	}
+	t = find_target(&d);
+	if (t < 0) {
+		snprintf(err, errlen, "%s: %s", in, o->target_seq != UINT64_MAX ?
+			 "no record with that number" :
+			 "no failed ioctl to reduce to (give --target, or "
+			 "--predicate with --target)");
+		r = -ENOENT;
+		goto out;
+	}
+	d.target = (size_t)t;
+	res->target_seq = d.rec[t]->seq;
+	snprintf(d.seq, sizeof(d.seq), "%" PRIu64, d.rec[t]->seq);
+	snprintf(d.dir, sizeof(d.dir), "/tmp/kfdtrace-reduce-XXXXXX");
+	if (!mkdtemp(d.dir)) {
+		r = -errno;
+		d.dir[0] = 0;
+		snprintf(err, errlen, "a scratch directory: %s", strerror(-r));
+		goto out;
+	}
+	snprintf(d.path, sizeof(d.path), "%s/candidate.kft", d.dir);
+	best = malloc(d.n);
+	r = best ? build_deps(&d) : -ENOMEM;
+	if (r < 0) {
+		snprintf(err, errlen, "%s", strerror(-r));
+		goto out;
+	}
+	memset(best, 1, d.n);
+	count(&d, best, &res->records_before, &res->ioctls_before);
+	/* The whole trace first: a target that does not show there is not
+	 * reduced. */
+	r = write_trace(&d, best, d.path);
+	if (r < 0) {
+		snprintf(err, errlen, "%s: %s", d.path, kt_strerror(r));
+		goto out;
+	}
+	if (!shows(&d)) {
+		snprintf(err, errlen, "the target (#%s) does not show when %s "
+			 "is replayed whole: nothing to reduce", d.seq, in);
+		r = -ENOEXEC;
+		goto out;
+	}
+	/* Nothing after the target, unless it is kept whatever. */
+	{
+		uint8_t *keep = malloc(d.n);
+
+		if (!keep) {
+			r = -ENOMEM;
+			goto out;
+		}
+		memcpy(keep, best, d.n);
+		for (size_t i = d.target + 1; i < d.n; i++)
+			keep[i] = d.pinned[i];
+		try_keep(&d, keep, best);
+		free(keep);
+	}
+	r = ddmin(&d, best);
+	if (o->progress)
+		fputc('\n', o->out);
+	if (r < 0)
+		goto out;
+	r = write_trace(&d, best, out);
+	if (r < 0) {
+		snprintf(err, errlen, "%s: %s", out, kt_strerror(r));
+		goto out;
+	}
+	count(&d, best, &res->records_after, &res->ioctls_after);
+	res->tests = d.tests;
+	res->budget_hit = d.over;
+out:
+	free(best);
+	red_free(&d);
+	return r;
+}

@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kfdtrace reduce on captures of rp_oom (AMD's libhsakmt on kfdsim):
+ *  - noise interleaved with 4 GiB VRAM allocations until one fails: the
+ *    reduced trace keeps at most a quarter of the ioctls, ends in the
+ *    failing ALLOC with its errno, and replays to the same failure;
+ *  - the 20th MAP failed by KFDSIM_FAULTS: the replay alone does not show
+ *    it (exit 3, nothing written), a predicate that replays under the
+ *    same fault finds it, with the 20 MAPs it needs;
+ *  - bad input: no failed ioctl, a bad errno, a corrupt trace.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "rp_test.h"
+
+static const char *kfdtrace, *oom, *our_thunk;
+
+/* Capture "rp_oom ARGS" on AMD's thunk into @file, with @fault set. */
+static void
+capture(const char *file, const char *arg, const char *fault)
+{
+	char lib[4200], path[4200];
+	const char *env[] = { lib, fault, NULL };
+
+	rp_lib_path(lib, sizeof(lib), NULL, our_thunk);
+	snprintf(path, sizeof(path), "%s", tmp(file));
+	assert_int_equal(run_env((const char *const[]){ kfdtrace, "record", "-o",
+				 path, "--sim", "--", oom, arg, NULL }, env), 0);
+	assert_null(strstr(out, "rp_kmt:"));
+}
+
+/* The number after @key in the last output ("before:  N records, M"). */
+static unsigned long
+field(const char *key, int second)
+{
+	const char *p = strstr(out, key);
+	char *end;
+	unsigned long v;
+
+	assert_non_null(p);
+	v = strtoul(p + strlen(key), &end, 10);
+	if (second)
+		v = strtoul(strstr(end, ", ") + 2, NULL, 10);
+	return v;
+}
+
+/* How many records named @name the last dump printed, and the last one. */
+static int
+count(const char *name, const char **last)
+{
+	char want[96];
+	const char *p = out;
+	int n = 0;
+
+	snprintf(want, sizeof(want), "\"name\":\"%s\"", name);
+	*last = NULL;
+	while ((p = strstr(p, want))) {
+		*last = p;
+		n++;
+		p++;
+	}
+	return n;
+}
+
+static void
+test_oom(void **state)
+{
+	char in[4200], red[4200];
+	const char *last;
+	unsigned long before, after;
+
+	(void)state;
+	capture("oom.kft", "", NULL);
+	expect_out("oom: allocation");
+	snprintf(in, sizeof(in), "%s", tmp("oom.kft"));
+	snprintf(red, sizeof(red), "%s", tmp("oom-red.kft"));
+	if (RUN(kfdtrace, "reduce", in, "-o", red)) {
+		fputs(out, stderr);
+		fail_msg("reduce failed");
+	}
+	before = field("before:  ", 1);
+	after = field("after:   ", 1);
+	print_message("reduce: %lu -> %lu ioctls, %lu tests\n", before, after,
+		      field("tests:   ", 0));
+	assert_true(after * 4 <= before);
+	expect_out("no single record more can go");
+	/* It ends in the failing ALLOC, with the capture's errno. */
+	assert_int_equal(RUN(kfdtrace, "dump", "--json", red), 0);
+	assert_true(count("ALLOC_MEMORY_OF_GPU", &last) >= 2);
+	assert_non_null(strstr(last, "ENOMEM"));
+	assert_null(strstr(last, "\"type\":\"ioctl\"")); /* the last ioctl */
+	/* The reduced trace replays to the same failure. */
+	assert_int_equal(RUN(kfdtrace, "replay", "--sim", "--verify=results", red), 0);
+	expect_out("result:      match (results)");
+	/* Deterministic: the same input, the same result. */
+	assert_int_equal(RUN(kfdtrace, "reduce", in, "-o", tmp("oom-red2.kft")), 0);
+	assert_int_equal(field("after:   ", 1), after);
+}
+
+static void
+test_predicate(void **state)
+{
+	static const char fault[] = "KFDSIM_FAULTS=MAP_MEMORY_TO_GPU:20:EIO";
+	char in[4200], red[4200], pred[4400];
+	const char *last;
+	unsigned long before, after;
+
+	(void)state;
+	capture("maps.kft", "30", fault);
+	expect_out("maps: 30 done");
+	snprintf(in, sizeof(in), "%s", tmp("maps.kft"));
+	snprintf(red, sizeof(red), "%s", tmp("maps-red.kft"));
+	/* Without the fault the MAP succeeds: nothing to reduce. */
+	unlink(red);
+	assert_int_equal(RUN(kfdtrace, "reduce", in, "-o", red), 3);
+	expect_out("does not show");
+	assert_int_not_equal(access(red, F_OK), 0);
+	/* The predicate replays under the fault: the 20th MAP fails. */
+	snprintf(pred, sizeof(pred), "%s %s replay --sim --verify=results",
+		 fault, kfdtrace);
+	if (RUN(kfdtrace, "reduce", in, "-o", red, "--predicate", pred)) {
+		fputs(out, stderr);
+		fail_msg("reduce --predicate failed");
+	}
+	before = field("before:  ", 1);
+	after = field("after:   ", 1);
+	print_message("reduce --predicate: %lu -> %lu ioctls, %lu tests\n",
+		      before, after, field("tests:   ", 0));
+	assert_true(after * 4 <= before);
+	assert_int_equal(RUN(kfdtrace, "dump", "--json", red), 0);
+	assert_int_equal(count("MAP_MEMORY_TO_GPU", &last), 20);
+	assert_non_null(strstr(last, "EIO"));
+}
+
+static void
+test_bad_input(void **state)
+{
+	char in[4200], bad[4200];
+	FILE *f;
+
+	(void)state;
+	snprintf(in, sizeof(in), "%s", tmp("maps.kft"));
+	if (access(in, F_OK))
+		capture("maps.kft", "30", "KFDSIM_FAULTS=MAP_MEMORY_TO_GPU:20:EIO");
+	/* No such failure: a clear message, exit 2. */
+	assert_int_equal(RUN(kfdtrace, "reduce", in, "-o", tmp("x.kft"),
+			     "--ioctl", "CREATE_QUEUE"), 2);
+	expect_out("no failed ioctl");
+	assert_int_equal(RUN(kfdtrace, "reduce", in, "-o", tmp("x.kft"),
+			     "--errno", "EBOGUS"), 2);
+	expect_out("unknown errno");
+	assert_int_equal(RUN(kfdtrace, "reduce", in), 2);
+	/* A predicate that cannot run never shows the target: said first. */
+	assert_int_equal(RUN(kfdtrace, "reduce", in, "-o", tmp("x.kft"),
+			     "--predicate", "/nonexistent/predicate"), 3);
+	expect_out("does not show");
+	/* A corrupt trace: the reader's error. */
+	snprintf(bad, sizeof(bad), "%s", tmp("bad.kft"));
+	f = fopen(bad, "w");
+	assert_non_null(f);
+	fputs("not a trace at all, just some text\n", f);
+	fclose(f);
+	assert_int_equal(RUN(kfdtrace, "reduce", bad, "-o", tmp("x.kft")), 1);
+	expect_out("kfdtrace reduce:");
+}
+
+static int
+setup(void **state)
+{
+	(void)state;
+	kfdtrace = getenv("KFDTRACE");
+	oom = getenv("RP_OOM");
+	our_thunk = getenv("RP_OUR_THUNK");
+	if (!kfdtrace || !oom || !our_thunk) {
+		fprintf(stderr, "KFDTRACE, RP_OOM and RP_OUR_THUNK must be set\n");
+		return -1;
+	}
+	snprintf(dir, sizeof(dir), "/tmp/kfdtrace-reduce-XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	free(out);
+	tc_scratch_remove(dir, "RP_KEEP");
+	return 0;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_oom),
+		cmocka_unit_test(test_predicate),
+		cmocka_unit_test(test_bad_input),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

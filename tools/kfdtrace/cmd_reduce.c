@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kfdtrace reduce: the smallest trace that still shows a bug
+ * (kfdtrace/reduce.h has the method, docs/reduce.md the use).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include <kfdtrace/decode.h>
+#include <kfdtrace/reduce.h>
+#include <kfdtrace/schema.h>
+
+#include "cli.h"
+#include "commands.h"
+
+void
+kfdtrace_help_reduce(FILE *out)
+{
+	fputs("Usage: kfdtrace reduce TRACE -o OUT [OPTIONS]\n"
+	      "\n"
+	      "Find a smaller trace that still shows a bug: by default the\n"
+	      "capture's first failed ioctl, which the smaller trace's replay\n"
+	      "(up to it) must reproduce with the same errno while every call\n"
+	      "it keeps returns what it returned at capture. Records are\n"
+	      "removed with what depends on them (handles, queue and event\n"
+	      "ids, fds, mappings) until no single one more can go. Replays\n"
+	      "run on kfdsim where /dev/kfd is absent, or with --sim.\n"
+	      "\n"
+	      "Options:\n"
+	      "  -o, --output OUT      the reduced trace\n"
+	      "      --target N        the record to keep showing (#N or N)\n"
+	      "      --ioctl NAME      the first failed ioctl of this kind\n"
+	      "      --errno E         ... that failed with E (name or number)\n"
+	      "      --predicate CMD   a shell command, run with a candidate\n"
+	      "                        trace's path as $1, that exits 0 when\n"
+	      "                        the bug is there (instead of the replay)\n"
+	      "      --sim[=PROFILE]   replay on kfdsim (default without /dev/kfd)\n"
+	      "      --budget SECONDS  stop searching then, keep the best so far\n"
+	      "  -h, --help            this text\n"
+	      "\n"
+	      "Exit status: 0 reduced, 1 error, 2 bad usage or no target, 3 the\n"
+	      "target does not show in the whole trace.\n", out);
+}
+
+/* An errno from its name ("ENOMEM") or number; 0 when unknown. */
+static int
+parse_errno(const char *s)
+{
+	uint64_t v;
+
+	if (!cli_parse_u64(s, &v))
+		return v > 0 && v < 4096 ? (int)v : 0;
+	for (int e = 1; e < 200; e++) {
+		const char *n = kfd_errno_name(e);
+
+		if (n && !strcasecmp(n, s))
+			return e;
+	}
+	return 0;
+}
+
+int
+kfdtrace_cmd_reduce(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "target", required_argument, NULL, 't' },
+		{ "ioctl", required_argument, NULL, 'i' },
+		{ "errno", required_argument, NULL, 'e' },
+		{ "predicate", required_argument, NULL, 'p' },
+		{ "sim", optional_argument, NULL, 's' },
+		{ "budget", required_argument, NULL, 'b' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct kfd_reduce_opts o = { .target_seq = UINT64_MAX };
+	struct kfd_reduce_result res;
+	const char *output = NULL;
+	char self[PATH_MAX], err[512];
+	ssize_t n;
+	uint64_t v;
+	int opt, r;
+
+	if (cli_help_requested(argc, argv)) {
+		kfdtrace_help_reduce(stdout);
+		return KFDTRACE_EXIT_OK;
+	}
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'o':
+			output = optarg;
+			break;
+		case 't':
+			if (cli_parse_u64(optarg + (optarg[0] == '#'), &v) ||
+			    v == UINT64_MAX) {
+				fprintf(stderr, "kfdtrace reduce: bad record number "
+					"'%s'\n", optarg);
+				return KFDTRACE_EXIT_USAGE;
+			}
+			o.target_seq = v;
+			break;
+		case 'i':
+			o.target_ioctl = optarg;
+			break;
+		case 'e':
+			o.target_errno = parse_errno(optarg);
+			if (!o.target_errno) {
+				fprintf(stderr, "kfdtrace reduce: unknown errno "
+					"'%s'\n", optarg);
+				return KFDTRACE_EXIT_USAGE;
+			}
+			break;
+		case 'p':
+			o.predicate = optarg;
+			break;
+		case 's':
+			o.sim = optarg ? optarg : "";
+			break;
+		case 'b':
+			o.budget = strtod(optarg, NULL);
+			if (o.budget <= 0) {
+				fprintf(stderr, "kfdtrace reduce: bad budget '%s'\n",
+					optarg);
+				return KFDTRACE_EXIT_USAGE;
+			}
+			break;
+		default:
+			fprintf(stderr, "Try 'kfdtrace reduce --help'.\n");
+			return KFDTRACE_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1 || !output) {
+		fprintf(stderr, "kfdtrace reduce: expected one trace and -o OUT "
+			"(see 'kfdtrace reduce --help')\n");
+		return KFDTRACE_EXIT_USAGE;
+	}
+	if (o.target_seq != UINT64_MAX && (o.target_ioctl || o.target_errno)) {
+		fprintf(stderr, "kfdtrace reduce: --target names the record; "
+			"--ioctl and --errno choose one, not both\n");
+		return KFDTRACE_EXIT_USAGE;
+	}
+	if (o.predicate && access("/bin/sh", X_OK)) {
+		fprintf(stderr, "kfdtrace reduce: no /bin/sh to run the predicate\n");
+		return KFDTRACE_EXIT_USAGE;
+	}
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0) {
+		fprintf(stderr, "kfdtrace reduce: cannot find this program: %s\n",
+			strerror(errno));
+		return KFDTRACE_EXIT_ERROR;
+	}
+	self[n] = '\0';
+	o.kfdtrace = self;
+	if (!o.sim && access("/dev/kfd", F_OK))
+		o.sim = "";
+	o.out = stderr;
+	o.progress = isatty(2);
+	r = kfd_reduce(argv[optind], output, &o, &res, err, sizeof(err));
+	if (r == -ENOENT) {
+		fprintf(stderr, "kfdtrace reduce: %s\n", err);
+		return KFDTRACE_EXIT_USAGE;
+	}
+	if (r == -ENOEXEC) {
+		fprintf(stderr, "kfdtrace reduce: %s\n", err);
+		return 3;
+	}
+	if (r < 0) {
+		fprintf(stderr, "kfdtrace reduce: %s\n", err);
+		return KFDTRACE_EXIT_ERROR;
+	}
+	printf("target:  #%llu\n", (unsigned long long)res.target_seq);
+	printf("before:  %llu records, %llu ioctls\n",
+	       (unsigned long long)res.records_before,
+	       (unsigned long long)res.ioctls_before);
+	printf("after:   %llu records, %llu ioctls%s\n",
+	       (unsigned long long)res.records_after,
+	       (unsigned long long)res.ioctls_after,
+	       res.budget_hit ? " (the budget ran out: not minimal)" :
+	       " (no single record more can go)");
+	printf("tests:   %llu candidates tried\n", (unsigned long long)res.tests);
+	printf("wrote:   %s\n", output);
+	return KFDTRACE_EXIT_OK;
+}
