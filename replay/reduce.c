@@ -50,6 +50,7 @@ struct red {
 	uint64_t tests;
 	double t0;
 	int over;		/* the budget ran out */
+	int last_status;	/* of the last test's command */
 };
 
 static double
@@ -242,7 +243,8 @@ shows(struct red *d)
 
 		snprintf(cmd, sizeof(cmd), "%s \"$1\"", o->predicate);
 		argv[2] = cmd;
-		return run_quiet(argv) == 0;
+		d->last_status = run_quiet(argv);
+		return d->last_status == 0;
 	} else {
 		char *argv[12];
 		int n = 0;
@@ -500,8 +502,16 @@ kfd_reduce(const char *in, const char *out, const struct kfd_reduce_opts *o,
 		goto out;
 	}
 	if (!shows(&d)) {
+		if (o->predicate && (d.last_status == 126 || d.last_status == 127)) {
+			snprintf(err, errlen, "the predicate cannot run (the "
+				 "shell says %s): %s", d.last_status == 127 ?
+				 "not found" : "not executable", o->predicate);
+			r = -EINVAL;
+			goto out;
+		}
 		snprintf(err, errlen, "the target (#%s) does not show when %s "
-			 "is replayed whole: nothing to reduce", d.seq, in);
+			 "is %s whole: nothing to reduce", d.seq, in,
+			 o->predicate ? "tested" : "replayed");
 		r = -ENOEXEC;
 		goto out;
 	}

@@ -7,7 +7,8 @@
  *  - the 20th MAP failed by KFDSIM_FAULTS: the replay alone does not show
  *    it (exit 3, nothing written), a predicate that replays under the
  *    same fault finds it, with the 20 MAPs it needs;
- *  - bad input: no failed ioctl, a bad errno, a corrupt trace.
+ *  - bad input: no such failure, a bad errno, a predicate that cannot
+ *    run or never sees the bug, a corrupt trace.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -158,9 +159,13 @@ test_bad_input(void **state)
 			     "--errno", "EBOGUS"), 2);
 	expect_out("unknown errno");
 	assert_int_equal(RUN(kfdtrace, "reduce", in), 2);
-	/* A predicate that cannot run never shows the target: said first. */
+	/* A predicate that cannot run: said before any search, exit 2. */
 	assert_int_equal(RUN(kfdtrace, "reduce", in, "-o", tmp("x.kft"),
-			     "--predicate", "/nonexistent/predicate"), 3);
+			     "--predicate", "/nonexistent/predicate"), 2);
+	expect_out("the predicate cannot run");
+	/* One that runs and never sees the bug: nothing to reduce. */
+	assert_int_equal(RUN(kfdtrace, "reduce", in, "-o", tmp("x.kft"),
+			     "--predicate", "false"), 3);
 	expect_out("does not show");
 	/* A corrupt trace: the reader's error. */
 	snprintf(bad, sizeof(bad), "%s", tmp("bad.kft"));

@@ -45,7 +45,8 @@ kfdtrace_help_reduce(FILE *out)
 	      "      --budget SECONDS  stop searching then, keep the best so far\n"
 	      "  -h, --help            this text\n"
 	      "\n"
-	      "Exit status: 0 reduced, 1 error, 2 bad usage or no target, 3 the\n"
+	      "Exit status: 0 reduced, 1 error (an unreadable trace), 2 bad\n"
+	      "usage, no such target or a predicate that cannot run, 3 the\n"
 	      "target does not show in the whole trace.\n", out);
 }
 
@@ -164,7 +165,7 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 	o.out = stderr;
 	o.progress = isatty(2);
 	r = kfd_reduce(argv[optind], output, &o, &res, err, sizeof(err));
-	if (r == -ENOENT) {
+	if (r == -ENOENT || r == -EINVAL) {
 		fprintf(stderr, "kfdtrace reduce: %s\n", err);
 		return KFDTRACE_EXIT_USAGE;
 	}
