@@ -5,10 +5,11 @@
  * events created, set, waited and destroyed) interleaved with 4 GiB VRAM
  * allocations kept until one fails, as the device runs out.
  *
- * Usage: rp_oom [MAPS]: with MAPS, the same noise with 64 KiB VRAM buffers
- * allocated and mapped (not kept) instead, MAPS times, every map's status
- * ignored (KFDSIM_FAULTS makes one fail); without, the allocations until
- * the first failure. It prints "oom: allocation N failed: STATUS" or
+ * Usage: rp_oom [MAPS [NOISE]]: with MAPS > 0, the same noise with 64 KiB
+ * VRAM buffers allocated and mapped (not kept) instead, MAPS times, every
+ * map's status ignored (KFDSIM_FAULTS makes one fail); without (or 0),
+ * the allocations until the first failure. NOISE (default 1): rounds of
+ * noise (7 ioctls each) between two allocations. It prints "oom: allocation N failed: STATUS" or
  * "maps: N done"; exit 0 unless the thunk fails elsewhere.
  */
 #include <stdio.h>
@@ -47,6 +48,7 @@ main(int argc, char **argv)
 	HsaMemFlags vram = { 0 };
 	HSAuint32 n;
 	int maps = argc > 1 ? atoi(argv[1]) : 0;
+	int rounds = argc > 2 ? atoi(argv[2]) : 1;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	rp_kmt_check(hsaKmtOpenKFD(), "OpenKFD");
@@ -65,7 +67,8 @@ main(int argc, char **argv)
 		HSAKMT_STATUS st;
 		void *p = NULL;
 
-		noise(i);
+		for (int k = 0; k < rounds; k++)
+			noise(i + k);
 		if (maps && i == maps) {
 			printf("maps: %d done\n", maps);
 			break;

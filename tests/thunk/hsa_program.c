@@ -35,6 +35,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -566,11 +569,65 @@ step_ipc(void *vram)
 		       "contents not compared)");
 }
 
+/* Print @path of /proc (one line) after @label, to stderr. */
+static void
+show(const char *label, const char *path)
+{
+	char buf[512];
+	ssize_t n;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = 0;
+	fprintf(stderr, "  %s %s%s", label, buf, buf[n - 1] == '\n' ? "" : "\n");
+}
+
+/*
+ * A hang (seen once in hundreds of sanitizer runs, in step_queues) would
+ * only time out: before the test's timeout, say where every thread is
+ * (its system call and kernel stack) and end with a failure.
+ */
+static void *
+watchdog(void *arg)
+{
+	char path[320];
+	struct dirent *de;
+	DIR *d;
+
+	(void)arg;
+	sleep(50);
+	fprintf(stderr, "hsa_program: no progress after 50 s (step %u); threads:\n",
+		steps);
+	d = opendir("/proc/self/task");
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		fprintf(stderr, " thread %s\n", de->d_name);
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", de->d_name);
+		show("comm", path);
+		snprintf(path, sizeof(path), "/proc/self/task/%s/syscall", de->d_name);
+		show("syscall", path);
+		snprintf(path, sizeof(path), "/proc/self/task/%s/wchan", de->d_name);
+		show("wchan", path);
+		snprintf(path, sizeof(path), "/proc/self/task/%s/stack", de->d_name);
+		show("stack", path);
+	}
+	if (d)
+		closedir(d);
+	_exit(3);
+}
+
 int
 main(int argc, char **argv)
 {
 	void *vram = NULL;
 	int want_gpus = -1;
+	pthread_t wd;
 
 	self_path = argv[0];
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -590,6 +647,8 @@ main(int argc, char **argv)
 	if (!getenv("KFDSIM_MACHINE"))
 		fail("KFDSIM_MACHINE is not set: run it under kfdtrace sim");
 
+	if (pthread_create(&wd, NULL, watchdog, NULL) == 0)
+		pthread_detach(wd);
 	check(hsa_init(), "hsa_init");
 	check_thunk();
 	passed("hsa_init");
