@@ -840,6 +840,11 @@ int rp_set_event_id(const struct rp_rows *r, const struct kt_record *rec,
  * wait for all) or of its first (a wait for any), counted in gpu_sets.
  */
 void rp_wait_stand_in(struct rp_run *st, const struct kt_record *rec);
+/*
+ * rp_mark_own() - in a recording of the replay, say that the call just
+ * made is the replayer's own (@note: KFD_REPLAY_TRY_NOTE or _GPU_NOTE).
+ */
+void rp_mark_own(struct rp_run *st, const char *note);
 int rp_wait_hold(struct rp_run *st, const struct kt_record *rec);
 void rp_wait_before(struct rp_run *st, const struct kt_record *rec,
 		    const struct kfd_ioctl_desc *d);

@@ -17,6 +17,7 @@
 
 #include <kfdtrace/dispatch.h>
 #include <kfdtrace/kfd_abi.h>
+#include <kfdtrace/recorder.h>
 
 #include "replay_priv.h"
 
@@ -265,6 +266,19 @@ fd_scopes(struct rp_run *st, int32_t fd, int *scope, int *gem_scope)
 }
 
 void
+rp_mark_own(struct rp_run *st, const char *note)
+{
+	struct kt_record rec;
+
+	if (!st->recorder)
+		return;
+	memset(&rec, 0, sizeof(rec));
+	rec.type = KT_REC_ANNOTATION;
+	rec.u.annotation.text = note;
+	kfd_recorder_append(st->recorder, &rec);
+}
+
+void
 rp_run_ioctl(struct rp_run *st, const struct kt_record *rec)
 {
 	const struct kt_ioctl_rec *io = &rec->u.ioctl;
@@ -380,6 +394,7 @@ rp_run_ioctl(struct rp_run *st, const struct kt_record *rec)
 	    rp_fget(st->rows->we_result, c.args, c.size) !=
 		    KFD_ABI_WAIT_RESULT_COMPLETE) {
 		/* Not released yet: compared when it completes (wait.c). */
+		rp_mark_own(st, KFD_REPLAY_TRY_NOTE);
 		if (st->in_retry) {
 			st->sum.ioctls--;
 			st->wait_still = 1;

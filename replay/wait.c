@@ -180,6 +180,7 @@ rp_wait_stand_in(struct rp_run *st, const struct kt_record *rec)
 		if (st->sum.ioctls > before) {
 			st->sum.ioctls--;
 			st->sum.gpu_sets++;
+			rp_mark_own(st, KFD_REPLAY_GPU_NOTE);
 		}
 	}
 }

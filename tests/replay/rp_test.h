@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tc_run.h"
 #include "tc_scratch.h"
@@ -54,6 +55,28 @@ expect_out(const char *needle)
 		fputs(out, stderr);
 		fail_msg("expected \"%s\" in the output above", needle);
 	}
+}
+
+/* rp_make_dir() - make the scratch directory /tmp/kfdtrace-@name-XXXXXX. */
+static inline int
+rp_make_dir(const char *name)
+{
+	snprintf(dir, sizeof(dir), "/tmp/kfdtrace-%s-XXXXXX", name);
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+/*
+ * rp_teardown() - a group teardown: the last output goes, and the scratch
+ * directory unless RP_KEEP is set.
+ */
+static inline int
+rp_teardown(void **state)
+{
+	(void)state;
+	free(out);
+	out = NULL;
+	tc_scratch_remove(dir, "RP_KEEP");
+	return 0;
 }
 
 /* tmp() - @name in the scratch directory (tc_scratch_path()'s buffer). */

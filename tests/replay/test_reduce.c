@@ -188,17 +188,7 @@ setup(void **state)
 		fprintf(stderr, "KFDTRACE, RP_OOM and RP_OUR_THUNK must be set\n");
 		return -1;
 	}
-	snprintf(dir, sizeof(dir), "/tmp/kfdtrace-reduce-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	free(out);
-	tc_scratch_remove(dir, "RP_KEEP");
-	return 0;
+	return rp_make_dir("reduce");
 }
 
 int
@@ -210,5 +200,5 @@ main(void)
 		cmocka_unit_test(test_bad_input),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, rp_teardown);
 }

@@ -801,19 +801,9 @@ setup(void **state)
 		fprintf(stderr, "KFDTRACE, RP_WORKLOAD and RP_ALTER must be set\n");
 		return -1;
 	}
-	snprintf(dir, sizeof(dir), "/tmp/kfdtrace-replay-XXXXXX");
-	if (!mkdtemp(dir))
+	if (rp_make_dir("replay"))
 		return -1;
 	have_rocminfo = access("/usr/bin/rocminfo", X_OK) == 0;
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	free(out);
-	tc_scratch_remove(dir, "RP_KEEP");
 	return 0;
 }
 
@@ -846,5 +836,5 @@ main(void)
 		cmocka_unit_test(test_own_memory),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, rp_teardown);
 }

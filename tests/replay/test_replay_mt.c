@@ -208,7 +208,7 @@ test_threads_ours(void **state)
 static void
 test_wait_before_set(void **state)
 {
-	char s1[32], s2[32], v[32];
+	char s1[32], s2[32], v[32], rec[4200], late[4200];
 	struct jrec *r;
 	size_t n, w, s = SIZE_MAX;
 	double t0;
@@ -252,10 +252,16 @@ test_wait_before_set(void **state)
 	assert_int_equal(RUN(alter, tmp("late-set1.kft"), tmp("late-set.kft"),
 			     "move", s1, s2), 0);
 	t0 = tc_now();
+	snprintf(rec, sizeof(rec), "%s", tmp("late-set-replayed.kft"));
+	unlink(rec);
 	assert_int_equal(RUN(kfdtrace, "replay", "--sim", "--wait-timeout",
-			     "20000", tmp("late-set.kft")), 0);
+			     "20000", "--record", rec, tmp("late-set.kft")), 0);
 	expect_out("result:      match (strict)");
 	assert_true(tc_now() - t0 < 15);
+	/* What the replayer issued of its own is marked: diff leaves it out. */
+	snprintf(late, sizeof(late), "%s", tmp("late-set.kft"));
+	assert_int_equal(RUN(kfdtrace, "diff", late, rec), 0);
+	expect_out("equal:");
 }
 
 /* The completed wait and the set of "rp_mt block" in @file's dump. */
@@ -334,7 +340,7 @@ static void
 test_stand_in(void **state)
 {
 	static const char *const modes[] = { NULL, "--threads" };
-	char lib[4200], si[4200], gpu[4200];
+	char lib[4200], si[4200], gpu[4200], rec[4200];
 	const char *env[] = { lib, NULL };
 	int m;
 
@@ -342,6 +348,7 @@ test_stand_in(void **state)
 	rp_lib_path(lib, sizeof(lib), NULL, our_thunk);
 	snprintf(si, sizeof(si), "%s", tmp("si.kft"));
 	snprintf(gpu, sizeof(gpu), "%s", tmp("si-gpu.kft"));
+	snprintf(rec, sizeof(rec), "%s", tmp("si-replayed.kft"));
 	unlink(si);
 	unlink(gpu);
 	if (run_env((const char *const[]){ kfdtrace, "record", "-o", si, "--sim",
@@ -351,10 +358,19 @@ test_stand_in(void **state)
 	}
 	assert_int_equal(RUN(alter, si, gpu, "drop", "SET_EVENT"), 0);
 	for (m = 0; m < 2; m++) {
+		unlink(rec);
 		assert_int_equal(run((const char *const[]){ kfdtrace, "replay",
-				     "--sim", gpu, modes[m], NULL }), 0);
+				     "--sim", "--record", rec, gpu, modes[m],
+				     NULL }), 0);
 		expect_out("result:      match (strict)");
 		expect_out("gpu:         1 event interrupts raised in the GPU's stead");
+		/* The replayer's own calls are marked, and diff leaves them out. */
+		assert_int_equal(RUN(kfdtrace, "dump", rec), 0);
+		expect_out("the set above stands in for the GPU");
+		if (!m)
+			expect_out("the wait above is a try");
+		assert_int_equal(RUN(kfdtrace, "diff", gpu, rec), 0);
+		expect_out("equal:");
 		assert_int_not_equal(run((const char *const[]){ kfdtrace,
 				     "replay", "--sim", "--wait-timeout", "200",
 				     "--skip", "SET_EVENT", si, modes[m], NULL }), 0);
@@ -630,19 +646,7 @@ setup(void **state)
 			"must be set\n");
 		return -1;
 	}
-	snprintf(dir, sizeof(dir), "/tmp/kfdtrace-replay-mt-XXXXXX");
-	if (!mkdtemp(dir))
-		return -1;
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	free(out);
-	tc_scratch_remove(dir, "RP_KEEP");
-	return 0;
+	return rp_make_dir("replay-mt");
 }
 
 int
@@ -660,5 +664,5 @@ main(void)
 		cmocka_unit_test(test_cycle),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, rp_teardown);
 }

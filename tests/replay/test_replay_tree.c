@@ -324,19 +324,7 @@ setup(void **state)
 		fprintf(stderr, "KFDTRACE, RP_TREE and RP_OUR_THUNK must be set\n");
 		return -1;
 	}
-	snprintf(dir, sizeof(dir), "/tmp/kfdtrace-replay-tree-XXXXXX");
-	if (!mkdtemp(dir))
-		return -1;
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	free(out);
-	tc_scratch_remove(dir, "RP_KEEP");
-	return 0;
+	return rp_make_dir("replay-tree");
 }
 
 int
@@ -352,5 +340,5 @@ main(void)
 		cmocka_unit_test(test_child_alone),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, rp_teardown);
 }

@@ -25,6 +25,7 @@
 #include "diff_cmp.h"
 #include "diff_map.h"
 #include "kfdtrace/decode.h"
+#include "kfdtrace/replay.h"
 #include "kfdtrace/schema.h"
 
 /* Exit statuses of diff, as diff(1) and cmp(1) have them. */
@@ -139,11 +140,29 @@ thread_for(struct dtrace *t, uint32_t tid, uint64_t seq)
 static int
 keep(struct dtrace *t, const struct kt_record *rec)
 {
-	struct dthread *th = thread_for(t, rec->tid, rec->seq);
+	struct dthread *th;
 	struct kt_record *c;
 
+	if (rec->type == KT_REC_ANNOTATION && (!rec->u.annotation.text ||
+	    (strcmp(rec->u.annotation.text, KFD_REPLAY_TRY_NOTE) &&
+	     strcmp(rec->u.annotation.text, KFD_REPLAY_GPU_NOTE))))
+		return 0;
+	th = thread_for(t, rec->tid, rec->seq);
 	if (!th)
 		return -1;
+	/* A replay's own call (a wait's try, a set for the GPU): not one
+	 * of the capture's. */
+	if (rec->type == KT_REC_ANNOTATION) {
+		if (th->nio && th->io[th->nio - 1] == th->n - 1 &&
+		    th->row[th->nio - 1] &&
+		    (!strcmp(th->row[th->nio - 1]->name, "WAIT_EVENTS") ||
+		     !strcmp(th->row[th->nio - 1]->name, "SET_EVENT"))) {
+			free(th->recs[--th->n]);
+			th->nio--;
+			t->ioctls--;
+		}
+		return 0;
+	}
 	if (th->n == th->cap) {
 		size_t cap = th->cap ? th->cap * 2 : 64;
 		struct kt_record **v = realloc(th->recs, cap * sizeof(*v));
@@ -207,6 +226,7 @@ load(struct dtrace *t)
 		case KT_REC_DUP:
 		case KT_REC_MMAP:
 		case KT_REC_MUNMAP:
+		case KT_REC_ANNOTATION:	/* only a replay's marks count */
 			if (keep(t, &rec))
 				return -2;
 			break;

@@ -146,6 +146,16 @@ struct kfd_replay_summary {
 struct kfd_replay;
 
 /*
+ * The annotations a recording of a replay (--record) has right after a
+ * call of the replayer's own, not one of the capture's: a WAIT_EVENTS it
+ * issued only to see whether it completes yet (timeout 0) and issues
+ * again later, and a SET_EVENT it made in the GPU's stead. `kfdtrace
+ * diff` leaves such calls out.
+ */
+#define KFD_REPLAY_TRY_NOTE "kfdtrace-replay: the wait above is a try, issued again"
+#define KFD_REPLAY_GPU_NOTE "kfdtrace-replay: the set above stands in for the GPU"
+
+/*
  * kfd_replay_open() - read a trace and build its object model.
  * @path:	the trace file
  * @out:	the replay handle

@@ -414,25 +414,35 @@ cpq_find(struct ksim_cp *cp, const struct ksim_queue *q, unsigned int *idx)
 	return NULL;
 }
 
-void
-ksim_cp_queue_update(struct ksim_process *p, struct ksim_queue *q)
+/*
+ * @q changed: the engine looks at it again at once (doorbells rung while
+ * it was inactive, a dispatch waiting for a CU). Return: the engine's
+ * view of it, or NULL (not one of the engine's, or a fork child's copy).
+ */
+static struct ksim_cpq *
+cpq_touch(struct ksim_process *p, struct ksim_queue *q)
 {
 	struct ksim_cp *cp = p->cp;
 	struct ksim_cpq *cq;
 
 	if (!cp || cp->pid != ksim_self_pid())
-		return;
+		return NULL;
 	pthread_mutex_lock(&cp->lock);
 	cq = cpq_find(cp, q, NULL);
 	if (cq) {
-		/* Doorbells rung while inactive are picked up now. */
 		cq->pending = 1;
 		engine_kick(cp);
 	}
 	pthread_mutex_unlock(&cp->lock);
-	if (cq)
-		cp_log(cp, "queue %u: update: ring 0x%llx size %u percentage %u "
-		       "priority %u -> %s", q->id, (unsigned long long)q->ring,
+	return cq;
+}
+
+void
+ksim_cp_queue_update(struct ksim_process *p, struct ksim_queue *q)
+{
+	if (cpq_touch(p, q))
+		cp_log(p->cp, "queue %u: update: ring 0x%llx size %u percentage "
+		       "%u priority %u -> %s", q->id, (unsigned long long)q->ring,
 		       q->ring_size, q->percentage, q->priority,
 		       q->ring && q->ring_size && q->percentage ? "active" : "stopped");
 }
@@ -440,20 +450,8 @@ ksim_cp_queue_update(struct ksim_process *p, struct ksim_queue *q)
 void
 ksim_cp_queue_note(struct ksim_process *p, struct ksim_queue *q)
 {
-	struct ksim_cp *cp = p->cp;
-	struct ksim_cpq *cq;
-
-	if (!cp || cp->pid != ksim_self_pid())
-		return;
-	pthread_mutex_lock(&cp->lock);
-	cq = cpq_find(cp, q, NULL);
-	if (cq) {
-		cq->pending = 1;
-		engine_kick(cp);
-	}
-	pthread_mutex_unlock(&cp->lock);
-	if (cq)
-		cp_log(cp, "queue %u: CU mask of %u bits: %u of the GPU's CUs "
+	if (cpq_touch(p, q))
+		cp_log(p->cp, "queue %u: CU mask of %u bits: %u of the GPU's CUs "
 		       "enabled (priority %u)", q->id, q->cu_mask_count,
 		       ksim_queue_cus(p->dev, q), q->priority);
 }
