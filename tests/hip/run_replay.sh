@@ -27,7 +27,9 @@ if [ "$rc" -ne 0 ] || ! grep -q '^PASS: ' "$dir/rec"; then
 	exit 1
 fi
 
-for p in "$profile" "$other"; do
+profiles=$profile
+[ "$other" != "$profile" ] && profiles="$profile $other"
+for p in $profiles; do
 	for mode in serial threads; do
 		set -- --sim="$p"
 		[ "$mode" = threads ] && set -- "$@" --threads
