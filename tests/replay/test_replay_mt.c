@@ -379,6 +379,43 @@ test_stand_in(void **state)
 	}
 }
 
+/*
+ * A wait numbered before the set that released it (as when the setter is
+ * preempted between its call and its record): the serial replay tries the
+ * wait, holds it, and issues it again after the set. The try is marked in
+ * the recording and keeps the wait's place, so the recording diffs equal
+ * to the capture.
+ */
+static void
+test_try_keeps_place(void **state)
+{
+	char lib[4200], in[4200], moved[4200], rec[4200], ws[32], ss[32];
+	const char *env[] = { lib, NULL };
+	struct jrec w, set;
+
+	(void)state;
+	rp_lib_path(lib, sizeof(lib), NULL, our_thunk);
+	snprintf(in, sizeof(in), "%s", tmp("tp.kft"));
+	snprintf(moved, sizeof(moved), "%s", tmp("tp-moved.kft"));
+	snprintf(rec, sizeof(rec), "%s", tmp("tp-replayed.kft"));
+	unlink(in);
+	unlink(moved);
+	unlink(rec);
+	assert_int_equal(run_env((const char *const[]){ kfdtrace, "record", "-o",
+				 in, "--sim", "--", mt, "block", NULL }, env), 0);
+	wait_and_set("tp.kft", &w, &set);
+	assert_true(set.seq < w.seq);
+	snprintf(ws, sizeof(ws), "%" PRIu64, w.seq);
+	snprintf(ss, sizeof(ss), "%" PRIu64, set.seq);
+	assert_int_equal(RUN(alter, in, moved, "move", ws, ss), 0);
+	assert_int_equal(RUN(kfdtrace, "replay", "--sim", "--record", rec, moved), 0);
+	expect_out("result:      match (strict)");
+	assert_int_equal(RUN(kfdtrace, "dump", rec), 0);
+	expect_out("the wait above is a try");
+	assert_int_equal(RUN(kfdtrace, "diff", moved, rec), 0);
+	expect_out("equal:");
+}
+
 /* The first FREE whose handle another thread allocated: @a, @f. */
 static void
 cross_free(struct jrec *r, size_t n, size_t *a, size_t *f)
@@ -658,6 +695,7 @@ main(void)
 		cmocka_unit_test(test_wait_before_set),
 		cmocka_unit_test(test_threads_block),
 		cmocka_unit_test(test_stand_in),
+		cmocka_unit_test(test_try_keeps_place),
 		cmocka_unit_test(test_moved_free),
 		cmocka_unit_test(test_moved_free_early),
 		cmocka_unit_test(test_reuse_before_free),

@@ -49,6 +49,9 @@ struct dthread {
 	size_t *io;			/* indices of the ioctls in recs */
 	const struct kfd_ioctl_desc **row;	/* each ioctl's schema row */
 	size_t nio, capio;
+	size_t tries[8];		/* recs slots of a replay's held waits */
+	unsigned int ntries;
+	size_t last_replaced;		/* 1 + the slot the last record took */
 };
 
 struct dtrace {
@@ -137,32 +140,106 @@ thread_for(struct dtrace *t, uint32_t tid, uint64_t seq)
 	return p;
 }
 
+/* The events a WAIT_EVENTS names (its first buffer, as issued). */
+static int
+same_wait(const struct kt_record *a, const struct kt_record *b)
+{
+	const struct kt_ioctl_rec *x = &a->u.ioctl, *y = &b->u.ioctl;
+
+	if (x->request != y->request || !x->nbufs || !y->nbufs ||
+	    x->bufs[0].len_before != y->bufs[0].len_before ||
+	    !x->bufs[0].before || !y->bufs[0].before)
+		return 0;
+	return !memcmp(x->bufs[0].before, y->bufs[0].before, x->bufs[0].len_before);
+}
+
+/* Whether @th's last kept record is an ioctl of row @name. */
+static int
+last_is(const struct dthread *th, const char *name)
+{
+	return th->nio && th->io[th->nio - 1] == th->n - 1 &&
+	       th->row[th->nio - 1] && !strcmp(th->row[th->nio - 1]->name, name);
+}
+
+/*
+ * A replay's mark @text (KFD_REPLAY_TRY_NOTE or _GPU_NOTE) on the call
+ * before it: a set in the GPU's stead is left out; a wait's try keeps its
+ * place, where the capture's wait was, and the issue that completes it
+ * later takes that place (replace_try()).
+ */
+static void
+replay_mark(struct dthread *th, struct dtrace *t, const char *text)
+{
+	size_t slot, replaced = th->last_replaced;
+
+	th->last_replaced = 0;
+	if (!strcmp(text, KFD_REPLAY_GPU_NOTE)) {
+		if (last_is(th, "SET_EVENT")) {
+			free(th->recs[--th->n]);
+			th->nio--;
+			t->ioctls--;
+		}
+		return;
+	}
+	if (replaced)
+		slot = replaced - 1;	/* a try again, in a try's place */
+	else if (last_is(th, "WAIT_EVENTS"))
+		slot = th->n - 1;
+	else
+		return;
+	for (unsigned int k = 0; k < th->ntries; k++)
+		if (th->tries[k] == slot)
+			return;
+	if (th->ntries < sizeof(th->tries) / sizeof(th->tries[0]))
+		th->tries[th->ntries++] = slot;
+}
+
+/*
+ * @c, a WAIT_EVENTS just kept at the end of @th: if a try of the same
+ * wait is held, it goes into the try's place instead.
+ */
+static void
+replace_try(struct dthread *th, struct dtrace *t)
+{
+	struct kt_record *c = th->recs[th->n - 1];
+
+	for (unsigned int k = 0; k < th->ntries; k++) {
+		size_t at = th->tries[k];
+
+		if (!same_wait(th->recs[at], c))
+			continue;
+		c->seq = th->recs[at]->seq;	/* where the capture had it */
+		free(th->recs[at]);
+		th->recs[at] = c;
+		th->n--;
+		th->nio--;
+		t->ioctls--;
+		/* held again if a try note follows (it names slot 'at') */
+		th->tries[k] = th->tries[--th->ntries];
+		th->last_replaced = at + 1;
+		return;
+	}
+}
+
 static int
 keep(struct dtrace *t, const struct kt_record *rec)
 {
 	struct dthread *th;
 	struct kt_record *c;
 
-	if (rec->type == KT_REC_ANNOTATION && (!rec->u.annotation.text ||
-	    (strcmp(rec->u.annotation.text, KFD_REPLAY_TRY_NOTE) &&
-	     strcmp(rec->u.annotation.text, KFD_REPLAY_GPU_NOTE))))
+	if (rec->type == KT_REC_ANNOTATION &&
+	    (!rec->u.annotation.text ||
+	     (strcmp(rec->u.annotation.text, KFD_REPLAY_TRY_NOTE) &&
+	      strcmp(rec->u.annotation.text, KFD_REPLAY_GPU_NOTE))))
 		return 0;
 	th = thread_for(t, rec->tid, rec->seq);
 	if (!th)
 		return -1;
-	/* A replay's own call (a wait's try, a set for the GPU): not one
-	 * of the capture's. */
 	if (rec->type == KT_REC_ANNOTATION) {
-		if (th->nio && th->io[th->nio - 1] == th->n - 1 &&
-		    th->row[th->nio - 1] &&
-		    (!strcmp(th->row[th->nio - 1]->name, "WAIT_EVENTS") ||
-		     !strcmp(th->row[th->nio - 1]->name, "SET_EVENT"))) {
-			free(th->recs[--th->n]);
-			th->nio--;
-			t->ioctls--;
-		}
+		replay_mark(th, t, rec->u.annotation.text);
 		return 0;
 	}
+	th->last_replaced = 0;
 	if (th->n == th->cap) {
 		size_t cap = th->cap ? th->cap * 2 : 64;
 		struct kt_record **v = realloc(th->recs, cap * sizeof(*v));
@@ -197,6 +274,8 @@ keep(struct dtrace *t, const struct kt_record *rec)
 		t->ioctls++;
 	}
 	th->recs[th->n++] = c;
+	if (th->ntries && last_is(th, "WAIT_EVENTS"))
+		replace_try(th, t);
 	return 0;
 }
 
