@@ -4,9 +4,9 @@
  *  - noise interleaved with 4 GiB VRAM allocations until one fails: the
  *    reduced trace keeps at most a quarter of the ioctls, ends in the
  *    failing ALLOC with its errno, and replays to the same failure;
- *  - the 20th MAP failed by KFDSIM_FAULTS: the replay alone does not show
+ *  - the 10th MAP failed by KFDSIM_FAULTS: the replay alone does not show
  *    it (exit 3, nothing written), a predicate that replays under the
- *    same fault finds it, with the 20 MAPs it needs;
+ *    same fault finds it, with the 10 MAPs it needs;
  *  - bad input: no such failure, a bad errno, a predicate that cannot
  *    run or never sees the bug, a corrupt trace.
  */
@@ -109,14 +109,14 @@ test_oom(void **state)
 static void
 test_predicate(void **state)
 {
-	static const char fault[] = "KFDSIM_FAULTS=MAP_MEMORY_TO_GPU:20:EIO";
+	static const char fault[] = "KFDSIM_FAULTS=MAP_MEMORY_TO_GPU:10:EIO";
 	char in[4200], red[4200], pred[4400];
 	const char *last;
 	unsigned long before, after;
 
 	(void)state;
-	capture("maps.kft", "30", fault);
-	expect_out("maps: 30 done");
+	capture("maps.kft", "15", fault);
+	expect_out("maps: 15 done");
 	snprintf(in, sizeof(in), "%s", tmp("maps.kft"));
 	snprintf(red, sizeof(red), "%s", tmp("maps-red.kft"));
 	/* Without the fault the MAP succeeds: nothing to reduce. */
@@ -124,7 +124,7 @@ test_predicate(void **state)
 	assert_int_equal(RUN(kfdtrace, "reduce", in, "-o", red), 3);
 	expect_out("does not show");
 	assert_int_not_equal(access(red, F_OK), 0);
-	/* The predicate replays under the fault: the 20th MAP fails. */
+	/* The predicate replays under the fault: the 10th MAP fails. */
 	snprintf(pred, sizeof(pred), "%s %s replay --sim --verify=results",
 		 fault, kfdtrace);
 	if (RUN(kfdtrace, "reduce", in, "-o", red, "--predicate", pred)) {
@@ -137,7 +137,7 @@ test_predicate(void **state)
 		      before, after, field("tests:   ", 0));
 	assert_true(after * 4 <= before);
 	assert_int_equal(RUN(kfdtrace, "dump", "--json", red), 0);
-	assert_int_equal(count("MAP_MEMORY_TO_GPU", &last), 20);
+	assert_int_equal(count("MAP_MEMORY_TO_GPU", &last), 10);
 	assert_non_null(strstr(last, "EIO"));
 }
 
@@ -150,7 +150,7 @@ test_bad_input(void **state)
 	(void)state;
 	snprintf(in, sizeof(in), "%s", tmp("maps.kft"));
 	if (access(in, F_OK))
-		capture("maps.kft", "30", "KFDSIM_FAULTS=MAP_MEMORY_TO_GPU:20:EIO");
+		capture("maps.kft", "15", "KFDSIM_FAULTS=MAP_MEMORY_TO_GPU:10:EIO");
 	/* No such failure: a clear message, exit 2. */
 	assert_int_equal(RUN(kfdtrace, "reduce", in, "-o", tmp("x.kft"),
 			     "--ioctl", "CREATE_QUEUE"), 2);
