@@ -24,10 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <kfdtrace/decode.h>
+#include <kfdtrace/dispatch.h>
 #include <kfdtrace/reduce.h>
 #include <kfdtrace/schema.h>
 #include <kfdtrace/trace.h>
@@ -52,15 +52,6 @@ struct red {
 	int over;		/* the budget ran out */
 	int last_status;	/* of the last test's command */
 };
-
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static int
 add_dep(struct red *d, size_t i, uint64_t j)
@@ -275,7 +266,7 @@ try_keep(struct red *d, uint8_t *keep, uint8_t *best)
 		return 0;
 	if (!memcmp(keep, best, d->n))
 		return 0;	/* removed nothing after all */
-	if (d->o->budget > 0 && now_s() - d->t0 > d->o->budget) {
+	if (d->o->budget > 0 && (double)kfd_dispatch_now() / 1e9 - d->t0 > d->o->budget) {
 		d->over = 1;
 		return 0;
 	}
@@ -460,7 +451,7 @@ kfd_reduce(const char *in, const char *out, const struct kfd_reduce_opts *o,
 	int r;
 
 	memset(res, 0, sizeof(*res));
-	d.t0 = now_s();
+	d.t0 = (double)kfd_dispatch_now() / 1e9;
 	r = load(&d, in);
 	if (r < 0) {
 		snprintf(err, errlen, "%s: %s", in, kt_strerror(r));

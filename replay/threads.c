@@ -122,7 +122,8 @@ ctx_load(struct rp_run *st, const struct rp_mt_ctx *c)
  * Outside the lock a worker may be in the allocator (the dispatch's hooks
  * run there), so a fork() of the tree's replay, made under the lock,
  * waits until it is back (fork_quiet.h); not for a call that may block
- * until another thread acts, which could be after the fork.
+ * until another thread acts, which could be after the fork. Only a tree
+ * forks: other replays skip the two extra locks an ioctl.
  */
 void
 rp_mt_leave(struct rp_run *st, bool may_block)
@@ -131,7 +132,7 @@ rp_mt_leave(struct rp_run *st, bool may_block)
 		return;
 	ctx_save(st, &self->ctx);
 	pthread_mutex_unlock(&st->mt->lock);
-	if (!may_block) {
+	if (!may_block && st->r->tree) {
 		kt_quiet_busy(&self->quiet);
 		self->quiet_held = 1;
 	}

@@ -340,22 +340,15 @@ static void
 test_stand_in(void **state)
 {
 	static const char *const modes[] = { NULL, "--threads" };
-	char lib[4200], si[4200], gpu[4200], rec[4200];
-	const char *env[] = { lib, NULL };
+	char si[4200], gpu[4200], rec[4200];
 	int m;
 
 	(void)state;
-	rp_lib_path(lib, sizeof(lib), NULL, our_thunk);
+	capture("si.kft", "block", 0);
 	snprintf(si, sizeof(si), "%s", tmp("si.kft"));
 	snprintf(gpu, sizeof(gpu), "%s", tmp("si-gpu.kft"));
 	snprintf(rec, sizeof(rec), "%s", tmp("si-replayed.kft"));
-	unlink(si);
 	unlink(gpu);
-	if (run_env((const char *const[]){ kfdtrace, "record", "-o", si, "--sim",
-		    "--", mt, "block", NULL }, env)) {
-		fputs(out, stderr);
-		fail_msg("the capture of rp_mt block failed");
-	}
 	assert_int_equal(RUN(alter, si, gpu, "drop", "SET_EVENT"), 0);
 	for (m = 0; m < 2; m++) {
 		unlink(rec);
@@ -389,20 +382,16 @@ test_stand_in(void **state)
 static void
 test_try_keeps_place(void **state)
 {
-	char lib[4200], in[4200], moved[4200], rec[4200], ws[32], ss[32];
-	const char *env[] = { lib, NULL };
+	char in[4200], moved[4200], rec[4200], ws[32], ss[32];
 	struct jrec w, set;
 
 	(void)state;
-	rp_lib_path(lib, sizeof(lib), NULL, our_thunk);
+	capture("tp.kft", "block", 0);
 	snprintf(in, sizeof(in), "%s", tmp("tp.kft"));
 	snprintf(moved, sizeof(moved), "%s", tmp("tp-moved.kft"));
 	snprintf(rec, sizeof(rec), "%s", tmp("tp-replayed.kft"));
-	unlink(in);
 	unlink(moved);
 	unlink(rec);
-	assert_int_equal(run_env((const char *const[]){ kfdtrace, "record", "-o",
-				 in, "--sim", "--", mt, "block", NULL }, env), 0);
 	wait_and_set("tp.kft", &w, &set);
 	assert_true(set.seq < w.seq);
 	snprintf(ws, sizeof(ws), "%" PRIu64, w.seq);
