@@ -49,8 +49,8 @@ struct dthread {
 	size_t *io;			/* indices of the ioctls in recs */
 	const struct kfd_ioctl_desc **row;	/* each ioctl's schema row */
 	size_t nio, capio;
-	size_t *tries;			/* recs slots of a replay's held waits */
-	size_t ntries, captries;
+	size_t tries[8];		/* recs slots of a replay's held waits */
+	unsigned int ntries;
 	size_t last_replaced;		/* 1 + the slot the last record took */
 };
 
@@ -167,7 +167,7 @@ last_is(const struct dthread *th, const char *name)
  * place, where the capture's wait was, and the issue that completes it
  * later takes that place (replace_try()).
  */
-static int
+static void
 replay_mark(struct dthread *th, struct dtrace *t, const char *text)
 {
 	size_t slot, replaced = th->last_replaced;
@@ -179,29 +179,19 @@ replay_mark(struct dthread *th, struct dtrace *t, const char *text)
 			th->nio--;
 			t->ioctls--;
 		}
-		return 0;
+		return;
 	}
 	if (replaced)
 		slot = replaced - 1;	/* a try again, in a try's place */
 	else if (last_is(th, "WAIT_EVENTS"))
 		slot = th->n - 1;
 	else
-		return 0;
-	for (size_t k = 0; k < th->ntries; k++)
+		return;
+	for (unsigned int k = 0; k < th->ntries; k++)
 		if (th->tries[k] == slot)
-			return 0;
-	/* A serial replay holds up to 256 waits at once. */
-	if (th->ntries == th->captries) {
-		size_t cap = th->captries ? 2 * th->captries : 16;
-		size_t *v = realloc(th->tries, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		th->tries = v;
-		th->captries = cap;
-	}
-	th->tries[th->ntries++] = slot;
-	return 0;
+			return;
+	if (th->ntries < sizeof(th->tries) / sizeof(th->tries[0]))
+		th->tries[th->ntries++] = slot;
 }
 
 /*
@@ -213,7 +203,7 @@ replace_try(struct dthread *th, struct dtrace *t)
 {
 	struct kt_record *c = th->recs[th->n - 1];
 
-	for (size_t k = 0; k < th->ntries; k++) {
+	for (unsigned int k = 0; k < th->ntries; k++) {
 		size_t at = th->tries[k];
 
 		if (!same_wait(th->recs[at], c))
@@ -245,8 +235,10 @@ keep(struct dtrace *t, const struct kt_record *rec)
 	th = thread_for(t, rec->tid, rec->seq);
 	if (!th)
 		return -1;
-	if (rec->type == KT_REC_ANNOTATION)
-		return replay_mark(th, t, rec->u.annotation.text);
+	if (rec->type == KT_REC_ANNOTATION) {
+		replay_mark(th, t, rec->u.annotation.text);
+		return 0;
+	}
 	th->last_replaced = 0;
 	if (th->n == th->cap) {
 		size_t cap = th->cap ? th->cap * 2 : 64;
@@ -368,7 +360,6 @@ merge_threads(struct dtrace *t)
 		free(t->th[i].recs);
 		free(t->th[i].io);
 		free(t->th[i].row);
-		free(t->th[i].tries);
 	}
 	qsort(one.recs, one.n, sizeof(*one.recs), cmp_rec_seq);
 	one.cap = one.capio = n;
