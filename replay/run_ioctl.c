@@ -12,6 +12,8 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -266,12 +268,17 @@ fd_scopes(struct rp_run *st, int32_t fd, int *scope, int *gem_scope)
 }
 
 void
-rp_mark_own(struct rp_run *st, const char *note)
+rp_mark_own(struct rp_run *st, const char *fmt, ...)
 {
 	struct kt_record rec;
+	char note[160];
+	va_list ap;
 
 	if (!st->recorder)
 		return;
+	va_start(ap, fmt);
+	vsnprintf(note, sizeof(note), fmt, ap);
+	va_end(ap);
 	memset(&rec, 0, sizeof(rec));
 	rec.type = KT_REC_ANNOTATION;
 	rec.u.annotation.text = note;
@@ -393,14 +400,20 @@ rp_run_ioctl(struct rp_run *st, const struct kt_record *rec)
 	if (c.wait_try && c.ret == 0 && rp_fhas(st->rows->we_result, c.size) &&
 	    rp_fget(st->rows->we_result, c.args, c.size) !=
 		    KFD_ABI_WAIT_RESULT_COMPLETE) {
-		/* Not released yet: compared when it completes (wait.c). */
-		rp_mark_own(st, KFD_REPLAY_TRY_NOTE);
+		/*
+		 * Not released yet: compared when it completes (wait.c). The
+		 * mark names the captured record, so that diff can give the
+		 * issue that ends the hold (KFD_REPLAY_DONE_NOTE) this place;
+		 * a wait that cannot be held is compared now, unmarked.
+		 */
 		if (st->in_retry) {
+			rp_mark_own(st, KFD_REPLAY_TRY_NOTE, rec->seq);
 			st->sum.ioctls--;
 			st->wait_still = 1;
 			return;
 		}
 		if (rp_wait_hold(st, rec) == 0) {
+			rp_mark_own(st, KFD_REPLAY_TRY_NOTE, rec->seq);
 			st->sum.ioctls--;
 			return;
 		}

@@ -270,8 +270,12 @@ run_wait(struct rp_mt *mt, struct rp_mt_worker *w, const struct kt_record *rec)
 	rp_wait_stand_in(st, rec);	/* if no CPU call released it */
 	st->wait_final = 1;
 	st->diverged_now = 0;
+	st->have_live = 0;
 	rp_run_ioctl(st, rec);
 	st->wait_final = 0;
+	/* The issue compared (if made): diff gives it the try's place. */
+	if (st->have_live)
+		rp_mark_own(st, KFD_REPLAY_DONE_NOTE, rec->seq);
 	if (!st->diverged_now)
 		st->sum.last_ok_seq = rec->seq;
 }

@@ -200,9 +200,13 @@ retry(struct rp_run *st, size_t i, int final)
 	st->wait_still = 0;
 	st->cur_seq = rec->seq;
 	st->diverged_now = 0;
+	st->have_live = 0;
 	rp_run_ioctl(st, rec);
 	st->wait_final = 0;
 	if (!st->wait_still) {
+		/* The issue compared (if made): diff gives it its try's place. */
+		if (st->have_live)
+			rp_mark_own(st, KFD_REPLAY_DONE_NOTE, rec->seq);
 		if (final && st->diverged_now)
 			rp_note(st, "no record before #%" PRIu64 " released this "
 				"wait, which completed in the capture", seq);

@@ -16,11 +16,20 @@
  *   analysis-gen edit IN OUT SEQ FIELD VALUE
  *	Copy a trace, changing one value of ioctl record SEQ: FIELD is
  *	"ret", "errno", or "in.NAME" / "out.NAME" of its schema row.
+ *   analysis-gen held OUT capture|replay|replay-v1
+ *	Waits on one event, as captured (three that completed, calls
+ *	between them) and as a serial replay with --record would have
+ *	them when it holds the first two at once and the third completes
+ *	meanwhile: the replay's tries, a try again, a set in the GPU's
+ *	stead and the issues that end the holds, with the replay's marks;
+ *	"replay-v1" as a replay before the marks had record numbers would
+ *	have them (no mark at the end of a hold; one wait held at a time).
  *
  * The facts the tests check are listed in analysis_gen.h.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -429,6 +438,126 @@ write_rich(const char *path, const struct variant *v)
 	return kt_writer_close(g.w);
 }
 
+/* The marks of a replay's recording (kfdtrace/replay.h), as written. */
+#define TRY_NOTE "kfdtrace-replay: the wait above is a try of record #%d, issued again"
+#define DONE_NOTE "kfdtrace-replay: the wait above completes the try of record #%d"
+#define GPU_NOTE "kfdtrace-replay: the set above stands in for the GPU"
+#define TRY_NOTE_V1 "kfdtrace-replay: the wait above is a try, issued again"
+
+/* A WAIT_EVENTS on event @id that completed, or a try that did not. */
+static void
+wait_rec(struct gen *g, const struct variant *v, uint32_t id, int done)
+{
+	struct kfd_abi_event_data ev = { .event_id = id };
+	struct kfd_abi_wait_events_args in = {
+		.events_ptr = v->cpu + 0x1000, .num_events = 1,
+		.wait_for_all = 1, .timeout = done ? 10000 : 0,
+	}, out = in;
+	struct kt_buf_image b = {
+		.flags = KT_BUF_BEFORE | KT_BUF_AFTER,
+		.addr = in.events_ptr, .len_before = sizeof(ev),
+		.len_after = sizeof(ev), .before = (const uint8_t *)&ev,
+		.after = (const uint8_t *)&ev,
+	};
+
+	out.wait_result = done ? KFD_ABI_WAIT_RESULT_COMPLETE :
+				 KFD_ABI_WAIT_RESULT_TIMEOUT;
+	g->ts = ioctl_rec(g, GEN_MAIN_TID, g->ts, v->fd_kfd, KFD_FILE_KFD,
+			  KFD_ABI_IOC_WAIT_EVENTS, &in, &out, sizeof(in), 0,
+			  3000, &b, 1) + 5000;
+}
+
+/* A replay's mark @fmt, with the capture's record number for a wait's. */
+static void __attribute__((format(printf, 2, 3)))
+mark(struct gen *g, const char *fmt, ...)
+{
+	char text[128];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	simple(g, GEN_MAIN_TID, KT_REC_ANNOTATION, text);
+}
+
+static int
+write_held(const char *path, const char *kind)
+{
+	const struct variant *v = &base;
+	struct kfd_abi_get_version_args ver = { 1, 16 };
+	struct kfd_abi_set_event_args set = { .event_id = v->eid };
+	int replay = !strcmp(kind, "replay"), v1 = !strcmp(kind, "replay-v1");
+	struct kt_header hdr;
+	struct gen g;
+	int a, b, rc;
+
+	if (!replay && !v1 && strcmp(kind, "capture"))
+		return -EINVAL;
+	kt_header_init(&hdr, "kfdtrace-test");
+	hdr.pid = GEN_MAIN_TID;
+	hdr.ppid = 1;
+	memset(&g, 0, sizeof(g));
+	g.t0 = hdr.start_monotonic;
+	g.ts = g.t0 + 1000000;
+	rc = kt_writer_open(path, &hdr, NULL, &g.w);
+	if (rc)
+		return rc;
+	open_rec(&g, "/dev/kfd", KFD_FILE_KFD, v->fd_kfd);
+	event(&g, v, 0);
+	/* The capture's records: the waits a and b are #3 and #4. */
+	a = (int)g.next_seq;
+	b = a + 1;
+	if (!replay && !v1) {
+		wait_rec(&g, v, v->eid, 1);
+		wait_rec(&g, v, v->eid, 1);
+		main_ioctl(&g, v, KFD_ABI_IOC_GET_VERSION, &ver, NULL,
+			   sizeof(ver), 0, 2);
+		wait_rec(&g, v, v->eid, 1);
+	} else if (replay) {
+		wait_rec(&g, v, v->eid, 0);
+		mark(&g, TRY_NOTE, a);
+		wait_rec(&g, v, v->eid, 0);
+		mark(&g, TRY_NOTE, b);
+		main_ioctl(&g, v, KFD_ABI_IOC_GET_VERSION, &ver, NULL,
+			   sizeof(ver), 0, 2);
+		/* The third wait, unmarked: complete at once. */
+		wait_rec(&g, v, v->eid, 1);
+		/* b again, still held; then b's end before a's. */
+		wait_rec(&g, v, v->eid, 0);
+		mark(&g, TRY_NOTE, b);
+		wait_rec(&g, v, v->eid, 1);
+		mark(&g, DONE_NOTE, b);
+		main_ioctl(&g, v, KFD_ABI_IOC_SET_EVENT, &set, NULL,
+			   sizeof(set), 0, 2);
+		mark(&g, GPU_NOTE);
+		wait_rec(&g, v, v->eid, 1);
+		mark(&g, DONE_NOTE, a);
+	} else {
+		/*
+		 * Before the numbers: the next wait on the same events ends a
+		 * hold, so only one could be held at a time; a's try, a again,
+		 * a's end, then b and the third at once.
+		 */
+		wait_rec(&g, v, v->eid, 0);
+		mark(&g, TRY_NOTE_V1);
+		wait_rec(&g, v, v->eid, 0);
+		mark(&g, TRY_NOTE_V1);
+		wait_rec(&g, v, v->eid, 1);
+		wait_rec(&g, v, v->eid, 1);
+		main_ioctl(&g, v, KFD_ABI_IOC_GET_VERSION, &ver, NULL,
+			   sizeof(ver), 0, 2);
+		wait_rec(&g, v, v->eid, 1);
+	}
+	main_ioctl(&g, v, KFD_ABI_IOC_GET_VERSION, &ver, NULL, sizeof(ver), 0,
+		   2);
+	destroy_event(&g, v, 0);
+	if (g.failed) {
+		kt_writer_close(g.w);
+		return -EIO;
+	}
+	return kt_writer_close(g.w);
+}
+
 /* Copy a trace, changing one value of one ioctl record. */
 static int
 edit(const char *in, const char *out, uint64_t seq, const char *field,
@@ -511,12 +640,15 @@ main(int argc, char **argv)
 		else if (argc > 3 && !strcmp(argv[3], "extra"))
 			v.extra = 1;
 		rc = write_rich(argv[2], &v);
+	} else if (argc == 4 && !strcmp(argv[1], "held")) {
+		rc = write_held(argv[2], argv[3]);
 	} else if (argc == 7 && !strcmp(argv[1], "edit")) {
 		rc = edit(argv[2], argv[3], strtoull(argv[4], NULL, 0), argv[5],
 			  strtoull(argv[6], NULL, 0));
 	} else {
 		fprintf(stderr, "usage: analysis-gen rich OUT [base|remap|extra]\n"
-			"       analysis-gen edit IN OUT SEQ FIELD VALUE\n");
+			"       analysis-gen edit IN OUT SEQ FIELD VALUE\n"
+			"       analysis-gen held OUT capture|replay|replay-v1\n");
 		return 2;
 	}
 	if (rc) {

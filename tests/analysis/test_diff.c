@@ -3,8 +3,8 @@
  * kfdtrace diff: a trace against itself, against the same program on a
  * machine that hands out other ids, against a copy with one result
  * changed, against a run with one extra call, against a damaged copy, two
- * real recordings of AMD's thunk on profiles with different gpu_ids, and a
- * recording against its replay.
+ * real recordings of AMD's thunk on profiles with different gpu_ids, a
+ * recording against its replay, and waits a replay held, by its marks.
  *
  * Usage: test-diff KFDTRACE ANALYSIS-GEN [HSAKMT-APP]
  */
@@ -289,6 +289,36 @@ test_capture_vs_replay(void **state)
 	tc_run_free(&res);
 }
 
+/*
+ * A replay's marks: two waits on one event held at once, a third that
+ * completes meanwhile, a try again, a set in the GPU's stead, the holds
+ * ending in the other order. Each issue that ends a hold takes the place
+ * of its own try (by the record its mark names), the third keeps its own:
+ * equal to the capture. So is a replay's recording from before the
+ * numbers (the next wait on the same events ends the hold).
+ */
+static void
+test_held_marks(void **state)
+{
+	static const char *const kinds[] = { "replay", "replay-v1" };
+	char name[32];
+	struct tc_run res;
+	unsigned int i;
+
+	(void)state;
+	GEN("held", tmp_path("held.kft"), "capture");
+	for (i = 0; i < 2; i++) {
+		snprintf(name, sizeof(name), "held-%s.kft", kinds[i]);
+		GEN("held", tmp_path(name), (char *)kinds[i]);
+		RUN(&res, "diff", tmp_path("held.kft"), tmp_path(name));
+		if (res.status != 0)
+			print_message("%s", res.out);
+		assert_int_equal(res.status, 0);
+		assert_non_null(strstr(res.out, "equal: 7 ioctls in 1 thread"));
+		tc_run_free(&res);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -301,6 +331,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_trouble),
 		cmocka_unit_test(test_recorded_profiles),
 		cmocka_unit_test(test_capture_vs_replay),
+		cmocka_unit_test(test_held_marks),
 	};
 
 	hsakmt_app = argc > 3 ? argv[3] : NULL;

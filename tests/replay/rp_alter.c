@@ -4,7 +4,7 @@
  * tests:
  *
  *   rp_alter IN OUT SEQ FIELD VALUE
- *   rp_alter IN OUT drop NAME,...
+ *   rp_alter IN OUT drop NAME|SEQ,...
  *   rp_alter IN OUT move SEQ TO
  *
  * FIELD is an output field of the ioctl at sequence number SEQ (its
@@ -12,10 +12,11 @@
  * VALUE), "errno" (the call then failed with VALUE), or "ts" (the record,
  * of any type, entered at VALUE ns). For an mmap record,
  * FIELD "addr" moves the mapping: the requested address and the result
- * become VALUE. "drop" leaves out every ioctl of the named kinds. "move" renumbers
- * the record SEQ to TO and shifts the ones between by one, so that it
- * alone changes place in sequence order (the numbers stay dense). Every
- * other record is copied as read; the writer adds its own END.
+ * become VALUE. "drop" leaves out every ioctl of the named kinds, and
+ * those with the sequence numbers given (items all digits). "move"
+ * renumbers the record SEQ to TO and shifts the ones between by one, so
+ * that it alone changes place in sequence order (the numbers stay dense).
+ * Every other record is copied as read; the writer adds its own END.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -39,7 +40,7 @@ main(int argc, char **argv)
 
 	if (!(argc == 6 || (argc == 5 && !strcmp(argv[3], "drop")))) {
 		fprintf(stderr, "usage: rp_alter IN OUT SEQ FIELD VALUE\n"
-			"       rp_alter IN OUT drop NAME,...\n"
+			"       rp_alter IN OUT drop NAME|SEQ,...\n"
 			"       rp_alter IN OUT move SEQ TO\n");
 		return 2;
 	}
@@ -78,13 +79,15 @@ main(int argc, char **argv)
 		if (drop && rec.type == KT_REC_IOCTL) {
 			const struct kfd_ioctl_desc *d = kfd_schema_lookup(
 				rec.u.ioctl.file_kind, rec.u.ioctl.request);
-			char list[512], *tok, *save;
+			char list[4096], *tok, *save;
 			int hit = 0;
 
 			snprintf(list, sizeof(list), "%s", drop);
-			for (tok = strtok_r(list, ",", &save); tok && d;
+			for (tok = strtok_r(list, ",", &save); tok;
 			     tok = strtok_r(NULL, ",", &save))
-				hit |= !strcmp(tok, d->name);
+				hit |= tok[strspn(tok, "0123456789")] ?
+				       d && !strcmp(tok, d->name) :
+				       strtoull(tok, NULL, 10) == rec.seq;
 			if (hit) {
 				done = 1;
 				continue;

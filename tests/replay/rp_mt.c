@@ -12,11 +12,18 @@
  * thread sets 250 ms later: a wait that is in the kernel while the call
  * that releases it runs, for the test that --threads replays it so.
  *
- * Usage: rp_mt THREADS [ROUNDS] | rp_mt block. It prints the file the thunk was loaded
- * from ("thunk: PATH"). Unexpected statuses go to stderr and make the exit
- * status 1.
+ * `rp_mt held [ROUNDS]` has one thread wait on one event ROUNDS times,
+ * each wait released by a SET_EVENT of its own from the main thread,
+ * made once the previous wait has returned: many waits on the same
+ * events, for the test that a replay holding several of them at once
+ * pairs each try with its own completion.
+ *
+ * Usage: rp_mt THREADS [ROUNDS] | rp_mt block | rp_mt held [ROUNDS]. It
+ * prints the file the thunk was loaded from ("thunk: PATH"). Unexpected
+ * statuses go to stderr and make the exit status 1.
  */
 #include <pthread.h>
+#include <semaphore.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,6 +122,45 @@ blocked(void *arg)
 	return NULL;
 }
 
+static sem_t returned;
+
+static void *
+held_waits(void *arg)
+{
+	unsigned int i;
+
+	(void)arg;
+	for (i = 0; i < rounds; i++) {
+		rp_kmt_check(hsaKmtWaitOnEvent(events[0], 10000), "WaitOnEvent");
+		sem_post(&returned);
+	}
+	return NULL;
+}
+
+/*
+ * rp_mt held: a set for each wait, made while it waits (most likely: the
+ * pause lets it get into the kernel) and only once the one before
+ * returned, so that no set releases two waits.
+ */
+static void
+held(void)
+{
+	struct timespec ts = { 0, 1000 * 1000 };
+	pthread_t t;
+	unsigned int i;
+
+	sem_init(&returned, 0, 0);
+	pthread_create(&t, NULL, held_waits, NULL);
+	for (i = 0; i < rounds; i++) {
+		nanosleep(&ts, NULL);
+		rp_kmt_check(hsaKmtSetEvent(events[0]), "SetEvent");
+		while (sem_wait(&returned) != 0)
+			;
+	}
+	pthread_join(t, NULL);
+	sem_destroy(&returned);
+}
+
 /* rp_mt block: the wait is entered long before its set. */
 static void
 block(void)
@@ -137,12 +183,14 @@ main(int argc, char **argv)
 	HSAuint32 n;
 	unsigned int i;
 	int block_mode = argc > 1 && !strcmp(argv[1], "block");
+	int held_mode = argc > 1 && !strcmp(argv[1], "held");
 
-	nthreads = block_mode ? 1 : argc > 1 ? (unsigned int)atoi(argv[1]) : 2;
+	nthreads = block_mode || held_mode ? 1 :
+		   argc > 1 ? (unsigned int)atoi(argv[1]) : 2;
 	rounds = argc > 2 ? (unsigned int)atoi(argv[2]) : 24;
 	if (nthreads < 1 || nthreads > RP_MT_MAX || rounds < 1 || rounds > 256) {
-		fprintf(stderr, "usage: rp_mt THREADS(1-%d) [ROUNDS(1-256)]\n",
-			RP_MT_MAX);
+		fprintf(stderr, "usage: rp_mt THREADS(1-%d) [ROUNDS(1-256)] | "
+			"block | held [ROUNDS]\n", RP_MT_MAX);
 		return 2;
 	}
 	/* Which thunk: the tests run this on AMD's and on ours. */
@@ -170,9 +218,11 @@ main(int argc, char **argv)
 	}
 	if (block_mode)
 		block();
-	for (i = 0; i < nthreads && !block_mode; i++)
+	else if (held_mode)
+		held();
+	for (i = 0; i < nthreads && !block_mode && !held_mode; i++)
 		pthread_create(&t[i], NULL, worker, (void *)(uintptr_t)i);
-	for (i = 0; i < nthreads && !block_mode; i++)
+	for (i = 0; i < nthreads && !block_mode && !held_mode; i++)
 		pthread_join(t[i], NULL);
 	for (i = 0; i < nthreads; i++) {
 		drain(&boxes[i]);

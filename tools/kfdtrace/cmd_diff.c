@@ -17,6 +17,7 @@
  * records only).
  */
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +42,16 @@ enum {
 /* Extra calls listed in full for one divergence. */
 #define DIFF_MAX_LISTED 8
 
+/*
+ * A replay's try of a wait it held (KFD_REPLAY_TRY_NOTE): the slot in
+ * recs the try keeps, which the issue that ends the hold takes.
+ */
+struct dtry {
+	size_t slot;
+	uint64_t of;			/* the captured record it tries */
+	int v1;				/* of unknown: KFD_REPLAY_TRY_NOTE_V1 */
+};
+
 struct dthread {
 	uint32_t tid;
 	uint64_t first_seq;
@@ -49,8 +60,9 @@ struct dthread {
 	size_t *io;			/* indices of the ioctls in recs */
 	const struct kfd_ioctl_desc **row;	/* each ioctl's schema row */
 	size_t nio, capio;
-	size_t tries[8];		/* recs slots of a replay's held waits */
-	unsigned int ntries;
+	struct dtry *tries;		/* a replay's waits held, any number */
+	size_t ntries, captries;
+	size_t nv1;			/* tries among them of unknown record */
 	size_t last_replaced;		/* 1 + the slot the last record took */
 };
 
@@ -162,60 +174,174 @@ last_is(const struct dthread *th, const char *name)
 }
 
 /*
- * A replay's mark @text (KFD_REPLAY_TRY_NOTE or _GPU_NOTE) on the call
- * before it: a set in the GPU's stead is left out; a wait's try keeps its
- * place, where the capture's wait was, and the issue that completes it
- * later takes that place (replace_try()).
+ * Whether @text is the note @fmt, a format with one "%" PRIu64 (the
+ * captured record's number, into @seq).
  */
+static int
+note_is(const char *text, const char *fmt, uint64_t *seq)
+{
+	const char *conv = strchr(fmt, '%');
+	size_t pre = (size_t)(conv - fmt);
+	char *end;
+
+	if (strncmp(text, fmt, pre) || text[pre] < '0' || text[pre] > '9')
+		return 0;
+	*seq = strtoull(text + pre, &end, 10);
+	return !strcmp(end, conv + strlen("%" PRIu64));
+}
+
+/* What a replay's annotation says of the call before it. */
+enum dmark { DM_NONE, DM_GPU, DM_TRY, DM_DONE, DM_TRY_V1 };
+
+static enum dmark
+mark_of(const struct kt_record *rec, uint64_t *of)
+{
+	const char *text = rec->u.annotation.text;
+
+	*of = 0;
+	if (!text)
+		return DM_NONE;
+	if (!strcmp(text, KFD_REPLAY_GPU_NOTE))
+		return DM_GPU;
+	if (note_is(text, KFD_REPLAY_TRY_NOTE, of))
+		return DM_TRY;
+	if (note_is(text, KFD_REPLAY_DONE_NOTE, of))
+		return DM_DONE;
+	if (!strcmp(text, KFD_REPLAY_TRY_NOTE_V1))
+		return DM_TRY_V1;
+	return DM_NONE;
+}
+
+/* The held try of captured record @of, or (@v1) the one at @slot. */
+static struct dtry *
+find_try(struct dthread *th, int v1, uint64_t of, size_t slot)
+{
+	for (size_t k = 0; k < th->ntries; k++)
+		if (th->tries[k].v1 == v1 &&
+		    (v1 ? th->tries[k].slot == slot : th->tries[k].of == of))
+			return &th->tries[k];
+	return NULL;
+}
+
+static int
+add_try(struct dthread *th, int v1, uint64_t of, size_t slot)
+{
+	if (th->ntries == th->captries) {
+		/* A serial replay holds up to 256 waits at once. */
+		size_t cap = th->captries ? 2 * th->captries : 16;
+		struct dtry *v = realloc(th->tries, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		th->tries = v;
+		th->captries = cap;
+	}
+	th->tries[th->ntries].slot = slot;
+	th->tries[th->ntries].of = of;
+	th->tries[th->ntries++].v1 = v1;
+	th->nv1 += !!v1;
+	return 0;
+}
+
 static void
-replay_mark(struct dthread *th, struct dtrace *t, const char *text)
+drop_try(struct dthread *th, struct dtry *t)
+{
+	th->nv1 -= !!t->v1;
+	*t = th->tries[--th->ntries];
+}
+
+/* The wait kept last in @th goes into slot @at, its try's place. */
+static void
+take_place(struct dthread *th, struct dtrace *t, size_t at)
+{
+	struct kt_record *c = th->recs[th->n - 1];
+
+	c->seq = th->recs[at]->seq;	/* where the capture had it */
+	free(th->recs[at]);
+	th->recs[at] = c;
+	th->n--;
+	th->nio--;
+	t->ioctls--;
+}
+
+/* The call kept last in @th is left out. */
+static void
+drop_last(struct dthread *th, struct dtrace *t)
+{
+	free(th->recs[--th->n]);
+	th->nio--;
+	t->ioctls--;
+}
+
+/*
+ * A replay's mark @m on the call before it: a set in the GPU's stead is
+ * left out; a wait's try keeps its place, where the capture had the wait
+ * (a try of a wait already held is the same wait again, and goes); the
+ * issue that ends the hold, marked with the same captured record, takes
+ * that place. A replay before the numbers (KFD_REPLAY_TRY_NOTE_V1) marked
+ * no end of a hold: the next wait on the same events takes the place
+ * (replace_try()), which is right while one such wait is held at a time.
+ */
+static int
+replay_mark(struct dthread *th, struct dtrace *t, enum dmark m, uint64_t of)
 {
 	size_t slot, replaced = th->last_replaced;
+	struct dtry *held;
 
 	th->last_replaced = 0;
-	if (!strcmp(text, KFD_REPLAY_GPU_NOTE)) {
-		if (last_is(th, "SET_EVENT")) {
-			free(th->recs[--th->n]);
-			th->nio--;
-			t->ioctls--;
+	switch (m) {
+	case DM_GPU:
+		if (last_is(th, "SET_EVENT"))
+			drop_last(th, t);
+		return 0;
+	case DM_TRY:
+		if (!last_is(th, "WAIT_EVENTS"))
+			return 0;
+		if (find_try(th, 0, of, 0)) {
+			drop_last(th, t);
+			return 0;
 		}
-		return;
+		return add_try(th, 0, of, th->n - 1);
+	case DM_DONE:
+		if (!last_is(th, "WAIT_EVENTS") ||
+		    !(held = find_try(th, 0, of, 0)))
+			return 0;
+		slot = held->slot;
+		drop_try(th, held);
+		take_place(th, t, slot);
+		return 0;
+	case DM_TRY_V1:
+		if (replaced)
+			slot = replaced - 1;	/* a try again, in a try's place */
+		else if (last_is(th, "WAIT_EVENTS"))
+			slot = th->n - 1;
+		else
+			return 0;
+		if (find_try(th, 1, 0, slot))
+			return 0;
+		return add_try(th, 1, 0, slot);
+	default:
+		return 0;
 	}
-	if (replaced)
-		slot = replaced - 1;	/* a try again, in a try's place */
-	else if (last_is(th, "WAIT_EVENTS"))
-		slot = th->n - 1;
-	else
-		return;
-	for (unsigned int k = 0; k < th->ntries; k++)
-		if (th->tries[k] == slot)
-			return;
-	if (th->ntries < sizeof(th->tries) / sizeof(th->tries[0]))
-		th->tries[th->ntries++] = slot;
 }
 
 /*
  * @c, a WAIT_EVENTS just kept at the end of @th: if a try of the same
- * wait is held, it goes into the try's place instead.
+ * wait is held with KFD_REPLAY_TRY_NOTE_V1, it goes into the try's place.
  */
 static void
 replace_try(struct dthread *th, struct dtrace *t)
 {
 	struct kt_record *c = th->recs[th->n - 1];
 
-	for (unsigned int k = 0; k < th->ntries; k++) {
-		size_t at = th->tries[k];
+	for (size_t k = 0; k < th->ntries; k++) {
+		size_t at = th->tries[k].slot;
 
-		if (!same_wait(th->recs[at], c))
+		if (!th->tries[k].v1 || !same_wait(th->recs[at], c))
 			continue;
-		c->seq = th->recs[at]->seq;	/* where the capture had it */
-		free(th->recs[at]);
-		th->recs[at] = c;
-		th->n--;
-		th->nio--;
-		t->ioctls--;
+		take_place(th, t, at);
 		/* held again if a try note follows (it names slot 'at') */
-		th->tries[k] = th->tries[--th->ntries];
+		drop_try(th, &th->tries[k]);
 		th->last_replaced = at + 1;
 		return;
 	}
@@ -226,19 +352,17 @@ keep(struct dtrace *t, const struct kt_record *rec)
 {
 	struct dthread *th;
 	struct kt_record *c;
+	enum dmark m = DM_NONE;
+	uint64_t of = 0;
 
 	if (rec->type == KT_REC_ANNOTATION &&
-	    (!rec->u.annotation.text ||
-	     (strcmp(rec->u.annotation.text, KFD_REPLAY_TRY_NOTE) &&
-	      strcmp(rec->u.annotation.text, KFD_REPLAY_GPU_NOTE))))
+	    (m = mark_of(rec, &of)) == DM_NONE)
 		return 0;
 	th = thread_for(t, rec->tid, rec->seq);
 	if (!th)
 		return -1;
-	if (rec->type == KT_REC_ANNOTATION) {
-		replay_mark(th, t, rec->u.annotation.text);
-		return 0;
-	}
+	if (rec->type == KT_REC_ANNOTATION)
+		return replay_mark(th, t, m, of);
 	th->last_replaced = 0;
 	if (th->n == th->cap) {
 		size_t cap = th->cap ? th->cap * 2 : 64;
@@ -274,7 +398,7 @@ keep(struct dtrace *t, const struct kt_record *rec)
 		t->ioctls++;
 	}
 	th->recs[th->n++] = c;
-	if (th->ntries && last_is(th, "WAIT_EVENTS"))
+	if (th->nv1 && last_is(th, "WAIT_EVENTS"))
 		replace_try(th, t);
 	return 0;
 }
@@ -360,6 +484,7 @@ merge_threads(struct dtrace *t)
 		free(t->th[i].recs);
 		free(t->th[i].io);
 		free(t->th[i].row);
+		free(t->th[i].tries);	/* done with at load */
 	}
 	qsort(one.recs, one.n, sizeof(*one.recs), cmp_rec_seq);
 	one.cap = one.capio = n;
@@ -390,6 +515,7 @@ unload(struct dtrace *t)
 		free(t->th[i].recs);
 		free(t->th[i].io);
 		free(t->th[i].row);
+		free(t->th[i].tries);
 	}
 	free(t->th);
 	if (t->r)

@@ -26,6 +26,7 @@
 #ifndef KFDTRACE_REPLAY_H
 #define KFDTRACE_REPLAY_H
 
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -147,13 +148,23 @@ struct kfd_replay;
 
 /*
  * The annotations a recording of a replay (--record) has right after a
- * call of the replayer's own, not one of the capture's: a WAIT_EVENTS it
- * issued only to see whether it completes yet (timeout 0) and issues
- * again later, and a SET_EVENT it made in the GPU's stead. `kfdtrace
- * diff` leaves such calls out.
+ * call that is not simply one of the capture's: a WAIT_EVENTS it issued
+ * only to see whether it completes yet (timeout 0) and holds to issue
+ * again later (TRY), the issue of a held wait that ends its hold, which
+ * is the one compared (DONE), and a SET_EVENT the replayer made in the
+ * GPU's stead (GPU). TRY and DONE are printf formats of the captured
+ * record's number (a uint64_t), so that `kfdtrace diff` puts the wait
+ * that ends a hold in the place of its own try, where the capture had it,
+ * even with several waits on the same events held at once. diff leaves
+ * the GPU's sets out. KFD_REPLAY_TRY_NOTE_V1 is the TRY of replays before
+ * the numbers, which marked no DONE; diff still reads it.
  */
-#define KFD_REPLAY_TRY_NOTE "kfdtrace-replay: the wait above is a try, issued again"
+#define KFD_REPLAY_TRY_NOTE \
+	"kfdtrace-replay: the wait above is a try of record #%" PRIu64 ", issued again"
+#define KFD_REPLAY_DONE_NOTE \
+	"kfdtrace-replay: the wait above completes the try of record #%" PRIu64
 #define KFD_REPLAY_GPU_NOTE "kfdtrace-replay: the set above stands in for the GPU"
+#define KFD_REPLAY_TRY_NOTE_V1 "kfdtrace-replay: the wait above is a try, issued again"
 
 /*
  * kfd_replay_open() - read a trace and build its object model.
