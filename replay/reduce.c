@@ -16,6 +16,13 @@
  * at capture, the target's failure included), or when the predicate
  * exits 0. The search is deterministic: the same input and options try
  * the same candidates in the same order.
+ *
+ * The files of one run (a process tree) are reduced together: the records
+ * of every process are candidates, each file's dependencies are its own
+ * process's, and a candidate is the whole tree, replayed as one (so what
+ * crosses processes, an IPC export and its import, stays when the replay
+ * needs it). Each file's records are taken in sequence order: a thread's
+ * buffer may reach the file after another's later records.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -36,16 +43,25 @@
 
 extern char **environ;
 
+/* One trace of the run: its records are rec[first, first + n). */
+struct red_file {
+	struct kt_header hdr;
+	size_t first, n;
+	char path[112];		/* its candidate */
+};
+
 struct red {
 	const struct kfd_reduce_opts *o;
-	struct kt_header hdr;
-	struct kt_record **rec;	/* the trace, END left out */
+	struct red_file f[KFD_REPLAY_MAX_TREE];
+	unsigned int nf;
+	unsigned int tf;	/* the file holding the target */
+	struct kt_record **rec;	/* the traces, END left out, in seq order */
 	size_t n;
 	uint32_t **dep;		/* dep[i]: records i uses, each < i */
 	uint32_t *ndep;
 	uint8_t *pinned;	/* never removed */
 	size_t target;		/* index of the target record */
-	char dir[64], path[96];	/* candidates go to path */
+	char dir[64];		/* candidates go to the files' paths */
 	char seq[32];		/* the target's seq, for --to */
 	uint64_t tests;
 	double t0;
@@ -93,21 +109,19 @@ on_id(void *ctx, unsigned int kind, uint64_t value, int how)
 	}
 }
 
-/* What each record uses, from earlier records: ids, fds, mappings. */
+/*
+ * What each record of file @f uses, from earlier records of its process:
+ * ids, fds, mappings.
+ */
 static int
-build_deps(struct red *d)
+build_deps(struct red *d, const struct red_file *f)
 {
 	struct rp_map made = { 0 }, fds = { 0 }, maps = { 0 };
 	struct ids_ctx c = { .d = d, .made = &made };
 	uint64_t j;
 	int r = 0;
 
-	d->dep = calloc(d->n, sizeof(*d->dep));
-	d->ndep = calloc(d->n, sizeof(*d->ndep));
-	d->pinned = calloc(d->n, 1);
-	if (!d->dep || !d->ndep || !d->pinned)
-		return -ENOMEM;
-	for (size_t i = 0; i < d->n && !r; i++) {
+	for (size_t i = f->first; i < f->first + f->n && !r; i++) {
 		const struct kt_record *rec = d->rec[i];
 		int32_t fd = -1, made_fd = -1;
 
@@ -179,16 +193,17 @@ close_keep(const struct red *d, uint8_t *keep)
 }
 
 static int
-write_trace(const struct red *d, const uint8_t *keep, const char *path)
+write_file(const struct red *d, const struct red_file *f, const uint8_t *keep,
+	   const char *path)
 {
 	struct kt_writer *w;
 	int r;
 
 	unlink(path);	/* the writer does not overwrite */
-	r = kt_writer_open(path, &d->hdr, NULL, &w);
+	r = kt_writer_open(path, &f->hdr, NULL, &w);
 	if (r < 0)
 		return r;
-	for (size_t i = 0; i < d->n && r >= 0; i++)
+	for (size_t i = f->first; i < f->first + f->n && r >= 0; i++)
 		if (keep[i])
 			r = kt_writer_append(w, d->rec[i]);
 	if (r < 0) {
@@ -196,6 +211,17 @@ write_trace(const struct red *d, const uint8_t *keep, const char *path)
 		return r;
 	}
 	return kt_writer_close(w);
+}
+
+/* The candidate @keep, every file to its path. */
+static int
+write_trace(const struct red *d, const uint8_t *keep)
+{
+	int r = 0;
+
+	for (unsigned int k = 0; k < d->nf && r >= 0; k++)
+		r = write_file(d, &d->f[k], keep, d->f[k].path);
+	return r;
 }
 
 /* Run @argv with its output thrown away; its exit status, or -1. */
@@ -219,7 +245,7 @@ run_quiet(char *const *argv)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-/* Does the trace at d->path show the target? */
+/* Does the candidate (the files at their paths) show the target? */
 static int
 shows(struct red *d)
 {
@@ -228,16 +254,20 @@ shows(struct red *d)
 
 	d->tests++;
 	if (o->predicate) {
-		char *argv[] = { "/bin/sh", "-c", NULL, "kfdtrace-reduce", d->path,
-				 NULL };
+		char *argv[KFD_REPLAY_MAX_TREE + 5] = { "/bin/sh", "-c", NULL,
+							"kfdtrace-reduce" };
 		char cmd[4200];
 
-		snprintf(cmd, sizeof(cmd), "%s \"$1\"", o->predicate);
+		/* "$1" is the root's file; the others follow it. */
+		snprintf(cmd, sizeof(cmd), "%s %s", o->predicate,
+			 d->nf > 1 ? "\"$@\"" : "\"$1\"");
 		argv[2] = cmd;
+		for (unsigned int k = 0; k < d->nf; k++)
+			argv[4 + k] = (char *)d->f[k].path;
 		d->last_status = run_quiet(argv);
 		return d->last_status == 0;
 	} else {
-		char *argv[12];
+		char *argv[KFD_REPLAY_MAX_TREE + 12];
 		int n = 0;
 
 		argv[n++] = (char *)o->kfdtrace;
@@ -248,11 +278,19 @@ shows(struct red *d)
 			argv[n++] = sim;
 		}
 		argv[n++] = "--verify=results";
-		argv[n++] = "--to";
-		argv[n++] = d->seq;
+		/*
+		 * One trace stops at the target. A tree is replayed whole:
+		 * nothing after the target is left in its file, and the
+		 * other processes' calls must all return as captured.
+		 */
+		if (d->nf == 1) {
+			argv[n++] = "--to";
+			argv[n++] = d->seq;
+		}
 		argv[n++] = "--wait-timeout";
 		argv[n++] = "1000";
-		argv[n++] = d->path;
+		for (unsigned int k = 0; k < d->nf; k++)
+			argv[n++] = (char *)d->f[k].path;
 		argv[n] = NULL;
 		return run_quiet(argv) == 0;
 	}
@@ -270,7 +308,7 @@ try_keep(struct red *d, uint8_t *keep, uint8_t *best)
 		d->over = 1;
 		return 0;
 	}
-	if (write_trace(d, keep, d->path) < 0 || !shows(d))
+	if (write_trace(d, keep) < 0 || !shows(d))
 		return 0;
 	memcpy(best, keep, d->n);
 	return 1;
@@ -348,25 +386,35 @@ ddmin(struct red *d, uint8_t *best)
 }
 
 static int
-load(struct red *d, const char *in)
+cmp_seq(const void *a, const void *b)
+{
+	const struct kt_record *x = *(const struct kt_record *const *)a;
+	const struct kt_record *y = *(const struct kt_record *const *)b;
+
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Append the records of trace @in as file @f, in sequence order. */
+static int
+load(struct red *d, struct red_file *f, const char *in, size_t *cap)
 {
 	struct kt_reader *rd;
 	struct kt_record rec;
-	size_t cap = 0;
 	int r;
 
 	r = kt_reader_open(in, &rd);
 	if (r < 0)
 		return r;
-	d->hdr = *kt_reader_header(rd);
+	f->hdr = *kt_reader_header(rd);
+	f->first = d->n;
 	while ((r = kt_reader_next(rd, &rec)) > 0) {
 		if (rec.type == KT_REC_END)
 			continue;
-		if (d->n == cap) {
+		if (d->n == *cap) {
 			struct kt_record **v;
 
-			cap = cap ? 2 * cap : 1024;
-			v = realloc(d->rec, cap * sizeof(*v));
+			*cap = *cap ? 2 * *cap : 1024;
+			v = realloc(d->rec, *cap * sizeof(*v));
 			if (!v) {
 				r = -ENOMEM;
 				break;
@@ -381,6 +429,9 @@ load(struct red *d, const char *in)
 		d->n++;
 	}
 	kt_reader_close(rd);
+	f->n = d->n - f->first;
+	if (r >= 0 && f->n)
+		qsort(d->rec + f->first, f->n, sizeof(*d->rec), cmp_seq);
 	return r < 0 ? r : 0;
 }
 
@@ -435,31 +486,54 @@ red_free(struct red *d)
 	free(d->dep);
 	free(d->ndep);
 	free(d->pinned);
-	if (d->path[0])
-		unlink(d->path);
+	for (unsigned int k = 0; k < d->nf; k++)
+		if (d->f[k].path[0])
+			unlink(d->f[k].path);
 	if (d->dir[0])
 		rmdir(d->dir);
 }
 
+/* The file of file @k's result: OUT, and OUT.<pid> for the others. */
+static void
+out_path(const struct red *d, unsigned int k, const char *out, char *buf,
+	 size_t len)
+{
+	if (k == 0)
+		snprintf(buf, len, "%s", out);
+	else
+		snprintf(buf, len, "%s.%d", out, (int)d->f[k].hdr.pid);
+}
+
 int
-kfd_reduce(const char *in, const char *out, const struct kfd_reduce_opts *o,
-	   struct kfd_reduce_result *res, char *err, size_t errlen)
+kfd_reduce(const char *const *in, unsigned int nin, const char *out,
+	   const struct kfd_reduce_opts *o, struct kfd_reduce_result *res,
+	   char *err, size_t errlen)
 {
 	struct red d = { .o = o };
 	uint8_t *best = NULL;
+	size_t cap = 0;
+	char path[4200];
 	long t;
-	int r;
+	int r = 0;
 
 	memset(res, 0, sizeof(*res));
 	d.t0 = (double)kfd_dispatch_now() / 1e9;
-	r = load(&d, in);
-	if (r < 0) {
-		snprintf(err, errlen, "%s: %s", in, kt_strerror(r));
-		goto out;
+	if (!nin || nin > KFD_REPLAY_MAX_TREE) {
+		snprintf(err, errlen, "one to %d traces (the files of one run)",
+			 KFD_REPLAY_MAX_TREE);
+		return -EINVAL;
 	}
+	for (d.nf = 0; d.nf < nin && r == 0; d.nf++) {
+		r = load(&d, &d.f[d.nf], in[d.nf], &cap);
+		if (r < 0)
+			snprintf(err, errlen, "%s: %s", in[d.nf], kt_strerror(r));
+	}
+	if (r < 0)
+		goto out;
 	t = find_target(&d);
 	if (t < 0) {
-		snprintf(err, errlen, "%s: %s", in, o->target_seq != UINT64_MAX ?
+		snprintf(err, errlen, "%s: %s", nin > 1 ? "these traces" : in[0],
+			 o->target_seq != UINT64_MAX ?
 			 "no record with that number" :
 			 "no failed ioctl to reduce to (give --target, or "
 			 "--predicate with --target)");
@@ -467,6 +541,8 @@ kfd_reduce(const char *in, const char *out, const struct kfd_reduce_opts *o,
 		goto out;
 	}
 	d.target = (size_t)t;
+	for (d.tf = 0; d.tf + 1 < d.nf && d.f[d.tf + 1].first <= d.target; d.tf++)
+		;
 	res->target_seq = d.rec[t]->seq;
 	snprintf(d.seq, sizeof(d.seq), "%" PRIu64, d.rec[t]->seq);
 	snprintf(d.dir, sizeof(d.dir), "/tmp/kfdtrace-reduce-XXXXXX");
@@ -476,9 +552,16 @@ kfd_reduce(const char *in, const char *out, const struct kfd_reduce_opts *o,
 		snprintf(err, errlen, "a scratch directory: %s", strerror(-r));
 		goto out;
 	}
-	snprintf(d.path, sizeof(d.path), "%s/candidate.kft", d.dir);
-	best = malloc(d.n);
-	r = best ? build_deps(&d) : -ENOMEM;
+	for (unsigned int k = 0; k < d.nf; k++)
+		snprintf(d.f[k].path, sizeof(d.f[k].path), "%s/candidate-%u.kft",
+			 d.dir, k);
+	best = malloc(d.n ? d.n : 1);
+	d.dep = calloc(d.n ? d.n : 1, sizeof(*d.dep));
+	d.ndep = calloc(d.n ? d.n : 1, sizeof(*d.ndep));
+	d.pinned = calloc(d.n ? d.n : 1, 1);
+	r = best && d.dep && d.ndep && d.pinned ? 0 : -ENOMEM;
+	for (unsigned int k = 0; k < d.nf && !r; k++)
+		r = build_deps(&d, &d.f[k]);
 	if (r < 0) {
 		snprintf(err, errlen, "%s", strerror(-r));
 		goto out;
@@ -487,9 +570,9 @@ kfd_reduce(const char *in, const char *out, const struct kfd_reduce_opts *o,
 	count(&d, best, &res->records_before, &res->ioctls_before);
 	/* The whole trace first: a target that does not show there is not
 	 * reduced. */
-	r = write_trace(&d, best, d.path);
+	r = write_trace(&d, best);
 	if (r < 0) {
-		snprintf(err, errlen, "%s: %s", d.path, kt_strerror(r));
+		snprintf(err, errlen, "%s: %s", d.dir, kt_strerror(r));
 		goto out;
 	}
 	if (!shows(&d)) {
@@ -501,13 +584,15 @@ kfd_reduce(const char *in, const char *out, const struct kfd_reduce_opts *o,
 			goto out;
 		}
 		snprintf(err, errlen, "the target (#%s) does not show when %s "
-			 "is %s whole: nothing to reduce", d.seq, in,
+			 "is %s whole: nothing to reduce", d.seq,
+			 nin > 1 ? "the tree" : in[0],
 			 o->predicate ? "tested" : "replayed");
 		r = -ENOEXEC;
 		goto out;
 	}
-	/* Nothing after the target, unless it is kept whatever. */
+	/* Nothing after the target in its process, unless it is kept whatever. */
 	{
+		const struct red_file *f = &d.f[d.tf];
 		uint8_t *keep = malloc(d.n);
 
 		if (!keep) {
@@ -515,7 +600,7 @@ kfd_reduce(const char *in, const char *out, const struct kfd_reduce_opts *o,
 			goto out;
 		}
 		memcpy(keep, best, d.n);
-		for (size_t i = d.target + 1; i < d.n; i++)
+		for (size_t i = d.target + 1; i < f->first + f->n; i++)
 			keep[i] = d.pinned[i];
 		try_keep(&d, keep, best);
 		free(keep);
@@ -525,14 +610,18 @@ kfd_reduce(const char *in, const char *out, const struct kfd_reduce_opts *o,
 		fputc('\n', o->out);
 	if (r < 0)
 		goto out;
-	r = write_trace(&d, best, out);
-	if (r < 0) {
-		snprintf(err, errlen, "%s: %s", out, kt_strerror(r));
-		goto out;
+	for (unsigned int k = 0; k < d.nf && r >= 0; k++) {
+		out_path(&d, k, out, path, sizeof(path));
+		r = write_file(&d, &d.f[k], best, path);
+		if (r < 0)
+			snprintf(err, errlen, "%s: %s", path, kt_strerror(r));
 	}
+	if (r < 0)
+		goto out;
 	count(&d, best, &res->records_after, &res->ioctls_after);
 	res->tests = d.tests;
 	res->budget_hit = d.over;
+	res->files = d.nf;
 out:
 	free(best);
 	red_free(&d);

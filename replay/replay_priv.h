@@ -835,6 +835,13 @@ int rp_wait_ids(const struct rp_rows *r, const struct kt_record *rec,
 int rp_set_event_id(const struct rp_rows *r, const struct kt_record *rec,
 		    uint32_t *id);
 /*
+ * rp_wait_stand_in_ids() - the events (at most @max, into @ids) that stand-in
+ * SET_EVENTs raise for the completed wait @rec when no CPU call of the
+ * capture released it; 0 when a CPU call did, or nothing applies.
+ */
+int rp_wait_stand_in_ids(const struct rp_model *m, const struct rp_rows *r,
+			 const struct kt_record *rec, uint32_t *ids, int max);
+/*
  * rp_wait_stand_in() - raise in the GPU's stead the interrupts that
  * released the completed wait @rec: SET_EVENT of each of its events (a
  * wait for all) or of its first (a wait for any), counted in gpu_sets.
@@ -869,10 +876,22 @@ enum rp_out_class {
 
 enum rp_out_class rp_out_class(const struct rp_rows *r,
 			       const struct kfd_field *f);
+/*
+ * rp_out_vclass() - what the comparison does with the output value @cap of
+ * field @f: ignore it, compare it as is, learn it (a kernel-chosen id),
+ * translate it and compare, or bind the fd it is. @role is set to the
+ * role the value has on output (some fields change meaning).
+ */
+enum rp_vclass { RP_V_EXACT, RP_V_IGNORE, RP_V_LEARN, RP_V_XLATE, RP_V_FD };
+enum rp_vclass rp_out_vclass(const struct rp_rows *r, const struct kfd_field *f,
+			     uint64_t cap, unsigned int *role);
 /* verify_special.c: apertures (Return: 1 when the call was one), AMDGPU_INFO
  * queries that vary by themselves, SVM attributes. */
 int rp_check_special(struct rp_run *st, struct rp_call *c);
 int rp_info_variable(const struct rp_run *st, const struct rp_call *c);
+/* Whether AMDGPU_INFO argument bytes ask for a value that varies by itself. */
+int rp_info_query_varies(const struct rp_rows *r, const uint8_t *args,
+			 size_t len);
 void rp_check_svm_attrs(struct rp_run *st, struct rp_call *c);
 /* run_sys.c */
 void rp_run_sys(struct rp_run *st, const struct kt_record *rec);

@@ -350,8 +350,6 @@ learn_fd(struct rp_run *st, const struct elem_at *at, const struct kfd_field *f,
 /* ------------------------------------------------------------------ */
 /* Fields                                                               */
 
-enum vclass { V_EXACT, V_IGNORE, V_LEARN, V_XLATE, V_FD };
-
 /* The role a field's output value has (some in-roles change meaning). */
 static unsigned int
 out_role(const struct rp_rows *r, const struct kfd_field *f)
@@ -370,7 +368,7 @@ is_share_out(const struct rp_rows *r, const struct kfd_field *f)
 	return f == r->ipce_share && f->width == 16;
 }
 
-static enum vclass
+static enum rp_vclass
 classify(unsigned int role, uint64_t cap)
 {
 	switch (role) {
@@ -378,19 +376,27 @@ classify(unsigned int role, uint64_t cap)
 	case KFD_ROLE_CLOCK:
 	case KFD_ROLE_TIMEOUT:
 	case KFD_ROLE_PTR:
-		return V_IGNORE;
+		return RP_V_IGNORE;
 	case KFD_ROLE_FD:
-		return V_FD;
+		return RP_V_FD;
 	case KFD_ROLE_MMAP_OFFSET:
 	case KFD_ROLE_DOORBELL_OFFSET:
-		return (cap >> KFD_ABI_MMAP_GPU_ID_SHIFT) ? V_XLATE : V_LEARN;
+		return (cap >> KFD_ABI_MMAP_GPU_ID_SHIFT) ? RP_V_XLATE : RP_V_LEARN;
 	case KFD_ROLE_GPU_ID:
 	case KFD_ROLE_CPU_ADDR:
 	case KFD_ROLE_PID:
-		return V_XLATE;
+		return RP_V_XLATE;
 	default:
-		return rp_role_learnable(role) ? V_LEARN : V_EXACT;
+		return rp_role_learnable(role) ? RP_V_LEARN : RP_V_EXACT;
 	}
+}
+
+enum rp_vclass
+rp_out_vclass(const struct rp_rows *r, const struct kfd_field *f, uint64_t cap,
+	      unsigned int *role)
+{
+	*role = out_role(r, f);
+	return classify(*role, cap);
 }
 
 enum rp_out_class
@@ -401,9 +407,9 @@ rp_out_class(const struct rp_rows *r, const struct kfd_field *f)
 		return is_share_out(r, f) ? RP_OUT_MAPPED : RP_OUT_EXACT;
 	/* Offsets are learned or translated by value: mapped either way. */
 	switch (classify(out_role(r, f), 0)) {
-	case V_IGNORE:
+	case RP_V_IGNORE:
 		return RP_OUT_IGNORE;
-	case V_EXACT:
+	case RP_V_EXACT:
 		return RP_OUT_EXACT;
 	default:
 		return RP_OUT_MAPPED;
@@ -451,14 +457,14 @@ check_field(struct rp_run *st, struct rp_call *c, const struct kfd_field *f,
 	    kfd_field_load(f, live_b, len, &lv) < 0)
 		return;
 	switch (classify(role, cv)) {
-	case V_IGNORE:
+	case RP_V_IGNORE:
 		return;
-	case V_EXACT:
+	case RP_V_EXACT:
 		if (cv != lv)
 			rp_diverge(st, field_name(name, sizeof(name), at, f),
 				   cv, cv, 0, lv, NULL);
 		return;
-	case V_XLATE: {
+	case RP_V_XLATE: {
 		struct kfd_field tmp = *f;
 
 		tmp.role = (uint8_t)role;
@@ -470,11 +476,11 @@ check_field(struct rp_run *st, struct rp_call *c, const struct kfd_field *f,
 				   cv, ev, 1, lv, NULL);
 		return;
 	}
-	case V_FD:
+	case RP_V_FD:
 		learn_fd(st, at, f, (int32_t)(uint32_t)cv, (int32_t)(uint32_t)lv,
 			 ok);
 		return;
-	case V_LEARN:
+	case RP_V_LEARN:
 		if (role == KFD_ROLE_QUEUE_ID) {
 			/* Error bits ride on debugger queue ids. */
 			if ((cv & 0xc0000000u) != (lv & 0xc0000000u)) {

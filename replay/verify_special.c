@@ -147,27 +147,35 @@ rp_check_special(struct rp_run *st, struct rp_call *c)
 
 /* AMDGPU_INFO queries whose answers change by themselves. */
 int
-rp_info_variable(const struct rp_run *st, const struct rp_call *c)
+rp_info_query_varies(const struct rp_rows *r, const uint8_t *args, size_t len)
 {
 	static const char *const vary[] = {
 		"TIMESTAMP", "NUM_BYTES_MOVED", "VRAM_USAGE", "GTT_USAGE",
 		"VIS_VRAM_USAGE", "NUM_EVICTIONS", "SENSOR", "MEMORY",
 		"NUM_VRAM_CPU_PAGE_FAULTS", "VRAM_LOST_COUNTER", "NUM_HANDLES",
 	};
-	const struct kfd_field *q = st->rows->info_query;
+	const struct kfd_field *q = r->info_query;
 	const char *name;
 	unsigned int i;
 
-	if (c->d != st->rows->amdgpu_info || !q)
+	if (!q || !args)
 		return 0;
-	name = kfd_name_lookup(q->names, rp_fget(q, c->io->arg_before,
-						  c->io->arg_size));
+	name = kfd_name_lookup(q->names, rp_fget(q, args, len));
 	if (!name)
 		return 0;
 	for (i = 0; i < sizeof(vary) / sizeof(vary[0]); i++)
 		if (strcmp(name, vary[i]) == 0)
 			return 1;
 	return 0;
+}
+
+int
+rp_info_variable(const struct rp_run *st, const struct rp_call *c)
+{
+	if (c->d != st->rows->amdgpu_info)
+		return 0;
+	return rp_info_query_varies(st->rows, c->io->arg_before,
+				    c->io->arg_size);
 }
 
 /* SVM attributes ride in the argument bytes after the fixed struct. */

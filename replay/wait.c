@@ -131,6 +131,34 @@ settable(const struct rp_model *m, uint32_t id, uint64_t seq)
 	return 1;
 }
 
+int
+rp_wait_stand_in_ids(const struct rp_model *m, const struct rp_rows *r,
+		     const struct kt_record *rec, uint32_t *ids, int max)
+{
+	const struct kt_ioctl_rec *io = &rec->u.ioctl;
+	uint32_t named[64];
+	int n = rp_wait_ids(r, rec, named, 64), all, i, k = 0;
+
+	if (n <= 0 || n > 64 || !r->set_event || !r->se_id ||
+	    rec->type != KT_REC_IOCTL || io->t_exit < rec->ts)
+		return 0;
+	/* A CPU call was there to release it: a wait it did not release
+	 * live is a divergence, not the GPU's. */
+	if (rp_model_cpu_set(m, named, n, rec->ts, io->t_exit))
+		return 0;
+	/*
+	 * Signal events only (an engine raises no other kind); for a wait
+	 * for any, the first of them: the capture does not say which fired
+	 * when the runtime passes no event ages (ROCr 5.2.3 does not).
+	 */
+	all = io->arg_before && rp_fhas(r->we_all, io->arg_size) &&
+	      rp_fget(r->we_all, io->arg_before, io->arg_size);
+	for (i = 0; i < n && k < max && (all || !k); i++)
+		if (settable(m, named[i], rec->seq))
+			ids[k++] = named[i];
+	return k;
+}
+
 void
 rp_wait_stand_in(struct rp_run *st, const struct kt_record *rec)
 {
@@ -140,26 +168,9 @@ rp_wait_stand_in(struct rp_run *st, const struct kt_record *rec)
 	uint32_t ids[64];
 	struct kt_record set;
 	uint64_t before;
-	int n = rp_wait_ids(r, rec, ids, 64), all, i, done = 0;
+	int n = rp_wait_stand_in_ids(&st->r->model, r, rec, ids, 64), i;
 
-	if (n <= 0 || n > 64 || !r->set_event || !r->se_id ||
-	    rec->type != KT_REC_IOCTL || io->t_exit < rec->ts)
-		return;
-	/* A CPU call was there to release it: a wait it did not release
-	 * live is a divergence, not the GPU's. */
-	if (rp_model_cpu_set(&st->r->model, ids, n, rec->ts, io->t_exit))
-		return;
-	/*
-	 * Signal events only (an engine raises no other kind); for a wait
-	 * for any, the first of them: the capture does not say which fired
-	 * when the runtime passes no event ages (ROCr 5.2.3 does not).
-	 */
-	all = io->arg_before && rp_fhas(r->we_all, io->arg_size) &&
-	      rp_fget(r->we_all, io->arg_before, io->arg_size);
-	for (i = 0; i < n && (all || !done); i++) {
-		if (!settable(&st->r->model, ids[i], rec->seq))
-			continue;
-		done++;
+	for (i = 0; i < n; i++) {
 		memset(&a, 0, sizeof(a));
 		a.event_id = ids[i];
 		memset(&set, 0, sizeof(set));

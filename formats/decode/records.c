@@ -546,3 +546,29 @@ kfd_decode_json(struct kt_strbuf *sb, const struct kt_record *rec,
 	kt_strbuf_putc(sb, '}');
 	return sb->failed ? -ENOMEM : 0;
 }
+
+void
+kfd_decode_sys_flags(struct kt_strbuf *sb, enum kfd_sys_flags which, int flags)
+{
+	struct dec d = { .sb = sb };
+	const char *lead;
+
+	switch (which) {
+	case KFD_SYS_OPEN_FLAGS:
+		lead = dec_open_accmode(flags);
+		dec_flags_lead(&d, lead, &dec_open_flags, (uint32_t)flags,
+			       (uint32_t)flags & ~(uint32_t)O_ACCMODE);
+		break;
+	case KFD_SYS_PROT:
+		if (flags == PROT_NONE)
+			kt_strbuf_puts(sb, "PROT_NONE");
+		else
+			dec_flags(&d, &dec_prot_flags, (uint32_t)flags);
+		break;
+	case KFD_SYS_MAP_FLAGS:
+		lead = dec_map_type(flags);
+		dec_flags_lead(&d, lead, &dec_map_flags, (uint32_t)flags,
+			       (uint32_t)flags & ~(uint32_t)(lead ? MAP_TYPE : 0));
+		break;
+	}
+}

@@ -5,7 +5,8 @@
 # PROG (which must print its PASS line), then replays of its files (its
 # own, and its children's: one process tree) on PROFILE and on OTHER,
 # serial and --threads, each "match (strict)" without a divergence;
-# `kfdtrace stats` and the HTML report show its queues and events.
+# `kfdtrace stats` and the HTML report show its queues and events; its
+# emit-c program builds, runs and captures as the original did.
 #   run_replay.sh KFDTRACE PROG PROFILE OTHER
 # The thunk is the environment's (LD_LIBRARY_PATH, HIP_TEST_THUNK).
 set -u
@@ -65,6 +66,43 @@ if ! grep -q '>queue [0-9]' "$dir/r.html" || ! grep -q 'CREATE_EVENT' "$dir/r.ht
 	cat "$dir/rep"
 	echo "FAIL: the report shows no queue lifetime or no CREATE_EVENT"
 	fail=1
+fi
+# emit-c: the capture as a C program (docs/emit-c.md), built warning-free,
+# run on the capture's profile under capture. It must exit 0, and its
+# capture may differ from the original only by its stand-in SET_EVENTs
+# (waits an engine released). A program with calls left out (IPC share
+# handles from another process) is only built.
+if ! "$kfdtrace" emit-c "$dir/t.kft" -o "$dir/repro.c" >"$dir/emit" 2>&1 ||
+   ! "${CC:-cc}" -pthread -Wall -Wextra -Werror -o "$dir/repro" "$dir/repro.c" \
+	>>"$dir/emit" 2>&1; then
+	cat "$dir/emit"
+	echo "FAIL: emit-c of the capture did not build"
+	fail=1
+elif grep -q ', 0 left out' "$dir/emit"; then
+	stand_ins=$(sed -n 's/.*, \([0-9]*\) SET_EVENTs standing in.*/\1/p' "$dir/emit")
+	if ! "$kfdtrace" record --sim="$profile" -o "$dir/own.kft" -- "$dir/repro" \
+		>"$dir/run" 2>&1 || ! grep -q 'every result as captured' "$dir/run"; then
+		cat "$dir/emit" "$dir/run"
+		echo "FAIL: the emitted program did not exit 0"
+		fail=1
+	else
+		"$kfdtrace" diff "$dir/t.kft" "$dir/own.kft" >"$dir/diff" 2>&1
+		n=$(grep -c '^@@ divergence' "$dir/diff")
+		sets=$(grep -c '^  + B #[0-9]* \[[0-9]*\] [^ ]* SET_EVENT(' "$dir/diff")
+		only=$(grep -c '^@@ divergence .*: 1 call only in B' "$dir/diff")
+		if [ "$n" -ne "${stand_ins:-0}" ] || [ "$sets" -ne "$n" ] ||
+		   [ "$only" -ne "$n" ]; then
+			cat "$dir/emit" "$dir/diff"
+			echo "FAIL: the program's capture differs by more than its" \
+			     "${stand_ins:-0} stand-in SET_EVENTs"
+			fail=1
+		else
+			echo "emit-c: the program exits 0; its capture differs by its" \
+			     "${stand_ins:-0} stand-in SET_EVENTs only"
+		fi
+	fi
+else
+	echo "emit-c: built ($(sed -n 's/.*, \([0-9]*\) left out.*/\1/p' "$dir/emit") calls left out)"
 fi
 [ "$fail" -eq 0 ] && echo "PASS: $prog captured on $profile, replayed on $profile and $other"
 exit "$fail"

@@ -7,6 +7,10 @@
  *  - the 10th MAP failed by KFDSIM_FAULTS: the replay alone does not show
  *    it (exit 3, nothing written), a predicate that replays under the
  *    same fault finds it, with the 10 MAPs it needs;
+ *  - five threads (rp_mt), the 20th MAP failed: the same, with calls of
+ *    several threads kept;
+ *  - a forked process tree (rp_tree), reduced as one run into a file per
+ *    process, which replay as the tree to the failure;
  *  - bad input: no such failure, a bad errno, a predicate that cannot
  *    run or never sees the bug, a corrupt trace.
  */
@@ -141,6 +145,136 @@ test_predicate(void **state)
 	assert_non_null(strstr(last, "EIO"));
 }
 
+/* Capture "@prog ARGS..." on AMD's thunk into @file under @fault. */
+static void
+capture_prog(const char *file, const char *prog, const char *arg1,
+	     const char *arg2, const char *fault)
+{
+	char lib[4200], path[4200];
+	const char *env[] = { lib, fault, NULL };
+
+	rp_lib_path(lib, sizeof(lib), NULL, our_thunk);
+	snprintf(path, sizeof(path), "%s", tmp(file));
+	/* The program reports the injected failure: its status is not 0. */
+	run_env((const char *const[]){ kfdtrace, "record", "-o", path, "--sim",
+				       "--", prog, arg1, arg2, NULL }, env);
+	assert_int_equal(access(path, F_OK), 0);
+}
+
+/* The threads the last dump (text) showed calls of. */
+static int
+threads_in_dump(void)
+{
+	unsigned long tids[64];
+	int n = 0, i;
+	const char *p;
+
+	for (p = out; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		unsigned long t;
+
+		if (*p != '[' || !strstr(p, "(") || strncmp(strchr(p, ' ') + 1, "+", 1))
+			continue;
+		t = strtoul(p + 1, NULL, 10);
+		for (i = 0; i < n && tids[i] != t; i++)
+			;
+		if (i == n && n < 64)
+			tids[n++] = t;
+	}
+	return n;
+}
+
+/*
+ * Five threads handing buffers and events to one another, the 20th MAP
+ * failed: the predicate finds it, the result keeps calls of several
+ * threads and replays to the failure under the same fault.
+ */
+static void
+test_threads(void **state)
+{
+	static const char fault[] = "KFDSIM_FAULTS=MAP_MEMORY_TO_GPU:20:EIO";
+	char in[4200], red[4200], pred[4400];
+	const char *mt = getenv("RP_MT"), *last;
+	unsigned long before, after;
+
+	(void)state;
+	assert_non_null(mt);
+	capture_prog("mt.kft", mt, "4", NULL, fault);
+	snprintf(in, sizeof(in), "%s", tmp("mt.kft"));
+	snprintf(red, sizeof(red), "%s", tmp("mt-red.kft"));
+	snprintf(pred, sizeof(pred), "%s %s replay --sim --verify=results",
+		 fault, kfdtrace);
+	if (RUN(kfdtrace, "reduce", in, "-o", red, "--predicate", pred)) {
+		fputs(out, stderr);
+		fail_msg("reduce --predicate of a multi-threaded capture failed");
+	}
+	before = field("before:  ", 1);
+	after = field("after:   ", 1);
+	print_message("reduce --predicate, 5 threads: %lu -> %lu ioctls, %lu "
+		      "tests\n", before, after, field("tests:   ", 0));
+	assert_true(after * 4 <= before);
+	assert_int_equal(RUN(kfdtrace, "dump", "--json", red), 0);
+	assert_int_equal(count("MAP_MEMORY_TO_GPU", &last), 20);
+	assert_non_null(strstr(last, "EIO"));
+	assert_int_equal(RUN(kfdtrace, "dump", red), 0);
+	assert_true(threads_in_dump() >= 2);
+	assert_int_equal(run_env((const char *const[]){ kfdtrace, "replay", "--sim",
+							"--verify=results", red, NULL },
+				 (const char *const[]){ fault, NULL }), 0);
+}
+
+/*
+ * A parent and its forked child, the parent's 4th MAP failed (and the
+ * child's first: it inherits the count): the files of the run reduce
+ * together into OUT and OUT.<child pid>, which replay as a tree to the
+ * failure under the same fault.
+ */
+static void
+test_tree(void **state)
+{
+	static const char fault[] = "KFDSIM_FAULTS=MAP_MEMORY_TO_GPU:4:EIO";
+	const char *tree = getenv("RP_TREE");
+	char in[4200], child[4300], red[4200], redc[4300], pred[4400];
+	unsigned long before, after;
+	FILE *ls;
+	int pid = 0;
+
+	(void)state;
+	assert_non_null(tree);
+	capture_prog("tree.kft", tree, "fork", NULL, fault);
+	snprintf(in, sizeof(in), "%s", tmp("tree.kft"));
+	/* The child's file: tree.kft.<pid>. */
+	snprintf(pred, sizeof(pred), "ls %s | sed -n 's/^tree\\.kft\\.\\([0-9]*\\)$/\\1/p'",
+		 dir);
+	ls = popen(pred, "r");
+	assert_non_null(ls);
+	assert_int_equal(fscanf(ls, "%d", &pid), 1);
+	pclose(ls);
+	snprintf(child, sizeof(child), "%s.%d", in, pid);
+	snprintf(red, sizeof(red), "%s", tmp("tree-red.kft"));
+	snprintf(redc, sizeof(redc), "%s.%d", red, pid);
+	snprintf(pred, sizeof(pred), "%s %s replay --sim --verify=results",
+		 fault, kfdtrace);
+	if (RUN(kfdtrace, "reduce", in, child, "-o", red, "--predicate", pred)) {
+		fputs(out, stderr);
+		fail_msg("reduce --predicate of a process tree failed");
+	}
+	expect_out("and 1 more");
+	before = field("before:  ", 1);
+	after = field("after:   ", 1);
+	print_message("reduce --predicate, 2 processes: %lu -> %lu ioctls, %lu "
+		      "tests\n", before, after, field("tests:   ", 0));
+	assert_true(after * 4 <= before);
+	assert_int_equal(access(redc, F_OK), 0);
+	assert_int_equal(RUN(kfdtrace, "dump", red), 0);
+	expect_out("EIO");
+	expect_out("fork() = ");
+	assert_int_equal(run_env((const char *const[]){ kfdtrace, "replay", "--sim",
+							"--verify=results", red, redc,
+							NULL },
+				 (const char *const[]){ fault, NULL }), 0);
+	expect_out("process tree");
+}
+
 static void
 test_bad_input(void **state)
 {
@@ -197,6 +331,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_oom),
 		cmocka_unit_test(test_predicate),
+		cmocka_unit_test(test_threads),
+		cmocka_unit_test(test_tree),
 		cmocka_unit_test(test_bad_input),
 	};
 

@@ -23,7 +23,7 @@
 void
 kfdtrace_help_reduce(FILE *out)
 {
-	fputs("Usage: kfdtrace reduce TRACE -o OUT [OPTIONS]\n"
+	fputs("Usage: kfdtrace reduce TRACE [TRACE...] -o OUT [OPTIONS]\n"
 	      "\n"
 	      "Find a smaller trace that still shows a bug: by default the\n"
 	      "capture's first failed ioctl, which the smaller trace's replay\n"
@@ -32,6 +32,9 @@ kfdtrace_help_reduce(FILE *out)
 	      "removed with what depends on them (handles, queue and event\n"
 	      "ids, fds, mappings) until no single one more can go. Replays\n"
 	      "run on kfdsim where /dev/kfd is absent, or with --sim.\n"
+	      "The files of one run (the root's first, then its children's)\n"
+	      "are reduced together and replayed as the process tree; the\n"
+	      "root's result goes to OUT, each child's to OUT.<pid>.\n"
 	      "\n"
 	      "Options:\n"
 	      "  -o, --output OUT      the reduced trace\n"
@@ -40,7 +43,8 @@ kfdtrace_help_reduce(FILE *out)
 	      "      --errno E         ... that failed with E (name or number)\n"
 	      "      --predicate CMD   a shell command, run with a candidate\n"
 	      "                        trace's path as $1, that exits 0 when\n"
-	      "                        the bug is there (instead of the replay)\n"
+	      "                        the bug is there (instead of the replay;\n"
+	      "                        a tree's files are $1, $2, ...)\n"
 	      "      --sim[=PROFILE]   replay on kfdsim (default without /dev/kfd)\n"
 	      "      --budget SECONDS  stop searching then, keep the best so far\n"
 	      "  -h, --help            this text\n"
@@ -138,9 +142,9 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 			return KFDTRACE_EXIT_USAGE;
 		}
 	}
-	if (optind != argc - 1 || !output) {
-		fprintf(stderr, "kfdtrace reduce: expected one trace and -o OUT "
-			"(see 'kfdtrace reduce --help')\n");
+	if (optind >= argc || !output) {
+		fprintf(stderr, "kfdtrace reduce: expected a trace (or the files "
+			"of one run) and -o OUT (see 'kfdtrace reduce --help')\n");
 		return KFDTRACE_EXIT_USAGE;
 	}
 	if (o.target_seq != UINT64_MAX && (o.target_ioctl || o.target_errno)) {
@@ -164,7 +168,9 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 		o.sim = "";
 	o.out = stderr;
 	o.progress = isatty(2);
-	r = kfd_reduce(argv[optind], output, &o, &res, err, sizeof(err));
+	r = kfd_reduce((const char *const *)argv + optind,
+		       (unsigned int)(argc - optind), output, &o, &res, err,
+		       sizeof(err));
 	if (r == -ENOENT || r == -EINVAL) {
 		fprintf(stderr, "kfdtrace reduce: %s\n", err);
 		return KFDTRACE_EXIT_USAGE;
@@ -187,6 +193,10 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 	       res.budget_hit ? " (the budget ran out: not minimal)" :
 	       " (no single record more can go)");
 	printf("tests:   %llu candidates tried\n", (unsigned long long)res.tests);
-	printf("wrote:   %s\n", output);
+	if (res.files > 1)
+		printf("wrote:   %s and %u more (%s.<pid>)\n", output,
+		       res.files - 1, output);
+	else
+		printf("wrote:   %s\n", output);
 	return KFDTRACE_EXIT_OK;
 }

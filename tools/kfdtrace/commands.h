@@ -96,4 +96,8 @@ int kfdtrace_export_perfetto(const char *trace, const char *dest,
 int kfdtrace_cmd_reduce(int argc, char **argv);
 void kfdtrace_help_reduce(FILE *out);
 
+/* tools/kfdtrace/cmd_emit.c */
+int kfdtrace_cmd_emit(int argc, char **argv);
+void kfdtrace_help_emit(FILE *out);
+
 #endif /* KFDTRACE_COMMANDS_H */

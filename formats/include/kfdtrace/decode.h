@@ -200,6 +200,20 @@ int kfd_decode_text(struct kt_strbuf *sb, const struct kt_record *rec,
 int kfd_decode_json(struct kt_strbuf *sb, const struct kt_record *rec,
 		    const struct kfd_decode_opts *opts);
 
+/* Which libc flag set kfd_decode_sys_flags() names. */
+enum kfd_sys_flags {
+	KFD_SYS_OPEN_FLAGS,	/* open(2): O_RDWR|O_CLOEXEC */
+	KFD_SYS_PROT,		/* mmap(2) prot: PROT_READ|PROT_WRITE */
+	KFD_SYS_MAP_FLAGS,	/* mmap(2) flags: MAP_SHARED|MAP_FIXED */
+};
+
+/*
+ * kfd_decode_sys_flags() - append @flags as dump prints them: libc's names
+ * joined by '|', bits without a name in hex ("PROT_NONE", "0" for none).
+ */
+void kfd_decode_sys_flags(struct kt_strbuf *sb, enum kfd_sys_flags which,
+			  int flags);
+
 /*
  * kfd_errno_name() - the symbolic name of an errno value ("ENOMEM"),
  * including the kernel-internal ones a driver may leak (ENOTSUPP 524).

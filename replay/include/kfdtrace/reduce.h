@@ -7,7 +7,9 @@
  * (return values and errnos, the target's failure among them), or what a
  * predicate command says. Delta debugging over the records before the
  * target, closed under the replayer's dependencies (removing a creation
- * removes its uses), ending 1-minimal under record removal.
+ * removes its uses), ending 1-minimal under record removal. The files of
+ * one run (a process tree) are reduced together, each process's records
+ * with its own dependencies, every candidate replayed as the tree.
  */
 #ifndef KFDTRACE_REDUCE_H
 #define KFDTRACE_REDUCE_H
@@ -24,7 +26,8 @@ struct kfd_reduce_opts {
 					 * failure; NULL: the first failure */
 	int target_errno;	/* 0: any */
 	const char *predicate;	/* shell command run with the candidate's
-				 * path as "$1"; exit 0: the bug is there */
+				 * path as "$1" (a tree's files as "$@", the
+				 * root's first); exit 0: the bug is there */
 	double budget;		/* seconds; 0: no bound */
 	FILE *out;		/* progress and the summary (NULL: stdout) */
 	int progress;		/* a progress line (on a terminal) */
@@ -36,19 +39,24 @@ struct kfd_reduce_result {
 	uint64_t records_after, ioctls_after;
 	uint64_t tests;		/* candidates tried */
 	int budget_hit;		/* stopped by the budget, not 1-minimal */
+	unsigned int files;	/* traces written: OUT, then OUT.<pid> */
 };
 
 /*
- * kfd_reduce() - reduce trace @in into @out.
+ * kfd_reduce() - reduce the @nin traces @in (one, or the files of one run,
+ * the root's first) into @out: the first one's result goes to @out, each
+ * other's to "@out.<its pid>". The target is looked for in the files in
+ * that order.
  * @err:	a message when it fails (may be NULL)
  *
- * Return: 0 when @out is written; -ENOENT: no such target (no failed
- * ioctl, or none that matches); -ENOEXEC: the target does not show on
- * @in itself (nothing is written); -EINVAL: the predicate cannot run;
- * other negative errors (-errno, -KT_E*) for unreadable or unwritable
- * files.
+ * Return: 0 when the results are written; -ENOENT: no such target (no
+ * failed ioctl, or none that matches); -ENOEXEC: the target does not show
+ * on @in itself (nothing is written); -EINVAL: the predicate cannot run,
+ * or no or too many traces; other negative errors (-errno, -KT_E*) for
+ * unreadable or unwritable files.
  */
-int kfd_reduce(const char *in, const char *out, const struct kfd_reduce_opts *o,
-	       struct kfd_reduce_result *res, char *err, size_t errlen);
+int kfd_reduce(const char *const *in, unsigned int nin, const char *out,
+	       const struct kfd_reduce_opts *o, struct kfd_reduce_result *res,
+	       char *err, size_t errlen);
 
 #endif

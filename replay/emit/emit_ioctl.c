@@ -1,0 +1,867 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One ioctl record as a block of the emitted program: the indirect
+ * buffers, the argument struct with the captured before-image (inputs the
+ * replayer translates become calls of the runtime: rr_gpu(), rr_handle(),
+ * rr_id(), rr_fd_in(), rr_offset(), rr_cpu()), the call, and a check of
+ * every output the replay's strict verification checks, by the same
+ * verdicts (rp_out_vclass()): learned, translated and compared, or
+ * compared as is.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include <kfdtrace/kfd_abi.h>
+
+#include "emit_priv.h"
+
+/* One block: where its struct lives and what its buffers are called. */
+struct em_call {
+	const struct kt_record *rec;
+	const struct kt_ioctl_rec *io;
+	const struct kfd_ioctl_desc *d;
+	const struct rp_req_plan *plan;
+	const struct em_layout *l;
+	uint32_t size, clen;
+	int scope, gem_scope;
+	const char *acc;		/* "a." or "s.a." */
+	/* Per buffer: its variable (bN), typed by its element layout. */
+	int var[KT_MAX_BUFS];		/* index of the buffer owning it, -1 */
+	size_t len[KT_MAX_BUFS];
+	const struct em_layout *el[KT_MAX_BUFS];
+	uint8_t guard[KT_MAX_BUFS];	/* unreadable at capture */
+};
+
+static const struct kt_buf_image *
+image(const struct kt_ioctl_rec *io, unsigned int index)
+{
+	uint16_t i;
+
+	for (i = 0; i < io->nbufs; i++)
+		if (io->bufs[i].index == index)
+			return &io->bufs[i];
+	return NULL;
+}
+
+/* Drop what was appended to @sb after @at. */
+static void
+cut(struct kt_strbuf *sb, size_t at)
+{
+	sb->len = at;
+	if (sb->data)
+		sb->data[at] = '\0';
+}
+
+static const char *
+kind_name(unsigned int role)
+{
+	switch (role) {
+	case KFD_ROLE_HANDLE:
+		return "RR_HANDLE";
+	case KFD_ROLE_QUEUE_ID:
+		return "RR_QUEUE";
+	case KFD_ROLE_EVENT_ID:
+		return "RR_EVENT";
+	case KFD_ROLE_EVENT_SLOT:
+		return "RR_SLOT";
+	case KFD_ROLE_GEM_HANDLE:
+		return "RR_GEM";
+	default:
+		return "RR_OFFSET";
+	}
+}
+
+/* A captured input value as the live one, by role (rp_value_xlate()). */
+static void
+xlate_expr(struct em *e, struct kt_strbuf *sb, const struct em_call *c,
+	   unsigned int role, uint64_t v)
+{
+	switch (role) {
+	case KFD_ROLE_GPU_ID:
+		if (!v || (uint32_t)v == KFD_ABI_INVALID_GPUID)
+			break;
+		kt_strbuf_puts(sb, "rr_gpu(");
+		em_num(sb, v);
+		kt_strbuf_puts(sb, ")");
+		return;
+	case KFD_ROLE_HANDLE:
+		if (!v)
+			break;
+		kt_strbuf_printf(sb, "rr_handle(%d, ", c->scope);
+		em_num(sb, v);
+		kt_strbuf_puts(sb, ")");
+		return;
+	case KFD_ROLE_QUEUE_ID:
+		if ((uint32_t)v == KFD_ABI_INVALID_QUEUEID)
+			break;
+		kt_strbuf_printf(sb, "rr_id(RR_QUEUE, %d, ", c->scope);
+		em_num(sb, v & 0x3fffffffu);
+		kt_strbuf_puts(sb, ")");
+		if (v & 0xc0000000u)
+			kt_strbuf_printf(sb, " | 0x%" PRIx64, v & 0xc0000000u);
+		return;
+	case KFD_ROLE_EVENT_ID:
+	case KFD_ROLE_EVENT_SLOT:
+	case KFD_ROLE_GEM_HANDLE:
+		kt_strbuf_printf(sb, "rr_id(%s, %d, ", kind_name(role),
+				 role == KFD_ROLE_GEM_HANDLE ? c->gem_scope :
+				 c->scope);
+		em_num(sb, v);
+		kt_strbuf_puts(sb, ")");
+		return;
+	case KFD_ROLE_FD:
+		if ((int32_t)(uint32_t)v < 0)
+			break;
+		kt_strbuf_printf(sb, "rr_fd_in(%" PRIu64 ")", v);
+		return;
+	case KFD_ROLE_MMAP_OFFSET:
+	case KFD_ROLE_DOORBELL_OFFSET:
+		if (!v)
+			break;
+		kt_strbuf_puts(sb, "rr_offset(");
+		em_num(sb, v);
+		kt_strbuf_puts(sb, ")");
+		return;
+	case KFD_ROLE_CPU_ADDR:
+		if (!v)
+			break;
+		kt_strbuf_puts(sb, "rr_cpu(");
+		em_num(sb, v);
+		kt_strbuf_puts(sb, ")");
+		return;
+	case KFD_ROLE_PID:
+		if ((int32_t)v != e->m.hdr.pid)
+			break;
+		kt_strbuf_puts(sb, "(uint32_t)getpid()");
+		return;
+	default:
+		break;
+	}
+	em_num(sb, v);
+}
+
+/* Whether the plan translates input field @i. */
+static int
+plan_in(const struct rp_req_plan *p, unsigned int i)
+{
+	unsigned int k;
+
+	for (k = 0; k < p->nin; k++)
+		if (p->in[k] == i)
+			return 1;
+	return 0;
+}
+
+/* SVM attribute values name GPUs for the location and access types. */
+static int
+svm_attr_gpu(uint32_t type, uint32_t value)
+{
+	return type <= KFD_ABI_SVM_ATTR_NO_ACCESS &&
+	       value != KFD_ABI_SVM_LOCATION_SYSMEM &&
+	       value != KFD_ABI_SVM_LOCATION_UNDEFINED;
+}
+
+/*
+ * Designated initializers for struct image @b of layout @l: every member
+ * with a non-zero captured value; inputs with a translated role through
+ * the runtime (@args: the argument struct, by the call's plan; else a
+ * buffer element, by its fields' roles).
+ */
+static void
+init_fields(struct em *e, struct kt_strbuf *sb, const struct em_call *c,
+	    const struct em_layout *l, const uint8_t *b, size_t len, int args,
+	    const char *indent)
+{
+	const struct kfd_struct_desc *sd = l->sd;
+	const struct rp_rows *r = e->rows;
+	unsigned int i;
+	char m[96];
+
+	for (i = 0; i < sd->nfields; i++) {
+		const struct kfd_field *f = &sd->fields[i];
+		uint64_t v = 0;
+		int xl;
+
+		if (!em_layout_has(l, i) || (size_t)f->offset + f->width > len)
+			continue;
+		if (f->width > 8) {
+			size_t k;
+
+			for (k = 0; k < f->width && !b[f->offset + k]; k++)
+				;
+			if (k == f->width)
+				continue;
+			kt_strbuf_printf(sb, "%s.%s = ", indent, em_member(f, m, sizeof(m)));
+			em_bytes(sb, b + f->offset, f->width);
+			kt_strbuf_puts(sb, ",\n");
+			continue;
+		}
+		kfd_field_load(f, b, len, &v);
+		xl = (f->dir & KFD_DIR_IN) &&
+		     (args ? plan_in(c->plan, i) : rp_role_translated(f->role));
+		/* Queue ids and event slots count from 0; enums name it. */
+		if (!v && !(xl && (f->role == KFD_ROLE_QUEUE_ID ||
+				   f->role == KFD_ROLE_EVENT_SLOT)) &&
+		    !(f->role == KFD_ROLE_ENUM && f->names &&
+		      kfd_name_lookup(f->names, 0)))
+			continue;
+		kt_strbuf_printf(sb, "%s.%s = ", indent, em_member(f, m, sizeof(m)));
+		if (args && c->d->nbufs) {
+			unsigned int j;
+			int done = 0;
+
+			/* A pointer to a rebuilt buffer. */
+			for (j = 0; j < c->d->nbufs && j < KT_MAX_BUFS; j++) {
+				if (c->d->bufs[j].ptr_field != (int16_t)i ||
+				    c->var[j] < 0)
+					continue;
+				if (c->guard[c->var[j]])
+					kt_strbuf_puts(sb, "rr_guard()");
+				else
+					kt_strbuf_printf(sb, "(uintptr_t)b%d",
+							 c->var[j]);
+				done = 1;
+				break;
+			}
+			if (done) {
+				kt_strbuf_puts(sb, ",\n");
+				continue;
+			}
+		}
+		if (args && c->d == r->alloc && f == r->alloc_off &&
+		    (rp_fget(r->alloc_flags, b, len) &
+		     KFD_ABI_ALLOC_MEM_FLAGS_USERPTR))
+			xlate_expr(e, sb, c, KFD_ROLE_CPU_ADDR, v);
+		else if (args && c->d == r->svm && f == r->svm_start)
+			xlate_expr(e, sb, c, KFD_ROLE_CPU_ADDR, v);
+		else if (!args && c->d == r->svm && !strcmp(f->name, "value") &&
+			 svm_attr_gpu((uint32_t)rp_fget(&sd->fields[0], b, len),
+				      (uint32_t)v))
+			xlate_expr(e, sb, c, KFD_ROLE_GPU_ID, v);
+		else if (xl)
+			xlate_expr(e, sb, c, f->role, v);
+		else
+			em_value(e, sb, f, v);
+		kt_strbuf_puts(sb, ",\n");
+	}
+}
+
+/*
+ * @head, the initializers of init_fields() and @foot, when there is any
+ * member to set. Return: 1 when something was written.
+ */
+static int
+init_struct(struct em *e, struct kt_strbuf *sb, const struct em_call *c,
+	    const struct em_layout *l, const uint8_t *b, size_t len, int args,
+	    const char *indent, const char *head, const char *foot)
+{
+	struct kt_strbuf f;
+	int any;
+
+	kt_strbuf_init(&f);
+	init_fields(e, &f, c, l, b, len, args, indent);
+	any = f.len > 0;
+	if (any) {
+		kt_strbuf_puts(sb, head);
+		kt_strbuf_append(sb, f.data, f.len);
+		kt_strbuf_puts(sb, foot);
+	}
+	if (f.failed)
+		sb->failed = 1;
+	kt_strbuf_release(&f);
+	return any;
+}
+
+/* Bytes of @b no member covers but that are not zero: copied in. */
+static void
+init_rest(struct kt_strbuf *sb, const struct em_layout *l, const char *var,
+	  const uint8_t *b, size_t len)
+{
+	uint8_t cover[4096];
+	size_t i, s;
+	unsigned int k;
+
+	if (len > sizeof(cover))
+		len = sizeof(cover);
+	memset(cover, 0, len);
+	for (k = 0; k < l->sd->nfields; k++) {
+		const struct kfd_field *f = &l->sd->fields[k];
+
+		if (em_layout_has(l, k))
+			for (i = f->offset; i < (size_t)f->offset + f->width && i < len; i++)
+				cover[i] = 1;
+	}
+	for (i = 0; i < len; i++) {
+		if (cover[i] || !b[i])
+			continue;
+		for (s = i; i < len && !cover[i]; i++)
+			;
+		kt_strbuf_printf(sb, "\tmemcpy((uint8_t *)&%s + %zu, (const uint8_t[])",
+				 var, s);
+		em_bytes(sb, b + s, i - s);
+		kt_strbuf_printf(sb, ", %zu);\n", i - s);
+	}
+}
+
+/*
+ * An array of @n elements of layout @el from @len captured bytes, those
+ * with something to set by index: "struct EL bJ[n] = { [i] = {...} };",
+ * or zeroed.
+ */
+static void
+elems(struct em *e, struct kt_strbuf *sb, const struct em_call *c,
+      const struct em_layout *el, const uint8_t *b, size_t len, size_t n,
+      const char *indent, const char *var, unsigned int j)
+{
+	size_t esz = el->sd->size, i, start = sb->len, at;
+	char head[64], foot[16];
+
+	kt_strbuf_printf(sb, "%sstruct %s %s%u[%zu] = {\n", indent, el->name,
+			 var, j, n);
+	at = sb->len;
+	for (i = 0; i < n && (i + 1) * esz <= len; i++) {
+		snprintf(head, sizeof(head), "%s\t[%zu] = {\n", indent, i);
+		snprintf(foot, sizeof(foot), "%s\t},\n", indent);
+		init_struct(e, sb, c, el, b + i * esz, esz, 0, "\t\t\t", head, foot);
+	}
+	if (sb->len > at) {
+		kt_strbuf_printf(sb, "%s};\n", indent);
+		return;
+	}
+	cut(sb, start);
+	kt_strbuf_printf(sb, "%sstruct %s %s%u[%zu];\n\n%smemset(%s%u, 0, "
+			 "sizeof(%s%u));\n", indent, el->name, var, j, n,
+			 indent, var, j, var, j);
+}
+
+/* Buffer sizes first (union arms share a pointer), then declarations. */
+static void
+decl_bufs(struct em *e, struct kt_strbuf *sb, struct em_call *c)
+{
+	const struct kfd_ioctl_desc *d = c->d;
+	const struct kt_ioctl_rec *io = c->io;
+	unsigned int j, k;
+
+	for (j = 0; j < KT_MAX_BUFS; j++) {
+		c->var[j] = -1;
+		c->el[j] = NULL;
+		c->guard[j] = 0;
+		c->len[j] = 0;
+	}
+	for (j = 0; j < d->nbufs && j < KT_MAX_BUFS; j++) {
+		const struct kfd_indirect *b = &d->bufs[j];
+		const struct kt_buf_image *img = image(io, j);
+		size_t len = 0;
+
+		if (b->len_kind == KFD_LEN_TRAILING || b->ptr_field < 0 ||
+		    (unsigned int)b->ptr_field >= d->args->nfields ||
+		    kfd_indirect_len(d, b, io->arg_before, io->arg_size, 0,
+				     RP_BUF_CAP, &len) == 1)
+			continue;
+		if (img && img->len_before > len)
+			len = img->len_before;
+		if (img && img->len_after > len && img->len_after <= RP_BUF_CAP)
+			len = img->len_after;
+		for (k = 0; k < j; k++)
+			if (c->var[k] == (int)k && d->bufs[k].ptr_field == b->ptr_field)
+				break;
+		if (k < j) {
+			c->var[j] = (int)k;
+			if (len > c->len[k])
+				c->len[k] = len;
+			continue;
+		}
+		c->var[j] = (int)j;
+		c->len[j] = len;
+		c->guard[j] = img && (img->flags & KT_BUF_UNREADABLE);
+	}
+	for (j = 0; j < d->nbufs && j < KT_MAX_BUFS; j++) {
+		const struct kfd_indirect *b = &d->bufs[j];
+		const struct kt_buf_image *img = image(io, j);
+		const uint8_t *before = img && (b->dir & KFD_DIR_IN) ? img->before : NULL;
+		size_t len = c->len[j], n;
+
+		if (c->var[j] != (int)j || c->guard[j])
+			continue;
+		if (b->elem && b->elem->size && len && len % b->elem->size == 0) {
+			const struct em_layout *el = em_layout(e, b->elem, NULL, 0);
+
+			c->el[j] = el;
+			n = len / b->elem->size;
+			if (!before) {
+				kt_strbuf_printf(sb, "\tstruct %s b%u[%zu];\n\n"
+						 "\tmemset(b%u, 0, sizeof(b%u));\n",
+						 el->name, j, n, j, j);
+				continue;
+			}
+			elems(e, sb, c, el, before, img->len_before, n,
+			      "\t", "b", j);
+			continue;
+		}
+		if (!len)
+			len = 1;
+		if (before && img->len_before) {
+			kt_strbuf_printf(sb, "\tuint8_t b%u[%zu] __attribute__((aligned(8))) = ",
+					 j, len);
+			em_bytes(sb, before, img->len_before < len ? img->len_before : len);
+			kt_strbuf_puts(sb, ";\n");
+		} else {
+			kt_strbuf_printf(sb, "\tuint8_t b%u[%zu] __attribute__((aligned(8)));\n\n"
+					 "\tmemset(b%u, 0, sizeof(b%u));\n", j, len, j, j);
+		}
+	}
+}
+
+/* Check output field @f of a struct image: @got is its C expression. */
+static void
+check_field(struct em *e, struct kt_strbuf *sb, const struct em_call *c,
+	    const struct kfd_field *f, const uint8_t *cap, size_t len,
+	    const char *got, const char *label)
+{
+	unsigned int role;
+	uint64_t cv = 0;
+
+	if ((size_t)f->offset + f->width > len)
+		return;
+	if (f->width > 8) {
+		if (f == e->rows->ipce_share)
+			return;
+		kt_strbuf_printf(sb, "\t\trr_expect_mem(\"%s\", (const uint8_t[])",
+				 label);
+		em_bytes(sb, cap + f->offset, f->width);
+		kt_strbuf_printf(sb, ", %s, %u);\n", got, f->width);
+		return;
+	}
+	kfd_field_load(f, cap, len, &cv);
+	if (f->width < 8)
+		cv &= (1ull << (8 * f->width)) - 1;
+	switch (rp_out_vclass(e->rows, f, cv, &role)) {
+	case RP_V_IGNORE:
+		return;
+	case RP_V_EXACT:
+		kt_strbuf_printf(sb, "\t\trr_eq(\"%s\", ", label);
+		em_value(e, sb, f, cv);
+		kt_strbuf_printf(sb, ", %s);\n", got);
+		return;
+	case RP_V_XLATE:
+		kt_strbuf_printf(sb, "\t\trr_expect(\"%s\", ", label);
+		em_num(sb, cv);
+		kt_strbuf_printf(sb, ", (uint%u_t)(", 8u * f->width);
+		xlate_expr(e, sb, c, role, cv);
+		kt_strbuf_printf(sb, "), %s);\n", got);
+		return;
+	case RP_V_FD:
+		kt_strbuf_printf(sb, "\t\trr_learn_fd(\"%s\", %" PRIu64 ", %s);\n",
+				 label, cv, got);
+		return;
+	case RP_V_LEARN:
+		if (role == KFD_ROLE_QUEUE_ID && (cv & 0x3fffffffu) == 0x3fffffffu)
+			return;
+		kt_strbuf_printf(sb, "\t\trr_learn(\"%s\", %s, %d, ", label,
+				 kind_name(role),
+				 role == KFD_ROLE_GEM_HANDLE ? c->gem_scope :
+				 role == KFD_ROLE_MMAP_OFFSET ||
+				 role == KFD_ROLE_DOORBELL_OFFSET ? 0 : c->scope);
+		em_num(sb, cv);
+		kt_strbuf_printf(sb, ", %s);\n", got);
+		return;
+	}
+}
+
+static void
+check_outputs(struct em *e, struct kt_strbuf *sb, struct em_call *c)
+{
+	const struct kfd_ioctl_desc *d = c->d;
+	const struct kt_ioctl_rec *io = c->io;
+	const struct rp_rows *r = e->rows;
+	char got[160], m[96], label[160];
+	unsigned int k, j;
+	uint16_t i;
+
+	for (k = 0; k < c->plan->nout; k++) {
+		const struct kfd_field *f = &d->args->fields[c->plan->out[k]];
+
+		if (!em_layout_has(c->l, c->plan->out[k]))
+			continue;
+		snprintf(got, sizeof(got), "%s%s", c->acc, em_member(f, m, sizeof(m)));
+		check_field(e, sb, c, f, io->arg_after, c->clen, got, f->name);
+	}
+	/* SVM attributes trail the struct. */
+	if (d == r->svm && c->size > d->args->size) {
+		for (k = 0; d->args->size + 8 * (k + 1) <= c->clen; k++) {
+			const uint8_t *p = io->arg_after + d->args->size + 8 * k;
+			uint32_t t, v;
+
+			memcpy(&t, p, 4);
+			memcpy(&v, p + 4, 4);
+			kt_strbuf_printf(sb, "\t\trr_eq(\"attrs[%u].type\", %" PRIu32
+					 ", s.t[%u].type);\n", k, t, k);
+			snprintf(label, sizeof(label), "attrs[%u].value", k);
+			kt_strbuf_printf(sb, "\t\trr_expect(\"%s\", %" PRIu32 ", %s(%"
+					 PRIu32 "), s.t[%u].value);\n", label, v,
+					 svm_attr_gpu(t, v) ? "rr_gpu" : "", v, k);
+		}
+	}
+	if (d == r->amdgpu_info && rp_info_query_varies(r, io->arg_before,
+							 io->arg_size))
+		return;
+	for (i = 0; i < io->nbufs; i++) {
+		const struct kt_buf_image *img = &io->bufs[i];
+		const struct kfd_indirect *b;
+		int v;
+
+		if (img->index >= d->nbufs || img->index >= KT_MAX_BUFS ||
+		    !img->after || (img->flags & (KT_BUF_CLAMPED | KT_BUF_OMITTED)))
+			continue;
+		b = &d->bufs[img->index];
+		v = c->var[img->index];
+		if (v < 0 || c->guard[v] || !(b->dir & KFD_DIR_OUT))
+			continue;
+		if (c->el[v] && b->elem == c->el[v]->sd) {
+			size_t n = img->len_after / b->elem->size, x;
+
+			for (x = 0; x < n; x++)
+				for (j = 0; j < b->elem->nfields; j++) {
+					const struct kfd_field *f = &b->elem->fields[j];
+
+					if (!(f->dir & KFD_DIR_OUT) ||
+					    !em_layout_has(c->el[v], j))
+						continue;
+					snprintf(got, sizeof(got), "b%d[%zu].%s", v, x,
+						 em_member(f, m, sizeof(m)));
+					snprintf(label, sizeof(label), "%s[%zu].%s",
+						 b->name, x, f->name);
+					check_field(e, sb, c, f,
+						    img->after + x * b->elem->size,
+						    b->elem->size, got, label);
+				}
+			continue;
+		}
+		if (!img->len_after)
+			continue;
+		kt_strbuf_printf(sb, "\t\trr_expect_mem(\"%s\", (const uint8_t[])",
+				 b->name);
+		em_bytes(sb, img->after, img->len_after);
+		kt_strbuf_printf(sb, ", b%d, %" PRIu32 ");\n", v, img->len_after);
+	}
+}
+
+/* After a destroy: its id may come back for another object. */
+static void
+forget(struct em *e, struct kt_strbuf *sb, const struct em_call *c)
+{
+	const struct rp_rows *r = e->rows;
+	const uint8_t *b = c->io->arg_before;
+	uint32_t n = c->io->arg_size;
+	const char *kind = NULL;
+	const struct kfd_field *f = NULL;
+	int scope = c->scope;
+
+	if (!b || c->io->ret < 0)
+		return;
+	if (c->d == r->free_mem) {
+		kind = "RR_HANDLE";
+		f = r->free_handle;
+	} else if (c->d == r->destroy_queue) {
+		kind = "RR_QUEUE";
+		f = r->dq_qid;
+	} else if (c->d == r->destroy_event) {
+		kind = "RR_EVENT";
+		f = r->de_id;
+	} else if (c->d == r->gem_close) {
+		kind = "RR_GEM";
+		f = r->gclose_handle;
+		scope = c->gem_scope;
+	}
+	if (!kind || !rp_fhas(f, n))
+		return;
+	kt_strbuf_printf(sb, "\trr_forget(%s, %d, ", kind, scope);
+	em_num(sb, rp_fget(f, b, n));
+	kt_strbuf_puts(sb, ");\n");
+}
+
+/*
+ * Event state as the calls so far leave it: bit 0 signalled, bit 1
+ * auto-reset. A completed wait whose events nothing the program issued
+ * signalled was released by an engine in the capture.
+ */
+#define EV_SIGNALLED 1u
+#define EV_AUTO 2u
+
+static uint64_t
+ev_get(struct em *e, int scope, uint32_t id)
+{
+	uint64_t v = 0;
+
+	rp_map_get(&e->events, 0, (unsigned int)scope, id, &v);
+	return v;
+}
+
+static void
+events_after(struct em *e, const struct em_call *c)
+{
+	const struct rp_rows *r = e->rows;
+	const struct kt_ioctl_rec *io = c->io;
+	uint32_t ids[64];
+	int n, i;
+
+	if (io->ret < 0 || !io->arg_before)
+		return;
+	if (c->d == r->create_event && io->arg_after) {
+		rp_map_put(&e->events, 0, (unsigned int)c->scope,
+			   rp_fget(r->ce_id, io->arg_after, c->clen),
+			   rp_fget(r->ce_auto, io->arg_before, c->clen) ? EV_AUTO : 0);
+	} else if (c->d == r->set_event || c->d == e->reset_event) {
+		uint32_t id = (uint32_t)rp_fget(r->se_id, io->arg_before, c->clen);
+		uint64_t v = ev_get(e, c->scope, id);
+
+		v = c->d == r->set_event ? v | EV_SIGNALLED : v & ~(uint64_t)EV_SIGNALLED;
+		rp_map_put(&e->events, 0, (unsigned int)c->scope, id, v);
+	} else if (c->d == r->wait_events && rp_wait_completed(r, c->d, io)) {
+		/* The wait consumed what it saw of auto-reset events. */
+		n = rp_wait_ids(r, c->rec, ids, 64);
+		for (i = 0; i < n && i < 64; i++) {
+			uint64_t v = ev_get(e, c->scope, ids[i]);
+
+			if (v & EV_AUTO)
+				rp_map_put(&e->events, 0, (unsigned int)c->scope,
+					   ids[i], v & ~(uint64_t)EV_SIGNALLED);
+		}
+	}
+}
+
+/* SET_EVENTs in the GPU's stead before a wait no CPU call released. */
+static void
+stand_ins(struct em *e, struct kt_strbuf *sb, const struct em_call *c)
+{
+	const struct rp_rows *r = e->rows;
+	const struct kt_ioctl_rec *io = c->io;
+	uint32_t ids[64];
+	int n, i, all;
+
+	if (c->d != r->wait_events || !rp_wait_completed(r, c->d, io))
+		return;
+	n = rp_wait_stand_in_ids(&e->m, r, c->rec, ids, 64);
+	if (!n)
+		return;
+	all = rp_fget(r->we_all, io->arg_before, c->clen) != 0;
+	if (!all) {
+		/* Any event signalled before it releases a wait for any. */
+		uint32_t named[64];
+		int k = rp_wait_ids(r, c->rec, named, 64);
+
+		for (i = 0; i < k && i < 64; i++)
+			if (ev_get(e, c->scope, named[i]) & EV_SIGNALLED)
+				return;
+	}
+	for (i = 0; i < n; i++) {
+		if (ev_get(e, c->scope, ids[i]) & EV_SIGNALLED)
+			continue;
+		kt_strbuf_puts(sb, "\t{\n"
+			       "\t\t/* No CPU call released the wait below in the "
+			       "capture: an engine did. */\n");
+		kt_strbuf_printf(sb, "\t\tstruct %s set = { .event_id = ",
+				 r->set_event->args->name);
+		xlate_expr(e, sb, c, KFD_ROLE_EVENT_ID, ids[i]);
+		kt_strbuf_printf(sb, " };\n\n\t\trr_ioctl(%" PRIu64 ", \"SET_EVENT "
+				 "(stand-in)\", %d, ", c->rec->seq, c->io->fd);
+		em_request(e, sb, r->set_event, r->set_event->request);
+		kt_strbuf_puts(sb, ", &set, 0, 0);\n\t}\n");
+		rp_map_put(&e->events, 0, (unsigned int)c->scope, ids[i],
+			   ev_get(e, c->scope, ids[i]) | EV_SIGNALLED);
+		e->res.stand_ins++;
+		e->res.calls++;
+	}
+}
+
+/* One more tab for the lines of @sb from @at on (a block's inside). */
+static void
+indent(struct kt_strbuf *sb, size_t at)
+{
+	struct kt_strbuf t;
+	size_t i;
+	int bol = 1;
+
+	kt_strbuf_init(&t);
+	for (i = at; i < sb->len; i++) {
+		if (bol && sb->data[i] != '\n')
+			kt_strbuf_putc(&t, '\t');
+		kt_strbuf_putc(&t, sb->data[i]);
+		bol = sb->data[i] == '\n';
+	}
+	cut(sb, at);
+	if (t.len)
+		kt_strbuf_append(sb, t.data, t.len);
+	if (t.failed)
+		sb->failed = 1;
+	kt_strbuf_release(&t);
+}
+
+static void
+skip(struct em *e, struct kt_strbuf *sb, const char *why)
+{
+	kt_strbuf_printf(sb, "\t/* Not reissued: %s. */\n", why);
+	e->res.skipped++;
+}
+
+void
+em_ioctl(struct em *e, struct kt_strbuf *sb, const struct kt_record *rec)
+{
+	const struct kt_ioctl_rec *io = &rec->u.ioctl;
+	const struct rp_rows *r = e->rows;
+	struct em_ofd *ofd = em_fd_ofd(e, io->fd);
+	struct em_call c;
+	uint32_t tail = 0;
+	const char *argp = "&a";
+	struct kt_strbuf chk;
+	size_t inner;
+
+	memset(&c, 0, sizeof(c));
+	c.rec = rec;
+	c.io = io;
+	c.d = kfd_schema_lookup((enum kfd_file_kind)io->file_kind, io->request);
+	if (!c.d) {
+		skip(e, sb, "the request is not in the schema");
+		return;
+	}
+	c.plan = rp_req_plan(r, c.d);
+	if (c.plan->never) {
+		skip(e, sb, "it would let the kernel act on memory or state "
+		     "outside the program");
+		return;
+	}
+	if (io->ret < 0 && io->err == EINTR) {
+		skip(e, sb, "interrupted; the caller's retry is the next call");
+		return;
+	}
+	if (c.d == r->ipc_import || c.d == r->ipc_export) {
+		skip(e, sb, "IPC share handles come from another process");
+		return;
+	}
+	c.size = (uint32_t)KFD_ABI_IOC_SIZE(io->request);
+	c.clen = c.size < io->arg_size ? c.size : io->arg_size;
+	c.scope = ofd ? ofd->proc : 0;
+	c.gem_scope = ofd ? (int)(ofd - RP_AT(&e->ofds, struct em_ofd, 0)) + 1 : 0;
+	c.acc = "a.";
+	e->res.ioctls++;
+	e->res.calls++;
+
+	stand_ins(e, sb, &c);
+	kt_strbuf_puts(sb, "\t{\n");
+	inner = sb->len;
+	/* Memory the captured process had at a range the kernel keeps. */
+	if (c.d == r->alloc && io->arg_before &&
+	    (rp_fget(r->alloc_flags, io->arg_before, c.clen) &
+	     KFD_ABI_ALLOC_MEM_FLAGS_USERPTR) &&
+	    rp_fget(r->alloc_off, io->arg_before, c.clen)) {
+		kt_strbuf_puts(sb, "\trr_back(");
+		em_num(sb, rp_fget(r->alloc_off, io->arg_before, c.clen));
+		kt_strbuf_puts(sb, ", ");
+		em_num(sb, rp_fget(r->alloc_size, io->arg_before, c.clen));
+		kt_strbuf_puts(sb, ");\n");
+	} else if (c.d == r->svm && io->arg_before &&
+		   rp_fget(r->svm_start, io->arg_before, c.clen)) {
+		kt_strbuf_puts(sb, "\trr_back(");
+		em_num(sb, rp_fget(r->svm_start, io->arg_before, c.clen));
+		kt_strbuf_puts(sb, ", ");
+		em_num(sb, rp_fget(r->svm_size, io->arg_before, c.clen));
+		kt_strbuf_puts(sb, ");\n");
+	}
+	if (!io->arg_before && c.size) {
+		/* The argument pointer itself was bad. */
+		argp = "(void *)rr_guard()";
+	} else if (!c.d->args || !c.size) {
+		argp = c.size ? "b_raw" : "NULL";
+		if (c.size) {
+			kt_strbuf_printf(sb, "\tuint8_t b_raw[%u] = ", c.size);
+			em_bytes(sb, io->arg_before, c.clen);
+			kt_strbuf_puts(sb, ";\n");
+		}
+	} else {
+		decl_bufs(e, sb, &c);
+		c.l = em_layout(e, c.d->args, io->arg_before, io->arg_size);
+		if (c.size > c.d->args->size)
+			tail = c.size - c.d->args->size;
+		if (tail) {
+			const struct kfd_indirect *tb = NULL;
+			unsigned int j;
+
+			for (j = 0; j < c.d->nbufs; j++)
+				if (c.d->bufs[j].len_kind == KFD_LEN_TRAILING)
+					tb = &c.d->bufs[j];
+			kt_strbuf_printf(sb, "\tstruct {\n\t\tstruct %s a;\n", c.l->name);
+			if (tb && tb->elem && tail % tb->elem->size == 0) {
+				const struct em_layout *el = em_layout(e, tb->elem,
+								       NULL, 0);
+				size_t n = tail / tb->elem->size, i;
+				uint32_t have = c.clen > c.d->args->size ?
+						c.clen - c.d->args->size : 0;
+
+				kt_strbuf_printf(sb, "\t\tstruct %s t[%zu];\n"
+						 "\t} __attribute__((packed)) s = {\n",
+						 el->name, n);
+				init_struct(e, sb, &c, c.l, io->arg_before,
+					    c.d->args->size, 1, "\t\t\t",
+					    "\t\t.a = {\n", "\t\t},\n");
+				kt_strbuf_puts(sb, "\t\t.t = {\n");
+				for (i = 0; i < n && (i + 1) * tb->elem->size <= have; i++) {
+					char head[32];
+
+					snprintf(head, sizeof(head), "\t\t\t[%zu] = {\n", i);
+					init_struct(e, sb, &c, el,
+						    io->arg_before + c.d->args->size +
+						    i * tb->elem->size, tb->elem->size,
+						    0, "\t\t\t\t", head, "\t\t\t},\n");
+				}
+				kt_strbuf_puts(sb, "\t\t},\n\t};\n");
+			} else {
+				kt_strbuf_printf(sb, "\t\tuint8_t t[%u];\n"
+						 "\t} __attribute__((packed)) s = {\n",
+						 tail);
+				init_struct(e, sb, &c, c.l, io->arg_before,
+					    c.d->args->size, 1, "\t\t\t",
+					    "\t\t.a = {\n", "\t\t},\n");
+				kt_strbuf_puts(sb, "\t\t.t = ");
+				em_bytes(sb, io->arg_before + c.d->args->size,
+					 c.clen > c.d->args->size ?
+					 c.clen - c.d->args->size : 0);
+				kt_strbuf_puts(sb, ",\n\t};\n");
+			}
+			c.acc = "s.a.";
+			argp = "&s";
+		} else {
+			char head[128];
+
+			snprintf(head, sizeof(head), "\tstruct %s a = {\n", c.l->name);
+			if (!init_struct(e, sb, &c, c.l, io->arg_before, c.clen, 1,
+					 "\t\t", head, "\t};\n"))
+				kt_strbuf_printf(sb, "\tstruct %s a;\n\n"
+						 "\tmemset(&a, 0, sizeof(a));\n",
+						 c.l->name);
+			init_rest(sb, c.l, "a", io->arg_before, c.clen);
+		}
+	}
+	kt_strbuf_init(&chk);
+	if (io->ret >= 0 && io->arg_after && c.d->args && c.l)
+		check_outputs(e, &chk, &c);
+	kt_strbuf_printf(sb, "\n\t%srr_ioctl(%" PRIu64 ", \"%s\", %d, ",
+			 chk.len ? "if (" : "", rec->seq, c.d->name, io->fd);
+	em_request(e, sb, c.d, io->request);
+	kt_strbuf_printf(sb, ", %s, %" PRId64 ", ", argp, io->ret);
+	em_errno(sb, io->ret < 0 ? io->err : 0);
+	kt_strbuf_puts(sb, chk.len ? ")) {\n" : ");\n");
+	if (chk.len) {
+		kt_strbuf_append(sb, chk.data, chk.len);
+		kt_strbuf_puts(sb, "\t}\n");
+	}
+	if (chk.failed)
+		sb->failed = 1;
+	kt_strbuf_release(&chk);
+	forget(e, sb, &c);
+	events_after(e, &c);
+	if (c.d == r->create_process && io->ret >= 0 && ofd)
+		ofd->proc = ++e->nproc;
+	indent(sb, inner);
+	kt_strbuf_puts(sb, "\t}\n");
+}

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internals of `kfdtrace emit-c` (replay/emit/): the records in the order
+ * the program issues them, what is known about fds and scopes while
+ * emitting, and the definitions the program needs (argument structs,
+ * request codes, flag names), collected as the calls use them.
+ */
+#ifndef EM_PRIV_H
+#define EM_PRIV_H
+
+#include <stdio.h>
+
+#include <kfdtrace/decode.h>
+#include <kfdtrace/emit_c.h>
+
+#include "replay_priv.h"
+
+#define EM_MAX_THREADS	64
+/* Blocks per generated function: compilers take long over huge ones. */
+#define EM_PART_BLOCKS	256
+/* Bytes of `kfdtrace dump` text kept in a block's comment. */
+#define EM_COMMENT_MAX	480
+
+/* A captured thread: a thread of the program, its calls in @body. */
+struct em_thread {
+	uint32_t tid;
+	FILE *body;		/* its functions, written as calls come */
+	unsigned int parts;	/* functions started */
+	unsigned int blocks;	/* blocks in the current one */
+};
+
+/* An open file description of the capture, as far as scopes go. */
+struct em_ofd {
+	uint8_t kind;		/* enum kfd_file_kind */
+	int32_t proc;		/* KFD process (scope of its ids) */
+};
+
+/* One struct layout the program defines: a row's args, or a buffer's. */
+struct em_layout {
+	const struct kfd_struct_desc *sd;
+	int16_t sel;		/* selector field, -1: the base layout */
+	uint64_t arm;		/* its value */
+	char name[96];		/* the C struct name */
+};
+
+/* A name table some value used: its names become constants. */
+struct em_names {
+	const struct kfd_name_table *t;
+	uint8_t *used;		/* per entry */
+};
+
+struct em {
+	const char *path;
+	struct rp_model m;
+	const struct rp_rows *rows;
+	/* Records in the order the program issues them. */
+	struct kt_record **recs;
+	size_t nrecs, caprecs;
+	struct em_thread th[EM_MAX_THREADS];
+	unsigned int nthreads;
+	int threaded;			/* more than one thread: turns */
+	unsigned long turns;		/* calls numbered for rr_turn() */
+	/* Files: captured fd -> ofd index + 1 (0: not a device fd). */
+	int32_t *fd_ofd;
+	int nfd;
+	struct rp_vec ofds;		/* struct em_ofd */
+	int nproc;
+	/* Events: (scope, id) -> state (emit_ioctl.c). */
+	struct rp_map events;
+	const struct kfd_ioctl_desc *reset_event;
+	/* Definitions, in first-use order. */
+	struct rp_vec layouts;		/* struct em_layout */
+	uint8_t *req_used;		/* per schema row */
+	uint8_t resize_used;
+	struct rp_vec names;		/* struct em_names */
+	struct kfd_emit_result res;
+	struct kt_strbuf sb;		/* the block being made */
+	struct kt_strbuf body;		/* its calls */
+	char *err;
+	size_t errlen;
+};
+
+/* emit.c: the fd table while emitting. */
+struct em_ofd *em_fd_ofd(struct em *e, int32_t fd);
+
+/* emit_abi.c: definitions. */
+/* The C struct of @sd for argument bytes @b (its union arm), defined once. */
+const struct em_layout *em_layout(struct em *e, const struct kfd_struct_desc *sd,
+				  const uint8_t *b, size_t len);
+/* Whether field @i of the layout's struct is one of its members. */
+int em_layout_has(const struct em_layout *l, unsigned int i);
+/* The C member name of @f ("read_mmr_reg.count" -> read_mmr_reg_count). */
+const char *em_member(const struct kfd_field *f, char *buf, size_t len);
+/* The request expression of an ioctl record of row @d. */
+void em_request(struct em *e, struct kt_strbuf *sb,
+		const struct kfd_ioctl_desc *d, uint32_t request);
+/* A number as C: decimal when small, else hex. */
+void em_num(struct kt_strbuf *sb, uint64_t v);
+/* A field's value as C, by its name table when it has one. */
+void em_value(struct em *e, struct kt_strbuf *sb, const struct kfd_field *f,
+	      uint64_t v);
+/* An errno as its libc name (ENOMEM), or the number. */
+void em_errno(struct kt_strbuf *sb, int err);
+/* Bytes as a C initializer list ("{ 0x01, 0x02 }"). */
+void em_bytes(struct kt_strbuf *sb, const uint8_t *p, size_t n);
+/* Write every definition the blocks used. */
+void em_write_defs(struct em *e, FILE *out);
+void em_defs_free(struct em *e);
+
+/* emit_ioctl.c: one ioctl record as a block of @sb. */
+void em_ioctl(struct em *e, struct kt_strbuf *sb, const struct kt_record *rec);
+
+/* emit.c: a block's leading comment, the call as dump prints it. */
+void em_comment(struct em *e, struct kt_strbuf *sb, const struct kt_record *rec,
+		const char *indent);
+
+#endif
