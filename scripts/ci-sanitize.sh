@@ -61,6 +61,7 @@ EOF
 subtests=$(cat <<'EOF'
 capture	test_rocminfo
 replay	test_rocminfo_same test_rocminfo_other_gpu_id test_rocminfo_two_gpus
+emit-c	test_rocminfo
 bounds	test_held_dump_stats test_held_replay test_execs_dump test_execs_ctf test_bufs_ctf
 EOF
 )

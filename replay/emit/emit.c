@@ -704,7 +704,7 @@ kfd_emit_c(const char *in, const char *out_path, struct kfd_emit_result *res,
 	kt_strbuf_init(&e.sb);
 	kt_strbuf_init(&e.body);
 	rp_vec_init(&e.ofds, sizeof(struct em_ofd));
-	rp_vec_init(&e.layouts, sizeof(struct em_layout));
+	rp_vec_init(&e.layouts, sizeof(struct em_layout *));
 	rp_vec_init(&e.names, sizeof(struct em_names));
 	e.rows = rp_rows();
 	e.reset_event = kfd_schema_by_name("RESET_EVENT");

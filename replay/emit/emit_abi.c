@@ -70,18 +70,23 @@ static const struct em_layout *
 layout_get(struct em *e, const struct kfd_struct_desc *sd, int sel,
 	   uint64_t arm)
 {
-	struct em_layout *l;
+	struct em_layout *l, **slot;
 	const char *an = NULL;
 	size_t i, k;
 
 	for (i = 0; i < e->layouts.n; i++) {
-		l = RP_AT(&e->layouts, struct em_layout, i);
+		l = *RP_AT(&e->layouts, struct em_layout *, i);
 		if (l->sd == sd && l->sel == sel && (sel < 0 || l->arm == arm))
 			return l;
 	}
-	l = rp_vec_push(&e->layouts);
-	if (!l)
+	/* Each on its own: blocks keep pointers to them as the list grows. */
+	l = calloc(1, sizeof(*l));
+	slot = l ? rp_vec_push(&e->layouts) : NULL;
+	if (!slot) {
+		free(l);
 		return NULL;
+	}
+	*slot = l;
 	l->sd = sd;
 	l->sel = (int16_t)sel;
 	l->arm = arm;
@@ -369,7 +374,7 @@ em_write_defs(struct em *e, FILE *out)
 	      "/* The argument structs, from kfdtrace's ioctl schema.          */\n\n",
 	      out);
 	for (j = 0; j < e->layouts.n; j++)
-		write_layout(out, RP_AT(&e->layouts, struct em_layout, j));
+		write_layout(out, *RP_AT(&e->layouts, struct em_layout *, j));
 	fputs("/* Request codes. */\n", out);
 	kt_strbuf_init(&sb);
 	for (i = 0; i < nrows; i++) {
@@ -422,6 +427,8 @@ em_defs_free(struct em *e)
 	for (j = 0; j < e->names.n; j++)
 		free(RP_AT(&e->names, struct em_names, j)->used);
 	rp_vec_free(&e->names);
+	for (j = 0; j < e->layouts.n; j++)
+		free(*RP_AT(&e->layouts, struct em_layout *, j));
 	rp_vec_free(&e->layouts);
 	free(e->req_used);
 }

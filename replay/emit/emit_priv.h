@@ -69,7 +69,7 @@ struct em {
 	struct rp_map events;
 	const struct kfd_ioctl_desc *reset_event;
 	/* Definitions, in first-use order. */
-	struct rp_vec layouts;		/* struct em_layout */
+	struct rp_vec layouts;		/* struct em_layout * */
 	uint8_t *req_used;		/* per schema row */
 	uint8_t resize_used;
 	struct rp_vec names;		/* struct em_names */
