@@ -86,6 +86,9 @@ void dec_field(struct dec *d, const struct kfd_field *f, const uint8_t *img,
 /* dec_field_value() - print an already-read numeric value by role. */
 void dec_field_value(struct dec *d, const struct kfd_field *f, uint64_t v);
 
+/* packets.c: a submit record's body. */
+void dec_submit(struct dec *d, int *first, const struct kt_submit_rec *s);
+
 /* The time since d->start_ns as "+S.UUUUUU" (text) or a number (JSON). */
 void dec_reltime(struct dec *d, uint64_t ts);
 

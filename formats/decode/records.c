@@ -492,6 +492,9 @@ dec_body(struct dec *d, int *first, const struct kt_record *rec)
 	case KT_REC_END:
 		dec_end(d, first, &rec->u.end);
 		break;
+	case KT_REC_SUBMIT:
+		dec_submit(d, first, &rec->u.submit);
+		break;
 	default:
 		if (d->json) {
 			json_u64(d, first, "type_id", rec->type);

@@ -106,6 +106,10 @@ clone_tail(struct clone_cur *c, const struct kt_record *rec,
 		dst->u.api.name = put_str(c, rec->u.api.name);
 		dst->u.api.args = put_str(c, rec->u.api.args);
 		break;
+	case KT_REC_SUBMIT:
+		dst->u.submit.data = put_bytes(c, rec->u.submit.data,
+					       rec->u.submit.len);
+		break;
 	case KT_REC_TOPOLOGY: {
 		const struct kt_topology_rec *t = &rec->u.topology;
 		struct kt_topo_file *tf;

@@ -335,6 +335,23 @@ kt_dec_body(struct kt_cur *c, struct kt_dec *dec, struct kt_record *rec)
 		     kt_cur_u64(c, &rec->u.end.records, "end record count") &&
 		     kt_cur_u64(c, &rec->u.end.lost, "end lost count");
 		break;
+	case KT_REC_SUBMIT:
+		ok = kt_cur_u32(c, &rec->u.submit.queue_id, UINT32_MAX,
+				"submit queue") &&
+		     kt_cur_u32(c, &rec->u.submit.gpu_id, UINT32_MAX,
+				"submit gpu_id") &&
+		     kt_cur_u8(c, &rec->u.submit.engine, "submit engine") &&
+		     kt_cur_u8(c, &rec->u.submit.flags, "submit flags") &&
+		     kt_cur_u64(c, &rec->u.submit.first, "submit first") &&
+		     kt_cur_s64(c, &d1, "submit last") &&
+		     kt_cur_u64(c, &rec->u.submit.ring, "submit ring") &&
+		     kt_cur_u32(c, &rec->u.submit.ring_size, UINT32_MAX,
+				"submit ring size") &&
+		     kt_cur_bytes(c, KT_MAX_SUBMIT, &rec->u.submit.data,
+				  &rec->u.submit.len, "submit packets");
+		if (ok)
+			rec->u.submit.last = rec->u.submit.first + (uint64_t)d1;
+		break;
 	}
 	return ok ? 0 : -KT_ECORRUPT;
 }

@@ -152,6 +152,14 @@ kt_rec_bound(const struct kt_record *rec, size_t *bound)
 	case KT_REC_END:
 		b = 5 + V + V;
 		break;
+	case KT_REC_SUBMIT:
+		if (rec->u.submit.len > KT_MAX_SUBMIT)
+			return -KT_ETOOBIG;
+		if (!rec->u.submit.data && rec->u.submit.len)
+			return -EINVAL;
+		b = 5 + 5 + 1 + 1 + V + V + V + 5 +
+		    KT_BYTES_BOUND(rec->u.submit.len);
+		break;
 	default:
 		return -EINVAL;
 	}
@@ -262,6 +270,17 @@ kt_put_body(uint8_t *p, const struct kt_record *rec)
 		p = kt_put_varint(p, rec->u.end.flags);
 		p = kt_put_varint(p, rec->u.end.records);
 		return kt_put_varint(p, rec->u.end.lost);
+	case KT_REC_SUBMIT:
+		p = kt_put_varint(p, rec->u.submit.queue_id);
+		p = kt_put_varint(p, rec->u.submit.gpu_id);
+		*p++ = rec->u.submit.engine;
+		*p++ = rec->u.submit.flags;
+		p = kt_put_varint(p, rec->u.submit.first);
+		p = kt_put_svarint(p, (int64_t)(rec->u.submit.last -
+						rec->u.submit.first));
+		p = kt_put_varint(p, rec->u.submit.ring);
+		p = kt_put_varint(p, rec->u.submit.ring_size);
+		return kt_put_bytes(p, rec->u.submit.data, rec->u.submit.len);
 	}
 	return p;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * kfdtrace record [-o FILE] [--sim[=PROFILE]] [--no-buffers] [--lttng] [--api]
+ *                 [--submissions]
  *                 -- CMD [ARGS]
  *
  * Runs CMD with the capture library preloaded (and kfdsim's library after
@@ -38,7 +39,7 @@ kfdtrace_help_record(FILE *f)
 {
 	fprintf(f,
 		"usage: kfdtrace record [-o FILE] [--sim[=PROFILE]] [--no-buffers] [--lttng] [--api]\n"
-		"                       -- CMD [ARGS...]\n"
+		"                       [--submissions] -- CMD [ARGS...]\n"
 		"\n"
 		"Run CMD and record every KFD and render-node request it makes.\n"
 		"\n"
@@ -52,6 +53,8 @@ kfdtrace_help_record(FILE *f)
 		"                      the LTTng sessions that enable them (docs/lttng.md)\n"
 		"      --api           also record each hsaKmt* call of a dynamically linked\n"
 		"                      libhsakmt as a span around its ioctls (docs/tracer.md)\n"
+		"      --submissions   also record the packets every doorbell publishes on\n"
+		"                      AQL and SDMA queues (docs/submissions.md)\n"
 		"  -h, --help          this text\n"
 		"\n"
 		"Forked children write FILE.<pid>, images after an exec FILE.exec<N>\n"
@@ -134,6 +137,7 @@ struct record_opts {
 	int no_buffers;
 	int lttng;
 	int api;
+	int submissions;
 };
 
 static int
@@ -145,6 +149,7 @@ parse_args(int argc, char **argv, struct record_opts *o)
 		{ "no-buffers", no_argument, NULL, 'b' },
 		{ "lttng", no_argument, NULL, 'l' },
 		{ "api", no_argument, NULL, 'a' },
+		{ "submissions", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -170,6 +175,9 @@ parse_args(int argc, char **argv, struct record_opts *o)
 			break;
 		case 'a':
 			o->api = 1;
+			break;
+		case 'S':
+			o->submissions = 1;
 			break;
 		case 'h':
 			kfdtrace_help_record(stdout);
@@ -506,6 +514,10 @@ exec_child(char **cmd, const char *capture, const char *sim,
 		setenv("KFDTRACE_API", "1", 1);
 	else
 		unsetenv("KFDTRACE_API");
+	if (o->submissions)
+		setenv("KFDTRACE_SUBMISSIONS", "1", 1);
+	else
+		unsetenv("KFDTRACE_SUBMISSIONS");
 	execvp(cmd[0], cmd);
 	fprintf(stderr, "kfdtrace record: cannot run %s: %s\n", cmd[0],
 		strerror(errno));

@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "report_objects.h"
+#include "stats_submit.h"
 #include "kfdtrace/topology.h"
 #include "kfdtrace/decode.h"
 #include "kfdtrace/schema.h"
@@ -76,6 +77,7 @@ struct stats {
 	size_t nnames;
 	struct kt_topo topo;	/* from the first TOPOLOGY record */
 	int have_topo;
+	struct sub_stats subs;	/* submit records, per queue */
 	int oom;
 };
 
@@ -333,6 +335,11 @@ stats_emit(void *ctx, const struct kt_record *rec)
 			      &s->topo);
 		obj_tracker_topology(&s->objs, &s->topo);
 		s->have_topo = 1;
+	}
+	if (rec->type == KT_REC_SUBMIT) {
+		if (sub_stats_add(&s->subs, &rec->u.submit))
+			s->oom = 1;
+		return s->oom ? -1 : 0;
 	}
 	if (rec->type != KT_REC_IOCTL) {
 		obj_tracker_record(&s->objs, rec);
@@ -657,6 +664,7 @@ report_text(struct stats *s, struct ioctl_stat **v)
 		printf(" (seq %llu)\n", (unsigned long long)sorted[i]->val.seq);
 	}
 	free(sorted);
+	sub_stats_text(&s->subs, stdout);
 	print_groups(s, v);
 }
 
@@ -911,6 +919,10 @@ report_json(struct stats *s, struct ioctl_stat **v)
 	}
 	free(sorted);
 	kt_strbuf_append(&sb, "]}", 2);
+	if (s->subs.n) {
+		kt_strbuf_putc(&sb, ',');
+		sub_stats_json(&s->subs, &sb);
+	}
 	json_groups(&sb, &first, s, v);
 	kt_strbuf_append(&sb, "}\n", 2);
 
@@ -934,6 +946,7 @@ stats_free(struct stats *s)
 	free(s->names);
 	free(s->errnos);
 	obj_tracker_release(&s->objs);
+	sub_stats_free(&s->subs);
 }
 
 int

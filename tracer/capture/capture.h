@@ -10,6 +10,7 @@
  *   session.c		configuration, the trace file (created at the first
  *			device event), file naming, fork/exec/exit handling
  *   maps.c		device mappings, to know which munmaps to record
+ *   submit.c		submission capture: shadow doorbells, the forwarder
  *   wrap_*.c		the exported entry points (wrap_sig.c keeps the
  *			recorder's crash handlers in front of the program's)
  *
@@ -81,6 +82,24 @@ extern struct kcap_real kcap_real;
 
 /* Resolve every entry once; cheap to call again. */
 void kcap_real_init(void);
+
+/* ---- submit.c ---- */
+
+/* KFDTRACE_SUBMISSIONS: record what the queues are given (read once). */
+extern int kcap_submit_on;
+void kcap_submit_init(void);
+/*
+ * A doorbell mmap of /dev/kfd: the program gets a shadow page, and *@taken
+ * says the result is the answer (MAP_FAILED with errno, or the shadow);
+ * otherwise map as usual.
+ */
+void *kcap_submit_mmap(void *addr, size_t len, int prot, int flags, int fd,
+		       off_t off, int *taken);
+void kcap_submit_munmap(void *addr, size_t len);
+/* Around a KFD ioctl (@before 1, then 0 with its result): queues. */
+void kcap_submit_ioctl(unsigned long request, void *arg, int ret, int before);
+void kcap_submit_child(void);
+void kcap_submit_shutdown(void);
 
 /* ---- fdtab.c ---- */
 

@@ -474,6 +474,7 @@ session_child(void)
 	kfd_gate_reset(&session_gate);
 	kfd_dispatch_atfork_child();
 	kcap_maps_reset();
+	kcap_submit_child();
 	S.pid = getpid();
 	r = atomic_exchange(&kcap_session_rec, NULL);
 	if (r) {
@@ -503,6 +504,7 @@ session_init(void)
 		return;
 	}
 	session_read_env();
+	kcap_submit_init();
 	/* Our own handlers must really be installed, not chained. */
 	kfd_recorder_set_sigaction(kcap_real.sigaction);
 	pthread_atfork(session_prepare, session_parent, session_child);
@@ -517,5 +519,6 @@ kcap_init(void)
 static void __attribute__((destructor))
 kcap_fini(void)
 {
+	kcap_submit_shutdown();
 	kcap_session_shutdown();
 }

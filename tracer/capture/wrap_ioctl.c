@@ -21,6 +21,18 @@ next_ioctl(int fd, unsigned long request, void *arg)
 	return kcap_real.ioctl(fd, request, arg);
 }
 
+/* A KFD ioctl with submission capture on: it follows the queues. */
+static int
+submit_ioctl(int fd, unsigned long request, void *arg)
+{
+	int ret;
+
+	kcap_submit_ioctl(request, arg, 0, 1);
+	ret = kfd_dispatch_via(next_ioctl, fd, KFD_FILE_KFD, request, arg);
+	kcap_submit_ioctl(request, arg, ret, 0);
+	return ret;
+}
+
 KCAP_EXPORT int
 ioctl(int fd, unsigned long request, ...)
 {
@@ -39,7 +51,10 @@ ioctl(int fd, unsigned long request, ...)
 		if (kind == KFD_FILE_UNKNOWN)
 			return kcap_real.ioctl(fd, request, arg);
 		kcap_busy++;
-		ret = kfd_dispatch_via(next_ioctl, fd, kind, request, arg);
+		if (__builtin_expect(kcap_submit_on, 0) && kind == KFD_FILE_KFD)
+			ret = submit_ioctl(fd, request, arg);
+		else
+			ret = kfd_dispatch_via(next_ioctl, fd, kind, request, arg);
 		kcap_busy--;
 		return ret;
 	}
@@ -53,6 +68,8 @@ ioctl(int fd, unsigned long request, ...)
 	kcap_busy++;
 	if (!kcap_session_get()) {
 		ret = kcap_real.ioctl(fd, request, arg);
+	} else if (kcap_submit_on && kind == KFD_FILE_KFD) {
+		ret = submit_ioctl(fd, request, arg);
 	} else {
 		ret = kfd_dispatch_via(next_ioctl, fd, kind, request, arg);
 	}

@@ -2,7 +2,8 @@
 /*
  * mmap() and munmap(): mappings of device fds (doorbells, the events page,
  * MMIO, buffer objects through the render node) are recorded, and so are
- * the munmaps that touch them.
+ * the munmaps that touch them. With submission capture on, doorbell pages
+ * are shadowed (submit.c).
  */
 #include "capture.h"
 
@@ -22,7 +23,7 @@ mmap_common(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 	struct kt_record rec;
 	uint64_t ts;
 	void *ret;
-	int err;
+	int err, taken;
 
 	kcap_real_init();
 	if (kcap_busy || fd < 0 || (flags & MAP_ANONYMOUS) || !kcap_enabled())
@@ -32,7 +33,12 @@ mmap_common(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 		return kcap_real.mmap(addr, len, prot, flags, fd, off);
 	kcap_busy++;
 	ts = kfd_dispatch_now();
-	ret = kcap_real.mmap(addr, len, prot, flags, fd, off);
+	taken = 0;
+	ret = MAP_FAILED;
+	if (kcap_submit_on && kind == KFD_FILE_KFD)
+		ret = kcap_submit_mmap(addr, len, prot, flags, fd, off, &taken);
+	if (!taken)
+		ret = kcap_real.mmap(addr, len, prot, flags, fd, off);
 	err = errno;
 	if (ret != MAP_FAILED)
 		kcap_maps_add((uint64_t)(uintptr_t)ret, PAGE_ROUND(len));
@@ -81,6 +87,8 @@ munmap(void *addr, size_t len)
 	ts = kfd_dispatch_now();
 	ret = kcap_real.munmap(addr, len);
 	err = errno;
+	if (kcap_submit_on && ret == 0)
+		kcap_submit_munmap(addr, len);
 	memset(&rec, 0, sizeof(rec));
 	rec.type = KT_REC_MUNMAP;
 	rec.ts = ts;

@@ -33,7 +33,7 @@ enum kt_err {
 const char *kt_strerror(int err);
 
 #define KT_FORMAT_MAJOR 1
-#define KT_FORMAT_MINOR 0
+#define KT_FORMAT_MINOR 1	/* 1: submit records */
 
 /*
  * Bounds of the format (docs/trace-format.md section 5.2). The writer refuses
@@ -46,6 +46,7 @@ const char *kt_strerror(int err);
 #define KT_MAX_BUFS		64u		/* indirect buffers per ioctl */
 #define KT_MAX_PATH		4096u		/* open and exec paths */
 #define KT_MAX_NAME		256u		/* thread and API names */
+#define KT_MAX_SUBMIT		(4u << 20)	/* packet bytes per submit record */
 #define KT_MAX_TEXT		65536u		/* annotation, API arguments */
 #define KT_MAX_ARGV		(1u << 20)	/* exec argv bytes */
 #define KT_MAX_TOPO_FILES	65536u		/* files per topology record */
@@ -67,6 +68,7 @@ enum kt_rec_type {
 	KT_REC_ANNOTATION = 11,	/* free text */
 	KT_REC_API_CALL = 12,	/* thunk-level span: hsaKmt* call */
 	KT_REC_END = 13,	/* last record of a cleanly closed trace */
+	KT_REC_SUBMIT = 14,	/* packets published on a queue (a doorbell) */
 	KT_REC_TYPE_MAX
 };
 
@@ -196,6 +198,31 @@ enum kt_end_flags {
 	KT_END_SIGNAL = 1 << 1,		/* written from a fatal signal handler */
 };
 
+enum kt_submit_flags {
+	KT_SUBMIT_CLAMPED = 1 << 0,	/* data cut at the capture's bound */
+	KT_SUBMIT_UNREADABLE = 1 << 1,	/* the ring could not be read */
+};
+
+/*
+ * Packets a doorbell published. AQL queues count packets: @first and
+ * @last are the first and last packet index (64-bit, not wrapped; the
+ * doorbell value is the last); SDMA queues count bytes: [@first, @last)
+ * is the byte range of the ring's monotonic write pointer. @data holds
+ * the packets in that order (ring wrap undone), @len bytes.
+ */
+struct kt_submit_rec {
+	uint32_t queue_id;	/* the KFD queue id CREATE_QUEUE returned */
+	uint32_t gpu_id;
+	uint8_t engine;		/* enum kfd_engine (kfdtrace/packets.h) */
+	uint8_t flags;		/* enum kt_submit_flags */
+	uint64_t first;
+	uint64_t last;
+	uint64_t ring;		/* ring_base_address */
+	uint32_t ring_size;	/* bytes */
+	uint32_t len;
+	const uint8_t *data;
+};
+
 struct kt_end_rec {
 	uint32_t flags;		/* enum kt_end_flags */
 	uint64_t records;	/* records written before this one */
@@ -226,6 +253,7 @@ struct kt_record {
 		struct kt_annotation_rec annotation;
 		struct kt_api_call_rec api;
 		struct kt_end_rec end;
+		struct kt_submit_rec submit;
 	} u;
 };
 

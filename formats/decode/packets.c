@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Submit records: the packets a doorbell published, each decoded by its
+ * row of the packet schema (kfdtrace/packets.h) with the field printer
+ * the ioctl arguments use.
+ *
+ *   text: submit(queue=3, gpu_id=0xab12, aql, #12..#13) {   (sdma: bytes A..B)
+ *	     [12] KERNEL_DISPATCH{fences=..., grid_size_x=256, ...}, ...}
+ *   JSON: "queue", "gpu_id", "engine", "first", "last", "ring",
+ *	   "ring_size", "flags", "packets": [{"at", "name", "fields"}]
+ *
+ * AQL packets are numbered by packet index, SDMA packets by the byte
+ * offset of the ring's monotonic write pointer. The header bytes (type,
+ * opcode) are left out of the fields: the name says them.
+ */
+#include <string.h>
+
+#include <kfdtrace/packet_abi.h>
+#include <kfdtrace/packets.h>
+
+#include "decode_priv.h"
+
+static int
+header_field(const struct kfd_field *f)
+{
+	return !strcmp(f->name, "type") || !strcmp(f->name, "op") ||
+	       !strcmp(f->name, "sub_op");
+}
+
+static void
+packet(struct dec *d, int *first, uint64_t at, const char *name,
+       const struct kfd_struct_desc *sd, const uint8_t *p, size_t len)
+{
+	unsigned int i;
+	int f1 = 1;
+
+	dec_sep(d, first);
+	if (d->json) {
+		kt_strbuf_append(d->sb, "{\"at\":", 6);
+		dec_u64(d, at);
+		kt_strbuf_append(d->sb, ",\"name\":", 8);
+		kfd_json_escape(d->sb, name, strlen(name));
+		kt_strbuf_append(d->sb, ",\"fields\":{", 11);
+	} else {
+		kt_strbuf_putc(d->sb, '[');
+		kt_strbuf_put_u64(d->sb, at);
+		kt_strbuf_append(d->sb, "] ", 2);
+		kt_strbuf_puts(d->sb, name);
+		kt_strbuf_putc(d->sb, '{');
+	}
+	for (i = 0; sd && i < sd->nfields; i++) {
+		const struct kfd_field *f = &sd->fields[i];
+
+		if (header_field(f))
+			continue;
+		dec_key(d, &f1, f->name);
+		dec_field(d, f, p, len);
+	}
+	if (!sd) {
+		dec_key(d, &f1, "bytes");
+		dec_bytes(d, p, len, d->max_bytes, '<', '>');
+	}
+	kt_strbuf_append(d->sb, d->json ? "}}" : "}", d->json ? 2 : 1);
+}
+
+static void
+packets_aql(struct dec *d, int *first, const struct kt_submit_rec *s)
+{
+	uint32_t n = s->len / KFD_AQL_PACKET_SIZE, i;
+
+	for (i = 0; i < n; i++) {
+		const uint8_t *p = s->data + (size_t)i * KFD_AQL_PACKET_SIZE;
+		const struct kfd_packet_desc *r = kfd_aql_packet(p);
+
+		packet(d, first, s->first + i, r ? r->name : "UNKNOWN",
+		       r ? r->layout : NULL, p, KFD_AQL_PACKET_SIZE);
+	}
+}
+
+static void
+packets_sdma(struct dec *d, int *first, const struct kt_submit_rec *s)
+{
+	size_t off = 0, size;
+
+	while (off + 4 <= s->len) {
+		const struct kfd_packet_desc *r =
+			kfd_sdma_packet(s->data + off, s->len - off, &size);
+		size_t have = size < s->len - off ? size : s->len - off;
+
+		packet(d, first, s->first + off, r ? r->name : "UNKNOWN",
+		       r ? r->layout : NULL, s->data + off, have);
+		off += size;
+	}
+}
+
+void
+dec_submit(struct dec *d, int *first, const struct kt_submit_rec *s)
+{
+	int pf = 1;
+
+	if (d->json) {
+		dec_key(d, first, "queue");
+		dec_u64(d, s->queue_id);
+		dec_key(d, first, "gpu_id");
+		dec_u64(d, s->gpu_id);
+		dec_key(d, first, "engine");
+		dec_str(d, kfd_engine_name(s->engine),
+			strlen(kfd_engine_name(s->engine)));
+		dec_key(d, first, "first");
+		dec_u64(d, s->first);
+		dec_key(d, first, "last");
+		dec_u64(d, s->last);
+		dec_key(d, first, "ring");
+		dec_u64(d, s->ring);
+		dec_key(d, first, "ring_size");
+		dec_u64(d, s->ring_size);
+		dec_key(d, first, "flags");
+		dec_u64(d, s->flags);
+		dec_key(d, first, "packets");
+		kt_strbuf_putc(d->sb, '[');
+	} else {
+		kt_strbuf_append(d->sb, "submit(queue=", 13);
+		kt_strbuf_put_u64(d->sb, s->queue_id);
+		kt_strbuf_append(d->sb, ", gpu_id=", 9);
+		dec_hex(d, s->gpu_id);
+		kt_strbuf_append(d->sb, ", ", 2);
+		kt_strbuf_puts(d->sb, kfd_engine_name(s->engine));
+		/* Packet indexes, or the byte range of the write pointer. */
+		kt_strbuf_puts(d->sb, s->engine == KFD_ENGINE_SDMA ? ", bytes " : ", #");
+		kt_strbuf_put_u64(d->sb, s->first);
+		kt_strbuf_puts(d->sb, s->engine == KFD_ENGINE_SDMA ? ".." : "..#");
+		kt_strbuf_put_u64(d->sb, s->last);
+		if (s->flags & KT_SUBMIT_CLAMPED)
+			kt_strbuf_append(d->sb, ", clamped", 9);
+		if (s->flags & KT_SUBMIT_UNREADABLE)
+			kt_strbuf_append(d->sb, ", unreadable", 12);
+		kt_strbuf_append(d->sb, ") {", 3);
+	}
+	if (s->data && s->engine == KFD_ENGINE_AQL)
+		packets_aql(d, &pf, s);
+	else if (s->data && s->engine == KFD_ENGINE_SDMA)
+		packets_sdma(d, &pf, s);
+	kt_strbuf_putc(d->sb, d->json ? ']' : '}');
+}

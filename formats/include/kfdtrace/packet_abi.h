@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What user space writes into the queues: AQL packets (64-byte slots of a
+ * compute queue's ring) and SDMA packets (dword streams of an SDMA
+ * queue's ring), written for kfdtrace from the published layouts (the HSA
+ * runtime specification's packet formats, AMD's vendor packets, the SDMA
+ * packet formats of the gfx9/gfx10 engines). docs/submissions.md says
+ * which fields the runtimes fill.
+ *
+ * Conventions as kfd_abi.h: struct kfd_aql_* and struct kfd_sdma_* are
+ * layouts, KFD_AQL_* and KFD_SDMA_* constants. Little-endian, packed as
+ * the hardware reads them (the SDMA ones carry 64-bit addresses at
+ * 4-byte offsets).
+ */
+#ifndef KFDTRACE_PACKET_ABI_H
+#define KFDTRACE_PACKET_ABI_H
+
+#include <stdint.h>
+
+/* ---- AQL ---------------------------------------------------------- */
+
+#define KFD_AQL_PACKET_SIZE		64u
+
+/* Header bits 0-7: the packet type. */
+#define KFD_AQL_TYPE_VENDOR		0
+#define KFD_AQL_TYPE_INVALID		1
+#define KFD_AQL_TYPE_KERNEL_DISPATCH	2
+#define KFD_AQL_TYPE_BARRIER_AND	3
+#define KFD_AQL_TYPE_AGENT_DISPATCH	4
+#define KFD_AQL_TYPE_BARRIER_OR		5
+/* Header bits 8-15 (byte 1): barrier bit, then two 2-bit fence scopes. */
+#define KFD_AQL_FENCE_BARRIER		0x01u
+#define KFD_AQL_FENCE_ACQUIRE_AGENT	0x02u
+#define KFD_AQL_FENCE_ACQUIRE_SYSTEM	0x04u
+#define KFD_AQL_FENCE_RELEASE_AGENT	0x08u
+#define KFD_AQL_FENCE_RELEASE_SYSTEM	0x10u
+/* AMD vendor formats (the byte at offset 2 of a type-0 packet). */
+#define KFD_AQL_VENDOR_PM4_IB		1
+#define KFD_AQL_VENDOR_BARRIER_VALUE	2
+
+/* The header's two bytes, as the packet schema names them. */
+struct kfd_aql_header_bytes {
+	uint8_t type;
+	uint8_t fences;
+};
+
+struct kfd_aql_dispatch {
+	uint16_t header;
+	uint16_t setup;			/* bits 0-1: dimensions */
+	uint16_t workgroup_size_x;
+	uint16_t workgroup_size_y;
+	uint16_t workgroup_size_z;
+	uint16_t reserved0;
+	uint32_t grid_size_x;
+	uint32_t grid_size_y;
+	uint32_t grid_size_z;
+	uint32_t private_segment_size;	/* scratch bytes per work-item */
+	uint32_t group_segment_size;	/* LDS bytes per work-group */
+	uint64_t kernel_object;
+	uint64_t kernarg_address;
+	uint64_t reserved2;
+	uint64_t completion_signal;
+};
+
+/* BARRIER_AND and BARRIER_OR. */
+struct kfd_aql_barrier {
+	uint16_t header;
+	uint16_t reserved0;
+	uint32_t reserved1;
+	uint64_t dep_signal[5];
+	uint64_t reserved2;
+	uint64_t completion_signal;
+};
+
+struct kfd_aql_agent_dispatch {
+	uint16_t header;
+	uint16_t type;
+	uint32_t reserved0;
+	uint64_t return_address;
+	uint64_t arg[4];
+	uint64_t reserved2;
+	uint64_t completion_signal;
+};
+
+struct kfd_aql_barrier_value {
+	uint16_t header;
+	uint8_t format;			/* KFD_AQL_VENDOR_BARRIER_VALUE */
+	uint8_t reserved;
+	uint32_t reserved0;
+	uint64_t signal;
+	int64_t value;
+	int64_t mask;
+	uint32_t cond;			/* 0 EQ, 1 NE, 2 LT, 3 GTE */
+	uint32_t reserved1;
+	uint64_t reserved2;
+	uint64_t reserved3;
+	uint64_t completion_signal;
+};
+
+struct kfd_aql_pm4_ib {
+	uint16_t header;
+	uint16_t format;		/* KFD_AQL_VENDOR_PM4_IB */
+	uint32_t ib_jump_cmd[4];	/* a PM4 INDIRECT_BUFFER packet */
+	uint32_t dw_cnt_remain;
+	uint32_t reserved[8];
+	uint64_t completion_signal;
+};
+
+/* ---- SDMA --------------------------------------------------------- */
+
+/* DW0 bits 0-7: the opcode; bits 8-15: the sub-opcode. */
+#define KFD_SDMA_OP_NOP			0
+#define KFD_SDMA_OP_COPY		1
+#define KFD_SDMA_OP_WRITE		2
+#define KFD_SDMA_OP_FENCE		5
+#define KFD_SDMA_OP_TRAP		6
+#define KFD_SDMA_OP_POLL_REGMEM		8
+#define KFD_SDMA_OP_ATOMIC		10
+#define KFD_SDMA_OP_CONST_FILL		11
+#define KFD_SDMA_OP_TIMESTAMP		13
+#define KFD_SDMA_OP_GCR			17
+#define KFD_SDMA_SUBOP_COPY_LINEAR	0
+#define KFD_SDMA_SUBOP_COPY_LINEAR_RECT	4
+#define KFD_SDMA_SUBOP_TIMESTAMP_GET_GLOBAL 2
+
+/* DW0's low bytes, as the packet schema names them. */
+struct kfd_sdma_header_bytes {
+	uint8_t op;
+	uint8_t sub_op;
+	uint16_t extra;
+};
+
+struct kfd_sdma_copy_linear {
+	uint32_t header;
+	uint32_t count;			/* bits 0-21: bytes - 1 */
+	uint32_t parameter;		/* swap bits */
+	uint64_t src;
+	uint64_t dst;
+} __attribute__((packed));
+
+struct kfd_sdma_copy_linear_rect {
+	uint32_t header;
+	uint64_t src;
+	uint32_t src_offset_xy;
+	uint32_t src_offset_z_pitch;
+	uint32_t src_slice_pitch;
+	uint64_t dst;
+	uint32_t dst_offset_xy;
+	uint32_t dst_offset_z_pitch;
+	uint32_t dst_slice_pitch;
+	uint32_t rect_xy;
+	uint32_t rect_z;
+} __attribute__((packed));
+
+/* WRITE (linear): count + 1 dwords of data follow. */
+struct kfd_sdma_write {
+	uint32_t header;
+	uint64_t dst;
+	uint32_t count;			/* bits 0-19: dwords - 1 */
+} __attribute__((packed));
+
+struct kfd_sdma_fence {
+	uint32_t header;
+	uint64_t addr;
+	uint32_t data;
+} __attribute__((packed));
+
+struct kfd_sdma_trap {
+	uint32_t header;
+	uint32_t int_ctx;		/* bits 0-27: the event id */
+};
+
+struct kfd_sdma_poll_regmem {
+	uint32_t header;		/* bits 28-30 func, bit 31 memory */
+	uint64_t addr;
+	uint32_t ref;
+	uint32_t mask;
+	uint32_t interval_retry;	/* bits 0-15 interval, 16-27 retries */
+} __attribute__((packed));
+
+struct kfd_sdma_atomic {
+	uint32_t header;		/* bits 25-31: the operation */
+	uint64_t addr;
+	uint64_t src;
+	uint64_t cmp;
+	uint32_t loop_interval;
+} __attribute__((packed));
+
+struct kfd_sdma_const_fill {
+	uint32_t header;		/* bits 30-31: fill size (2: dwords) */
+	uint64_t dst;
+	uint32_t data;
+	uint32_t count;			/* bits 0-21: bytes - 1 (dwords) */
+} __attribute__((packed));
+
+struct kfd_sdma_timestamp {
+	uint32_t header;
+	uint64_t addr;
+} __attribute__((packed));
+
+struct kfd_sdma_gcr {
+	uint32_t header;
+	uint32_t base_lo;
+	uint32_t control;		/* the cache actions */
+	uint32_t base_hi_limit;
+	uint32_t limit;
+};
+
+/* NOP: bits 16-29 of DW0 count the dwords that follow. */
+struct kfd_sdma_nop {
+	uint32_t header;
+};
+
+#endif

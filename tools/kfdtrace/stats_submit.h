@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kfdtrace stats: the submissions section (submit records, per queue):
+ * doorbells, packets and the packets of each kind of the packet schema.
+ */
+#ifndef KFDTRACE_STATS_SUBMIT_H
+#define KFDTRACE_STATS_SUBMIT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <kfdtrace/decode.h>
+#include <kfdtrace/trace.h>
+
+#define SUB_STATS_KINDS 32	/* packet schema rows, then "unknown" */
+
+struct sub_queue_stats {
+	uint32_t queue_id, gpu_id;
+	uint8_t engine;
+	uint64_t doorbells, packets, bytes;
+	uint64_t kinds[SUB_STATS_KINDS + 1];
+};
+
+struct sub_stats {
+	struct sub_queue_stats *q;
+	size_t n, cap;
+};
+
+/* Count one submit record. Return: 0, or -1 when memory ran out. */
+int sub_stats_add(struct sub_stats *ss, const struct kt_submit_rec *s);
+/* The text section (nothing when the trace has no submissions). */
+void sub_stats_text(const struct sub_stats *ss, FILE *out);
+/* "submissions": [...] as one JSON member (with its key). */
+void sub_stats_json(const struct sub_stats *ss, struct kt_strbuf *sb);
+void sub_stats_free(struct sub_stats *ss);
+
+#endif
