@@ -860,6 +860,8 @@ void rp_wait_before(struct rp_run *st, const struct kt_record *rec,
 void rp_wait_after(struct rp_run *st, const struct kt_record *rec,
 		   const struct kfd_ioctl_desc *d);
 void rp_wait_flush(struct rp_run *st);
+/* resubmit.c: publish a submit record's packets on the replayed queue. */
+void rp_resubmit(struct rp_run *st, const struct kt_record *rec);
 /* verify.c: compare a replayed call with its record; learn new ids. */
 void rp_verify_call(struct rp_run *st, struct rp_call *c);
 /* verify.c: after a successful destroy, forget the ids it ended. */

@@ -48,6 +48,10 @@ rp_print_summary(const struct rp_run *st, FILE *out)
 		fprintf(out, "  gpu:         %" PRIu64 " event interrupts raised in "
 			"the GPU's stead (waits no CPU call released)\n",
 			s->gpu_sets);
+	if (s->resubmitted)
+		fprintf(out, "  queues:      %" PRIu64 " doorbells of captured packets "
+			"published again, %" PRIu64 " not run to the end\n",
+			s->resubmitted, s->unretired);
 	if (s->topology_notes)
 		fprintf(out, "  topology:    %" PRIu64 " results differ only by "
 			"live GPUs the capture did not have\n", s->topology_notes);

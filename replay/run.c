@@ -242,6 +242,7 @@ rp_actionable(unsigned int type)
 	case KT_REC_DUP:
 	case KT_REC_MMAP:
 	case KT_REC_MUNMAP:
+	case KT_REC_SUBMIT:
 		return 1;
 	default:
 		return 0;
@@ -374,6 +375,8 @@ rp_run_record(struct rp_run *st, const struct kt_record *rec)
 	st->have_live = 0;
 	if (rec->type == KT_REC_IOCTL)
 		rp_run_ioctl(st, rec);
+	else if (rec->type == KT_REC_SUBMIT)
+		rp_resubmit(st, rec);
 	else
 		rp_run_sys(st, rec);
 	st->sum.records++;
@@ -529,6 +532,8 @@ sum_add(struct kfd_replay_summary *t, const struct kfd_replay_summary *s)
 	t->cpu_mappings += s->cpu_mappings;
 	t->synthesized += s->synthesized;
 	t->gpu_sets += s->gpu_sets;
+	t->resubmitted += s->resubmitted;
+	t->unretired += s->unretired;
 	if (s->relocations > t->relocations)
 		t->relocations = s->relocations;
 	t->loops += s->loops;

@@ -251,7 +251,9 @@ class_of(struct kbt_iter *it, const struct kt_record *rec, int *row,
 		}
 		return it->in->fixed[KBT_EC_UNKNOWN_IOCTL];
 	}
-	if (rec->type == 0 || rec->type >= KT_REC_TYPE_MAX)
+	/* Submit records have no event class yet: left out, as unknown types. */
+	if (rec->type == 0 || rec->type >= KT_REC_TYPE_MAX ||
+	    rec->type == KT_REC_SUBMIT)
 		return NULL;
 	*which = fixed[rec->type];
 	return it->in->fixed[*which];

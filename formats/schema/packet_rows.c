@@ -79,7 +79,7 @@ static const struct kfd_field dispatch_f[] = {
 	KS_F(T, group_segment_size, IN, SIZE),
 	KS_F(T, kernel_object, IN, GPU_VA),
 	KS_F(T, kernarg_address, IN, GPU_VA),
-	KS_F(T, completion_signal, IN, HEX),
+	KS_F(T, completion_signal, IN, CPU_ADDR),
 };
 KS_DESC(dispatch_d, "kfd_aql_dispatch", T, dispatch_f);
 #undef T
@@ -87,12 +87,12 @@ KS_DESC(dispatch_d, "kfd_aql_dispatch", T, dispatch_f);
 #define T struct kfd_aql_barrier
 static const struct kfd_field barrier_f[] = {
 	AQL_HEAD,
-	KS_F(T, dep_signal[0], IN, HEX),
-	KS_F(T, dep_signal[1], IN, HEX),
-	KS_F(T, dep_signal[2], IN, HEX),
-	KS_F(T, dep_signal[3], IN, HEX),
-	KS_F(T, dep_signal[4], IN, HEX),
-	KS_F(T, completion_signal, IN, HEX),
+	KS_F(T, dep_signal[0], IN, CPU_ADDR),
+	KS_F(T, dep_signal[1], IN, CPU_ADDR),
+	KS_F(T, dep_signal[2], IN, CPU_ADDR),
+	KS_F(T, dep_signal[3], IN, CPU_ADDR),
+	KS_F(T, dep_signal[4], IN, CPU_ADDR),
+	KS_F(T, completion_signal, IN, CPU_ADDR),
 };
 KS_DESC(barrier_d, "kfd_aql_barrier", T, barrier_f);
 #undef T
@@ -101,12 +101,12 @@ KS_DESC(barrier_d, "kfd_aql_barrier", T, barrier_f);
 static const struct kfd_field agent_f[] = {
 	AQL_HEAD,
 	KS_FNAMED("function", T, type, IN, NONE),
-	KS_F(T, return_address, IN, HEX),
+	KS_F(T, return_address, IN, CPU_ADDR),
 	KS_F(T, arg[0], IN, HEX),
 	KS_F(T, arg[1], IN, HEX),
 	KS_F(T, arg[2], IN, HEX),
 	KS_F(T, arg[3], IN, HEX),
-	KS_F(T, completion_signal, IN, HEX),
+	KS_F(T, completion_signal, IN, CPU_ADDR),
 };
 KS_DESC(agent_d, "kfd_aql_agent_dispatch", T, agent_f);
 #undef T
@@ -115,11 +115,11 @@ KS_DESC(agent_d, "kfd_aql_agent_dispatch", T, agent_f);
 static const struct kfd_field barrier_value_f[] = {
 	AQL_HEAD,
 	KS_FN(T, format, IN, ENUM, aql_vendor_t),
-	KS_F(T, signal, IN, HEX),
+	KS_F(T, signal, IN, CPU_ADDR),
 	KS_FI(T, value, IN, NONE),
 	KS_F(T, mask, IN, HEX),
 	KS_FN(T, cond, IN, ENUM, aql_cond_t),
-	KS_F(T, completion_signal, IN, HEX),
+	KS_F(T, completion_signal, IN, CPU_ADDR),
 };
 KS_DESC(barrier_value_d, "kfd_aql_barrier_value", T, barrier_value_f);
 #undef T
@@ -133,7 +133,7 @@ static const struct kfd_field pm4_ib_f[] = {
 	KS_F(T, ib_jump_cmd[2], IN, HEX),
 	KS_F(T, ib_jump_cmd[3], IN, HEX),
 	KS_F(T, dw_cnt_remain, IN, NONE),
-	KS_F(T, completion_signal, IN, HEX),
+	KS_F(T, completion_signal, IN, CPU_ADDR),
 };
 KS_DESC(pm4_ib_d, "kfd_aql_pm4_ib", T, pm4_ib_f);
 #undef T

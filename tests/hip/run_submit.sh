@@ -6,7 +6,8 @@
 # kernel dispatches with their grid and work-group sizes (50 of each of
 # the four streams' shapes), barrier packets naming other queues' signals
 # and SDMA copies of the bytes it moved; stats must count the packets per
-# queue. Recorded without --submissions, the trace has no submit record.
+# queue, and the Perfetto export must have a track per queue. Its replay
+# publishes every packet again, which the engine runs, and records them. Recorded without --submissions, the trace has no submit record.
 #   run_submit.sh KFDTRACE PROG PROFILE
 set -u
 
@@ -69,6 +70,61 @@ if ! grep -q '^submissions: ' "$dir/stats" ||
 else
 	sed -n '/^submissions: /,/^$/p' "$dir/stats"
 fi
+# Perfetto: one track per queue, the doorbells on it.
+"$kfdtrace" export --perfetto "$dir/s.pftrace.json" "$dir/s.kft" >/dev/null 2>&1 || fail=1
+python3 - "$dir/s.pftrace.json" <<'PY' || fail=1
+import json, sys
+d = json.load(open(sys.argv[1]))
+ev = d['traceEvents'] if isinstance(d, dict) else d
+tracks = {e['tid']: e['args']['name'] for e in ev
+          if e.get('ph') == 'M' and str(e['args'].get('name', '')).startswith('queue ')}
+per = {}
+for e in ev:
+    if e.get('cat') == 'submit':
+        per[e['tid']] = per.get(e['tid'], 0) + 1
+print('perfetto queue tracks:', sorted(tracks.values()))
+ok = len(tracks) >= 6 and all(t in per for t in tracks)
+if not ok:
+    print('FAIL: perfetto has no track per queue with its doorbells')
+sys.exit(0 if ok else 1)
+PY
+# Resubmission: the replay publishes every packet again (serial and
+# --threads), the engine runs them all, and the replay's own recording has
+# the same packets on each queue, in the same order.
+for mode in serial threads; do
+	set -- --sim="$profile" --record "$dir/r-$mode.kft"
+	[ "$mode" = threads ] && set -- "$@" --threads
+	"$kfdtrace" replay "$@" "$dir/s.kft" >"$dir/rep" 2>&1
+	if ! grep -q '^  result:      match (strict)' "$dir/rep" ||
+	   ! grep -q 'doorbells of captured packets published again, 0 not run' "$dir/rep"; then
+		cat "$dir/rep"
+		echo "FAIL: the replay ($mode) did not resubmit every packet"
+		fail=1
+		continue
+	fi
+	grep '^  queues: ' "$dir/rep"
+	"$kfdtrace" dump --json "$dir/r-$mode.kft" >"$dir/r.json" || fail=1
+	python3 - "$dir/s.json" "$dir/r.json" <<'PY' || fail=1
+import json, sys
+def queues(path):
+    q = {}
+    for line in open(path):
+        r = json.loads(line)
+        if r['type'] != 'submit':
+            continue
+        seq = q.setdefault((r['gpu_id'], r['queue']), [])
+        for p in r['packets']:
+            f = p['fields']
+            seq.append((p['name'], f.get('grid_size_x'), f.get('workgroup_size_x'),
+                        f.get('bytes_minus_1')))
+    return sorted(q.values())
+a, b = queues(sys.argv[1]), queues(sys.argv[2])
+print('replayed packets per queue:', [len(x) for x in b])
+if a != b:
+    print('FAIL: the replay published other packets than the capture')
+sys.exit(0 if a == b else 1)
+PY
+done
 # Off by default: not one submit record, no forwarder thread.
 "$kfdtrace" record --sim="$profile" -o "$dir/plain.kft" -- "$prog" >"$dir/rec2" 2>&1 ||
 	{ cat "$dir/rec2"; fail=1; }

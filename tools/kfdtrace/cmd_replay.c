@@ -75,6 +75,9 @@ kfdtrace_help_replay(FILE *out)
 		"                          warning)\n"
 		"      --loop N            replay N times, each in a fresh process\n"
 		"      --record OUT        record the replay itself into trace OUT\n"
+		"      --no-resubmit       leave out the captured packets (a trace made\n"
+		"                          with record --submissions), which are by\n"
+		"                          default published again on the queues\n"
 		"      --wait-timeout MS   bound on a blocking WAIT_EVENTS (default 5000)\n"
 		"      --max-reported N    divergences described in full (default 20)\n"
 		"      --plan              print the object model and the compatibility\n"
@@ -228,6 +231,8 @@ parse(int argc, char **argv, struct replay_cli *c)
 			c->o.force = 1;
 		} else if (!strcmp(a, "--threads")) {
 			c->o.threads = 1;
+		} else if (!strcmp(a, "--no-resubmit")) {
+			c->o.no_resubmit = 1;
 		} else if (!strcmp(a, "--plan")) {
 			c->plan = 1;
 		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {

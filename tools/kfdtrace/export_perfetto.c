@@ -27,10 +27,17 @@
 #include "commands.h"
 #include "report_objects.h"
 #include "kfdtrace/decode.h"
+#include "kfdtrace/packet_abi.h"
+#include "kfdtrace/packets.h"
 #include "kfdtrace/schema.h"
 
 /* Output is written in chunks of about this size. */
 #define PF_CHUNK (256 * 1024)
+
+/* Queue tracks named (more queues share the last one's name). */
+#define PF_MAX_QUEUE_TRACKS 256
+/* Queue tracks are threads of their own, numbered above any tid. */
+#define PF_QUEUE_TID_BASE 2000000000u
 
 struct pf {
 	FILE *out;
@@ -41,6 +48,9 @@ struct pf {
 	uint64_t last_ts;		/* latest time seen, for leaks */
 	uint64_t events;
 	int io_error;
+	/* Queues whose track is named (submit records), by track id. */
+	uint32_t queue_tracks[PF_MAX_QUEUE_TRACKS];
+	unsigned int nqueue_tracks;
 };
 
 static void
@@ -293,6 +303,39 @@ instant_event(struct pf *p, const struct kt_record *rec, const char *cat,
 	ev_end(p);
 }
 
+/*
+ * What a doorbell published, on its queue's track (one per queue): an
+ * instant named by its first packet, the packets decoded in "args".
+ */
+static void
+submit_event(struct pf *p, const struct kt_record *rec)
+{
+	const struct kt_submit_rec *s = &rec->u.submit;
+	const struct kfd_packet_desc *r = NULL;
+	uint32_t tid = PF_QUEUE_TID_BASE + (s->gpu_id & 0xffffu) * 1024u +
+		       (s->queue_id & 1023u);
+	char name[64];
+	unsigned int i;
+	size_t size;
+
+	for (i = 0; i < p->nqueue_tracks && p->queue_tracks[i] != tid; i++)
+		;
+	if (i == p->nqueue_tracks && i < PF_MAX_QUEUE_TRACKS) {
+		p->queue_tracks[p->nqueue_tracks++] = tid;
+		snprintf(name, sizeof(name), "queue %u gpu 0x%x (%s)", s->queue_id,
+			 s->gpu_id, kfd_engine_name(s->engine));
+		metadata(p, "thread_name", tid, name);
+	}
+	if (s->data && s->engine == KFD_ENGINE_AQL && s->len >= KFD_AQL_PACKET_SIZE)
+		r = kfd_aql_packet(s->data);
+	else if (s->data && s->engine == KFD_ENGINE_SDMA)
+		r = kfd_sdma_packet(s->data, s->len, &size);
+	ev_begin(p, 'i', "submit", r ? r->name : "submit", tid, rec->ts);
+	kt_strbuf_puts(&p->sb, ",\"s\":\"t\"");
+	args_decoded(p, rec);
+	ev_end(p);
+}
+
 static int
 pf_emit(void *ctx, const struct kt_record *rec)
 {
@@ -323,6 +366,9 @@ pf_emit(void *ctx, const struct kt_record *rec)
 		instant_event(p, rec, "process", kt_rec_type_name(rec->type));
 		break;
 	case KT_REC_END:
+		break;
+	case KT_REC_SUBMIT:
+		submit_event(p, rec);
 		break;
 	default:
 		instant_event(p, rec, "syscall",

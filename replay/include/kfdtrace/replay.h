@@ -112,6 +112,8 @@ struct kfd_replay_opts {
 	int threads;
 	/* Print every replayed record. */
 	int verbose;
+	/* Leave the captured packets (submit records) out (--no-resubmit). */
+	int no_resubmit;
 	/* Reports and the summary go here; NULL: stdout. */
 	FILE *out;
 };
@@ -138,6 +140,8 @@ struct kfd_replay_summary {
 	uint64_t relocations;		/* CPU ranges moved off their address */
 	uint64_t synthesized;		/* stand-ins for outside dma-bufs */
 	uint64_t gpu_sets;		/* events set in the GPU's stead */
+	uint64_t resubmitted;		/* doorbells published again */
+	uint64_t unretired;		/* of them, not run to the end */
 	unsigned int loops;
 	double seconds;			/* wall time of the replay proper */
 	double cpu_seconds;		/* CPU time (user + system, every

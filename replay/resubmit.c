@@ -1,0 +1,305 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Resubmission: a submit record (packets a doorbell published in the
+ * capture, docs/submissions.md) is published again on the replayed queue.
+ *
+ * The queue's ring, write pointer (CREATE_QUEUE's write_pointer_address:
+ * amd_queue_t's write_dispatch_id for AQL, the byte write pointer for
+ * SDMA) and doorbell are where the capture had them (the replay re-creates the buffers at their GPU VAs and maps them
+ * at their captured CPU addresses, or their relocations): the packets are
+ * written into the ring, each AQL packet body first and its header last,
+ * CPU addresses in them (signals) relocated by the packet schema's roles;
+ * then the write pointer and the doorbell get the captured value, and the
+ * engine (kfdsim's command processor, or the GPU) runs them. The capture
+ * holds no memory contents; what the runtime wrote before publishing is
+ * done again where the packets say: each completion signal is armed to 1
+ * (AQL packets' completion_signal, the signal an SDMA ATOMIC decrements),
+ * so completions take them to 0 and barriers depending on them run in the
+ * capture's order. The replay's --record trace gets a submit record of what it
+ * published, under the live queue id.
+ *
+ * All writes into the ring and signals go through process_vm_writev() on
+ * ourselves: an address the replay did not map gives an error, not a
+ * crash.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <kfdtrace/dispatch.h>
+#include <kfdtrace/packet_abi.h>
+#include <kfdtrace/packets.h>
+#include <kfdtrace/recorder.h>
+
+#include "replay_priv.h"
+
+/* amd_signal_t: its value at 8. */
+#define SIG_VALUE	8u
+
+/* How long the engine may take to retire what one doorbell published. */
+#define RS_RETIRE_NS	(200ull * 1000000)
+
+static int
+get_mem(void *dst, uint64_t addr, size_t len)
+{
+	struct iovec l = { dst, len }, r = { (void *)(uintptr_t)addr, len };
+
+	return process_vm_readv(getpid(), &l, 1, &r, 1, 0) == (ssize_t)len ? 0 : -1;
+}
+
+static int
+put_mem(uint64_t addr, const void *src, size_t len)
+{
+	struct iovec l = { (void *)src, len }, r = { (void *)(uintptr_t)addr, len };
+
+	return process_vm_writev(getpid(), &l, 1, &r, 1, 0) == (ssize_t)len ? 0 : -1;
+}
+
+/* The model's queue @qid at @seq. */
+static const struct rp_m_queue *
+find_queue(const struct rp_model *m, uint32_t qid, uint64_t seq)
+{
+	size_t i;
+
+	for (i = 0; i < m->queues.n; i++) {
+		const struct rp_m_queue *q = RP_AT(&m->queues, struct rp_m_queue, i);
+
+		if (q->qid == qid && q->create_seq < seq && seq < q->destroy_seq)
+			return q;
+	}
+	return NULL;
+}
+
+/* The live address of @q's doorbell slot, or 0 (no doorbell mapping). */
+static uint64_t
+doorbell(const struct rp_run *st, const struct rp_m_queue *q, uint64_t seq)
+{
+	const struct rp_model *m = &st->r->model;
+	size_t i;
+
+	for (i = 0; i < m->mmaps.n; i++) {
+		const struct rp_m_mmap *mm = RP_AT(&m->mmaps, struct rp_m_mmap, i);
+
+		if (mm->what != RP_MAP_DOORBELL || !mm->ok || mm->seq > seq ||
+		    mm->unmap_seq < seq || q->doorbell_offset < mm->offset ||
+		    q->doorbell_offset + 8 > mm->offset + mm->len)
+			continue;
+		return rp_as_xlate(&st->as, mm->addr + (q->doorbell_offset - mm->offset));
+	}
+	return 0;
+}
+
+/* Relocate the CPU addresses of one packet, by its layout's roles. */
+static void
+relocate(const struct rp_run *st, const struct kfd_struct_desc *sd, uint8_t *p,
+	 size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; sd && i < sd->nfields; i++) {
+		const struct kfd_field *f = &sd->fields[i];
+		uint64_t v;
+
+		if (f->role != KFD_ROLE_CPU_ADDR ||
+		    kfd_field_load(f, p, len, &v) < 0 || !v)
+			continue;
+		kfd_field_set(f, p, len, rp_as_xlate(&st->as, v));
+	}
+}
+
+/*
+ * Re-arm a completion signal as the runtime had it when it published the
+ * packet: value 1, which the packet's completion takes to 0 (and so
+ * satisfies the barriers that depend on it, in their order).
+ */
+static void
+arm(uint64_t signal)
+{
+	static const int64_t one = 1;
+
+	if (signal)
+		put_mem(signal + SIG_VALUE, &one, sizeof(one));
+}
+
+/* The completion signal of an AQL packet of layout @sd, or 0. */
+static uint64_t
+completion(const struct kfd_struct_desc *sd, const uint8_t *p, size_t len)
+{
+	unsigned int i;
+	uint64_t v = 0;
+
+	for (i = 0; sd && i < sd->nfields; i++)
+		if (!strcmp(sd->fields[i].name, "completion_signal") &&
+		    kfd_field_load(&sd->fields[i], p, len, &v) == 0)
+			return v;
+	return 0;
+}
+
+/* Write the AQL packets of @s (relocated in @buf) into the ring. */
+static int
+publish_aql(struct rp_run *st, const struct kt_submit_rec *s, uint8_t *buf,
+	    uint64_t ring, uint32_t ring_size)
+{
+	uint64_t slots = ring_size / KFD_AQL_PACKET_SIZE, i, n;
+
+	n = s->len / KFD_AQL_PACKET_SIZE;
+	if (!slots || n > slots)
+		return -1;
+	for (i = 0; i < n; i++) {
+		uint8_t *p = buf + i * KFD_AQL_PACKET_SIZE;
+		const struct kfd_packet_desc *r = kfd_aql_packet(p);
+		uint64_t at = ring + ((s->first + i) % slots) * KFD_AQL_PACKET_SIZE;
+
+		if (r) {
+			relocate(st, r->layout, p, KFD_AQL_PACKET_SIZE);
+			arm(completion(r->layout, p, KFD_AQL_PACKET_SIZE));
+		}
+		/* The body, then the header: the engine takes a valid header
+		 * as a published packet. */
+		if (put_mem(at + 2, p + 2, KFD_AQL_PACKET_SIZE - 2) < 0)
+			return -1;
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+		if (put_mem(at, p, 2) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Write the SDMA bytes of @s into the ring (it wraps at its size). */
+static int
+publish_sdma(struct rp_run *st, const struct kt_submit_rec *s, uint8_t *buf,
+	     uint64_t ring, uint32_t ring_size)
+{
+	size_t off, size, start;
+
+	for (off = 0; off + 4 <= s->len; off += size) {
+		const struct kfd_packet_desc *r =
+			kfd_sdma_packet(buf + off, s->len - off, &size);
+
+		if (!r || off + size > s->len)
+			continue;
+		relocate(st, r->layout, buf + off, r->layout->size);
+		/* ADD64 of -1 on a signal's value: the copy's completion. */
+		if (r->match == KFD_SDMA_OP_ATOMIC) {
+			struct kfd_sdma_atomic a;
+
+			memcpy(&a, buf + off, sizeof(a));
+			if (a.src == UINT64_MAX && a.addr >= SIG_VALUE)
+				arm(a.addr - SIG_VALUE);
+		}
+	}
+	if (!ring_size || s->len > ring_size)
+		return -1;
+	start = s->first % ring_size;
+	if (start + s->len <= ring_size)
+		return put_mem(ring + start, buf, s->len);
+	return put_mem(ring + start, buf, ring_size - start) < 0 ||
+	       put_mem(ring, buf + (ring_size - start), s->len - (ring_size - start)) < 0 ?
+	       -1 : 0;
+}
+
+/*
+ * Wait (a little) for the engine to retire what was published: its read
+ * pointer (read_dispatch_id, or the SDMA byte read pointer) past it. A
+ * queue that stops short (a queue error, a packet that waits forever) is
+ * counted and named once per queue.
+ */
+static void
+retired(struct rp_run *st, const struct kt_submit_rec *s, uint64_t rptr)
+{
+	uint64_t want = s->engine == KFD_ENGINE_AQL ? s->last + 1 : s->last;
+	uint64_t t0 = kfd_dispatch_now(), v = 0;
+
+	for (;;) {
+		if (get_mem(&v, rptr, sizeof(v)) < 0)
+			return;
+		if (v >= want)
+			return;
+		if (kfd_dispatch_now() - t0 > RS_RETIRE_NS)
+			break;
+		rp_sleep_ns(20000);
+	}
+	if (!st->sum.unretired++)
+		rp_note(st, "queue %u: the engine stopped at %s %" PRIu64
+			" of %" PRIu64 "..%" PRIu64 " (a queue error, or a packet "
+			"waiting on what the replay does not have)", s->queue_id,
+			s->engine == KFD_ENGINE_AQL ? "packet" : "byte", v,
+			s->first, s->last);
+}
+
+void
+rp_resubmit(struct rp_run *st, const struct kt_record *rec)
+{
+	const struct kt_submit_rec *s = &rec->u.submit;
+	const struct rp_m_queue *q;
+	uint64_t live_qid = s->queue_id, db, ring, wptr, v;
+	uint8_t *buf;
+	int r;
+
+	st->cur_name = "submit";
+	if (st->o->no_resubmit)
+		return;
+	q = find_queue(&st->r->model, s->queue_id, rec->seq);
+	if (!q || !s->data || (s->flags & (KT_SUBMIT_CLAMPED | KT_SUBMIT_UNREADABLE)) ||
+	    (s->engine != KFD_ENGINE_AQL && s->engine != KFD_ENGINE_SDMA)) {
+		st->sum.not_replayed++;
+		rp_note(st, "not resubmitted: %s", !q ? "its queue is not in the trace" :
+			s->data && !(s->flags & KT_SUBMIT_UNREADABLE) ?
+			"the packets were cut at the capture's bound" :
+			"the capture could not read the packets");
+		return;
+	}
+	db = doorbell(st, q, rec->seq);
+	if (!db) {
+		st->sum.not_replayed++;
+		rp_note(st, "not resubmitted: the queue's doorbell page is not mapped");
+		return;
+	}
+	buf = malloc(s->len);
+	if (!buf) {
+		st->sum.not_replayed++;
+		return;
+	}
+	memcpy(buf, s->data, s->len);
+	ring = rp_as_xlate(&st->as, q->ring);
+	r = s->engine == KFD_ENGINE_AQL ?
+	    publish_aql(st, s, buf, ring, (uint32_t)q->ring_size) :
+	    publish_sdma(st, s, buf, ring, (uint32_t)q->ring_size);
+	if (r < 0) {
+		rp_diverge(st, "ring", q->ring, ring, ring != q->ring, 0,
+			   "the replayed queue's ring cannot take the packets");
+		free(buf);
+		return;
+	}
+	/*
+	 * The write pointer, then the doorbell. AQL counts packets (the
+	 * doorbell names the last, write_dispatch_id is one past it); SDMA
+	 * counts bytes.
+	 */
+	v = s->engine == KFD_ENGINE_AQL ? s->last + 1 : s->last;
+	wptr = rp_as_xlate(&st->as, q->wptr);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	put_mem(wptr, &v, sizeof(v));
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	v = s->last;
+	if (put_mem(db, &v, sizeof(v)) < 0)
+		rp_diverge(st, "doorbell", 0, 0, 0, 0, "the doorbell cannot be written");
+	st->sum.resubmitted++;
+	retired(st, s, rp_as_xlate(&st->as, q->rptr));
+	st->have_live = 1;
+	st->live_ret = 0;
+	rp_map_get(&st->fwd, RP_K_QUEUE, 0, s->queue_id, &live_qid);
+	if (st->recorder) {
+		struct kt_record out = *rec;
+
+		out.seq = 0;
+		out.ts = 0;
+		out.u.submit.queue_id = (uint32_t)live_qid;
+		out.u.submit.data = buf;
+		kfd_recorder_append(st->recorder, &out);
+	}
+	free(buf);
+}
