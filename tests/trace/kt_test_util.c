@@ -85,8 +85,15 @@ kt_test_gen(struct kt_test_rec *g, unsigned int t, uint64_t i)
 	struct kt_record *r = &g->rec;
 	size_t n;
 
+	/* Every type a writer appends (END is the writer's own). */
+	static const uint16_t types[] = {
+		KT_REC_IOCTL, KT_REC_OPEN, KT_REC_CLOSE, KT_REC_DUP, KT_REC_MMAP,
+		KT_REC_MUNMAP, KT_REC_FORK, KT_REC_EXEC, KT_REC_THREAD_NAME,
+		KT_REC_TOPOLOGY, KT_REC_ANNOTATION, KT_REC_API_CALL, KT_REC_SUBMIT,
+	};
+
 	memset(r, 0, sizeof(*r));
-	r->type = (uint16_t)(1 + (i + t) % (KT_REC_TYPE_MAX - 2));
+	r->type = types[(i + t) % (sizeof(types) / sizeof(types[0]))];
 	r->tid = 1000 + t;
 	/* Mostly increasing, sometimes going back: signed deltas. */
 	r->ts = 1000000000ull + i * 1000 + (h % 3000);
@@ -180,6 +187,20 @@ kt_test_gen(struct kt_test_rec *g, unsigned int t, uint64_t i)
 		r->u.api.t_exit = r->ts + (h >> 30) % 1000000;
 		r->u.api.first_seq = h >> 3;
 		r->u.api.last_seq = (h & 1) ? (h >> 3) - 1 : (h >> 3) + 5;
+		break;
+	case KT_REC_SUBMIT:
+		r->u.submit.queue_id = (uint32_t)(h % 1024);
+		r->u.submit.gpu_id = (uint32_t)(h >> 40);
+		r->u.submit.engine = (uint8_t)(h % 3);
+		r->u.submit.flags = (uint8_t)(h >> 8 & 3);
+		r->u.submit.first = h >> 4;
+		/* The doorbell may go back: a signed delta. */
+		r->u.submit.last = (h & 4) ? (h >> 4) - 3 : (h >> 4) + (h % 100);
+		r->u.submit.ring = h << 12;
+		r->u.submit.ring_size = (uint32_t)(4096u << (h % 9));
+		r->u.submit.len = (uint32_t)(h % sizeof(g->packets));
+		kt_fill(g->packets, r->u.submit.len, h);
+		r->u.submit.data = r->u.submit.len ? g->packets : NULL;
 		break;
 	}
 }
@@ -470,6 +491,19 @@ kt_test_rec_diff(const struct kt_record *a, const struct kt_record *b,
 		KT_F(u.end.records);
 		KT_F(u.end.lost);
 		return NULL;
+	case KT_REC_SUBMIT:
+		KT_F(u.submit.queue_id);
+		KT_F(u.submit.gpu_id);
+		KT_F(u.submit.engine);
+		KT_F(u.submit.flags);
+		KT_F(u.submit.first);
+		KT_F(u.submit.last);
+		KT_F(u.submit.ring);
+		KT_F(u.submit.ring_size);
+		KT_F(u.submit.len);
+		return kt_mem_diff(a->u.submit.len ? a->u.submit.data : NULL,
+				   b->u.submit.len ? b->u.submit.data : NULL,
+				   a->u.submit.len, "submit.packets");
 	}
 	return "unknown type";
 }

@@ -27,12 +27,13 @@ struct kt_test_rec {
 	struct kt_topo_file files[5];
 	char paths[5][80];
 	uint8_t fdata[5][128];
+	uint8_t packets[256];
 };
 
 /*
  * kt_test_gen() - record number @i of generator thread @t. Everything but
  * seq is a function of (@t, @i); tid is 1000 + @t. Types cycle through
- * ioctl..api_call (never END).
+ * ioctl..api_call and submit (never END).
  */
 void kt_test_gen(struct kt_test_rec *g, unsigned int t, uint64_t i);
 

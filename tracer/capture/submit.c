@@ -11,8 +11,10 @@
  * watches the shadow slots of the queues CREATE_QUEUE made; when one
  * changes, it copies the packets between the last value it forwarded and
  * the new one out of the ring, records them (KT_REC_SUBMIT), and only
- * then stores the value into the real doorbell. The engine cannot run a
- * packet before it is recorded, and a producer cannot overwrite a slot
+ * then stores the value into the real doorbell; the program's next KFD
+ * ioctl forwards its doorbells too, before the call (it may wait there
+ * for what it published). The engine cannot run a packet before it is
+ * recorded, and a producer cannot overwrite a slot
  * before the engine retired it, so nothing published is missed; what the
  * program pays is the forwarder's latency (its polling interval) per
  * doorbell and one thread. The same code runs on kfdsim and on a real
@@ -23,9 +25,11 @@
 #include "capture.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -39,6 +43,7 @@
 #define SUB_MAX_QUEUES	128
 #define SUB_MAX_MAPS	64
 #define SUB_NONE	UINT64_MAX	/* nothing forwarded yet / the sentinel */
+#define SUB_SPIN_NS	50000ull	/* busy-poll this long after a doorbell */
 
 struct sub_queue {
 	int used;
@@ -62,10 +67,11 @@ static struct {
 	pthread_mutex_t lock;
 	struct sub_queue q[SUB_MAX_QUEUES];
 	struct sub_map m[SUB_MAX_MAPS];
+	unsigned int nqueues;		/* used entries of q */
 	pthread_t thread;
 	int started;
 	int stop;
-	uint64_t busy_until;		/* ns: poll fast until then */
+	uint64_t last_news;		/* ns: the last doorbell forwarded */
 } S = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 int kcap_submit_on;
@@ -208,6 +214,8 @@ forwarder(void *arg)
 {
 	(void)arg;
 	kcap_busy = 1;
+	/* Sleeps of 10 us, not the default 50 us of slack on top. */
+	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	kcap_session_thread_name("kfdtrace-submit");
 	for (;;) {
 		struct timespec ts = { 0, 0 };
@@ -226,14 +234,21 @@ forwarder(void *arg)
 		if (stop)
 			break;
 		/*
-		 * Poll every 10 us for 50 ms after a doorbell, then every
-		 * 200 us: a burst of submissions waits little, an idle
-		 * program costs little.
+		 * Spin for 50 us after a doorbell, then poll every 10 us up
+		 * to 20 ms, every 200 us up to 100 ms, then every 5 ms: a
+		 * burst of submissions waits little, an idle program costs
+		 * little.
 		 */
 		now = kfd_dispatch_now();
 		if (news)
-			S.busy_until = now + 50000000ull;
-		ts.tv_nsec = now < S.busy_until ? 10000 : 200000;
+			S.last_news = now;
+		/* Right after a doorbell the next often follows: spin. */
+		if (now - S.last_news < SUB_SPIN_NS) {
+			sched_yield();
+			continue;
+		}
+		ts.tv_nsec = now - S.last_news < 20000000ull ? 10000 :
+			     now - S.last_news < 100000000ull ? 200000 : 5000000;
 		nanosleep(&ts, NULL);
 	}
 	return NULL;
@@ -347,7 +362,23 @@ kcap_submit_ioctl(unsigned long request, void *arg, int ret, int before)
 {
 	unsigned int nr = (unsigned int)(request & 0xff), i;
 
-	if ((request >> 8 & 0xff) != KFD_ABI_IOCTL_BASE || !arg)
+	if ((request >> 8 & 0xff) != KFD_ABI_IOCTL_BASE)
+		return;
+	if (before) {
+		/*
+		 * The program enters the driver (it may block there, waiting
+		 * for what it published): forward its doorbells now rather
+		 * than at the forwarder's next look. A queue about to be
+		 * destroyed gets what it published before it goes.
+		 */
+		pthread_mutex_lock(&S.lock);
+		for (i = 0; i < SUB_MAX_QUEUES && S.nqueues; i++)
+			if (S.q[i].used)
+				forward(&S.q[i]);
+		pthread_mutex_unlock(&S.lock);
+		return;
+	}
+	if (!arg || ret != 0)
 		return;
 	if (nr == (KFD_ABI_IOC_DESTROY_QUEUE & 0xff)) {
 		struct kfd_abi_destroy_queue_args *a = arg;
@@ -355,13 +386,12 @@ kcap_submit_ioctl(unsigned long request, void *arg, int ret, int before)
 
 		pthread_mutex_lock(&S.lock);
 		q = find(a->queue_id);
-		/* What it published before it goes. */
-		if (q && before)
-			forward(q);
-		if (q && !before && ret == 0)
+		if (q) {
 			memset(q, 0, sizeof(*q));
+			S.nqueues--;
+		}
 		pthread_mutex_unlock(&S.lock);
-	} else if (nr == (KFD_ABI_IOC_CREATE_QUEUE & 0xff) && !before && ret == 0) {
+	} else if (nr == (KFD_ABI_IOC_CREATE_QUEUE & 0xff)) {
 		struct kfd_abi_create_queue_args *a = arg;
 		enum kfd_engine engine = kfd_queue_engine(a->queue_type);
 		struct sub_queue *q = NULL;
@@ -382,6 +412,7 @@ kcap_submit_ioctl(unsigned long request, void *arg, int ret, int before)
 			q->ring_size = a->ring_size;
 			q->doorbell_offset = a->doorbell_offset;
 			q->last = SUB_NONE;
+			S.nqueues++;
 			link_queue(q);
 			start();
 		}
@@ -396,6 +427,7 @@ kcap_submit_child(void)
 	pthread_mutex_init(&S.lock, NULL);
 	memset(S.q, 0, sizeof(S.q));
 	memset(S.m, 0, sizeof(S.m));
+	S.nqueues = 0;
 	S.started = 0;
 }
 
