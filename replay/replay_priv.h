@@ -41,6 +41,7 @@
 #define RP_MAX_PENDING_WAITS	256	/* completed waits held (wait.c) */
 #define RP_REORDER_BYTES	((size_t)256 << 20)	/* and their bytes */
 #define RP_MAX_SWAP_HELD	64	/* creations held for an id's end */
+#define RP_MAX_PENDING_MEM	1024	/* memory records before a submit */
 
 /* ------------------------------------------------------------------ */
 /* Small containers                                                     */
@@ -706,6 +707,9 @@ struct rp_run {
 	int fork_noted;
 	/* --threads (threads.c): NULL in the serial replay. */
 	struct rp_mt *mt;
+	/* Memory records for the next submit record (resubmit.c). */
+	struct kt_record *pending_mem[RP_MAX_PENDING_MEM];
+	size_t npending_mem;
 };
 
 /* One ioctl being replayed. */
@@ -860,8 +864,14 @@ void rp_wait_before(struct rp_run *st, const struct kt_record *rec,
 void rp_wait_after(struct rp_run *st, const struct kt_record *rec,
 		   const struct kfd_ioctl_desc *d);
 void rp_wait_flush(struct rp_run *st);
-/* resubmit.c: publish a submit record's packets on the replayed queue. */
+/*
+ * resubmit.c: publish a submit record's packets on the replayed queue;
+ * hold a memory record for the submit record after it.
+ */
 void rp_resubmit(struct rp_run *st, const struct kt_record *rec);
+void rp_resubmit_memory(struct rp_run *st, const struct kt_record *rec);
+/* Drop memory records no submit record followed (the end of a run). */
+void rp_resubmit_clear(struct rp_run *st);
 /* verify.c: compare a replayed call with its record; learn new ids. */
 void rp_verify_call(struct rp_run *st, struct rp_call *c);
 /* verify.c: after a successful destroy, forget the ids it ended. */

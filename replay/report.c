@@ -52,6 +52,10 @@ rp_print_summary(const struct rp_run *st, FILE *out)
 		fprintf(out, "  queues:      %" PRIu64 " doorbells of captured packets "
 			"published again, %" PRIu64 " not run to the end\n",
 			s->resubmitted, s->unretired);
+	if (s->memory_restored || s->copies_checked)
+		fprintf(out, "  memory:      %" PRIu64 " captured ranges written back, "
+			"%" PRIu64 " SDMA copies moved the captured bytes\n",
+			s->memory_restored, s->copies_checked);
 	if (s->topology_notes)
 		fprintf(out, "  topology:    %" PRIu64 " results differ only by "
 			"live GPUs the capture did not have\n", s->topology_notes);

@@ -3,6 +3,12 @@
  * Resubmission: a submit record (packets a doorbell published in the
  * capture, docs/submissions.md) is published again on the replayed queue.
  *
+ * With --submissions=full the memory records before a submit record hold
+ * what its packets referenced: they are written back first (signals but
+ * their values, with their mailbox and event id translated), and each SDMA copy whose source
+ * was captured is checked once the engine retired it: its destination
+ * must hold the captured bytes.
+ *
  * The queue's ring, write pointer (CREATE_QUEUE's write_pointer_address:
  * amd_queue_t's write_dispatch_id for AQL, the byte write pointer for
  * SDMA) and doorbell are where the capture had them (the replay re-creates the buffers at their GPU VAs and maps them
@@ -33,6 +39,7 @@
 #include <kfdtrace/packet_abi.h>
 #include <kfdtrace/packets.h>
 #include <kfdtrace/recorder.h>
+#include <kfdtrace/trace.h>
 
 #include "replay_priv.h"
 
@@ -154,8 +161,11 @@ publish_aql(struct rp_run *st, const struct kt_submit_rec *s, uint8_t *buf,
 		uint64_t at = ring + ((s->first + i) % slots) * KFD_AQL_PACKET_SIZE;
 
 		if (r) {
+			uint64_t sig;
+
 			relocate(st, r->layout, p, KFD_AQL_PACKET_SIZE);
-			arm(completion(r->layout, p, KFD_AQL_PACKET_SIZE));
+			sig = completion(r->layout, p, KFD_AQL_PACKET_SIZE);
+			arm(sig);
 		}
 		/* The body, then the header: the engine takes a valid header
 		 * as a published packet. */
@@ -207,7 +217,7 @@ publish_sdma(struct rp_run *st, const struct kt_submit_rec *s, uint8_t *buf,
  * queue that stops short (a queue error, a packet that waits forever) is
  * counted and named once per queue.
  */
-static void
+static int
 retired(struct rp_run *st, const struct kt_submit_rec *s, uint64_t rptr)
 {
 	uint64_t want = s->engine == KFD_ENGINE_AQL ? s->last + 1 : s->last;
@@ -215,9 +225,9 @@ retired(struct rp_run *st, const struct kt_submit_rec *s, uint64_t rptr)
 
 	for (;;) {
 		if (get_mem(&v, rptr, sizeof(v)) < 0)
-			return;
+			return 0;
 		if (v >= want)
-			return;
+			return 1;
 		if (kfd_dispatch_now() - t0 > RS_RETIRE_NS)
 			break;
 		rp_sleep_ns(20000);
@@ -228,6 +238,132 @@ retired(struct rp_run *st, const struct kt_submit_rec *s, uint64_t rptr)
 			"waiting on what the replay does not have)", s->queue_id,
 			s->engine == KFD_ENGINE_AQL ? "packet" : "byte", v,
 			s->first, s->last);
+	return 0;
+}
+
+void
+rp_resubmit_memory(struct rp_run *st, const struct kt_record *rec)
+{
+	struct kt_record *c;
+
+	st->cur_name = "memory";
+	if (st->o->no_resubmit)
+		return;
+	if (st->npending_mem == RP_MAX_PENDING_MEM ||
+	    !(c = kt_record_clone(rec))) {
+		st->sum.not_replayed++;
+		return;
+	}
+	st->pending_mem[st->npending_mem++] = c;
+}
+
+/*
+ * A captured signal as the replayed one: its mailbox pointer where the
+ * replay mapped the events page, its event id the live one.
+ */
+static void
+signal_xlate(const struct rp_run *st, uint8_t *p, size_t len)
+{
+	struct kfd_amd_signal s;
+	uint64_t id;
+
+	if (len < sizeof(s))
+		return;
+	memcpy(&s, p, sizeof(s));
+	if (s.event_mailbox_ptr)
+		s.event_mailbox_ptr = rp_as_xlate(&st->as, s.event_mailbox_ptr);
+	if (rp_map_get(&st->fwd, RP_K_EVENT, 0, s.event_id, &id))
+		s.event_id = (uint32_t)id;
+	memcpy(p, &s, sizeof(s));
+}
+
+/*
+ * Put the memory the packets referenced back, as it was when the capture
+ * saw the doorbell (--submissions=full).
+ */
+static void
+restore_memory(struct rp_run *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->npending_mem; i++) {
+		const struct kt_memory_rec *m = &st->pending_mem[i]->u.memory;
+		uint8_t *b;
+
+		if (!m->data || !m->len || (m->flags & KT_MEM_OMITTED))
+			continue;
+		b = malloc(m->len);
+		if (!b)
+			continue;
+		memcpy(b, m->data, m->len);
+		if (m->kind == KT_MEM_SIGNAL && m->len >= sizeof(struct kfd_amd_signal)) {
+			uint64_t a = rp_as_xlate(&st->as, m->addr);
+
+			/*
+			 * All but the value: another queue's packet may have
+			 * moved it since (armed when its own packet is
+			 * published, see arm()).
+			 */
+			signal_xlate(st, b, m->len);
+			if (put_mem(a, b, SIG_VALUE) == 0 &&
+			    put_mem(a + 2 * SIG_VALUE, b + 2 * SIG_VALUE,
+				    m->len - 2 * SIG_VALUE) == 0)
+				st->sum.memory_restored++;
+		} else if (put_mem(rp_as_xlate(&st->as, m->addr), b, m->len) == 0) {
+			st->sum.memory_restored++;
+		}
+		free(b);
+	}
+}
+
+/*
+ * After the engine retired a submit: each SDMA copy whose source was
+ * captured must have put those bytes at its destination.
+ */
+static void
+check_copies(struct rp_run *st, const struct kt_submit_rec *s, const uint8_t *buf)
+{
+	size_t off, size, i;
+
+	for (off = 0; off + 4 <= s->len; off += size) {
+		const struct kfd_packet_desc *r =
+			kfd_sdma_packet(buf + off, s->len - off, &size);
+		struct kfd_sdma_copy_linear c;
+		uint8_t *live;
+		uint64_t n;
+
+		if (!r || r->match != KFD_SDMA_OP_COPY ||
+		    r->sub != KFD_SDMA_SUBOP_COPY_LINEAR || off + sizeof(c) > s->len)
+			continue;
+		memcpy(&c, buf + off, sizeof(c));
+		n = (uint64_t)(c.count & 0x3fffff) + 1;
+		for (i = 0; i < st->npending_mem; i++) {
+			const struct kt_memory_rec *m = &st->pending_mem[i]->u.memory;
+
+			if (m->kind != KT_MEM_COPY_SOURCE || !m->len ||
+			    rp_as_xlate(&st->as, m->addr) != c.src || m->len != n)
+				continue;
+			live = malloc(n);
+			if (!live)
+				break;
+			if (get_mem(live, c.dst, n) < 0 || memcmp(live, m->data, n))
+				rp_diverge(st, "copy destination", c.dst, c.dst, 0, 0,
+					   "the engine did not put the %" PRIu64
+					   " captured bytes of 0x%" PRIx64 " there", n,
+					   m->addr);
+			else
+				st->sum.copies_checked++;
+			free(live);
+			break;
+		}
+	}
+}
+
+void
+rp_resubmit_clear(struct rp_run *st)
+{
+	while (st->npending_mem)
+		free(st->pending_mem[--st->npending_mem]);
 }
 
 void
@@ -243,6 +379,8 @@ rp_resubmit(struct rp_run *st, const struct kt_record *rec)
 	if (st->o->no_resubmit)
 		return;
 	q = find_queue(&st->r->model, s->queue_id, rec->seq);
+	if (!q || !s->data)
+		rp_resubmit_clear(st);
 	if (!q || !s->data || (s->flags & (KT_SUBMIT_CLAMPED | KT_SUBMIT_UNREADABLE)) ||
 	    (s->engine != KFD_ENGINE_AQL && s->engine != KFD_ENGINE_SDMA)) {
 		st->sum.not_replayed++;
@@ -264,6 +402,7 @@ rp_resubmit(struct rp_run *st, const struct kt_record *rec)
 		return;
 	}
 	memcpy(buf, s->data, s->len);
+	restore_memory(st);
 	ring = rp_as_xlate(&st->as, q->ring);
 	r = s->engine == KFD_ENGINE_AQL ?
 	    publish_aql(st, s, buf, ring, (uint32_t)q->ring_size) :
@@ -288,7 +427,9 @@ rp_resubmit(struct rp_run *st, const struct kt_record *rec)
 	if (put_mem(db, &v, sizeof(v)) < 0)
 		rp_diverge(st, "doorbell", 0, 0, 0, 0, "the doorbell cannot be written");
 	st->sum.resubmitted++;
-	retired(st, s, rp_as_xlate(&st->as, q->rptr));
+	if (retired(st, s, rp_as_xlate(&st->as, q->rptr)) &&
+	    s->engine == KFD_ENGINE_SDMA)
+		check_copies(st, s, buf);
 	st->have_live = 1;
 	st->live_ret = 0;
 	rp_map_get(&st->fwd, RP_K_QUEUE, 0, s->queue_id, &live_qid);
@@ -302,4 +443,5 @@ rp_resubmit(struct rp_run *st, const struct kt_record *rec)
 		kfd_recorder_append(st->recorder, &out);
 	}
 	free(buf);
+	rp_resubmit_clear(st);
 }

@@ -243,6 +243,7 @@ rp_actionable(unsigned int type)
 	case KT_REC_MMAP:
 	case KT_REC_MUNMAP:
 	case KT_REC_SUBMIT:
+	case KT_REC_MEMORY:
 		return 1;
 	default:
 		return 0;
@@ -377,6 +378,8 @@ rp_run_record(struct rp_run *st, const struct kt_record *rec)
 		rp_run_ioctl(st, rec);
 	else if (rec->type == KT_REC_SUBMIT)
 		rp_resubmit(st, rec);
+	else if (rec->type == KT_REC_MEMORY)
+		rp_resubmit_memory(st, rec);
 	else
 		rp_run_sys(st, rec);
 	st->sum.records++;
@@ -492,6 +495,7 @@ run_once(struct rp_run *st, const char *record_path)
 	/* Waits nothing released: their last chance, then compared. */
 	if (!st->stop)
 		rp_wait_flush(st);
+	rp_resubmit_clear(st);
 	st->sum.seconds = (double)(kfd_dispatch_now() - st->t0_ns) / 1e9;
 	st->sum.cpu_seconds = cpu_now() - cpu0;
 	st->sum.relocations = st->as.relocations;
@@ -534,6 +538,8 @@ sum_add(struct kfd_replay_summary *t, const struct kfd_replay_summary *s)
 	t->gpu_sets += s->gpu_sets;
 	t->resubmitted += s->resubmitted;
 	t->unretired += s->unretired;
+	t->memory_restored += s->memory_restored;
+	t->copies_checked += s->copies_checked;
 	if (s->relocations > t->relocations)
 		t->relocations = s->relocations;
 	t->loops += s->loops;

@@ -251,9 +251,10 @@ class_of(struct kbt_iter *it, const struct kt_record *rec, int *row,
 		}
 		return it->in->fixed[KBT_EC_UNKNOWN_IOCTL];
 	}
-	/* Submit records have no event class yet: left out, as unknown types. */
+	/* Submit and memory records have no event class yet: left out, as
+	 * unknown types are. */
 	if (rec->type == 0 || rec->type >= KT_REC_TYPE_MAX ||
-	    rec->type == KT_REC_SUBMIT)
+	    rec->type == KT_REC_SUBMIT || rec->type == KT_REC_MEMORY)
 		return NULL;
 	*which = fixed[rec->type];
 	return it->in->fixed[*which];

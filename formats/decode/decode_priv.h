@@ -23,6 +23,7 @@ struct dec {
 	unsigned int max_bytes;
 	unsigned int flags;		/* enum kfd_decode_flags */
 	uint64_t start_ns;
+	const struct kfd_kernels *kernels;
 };
 
 /* Start the next item of a list: ", " (text) or "," (JSON) unless first. */
@@ -86,8 +87,9 @@ void dec_field(struct dec *d, const struct kfd_field *f, const uint8_t *img,
 /* dec_field_value() - print an already-read numeric value by role. */
 void dec_field_value(struct dec *d, const struct kfd_field *f, uint64_t v);
 
-/* packets.c: a submit record's body. */
+/* packets.c: a submit record's body, a memory record's. */
 void dec_submit(struct dec *d, int *first, const struct kt_submit_rec *s);
+void dec_memory(struct dec *d, int *first, const struct kt_memory_rec *m);
 
 /* The time since d->start_ns as "+S.UUUUUU" (text) or a number (JSON). */
 void dec_reltime(struct dec *d, uint64_t ts);

@@ -60,6 +60,19 @@ packet(struct dec *d, int *first, uint64_t at, const char *name,
 		dec_key(d, &f1, "bytes");
 		dec_bytes(d, p, len, d->max_bytes, '<', '>');
 	}
+	/* The kernel, when its code object was captured (--submissions=full). */
+	if (sd && d->kernels && !strcmp(name, "KERNEL_DISPATCH") &&
+	    len >= sizeof(struct kfd_aql_dispatch)) {
+		struct kfd_aql_dispatch k;
+		const char *kn;
+
+		memcpy(&k, p, sizeof(k));
+		kn = kfd_kernels_name(d->kernels, k.kernel_object);
+		if (kn) {
+			dec_key(d, &f1, "kernel");
+			dec_str(d, kn, strlen(kn));
+		}
+	}
 	kt_strbuf_append(d->sb, d->json ? "}}" : "}", d->json ? 2 : 1);
 }
 
@@ -141,4 +154,56 @@ dec_submit(struct dec *d, int *first, const struct kt_submit_rec *s)
 	else if (s->data && s->engine == KFD_ENGINE_SDMA)
 		packets_sdma(d, &pf, s);
 	kt_strbuf_putc(d->sb, d->json ? ']' : '}');
+}
+
+static const char *const memory_kinds[KT_MEM_KIND_MAX] = {
+	[KT_MEM_CODE] = "code",
+	[KT_MEM_KERNARG] = "kernarg",
+	[KT_MEM_SIGNAL] = "signal",
+	[KT_MEM_COPY_SOURCE] = "copy_source",
+};
+
+/*
+ * memory(code, 0x7f0000001000, 12288 bytes) /
+ * memory(kernarg, ADDR, 24 of 4096 bytes, cut) <first bytes>
+ */
+void
+dec_memory(struct dec *d, int *first, const struct kt_memory_rec *m)
+{
+	const char *kind = m->kind < KT_MEM_KIND_MAX && memory_kinds[m->kind] ?
+			   memory_kinds[m->kind] : "unknown";
+
+	if (d->json) {
+		dec_key(d, first, "kind");
+		dec_str(d, kind, strlen(kind));
+		dec_key(d, first, "addr");
+		dec_u64(d, m->addr);
+		dec_key(d, first, "len");
+		dec_u64(d, m->len);
+		dec_key(d, first, "full_len");
+		dec_u64(d, m->full_len);
+		dec_key(d, first, "flags");
+		dec_u64(d, m->flags);
+		return;
+	}
+	kt_strbuf_append(d->sb, "memory(", 7);
+	kt_strbuf_puts(d->sb, kind);
+	kt_strbuf_append(d->sb, ", ", 2);
+	dec_hex(d, m->addr);
+	kt_strbuf_append(d->sb, ", ", 2);
+	kt_strbuf_put_u64(d->sb, m->len);
+	if (m->len != m->full_len) {
+		kt_strbuf_append(d->sb, " of ", 4);
+		kt_strbuf_put_u64(d->sb, m->full_len);
+	}
+	kt_strbuf_append(d->sb, " bytes", 6);
+	if (m->flags & KT_MEM_OMITTED)
+		kt_strbuf_puts(d->sb, ", left out: the capture's limit");
+	if (m->flags & KT_MEM_UNREADABLE)
+		kt_strbuf_puts(d->sb, ", unreadable");
+	kt_strbuf_putc(d->sb, ')');
+	if (m->data && m->len) {
+		kt_strbuf_putc(d->sb, ' ');
+		dec_bytes(d, m->data, m->len, d->max_bytes, '<', '>');
+	}
 }

@@ -26,6 +26,7 @@ dec_init(struct dec *d, struct kt_strbuf *sb,
 			d->max_bytes = opts->max_bytes;
 		d->flags = opts->flags;
 		d->start_ns = opts->start_ns;
+		d->kernels = opts->kernels;
 	}
 }
 
@@ -494,6 +495,9 @@ dec_body(struct dec *d, int *first, const struct kt_record *rec)
 		break;
 	case KT_REC_SUBMIT:
 		dec_submit(d, first, &rec->u.submit);
+		break;
+	case KT_REC_MEMORY:
+		dec_memory(d, first, &rec->u.memory);
 		break;
 	default:
 		if (d->json) {

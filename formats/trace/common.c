@@ -45,6 +45,7 @@ static const char *const kt_rec_names[KT_REC_TYPE_MAX] = {
 	[KT_REC_API_CALL] = "api_call",
 	[KT_REC_END] = "end",
 	[KT_REC_SUBMIT] = "submit",
+	[KT_REC_MEMORY] = "memory",
 };
 
 const char *

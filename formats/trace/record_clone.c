@@ -110,6 +110,10 @@ clone_tail(struct clone_cur *c, const struct kt_record *rec,
 		dst->u.submit.data = put_bytes(c, rec->u.submit.data,
 					       rec->u.submit.len);
 		break;
+	case KT_REC_MEMORY:
+		dst->u.memory.data = put_bytes(c, rec->u.memory.data,
+					       rec->u.memory.len);
+		break;
 	case KT_REC_TOPOLOGY: {
 		const struct kt_topology_rec *t = &rec->u.topology;
 		struct kt_topo_file *tf;

@@ -352,6 +352,15 @@ kt_dec_body(struct kt_cur *c, struct kt_dec *dec, struct kt_record *rec)
 		if (ok)
 			rec->u.submit.last = rec->u.submit.first + (uint64_t)d1;
 		break;
+	case KT_REC_MEMORY:
+		ok = kt_cur_u64(c, &rec->u.memory.addr, "memory address") &&
+		     kt_cur_u32(c, &rec->u.memory.full_len, UINT32_MAX,
+				"memory length") &&
+		     kt_cur_u8(c, &rec->u.memory.kind, "memory kind") &&
+		     kt_cur_u8(c, &rec->u.memory.flags, "memory flags") &&
+		     kt_cur_bytes(c, KT_MAX_SUBMIT, &rec->u.memory.data,
+				  &rec->u.memory.len, "memory bytes");
+		break;
 	}
 	return ok ? 0 : -KT_ECORRUPT;
 }

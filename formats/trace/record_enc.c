@@ -160,6 +160,13 @@ kt_rec_bound(const struct kt_record *rec, size_t *bound)
 		b = 5 + 5 + 1 + 1 + V + V + V + 5 +
 		    KT_BYTES_BOUND(rec->u.submit.len);
 		break;
+	case KT_REC_MEMORY:
+		if (rec->u.memory.len > KT_MAX_SUBMIT)
+			return -KT_ETOOBIG;
+		if (!rec->u.memory.data && rec->u.memory.len)
+			return -EINVAL;
+		b = V + 5 + 1 + 1 + KT_BYTES_BOUND(rec->u.memory.len);
+		break;
 	default:
 		return -EINVAL;
 	}
@@ -281,6 +288,12 @@ kt_put_body(uint8_t *p, const struct kt_record *rec)
 		p = kt_put_varint(p, rec->u.submit.ring);
 		p = kt_put_varint(p, rec->u.submit.ring_size);
 		return kt_put_bytes(p, rec->u.submit.data, rec->u.submit.len);
+	case KT_REC_MEMORY:
+		p = kt_put_varint(p, rec->u.memory.addr);
+		p = kt_put_varint(p, rec->u.memory.full_len);
+		*p++ = rec->u.memory.kind;
+		*p++ = rec->u.memory.flags;
+		return kt_put_bytes(p, rec->u.memory.data, rec->u.memory.len);
 	}
 	return p;
 }

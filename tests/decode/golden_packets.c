@@ -207,6 +207,101 @@ test_every_row(void **state)
 	}
 }
 
+static void
+put64(uint8_t *p, uint64_t v)
+{
+	memcpy(p, &v, 8);
+}
+
+/*
+ * A minimal loaded AMDGPU code object at @e: ELF header, one PT_DYNAMIC
+ * program header, the dynamic section, a hash table, three symbols (a
+ * kernel descriptor "my_kernel.kd" at 0x1000 among them) and strings.
+ */
+static void
+make_elf(uint8_t *e)
+{
+	static const char str[] = "\0my_kernel.kd\0other\0";
+	uint32_t hash[5] = { 1, 3, 1, 0, 0 };
+	uint16_t v16;
+
+	memcpy(e, "\x7f" "ELF", 4);
+	e[4] = 2;		/* 64-bit */
+	e[5] = 1;		/* little-endian */
+	e[6] = 1;
+	v16 = 3;		/* ET_DYN */
+	memcpy(e + 16, &v16, 2);
+	v16 = 224;		/* EM_AMDGPU */
+	memcpy(e + 18, &v16, 2);
+	put64(e + 32, 64);	/* e_phoff */
+	v16 = 56;
+	memcpy(e + 54, &v16, 2);
+	v16 = 1;
+	memcpy(e + 56, &v16, 2);
+	/* PT_DYNAMIC at 128, 80 bytes */
+	e[64] = 2;
+	put64(e + 64 + 8, 128);
+	put64(e + 64 + 16, 128);
+	put64(e + 64 + 32, 80);
+	put64(e + 64 + 40, 80);
+	put64(e + 128, 4);	/* DT_HASH */
+	put64(e + 136, 256);
+	put64(e + 144, 5);	/* DT_STRTAB */
+	put64(e + 152, 400);
+	put64(e + 160, 6);	/* DT_SYMTAB */
+	put64(e + 168, 320);
+	put64(e + 176, 10);	/* DT_STRSZ */
+	put64(e + 184, sizeof(str));
+	memcpy(e + 256, hash, sizeof(hash));
+	/* symbol 1: my_kernel.kd = 0x1000; symbol 2: other = 0x2000 */
+	e[320 + 24] = 1;
+	put64(e + 320 + 24 + 8, 0x1000);
+	e[320 + 48] = 14;
+	put64(e + 320 + 48 + 8, 0x2000);
+	memcpy(e + 400, str, sizeof(str));
+}
+
+/* Kernel names from a code object in captured memory, and forged ones. */
+static void
+test_kernel_names(void **state)
+{
+	uint8_t mem[8192];
+	struct kfd_kernels *k = kfd_kernels_new();
+	struct kfd_decode_opts o = { .start_ns = T0 };
+	struct kfd_aql_dispatch d;
+	struct kt_strbuf sb;
+	struct kt_record r;
+	uint16_t bad = 0xffff;
+
+	(void)state;
+	assert_non_null(k);
+	memset(mem, 0, sizeof(mem));
+	make_elf(mem + 512);
+	assert_int_equal(kfd_kernels_add(k, 0x7f0000000000ull, mem, sizeof(mem)), 1);
+	assert_string_equal(kfd_kernels_name(k, 0x7f0000000000ull + 512 + 0x1000),
+			    "my_kernel");
+	assert_null(kfd_kernels_name(k, 0x7f0000000000ull + 512 + 0x2000));
+	/* A dispatch of it names it. */
+	memset(&d, 0, sizeof(d));
+	d.header = KFD_AQL_TYPE_KERNEL_DISPATCH;
+	d.kernel_object = 0x7f0000000000ull + 512 + 0x1000;
+	r = submit(KFD_ENGINE_AQL, 0, 0, &d, sizeof(d));
+	o.kernels = k;
+	kt_strbuf_init(&sb);
+	assert_int_equal(kfd_decode_text(&sb, &r, &o), 0);
+	assert_non_null(strstr(sb.data, ", kernel=\"my_kernel\"}"));
+	kt_strbuf_release(&sb);
+	tail_reset();
+	/* Forged: program headers past the end, a symbol table out of it. */
+	memcpy(mem + 512 + 56, &bad, 2);
+	assert_int_equal(kfd_kernels_add(k, 0x7e0000000000ull, mem, sizeof(mem)), 0);
+	make_elf(mem + 512);
+	put64(mem + 512 + 168, 1u << 30);
+	assert_int_equal(kfd_kernels_add(k, 0x7d0000000000ull, mem, sizeof(mem)), 0);
+	assert_int_equal(kfd_kernels_add(k, 0, mem, 100), 0);
+	kfd_kernels_free(k);
+}
+
 int
 main(void)
 {
@@ -216,6 +311,7 @@ main(void)
 		cmocka_unit_test(test_sdma),
 		cmocka_unit_test(test_bad_packets),
 		cmocka_unit_test(test_every_row),
+		cmocka_unit_test(test_kernel_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

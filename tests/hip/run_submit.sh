@@ -125,6 +125,42 @@ if a != b:
 sys.exit(0 if a == b else 1)
 PY
 done
+# --submissions=full: the memory the packets reference too. Its replay
+# writes it back, so each SDMA copy moves the captured bytes (checked at
+# the destination). A limit leaves memory out, said so in the records.
+if ! "$kfdtrace" record --sim="$profile" --submissions=full -o "$dir/f.kft" -- "$prog" \
+	>"$dir/recf" 2>&1 || ! grep -q '^PASS: ' "$dir/recf"; then
+	cat "$dir/recf"
+	echo "FAIL: the capture with --submissions=full"
+	fail=1
+else
+	"$kfdtrace" dump "$dir/f.kft" >"$dir/f.txt" 2>&1
+	for kind in code kernarg signal copy_source; do
+		n=$(grep -c "memory($kind, " "$dir/f.txt")
+		echo "memory records of $kind: $n"
+		[ "$n" -gt 0 ] || { echo "FAIL: no $kind memory record"; fail=1; }
+	done
+	if ! grep -q 'memory(copy_source, 0x[0-9a-f]*, 1048576 bytes) <5a5a5a5a' "$dir/f.txt"; then
+		echo "FAIL: no 1 MiB copy source holding what hip_submit copied"
+		fail=1
+	fi
+	"$kfdtrace" replay --sim="$profile" "$dir/f.kft" >"$dir/repf" 2>&1
+	if ! grep -q '^  result:      match (strict)' "$dir/repf" ||
+	   ! grep -q ', 2 SDMA copies moved the captured bytes' "$dir/repf" ||
+	   ! grep -q 'published again, 0 not run' "$dir/repf"; then
+		cat "$dir/repf"
+		echo "FAIL: the replay of the full capture"
+		fail=1
+	else
+		grep -E '^  (queues|memory): ' "$dir/repf"
+	fi
+	"$kfdtrace" record --sim="$profile" --submissions=full --submissions-limit 65536 \
+		-o "$dir/l.kft" -- "$prog" >/dev/null 2>&1
+	if ! "$kfdtrace" dump "$dir/l.kft" 2>/dev/null | grep -q "left out: the capture's limit"; then
+		echo "FAIL: --submissions-limit left nothing out"
+		fail=1
+	fi
+fi
 # Off by default: not one submit record, no forwarder thread.
 "$kfdtrace" record --sim="$profile" -o "$dir/plain.kft" -- "$prog" >"$dir/rec2" 2>&1 ||
 	{ cat "$dir/rec2"; fail=1; }

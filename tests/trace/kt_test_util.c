@@ -90,6 +90,7 @@ kt_test_gen(struct kt_test_rec *g, unsigned int t, uint64_t i)
 		KT_REC_IOCTL, KT_REC_OPEN, KT_REC_CLOSE, KT_REC_DUP, KT_REC_MMAP,
 		KT_REC_MUNMAP, KT_REC_FORK, KT_REC_EXEC, KT_REC_THREAD_NAME,
 		KT_REC_TOPOLOGY, KT_REC_ANNOTATION, KT_REC_API_CALL, KT_REC_SUBMIT,
+		KT_REC_MEMORY,
 	};
 
 	memset(r, 0, sizeof(*r));
@@ -201,6 +202,15 @@ kt_test_gen(struct kt_test_rec *g, unsigned int t, uint64_t i)
 		r->u.submit.len = (uint32_t)(h % sizeof(g->packets));
 		kt_fill(g->packets, r->u.submit.len, h);
 		r->u.submit.data = r->u.submit.len ? g->packets : NULL;
+		break;
+	case KT_REC_MEMORY:
+		r->u.memory.addr = h << 4;
+		r->u.memory.full_len = (uint32_t)(h >> 20);
+		r->u.memory.kind = (uint8_t)(1 + h % 4);
+		r->u.memory.flags = (uint8_t)(h >> 8 & 7);
+		r->u.memory.len = (uint32_t)(h % sizeof(g->packets));
+		kt_fill(g->packets, r->u.memory.len, ~h);
+		r->u.memory.data = r->u.memory.len ? g->packets : NULL;
 		break;
 	}
 }
@@ -504,6 +514,15 @@ kt_test_rec_diff(const struct kt_record *a, const struct kt_record *b,
 		return kt_mem_diff(a->u.submit.len ? a->u.submit.data : NULL,
 				   b->u.submit.len ? b->u.submit.data : NULL,
 				   a->u.submit.len, "submit.packets");
+	case KT_REC_MEMORY:
+		KT_F(u.memory.addr);
+		KT_F(u.memory.full_len);
+		KT_F(u.memory.kind);
+		KT_F(u.memory.flags);
+		KT_F(u.memory.len);
+		return kt_mem_diff(a->u.memory.len ? a->u.memory.data : NULL,
+				   b->u.memory.len ? b->u.memory.data : NULL,
+				   a->u.memory.len, "memory.bytes");
 	}
 	return "unknown type";
 }

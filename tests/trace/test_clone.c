@@ -95,6 +95,9 @@ pieces_of(const struct kt_record *r, struct piece *pc)
 	case KT_REC_SUBMIT:
 		add(pc, &n, r->u.submit.data, r->u.submit.len);
 		break;
+	case KT_REC_MEMORY:
+		add(pc, &n, r->u.memory.data, r->u.memory.len);
+		break;
 	case KT_REC_TOPOLOGY:
 		add(pc, &n, r->u.topology.files,
 		    r->u.topology.nfiles * sizeof(struct kt_topo_file));

@@ -27,6 +27,7 @@ struct dump_filter {
 struct dump {
 	struct kt_strbuf out;
 	struct kfd_decode_opts opts;
+	struct kfd_kernels *kernels;	/* from code-object memory records */
 	struct dump_filter filter;
 	int json;
 	uint64_t from, to;
@@ -212,6 +213,14 @@ dump_emit(void *ctx, const struct kt_record *rec)
 	struct kt_record cut;
 	char *buf;
 
+	/* Code objects name the kernels of the dispatches after them. */
+	if (rec->type == KT_REC_MEMORY && rec->u.memory.kind == KT_MEM_CODE &&
+	    dp->kernels && kfd_kernels_add(dp->kernels, rec->u.memory.addr,
+					    rec->u.memory.data,
+					    rec->u.memory.len) < 0) {
+		fprintf(stderr, "kfdtrace dump: out of memory\n");
+		return -1;
+	}
 	if (rec->seq < dp->from || rec->seq > dp->to ||
 	    !filter_match(&dp->filter, rec))
 		return 0;
@@ -317,6 +326,8 @@ kfdtrace_cmd_dump(int argc, char **argv)
 	if (cli_open(path, &r))
 		goto out;
 	dp.opts.start_ns = kt_reader_header(r)->start_monotonic;
+	dp.kernels = kfd_kernels_new();
+	dp.opts.kernels = dp.kernels;
 	if (dp.from) {
 		rc = kt_reader_seek_seq(r, dp.from);
 		if (rc < 0 && rc != -KT_ETRUNC && rc != -KT_ECORRUPT) {
@@ -372,5 +383,6 @@ out:
 		kt_reader_close(r);
 	kt_strbuf_release(&dp.out);
 	free(dp.filter.descs);
+	kfd_kernels_free(dp.kernels);
 	return status;
 }

@@ -53,8 +53,13 @@ kfdtrace_help_record(FILE *f)
 		"                      the LTTng sessions that enable them (docs/lttng.md)\n"
 		"      --api           also record each hsaKmt* call of a dynamically linked\n"
 		"                      libhsakmt as a span around its ioctls (docs/tracer.md)\n"
-		"      --submissions   also record the packets every doorbell publishes on\n"
-		"                      AQL and SDMA queues (docs/submissions.md)\n"
+		"      --submissions[=full]\n"
+		"                      also record the packets every doorbell publishes on\n"
+		"                      AQL and SDMA queues (docs/submissions.md); =full\n"
+		"                      also what they reference: code objects, kernel\n"
+		"                      arguments, signals, SDMA copy sources\n"
+		"      --submissions-limit BYTES\n"
+		"                      bound on that memory (default 256 MiB)\n"
 		"  -h, --help          this text\n"
 		"\n"
 		"Forked children write FILE.<pid>, images after an exec FILE.exec<N>\n"
@@ -137,7 +142,8 @@ struct record_opts {
 	int no_buffers;
 	int lttng;
 	int api;
-	int submissions;
+	int submissions;		/* 1 packets, 2 full */
+	const char *submissions_limit;
 };
 
 static int
@@ -149,7 +155,8 @@ parse_args(int argc, char **argv, struct record_opts *o)
 		{ "no-buffers", no_argument, NULL, 'b' },
 		{ "lttng", no_argument, NULL, 'l' },
 		{ "api", no_argument, NULL, 'a' },
-		{ "submissions", no_argument, NULL, 'S' },
+		{ "submissions", optional_argument, NULL, 'S' },
+		{ "submissions-limit", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -177,7 +184,20 @@ parse_args(int argc, char **argv, struct record_opts *o)
 			o->api = 1;
 			break;
 		case 'S':
-			o->submissions = 1;
+			if (optarg && strcmp(optarg, "full")) {
+				fprintf(stderr, "kfdtrace record: --submissions takes "
+					"nothing or =full, not '%s'\n", optarg);
+				return -1;
+			}
+			o->submissions = optarg ? 2 : 1;
+			break;
+		case 'L':
+			o->submissions_limit = optarg;
+			if (!*optarg || strspn(optarg, "0123456789") != strlen(optarg)) {
+				fprintf(stderr, "kfdtrace record: --submissions-limit "
+					"takes a number of bytes, not '%s'\n", optarg);
+				return -1;
+			}
 			break;
 		case 'h':
 			kfdtrace_help_record(stdout);
@@ -515,9 +535,13 @@ exec_child(char **cmd, const char *capture, const char *sim,
 	else
 		unsetenv("KFDTRACE_API");
 	if (o->submissions)
-		setenv("KFDTRACE_SUBMISSIONS", "1", 1);
+		setenv("KFDTRACE_SUBMISSIONS", o->submissions == 2 ? "full" : "1", 1);
 	else
 		unsetenv("KFDTRACE_SUBMISSIONS");
+	if (o->submissions_limit)
+		setenv("KFDTRACE_SUBMISSIONS_LIMIT", o->submissions_limit, 1);
+	else
+		unsetenv("KFDTRACE_SUBMISSIONS_LIMIT");
 	execvp(cmd[0], cmd);
 	fprintf(stderr, "kfdtrace record: cannot run %s: %s\n", cmd[0],
 		strerror(errno));

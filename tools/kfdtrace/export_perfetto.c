@@ -370,6 +370,9 @@ pf_emit(void *ctx, const struct kt_record *rec)
 	case KT_REC_SUBMIT:
 		submit_event(p, rec);
 		break;
+	case KT_REC_MEMORY:
+		/* What the next submit references: in its arguments' dump. */
+		break;
 	default:
 		instant_event(p, rec, "syscall",
 			      kt_rec_type_name(rec->type) ?

@@ -11,6 +11,7 @@
  *			device event), file naming, fork/exec/exit handling
  *   maps.c		device mappings, to know which munmaps to record
  *   submit.c		submission capture: shadow doorbells, the forwarder
+ *   submit_mem.c	... and the memory the packets reference (=full)
  *   wrap_*.c		the exported entry points (wrap_sig.c keeps the
  *			recorder's crash handlers in front of the program's)
  *
@@ -100,6 +101,16 @@ void kcap_submit_munmap(void *addr, size_t len);
 void kcap_submit_ioctl(unsigned long request, void *arg, int ret, int before);
 void kcap_submit_child(void);
 void kcap_submit_shutdown(void);
+
+/* ---- submit_mem.c: --submissions=full ---- */
+
+extern int kcap_submit_full;
+void kcap_submit_mem_init(void);
+/* ALLOC/FREE_MEMORY_OF_GPU: the buffers code objects live in. */
+void kcap_submit_mem_ioctl(unsigned long request, void *arg, int ret);
+/* Memory records of what the packets in @data reference. */
+void kcap_submit_mem_packets(uint8_t engine, const uint8_t *data, uint32_t len);
+void kcap_submit_mem_child(void);
 
 /* ---- fdtab.c ---- */
 

@@ -80,6 +80,7 @@ void
 kcap_submit_init(void)
 {
 	kcap_submit_on = kcap_env_flag("KFDTRACE_SUBMISSIONS", 0);
+	kcap_submit_mem_init();
 }
 
 static int
@@ -185,6 +186,8 @@ record(struct sub_queue *q, uint64_t v)
 	rec.u.submit.ring_size = q->ring_size;
 	rec.u.submit.len = (flags & KT_SUBMIT_UNREADABLE) ? 0 : (uint32_t)bytes;
 	rec.u.submit.data = rec.u.submit.len ? buf : NULL;
+	/* What they reference goes first (--submissions=full). */
+	kcap_submit_mem_packets(q->engine, rec.u.submit.data, rec.u.submit.len);
 	kcap_session_append(&rec, 0);
 	free(buf);
 }
@@ -380,6 +383,7 @@ kcap_submit_ioctl(unsigned long request, void *arg, int ret, int before)
 	}
 	if (!arg || ret != 0)
 		return;
+	kcap_submit_mem_ioctl(request, arg, ret);
 	if (nr == (KFD_ABI_IOC_DESTROY_QUEUE & 0xff)) {
 		struct kfd_abi_destroy_queue_args *a = arg;
 		struct sub_queue *q;
@@ -429,6 +433,7 @@ kcap_submit_child(void)
 	memset(S.m, 0, sizeof(S.m));
 	S.nqueues = 0;
 	S.started = 0;
+	kcap_submit_mem_child();
 }
 
 void

@@ -161,9 +161,13 @@ enum kfd_decode_flags {
 #define KFD_DECODE_DEFAULT_ELEMS 16
 #define KFD_DECODE_DEFAULT_BYTES 32
 
+struct kfd_kernels;
+
 struct kfd_decode_opts {
 	/* Time zero for "+t" (the header's start_monotonic, in ns). */
 	uint64_t start_ns;
+	/* Kernel names for dispatch packets (kfd_kernels_add()); NULL: none. */
+	const struct kfd_kernels *kernels;
 	/* Array elements printed before eliding; 0: the default. */
 	unsigned int max_elems;
 	/* Raw bytes printed (as hex) before eliding; 0: the default. */
@@ -199,6 +203,24 @@ int kfd_decode_text(struct kt_strbuf *sb, const struct kt_record *rec,
  */
 int kfd_decode_json(struct kt_strbuf *sb, const struct kt_record *rec,
 		    const struct kfd_decode_opts *opts);
+
+/*
+ * Kernel names from captured code objects (memory records of kind
+ * KT_MEM_CODE, --submissions=full): each AMDGPU ELF image found in the
+ * memory is read for its kernel descriptor symbols ("name.kd"), so that a
+ * dispatch's kernel_object names its kernel.
+ */
+struct kfd_kernels *kfd_kernels_new(void);
+void kfd_kernels_free(struct kfd_kernels *k);
+/*
+ * kfd_kernels_add() - read the code objects in @len bytes of memory that
+ * was at @addr. Return: the kernels found (0: none), or -1 when memory ran
+ * out.
+ */
+int kfd_kernels_add(struct kfd_kernels *k, uint64_t addr, const uint8_t *data,
+		    size_t len);
+/* kfd_kernels_name() - the kernel whose descriptor is at @kernel_object. */
+const char *kfd_kernels_name(const struct kfd_kernels *k, uint64_t kernel_object);
 
 /* Which libc flag set kfd_decode_sys_flags() names. */
 enum kfd_sys_flags {

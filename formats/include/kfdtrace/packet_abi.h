@@ -106,6 +106,20 @@ struct kfd_aql_pm4_ib {
 	uint64_t completion_signal;
 };
 
+/* The runtime's signal (amd_signal_t): a packet's completion_signal and a
+ * barrier's dependencies are addresses of these. 64 bytes. */
+struct kfd_amd_signal {
+	int64_t kind;
+	int64_t value;			/* completion takes it down by one */
+	uint64_t event_mailbox_ptr;	/* written with event_id, then ... */
+	uint32_t event_id;		/* ... the KFD event's interrupt */
+	uint32_t reserved1;
+	uint64_t start_ts;
+	uint64_t end_ts;
+	uint64_t queue_ptr;
+	uint32_t reserved3[2];
+};
+
 /* ---- SDMA --------------------------------------------------------- */
 
 /* DW0 bits 0-7: the opcode; bits 8-15: the sub-opcode. */

@@ -33,7 +33,7 @@ enum kt_err {
 const char *kt_strerror(int err);
 
 #define KT_FORMAT_MAJOR 1
-#define KT_FORMAT_MINOR 1	/* 1: submit records */
+#define KT_FORMAT_MINOR 1	/* 1: submit and memory records */
 
 /*
  * Bounds of the format (docs/trace-format.md section 5.2). The writer refuses
@@ -69,6 +69,7 @@ enum kt_rec_type {
 	KT_REC_API_CALL = 12,	/* thunk-level span: hsaKmt* call */
 	KT_REC_END = 13,	/* last record of a cleanly closed trace */
 	KT_REC_SUBMIT = 14,	/* packets published on a queue (a doorbell) */
+	KT_REC_MEMORY = 15,	/* memory the next submit's packets reference */
 	KT_REC_TYPE_MAX
 };
 
@@ -223,6 +224,35 @@ struct kt_submit_rec {
 	const uint8_t *data;
 };
 
+/* What a memory record holds (submission capture, --submissions=full). */
+enum kt_memory_kind {
+	KT_MEM_CODE = 1,	/* a code object's buffer (once per buffer) */
+	KT_MEM_KERNARG = 2,	/* a dispatch's kernel arguments */
+	KT_MEM_SIGNAL = 3,	/* an amd_signal_t a packet names */
+	KT_MEM_COPY_SOURCE = 4,	/* what an SDMA copy reads */
+	KT_MEM_KIND_MAX
+};
+
+enum kt_memory_flags {
+	KT_MEM_OMITTED = 1 << 0,	/* left out: the capture's limit was reached */
+	KT_MEM_UNREADABLE = 1 << 1,	/* the memory could not be read */
+	KT_MEM_CUT = 1 << 2,		/* only the first len of full_len bytes */
+};
+
+/*
+ * Memory at @addr as it was when the capture recorded the submit record
+ * that follows (same thread): @len bytes of the @full_len the packets
+ * reference.
+ */
+struct kt_memory_rec {
+	uint64_t addr;
+	uint32_t full_len;
+	uint8_t kind;		/* enum kt_memory_kind */
+	uint8_t flags;		/* enum kt_memory_flags */
+	uint32_t len;
+	const uint8_t *data;
+};
+
 struct kt_end_rec {
 	uint32_t flags;		/* enum kt_end_flags */
 	uint64_t records;	/* records written before this one */
@@ -254,6 +284,7 @@ struct kt_record {
 		struct kt_api_call_rec api;
 		struct kt_end_rec end;
 		struct kt_submit_rec submit;
+		struct kt_memory_rec memory;
 	} u;
 };
 

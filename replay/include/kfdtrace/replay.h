@@ -142,6 +142,8 @@ struct kfd_replay_summary {
 	uint64_t gpu_sets;		/* events set in the GPU's stead */
 	uint64_t resubmitted;		/* doorbells published again */
 	uint64_t unretired;		/* of them, not run to the end */
+	uint64_t memory_restored;	/* captured memory written back */
+	uint64_t copies_checked;	/* SDMA copies that moved the captured bytes */
 	unsigned int loops;
 	double seconds;			/* wall time of the replay proper */
 	double cpu_seconds;		/* CPU time (user + system, every

@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * --submissions=full (KFDTRACE_SUBMISSIONS=full): besides the packets,
+ * the memory they reference, as memory records just before their submit
+ * record (docs/submissions.md):
+ *
+ *   code objects	the buffer holding a dispatch's kernel descriptor,
+ *			once per buffer (the buffers come from ALLOC and
+ *			FREE_MEMORY_OF_GPU, which this file follows)
+ *   kernel arguments	kernarg_size bytes (from the kernel descriptor;
+ *			256 when it cannot be read or says 0)
+ *   signals		each amd_signal_t a packet completes or waits on
+ *   copy sources	what an SDMA COPY_LINEAR reads
+ *
+ * within a total the user sets (KFDTRACE_SUBMISSIONS_LIMIT, bytes;
+ * default 256 MiB). Past it, a record says what was left out (OMITTED,
+ * no bytes). Memory is read with process_vm_readv(): a buffer the CPU
+ * cannot read (VRAM without a CPU mapping) is UNREADABLE.
+ */
+#include "capture.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <kfdtrace/kfd_abi.h>
+#include <kfdtrace/packet_abi.h>
+#include <kfdtrace/packets.h>
+
+#define MEM_DEFAULT_LIMIT	(256ull << 20)
+#define MEM_KERNARG_MAX		(64u << 10)
+#define MEM_KERNARG_GUESS	256u
+#define MEM_SIGNAL_SIZE		64u
+/* The kernel descriptor's kernarg_size. */
+#define KD_KERNARG_SIZE		8u
+
+struct mem_bo {
+	uint64_t va, size, handle;
+	int code_done;		/* recorded as a code object */
+};
+
+static struct {
+	pthread_mutex_t lock;
+	struct mem_bo *bo;
+	size_t n, cap;
+	uint64_t limit, used;
+} M = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+int kcap_submit_full;
+
+void
+kcap_submit_mem_init(void)
+{
+	const char *v = getenv("KFDTRACE_SUBMISSIONS");
+	const char *lim = getenv("KFDTRACE_SUBMISSIONS_LIMIT");
+
+	kcap_submit_full = v && !strcmp(v, "full");
+	M.limit = lim && *lim ? strtoull(lim, NULL, 0) : MEM_DEFAULT_LIMIT;
+}
+
+void
+kcap_submit_mem_ioctl(unsigned long request, void *arg, int ret)
+{
+	unsigned int nr = (unsigned int)(request & 0xff);
+	size_t i;
+
+	if (!kcap_submit_full || ret != 0 || !arg)
+		return;
+	pthread_mutex_lock(&M.lock);
+	if (nr == (KFD_ABI_IOC_ALLOC_MEMORY_OF_GPU & 0xff)) {
+		const struct kfd_abi_alloc_memory_of_gpu_args *a = arg;
+
+		if (M.n == M.cap) {
+			size_t cap = M.cap ? 2 * M.cap : 256;
+			struct mem_bo *v = realloc(M.bo, cap * sizeof(*v));
+
+			if (!v)
+				goto out;
+			M.bo = v;
+			M.cap = cap;
+		}
+		M.bo[M.n].va = a->va_addr;
+		M.bo[M.n].size = a->size;
+		M.bo[M.n].handle = a->handle;
+		M.bo[M.n].code_done = 0;
+		M.n++;
+	} else if (nr == (KFD_ABI_IOC_FREE_MEMORY_OF_GPU & 0xff)) {
+		const struct kfd_abi_free_memory_of_gpu_args *a = arg;
+
+		for (i = 0; i < M.n; i++)
+			if (M.bo[i].handle == a->handle) {
+				M.bo[i] = M.bo[--M.n];
+				break;
+			}
+	}
+out:
+	pthread_mutex_unlock(&M.lock);
+}
+
+void
+kcap_submit_mem_child(void)
+{
+	pthread_mutex_init(&M.lock, NULL);
+	free(M.bo);
+	M.bo = NULL;
+	M.n = M.cap = 0;
+	M.used = 0;
+}
+
+static int
+read_mem(void *dst, uint64_t addr, size_t len)
+{
+	struct iovec l = { dst, len }, r = { (void *)(uintptr_t)addr, len };
+
+	return process_vm_readv(getpid(), &l, 1, &r, 1, 0) == (ssize_t)len ? 0 : -1;
+}
+
+/* One memory record of @len bytes at @addr, within the limit. */
+static void
+record(uint8_t kind, uint64_t addr, uint64_t len)
+{
+	struct kt_record rec;
+	uint8_t *buf = NULL;
+
+	if (!addr || !len)
+		return;
+	memset(&rec, 0, sizeof(rec));
+	rec.type = KT_REC_MEMORY;
+	rec.u.memory.addr = addr;
+	rec.u.memory.kind = kind;
+	rec.u.memory.full_len = len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
+	if (len > KT_MAX_SUBMIT) {
+		len = KT_MAX_SUBMIT;
+		rec.u.memory.flags |= KT_MEM_CUT;
+	}
+	if (M.used + len > M.limit) {
+		rec.u.memory.flags |= KT_MEM_OMITTED;
+	} else if (!(buf = malloc(len)) || read_mem(buf, addr, len) < 0) {
+		rec.u.memory.flags |= KT_MEM_UNREADABLE;
+	} else {
+		rec.u.memory.len = (uint32_t)len;
+		rec.u.memory.data = buf;
+		M.used += len;
+	}
+	kcap_session_append(&rec, 0);
+	free(buf);
+}
+
+static struct mem_bo *
+bo_of(uint64_t va)
+{
+	size_t i;
+
+	for (i = 0; i < M.n; i++)
+		if (va >= M.bo[i].va && va - M.bo[i].va < M.bo[i].size)
+			return &M.bo[i];
+	return NULL;
+}
+
+static void
+aql(const uint8_t *p)
+{
+	const struct kfd_packet_desc *r = kfd_aql_packet(p);
+	uint64_t sig;
+
+	if (!r)
+		return;
+	if (r->match == KFD_AQL_TYPE_KERNEL_DISPATCH) {
+		struct kfd_aql_dispatch d;
+		struct mem_bo *bo;
+		uint32_t kernarg = 0;
+
+		memcpy(&d, p, sizeof(d));
+		bo = bo_of(d.kernel_object);
+		if (bo && !bo->code_done) {
+			record(KT_MEM_CODE, bo->va, bo->size);
+			bo->code_done = 1;
+		}
+		/* The descriptor says how many; an unreadable (or, on an
+		 * engine that ran no copy into it, empty) one: 256. */
+		if (!d.kernel_object ||
+		    read_mem(&kernarg, d.kernel_object + KD_KERNARG_SIZE, 4) < 0 ||
+		    !kernarg)
+			kernarg = MEM_KERNARG_GUESS;
+		record(KT_MEM_KERNARG, d.kernarg_address,
+		       kernarg < MEM_KERNARG_MAX ? kernarg : MEM_KERNARG_MAX);
+		record(KT_MEM_SIGNAL, d.completion_signal, MEM_SIGNAL_SIZE);
+	} else if (r->match == KFD_AQL_TYPE_BARRIER_AND ||
+		   r->match == KFD_AQL_TYPE_BARRIER_OR) {
+		struct kfd_aql_barrier b;
+		unsigned int i;
+
+		memcpy(&b, p, sizeof(b));
+		for (i = 0; i < 5; i++)
+			record(KT_MEM_SIGNAL, b.dep_signal[i], MEM_SIGNAL_SIZE);
+		record(KT_MEM_SIGNAL, b.completion_signal, MEM_SIGNAL_SIZE);
+	} else {
+		memcpy(&sig, p + 56, sizeof(sig));	/* completion_signal */
+		record(KT_MEM_SIGNAL, sig, MEM_SIGNAL_SIZE);
+	}
+}
+
+static void
+sdma(const uint8_t *p, size_t len, size_t size)
+{
+	const struct kfd_packet_desc *r;
+
+	r = kfd_sdma_packet(p, len, &size);
+	if (!r || size > len)
+		return;
+	if (r->match == KFD_SDMA_OP_COPY && r->sub == KFD_SDMA_SUBOP_COPY_LINEAR) {
+		struct kfd_sdma_copy_linear c;
+
+		memcpy(&c, p, sizeof(c));
+		record(KT_MEM_COPY_SOURCE, c.src, (uint64_t)(c.count & 0x3fffff) + 1);
+	} else if (r->match == KFD_SDMA_OP_ATOMIC) {
+		struct kfd_sdma_atomic a;
+
+		/* A decrement of a signal's value (at +8): the signal. */
+		memcpy(&a, p, sizeof(a));
+		if (a.addr >= 8)
+			record(KT_MEM_SIGNAL, a.addr - 8, MEM_SIGNAL_SIZE);
+	}
+}
+
+void
+kcap_submit_mem_packets(uint8_t engine, const uint8_t *data, uint32_t len)
+{
+	size_t off, size;
+
+	if (!kcap_submit_full || !data)
+		return;
+	pthread_mutex_lock(&M.lock);
+	if (engine == KFD_ENGINE_AQL) {
+		for (off = 0; off + KFD_AQL_PACKET_SIZE <= len; off += KFD_AQL_PACKET_SIZE)
+			aql(data + off);
+	} else if (engine == KFD_ENGINE_SDMA) {
+		for (off = 0; off + 4 <= len; off += size) {
+			kfd_sdma_packet(data + off, len - off, &size);
+			sdma(data + off, len - off, size);
+		}
+	}
+	pthread_mutex_unlock(&M.lock);
+}
