@@ -11,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <kfdtrace/decode.h>
+#include <kfdtrace/packets.h>
+
 #include "kbt.h"
 
 enum kbt_mt {
@@ -89,6 +92,16 @@ static const struct kbt_member m_api_call[] = {
 static const struct kbt_member m_end[] = {
 	{ "flags", MT_ENDF }, { "records", MT_U64 }, { "lost", MT_U64 },
 };
+/* A doorbell: its packets decoded, one string each (docs/submissions.md). */
+static const struct kbt_member m_submit[] = {
+	{ "queue_id", MT_U32 }, { "gpu_id", MT_X32 }, { "engine", MT_STR },
+	{ "first", MT_U64 }, { "last", MT_U64 }, { "npackets", MT_LEN },
+	{ "packets", MT_STRS },
+};
+static const struct kbt_member m_memory[] = {
+	{ "kind", MT_STR }, { "addr", MT_X64 }, { "len", MT_U32 },
+	{ "full_len", MT_U32 }, { "flags", MT_U32 },
+};
 static const struct kbt_member m_unknown_ioctl[] = {
 	{ "fd", MT_S32 }, { "file", MT_FILE }, { "request", MT_X32 },
 	{ "size", MT_U32 }, { "ret", MT_S64 }, { "err", MT_S32 },
@@ -109,6 +122,8 @@ static const struct kbt_fixed_spec specs[KBT_EC_COUNT] = {
 	[KBT_EC_ANNOTATION] = { "kfd:annotation", M(m_annotation) },
 	[KBT_EC_API_CALL] = { "kfd:api_call", M(m_api_call) },
 	[KBT_EC_END] = { "kfd:end", M(m_end) },
+	[KBT_EC_SUBMIT] = { "kfd:submit", M(m_submit) },
+	[KBT_EC_MEMORY] = { "kfd:memory", M(m_memory) },
 	[KBT_EC_UNKNOWN_IOCTL] = { "kfd:unknown_ioctl", M(m_unknown_ioctl) },
 };
 
@@ -243,6 +258,46 @@ set_str(bt_field *p, uint64_t i, const char *s)
 	return bt_field_string_set_value(
 		bt_field_structure_borrow_member_field_by_index(p, i),
 		s ? s : "") ? -1 : 0;
+}
+
+/* Members 0-4, then the packets as strings (length 5, array 6). */
+static int
+set_submit(bt_field *p, const struct kt_submit_rec *s)
+{
+	bt_field *a = bt_field_structure_borrow_member_field_by_index(p, 6);
+	struct kt_strbuf sb;
+	size_t off, size;
+	uint64_t n = 0, k;
+	int rc = 0;
+
+	set_u(p, 0, s->queue_id);
+	set_u(p, 1, s->gpu_id);
+	set_u(p, 3, s->first);
+	set_u(p, 4, s->last);
+	if (set_str(p, 2, kfd_engine_name(s->engine)))
+		return -1;
+	kt_strbuf_init(&sb);
+	for (off = 0; n < KBT_MAX_ARGS; off += size, n++) {
+		kt_strbuf_clear(&sb);
+		size = kfd_decode_packet(&sb, s, off, NULL);
+		if (!size)
+			break;
+	}
+	set_u(p, 5, n);
+	if (bt_field_array_dynamic_set_length(a, n)) {
+		kt_strbuf_release(&sb);
+		return -1;
+	}
+	for (off = 0, k = 0; k < n && !rc; off += size, k++) {
+		kt_strbuf_clear(&sb);
+		size = kfd_decode_packet(&sb, s, off, NULL);
+		rc = bt_field_string_set_value(
+			bt_field_array_borrow_element_field_by_index(a, k),
+			sb.data ? sb.data : "") ? -1 : 0;
+	}
+	rc = rc || sb.failed ? -1 : 0;
+	kt_strbuf_release(&sb);
+	return rc;
 }
 
 /* Length member @i, byte array member @i + 1. */
@@ -450,6 +505,21 @@ kbt_fill_fixed(enum kbt_fixed_ec which, bt_field *p,
 		set_u(p, 1, rec->u.end.records);
 		set_u(p, 2, rec->u.end.lost);
 		return 0;
+	case KBT_EC_SUBMIT:
+		return set_submit(p, &rec->u.submit);
+	case KBT_EC_MEMORY: {
+		static const char *const kinds[KT_MEM_KIND_MAX] = {
+			"unknown", "code", "kernarg", "signal", "copy_source",
+		};
+		const struct kt_memory_rec *mr = &rec->u.memory;
+
+		set_u(p, 1, mr->addr);
+		set_u(p, 2, mr->len);
+		set_u(p, 3, mr->full_len);
+		set_u(p, 4, mr->flags);
+		return set_str(p, 0, mr->kind < KT_MEM_KIND_MAX ? kinds[mr->kind] :
+			       "unknown");
+	}
 	default:
 		return -1;
 	}

@@ -233,6 +233,8 @@ class_of(struct kbt_iter *it, const struct kt_record *rec, int *row,
 		[KT_REC_ANNOTATION] = KBT_EC_ANNOTATION,
 		[KT_REC_API_CALL] = KBT_EC_API_CALL,
 		[KT_REC_END] = KBT_EC_END,
+		[KT_REC_SUBMIT] = KBT_EC_SUBMIT,
+		[KT_REC_MEMORY] = KBT_EC_MEMORY,
 	};
 	const struct kfd_ioctl_desc *d;
 	bt_event_class *ec;
@@ -251,10 +253,7 @@ class_of(struct kbt_iter *it, const struct kt_record *rec, int *row,
 		}
 		return it->in->fixed[KBT_EC_UNKNOWN_IOCTL];
 	}
-	/* Submit and memory records have no event class yet: left out, as
-	 * unknown types are. */
-	if (rec->type == 0 || rec->type >= KT_REC_TYPE_MAX ||
-	    rec->type == KT_REC_SUBMIT || rec->type == KT_REC_MEMORY)
+	if (rec->type == 0 || rec->type >= KT_REC_TYPE_MAX)
 		return NULL;
 	*which = fixed[rec->type];
 	return it->in->fixed[*which];

@@ -207,3 +207,48 @@ dec_memory(struct dec *d, int *first, const struct kt_memory_rec *m)
 		dec_bytes(d, m->data, m->len, d->max_bytes, '<', '>');
 	}
 }
+
+size_t
+kfd_decode_packet(struct kt_strbuf *sb, const struct kt_submit_rec *s,
+		  size_t off, const struct kfd_decode_opts *o)
+{
+	struct dec d = { .sb = sb, .max_elems = 16, .max_bytes = 32 };
+	const struct kfd_packet_desc *r = NULL;
+	size_t size = 0, start = sb->len;
+	int first = 1;
+
+	if (o) {
+		d.kernels = o->kernels;
+		if (o->max_bytes)
+			d.max_bytes = o->max_bytes;
+	}
+	if (!s->data || off >= s->len)
+		return 0;
+	if (s->engine == KFD_ENGINE_AQL) {
+		if (off + KFD_AQL_PACKET_SIZE > s->len)
+			return 0;
+		size = KFD_AQL_PACKET_SIZE;
+		r = kfd_aql_packet(s->data + off);
+	} else if (s->engine == KFD_ENGINE_SDMA) {
+		if (off + 4 > s->len)
+			return 0;
+		r = kfd_sdma_packet(s->data + off, s->len - off, &size);
+	} else {
+		return 0;
+	}
+	packet(&d, &first, s->first + off, r ? r->name : "UNKNOWN",
+	       r ? r->layout : NULL, s->data + off,
+	       size < s->len - off ? size : s->len - off);
+	/* Without the "[at] " the packet() prefix gives. */
+	{
+		char *lb = memchr(sb->data + start, ']', sb->len - start);
+
+		if (lb && lb[1] == ' ') {
+			size_t cut = (size_t)(lb + 2 - (sb->data + start));
+
+			memmove(sb->data + start, lb + 2, sb->len - start - cut + 1);
+			sb->len -= cut;
+		}
+	}
+	return size;
+}

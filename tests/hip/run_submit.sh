@@ -88,6 +88,21 @@ if not ok:
     print('FAIL: perfetto has no track per queue with its doorbells')
 sys.exit(0 if ok else 1)
 PY
+# CTF (babeltrace2): a kfd:submit event per doorbell, packets decoded.
+if command -v babeltrace2 >/dev/null 2>&1; then
+	"$kfdtrace" export --ctf "$dir/ctf" "$dir/s.kft" >/dev/null 2>&1 || fail=1
+	babeltrace2 "$dir/ctf" >"$dir/ctf.txt" 2>&1 || fail=1
+	want=$(grep -c '"type":"submit"' "$dir/s.json")
+	got=$(grep -c 'kfd:submit' "$dir/ctf.txt")
+	echo "ctf: $got of $want doorbells as kfd:submit events"
+	if [ "$got" -ne "$want" ] ||
+	   ! grep -q 'kfd:submit: .*packets = \[ \[0\] = "KERNEL_DISPATCH{' "$dir/ctf.txt"; then
+		echo "FAIL: the CTF export does not have every doorbell"
+		fail=1
+	fi
+else
+	echo "babeltrace2 is not installed: the CTF check is not run (scripts/setup.sh installs it)"
+fi
 # Resubmission: the replay publishes every packet again (serial and
 # --threads), the engine runs them all, and the replay's own recording has
 # the same packets on each queue, in the same order.

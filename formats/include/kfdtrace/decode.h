@@ -222,6 +222,15 @@ int kfd_kernels_add(struct kfd_kernels *k, uint64_t addr, const uint8_t *data,
 /* kfd_kernels_name() - the kernel whose descriptor is at @kernel_object. */
 const char *kfd_kernels_name(const struct kfd_kernels *k, uint64_t kernel_object);
 
+/*
+ * kfd_decode_packet() - append the packet at byte @off of submit record
+ * @s as text ("KERNEL_DISPATCH{grid_size_x=..., ...}").
+ * Return: its size in bytes (the next packet is at @off plus it), or 0
+ * when no packet starts there.
+ */
+size_t kfd_decode_packet(struct kt_strbuf *sb, const struct kt_submit_rec *s,
+			 size_t off, const struct kfd_decode_opts *o);
+
 /* Which libc flag set kfd_decode_sys_flags() names. */
 enum kfd_sys_flags {
 	KFD_SYS_OPEN_FLAGS,	/* open(2): O_RDWR|O_CLOEXEC */
