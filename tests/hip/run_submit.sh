@@ -6,7 +6,8 @@
 # kernel dispatches with their grid and work-group sizes (50 of each of
 # the four streams' shapes), barrier packets naming other queues' signals
 # and SDMA copies of the bytes it moved; stats must count the packets per
-# queue, and the Perfetto export must have a track per queue. Its replay
+# queue, Perfetto and the HTML report must have a track per queue, the CTF
+# export a kfd:submit event per doorbell. Its replay
 # publishes every packet again, which the engine runs, and records them. Recorded without --submissions, the trace has no submit record.
 #   run_submit.sh KFDTRACE PROG PROFILE
 set -u
@@ -88,6 +89,15 @@ if not ok:
     print('FAIL: perfetto has no track per queue with its doorbells')
 sys.exit(0 if ok else 1)
 PY
+# The HTML report: a queues section, a track and a table row per queue.
+"$kfdtrace" report -o "$dir/r.html" "$dir/s.kft" >/dev/null 2>&1 || fail=1
+rows=$(grep -o '<section id="queues">.*</section>' "$dir/r.html" |
+       grep -o '<tr><td>[0-9]*</td><td>0x' | wc -l)
+echo "report: $rows queues in the queues section"
+if [ "$rows" -lt 6 ] || ! grep -q 'class="tick"' "$dir/r.html"; then
+	echo "FAIL: the report has no track per queue"
+	fail=1
+fi
 # CTF (babeltrace2): a kfd:submit event per doorbell, packets decoded.
 if command -v babeltrace2 >/dev/null 2>&1; then
 	"$kfdtrace" export --ctf "$dir/ctf" "$dir/s.kft" >/dev/null 2>&1 || fail=1

@@ -337,7 +337,7 @@ stats_emit(void *ctx, const struct kt_record *rec)
 		s->have_topo = 1;
 	}
 	if (rec->type == KT_REC_SUBMIT) {
-		if (sub_stats_add(&s->subs, &rec->u.submit))
+		if (sub_stats_add(&s->subs, &rec->u.submit, rec->ts))
 			s->oom = 1;
 		return s->oom ? -1 : 0;
 	}

@@ -14,6 +14,7 @@
 #include "report_charts.h"
 #include "report_draw.h"
 #include "report_html.h"
+#include "report_queues.h"
 
 #ifndef KFDTRACE_VERSION
 #define KFDTRACE_VERSION "unknown"
@@ -686,6 +687,8 @@ report_html(struct kt_strbuf *sb, const struct report_model *m,
 	facts(sb, m);
 	topology(sb, m);
 	charts(sb, m);
+	if (m->subs.n)
+		report_queues(sb, m);
 	errors(sb, m);
 	leaks(sb, m);
 	threads(sb, m);

@@ -315,6 +315,11 @@ model_emit(void *ctx, const struct kt_record *rec)
 		if (rec->u.api.t_exit > m->t_last)
 			m->t_last = rec->u.api.t_exit;
 		return 0;
+	case KT_REC_SUBMIT:
+		m->subs.keep_times = 1;
+		if (sub_stats_add(&m->subs, &rec->u.submit, rec->ts))
+			goto oom;
+		return 0;
 	default:
 		obj_tracker_record(&m->objs, rec);
 		return m->objs.oom ? -1 : 0;
@@ -414,6 +419,7 @@ report_model_release(struct report_model *m)
 {
 	size_t i;
 
+	sub_stats_free(&m->subs);
 	free(m->spans);
 	for (i = 0; i < m->nseries; i++)
 		free(m->series[i].pts);

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "report_objects.h"
+#include "stats_submit.h"
 #include "kfdtrace/topology.h"
 #include "kfdtrace/trace.h"
 
@@ -101,6 +102,7 @@ struct report_model {
 	size_t nleaks;			/* spans with leaked set */
 
 	struct obj_tracker objs;
+	struct sub_stats subs;		/* submit records per queue, with times */
 	struct u64map span_of;		/* creating seq -> span index */
 	int oom;
 };

@@ -47,13 +47,25 @@ queue(struct sub_stats *ss, const struct kt_submit_rec *s)
 }
 
 int
-sub_stats_add(struct sub_stats *ss, const struct kt_submit_rec *s)
+sub_stats_add(struct sub_stats *ss, const struct kt_submit_rec *s, uint64_t ts)
 {
 	struct sub_queue_stats *q = queue(ss, s);
 	size_t off, size;
 
 	if (!q)
 		return -1;
+	if (ss->keep_times) {
+		if (q->nts == q->capts) {
+			size_t cap = q->capts ? 2 * q->capts : 64;
+			uint64_t *v = realloc(q->ts, cap * sizeof(*v));
+
+			if (!v)
+				return -1;
+			q->ts = v;
+			q->capts = cap;
+		}
+		q->ts[q->nts++] = ts;
+	}
 	q->doorbells++;
 	q->bytes += s->len;
 	if (!s->data)
@@ -74,8 +86,8 @@ sub_stats_add(struct sub_stats *ss, const struct kt_submit_rec *s)
 	return 0;
 }
 
-static const char *
-kind_name(unsigned int k)
+const char *
+sub_stats_kind(unsigned int k)
 {
 	unsigned int n;
 	const struct kfd_packet_desc *rows = kfd_packet_rows(&n);
@@ -110,7 +122,7 @@ sub_stats_text(const struct sub_stats *ss, FILE *out)
 			(unsigned long long)q->packets);
 		for (k = 0; k <= SUB_STATS_KINDS; k++)
 			if (q->kinds[k]) {
-				fprintf(out, "%s%s %llu", first ? "" : ", ", kind_name(k),
+				fprintf(out, "%s%s %llu", first ? "" : ", ", sub_stats_kind(k),
 					(unsigned long long)q->kinds[k]);
 				first = 0;
 			}
@@ -141,7 +153,7 @@ sub_stats_json(const struct sub_stats *ss, struct kt_strbuf *sb)
 				if (!first)
 					kt_strbuf_putc(sb, ',');
 				first = 0;
-				kfd_json_escape(sb, kind_name(k), strlen(kind_name(k)));
+				kfd_json_escape(sb, sub_stats_kind(k), strlen(sub_stats_kind(k)));
 				kt_strbuf_putc(sb, ':');
 				kfd_json_u64(sb, q->kinds[k]);
 			}
@@ -153,6 +165,10 @@ sub_stats_json(const struct sub_stats *ss, struct kt_strbuf *sb)
 void
 sub_stats_free(struct sub_stats *ss)
 {
+	size_t i;
+
+	for (i = 0; i < ss->n; i++)
+		free(ss->q[i].ts);
 	free(ss->q);
 	memset(ss, 0, sizeof(*ss));
 }

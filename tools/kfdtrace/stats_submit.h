@@ -19,15 +19,21 @@ struct sub_queue_stats {
 	uint8_t engine;
 	uint64_t doorbells, packets, bytes;
 	uint64_t kinds[SUB_STATS_KINDS + 1];
+	uint64_t *ts;		/* each doorbell's time (keep_times) */
+	size_t nts, capts;
 };
 
 struct sub_stats {
 	struct sub_queue_stats *q;
 	size_t n, cap;
+	int keep_times;		/* the report draws each doorbell */
 };
 
-/* Count one submit record. Return: 0, or -1 when memory ran out. */
-int sub_stats_add(struct sub_stats *ss, const struct kt_submit_rec *s);
+/* Count one submit record (at @ts). Return: 0, or -1 when memory ran out. */
+int sub_stats_add(struct sub_stats *ss, const struct kt_submit_rec *s,
+		  uint64_t ts);
+/* kind_name() of the stats: the name of packet kind @k. */
+const char *sub_stats_kind(unsigned int k);
 /* The text section (nothing when the trace has no submissions). */
 void sub_stats_text(const struct sub_stats *ss, FILE *out);
 /* "submissions": [...] as one JSON member (with its key). */

@@ -128,5 +128,10 @@ kcap_lttng_record(const struct kt_record *rec)
 		const struct kt_munmap_rec *m = &rec->u.munmap;
 
 		p->munmap(m->addr, m->len, (int)m->ret, m->err);
+	} else if (rec->type == KT_REC_SUBMIT) {
+		const struct kt_submit_rec *s = &rec->u.submit;
+
+		p->submit(s->queue_id, s->gpu_id, s->engine, s->first, s->last,
+			  s->data, s->len);
 	}
 }

@@ -73,7 +73,7 @@ static const char *const gen_call_fields[] = { "fd", "ret", "err", "dur_ns" };
 
 /* Events that do not come from a schema row. */
 static const char *const gen_fixed_events[] = {
-	"ioctl_enter", "ioctl_exit", "mmap", "munmap",
+	"ioctl_enter", "ioctl_exit", "mmap", "munmap", "submit",
 };
 
 static int __attribute__((format(printf, 1, 2)))
@@ -397,7 +397,20 @@ static const char gen_fixed_text[] =
 	"\t\tlttng_ust_field_integer_hex(uint64_t, addr, addr)\n"
 	"\t\tlttng_ust_field_integer(uint64_t, len, len)\n"
 	"\t\tlttng_ust_field_integer(int, ret, ret)\n"
-	"\t\tlttng_ust_field_integer(int, err, err)))\n";
+	"\t\tlttng_ust_field_integer(int, err, err)))\n"
+	"\n"
+	"/* The packets a doorbell published (record --submissions). */\n"
+	"LTTNG_UST_TRACEPOINT_EVENT(kfd, submit,\n"
+	"\tLTTNG_UST_TP_ARGS(uint32_t, queue_id, uint32_t, gpu_id, int, engine,\n"
+	"\t\t\t  uint64_t, first, uint64_t, last, const uint8_t *, data,\n"
+	"\t\t\t  uint32_t, len),\n"
+	"\tLTTNG_UST_TP_FIELDS(\n"
+	"\t\tlttng_ust_field_integer(uint32_t, queue_id, queue_id)\n"
+	"\t\tlttng_ust_field_integer_hex(uint32_t, gpu_id, gpu_id)\n"
+	"\t\tlttng_ust_field_integer(int, engine, engine)\n"
+	"\t\tlttng_ust_field_integer(uint64_t, first, first)\n"
+	"\t\tlttng_ust_field_integer(uint64_t, last, last)\n"
+	"\t\tlttng_ust_field_sequence_hex(uint8_t, packets, data, uint32_t, len)))\n";
 
 static void
 gen_header(FILE *o)

@@ -47,6 +47,14 @@ kfdlt_munmap(uint64_t addr, uint64_t len, int ret, int err)
 	lttng_ust_tracepoint(kfd, munmap, addr, len, ret, err);
 }
 
+static void
+kfdlt_submit(uint32_t queue_id, uint32_t gpu_id, int engine, uint64_t first,
+	     uint64_t last, const uint8_t *data, uint32_t len)
+{
+	lttng_ust_tracepoint(kfd, submit, queue_id, gpu_id, engine, first, last,
+			     data, len);
+}
+
 static const struct kfd_dispatch_hooks kfdlt_hooks = {
 	.name = "lttng",
 	.before = kfdlt_before,
@@ -58,6 +66,7 @@ static const struct kfd_lttng_provider kfdlt_provider = {
 	.hooks = &kfdlt_hooks,
 	.mmap = kfdlt_mmap,
 	.munmap = kfdlt_munmap,
+	.submit = kfdlt_submit,
 };
 
 KFDLT_EXPORT const struct kfd_lttng_provider *

@@ -226,6 +226,7 @@ test_provider_abi(void **state)
 	assert_non_null(p->hooks->after);
 	assert_non_null(p->mmap);
 	assert_non_null(p->munmap);
+	assert_non_null(p->submit);
 	/* A loader from another build is turned away. */
 	assert_null(get(KFD_LTTNG_ABI + 1));
 	assert_null(get(0));
@@ -236,7 +237,7 @@ static void
 test_every_row_has_an_event(void **state)
 {
 	static const char *const fixed[] = {
-		"ioctl_enter", "ioctl_exit", "mmap", "munmap",
+		"ioctl_enter", "ioctl_exit", "mmap", "munmap", "submit",
 	};
 	void *h = open_provider();
 	const struct kfd_ioctl_desc *rows;
@@ -488,10 +489,12 @@ test_no_lttng_without_env(void **state)
 		fail_msg("the workload failed");
 	}
 	p->munmap(0x1234000, 4096, 0, 0);
+	p->submit(3, 0xab12, 1, 7, 7, (const uint8_t[64]){ 2 }, 64);
 	end_session(name, out, &t);
 	assert_string_equal(rep(&r, "lttng_ust", buf, sizeof(buf)), "0");
 	snprintf(me, sizeof(me), "%d", (int)getpid());
 	assert_int_equal(count_events(&t, "kfd:munmap"), 1);
+	assert_int_equal(count_events(&t, "kfd:submit"), 1);
 	for (size_t i = 0; i < t.n; i++) {
 		if (!strstr(t.lines[i], " kfd:"))
 			continue;

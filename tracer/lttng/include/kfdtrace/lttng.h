@@ -13,7 +13,8 @@
  * Events (docs/lttng.md): one per ioctl of the schema, named after the
  * row's event_name ("kfd:alloc_memory_of_gpu"), with the decoded fields;
  * kfd:ioctl_enter/kfd:ioctl_exit for requests the schema does not know;
- * kfd:mmap/kfd:munmap for mappings of device files.
+ * kfd:mmap/kfd:munmap for mappings of device files; kfd:submit for the
+ * packets a doorbell published (record --submissions).
  */
 #ifndef KFDTRACE_LTTNG_H
 #define KFDTRACE_LTTNG_H
@@ -27,7 +28,7 @@ extern "C" {
 #endif
 
 /* Bumped whenever struct kfd_lttng_provider or what it points at changes. */
-#define KFD_LTTNG_ABI 1
+#define KFD_LTTNG_ABI 2
 
 /* The name of the one symbol the library exports, for dlsym(). */
 #define KFD_LTTNG_PROVIDER_SYMBOL "kfd_lttng_provider"
@@ -58,6 +59,14 @@ struct kfd_lttng_provider {
 	 * mapping. @ret/@err: munmap()'s result and errno (0 on success).
 	 */
 	void (*munmap)(uint64_t addr, uint64_t len, int ret, int err);
+	/*
+	 * submit() - emit kfd:submit for the packets a doorbell published
+	 * (a submit record, kfdtrace/trace.h): the queue, its engine (enum
+	 * kfd_engine), the index or byte range, and the @len packet bytes.
+	 */
+	void (*submit)(uint32_t queue_id, uint32_t gpu_id, int engine,
+		       uint64_t first, uint64_t last, const uint8_t *data,
+		       uint32_t len);
 };
 
 /*

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: MIT */
+/* The report's queues section (report_queues.c). */
+#ifndef KFDTRACE_REPORT_QUEUES_H
+#define KFDTRACE_REPORT_QUEUES_H
+
+#include "report_model.h"
+#include "kfdtrace/decode.h"
+
+/* report_queues() - a track per queue with a tick per doorbell. */
+void report_queues(struct kt_strbuf *sb, const struct report_model *m);
+
+#endif
