@@ -907,6 +907,14 @@ int rp_info_query_varies(const struct rp_rows *r, const uint8_t *args,
 void rp_check_svm_attrs(struct rp_run *st, struct rp_call *c);
 /* run_sys.c */
 void rp_run_sys(struct rp_run *st, const struct kt_record *rec);
+/* The image of indirect buffer @index of @io, or NULL. */
+const struct kt_buf_image *rp_find_image(const struct kt_ioctl_rec *io,
+					 unsigned int index);
+/*
+ * Whether @path is a device file the replay opens for @kind: /dev/kfd, a
+ * render node (no "..").
+ */
+int rp_device_path(const char *path, uint8_t kind);
 int rp_fd_live(struct rp_run *st, int32_t fd);
 void rp_fd_bind(struct rp_run *st, int32_t fd, int live, uint8_t kind,
 		int32_t ofd, int from_ioctl);

@@ -142,8 +142,8 @@ pre_special(struct rp_run *st, struct rp_call *c)
 	return 0;
 }
 
-static const struct kt_buf_image *
-find_image(const struct kt_ioctl_rec *io, unsigned int index)
+const struct kt_buf_image *
+rp_find_image(const struct kt_ioctl_rec *io, unsigned int index)
 {
 	uint16_t i;
 
@@ -183,7 +183,7 @@ build_bufs(struct rp_run *st, struct rp_call *c, size_t args_len)
 				     RP_BUF_CAP, &len);
 		if (r == 1)
 			continue;
-		img = find_image(io, j);
+		img = rp_find_image(io, j);
 		if (img && (img->flags & KT_BUF_UNREADABLE)) {
 			kfd_field_set(&d->args->fields[b->ptr_field], c->args,
 				      args_len, (uint64_t)(uintptr_t)st->as.guard);
@@ -232,7 +232,7 @@ build_bufs(struct rp_run *st, struct rp_call *c, size_t args_len)
 		if (owner[j] < 0)
 			continue;
 		lb = &c->lb[owner[j]];
-		img = find_image(io, j);
+		img = rp_find_image(io, j);
 		if (img && img->before && (b->dir & KFD_DIR_IN)) {
 			size_t l = img->len_before < lb->len ? img->len_before : lb->len;
 

@@ -148,8 +148,8 @@ render_path(const struct rp_run *st, const char *cap, char *out, size_t len)
 	}
 }
 
-static int
-device_path(const char *path, uint8_t kind)
+int
+rp_device_path(const char *path, uint8_t kind)
 {
 	if (kind == KFD_FILE_KFD)
 		return strcmp(path, "/dev/kfd") == 0;
@@ -198,7 +198,7 @@ run_open(struct rp_run *st, const struct kt_record *rec)
 	 * Only device files, and only with flags that cannot create or
 	 * truncate anything: a trace must not make the replayer write files.
 	 */
-	if (!o->path || !device_path(o->path, o->file_kind)) {
+	if (!o->path || !rp_device_path(o->path, o->file_kind)) {
 		st->sum.not_replayed++;
 		if (o->path && o->ret >= 0)
 			rp_note(st, "%s is not a KFD or render-node path: not opened",

@@ -338,6 +338,26 @@ kfd_role_name(enum kfd_role role)
 	return ks_role_names[role];
 }
 
+int
+kfd_role_is_hex(enum kfd_role role)
+{
+	switch (role) {
+	case KFD_ROLE_HEX:
+	case KFD_ROLE_PAD:
+	case KFD_ROLE_HANDLE:
+	case KFD_ROLE_GPU_ID:
+	case KFD_ROLE_GPU_VA:
+	case KFD_ROLE_CPU_ADDR:
+	case KFD_ROLE_PTR:
+	case KFD_ROLE_MMAP_OFFSET:
+	case KFD_ROLE_DOORBELL_OFFSET:
+	case KFD_ROLE_FLAGS:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 const char *
 kfd_file_kind_name(enum kfd_file_kind kind)
 {

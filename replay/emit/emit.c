@@ -162,17 +162,6 @@ c_string(struct kt_strbuf *sb, const char *s)
 	kt_strbuf_putc(sb, '"');
 }
 
-static int
-device_path(const char *path, uint8_t kind)
-{
-	if (kind == KFD_FILE_KFD)
-		return strcmp(path, "/dev/kfd") == 0;
-	if (kind == KFD_FILE_RENDER)
-		return strncmp(path, "/dev/dri/renderD", 16) == 0 &&
-		       !strstr(path, "..");
-	return 0;
-}
-
 /* A system call record. Return: 1 when it is a call of the program. */
 static int
 em_sys(struct em *e, struct kt_strbuf *sb, const struct kt_record *rec)
@@ -182,7 +171,7 @@ em_sys(struct em *e, struct kt_strbuf *sb, const struct kt_record *rec)
 		const struct kt_open_rec *o = &rec->u.open;
 		struct em_ofd *ofd;
 
-		if (!o->path || !device_path(o->path, o->file_kind)) {
+		if (!o->path || !rp_device_path(o->path, o->file_kind)) {
 			kt_strbuf_puts(sb, "\t/* Not reissued: not a KFD or "
 				       "render-node path. */\n");
 			e->res.skipped++;

@@ -202,26 +202,11 @@ em_value(struct em *e, struct kt_strbuf *sb, const struct kfd_field *f,
 		v &= (1ull << (8 * f->width)) - 1;
 	rem = v;
 	if (!t || (!v && f->role != KFD_ROLE_ENUM)) {
-		switch (f->role) {
-		case KFD_ROLE_HEX:
-		case KFD_ROLE_HANDLE:
-		case KFD_ROLE_GPU_ID:
-		case KFD_ROLE_GPU_VA:
-		case KFD_ROLE_CPU_ADDR:
-		case KFD_ROLE_PTR:
-		case KFD_ROLE_MMAP_OFFSET:
-		case KFD_ROLE_DOORBELL_OFFSET:
-		case KFD_ROLE_FLAGS:
-			if (v >= 10) {
-				kt_strbuf_printf(sb, "0x%" PRIx64 "%s", v,
-						 v > 0xffffffffull ? "ull" : "");
-				return;
-			}
-			break;
-		default:
-			break;
-		}
-		em_num(sb, v);
+		if (kfd_role_is_hex((enum kfd_role)f->role) && v >= 10)
+			kt_strbuf_printf(sb, "0x%" PRIx64 "%s", v,
+					 v > 0xffffffffull ? "ull" : "");
+		else
+			em_num(sb, v);
 		return;
 	}
 	if (f->role == KFD_ROLE_ENUM) {

@@ -33,17 +33,6 @@ struct em_call {
 	uint8_t guard[KT_MAX_BUFS];	/* unreadable at capture */
 };
 
-static const struct kt_buf_image *
-image(const struct kt_ioctl_rec *io, unsigned int index)
-{
-	uint16_t i;
-
-	for (i = 0; i < io->nbufs; i++)
-		if (io->bufs[i].index == index)
-			return &io->bufs[i];
-	return NULL;
-}
-
 /* Drop what was appended to @sb after @at. */
 static void
 cut(struct kt_strbuf *sb, size_t at)
@@ -351,7 +340,7 @@ decl_bufs(struct em *e, struct kt_strbuf *sb, struct em_call *c)
 	}
 	for (j = 0; j < d->nbufs && j < KT_MAX_BUFS; j++) {
 		const struct kfd_indirect *b = &d->bufs[j];
-		const struct kt_buf_image *img = image(io, j);
+		const struct kt_buf_image *img = rp_find_image(io, j);
 		size_t len = 0;
 
 		if (b->len_kind == KFD_LEN_TRAILING || b->ptr_field < 0 ||
@@ -378,7 +367,7 @@ decl_bufs(struct em *e, struct kt_strbuf *sb, struct em_call *c)
 	}
 	for (j = 0; j < d->nbufs && j < KT_MAX_BUFS; j++) {
 		const struct kfd_indirect *b = &d->bufs[j];
-		const struct kt_buf_image *img = image(io, j);
+		const struct kt_buf_image *img = rp_find_image(io, j);
 		const uint8_t *before = img && (b->dir & KFD_DIR_IN) ? img->before : NULL;
 		size_t len = c->len[j], n;
 

@@ -23,8 +23,6 @@
 int
 main(void)
 {
-	HsaSystemProperties sys;
-	HsaNodeProperties np;
 	HsaMemFlags host = { 0 };
 	HsaEventDescriptor ed = { 0 };
 	HsaQueueResource res;
@@ -35,11 +33,7 @@ main(void)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	rp_kmt_check(hsaKmtOpenKFD(), "OpenKFD");
-	rp_kmt_check(hsaKmtAcquireSystemProperties(&sys), "AcquireSystemProperties");
-	for (n = 0; n < sys.NumNodes && !gpu; n++)
-		if (hsaKmtGetNodeProperties(n, &np) == HSAKMT_STATUS_SUCCESS &&
-		    np.NumFComputeCores)
-			gpu = n;
+	gpu = rp_kmt_first_gpu();
 	if (!gpu) {
 		rp_kmt_fail("no GPU node");
 		return 1;

@@ -55,14 +55,12 @@ queue(HSAuint32 gpu, HSA_QUEUE_TYPE type)
 int
 main(void)
 {
-	HsaSystemProperties sys;
-	HsaNodeProperties np;
 	HsaEventDescriptor ed = { 0 };
 	HsaMemFlags vram = { 0 }, host = { 0 };
 	HsaClockCounters clk;
 	HSA_SVM_ATTRIBUTE attr[2];
 	HsaEvent *ev = NULL;
-	HSAuint32 gpu = 0, n;
+	HSAuint32 gpu = 0;
 	void *dev_mem, *host_mem, *user, *svm;
 
 	rp_kmt_prog = "rp_hsakmt";
@@ -70,11 +68,7 @@ main(void)
 		fprintf(stderr, "rp_hsakmt: cannot open the KFD\n");
 		return 1;
 	}
-	rp_kmt_check(hsaKmtAcquireSystemProperties(&sys), "AcquireSystemProperties");
-	for (n = 0; n < sys.NumNodes && !gpu; n++)
-		if (hsaKmtGetNodeProperties(n, &np) == HSAKMT_STATUS_SUCCESS &&
-		    np.NumFComputeCores)
-			gpu = n;
+	gpu = rp_kmt_first_gpu();
 
 	vram.ui32.NonPaged = 1;
 	vram.ui32.NoSubstitute = 1;

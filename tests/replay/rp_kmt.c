@@ -87,3 +87,18 @@ rp_kmt_free_mapped(void *p, HSAuint64 size)
 	rp_kmt_check(hsaKmtUnmapMemoryToGPU(p), "UnmapMemoryToGPU");
 	rp_kmt_check(hsaKmtFreeMemory(p, size), "FreeMemory");
 }
+
+HSAuint32
+rp_kmt_first_gpu(void)
+{
+	HsaSystemProperties sys;
+	HsaNodeProperties np;
+	HSAuint32 n;
+
+	rp_kmt_check(hsaKmtAcquireSystemProperties(&sys), "AcquireSystemProperties");
+	for (n = 0; n < sys.NumNodes; n++)
+		if (hsaKmtGetNodeProperties(n, &np) == HSAKMT_STATUS_SUCCESS &&
+		    np.NumFComputeCores)
+			return n;
+	return 0;
+}

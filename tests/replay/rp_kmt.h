@@ -28,6 +28,11 @@ void rp_kmt_print_thunk(void);
  */
 void *rp_kmt_alloc_mapped(HSAuint32 node, HSAuint32 gpu, HSAuint64 size,
 			  HsaMemFlags flags);
+/*
+ * rp_kmt_first_gpu() - after hsaKmtOpenKFD(), the first node with compute
+ * cores (a GPU), or 0 when there is none.
+ */
+HSAuint32 rp_kmt_first_gpu(void);
 /* rp_kmt_free_mapped() - unmap and free what it returned (NULL: nothing). */
 void rp_kmt_free_mapped(void *p, HSAuint64 size);
 

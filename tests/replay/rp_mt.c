@@ -177,10 +177,7 @@ block(void)
 int
 main(int argc, char **argv)
 {
-	HsaSystemProperties sys;
-	HsaNodeProperties np;
 	pthread_t t[RP_MT_MAX];
-	HSAuint32 n;
 	unsigned int i;
 	int block_mode = argc > 1 && !strcmp(argv[1], "block");
 	int held_mode = argc > 1 && !strcmp(argv[1], "held");
@@ -200,11 +197,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "rp_mt: cannot open the KFD\n");
 		return 1;
 	}
-	rp_kmt_check(hsaKmtAcquireSystemProperties(&sys), "AcquireSystemProperties");
-	for (n = 0; n < sys.NumNodes && !gpu; n++)
-		if (hsaKmtGetNodeProperties(n, &np) == HSAKMT_STATUS_SUCCESS &&
-		    np.NumFComputeCores)
-			gpu = n;
+	gpu = rp_kmt_first_gpu();
 	for (i = 0; i < nthreads; i++) {
 		HsaEventDescriptor ed = { 0 };
 

@@ -43,20 +43,13 @@ noise(int i)
 int
 main(int argc, char **argv)
 {
-	HsaSystemProperties sys;
-	HsaNodeProperties np;
 	HsaMemFlags vram = { 0 };
-	HSAuint32 n;
 	int maps = argc > 1 ? atoi(argv[1]) : 0;
 	int rounds = argc > 2 ? atoi(argv[2]) : 1;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	rp_kmt_check(hsaKmtOpenKFD(), "OpenKFD");
-	rp_kmt_check(hsaKmtAcquireSystemProperties(&sys), "AcquireSystemProperties");
-	for (n = 0; n < sys.NumNodes && !gpu; n++)
-		if (hsaKmtGetNodeProperties(n, &np) == HSAKMT_STATUS_SUCCESS &&
-		    np.NumFComputeCores)
-			gpu = n;
+	gpu = rp_kmt_first_gpu();
 	if (!gpu)
 		rp_kmt_fail("no GPU node");
 	vram.ui32.NonPaged = 1;

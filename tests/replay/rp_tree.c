@@ -42,19 +42,12 @@ static HSAuint32 gpu;
 static int
 open_kfd(void)
 {
-	HsaSystemProperties sys;
-	HsaNodeProperties np;
-	HSAuint32 n;
 
 	if (hsaKmtOpenKFD() != HSAKMT_STATUS_SUCCESS) {
 		fprintf(stderr, "rp_tree: %s: cannot open the KFD\n", rp_kmt_who);
 		return 0;
 	}
-	rp_kmt_check(hsaKmtAcquireSystemProperties(&sys), "AcquireSystemProperties");
-	for (gpu = 0, n = 0; n < sys.NumNodes && !gpu; n++)
-		if (hsaKmtGetNodeProperties(n, &np) == HSAKMT_STATUS_SUCCESS &&
-		    np.NumFComputeCores)
-			gpu = n;
+	gpu = rp_kmt_first_gpu();
 	if (!gpu) {
 		fprintf(stderr, "rp_tree: %s: no GPU node\n", rp_kmt_who);
 		rp_kmt_fail(NULL);

@@ -329,6 +329,12 @@ const char *kfd_name_lookup(const struct kfd_name_table *t, uint64_t value);
 /* kfd_role_name() - a short name for a role ("handle", "gpu_id", ...). */
 const char *kfd_role_name(enum kfd_role role);
 
+/*
+ * kfd_role_is_hex() - whether values of @role read best in hex
+ * (addresses, offsets, ids that carry bits, flags, padding).
+ */
+int kfd_role_is_hex(enum kfd_role role);
+
 /* kfd_file_kind_name() - "kfd", "render" or "unknown". */
 const char *kfd_file_kind_name(enum kfd_file_kind kind);
 
