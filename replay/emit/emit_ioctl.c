@@ -3,10 +3,9 @@
  * One ioctl record as a block of the emitted program: the indirect
  * buffers, the argument struct with the captured before-image (inputs the
  * replayer translates become calls of the runtime: rr_gpu(), rr_handle(),
- * rr_id(), rr_fd_in(), rr_offset(), rr_cpu()), the call, and a check of
- * every output the replay's strict verification checks, by the same
- * verdicts (rp_out_vclass()): learned, translated and compared, or
- * compared as is.
+ * rr_id(), rr_fd_in(), rr_offset(), rr_cpu()), the call, and the checks
+ * of its outputs (emit_check.c). Waits the GPU released get stand-in
+ * SET_EVENTs before them.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -15,23 +14,6 @@
 #include <kfdtrace/kfd_abi.h>
 
 #include "emit_priv.h"
-
-/* One block: where its struct lives and what its buffers are called. */
-struct em_call {
-	const struct kt_record *rec;
-	const struct kt_ioctl_rec *io;
-	const struct kfd_ioctl_desc *d;
-	const struct rp_req_plan *plan;
-	const struct em_layout *l;
-	uint32_t size, clen;
-	int scope, gem_scope;
-	const char *acc;		/* "a." or "s.a." */
-	/* Per buffer: its variable (bN), typed by its element layout. */
-	int var[KT_MAX_BUFS];		/* index of the buffer owning it, -1 */
-	size_t len[KT_MAX_BUFS];
-	const struct em_layout *el[KT_MAX_BUFS];
-	uint8_t guard[KT_MAX_BUFS];	/* unreadable at capture */
-};
 
 /* Drop what was appended to @sb after @at. */
 static void
@@ -42,8 +24,8 @@ cut(struct kt_strbuf *sb, size_t at)
 		sb->data[at] = '\0';
 }
 
-static const char *
-kind_name(unsigned int role)
+const char *
+em_kind_name(unsigned int role)
 {
 	switch (role) {
 	case KFD_ROLE_HANDLE:
@@ -62,8 +44,8 @@ kind_name(unsigned int role)
 }
 
 /* A captured input value as the live one, by role (rp_value_xlate()). */
-static void
-xlate_expr(struct em *e, struct kt_strbuf *sb, const struct em_call *c,
+void
+em_xlate_expr(struct em *e, struct kt_strbuf *sb, const struct em_call *c,
 	   unsigned int role, uint64_t v)
 {
 	switch (role) {
@@ -93,7 +75,7 @@ xlate_expr(struct em *e, struct kt_strbuf *sb, const struct em_call *c,
 	case KFD_ROLE_EVENT_ID:
 	case KFD_ROLE_EVENT_SLOT:
 	case KFD_ROLE_GEM_HANDLE:
-		kt_strbuf_printf(sb, "rr_id(%s, %d, ", kind_name(role),
+		kt_strbuf_printf(sb, "rr_id(%s, %d, ", em_kind_name(role),
 				 role == KFD_ROLE_GEM_HANDLE ? c->gem_scope :
 				 c->scope);
 		em_num(sb, v);
@@ -143,8 +125,8 @@ plan_in(const struct rp_req_plan *p, unsigned int i)
 }
 
 /* SVM attribute values name GPUs for the location and access types. */
-static int
-svm_attr_gpu(uint32_t type, uint32_t value)
+int
+em_svm_attr_gpu(uint32_t type, uint32_t value)
 {
 	return type <= KFD_ABI_SVM_ATTR_NO_ACCESS &&
 	       value != KFD_ABI_SVM_LOCATION_SYSMEM &&
@@ -221,15 +203,15 @@ init_fields(struct em *e, struct kt_strbuf *sb, const struct em_call *c,
 		if (args && c->d == r->alloc && f == r->alloc_off &&
 		    (rp_fget(r->alloc_flags, b, len) &
 		     KFD_ABI_ALLOC_MEM_FLAGS_USERPTR))
-			xlate_expr(e, sb, c, KFD_ROLE_CPU_ADDR, v);
+			em_xlate_expr(e, sb, c, KFD_ROLE_CPU_ADDR, v);
 		else if (args && c->d == r->svm && f == r->svm_start)
-			xlate_expr(e, sb, c, KFD_ROLE_CPU_ADDR, v);
+			em_xlate_expr(e, sb, c, KFD_ROLE_CPU_ADDR, v);
 		else if (!args && c->d == r->svm && !strcmp(f->name, "value") &&
-			 svm_attr_gpu((uint32_t)rp_fget(&sd->fields[0], b, len),
+			 em_svm_attr_gpu((uint32_t)rp_fget(&sd->fields[0], b, len),
 				      (uint32_t)v))
-			xlate_expr(e, sb, c, KFD_ROLE_GPU_ID, v);
+			em_xlate_expr(e, sb, c, KFD_ROLE_GPU_ID, v);
 		else if (xl)
-			xlate_expr(e, sb, c, f->role, v);
+			em_xlate_expr(e, sb, c, f->role, v);
 		else
 			em_value(e, sb, f, v);
 		kt_strbuf_puts(sb, ",\n");
@@ -402,174 +384,6 @@ decl_bufs(struct em *e, struct kt_strbuf *sb, struct em_call *c)
 	}
 }
 
-/* Check output field @f of a struct image: @got is its C expression. */
-static void
-check_field(struct em *e, struct kt_strbuf *sb, const struct em_call *c,
-	    const struct kfd_field *f, const uint8_t *cap, size_t len,
-	    const char *got, const char *label)
-{
-	unsigned int role;
-	uint64_t cv = 0;
-
-	if ((size_t)f->offset + f->width > len)
-		return;
-	if (f->width > 8) {
-		if (f == e->rows->ipce_share)
-			return;
-		kt_strbuf_printf(sb, "\t\trr_expect_mem(\"%s\", (const uint8_t[])",
-				 label);
-		em_bytes(sb, cap + f->offset, f->width);
-		kt_strbuf_printf(sb, ", %s, %u);\n", got, f->width);
-		return;
-	}
-	kfd_field_load(f, cap, len, &cv);
-	if (f->width < 8)
-		cv &= (1ull << (8 * f->width)) - 1;
-	switch (rp_out_vclass(e->rows, f, cv, &role)) {
-	case RP_V_IGNORE:
-		return;
-	case RP_V_EXACT:
-		kt_strbuf_printf(sb, "\t\trr_eq(\"%s\", ", label);
-		em_value(e, sb, f, cv);
-		kt_strbuf_printf(sb, ", %s);\n", got);
-		return;
-	case RP_V_XLATE:
-		kt_strbuf_printf(sb, "\t\trr_expect(\"%s\", ", label);
-		em_num(sb, cv);
-		kt_strbuf_printf(sb, ", (uint%u_t)(", 8u * f->width);
-		xlate_expr(e, sb, c, role, cv);
-		kt_strbuf_printf(sb, "), %s);\n", got);
-		return;
-	case RP_V_FD:
-		kt_strbuf_printf(sb, "\t\trr_learn_fd(\"%s\", %" PRIu64 ", %s);\n",
-				 label, cv, got);
-		return;
-	case RP_V_LEARN:
-		if (role == KFD_ROLE_QUEUE_ID && (cv & 0x3fffffffu) == 0x3fffffffu)
-			return;
-		kt_strbuf_printf(sb, "\t\trr_learn(\"%s\", %s, %d, ", label,
-				 kind_name(role),
-				 role == KFD_ROLE_GEM_HANDLE ? c->gem_scope :
-				 role == KFD_ROLE_MMAP_OFFSET ||
-				 role == KFD_ROLE_DOORBELL_OFFSET ? 0 : c->scope);
-		em_num(sb, cv);
-		kt_strbuf_printf(sb, ", %s);\n", got);
-		return;
-	}
-}
-
-static void
-check_outputs(struct em *e, struct kt_strbuf *sb, struct em_call *c)
-{
-	const struct kfd_ioctl_desc *d = c->d;
-	const struct kt_ioctl_rec *io = c->io;
-	const struct rp_rows *r = e->rows;
-	char got[160], m[96], label[160];
-	unsigned int k, j;
-	uint16_t i;
-
-	for (k = 0; k < c->plan->nout; k++) {
-		const struct kfd_field *f = &d->args->fields[c->plan->out[k]];
-
-		if (!em_layout_has(c->l, c->plan->out[k]))
-			continue;
-		snprintf(got, sizeof(got), "%s%s", c->acc, em_member(f, m, sizeof(m)));
-		check_field(e, sb, c, f, io->arg_after, c->clen, got, f->name);
-	}
-	/* SVM attributes trail the struct. */
-	if (d == r->svm && c->size > d->args->size) {
-		for (k = 0; d->args->size + 8 * (k + 1) <= c->clen; k++) {
-			const uint8_t *p = io->arg_after + d->args->size + 8 * k;
-			uint32_t t, v;
-
-			memcpy(&t, p, 4);
-			memcpy(&v, p + 4, 4);
-			kt_strbuf_printf(sb, "\t\trr_eq(\"attrs[%u].type\", %" PRIu32
-					 ", s.t[%u].type);\n", k, t, k);
-			snprintf(label, sizeof(label), "attrs[%u].value", k);
-			kt_strbuf_printf(sb, "\t\trr_expect(\"%s\", %" PRIu32 ", %s(%"
-					 PRIu32 "), s.t[%u].value);\n", label, v,
-					 svm_attr_gpu(t, v) ? "rr_gpu" : "", v, k);
-		}
-	}
-	if (d == r->amdgpu_info && rp_info_query_varies(r, io->arg_before,
-							 io->arg_size))
-		return;
-	for (i = 0; i < io->nbufs; i++) {
-		const struct kt_buf_image *img = &io->bufs[i];
-		const struct kfd_indirect *b;
-		int v;
-
-		if (img->index >= d->nbufs || img->index >= KT_MAX_BUFS ||
-		    !img->after || (img->flags & (KT_BUF_CLAMPED | KT_BUF_OMITTED)))
-			continue;
-		b = &d->bufs[img->index];
-		v = c->var[img->index];
-		if (v < 0 || c->guard[v] || !(b->dir & KFD_DIR_OUT))
-			continue;
-		if (c->el[v] && b->elem == c->el[v]->sd) {
-			size_t n = img->len_after / b->elem->size, x;
-
-			for (x = 0; x < n; x++)
-				for (j = 0; j < b->elem->nfields; j++) {
-					const struct kfd_field *f = &b->elem->fields[j];
-
-					if (!(f->dir & KFD_DIR_OUT) ||
-					    !em_layout_has(c->el[v], j))
-						continue;
-					snprintf(got, sizeof(got), "b%d[%zu].%s", v, x,
-						 em_member(f, m, sizeof(m)));
-					snprintf(label, sizeof(label), "%s[%zu].%s",
-						 b->name, x, f->name);
-					check_field(e, sb, c, f,
-						    img->after + x * b->elem->size,
-						    b->elem->size, got, label);
-				}
-			continue;
-		}
-		if (!img->len_after)
-			continue;
-		kt_strbuf_printf(sb, "\t\trr_expect_mem(\"%s\", (const uint8_t[])",
-				 b->name);
-		em_bytes(sb, img->after, img->len_after);
-		kt_strbuf_printf(sb, ", b%d, %" PRIu32 ");\n", v, img->len_after);
-	}
-}
-
-/* After a destroy: its id may come back for another object. */
-static void
-forget(struct em *e, struct kt_strbuf *sb, const struct em_call *c)
-{
-	const struct rp_rows *r = e->rows;
-	const uint8_t *b = c->io->arg_before;
-	uint32_t n = c->io->arg_size;
-	const char *kind = NULL;
-	const struct kfd_field *f = NULL;
-	int scope = c->scope;
-
-	if (!b || c->io->ret < 0)
-		return;
-	if (c->d == r->free_mem) {
-		kind = "RR_HANDLE";
-		f = r->free_handle;
-	} else if (c->d == r->destroy_queue) {
-		kind = "RR_QUEUE";
-		f = r->dq_qid;
-	} else if (c->d == r->destroy_event) {
-		kind = "RR_EVENT";
-		f = r->de_id;
-	} else if (c->d == r->gem_close) {
-		kind = "RR_GEM";
-		f = r->gclose_handle;
-		scope = c->gem_scope;
-	}
-	if (!kind || !rp_fhas(f, n))
-		return;
-	kt_strbuf_printf(sb, "\trr_forget(%s, %d, ", kind, scope);
-	em_num(sb, rp_fget(f, b, n));
-	kt_strbuf_puts(sb, ");\n");
-}
-
 /*
  * Event state as the calls so far leave it: bit 0 signalled, bit 1
  * auto-reset. A completed wait whose events nothing the program issued
@@ -652,7 +466,7 @@ stand_ins(struct em *e, struct kt_strbuf *sb, const struct em_call *c)
 			       "capture: an engine did. */\n");
 		kt_strbuf_printf(sb, "\t\tstruct %s set = { .event_id = ",
 				 r->set_event->args->name);
-		xlate_expr(e, sb, c, KFD_ROLE_EVENT_ID, ids[i]);
+		em_xlate_expr(e, sb, c, KFD_ROLE_EVENT_ID, ids[i]);
 		kt_strbuf_printf(sb, " };\n\n\t\trr_ioctl(%" PRIu64 ", \"SET_EVENT "
 				 "(stand-in)\", %d, ", c->rec->seq, c->io->fd);
 		em_request(e, sb, r->set_event, r->set_event->request);
@@ -833,7 +647,7 @@ em_ioctl(struct em *e, struct kt_strbuf *sb, const struct kt_record *rec)
 	}
 	kt_strbuf_init(&chk);
 	if (io->ret >= 0 && io->arg_after && c.d->args && c.l)
-		check_outputs(e, &chk, &c);
+		em_check_outputs(e, &chk, &c);
 	kt_strbuf_printf(sb, "\n\t%srr_ioctl(%" PRIu64 ", \"%s\", %d, ",
 			 chk.len ? "if (" : "", rec->seq, c.d->name, io->fd);
 	em_request(e, sb, c.d, io->request);
@@ -847,7 +661,7 @@ em_ioctl(struct em *e, struct kt_strbuf *sb, const struct kt_record *rec)
 	if (chk.failed)
 		sb->failed = 1;
 	kt_strbuf_release(&chk);
-	forget(e, sb, &c);
+	em_forget(e, sb, &c);
 	events_after(e, &c);
 	if (c.d == r->create_process && io->ret >= 0 && ofd)
 		ofd->proc = ++e->nproc;

@@ -107,8 +107,36 @@ void em_bytes(struct kt_strbuf *sb, const uint8_t *p, size_t n);
 void em_write_defs(struct em *e, FILE *out);
 void em_defs_free(struct em *e);
 
+/* One block: where its struct lives and what its buffers are called. */
+struct em_call {
+	const struct kt_record *rec;
+	const struct kt_ioctl_rec *io;
+	const struct kfd_ioctl_desc *d;
+	const struct rp_req_plan *plan;
+	const struct em_layout *l;
+	uint32_t size, clen;
+	int scope, gem_scope;
+	const char *acc;		/* "a." or "s.a." */
+	/* Per buffer: its variable (bN), typed by its element layout. */
+	int var[KT_MAX_BUFS];		/* index of the buffer owning it, -1 */
+	size_t len[KT_MAX_BUFS];
+	const struct em_layout *el[KT_MAX_BUFS];
+	uint8_t guard[KT_MAX_BUFS];	/* unreadable at capture */
+};
+
 /* emit_ioctl.c: one ioctl record as a block of @sb. */
 void em_ioctl(struct em *e, struct kt_strbuf *sb, const struct kt_record *rec);
+/* The runtime's kind of a learned role ("RR_HANDLE"). */
+const char *em_kind_name(unsigned int role);
+/* A captured input value @v of @role as the C expression of the live one. */
+void em_xlate_expr(struct em *e, struct kt_strbuf *sb, const struct em_call *c,
+		   unsigned int role, uint64_t v);
+/* Whether an SVM attribute (@type, @value) names a GPU. */
+int em_svm_attr_gpu(uint32_t type, uint32_t value);
+
+/* emit_check.c: the checks of a call's outputs; the ids a destroy ends. */
+void em_check_outputs(struct em *e, struct kt_strbuf *sb, struct em_call *c);
+void em_forget(struct em *e, struct kt_strbuf *sb, const struct em_call *c);
 
 /* emit.c: a block's leading comment, the call as dump prints it. */
 void em_comment(struct em *e, struct kt_strbuf *sb, const struct kt_record *rec,
