@@ -450,6 +450,73 @@ test_dump_text(void **state)
 	tc_run_free(&res);
 }
 
+/* Each output line holds @needle (and there is at least one line). */
+static void
+every_line_has(const char *out, const char *needle)
+{
+	const char *p = out;
+	int n = 0;
+
+	while (*p) {
+		const char *e = strchr(p, '\n');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+
+		if (!memmem(p, len, needle, strlen(needle)))
+			fail_msg("a line without \"%s\": %.*s", needle, (int)len, p);
+		n++;
+		p += len + (e ? 1 : 0);
+	}
+	assert_true(n > 0);
+}
+
+/* --failed, !NAME, --tid, --time. */
+static void
+test_dump_selections(void **state)
+{
+	struct tc_run res;
+
+	(void)state;
+	RUN(&res, "dump", tmp_path("sample.kft"), "--failed");
+	assert_int_equal(res.status, 0);
+	every_line_has(res.out, " = -1 ");
+	assert_non_null(strstr(res.out, "ALLOC_MEMORY_OF_GPU("));
+	assert_non_null(strstr(res.out, "FREE_MEMORY_OF_GPU(handle="));
+	assert_non_null(strstr(res.out, ") = -1 EINVAL"));
+	tc_run_free(&res);
+	RUN(&res, "dump", tmp_path("sample.kft"), "--filter", "ioctl,!ALLOC_MEMORY_OF_GPU");
+	assert_int_equal(res.status, 0);
+	assert_null(strstr(res.out, "ALLOC_MEMORY_OF_GPU"));
+	assert_non_null(strstr(res.out, "GET_VERSION("));
+	assert_null(strstr(res.out, "open("));
+	tc_run_free(&res);
+	/* Alone, !NAME keeps everything else. */
+	RUN(&res, "dump", tmp_path("sample.kft"), "--filter", "!ioctl");
+	assert_int_equal(res.status, 0);
+	assert_null(strstr(res.out, "GET_VERSION("));
+	assert_non_null(strstr(res.out, "open(\"/dev/kfd\""));
+	tc_run_free(&res);
+	RUN(&res, "dump", tmp_path("sample.kft"), "--tid", "100");
+	assert_int_equal(res.status, 0);
+	every_line_has(res.out, "[100] ");
+	tc_run_free(&res);
+	RUN(&res, "dump", tmp_path("sample.kft"), "--tid", "4000000000");
+	assert_int_equal(res.status, 0);
+	assert_string_equal(res.out, "");
+	tc_run_free(&res);
+	RUN(&res, "dump", tmp_path("sample.kft"), "--time", "..0.000003");
+	assert_int_equal(res.status, 0);
+	assert_non_null(strstr(res.out, "GET_VERSION("));
+	assert_null(strstr(res.out, "ALLOC_MEMORY_OF_GPU("));
+	tc_run_free(&res);
+	RUN(&res, "dump", tmp_path("sample.kft"), "--time", "5");
+	assert_int_equal(res.status, 2);
+	assert_non_null(strstr(res.err, "--time takes A..B"));
+	tc_run_free(&res);
+	RUN(&res, "dump", tmp_path("sample.kft"), "--tid", "x");
+	assert_int_equal(res.status, 2);
+	tc_run_free(&res);
+}
+
 static void
 test_dump_json(void **state)
 {
@@ -875,6 +942,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_info_abi_from_get_version),
 		cmocka_unit_test(test_dump_text),
 		cmocka_unit_test(test_dump_json),
+		cmocka_unit_test(test_dump_selections),
 		cmocka_unit_test(test_dump_range_filter),
 		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_truncated),

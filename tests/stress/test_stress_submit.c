@@ -10,9 +10,8 @@
  * a BARRIER_AND, and the engine must have retired them all (the child
  * checks its read pointers).
  *
- * Under ThreadSanitizer (scripts/ci-tsan.sh) this is what exercises the
- * forwarder's locking against the program's threads (tracer/capture/
- * submit.c).
+ * It runs in the plain and the ASan build (not under ThreadSanitizer: see
+ * tests/stress/meson.build).
  */
 #include <errno.h>
 #include <pthread.h>

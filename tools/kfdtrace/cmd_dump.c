@@ -16,12 +16,24 @@
 /* Output is written in chunks of about this size. */
 #define DUMP_CHUNK (256 * 1024)
 
-struct dump_filter {
+/* One side of --filter: the names it lists, or the !NAMEs. */
+struct dump_names {
 	int active;
 	uint32_t types;			/* bit per enum kt_rec_type */
 	int unknown_ioctls;		/* "unknown-ioctl" */
 	const struct kfd_ioctl_desc **descs;
 	size_t ndescs;
+};
+
+#define DUMP_MAX_TIDS 64
+
+struct dump_filter {
+	struct dump_names in, out;	/* NAME, !NAME */
+	int failed;			/* --failed */
+	uint32_t tids[DUMP_MAX_TIDS];	/* --tid */
+	unsigned int ntids;
+	int timed;			/* --time A..B */
+	uint64_t t0, t1;		/* ns since the trace's start */
 };
 
 struct dump {
@@ -40,7 +52,8 @@ kfdtrace_help_dump(FILE *out)
 {
 	fprintf(out,
 		"Usage: kfdtrace dump FILE [--json] [--from SEQ] [--to SEQ]\n"
-		"                     [--filter NAME,...] [--seq] [--durations]\n"
+		"                     [--filter [!]NAME,...] [--failed] [--tid N,...]\n"
+		"                     [--time A..B] [--seq] [--durations]\n"
 		"                     [--max-elems N] [--window N]\n"
 		"\n"
 		"Print one line per record, in sequence-number order.\n"
@@ -54,7 +67,12 @@ kfdtrace_help_dump(FILE *out)
 		"                    name (alloc_memory_of_gpu), a record type (ioctl,\n"
 		"                    open, close, dup, mmap, munmap, fork, exec,\n"
 		"                    thread_name, topology, annotation, api_call, end),\n"
-		"                    or unknown-ioctl; case-insensitive\n"
+		"                    or unknown-ioctl; case-insensitive. !NAME leaves\n"
+		"                    those out (alone: everything else)\n"
+		"  --failed          only calls that failed (strace -Z)\n"
+		"  --tid LIST        only the records of these threads\n"
+		"  --time A..B       only records between A and B seconds after the\n"
+		"                    trace's start (A.. and ..B: no bound there)\n"
 		"  --seq             start text lines with '#SEQ'\n"
 		"  --durations       end ioctl and api-call lines with '<seconds>'\n"
 		"  --max-elems N     array elements shown before eliding (default %d)\n"
@@ -100,21 +118,26 @@ filter_parse(struct dump_filter *f, const char *list)
 	copy = strdup(list);
 	if (!copy)
 		return -1;
-	f->active = 1;
 	for (tok = strtok_r(copy, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
+		struct dump_names *side = &f->in;
 		const struct kfd_ioctl_desc *desc;
 		const struct kfd_ioctl_desc **n;
 		int t;
 
+		if (*tok == '!') {
+			side = &f->out;
+			tok++;
+		}
 		if (!*tok)
 			continue;
+		side->active = 1;
 		if ((t = type_by_name(tok)) > 0) {
-			f->types |= 1u << t;
+			side->types |= 1u << t;
 			continue;
 		}
 		if (strcasecmp(tok, "unknown-ioctl") == 0) {
-			f->unknown_ioctls = 1;
+			side->unknown_ioctls = 1;
 			continue;
 		}
 		desc = kfd_schema_by_name(tok);
@@ -125,26 +148,24 @@ filter_parse(struct dump_filter *f, const char *list)
 			rc = -1;
 			break;
 		}
-		n = realloc(f->descs, (f->ndescs + 1) * sizeof(*n));
+		n = realloc(side->descs, (side->ndescs + 1) * sizeof(*n));
 		if (!n) {
 			rc = -1;
 			break;
 		}
-		f->descs = n;
-		f->descs[f->ndescs++] = desc;
+		side->descs = n;
+		side->descs[side->ndescs++] = desc;
 	}
 	free(copy);
 	return rc;
 }
 
 static int
-filter_match(const struct dump_filter *f, const struct kt_record *rec)
+names_match(const struct dump_names *f, const struct kt_record *rec)
 {
 	const struct kfd_ioctl_desc *desc;
 	size_t i;
 
-	if (!f->active)
-		return 1;
 	if (rec->type < 32 && (f->types & (1u << rec->type)))
 		return 1;
 	if (rec->type != KT_REC_IOCTL)
@@ -157,6 +178,110 @@ filter_match(const struct dump_filter *f, const struct kt_record *rec)
 		if (f->descs[i] == desc)
 			return 1;
 	return 0;
+}
+
+/* A call that failed, as strace -Z has it. */
+static int
+failed(const struct kt_record *rec)
+{
+	switch (rec->type) {
+	case KT_REC_IOCTL:
+		return rec->u.ioctl.ret < 0;
+	case KT_REC_OPEN:
+		return rec->u.open.ret < 0;
+	case KT_REC_CLOSE:
+		return rec->u.close.ret < 0;
+	case KT_REC_DUP:
+		return rec->u.dup.ret < 0;
+	case KT_REC_MMAP:
+		return rec->u.mmap.result == UINT64_MAX;
+	case KT_REC_MUNMAP:
+		return rec->u.munmap.ret < 0;
+	case KT_REC_API_CALL:
+		return rec->u.api.status != 0;
+	default:
+		return 0;
+	}
+}
+
+static int
+filter_match(const struct dump_filter *f, const struct kt_record *rec,
+	     uint64_t start_ns)
+{
+	unsigned int i;
+
+	if (f->in.active && !names_match(&f->in, rec))
+		return 0;
+	if (f->out.active && names_match(&f->out, rec))
+		return 0;
+	if (f->failed && !failed(rec))
+		return 0;
+	if (f->ntids) {
+		for (i = 0; i < f->ntids && f->tids[i] != rec->tid; i++)
+			;
+		if (i == f->ntids)
+			return 0;
+	}
+	if (f->timed) {
+		uint64_t t = rec->ts > start_ns ? rec->ts - start_ns : 0;
+
+		if (t < f->t0 || t > f->t1)
+			return 0;
+	}
+	return 1;
+}
+
+/* --tid N[,N...]. Return: 0, or -1 (said). */
+static int
+tids_parse(struct dump_filter *f, const char *list)
+{
+	const char *p = list;
+	char *end;
+
+	while (*p) {
+		unsigned long v = strtoul(p, &end, 10);
+
+		if (end == p || v > UINT32_MAX || (*end && *end != ',') ||
+		    f->ntids == DUMP_MAX_TIDS) {
+			fprintf(stderr, "kfdtrace dump: --tid takes thread ids "
+				"separated by commas (at most %d), not '%s'\n",
+				DUMP_MAX_TIDS, list);
+			return -1;
+		}
+		f->tids[f->ntids++] = (uint32_t)v;
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+/* --time A..B, seconds since the trace's start (either side may be empty). */
+static int
+time_parse(struct dump_filter *f, const char *s)
+{
+	const char *dots = strstr(s, "..");
+	char *end;
+	double a = 0, b = 1e18;
+
+	if (!dots)
+		goto bad;
+	if (dots > s) {
+		a = strtod(s, &end);
+		if (end != dots || a < 0)
+			goto bad;
+	}
+	if (dots[2]) {
+		b = strtod(dots + 2, &end);
+		if (*end || b < a)
+			goto bad;
+	}
+	f->timed = 1;
+	f->t0 = (uint64_t)(a * 1e9);
+	f->t1 = b >= 1e9 ? UINT64_MAX : (uint64_t)(b * 1e9);
+	return 0;
+bad:
+	fprintf(stderr, "kfdtrace dump: --time takes A..B in seconds since the "
+		"trace's start (e.g. 0.5..2, ..1, 3..), not '%s'\n", s);
+	return -1;
 }
 
 static int
@@ -222,7 +347,7 @@ dump_emit(void *ctx, const struct kt_record *rec)
 		return -1;
 	}
 	if (rec->seq < dp->from || rec->seq > dp->to ||
-	    !filter_match(&dp->filter, rec))
+	    !filter_match(&dp->filter, rec, dp->opts.start_ns))
 		return 0;
 	rec = cut_argv(rec, &cut, &buf);
 	if (dp->json)
@@ -253,6 +378,9 @@ kfdtrace_cmd_dump(int argc, char **argv)
 		{ "durations", no_argument, NULL, 'd' },
 		{ "max-elems", required_argument, NULL, 'm' },
 		{ "window", required_argument, NULL, 'w' },
+		{ "failed", no_argument, NULL, 'Z' },
+		{ "tid", required_argument, NULL, 'T' },
+		{ "time", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -305,6 +433,17 @@ kfdtrace_cmd_dump(int argc, char **argv)
 		case 'w':
 			if (cli_parse_window(optarg, &window))
 				goto bad_number;
+			break;
+		case 'Z':
+			dp.filter.failed = 1;
+			break;
+		case 'T':
+			if (tids_parse(&dp.filter, optarg))
+				goto out;
+			break;
+		case 'R':
+			if (time_parse(&dp.filter, optarg))
+				goto out;
 			break;
 		default:
 			fprintf(stderr, "Try 'kfdtrace dump --help'.\n");
@@ -382,7 +521,8 @@ out:
 	if (r)
 		kt_reader_close(r);
 	kt_strbuf_release(&dp.out);
-	free(dp.filter.descs);
+	free(dp.filter.in.descs);
+	free(dp.filter.out.descs);
 	kfd_kernels_free(dp.kernels);
 	return status;
 }
