@@ -3,14 +3,20 @@
  * kfd_emit_c(): a capture as a standalone C program.
  *
  * The records are read in sequence order, as the serial replay issues
- * them, with two corrections the replay makes by holding calls: a
- * completed WAIT_EVENTS numbered before the SET_EVENT that released it
- * goes after that SET_EVENT, and a creation that got an id before the
- * call freeing it was numbered goes after that call (the model's swaps).
- * A moved call takes its thread's later calls before the other one with
- * it, so every thread's calls stay in its own order: the program runs
- * each captured thread on a thread of its own, and rr_turn() lets one
- * call run at a time, in this order.
+ * them, with the corrections the replay makes by holding calls. Records
+ * are numbered when they are appended, after their calls returned, so a
+ * call can be numbered after one it came before:
+ *  - a SET_EVENT that released a completed WAIT_EVENTS numbered before
+ *    it goes just before that wait;
+ *  - a wait numbered after a SET_EVENT that entered once the wait had
+ *    returned goes just before that SET_EVENT (or the set would signal
+ *    the event again before the wait consumed it once);
+ *  - the end of an id's previous life goes just before the creation that
+ *    got the id back (the model's swaps).
+ * A moved record passes no call of its own thread (those were appended,
+ * and numbered, before it entered its call), so every thread keeps its
+ * order: the program runs each captured thread on a thread of its own,
+ * and rr_turn() lets one call run at a time, in this order.
  *
  * Each thread's blocks go to a temporary file as they are made; the
  * definitions they used (emit_abi.c) are written before them at the end.
@@ -34,8 +40,8 @@ extern const char em_runtime[];
 
 struct em_item {
 	struct kt_record *rec;
-	uint64_t major;		/* the seq it goes after (its own, or later) */
-	uint8_t moved;
+	uint64_t major;		/* the seq it goes with (its own, or another's) */
+	int8_t moved;		/* -1: just before that record */
 };
 
 static int
@@ -354,21 +360,41 @@ emit_record(struct em *e, const struct kt_record *rec)
 /* Order                                                                */
 
 /*
- * Put items[x] (and the later items of its thread before @y) after
- * items[y]: keys only, the sort comes after all moves.
+ * Put items[@y] just before items[@x]: keys only, the sort comes after
+ * all moves. The calls a record is moved past are never of its own
+ * thread: records are numbered as they are appended, after their calls
+ * returned, so the calls its thread made before it were numbered before
+ * the record it now precedes (see order()).
  */
 static void
-move_after(struct em_item *it, size_t x, size_t y)
+move_before(struct em_item *it, size_t y, size_t x)
 {
-	uint32_t tid = it[x].rec->tid;
-	uint64_t to = it[y].rec->seq;
+	it[y].major = it[x].major;
+	it[y].moved = -1;
+}
+
+/* Whether every thread's records are in its own (sequence) order. */
+static int
+thread_ordered(const struct em_item *it, size_t n)
+{
+	struct { uint32_t tid; uint64_t seq; } last[EM_MAX_THREADS];
+	unsigned int nl = 0, k;
 	size_t i;
 
-	for (i = x; i < y; i++)
-		if (it[i].rec->tid == tid && it[i].major < to) {
-			it[i].major = to;
-			it[i].moved = 1;
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < nl && last[k].tid != it[i].rec->tid; k++)
+			;
+		if (k == nl) {
+			if (nl == EM_MAX_THREADS)
+				return 0;
+			last[nl].tid = it[i].rec->tid;
+			nl++;
+		} else if (it[i].rec->seq < last[k].seq) {
+			return 0;
 		}
+		last[k].seq = it[i].rec->seq;
+	}
+	return 1;
 }
 
 static size_t
@@ -417,7 +443,7 @@ order(struct em *e, struct em_item *it, size_t n)
 		size_t c = find_seq(it, n, s->c), d = find_seq(it, n, s->e);
 
 		if (c < n && d < n && c < d)
-			move_after(it, c, d);
+			move_before(it, d, c);
 	}
 	/* Waits: after the SET_EVENT that released them. */
 	for (i = 0; i < n; i++) {
@@ -435,6 +461,19 @@ order(struct em *e, struct em_item *it, size_t n)
 		k = rp_wait_ids(r, w, ids, 64);
 		if (k <= 0 || k > 64)
 			continue;
+		/*
+		 * A SET_EVENT numbered before it that entered after it had
+		 * returned did not release it (a wait's record can be
+		 * appended late): the wait goes before it, or that set would
+		 * signal the event again before the wait consumed it once.
+		 * (The wait's thread was in the wait meanwhile: none of its
+		 * own calls lie between.)
+		 */
+		for (j = i > EM_WAIT_WINDOW ? i - EM_WAIT_WINDOW : 0; j < i; j++)
+			if (sets_one(e, it, j, ids, k, w->u.ioctl.t_exit + 1, UINT64_MAX)) {
+				move_before(it, i, j);
+				break;
+			}
 		for (j = i > EM_WAIT_WINDOW ? i - EM_WAIT_WINDOW : 0; j < i && !before; j++)
 			before = sets_one(e, it, j, ids, k, w->ts, w->u.ioctl.t_exit);
 		if (before)
@@ -445,11 +484,19 @@ order(struct em *e, struct em_item *it, size_t n)
 		 */
 		for (j = i + 1; j < n && j <= i + EM_WAIT_WINDOW; j++)
 			if (sets_one(e, it, j, ids, k, 0, w->u.ioctl.t_exit)) {
-				move_after(it, i, j);
+				move_before(it, j, i);
 				break;
 			}
 	}
 	qsort(it, n, sizeof(*it), cmp_item);
+	if (!thread_ordered(it, n)) {
+		/* Never a program that waits for itself: sequence order. */
+		for (i = 0; i < n; i++) {
+			it[i].major = it[i].rec->seq;
+			it[i].moved = 0;
+		}
+		qsort(it, n, sizeof(*it), cmp_item);
+	}
 }
 
 /* ------------------------------------------------------------------ */
