@@ -101,6 +101,11 @@ void kcap_submit_munmap(void *addr, size_t len);
 void kcap_submit_ioctl(unsigned long request, void *arg, int ret, int before);
 void kcap_submit_child(void);
 void kcap_submit_shutdown(void);
+/*
+ * Copy @len bytes of the program's memory at @addr (process_vm_readv: an
+ * unmapped address fails, it does not fault). Return: 0, or -1.
+ */
+int kcap_read_mem(void *dst, uint64_t addr, size_t len);
 
 /* ---- submit_mem.c: --submissions=full ---- */
 

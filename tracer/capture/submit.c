@@ -113,9 +113,8 @@ link_queue(struct sub_queue *q)
 	}
 }
 
-/* Copy @len bytes of the program's memory at @addr; 0, or -1. */
-static int
-read_mem(void *dst, uint64_t addr, size_t len)
+int
+kcap_read_mem(void *dst, uint64_t addr, size_t len)
 {
 	struct iovec l = { dst, len }, r = { (void *)(uintptr_t)addr, len };
 
@@ -167,10 +166,10 @@ record(struct sub_queue *q, uint64_t v)
 		return;
 	/* The ring wraps: at most two pieces. */
 	if (start + bytes <= q->ring_size) {
-		if (read_mem(buf, q->ring + start, bytes) < 0)
+		if (kcap_read_mem(buf, q->ring + start, bytes) < 0)
 			flags |= KT_SUBMIT_UNREADABLE;
-	} else if (read_mem(buf, q->ring + start, q->ring_size - start) < 0 ||
-		   read_mem(buf + (q->ring_size - start), q->ring,
+	} else if (kcap_read_mem(buf, q->ring + start, q->ring_size - start) < 0 ||
+		   kcap_read_mem(buf + (q->ring_size - start), q->ring,
 			    bytes - (q->ring_size - start)) < 0) {
 		flags |= KT_SUBMIT_UNREADABLE;
 	}

@@ -108,14 +108,6 @@ kcap_submit_mem_child(void)
 	M.used = 0;
 }
 
-static int
-read_mem(void *dst, uint64_t addr, size_t len)
-{
-	struct iovec l = { dst, len }, r = { (void *)(uintptr_t)addr, len };
-
-	return process_vm_readv(getpid(), &l, 1, &r, 1, 0) == (ssize_t)len ? 0 : -1;
-}
-
 /* One memory record of @len bytes at @addr, within the limit. */
 static void
 record(uint8_t kind, uint64_t addr, uint64_t len)
@@ -136,7 +128,7 @@ record(uint8_t kind, uint64_t addr, uint64_t len)
 	}
 	if (M.used + len > M.limit) {
 		rec.u.memory.flags |= KT_MEM_OMITTED;
-	} else if (!(buf = malloc(len)) || read_mem(buf, addr, len) < 0) {
+	} else if (!(buf = malloc(len)) || kcap_read_mem(buf, addr, len) < 0) {
 		rec.u.memory.flags |= KT_MEM_UNREADABLE;
 	} else {
 		rec.u.memory.len = (uint32_t)len;
@@ -180,7 +172,7 @@ aql(const uint8_t *p)
 		/* The descriptor says how many; an unreadable (or, on an
 		 * engine that ran no copy into it, empty) one: 256. */
 		if (!d.kernel_object ||
-		    read_mem(&kernarg, d.kernel_object + KD_KERNARG_SIZE, 4) < 0 ||
+		    kcap_read_mem(&kernarg, d.kernel_object + KD_KERNARG_SIZE, 4) < 0 ||
 		    !kernarg)
 			kernarg = MEM_KERNARG_GUESS;
 		record(KT_MEM_KERNARG, d.kernarg_address,
