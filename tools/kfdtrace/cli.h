@@ -15,7 +15,84 @@
 #include "kfdtrace/trace.h"
 
 /*
- * cli_open() - open a trace; on failure print "kfdtrace: PATH: reason".
+ * The prefix of every message a command prints on stderr: "kfdtrace CMD"
+ * once main() has picked the command, "kfdtrace" before.
+ */
+extern const char *cli_prefix;
+
+/* cli_set_command() - make cli_prefix "kfdtrace @cmd". */
+void cli_set_command(const char *cmd);
+
+/* cli_err() - print "PREFIX: " and the formatted message, and a newline. */
+void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* cli_warn() - as cli_err(), with "warning: " after the prefix. */
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * The one overwrite rule of every command that writes a file: an output
+ * that exists is refused unless --force (-f) was given; with it, the new
+ * file replaces the old one only once it is whole (written beside it and
+ * renamed over it), so a failed command leaves the old file as it was.
+ * "-" is standard output.
+ */
+struct cli_out {
+	const char *path;	/* as given; NULL or "-" for standard output */
+	char *tmp;		/* the file being written, renamed at commit */
+	FILE *f;
+	int is_dir;		/* cli_out_dir(): a directory */
+};
+
+/*
+ * cli_out_open() - check and start an output file before any work is
+ * done, so that a path that cannot be created fails at once.
+ *
+ * Return: 0, or -1 after printing why (exists without @force, cannot be
+ * created).
+ */
+int cli_out_open(struct cli_out *o, const char *path, int force);
+
+/*
+ * cli_out_check() - the same checks for an output another component
+ * writes itself (a directory or a file by name): @path must not exist
+ * unless @force, and its directory must be writable.
+ *
+ * Return: 0, or -1 after printing why.
+ */
+int cli_out_check(const char *path, int force);
+
+/*
+ * cli_out_commit() - flush and close, then put the file in place.
+ * @ok:	0 discards the file (the old one, if any, stays)
+ *
+ * Return: 0, or -1 after printing the write error.
+ */
+int cli_out_commit(struct cli_out *o, int ok);
+
+/*
+ * Progress on stderr for long commands, only when stderr is a terminal
+ * (and KFDTRACE_PROGRESS is not 0; KFDTRACE_PROGRESS=1 forces it on, for
+ * tests). At most about 10 updates a second, one line rewritten in place.
+ */
+struct cli_progress {
+	int on;
+	const char *what;
+	uint64_t total;		/* bytes or records; 0 when unknown */
+	uint64_t last_ns;
+};
+
+/* cli_progress_start() - begin a progress line for @what out of @total. */
+void cli_progress_start(struct cli_progress *p, const char *what,
+			uint64_t total);
+
+/* cli_progress_update() - show @done (cheap when it is not time to draw). */
+void cli_progress_update(struct cli_progress *p, uint64_t done);
+
+/* cli_progress_end() - clear the line. */
+void cli_progress_end(struct cli_progress *p);
+
+/*
+ * cli_open() - open a trace; on failure print "PREFIX: PATH: reason".
  *
  * Return: 0, or -1.
  */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "commands.h"
 
 #ifndef KFDTRACE_VERSION
@@ -101,5 +102,6 @@ main(int argc, char **argv)
 			argv[1]);
 		return KFDTRACE_EXIT_USAGE;
 	}
+	cli_set_command(cmd->name);
 	return cmd->run(argc - 1, argv + 1);
 }
