@@ -924,15 +924,15 @@ kfdtrace_cmd_diff(int argc, char **argv)
 			} else if (!strcmp(optarg, "results")) {
 				d.verify = DIFF_VERIFY_RESULTS;
 			} else {
-				fprintf(stderr, "kfdtrace diff: --verify takes "
-					"strict or results, not '%s'\n", optarg);
+				cli_err("--verify takes "
+					"strict or results, not '%s'", optarg);
 				return DIFF_EXIT_TROUBLE;
 			}
 			break;
 		case 'c':
 		case 'm':
 			if (cli_parse_u64(optarg, &v) || v > 1u << 20) {
-				fprintf(stderr, "kfdtrace diff: bad number '%s'\n",
+				cli_err("bad number '%s'",
 					optarg);
 				return DIFF_EXIT_TROUBLE;
 			}
@@ -953,8 +953,7 @@ kfdtrace_cmd_diff(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 2) {
-		fprintf(stderr,
-			"kfdtrace diff: expected two trace files (see 'kfdtrace diff --help')\n");
+		cli_err("expected two trace files (see 'kfdtrace diff --help')");
 		return DIFF_EXIT_TROUBLE;
 	}
 	d.a.path = argv[optind];
@@ -967,7 +966,7 @@ kfdtrace_cmd_diff(int argc, char **argv)
 	ra = load(&d.a);
 	rb = ra ? 0 : load(&d.b);
 	if (ra == -2 || rb == -2) {
-		fprintf(stderr, "kfdtrace diff: out of memory\n");
+		cli_err("out of memory");
 		goto out;
 	}
 	if (ra || rb)
@@ -985,7 +984,7 @@ kfdtrace_cmd_diff(int argc, char **argv)
 			       "stream in sequence order\n", d.a.nth, d.b.nth);
 	}
 	if (merge && (merge_threads(&d.a) || merge_threads(&d.b))) {
-		fprintf(stderr, "kfdtrace diff: out of memory\n");
+		cli_err("out of memory");
 		goto out;
 	}
 	if (!d.quiet)
@@ -997,12 +996,12 @@ kfdtrace_cmd_diff(int argc, char **argv)
 		       d.b.nth == 1 ? "" : "s");
 	align(&d);
 	if (d.oom) {
-		fprintf(stderr, "kfdtrace diff: out of memory\n");
+		cli_err("out of memory");
 		goto out;
 	}
 	summary(&d);
 	if (fflush(stdout) != 0) {
-		fprintf(stderr, "kfdtrace diff: write error\n");
+		cli_err("write error");
 		goto out;
 	}
 	/* A damaged trace is compared as far as it goes, but is trouble. */

@@ -70,18 +70,18 @@ kfdtrace_cmd_emit(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1 || !output) {
-		fprintf(stderr, "kfdtrace emit-c: expected one trace and -o FILE "
-			"(see 'kfdtrace emit-c --help')\n");
+		cli_err("expected one trace and -o FILE "
+			"(see 'kfdtrace emit-c --help')");
 		return KFDTRACE_EXIT_USAGE;
 	}
 	if (!force && access(output, F_OK) == 0) {
-		fprintf(stderr, "kfdtrace emit-c: %s exists (-f replaces it)\n",
+		cli_err("%s exists (-f replaces it)",
 			output);
 		return KFDTRACE_EXIT_ERROR;
 	}
 	r = kfd_emit_c(argv[optind], output, &res, err, sizeof(err));
 	if (r < 0) {
-		fprintf(stderr, "kfdtrace emit-c: %s\n", err);
+		cli_err("%s", err);
 		return KFDTRACE_EXIT_ERROR;
 	}
 	printf("wrote %s: %llu calls (%llu ioctls) on %u thread%s, %llu left out",

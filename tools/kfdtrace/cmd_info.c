@@ -187,13 +187,12 @@ kfdtrace_cmd_info(int argc, char **argv)
 		return KFDTRACE_EXIT_OK;
 	}
 	if (argc == 2 && argv[1][0] == '-' && argv[1][1]) {
-		fprintf(stderr, "kfdtrace info: unknown option '%s' (see 'kfdtrace "
-			"info --help')\n", argv[1]);
+		cli_err("unknown option '%s' (see 'kfdtrace "
+			"info --help')", argv[1]);
 		return KFDTRACE_EXIT_USAGE;
 	}
 	if (argc != 2) {
-		fprintf(stderr,
-			"kfdtrace info: expected one trace file (see 'kfdtrace info --help')\n");
+		cli_err("expected one trace file (see 'kfdtrace info --help')");
 		return KFDTRACE_EXIT_USAGE;
 	}
 	path = argv[1];

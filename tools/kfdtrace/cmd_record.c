@@ -27,6 +27,7 @@
 #include <kfdtrace/schema.h>
 #include <kfdtrace/trace.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "ksim_profile.h"
 #include "sim_run.h"
@@ -38,12 +39,19 @@ void
 kfdtrace_help_record(FILE *f)
 {
 	fprintf(f,
-		"usage: kfdtrace record [-o FILE] [--sim[=PROFILE]] [--no-buffers] [--lttng] [--api]\n"
-		"                       [--submissions] -- CMD [ARGS...]\n"
+		"usage: kfdtrace record [-o FILE|DIR/] [-f] [--sim[=PROFILE]] [--no-buffers]\n"
+		"                       [--lttng] [--api] [--submissions] -- CMD [ARGS...]\n"
 		"\n"
 		"Run CMD and record every KFD and render-node request it makes.\n"
 		"\n"
-		"  -o, --output FILE   trace file (default: kfdtrace-<cmd>-<pid>.kfdtrace)\n"
+		"  -o, --output FILE   the first process's trace (default:\n"
+		"                      kfdtrace-<cmd>-<pid>.kfdtrace); forked children\n"
+		"                      write FILE-STEM.<pid>.kfdtrace beside it\n"
+		"  -o, --output DIR/   every process writes DIR/<pid>.kfdtrace (DIR is\n"
+		"                      made when missing; an existing directory works\n"
+		"                      without the slash too)\n"
+		"  -f, --force         replace an existing FILE, or the traces already in\n"
+		"                      DIR; without it they are refused before CMD runs\n"
 		"      --sim[=PROFILE] run on kfdsim, the simulated device (automatic\n"
 		"                      when /dev/kfd does not exist); PROFILE picks the\n"
 		"                      simulated machine (see kfdtrace sim), which every\n"
@@ -62,8 +70,9 @@ kfdtrace_help_record(FILE *f)
 		"                      bound on that memory (default 256 MiB)\n"
 		"  -h, --help          this text\n"
 		"\n"
-		"Forked children write FILE.<pid>, images after an exec FILE.exec<N>\n"
-		"(docs/tracer.md). Environment: KFDTRACE_CAPTURE_LIB, KFDTRACE_SIM_LIB\n"
+		"FILE-STEM is FILE without its .kfdtrace; an image after an exec writes\n"
+		"FILE-STEM[.<pid>].exec<N>.kfdtrace (docs/tracer.md). The analysis\n"
+		"commands take all of a run's files, or DIR, together. Environment: KFDTRACE_CAPTURE_LIB, KFDTRACE_SIM_LIB\n"
 		"(library paths), KFDTRACE_FOLLOW_FORK=0 (do not trace children).\n");
 }
 
@@ -101,7 +110,7 @@ find_lib(const char *env, const char *name, const char *const *build_rel,
 
 	if (v && *v) {
 		if (access(v, R_OK)) {
-			fprintf(stderr, "kfdtrace record: %s=%s: %s\n", env, v,
+			cli_err("%s=%s: %s", env, v,
 				strerror(errno));
 			return -1;
 		}
@@ -138,6 +147,7 @@ preloadable(const char *path)
 struct record_opts {
 	const char *output;
 	const char *profile;
+	int force;
 	int sim;
 	int no_buffers;
 	int lttng;
@@ -151,6 +161,7 @@ parse_args(int argc, char **argv, struct record_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "sim", optional_argument, NULL, 's' },
 		{ "no-buffers", no_argument, NULL, 'b' },
 		{ "lttng", no_argument, NULL, 'l' },
@@ -165,10 +176,13 @@ parse_args(int argc, char **argv, struct record_opts *o)
 	memset(o, 0, sizeof(*o));
 	optind = 1;
 	/* '+': stop at the first non-option, CMD's own options are CMD's. */
-	while ((c = getopt_long(argc, argv, "+o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+o:fh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			o->output = optarg;
+			break;
+		case 'f':
+			o->force = 1;
 			break;
 		case 's':
 			o->sim = 1;
@@ -185,8 +199,8 @@ parse_args(int argc, char **argv, struct record_opts *o)
 			break;
 		case 'S':
 			if (optarg && strcmp(optarg, "full")) {
-				fprintf(stderr, "kfdtrace record: --submissions takes "
-					"nothing or =full, not '%s'\n", optarg);
+				cli_err("--submissions takes "
+					"nothing or =full, not '%s'", optarg);
 				return -1;
 			}
 			o->submissions = optarg ? 2 : 1;
@@ -194,8 +208,8 @@ parse_args(int argc, char **argv, struct record_opts *o)
 		case 'L':
 			o->submissions_limit = optarg;
 			if (!*optarg || strspn(optarg, "0123456789") != strlen(optarg)) {
-				fprintf(stderr, "kfdtrace record: --submissions-limit "
-					"takes a number of bytes, not '%s'\n", optarg);
+				cli_err("--submissions-limit "
+					"takes a number of bytes, not '%s'", optarg);
 				return -1;
 			}
 			break;
@@ -208,7 +222,7 @@ parse_args(int argc, char **argv, struct record_opts *o)
 		}
 	}
 	if (optind >= argc) {
-		fprintf(stderr, "kfdtrace record: no command to run\n");
+		cli_err("no command to run");
 		kfdtrace_help_record(stderr);
 		return -1;
 	}
@@ -281,7 +295,7 @@ summarize(const char *path, int verbose, const char *no_end)
 
 	ret = kt_reader_open(path, &rd);
 	if (ret) {
-		fprintf(stderr, "kfdtrace: cannot read %s: %s\n", path,
+		cli_err("cannot read %s: %s", path,
 			kt_strerror(ret));
 		return;
 	}
@@ -326,30 +340,30 @@ summarize(const char *path, int verbose, const char *no_end)
 	kt_reader_close(rd);
 
 	human_size(st.file_size, size, sizeof(size));
-	fprintf(stderr, "kfdtrace: %s: %lu records, %lu ioctls (%lu failed), %s",
+	fprintf(stderr, "%s: %s: %lu records, %lu ioctls (%lu failed), %s", cli_prefix,
 		path, records, ioctls, failed, size);
 	if (st.file_size)
 		fprintf(stderr, ", %.1fx compression", (double)raw / (double)st.file_size);
 	fprintf(stderr, "\n");
 	if (st.integrity == KT_INTEGRITY_NO_END)
-		fprintf(stderr, "kfdtrace:   no END record: %s\n", no_end);
+		cli_err("  no END record: %s", no_end);
 	else if (st.integrity == KT_INTEGRITY_TRUNCATED)
-		fprintf(stderr, "kfdtrace:   truncated: the program died while writing (%s)\n",
+		cli_err("  truncated: the program died while writing (%s)",
 			st.message);
 	else if (st.integrity == KT_INTEGRITY_CORRUPT)
-		fprintf(stderr, "kfdtrace:   corrupt at offset %llu: %s\n",
+		cli_err("  corrupt at offset %llu: %s",
 			(unsigned long long)st.corrupt_offset, st.message);
 	else if (st.integrity == KT_INTEGRITY_INCOMPLETE)
-		fprintf(stderr, "kfdtrace: warning: %s is incomplete: %llu records "
-			"were lost (%s)\n", path, (unsigned long long)st.lost,
+		cli_warn("%s is incomplete: %llu records "
+			"were lost (%s)", path, (unsigned long long)st.lost,
 			st.message);
 	else if (st.integrity == KT_INTEGRITY_DAMAGED)
-		fprintf(stderr, "kfdtrace: warning: %s is damaged: %s\n", path,
+		cli_warn("%s is damaged: %s", path,
 			st.message);
 	if (!verbose || !nkc)
 		return;
 	qsort(kc, nkc, sizeof(kc[0]), cmp_kind);
-	fprintf(stderr, "kfdtrace:   ");
+	fprintf(stderr, "%s:   ", cli_prefix);
 	for (size_t i = 0; i < nkc; i++) {
 		fprintf(stderr, "%s%s %lu", i ? ", " : "", kc[i].name, kc[i].n);
 		if (kc[i].failed)
@@ -383,10 +397,11 @@ skip_name_part(const char *s, const char *word)
 }
 
 /*
- * Whether FILE@suffix is a name the capture library gives a trace
- * (docs/tracer.md): ".<pid>", ".exec<N>" or ".<pid>.exec<N>", each maybe
- * followed by the ".<i>" taken when the name existed. Anything else that
- * starts with FILE. (notes, logs) is not a trace.
+ * Whether STEM@suffix is a name the capture library gives a trace of the
+ * run (docs/tracer.md): ".<pid>", ".exec<N>" or ".<pid>.exec<N>", each
+ * maybe followed by the ".<i>" taken when the name existed, then
+ * ".kfdtrace". Anything else that starts with STEM. (notes, logs, the
+ * root's own FILE) is not a child's trace.
  */
 static int
 is_child_trace_suffix(const char *suffix)
@@ -395,38 +410,116 @@ is_child_trace_suffix(const char *suffix)
 
 	p = skip_name_part(p, "exec");
 	p = skip_name_part(p, "");
-	return p != suffix && *p == '\0';
+	return p != suffix && strcmp(p, ".kfdtrace") == 0;
 }
 
-/* Traces of children and exec'd images: FILE.<pid>, FILE.exec<N>, ... */
-static void
-summarize_others(const char *output)
+static int
+is_dir_output(const char *output)
 {
-	char dir[PATH_MAX], base[NAME_MAX + 1];
+	size_t len = strlen(output);
+
+	return len > 0 && output[len - 1] == '/';
+}
+
+/*
+ * Call @fn for each trace of the run that writes to @output: in a
+ * directory output every *.kfdtrace in it, else FILE itself and the
+ * children's and exec'd images' names beside it (STEM.<pid>.kfdtrace,
+ * ...). Return: the number of files found, or -1 when @fn failed.
+ */
+static int
+for_each_run_file(const char *output, int (*fn)(const char *path, void *ctx),
+		  void *ctx)
+{
+	char dir[PATH_MAX], stem[NAME_MAX + 1], file[NAME_MAX + 1];
 	const char *slash = strrchr(output, '/');
+	int in_dir = is_dir_output(output), n = 0;
 	struct dirent *de;
-	size_t blen;
+	size_t slen;
 	DIR *d;
 
 	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - output) : 1,
 		 slash ? output : ".");
-	snprintf(base, sizeof(base), "%.*s", NAME_MAX, slash ? slash + 1 : output);
-	blen = strlen(base);
+	snprintf(file, sizeof(file), "%.*s", NAME_MAX, slash ? slash + 1 : output);
+	memcpy(stem, file, sizeof(stem));
+	slen = strlen(stem);
+	if (slen > 9 && strcmp(stem + slen - 9, ".kfdtrace") == 0)
+		stem[slen -= 9] = '\0';
 	d = opendir(dir);
 	if (!d)
-		return;
+		return 0;
 	while ((de = readdir(d))) {
 		char path[PATH_MAX];
+		size_t len = strlen(de->d_name);
 
-		if (strncmp(de->d_name, base, blen) ||
-		    !is_child_trace_suffix(de->d_name + blen))
+		if (in_dir ? len <= 9 || de->d_name[0] == '.' ||
+			     strcmp(de->d_name + len - 9, ".kfdtrace") :
+			     strcmp(de->d_name, file) &&
+			     (strncmp(de->d_name, stem, slen) ||
+			      !is_child_trace_suffix(de->d_name + slen)))
 			continue;
 		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir,
-				     de->d_name) < sizeof(path))
-			summarize(path, 0, "the process ended before its "
-				  "trace was closed");
+				     de->d_name) >= sizeof(path))
+			continue;
+		n++;
+		if (fn && fn(path, ctx)) {
+			n = -1;
+			break;
+		}
 	}
 	closedir(d);
+	return n;
+}
+
+/* A trace of this run other than the first (@ctx). prepare_output()
+ * made sure that no earlier run's files are there. */
+static int
+summarize_other(const char *path, void *ctx)
+{
+	if (strcmp(path, ctx))
+		summarize(path, 0, "the process ended before its trace was "
+			  "closed");
+	return 0;
+}
+
+static int
+remove_run_file(const char *path, void *ctx)
+{
+	(void)ctx;
+	if (unlink(path) == 0)
+		return 0;
+	cli_err("cannot remove %s: %s", path, strerror(errno));
+	return -1;
+}
+
+/*
+ * Make the output ready before the program runs: create a directory
+ * output; refuse a run's files that exist (FILE, its children's, a
+ * directory's traces), or with @force remove them, so that the analysis
+ * of the new run never picks up an old one's files.
+ * Return: 0, or -1 with the reason printed.
+ */
+static int
+prepare_output(const char *output, int force)
+{
+	int n;
+
+	if (is_dir_output(output) && mkdir(output, 0777) != 0 &&
+	    errno != EEXIST) {
+		cli_err("cannot create the directory %s: %s", output,
+			strerror(errno));
+		return -1;
+	}
+	n = for_each_run_file(output, force ? remove_run_file : NULL, NULL);
+	if (n < 0)
+		return -1;
+	if (n && !force) {
+		cli_err("%s: %d trace%s of an earlier run exist%s (use "
+			"-f/--force to replace them)", output, n,
+			n == 1 ? "" : "s", n == 1 ? "s" : "");
+		return -1;
+	}
+	return 0;
 }
 
 /* ---- running the command ---- */
@@ -543,7 +636,7 @@ exec_child(char **cmd, const char *capture, const char *sim,
 	else
 		unsetenv("KFDTRACE_SUBMISSIONS_LIMIT");
 	execvp(cmd[0], cmd);
-	fprintf(stderr, "kfdtrace record: cannot run %s: %s\n", cmd[0],
+	cli_err("cannot run %s: %s", cmd[0],
 		strerror(errno));
 	_exit(127);
 }
@@ -587,7 +680,7 @@ output_writable(const char *path)
 		return 0;	/* the capture library will say */
 	fd = mkostemp(probe, O_CLOEXEC);
 	if (fd < 0) {
-		fprintf(stderr, "kfdtrace record: cannot create the trace %s: %s\n",
+		cli_err("cannot create the trace %s: %s",
 			path, strerror(errno));
 		return -1;
 	}
@@ -607,7 +700,7 @@ profile_usable(const char *profile)
 		return 0;
 	p = ksim_profile_load(profile, &err);
 	if (!p) {
-		fprintf(stderr, "kfdtrace record: --sim=%s: %s\n", profile,
+		cli_err("--sim=%s: %s", profile,
 			err ? err : "out of memory");
 		free(err);
 		return -1;
@@ -622,6 +715,7 @@ kfdtrace_cmd_record(int argc, char **argv)
 	static const char *const capture_build[] = { "../../tracer", ".", NULL };
 	static const char *const sim_build[] = { "../kfdsim", ".", NULL };
 	char capture[PATH_MAX], sim[PATH_MAX], output[PATH_MAX];
+	char first[PATH_MAX + 32];
 	struct child_args child;
 	struct kfdtrace_run run;
 	struct record_opts o;
@@ -644,26 +738,26 @@ kfdtrace_cmd_record(int argc, char **argv)
 			     sizeof(sim)))
 			return KFDTRACE_EXIT_USAGE;
 		if (!o.sim)
-			fprintf(stderr, "kfdtrace: /dev/kfd does not exist; "
-				"running on kfdsim, the simulated device\n");
+			cli_err("/dev/kfd does not exist; "
+				"running on kfdsim, the simulated device");
 	}
 	if (!preloadable(capture) || (use_sim && !preloadable(sim))) {
-		fprintf(stderr, "kfdtrace record: library paths with spaces or "
-			"colons cannot be preloaded: %s\n", capture);
+		cli_err("library paths with spaces or "
+			"colons cannot be preloaded: %s", capture);
 		return KFDTRACE_EXIT_ERROR;
 	}
 	if (o.output) {
-		if (absolute(o.output, output, sizeof(output))) {
-			fprintf(stderr, "kfdtrace record: output path too long\n");
+		if (absolute(o.output, output, sizeof(output)) ||
+		    strlen(output) + 2 >= sizeof(output)) {
+			cli_err("output path too long");
 			return KFDTRACE_EXIT_USAGE;
 		}
-		/* The capture library never overwrites; it would pick
-		 * another name, and the summary would miss it. */
-		if (lstat(output, &st) == 0) {
-			fprintf(stderr, "kfdtrace record: %s exists; not overwriting it\n",
-				output);
+		/* An existing directory is a directory output, slash or not. */
+		if (!is_dir_output(output) && stat(output, &st) == 0 &&
+		    S_ISDIR(st.st_mode))
+			strcat(output, "/");
+		if (prepare_output(output, o.force))
 			return KFDTRACE_EXIT_ERROR;
-		}
 	}
 
 	if (use_sim && profile_usable(o.profile))
@@ -676,8 +770,8 @@ kfdtrace_cmd_record(int argc, char **argv)
 		return KFDTRACE_EXIT_ERROR;
 
 	if (o.lttng && !lttng_daemon_running())
-		fprintf(stderr, "kfdtrace: --lttng: no LTTng session daemon is "
-			"running; the kfd:* events go nowhere (docs/lttng.md)\n");
+		cli_err("--lttng: no LTTng session daemon is "
+			"running; the kfd:* events go nowhere (docs/lttng.md)");
 
 	/* On the simulator every process of CMD shares one machine, which
 	 * goes when the run ends. The terminal's ^C and ^\ reach CMD
@@ -693,6 +787,11 @@ kfdtrace_cmd_record(int argc, char **argv)
 	}
 	if (!o.output)
 		default_output(cmd[0], pid, output, sizeof(output));
+	if (is_dir_output(output))
+		snprintf(first, sizeof(first), "%.4000s%d.kfdtrace", output,
+			 (int)pid);
+	else
+		snprintf(first, sizeof(first), "%s", output);
 	status = kfdtrace_run_wait(&run);
 	kfdtrace_run_end(&run);
 	if (status == -1)
@@ -700,11 +799,11 @@ kfdtrace_cmd_record(int argc, char **argv)
 
 	if (WIFEXITED(status)) {
 		ret = WEXITSTATUS(status);
-		if (ret == 127 && access(output, F_OK) != 0)
+		if (ret == 127 && access(first, F_OK) != 0)
 			return ret;	/* it never ran; the child said why */
 	} else if (WIFSIGNALED(status)) {
 		ret = 128 + WTERMSIG(status);
-		fprintf(stderr, "kfdtrace: %s was killed by signal %d (%s)\n",
+		cli_err("%s was killed by signal %d (%s)",
 			cmd[0], WTERMSIG(status), strsignal(WTERMSIG(status)));
 	} else {
 		ret = KFDTRACE_EXIT_ERROR;
@@ -715,15 +814,15 @@ kfdtrace_cmd_record(int argc, char **argv)
 	 * that was not killed left by a way no wrapper sees (the exit_group
 	 * system call made directly), not by dying.
 	 */
-	if (access(output, F_OK) == 0)
-		summarize(output, 1, WIFSIGNALED(status) ?
+	if (access(first, F_OK) == 0)
+		summarize(first, 1, WIFSIGNALED(status) ?
 			  "the program was killed before the trace was closed" :
 			  "the program ended without the tracer closing the "
 			  "trace (an exit system call made directly?); "
 			  "what was not yet written is lost");
 	else
-		fprintf(stderr, "kfdtrace: %s opened no KFD or render-node device: "
-			"no trace at %s\n", cmd[0], output);
-	summarize_others(output);
+		cli_err("%s opened no KFD or render-node device: "
+			"no trace at %s", cmd[0], first);
+	for_each_run_file(output, summarize_other, first);
 	return ret;
 }

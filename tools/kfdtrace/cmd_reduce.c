@@ -106,8 +106,8 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 		case 't':
 			if (cli_parse_u64(optarg + (optarg[0] == '#'), &v) ||
 			    v == UINT64_MAX) {
-				fprintf(stderr, "kfdtrace reduce: bad record number "
-					"'%s'\n", optarg);
+				cli_err("bad record number "
+					"'%s'", optarg);
 				return KFDTRACE_EXIT_USAGE;
 			}
 			o.target_seq = v;
@@ -118,8 +118,8 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 		case 'e':
 			o.target_errno = parse_errno(optarg);
 			if (!o.target_errno) {
-				fprintf(stderr, "kfdtrace reduce: unknown errno "
-					"'%s'\n", optarg);
+				cli_err("unknown errno "
+					"'%s'", optarg);
 				return KFDTRACE_EXIT_USAGE;
 			}
 			break;
@@ -132,7 +132,7 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 		case 'b':
 			o.budget = strtod(optarg, NULL);
 			if (o.budget <= 0) {
-				fprintf(stderr, "kfdtrace reduce: bad budget '%s'\n",
+				cli_err("bad budget '%s'",
 					optarg);
 				return KFDTRACE_EXIT_USAGE;
 			}
@@ -143,22 +143,22 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 		}
 	}
 	if (optind >= argc || !output) {
-		fprintf(stderr, "kfdtrace reduce: expected a trace (or the files "
-			"of one run) and -o OUT (see 'kfdtrace reduce --help')\n");
+		cli_err("expected a trace (or the files "
+			"of one run) and -o OUT (see 'kfdtrace reduce --help')");
 		return KFDTRACE_EXIT_USAGE;
 	}
 	if (o.target_seq != UINT64_MAX && (o.target_ioctl || o.target_errno)) {
-		fprintf(stderr, "kfdtrace reduce: --target names the record; "
-			"--ioctl and --errno choose one, not both\n");
+		cli_err("--target names the record; "
+			"--ioctl and --errno choose one, not both");
 		return KFDTRACE_EXIT_USAGE;
 	}
 	if (o.predicate && access("/bin/sh", X_OK)) {
-		fprintf(stderr, "kfdtrace reduce: no /bin/sh to run the predicate\n");
+		cli_err("no /bin/sh to run the predicate");
 		return KFDTRACE_EXIT_USAGE;
 	}
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n <= 0) {
-		fprintf(stderr, "kfdtrace reduce: cannot find this program: %s\n",
+		cli_err("cannot find this program: %s",
 			strerror(errno));
 		return KFDTRACE_EXIT_ERROR;
 	}
@@ -172,15 +172,15 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 		       (unsigned int)(argc - optind), output, &o, &res, err,
 		       sizeof(err));
 	if (r == -ENOENT || r == -EINVAL) {
-		fprintf(stderr, "kfdtrace reduce: %s\n", err);
+		cli_err("%s", err);
 		return KFDTRACE_EXIT_USAGE;
 	}
 	if (r == -ENOEXEC) {
-		fprintf(stderr, "kfdtrace reduce: %s\n", err);
+		cli_err("%s", err);
 		return 3;
 	}
 	if (r < 0) {
-		fprintf(stderr, "kfdtrace reduce: %s\n", err);
+		cli_err("%s", err);
 		return KFDTRACE_EXIT_ERROR;
 	}
 	printf("target:  #%llu\n", (unsigned long long)res.target_seq);

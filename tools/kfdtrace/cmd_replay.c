@@ -108,7 +108,7 @@ usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "kfdtrace replay: ");
+	fprintf(stderr, "%s: ", cli_prefix);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -288,7 +288,7 @@ reexec_on_sim(int argc, char **argv, const struct replay_cli *c)
 
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n <= 0) {
-		fprintf(stderr, "kfdtrace replay: cannot find this program: %s\n",
+		cli_err("cannot find this program: %s",
 			strerror(errno));
 		return REPLAY_EXIT_FAILED;
 	}
@@ -353,7 +353,7 @@ replay_tree(struct replay_cli *c, const char *on_sim)
 		int r = kfd_replay_open(c->files[i], &rs[i], err, sizeof(err));
 
 		if (r < 0) {
-			fprintf(stderr, "kfdtrace replay: %s\n", err);
+			cli_err("%s", err);
 			goto out;
 		}
 		printf("\ntrace %s:\n", c->files[i]);
@@ -398,15 +398,15 @@ kfdtrace_cmd_replay(int argc, char **argv)
 	}
 	if (!on_sim && (c.sim || access("/dev/kfd", F_OK) != 0)) {
 		if (!c.sim)
-			fprintf(stderr, "kfdtrace replay: no /dev/kfd here: replaying "
-				"on kfdsim, the simulated device\n");
+			cli_err("no /dev/kfd here: replaying "
+				"on kfdsim, the simulated device");
 		return reexec_on_sim(argc, argv, &c);
 	}
 	if (c.nfiles > 1)
 		return replay_tree(&c, on_sim);
 	ret = kfd_replay_open(c.file, &r, err, sizeof(err));
 	if (ret < 0) {
-		fprintf(stderr, "kfdtrace replay: %s\n", err);
+		cli_err("%s", err);
 		return REPLAY_EXIT_FAILED;
 	}
 	c.o.out = stdout;

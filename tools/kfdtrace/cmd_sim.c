@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "ksim.h"
 #include "ksim_capture.h"
@@ -78,7 +79,7 @@ static int
 need_arg(int argc, char **argv, int i)
 {
 	if (i + 1 >= argc) {
-		fprintf(stderr, "kfdtrace sim: %s needs an argument\n", argv[i]);
+		cli_err("%s needs an argument", argv[i]);
 		return -1;
 	}
 	return 0;
@@ -134,7 +135,7 @@ parse_opts(int argc, char **argv, struct sim_opts *o)
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			o->help = 1;
 		} else {
-			fprintf(stderr, "kfdtrace sim: unknown option '%s'\n", a);
+			cli_err("unknown option '%s'", a);
 			return -1;
 		}
 	}
@@ -156,7 +157,7 @@ check_abi(const char *abi)
 	if (sscanf(abi, "%u%c", &minor, &tail) == 1 && minor >= KSIM_ABI_MINOR_MIN &&
 	    minor <= KSIM_ABI_MINOR_MAX)
 		return 0;
-	fprintf(stderr, "kfdtrace sim: --abi %s: expected 1.%d .. 1.%d\n", abi,
+	cli_err("--abi %s: expected 1.%d .. 1.%d", abi,
 		KSIM_ABI_MINOR_MIN, KSIM_ABI_MINOR_MAX);
 	return -1;
 }
@@ -193,14 +194,14 @@ dump_profile(const char *name)
 	}
 	p = ksim_profile_load(name, &err);
 	if (!p) {
-		fprintf(stderr, "kfdtrace sim: %s\n", err ? err : "out of memory");
+		cli_err("%s", err ? err : "out of memory");
 		free(err);
 		return KFDTRACE_EXIT_ERROR;
 	}
 	ret = ksim_profile_save(p, stdout);
 	ksim_profile_free(p);
 	if (ret < 0) {
-		fprintf(stderr, "kfdtrace sim: writing the profile: %s\n", strerror(-ret));
+		cli_err("writing the profile: %s", strerror(-ret));
 		return KFDTRACE_EXIT_ERROR;
 	}
 	return KFDTRACE_EXIT_OK;
@@ -216,7 +217,7 @@ save_profile(const char *name, const char *output)
 
 	p = ksim_capture_profile(name, &err);
 	if (!p) {
-		fprintf(stderr, "kfdtrace sim: cannot capture this machine: %s\n",
+		cli_err("cannot capture this machine: %s",
 			err ? err : "out of memory");
 		free(err);
 		return KFDTRACE_EXIT_ERROR;
@@ -227,7 +228,7 @@ save_profile(const char *name, const char *output)
 	}
 	out = strcmp(output, "-") == 0 ? stdout : fopen(output, "w");
 	if (!out) {
-		fprintf(stderr, "kfdtrace sim: %s: %s\n", output, strerror(errno));
+		cli_err("%s: %s", output, strerror(errno));
 		ksim_profile_free(p);
 		return KFDTRACE_EXIT_ERROR;
 	}
@@ -236,11 +237,11 @@ save_profile(const char *name, const char *output)
 	if (out != stdout && fclose(out) != 0 && ret == 0)
 		ret = -errno;
 	if (ret < 0) {
-		fprintf(stderr, "kfdtrace sim: %s: %s\n", output, strerror(-ret));
+		cli_err("%s: %s", output, strerror(-ret));
 		return KFDTRACE_EXIT_ERROR;
 	}
 	if (out != stdout)
-		fprintf(stderr, "kfdtrace sim: wrote %s\n", output);
+		cli_err("wrote %s", output);
 	return KFDTRACE_EXIT_OK;
 }
 
@@ -264,7 +265,7 @@ find_library(char *out)
 	if (env && *env) {
 		if (usable(env, out))
 			return 0;
-		fprintf(stderr, "kfdtrace sim: KFDTRACE_SIM_LIB=%s: %s\n", env,
+		cli_err("KFDTRACE_SIM_LIB=%s: %s", env,
 			strerror(errno));
 		return -1;
 	}
@@ -286,8 +287,8 @@ find_library(char *out)
 	}
 	if (usable(KSIM_PRELOAD_INSTALLED, out))
 		return 0;
-	fprintf(stderr, "kfdtrace sim: cannot find libkfdsim.so (looked next to this "
-		"program and at %s; set KFDTRACE_SIM_LIB)\n", KSIM_PRELOAD_INSTALLED);
+	cli_err("cannot find libkfdsim.so (looked next to this "
+		"program and at %s; set KFDTRACE_SIM_LIB)", KSIM_PRELOAD_INSTALLED);
 	return -1;
 }
 
@@ -300,7 +301,7 @@ exec_command(void *arg)
 
 	execvp(cmd[0], cmd);
 	e = errno;
-	fprintf(stderr, "kfdtrace sim: %s: %s\n", cmd[0], strerror(e));
+	cli_err("%s: %s", cmd[0], strerror(e));
 	_exit(e == ENOENT ? 127 : 126);
 }
 
@@ -317,7 +318,7 @@ run_command(const struct sim_opts *o, int *ran)
 	if (o->abi && check_abi(o->abi) < 0)
 		return KFDTRACE_EXIT_USAGE;
 	if (o->kernel && ksim_kernel_parse(o->kernel) < 0) {
-		fprintf(stderr, "kfdtrace sim: --kernel %s: expected upstream or rocm\n",
+		cli_err("--kernel %s: expected upstream or rocm",
 			o->kernel);
 		return KFDTRACE_EXIT_USAGE;
 	}
@@ -325,7 +326,7 @@ run_command(const struct sim_opts *o, int *ran)
 	if (o->profile) {
 		p = ksim_profile_load(o->profile, &err);
 		if (!p) {
-			fprintf(stderr, "kfdtrace sim: %s\n", err ? err : "out of memory");
+			cli_err("%s", err ? err : "out of memory");
 			free(err);
 			return KFDTRACE_EXIT_ERROR;
 		}
@@ -389,13 +390,13 @@ sim_main(int argc, char **argv, int *ran)
 	}
 	modes = !!o.list + !!o.dump + !!o.save_name + !!o.cmd;
 	if (modes != 1) {
-		fprintf(stderr, "kfdtrace sim: %s (see 'kfdtrace sim --help')\n",
+		cli_err("%s (see 'kfdtrace sim --help')",
 			modes ? "give one of COMMAND, --list-profiles, --dump-profile, "
 				"--save-profile" : "no command given");
 		return KFDTRACE_EXIT_USAGE;
 	}
 	if (o.output && !o.save_name) {
-		fprintf(stderr, "kfdtrace sim: --output goes with --save-profile\n");
+		cli_err("--output goes with --save-profile");
 		return KFDTRACE_EXIT_USAGE;
 	}
 	if (o.list)

@@ -988,7 +988,7 @@ kfdtrace_cmd_stats(int argc, char **argv)
 			break;
 		case 'w':
 			if (cli_parse_window(optarg, &window)) {
-				fprintf(stderr, "kfdtrace stats: bad number '%s'\n",
+				cli_err("bad number '%s'",
 					optarg);
 				return KFDTRACE_EXIT_USAGE;
 			}
@@ -999,8 +999,7 @@ kfdtrace_cmd_stats(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr,
-			"kfdtrace stats: expected one trace file (see 'kfdtrace stats --help')\n");
+		cli_err("expected one trace file (see 'kfdtrace stats --help')");
 		return KFDTRACE_EXIT_USAGE;
 	}
 	path = argv[optind];
@@ -1039,14 +1038,14 @@ kfdtrace_cmd_stats(int argc, char **argv)
 		report_text(&s, v);
 	}
 	if (fflush(stdout) != 0) {
-		fprintf(stderr, "kfdtrace stats: write error\n");
+		cli_err("write error");
 		goto out;
 	}
 	status = cli_finish(path, r, rc);
 	goto out;
 
 oom:
-	fprintf(stderr, "kfdtrace stats: out of memory\n");
+	cli_err("out of memory");
 out:
 	free(v);
 	if (r)

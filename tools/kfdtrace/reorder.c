@@ -124,9 +124,10 @@ release_early(struct cli_reorder *ro)
 	if (ro->bytes <= ro->max_bytes)
 		return 0;
 	if (!ro->early)
-		fprintf(stderr,
-			"kfdtrace: warning: records held to restore sequence order take more than %zu MiB (at seq %" PRIu64 "): releasing the oldest early; later records may come out of order\n",
-			ro->max_bytes >> 20, ro->heap[0].rec->seq);
+		cli_warn("records held to restore sequence order take more "
+			 "than %zu MiB (at seq %" PRIu64 "): releasing the "
+			 "oldest early; later records may come out of order",
+			 ro->max_bytes >> 20, ro->heap[0].rec->seq);
 	while (ro->n && ro->bytes > ro->max_bytes) {
 		ro->early++;
 		rc = emit_top(ro);

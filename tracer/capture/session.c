@@ -22,10 +22,14 @@
  * programs a traced program starts leave no empty traces behind. Names:
  *
  *   OUT			the root's first trace
- *   OUT.<pid>			a forked child's (or another process's)
- *   OUT[.<pid>].exec<N>	a trace begun after the N-th exec of a
+ *   STEM.<pid>.kfdtrace	a forked child's (or another process's);
+ *				STEM is OUT without its ".kfdtrace"
+ *   STEM[.<pid>].exec<N>.kfdtrace
+ *				a trace begun after the N-th exec of a
  *				process that already wrote one before it
- *   NAME.<i>			when NAME exists (O_EXCL), i = 1, 2, ...
+ *   DIR/<pid>[.exec<N>].kfdtrace
+ *				every process's, when OUT is "DIR/"
+ *   NAME.<i>.kfdtrace		when NAME.kfdtrace exists (O_EXCL), i = 1..99
  */
 #include "capture.h"
 
@@ -173,26 +177,51 @@ session_find_sim(struct dl_phdr_info *info, size_t size, void *data)
 	return name && strstr(name, "libkfdsim") != NULL;
 }
 
+/*
+ * The name before the extension: OUT without ".kfdtrace", or for a
+ * directory output (OUT ends in '/') the directory plus this pid.
+ */
+static int
+session_stem(char *stem, size_t size, int *in_dir)
+{
+	size_t len = strlen(S.output);
+	static const char ext[] = ".kfdtrace";
+
+	*in_dir = len > 0 && S.output[len - 1] == '/';
+	if (*in_dir)
+		return snprintf(stem, size, "%s%d", S.output, (int)S.pid);
+	if (len > sizeof(ext) - 1 &&
+	    strcmp(S.output + len - (sizeof(ext) - 1), ext) == 0)
+		len -= sizeof(ext) - 1;
+	return snprintf(stem, size, "%.*s", (int)len, S.output);
+}
+
 /* Create the file under the first free name. Return: fd or -errno. */
 static int
 session_open_file(char *path, size_t size)
 {
 	char base[PATH_MAX];
-	int n;
+	int n, in_dir;
 
-	if (S.root)
-		n = snprintf(base, sizeof(base), "%s", S.output);
-	else
-		n = snprintf(base, sizeof(base), "%s.%d", S.output, (int)S.pid);
+	n = session_stem(base, sizeof(base), &in_dir);
+	if (n > 0 && (size_t)n < sizeof(base) && !S.root && !in_dir)
+		n += snprintf(base + n, sizeof(base) - (size_t)n, ".%d",
+			      (int)S.pid);
 	if (n > 0 && (size_t)n < sizeof(base) && S.gen > 0 && S.nfiles > 0)
-		n = snprintf(base + n, sizeof(base) - (size_t)n, ".exec%u", S.gen);
+		n += snprintf(base + n, sizeof(base) - (size_t)n, ".exec%u",
+			      S.gen);
+	if (n < 0 || (size_t)n >= sizeof(base))
+		return -ENAMETOOLONG;
 	for (int i = 0; i < 100; i++) {
 		int fd;
 
-		if (i == 0)
-			n = snprintf(path, size, "%s", base);
+		/* The root's first trace is OUT itself, as given. */
+		if (i == 0 && S.root && !in_dir && !(S.gen > 0 && S.nfiles > 0))
+			n = snprintf(path, size, "%s", S.output);
+		else if (i == 0)
+			n = snprintf(path, size, "%s.kfdtrace", base);
 		else
-			n = snprintf(path, size, "%s.%d", base, i);
+			n = snprintf(path, size, "%s.%d.kfdtrace", base, i);
 		if (n < 0 || (size_t)n >= size)
 			return -ENAMETOOLONG;
 		fd = kcap_real.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
