@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "cli.h"
+#include "cli_select.h"
 #include "commands.h"
 #include "kfdtrace/decode.h"
 #include "kfdtrace/schema.h"
@@ -16,31 +17,11 @@
 /* Output is written in chunks of about this size. */
 #define DUMP_CHUNK (256 * 1024)
 
-/* One side of --filter: the names it lists, or the !NAMEs. */
-struct dump_names {
-	int active;
-	uint32_t types;			/* bit per enum kt_rec_type */
-	int unknown_ioctls;		/* "unknown-ioctl" */
-	const struct kfd_ioctl_desc **descs;
-	size_t ndescs;
-};
-
-#define DUMP_MAX_TIDS 64
-
-struct dump_filter {
-	struct dump_names in, out;	/* NAME, !NAME */
-	int failed;			/* --failed */
-	uint32_t tids[DUMP_MAX_TIDS];	/* --tid */
-	unsigned int ntids;
-	int timed;			/* --time A..B */
-	uint64_t t0, t1;		/* ns since the trace's start */
-};
-
 struct dump {
 	struct kt_strbuf out;
 	struct kfd_decode_opts opts;
 	struct kfd_kernels *kernels;	/* from code-object memory records */
-	struct dump_filter filter;
+	struct cli_select filter;
 	int json;
 	uint64_t from, to;
 	int write_error;
@@ -87,201 +68,6 @@ kfdtrace_help_dump(FILE *out)
 		"before the damage are printed, then a warning goes to stderr) or on\n"
 		"an I/O error, 2 for bad usage.\n",
 		KFD_DECODE_DEFAULT_ELEMS, CLI_REORDER_WINDOW);
-}
-
-static int
-type_by_name(const char *name)
-{
-	unsigned int t;
-
-	for (t = 1; t < KT_REC_TYPE_MAX; t++) {
-		const char *n = kt_rec_type_name(t);
-
-		if (n && strcasecmp(n, name) == 0)
-			return (int)t;
-	}
-	return -1;
-}
-
-static int
-filter_parse(struct dump_filter *f, const char *list)
-{
-	char *copy, *save = NULL, *tok;
-	int rc = 0;
-
-	/* An empty list would match nothing and print nothing: say so. */
-	if (!list[strspn(list, ", ")]) {
-		fprintf(stderr, "kfdtrace dump: --filter needs at least one ioctl "
-			"or record type (see 'kfdtrace dump --help')\n");
-		return -1;
-	}
-	copy = strdup(list);
-	if (!copy)
-		return -1;
-	for (tok = strtok_r(copy, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		struct dump_names *side = &f->in;
-		const struct kfd_ioctl_desc *desc;
-		const struct kfd_ioctl_desc **n;
-		int t;
-
-		if (*tok == '!') {
-			side = &f->out;
-			tok++;
-		}
-		if (!*tok)
-			continue;
-		side->active = 1;
-		if ((t = type_by_name(tok)) > 0) {
-			side->types |= 1u << t;
-			continue;
-		}
-		if (strcasecmp(tok, "unknown-ioctl") == 0) {
-			side->unknown_ioctls = 1;
-			continue;
-		}
-		desc = kfd_schema_by_name(tok);
-		if (!desc) {
-			fprintf(stderr,
-				"kfdtrace dump: --filter: '%s' is neither an ioctl nor a record type\n",
-				tok);
-			rc = -1;
-			break;
-		}
-		n = realloc(side->descs, (side->ndescs + 1) * sizeof(*n));
-		if (!n) {
-			rc = -1;
-			break;
-		}
-		side->descs = n;
-		side->descs[side->ndescs++] = desc;
-	}
-	free(copy);
-	return rc;
-}
-
-static int
-names_match(const struct dump_names *f, const struct kt_record *rec)
-{
-	const struct kfd_ioctl_desc *desc;
-	size_t i;
-
-	if (rec->type < 32 && (f->types & (1u << rec->type)))
-		return 1;
-	if (rec->type != KT_REC_IOCTL)
-		return 0;
-	desc = kfd_schema_lookup((enum kfd_file_kind)rec->u.ioctl.file_kind,
-				 rec->u.ioctl.request);
-	if (!desc)
-		return f->unknown_ioctls;
-	for (i = 0; i < f->ndescs; i++)
-		if (f->descs[i] == desc)
-			return 1;
-	return 0;
-}
-
-/* A call that failed, as strace -Z has it. */
-static int
-failed(const struct kt_record *rec)
-{
-	switch (rec->type) {
-	case KT_REC_IOCTL:
-		return rec->u.ioctl.ret < 0;
-	case KT_REC_OPEN:
-		return rec->u.open.ret < 0;
-	case KT_REC_CLOSE:
-		return rec->u.close.ret < 0;
-	case KT_REC_DUP:
-		return rec->u.dup.ret < 0;
-	case KT_REC_MMAP:
-		return rec->u.mmap.result == UINT64_MAX;
-	case KT_REC_MUNMAP:
-		return rec->u.munmap.ret < 0;
-	case KT_REC_API_CALL:
-		return rec->u.api.status != 0;
-	default:
-		return 0;
-	}
-}
-
-static int
-filter_match(const struct dump_filter *f, const struct kt_record *rec,
-	     uint64_t start_ns)
-{
-	unsigned int i;
-
-	if (f->in.active && !names_match(&f->in, rec))
-		return 0;
-	if (f->out.active && names_match(&f->out, rec))
-		return 0;
-	if (f->failed && !failed(rec))
-		return 0;
-	if (f->ntids) {
-		for (i = 0; i < f->ntids && f->tids[i] != rec->tid; i++)
-			;
-		if (i == f->ntids)
-			return 0;
-	}
-	if (f->timed) {
-		uint64_t t = rec->ts > start_ns ? rec->ts - start_ns : 0;
-
-		if (t < f->t0 || t > f->t1)
-			return 0;
-	}
-	return 1;
-}
-
-/* --tid N[,N...]. Return: 0, or -1 (said). */
-static int
-tids_parse(struct dump_filter *f, const char *list)
-{
-	const char *p = list;
-	char *end;
-
-	while (*p) {
-		unsigned long v = strtoul(p, &end, 10);
-
-		if (end == p || v > UINT32_MAX || (*end && *end != ',') ||
-		    f->ntids == DUMP_MAX_TIDS) {
-			fprintf(stderr, "kfdtrace dump: --tid takes thread ids "
-				"separated by commas (at most %d), not '%s'\n",
-				DUMP_MAX_TIDS, list);
-			return -1;
-		}
-		f->tids[f->ntids++] = (uint32_t)v;
-		p = *end ? end + 1 : end;
-	}
-	return 0;
-}
-
-/* --time A..B, seconds since the trace's start (either side may be empty). */
-static int
-time_parse(struct dump_filter *f, const char *s)
-{
-	const char *dots = strstr(s, "..");
-	char *end;
-	double a = 0, b = 1e18;
-
-	if (!dots)
-		goto bad;
-	if (dots > s) {
-		a = strtod(s, &end);
-		if (end != dots || a < 0)
-			goto bad;
-	}
-	if (dots[2]) {
-		b = strtod(dots + 2, &end);
-		if (*end || b < a)
-			goto bad;
-	}
-	f->timed = 1;
-	f->t0 = (uint64_t)(a * 1e9);
-	f->t1 = b >= 1e9 ? UINT64_MAX : (uint64_t)(b * 1e9);
-	return 0;
-bad:
-	fprintf(stderr, "kfdtrace dump: --time takes A..B in seconds since the "
-		"trace's start (e.g. 0.5..2, ..1, 3..), not '%s'\n", s);
-	return -1;
 }
 
 static int
@@ -343,11 +129,11 @@ dump_emit(void *ctx, const struct kt_record *rec)
 	    dp->kernels && kfd_kernels_add(dp->kernels, rec->u.memory.addr,
 					    rec->u.memory.data,
 					    rec->u.memory.len) < 0) {
-		fprintf(stderr, "kfdtrace dump: out of memory\n");
+		cli_err("out of memory");
 		return -1;
 	}
 	if (rec->seq < dp->from || rec->seq > dp->to ||
-	    !filter_match(&dp->filter, rec, dp->opts.start_ns))
+	    !cli_select_match(&dp->filter, rec, dp->opts.start_ns))
 		return 0;
 	rec = cut_argv(rec, &cut, &buf);
 	if (dp->json)
@@ -357,7 +143,7 @@ dump_emit(void *ctx, const struct kt_record *rec)
 	free(buf);
 	kt_strbuf_putc(&dp->out, '\n');
 	if (dp->out.failed) {
-		fprintf(stderr, "kfdtrace dump: out of memory\n");
+		cli_err("out of memory");
 		return -1;
 	}
 	dp->printed++;
@@ -416,7 +202,7 @@ kfdtrace_cmd_dump(int argc, char **argv)
 				goto bad_number;
 			break;
 		case 'F':
-			if (filter_parse(&dp.filter, optarg))
+			if (cli_select_filter(&dp.filter, optarg))
 				goto out;
 			break;
 		case 's':
@@ -438,11 +224,11 @@ kfdtrace_cmd_dump(int argc, char **argv)
 			dp.filter.failed = 1;
 			break;
 		case 'T':
-			if (tids_parse(&dp.filter, optarg))
+			if (cli_select_tids(&dp.filter, optarg))
 				goto out;
 			break;
 		case 'R':
-			if (time_parse(&dp.filter, optarg))
+			if (cli_select_time(&dp.filter, optarg))
 				goto out;
 			break;
 		default:
@@ -451,12 +237,11 @@ kfdtrace_cmd_dump(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr,
-			"kfdtrace dump: expected one trace file (see 'kfdtrace dump --help')\n");
+		cli_err("expected one trace file (see 'kfdtrace dump --help')");
 		goto out;
 	}
 	if (dp.from > dp.to) {
-		fprintf(stderr, "kfdtrace dump: --from is past --to\n");
+		cli_err("--from is past --to");
 		goto out;
 	}
 	path = argv[optind];
@@ -470,7 +255,7 @@ kfdtrace_cmd_dump(int argc, char **argv)
 	if (dp.from) {
 		rc = kt_reader_seek_seq(r, dp.from);
 		if (rc < 0 && rc != -KT_ETRUNC && rc != -KT_ECORRUPT) {
-			fprintf(stderr, "kfdtrace dump: %s: seek to %llu: %s\n",
+			cli_err("%s: seek to %llu: %s",
 				path, (unsigned long long)dp.from,
 				kt_strerror(rc));
 			goto out;
@@ -502,27 +287,25 @@ kfdtrace_cmd_dump(int argc, char **argv)
 	}
 	cli_reorder_free(&ro);
 	if (dump_flush(&dp) || fflush(stdout) != 0 || dp.write_error) {
-		fprintf(stderr, "kfdtrace dump: write error\n");
+		cli_err("write error");
 		goto out;
 	}
 	if (rc == 1 && !stopped)
 		goto out;
 	if (ro.late)
-		fprintf(stderr,
-			"kfdtrace: warning: %llu records arrived more than %llu records late and were printed out of order (raise --window)\n",
+		cli_warn("%llu records arrived more than %llu records late and were printed out of order (raise --window)",
 			(unsigned long long)ro.late,
 			(unsigned long long)window);
 	status = stopped ? KFDTRACE_EXIT_OK : cli_finish(path, r, rc);
 	goto out;
 
 bad_number:
-	fprintf(stderr, "kfdtrace dump: bad number '%s'\n", optarg);
+	cli_err("bad number '%s'", optarg);
 out:
 	if (r)
 		kt_reader_close(r);
 	kt_strbuf_release(&dp.out);
-	free(dp.filter.in.descs);
-	free(dp.filter.out.descs);
+	cli_select_release(&dp.filter);
 	kfd_kernels_free(dp.kernels);
 	return status;
 }
