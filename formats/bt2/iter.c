@@ -311,6 +311,9 @@ emit_record(struct kbt_iter *it, struct kbt_held *h)
 		bt_field_structure_borrow_member_field_by_index(ctx, 0), rec->seq);
 	bt_field_integer_unsigned_set_value(
 		bt_field_structure_borrow_member_field_by_index(ctx, 1), rec->tid);
+	bt_field_integer_signed_set_value(
+		bt_field_structure_borrow_member_field_by_index(ctx, 2),
+		it->in->hdr.pid);
 	pl = bt_event_borrow_payload_field(ev);
 	if (row >= 0)
 		rc = kbt_ioctl_fill(&it->in->ioctl[row], pl, rec, it->bos,

@@ -108,7 +108,12 @@ set_env(bt_trace *t, const struct kt_header *h)
 	return 0;
 }
 
-/* Every event carries its record's sequence number and thread. */
+/*
+ * Every event carries its record's sequence number, thread and process
+ * (the header's pid: one file is one process). With several inputs merged
+ * by babeltrace2's muxer, pid tells the processes apart; the Trace Compass
+ * analysis keys its state by it.
+ */
 static bt_field_class *
 common_context(bt_trace_class *tc)
 {
@@ -117,7 +122,8 @@ common_context(bt_trace_class *tc)
 	if (!st)
 		return NULL;
 	if (kbt_struct_add(st, "seq", kbt_fc_uint(tc, 64, 0)) ||
-	    kbt_struct_add(st, "tid", kbt_fc_uint(tc, 32, 0))) {
+	    kbt_struct_add(st, "tid", kbt_fc_uint(tc, 32, 0)) ||
+	    kbt_struct_add(st, "pid", kbt_fc_sint(tc, 32, 0))) {
 		bt_field_class_put_ref(st);
 		return NULL;
 	}

@@ -549,6 +549,8 @@ details_parse(const char *text, struct devs *out)
 					parse_number(val, &ev->seq);
 				else if (!strcmp(buf + indent, "tid"))
 					parse_number(val, &ev->tid);
+				else if (!strcmp(buf + indent, "pid"))
+					parse_number(val, &ev->pid);
 				continue;
 			}
 			if (!in_payload)

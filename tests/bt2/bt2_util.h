@@ -67,7 +67,7 @@ struct dev {
 	char name[64];		/* "kfd:alloc_memory_of_gpu" */
 	uint64_t ns;		/* ns from origin */
 	uint64_t stream;	/* stream ID */
-	uint64_t seq, tid;
+	uint64_t seq, tid, pid;	/* the common context */
 	struct leaves f;	/* payload leaves */
 };
 

@@ -28,6 +28,9 @@
 
 #define START_MONO 5000000000ULL	/* 5 s after boot */
 #define START_REAL 1700000000123456789ULL
+/* The traced process: fixed, so tests can expect every event's pid. */
+#define GEN_PID 4242
+#define GEN_PPID 4000
 
 struct gen {
 	struct kt_writer *w;
@@ -79,6 +82,8 @@ open_writer(struct gen *g, const char *path)
 	kt_header_init(&hdr, "kfdtrace-test");
 	hdr.start_monotonic = START_MONO;
 	hdr.start_realtime = START_REAL;
+	hdr.pid = GEN_PID;
+	hdr.ppid = GEN_PPID;
 	hdr.kfd_major = 1;
 	hdr.kfd_minor = 17;
 	rc = kt_writer_open(path, &hdr, NULL, &g->w);
@@ -461,7 +466,7 @@ gen_all(const char *path)
 	put(&g, &r, T1, t += 1000);
 	memset(&r, 0, sizeof(r));
 	r.type = KT_REC_FORK;
-	r.u.fork.parent_pid = 4242;
+	r.u.fork.parent_pid = GEN_PID;
 	r.u.fork.child_pid = 4243;
 	put(&g, &r, T1, t += 1000);
 	memset(&r, 0, sizeof(r));

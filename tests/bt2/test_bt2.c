@@ -409,6 +409,12 @@ test_export_matches_dump(void **state)
 		}
 		if (d->tid != j->tid)
 			bad++;
+		/* One file is one process: the header's pid (gen_trace.c). */
+		if (d->pid != 4242) {
+			fprintf(stderr, "seq %" PRIu64 ": pid %" PRIu64
+				", want 4242\n", j->seq, d->pid);
+			bad++;
+		}
 		/* Spans are stamped with their end, everything else with ts. */
 		if (d->ns != j->ts + (j->has_dur ? j->dur_ns : 0) + off) {
 			fprintf(stderr, "seq %" PRIu64 ": time %" PRIu64
@@ -525,7 +531,7 @@ test_direct_text(void **state)
 	char *argv[] = { (char *)bt2, plugin_opt, all_path, NULL };
 	/* Whole members, in order; a literal per line is one string. */
 	static const char *const want[] = {
-		("kfd:alloc_memory_of_gpu: { seq = 8, tid = 1000 }, { fd = 3, "
+		("kfd:alloc_memory_of_gpu: { seq = 8, tid = 1000, pid = 4242 }, { fd = 3, "
 		 "request = 0xC0284B16, va_addr = 0x7F0000000000, size = 2097152, "
 		 "handle = 0x123400000001, mmap_offset_in = 0x0, "),
 		"heap = ( \"VRAM\" : container = 1 ) }",
@@ -535,9 +541,9 @@ test_direct_text(void **state)
 		 "0x263E, count = 1, "),
 		("gpu_id = 4660, heap = ( \"VRAM\" : container = 1 ), "
 		 "size = 2097152, delta = -2097152 }"),
-		("kfd:exec: { seq = 27, tid = 1000 }, { path = \"/usr/bin/rocminfo\", "
+		("kfd:exec: { seq = 27, tid = 1000, pid = 4242 }, { path = \"/usr/bin/rocminfo\", "
 		 "argc = 2, argv = [ [0] = \"rocminfo\", [1] = \"--verbose\" ] }"),
-		"kfd:thread_name: { seq = 14, tid = 1001 }, { name = \"worker\" }",
+		"kfd:thread_name: { seq = 14, tid = 1001, pid = 4242 }, { name = \"worker\" }",
 		"queue_type = ( \"COMPUTE_AQL\" : container = 2 )",
 		"flags = ( \"CLEAN\" : container = 0x0 ), records = 29, lost = 0 }",
 	};
