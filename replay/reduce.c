@@ -493,15 +493,15 @@ red_free(struct red *d)
 		rmdir(d->dir);
 }
 
-/* The file of file @k's result: OUT, and OUT.<pid> for the others. */
+/* The file of file @k's result: OUT, and STEM.<pid>.kfdtrace for the
+ * others, as a recording names them. */
 static void
 out_path(const struct red *d, unsigned int k, const char *out, char *buf,
 	 size_t len)
 {
-	if (k == 0)
+	if (kt_run_file_name(buf, len, out, k == 0 ? 0 : (int)d->f[k].hdr.pid,
+			     0, 0))
 		snprintf(buf, len, "%s", out);
-	else
-		snprintf(buf, len, "%s.%d", out, (int)d->f[k].hdr.pid);
 }
 
 int

@@ -29,6 +29,7 @@
  * prints them in tree order, then the verdict of the tree.
  */
 #include <errno.h>
+#include <limits.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -395,12 +396,15 @@ kfd_replay_tree(struct kfd_replay **rs, unsigned int n,
 			verdict = KFD_REPLAY_FAILED;
 			goto done;
 		}
-		if (o->record_path && i > 0 &&
-		    asprintf(&t->node[i].record, "%s.%d", o->record_path,
-			     t->node[i].pid) < 0)
-			t->node[i].record = NULL;
-		else if (o->record_path && i == 0)
-			t->node[i].record = strdup(o->record_path);
+		if (o->record_path) {
+			char name[PATH_MAX];
+
+			/* Named as a recording names a run's files. */
+			if (!kt_run_file_name(name, sizeof(name),
+					      o->record_path,
+					      i ? t->node[i].pid : 0, 0, 0))
+				t->node[i].record = strdup(name);
+		}
 	}
 	/* Orphans (children of children whose parents are gone) come here. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);

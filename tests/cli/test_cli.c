@@ -912,13 +912,13 @@ test_record_child_traces(void **state)
 	assert_true(pid > 0);
 
 	/* The three traces, each summarized once. */
-	snprintf(line, sizeof(line), "kfdtrace: %s: ", out);
+	snprintf(line, sizeof(line), "kfdtrace record: %s: ", out);
 	assert_int_equal(tc_count_str(res.err, line), 1);
-	snprintf(child, sizeof(child), "%s.%d", out, pid);
-	snprintf(line, sizeof(line), "kfdtrace: %s: ", child);
+	snprintf(child, sizeof(child), "%s.%d.kfdtrace", out, pid);
+	snprintf(line, sizeof(line), "kfdtrace record: %s: ", child);
 	assert_int_equal(tc_count_str(res.err, line), 1);
 	assert_int_equal(access(child, F_OK), 0);
-	snprintf(line, sizeof(line), "kfdtrace: %s.exec1: ", out);
+	snprintf(line, sizeof(line), "kfdtrace record: %s.exec1.kfdtrace: ", out);
 	assert_int_equal(tc_count_str(res.err, line), 1);
 
 	/* Nothing else was taken for a trace. */

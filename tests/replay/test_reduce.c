@@ -242,16 +242,16 @@ test_tree(void **state)
 	assert_non_null(tree);
 	capture_prog("tree.kft", tree, "fork", NULL, fault);
 	snprintf(in, sizeof(in), "%s", tmp("tree.kft"));
-	/* The child's file: tree.kft.<pid>. */
-	snprintf(pred, sizeof(pred), "ls %s | sed -n 's/^tree\\.kft\\.\\([0-9]*\\)$/\\1/p'",
+	/* The child's file: tree.kft.<pid>.kfdtrace. */
+	snprintf(pred, sizeof(pred), "ls %s | sed -n 's/^tree\\.kft\\.\\([0-9]*\\)\\.kfdtrace$/\\1/p'",
 		 dir);
 	ls = popen(pred, "r");
 	assert_non_null(ls);
 	assert_int_equal(fscanf(ls, "%d", &pid), 1);
 	pclose(ls);
-	snprintf(child, sizeof(child), "%s.%d", in, pid);
+	snprintf(child, sizeof(child), "%s.%d.kfdtrace", in, pid);
 	snprintf(red, sizeof(red), "%s", tmp("tree-red.kft"));
-	snprintf(redc, sizeof(redc), "%s.%d", red, pid);
+	snprintf(redc, sizeof(redc), "%s.%d.kfdtrace", red, pid);
 	snprintf(pred, sizeof(pred), "%s %s replay --sim --verify=results",
 		 fault, kfdtrace);
 	if (RUN(kfdtrace, "reduce", in, child, "-o", red, "--predicate", pred)) {

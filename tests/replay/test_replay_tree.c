@@ -32,7 +32,7 @@ static const char *kfdtrace, *tree, *our_thunk;
 /* The files of one captured run. */
 struct tree_run {
 	char root[600];		/* DIR/t.kft */
-	char child[600];	/* DIR/t.kft.<pid> */
+	char child[600];	/* DIR/t.kft.<pid>.kfdtrace */
 	int root_pid, child_pid;
 };
 
@@ -116,8 +116,9 @@ capture(const char *mode, int ours, struct tree_run *r)
 		    !isdigit((unsigned char)*s))
 			continue;
 		pid = strtol(s, &end, 10);
-		if (*end)
-			fail_msg("a trace other than OUT.<pid>: %s", de->d_name);
+		if (strcmp(end, ".kfdtrace"))
+			fail_msg("a trace other than STEM.<pid>.kfdtrace: %s",
+				 de->d_name);
 		snprintf(r->child, sizeof(r->child), "%s/%s", tmp(sub),
 			 de->d_name);
 		r->child_pid = (int)pid;
@@ -276,7 +277,8 @@ test_replay_per_process(void **state)
 	capture("fork", 1, &r);
 	header_pids(r.root, &root_pid, &ppid);
 	snprintf(rec, sizeof(rec), "%s", tmp("replayed.kft"));
-	snprintf(rec_child, sizeof(rec_child), "%s.%d", rec, r.child_pid);
+	snprintf(rec_child, sizeof(rec_child), "%s.%d.kfdtrace", rec,
+		 r.child_pid);
 	unlink(rec);
 	unlink(rec_child);
 	assert_int_equal(RUN(kfdtrace, "replay", "--sim", "--threads", "--record",

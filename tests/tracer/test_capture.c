@@ -286,7 +286,7 @@ fork_case(struct tt_cx *cx, const char *how)
 	assert_int_equal(tt_count_ioctl(&t, "GET_VERSION"), 2);
 	tt_check_counts(cx, &t, t.hdr.pid);
 
-	snprintf(name, sizeof(name), "out.kfdtrace.%d", child);
+	snprintf(name, sizeof(name), "out.%d.kfdtrace", child);
 	child_path = tt_path(cx->dir, name);
 	assert_int_equal(tt_trace_load(child_path, &c), 0);
 	/*
@@ -332,7 +332,7 @@ test_fork(void **state)
 		assert_int_equal(tt_trace_load(cx->out, &t), 0);
 		f = tt_find_type(&t, KT_REC_FORK, 0);
 		assert_non_null(f);
-		snprintf(name, sizeof(name), "out.kfdtrace.%d",
+		snprintf(name, sizeof(name), "out.%d.kfdtrace",
 			 f->r.u.fork.child_pid);
 		child_path = tt_path(cx->dir, name);
 		assert_int_equal(access(child_path, F_OK), -1);
@@ -362,7 +362,7 @@ test_exec(void **state)
 	assert_non_null(memmem(x->argv, x->argv_len, "exec2", 6));
 	assert_int_equal(tt_count_ioctl(&t, "GET_VERSION"), 1);
 
-	path = tt_path(cx->dir, "out.kfdtrace.exec1");
+	path = tt_path(cx->dir, "out.exec1.kfdtrace");
 	assert_int_equal(tt_trace_load(path, &e), 0);
 	assert_int_equal(e.st.integrity, KT_INTEGRITY_OK);
 	assert_int_equal(e.hdr.pid, t.hdr.pid);
@@ -371,6 +371,8 @@ test_exec(void **state)
 	assert_non_null(strstr(e.hdr.cmdline, "kt_workload"));
 	tt_trace_free(&e);
 	tt_trace_free(&t);
+	/* record refuses to run over an earlier run's files. */
+	unlink(path);
 	free(path);
 	unlink(cx->out);
 
@@ -384,7 +386,7 @@ test_exec(void **state)
 		assert_int_equal(t.st.integrity, KT_INTEGRITY_OK);
 		assert_int_equal(tt_count(&t, KT_REC_EXEC), 1);
 		assert_int_equal(tt_count_ioctl(&t, "GET_VERSION"), 1);
-		path = tt_path(cx->dir, "out.kfdtrace.1");
+		path = tt_path(cx->dir, "out.1.kfdtrace");
 		assert_int_equal(tt_trace_load(path, &e), 0);
 		assert_int_equal(e.st.integrity, KT_INTEGRITY_OK);
 		assert_int_equal(tt_count_ioctl(&e, "GET_VERSION"), 1);
@@ -417,18 +419,18 @@ struct chain_stage {
 
 static const struct chain_stage chain[] = {
 	{ "out.kfdtrace", 0, 1, 1, 1, 1 },		/* execl */
-	{ "out.kfdtrace.exec1", 1, 0, 2, 1, 1 },	/* execlp */
-	{ "out.kfdtrace.exec2", 2, 1, 3, 1, 1 },	/* execle */
-	{ "out.kfdtrace.exec3", 3, 1, 4, 1, 1 },	/* execv */
+	{ "out.exec1.kfdtrace", 1, 0, 2, 1, 1 },	/* execlp */
+	{ "out.exec2.kfdtrace", 2, 1, 3, 1, 1 },	/* execle */
+	{ "out.exec3.kfdtrace", 3, 1, 4, 1, 1 },	/* execv */
 	/* execvp of a missing program: the EXEC record closes the trace,
 	 * the exec fails with ENOENT and tracing resumes in the next free
 	 * name, on the fd still open. */
-	{ "out.kfdtrace.exec4", 4, 2, -1, 1, 1 },
-	{ "out.kfdtrace.exec4.1", 4, 0, 5, 0, 0 },	/* execvp */
-	{ "out.kfdtrace.exec5", 5, 0, 6, 1, 1 },	/* execvpe */
-	{ "out.kfdtrace.exec6", 6, -1, 7, 1, 1 },	/* fexecve */
-	{ "out.kfdtrace.exec7", 7, 1, 8, 1, 1 },	/* execve */
-	{ "out.kfdtrace.exec8", 8, 0, -1, 1, 1 },	/* exits */
+	{ "out.exec4.kfdtrace", 4, 2, -1, 1, 1 },
+	{ "out.exec4.1.kfdtrace", 4, 0, 5, 0, 0 },	/* execvp */
+	{ "out.exec5.kfdtrace", 5, 0, 6, 1, 1 },	/* execvpe */
+	{ "out.exec6.kfdtrace", 6, -1, 7, 1, 1 },	/* fexecve */
+	{ "out.exec7.kfdtrace", 7, 1, 8, 1, 1 },	/* execve */
+	{ "out.exec8.kfdtrace", 8, 0, -1, 1, 1 },	/* exits */
 };
 
 #define CHAIN_N (sizeof(chain) / sizeof(chain[0]))
@@ -478,7 +480,8 @@ test_exec_variants(void **state)
 	while ((de = readdir(d))) {
 		size_t i;
 
-		if (strncmp(de->d_name, "out.kfdtrace", 12))
+		if (strncmp(de->d_name, "out.", 4) ||
+		    !strstr(de->d_name, ".kfdtrace"))
 			continue;
 		outs++;
 		for (i = 0; i < CHAIN_N; i++)
@@ -669,7 +672,13 @@ test_record_cli(void **state)
 	assert_int_equal(read(fd, buf, sizeof(buf)), 4);
 	close(fd);
 	assert_string_equal(buf, "mine");
-	unlink(cx->out);
+	/* -f replaces it: here with no trace, as /bin/true opens no device. */
+	{
+		const char *force[] = { "-f", NULL };
+
+		assert_true(tt_exited(tt_record(cx, force, NULL, t), 0));
+		assert_int_equal(access(cx->out, F_OK), -1);
+	}
 	/* A command that does not exist: 127, as from a shell. */
 	{
 		const char *none[] = { "/nonexistent/program", NULL };

@@ -118,11 +118,11 @@ trace_exists(const char *base)
 	struct stat st;
 	int found = 0;
 
-	/* The library's names: OUT, or OUT.<i> when OUT exists. */
+	/* The library's names: OUT, or OUT.<i>.kfdtrace when OUT exists. */
 	if (lstat(base, &st) == 0)
 		return 1;
 	for (int i = 1; i < 4 && !found; i++) {
-		if (asprintf(&p, "%s.%d", base, i) < 0)
+		if (asprintf(&p, "%s.%d.kfdtrace", base, i) < 0)
 			return 1;
 		found = lstat(p, &st) == 0;
 		free(p);

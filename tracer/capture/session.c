@@ -177,52 +177,19 @@ session_find_sim(struct dl_phdr_info *info, size_t size, void *data)
 	return name && strstr(name, "libkfdsim") != NULL;
 }
 
-/*
- * The name before the extension: OUT without ".kfdtrace", or for a
- * directory output (OUT ends in '/') the directory plus this pid.
- */
-static int
-session_stem(char *stem, size_t size, int *in_dir)
-{
-	size_t len = strlen(S.output);
-	static const char ext[] = ".kfdtrace";
-
-	*in_dir = len > 0 && S.output[len - 1] == '/';
-	if (*in_dir)
-		return snprintf(stem, size, "%s%d", S.output, (int)S.pid);
-	if (len > sizeof(ext) - 1 &&
-	    strcmp(S.output + len - (sizeof(ext) - 1), ext) == 0)
-		len -= sizeof(ext) - 1;
-	return snprintf(stem, size, "%.*s", (int)len, S.output);
-}
-
 /* Create the file under the first free name. Return: fd or -errno. */
 static int
 session_open_file(char *path, size_t size)
 {
-	char base[PATH_MAX];
-	int n, in_dir;
+	size_t len = strlen(S.output);
+	int in_dir = len > 0 && S.output[len - 1] == '/';
+	int pid = S.root && !in_dir ? 0 : (int)S.pid;
+	unsigned int gen = S.gen > 0 && S.nfiles > 0 ? S.gen : 0;
 
-	n = session_stem(base, sizeof(base), &in_dir);
-	if (n > 0 && (size_t)n < sizeof(base) && !S.root && !in_dir)
-		n += snprintf(base + n, sizeof(base) - (size_t)n, ".%d",
-			      (int)S.pid);
-	if (n > 0 && (size_t)n < sizeof(base) && S.gen > 0 && S.nfiles > 0)
-		n += snprintf(base + n, sizeof(base) - (size_t)n, ".exec%u",
-			      S.gen);
-	if (n < 0 || (size_t)n >= sizeof(base))
-		return -ENAMETOOLONG;
-	for (int i = 0; i < 100; i++) {
+	for (unsigned int i = 0; i < 100; i++) {
 		int fd;
 
-		/* The root's first trace is OUT itself, as given. */
-		if (i == 0 && S.root && !in_dir && !(S.gen > 0 && S.nfiles > 0))
-			n = snprintf(path, size, "%s", S.output);
-		else if (i == 0)
-			n = snprintf(path, size, "%s.kfdtrace", base);
-		else
-			n = snprintf(path, size, "%s.%d.kfdtrace", base, i);
-		if (n < 0 || (size_t)n >= size)
+		if (kt_run_file_name(path, size, S.output, pid, gen, i))
 			return -ENAMETOOLONG;
 		fd = kcap_real.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
 				    O_CLOEXEC, 0600);

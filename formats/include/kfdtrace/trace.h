@@ -338,6 +338,25 @@ enum kt_header_flags {
 };
 
 /*
+ * kt_run_file_name() - the name of one process's trace in a run that
+ * records to @out (docs/tracer.md):
+ *
+ *   OUT					the root's first trace
+ *   STEM.<pid>[.exec<N>][.<dup>].kfdtrace	another process's (pid > 0)
+ *   STEM[.exec<N>][.<dup>].kfdtrace		the root's after its N-th exec
+ *   DIR/<pid>[.exec<N>][.<dup>].kfdtrace	any process's, when @out ends
+ *						in '/'
+ *
+ * STEM is @out without a ".kfdtrace" ending; @dup (0 for none) tells
+ * apart names that already existed. @pid is 0 for the root, except in a
+ * directory, where every name has its pid.
+ *
+ * Return: 0, or -1 when @size is too small.
+ */
+int kt_run_file_name(char *buf, size_t size, const char *out, int pid,
+		     unsigned int exec_gen, unsigned int dup);
+
+/*
  * kt_header_init() - fill a header with this process's facts (host, kernel,
  * pid, exe, cmdline, the three start clocks) and the given producer.
  */
