@@ -66,7 +66,10 @@ def check_fields(ev):
     check(isinstance(ev.get("name"), str) and ev["name"], "name: %r" % ev)
     check(isinstance(ev.get("pid"), int) and isinstance(ev.get("tid"), int),
           "pid/tid: %r" % ev)
+    # Every event has a category (trace-model parsers require one).
+    check(isinstance(ev.get("cat"), str) and ev["cat"], "cat: %r" % ev)
     if ph == "M":
+        check(ev["cat"] == "__metadata", "M cat: %r" % ev)
         check(ev["name"] in ("process_name", "thread_name"), "M: %r" % ev)
         check(isinstance(ev["args"].get("name"), str), "M args: %r" % ev)
         return
@@ -77,9 +80,11 @@ def check_fields(ev):
     elif ph in ("b", "e"):
         check(isinstance(ev.get("id"), str) and ev["id"].startswith("0x"),
               "async id: %r" % ev)
-        int(ev["id"], 16)
+        # Process-scoped: the pid in bits 40 and up.
+        check(int(ev["id"], 16) >> 40 == ev["pid"], "async id %r" % ev)
         check(ev.get("cat") in ("bo", "queue", "event"), "cat: %r" % ev)
     elif ph == "C":
+        check(ev["cat"] == "memory", "C cat: %r" % ev)
         check(isinstance(ev.get("args"), dict) and ev["args"], "C: %r" % ev)
         check(all(number(v) for v in ev["args"].values()), "C: %r" % ev)
     elif ph == "i":

@@ -35,10 +35,10 @@ test_export_file(void **state)
 	assert_int_equal(tc_count_str(json, "{\"ph\":\"e\""),
 			 GEN_BOS + GEN_QUEUES + GEN_EVENTS);
 	assert_int_equal(tc_count_str(json, "\"leaked\":true"), GEN_LEAKS);
-	assert_non_null(strstr(json, "{\"ph\":\"M\",\"name\":\"thread_name\","
+	assert_non_null(strstr(json, "{\"ph\":\"M\",\"cat\":\"__metadata\",\"name\":\"thread_name\","
 			       "\"pid\":4242,\"tid\":4243,\"args\":{\"name\":"
 			       "\"worker\"}}"));
-	assert_non_null(strstr(json, "{\"ph\":\"M\",\"name\":\"process_name\","
+	assert_non_null(strstr(json, "{\"ph\":\"M\",\"cat\":\"__metadata\",\"name\":\"process_name\","
 			       "\"pid\":4242,\"tid\":4242,\"args\":{\"name\":"
 			       "\"train\"}}"));
 	assert_non_null(strstr(json, "\"name\":\"memory gpu 0x2222 (bytes)\""));

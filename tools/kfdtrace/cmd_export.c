@@ -3,6 +3,7 @@
  * kfdtrace export: convert a trace to other formats, one option per format:
  *
  *   kfdtrace export --ctf DIR TRACE
+ *   kfdtrace export --perfetto FILE[.json|.pftrace] [SELECTION] TRACE|DIR...
  *
  * Formats are rows of the table below; a format's writer lives in a file of
  * its own and is declared in commands.h.
@@ -12,34 +13,64 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_select.h"
 #include "commands.h"
 #include "kt_ctf_export.h"
+
+static int export_ctf(char *const *traces, size_t ntraces, const char *dest,
+		      const struct kfdtrace_export_opts *o);
 
 struct export_format {
 	const char *option;	/* --<option> DEST */
 	const char *dest;	/* what DEST is, for the usage text */
 	const char *summary;
-	int (*run)(const char *trace, const char *dest,
+	int many;		/* takes a run (several traces) */
+	int (*run)(char *const *traces, size_t ntraces, const char *dest,
 		   const struct kfdtrace_export_opts *o);
 };
 
 static const struct export_format formats[] = {
-	{ "ctf", "DIR", "a CTF 1.8 trace (babeltrace2, Trace Compass)",
-	  kfdtrace_export_ctf },
-	{ "perfetto", "FILE.json", "Chrome trace-event JSON (ui.perfetto.dev, chrome://tracing)", kfdtrace_export_perfetto },
+	{ "ctf", "DIR", "a CTF 1.8 trace (babeltrace2, Trace Compass)", 0,
+	  export_ctf },
+	{ "perfetto", "FILE", "a Perfetto trace (ui.perfetto.dev): FILE.pftrace is\n"
+	  "                        Perfetto's protobuf format, else trace-event JSON\n"
+	  "                        (also chrome://tracing)", 1,
+	  kfdtrace_export_perfetto },
 };
 
 #define NFORMATS (sizeof(formats) / sizeof(formats[0]))
 
 /* Options that are not formats; their values follow the formats'. */
-enum { OPT_PLUGIN_PATH = 0x100, OPT_HELP, OPT_VERBOSE, OPT_FORMAT = 0x200 };
+enum {
+	OPT_PLUGIN_PATH = 0x100, OPT_HELP, OPT_VERBOSE, OPT_FORCE, OPT_FROM,
+	OPT_TO, OPT_FILTER, OPT_FAILED, OPT_TID, OPT_TIME, OPT_WINDOW,
+	OPT_PF_FORMAT, OPT_DEST = 0x200
+};
+
+/* The options besides the formats'. */
+static const struct option common_opts[] = {
+	{ "plugin-path", required_argument, NULL, OPT_PLUGIN_PATH },
+	{ "verbose", no_argument, NULL, OPT_VERBOSE },
+	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "from", required_argument, NULL, OPT_FROM },
+	{ "to", required_argument, NULL, OPT_TO },
+	{ "filter", required_argument, NULL, OPT_FILTER },
+	{ "failed", no_argument, NULL, OPT_FAILED },
+	{ "tid", required_argument, NULL, OPT_TID },
+	{ "time", required_argument, NULL, OPT_TIME },
+	{ "window", required_argument, NULL, OPT_WINDOW },
+	{ "format", required_argument, NULL, OPT_PF_FORMAT },
+	{ "help", no_argument, NULL, OPT_HELP },
+};
+
+#define NCOMMON (sizeof(common_opts) / sizeof(common_opts[0]))
 
 void
 kfdtrace_help_export(FILE *out)
 {
 	size_t i;
 
-	fprintf(out, "Usage: kfdtrace export FORMAT-OPTION DEST [...] [-v] TRACE\n"
+	fprintf(out, "Usage: kfdtrace export FORMAT-OPTION DEST [...] [OPTIONS] TRACE...\n"
 		"\n"
 		"Convert a trace. Give one or more formats, each with its destination:\n"
 		"\n");
@@ -53,8 +84,28 @@ kfdtrace_help_export(FILE *out)
 		"                      or its directory) for --ctf; default:\n"
 		"                      $KFDTRACE_BT2_PLUGIN_PATH, else the build tree's or\n"
 		"                      the installed one\n"
-		"  -v, --verbose       say which plugin is used\n"
+		"  -f, --force         replace an existing --perfetto FILE\n"
+		"  -v, --verbose       say which plugin is used and what was written\n"
 		"  -h, --help          this text\n"
+		"\n"
+		"--perfetto options (the same selection as `kfdtrace dump`):\n"
+		"  --format json|proto  the format, whatever FILE's name (\"-\" is standard\n"
+		"                      output, JSON unless --format proto)\n"
+		"  --from SEQ, --to SEQ  only records numbered SEQ and after / up to SEQ\n"
+		"  --time A..B         only between A and B seconds after the start of the\n"
+		"                      run's first trace (A.. and ..B: no bound there)\n"
+		"  --filter LIST       only calls matching the comma-separated names (an\n"
+		"                      ioctl, event or record type, unknown-ioctl); !NAME\n"
+		"                      leaves those out\n"
+		"  --failed            only calls that failed\n"
+		"  --tid LIST          only the calls of these threads\n"
+		"  --window N          records held to restore sequence order (default %d)\n"
+		"Objects (BOs, queues, events) and the memory counters follow every\n"
+		"record; those created within --from/--to and --time are shown.\n"
+		"\n"
+		"--perfetto takes several traces or directories: every process of a run\n"
+		"(a parent and its children, `record -o DIR/`) goes into one Perfetto\n"
+		"trace, each its own process with its threads, on one time base.\n"
 		"\n"
 		"--ctf DIR writes a CTF trace into DIR (created; it must be empty),\n"
 		"the same as `babeltrace2 convert TRACE -o ctf`. Read it with\n"
@@ -62,7 +113,20 @@ kfdtrace_help_export(FILE *out)
 		"\n"
 		"Exit status: 0 when the whole trace was converted; 1 on an error, or\n"
 		"when the trace is truncated or corrupt (the records before the damage\n"
-		"are converted and the output is complete and readable); 2 for bad usage.\n");
+		"are converted and the output is complete and readable); 2 for bad usage.\n",
+		CLI_REORDER_WINDOW);
+}
+
+/* The table's --ctf: one trace. */
+static int
+export_ctf(char *const *traces, size_t ntraces, const char *dest,
+	   const struct kfdtrace_export_opts *o)
+{
+	if (ntraces != 1) {
+		cli_err("--ctf converts one trace file");
+		return KFDTRACE_EXIT_USAGE;
+	}
+	return kfdtrace_export_ctf(traces[0], dest, o);
 }
 
 int
@@ -96,11 +160,13 @@ kfdtrace_export_ctf(const char *trace, const char *dest,
 int
 kfdtrace_cmd_export(int argc, char **argv)
 {
-	struct option longopts[NFORMATS + 4];
+	struct option longopts[NFORMATS + NCOMMON + 1];
 	const char *dest[NFORMATS] = { NULL };
 	struct kfdtrace_export_opts o = { 0 };
+	struct cli_select sel = { 0 };
+	uint64_t window = 0;
 	size_t i, nsel = 0;
-	int c, rc = KFDTRACE_EXIT_OK;
+	int c, rc = KFDTRACE_EXIT_OK, selecting = 0;
 
 	if (cli_help_requested(argc, argv)) {
 		kfdtrace_help_export(stdout);
@@ -110,18 +176,15 @@ kfdtrace_cmd_export(int argc, char **argv)
 	for (i = 0; i < NFORMATS; i++) {
 		longopts[i].name = formats[i].option;
 		longopts[i].has_arg = required_argument;
-		longopts[i].val = OPT_FORMAT + (int)i;
+		longopts[i].val = OPT_DEST + (int)i;
 	}
-	longopts[i++] = (struct option){ "plugin-path", required_argument, NULL,
-					 OPT_PLUGIN_PATH };
-	longopts[i++] = (struct option){ "verbose", no_argument, NULL,
-					 OPT_VERBOSE };
-	longopts[i++] = (struct option){ "help", no_argument, NULL, OPT_HELP };
+	memcpy(&longopts[i], common_opts, sizeof(common_opts));
+	o.to = UINT64_MAX;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "vh", longopts, NULL)) != -1) {
-		if (c >= OPT_FORMAT && (size_t)(c - OPT_FORMAT) < NFORMATS) {
-			dest[c - OPT_FORMAT] = optarg;
+	while ((c = getopt_long(argc, argv, "vfh", longopts, NULL)) != -1) {
+		if (c >= OPT_DEST && (size_t)(c - OPT_DEST) < NFORMATS) {
+			dest[c - OPT_DEST] = optarg;
 			continue;
 		}
 		switch (c) {
@@ -132,31 +195,97 @@ kfdtrace_cmd_export(int argc, char **argv)
 		case OPT_VERBOSE:
 			o.verbose = 1;
 			break;
+		case 'f':
+		case OPT_FORCE:
+			o.force = 1;
+			break;
+		case OPT_FROM:
+		case OPT_TO:
+			if (cli_parse_u64(optarg, c == OPT_FROM ? &o.from : &o.to)) {
+				cli_err("bad number '%s'", optarg);
+				rc = KFDTRACE_EXIT_USAGE;
+				goto out;
+			}
+			selecting = 1;
+			break;
+		case OPT_WINDOW:
+			if (cli_parse_window(optarg, &window)) {
+				cli_err("bad --window '%s'", optarg);
+				rc = KFDTRACE_EXIT_USAGE;
+				goto out;
+			}
+			o.window = (size_t)window;
+			break;
+		case OPT_PF_FORMAT:
+			if (strcmp(optarg, "json") && strcmp(optarg, "proto")) {
+				cli_err("--format is json or proto, not '%s'",
+					optarg);
+				rc = KFDTRACE_EXIT_USAGE;
+				goto out;
+			}
+			o.format = optarg;
+			break;
+		case OPT_FILTER:
+		case OPT_TID:
+		case OPT_TIME:
+			if ((c == OPT_FILTER ? cli_select_filter(&sel, optarg) :
+			     c == OPT_TID ? cli_select_tids(&sel, optarg) :
+			     cli_select_time(&sel, optarg))) {
+				rc = KFDTRACE_EXIT_USAGE;
+				goto out;
+			}
+			selecting = 1;
+			break;
+		case OPT_FAILED:
+			sel.failed = 1;
+			selecting = 1;
+			break;
 		case 'h':
 		case OPT_HELP:
 			kfdtrace_help_export(stdout);
-			return KFDTRACE_EXIT_OK;
+			goto out;
 		default:
 			kfdtrace_help_export(stderr);
-			return KFDTRACE_EXIT_USAGE;
+			rc = KFDTRACE_EXIT_USAGE;
+			goto out;
 		}
 	}
 	for (i = 0; i < NFORMATS; i++)
 		nsel += dest[i] != NULL;
-	if (optind + 1 != argc || !nsel) {
-		fprintf(stderr, "kfdtrace export: %s\n", !nsel ?
-			"give a format option (see --help)" :
-			"give exactly one trace file");
-		return KFDTRACE_EXIT_USAGE;
+	if (optind >= argc || !nsel) {
+		cli_err("%s", !nsel ? "give a format option (see --help)" :
+			"give a trace file");
+		rc = KFDTRACE_EXIT_USAGE;
+		goto out;
 	}
+	if (o.from > o.to) {
+		cli_err("--from is past --to");
+		rc = KFDTRACE_EXIT_USAGE;
+		goto out;
+	}
+	if ((selecting || o.format) && !dest[NFORMATS - 1]) {
+		cli_err("--from, --to, --time, --filter, --failed, --tid and "
+			"--format are --perfetto options");
+		rc = KFDTRACE_EXIT_USAGE;
+		goto out;
+	}
+	o.select = cli_select_active(&sel) ? &sel : NULL;
 	for (i = 0; i < NFORMATS; i++) {
 		int r;
 
 		if (!dest[i])
 			continue;
-		r = formats[i].run(argv[optind], dest[i], &o);
+		if (!formats[i].many && optind + 1 != argc) {
+			cli_err("--%s converts one trace file", formats[i].option);
+			r = KFDTRACE_EXIT_USAGE;
+		} else {
+			r = formats[i].run(argv + optind, (size_t)(argc - optind),
+					   dest[i], &o);
+		}
 		if (r > rc)
 			rc = r;
 	}
+out:
+	cli_select_release(&sel);
 	return rc;
 }

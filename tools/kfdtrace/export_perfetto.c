@@ -1,145 +1,53 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Chrome trace-event JSON for Perfetto and chrome://tracing.
- *
- * One object {"traceEvents":[...],"displayTimeUnit":"ns","otherData":{...}}
- * written in one pass, in sequence order:
- *  - "M" metadata names the process (the header's exe) and each thread
- *    (THREAD_NAME records);
- *  - every ioctl is a complete slice "X" on its thread, args = the decoded
- *    record (the same object as `kfdtrace dump --json`); API calls are "X"
- *    slices too and enclose the ioctls they caused, since both are timed
- *    on the same thread;
- *  - other syscalls and annotations are thread-scoped instants "i";
- *  - BO, queue and event lifetimes are async slices "b"/"e" (they overlap
- *    freely, which "X" slices on one track may not), one track group per
- *    GPU and heap; objects alive at the end close at the last timestamp
- *    with "leaked":true;
- *  - a counter "C" per GPU carries the live bytes of each heap.
- * Timestamps are CLOCK_MONOTONIC in microseconds with nanosecond decimals,
- * so the export lines up with other traces of the same boot.
+ * kfdtrace export --perfetto: the driver (export_perfetto.h). Each
+ * process of the run is read in sequence order on its own (the formats
+ * need no global time order: Perfetto sorts on import), its records are
+ * selected as `kfdtrace dump` selects them, and they become events:
+ *  - every ioctl and API call a slice on its thread (API calls enclose
+ *    the ioctls they caused, both timed on the same thread);
+ *  - other syscalls, annotations, fork and exec instants on the thread;
+ *  - doorbells' packets instants on a track per queue;
+ *  - BO, queue and event lifetimes, grouped per GPU and heap, and a
+ *    counter per GPU and heap of the live bytes.
+ * The object tracker sees every record, selected or not, so lifetimes
+ * and counters are true; only those that begin inside the --from/--to and
+ * --time window are shown (name, --tid and --failed selections choose
+ * calls, not objects). Objects alive at the end of the trace close at its
+ * last timestamp as leaked. Timestamps are CLOCK_MONOTONIC, one time base
+ * for every process of a host, so the export lines up with other traces
+ * of the same boot.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "cli_select.h"
 #include "commands.h"
-#include "report_objects.h"
-#include "kfdtrace/decode.h"
+#include "export_perfetto.h"
 #include "kfdtrace/packet_abi.h"
 #include "kfdtrace/packets.h"
-#include "kfdtrace/schema.h"
 
-/* Output is written in chunks of about this size. */
-#define PF_CHUNK (256 * 1024)
-
-/* Queue tracks named (more queues share the last one's name). */
-#define PF_MAX_QUEUE_TRACKS 256
-/* Queue tracks are threads of their own, numbered above any tid. */
-#define PF_QUEUE_TID_BASE 2000000000u
-
-struct pf {
-	FILE *out;
-	struct kt_strbuf sb;		/* pending output */
-	struct kfd_decode_opts dopts;
-	struct obj_tracker objs;
-	int32_t pid;
-	uint64_t last_ts;		/* latest time seen, for leaks */
-	uint64_t events;
-	int io_error;
-	/* Queues whose track is named (submit records), by track id. */
-	uint32_t queue_tracks[PF_MAX_QUEUE_TRACKS];
-	unsigned int nqueue_tracks;
+struct pf_ctx {
+	struct pf_sink *s;
+	struct pf_proc *p;
+	const struct kfdtrace_export_opts *o;
+	uint64_t t0;			/* --time counts from here */
 };
 
-static void
-pf_flush(struct pf *p)
+void
+pf_sink_flush(struct pf_sink *s)
 {
-	if (p->sb.len && !p->io_error &&
-	    fwrite(p->sb.data, 1, p->sb.len, p->out) != p->sb.len)
-		p->io_error = 1;
-	kt_strbuf_clear(&p->sb);
+	if (s->sb.len && !s->io_error &&
+	    fwrite(s->sb.data, 1, s->sb.len, s->out) != s->sb.len)
+		s->io_error = 1;
+	kt_strbuf_clear(&s->sb);
 }
 
-/* Microseconds with three decimals: ns precision without rounding. */
-static void
-put_us(struct kt_strbuf *sb, uint64_t ns)
-{
-	unsigned int frac = (unsigned int)(ns % 1000);
-	char dec[4] = { '.', (char)('0' + frac / 100),
-			(char)('0' + frac / 10 % 10), (char)('0' + frac % 10) };
-
-	kt_strbuf_put_u64(sb, ns / 1000);
-	kt_strbuf_append(sb, dec, 4);
-}
-
-static void
-put_str(struct kt_strbuf *sb, const char *s)
-{
-	kfd_json_escape(sb, s, strlen(s));
-}
-
-/* Start an event object up to and including its "ts". */
-static void
-ev_begin(struct pf *p, char ph, const char *cat, const char *name,
-	 uint32_t tid, uint64_t ts)
-{
-	struct kt_strbuf *sb = &p->sb;
-
-	if (p->events++)
-		kt_strbuf_append(sb, ",\n", 2);
-	kt_strbuf_append(sb, "{\"ph\":\"", 7);
-	kt_strbuf_putc(sb, ph);
-	kt_strbuf_putc(sb, '"');
-	if (cat) {
-		kt_strbuf_puts(sb, ",\"cat\":");
-		put_str(sb, cat);
-	}
-	kt_strbuf_puts(sb, ",\"name\":");
-	put_str(sb, name);
-	kt_strbuf_puts(sb, ",\"pid\":");
-	kt_strbuf_put_s64(sb, p->pid);
-	kt_strbuf_puts(sb, ",\"tid\":");
-	kt_strbuf_put_u64(sb, tid);
-	kt_strbuf_puts(sb, ",\"ts\":");
-	put_us(sb, ts);
-}
-
-static void
-ev_end(struct pf *p)
-{
-	kt_strbuf_putc(&p->sb, '}');
-	if (p->sb.len >= PF_CHUNK)
-		pf_flush(p);
-}
-
-static void
-metadata(struct pf *p, const char *what, uint32_t tid, const char *name)
-{
-	struct kt_strbuf *sb = &p->sb;
-
-	if (p->events++)
-		kt_strbuf_append(sb, ",\n", 2);
-	kt_strbuf_printf(sb, "{\"ph\":\"M\",\"name\":\"%s\",\"pid\":%d,"
-			 "\"tid\":%u,\"args\":{\"name\":", what, p->pid, tid);
-	put_str(sb, name);
-	kt_strbuf_putc(sb, '}');
-	ev_end(p);
-}
-
-/* The decoded record as "args". */
-static void
-args_decoded(struct pf *p, const struct kt_record *rec)
-{
-	kt_strbuf_puts(&p->sb, ",\"args\":");
-	kfd_decode_json(&p->sb, rec, &p->dopts);
-}
-
-/* The async track an object belongs to: one per GPU and heap (BOs). */
-static void
-object_track(const struct obj_change *c, const char **cat, char *name,
-	     size_t size)
+void
+pf_object_group(const struct obj_change *c, const char **cat, char *name,
+		size_t size)
 {
 	switch (c->kind) {
 	case OBJ_BO_NEW:
@@ -160,390 +68,340 @@ object_track(const struct obj_change *c, const char **cat, char *name,
 	}
 }
 
-/* A "b" (@begin) or "e" async event for an object's lifetime. */
-static void
-object_event(struct pf *p, const struct obj_change *c, int begin,
-	     uint32_t tid, uint64_t ts, int leaked)
+const char *
+pf_integrity_name(const struct pf_proc *p)
 {
-	struct kt_strbuf *sb = &p->sb;
-	const char *cat, *tn;
-	char name[64];
+	int rc = p->rp->read_rc;
 
-	object_track(c, &cat, name, sizeof(name));
-	ev_begin(p, begin ? 'b' : 'e', cat, name, tid, ts);
-	kt_strbuf_printf(sb, ",\"id\":\"0x%llx\",\"args\":{",
-			 (unsigned long long)c->val.seq);
-	switch (c->kind) {
-	case OBJ_BO_NEW:
-	case OBJ_BO_GONE:
-		kt_strbuf_printf(sb, "\"handle\":\"0x%llx\",\"gpu_id\":%u,"
-				 "\"heap\":\"%s\",\"size\":",
-				 (unsigned long long)c->key, c->val.gpu_id,
-				 obj_heap_names[c->val.kind]);
-		kfd_json_u64(sb, c->val.size);
-		break;
-	case OBJ_QUEUE_NEW:
-	case OBJ_QUEUE_GONE:
-		kt_strbuf_puts(sb, "\"queue_id\":");
-		kfd_json_u64(sb, c->key);
-		kt_strbuf_printf(sb, ",\"gpu_id\":%u,\"type\":", c->val.gpu_id);
-		tn = obj_queue_type_name(&p->objs, c->val.kind);
-		if (tn)
-			put_str(sb, tn);
-		else
-			kt_strbuf_put_u64(sb, c->val.kind);
-		break;
-	default:
-		kt_strbuf_puts(sb, "\"event_id\":");
-		kfd_json_u64(sb, c->key);
-		kt_strbuf_puts(sb, ",\"type\":");
-		tn = obj_event_type_name(&p->objs, c->val.kind);
-		if (tn)
-			put_str(sb, tn);
-		else
-			kt_strbuf_put_u64(sb, c->val.kind);
-		break;
-	}
-	kt_strbuf_printf(sb, ",\"created_seq\":%llu",
-			 (unsigned long long)c->val.seq);
-	if (leaked)
-		kt_strbuf_puts(sb, ",\"leaked\":true");
-	kt_strbuf_putc(sb, '}');
-	ev_end(p);
+	if (rc == -KT_ETRUNC || p->st.integrity == KT_INTEGRITY_TRUNCATED)
+		return "truncated";
+	if (rc == -KT_ECORRUPT || p->st.integrity == KT_INTEGRITY_CORRUPT)
+		return "corrupt";
+	if (rc < 0)
+		return "unreadable";
+	if (p->st.integrity == KT_INTEGRITY_DAMAGED)
+		return "damaged";
+	if (p->st.integrity == KT_INTEGRITY_INCOMPLETE)
+		return "incomplete";
+	if (p->st.integrity == KT_INTEGRITY_NO_END)
+		return "no-end";
+	return "ok";
 }
 
-/* The live bytes of every heap of @gpu_id, as one counter event. */
-static void
-memory_counter(struct pf *p, uint32_t gpu_id, uint64_t ts)
+static int
+in_window(const struct pf_ctx *c, const struct kt_record *rec)
 {
-	struct kt_strbuf *sb = &p->sb;
-	char name[48];
-	size_t i;
-	int n = 0;
+	const struct kfdtrace_export_opts *o = c->o;
 
-	snprintf(name, sizeof(name), "memory gpu 0x%x (bytes)", gpu_id);
-	ev_begin(p, 'C', NULL, name, (uint32_t)p->pid, ts);
-	kt_strbuf_puts(sb, ",\"args\":{");
-	for (i = 0; i < p->objs.nmem; i++) {
-		const struct obj_mem *m = &p->objs.mem[i];
-
-		if (m->gpu_id != gpu_id)
-			continue;
-		if (n++)
-			kt_strbuf_putc(sb, ',');
-		kt_strbuf_printf(sb, "\"%s\":", obj_heap_names[m->heap]);
-		kfd_json_u64(sb, m->live);
-	}
-	kt_strbuf_putc(sb, '}');
-	ev_end(p);
+	return rec->seq >= o->from && rec->seq <= o->to &&
+	       (!o->select || cli_select_in_time(o->select, rec->ts, c->t0));
 }
 
-static void
-ioctl_event(struct pf *p, const struct kt_record *rec)
+static int
+selected(const struct pf_ctx *c, const struct kt_record *rec)
 {
-	const struct kt_ioctl_rec *io = &rec->u.ioctl;
-	const struct kfd_ioctl_desc *desc;
+	return in_window(c, rec) &&
+	       (!c->o->select || cli_select_match(c->o->select, rec, c->t0));
+}
+
+/* Lifetimes and counters of what an ioctl created and destroyed. */
+static void
+object_changes(struct pf_ctx *c, const struct kt_record *rec,
+	       const struct kfd_ioctl_desc *desc, uint64_t end)
+{
+	struct pf_proc *p = c->p;
 	struct obj_change ch[OBJ_MAX_CHANGES];
+	int shown_window = in_window(c, rec);
 	unsigned int n, i;
-	char name[32];
-	uint64_t end = io->t_exit >= rec->ts ? io->t_exit : rec->ts;
 
-	desc = kfd_schema_lookup((enum kfd_file_kind)io->file_kind,
-				 io->request);
-	if (desc)
-		snprintf(name, sizeof(name), "%s", desc->name);
-	else
-		snprintf(name, sizeof(name), "ioctl 0x%08x", io->request);
-	ev_begin(p, 'X', io->ret < 0 ? "ioctl,failed" : "ioctl", name,
-		 rec->tid, rec->ts);
-	kt_strbuf_puts(&p->sb, ",\"dur\":");
-	put_us(&p->sb, end - rec->ts);
-	args_decoded(p, rec);
-	ev_end(p);
-	if (end > p->last_ts)
-		p->last_ts = end;
-
-	/* Objects change when the call returns. */
 	n = obj_tracker_ioctl(&p->objs, rec, desc, ch);
 	for (i = 0; i < n; i++) {
 		int is_new = ch[i].kind == OBJ_BO_NEW ||
 			     ch[i].kind == OBJ_QUEUE_NEW ||
 			     ch[i].kind == OBJ_EVENT_NEW;
 
-		object_event(p, &ch[i], is_new, rec->tid, end, 0);
+		if (is_new) {
+			if (!shown_window)
+				continue;
+			if (u64map_put(&p->shown, ch[i].val.seq, &ch[i].val))
+				p->objs.oom = 1;
+		} else if (!u64map_del(&p->shown, ch[i].val.seq, NULL)) {
+			continue;	/* its begin is outside the window */
+		}
+		c->s->ops->object(c->s, p, &ch[i], is_new, rec->tid, end, 0);
+	}
+	if (!shown_window)
+		return;
+	for (i = 0; i < n; i++)
 		if (ch[i].mem && (i + 1 == n || ch[i + 1].val.gpu_id !=
 						 ch[i].val.gpu_id))
-			memory_counter(p, ch[i].val.gpu_id, end);
-	}
+			c->s->ops->counter(c->s, p, ch[i].val.gpu_id, end);
 }
 
 static void
-api_event(struct pf *p, const struct kt_record *rec)
+ioctl_record(struct pf_ctx *c, const struct kt_record *rec)
 {
-	const struct kt_api_call_rec *a = &rec->u.api;
-	uint64_t end = a->t_exit >= rec->ts ? a->t_exit : rec->ts;
-	struct kt_strbuf *sb = &p->sb;
+	const struct kt_ioctl_rec *io = &rec->u.ioctl;
+	const struct kfd_ioctl_desc *desc;
+	struct pf_proc *p = c->p;
+	uint64_t end = io->t_exit >= rec->ts ? io->t_exit : rec->ts;
+	char name[32];
 
-	ev_begin(p, 'X', "api", a->name ? a->name : "api", rec->tid, rec->ts);
-	kt_strbuf_puts(sb, ",\"dur\":");
-	put_us(sb, end - rec->ts);
-	args_decoded(p, rec);
-	ev_end(p);
+	desc = kfd_schema_lookup((enum kfd_file_kind)io->file_kind,
+				 io->request);
+	if (!p->have_abi)
+		p->have_abi = cli_get_version(desc, io, &p->abi_major,
+					      &p->abi_minor);
 	if (end > p->last_ts)
 		p->last_ts = end;
+	if (selected(c, rec)) {
+		if (desc)
+			snprintf(name, sizeof(name), "%s", desc->name);
+		else
+			snprintf(name, sizeof(name), "ioctl 0x%08x",
+				 io->request);
+		c->s->ops->slice(c->s, p, rec,
+				 io->ret < 0 ? "ioctl,failed" : "ioctl", name,
+				 end, desc);
+		p->selected++;
+	}
+	/* Objects change when the call returns. */
+	object_changes(c, rec, desc, end);
 }
 
-static void
-instant_event(struct pf *p, const struct kt_record *rec, const char *cat,
-	      const char *name)
+static const char *
+submit_name(const struct kt_submit_rec *s)
 {
-	ev_begin(p, 'i', cat, name, rec->tid, rec->ts);
-	kt_strbuf_puts(&p->sb, ",\"s\":\"t\"");
-	args_decoded(p, rec);
-	ev_end(p);
-}
-
-/*
- * What a doorbell published, on its queue's track (one per queue): an
- * instant named by its first packet, the packets decoded in "args".
- */
-static void
-submit_event(struct pf *p, const struct kt_record *rec)
-{
-	const struct kt_submit_rec *s = &rec->u.submit;
 	const struct kfd_packet_desc *r = NULL;
-	uint32_t tid = PF_QUEUE_TID_BASE + (s->gpu_id & 0xffffu) * 1024u +
-		       (s->queue_id & 1023u);
-	char name[64];
-	unsigned int i;
 	size_t size;
 
-	for (i = 0; i < p->nqueue_tracks && p->queue_tracks[i] != tid; i++)
-		;
-	if (i == p->nqueue_tracks && i < PF_MAX_QUEUE_TRACKS) {
-		p->queue_tracks[p->nqueue_tracks++] = tid;
-		snprintf(name, sizeof(name), "queue %u gpu 0x%x (%s)", s->queue_id,
-			 s->gpu_id, kfd_engine_name(s->engine));
-		metadata(p, "thread_name", tid, name);
-	}
-	if (s->data && s->engine == KFD_ENGINE_AQL && s->len >= KFD_AQL_PACKET_SIZE)
+	if (s->data && s->engine == KFD_ENGINE_AQL &&
+	    s->len >= KFD_AQL_PACKET_SIZE)
 		r = kfd_aql_packet(s->data);
 	else if (s->data && s->engine == KFD_ENGINE_SDMA)
 		r = kfd_sdma_packet(s->data, s->len, &size);
-	ev_begin(p, 'i', "submit", r ? r->name : "submit", tid, rec->ts);
-	kt_strbuf_puts(&p->sb, ",\"s\":\"t\"");
-	args_decoded(p, rec);
-	ev_end(p);
+	return r ? r->name : "submit";
 }
 
 static int
 pf_emit(void *ctx, const struct kt_record *rec)
 {
-	struct pf *p = ctx;
+	struct pf_ctx *c = ctx;
+	struct pf_proc *p = c->p;
+	struct pf_sink *s = c->s;
+	const char *name;
 	char text[64];
+	uint64_t end;
 
 	if (rec->ts > p->last_ts && rec->type != KT_REC_END)
 		p->last_ts = rec->ts;
+	if (rec->type == KT_REC_IOCTL) {
+		ioctl_record(c, rec);
+		goto out;
+	}
+	/* Thread names name tracks: kept whatever the selection. */
+	if (rec->type == KT_REC_THREAD_NAME) {
+		s->ops->thread_name(s, p, rec->tid, rec->u.thread_name.name ?
+				    rec->u.thread_name.name : "");
+		goto out;
+	}
+	if (rec->type == KT_REC_END || rec->type == KT_REC_MEMORY ||
+	    !selected(c, rec))
+		goto out;	/* memory: what the next submit references */
+	p->selected++;
 	switch (rec->type) {
-	case KT_REC_IOCTL:
-		ioctl_event(p, rec);
-		break;
 	case KT_REC_API_CALL:
-		api_event(p, rec);
-		break;
-	case KT_REC_THREAD_NAME:
-		metadata(p, "thread_name", rec->tid,
-			 rec->u.thread_name.name ? rec->u.thread_name.name : "");
+		end = rec->u.api.t_exit >= rec->ts ? rec->u.api.t_exit : rec->ts;
+		if (end > p->last_ts)
+			p->last_ts = end;
+		s->ops->slice(s, p, rec, "api",
+			      rec->u.api.name ? rec->u.api.name : "api", end,
+			      NULL);
 		break;
 	case KT_REC_ANNOTATION:
 		/* The text names the marker; long text stays in args. */
-		snprintf(text, sizeof(text), "%s",
-			 rec->u.annotation.text ? rec->u.annotation.text : "");
-		instant_event(p, rec, "annotation", text);
+		snprintf(text, sizeof(text), "%s", rec->u.annotation.text ?
+			 rec->u.annotation.text : "");
+		s->ops->instant(s, p, rec, "annotation", text);
 		break;
 	case KT_REC_FORK:
 	case KT_REC_EXEC:
-		instant_event(p, rec, "process", kt_rec_type_name(rec->type));
-		break;
-	case KT_REC_END:
+		s->ops->instant(s, p, rec, "process",
+				kt_rec_type_name(rec->type));
 		break;
 	case KT_REC_SUBMIT:
-		submit_event(p, rec);
-		break;
-	case KT_REC_MEMORY:
-		/* What the next submit references: in its arguments' dump. */
+		s->ops->submit(s, p, rec, submit_name(&rec->u.submit));
 		break;
 	default:
-		instant_event(p, rec, "syscall",
-			      kt_rec_type_name(rec->type) ?
-			      kt_rec_type_name(rec->type) : "record");
+		name = kt_rec_type_name(rec->type);
+		s->ops->instant(s, p, rec, "syscall", name ? name : "record");
 		break;
 	}
-	if (p->sb.failed || p->objs.oom)
+out:
+	pf_sink_maybe_flush(s);
+	if (s->sb.failed || s->failed || p->objs.oom)
 		return -1;
-	return p->io_error ? -1 : 0;
+	return s->io_error ? -1 : 0;
 }
 
-/* Close the lifetimes of every object still alive at the end. */
+/* Close the lifetimes of every shown object still alive at the end. */
 static void
-close_leaks(struct pf *p, struct u64map *map, enum obj_change_kind kind)
+close_leaks(struct pf_ctx *c, struct u64map *map, enum obj_change_kind kind)
 {
 	struct u64map_slot **sorted = u64map_sorted(map);
-	struct obj_change c;
+	struct pf_proc *p = c->p;
+	struct obj_change ch;
 	size_t i;
 
 	for (i = 0; sorted && i < map->n; i++) {
-		c.kind = kind;
-		c.key = sorted[i]->key;
-		c.val = sorted[i]->val;
-		c.mem = NULL;
-		object_event(p, &c, 0, (uint32_t)p->pid, p->last_ts, 1);
+		ch.kind = kind;
+		ch.key = sorted[i]->key;
+		ch.val = sorted[i]->val;
+		ch.mem = NULL;
+		if (!u64map_get(&p->shown, ch.val.seq))
+			continue;
+		c->s->ops->object(c->s, p, &ch, 0, (uint32_t)p->pid,
+				  p->last_ts, 1);
 	}
 	if (map->n && !sorted)
-		p->sb.failed = 1;
+		c->s->failed = 1;
 	free(sorted);
 }
 
-static const char *
-integrity_name(const struct kt_reader_status *st, int rc)
-{
-	if (rc == -KT_ETRUNC || st->integrity == KT_INTEGRITY_TRUNCATED)
-		return "truncated";
-	if (rc == -KT_ECORRUPT || st->integrity == KT_INTEGRITY_CORRUPT)
-		return "corrupt";
-	if (rc < 0)
-		return "unreadable";
-	if (st->integrity == KT_INTEGRITY_DAMAGED)
-		return "damaged";
-	if (st->integrity == KT_INTEGRITY_INCOMPLETE)
-		return "incomplete";
-	if (st->integrity == KT_INTEGRITY_NO_END)
-		return "no-end";
-	return "ok";
-}
-
-static void
-other_data(struct pf *p, const struct kt_header *h,
-	   const struct kt_reader_status *st, int rc)
-{
-	struct kt_strbuf *sb = &p->sb;
-
-	kt_strbuf_puts(sb, "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{"
-		       "\"clock\":\"CLOCK_MONOTONIC\",\"producer\":");
-	put_str(sb, h->producer);
-	kt_strbuf_puts(sb, ",\"producer_version\":");
-	put_str(sb, h->producer_version);
-	kt_strbuf_puts(sb, ",\"host\":");
-	put_str(sb, h->host);
-	kt_strbuf_puts(sb, ",\"kernel\":");
-	put_str(sb, h->kernel_release);
-	if (h->kfd_major || h->kfd_minor)
-		kt_strbuf_printf(sb, ",\"kfd_abi\":\"%u.%u\"", h->kfd_major,
-				 h->kfd_minor);
-	else
-		kt_strbuf_puts(sb, ",\"kfd_abi\":null");
-	kt_strbuf_printf(sb, ",\"pid\":%d,\"exe\":", h->pid);
-	put_str(sb, h->exe);
-	kt_strbuf_puts(sb, ",\"start_monotonic_ns\":");
-	kfd_json_u64(sb, h->start_monotonic);
-	kt_strbuf_puts(sb, ",\"start_realtime_ns\":");
-	kfd_json_u64(sb, h->start_realtime);
-	kt_strbuf_printf(sb, ",\"simulated\":%s,\"records\":%llu,"
-			 "\"integrity\":\"%s\"}}\n",
-			 (h->flags & KT_HDR_SIMULATED) ? "true" : "false",
-			 (unsigned long long)st->records,
-			 integrity_name(st, rc));
-}
-
-/*
- * Write every record of @r as trace events to @out. The JSON is complete
- * and valid even for a damaged trace: it covers the records before the
- * damage, and otherData says how reading ended (*read_rc is the last
- * kt_reader_next() result). Return: 0, -ENOMEM or -EIO.
- */
+/* One process's records as events. Return: 0, or -1 (memory, I/O). */
 static int
-export_perfetto(struct kt_reader *r, FILE *out, size_t window, int *read_rc)
+export_proc(struct pf_ctx *c)
 {
-	const struct kt_header *h = kt_reader_header(r);
-	struct kt_reader_status st;
+	struct pf_proc *p = c->p;
+	struct kt_reader *r = p->rp->r;
 	struct cli_reorder ro;
 	struct kt_record rec;
-	const char *exe;
-	struct pf p;
 	int rc, err = 0;
 
-	memset(&p, 0, sizeof(p));
-	p.out = out;
-	p.pid = h->pid;
-	p.dopts.start_ns = h->start_monotonic;
-	kt_strbuf_init(&p.sb);
-	obj_tracker_init(&p.objs);
-
-	kt_strbuf_puts(&p.sb, "{\"traceEvents\":[\n");
-	exe = strrchr(h->exe, '/');
-	exe = exe ? exe + 1 : h->exe;
-	metadata(&p, "process_name", (uint32_t)h->pid,
-		 exe[0] ? exe : "traced process");
-
-	cli_reorder_init(&ro, window ? window : CLI_REORDER_WINDOW, 0,
-			 pf_emit, &p);
+	c->s->ops->process(c->s, p);
+	cli_reorder_init(&ro, c->o->window ? c->o->window : CLI_REORDER_WINDOW,
+			 0, pf_emit, c);
 	while ((rc = kt_reader_next(r, &rec)) == 1)
 		if (cli_reorder_push(&ro, &rec))
 			break;
 	if (rc == 1 || cli_reorder_flush(&ro))
-		err = p.io_error ? -EIO : -ENOMEM;
+		err = -1;
 	cli_reorder_free(&ro);
-	*read_rc = rc == 1 ? 0 : rc;
-
+	p->rp->read_rc = rc == 1 ? 0 : rc;
+	kt_reader_get_status(r, &p->st);
 	if (!err) {
-		close_leaks(&p, &p.objs.bos, OBJ_BO_GONE);
-		close_leaks(&p, &p.objs.queues, OBJ_QUEUE_GONE);
-		close_leaks(&p, &p.objs.events, OBJ_EVENT_GONE);
-		kt_reader_get_status(r, &st);
-		other_data(&p, h, &st, *read_rc);
-		if (p.sb.failed)
-			err = -ENOMEM;
-		pf_flush(&p);
-		if (!err && (p.io_error || fflush(out) != 0))
-			err = -EIO;
+		close_leaks(c, &p->objs.bos, OBJ_BO_GONE);
+		close_leaks(c, &p->objs.queues, OBJ_QUEUE_GONE);
+		close_leaks(c, &p->objs.events, OBJ_EVENT_GONE);
 	}
-	kt_strbuf_release(&p.sb);
-	obj_tracker_release(&p.objs);
-	return err;
+	if (c->s->sb.failed || c->s->failed || p->objs.oom)
+		err = -1;
+	return err || c->s->io_error ? -1 : 0;
+}
+
+static int
+ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), m = strlen(tail);
+
+	return n >= m && strcmp(s + n - m, tail) == 0;
+}
+
+/* --format, else the file name: .pftrace (and Perfetto's other names)
+ * is the protobuf format, anything else JSON. Return: 1 for protobuf. */
+static int
+want_proto(const char *dest, const char *format)
+{
+	if (format)
+		return strcmp(format, "proto") == 0;
+	return ends_with(dest, ".pftrace") || ends_with(dest, ".perfetto-trace") ||
+	       ends_with(dest, ".pb");
 }
 
 int
-kfdtrace_export_perfetto(const char *trace, const char *dest,
-			 const struct kfdtrace_export_opts *o)
+kfdtrace_export_perfetto(char *const *traces, size_t ntraces,
+			 const char *dest, const struct kfdtrace_export_opts *o)
 {
-	struct kt_reader *r;
-	FILE *out = stdout;
-	int rc, read_rc = 0, status;
+	struct pf_sink s = { 0 };
+	struct pf_proc *procs = NULL;
+	struct cli_run run = { 0 };
+	struct cli_out out;
+	struct pf_ctx c = { .s = &s, .o = o };
+	const char *exe;
+	size_t i;
+	int err = 0, status;
 
-	if (cli_open(trace, &r))
+	if (cli_run_open(&run, traces, ntraces, "export"))
 		return KFDTRACE_EXIT_ERROR;
-	if (strcmp(dest, "-") != 0) {
-		out = fopen(dest, "w");
-		if (!out) {
-			fprintf(stderr, "kfdtrace: %s: %s\n", dest,
-				strerror(errno));
-			kt_reader_close(r);
-			return KFDTRACE_EXIT_ERROR;
-		}
+	if (cli_out_open(&out, dest, o->force)) {
+		cli_run_close(&run);
+		return KFDTRACE_EXIT_ERROR;
 	}
-	rc = export_perfetto(r, out, 0, &read_rc);
-	if (out != stdout && fclose(out) != 0 && !rc)
-		rc = -EIO;
-	if (rc) {
-		fprintf(stderr, "kfdtrace: %s: %s\n", dest,
-			rc == -ENOMEM ? "out of memory" : "write error");
+	procs = calloc(run.n, sizeof(*procs));
+	if (!procs) {
+		cli_err("out of memory");
+		cli_out_commit(&out, 0);
+		cli_run_close(&run);
+		return KFDTRACE_EXIT_ERROR;
+	}
+	s.ops = want_proto(dest, o->format) ? &pf_proto_ops : &pf_json_ops;
+	s.out = out.f;
+	kt_strbuf_init(&s.sb);
+	c.t0 = UINT64_MAX;
+	for (i = 0; i < run.n; i++) {
+		struct pf_proc *p = &procs[i];
+		const struct kt_header *h = run.p[i].hdr;
+
+		p->rp = &run.p[i];
+		p->idx = (unsigned int)i;
+		p->pid = h->pid;
+		for (size_t k = 0; k < i; k++)
+			p->gen += procs[k].pid == p->pid;
+		exe = strrchr(h->exe, '/');
+		exe = exe ? exe + 1 : h->exe;
+		p->name = exe[0] ? exe : "traced process";
+		p->dopts.start_ns = h->start_monotonic;
+		p->abi_major = h->kfd_major;
+		p->abi_minor = h->kfd_minor;
+		p->have_abi = h->kfd_major || h->kfd_minor;
+		obj_tracker_init(&p->objs);
+		u64map_init(&p->shown);
+		if (h->start_monotonic < c.t0)
+			c.t0 = h->start_monotonic;
+	}
+	s.ops->begin(&s, procs, run.n, c.t0);
+	err = s.failed ? -1 : 0;
+	for (i = 0; i < run.n && !err; i++) {
+		c.p = &procs[i];
+		err = export_proc(&c);
+	}
+	if (!err) {
+		s.ops->end(&s, procs, run.n);
+		pf_sink_flush(&s);
+		if (s.sb.failed || s.failed)
+			err = -1;
+	}
+	if (err && !s.io_error)
+		cli_err("%s: out of memory", dest);
+	if (cli_out_commit(&out, !err && !s.io_error) || err || s.io_error) {
+		if (s.io_error && !err)
+			cli_err("%s: write error", dest);
 		status = KFDTRACE_EXIT_ERROR;
 	} else {
-		status = cli_finish(trace, r, read_rc);
+		status = cli_run_finish(&run);
 		if (o->verbose)
-			fprintf(stderr, "kfdtrace: wrote trace events %s\n",
-				dest);
+			cli_err("wrote %s (%zu process%s, %s)", dest, run.n,
+				run.n == 1 ? "" : "es",
+				s.ops == &pf_proto_ops ? "Perfetto protobuf" :
+				"trace-event JSON");
 	}
-	kt_reader_close(r);
+	s.ops->release(&s, procs, run.n);
+	for (i = 0; i < run.n; i++) {
+		obj_tracker_release(&procs[i].objs);
+		u64map_free(&procs[i].shown);
+	}
+	free(procs);
+	kt_strbuf_release(&s.sb);
+	cli_run_close(&run);
 	return status;
 }
