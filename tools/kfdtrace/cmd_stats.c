@@ -9,12 +9,14 @@
  * sequence order (see cli_reorder) so that a handle freed and reused by two
  * threads is attributed correctly.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "commands.h"
+#include "run.h"
 #include "report_objects.h"
 #include "stats_submit.h"
 #include "kfdtrace/topology.h"
@@ -78,6 +80,7 @@ struct stats {
 	struct kt_topo topo;	/* from the first TOPOLOGY record */
 	int have_topo;
 	struct sub_stats subs;	/* submit records, per queue */
+	int run_only;		/* the whole run's: ioctls and errors only */
 	int oom;
 };
 
@@ -342,7 +345,8 @@ stats_emit(void *ctx, const struct kt_record *rec)
 		return s->oom ? -1 : 0;
 	}
 	if (rec->type != KT_REC_IOCTL) {
-		obj_tracker_record(&s->objs, rec);
+		if (!s->run_only)
+			obj_tracker_record(&s->objs, rec);
 		return s->objs.oom ? -1 : 0;
 	}
 	desc = kfd_schema_lookup((enum kfd_file_kind)rec->u.ioctl.file_kind,
@@ -352,6 +356,9 @@ stats_emit(void *ctx, const struct kt_record *rec)
 	if (rec->u.ioctl.ret < 0 &&
 	    errno_add(&s->errnos, &s->nerrnos, rec->u.ioctl.err))
 		s->oom = 1;
+	/* Handles and ids mean something only within their process. */
+	if (s->run_only)
+		return s->oom ? -1 : 0;
 	if (s->by_thread) {
 		g = set_get(s, &s->threads, rec->tid);
 		if (!g || group_add(s, g, rec, desc))
@@ -839,17 +846,15 @@ json_groups(struct kt_strbuf *sb, int *first, struct stats *s,
 	}
 }
 
-static int
-report_json(struct stats *s, struct ioctl_stat **v)
+static void
+report_json_sb(struct kt_strbuf *out, struct stats *s, struct ioctl_stat **v)
 {
+#define sb (*out)
 	struct obj_tracker *t = &s->objs;
 	struct u64map_slot **sorted;
-	struct kt_strbuf sb;
 	int first = 1, f2, f3;
 	size_t i;
-	int rc;
 
-	kt_strbuf_init(&sb);
 	kt_strbuf_putc(&sb, '{');
 	json_num(&sb, &first, "records", s->records);
 	json_num(&sb, &first, "ioctls", s->all.ioctls);
@@ -924,13 +929,8 @@ report_json(struct stats *s, struct ioctl_stat **v)
 		sub_stats_json(&s->subs, &sb);
 	}
 	json_groups(&sb, &first, s, v);
-	kt_strbuf_append(&sb, "}\n", 2);
-
-	rc = sb.failed ? -1 : 0;
-	if (!rc && fwrite(sb.data, 1, sb.len, stdout) != sb.len)
-		rc = -1;
-	kt_strbuf_release(&sb);
-	return rc;
+	kt_strbuf_putc(&sb, '}');
+#undef sb
 }
 
 static void
@@ -949,6 +949,167 @@ stats_free(struct stats *s)
 	sub_stats_free(&s->subs);
 }
 
+static int
+stats_init(struct stats *s, const struct stats *like)
+{
+	memset(s, 0, sizeof(*s));
+	s->by_thread = like->by_thread;
+	s->by_gpu = like->by_gpu;
+	s->rows = kfd_schema_rows(&s->nrows);
+	obj_tracker_init(&s->objs);
+	u64map_init(&s->threads.index);
+	u64map_init(&s->gpus.index);
+	return group_init(&s->all, s, 0);
+}
+
+/* One process's records go to its own stats and to the run's. */
+struct stats_pair {
+	struct stats *proc, *run;
+};
+
+static int
+stats_pair_emit(void *ctx, const struct kt_record *rec)
+{
+	struct stats_pair *p = ctx;
+
+	if (stats_emit(p->proc, rec))
+		return -1;
+	return p->run ? stats_emit(p->run, rec) : 0;
+}
+
+/* Read one process's file. Return: the reader's last result, or -ENOMEM. */
+static int
+stats_read(struct cli_run_proc *p, size_t window, struct stats *s,
+	   struct stats *run)
+{
+	struct stats_pair pair = { s, run };
+	struct cli_progress prog;
+	struct cli_reorder ro;
+	struct kt_record rec;
+	uint64_t n = 0;
+	int rc;
+
+	cli_progress_start(&prog, p->label, 0);
+	cli_reorder_init(&ro, window, 0, stats_pair_emit, &pair);
+	while ((rc = kt_reader_next(p->r, &rec)) == 1) {
+		cli_progress_update(&prog, ++n);
+		if (cli_reorder_push(&ro, &rec)) {
+			rc = -ENOMEM;
+			break;
+		}
+	}
+	if (rc != -ENOMEM && cli_reorder_flush(&ro))
+		rc = -ENOMEM;
+	cli_reorder_free(&ro);
+	cli_progress_end(&prog);
+	if (rc != -ENOMEM)
+		p->read_rc = rc;
+	obj_tracker_sort_mem(&s->objs);
+	return rc;
+}
+
+/* The whole run's text section: totals, the per-ioctl table, errors and
+ * one line per process. */
+static void
+report_run_text(struct stats *run, struct ioctl_stat **v,
+		const struct cli_run *cr, struct stats *procs)
+{
+	char buf[32];
+	size_t i;
+
+	printf("== run: %zu processes", cr->n);
+	if (cr->nhosts > 1)
+		printf(" on %zu hosts", cr->nhosts);
+	printf("\n");
+	printf("records: %llu, ioctls: %llu, failed: %llu\n\n",
+	       (unsigned long long)run->records,
+	       (unsigned long long)run->all.ioctls,
+	       (unsigned long long)run->all.failed);
+	print_table(run, &run->all, v, "");
+	printf("\nerrors:");
+	if (!run->nerrnos)
+		printf(" none");
+	printf("\n");
+	sort_any(run->errnos, run->nerrnos, sizeof(*run->errnos), cmp_errno);
+	for (i = 0; i < run->nerrnos; i++)
+		printf("  %-16s %llu\n",
+		       errno_label(run->errnos[i].err, buf, sizeof(buf)),
+		       (unsigned long long)run->errnos[i].count);
+	printf("\nprocesses:\n");
+	for (i = 0; i < cr->n; i++) {
+		const struct obj_tracker *t = &procs[i].objs;
+
+		printf("  %*s%-*s ioctls %llu, failed %llu, alive at end: "
+		       "%zu BOs, %zu queues, %zu events\n",
+		       (int)(2 * cr->p[i].depth), "",
+		       24 - (int)(2 * cr->p[i].depth), cr->p[i].label,
+		       (unsigned long long)procs[i].all.ioctls,
+		       (unsigned long long)procs[i].all.failed,
+		       t->bos.n, t->queues.n, t->events.n);
+	}
+}
+
+/* Every process, then the run (several files). */
+static int
+stats_run(struct cli_run *cr, size_t window, int json, struct stats *like,
+	  struct ioctl_stat **v)
+{
+	struct stats run, *procs = calloc(cr->n, sizeof(*procs));
+	struct kt_strbuf sb;
+	size_t i, n = 0;
+	int rc = -1;
+
+	kt_strbuf_init(&sb);
+	if (!procs || stats_init(&run, like))
+		goto out;
+	run.run_only = 1;
+	if (json)
+		kt_strbuf_append(&sb, "{\"processes\":[", 14);
+	for (i = 0; i < cr->n; i++, n++) {
+		if (stats_init(&procs[i], like) ||
+		    stats_read(&cr->p[i], window, &procs[i], &run) == -ENOMEM)
+			goto out;
+		if (json) {
+			if (i)
+				kt_strbuf_putc(&sb, ',');
+			kt_strbuf_printf(&sb, "{\"label\":");
+			kfd_json_escape(&sb, cr->p[i].label,
+					strlen(cr->p[i].label));
+			kt_strbuf_printf(&sb, ",\"file\":");
+			kfd_json_escape(&sb, cr->p[i].path,
+					strlen(cr->p[i].path));
+			kt_strbuf_printf(&sb, ",\"pid\":%d,\"parent\":%d,"
+					 "\"stats\":", (int)cr->p[i].hdr->pid,
+					 cr->p[i].parent);
+			report_json_sb(&sb, &procs[i], v);
+			kt_strbuf_putc(&sb, '}');
+		} else {
+			printf("== process %s: %s\n", cr->p[i].label,
+			       cr->p[i].path);
+			report_text(&procs[i], v);
+			printf("\n");
+		}
+	}
+	if (json) {
+		kt_strbuf_printf(&sb, "],\"run\":{\"processes\":%zu,"
+				 "\"stats\":", cr->n);
+		report_json_sb(&sb, &run, v);
+		kt_strbuf_append(&sb, "}}\n", 3);
+		if (sb.failed || fwrite(sb.data, 1, sb.len, stdout) != sb.len)
+			goto out;
+	} else {
+		report_run_text(&run, v, cr, procs);
+	}
+	rc = 0;
+out:
+	for (i = 0; i < n; i++)
+		stats_free(&procs[i]);
+	free(procs);
+	stats_free(&run);
+	kt_strbuf_release(&sb);
+	return rc;
+}
+
 int
 kfdtrace_cmd_stats(int argc, char **argv)
 {
@@ -961,12 +1122,9 @@ kfdtrace_cmd_stats(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ioctl_stat **v = NULL;
-	struct cli_reorder ro;
-	struct kt_reader *r = NULL;
-	struct kt_record rec;
+	struct cli_run run = { 0 };
 	struct stats s;
 	uint64_t window = CLI_REORDER_WINDOW;
-	const char *path;
 	int opt, json = 0, rc, status = KFDTRACE_EXIT_USAGE;
 
 	if (cli_help_requested(argc, argv)) {
@@ -998,58 +1156,52 @@ kfdtrace_cmd_stats(int argc, char **argv)
 			return KFDTRACE_EXIT_USAGE;
 		}
 	}
-	if (optind != argc - 1) {
-		cli_err("expected one trace file (see 'kfdtrace stats --help')");
+	if (optind >= argc) {
+		cli_err("expected a trace file (see 'kfdtrace stats --help')");
 		return KFDTRACE_EXIT_USAGE;
 	}
-	path = argv[optind];
 
 	status = KFDTRACE_EXIT_ERROR;
-	s.rows = kfd_schema_rows(&s.nrows);
-	obj_tracker_init(&s.objs);
-	u64map_init(&s.threads.index);
-	u64map_init(&s.gpus.index);
-	if (group_init(&s.all, &s, 0))
+	if (stats_init(&s, &s))
 		goto oom;
-
-	if (cli_open(path, &r))
+	if (cli_run_open(&run, argv + optind, (size_t)(argc - optind), "stats"))
 		goto out;
-	cli_reorder_init(&ro, (size_t)window, 0, stats_emit, &s);
-	while ((rc = kt_reader_next(r, &rec)) == 1) {
-		if (cli_reorder_push(&ro, &rec)) {
-			cli_reorder_free(&ro);
-			goto oom;
-		}
-	}
-	if (cli_reorder_flush(&ro)) {
-		cli_reorder_free(&ro);
-		goto oom;
-	}
-	cli_reorder_free(&ro);
-
 	v = malloc((s.nrows + MAX_UNKNOWN_KINDS) * sizeof(*v));
 	if (!v)
 		goto oom;
-	obj_tracker_sort_mem(&s.objs);
-	if (json) {
-		if (report_json(&s, v))
+	if (run.n > 1) {
+		if (stats_run(&run, (size_t)window, json, &s, v))
 			goto oom;
 	} else {
-		report_text(&s, v);
+		if (stats_read(&run.p[0], (size_t)window, &s, NULL) == -ENOMEM)
+			goto oom;
+		if (json) {
+			struct kt_strbuf sb;
+
+			kt_strbuf_init(&sb);
+			report_json_sb(&sb, &s, v);
+			kt_strbuf_putc(&sb, '\n');
+			rc = sb.failed || fwrite(sb.data, 1, sb.len, stdout) !=
+					  sb.len;
+			kt_strbuf_release(&sb);
+			if (rc)
+				goto oom;
+		} else {
+			report_text(&s, v);
+		}
 	}
 	if (fflush(stdout) != 0) {
 		cli_err("write error");
 		goto out;
 	}
-	status = cli_finish(path, r, rc);
+	status = cli_run_finish(&run);
 	goto out;
 
 oom:
 	cli_err("out of memory");
 out:
 	free(v);
-	if (r)
-		kt_reader_close(r);
+	cli_run_close(&run);
 	stats_free(&s);
 	return status;
 }
