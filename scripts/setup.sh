@@ -22,6 +22,8 @@ packages=(
 	hipcc libamdhip64-dev
 	# tools the tests use
 	zstd kmod libxml2-utils chromium
+	# the Perfetto protobuf export (protobuf-c) and its test (protoc --decode)
+	libprotobuf-c-dev protobuf-c-compiler protobuf-compiler
 	# CI hardening runs (scripts/ci-*.sh)
 	valgrind gcovr
 )
