@@ -158,11 +158,13 @@ int
 cli_select_active(const struct cli_select *s)
 {
 	return s->in.active || s->out.active || s->failed || s->ntids ||
-	       s->timed;
+	       s->npids || s->timed;
 }
 
-int
-cli_select_tids(struct cli_select *s, const char *list)
+/* A list of ids: N[,N...] into @ids (at most CLI_SELECT_MAX_TIDS). */
+static int
+select_ids(uint32_t *ids, unsigned int *n, const char *list, const char *opt,
+	   const char *what)
 {
 	const char *p = list;
 	char *end;
@@ -171,16 +173,38 @@ cli_select_tids(struct cli_select *s, const char *list)
 		unsigned long v = strtoul(p, &end, 10);
 
 		if (end == p || v > UINT32_MAX || (*end && *end != ',') ||
-		    s->ntids == CLI_SELECT_MAX_TIDS) {
-			cli_err("--tid takes thread ids separated by commas "
-				"(at most %d), not '%s'", CLI_SELECT_MAX_TIDS,
-				list);
+		    *n == CLI_SELECT_MAX_TIDS) {
+			cli_err("%s takes %s separated by commas (at most %d), "
+				"not '%s'", opt, what, CLI_SELECT_MAX_TIDS, list);
 			return -1;
 		}
-		s->tids[s->ntids++] = (uint32_t)v;
+		ids[(*n)++] = (uint32_t)v;
 		p = *end ? end + 1 : end;
 	}
 	return 0;
+}
+
+int
+cli_select_tids(struct cli_select *s, const char *list)
+{
+	return select_ids(s->tids, &s->ntids, list, "--tid", "thread ids");
+}
+
+int
+cli_select_pids(struct cli_select *s, const char *list)
+{
+	return select_ids(s->pids, &s->npids, list, "--pid", "process ids");
+}
+
+int
+cli_select_pid(const struct cli_select *s, int pid)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->npids; i++)
+		if (s->pids[i] == (uint32_t)pid)
+			return 1;
+	return s->npids == 0;
 }
 
 int

@@ -30,6 +30,8 @@ struct cli_select {
 	int failed;			/* --failed */
 	uint32_t tids[CLI_SELECT_MAX_TIDS];	/* --tid */
 	unsigned int ntids;
+	uint32_t pids[CLI_SELECT_MAX_TIDS];	/* --pid: whole files of a run */
+	unsigned int npids;
 	int timed;			/* --time A..B */
 	uint64_t t0, t1;		/* ns since the trace's start */
 };
@@ -45,6 +47,15 @@ int cli_select_filter(struct cli_select *s, const char *list);
 
 /* cli_select_tids() - add a --tid list (N[,N...]). Return: 0, or -1 (said). */
 int cli_select_tids(struct cli_select *s, const char *list);
+
+/* cli_select_pids() - add a --pid list (N[,N...]). Return: 0, or -1 (said). */
+int cli_select_pids(struct cli_select *s, const char *list);
+
+/*
+ * cli_select_pid() - whether the records of process @pid (a run's file:
+ * its header's pid) are selected: always, without --pid.
+ */
+int cli_select_pid(const struct cli_select *s, int pid);
 
 /*
  * cli_select_time() - set --time A..B, seconds since the trace's start

@@ -3,6 +3,7 @@
  * kfdtrace dump: print records as text lines or JSON Lines, in sequence
  * order.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "cli.h"
 #include "cli_select.h"
 #include "commands.h"
+#include "run.h"
 #include "kfdtrace/decode.h"
 #include "kfdtrace/schema.h"
 
@@ -26,18 +28,24 @@ struct dump {
 	uint64_t from, to;
 	int write_error;
 	uint64_t printed;
+	int pid;			/* several files: the record's process */
 };
 
 void
 kfdtrace_help_dump(FILE *out)
 {
 	fprintf(out,
-		"Usage: kfdtrace dump FILE [--json] [--from SEQ] [--to SEQ]\n"
+		"Usage: kfdtrace dump FILE|DIR... [--json] [--from SEQ] [--to SEQ]\n"
 		"                     [--filter [!]NAME,...] [--failed] [--tid N,...]\n"
+		"                     [--pid N,...]\n"
 		"                     [--time A..B] [--seq] [--durations]\n"
 		"                     [--max-elems N] [--window N]\n"
 		"\n"
-		"Print one line per record, in sequence-number order.\n"
+		"Print one line per record, in sequence-number order. Several files,\n"
+		"or a directory, are one run: their records merged in time order,\n"
+		"each line led by its process id (JSON: a \"pid\" member), times\n"
+		"from the run's start; --from/--to then apply to each file's own\n"
+		"sequence numbers.\n"
 		"\n"
 		"Options:\n"
 		"  --json            JSON Lines: one object per record\n"
@@ -52,6 +60,7 @@ kfdtrace_help_dump(FILE *out)
 		"                    those out (alone: everything else)\n"
 		"  --failed          only calls that failed (strace -Z)\n"
 		"  --tid LIST        only the records of these threads\n"
+		"  --pid LIST        only the records of these processes (a run's files)\n"
 		"  --time A..B       only records between A and B seconds after the\n"
 		"                    trace's start (A.. and ..B: no bound there)\n"
 		"  --seq             start text lines with '#SEQ'\n"
@@ -136,10 +145,29 @@ dump_emit(void *ctx, const struct kt_record *rec)
 	    !cli_select_match(&dp->filter, rec, dp->opts.start_ns))
 		return 0;
 	rec = cut_argv(rec, &cut, &buf);
-	if (dp->json)
+	/* A run's lines say their process, as strace -f does. */
+	if (dp->json && dp->pid) {
+		char pid[24];
+		int n = snprintf(pid, sizeof(pid), "{\"pid\":%d,", dp->pid);
+		size_t at = dp->out.len;
+
 		kfd_decode_json(&dp->out, rec, &dp->opts);
-	else
+		/* The object's '{' becomes {"pid":N, */
+		if (!dp->out.failed && dp->out.len > at + 1 &&
+		    !kt_strbuf_reserve(&dp->out, (size_t)n - 1)) {
+			memmove(dp->out.data + at + n, dp->out.data + at + 1,
+				dp->out.len - at - 1);
+			memcpy(dp->out.data + at, pid, (size_t)n);
+			dp->out.len += (size_t)n - 1;
+			dp->out.data[dp->out.len] = '\0';
+		}
+	} else if (dp->json) {
+		kfd_decode_json(&dp->out, rec, &dp->opts);
+	} else {
+		if (dp->pid)
+			kt_strbuf_printf(&dp->out, "%d ", dp->pid);
 		kfd_decode_text(&dp->out, rec, &dp->opts);
+	}
 	free(buf);
 	kt_strbuf_putc(&dp->out, '\n');
 	if (dp->out.failed) {
@@ -150,6 +178,56 @@ dump_emit(void *ctx, const struct kt_record *rec)
 	if (dp->out.len >= DUMP_CHUNK && dump_flush(dp))
 		return -1;
 	return 0;
+}
+
+/*
+ * Several files (a run): every process's records in one time order, each
+ * line led by its pid, times from the run's earliest start. --from/--to
+ * then select by each file's own sequence numbers.
+ */
+static int
+dump_run(struct dump *dp, struct cli_run *run, size_t window)
+{
+	struct kfd_kernels **kernels = calloc(run->n, sizeof(*kernels));
+	struct cli_run_merge *m = NULL;
+	const struct kt_record *rec;
+	uint64_t start = UINT64_MAX;
+	size_t i, proc;
+	int rc = -1;
+
+	if (!kernels || cli_run_merge_open(run, window, &m)) {
+		cli_err("out of memory");
+		goto out;
+	}
+	for (i = 0; i < run->n; i++) {
+		if (run->p[i].hdr->start_monotonic < start)
+			start = run->p[i].hdr->start_monotonic;
+		kernels[i] = kfd_kernels_new();
+	}
+	dp->opts.start_ns = start;
+	while ((rc = cli_run_merge_next(m, &rec, &proc)) != 0) {
+		if (rc == -ENOMEM) {
+			cli_err("out of memory");
+			goto out;
+		}
+		if (rc < 0)
+			continue;	/* that file's damage is said at the end */
+		if (!cli_select_pid(&dp->filter, run->p[proc].hdr->pid))
+			continue;
+		dp->pid = run->p[proc].hdr->pid;
+		dp->kernels = kernels[proc];
+		dp->opts.kernels = kernels[proc];
+		if (dump_emit(dp, rec))
+			goto out;
+	}
+	rc = 0;
+out:
+	dp->kernels = NULL;
+	for (i = 0; kernels && i < run->n; i++)
+		kfd_kernels_free(kernels[i]);
+	free(kernels);
+	cli_run_merge_close(m);
+	return rc;
 }
 
 int
@@ -166,10 +244,12 @@ kfdtrace_cmd_dump(int argc, char **argv)
 		{ "window", required_argument, NULL, 'w' },
 		{ "failed", no_argument, NULL, 'Z' },
 		{ "tid", required_argument, NULL, 'T' },
+		{ "pid", required_argument, NULL, 'P' },
 		{ "time", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct cli_run run = { 0 };
 	struct dump dp;
 	struct cli_reorder ro;
 	struct kt_reader *r = NULL;
@@ -227,6 +307,10 @@ kfdtrace_cmd_dump(int argc, char **argv)
 			if (cli_select_tids(&dp.filter, optarg))
 				goto out;
 			break;
+		case 'P':
+			if (cli_select_pids(&dp.filter, optarg))
+				goto out;
+			break;
 		case 'R':
 			if (cli_select_time(&dp.filter, optarg))
 				goto out;
@@ -236,19 +320,34 @@ kfdtrace_cmd_dump(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (optind != argc - 1) {
-		cli_err("expected one trace file (see 'kfdtrace dump --help')");
+	if (optind >= argc) {
+		cli_err("expected a trace file (see 'kfdtrace dump --help')");
 		goto out;
 	}
 	if (dp.from > dp.to) {
 		cli_err("--from is past --to");
 		goto out;
 	}
-	path = argv[optind];
 
 	status = KFDTRACE_EXIT_ERROR;
-	if (cli_open(path, &r))
+	if (cli_run_open(&run, argv + optind, (size_t)(argc - optind), "dump"))
 		goto out;
+	if (run.n > 1) {
+		if (dump_run(&dp, &run, (size_t)window) || dump_flush(&dp) ||
+		    fflush(stdout) != 0) {
+			if (dp.write_error)
+				cli_err("write error");
+			goto out;
+		}
+		status = cli_run_finish(&run);
+		goto out;
+	}
+	path = run.p[0].path;
+	r = run.p[0].r;
+	if (!cli_select_pid(&dp.filter, run.p[0].hdr->pid)) {
+		status = KFDTRACE_EXIT_OK;
+		goto out;
+	}
 	dp.opts.start_ns = kt_reader_header(r)->start_monotonic;
 	dp.kernels = kfd_kernels_new();
 	dp.opts.kernels = dp.kernels;
@@ -302,8 +401,7 @@ kfdtrace_cmd_dump(int argc, char **argv)
 bad_number:
 	cli_err("bad number '%s'", optarg);
 out:
-	if (r)
-		kt_reader_close(r);
+	cli_run_close(&run);
 	kt_strbuf_release(&dp.out);
 	cli_select_release(&dp.filter);
 	kfd_kernels_free(dp.kernels);
