@@ -40,11 +40,11 @@ intern_grow(struct pfp_intern *t)
 }
 
 uint64_t
-pfp_intern(struct pfp_intern *t, const char *s, int *is_new)
+pfp_intern(struct pfp_intern *t, const char *s, const char **added)
 {
 	size_t i;
 
-	*is_new = 0;
+	*added = NULL;
 	if ((t->n + 1) * 2 > t->cap && intern_grow(t))
 		return 0;
 	i = str_hash(s) & (t->cap - 1);
@@ -57,7 +57,7 @@ pfp_intern(struct pfp_intern *t, const char *s, int *is_new)
 	if (!t->slots[i].s)
 		return 0;
 	t->slots[i].iid = ++t->n;
-	*is_new = 1;
+	*added = t->slots[i].s;
 	return t->slots[i].iid;
 }
 

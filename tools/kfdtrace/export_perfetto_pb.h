@@ -23,12 +23,13 @@ struct pfp_intern {
 };
 
 /*
- * pfp_intern() - the id of @s in @t, adding it when new (*@is_new = 1:
- * the caller must define it in the packet that uses it).
+ * pfp_intern() - the id of @s in @t, adding it when new: *@added is then
+ * the table's copy of @s (valid until pfp_intern_free()), which the caller
+ * must define in the packet that uses it; else NULL.
  *
  * Return: the id, or 0 when memory ran out.
  */
-uint64_t pfp_intern(struct pfp_intern *t, const char *s, int *is_new);
+uint64_t pfp_intern(struct pfp_intern *t, const char *s, const char **added);
 
 /* pfp_intern_free() - free the table. */
 void pfp_intern_free(struct pfp_intern *t);

@@ -125,18 +125,18 @@ intern_name(struct pf_sink *s, struct pfp_proc *pp, struct pfp_defs *d,
 	    const char *name)
 {
 	Pftrace__EventName init = PFTRACE__EVENT_NAME__INIT;
-	int is_new;
-	uint64_t iid = pfp_intern(&pp->names, name, &is_new);
+	const char *added;
+	uint64_t iid = pfp_intern(&pp->names, name, &added);
 
 	if (!iid)
 		s->failed = 1;
-	if (is_new && d->data.n_event_names < 4) {
+	if (added && d->data.n_event_names < 4) {
 		Pftrace__EventName *e = &d->names[d->data.n_event_names];
 
 		*e = init;
 		e->has_iid = 1;
 		e->iid = iid;
-		e->name = (char *)name;
+		e->name = (char *)added;
 		d->pnames[d->data.n_event_names++] = e;
 	}
 	return iid;
@@ -147,18 +147,18 @@ intern_cat(struct pf_sink *s, struct pfp_proc *pp, struct pfp_defs *d,
 	   const char *cat)
 {
 	Pftrace__EventCategory init = PFTRACE__EVENT_CATEGORY__INIT;
-	int is_new;
-	uint64_t iid = pfp_intern(&pp->cats, cat, &is_new);
+	const char *added;
+	uint64_t iid = pfp_intern(&pp->cats, cat, &added);
 
 	if (!iid)
 		s->failed = 1;
-	if (is_new && d->data.n_event_categories < 4) {
+	if (added && d->data.n_event_categories < 4) {
 		Pftrace__EventCategory *e = &d->cats[d->data.n_event_categories];
 
 		*e = init;
 		e->has_iid = 1;
 		e->iid = iid;
-		e->name = (char *)cat;
+		e->name = (char *)added;
 		d->pcats[d->data.n_event_categories++] = e;
 	}
 	return iid;
@@ -170,19 +170,19 @@ intern_arg(struct pf_sink *s, struct pfp_proc *pp, struct pfp_defs *d,
 {
 	Pftrace__DebugAnnotationName init = PFTRACE__DEBUG_ANNOTATION_NAME__INIT;
 	size_t max = sizeof(d->args) / sizeof(d->args[0]);
-	int is_new;
-	uint64_t iid = pfp_intern(&pp->args, name, &is_new);
+	const char *added;
+	uint64_t iid = pfp_intern(&pp->args, name, &added);
 
 	if (!iid)
 		s->failed = 1;
-	if (is_new && d->data.n_debug_annotation_names < max) {
+	if (added && d->data.n_debug_annotation_names < max) {
 		Pftrace__DebugAnnotationName *e =
 			&d->args[d->data.n_debug_annotation_names];
 
 		*e = init;
 		e->has_iid = 1;
 		e->iid = iid;
-		e->name = (char *)name;
+		e->name = (char *)added;
 		d->pargs[d->data.n_debug_annotation_names++] = e;
 	}
 	return iid;
