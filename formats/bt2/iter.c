@@ -24,59 +24,12 @@
 #include <string.h>
 
 #include "kbt.h"
-
-struct kbt_stream {
-	uint32_t tid;
-	bt_stream *stream;
-	bt_packet *packet;
-	uint32_t pkt_events;
-};
-
-enum iter_state {
-	ST_READING,
-	ST_DRAINING,	/* end of input: emit what the heap holds */
-	ST_ENDING,	/* close packets and streams */
-	ST_FAILING,	/* streams closed; report the error */
-	ST_DONE,
-};
-
-struct kbt_iter {
-	struct kbt_src *src;
-	struct kbt_input *in;
-	bt_self_message_iterator *self;
-	struct kt_reader *reader;
-	enum iter_state state;
-
-	struct kbt_heap heap;
-	uint64_t ord;		/* records read */
-	uint64_t newest;	/* newest event time read */
-	uint64_t last_ts;	/* time of the last message emitted */
-
-	struct kbt_bo_map *bos;
-
-	/* Streams by tid: an array and an open-addressing index into it. */
-	struct kbt_stream *streams;
-	size_t nstreams, cap_streams;
-	int32_t *index;		/* -1 = empty */
-	size_t cap_index;
-	int32_t shared;		/* the shared stream's index, or -1 */
-
-	/* Messages made but not yet returned. */
-	bt_message **q;
-	size_t qhead, qlen, qcap;
-
-	/* What happened, for the final report. */
-	int read_rc;		/* last kt_reader_next() result */
-	uint64_t clamped, clamp_max;
-	uint64_t skipped;	/* records of types this plugin does not know */
-	struct kbt_cuts cuts;	/* fields cut to their bounds */
-	uint64_t events;
-};
+#include "iter_priv.h"
 
 /* ---- message queue ---- */
 
-static int
-q_push(struct kbt_iter *it, bt_message *m)
+int
+kbt_q_push(struct kbt_iter *it, bt_message *m)
 {
 	if (!m)
 		return -1;
@@ -150,6 +103,7 @@ new_stream(struct kbt_iter *it, uint32_t tid, const char *name)
 	s = &it->streams[it->nstreams];
 	memset(s, 0, sizeof(*s));
 	s->tid = tid;
+	s->begun = 1;
 	s->stream = bt_stream_create(it->in->sc, it->in->trace);
 	if (!s->stream)
 		return NULL;
@@ -166,8 +120,24 @@ new_stream(struct kbt_iter *it, uint32_t tid, const char *name)
 			;
 		it->index[j] = (int32_t)(it->nstreams - 1);
 	}
-	if (q_push(it, bt_message_stream_beginning_create(it->self, s->stream)))
+	if (kbt_q_push(it, bt_message_stream_beginning_create(it->self, s->stream)))
 		return NULL;
+	return s;
+}
+
+/*
+ * @s again after a seek (kbt_iter_rewind()): a new message sequence, in
+ * which the stream begins again at its first event.
+ */
+static struct kbt_stream *
+stream_begin(struct kbt_iter *it, struct kbt_stream *s)
+{
+	if (s->begun)
+		return s;
+	if (kbt_q_push(it, bt_message_stream_beginning_create(it->self,
+							       s->stream)))
+		return NULL;
+	s->begun = 1;
 	return s;
 }
 
@@ -190,7 +160,8 @@ get_stream(struct kbt_iter *it, uint32_t tid)
 		     j = (j + 1) & (it->cap_index - 1))
 			if (it->streams[it->index[j]].tid == tid &&
 			    it->index[j] != it->shared)
-				return &it->streams[it->index[j]];
+				return stream_begin(it,
+						    &it->streams[it->index[j]]);
 	}
 	if (max && it->nstreams + 1 >= max) {
 		if (it->shared < 0) {
@@ -203,7 +174,7 @@ get_stream(struct kbt_iter *it, uint32_t tid)
 				return NULL;
 			it->shared = (int32_t)(it->nstreams - 1);
 		}
-		return &it->streams[it->shared];
+		return stream_begin(it, &it->streams[it->shared]);
 	}
 	snprintf(name, sizeof(name), "thread-%u", tid);
 	return new_stream(it, tid, name);
@@ -286,7 +257,7 @@ emit_record(struct kbt_iter *it, struct kbt_held *h)
 	if (!s)
 		return -1;
 	if (s->packet && s->pkt_events >= KBT_PACKET_EVENTS) {
-		rc = q_push(it, bt_message_packet_end_create_with_default_clock_snapshot(
+		rc = kbt_q_push(it, bt_message_packet_end_create_with_default_clock_snapshot(
 				it->self, s->packet, ts));
 		bt_packet_put_ref(s->packet);
 		s->packet = NULL;
@@ -297,7 +268,7 @@ emit_record(struct kbt_iter *it, struct kbt_held *h)
 		s->packet = bt_packet_create(s->stream);
 		s->pkt_events = 0;
 		if (!s->packet ||
-		    q_push(it, bt_message_packet_beginning_create_with_default_clock_snapshot(
+		    kbt_q_push(it, bt_message_packet_beginning_create_with_default_clock_snapshot(
 				it->self, s->packet, ts)))
 			return -1;
 	}
@@ -330,7 +301,7 @@ emit_record(struct kbt_iter *it, struct kbt_held *h)
 	s->pkt_events++;
 	it->events++;
 	it->last_ts = ts;
-	return q_push(it, m);
+	return kbt_q_push(it, m);
 }
 
 /* ---- the end ---- */
@@ -389,14 +360,16 @@ close_streams(struct kbt_iter *it)
 	for (i = 0; i < it->nstreams; i++) {
 		struct kbt_stream *s = &it->streams[i];
 
+		if (!s->begun)
+			continue;
 		if (s->packet) {
-			if (q_push(it, bt_message_packet_end_create_with_default_clock_snapshot(
+			if (kbt_q_push(it, bt_message_packet_end_create_with_default_clock_snapshot(
 					it->self, s->packet, it->last_ts)))
 				return -1;
 			bt_packet_put_ref(s->packet);
 			s->packet = NULL;
 		}
-		if (q_push(it, bt_message_stream_end_create(it->self, s->stream)))
+		if (kbt_q_push(it, bt_message_stream_end_create(it->self, s->stream)))
 			return -1;
 	}
 	return 0;
@@ -463,6 +436,11 @@ produce(struct kbt_iter *it)
 			h->ord = it->ord++;
 			if (h->ts > it->newest)
 				it->newest = h->ts;
+			if (h->ts < it->from_ts) {
+				/* Before the time sought (seek.c). */
+				free(h);
+				return 0;
+			}
 			if (kbt_heap_push(&it->heap, h)) {
 				free(h);
 				return -1;
@@ -564,6 +542,13 @@ kbt_iter_init(bt_self_message_iterator *self,
 		return BT_MESSAGE_ITERATOR_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
 	}
 	bt_self_message_iterator_set_data(self, it);
+	/*
+	 * Every message has a time, and times never go back, so babeltrace2
+	 * may reach a time by reading forward (what flt.utils.muxer needs of
+	 * its inputs to seek by time; seek.c seeks directly).
+	 */
+	bt_self_message_iterator_configuration_set_can_seek_forward(cfg,
+								    BT_TRUE);
 	return BT_MESSAGE_ITERATOR_CLASS_INITIALIZE_METHOD_STATUS_OK;
 }
 

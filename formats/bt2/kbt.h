@@ -288,6 +288,19 @@ bt_message_iterator_class_next_method_status
 kbt_iter_next(bt_self_message_iterator *self, bt_message_array_const msgs,
 	      uint64_t capacity, uint64_t *count);
 
+/* ---- seek.c: the iterator's seek methods (a new message sequence) ---- */
+
+bt_message_iterator_class_seek_beginning_method_status
+kbt_iter_seek_beginning(bt_self_message_iterator *self);
+bt_message_iterator_class_can_seek_beginning_method_status
+kbt_iter_can_seek_beginning(bt_self_message_iterator *self, bt_bool *can);
+bt_message_iterator_class_seek_ns_from_origin_method_status
+kbt_iter_seek_ns_from_origin(bt_self_message_iterator *self,
+			     int64_t ns_from_origin);
+bt_message_iterator_class_can_seek_ns_from_origin_method_status
+kbt_iter_can_seek_ns_from_origin(bt_self_message_iterator *self,
+				 int64_t ns_from_origin, bt_bool *can);
+
 /* Messages at or above the component's level go to stderr. */
 #define kbt_log(src, lvl, ...)						\
 	do {								\

@@ -7,6 +7,10 @@
  *   babeltrace2 --plugin-path=DIR -c source.kfdtrace.trace \
  *               --params='inputs=["TRACE.kfdtrace"]'
  *   babeltrace2 --plugin-path=DIR convert TRACE.kfdtrace -o ctf -w OUTDIR
+ *   babeltrace2 --plugin-path=DIR TRACE.kfdtrace --begin=T --end=T
+ *
+ * Its message iterator (iter.c) can seek its beginning and a time
+ * (seek.c), which --begin and flt.utils.trimmer need.
  *
  * Parameters:
  *   inputs              array of trace file paths (one trace and one output
@@ -297,5 +301,9 @@ BT_PLUGIN_SOURCE_COMPONENT_CLASS_MESSAGE_ITERATOR_CLASS_INITIALIZE_METHOD(trace,
 	kbt_iter_init);
 BT_PLUGIN_SOURCE_COMPONENT_CLASS_MESSAGE_ITERATOR_CLASS_FINALIZE_METHOD(trace,
 	kbt_iter_finalize);
+BT_PLUGIN_SOURCE_COMPONENT_CLASS_MESSAGE_ITERATOR_CLASS_SEEK_BEGINNING_METHODS(trace,
+	kbt_iter_seek_beginning, kbt_iter_can_seek_beginning);
+BT_PLUGIN_SOURCE_COMPONENT_CLASS_MESSAGE_ITERATOR_CLASS_SEEK_NS_FROM_ORIGIN_METHODS(trace,
+	kbt_iter_seek_ns_from_origin, kbt_iter_can_seek_ns_from_origin);
 
 #pragma GCC visibility pop

@@ -12,6 +12,15 @@
  *   gen-bt2-trace bench PATH N  N ioctls of one thread (allocation, map with
  *                               a device list, wait with event data, free,
  *                               unknown request)
+ *   gen-bt2-trace seek PATH N [PID [PHASE_NS]]
+ *                               N records of two threads in small frames
+ *                               (many index entries), the second thread's
+ *                               written in late bursts; ioctl spans of up
+ *                               to 50 us, failed calls (ENOMEM, EINVAL,
+ *                               ENOTTY), multi-bit flags. PID (default
+ *                               4242) is the process; another pid is a
+ *                               child of 4242. PHASE_NS shifts every time,
+ *                               so two such traces interleave.
  *
  * Prints "start_monotonic=N start_realtime=N records=N" on stdout.
  */
@@ -73,7 +82,8 @@ ioctl_rec(struct gen *g, uint32_t tid, uint64_t ts, uint64_t dur, int fd,
 }
 
 static int
-open_writer(struct gen *g, const char *path)
+open_writer_as(struct gen *g, const char *path, int32_t pid, int32_t ppid,
+	       const struct kt_writer_opts *opts)
 {
 	struct kt_header hdr;
 	int rc;
@@ -82,14 +92,20 @@ open_writer(struct gen *g, const char *path)
 	kt_header_init(&hdr, "kfdtrace-test");
 	hdr.start_monotonic = START_MONO;
 	hdr.start_realtime = START_REAL;
-	hdr.pid = GEN_PID;
-	hdr.ppid = GEN_PPID;
+	hdr.pid = pid;
+	hdr.ppid = ppid;
 	hdr.kfd_major = 1;
 	hdr.kfd_minor = 17;
-	rc = kt_writer_open(path, &hdr, NULL, &g->w);
+	rc = kt_writer_open(path, &hdr, opts, &g->w);
 	if (rc)
 		fprintf(stderr, "gen-bt2-trace: %s: %s\n", path, kt_strerror(rc));
 	return rc;
+}
+
+static int
+open_writer(struct gen *g, const char *path)
+{
+	return open_writer_as(g, path, GEN_PID, GEN_PPID, NULL);
 }
 
 /* The row index of a buffer by name and direction, for kt_buf_image.index. */
@@ -578,6 +594,114 @@ gen_bench(const char *path, unsigned long n)
 	return 0;
 }
 
+/* One record of the "seek" trace: the @i-th of thread @tid at @t. */
+static void
+seek_rec(struct gen *g, unsigned long i, uint32_t tid, uint64_t t)
+{
+	struct kfd_abi_alloc_memory_of_gpu_args al = {
+		.va_addr = 0x7f0000000000 + ((uint64_t)i << 21),
+		.size = 2 << 20, .gpu_id = 0xbeef,
+		.flags = KFD_ABI_ALLOC_MEM_FLAGS_VRAM |
+			 KFD_ABI_ALLOC_MEM_FLAGS_WRITABLE |
+			 KFD_ABI_ALLOC_MEM_FLAGS_EXECUTABLE,
+	}, alo;
+	struct kfd_abi_map_memory_to_gpu_args mp = {
+		.device_ids_array_ptr = 0x7ffc00001000, .n_devices = 1,
+	}, mpo;
+	struct kfd_abi_get_version_args gv = { 0 }, gvo = { 1, 17 };
+	uint8_t raw[24] = { 7 };
+	/* Spans of 1 to 50 us, so some end after younger records start. */
+	uint64_t dur = 1000 + (i * 7919) % 49000;
+
+	switch (i % 6) {
+	case 0:
+		alo = al;
+		alo.handle = (0xbeefULL << 32) | (uint32_t)i;
+		alo.mmap_offset = 0x100000 + ((uint64_t)i << 12);
+		ioctl_rec(g, tid, t, dur, 3, KFD_FILE_KFD,
+			  KFD_ABI_IOC_ALLOC_MEMORY_OF_GPU, &al, &alo,
+			  sizeof(al), 0, 0, NULL, 0);
+		break;
+	case 1:
+		ioctl_rec(g, tid, t, dur, 3, KFD_FILE_KFD,
+			  KFD_ABI_IOC_ALLOC_MEMORY_OF_GPU, &al, &al,
+			  sizeof(al), -1, ENOMEM, NULL, 0);
+		break;
+	case 2:
+		mp.handle = (0xbeefULL << 32) | (uint32_t)(i - 2);
+		mpo = mp;
+		mpo.n_success = 1;
+		ioctl_rec(g, tid, t, dur, 3, KFD_FILE_KFD,
+			  KFD_ABI_IOC_MAP_MEMORY_TO_GPU, &mp, &mpo, sizeof(mp),
+			  0, 0, NULL, 0);
+		break;
+	case 3:
+		ioctl_rec(g, tid, t, dur, 3, KFD_FILE_KFD,
+			  KFD_ABI_IOC_MAP_MEMORY_TO_GPU, &mp, &mp, sizeof(mp),
+			  -1, EINVAL, NULL, 0);
+		break;
+	case 4:
+		ioctl_rec(g, tid, t, dur, 3, KFD_FILE_KFD,
+			  KFD_ABI_IOC_GET_VERSION, &gv, &gvo, sizeof(gv), 0, 0,
+			  NULL, 0);
+		break;
+	default:
+		ioctl_rec(g, tid, t, 500, 3, KFD_FILE_KFD, 0xc0184b99, raw, raw,
+			  sizeof(raw), -1, ENOTTY, NULL, 0);
+		break;
+	}
+}
+
+/*
+ * Thread 1 (tid = pid) appends its records in time order, every 2 us;
+ * thread 2's (tid = pid + 1), 1 us after each of thread 1's, are held and
+ * appended in bursts of 16, after younger records of thread 1: the file is
+ * out of time order as a real one is (docs/trace-format.md 4.1).
+ */
+static int
+gen_seek(const char *path, unsigned long n, int32_t pid, uint64_t phase)
+{
+	struct kt_writer_opts opts = { .frame_raw_size = 4096,
+				       .index_every = 4 };
+	struct { unsigned long i; uint64_t t; } late[16];
+	uint64_t t = START_MONO + 1000000 + phase;
+	unsigned long i, nlate = 0, k;
+	struct kt_record r;
+	struct gen g;
+
+	if (open_writer_as(&g, path, pid, pid == GEN_PID ? GEN_PPID : GEN_PID,
+			   &opts))
+		return 1;
+	if (pid == GEN_PID) {
+		memset(&r, 0, sizeof(r));
+		r.type = KT_REC_FORK;
+		r.u.fork.parent_pid = GEN_PID;
+		r.u.fork.child_pid = GEN_PID + 1;
+		put(&g, &r, (uint32_t)pid, t - 500);
+	}
+	for (i = 0; i < n && !g.rc; i += 2, t += 2000) {
+		seek_rec(&g, i, (uint32_t)pid, t);
+		if (i + 1 >= n)
+			break;
+		late[nlate].i = i + 1;
+		late[nlate++].t = t + 1000;
+		if (nlate == 16) {
+			for (k = 0; k < nlate; k++)
+				seek_rec(&g, late[k].i, (uint32_t)pid + 1,
+					 late[k].t);
+			nlate = 0;
+		}
+	}
+	for (k = 0; k < nlate; k++)
+		seek_rec(&g, late[k].i, (uint32_t)pid + 1, late[k].t);
+	if (kt_writer_close(g.w) || g.rc)
+		return 1;
+	printf("start_monotonic=%llu start_realtime=%llu records=%lu\n",
+	       (unsigned long long)START_MONO, (unsigned long long)START_REAL,
+	       g.records + 1);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -585,6 +709,12 @@ main(int argc, char **argv)
 		return gen_all(argv[2]);
 	if (argc == 4 && strcmp(argv[1], "bench") == 0)
 		return gen_bench(argv[2], strtoul(argv[3], NULL, 10));
-	fprintf(stderr, "usage: gen-bt2-trace all PATH | bench PATH N\n");
+	if (argc >= 4 && argc <= 6 && strcmp(argv[1], "seek") == 0)
+		return gen_seek(argv[2], strtoul(argv[3], NULL, 10),
+				argc > 4 ? (int32_t)strtol(argv[4], NULL, 10) :
+					   GEN_PID,
+				argc > 5 ? strtoull(argv[5], NULL, 10) : 0);
+	fprintf(stderr, "usage: gen-bt2-trace all PATH | bench PATH N | "
+		"seek PATH N [PID [PHASE_NS]]\n");
 	return 2;
 }

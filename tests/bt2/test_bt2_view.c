@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What babeltrace2 shows of a kfdtrace trace, with the built plugin, the
+ * built `kfdtrace` and the installed babeltrace2:
+ *
+ *  - time windows: `babeltrace2 --begin/--end` on a trace file (the muxer
+ *    seeks the source's beginning and reads forward), flt.utils.trimmer
+ *    straight on the source (its seek by time, through the file's index)
+ *    and the same trim of the CTF export print the same events, exactly
+ *    those of the whole output whose times are in the window;
+ *
+ * Usage: test-bt2-view KFDTRACE GEN-BT2-TRACE PLUGIN-DIR BABELTRACE2
+ */
+#include <inttypes.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "tc_run.h"
+#include "tc_scratch.h"
+#include "tc_text.h"
+
+static const char *kfdtrace, *gen, *plugin_dir, *bt2;
+static char plugin_opt[4200];
+static char work[] = "/tmp/kfdtrace-bt2-view-XXXXXX";
+static char seek_path[256], seek_ctf[256];
+
+/* Records of the "seek" trace: two threads, 6 ms, many small frames. */
+#define SEEK_RECORDS "6000"
+
+static void
+wpath(char *buf, size_t size, const char *name)
+{
+	snprintf(buf, size, "%s/%s", work, name);
+}
+
+/* Run @argv; it must exit 0. Its stdout, to free(). */
+static char *
+run_ok(char *const argv[])
+{
+	struct tc_run r;
+	char *out;
+
+	assert_int_equal(tc_run(argv, &r), 0);
+	if (r.status != 0)
+		fprintf(stderr, "%s failed (%d): %s\n", argv[0], r.status, r.err);
+	assert_int_equal(r.status, 0);
+	out = r.out;
+	r.out = NULL;
+	tc_run_free(&r);
+	return out;
+}
+
+static int
+gen_trace(const char *path, const char *n, const char *pid,
+	  const char *phase)
+{
+	char *argv[] = { (char *)gen, "seek", (char *)path, (char *)n,
+			 (char *)pid, (char *)phase, NULL };
+	struct tc_run r;
+	int rc;
+
+	rc = tc_run(argv, &r) || r.status != 0 ? -1 : 0;
+	if (rc)
+		fprintf(stderr, "gen-bt2-trace seek %s: %s", path,
+			r.err ? r.err : "");
+	tc_run_free(&r);
+	return rc;
+}
+
+static int
+setup(void **state)
+{
+	char *exp[] = { (char *)kfdtrace, "export", "--ctf", seek_ctf,
+			seek_path, NULL };
+	struct tc_run r;
+	int rc;
+
+	if (!mkdtemp(work))
+		return -1;
+	snprintf(plugin_opt, sizeof(plugin_opt), "--plugin-path=%s", plugin_dir);
+	wpath(seek_path, sizeof(seek_path), "seek.kfdtrace");
+	wpath(seek_ctf, sizeof(seek_ctf), "seek-ctf");
+	if (gen_trace(seek_path, SEEK_RECORDS, NULL, NULL))
+		return -1;
+	rc = tc_run(exp, &r) || r.status != 0 ? -1 : 0;
+	if (rc)
+		fprintf(stderr, "export: %s", r.err ? r.err : "");
+	tc_run_free(&r);
+	return rc;
+}
+
+static int
+teardown(void **state)
+{
+	return tc_scratch_remove(work, NULL);
+}
+
+/* ---- time windows ---- */
+
+/*
+ * The lines of pretty output @all whose "[SECONDS.NANOS]" time is in
+ * [@b, @e] (both with nine decimals, so they compare as strings).
+ */
+static char *
+lines_in_window(const char *all, const char *b, const char *e)
+{
+	char *out = calloc(1, strlen(all) + 1), *o = out;
+	const char *l, *nl;
+	size_t tl = strlen(b);
+
+	assert_non_null(out);
+	for (l = all; *l; l = nl + 1) {
+		nl = strchr(l, '\n');
+		assert_non_null(nl);
+		assert_int_equal(l[0], '[');
+		if (strncmp(l + 1, b, tl) >= 0 && strncmp(l + 1, e, tl) <= 0) {
+			memcpy(o, l, (size_t)(nl - l) + 1);
+			o += nl - l + 1;
+		}
+	}
+	return out;
+}
+
+/* babeltrace2 --begin/--end on @input (a trace file or a CTF directory). */
+static char *
+cli_window(const char *input, const char *b, const char *e)
+{
+	char begin[64], end[64];
+	char *argv[] = { (char *)bt2, plugin_opt, (char *)input,
+			 "--clock-seconds", "--no-delta", begin, end, NULL };
+
+	snprintf(begin, sizeof(begin), "--begin=%s", b);
+	snprintf(end, sizeof(end), "--end=%s", e);
+	return run_ok(argv);
+}
+
+/*
+ * flt.utils.trimmer straight on the source (no muxer between them, so the
+ * trimmer seeks the source by time), with @src_params.
+ */
+static char *
+trimmer_window(const char *src_params, const char *b, const char *e)
+{
+	char trim[128];
+	char *argv[] = { (char *)bt2, plugin_opt, "run",
+			 "--component=src:source.kfdtrace.trace",
+			 "--params", (char *)src_params,
+			 "--component=trim:filter.utils.trimmer",
+			 "--params", trim,
+			 "--component=out:sink.text.pretty",
+			 "--params", "clock-seconds=true,no-delta=true",
+			 "--connect=src:trim", "--connect=trim:out", NULL };
+
+	snprintf(trim, sizeof(trim), "begin=\"%s\",end=\"%s\"", b, e);
+	return run_ok(argv);
+}
+
+static void
+check_window(const char *b, const char *e, size_t min_lines)
+{
+	char *argv[] = { (char *)bt2, plugin_opt, seek_path, "--clock-seconds",
+			 "--no-delta", NULL };
+	char params[600], *all, *want, *cli, *ctf, *trim, *trim_slack;
+
+	all = run_ok(argv);
+	want = lines_in_window(all, b, e);
+	/* A window inside the trace: neither empty nor everything. */
+	assert_true(tc_count_lines(want) >= min_lines);
+	assert_true(tc_count_lines(want) < tc_count_lines(all));
+	cli = cli_window(seek_path, b, e);
+	ctf = cli_window(seek_ctf, b, e);
+	snprintf(params, sizeof(params), "inputs=[\"%s\"]", seek_path);
+	trim = trimmer_window(params, b, e);
+	/* A 1 ms slack: the seek skips frames through the index. */
+	snprintf(params, sizeof(params), "inputs=[\"%s\"],reorder-slack-ms=1",
+		 seek_path);
+	trim_slack = trimmer_window(params, b, e);
+	assert_string_equal(cli, want);
+	assert_string_equal(ctf, want);
+	assert_string_equal(trim, want);
+	assert_string_equal(trim_slack, want);
+	free(all);
+	free(want);
+	free(cli);
+	free(ctf);
+	free(trim);
+	free(trim_slack);
+}
+
+/*
+ * The trace's times: start_realtime 1700000000.123456789 plus 1 ms, then
+ * a record every microsecond for 6 ms, spans of up to 50 us.
+ */
+static void
+test_window_middle(void **state)
+{
+	check_window("1700000000.126000000", "1700000000.127000000", 900);
+}
+
+/* A window from before the trace, and one past its end but its last. */
+static void
+test_window_edges(void **state)
+{
+	check_window("1700000000.000000000", "1700000000.124600000", 100);
+	check_window("1700000000.130400000", "1700000001.000000000", 10);
+}
+
+/* The well-formed sequence: each stream begins once, before its events. */
+static void
+test_window_messages(void **state)
+{
+	char params[600], trim[128];
+	char *argv[] = { (char *)bt2, plugin_opt, "run",
+			 "--component=src:source.kfdtrace.trace",
+			 "--params", params,
+			 "--component=trim:filter.utils.trimmer",
+			 "--params", trim,
+			 "--component=out:sink.text.details",
+			 "--params", "with-metadata=false,with-data=true",
+			 "--connect=src:trim", "--connect=trim:out", NULL };
+	char *out, *first_event;
+
+	snprintf(params, sizeof(params), "inputs=[\"%s\"],reorder-slack-ms=1",
+		 seek_path);
+	snprintf(trim, sizeof(trim),
+		 "begin=\"1700000000.126000000\",end=\"1700000000.126100000\"");
+	out = run_ok(argv);
+	/* Two threads: two streams, each begun and ended once. */
+	assert_int_equal(tc_count_str(out, "Stream beginning"), 2);
+	assert_int_equal(tc_count_str(out, "Stream end"), 2);
+	first_event = strstr(out, "Event `");
+	assert_non_null(first_event);
+	assert_true(strstr(out, "Packet beginning") < first_event);
+	free(out);
+}
+
+int
+main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_window_middle),
+		cmocka_unit_test(test_window_edges),
+		cmocka_unit_test(test_window_messages),
+	};
+
+	if (argc != 5) {
+		fprintf(stderr, "usage: %s KFDTRACE GEN-BT2-TRACE PLUGIN-DIR "
+			"BABELTRACE2\n", argv[0]);
+		return 2;
+	}
+	kfdtrace = argv[1];
+	gen = argv[2];
+	plugin_dir = argv[3];
+	bt2 = argv[4];
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
