@@ -18,6 +18,7 @@
 
 enum kbt_mt {
 	MT_S32,
+	MT_ERRNO,	/* signed 32, errno names (fc_names.c) */
 	MT_S64,
 	MT_U32,
 	MT_U64,
@@ -51,23 +52,23 @@ struct kbt_fixed_spec {
 static const struct kbt_member m_open[] = {
 	{ "path", MT_STR }, { "flags", MT_SX32 }, { "mode", MT_O32 },
 	{ "file", MT_FILE }, { "rdev", MT_X64 }, { "ret", MT_S64 },
-	{ "err", MT_S32 },
+	{ "err", MT_ERRNO },
 };
 static const struct kbt_member m_close[] = {
-	{ "fd", MT_S32 }, { "ret", MT_S64 }, { "err", MT_S32 },
+	{ "fd", MT_S32 }, { "ret", MT_S64 }, { "err", MT_ERRNO },
 };
 static const struct kbt_member m_dup[] = {
 	{ "kind", MT_DUP }, { "oldfd", MT_S32 }, { "newfd", MT_S32 },
-	{ "flags", MT_SX32 }, { "ret", MT_S64 }, { "err", MT_S32 },
+	{ "flags", MT_SX32 }, { "ret", MT_S64 }, { "err", MT_ERRNO },
 };
 static const struct kbt_member m_mmap[] = {
 	{ "addr", MT_X64 }, { "len", MT_U64 }, { "prot", MT_SX32 },
 	{ "flags", MT_SX32 }, { "fd", MT_S32 }, { "kind", MT_FILE },
-	{ "offset", MT_X64 }, { "result", MT_X64 }, { "err", MT_S32 },
+	{ "offset", MT_X64 }, { "result", MT_X64 }, { "err", MT_ERRNO },
 };
 static const struct kbt_member m_munmap[] = {
 	{ "addr", MT_X64 }, { "len", MT_U64 }, { "ret", MT_S64 },
-	{ "err", MT_S32 },
+	{ "err", MT_ERRNO },
 };
 static const struct kbt_member m_fork[] = {
 	{ "parent_pid", MT_S32 }, { "child_pid", MT_S32 },
@@ -104,7 +105,7 @@ static const struct kbt_member m_memory[] = {
 };
 static const struct kbt_member m_unknown_ioctl[] = {
 	{ "fd", MT_S32 }, { "file", MT_FILE }, { "request", MT_X32 },
-	{ "size", MT_U32 }, { "ret", MT_S64 }, { "err", MT_S32 },
+	{ "size", MT_U32 }, { "ret", MT_S64 }, { "err", MT_ERRNO },
 	{ "dur_ns", MT_U64 }, { "args_in_len", MT_LEN }, { "args_in", MT_BYTES },
 	{ "args_out_len", MT_LEN }, { "args_out", MT_BYTES },
 };
@@ -148,6 +149,8 @@ member_fc(bt_trace_class *tc, uint8_t type, bt_field_class *len)
 	switch (type) {
 	case MT_S32:
 		return kbt_fc_sint(tc, 32, 0);
+	case MT_ERRNO:
+		return kbt_fc_errno(tc);
 	case MT_S64:
 		return kbt_fc_sint(tc, 64, 0);
 	case MT_U32:

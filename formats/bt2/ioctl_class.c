@@ -799,7 +799,7 @@ kbt_ioctl_class_build(struct kbt_input *in, struct kbt_ioctl_class *ic)
 	if (kbt_struct_add_unique(st, "ret", kbt_fc_sint(in->tc, 64, 0)))
 		goto out;
 	ic->m_ret = last_member(st);
-	if (kbt_struct_add_unique(st, "err", kbt_fc_sint(in->tc, 32, 0)) ||
+	if (kbt_struct_add_unique(st, "err", kbt_fc_errno(in->tc)) ||
 	    kbt_struct_add_unique(st, "dur_ns", kbt_fc_uint(in->tc, 64, 0)) ||
 	    add_derived(&b, &ic->plan, st))
 		goto out;

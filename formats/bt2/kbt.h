@@ -189,6 +189,12 @@ bt_field_class *kbt_fc_enum_labels(bt_trace_class *tc, unsigned int bits,
 				   const char *const *labels,
 				   const uint64_t *values, unsigned int n);
 int kbt_struct_add(bt_field_class *st, const char *name, bt_field_class *m);
+
+/* ---- fc_names.c: values named by the decoder's tables ---- */
+
+/* kbt_fc_errno() - an err field: errno names, "OK" for 0; NULL. */
+bt_field_class *kbt_fc_errno(bt_trace_class *tc);
+
 int kbt_struct_add_unique(bt_field_class *st, const char *name,
 			  bt_field_class *m);
 void kbt_sanitize(const char *in, char *out, size_t size);

@@ -8,6 +8,8 @@
  *    straight on the source (its seek by time, through the file's index)
  *    and the same trim of the CTF export print the same events, exactly
  *    those of the whole output whose times are in the window;
+ *  - value names, in the trace file's and the CTF export's text: errno
+ *    names for err;
  *
  * Usage: test-bt2-view KFDTRACE GEN-BT2-TRACE PLUGIN-DIR BABELTRACE2
  */
@@ -240,6 +242,68 @@ test_window_messages(void **state)
 	free(out);
 }
 
+/* ---- names of values ---- */
+
+/* The pretty text of the trace file and of its CTF export, both. */
+static void
+both_texts(char **file, char **ctf)
+{
+	char *a[] = { (char *)bt2, plugin_opt, seek_path, NULL };
+	char *b[] = { (char *)bt2, seek_ctf, NULL };
+
+	*file = run_ok(a);
+	*ctf = run_ok(b);
+}
+
+/* The line of @text holding @needle, copied (free() it), or NULL. */
+static char *
+line_with(const char *text, const char *needle)
+{
+	const char *p = strstr(text, needle), *b, *e;
+
+	if (!p)
+		return NULL;
+	for (b = p; b > text && b[-1] != '\n'; b--)
+		;
+	e = strchr(p, '\n');
+	return strndup(b, e ? (size_t)(e - b) : strlen(b));
+}
+
+/*
+ * err is an enumeration of errno names (the decoder's kfd_errno_name()),
+ * "OK" for 0, its value kept: every sixth record of the trace is an
+ * allocation failing with ENOMEM, the fourth of each six a map failing
+ * with EINVAL, the sixth an unknown request failing with ENOTTY.
+ */
+static void
+test_errno_names(void **state)
+{
+	char *texts[2], *l;
+	int i;
+
+	both_texts(&texts[0], &texts[1]);
+	for (i = 0; i < 2; i++) {
+		const char *t = texts[i];
+
+		assert_int_equal(tc_count_str(t, "err = ( \"ENOMEM\" : container = 12 )"),
+				 1000);
+		assert_int_equal(tc_count_str(t, "err = ( \"EINVAL\" : container = 22 )"),
+				 1000);
+		assert_int_equal(tc_count_str(t, "err = ( \"ENOTTY\" : container = 25 )"),
+				 1000);
+		assert_int_equal(tc_count_str(t, "err = ( \"OK\" : container = 0 )"),
+				 3000);
+		assert_int_equal(tc_count_str(t, "err = ( <unknown>"), 0);
+		l = line_with(t, "\"ENOMEM\"");
+		assert_non_null(l);
+		assert_non_null(strstr(l, "kfd:alloc_memory_of_gpu:"));
+		assert_non_null(strstr(l, "ret = -1,"));
+		free(l);
+	}
+	free(texts[0]);
+	free(texts[1]);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -247,6 +311,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_window_middle),
 		cmocka_unit_test(test_window_edges),
 		cmocka_unit_test(test_window_messages),
+		cmocka_unit_test(test_errno_names),
 	};
 
 	if (argc != 5) {
