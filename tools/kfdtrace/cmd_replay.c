@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <kfdtrace/recorder.h>
@@ -24,6 +25,8 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "kfdtrace/decode.h"
+#include "run.h"
 #include "sim_run.h"
 
 /* Set in the environment of the run under the simulator. */
@@ -41,11 +44,12 @@ void
 kfdtrace_help_replay(FILE *out)
 {
 	fprintf(out,
-		"Usage: kfdtrace replay FILE [FILE...] [--sim[=PROFILE]] [OPTIONS]\n"
+		"Usage: kfdtrace replay FILE|DIR... [--sim[=PROFILE]] [OPTIONS]\n"
 		"\n"
 		"Reissue the KFD and render-node requests of a trace on a live device\n"
 		"and compare every result with the captured one. Given the files of one\n"
-		"run (the root's trace and its children's, as record writes them), replay\n"
+		"run (the root's trace and its children's, as record writes them, or\n"
+		"the directory of record -o DIR/), replay\n"
 		"them as the process tree they came from. GPU ids, handles,\n"
 		"queue and event ids, fds and mmap offsets are mapped from captured to\n"
 		"live; GPU virtual addresses and the CPU addresses the kernel keeps are\n"
@@ -82,6 +86,9 @@ kfdtrace_help_replay(FILE *out)
 		"      --max-reported N    divergences described in full (default 20)\n"
 		"      --plan              print the object model and the compatibility\n"
 		"                          report; replay nothing\n"
+		"      --json              the verdict and the counts as one JSON object\n"
+		"                          on standard output (the report goes to\n"
+		"                          standard error)\n"
 		"  -v, --verbose           print every replayed record\n"
 		"  -h, --help              this text\n"
 		"\n"
@@ -99,6 +106,8 @@ struct replay_cli {
 	int sim;
 	int plan;
 	int help;
+	int json;
+	struct cli_run run;		/* the files, when a directory was given */
 	struct kfd_replay_opts o;
 	struct kfd_replay_gpu_pair pairs[KFD_REPLAY_MAX_GPU_MAP];
 };
@@ -138,6 +147,32 @@ is_opt(const char *a, const char *name)
 	size_t n = strlen(name);
 
 	return strncmp(a, name, n) == 0 && (a[n] == '\0' || a[n] == '=');
+}
+
+/* A directory stands for its run's files, root first (run.h). */
+static int
+expand_dirs(struct replay_cli *c)
+{
+	struct stat st;
+	unsigned int i;
+	size_t k;
+
+	for (i = 0; i < c->nfiles; i++)
+		if (stat(c->files[i], &st) == 0 && S_ISDIR(st.st_mode))
+			break;
+	if (i == c->nfiles)
+		return 0;
+	if (cli_run_open(&c->run, (char *const *)c->files, c->nfiles,
+			 "replay"))
+		return -1;
+	if (c->run.n > KFD_REPLAY_MAX_TREE)
+		return usage_error("at most %d traces (the files of one run)",
+				   KFD_REPLAY_MAX_TREE);
+	for (k = 0; k < c->run.n; k++)
+		c->files[k] = c->run.p[k].path;
+	c->nfiles = (unsigned int)c->run.n;
+	c->file = c->files[0];
+	return 0;
 }
 
 static int
@@ -235,6 +270,8 @@ parse(int argc, char **argv, struct replay_cli *c)
 			c->o.no_resubmit = 1;
 		} else if (!strcmp(a, "--plan")) {
 			c->plan = 1;
+		} else if (!strcmp(a, "--json")) {
+			c->json = 1;
 		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
 			c->o.verbose = 1;
 		} else if (is_opt(a, "--record")) {
@@ -256,6 +293,8 @@ parse(int argc, char **argv, struct replay_cli *c)
 		return 0;
 	if (!c->file)
 		return usage_error("no trace given");
+	if (expand_dirs(c))
+		return -1;
 	if (c->nfiles > 1 && c->o.loop > 1)
 		return usage_error("--loop replays one trace, not a tree");
 	if (c->o.from_seq && c->o.to_seq && c->o.to_seq < c->o.from_seq)
@@ -318,6 +357,60 @@ reexec_on_sim(int argc, char **argv, const struct replay_cli *c)
 	return ran ? ret : REPLAY_EXIT_FAILED;
 }
 
+static const char *
+verdict_name(enum kfd_replay_status st)
+{
+	switch (st) {
+	case KFD_REPLAY_MATCH:
+		return "match";
+	case KFD_REPLAY_DIVERGED:
+		return "diverged";
+	case KFD_REPLAY_DAMAGED:
+		return "damaged";
+	default:
+		return "failed";
+	}
+}
+
+/* --json: the verdict and the summary's counts, one object on stdout. */
+static void
+print_json(const struct replay_cli *c, enum kfd_replay_status st,
+	   const struct kfd_replay_summary *s, const char *on_sim)
+{
+	struct kt_strbuf sb;
+	unsigned int i;
+
+	kt_strbuf_init(&sb);
+	kt_strbuf_printf(&sb, "{\"verdict\":\"%s\",\"device\":\"%s\",\"traces\":[",
+			 verdict_name(st), on_sim ? "kfdsim" : "/dev/kfd");
+	for (i = 0; i < c->nfiles; i++) {
+		if (i)
+			kt_strbuf_putc(&sb, ',');
+		kfd_json_escape(&sb, c->files[i], strlen(c->files[i]));
+	}
+	kt_strbuf_printf(&sb, "],\"verify\":\"%s\"",
+			 c->o.verify == KFD_REPLAY_VERIFY_RESULTS ? "results" :
+			 c->o.verify == KFD_REPLAY_VERIFY_NONE ? "none" :
+			 "strict");
+#define J(f) kt_strbuf_printf(&sb, ",\"" #f "\":"); kfd_json_u64(&sb, s->f)
+	J(records); J(ioctls); J(filtered); J(not_replayed); J(divergences);
+	J(topology_notes); J(mapped_fds); J(mapped_handles); J(mapped_queues);
+	J(mapped_events); J(mapped_gem); J(mapped_offsets); J(cpu_mappings);
+	J(relocations); J(synthesized); J(gpu_sets); J(resubmitted);
+	J(unretired); J(memory_restored); J(copies_checked);
+#undef J
+	kt_strbuf_printf(&sb, ",\"first_divergence_seq\":");
+	if (!s->divergences || s->first_divergence_seq == UINT64_MAX)
+		kt_strbuf_printf(&sb, "null");
+	else
+		kfd_json_u64(&sb, s->first_divergence_seq);
+	kt_strbuf_printf(&sb, ",\"seconds\":%.6f,\"cpu_seconds\":%.6f}\n",
+			 s->seconds, s->cpu_seconds);
+	if (!sb.failed)
+		fwrite(sb.data, 1, sb.len, stdout);
+	kt_strbuf_release(&sb);
+}
+
 static int
 exit_of(enum kfd_replay_status st)
 {
@@ -344,11 +437,15 @@ replay_tree(struct replay_cli *c, const char *on_sim)
 	char err[512];
 	int ret = REPLAY_EXIT_FAILED;
 
-	c->o.out = stdout;
+	FILE *out = c->json ? stderr : stdout;
+
+	memset(&sum, 0, sizeof(sum));
+	sum.first_divergence_seq = UINT64_MAX;
+	c->o.out = out;
 	if (on_sim)
 		c->o.record_flags |= KFD_REC_SIMULATED;
-	printf("replaying %u traces as one process tree on %s\n", c->nfiles,
-	       on_sim ? "kfdsim" : "/dev/kfd");
+	fprintf(out, "replaying %u traces as one process tree on %s\n",
+		c->nfiles, on_sim ? "kfdsim" : "/dev/kfd");
 	for (i = 0; i < c->nfiles; i++) {
 		int r = kfd_replay_open(c->files[i], &rs[i], err, sizeof(err));
 
@@ -356,9 +453,9 @@ replay_tree(struct replay_cli *c, const char *on_sim)
 			cli_err("%s", err);
 			goto out;
 		}
-		printf("\ntrace %s:\n", c->files[i]);
+		fprintf(out, "\ntrace %s:\n", c->files[i]);
 		if (c->plan)
-			kfd_replay_print_plan(rs[i], stdout);
+			kfd_replay_print_plan(rs[i], out);
 		r = kfd_replay_match(rs[i], &c->o);
 		if (r < 0) {
 			ret = r == -EINVAL ? REPLAY_EXIT_USAGE : REPLAY_EXIT_FAILED;
@@ -371,6 +468,9 @@ replay_tree(struct replay_cli *c, const char *on_sim)
 	}
 	fflush(stdout);
 	st = kfd_replay_tree(rs, c->nfiles, &c->o, &sum);
+	fflush(out);
+	if (c->json)
+		print_json(c, st, &sum, on_sim);
 	fflush(stdout);
 	ret = exit_of(st);
 out:
@@ -388,6 +488,7 @@ kfdtrace_cmd_replay(int argc, char **argv)
 	struct replay_cli c;
 	enum kfd_replay_status st;
 	char err[512];
+	FILE *out;
 	int ret;
 
 	if (parse(argc, argv, &c) < 0)
@@ -400,26 +501,34 @@ kfdtrace_cmd_replay(int argc, char **argv)
 		if (!c.sim)
 			cli_err("no /dev/kfd here: replaying "
 				"on kfdsim, the simulated device");
-		return reexec_on_sim(argc, argv, &c);
+		ret = reexec_on_sim(argc, argv, &c);
+		cli_run_close(&c.run);
+		return ret;
 	}
-	if (c.nfiles > 1)
-		return replay_tree(&c, on_sim);
+	if (c.nfiles > 1) {
+		ret = replay_tree(&c, on_sim);
+		cli_run_close(&c.run);
+		return ret;
+	}
 	ret = kfd_replay_open(c.file, &r, err, sizeof(err));
 	if (ret < 0) {
 		cli_err("%s", err);
 		return REPLAY_EXIT_FAILED;
 	}
-	c.o.out = stdout;
+	out = c.json ? stderr : stdout;
+	c.o.out = out;
 	if (on_sim)
 		c.o.record_flags |= KFD_REC_SIMULATED;
 	if (!on_sim)
-		printf("replaying %s on /dev/kfd\n", c.file);
+		fprintf(out, "replaying %s on /dev/kfd\n", c.file);
 	else if (strcmp(on_sim, "default"))
-		printf("replaying %s on kfdsim, profile %s\n", c.file, on_sim);
+		fprintf(out, "replaying %s on kfdsim, profile %s\n", c.file,
+			on_sim);
 	else
-		printf("replaying %s on kfdsim, default profile\n", c.file);
+		fprintf(out, "replaying %s on kfdsim, default profile\n",
+			c.file);
 	if (c.plan)
-		kfd_replay_print_plan(r, stdout);
+		kfd_replay_print_plan(r, out);
 	ret = kfd_replay_match(r, &c.o);
 	if (ret < 0 || c.plan) {
 		kfd_replay_close(r);
@@ -428,8 +537,14 @@ kfdtrace_cmd_replay(int argc, char **argv)
 		return ret < 0 ? REPLAY_EXIT_FAILED : KFDTRACE_EXIT_OK;
 	}
 	fflush(stdout);
+	memset(&sum, 0, sizeof(sum));
+	sum.first_divergence_seq = UINT64_MAX;
 	st = kfd_replay_run(r, &c.o, &sum);
 	kfd_replay_close(r);
+	fflush(out);
+	if (c.json)
+		print_json(&c, st, &sum, on_sim);
 	fflush(stdout);
+	cli_run_close(&c.run);
 	return exit_of(st);
 }
