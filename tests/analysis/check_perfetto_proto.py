@@ -342,18 +342,29 @@ def check_fork(kfdtrace, fork_app, proto, tmp):
         pids[th["pid"]] += 1
     check(pids == {parent: 2, child: 1}, "GET_VERSION per process %r" % pids)
     # Tracks of the child never carry the parent's pid, and vice versa.
+    # Thread uuids are 2 * tid + 1, the others carry the pid (bits 31..52)
+    # and the exec generation (53..62).
+    def owner(x):
+        if x["uuid"] & 1:
+            check(x["kind"] == "thread" and x["uuid"] >> 1 == x["tid"],
+                  "odd uuid %x" % x["uuid"])
+            return x["pid"], 0
+        return (x["uuid"] >> 31) & 0x3FFFFF, (x["uuid"] >> 53) & 1023
     for x in t.tracks.values():
-        pid = (x["uuid"] >> 30) & 0x3FFFFF
+        pid = owner(x)[0]
         check(pid in procs, "uuid %x of no process" % x["uuid"])
         if "pid" in x:
             check(x["pid"] == pid, "uuid %x of pid %d" % (x["uuid"], pid))
-    seqs = collections.defaultdict(set)
+    # Each trace's events are on its sequence (the pid, the generation in
+    # bits 22 and up) and its own tracks.
     for e in t.events:
-        th = t.tracks[e["track"]]
-        seqs[e["seq"]].add((th.get("pid"), (e["track"] >> 52) & 1023))
-    check(all(len(v) == 1 for v in seqs.values()),
-          "a sequence spans processes %r" % seqs)
-    check(len(seqs) == 3, "one sequence per trace %r" % seqs)
+        x = t.tracks[e["track"]]
+        pid, gen = owner(x)
+        check(pid == e["seq"] & 0x3FFFFF and
+              (x["kind"] == "thread" or gen == e["seq"] >> 22),
+              "event of sequence %x on track %r" % (e["seq"], x))
+    check(len(set(e["seq"] for e in t.events)) == 3,
+          "one sequence per trace")
 
     js = os.path.join(tmp, "run.json")
     export(kfdtrace, ["--perfetto", js, rec])

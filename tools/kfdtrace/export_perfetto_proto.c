@@ -88,18 +88,21 @@ struct pfp_defs {
 };
 
 /*
- * Bit 62, the gen in 52..61 (0 for the process and its threads: an exec
- * keeps them), the pid in 30..51, the kind in 26..29, the number below.
+ * Track uuids. Thread tracks, on every call, are small (a varint of 4
+ * bytes): the tid, odd (2 * tid + 1); tids are unique on a host and an
+ * exec keeps them. The others are even: the gen in bits 53..62, the pid in
+ * 31..52, the kind in 27..30 and the number in 1..26.
  */
 static uint64_t
 uuid(const struct pf_proc *p, unsigned int kind, uint64_t n)
 {
-	uint64_t gen = kind == PFP_TK_PROCESS || kind == PFP_TK_THREAD ? 0 :
-		       p->gen & 1023u;
+	uint64_t gen = kind == PFP_TK_PROCESS ? 0 : p->gen & 1023u;
 
-	return (1ULL << 62) | (gen << 52) |
-	       ((uint64_t)((uint32_t)p->pid & 0x3fffffu) << 30) |
-	       ((uint64_t)kind << 26) | (n & ((1u << 26) - 1));
+	if (kind == PFP_TK_THREAD)
+		return 2 * (n & 0x7fffffffu) + 1;
+	return ((gen << 52) |
+		((uint64_t)((uint32_t)p->pid & 0x3fffffu) << 30) |
+		((uint64_t)kind << 26) | (n & ((1u << 26) - 1))) << 1;
 }
 
 static void
@@ -199,9 +202,12 @@ put(struct pf_sink *s, struct pf_proc *p, Pftrace__TracePacket *pkt,
 
 	pkt->has_trusted_packet_sequence_id = 1;
 	pkt->trusted_packet_sequence_id = pp->seq_id;
-	pkt->has_sequence_flags = 1;
+	/* Only packets that refer to interned names need the state. */
+	pkt->has_sequence_flags = pkt->track_event &&
+				  pkt->track_event->has_name_iid;
 	pkt->sequence_flags = PFP_SEQ_NEEDS_STATE;
 	if (!pp->started) {
+		pkt->has_sequence_flags = 1;
 		pp->started = 1;
 		pkt->sequence_flags = PFP_SEQ_CLEARED | PFP_SEQ_NEEDS_STATE;
 		defaults.has_timestamp_clock_id = 1;
