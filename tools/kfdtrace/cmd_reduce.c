@@ -15,10 +15,12 @@
 
 #include <kfdtrace/decode.h>
 #include <kfdtrace/reduce.h>
+#include <kfdtrace/replay.h>
 #include <kfdtrace/schema.h>
 
 #include "cli.h"
 #include "commands.h"
+#include "run.h"
 
 void
 kfdtrace_help_reduce(FILE *out)
@@ -32,12 +34,16 @@ kfdtrace_help_reduce(FILE *out)
 	      "removed with what depends on them (handles, queue and event\n"
 	      "ids, fds, mappings) until no single one more can go. Replays\n"
 	      "run on kfdsim where /dev/kfd is absent, or with --sim.\n"
-	      "The files of one run (the root's first, then its children's)\n"
-	      "are reduced together and replayed as the process tree; the\n"
-	      "root's result goes to OUT, each child's to OUT.<pid>.\n"
+	      "The files of one run (the root's first, then its children's,\n"
+	      "or the directory of record -o DIR/) are reduced together and\n"
+	      "replayed as the process tree; the root's result goes to OUT,\n"
+	      "each child's to STEM.<pid>.kfdtrace (STEM: OUT without its\n"
+	      ".kfdtrace). An existing OUT is refused before any work unless\n"
+	      "-f is given.\n"
 	      "\n"
 	      "Options:\n"
 	      "  -o, --output OUT      the reduced trace\n"
+	      "  -f, --force           replace OUT (and its children's files)\n"
 	      "      --target N        the record to keep showing (#N or N)\n"
 	      "      --ioctl NAME      the first failed ioctl of this kind\n"
 	      "      --errno E         ... that failed with E (name or number)\n"
@@ -76,6 +82,7 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "target", required_argument, NULL, 't' },
 		{ "ioctl", required_argument, NULL, 'i' },
 		{ "errno", required_argument, NULL, 'e' },
@@ -87,7 +94,11 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 	};
 	struct kfd_reduce_opts o = { .target_seq = UINT64_MAX };
 	struct kfd_reduce_result res;
+	struct cli_run run = { 0 };
 	const char *output = NULL;
+	const char *ins[KFD_REPLAY_MAX_TREE];
+	unsigned int nin;
+	int force = 0;
 	char self[PATH_MAX], err[512];
 	ssize_t n;
 	uint64_t v;
@@ -98,10 +109,13 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 		return KFDTRACE_EXIT_OK;
 	}
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "o:fh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
 			output = optarg;
+			break;
+		case 'f':
+			force = 1;
 			break;
 		case 't':
 			if (cli_parse_u64(optarg + (optarg[0] == '#'), &v) ||
@@ -156,10 +170,30 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 		cli_err("no /bin/sh to run the predicate");
 		return KFDTRACE_EXIT_USAGE;
 	}
+	/* Refused before any work: the search can take minutes. */
+	if (cli_out_check(output, force))
+		return KFDTRACE_EXIT_ERROR;
+	if (force && unlink(output) != 0 && errno != ENOENT) {
+		cli_err("cannot remove %s: %s", output, strerror(errno));
+		return KFDTRACE_EXIT_ERROR;
+	}
+	/* Directories stand for their run's files, root first. */
+	if (cli_run_open(&run, argv + optind, (size_t)(argc - optind),
+			 "reduce"))
+		return KFDTRACE_EXIT_ERROR;
+	if (run.n > KFD_REPLAY_MAX_TREE) {
+		cli_err("at most %d traces (the files of one run)",
+			KFD_REPLAY_MAX_TREE);
+		cli_run_close(&run);
+		return KFDTRACE_EXIT_USAGE;
+	}
+	for (nin = 0; nin < run.n; nin++)
+		ins[nin] = run.p[nin].path;
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n <= 0) {
 		cli_err("cannot find this program: %s",
 			strerror(errno));
+		cli_run_close(&run);
 		return KFDTRACE_EXIT_ERROR;
 	}
 	self[n] = '\0';
@@ -168,9 +202,8 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 		o.sim = "";
 	o.out = stderr;
 	o.progress = isatty(2);
-	r = kfd_reduce((const char *const *)argv + optind,
-		       (unsigned int)(argc - optind), output, &o, &res, err,
-		       sizeof(err));
+	r = kfd_reduce(ins, nin, output, &o, &res, err, sizeof(err));
+	cli_run_close(&run);
 	if (r == -ENOENT || r == -EINVAL) {
 		cli_err("%s", err);
 		return KFDTRACE_EXIT_USAGE;
@@ -194,8 +227,8 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 	       " (no single record more can go)");
 	printf("tests:   %llu candidates tried\n", (unsigned long long)res.tests);
 	if (res.files > 1)
-		printf("wrote:   %s and %u more (%s.<pid>)\n", output,
-		       res.files - 1, output);
+		printf("wrote:   %s and %u more (its children's, named as "
+		       "record names them)\n", output, res.files - 1);
 	else
 		printf("wrote:   %s\n", output);
 	return KFDTRACE_EXIT_OK;
