@@ -74,11 +74,8 @@ kfdtrace_cmd_emit(int argc, char **argv)
 			"(see 'kfdtrace emit-c --help')");
 		return KFDTRACE_EXIT_USAGE;
 	}
-	if (!force && access(output, F_OK) == 0) {
-		cli_err("%s exists (-f replaces it)",
-			output);
+	if (cli_out_check(output, force))
 		return KFDTRACE_EXIT_ERROR;
-	}
 	r = kfd_emit_c(argv[optind], output, &res, err, sizeof(err));
 	if (r < 0) {
 		cli_err("%s", err);

@@ -29,7 +29,7 @@ kfdtrace_help_sim(FILE *out)
 		"Usage: kfdtrace sim [OPTIONS] [--] COMMAND [ARGS...]\n"
 		"       kfdtrace sim --list-profiles\n"
 		"       kfdtrace sim --dump-profile NAME|FILE\n"
-		"       kfdtrace sim --save-profile NAME [-o FILE]\n"
+		"       kfdtrace sim --save-profile NAME [-o FILE] [-f]\n"
 		"\n"
 		"Run COMMAND on a simulated AMD GPU machine: libkfdsim.so is preloaded,\n"
 		"so the program finds /dev/kfd, render nodes and the KFD sysfs topology\n"
@@ -53,6 +53,7 @@ kfdtrace_help_sim(FILE *out)
 		"                          profile called NAME\n"
 		"  -o, --output FILE       where --save-profile writes (default NAME.profile;\n"
 		"                          '-' for standard output)\n"
+		"  -f, --force             replace an existing FILE\n"
 		"  -h, --help              this text\n"
 		"\n"
 		"Environment: KFDTRACE_SIM_LIB overrides the path of libkfdsim.so;\n"
@@ -68,6 +69,7 @@ struct sim_opts {
 	const char *machine;
 	const char *save_name;
 	const char *output;
+	int force;
 	const char *dump;
 	int debug;
 	int list;
@@ -120,6 +122,8 @@ parse_opts(int argc, char **argv, struct sim_opts *o)
 			if (need_arg(argc, argv, i) < 0)
 				return -1;
 			o->save_name = argv[++i];
+		} else if (!strcmp(a, "-f") || !strcmp(a, "--force")) {
+			o->force = 1;
 		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
 			if (need_arg(argc, argv, i) < 0)
 				return -1;
@@ -208,39 +212,37 @@ dump_profile(const char *name)
 }
 
 static int
-save_profile(const char *name, const char *output)
+save_profile(const char *name, const char *output, int force)
 {
 	char path[PATH_MAX], *err = NULL;
 	struct ksim_profile *p;
-	FILE *out;
+	struct cli_out out;
 	int ret;
 
+	if (!output) {
+		snprintf(path, sizeof(path), "%s.profile", name);
+		output = path;
+	}
+	if (cli_out_open(&out, output, force))
+		return KFDTRACE_EXIT_ERROR;
 	p = ksim_capture_profile(name, &err);
 	if (!p) {
 		cli_err("cannot capture this machine: %s",
 			err ? err : "out of memory");
 		free(err);
+		cli_out_commit(&out, 0);
 		return KFDTRACE_EXIT_ERROR;
 	}
-	if (!output) {
-		snprintf(path, sizeof(path), "%s.profile", name);
-		output = path;
-	}
-	out = strcmp(output, "-") == 0 ? stdout : fopen(output, "w");
-	if (!out) {
-		cli_err("%s: %s", output, strerror(errno));
-		ksim_profile_free(p);
-		return KFDTRACE_EXIT_ERROR;
-	}
-	ret = ksim_profile_save(p, out);
+	ret = ksim_profile_save(p, out.f);
 	ksim_profile_free(p);
-	if (out != stdout && fclose(out) != 0 && ret == 0)
-		ret = -errno;
 	if (ret < 0) {
 		cli_err("%s: %s", output, strerror(-ret));
+		cli_out_commit(&out, 0);
 		return KFDTRACE_EXIT_ERROR;
 	}
-	if (out != stdout)
+	if (cli_out_commit(&out, 1))
+		return KFDTRACE_EXIT_ERROR;
+	if (strcmp(output, "-"))
 		cli_err("wrote %s", output);
 	return KFDTRACE_EXIT_OK;
 }
@@ -404,7 +406,7 @@ sim_main(int argc, char **argv, int *ran)
 	if (o.dump)
 		return dump_profile(o.dump);
 	if (o.save_name)
-		return save_profile(o.save_name, o.output);
+		return save_profile(o.save_name, o.output, o.force);
 	return run_command(&o, ran);
 }
 
