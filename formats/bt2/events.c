@@ -33,7 +33,7 @@ enum kbt_mt {
 	MT_LEN,		/* u32 length of the dynamic array that follows */
 	MT_BYTES,	/* dynamic array of u8, hex */
 	MT_STRS,	/* dynamic array of strings */
-	MT_U32S,	/* dynamic array of u32 */
+	MT_GPU_IDS,	/* dynamic array of u32 gpu ids (hex, as dump) */
 };
 
 struct kbt_member {
@@ -81,7 +81,7 @@ static const struct kbt_member m_thread_name[] = {
 };
 static const struct kbt_member m_topology[] = {
 	{ "nfiles", MT_U32 }, { "bytes", MT_U64 }, { "ngpus", MT_LEN },
-	{ "gpu_ids", MT_U32S },
+	{ "gpu_ids", MT_GPU_IDS },
 };
 static const struct kbt_member m_annotation[] = {
 	{ "text", MT_STR },
@@ -193,8 +193,8 @@ member_fc(bt_trace_class *tc, uint8_t type, bt_field_class *len)
 	case MT_STRS:
 		elem = bt_field_class_string_create(tc);
 		break;
-	case MT_U32S:
-		elem = kbt_fc_uint(tc, 32, 0);
+	case MT_GPU_IDS:
+		elem = kbt_fc_gpu_id(tc);
 		break;
 	default:
 		return NULL;

@@ -136,34 +136,26 @@ fail:
 	return NULL;
 }
 
-/* The field class of one numeric schema field, by role. */
+/* The field class of one numeric schema field, by role: its base too. */
 bt_field_class *
 kbt_fc_for_field(bt_trace_class *tc, const struct kfd_field *f)
 {
 	unsigned int bits = f->width * 8u;
-	int hex;
+	/* The decoder's rule, so babeltrace2 and `kfdtrace dump` agree. */
+	int hex = kfd_role_is_hex(f->role);
 
-	switch (f->role) {
-	case KFD_ROLE_HEX:
-	case KFD_ROLE_HANDLE:
-	case KFD_ROLE_GPU_VA:
-	case KFD_ROLE_CPU_ADDR:
-	case KFD_ROLE_PTR:
-	case KFD_ROLE_MMAP_OFFSET:
-	case KFD_ROLE_DOORBELL_OFFSET:
-	case KFD_ROLE_FLAGS:
-	case KFD_ROLE_PAD:
-		hex = 1;
-		break;
-	default:
-		hex = 0;
-		break;
-	}
 	if ((f->role == KFD_ROLE_ENUM || f->role == KFD_ROLE_FLAGS) &&
 	    f->names && f->names->count)
 		return kbt_fc_enum_table(tc, f->names, bits, f->is_signed, hex);
 	return f->is_signed ? kbt_fc_sint(tc, bits, hex) :
 			      kbt_fc_uint(tc, bits, hex);
+}
+
+/* A gpu_id outside the schema (derived, topology): based as the schema's. */
+bt_field_class *
+kbt_fc_gpu_id(bt_trace_class *tc)
+{
+	return kbt_fc_uint(tc, 32, kfd_role_is_hex(KFD_ROLE_GPU_ID));
 }
 
 /* Append @m (its reference is taken over) as member @name. */

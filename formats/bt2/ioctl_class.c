@@ -753,7 +753,7 @@ add_derived(struct build *b, struct kbt_plan *p, bt_field_class *st)
 		h = kfd_schema_field(b->d, "handle");
 		if (h < 0)
 			return 0;
-		if (kbt_struct_add_unique(st, "gpu_id", kbt_fc_uint(b->tc, 32, 0)))
+		if (kbt_struct_add_unique(st, "gpu_id", kbt_fc_gpu_id(b->tc)))
 			return -1;
 		first = last_member(st);
 		/* The fill sets the four members by position. */

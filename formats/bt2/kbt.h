@@ -182,6 +182,7 @@ bt_field_class *kbt_fc_uint(bt_trace_class *tc, unsigned int bits, int hex);
 bt_field_class *kbt_fc_sint(bt_trace_class *tc, unsigned int bits, int hex);
 bt_field_class *kbt_fc_for_field(bt_trace_class *tc,
 				 const struct kfd_field *f);
+bt_field_class *kbt_fc_gpu_id(bt_trace_class *tc);
 bt_field_class *kbt_fc_enum_table(bt_trace_class *tc,
 				  const struct kfd_name_table *t,
 				  unsigned int bits, int is_signed, int hex);

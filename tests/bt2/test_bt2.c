@@ -535,11 +535,11 @@ test_direct_text(void **state)
 		 "request = 0xC0284B16, va_addr = 0x7F0000000000, size = 2097152, "
 		 "handle = 0x123400000001, mmap_offset_in = 0x0, "),
 		"heap = ( \"VRAM\" : container = 1 ) }",
-		"device_ids_in = [ [0] = 4660, [1] = 22136 ]",
+		"device_ids_in = [ [0] = 0x1234, [1] = 0x5678 ]",
 		("query = ( \"READ_MMR_REG\" : container = 21 ), args_arm = ( "
 		 "\"read_mmr_reg\" : container = 21 ), args = { { dword_offset = "
 		 "0x263E, count = 1, "),
-		("gpu_id = 4660, heap = ( \"VRAM\" : container = 1 ), "
+		("gpu_id = 0x1234, heap = ( \"VRAM\" : container = 1 ), "
 		 "size = 2097152, delta = -2097152 }"),
 		("kfd:exec: { seq = 27, tid = 1000, pid = 4242 }, { path = \"/usr/bin/rocminfo\", "
 		 "argc = 2, argv = [ [0] = \"rocminfo\", [1] = \"--verbose\" ] }"),

@@ -9,7 +9,8 @@
  *    and the same trim of the CTF export print the same events, exactly
  *    those of the whole output whose times are in the window;
  *  - value names, in the trace file's and the CTF export's text: errno
- *    names for err;
+ *    names for err; display bases by the decoder's rule (hex gpu ids,
+ *    handles, addresses, offsets);
  *
  * Usage: test-bt2-view KFDTRACE GEN-BT2-TRACE PLUGIN-DIR BABELTRACE2
  */
@@ -30,7 +31,7 @@
 static const char *kfdtrace, *gen, *plugin_dir, *bt2;
 static char plugin_opt[4200];
 static char work[] = "/tmp/kfdtrace-bt2-view-XXXXXX";
-static char seek_path[256], seek_ctf[256];
+static char seek_path[256], seek_ctf[256], all_path[256], all_ctf[256];
 
 /* Records of the "seek" trace: two threads, 6 ms, many small frames. */
 #define SEEK_RECORDS "6000"
@@ -88,12 +89,30 @@ setup(void **state)
 	snprintf(plugin_opt, sizeof(plugin_opt), "--plugin-path=%s", plugin_dir);
 	wpath(seek_path, sizeof(seek_path), "seek.kfdtrace");
 	wpath(seek_ctf, sizeof(seek_ctf), "seek-ctf");
+	wpath(all_path, sizeof(all_path), "all.kfdtrace");
+	wpath(all_ctf, sizeof(all_ctf), "all-ctf");
 	if (gen_trace(seek_path, SEEK_RECORDS, NULL, NULL))
 		return -1;
 	rc = tc_run(exp, &r) || r.status != 0 ? -1 : 0;
 	if (rc)
 		fprintf(stderr, "export: %s", r.err ? r.err : "");
 	tc_run_free(&r);
+	if (rc)
+		return -1;
+	/* Every record type, every kind of field (gen_trace.c "all"). */
+	{
+		char *g[] = { (char *)gen, "all", all_path, NULL };
+		char *e[] = { (char *)kfdtrace, "export", "--ctf", all_ctf,
+			      all_path, NULL };
+
+		rc = tc_run(g, &r) || r.status != 0 ? -1 : 0;
+		tc_run_free(&r);
+		if (!rc)
+			rc = tc_run(e, &r) || r.status != 0 ? -1 : 0;
+		if (rc)
+			fprintf(stderr, "all: %s", r.err ? r.err : "");
+		tc_run_free(&r);
+	}
 	return rc;
 }
 
@@ -304,6 +323,61 @@ test_errno_names(void **state)
 	free(texts[1]);
 }
 
+/*
+ * Display bases follow the decoder's kfd_role_is_hex(), as `kfdtrace dump`
+ * prints: gpu ids (also the derived one of FREE and topology's list),
+ * handles, addresses, offsets in hex; sizes and queue ids in decimal.
+ */
+static void
+test_hex_bases(void **state)
+{
+	static const char *const hex[] = {
+		"_gpu_id;", "_gpu_ids[", "_device_ids_in[", "_handle;",
+		"_va_addr;", "_mmap_offset;", "_doorbell_offset;",
+	};
+	static const char *const dec[] = {
+		"_size;", "_queue_id;", "_ring_size;",
+	};
+	char path[300], *meta, *texts[2], *line, *save = NULL;
+	size_t i, nhex = 0, ndec = 0;
+	int t;
+
+	snprintf(path, sizeof(path), "%s/metadata", all_ctf);
+	meta = tc_read_file(path, NULL);
+	assert_non_null(meta);
+	for (line = strtok_r(meta, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!strstr(line, "integer {"))
+			continue;
+		for (i = 0; i < sizeof(hex) / sizeof(hex[0]); i++)
+			if (strstr(line, hex[i])) {
+				if (!strstr(line, "base = x;"))
+					fprintf(stderr, "not hex: %s\n", line);
+				assert_non_null(strstr(line, "base = x;"));
+				nhex++;
+			}
+		for (i = 0; i < sizeof(dec) / sizeof(dec[0]); i++)
+			if (strstr(line, dec[i])) {
+				assert_null(strstr(line, "base = "));
+				ndec++;
+			}
+	}
+	/* The trace uses every one of them, in several events. */
+	assert_true(nhex >= 15);
+	assert_true(ndec >= 5);
+	free(meta);
+
+	both_texts(&texts[0], &texts[1]);
+	for (t = 0; t < 2; t++) {
+		assert_int_equal(tc_count_str(texts[t], "gpu_id = 0xBEEF,"), 2000);
+		assert_int_equal(tc_count_str(texts[t], "gpu_id = 48879"), 0);
+		assert_int_equal(tc_count_str(texts[t], "size = 2097152,"), 2000);
+		assert_int_equal(tc_count_str(texts[t], "handle = 0xBEEF0000"),
+				 2000);
+		free(texts[t]);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -312,6 +386,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_window_edges),
 		cmocka_unit_test(test_window_messages),
 		cmocka_unit_test(test_errno_names),
+		cmocka_unit_test(test_hex_bases),
 	};
 
 	if (argc != 5) {
