@@ -55,6 +55,7 @@ struct pfp_group {
 	const char *cat;
 	unsigned int *lanes;		/* lane numbers */
 	uint8_t *busy;
+	uint64_t *free_at;		/* when its last object ended */
 	size_t nlanes;
 };
 
@@ -585,11 +586,16 @@ group_of(struct pf_sink *s, struct pf_proc *p, const char *cat,
 	return g;
 }
 
-/* A free lane of @g (a new one when all are busy): its index in @g. */
+/*
+ * A lane of @g free at @ts (a new one when none is): its index in @g.
+ * Records come in sequence order, which across threads is not quite
+ * time order: a lane whose object ended after @ts is not free yet.
+ */
 static long
 lane_take(struct pf_sink *s, struct pf_proc *p, struct pfp_group *g,
-	  size_t gidx)
+	  size_t gidx, uint64_t ts)
 {
+	uint64_t *free_at;
 	Pftrace__TrackDescriptor td = PFTRACE__TRACK_DESCRIPTOR__INIT;
 	struct pfp_proc *pp = p->priv;
 	unsigned int *lanes;
@@ -597,7 +603,7 @@ lane_take(struct pf_sink *s, struct pf_proc *p, struct pfp_group *g,
 	size_t i;
 
 	for (i = 0; i < g->nlanes; i++)
-		if (!g->busy[i]) {
+		if (!g->busy[i] && g->free_at[i] <= ts) {
 			g->busy[i] = 1;
 			return (long)i;
 		}
@@ -607,10 +613,14 @@ lane_take(struct pf_sink *s, struct pf_proc *p, struct pfp_group *g,
 	busy = realloc(g->busy, g->nlanes + 1);
 	if (busy)
 		g->busy = busy;
-	if (!lanes || !busy)
+	free_at = realloc(g->free_at, (g->nlanes + 1) * sizeof(*free_at));
+	if (free_at)
+		g->free_at = free_at;
+	if (!lanes || !busy || !free_at)
 		return -1;
 	g->lanes[g->nlanes] = pp->nlanes++;
 	g->busy[g->nlanes] = 1;
+	g->free_at[g->nlanes] = 0;
 	td.has_uuid = 1;
 	td.uuid = uuid(p, PFP_TK_LANE, g->lanes[g->nlanes]);
 	td.has_parent_uuid = 1;
@@ -646,7 +656,7 @@ pfp_object(struct pf_sink *s, struct pf_proc *p, const struct obj_change *c,
 	te.has_type = 1;
 	te.has_track_uuid = 1;
 	if (begin) {
-		lane = lane_take(s, p, g, gidx);
+		lane = lane_take(s, p, g, gidx, ts);
 		if (lane < 0) {
 			s->failed = 1;
 			return;
@@ -691,6 +701,7 @@ pfp_object(struct pf_sink *s, struct pf_proc *p, const struct obj_change *c,
 		te.type = PFP_SLICE_END;
 		te.track_uuid = uuid(p, PFP_TK_LANE, g->lanes[have->kind]);
 		g->busy[have->kind] = 0;
+		g->free_at[have->kind] = ts;
 		u64map_del(&pp->obj_lane, c->val.seq, NULL);
 		if (leaked) {
 			Pftrace__DebugAnnotation init =
@@ -794,6 +805,7 @@ pfp_release(struct pf_sink *s, struct pf_proc *procs, size_t n)
 			free(pp->groups[k].name);
 			free(pp->groups[k].lanes);
 			free(pp->groups[k].busy);
+			free(pp->groups[k].free_at);
 		}
 		free(pp->groups);
 		free(pp->counters);
