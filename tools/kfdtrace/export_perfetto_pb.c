@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Interning and packet output of the protobuf writer (export_perfetto_pb.h).
+ * Interning, annotations and packet output of the protobuf writer
+ * (export_perfetto_pb.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -88,4 +89,115 @@ pfp_put_packet(struct pf_sink *s, Pftrace__TracePacket *pkt)
 	}
 	pftrace__trace__pack(&trace, (uint8_t *)s->sb.data + s->sb.len);
 	s->sb.len += len;
+}
+
+void
+pfp_defs_init(struct pfp_defs *d)
+{
+	Pftrace__InternedData init = PFTRACE__INTERNED_DATA__INIT;
+
+	d->data = init;
+	d->data.event_names = d->pnames;
+	d->data.event_categories = d->pcats;
+	d->data.debug_annotation_names = d->pargs;
+}
+
+int
+pfp_defs_any(const struct pfp_defs *d)
+{
+	return d->data.n_event_names || d->data.n_event_categories ||
+	       d->data.n_debug_annotation_names;
+}
+
+uint64_t
+pfp_def_name(struct pf_sink *s, struct pfp_intern *t, struct pfp_defs *d,
+	     const char *name)
+{
+	Pftrace__EventName init = PFTRACE__EVENT_NAME__INIT;
+	const char *added;
+	uint64_t iid = pfp_intern(t, name, &added);
+
+	if (!iid)
+		s->failed = 1;
+	if (added && d->data.n_event_names < 4) {
+		Pftrace__EventName *e = &d->names[d->data.n_event_names];
+
+		*e = init;
+		e->has_iid = 1;
+		e->iid = iid;
+		e->name = (char *)added;
+		d->pnames[d->data.n_event_names++] = e;
+	}
+	return iid;
+}
+
+uint64_t
+pfp_def_cat(struct pf_sink *s, struct pfp_intern *t, struct pfp_defs *d,
+	    const char *cat)
+{
+	Pftrace__EventCategory init = PFTRACE__EVENT_CATEGORY__INIT;
+	const char *added;
+	uint64_t iid = pfp_intern(t, cat, &added);
+
+	if (!iid)
+		s->failed = 1;
+	if (added && d->data.n_event_categories < 4) {
+		Pftrace__EventCategory *e = &d->cats[d->data.n_event_categories];
+
+		*e = init;
+		e->has_iid = 1;
+		e->iid = iid;
+		e->name = (char *)added;
+		d->pcats[d->data.n_event_categories++] = e;
+	}
+	return iid;
+}
+
+uint64_t
+pfp_def_arg(struct pf_sink *s, struct pfp_intern *t, struct pfp_defs *d,
+	    const char *name)
+{
+	Pftrace__DebugAnnotationName init = PFTRACE__DEBUG_ANNOTATION_NAME__INIT;
+	size_t max = sizeof(d->args) / sizeof(d->args[0]);
+	const char *added;
+	uint64_t iid = pfp_intern(t, name, &added);
+
+	if (!iid)
+		s->failed = 1;
+	if (added && d->data.n_debug_annotation_names < max) {
+		Pftrace__DebugAnnotationName *e =
+			&d->args[d->data.n_debug_annotation_names];
+
+		*e = init;
+		e->has_iid = 1;
+		e->iid = iid;
+		e->name = (char *)added;
+		d->pargs[d->data.n_debug_annotation_names++] = e;
+	}
+	return iid;
+}
+
+/* One annotation: @kind 'u' uint, 'i' int, 'p' pointer (shown in hex). */
+void
+pfp_annot(Pftrace__DebugAnnotation *a, uint64_t name_iid, char kind, uint64_t v)
+{
+	Pftrace__DebugAnnotation init = PFTRACE__DEBUG_ANNOTATION__INIT;
+
+	*a = init;
+	a->has_name_iid = 1;
+	a->name_iid = name_iid;
+	switch (kind) {
+	case 'i':
+		a->has_int_value = 1;
+		a->int_value = (int64_t)v;
+		break;
+	case 'p':
+		a->has_pointer_value = 1;
+		a->pointer_value = v;
+		break;
+	default:
+		a->has_uint_value = 1;
+		a->uint_value = v;
+		break;
+	}
 }

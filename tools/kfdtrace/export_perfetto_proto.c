@@ -47,9 +47,6 @@ enum {
 	PFP_TK_QUEUE,
 };
 
-/* Fields of one argument dictionary at most (larger structs are cut). */
-#define PFP_MAX_FIELDS 48
-
 struct pfp_group {
 	char *name;
 	const char *cat;
@@ -79,21 +76,6 @@ struct pfp_proc {
 	size_t ncounters;
 };
 
-/* Interned data a packet defines, collected while the event is built. */
-struct pfp_defs {
-	Pftrace__EventName names[4], *pnames[4];
-	Pftrace__EventCategory cats[4], *pcats[4];
-	Pftrace__DebugAnnotationName args[PFP_MAX_FIELDS * 2 + 8];
-	Pftrace__DebugAnnotationName *pargs[PFP_MAX_FIELDS * 2 + 8];
-	Pftrace__InternedData data;
-};
-
-/*
- * Track uuids. Thread tracks, on every call, are small (a varint of 4
- * bytes): the tid, odd (2 * tid + 1); tids are unique on a host and an
- * exec keeps them. The others are even: the gen in bits 53..62, the pid in
- * 31..52, the kind in 27..30 and the number in 1..26.
- */
 static uint64_t
 uuid(const struct pf_proc *p, unsigned int kind, uint64_t n)
 {
@@ -104,92 +86,6 @@ uuid(const struct pf_proc *p, unsigned int kind, uint64_t n)
 	return ((gen << 52) |
 		((uint64_t)((uint32_t)p->pid & 0x3fffffu) << 30) |
 		((uint64_t)kind << 26) | (n & ((1u << 26) - 1))) << 1;
-}
-
-static void
-defs_init(struct pfp_defs *d)
-{
-	Pftrace__InternedData init = PFTRACE__INTERNED_DATA__INIT;
-
-	d->data = init;
-	d->data.event_names = d->pnames;
-	d->data.event_categories = d->pcats;
-	d->data.debug_annotation_names = d->pargs;
-}
-
-static int
-defs_any(const struct pfp_defs *d)
-{
-	return d->data.n_event_names || d->data.n_event_categories ||
-	       d->data.n_debug_annotation_names;
-}
-
-static uint64_t
-intern_name(struct pf_sink *s, struct pfp_proc *pp, struct pfp_defs *d,
-	    const char *name)
-{
-	Pftrace__EventName init = PFTRACE__EVENT_NAME__INIT;
-	const char *added;
-	uint64_t iid = pfp_intern(&pp->names, name, &added);
-
-	if (!iid)
-		s->failed = 1;
-	if (added && d->data.n_event_names < 4) {
-		Pftrace__EventName *e = &d->names[d->data.n_event_names];
-
-		*e = init;
-		e->has_iid = 1;
-		e->iid = iid;
-		e->name = (char *)added;
-		d->pnames[d->data.n_event_names++] = e;
-	}
-	return iid;
-}
-
-static uint64_t
-intern_cat(struct pf_sink *s, struct pfp_proc *pp, struct pfp_defs *d,
-	   const char *cat)
-{
-	Pftrace__EventCategory init = PFTRACE__EVENT_CATEGORY__INIT;
-	const char *added;
-	uint64_t iid = pfp_intern(&pp->cats, cat, &added);
-
-	if (!iid)
-		s->failed = 1;
-	if (added && d->data.n_event_categories < 4) {
-		Pftrace__EventCategory *e = &d->cats[d->data.n_event_categories];
-
-		*e = init;
-		e->has_iid = 1;
-		e->iid = iid;
-		e->name = (char *)added;
-		d->pcats[d->data.n_event_categories++] = e;
-	}
-	return iid;
-}
-
-static uint64_t
-intern_arg(struct pf_sink *s, struct pfp_proc *pp, struct pfp_defs *d,
-	   const char *name)
-{
-	Pftrace__DebugAnnotationName init = PFTRACE__DEBUG_ANNOTATION_NAME__INIT;
-	size_t max = sizeof(d->args) / sizeof(d->args[0]);
-	const char *added;
-	uint64_t iid = pfp_intern(&pp->args, name, &added);
-
-	if (!iid)
-		s->failed = 1;
-	if (added && d->data.n_debug_annotation_names < max) {
-		Pftrace__DebugAnnotationName *e =
-			&d->args[d->data.n_debug_annotation_names];
-
-		*e = init;
-		e->has_iid = 1;
-		e->iid = iid;
-		e->name = (char *)added;
-		d->pargs[d->data.n_debug_annotation_names++] = e;
-	}
-	return iid;
 }
 
 /* Fill the sequence fields of @pkt and write it. */
@@ -215,7 +111,7 @@ put(struct pf_sink *s, struct pf_proc *p, Pftrace__TracePacket *pkt,
 		defaults.timestamp_clock_id = PFP_CLOCK_MONOTONIC;
 		pkt->trace_packet_defaults = &defaults;
 	}
-	if (d && defs_any(d))
+	if (d && pfp_defs_any(d))
 		pkt->interned_data = &d->data;
 	pfp_put_packet(s, pkt);
 }
@@ -323,31 +219,6 @@ pfp_thread_name(struct pf_sink *s, struct pf_proc *p, uint32_t tid,
 	thread_track(s, p, tid, name);
 }
 
-/* One annotation: @kind 'u' uint, 'i' int, 'p' pointer (shown in hex). */
-static void
-annot(Pftrace__DebugAnnotation *a, uint64_t name_iid, char kind, uint64_t v)
-{
-	Pftrace__DebugAnnotation init = PFTRACE__DEBUG_ANNOTATION__INIT;
-
-	*a = init;
-	a->has_name_iid = 1;
-	a->name_iid = name_iid;
-	switch (kind) {
-	case 'i':
-		a->has_int_value = 1;
-		a->int_value = (int64_t)v;
-		break;
-	case 'p':
-		a->has_pointer_value = 1;
-		a->pointer_value = v;
-		break;
-	default:
-		a->has_uint_value = 1;
-		a->uint_value = v;
-		break;
-	}
-}
-
 /* Whether a conditional field (a union member) is present in @img. */
 static int
 field_present(const struct kfd_struct_desc *sd, const struct kfd_field *f,
@@ -386,7 +257,7 @@ arg_fields(struct pf_sink *s, struct pfp_proc *pp, struct pfp_defs *d,
 		if (f->role == KFD_ROLE_PAD && !v)
 			continue;
 		kind = kfd_role_is_hex(f->role) ? 'p' : f->is_signed ? 'i' : 'u';
-		annot(&out[n], intern_arg(s, pp, d, f->name), kind, v);
+		pfp_annot(&out[n], pfp_def_arg(s, &pp->args, d, f->name), kind, v);
 		pout[n] = &out[n];
 		n++;
 	}
@@ -416,15 +287,15 @@ name_event(struct pf_sink *s, struct pf_proc *p, Pftrace__TrackEvent *te,
 	const char *comma = strchr(cat, ',');
 
 	te->has_name_iid = 1;
-	te->name_iid = intern_name(s, pp, d, name[0] ? name : "(unnamed)");
+	te->name_iid = pfp_def_name(s, &pp->names, d, name[0] ? name : "(unnamed)");
 	if (comma && (size_t)(comma - cat) < sizeof(buf)) {
 		memcpy(buf, cat, (size_t)(comma - cat));
 		buf[comma - cat] = '\0';
-		cat_iids[0] = intern_cat(s, pp, d, buf);
-		cat_iids[1] = intern_cat(s, pp, d, comma + 1);
+		cat_iids[0] = pfp_def_cat(s, &pp->cats, d, buf);
+		cat_iids[1] = pfp_def_cat(s, &pp->cats, d, comma + 1);
 		te->n_category_iids = 2;
 	} else {
-		cat_iids[0] = intern_cat(s, pp, d, cat);
+		cat_iids[0] = pfp_def_cat(s, &pp->cats, d, cat);
 		te->n_category_iids = 1;
 	}
 	te->category_iids = cat_iids;
@@ -445,13 +316,13 @@ event_on(struct pf_sink *s, struct pf_proc *p, uint64_t track, int type,
 	uint64_t cat_iids[2];
 	size_t n = 0;
 
-	defs_init(&d);
+	pfp_defs_init(&d);
 	te.has_type = 1;
 	te.type = (uint32_t)type;
 	te.has_track_uuid = 1;
 	te.track_uuid = track;
 	name_event(s, p, &te, &d, cat, name, cat_iids);
-	annot(&top[n], intern_arg(s, pp, &d, "seq"), 'u', rec->seq);
+	pfp_annot(&top[n], pfp_def_arg(s, &pp->args, &d, "seq"), 'u', rec->seq);
 	ptop[n] = &top[n];
 	n++;
 	if (rec->type == KT_REC_IOCTL && rec->u.ioctl.ret < 0) {
@@ -460,7 +331,7 @@ event_on(struct pf_sink *s, struct pf_proc *p, uint64_t track, int type,
 
 		top[n] = init;
 		top[n].has_name_iid = 1;
-		top[n].name_iid = intern_arg(s, pp, &d, "errno");
+		top[n].name_iid = pfp_def_arg(s, &pp->args, &d, "errno");
 		top[n].string_value = (char *)(e ? e : "?");
 		ptop[n] = &top[n];
 		n++;
@@ -475,7 +346,7 @@ event_on(struct pf_sink *s, struct pf_proc *p, uint64_t track, int type,
 				  io->ret >= 0 ? io->arg_after : NULL,
 				  io->arg_size, fout, pfout);
 		if (nin) {
-			annot(&top[n], intern_arg(s, pp, &d, "in"), 'u', 0);
+			pfp_annot(&top[n], pfp_def_arg(s, &pp->args, &d, "in"), 'u', 0);
 			top[n].has_uint_value = 0;
 			top[n].n_dict_entries = nin;
 			top[n].dict_entries = pfin;
@@ -483,7 +354,7 @@ event_on(struct pf_sink *s, struct pf_proc *p, uint64_t track, int type,
 			n++;
 		}
 		if (nout) {
-			annot(&top[n], intern_arg(s, pp, &d, "out"), 'u', 0);
+			pfp_annot(&top[n], pfp_def_arg(s, &pp->args, &d, "out"), 'u', 0);
 			top[n].has_uint_value = 0;
 			top[n].n_dict_entries = nout;
 			top[n].dict_entries = pfout;
@@ -652,7 +523,7 @@ pfp_object(struct pf_sink *s, struct pf_proc *p, const struct obj_change *c,
 		s->failed = 1;
 		return;
 	}
-	defs_init(&d);
+	pfp_defs_init(&d);
 	te.has_type = 1;
 	te.has_track_uuid = 1;
 	if (begin) {
@@ -670,24 +541,24 @@ pfp_object(struct pf_sink *s, struct pf_proc *p, const struct obj_change *c,
 		/* Named by heap or kind (interned); the id is an argument. */
 		name_event(s, p, &te, &d, cat, c->kind == OBJ_BO_NEW ?
 			   obj_heap_names[c->val.kind] : cat, cat_iids);
-		annot(&a[n], intern_arg(s, pp, &d, "created_seq"), 'u',
+		pfp_annot(&a[n], pfp_def_arg(s, &pp->args, &d, "created_seq"), 'u',
 		      c->val.seq);
 		pa[n] = &a[n];
 		n++;
-		annot(&a[n], intern_arg(s, pp, &d, c->kind == OBJ_BO_NEW ?
+		pfp_annot(&a[n], pfp_def_arg(s, &pp->args, &d, c->kind == OBJ_BO_NEW ?
 				       "handle" : c->kind == OBJ_QUEUE_NEW ?
 				       "queue_id" : "event_id"),
 		      c->kind == OBJ_BO_NEW ? 'p' : 'u', c->key);
 		pa[n] = &a[n];
 		n++;
 		if (c->kind == OBJ_BO_NEW) {
-			annot(&a[n], intern_arg(s, pp, &d, "size"), 'u',
+			pfp_annot(&a[n], pfp_def_arg(s, &pp->args, &d, "size"), 'u',
 			      c->val.size);
 			pa[n] = &a[n];
 			n++;
 		}
 		if (c->kind != OBJ_EVENT_NEW) {
-			annot(&a[n], intern_arg(s, pp, &d, "gpu_id"), 'p',
+			pfp_annot(&a[n], pfp_def_arg(s, &pp->args, &d, "gpu_id"), 'p',
 			      c->val.gpu_id);
 			pa[n] = &a[n];
 			n++;
@@ -709,7 +580,7 @@ pfp_object(struct pf_sink *s, struct pf_proc *p, const struct obj_change *c,
 
 			a[n] = init;
 			a[n].has_name_iid = 1;
-			a[n].name_iid = intern_arg(s, pp, &d, "leaked");
+			a[n].name_iid = pfp_def_arg(s, &pp->args, &d, "leaked");
 			a[n].has_bool_value = 1;
 			a[n].bool_value = 1;
 			pa[n] = &a[n];
