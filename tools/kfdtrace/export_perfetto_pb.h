@@ -49,12 +49,6 @@ struct pfp_defs {
 	Pftrace__InternedData data;
 };
 
-/*
- * Track uuids. Thread tracks, on every call, are small (a varint of 4
- * bytes): the tid, odd (2 * tid + 1); tids are unique on a host and an
- * exec keeps them. The others are even: the gen in bits 53..62, the pid in
- * 31..52, the kind in 27..30 and the number in 1..26.
- */
 /* pfp_defs_init() - no definitions yet. */
 void pfp_defs_init(struct pfp_defs *d);
 

@@ -76,6 +76,12 @@ struct pfp_proc {
 	size_t ncounters;
 };
 
+/*
+ * Track uuids. Thread tracks, on every call, are small (a varint of 4
+ * bytes): the tid, odd (2 * tid + 1); tids are unique on a host and an
+ * exec keeps them. The others are even: the gen in bits 53..62, the pid in
+ * 31..52, the kind in 27..30 and the number in 1..26.
+ */
 static uint64_t
 uuid(const struct pf_proc *p, unsigned int kind, uint64_t n)
 {
