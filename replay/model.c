@@ -347,6 +347,8 @@ model_record(struct rp_model *m, const struct kt_record *rec)
 		/* The child's own record: it names the parent. */
 		if (!rec->u.fork.child_pid && !m->fork_parent)
 			m->fork_parent = rec->u.fork.parent_pid;
+		else if (rec->u.fork.child_pid && m->nforked < RP_MAX_FORKED)
+			m->forked[m->nforked++] = rec->u.fork.child_pid;
 		break;
 	default:
 		break;

@@ -471,6 +471,12 @@ struct rp_model {
 	uint64_t first_seq, last_seq;
 	uint64_t first_ts, last_ts;
 	int32_t fork_parent;		/* a forked child's trace: the parent */
+	/* The children this trace's process forked (the first RP_MAX_FORKED),
+	 * so that a tree finds a child's parent when an exec'd image of the
+	 * same pid has a trace too. */
+#define RP_MAX_FORKED 64
+	int32_t forked[RP_MAX_FORKED];
+	uint32_t nforked;
 	uint32_t nthreads;
 	uint32_t tids[64];
 	/* gpu_ids the ioctls use (GPU_ID-role fields and handles). */

@@ -276,6 +276,15 @@ rp_tree_share_xlate(struct rp_run *st, uint8_t *handle)
 /* ------------------------------------------------------------------ */
 /* The coordinator                                                      */
 
+static int
+forked_by(const struct rp_model *m, int32_t pid)
+{
+	for (uint32_t i = 0; i < m->nforked; i++)
+		if (m->forked[i] == pid)
+			return 1;
+	return 0;
+}
+
 static void
 build_nodes(struct rp_tree *t, struct kfd_replay **rs, unsigned int n,
 	    FILE *out)
@@ -297,8 +306,12 @@ build_nodes(struct rp_tree *t, struct kfd_replay **rs, unsigned int n,
 	for (i = 0; i < n; i++) {
 		struct rp_tree_node *nd = &t->node[i];
 
+		/* The trace that forked it, where the same pid wrote
+		 * several (an exec'd image); else the last of that pid. */
 		for (k = 0; k < n; k++)
-			if (k != i && t->node[k].pid == nd->ppid)
+			if (k != i && t->node[k].pid == nd->ppid &&
+			    (nd->parent < 0 ||
+			     !forked_by(&rs[nd->parent]->model, nd->pid)))
 				nd->parent = (int)k;
 		if (nd->forked && nd->parent < 0) {
 			fprintf(out, "warning: %s is the trace of a forked child "

@@ -182,10 +182,12 @@ void
 cli_progress_start(struct cli_progress *p, const char *what, uint64_t total)
 {
 	const char *env = getenv("KFDTRACE_PROGRESS");
+	const char *every = getenv("KFDTRACE_PROGRESS_EVERY");
 
 	p->what = what;
 	p->total = total;
 	p->last_ns = 0;
+	p->every = every && atoi(every) > 0 ? (uint64_t)atoi(every) : 1024;
 	if (env && *env)
 		p->on = strcmp(env, "0") != 0;
 	else
@@ -198,10 +200,10 @@ cli_progress_update(struct cli_progress *p, uint64_t done)
 	uint64_t now;
 
 	/* A clock read per call is too much for per-record callers. */
-	if (!p->on || (done & 1023))
+	if (!p->on || done % p->every)
 		return;
 	now = cli_now_ns();
-	if (now - p->last_ns < 100000000ull)
+	if (p->last_ns && now - p->last_ns < 100000000ull)
 		return;
 	p->last_ns = now;
 	if (p->total)

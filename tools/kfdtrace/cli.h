@@ -71,14 +71,17 @@ int cli_out_commit(struct cli_out *o, int ok);
 
 /*
  * Progress on stderr for long commands, only when stderr is a terminal
- * (and KFDTRACE_PROGRESS is not 0; KFDTRACE_PROGRESS=1 forces it on, for
- * tests). At most about 10 updates a second, one line rewritten in place.
+ * (and KFDTRACE_PROGRESS is not 0; KFDTRACE_PROGRESS=1 forces it on).
+ * At most about 10 updates a second, one line rewritten in place; the
+ * clock is read every 1024th update (KFDTRACE_PROGRESS_EVERY=N: every
+ * Nth, so that a test's small trace shows it too).
  */
 struct cli_progress {
 	int on;
 	const char *what;
 	uint64_t total;		/* bytes or records; 0 when unknown */
 	uint64_t last_ns;
+	uint64_t every;
 };
 
 /* cli_progress_start() - begin a progress line for @what out of @total. */
