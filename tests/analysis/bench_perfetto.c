@@ -41,7 +41,8 @@ write_trace(const char *path, unsigned long n)
 	unsigned long i;
 	int rc;
 
-	rc = gen_open(&g, path, 1000000000ULL);
+	/* Three days after boot: timestamps as long as a real trace's. */
+	rc = gen_open(&g, path, 259200ULL * 1000000000ULL);
 	if (rc)
 		return rc;
 	memset(&map_img, 0, sizeof(map_img));
