@@ -446,6 +446,7 @@ run_once(struct rp_run *st, const char *record_path)
 	struct rp_stream s;
 	int r;
 	double cpu0;
+	uint64_t seen = 0;
 
 	run_reset(st);
 	if (st->r->inherit && rp_tree_begin(st) < 0)
@@ -484,6 +485,9 @@ run_once(struct rp_run *st, const char *record_path)
 		r = rp_threads_run(st, &s);
 	else
 		while (!st->stop && (r = rp_stream_next(&s, &rec)) > 0) {
+			if (st->o->progress)
+				st->o->progress(st->o->progress_ctx, ++seen,
+						st->r->model.nrec);
 			if (!rp_run_admit(st, rec))
 				continue;
 			if (st->o->timing == KFD_REPLAY_TIMING_ORIGINAL)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cli_select.h"
@@ -29,6 +30,7 @@ struct dump {
 	int write_error;
 	uint64_t printed;
 	int pid;			/* several files: the record's process */
+	struct cli_progress prog;	/* when stdout is not the terminal */
 };
 
 void
@@ -193,6 +195,7 @@ dump_run(struct dump *dp, struct cli_run *run, size_t window)
 	const struct kt_record *rec;
 	uint64_t start = UINT64_MAX;
 	size_t i, proc;
+	uint64_t n = 0;
 	int rc = -1;
 
 	if (!kernels || cli_run_merge_open(run, window, &m)) {
@@ -206,6 +209,7 @@ dump_run(struct dump *dp, struct cli_run *run, size_t window)
 	}
 	dp->opts.start_ns = start;
 	while ((rc = cli_run_merge_next(m, &rec, &proc)) != 0) {
+		cli_progress_update(&dp->prog, ++n);
 		if (rc == -ENOMEM) {
 			cli_err("out of memory");
 			goto out;
@@ -254,7 +258,7 @@ kfdtrace_cmd_dump(int argc, char **argv)
 	struct cli_reorder ro;
 	struct kt_reader *r = NULL;
 	struct kt_record rec;
-	uint64_t window = CLI_REORDER_WINDOW, v, past_to = 0;
+	uint64_t window = CLI_REORDER_WINDOW, v, past_to = 0, nread = 0;
 	const char *path;
 	int opt, rc, status, stopped = 0;
 
@@ -332,6 +336,9 @@ kfdtrace_cmd_dump(int argc, char **argv)
 	status = KFDTRACE_EXIT_ERROR;
 	if (cli_run_open(&run, argv + optind, (size_t)(argc - optind), "dump"))
 		goto out;
+	cli_progress_start(&dp.prog, "records read", 0);
+	if (isatty(STDOUT_FILENO))
+		dp.prog.on = 0;
 	if (run.n > 1) {
 		if (dump_run(&dp, &run, (size_t)window) || dump_flush(&dp) ||
 		    fflush(stdout) != 0) {
@@ -363,6 +370,7 @@ kfdtrace_cmd_dump(int argc, char **argv)
 
 	cli_reorder_init(&ro, (size_t)window, dp.from, dump_emit, &dp);
 	while ((rc = kt_reader_next(r, &rec)) == 1) {
+		cli_progress_update(&dp.prog, ++nread);
 		/*
 		 * Past --to: a window's worth of later records in a row means
 		 * nothing earlier can still come.
@@ -401,6 +409,7 @@ kfdtrace_cmd_dump(int argc, char **argv)
 bad_number:
 	cli_err("bad number '%s'", optarg);
 out:
+	cli_progress_end(&dp.prog);
 	cli_run_close(&run);
 	kt_strbuf_release(&dp.out);
 	cli_select_release(&dp.filter);

@@ -411,6 +411,15 @@ print_json(const struct replay_cli *c, enum kfd_replay_status st,
 	kt_strbuf_release(&sb);
 }
 
+static void
+replay_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct cli_progress *p = ctx;
+
+	p->total = total;
+	cli_progress_update(p, done);
+}
+
 static int
 exit_of(enum kfd_replay_status st)
 {
@@ -487,6 +496,7 @@ kfdtrace_cmd_replay(int argc, char **argv)
 	struct kfd_replay *r;
 	struct replay_cli c;
 	enum kfd_replay_status st;
+	struct cli_progress prog;
 	char err[512];
 	FILE *out;
 	int ret;
@@ -539,7 +549,14 @@ kfdtrace_cmd_replay(int argc, char **argv)
 	fflush(stdout);
 	memset(&sum, 0, sizeof(sum));
 	sum.first_divergence_seq = UINT64_MAX;
+	/* A progress line only where it does not mix with the report. */
+	cli_progress_start(&prog, "records replayed", 0);
+	if (prog.on && !c.json && !isatty(STDOUT_FILENO)) {
+		c.o.progress = replay_progress;
+		c.o.progress_ctx = &prog;
+	}
 	st = kfd_replay_run(r, &c.o, &sum);
+	cli_progress_end(&prog);
 	kfd_replay_close(r);
 	fflush(out);
 	if (c.json)

@@ -116,6 +116,12 @@ struct kfd_replay_opts {
 	int no_resubmit;
 	/* Reports and the summary go here; NULL: stdout. */
 	FILE *out;
+	/*
+	 * Called after each record of a serial replay with the records
+	 * seen so far and the trace's count (a progress line); NULL: none.
+	 */
+	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+	void *progress_ctx;
 };
 
 /* Counters of one run (all loops together). */
