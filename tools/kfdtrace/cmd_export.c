@@ -32,13 +32,15 @@ struct export_format {
 static const struct export_format formats[] = {
 	{ "ctf", "DIR", "a CTF 1.8 trace (babeltrace2, Trace Compass)", 0,
 	  export_ctf },
-	{ "perfetto", "FILE", "a Perfetto trace (ui.perfetto.dev): FILE.pftrace is\n"
-	  "                        Perfetto's protobuf format, else trace-event JSON\n"
-	  "                        (also chrome://tracing)", 1,
+	{ "perfetto", "FILE", "a Perfetto trace (ui.perfetto.dev) of every process:\n"
+	  "                   FILE.pftrace is Perfetto's protobuf format, other\n"
+	  "                   names trace-event JSON (also chrome://tracing)", 1,
 	  kfdtrace_export_perfetto },
 };
 
 #define NFORMATS (sizeof(formats) / sizeof(formats[0]))
+/* The row whose options the selection ones are. */
+#define PERFETTO 1
 
 /* Options that are not formats; their values follow the formats'. */
 enum {
@@ -75,7 +77,7 @@ kfdtrace_help_export(FILE *out)
 		"Convert a trace. Give one or more formats, each with its destination:\n"
 		"\n");
 	for (i = 0; i < NFORMATS; i++)
-		fprintf(out, "  --%s %-10s %s\n", formats[i].option,
+		fprintf(out, "  --%-8s %-5s %s\n", formats[i].option,
 			formats[i].dest, formats[i].summary);
 	fprintf(out,
 		"\n"
@@ -93,7 +95,7 @@ kfdtrace_help_export(FILE *out)
 		"                      output, JSON unless --format proto)\n"
 		"  --from SEQ, --to SEQ  only records numbered SEQ and after / up to SEQ\n"
 		"  --time A..B         only between A and B seconds after the start of the\n"
-		"                      run's first trace (A.. and ..B: no bound there)\n"
+		"                      run's earliest trace (A.. and ..B: no bound there)\n"
 		"  --filter LIST       only calls matching the comma-separated names (an\n"
 		"                      ioctl, event or record type, unknown-ioctl); !NAME\n"
 		"                      leaves those out\n"
@@ -263,7 +265,7 @@ kfdtrace_cmd_export(int argc, char **argv)
 		rc = KFDTRACE_EXIT_USAGE;
 		goto out;
 	}
-	if ((selecting || o.format) && !dest[NFORMATS - 1]) {
+	if ((selecting || o.format) && !dest[PERFETTO]) {
 		cli_err("--from, --to, --time, --filter, --failed, --tid and "
 			"--format are --perfetto options");
 		rc = KFDTRACE_EXIT_USAGE;
