@@ -60,8 +60,10 @@ usage(FILE *out)
 	fprintf(out,
 		"\n"
 		"Run 'kfdtrace COMMAND --help' (or 'kfdtrace help COMMAND') for a\n"
-		"command's options. Exit status: 0 success, 1 error or damaged\n"
-		"trace, 2 bad usage.\n");
+		"command's options. The analysis commands take a run's files or its\n"
+		"directory (record -o DIR/) as one. Exit status: 0 success, 1 error\n"
+		"or damaged trace, 2 bad usage; record and sim exit with the\n"
+		"program's status, replay and diff have their own (see their --help).\n");
 }
 
 int
