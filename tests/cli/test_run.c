@@ -310,6 +310,34 @@ test_diff_run(void **state)
 	tc_run_free(&res);
 }
 
+/* A job's hosts, one subdirectory each: one run, processes by host. */
+static void
+test_hosts(void **state)
+{
+	char cmd[1200], label[96];
+	struct tc_run res;
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s && cp -r %s %s/node-a && "
+		 "cp -r %s %s/node-b", tmp_path("job"), rundir,
+		 tmp_path("job"), rundir, tmp_path("job"));
+	assert_int_equal(system(cmd), 0);
+	RUN(&res, "info", tmp_path("job"));
+	assert_int_equal(res.status, 0);
+	assert_non_null(strstr(res.out, "run:        6 processes on 2 hosts\n"));
+	snprintf(label, sizeof(label), "\n  node-a:cli-fork-app[%d]", root_pid);
+	assert_non_null(strstr(res.out, label));
+	snprintf(label, sizeof(label), "\n    node-b:cli-fork-app[%d]",
+		 child_pid);
+	assert_non_null(strstr(res.out, label));
+	tc_run_free(&res);
+	RUN(&res, "stats", tmp_path("job"));
+	assert_int_equal(res.status, 0);
+	assert_int_equal(tc_count_str(res.out, "== process node-"), 6);
+	assert_non_null(strstr(res.out, "== run: 6 processes on 2 hosts"));
+	tc_run_free(&res);
+}
+
 /* replay DIR --json: the verdict on stdout, the report on stderr. */
 static void
 test_replay_run(void **state)
@@ -399,6 +427,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_stats_run),
 		cmocka_unit_test(test_dump_run),
 		cmocka_unit_test(test_diff_run),
+		cmocka_unit_test(test_hosts),
 		cmocka_unit_test(test_replay_run),
 		cmocka_unit_test(test_habits),
 		cmocka_unit_test(test_progress),
