@@ -130,7 +130,8 @@ class Trace:
         if TD_PROCESS in td:
             pd = fields(one(td, TD_PROCESS))
             t.update(kind="process", pid=one(pd, 1),
-                     pname=one(pd, 6, b"").decode())
+                     pname=one(pd, 6, b"").decode(),
+                     labels=[x.decode() for x in pd.get(8, [])])
         if TD_THREAD in td:
             th = fields(one(td, TD_THREAD))
             t.update(kind="thread", pid=one(th, 1), tid=one(th, 2),
@@ -149,6 +150,8 @@ class Trace:
                 old["tname"] = t["tname"]
             if t.get("pname"):
                 old["pname"] = t["pname"]
+            if t.get("labels"):
+                old["labels"] = t["labels"]
         else:
             self.tracks[uuid] = t
 
@@ -238,6 +241,10 @@ def check_rich(kfdtrace, gen, proto, tmp):
     procs = [x for x in t.tracks.values() if x["kind"] == "process"]
     check(len(procs) == 1 and procs[0]["pid"] == MAIN and
           procs[0]["pname"] == "train", "process track %r" % procs)
+    labels = procs[0]["labels"]
+    check("kfd_abi=1.16" in labels and "integrity=ok" in labels and
+          any(x.startswith("records=") for x in labels),
+          "process labels %r" % labels)
     threads = {x["tid"]: x for x in t.tracks.values() if x["kind"] == "thread"}
     check(threads[MAIN]["tname"] == "main" and
           threads[WORKER]["tname"] == "worker", "thread names")
@@ -331,6 +338,11 @@ def check_fork(kfdtrace, fork_app, proto, tmp):
     procs = {x["pid"]: x for x in t.tracks.values() if x["kind"] == "process"}
     check(len(procs) == 2 and child in procs, "processes %r" % procs)
     parent = [p for p in procs if p != child][0]
+    # The header says 0.0: the ABI is the one GET_VERSION returned.
+    for p in procs.values():
+        abi = [x for x in p["labels"] if x.startswith("kfd_abi=")]
+        check(len(abi) == 1 and re.match(r"kfd_abi=1\.\d+$", abi[0]),
+              "labels of %d: %r" % (p["pid"], p["labels"]))
     slices = t.slices()
     gv = [s for s in slices if s["name"] == "GET_VERSION"]
     check(len(gv) == 3, "%d GET_VERSION slices" % len(gv))

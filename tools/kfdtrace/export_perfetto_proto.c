@@ -654,12 +654,51 @@ pfp_counter(struct pf_sink *s, struct pf_proc *p, uint32_t gpu_id,
 	}
 }
 
+/*
+ * Each process described once more, now that its trace was read: what
+ * JSON's otherData says (the KFD ABI, how reading ended, the trace) as
+ * process labels.
+ */
 static void
 pfp_end(struct pf_sink *s, struct pf_proc *procs, size_t n)
 {
-	(void)s;
-	(void)procs;
-	(void)n;
+	char abi[32], records[48], integrity[32], *labels[4];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		Pftrace__TrackDescriptor td = PFTRACE__TRACK_DESCRIPTOR__INIT;
+		Pftrace__ProcessDescriptor pd = PFTRACE__PROCESS_DESCRIPTOR__INIT;
+		struct pf_proc *p = &procs[i];
+		struct kt_strbuf trace;
+
+		kt_strbuf_init(&trace);
+		kt_strbuf_printf(&trace, "trace=%s", p->rp->path);
+		if (p->have_abi)
+			snprintf(abi, sizeof(abi), "kfd_abi=%u.%u", p->abi_major,
+				 p->abi_minor);
+		else
+			snprintf(abi, sizeof(abi), "kfd_abi=unknown");
+		snprintf(records, sizeof(records), "records=%llu",
+			 (unsigned long long)p->st.records);
+		snprintf(integrity, sizeof(integrity), "integrity=%s",
+			 pf_integrity_name(p));
+		labels[0] = abi;
+		labels[1] = integrity;
+		labels[2] = records;
+		labels[3] = trace.data ? trace.data : (char *)"trace=";
+		td.has_uuid = 1;
+		td.uuid = uuid(p, PFP_TK_PROCESS, 0);
+		pd.has_pid = 1;
+		pd.pid = p->pid;
+		pd.process_name = (char *)p->name;
+		pd.n_process_labels = 4;
+		pd.process_labels = labels;
+		td.process = &pd;
+		put_track(s, p, &td);
+		if (trace.failed)
+			s->failed = 1;
+		kt_strbuf_release(&trace);
+	}
 }
 
 static void
