@@ -2,7 +2,10 @@
 /*
  * Field classes that name values with the decoder's own tables, so that
  * babeltrace2 (and the CTF export) say what `kfdtrace dump` says: errno
- * names for err fields.
+ * names for err fields, and a string companion "<name>_names" for each
+ * flags field ("VRAM|WRITABLE|EXECUTABLE"): babeltrace2 2.0 names an
+ * enumeration value only when one label matches it whole, so a value with
+ * several bits set prints as <unknown>.
  */
 #include "kbt.h"
 #include "kfdtrace/decode.h"
@@ -49,4 +52,47 @@ kbt_fc_errno(bt_trace_class *tc)
 fail:
 	bt_field_class_put_ref(fc);
 	return NULL;
+}
+
+static int
+is_flag_set(const struct kfd_field *f)
+{
+	return f->role == KFD_ROLE_FLAGS && f->names && f->names->count;
+}
+
+int
+kbt_flag_names_add(bt_trace_class *tc, struct kbt_plan *p,
+		   bt_field_class *st, const struct kfd_field *f,
+		   const char *name, uint8_t image)
+{
+	char buf[160];
+	struct kbt_op *op;
+
+	if (!is_flag_set(f))
+		return 0;
+	snprintf(buf, sizeof(buf), "%.140s_names", name);
+	if (kbt_struct_add_unique(st, buf, bt_field_class_string_create(tc)))
+		return -1;
+	op = kbt_plan_add(p);
+	if (!op)
+		return -1;
+	op->kind = KBT_OP_FLAG_NAMES;
+	op->image = image;
+	op->f = f;
+	op->member = bt_field_class_structure_get_member_count(st) - 1;
+	return 0;
+}
+
+int
+kbt_flag_names_set(bt_field *m, const struct kfd_field *f, uint64_t v)
+{
+	struct kt_strbuf sb;
+	int rc;
+
+	kt_strbuf_init(&sb);
+	kfd_decode_flag_names(&sb, f->names, v);
+	rc = sb.failed ? -1 :
+	     bt_field_string_set_value(m, sb.data ? sb.data : "") ? -1 : 0;
+	kt_strbuf_release(&sb);
+	return rc;
 }

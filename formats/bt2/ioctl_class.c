@@ -32,7 +32,6 @@
 
 #define NAME_MAX_LEN 128
 
-
 struct build {
 	bt_trace_class *tc;
 	const struct kfd_ioctl_desc *d;
@@ -44,8 +43,8 @@ struct build {
 	uint8_t *in_arm;
 };
 
-static struct kbt_op *
-plan_add(struct kbt_plan *p)
+struct kbt_op *
+kbt_plan_add(struct kbt_plan *p)
 {
 	if (p->nops == p->cap) {
 		unsigned int cap = p->cap ? p->cap * 2 : 8;
@@ -132,14 +131,14 @@ add_one(struct build *b, struct kbt_plan *p, bt_field_class *st,
 	}
 	if (!fc || kbt_struct_add_unique(st, name, fc))
 		return NULL;
-	op = plan_add(p);
+	op = kbt_plan_add(p);
 	if (!op)
 		return NULL;
 	op->kind = kind;
 	op->image = image;
 	op->f = f;
 	op->member = last_member(st);
-	return fc;
+	return kbt_flag_names_add(b->tc, p, st, f, name, image) ? NULL : fc;
 }
 
 /*
@@ -209,7 +208,7 @@ elem_class(struct build *b, const struct kfd_indirect *ib, uint8_t *kind,
 	if (n == 1 && is_numeric(&ed->fields[one]) &&
 	    ed->fields[one].offset == 0 &&
 	    ed->fields[one].width == ib->elem_size) {
-		struct kbt_op *op = plan_add(*eplan);
+		struct kbt_op *op = kbt_plan_add(*eplan);
 
 		if (!op)
 			return NULL;
@@ -272,7 +271,7 @@ add_buf_image(struct build *b, struct kbt_plan *p, bt_field_class *st,
 	len = NULL;
 	if (kbt_struct_add(st, name, arr))
 		goto fail;
-	op = plan_add(p);
+	op = kbt_plan_add(p);
 	if (!op)
 		goto fail;
 	op->kind = KBT_OP_BUF;
@@ -578,7 +577,7 @@ add_variant(struct build *b, struct kbt_plan *p, bt_field_class *st, int s)
 		goto out;
 	}
 	tag = NULL;
-	op = plan_add(p);
+	op = kbt_plan_add(p);
 	if (!op)
 		goto out;
 	op->kind = KBT_OP_INT;
@@ -591,7 +590,7 @@ add_variant(struct build *b, struct kbt_plan *p, bt_field_class *st, int s)
 		goto out;
 	}
 	var = NULL;
-	op = plan_add(p);
+	op = kbt_plan_add(p);
 	if (!op)
 		goto out;
 	op->kind = KBT_OP_VARIANT;
@@ -739,7 +738,7 @@ add_derived(struct build *b, struct kbt_plan *p, bt_field_class *st)
 			return 0;
 		if (kbt_struct_add_unique(st, "heap", heap_class(b->tc)))
 			return -1;
-		op = plan_add(p);
+		op = kbt_plan_add(p);
 		if (!op)
 			return -1;
 		op->kind = KBT_OP_HEAP;
@@ -762,7 +761,7 @@ add_derived(struct build *b, struct kbt_plan *p, bt_field_class *st)
 		    kbt_struct_add_unique(st, "delta", kbt_fc_sint(b->tc, 64, 0)) ||
 		    last_member(st) != first + 3)
 			return -1;
-		op = plan_add(p);
+		op = kbt_plan_add(p);
 		if (!op)
 			return -1;
 		op->kind = KBT_OP_FREE;

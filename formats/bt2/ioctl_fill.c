@@ -424,6 +424,12 @@ run(const struct kbt_plan *plan, bt_field *st, const struct imgs *im,
 		case KBT_OP_FREE:
 			fill_free(st, op, im, fl);
 			break;
+		case KBT_OP_FLAG_NAMES:
+			m = bt_field_structure_borrow_member_field_by_index(st,
+								op->member);
+			if (kbt_flag_names_set(m, op->f, get(op->f, im, op->image)))
+				return -1;
+			break;
 		default:
 			return -1;
 		}

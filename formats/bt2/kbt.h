@@ -76,6 +76,7 @@ enum kbt_op_kind {
 	KBT_OP_BUF,		/* indirect buffer -> length + dynamic array */
 	KBT_OP_HEAP,		/* derived: heap of ALLOC_MEMORY_OF_GPU */
 	KBT_OP_FREE,		/* derived: what FREE_MEMORY_OF_GPU freed */
+	KBT_OP_FLAG_NAMES,	/* derived: a flags field's names, a string */
 };
 
 enum kbt_image { KBT_BEFORE = 0, KBT_AFTER = 1 };
@@ -196,11 +197,29 @@ int kbt_struct_add(bt_field_class *st, const char *name, bt_field_class *m);
 /* kbt_fc_errno() - an err field: errno names, "OK" for 0; NULL. */
 bt_field_class *kbt_fc_errno(bt_trace_class *tc);
 
+struct kbt_plan;
+
+/*
+ * kbt_flag_names_add() - after member @name of @st, filled from @f in
+ * @image, the string member "<name>_names" with the names of the bits set
+ * when @f is a flags field with a name table (else nothing), and its op in
+ * @p. Return: 0, or -1.
+ */
+int kbt_flag_names_add(bt_trace_class *tc, struct kbt_plan *p,
+		       bt_field_class *st, const struct kfd_field *f,
+		       const char *name, uint8_t image);
+
+/* kbt_flag_names_set() - fill such a member for the value @v; 0 or -1. */
+int kbt_flag_names_set(bt_field *m, const struct kfd_field *f, uint64_t v);
+
 int kbt_struct_add_unique(bt_field_class *st, const char *name,
 			  bt_field_class *m);
 void kbt_sanitize(const char *in, char *out, size_t size);
 
 /* ---- ioctl_class.c / ioctl_fill.c ---- */
+
+/* kbt_plan_add() - a new zeroed op at the end of @p, or NULL. */
+struct kbt_op *kbt_plan_add(struct kbt_plan *p);
 
 /*
  * kbt_ioctl_class_build() - the event class of one schema row: its payload

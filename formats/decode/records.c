@@ -555,6 +555,15 @@ kfd_decode_json(struct kt_strbuf *sb, const struct kt_record *rec,
 }
 
 void
+kfd_decode_flag_names(struct kt_strbuf *sb, const struct kfd_name_table *t,
+		      uint64_t v)
+{
+	struct dec d = { .sb = sb };
+
+	dec_flags(&d, t, v);
+}
+
+void
 kfd_decode_sys_flags(struct kt_strbuf *sb, enum kfd_sys_flags which, int flags)
 {
 	struct dec d = { .sb = sb };

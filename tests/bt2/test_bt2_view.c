@@ -10,7 +10,7 @@
  *    those of the whole output whose times are in the window;
  *  - value names, in the trace file's and the CTF export's text: errno
  *    names for err; display bases by the decoder's rule (hex gpu ids,
- *    handles, addresses, offsets);
+ *    handles, addresses, offsets); <flags>_names companions;
  *
  * Usage: test-bt2-view KFDTRACE GEN-BT2-TRACE PLUGIN-DIR BABELTRACE2
  */
@@ -378,6 +378,58 @@ test_hex_bases(void **state)
 	}
 }
 
+/*
+ * Each flags field has a string companion <name>_names with the names
+ * `kfdtrace dump` prints (the decoder's kfd_decode_flag_names()), next to
+ * the field itself, which stays as it was: the allocations of the trace
+ * ask for VRAM, WRITABLE and EXECUTABLE.
+ */
+static void
+test_flag_names(void **state)
+{
+	char *d[] = { (char *)kfdtrace, "dump", seek_path, NULL };
+	char *dump, *texts[2], want[200], *p, *e;
+	int t;
+
+	/* dump's spelling of the first allocation's flags. */
+	dump = run_ok(d);
+	p = strstr(dump, "ALLOC_MEMORY_OF_GPU(");
+	assert_non_null(p);
+	p = strstr(p, "flags=");
+	assert_non_null(p);
+	p += strlen("flags=");
+	e = p + strcspn(p, ",)");
+	snprintf(want, sizeof(want), "flags_names = \"%.*s\"", (int)(e - p), p);
+	/* Three names, in the table's order, whatever it is. */
+	assert_int_equal(tc_count_str(want, "|"), 2);
+	assert_non_null(strstr(want, "VRAM"));
+	assert_non_null(strstr(want, "WRITABLE"));
+	assert_non_null(strstr(want, "EXECUTABLE"));
+	free(dump);
+
+	both_texts(&texts[0], &texts[1]);
+	for (t = 0; t < 2; t++) {
+		assert_int_equal(tc_count_str(texts[t], want), 2000);
+		/* The field itself: unchanged, before its companion. */
+		assert_int_equal(tc_count_str(texts[t],
+			"flags = ( <unknown> : container = 0xC0000001 ), "
+			"flags_names = "), 2000);
+		free(texts[t]);
+	}
+}
+
+/* A flags field in a union arm and one with a single bit, in "all". */
+static void
+test_flag_names_all(void **state)
+{
+	char *a[] = { (char *)bt2, plugin_opt, all_path, NULL };
+	char *out = run_ok(a);
+
+	assert_non_null(strstr(out, "flags_names = \"GTT|COHERENT\""));
+	assert_non_null(strstr(out, "exception_mask_names = \"QUEUE_WAVE_ABORT\""));
+	free(out);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -387,6 +439,8 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_window_messages),
 		cmocka_unit_test(test_errno_names),
 		cmocka_unit_test(test_hex_bases),
+		cmocka_unit_test(test_flag_names),
+		cmocka_unit_test(test_flag_names_all),
 	};
 
 	if (argc != 5) {

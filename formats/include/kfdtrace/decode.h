@@ -246,6 +246,16 @@ void kfd_decode_sys_flags(struct kt_strbuf *sb, enum kfd_sys_flags which,
 			  int flags);
 
 /*
+ * kfd_decode_flag_names() - append the bit set @v as dump prints a flags
+ * field with name table @t: its names joined by '|' in table order, the
+ * bits without a name as one hex number ("VRAM|WRITABLE|0x40"), the
+ * table's name for 0 or "0" when none is set.
+ */
+struct kfd_name_table;
+void kfd_decode_flag_names(struct kt_strbuf *sb, const struct kfd_name_table *t,
+			   uint64_t v);
+
+/*
  * kfd_errno_name() - the symbolic name of an errno value ("ENOMEM"),
  * including the kernel-internal ones a driver may leak (ENOTSUPP 524).
  *
