@@ -378,6 +378,16 @@ def check_fork(kfdtrace, fork_app, proto, tmp):
     check(len(set(e["seq"] for e in t.events)) == 3,
           "one sequence per trace")
 
+    # --pid: the child alone.
+    only = os.path.join(tmp, "child.pftrace")
+    export(kfdtrace, ["--perfetto", only, "--pid", str(child), rec])
+    with open(only, "rb") as f:
+        c = Trace(f.read())
+    check(sorted(x["pid"] for x in c.tracks.values()
+                 if x["kind"] == "process") == [child], "--pid")
+    check(len([s for s in c.slices() if s["name"] == "GET_VERSION"]) == 1,
+          "--pid slices")
+
     js = os.path.join(tmp, "run.json")
     export(kfdtrace, ["--perfetto", js, rec])
     with open(js, encoding="utf-8") as f:

@@ -45,7 +45,7 @@ static const struct export_format formats[] = {
 /* Options that are not formats; their values follow the formats'. */
 enum {
 	OPT_PLUGIN_PATH = 0x100, OPT_HELP, OPT_VERBOSE, OPT_FORCE, OPT_FROM,
-	OPT_TO, OPT_FILTER, OPT_FAILED, OPT_TID, OPT_TIME, OPT_WINDOW,
+	OPT_TO, OPT_FILTER, OPT_FAILED, OPT_TID, OPT_PID, OPT_TIME, OPT_WINDOW,
 	OPT_PF_FORMAT, OPT_DEST = 0x200
 };
 
@@ -59,6 +59,7 @@ static const struct option common_opts[] = {
 	{ "filter", required_argument, NULL, OPT_FILTER },
 	{ "failed", no_argument, NULL, OPT_FAILED },
 	{ "tid", required_argument, NULL, OPT_TID },
+	{ "pid", required_argument, NULL, OPT_PID },
 	{ "time", required_argument, NULL, OPT_TIME },
 	{ "window", required_argument, NULL, OPT_WINDOW },
 	{ "format", required_argument, NULL, OPT_PF_FORMAT },
@@ -101,6 +102,7 @@ kfdtrace_help_export(FILE *out)
 		"                      leaves those out\n"
 		"  --failed            only calls that failed\n"
 		"  --tid LIST          only the calls of these threads\n"
+		"  --pid LIST          only these processes of the run\n"
 		"  --window N          records held to restore sequence order (default %d)\n"
 		"Objects (BOs, queues, events) and the memory counters follow every\n"
 		"record; those created within --from/--to and --time are shown.\n"
@@ -229,9 +231,11 @@ kfdtrace_cmd_export(int argc, char **argv)
 			break;
 		case OPT_FILTER:
 		case OPT_TID:
+		case OPT_PID:
 		case OPT_TIME:
 			if ((c == OPT_FILTER ? cli_select_filter(&sel, optarg) :
 			     c == OPT_TID ? cli_select_tids(&sel, optarg) :
+			     c == OPT_PID ? cli_select_pids(&sel, optarg) :
 			     cli_select_time(&sel, optarg))) {
 				rc = KFDTRACE_EXIT_USAGE;
 				goto out;
@@ -266,8 +270,8 @@ kfdtrace_cmd_export(int argc, char **argv)
 		goto out;
 	}
 	if ((selecting || o.format) && !dest[PERFETTO]) {
-		cli_err("--from, --to, --time, --filter, --failed, --tid and "
-			"--format are --perfetto options");
+		cli_err("--from, --to, --time, --filter, --failed, --tid, --pid "
+			"and --format are --perfetto options");
 		rc = KFDTRACE_EXIT_USAGE;
 		goto out;
 	}

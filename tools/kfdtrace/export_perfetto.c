@@ -299,6 +299,18 @@ export_proc(struct pf_ctx *c)
 	return err || c->s->io_error ? -1 : 0;
 }
 
+/* Read a file of the run that is not exported, to know how it ends. */
+static void
+drain(struct cli_run_proc *rp)
+{
+	struct kt_record rec;
+	int rc;
+
+	while ((rc = kt_reader_next(rp->r, &rec)) == 1)
+		;
+	rp->read_rc = rc;
+}
+
 static int
 ends_with(const char *s, const char *tail)
 {
@@ -328,7 +340,7 @@ kfdtrace_export_perfetto(char *const *traces, size_t ntraces,
 	struct cli_out out;
 	struct pf_ctx c = { .s = &s, .o = o };
 	const char *exe;
-	size_t i;
+	size_t i, n = 0;
 	int err = 0, status;
 
 	if (cli_run_open(&run, traces, ntraces, "export"))
@@ -337,7 +349,7 @@ kfdtrace_export_perfetto(char *const *traces, size_t ntraces,
 		cli_run_close(&run);
 		return KFDTRACE_EXIT_ERROR;
 	}
-	procs = calloc(run.n, sizeof(*procs));
+	procs = calloc(run.n ? run.n : 1, sizeof(*procs));
 	if (!procs) {
 		cli_err("out of memory");
 		cli_out_commit(&out, 0);
@@ -348,14 +360,23 @@ kfdtrace_export_perfetto(char *const *traces, size_t ntraces,
 	s.out = out.f;
 	kt_strbuf_init(&s.sb);
 	c.t0 = UINT64_MAX;
+	for (i = 0; i < run.n; i++)
+		if (run.p[i].hdr->start_monotonic < c.t0)
+			c.t0 = run.p[i].hdr->start_monotonic;
 	for (i = 0; i < run.n; i++) {
-		struct pf_proc *p = &procs[i];
+		struct pf_proc *p = &procs[n];
 		const struct kt_header *h = run.p[i].hdr;
 
+		/* --pid: the other files are read (for how they end) only. */
+		if (o->select && !cli_select_pid(o->select, h->pid)) {
+			drain(&run.p[i]);
+			continue;
+		}
+		n++;
 		p->rp = &run.p[i];
-		p->idx = (unsigned int)i;
+		p->idx = (unsigned int)(p - procs);
 		p->pid = h->pid;
-		for (size_t k = 0; k < i; k++)
+		for (size_t k = 0; k < p->idx; k++)
 			p->gen += procs[k].pid == p->pid;
 		exe = strrchr(h->exe, '/');
 		exe = exe ? exe + 1 : h->exe;
@@ -366,22 +387,26 @@ kfdtrace_export_perfetto(char *const *traces, size_t ntraces,
 		p->have_abi = h->kfd_major || h->kfd_minor;
 		obj_tracker_init(&p->objs);
 		u64map_init(&p->shown);
-		if (h->start_monotonic < c.t0)
-			c.t0 = h->start_monotonic;
 	}
-	s.ops->begin(&s, procs, run.n, c.t0);
-	err = s.failed ? -1 : 0;
-	for (i = 0; i < run.n && !err; i++) {
+	if (!n) {
+		cli_err("--pid selects none of the run's processes");
+		err = -2;
+	}
+	if (!err) {
+		s.ops->begin(&s, procs, n, c.t0);
+		err = s.failed ? -1 : 0;
+	}
+	for (i = 0; i < n && !err; i++) {
 		c.p = &procs[i];
 		err = export_proc(&c);
 	}
 	if (!err) {
-		s.ops->end(&s, procs, run.n);
+		s.ops->end(&s, procs, n);
 		pf_sink_flush(&s);
 		if (s.sb.failed || s.failed)
 			err = -1;
 	}
-	if (err && !s.io_error)
+	if (err == -1 && !s.io_error)
 		cli_err("%s: out of memory", dest);
 	if (cli_out_commit(&out, !err && !s.io_error) || err || s.io_error) {
 		if (s.io_error && !err)
@@ -390,13 +415,14 @@ kfdtrace_export_perfetto(char *const *traces, size_t ntraces,
 	} else {
 		status = cli_run_finish(&run);
 		if (o->verbose)
-			cli_err("wrote %s (%zu process%s, %s)", dest, run.n,
-				run.n == 1 ? "" : "es",
+			cli_err("wrote %s (%zu process%s, %s)", dest, n,
+				n == 1 ? "" : "es",
 				s.ops == &pf_proto_ops ? "Perfetto protobuf" :
 				"trace-event JSON");
 	}
-	s.ops->release(&s, procs, run.n);
-	for (i = 0; i < run.n; i++) {
+	if (s.ops)
+		s.ops->release(&s, procs, n);
+	for (i = 0; i < n; i++) {
 		obj_tracker_release(&procs[i].objs);
 		u64map_free(&procs[i].shown);
 	}
