@@ -654,7 +654,7 @@ seek_rec(struct gen *g, unsigned long i, uint32_t tid, uint64_t t)
 
 /*
  * Thread 1 (tid = pid) appends its records in time order, every 2 us;
- * thread 2's (tid = pid + 1), 1 us after each of thread 1's, are held and
+ * thread 2's (tid = pid + 100), 1 us after each of thread 1's, are held and
  * appended in bursts of 16, after younger records of thread 1: the file is
  * out of time order as a real one is (docs/trace-format.md 4.1).
  */
@@ -687,13 +687,13 @@ gen_seek(const char *path, unsigned long n, int32_t pid, uint64_t phase)
 		late[nlate++].t = t + 1000;
 		if (nlate == 16) {
 			for (k = 0; k < nlate; k++)
-				seek_rec(&g, late[k].i, (uint32_t)pid + 1,
+				seek_rec(&g, late[k].i, (uint32_t)pid + 100,
 					 late[k].t);
 			nlate = 0;
 		}
 	}
 	for (k = 0; k < nlate; k++)
-		seek_rec(&g, late[k].i, (uint32_t)pid + 1, late[k].t);
+		seek_rec(&g, late[k].i, (uint32_t)pid + 100, late[k].t);
 	if (kt_writer_close(g.w) || g.rc)
 		return 1;
 	printf("start_monotonic=%llu start_realtime=%llu records=%lu\n",

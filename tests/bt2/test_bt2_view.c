@@ -11,6 +11,8 @@
  *  - value names, in the trace file's and the CTF export's text: errno
  *    names for err; display bases by the decoder's rule (hex gpu ids,
  *    handles, addresses, offsets); <flags>_names companions;
+ *  - a parent's and a child's traces as two inputs: one stream in time
+ *    order, each event's pid naming its process.
  *
  * Usage: test-bt2-view KFDTRACE GEN-BT2-TRACE PLUGIN-DIR BABELTRACE2
  */
@@ -430,6 +432,75 @@ test_flag_names_all(void **state)
 	free(out);
 }
 
+/* ---- several processes ---- */
+
+/* The N in ", pid = N }" of an event line (its common context), or -1. */
+static long
+line_pid(const char *l, const char *nl)
+{
+	const char *p = strstr(l, ", pid = ");
+
+	if (!p || p > nl)
+		return -1;
+	return strtol(p + strlen(", pid = "), NULL, 10);
+}
+
+/*
+ * A parent (pid 4242, which forks 4243) and its child, recorded at the same
+ * time (times 500 ns apart): `inputs=[A,B]` is two traces, two ports, and
+ * babeltrace2's muxer makes of them one stream in time order in which each
+ * event's pid (and the trace's vpid, "vm:...:(PID)") says whose it is. The
+ * files given to babeltrace2 as two inputs give the same.
+ */
+static void
+test_two_processes(void **state)
+{
+	char parent[300], child[300], params[700], tag[64];
+	char *argv[] = { (char *)bt2, plugin_opt, "-c", "source.kfdtrace.trace",
+			 "--params", params, "--clock-seconds", NULL };
+	char *auto_argv[] = { (char *)bt2, plugin_opt, parent, child,
+			      "--clock-seconds", NULL };
+	char *out, *out2, prev[32] = "";
+	const char *l, *nl;
+	size_t n[2] = { 0, 0 }, switches = 0;
+	long last = 0, pid;
+
+	wpath(parent, sizeof(parent), "parent.kfdtrace");
+	wpath(child, sizeof(child), "child.kfdtrace");
+	assert_int_equal(gen_trace(parent, "600", "4242", "0"), 0);
+	assert_int_equal(gen_trace(child, "600", "4243", "500"), 0);
+	snprintf(params, sizeof(params), "inputs=[\"%s\",\"%s\"]", parent,
+		 child);
+	out = run_ok(argv);
+	/* 600 ioctls each, the parent's fork, an END each. */
+	assert_int_equal(tc_count_lines(out), 602 + 601);
+	for (l = out; *l; l = nl + 1) {
+		nl = strchr(l, '\n');
+		assert_non_null(nl);
+		/* Never back in time: "[SECONDS.NANOS]", all the same width. */
+		assert_true(strncmp(l, prev, 22) >= 0);
+		memcpy(prev, l, 22);
+		pid = line_pid(l, nl);
+		assert_true(pid == 4242 || pid == 4243);
+		/* The event's pid is its trace's. */
+		snprintf(tag, sizeof(tag), "vm:gen-bt2-trace:(%ld) ", pid);
+		assert_non_null(strstr(l, tag));
+		assert_true(strstr(l, tag) < nl);
+		n[pid - 4242]++;
+		if (last && pid != last)
+			switches++;
+		last = pid;
+	}
+	assert_int_equal(n[0], 602);
+	assert_int_equal(n[1], 601);
+	/* Merged, not one after the other. */
+	assert_true(switches > 300);
+	out2 = run_ok(auto_argv);
+	assert_string_equal(out2, out);
+	free(out);
+	free(out2);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -441,6 +512,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_hex_bases),
 		cmocka_unit_test(test_flag_names),
 		cmocka_unit_test(test_flag_names_all),
+		cmocka_unit_test(test_two_processes),
 	};
 
 	if (argc != 5) {
