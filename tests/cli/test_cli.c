@@ -193,17 +193,22 @@ write_sample(const char *path, const struct kt_writer_opts *opts)
 	assert_int_equal(gen_ioctl(&g, 0xc0184b99, raw, raw, sizeof(raw), -1,
 				   ENOTTY, 500, NULL, 0), 0);		/* 16 */
 
-	/* Two records of another thread, appended in reverse order. */
+	/*
+	 * Two records of another thread, appended in reverse order; the
+	 * first numbered is the later in time (it entered after the second,
+	 * as a call that was numbered at entry but stamped later might), so
+	 * sequence order and time order disagree.
+	 */
 	memset(&late1, 0, sizeof(late1));
 	late1.type = KT_REC_ANNOTATION;
 	late1.u.annotation.text = "first";
 	late1.seq = kt_writer_next_seq(g.w);				/* 17 */
 	late1.tid = 101;
-	late1.ts = g.ts;
 	late2 = late1;
 	late2.u.annotation.text = "second";
 	late2.seq = kt_writer_next_seq(g.w);				/* 18 */
 	late2.ts = g.ts + 500;
+	late1.ts = g.ts + 1500;
 	g.ts += 1000;
 	assert_int_equal(kt_writer_append(g.w, &late2), 0);
 	assert_int_equal(kt_writer_append(g.w, &late1), 0);
@@ -472,7 +477,24 @@ every_line_has(const char *out, const char *needle)
 	assert_true(n > 0);
 }
 
-/* --failed, !NAME, --tid, --time. */
+/* Whether the "+seconds" of dump's lines ever decrease. */
+static int
+times_go_back(const char *out)
+{
+	double last = -1;
+	const char *p;
+
+	for (p = out; (p = strstr(p, "] +")); p += 3) {
+		double v = strtod(p + 3, NULL);
+
+		if (v < last)
+			return 1;
+		last = v;
+	}
+	return 0;
+}
+
+/* --failed, !NAME, --tid, --time, --order. */
 static void
 test_dump_selections(void **state)
 {
@@ -516,6 +538,21 @@ test_dump_selections(void **state)
 	assert_non_null(strstr(res.err, "--time takes A..B"));
 	tc_run_free(&res);
 	RUN(&res, "dump", tmp_path("sample.kft"), "--tid", "x");
+	assert_int_equal(res.status, 2);
+	tc_run_free(&res);
+	/* The second thread's annotations disagree in sequence and time
+	 * order, so time goes back there; --order time puts them where they
+	 * happened. */
+	RUN(&res, "dump", tmp_path("sample.kft"));
+	assert_int_equal(res.status, 0);
+	assert_true(times_go_back(res.out));
+	tc_run_free(&res);
+	RUN(&res, "dump", tmp_path("sample.kft"), "--order", "time");
+	assert_int_equal(res.status, 0);
+	assert_false(times_go_back(res.out));
+	assert_int_equal(tc_count_lines(res.out), SAMPLE_RECORDS);
+	tc_run_free(&res);
+	RUN(&res, "dump", tmp_path("sample.kft"), "--order", "random");
 	assert_int_equal(res.status, 2);
 	tc_run_free(&res);
 }

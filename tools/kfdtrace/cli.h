@@ -158,6 +158,8 @@ struct cli_reorder {
 	size_t max_bytes;	/* the byte budget */
 	uint64_t next;		/* the seq that may be emitted at once */
 	uint64_t late;		/* records emitted out of order */
+	int by_time;		/* order by timestamp instead (set after init;
+				 * @next then is the last time emitted) */
 	uint64_t early;		/* released early for the byte budget */
 	int (*emit)(void *ctx, const struct kt_record *rec);
 	void *ctx;

@@ -30,6 +30,7 @@ struct dump {
 	int write_error;
 	uint64_t printed;
 	int pid;			/* several files: the record's process */
+	int by_time;			/* --order time */
 	struct cli_progress prog;	/* when stdout is not the terminal */
 };
 
@@ -39,7 +40,7 @@ kfdtrace_help_dump(FILE *out)
 	fprintf(out,
 		"Usage: kfdtrace dump FILE|DIR... [--json] [--from SEQ] [--to SEQ]\n"
 		"                     [--filter [!]NAME,...] [--failed] [--tid N,...]\n"
-		"                     [--pid N,...]\n"
+		"                     [--pid N,...] [--order seq|time]\n"
 		"                     [--time A..B] [--seq] [--durations]\n"
 		"                     [--max-elems N] [--window N]\n"
 		"\n"
@@ -63,6 +64,9 @@ kfdtrace_help_dump(FILE *out)
 		"  --failed          only calls that failed (strace -Z)\n"
 		"  --tid LIST        only the records of these threads\n"
 		"  --pid LIST        only the records of these processes (a run's files)\n"
+		"  --order time      in timestamp order (ioctls: entry time) instead of\n"
+		"                    sequence order, so that times never go back\n"
+		"                    between threads (within --window records)\n"
 		"  --time A..B       only records between A and B seconds after the\n"
 		"                    trace's start (A.. and ..B: no bound there)\n"
 		"  --seq             start text lines with '#SEQ'\n"
@@ -202,6 +206,8 @@ dump_run(struct dump *dp, struct cli_run *run, size_t window)
 		cli_err("out of memory");
 		goto out;
 	}
+	if (dp->by_time)
+		cli_run_merge_by_time(m);
 	for (i = 0; i < run->n; i++) {
 		if (run->p[i].hdr->start_monotonic < start)
 			start = run->p[i].hdr->start_monotonic;
@@ -249,6 +255,7 @@ kfdtrace_cmd_dump(int argc, char **argv)
 		{ "failed", no_argument, NULL, 'Z' },
 		{ "tid", required_argument, NULL, 'T' },
 		{ "pid", required_argument, NULL, 'P' },
+		{ "order", required_argument, NULL, 'O' },
 		{ "time", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -315,6 +322,14 @@ kfdtrace_cmd_dump(int argc, char **argv)
 			if (cli_select_pids(&dp.filter, optarg))
 				goto out;
 			break;
+		case 'O':
+			if (strcmp(optarg, "seq") && strcmp(optarg, "time")) {
+				cli_err("--order takes seq or time, not '%s'",
+					optarg);
+				goto out;
+			}
+			dp.by_time = !strcmp(optarg, "time");
+			break;
 		case 'R':
 			if (cli_select_time(&dp.filter, optarg))
 				goto out;
@@ -369,6 +384,10 @@ kfdtrace_cmd_dump(int argc, char **argv)
 	}
 
 	cli_reorder_init(&ro, (size_t)window, dp.from, dump_emit, &dp);
+	if (dp.by_time) {
+		ro.by_time = 1;
+		ro.next = 0;
+	}
 	while ((rc = kt_reader_next(r, &rec)) == 1) {
 		cli_progress_update(&dp.prog, ++nread);
 		/*

@@ -28,18 +28,26 @@ cli_reorder_init(struct cli_reorder *ro, size_t window, uint64_t first,
 	ro->next = first;
 	ro->late = 0;
 	ro->early = 0;
+	ro->by_time = 0;
 	ro->emit = emit;
 	ro->ctx = ctx;
 }
 
+/* What the heap orders by: the sequence number, or the time. */
+static inline uint64_t
+key(const struct cli_reorder *ro, const struct kt_record *rec)
+{
+	return ro->by_time ? rec->ts : rec->seq;
+}
+
 static void
-heap_up(struct cli_held *h, size_t i)
+heap_up(const struct cli_reorder *ro, struct cli_held *h, size_t i)
 {
 	while (i > 0) {
 		size_t parent = (i - 1) / 2;
 		struct cli_held t;
 
-		if (h[parent].rec->seq <= h[i].rec->seq)
+		if (key(ro, h[parent].rec) <= key(ro, h[i].rec))
 			break;
 		t = h[parent];
 		h[parent] = h[i];
@@ -49,15 +57,15 @@ heap_up(struct cli_held *h, size_t i)
 }
 
 static void
-heap_down(struct cli_held *h, size_t n, size_t i)
+heap_down(const struct cli_reorder *ro, struct cli_held *h, size_t n, size_t i)
 {
 	for (;;) {
 		size_t l = 2 * i + 1, r = l + 1, m = i;
 		struct cli_held t;
 
-		if (l < n && h[l].rec->seq < h[m].rec->seq)
+		if (l < n && key(ro, h[l].rec) < key(ro, h[m].rec))
 			m = l;
-		if (r < n && h[r].rec->seq < h[m].rec->seq)
+		if (r < n && key(ro, h[r].rec) < key(ro, h[m].rec))
 			m = r;
 		if (m == i)
 			break;
@@ -74,7 +82,7 @@ heap_pop(struct cli_reorder *ro)
 	struct cli_held top = ro->heap[0];
 
 	ro->heap[0] = ro->heap[--ro->n];
-	heap_down(ro->heap, ro->n, 0);
+	heap_down(ro, ro->heap, ro->n, 0);
 	ro->bytes -= top.bytes;
 	return top.rec;
 }
@@ -83,10 +91,10 @@ heap_pop(struct cli_reorder *ro)
 static int
 emit_one(struct cli_reorder *ro, const struct kt_record *rec)
 {
-	if (rec->seq < ro->next)
+	if (key(ro, rec) < ro->next)
 		ro->late++;
 	else
-		ro->next = rec->seq + 1;
+		ro->next = key(ro, rec) + !ro->by_time;
 	return ro->emit(ro->ctx, rec);
 }
 
@@ -107,7 +115,9 @@ drain_ready(struct cli_reorder *ro)
 {
 	int rc;
 
-	while (ro->n && ro->heap[0].rec->seq <= ro->next) {
+	/* In time order nothing is known to be next: only a full window
+	 * lets a record go. */
+	while (!ro->by_time && ro->n && ro->heap[0].rec->seq <= ro->next) {
 		rc = emit_top(ro);
 		if (rc)
 			return rc;
@@ -147,7 +157,7 @@ cli_reorder_push(struct cli_reorder *ro, const struct kt_record *rec)
 	size_t bytes;
 	int rc;
 
-	if (ro->n == 0 && rec->seq <= ro->next)
+	if (!ro->by_time && ro->n == 0 && rec->seq <= ro->next)
 		return emit_one(ro, rec);
 	if (ro->n == ro->cap) {
 		size_t cap = ro->cap ? ro->cap * 2 : 1024;
@@ -164,7 +174,7 @@ cli_reorder_push(struct cli_reorder *ro, const struct kt_record *rec)
 	ro->heap[ro->n].rec = cp;
 	ro->heap[ro->n].bytes = bytes;
 	ro->bytes += bytes;
-	heap_up(ro->heap, ro->n++);
+	heap_up(ro, ro->heap, ro->n++);
 	rc = drain_ready(ro);
 	if (rc)
 		return rc;

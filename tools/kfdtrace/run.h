@@ -85,6 +85,13 @@ int cli_run_merge_open(struct cli_run *run, size_t window,
 int cli_run_merge_next(struct cli_run_merge *m, const struct kt_record **rec,
 		       size_t *proc);
 
+/*
+ * cli_run_merge_by_time() - put each file's records in timestamp order
+ * (within the window) instead of sequence order, before the first
+ * cli_run_merge_next(), so that the merged stream is in time order.
+ */
+void cli_run_merge_by_time(struct cli_run_merge *m);
+
 /* cli_run_merge_close() - free a merge. */
 void cli_run_merge_close(struct cli_run_merge *m);
 

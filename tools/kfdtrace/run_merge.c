@@ -129,6 +129,15 @@ cli_run_merge_next(struct cli_run_merge *m, const struct kt_record **rec,
 }
 
 void
+cli_run_merge_by_time(struct cli_run_merge *m)
+{
+	for (size_t i = 0; i < m->run->n; i++) {
+		m->q[i].ro.by_time = 1;
+		m->q[i].ro.next = 0;
+	}
+}
+
+void
 cli_run_merge_close(struct cli_run_merge *m)
 {
 	size_t i, k;
