@@ -11,7 +11,8 @@ field the .proto does not declare, and with the stdlib-only wire parser
 below, which rebuilds tracks and events: the process and thread tracks
 and names, one slice per ioctl (BEGIN and END on the same thread track,
 nesting), failed calls' categories and errno, the worker's latencies,
-object lifetimes on lanes that never overlap, leaks, the byte counters.
+object lifetimes on lanes that never overlap, leaks, the byte counters; a cut
+trace gives a whole file of what came before, labelled truncated.
 
 With FORK-APP, also records tests/cli/cli_fork_app.c under `kfdtrace
 record -o DIR/ --sim` (a parent, its child and the parent's exec image)
@@ -318,6 +319,22 @@ def check_rich(kfdtrace, gen, proto, tmp):
     check(sorted(x["name"] for x in s if x["cats"][0] == "ioctl") ==
           sorted(x["name"] for x in ioctls if "failed" in x["cats"]),
           "--failed")
+    # A cut trace: the records before the cut, a whole file, status 1.
+    cut, cut_out = os.path.join(tmp, "cut.kft"), os.path.join(tmp, "cut.pftrace")
+    with open(trace, "rb") as f, open(cut, "wb") as g:
+        g.write(f.read()[:9000])
+    r = subprocess.run([kfdtrace, "export", "--perfetto", cut_out, cut],
+                       capture_output=True, text=True)
+    check(r.returncode == 1 and "truncated" in r.stderr,
+          "cut trace: %d %s" % (r.returncode, r.stderr))
+    protoc_check(proto, cut_out)
+    with open(cut_out, "rb") as f:
+        ct = Trace(f.read())
+    cp = [x for x in ct.tracks.values() if x["kind"] == "process"][0]
+    check("integrity=truncated" in cp["labels"], "cut labels %r" %
+          cp["labels"])
+    check(len(ct.slices()) < len(slices), "cut slices")
+
     print("check_perfetto_proto: rich: %d events, %d tracks ok" %
           (len(t.events), len(t.tracks)))
 
