@@ -53,6 +53,8 @@ static const struct kbt_member m_open[] = {
 	{ "path", MT_STR }, { "flags", MT_SX32 }, { "mode", MT_O32 },
 	{ "file", MT_FILE }, { "rdev", MT_X64 }, { "ret", MT_S64 },
 	{ "err", MT_ERRNO },
+	/* Names of the flags as dump prints them; last, not to move the rest. */
+	{ "flags_names", MT_STR },
 };
 static const struct kbt_member m_close[] = {
 	{ "fd", MT_S32 }, { "ret", MT_S64 }, { "err", MT_ERRNO },
@@ -65,6 +67,7 @@ static const struct kbt_member m_mmap[] = {
 	{ "addr", MT_X64 }, { "len", MT_U64 }, { "prot", MT_SX32 },
 	{ "flags", MT_SX32 }, { "fd", MT_S32 }, { "kind", MT_FILE },
 	{ "offset", MT_X64 }, { "result", MT_X64 }, { "err", MT_ERRNO },
+	{ "prot_names", MT_STR }, { "flags_names", MT_STR },
 };
 static const struct kbt_member m_munmap[] = {
 	{ "addr", MT_X64 }, { "len", MT_U64 }, { "ret", MT_S64 },
@@ -449,6 +452,8 @@ kbt_fill_fixed(enum kbt_fixed_ec which, bt_field *p,
 		set_u(p, 4, o->rdev);
 		set_s(p, 5, o->ret);
 		set_s(p, 6, o->err);
+		if (kbt_sys_flag_names_set(p, 7, KFD_SYS_OPEN_FLAGS, o->flags))
+			return -1;
 		return set_str(p, 0, o->path);
 	case KBT_EC_CLOSE:
 		set_s(p, 0, rec->u.close.fd);
@@ -473,6 +478,9 @@ kbt_fill_fixed(enum kbt_fixed_ec which, bt_field *p,
 		set_u(p, 6, m->offset);
 		set_u(p, 7, m->result);
 		set_s(p, 8, m->err);
+		if (kbt_sys_flag_names_set(p, 9, KFD_SYS_PROT, m->prot) ||
+		    kbt_sys_flag_names_set(p, 10, KFD_SYS_MAP_FLAGS, m->flags))
+			return -1;
 		return 0;
 	case KBT_EC_MUNMAP:
 		set_u(p, 0, rec->u.munmap.addr);

@@ -96,3 +96,19 @@ kbt_flag_names_set(bt_field *m, const struct kfd_field *f, uint64_t v)
 	kt_strbuf_release(&sb);
 	return rc;
 }
+
+int
+kbt_sys_flag_names_set(bt_field *payload, uint64_t member,
+		       enum kfd_sys_flags which, int flags)
+{
+	struct kt_strbuf sb;
+	int rc;
+
+	kt_strbuf_init(&sb);
+	kfd_decode_sys_flags(&sb, which, flags);
+	rc = sb.failed ? -1 : bt_field_string_set_value(
+		bt_field_structure_borrow_member_field_by_index(payload, member),
+		sb.data ? sb.data : "") ? -1 : 0;
+	kt_strbuf_release(&sb);
+	return rc;
+}

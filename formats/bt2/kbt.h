@@ -17,6 +17,7 @@
 
 #include <babeltrace2/babeltrace.h>
 
+#include "kfdtrace/decode.h"
 #include "kfdtrace/kfd_abi.h"
 #include "kfdtrace/schema.h"
 #include "kfdtrace/trace.h"
@@ -211,6 +212,14 @@ int kbt_flag_names_add(bt_trace_class *tc, struct kbt_plan *p,
 
 /* kbt_flag_names_set() - fill such a member for the value @v; 0 or -1. */
 int kbt_flag_names_set(bt_field *m, const struct kfd_field *f, uint64_t v);
+
+/*
+ * kbt_sys_flag_names_set() - set string member @member of @payload to libc
+ * flags @flags as dump names them (open flags, mmap prot and flags).
+ * Return: 0, or -1.
+ */
+int kbt_sys_flag_names_set(bt_field *payload, uint64_t member,
+			   enum kfd_sys_flags which, int flags);
 
 int kbt_struct_add_unique(bt_field_class *st, const char *name,
 			  bt_field_class *m);

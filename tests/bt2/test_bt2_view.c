@@ -420,7 +420,10 @@ test_flag_names(void **state)
 	}
 }
 
-/* A flags field in a union arm and one with a single bit, in "all". */
+/*
+ * In "all": a flags field in a union arm with a single bit, and the libc
+ * flags of kfd:open and kfd:mmap.
+ */
 static void
 test_flag_names_all(void **state)
 {
@@ -429,6 +432,11 @@ test_flag_names_all(void **state)
 
 	assert_non_null(strstr(out, "flags_names = \"GTT|COHERENT\""));
 	assert_non_null(strstr(out, "exception_mask_names = \"QUEUE_WAVE_ABORT\""));
+	/* libc's flags of open and mmap, as dump spells them, at the end. */
+	assert_non_null(strstr(out, "flags = 0x80002, mode = 00, "));
+	assert_non_null(strstr(out, "flags_names = \"O_RDWR|O_CLOEXEC\" }"));
+	assert_non_null(strstr(out, "prot_names = \"PROT_READ|PROT_WRITE\", "
+				    "flags_names = \"MAP_SHARED|MAP_FIXED\" }"));
 	free(out);
 }
 
