@@ -273,8 +273,9 @@ def check_rich(kfdtrace, gen, proto, tmp):
     check(sorted(round((s["end"] - s["ts"]) / 1000) for s in clocks) ==
           list(range(1, WORKER_CALLS + 1)), "worker latencies")
     alloc = [s for s in ioctls if s["name"] == "ALLOC_MEMORY_OF_GPU"][0]
-    check(alloc["args"]["in"]["size"] == 64 << 20 and
-          alloc["args"]["in"]["gpu_id"] == 0x1111, "alloc args %r" %
+    check(alloc["args"]["in.size"] == 64 << 20 and
+          alloc["args"]["in.gpu_id"] == 0x1111 and
+          alloc["args"]["out.handle"] >> 32 == 0x1111, "alloc args %r" %
           alloc["args"])
     apis = sorted(s["name"] for s in slices if s["cats"] == ["api"])
     check(apis == ["hsaKmtAllocMemory", "hsaKmtFreeMemory"], "api %r" % apis)

@@ -15,7 +15,7 @@
  * on their thread; event names, categories and argument names are
  * interned on the sequence, so a call costs a few dozen bytes. Arguments:
  * "seq", "errno" for failures, and the schema's fields of an ioctl's
- * argument struct in "in" and "out" dictionaries.
+ * argument struct as "in.FIELD" and "out.FIELD".
  *
  * Track uuids and sequence ids carry the pid and gen, so exports of
  * different processes can be concatenated into one trace.
@@ -240,17 +240,24 @@ field_present(const struct kfd_struct_desc *sd, const struct kfd_field *f,
 	return sel == f->select_value;
 }
 
-/* The fields of @dir of an argument image as dictionary entries. */
-static size_t
+/*
+ * The fields of @dir of an argument image as arguments named
+ * "@prefix.FIELD", appended at @out[*@n]. Perfetto stores a nested
+ * dictionary's entries under such dotted keys, so these are the keys an
+ * "in" dictionary would give, at fewer bytes.
+ */
+static void
 arg_fields(struct pf_sink *s, struct pfp_proc *pp, struct pfp_defs *d,
 	   const struct kfd_struct_desc *sd, unsigned int dir,
-	   const uint8_t *img, uint32_t len, Pftrace__DebugAnnotation *out,
-	   Pftrace__DebugAnnotation **pout)
+	   const char *prefix, const uint8_t *img, uint32_t len,
+	   Pftrace__DebugAnnotation *out, Pftrace__DebugAnnotation **pout,
+	   size_t *n)
 {
-	size_t n = 0;
+	size_t first = *n;
 	unsigned int i;
+	char name[80];
 
-	for (i = 0; img && i < sd->nfields && n < PFP_MAX_FIELDS; i++) {
+	for (i = 0; img && i < sd->nfields && *n - first < PFP_MAX_FIELDS; i++) {
 		const struct kfd_field *f = &sd->fields[i];
 		uint64_t v;
 		char kind;
@@ -263,11 +270,11 @@ arg_fields(struct pf_sink *s, struct pfp_proc *pp, struct pfp_defs *d,
 		if (f->role == KFD_ROLE_PAD && !v)
 			continue;
 		kind = kfd_role_is_hex(f->role) ? 'p' : f->is_signed ? 'i' : 'u';
-		pfp_annot(&out[n], pfp_def_arg(s, &pp->args, d, f->name), kind, v);
-		pout[n] = &out[n];
-		n++;
+		snprintf(name, sizeof(name), "%s.%s", prefix, f->name);
+		pfp_annot(&out[*n], pfp_def_arg(s, &pp->args, d, name), kind, v);
+		pout[*n] = &out[*n];
+		(*n)++;
 	}
-	return n;
 }
 
 static void
@@ -315,9 +322,8 @@ event_on(struct pf_sink *s, struct pf_proc *p, uint64_t track, int type,
 	Pftrace__TrackEvent te = PFTRACE__TRACK_EVENT__INIT;
 	Pftrace__TrackEvent te_end = PFTRACE__TRACK_EVENT__INIT;
 	static struct pfp_defs d;	/* large; the writer is single-threaded */
-	Pftrace__DebugAnnotation top[4], *ptop[4];
-	Pftrace__DebugAnnotation fin[PFP_MAX_FIELDS], *pfin[PFP_MAX_FIELDS];
-	Pftrace__DebugAnnotation fout[PFP_MAX_FIELDS], *pfout[PFP_MAX_FIELDS];
+	Pftrace__DebugAnnotation top[2 + 2 * PFP_MAX_FIELDS];
+	Pftrace__DebugAnnotation *ptop[2 + 2 * PFP_MAX_FIELDS];
 	struct pfp_proc *pp = p->priv;
 	uint64_t cat_iids[2];
 	size_t n = 0;
@@ -344,29 +350,12 @@ event_on(struct pf_sink *s, struct pf_proc *p, uint64_t track, int type,
 	}
 	if (desc && desc->args) {
 		const struct kt_ioctl_rec *io = &rec->u.ioctl;
-		size_t nin, nout;
 
-		nin = arg_fields(s, pp, &d, desc->args, KFD_DIR_IN,
-				 io->arg_before, io->arg_size, fin, pfin);
-		nout = arg_fields(s, pp, &d, desc->args, KFD_DIR_OUT,
-				  io->ret >= 0 ? io->arg_after : NULL,
-				  io->arg_size, fout, pfout);
-		if (nin) {
-			pfp_annot(&top[n], pfp_def_arg(s, &pp->args, &d, "in"), 'u', 0);
-			top[n].has_uint_value = 0;
-			top[n].n_dict_entries = nin;
-			top[n].dict_entries = pfin;
-			ptop[n] = &top[n];
-			n++;
-		}
-		if (nout) {
-			pfp_annot(&top[n], pfp_def_arg(s, &pp->args, &d, "out"), 'u', 0);
-			top[n].has_uint_value = 0;
-			top[n].n_dict_entries = nout;
-			top[n].dict_entries = pfout;
-			ptop[n] = &top[n];
-			n++;
-		}
+		arg_fields(s, pp, &d, desc->args, KFD_DIR_IN, "in",
+			   io->arg_before, io->arg_size, top, ptop, &n);
+		arg_fields(s, pp, &d, desc->args, KFD_DIR_OUT, "out",
+			   io->ret >= 0 ? io->arg_after : NULL, io->arg_size,
+			   top, ptop, &n);
 	}
 	te.n_debug_annotations = n;
 	te.debug_annotations = ptop;
