@@ -408,9 +408,10 @@ kfdtrace_export_perfetto(char *const *traces, size_t ntraces,
 	}
 	if (err == -1 && !s.io_error)
 		cli_err("%s: out of memory", dest);
+	/* (cli_out_commit() says it for standard output.) */
+	if (s.io_error && out.f != stdout)
+		cli_err("%s: write error", dest);
 	if (cli_out_commit(&out, !err && !s.io_error) || err || s.io_error) {
-		if (s.io_error && !err)
-			cli_err("%s: write error", dest);
 		status = KFDTRACE_EXIT_ERROR;
 	} else {
 		status = cli_run_finish(&run);
