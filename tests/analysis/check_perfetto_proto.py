@@ -8,7 +8,8 @@ Exports the generated rich trace (tests/analysis/analysis_gen.c) in
 Perfetto's protobuf format and decodes it twice: with `protoc --decode`
 against tools/kfdtrace/perfetto_trace.proto (PROTO), which must find no
 field the .proto does not declare, and with the stdlib-only wire parser
-below, which rebuilds tracks and events: the process and thread tracks
+below, which rebuilds tracks and events (timestamps: deltas on each
+sequence's incremental clock, or CLOCK_MONOTONIC): the process and thread tracks
 and names, one slice per ioctl (BEGIN and END on the same thread track,
 nesting), failed calls' categories and errno, the worker's latencies,
 object lifetimes on lanes that never overlap, leaks, the byte counters; a cut
@@ -103,6 +104,9 @@ class Trace:
         self.events = []            # dicts
         self.clock = None
         interned = {}               # seq -> kind -> iid -> name
+        default_clock = {}          # seq -> its packets' timestamp clock
+        delta_clock = {}            # seq -> (clock id, its current time)
+        self.delta_packets = self.absolute_packets = 0
         for raw in fields(data)[1]:
             p = fields(raw)
             seq = one(p, PKT_SEQ, 0)
@@ -110,6 +114,28 @@ class Trace:
             if flags & 1:
                 interned[seq] = collections.defaultdict(dict)
             st = interned.setdefault(seq, collections.defaultdict(dict))
+            if 59 in p:
+                default_clock[seq] = one(fields(one(p, 59)), 58)
+            if PKT_CLOCK in p and seq:
+                # A clock of the sequence's own (64..127), incremental.
+                for c in fields(one(p, PKT_CLOCK)).get(1, []):
+                    c = fields(c)
+                    cid = one(c, 1)
+                    if cid >= 64:
+                        check(one(c, 3) == 1, "sequence clock not incremental")
+                        delta_clock[seq] = (cid, one(c, 2))
+            ts = one(p, PKT_TS)
+            if ts is not None and seq:
+                clock = one(p, 58, default_clock.get(seq, 6))
+                if clock >= 64:
+                    check(seq in delta_clock and delta_clock[seq][0] == clock,
+                          "clock %d without its snapshot" % clock)
+                    ts += delta_clock[seq][1]
+                    delta_clock[seq] = (clock, ts)
+                    self.delta_packets += 1
+                else:
+                    check(clock == 3, "timestamp on clock %d" % clock)
+                    self.absolute_packets += 1
             for idata in p.get(PKT_INTERNED, []):
                 d = fields(idata)
                 for kind in (1, 2, 3):
@@ -121,8 +147,7 @@ class Trace:
             if PKT_TRACK in p:
                 self.track(fields(one(p, PKT_TRACK)))
             if PKT_EVENT in p:
-                self.event(fields(one(p, PKT_EVENT)), one(p, PKT_TS), st,
-                           seq)
+                self.event(fields(one(p, PKT_EVENT)), ts, st, seq)
 
     def track(self, td):
         uuid = one(td, TD_UUID)
@@ -336,6 +361,23 @@ def check_rich(kfdtrace, gen, proto, tmp):
           cp["labels"])
     check(len(ct.slices()) < len(slices), "cut slices")
 
+    # Every call at the time and for the duration the JSON export gives.
+    js = os.path.join(tmp, "rich.json")
+    export(kfdtrace, ["--perfetto", js, trace])
+    with open(js, encoding="utf-8") as f:
+        xs = {e["args"]["seq"]: e["args"] for e in json.load(f)["traceEvents"]
+              if e["ph"] == "X"}
+    calls = [s for s in slices if s["cats"][0] in ("ioctl", "api")]
+    check(len(calls) == len(xs), "%d calls, %d in JSON" % (len(calls), len(xs)))
+    for s in calls:
+        a = xs[s["args"]["seq"]]
+        check(s["ts"] == a["ts"] and s["end"] - s["ts"] == a["dur_ns"],
+              "#%d at %d..%d, JSON %d +%d" % (s["args"]["seq"], s["ts"],
+                                             s["end"], a["ts"], a["dur_ns"]))
+    # Most timestamps are deltas on the sequence's incremental clock.
+    check(t.delta_packets > 10 * t.absolute_packets,
+          "%d delta, %d absolute timestamps" % (t.delta_packets,
+                                                t.absolute_packets))
     print("check_perfetto_proto: rich: %d events, %d tracks ok" %
           (len(t.events), len(t.tracks)))
 

@@ -6,7 +6,8 @@
  *
  * Layout: one ClockSnapshot first, making CLOCK_MONOTONIC the trace's
  * clock; then per process one packet sequence (id: the pid) whose first
- * packet clears its incremental state and sets the timestamp clock.
+ * packet clears its incremental state and makes the sequence's own
+ * incremental clock (delta_clock()) its timestamps' default.
  * Tracks: the process, a thread track per tid under it, a track per queue
  * (doorbell packets), a group per GPU and heap holding lanes for object
  * lifetimes (overlapping lifetimes take different lanes; a lane is reused
@@ -28,6 +29,7 @@
 
 enum {
 	PFP_CLOCK_MONOTONIC = 3,
+	PFP_CLOCK_DELTA = 64,		/* the sequence's incremental clock */
 	PFP_SEQ_CLEARED = 1,
 	PFP_SEQ_NEEDS_STATE = 2,
 	PFP_SLICE_BEGIN = 1,
@@ -64,6 +66,8 @@ struct pfp_counter {
 struct pfp_proc {
 	uint32_t seq_id;
 	int started;			/* first packet written */
+	uint64_t t0;			/* the run's start */
+	uint64_t last_ts;		/* the incremental clock's time */
 	struct pfp_intern names, cats, args;
 	struct u64map threads;		/* tids with a track */
 	struct u64map queues;		/* queue keys with a track */
@@ -114,7 +118,7 @@ put(struct pf_sink *s, struct pf_proc *p, Pftrace__TracePacket *pkt,
 		pp->started = 1;
 		pkt->sequence_flags = PFP_SEQ_CLEARED | PFP_SEQ_NEEDS_STATE;
 		defaults.has_timestamp_clock_id = 1;
-		defaults.timestamp_clock_id = PFP_CLOCK_MONOTONIC;
+		defaults.timestamp_clock_id = PFP_CLOCK_DELTA;
 		pkt->trace_packet_defaults = &defaults;
 	}
 	if (d && pfp_defs_any(d))
@@ -172,8 +176,11 @@ pfp_begin(struct pf_sink *s, struct pf_proc *procs, size_t n, uint64_t t0)
 		s->failed = 1;
 		return;
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		procs[i].priv = &pps[i];
+		pps[i].t0 = t0;
+		pps[i].last_ts = t0;
+	}
 	/* Our timestamps are CLOCK_MONOTONIC: make it the trace's clock. */
 	clk.has_clock_id = 1;
 	clk.clock_id = PFP_CLOCK_MONOTONIC;
@@ -189,6 +196,37 @@ pfp_begin(struct pf_sink *s, struct pf_proc *procs, size_t n, uint64_t t0)
 	pkt.has_timestamp_clock_id = 1;
 	pkt.timestamp_clock_id = PFP_CLOCK_MONOTONIC;
 	pfp_put_packet(s, &pkt);
+}
+
+/*
+ * The sequence's incremental clock: at the run's start it reads what
+ * CLOCK_MONOTONIC reads, and each event on it (the sequence's default,
+ * set by its first packet) gives the time since the previous one.
+ */
+static void
+delta_clock(struct pf_sink *s, struct pf_proc *p)
+{
+	Pftrace__TracePacket pkt = PFTRACE__TRACE_PACKET__INIT;
+	Pftrace__ClockSnapshot cs = PFTRACE__CLOCK_SNAPSHOT__INIT;
+	Pftrace__ClockSnapshot__Clock delta = PFTRACE__CLOCK_SNAPSHOT__CLOCK__INIT;
+	Pftrace__ClockSnapshot__Clock mono = PFTRACE__CLOCK_SNAPSHOT__CLOCK__INIT;
+	Pftrace__ClockSnapshot__Clock *clks[2] = { &delta, &mono };
+	struct pfp_proc *pp = p->priv;
+
+	delta.has_clock_id = 1;
+	delta.clock_id = PFP_CLOCK_DELTA;
+	delta.has_timestamp = 1;
+	delta.timestamp = pp->t0;
+	delta.has_is_incremental = 1;
+	delta.is_incremental = 1;
+	mono.has_clock_id = 1;
+	mono.clock_id = PFP_CLOCK_MONOTONIC;
+	mono.has_timestamp = 1;
+	mono.timestamp = pp->t0;
+	cs.n_clocks = 2;
+	cs.clocks = clks;
+	pkt.clock_snapshot = &cs;
+	put(s, p, &pkt, NULL);
 }
 
 static void
@@ -214,6 +252,7 @@ pfp_process(struct pf_sink *s, struct pf_proc *p)
 	}
 	td.process = &pd;
 	put_track(s, p, &td);
+	delta_clock(s, p);
 	/* The main thread's track, named as the process until it says. */
 	thread_track(s, p, (uint32_t)p->pid, NULL);
 }
@@ -283,8 +322,22 @@ slice_packet(struct pf_sink *s, struct pf_proc *p, uint64_t ts,
 {
 	Pftrace__TracePacket pkt = PFTRACE__TRACE_PACKET__INIT;
 
+	struct pfp_proc *pp = p->priv;
+
+	/*
+	 * Time since the sequence's previous event (a varint of 2 or 3
+	 * bytes, not 8); one earlier than that (records of several threads
+	 * interleave) says its CLOCK_MONOTONIC time instead.
+	 */
 	pkt.has_timestamp = 1;
-	pkt.timestamp = ts;
+	if (ts >= pp->last_ts) {
+		pkt.timestamp = ts - pp->last_ts;
+		pp->last_ts = ts;
+	} else {
+		pkt.timestamp = ts;
+		pkt.has_timestamp_clock_id = 1;
+		pkt.timestamp_clock_id = PFP_CLOCK_MONOTONIC;
+	}
 	pkt.track_event = te;
 	put(s, p, &pkt, d);
 }
