@@ -34,9 +34,9 @@ for p in $profiles; do
 	for mode in serial threads; do
 		set -- --sim="$p"
 		[ "$mode" = threads ] && set -- "$@" --threads
-		# the root's file first, then its children's (t.kft.<pid>)
+		# the root's file first, then its children's (t.kft.<pid>.kfdtrace)
 		"$kfdtrace" replay "$@" "$dir/t.kft" $(ls "$dir" |
-			sed -n 's|^t\.kft\.[0-9][0-9]*$|'"$dir"'/&|p') \
+			sed -n 's|^t\.kft\.[0-9][0-9]*\.kfdtrace$|'"$dir"'/&|p') \
 			>"$dir/out" 2>&1
 		rc=$?
 		if [ "$rc" -ne 0 ] ||

@@ -68,7 +68,10 @@ run_clients() {
 		sed -n 's/^ *replayed: *\([0-9]* records ([0-9]* ioctls)\).*/\1/p' \
 			"$dir/rep.log" >>"$dir/replay-$lib"
 		grep -q 'result: *match' "$dir/rep.log" || cat "$dir/rep.log" >>"$dir/replay-$lib"
-		rm -f "$dir"/trace-"$lib".kfdtrace* "$dir/rec.log" "$dir/rep.log"
+		# The run's files: trace-LIB.kfdtrace and its children's
+		# trace-LIB.<pid>.kfdtrace.
+		rm -f "$dir"/trace-"$lib".kfdtrace "$dir"/trace-"$lib".*.kfdtrace \
+			"$dir/rec.log" "$dir/rep.log"
 	)
 }
 

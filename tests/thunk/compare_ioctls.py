@@ -100,7 +100,8 @@ def dump(kfdtrace, path):
 
 def processes(kfdtrace, path, label='main'):
     """[(label, [request, ...])] for the traced process and, depth first in
-    fork order, the children it forked (traced to FILE.<pid>)."""
+    fork order, the children it forked (traced to STEM.<pid>.kfdtrace, STEM
+    being FILE without its .kfdtrace)."""
     seq, children = [], []
     for r in dump(kfdtrace, path):
         if r.get('type') == 'ioctl':
@@ -110,7 +111,8 @@ def processes(kfdtrace, path, label='main'):
             children.append(r['child_pid'])
     out = [(label, seq)]
     for i, pid in enumerate(children):
-        child = '%s.%d' % (path, pid)
+        stem = path[:-len('.kfdtrace')] if path.endswith('.kfdtrace') else path
+        child = '%s.%d.kfdtrace' % (stem, pid)
         if not os.path.exists(child):
             raise RuntimeError('%s: no trace of forked child %d' % (path, pid))
         out += processes(kfdtrace, child, '%s/child%d' % (label, i))

@@ -272,7 +272,10 @@ test_output_symlink(void **state)
 			close(fd);
 		}
 		assert_int_equal(symlink(target, cx->out), 0);
-		assert_true(asprintf(&next, "%s.1", cx->out) > 0);
+		/* OUT exists (the link): the next free name, STEM.1.kfdtrace. */
+		assert_true(asprintf(&next, "%.*s.1.kfdtrace",
+				     (int)(strlen(cx->out) - strlen(".kfdtrace")),
+				     cx->out) > 0);
 		assert_true(asprintf(&preload, "LD_PRELOAD=%s:%s",
 				     getenv("KFDTRACE_CAPTURE_LIB"),
 				     getenv("KFDTRACE_SIM_LIB")) > 0);

@@ -1162,8 +1162,13 @@ kfdtrace_cmd_stats(int argc, char **argv)
 	}
 
 	status = KFDTRACE_EXIT_ERROR;
-	if (stats_init(&s, &s))
-		goto oom;
+	{
+		struct stats like = { .by_thread = s.by_thread,
+				      .by_gpu = s.by_gpu };
+
+		if (stats_init(&s, &like))
+			goto oom;
+	}
 	if (cli_run_open(&run, argv + optind, (size_t)(argc - optind), "stats"))
 		goto out;
 	v = malloc((s.nrows + MAX_UNKNOWN_KINDS) * sizeof(*v));

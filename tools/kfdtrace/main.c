@@ -27,7 +27,7 @@ static const struct kfdtrace_cmd commands[] = {
 	{ "replay", "reissue a trace on a device and compare the results", kfdtrace_cmd_replay, kfdtrace_help_replay },
 	{ "reduce", "the smallest trace that still shows a bug", kfdtrace_cmd_reduce, kfdtrace_help_reduce },
 	{ "emit-c", "a trace as a standalone C program", kfdtrace_cmd_emit, kfdtrace_help_emit },
-	{ "export", "convert a trace to other formats (CTF for babeltrace2 and Trace Compass, Perfetto JSON)", kfdtrace_cmd_export, kfdtrace_help_export },
+	{ "export", "convert a trace or a run to other formats (CTF for babeltrace2 and Trace Compass, Perfetto JSON or protobuf)", kfdtrace_cmd_export, kfdtrace_help_export },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -132,8 +132,13 @@ run_add_dir(struct run_build *b, const char *dir, const char *host, int depth)
 		char path[PATH_MAX];
 		struct stat st;
 
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir,
-				     names[i]) >= sizeof(path) ||
+		size_t dl = strlen(dir);
+
+		/* "run/" and "run" name the same files. */
+		while (dl > 1 && dir[dl - 1] == '/')
+			dl--;
+		if ((size_t)snprintf(path, sizeof(path), "%.*s/%s", (int)dl,
+				     dir, names[i]) >= sizeof(path) ||
 		    stat(path, &st) != 0)
 			continue;
 		if (S_ISDIR(st.st_mode) && depth == 0) {

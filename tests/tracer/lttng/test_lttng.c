@@ -672,8 +672,8 @@ test_record_lttng_follows_fork(void **state)
 	}
 	/* Both processes' trace files too. */
 	assert_int_equal(stat(tfile, &st), 0);
-	snprintf(buf, sizeof(buf), ".%s", cpid);
-	strncat(tfile, buf, sizeof(tfile) - strlen(tfile) - 1);
+	/* The child's: STEM.<pid>.kfdtrace. */
+	snprintf(tfile, sizeof(tfile), "%s/rec.%s.kfdtrace", env.dir, cpid);
 	assert_int_equal(stat(tfile, &st), 0);
 	lt_free_lines(t.lines);
 }
