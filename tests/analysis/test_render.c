@@ -67,7 +67,7 @@ test_dom(void **state)
 			 GEN_BOS + GEN_QUEUES);
 	assert_int_equal(tc_count_str(res.out, "<svg class=\"chart timeline\""), 2);
 	assert_int_equal(tc_count_str(res.out, "<svg class=\"chart memory\""), 2);
-	assert_int_equal(tc_count_str(res.out, "<svg class=\"chart lat\""), 10);
+	assert_int_equal(tc_count_str(res.out, "<svg class=\"chart lat"), 10);
 	assert_int_equal(tc_count_str(res.out, "<svg class=\"chart topo\""), 1);
 	assert_null(strstr(res.out, "<parsererror"));
 	tc_run_free(&res);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * kfdtrace report: one self-contained HTML page about a trace.
+ * kfdtrace report: one self-contained HTML page about a trace or a run.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -10,59 +10,38 @@
 #include "cli.h"
 #include "commands.h"
 #include "report_html.h"
-#include "report_model.h"
+#include "report_run.h"
 
 void
 kfdtrace_help_report(FILE *out)
 {
 	fprintf(out,
-		"Usage: kfdtrace report FILE [-o REPORT.html] [--window N]\n"
+		"Usage: kfdtrace report FILE|DIR... [-o REPORT.html] [-f] [--window N]\n"
 		"\n"
-		"Write one self-contained HTML page about a trace: header facts and\n"
-		"integrity, the topology, a timeline of BO and queue lifetimes per\n"
-		"GPU, memory per heap over time, latency histograms per ioctl, the\n"
-		"failed calls with decoded arguments, and the objects alive at exit.\n"
+		"Write one self-contained HTML page about a recording: header facts\n"
+		"and integrity, the process tree, the topology, a timeline of BO and\n"
+		"queue lifetimes per process and GPU, memory per heap over time,\n"
+		"latency histograms per ioctl over every process, the failed calls\n"
+		"with decoded arguments, the objects alive at exit, and every thread.\n"
 		"The page has inline CSS and SVG only: no scripts, fonts or network.\n"
+		"\n"
+		"Give the trace files of one run (a parent and its children, as\n"
+		"`kfdtrace record` writes them) or the directory that holds them\n"
+		"(`record -o DIR/`); every process gets its lanes on one time axis,\n"
+		"and the tiles are the whole run's totals. A heap with more than 600\n"
+		"objects in a chart is drawn as a density band.\n"
 		"\n"
 		"Options:\n"
 		"  -o, --output FILE  where the page goes (default: standard output)\n"
+		"  -f, --force        replace an existing FILE\n"
 		"  --window N         records held to restore sequence order\n"
 		"                     (default %d)\n"
 		"  -h, --help         this text\n"
 		"\n"
-		"Exit status: 0 when the whole trace was read, 1 when it is truncated\n"
-		"or corrupt (the page covers the records before the damage and says\n"
-		"so) or on error, 2 for bad usage.\n",
+		"Exit status: 0 when every trace was read whole, 1 when one is\n"
+		"truncated or corrupt (the page covers the records before the damage\n"
+		"and says so) or on error, 2 for bad usage.\n",
 		CLI_REORDER_WINDOW);
-}
-
-/* Write @len bytes to @path (or stdout), replacing the file at the end. */
-static int
-write_out(const char *path, const char *data, size_t len)
-{
-	FILE *f = stdout;
-	int rc = 0;
-
-	if (path && strcmp(path, "-") != 0) {
-		f = fopen(path, "w");
-		if (!f) {
-			fprintf(stderr, "kfdtrace report: %s: %s\n", path,
-				strerror(errno));
-			return -1;
-		}
-	}
-	if (fwrite(data, 1, len, f) != len)
-		rc = -1;
-	if (f != stdout) {
-		if (fclose(f) != 0)
-			rc = -1;
-	} else if (fflush(f) != 0) {
-		rc = -1;
-	}
-	if (rc)
-		fprintf(stderr, "kfdtrace report: %s: write error\n",
-			path ? path : "standard output");
-	return rc;
 }
 
 int
@@ -70,31 +49,35 @@ kfdtrace_cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "window", required_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct report_model m;
-	struct kt_reader *r = NULL;
+	struct report_run rr;
+	struct cli_run run;
+	struct cli_out o;
 	struct kt_strbuf sb;
 	uint64_t window = CLI_REORDER_WINDOW;
-	const char *path, *out = NULL;
-	int opt, status;
+	const char *out = NULL;
+	int opt, status, force = 0;
 
 	if (cli_help_requested(argc, argv)) {
 		kfdtrace_help_report(stdout);
 		return KFDTRACE_EXIT_OK;
 	}
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "o:fh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
 			out = optarg;
 			break;
+		case 'f':
+			force = 1;
+			break;
 		case 'w':
 			if (cli_parse_window(optarg, &window)) {
-				fprintf(stderr, "kfdtrace report: bad number '%s'\n",
-					optarg);
+				cli_err("bad number '%s'", optarg);
 				return KFDTRACE_EXIT_USAGE;
 			}
 			break;
@@ -103,29 +86,38 @@ kfdtrace_cmd_report(int argc, char **argv)
 			return KFDTRACE_EXIT_USAGE;
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr,
-			"kfdtrace report: expected one trace file (see 'kfdtrace report --help')\n");
+	if (optind >= argc) {
+		cli_err("expected a trace file or directory (see 'kfdtrace "
+			"report --help')");
 		return KFDTRACE_EXIT_USAGE;
 	}
-	path = argv[optind];
-	if (cli_open(path, &r))
+	if (cli_run_open(&run, argv + optind, (size_t)(argc - optind), "report"))
 		return KFDTRACE_EXIT_ERROR;
+	if (cli_out_open(&o, out, force)) {
+		cli_run_close(&run);
+		return KFDTRACE_EXIT_ERROR;
+	}
 
 	status = KFDTRACE_EXIT_ERROR;
 	kt_strbuf_init(&sb);
-	if (report_model_build(&m, r, (size_t)window) ||
-	    report_html(&sb, &m, path)) {
-		fprintf(stderr, "kfdtrace report: out of memory\n");
+	if (report_run_build(&rr, &run, (size_t)window) ||
+	    report_html(&sb, &rr)) {
+		cli_err("out of memory");
+		cli_out_commit(&o, 0);
 		goto out;
 	}
 	/* The page is whole before anything is written, even for damage. */
-	if (write_out(out, sb.data, sb.len))
+	if (fwrite(sb.data, 1, sb.len, o.f) != sb.len) {
+		cli_out_commit(&o, 0);
+		cli_err("%s: write error", out ? out : "standard output");
 		goto out;
-	status = cli_finish(path, r, m.read_rc);
+	}
+	if (cli_out_commit(&o, 1))
+		goto out;
+	status = cli_run_finish(&run);
 out:
 	kt_strbuf_release(&sb);
-	report_model_release(&m);
-	kt_reader_close(r);
+	report_run_release(&rr);
+	cli_run_close(&run);
 	return status;
 }

@@ -12,20 +12,22 @@
 #include "report_draw.h"
 
 #define CHART_W 1160.0
-#define LABEL_W 120.0		/* left margin for group labels */
+#define LABEL_W 150.0		/* left margin for group labels */
 #define RIGHT_PAD 16.0
 #define LANE_H 12.0
 #define LANE_GAP 3.0
 #define GROUP_GAP 10.0
 #define MAX_LANES 16		/* per group; more overlap in the last lane */
-#define MAX_BARS 6000		/* per GPU; beyond that the chart says so */
+#define GROUP_BARS 600		/* per group; more are drawn as a density band */
+#define BAND_LANES 4		/* a density band is as tall as this many lanes */
+#define BAND_COL 2.0		/* pixels per column of a density band */
 #define MAX_STEPS 1500		/* memory chart columns kept per series */
 
-/* The time domain every chart shares: the first record to the last. */
+/* The time domain every chart shares: the run's first record to its last. */
 static void
 time_scale(const struct report_model *m, struct rd_scale *x)
 {
-	uint64_t t0 = m->t_first, t1 = m->t_last;
+	uint64_t t0 = m->view_t0, t1 = m->view_t1;
 
 	if (t1 <= t0)
 		t1 = t0 + 1000;
@@ -40,7 +42,7 @@ span_title(struct kt_strbuf *sb, const struct report_model *m,
 	   const struct rm_span *sp, const char *what)
 {
 	char a[32], b[32], d[32], sz[32];
-	uint64_t o = m->hdr.start_monotonic;
+	uint64_t o = m->origin;
 
 	rd_duration(a, sizeof(a), (double)sp->t0 - (double)o);
 	rd_duration(b, sizeof(b), (double)sp->t1 - (double)o);
@@ -77,6 +79,7 @@ struct group {
 	size_t n;
 	unsigned int lanes;
 	int overflow;		/* some spans share the last lane */
+	int band;		/* too many to draw: a density band */
 };
 
 /*
@@ -113,13 +116,72 @@ pack(struct group *g, const struct rd_scale *x, unsigned char *lane_of)
 	}
 }
 
-/* A group is at least tall enough for its two label lines. */
+/* A group is at least tall enough for its three label lines. */
 static double
 group_height(const struct group *g)
 {
 	double h = g->lanes * (LANE_H + LANE_GAP) - LANE_GAP;
 
-	return h < 2 * LANE_H + LANE_GAP ? 2 * LANE_H + LANE_GAP : h;
+	return h < 3 * LANE_H + LANE_GAP ? 3 * LANE_H + LANE_GAP : h;
+}
+
+/*
+ * A group with more objects than GROUP_BARS: per column of BAND_COL
+ * pixels, a bar as tall as the number of its objects alive in that
+ * column (relative to the most at once), so that a heap of 60,000 BOs
+ * is a shape of a few kilobytes and every heap keeps its lane.
+ */
+static void
+band(struct kt_strbuf *sb, const struct group *g, const struct rd_scale *x,
+     double y, double h)
+{
+	size_t ncol = (size_t)((x->r1 - x->r0) / BAND_COL) + 1, i, c0, c1;
+	long long *col = calloc(ncol + 1, sizeof(*col)), live = 0, peak = 1;
+	char a[32];
+
+	if (!col) {
+		sb->failed = 1;
+		return;
+	}
+	for (i = 0; i < g->n; i++) {
+		double p0 = (rd_map(x, (double)g->v[i]->t0) - x->r0) / BAND_COL;
+		double p1 = (rd_map(x, (double)g->v[i]->t1) - x->r0) / BAND_COL;
+
+		c0 = p0 < 0 ? 0 : (size_t)p0;
+		c1 = p1 < 0 ? 0 : (size_t)p1;
+		if (c0 >= ncol)
+			c0 = ncol - 1;
+		if (c1 >= ncol)
+			c1 = ncol - 1;
+		col[c0]++;
+		col[c1 + 1]--;
+	}
+	for (i = 0; i < ncol; i++) {
+		live += col[i];
+		col[i] = live;
+		if (live > peak)
+			peak = live;
+	}
+	kt_strbuf_printf(sb, "<path class=\"band\" fill=\"%s\" d=\"", g->color);
+	for (i = 0; i < ncol; i++) {
+		double bh;
+
+		if (col[i] <= 0)
+			continue;
+		/* At least a pixel and a half, so one object still shows. */
+		bh = (double)col[i] * h / (double)peak;
+		if (bh < 1.5)
+			bh = 1.5;
+		kt_strbuf_printf(sb, "M%.1f %.1fh%.1fv%.1fh-%.1fZ",
+				 x->r0 + (double)i * BAND_COL, y + h - bh,
+				 BAND_COL, bh, BAND_COL);
+	}
+	kt_strbuf_printf(sb, "\"><title>%zu %s objects, at most %lld alive in "
+			 "one column (%s wide): each column is as tall as the "
+			 "objects alive in it</title></path>", g->n, g->label,
+			 peak, rd_duration(a, sizeof(a), (x->d1 - x->d0) *
+					   BAND_COL / (x->r1 - x->r0)));
+	free(col);
 }
 
 static void
@@ -130,8 +192,9 @@ timeline_gpu(struct kt_strbuf *sb, const struct report_model *m,
 	unsigned char *lanes[OBJ_HEAP_COUNT + 1];
 	unsigned int ng = 0, gi, h;
 	struct rd_scale x;
-	size_t i, used = 0, dropped = 0;
+	size_t i, used = 0;
 	double y, height;
+	char cnt[32];
 
 	time_scale(m, &x);
 	memset(groups, 0, sizeof(groups));
@@ -150,10 +213,6 @@ timeline_gpu(struct kt_strbuf *sb, const struct report_model *m,
 			    sp->what != RM_BO || sp->kind != h :
 			    sp->what != RM_QUEUE)
 				continue;
-			if (used >= MAX_BARS) {
-				dropped++;
-				continue;
-			}
 			g->v[g->n++] = (struct rm_span *)sp;
 			used++;
 		}
@@ -162,6 +221,12 @@ timeline_gpu(struct kt_strbuf *sb, const struct report_model *m,
 		g->label = h < OBJ_HEAP_COUNT ? obj_heap_names[h] : "queues";
 		g->color = h < OBJ_HEAP_COUNT ? rd_heap_color(h) :
 			   RD_QUEUE_COLOR;
+		if (g->n > GROUP_BARS) {
+			g->band = 1;
+			g->lanes = BAND_LANES;
+			ng++;
+			continue;
+		}
 		qsort(g->v, g->n, sizeof(*g->v), cmp_span_ptr);
 		lanes[ng] = malloc(g->n);
 		if (!lanes[ng]) {
@@ -177,26 +242,41 @@ timeline_gpu(struct kt_strbuf *sb, const struct report_model *m,
 	kt_strbuf_printf(sb, "<svg class=\"chart timeline\" viewBox=\"0 0 %.0f %.0f\" "
 			 "role=\"img\" aria-label=\"object lifetimes of GPU 0x%x\">",
 			 CHART_W, height + 40, gpu_id);
-	rd_time_axis(sb, &x, m->hdr.start_monotonic, 4, height);
+	rd_time_axis(sb, &x, m->origin, 4, height);
 	y = 8;
 	for (gi = 0; gi < ng; gi++) {
 		struct group *g = &groups[gi];
 		double gh = group_height(g);
 
+		kt_strbuf_printf(sb, "<g class=\"lane\" data-group=\"%s\" "
+				 "data-objects=\"%zu\" data-drawn=\"%s\">",
+				 g->label, g->n, g->band ? "band" : "bars");
 		kt_strbuf_printf(sb, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
 				 "height=\"%.1f\" fill=\"%s\" "
 				 "fill-opacity=\"0.06\" rx=\"4\"/>",
 				 x.r0 - 4, y - 2, x.r1 - x.r0 + 8, gh + 4,
 				 g->color);
+		/* Counts abbreviated (66.7k), so a label fits its margin. */
 		kt_strbuf_printf(sb, "<text x=\"%.1f\" y=\"%.1f\" "
 				 "text-anchor=\"end\" class=\"group-label\">%s"
 				 "</text><text x=\"%.1f\" y=\"%.1f\" "
 				 "text-anchor=\"end\" class=\"group-count\">"
-				 "%zu %s%s</text>",
-				 x.r0 - 12, y + gh / 2 - 1, g->label,
-				 x.r0 - 12, y + gh / 2 + 12, g->n,
-				 g->n == 1 ? "object" : "objects",
-				 g->overflow ? " (overlapping)" : "");
+				 "%s %s</text>",
+				 x.r0 - 12, y + gh / 2 - 4, g->label,
+				 x.r0 - 12, y + gh / 2 + 9,
+				 rd_count(cnt, sizeof(cnt), g->n),
+				 g->n == 1 ? "object" : "objects");
+		if (g->band || g->overflow)
+			kt_strbuf_printf(sb, "<text x=\"%.1f\" y=\"%.1f\" "
+					 "text-anchor=\"end\" class=\"group-count\">"
+					 "%s</text>", x.r0 - 12, y + gh / 2 + 21,
+					 g->band ? "density" : "overlapping");
+		if (g->band) {
+			band(sb, g, &x, y, gh);
+			kt_strbuf_puts(sb, "</g>");
+			y += gh + LANE_GAP + GROUP_GAP;
+			continue;
+		}
 		for (i = 0; i < g->n; i++) {
 			const struct rm_span *sp = g->v[i];
 			double x0 = rd_map(&x, (double)sp->t0);
@@ -216,12 +296,10 @@ timeline_gpu(struct kt_strbuf *sb, const struct report_model *m,
 				   obj_heap_names[sp->kind] : "queue");
 			kt_strbuf_puts(sb, "</rect>");
 		}
+		kt_strbuf_puts(sb, "</g>");
 		y += gh + LANE_GAP + GROUP_GAP;
 	}
 	kt_strbuf_puts(sb, "</svg>");
-	if (dropped)
-		kt_strbuf_printf(sb, "<p class=\"note\">%zu more objects of this "
-				 "GPU are not drawn.</p>", dropped);
 out:
 	for (gi = 0; gi < OBJ_HEAP_COUNT + 1; gi++)
 		free(lanes[gi]);
@@ -405,7 +483,7 @@ memory_gpu(struct kt_strbuf *sb, const struct report_model *m,
 			 "role=\"img\" aria-label=\"memory of GPU 0x%x\">",
 			 CHART_W, bottom + 40, gpu_id);
 	bytes_axis(sb, top, bottom, x.r0, x.r1, max, &y);
-	rd_time_axis(sb, &x, m->hdr.start_monotonic, top, bottom);
+	rd_time_axis(sb, &x, m->origin, top, bottom);
 	for (i = 0; i < m->nseries; i++)
 		if (m->series[i].gpu_id == gpu_id)
 			step_path(sb, &m->series[i], &x, &y, 1);
@@ -468,19 +546,74 @@ static const char *const decade_label[RM_LAT_BINS / RM_LAT_BINS_PER_DECADE +
 	"10 s", "100 s",
 };
 
+/* Count axis of one histogram: linear, or log when the tail would vanish. */
+struct count_axis {
+	double top, bottom;
+	double ymax;
+	int log;
+};
+
+/* log10(1 + v) without libm: digits, then a short series. */
+static double
+log1p10(double v)
+{
+	double x = 1 + v, r = 0, t, t2, sum = 0;
+	int k;
+
+	while (x >= 10) {
+		x /= 10;
+		r += 1;
+	}
+	/* ln(x) = 2 atanh((x-1)/(x+1)), x in [1, 10). */
+	t = (x - 1) / (x + 1);
+	t2 = t * t;
+	for (k = 0; k < 40; k++) {
+		sum += t / (2 * k + 1);
+		t *= t2;
+	}
+	return r + 2 * sum / 2.302585092994046;
+}
+
+static double
+count_y(const struct count_axis *a, double v)
+{
+	double f = a->log ? log1p10(v) / log1p10(a->ymax) : v / a->ymax;
+
+	return a->bottom - f * (a->bottom - a->top);
+}
+
+/* The widest count label of a histogram, for the shared left margin. */
+static double
+count_label_width(uint64_t ymax)
+{
+	char t[32];
+
+	snprintf(t, sizeof(t), "%llu", (unsigned long long)ymax);
+	return rd_text_width(t, 11);
+}
+
 static void
 histogram(struct kt_strbuf *sb, const struct rm_kind *k, unsigned int b0,
-	  unsigned int b1)
+	  unsigned int b1, double left)
 {
-	const double w = 340, h = 120, left = 30, bottom = 96, top = 8;
+	const double w = 340, h = 120, bottom = 96, top = 8;
 	const double width = w - left - 24;
-	double bw = width / (b1 - b0), ymax = 1;
+	double bw = width / (b1 - b0);
+	struct count_axis ca = { .top = top, .bottom = bottom, .ymax = 1 };
+	uint64_t ymax = 1, ymin = 0;
 	char p50[32], p99[32], mx[32];
 	unsigned int i;
 
-	for (i = b0; i < b1; i++)
-		if ((double)k->bins[i] > ymax)
-			ymax = (double)k->bins[i];
+	for (i = b0; i < b1; i++) {
+		if (k->bins[i] > ymax)
+			ymax = k->bins[i];
+		if (k->bins[i] && (!ymin || k->bins[i] < ymin))
+			ymin = k->bins[i];
+	}
+	ca.ymax = (double)ymax;
+	/* A bin 100 times smaller than the tallest is under a pixel high
+	 * on a linear axis: the tail a latency histogram is read for. */
+	ca.log = ymin && ymax >= 100 * ymin;
 	kt_strbuf_puts(sb, "<div class=\"hist\"><h3>");
 	rd_escape(sb, k->name);
 	kt_strbuf_printf(sb, "</h3><div class=\"meta\">%llu call%s",
@@ -496,15 +629,34 @@ histogram(struct kt_strbuf *sb, const struct rm_kind *k, unsigned int b0,
 					     rm_percentile(k->lat, k->nlat, 990)),
 				 rd_duration(mx, sizeof(mx),
 					     (double)k->lat[k->nlat - 1]));
-	kt_strbuf_printf(sb, "</div><svg class=\"chart lat\" viewBox=\"0 0 %.0f "
+	kt_strbuf_printf(sb, "</div><svg class=\"chart lat%s\" viewBox=\"0 0 %.0f "
 			 "%.0f\" role=\"img\" aria-label=\"latency of %s\">",
-			 w, h, k->name);
-	kt_strbuf_printf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">"
-			 "%.0f</text><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-			 "y2=\"%.1f\" stroke=\"#eef0f3\"/>",
-			 left - 4, top + 4, ymax, left, top, left + width, top);
+			 ca.log ? " log" : "", w, h, k->name);
+	/* The tallest bin's count, exact, at the top of the axis. */
+	kt_strbuf_printf(sb, "<text class=\"ymax\" x=\"%.1f\" y=\"%.1f\" "
+			 "text-anchor=\"end\">%llu</text><line x1=\"%.1f\" "
+			 "y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eef0f3\"/>",
+			 left - 4, top + 4, (unsigned long long)ymax, left, top,
+			 left + width, top);
+	if (ca.log) {
+		uint64_t v;
+
+		/* Powers of ten below it, where they do not crowd it. */
+		for (v = 1; v < ymax; v *= 10) {
+			double py = count_y(&ca, (double)v);
+
+			if (py - top < 14)
+				break;
+			kt_strbuf_printf(sb, "<text x=\"%.1f\" y=\"%.1f\" "
+					 "text-anchor=\"end\" class=\"axis-label\">"
+					 "%llu</text><line x1=\"%.1f\" y1=\"%.1f\" "
+					 "x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eef0f3\"/>",
+					 left - 4, py + 3, (unsigned long long)v,
+					 left, py, left + width, py);
+		}
+	}
 	for (i = b0; i < b1; i++) {
-		double bh = (double)k->bins[i] * (bottom - top) / ymax;
+		double by = count_y(&ca, (double)k->bins[i]);
 		char lo[32], hi[32];
 
 		if (!k->bins[i])
@@ -513,8 +665,8 @@ histogram(struct kt_strbuf *sb, const struct rm_kind *k, unsigned int b0,
 				 "width=\"%.1f\" height=\"%.1f\" rx=\"1.5\">"
 				 "<title>%llu call%s between %s and %s</title>"
 				 "</rect>",
-				 left + (i - b0) * bw + 1, bottom - bh, bw - 2,
-				 bh, (unsigned long long)k->bins[i],
+				 left + (i - b0) * bw + 1, by, bw - 2,
+				 bottom - by, (unsigned long long)k->bins[i],
 				 k->bins[i] == 1 ? "" : "s",
 				 rd_duration(lo, sizeof(lo), rm_lat_bin_lo(i)),
 				 rd_duration(hi, sizeof(hi),
@@ -551,15 +703,17 @@ histogram(struct kt_strbuf *sb, const struct rm_kind *k, unsigned int b0,
 }
 
 void
-report_latency(struct kt_strbuf *sb, const struct report_model *m)
+report_latency(struct kt_strbuf *sb, const struct rm_kind *kinds,
+	       size_t nkinds)
 {
 	unsigned int b0 = RM_LAT_BINS, b1 = 0, i;
+	double left = 30, lw;
 	size_t k;
 
 	/* One x range for every histogram, so they compare at a glance. */
-	for (k = 0; k < m->nkinds; k++) {
+	for (k = 0; k < nkinds; k++) {
 		for (i = 0; i < RM_LAT_BINS; i++) {
-			if (!m->kinds[k].bins[i])
+			if (!kinds[k].bins[i])
 				continue;
 			if (i < b0)
 				b0 = i;
@@ -581,12 +735,23 @@ report_latency(struct kt_strbuf *sb, const struct report_model *m)
 		b1 = RM_LAT_BINS;
 		b0 = b1 - 2 * RM_LAT_BINS_PER_DECADE;
 	}
+	/* One left margin, wide enough for the largest count in full. */
+	for (k = 0; k < nkinds; k++) {
+		uint64_t ymax = 1;
+
+		for (i = b0; i < b1; i++)
+			if (kinds[k].bins[i] > ymax)
+				ymax = kinds[k].bins[i];
+		lw = count_label_width(ymax) + 8;
+		if (lw > left)
+			left = lw;
+	}
 	kt_strbuf_puts(sb, "<div class=\"legend\"><span><span class=\"sw\" "
 		       "style=\"background:#4e79a7\"></span>calls per "
 		       "quarter decade</span><span><span class=\"ln p50\">"
 		       "</span>p50</span><span><span class=\"ln p99\"></span>"
 		       "p99</span></div><div class=\"grid\">");
-	for (k = 0; k < m->nkinds; k++)
-		histogram(sb, &m->kinds[k], b0, b1);
+	for (k = 0; k < nkinds; k++)
+		histogram(sb, &kinds[k], b0, b1, left);
 	kt_strbuf_puts(sb, "</div>");
 }

@@ -14,7 +14,13 @@ void report_timeline(struct kt_strbuf *sb, const struct report_model *m);
 /* report_memory() - live bytes per heap over time, one chart per GPU. */
 void report_memory(struct kt_strbuf *sb, const struct report_model *m);
 
-/* report_latency() - a latency histogram per ioctl kind, shared x axis. */
-void report_latency(struct kt_strbuf *sb, const struct report_model *m);
+/*
+ * report_latency() - a latency histogram per ioctl kind (@kinds, in the
+ * order given), on a shared x axis; the count axis turns logarithmic when
+ * a bin is under a hundredth of the tallest, and the tallest bin's count
+ * is written in full.
+ */
+void report_latency(struct kt_strbuf *sb, const struct rm_kind *kinds,
+		    size_t nkinds);
 
 #endif /* KFDTRACE_REPORT_CHARTS_H */

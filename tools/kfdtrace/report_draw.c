@@ -100,6 +100,51 @@ rd_duration(char *buf, size_t size, double ns)
 	return sig3(buf, size, ns / 1e9, "s");
 }
 
+char *
+rd_count(char *buf, size_t size, uint64_t v)
+{
+	static const char *const unit[] = { "k", "M", "G", "T" };
+	double d = (double)v;
+	int u = -1;
+
+	if (v < 10000) {
+		snprintf(buf, size, "%llu", (unsigned long long)v);
+		return buf;
+	}
+	/* Round first, so 999,999 reads 1.00M and not 1000k. */
+	while (u < 3 && d >= 999.5) {
+		d /= 1000;
+		u++;
+	}
+	snprintf(buf, size, d < 9.995 ? "%.2f%s" : d < 99.95 ? "%.1f%s" :
+		 "%.0f%s", d, unit[u]);
+	return buf;
+}
+
+double
+rd_text_width(const char *s, double px)
+{
+	double w = 0;
+
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if ((c & 0xc0) == 0x80)
+			continue;	/* a UTF-8 continuation byte */
+		if (c >= '0' && c <= '9')
+			w += 0.66;
+		else if (c == ' ' || c == '.' || c == ',' || c == ':' ||
+			 c == 'i' || c == 'l' || c == '[' || c == ']' ||
+			 c == '(' || c == ')')
+			w += 0.40;
+		else if (c >= 'A' && c <= 'Z')
+			w += 0.78;
+		else
+			w += 0.66;
+	}
+	return w * px;
+}
+
 const char *
 rd_heap_color(enum obj_heap heap)
 {

@@ -37,6 +37,21 @@ char *rd_bytes(char *buf, size_t size, uint64_t v);
 /* rd_duration() - "850 ns", "2.1 µs", "9.89 ms", "1.20 s". Return: @buf. */
 char *rd_duration(char *buf, size_t size, double ns);
 
+/*
+ * rd_count() - a count short enough for a chart label: exact below
+ * 10,000, else three significant digits with k, M or G ("66.7k", "179k",
+ * "1.00M"). Return: @buf.
+ */
+char *rd_count(char *buf, size_t size, uint64_t v);
+
+/*
+ * rd_text_width() - a generous estimate of the width of @s in pixels at
+ * font size @px in the report's sans-serif font (DejaVu Sans's digits are
+ * 0.64 em, its widest letters under 0.8 em), so margins sized from it
+ * never clip a label.
+ */
+double rd_text_width(const char *s, double px);
+
 /* rd_heap_color() - the fill colour of a heap ("#4e79a7"). */
 const char *rd_heap_color(enum obj_heap heap);
 

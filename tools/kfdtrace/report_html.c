@@ -2,8 +2,11 @@
 /*
  * The report page: header facts, topology, charts and tables.
  *
- * Every section has a stable id (facts, topology, timeline, memory,
- * latency, errors, leaks, threads) so that tests and links can find it.
+ * Every section has a stable id (facts, processes, topology, timeline,
+ * memory, latency, queues, errors, leaks, threads) so that tests and links
+ * can find it. A run of several processes has one page: the first
+ * process's facts, the process tree, each process's charts on the run's
+ * time axis, and tables over every process.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -14,6 +17,7 @@
 #include "report_charts.h"
 #include "report_draw.h"
 #include "report_html.h"
+#include "report_procs.h"
 #include "report_queues.h"
 
 #ifndef KFDTRACE_VERSION
@@ -43,7 +47,7 @@ static const char css[] =
 	".badge.warn{background:#fef3c7;color:#92400e}"
 	".badge.info{background:#dbeafe;color:#1e40af}"
 	"main.wrap{padding-top:24px;padding-bottom:24px}"
-	".tiles{display:grid;grid-template-columns:repeat(6,1fr);gap:12px;"
+	".tiles{display:grid;grid-template-columns:repeat(7,1fr);gap:12px;"
 	"margin-bottom:20px}"
 	".tile{background:var(--card);border:1px solid var(--line);"
 	"border-radius:10px;padding:14px 16px}"
@@ -57,6 +61,8 @@ static const char css[] =
 	"section h2{margin:0 0 2px;font-size:18px;font-weight:650}"
 	"section>p.note,p.note{margin:0 0 14px;color:var(--muted);font-size:13px}"
 	"h3.gpu{font-size:14px;margin:18px 0 6px;font-weight:600}"
+	"h3.proc{font-size:15px;margin:22px 0 4px;font-weight:650;"
+	"border-top:1px solid var(--line);padding-top:12px}"
 	".dim{color:var(--muted);font-weight:400}"
 	".cols{display:grid;grid-template-columns:1fr 1fr;gap:8px 40px}"
 	"dl.facts{display:grid;grid-template-columns:max-content 1fr;"
@@ -122,8 +128,8 @@ page_head(struct kt_strbuf *sb, const struct report_model *m)
 }
 
 /* The integrity verdict as a short word, a badge class and detail. */
-static const char *
-integrity(const struct report_model *m, const char **cls)
+const char *
+report_integrity(const struct report_model *m, const char **cls)
 {
 	const struct kt_reader_status *st = &m->status;
 
@@ -173,10 +179,31 @@ cmdline(struct kt_strbuf *sb, const struct kt_header *h)
 	rd_escape(sb, buf);
 }
 
-static void
-page_header(struct kt_strbuf *sb, const struct report_model *m)
+/* The worst integrity of a run's processes, for the page's badge. */
+static const char *
+run_integrity(const struct report_run *rr, const char **cls)
 {
-	const char *cls, *word = integrity(m, &cls);
+	const char *word = NULL, *c;
+	size_t i;
+
+	*cls = "ok";
+	for (i = 0; i < rr->n; i++) {
+		const char *w = report_integrity(&rr->p[i].m, &c);
+
+		if (!word || (!strcmp(c, "bad") && strcmp(*cls, "bad")) ||
+		    (!strcmp(c, "warn") && !strcmp(*cls, "ok"))) {
+			word = w;
+			*cls = c;
+		}
+	}
+	return word;
+}
+
+static void
+page_header(struct kt_strbuf *sb, const struct report_run *rr)
+{
+	const struct report_model *m = &rr->p[0].m;
+	const char *cls, *word = run_integrity(rr, &cls);
 
 	kt_strbuf_puts(sb, "<header class=\"top\"><div class=\"wrap\">"
 		       "<div class=\"eyebrow\">kfdtrace report</div><h1>");
@@ -185,6 +212,9 @@ page_header(struct kt_strbuf *sb, const struct report_model *m)
 	if (m->hdr.flags & KT_HDR_SIMULATED)
 		kt_strbuf_puts(sb, "<span class=\"badge info\">simulated "
 			       "device</span>");
+	if (rr->n > 1)
+		kt_strbuf_printf(sb, "<span class=\"badge info\">%zu processes"
+				 "</span>", rr->n);
 	kt_strbuf_puts(sb, "</h1><div class=\"sub mono\">");
 	cmdline(sb, &m->hdr);
 	kt_strbuf_puts(sb, "</div></div></header>\n<main class=\"wrap\">\n");
@@ -204,24 +234,32 @@ gpu_count(const struct report_model *m)
 	return m->have_topo ? m->topo.ngpus : 0;
 }
 
+/* The whole run's totals. */
 static void
-tiles(struct kt_strbuf *sb, const struct report_model *m)
+tiles(struct kt_strbuf *sb, const struct report_run *rr)
 {
+	unsigned int gpus = 0;
 	char v[64];
+	size_t i;
 
+	for (i = 0; i < rr->n; i++)
+		if (gpu_count(&rr->p[i].m) > gpus)
+			gpus = gpu_count(&rr->p[i].m);
 	kt_strbuf_puts(sb, "<div class=\"tiles\" id=\"summary\">");
 	tile(sb, "", "duration",
-	     rd_duration(v, sizeof(v), (double)(m->t_last - m->t_first)));
-	snprintf(v, sizeof(v), "%llu", (unsigned long long)m->ioctls);
+	     rd_duration(v, sizeof(v), (double)(rr->t_last - rr->t_first)));
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)rr->ioctls);
 	tile(sb, "", "ioctls", v);
-	snprintf(v, sizeof(v), "%llu", (unsigned long long)m->failed);
-	tile(sb, m->failed ? "bad" : "", "failed", v);
-	snprintf(v, sizeof(v), "%zu", m->nthreads);
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)rr->failed);
+	tile(sb, rr->failed ? "bad" : "", "failed", v);
+	snprintf(v, sizeof(v), "%zu", rr->n);
+	tile(sb, "", rr->n == 1 ? "process" : "processes", v);
+	snprintf(v, sizeof(v), "%zu", rr->nthreads);
 	tile(sb, "", "threads", v);
-	snprintf(v, sizeof(v), "%u", gpu_count(m));
+	snprintf(v, sizeof(v), "%u", gpus);
 	tile(sb, "", "GPUs", v);
-	snprintf(v, sizeof(v), "%zu", m->nleaks);
-	tile(sb, m->nleaks ? "warn" : "", "alive at exit", v);
+	snprintf(v, sizeof(v), "%zu", rr->nleaks);
+	tile(sb, rr->nleaks ? "warn" : "", "alive at exit", v);
 	kt_strbuf_puts(sb, "</div>\n");
 }
 
@@ -234,20 +272,21 @@ fact(struct kt_strbuf *sb, const char *key, const char *val)
 }
 
 static void
-facts(struct kt_strbuf *sb, const struct report_model *m)
+facts(struct kt_strbuf *sb, const struct report_model *m, size_t nprocs)
 {
 	const struct kt_header *h = &m->hdr;
-	const char *cls, *word = integrity(m, &cls);
+	const char *cls, *word = report_integrity(m, &cls);
 	char buf[512], a[32];
 	time_t secs = (time_t)(h->start_realtime / 1000000000u);
 	struct tm tm;
 	unsigned int t;
 	int n = 0;
 
-	kt_strbuf_puts(sb, "<section id=\"facts\"><h2>Overview</h2>"
-		       "<p class=\"note\">What was traced, where, and whether "
-		       "the file is whole.</p><div class=\"cols\">"
-		       "<dl class=\"facts\">");
+	kt_strbuf_printf(sb, "<section id=\"facts\"><h2>Overview</h2>"
+			 "<p class=\"note\">What was traced, where, and whether "
+			 "the file is whole%s.</p><div class=\"cols\">"
+			 "<dl class=\"facts\">", nprocs > 1 ? ": the run's "
+			 "first process (Processes lists them all)" : "");
 	fact(sb, "process", h->exe[0] ? h->exe : "unknown");
 	kt_strbuf_puts(sb, "<dt>command</dt><dd class=\"mono\">");
 	cmdline(sb, h);
@@ -476,16 +515,30 @@ topology(struct kt_strbuf *sb, const struct report_model *m)
 	kt_strbuf_puts(sb, "</section>\n");
 }
 
+/* A process's heading inside a section, when the run has several. */
 static void
-charts(struct kt_strbuf *sb, const struct report_model *m)
+proc_heading(struct kt_strbuf *sb, const struct report_run *rr, size_t i)
+{
+	if (rr->n < 2)
+		return;
+	kt_strbuf_puts(sb, "<h3 class=\"proc\">");
+	rd_escape(sb, rr->p[i].rp->label);
+	kt_strbuf_puts(sb, "</h3>");
+}
+
+static void
+charts(struct kt_strbuf *sb, const struct report_run *rr)
 {
 	unsigned int h;
+	size_t i;
 
 	kt_strbuf_puts(sb, "<section id=\"timeline\"><h2>Object lifetimes</h2>"
 		       "<p class=\"note\">Each bar is one buffer object or queue, "
 		       "from the call that created it to the one that released "
-		       "it; concurrent objects stack. Hover a bar for its "
-		       "handle, size and times.</p><div class=\"legend\">");
+		       "it; concurrent objects stack. A heap with more objects "
+		       "than can be drawn one by one is a density band: each "
+		       "column as tall as the objects alive in it. Hover a bar "
+		       "for its handle, size and times.</p><div class=\"legend\">");
 	for (h = 0; h < OBJ_HEAP_COUNT; h++)
 		kt_strbuf_printf(sb, "<span><span class=\"sw\" style=\"background:"
 				 "%s\"></span>%s</span>", rd_heap_color(h),
@@ -493,208 +546,77 @@ charts(struct kt_strbuf *sb, const struct report_model *m)
 	kt_strbuf_puts(sb, "<span><span class=\"sw\" style=\"background:"
 		       RD_QUEUE_COLOR "\"></span>queue</span><span><span "
 		       "class=\"sw leak\"></span>alive at exit</span></div>");
-	report_timeline(sb, m);
+	for (i = 0; i < rr->n; i++) {
+		proc_heading(sb, rr, i);
+		report_timeline(sb, &rr->p[i].m);
+	}
 	kt_strbuf_puts(sb, "</section>\n<section id=\"memory\"><h2>Memory over "
 		       "time</h2><p class=\"note\">Bytes held per GPU and heap, "
 		       "counted from ALLOC_MEMORY_OF_GPU, IMPORT_DMABUF and "
 		       "FREE_MEMORY_OF_GPU.</p>");
-	report_memory(sb, m);
-	kt_strbuf_puts(sb, "</section>\n<section id=\"latency\"><h2>Latency by "
-		       "ioctl</h2><p class=\"note\">Time from entry to exit of "
-		       "each call, on a logarithmic axis shared by all "
-		       "histograms; most frequent first.</p>");
-	report_latency(sb, m);
-	kt_strbuf_puts(sb, "</section>\n");
-}
-
-/* A decoded line without its "[tid] +t " prefix: the table has both. */
-static const char *
-call_text(const char *line)
-{
-	const char *p = line;
-
-	if (*p != '[' || !(p = strchr(p, ' ')) || !(p = strchr(p + 1, ' ')))
-		return line;
-	return p + 1;
-}
-
-static void
-errors(struct kt_strbuf *sb, const struct report_model *m)
-{
-	char t[32];
-	size_t i;
-
-	kt_strbuf_printf(sb, "<section id=\"errors\"><h2>Failed calls "
-			 "<span class=\"dim\">(%llu)</span></h2>",
-			 (unsigned long long)m->failed);
-	if (!m->failed) {
-		kt_strbuf_puts(sb, "<p class=\"empty\">Every ioctl succeeded."
-			       "</p></section>\n");
-		return;
+	for (i = 0; i < rr->n; i++) {
+		proc_heading(sb, rr, i);
+		report_memory(sb, &rr->p[i].m);
 	}
-	kt_strbuf_puts(sb, "<p class=\"note\">Each failed ioctl with its decoded "
-		       "arguments, in sequence order.</p><table><thead><tr>"
-		       "<th class=\"num\">seq</th><th class=\"num\">time</th>"
-		       "<th class=\"num\">thread</th><th>error</th><th>call</th>"
-		       "</tr></thead><tbody>");
-	for (i = 0; i < m->nerrors; i++) {
-		const struct rm_error *e = &m->errors[i];
-		const char *en = kfd_errno_name(e->err);
-		const char *ed = kfd_errno_desc(e->err);
-
-		kt_strbuf_printf(sb, "<tr><td class=\"num mono\">#%llu</td>"
-				 "<td class=\"num\">+%s</td><td class=\"num\">"
-				 "%u</td><td class=\"err\"",
-				 (unsigned long long)e->seq,
-				 rd_duration(t, sizeof(t), (double)e->ts -
-					     (double)m->hdr.start_monotonic),
-				 e->tid);
-		if (ed) {
-			kt_strbuf_puts(sb, " title=\"");
-			rd_escape(sb, ed);
-			kt_strbuf_puts(sb, "\"");
-		}
-		if (en)
-			kt_strbuf_printf(sb, ">%s", en);
-		else
-			kt_strbuf_printf(sb, ">errno %d", e->err);
-		kt_strbuf_puts(sb, "</td><td class=\"call mono\">");
-		rd_escape(sb, call_text(e->text));
-		kt_strbuf_puts(sb, "</td></tr>");
-	}
-	kt_strbuf_puts(sb, "</tbody></table>");
-	if (m->failed > m->nerrors)
-		kt_strbuf_printf(sb, "<p class=\"note\">%llu more failed calls "
-				 "are not listed; `kfdtrace dump` shows them.</p>",
-				 (unsigned long long)(m->failed - m->nerrors));
+	kt_strbuf_printf(sb, "</section>\n<section id=\"latency\"><h2>Latency by "
+			 "ioctl</h2><p class=\"note\">Time from entry to exit of "
+			 "each call%s, on a logarithmic axis shared by all "
+			 "histograms; most frequent first. A count axis is "
+			 "logarithmic too when a bin holds under a hundredth "
+			 "of the tallest.</p>", rr->n > 1 ?
+			 " of every process" : "");
+	report_latency(sb, rr->kinds, rr->nkinds);
 	kt_strbuf_puts(sb, "</section>\n");
 }
 
 static void
-leak_row(struct kt_strbuf *sb, const struct report_model *m,
-	 const struct rm_span *sp)
+queues(struct kt_strbuf *sb, const struct report_run *rr)
 {
-	const char *tn;
-	char a[32], b[32];
-
-	kt_strbuf_puts(sb, "<tr><td>");
-	switch (sp->what) {
-	case RM_BO:
-		kt_strbuf_printf(sb, "<span class=\"legend\" style=\"display:"
-				 "inline\"><span class=\"sw\" style=\"background:"
-				 "%s\"></span></span>BO</td><td class=\"mono\">"
-				 "0x%llx_%08llx</td><td class=\"mono\">0x%x</td>"
-				 "<td>%s</td><td class=\"num\">%s</td>",
-				 rd_heap_color(sp->kind),
-				 (unsigned long long)(sp->key >> 32),
-				 (unsigned long long)(sp->key & 0xffffffffu),
-				 sp->gpu_id, obj_heap_names[sp->kind],
-				 rd_bytes(a, sizeof(a), sp->size));
-		break;
-	case RM_QUEUE:
-		tn = obj_queue_type_name(&m->objs, sp->kind);
-		kt_strbuf_printf(sb, "queue</td><td class=\"mono\">%llu</td>"
-				 "<td class=\"mono\">0x%x</td><td>%s</td>"
-				 "<td class=\"num\">—</td>",
-				 (unsigned long long)sp->key, sp->gpu_id,
-				 tn ? tn : "");
-		break;
-	default:
-		tn = obj_event_type_name(&m->objs, sp->kind);
-		kt_strbuf_printf(sb, "event</td><td class=\"mono\">%llu</td>"
-				 "<td>—</td><td>%s</td><td class=\"num\">—</td>",
-				 (unsigned long long)sp->key, tn ? tn : "");
-		break;
-	}
-	kt_strbuf_printf(sb, "<td class=\"num mono\">#%llu</td><td class=\"num\">"
-			 "+%s</td><td class=\"num\">%s</td></tr>",
-			 (unsigned long long)sp->seq,
-			 rd_duration(a, sizeof(a), (double)sp->t0 -
-				     (double)m->hdr.start_monotonic),
-			 rd_duration(b, sizeof(b), (double)(sp->t1 - sp->t0)));
-}
-
-static void
-leaks(struct kt_strbuf *sb, const struct report_model *m)
-{
-	uint64_t bytes = 0;
-	char b[32];
 	size_t i;
-	int what;
 
-	for (i = 0; i < m->nspans; i++)
-		if (m->spans[i].leaked && m->spans[i].what == RM_BO)
-			bytes += m->spans[i].size;
-	kt_strbuf_printf(sb, "<section id=\"leaks\"><h2>Alive at exit "
-			 "<span class=\"dim\">(%zu)</span></h2>", m->nleaks);
-	if (!m->nleaks) {
-		kt_strbuf_puts(sb, "<p class=\"empty\">Every object the process "
-			       "created was released.</p></section>\n");
+	for (i = 0; i < rr->n && !rr->p[i].m.subs.n; i++)
+		;
+	if (i == rr->n)
 		return;
+	kt_strbuf_puts(sb, "<section id=\"queues\"><h2>Queues</h2>"
+		       "<p class=\"note\">Each tick is a doorbell: the packets "
+		       "it published, recorded before the engine saw them.</p>");
+	for (i = 0; i < rr->n; i++) {
+		if (!rr->p[i].m.subs.n)
+			continue;
+		proc_heading(sb, rr, i);
+		report_queues(sb, &rr->p[i].m);
 	}
-	kt_strbuf_printf(sb, "<p class=\"note\">Objects never released before "
-			 "the trace ended (%s of buffer memory): leaks, unless "
-			 "the process meant to exit with them.</p>",
-			 rd_bytes(b, sizeof(b), bytes));
-	kt_strbuf_puts(sb, "<table><thead><tr><th>object</th><th>id</th>"
-		       "<th>gpu_id</th><th>heap / type</th><th class=\"num\">"
-		       "size</th><th class=\"num\">created by</th>"
-		       "<th class=\"num\">at</th><th class=\"num\">age</th>"
-		       "</tr></thead><tbody>");
-	for (what = RM_BO; what <= RM_EVENT; what++)
-		for (i = 0; i < m->nspans; i++)
-			if (m->spans[i].leaked && m->spans[i].what == what)
-				leak_row(sb, m, &m->spans[i]);
-	kt_strbuf_puts(sb, "</tbody></table></section>\n");
-}
-
-static void
-threads(struct kt_strbuf *sb, const struct report_model *m)
-{
-	char a[32], b[32];
-	size_t i;
-
-	kt_strbuf_puts(sb, "<section id=\"threads\"><h2>Threads</h2>"
-		       "<table><thead><tr><th class=\"num\">tid</th><th>name</th>"
-		       "<th class=\"num\">ioctls</th><th class=\"num\">failed"
-		       "</th><th class=\"num\">time in ioctls</th>"
-		       "<th class=\"num\">active</th></tr></thead><tbody>");
-	for (i = 0; i < m->nthreads; i++) {
-		const struct rm_thread *t = &m->threads[i];
-
-		kt_strbuf_printf(sb, "<tr><td class=\"num\">%u</td><td>", t->tid);
-		rd_escape(sb, t->name);
-		kt_strbuf_printf(sb, "</td><td class=\"num\">%llu</td>"
-				 "<td class=\"num%s\">%llu</td><td class=\"num\">"
-				 "%s</td><td class=\"num\">%s</td></tr>",
-				 (unsigned long long)t->ioctls,
-				 t->failed ? " fail" : "",
-				 (unsigned long long)t->failed,
-				 rd_duration(a, sizeof(a), (double)t->busy_ns),
-				 rd_duration(b, sizeof(b),
-					     (double)(t->last - t->first)));
-	}
-	kt_strbuf_puts(sb, "</tbody></table></section>\n");
+	kt_strbuf_puts(sb, "</section>\n");
 }
 
 int
-report_html(struct kt_strbuf *sb, const struct report_model *m,
-	    const char *trace_name)
+report_html(struct kt_strbuf *sb, const struct report_run *rr)
 {
+	const struct report_model *m = &rr->p[0].m, *topo = m;
+	size_t i;
+
+	for (i = 0; i < rr->n && !topo->have_topo; i++)
+		topo = &rr->p[i].m;
+	if (!topo->have_topo)
+		topo = m;
 	page_head(sb, m);
-	page_header(sb, m);
-	tiles(sb, m);
-	facts(sb, m);
-	topology(sb, m);
-	charts(sb, m);
-	if (m->subs.n)
-		report_queues(sb, m);
-	errors(sb, m);
-	leaks(sb, m);
-	threads(sb, m);
+	page_header(sb, rr);
+	tiles(sb, rr);
+	facts(sb, m, rr->n);
+	report_processes(sb, rr);
+	topology(sb, topo);
+	charts(sb, rr);
+	queues(sb, rr);
+	report_errors(sb, rr);
+	report_leaks(sb, rr);
+	report_threads(sb, rr);
 	kt_strbuf_puts(sb, "</main>\n<footer>Generated by kfdtrace "
 		       KFDTRACE_VERSION " from ");
-	rd_escape(sb, basename_of(trace_name));
+	rd_escape(sb, basename_of(rr->p[0].rp->path));
+	if (rr->n > 1)
+		kt_strbuf_printf(sb, " and %zu more trace%s", rr->n - 1,
+				 rr->n > 2 ? "s" : "");
 	kt_strbuf_puts(sb, ". One self-contained file: no scripts, fonts or "
 		       "network.</footer>\n</body></html>\n");
 	return sb->failed ? -ENOMEM : 0;

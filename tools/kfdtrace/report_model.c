@@ -254,6 +254,10 @@ model_ioctl(struct report_model *m, const struct kt_record *rec,
 	k->count++;
 	if (io->t_exit >= rec->ts) {
 		th->busy_ns += io->t_exit - rec->ts;
+		/* A thread is active until its last call returns, not just
+		 * until the last call it entered. */
+		if (io->t_exit > th->last)
+			th->last = io->t_exit;
 		if (kind_add_latency(k, io->t_exit - rec->ts))
 			return -1;
 	}
@@ -314,6 +318,8 @@ model_emit(void *ctx, const struct kt_record *rec)
 	case KT_REC_API_CALL:
 		if (rec->u.api.t_exit > m->t_last)
 			m->t_last = rec->u.api.t_exit;
+		if (rec->u.api.t_exit > th->last)
+			th->last = rec->u.api.t_exit;
 		return 0;
 	case KT_REC_SUBMIT:
 		m->subs.keep_times = 1;
@@ -380,6 +386,9 @@ finish(struct report_model *m)
 		qsort(m->kinds, m->nkinds, sizeof(*m->kinds), cmp_kind);
 	if (m->nseries > 1)
 		qsort(m->series, m->nseries, sizeof(*m->series), cmp_series);
+	m->view_t0 = m->t_first;
+	m->view_t1 = m->t_last;
+	m->origin = m->hdr.start_monotonic;
 	if (!m->abi_major && !m->abi_minor) {
 		m->abi_major = m->hdr.kfd_major;
 		m->abi_minor = m->hdr.kfd_minor;

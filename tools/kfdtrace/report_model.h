@@ -73,8 +73,10 @@ struct rm_error {
 struct rm_thread {
 	uint32_t tid;
 	char name[64];
-	uint64_t ioctls, failed, busy_ns;
-	uint64_t first, last;		/* ns */
+	uint64_t ioctls, failed;
+	uint64_t busy_ns;		/* the sum of its ioctls' durations */
+	uint64_t first, last;		/* ns: its first record's start to the
+					 * last end of a call it made */
 };
 
 struct report_model {
@@ -85,6 +87,12 @@ struct report_model {
 	int have_topo;
 	uint32_t abi_major, abi_minor;	/* from GET_VERSION, else header */
 	uint64_t t_first, t_last;	/* ns, over all records but END */
+	/*
+	 * The time window the charts draw and their zero (ns): the trace's
+	 * own, or the whole run's when the model is one process of a run
+	 * (report_run_build() sets them), so that processes line up.
+	 */
+	uint64_t view_t0, view_t1, origin;
 	uint64_t records, ioctls, failed;
 	uint64_t per_type[KT_REC_TYPE_MAX];
 	int end_seen;

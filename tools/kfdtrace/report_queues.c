@@ -43,24 +43,17 @@ report_queues(struct kt_strbuf *sb, const struct report_model *m)
 	double h, y;
 	size_t i, j;
 
-	kt_strbuf_puts(sb, "<section id=\"queues\"><h2>Queues</h2>");
-	if (!ss->n) {
-		kt_strbuf_puts(sb, "<p class=\"empty\">No packets were recorded "
-			       "(record with --submissions).</p></section>\n");
+	if (!ss->n)
 		return;
-	}
-	kt_strbuf_puts(sb, "<p class=\"note\">Each tick is a doorbell: the "
-		       "packets it published, recorded before the engine saw "
-		       "them.</p>");
-	x.d0 = (double)m->t_first;
-	x.d1 = (double)(m->t_last > m->t_first ? m->t_last : m->t_first + 1000);
+	x.d0 = (double)m->view_t0;
+	x.d1 = (double)(m->view_t1 > m->view_t0 ? m->view_t1 : m->view_t0 + 1000);
 	x.r0 = QLABEL_W;
 	x.r1 = QW - QRIGHT;
 	h = 8 + ss->n * (QLANE + QGAP);
 	kt_strbuf_printf(sb, "<svg class=\"chart queues\" viewBox=\"0 0 %.0f %.0f\" "
 			 "role=\"img\" aria-label=\"doorbells per queue\">",
 			 QW, h + 40);
-	rd_time_axis(sb, &x, m->hdr.start_monotonic, 4, h);
+	rd_time_axis(sb, &x, m->origin, 4, h);
 	for (i = 0, y = 8; i < ss->n; i++, y += QLANE + QGAP) {
 		const struct sub_queue_stats *q = &ss->q[i];
 		double last = -1;
@@ -103,5 +96,5 @@ report_queues(struct kt_strbuf *sb, const struct report_model *m)
 		kinds(sb, q);
 		kt_strbuf_puts(sb, "</td></tr>");
 	}
-	kt_strbuf_puts(sb, "</tbody></table></section>\n");
+	kt_strbuf_puts(sb, "</tbody></table>");
 }

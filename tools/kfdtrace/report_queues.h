@@ -6,7 +6,11 @@
 #include "report_model.h"
 #include "kfdtrace/decode.h"
 
-/* report_queues() - a track per queue with a tick per doorbell. */
+/*
+ * report_queues() - one process's queues: a track per queue with a tick
+ * per doorbell, and a table; nothing without submit records. The caller
+ * writes the section around it.
+ */
 void report_queues(struct kt_strbuf *sb, const struct report_model *m);
 
 #endif
