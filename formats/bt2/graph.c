@@ -266,7 +266,7 @@ kt_ctf_export(const char *trace, const char *outdir,
 		goto out;
 	}
 	if (opts && opts->verbose)
-		fprintf(stderr, "kfdtrace: using %s\n", bt_plugin_get_path(kplug));
+		fprintf(stderr, "kfdtrace export: using %s\n", bt_plugin_get_path(kplug));
 	if (bt_plugin_find("ctf", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_FALSE,
 			   &ctf) != BT_PLUGIN_FIND_STATUS_OK) {
 		bt_current_thread_clear_error();

@@ -310,6 +310,48 @@ test_diff_run(void **state)
 	tc_run_free(&res);
 }
 
+/* export --ctf of a run: one CTF trace per process, under one directory. */
+static void
+test_export_ctf_run(void **state)
+{
+	char ctf[300], sub[400], want[64];
+	struct tc_run res;
+	struct stat st;
+
+	(void)state;
+	snprintf(ctf, sizeof(ctf), "%s", tmp_path("ctf"));
+	RUN(&res, "export", "--ctf", ctf, rundir);
+	assert_int_equal(res.status, 0);
+	tc_run_free(&res);
+	/* EXE-FILE: an exec'd image has a directory of its own. */
+	snprintf(sub, sizeof(sub), "%s/cli-fork-app-%d/metadata", ctf,
+		 child_pid);
+	assert_int_equal(stat(sub, &st), 0);
+	snprintf(sub, sizeof(sub), "%s/cli-fork-app-%d.exec1/metadata", ctf,
+		 root_pid);
+	assert_int_equal(stat(sub, &st), 0);
+	/* Again: refused, then replaced with -f. */
+	RUN(&res, "export", "--ctf", ctf, rundir);
+	assert_int_equal(res.status, 1);
+	assert_non_null(strstr(res.err, "kfdtrace export: "));
+	assert_non_null(strstr(res.err, "use -f/--force"));
+	tc_run_free(&res);
+	RUN(&res, "export", "-f", "--ctf", ctf, rundir);
+	assert_int_equal(res.status, 0);
+	tc_run_free(&res);
+	{
+		char *argv[] = { "babeltrace2", ctf, NULL };
+
+		assert_int_equal(tc_run(argv, &res), 0);
+	}
+	assert_int_equal(res.status, 0);
+	snprintf(want, sizeof(want), "pid = %d", child_pid);
+	assert_non_null(strstr(res.out, want));
+	snprintf(want, sizeof(want), "pid = %d", root_pid);
+	assert_non_null(strstr(res.out, want));
+	tc_run_free(&res);
+}
+
 /* A job's hosts, one subdirectory each: one run, processes by host. */
 static void
 test_hosts(void **state)
@@ -428,6 +470,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_dump_run),
 		cmocka_unit_test(test_diff_run),
 		cmocka_unit_test(test_hosts),
+		cmocka_unit_test(test_export_ctf_run),
 		cmocka_unit_test(test_replay_run),
 		cmocka_unit_test(test_habits),
 		cmocka_unit_test(test_progress),
