@@ -12,7 +12,7 @@
  *   - every message starts "kfdtrace CMD:"; progress appears on a
  *     terminal (KFDTRACE_PROGRESS=1 stands in for one).
  *
- *   test-run KFDTRACE CLI-FORK-APP
+ *   test-run KFDTRACE CLI-FORK-APP BT2-PLUGIN-DIR|-
  *
  * The run is cli-fork-app's on kfdsim: a root that forks a child and then
  * execs itself, three traces in all.
@@ -35,6 +35,7 @@
 
 static const char *kfdtrace_bin;
 static const char *fork_app_bin;
+static const char *bt2_plugin_dir;	/* "-": built without babeltrace2 */
 static char tmpdir[] = "/tmp/kfdtrace-run-XXXXXX";
 static char rundir[300];		/* the run of the first test */
 static int root_pid, child_pid;
@@ -350,6 +351,25 @@ test_export_ctf_run(void **state)
 	snprintf(want, sizeof(want), "pid = %d", root_pid);
 	assert_non_null(strstr(res.out, want));
 	tc_run_free(&res);
+
+	/* babeltrace2 reads the run's directory itself, with our plugin. */
+	if (strcmp(bt2_plugin_dir, "-")) {
+		char opt[400];
+		char *argv[] = { "babeltrace2", opt, rundir, NULL };
+		size_t ctf_lines;
+
+		assert_int_equal(tc_run((char *[]){ "babeltrace2", ctf, NULL },
+					&res), 0);
+		ctf_lines = tc_count_lines(res.out);
+		tc_run_free(&res);
+		snprintf(opt, sizeof(opt), "--plugin-path=%s", bt2_plugin_dir);
+		assert_int_equal(tc_run(argv, &res), 0);
+		assert_int_equal(res.status, 0);
+		assert_int_equal(tc_count_lines(res.out), ctf_lines);
+		snprintf(want, sizeof(want), "pid = %d }", child_pid);
+		assert_non_null(strstr(res.out, want));
+		tc_run_free(&res);
+	}
 }
 
 /* A job's hosts, one subdirectory each: one run, processes by host. */
@@ -477,12 +497,14 @@ main(int argc, char **argv)
 	};
 	int rc;
 
-	if (argc < 3) {
-		fprintf(stderr, "usage: %s KFDTRACE CLI-FORK-APP\n", argv[0]);
+	if (argc < 4) {
+		fprintf(stderr, "usage: %s KFDTRACE CLI-FORK-APP BT2-PLUGIN-DIR|-\n",
+			argv[0]);
 		return 2;
 	}
 	kfdtrace_bin = argv[1];
 	fork_app_bin = argv[2];
+	bt2_plugin_dir = argc > 3 ? argv[3] : "-";
 	if (!mkdtemp(tmpdir)) {
 		perror("mkdtemp");
 		return 1;
