@@ -274,16 +274,22 @@ export_proc(struct pf_ctx *c)
 {
 	struct pf_proc *p = c->p;
 	struct kt_reader *r = p->rp->r;
+	struct cli_progress prog;
 	struct cli_reorder ro;
 	struct kt_record rec;
+	uint64_t n = 0;
 	int rc, err = 0;
 
 	c->s->ops->process(c->s, p);
 	cli_reorder_init(&ro, c->o->window ? c->o->window : CLI_REORDER_WINDOW,
 			 0, pf_emit, c);
-	while ((rc = kt_reader_next(r, &rec)) == 1)
+	cli_progress_start(&prog, p->rp->label, 0);
+	while ((rc = kt_reader_next(r, &rec)) == 1) {
+		cli_progress_update(&prog, ++n);
 		if (cli_reorder_push(&ro, &rec))
 			break;
+	}
+	cli_progress_end(&prog);
 	if (rc == 1 || cli_reorder_flush(&ro))
 		err = -1;
 	cli_reorder_free(&ro);
