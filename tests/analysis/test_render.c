@@ -6,43 +6,12 @@
  * background), not a blank or error page.
  *
  * Usage: test-render KFDTRACE ANALYSIS-GEN CHROMIUM
- * Exits 77 (skipped) when Chromium is not installed.
+ * Chromium is installed by scripts/setup.sh: without it the test fails.
  */
 #include "analysis_util.h"
-#include "png_decode.h"
+#include "browser.h"
 
 static const char *chromium;
-
-/* Run Chromium offline on the rich report with @what ("--dump-dom", ...). */
-static void
-browse(const char *what, const char *size, struct tc_run *res)
-{
-	static const char *const flags[] = {
-		"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-		"--no-first-run", "--disable-background-networking",
-		"--disable-component-update", "--disable-sync",
-		"--hide-scrollbars",
-	};
-	char profile[300], url[300], *argv[16];
-	size_t i, n = 0;
-
-	snprintf(profile, sizeof(profile), "--user-data-dir=%s",
-		 tmp_path("chromium"));
-	snprintf(url, sizeof(url), "file://%s", tmp_path("rich.html"));
-	argv[n++] = (char *)chromium;
-	for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
-		argv[n++] = (char *)flags[i];
-	argv[n++] = profile;
-	argv[n++] = (char *)what;
-	if (size)
-		argv[n++] = (char *)size;
-	argv[n++] = url;
-	argv[n] = NULL;
-	assert_int_equal(tc_run(argv, res), 0);
-	if (res->status != 0)
-		print_message("chromium: %s\n", res->err);
-	assert_int_equal(res->status, 0);
-}
 
 static void
 test_dom(void **state)
@@ -58,7 +27,7 @@ test_dom(void **state)
 		assert_int_equal(r.status, 0);
 		tc_run_free(&r);
 	}
-	browse("--dump-dom", NULL, &res);
+	browse(chromium, tmp_path("rich.html"), "--dump-dom", NULL, &res);
 	/* The browser parsed the whole page: sections, charts, tables. */
 	assert_non_null(strstr(res.out, "<section id=\"facts\">"));
 	assert_non_null(strstr(res.out, "<section id=\"threads\">"));
@@ -71,21 +40,6 @@ test_dom(void **state)
 	assert_int_equal(tc_count_str(res.out, "<svg class=\"chart topo\""), 1);
 	assert_null(strstr(res.out, "<parsererror"));
 	tc_run_free(&res);
-}
-
-static int
-has_color(const struct png_image *img, uint32_t rgb, size_t min)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < (size_t)img->w * img->h; i++) {
-		const uint8_t *p = img->rgba + i * 4;
-
-		if (((uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2]) == rgb &&
-		    ++n >= min)
-			return 1;
-	}
-	return 0;
 }
 
 static int
@@ -104,23 +58,13 @@ test_screenshot(void **state)
 	char shot[300];
 	uint32_t *px;
 	size_t n, i, distinct = 1, busy = 0;
-	uint8_t *data;
-	int fd;
-	struct stat st;
 
 	(void)state;
 	snprintf(shot, sizeof(shot), "--screenshot=%s", tmp_path("rich.png"));
-	browse(shot, "--window-size=1280,2000", &res);
+	browse(chromium, tmp_path("rich.html"), shot,
+	       "--window-size=1280,2000", &res);
 	tc_run_free(&res);
-	fd = open(tmp_path("rich.png"), O_RDONLY);
-	assert_true(fd >= 0);
-	assert_int_equal(fstat(fd, &st), 0);
-	data = malloc((size_t)st.st_size);
-	assert_non_null(data);
-	assert_int_equal(read(fd, data, (size_t)st.st_size), st.st_size);
-	close(fd);
-	assert_int_equal(png_decode(data, (size_t)st.st_size, &img), 0);
-	free(data);
+	read_png(tmp_path("rich.png"), &img);
 	assert_int_equal(img.w, 1280);
 	assert_int_equal(img.h, 2000);
 
@@ -161,8 +105,9 @@ main(int argc, char **argv)
 	};
 
 	if (argc < 4 || !*argv[3] || access(argv[3], X_OK) != 0) {
-		fprintf(stderr, "chromium is not installed; skipped\n");
-		return 77;
+		fprintf(stderr, "test-render: chromium is not installed (run "
+			"scripts/setup.sh)\n");
+		return 1;
 	}
 	chromium = argv[3];
 	return analysis_main(argc, argv, tests, sizeof(tests) / sizeof(tests[0]));
