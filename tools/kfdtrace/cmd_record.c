@@ -39,7 +39,7 @@ void
 kfdtrace_help_record(FILE *f)
 {
 	fprintf(f,
-		"usage: kfdtrace record [-o FILE|DIR/] [-f] [--sim[=PROFILE]] [--no-buffers]\n"
+		"Usage: kfdtrace record [-o FILE|DIR/] [-f] [--sim[=PROFILE]] [--no-buffers]\n"
 		"                       [--lttng] [--api] [--submissions] -- CMD [ARGS...]\n"
 		"\n"
 		"Run CMD and record every KFD and render-node request it makes.\n"

@@ -25,7 +25,7 @@
 void
 kfdtrace_help_reduce(FILE *out)
 {
-	fputs("Usage: kfdtrace reduce TRACE [TRACE...] -o OUT [OPTIONS]\n"
+	fputs("Usage: kfdtrace reduce TRACE|DIR... -o OUT [-f] [OPTIONS]\n"
 	      "\n"
 	      "Find a smaller trace that still shows a bug: by default the\n"
 	      "capture's first failed ioctl, which the smaller trace's replay\n"

@@ -88,7 +88,7 @@ void
 kfdtrace_help_stats(FILE *out)
 {
 	fprintf(out,
-		"Usage: kfdtrace stats FILE [--json] [--by-thread] [--by-gpu] [--window N]\n"
+		"Usage: kfdtrace stats FILE|DIR... [--json] [--by-thread] [--by-gpu] [--window N]\n"
 		"\n"
 		"Summarize a trace:\n"
 		"  - per ioctl: calls, failures by errno name, and latency (time from\n"
@@ -102,6 +102,8 @@ kfdtrace_help_stats(FILE *out)
 		"  - objects alive at the end: BOs not freed, queues not destroyed,\n"
 		"    events not destroyed (leaks, unless the process meant to exit\n"
 		"    with them).\n"
+		"Several files, or a directory, are one run: each process's tables,\n"
+		"then the whole run's ioctls and errors and what each process left.\n"
 		"\n"
 		"Options:\n"
 		"  --json        one JSON object instead of tables\n"
