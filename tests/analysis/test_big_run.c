@@ -214,7 +214,7 @@ test_threads(void **state)
 
 	(void)state;
 	assert_non_null(sec);
-	for (p = sec; (p = strstr(p, "<tr><td class=\"mono\">")); p++) {
+	for (p = sec; (p = strstr(p, "<tr><td class=\"mono pname\">")); p++) {
 		char *busy = between(p, "<td class=\"num busy\">", "</td>");
 		char *active = between(p, "<td class=\"num active\">", "</td>");
 		const char *n = strstr(p, "</td><td class=\"num\">");

@@ -48,7 +48,8 @@ static void
 test_sections(void **state)
 {
 	static const char *const ids[] = {
-		"summary", "facts", "topology", "timeline", "memory", "latency",
+		"summary", "facts", "processes", "topology", "timeline", "memory",
+		"latency",
 		"errors", "leaks", "threads",
 	};
 	char *html = tc_read_file(tmp_path("rich.html"), NULL);
@@ -176,6 +177,48 @@ test_stdout_damaged_usage(void **state)
 	tc_run_free(&res);
 }
 
+/*
+ * A directory stands for the traces in it (a run of one process here); an
+ * existing page is replaced only with -f; a directory without traces is an
+ * error.
+ */
+static void
+test_dir_and_force(void **state)
+{
+	struct tc_run res;
+	char *html;
+
+	(void)state;
+	assert_int_equal(mkdir(tmp_path("run"), 0700), 0);
+	assert_int_equal(mkdir(tmp_path("none"), 0700), 0);
+	cut_copy(tmp_path("rich.kft"), tmp_path("run/4242.kfdtrace"), SIZE_MAX);
+	RUN(&res, "report", tmp_path("run"), "-o", tmp_path("dir.html"));
+	assert_int_equal(res.status, 0);
+	tc_run_free(&res);
+	html = tc_read_file(tmp_path("dir.html"), NULL);
+	assert_non_null(html);
+	assert_non_null(strstr(html, "<div class=\"v\">1044</div><div class=\"k\">"
+			       "ioctls</div>"));
+	assert_non_null(strstr(html, "<div class=\"v\">1</div><div class=\"k\">"
+			       "process</div>"));
+	assert_non_null(strstr(html, "<section id=\"processes\">"));
+	assert_non_null(strstr(html, "4242.kfdtrace</span>"));
+	free(html);
+
+	RUN(&res, "report", tmp_path("rich.kft"), "-o", tmp_path("dir.html"));
+	assert_int_equal(res.status, 1);
+	assert_non_null(strstr(res.err, "kfdtrace report: "));
+	tc_run_free(&res);
+	RUN(&res, "report", "-f", tmp_path("rich.kft"), "-o", tmp_path("dir.html"));
+	assert_int_equal(res.status, 0);
+	tc_run_free(&res);
+	RUN(&res, "report", tmp_path("none"));
+	assert_int_equal(res.status, 1);
+	assert_non_null(strstr(res.err, "kfdtrace report: "));
+	assert_non_null(strstr(res.err, "no traces"));
+	tc_run_free(&res);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -185,6 +228,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_charts),
 		cmocka_unit_test(test_errors_and_leaks),
 		cmocka_unit_test(test_stdout_damaged_usage),
+		cmocka_unit_test(test_dir_and_force),
 	};
 
 	return analysis_main(argc, argv, tests, sizeof(tests) / sizeof(tests[0]));

@@ -77,6 +77,7 @@ static const char css[] =
 	".num{text-align:right;font-variant-numeric:tabular-nums;"
 	"white-space:nowrap}"
 	"td.call{white-space:pre-wrap;word-break:break-all}"
+	"td.pname{white-space:nowrap}"
 	".err{color:var(--bad);font-weight:600;white-space:nowrap}"
 	".fail{color:var(--bad)}"
 	".legend{display:flex;gap:18px;flex-wrap:wrap;font-size:12px;"

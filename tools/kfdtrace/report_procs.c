@@ -20,7 +20,7 @@
 static void
 proc_cell(struct kt_strbuf *sb, const struct report_proc *p)
 {
-	kt_strbuf_puts(sb, "<td class=\"mono\">");
+	kt_strbuf_puts(sb, "<td class=\"mono pname\">");
 	rd_escape(sb, p->rp->label);
 	kt_strbuf_puts(sb, "</td>");
 }
