@@ -49,8 +49,7 @@ test_sections(void **state)
 {
 	static const char *const ids[] = {
 		"summary", "facts", "processes", "topology", "timeline", "memory",
-		"latency",
-		"errors", "leaks", "threads",
+		"latency", "errors", "leaks", "threads",
 	};
 	char *html = tc_read_file(tmp_path("rich.html"), NULL);
 	size_t i;
