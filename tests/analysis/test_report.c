@@ -6,6 +6,7 @@
  * (test_render.c renders the page in a browser.)
  */
 #include "analysis_util.h"
+#include "tc_rec.h"
 
 static char *
 report(const char *trace, const char *out)
@@ -218,6 +219,43 @@ test_dir_and_force(void **state)
 	tc_run_free(&res);
 }
 
+/*
+ * A thread of one call is active for that call (issue 19: a thread with
+ * 285 us in ioctls showed "active 0 ns"): both columns say 285 µs.
+ */
+static void
+test_one_call_thread(void **state)
+{
+	struct kfd_abi_get_version_args v = { 1, 16 };
+	struct kt_header hdr;
+	struct kt_writer *w;
+	struct kt_record r;
+	struct tc_run res;
+	char *html;
+
+	(void)state;
+	kt_header_init(&hdr, "kfdtrace-test");
+	assert_int_equal(kt_writer_open(tmp_path("one.kft"), &hdr, NULL, &w), 0);
+	r = tc_rec_ioctl(3, KFD_FILE_KFD, KFD_ABI_IOC_GET_VERSION, &v, &v,
+			 sizeof(v), 0, 0);
+	r.seq = kt_writer_next_seq(w);
+	r.tid = 77;
+	r.ts = hdr.start_monotonic + 1000;
+	r.u.ioctl.t_exit = r.ts + 285000;
+	assert_int_equal(kt_writer_append(w, &r), 0);
+	assert_int_equal(kt_writer_close(w), 0);
+	RUN(&res, "report", tmp_path("one.kft"), "-o", tmp_path("one.html"));
+	assert_int_equal(res.status, 0);
+	tc_run_free(&res);
+	html = tc_read_file(tmp_path("one.html"), NULL);
+	assert_non_null(html);
+	assert_non_null(strstr(html, "<td class=\"num\">77</td><td></td>"
+			       "<td class=\"num\">1</td><td class=\"num\">0</td>"
+			       "<td class=\"num busy\">285 µs</td>"
+			       "<td class=\"num active\">285 µs</td>"));
+	free(html);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -228,6 +266,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_errors_and_leaks),
 		cmocka_unit_test(test_stdout_damaged_usage),
 		cmocka_unit_test(test_dir_and_force),
+		cmocka_unit_test(test_one_call_thread),
 	};
 
 	return analysis_main(argc, argv, tests, sizeof(tests) / sizeof(tests[0]));
