@@ -396,10 +396,12 @@ finish(struct report_model *m)
 }
 
 int
-report_model_build(struct report_model *m, struct kt_reader *r, size_t window)
+report_model_build(struct report_model *m, struct kt_reader *r, size_t window,
+		   struct cli_progress *prog)
 {
 	struct cli_reorder ro;
 	struct kt_record rec;
+	uint64_t n = 0;
 	int rc;
 
 	memset(m, 0, sizeof(*m));
@@ -409,9 +411,12 @@ report_model_build(struct report_model *m, struct kt_reader *r, size_t window)
 
 	cli_reorder_init(&ro, window ? window : CLI_REORDER_WINDOW, 0,
 			 model_emit, m);
-	while ((rc = kt_reader_next(r, &rec)) == 1)
+	while ((rc = kt_reader_next(r, &rec)) == 1) {
 		if (cli_reorder_push(&ro, &rec))
 			break;
+		if (prog)
+			cli_progress_update(prog, ++n);
+	}
 	if (rc == 1 || cli_reorder_flush(&ro)) {
 		cli_reorder_free(&ro);
 		return -ENOMEM;

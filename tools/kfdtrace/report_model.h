@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cli.h"
 #include "report_objects.h"
 #include "stats_submit.h"
 #include "kfdtrace/topology.h"
@@ -119,6 +120,7 @@ struct report_model {
  * report_model_build() - read a whole trace into a model.
  * @r:		an open reader, before its first record
  * @window:	records held to restore sequence order (0: the default)
+ * @prog:	a progress line to update with the records read, or NULL
  *
  * A damaged trace yields a model of the records before the damage, with
  * m->status and m->read_rc saying what happened.
@@ -126,7 +128,7 @@ struct report_model {
  * Return: 0, or -ENOMEM.
  */
 int report_model_build(struct report_model *m, struct kt_reader *r,
-		       size_t window);
+		       size_t window, struct cli_progress *prog);
 
 /* report_model_release() - free everything the model holds. */
 void report_model_release(struct report_model *m);

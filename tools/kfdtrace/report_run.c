@@ -74,10 +74,16 @@ report_run_build(struct report_run *rr, struct cli_run *run, size_t window)
 		return -ENOMEM;
 	for (i = 0; i < run->n; i++) {
 		struct report_model *m = &rr->p[i].m;
+		struct cli_progress prog;
+		int rc;
 
 		rr->p[i].rp = &run->p[i];
 		rr->n++;
-		if (report_model_build(m, run->p[i].r, window))
+		/* A progress line per process, named by its label. */
+		cli_progress_start(&prog, run->p[i].label, 0);
+		rc = report_model_build(m, run->p[i].r, window, &prog);
+		cli_progress_end(&prog);
+		if (rc)
 			return -ENOMEM;
 		run->p[i].read_rc = m->read_rc;
 		if (m->ioctls || m->records > m->per_type[KT_REC_END]) {
