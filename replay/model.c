@@ -415,6 +415,7 @@ rp_model_build_ex(struct rp_model *m, const char *path, char *err,
 	while ((r = rp_stream_next(&s, &rec)) > 0)
 		model_record(m, rec);
 	rp_order_finish(m);
+	rp_model_varies_finish(m);
 	if (m->sets.n)
 		qsort(m->sets.data, m->sets.n, sizeof(struct rp_m_set), cmp_set);
 	kt_reader_get_status(s.reader, &st);

@@ -464,6 +464,7 @@ rp_model_ioctl(struct rp_model *m, const struct kt_record *rec)
 	if (io->ret < 0)
 		m->nioctl_failed++;
 	note_gpus(m, r, d, io);
+	rp_model_varies(m, rec, d);
 	if (io->ret < 0)
 		return;
 	proc = scope_proc(m, io->fd);

@@ -41,6 +41,14 @@ struct rp_m_life {
 	 * it before this life's end was numbered (seq UINT64_MAX: none).
 	 */
 	struct rp_m_node next;
+	/*
+	 * The life before @made, when its end was not yet seen as the new
+	 * life began to be used: a slow FREE that entered before @made
+	 * returned can still come, numbered after the new life's first
+	 * uses (seq UINT64_MAX: none).
+	 */
+	struct rp_m_node old;
+	struct rp_m_node old_next;	/* the creation that reused it */
 };
 
 /* A use of an id that was not alive (maybe created later). */
@@ -73,6 +81,9 @@ rp_order_init(struct rp_model *m)
 	rp_vec_init(&m->edges, sizeof(struct rp_m_edge));
 	rp_vec_init(&m->deps, sizeof(struct rp_m_dep));
 	rp_vec_init(&m->swaps, sizeof(struct rp_swap));
+	rp_vec_init(&m->avail_varies, sizeof(uint64_t));
+	rp_vec_init(&m->avail_spans, sizeof(struct rp_m_span));
+	rp_vec_init(&m->mem_spans, sizeof(struct rp_m_span));
 }
 
 void
@@ -83,6 +94,9 @@ rp_order_free(struct rp_model *m)
 	rp_vec_free(&m->edges);
 	rp_vec_free(&m->deps);
 	rp_vec_free(&m->swaps);
+	rp_vec_free(&m->avail_varies);
+	rp_vec_free(&m->avail_spans);
+	rp_vec_free(&m->mem_spans);
 	rp_map_free(&m->order_idx);
 }
 
@@ -194,6 +208,7 @@ rp_order_make(struct rp_model *m, unsigned int kind, int32_t proc,
 	l->made = at;
 	l->ended.seq = UINT64_MAX;
 	l->next.seq = UINT64_MAX;
+	l->old.seq = UINT64_MAX;
 }
 
 /*
@@ -219,14 +234,46 @@ use_reused(struct rp_model *m, struct rp_m_life *l, const struct rp_m_node *at,
 		}
 		l->made = l->next;	/* the new life, alive */
 		l->next.seq = UINT64_MAX;
+		l->old.seq = UINT64_MAX;
 		return;
 	}
-	/* The new life's: the old one's end is not in the trace. */
+	/*
+	 * The new life's. The old one's end may still come (a FREE that
+	 * entered before the new creation returned but took longer than this
+	 * use), or not be in the trace: old_use() tells.
+	 */
+	l->old = l->made;
+	l->old_next = l->next;
 	l->made = l->next;
 	l->next.seq = UINT64_MAX;
 	edge(m, &l->made, at);
 	if (ends)
 		l->ended = *at;
+}
+
+/*
+ * A record of @l's id that entered before the creation of its current
+ * life returned: the old life's (its end, numbered late, is a swap).
+ * Return: 1 when it was, and is dealt with.
+ */
+static int
+old_use(struct rp_model *m, struct rp_m_life *l, const struct rp_m_node *at,
+	int ends)
+{
+	struct rp_swap *sw;
+
+	if (l->old.seq == UINT64_MAX || at->ts >= l->old_next.exit)
+		return 0;
+	edge(m, &l->old, at);
+	if (!ends)
+		return 1;
+	sw = rp_vec_push(&m->swaps);
+	if (sw) {
+		sw->c = l->old_next.seq;
+		sw->e = at->seq;
+	}
+	l->old.seq = UINT64_MAX;
+	return 1;
 }
 
 void
@@ -242,6 +289,8 @@ rp_order_use(struct rp_model *m, unsigned int kind, int32_t proc,
 	if (rp_map_get(&m->order_idx, LIFE_KIND(kind), (unsigned int)proc,
 		       value, &v))
 		l = RP_AT(&m->lives, struct rp_m_life, v);
+	if (l && old_use(m, l, &at, ends))
+		return;
 	if (l && l->ended.seq == UINT64_MAX && l->next.seq != UINT64_MAX) {
 		use_reused(m, l, &at, ends);
 		return;

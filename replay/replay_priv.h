@@ -131,10 +131,19 @@ struct rp_stream {
 	/* Swaps: creations held until the end of the previous life. */
 	const struct rp_swap *swaps;
 	size_t nswaps;
-	struct kt_record *swap_held[RP_MAX_SWAP_HELD];
-	uint64_t swap_after[RP_MAX_SWAP_HELD];	/* the e each waits for */
-	size_t nswap_held;
-	struct kt_record *swap_next;	/* returned next (owned) */
+	/*
+	 * Creations held until the end they wait for (@after), with the
+	 * records of their thread that came after them (copies, in order).
+	 */
+	struct rp_swap_hold {
+		uint64_t after;
+		uint32_t tid;
+		struct kt_record **recs;	/* [0]: the creation */
+		size_t n, cap;
+	} holds[RP_MAX_SWAP_HELD];
+	size_t nholds;
+	struct kt_record **outq;	/* returned before reading on (owned) */
+	size_t outhead, outn, outcap;
 	struct kt_record *swap_owned;	/* returned last; freed next call */
 };
 
@@ -208,14 +217,31 @@ struct rp_rows {
 	const struct kfd_field *info_query;
 	const struct kfd_field *ap_num;
 	const struct kfd_field *ipci_share, *ipce_share;
+	/* SVM's trailing attributes: the buffer and one element's fields. */
+	const struct kfd_indirect *svm_attrs;
+	const struct kfd_field *svm_attr_type, *svm_attr_value;
 	/* Plans by row, in kfd_schema_rows() order; NULL: out of memory. */
 	const struct kfd_ioctl_desc *row0;
 	unsigned int nrows;
 	struct rp_req_plan *plans;
 };
 
-/* The table, resolved once (thread-safe). */
+/*
+ * The table, resolved once (thread-safe). Every row and field pointer in
+ * it is set when plans is; plans is NULL when a name did not resolve
+ * (rp_rows_error() says which) or memory ran out.
+ */
 const struct rp_rows *rp_rows(void);
+/* Why rp_rows()->plans is NULL ("schema row SVM has no field nattr"), or NULL. */
+const char *rp_rows_error(void);
+/*
+ * rows.c: bind every row and field of @r by name through @lookup
+ * (kfd_schema_by_name(); tests pass one that hides rows). Return: 0, or
+ * -1 with the first name that did not resolve described in @missing.
+ */
+int rp_rows_bind(struct rp_rows *r,
+		 const struct kfd_ioctl_desc *(*lookup)(const char *name),
+		 char *missing, size_t len);
 /* plan.c: fill r->plans (and row0, nrows) for rows_init(). Return: 0, -1. */
 int rp_plans_build(struct rp_rows *r);
 
@@ -417,6 +443,11 @@ struct rp_m_range {
 };
 
 /* Order checks (order.c): a record as a dependency names it. */
+/* A call's time in the capture: entered at @ts, returned at @exit. */
+struct rp_m_span {
+	uint64_t seq, ts, exit;
+};
+
 struct rp_m_node {
 	uint64_t seq;
 	uint64_t ts;		/* when it entered */
@@ -471,6 +502,15 @@ struct rp_model {
 	uint64_t first_seq, last_seq;
 	uint64_t first_ts, last_ts;
 	int32_t fork_parent;		/* a forked child's trace: the parent */
+	/*
+	 * AVAILABLE_MEMORY calls that overlapped, in the capture, an
+	 * allocation or free of another thread or process: what they read
+	 * depended on which came first inside the kernel, which no order of
+	 * the replay can know (sorted seqs, rp_model_avail_varies()). The
+	 * spans of both kinds (struct rp_m_span), sorted by entry time.
+	 */
+	struct rp_vec avail_varies;
+	struct rp_vec avail_spans, mem_spans;
 	/* The children this trace's process forked (the first RP_MAX_FORKED),
 	 * so that a tree finds a child's parent when an exec'd image of the
 	 * same pid has a trace too. */
@@ -540,6 +580,16 @@ int rp_model_cpu_set(const struct rp_model *m, const uint32_t *ids, int n,
 		     uint64_t from, uint64_t to);
 /* Per-record model updates (model.c, model_ioctl.c). */
 void rp_model_ioctl(struct rp_model *m, const struct kt_record *rec);
+/* model_varies.c: note AVAILABLE_MEMORY calls racing allocations, in
+ * the model's own trace (finish) and against another process's (cross,
+ * for a tree replay). */
+void rp_model_varies(struct rp_model *m, const struct kt_record *rec,
+		     const struct kfd_ioctl_desc *d);
+void rp_model_varies_finish(struct rp_model *m);
+void rp_model_varies_cross(struct rp_model *m, const struct rp_model *other);
+/* Whether the AVAILABLE_MEMORY call @seq raced another thread's
+ * allocation or free in the capture. */
+int rp_model_avail_varies(const struct rp_model *m, uint64_t seq);
 
 /*
  * rp_ioctl_ids() - the ids a call names, by schema role: @fn gets each

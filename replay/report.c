@@ -59,6 +59,10 @@ rp_print_summary(const struct rp_run *st, FILE *out)
 	if (s->topology_notes)
 		fprintf(out, "  topology:    %" PRIu64 " results differ only by "
 			"live GPUs the capture did not have\n", s->topology_notes);
+	if (s->raced)
+		fprintf(out, "  raced:       %" PRIu64 " AVAILABLE_MEMORY values not "
+			"compared: another thread or process allocated or freed "
+			"while they ran\n", s->raced);
 	if (st->o->verify == KFD_REPLAY_VERIFY_NONE) {
 		fprintf(out, "  result:      not verified (--verify=none)\n");
 	} else if (!s->divergences && !rp_trace_whole(&st->r->model)) {

@@ -530,6 +530,7 @@ sum_add(struct kfd_replay_summary *t, const struct kfd_replay_summary *s)
 		t->first_divergence_seq = s->first_divergence_seq;
 	t->divergences += s->divergences;
 	t->topology_notes += s->topology_notes;
+	t->raced += s->raced;
 	t->last_ok_seq = s->last_ok_seq;
 	t->mapped_fds += s->mapped_fds;
 	t->mapped_handles += s->mapped_handles;

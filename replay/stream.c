@@ -22,7 +22,9 @@
  *
  * Last, the swaps of the model (order.c): a creation that got an id back
  * from the kernel before the end of its previous life was numbered is
- * held until that end has been returned, and comes right after it.
+ * held until that end has been returned, and comes right after it, with
+ * the records its thread made meanwhile (which may use the new life:
+ * the end can be numbered well after them when it was slow to return).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -52,9 +54,14 @@ rp_stream_close(struct rp_stream *s)
 		free(s->heap[i].rec);
 	free(s->heap);
 	free(s->owned);
-	for (i = 0; i < s->nswap_held; i++)
-		free(s->swap_held[i]);
-	free(s->swap_next);
+	for (i = 0; i < s->nholds; i++) {
+		for (size_t k = 0; k < s->holds[i].n; k++)
+			free(s->holds[i].recs[k]);
+		free(s->holds[i].recs);
+	}
+	for (i = s->outhead; i < s->outn; i++)
+		free(s->outq[i]);
+	free(s->outq);
 	free(s->swap_owned);
 	if (s->reader)
 		kt_reader_close(s->reader);
@@ -258,18 +265,53 @@ swap_of(const struct rp_stream *s, uint64_t seq)
 	return lo < s->nswaps && s->swaps[lo].c == seq ? &s->swaps[lo] : NULL;
 }
 
-/* Take held creation @i out (the caller owns it). */
-static struct kt_record *
-swap_take(struct rp_stream *s, size_t i)
+/* Append @rec (owned) to a list of records. Return: 0, or -ENOMEM. */
+static int
+recs_push(struct kt_record ***v, size_t *n, size_t *cap, struct kt_record *rec)
 {
-	struct kt_record *c = s->swap_held[i];
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 8;
+		struct kt_record **nv = realloc(*v, c * sizeof(*nv));
 
-	memmove(&s->swap_held[i], &s->swap_held[i + 1],
-		(s->nswap_held - i - 1) * sizeof(s->swap_held[0]));
-	memmove(&s->swap_after[i], &s->swap_after[i + 1],
-		(s->nswap_held - i - 1) * sizeof(s->swap_after[0]));
-	s->nswap_held--;
-	return c;
+		if (!nv)
+			return -ENOMEM;
+		*v = nv;
+		*cap = c;
+	}
+	(*v)[(*n)++] = rec;
+	return 0;
+}
+
+/* Move hold @i's records to the output queue, in order, and drop it. */
+static int
+hold_release(struct rp_stream *s, size_t i)
+{
+	struct rp_swap_hold *h = &s->holds[i];
+	size_t k;
+	int ret = 0;
+
+	for (k = 0; k < h->n; k++)
+		if (!ret)
+			ret = recs_push(&s->outq, &s->outn, &s->outcap,
+					h->recs[k]);
+		else
+			free(h->recs[k]);
+	free(h->recs);
+	memmove(h, h + 1, (s->nholds - i - 1) * sizeof(*h));
+	s->nholds--;
+	return ret;
+}
+
+/* The next queued record, if any (returned owned, freed next call). */
+static int
+outq_pop(struct rp_stream *s, const struct kt_record **rec)
+{
+	if (s->outhead == s->outn)
+		return 0;
+	*rec = s->swap_owned = s->outq[s->outhead++];
+	if (s->outhead == s->outn)
+		s->outhead = s->outn = 0;
+	return 1;
 }
 
 int
@@ -282,34 +324,56 @@ rp_stream_next(struct rp_stream *s, const struct kt_record **rec)
 
 	free(s->swap_owned);
 	s->swap_owned = NULL;
-	if (s->swap_next) {
-		*rec = s->swap_owned = s->swap_next;
-		s->swap_next = NULL;
+	if (outq_pop(s, rec))
 		return 1;
-	}
 	for (;;) {
+		struct kt_record *c;
+
 		ret = stream_next(s, &r);
 		if (ret <= 0) {
 			/* Ends that never came: the creations go as they are. */
-			if (ret == 0 && s->nswap_held) {
-				*rec = s->swap_owned = swap_take(s, 0);
-				return 1;
+			if (ret == 0 && s->nholds) {
+				if (hold_release(s, 0))
+					return -ENOMEM;
+				return outq_pop(s, rec);
 			}
 			return ret;
 		}
-		if (s->nswaps && s->nswap_held < RP_MAX_SWAP_HELD &&
-		    (sw = swap_of(s, r->seq))) {
-			struct kt_record *c = kt_record_clone(r);
+		/* A record of a held creation's thread waits behind it. */
+		for (i = 0; i < s->nholds; i++)
+			if (s->holds[i].tid == r->tid &&
+			    s->holds[i].after != r->seq)
+				break;
+		if (i < s->nholds) {
+			struct rp_swap_hold *h = &s->holds[i];
 
-			if (c) {
-				s->swap_after[s->nswap_held] = sw->e;
-				s->swap_held[s->nswap_held++] = c;
+			c = kt_record_clone(r);
+			if (!c || recs_push(&h->recs, &h->n, &h->cap, c)) {
+				free(c);
+				return -ENOMEM;
+			}
+			continue;
+		}
+		if (s->nswaps && s->nholds < RP_MAX_SWAP_HELD &&
+		    (sw = swap_of(s, r->seq))) {
+			struct rp_swap_hold *h = &s->holds[s->nholds];
+
+			c = kt_record_clone(r);
+			memset(h, 0, sizeof(*h));
+			if (c && !recs_push(&h->recs, &h->n, &h->cap, c)) {
+				h->after = sw->e;
+				h->tid = r->tid;
+				s->nholds++;
 				continue;
 			}
+			free(c);
+			free(h->recs);
 		}
-		for (i = 0; i < s->nswap_held; i++)
-			if (s->swap_after[i] == r->seq) {
-				s->swap_next = swap_take(s, i);
+		/* The end a hold waits for: then the held records. */
+		for (i = 0; i < s->nholds; i++)
+			if (s->holds[i].after == r->seq) {
+				if (hold_release(s, i))
+					return -ENOMEM;
 				break;
 			}
 		*rec = r;

@@ -320,7 +320,24 @@ build_nodes(struct rp_tree *t, struct kfd_replay **rs, unsigned int n,
 				"fresh process\n", nd->r->path, nd->pid, nd->ppid);
 			nd->forked = 0;
 		}
+		/*
+		 * Forked before its parent touched the device: the parent's
+		 * trace began after the fork and has no FORK record to fork
+		 * it at, and it inherited nothing of the device. Both start
+		 * fresh, kept in the capture's order by the clock.
+		 */
+		if (nd->forked && nd->parent >= 0 &&
+		    rs[nd->parent]->model.nforked < RP_MAX_FORKED &&
+		    !forked_by(&rs[nd->parent]->model, nd->pid))
+			nd->forked = 0;
 	}
+	/* What one process read of the machine's memory while another
+	 * allocated is not the replay's to check (model_varies.c). */
+	for (i = 0; i < n; i++)
+		for (k = 0; k < n; k++)
+			if (k != i)
+				rp_model_varies_cross(&rs[i]->model,
+						      &rs[k]->model);
 }
 
 /* Copy @f to @out from its start. */

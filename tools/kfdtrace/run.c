@@ -180,28 +180,34 @@ run_sort_cmp(const void *a, const void *b)
 }
 
 /*
- * The parent of @i: the latest process of its host started before it
- * whose pid is its ppid; else the image it replaced (the same pid, started
- * earlier: an exec). -1 for a root.
+ * The parent of @i (@p in start order): a process of its host whose pid
+ * is its ppid -- the latest such image started before it, else the first
+ * (a child can open the device, and so start its trace, before its
+ * parent does); failing that, the image it replaced (the same pid,
+ * started earlier: an exec). -1 for a root.
  */
 static int
 run_find_parent(const struct cli_run_proc *p, size_t n, size_t i)
 {
-	int best = -1;
+	int before = -1, after = -1;
 	size_t j;
 
-	for (j = 0; j < i; j++)
-		if (!strcmp(p[j].host, p[i].host) &&
-		    p[j].hdr->pid == p[i].hdr->ppid)
-			best = (int)j;
-	if (best >= 0)
-		return best;
+	for (j = 0; j < n; j++) {
+		if (j == i || strcmp(p[j].host, p[i].host) ||
+		    p[j].hdr->pid != p[i].hdr->ppid)
+			continue;
+		if (j < i)
+			before = (int)j;
+		else if (after < 0)
+			after = (int)j;
+	}
+	if (before >= 0 || after >= 0)
+		return before >= 0 ? before : after;
 	for (j = 0; j < i; j++)
 		if (!strcmp(p[j].host, p[i].host) &&
 		    p[j].hdr->pid == p[i].hdr->pid)
-			best = (int)j;
-	(void)n;
-	return best;
+			before = (int)j;
+	return before;
 }
 
 /* Append @i and its subtree (children in start order) to @out. */

@@ -133,6 +133,8 @@ struct kfd_replay_summary {
 					 * requests, interrupted calls, ...) */
 	uint64_t divergences;
 	uint64_t topology_notes;	/* differences explained by topology */
+	uint64_t raced;			/* AVAILABLE_MEMORY values not compared:
+					 * they raced an allocation elsewhere */
 	uint64_t first_divergence_seq;	/* UINT64_MAX: none */
 	uint64_t last_ok_seq;		/* last record that matched; UINT64_MAX: none */
 	/* Objects whose captured values were mapped to live ones. */
