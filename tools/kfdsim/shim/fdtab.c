@@ -10,10 +10,22 @@
  * Lookups from close() run for every fd a process closes, so the table is a
  * two-level array whose slots are read without the lock; the lock only
  * serialises changes and reference counts.
+ *
+ * The table is kept true by the events that change what an fd number
+ * means, not by asking the kernel at every use: close, dup/dup2/dup3,
+ * fcntl(F_DUPFD*) and close_range/closefrom update it; a number the kernel
+ * hands out again (open, socket, pipe, recvmsg's SCM_RIGHTS, ... that our
+ * wrappers see) drops an entry left over from a close we did not see; fork
+ * inherits it with the fds; exec starts a new, empty one. ksim_fd_get()
+ * still compares the fd's identity (one fstat) for the calls that are
+ * system calls anyway or rare (fstat, mmap, fdopendir, *at dirfds);
+ * ksim_fd_get_trusted() (ioctl) does not. See docs/kfdsim.md, "File
+ * descriptors".
  */
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "shim.h"
@@ -31,6 +43,13 @@ static pthread_mutex_t fd_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t fd_atfork_once = PTHREAD_ONCE_INIT;
 
 /*
+ * KFDSIM_FD_CHECK=call: compare every fd's identity at every use, as
+ * before issue 20 (one fstat an ioctl). For a program that closes fds
+ * behind libc's back, and for measuring what the check costs.
+ */
+static bool fd_check_every_call;
+
+/*
  * A fork in another thread must not leave the child with the lock held.
  * The child's one thread is the one that took it in fd_prepare(), so it
  * unlocks it (initialising a locked mutex again is undefined, and a
@@ -41,9 +60,17 @@ static void fd_prepare(void) { pthread_mutex_lock(&fd_lock); }
 static void fd_parent(void) { pthread_mutex_unlock(&fd_lock); }
 static void fd_child(void) { pthread_mutex_unlock(&fd_lock); }
 
+/* Runs before the first entry exists (register and adopt call it). */
 static void
 fd_install_atfork(void)
 {
+	const char *check = getenv("KFDSIM_FD_CHECK");
+
+	if (check && strcmp(check, "call") == 0)
+		fd_check_every_call = true;
+	else if (check && *check && strcmp(check, "events") != 0)
+		ksim_log("KFDSIM_FD_CHECK=%s: expected call or events; using events\n",
+			 check);
 	pthread_atfork(fd_prepare, fd_parent, fd_child);
 }
 
@@ -154,11 +181,11 @@ ofd_matches(const struct ksim_ofd *ofd, int fd)
 	return st.st_dev == ofd->backing_dev && st.st_ino == ofd->backing_ino;
 }
 
-struct ksim_ofd *
-ksim_fd_get(int fd)
+/* The referenced entry of fd, without asking the kernel; NULL if none. */
+static struct ksim_ofd *
+fd_get_entry(int fd)
 {
 	struct ksim_ofd *_Atomic *slot;
-	struct ksim_file *close_file = NULL;
 	struct ksim_ofd *ofd;
 
 	if (!ksim_fd_maybe_ours(fd))
@@ -169,27 +196,90 @@ ksim_fd_get(int fd)
 	if (ofd)
 		ofd->refs++;
 	pthread_mutex_unlock(&fd_lock);
-	if (!ofd)
-		return NULL;
+	return ofd;
+}
+
+/* fd no longer refers to @ofd (referenced by the caller): drop both. */
+static void
+fd_drop_stale(int fd, struct ksim_ofd *ofd)
+{
+	struct ksim_ofd *_Atomic *slot;
+	struct ksim_file *close_file = NULL;
+
+	ksim_dbg("fd %d no longer ours, dropping it\n", fd);
+	pthread_mutex_lock(&fd_lock);
+	slot = fd_slot(fd, false);
+	if (slot && *slot == ofd) {
+		/* the slot's reference; ours keeps it alive */
+		*slot = NULL;
+		ofd->refs--;
+	}
+	ofd_release_locked(ofd, &close_file);
+	pthread_mutex_unlock(&fd_lock);
+	ofd_finish(close_file);
+}
+
+struct ksim_ofd *
+ksim_fd_get(int fd)
+{
+	struct ksim_ofd *ofd = fd_get_entry(fd);
 
 	/*
-	 * The fd may have been closed without us seeing it (close_range, a
-	 * raw syscall) and its number reused for an unrelated file.
+	 * The fd may have been closed without us seeing it (a raw syscall,
+	 * libc's internal close) and its number reused for an unrelated file.
 	 */
-	if (!ofd_matches(ofd, fd)) {
-		ksim_dbg("fd %d no longer ours, dropping it\n", fd);
-		pthread_mutex_lock(&fd_lock);
-		if (*slot == ofd) {
-			/* the slot's reference; ours keeps it alive */
-			*slot = NULL;
-			ofd->refs--;
-		}
-		ofd_release_locked(ofd, &close_file);
-		pthread_mutex_unlock(&fd_lock);
-		ofd_finish(close_file);
+	if (ofd && !ofd_matches(ofd, fd)) {
+		fd_drop_stale(fd, ofd);
 		return NULL;
 	}
 	return ofd;
+}
+
+struct ksim_ofd *
+ksim_fd_get_trusted(int fd)
+{
+	if (fd_check_every_call)
+		return ksim_fd_get(fd);
+	return fd_get_entry(fd);
+}
+
+void
+ksim_fd_fresh(int fd)
+{
+	struct ksim_ofd *ofd;
+
+	/*
+	 * The kernel just gave out this number, so whatever fd had it before
+	 * was closed where we did not see it: the entry is stale.
+	 */
+	if (!ksim_fd_maybe_ours(fd))
+		return;
+	ofd = fd_get_entry(fd);
+	if (ofd)
+		fd_drop_stale(fd, ofd);
+}
+
+void
+ksim_fd_forget_range(unsigned int first, unsigned int last)
+{
+	unsigned int end = FD_CHUNKS * FD_CHUNK - 1;
+
+	if (first > end)
+		return;
+	if (last > end)
+		last = end;
+	for (unsigned int fd = first;; fd++) {
+		/* skip chunks never created (one test for 1024 numbers) */
+		if (!(fd & (FD_CHUNK - 1)) && !fd_chunks[fd >> FD_CHUNK_SHIFT]) {
+			if (last - fd < FD_CHUNK)
+				break;
+			fd += FD_CHUNK - 1;
+			continue;
+		}
+		ksim_fd_forget((int)fd);
+		if (fd == last)
+			break;
+	}
 }
 
 void
@@ -232,6 +322,7 @@ ksim_fd_adopt(int fd, struct ksim_vnode *node, struct ksim_file *file)
 	struct ksim_ofd *ofd, *old;
 	struct stat st;
 
+	pthread_once(&fd_atfork_once, fd_install_atfork);
 	if (ksim_real.fstat(fd, &st) < 0)
 		return NULL;
 	pthread_mutex_lock(&fd_lock);

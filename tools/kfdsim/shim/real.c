@@ -28,6 +28,8 @@ real_resolve(void)
 	RESOLVE(fopen, "fopen");
 	RESOLVE(fclose, "fclose");
 	RESOLVE(close, "close");
+	RESOLVE(close_range, "close_range");
+	RESOLVE(closefrom, "closefrom");
 	RESOLVE(dup, "dup");
 	RESOLVE(dup2, "dup2");
 	RESOLVE(dup3, "dup3");

@@ -59,6 +59,8 @@ struct ksim_real {
 	FILE *(*fopen)(const char *, const char *);
 	int (*fclose)(FILE *);
 	int (*close)(int);
+	int (*close_range)(unsigned int, unsigned int, int);
+	void (*closefrom)(int);
 	int (*dup)(int);
 	int (*dup2)(int, int);
 	int (*dup3)(int, int, int);
@@ -311,10 +313,29 @@ int ksim_fd_register(int fd, enum ksim_fdkind kind, struct ksim_vnode *node,
 
 /*
  * Look up fd. Returns a referenced ofd (release with ksim_ofd_put) or NULL.
- * A stale entry (the fd was closed behind our back and reused) is dropped.
+ * Checks that the fd is still the file we registered (one fstat): a stale
+ * entry (the fd was closed behind our back and reused) is dropped.
  */
 struct ksim_ofd *ksim_fd_get(int fd);
+
+/*
+ * Look up fd like ksim_fd_get() but without a system call: trusts the
+ * table, which the wrappers keep in step (close, dup*, close_range, fd
+ * numbers handed out again). The ioctl fast path. With KFDSIM_FD_CHECK=call
+ * the same as ksim_fd_get().
+ */
+struct ksim_ofd *ksim_fd_get_trusted(int fd);
 void ksim_ofd_put(struct ksim_ofd *ofd);
+
+/*
+ * fd was just created by a call we saw (open, socket, pipe, recvmsg ...):
+ * an entry at that number is left over from a close we did not see, and
+ * is dropped.
+ */
+void ksim_fd_fresh(int fd);
+
+/* Forget every fd from first to last inclusive (close_range). */
+void ksim_fd_forget_range(unsigned int first, unsigned int last);
 
 /*
  * Register fd, which the model says is file, as another reference to the

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Calls on file descriptors: ioctl and mmap go to the model for device fds;
- * close, dup and fcntl(F_DUPFD) keep our table in step with the kernel's.
+ * close, close_range, dup and fcntl(F_DUPFD) keep our table in step with
+ * the kernel's. An ioctl trusts the table (no system call); see fdtab.c.
  */
 /* We define the plain and the 64-bit names ourselves: no header renaming. */
 #undef _FILE_OFFSET_BITS
 
 #include <fcntl.h>
+#include <linux/close_range.h>
 #include <stdio.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -20,9 +22,9 @@
  * (SCM_RIGHTS, a raw dup system call), a new entry for it.
  */
 static struct ksim_ofd *
-shim_fd_lookup(int fd)
+shim_fd_lookup(int fd, bool trusted)
 {
-	struct ksim_ofd *ofd = ksim_fd_get(fd);
+	struct ksim_ofd *ofd = trusted ? ksim_fd_get_trusted(fd) : ksim_fd_get(fd);
 	struct ksim_lookup res;
 	struct ksim_device *dev;
 	struct ksim_file *f;
@@ -48,6 +50,21 @@ shim_fd_lookup(int fd)
 	return ksim_fd_adopt(fd, res.node, f);
 }
 
+/*
+ * Whether @request is of the family the device file answers: KFD's
+ * _IOR/_IOW/_IOWR('K', ...) on /dev/kfd (the console's old 'K' requests
+ * carry no direction), DRM's 'd' on a render node. Anything else on an fd
+ * we think is a device is the program talking to another file that now
+ * has the number (we missed a close): worth a check.
+ */
+static bool
+request_fits(const struct ksim_ofd *ofd, unsigned long request)
+{
+	if (ksim_file_kind(ofd->file) == KFD_FILE_KFD)
+		return _IOC_TYPE(request) == 'K' && _IOC_DIR(request) != _IOC_NONE;
+	return _IOC_TYPE(request) == 'd';
+}
+
 KSIM_EXPORT int
 ioctl(int fd, unsigned long request, ...)
 {
@@ -63,7 +80,11 @@ ioctl(int fd, unsigned long request, ...)
 	if (ksim_in_shim)
 		return ksim_real.ioctl(fd, request, arg);
 	ksim_in_shim++;
-	ofd = shim_fd_lookup(fd);
+	ofd = shim_fd_lookup(fd, true);
+	if (ofd && ofd->kind == KSIM_FD_DEVICE && !request_fits(ofd, request)) {
+		ksim_ofd_put(ofd);
+		ofd = shim_fd_lookup(fd, false);
+	}
 	if (!ofd || ofd->kind != KSIM_FD_DEVICE) {
 		ksim_ofd_put(ofd);
 		ksim_in_shim--;
@@ -89,8 +110,12 @@ shim_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t offset)
 	ksim_real_init();
 	if (ksim_in_shim || fd < 0 || (flags & MAP_ANONYMOUS))
 		return ksim_real.mmap(addr, len, prot, flags, fd, offset);
+	/*
+	 * mmap keeps the identity check: it is a system call or two anyway,
+	 * and a model mapping given for another file is the costlier mistake.
+	 */
 	ksim_in_shim++;
-	ofd = shim_fd_lookup(fd);
+	ofd = shim_fd_lookup(fd, false);
 	if (!ofd || ofd->kind != KSIM_FD_DEVICE) {
 		ksim_ofd_put(ofd);
 		ksim_in_shim--;
@@ -192,6 +217,18 @@ close(int fd)
 	return ksim_real.close(fd);
 }
 
+/*
+ * A dup'ed fd's number was free: an entry at it is stale, whether or not
+ * oldfd is ours (ksim_fd_dup() then empties it).
+ */
+static void
+note_dup(int oldfd, int newfd)
+{
+	if (newfd >= 0 && !ksim_in_shim &&
+	    (ksim_fd_maybe_ours(oldfd) || ksim_fd_maybe_ours(newfd)))
+		ksim_fd_dup(oldfd, newfd);
+}
+
 KSIM_EXPORT int
 dup(int oldfd)
 {
@@ -199,8 +236,7 @@ dup(int oldfd)
 
 	ksim_real_init();
 	fd = ksim_real.dup(oldfd);
-	if (fd >= 0 && !ksim_in_shim && ksim_fd_maybe_ours(oldfd))
-		ksim_fd_dup(oldfd, fd);
+	note_dup(oldfd, fd);
 	return fd;
 }
 
@@ -211,9 +247,7 @@ dup2(int oldfd, int newfd)
 
 	ksim_real_init();
 	fd = ksim_real.dup2(oldfd, newfd);
-	if (fd >= 0 && !ksim_in_shim &&
-	    (ksim_fd_maybe_ours(oldfd) || ksim_fd_maybe_ours(newfd)))
-		ksim_fd_dup(oldfd, fd);
+	note_dup(oldfd, fd);
 	return fd;
 }
 
@@ -224,9 +258,7 @@ dup3(int oldfd, int newfd, int flags)
 
 	ksim_real_init();
 	fd = ksim_real.dup3(oldfd, newfd, flags);
-	if (fd >= 0 && !ksim_in_shim &&
-	    (ksim_fd_maybe_ours(oldfd) || ksim_fd_maybe_ours(newfd)))
-		ksim_fd_dup(oldfd, fd);
+	note_dup(oldfd, fd);
 	return fd;
 }
 
@@ -237,10 +269,46 @@ shim_fcntl(int fd, int cmd, void *arg)
 
 	ksim_real_init();
 	ret = ksim_real.fcntl(fd, cmd, arg);
-	if (ret >= 0 && (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) && !ksim_in_shim &&
-	    ksim_fd_maybe_ours(fd))
-		ksim_fd_dup(fd, ret);
+	if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC)
+		note_dup(fd, ret);
 	return ret;
+}
+
+/*
+ * close_range(2): forgotten first, as in close(), since once closed a
+ * number can be reused by another thread. CLOSE_RANGE_CLOEXEC closes
+ * nothing. Arguments the kernel refuses change nothing either; a failure
+ * after that (ENOMEM of CLOSE_RANGE_UNSHARE) leaves open fds we forgot,
+ * which the ioctl path adopts again from the model (ksim_fd_adopt).
+ */
+KSIM_EXPORT int
+close_range(unsigned int first, unsigned int last, int flags)
+{
+	ksim_real_init();
+	if (!ksim_real.close_range) {
+		errno = ENOSYS;
+		return -1;
+	}
+	if (!ksim_in_shim && first <= last && !(flags & CLOSE_RANGE_CLOEXEC) &&
+	    !(flags & ~(CLOSE_RANGE_UNSHARE | CLOSE_RANGE_CLOEXEC))) {
+		ksim_in_shim++;
+		ksim_fd_forget_range(first, last);
+		ksim_in_shim--;
+	}
+	return ksim_real.close_range(first, last, flags);
+}
+
+KSIM_EXPORT void
+closefrom(int lowfd)
+{
+	ksim_real_init();
+	if (!ksim_in_shim && lowfd >= 0) {
+		ksim_in_shim++;
+		ksim_fd_forget_range((unsigned int)lowfd, ~0u);
+		ksim_in_shim--;
+	}
+	if (ksim_real.closefrom)
+		ksim_real.closefrom(lowfd);
 }
 
 /*

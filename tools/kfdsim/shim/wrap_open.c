@@ -120,6 +120,26 @@ open_node(struct ksim_vnode *node, int flags)
 	return ksim_fail(-ENOENT);
 }
 
+/*
+ * A real file opened: its number was free, so an entry of ours at it is
+ * left over from a close we did not see (fdtab.c).
+ */
+static int
+fresh(int fd)
+{
+	if (fd >= 0 && !ksim_in_shim)
+		ksim_fd_fresh(fd);
+	return fd;
+}
+
+static FILE *
+fresh_fp(FILE *fp)
+{
+	if (fp && !ksim_in_shim)
+		ksim_fd_fresh(fileno(fp));
+	return fp;
+}
+
 static int
 shim_openat(int dirfd, const char *path, int flags, mode_t mode)
 {
@@ -129,11 +149,11 @@ shim_openat(int dirfd, const char *path, int flags, mode_t mode)
 	ksim_real_init();
 	if (!ksim_resolve_at(dirfd, path, (flags & O_NOFOLLOW) ? KSIM_LOOKUP_NOFOLLOW : 0,
 			     &res))
-		return ksim_real.openat(dirfd, path, flags, mode);
+		return fresh(ksim_real.openat(dirfd, path, flags, mode));
 	if (res.error)
 		return ksim_fail(res.error);
 	if (res.redirect)
-		return ksim_real.openat(AT_FDCWD, res.real, flags, mode);
+		return fresh(ksim_real.openat(AT_FDCWD, res.real, flags, mode));
 	ksim_in_shim++;
 	ret = open_node(res.node, flags);
 	ksim_in_shim--;
@@ -264,13 +284,13 @@ shim_fopen(const char *path, const char *mode)
 
 	ksim_real_init();
 	if (!mode || !ksim_resolve_at(AT_FDCWD, path, 0, &res))
-		return ksim_real.fopen(path, mode);
+		return fresh_fp(ksim_real.fopen(path, mode));
 	if (res.error) {
 		errno = -res.error;
 		return NULL;
 	}
 	if (res.redirect)
-		return ksim_real.fopen(res.real, mode);
+		return fresh_fp(ksim_real.fopen(res.real, mode));
 	flags = fopen_flags(mode, fdmode);
 	if (flags < 0) {
 		errno = EINVAL;
