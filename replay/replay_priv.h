@@ -800,6 +800,9 @@ struct rp_call {
  * --timing=original sleeps before @rec (ns), rp_sleep_ns() sleeps.
  */
 int rp_actionable(unsigned int type);
+/* Add one pass's or process's counters to a total (first divergence kept). */
+void rp_sum_add(struct kfd_replay_summary *t,
+		const struct kfd_replay_summary *s);
 const char *rp_rec_name(const struct kt_record *rec);
 int rp_run_admit(struct rp_run *st, const struct kt_record *rec);
 void rp_run_record(struct rp_run *st, const struct kt_record *rec);

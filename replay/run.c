@@ -28,7 +28,13 @@ kfd_replay_open(const char *path, struct kfd_replay **out, char *err,
 
 	*out = NULL;
 	/* The model reads the plans (rows.c builds them once). */
-	if (!rp_rows()->plans || !r || !(r->path = strdup(path))) {
+	if (!rp_rows()->plans) {
+		free(r);
+		if (err)
+			snprintf(err, errlen, "%s", rp_rows_error());
+		return -EINVAL;
+	}
+	if (!r || !(r->path = strdup(path))) {
 		free(r);
 		if (err)
 			snprintf(err, errlen, "out of memory");
@@ -519,8 +525,8 @@ run_once(struct rp_run *st, const char *record_path)
 	return 0;
 }
 
-static void
-sum_add(struct kfd_replay_summary *t, const struct kfd_replay_summary *s)
+void
+rp_sum_add(struct kfd_replay_summary *t, const struct kfd_replay_summary *s)
 {
 	t->records += s->records;
 	t->ioctls += s->ioctls;
@@ -622,7 +628,7 @@ kfd_replay_run(struct kfd_replay *r, const struct kfd_replay_opts *o,
 	rp_vec_init(&st.shares, sizeof(struct rp_share));
 	if (!st.rows->plans) {
 		/* Every reissued request follows its row's plan. */
-		fprintf(st.out, "kfdtrace replay: out of memory\n");
+		fprintf(st.out, "kfdtrace replay: %s\n", rp_rows_error());
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -664,13 +670,13 @@ kfd_replay_run(struct kfd_replay *r, const struct kfd_replay_opts *o,
 		if (loops == 1) {
 			ret = run_once(&st, rp);
 			if (ret == 0)
-				sum_add(&total, &st.sum);
+				rp_sum_add(&total, &st.sum);
 		} else {
 			struct kfd_replay_summary one;
 
 			ret = run_child(&st, rp, &one);
 			if (ret == 0) {
-				sum_add(&total, &one);
+				rp_sum_add(&total, &one);
 				if (one.divergences && !o->keep_going)
 					break;
 			}

@@ -401,8 +401,10 @@ kfd_replay_tree(struct kfd_replay **rs, unsigned int n,
 	int status;
 	pid_t pid;
 
-	if (sum)
+	if (sum) {
 		memset(sum, 0, sizeof(*sum));
+		sum->first_divergence_seq = UINT64_MAX;
+	}
 	if (!n || n > KFD_REPLAY_MAX_TREE)
 		return KFD_REPLAY_FAILED;
 	t = calloc(1, sizeof(*t));
@@ -482,11 +484,8 @@ kfd_replay_tree(struct kfd_replay **rs, unsigned int n,
 			verdict = KFD_REPLAY_DAMAGED;
 		if (sl->status == KFD_REPLAY_DIVERGED)
 			ndiv++;
-		if (sum) {
-			sum->records += sl->sum.records;
-			sum->ioctls += sl->sum.ioctls;
-			sum->divergences += sl->sum.divergences;
-		}
+		if (sum)
+			rp_sum_add(sum, &sl->sum);
 	}
 	fprintf(out, "\ntree:        %u processes\n", n);
 	for (i = 0; i < n; i++)
