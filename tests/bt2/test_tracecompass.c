@@ -4,14 +4,18 @@
  *
  *   test-tracecompass xsd XML XSD-DIR XMLLINT
  *	The file validates against Trace Compass's XSD (and a copy with a
- *	required attribute removed does not). Exit 77 (skipped) when the XSD
- *	directory or xmllint is missing.
+ *	required attribute removed does not). A missing XSD directory or
+ *	xmllint fails the test: scripts/setup.sh installs xmllint and the XSDs
+ *	are part of the shared tree.
  *
  *   test-tracecompass names XML KFDTRACE GEN-BT2-TRACE LTTNG-TP-HEADER|-
  *	Every event and field the analysis reads exists: the CTF provider's
  *	in the CTF that `kfdtrace export --ctf` writes, the LTTng provider's
  *	in the "kfd" lttng-ust provider generated from the schema
- *	(tracer/lttng; "-" when lttng-ust is not built).
+ *	(tracer/lttng; "-" when lttng-ust is not built). Context fields
+ *	("context._NAME", how Trace Compass names a stream's event context
+ *	fields) must be in the export's event.context, or on the LTTng side
+ *	be a context `lttng add-context -u` adds (vpid, vtid).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -150,6 +154,29 @@ ctf_has_field(const char *block, const char *field)
 	return strstr(block, pat) != NULL;
 }
 
+/* "context._pid": declared in the stream's event.context struct. */
+static int
+ctf_has_context(const char *meta, const char *field)
+{
+	const char *c = strstr(meta, "event.context := struct {"), *end;
+	char pat[96];
+	const char *p;
+
+	if (!c)
+		return 0;
+	end = strstr(c, "\n\t}");	/* the struct's own closing brace */
+	snprintf(pat, sizeof(pat), " %s;", field + strlen("context."));
+	p = strstr(c, pat);
+	return p && end && p < end;
+}
+
+/* The contexts the docs tell LTTng users to add (lttng add-context -u). */
+static int
+lttng_has_context(const char *field)
+{
+	return !strcmp(field, "context._vpid") || !strcmp(field, "context._vtid");
+}
+
 /* ---- LTTng: the generated provider header ---- */
 
 static char *
@@ -272,8 +299,12 @@ check_names(const char *xml_path, const char *kfdtrace, const char *gen,
 			continue;
 		}
 		if (is_ctf) {
+			int is_ctx = !strncmp(u->field, "context.", 8);
+
 			block = ctf_event_block(metadata, u->event);
-			if (!block || (u->field[0] && !ctf_has_field(block, u->field))) {
+			if (!block || (u->field[0] && !is_ctx &&
+				       !ctf_has_field(block, u->field)) ||
+			    (is_ctx && !ctf_has_context(metadata, u->field))) {
 				fprintf(stderr, "CTF export: %s%s%s missing\n",
 					u->event, u->field[0] ? " field " : "",
 					u->field);
@@ -282,8 +313,12 @@ check_names(const char *xml_path, const char *kfdtrace, const char *gen,
 			ctf_checked++;
 			free(block);
 		} else if (tp) {
+			int is_ctx = !strncmp(u->field, "context.", 8);
+
 			block = tp_event_block(tp, u->event + 4);
-			if (!block || (u->field[0] && !tp_has_field(block, u->field))) {
+			if (!block || (u->field[0] && !is_ctx &&
+				       !tp_has_field(block, u->field)) ||
+			    (is_ctx && !lttng_has_context(u->field))) {
 				fprintf(stderr, "lttng provider: %s%s%s missing\n",
 					u->event, u->field[0] ? " field " : "",
 					u->field);
@@ -314,8 +349,9 @@ check_xsd(const char *xml_path, const char *xsd_dir, const char *xmllint)
 
 	snprintf(xsd, sizeof(xsd), "%s/xmlDefinition.xsd", xsd_dir);
 	if (stat(xsd, &st) != 0 || !*xmllint || access(xmllint, X_OK) != 0) {
-		printf("SKIP: no %s or no xmllint\n", xsd);
-		return 77;
+		fprintf(stderr, "no %s or no xmllint (%s): run scripts/setup.sh\n",
+			xsd, *xmllint ? xmllint : "not found");
+		return 1;
 	}
 	{
 		char *argv[] = { (char *)xmllint, "--noout", "--schema", xsd,
