@@ -8,7 +8,6 @@
  * part: padding, clocks, timeouts and plain pointers are never read back.
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "replay_priv.h"
 
@@ -20,8 +19,8 @@ plan_row(struct rp_req_plan *p, const struct kfd_ioctl_desc *d,
 	const struct kfd_struct_desc *sd = d->args;
 	unsigned int i;
 
-	p->never = !strcmp(d->name, "CROSS_MEMORY_COPY") ||
-		   !strcmp(d->name, "CRIU_OP") || !strcmp(d->name, "AIS_OP");
+	/* The schema says which requests act beyond the replayed objects. */
+	p->never = d->no_replay;
 	for (i = 0; i < d->nbufs; i++)
 		if (d->bufs[i].len_kind != KFD_LEN_TRAILING &&
 		    d->bufs[i].ptr_field >= 0 && sd &&

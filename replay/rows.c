@@ -1,141 +1,227 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The schema rows and fields the replayer gives special treatment, looked
- * up by name once, and every row's plan (plan.c). A row missing from the
- * schema leaves NULL pointers, and every user checks for them: the
- * replayer then treats that ioctl by roles alone.
+ * The schema rows and fields the replayer gives special treatment, bound
+ * by name once, and every row's plan (plan.c). Every name below must
+ * resolve: a row or field renamed in the schema without this table leaves
+ * the replayer unable to start (kfd_replay_open() names what is missing)
+ * rather than quietly treating that ioctl by roles alone, and the unit
+ * test tests/replay/rp_rows.c fails on it at build-test time.
  */
 #include <pthread.h>
+#include <stdio.h>
 
 #include "replay_priv.h"
+
+/* Where in struct rp_rows a row or field pointer goes. */
+#define RP_ROW(member, nm)	{ offsetof(struct rp_rows, member), nm }
+#define RP_FLD(row_, member, nm)					\
+	{ offsetof(struct rp_rows, row_), offsetof(struct rp_rows, member), nm }
+
+struct rp_row_bind {
+	size_t off;
+	const char *name;
+};
+
+struct rp_field_bind {
+	size_t row_off;
+	size_t off;
+	const char *name;
+};
+
+static const struct rp_row_bind row_binds[] = {
+	RP_ROW(get_version, "GET_VERSION"),
+	RP_ROW(acquire_vm, "ACQUIRE_VM"),
+	RP_ROW(alloc, "ALLOC_MEMORY_OF_GPU"),
+	RP_ROW(free_mem, "FREE_MEMORY_OF_GPU"),
+	RP_ROW(map_mem, "MAP_MEMORY_TO_GPU"),
+	RP_ROW(unmap_mem, "UNMAP_MEMORY_FROM_GPU"),
+	RP_ROW(import_dmabuf, "IMPORT_DMABUF"),
+	RP_ROW(export_dmabuf, "EXPORT_DMABUF"),
+	RP_ROW(get_dmabuf_info, "GET_DMABUF_INFO"),
+	RP_ROW(create_queue, "CREATE_QUEUE"),
+	RP_ROW(destroy_queue, "DESTROY_QUEUE"),
+	RP_ROW(create_event, "CREATE_EVENT"),
+	RP_ROW(destroy_event, "DESTROY_EVENT"),
+	RP_ROW(wait_events, "WAIT_EVENTS"),
+	RP_ROW(set_event, "SET_EVENT"),
+	RP_ROW(svm, "SVM"),
+	RP_ROW(create_process, "CREATE_PROCESS"),
+	RP_ROW(smi_events, "SMI_EVENTS"),
+	RP_ROW(apertures, "GET_PROCESS_APERTURES"),
+	RP_ROW(apertures_new, "GET_PROCESS_APERTURES_NEW"),
+	RP_ROW(gem_create, "AMDGPU_GEM_CREATE"),
+	RP_ROW(gem_close, "DRM_GEM_CLOSE"),
+	RP_ROW(gem_mmap, "AMDGPU_GEM_MMAP"),
+	RP_ROW(prime_h2f, "DRM_PRIME_HANDLE_TO_FD"),
+	RP_ROW(prime_f2h, "DRM_PRIME_FD_TO_HANDLE"),
+	RP_ROW(amdgpu_info, "AMDGPU_INFO"),
+	RP_ROW(gem_metadata, "AMDGPU_GEM_METADATA"),
+	RP_ROW(runtime_enable, "RUNTIME_ENABLE"),
+	RP_ROW(ipc_import, "IPC_IMPORT_HANDLE"),
+	RP_ROW(ipc_export, "IPC_EXPORT_HANDLE"),
+};
+
+static const struct rp_field_bind field_binds[] = {
+	RP_FLD(get_version, ver_minor, "minor_version"),
+	RP_FLD(acquire_vm, acq_fd, "drm_fd"),
+	RP_FLD(acquire_vm, acq_gpu, "gpu_id"),
+	RP_FLD(alloc, alloc_va, "va_addr"),
+	RP_FLD(alloc, alloc_size, "size"),
+	RP_FLD(alloc, alloc_handle, "handle"),
+	RP_FLD(alloc, alloc_off, "mmap_offset"),
+	RP_FLD(alloc, alloc_gpu, "gpu_id"),
+	RP_FLD(alloc, alloc_flags, "flags"),
+	RP_FLD(free_mem, free_handle, "handle"),
+	RP_FLD(map_mem, map_handle, "handle"),
+	RP_FLD(unmap_mem, unmap_handle, "handle"),
+	RP_FLD(import_dmabuf, imp_va, "va_addr"),
+	RP_FLD(import_dmabuf, imp_handle, "handle"),
+	RP_FLD(import_dmabuf, imp_gpu, "gpu_id"),
+	RP_FLD(import_dmabuf, imp_fd, "dmabuf_fd"),
+	RP_FLD(export_dmabuf, exp_handle, "handle"),
+	RP_FLD(export_dmabuf, exp_fd, "dmabuf_fd"),
+	RP_FLD(get_dmabuf_info, info_size, "size"),
+	RP_FLD(get_dmabuf_info, info_gpu, "gpu_id"),
+	RP_FLD(get_dmabuf_info, info_flags, "flags"),
+	RP_FLD(get_dmabuf_info, info_fd, "dmabuf_fd"),
+	RP_FLD(get_dmabuf_info, info_msize, "metadata_size"),
+	RP_FLD(create_queue, cq_ring, "ring_base_address"),
+	RP_FLD(create_queue, cq_wptr, "write_pointer_address"),
+	RP_FLD(create_queue, cq_rptr, "read_pointer_address"),
+	RP_FLD(create_queue, cq_doorbell, "doorbell_offset"),
+	RP_FLD(create_queue, cq_ring_size, "ring_size"),
+	RP_FLD(create_queue, cq_gpu, "gpu_id"),
+	RP_FLD(create_queue, cq_type, "queue_type"),
+	RP_FLD(create_queue, cq_qid, "queue_id"),
+	RP_FLD(create_queue, cq_eop, "eop_buffer_address"),
+	RP_FLD(create_queue, cq_eop_size, "eop_buffer_size"),
+	RP_FLD(create_queue, cq_ctx, "ctx_save_restore_address"),
+	RP_FLD(create_queue, cq_ctx_size, "ctx_save_restore_size"),
+	RP_FLD(destroy_queue, dq_qid, "queue_id"),
+	RP_FLD(create_event, ce_page, "event_page_offset"),
+	RP_FLD(create_event, ce_trigger, "event_trigger_data"),
+	RP_FLD(create_event, ce_type, "event_type"),
+	RP_FLD(create_event, ce_auto, "auto_reset"),
+	RP_FLD(create_event, ce_id, "event_id"),
+	RP_FLD(create_event, ce_slot, "event_slot_index"),
+	RP_FLD(destroy_event, de_id, "event_id"),
+	RP_FLD(set_event, se_id, "event_id"),
+	RP_FLD(wait_events, we_timeout, "timeout"),
+	RP_FLD(wait_events, we_result, "wait_result"),
+	RP_FLD(wait_events, we_all, "wait_for_all"),
+	RP_FLD(wait_events, we_num, "num_events"),
+	RP_FLD(svm, svm_start, "start_addr"),
+	RP_FLD(svm, svm_size, "size"),
+	RP_FLD(svm, svm_op, "op"),
+	RP_FLD(svm, svm_nattr, "nattr"),
+	RP_FLD(smi_events, smi_fd, "anon_fd"),
+	RP_FLD(apertures_new, apn_num, "num_of_nodes"),
+	RP_FLD(apertures, ap_num, "num_of_nodes"),
+	RP_FLD(gem_create, gc_size, "in.bo_size"),
+	RP_FLD(gem_create, gc_domains, "in.domains"),
+	RP_FLD(gem_create, gc_handle, "out.handle"),
+	RP_FLD(gem_close, gclose_handle, "handle"),
+	RP_FLD(gem_mmap, gmmap_handle, "in.handle"),
+	RP_FLD(gem_mmap, gmmap_off, "out.addr_ptr"),
+	RP_FLD(prime_h2f, h2f_handle, "handle"),
+	RP_FLD(prime_h2f, h2f_fd, "fd"),
+	RP_FLD(prime_f2h, f2h_handle, "handle"),
+	RP_FLD(prime_f2h, f2h_fd, "fd"),
+	RP_FLD(amdgpu_info, info_query, "query"),
+	RP_FLD(ipc_import, ipci_share, "share_handle"),
+	RP_FLD(ipc_export, ipce_share, "share_handle"),
+};
+
+/* SVM's trailing attribute array and the fields of one attribute. */
+#define RP_SVM_ATTRS	"attrs"
 
 static struct rp_rows rows;
 static pthread_once_t rows_once = PTHREAD_ONCE_INIT;
 static int rows_ready;
+static char rows_missing[128];
 
-static const struct kfd_ioctl_desc *
-row(const char *name)
-{
-	return kfd_schema_by_name(name);
-}
+#define RP_BIND_AT(r, off, type)	((type *)((char *)(r) + (off)))
 
 static const struct kfd_field *
-fld(const struct kfd_ioctl_desc *d, const char *name)
+elem_field(const struct kfd_struct_desc *sd, const char *name)
 {
-	int i;
+	unsigned int i;
 
-	if (!d || !d->args)
-		return NULL;
-	i = kfd_schema_field(d, name);
-	return i < 0 ? NULL : &d->args->fields[i];
+	for (i = 0; sd && i < sd->nfields; i++)
+		if (!strcmp(sd->fields[i].name, name))
+			return &sd->fields[i];
+	return NULL;
+}
+
+/* SVM's attribute buffer: trailing, of elements with a type and a value. */
+static int
+bind_svm_attrs(struct rp_rows *r, char *missing, size_t len)
+{
+	const struct kfd_ioctl_desc *d = r->svm;
+	unsigned int i;
+
+	for (i = 0; i < d->nbufs; i++)
+		if (!strcmp(d->bufs[i].name, RP_SVM_ATTRS) &&
+		    d->bufs[i].len_kind == KFD_LEN_TRAILING && d->bufs[i].elem)
+			r->svm_attrs = &d->bufs[i];
+	if (!r->svm_attrs || !d->args) {
+		snprintf(missing, len, "schema row %s has no trailing buffer %s",
+			 d->name, RP_SVM_ATTRS);
+		return -1;
+	}
+	r->svm_attr_type = elem_field(r->svm_attrs->elem, "type");
+	r->svm_attr_value = elem_field(r->svm_attrs->elem, "value");
+	if (!r->svm_attr_type || !r->svm_attr_value) {
+		snprintf(missing, len, "schema row %s: %s elements have no field %s",
+			 d->name, RP_SVM_ATTRS, r->svm_attr_type ? "value" : "type");
+		return -1;
+	}
+	return 0;
+}
+
+int
+rp_rows_bind(struct rp_rows *r,
+	     const struct kfd_ioctl_desc *(*lookup)(const char *name),
+	     char *missing, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(row_binds) / sizeof(row_binds[0]); i++) {
+		const struct kfd_ioctl_desc *d = lookup(row_binds[i].name);
+
+		*RP_BIND_AT(r, row_binds[i].off, const struct kfd_ioctl_desc *) = d;
+		if (!d) {
+			snprintf(missing, len, "the schema has no row %s",
+				 row_binds[i].name);
+			return -1;
+		}
+	}
+	for (i = 0; i < sizeof(field_binds) / sizeof(field_binds[0]); i++) {
+		const struct kfd_ioctl_desc *d =
+			*RP_BIND_AT(r, field_binds[i].row_off,
+			       const struct kfd_ioctl_desc *);
+		int k = kfd_schema_field(d, field_binds[i].name);
+
+		if (k < 0) {
+			snprintf(missing, len, "schema row %s has no field %s",
+				 d->name, field_binds[i].name);
+			return -1;
+		}
+		*RP_BIND_AT(r, field_binds[i].off, const struct kfd_field *) =
+			&d->args->fields[k];
+	}
+	return bind_svm_attrs(r, missing, len);
 }
 
 static void
 rows_init(void)
 {
-	struct rp_rows *r = &rows;
-
-	r->get_version = row("GET_VERSION");
-	r->acquire_vm = row("ACQUIRE_VM");
-	r->alloc = row("ALLOC_MEMORY_OF_GPU");
-	r->free_mem = row("FREE_MEMORY_OF_GPU");
-	r->map_mem = row("MAP_MEMORY_TO_GPU");
-	r->unmap_mem = row("UNMAP_MEMORY_FROM_GPU");
-	r->import_dmabuf = row("IMPORT_DMABUF");
-	r->export_dmabuf = row("EXPORT_DMABUF");
-	r->get_dmabuf_info = row("GET_DMABUF_INFO");
-	r->create_queue = row("CREATE_QUEUE");
-	r->destroy_queue = row("DESTROY_QUEUE");
-	r->create_event = row("CREATE_EVENT");
-	r->destroy_event = row("DESTROY_EVENT");
-	r->wait_events = row("WAIT_EVENTS");
-	r->set_event = row("SET_EVENT");
-	r->svm = row("SVM");
-	r->create_process = row("CREATE_PROCESS");
-	r->smi_events = row("SMI_EVENTS");
-	r->apertures = row("GET_PROCESS_APERTURES");
-	r->apertures_new = row("GET_PROCESS_APERTURES_NEW");
-	r->gem_create = row("AMDGPU_GEM_CREATE");
-	r->gem_close = row("DRM_GEM_CLOSE");
-	r->gem_mmap = row("AMDGPU_GEM_MMAP");
-	r->prime_h2f = row("DRM_PRIME_HANDLE_TO_FD");
-	r->prime_f2h = row("DRM_PRIME_FD_TO_HANDLE");
-	r->amdgpu_info = row("AMDGPU_INFO");
-	r->gem_metadata = row("AMDGPU_GEM_METADATA");
-	r->runtime_enable = row("RUNTIME_ENABLE");
-	r->ipc_import = row("IPC_IMPORT_HANDLE");
-	r->ipc_export = row("IPC_EXPORT_HANDLE");
-
-	r->ver_minor = fld(r->get_version, "minor_version");
-	r->acq_fd = fld(r->acquire_vm, "drm_fd");
-	r->acq_gpu = fld(r->acquire_vm, "gpu_id");
-	r->alloc_va = fld(r->alloc, "va_addr");
-	r->alloc_size = fld(r->alloc, "size");
-	r->alloc_handle = fld(r->alloc, "handle");
-	r->alloc_off = fld(r->alloc, "mmap_offset");
-	r->alloc_gpu = fld(r->alloc, "gpu_id");
-	r->alloc_flags = fld(r->alloc, "flags");
-	r->free_handle = fld(r->free_mem, "handle");
-	r->map_handle = fld(r->map_mem, "handle");
-	r->unmap_handle = fld(r->unmap_mem, "handle");
-	r->imp_va = fld(r->import_dmabuf, "va_addr");
-	r->imp_handle = fld(r->import_dmabuf, "handle");
-	r->imp_gpu = fld(r->import_dmabuf, "gpu_id");
-	r->imp_fd = fld(r->import_dmabuf, "dmabuf_fd");
-	r->exp_handle = fld(r->export_dmabuf, "handle");
-	r->exp_fd = fld(r->export_dmabuf, "dmabuf_fd");
-	r->info_size = fld(r->get_dmabuf_info, "size");
-	r->info_gpu = fld(r->get_dmabuf_info, "gpu_id");
-	r->info_flags = fld(r->get_dmabuf_info, "flags");
-	r->info_fd = fld(r->get_dmabuf_info, "dmabuf_fd");
-	r->info_msize = fld(r->get_dmabuf_info, "metadata_size");
-	r->cq_ring = fld(r->create_queue, "ring_base_address");
-	r->cq_wptr = fld(r->create_queue, "write_pointer_address");
-	r->cq_rptr = fld(r->create_queue, "read_pointer_address");
-	r->cq_doorbell = fld(r->create_queue, "doorbell_offset");
-	r->cq_ring_size = fld(r->create_queue, "ring_size");
-	r->cq_gpu = fld(r->create_queue, "gpu_id");
-	r->cq_type = fld(r->create_queue, "queue_type");
-	r->cq_qid = fld(r->create_queue, "queue_id");
-	r->cq_eop = fld(r->create_queue, "eop_buffer_address");
-	r->cq_eop_size = fld(r->create_queue, "eop_buffer_size");
-	r->cq_ctx = fld(r->create_queue, "ctx_save_restore_address");
-	r->cq_ctx_size = fld(r->create_queue, "ctx_save_restore_size");
-	r->dq_qid = fld(r->destroy_queue, "queue_id");
-	r->ce_page = fld(r->create_event, "event_page_offset");
-	r->ce_trigger = fld(r->create_event, "event_trigger_data");
-	r->ce_type = fld(r->create_event, "event_type");
-	r->ce_auto = fld(r->create_event, "auto_reset");
-	r->ce_id = fld(r->create_event, "event_id");
-	r->ce_slot = fld(r->create_event, "event_slot_index");
-	r->de_id = fld(r->destroy_event, "event_id");
-	r->se_id = fld(r->set_event, "event_id");
-	r->we_timeout = fld(r->wait_events, "timeout");
-	r->we_result = fld(r->wait_events, "wait_result");
-	r->we_all = fld(r->wait_events, "wait_for_all");
-	r->we_num = fld(r->wait_events, "num_events");
-	r->svm_start = fld(r->svm, "start_addr");
-	r->svm_size = fld(r->svm, "size");
-	r->svm_op = fld(r->svm, "op");
-	r->svm_nattr = fld(r->svm, "nattr");
-	r->smi_fd = fld(r->smi_events, "anon_fd");
-	r->apn_num = fld(r->apertures_new, "num_of_nodes");
-	r->ap_num = fld(r->apertures, "num_of_nodes");
-	r->gc_size = fld(r->gem_create, "in.bo_size");
-	r->gc_domains = fld(r->gem_create, "in.domains");
-	r->gc_handle = fld(r->gem_create, "out.handle");
-	r->gclose_handle = fld(r->gem_close, "handle");
-	r->gmmap_handle = fld(r->gem_mmap, "in.handle");
-	r->gmmap_off = fld(r->gem_mmap, "out.addr_ptr");
-	r->h2f_handle = fld(r->prime_h2f, "handle");
-	r->h2f_fd = fld(r->prime_h2f, "fd");
-	r->f2h_handle = fld(r->prime_f2h, "handle");
-	r->f2h_fd = fld(r->prime_f2h, "fd");
-	r->info_query = fld(r->amdgpu_info, "query");
-	r->ipci_share = fld(r->ipc_import, "share_handle");
-	r->ipce_share = fld(r->ipc_export, "share_handle");
-	/* Plans read the fields above; on failure plans stays NULL. */
-	rp_plans_build(r);
+	/* Plans read the fields bound here; on failure plans stays NULL. */
+	if (rp_rows_bind(&rows, kfd_schema_by_name, rows_missing,
+			 sizeof(rows_missing)) < 0)
+		return;
+	if (rp_plans_build(&rows) < 0)
+		snprintf(rows_missing, sizeof(rows_missing), "out of memory");
 }
 
 const struct rp_rows *
@@ -147,4 +233,14 @@ rp_rows(void)
 		__atomic_store_n(&rows_ready, 1, __ATOMIC_RELEASE);
 	}
 	return &rows;
+}
+
+const char *
+rp_rows_error(void)
+{
+	const struct rp_rows *r = rp_rows();
+
+	if (r->plans)
+		return NULL;
+	return rows_missing[0] ? rows_missing : "out of memory";
 }

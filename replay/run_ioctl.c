@@ -74,23 +74,29 @@ xlate_fields(struct rp_run *st, struct rp_call *c,
 	}
 }
 
-/* SVM attributes name GPUs in their values (locations and access). */
+/*
+ * SVM attributes name GPUs in their values (locations and access). They
+ * trail the fixed struct; the schema's SVM row gives where they start,
+ * their size and their fields.
+ */
 static void
 xlate_svm_attrs(struct rp_run *st, uint8_t *args, uint32_t size)
 {
-	uint32_t off;
+	const struct rp_rows *r = st->rows;
+	uint32_t esz = r->svm_attrs->elem_size, off;
 
-	for (off = 24; off + 8 <= size; off += 8) {
-		uint32_t type, value;
+	for (off = r->svm->args->size; esz && off + esz <= size; off += esz) {
+		uint64_t type, value;
 
-		memcpy(&type, args + off, 4);
-		memcpy(&value, args + off + 4, 4);
+		if (kfd_field_load(r->svm_attr_type, args + off, esz, &type) < 0 ||
+		    kfd_field_load(r->svm_attr_value, args + off, esz, &value) < 0)
+			return;
 		if (type > KFD_ABI_SVM_ATTR_NO_ACCESS ||
 		    value == KFD_ABI_SVM_LOCATION_SYSMEM ||
 		    value == KFD_ABI_SVM_LOCATION_UNDEFINED)
 			continue;
-		value = rp_gpu_xlate(st, value);
-		memcpy(args + off + 4, &value, 4);
+		kfd_field_set(r->svm_attr_value, args + off, esz,
+			      rp_gpu_xlate(st, (uint32_t)value));
 	}
 }
 
@@ -323,7 +329,7 @@ rp_run_ioctl(struct rp_run *st, const struct kt_record *rec)
 	/*
 	 * Requests whose effects reach past the replayed objects: copies
 	 * between arbitrary address ranges, checkpoint/restore of whole
-	 * processes, file I/O into buffers (plan.c marks them).
+	 * processes, file I/O into buffers: the schema marks them no_replay.
 	 */
 	if (c.plan->never) {
 		st->sum.not_replayed++;

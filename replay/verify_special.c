@@ -178,28 +178,40 @@ rp_info_variable(const struct rp_run *st, const struct rp_call *c)
 				    c->io->arg_size);
 }
 
-/* SVM attributes ride in the argument bytes after the fixed struct. */
+/*
+ * SVM attributes ride in the argument bytes after the fixed struct, where
+ * the schema's SVM row says (its trailing buffer and element fields).
+ */
 void
 rp_check_svm_attrs(struct rp_run *st, struct rp_call *c)
 {
+	const struct rp_rows *r = st->rows;
 	const uint8_t *cap = c->io->arg_after;
-	uint32_t off;
+	uint32_t base = r->svm->args->size, esz = r->svm_attrs->elem_size, off;
 	char name[64];
 
-	for (off = 24; off + 8 <= c->size && off + 8 <= c->io->arg_size; off += 8) {
+	for (off = base; esz && off + esz <= c->size && off + esz <= c->io->arg_size;
+	     off += esz) {
+		uint64_t ct64, cv64, lt64, lv64;
 		uint32_t ct, cv, lt, lv, ev;
 
-		memcpy(&ct, cap + off, 4);
-		memcpy(&cv, cap + off + 4, 4);
-		memcpy(&lt, c->args + off, 4);
-		memcpy(&lv, c->args + off + 4, 4);
+		if (kfd_field_load(r->svm_attr_type, cap + off, esz, &ct64) < 0 ||
+		    kfd_field_load(r->svm_attr_value, cap + off, esz, &cv64) < 0 ||
+		    kfd_field_load(r->svm_attr_type, c->args + off, esz, &lt64) < 0 ||
+		    kfd_field_load(r->svm_attr_value, c->args + off, esz, &lv64) < 0)
+			return;
+		ct = (uint32_t)ct64;
+		cv = (uint32_t)cv64;
+		lt = (uint32_t)lt64;
+		lv = (uint32_t)lv64;
 		ev = cv;
 		if (ct <= KFD_ABI_SVM_ATTR_NO_ACCESS &&
 		    cv != KFD_ABI_SVM_LOCATION_SYSMEM &&
 		    cv != KFD_ABI_SVM_LOCATION_UNDEFINED)
 			ev = rp_gpu_xlate(st, cv);
 		if (ct != lt || ev != lv) {
-			snprintf(name, sizeof(name), "attrs[%u]", (off - 24) / 8);
+			snprintf(name, sizeof(name), "%s[%u]", r->svm_attrs->name,
+				 (off - base) / esz);
 			rp_diverge(st, name, (uint64_t)ct << 32 | cv,
 				   (uint64_t)ct << 32 | ev, 1, (uint64_t)lt << 32 | lv,
 				   "type << 32 | value");

@@ -256,6 +256,8 @@ const struct kfd_ioctl_desc ks_rows_misc[] = {
 	},
 	{
 		KS_KFD_ROW("CRIU_OP", "criu_op", 0x22, KFD_ABI_IOC_CRIU_OP, 7),
+		/* Checkpoints and restores whole processes. */
+		.no_replay = 1,
 		KS_ARGS(criu_d),
 		KS_BUFS(criu_b),
 	},

@@ -210,6 +210,8 @@ const struct kfd_ioctl_desc ks_rows_rocm[] = {
 	{
 		ROCM_ROW("CROSS_MEMORY_COPY", "cross_memory_copy", 0x83,
 			 KFD_ABI_IOC_CROSS_MEMORY_COPY),
+		/* Copies between any two processes' address ranges. */
+		.no_replay = 1,
 		KS_ARGS(cross_memory_copy_d),
 		KS_BUFS(cross_memory_copy_b),
 	},
@@ -231,6 +233,8 @@ const struct kfd_ioctl_desc ks_rows_rocm[] = {
 	},
 	{
 		ROCM_ROW("AIS_OP", "ais_op", 0x87, KFD_ABI_IOC_AIS_OP),
+		/* File I/O straight into GPU memory. */
+		.no_replay = 1,
 		KS_ARGS(ais_d),
 	},
 };

@@ -336,6 +336,29 @@ test_deprecated_rows(void **state)
 	}
 }
 
+/*
+ * The rows the replayer never reissues (no_replay) are exactly the three
+ * whose kernel side reaches past the replayed objects.
+ */
+static void
+test_no_replay_rows(void **state)
+{
+	unsigned int n, i, nset = 0;
+	const struct kfd_ioctl_desc *r = rows(&n);
+
+	(void)state;
+	for (i = 0; i < n; i++) {
+		int want = r[i].file_kind == KFD_FILE_KFD &&
+			   (!strcmp(r[i].name, "CROSS_MEMORY_COPY") ||
+			    !strcmp(r[i].name, "CRIU_OP") ||
+			    !strcmp(r[i].name, "AIS_OP"));
+
+		assert_int_equal(r[i].no_replay, want);
+		nset += want;
+	}
+	assert_int_equal(nset, 3);
+}
+
 static void
 check_table(const struct kfd_name_table *t)
 {
@@ -390,6 +413,7 @@ main(void)
 		cmocka_unit_test(test_every_kfd_nr_present),
 		cmocka_unit_test(test_rows_ordered_by_kind),
 		cmocka_unit_test(test_deprecated_rows),
+		cmocka_unit_test(test_no_replay_rows),
 		cmocka_unit_test(test_name_tables),
 	};
 

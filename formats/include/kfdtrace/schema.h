@@ -172,6 +172,13 @@ struct kfd_ioctl_desc {
 	uint8_t since_minor;		/* KFD ABI minor it appeared in (KFD only) */
 	uint8_t rocm_only;		/* ROCm DKMS kernels only (0x80..0x87) */
 	uint8_t deprecated;		/* kept for decoding, answers EPERM/EINVAL */
+	/*
+	 * The replayer never reissues it: the kernel would act on memory or
+	 * state outside the replayed objects (copies between arbitrary
+	 * address ranges or processes, checkpoint/restore of whole
+	 * processes, file I/O into buffers). Counted as not replayed.
+	 */
+	uint8_t no_replay;
 	const struct kfd_struct_desc *args;
 	const struct kfd_size_variant *variants;
 	unsigned int nvariants;
