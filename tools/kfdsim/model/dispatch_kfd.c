@@ -7,15 +7,30 @@
  */
 #include <errno.h>
 #include <linux/capability.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <kfdtrace/schema.h>
+
+#include "dispatch_kfd.h"
 #include "ksim_priv.h"
 
-#define F_CRIU		0x1	/* KFD_IOC_FLAG_CHECKPOINT_RESTORE */
-#define F_NOLOCK	0x2	/* touches no mutable state */
+#define F_CRIU		KSIM_KFD_F_CRIU
+#define F_NOLOCK	KSIM_KFD_F_NOLOCK
+
+/*
+ * The model's part of a row: its handler and how it is called. The
+ * kernel's struct size, direction and the ABI minor the ioctl appeared
+ * in are the schema row's (kfd_rows_*.c), read once into struct
+ * kfd_ioctl_row by dispatch_init().
+ */
+struct kfd_handler_row {
+	ksim_kfd_handler func;
+	uint8_t flags;
+};
 
 struct kfd_ioctl_row {
 	ksim_kfd_handler func;
@@ -23,52 +38,52 @@ struct kfd_ioctl_row {
 	uint8_t dir;		/* _IOC_READ / _IOC_WRITE of the kernel's cmd */
 	uint8_t since;		/* ABI minor that added it */
 	uint8_t flags;
+	int8_t bound;		/* 1: schema row found, -1: none, 0: no handler */
 };
 
-#define R _IOC_READ
-#define W _IOC_WRITE
-#define RW (_IOC_READ | _IOC_WRITE)
+#define NROWS		KFD_ABI_COMMAND_END
+#define NROWS_ROCM	(KFD_ABI_COMMAND_END_2 - KFD_ABI_COMMAND_START_2 + 1)
 
-static const struct kfd_ioctl_row rows[0x28] = {
-	[0x01] = { ksim_ioc_get_version, 8, R, 1, F_NOLOCK },
-	[0x02] = { ksim_ioc_create_queue, 96, RW, 1, 0 },
-	[0x03] = { ksim_ioc_destroy_queue, 8, RW, 1, 0 },
-	[0x04] = { ksim_ioc_set_memory_policy, 32, W, 1, 0 },
-	[0x05] = { ksim_ioc_get_clock_counters, 40, RW, 1, F_NOLOCK },
-	[0x06] = { ksim_ioc_get_process_apertures, 400, R, 1, 0 },
-	[0x07] = { ksim_ioc_update_queue, 24, W, 1, 0 },
-	[0x08] = { ksim_ioc_create_event, 32, RW, 1, 0 },
-	[0x09] = { ksim_ioc_destroy_event, 8, W, 1, 0 },
-	[0x0A] = { ksim_ioc_set_event, 8, W, 1, 0 },
-	[0x0B] = { ksim_ioc_reset_event, 8, W, 1, 0 },
-	[0x0C] = { ksim_ioc_wait_events, 24, RW, 1, 0 },
-	[0x0D] = { ksim_ioc_dbg_deprecated, 8, W, 1, F_NOLOCK },
-	[0x0E] = { ksim_ioc_dbg_deprecated, 8, W, 1, F_NOLOCK },
-	[0x0F] = { ksim_ioc_dbg_deprecated, 16, W, 1, F_NOLOCK },
-	[0x10] = { ksim_ioc_dbg_deprecated, 16, W, 1, F_NOLOCK },
-	[0x11] = { ksim_ioc_set_scratch_backing_va, 16, RW, 1, 0 },
-	[0x12] = { ksim_ioc_get_tile_config, 40, RW, 1, 0 },
-	[0x13] = { ksim_ioc_set_trap_handler, 24, W, 1, 0 },
-	[0x14] = { ksim_ioc_get_process_apertures_new, 16, RW, 1, 0 },
-	[0x15] = { ksim_ioc_acquire_vm, 8, W, 1, 0 },
-	[0x16] = { ksim_ioc_alloc_memory, 40, RW, 1, 0 },
-	[0x17] = { ksim_ioc_free_memory, 8, W, 1, 0 },
-	[0x18] = { ksim_ioc_map_memory, 24, RW, 1, 0 },
-	[0x19] = { ksim_ioc_unmap_memory, 24, RW, 1, 0 },
-	[0x1A] = { ksim_ioc_set_cu_mask, 16, W, 1, 0 },
-	[0x1B] = { ksim_ioc_get_queue_wave_state, 24, RW, 1, 0 },
-	[0x1C] = { ksim_ioc_get_dmabuf_info, 32, RW, 1, 0 },
-	[0x1D] = { ksim_ioc_import_dmabuf, 24, RW, 1, 0 },
-	[0x1E] = { ksim_ioc_alloc_queue_gws, 16, RW, 1, 0 },
-	[0x1F] = { ksim_ioc_smi_events, 8, RW, 3, 0 },
-	[0x20] = { ksim_ioc_svm, 24, RW, 5, 0 },
-	[0x21] = { ksim_ioc_set_xnack_mode, 4, RW, 5, 0 },
-	[0x22] = { ksim_ioc_criu_op, 56, RW, 7, F_CRIU },
-	[0x23] = { ksim_ioc_available_memory, 16, RW, 9, 0 },
-	[0x24] = { ksim_ioc_export_dmabuf, 16, RW, 12, 0 },
-	[0x25] = { ksim_ioc_runtime_enable, 16, RW, 13, 0 },
-	[0x26] = { ksim_ioc_dbg_trap, 32, RW, 13, 0 },
-	[0x27] = { ksim_ioc_create_process, 0, 0, 19, 0 },
+static const struct kfd_handler_row handlers[NROWS] = {
+	[0x01] = { ksim_ioc_get_version, F_NOLOCK },
+	[0x02] = { ksim_ioc_create_queue, 0 },
+	[0x03] = { ksim_ioc_destroy_queue, 0 },
+	[0x04] = { ksim_ioc_set_memory_policy, 0 },
+	[0x05] = { ksim_ioc_get_clock_counters, F_NOLOCK },
+	[0x06] = { ksim_ioc_get_process_apertures, 0 },
+	[0x07] = { ksim_ioc_update_queue, 0 },
+	[0x08] = { ksim_ioc_create_event, 0 },
+	[0x09] = { ksim_ioc_destroy_event, 0 },
+	[0x0A] = { ksim_ioc_set_event, 0 },
+	[0x0B] = { ksim_ioc_reset_event, 0 },
+	[0x0C] = { ksim_ioc_wait_events, 0 },
+	[0x0D] = { ksim_ioc_dbg_deprecated, F_NOLOCK },
+	[0x0E] = { ksim_ioc_dbg_deprecated, F_NOLOCK },
+	[0x0F] = { ksim_ioc_dbg_deprecated, F_NOLOCK },
+	[0x10] = { ksim_ioc_dbg_deprecated, F_NOLOCK },
+	[0x11] = { ksim_ioc_set_scratch_backing_va, 0 },
+	[0x12] = { ksim_ioc_get_tile_config, 0 },
+	[0x13] = { ksim_ioc_set_trap_handler, 0 },
+	[0x14] = { ksim_ioc_get_process_apertures_new, 0 },
+	[0x15] = { ksim_ioc_acquire_vm, 0 },
+	[0x16] = { ksim_ioc_alloc_memory, 0 },
+	[0x17] = { ksim_ioc_free_memory, 0 },
+	[0x18] = { ksim_ioc_map_memory, 0 },
+	[0x19] = { ksim_ioc_unmap_memory, 0 },
+	[0x1A] = { ksim_ioc_set_cu_mask, 0 },
+	[0x1B] = { ksim_ioc_get_queue_wave_state, 0 },
+	[0x1C] = { ksim_ioc_get_dmabuf_info, 0 },
+	[0x1D] = { ksim_ioc_import_dmabuf, 0 },
+	[0x1E] = { ksim_ioc_alloc_queue_gws, 0 },
+	[0x1F] = { ksim_ioc_smi_events, 0 },
+	[0x20] = { ksim_ioc_svm, 0 },
+	[0x21] = { ksim_ioc_set_xnack_mode, 0 },
+	[0x22] = { ksim_ioc_criu_op, F_CRIU },
+	[0x23] = { ksim_ioc_available_memory, 0 },
+	[0x24] = { ksim_ioc_export_dmabuf, 0 },
+	[0x25] = { ksim_ioc_runtime_enable, 0 },
+	[0x26] = { ksim_ioc_dbg_trap, 0 },
+	[0x27] = { ksim_ioc_create_process, 0 },
 };
 
 /*
@@ -78,10 +93,81 @@ static const struct kfd_ioctl_row rows[0x28] = {
  * not modelled and answer -EINVAL as upstream does: for the 0x82 runtime
  * enable Debian's libhsakmt then reports NOT_SUPPORTED, which ROCr accepts.
  */
-static const struct kfd_ioctl_row rows_rocm[] = {
-	[0x80 - KFD_ABI_COMMAND_START_2] = { ksim_ioc_ipc_import_handle, 48, RW, 1, 0 },
-	[0x81 - KFD_ABI_COMMAND_START_2] = { ksim_ioc_ipc_export_handle, 32, RW, 1, 0 },
+static const struct kfd_handler_row handlers_rocm[NROWS_ROCM] = {
+	[0x80 - KFD_ABI_COMMAND_START_2] = { ksim_ioc_ipc_import_handle, 0 },
+	[0x81 - KFD_ABI_COMMAND_START_2] = { ksim_ioc_ipc_export_handle, 0 },
 };
+
+static struct kfd_ioctl_row rows[NROWS];
+static struct kfd_ioctl_row rows_rocm[NROWS_ROCM];
+static pthread_once_t rows_once = PTHREAD_ONCE_INIT;
+
+/* One row: the handler, and what the schema row of @nr says of the kernel. */
+static void
+bind_row(struct kfd_ioctl_row *row, const struct kfd_handler_row *h,
+	 unsigned int nr)
+{
+	const struct kfd_ioctl_desc *d;
+
+	if (!h->func)
+		return;
+	d = kfd_schema_lookup(KFD_FILE_KFD, _IOC(_IOC_NONE, KFD_ABI_IOCTL_BASE, nr, 0));
+	if (!d) {
+		/* No struct size to copy: left out (no handler), and
+		 * ksim_kfd_row_info() tells the tests. */
+		row->bound = -1;
+		return;
+	}
+	row->func = h->func;
+	row->flags = h->flags;
+	/* The kernel copies _IOC_SIZE of its own command (CREATE_PROCESS's
+	 * is an _IO: nothing). */
+	row->size = (uint16_t)KFD_ABI_IOC_SIZE(d->request);
+	row->dir = (uint8_t)KFD_ABI_IOC_DIR(d->request);
+	row->since = d->since_minor;
+	row->bound = 1;
+}
+
+static void
+dispatch_init(void)
+{
+	unsigned int nr;
+
+	for (nr = 0; nr < NROWS; nr++)
+		bind_row(&rows[nr], &handlers[nr], nr);
+	for (nr = 0; nr < NROWS_ROCM; nr++)
+		bind_row(&rows_rocm[nr], &handlers_rocm[nr],
+			 nr + KFD_ABI_COMMAND_START_2);
+}
+
+static inline void
+dispatch_ready(void)
+{
+	pthread_once(&rows_once, dispatch_init);
+}
+
+int
+ksim_kfd_row_info(unsigned int nr, struct ksim_kfd_row_info *out)
+{
+	const struct kfd_ioctl_row *row;
+	int rocm = nr >= KFD_ABI_COMMAND_START_2;
+
+	dispatch_ready();
+	if (rocm && nr - KFD_ABI_COMMAND_START_2 < NROWS_ROCM)
+		row = &rows_rocm[nr - KFD_ABI_COMMAND_START_2];
+	else if (!rocm && nr < NROWS)
+		row = &rows[nr];
+	else
+		return 0;
+	if (row->bound <= 0)
+		return row->bound;
+	out->size = row->size;
+	out->dir = row->dir;
+	out->since = row->since;
+	out->flags = row->flags;
+	out->rocm = (uint8_t)rocm;
+	return 1;
+}
 
 /* AMDKFD_COMMAND_END of a kernel implementing ABI 1.@minor. */
 static unsigned int
@@ -94,6 +180,7 @@ command_end(unsigned int minor)
 	    (end = __atomic_load_n(&cache[minor], __ATOMIC_RELAXED)))
 		return end;
 	end = 1;
+	dispatch_ready();
 	for (unsigned int nr = 1; nr < KSIM_ARRAY_SIZE(rows); nr++)
 		if (rows[nr].func && rows[nr].since <= minor)
 			end = nr + 1;
@@ -128,6 +215,7 @@ ksim_kfd_ioctl(struct ksim_file *f, unsigned long request, void *arg)
 	uint64_t uarg = (uint64_t)(uintptr_t)arg;
 	int r;
 
+	dispatch_ready();
 	if (nr >= KFD_ABI_COMMAND_START_2 && nr <= KFD_ABI_COMMAND_END_2) {
 		/* The ROCm DKMS range: outside [START, END) upstream. */
 		if (dev->kernel != KSIM_KERNEL_ROCM ||
