@@ -6,17 +6,20 @@
  * open, fopen, pipe, socket or SCM_RIGHTS), and a close it never sees (a
  * raw close system call) leads to nothing wrong: a request of another
  * family than the device's is checked with the kernel, and the next
- * number the program is given drops the stale entry. Runs preloaded
+ * number the program is given drops the stale entry; exec starts afresh.
+ * Runs preloaded
  * (KFDSIM_PROFILE = data/refmi210.profile), libc only.
  *
- * With --loop N it only issues N GET_VERSION ioctls on one /dev/kfd fd:
- * run_fd_syscalls.sh counts its system calls under strace.
+ * With --loop N it only issues N GET_VERSION ioctls on one /dev/kfd fd
+ * (--loop-pipe N: FIONREAD on a pipe): run_fd_syscalls.sh counts its
+ * system calls under strace.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/close_range.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -26,6 +29,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -280,19 +284,66 @@ test_scm_rights(void **state)
 	close(sv[1]);
 }
 
-/* --loop N: N GET_VERSION ioctls on one fd, for run_fd_syscalls.sh. */
-static int
-loop(long n)
+/*
+ * exec: the new image's table starts empty, and a /dev/kfd fd kept across
+ * exec is not its model's (a plain file to it); its own open works.
+ */
+static void
+test_exec(void **state)
 {
-	int fd = open("/dev/kfd", O_RDWR | O_CLOEXEC);
+	char self[4096], num[16];
+	int fd = open("/dev/kfd", O_RDWR), status;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	pid_t pid;
 
-	if (fd < 0) {
-		perror("test_shim_fds: open /dev/kfd");
+	assert_true(fd >= 0 && n > 0);
+	self[n] = '\0';
+	snprintf(num, sizeof(num), "%d", fd);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		execl(self, self, "--exec-child", num, (char *)NULL);
+		_exit(127);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_int_equal(kfd_version(fd), 1);
+	close(fd);
+}
+
+static int
+exec_child(int inherited)
+{
+	int own, code = 0;
+
+	if (kfd_version(inherited) != -ENOTTY)
+		code |= 1;
+	own = open("/dev/kfd", O_RDWR);
+	if (own < 0 || own == inherited || kfd_version(own) != 1)
+		code |= 2;
+	if (kfd_version(inherited) != -ENOTTY)
+		code |= 4;
+	return code;
+}
+
+/*
+ * --loop N: N GET_VERSION ioctls on one fd; --loop-pipe N: N FIONREAD on
+ * a pipe once the device exists (not ours: nothing to look up). For
+ * run_fd_syscalls.sh.
+ */
+static int
+loop(long n, bool pipe_fd)
+{
+	int fd = open("/dev/kfd", O_RDWR | O_CLOEXEC), fds[2], avail;
+
+	if (fd < 0 || pipe(fds) < 0) {
+		perror("test_shim_fds: open /dev/kfd or pipe");
 		return 1;
 	}
 	for (long i = 0; i < n; i++)
-		if (kfd_version(fd) != 1) {
-			fprintf(stderr, "test_shim_fds: GET_VERSION failed at %ld\n", i);
+		if (pipe_fd ? ioctl(fds[0], FIONREAD, &avail) != 0 : kfd_version(fd) != 1) {
+			fprintf(stderr, "test_shim_fds: ioctl failed at %ld\n", i);
 			return 1;
 		}
 	close(fd);
@@ -309,9 +360,14 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_raw_close_reused_seen),
 		cmocka_unit_test(test_raw_close_reused_unseen),
 		cmocka_unit_test(test_scm_rights),
+		cmocka_unit_test(test_exec),
 	};
 
 	if (argc == 3 && strcmp(argv[1], "--loop") == 0)
-		return loop(atol(argv[2]));
+		return loop(atol(argv[2]), false);
+	if (argc == 3 && strcmp(argv[1], "--loop-pipe") == 0)
+		return loop(atol(argv[2]), true);
+	if (argc == 3 && strcmp(argv[1], "--exec-child") == 0)
+		return exec_child(atoi(argv[2]));
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

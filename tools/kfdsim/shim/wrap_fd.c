@@ -18,21 +18,21 @@
 #include "shim.h"
 
 /*
- * Our description of fd, or, for a model fd that came in behind our back
- * (SCM_RIGHTS, a raw dup system call), a new entry for it.
+ * A model fd that came in behind our back (SCM_RIGHTS, a raw dup system
+ * call): a new entry for it, or NULL when fd is not the model's. Costs an
+ * fstat; only asked once the device exists.
  */
 static struct ksim_ofd *
-shim_fd_lookup(int fd, bool trusted)
+shim_fd_adopt(int fd)
 {
-	struct ksim_ofd *ofd = trusted ? ksim_fd_get_trusted(fd) : ksim_fd_get(fd);
 	struct ksim_lookup res;
 	struct ksim_device *dev;
 	struct ksim_file *f;
 	struct ksim_vfs *vfs;
 	char path[64];
 
-	if (ofd || fd < 0)
-		return ofd;
+	if (fd < 0)
+		return NULL;
 	dev = ksim_state_device_if_ready();
 	if (!dev)
 		return NULL;
@@ -50,19 +50,54 @@ shim_fd_lookup(int fd, bool trusted)
 	return ksim_fd_adopt(fd, res.node, f);
 }
 
+/* Our description of fd (checked with the kernel), or an adopted one. */
+static struct ksim_ofd *
+shim_fd_lookup(int fd)
+{
+	struct ksim_ofd *ofd = ksim_fd_get(fd);
+
+	return ofd ? ofd : shim_fd_adopt(fd);
+}
+
 /*
- * Whether @request is of the family the device file answers: KFD's
+ * Whether @request is of the family a device file of @kind answers: KFD's
  * _IOR/_IOW/_IOWR('K', ...) on /dev/kfd (the console's old 'K' requests
- * carry no direction), DRM's 'd' on a render node. Anything else on an fd
- * we think is a device is the program talking to another file that now
- * has the number (we missed a close): worth a check.
+ * carry no direction), DRM's 'd' on a render node.
  */
 static bool
-request_fits(const struct ksim_ofd *ofd, unsigned long request)
+request_fits(enum kfd_file_kind kind, unsigned long request)
 {
-	if (ksim_file_kind(ofd->file) == KFD_FILE_KFD)
+	if (kind == KFD_FILE_KFD)
 		return _IOC_TYPE(request) == 'K' && _IOC_DIR(request) != _IOC_NONE;
 	return _IOC_TYPE(request) == 'd';
+}
+
+/*
+ * The device description an ioctl goes to, or NULL (the real ioctl). The
+ * table is trusted (no system call) for requests of the device's family;
+ * anything else on an fd we think is a device may be the program talking
+ * to a file that got the number after a close we missed, and is checked.
+ * Only a request of a device family is worth asking the model whether an
+ * unknown fd is its own (a tty's TCGETS is not).
+ */
+static struct ksim_ofd *
+ioctl_target(int fd, unsigned long request)
+{
+	struct ksim_ofd *ofd = ksim_fd_get_trusted(fd);
+
+	if (ofd && ofd->kind == KSIM_FD_DEVICE &&
+	    !request_fits(ksim_file_kind(ofd->file), request)) {
+		ksim_ofd_put(ofd);
+		ofd = ksim_fd_get(fd);
+	}
+	if (!ofd && (request_fits(KFD_FILE_KFD, request) ||
+		     request_fits(KFD_FILE_RENDER, request)))
+		ofd = shim_fd_adopt(fd);
+	if (ofd && ofd->kind != KSIM_FD_DEVICE) {
+		ksim_ofd_put(ofd);
+		ofd = NULL;
+	}
+	return ofd;
 }
 
 KSIM_EXPORT int
@@ -80,13 +115,8 @@ ioctl(int fd, unsigned long request, ...)
 	if (ksim_in_shim)
 		return ksim_real.ioctl(fd, request, arg);
 	ksim_in_shim++;
-	ofd = shim_fd_lookup(fd, true);
-	if (ofd && ofd->kind == KSIM_FD_DEVICE && !request_fits(ofd, request)) {
-		ksim_ofd_put(ofd);
-		ofd = shim_fd_lookup(fd, false);
-	}
-	if (!ofd || ofd->kind != KSIM_FD_DEVICE) {
-		ksim_ofd_put(ofd);
+	ofd = ioctl_target(fd, request);
+	if (!ofd) {
 		ksim_in_shim--;
 		return ksim_real.ioctl(fd, request, arg);
 	}
@@ -115,7 +145,7 @@ shim_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t offset)
 	 * and a model mapping given for another file is the costlier mistake.
 	 */
 	ksim_in_shim++;
-	ofd = shim_fd_lookup(fd, false);
+	ofd = shim_fd_lookup(fd);
 	if (!ofd || ofd->kind != KSIM_FD_DEVICE) {
 		ksim_ofd_put(ofd);
 		ksim_in_shim--;
