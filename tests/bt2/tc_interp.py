@@ -168,6 +168,8 @@ class Provider:
             return int(sv.get('value'), 0)
         if t == 'string':
             return sv.get('value')
+        if t == 'eventName':
+            return ev[1]
         if t == 'eventField':
             v = self.field(ev, sv.get('value'))
             if isinstance(v, Enum):

@@ -92,6 +92,15 @@ def main():
         if any('Queues' in k or 'QueueIds' in k or 'queue_count' in k
                for k in state):
             fails.append('a failed call changed queue state')
+        # Failed-call markers: the child's thread is marked with the failed
+        # call's name, the parent's never.
+        marks = [(k, v) for ns, k, v in prov.changes
+                 if len(k) == 5 and k[2] == 'Threads' and k[4] == 'failed' and
+                 v is not None]
+        want = [(('Processes', str(child), 'Threads', str(failed[0][2]['tid']),
+                  'failed'), 'kfd:destroy_queue')] if failed else []
+        if marks != want:
+            fails.append('failed-call markers %s, expected %s' % (marks, want))
         print('%d events, pids %d and %d, shared live handles %s, %d state '
               'changes' % (len(events), parent, child,
                            sorted(hex(h) for h in same), len(prov.changes)))

@@ -145,6 +145,32 @@ ctf_event_block(const char *meta, const char *name)
 }
 
 /* sink.ctf.fs protects member names with a leading '_'. */
+static int ctf_has_field(const char *block, const char *field);
+
+/*
+ * For a handler of every event: the first event declaration with @field
+ * (or any event for a context field or none), or NULL.
+ */
+static char *
+ctf_any_event_with(const char *meta, const char *field)
+{
+	const char *p = meta;
+
+	while ((p = strstr(p, "\nevent {")) != NULL) {
+		const char *end = strstr(p + 1, "\nevent {");
+		char *block = strndup(p + 1, end ? (size_t)(end - p - 1) : strlen(p + 1));
+
+		if (!block)
+			return NULL;
+		if (!*field || !strncmp(field, "context.", 8) ||
+		    ctf_has_field(block, field))
+			return block;
+		free(block);
+		p++;
+	}
+	return NULL;
+}
+
 static int
 ctf_has_field(const char *block, const char *field)
 {
@@ -301,7 +327,10 @@ check_names(const char *xml_path, const char *kfdtrace, const char *gen,
 		if (is_ctf) {
 			int is_ctx = !strncmp(u->field, "context.", 8);
 
-			block = ctf_event_block(metadata, u->event);
+			/* "kfd:*": every event; the fields must be in some. */
+			block = strchr(u->event, '*') ?
+				ctf_any_event_with(metadata, u->field) :
+				ctf_event_block(metadata, u->event);
 			if (!block || (u->field[0] && !is_ctx &&
 				       !ctf_has_field(block, u->field)) ||
 			    (is_ctx && !ctf_has_context(metadata, u->field))) {
