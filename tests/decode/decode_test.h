@@ -149,8 +149,59 @@ decode_json(const struct kt_record *r)
 	return sb.data;
 }
 
+/*
+ * Which schema rows got a golden line, for golden_cover.c: each golden
+ * program, run with KT_GOLDEN_ROWS=FILE, appends at exit the names of the
+ * rows whose decoding it compared with an exact line (assert_text(), or
+ * golden_covered() after another exact comparison).
+ */
+#define GOLDEN_MAX_ROWS 256
+static unsigned char golden_rows_seen[GOLDEN_MAX_ROWS];
+
+static inline void
+golden_rows_write(void)
+{
+	const char *path = getenv("KT_GOLDEN_ROWS");
+	const struct kfd_ioctl_desc *rows;
+	unsigned int n, i;
+	FILE *f;
+
+	if (!path || !(f = fopen(path, "a")))
+		return;
+	rows = kfd_schema_rows(&n);
+	for (i = 0; i < n && i < GOLDEN_MAX_ROWS; i++)
+		if (golden_rows_seen[i])
+			fprintf(f, "%s %s\n", kfd_file_kind_name(rows[i].file_kind),
+				rows[i].name);
+	fclose(f);
+}
+
+/* golden_covered() - note that @r's row has had its golden line checked. */
+static inline void
+golden_covered(const struct kt_record *r)
+{
+	static int registered;
+	const struct kfd_ioctl_desc *d, *rows;
+	unsigned int n;
+
+	if (r->type != KT_REC_IOCTL)
+		return;
+	d = kfd_schema_lookup(r->u.ioctl.file_kind, r->u.ioctl.request);
+	if (!d)
+		return;
+	rows = kfd_schema_rows(&n);
+	assert_true((unsigned int)(d - rows) < GOLDEN_MAX_ROWS);
+	golden_rows_seen[d - rows] = 1;
+	if (!registered) {
+		registered = 1;
+		atexit(golden_rows_write);
+	}
+}
+
 /* Compare a record's text line with PFX followed by @expected. */
-#define assert_text(rec, expected) \
-	assert_string_equal(decode_text(rec), PFX expected)
+#define assert_text(rec, expected) do {					\
+		assert_string_equal(decode_text(rec), PFX expected);	\
+		golden_covered(rec);					\
+	} while (0)
 
 #endif /* KFDTRACE_DECODE_TEST_H */
