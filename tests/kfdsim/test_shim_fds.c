@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/close_range.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -284,6 +285,58 @@ test_scm_rights(void **state)
 	close(sv[1]);
 }
 
+struct race {
+	int a, b;
+	_Atomic int stop;
+	const char *bad;
+};
+
+static void *
+race_reader(void *arg)
+{
+	struct race *r = arg;
+
+	while (!r->stop) {
+		int vb = kfd_version(r->b);
+
+		if (kfd_version(r->a) != 1)
+			r->bad = "the fd nobody touches";
+		if (vb != 1 && vb != -ENOTTY)
+			r->bad = "the fd dup2'ed over";
+	}
+	return NULL;
+}
+
+/*
+ * Lookups without the lock, against dup2 over the fd from another thread:
+ * every answer is the device's or /dev/null's, and the untouched fd
+ * always answers (run it under ThreadSanitizer too).
+ */
+static void
+test_lookup_race(void **state)
+{
+	struct race r = { .a = open_kfd() };
+	int null = open("/dev/null", O_RDONLY);
+	pthread_t t[3];
+
+	r.b = dup2(r.a, 730);
+	assert_int_equal(r.b, 730);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(pthread_create(&t[i], NULL, race_reader, &r), 0);
+	for (int i = 0; i < 3000; i++) {
+		assert_int_equal(dup2(null, r.b), r.b);
+		assert_int_equal(dup2(r.a, r.b), r.b);
+	}
+	r.stop = 1;
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(pthread_join(t[i], NULL), 0);
+	if (r.bad)
+		fail_msg("a wrong answer on %s", r.bad);
+	close(r.b);
+	close(r.a);
+	close(null);
+}
+
 /*
  * exec: the new image's table starts empty, and a /dev/kfd fd kept across
  * exec is not its model's (a plain file to it); its own open works.
@@ -361,6 +414,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_raw_close_reused_unseen),
 		cmocka_unit_test(test_scm_rights),
 		cmocka_unit_test(test_exec),
+		cmocka_unit_test(test_lookup_race),
 	};
 
 	if (argc == 3 && strcmp(argv[1], "--loop") == 0)

@@ -7,9 +7,13 @@
  * Entries point at an open file description shared between dup'ed fds, like
  * the kernel's struct file: the model file is closed when the last fd goes.
  *
- * Lookups from close() run for every fd a process closes, so the table is a
- * two-level array whose slots are read without the lock; the lock only
- * serialises changes and reference counts.
+ * Lookups from close() run for every fd a process closes, and from ioctl
+ * for every ioctl, so the table is a two-level array whose slots are read
+ * without the lock; the lock only serialises changes. A lookup takes its
+ * reference with a compare-and-swap that never revives a count at zero,
+ * then checks the slot still holds the description: descriptions are
+ * never given back to malloc but kept for reuse (fd_free), so the
+ * counter it touches is always an ofd's, whatever became of it.
  *
  * The table is kept true by the events that change what an fd number
  * means, not by asking the kernel at every use: close, dup/dup2/dup3,
@@ -24,6 +28,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -40,6 +45,7 @@ struct fd_chunk {
 
 static struct fd_chunk *_Atomic fd_chunks[FD_CHUNKS];
 static pthread_mutex_t fd_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct ksim_ofd *fd_free;	/* released descriptions, under fd_lock */
 static pthread_once_t fd_atfork_once = PTHREAD_ONCE_INIT;
 
 /*
@@ -108,27 +114,36 @@ static struct ksim_ofd *
 ofd_new(enum ksim_fdkind kind, struct ksim_vnode *node, struct ksim_file *file,
 	const struct stat *st)
 {
-	struct ksim_ofd *ofd = calloc(1, sizeof(*ofd));
+	struct ksim_ofd *ofd;
 
+	pthread_mutex_lock(&fd_lock);
+	ofd = fd_free;
+	if (ofd)
+		fd_free = ofd->free_next;
+	pthread_mutex_unlock(&fd_lock);
+	if (!ofd)
+		ofd = calloc(1, sizeof(*ofd));
 	if (!ofd)
 		return NULL;
-	ofd->refs = 1;
+	/* a lookup may still try it: the count goes up last */
 	ofd->kind = kind;
 	ofd->node = node;
 	ofd->file = file;
 	ofd->backing_dev = st->st_dev;
 	ofd->backing_ino = st->st_ino;
+	atomic_store_explicit(&ofd->refs, 1, memory_order_release);
 	return ofd;
 }
 
 static void
 ofd_release_locked(struct ksim_ofd *ofd, struct ksim_file **close_file)
 {
-	if (--ofd->refs > 0)
+	if (atomic_fetch_sub_explicit(&ofd->refs, 1, memory_order_acq_rel) > 1)
 		return;
 	if (ofd->kind == KSIM_FD_DEVICE)
 		*close_file = ofd->file;
-	free(ofd);
+	ofd->free_next = fd_free;
+	fd_free = ofd;
 }
 
 static void
@@ -185,18 +200,33 @@ ofd_matches(const struct ksim_ofd *ofd, int fd)
 static struct ksim_ofd *
 fd_get_entry(int fd)
 {
-	struct ksim_ofd *_Atomic *slot;
+	struct ksim_ofd *_Atomic *slot = fd_slot(fd, false);
 	struct ksim_ofd *ofd;
+	int refs;
 
-	if (!ksim_fd_maybe_ours(fd))
+	if (!slot)
 		return NULL;
-	pthread_mutex_lock(&fd_lock);
-	slot = fd_slot(fd, false);
-	ofd = slot ? *slot : NULL;
-	if (ofd)
-		ofd->refs++;
-	pthread_mutex_unlock(&fd_lock);
-	return ofd;
+	for (;;) {
+		ofd = atomic_load_explicit(slot, memory_order_acquire);
+		if (!ofd)
+			return NULL;
+		refs = atomic_load_explicit(&ofd->refs, memory_order_relaxed);
+		do {
+			if (refs <= 0)
+				break;	/* being released: look again */
+		} while (!atomic_compare_exchange_weak_explicit(&ofd->refs, &refs, refs + 1,
+							       memory_order_acquire,
+							       memory_order_relaxed));
+		if (refs <= 0) {
+			if (atomic_load_explicit(slot, memory_order_acquire) == ofd)
+				return NULL;	/* released while still in its slot */
+			continue;
+		}
+		if (atomic_load_explicit(slot, memory_order_acquire) == ofd)
+			return ofd;
+		/* reused for another fd meanwhile */
+		ksim_ofd_put(ofd);
+	}
 }
 
 /* fd no longer refers to @ofd (referenced by the caller): drop both. */
@@ -212,7 +242,7 @@ fd_drop_stale(int fd, struct ksim_ofd *ofd)
 	if (slot && *slot == ofd) {
 		/* the slot's reference; ours keeps it alive */
 		*slot = NULL;
-		ofd->refs--;
+		atomic_fetch_sub(&ofd->refs, 1);
 	}
 	ofd_release_locked(ofd, &close_file);
 	pthread_mutex_unlock(&fd_lock);
@@ -286,9 +316,17 @@ void
 ksim_ofd_put(struct ksim_ofd *ofd)
 {
 	struct ksim_file *close_file = NULL;
+	int refs;
 
 	if (!ofd)
 		return;
+	/* not the last reference: no lock */
+	refs = atomic_load_explicit(&ofd->refs, memory_order_relaxed);
+	while (refs > 1)
+		if (atomic_compare_exchange_weak_explicit(&ofd->refs, &refs, refs - 1,
+							  memory_order_release,
+							  memory_order_relaxed))
+			return;
 	pthread_mutex_lock(&fd_lock);
 	ofd_release_locked(ofd, &close_file);
 	pthread_mutex_unlock(&fd_lock);
@@ -328,7 +366,7 @@ ksim_fd_adopt(int fd, struct ksim_vnode *node, struct ksim_file *file)
 	pthread_mutex_lock(&fd_lock);
 	ofd = fd_find_file_locked(file);
 	if (ofd) {
-		ofd->refs++;
+		atomic_fetch_add(&ofd->refs, 1);
 	} else {
 		ofd = ofd_new(KSIM_FD_DEVICE, node, file, &st);
 		if (!ofd) {
@@ -345,7 +383,7 @@ ksim_fd_adopt(int fd, struct ksim_vnode *node, struct ksim_file *file)
 	}
 	old = *slot;
 	*slot = ofd;
-	ofd->refs++;	/* the caller's reference */
+	atomic_fetch_add(&ofd->refs, 1);	/* the caller's reference */
 	if (old)
 		ofd_release_locked(old, &close_file);
 	pthread_mutex_unlock(&fd_lock);
@@ -370,7 +408,7 @@ ksim_fd_dup(int oldfd, int newfd)
 	if (nslot) {
 		old = *nslot;
 		if (ofd)
-			ofd->refs++;
+			atomic_fetch_add(&ofd->refs, 1);
 		*nslot = ofd;
 		if (old)
 			ofd_release_locked(old, &close_file);

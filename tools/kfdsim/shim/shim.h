@@ -299,7 +299,8 @@ struct ksim_file;
 
 /* One open file description: shared by dup'ed fds. */
 struct ksim_ofd {
-	int refs;
+	_Atomic int refs;		/* slots and lookups; see fdtab.c */
+	struct ksim_ofd *free_next;	/* on the free list, once released */
 	enum ksim_fdkind kind;
 	struct ksim_vnode *node;
 	struct ksim_file *file;		/* model file (KSIM_FD_DEVICE) */
