@@ -142,8 +142,10 @@ struct rp_stream {
 		size_t n, cap;
 	} holds[RP_MAX_SWAP_HELD];
 	size_t nholds;
-	struct kt_record **outq;	/* returned before reading on (owned) */
+	struct kt_record **outq;	/* looked at before reading on (owned) */
 	size_t outhead, outn, outcap;
+	uint64_t released[RP_MAX_SWAP_HELD];	/* creations let go */
+	size_t nreleased;
 	struct kt_record *swap_owned;	/* returned last; freed next call */
 };
 
@@ -157,6 +159,12 @@ int rp_stream_open(struct rp_stream *s, const char *path, uint64_t first);
 int rp_stream_next(struct rp_stream *s, const struct kt_record **rec);
 /* Reuses to put right (the model's swaps, sorted by c; kept, not copied). */
 void rp_stream_swaps(struct rp_stream *s, const struct rp_swap *v, size_t n);
+/*
+ * rp_stream_held_exit() - the earliest capture exit time among the records
+ * a swap holds back (UINT64_MAX: none): they are still to come, so a tree
+ * replay's published frontier must not pass them.
+ */
+uint64_t rp_stream_held_exit(const struct rp_stream *s);
 void rp_stream_close(struct rp_stream *s);
 
 /* ------------------------------------------------------------------ */
@@ -715,6 +723,9 @@ struct rp_ofd {
 };
 
 struct rp_run {
+	/* The earliest exit among the records the stream holds back, set
+	 * before each rp_tree_gate() (UINT64_MAX: none). */
+	uint64_t held_exit;
 	struct kfd_replay *r;
 	const struct kfd_replay_opts *o;
 	FILE *out;

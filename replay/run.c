@@ -498,8 +498,10 @@ run_once(struct rp_run *st, const char *record_path)
 				continue;
 			if (st->o->timing == KFD_REPLAY_TIMING_ORIGINAL)
 				rp_sleep_ns(rp_time_due(st, rec));
-			if (st->r->tree)
+			if (st->r->tree) {
+				st->held_exit = rp_stream_held_exit(&s);
 				rp_tree_gate(st, rec);
+			}
 			rp_run_record(st, rec);
 		}
 	/* Waits nothing released: their last chance, then compared. */

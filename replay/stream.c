@@ -248,6 +248,22 @@ rp_stream_swaps(struct rp_stream *s, const struct rp_swap *v, size_t n)
 	s->nswaps = n;
 }
 
+uint64_t
+rp_stream_held_exit(const struct rp_stream *s)
+{
+	uint64_t min = UINT64_MAX;
+	size_t i, k;
+
+	for (i = 0; i < s->nholds; i++)
+		for (k = 0; k < s->holds[i].n; k++)
+			if (rp_rec_exit(s->holds[i].recs[k]) < min)
+				min = rp_rec_exit(s->holds[i].recs[k]);
+	for (i = s->outhead; i < s->outn; i++)
+		if (rp_rec_exit(s->outq[i]) < min)
+			min = rp_rec_exit(s->outq[i]);
+	return min;
+}
+
 /* The swap whose creation is @seq, or NULL. */
 static const struct rp_swap *
 swap_of(const struct rp_stream *s, uint64_t seq)
@@ -282,36 +298,85 @@ recs_push(struct kt_record ***v, size_t *n, size_t *cap, struct kt_record *rec)
 	return 0;
 }
 
-/* Move hold @i's records to the output queue, in order, and drop it. */
+/*
+ * Put hold @i's records back in front of the input, in order, and drop
+ * the hold: they are looked at again as if they came from the trace, so
+ * that one of them can start a hold of its own or be the end another
+ * waits for.
+ */
 static int
 hold_release(struct rp_stream *s, size_t i)
 {
 	struct rp_swap_hold *h = &s->holds[i];
-	size_t k;
-	int ret = 0;
+	size_t left = s->outn - s->outhead, k;
 
+	if (s->outcap < left + h->n) {
+		size_t cap = (left + h->n) * 2;
+		struct kt_record **nq = malloc(cap * sizeof(*nq));
+
+		if (!nq)
+			return -ENOMEM;
+		memcpy(nq + h->n, s->outq + s->outhead, left * sizeof(*nq));
+		free(s->outq);
+		s->outq = nq;
+		s->outcap = cap;
+	} else {
+		memmove(s->outq + h->n, s->outq + s->outhead,
+			left * sizeof(*s->outq));
+	}
 	for (k = 0; k < h->n; k++)
-		if (!ret)
-			ret = recs_push(&s->outq, &s->outn, &s->outcap,
-					h->recs[k]);
-		else
-			free(h->recs[k]);
+		s->outq[k] = h->recs[k];
+	/* Its creation goes now: not to be held again when looked at. */
+	if (s->nreleased < RP_MAX_SWAP_HELD)
+		s->released[s->nreleased++] = h->recs[0]->seq;
+	s->outhead = 0;
+	s->outn = left + h->n;
 	free(h->recs);
 	memmove(h, h + 1, (s->nholds - i - 1) * sizeof(*h));
 	s->nholds--;
-	return ret;
+	return 0;
 }
 
-/* The next queued record, if any (returned owned, freed next call). */
+/* The next record to look at: one put back, owned (*@own set), else the
+ * trace's. Return: as stream_next(). */
 static int
-outq_pop(struct rp_stream *s, const struct kt_record **rec)
+input_next(struct rp_stream *s, const struct kt_record **r,
+	   struct kt_record **own)
 {
-	if (s->outhead == s->outn)
-		return 0;
-	*rec = s->swap_owned = s->outq[s->outhead++];
-	if (s->outhead == s->outn)
-		s->outhead = s->outn = 0;
-	return 1;
+	*own = NULL;
+	if (s->outhead < s->outn) {
+		*r = *own = s->outq[s->outhead++];
+		if (s->outhead == s->outn)
+			s->outhead = s->outn = 0;
+		return 1;
+	}
+	return stream_next(s, r);
+}
+
+/* Whether @seq is a creation a hold let go (and forget it). */
+static int
+was_released(struct rp_stream *s, uint64_t seq)
+{
+	for (size_t i = 0; i < s->nreleased; i++)
+		if (s->released[i] == seq) {
+			s->released[i] = s->released[--s->nreleased];
+			return 1;
+		}
+	return 0;
+}
+
+/* Hold @r (@own: already a copy) in @h. Return: 0, or -ENOMEM. */
+static int
+hold_add(struct rp_swap_hold *h, const struct kt_record *r,
+	 struct kt_record *own)
+{
+	struct kt_record *c = own ? own : kt_record_clone(r);
+
+	if (!c || recs_push(&h->recs, &h->n, &h->cap, c)) {
+		free(c);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 int
@@ -319,23 +384,20 @@ rp_stream_next(struct rp_stream *s, const struct kt_record **rec)
 {
 	const struct kt_record *r;
 	const struct rp_swap *sw;
+	struct kt_record *own;
 	size_t i;
 	int ret;
 
 	free(s->swap_owned);
 	s->swap_owned = NULL;
-	if (outq_pop(s, rec))
-		return 1;
 	for (;;) {
-		struct kt_record *c;
-
-		ret = stream_next(s, &r);
+		ret = input_next(s, &r, &own);
 		if (ret <= 0) {
 			/* Ends that never came: the creations go as they are. */
 			if (ret == 0 && s->nholds) {
 				if (hold_release(s, 0))
 					return -ENOMEM;
-				return outq_pop(s, rec);
+				continue;
 			}
 			return ret;
 		}
@@ -345,29 +407,27 @@ rp_stream_next(struct rp_stream *s, const struct kt_record **rec)
 			    s->holds[i].after != r->seq)
 				break;
 		if (i < s->nholds) {
-			struct rp_swap_hold *h = &s->holds[i];
-
-			c = kt_record_clone(r);
-			if (!c || recs_push(&h->recs, &h->n, &h->cap, c)) {
-				free(c);
+			if (hold_add(&s->holds[i], r, own))
 				return -ENOMEM;
-			}
 			continue;
 		}
-		if (s->nswaps && s->nholds < RP_MAX_SWAP_HELD &&
-		    (sw = swap_of(s, r->seq))) {
+		if (own && was_released(s, r->seq))
+			sw = NULL;
+		else if (s->nswaps && s->nholds < RP_MAX_SWAP_HELD)
+			sw = swap_of(s, r->seq);
+		else
+			sw = NULL;
+		if (sw) {
 			struct rp_swap_hold *h = &s->holds[s->nholds];
 
-			c = kt_record_clone(r);
 			memset(h, 0, sizeof(*h));
-			if (c && !recs_push(&h->recs, &h->n, &h->cap, c)) {
+			if (!hold_add(h, r, own)) {
 				h->after = sw->e;
 				h->tid = r->tid;
 				s->nholds++;
 				continue;
 			}
-			free(c);
-			free(h->recs);
+			return -ENOMEM;
 		}
 		/* The end a hold waits for: then the held records. */
 		for (i = 0; i < s->nholds; i++)
@@ -376,6 +436,7 @@ rp_stream_next(struct rp_stream *s, const struct kt_record **rec)
 					return -ENOMEM;
 				break;
 			}
+		s->swap_owned = own;
 		*rec = r;
 		return 1;
 	}

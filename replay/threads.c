@@ -595,6 +595,7 @@ rp_threads_run(struct rp_run *st, struct rp_stream *s)
 					break;
 				ahead_note(&mt, ahead);
 			}
+			st->held_exit = rp_stream_held_exit(s);
 			rp_tree_gate(st, rec);
 		}
 		if (!(c = kt_record_clone(rec))) {

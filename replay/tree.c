@@ -214,7 +214,10 @@ rp_tree_gate(struct rp_run *st, const struct kt_record *rec)
 				  5000) * 1000000ull, t0 = 0;
 	unsigned int i;
 
-	/* With --threads, what its workers have not done yet counts too. */
+	/* With --threads, what its workers have not done yet counts too;
+	 * so do the records a swap holds back (stream.c). */
+	if (st->held_exit < exit_ts)
+		exit_ts = st->held_exit;
 	rp_tree_publish(st, st->mt ? rp_mt_frontier(st, exit_ts) : exit_ts);
 	for (i = 0; i < t->n; i++) {
 		struct rp_tree_slot *sl = &t->shm->slot[i];

@@ -379,8 +379,14 @@ classify(unsigned int role, uint64_t cap)
 		return RP_V_IGNORE;
 	case KFD_ROLE_FD:
 		return RP_V_FD;
-	case KFD_ROLE_MMAP_OFFSET:
 	case KFD_ROLE_DOORBELL_OFFSET:
+		/*
+		 * The kernel picks a queue's doorbell from the device's free
+		 * ones (an SDMA queue's from the engine and slot it got), so
+		 * another process's queues change it: learned, like an id.
+		 */
+		return RP_V_LEARN;
+	case KFD_ROLE_MMAP_OFFSET:
 		return (cap >> KFD_ABI_MMAP_GPU_ID_SHIFT) ? RP_V_XLATE : RP_V_LEARN;
 	case KFD_ROLE_GPU_ID:
 	case KFD_ROLE_CPU_ADDR:
