@@ -21,7 +21,7 @@ packages=(
 	# HIP 5.2.3: tests/hip builds programs of ours with hipcc (clang 15)
 	hipcc libamdhip64-dev
 	# tools the tests use
-	zstd kmod libxml2-utils chromium strace
+	zstd kmod libxml2-utils chromium zlib1g-dev strace
 	# the Perfetto protobuf export (protobuf-c) and its test (protoc --decode)
 	libprotobuf-c-dev protobuf-c-compiler protobuf-compiler
 	# CI hardening runs (scripts/ci-*.sh)

@@ -20,7 +20,7 @@ static const struct kfdtrace_cmd commands[] = {
 	  kfdtrace_cmd_dump, kfdtrace_help_dump },
 	{ "stats", "per-ioctl counts, errors, latencies, memory and leaks",
 	  kfdtrace_cmd_stats, kfdtrace_help_stats },
-	{ "report", "write a self-contained HTML report of a trace", kfdtrace_cmd_report, kfdtrace_help_report },
+	{ "report", "write a self-contained HTML report of a trace or a run", kfdtrace_cmd_report, kfdtrace_help_report },
 	{ "diff", "align two traces and show where they diverge", kfdtrace_cmd_diff, kfdtrace_help_diff },
 	{ "record", "run a program and record its KFD requests", kfdtrace_cmd_record, kfdtrace_help_record },
 	{ "sim", "run a program on a simulated GPU machine", kfdtrace_cmd_sim, kfdtrace_help_sim },
