@@ -748,8 +748,10 @@ kfd_emit_c(const char *in, const char *out_path, struct kfd_emit_result *res,
 	e.req_used = calloc(nrows, 1);
 	if (!e.rows || !e.rows->plans || !e.req_used) {
 		free(e.req_used);
-		snprintf(e.err, e.errlen, "out of memory");
-		return -ENOMEM;
+		/* A row or field the replayer needs is not in the schema. */
+		snprintf(e.err, e.errlen, "%s",
+			 rp_rows_error() ? rp_rows_error() : "out of memory");
+		return rp_rows_error() ? -EINVAL : -ENOMEM;
 	}
 	r = rp_model_build(&e.m, in, e.err, e.errlen);
 	if (r < 0) {

@@ -335,17 +335,16 @@ oom:
 	return -1;
 }
 
-static int
-cmp_u64(const void *a, const void *b)
+int
+rm_cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
 	return x < y ? -1 : x > y;
 }
 
-/* Most called first; ties by name, so the order is stable. */
-static int
-cmp_kind(const void *a, const void *b)
+int
+rm_cmp_kind(const void *a, const void *b)
 {
 	const struct rm_kind *x = a, *y = b;
 
@@ -381,9 +380,9 @@ finish(struct report_model *m)
 	for (i = 0; i < m->nkinds; i++)
 		if (m->kinds[i].nlat > 1)
 			qsort(m->kinds[i].lat, m->kinds[i].nlat,
-			      sizeof(uint64_t), cmp_u64);
+			      sizeof(uint64_t), rm_cmp_u64);
 	if (m->nkinds > 1)
-		qsort(m->kinds, m->nkinds, sizeof(*m->kinds), cmp_kind);
+		qsort(m->kinds, m->nkinds, sizeof(*m->kinds), rm_cmp_kind);
 	if (m->nseries > 1)
 		qsort(m->series, m->nseries, sizeof(*m->series), cmp_series);
 	m->view_t0 = m->t_first;

@@ -133,6 +133,11 @@ int report_model_build(struct report_model *m, struct kt_reader *r,
 /* report_model_release() - free everything the model holds. */
 void report_model_release(struct report_model *m);
 
+/* qsort() orders shared by a process's model and a run's: latencies
+ * ascending; ioctl kinds most called first, ties by name (stable). */
+int rm_cmp_u64(const void *a, const void *b);
+int rm_cmp_kind(const void *a, const void *b);
+
 /* rm_lat_bin_lo() - the lower edge of histogram bin @i, in ns. */
 double rm_lat_bin_lo(unsigned int i);
 

@@ -8,24 +8,6 @@
 
 #include "report_run.h"
 
-static int
-cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static int
-cmp_kind(const void *a, const void *b)
-{
-	const struct rm_kind *x = a, *y = b;
-
-	if (x->count != y->count)
-		return x->count > y->count ? -1 : 1;
-	return strcmp(x->name, y->name);
-}
-
 /* Add one process's calls of kind @k to the run's. */
 static int
 merge_kind(struct report_run *rr, const struct rm_kind *k)
@@ -114,9 +96,9 @@ report_run_build(struct report_run *rr, struct cli_run *run, size_t window)
 	for (k = 0; k < rr->nkinds; k++)
 		if (rr->kinds[k].nlat > 1)
 			qsort(rr->kinds[k].lat, rr->kinds[k].nlat,
-			      sizeof(uint64_t), cmp_u64);
+			      sizeof(uint64_t), rm_cmp_u64);
 	if (rr->nkinds > 1)
-		qsort(rr->kinds, rr->nkinds, sizeof(*rr->kinds), cmp_kind);
+		qsort(rr->kinds, rr->nkinds, sizeof(*rr->kinds), rm_cmp_kind);
 	return 0;
 }
 
