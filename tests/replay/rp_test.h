@@ -57,6 +57,19 @@ expect_out(const char *needle)
 	}
 }
 
+/*
+ * expect_ok() - fail unless @status, the last command's exit status, is 0;
+ * its output goes to stderr first, so a failure in CI shows why.
+ */
+static inline void
+expect_ok(int status)
+{
+	if (status != 0) {
+		fputs(out, stderr);
+		fail_msg("exit status %d, expected 0; output above", status);
+	}
+}
+
 /* rp_make_dir() - make the scratch directory /tmp/kfdtrace-@name-XXXXXX. */
 static inline int
 rp_make_dir(const char *name)

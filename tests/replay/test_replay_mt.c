@@ -121,10 +121,10 @@ replay_clean(const char *file, const char *sim, const char *map, int threads)
 	char want[96];
 
 	if (map)
-		assert_int_equal(RUN(kfdtrace, "replay", sim, mode, "--gpu-map",
-				     map, tmp(file)), 0);
+		expect_ok(RUN(kfdtrace, "replay", sim, mode, "--gpu-map", map,
+			      tmp(file)));
 	else
-		assert_int_equal(RUN(kfdtrace, "replay", sim, mode, tmp(file)), 0);
+		expect_ok(RUN(kfdtrace, "replay", sim, mode, tmp(file)));
 	expect_out("result:      match (strict)");
 	assert_null(strstr(out, "divergence"));
 	assert_null(strstr(out, "order: #"));
