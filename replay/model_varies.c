@@ -60,7 +60,7 @@ rp_model_varies(struct rp_model *m, const struct kt_record *rec,
 		return;
 	s->seq = rec->seq;
 	s->ts = rec->ts;
-	s->exit = rec->u.ioctl.t_exit > rec->ts ? rec->u.ioctl.t_exit : rec->ts;
+	s->exit = kt_record_end(rec);
 }
 
 static int

@@ -51,13 +51,21 @@ echo "$run_line" | grep -q "ioctls: $total, failed: $failed\$" ||
 test "$(grep -c '^== process big-run-app\[' "$tmp/stats")" -eq 2 ||
 	fail "stats: two process sections"
 
-"$kfdtrace" dump --order time "$dir" > "$tmp/dump"
+"$kfdtrace" dump --order time "$dir" > "$tmp/dump" 2> "$tmp/dump.err"
 records=$("$kfdtrace" info --json "$dir" | python3 -c \
 	'import json,sys; print(json.load(sys.stdin)["run"]["records"])')
 test "$(wc -l < "$tmp/dump")" -eq "$records" ||
 	fail "dump: $(wc -l < "$tmp/dump") lines for $records records"
-awk '{ t = substr($3, 2) + 0; if (t < last) bad++; last = t }
-     END { exit bad > 0 }' "$tmp/dump" || fail "dump --order time: time went back"
+# A record can be late by any time (a thread preempted in a call): dump
+# holds each for 2 s of later calls, and says how many it could not place.
+# Every step back in time must be one it said.
+back=$(awk '{ t = substr($3, 2) + 0; if (t < last) bad++; last = t }
+	END { print bad + 0 }' "$tmp/dump")
+said=$(sed -n 's/.*warning: \([0-9]*\) records came more than.*/\1/p' \
+	"$tmp/dump.err")
+test "$back" -eq "${said:-0}" ||
+	fail "dump --order time: time went back $back times, ${said:-0} said"
+test "$back" -lt 100 || fail "dump --order time: time went back $back times"
 test "$(cut -d' ' -f1 "$tmp/dump" | sort -u | wc -l)" -eq 2 ||
 	fail "dump: lines of two pids"
 

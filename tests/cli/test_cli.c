@@ -557,6 +557,73 @@ test_dump_selections(void **state)
 	tc_run_free(&res);
 }
 
+/*
+ * A trace where thread 200's one call lasts @late_ns while thread 100
+ * makes ten calls, each a tenth as long: 200's record is appended last
+ * but entered first.
+ */
+static void
+write_late(const char *path, uint64_t late_ns)
+{
+	struct kfd_abi_get_version_args ver = { 1, 14 };
+	struct gen g;
+	uint64_t t0;
+	int i;
+
+	assert_int_equal(gen_open(&g, path, 1000000000), 0);
+	t0 = g.ts;
+	g.ts += 1000;
+	for (i = 0; i < 10; i++)
+		assert_int_equal(gen_ioctl(&g, KFD_ABI_IOC_GET_VERSION, NULL,
+					   &ver, sizeof(ver), 0, 0,
+					   late_ns / 10, NULL, 0), 0);
+	g.tid = 200;
+	g.ts = t0;
+	assert_int_equal(gen_ioctl(&g, KFD_ABI_IOC_GET_VERSION, NULL, &ver,
+				   sizeof(ver), 0, 0, late_ns, NULL, 0), 0);
+	assert_int_equal(kt_writer_close(g.w), 0);
+}
+
+/*
+ * --order time holds a record for its window and for 2 s of later calls:
+ * a call a second long is put in place even with a window of one record;
+ * one three seconds long comes out of order, and the warning says so.
+ */
+static void
+test_dump_order_time_lag(void **state)
+{
+	struct tc_run res;
+
+	(void)state;
+	write_late(tmp_path("late1.kft"), 1000000000);
+	RUN(&res, "dump", tmp_path("late1.kft"), "--order", "time",
+	    "--window", "1");
+	assert_int_equal(res.status, 0);
+	assert_false(times_go_back(res.out));
+	assert_true(strstr(res.out, "[200] ") < strstr(res.out, "[100] "));
+	assert_null(strstr(res.err, "time order"));
+	tc_run_free(&res);
+	write_late(tmp_path("late3.kft"), 3000000000);
+	RUN(&res, "dump", tmp_path("late3.kft"), "--order", "time",
+	    "--window", "1");
+	assert_int_equal(res.status, 0);
+	assert_true(times_go_back(res.out));
+	assert_non_null(strstr(res.err, "kfdtrace dump: warning: 1 records "
+				"came more than 1 records and 2 s late and "
+				"were printed out of time order (raise "
+				"--window)"));
+	tc_run_free(&res);
+	/* The same from a run (a directory): its merge counts too. */
+	assert_int_equal(mkdir(tmp_path("late"), 0755), 0);
+	assert_int_equal(rename(tmp_path("late3.kft"),
+				tmp_path("late/late3.kfdtrace")), 0);
+	RUN(&res, "dump", tmp_path("late"), "--order", "time", "--window", "1");
+	assert_int_equal(res.status, 0);
+	assert_true(times_go_back(res.out));
+	assert_non_null(strstr(res.err, "1 records came more than 1 records"));
+	tc_run_free(&res);
+}
+
 static void
 test_dump_json(void **state)
 {
@@ -983,6 +1050,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_dump_text),
 		cmocka_unit_test(test_dump_json),
 		cmocka_unit_test(test_dump_selections),
+		cmocka_unit_test(test_dump_order_time_lag),
 		cmocka_unit_test(test_dump_range_filter),
 		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_truncated),

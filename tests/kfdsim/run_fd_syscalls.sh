@@ -10,12 +10,18 @@ command -v strace >/dev/null || { echo "strace is not installed (scripts/setup.s
 out=$(mktemp -d /tmp/kfdsim-fdsys-XXXXXX)
 trap 'rm -rf "$out"' EXIT
 
+# LeakSanitizer cannot run under ptrace: in a sanitizer build the counted
+# programs keep AddressSanitizer's checks but not its leak check at exit.
+asan="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+
 # count CHECK N SET [MODE]: calls of SET (strace -e trace=...) for N
 # ioctls of test_shim_fds MODE (--loop: GET_VERSION on /dev/kfd)
 count() {
 	strace -f -qq -c -o "$out/c" -e trace="$3" -E LD_PRELOAD="$lib" \
 		-E KFDSIM_PROFILE="$profile" -E KFDSIM_FD_CHECK="$1" \
-		"$prog" "${4:---loop}" "$2" >/dev/null
+		-E ASAN_OPTIONS="$asan" \
+		"$prog" "${4:---loop}" "$2" >/dev/null ||
+		{ echo "FAIL: $prog ${4:---loop} $2 under strace: exit $?" >&2; return 1; }
 	awk '$NF == "total" { print $4 }' "$out/c"
 }
 

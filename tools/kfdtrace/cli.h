@@ -143,6 +143,13 @@ int cli_parse_u64(const char *s, uint64_t *out);
  * by default): a record can be 16 MiB, so 65,536 of them would be 1 TiB.
  * Past the budget the smallest held records are released early, in
  * order, with one warning on stderr (counted in @early).
+ *
+ * In time order (@by_time) nothing is known to be next, and a record is
+ * late by time, not by count: a call appended at its exit can have entered
+ * long before (a preempted thread, a slow free). So a record also waits
+ * until the file has reached CLI_REORDER_LAG_NS past its time (the latest
+ * end of a call read so far, @end_max): the window then bounds only how
+ * few records are held, the byte budget how many.
  */
 struct cli_held {
 	struct kt_record *rec;	/* a copy (kt_record_clone_after()) */
@@ -161,6 +168,7 @@ struct cli_reorder {
 	int by_time;		/* order by timestamp instead (set after init;
 				 * @next then is the last time emitted) */
 	uint64_t early;		/* released early for the byte budget */
+	uint64_t end_max;	/* by time: the latest end read so far */
 	int (*emit)(void *ctx, const struct kt_record *rec);
 	void *ctx;
 };
@@ -168,6 +176,8 @@ struct cli_reorder {
 #define CLI_REORDER_WINDOW 65536
 /* The largest --window the commands accept. */
 #define CLI_REORDER_WINDOW_MAX (1u << 24)
+/* In time order, how long past its time a record is held at least. */
+#define CLI_REORDER_LAG_NS (2ull * 1000 * 1000 * 1000)
 /* Bytes of record copies a reorder buffer holds at most. */
 #define CLI_REORDER_BYTES ((size_t)256 << 20)
 

@@ -4,6 +4,7 @@
  * order.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,7 +67,9 @@ kfdtrace_help_dump(FILE *out)
 		"  --pid LIST        only the records of these processes (a run's files)\n"
 		"  --order time      in timestamp order (ioctls: entry time) instead of\n"
 		"                    sequence order, so that times never go back\n"
-		"                    between threads (within --window records)\n"
+		"                    between threads (a record waits for --window\n"
+		"                    later ones and 2 s of later calls; one later\n"
+		"                    still is counted in a warning)\n"
 		"  --time A..B       only records between A and B seconds after the\n"
 		"                    trace's start (A.. and ..B: no bound there)\n"
 		"  --seq             start text lines with '#SEQ'\n"
@@ -186,6 +189,23 @@ dump_emit(void *ctx, const struct kt_record *rec)
 	return 0;
 }
 
+/* Say how many records the reorder window could not put in place. */
+static void
+warn_late(const struct dump *dp, uint64_t late, uint64_t window)
+{
+	if (!late)
+		return;
+	if (dp->by_time)
+		cli_warn("%" PRIu64 " records came more than %" PRIu64
+			 " records and %llu s late and were printed out of "
+			 "time order (raise --window)", late, window,
+			 CLI_REORDER_LAG_NS / 1000000000ull);
+	else
+		cli_warn("%" PRIu64 " records arrived more than %" PRIu64
+			 " records late and were printed out of order "
+			 "(raise --window)", late, window);
+}
+
 /*
  * Several files (a run): every process's records in one time order, each
  * line led by its pid, times from the run's earliest start. --from/--to
@@ -230,6 +250,7 @@ dump_run(struct dump *dp, struct cli_run *run, size_t window)
 		if (dump_emit(dp, rec))
 			goto out;
 	}
+	warn_late(dp, cli_run_merge_late(m), window);
 	rc = 0;
 out:
 	dp->kernels = NULL;
@@ -418,10 +439,7 @@ kfdtrace_cmd_dump(int argc, char **argv)
 	}
 	if (rc == 1 && !stopped)
 		goto out;
-	if (ro.late)
-		cli_warn("%llu records arrived more than %llu records late and were printed out of order (raise --window)",
-			(unsigned long long)ro.late,
-			(unsigned long long)window);
+	warn_late(&dp, ro.late, window);
 	status = stopped ? KFDTRACE_EXIT_OK : cli_finish(path, r, rc);
 	goto out;
 

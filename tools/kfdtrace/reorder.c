@@ -29,6 +29,7 @@ cli_reorder_init(struct cli_reorder *ro, size_t window, uint64_t first,
 	ro->late = 0;
 	ro->early = 0;
 	ro->by_time = 0;
+	ro->end_max = 0;
 	ro->emit = emit;
 	ro->ctx = ctx;
 }
@@ -150,6 +151,16 @@ release_early(struct cli_reorder *ro)
 	return 0;
 }
 
+/* Past the window: may the smallest held record go? */
+static int
+may_release(const struct cli_reorder *ro)
+{
+	if (ro->n <= ro->window)
+		return 0;
+	return !ro->by_time ||
+	       ro->heap[0].rec->ts + CLI_REORDER_LAG_NS <= ro->end_max;
+}
+
 int
 cli_reorder_push(struct cli_reorder *ro, const struct kt_record *rec)
 {
@@ -171,6 +182,8 @@ cli_reorder_push(struct cli_reorder *ro, const struct kt_record *rec)
 	cp = kt_record_clone_after(rec, 0, &bytes);
 	if (!cp)
 		return -1;
+	if (ro->by_time && kt_record_end(rec) > ro->end_max)
+		ro->end_max = kt_record_end(rec);
 	ro->heap[ro->n].rec = cp;
 	ro->heap[ro->n].bytes = bytes;
 	ro->bytes += bytes;
@@ -179,7 +192,7 @@ cli_reorder_push(struct cli_reorder *ro, const struct kt_record *rec)
 	if (rc)
 		return rc;
 	/* Window full: the smallest held record can wait no longer. */
-	while (ro->n > ro->window) {
+	while (may_release(ro)) {
 		rc = emit_top(ro);
 		if (rc)
 			return rc;

@@ -92,6 +92,12 @@ int cli_run_merge_next(struct cli_run_merge *m, const struct kt_record **rec,
  */
 void cli_run_merge_by_time(struct cli_run_merge *m);
 
+/*
+ * cli_run_merge_late() - how many records so far came out of order, over
+ * every file (each file's reorder buffer counts its own: @late).
+ */
+uint64_t cli_run_merge_late(const struct cli_run_merge *m);
+
 /* cli_run_merge_close() - free a merge. */
 void cli_run_merge_close(struct cli_run_merge *m);
 

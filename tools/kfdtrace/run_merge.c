@@ -137,6 +137,16 @@ cli_run_merge_by_time(struct cli_run_merge *m)
 	}
 }
 
+uint64_t
+cli_run_merge_late(const struct cli_run_merge *m)
+{
+	uint64_t late = 0;
+
+	for (size_t i = 0; i < m->run->n; i++)
+		late += m->q[i].ro.late;
+	return late;
+}
+
 void
 cli_run_merge_close(struct cli_run_merge *m)
 {

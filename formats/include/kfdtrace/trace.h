@@ -289,6 +289,21 @@ struct kt_record {
 };
 
 /*
+ * kt_record_end() - when @rec's call returned: the exit time of an ioctl
+ * or API call (a record is appended then, stamped with its entry), the
+ * record's own time for anything else, or for a call whose exit time is
+ * missing or earlier than its entry.
+ */
+static inline uint64_t
+kt_record_end(const struct kt_record *rec)
+{
+	uint64_t end = rec->type == KT_REC_IOCTL ? rec->u.ioctl.t_exit :
+		       rec->type == KT_REC_API_CALL ? rec->u.api.t_exit : 0;
+
+	return end > rec->ts ? end : rec->ts;
+}
+
+/*
  * kt_record_clone() - a deep copy of @rec in one allocation: the record and
  * everything its pointers reach (strings, argument and buffer images,
  * topology files), so that it outlives the reader's next call. Release it
