@@ -113,6 +113,18 @@ static const struct kbt_member m_unknown_ioctl[] = {
 	{ "args_out_len", MT_LEN }, { "args_out", MT_BYTES },
 };
 
+/*
+ * A call's entry (begin-events): stamped at the entry, which the call's own
+ * event (stamped at its end) cannot give an XML analysis. The result is
+ * call_ret/call_err, not ret/err: handlers of every kfd:* event that test
+ * "ret" must not take an entry for a result.
+ */
+static const struct kbt_member m_call_begin[] = {
+	{ "name", MT_STR }, { "kind", MT_STR }, { "begin_ns", MT_U64 },
+	{ "end_ns", MT_U64 }, { "dur_ns", MT_U64 }, { "call_ret", MT_S64 },
+	{ "call_err", MT_ERRNO },
+};
+
 static const struct kbt_fixed_spec specs[KBT_EC_COUNT] = {
 	[KBT_EC_OPEN] = { "kfd:open", M(m_open) },
 	[KBT_EC_CLOSE] = { "kfd:close", M(m_close) },
@@ -129,6 +141,7 @@ static const struct kbt_fixed_spec specs[KBT_EC_COUNT] = {
 	[KBT_EC_SUBMIT] = { "kfd:submit", M(m_submit) },
 	[KBT_EC_MEMORY] = { "kfd:memory", M(m_memory) },
 	[KBT_EC_UNKNOWN_IOCTL] = { "kfd:unknown_ioctl", M(m_unknown_ioctl) },
+	[KBT_EC_CALL_BEGIN] = { "kfd:call_begin", M(m_call_begin) },
 };
 
 static bt_field_class *
@@ -552,4 +565,22 @@ kbt_fill_unknown_ioctl(bt_field *p, const struct kt_record *rec)
 	if (set_bytes(p, 7, io->arg_before, io->arg_size))
 		return -1;
 	return set_bytes(p, 9, io->arg_after, io->arg_size);
+}
+
+int
+kbt_fill_call_begin(bt_field *p, const struct kt_record *rec,
+		    const char *name, int64_t clock_off_ns)
+{
+	int api = rec->type == KT_REC_API_CALL;
+	uint64_t t_exit = api ? rec->u.api.t_exit : rec->u.ioctl.t_exit;
+	uint64_t end = t_exit > rec->ts ? t_exit : rec->ts;
+
+	set_u(p, 2, rec->ts + (uint64_t)clock_off_ns);
+	set_u(p, 3, end + (uint64_t)clock_off_ns);
+	set_u(p, 4, end - rec->ts);
+	set_s(p, 5, api ? rec->u.api.status : rec->u.ioctl.ret);
+	set_s(p, 6, api ? 0 : rec->u.ioctl.err);
+	if (set_str(p, 0, name))
+		return -1;
+	return set_str(p, 1, api ? "api" : "ioctl");
 }

@@ -292,6 +292,8 @@ kt_ctf_export(const char *trace, const char *outdir,
 	    bt_value_array_append_string_element(inputs, trace) ||
 	    bt_value_map_insert_entry(kp, "inputs", inputs) ||
 	    bt_value_map_insert_bool_entry(kp, "truncated-is-error", BT_TRUE) ||
+	    /* Entries for Trace Compass's per-thread and latency views. */
+	    bt_value_map_insert_bool_entry(kp, "begin-events", BT_TRUE) ||
 	    bt_value_map_insert_string_entry(sp, "path", outdir) ||
 	    bt_value_map_insert_bool_entry(sp, "assume-single-trace", BT_TRUE) ||
 	    bt_value_map_insert_bool_entry(sp, "quiet", BT_TRUE)) {

@@ -13,6 +13,21 @@
  * record that arrives after younger ones were emitted anyway is stamped
  * with the last emitted time, and the count of such records is reported.
  *
+ * Entries (begin-events). A call's kfd:call_begin is held under its entry
+ * time (rec->ts), its record under its exit. The entry is known only once
+ * the record is read, at the call's end, so it may be older than the
+ * newest time read by the call's duration plus the writer's lag; the slack
+ * covers both when the call is shorter than the slack less that lag (the
+ * slack is 20 flush intervals: calls up to about 1.9 s by default). A
+ * thread appends its record at exit and enters its next call after that,
+ * so one thread's entries and exits alternate in time order (the FIFO
+ * keeps them) and an entry never precedes its own thread's earlier calls;
+ * only other threads' events, and the ioctls an API call made (their
+ * records come before the API call's), lie between an entry and the
+ * reading of its record. An entry read too late is stamped with the last
+ * emitted time (counted and reported apart); its begin_ns field still
+ * holds the true entry.
+ *
  * Damage. A truncated file (writer killed) yields every complete record
  * and a warning; the iterator ends normally unless the component was told
  * to treat truncation as an error (kfdtrace export does). A corrupt file
@@ -230,6 +245,18 @@ class_of(struct kbt_iter *it, const struct kt_record *rec, int *row,
 	return it->in->fixed[*which];
 }
 
+/*
+ * The clock class's offset from its origin in ns (trace_ir.c make_clock()):
+ * what turns a record's time into an event timestamp's time base.
+ */
+static int64_t
+clock_offset(const struct kbt_input *in)
+{
+	if (!in->hdr.start_realtime)
+		return 0;
+	return (int64_t)(in->hdr.start_realtime - in->hdr.start_monotonic);
+}
+
 static int
 emit_record(struct kbt_iter *it, struct kbt_held *h)
 {
@@ -240,17 +267,32 @@ emit_record(struct kbt_iter *it, struct kbt_held *h)
 	bt_event *ev;
 	bt_field *ctx, *pl;
 	uint64_t ts = h->ts;
+	const char *name = NULL;
 	int row, which, rc;
 
 	ec = class_of(it, rec, &row, &which);
 	if (!ec) {
-		it->skipped++;
+		/* Unknown types have no entry: counted once, at the record. */
+		if (!h->begin)
+			it->skipped++;
 		return 0;
 	}
+	if (h->begin) {
+		/* The call's name: its event's, or the API function's. */
+		name = rec->type == KT_REC_API_CALL ? rec->u.api.name :
+		       bt_event_class_get_name(ec);
+		ec = it->in->fixed[KBT_EC_CALL_BEGIN];
+	}
 	if (it->events && ts < it->last_ts) {
-		it->clamped++;
-		if (it->last_ts - ts > it->clamp_max)
-			it->clamp_max = it->last_ts - ts;
+		if (h->begin) {
+			it->begin_late++;
+			if (it->last_ts - ts > it->begin_late_max)
+				it->begin_late_max = it->last_ts - ts;
+		} else {
+			it->clamped++;
+			if (it->last_ts - ts > it->clamp_max)
+				it->clamp_max = it->last_ts - ts;
+		}
 		ts = it->last_ts;
 	}
 	s = get_stream(it, rec->tid);
@@ -286,7 +328,10 @@ emit_record(struct kbt_iter *it, struct kbt_held *h)
 		bt_field_structure_borrow_member_field_by_index(ctx, 2),
 		it->in->hdr.pid);
 	pl = bt_event_borrow_payload_field(ev);
-	if (row >= 0)
+	if (h->begin)
+		rc = kbt_fill_call_begin(pl, rec, name ? name : "",
+					 clock_offset(it->in));
+	else if (row >= 0)
 		rc = kbt_ioctl_fill(&it->in->ioctl[row], pl, rec, it->bos,
 				    &it->cuts);
 	else if (which >= 0)
@@ -337,6 +382,13 @@ report(struct kbt_iter *it)
 			"ones had been emitted (reorder window exceeded); their "
 			"timestamps were raised by up to %" PRIu64 " ns",
 			it->in->path, it->clamped, it->clamp_max);
+	if (it->begin_late)
+		kbt_log(src, BT_LOGGING_LEVEL_WARNING,
+			"warning: %s: %" PRIu64 " kfd:call_begin events were "
+			"read after younger events had been emitted (calls longer "
+			"than the reorder slack); they are stamped up to %" PRIu64
+			" ns after their call's entry (their begin_ns field holds "
+			"it)", it->in->path, it->begin_late, it->begin_late_max);
 	if (it->cuts.fields)
 		kbt_log(src, BT_LOGGING_LEVEL_WARNING,
 			"warning: %s: %" PRIu64 " event fields were cut to their "
@@ -412,6 +464,35 @@ releasable(const struct kbt_iter *it)
 	       (it->newest > h->ts && it->newest - h->ts > it->src->slack_ns);
 }
 
+/*
+ * With begin-events, hold the entry of the call @rec (an ioctl or an API
+ * call) under its entry time, before the record itself: at equal times
+ * the entry comes first. Return: 0, or -1.
+ */
+static int
+push_begin(struct kbt_iter *it, const struct kt_record *rec)
+{
+	struct kbt_held *b;
+
+	if (!it->src->begin_events ||
+	    (rec->type != KT_REC_IOCTL && rec->type != KT_REC_API_CALL))
+		return 0;
+	b = kbt_begin_clone(rec);
+	if (!b)
+		return -1;
+	b->ord = it->ord++;
+	if (b->ts < it->from_ts) {
+		/* Before the time sought (seek.c). */
+		free(b);
+		return 0;
+	}
+	if (kbt_heap_push(&it->heap, b)) {
+		free(b);
+		return -1;
+	}
+	return 0;
+}
+
 /* Advance: make some messages, or change state. Return: 0, or -1. */
 static int
 produce(struct kbt_iter *it)
@@ -430,6 +511,8 @@ produce(struct kbt_iter *it)
 		}
 		rc = kt_reader_next(it->reader, &rec);
 		if (rc == 1) {
+			if (push_begin(it, &rec))
+				return -1;
 			h = kbt_record_clone(&rec);
 			if (!h)
 				return -1;

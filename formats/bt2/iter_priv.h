@@ -55,6 +55,7 @@ struct kbt_iter {
 	/* What happened, for the final report. */
 	int read_rc;		/* last kt_reader_next() result */
 	uint64_t clamped, clamp_max;
+	uint64_t begin_late, begin_late_max;	/* entries stamped late */
 	uint64_t skipped;	/* records of types this plugin does not know */
 	struct kbt_cuts cuts;	/* fields cut to their bounds */
 	uint64_t events;

@@ -64,6 +64,7 @@ enum kbt_fixed_ec {
 	KBT_EC_SUBMIT,
 	KBT_EC_MEMORY,
 	KBT_EC_UNKNOWN_IOCTL,
+	KBT_EC_CALL_BEGIN,	/* a call's entry: only with begin-events */
 	KBT_EC_COUNT
 };
 
@@ -144,6 +145,7 @@ struct kbt_input {
 	unsigned int nrows;
 	const struct kfd_ioctl_desc *rows;
 	struct kt_header hdr;
+	int begin_events;		/* has the kfd:call_begin class */
 };
 
 /* The component. */
@@ -156,6 +158,7 @@ struct kbt_src {
 	uint64_t window_bytes;		/* reorder: memory held at most */
 	uint64_t max_streams;		/* streams per input; 0: no bound */
 	int truncated_is_error;		/* end with an error on truncation */
+	int begin_events;		/* a kfd:call_begin event per call */
 };
 
 /* ---- trace_ir.c ---- */
@@ -277,6 +280,16 @@ int kbt_fill_fixed(enum kbt_fixed_ec which, bt_field *payload,
 		   const struct kt_record *rec, struct kbt_cuts *cuts);
 int kbt_fill_unknown_ioctl(bt_field *payload, const struct kt_record *rec);
 
+/*
+ * kbt_fill_call_begin() - the payload of kfd:call_begin for the call @rec
+ * (an ioctl or an API call) named @name; @clock_off_ns is the clock class's
+ * offset from its origin, so that begin_ns and end_ns are in the time base
+ * of event timestamps (what Trace Compass's futureTime compares).
+ * Return: 0, or -1.
+ */
+int kbt_fill_call_begin(bt_field *payload, const struct kt_record *rec,
+			const char *name, int64_t clock_off_ns);
+
 /* ---- reorder.c ---- */
 
 /* A record copied out of the reader, ordered by (ts, seq, ordinal). */
@@ -284,6 +297,7 @@ struct kbt_held {
 	uint64_t ts;			/* event time */
 	uint64_t ord;			/* file order */
 	size_t bytes;
+	int begin;			/* the entry of call rec (kbt_begin_clone) */
 	/* Last: its pointers reach into the rest of the same allocation
 	 * (kt_record_clone_after()). */
 	struct kt_record rec;
@@ -304,6 +318,13 @@ struct kbt_heap {
 
 /* kbt_record_clone() - a deep copy of @rec in one allocation, or NULL. */
 struct kbt_held *kbt_record_clone(const struct kt_record *rec);
+/*
+ * kbt_begin_clone() - the entry event of the call @rec (an ioctl or an API
+ * call), stamped with its entry time: a copy of the record's scalar members
+ * (buffers and argument strings are not kept) and of an API call's name.
+ * Return: the copy, or NULL when out of memory.
+ */
+struct kbt_held *kbt_begin_clone(const struct kt_record *rec);
 int kbt_heap_push(struct kbt_heap *h, struct kbt_held *x);
 struct kbt_held *kbt_heap_pop(struct kbt_heap *h);
 const struct kbt_held *kbt_heap_min(const struct kbt_heap *h);

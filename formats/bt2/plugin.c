@@ -24,6 +24,9 @@
  *                       sink.ctf.fs keeps a file open per stream)
  *   truncated-is-error  end with an error (after every complete record)
  *                       when a trace is truncated (default false: warn)
+ *   begin-events        also a kfd:call_begin event at the entry of every
+ *                       ioctl and API call (default false: one event per
+ *                       record; kfdtrace export --ctf sets it)
  */
 #include <dirent.h>
 #include <errno.h>
@@ -81,6 +84,24 @@ param_u64(bt_self_component *self, const bt_value *params, const char *key,
 }
 
 /* Collect the input paths from `inputs` or `path`. */
+/* A boolean parameter; *@out is left as it is when absent. 0, or -1. */
+static int
+param_bool(bt_self_component *self, const bt_value *params, const char *key,
+	   int *out)
+{
+	const bt_value *v = bt_value_map_borrow_entry_value_const(params, key);
+
+	if (!v)
+		return 0;
+	if (!bt_value_is_bool(v)) {
+		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(self,
+			"parameter `%s` must be a boolean", key);
+		return -1;
+	}
+	*out = bt_value_bool_get(v);
+	return 0;
+}
+
 static int
 collect_inputs(bt_self_component *self, const bt_value *params,
 	       struct kbt_src *src)
@@ -182,7 +203,6 @@ kbt_init(bt_self_component_source *self_src,
 {
 	bt_self_component *self = bt_self_component_source_as_self_component(self_src);
 	struct kbt_src *src = calloc(1, sizeof(*src));
-	const bt_value *v;
 	uint64_t slack_ms, window_mb;
 	unsigned int i, j;
 
@@ -202,19 +222,15 @@ kbt_init(bt_self_component_source *self_src,
 		goto fail;
 	src->slack_ns = slack_ms * 1000000ULL;
 	src->window_bytes = window_mb << 20;
-	v = bt_value_map_borrow_entry_value_const(params, "truncated-is-error");
-	if (v) {
-		if (!bt_value_is_bool(v)) {
-			BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(self,
-				"parameter `truncated-is-error` must be a boolean");
-			goto fail;
-		}
-		src->truncated_is_error = bt_value_bool_get(v);
-	}
+	if (param_bool(self, params, "truncated-is-error",
+		       &src->truncated_is_error) ||
+	    param_bool(self, params, "begin-events", &src->begin_events))
+		goto fail;
 	for (i = 0; i < src->ninputs; i++) {
 		struct kbt_input *in = &src->inputs[i];
 		char port[4200];
 
+		in->begin_events = src->begin_events;
 		if (open_input(self, in) || kbt_input_build(self, in))
 			goto fail;
 		/* Port names are unique: the path, numbered if given twice. */
@@ -292,7 +308,7 @@ BT_PLUGIN_SOURCE_COMPONENT_CLASS_DESCRIPTION(trace,
 BT_PLUGIN_SOURCE_COMPONENT_CLASS_HELP(trace,
 	"Parameters: inputs=[\"FILE\", ...] (or path=\"FILE\"), "
 	"reorder-slack-ms=N, reorder-window-mb=N, max-streams=N, "
-	"truncated-is-error=BOOL. "
+	"truncated-is-error=BOOL, begin-events=BOOL. "
 	"See docs/analysis.md.");
 BT_PLUGIN_SOURCE_COMPONENT_CLASS_INITIALIZE_METHOD(trace, kbt_init);
 BT_PLUGIN_SOURCE_COMPONENT_CLASS_FINALIZE_METHOD(trace, kbt_finalize);

@@ -5,6 +5,7 @@
  */
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kbt.h"
 
@@ -38,6 +39,36 @@ kbt_record_clone(const struct kt_record *rec)
 		return NULL;
 	h->bytes = bytes;
 	h->ts = kbt_event_time(rec);
+	h->begin = 0;
+	return h;
+}
+
+struct kbt_held *
+kbt_begin_clone(const struct kt_record *rec)
+{
+	const char *name = rec->type == KT_REC_API_CALL && rec->u.api.name ?
+			   rec->u.api.name : "";
+	size_t head = offsetof(struct kbt_held, rec) + sizeof(struct kt_record);
+	size_t len = strlen(name) + 1;
+	struct kbt_held *h = malloc(head + len);
+
+	if (!h)
+		return NULL;
+	memset(h, 0, offsetof(struct kbt_held, rec));
+	h->rec = *rec;
+	h->bytes = head + len;
+	h->ts = rec->ts;
+	h->begin = 1;
+	if (rec->type == KT_REC_IOCTL) {
+		h->rec.u.ioctl.arg_before = NULL;
+		h->rec.u.ioctl.arg_after = NULL;
+		h->rec.u.ioctl.bufs = NULL;
+		h->rec.u.ioctl.nbufs = 0;
+	} else {
+		memcpy((char *)h + head, name, len);
+		h->rec.u.api.name = (const char *)h + head;
+		h->rec.u.api.args = NULL;
+	}
 	return h;
 }
 

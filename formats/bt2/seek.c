@@ -57,6 +57,8 @@ rewind_state(struct kbt_iter *it, uint64_t from_ts)
 	it->read_rc = 0;
 	it->clamped = 0;
 	it->clamp_max = 0;
+	it->begin_late = 0;
+	it->begin_late_max = 0;
 	it->skipped = 0;
 	memset(&it->cuts, 0, sizeof(it->cuts));
 	it->events = 0;

@@ -161,6 +161,9 @@ kbt_input_build(bt_self_component *self, struct kbt_input *in)
 	if (i)
 		goto nomem;
 	for (i = 0; i < KBT_EC_COUNT; i++) {
+		/* Declared only when used: a plain read has no entries. */
+		if (i == KBT_EC_CALL_BEGIN && !in->begin_events)
+			continue;
 		in->fixed[i] = kbt_fixed_class(in->sc, i);
 		if (!in->fixed[i])
 			goto nomem;

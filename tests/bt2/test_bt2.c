@@ -156,7 +156,8 @@ ctf_events(const char *dir)
 
 	assert_int_equal(tc_run(argv, &r), 0);
 	assert_int_equal(r.status, 0);
-	n = tc_count_lines(r.out);
+	/* Records only: the export adds an entry per call (begin-events). */
+	n = tc_count_lines(r.out) - tc_count_str(r.out, " kfd:call_begin: ");
 	tc_run_free(&r);
 	return n;
 }
@@ -336,6 +337,24 @@ check_raw(const struct dev *d, const char *hex, const char *member)
 	return bad;
 }
 
+/* Take the kfd:call_begin events out of @d (the export's entries). */
+static size_t
+devs_drop_begins(struct devs *d)
+{
+	size_t i, k = 0, dropped = 0;
+
+	for (i = 0; i < d->n; i++) {
+		if (!strcmp(d->v[i].name, "kfd:call_begin")) {
+			leaves_free(&d->v[i].f);
+			dropped++;
+			continue;
+		}
+		d->v[k++] = d->v[i];
+	}
+	d->n = k;
+	return dropped;
+}
+
 /* ---- tests ---- */
 
 static void
@@ -388,6 +407,13 @@ test_export_matches_dump(void **state)
 	export_ctf(all_path, dir, 0, NULL);
 	dump_json(all_path, &js, 0);
 	read_ctf(dir, &ds);
+	/* Time never goes back, entries included (test_begin_events). */
+	for (i = 0; i < ds.n; i++) {
+		assert_true(ds.v[i].ns >= last_ns);
+		last_ns = ds.v[i].ns;
+	}
+	last_ns = 0;
+	devs_drop_begins(&ds);
 
 	/* One event per record, every record type present. */
 	assert_int_equal(js.n, all_records);
@@ -520,6 +546,88 @@ test_export_matches_dump(void **state)
 	assert_string_equal(leaf_str(d, "name"), "hsaKmtAllocMemory");
 	assert_int_equal(leaf_num(d, "dur_ns"), 43000);
 
+	devs_free(&ds);
+	jrecs_free(&js);
+}
+
+/*
+ * The export's entries: one kfd:call_begin per ioctl and API call, stamped
+ * at the call's entry (dump's ts), in time order with the other events,
+ * with the call's name, its entry and exit in the time base of event
+ * timestamps, its duration and result; none for other records.
+ */
+static void
+test_begin_events(void **state)
+{
+	char dir[300], name[96];
+	struct jrecs js;
+	struct devs ds;
+	uint64_t off = start_real - start_mono, last_ns = 0, calls = 0;
+	size_t i, k, begins = 0;
+	int bad = 0;
+
+	wpath(dir, sizeof(dir), "begin-ctf");
+	export_ctf(all_path, dir, 0, NULL);
+	dump_json(all_path, &js, 0);
+	read_ctf(dir, &ds);
+	for (i = 0; i < ds.n; i++) {
+		assert_true(ds.v[i].ns >= last_ns);
+		last_ns = ds.v[i].ns;
+		begins += !strcmp(ds.v[i].name, "kfd:call_begin");
+	}
+	for (i = 0; i < js.n; i++) {
+		const struct jrec *j = &js.v[i];
+		const struct dev *d = NULL;
+		const struct leaf *l;
+		int api = !strcmp(j->type, "api_call"), n = 0;
+		int64_t want_ret;
+
+		for (k = 0; k < ds.n; k++)
+			if (ds.v[k].seq == j->seq &&
+			    !strcmp(ds.v[k].name, "kfd:call_begin")) {
+				d = &ds.v[k];
+				n++;
+			}
+		if (!api && strcmp(j->type, "ioctl")) {
+			if (n) {
+				fprintf(stderr, "seq %" PRIu64 " (%s): an entry\n",
+					j->seq, j->type);
+				bad++;
+			}
+			continue;
+		}
+		calls++;
+		if (n != 1) {
+			fprintf(stderr, "seq %" PRIu64 ": %d entries\n", j->seq, n);
+			bad++;
+			continue;
+		}
+		if (api) {
+			l = leaves_find(&j->top, "name");
+			snprintf(name, sizeof(name), "%s", l ? l->str : "?");
+			l = leaves_find(&j->top, "status");
+		} else {
+			expected_name(j, name, sizeof(name));
+			l = leaves_find(&j->top, "ret");
+		}
+		want_ret = l ? (int64_t)l->num : INT64_MIN;
+		if (d->ns != j->ts + off || d->tid != j->tid || d->pid != 4242 ||
+		    strcmp(leaf_str(d, "name"), name) ||
+		    strcmp(leaf_str(d, "kind"), api ? "api" : "ioctl") ||
+		    leaf_num(d, "begin_ns") != j->ts + off ||
+		    leaf_num(d, "end_ns") != j->ts + j->dur_ns + off ||
+		    leaf_num(d, "dur_ns") != j->dur_ns ||
+		    (int64_t)leaf_num(d, "call_ret") != want_ret) {
+			fprintf(stderr, "seq %" PRIu64 ": entry %s at %" PRIu64
+				" (want %s at %" PRIu64 ", dur %" PRIu64 ")\n",
+				j->seq, leaf_str(d, "name"), d->ns, name,
+				j->ts + off, j->dur_ns);
+			bad++;
+		}
+	}
+	assert_int_equal(bad, 0);
+	assert_int_equal(begins, calls);
+	assert_true(calls > 10);
 	devs_free(&ds);
 	jrecs_free(&js);
 }
@@ -830,6 +938,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_plugin_listed),
 		cmocka_unit_test(test_support_info),
 		cmocka_unit_test(test_export_matches_dump),
+		cmocka_unit_test(test_begin_events),
 		cmocka_unit_test(test_direct_text),
 		cmocka_unit_test(test_wall_clock),
 		cmocka_unit_test(test_explicit_component),
