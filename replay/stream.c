@@ -316,11 +316,14 @@ hold_release(struct rp_stream *s, size_t i)
 
 		if (!nq)
 			return -ENOMEM;
-		memcpy(nq + h->n, s->outq + s->outhead, left * sizeof(*nq));
+		/* outq is NULL before the first record waits in it. */
+		if (left)
+			memcpy(nq + h->n, s->outq + s->outhead,
+			       left * sizeof(*nq));
 		free(s->outq);
 		s->outq = nq;
 		s->outcap = cap;
-	} else {
+	} else if (left) {
 		memmove(s->outq + h->n, s->outq + s->outhead,
 			left * sizeof(*s->outq));
 	}
