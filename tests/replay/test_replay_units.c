@@ -491,6 +491,36 @@ test_stream_order(void **state)
 }
 
 /*
+ * write_closes() - a trace at @path (a mkstemp() template) of @n close
+ * records, in file order: seq @seqs[i] on thread @tids[i], at time
+ * 10 * (seq + 1).
+ */
+static void
+write_closes(char *path, const uint64_t *seqs, const uint32_t *tids,
+	     unsigned int n)
+{
+	struct kt_header hdr;
+	struct kt_writer *w;
+	struct kt_record r;
+	unsigned int i;
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	kt_header_init(&hdr, "units");
+	assert_int_equal(kt_writer_fdopen(fd, &hdr, NULL, &w), 0);
+	for (i = 0; i < n; i++) {
+		memset(&r, 0, sizeof(r));
+		r.type = KT_REC_CLOSE;
+		r.seq = seqs[i];
+		r.tid = tids[i];
+		r.ts = 10 * (seqs[i] + 1);
+		r.u.close.fd = 100 + (int32_t)i;
+		assert_int_equal(kt_writer_append(w, &r), 0);
+	}
+	assert_int_equal(kt_writer_close(w), 0);
+}
+
+/*
  * A worker's buffer reached the file before the main thread's: the
  * stream still starts at #0 (planning and running in sequence order).
  */
@@ -499,30 +529,16 @@ test_stream_worker_first(void **state)
 {
 	char path[] = "/tmp/rp-units-XXXXXX";
 	static const uint64_t file_order[] = { 5, 6, 7, 0, 1, 2, 3, 4 };
-	struct kt_header hdr;
-	struct kt_writer *w;
-	struct kt_record r;
+	uint32_t tids[8];
 	struct rp_stream s;
 	const struct kt_record *out;
 	uint64_t want = 0;
 	unsigned int i;
-	int fd;
 
 	(void)state;
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	kt_header_init(&hdr, "units");
-	assert_int_equal(kt_writer_fdopen(fd, &hdr, NULL, &w), 0);
-	for (i = 0; i < 8; i++) {
-		memset(&r, 0, sizeof(r));
-		r.type = KT_REC_CLOSE;
-		r.seq = file_order[i];
-		r.tid = file_order[i] >= 5 ? 2 : 1;
-		r.ts = 10 * (file_order[i] + 1);
-		r.u.close.fd = 100 + (int32_t)i;
-		assert_int_equal(kt_writer_append(w, &r), 0);
-	}
-	assert_int_equal(kt_writer_close(w), 0);
+	for (i = 0; i < 8; i++)
+		tids[i] = file_order[i] >= 5 ? 2 : 1;
+	write_closes(path, file_order, tids, 8);
 	assert_int_equal(rp_stream_open(&s, path, 0), 0);
 	while (rp_stream_next(&s, &out) > 0)
 		if (out->type != KT_REC_END)
@@ -544,32 +560,16 @@ static void
 test_stream_swap(void **state)
 {
 	char path[] = "/tmp/rp-units-XXXXXX";
+	static const uint64_t seqs[] = { 0, 1, 2, 3 };
 	static const uint32_t tids[] = { 1, 2, 1, 1 };
 	static const uint64_t want[] = { 0, 2, 1, 3 };
 	const struct rp_swap sw = { .c = 1, .e = 2 };
-	struct kt_header hdr;
-	struct kt_writer *w;
-	struct kt_record r;
 	struct rp_stream s;
 	const struct kt_record *out;
-	unsigned int i, n = 0;
-	int fd;
+	unsigned int n = 0;
 
 	(void)state;
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	kt_header_init(&hdr, "units");
-	assert_int_equal(kt_writer_fdopen(fd, &hdr, NULL, &w), 0);
-	for (i = 0; i < 4; i++) {
-		memset(&r, 0, sizeof(r));
-		r.type = KT_REC_CLOSE;
-		r.seq = i;
-		r.tid = tids[i];
-		r.ts = 10 * (i + 1);
-		r.u.close.fd = 100 + (int32_t)i;
-		assert_int_equal(kt_writer_append(w, &r), 0);
-	}
-	assert_int_equal(kt_writer_close(w), 0);
+	write_closes(path, seqs, tids, 4);
 	assert_int_equal(rp_stream_open(&s, path, 0), 0);
 	rp_stream_swaps(&s, &sw, 1);
 	while (rp_stream_next(&s, &out) > 0)
