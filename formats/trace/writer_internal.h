@@ -2,8 +2,8 @@
 /*
  * The writer's shared state: per-thread buffers, the hand-off queue to the
  * writer thread, and the file. See writer.c for the hot path and the
- * ownership rules, writer_thread.c for frames, writer_emergency.c for the
- * signal-handler path.
+ * ownership rules, writer_open.c for open and close, writer_thread.c for
+ * frames, writer_emergency.c for the signal-handler path.
  */
 #ifndef KT_WRITER_INTERNAL_H
 #define KT_WRITER_INTERNAL_H
@@ -227,6 +227,8 @@ struct kt_writer {
 
 /* writer.c */
 uint64_t kt_mono_ns(void);
+/* Empty @b for reuse, with the next ticket. */
+void kt_wbuf_reset(struct kt_writer *w, struct kt_wbuf *b);
 struct kt_wthread *kt_writer_tls_thread(const struct kt_writer *w);
 /* kt_writer_next_seq() without allocating thread state (signal handlers). */
 uint64_t kt_writer_next_seq_nolock(struct kt_writer *w);
