@@ -5,9 +5,11 @@
  * project's source.kfdtrace.trace component and babeltrace2's own
  * sink.ctf.fs. The result is what
  *
- *   babeltrace2 --plugin-path=DIR convert TRACE -o ctf -w OUT
+ *   babeltrace2 --plugin-path=DIR convert TRACE -o ctf -w OUT \
+ *       --params=begin-events=yes
  *
- * writes (without the per-trace subdirectory).
+ * writes (without the per-trace subdirectory): every record's event, and
+ * a kfd:call_begin at the entry of each ioctl and API call.
  */
 #ifndef KT_CTF_EXPORT_H
 #define KT_CTF_EXPORT_H

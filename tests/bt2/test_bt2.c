@@ -630,6 +630,28 @@ test_begin_events(void **state)
 	assert_true(calls > 10);
 	devs_free(&ds);
 	jrecs_free(&js);
+
+	/* Reading the file: entries only when asked (begin-events). */
+	{
+		char params[400];
+		char *plain[] = { (char *)bt2, plugin_opt, all_path, NULL };
+		char *asked[] = { (char *)bt2, plugin_opt, "-c",
+				  "source.kfdtrace.trace", "--params", params,
+				  NULL };
+		struct tc_run r;
+
+		assert_int_equal(tc_run(plain, &r), 0);
+		assert_int_equal(r.status, 0);
+		assert_int_equal(tc_count_str(r.out, " kfd:call_begin: "), 0);
+		tc_run_free(&r);
+		snprintf(params, sizeof(params),
+			 "inputs=[\"%s\"],begin-events=yes", all_path);
+		assert_int_equal(tc_run(asked, &r), 0);
+		assert_int_equal(r.status, 0);
+		assert_int_equal(tc_count_str(r.out, " kfd:call_begin: "), calls);
+		assert_int_equal(tc_count_lines(r.out), all_records + calls);
+		tc_run_free(&r);
+	}
 }
 
 /* babeltrace2 TRACE: auto-discovery, one line per record, named fields. */

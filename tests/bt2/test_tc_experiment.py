@@ -9,8 +9,14 @@ records tc-fork-app (a fork, both sides with a buffer object of the same
 handle, the child with a failed call) on kfdsim, exports each process's
 trace with `kfdtrace export --ctf`, merges them in time order with
 babeltrace2, runs the analysis's CTF state provider over the stream with
-tc_interp.py and checks that the processes' state stays apart.
+tc_interp.py and checks that the processes' state stays apart; that each
+thread's call state (Processes/<pid>/Threads/<tid>, and its "api" child)
+is the call's name exactly from the entry to the exit of its calls, and
+that the latency pattern's segments are the calls, both against
+`kfdtrace dump --json` of the same traces; and that the export has one
+kfd:call_begin per call, at its entry, in time order.
 """
+import json
 import os
 import subprocess
 import sys
@@ -27,24 +33,109 @@ def run(argv):
     return r.stdout
 
 
+def calls_of(kfdtrace, path):
+    """The ioctls and API calls of a trace, as dump --json has them, with
+    times in the export's time base (the clock's offset from info)."""
+    info = json.loads(run([kfdtrace, 'info', '--json', path]))
+    off = int(str(info['start_realtime_ns']), 0) - \
+        int(str(info['start_monotonic_ns']), 0)
+    calls = []
+    for line in run([kfdtrace, 'dump', '--json', path]).splitlines():
+        r = json.loads(line)
+        if r['type'] == 'ioctl':
+            name, kind = 'kfd:' + (r.get('event') or 'unknown_ioctl'), 'ioctl'
+        elif r['type'] == 'api_call':
+            name, kind = r['name'], 'api'
+        else:
+            continue
+        calls.append({'pid': info['pid'], 'tid': r['tid'], 'seq': r['seq'],
+                      'begin': r['ts'] + off, 'dur': r.get('dur_ns', 0),
+                      'name': name, 'kind': kind})
+    return calls
+
+
+def intervals(changes, key):
+    """[(begin, end, value)] of the non-null values of @key, from the
+    provider's changes (changes at one time: the last one holds)."""
+    at = {}
+    for t, k, v in changes:
+        if k == key:
+            at[t] = v
+    ts = sorted(at)
+    out = []
+    for i, t in enumerate(ts):
+        if at[t] is not None:
+            out.append((t, ts[i + 1] if i + 1 < len(ts) else None, at[t]))
+    return out
+
+
+def check_calls(xml, events, prov, calls, fails):
+    """Entries, per-thread call state and latency segments against calls."""
+    # One entry per call, at its entry; time never goes back.
+    begins = [e for e in events if e[1] == 'kfd:call_begin']
+    got = sorted((e[2]['pid'], e[2]['tid'], e[2]['seq'], e[0], e[3]['name'],
+                  e[3]['kind'], e[3]['begin_ns'], e[3]['end_ns'],
+                  e[3]['dur_ns']) for e in begins)
+    want = sorted((c['pid'], c['tid'], c['seq'], c['begin'], c['name'],
+                   c['kind'], c['begin'], c['begin'] + c['dur'], c['dur'])
+                  for c in calls)
+    if got != want:
+        fails.append('call_begin events differ from the calls: %d vs %d, '
+                     'first difference %s' %
+                     (len(got), len(want),
+                      next(((g, w) for g, w in zip(got, want) if g != w),
+                           None)))
+    if any(b[0] < a[0] for a, b in zip(events, events[1:])):
+        fails.append('the merged stream goes back in time')
+    for pid in sorted({c['pid'] for c in calls}):
+        for tid in sorted({c['tid'] for c in calls if c['pid'] == pid}):
+            for kind, sub in (('ioctl', ()), ('api', ('api',))):
+                key = ('Processes', str(pid), 'Threads', str(tid)) + sub
+                got = intervals(prov.changes, key)
+                want = sorted((c['begin'], c['begin'] + c['dur'], c['name'])
+                              for c in calls if c['pid'] == pid and
+                              c['tid'] == tid and c['kind'] == kind and
+                              c['dur'] > 0)
+                if got != want:
+                    fails.append('%s: state %s, expected %s' %
+                                 ('/'.join(key), got[:4], want[:4]))
+    # The latency pattern: a segment per call, its name and duration.
+    segs = tc_interp.PatternProvider(xml, 'org.kfdtrace.tc.latency').run(events)
+    got = sorted((f['pid'], f['tid'], f['seq'], n, b, e - b, f['kind'],
+                  f['ret'] is not None) for n, b, e, f in segs)
+    want = sorted((c['pid'], c['tid'], c['seq'], c['name'], c['begin'],
+                   c['dur'], c['kind'], True) for c in calls)
+    if got != want:
+        fails.append('segments differ from the calls: %d vs %d, first '
+                     'difference %s' %
+                     (len(got), len(want),
+                      next(((g, w) for g, w in zip(got, want) if g != w),
+                           None)))
+    return len(segs)
+
+
 def main():
     kfdtrace, app, xml, bt2 = sys.argv[1:5]
     fails = []
     with tempfile.TemporaryDirectory(prefix='kfdtrace-tc-exp-') as work:
         out = os.path.join(work, 'app.kfdtrace')
-        child = int(run([kfdtrace, 'record', '-o', out, '--sim', '--', app])
+        # --api: the thunk's hsaKmt* calls too, spans around their ioctls.
+        child = int(run([kfdtrace, 'record', '-o', out, '--sim', '--api',
+                         '--', app])
                     .split()[-1])
         # The child's trace: app.<pid>.kfdtrace or app-stem.<pid>.kfdtrace.
         traces = sorted(f for f in os.listdir(work) if f.endswith('.kfdtrace'))
         child_tr = [f for f in traces if f != 'app.kfdtrace' and str(child) in f]
         if 'app.kfdtrace' not in traces or len(child_tr) != 1:
             sys.exit('traces: %s (child %d)' % (traces, child))
-        dirs = []
+        dirs, calls = [], []
         for i, t in enumerate(['app.kfdtrace', child_tr[0]]):
             d = os.path.join(work, 'ctf%d' % i)
             run([kfdtrace, 'export', '--ctf', d, os.path.join(work, t)])
             dirs.append(d)
-        events = tc_interp.parse_events(run([bt2] + dirs))
+            calls += calls_of(kfdtrace, os.path.join(work, t))
+        # Seconds since the epoch: the time base of end_ns and begin_ns.
+        events = tc_interp.parse_events(run([bt2, '--clock-seconds'] + dirs))
         pids = sorted({e[2].get('pid') for e in events})
         if len(pids) != 2 or child not in pids:
             sys.exit('pids in the merged stream: %s' % pids)
@@ -101,9 +192,12 @@ def main():
                   'failed'), 'kfd:destroy_queue')] if failed else []
         if marks != want:
             fails.append('failed-call markers %s, expected %s' % (marks, want))
+        nsegs = check_calls(xml, events, prov, calls, fails)
         print('%d events, pids %d and %d, shared live handles %s, %d state '
-              'changes' % (len(events), parent, child,
-                           sorted(hex(h) for h in same), len(prov.changes)))
+              'changes, %d calls (%d API), %d latency segments' %
+              (len(events), parent, child, sorted(hex(h) for h in same),
+               len(prov.changes), len(calls),
+               sum(c['kind'] == 'api' for c in calls), nsegs))
     for f in fails:
         print('FAIL:', f, file=sys.stderr)
     return 1 if fails else 0

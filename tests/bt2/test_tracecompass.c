@@ -15,7 +15,9 @@
  *	(tracer/lttng; "-" when lttng-ust is not built). Context fields
  *	("context._NAME", how Trace Compass names a stream's event context
  *	fields) must be in the export's event.context, or on the LTTng side
- *	be a context `lttng add-context -u` adds (vpid, vtid).
+ *	be a context `lttng add-context -u` adds (vpid, vtid). The latency
+ *	pattern's events and fields (transitions, segments) are the CTF
+ *	export's too.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -79,6 +81,46 @@ add_use(const char *prov, const char *ev, const char *field)
 	nuses++;
 }
 
+/*
+ * The same for every <pattern>: each event a transition waits for, with
+ * every field the pattern's actions read (its segments: name, times,
+ * content), since any transition may run any action.
+ */
+static int
+scan_patterns(const char *xml)
+{
+	const char *pt = xml;
+
+	while ((pt = strstr(pt, "<pattern ")) != NULL) {
+		const char *pt_end = strstr(pt, "</pattern>");
+		const char *t = pt;
+		char prov[64], ev[80], f[80];
+
+		if (!pt_end || attr(pt, "id", prov, sizeof(prov)))
+			return -1;
+		while ((t = strstr(t, "<transition ")) != NULL && t < pt_end) {
+			const char *p;
+
+			if (attr(t, "event", ev, sizeof(ev)))
+				return -1;
+			add_use(prov, ev, "");
+			for (p = pt; (p = strstr(p, "type=\"eventField\"")) &&
+				     p < pt_end; p++) {
+				const char *tag = p;
+
+				while (tag > pt && *tag != '<')
+					tag--;
+				if (attr(tag, "value", f, sizeof(f)))
+					return -1;
+				add_use(prov, ev, f);
+			}
+			t++;
+		}
+		pt = pt_end;
+	}
+	return 0;
+}
+
 /* Collect (provider, event, field) from every event handler. */
 static int
 scan_xml(const char *xml)
@@ -118,7 +160,7 @@ scan_xml(const char *xml)
 		}
 		sp = sp_end;
 	}
-	return nuses ? 0 : -1;
+	return scan_patterns(xml) || !nuses ? -1 : 0;
 }
 
 /* ---- CTF: the metadata sink.ctf.fs writes ---- */
@@ -309,7 +351,9 @@ check_names(const char *xml_path, const char *kfdtrace, const char *gen,
 
 	for (i = 0; i < nuses; i++) {
 		const struct use *u = &uses[i];
-		int is_ctf = !strcmp(u->provider, "org.kfdtrace.tc.ctf");
+		/* The latency pattern reads the CTF export's entries. */
+		int is_ctf = !strcmp(u->provider, "org.kfdtrace.tc.ctf") ||
+			     !strcmp(u->provider, "org.kfdtrace.tc.latency");
 		int is_lttng = !strcmp(u->provider, "org.kfdtrace.tc.lttng");
 		char *block;
 
