@@ -935,6 +935,29 @@ test_not_a_trace(void **state)
  * with the last time emitted, the output never goes back in time, and a
  * warning says so.
  */
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The begin_ns values of kfd:call_begin events in @text, sorted. */
+static size_t
+begin_ns_values(const char *text, uint64_t *v, size_t max)
+{
+	const char *p = text;
+	size_t n = 0;
+
+	while ((p = strstr(p, "begin_ns = ")) != NULL && n < max) {
+		p += strlen("begin_ns = ");
+		v[n++] = strtoull(p, NULL, 10);
+	}
+	qsort(v, n, sizeof(*v), cmp_u64);
+	return n;
+}
+
 static void
 test_reorder_window_exceeded(void **state)
 {
@@ -951,6 +974,37 @@ test_reorder_window_exceeded(void **state)
 	assert_int_equal(tc_count_lines(r.out), all_records);
 	assert_non_null(strstr(r.err, "reorder window exceeded"));
 	tc_run_free(&r);
+
+	/*
+	 * Entries read after younger events were emitted: stamped late, said
+	 * so apart, their begin_ns the same as with the default slack.
+	 */
+	{
+		uint64_t late[64], ok[64];
+		size_t nlate, nok;
+		struct tc_run d;
+
+		snprintf(params, sizeof(params), "inputs=[\"%s\"],"
+			 "begin-events=yes,reorder-slack-ms=0,reorder-window-mb=0",
+			 all_path);
+		assert_int_equal(tc_run(argv, &r), 0);
+		assert_int_equal(r.status, 0);
+		assert_non_null(strstr(r.err, "kfd:call_begin events were read "
+				       "after younger events"));
+		snprintf(params, sizeof(params), "inputs=[\"%s\"],"
+			 "begin-events=yes", all_path);
+		assert_int_equal(tc_run(argv, &d), 0);
+		assert_int_equal(d.status, 0);
+		assert_null(strstr(d.err, "kfd:call_begin events"));
+		nlate = begin_ns_values(r.out, late, 64);
+		nok = begin_ns_values(d.out, ok, 64);
+		assert_int_equal(tc_count_lines(r.out), tc_count_lines(d.out));
+		assert_true(nok > 10);
+		assert_int_equal(nlate, nok);
+		assert_memory_equal(late, ok, nok * sizeof(ok[0]));
+		tc_run_free(&r);
+		tc_run_free(&d);
+	}
 }
 
 int
