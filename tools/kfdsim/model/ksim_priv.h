@@ -507,6 +507,8 @@ typedef int (*ksim_kfd_handler)(struct ksim_file *f, struct ksim_process *p,
 
 int ksim_kfd_ioctl(struct ksim_file *f, unsigned long request, void *arg);
 int ksim_drm_ioctl(struct ksim_file *f, unsigned long request, void *arg);
+/* drm_info.c: AMDGPU_INFO, @data its struct kfd_drm_amdgpu_info. */
+int ksim_drm_info(struct ksim_file *f, void *data);
 
 /* kfd_misc.c */
 int ksim_ioc_get_version(struct ksim_file *, struct ksim_process *, void *, unsigned int);
