@@ -5,8 +5,9 @@
  *
  *  - a trace with every record type is exported to CTF, read back by
  *    babeltrace2's own CTF source (sink.text.details), and every event is
- *    compared with `kfdtrace dump --json`: one event per record, the event
- *    name, its time, and every decoded field value;
+ *    compared with `kfdtrace dump --json`: one event per record (the
+ *    export's entry events aside: test_bt2_begin.c), the event name, its
+ *    time, and every decoded field value;
  *  - babeltrace2 reads trace files directly (auto-discovery, explicit
  *    component, `convert`), with field names;
  *  - truncated files give the prefix and a warning; corrupt ones the prefix
@@ -28,24 +29,15 @@
 
 #include <cmocka.h>
 
+#include "bt2_cli.h"
 #include "bt2_util.h"
 #include "tc_run.h"
 #include "tc_scratch.h"
 #include "tc_text.h"
 
-static const char *kfdtrace, *gen, *plugin_dir, *bt2;
-static char plugin_opt[4200];
-static char work[] = "/tmp/kfdtrace-bt2-test-XXXXXX";
-static char all_path[256], bench_path[256];
-static uint64_t start_mono, start_real, all_records;
+static char bench_path[256];
 
 #define BENCH_RECORDS "20000"
-
-static void
-wpath(char *buf, size_t size, const char *name)
-{
-	snprintf(buf, size, "%s/%s", work, name);
-}
 
 /* ---- fixtures ---- */
 
@@ -53,24 +45,11 @@ static int
 setup(void **state)
 {
 	struct tc_run r;
-	char *a[] = { (char *)gen, "all", all_path, NULL };
 	char *b[] = { (char *)gen, "bench", bench_path, BENCH_RECORDS, NULL };
 
-	if (!mkdtemp(work))
+	if (bt2_cli_setup())
 		return -1;
-	wpath(all_path, sizeof(all_path), "all.kfdtrace");
 	wpath(bench_path, sizeof(bench_path), "bench.kfdtrace");
-	snprintf(plugin_opt, sizeof(plugin_opt), "--plugin-path=%s", plugin_dir);
-	if (tc_run(a, &r) || r.status != 0 ||
-	    sscanf(r.out, "start_monotonic=%" SCNu64 " start_realtime=%" SCNu64
-		   " records=%" SCNu64, &start_mono, &start_real,
-		   &all_records) != 3) {
-		fprintf(stderr, "gen all failed: %s%s", r.out ? r.out : "",
-			r.err ? r.err : "");
-		tc_run_free(&r);
-		return -1;
-	}
-	tc_run_free(&r);
 	if (tc_run(b, &r) || r.status != 0) {
 		tc_run_free(&r);
 		return -1;
@@ -86,138 +65,6 @@ teardown(void **state)
 }
 
 /* ---- helpers ---- */
-
-struct jrecs {
-	struct jrec *v;
-	size_t n;
-};
-
-static void
-jrecs_free(struct jrecs *j)
-{
-	size_t i;
-
-	for (i = 0; i < j->n; i++)
-		jrec_free(&j->v[i]);
-	free(j->v);
-	memset(j, 0, sizeof(*j));
-}
-
-/* `kfdtrace dump --json` of @path, every record, nothing elided. */
-static void
-dump_json(const char *path, struct jrecs *out, int want_status)
-{
-	char *argv[] = { (char *)kfdtrace, "dump", "--json", "--max-elems",
-			 "100000", (char *)path, NULL };
-	struct tc_run r;
-	char *line, *save = NULL;
-
-	assert_int_equal(tc_run(argv, &r), 0);
-	assert_int_equal(r.status, want_status);
-	out->n = 0;
-	out->v = calloc(tc_count_lines(r.out) + 1, sizeof(*out->v));
-	assert_non_null(out->v);
-	for (line = strtok_r(r.out, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		if (json_record(line, &out->v[out->n])) {
-			fprintf(stderr, "cannot read JSON: %s\n", line);
-			fail();
-		}
-		out->n++;
-	}
-	tc_run_free(&r);
-}
-
-/* babeltrace2's sink.text.details of CTF trace directory @dir. */
-static void
-read_ctf(const char *dir, struct devs *out)
-{
-	char inputs[512];
-	char *argv[] = { (char *)bt2, "-c", "source.ctf.fs", "--params", inputs,
-			 "-c", "sink.text.details", "--params",
-			 "with-metadata=false", NULL };
-	struct tc_run r;
-
-	snprintf(inputs, sizeof(inputs), "inputs=[\"%s\"]", dir);
-	assert_int_equal(tc_run(argv, &r), 0);
-	if (r.status != 0)
-		fprintf(stderr, "%s", r.err);
-	assert_int_equal(r.status, 0);
-	assert_int_equal(details_parse(r.out, out), 0);
-	tc_run_free(&r);
-}
-
-static size_t
-ctf_events(const char *dir)
-{
-	char *argv[] = { (char *)bt2, (char *)dir, NULL };
-	struct tc_run r;
-	size_t n;
-
-	assert_int_equal(tc_run(argv, &r), 0);
-	assert_int_equal(r.status, 0);
-	/* Records only: the export adds an entry per call (begin-events). */
-	n = tc_count_lines(r.out) - tc_count_str(r.out, " kfd:call_begin: ");
-	tc_run_free(&r);
-	return n;
-}
-
-/*
- * Whether @hay contains @needle once runs of white space count as one
- * space: babeltrace2 wraps its error messages.
- */
-static int
-contains(const char *hay, const char *needle)
-{
-	char *flat = malloc(strlen(hay) + 1);
-	size_t n = 0;
-	int found;
-
-	assert_non_null(flat);
-	for (; *hay; hay++) {
-		if (*hay == ' ' || *hay == '\n' || *hay == '\t') {
-			if (n && flat[n - 1] == ' ')
-				continue;
-			flat[n++] = ' ';
-		} else {
-			flat[n++] = *hay;
-		}
-	}
-	flat[n] = '\0';
-	found = strstr(flat, needle) != NULL;
-	free(flat);
-	return found;
-}
-
-static void
-export_ctf(const char *trace, const char *dir, int want_status,
-	   const char *want_err)
-{
-	char *argv[] = { (char *)kfdtrace, "export", "--ctf", (char *)dir,
-			 (char *)trace, NULL };
-	struct tc_run r;
-
-	assert_int_equal(tc_run(argv, &r), 0);
-	if (r.status != want_status)
-		fprintf(stderr, "export: %s", r.err);
-	assert_int_equal(r.signal, 0);
-	assert_int_equal(r.status, want_status);
-	if (want_err && !contains(r.err, want_err)) {
-		fprintf(stderr, "want \"%s\" in: %s", want_err, r.err);
-		fail();
-	}
-	tc_run_free(&r);
-}
-
-static void
-expected_name(const struct jrec *j, char *buf, size_t size)
-{
-	if (!strcmp(j->type, "ioctl"))
-		snprintf(buf, size, "kfd:%s", j->event[0] ? j->event :
-			 "unknown_ioctl");
-	else
-		snprintf(buf, size, "kfd:%s", j->type);
-}
 
 /* Hex digits only, even length: bytes the JSON shows as a string. */
 static int
@@ -287,33 +134,6 @@ skip_top(const struct jrec *j, const char *key)
 	return 0;
 }
 
-static uint64_t
-leaf_num(const struct dev *d, const char *path)
-{
-	size_t i;
-
-	for (i = 0; i < d->f.n; i++)
-		if (!strcmp(d->f.v[i].path, path) && d->f.v[i].type == LEAF_NUM)
-			return d->f.v[i].num;
-	fprintf(stderr, "%s (seq %" PRIu64 "): no number at %s\n", d->name,
-		d->seq, path);
-	fail();
-	return 0;
-}
-
-static const char *
-leaf_str(const struct dev *d, const char *path)
-{
-	size_t i;
-
-	for (i = 0; i < d->f.n; i++)
-		if (!strcmp(d->f.v[i].path, path) && d->f.v[i].type == LEAF_STR)
-			return d->f.v[i].str;
-	fprintf(stderr, "%s: no string at %s\n", d->name, path);
-	fail();
-	return "";
-}
-
 /* The unknown request's raw bytes against args_in / args_out. */
 static int
 check_raw(const struct dev *d, const char *hex, const char *member)
@@ -335,24 +155,6 @@ check_raw(const struct dev *d, const char *hex, const char *member)
 	snprintf(path, sizeof(path), "%s_len", member);
 	bad |= leaf_num(d, path) != n;
 	return bad;
-}
-
-/* Take the kfd:call_begin events out of @d (the export's entries). */
-static size_t
-devs_drop_begins(struct devs *d)
-{
-	size_t i, k = 0, dropped = 0;
-
-	for (i = 0; i < d->n; i++) {
-		if (!strcmp(d->v[i].name, "kfd:call_begin")) {
-			leaves_free(&d->v[i].f);
-			dropped++;
-			continue;
-		}
-		d->v[k++] = d->v[i];
-	}
-	d->n = k;
-	return dropped;
 }
 
 /* ---- tests ---- */
@@ -548,110 +350,6 @@ test_export_matches_dump(void **state)
 
 	devs_free(&ds);
 	jrecs_free(&js);
-}
-
-/*
- * The export's entries: one kfd:call_begin per ioctl and API call, stamped
- * at the call's entry (dump's ts), in time order with the other events,
- * with the call's name, its entry and exit in the time base of event
- * timestamps, its duration and result; none for other records.
- */
-static void
-test_begin_events(void **state)
-{
-	char dir[300], name[96];
-	struct jrecs js;
-	struct devs ds;
-	uint64_t off = start_real - start_mono, last_ns = 0, calls = 0;
-	size_t i, k, begins = 0;
-	int bad = 0;
-
-	wpath(dir, sizeof(dir), "begin-ctf");
-	export_ctf(all_path, dir, 0, NULL);
-	dump_json(all_path, &js, 0);
-	read_ctf(dir, &ds);
-	for (i = 0; i < ds.n; i++) {
-		assert_true(ds.v[i].ns >= last_ns);
-		last_ns = ds.v[i].ns;
-		begins += !strcmp(ds.v[i].name, "kfd:call_begin");
-	}
-	for (i = 0; i < js.n; i++) {
-		const struct jrec *j = &js.v[i];
-		const struct dev *d = NULL;
-		const struct leaf *l;
-		int api = !strcmp(j->type, "api_call"), n = 0;
-		int64_t want_ret;
-
-		for (k = 0; k < ds.n; k++)
-			if (ds.v[k].seq == j->seq &&
-			    !strcmp(ds.v[k].name, "kfd:call_begin")) {
-				d = &ds.v[k];
-				n++;
-			}
-		if (!api && strcmp(j->type, "ioctl")) {
-			if (n) {
-				fprintf(stderr, "seq %" PRIu64 " (%s): an entry\n",
-					j->seq, j->type);
-				bad++;
-			}
-			continue;
-		}
-		calls++;
-		if (n != 1) {
-			fprintf(stderr, "seq %" PRIu64 ": %d entries\n", j->seq, n);
-			bad++;
-			continue;
-		}
-		if (api) {
-			l = leaves_find(&j->top, "name");
-			snprintf(name, sizeof(name), "%s", l ? l->str : "?");
-			l = leaves_find(&j->top, "status");
-		} else {
-			expected_name(j, name, sizeof(name));
-			l = leaves_find(&j->top, "ret");
-		}
-		want_ret = l ? (int64_t)l->num : INT64_MIN;
-		if (d->ns != j->ts + off || d->tid != j->tid || d->pid != 4242 ||
-		    strcmp(leaf_str(d, "name"), name) ||
-		    strcmp(leaf_str(d, "kind"), api ? "api" : "ioctl") ||
-		    leaf_num(d, "begin_ns") != j->ts + off ||
-		    leaf_num(d, "end_ns") != j->ts + j->dur_ns + off ||
-		    leaf_num(d, "dur_ns") != j->dur_ns ||
-		    (int64_t)leaf_num(d, "call_ret") != want_ret) {
-			fprintf(stderr, "seq %" PRIu64 ": entry %s at %" PRIu64
-				" (want %s at %" PRIu64 ", dur %" PRIu64 ")\n",
-				j->seq, leaf_str(d, "name"), d->ns, name,
-				j->ts + off, j->dur_ns);
-			bad++;
-		}
-	}
-	assert_int_equal(bad, 0);
-	assert_int_equal(begins, calls);
-	assert_true(calls > 10);
-	devs_free(&ds);
-	jrecs_free(&js);
-
-	/* Reading the file: entries only when asked (begin-events). */
-	{
-		char params[400];
-		char *plain[] = { (char *)bt2, plugin_opt, all_path, NULL };
-		char *asked[] = { (char *)bt2, plugin_opt, "-c",
-				  "source.kfdtrace.trace", "--params", params,
-				  NULL };
-		struct tc_run r;
-
-		assert_int_equal(tc_run(plain, &r), 0);
-		assert_int_equal(r.status, 0);
-		assert_int_equal(tc_count_str(r.out, " kfd:call_begin: "), 0);
-		tc_run_free(&r);
-		snprintf(params, sizeof(params),
-			 "inputs=[\"%s\"],begin-events=yes", all_path);
-		assert_int_equal(tc_run(asked, &r), 0);
-		assert_int_equal(r.status, 0);
-		assert_int_equal(tc_count_str(r.out, " kfd:call_begin: "), calls);
-		assert_int_equal(tc_count_lines(r.out), all_records + calls);
-		tc_run_free(&r);
-	}
 }
 
 /* babeltrace2 TRACE: auto-discovery, one line per record, named fields. */
@@ -935,29 +633,6 @@ test_not_a_trace(void **state)
  * with the last time emitted, the output never goes back in time, and a
  * warning says so.
  */
-static int
-cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The begin_ns values of kfd:call_begin events in @text, sorted. */
-static size_t
-begin_ns_values(const char *text, uint64_t *v, size_t max)
-{
-	const char *p = text;
-	size_t n = 0;
-
-	while ((p = strstr(p, "begin_ns = ")) != NULL && n < max) {
-		p += strlen("begin_ns = ");
-		v[n++] = strtoull(p, NULL, 10);
-	}
-	qsort(v, n, sizeof(*v), cmp_u64);
-	return n;
-}
-
 static void
 test_reorder_window_exceeded(void **state)
 {
@@ -974,37 +649,6 @@ test_reorder_window_exceeded(void **state)
 	assert_int_equal(tc_count_lines(r.out), all_records);
 	assert_non_null(strstr(r.err, "reorder window exceeded"));
 	tc_run_free(&r);
-
-	/*
-	 * Entries read after younger events were emitted: stamped late, said
-	 * so apart, their begin_ns the same as with the default slack.
-	 */
-	{
-		uint64_t late[64], ok[64];
-		size_t nlate, nok;
-		struct tc_run d;
-
-		snprintf(params, sizeof(params), "inputs=[\"%s\"],"
-			 "begin-events=yes,reorder-slack-ms=0,reorder-window-mb=0",
-			 all_path);
-		assert_int_equal(tc_run(argv, &r), 0);
-		assert_int_equal(r.status, 0);
-		assert_non_null(strstr(r.err, "kfd:call_begin events were read "
-				       "after younger events"));
-		snprintf(params, sizeof(params), "inputs=[\"%s\"],"
-			 "begin-events=yes", all_path);
-		assert_int_equal(tc_run(argv, &d), 0);
-		assert_int_equal(d.status, 0);
-		assert_null(strstr(d.err, "kfd:call_begin events"));
-		nlate = begin_ns_values(r.out, late, 64);
-		nok = begin_ns_values(d.out, ok, 64);
-		assert_int_equal(tc_count_lines(r.out), tc_count_lines(d.out));
-		assert_true(nok > 10);
-		assert_int_equal(nlate, nok);
-		assert_memory_equal(late, ok, nok * sizeof(ok[0]));
-		tc_run_free(&r);
-		tc_run_free(&d);
-	}
 }
 
 int
@@ -1014,7 +658,6 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_plugin_listed),
 		cmocka_unit_test(test_support_info),
 		cmocka_unit_test(test_export_matches_dump),
-		cmocka_unit_test(test_begin_events),
 		cmocka_unit_test(test_direct_text),
 		cmocka_unit_test(test_wall_clock),
 		cmocka_unit_test(test_explicit_component),
@@ -1026,14 +669,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_reorder_window_exceeded),
 	};
 
-	if (argc != 5) {
-		fprintf(stderr, "usage: %s KFDTRACE GEN-BT2-TRACE PLUGIN-DIR "
-			"BABELTRACE2\n", argv[0]);
+	if (bt2_cli_args(argc, argv))
 		return 2;
-	}
-	kfdtrace = argv[1];
-	gen = argv[2];
-	plugin_dir = argv[3];
-	bt2 = argv[4];
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
