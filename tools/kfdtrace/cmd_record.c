@@ -8,10 +8,9 @@
  * it when asked to, or when this machine has no /dev/kfd: then on one
  * simulated machine for the run, sim_run.h), waits for it, and summarizes
  * the trace it left. Returns CMD's exit status (128 + the
- * signal number when a signal killed it).
+ * signal number when a signal killed it). The run's trace files are
+ * record_files.c's, the summary record_summary.c's (record.h).
  */
-#include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -24,12 +23,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <kfdtrace/schema.h>
-#include <kfdtrace/trace.h>
-
 #include "cli.h"
 #include "commands.h"
 #include "ksim_profile.h"
+#include "record.h"
 #include "sim_run.h"
 
 #define CAPTURE_LIB "libkfdtrace-capture.so"
@@ -224,299 +221,6 @@ parse_args(int argc, char **argv, struct record_opts *o)
 	if (optind >= argc) {
 		cli_err("no command to run");
 		kfdtrace_help_record(stderr);
-		return -1;
-	}
-	return 0;
-}
-
-/* ---- the summary ---- */
-
-struct kind_count {
-	const char *name;
-	unsigned long n, failed;
-};
-
-static void
-count_ioctl(struct kind_count *kc, size_t *nkc, size_t max, const char *name,
-	    int failed)
-{
-	size_t i;
-
-	for (i = 0; i < *nkc; i++)
-		if (kc[i].name == name || !strcmp(kc[i].name, name))
-			break;
-	if (i == *nkc) {
-		if (*nkc == max)
-			return;
-		kc[i].name = name;
-		kc[i].n = kc[i].failed = 0;
-		(*nkc)++;
-	}
-	kc[i].n++;
-	kc[i].failed += failed;
-}
-
-static int
-cmp_kind(const void *a, const void *b)
-{
-	const struct kind_count *x = a, *y = b;
-
-	return x->n < y->n ? 1 : x->n > y->n ? -1 : strcmp(x->name, y->name);
-}
-
-static void
-human_size(uint64_t n, char *out, size_t size)
-{
-	if (n < 10 * 1024)
-		snprintf(out, size, "%llu B", (unsigned long long)n);
-	else if (n < 10 * 1024 * 1024)
-		snprintf(out, size, "%.1f KiB", n / 1024.0);
-	else
-		snprintf(out, size, "%.1f MiB", n / (1024.0 * 1024.0));
-}
-
-/*
- * Read a trace back and print what it holds. The raw size is what the
- * records take once decoded (arguments, images, strings): an estimate of
- * the bytes the writer compressed, for the ratio.
- */
-static void
-summarize(const char *path, int verbose, const char *no_end)
-{
-	struct kind_count kc[128];
-	size_t nkc = 0;
-	struct kt_reader *rd;
-	struct kt_reader_status st;
-	struct kt_record rec;
-	unsigned long records = 0, ioctls = 0, failed = 0;
-	uint64_t raw = 0;
-	char size[32];
-	int ret;
-
-	ret = kt_reader_open(path, &rd);
-	if (ret) {
-		cli_err("cannot read %s: %s", path,
-			kt_strerror(ret));
-		return;
-	}
-	while ((ret = kt_reader_next(rd, &rec)) == 1) {
-		records++;
-		raw += 24;
-		switch (rec.type) {
-		case KT_REC_TOPOLOGY:
-			for (uint32_t i = 0; i < rec.u.topology.nfiles; i++)
-				raw += 8 + rec.u.topology.files[i].len +
-				       strlen(rec.u.topology.files[i].path);
-			break;
-		case KT_REC_OPEN:
-			raw += 32 + strlen(rec.u.open.path);
-			break;
-		case KT_REC_EXEC:
-			raw += strlen(rec.u.exec.path) + rec.u.exec.argv_len;
-			break;
-		case KT_REC_THREAD_NAME:
-			raw += strlen(rec.u.thread_name.name);
-			break;
-		default:
-			raw += 32;
-			break;
-		}
-		if (rec.type != KT_REC_IOCTL)
-			continue;
-		const struct kt_ioctl_rec *io = &rec.u.ioctl;
-		const struct kfd_ioctl_desc *d =
-			kfd_schema_lookup((enum kfd_file_kind)io->file_kind,
-					  io->request);
-
-		ioctls++;
-		failed += io->ret == -1;
-		raw += 40 + 2ull * io->arg_size;
-		for (unsigned int i = 0; i < io->nbufs; i++)
-			raw += 24 + io->bufs[i].len_before + io->bufs[i].len_after;
-		count_ioctl(kc, &nkc, sizeof(kc) / sizeof(kc[0]),
-			    d ? d->name : "unknown", io->ret == -1);
-	}
-	kt_reader_get_status(rd, &st);
-	kt_reader_close(rd);
-
-	human_size(st.file_size, size, sizeof(size));
-	fprintf(stderr, "%s: %s: %lu records, %lu ioctls (%lu failed), %s", cli_prefix,
-		path, records, ioctls, failed, size);
-	if (st.file_size)
-		fprintf(stderr, ", %.1fx compression", (double)raw / (double)st.file_size);
-	fprintf(stderr, "\n");
-	if (st.integrity == KT_INTEGRITY_NO_END)
-		cli_err("  no END record: %s", no_end);
-	else if (st.integrity == KT_INTEGRITY_TRUNCATED)
-		cli_err("  truncated: the program died while writing (%s)",
-			st.message);
-	else if (st.integrity == KT_INTEGRITY_CORRUPT)
-		cli_err("  corrupt at offset %llu: %s",
-			(unsigned long long)st.corrupt_offset, st.message);
-	else if (st.integrity == KT_INTEGRITY_INCOMPLETE)
-		cli_warn("%s is incomplete: %llu records "
-			"were lost (%s)", path, (unsigned long long)st.lost,
-			st.message);
-	else if (st.integrity == KT_INTEGRITY_DAMAGED)
-		cli_warn("%s is damaged: %s", path,
-			st.message);
-	if (!verbose || !nkc)
-		return;
-	qsort(kc, nkc, sizeof(kc[0]), cmp_kind);
-	fprintf(stderr, "%s:   ", cli_prefix);
-	for (size_t i = 0; i < nkc; i++) {
-		fprintf(stderr, "%s%s %lu", i ? ", " : "", kc[i].name, kc[i].n);
-		if (kc[i].failed)
-			fprintf(stderr, " (%lu failed)", kc[i].failed);
-		if (i == 15 && nkc > 16) {
-			fprintf(stderr, ", %zu more kinds", nkc - 16);
-			break;
-		}
-	}
-	fprintf(stderr, "\n");
-}
-
-/*
- * Skip ".<word><digits>" at @s (@word may be empty).
- *
- * Return: what follows it, or @s when it is not there.
- */
-static const char *
-skip_name_part(const char *s, const char *word)
-{
-	size_t n = strlen(word);
-	const char *p;
-
-	/* Each test reads only within the string: s[1 + n] follows @word. */
-	if (s[0] != '.' || strncmp(s + 1, word, n) ||
-	    !isdigit((unsigned char)s[1 + n]))
-		return s;
-	for (p = s + 1 + n; isdigit((unsigned char)*p); p++)
-		;
-	return p;
-}
-
-/*
- * Whether STEM@suffix is a name the capture library gives a trace of the
- * run (docs/tracer.md): ".<pid>", ".exec<N>" or ".<pid>.exec<N>", each
- * maybe followed by the ".<i>" taken when the name existed, then
- * ".kfdtrace". Anything else that starts with STEM. (notes, logs, the
- * root's own FILE) is not a child's trace.
- */
-static int
-is_child_trace_suffix(const char *suffix)
-{
-	const char *p = skip_name_part(suffix, "");
-
-	p = skip_name_part(p, "exec");
-	p = skip_name_part(p, "");
-	return p != suffix && strcmp(p, ".kfdtrace") == 0;
-}
-
-static int
-is_dir_output(const char *output)
-{
-	size_t len = strlen(output);
-
-	return len > 0 && output[len - 1] == '/';
-}
-
-/*
- * Call @fn for each trace of the run that writes to @output: in a
- * directory output every *.kfdtrace in it, else FILE itself and the
- * children's and exec'd images' names beside it (STEM.<pid>.kfdtrace,
- * ...). Return: the number of files found, or -1 when @fn failed.
- */
-static int
-for_each_run_file(const char *output, int (*fn)(const char *path, void *ctx),
-		  void *ctx)
-{
-	char dir[PATH_MAX], stem[NAME_MAX + 1], file[NAME_MAX + 1];
-	const char *slash = strrchr(output, '/');
-	int in_dir = is_dir_output(output), n = 0;
-	struct dirent *de;
-	size_t slen;
-	DIR *d;
-
-	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - output) : 1,
-		 slash ? output : ".");
-	snprintf(file, sizeof(file), "%.*s", NAME_MAX, slash ? slash + 1 : output);
-	memcpy(stem, file, sizeof(stem));
-	slen = strlen(stem);
-	if (slen > 9 && strcmp(stem + slen - 9, ".kfdtrace") == 0)
-		stem[slen -= 9] = '\0';
-	d = opendir(dir);
-	if (!d)
-		return 0;
-	while ((de = readdir(d))) {
-		char path[PATH_MAX];
-		size_t len = strlen(de->d_name);
-
-		if (in_dir ? len <= 9 || de->d_name[0] == '.' ||
-			     strcmp(de->d_name + len - 9, ".kfdtrace") :
-			     strcmp(de->d_name, file) &&
-			     (strncmp(de->d_name, stem, slen) ||
-			      !is_child_trace_suffix(de->d_name + slen)))
-			continue;
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir,
-				     de->d_name) >= sizeof(path))
-			continue;
-		n++;
-		if (fn && fn(path, ctx)) {
-			n = -1;
-			break;
-		}
-	}
-	closedir(d);
-	return n;
-}
-
-/* A trace of this run other than the first (@ctx). prepare_output()
- * made sure that no earlier run's files are there. */
-static int
-summarize_other(const char *path, void *ctx)
-{
-	if (strcmp(path, ctx))
-		summarize(path, 0, "the process ended before its trace was "
-			  "closed");
-	return 0;
-}
-
-static int
-remove_run_file(const char *path, void *ctx)
-{
-	(void)ctx;
-	if (unlink(path) == 0)
-		return 0;
-	cli_err("cannot remove %s: %s", path, strerror(errno));
-	return -1;
-}
-
-/*
- * Make the output ready before the program runs: create a directory
- * output; refuse a run's files that exist (FILE, its children's, a
- * directory's traces), or with @force remove them, so that the analysis
- * of the new run never picks up an old one's files.
- * Return: 0, or -1 with the reason printed.
- */
-static int
-prepare_output(const char *output, int force)
-{
-	int n;
-
-	if (is_dir_output(output) && mkdir(output, 0777) != 0 &&
-	    errno != EEXIST) {
-		cli_err("cannot create the directory %s: %s", output,
-			strerror(errno));
-		return -1;
-	}
-	n = for_each_run_file(output, force ? remove_run_file : NULL, NULL);
-	if (n < 0)
-		return -1;
-	if (n && !force) {
-		cli_err("%s: %d trace%s of an earlier run exist%s (use "
-			"-f/--force to replace them)", output, n,
-			n == 1 ? "" : "s", n == 1 ? "s" : "");
 		return -1;
 	}
 	return 0;
@@ -753,10 +457,10 @@ kfdtrace_cmd_record(int argc, char **argv)
 			return KFDTRACE_EXIT_USAGE;
 		}
 		/* An existing directory is a directory output, slash or not. */
-		if (!is_dir_output(output) && stat(output, &st) == 0 &&
+		if (!record_is_dir_output(output) && stat(output, &st) == 0 &&
 		    S_ISDIR(st.st_mode))
 			strcat(output, "/");
-		if (prepare_output(output, o.force))
+		if (record_prepare_output(output, o.force))
 			return KFDTRACE_EXIT_ERROR;
 	}
 
@@ -787,7 +491,7 @@ kfdtrace_cmd_record(int argc, char **argv)
 	}
 	if (!o.output)
 		default_output(cmd[0], pid, output, sizeof(output));
-	if (is_dir_output(output))
+	if (record_is_dir_output(output))
 		snprintf(first, sizeof(first), "%.4000s%d.kfdtrace", output,
 			 (int)pid);
 	else
@@ -815,14 +519,14 @@ kfdtrace_cmd_record(int argc, char **argv)
 	 * system call made directly), not by dying.
 	 */
 	if (access(first, F_OK) == 0)
-		summarize(first, 1, WIFSIGNALED(status) ?
-			  "the program was killed before the trace was closed" :
-			  "the program ended without the tracer closing the "
-			  "trace (an exit system call made directly?); "
-			  "what was not yet written is lost");
+		record_summarize(first, 1, WIFSIGNALED(status) ?
+			"the program was killed before the trace was closed" :
+			"the program ended without the tracer closing the "
+			"trace (an exit system call made directly?); "
+			"what was not yet written is lost");
 	else
 		cli_err("%s opened no KFD or render-node device: "
 			"no trace at %s", cmd[0], first);
-	for_each_run_file(output, summarize_other, first);
+	record_for_each_run_file(output, record_summarize_other, first);
 	return ret;
 }
