@@ -80,8 +80,25 @@ struct em {
 	size_t errlen;
 };
 
-/* emit.c: the fd table while emitting. */
+/* emit_block.c: the fd table while emitting. */
 struct em_ofd *em_fd_ofd(struct em *e, int32_t fd);
+/* The emitting state of thread @tid, started on first use (NULL: more
+ * than EM_MAX_THREADS). */
+struct em_thread *em_thread_of(struct em *e, uint32_t tid);
+/* Record @rec as a block of its thread's function. Return: 0, or a
+ * negative errno. */
+int em_record(struct em *e, const struct kt_record *rec);
+
+/* A record in the program's order (emit_order.c). */
+struct em_item {
+	struct kt_record *rec;
+	uint64_t major;		/* the seq it goes with (its own, or another's) */
+	int8_t moved;		/* -1: just before that record */
+};
+
+/* emit_order.c: sort the @n records @it into the order the serial replay
+ * issues them (emit.c). */
+void em_order(struct em *e, struct em_item *it, size_t n);
 
 /* emit_abi.c: definitions. */
 /* The C struct of @sd for argument bytes @b (its union arm), defined once. */
@@ -138,7 +155,7 @@ int em_svm_attr_gpu(uint32_t type, uint32_t value);
 void em_check_outputs(struct em *e, struct kt_strbuf *sb, struct em_call *c);
 void em_forget(struct em *e, struct kt_strbuf *sb, const struct em_call *c);
 
-/* emit.c: a block's leading comment, the call as dump prints it. */
+/* emit_block.c: a block's leading comment, the call as dump prints it. */
 void em_comment(struct em *e, struct kt_strbuf *sb, const struct kt_record *rec,
 		const char *indent);
 
