@@ -372,19 +372,27 @@ class PatternProvider(Provider):
             if k.tag not in ('segType', 'segTime', 'segContent'):
                 raise Unsupported('segment child <%s>' % k.tag)
         st = seg.find('segType')
+        for k in st:
+            if k.tag != 'segName':
+                raise Unsupported('segType child <%s>' % k.tag)
         name = st.get('segName')
         if st.find('segName') is not None:
             name = self.value(st.find('segName').find('stateValue'), ev)
         begin, end = start, ev[0]
         tm = seg.find('segTime')
         if tm is not None:
+            for k in tm:
+                if k.tag not in ('begin', 'duration', 'end'):
+                    raise Unsupported('segTime child <%s>' % k.tag)
             b, d, e = tm.find('begin'), tm.find('duration'), tm.find('end')
             begin = self.value(b, ev)
             end = begin + self.value(d, ev) if d is not None else \
                 self.value(e, ev)
         fields = {}
         sc = seg.find('segContent')
-        for f in (sc.findall('segField') if sc is not None else []):
+        for f in (list(sc) if sc is not None else []):
+            if f.tag != 'segField':
+                raise Unsupported('segContent child <%s>' % f.tag)
             sv = f.find('stateValue')
             fields[f.get('name')] = self.value(sv, ev) if sv is not None \
                 else f.get('value')

@@ -99,6 +99,13 @@ def check_calls(xml, events, prov, calls, fails):
                 if got != want:
                     fails.append('%s: state %s, expected %s' %
                                  ('/'.join(key), got[:4], want[:4]))
+    # No call state on a thread without calls.
+    threads = {(str(c['pid']), str(c['tid'])) for c in calls}
+    for t, k, v in prov.changes:
+        if v is not None and k[0] == 'Processes' and len(k) >= 4 and \
+                k[2] == 'Threads' and (len(k) == 4 or k[4:] == ('api',)) \
+                and (k[1], k[3]) not in threads:
+            fails.append('call state on %s without calls' % '/'.join(k))
     # The latency pattern: a segment per call, its name and duration.
     segs = tc_interp.PatternProvider(xml, 'org.kfdtrace.tc.latency').run(events)
     got = sorted((f['pid'], f['tid'], f['seq'], n, b, e - b, f['kind'],
