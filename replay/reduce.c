@@ -17,6 +17,14 @@
  * exits 0. The search is deterministic: the same input and options try
  * the same candidates in the same order.
  *
+ * Candidates are tested several at a time (opts.jobs), each in a slot of
+ * its own files: a batch is the next few candidates the sequential
+ * search would try, against the same best trace, and the first of them
+ * in that order that shows the target wins, the later ones' results
+ * being dropped. That is the candidate the one-at-a-time search would
+ * have taken, so the result does not depend on the number of jobs (only
+ * the count of candidates tried does).
+ *
  * The files of one run (a process tree) are reduced together: the records
  * of every process are candidates, each file's dependencies are its own
  * process's, and a candidate is the whole tree, replayed as one (so what
@@ -43,11 +51,14 @@
 
 extern char **environ;
 
+/* Candidates tested at once, at most. */
+#define RED_MAX_JOBS 16
+
 /* One trace of the run: its records are rec[first, first + n). */
 struct red_file {
 	struct kt_header hdr;
 	size_t first, n;
-	char path[112];		/* its candidate */
+	char path[RED_MAX_JOBS][112];	/* its candidate in each slot */
 };
 
 struct red {
@@ -63,6 +74,8 @@ struct red {
 	size_t target;		/* index of the target record */
 	char dir[64];		/* candidates go to the files' paths */
 	char seq[32];		/* the target's seq, for --to */
+	unsigned int jobs;	/* slots */
+	uint8_t *keeps;		/* a batch's candidates, d->n bytes a slot */
 	uint64_t tests;
 	double t0;
 	int over;		/* the budget ran out */
@@ -213,31 +226,40 @@ write_file(const struct red *d, const struct red_file *f, const uint8_t *keep,
 	return kt_writer_close(w);
 }
 
-/* The candidate @keep, every file to its path. */
+/* The candidate @keep, every file to its path in @slot. */
 static int
-write_trace(const struct red *d, const uint8_t *keep)
+write_trace(const struct red *d, const uint8_t *keep, unsigned int slot)
 {
 	int r = 0;
 
 	for (unsigned int k = 0; k < d->nf && r >= 0; k++)
-		r = write_file(d, &d->f[k], keep, d->f[k].path);
+		r = write_file(d, &d->f[k], keep, d->f[k].path[slot]);
 	return r;
 }
 
-/* Run @argv with its output thrown away; its exit status, or -1. */
-static int
-run_quiet(char *const *argv)
+/* Start @argv with its output thrown away. Return: its pid, or -1. */
+static pid_t
+spawn_quiet(char *const *argv)
 {
 	posix_spawn_file_actions_t fa;
-	int st, r;
 	pid_t pid;
+	int r;
 
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
 	r = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
-	if (r)
+	return r ? -1 : pid;
+}
+
+/* Wait for @pid (-1: it never started). Return: its exit status, or -1. */
+static int
+wait_quiet(pid_t pid)
+{
+	int st;
+
+	if (pid < 0)
 		return -1;
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
@@ -245,9 +267,12 @@ run_quiet(char *const *argv)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-/* Does the candidate (the files at their paths) show the target? */
-static int
-shows(struct red *d)
+/*
+ * Start the test of the candidate in @slot (its files at their paths).
+ * Return: the test's pid, or -1 when it could not start.
+ */
+static pid_t
+start_test(struct red *d, unsigned int slot)
 {
 	const struct kfd_reduce_opts *o = d->o;
 	char sim[128];
@@ -263,9 +288,8 @@ shows(struct red *d)
 			 d->nf > 1 ? "\"$@\"" : "\"$1\"");
 		argv[2] = cmd;
 		for (unsigned int k = 0; k < d->nf; k++)
-			argv[4 + k] = (char *)d->f[k].path;
-		d->last_status = run_quiet(argv);
-		return d->last_status == 0;
+			argv[4 + k] = (char *)d->f[k].path[slot];
+		return spawn_quiet(argv);
 	} else {
 		char *argv[KFD_REPLAY_MAX_TREE + 12];
 		int n = 0;
@@ -290,28 +314,68 @@ shows(struct red *d)
 		argv[n++] = "--wait-timeout";
 		argv[n++] = "1000";
 		for (unsigned int k = 0; k < d->nf; k++)
-			argv[n++] = (char *)d->f[k].path;
+			argv[n++] = (char *)d->f[k].path[slot];
 		argv[n] = NULL;
-		return run_quiet(argv) == 0;
+		return spawn_quiet(argv);
 	}
 }
 
-/* Test @keep (closed first); on success it is the new best. */
+/* Does the candidate in slot 0 show the target? */
 static int
-try_keep(struct red *d, uint8_t *keep, uint8_t *best)
+shows(struct red *d)
 {
-	if (close_keep(d, keep) < 0)
-		return 0;
-	if (!memcmp(keep, best, d->n))
-		return 0;	/* removed nothing after all */
-	if (d->o->budget > 0 && (double)kfd_dispatch_now() / 1e9 - d->t0 > d->o->budget) {
-		d->over = 1;
-		return 0;
+	d->last_status = wait_quiet(start_test(d, 0));
+	return d->last_status == 0;
+}
+
+/* Slot @j's candidate. */
+static uint8_t *
+slot_keep(const struct red *d, unsigned int j)
+{
+	return d->keeps + (size_t)j * d->n;
+}
+
+/*
+ * Test the candidates in slots [0, @nb) (each closed first) at once; the
+ * first of them that shows the target becomes the new best.
+ * Return: its slot, or -1 when none did.
+ */
+static int
+try_batch(struct red *d, unsigned int nb, uint8_t *best)
+{
+	pid_t pid[RED_MAX_JOBS];
+	int won = -1;
+	unsigned int j;
+
+	for (j = 0; j < nb; j++) {
+		uint8_t *keep = slot_keep(d, j);
+
+		pid[j] = -1;
+		if (close_keep(d, keep) < 0 || !memcmp(keep, best, d->n))
+			continue;	/* removed the target, or nothing */
+		if (d->o->budget > 0 &&
+		    (double)kfd_dispatch_now() / 1e9 - d->t0 > d->o->budget) {
+			d->over = 1;
+			break;
+		}
+		if (write_trace(d, keep, j) < 0)
+			continue;
+		pid[j] = start_test(d, j);
 	}
-	if (write_trace(d, keep) < 0 || !shows(d))
-		return 0;
-	memcpy(best, keep, d->n);
-	return 1;
+	for (unsigned int k = 0; k < j; k++)
+		if (wait_quiet(pid[k]) == 0 && won < 0)
+			won = (int)k;
+	if (won >= 0)
+		memcpy(best, slot_keep(d, (unsigned int)won), d->n);
+	return won;
+}
+
+/* Test @keep (closed first) alone; on success it is the new best. */
+static int
+try_keep(struct red *d, const uint8_t *keep, uint8_t *best)
+{
+	memcpy(slot_keep(d, 0), keep, d->n);
+	return try_batch(d, 1, best) == 0;
 }
 
 static void
@@ -331,20 +395,18 @@ progress(const struct red *d, const uint8_t *best)
 /*
  * ddmin over the removable records of @best: remove chunks (each with
  * what depends on it), finer when none can go, then one record at a time.
+ * Each round's candidates go in batches of d->jobs (try_batch()).
  */
 static int
 ddmin(struct red *d, uint8_t *best)
 {
-	uint8_t *keep = malloc(d->n);
 	size_t *units = malloc(d->n * sizeof(*units)), nu, gran = 2;
+	size_t removable[RED_MAX_JOBS];
 
-	if (!keep || !units) {
-		free(keep);
-		free(units);
+	if (!units)
 		return -ENOMEM;
-	}
 	for (;;) {
-		size_t chunk, c;
+		size_t chunk, c = 0;
 		int done = 0;
 
 		nu = 0;
@@ -356,11 +418,17 @@ ddmin(struct red *d, uint8_t *best)
 		if (gran > nu)
 			gran = nu;
 		chunk = (nu + gran - 1) / gran;
-		for (c = 0; c < nu && !done && !d->over; c += chunk) {
-			memcpy(keep, best, d->n);
-			for (size_t k = c; k < c + chunk && k < nu; k++)
-				keep[units[k]] = 0;
-			done = try_keep(d, keep, best);
+		while (c < nu && !done && !d->over) {
+			unsigned int nb;
+
+			for (nb = 0; nb < d->jobs && c < nu; nb++, c += chunk) {
+				uint8_t *keep = slot_keep(d, nb);
+
+				memcpy(keep, best, d->n);
+				for (size_t k = c; k < c + chunk && k < nu; k++)
+					keep[units[k]] = 0;
+			}
+			done = try_batch(d, nb, best) >= 0;
 		}
 		progress(d, best);
 		if (done) {
@@ -371,16 +439,29 @@ ddmin(struct red *d, uint8_t *best)
 			break;
 		gran = gran * 2 > nu ? nu : gran * 2;
 	}
-	/* 1-minimal: no single record can go. */
-	for (size_t i = d->n; i-- > 0 && !d->over;) {
-		if (!best[i] || d->pinned[i] || i == d->target)
-			continue;
-		memcpy(keep, best, d->n);
-		keep[i] = 0;
-		if (try_keep(d, keep, best))
+	/* 1-minimal: no single record can go, tried from the last one. */
+	for (size_t i = d->n; i > 0 && !d->over;) {
+		unsigned int nb = 0;
+		int won;
+
+		while (nb < d->jobs && i > 0) {
+			i--;
+			if (!best[i] || d->pinned[i] || i == d->target)
+				continue;
+			memcpy(slot_keep(d, nb), best, d->n);
+			slot_keep(d, nb)[i] = 0;
+			removable[nb++] = i;
+		}
+		if (!nb)
+			break;
+		won = try_batch(d, nb, best);
+		if (won >= 0) {
+			/* What the batch tried after the winner goes again,
+			 * against the new best. */
+			i = removable[won];
 			progress(d, best);
+		}
 	}
-	free(keep);
 	free(units);
 	return 0;
 }
@@ -487,10 +568,21 @@ red_free(struct red *d)
 	free(d->ndep);
 	free(d->pinned);
 	for (unsigned int k = 0; k < d->nf; k++)
-		if (d->f[k].path[0])
-			unlink(d->f[k].path);
+		for (unsigned int j = 0; j < RED_MAX_JOBS; j++)
+			if (d->f[k].path[j][0])
+				unlink(d->f[k].path[j]);
+	free(d->keeps);
 	if (d->dir[0])
 		rmdir(d->dir);
+}
+
+/* Candidates at once by default: one a CPU, at most 8. */
+static unsigned int
+red_default_jobs(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > 8 ? 8 : (unsigned int)n;
 }
 
 /* The file of file @k's result: OUT, and STEM.<pid>.kfdtrace for the
@@ -552,14 +644,19 @@ kfd_reduce(const char *const *in, unsigned int nin, const char *out,
 		snprintf(err, errlen, "a scratch directory: %s", strerror(-r));
 		goto out;
 	}
+	d.jobs = o->jobs ? o->jobs : o->predicate ? 1 : red_default_jobs();
+	if (d.jobs > RED_MAX_JOBS)
+		d.jobs = RED_MAX_JOBS;
 	for (unsigned int k = 0; k < d.nf; k++)
-		snprintf(d.f[k].path, sizeof(d.f[k].path), "%s/candidate-%u.kft",
-			 d.dir, k);
+		for (unsigned int j = 0; j < d.jobs; j++)
+			snprintf(d.f[k].path[j], sizeof(d.f[k].path[j]),
+				 "%s/candidate-%u-%u.kft", d.dir, j, k);
+	d.keeps = malloc((size_t)d.jobs * (d.n ? d.n : 1));
 	best = malloc(d.n ? d.n : 1);
 	d.dep = calloc(d.n ? d.n : 1, sizeof(*d.dep));
 	d.ndep = calloc(d.n ? d.n : 1, sizeof(*d.ndep));
 	d.pinned = calloc(d.n ? d.n : 1, 1);
-	r = best && d.dep && d.ndep && d.pinned ? 0 : -ENOMEM;
+	r = best && d.dep && d.ndep && d.pinned && d.keeps ? 0 : -ENOMEM;
 	for (unsigned int k = 0; k < d.nf && !r; k++)
 		r = build_deps(&d, &d.f[k]);
 	if (r < 0) {
@@ -570,7 +667,7 @@ kfd_reduce(const char *const *in, unsigned int nin, const char *out,
 	count(&d, best, &res->records_before, &res->ioctls_before);
 	/* The whole trace first: a target that does not show there is not
 	 * reduced. */
-	r = write_trace(&d, best);
+	r = write_trace(&d, best, 0);
 	if (r < 0) {
 		snprintf(err, errlen, "%s: %s", d.dir, kt_strerror(r));
 		goto out;

@@ -10,6 +10,7 @@
  * Exit status 1 when text dumping is below the target.
  */
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>

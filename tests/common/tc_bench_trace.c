@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "kfdtrace/kfd_abi.h"
+#include "kfdtrace/schema.h"
 #include "tc_bench_trace.h"
 #include "tc_rec.h"
 

@@ -53,6 +53,9 @@ kfdtrace_help_reduce(FILE *out)
 	      "                        a tree's files are $1, $2, ...)\n"
 	      "      --sim[=PROFILE]   replay on kfdsim (default without /dev/kfd)\n"
 	      "      --budget SECONDS  stop searching then, keep the best so far\n"
+	      "  -j, --jobs N          candidates tested at once (1 to 16; default\n"
+	      "                        one a CPU, at most 8, or 1 with --predicate);\n"
+	      "                        the result is the same for any N\n"
 	      "  -h, --help            this text\n"
 	      "\n"
 	      "Exit status: 0 reduced, 1 error (an unreadable trace), 2 bad\n"
@@ -89,6 +92,7 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 		{ "predicate", required_argument, NULL, 'p' },
 		{ "sim", optional_argument, NULL, 's' },
 		{ "budget", required_argument, NULL, 'b' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -109,7 +113,7 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 		return KFDTRACE_EXIT_OK;
 	}
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "o:fh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "o:fj:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
 			output = optarg;
@@ -150,6 +154,14 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 					optarg);
 				return KFDTRACE_EXIT_USAGE;
 			}
+			break;
+		case 'j':
+			if (cli_parse_u64(optarg, &v) || v < 1 || v > 16) {
+				cli_err("bad number of jobs '%s' (1 to 16)",
+					optarg);
+				return KFDTRACE_EXIT_USAGE;
+			}
+			o.jobs = (unsigned int)v;
 			break;
 		default:
 			fprintf(stderr, "Try 'kfdtrace reduce --help'.\n");

@@ -29,6 +29,11 @@ struct kfd_reduce_opts {
 				 * path as "$1" (a tree's files as "$@", the
 				 * root's first); exit 0: the bug is there */
 	double budget;		/* seconds; 0: no bound */
+	unsigned int jobs;	/* candidates tested at once (at most 16);
+				 * 0: one a CPU (at most 8), or 1 with a
+				 * predicate, which may not be safe to run
+				 * twice at once. The result is the same for
+				 * any number. */
 	FILE *out;		/* progress and the summary (NULL: stdout) */
 	int progress;		/* a progress line (on a terminal) */
 };
