@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The replayer's bounds and small containers (private to replay/, part
+ * of replay_priv.h): the growable vector and the (kind, scope, key) map.
+ */
+#ifndef RP_BASE_H
+#define RP_BASE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <kfdtrace/replay.h>
+#include <kfdtrace/schema.h>
+#include <kfdtrace/topology.h>
+#include <kfdtrace/trace.h>
+
+#define RP_PAGE			4096ull
+#define RP_PAGE_ALIGN_DOWN(x)	((x) & ~(RP_PAGE - 1))
+#define RP_PAGE_ALIGN_UP(x)	(((x) + RP_PAGE - 1) & ~(RP_PAGE - 1))
+
+/* Bounds that keep a hostile trace from exhausting memory. */
+#define RP_MAX_OBJS		(1u << 22)	/* per object kind */
+#define RP_MAX_FD		(1 << 20)	/* captured fd numbers */
+#define RP_MAX_GPUS		64
+#define RP_BUF_CAP		(64u << 20)	/* one rebuilt indirect buffer */
+#define RP_MAX_RESERVATIONS	8192		/* pre-reserved CPU ranges */
+#define RP_USER_MIN		0x10000ull	/* lowest mappable address */
+#define RP_USER_MAX		0x7ffffffff000ull /* 47-bit user space */
+/*
+ * Records held to restore sequence order. A thread's buffer reaches the
+ * file when it fills (64 KiB of records) or after 100 ms, so a quiet
+ * thread's records can come after those of busy ones written in the
+ * meantime: hundreds of thousands at capture rates. The byte bound is the
+ * one that matters; the count only caps the heap of pointers.
+ */
+#define RP_REORDER_WINDOW	(1u << 21)
+#define RP_MAX_PENDING_WAITS	256	/* completed waits held (wait.c) */
+#define RP_REORDER_BYTES	((size_t)256 << 20)	/* and their bytes */
+#define RP_MAX_SWAP_HELD	64	/* creations held for an id's end */
+#define RP_MAX_PENDING_MEM	1024	/* memory records before a submit */
+
+/* ------------------------------------------------------------------ */
+/* Small containers                                                     */
+
+/* A growable array of fixed-size elements, bounded by RP_MAX_OBJS. */
+struct rp_vec {
+	void *data;
+	size_t n;
+	size_t cap;
+	size_t esz;
+};
+
+void rp_vec_init(struct rp_vec *v, size_t esz);
+void rp_vec_free(struct rp_vec *v);
+/* A new zeroed element at the end, or NULL (bound reached, no memory). */
+void *rp_vec_push(struct rp_vec *v);
+#define RP_AT(v, type, i) (&((type *)(v)->data)[i])
+
+/*
+ * A hash map from (kind, scope, key) to a 64-bit value. Kinds say what a
+ * key is (a handle, a queue id, ...); scopes separate KFD processes and
+ * DRM files, whose ids are independent.
+ */
+struct rp_map_slot {
+	uint64_t key;
+	uint32_t ks;		/* kind << 24 | scope */
+	uint32_t state;		/* 0 empty, 1 used */
+	uint64_t val;
+};
+
+struct rp_map {
+	struct rp_map_slot *s;
+	size_t cap;		/* power of two */
+	size_t used;		/* == n (no tombstones) */
+	size_t n;		/* used slots */
+};
+
+enum rp_kind {
+	RP_K_HANDLE = 1,
+	RP_K_QUEUE,
+	RP_K_EVENT,
+	RP_K_SLOT,
+	RP_K_GEM,
+	RP_K_OFFSET,		/* render-node (GEM) mmap offsets */
+	RP_K_BO,		/* model: (proc, handle) -> bo index */
+	RP_K_MQUEUE,		/* model: (proc, queue id) -> queue index */
+	RP_K_MEVENT,		/* model: (proc, event id) -> event index */
+	RP_K_MOFF,		/* model: GEM offset -> bo index */
+	RP_K_MDMABUF,		/* model: fd -> dmabuf index */
+	RP_K_MGEM,		/* model: (ofd, gem handle) -> gem index */
+};
+
+void rp_map_free(struct rp_map *m);
+int rp_map_put(struct rp_map *m, unsigned int kind, unsigned int scope,
+	       uint64_t key, uint64_t val);
+int rp_map_get(const struct rp_map *m, unsigned int kind, unsigned int scope,
+	       uint64_t key, uint64_t *val);
+int rp_map_del(struct rp_map *m, unsigned int kind, unsigned int scope,
+	       uint64_t key);
+
+#endif /* RP_BASE_H */
