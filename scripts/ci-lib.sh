@@ -15,7 +15,7 @@ ci_setup() {
 
 	shift
 	if [ -f "$dir/build.ninja" ]; then
-		meson setup --reconfigure "$dir" "$ci_top" >/dev/null
+		meson setup --reconfigure "$dir" "$ci_top" "$@" >/dev/null
 	else
 		meson setup "$dir" "$ci_top" "$@" >/dev/null
 	fi

@@ -20,7 +20,11 @@ build=${KFDTRACE_BUILD:-$top/build}
 asan=${KFDTRACE_ASAN_BUILD:-$build-asan}
 t0=$SECONDS
 
-ci_setup "$asan" -Dbuildtype=debug -Db_sanitize=address,undefined -Db_coverage=true
+# test_scale=small: the scale tests (the big run, the out-of-memory
+# reduction) on smaller inputs, the same code paths; the plain build keeps
+# their full sizes.
+ci_setup "$asan" -Dbuildtype=debug -Db_sanitize=address,undefined -Db_coverage=true \
+	-Dtest_scale=small
 ninja -C "$asan" >/dev/null
 echo "sanitize: build: $((SECONDS - t0)) s"
 
