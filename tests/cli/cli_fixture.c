@@ -227,3 +227,16 @@ teardown(void **state)
 	/* KFDTRACE_CLI_KEEP=1 keeps the traces for a look by hand. */
 	return tc_scratch_remove(tmpdir, "KFDTRACE_CLI_KEEP");
 }
+
+int
+cli_args(int argc, char **argv)
+{
+	if (argc < 3) {
+		fprintf(stderr, "usage: %s PATH-TO-KFDTRACE PATH-TO-CLI-FORK-APP\n",
+			argv[0]);
+		return 2;
+	}
+	kfdtrace_bin = argv[1];
+	fork_app_bin = argv[2];
+	return 0;
+}

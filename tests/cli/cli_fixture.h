@@ -18,6 +18,9 @@
 extern const char *kfdtrace_bin;
 extern const char *fork_app_bin;
 
+/* Take the binaries from the command line. Return: 0, or 2 (usage
+ * printed) when they are missing. */
+int cli_args(int argc, char **argv);
 /* @name inside the scratch directory (tc_scratch_path()). */
 char *tmp_path(const char *name);
 /* A TOPOLOGY record: a CPU node and the GPU GPU (an aldebaran). */

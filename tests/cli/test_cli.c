@@ -543,12 +543,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_record_child_traces),
 	};
 
-	if (argc < 3) {
-		fprintf(stderr, "usage: %s PATH-TO-KFDTRACE PATH-TO-CLI-FORK-APP\n",
-			argv[0]);
+	if (cli_args(argc, argv))
 		return 2;
-	}
-	kfdtrace_bin = argv[1];
-	fork_app_bin = argv[2];
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
