@@ -226,7 +226,8 @@ test_threads(void **state)
 		n = strstr(n + 1, "</td><td class=\"num\">");
 		assert_non_null(n);
 		calls = strtoull(n + strlen("</td><td class=\"num\">"), NULL, 10);
-		assert_true(calls > 100000);
+		/* Each thread makes about a quarter of the run's calls. */
+		assert_true(calls > (procs[0].ioctls + procs[1].ioctls) / 8);
 		sum += calls;
 		assert_string_not_equal(busy, "0 ns");
 		assert_string_not_equal(active, "0 ns");

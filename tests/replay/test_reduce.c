@@ -28,11 +28,13 @@
 
 static const char *kfdtrace, *oom, *our_thunk;
 /*
- * The machine of the out-of-memory reduction: "--sim", or with
- * RP_REDUCE_PROFILE (meson option test_scale=small, the sanitizer
- * stage's) a profile with less VRAM, which runs out after 4 allocations
- * instead of 16: the same search in a seventh of the candidates.
+ * RP_TEST_SCALE=small (meson option test_scale, the sanitizer stage's):
+ * the same searches on smaller inputs. The out-of-memory reduction runs
+ * on a profile with less VRAM, which runs out after 4 allocations instead
+ * of 16 (a seventh of the candidates), and the multi-threaded one on 2
+ * threads up to the 8th map instead of 4 threads and the 20th.
  */
+static int small;
 static char oom_sim[64] = "--sim";
 
 /* Capture "rp_oom ARGS" on AMD's thunk into @file, with @fault set. */
@@ -218,14 +220,16 @@ threads_in_dump(void)
 static void
 test_threads(void **state)
 {
-	static const char fault[] = "KFDSIM_FAULTS=MAP_MEMORY_TO_GPU:20:EIO";
-	char in[4200], red[4200], pred[4400];
+	const int nmap = small ? 8 : 20;
+	char in[4200], red[4200], pred[4400], fault[64];
 	const char *mt = getenv("RP_MT"), *last;
 	unsigned long before, after;
 
 	(void)state;
 	assert_non_null(mt);
-	capture_prog("mt.kft", mt, "4", NULL, fault);
+	snprintf(fault, sizeof(fault), "KFDSIM_FAULTS=MAP_MEMORY_TO_GPU:%d:EIO",
+		 nmap);
+	capture_prog("mt.kft", mt, small ? "2" : "4", NULL, fault);
 	snprintf(in, sizeof(in), "%s", tmp("mt.kft"));
 	snprintf(red, sizeof(red), "%s", tmp("mt-red.kft"));
 	snprintf(pred, sizeof(pred), "%s %s replay --sim --verify=results",
@@ -236,11 +240,12 @@ test_threads(void **state)
 	}
 	before = field("before:  ", 1);
 	after = field("after:   ", 1);
-	print_message("reduce --predicate, 5 threads: %lu -> %lu ioctls, %lu "
-		      "tests\n", before, after, field("tests:   ", 0));
+	print_message("reduce --predicate, %s threads: %lu -> %lu ioctls, %lu "
+		      "tests\n", small ? "3" : "5", before, after,
+		      field("tests:   ", 0));
 	assert_true(after * 4 <= before);
 	assert_int_equal(RUN(kfdtrace, "dump", "--json", red), 0);
-	assert_int_equal(count("MAP_MEMORY_TO_GPU", &last), 20);
+	assert_int_equal(count("MAP_MEMORY_TO_GPU", &last), nmap);
 	assert_non_null(strstr(last, "EIO"));
 	assert_int_equal(RUN(kfdtrace, "dump", red), 0);
 	assert_true(threads_in_dump() >= 2);
@@ -345,9 +350,10 @@ setup(void **state)
 	kfdtrace = getenv("KFDTRACE");
 	oom = getenv("RP_OOM");
 	our_thunk = getenv("RP_OUR_THUNK");
-	if (getenv("RP_REDUCE_PROFILE") && *getenv("RP_REDUCE_PROFILE"))
-		snprintf(oom_sim, sizeof(oom_sim), "--sim=%s",
-			 getenv("RP_REDUCE_PROFILE"));
+	small = getenv("RP_TEST_SCALE") && !strcmp(getenv("RP_TEST_SCALE"),
+						   "small");
+	if (small)
+		snprintf(oom_sim, sizeof(oom_sim), "--sim=rx6900xt");
 	if (!kfdtrace || !oom || !our_thunk) {
 		fprintf(stderr, "KFDTRACE, RP_OOM and RP_OUR_THUNK must be set\n");
 		return -1;
