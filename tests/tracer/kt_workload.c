@@ -61,6 +61,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -701,6 +702,32 @@ write_own(int fd)
 }
 
 /*
+ * Traced (KFDTRACE_OUTPUT names the trace), GET_VERSIONs until the trace
+ * file has grown, at most 5 s: then the calls made before are in it and
+ * the writer is at work when the kill lands. A fixed count is no such
+ * bound: on kfdsim 20,000 calls can end in a millisecond, before the
+ * writer's first flush (100 ms). By path only: the program owns every fd
+ * number by now.
+ */
+static void
+calls_until_flushed(int kfd)
+{
+	const char *trace = getenv("KFDTRACE_OUTPUT");
+	struct timespec t0, t;
+	struct stat st0, st;
+
+	if (!trace || stat(trace, &st0) != 0)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		for (int i = 0; i < 1000; i++)
+			get_version(kfd);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while (stat(trace, &st) == 0 && st.st_size <= st0.st_size &&
+		 t.tv_sec - t0.tv_sec < 5);
+}
+
+/*
  * The program takes the fd numbers away from the tracer in ways no libc
  * wrapper sees, then fills them with its own file: the tracer must neither
  * write into that file nor lose the end of the trace.
@@ -743,6 +770,7 @@ mode_ownfile(const char *how, const char *path, const char *ending)
 	}
 	if (!strcmp(ending, "kill")) {
 		kfd = open_kfd();
+		calls_until_flushed(kfd);
 		for (int i = 0; i < 20000; i++)
 			get_version(kfd);
 		raise(SIGKILL);
