@@ -387,9 +387,7 @@ progress(const struct red *d, const uint8_t *best)
 		return;
 	for (size_t i = 0; i < d->n; i++)
 		k += best[i];
-	fprintf(d->o->out, "\rreduce: %zu of %zu records, %" PRIu64 " tests ",
-		k, d->n, d->tests);
-	fflush(d->o->out);
+	d->o->progress(d->o->progress_ctx, k, d->n);
 }
 
 /*
@@ -405,6 +403,7 @@ ddmin(struct red *d, uint8_t *best)
 
 	if (!units)
 		return -ENOMEM;
+	progress(d, best);
 	for (;;) {
 		size_t chunk, c = 0;
 		int done = 0;
@@ -703,8 +702,6 @@ kfd_reduce(const char *const *in, unsigned int nin, const char *out,
 		free(keep);
 	}
 	r = ddmin(&d, best);
-	if (o->progress)
-		fputc('\n', o->out);
 	if (r < 0)
 		goto out;
 	for (unsigned int k = 0; k < d.nf && r >= 0; k++) {

@@ -548,6 +548,7 @@ rp_threads_run(struct rp_run *st, struct rp_stream *s)
 	const struct kt_record *rec;
 	struct ahead *ahead;
 	struct rp_mt mt;
+	uint64_t seen = 0;
 	unsigned int u;
 	int r = 0, ret = 0;
 
@@ -575,6 +576,10 @@ rp_threads_run(struct rp_run *st, struct rp_stream *s)
 		struct kt_record *c;
 		int admit;
 
+		/* Read and handed over: at most RP_MT_AHEAD ahead of done. */
+		if (st->o->progress)
+			st->o->progress(st->o->progress_ctx, ++seen,
+					st->r->model.nrec);
 		pthread_mutex_lock(&mt.lock);
 		if (st->stop) {
 			pthread_mutex_unlock(&mt.lock);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * kt_ctf_export(): a babeltrace2 graph, source.kfdtrace.trace ->
- * sink.ctf.fs, run in the calling process (see kt_ctf_export.h).
+ * kt_ctf_export(): a babeltrace2 graph, source.kfdtrace.trace -> a
+ * counting filter (count.c, for progress) -> sink.ctf.fs, run in the
+ * calling process (see kt_ctf_export.h).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -17,6 +18,7 @@
 
 #include <babeltrace2/babeltrace.h>
 
+#include "kbt_count.h"
 #include "kt_ctf_export.h"
 
 #define KT_BT2_PLUGIN_FILE "babeltrace-plugin-kfdtrace.so"
@@ -252,9 +254,12 @@ kt_ctf_export(const char *trace, const char *outdir,
 	const bt_component_class_sink *sink_cls;
 	const bt_component_source *src = NULL;
 	const bt_component_sink *sink = NULL;
+	bt_component_class_filter *count_cls = NULL;
+	const bt_component_filter *count = NULL;
+	struct kbt_count counted = { 0 };
 	bt_value *sp = NULL, *kp = NULL, *inputs = NULL;
 	bt_graph *graph = NULL;
-	bt_graph_run_status st;
+	bt_graph_run_once_status once;
 	int rc = KT_CTF_FAILED;
 
 	say(msg, msg_size, "no error");
@@ -301,7 +306,8 @@ kt_ctf_export(const char *trace, const char *outdir,
 		goto out;
 	}
 	graph = bt_graph_create(0);
-	if (!graph) {
+	count_cls = kbt_count_class_create();
+	if (!graph || !count_cls) {
 		say(msg, msg_size, "out of memory");
 		goto out;
 	}
@@ -311,27 +317,39 @@ kt_ctf_export(const char *trace, const char *outdir,
 	 */
 	if (bt_graph_add_source_component(graph, src_cls, "kfdtrace", kp,
 					  BT_LOGGING_LEVEL_WARNING, &src) ||
+	    bt_graph_add_filter_component_with_initialize_method_data(graph,
+		count_cls, "count", NULL, &counted,
+		BT_LOGGING_LEVEL_ERROR, &count) ||
 	    bt_graph_add_sink_component(graph, sink_cls, "ctf", sp,
 					BT_LOGGING_LEVEL_ERROR, &sink) ||
 	    bt_graph_connect_ports(graph,
 		bt_component_source_borrow_output_port_by_index_const(src, 0),
+		bt_component_filter_borrow_input_port_by_index_const(count, 0),
+		NULL) ||
+	    bt_graph_connect_ports(graph,
+		bt_component_filter_borrow_output_port_by_index_const(count, 0),
 		bt_component_sink_borrow_input_port_by_index_const(sink, 0),
 		NULL)) {
 		take_error(msg, msg_size, opts && opts->verbose);
 		goto out;
 	}
+	/* A batch at a time, with progress between. */
 	do {
-		st = bt_graph_run(graph);
-		if (st == BT_GRAPH_RUN_STATUS_AGAIN)
+		once = bt_graph_run_once(graph);
+		if (once == BT_GRAPH_RUN_ONCE_STATUS_OK && opts && opts->progress)
+			opts->progress(opts->progress_ctx, counted.events);
+		if (once == BT_GRAPH_RUN_ONCE_STATUS_AGAIN)
 			usleep(1000);
-	} while (st == BT_GRAPH_RUN_STATUS_AGAIN);
-	if (st == BT_GRAPH_RUN_STATUS_OK)
+	} while (once == BT_GRAPH_RUN_ONCE_STATUS_AGAIN ||
+		 once == BT_GRAPH_RUN_ONCE_STATUS_OK);
+	if (once == BT_GRAPH_RUN_ONCE_STATUS_END)
 		rc = KT_CTF_OK;
 	else
 		rc = take_error(msg, msg_size, opts && opts->verbose);
 out:
 	/* Destroying the graph finalizes the sink, which writes the metadata. */
 	bt_graph_put_ref(graph);
+	bt_component_class_filter_put_ref(count_cls);
 	bt_value_put_ref(kp);
 	bt_value_put_ref(inputs);
 	bt_value_put_ref(sp);

@@ -15,6 +15,7 @@
 #define KT_CTF_EXPORT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -38,6 +39,12 @@ struct kt_ctf_export_opts {
 	 */
 	const char *plugin_path;
 	int verbose;		/* say which plugin was loaded */
+	/*
+	 * Called as the conversion goes with the events written so far
+	 * (a progress line); NULL: none.
+	 */
+	void (*progress)(void *ctx, uint64_t events);
+	void *progress_ctx;
 };
 
 /*

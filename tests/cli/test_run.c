@@ -456,22 +456,68 @@ test_habits(void **state)
 	assert_string_equal(buf, "mine");
 }
 
-/* A long read shows progress where a terminal would see it. */
+/* Run kfdtrace @args with progress forced on; fail unless it said @line. */
+static void
+expect_progress(const char *const *args, const char *line)
+{
+	char *env_on[] = { "KFDTRACE_PROGRESS=1", "KFDTRACE_PROGRESS_EVERY=1",
+			   NULL };
+	char *argv[16] = { (char *)kfdtrace_bin };
+	struct tc_run res;
+	int n = 1;
+
+	while (*args && n < 15)
+		argv[n++] = (char *)*args++;
+	argv[n] = NULL;
+	assert_int_equal(tc_run_env(argv, env_on, 0, &res), 0);
+	if (res.status != 0 || !strstr(res.err, line)) {
+		fputs(res.err, stderr);
+		fail_msg("kfdtrace %s: status %d, no \"%s\" above", argv[1],
+			 res.status, line + 1);
+	}
+	tc_run_free(&res);
+}
+
+/* A long command shows progress where a terminal would see it. */
 static void
 test_progress(void **state)
 {
 	char *argv[] = { (char *)kfdtrace_bin, "stats", rundir, NULL };
-	char *env_on[] = { "KFDTRACE_PROGRESS=1", "KFDTRACE_PROGRESS_EVERY=1",
-			   NULL };
 	char *env_off[] = { "KFDTRACE_PROGRESS=0", "KFDTRACE_PROGRESS_EVERY=1",
 			    NULL };
+	char root[400], out[400];
 	struct tc_run res;
 
 	(void)state;
-	assert_int_equal(tc_run_env(argv, env_on, 0, &res), 0);
-	assert_int_equal(res.status, 0);
-	assert_non_null(strstr(res.err, "\rkfdtrace stats: cli-fork-app["));
-	tc_run_free(&res);
+	snprintf(root, sizeof(root), "%s%d.kfdtrace", rundir, child_pid);
+	expect_progress((const char *[]){ "stats", rundir, NULL },
+			"\rkfdtrace stats: cli-fork-app[");
+	expect_progress((const char *[]){ "dump", rundir, NULL },
+			"\rkfdtrace dump: records read: ");
+	expect_progress((const char *[]){ "replay", "--sim", root, NULL },
+			"\rkfdtrace replay: records replayed: ");
+	expect_progress((const char *[]){ "replay", "--sim", "--threads",
+					  root, NULL },
+			"\rkfdtrace replay: records replayed: ");
+	snprintf(out, sizeof(out), "%s", tmp_path("progress.pftrace"));
+	expect_progress((const char *[]){ "export", "--perfetto", out, "-f",
+					  rundir, NULL },
+			"\rkfdtrace export: cli-fork-app[");
+	if (strcmp(bt2_plugin_dir, "-")) {
+		snprintf(out, sizeof(out), "%s", tmp_path("progress-ctf"));
+		expect_progress((const char *[]){ "export", "--ctf", out,
+						  root, NULL },
+				"\rkfdtrace export: CTF events written: ");
+	}
+	snprintf(out, sizeof(out), "%s", tmp_path("progress.html"));
+	expect_progress((const char *[]){ "report", "-o", out, "-f", rundir,
+					  NULL },
+			"\rkfdtrace report: cli-fork-app[");
+	snprintf(out, sizeof(out), "%s", tmp_path("progress-red.kft"));
+	expect_progress((const char *[]){ "reduce", root, "-o", out, "-f",
+					  "--target", "4", "--predicate",
+					  "true", NULL },
+			"\rkfdtrace reduce: records kept: ");
 	/* Not a terminal (the test's pipe), or turned off: silent. */
 	assert_int_equal(tc_run_env(argv, env_off, 0, &res), 0);
 	assert_string_equal(res.err, "");

@@ -253,6 +253,12 @@ export_ctf(char *const *traces, size_t ntraces, const char *dest,
 	return status;
 }
 
+static void
+ctf_progress(void *ctx, uint64_t events)
+{
+	cli_progress_update(ctx, events);
+}
+
 int
 kfdtrace_export_ctf(const char *trace, const char *dest,
 		    const struct kfdtrace_export_opts *o)
@@ -261,8 +267,19 @@ kfdtrace_export_ctf(const char *trace, const char *dest,
 		.plugin_path = o->plugin_path,
 		.verbose = o->verbose,
 	};
+	struct cli_progress prog;
 	char msg[2048];
-	int rc = kt_ctf_export(trace, dest, &co, msg, sizeof(msg));
+	int rc;
+
+	/* A call per batch of events, not per record. */
+	cli_progress_start(&prog, "CTF events written", 0);
+	prog.every = 1;
+	if (prog.on) {
+		co.progress = ctf_progress;
+		co.progress_ctx = &prog;
+	}
+	rc = kt_ctf_export(trace, dest, &co, msg, sizeof(msg));
+	cli_progress_end(&prog);
 
 	switch (rc) {
 	case KT_CTF_OK:

@@ -80,6 +80,15 @@ parse_errno(const char *s)
 	return 0;
 }
 
+static void
+reduce_progress(void *ctx, uint64_t kept, uint64_t total)
+{
+	struct cli_progress *p = ctx;
+
+	p->total = total;
+	cli_progress_update(p, kept);
+}
+
 int
 kfdtrace_cmd_reduce(int argc, char **argv)
 {
@@ -98,6 +107,7 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 	};
 	struct kfd_reduce_opts o = { .target_seq = UINT64_MAX };
 	struct kfd_reduce_result res;
+	struct cli_progress prog;
 	struct cli_run run = { 0 };
 	const char *output = NULL;
 	const char *ins[KFD_REPLAY_MAX_TREE];
@@ -213,8 +223,14 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 	if (!o.sim && access("/dev/kfd", F_OK))
 		o.sim = "";
 	o.out = stderr;
-	o.progress = isatty(2);
+	cli_progress_start(&prog, "records kept", 0);
+	prog.every = 1;		/* a call per round of the search, not per record */
+	if (prog.on) {
+		o.progress = reduce_progress;
+		o.progress_ctx = &prog;
+	}
 	r = kfd_reduce(ins, nin, output, &o, &res, err, sizeof(err));
+	cli_progress_end(&prog);
 	cli_run_close(&run);
 	if (r == -ENOENT || r == -EINVAL) {
 		cli_err("%s", err);

@@ -34,8 +34,13 @@ struct kfd_reduce_opts {
 				 * predicate, which may not be safe to run
 				 * twice at once. The result is the same for
 				 * any number. */
-	FILE *out;		/* progress and the summary (NULL: stdout) */
-	int progress;		/* a progress line (on a terminal) */
+	FILE *out;		/* the summary (NULL: stdout) */
+	/*
+	 * Called after each round of the search with the records still
+	 * kept and the trace's count (a progress line); NULL: none.
+	 */
+	void (*progress)(void *ctx, uint64_t kept, uint64_t total);
+	void *progress_ctx;
 };
 
 struct kfd_reduce_result {
