@@ -449,6 +449,45 @@ svm(void)
 	/* Left registered, as a program that exits without cleaning up. */
 }
 
+/*
+ * An SVM range whose pages the CPU unmaps: the kernel drops the range, and
+ * a BO may then take its addresses. Replay must drop it too (the munmap is
+ * recorded), or the ALLOC meets the range and fails with EADDRINUSE.
+ */
+static void
+svm_unmapped(void)
+{
+	struct {
+		struct {
+			uint64_t start_addr;
+			uint64_t size;
+			uint32_t op;
+			uint32_t nattr;
+		} a;
+		struct kfd_abi_svm_attribute at[1];
+	} s;
+	void *mem = mmap(NULL, 2u << 20, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint64_t h;
+
+	if (mem == MAP_FAILED)
+		return;
+	memset(&s, 0, sizeof(s));
+	s.a.start_addr = (uint64_t)(uintptr_t)mem;
+	s.a.size = 2u << 20;
+	s.a.op = KFD_ABI_SVM_OP_SET_ATTR;
+	s.a.nattr = 1;
+	s.at[0].type = KFD_ABI_SVM_ATTR_PREFERRED_LOC;
+	s.at[0].value = gpu;
+	xioctl(kfd, KFD_ABI_IOC_SVM_NATTR(1), &s, "SVM set (to unmap)", 0);
+	munmap(mem, 2u << 20);
+	h = alloc_mem(s.a.start_addr + (1u << 20), 64 << 10,
+		      KFD_ABI_ALLOC_MEM_FLAGS_VRAM | KFD_ABI_ALLOC_MEM_FLAGS_WRITABLE,
+		      0, NULL, 0);
+	if (h)
+		free_mem(h);
+}
+
 static void
 dmabufs(uint64_t vram_handle)
 {
@@ -653,6 +692,7 @@ full(void)
 
 	queue(1, 1);
 	svm();
+	svm_unmapped();
 	dmabufs(vram);
 	xioctl(kfd, KFD_ABI_IOC_SMI_EVENTS, &smi, "SMI_EVENTS", 0);
 	secondary_process();

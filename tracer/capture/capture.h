@@ -9,7 +9,7 @@
  *			tracer's own fds, which the application may not close
  *   session.c		configuration, the trace file (created at the first
  *			device event), file naming, fork/exec/exit handling
- *   maps.c		device mappings, to know which munmaps to record
+ *   maps.c		device mappings and SVM ranges: which munmaps to record
  *   submit.c		submission capture: shadow doorbells, the forwarder
  *   submit_mem.c	... and the memory the packets reference (=full)
  *   wrap_*.c		the exported entry points (wrap_sig.c keeps the
@@ -258,6 +258,7 @@ char **kcap_session_exec_env(char *const envp[]);
 
 /* ---- maps.c ---- */
 
+/* Add [addr, addr+len): a device mapping or an SVM range. */
 void kcap_maps_add(uint64_t addr, uint64_t len);
 /* Remove [addr, addr+len) from the set; 1 if it overlapped a mapping. */
 int kcap_maps_remove(uint64_t addr, uint64_t len);

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Device mappings: the address ranges mmap()ed from a KFD or render fd.
+ * The ranges whose unmap the kernel's KFD sees: device mappings (mmap()ed
+ * from a KFD or render fd) and SVM ranges (given to SVM SET_ATTR; the
+ * MMU notifier drops them when their pages go).
  *
- * munmap() takes no fd, so this is how we tell a device unmap (recorded)
+ * munmap() takes no fd, so this is how we tell such an unmap (recorded)
  * from the allocator's (not recorded). The common case, no device
  * mapping at all, costs one relaxed load; otherwise a sorted array under
  * a lock (mappings number in the hundreds for a real ROCm process).

@@ -14,6 +14,28 @@
 #include <sys/ioctl.h>
 
 #include <kfdtrace/dispatch.h>
+#include <kfdtrace/kfd_abi.h>
+
+/*
+ * The kernel drops an SVM range when its CPU pages are unmapped, so a
+ * munmap over one is a KFD event replay must reissue: the ranges a
+ * successful SET_ATTR names join the set of recorded-unmap ranges.
+ * The request's size bits vary with nattr; the number alone names it.
+ */
+static inline void
+note_svm(enum kfd_file_kind kind, unsigned long request, const void *arg,
+	 int ret)
+{
+	const struct kfd_abi_svm_args *a = arg;
+
+	if (__builtin_expect(KFD_ABI_IOC_NR(request) !=
+			     KFD_ABI_IOC_NR(KFD_ABI_IOC_SVM), 1) ||
+	    kind != KFD_FILE_KFD || ret != 0 || !a ||
+	    _IOC_TYPE(request) != KFD_ABI_IOCTL_BASE ||
+	    a->op != KFD_ABI_SVM_OP_SET_ATTR)
+		return;
+	kcap_maps_add(a->start_addr, a->size);
+}
 
 static int
 next_ioctl(int fd, unsigned long request, void *arg)
@@ -55,6 +77,7 @@ ioctl(int fd, unsigned long request, ...)
 			ret = submit_ioctl(fd, request, arg);
 		else
 			ret = kfd_dispatch_via(next_ioctl, fd, kind, request, arg);
+		note_svm(kind, request, arg, ret);
 		kcap_busy--;
 		return ret;
 	}
@@ -73,6 +96,7 @@ ioctl(int fd, unsigned long request, ...)
 	} else {
 		ret = kfd_dispatch_via(next_ioctl, fd, kind, request, arg);
 	}
+	note_svm(kind, request, arg, ret);
 	kcap_busy--;
 	return ret;
 }

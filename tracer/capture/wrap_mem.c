@@ -2,7 +2,7 @@
 /*
  * mmap() and munmap(): mappings of device fds (doorbells, the events page,
  * MMIO, buffer objects through the render node) are recorded, and so are
- * the munmaps that touch them. With submission capture on, doorbell pages
+ * the munmaps that touch them or an SVM range (wrap_ioctl.c). With submission capture on, doorbell pages
  * are shadowed (submit.c).
  */
 #include "capture.h"

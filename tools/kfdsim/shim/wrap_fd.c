@@ -129,8 +129,25 @@ ioctl(int fd, unsigned long request, ...)
 	return ret;
 }
 
+/*
+ * The kernel's MMU notifier drops SVM ranges whose pages go away; the model
+ * learns of it here. Only once the device exists: before that there are no
+ * ranges to drop.
+ */
+static void
+notify_unmapped(void *addr, size_t len)
+{
+	struct ksim_device *dev = ksim_state_device_if_ready();
+
+	if (!dev || ksim_in_shim || !len)
+		return;
+	ksim_in_shim++;
+	ksim_notify_munmap(dev, (uint64_t)(uintptr_t)addr, (uint64_t)len);
+	ksim_in_shim--;
+}
+
 static void *
-shim_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t offset)
+map_any(void *addr, size_t len, int prot, int flags, int fd, off_t offset)
 {
 	struct ksim_map map;
 	struct ksim_ofd *ofd;
@@ -170,6 +187,20 @@ shim_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t offset)
 	return p;
 }
 
+static void *
+shim_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t offset)
+{
+	void *p = map_any(addr, len, prot, flags, fd, offset);
+	int err = errno;
+
+	/* MAP_FIXED unmaps what was there first, an SVM range's pages too. */
+	if (p != MAP_FAILED && (flags & MAP_FIXED)) {
+		notify_unmapped(p, len);
+		errno = err;
+	}
+	return p;
+}
+
 KSIM_EXPORT void *
 mmap(void *addr, size_t len, int prot, int flags, int fd, off_t offset)
 {
@@ -180,23 +211,6 @@ KSIM_EXPORT void *
 mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t offset)
 {
 	return shim_mmap(addr, len, prot, flags, fd, offset);
-}
-
-/*
- * The kernel's MMU notifier drops SVM ranges whose pages go away; the model
- * learns of it here. Only once the device exists: before that there are no
- * ranges to drop.
- */
-static void
-notify_unmapped(void *addr, size_t len)
-{
-	struct ksim_device *dev = ksim_state_device_if_ready();
-
-	if (!dev || ksim_in_shim || !len)
-		return;
-	ksim_in_shim++;
-	ksim_notify_munmap(dev, (uint64_t)(uintptr_t)addr, (uint64_t)len);
-	ksim_in_shim--;
 }
 
 KSIM_EXPORT int
