@@ -18,29 +18,7 @@
  */
 #include <stdlib.h>
 
-#include <kfdtrace/kfd_abi.h>
-
 #include "replay_priv.h"
-
-/* The rows whose success changes what AVAILABLE_MEMORY says. */
-static int
-changes_memory(const struct rp_rows *r, const struct kfd_ioctl_desc *d)
-{
-	return d == r->alloc || d == r->free_mem || d == r->import_dmabuf ||
-	       d == r->ipc_import;
-}
-
-static const struct kfd_ioctl_desc *
-available_row(void)
-{
-	static const struct kfd_ioctl_desc *row;
-
-	/* By its request code: bound to the ABI header, not to a name. */
-	if (!row)
-		row = kfd_schema_lookup(KFD_FILE_KFD,
-					KFD_ABI_IOC_AVAILABLE_MEMORY);
-	return row;
-}
 
 void
 rp_model_varies(struct rp_model *m, const struct kt_record *rec,
@@ -49,9 +27,11 @@ rp_model_varies(struct rp_model *m, const struct kt_record *rec,
 	struct rp_m_span *s;
 	struct rp_vec *v;
 
-	if (d == available_row())
+	/* The schema says which calls read or change the free memory. */
+	if (d && d->free_mem == KFD_FREE_MEM_READS)
 		v = &m->avail_spans;
-	else if (changes_memory(rp_rows(), d) && rec->u.ioctl.ret == 0)
+	else if (d && d->free_mem == KFD_FREE_MEM_CHANGES &&
+		 rec->u.ioctl.ret == 0)
 		v = &m->mem_spans;
 	else
 		return;

@@ -109,11 +109,13 @@ const struct kfd_ioctl_desc ks_rows_memory[] = {
 	{
 		KS_KFD_ROW("ALLOC_MEMORY_OF_GPU", "alloc_memory_of_gpu", 0x16,
 			   KFD_ABI_IOC_ALLOC_MEMORY_OF_GPU, 1),
+		.free_mem = KFD_FREE_MEM_CHANGES,
 		KS_ARGS(alloc_d),
 	},
 	{
 		KS_KFD_ROW("FREE_MEMORY_OF_GPU", "free_memory_of_gpu", 0x17,
 			   KFD_ABI_IOC_FREE_MEMORY_OF_GPU, 1),
+		.free_mem = KFD_FREE_MEM_CHANGES,
 		KS_ARGS(free_d),
 	},
 	{
@@ -137,6 +139,7 @@ const struct kfd_ioctl_desc ks_rows_memory[] = {
 	{
 		KS_KFD_ROW("IMPORT_DMABUF", "import_dmabuf", 0x1D,
 			   KFD_ABI_IOC_IMPORT_DMABUF, 1),
+		.free_mem = KFD_FREE_MEM_CHANGES,
 		KS_ARGS(import_d),
 	},
 	{

@@ -264,6 +264,7 @@ const struct kfd_ioctl_desc ks_rows_misc[] = {
 	{
 		KS_KFD_ROW("AVAILABLE_MEMORY", "available_memory", 0x23,
 			   KFD_ABI_IOC_AVAILABLE_MEMORY, 9),
+		.free_mem = KFD_FREE_MEM_READS,
 		KS_ARGS(available_memory_d),
 	},
 	{

@@ -194,6 +194,7 @@ const struct kfd_ioctl_desc ks_rows_rocm[] = {
 	{
 		ROCM_ROW("IPC_IMPORT_HANDLE", "ipc_import_handle", 0x80,
 			 KFD_ABI_IOC_IPC_IMPORT_HANDLE),
+		.free_mem = KFD_FREE_MEM_CHANGES,
 		KS_ARGS(ipc_import_d),
 	},
 	{

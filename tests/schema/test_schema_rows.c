@@ -359,6 +359,37 @@ test_no_replay_rows(void **state)
 	assert_int_equal(nset, 3);
 }
 
+/*
+ * The free-memory roles replay's race allowance reads (model_varies.c):
+ * AVAILABLE_MEMORY reads the device's free memory; the calls that create
+ * or release a BO's backing (ALLOC, FREE, dma-buf and IPC imports) change
+ * it. Mapping, exporting and the rest leave it alone.
+ */
+static void
+test_free_mem_rows(void **state)
+{
+	unsigned int n, i, nreads = 0, nchanges = 0;
+	const struct kfd_ioctl_desc *r = rows(&n);
+
+	(void)state;
+	for (i = 0; i < n; i++) {
+		int kfd = r[i].file_kind == KFD_FILE_KFD;
+		int reads = kfd && !strcmp(r[i].name, "AVAILABLE_MEMORY");
+		int changes = kfd && (!strcmp(r[i].name, "ALLOC_MEMORY_OF_GPU") ||
+				      !strcmp(r[i].name, "FREE_MEMORY_OF_GPU") ||
+				      !strcmp(r[i].name, "IMPORT_DMABUF") ||
+				      !strcmp(r[i].name, "IPC_IMPORT_HANDLE"));
+
+		assert_int_equal(r[i].free_mem,
+				 reads ? KFD_FREE_MEM_READS :
+				 changes ? KFD_FREE_MEM_CHANGES : KFD_FREE_MEM_NONE);
+		nreads += reads;
+		nchanges += changes;
+	}
+	assert_int_equal(nreads, 1);
+	assert_int_equal(nchanges, 4);
+}
+
 static void
 check_table(const struct kfd_name_table *t)
 {
@@ -414,6 +445,7 @@ main(void)
 		cmocka_unit_test(test_rows_ordered_by_kind),
 		cmocka_unit_test(test_deprecated_rows),
 		cmocka_unit_test(test_no_replay_rows),
+		cmocka_unit_test(test_free_mem_rows),
 		cmocka_unit_test(test_name_tables),
 	};
 

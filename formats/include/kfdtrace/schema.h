@@ -160,6 +160,18 @@ struct kfd_size_variant {
 	uint8_t until_minor;		/* last ABI minor using it, 0xff: current */
 };
 
+/*
+ * How a call relates to the device's free memory, which is shared by every
+ * process on the device: a replay cannot compare an answer that another
+ * thread's or process's allocation raced (replay.md).
+ */
+enum kfd_free_mem {
+	KFD_FREE_MEM_NONE = 0,
+	KFD_FREE_MEM_READS,	/* answers with it (AVAILABLE_MEMORY) */
+	KFD_FREE_MEM_CHANGES,	/* changes it when it succeeds (allocations,
+				 * frees, imports of memory) */
+};
+
 /* One ioctl. */
 struct kfd_ioctl_desc {
 	const char *name;		/* "ALLOC_MEMORY_OF_GPU" */
@@ -179,6 +191,7 @@ struct kfd_ioctl_desc {
 	 * processes, file I/O into buffers). Counted as not replayed.
 	 */
 	uint8_t no_replay;
+	uint8_t free_mem;		/* enum kfd_free_mem */
 	const struct kfd_struct_desc *args;
 	const struct kfd_size_variant *variants;
 	unsigned int nvariants;
