@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include <kfdtrace/common/errnames.h>
 #include <kfdtrace/dispatch.h>
 #include <kfdtrace/faults.h>
 
@@ -93,33 +94,6 @@ kfd_faults_add(struct kfd_faults *f, const char *ioctl, unsigned long nth,
 	return 0;
 }
 
-static const struct {
-	const char *name;
-	int value;
-} fault_errnos[] = {
-	{ "EPERM", EPERM }, { "ENOENT", ENOENT }, { "EINTR", EINTR },
-	{ "EIO", EIO }, { "EBADF", EBADF }, { "EAGAIN", EAGAIN },
-	{ "ENOMEM", ENOMEM }, { "EFAULT", EFAULT }, { "EBUSY", EBUSY },
-	{ "ENODEV", ENODEV }, { "EINVAL", EINVAL }, { "ENOSPC", ENOSPC },
-	{ "ETIME", ETIME },
-};
-
-static int
-faults_errno(const char *s, size_t len)
-{
-	char *end;
-	long v;
-
-	for (size_t i = 0; i < sizeof(fault_errnos) / sizeof(fault_errnos[0]); i++)
-		if (strlen(fault_errnos[i].name) == len &&
-		    strncasecmp(fault_errnos[i].name, s, len) == 0)
-			return fault_errnos[i].value;
-	v = strtol(s, &end, 10);
-	if (end != s + len || v <= 0 || v > 4095)
-		return -1;
-	return (int)v;
-}
-
 /* Parse one NAME:NTH[+COUNT]:ERRNO of @len bytes. */
 static int
 faults_parse_one(struct kfd_faults *f, const char *s, size_t len)
@@ -154,7 +128,7 @@ faults_parse_one(struct kfd_faults *f, const char *s, size_t len)
 	}
 	if (p != c2)
 		return -EINVAL;
-	err = faults_errno(c2 + 1, (size_t)(end - c2 - 1));
+	err = kc_errno_parse(c2 + 1, (size_t)(end - c2 - 1));
 	if (err < 0)
 		return -EINVAL;
 	return kfd_faults_add(f, name, nth, count, err);

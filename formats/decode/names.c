@@ -9,65 +9,21 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include <kfdtrace/common/errnames.h>
+
 #include "decode_priv.h"
 
-/*
- * Kernel-internal errno values (include/linux/errno.h). They must never
- * reach user space, but drivers leak some of them (amdkfd returns ENOTSUPP
- * for a bad queue type), and libc knows none of them.
- */
-static const struct kfd_name kernel_errnos[] = {
-	{ 512, "ERESTARTSYS" },
-	{ 513, "ERESTARTNOINTR" },
-	{ 514, "ERESTARTNOHAND" },
-	{ 515, "ENOIOCTLCMD" },
-	{ 516, "ERESTART_RESTARTBLOCK" },
-	{ 517, "EPROBE_DEFER" },
-	{ 518, "EOPENSTALE" },
-	{ 519, "ENOPARAM" },
-	{ 521, "EBADHANDLE" },
-	{ 522, "ENOTSYNC" },
-	{ 523, "EBADCOOKIE" },
-	{ 524, "ENOTSUPP" },
-	{ 525, "ETOOSMALL" },
-	{ 526, "ESERVERFAULT" },
-	{ 527, "EBADTYPE" },
-	{ 528, "EJUKEBOX" },
-	{ 529, "EIOCBQUEUED" },
-	{ 530, "ERECALLCONFLICT" },
-};
-
+/* The one errno table is the common library's. */
 const char *
 kfd_errno_name(int err)
 {
-	const char *s;
-	size_t i;
-
-	if (err <= 0)
-		return NULL;
-	if (err < 512) {
-		s = strerrorname_np(err);
-		if (s)
-			return s;
-	}
-	for (i = 0; i < sizeof(kernel_errnos) / sizeof(kernel_errnos[0]); i++)
-		if (kernel_errnos[i].value == (uint64_t)err)
-			return kernel_errnos[i].name;
-	return NULL;
+	return kc_errno_name(err);
 }
 
 const char *
 kfd_errno_desc(int err)
 {
-	if (err <= 0)
-		return NULL;
-	if (err < 512)
-		return strerrordesc_np(err);
-	if (err == 524)
-		return "Operation is not supported";
-	if (kfd_errno_name(err))
-		return "Kernel-internal error";
-	return NULL;
+	return kc_errno_desc(err);
 }
 
 /* Open flags other than the access mode, in the order strace prints them. */

@@ -13,6 +13,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include <kfdtrace/common/errnames.h>
 #include <kfdtrace/decode.h>
 #include <kfdtrace/reduce.h>
 #include <kfdtrace/replay.h>
@@ -67,17 +68,9 @@ kfdtrace_help_reduce(FILE *out)
 static int
 parse_errno(const char *s)
 {
-	uint64_t v;
+	int v = kc_errno_parse(s, strlen(s));
 
-	if (!cli_parse_u64(s, &v))
-		return v > 0 && v < 4096 ? (int)v : 0;
-	for (int e = 1; e < 200; e++) {
-		const char *n = kfd_errno_name(e);
-
-		if (n && !strcasecmp(n, s))
-			return e;
-	}
-	return 0;
+	return v > 0 ? v : 0;
 }
 
 static void

@@ -29,6 +29,8 @@
 #include <strings.h>
 #include <time.h>
 
+#include <kfdtrace/common/errnames.h>
+
 #include "ksim_priv.h"
 
 /* The spec grammar's limits. */
@@ -47,19 +49,6 @@ struct ksim_fault_rule {
 struct ksim_faults {
 	unsigned int n;
 	struct ksim_fault_rule rules[];
-};
-
-static const struct {
-	const char *name;
-	int err;
-} errno_names[] = {
-	{ "EPERM", EPERM }, { "ENOENT", ENOENT }, { "ESRCH", ESRCH }, { "EINTR", EINTR },
-	{ "EIO", EIO }, { "ENXIO", ENXIO }, { "E2BIG", E2BIG }, { "EBADF", EBADF },
-	{ "EAGAIN", EAGAIN }, { "ENOMEM", ENOMEM }, { "EACCES", EACCES }, { "EFAULT", EFAULT },
-	{ "EBUSY", EBUSY }, { "EEXIST", EEXIST }, { "ENODEV", ENODEV }, { "EINVAL", EINVAL },
-	{ "ENOSPC", ENOSPC }, { "ENOTTY", ENOTTY }, { "ERANGE", ERANGE }, { "ENOSYS", ENOSYS },
-	{ "ETIME", ETIME }, { "EOVERFLOW", EOVERFLOW }, { "EOPNOTSUPP", EOPNOTSUPP },
-	{ "EADDRINUSE", EADDRINUSE }, { "ETIMEDOUT", ETIMEDOUT }, { "ENOTSUPP", 524 },
 };
 
 static void __attribute__((format(printf, 3, 4)))
@@ -147,22 +136,12 @@ parse_delay(const char *s, size_t len, uint64_t *ns)
 static bool
 parse_errno(const char *s, size_t len, int *err)
 {
-	uint64_t v;
+	int v = kc_errno_parse(s, len);
 
-	if (len && isdigit((unsigned char)s[0])) {
-		if (!parse_u64(s, len, &v) || !v || v >= 4096)
-			return false;
-		*err = (int)v;
-		return true;
-	}
-	for (size_t i = 0; i < sizeof(errno_names) / sizeof(errno_names[0]); i++) {
-		if (strlen(errno_names[i].name) == len &&
-		    !strncasecmp(errno_names[i].name, s, len)) {
-			*err = errno_names[i].err;
-			return true;
-		}
-	}
-	return false;
+	if (v < 0)
+		return false;
+	*err = v;
+	return true;
 }
 
 /* One NAME:WHICH:EFFECT[:EFFECT] of @len chars. */
