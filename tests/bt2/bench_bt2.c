@@ -21,6 +21,7 @@
 
 #include "tc_run.h"
 #include "tc_scratch.h"
+#include "tc_host.h"
 
 #define TARGET_RATIO 10.0
 
@@ -33,6 +34,7 @@ main(int argc, char **argv)
 	double records, ratio;
 	int rc = 1;
 
+	tc_host_costs();
 	if (argc < 4) {
 		fprintf(stderr, "usage: %s KFDTRACE GEN-BT2-TRACE BABELTRACE2 "
 			"[RECORDS]\n", argv[0]);

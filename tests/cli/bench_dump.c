@@ -18,6 +18,7 @@
 #include "tc_bench_trace.h"
 #include "tc_run.h"
 #include "tc_scratch.h"
+#include "tc_host.h"
 
 #define BENCH_RECORDS 1000000
 #define TARGET_LINES_PER_S 1000000.0
@@ -41,6 +42,7 @@ main(int argc, char **argv)
 	struct stat st;
 	int rc = 1;
 
+	tc_host_costs();
 	if (argc < 2) {
 		fprintf(stderr, "usage: %s PATH-TO-KFDTRACE [RECORDS]\n", argv[0]);
 		return 2;

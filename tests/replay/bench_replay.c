@@ -18,6 +18,7 @@
 
 #include "rp_summary.h"
 #include "tc_run.h"
+#include "tc_host.h"
 
 /* The times of the last command run. */
 static struct tc_timing last;
@@ -40,6 +41,7 @@ main(void)
 	struct rp_summary sm;
 	int st, ret = 1;
 
+	tc_host_costs();
 	if (!kfdtrace || !gen || !mkdtemp(dir)) {
 		fprintf(stderr, "bench_replay: KFDTRACE and RP_GEN must be set\n");
 		return 1;

@@ -36,6 +36,7 @@
 #include <kfdtrace/trace.h>
 
 #include "tc_run.h"
+#include "tc_host.h"
 
 #define ROCMINFO "/usr/bin/rocminfo"
 #define MAX_RUNS 64
@@ -114,6 +115,7 @@ main(void)
 	unsigned int c, i;
 	int ret = 1;
 
+	tc_host_costs();
 	if (!kfdtrace || !mkdtemp(dir)) {
 		fprintf(stderr, "bench_rocminfo: KFDTRACE must be set\n");
 		return 1;

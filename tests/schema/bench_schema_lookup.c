@@ -10,6 +10,7 @@
 #include "kfdtrace/schema.h"
 #include "kfdtrace/kfd_abi.h"
 #include "kfdtrace/drm_abi.h"
+#include "tc_host.h"
 
 static double
 now_ns(void)
@@ -38,6 +39,7 @@ main(void)
 	size_t len, total = 0;
 	double t0, t1, t2;
 
+	tc_host_costs();
 	if (!map)
 		return 1;
 	t0 = now_ns();

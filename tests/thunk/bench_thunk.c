@@ -48,6 +48,7 @@
 #include <time.h>
 
 #include <hsakmt.h>
+#include "tc_host.h"
 
 #define PAGE		4096u
 #define LIVE_FEW	1000u
@@ -272,6 +273,7 @@ main(void)
 	HSAKMT_STATUS st;
 	uint32_t i;
 
+	tc_host_costs();
 	dl_iterate_phdr(find_lib, &lib);
 	printf("lib %s\n", lib ? lib : "?");
 	st = hsaKmtOpenKFD();

@@ -77,11 +77,19 @@ def finish(proc, bench, want_lib):
                                                   (stdout + stderr)[-3000:]))
     out = {}
     for line in stdout.splitlines():
+        if line.startswith('host_'):
+            HOST_LINES.setdefault(line.partition(':')[0], line)
+            continue
         k, _, v = line.partition(' ')
         out[k] = v
     if os.path.realpath(out.get('lib', '')) != os.path.realpath(want_lib):
         raise RuntimeError('ran with %s, not %s' % (out.get('lib'), want_lib))
     return {k: float(out[k]) for k, _, _ in ROWS}
+
+
+# The host's syscall and rdtsc costs, as the first run of bench_thunk
+# printed them (tc_host.h), shown beside the figures.
+HOST_LINES = {}
 
 
 def main(argv):
@@ -106,6 +114,8 @@ def main(argv):
                 best[name][k] = min(v, best[name].get(k, v))
 
     ok = True
+    for line in HOST_LINES.values():
+        print(line)
     print('libhsakmt on kfdsim profile %s, best of %d runs each, ns per operation' %
           (profile, rounds))
     print('%-42s %10s %10s %9s' % ('', 'ours', 'AMD 5.2.3', 'AMD/ours'))

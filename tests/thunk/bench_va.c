@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "va.h"
+#include "tc_host.h"
 
 #define N	200000
 
@@ -23,6 +24,7 @@ main(void)
 	struct timespec t0, t1;
 	unsigned int i;
 
+	tc_host_costs();
 	if (kmt_va_init(&va, 1ULL << 21, (1ULL << 47) - 1))
 		return 1;
 	srand(7);

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "kt_test_util.h"
+#include "tc_host.h"
 
 #define BATCH		64
 /* Few enough that the queue never fills: no back-pressure waits. */
@@ -47,6 +48,7 @@ main(void)
 	double seq_ns;
 	int err;
 
+	tc_host_costs();
 	for (int i = 0; i < NREC; i++)
 		kt_test_gen_ioctl(&g[i], (uint64_t)i, 54);
 	kt_header_init(&hdr, "bench");

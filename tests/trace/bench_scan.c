@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "kt_test_util.h"
+#include "tc_host.h"
 
 #define NREC		4000000
 #define NGEN		4096
@@ -60,6 +61,7 @@ main(void)
 	uint64_t sum = 0;
 	struct stat sb;
 
+	tc_host_costs();
 	for (int i = 0; i < NGEN; i++)
 		kt_test_gen_rocm(&g[i], (uint64_t)i);
 	kt_header_init(&hdr, "bench");

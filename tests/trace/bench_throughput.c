@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "kt_test_util.h"
+#include "tc_host.h"
 
 #define NREC		1000000
 #define NGEN		4096
@@ -128,6 +129,7 @@ main(void)
 	double best = 1e9, best_cpu = 1e9, best_caller = 1e9;
 	struct stat sb;
 
+	tc_host_costs();
 	/* Best of three: the machine may be shared. */
 	for (int k = 0; k < RUNS; k++) {
 		double dt, dc, dm;

@@ -37,6 +37,7 @@
 
 #include "tc_scratch.h"
 #include "tt_trace.h"
+#include "tc_host.h"
 
 #define BATCH 1000
 #define BATCHES 300
@@ -322,6 +323,7 @@ main(void)
 	double ns[3];
 	int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 
+	tc_host_costs();
 	if (fd < 0 || !dir)
 		return 1;
 	bench_inprocess(fd, dir, ns);

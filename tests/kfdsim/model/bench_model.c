@@ -19,6 +19,7 @@
 #include <kfdtrace/kfd_abi.h>
 
 #include "ksim.h"
+#include "tc_host.h"
 
 #define ITERS 200000
 
@@ -56,6 +57,7 @@ main(void)
 	double t0, t_sys, t_ver, t_clk, t_heap, t_page;
 	int n = 0, fails = 0;
 
+	tc_host_costs();
 	page_v = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	dev = prof ? ksim_device_create(prof, &opts, &err) : NULL;
 	kfd = dev ? ksim_open_kfd(dev, O_CLOEXEC, &err) : NULL;

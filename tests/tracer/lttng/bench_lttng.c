@@ -39,6 +39,7 @@
 #include <kfdtrace/lttng.h>
 
 #include "lt_session.h"
+#include "tc_host.h"
 
 #define ROUNDS 21
 #define EVENTS 2000
@@ -286,6 +287,7 @@ main(int argc, char **argv)
 
 	if (getenv("LT_BENCH_CHILD"))
 		return measure();
+	tc_host_costs();
 	if (!lt_tools_present()) {
 		printf("lttng-sessiond, lttng or babeltrace2 is not installed\n");
 		return 77;
