@@ -9,7 +9,9 @@
  * node of the GPU that owned it: a buffer of the captured size in the
  * captured domain, the captured metadata set on it, exported as a dma-buf
  * fd. That goes through libdrm (the dispatch point does not see it): it is
- * setup, not part of the trace.
+ * setup, not part of the trace. The run makes it before it translates the
+ * input that names the fd (run_ioctl.c), so translation (xlate.c) finds
+ * it in the fd table like any other.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -72,8 +74,8 @@ render_minor(const struct rp_run *st, uint32_t cap_gpu)
 	return n ? (int)n->drm_render_minor : -1;
 }
 
-int
-rp_dmabuf_synth(struct rp_run *st, int32_t cap_fd)
+static int
+synth(struct rp_run *st, int32_t cap_fd)
 {
 	const struct rp_m_dmabuf *d = external(st, cap_fd);
 	struct amdgpu_bo_alloc_request req;
@@ -158,8 +160,8 @@ rp_dmabuf_release(struct rp_run *st)
 
 #else /* !HAVE_LIBDRM_AMDGPU */
 
-int
-rp_dmabuf_synth(struct rp_run *st, int32_t cap_fd)
+static int
+synth(struct rp_run *st, int32_t cap_fd)
 {
 	(void)st;
 	(void)cap_fd;
@@ -173,3 +175,14 @@ rp_dmabuf_release(struct rp_run *st)
 }
 
 #endif
+
+int
+rp_dmabuf_stand_in(struct rp_run *st, int32_t cap_fd)
+{
+	int live;
+
+	if (cap_fd < 0)
+		return -1;
+	live = rp_fd_live(st, cap_fd);
+	return live >= 0 ? live : synth(st, cap_fd);
+}

@@ -206,12 +206,6 @@ int rp_tree_share_xlate(struct rp_run *st, uint8_t *handle);
 
 /* run_ioctl.c */
 void rp_run_ioctl(struct rp_run *st, const struct kt_record *rec);
-/*
- * verify.c: the record is a use sequence order does not satisfy (order.c):
- * it is not issued (its id would name another object, or none), and that
- * is a divergence naming the record it depends on.
- */
-void rp_diverge_order(struct rp_run *st, const struct rp_m_dep *d);
 
 /*
  * wait.c: completed waits in the serial replay. rp_wait_completed() says
@@ -271,6 +265,29 @@ void rp_resubmit(struct rp_run *st, const struct kt_record *rec);
 void rp_resubmit_memory(struct rp_run *st, const struct kt_record *rec);
 /* Drop memory records no submit record followed (the end of a run). */
 void rp_resubmit_clear(struct rp_run *st);
+/*
+ * Below the run, each part calls only those after it in this list (no
+ * cycle): the comparisons (verify.c, then verify_special.c), IPC share
+ * handles (share.c), stand-ins for outside dma-bufs (dmabuf.c), reporting
+ * (report.c), translation (xlate.c) and the fd table (fds.c). The run
+ * (run_ioctl.c, run_sys.c) makes a call's dma-buf stand-ins before it
+ * translates the call's inputs, so translation never creates anything.
+ * Two calls go back up, to the process tree and the threads: share.c
+ * hands share handles to the other processes (tree.c), and a divergence
+ * report names the record another thread waited for (threads.c).
+ */
+
+/* run_sys.c */
+void rp_run_sys(struct rp_run *st, const struct kt_record *rec);
+/*
+ * Whether @path is a device file the replay opens for @kind: /dev/kfd, a
+ * render node (no "..").
+ */
+int rp_device_path(const char *path, uint8_t kind);
+/* run_ioctl.c: the image of indirect buffer @index of @io, or NULL. */
+const struct kt_buf_image *rp_find_image(const struct kt_ioctl_rec *io,
+					 unsigned int index);
+
 /* verify.c: compare a replayed call with its record; learn new ids. */
 void rp_verify_call(struct rp_run *st, struct rp_call *c);
 /* verify.c: after a successful destroy, forget the ids it ended. */
@@ -296,6 +313,7 @@ enum rp_out_class rp_out_class(const struct rp_rows *r,
 enum rp_vclass { RP_V_EXACT, RP_V_IGNORE, RP_V_LEARN, RP_V_XLATE, RP_V_FD };
 enum rp_vclass rp_out_vclass(const struct rp_rows *r, const struct kfd_field *f,
 			     uint64_t cap, unsigned int *role);
+
 /* verify_special.c: apertures (Return: 1 when the call was one), AMDGPU_INFO
  * queries that vary by themselves, SVM attributes. */
 int rp_check_special(struct rp_run *st, struct rp_call *c);
@@ -304,39 +322,6 @@ int rp_info_variable(const struct rp_run *st, const struct rp_call *c);
 int rp_info_query_varies(const struct rp_rows *r, const uint8_t *args,
 			 size_t len);
 void rp_check_svm_attrs(struct rp_run *st, struct rp_call *c);
-/* run_sys.c */
-void rp_run_sys(struct rp_run *st, const struct kt_record *rec);
-/* The image of indirect buffer @index of @io, or NULL. */
-const struct kt_buf_image *rp_find_image(const struct kt_ioctl_rec *io,
-					 unsigned int index);
-/*
- * Whether @path is a device file the replay opens for @kind: /dev/kfd, a
- * render node (no "..").
- */
-int rp_device_path(const char *path, uint8_t kind);
-int rp_fd_live(struct rp_run *st, int32_t fd);
-void rp_fd_bind(struct rp_run *st, int32_t fd, int live, uint8_t kind,
-		int32_t ofd, int from_ioctl);
-void rp_fd_unbind(struct rp_run *st, int32_t fd);
-struct rp_fdent *rp_fd_get(struct rp_run *st, int32_t fd);
-
-/* xlate.c: value translation, captured -> live. */
-uint32_t rp_gpu_xlate(const struct rp_run *st, uint32_t gpu_id);
-uint64_t rp_handle_xlate(const struct rp_run *st, int scope, uint64_t h);
-uint64_t rp_kfd_offset_xlate(const struct rp_run *st, uint64_t off);
-uint64_t rp_offset_xlate(const struct rp_run *st, uint64_t off);
-uint64_t rp_value_xlate(struct rp_run *st, const struct kfd_field *f,
-			int scope, int gem_scope, uint64_t v);
-/* Whether an input of @role names something rp_value_xlate() maps. */
-int rp_role_translated(unsigned int role);
-int rp_role_learnable(unsigned int role);
-
-/* verify.c */
-void rp_diverge(struct rp_run *st, const char *field, uint64_t captured,
-		uint64_t expected, int has_expected, uint64_t live,
-		const char *fmt, ...) __attribute__((format(printf, 7, 8)));
-void rp_note(struct rp_run *st, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
 /*
  * share.c: ROCm IPC share handles are random bytes the kernel picks at
@@ -352,20 +337,69 @@ void rp_share_learn(struct rp_run *st, const uint8_t *cap,
 /* Rewrite a captured share handle in place; unknown ones stay as they are. */
 void rp_share_xlate(struct rp_run *st, uint8_t *handle);
 
-/* report.c */
-void rp_print_summary(const struct rp_run *st, FILE *out);
+/*
+ * dmabuf.c: stand-ins for dma-bufs the captured process got from outside.
+ * rp_dmabuf_stand_in() - before the run translates an input naming the
+ * captured fd @cap_fd: when no live fd stands for it and the model has an
+ * outside dma-buf for it (its GET_DMABUF_INFO), make one on the live
+ * render node and bind it to @cap_fd. Return: the live fd, or -1 (none,
+ * unknown origin, no libdrm_amdgpu, failure). rp_dmabuf_release() frees
+ * the stand-ins at the end of a run.
+ */
+struct rp_synth;
+int rp_dmabuf_stand_in(struct rp_run *st, int32_t cap_fd);
+void rp_dmabuf_release(struct rp_run *st);
 
+/*
+ * report.c: divergences at the current record, each counted, printed up
+ * to --max-reported with the last record that matched, and stopping the
+ * run unless --keep-going. rp_diverge() - of output @field: @captured,
+ * @expected (the captured value after mapping, when @has_expected),
+ * @live, and @fmt's words on why; rp_diverge_result() - of the result, in
+ * errno terms; rp_diverge_order() - of order (below).
+ */
+void rp_diverge(struct rp_run *st, const char *field, uint64_t captured,
+		uint64_t expected, int has_expected, uint64_t live,
+		const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+void rp_diverge_result(struct rp_run *st, int64_t cret, int cerr, int lret,
+		       int lerr);
+/*
+ * rp_diverge_order() - the record is a use sequence order does not satisfy
+ * (order.c): it is not issued (its id would name another object, or
+ * none), and the report names the record it depends on.
+ */
+void rp_diverge_order(struct rp_run *st, const struct rp_m_dep *d);
+/* report.c: a note on the current record (the first 50 are printed). */
+void rp_note(struct rp_run *st, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* report.c: the summary at the end of a replay. */
+void rp_print_summary(const struct rp_run *st, FILE *out);
 /* rp_trace_whole() - whether every record the capture wrote was read (OK,
  * or NO_END): only then can a replay's verdict speak for the capture. */
 bool rp_trace_whole(const struct rp_model *m);
 
+/* xlate.c: value translation, captured -> live (reads the fd table). */
+uint32_t rp_gpu_xlate(const struct rp_run *st, uint32_t gpu_id);
+uint64_t rp_handle_xlate(const struct rp_run *st, int scope, uint64_t h);
+uint64_t rp_kfd_offset_xlate(const struct rp_run *st, uint64_t off);
+uint64_t rp_offset_xlate(const struct rp_run *st, uint64_t off);
+uint64_t rp_value_xlate(struct rp_run *st, const struct kfd_field *f,
+			int scope, int gem_scope, uint64_t v);
+/* Whether an input of @role names something rp_value_xlate() maps. */
+int rp_role_translated(unsigned int role);
+int rp_role_learnable(unsigned int role);
+
 /*
- * dmabuf.c: a stand-in for a dma-buf the captured process got from
- * outside, made on the live render node and bound to @cap_fd.
- * Return: the live fd, or -1 (unknown origin, no libdrm_amdgpu, failure).
+ * fds.c: the fd table. rp_fd_get() - the entry standing for captured fd
+ * @fd, or NULL; rp_fd_live() - its live fd, or -1; rp_fd_bind() - @live
+ * (of @kind, open file description @ofd or -1; @from_ioctl: made by an
+ * ioctl or a stand-in, closed when the number is bound again) stands for
+ * @fd from now on; rp_fd_unbind() - nothing does.
  */
-struct rp_synth;
-int rp_dmabuf_synth(struct rp_run *st, int32_t cap_fd);
-void rp_dmabuf_release(struct rp_run *st);
+struct rp_fdent *rp_fd_get(struct rp_run *st, int32_t fd);
+int rp_fd_live(struct rp_run *st, int32_t fd);
+void rp_fd_bind(struct rp_run *st, int32_t fd, int live, uint8_t kind,
+		int32_t ofd, int from_ioctl);
+void rp_fd_unbind(struct rp_run *st, int32_t fd);
 
 #endif /* RP_PRIV_H */

@@ -1,11 +1,161 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The summary printed at the end of a replay.
+ * What a replay reports: each divergence (the record, the field, the
+ * captured, expected and live values, the last record that matched),
+ * notes, and the summary printed at the end. The comparisons (verify.c,
+ * verify_special.c), the system-call records (run_sys.c) and the rest of
+ * the run call in here; nothing here calls back into them.
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 
+#include <kfdtrace/decode.h>
+
 #include "replay_priv.h"
+
+static const char *
+err_name(int err, char *buf, size_t len)
+{
+	const char *n = kfd_errno_name(err);
+
+	if (n)
+		return n;
+	snprintf(buf, len, "errno %d", err);
+	return buf;
+}
+
+static void
+diverge_head(struct rp_run *st)
+{
+	if (st->quiet)
+		return;
+	st->sum.divergences++;
+	if (st->sum.first_divergence_seq == UINT64_MAX)
+		st->sum.first_divergence_seq = st->cur_seq;
+	st->diverged_now = 1;
+	if (!st->o->keep_going)
+		st->stop = 1;
+}
+
+static int
+reporting(const struct rp_run *st)
+{
+	unsigned int max = st->o->max_reported ? st->o->max_reported : 20;
+
+	return !st->quiet && st->sum.divergences <= max;
+}
+
+static void
+print_last_ok(struct rp_run *st)
+{
+	const struct rp_model *m = &st->r->model;
+	size_t i;
+
+	/* A destroy that sequence order puts before a use of what it ends. */
+	for (i = 0; i < m->deps.n; i++) {
+		const struct rp_m_dep *d = RP_AT(&m->deps, struct rp_m_dep, i);
+
+		if (d->after_end && d->other.seq == st->cur_seq) {
+			fprintf(st->out, "  (it destroys %s 0x%" PRIx64 " that #%"
+				PRIu64 " %s [%u] uses after it in sequence order)\n",
+				rp_dep_kind_name(d->kind), d->value, d->use.seq,
+				d->use.name, d->use.tid);
+			break;
+		}
+	}
+	rp_mt_dep_note(st);
+	if (st->sum.last_ok_seq == UINT64_MAX)
+		fprintf(st->out, "  (no record matched before it)\n");
+	else
+		fprintf(st->out, "  (last matching record: #%" PRIu64 ")\n",
+			st->sum.last_ok_seq);
+}
+
+void
+rp_diverge(struct rp_run *st, const char *field, uint64_t captured,
+	   uint64_t expected, int has_expected, uint64_t live,
+	   const char *fmt, ...)
+{
+	va_list ap;
+
+	diverge_head(st);
+	if (!reporting(st))
+		return;
+	fprintf(st->out, "divergence at #%" PRIu64 " %s: %s: captured 0x%" PRIx64,
+		st->cur_seq, st->cur_name, field, captured);
+	if (has_expected && expected != captured)
+		fprintf(st->out, " (0x%" PRIx64 " after mapping)", expected);
+	fprintf(st->out, ", replayed 0x%" PRIx64, live);
+	if (fmt) {
+		fprintf(st->out, ": ");
+		va_start(ap, fmt);
+		vfprintf(st->out, fmt, ap);
+		va_end(ap);
+	}
+	fprintf(st->out, "\n");
+	print_last_ok(st);
+}
+
+void
+rp_diverge_order(struct rp_run *st, const struct rp_m_dep *d)
+{
+	diverge_head(st);
+	if (!reporting(st))
+		return;
+	fprintf(st->out, "divergence at #%" PRIu64 " %s: not issued: it uses %s "
+		"0x%" PRIx64 " %s #%" PRIu64 " %s [%u] %s\n", st->cur_seq,
+		st->cur_name, rp_dep_kind_name(d->kind), d->value,
+		d->after_end ? "after" : "that", d->other.seq, d->other.name,
+		d->other.tid, d->after_end ? "destroyed it" :
+		"creates after it in sequence order");
+	print_last_ok(st);
+}
+
+/* Notes printed before the rest are only counted. */
+#define MAX_NOTES 50
+
+void
+rp_note(struct rp_run *st, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (st->notes++ >= MAX_NOTES) {
+		if (st->notes == MAX_NOTES + 1)
+			fprintf(st->out, "note: further notes are not shown\n");
+		return;
+	}
+	fprintf(st->out, "note: #%" PRIu64 " %s: ", st->cur_seq,
+		st->cur_name ? st->cur_name : "");
+	va_start(ap, fmt);
+	vfprintf(st->out, fmt, ap);
+	va_end(ap);
+	fprintf(st->out, "\n");
+}
+
+/* The result differs: say it in errno terms. */
+void
+rp_diverge_result(struct rp_run *st, int64_t cret, int cerr, int lret, int lerr)
+{
+	char b1[32], b2[32];
+
+	diverge_head(st);
+	if (!reporting(st))
+		return;
+	fprintf(st->out, "divergence at #%" PRIu64 " %s: result: captured ",
+		st->cur_seq, st->cur_name);
+	if (cret < 0)
+		fprintf(st->out, "-1 %s", err_name(cerr, b1, sizeof(b1)));
+	else
+		fprintf(st->out, "%" PRId64, cret);
+	fprintf(st->out, ", replayed ");
+	if (lret < 0)
+		fprintf(st->out, "-1 %s", err_name(lerr, b2, sizeof(b2)));
+	else
+		fprintf(st->out, "%d", lret);
+	fprintf(st->out, "\n");
+	print_last_ok(st);
+}
 
 bool
 rp_trace_whole(const struct rp_model *m)

@@ -68,6 +68,13 @@ xlate_fields(struct rp_run *st, struct rp_call *c,
 			continue;
 		if (kfd_field_load(f, bytes, len, &v) < 0)
 			continue;
+		/*
+		 * An fd no live one stands for may be a dma-buf from outside
+		 * the process: its stand-in is made (and bound) first, so
+		 * that translation only looks the fd up.
+		 */
+		if (f->role == KFD_ROLE_FD)
+			rp_dmabuf_stand_in(st, (int32_t)(uint32_t)v);
 		nv = rp_value_xlate(st, f, c->scope, c->gem_scope, v);
 		if (nv != v)
 			kfd_field_set(f, bytes, len, nv);

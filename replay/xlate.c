@@ -122,15 +122,15 @@ rp_value_xlate(struct rp_run *st, const struct kfd_field *f, int scope,
 		return id_xlate(st, RP_K_GEM, gem_scope, v);
 	case KFD_ROLE_FD: {
 		int32_t fd = (int32_t)(uint32_t)v;
-		int live;
 
+		/*
+		 * A dma-buf from outside the process has its stand-in bound
+		 * by now: the run makes it before it translates the call's
+		 * inputs (rp_dmabuf_stand_in()).
+		 */
 		if (fd < 0)
 			return v;
-		live = rp_fd_live(st, fd);
-		/* A dma-buf from outside the process: make a stand-in. */
-		if (live < 0)
-			live = rp_dmabuf_synth(st, fd);
-		return (uint32_t)live;
+		return (uint32_t)rp_fd_live(st, fd);
 	}
 	case KFD_ROLE_MMAP_OFFSET:
 	case KFD_ROLE_DOORBELL_OFFSET:

@@ -20,28 +20,16 @@
  *   ret, err, dur_ns
  *   derived: heap (ALLOC_MEMORY_OF_GPU), delta (FREE_MEMORY_OF_GPU)
  *
+ * ioctl_variant.c builds the variants (ioctl_class.h).
+ *
  * Plain names are the same as the lttng provider's (tracer/lttng), which
  * also takes a written field from the after-image, so an analysis keyed on
  * field names reads both kinds of trace.
  */
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "kbt.h"
-
-#define NAME_MAX_LEN 128
-
-struct build {
-	bt_trace_class *tc;
-	const struct kfd_ioctl_desc *d;
-	const struct kfd_field *fields;
-	unsigned int nfields;
-	/* Per field: the field class a variant may use as its selector. */
-	bt_field_class **sel_fc;
-	/* Per field: it is an arm member of a valid union. */
-	uint8_t *in_arm;
-};
+#include "ioctl_class.h"
 
 struct kbt_op *
 kbt_plan_add(struct kbt_plan *p)
@@ -59,8 +47,8 @@ kbt_plan_add(struct kbt_plan *p)
 	return &p->ops[p->nops++];
 }
 
-static void
-plan_release(struct kbt_plan *p)
+void
+kbt_ic_plan_release(struct kbt_plan *p)
 {
 	unsigned int i, j;
 
@@ -68,12 +56,12 @@ plan_release(struct kbt_plan *p)
 		struct kbt_op *op = &p->ops[i];
 
 		for (j = 0; j < op->narms; j++) {
-			plan_release(op->arms[j].plan);
+			kbt_ic_plan_release(op->arms[j].plan);
 			free(op->arms[j].plan);
 		}
 		free(op->arms);
 		if (op->elem_plan) {
-			plan_release(op->elem_plan);
+			kbt_ic_plan_release(op->elem_plan);
 			free(op->elem_plan);
 		}
 	}
@@ -81,14 +69,14 @@ plan_release(struct kbt_plan *p)
 	memset(p, 0, sizeof(*p));
 }
 
-static uint64_t
-last_member(bt_field_class *st)
+uint64_t
+kbt_ic_last_member(bt_field_class *st)
 {
 	return bt_field_class_structure_get_member_count(st) - 1;
 }
 
-static int
-is_numeric(const struct kfd_field *f)
+int
+kbt_ic_is_numeric(const struct kfd_field *f)
 {
 	return (f->width == 1 || f->width == 2 || f->width == 4 ||
 		f->width == 8) && f->role != KFD_ROLE_STRING &&
@@ -96,8 +84,8 @@ is_numeric(const struct kfd_field *f)
 }
 
 /* The name after the union prefix: "enable.exception_mask" -> "exception_mask". */
-static const char *
-leaf(const char *name)
+const char *
+kbt_ic_leaf(const char *name)
 {
 	const char *d = strchr(name, '.');
 
@@ -119,7 +107,7 @@ add_one(struct build *b, struct kbt_plan *p, bt_field_class *st,
 	if (f->role == KFD_ROLE_STRING) {
 		fc = bt_field_class_string_create(b->tc);
 		kind = KBT_OP_STRING;
-	} else if (!is_numeric(f)) {
+	} else if (!kbt_ic_is_numeric(f)) {
 		elem = kbt_fc_uint(b->tc, 8, 1);
 		fc = elem ? bt_field_class_array_static_create(b->tc, elem,
 							       f->width) : NULL;
@@ -137,7 +125,7 @@ add_one(struct build *b, struct kbt_plan *p, bt_field_class *st,
 	op->kind = kind;
 	op->image = image;
 	op->f = f;
-	op->member = last_member(st);
+	op->member = kbt_ic_last_member(st);
 	return kbt_flag_names_add(b->tc, p, st, f, name, image) ? NULL : fc;
 }
 
@@ -145,14 +133,14 @@ add_one(struct build *b, struct kbt_plan *p, bt_field_class *st,
  * A field's member(s) by direction. Return: the class of the member holding
  * the value the caller passed in (the selector of a union), or NULL.
  */
-static bt_field_class *
-add_field(struct build *b, struct kbt_plan *p, bt_field_class *st,
-	  const struct kfd_field *f, const char *raw_name, int *err)
+bt_field_class *
+kbt_ic_add_field(struct build *b, struct kbt_plan *p, bt_field_class *st,
+		 const struct kfd_field *f, const char *raw_name, int *err)
 {
 	char name[NAME_MAX_LEN], in_name[NAME_MAX_LEN + 4];
 	bt_field_class *fc = NULL;
 
-	if (f->role == KFD_ROLE_PAD || (!is_numeric(f) && !f->width))
+	if (f->role == KFD_ROLE_PAD || (!kbt_ic_is_numeric(f) && !f->width))
 		return NULL;
 	kbt_sanitize(raw_name, name, sizeof(name));
 	switch (f->dir) {
@@ -205,7 +193,7 @@ elem_class(struct build *b, const struct kfd_indirect *ib, uint8_t *kind,
 	if (!*eplan)
 		return NULL;
 	/* A one-field element (a gpu_id list) is an array of that field. */
-	if (n == 1 && is_numeric(&ed->fields[one]) &&
+	if (n == 1 && kbt_ic_is_numeric(&ed->fields[one]) &&
 	    ed->fields[one].offset == 0 &&
 	    ed->fields[one].width == ib->elem_size) {
 		struct kbt_op *op = kbt_plan_add(*eplan);
@@ -225,7 +213,7 @@ elem_class(struct build *b, const struct kfd_indirect *ib, uint8_t *kind,
 		const struct kfd_field *f = &ed->fields[i];
 		char name[NAME_MAX_LEN];
 
-		if (f->role == KFD_ROLE_PAD || (!is_numeric(f) && !f->width))
+		if (f->role == KFD_ROLE_PAD || (!kbt_ic_is_numeric(f) && !f->width))
 			continue;
 		kbt_sanitize(f->name, name, sizeof(name));
 		if (!add_one(b, *eplan, st, f, name, KBT_BEFORE))
@@ -276,7 +264,7 @@ add_buf_image(struct build *b, struct kbt_plan *p, bt_field_class *st,
 		goto fail;
 	op->kind = KBT_OP_BUF;
 	op->image = image;
-	op->member = last_member(st);
+	op->member = kbt_ic_last_member(st);
 	op->buf_index = bi;
 	op->buf = ib;
 	op->elem_kind = kind;
@@ -286,14 +274,14 @@ fail:
 	bt_field_class_put_ref(len);
 	bt_field_class_put_ref(elem);
 	if (eplan) {
-		plan_release(eplan);
+		kbt_ic_plan_release(eplan);
 		free(eplan);
 	}
 	return -1;
 }
 
-static int
-add_buf(struct build *b, struct kbt_plan *p, bt_field_class *st, int bi)
+int
+kbt_ic_add_buf(struct build *b, struct kbt_plan *p, bt_field_class *st, int bi)
 {
 	const struct kfd_indirect *ib = &b->d->bufs[bi];
 	char base[NAME_MAX_LEN];
@@ -308,322 +296,6 @@ add_buf(struct build *b, struct kbt_plan *p, bt_field_class *st, int bi)
 	return 0;
 }
 
-/* A selector usable for a variant: a numeric, non-union, non-pad field. */
-static int
-valid_selector(const struct build *b, int s)
-{
-	const struct kfd_field *f;
-
-	if (s < 0 || (unsigned int)s >= b->nfields)
-		return 0;
-	f = &b->fields[s];
-	return f->select < 0 && f->role != KFD_ROLE_PAD && is_numeric(f);
-}
-
-static int
-has_value(const uint64_t *v, unsigned int n, uint64_t x)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		if (v[i] == x)
-			return 1;
-	return 0;
-}
-
-static int
-cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static int
-cmp_s64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The name of the arm for selector value @v. */
-static void
-arm_name(const struct build *b, int s, uint64_t v, char *out, size_t size)
-{
-	const struct kfd_field *sel = &b->fields[s];
-	const char *label;
-	unsigned int i;
-	char *c;
-
-	for (i = 0; i < b->nfields; i++) {
-		const struct kfd_field *f = &b->fields[i];
-		const char *dot = strchr(f->name, '.');
-		char pre[NAME_MAX_LEN];
-
-		if (f->select != s || f->select_value != v || !dot)
-			continue;
-		snprintf(pre, sizeof(pre), "%.*s", (int)(dot - f->name), f->name);
-		kbt_sanitize(pre, out, size);
-		return;
-	}
-	label = sel->names ? kfd_name_lookup(sel->names, v) : NULL;
-	if (label) {
-		kbt_sanitize(label, out, size);
-		for (c = out; *c; c++)
-			*c = (char)tolower((unsigned char)*c);
-		return;
-	}
-	snprintf(out, size, "v%llu", (unsigned long long)v);
-}
-
-/*
- * The selector values of one option: @vals[0] for an arm, or, for "none",
- * every value of the selector's width that no arm takes (@vals sorted).
- * Returned as the range set type matching @is_signed.
- */
-static void *
-option_ranges(int is_signed, const uint64_t *vals, unsigned int n, int none,
-	      unsigned int bits)
-{
-	unsigned int i;
-
-	if (!is_signed) {
-		bt_integer_range_set_unsigned *rs =
-			bt_integer_range_set_unsigned_create();
-		uint64_t max = bits >= 64 ? UINT64_MAX : (1ULL << bits) - 1;
-		uint64_t lo = 0;
-		int done = 0;
-
-		if (!rs)
-			return NULL;
-		if (!none) {
-			bt_integer_range_set_unsigned_add_range(rs, vals[0],
-								vals[0]);
-			return rs;
-		}
-		for (i = 0; i < n && !done; i++) {
-			if (vals[i] > lo)
-				bt_integer_range_set_unsigned_add_range(rs, lo,
-								vals[i] - 1);
-			if (vals[i] >= max)
-				done = 1;
-			else
-				lo = vals[i] + 1;
-		}
-		if (!done)
-			bt_integer_range_set_unsigned_add_range(rs, lo, max);
-		return rs;
-	} else {
-		bt_integer_range_set_signed *rs =
-			bt_integer_range_set_signed_create();
-		int64_t min = bits >= 64 ? INT64_MIN : -(1LL << (bits - 1));
-		int64_t max = bits >= 64 ? INT64_MAX : (1LL << (bits - 1)) - 1;
-		const int64_t *sv = (const int64_t *)vals;
-		int64_t lo = min;
-		int done = 0;
-
-		if (!rs)
-			return NULL;
-		if (!none) {
-			bt_integer_range_set_signed_add_range(rs, sv[0], sv[0]);
-			return rs;
-		}
-		for (i = 0; i < n && !done; i++) {
-			if (sv[i] > lo)
-				bt_integer_range_set_signed_add_range(rs, lo,
-								      sv[i] - 1);
-			if (sv[i] >= max)
-				done = 1;
-			else
-				lo = sv[i] + 1;
-		}
-		if (!done)
-			bt_integer_range_set_signed_add_range(rs, lo, max);
-		return rs;
-	}
-}
-
-static void
-ranges_put(int is_signed, void *rs)
-{
-	if (is_signed)
-		bt_integer_range_set_signed_put_ref(rs);
-	else
-		bt_integer_range_set_unsigned_put_ref(rs);
-}
-
-/*
- * Label @name and option @name of the tag and the variant get the same
- * range set: sink.ctf.fs (CTF 1.8) needs a variant's tag to be an
- * enumeration with exactly one mapping per option, of the same ranges and
- * name. The schema's own name table for the selector has other labels and
- * values, so the tag is a member of its own.
- */
-static int
-add_option(bt_field_class *tag, bt_field_class *var, const char *name,
-	   bt_field_class *st, int is_signed, void *rs)
-{
-	if (!rs)
-		return -1;
-	if (is_signed)
-		return bt_field_class_enumeration_signed_add_mapping(tag, name, rs) ||
-		       bt_field_class_variant_with_selector_field_integer_signed_append_option(
-			       var, name, st, rs) ? -1 : 0;
-	return bt_field_class_enumeration_unsigned_add_mapping(tag, name, rs) ||
-	       bt_field_class_variant_with_selector_field_integer_unsigned_append_option(
-		       var, name, st, rs) ? -1 : 0;
-}
-
-/*
- * The union arms chosen by field @s: a tag member "<args>_arm" (the
- * selector's value, labelled with the arm's name) and a variant "args" on
- * it with one structure per arm and an empty "none".
- */
-static int
-add_variant(struct build *b, struct kbt_plan *p, bt_field_class *st, int s)
-{
-	const struct kfd_field *sel = &b->fields[s];
-	unsigned int i, j, n = 0, max = b->nfields + b->d->nbufs;
-	unsigned int bits = sel->width * 8u;
-	uint64_t *vals = calloc(max ? max : 1, sizeof(*vals));
-	uint64_t *sorted = calloc(max ? max : 1, sizeof(*sorted));
-	char (*names)[NAME_MAX_LEN] = calloc(max ? max : 1, sizeof(*names));
-	bt_field_class **arms = calloc(max ? max : 1, sizeof(*arms));
-	bt_field_class *var = NULL, *tag = NULL, *none = NULL;
-	char vname[NAME_MAX_LEN], tname[NAME_MAX_LEN + 8];
-	struct kbt_arm *op_arms = NULL;
-	struct kbt_op *op;
-	int err = 0, rc = -1;
-	void *rs;
-
-	if (!vals || !sorted || !names || !arms)
-		goto out;
-	for (i = 0; i < b->nfields; i++)
-		if (b->in_arm[i] && b->fields[i].select == s &&
-		    !has_value(vals, n, b->fields[i].select_value))
-			vals[n++] = b->fields[i].select_value;
-	for (i = 0; i < b->d->nbufs; i++)
-		if (b->d->bufs[i].select == s &&
-		    !has_value(vals, n, b->d->bufs[i].select_value))
-			vals[n++] = b->d->bufs[i].select_value;
-	op_arms = calloc(n ? n : 1, sizeof(*op_arms));
-	if (!op_arms)
-		goto out;
-
-	/* The arms' structures and plans. */
-	for (i = 0; i < n; i++) {
-		arms[i] = bt_field_class_structure_create(b->tc);
-		op_arms[i].value = vals[i];
-		op_arms[i].plan = calloc(1, sizeof(*op_arms[i].plan));
-		if (!arms[i] || !op_arms[i].plan)
-			goto out;
-		for (j = 0; j < b->nfields && !err; j++)
-			if (b->in_arm[j] && b->fields[j].select == s &&
-			    b->fields[j].select_value == vals[i])
-				add_field(b, op_arms[i].plan, arms[i],
-					  &b->fields[j], leaf(b->fields[j].name),
-					  &err);
-		for (j = 0; j < b->d->nbufs && !err; j++)
-			if (b->d->bufs[j].select == s &&
-			    b->d->bufs[j].select_value == vals[i] &&
-			    add_buf(b, op_arms[i].plan, arms[i], (int)j))
-				err = 1;
-		if (err)
-			goto out;
-		arm_name(b, s, vals[i], names[i], sizeof(names[i]));
-		for (j = 0; j < i; j++)
-			if (strcmp(names[i], names[j]) == 0 ||
-			    strcmp(names[i], "none") == 0)
-				snprintf(names[i], sizeof(names[i]), "v%llu",
-					 (unsigned long long)vals[i]);
-	}
-
-	/* Member names: "args" (unique) and "<that>_arm". */
-	snprintf(vname, sizeof(vname), "args");
-	for (i = 2; bt_field_class_structure_borrow_member_by_name(st, vname); i++)
-		snprintf(vname, sizeof(vname), "args_%u", i);
-	snprintf(tname, sizeof(tname), "%s_arm", vname);
-
-	tag = sel->is_signed ? bt_field_class_enumeration_signed_create(b->tc) :
-			       bt_field_class_enumeration_unsigned_create(b->tc);
-	if (!tag)
-		goto out;
-	bt_field_class_integer_set_field_value_range(tag, bits);
-	var = bt_field_class_variant_create(b->tc, tag);
-	none = bt_field_class_structure_create(b->tc);
-	if (!var || !none)
-		goto out;
-	for (i = 0; i < n; i++) {
-		rs = option_ranges(sel->is_signed, &vals[i], 1, 0, bits);
-		err = add_option(tag, var, names[i], arms[i], sel->is_signed, rs);
-		if (rs)
-			ranges_put(sel->is_signed, rs);
-		if (err)
-			goto out;
-	}
-	memcpy(sorted, vals, n * sizeof(*vals));
-	qsort(sorted, n, sizeof(*sorted), sel->is_signed ? cmp_s64 : cmp_u64);
-	rs = option_ranges(sel->is_signed, sorted, n, 1, bits);
-	err = add_option(tag, var, "none", none, sel->is_signed, rs);
-	if (rs)
-		ranges_put(sel->is_signed, rs);
-	if (err)
-		goto out;
-
-	/* The tag holds the selector's value. */
-	if (kbt_struct_add(st, tname, tag)) {
-		tag = NULL;
-		goto out;
-	}
-	tag = NULL;
-	op = kbt_plan_add(p);
-	if (!op)
-		goto out;
-	op->kind = KBT_OP_INT;
-	op->image = sel->dir == KFD_DIR_OUT ? KBT_AFTER : KBT_BEFORE;
-	op->f = sel;
-	op->member = last_member(st);
-
-	if (kbt_struct_add(st, vname, var)) {
-		var = NULL;
-		goto out;
-	}
-	var = NULL;
-	op = kbt_plan_add(p);
-	if (!op)
-		goto out;
-	op->kind = KBT_OP_VARIANT;
-	op->image = sel->dir == KFD_DIR_OUT ? KBT_AFTER : KBT_BEFORE;
-	op->f = sel;
-	op->member = last_member(st);
-	op->arms = op_arms;
-	op->narms = n;
-	op->none_index = n;
-	op_arms = NULL;
-	rc = 0;
-out:
-	for (i = 0; arms && i < n; i++)
-		bt_field_class_put_ref(arms[i]);
-	if (op_arms) {
-		for (i = 0; i < n; i++) {
-			if (op_arms[i].plan) {
-				plan_release(op_arms[i].plan);
-				free(op_arms[i].plan);
-			}
-		}
-		free(op_arms);
-	}
-	bt_field_class_put_ref(none);
-	bt_field_class_put_ref(var);
-	bt_field_class_put_ref(tag);
-	free(vals);
-	free(sorted);
-	free(names);
-	free(arms);
-	return rc;
-}
-
 static int
 add_args(struct build *b, struct kbt_plan *p, bt_field_class *st)
 {
@@ -636,11 +308,12 @@ add_args(struct build *b, struct kbt_plan *p, bt_field_class *st)
 		return -1;
 	for (i = 0; i < b->nfields; i++)
 		b->in_arm[i] = b->fields[i].select >= 0 &&
-			       valid_selector(b, b->fields[i].select);
+			       kbt_ic_valid_selector(b, b->fields[i].select);
 	for (i = 0; i < b->nfields && !err; i++)
 		if (!b->in_arm[i])
-			b->sel_fc[i] = add_field(b, p, st, &b->fields[i],
-						 b->fields[i].name, &err);
+			b->sel_fc[i] = kbt_ic_add_field(b, p, st, &b->fields[i],
+							b->fields[i].name,
+							&err);
 	if (err)
 		return -1;
 	/* One variant per selector, in the order selectors first appear. */
@@ -652,14 +325,14 @@ add_args(struct build *b, struct kbt_plan *p, bt_field_class *st)
 		for (j = 0; s >= 0 && j < i; j++)
 			if (b->in_arm[j] && b->fields[j].select == s)
 				seen = 1;
-		if (s >= 0 && !seen && b->sel_fc[s] && add_variant(b, p, st, s))
+		if (s >= 0 && !seen && b->sel_fc[s] && kbt_ic_add_variant(b, p, st, s))
 			return -1;
 	}
 	/* Buffers of arms with no member field still need their variant. */
 	for (i = 0; i < b->d->nbufs; i++) {
 		int s = b->d->bufs[i].select, seen = 0;
 
-		if (!valid_selector(b, s) || !b->sel_fc[s])
+		if (!kbt_ic_valid_selector(b, s) || !b->sel_fc[s])
 			continue;
 		for (j = 0; j < b->nfields; j++)
 			if (b->in_arm[j] && b->fields[j].select == s)
@@ -667,15 +340,15 @@ add_args(struct build *b, struct kbt_plan *p, bt_field_class *st)
 		for (j = 0; j < i; j++)
 			if (b->d->bufs[j].select == s)
 				seen = 1;
-		if (!seen && add_variant(b, p, st, s))
+		if (!seen && kbt_ic_add_variant(b, p, st, s))
 			return -1;
 	}
 	for (i = 0; i < b->d->nbufs; i++) {
 		int s = b->d->bufs[i].select;
 
-		if (valid_selector(b, s) && b->sel_fc[s])
+		if (kbt_ic_valid_selector(b, s) && b->sel_fc[s])
 			continue;
-		if (add_buf(b, p, st, (int)i))
+		if (kbt_ic_add_buf(b, p, st, (int)i))
 			return -1;
 	}
 	return 0;
@@ -742,7 +415,7 @@ add_derived(struct build *b, struct kbt_plan *p, bt_field_class *st)
 		if (!op)
 			return -1;
 		op->kind = KBT_OP_HEAP;
-		op->member = last_member(st);
+		op->member = kbt_ic_last_member(st);
 		op->f = &b->fields[fl];
 		op->f_handle = &b->fields[h];
 		op->f_size = &b->fields[sz];
@@ -754,12 +427,12 @@ add_derived(struct build *b, struct kbt_plan *p, bt_field_class *st)
 			return 0;
 		if (kbt_struct_add_unique(st, "gpu_id", kbt_fc_gpu_id(b->tc)))
 			return -1;
-		first = last_member(st);
+		first = kbt_ic_last_member(st);
 		/* The fill sets the four members by position. */
 		if (kbt_struct_add_unique(st, "heap", heap_class(b->tc)) ||
 		    kbt_struct_add_unique(st, "size", kbt_fc_uint(b->tc, 64, 0)) ||
 		    kbt_struct_add_unique(st, "delta", kbt_fc_sint(b->tc, 64, 0)) ||
-		    last_member(st) != first + 3)
+		    kbt_ic_last_member(st) != first + 3)
 			return -1;
 		op = kbt_plan_add(p);
 		if (!op)
@@ -797,13 +470,13 @@ kbt_ioctl_class_build(struct kbt_input *in, struct kbt_ioctl_class *ic)
 		goto out;
 	if (kbt_struct_add_unique(st, "ret", kbt_fc_sint(in->tc, 64, 0)))
 		goto out;
-	ic->m_ret = last_member(st);
+	ic->m_ret = kbt_ic_last_member(st);
 	if (kbt_struct_add_unique(st, "err", kbt_fc_errno(in->tc)) ||
 	    kbt_struct_add_unique(st, "dur_ns", kbt_fc_uint(in->tc, 64, 0)) ||
 	    add_derived(&b, &ic->plan, st))
 		goto out;
 	/* ret, err and dur_ns are consecutive: the fill relies on it. */
-	if (last_member(st) < ic->m_ret + 2)
+	if (kbt_ic_last_member(st) < ic->m_ret + 2)
 		goto out;
 	if (bt_event_class_set_payload_field_class(ic->ec, st))
 		goto out;
@@ -818,7 +491,7 @@ out:
 void
 kbt_ioctl_class_release(struct kbt_ioctl_class *ic)
 {
-	plan_release(&ic->plan);
+	kbt_ic_plan_release(&ic->plan);
 	bt_event_class_put_ref(ic->ec);
 	ic->ec = NULL;
 }

@@ -48,7 +48,9 @@
  *
  * Counts go to the file named by $KT_COUNTS, one "<pid> <NAME> <n>" line
  * per ioctl kind, appended at exit. It uses only libc and the ABI header:
- * it is the application, not part of the tracer.
+ * it is the application, not part of the tracer. This file has the
+ * helpers, the plain modes and main(); kt_workload_exec.c the exec chain
+ * and the modes that take fds, kt_workload_bench.c the benchmarks.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -69,7 +71,7 @@
 
 #include <kfdtrace/kfd_abi.h>
 
-extern char **environ;
+#include "kt_workload.h"
 
 #define TOPO "/sys/devices/virtual/kfd/kfd/topology/nodes"
 
@@ -95,7 +97,7 @@ count_add(const char *name, unsigned long n)
 	pthread_mutex_unlock(&counts_lock);
 }
 
-static void
+void
 counts_write(void)
 {
 	const char *path = getenv("KT_COUNTS");
@@ -111,7 +113,13 @@ counts_write(void)
 	fclose(f);
 }
 
-static void
+void
+counts_clear(void)
+{
+	memset(counts, 0, sizeof(counts));
+}
+
+void
 die(const char *what)
 {
 	fprintf(stderr, "kt_workload: %s: %s\n", what, strerror(errno));
@@ -131,14 +139,8 @@ kio(int fd, const char *name, unsigned long req, void *arg, int may_fail)
 	return ret;
 }
 
-struct gpu {
-	uint32_t gpu_id;
-	int render_minor;
-	uint64_t gpuvm_base;
-};
-
 /* The first GPU node of the topology, as the thunk finds it. */
-static void
+void
 find_gpu(struct gpu *g)
 {
 	memset(g, 0, sizeof(*g));
@@ -170,7 +172,7 @@ find_gpu(struct gpu *g)
 	die("no GPU node in the topology");
 }
 
-static int
+int
 open_kfd(void)
 {
 	int fd = open("/dev/kfd", O_RDWR | O_CLOEXEC);
@@ -180,7 +182,7 @@ open_kfd(void)
 	return fd;
 }
 
-static void
+void
 get_version(int kfd)
 {
 	struct kfd_abi_get_version_args v = { 0 };
@@ -190,7 +192,7 @@ get_version(int kfd)
 		die("GET_VERSION major");
 }
 
-static void
+void
 clock_counters(int kfd, uint32_t gpu_id)
 {
 	struct kfd_abi_get_clock_counters_args c = { .gpu_id = gpu_id };
@@ -541,438 +543,6 @@ mode_exec2(void)
 	clock_counters(kfd, g.gpu_id);
 	close(kfd);
 	counts_write();
-	return 0;
-}
-
-/* ---- execchain: one exec wrapper per stage ---- */
-
-#define CHAIN_LAST 8
-#define CHAIN_MISSING "kt-no-such-program"
-
-/* A copy of the environment, LD_PRELOAD and all, plus KT_STAGE_ENV=@tag. */
-static char **
-chain_env(const char *tag)
-{
-	size_t n = 0, j = 0;
-	char **env;
-
-	while (environ[n])
-		n++;
-	env = calloc(n + 2, sizeof(*env));
-	if (!env)
-		die("calloc");
-	for (size_t i = 0; i < n; i++)
-		if (strncmp(environ[i], "KT_STAGE_ENV=", 13))
-			env[j++] = environ[i];
-	if (asprintf(&env[j++], "KT_STAGE_ENV=%s", tag) < 0)
-		die("asprintf");
-	env[j] = NULL;
-	return env;
-}
-
-/*
- * An environment handed to execle/execvpe arrived: the stage after one of
- * them checks the variable only that environment had.
- */
-static void
-chain_check_env(int stage)
-{
-	const char *want = stage == 3 ? "execle" : stage == 6 ? "execvpe" :
-			   stage == 8 ? "execve" : NULL;
-	const char *got = getenv("KT_STAGE_ENV");
-
-	if (want && (!got || strcmp(got, want))) {
-		errno = EINVAL;
-		die("KT_STAGE_ENV did not come through the exec");
-	}
-}
-
-/*
- * @arg0: argv[0]; stage 0 must get a path with a slash. It keeps that
- * path in KT_CHAIN_SELF for the later stages (those started by the
- * PATH-searching wrappers get only the base name in argv[0]) and puts its
- * directory first in PATH for those wrappers.
- */
-static int
-mode_execchain(const char *arg0, int stage)
-{
-	const char *self = stage == 0 ? arg0 : getenv("KT_CHAIN_SELF");
-	const char *slash = self ? strrchr(self, '/') : NULL;
-	const char *base = slash ? slash + 1 : NULL;
-	char next[16], **env;
-	int kfd, fd;
-	struct gpu g;
-
-	if (stage < 0 || stage > CHAIN_LAST || !base) {
-		errno = EINVAL;
-		die("execchain stage or path");
-	}
-	chain_check_env(stage);
-	if (stage == 0) {
-		const char *path = getenv("PATH");
-		char *np;
-
-		if (asprintf(&np, "%.*s:%s", (int)(base - 1 - self), self,
-			     path ? path : "/usr/bin:/bin") < 0)
-			die("asprintf");
-		setenv("PATH", np, 1);
-		setenv("KT_CHAIN_SELF", self, 1);
-		free(np);
-	}
-	kfd = open_kfd();
-	find_gpu(&g);
-	get_version(kfd);
-	clock_counters(kfd, g.gpu_id);
-	snprintf(next, sizeof(next), "%d", stage + 1);
-	char *const argv[] = { (char *)self, "execchain", next, NULL };
-	char *const pargv[] = { (char *)base, "execchain", next, NULL };
-	/* kfd is O_CLOEXEC: the next stage opens its own. Counts are
-	 * written now: a successful exec never comes back. */
-	counts_write();
-	memset(counts, 0, sizeof(counts));
-	switch (stage) {
-	case 0:
-		execl(self, self, "execchain", next, (char *)NULL);
-		die("execl");
-		break;
-	case 1:
-		execlp(base, base, "execchain", next, (char *)NULL);
-		die("execlp");
-		break;
-	case 2:
-		env = chain_env("execle");
-		execle(self, self, "execchain", next, (char *)NULL, env);
-		die("execle");
-		break;
-	case 3:
-		execv(self, argv);
-		die("execv");
-		break;
-	case 4: {
-		char *const margv[] = { CHAIN_MISSING, "x", NULL };
-
-		/* Not found anywhere in PATH: the process carries on. */
-		if (execvp(CHAIN_MISSING, margv) != -1 || errno != ENOENT) {
-			fprintf(stderr, "kt_workload: execvp of a missing "
-				"program: errno %d\n", errno);
-			exit(3);
-		}
-		get_version(kfd);
-		counts_write();
-		memset(counts, 0, sizeof(counts));
-		execvp(base, pargv);
-		die("execvp");
-		break;
-	}
-	case 5:
-		env = chain_env("execvpe");
-		execvpe(base, pargv, env);
-		die("execvpe");
-		break;
-	case 6:
-		fd = open(self, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			die("open self");
-		fexecve(fd, argv, environ);
-		die("fexecve");
-		break;
-	case 7:
-		env = chain_env("execve");
-		execve(self, argv, env);
-		die("execve");
-		break;
-	default:
-		close(kfd);
-		break;
-	}
-	return 0;
-}
-
-/* 64 KiB of a pattern no trace frame contains. */
-static void
-write_own(int fd)
-{
-	char block[4096];
-
-	for (size_t i = 0; i < sizeof(block); i++)
-		block[i] = (char)('a' + i % 26);
-	for (int i = 0; i < 16; i++)
-		if (write(fd, block, sizeof(block)) != (ssize_t)sizeof(block))
-			exit(3);
-}
-
-/*
- * Traced (KFDTRACE_OUTPUT names the trace), GET_VERSIONs until the trace
- * file has grown, at most 5 s: then the calls made before are in it and
- * the writer is at work when the kill lands. A fixed count is no such
- * bound: on kfdsim 20,000 calls can end in a millisecond, before the
- * writer's first flush (100 ms). By path only: the program owns every fd
- * number by now.
- */
-static void
-calls_until_flushed(int kfd)
-{
-	const char *trace = getenv("KFDTRACE_OUTPUT");
-	struct timespec t0, t;
-	struct stat st0, st;
-
-	if (!trace || stat(trace, &st0) != 0)
-		return;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	do {
-		for (int i = 0; i < 1000; i++)
-			get_version(kfd);
-		clock_gettime(CLOCK_MONOTONIC, &t);
-	} while (stat(trace, &st) == 0 && st.st_size <= st0.st_size &&
-		 t.tv_sec - t0.tv_sec < 5);
-}
-
-/*
- * The program takes the fd numbers away from the tracer in ways no libc
- * wrapper sees, then fills them with its own file: the tracer must neither
- * write into that file nor lose the end of the trace.
- */
-static int
-mode_ownfile(const char *how, const char *path, const char *ending)
-{
-	int kfd = open_kfd(), own;
-
-	get_version(kfd);
-	own = -1;
-	if (!strcmp(how, "closefrom")) {
-		closefrom(3);
-	} else if (!strcmp(how, "close_range")) {
-		syscall(SYS_close_range, 3u, ~0u, 0u);
-	} else if (!strcmp(how, "rawclose")) {
-		for (int fd = 3; fd < 4096; fd++)
-			syscall(SYS_close, fd);
-	} else if (!strcmp(how, "rawdup2")) {
-		own = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		for (int fd = 3; own >= 0 && fd < 4096; fd++)
-			if (fd != own)
-				syscall(SYS_dup2, own, fd);
-	} else {
-		fprintf(stderr, "ownfile: unknown HOW '%s'\n", how);
-		return 2;
-	}
-	if (own < 0)
-		own = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (own < 0)
-		return 3;
-	for (int fd = own + 1; fd < 1024; fd++)
-		syscall(SYS_dup2, own, fd);
-	write_own(own);
-	counts_write();
-	if (!strcmp(ending, "crash")) {
-		int *volatile bad = (int *)16;
-
-		*bad = 1;
-	}
-	if (!strcmp(ending, "kill")) {
-		kfd = open_kfd();
-		calls_until_flushed(kfd);
-		for (int i = 0; i < 20000; i++)
-			get_version(kfd);
-		raise(SIGKILL);
-	}
-	exit(0);
-}
-
-/* The application closes every fd it did not open: the trace survives. */
-static int
-mode_closeall(void)
-{
-	int kfd = open_kfd();
-
-	get_version(kfd);
-	for (int fd = 3; fd < 4096; fd++)
-		close(fd);
-	kfd = open_kfd();
-	get_version(kfd);
-	close_range(3, ~0u, 0);
-	kfd = open_kfd();
-	get_version(kfd);
-	/* dup2 over every fd above ours must not take the trace either. */
-	for (int fd = kfd + 1; fd < 1024; fd++)
-		dup2(kfd, fd);
-	get_version(kfd);
-	close(kfd);
-	counts_write();
-	return 0;
-}
-
-static int
-cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static int
-cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static uint64_t
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static uint64_t
-thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static void *
-idle_thread(void *arg)
-{
-	for (;;)
-		pause();
-	return arg;
-}
-
-/*
- * Prints two figures in ns per call: the median wall time over batches of
- * 1000 calls, and the mean CPU time of this thread (which leaves out the
- * trace writer's thread and time spent waiting for a CPU).
- *
- * With @mt a second, idle thread exists throughout, as in every ROCm
- * process (the runtime starts several). It matters for the comparison:
- * while a process has a single thread, glibc's mutexes (kfdsim takes one
- * per ioctl) skip their atomic instructions. A traced process always has
- * the trace writer's thread, so without @mt the difference includes the
- * simulator losing that shortcut, a cost no real driver has.
- *
- * @null: GET_VERSION on /dev/null instead of /dev/kfd: a real ioctl
- * system call (failing with ENOTTY), for tools that see only system calls
- * (strace), which kfdsim's ioctls are not.
- */
-static int
-mode_bench(long n, int mt, int null)
-{
-	int kfd = null ? open("/dev/null", O_RDWR | O_CLOEXEC) : open_kfd();
-	long batches = n / 1000 > 0 ? n / 1000 : 1;
-	uint64_t *per = calloc((size_t)batches, sizeof(*per));
-	struct kfd_abi_get_version_args v;
-	uint64_t cpu0, cpu;
-
-	if (kfd < 0 || !per)
-		die("bench setup");
-	if (mt) {
-		pthread_t t;
-
-		if (pthread_create(&t, NULL, idle_thread, NULL))
-			die("pthread_create");
-		pthread_detach(t);
-	}
-	for (int i = 0; i < 2000; i++)	/* warm up */
-		ioctl(kfd, KFD_ABI_IOC_GET_VERSION, &v);
-	cpu0 = thread_cpu_ns();
-	for (long b = 0; b < batches; b++) {
-		uint64_t t0 = now_ns();
-
-		for (int i = 0; i < 1000; i++)
-			if (ioctl(kfd, KFD_ABI_IOC_GET_VERSION, &v) != 0 &&
-			    !(null && errno == ENOTTY))
-				die("GET_VERSION");
-		per[b] = now_ns() - t0;
-	}
-	cpu = thread_cpu_ns() - cpu0;
-	qsort(per, (size_t)batches, sizeof(*per), cmp_u64);
-	printf("%.1f %.1f\n", (double)per[batches / 2] / 1000.0,
-	       (double)cpu / (double)(batches * 1000));
-	close(kfd);
-	free(per);
-	return 0;
-}
-
-/*
- * The simulator's own ioctl(), found by the file name of the preloaded
- * library, so that a batch can bypass whatever is in front of it.
- */
-typedef int (*ioctl_fn)(int, unsigned long, ...);
-
-static ioctl_fn
-sim_ioctl(void)
-{
-	const char *lib = getenv("KFDTRACE_SIM_LIB");
-	void *h = lib ? dlopen(lib, RTLD_LAZY | RTLD_NOLOAD) : NULL;
-
-	return h ? (ioctl_fn)dlsym(h, "ioctl") : NULL;
-}
-
-/*
- * Traced and untraced calls in one process, batch by batch (1000 calls
- * each, order swapped every other pair). Comparing two processes is at the
- * mercy of the host: on the shared VMs we run on, one process may run at
- * half the speed of the next for its whole life, which moves an untraced
- * figure by more than the tracer costs. Here both kinds of batch see the
- * same CPU, the same writer thread and the same caches. A second, idle
- * thread exists throughout, as in every ROCm process.
- *
- * Prints: the untraced and traced medians and the median of the per-pair
- * differences, in ns per call.
- */
-static int
-mode_pairbench(long n)
-{
-	ioctl_fn direct = sim_ioctl();
-	int kfd = open_kfd();
-	long pairs = n / 1000 > 0 ? n / 1000 : 1;
-	int64_t *d = calloc((size_t)pairs, sizeof(*d));
-	uint64_t *u = calloc((size_t)pairs, sizeof(*u));
-	uint64_t *t = calloc((size_t)pairs, sizeof(*t));
-	struct kfd_abi_get_version_args v;
-	pthread_t idle;
-
-	if (!direct)
-		die("pairbench: no simulator (KFDTRACE_SIM_LIB) to call");
-	if (kfd < 0 || !d || !u || !t)
-		die("pairbench setup");
-	if (pthread_create(&idle, NULL, idle_thread, NULL))
-		die("pthread_create");
-	pthread_detach(idle);
-	for (int i = 0; i < 2000; i++) {	/* warm up both paths */
-		ioctl(kfd, KFD_ABI_IOC_GET_VERSION, &v);
-		direct(kfd, KFD_ABI_IOC_GET_VERSION, &v);
-	}
-	for (long p = 0; p < pairs; p++) {
-		for (int k = 0; k < 2; k++) {
-			int traced = (k + (int)p) & 1;
-			uint64_t t0 = now_ns();
-
-			for (int i = 0; i < 1000; i++) {
-				int r = traced ? ioctl(kfd, KFD_ABI_IOC_GET_VERSION, &v) :
-						 direct(kfd, KFD_ABI_IOC_GET_VERSION, &v);
-
-				if (r != 0)
-					die("GET_VERSION");
-			}
-			(traced ? t : u)[p] = now_ns() - t0;
-		}
-		d[p] = (int64_t)t[p] - (int64_t)u[p];
-	}
-	qsort(u, (size_t)pairs, sizeof(*u), cmp_u64);
-	qsort(t, (size_t)pairs, sizeof(*t), cmp_u64);
-	qsort(d, (size_t)pairs, sizeof(*d), cmp_i64);
-	printf("%.1f %.1f %.1f\n", (double)u[pairs / 2] / 1000.0,
-	       (double)t[pairs / 2] / 1000.0, (double)d[pairs / 2] / 1000.0);
-	close(kfd);
-	free(d);
-	free(u);
-	free(t);
 	return 0;
 }
 
