@@ -387,7 +387,6 @@ uint64_t rp_value_xlate(struct rp_run *st, const struct kfd_field *f,
 			int scope, int gem_scope, uint64_t v);
 /* Whether an input of @role names something rp_value_xlate() maps. */
 int rp_role_translated(unsigned int role);
-int rp_role_learnable(unsigned int role);
 
 /*
  * fds.c: the fd table. rp_fd_get() - the entry standing for captured fd

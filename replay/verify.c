@@ -52,19 +52,20 @@ field_name(char *buf, size_t len, const struct elem_at *at,
 	return buf;
 }
 
+/* The replay's map kind for a learned value, by the schema's space. */
 static unsigned int
 role_kind(unsigned int role)
 {
-	switch (role) {
-	case KFD_ROLE_HANDLE:
+	switch (kfd_role_space((enum kfd_role)role)) {
+	case KFD_SPACE_HANDLE:
 		return RP_K_HANDLE;
-	case KFD_ROLE_QUEUE_ID:
+	case KFD_SPACE_QUEUE:
 		return RP_K_QUEUE;
-	case KFD_ROLE_EVENT_ID:
+	case KFD_SPACE_EVENT:
 		return RP_K_EVENT;
-	case KFD_ROLE_EVENT_SLOT:
+	case KFD_SPACE_SLOT:
 		return RP_K_SLOT;
-	case KFD_ROLE_GEM_HANDLE:
+	case KFD_SPACE_GEM:
 		return RP_K_GEM;
 	default:
 		return RP_K_OFFSET;
@@ -222,33 +223,31 @@ is_share_out(const struct rp_rows *r, const struct kfd_field *f)
 	return f == r->ipce_share && f->width == 16;
 }
 
+/* How an output value is checked, from the schema's classification. */
 static enum rp_vclass
 classify(unsigned int role, uint64_t cap)
 {
-	switch (role) {
-	case KFD_ROLE_PAD:
-	case KFD_ROLE_CLOCK:
-	case KFD_ROLE_TIMEOUT:
-	case KFD_ROLE_PTR:
+	unsigned int fl = kfd_role_flags((enum kfd_role)role);
+
+	/* Padding, clocks, timeouts and the replayer's own pointers. */
+	if (fl & (KFD_RC_RESERVED | KFD_RC_VOLATILE | KFD_RC_POINTER))
 		return RP_V_IGNORE;
-	case KFD_ROLE_FD:
+	if (kfd_role_space((enum kfd_role)role) == KFD_SPACE_FD)
 		return RP_V_FD;
-	case KFD_ROLE_DOORBELL_OFFSET:
-		/*
-		 * The kernel picks a queue's doorbell from the device's free
-		 * ones (an SDMA queue's from the engine and slot it got), so
-		 * another process's queues change it: learned, like an id.
-		 */
-		return RP_V_LEARN;
-	case KFD_ROLE_MMAP_OFFSET:
+	/* An mmap offset that names a GPU is translated, a GEM one learned. */
+	if (role == KFD_ROLE_MMAP_OFFSET)
 		return (cap >> KFD_ABI_MMAP_GPU_ID_SHIFT) ? RP_V_XLATE : RP_V_LEARN;
-	case KFD_ROLE_GPU_ID:
-	case KFD_ROLE_CPU_ADDR:
-	case KFD_ROLE_PID:
+	if (fl & KFD_RC_LOCAL)
 		return RP_V_XLATE;
-	default:
-		return rp_role_learnable(role) ? RP_V_LEARN : RP_V_EXACT;
-	}
+	/*
+	 * What the kernel hands out is learned. That includes doorbell
+	 * offsets: the kernel picks a queue's doorbell from the device's free
+	 * ones (an SDMA queue's from the engine and slot it got), so another
+	 * process's queues change it.
+	 */
+	if (fl & KFD_RC_ISSUED)
+		return RP_V_LEARN;
+	return RP_V_EXACT;
 }
 
 enum rp_vclass

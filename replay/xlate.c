@@ -144,40 +144,14 @@ rp_value_xlate(struct rp_run *st, const struct kfd_field *f, int scope,
 	}
 }
 
-/* The roles rp_value_xlate() maps; the rest it keeps as captured. */
+/*
+ * The roles rp_value_xlate() maps, by the schema's classification: what
+ * the kernel hands out and what names the machine's or process's own
+ * things; the rest (GPU VAs included) it keeps as captured.
+ */
 int
 rp_role_translated(unsigned int role)
 {
-	switch (role) {
-	case KFD_ROLE_GPU_ID:
-	case KFD_ROLE_HANDLE:
-	case KFD_ROLE_QUEUE_ID:
-	case KFD_ROLE_EVENT_ID:
-	case KFD_ROLE_EVENT_SLOT:
-	case KFD_ROLE_GEM_HANDLE:
-	case KFD_ROLE_FD:
-	case KFD_ROLE_MMAP_OFFSET:
-	case KFD_ROLE_DOORBELL_OFFSET:
-	case KFD_ROLE_CPU_ADDR:
-	case KFD_ROLE_PID:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
-int
-rp_role_learnable(unsigned int role)
-{
-	switch (role) {
-	case KFD_ROLE_HANDLE:
-	case KFD_ROLE_QUEUE_ID:
-	case KFD_ROLE_EVENT_ID:
-	case KFD_ROLE_EVENT_SLOT:
-	case KFD_ROLE_FD:
-	case KFD_ROLE_GEM_HANDLE:
-		return 1;
-	default:
-		return 0;
-	}
+	return (kfd_role_flags((enum kfd_role)role) &
+		(KFD_RC_ISSUED | KFD_RC_LOCAL)) != 0;
 }

@@ -10,9 +10,8 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
-#include <kfdtrace/common/errnames.h>
+#include <kfdtrace/common/faultspec.h>
 #include <kfdtrace/dispatch.h>
 #include <kfdtrace/faults.h>
 
@@ -94,61 +93,66 @@ kfd_faults_add(struct kfd_faults *f, const char *ioctl, unsigned long nth,
 	return 0;
 }
 
-/* Parse one NAME:NTH[+COUNT]:ERRNO of @len bytes. */
+/*
+ * One rule of the common grammar (kfdtrace/common/faultspec.h). The hook
+ * fails calls and names rows: no delays, no "*".
+ */
 static int
-faults_parse_one(struct kfd_faults *f, const char *s, size_t len)
+faults_add_rule(void *ctx, const struct kc_fault_rule *r, char *msg,
+		size_t msglen)
 {
-	const char *c1 = memchr(s, ':', len), *c2, *end = s + len;
-	char name[64], *p;
-	unsigned long nth, count = 1;
-	int err;
+	int ret;
 
-	if (!c1 || (size_t)(c1 - s) >= sizeof(name) || c1 == s)
+	if (r->delay_ns) {
+		kc_faultspec_msg(msg, msglen, r, &r->delay_at,
+				 "delays are kfdsim's only (KFDSIM_FAULTS); the tracer fails calls");
 		return -EINVAL;
-	c2 = memchr(c1 + 1, ':', (size_t)(end - c1 - 1));
-	if (!c2)
-		return -EINVAL;
-	memcpy(name, s, (size_t)(c1 - s));
-	name[c1 - s] = '\0';
-	nth = strtoul(c1 + 1, &p, 10);
-	if (p == c1 + 1)
-		return -EINVAL;
-	if (*p == '+') {
-		if (p[1] == '*') {
-			count = 0;
-			p += 2;
-		} else {
-			char *q;
-
-			count = strtoul(p + 1, &q, 10);
-			if (q == p + 1)
-				return -EINVAL;
-			p = q;
-		}
 	}
-	if (p != c2)
+	if (!strcmp(r->name, "*")) {
+		kc_faultspec_msg(msg, msglen, r, &r->name_at,
+				 "every-ioctl rules are kfdsim's only; name the ioctl");
+		return -ENOENT;
+	}
+	ret = kfd_faults_add(ctx, r->name, r->nth, r->count, r->err);
+	if (ret == -ENOENT)
+		kc_faultspec_msg(msg, msglen, r, &r->name_at, "unknown ioctl");
+	else if (ret)
+		kc_faultspec_msg(msg, msglen, r, &r->rule, strerror(-ret));
+	return ret;
+}
+
+int
+kfd_faults_parse_msg(struct kfd_faults *f, const char *spec, char *msg,
+		     size_t msglen)
+{
+	char *copy = NULL;
+	size_t len;
+	int ret;
+
+	if (msg && msglen)
+		msg[0] = '\0';
+	if (!f || !spec)
 		return -EINVAL;
-	err = kc_errno_parse(c2 + 1, (size_t)(end - c2 - 1));
-	if (err < 0)
-		return -EINVAL;
-	return kfd_faults_add(f, name, nth, count, err);
+	/*
+	 * "RULE," was always accepted here (a spec built in a loop); the
+	 * grammar has no empty rule, so drop that one comma.
+	 */
+	len = strlen(spec);
+	if (len > 1 && spec[len - 1] == ',') {
+		copy = strndup(spec, len - 1);
+		if (!copy)
+			return -ENOMEM;
+		spec = copy;
+	}
+	ret = kc_faultspec_parse(spec, faults_add_rule, f, msg, msglen);
+	free(copy);
+	return ret;
 }
 
 int
 kfd_faults_parse(struct kfd_faults *f, const char *spec)
 {
-	if (!f || !spec)
-		return -EINVAL;
-	while (*spec) {
-		const char *comma = strchr(spec, ',');
-		size_t len = comma ? (size_t)(comma - spec) : strlen(spec);
-		int ret = faults_parse_one(f, spec, len);
-
-		if (ret)
-			return ret;
-		spec += len + (comma ? 1 : 0);
-	}
-	return 0;
+	return kfd_faults_parse_msg(f, spec, NULL, 0);
 }
 
 int

@@ -338,6 +338,46 @@ kfd_role_name(enum kfd_role role)
 	return ks_role_names[role];
 }
 
+/* The schema's one answer to "what is this value in another run". */
+static const struct {
+	uint8_t space;
+	uint8_t flags;
+} ks_role_class[KFD_ROLE_COUNT_MAX] = {
+	[KFD_ROLE_PAD] = { KFD_SPACE_NONE, KFD_RC_RESERVED },
+	[KFD_ROLE_HANDLE] = { KFD_SPACE_HANDLE, KFD_RC_ISSUED },
+	[KFD_ROLE_GPU_ID] = { KFD_SPACE_GPU, KFD_RC_LOCAL },
+	[KFD_ROLE_QUEUE_ID] = { KFD_SPACE_QUEUE, KFD_RC_ISSUED },
+	[KFD_ROLE_EVENT_ID] = { KFD_SPACE_EVENT, KFD_RC_ISSUED },
+	[KFD_ROLE_EVENT_SLOT] = { KFD_SPACE_SLOT, KFD_RC_ISSUED },
+	[KFD_ROLE_FD] = { KFD_SPACE_FD, KFD_RC_ISSUED },
+	/* The process places GPU VAs; a replay puts them where they were. */
+	[KFD_ROLE_GPU_VA] = { KFD_SPACE_ADDR, 0 },
+	[KFD_ROLE_CPU_ADDR] = { KFD_SPACE_ADDR, KFD_RC_LOCAL },
+	[KFD_ROLE_PTR] = { KFD_SPACE_NONE, KFD_RC_POINTER },
+	[KFD_ROLE_MMAP_OFFSET] = { KFD_SPACE_OFFSET, KFD_RC_ISSUED },
+	[KFD_ROLE_DOORBELL_OFFSET] = { KFD_SPACE_OFFSET, KFD_RC_ISSUED },
+	[KFD_ROLE_TIMEOUT] = { KFD_SPACE_NONE, KFD_RC_VOLATILE },
+	[KFD_ROLE_CLOCK] = { KFD_SPACE_NONE, KFD_RC_VOLATILE },
+	[KFD_ROLE_GEM_HANDLE] = { KFD_SPACE_GEM, KFD_RC_ISSUED },
+	[KFD_ROLE_PID] = { KFD_SPACE_PID, KFD_RC_LOCAL },
+};
+
+enum kfd_space
+kfd_role_space(enum kfd_role role)
+{
+	if ((unsigned int)role >= KFD_ROLE_COUNT_MAX)
+		return KFD_SPACE_NONE;
+	return (enum kfd_space)ks_role_class[role].space;
+}
+
+unsigned int
+kfd_role_flags(enum kfd_role role)
+{
+	if ((unsigned int)role >= KFD_ROLE_COUNT_MAX)
+		return 0;
+	return ks_role_class[role].flags;
+}
+
 int
 kfd_role_is_hex(enum kfd_role role)
 {

@@ -371,6 +371,76 @@ test_faults_nth_alloc(void **state)
 	close(fd);
 }
 
+/*
+ * The common grammar as the tracer takes it (kfd_faults_parse_msg()):
+ * ';' separates too, WHICH "*" is every call, one trailing ',' is
+ * allowed; delays and NAME "*" are kfdsim's and refused with a message.
+ */
+static void
+test_faults_common_grammar(void **state)
+{
+	struct kfd_faults *f = kfd_faults_new();
+	struct kfd_abi_get_version_args v = { 0 };
+	struct kfd_abi_alloc_memory_of_gpu_args a = { 0 };
+	char msg[200];
+	int fd = devnull();
+
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(kfd_faults_parse_msg(f, "GET_VERSION:*:EIO;ALLOC_MEMORY_OF_GPU:2:ENOSPC,",
+					      msg, sizeof(msg)), 0);
+	assert_string_equal(msg, "");
+	assert_int_equal(kfd_faults_attach(f), 0);
+	for (int i = 1; i <= 3; i++) {
+		assert_int_equal(kfd_dispatch(fd, KFD_FILE_KFD, KFD_ABI_IOC_GET_VERSION, &v), -1);
+		assert_int_equal(errno, EIO);
+		assert_int_equal(kfd_dispatch(fd, KFD_FILE_KFD,
+					      KFD_ABI_IOC_ALLOC_MEMORY_OF_GPU, &a), -1);
+		assert_int_equal(errno, i == 2 ? ENOSPC : ENOTTY);
+	}
+	assert_int_equal(kfd_faults_injected(f), 4);
+	kfd_faults_free(f);
+
+	f = kfd_faults_new();
+	assert_int_equal(kfd_faults_parse_msg(f, "GET_VERSION:1:delay=1ms", msg, sizeof(msg)),
+			 -EINVAL);
+	assert_string_equal(msg, "rule 1, column 15: 'delay=1ms': delays are kfdsim's only "
+			    "(KFDSIM_FAULTS); the tracer fails calls");
+	assert_int_equal(kfd_faults_parse_msg(f, "GET_VERSION:1:EIO:delay=1ms", msg,
+					      sizeof(msg)), -EINVAL);
+	assert_int_equal(kfd_faults_parse_msg(f, "*:1:EIO", msg, sizeof(msg)), -ENOENT);
+	assert_string_equal(msg, "rule 1, column 1: '*': every-ioctl rules are kfdsim's only; "
+			    "name the ioctl");
+	assert_int_equal(kfd_faults_parse_msg(f, "GET_VERSION:1:EIO,NO_SUCH:1:EIO", msg,
+					      sizeof(msg)), -ENOENT);
+	assert_string_equal(msg, "rule 2, column 19: 'NO_SUCH': unknown ioctl");
+	assert_int_equal(kfd_faults_parse_msg(f, "GET_VERSION:1:EIO:", msg, sizeof(msg)),
+			 -EINVAL);
+	assert_string_equal(msg, "rule 1, column 19: '': expected an errno name or number, "
+			    "or delay=T, at most one of each");
+	/* Only one trailing ',': a lone one or two are empty rules. */
+	assert_int_equal(kfd_faults_parse(f, ","), -EINVAL);
+	assert_int_equal(kfd_faults_parse(f, "GET_VERSION:1:EIO,,"), -EINVAL);
+	assert_int_equal(kfd_faults_parse(f, "GET_VERSION:1:EIO;"), -EINVAL);
+	assert_int_equal(kfd_faults_parse(f, ""), 0);
+	assert_int_equal(kfd_faults_parse(f, NULL), -EINVAL);
+	assert_int_equal(kfd_faults_parse(NULL, "GET_VERSION:1:EIO"), -EINVAL);
+	/*
+	 * Rules before the bad one stay: GET_VERSION:1:EIO three times
+	 * above, each failing one call, so three calls fail and the 4th not.
+	 */
+	assert_int_equal(kfd_faults_attach(f), 0);
+	for (int i = 1; i <= 4; i++) {
+		assert_int_equal(kfd_dispatch(fd, KFD_FILE_KFD, KFD_ABI_IOC_GET_VERSION, &v), -1);
+		assert_int_equal(errno, i <= 3 ? EIO : ENOTTY);
+	}
+	assert_int_equal(kfd_faults_injected(f), 3);
+	assert_int_equal(kfd_faults_seen(f, 0), 4);
+	assert_int_equal(kfd_faults_seen(f, 2), 2);
+	kfd_faults_free(f);
+	close(fd);
+}
+
 /* ---- registration errors ---- */
 
 static void
@@ -678,6 +748,7 @@ main(void)
 		cmocka_unit_test(test_hooks_see_call),
 		cmocka_unit_test(test_completion_skips_kernel),
 		cmocka_unit_test(test_faults_nth_alloc),
+		cmocka_unit_test(test_faults_common_grammar),
 		cmocka_unit_test(test_registration_errors),
 		cmocka_unit_test(test_remove_waits_for_hook_not_kernel),
 		cmocka_unit_test(test_before_buffers_only),

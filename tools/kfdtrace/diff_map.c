@@ -9,39 +9,18 @@
 int
 dmap_rule_of(enum kfd_role role)
 {
-	switch (role) {
-	case KFD_ROLE_HANDLE:
-		return DMAP_HANDLE;
-	case KFD_ROLE_GPU_ID:
-		return DMAP_GPU;
-	case KFD_ROLE_QUEUE_ID:
-		return DMAP_QUEUE;
-	case KFD_ROLE_EVENT_ID:
-		return DMAP_EVENT;
-	case KFD_ROLE_EVENT_SLOT:
-		return DMAP_SLOT;
-	case KFD_ROLE_FD:
-		return DMAP_FD;
-	case KFD_ROLE_MMAP_OFFSET:
-	case KFD_ROLE_DOORBELL_OFFSET:
-		return DMAP_OFFSET;
-	case KFD_ROLE_GPU_VA:
-	case KFD_ROLE_CPU_ADDR:
-		return DMAP_ADDR;
-	case KFD_ROLE_GEM_HANDLE:
-		return DMAP_GEM;
-	case KFD_ROLE_PID:
-		return DMAP_PID;
-	case KFD_ROLE_CLOCK:
+	enum kfd_space space = kfd_role_space(role);
+	unsigned int fl = kfd_role_flags(role);
+
+	if (space != KFD_SPACE_NONE)
+		return (int)space - 1;
 	/* A replay bounds every wait (--wait-timeout), and its strict
 	 * verification ignores timeouts too: so does diff. */
-	case KFD_ROLE_TIMEOUT:
+	if (fl & KFD_RC_VOLATILE)
 		return DMAP_IGNORE;
-	case KFD_ROLE_PTR:
+	if (fl & KFD_RC_POINTER)
 		return DMAP_NULLNESS;
-	default:
-		return DMAP_EXACT;
-	}
+	return DMAP_EXACT;
 }
 
 const char *

@@ -23,19 +23,22 @@
 #include "u64map.h"
 #include "kfdtrace/schema.h"
 
-/* Value spaces; a value is bound only within its space. */
+/*
+ * Value spaces; a value is bound only within its space. They are the
+ * schema's (enum kfd_space, kfd_role_space()), less KFD_SPACE_NONE.
+ */
 enum dmap_space {
-	DMAP_HANDLE,
-	DMAP_GPU,
-	DMAP_QUEUE,
-	DMAP_EVENT,
-	DMAP_SLOT,
-	DMAP_FD,
-	DMAP_OFFSET,		/* mmap and doorbell offsets */
-	DMAP_ADDR,		/* GPU virtual and kept CPU addresses */
-	DMAP_GEM,
-	DMAP_PID,
-	DMAP_SPACES
+	DMAP_HANDLE = KFD_SPACE_HANDLE - 1,
+	DMAP_GPU = KFD_SPACE_GPU - 1,
+	DMAP_QUEUE = KFD_SPACE_QUEUE - 1,
+	DMAP_EVENT = KFD_SPACE_EVENT - 1,
+	DMAP_SLOT = KFD_SPACE_SLOT - 1,
+	DMAP_FD = KFD_SPACE_FD - 1,
+	DMAP_OFFSET = KFD_SPACE_OFFSET - 1,	/* mmap and doorbell offsets */
+	DMAP_ADDR = KFD_SPACE_ADDR - 1,		/* GPU virtual and kept CPU addresses */
+	DMAP_GEM = KFD_SPACE_GEM - 1,
+	DMAP_PID = KFD_SPACE_PID - 1,
+	DMAP_SPACES = KFD_SPACE_COUNT - 1
 };
 
 /* How a field's value is compared. */
@@ -46,7 +49,8 @@ enum dmap_rule {
 };
 
 /*
- * dmap_rule_of() - the space of a role (>= 0), or an enum dmap_rule.
+ * dmap_rule_of() - the space of a role (>= 0), or an enum dmap_rule, from
+ * the schema's classification (kfd_role_space(), kfd_role_flags()).
  */
 int dmap_rule_of(enum kfd_role role);
 

@@ -355,6 +355,49 @@ const char *kfd_role_name(enum kfd_role role);
  */
 int kfd_role_is_hex(enum kfd_role role);
 
+/*
+ * What a role's values are from one run to another: the one classification
+ * that replay (translating captured values, verifying results) and
+ * `kfdtrace diff` (corresponding two traces' values) both read.
+ *
+ * enum kfd_space - which values a value corresponds to in another run:
+ * two runs' values of one space are bound to each other; a value of
+ * KFD_SPACE_NONE means the same in every run.
+ */
+enum kfd_space {
+	KFD_SPACE_NONE = 0,
+	KFD_SPACE_HANDLE,	/* memory handles */
+	KFD_SPACE_GPU,		/* gpu_ids */
+	KFD_SPACE_QUEUE,	/* queue ids */
+	KFD_SPACE_EVENT,	/* event ids */
+	KFD_SPACE_SLOT,		/* event slots */
+	KFD_SPACE_FD,		/* file descriptors */
+	KFD_SPACE_OFFSET,	/* mmap and doorbell offsets */
+	KFD_SPACE_ADDR,		/* GPU VAs and kept CPU addresses: one space with SVM */
+	KFD_SPACE_GEM,		/* GEM handles */
+	KFD_SPACE_PID,
+	KFD_SPACE_COUNT
+};
+
+/* kfd_role_flags() bits. */
+#define KFD_RC_ISSUED	0x01	/* the kernel picks the value and hands it out
+				 * (handles, ids, slots, fds, offsets): learned
+				 * from results */
+#define KFD_RC_LOCAL	0x02	/* names the machine's or process's own thing
+				 * (gpu_ids, CPU addresses, pids): another run
+				 * has its own, known before the call */
+#define KFD_RC_VOLATILE	0x04	/* differs every run and maps to nothing
+				 * (clocks, timeouts) */
+#define KFD_RC_POINTER	0x08	/* a user pointer: only whether it is NULL
+				 * carries over */
+#define KFD_RC_RESERVED	0x10	/* padding */
+
+/* kfd_role_space() - the space of @role's values; KFD_SPACE_NONE if unknown. */
+enum kfd_space kfd_role_space(enum kfd_role role);
+
+/* kfd_role_flags() - @role's KFD_RC_* bits; 0 for an unknown role. */
+unsigned int kfd_role_flags(enum kfd_role role);
+
 /* kfd_file_kind_name() - "kfd", "render" or "unknown". */
 const char *kfd_file_kind_name(enum kfd_file_kind kind);
 

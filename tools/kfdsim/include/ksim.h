@@ -119,8 +119,10 @@ struct ksim_opts {
 
 /*
  * ksim_faults_check_spec() - check a fault mode spec, the value of
- * KFDSIM_FAULTS (docs/kfdsim.md): comma-separated NAME:WHICH:EFFECT rules
- * that make chosen ioctls fail or return late.
+ * KFDSIM_FAULTS (docs/kfdsim.md): NAME:WHICH:EFFECT[:EFFECT] rules in the
+ * common fault-spec grammar (kfdtrace/common/faultspec.h, docs/tracer.md
+ * "Fault specs"), separated by ',' or ';', that make chosen ioctls fail
+ * or return late; at most 64.
  *
  *	NAME	a schema name ("ALLOC_MEMORY_OF_GPU", "wait_events",
  *		"AMDGPU_INFO"), or "*" for every /dev/kfd ioctl
@@ -132,7 +134,8 @@ struct ksim_opts {
  *		waits, then fails.
  *
  * e.g. "ALLOC_MEMORY_OF_GPU:3:ENOMEM,WAIT_EVENTS:*:delay=50ms".
- * @msg:	receives what is wrong with it (may be NULL)
+ * @msg:	receives what is wrong with it, "rule N, column C: 'TEXT': why"
+ *		(may be NULL)
  *
  * Return: 0 (NULL and "" are valid: no rules), -EINVAL, -ENOMEM.
  */

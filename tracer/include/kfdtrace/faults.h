@@ -11,6 +11,8 @@
 #ifndef KFDTRACE_FAULTS_H
 #define KFDTRACE_FAULTS_H
 
+#include <stddef.h>
+
 #include <kfdtrace/schema.h>
 
 #ifdef __cplusplus
@@ -37,16 +39,28 @@ int kfd_faults_add(struct kfd_faults *f, const char *ioctl,
 		   unsigned long nth, unsigned long count, int err);
 
 /*
- * kfd_faults_parse() - add the rules of a spec string:
- *	NAME:NTH[+COUNT]:ERRNO[,NAME:NTH[+COUNT]:ERRNO...]
- * ERRNO is a number or a name (ENOMEM, EINVAL, EFAULT, EINTR, EAGAIN,
- * EBUSY, ENOSPC, EPERM, ENODEV, ENOENT, EBADF, ETIME, EIO). COUNT 0 or "*"
- * means every call from NTH on; without it one call fails.
+ * kfd_faults_parse() - add the rules of a spec string in the common
+ * fault-spec grammar (kfdtrace/common/faultspec.h, docs/tracer.md "Fault
+ * specs"), rules separated by ',' or ';':
+ *	NAME:WHICH:ERRNO	e.g. "ALLOC_MEMORY_OF_GPU:3:ENOMEM"
+ * WHICH is N, N+COUNT, N+* or *; COUNT 0 or "*" means every call from N
+ * on, "*" every call, and without "+COUNT" one call fails. ERRNO is a
+ * number or any name kc_errno_parse() knows. The grammar's delay=T and
+ * NAME "*" are kfdsim's only: they are refused here. One trailing ','
+ * is allowed.
  *
- * Return: 0, or -EINVAL/-ENOENT/-ENOMEM as kfd_faults_add(); rules before
- * the bad one stay added.
+ * Return: 0; -ENOENT for an unknown ioctl name (or "*"); -EINVAL for a
+ * malformed rule or a delay; -ENOMEM. Rules before the bad one stay
+ * added.
  */
 int kfd_faults_parse(struct kfd_faults *f, const char *spec);
+
+/*
+ * kfd_faults_parse_msg() - kfd_faults_parse(), and on an error what is
+ * wrong in @msg ("rule 2, column 14: 'FOO': unknown ioctl"; may be NULL).
+ */
+int kfd_faults_parse_msg(struct kfd_faults *f, const char *spec, char *msg,
+			 size_t msglen);
 
 /* kfd_faults_attach() - register the set's dispatch hook. Return: 0/-errno. */
 int kfd_faults_attach(struct kfd_faults *f);
