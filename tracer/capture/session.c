@@ -47,7 +47,7 @@
 
 #include <kfdtrace/dispatch.h>
 
-#include "../gate.h"
+#include "gate.h"
 
 #define STATE_VAR "KFDTRACE_STATE"
 
