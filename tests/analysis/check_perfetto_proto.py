@@ -6,7 +6,7 @@ Usage: check_perfetto_proto.py KFDTRACE ANALYSIS-GEN PROTO [FORK-APP]
 
 Exports the generated rich trace (tests/analysis/analysis_gen.c) in
 Perfetto's protobuf format and decodes it twice: with `protoc --decode`
-against tools/kfdtrace/perfetto_trace.proto (PROTO), which must find no
+against tools/kfdtrace/export/perfetto_trace.proto (PROTO), which must find no
 field the .proto does not declare, and with the stdlib-only wire parser
 below, which rebuilds tracks and events (timestamps: deltas on each
 sequence's incremental clock, or CLOCK_MONOTONIC): the process and thread tracks

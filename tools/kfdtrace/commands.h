@@ -78,35 +78,6 @@ void kfdtrace_help_replay(FILE *out);
 int kfdtrace_cmd_export(int argc, char **argv);
 void kfdtrace_help_export(FILE *out);
 
-struct cli_select;
-
-struct kfdtrace_export_opts {
-	int verbose;			/* -v: say what is loaded and written */
-	int force;			/* -f: replace an existing output */
-	const char *plugin_path;	/* --plugin-path: the babeltrace2 plugin */
-	/* Perfetto: "json" or "proto" (--format), NULL: by file name. */
-	const char *format;
-	uint64_t from, to;		/* --from/--to sequence numbers */
-	struct cli_select *select;	/* --filter, --failed, --tid, --time */
-	size_t window;			/* --window, 0: the default */
-};
-
-/*
- * An export format's writer: converts TRACE into DEST and returns a
- * KFDTRACE_EXIT_* status, printing its own messages. One line per format
- * in cmd_export.c's table.
- */
-int kfdtrace_export_ctf(const char *trace, const char *dest,
-			const struct kfdtrace_export_opts *o);
-/*
- * tools/kfdtrace/export_perfetto.c: every process of a run (@traces:
- * files and directories, cli_run_open()) as one Perfetto trace, Chrome
- * trace-event JSON or Perfetto's protobuf format.
- */
-int kfdtrace_export_perfetto(char *const *traces, size_t ntraces,
-			     const char *dest,
-			     const struct kfdtrace_export_opts *o);
-
 /* tools/kfdtrace/cmd_reduce.c */
 int kfdtrace_cmd_reduce(int argc, char **argv);
 void kfdtrace_help_reduce(FILE *out);

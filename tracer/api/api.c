@@ -3,7 +3,7 @@
  * What the generated hsaKmt* wrappers share (see api.h): the lookup of the
  * next definition, the thread's span and its API_CALL record.
  */
-#include "../capture/capture.h"
+#include "capture.h"
 
 #include <dlfcn.h>
 #include <errno.h>

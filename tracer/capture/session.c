@@ -33,10 +33,10 @@
  */
 #include "capture.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <link.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -46,8 +46,9 @@
 #include <unistd.h>
 
 #include <kfdtrace/dispatch.h>
+#include <kfdtrace/userdev.h>
 
-#include "../gate.h"
+#include "gate.h"
 
 #define STATE_VAR "KFDTRACE_STATE"
 
@@ -169,12 +170,16 @@ session_read_env(void)
 	}
 }
 
+/*
+ * Whether the process runs on a user-space device: one that announces
+ * itself (kfdtrace/userdev.h) is in the global scope. Asked when the trace
+ * begins, at the first device event, when every preloaded library is
+ * there. What device it is does not matter here.
+ */
 static int
-session_find_sim(struct dl_phdr_info *info, size_t size, void *data)
+session_on_userdev(void)
 {
-	const char *name = info->dlpi_name;
-
-	return name && strstr(name, "libkfdsim") != NULL;
+	return dlsym(RTLD_DEFAULT, KFD_USERDEV_SYM_NAME) != NULL;
 }
 
 /* Create the file under the first free name. Return: fd or -errno. */
@@ -232,7 +237,7 @@ session_create(void)
 	opts.flags = KFD_REC_CRASH_HANDLERS;
 	if (S.no_buffers)
 		opts.flags |= KFD_REC_NO_BUFFERS;
-	if (dl_iterate_phdr(session_find_sim, NULL))
+	if (session_on_userdev())
 		opts.flags |= KFD_REC_SIMULATED;
 	ret = kfd_recorder_fdopen(fd, &opts, &r);
 	if (ret) {

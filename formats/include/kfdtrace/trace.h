@@ -349,7 +349,7 @@ struct kt_header {
 
 enum kt_header_flags {
 	KT_HDR_NO_BUFFERS = 1 << 0,	/* buffer contents were omitted */
-	KT_HDR_SIMULATED = 1 << 1,	/* the device was kfdsim */
+	KT_HDR_SIMULATED = 1 << 1,	/* a user-space device (userdev.h) */
 };
 
 /*

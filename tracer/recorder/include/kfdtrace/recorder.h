@@ -43,7 +43,10 @@ enum kfd_recorder_flags {
 	 * attributes) stay. Sets KT_HDR_NO_BUFFERS in the header.
 	 */
 	KFD_REC_NO_BUFFERS = 1 << 0,
-	/* The device is kfdsim: sets KT_HDR_SIMULATED. */
+	/*
+	 * The device is a user-space one (kfdtrace/userdev.h: kfdsim):
+	 * sets KT_HDR_SIMULATED.
+	 */
 	KFD_REC_SIMULATED = 1 << 1,
 	/* Do not put a topology record at the head of the trace. */
 	KFD_REC_NO_TOPOLOGY = 1 << 2,

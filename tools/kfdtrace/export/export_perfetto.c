@@ -25,6 +25,7 @@
 #include "cli.h"
 #include "cli_select.h"
 #include "commands.h"
+#include "export.h"
 #include "export_perfetto.h"
 #include "kfdtrace/packet_abi.h"
 #include "kfdtrace/packets.h"
