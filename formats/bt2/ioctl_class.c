@@ -41,6 +41,8 @@ struct build {
 	bt_field_class **sel_fc;
 	/* Per field: it is an arm member of a valid union. */
 	uint8_t *in_arm;
+	/* The event's payload: its fields avoid the call's member names. */
+	bt_field_class *payload;
 };
 
 struct kbt_op *
@@ -129,7 +131,10 @@ add_one(struct build *b, struct kbt_plan *p, bt_field_class *st,
 		fc = kbt_fc_for_field(b->tc, f);
 		kind = KBT_OP_INT;
 	}
-	if (!fc || kbt_struct_add_unique(st, name, fc))
+	if (!fc)
+		return NULL;
+	if (st == b->payload ? kbt_struct_add_field(st, name, fc) :
+	    kbt_struct_add_unique(st, name, fc))
 		return NULL;
 	op = kbt_plan_add(p);
 	if (!op)
@@ -154,7 +159,7 @@ add_field(struct build *b, struct kbt_plan *p, bt_field_class *st,
 
 	if (f->role == KFD_ROLE_PAD || (!is_numeric(f) && !f->width))
 		return NULL;
-	kbt_sanitize(raw_name, name, sizeof(name));
+	kc_field_name(raw_name, name, sizeof(name));
 	switch (f->dir) {
 	case KFD_DIR_OUT:
 		fc = add_one(b, p, st, f, name, KBT_AFTER);
@@ -227,7 +232,7 @@ elem_class(struct build *b, const struct kfd_indirect *ib, uint8_t *kind,
 
 		if (f->role == KFD_ROLE_PAD || (!is_numeric(f) && !f->width))
 			continue;
-		kbt_sanitize(f->name, name, sizeof(name));
+		kc_field_name(f->name, name, sizeof(name));
 		if (!add_one(b, *eplan, st, f, name, KBT_BEFORE))
 			err = 1;
 	}
@@ -298,7 +303,7 @@ add_buf(struct build *b, struct kbt_plan *p, bt_field_class *st, int bi)
 	const struct kfd_indirect *ib = &b->d->bufs[bi];
 	char base[NAME_MAX_LEN];
 
-	kbt_sanitize(ib->name ? ib->name : "buf", base, sizeof(base));
+	kc_field_name(ib->name ? ib->name : "buf", base, sizeof(base));
 	if ((ib->dir & KFD_DIR_IN) &&
 	    add_buf_image(b, p, st, bi, base, KBT_BEFORE))
 		return -1;
@@ -364,12 +369,12 @@ arm_name(const struct build *b, int s, uint64_t v, char *out, size_t size)
 		if (f->select != s || f->select_value != v || !dot)
 			continue;
 		snprintf(pre, sizeof(pre), "%.*s", (int)(dot - f->name), f->name);
-		kbt_sanitize(pre, out, size);
+		kc_field_name(pre, out, size);
 		return;
 	}
 	label = sel->names ? kfd_name_lookup(sel->names, v) : NULL;
 	if (label) {
-		kbt_sanitize(label, out, size);
+		kc_field_name(label, out, size);
 		for (c = out; *c; c++)
 			*c = (char)tolower((unsigned char)*c);
 		return;
@@ -789,6 +794,7 @@ kbt_ioctl_class_build(struct kbt_input *in, struct kbt_ioctl_class *ic)
 	st = bt_field_class_structure_create(in->tc);
 	if (!ic->ec || !st)
 		goto out;
+	b.payload = st;
 	snprintf(name, sizeof(name), "kfd:%s", d->event_name);
 	if (bt_event_class_set_name(ic->ec, name) ||
 	    kbt_struct_add(st, "fd", kbt_fc_sint(in->tc, 32, 0)) ||
