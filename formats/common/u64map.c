@@ -127,16 +127,22 @@ grow(struct kc_u64map *m)
 }
 
 /*
- * The slot for a new (@tag, @key) known to be absent, growing the table
- * first when one more entry would make it over half full; NULL when it
+ * The slot of (@tag, @key), a new one when absent (the table grown first
+ * when one more entry would make it over half full), or NULL when it
  * could not grow.
  */
 static struct kc_u64map_slot *
-claim(struct kc_u64map *m, uint32_t tag, uint64_t key,
-      struct kc_u64map_slot *s)
+upsert(struct kc_u64map *m, uint32_t tag, uint64_t key)
 {
+	struct kc_u64map_slot *s = NULL;
 	int found;
 
+	settle(m);
+	if (m->cap) {
+		s = probe(m, tag, key, &found);
+		if (found)
+			return s;
+	}
 	if ((m->n + 1) * 2 > m->cap) {
 		if (grow(m))
 			return NULL;
@@ -153,13 +159,9 @@ int
 kc_u64map_put(struct kc_u64map *m, uint32_t tag, uint64_t key,
 	      const void *val)
 {
-	struct kc_u64map_slot *s = NULL;
-	int found = 0;
+	struct kc_u64map_slot *s = upsert(m, tag, key);
 
-	settle(m);
-	if (m->cap)
-		s = probe(m, tag, key, &found);
-	if (!found && !(s = claim(m, tag, key, s)))
+	if (!s)
 		return -ENOMEM;
 	if (val)
 		memcpy(s->val, val, m->vsize);
@@ -172,13 +174,9 @@ int
 kc_u64map_put64(struct kc_u64map *m, uint32_t tag, uint64_t key,
 		uint64_t val)
 {
-	struct kc_u64map_slot *s = NULL;
-	int found = 0;
+	struct kc_u64map_slot *s = upsert(m, tag, key);
 
-	settle(m);
-	if (m->cap)
-		s = probe(m, tag, key, &found);
-	if (!found && !(s = claim(m, tag, key, s)))
+	if (!s)
 		return -ENOMEM;
 	memcpy(s->val, &val, sizeof(val));
 	return 0;
