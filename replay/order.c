@@ -349,19 +349,21 @@ cmp_swap(const void *a, const void *b)
 void
 rp_order_finish(struct rp_model *m)
 {
-	size_t i;
+	const struct kc_u64map_slot *s;
+	size_t pos = 0;
 
 	/*
 	 * Uses nothing created later: those after the end of a life used it
 	 * after it was destroyed. The rest name ids from before the trace.
 	 */
-	for (i = 0; i < m->order_idx.cap; i++) {
-		const struct rp_map_slot *s = &m->order_idx.s[i];
+	while ((s = kc_u64map_next(&m->order_idx, &pos))) {
+		uint64_t first;
 		int64_t j;
 
-		if (!s->state || (s->ks >> 24) < WAIT_KIND(0))
+		if (RP_MAP_TAG_KIND(s->tag) < WAIT_KIND(0))
 			continue;
-		for (j = (int64_t)s->val; j >= 0;) {
+		memcpy(&first, s->val, sizeof(first));
+		for (j = (int64_t)first; j >= 0;) {
 			struct rp_m_use *u = RP_AT(&m->uses, struct rp_m_use, j);
 
 			if (u->gone >= 0) {

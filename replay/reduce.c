@@ -102,7 +102,7 @@ add_dep(struct red *d, size_t i, uint64_t j)
 
 struct ids_ctx {
 	struct red *d;
-	struct rp_map *made;
+	struct kc_u64map *made;
 	size_t i;
 	int err;
 };
@@ -129,7 +129,7 @@ on_id(void *ctx, unsigned int kind, uint64_t value, int how)
 static int
 build_deps(struct red *d, const struct red_file *f)
 {
-	struct rp_map made = { 0 }, fds = { 0 }, maps = { 0 };
+	struct kc_u64map made = { 0 }, fds = { 0 }, maps = { 0 };
 	struct ids_ctx c = { .d = d, .made = &made };
 	uint64_t j;
 	int r = 0;

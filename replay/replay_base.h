@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <kfdtrace/common/u64map.h>
 #include <kfdtrace/replay.h>
 #include <kfdtrace/schema.h>
 #include <kfdtrace/topology.h>
@@ -60,24 +61,12 @@ void *rp_vec_push(struct rp_vec *v);
 #define RP_AT(v, type, i) (&((type *)(v)->data)[i])
 
 /*
- * A hash map from (kind, scope, key) to a 64-bit value. Kinds say what a
- * key is (a handle, a queue id, ...); scopes separate KFD processes and
- * DRM files, whose ids are independent.
+ * The replayer's maps from (kind, scope, key) to a 64-bit value are the
+ * common u64 map (kfdtrace/common/u64map.h; a zeroed one holds uint64_t
+ * values) with the tag kind << 24 | scope. Kinds say what a key is (a
+ * handle, a queue id, ...); scopes separate KFD processes and DRM files,
+ * whose ids are independent.
  */
-struct rp_map_slot {
-	uint64_t key;
-	uint32_t ks;		/* kind << 24 | scope */
-	uint32_t state;		/* 0 empty, 1 used */
-	uint64_t val;
-};
-
-struct rp_map {
-	struct rp_map_slot *s;
-	size_t cap;		/* power of two */
-	size_t used;		/* == n (no tombstones) */
-	size_t n;		/* used slots */
-};
-
 enum rp_kind {
 	RP_K_HANDLE = 1,
 	RP_K_QUEUE,
@@ -93,12 +82,43 @@ enum rp_kind {
 	RP_K_MGEM,		/* model: (ofd, gem handle) -> gem index */
 };
 
-void rp_map_free(struct rp_map *m);
-int rp_map_put(struct rp_map *m, unsigned int kind, unsigned int scope,
-	       uint64_t key, uint64_t val);
-int rp_map_get(const struct rp_map *m, unsigned int kind, unsigned int scope,
-	       uint64_t key, uint64_t *val);
-int rp_map_del(struct rp_map *m, unsigned int kind, unsigned int scope,
-	       uint64_t key);
+static inline uint32_t
+rp_map_tag(unsigned int kind, unsigned int scope)
+{
+	return (uint32_t)kind << 24 | (scope & 0xffffff);
+}
+
+/* The kind of a map entry's tag (rp_map_tag()'s inverse). */
+#define RP_MAP_TAG_KIND(tag)	((tag) >> 24)
+
+static inline void
+rp_map_free(struct kc_u64map *m)
+{
+	kc_u64map_free(m);
+}
+
+/* Return: 0, or -ENOMEM. */
+static inline int
+rp_map_put(struct kc_u64map *m, unsigned int kind, unsigned int scope,
+	   uint64_t key, uint64_t val)
+{
+	return kc_u64map_put64(m, rp_map_tag(kind, scope), key, val);
+}
+
+/* Return: 1 if present (the value in *@val when not NULL), else 0. */
+static inline int
+rp_map_get(const struct kc_u64map *m, unsigned int kind, unsigned int scope,
+	   uint64_t key, uint64_t *val)
+{
+	return kc_u64map_get64(m, rp_map_tag(kind, scope), key, val);
+}
+
+/* Return: 1 if it was present, else 0. */
+static inline int
+rp_map_del(struct kc_u64map *m, unsigned int kind, unsigned int scope,
+	   uint64_t key)
+{
+	return kc_u64map_del(m, rp_map_tag(kind, scope), key, NULL);
+}
 
 #endif /* RP_BASE_H */

@@ -265,12 +265,12 @@ struct rp_model {
 	uint64_t events_page_handle;	/* from CREATE_EVENT, 0: none */
 	int32_t events_page_bo;
 	/* Model lookups: current fd number -> fds index, etc. */
-	struct rp_map idx;
+	struct kc_u64map idx;
 	int32_t *fd_now;		/* captured fd -> fds index, or -1 */
 	int fd_now_len;
 	/* Order checks (order.c). */
 	struct rp_vec lives, uses, edges;
-	struct rp_map order_idx;
+	struct kc_u64map order_idx;
 	int want_edges;			/* the cycle search's pass */
 	uint64_t edges_dropped;
 	struct rp_vec deps;		/* struct rp_m_dep, by use seq */

@@ -59,8 +59,8 @@ struct rp_run {
 	const struct kfd_replay_opts *o;
 	FILE *out;
 	const struct rp_rows *rows;
-	struct rp_map fwd;	/* captured -> live */
-	struct rp_map rev;	/* live -> captured */
+	struct kc_u64map fwd;	/* captured -> live */
+	struct kc_u64map rev;	/* live -> captured */
 	struct rp_fdent *fds;
 	int nfds;
 	struct rp_vec ofds;	/* struct rp_ofd */

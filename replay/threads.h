@@ -15,8 +15,8 @@ struct rp_mt_order {
 	unsigned int nw;		/* workers: captured threads, capped */
 	struct ord_thread *t;
 	struct rp_vec events;		/* struct ord_event */
-	struct rp_map event_idx;	/* event id -> index into events */
-	struct rp_map ended;		/* (kind, id) -> who ended it last */
+	struct kc_u64map event_idx;	/* event id -> index into events */
+	struct kc_u64map ended;		/* (kind, id) -> who ended it last */
 	uint64_t shared;		/* records of threads past the cap */
 };
 

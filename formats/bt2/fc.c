@@ -3,8 +3,9 @@
  * Field class helpers: integers, enumerations from the schema's name
  * tables, structure members with names CTF 1.8 accepts.
  */
-#include <ctype.h>
 #include <string.h>
+
+#include <kfdtrace/common/field_name.h>
 
 #include "kbt.h"
 
@@ -171,53 +172,40 @@ kbt_struct_add(bt_field_class *st, const char *name, bt_field_class *m)
 	return rc ? -1 : 0;
 }
 
-/* The same, with "_2", "_3", ... appended when @name is taken. */
-int
-kbt_struct_add_unique(bt_field_class *st, const char *name,
-		      bt_field_class *m)
+/*
+ * @name, or its first free candidate kc_field_name_nth(@name, 2, 3, ...):
+ * one not a member of @st and, when @reserve, not a name of the call's own
+ * members (kc_field_name_reserved()).
+ */
+static int
+add_unique(bt_field_class *st, const char *name, bt_field_class *m,
+	   int reserve)
 {
-	char buf[160];
-	int i;
+	char buf[KC_FIELD_NAME_MAX];
+	unsigned int i;
 
-	if (!bt_field_class_structure_borrow_member_by_name(st, name))
+	if (!bt_field_class_structure_borrow_member_by_name(st, name) &&
+	    !(reserve && kc_field_name_reserved(name)))
 		return kbt_struct_add(st, name, m);
 	for (i = 2; i < 1000; i++) {
-		snprintf(buf, sizeof(buf), "%.140s_%d", name, i);
-		if (!bt_field_class_structure_borrow_member_by_name(st, buf))
+		kc_field_name_nth(name, i, buf, sizeof(buf));
+		if (!bt_field_class_structure_borrow_member_by_name(st, buf) &&
+		    !(reserve && kc_field_name_reserved(buf)))
 			return kbt_struct_add(st, buf, m);
 	}
 	bt_field_class_put_ref(m);
 	return -1;
 }
 
-/*
- * A CTF identifier from a schema name: runs of characters other than
- * letters, digits and '_' become one '_' ("process_apertures[1].gpu_id"
- * -> "process_apertures_1_gpu_id"), a leading digit gets "f_". The lttng
- * provider (tracer/lttng) names its fields by the same rule, so analyses
- * keyed on field names work on both kinds of trace.
- */
-void
-kbt_sanitize(const char *in, char *out, size_t size)
+int
+kbt_struct_add_unique(bt_field_class *st, const char *name,
+		      bt_field_class *m)
 {
-	size_t n = 0;
-	int sep = 0;
+	return add_unique(st, name, m, 0);
+}
 
-	if (size < 8)
-		return;
-	if (isdigit((unsigned char)*in))
-		n = (size_t)snprintf(out, size, "f_");
-	for (; *in && n + 2 < size; in++) {
-		if (isalnum((unsigned char)*in) || *in == '_') {
-			if (sep && n > 0 && out[n - 1] != '_')
-				out[n++] = '_';
-			sep = 0;
-			out[n++] = *in;
-		} else {
-			sep = 1;
-		}
-	}
-	out[n] = '\0';
-	if (!n)
-		snprintf(out, size, "field");
+int
+kbt_struct_add_field(bt_field_class *st, const char *name, bt_field_class *m)
+{
+	return add_unique(st, name, m, 1);
 }

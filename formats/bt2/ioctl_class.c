@@ -117,7 +117,10 @@ add_one(struct build *b, struct kbt_plan *p, bt_field_class *st,
 		fc = kbt_fc_for_field(b->tc, f);
 		kind = KBT_OP_INT;
 	}
-	if (!fc || kbt_struct_add_unique(st, name, fc))
+	if (!fc)
+		return NULL;
+	if (st == b->payload ? kbt_struct_add_field(st, name, fc) :
+	    kbt_struct_add_unique(st, name, fc))
 		return NULL;
 	op = kbt_plan_add(p);
 	if (!op)
@@ -142,7 +145,7 @@ kbt_ic_add_field(struct build *b, struct kbt_plan *p, bt_field_class *st,
 
 	if (f->role == KFD_ROLE_PAD || (!kbt_ic_is_numeric(f) && !f->width))
 		return NULL;
-	kbt_sanitize(raw_name, name, sizeof(name));
+	kc_field_name(raw_name, name, sizeof(name));
 	switch (f->dir) {
 	case KFD_DIR_OUT:
 		fc = add_one(b, p, st, f, name, KBT_AFTER);
@@ -215,7 +218,7 @@ elem_class(struct build *b, const struct kfd_indirect *ib, uint8_t *kind,
 
 		if (f->role == KFD_ROLE_PAD || (!kbt_ic_is_numeric(f) && !f->width))
 			continue;
-		kbt_sanitize(f->name, name, sizeof(name));
+		kc_field_name(f->name, name, sizeof(name));
 		if (!add_one(b, *eplan, st, f, name, KBT_BEFORE))
 			err = 1;
 	}
@@ -286,7 +289,7 @@ kbt_ic_add_buf(struct build *b, struct kbt_plan *p, bt_field_class *st, int bi)
 	const struct kfd_indirect *ib = &b->d->bufs[bi];
 	char base[NAME_MAX_LEN];
 
-	kbt_sanitize(ib->name ? ib->name : "buf", base, sizeof(base));
+	kc_field_name(ib->name ? ib->name : "buf", base, sizeof(base));
 	if ((ib->dir & KFD_DIR_IN) &&
 	    add_buf_image(b, p, st, bi, base, KBT_BEFORE))
 		return -1;
@@ -462,6 +465,7 @@ kbt_ioctl_class_build(struct kbt_input *in, struct kbt_ioctl_class *ic)
 	st = bt_field_class_structure_create(in->tc);
 	if (!ic->ec || !st)
 		goto out;
+	b.payload = st;
 	snprintf(name, sizeof(name), "kfd:%s", d->event_name);
 	if (bt_event_class_set_name(ic->ec, name) ||
 	    kbt_struct_add(st, "fd", kbt_fc_sint(in->tc, 32, 0)) ||

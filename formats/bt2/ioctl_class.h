@@ -22,6 +22,8 @@ struct build {
 	bt_field_class **sel_fc;
 	/* Per field: it is an arm member of a valid union. */
 	uint8_t *in_arm;
+	/* The event's payload: its fields avoid the call's member names. */
+	bt_field_class *payload;
 };
 
 /* kbt_ic_plan_release() - free @p's operations and their sub-plans. */

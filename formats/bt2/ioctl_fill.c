@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <kfdtrace/common/u64map.h>
+
 #include "kbt.h"
 
 
@@ -24,7 +26,7 @@ struct fill {
 	struct kbt_cuts *cuts;
 };
 
-/* ---- live allocations: handle -> size (open addressing) ---- */
+/* ---- live allocations: handle -> what the trace said (common u64 map) ---- */
 
 /* What the trace said about a live buffer object. */
 struct bo {
@@ -34,130 +36,49 @@ struct bo {
 };
 
 struct kbt_bo_map {
-	uint64_t *keys;		/* 0 = empty; handles are never 0 */
-	struct bo *vals;
-	size_t cap;		/* power of two */
-	size_t n;
-	size_t tomb;
+	struct kc_u64map m;	/* handle -> struct bo */
 };
-
-#define BO_TOMB UINT64_MAX
 
 struct kbt_bo_map *
 kbt_bo_map_new(void)
 {
-	return calloc(1, sizeof(struct kbt_bo_map));
+	struct kbt_bo_map *b = malloc(sizeof(*b));
+
+	if (b)
+		kc_u64map_init(&b->m, sizeof(struct bo));
+	return b;
 }
 
 void
-kbt_bo_map_free(struct kbt_bo_map *m)
+kbt_bo_map_free(struct kbt_bo_map *b)
 {
-	if (!m)
+	if (!b)
 		return;
-	free(m->keys);
-	free(m->vals);
-	free(m);
+	kc_u64map_free(&b->m);
+	free(b);
 }
 
-static size_t
-bo_hash(uint64_t k)
-{
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdULL;
-	k ^= k >> 33;
-	return (size_t)k;
-}
-
+/* Remember @v for handle @k (handles are never 0: a 0 is not kept). */
 static int
-bo_grow(struct kbt_bo_map *m)
+bo_put(struct kbt_bo_map *b, uint64_t k, const struct bo *v)
 {
-	size_t cap = m->cap ? m->cap * 2 : 1024, i;
-	uint64_t *keys = calloc(cap, sizeof(*keys));
-	struct bo *vals = calloc(cap, sizeof(*vals));
-
-	if (!keys || !vals) {
-		free(keys);
-		free(vals);
-		return -1;
-	}
-	for (i = 0; i < m->cap; i++) {
-		size_t j;
-
-		if (!m->keys[i] || m->keys[i] == BO_TOMB)
-			continue;
-		for (j = bo_hash(m->keys[i]) & (cap - 1); keys[j];
-		     j = (j + 1) & (cap - 1))
-			;
-		keys[j] = m->keys[i];
-		vals[j] = m->vals[i];
-	}
-	free(m->keys);
-	free(m->vals);
-	m->keys = keys;
-	m->vals = vals;
-	m->cap = cap;
-	m->tomb = 0;
-	return 0;
-}
-
-/* The slot of @k, or of the empty slot where it would go. */
-static size_t
-bo_find(const struct kbt_bo_map *m, uint64_t k, int *found)
-{
-	size_t i = bo_hash(k) & (m->cap - 1), free_slot = SIZE_MAX;
-
-	for (; m->keys[i]; i = (i + 1) & (m->cap - 1)) {
-		if (m->keys[i] == k) {
-			*found = 1;
-			return i;
-		}
-		if (m->keys[i] == BO_TOMB && free_slot == SIZE_MAX)
-			free_slot = i;
-	}
-	*found = 0;
-	return free_slot != SIZE_MAX ? free_slot : i;
-}
-
-static int
-bo_put(struct kbt_bo_map *m, uint64_t k, const struct bo *v)
-{
-	size_t i;
-	int found;
-
-	if (!k || k == BO_TOMB)
+	if (!k)
 		return 0;
-	if ((m->n + m->tomb + 1) * 4 >= m->cap * 3 && bo_grow(m))
-		return -1;
-	i = bo_find(m, k, &found);
-	if (!found) {
-		if (m->keys[i] == BO_TOMB)
-			m->tomb--;
-		m->n++;
-	}
-	m->keys[i] = k;
-	m->vals[i] = *v;
-	return 0;
+	return kc_u64map_put(&b->m, 0, k, v) ? -1 : 0;
 }
 
 /* Find @k (and remove it when @take). Return: 1 if found, else 0. */
 static int
-bo_get(struct kbt_bo_map *m, uint64_t k, int take, struct bo *out)
+bo_get(struct kbt_bo_map *b, uint64_t k, int take, struct bo *out)
 {
-	size_t i;
-	int found;
+	const struct bo *v;
 
-	if (!m->cap || !k || k == BO_TOMB)
-		return 0;
-	i = bo_find(m, k, &found);
-	if (!found)
-		return 0;
-	*out = m->vals[i];
-	if (take) {
-		m->keys[i] = BO_TOMB;
-		m->n--;
-		m->tomb++;
-	}
-	return 1;
+	if (take)
+		return kc_u64map_del(&b->m, 0, k, out);
+	v = kc_u64map_get(&b->m, 0, k);
+	if (v)
+		*out = *v;
+	return v != NULL;
 }
 
 /* ---- fields ---- */

@@ -68,12 +68,12 @@ arm_name(const struct build *b, int s, uint64_t v, char *out, size_t size)
 		if (f->select != s || f->select_value != v || !dot)
 			continue;
 		snprintf(pre, sizeof(pre), "%.*s", (int)(dot - f->name), f->name);
-		kbt_sanitize(pre, out, size);
+		kc_field_name(pre, out, size);
 		return;
 	}
 	label = sel->names ? kfd_name_lookup(sel->names, v) : NULL;
 	if (label) {
-		kbt_sanitize(label, out, size);
+		kc_field_name(label, out, size);
 		for (c = out; *c; c++)
 			*c = (char)tolower((unsigned char)*c);
 		return;

@@ -71,40 +71,11 @@ kbt_q_push(struct kbt_iter *it, bt_message *m)
 
 /* ---- streams ---- */
 
-static size_t
-tid_hash(uint32_t tid)
-{
-	return (size_t)(tid * 2654435761u);
-}
-
-static int
-index_rebuild(struct kbt_iter *it, size_t cap)
-{
-	int32_t *idx = malloc(cap * sizeof(*idx));
-	size_t i, j;
-
-	if (!idx)
-		return -1;
-	for (i = 0; i < cap; i++)
-		idx[i] = -1;
-	for (i = 0; i < it->nstreams; i++) {
-		for (j = tid_hash(it->streams[i].tid) & (cap - 1); idx[j] >= 0;
-		     j = (j + 1) & (cap - 1))
-			;
-		idx[j] = (int32_t)i;
-	}
-	free(it->index);
-	it->index = idx;
-	it->cap_index = cap;
-	return 0;
-}
-
 /* A new stream named @name, with its beginning message. */
 static struct kbt_stream *
 new_stream(struct kbt_iter *it, uint32_t tid, const char *name)
 {
 	struct kbt_stream *s;
-	size_t j;
 
 	if (it->nstreams == it->cap_streams) {
 		size_t cap = it->cap_streams ? it->cap_streams * 2 : 8;
@@ -125,16 +96,8 @@ new_stream(struct kbt_iter *it, uint32_t tid, const char *name)
 	/* sink.ctf.fs names each data file after its stream. */
 	bt_stream_set_name(s->stream, name);
 	it->nstreams++;
-	if (it->nstreams * 2 > it->cap_index) {
-		/* Grow the index; the rebuild adds the new stream too. */
-		if (index_rebuild(it, it->cap_index ? it->cap_index * 2 : 16))
-			return NULL;
-	} else {
-		for (j = tid_hash(tid) & (it->cap_index - 1); it->index[j] >= 0;
-		     j = (j + 1) & (it->cap_index - 1))
-			;
-		it->index[j] = (int32_t)(it->nstreams - 1);
-	}
+	if (kc_u64map_put64(&it->by_tid, 0, tid, it->nstreams - 1))
+		return NULL;
 	if (kbt_q_push(it, bt_message_stream_beginning_create(it->self, s->stream)))
 		return NULL;
 	return s;
@@ -166,18 +129,12 @@ stream_begin(struct kbt_iter *it, struct kbt_stream *s)
 static struct kbt_stream *
 get_stream(struct kbt_iter *it, uint32_t tid)
 {
-	uint64_t max = it->src->max_streams;
+	uint64_t max = it->src->max_streams, j;
 	char name[32];
-	size_t j;
 
-	if (it->cap_index) {
-		for (j = tid_hash(tid) & (it->cap_index - 1); it->index[j] >= 0;
-		     j = (j + 1) & (it->cap_index - 1))
-			if (it->streams[it->index[j]].tid == tid &&
-			    it->index[j] != it->shared)
-				return stream_begin(it,
-						    &it->streams[it->index[j]]);
-	}
+	if (kc_u64map_get64(&it->by_tid, 0, tid, &j) &&
+	    j != (uint64_t)(int64_t)it->shared)
+		return stream_begin(it, &it->streams[j]);
 	if (max && it->nstreams + 1 >= max) {
 		if (it->shared < 0) {
 			kbt_log(it->src, BT_LOGGING_LEVEL_WARNING,
@@ -651,7 +608,7 @@ kbt_iter_finalize(bt_self_message_iterator *self)
 		bt_stream_put_ref(it->streams[i].stream);
 	}
 	free(it->streams);
-	free(it->index);
+	kc_u64map_free(&it->by_tid);
 	kbt_heap_free(&it->heap);
 	kbt_bo_map_free(it->bos);
 	kt_reader_close(it->reader);

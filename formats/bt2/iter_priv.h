@@ -6,6 +6,8 @@
 #ifndef KBT_ITER_PRIV_H
 #define KBT_ITER_PRIV_H
 
+#include <kfdtrace/common/u64map.h>
+
 #include "kbt.h"
 
 struct kbt_stream {
@@ -41,11 +43,10 @@ struct kbt_iter {
 
 	struct kbt_bo_map *bos;
 
-	/* Streams by tid: an array and an open-addressing index into it. */
+	/* Streams by tid: an array and a common u64 map into it. */
 	struct kbt_stream *streams;
 	size_t nstreams, cap_streams;
-	int32_t *index;		/* -1 = empty */
-	size_t cap_index;
+	struct kc_u64map by_tid;	/* tid -> index in streams (zeroed: u64) */
 	int32_t shared;		/* the shared stream's index, or -1 */
 
 	/* Messages made but not yet returned. */

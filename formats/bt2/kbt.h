@@ -17,6 +17,7 @@
 
 #include <babeltrace2/babeltrace.h>
 
+#include "kfdtrace/common/field_name.h"
 #include "kfdtrace/decode.h"
 #include "kfdtrace/kfd_abi.h"
 #include "kfdtrace/schema.h"
@@ -224,9 +225,20 @@ int kbt_flag_names_set(bt_field *m, const struct kfd_field *f, uint64_t v);
 int kbt_sys_flag_names_set(bt_field *payload, uint64_t member,
 			   enum kfd_sys_flags which, int flags);
 
+/*
+ * kbt_struct_add_unique() - append @m (its reference taken) to @st as
+ * @name, or when that is taken as the first free kc_field_name_nth()
+ * candidate ("_2", "_3", ...). Return: 0, or -1.
+ */
 int kbt_struct_add_unique(bt_field_class *st, const char *name,
 			  bt_field_class *m);
-void kbt_sanitize(const char *in, char *out, size_t size);
+/*
+ * kbt_struct_add_field() - the same for a schema field in an event's
+ * payload: the names of the call's own members (kc_field_name_reserved())
+ * count as taken, as in the lttng provider.
+ */
+int kbt_struct_add_field(bt_field_class *st, const char *name,
+			 bt_field_class *m);
 
 /* ---- ioctl_class.c / ioctl_fill.c ---- */
 

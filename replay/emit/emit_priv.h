@@ -66,7 +66,7 @@ struct em {
 	struct rp_vec ofds;		/* struct em_ofd */
 	int nproc;
 	/* Events: (scope, id) -> state (emit_ioctl.c). */
-	struct rp_map events;
+	struct kc_u64map events;
 	const struct kfd_ioctl_desc *reset_event;
 	/* Definitions, in first-use order. */
 	struct rp_vec layouts;		/* struct em_layout * */

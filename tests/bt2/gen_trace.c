@@ -9,6 +9,9 @@
  *                               SVM's trailing attributes, a failed call, an
  *                               unknown request; two threads whose records
  *                               interleave out of time order in the file
+ *   gen-bt2-trace rows PATH     one successful call of every schema row
+ *                               (zeroed argument images), so an export
+ *                               declares every row's event
  *   gen-bt2-trace bench PATH N  N ioctls of one thread (allocation, map with
  *                               a device list, wait with event data, free,
  *                               unknown request)
@@ -79,6 +82,18 @@ ioctl_rec(struct gen *g, uint32_t tid, uint64_t ts, uint64_t dur, int fd,
 	r.u.ioctl.bufs = bufs;
 	r.u.ioctl.nbufs = nbufs;
 	put(g, &r, tid, ts);
+}
+
+/* Close the trace and print the line the tests read. Return: 0, or 1. */
+static int
+finish(struct gen *g)
+{
+	if (kt_writer_close(g->w) || g->rc)
+		return 1;
+	printf("start_monotonic=%llu start_realtime=%llu records=%lu\n",
+	       (unsigned long long)START_MONO, (unsigned long long)START_REAL,
+	       g->records + 1);
+	return 0;
 }
 
 static int
@@ -586,12 +601,7 @@ gen_bench(const char *path, unsigned long n)
 			break;
 		}
 	}
-	if (kt_writer_close(g.w) || g.rc)
-		return 1;
-	printf("start_monotonic=%llu start_realtime=%llu records=%lu\n",
-	       (unsigned long long)START_MONO, (unsigned long long)START_REAL,
-	       g.records + 1);
-	return 0;
+	return finish(&g);
 }
 
 /* One record of the "seek" trace: the @i-th of thread @tid at @t. */
@@ -694,12 +704,30 @@ gen_seek(const char *path, unsigned long n, int32_t pid, uint64_t phase)
 	}
 	for (k = 0; k < nlate; k++)
 		seek_rec(&g, late[k].i, (uint32_t)pid + 100, late[k].t);
-	if (kt_writer_close(g.w) || g.rc)
+	return finish(&g);
+}
+
+static int
+gen_rows(const char *path)
+{
+	static const uint8_t zero[4096];
+	const struct kfd_ioctl_desc *rows;
+	unsigned int n, i;
+	struct gen g;
+
+	rows = kfd_schema_rows(&n);
+	if (!rows || open_writer(&g, path))
 		return 1;
-	printf("start_monotonic=%llu start_realtime=%llu records=%lu\n",
-	       (unsigned long long)START_MONO, (unsigned long long)START_REAL,
-	       g.records + 1);
-	return 0;
+	for (i = 0; i < n; i++) {
+		uint32_t size = rows[i].args ? rows[i].args->size : 0;
+
+		if (size > sizeof(zero))
+			return 1;
+		ioctl_rec(&g, 1000, START_MONO + 1000 * (i + 1), 10, 3,
+			  rows[i].file_kind, rows[i].request, zero, zero, size,
+			  0, 0, NULL, 0);
+	}
+	return finish(&g);
 }
 
 int
@@ -707,6 +735,8 @@ main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "all") == 0)
 		return gen_all(argv[2]);
+	if (argc == 3 && strcmp(argv[1], "rows") == 0)
+		return gen_rows(argv[2]);
 	if (argc == 4 && strcmp(argv[1], "bench") == 0)
 		return gen_bench(argv[2], strtoul(argv[3], NULL, 10));
 	if (argc >= 4 && argc <= 6 && strcmp(argv[1], "seek") == 0)
@@ -714,7 +744,7 @@ main(int argc, char **argv)
 				argc > 4 ? (int32_t)strtol(argv[4], NULL, 10) :
 					   GEN_PID,
 				argc > 5 ? strtoull(argv[5], NULL, 10) : 0);
-	fprintf(stderr, "usage: gen-bt2-trace all PATH | bench PATH N | "
+	fprintf(stderr, "usage: gen-bt2-trace all PATH | rows PATH | bench PATH N | "
 		"seek PATH N [PID [PHASE_NS]]\n");
 	return 2;
 }

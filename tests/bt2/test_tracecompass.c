@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "bt2_util.h"
+#include "names_read.h"
 #include "tc_run.h"
 #include "tc_scratch.h"
 #include "tc_text.h"
@@ -163,31 +164,7 @@ scan_xml(const char *xml)
 	return scan_patterns(xml) || !nuses ? -1 : 0;
 }
 
-/* ---- CTF: the metadata sink.ctf.fs writes ---- */
-
-/* The text of event @name's declaration in the metadata, or NULL. */
-static char *
-ctf_event_block(const char *meta, const char *name)
-{
-	char pat[128];
-	const char *p, *start, *end;
-	char *out;
-
-	snprintf(pat, sizeof(pat), "name = \"%s\";", name);
-	p = strstr(meta, pat);
-	if (!p)
-		return NULL;
-	for (start = p; start > meta && strncmp(start, "event {", 7); start--)
-		;
-	end = strstr(p, "\nevent {");
-	if (!end)
-		end = p + strlen(p);
-	out = strndup(start, (size_t)(end - start));
-	return out;
-}
-
-/* sink.ctf.fs protects member names with a leading '_'. */
-static int ctf_has_field(const char *block, const char *field);
+/* ---- CTF: the metadata sink.ctf.fs writes (names_read.h reads it) ---- */
 
 /*
  * For a handler of every event: the first event declaration with @field
@@ -205,21 +182,12 @@ ctf_any_event_with(const char *meta, const char *field)
 		if (!block)
 			return NULL;
 		if (!*field || !strncmp(field, "context.", 8) ||
-		    ctf_has_field(block, field))
+		    ctf_has_field(block, field, 0))
 			return block;
 		free(block);
 		p++;
 	}
 	return NULL;
-}
-
-static int
-ctf_has_field(const char *block, const char *field)
-{
-	char pat[96];
-
-	snprintf(pat, sizeof(pat), " _%s;", field);
-	return strstr(block, pat) != NULL;
 }
 
 /* "context._pid": declared in the stream's event.context struct. */
@@ -245,74 +213,13 @@ lttng_has_context(const char *field)
 	return !strcmp(field, "context._vpid") || !strcmp(field, "context._vtid");
 }
 
-/* ---- LTTng: the generated provider header ---- */
-
-static char *
-tp_event_block(const char *tp, const char *name)
-{
-	char pat[128];
-	const char *p, *end;
-
-	snprintf(pat, sizeof(pat), "LTTNG_UST_TRACEPOINT_EVENT(kfd, %s,", name);
-	p = strstr(tp, pat);
-	if (!p)
-		return NULL;
-	end = strstr(p + 1, "LTTNG_UST_TRACEPOINT_EVENT(");
-	if (!end)
-		end = p + strlen(p);
-	return strndup(p, (size_t)(end - p));
-}
-
-/*
- * A field of an lttng_ust_field_*() line: the second argument, or for
- * lttng_ust_field_enum(provider, enum, type, NAME, ...) the fourth.
- */
-static int
-tp_has_field(const char *block, const char *field)
-{
-	const char *p = block;
-
-	while ((p = strstr(p, "lttng_ust_field_")) != NULL) {
-		const char *a = strchr(p, '(');
-		int want = strncmp(p, "lttng_ust_field_enum(", 21) ? 2 : 4, i;
-		char name[96];
-		size_t n;
-
-		if (!a || !strncmp(p, "lttng_ust_field_enum_value", 26)) {
-			p++;
-			continue;
-		}
-		a++;
-		for (i = 1; i < want && a; i++) {
-			a = strchr(a, ',');
-			if (a)
-				a++;
-		}
-		if (!a)
-			break;
-		while (*a == ' ')
-			a++;
-		n = strcspn(a, ", )");
-		if (n < sizeof(name)) {
-			memcpy(name, a, n);
-			name[n] = '\0';
-			if (!strcmp(name, field))
-				return 1;
-		}
-		p++;
-	}
-	return 0;
-}
-
 static int
 check_names(const char *xml_path, const char *kfdtrace, const char *gen,
 	    const char *tp_path)
 {
-	char work[] = "/tmp/kfdtrace-tc-test-XXXXXX", trace[300], dir[300],
-	     meta[320];
+	char work[] = "/tmp/kfdtrace-tc-test-XXXXXX";
 	char *xml = tc_read_file(xml_path, NULL), *metadata = NULL, *tp = NULL;
 	int i, bad = 0, ctf_checked = 0, lttng_checked = 0;
-	struct tc_run r;
 
 	if (!xml || scan_xml(xml)) {
 		fprintf(stderr, "%s: cannot read the analysis\n", xml_path);
@@ -320,25 +227,7 @@ check_names(const char *xml_path, const char *kfdtrace, const char *gen,
 	}
 	if (!mkdtemp(work))
 		return 1;
-	snprintf(trace, sizeof(trace), "%s/all.kfdtrace", work);
-	snprintf(dir, sizeof(dir), "%s/ctf", work);
-	snprintf(meta, sizeof(meta), "%s/metadata", dir);
-	{
-		char *g[] = { (char *)gen, "all", trace, NULL };
-		char *e[] = { (char *)kfdtrace, "export", "--ctf", dir, trace, NULL };
-
-		if (tc_run(g, &r) || r.status) {
-			fprintf(stderr, "gen-bt2-trace failed\n");
-			return 1;
-		}
-		tc_run_free(&r);
-		if (tc_run(e, &r) || r.status) {
-			fprintf(stderr, "export failed: %s\n", r.err ? r.err : "");
-			return 1;
-		}
-		tc_run_free(&r);
-	}
-	metadata = tc_read_file(meta, NULL);
+	metadata = ctf_export_metadata(kfdtrace, gen, "all", work);
 	if (!metadata)
 		return 1;
 	if (strcmp(tp_path, "-")) {
@@ -376,7 +265,7 @@ check_names(const char *xml_path, const char *kfdtrace, const char *gen,
 				ctf_any_event_with(metadata, u->field) :
 				ctf_event_block(metadata, u->event);
 			if (!block || (u->field[0] && !is_ctx &&
-				       !ctf_has_field(block, u->field)) ||
+				       !ctf_has_field(block, u->field, 0)) ||
 			    (is_ctx && !ctf_has_context(metadata, u->field))) {
 				fprintf(stderr, "CTF export: %s%s%s missing\n",
 					u->event, u->field[0] ? " field " : "",

@@ -29,7 +29,7 @@
 static void
 test_map(void **state)
 {
-	struct rp_map m = { 0 };
+	struct kc_u64map m = { 0 };
 	uint64_t *shadow, v;
 	unsigned int i, round;
 

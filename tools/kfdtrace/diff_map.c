@@ -60,8 +60,8 @@ dmap_init(struct dmap *m)
 
 	memset(m, 0, sizeof(*m));
 	for (i = 0; i < DMAP_SPACES; i++) {
-		u64map_init(&m->ab[i]);
-		u64map_init(&m->ba[i]);
+		kc_u64map_init(&m->ab[i], sizeof(struct obj_val));
+		kc_u64map_init(&m->ba[i], sizeof(struct obj_val));
 	}
 }
 
@@ -71,8 +71,8 @@ dmap_release_all(struct dmap *m)
 	unsigned int i;
 
 	for (i = 0; i < DMAP_SPACES; i++) {
-		u64map_free(&m->ab[i]);
-		u64map_free(&m->ba[i]);
+		kc_u64map_free(&m->ab[i]);
+		kc_u64map_free(&m->ba[i]);
 	}
 }
 
@@ -80,14 +80,14 @@ int
 dmap_match(struct dmap *m, enum dmap_space space, uint64_t a, uint64_t b,
 	   uint64_t seq, uint64_t *expect, int *expect_is_a)
 {
-	struct u64map_val *pa, *pb, v;
+	struct obj_val *pa, *pb, v;
 
 	*expect_is_a = -1;
 	*expect = 0;
 	if ((a == 0 || b == 0) && zero_is_none(space))
 		return a == b;
-	pa = u64map_get(&m->ab[space], a);
-	pb = u64map_get(&m->ba[space], b);
+	pa = kc_u64map_get(&m->ab[space], 0, a);
+	pb = kc_u64map_get(&m->ba[space], 0, b);
 	if (pa || pb) {
 		if (pa && pa->size == b)
 			return 1;
@@ -103,10 +103,10 @@ dmap_match(struct dmap *m, enum dmap_space space, uint64_t a, uint64_t b,
 	memset(&v, 0, sizeof(v));
 	v.seq = seq;
 	v.size = b;
-	if (u64map_put(&m->ab[space], a, &v))
+	if (kc_u64map_put(&m->ab[space], 0, a, &v))
 		m->oom = 1;
 	v.size = a;
-	if (u64map_put(&m->ba[space], b, &v))
+	if (kc_u64map_put(&m->ba[space], 0, b, &v))
 		m->oom = 1;
 	m->bound[space]++;
 	return 1;
@@ -115,17 +115,17 @@ dmap_match(struct dmap *m, enum dmap_space space, uint64_t a, uint64_t b,
 void
 dmap_unbind_a(struct dmap *m, enum dmap_space space, uint64_t a)
 {
-	struct u64map_val v;
+	struct obj_val v;
 
-	if (u64map_del(&m->ab[space], a, &v))
-		u64map_del(&m->ba[space], v.size, NULL);
+	if (kc_u64map_del(&m->ab[space], 0, a, &v))
+		kc_u64map_del(&m->ba[space], 0, v.size, NULL);
 }
 
 void
 dmap_unbind_b(struct dmap *m, enum dmap_space space, uint64_t b)
 {
-	struct u64map_val v;
+	struct obj_val v;
 
-	if (u64map_del(&m->ba[space], b, &v))
-		u64map_del(&m->ab[space], v.size, NULL);
+	if (kc_u64map_del(&m->ba[space], 0, b, &v))
+		kc_u64map_del(&m->ab[space], 0, v.size, NULL);
 }

@@ -20,7 +20,7 @@
 
 #include <stdint.h>
 
-#include "u64map.h"
+#include "obj_val.h"
 #include "kfdtrace/schema.h"
 
 /*
@@ -58,8 +58,8 @@ int dmap_rule_of(enum kfd_role role);
 const char *dmap_space_name(enum dmap_space s);
 
 struct dmap {
-	struct u64map ab[DMAP_SPACES];	/* A value -> B value (val.size) */
-	struct u64map ba[DMAP_SPACES];	/* B value -> A value */
+	struct kc_u64map ab[DMAP_SPACES];	/* A value -> B value (val.size) */
+	struct kc_u64map ba[DMAP_SPACES];	/* B value -> A value */
 	uint64_t bound[DMAP_SPACES];	/* pairs ever bound */
 	int oom;
 };

@@ -167,8 +167,8 @@ series_add(struct report_model *m, const struct obj_mem *mem, uint64_t t)
 static int
 object_changed(struct report_model *m, const struct obj_change *c, uint64_t t)
 {
-	struct u64map_val v = { .size = m->nspans };
-	struct u64map_val *idx;
+	struct obj_val v = { .size = m->nspans };
+	struct obj_val *idx;
 	struct rm_span *sp;
 
 	switch (c->kind) {
@@ -177,7 +177,7 @@ object_changed(struct report_model *m, const struct obj_change *c, uint64_t t)
 	case OBJ_EVENT_NEW:
 		if (grow((void **)&m->spans, m->nspans, &m->capspans,
 			 sizeof(*m->spans)) ||
-		    u64map_put(&m->span_of, c->val.seq, &v))
+		    kc_u64map_put(&m->span_of, 0, c->val.seq, &v))
 			return -1;
 		sp = &m->spans[m->nspans++];
 		memset(sp, 0, sizeof(*sp));
@@ -191,10 +191,10 @@ object_changed(struct report_model *m, const struct obj_change *c, uint64_t t)
 			   c->kind == OBJ_QUEUE_NEW ? RM_QUEUE : RM_EVENT;
 		break;
 	default:
-		idx = u64map_get(&m->span_of, c->val.seq);
+		idx = kc_u64map_get(&m->span_of, 0, c->val.seq);
 		if (idx) {
 			m->spans[idx->size].t1 = t;
-			u64map_del(&m->span_of, c->val.seq, NULL);
+			kc_u64map_del(&m->span_of, 0, c->val.seq, NULL);
 		}
 		break;
 	}
@@ -406,7 +406,7 @@ report_model_build(struct report_model *m, struct kt_reader *r, size_t window,
 	memset(m, 0, sizeof(*m));
 	m->hdr = *kt_reader_header(r);
 	obj_tracker_init(&m->objs);
-	u64map_init(&m->span_of);
+	kc_u64map_init(&m->span_of, sizeof(struct obj_val));
 
 	cli_reorder_init(&ro, window ? window : CLI_REORDER_WINDOW, 0,
 			 model_emit, m);
@@ -445,6 +445,6 @@ report_model_release(struct report_model *m)
 	free(m->errors);
 	free(m->threads);
 	obj_tracker_release(&m->objs);
-	u64map_free(&m->span_of);
+	kc_u64map_free(&m->span_of);
 	memset(m, 0, sizeof(*m));
 }

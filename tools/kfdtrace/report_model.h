@@ -112,7 +112,7 @@ struct report_model {
 
 	struct obj_tracker objs;
 	struct sub_stats subs;		/* submit records per queue, with times */
-	struct u64map span_of;		/* creating seq -> span index */
+	struct kc_u64map span_of;	/* creating seq -> span index */
 	int oom;
 };
 

@@ -16,11 +16,11 @@ void
 obj_tracker_init(struct obj_tracker *t)
 {
 	memset(t, 0, sizeof(*t));
-	u64map_init(&t->bos);
-	u64map_init(&t->queues);
-	u64map_init(&t->events);
-	u64map_init(&t->dmabuf_size);
-	u64map_init(&t->render_fds);
+	kc_u64map_init(&t->bos, sizeof(struct obj_val));
+	kc_u64map_init(&t->queues, sizeof(struct obj_val));
+	kc_u64map_init(&t->events, sizeof(struct obj_val));
+	kc_u64map_init(&t->dmabuf_size, sizeof(struct obj_val));
+	kc_u64map_init(&t->render_fds, sizeof(struct obj_val));
 	t->alloc = kfd_schema_by_name("ALLOC_MEMORY_OF_GPU");
 	t->free_mem = kfd_schema_by_name("FREE_MEMORY_OF_GPU");
 	t->import = kfd_schema_by_name("IMPORT_DMABUF");
@@ -37,11 +37,11 @@ obj_tracker_release(struct obj_tracker *t)
 	free(t->mem);
 	t->mem = NULL;
 	t->nmem = 0;
-	u64map_free(&t->bos);
-	u64map_free(&t->queues);
-	u64map_free(&t->events);
-	u64map_free(&t->dmabuf_size);
-	u64map_free(&t->render_fds);
+	kc_u64map_free(&t->bos);
+	kc_u64map_free(&t->queues);
+	kc_u64map_free(&t->events);
+	kc_u64map_free(&t->dmabuf_size);
+	kc_u64map_free(&t->render_fds);
 }
 
 int
@@ -97,7 +97,7 @@ heap_of(uint64_t flags)
 
 /* A BO left the live set: subtract it from its heap. */
 static const struct obj_mem *
-bo_gone(struct obj_tracker *t, const struct u64map_val *old, int freed)
+bo_gone(struct obj_tracker *t, const struct obj_val *old, int freed)
 {
 	struct obj_mem *m = mem_for(t, old->gpu_id, (enum obj_heap)old->kind);
 
@@ -116,19 +116,19 @@ bo_created(struct obj_tracker *t, uint64_t handle, uint32_t gpu_id,
 	   enum obj_heap heap, uint64_t size, uint64_t seq,
 	   struct obj_change *ch)
 {
-	struct u64map_val v = { .seq = seq, .size = size, .gpu_id = gpu_id,
+	struct obj_val v = { .seq = seq, .size = size, .gpu_id = gpu_id,
 				.kind = heap };
 	struct obj_mem *m;
 	unsigned int n = 0;
 
 	/* A handle seen again without a FREE: the old BO is gone for good. */
-	if (u64map_del(&t->bos, handle, &ch[n].val)) {
+	if (kc_u64map_del(&t->bos, 0, handle, &ch[n].val)) {
 		ch[n].kind = OBJ_BO_GONE;
 		ch[n].key = handle;
 		ch[n].mem = bo_gone(t, &ch[n].val, 0);
 		n++;
 	}
-	if (u64map_put(&t->bos, handle, &v))
+	if (kc_u64map_put(&t->bos, 0, handle, &v))
 		t->oom = 1;
 	m = mem_for(t, gpu_id, heap);
 	if (!m)
@@ -151,19 +151,19 @@ bo_created(struct obj_tracker *t, uint64_t handle, uint32_t gpu_id,
 
 /* Insert a queue or event; an id seen again replaces the old object. */
 static unsigned int
-put_object(struct obj_tracker *t, struct u64map *map, uint64_t key,
-	   const struct u64map_val *v, enum obj_change_kind made,
+put_object(struct obj_tracker *t, struct kc_u64map *map, uint64_t key,
+	   const struct obj_val *v, enum obj_change_kind made,
 	   enum obj_change_kind gone, struct obj_change *ch)
 {
 	unsigned int n = 0;
 
-	if (u64map_del(map, key, &ch[0].val)) {
+	if (kc_u64map_del(map, 0, key, &ch[0].val)) {
 		ch[0].kind = gone;
 		ch[0].key = key;
 		ch[0].mem = NULL;
 		n = 1;
 	}
-	if (u64map_put(map, key, v))
+	if (kc_u64map_put(map, 0, key, v))
 		t->oom = 1;
 	ch[n].kind = made;
 	ch[n].key = key;
@@ -173,10 +173,10 @@ put_object(struct obj_tracker *t, struct u64map *map, uint64_t key,
 }
 
 static unsigned int
-drop_object(struct u64map *map, uint64_t key, enum obj_change_kind gone,
+drop_object(struct kc_u64map *map, uint64_t key, enum obj_change_kind gone,
 	    struct obj_change *ch)
 {
-	if (!u64map_del(map, key, &ch[0].val))
+	if (!kc_u64map_del(map, 0, key, &ch[0].val))
 		return 0;
 	ch[0].kind = gone;
 	ch[0].key = key;
@@ -192,7 +192,7 @@ obj_tracker_ioctl(struct obj_tracker *t, const struct kt_record *rec,
 	const uint8_t *in = io->arg_before, *out = io->arg_after;
 	uint32_t len = io->arg_size;
 	uint64_t a = 0, b = 0, c = 0, h = 0;
-	struct u64map_val v;
+	struct obj_val v;
 
 	if (rec->type != KT_REC_IOCTL || !desc || io->ret < 0)
 		return 0;
@@ -210,7 +210,7 @@ obj_tracker_ioctl(struct obj_tracker *t, const struct kt_record *rec,
 	if (desc == t->free_mem) {
 		if (obj_arg_get(desc, "handle", in, len, &h))
 			return 0;
-		if (!u64map_del(&t->bos, h, &ch[0].val)) {
+		if (!kc_u64map_del(&t->bos, 0, h, &ch[0].val)) {
 			t->unmatched_frees++;
 			return 0;
 		}
@@ -224,18 +224,18 @@ obj_tracker_ioctl(struct obj_tracker *t, const struct kt_record *rec,
 		    obj_arg_get(desc, "size", out, len, &b))
 			return 0;
 		v.size = b;
-		if (u64map_put(&t->dmabuf_size, a, &v))
+		if (kc_u64map_put(&t->dmabuf_size, 0, a, &v))
 			t->oom = 1;
 		return 0;
 	}
 	if (desc == t->import) {
-		struct u64map_val *sz;
+		struct obj_val *sz;
 
 		if (obj_arg_get(desc, "gpu_id", in, len, &b) ||
 		    obj_arg_get(desc, "dmabuf_fd", in, len, &a) ||
 		    obj_arg_get(desc, "handle", out, len, &h))
 			return 0;
-		sz = u64map_get(&t->dmabuf_size, a);
+		sz = kc_u64map_get(&t->dmabuf_size, 0, a);
 		return bo_created(t, h, (uint32_t)b, OBJ_HEAP_IMPORT,
 				  sz ? sz->size : 0, rec->seq, ch);
 	}
@@ -324,13 +324,13 @@ obj_ioctl_gpu(struct obj_tracker *t, const struct kt_record *rec,
 	if (!first_of_role(desc, io, KFD_ROLE_HANDLE, &v) && (v >> 32))
 		return (uint32_t)(v >> 32);
 	if (!first_of_role(desc, io, KFD_ROLE_QUEUE_ID, &v)) {
-		struct u64map_val *q = u64map_get(&t->queues, v);
+		struct obj_val *q = kc_u64map_get(&t->queues, 0, v);
 
 		if (q)
 			return q->gpu_id;
 	}
 	if (rec->u.ioctl.file_kind == KFD_FILE_RENDER) {
-		struct u64map_val *f = u64map_get(&t->render_fds,
+		struct obj_val *f = kc_u64map_get(&t->render_fds, 0,
 						  (uint32_t)rec->u.ioctl.fd);
 		unsigned int i;
 
@@ -363,7 +363,7 @@ render_minor(const struct kt_open_rec *o, uint32_t *minor)
 void
 obj_tracker_record(struct obj_tracker *t, const struct kt_record *rec)
 {
-	struct u64map_val v, *old;
+	struct obj_val v, *old;
 	uint32_t minor;
 
 	memset(&v, 0, sizeof(v));
@@ -373,28 +373,28 @@ obj_tracker_record(struct obj_tracker *t, const struct kt_record *rec)
 		if (rec->u.open.ret < 0)
 			return;
 		/* A reused fd number forgets what it was. */
-		u64map_del(&t->render_fds, (uint64_t)rec->u.open.ret, NULL);
+		kc_u64map_del(&t->render_fds, 0, (uint64_t)rec->u.open.ret, NULL);
 		if (rec->u.open.file_kind != KFD_FILE_RENDER ||
 		    render_minor(&rec->u.open, &minor))
 			return;
 		v.kind = minor;
-		if (u64map_put(&t->render_fds, (uint64_t)rec->u.open.ret, &v))
+		if (kc_u64map_put(&t->render_fds, 0, (uint64_t)rec->u.open.ret, &v))
 			t->oom = 1;
 		return;
 	case KT_REC_DUP:
 		if (rec->u.dup.ret < 0)
 			return;
-		u64map_del(&t->render_fds, (uint64_t)rec->u.dup.ret, NULL);
-		old = u64map_get(&t->render_fds, (uint32_t)rec->u.dup.oldfd);
+		kc_u64map_del(&t->render_fds, 0, (uint64_t)rec->u.dup.ret, NULL);
+		old = kc_u64map_get(&t->render_fds, 0, (uint32_t)rec->u.dup.oldfd);
 		if (!old)
 			return;
 		v = *old;
-		if (u64map_put(&t->render_fds, (uint64_t)rec->u.dup.ret, &v))
+		if (kc_u64map_put(&t->render_fds, 0, (uint64_t)rec->u.dup.ret, &v))
 			t->oom = 1;
 		return;
 	case KT_REC_CLOSE:
 		if (rec->u.close.ret == 0)
-			u64map_del(&t->render_fds, (uint32_t)rec->u.close.fd,
+			kc_u64map_del(&t->render_fds, 0, (uint32_t)rec->u.close.fd,
 				   NULL);
 		return;
 	default:

@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #include "kfdtrace/topology.h"
-#include "u64map.h"
+#include "obj_val.h"
 #include "kfdtrace/schema.h"
 #include "kfdtrace/trace.h"
 
@@ -67,7 +67,7 @@ enum obj_change_kind {
 struct obj_change {
 	enum obj_change_kind kind;
 	uint64_t key;			/* handle, queue_id or event_id */
-	struct u64map_val val;
+	struct obj_val val;
 	const struct obj_mem *mem;	/* BOs: totals after the change; valid
 					 * until the next tracker call */
 };
@@ -78,11 +78,11 @@ struct obj_change {
 struct obj_tracker {
 	struct obj_mem *mem;
 	size_t nmem;
-	struct u64map bos;		/* handle -> gpu, heap, size */
-	struct u64map queues;		/* queue_id -> gpu, type */
-	struct u64map events;		/* event_id -> type */
-	struct u64map dmabuf_size;	/* fd -> size from GET_DMABUF_INFO */
-	struct u64map render_fds;	/* render-node fd -> minor (val.kind) */
+	struct kc_u64map bos;		/* handle -> gpu, heap, size */
+	struct kc_u64map queues;	/* queue_id -> gpu, type */
+	struct kc_u64map events;	/* event_id -> type */
+	struct kc_u64map dmabuf_size;	/* fd -> size from GET_DMABUF_INFO */
+	struct kc_u64map render_fds;	/* render-node fd -> minor (val.kind) */
 	uint32_t minor_gpu[KT_TOPO_MAX_NODES][2];	/* render minor, gpu_id */
 	unsigned int nminors;
 	uint64_t unmatched_frees;	/* frees of handles never allocated */

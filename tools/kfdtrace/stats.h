@@ -16,7 +16,7 @@
 #include "run.h"
 #include "report_objects.h"
 #include "stats_submit.h"
-#include "u64map.h"
+#include "obj_val.h"
 #include "kfdtrace/topology.h"
 #include "kfdtrace/schema.h"
 
@@ -53,7 +53,7 @@ struct stat_group {
 struct group_set {
 	struct stat_group **v;
 	size_t n;
-	struct u64map index;		/* key -> position in v (val.size) */
+	struct kc_u64map index;		/* key -> position in v (val.size) */
 };
 
 struct thread_name {

@@ -138,8 +138,8 @@ group_add(struct stats *s, struct stat_group *g, const struct kt_record *rec,
 static struct stat_group *
 set_get(struct stats *s, struct group_set *set, uint64_t key)
 {
-	struct u64map_val *pos = u64map_get(&set->index, key);
-	struct u64map_val v = { .size = set->n };
+	struct obj_val *pos = kc_u64map_get(&set->index, 0, key);
+	struct obj_val v = { .size = set->n };
 	struct stat_group **nv, *g;
 
 	if (pos)
@@ -153,7 +153,7 @@ set_get(struct stats *s, struct group_set *set, uint64_t key)
 		free(g);
 		return NULL;
 	}
-	if (u64map_put(&set->index, key, &v)) {
+	if (kc_u64map_put(&set->index, 0, key, &v)) {
 		group_release(g, s->nrows);
 		free(g);
 		return NULL;
@@ -172,7 +172,7 @@ set_release(struct group_set *set, unsigned int nrows)
 		free(set->v[i]);
 	}
 	free(set->v);
-	u64map_free(&set->index);
+	kc_u64map_free(&set->index);
 }
 
 static int
@@ -294,8 +294,8 @@ stats_init(struct stats *s, const struct stats *like)
 	s->by_gpu = like->by_gpu;
 	s->rows = kfd_schema_rows(&s->nrows);
 	obj_tracker_init(&s->objs);
-	u64map_init(&s->threads.index);
-	u64map_init(&s->gpus.index);
+	kc_u64map_init(&s->threads.index, sizeof(struct obj_val));
+	kc_u64map_init(&s->gpus.index, sizeof(struct obj_val));
 	return group_init(&s->all, s, 0);
 }
 

@@ -186,7 +186,7 @@ stats_report_json(struct kt_strbuf *out, struct stats *s,
 {
 #define sb (*out)
 	struct obj_tracker *t = &s->objs;
-	struct u64map_slot **sorted;
+	struct kc_u64map_slot **sorted;
 	int first = 1, f2, f3;
 	size_t i;
 
@@ -214,47 +214,47 @@ stats_report_json(struct kt_strbuf *out, struct stats *s,
 	f2 = 1;
 	json_key(&sb, &f2, "bos");
 	kt_strbuf_putc(&sb, '[');
-	sorted = u64map_sorted(&t->bos);
+	sorted = kc_u64map_sorted(&t->bos);
 	for (i = 0; sorted && i < t->bos.n; i++) {
 		if (i)
 			kt_strbuf_putc(&sb, ',');
 		kt_strbuf_putc(&sb, '{');
 		f3 = 1;
 		json_num(&sb, &f3, "handle", sorted[i]->key);
-		json_num(&sb, &f3, "gpu_id", sorted[i]->val.gpu_id);
-		json_str(&sb, &f3, "heap", obj_heap_names[sorted[i]->val.kind]);
-		json_num(&sb, &f3, "size", sorted[i]->val.size);
-		json_num(&sb, &f3, "seq", sorted[i]->val.seq);
+		json_num(&sb, &f3, "gpu_id", obj_val_of(sorted[i])->gpu_id);
+		json_str(&sb, &f3, "heap", obj_heap_names[obj_val_of(sorted[i])->kind]);
+		json_num(&sb, &f3, "size", obj_val_of(sorted[i])->size);
+		json_num(&sb, &f3, "seq", obj_val_of(sorted[i])->seq);
 		kt_strbuf_putc(&sb, '}');
 	}
 	free(sorted);
 	kt_strbuf_putc(&sb, ']');
 	json_key(&sb, &f2, "queues");
 	kt_strbuf_putc(&sb, '[');
-	sorted = u64map_sorted(&t->queues);
+	sorted = kc_u64map_sorted(&t->queues);
 	for (i = 0; sorted && i < t->queues.n; i++) {
 		if (i)
 			kt_strbuf_putc(&sb, ',');
 		kt_strbuf_putc(&sb, '{');
 		f3 = 1;
 		json_num(&sb, &f3, "queue_id", sorted[i]->key);
-		json_num(&sb, &f3, "gpu_id", sorted[i]->val.gpu_id);
-		json_num(&sb, &f3, "seq", sorted[i]->val.seq);
+		json_num(&sb, &f3, "gpu_id", obj_val_of(sorted[i])->gpu_id);
+		json_num(&sb, &f3, "seq", obj_val_of(sorted[i])->seq);
 		kt_strbuf_putc(&sb, '}');
 	}
 	free(sorted);
 	kt_strbuf_putc(&sb, ']');
 	json_key(&sb, &f2, "events");
 	kt_strbuf_putc(&sb, '[');
-	sorted = u64map_sorted(&t->events);
+	sorted = kc_u64map_sorted(&t->events);
 	for (i = 0; sorted && i < t->events.n; i++) {
 		if (i)
 			kt_strbuf_putc(&sb, ',');
 		kt_strbuf_putc(&sb, '{');
 		f3 = 1;
 		json_num(&sb, &f3, "event_id", sorted[i]->key);
-		json_num(&sb, &f3, "event_type", sorted[i]->val.kind);
-		json_num(&sb, &f3, "seq", sorted[i]->val.seq);
+		json_num(&sb, &f3, "event_type", obj_val_of(sorted[i])->kind);
+		json_num(&sb, &f3, "seq", obj_val_of(sorted[i])->seq);
 		kt_strbuf_putc(&sb, '}');
 	}
 	free(sorted);

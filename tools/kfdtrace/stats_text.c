@@ -138,7 +138,7 @@ void
 stats_report_text(struct stats *s, struct ioctl_stat **v)
 {
 	struct obj_tracker *t = &s->objs;
-	struct u64map_slot **sorted;
+	struct kc_u64map_slot **sorted;
 	char buf[32];
 	size_t i;
 
@@ -173,33 +173,33 @@ stats_report_text(struct stats *s, struct ioctl_stat **v)
 
 	printf("\nalive at end: %zu BOs, %zu queues, %zu events\n",
 	       t->bos.n, t->queues.n, t->events.n);
-	sorted = u64map_sorted(&t->bos);
+	sorted = kc_u64map_sorted(&t->bos);
 	for (i = 0; sorted && i < t->bos.n; i++)
 		printf("  bo     handle=0x%llx_%08llx heap=%s size=%llu (seq %llu)\n",
 		       (unsigned long long)(sorted[i]->key >> 32),
 		       (unsigned long long)(sorted[i]->key & 0xffffffffu),
-		       obj_heap_names[sorted[i]->val.kind],
-		       (unsigned long long)sorted[i]->val.size,
-		       (unsigned long long)sorted[i]->val.seq);
+		       obj_heap_names[obj_val_of(sorted[i])->kind],
+		       (unsigned long long)obj_val_of(sorted[i])->size,
+		       (unsigned long long)obj_val_of(sorted[i])->seq);
 	free(sorted);
-	sorted = u64map_sorted(&t->queues);
+	sorted = kc_u64map_sorted(&t->queues);
 	for (i = 0; sorted && i < t->queues.n; i++)
 		printf("  queue  queue_id=%llu gpu_id=0x%x (seq %llu)\n",
 		       (unsigned long long)sorted[i]->key,
-		       sorted[i]->val.gpu_id,
-		       (unsigned long long)sorted[i]->val.seq);
+		       obj_val_of(sorted[i])->gpu_id,
+		       (unsigned long long)obj_val_of(sorted[i])->seq);
 	free(sorted);
-	sorted = u64map_sorted(&t->events);
+	sorted = kc_u64map_sorted(&t->events);
 	for (i = 0; sorted && i < t->events.n; i++) {
-		const char *tn = obj_event_type_name(t, sorted[i]->val.kind);
+		const char *tn = obj_event_type_name(t, obj_val_of(sorted[i])->kind);
 
 		printf("  event  event_id=%llu type=",
 		       (unsigned long long)sorted[i]->key);
 		if (tn)
 			printf("%s", tn);
 		else
-			printf("%u", sorted[i]->val.kind);
-		printf(" (seq %llu)\n", (unsigned long long)sorted[i]->val.seq);
+			printf("%u", obj_val_of(sorted[i])->kind);
+		printf(" (seq %llu)\n", (unsigned long long)obj_val_of(sorted[i])->seq);
 	}
 	free(sorted);
 	sub_stats_text(&s->subs, stdout);

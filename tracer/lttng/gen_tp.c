@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <kfdtrace/common/field_name.h>
 #include <kfdtrace/schema.h>
 
 #define GEN_NAME_MAX 96
@@ -68,9 +69,6 @@ static unsigned int gen_nevents;
 static struct gen_enum gen_enums[GEN_MAX_ENUMS];
 static unsigned int gen_nenums;
 
-/* Names every per-ioctl event uses for the call itself. */
-static const char *const gen_call_fields[] = { "fd", "ret", "err", "dur_ns" };
-
 /* Events that do not come from a schema row. */
 static const char *const gen_fixed_events[] = {
 	"ioctl_enter", "ioctl_exit", "mmap", "munmap", "submit",
@@ -101,38 +99,15 @@ gen_is_ident(const char *s)
 }
 
 /*
- * A C identifier from a member path: "process_apertures[1].gpu_id" becomes
- * "process_apertures_1_gpu_id". lttng-ust pastes field names into code.
+ * Whether @name is taken in @ev: by the call's own members (the common
+ * rule's reserved names, which the babeltrace2 plugin avoids too), the
+ * raw "args", or an earlier field.
  */
-static void
-gen_sanitize(const char *in, char *out, size_t size)
-{
-	size_t n = 0;
-	int sep = 0;
-
-	if (isdigit((unsigned char)*in) && size > 3)
-		n = (size_t)snprintf(out, size, "f_");
-	for (; *in && n + 1 < size; in++) {
-		if (isalnum((unsigned char)*in) || *in == '_') {
-			if (sep && n > 0 && out[n - 1] != '_')
-				out[n++] = '_';
-			sep = 0;
-			out[n++] = *in;
-		} else {
-			sep = 1;
-		}
-	}
-	out[n] = '\0';
-	if (!n)
-		snprintf(out, size, "field");
-}
-
 static int
 gen_name_used(const struct gen_event *ev, const char *name)
 {
-	for (size_t i = 0; i < sizeof(gen_call_fields) / sizeof(gen_call_fields[0]); i++)
-		if (!strcmp(gen_call_fields[i], name))
-			return 1;
+	if (kc_field_name_reserved(name))
+		return 1;
 	if (ev->has_union && !strcmp(name, "args"))
 		return 1;
 	for (unsigned int i = 0; i < ev->nfields; i++)
@@ -158,19 +133,24 @@ gen_table_fits(const struct kfd_name_table *t, unsigned int width)
 static int
 gen_enum_for(const struct kfd_name_table *t)
 {
-	char name[GEN_NAME_MAX];
-	unsigned int i;
+	char name[GEN_NAME_MAX], base[GEN_NAME_MAX];
+	unsigned int i, n;
 
 	for (i = 0; i < gen_nenums; i++)
 		if (gen_enums[i].t == t)
 			return (int)i;
 	if (gen_nenums == GEN_MAX_ENUMS)
 		return -1;
-	gen_sanitize(t->name ? t->name : "names", name, sizeof(name));
+	kc_field_name(t->name ? t->name : "names", base, sizeof(base));
 	/* Two tables of one name would clash in the provider. */
-	for (i = 0; i < gen_nenums; i++)
-		if (!strcmp(gen_enums[i].name, name))
-			strncat(name, "_2", sizeof(name) - strlen(name) - 1);
+	for (n = 1;; n++) {
+		kc_field_name_nth(base, n, name, sizeof(name));
+		for (i = 0; i < gen_nenums; i++)
+			if (!strcmp(gen_enums[i].name, name))
+				break;
+		if (i == gen_nenums)
+			break;
+	}
 	gen_enums[gen_nenums].t = t;
 	snprintf(gen_enums[gen_nenums].name, GEN_NAME_MAX, "%s", name);
 	return (int)gen_nenums++;
@@ -226,10 +206,11 @@ gen_add_field(struct gen_event *ev, const struct kfd_field *f)
 	if ((g->kind == GEN_TEXT || g->kind == GEN_BYTES) && !f->width)
 		return 0;
 
-	gen_sanitize(f->name, base, sizeof(base));
+	/* The common rule, as the babeltrace2 plugin names it. */
+	kc_field_name(f->name, base, sizeof(base));
 	snprintf(g->name, sizeof(g->name), "%s", base);
-	for (int i = 2; gen_name_used(ev, g->name); i++)
-		snprintf(g->name, sizeof(g->name), "%.80s_%d", base, i);
+	for (unsigned int i = 2; gen_name_used(ev, g->name); i++)
+		kc_field_name_nth(base, i, g->name, sizeof(g->name));
 	ev->nfields++;
 	return 0;
 }

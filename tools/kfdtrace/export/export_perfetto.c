@@ -124,9 +124,9 @@ object_changes(struct pf_ctx *c, const struct kt_record *rec,
 		if (is_new) {
 			if (!shown_window)
 				continue;
-			if (u64map_put(&p->shown, ch[i].val.seq, &ch[i].val))
+			if (kc_u64map_put(&p->shown, 0, ch[i].val.seq, &ch[i].val))
 				p->objs.oom = 1;
-		} else if (!u64map_del(&p->shown, ch[i].val.seq, NULL)) {
+		} else if (!kc_u64map_del(&p->shown, 0, ch[i].val.seq, NULL)) {
 			continue;	/* its begin is outside the window */
 		}
 		c->s->ops->object(c->s, p, &ch[i], is_new, rec->tid, end, 0);
@@ -247,9 +247,9 @@ out:
 
 /* Close the lifetimes of every shown object still alive at the end. */
 static void
-close_leaks(struct pf_ctx *c, struct u64map *map, enum obj_change_kind kind)
+close_leaks(struct pf_ctx *c, struct kc_u64map *map, enum obj_change_kind kind)
 {
-	struct u64map_slot **sorted = u64map_sorted(map);
+	struct kc_u64map_slot **sorted = kc_u64map_sorted(map);
 	struct pf_proc *p = c->p;
 	struct obj_change ch;
 	size_t i;
@@ -257,9 +257,9 @@ close_leaks(struct pf_ctx *c, struct u64map *map, enum obj_change_kind kind)
 	for (i = 0; sorted && i < map->n; i++) {
 		ch.kind = kind;
 		ch.key = sorted[i]->key;
-		ch.val = sorted[i]->val;
+		ch.val = *obj_val_of(sorted[i]);
 		ch.mem = NULL;
-		if (!u64map_get(&p->shown, ch.val.seq))
+		if (!kc_u64map_get(&p->shown, 0, ch.val.seq))
 			continue;
 		c->s->ops->object(c->s, p, &ch, 0, (uint32_t)p->pid,
 				  p->last_ts, 1);
@@ -393,7 +393,7 @@ kfdtrace_export_perfetto(char *const *traces, size_t ntraces,
 		p->abi_minor = h->kfd_minor;
 		p->have_abi = h->kfd_major || h->kfd_minor;
 		obj_tracker_init(&p->objs);
-		u64map_init(&p->shown);
+		kc_u64map_init(&p->shown, sizeof(struct obj_val));
 	}
 	if (!n) {
 		cli_err("--pid selects none of the run's processes");
@@ -432,7 +432,7 @@ kfdtrace_export_perfetto(char *const *traces, size_t ntraces,
 		s.ops->release(&s, procs, n);
 	for (i = 0; i < n; i++) {
 		obj_tracker_release(&procs[i].objs);
-		u64map_free(&procs[i].shown);
+		kc_u64map_free(&procs[i].shown);
 	}
 	free(procs);
 	kt_strbuf_release(&s.sb);

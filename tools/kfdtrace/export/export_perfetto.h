@@ -34,7 +34,7 @@ struct pf_proc {
 					 * pid (0, or the image after an exec) */
 	const char *name;		/* the exe's base name */
 	struct obj_tracker objs;
-	struct u64map shown;		/* created seq -> object whose begin
+	struct kc_u64map shown;		/* created seq -> object whose begin
 					 * was written (ends follow only those) */
 	struct kfd_decode_opts dopts;
 	uint32_t abi_major, abi_minor;	/* the header's, else GET_VERSION's */

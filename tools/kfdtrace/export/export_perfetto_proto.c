@@ -69,9 +69,9 @@ struct pfp_proc {
 	uint64_t t0;			/* the run's start */
 	uint64_t last_ts;		/* the incremental clock's time */
 	struct pfp_intern names, cats, args;
-	struct u64map threads;		/* tids with a track */
-	struct u64map queues;		/* queue keys with a track */
-	struct u64map obj_lane;		/* created seq -> group (gpu_id) and
+	struct kc_u64map threads;	/* tids with a track */
+	struct kc_u64map queues;	/* queue keys with a track */
+	struct kc_u64map obj_lane;	/* created seq -> group (gpu_id) and
 					 * lane (kind) */
 	struct pfp_group *groups;
 	size_t ngroups;
@@ -142,11 +142,11 @@ thread_track(struct pf_sink *s, struct pf_proc *p, uint32_t tid,
 	Pftrace__TrackDescriptor td = PFTRACE__TRACK_DESCRIPTOR__INIT;
 	Pftrace__ThreadDescriptor th = PFTRACE__THREAD_DESCRIPTOR__INIT;
 	struct pfp_proc *pp = p->priv;
-	struct u64map_val v = { 0 };
+	struct obj_val v = { 0 };
 
-	if (!name && u64map_get(&pp->threads, tid))
+	if (!name && kc_u64map_get(&pp->threads, 0, tid))
 		return;
-	if (u64map_put(&pp->threads, tid, &v))
+	if (kc_u64map_put(&pp->threads, 0, tid, &v))
 		s->failed = 1;
 	td.has_uuid = 1;
 	td.uuid = uuid(p, PFP_TK_THREAD, tid);
@@ -180,6 +180,9 @@ pfp_begin(struct pf_sink *s, struct pf_proc *procs, size_t n, uint64_t t0)
 		procs[i].priv = &pps[i];
 		pps[i].t0 = t0;
 		pps[i].last_ts = t0;
+		kc_u64map_init(&pps[i].threads, sizeof(struct obj_val));
+		kc_u64map_init(&pps[i].queues, sizeof(struct obj_val));
+		kc_u64map_init(&pps[i].obj_lane, sizeof(struct obj_val));
 	}
 	/* Our timestamps are CLOCK_MONOTONIC: make it the trace's clock. */
 	clk.has_clock_id = 1;
@@ -448,13 +451,13 @@ pfp_submit(struct pf_sink *s, struct pf_proc *p, const struct kt_record *rec,
 	const struct kt_submit_rec *sub = &rec->u.submit;
 	struct pfp_proc *pp = p->priv;
 	uint32_t key = pf_queue_key(sub);
-	struct u64map_val v = { 0 };
+	struct obj_val v = { 0 };
 
-	if (!u64map_get(&pp->queues, key)) {
+	if (!kc_u64map_get(&pp->queues, 0, key)) {
 		Pftrace__TrackDescriptor td = PFTRACE__TRACK_DESCRIPTOR__INIT;
 		char tname[64];
 
-		if (u64map_put(&pp->queues, key, &v))
+		if (kc_u64map_put(&pp->queues, 0, key, &v))
 			s->failed = 1;
 		snprintf(tname, sizeof(tname), "queue %u gpu 0x%x (%s)",
 			 sub->queue_id, sub->gpu_id,
@@ -558,7 +561,7 @@ pfp_object(struct pf_sink *s, struct pf_proc *p, const struct obj_change *c,
 	Pftrace__DebugAnnotation a[6], *pa[6];
 	struct pfp_proc *pp = p->priv;
 	struct pfp_group *g;
-	struct u64map_val lv = { 0 }, *have;
+	struct obj_val lv = { 0 }, *have;
 	uint64_t cat_iids[2];
 	const char *cat;
 	char name[64];
@@ -582,7 +585,7 @@ pfp_object(struct pf_sink *s, struct pf_proc *p, const struct obj_change *c,
 		}
 		lv.gpu_id = (uint32_t)gidx;
 		lv.kind = (uint32_t)lane;
-		if (u64map_put(&pp->obj_lane, c->val.seq, &lv))
+		if (kc_u64map_put(&pp->obj_lane, 0, c->val.seq, &lv))
 			s->failed = 1;
 		te.type = PFP_SLICE_BEGIN;
 		te.track_uuid = uuid(p, PFP_TK_LANE, g->lanes[lane]);
@@ -613,7 +616,7 @@ pfp_object(struct pf_sink *s, struct pf_proc *p, const struct obj_change *c,
 		}
 		(void)tid;
 	} else {
-		have = u64map_get(&pp->obj_lane, c->val.seq);
+		have = kc_u64map_get(&pp->obj_lane, 0, c->val.seq);
 		if (!have)
 			return;
 		g = &pp->groups[have->gpu_id];
@@ -621,7 +624,7 @@ pfp_object(struct pf_sink *s, struct pf_proc *p, const struct obj_change *c,
 		te.track_uuid = uuid(p, PFP_TK_LANE, g->lanes[have->kind]);
 		g->busy[have->kind] = 0;
 		g->free_at[have->kind] = ts;
-		u64map_del(&pp->obj_lane, c->val.seq, NULL);
+		kc_u64map_del(&pp->obj_lane, 0, c->val.seq, NULL);
 		if (leaked) {
 			Pftrace__DebugAnnotation init =
 				PFTRACE__DEBUG_ANNOTATION__INIT;
@@ -756,9 +759,9 @@ pfp_release(struct pf_sink *s, struct pf_proc *procs, size_t n)
 		pfp_intern_free(&pp->names);
 		pfp_intern_free(&pp->cats);
 		pfp_intern_free(&pp->args);
-		u64map_free(&pp->threads);
-		u64map_free(&pp->queues);
-		u64map_free(&pp->obj_lane);
+		kc_u64map_free(&pp->threads);
+		kc_u64map_free(&pp->queues);
+		kc_u64map_free(&pp->obj_lane);
 		for (k = 0; k < pp->ngroups; k++) {
 			free(pp->groups[k].name);
 			free(pp->groups[k].lanes);
