@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "topo.h"
+#include "topology/topo.h"
 
 static char root[256];		/* .../topology */
 static char sysroot[256];	/* .../system (stands in for /sys/devices/system) */

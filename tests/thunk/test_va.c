@@ -16,8 +16,8 @@
 
 #include <cmocka.h>
 
-#include "rbtree.h"
-#include "va.h"
+#include "memory/rbtree.h"
+#include "memory/va.h"
 
 #define PAGE		4096ULL
 #define NPAGES		4096
