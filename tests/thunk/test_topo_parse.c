@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The topology parsers (thunk/topo_*.c, topology.c) on sysfs trees made
+ * The topology parsers (thunk/topology/topo_*.c, topology.c) on sysfs trees made
  * up in a temporary directory: the kernel's formats, dense renumbering,
  * indirect links, CPU caches from /sys/devices/system, and malformed
  * content, which must give an error status and never crash.
