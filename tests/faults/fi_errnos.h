@@ -51,7 +51,7 @@ fi_errno_retried(int err)
  * issued on its behalf, fails with @err (not a retried errno).
  * @prior: bit n set when the call issued an ioctl of nr n before this one.
  *
- * kmt_priv.h names the library's rule: where AMD's 5.2.3 library
+ * core/core.h names the library's rule: where AMD's 5.2.3 library
  * collapses a failed ioctl into one status, ours returns that status
  * itself, for compatibility; kmt_status_from_errno() is the mapping for
  * the remaining cases. In the calls of this script AMD's library always

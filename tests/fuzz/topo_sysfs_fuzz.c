@@ -36,7 +36,7 @@
 #include <unistd.h>
 
 #include "kfdtrace/topology.h"
-#include "topo.h"
+#include "topology/topo.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "va.h"
+#include "memory/va.h"
 #include "tc_host.h"
 
 #define N	200000

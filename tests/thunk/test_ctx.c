@@ -25,10 +25,10 @@
 
 #include "hsakmt/hsakmt.h"
 #include "hsakmt/hsakmtctx.h"
-#include "kmt_priv.h"
-#include "events_priv.h"
-#include "perf_priv.h"
-#include "queues_priv.h"
+#include "core/core.h"
+#include "events/events_priv.h"
+#include "perf/perf_priv.h"
+#include "queues/queues_priv.h"
 
 /* What the hook saw. */
 static pthread_mutex_t seen_lock = PTHREAD_MUTEX_INITIALIZER;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The topology parsers (thunk/topo_*.c, topology.c) on sysfs trees made
+ * The topology parsers (thunk/topology/topo_*.c, topology.c) on sysfs trees made
  * up in a temporary directory: the kernel's formats, dense renumbering,
  * indirect links, CPU caches from /sys/devices/system, and malformed
  * content, which must give an error status and never crash.
@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "topo.h"
+#include "topology/topo.h"
 
 static char root[256];		/* .../topology */
 static char sysroot[256];	/* .../system (stands in for /sys/devices/system) */

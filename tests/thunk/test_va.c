@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The VA allocator (thunk/va.c) and the red-black tree under it, against
+ * The VA allocator (thunk/memory/va.c) and the red-black tree under it, against
  * a page bitmap that is obviously right: every allocation must be free
  * in the bitmap and aligned, must succeed whenever the bitmap has room,
  * must be the lowest fit when no alignment slack is involved, and
@@ -16,8 +16,8 @@
 
 #include <cmocka.h>
 
-#include "rbtree.h"
-#include "va.h"
+#include "memory/rbtree.h"
+#include "memory/va.h"
 
 #define PAGE		4096ULL
 #define NPAGES		4096
