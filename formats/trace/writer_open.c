@@ -127,8 +127,16 @@ kt_writer_thread_start(void *arg)
 		if (fd > 0)
 			syscall(SYS_close_range, 0u, fd - 1, 0);
 		syscall(SYS_close_range, fd + 1, ~0u, 0);
-		/* Nothing the program does to its fds reaches this copy. */
-		kt_writer_mark_private_table(w);
+		/*
+		 * Nothing the program does to its fds reaches this copy from
+		 * now on; but the copy is taken when the thread first runs,
+		 * and a program that closed or dup2()ed the trace's number
+		 * behind libc before that (a raw system call) left its own
+		 * file there. Check the copy once, reopening the trace by its
+		 * path if needed, and only then stop checking.
+		 */
+		if (kt_writer_fd_check(w) == 0)
+			kt_writer_mark_private_table(w);
 	}
 	return kt_writer_thread_main(arg);
 }
