@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <kfdtrace/reorder.h>
 #include <kfdtrace/replay.h>
 #include <kfdtrace/schema.h>
 #include <kfdtrace/topology.h>

@@ -19,6 +19,7 @@
 
 #include "kfdtrace/decode.h"
 #include "kfdtrace/kfd_abi.h"
+#include "kfdtrace/reorder.h"
 #include "kfdtrace/schema.h"
 #include "kfdtrace/trace.h"
 
@@ -309,8 +310,7 @@ struct kbt_held {
  * to a min-heap. The oldest is the older of the two heads.
  */
 struct kbt_heap {
-	struct kbt_held **v;	/* heap */
-	size_t n, cap;
+	struct kt_heap heap;	/* under (ts, ord): kfdtrace/reorder.h's */
 	struct kbt_held **q;	/* FIFO ring */
 	size_t qhead, qlen, qcap;
 	size_t bytes;		/* held, both */

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "kfdtrace/reorder.h"
 #include "kfdtrace/schema.h"
 #include "kfdtrace/trace.h"
 
@@ -151,17 +152,11 @@ int cli_parse_u64(const char *s, uint64_t *out);
  * end of a call read so far, @end_max): the window then bounds only how
  * few records are held, the byte budget how many.
  */
-struct cli_held {
-	struct kt_record *rec;	/* a copy (kt_record_clone_after()) */
-	size_t bytes;		/* its allocation */
-};
-
 struct cli_reorder {
-	struct cli_held *heap;
-	size_t n;
-	size_t cap;
+	/* Copies (kt_record_clone_after()) under seq or ts, weighed by their
+	 * allocation: kfdtrace/reorder.h's ordering buffer. */
+	struct kt_heap heap;
 	size_t window;
-	size_t bytes;		/* held copies, in all */
 	size_t max_bytes;	/* the byte budget */
 	uint64_t next;		/* the seq that may be emitted at once */
 	uint64_t late;		/* records emitted out of order */
