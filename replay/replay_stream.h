@@ -21,8 +21,8 @@ struct rp_swap;
 struct rp_stream {
 	struct kt_reader *reader;
 	struct kt_record rec;		/* the reader's current record */
-	/* Early records (copies) by seq, weighed by their size (rec_bytes()). */
-	struct kt_heap heap;
+	struct kt_heap heap;		/* early records (copies), by seq */
+	size_t heap_bytes;		/* their size (rec_bytes()) */
 	uint64_t early;			/* released early for the byte bound */
 	uint64_t early_seq;		/* the first of them */
 	struct kt_record *owned;	/* returned last; freed on next call */

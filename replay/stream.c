@@ -125,9 +125,10 @@ next_in_order(struct rp_stream *s, struct kt_record **out, int *owned)
 		min = kt_heap_top(&s->heap);
 		if (min && (s->eof || min->key <= s->next ||
 			    s->heap.n > RP_REORDER_WINDOW ||
-			    s->heap.bytes > RP_REORDER_BYTES)) {
-			struct kt_record *top = kt_heap_pop(&s->heap, NULL);
+			    s->heap_bytes > RP_REORDER_BYTES)) {
+			struct kt_record *top = kt_heap_pop(&s->heap);
 
+			s->heap_bytes -= rec_bytes(top);
 			if (!s->eof && top->seq > s->next &&
 			    s->heap.n < RP_REORDER_WINDOW && !s->early++)
 				s->early_seq = top->seq;
@@ -157,13 +158,13 @@ next_in_order(struct rp_stream *s, struct kt_record **out, int *owned)
 		{
 			struct kt_record *c = kt_record_clone(&s->rec);
 
-			if (!c || kt_heap_push(&s->heap, c->seq, 0, rec_bytes(c),
-					       c) < 0) {
+			if (!c || kt_heap_push(&s->heap, c->seq, c) < 0) {
 				free(c);
 				s->error = -ENOMEM;
 				s->eof = 1;
 				return -ENOMEM;
 			}
+			s->heap_bytes += rec_bytes(c);
 		}
 	}
 }

@@ -310,7 +310,7 @@ struct kbt_held {
  * to a min-heap. The oldest is the older of the two heads.
  */
 struct kbt_heap {
-	struct kt_heap heap;	/* under (ts, ord): kfdtrace/reorder.h's */
+	struct kt_heap heap;	/* by ts, then ord: kfdtrace/reorder.h's */
 	struct kbt_held **q;	/* FIFO ring */
 	size_t qhead, qlen, qcap;
 	size_t bytes;		/* held, both */

@@ -80,6 +80,13 @@ before(const struct kbt_held *a, const struct kbt_held *b)
 	return a->ts < b->ts || (a->ts == b->ts && a->ord < b->ord);
 }
 
+/* Equal times: file order (the heap's tie-break). */
+static int
+held_tie(const void *a, const void *b)
+{
+	return ((const struct kbt_held *)a)->ord < ((const struct kbt_held *)b)->ord;
+}
+
 static struct kbt_held *
 fifo_tail(const struct kbt_heap *h)
 {
@@ -112,10 +119,14 @@ kbt_heap_push(struct kbt_heap *h, struct kbt_held *x)
 	int rc;
 
 	/* In order with the FIFO's youngest: queue it; else sort it in. */
-	if (!h->qlen || !before(x, fifo_tail(h)))
+	if (!h->qlen || !before(x, fifo_tail(h))) {
 		rc = fifo_push(h, x);
-	else
-		rc = kt_heap_push(&h->heap, x->ts, x->ord, x->bytes, x) ? -1 : 0;
+	} else {
+		/* The iterator's heap starts zeroed (and is zeroed again by a
+		 * seek): the tie-break is set where it is needed. */
+		h->heap.tie = held_tie;
+		rc = kt_heap_push(&h->heap, x->ts, x) ? -1 : 0;
+	}
 	if (!rc)
 		h->bytes += x->bytes;
 	return rc;
@@ -146,7 +157,7 @@ kbt_heap_pop(struct kbt_heap *h)
 		h->qhead = (h->qhead + 1) % h->qcap;
 		h->qlen--;
 	} else {
-		x = kt_heap_pop(&h->heap, NULL);
+		x = kt_heap_pop(&h->heap);
 	}
 	h->bytes -= x->bytes;
 	return x;

@@ -152,11 +152,18 @@ int cli_parse_u64(const char *s, uint64_t *out);
  * end of a call read so far, @end_max): the window then bounds only how
  * few records are held, the byte budget how many.
  */
+/* A held copy (kt_record_clone_after()) with its allocation's size. */
+struct cli_held {
+	size_t bytes;
+	/* Last: its pointers reach into the rest of the same allocation. */
+	struct kt_record rec;
+};
+
 struct cli_reorder {
-	/* Copies (kt_record_clone_after()) under seq or ts, weighed by their
-	 * allocation: kfdtrace/reorder.h's ordering buffer. */
+	/* cli_helds under seq or ts: kfdtrace/reorder.h's ordering buffer. */
 	struct kt_heap heap;
 	size_t window;
+	size_t bytes;		/* held copies, in all */
 	size_t max_bytes;	/* the byte budget */
 	uint64_t next;		/* the seq that may be emitted at once */
 	uint64_t late;		/* records emitted out of order */

@@ -8,10 +8,11 @@
  * ordering buffer, with the key beside each copy), and they are bounded
  * twice: in count (the window) and in bytes (the copies' allocations), so
  * that a trace of large records cannot make a command hold gigabytes.
- * Equal keys get no tie-break (ord 0): in time order they come out in the
- * heap's order, as they always did.
+ * Equal keys get no tie-break: in time order they come out in the heap's
+ * order, as they always did.
  */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -22,8 +23,9 @@ cli_reorder_init(struct cli_reorder *ro, size_t window, uint64_t first,
 		 int (*emit)(void *ctx, const struct kt_record *rec),
 		 void *ctx)
 {
-	kt_heap_init(&ro->heap);
+	kt_heap_init(&ro->heap, NULL);
 	ro->window = window ? window : 1;
+	ro->bytes = 0;
 	ro->max_bytes = CLI_REORDER_BYTES;
 	ro->next = first;
 	ro->late = 0;
@@ -56,8 +58,11 @@ emit_one(struct cli_reorder *ro, const struct kt_record *rec)
 static int
 emit_top(struct cli_reorder *ro)
 {
-	struct kt_record *top = kt_heap_pop(&ro->heap, NULL);
-	int rc = emit_one(ro, top);
+	struct cli_held *top = kt_heap_pop(&ro->heap);
+	int rc;
+
+	ro->bytes -= top->bytes;
+	rc = emit_one(ro, &top->rec);
 
 	free(top);
 	return rc;
@@ -85,15 +90,15 @@ release_early(struct cli_reorder *ro)
 {
 	int rc;
 
-	if (ro->heap.bytes <= ro->max_bytes)
+	if (ro->bytes <= ro->max_bytes)
 		return 0;
 	if (!ro->early)
 		cli_warn("records held to restore sequence order take more "
 			 "than %zu MiB (at seq %" PRIu64 "): releasing the "
 			 "oldest early; later records may come out of order",
 			 ro->max_bytes >> 20,
-			 ((const struct kt_record *)kt_heap_top(&ro->heap)->p)->seq);
-	while (ro->heap.n && ro->heap.bytes > ro->max_bytes) {
+			 ((const struct cli_held *)kt_heap_top(&ro->heap)->p)->rec.seq);
+	while (ro->heap.n && ro->bytes > ro->max_bytes) {
 		ro->early++;
 		rc = emit_top(ro);
 		if (rc)
@@ -118,19 +123,21 @@ may_release(const struct cli_reorder *ro)
 int
 cli_reorder_push(struct cli_reorder *ro, const struct kt_record *rec)
 {
-	struct kt_record *cp;
+	struct cli_held *cp;
 	size_t bytes;
 	int rc;
 
 	if (!ro->by_time && ro->heap.n == 0 && rec->seq <= ro->next)
 		return emit_one(ro, rec);
-	cp = kt_record_clone_after(rec, 0, &bytes);
+	cp = kt_record_clone_after(rec, offsetof(struct cli_held, rec), &bytes);
 	if (!cp)
 		return -1;
-	if (kt_heap_push(&ro->heap, key(ro, rec), 0, bytes, cp)) {
+	if (kt_heap_push(&ro->heap, key(ro, rec), cp)) {
 		free(cp);
 		return -1;
 	}
+	cp->bytes = bytes;
+	ro->bytes += bytes;
 	if (ro->by_time && kt_record_end(rec) > ro->end_max)
 		ro->end_max = kt_record_end(rec);
 	rc = drain_ready(ro);
@@ -165,4 +172,5 @@ void
 cli_reorder_free(struct cli_reorder *ro)
 {
 	kt_heap_fini(&ro->heap, free);
+	ro->bytes = 0;
 }

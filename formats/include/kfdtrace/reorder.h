@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The ordering buffer the reorderers hold early records in: a binary
- * min-heap of pointers, each with its key, a tie-break and a weight beside
- * it, so that a comparison reads no record and the held bytes are summed
- * in one place.
+ * min-heap of pointers, each with its key beside it (16 bytes an entry),
+ * so that a comparison reads no record unless the keys are equal and the
+ * heap has a tie-break.
  *
  * Three reorderers use it, each with its own policy of when the smallest
  * held record may go, because what they know about the next record
@@ -26,30 +26,37 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* One held record: ordered by (key, ord); @bytes is summed. */
+/* One held record under its key. */
 struct kt_heap_ent {
 	uint64_t key;
-	uint64_t ord;		/* tie-break: smaller first (0 for none) */
-	size_t bytes;
 	void *p;
 };
+
+/*
+ * Whether held @a goes before held @b of the same key (a tie-break that
+ * reads the records, so only on equal keys).
+ */
+typedef int kt_heap_tie_fn(const void *a, const void *b);
 
 struct kt_heap {
 	struct kt_heap_ent *v;
 	size_t n, cap;
-	size_t bytes;		/* of the entries held */
+	kt_heap_tie_fn *tie;	/* NULL: none */
 };
 
-/* kt_heap_init() - an empty heap; the first push allocates. */
-void kt_heap_init(struct kt_heap *h);
+/*
+ * kt_heap_init() - an empty heap ordered by key, then by @tie (NULL: equal
+ * keys come out in the order a binary heap gives them, which is not the
+ * order they went in). The first push allocates.
+ */
+void kt_heap_init(struct kt_heap *h, kt_heap_tie_fn *tie);
 
 /*
- * kt_heap_push() - hold @p under (@key, @ord), weighing @bytes.
+ * kt_heap_push() - hold @p under @key.
  *
  * Return: 0, or -ENOMEM (then nothing changed).
  */
-int kt_heap_push(struct kt_heap *h, uint64_t key, uint64_t ord, size_t bytes,
-		 void *p);
+int kt_heap_push(struct kt_heap *h, uint64_t key, void *p);
 
 /*
  * kt_heap_top() - the smallest entry, or NULL when the heap is empty. It
@@ -62,12 +69,10 @@ kt_heap_top(const struct kt_heap *h)
 }
 
 /*
- * kt_heap_pop() - remove the smallest entry and return its pointer (NULL
- * when the heap is empty); *@bytes, if not NULL, gets its weight.
- * Entries of equal (key, ord) come out in the order a binary heap gives
- * them, which is not the order they went in.
+ * kt_heap_pop() - remove the smallest entry and return its pointer, or
+ * NULL when the heap is empty.
  */
-void *kt_heap_pop(struct kt_heap *h, size_t *bytes);
+void *kt_heap_pop(struct kt_heap *h);
 
 /*
  * kt_heap_fini() - release the heap's array; each pointer still held is
