@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <kfdtrace/common/u64map.h>
+#include <kfdtrace/reorder.h>
 #include <kfdtrace/replay.h>
 #include <kfdtrace/schema.h>
 #include <kfdtrace/topology.h>

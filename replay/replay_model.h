@@ -15,10 +15,8 @@
 
 /*
  * Captured and live topologies are kfdtrace/topology.h's struct kt_topo,
- * parsed by kt_topo_parse().
+ * parsed by kt_topo_parse(); the live one is read by kt_topo_read_live().
  */
-/* Read the live topology under @root through libc. Return: 0 or -errno. */
-int rp_topo_read_live(struct kt_topo *t, const char *root);
 
 /* ------------------------------------------------------------------ */
 /* The object model (captured values only)                             */

@@ -18,18 +18,11 @@ struct rp_swap;
  * sequence order (the order calls completed), with the model's swaps
  * (struct rp_swap) put right.
  */
-/* A record waiting in the stream's heap, with its key beside it. */
-struct rp_hent {
-	uint64_t key;
-	struct kt_record *rec;
-};
-
 struct rp_stream {
 	struct kt_reader *reader;
 	struct kt_record rec;		/* the reader's current record */
-	struct rp_hent *heap;		/* early records, by seq */
-	size_t nheap, capheap;
-	size_t heap_bytes;		/* their size (rp_rec_bytes()) */
+	struct kt_heap heap;		/* early records (copies), by seq */
+	size_t heap_bytes;		/* their size (rec_bytes()) */
 	uint64_t early;			/* released early for the byte bound */
 	uint64_t early_seq;		/* the first of them */
 	struct kt_record *owned;	/* returned last; freed on next call */

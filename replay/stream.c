@@ -5,7 +5,9 @@
  * Sequence numbers are taken when a record is appended, so seq order is the
  * order in which calls completed. The reader returns records in file order,
  * which is per-thread order: a record of another thread may come early.
- * Early records wait in a min-heap (bounded by RP_REORDER_WINDOW records
+ * Early records wait in a min-heap (kfdtrace/reorder.h's, the ordering
+ * buffer the CLI's and the babeltrace2 source's reorderers use with their
+ * own policies; bounded by RP_REORDER_WINDOW records
  * and RP_REORDER_BYTES of copies, as a record may be 16 MiB; past either
  * the smallest goes out and the gap counts as lost records). Records that
  * arrive in order are returned without a copy. The expected number starts
@@ -50,9 +52,7 @@ rp_stream_close(struct rp_stream *s)
 {
 	size_t i;
 
-	for (i = 0; i < s->nheap; i++)
-		free(s->heap[i].rec);
-	free(s->heap);
+	kt_heap_fini(&s->heap, free);
 	free(s->owned);
 	for (i = 0; i < s->nholds; i++) {
 		for (size_t k = 0; k < s->holds[i].n; k++)
@@ -111,62 +111,6 @@ rec_bytes(const struct kt_record *r)
 }
 
 /*
- * Binary heap of records on their seq, kept beside each pointer: a
- * comparison reads no record.
- */
-static int
-heap_push(struct rp_hent **h, size_t *n, size_t *cap, struct kt_record *r,
-	  uint64_t key)
-{
-	size_t i;
-
-	if (*n == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 64;
-		struct rp_hent *nh = realloc(*h, ncap * sizeof(*nh));
-
-		if (!nh)
-			return -ENOMEM;
-		*h = nh;
-		*cap = ncap;
-	}
-	i = (*n)++;
-	while (i > 0) {
-		size_t p = (i - 1) / 2;
-
-		if ((*h)[p].key <= key)
-			break;
-		(*h)[i] = (*h)[p];
-		i = p;
-	}
-	(*h)[i].key = key;
-	(*h)[i].rec = r;
-	return 0;
-}
-
-static struct kt_record *
-heap_pop(struct rp_hent *h, size_t *n)
-{
-	struct kt_record *top = h[0].rec;
-	struct rp_hent last = h[--(*n)];
-	size_t i = 0;
-
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m;
-
-		if (l >= *n)
-			break;
-		m = r < *n && h[r].key < h[l].key ? r : l;
-		if (h[m].key >= last.key)
-			break;
-		h[i] = h[m];
-		i = m;
-	}
-	if (*n)
-		h[i] = last;
-	return top;
-}
-
-/*
  * The next record in seq order: from the heap when
  * it holds the expected seq, else from the reader (early ones go to the
  * heap). *owned is set when the record is a copy the caller must free.
@@ -174,17 +118,19 @@ heap_pop(struct rp_hent *h, size_t *n)
 static int
 next_in_order(struct rp_stream *s, struct kt_record **out, int *owned)
 {
+	const struct kt_heap_ent *min;
 	int r;
 
 	for (;;) {
-		if (s->nheap && (s->eof || s->heap[0].key <= s->next ||
-				 s->nheap > RP_REORDER_WINDOW ||
-				 s->heap_bytes > RP_REORDER_BYTES)) {
-			struct kt_record *top = heap_pop(s->heap, &s->nheap);
+		min = kt_heap_top(&s->heap);
+		if (min && (s->eof || min->key <= s->next ||
+			    s->heap.n > RP_REORDER_WINDOW ||
+			    s->heap_bytes > RP_REORDER_BYTES)) {
+			struct kt_record *top = kt_heap_pop(&s->heap);
 
 			s->heap_bytes -= rec_bytes(top);
 			if (!s->eof && top->seq > s->next &&
-			    s->nheap < RP_REORDER_WINDOW && !s->early++)
+			    s->heap.n < RP_REORDER_WINDOW && !s->early++)
 				s->early_seq = top->seq;
 			if (top->seq >= s->next)
 				s->next = top->seq + 1;
@@ -202,7 +148,7 @@ next_in_order(struct rp_stream *s, struct kt_record **out, int *owned)
 				s->error = r;
 			continue;
 		}
-		if (s->rec.seq <= s->next && !(s->nheap && s->heap[0].key < s->rec.seq)) {
+		if (s->rec.seq <= s->next && !(min && min->key < s->rec.seq)) {
 			if (s->rec.seq == s->next)
 				s->next++;
 			*out = &s->rec;
@@ -212,8 +158,7 @@ next_in_order(struct rp_stream *s, struct kt_record **out, int *owned)
 		{
 			struct kt_record *c = kt_record_clone(&s->rec);
 
-			if (!c || heap_push(&s->heap, &s->nheap, &s->capheap, c,
-					    c->seq) < 0) {
+			if (!c || kt_heap_push(&s->heap, c->seq, c) < 0) {
 				free(c);
 				s->error = -ENOMEM;
 				s->eof = 1;

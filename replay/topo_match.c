@@ -251,8 +251,8 @@ kfd_replay_match(struct kfd_replay *r, const struct kfd_replay_opts *o)
 	int ret;
 
 	memset(mt, 0, sizeof(*mt));
-	ret = rp_topo_read_live(&mt->live, o->topology_root ? o->topology_root :
-				"/sys/devices/virtual/kfd/kfd/topology");
+	ret = kt_topo_read_live(o->topology_root ? o->topology_root :
+				"/sys/devices/virtual/kfd/kfd/topology", &mt->live);
 	if (ret < 0) {
 		fprintf(out, "kfdtrace replay: cannot read the live KFD topology: %s\n",
 			strerror(-ret));

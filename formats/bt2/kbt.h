@@ -20,6 +20,7 @@
 #include "kfdtrace/common/field_name.h"
 #include "kfdtrace/decode.h"
 #include "kfdtrace/kfd_abi.h"
+#include "kfdtrace/reorder.h"
 #include "kfdtrace/schema.h"
 #include "kfdtrace/trace.h"
 
@@ -321,8 +322,7 @@ struct kbt_held {
  * to a min-heap. The oldest is the older of the two heads.
  */
 struct kbt_heap {
-	struct kbt_held **v;	/* heap */
-	size_t n, cap;
+	struct kt_heap heap;	/* by ts, then ord: kfdtrace/reorder.h's */
 	struct kbt_held **q;	/* FIFO ring */
 	size_t qhead, qlen, qcap;
 	size_t bytes;		/* held, both */

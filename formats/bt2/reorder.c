@@ -2,6 +2,8 @@
 /*
  * Records held back to be emitted in time order: deep copies (the reader's
  * pointers die at its next call), ordered by event time, then file order.
+ * Those that come in order queue in a FIFO; the others wait in the
+ * reorderers' ordering buffer (kfdtrace/reorder.h) under (time, ordinal).
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -78,55 +80,11 @@ before(const struct kbt_held *a, const struct kbt_held *b)
 	return a->ts < b->ts || (a->ts == b->ts && a->ord < b->ord);
 }
 
+/* Equal times: file order (the heap's tie-break). */
 static int
-heap_push(struct kbt_heap *h, struct kbt_held *x)
+held_tie(const void *a, const void *b)
 {
-	size_t i;
-
-	if (h->n == h->cap) {
-		size_t cap = h->cap ? h->cap * 2 : 256;
-		struct kbt_held **v = realloc(h->v, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		h->v = v;
-		h->cap = cap;
-	}
-	for (i = h->n++; i > 0; i = (i - 1) / 2) {
-		struct kbt_held *p = h->v[(i - 1) / 2];
-
-		if (!before(x, p))
-			break;
-		h->v[i] = p;
-	}
-	h->v[i] = x;
-	return 0;
-}
-
-static struct kbt_held *
-heap_pop(struct kbt_heap *h)
-{
-	struct kbt_held *top, *last;
-	size_t i = 0, n;
-
-	top = h->v[0];
-	last = h->v[--h->n];
-	n = h->n;
-	for (;;) {
-		size_t l = 2 * i + 1, m = i;
-
-		if (l < n && before(h->v[l], last))
-			m = l;
-		if (l + 1 < n && before(h->v[l + 1], m == i ? last : h->v[l]))
-			m = l + 1;
-		if (m == i)
-			break;
-		h->v[i] = h->v[m];
-		i = m;
-	}
-	if (n)
-		h->v[i] = last;
-	return top;
+	return ((const struct kbt_held *)a)->ord < ((const struct kbt_held *)b)->ord;
 }
 
 static struct kbt_held *
@@ -161,10 +119,14 @@ kbt_heap_push(struct kbt_heap *h, struct kbt_held *x)
 	int rc;
 
 	/* In order with the FIFO's youngest: queue it; else sort it in. */
-	if (!h->qlen || !before(x, fifo_tail(h)))
+	if (!h->qlen || !before(x, fifo_tail(h))) {
 		rc = fifo_push(h, x);
-	else
-		rc = heap_push(h, x);
+	} else {
+		/* The iterator's heap starts zeroed (and is zeroed again by a
+		 * seek): the tie-break is set where it is needed. */
+		h->heap.tie = held_tie;
+		rc = kt_heap_push(&h->heap, x->ts, x) ? -1 : 0;
+	}
 	if (!rc)
 		h->bytes += x->bytes;
 	return rc;
@@ -174,7 +136,8 @@ const struct kbt_held *
 kbt_heap_min(const struct kbt_heap *h)
 {
 	const struct kbt_held *f = h->qlen ? h->q[h->qhead] : NULL;
-	const struct kbt_held *t = h->n ? h->v[0] : NULL;
+	const struct kt_heap_ent *e = kt_heap_top(&h->heap);
+	const struct kbt_held *t = e ? e->p : NULL;
 
 	if (f && t)
 		return before(t, f) ? t : f;
@@ -194,7 +157,7 @@ kbt_heap_pop(struct kbt_heap *h)
 		h->qhead = (h->qhead + 1) % h->qcap;
 		h->qlen--;
 	} else {
-		x = heap_pop(h);
+		x = kt_heap_pop(&h->heap);
 	}
 	h->bytes -= x->bytes;
 	return x;
@@ -205,11 +168,9 @@ kbt_heap_free(struct kbt_heap *h)
 {
 	size_t i;
 
-	for (i = 0; i < h->n; i++)
-		free(h->v[i]);
+	kt_heap_fini(&h->heap, free);
 	for (i = 0; i < h->qlen; i++)
 		free(h->q[(h->qhead + i) % h->qcap]);
-	free(h->v);
 	free(h->q);
 	memset(h, 0, sizeof(*h));
 }

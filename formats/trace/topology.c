@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "kfdtrace/common/sysfs_props.h"
 #include "kfdtrace/topology.h"
 
 /* Parse a decimal number at *p (before @end); advance. Return: 0 or -1. */
@@ -36,36 +37,14 @@ parse_u64(const char **p, const char *end, uint64_t *out)
 
 /*
  * Read the "key value" lines of a properties file into @vals, one per name
- * of @keys (the last line of a key wins). Return: the mask of keys found.
+ * of @keys (the last line of a key wins; lines that are not a property are
+ * skipped). Return: the mask of keys found.
  */
 static unsigned int
 props(const uint8_t *data, uint32_t len, const char *const *keys,
       unsigned int nkeys, uint64_t *vals)
 {
-	const char *p = (const char *)data, *end = p + len;
-	unsigned int found = 0, i;
-
-	while (data && p < end) {
-		const char *eol = memchr(p, '\n', (size_t)(end - p));
-		const char *line_end = eol ? eol : end;
-		const char *sp = memchr(p, ' ', (size_t)(line_end - p));
-		const char *vp = sp ? sp + 1 : NULL;
-		uint64_t v;
-
-		while (vp && vp < line_end && *vp == ' ')
-			vp++;
-		if (sp && sp > p && parse_u64(&vp, line_end, &v) == 0) {
-			for (i = 0; i < nkeys; i++) {
-				if (strlen(keys[i]) == (size_t)(sp - p) &&
-				    memcmp(p, keys[i], (size_t)(sp - p)) == 0) {
-					vals[i] = v;
-					found |= 1u << i;
-				}
-			}
-		}
-		p = eol ? eol + 1 : end;
-	}
-	return found;
+	return kc_sysfs_props_lookup(data, data ? len : 0, keys, nkeys, vals);
 }
 
 static const char *const node_keys[] = {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target: the thunk's reading of the kernel's topology
- * (thunk/topo*.c) and the trace tools' (kt_topo_parse()). The input is a
+ * (thunk/topo*.c), the trace tools' (kt_topo_parse()) and the sysfs
+ * properties parser both use (formats/common). The input is a
  * small file tree,
  *
  *	@@ topology/generation_id
@@ -14,7 +15,10 @@
  * starting with "@@ "), written under a private directory: topology/ is
  * the KFD sysfs tree, cpuinfo stands for /proc/cpuinfo and sys/ for
  * /sys/devices/system (CPU caches). Then:
- *  - kmt_sysfs_parse_props() parses every file's text and the whole input;
+ *  - the common sysfs properties parser (kc_sysfs_next() and
+ *    kc_sysfs_props_lookup(), kfdtrace/common/sysfs_props.h) and the
+ *    thunk's policy over it (kmt_sysfs_parse_props()) parse every file's
+ *    text and the whole input;
  *  - kmt_topo_build() reads the tree into a snapshot, as hsaKmtOpenKFD()
  *    and hsaKmtAcquireSystemProperties() do, and every array of a
  *    snapshot it accepts is read to its stated length;
@@ -35,6 +39,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "kfdtrace/common/sysfs_props.h"
 #include "kfdtrace/topology.h"
 #include "topology/topo.h"
 
@@ -160,6 +165,25 @@ parse_text(const uint8_t *data, size_t len)
 	text[len] = '\0';
 	kmt_sysfs_parse_props(text, count_prop, NULL, NULL);
 	free(text);
+	/* Unterminated, as a TOPOLOGY record holds it: every line's parts. */
+	{
+		static const char *const names[] = { "size_in_bytes", "simd_count" };
+		struct kc_sysfs_iter it;
+		struct kc_sysfs_prop prop;
+		enum kc_sysfs_line l;
+		uint64_t vals[2] = { 0, 0 };
+
+		kc_sysfs_iter_init(&it, data, len);
+		while ((l = kc_sysfs_next(&it, &prop)) != KC_SYSFS_END) {
+			sink += prop.value + prop.line_len + prop.text_len;
+			if (prop.name)
+				sink += (unsigned char)prop.name[prop.name_len - 1];
+			if (l == KC_SYSFS_PROP && kc_sysfs_name_is(&prop, "type"))
+				sink++;
+		}
+		kc_sysfs_props_lookup(data, len, names, 2, vals);
+		sink += vals[0] + vals[1];
+	}
 }
 
 /* Read every byte of a snapshot the reader accepted. */

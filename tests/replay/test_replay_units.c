@@ -382,7 +382,7 @@ test_topology(void **state)
 	put_file(root, "nodes/1/io_links/0/properties",
 		 "type 11\nnode_from 1\nnode_to 0\nweight 15\n");
 	put_file(root, "nodes/x/gpu_id", "7\n");
-	assert_int_equal(rp_topo_read_live(t, root), 0);
+	assert_int_equal(kt_topo_read_live(root, t), 0);
 	assert_int_equal(t->nnodes, 2);
 	assert_int_equal(t->ngpus, 1);
 	n = kt_topo_gpu(t, 23868);
@@ -397,7 +397,7 @@ test_topology(void **state)
 	assert_int_equal(t->links[0].to, 0);
 	plan_gfx_names(t);
 	assert_int_equal(tc_scratch_remove(root, NULL), 0);
-	assert_int_equal(rp_topo_read_live(t, root), -ENOENT);
+	assert_int_equal(kt_topo_read_live(root, t), -ENOENT);
 	assert_int_equal(t->nnodes, 0);
 	free(t);
 	assert_string_equal(kfd_gfx_target_name(90010, gfx, sizeof(gfx)), "gfx90a");

@@ -2,7 +2,8 @@
 /*
  * kt_topo_parse(): a two-GPU machine as sysfs shows it, and hostile file
  * sets (huge indexes, overflowing numbers, missing newlines, NULL data,
- * data that is not NUL-terminated).
+ * data that is not NUL-terminated). kt_topo_snapshot() and
+ * kt_topo_read_live(): a tree on disk read whole (sorted) and as parsed.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -12,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -260,6 +263,135 @@ test_limits(void **state)
 	free(t);
 }
 
+/* Write @data at @root/@rel, making the directories on the way. */
+static void
+put(const char *root, const char *rel, const char *data)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	for (char *p = path + strlen(root) + 1; *p; p++) {
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(path, 0700);
+			*p = '/';
+		}
+	}
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(data, f);
+	fclose(f);
+}
+
+static const char *const tree[][2] = {
+	{ "generation_id", "3\n" },
+	{ "system_properties", "platform_oem 0\n" },
+	{ "nodes/0/gpu_id", "0\n" },
+	{ "nodes/0/properties", "cpu_cores_count 16\n" },
+	{ "nodes/0/caches/0/properties", "level 1\nsibling_map 1,0\n" },
+	{ "nodes/0/mem_banks/0/properties", "heap_type 0\nsize_in_bytes 4096\n" },
+	{ "nodes/1/gpu_id", "23868\n" },
+	{ "nodes/1/name", "aldebaran\n" },
+	{ "nodes/1/properties", "gfx_target_version 90010\ndevice_id 29711\n" },
+	{ "nodes/1/mem_banks/0/properties", "heap_type 1\nsize_in_bytes 1073741824\n" },
+	{ "nodes/1/io_links/10/properties", "type 2\nnode_from 1\nnode_to 0\n" },
+	{ "nodes/1/io_links/2/properties", "type 11\nnode_from 1\nnode_to 2\n" },
+	{ "nodes/1/io_links/2/extra", "x\n" },
+	{ "nodes/1/p2p_links/0/properties", "type 11\nnode_to 2\n" },
+	{ "nodes/x/gpu_id", "7\n" },
+};
+#define NTREE (sizeof(tree) / sizeof(tree[0]))
+
+/* Whether @snap holds @rel (under @root) with its data. */
+static int
+holds(const struct kt_topo_snap *snap, const char *root, const char *rel,
+      const char *data)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	for (uint32_t i = 0; i < snap->nfiles; i++)
+		if (!strcmp(snap->files[i].path, path))
+			return snap->files[i].len == strlen(data) &&
+			       !memcmp(snap->files[i].data, data, strlen(data));
+	return 0;
+}
+
+static void
+test_snapshot(void **state)
+{
+	char root[] = "/tmp/kt-topo-snap-XXXXXX", cmd[64];
+	struct kt_topo_snap snap;
+	struct kt_topo *t = malloc(sizeof(*t));
+	uint64_t bytes = 0;
+	size_t i;
+
+	(void)state;
+	assert_non_null(t);
+	assert_non_null(mkdtemp(root));
+	for (i = 0; i < NTREE; i++) {
+		put(root, tree[i][0], tree[i][1]);
+		bytes += strlen(tree[i][1]);
+	}
+
+	/* Every file, sorted by name within each directory ("10" < "2"). */
+	assert_int_equal(kt_topo_snapshot(root, 0, &snap), 0);
+	assert_int_equal(snap.nfiles, NTREE);
+	assert_true(snap.bytes == bytes);
+	for (i = 0; i < NTREE; i++)
+		assert_true(holds(&snap, root, tree[i][0], tree[i][1]));
+	for (i = 1; i < snap.nfiles; i++)
+		assert_true(strcmp(snap.files[i - 1].path, snap.files[i].path) < 0);
+	kt_topo_snap_free(&snap);
+	assert_int_equal(snap.nfiles, 0);
+	assert_null(snap.files);
+
+	/* As parsed: no caches, extras, top-level files or non-numeric nodes. */
+	assert_int_equal(kt_topo_snapshot(root, KT_TOPO_SNAP_PARSED, &snap), 0);
+	assert_int_equal(snap.nfiles, 10);
+	assert_false(holds(&snap, root, "nodes/0/caches/0/properties", tree[4][1]));
+	assert_false(holds(&snap, root, "nodes/1/io_links/2/extra", "x\n"));
+	assert_false(holds(&snap, root, "generation_id", "3\n"));
+	assert_false(holds(&snap, root, "nodes/x/gpu_id", "7\n"));
+	assert_true(holds(&snap, root, "nodes/1/p2p_links/0/properties", tree[13][1]));
+	kt_topo_snap_free(&snap);
+
+	/* The live read is the parsed snapshot through kt_topo_parse(). */
+	assert_int_equal(kt_topo_read_live(root, t), 0);
+	assert_int_equal(t->nnodes, 2);
+	assert_int_equal(t->ngpus, 1);
+	assert_int_equal(t->files, 10);
+	assert_string_equal(kt_topo_gpu(t, 23868)->name, "aldebaran");
+	assert_true(t->nodes[1].vram_bytes == 1ull << 30);
+	assert_true(t->nodes[0].sys_bytes == 4096);
+	assert_int_equal(t->nlinks, 3);
+	assert_int_equal(t->links[0].type, 2);	/* io_links/10 sorts first */
+	assert_int_equal(t->links[1].type, 11);
+	assert_true(t->links[2].p2p);
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+	/* A missing tree: an error, an empty snapshot and topology. */
+	snap.nfiles = 5;
+	assert_int_equal(kt_topo_snapshot(root, 0, &snap), -ENOENT);
+	assert_int_equal(snap.nfiles, 0);
+	t->nnodes = 5;
+	assert_int_equal(kt_topo_read_live(root, t), -ENOENT);
+	assert_int_equal(t->nnodes, 0);
+	/* A tree without nodes/ is no live topology, but a snapshot. */
+	assert_int_equal(mkdir(root, 0700), 0);
+	put(root, "generation_id", "1\n");
+	assert_int_equal(kt_topo_read_live(root, t), -ENOENT);
+	assert_int_equal(kt_topo_snapshot(root, 0, &snap), 0);
+	assert_int_equal(snap.nfiles, 1);
+	kt_topo_snap_free(&snap);
+	assert_int_equal(kt_topo_snapshot(NULL, 0, &snap), -EINVAL);
+	assert_int_equal(kt_topo_snapshot(root, 0, NULL), -EINVAL);
+	assert_int_equal(system(cmd), 0);
+	free(t);
+}
+
 int
 main(void)
 {
@@ -267,6 +399,7 @@ main(void)
 		cmocka_unit_test(test_two_gpus),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_snapshot),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

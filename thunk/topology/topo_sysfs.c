@@ -2,9 +2,10 @@
 /*
  * Reading the kernel's topology files. The formats are the kernel's:
  * properties files hold "name value\n" lines with unsigned decimal values,
- * gpu_id and generation_id one decimal number. Anything else is malformed
- * and yields an error status, never a crash: a parse stops at the first
- * line that does not fit.
+ * gpu_id and generation_id one decimal number (the lines are parsed by
+ * the common kc_sysfs_next()). Anything else is malformed and yields an
+ * error status, never a crash: a parse stops at the first line that does
+ * not fit.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -14,10 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kfdtrace/common/sysfs_props.h"
 #include "topology/topo.h"
-
-/* Longest property name we accept (the kernel's are under 40 bytes). */
-#define KMT_PROP_NAME_MAX	64
 
 long
 kmt_sysfs_read_file(const char *path, char *buf, size_t size)
@@ -50,59 +49,29 @@ kmt_sysfs_read_file(const char *path, char *buf, size_t size)
 	return (long)len;
 }
 
-/* Parse one "name value" line at *@pos; false when it does not fit. */
-static bool
-parse_one(const char **pos, char *name, unsigned long long *value)
-{
-	const char *p = *pos;
-	size_t n = 0;
-	unsigned long long v = 0;
-	bool digits = false;
-
-	while (*p == ' ' || *p == '\t' || *p == '\n')
-		p++;
-	while (*p && !isspace((unsigned char)*p)) {
-		if (n + 1 >= KMT_PROP_NAME_MAX)
-			return false;
-		name[n++] = *p++;
-	}
-	name[n] = '\0';
-	if (!n || (*p != ' ' && *p != '\t'))
-		return false;
-	while (*p == ' ' || *p == '\t')
-		p++;
-	while (isdigit((unsigned char)*p)) {
-		unsigned int d = (unsigned int)(*p - '0');
-
-		if (v > (~0ULL - d) / 10)
-			return false;	/* does not fit in 64 bits */
-		v = v * 10 + d;
-		digits = true;
-		p++;
-	}
-	if (!digits || (*p && *p != '\n'))
-		return false;
-	if (*p == '\n')
-		p++;
-	*value = v;
-	*pos = p;
-	return true;
-}
-
+/*
+ * The lines are kc_sysfs_next()'s (kfdtrace/common/sysfs_props.h); the
+ * thunk's policy is to stop at the first bad line, as the sibling_map
+ * line that ends a cache's properties is one (topo_node.c reads it from
+ * @rest).
+ */
 unsigned int
 kmt_sysfs_parse_props(const char *buf, kmt_prop_fn *fn, void *arg, const char **rest)
 {
-	char name[KMT_PROP_NAME_MAX];
-	const char *p = buf;
-	unsigned long long value;
+	char name[KC_SYSFS_NAME_MAX + 1];
+	struct kc_sysfs_iter it;
+	struct kc_sysfs_prop prop;
 	unsigned int count = 0;
 
-	while (*p && parse_one(&p, name, &value)) {
-		fn(arg, name, value);
+	kc_sysfs_iter_init(&it, buf, strlen(buf));
+	while (kc_sysfs_next(&it, &prop) == KC_SYSFS_PROP) {
+		memcpy(name, prop.name, prop.name_len);
+		name[prop.name_len] = '\0';
+		fn(arg, name, prop.value);
 		count++;
 	}
 	if (rest)
-		*rest = p;
+		*rest = prop.line;
 	return count;
 }
 

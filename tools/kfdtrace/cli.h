@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "kfdtrace/reorder.h"
 #include "kfdtrace/schema.h"
 #include "kfdtrace/trace.h"
 
@@ -151,15 +152,16 @@ int cli_parse_u64(const char *s, uint64_t *out);
  * end of a call read so far, @end_max): the window then bounds only how
  * few records are held, the byte budget how many.
  */
+/* A held copy (kt_record_clone_after()) with its allocation's size. */
 struct cli_held {
-	struct kt_record *rec;	/* a copy (kt_record_clone_after()) */
-	size_t bytes;		/* its allocation */
+	size_t bytes;
+	/* Last: its pointers reach into the rest of the same allocation. */
+	struct kt_record rec;
 };
 
 struct cli_reorder {
-	struct cli_held *heap;
-	size_t n;
-	size_t cap;
+	/* cli_helds under seq or ts: kfdtrace/reorder.h's ordering buffer. */
+	struct kt_heap heap;
 	size_t window;
 	size_t bytes;		/* held copies, in all */
 	size_t max_bytes;	/* the byte budget */

@@ -4,11 +4,15 @@
  *
  * The common case (one thread, or runs already in order) never copies: a
  * record whose seq is the next expected one goes straight to the callback.
- * Only records that arrive early wait in the heap, and they are bounded
+ * Only records that arrive early wait in the heap (kfdtrace/reorder.h's
+ * ordering buffer, with the key beside each copy), and they are bounded
  * twice: in count (the window) and in bytes (the copies' allocations), so
  * that a trace of large records cannot make a command hold gigabytes.
+ * Equal keys get no tie-break: in time order they come out in the heap's
+ * order, as they always did.
  */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -19,9 +23,7 @@ cli_reorder_init(struct cli_reorder *ro, size_t window, uint64_t first,
 		 int (*emit)(void *ctx, const struct kt_record *rec),
 		 void *ctx)
 {
-	ro->heap = NULL;
-	ro->n = 0;
-	ro->cap = 0;
+	kt_heap_init(&ro->heap, NULL);
 	ro->window = window ? window : 1;
 	ro->bytes = 0;
 	ro->max_bytes = CLI_REORDER_BYTES;
@@ -41,53 +43,6 @@ key(const struct cli_reorder *ro, const struct kt_record *rec)
 	return ro->by_time ? rec->ts : rec->seq;
 }
 
-static void
-heap_up(const struct cli_reorder *ro, struct cli_held *h, size_t i)
-{
-	while (i > 0) {
-		size_t parent = (i - 1) / 2;
-		struct cli_held t;
-
-		if (key(ro, h[parent].rec) <= key(ro, h[i].rec))
-			break;
-		t = h[parent];
-		h[parent] = h[i];
-		h[i] = t;
-		i = parent;
-	}
-}
-
-static void
-heap_down(const struct cli_reorder *ro, struct cli_held *h, size_t n, size_t i)
-{
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-		struct cli_held t;
-
-		if (l < n && key(ro, h[l].rec) < key(ro, h[m].rec))
-			m = l;
-		if (r < n && key(ro, h[r].rec) < key(ro, h[m].rec))
-			m = r;
-		if (m == i)
-			break;
-		t = h[m];
-		h[m] = h[i];
-		h[i] = t;
-		i = m;
-	}
-}
-
-static struct kt_record *
-heap_pop(struct cli_reorder *ro)
-{
-	struct cli_held top = ro->heap[0];
-
-	ro->heap[0] = ro->heap[--ro->n];
-	heap_down(ro, ro->heap, ro->n, 0);
-	ro->bytes -= top.bytes;
-	return top.rec;
-}
-
 /* Emit one record and advance the expected sequence number. */
 static int
 emit_one(struct cli_reorder *ro, const struct kt_record *rec)
@@ -103,8 +58,11 @@ emit_one(struct cli_reorder *ro, const struct kt_record *rec)
 static int
 emit_top(struct cli_reorder *ro)
 {
-	struct kt_record *top = heap_pop(ro);
-	int rc = emit_one(ro, top);
+	struct cli_held *top = kt_heap_pop(&ro->heap);
+	int rc;
+
+	ro->bytes -= top->bytes;
+	rc = emit_one(ro, &top->rec);
 
 	free(top);
 	return rc;
@@ -118,7 +76,7 @@ drain_ready(struct cli_reorder *ro)
 
 	/* In time order nothing is known to be next: only a full window
 	 * lets a record go. */
-	while (!ro->by_time && ro->n && ro->heap[0].rec->seq <= ro->next) {
+	while (!ro->by_time && ro->heap.n && kt_heap_top(&ro->heap)->key <= ro->next) {
 		rc = emit_top(ro);
 		if (rc)
 			return rc;
@@ -138,8 +96,9 @@ release_early(struct cli_reorder *ro)
 		cli_warn("records held to restore sequence order take more "
 			 "than %zu MiB (at seq %" PRIu64 "): releasing the "
 			 "oldest early; later records may come out of order",
-			 ro->max_bytes >> 20, ro->heap[0].rec->seq);
-	while (ro->n && ro->bytes > ro->max_bytes) {
+			 ro->max_bytes >> 20,
+			 ((const struct cli_held *)kt_heap_top(&ro->heap)->p)->rec.seq);
+	while (ro->heap.n && ro->bytes > ro->max_bytes) {
 		ro->early++;
 		rc = emit_top(ro);
 		if (rc)
@@ -155,39 +114,32 @@ release_early(struct cli_reorder *ro)
 static int
 may_release(const struct cli_reorder *ro)
 {
-	if (ro->n <= ro->window)
+	if (ro->heap.n <= ro->window)
 		return 0;
 	return !ro->by_time ||
-	       ro->heap[0].rec->ts + CLI_REORDER_LAG_NS <= ro->end_max;
+	       kt_heap_top(&ro->heap)->key + CLI_REORDER_LAG_NS <= ro->end_max;
 }
 
 int
 cli_reorder_push(struct cli_reorder *ro, const struct kt_record *rec)
 {
-	struct kt_record *cp;
+	struct cli_held *cp;
 	size_t bytes;
 	int rc;
 
-	if (!ro->by_time && ro->n == 0 && rec->seq <= ro->next)
+	if (!ro->by_time && ro->heap.n == 0 && rec->seq <= ro->next)
 		return emit_one(ro, rec);
-	if (ro->n == ro->cap) {
-		size_t cap = ro->cap ? ro->cap * 2 : 1024;
-		struct cli_held *h = realloc(ro->heap, cap * sizeof(*h));
-
-		if (!h)
-			return -1;
-		ro->heap = h;
-		ro->cap = cap;
-	}
-	cp = kt_record_clone_after(rec, 0, &bytes);
+	cp = kt_record_clone_after(rec, offsetof(struct cli_held, rec), &bytes);
 	if (!cp)
 		return -1;
+	if (kt_heap_push(&ro->heap, key(ro, rec), cp)) {
+		free(cp);
+		return -1;
+	}
+	cp->bytes = bytes;
+	ro->bytes += bytes;
 	if (ro->by_time && kt_record_end(rec) > ro->end_max)
 		ro->end_max = kt_record_end(rec);
-	ro->heap[ro->n].rec = cp;
-	ro->heap[ro->n].bytes = bytes;
-	ro->bytes += bytes;
-	heap_up(ro, ro->heap, ro->n++);
 	rc = drain_ready(ro);
 	if (rc)
 		return rc;
@@ -208,7 +160,7 @@ cli_reorder_flush(struct cli_reorder *ro)
 {
 	int rc;
 
-	while (ro->n) {
+	while (ro->heap.n) {
 		rc = emit_top(ro);
 		if (rc)
 			return rc;
@@ -219,10 +171,6 @@ cli_reorder_flush(struct cli_reorder *ro)
 void
 cli_reorder_free(struct cli_reorder *ro)
 {
-	while (ro->n)
-		free(ro->heap[--ro->n].rec);
-	free(ro->heap);
-	ro->heap = NULL;
-	ro->cap = 0;
+	kt_heap_fini(&ro->heap, free);
 	ro->bytes = 0;
 }

@@ -8,7 +8,8 @@
  * properties, and mem_banks/M, io_links/M, p2p_links/M each with a
  * properties file ("key value" lines). Paths may carry any prefix (the
  * tracer records the path the process opened); matching starts at the
- * first "/nodes/".
+ * first "/nodes/". kt_topo_snapshot() reads such a tree (the recorder's
+ * TOPOLOGY record, the replayer's live topology).
  */
 #ifndef KFDTRACE_TOPOLOGY_H
 #define KFDTRACE_TOPOLOGY_H
@@ -74,5 +75,59 @@ int kt_topo_parse(const struct kt_topo_file *files, uint32_t n,
 /* kt_topo_gpu() - the present node with @gpu_id (non-zero), or NULL. */
 const struct kt_topo_node *kt_topo_gpu(const struct kt_topo *t,
 				       uint32_t gpu_id);
+
+/*
+ * Bounds of a snapshot: a real topology is a few hundred small files; the
+ * total stays well inside one trace record (KT_MAX_RECORD_SIZE). Files
+ * past the count or the total are left out, the last one that fits cut
+ * short; each file is cut at KT_TOPO_SNAP_MAX_FILE bytes.
+ */
+#define KT_TOPO_SNAP_MAX_FILES	4096
+#define KT_TOPO_SNAP_MAX_FILE	(64 * 1024)
+#define KT_TOPO_SNAP_MAX_BYTES	(8 * 1024 * 1024)
+
+enum kt_topo_snap_flags {
+	/*
+	 * Only the files kt_topo_parse() reads: nodes/N/gpu_id, name and
+	 * properties, and nodes/N/{mem_banks,io_links,p2p_links}/M/properties
+	 * (N, M decimal). Without it, every file of the tree (to a depth of
+	 * 8 directories), as a TOPOLOGY record keeps them.
+	 */
+	KT_TOPO_SNAP_PARSED = 1 << 0,
+};
+
+/* The files of a tree, sorted by path within each directory. */
+struct kt_topo_snap {
+	struct kt_topo_file *files;	/* paths are "<root>/<relative>" */
+	uint32_t nfiles;
+	uint64_t bytes;			/* their total length */
+};
+
+/*
+ * kt_topo_snapshot() - read the topology tree at @root (e.g. "/sys/devices/
+ * virtual/kfd/kfd/topology") into @out, through libc (opendir, readdir,
+ * open, read), so that an LD_PRELOAD simulator serves it as it serves any
+ * program. @flags: enum kt_topo_snap_flags. Whatever opens as a directory
+ * is one; files that cannot be opened are left out, a read that fails
+ * keeps what it got. Free @out with kt_topo_snap_free().
+ *
+ * Return: 0; -errno when @root cannot be opened, -ENOMEM, -EINVAL when
+ * @root or @out is NULL. On error @out (if any) is empty.
+ */
+int kt_topo_snapshot(const char *root, unsigned int flags,
+		     struct kt_topo_snap *out);
+
+/* kt_topo_snap_free() - release what kt_topo_snapshot() gave (NULL: none). */
+void kt_topo_snap_free(struct kt_topo_snap *snap);
+
+/*
+ * kt_topo_read_live() - the live topology at @root: a KT_TOPO_SNAP_PARSED
+ * snapshot through kt_topo_parse() into @out, as a captured TOPOLOGY
+ * record is read.
+ *
+ * Return: 0; -errno when @root/nodes cannot be opened (then @out is
+ * empty), -ENOMEM, -EINVAL.
+ */
+int kt_topo_read_live(const char *root, struct kt_topo *out);
 
 #endif /* KFDTRACE_TOPOLOGY_H */

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "capture_priv.h"
+#include "kfdtrace/common/sysfs_props.h"
 
 void
 cap_printf(struct cap_text *t, const char *fmt, ...)
@@ -122,51 +123,41 @@ cap_read_u64(const char *path, uint64_t *out)
 bool
 cap_prop(const char *text, const char *key, uint64_t *out)
 {
-	size_t klen = strlen(key);
-	const char *p = text;
-
-	while (p && *p) {
-		if (strncmp(p, key, klen) == 0 && p[klen] == ' ') {
-			*out = strtoull(p + klen + 1, NULL, 10);
-			return true;
-		}
-		p = strchr(p, '\n');
-		if (p)
-			p++;
-	}
-	return false;
+	return text && kc_sysfs_prop_get(text, strlen(text), key, out);
 }
 
 /*
  * Copy the "key value" lines of an attribute file whose key is in @known,
- * in the file's order. Unknown keys are named on stderr: the profile
- * format cannot carry them.
+ * in the file's order, as they are (a cache's sibling_map is a list, not a
+ * number: the profile parser reads it). Unknown keys are named on stderr:
+ * the profile format cannot carry them. Lines without a key and a value
+ * are left out.
  */
 static void
 copy_keys(struct cap_ctx *c, const char *path, const char *text,
 	  const char *const *known)
 {
-	const char *line = text;
+	struct kc_sysfs_iter it;
+	struct kc_sysfs_prop prop;
 
-	while (line && *line) {
-		const char *end = strchrnul(line, '\n'), *sp = memchr(line, ' ', (size_t)(end - line));
+	kc_sysfs_iter_init(&it, text, strlen(text));
+	while (kc_sysfs_next(&it, &prop) != KC_SYSFS_END) {
 		bool ok = false;
 
-		if (sp) {
-			for (const char *const *k = known; *k; k++) {
-				if (strlen(*k) == (size_t)(sp - line) &&
-				    strncmp(*k, line, (size_t)(sp - line)) == 0) {
-					ok = true;
-					break;
-				}
+		if (!prop.name)
+			continue;
+		for (const char *const *k = known; *k; k++) {
+			if (kc_sysfs_name_is(&prop, *k)) {
+				ok = true;
+				break;
 			}
-			if (ok)
-				cap_printf(&c->text, "%.*s\n", (int)(end - line), line);
-			else
-				fprintf(stderr, "kfdtrace: %s: key '%.*s' is not part of the "
-					"profile format; left out\n", path, (int)(sp - line), line);
 		}
-		line = *end ? end + 1 : NULL;
+		if (ok)
+			cap_printf(&c->text, "%.*s\n", (int)prop.line_len, prop.line);
+		else
+			fprintf(stderr, "kfdtrace: %s: key '%.*s' is not part of the "
+				"profile format; left out\n", path, (int)prop.name_len,
+				prop.name);
 	}
 }
 

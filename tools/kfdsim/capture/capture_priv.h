@@ -40,7 +40,7 @@ char *cap_read_file(const char *path, size_t *len);
 /* A file holding one number (decimal or 0x hex). 0 or -1. */
 int cap_read_u64(const char *path, uint64_t *out);
 
-/* The value of "key value" in properties text. */
+/* The value of "key value" in properties text (kc_sysfs_prop_get()). */
 bool cap_prop(const char *text, const char *key, uint64_t *out);
 
 /*

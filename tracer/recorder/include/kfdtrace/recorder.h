@@ -28,6 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <kfdtrace/topology.h>
 #include <kfdtrace/trace.h>
 
 #ifdef __cplusplus
@@ -73,13 +74,10 @@ struct kfd_recorder_opts {
 
 #define KFD_RECORDER_TOPOLOGY "/sys/devices/virtual/kfd/kfd/topology"
 
-/*
- * Bounds of the topology snapshot: a real topology is a few hundred small
- * files; the total stays well inside one trace record (KT_MAX_RECORD_SIZE).
- */
-#define KFD_RECORDER_TOPO_MAX_FILES 4096
-#define KFD_RECORDER_TOPO_MAX_FILE (64 * 1024)
-#define KFD_RECORDER_TOPO_MAX_BYTES (8 * 1024 * 1024)
+/* Bounds of the topology snapshot: kt_topo_snapshot()'s (topology.h). */
+#define KFD_RECORDER_TOPO_MAX_FILES KT_TOPO_SNAP_MAX_FILES
+#define KFD_RECORDER_TOPO_MAX_FILE KT_TOPO_SNAP_MAX_FILE
+#define KFD_RECORDER_TOPO_MAX_BYTES KT_TOPO_SNAP_MAX_BYTES
 
 /*
  * kfd_recorder_open() - create a trace file and start recording into it.
