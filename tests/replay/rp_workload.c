@@ -409,19 +409,21 @@ queue(int good, int bad)
 	free_mem(hw);
 }
 
+/* struct kfd_abi_svm_args with up to three attributes inline. */
+struct svm_call {
+	struct {
+		uint64_t start_addr;
+		uint64_t size;
+		uint32_t op;
+		uint32_t nattr;
+	} a;
+	struct kfd_abi_svm_attribute at[3];
+};
+
 static void
 svm(void)
 {
-	/* struct kfd_abi_svm_args with three attributes inline. */
-	struct {
-		struct {
-			uint64_t start_addr;
-			uint64_t size;
-			uint32_t op;
-			uint32_t nattr;
-		} a;
-		struct kfd_abi_svm_attribute at[3];
-	} s;
+	struct svm_call s;
 	void *mem = mmap(NULL, 2u << 20, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
@@ -457,15 +459,7 @@ svm(void)
 static void
 svm_unmapped(void)
 {
-	struct {
-		struct {
-			uint64_t start_addr;
-			uint64_t size;
-			uint32_t op;
-			uint32_t nattr;
-		} a;
-		struct kfd_abi_svm_attribute at[1];
-	} s;
+	struct svm_call s;
 	void *mem = mmap(NULL, 2u << 20, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	uint64_t h;
