@@ -420,20 +420,30 @@ struct svm_call {
 	struct kfd_abi_svm_attribute at[3];
 };
 
-static void
-svm(void)
+/* 2 MiB of fresh anonymous memory in @s as a SET_ATTR of @nattr; 0 or -1. */
+static int
+svm_new_range(struct svm_call *s, uint32_t nattr)
 {
-	struct svm_call s;
 	void *mem = mmap(NULL, 2u << 20, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	if (mem == MAP_FAILED)
+		return -1;
+	memset(s, 0, sizeof(*s));
+	s->a.start_addr = (uint64_t)(uintptr_t)mem;
+	s->a.size = 2u << 20;
+	s->a.op = KFD_ABI_SVM_OP_SET_ATTR;
+	s->a.nattr = nattr;
+	return 0;
+}
+
+static void
+svm(void)
+{
+	struct svm_call s;
+
+	if (svm_new_range(&s, 3) < 0)
 		return;
-	memset(&s, 0, sizeof(s));
-	s.a.start_addr = (uint64_t)(uintptr_t)mem;
-	s.a.size = 2u << 20;
-	s.a.op = KFD_ABI_SVM_OP_SET_ATTR;
-	s.a.nattr = 3;
 	s.at[0].type = KFD_ABI_SVM_ATTR_PREFERRED_LOC;
 	s.at[0].value = gpu;
 	s.at[1].type = KFD_ABI_SVM_ATTR_ACCESS;
@@ -460,21 +470,14 @@ static void
 svm_unmapped(void)
 {
 	struct svm_call s;
-	void *mem = mmap(NULL, 2u << 20, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	uint64_t h;
 
-	if (mem == MAP_FAILED)
+	if (svm_new_range(&s, 1) < 0)
 		return;
-	memset(&s, 0, sizeof(s));
-	s.a.start_addr = (uint64_t)(uintptr_t)mem;
-	s.a.size = 2u << 20;
-	s.a.op = KFD_ABI_SVM_OP_SET_ATTR;
-	s.a.nattr = 1;
 	s.at[0].type = KFD_ABI_SVM_ATTR_PREFERRED_LOC;
 	s.at[0].value = gpu;
 	xioctl(kfd, KFD_ABI_IOC_SVM_NATTR(1), &s, "SVM set (to unmap)", 0);
-	munmap(mem, 2u << 20);
+	munmap((void *)(uintptr_t)s.a.start_addr, 2u << 20);
 	h = alloc_mem(s.a.start_addr + (1u << 20), 64 << 10,
 		      KFD_ABI_ALLOC_MEM_FLAGS_VRAM | KFD_ABI_ALLOC_MEM_FLAGS_WRITABLE,
 		      0, NULL, 0);
