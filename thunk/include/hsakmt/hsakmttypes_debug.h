@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hsakmttypes_debug.h - the debugger and wave-control types.
+ *
+ * One part of hsakmttypes.h, which includes it between its 4-byte
+ * packing pragmas (the ROCm 5.2.3 layouts depend on them): include
+ * <hsakmt/hsakmttypes.h>, never this file alone.
+ */
+#ifndef HSAKMT_HSAKMTTYPES_DEBUG_H
+#define HSAKMT_HSAKMTTYPES_DEBUG_H
+
+#ifndef HSAKMT_HSAKMTTYPES_H
+#error "include <hsakmt/hsakmttypes.h>: it packs these types to 4 bytes"
+#endif
+
+typedef enum _HSA_DBG_WAVEOP {
+	HSA_DBG_WAVEOP_HALT		= 1,
+	HSA_DBG_WAVEOP_RESUME		= 2,
+	HSA_DBG_WAVEOP_KILL		= 3,
+	HSA_DBG_WAVEOP_DEBUG		= 4,
+	HSA_DBG_WAVEOP_TRAP		= 5,
+	HSA_DBG_NUM_WAVEOP		= 5,
+	HSA_DBG_MAX_WAVEOP		= 0xFFFFFFFF
+} HSA_DBG_WAVEOP;
+
+typedef enum _HSA_DBG_WAVEMODE {
+	HSA_DBG_WAVEMODE_SINGLE			= 0,
+	HSA_DBG_WAVEMODE_BROADCAST_PROCESS	= 2,
+	HSA_DBG_WAVEMODE_BROADCAST_PROCESS_CU	= 3,
+	HSA_DBG_NUM_WAVEMODE			= 3,
+	HSA_DBG_MAX_WAVEMODE			= 0xFFFFFFFF
+} HSA_DBG_WAVEMODE;
+
+typedef enum _HSA_DBG_WAVEMSG_TYPE {
+	HSA_DBG_WAVEMSG_AUTO		= 0,
+	HSA_DBG_WAVEMSG_USER		= 1,
+	HSA_DBG_WAVEMSG_ERROR		= 2,
+	HSA_DBG_NUM_WAVEMSG,
+	HSA_DBG_MAX_WAVEMSG		= 0xFFFFFFFF
+} HSA_DBG_WAVEMSG_TYPE;
+
+typedef enum _HSA_DBG_WATCH_MODE {
+	HSA_DBG_WATCH_READ		= 0,
+	HSA_DBG_WATCH_NONREAD		= 1,
+	HSA_DBG_WATCH_ATOMIC		= 2,
+	HSA_DBG_WATCH_ALL		= 3,
+	HSA_DBG_WATCH_NUM
+} HSA_DBG_WATCH_MODE;
+
+typedef enum _HSA_DBG_TRAP_OVERRIDE {
+	HSA_DBG_TRAP_OVERRIDE_OR	= 0,
+	HSA_DBG_TRAP_OVERRIDE_REPLACE	= 1,
+	HSA_DBG_TRAP_OVERRIDE_NUM
+} HSA_DBG_TRAP_OVERRIDE;
+
+typedef enum _HSA_DBG_TRAP_MASK {
+	HSA_DBG_TRAP_MASK_FP_INVALID		= 1,
+	HSA_DBG_TRAP_MASK_FP_INPUT_DENOMAL	= 2,
+	HSA_DBG_TRAP_MASK_FP_DIVIDE_BY_ZERO	= 4,
+	HSA_DBG_TRAP_MASK_FP_OVERFLOW		= 8,
+	HSA_DBG_TRAP_MASK_FP_UNDERFLOW		= 16,
+	HSA_DBG_TRAP_MASK_FP_INEXACT		= 32,
+	HSA_DBG_TRAP_MASK_INT_DIVIDE_BY_ZERO	= 64,
+	HSA_DBG_TRAP_MASK_DBG_ADDRESS_WATCH	= 128,
+	HSA_DBG_TRAP_MASK_DBG_MEMORY_VIOLATION	= 256
+} HSA_DBG_TRAP_MASK;
+
+typedef enum _HSA_DBG_WAVE_LAUNCH_MODE {
+	HSA_DBG_WAVE_LAUNCH_MODE_NORMAL		= 0,
+	HSA_DBG_WAVE_LAUNCH_MODE_HALT		= 1,
+	HSA_DBG_WAVE_LAUNCH_MODE_KILL		= 2,
+	HSA_DBG_WAVE_LAUNCH_MODE_SINGLE_STEP	= 3,
+	HSA_DBG_WAVE_LAUNCH_MODE_DISABLE	= 4,
+	HSA_DBG_WAVE_LAUNCH_MODE_NUM
+} HSA_DBG_WAVE_LAUNCH_MODE;
+
+typedef enum HSA_DBG_NODE_CONTROL {
+	HSA_DBG_NODE_CONTROL_FLAG_MAX	= 0x01
+} HSA_DBG_NODE_CONTROL;
+
+/* Hardware specific wave message word. */
+typedef struct _HsaDbgWaveMsgAMDGen2 {
+	HSAuint32 Value;
+	HSAuint32 Reserved2;
+} HsaDbgWaveMsgAMDGen2;
+
+typedef union _HsaDbgWaveMessageAMD {
+	HsaDbgWaveMsgAMDGen2 WaveMsgInfoGen2;
+} HsaDbgWaveMessageAMD;
+
+typedef struct _HsaDbgWaveMessage {
+	void			*MemoryVA;
+	HsaDbgWaveMessageAMD	DbgWaveMsg;
+} HsaDbgWaveMessage;
+
+#endif /* HSAKMT_HSAKMTTYPES_DEBUG_H */
