@@ -349,25 +349,6 @@ kt_put_raw_ioctl(uint8_t *dst, const struct kt_ioctl_fast *io, uint64_t seq,
 	return (size_t)(p - dst);
 }
 
-/* The raw-entry view of an IOCTL record without buffers. */
-static inline void
-kt_ioctl_fast_of(struct kt_ioctl_fast *f, const struct kt_record *rec)
-{
-	const struct kt_ioctl_rec *io = &rec->u.ioctl;
-
-	f->ts = rec->ts;
-	f->t_exit = io->t_exit;
-	f->arg_before = io->arg_before;
-	f->arg_after = io->arg_after;
-	f->arg_size = io->arg_size;
-	f->request = io->request;
-	f->tid = rec->tid;
-	f->fd = io->fd;
-	f->ret = io->ret;
-	f->err = io->err;
-	f->file_kind = io->file_kind;
-}
-
 /*
  * The end of an append: account for the record (numbered @seq, stamped
  * @ts) that now ends at @len, hand the buffer off once it makes a frame,

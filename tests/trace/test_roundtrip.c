@@ -35,27 +35,6 @@ struct worker {
 	uint64_t *seqs;
 };
 
-/* The kt_writer_append_ioctl() view of @rec (an IOCTL without buffers). */
-static void
-fast_of(struct kt_ioctl_fast *f, const struct kt_record *rec)
-{
-	const struct kt_ioctl_rec *io = &rec->u.ioctl;
-
-	*f = (struct kt_ioctl_fast){
-		.ts = rec->ts,
-		.t_exit = io->t_exit,
-		.arg_before = io->arg_before,
-		.arg_after = io->arg_after,
-		.arg_size = io->arg_size,
-		.request = io->request,
-		.tid = rec->tid,
-		.fd = io->fd,
-		.ret = io->ret,
-		.err = io->err,
-		.file_kind = io->file_kind,
-	};
-}
-
 static void *
 worker_main(void *arg)
 {
@@ -70,7 +49,7 @@ worker_main(void *arg)
 		    !g->rec.u.ioctl.nbufs) {
 			struct kt_ioctl_fast f;
 
-			fast_of(&f, &g->rec);
+			kt_ioctl_fast_of(&f, &g->rec);
 			if (kt_writer_append_ioctl(wk->w, &f, &wk->seqs[i]))
 				wk->failures++;
 			continue;
@@ -255,7 +234,7 @@ test_append_ioctl(void **state)
 	/* A small one first: the thread then has state and a buffer. */
 	for (unsigned int k = 0; k < 2; k++) {
 		g->rec.u.ioctl.arg_size = k ? sizeof(big) - 1 : 24;
-		fast_of(&f, &g->rec);
+		kt_ioctl_fast_of(&f, &g->rec);
 		assert_int_equal(kt_writer_append_ioctl(w, &f, &big_seq), 0);
 		assert_int_equal(big_seq, k);
 	}

@@ -463,6 +463,30 @@ struct kt_ioctl_fast {
 };
 
 /*
+ * kt_ioctl_fast_of() - the kt_writer_append_ioctl() view of @rec, an IOCTL
+ * record without indirect buffers: the same fields, the same images.
+ */
+static inline void
+kt_ioctl_fast_of(struct kt_ioctl_fast *f, const struct kt_record *rec)
+{
+	const struct kt_ioctl_rec *io = &rec->u.ioctl;
+
+	*f = (struct kt_ioctl_fast){
+		.ts = rec->ts,
+		.t_exit = io->t_exit,
+		.arg_before = io->arg_before,
+		.arg_after = io->arg_after,
+		.arg_size = io->arg_size,
+		.request = io->request,
+		.tid = rec->tid,
+		.fd = io->fd,
+		.ret = (int32_t)io->ret,
+		.err = io->err,
+		.file_kind = io->file_kind,
+	};
+}
+
+/*
  * kt_writer_append_ioctl() - number and append the IOCTL record @io.
  * @seq:	set to the record's sequence number, also when the record
  *		is lost
