@@ -10,6 +10,16 @@
  * free, run an event and a queue cycle and close like a fresh process.
  * The parent's threads go on undisturbed, and its books balance at the end
  * (as in the hammer test). A watchdog fails the test on a hang.
+ *
+ * Under AddressSanitizer the workers pause between two operations while
+ * each fork is made. GCC 12's ASan runtime does not hold its allocator's
+ * locks across fork(): a child forked while a worker refills an allocator
+ * cache inherits that lock taken and hangs in its first malloc() or free()
+ * (seen: 3 of 302 runs under load, the child in
+ * SizeClassAllocator64::GetFromAllocator under libdrm's free()), whatever
+ * the program. There the test checks the child's reopen and work for
+ * memory errors; the forks while workers are inside the library are the
+ * plain and ThreadSanitizer builds' (docs/reliability.md).
  */
 #include <pthread.h>
 #include <setjmp.h>
@@ -30,9 +40,23 @@
 #define FORKS		8
 #define CHILD_SECONDS	20
 
+#if defined(__SANITIZE_ADDRESS__)
+#define FORK_PAUSE	1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FORK_PAUSE	1
+#endif
+#endif
+#ifndef FORK_PAUSE
+#define FORK_PAUSE	0
+#endif
+
 static struct stress_machine mach;
 static atomic_bool stop;
 static atomic_int in_call;
+/* FORK_PAUSE: the main thread asks (pause) and counts the paused workers. */
+static atomic_bool pause_req;
+static atomic_int paused;
 
 /* What a child checks, in order; its exit status names the first failure. */
 enum child_step {
@@ -101,6 +125,37 @@ child_signals_default(void)
 		signal(sigs[i], SIG_DFL);
 }
 
+/* A worker: stress_worker_main(), and at a pause request wait outside the library. */
+static void *
+fork_worker_main(void *arg)
+{
+	struct stress_worker *w = arg;
+
+	while (!atomic_load(&stop)) {
+		if (FORK_PAUSE && atomic_load(&pause_req)) {
+			atomic_fetch_add(&paused, 1);
+			while (atomic_load(&pause_req))
+				usleep(100);
+			atomic_fetch_sub(&paused, 1);
+			continue;
+		}
+		atomic_fetch_add(&in_call, 1);
+		stress_worker_step(w, w->m);
+		atomic_fetch_sub(&in_call, 1);
+	}
+	stress_worker_drain(w);
+	return NULL;
+}
+
+/* FORK_PAUSE: hold every worker between two operations. */
+static void
+workers_pause(void)
+{
+	atomic_store(&pause_req, true);
+	while (atomic_load(&paused) < FORK_THREADS)
+		usleep(100);
+}
+
 /* The child's exit status, or -1 if it did not finish in time. */
 static int
 reap(pid_t pid)
@@ -135,14 +190,16 @@ test_fork_while_busy(void **state)
 	assert_int_equal(stress_books_get(&mach, &before), 0);
 
 	for (unsigned int i = 0; i < FORK_THREADS; i++) {
-		stress_worker_init(&workers[i], i, STRESS_OP_ALL, &mach, &stop, &in_call);
-		assert_int_equal(pthread_create(&th[i], NULL, stress_worker_main, &workers[i]), 0);
+		stress_worker_init(&workers[i], i, STRESS_OP_ALL, &mach, &stop, NULL);
+		assert_int_equal(pthread_create(&th[i], NULL, fork_worker_main, &workers[i]), 0);
 	}
 	for (unsigned int k = 0; k < FORKS; k++) {
 		int status;
 		pid_t pid;
 
 		usleep(20000 + 10000 * (k % 5));
+		if (FORK_PAUSE)
+			workers_pause();
 		busy_forks += atomic_load(&in_call) > 0;
 		pid = fork();
 		assert_true(pid >= 0);
@@ -150,6 +207,7 @@ test_fork_while_busy(void **state)
 			child_signals_default();
 			_exit(child_main());
 		}
+		atomic_store(&pause_req, false);
 		status = reap(pid);
 		if (status)
 			fprintf(stderr, "stress-fork: child %u: status %d (enum child_step; "
@@ -162,12 +220,16 @@ test_fork_while_busy(void **state)
 	for (unsigned int i = 0; i < FORK_THREADS; i++)
 		stress_counts_add(&sum, &workers[i].n);
 
-	printf("stress-fork: %u forks (%u with other threads inside the library), every child "
+	printf("stress-fork: %u forks (%u with other threads inside the library%s), every child "
 	       "reopened and worked; parent: %lu allocs, %lu frees, %lu event cycles, "
-	       "%lu queue cycles, %lu failures\n", FORKS, busy_forks, sum.allocs, sum.frees,
+	       "%lu queue cycles, %lu failures\n", FORKS, busy_forks,
+	       FORK_PAUSE ? "; ASan: workers paused at each fork" : "", sum.allocs, sum.frees,
 	       sum.events, sum.queues, stress_failures());
 	assert_int_equal(stress_failures(), 0);
-	assert_true(busy_forks > 0);
+	if (FORK_PAUSE)
+		assert_int_equal(busy_forks, 0);
+	else
+		assert_true(busy_forks > 0);
 	assert_int_equal(sum.allocs, sum.frees);
 	assert_int_equal(sum.maps, sum.unmaps);
 	assert_int_equal(stress_books_get(&mach, &after), 0);
