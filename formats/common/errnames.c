@@ -5,6 +5,7 @@
 #include <strings.h>
 
 #include <kfdtrace/common/errnames.h>
+#include <kfdtrace/common/parse.h>
 
 /*
  * Kernel-internal errno values (include/linux/errno.h). They must never
@@ -60,21 +61,13 @@ kc_errno_desc(int err)
 int
 kc_errno_parse(const char *s, size_t len)
 {
-	unsigned long v = 0;
+	uint64_t v;
 	size_t i;
 
 	if (!s || !len)
 		return -1;
-	if (s[0] >= '0' && s[0] <= '9') {
-		for (i = 0; i < len; i++) {
-			if (s[i] < '0' || s[i] > '9')
-				return -1;
-			v = v * 10 + (unsigned long)(s[i] - '0');
-			if (v > 4095)
-				return -1;
-		}
-		return v ? (int)v : -1;
-	}
+	if (s[0] >= '0' && s[0] <= '9')
+		return kc_parse_u64(s, len, &v) && v && v <= 4095 ? (int)v : -1;
 	for (int err = 1; err <= KC_USER_MAX; err++) {
 		const char *n = strerrorname_np(err);
 

@@ -13,6 +13,7 @@
 
 #include <kfdtrace/common/errnames.h>
 #include <kfdtrace/common/faultspec.h>
+#include <kfdtrace/common/parse.h>
 
 #define WHICH_WANT	"expected N, N+COUNT, N+* or * (N from 1)"
 #define DELAY_WANT	"expected delay=N with ns, us, ms or s (1 ns to 1 h), at most one"
@@ -29,25 +30,6 @@ kc_faultspec_msg(char *msg, size_t msglen, const struct kc_fault_rule *r,
 		 at->off + 1, (int)at->len, r->spec + at->off, why);
 }
 
-/* Decimal digits only, at most UINT64_MAX. */
-static bool
-parse_u64(const char *s, size_t len, uint64_t *out)
-{
-	uint64_t v = 0;
-
-	if (!len)
-		return false;
-	for (size_t i = 0; i < len; i++) {
-		unsigned int d = (unsigned int)(s[i] - '0');
-
-		if (s[i] < '0' || s[i] > '9' || v > (UINT64_MAX - d) / 10)
-			return false;
-		v = v * 10 + d;
-	}
-	*out = v;
-	return true;
-}
-
 static bool
 parse_which(const char *s, size_t len, struct kc_fault_rule *r)
 {
@@ -61,17 +43,17 @@ parse_which(const char *s, size_t len, struct kc_fault_rule *r)
 	}
 	if (!plus) {
 		r->count = 1;
-		return parse_u64(s, len, &r->nth) && r->nth;
+		return kc_parse_u64(s, len, &r->nth) && r->nth;
 	}
 	head = (size_t)(plus - s);
-	if (!parse_u64(s, head, &r->nth) || !r->nth)
+	if (!kc_parse_u64(s, head, &r->nth) || !r->nth)
 		return false;
 	if (len - head - 1 == 1 && plus[1] == '*') {
 		r->count = 0;
 		return true;
 	}
 	/* N+0 means every call too. */
-	return parse_u64(plus + 1, len - head - 1, &r->count);
+	return kc_parse_u64(plus + 1, len - head - 1, &r->count);
 }
 
 static bool
@@ -86,7 +68,7 @@ parse_delay(const char *s, size_t len, uint64_t *ns)
 
 	while (digits < len && s[digits] >= '0' && s[digits] <= '9')
 		digits++;
-	if (!parse_u64(s, digits, &v) || !v)
+	if (!kc_parse_u64(s, digits, &v) || !v)
 		return false;
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
 		size_t ul = strlen(units[i].unit);

@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "kfdtrace/common/parse.h"
 #include "kfdtrace/common/sysfs_props.h"
 
 static bool
@@ -19,29 +20,6 @@ kc_sysfs_iter_init(struct kc_sysfs_iter *it, const void *buf, size_t len)
 {
 	it->p = buf;
 	it->end = buf ? it->p + len : NULL;
-}
-
-/* Parse the decimal @len bytes at @s; false when empty, not digits or > u64. */
-static bool
-parse_u64(const char *s, size_t len, uint64_t *out)
-{
-	uint64_t v = 0;
-	size_t i;
-
-	if (!len)
-		return false;
-	for (i = 0; i < len; i++) {
-		uint64_t d;
-
-		if (s[i] < '0' || s[i] > '9')
-			return false;
-		d = (uint64_t)(s[i] - '0');
-		if (v > (UINT64_MAX - d) / 10)
-			return false;
-		v = v * 10 + d;
-	}
-	*out = v;
-	return true;
 }
 
 enum kc_sysfs_line
@@ -76,7 +54,7 @@ kc_sysfs_next(struct kc_sysfs_iter *it, struct kc_sysfs_prop *prop)
 	prop->text = q;
 	prop->text_len = (size_t)(eol - q);
 	if (prop->name_len > KC_SYSFS_NAME_MAX ||
-	    !parse_u64(prop->text, prop->text_len, &prop->value)) {
+	    !kc_parse_u64(prop->text, prop->text_len, &prop->value)) {
 		prop->value = 0;
 		return KC_SYSFS_BAD;
 	}

@@ -10,28 +10,19 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "kfdtrace/common/parse.h"
 #include "kfdtrace/common/sysfs_props.h"
 #include "kfdtrace/topology.h"
 
-/* Parse a decimal number at *p (before @end); advance. Return: 0 or -1. */
+/* Parse the decimal number that starts at *p (before @end); advance. Return: 0 or -1. */
 static int
 parse_u64(const char **p, const char *end, uint64_t *out)
 {
-	const char *s = *p;
-	uint64_t v = 0;
+	size_t n = kc_digits(*p, (size_t)(end - *p));
 
-	if (s >= end || *s < '0' || *s > '9')
+	if (!kc_parse_u64(*p, n, out))
 		return -1;
-	while (s < end && *s >= '0' && *s <= '9') {
-		uint64_t d = (uint64_t)(*s - '0');
-
-		if (v > (UINT64_MAX - d) / 10)
-			return -1;
-		v = v * 10 + d;
-		s++;
-	}
-	*p = s;
-	*out = v;
+	*p += n;
 	return 0;
 }
 
