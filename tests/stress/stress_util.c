@@ -196,6 +196,13 @@ stress_worker_main(void *arg)
 	struct stress_worker *w = arg;
 
 	while (!atomic_load(w->stop)) {
+		if (w->pause_req && atomic_load(w->pause_req)) {
+			atomic_fetch_add(w->paused, 1);
+			while (atomic_load(w->pause_req))
+				usleep(100);
+			atomic_fetch_sub(w->paused, 1);
+			continue;
+		}
 		if (w->in_call)
 			atomic_fetch_add(w->in_call, 1);
 		stress_worker_step(w, w->m);

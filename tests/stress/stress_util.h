@@ -57,6 +57,13 @@ struct stress_worker {
 	atomic_bool *stop;
 	/* NULL, or how many workers are inside an operation right now. */
 	atomic_int *in_call;
+	/*
+	 * NULL (stress_worker_init()'s), or a pause gate set after it: while
+	 * *pause_req, the worker waits between two operations, outside the
+	 * library, counted in *paused.
+	 */
+	atomic_bool *pause_req;
+	atomic_int *paused;
 };
 
 /* What must be back to its value after a run: open fds, VRAM per GPU. */
@@ -144,7 +151,8 @@ void stress_worker_init(struct stress_worker *w, unsigned int id, unsigned int o
 
 /*
  * stress_worker_main() - a thread's body (@arg: its struct stress_worker):
- * stress_worker_step() until *stop, then stress_worker_drain().
+ * stress_worker_step() until *stop (pausing at the worker's gate, if it has
+ * one), then stress_worker_drain().
  */
 void *stress_worker_main(void *arg);
 

@@ -125,28 +125,6 @@ child_signals_default(void)
 		signal(sigs[i], SIG_DFL);
 }
 
-/* A worker: stress_worker_main(), and at a pause request wait outside the library. */
-static void *
-fork_worker_main(void *arg)
-{
-	struct stress_worker *w = arg;
-
-	while (!atomic_load(&stop)) {
-		if (FORK_PAUSE && atomic_load(&pause_req)) {
-			atomic_fetch_add(&paused, 1);
-			while (atomic_load(&pause_req))
-				usleep(100);
-			atomic_fetch_sub(&paused, 1);
-			continue;
-		}
-		atomic_fetch_add(&in_call, 1);
-		stress_worker_step(w, w->m);
-		atomic_fetch_sub(&in_call, 1);
-	}
-	stress_worker_drain(w);
-	return NULL;
-}
-
 /* FORK_PAUSE: hold every worker between two operations. */
 static void
 workers_pause(void)
@@ -190,8 +168,10 @@ test_fork_while_busy(void **state)
 	assert_int_equal(stress_books_get(&mach, &before), 0);
 
 	for (unsigned int i = 0; i < FORK_THREADS; i++) {
-		stress_worker_init(&workers[i], i, STRESS_OP_ALL, &mach, &stop, NULL);
-		assert_int_equal(pthread_create(&th[i], NULL, fork_worker_main, &workers[i]), 0);
+		stress_worker_init(&workers[i], i, STRESS_OP_ALL, &mach, &stop, &in_call);
+		workers[i].pause_req = &pause_req;
+		workers[i].paused = &paused;
+		assert_int_equal(pthread_create(&th[i], NULL, stress_worker_main, &workers[i]), 0);
 	}
 	for (unsigned int k = 0; k < FORKS; k++) {
 		int status;
