@@ -26,18 +26,6 @@ parse_u64(const char **p, const char *end, uint64_t *out)
 	return 0;
 }
 
-/*
- * Read the "key value" lines of a properties file into @vals, one per name
- * of @keys (the last line of a key wins; lines that are not a property are
- * skipped). Return: the mask of keys found.
- */
-static unsigned int
-props(const uint8_t *data, uint32_t len, const char *const *keys,
-      unsigned int nkeys, uint64_t *vals)
-{
-	return kc_sysfs_props_lookup(data, data ? len : 0, keys, nkeys, vals);
-}
-
 static const char *const node_keys[] = {
 	"device_id", "vendor_id", "gfx_target_version", "simd_count",
 	"simd_per_cu", "cpu_cores_count", "drm_render_minor", "location_id",
@@ -86,7 +74,8 @@ static void
 node_props(struct kt_topo_node *n, const struct kt_topo_file *f)
 {
 	uint64_t v[NODE_KEYS];
-	unsigned int found = props(f->data, f->len, node_keys, NODE_KEYS, v);
+	unsigned int found = kc_sysfs_props_lookup(f->data, f->len, node_keys,
+						   NODE_KEYS, v);
 	unsigned int i;
 
 	for (i = 0; i < NODE_KEYS; i++)
@@ -99,7 +88,8 @@ link_props(struct kt_topo *t, unsigned int idx, const struct kt_topo_file *f,
 	   int p2p)
 {
 	uint64_t v[LINK_KEYS];
-	unsigned int found = props(f->data, f->len, link_keys, LINK_KEYS, v);
+	unsigned int found = kc_sysfs_props_lookup(f->data, f->len, link_keys,
+						   LINK_KEYS, v);
 	uint32_t w[LINK_KEYS] = { (uint32_t)idx, 0, 0, 0, 0 };
 	struct kt_topo_link *l;
 	unsigned int i;
@@ -165,7 +155,7 @@ parse_file(struct kt_topo *t, const struct kt_topo_file *f)
 	} else if (sub_props(p, "mem_banks/")) {
 		uint64_t b[2] = { 0, 0 };
 
-		props(f->data, f->len, bank_keys, 2, b);
+		kc_sysfs_props_lookup(f->data, f->len, bank_keys, 2, b);
 		if (b[0] == 0)
 			n->sys_bytes = add_sat(n->sys_bytes, b[1]);
 		else

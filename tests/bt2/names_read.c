@@ -52,15 +52,12 @@ ctf_event_block(const char *meta, const char *name)
 }
 
 int
-ctf_has_field(const char *block, const char *field, int arrays)
+ctf_has_field(const char *block, const char *field)
 {
 	char pat[96];
 
 	snprintf(pat, sizeof(pat), " _%s;", field);
-	if (strstr(block, pat))
-		return 1;
-	snprintf(pat, sizeof(pat), " _%s[", field);
-	return arrays && strstr(block, pat);
+	return strstr(block, pat) != NULL;
 }
 
 int

@@ -24,10 +24,9 @@ char *ctf_event_block(const char *meta, const char *name);
 
 /*
  * ctf_has_field() - whether @block declares scalar member @field
- * (sink.ctf.fs writes it with a leading '_': "... _gpu_id;"); with
- * @arrays, also an array member ("_name[16];").
+ * (sink.ctf.fs writes it with a leading '_': "... _gpu_id;").
  */
-int ctf_has_field(const char *block, const char *field, int arrays);
+int ctf_has_field(const char *block, const char *field);
 
 /*
  * ctf_members() - the names of @block's top-level payload members in

@@ -182,7 +182,7 @@ ctf_any_event_with(const char *meta, const char *field)
 		if (!block)
 			return NULL;
 		if (!*field || !strncmp(field, "context.", 8) ||
-		    ctf_has_field(block, field, 0))
+		    ctf_has_field(block, field))
 			return block;
 		free(block);
 		p++;
@@ -265,7 +265,7 @@ check_names(const char *xml_path, const char *kfdtrace, const char *gen,
 				ctf_any_event_with(metadata, u->field) :
 				ctf_event_block(metadata, u->event);
 			if (!block || (u->field[0] && !is_ctx &&
-				       !ctf_has_field(block, u->field, 0)) ||
+				       !ctf_has_field(block, u->field)) ||
 			    (is_ctx && !ctf_has_context(metadata, u->field))) {
 				fprintf(stderr, "CTF export: %s%s%s missing\n",
 					u->event, u->field[0] ? " field " : "",

@@ -125,7 +125,6 @@ kfdtrace_help_export(FILE *out)
 		CLI_REORDER_WINDOW);
 }
 
-/* The table's --ctf: one trace. */
 int
 kfdtrace_cmd_export(int argc, char **argv)
 {

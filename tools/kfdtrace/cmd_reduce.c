@@ -10,11 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
 
 #include <kfdtrace/common/errnames.h>
-#include <kfdtrace/decode.h>
 #include <kfdtrace/reduce.h>
 #include <kfdtrace/replay.h>
 #include <kfdtrace/schema.h>

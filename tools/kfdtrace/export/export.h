@@ -35,14 +35,6 @@ struct kfdtrace_export_opts {
 };
 
 /*
- * kfdtrace_export_ctf() - one trace file @trace as the CTF trace directory
- * @dest (which must be ready: absent, or empty with @o->force).
- * Return: a KFDTRACE_EXIT_* status.
- */
-int kfdtrace_export_ctf(const char *trace, const char *dest,
-			const struct kfdtrace_export_opts *o);
-
-/*
  * kfdtrace_export_ctf_run() - @traces (files and directories,
  * cli_run_open()) as CTF: one trace file into @dest itself, a run into
  * @dest/LABEL/ per process. @dest is made ready first (replaced with

@@ -108,48 +108,19 @@ ctf_subdir(char *buf, size_t size, const char *dest,
 	snprintf(buf, size, "%s/%s", dest, name);
 }
 
-int
-kfdtrace_export_ctf_run(char *const *traces, size_t ntraces, const char *dest,
-	   const struct kfdtrace_export_opts *o)
-{
-	struct cli_run run;
-	struct stat st;
-	int status = KFDTRACE_EXIT_OK;
-	size_t i;
-
-	if (ctf_dest_ready(dest, o->force))
-		return KFDTRACE_EXIT_ERROR;
-	if (ntraces == 1 && !(stat(traces[0], &st) == 0 && S_ISDIR(st.st_mode)))
-		return kfdtrace_export_ctf(traces[0], dest, o);
-	if (cli_run_open(&run, traces, ntraces, "export"))
-		return KFDTRACE_EXIT_ERROR;
-	if (mkdir(dest, 0777) != 0 && errno != EEXIST) {
-		cli_err("cannot create %s: %s", dest, strerror(errno));
-		cli_run_close(&run);
-		return KFDTRACE_EXIT_ERROR;
-	}
-	for (i = 0; i < run.n; i++) {
-		char sub[PATH_MAX];
-		int s;
-
-		ctf_subdir(sub, sizeof(sub), dest, &run, &run.p[i]);
-		s = kfdtrace_export_ctf(run.p[i].path, sub, o);
-		if (s > status)
-			status = s;
-	}
-	cli_run_close(&run);
-	return status;
-}
-
 static void
 ctf_progress(void *ctx, uint64_t events)
 {
 	cli_progress_update(ctx, events);
 }
 
-int
-kfdtrace_export_ctf(const char *trace, const char *dest,
-		    const struct kfdtrace_export_opts *o)
+/*
+ * One trace file @trace as the CTF trace directory @dest (which must be
+ * ready: absent, or empty with @o->force). Return: a KFDTRACE_EXIT_* status.
+ */
+static int
+export_one(const char *trace, const char *dest,
+	   const struct kfdtrace_export_opts *o)
 {
 	struct kt_ctf_export_opts co = {
 		.plugin_path = o->plugin_path,
@@ -185,3 +156,37 @@ kfdtrace_export_ctf(const char *trace, const char *dest,
 		return KFDTRACE_EXIT_ERROR;
 	}
 }
+
+int
+kfdtrace_export_ctf_run(char *const *traces, size_t ntraces, const char *dest,
+			const struct kfdtrace_export_opts *o)
+{
+	struct cli_run run;
+	struct stat st;
+	int status = KFDTRACE_EXIT_OK;
+	size_t i;
+
+	if (ctf_dest_ready(dest, o->force))
+		return KFDTRACE_EXIT_ERROR;
+	if (ntraces == 1 && !(stat(traces[0], &st) == 0 && S_ISDIR(st.st_mode)))
+		return export_one(traces[0], dest, o);
+	if (cli_run_open(&run, traces, ntraces, "export"))
+		return KFDTRACE_EXIT_ERROR;
+	if (mkdir(dest, 0777) != 0 && errno != EEXIST) {
+		cli_err("cannot create %s: %s", dest, strerror(errno));
+		cli_run_close(&run);
+		return KFDTRACE_EXIT_ERROR;
+	}
+	for (i = 0; i < run.n; i++) {
+		char sub[PATH_MAX];
+		int s;
+
+		ctf_subdir(sub, sizeof(sub), dest, &run, &run.p[i]);
+		s = export_one(run.p[i].path, sub, o);
+		if (s > status)
+			status = s;
+	}
+	cli_run_close(&run);
+	return status;
+}
+

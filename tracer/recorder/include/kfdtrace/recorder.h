@@ -74,11 +74,6 @@ struct kfd_recorder_opts {
 
 #define KFD_RECORDER_TOPOLOGY "/sys/devices/virtual/kfd/kfd/topology"
 
-/* Bounds of the topology snapshot: kt_topo_snapshot()'s (topology.h). */
-#define KFD_RECORDER_TOPO_MAX_FILES KT_TOPO_SNAP_MAX_FILES
-#define KFD_RECORDER_TOPO_MAX_FILE KT_TOPO_SNAP_MAX_FILE
-#define KFD_RECORDER_TOPO_MAX_BYTES KT_TOPO_SNAP_MAX_BYTES
-
 /*
  * kfd_recorder_open() - create a trace file and start recording into it.
  * @path:	created with O_CREAT|O_EXCL|O_NOFOLLOW|O_CLOEXEC, mode 0600
@@ -133,9 +128,10 @@ int kfd_recorder_thread_name(struct kfd_recorder *r, const char *name);
 
 /*
  * kfd_recorder_topology() - append a topology record: every regular file
- * under @root (NULL: the recorder's), up to KFD_RECORDER_TOPO_MAX_FILES
- * files of KFD_RECORDER_TOPO_MAX_FILE bytes, KFD_RECORDER_TOPO_MAX_BYTES
- * in all. A missing directory gives a record with no files.
+ * under @root (NULL: the recorder's), within kt_topo_snapshot()'s bounds
+ * (KT_TOPO_SNAP_MAX_FILES files of KT_TOPO_SNAP_MAX_FILE bytes,
+ * KT_TOPO_SNAP_MAX_BYTES in all, kfdtrace/topology.h). A missing
+ * directory gives a record with no files.
  *
  * Return: 0, or a negative error.
  */
