@@ -172,29 +172,38 @@ kbt_struct_add(bt_field_class *st, const char *name, bt_field_class *m)
 	return rc ? -1 : 0;
 }
 
+/* What add_unique() asks kc_field_name_unique() of a candidate. */
+struct unique_ctx {
+	bt_field_class *st;
+	int reserve;
+};
+
+static int
+member_taken(void *ctx, const char *name)
+{
+	const struct unique_ctx *u = ctx;
+
+	return bt_field_class_structure_borrow_member_by_name(u->st, name) ||
+	       (u->reserve && kc_field_name_reserved(name));
+}
+
 /*
- * @name, or its first free candidate kc_field_name_nth(@name, 2, 3, ...):
- * one not a member of @st and, when @reserve, not a name of the call's own
- * members (kc_field_name_reserved()).
+ * @name, or its first free candidate (kc_field_name_unique()): one not a
+ * member of @st and, when @reserve, not a name of the call's own members
+ * (kc_field_name_reserved()).
  */
 static int
 add_unique(bt_field_class *st, const char *name, bt_field_class *m,
 	   int reserve)
 {
+	struct unique_ctx u = { st, reserve };
 	char buf[KC_FIELD_NAME_MAX];
-	unsigned int i;
 
-	if (!bt_field_class_structure_borrow_member_by_name(st, name) &&
-	    !(reserve && kc_field_name_reserved(name)))
-		return kbt_struct_add(st, name, m);
-	for (i = 2; i < 1000; i++) {
-		kc_field_name_nth(name, i, buf, sizeof(buf));
-		if (!bt_field_class_structure_borrow_member_by_name(st, buf) &&
-		    !(reserve && kc_field_name_reserved(buf)))
-			return kbt_struct_add(st, buf, m);
+	if (kc_field_name_unique(name, member_taken, &u, buf, sizeof(buf)) < 0) {
+		bt_field_class_put_ref(m);
+		return -1;
 	}
-	bt_field_class_put_ref(m);
-	return -1;
+	return kbt_struct_add(st, buf, m);
 }
 
 int

@@ -89,6 +89,22 @@ kc_field_name_nth(const char *name, unsigned int n, char *out, size_t size)
 }
 
 int
+kc_field_name_unique(const char *name,
+		     int (*taken)(void *ctx, const char *candidate),
+		     void *ctx, char *out, size_t size)
+{
+	for (unsigned int n = 1; n <= KC_FIELD_NAME_TRIES; n++) {
+		int len = kc_field_name_nth(name, n, out, size);
+
+		if (len < 0)
+			return -1;
+		if (!taken(ctx, out))
+			return len;
+	}
+	return -1;
+}
+
+int
 kc_field_name_reserved(const char *name)
 {
 	static const char *const call[] = {

@@ -120,6 +120,47 @@ test_nth(void **state)
 	assert_string_equal(out + KC_FIELD_NAME_LEN - 3, "_12");
 }
 
+/* taken() for test_unique: the names in a NULL-ended list, and the reserved ones. */
+static int
+in_list(void *ctx, const char *name)
+{
+	const char *const *l = ctx;
+
+	if (kc_field_name_reserved(name))
+		return 1;
+	for (; *l; l++)
+		if (!strcmp(*l, name))
+			return 1;
+	return 0;
+}
+
+static int
+always(void *ctx, const char *name)
+{
+	(void)ctx;
+	(void)name;
+	return 1;
+}
+
+static void
+test_unique(void **state)
+{
+	const char *none[] = { NULL };
+	const char *taken[] = { "size", "size_2", "size_3", NULL };
+	char out[KC_FIELD_NAME_MAX];
+
+	(void)state;
+	assert_int_equal(kc_field_name_unique("size", in_list, none, out, sizeof(out)), 4);
+	assert_string_equal(out, "size");
+	assert_int_equal(kc_field_name_unique("size", in_list, taken, out, sizeof(out)), 6);
+	assert_string_equal(out, "size_4");
+	/* A reserved name takes its first free candidate, as in both exporters. */
+	assert_int_equal(kc_field_name_unique("fd", in_list, none, out, sizeof(out)), 4);
+	assert_string_equal(out, "fd_2");
+	assert_int_equal(kc_field_name_unique("x", always, NULL, out, sizeof(out)), -1);
+	assert_int_equal(kc_field_name_unique("x", in_list, none, out, 8), -1);
+}
+
 static void
 test_small_buffer(void **state)
 {
@@ -143,6 +184,7 @@ main(void)
 		cmocka_unit_test(test_rule),
 		cmocka_unit_test(test_length_bound),
 		cmocka_unit_test(test_nth),
+		cmocka_unit_test(test_unique),
 		cmocka_unit_test(test_small_buffer),
 	};
 

@@ -104,8 +104,10 @@ gen_is_ident(const char *s)
  * raw "args", or an earlier field.
  */
 static int
-gen_name_used(const struct gen_event *ev, const char *name)
+gen_name_used(void *ctx, const char *name)
 {
+	const struct gen_event *ev = ctx;
+
 	if (kc_field_name_reserved(name))
 		return 1;
 	if (ev->has_union && !strcmp(name, "args"))
@@ -130,11 +132,22 @@ gen_table_fits(const struct kfd_name_table *t, unsigned int width)
 	return 1;
 }
 
+/* Whether an enum table of the provider already has @name. */
+static int
+gen_enum_taken(void *ctx, const char *name)
+{
+	(void)ctx;
+	for (unsigned int i = 0; i < gen_nenums; i++)
+		if (!strcmp(gen_enums[i].name, name))
+			return 1;
+	return 0;
+}
+
 static int
 gen_enum_for(const struct kfd_name_table *t)
 {
 	char name[GEN_NAME_MAX], base[GEN_NAME_MAX];
-	unsigned int i, n;
+	unsigned int i;
 
 	for (i = 0; i < gen_nenums; i++)
 		if (gen_enums[i].t == t)
@@ -143,14 +156,8 @@ gen_enum_for(const struct kfd_name_table *t)
 		return -1;
 	kc_field_name(t->name ? t->name : "names", base, sizeof(base));
 	/* Two tables of one name would clash in the provider. */
-	for (n = 1;; n++) {
-		kc_field_name_nth(base, n, name, sizeof(name));
-		for (i = 0; i < gen_nenums; i++)
-			if (!strcmp(gen_enums[i].name, name))
-				break;
-		if (i == gen_nenums)
-			break;
-	}
+	if (kc_field_name_unique(base, gen_enum_taken, NULL, name, sizeof(name)) < 0)
+		return -1;
 	gen_enums[gen_nenums].t = t;
 	snprintf(gen_enums[gen_nenums].name, GEN_NAME_MAX, "%s", name);
 	return (int)gen_nenums++;
@@ -208,9 +215,8 @@ gen_add_field(struct gen_event *ev, const struct kfd_field *f)
 
 	/* The common rule, as the babeltrace2 plugin names it. */
 	kc_field_name(f->name, base, sizeof(base));
-	snprintf(g->name, sizeof(g->name), "%s", base);
-	for (unsigned int i = 2; gen_name_used(ev, g->name); i++)
-		kc_field_name_nth(base, i, g->name, sizeof(g->name));
+	if (kc_field_name_unique(base, gen_name_used, ev, g->name, sizeof(g->name)) < 0)
+		return gen_fail("%s: no free name for the field", f->name);
 	ev->nfields++;
 	return 0;
 }

@@ -23,9 +23,10 @@
  * Two inputs can still give one name ("a.b" and "a_b"), and a field can be
  * named like one of the call's own members that both consumers put in
  * every ioctl event (fd, request, ret, err, dur_ns: kc_field_name_reserved()).
- * A consumer then names the field by kc_field_name_nth() for n = 2, 3, ...
- * until the name is neither taken by an earlier field of the event nor
- * reserved ("fd" -> "fd_2"), so equal fields get equal names in both.
+ * A consumer then names the field by kc_field_name_unique(): the first of
+ * kc_field_name_nth()'s candidates (n = 2, 3, ...) neither taken by an
+ * earlier field of the event nor reserved ("fd" -> "fd_2"), so equal
+ * fields get equal names in both.
  */
 #ifndef KFDTRACE_COMMON_FIELD_NAME_H
 #define KFDTRACE_COMMON_FIELD_NAME_H
@@ -56,6 +57,18 @@ int kc_field_name(const char *in, char *out, size_t size);
  */
 int kc_field_name_nth(const char *name, unsigned int n, char *out,
 		      size_t size);
+
+/*
+ * kc_field_name_unique() - the first candidate kc_field_name_nth(@name, n)
+ * for n = 1, 2, 3, ... that @taken(@ctx, candidate) says is free, into @out.
+ *
+ * Return: its length; -1 when @size < KC_FIELD_NAME_MAX or the first
+ * KC_FIELD_NAME_TRIES candidates are all taken.
+ */
+#define KC_FIELD_NAME_TRIES 1000
+int kc_field_name_unique(const char *name,
+			 int (*taken)(void *ctx, const char *candidate),
+			 void *ctx, char *out, size_t size);
 
 /*
  * kc_field_name_reserved() - whether @name is one of the members every
