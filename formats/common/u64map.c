@@ -174,12 +174,7 @@ int
 kc_u64map_put64(struct kc_u64map *m, uint32_t tag, uint64_t key,
 		uint64_t val)
 {
-	struct kc_u64map_slot *s = upsert(m, tag, key);
-
-	if (!s)
-		return -ENOMEM;
-	memcpy(s->val, &val, sizeof(val));
-	return 0;
+	return kc_u64map_put(m, tag, key, &val);
 }
 
 void *
@@ -194,12 +189,12 @@ int
 kc_u64map_get64(const struct kc_u64map *m, uint32_t tag, uint64_t key,
 		uint64_t *val)
 {
-	struct kc_u64map_slot *s = find(m, tag, key);
+	const void *v = kc_u64map_get(m, tag, key);
 
-	if (!s)
+	if (!v)
 		return 0;
 	if (val)
-		memcpy(val, s->val, sizeof(*val));
+		memcpy(val, v, sizeof(*val));
 	return 1;
 }
 
