@@ -83,6 +83,42 @@ enum rp_kind {
 	RP_K_MGEM,		/* model: (ofd, gem handle) -> gem index */
 };
 
+/*
+ * The map kind of a value learned for a field of @role, by the schema's
+ * space (RP_K_OFFSET for the roles whose value is no id).
+ */
+static inline unsigned int
+rp_role_kind(unsigned int role)
+{
+	switch (kfd_role_space((enum kfd_role)role)) {
+	case KFD_SPACE_HANDLE:
+		return RP_K_HANDLE;
+	case KFD_SPACE_QUEUE:
+		return RP_K_QUEUE;
+	case KFD_SPACE_EVENT:
+		return RP_K_EVENT;
+	case KFD_SPACE_SLOT:
+		return RP_K_SLOT;
+	case KFD_SPACE_GEM:
+		return RP_K_GEM;
+	default:
+		return RP_K_OFFSET;
+	}
+}
+
+/*
+ * The scope a value learned for @role is kept under: the DRM file's for a
+ * GEM handle, none for the offsets (one space per device), else the KFD
+ * process's.
+ */
+static inline int
+rp_learn_scope(unsigned int role, int scope, int gem_scope)
+{
+	if (role == KFD_ROLE_GEM_HANDLE)
+		return gem_scope;
+	return rp_role_kind(role) == RP_K_OFFSET ? 0 : scope;
+}
+
 static inline uint32_t
 rp_map_tag(unsigned int kind, unsigned int scope)
 {

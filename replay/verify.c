@@ -52,26 +52,6 @@ field_name(char *buf, size_t len, const struct elem_at *at,
 	return buf;
 }
 
-/* The replay's map kind for a learned value, by the schema's space. */
-static unsigned int
-role_kind(unsigned int role)
-{
-	switch (kfd_role_space((enum kfd_role)role)) {
-	case KFD_SPACE_HANDLE:
-		return RP_K_HANDLE;
-	case KFD_SPACE_QUEUE:
-		return RP_K_QUEUE;
-	case KFD_SPACE_EVENT:
-		return RP_K_EVENT;
-	case KFD_SPACE_SLOT:
-		return RP_K_SLOT;
-	case KFD_SPACE_GEM:
-		return RP_K_GEM;
-	default:
-		return RP_K_OFFSET;
-	}
-}
-
 /* Kinds whose every end is traced: a contradiction is a divergence. */
 static int
 kind_strict(unsigned int kind)
@@ -352,9 +332,8 @@ check_field(struct rp_run *st, struct rp_call *c, const struct kfd_field *f,
 			if (cv == 0x3fffffffu)
 				return;
 		}
-		learn(st, at, f, role_kind(role),
-		      role == KFD_ROLE_GEM_HANDLE ? c->gem_scope :
-		      role_kind(role) == RP_K_OFFSET ? 0 : c->scope, cv, lv, ok);
+		learn(st, at, f, rp_role_kind(role),
+		      rp_learn_scope(role, c->scope, c->gem_scope), cv, lv, ok);
 		return;
 	}
 }

@@ -60,9 +60,7 @@ check_field(struct em *e, struct kt_strbuf *sb, const struct em_call *c,
 			return;
 		kt_strbuf_printf(sb, "\t\trr_learn(\"%s\", %s, %d, ", label,
 				 em_kind_name(role),
-				 role == KFD_ROLE_GEM_HANDLE ? c->gem_scope :
-				 role == KFD_ROLE_MMAP_OFFSET ||
-				 role == KFD_ROLE_DOORBELL_OFFSET ? 0 : c->scope);
+				 rp_learn_scope(role, c->scope, c->gem_scope));
 		em_num(sb, cv);
 		kt_strbuf_printf(sb, ", %s);\n", got);
 		return;

@@ -27,16 +27,17 @@ cut(struct kt_strbuf *sb, size_t at)
 const char *
 em_kind_name(unsigned int role)
 {
-	switch (role) {
-	case KFD_ROLE_HANDLE:
+	/* The program's kinds are the replayer's (rp_role_kind()). */
+	switch (rp_role_kind(role)) {
+	case RP_K_HANDLE:
 		return "RR_HANDLE";
-	case KFD_ROLE_QUEUE_ID:
+	case RP_K_QUEUE:
 		return "RR_QUEUE";
-	case KFD_ROLE_EVENT_ID:
+	case RP_K_EVENT:
 		return "RR_EVENT";
-	case KFD_ROLE_EVENT_SLOT:
+	case RP_K_SLOT:
 		return "RR_SLOT";
-	case KFD_ROLE_GEM_HANDLE:
+	case RP_K_GEM:
 		return "RR_GEM";
 	default:
 		return "RR_OFFSET";
