@@ -45,32 +45,6 @@ static char *outdir;		/* nobody's: where every run may write */
 static uid_t nobody_uid;
 static gid_t nobody_gid;
 
-/* Copy @from to @to with @mode. Return: 0 or -1. */
-static int
-copy_file(const char *from, const char *to, mode_t mode)
-{
-	char buf[65536];
-	int in = open(from, O_RDONLY | O_CLOEXEC), out;
-	ssize_t n = 0;
-
-	if (in < 0)
-		return -1;
-	out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
-	if (out < 0) {
-		close(in);
-		return -1;
-	}
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)n) != n) {
-			n = -1;
-			break;
-		}
-	close(in);
-	if (close(out) || n < 0 || chmod(to, mode))
-		return -1;
-	return 0;
-}
-
 /*
  * Run @prog LIB with only KFDTRACE_OUTPUT=@out in its environment, as
  * nobody when @as_nobody. Its first line of output goes to @line.
@@ -167,9 +141,9 @@ test_refuses_setuid(void **state)
 	struct stat st;
 
 	(void)state;
-	assert_int_equal(copy_file(prog, plain, 0755), 0);
-	assert_int_equal(copy_file(prog, suid, 0755), 0);
-	assert_int_equal(copy_file(lib_src, lib, 0644), 0);
+	assert_int_equal(tt_copy_file(prog, plain, 0755), 0);
+	assert_int_equal(tt_copy_file(prog, suid, 0755), 0);
+	assert_int_equal(tt_copy_file(lib_src, lib, 0644), 0);
 	assert_int_equal(chown(suid, nobody_uid, nobody_gid), 0);
 	/* After chown, which clears the set-user-ID bit. */
 	assert_int_equal(chmod(suid, 04755), 0);

@@ -45,34 +45,6 @@ need(const char *name)
 	return p;
 }
 
-/* Copy @from to @to (mode 0755). 0 or -1. */
-static int
-copy_file(const char *from, const char *to)
-{
-	char buf[65536];
-	int in = open(from, O_RDONLY | O_CLOEXEC), out;
-	ssize_t n;
-	int ret = 0;
-
-	if (in < 0)
-		return -1;
-	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
-	if (out < 0) {
-		close(in);
-		return -1;
-	}
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)n) != n) {
-			ret = -1;
-			break;
-		}
-	if (n < 0)
-		ret = -1;
-	close(in);
-	close(out);
-	return ret;
-}
-
 /*
  * Run kt_workload basic with LD_PRELOAD=@preload, its trace written to
  * @cx's out, and load the trace into @t; fail unless it opened /dev/kfd.
@@ -127,7 +99,7 @@ test_kfdsim_renamed(void **state)
 	struct tt_trace t;
 	int status;
 
-	assert_int_equal(copy_file(need("KFDTRACE_SIM_LIB"), dev), 0);
+	assert_int_equal(tt_copy_file(need("KFDTRACE_SIM_LIB"), dev, 0755), 0);
 	assert_true(asprintf(&preload, "%s:%s", need("KFDTRACE_CAPTURE_LIB"), dev) > 0);
 	status = run_preloaded(cx, preload, &t);
 	if (!tt_exited(status, 0))

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -244,6 +245,31 @@ tt_path(const char *dir, const char *name)
 	if (asprintf(&p, "%s/%s", dir, name) < 0)
 		return NULL;
 	return p;
+}
+
+int
+tt_copy_file(const char *from, const char *to, mode_t mode)
+{
+	char buf[65536];
+	int in = open(from, O_RDONLY | O_CLOEXEC), out;
+	ssize_t n = 0;
+
+	if (in < 0)
+		return -1;
+	out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+	if (out < 0) {
+		close(in);
+		return -1;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n) {
+			n = -1;
+			break;
+		}
+	close(in);
+	if (close(out) || n < 0 || chmod(to, mode))
+		return -1;
+	return 0;
 }
 
 int

@@ -71,6 +71,12 @@ char *tt_tmpdir(void);
 char *tt_path(const char *dir, const char *name);
 
 /*
+ * tt_copy_file() - copy @from to the new file @to (which must not exist)
+ * with @mode. Return: 0 or -1.
+ */
+int tt_copy_file(const char *from, const char *to, mode_t mode);
+
+/*
  * tt_run() - run @argv (argv[0] a path) with extra environment entries
  * @env ("NAME=value", NULL-terminated, may be NULL), stdout and stderr
  * appended to @log (NULL: inherited), and wait.
