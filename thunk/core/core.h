@@ -3,17 +3,8 @@
  * core/core.h - the bottom of libhsakmt: what every group of thunk/ uses.
  *
  * thunk/ is split into groups, one directory each, whose includes form a
- * DAG (docs/thunk.md draws it; tests/thunk/check_groups.py enforces it):
- *
- *	group		includes headers of
- *	core		-
- *	topology	core
- *	memory		core, topology
- *	queues		core, topology, memory
- *	events		core, topology, memory
- *	debug		core, topology, queues
- *	perf		core, topology
- *	lifecycle	core, topology, memory (open, close, fork)
+ * DAG: docs/thunk.md has the table of which group includes which, and
+ * tests/thunk/check_groups.py holds the tree to it. core includes none.
  *
  * A group offers other groups one header, named after it (this one,
  * topology/topology.h, memory/memory.h, queues/queues.h); everything else
