@@ -4,7 +4,8 @@
 # Installs the build dependencies and the real clients the tests run
 # (AMD's libhsakmt 5.2.3, ROCr 5.2.3, rocminfo, rocm-smi 5.2.3),
 # idempotently: apt-get runs only when a package is missing. Then
-# configures (or reconfigures) and builds. Safe to run again.
+# configures (or reconfigures) and builds, and prepares the modern ROCm
+# tier's root (scripts/setup-modern.sh). Safe to run again.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,6 +27,8 @@ packages=(
 	libprotobuf-c-dev protobuf-c-compiler protobuf-compiler
 	# CI hardening runs (scripts/ci-*.sh)
 	valgrind gcovr
+	# the modern ROCm tier's root (scripts/setup-modern.sh, tests/modern)
+	debootstrap
 )
 
 missing=()
@@ -33,10 +36,10 @@ for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
 		missing+=("$p")
 done
+sudo_cmd=()
+[ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
 if [ ${#missing[@]} -gt 0 ]; then
 	echo "setup: installing ${missing[*]}"
-	sudo_cmd=()
-	[ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
 	export DEBIAN_FRONTEND=noninteractive
 	"${sudo_cmd[@]}" apt-get update -q
 	"${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
@@ -48,3 +51,11 @@ else
 	meson setup "$build" "$top"
 fi
 ninja -C "$build"
+
+# The modern ROCm tier (ROCm 6.x from Debian sid, docs/rocm-tiers.md). A root
+# that cannot be made is reported with the step that failed; the rest of
+# the project is still usable, and the tier's tests say the root is missing
+# (a failure under CI=true).
+"${sudo_cmd[@]}" env ${KFDTRACE_MODERN_ROOT:+KFDTRACE_MODERN_ROOT="$KFDTRACE_MODERN_ROOT"} \
+	"$top/scripts/setup-modern.sh" ||
+	echo "setup: the modern ROCm root is not ready; tests/modern will report it missing" >&2

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# Debian's rocm-smi (5.2.3) on a simulated machine, as a monitoring tool
+# Debian's rocm-smi (5.2.3, or 6.x in tests/modern) on a simulated machine, as a monitoring tool
 # next to a GPU process:
 #   run_rocm_smi.sh KFDTRACE PROFILE VRAM_STEPS
 # 1. --showproductname --showmeminfo vram --json lists every GPU of the
@@ -37,11 +37,12 @@ step_mib=16
 nsteps=3
 fail=0
 
-# One value of the last smi_json: CARD KEY (card "card0", key as printed).
+# One value of the last smi_json: CARD KEY (card "card0", key as printed;
+# its case is ignored: 5.2.3 prints "Card series", 6.x "Card Series").
 json_value() {
 	python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-print(d.get(sys.argv[2], {}).get(sys.argv[3], ""))' "$work/smi.json" "$1" "$2"
+d = {k.lower(): v for k, v in json.load(open(sys.argv[1])).get(sys.argv[2], {}).items()}
+print(d.get(sys.argv[3].lower(), ""))' "$work/smi.json" "$1" "$2"
 }
 
 smi_json() {

@@ -1,0 +1,76 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# A real client of the modern ROCm root, recorded on kfdsim and replayed:
+#   run_client.sh KFDTRACE PROFILE OTHER_PROFILE EXPECT -- COMMAND [ARG...]
+# 1. COMMAND runs inside the root (in_root.sh) under `kfdtrace record` on
+#    PROFILE and exits 0; its output holds the line EXPECT (a regular
+#    expression, grep -E), when EXPECT is not empty;
+# 2. the trace is whole: `info` says "integrity: ok", with an END record;
+# 3. it replays with a strict match serially and with --threads on
+#    PROFILE, and serially on OTHER_PROFILE (another machine of the same
+#    GPU family) when that is not empty;
+# 4. emit-c's program of it builds with gcc -Wall -Wextra -Werror and
+#    exits 0 under `kfdtrace sim` on PROFILE.
+# Replay and emit-c run outside the root: they do not load ROCm.
+set -u
+
+here=$(dirname "$0")
+kfdtrace=$1
+profile=$2
+other=$3
+expect=$4
+shift 5
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+trace=$work/client.kfdtrace
+fail=0
+
+"$here/in_root.sh" "$kfdtrace" record -o "$trace" --sim="$profile" -- "$@" \
+	>"$work/out" 2>&1
+rc=$?
+[ "$rc" -eq 77 ] && { cat "$work/out"; exit 77; }
+if [ "$rc" -ne 0 ]; then
+	cat "$work/out"
+	echo "FAIL: $* exited $rc under record on $profile"
+	exit 1
+fi
+if [ -n "$expect" ] && ! grep -Eq -- "$expect" "$work/out"; then
+	cat "$work/out"
+	echo "FAIL: the output of $* lacks /$expect/"
+	fail=1
+fi
+
+"$kfdtrace" info "$trace" >"$work/info" 2>&1 || {
+	cat "$work/info"; echo "FAIL: info exited $?"; exit 1; }
+grep -Eq '^integrity:[[:space:]]+ok' "$work/info" || {
+	cat "$work/info"; echo "FAIL: the trace is not whole"; fail=1; }
+grep -Eq '^[[:space:]]+end[[:space:]]+1$' "$work/info" || {
+	cat "$work/info"; echo "FAIL: the trace has no END record"; fail=1; }
+
+replay() {
+	"$kfdtrace" replay "$trace" "$@" >"$work/replay" 2>&1
+	rc=$?
+	if [ "$rc" -ne 0 ] || ! grep -q 'result:[[:space:]]*match (strict)' "$work/replay"; then
+		cat "$work/replay"
+		echo "FAIL: replay $* exited $rc without a strict match"
+		fail=1
+	fi
+}
+replay --sim="$profile"
+replay --sim="$profile" --threads
+[ -n "$other" ] && replay --sim="$other"
+
+if "$kfdtrace" emit-c "$trace" -o "$work/repro.c" >"$work/emit" 2>&1 &&
+   gcc -pthread -Wall -Wextra -Werror -o "$work/repro" "$work/repro.c" >>"$work/emit" 2>&1; then
+	"$kfdtrace" sim --profile "$profile" -- "$work/repro" >>"$work/emit" 2>&1 || {
+		cat "$work/emit"; echo "FAIL: emit-c's program exited $?"; fail=1; }
+else
+	cat "$work/emit"
+	echo "FAIL: emit-c's program did not build"
+	fail=1
+fi
+
+[ "$fail" -eq 0 ] && echo "PASS: $* on $profile: recorded whole, replayed, emitted"
+exit "$fail"
