@@ -336,7 +336,7 @@ check_copies(struct rp_run *st, const struct kt_submit_rec *s, const uint8_t *bu
 		    r->sub != KFD_SDMA_SUBOP_COPY_LINEAR || off + sizeof(c) > s->len)
 			continue;
 		memcpy(&c, buf + off, sizeof(c));
-		n = (uint64_t)(c.count & 0x3fffff) + 1;
+		n = (uint64_t)(c.count & KFD_SDMA_COPY_COUNT_MASK) + 1;
 		for (i = 0; i < st->npending_mem; i++) {
 			const struct kt_memory_rec *m = &st->pending_mem[i]->u.memory;
 

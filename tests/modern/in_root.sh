@@ -5,6 +5,7 @@
 # private mount namespace: /proc, /sys, /dev (with /dev/shm), /tmp, the
 # source tree and the build tree are bound in at their own paths, so the
 # project's binaries and scratch files have the same names inside as out.
+# The command starts in the same working directory, when the root has it.
 #   in_root.sh COMMAND [ARG...]
 # KFDTRACE_MODERN_ROOT names the root (default /var/cache/kfdtrace/rocm-sid);
 # KFDTRACE_SRC and KFDTRACE_BUILD_DIR the trees to bind (meson sets them).
@@ -30,6 +31,7 @@ else
 	ns="unshare --mount --map-root-user"
 fi
 
+export cwd="$PWD"
 exec $ns sh -c '
 	root=$1; shift
 	bind() {
@@ -40,5 +42,6 @@ exec $ns sh -c '
 	for d in "${KFDTRACE_SRC:-}" "${KFDTRACE_BUILD_DIR:-}"; do
 		[ -n "$d" ] && bind "$d"
 	done
-	exec chroot "$root" /usr/bin/env PATH=/usr/sbin:/usr/bin:/sbin:/bin "$@"
+	exec chroot "$root" /bin/sh -c "cd \"\$0\" 2>/dev/null || cd /; exec \"\$@\"" \
+		"$cwd" /usr/bin/env PATH=/usr/sbin:/usr/bin:/sbin:/bin "$@"
 ' sh "$root" "$@"

@@ -64,8 +64,13 @@ replay --sim="$profile" --threads
 
 if "$kfdtrace" emit-c "$trace" -o "$work/repro.c" >"$work/emit" 2>&1 &&
    gcc -pthread -Wall -Wextra -Werror -o "$work/repro" "$work/repro.c" >>"$work/emit" 2>&1; then
-	"$kfdtrace" sim --profile "$profile" -- "$work/repro" >>"$work/emit" 2>&1 || {
-		cat "$work/emit"; echo "FAIL: emit-c's program exited $?"; fail=1; }
+	"$kfdtrace" sim --profile "$profile" -- "$work/repro" >>"$work/emit" 2>&1
+	rc=$?
+	if [ "$rc" -ne 0 ]; then
+		cat "$work/emit"
+		echo "FAIL: emit-c's program exited $rc"
+		fail=1
+	fi
 else
 	cat "$work/emit"
 	echo "FAIL: emit-c's program did not build"

@@ -1,20 +1,27 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# A HIP program of ours built with the modern root's hipcc, then recorded
-# and replayed as run_client.sh does:
-#   run_hip.sh KFDTRACE OUTDIR SOURCE PROFILE OTHER_PROFILE -- [ARG...]
-# The program is built for gfx90a, gfx942 and gfx1030 into OUTDIR (again
-# only when SOURCE is newer), under a lock, since tests run in parallel.
+# A HIP program of ours built with the modern root's hipcc, then run on
+# kfdsim or recorded and replayed as run_client.sh does:
+#   run_hip.sh run KFDTRACE OUTDIR SOURCE PROFILE -- [ARG...]
+#   run_hip.sh capture KFDTRACE OUTDIR SOURCE PROFILE OTHER_PROFILE -- [ARG...]
+# A run must exit 0 and print "PASS: ". The program is built for gfx90a,
+# gfx942 and gfx1030 into OUTDIR (again only when SOURCE is newer), under
+# a lock, since tests run in parallel.
 set -u
 
 here=$(dirname "$0")
-kfdtrace=$1
-outdir=$2
-src=$3
-profile=$4
-other=$5
-shift 6
+mode=$1
+kfdtrace=$2
+outdir=$3
+src=$4
+profile=$5
+if [ "$mode" = capture ]; then
+	other=$6
+	shift 7
+else
+	shift 6
+fi
 
 mkdir -p "$outdir"
 exe=$outdir/$(basename "$src" .hip)
@@ -33,4 +40,15 @@ if [ "$rc" -ne 0 ] || [ ! -x "$exe" ]; then
 	exit 1
 fi
 
-exec "$here/run_client.sh" "$kfdtrace" "$profile" "$other" '^PASS: ' -- "$exe" "$@"
+if [ "$mode" = capture ]; then
+	exec "$here/run_client.sh" "$kfdtrace" "$profile" "$other" '^PASS: ' -- "$exe" "$@"
+fi
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+"$here/in_root.sh" "$kfdtrace" sim --profile "$profile" -- "$exe" "$@" >"$out" 2>&1
+rc=$?
+cat "$out"
+if [ "$rc" -ne 0 ] || ! grep -q '^PASS: ' "$out"; then
+	echo "FAIL: $(basename "$exe") exited $rc on $profile"
+	exit 1
+fi

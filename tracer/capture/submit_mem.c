@@ -205,7 +205,8 @@ sdma(const uint8_t *p, size_t len, size_t size)
 		struct kfd_sdma_copy_linear c;
 
 		memcpy(&c, p, sizeof(c));
-		record(KT_MEM_COPY_SOURCE, c.src, (uint64_t)(c.count & 0x3fffff) + 1);
+		record(KT_MEM_COPY_SOURCE, c.src,
+		       (uint64_t)(c.count & KFD_SDMA_COPY_COUNT_MASK) + 1);
 	} else if (r->match == KFD_SDMA_OP_ATOMIC) {
 		struct kfd_sdma_atomic a;
 

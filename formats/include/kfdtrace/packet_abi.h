@@ -144,9 +144,45 @@ struct kfd_sdma_header_bytes {
 	uint16_t extra;
 };
 
+/*
+ * COPY_LINEAR's count is bytes - 1. The SDMA engines of gfx90a, gfx94x,
+ * gfx10.3 and later read it from bits 0-29; older engines (gfx900, gfx906,
+ * gfx908, gfx10.1) from bits 0-21, where bits 22-29 are reserved and a
+ * valid packet has them zero. So KFD_SDMA_COPY_COUNT_MASK reads a valid
+ * packet right for every engine; only an engine model needs the narrow
+ * width, to refuse what its engine would not execute.
+ */
+#define KFD_SDMA_COPY_COUNT_MASK	0x3fffffffu
+#define KFD_SDMA_COPY_COUNT_MASK_NARROW	0x003fffffu
+
+/**
+ * kfd_sdma_copy_count_mask() - COPY_LINEAR's count bits on one GPU.
+ * @gfx_target_version: the topology's gfx_target_version (major * 10000 +
+ *	minor * 100 + stepping; 90010 is gfx90a).
+ *
+ * Return: KFD_SDMA_COPY_COUNT_MASK where the engine has the 30-bit count,
+ * else KFD_SDMA_COPY_COUNT_MASK_NARROW.
+ */
+static inline uint32_t
+kfd_sdma_copy_count_mask(uint32_t gfx_target_version)
+{
+	uint32_t major = gfx_target_version / 10000;
+	uint32_t minor = gfx_target_version / 100 % 100;
+	uint32_t stepping = gfx_target_version % 100;
+	int wide;
+
+	if (major == 9)
+		wide = minor >= 4 || (minor == 0 && stepping == 10);
+	else if (major == 10)
+		wide = minor >= 3;
+	else
+		wide = major > 10;
+	return wide ? KFD_SDMA_COPY_COUNT_MASK : KFD_SDMA_COPY_COUNT_MASK_NARROW;
+}
+
 struct kfd_sdma_copy_linear {
 	uint32_t header;
-	uint32_t count;			/* bits 0-21: bytes - 1 */
+	uint32_t count;			/* bytes - 1: KFD_SDMA_COPY_COUNT_MASK */
 	uint32_t parameter;		/* swap bits */
 	uint64_t src;
 	uint64_t dst;

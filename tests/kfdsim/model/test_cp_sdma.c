@@ -9,7 +9,10 @@
  * until memory matches, FENCE + TRAP wakes a waiter on the event as the
  * interrupt path does, GCR is an SDMA v5 (gfx10) packet, and an unknown
  * opcode, an address outside the VM, or a write pointer that goes back or
- * runs more than a ring ahead stops only that queue.
+ * runs more than a ring ahead stops only that queue. Shared virtual memory
+ * is reached as the kernel maps it: with XNACK off only inside ranges that
+ * grant the GPU access, with XNACK on wherever the CPU has pages.
+ * COPY_LINEAR's count is 30 bits on gfx90a and 22 on gfx908.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -397,6 +400,152 @@ test_peer(void **state)
 	close_kt(t);
 }
 
+/* SVM_NATTR with one attribute over [start, start+size). */
+static int
+svm_set(struct kt *t, uint64_t start, uint64_t size, uint32_t type,
+	uint32_t value)
+{
+	union {
+		struct kfd_abi_svm_args a;
+		unsigned char room[sizeof(struct kfd_abi_svm_args) +
+				   sizeof(struct kfd_abi_svm_attribute)];
+	} r;
+
+	memset(&r, 0, sizeof(r));
+	r.a.start_addr = start;
+	r.a.size = size;
+	r.a.op = KFD_ABI_SVM_OP_SET_ATTR;
+	r.a.nattr = 1;
+	r.a.attrs[0].type = type;
+	r.a.attrs[0].value = value;
+	return ksim_ioctl(t->kfd, KFD_ABI_IOC_SVM_NATTR(1), &r);
+}
+
+static uint8_t *
+host_pages(size_t size)
+{
+	uint8_t *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	assert_true(p != MAP_FAILED);
+	return p;
+}
+
+/*
+ * XNACK off (mi210's default): malloc'd memory is out of the GPU's reach
+ * until an SVM range grants it ACCESS or ACCESS_IN_PLACE, as HIP 6.x
+ * registers it for hipMemcpy; a range without access still faults.
+ */
+static void
+test_svm_copy(void **state)
+{
+	static const unsigned int g0 = 0;
+	struct kt *t = *state;
+	const uint64_t size = 1u << 20, vram_va = 0x300000000ULL;
+	uint8_t *src = host_pages(size), *dst = host_pages(size);
+	uint8_t *other = host_pages(size), *unreg = host_pages(size);
+	uint32_t *word = (uint32_t *)kt_userptr_mapped(t, 0, 0x100000000ULL, 4096);
+	struct sq before, q, denied;
+
+	for (uint64_t i = 0; i < size; i++)
+		src[i] = unreg[i] = (uint8_t)(i * 31 + 7);
+	kt_vram_mapped(t, 0, vram_va, size, &g0, 1);
+	sq_new(t, &before, 0, 0x10000000ULL, KFD_ABI_QUEUE_TYPE_SDMA);
+	copy(&before, vram_va, (uintptr_t)unreg, (uint32_t)size);
+	fence(&before, 0x100000000ULL, 1);
+	kick(&before);
+
+	assert_int_equal(svm_set(t, (uintptr_t)src, size, KFD_ABI_SVM_ATTR_ACCESS,
+				 t->gpu_id[0]), 0);
+	assert_int_equal(svm_set(t, (uintptr_t)dst, size,
+				 KFD_ABI_SVM_ATTR_ACCESS_IN_PLACE, t->gpu_id[0]), 0);
+	assert_int_equal(svm_set(t, (uintptr_t)other, size,
+				 KFD_ABI_SVM_ATTR_SET_FLAGS,
+				 KFD_ABI_SVM_FLAG_COHERENT), 0);
+	sq_new(t, &q, 0, 0x11000000ULL, KFD_ABI_QUEUE_TYPE_SDMA);
+	copy(&q, vram_va, (uintptr_t)src, (uint32_t)size);
+	copy(&q, (uintptr_t)dst, vram_va, (uint32_t)size);
+	fence(&q, 0x100000000ULL + 4, 2);
+	kick(&q);
+	sq_new(t, &denied, 0, 0x12000000ULL, KFD_ABI_QUEUE_TYPE_SDMA);
+	copy(&denied, (uintptr_t)other, (uintptr_t)src, 4096);
+	fence(&denied, 0x100000000ULL + 8, 3);
+	kick(&denied);
+
+	assert_true(reaches(&q, q.wr));
+	assert_memory_equal(dst, src, size);
+	assert_int_equal(word[1], 2);
+	usleep(20000);
+	assert_int_equal(rptr(&before), 0);	/* stopped: in no SVM range */
+	assert_int_equal(word[0], 0);
+	assert_int_equal(rptr(&denied), 0);	/* the range grants no access */
+	assert_int_equal(word[2], 0);
+	assert_int_equal(other[0], 0);
+	munmap(src, size);
+	munmap(dst, size);
+	munmap(other, size);
+	munmap(unreg, size);
+}
+
+/* XNACK on: the kernel maps on fault, so any page the CPU has is reached. */
+static void
+test_svm_xnack(void **state)
+{
+	struct kt *t = open_kt("mi210");
+	struct kfd_abi_set_xnack_mode_args x = { .xnack_enabled = 1 };
+	const uint64_t size = 64u << 10;
+	uint8_t *src = host_pages(size), *dst = host_pages(size);
+	struct sq q;
+
+	(void)state;
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_SET_XNACK_MODE, &x), 0);
+	for (uint64_t i = 0; i < size; i++)
+		src[i] = (uint8_t)(i ^ 0x5a);
+	sq_new(t, &q, 0, 0x10000000ULL, KFD_ABI_QUEUE_TYPE_SDMA);
+	copy(&q, (uintptr_t)dst, (uintptr_t)src, (uint32_t)size);
+	kick(&q);
+	assert_true(reaches(&q, q.wr));
+	assert_memory_equal(dst, src, size);
+	munmap(src, size);
+	munmap(dst, size);
+	close_kt(t);
+}
+
+/*
+ * One COPY_LINEAR of 16 MiB (count 0xffffff, past 22 bits): gfx90a's
+ * engine reads 30 bits and copies it all; gfx908's reads 22 and stops
+ * the queue rather than copy a truncated length.
+ */
+static void
+test_copy_count_width(void **state)
+{
+	const uint64_t size = 16u << 20;
+	const char *profiles[2] = { "mi210", "mi100" };
+
+	(void)state;
+	for (unsigned int i = 0; i < 2; i++) {
+		struct kt *t = open_kt(profiles[i]);
+		uint8_t *src = kt_userptr_mapped(t, 0, 0x100000000ULL, size);
+		uint8_t *dst = kt_userptr_mapped(t, 0, 0x200000000ULL, size);
+		struct sq q;
+
+		for (uint64_t j = 0; j < size; j += 4096)
+			src[j] = src[j + 4095] = (uint8_t)(j >> 12 | 1);
+		sq_new(t, &q, 0, 0x10000000ULL, KFD_ABI_QUEUE_TYPE_SDMA);
+		copy(&q, 0x200000000ULL, 0x100000000ULL, (uint32_t)size);
+		kick(&q);
+		if (i == 0) {
+			assert_true(reaches(&q, q.wr));
+			assert_memory_equal(dst, src, size);
+		} else {
+			usleep(20000);
+			assert_int_equal(rptr(&q), 0);
+			assert_int_equal(dst[0], 0);
+		}
+		close_kt(t);
+	}
+}
+
 int
 main(void)
 {
@@ -407,6 +556,9 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_errors, setup, kt_teardown),
 		cmocka_unit_test(test_gcr_gfx10),
 		cmocka_unit_test(test_peer),
+		cmocka_unit_test_setup_teardown(test_svm_copy, setup, kt_teardown),
+		cmocka_unit_test(test_svm_xnack),
+		cmocka_unit_test(test_copy_count_width),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -56,20 +56,15 @@ cp_gpu_clock(const struct ksim_device *dev, int gpu)
 	return (uint64_t)((unsigned __int128)raw * hz / 1000000000ULL);
 }
 
-void
-cp_log(struct ksim_cp *cp, const char *fmt, ...)
+static void
+cp_vlog(struct ksim_cp *cp, const char *fmt, va_list ap)
 {
 	char buf[512];
-	va_list ap;
 	int n;
 
-	if (!cp->debug)
-		return;
 	n = snprintf(buf, sizeof(buf), "kfdsim: cp[%d]: ", (int)cp->pid);
-	va_start(ap, fmt);
 	if (n > 0 && (size_t)n < sizeof(buf))
 		n += vsnprintf(buf + n, sizeof(buf) - (size_t)n, fmt, ap);
-	va_end(ap);
 	if (n < 0)
 		return;
 	if ((size_t)n >= sizeof(buf) - 1)
@@ -77,6 +72,28 @@ cp_log(struct ksim_cp *cp, const char *fmt, ...)
 	buf[n++] = '\n';
 	/* Raw write: never through the shim's wrappers or stdio locks. */
 	(void)syscall(SYS_write, 2, buf, (size_t)n);
+}
+
+void
+cp_log(struct ksim_cp *cp, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!cp->debug)
+		return;
+	va_start(ap, fmt);
+	cp_vlog(cp, fmt, ap);
+	va_end(ap);
+}
+
+void
+cp_warn(struct ksim_cp *cp, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	cp_vlog(cp, fmt, ap);
+	va_end(ap);
 }
 
 /* Map the doorbell page of @gpu for the engine (once per process). */

@@ -102,7 +102,7 @@ queue_error(struct ksim_cp *cp, struct ksim_cpq *cq, uint32_t code, int ec,
 		if (h)
 			sig = cp_mem(cp, cq, h, SIG_SIZE);
 	}
-	cp_log(cp, "queue %u: error at packet %llu: %s (0x%llx); queue inactive, "
+	cp_warn(cp, "queue %u: error at packet %llu: %s (0x%llx); queue inactive, "
 	       "error 0x%x %s", cq->qid, (unsigned long long)cq->rd, what,
 	       (unsigned long long)detail, code,
 	       sig ? "reported in the queue-inactive signal" :

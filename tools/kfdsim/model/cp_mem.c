@@ -10,10 +10,46 @@
  * copies and fills) the way the GPU does: through the BO's own backing
  * memory, so VRAM the CPU never mapped is reached too, and a copy may
  * span several mappings (peer VRAM among them).
+ *
+ * An address no KFD mapping covers may be shared virtual memory (SVM):
+ * the GPU then reaches the process's own pages at the same address, as
+ * the kernel maps them. With XNACK off that is only inside SVM ranges
+ * that grant this GPU ACCESS or ACCESS_IN_PLACE (the kernel maps those
+ * ranges ahead of time); with XNACK on any page the CPU has is reached,
+ * since the kernel maps on fault. Anything else faults.
  */
 #include <string.h>
 
 #include "cp_priv.h"
+
+/*
+ * The SVM view of [va, va+*len): 0 when the GPU of @cq reaches it as the
+ * process's own memory, with *len cut at the end of the range that
+ * grants it; -1 on a fault.
+ */
+static int
+svm_reach(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, uint64_t *len)
+{
+	const struct ksim_process *p = cp->p;
+	uint32_t bit = 1u << cq->gpu;
+
+	if (p->xnack_enabled)
+		return ksim_user_range_mapped(va, *len) ? 0 : -1;
+	for (unsigned int i = 0; i < p->n_svm; i++) {
+		const struct ksim_svm_range *r = &p->svm[i];
+
+		if (va < r->start)
+			break;
+		if (va - r->start >= r->size)
+			continue;
+		if (!((r->access | r->access_in_place) & bit))
+			return -1;
+		if (*len > r->start + r->size - va)
+			*len = r->start + r->size - va;
+		return 0;
+	}
+	return -1;
+}
 
 /*
  * The CPU address of GPU VA [va, va+len) of @cq's VM, or NULL when the
@@ -33,7 +69,17 @@ cp_mem(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, uint64_t len)
 	if (!drm || !len || va + len < va)
 		return NULL;
 	m = ksim_vm_find(&drm->vm, va);
-	if (!m || va + len > m->start + m->size)
+	if (!m) {
+		uint64_t n = len;
+
+		/* SVM: the same address; the probe below checks the pages. */
+		if (svm_reach(cp, cq, va, &n) || n < len ||
+		    ksim_copy_from_user(&probe, va, 1) ||
+		    ksim_copy_from_user(&probe, va + len - 1, 1))
+			return NULL;
+		return (void *)(uintptr_t)va;
+	}
+	if (va + len > m->start + m->size)
 		return NULL;
 	switch (m->bo->domain) {
 	case KSIM_DOM_USERPTR:
@@ -66,7 +112,8 @@ cp_mem(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, uint64_t len)
 
 /*
  * One piece of a bulk access: [va, va+*len) cut at the end of its
- * mapping. Return: 0, or -1 when va is not mapped in the VM as memory.
+ * mapping. A NULL @buf only checks that the piece is reachable. Return:
+ * 0, or -1 when va is not mapped in the VM as memory.
  */
 static int
 rw_piece(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, void *buf,
@@ -77,13 +124,29 @@ rw_piece(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, void *buf,
 	uint64_t off, n;
 	int fd;
 
-	m = drm ? ksim_vm_find(&drm->vm, va) : NULL;
-	if (!m)
+	if (!drm)
 		return -1;
+	m = ksim_vm_find(&drm->vm, va);
+	if (!m) {
+		/* SVM: the process's own pages, to the end of the range. */
+		if (svm_reach(cp, cq, va, len))
+			return -1;
+		if (!buf)
+			return ksim_user_range_mapped(va, *len) ? 0 : -1;
+		return write ? ksim_copy_to_user(va, buf, *len) :
+			       ksim_copy_from_user(buf, va, *len);
+	}
 	n = m->start + m->size - va;
 	if (n < *len)
 		*len = n;
 	off = m->offset + (va - m->start);
+	if (!buf) {
+		if (m->bo->domain == KSIM_DOM_USERPTR)
+			return ksim_user_range_mapped(m->bo->userptr + off, *len) ?
+			       0 : -1;
+		return m->bo->domain == KSIM_DOM_VRAM ||
+		       m->bo->domain == KSIM_DOM_GTT ? 0 : -1;
+	}
 	switch (m->bo->domain) {
 	case KSIM_DOM_USERPTR:
 		return write ? ksim_copy_to_user(m->bo->userptr + off, buf, *len) :
@@ -122,4 +185,21 @@ cp_mem_rw(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, void *buf,
 		len -= n;
 	}
 	return 0;
+}
+
+int
+cp_mem_reaches(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va,
+	       uint64_t len)
+{
+	if (va + len < va)
+		return 0;
+	while (len) {
+		uint64_t n = len;
+
+		if (rw_piece(cp, cq, va, NULL, &n, 0))
+			return 0;
+		va += n;
+		len -= n;
+	}
+	return 1;
 }

@@ -74,7 +74,14 @@ struct ksim_cp {
 };
 
 /* cp.c */
+/* A line on stderr when KFDSIM_DEBUG is set. */
 void cp_log(struct ksim_cp *cp, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/*
+ * A line on stderr always: a queue the engine stopped, which the runtime
+ * may never report (it then waits for good), so the user must see why.
+ */
+void cp_warn(struct ksim_cp *cp, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* The simulated GPU clock of @gpu, as GET_CLOCK_COUNTERS reports it. */
 uint64_t cp_gpu_clock(const struct ksim_device *dev, int gpu);
@@ -92,6 +99,9 @@ void *cp_mem(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va,
  */
 int cp_mem_rw(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va,
 	      void *buf, uint64_t len, int write);
+/* 1 when every byte of [va, va+len) of @cq's VM is reachable, else 0. */
+int cp_mem_reaches(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va,
+		   uint64_t len);
 
 /* cp_aql.c (device lock held) */
 /*

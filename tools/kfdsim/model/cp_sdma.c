@@ -13,10 +13,12 @@
  * after every packet (ROCr computes its free space from it). A packet the
  * engine does not know, or an address outside the VM, stops the queue:
  * real hardware raises an illegal-instruction or VM-fault interrupt the
- * runtime never sees on the queue, so only KFDSIM_DEBUG reports it and
- * waiters time out. Device lock held.
+ * runtime never sees on the queue, and waiters time out. So the engine
+ * says on stderr, once per queue, what stopped it. Device lock held.
  */
 #include <string.h>
+
+#include <kfdtrace/packet_abi.h>
 
 #include "cp_priv.h"
 
@@ -57,7 +59,7 @@ sdma_error(struct ksim_cp *cp, struct ksim_cpq *cq, const char *what,
 {
 	cq->error = 1;
 	cq->pending = 0;
-	cp_log(cp, "queue %u: SDMA error at byte %llu: %s (0x%llx); queue "
+	cp_warn(cp, "queue %u: SDMA error at byte %llu: %s (0x%llx); queue "
 	       "stopped", cq->qid, (unsigned long long)cq->rd, what,
 	       (unsigned long long)detail);
 }
@@ -102,6 +104,32 @@ copy_linear(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t dst,
 		len -= n;
 	}
 	return 0;
+}
+
+/*
+ * COPY_LINEAR: the count is as wide as this GPU's engine reads it
+ * (kfd_sdma_copy_count_mask()); a count in the bits the engine reserves
+ * is a malformed packet. A failed copy names the side that is not mapped.
+ */
+static enum step
+copy_step(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *d)
+{
+	const uint64_t *props = cp->dev->gpus[cq->gpu].n->props;
+	uint32_t mask = kfd_sdma_copy_count_mask((uint32_t)props[KSIM_NP_GFX_TARGET_VERSION]);
+	uint64_t src = qw(d, 3), dst = qw(d, 5), len;
+
+	if (d[1] & KFD_SDMA_COPY_COUNT_MASK & ~mask) {
+		sdma_error(cp, cq, "copy count past the engine's 22-bit field", d[1]);
+		return STEP_ERROR;
+	}
+	len = (uint64_t)(d[1] & mask) + 1;
+	if (!copy_linear(cp, cq, dst, src, len))
+		return STEP_DONE;
+	if (!cp_mem_reaches(cp, cq, src, len))
+		sdma_error(cp, cq, "copy source outside the VM", src);
+	else
+		sdma_error(cp, cq, "copy destination outside the VM", dst);
+	return STEP_ERROR;
 }
 
 static int
@@ -198,12 +226,7 @@ sdma_packet(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *d,
 	case OP_COPY:
 		if (sub != SUB_COPY_LINEAR)
 			break;
-		if (copy_linear(cp, cq, qw(d, 5), qw(d, 3),
-				(uint64_t)(d[1] & 0x3fffffu) + 1)) {
-			sdma_error(cp, cq, "copy outside the VM", qw(d, 3));
-			return STEP_ERROR;
-		}
-		return STEP_DONE;
+		return copy_step(cp, cq, d);
 	case OP_WRITE:
 		if (sub != 0 || n > PKT_MAX_DW)
 			break;
