@@ -18,7 +18,8 @@ the build under test (`meson install --destdir D --no-rebuild`).
       system's libhsakmt.so.1 (one that a package owns), `sim --thunk ours`
       and `record --sim --thunk ours` load ours from D, and `sim --thunk
       amd` loads the system's even with ours in LD_LIBRARY_PATH. libkfdsim.so
-      and the capture library come from D too. The libraries a process
+      and the capture library come from D too. The build tree's kfdtrace
+      `sim --thunk ours` loads build/thunk's. The libraries a process
       loaded are read from the dynamic linker's LD_DEBUG=libs output.
 
 Exit 0 when everything holds, 1 with the list of what does not, 77 when a
@@ -101,6 +102,7 @@ def owners(paths):
 
 
 def exports(dest, files):
+    """The symbols the installed shared objects define (nm -D)."""
     names = set()
     for f in files:
         if '.so' not in os.path.basename(f) or os.path.islink(dest + f):
@@ -207,9 +209,11 @@ def loaded(out, base):
     return libs
 
 
-def run_checked(argv, env, what, want_hsakmt, dest, problems):
+def run_checked(argv, env, what, ours, tree, problems):
     """Run @argv; check its status, rocminfo's agent and where each
-    library came from. @want_hsakmt: 'ours' (in D) or 'system' (a package's)."""
+    library came from: libhsakmt from the directory @ours, or the system's
+    (one a package owns) when @ours is None; libkfdsim.so and the capture
+    library from under @tree."""
     r = subprocess.run(argv, env=env, stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, universal_newlines=True,
                        timeout=120)
@@ -220,26 +224,25 @@ def run_checked(argv, env, what, want_hsakmt, dest, problems):
     if not re.search(r'Name:\s+gfx90a', r.stdout):
         bad.append('rocminfo printed no gfx90a agent')
     hsakmt = loaded(err, 'libhsakmt.so')
-    sim = loaded(err, 'libkfdsim.so')
-    capture = loaded(err, 'libkfdtrace-capture.so')
     if len(hsakmt) != 1:
         bad.append('libhsakmt loaded: %s' % (sorted(hsakmt) or 'none'))
     else:
         lib = hsakmt.pop()
-        if want_hsakmt == 'ours' and not lib.startswith(dest + '/'):
-            bad.append('loaded %s, not ours from %s' % (lib, dest))
-        if want_hsakmt == 'system':
-            if lib.startswith(dest + '/'):
-                bad.append('loaded ours (%s), not the system\'s' % lib)
-            elif not owners([lib]):
-                bad.append('loaded %s, which no package owns (an earlier '
-                           'install of ours?)' % lib)
-    for name, libs in (('libkfdsim.so', sim), ('the capture library', capture)):
-        if name == 'the capture library' and 'record' not in argv:
-            continue
-        if not libs or any(not l.startswith(dest + '/') for l in libs):
-            bad.append('%s loaded from %s, not from %s'
-                       % (name, sorted(libs) or 'nowhere', dest))
+        if ours and os.path.dirname(lib) != ours:
+            bad.append('loaded %s, not ours from %s' % (lib, ours))
+        elif not ours and lib.startswith(tree + '/'):
+            bad.append('loaded ours (%s), not the system\'s' % lib)
+        elif not ours and not owners([lib]):
+            bad.append('loaded %s, which no package owns (an earlier '
+                       'install of ours?)' % lib)
+    preloads = ['libkfdsim.so']
+    if 'record' in argv:
+        preloads.append('libkfdtrace-capture.so')
+    for name in preloads:
+        libs = loaded(err, name)
+        if not libs or any(not l.startswith(tree + '/') for l in libs):
+            bad.append('%s loaded from %s, not from under %s'
+                       % (name, sorted(libs) or 'nowhere', tree))
     print('install: %s: %s' % (what, '; '.join(bad) or 'as expected'))
     if bad:
         tail = [l for l in err.splitlines() if 'calling init' not in l
@@ -260,6 +263,8 @@ def check_thunk(meson, build, dest, work):
         skip('Debian\'s libhsakmt1 is not installed')
     dirs = build_dirs(meson, build)
     install(meson, build, dest)
+    dest = os.path.realpath(dest)
+    build = os.path.realpath(build)
     kfdtrace = dest + dirs['bindir'] + '/kfdtrace'
     ours = dest + dirs['libdir'] + '/kfdtrace'
     # Nothing that tells kfdtrace or the dynamic linker where our libraries
@@ -269,17 +274,21 @@ def check_thunk(meson, build, dest, work):
     env['LD_DEBUG'] = 'libs'
     sim = [kfdtrace, 'sim', '--profile', 'mi210']
     problems = []
-    run_checked(sim + ['--', 'rocminfo'], env, 'sim', 'system', dest,
-                problems)
+    run_checked(sim + ['--', 'rocminfo'], env, 'sim', None, dest, problems)
     run_checked(sim + ['--thunk', 'ours', '--', 'rocminfo'], env,
-                'sim --thunk ours', 'ours', dest, problems)
+                'sim --thunk ours', ours, dest, problems)
     run_checked(sim + ['--thunk', 'amd', '--', 'rocminfo'],
                 dict(env, LD_LIBRARY_PATH=ours),
-                'sim --thunk amd (ours in LD_LIBRARY_PATH)', 'system', dest,
+                'sim --thunk amd (ours in LD_LIBRARY_PATH)', None, dest,
                 problems)
     run_checked([kfdtrace, 'record', '--sim=mi210', '--thunk', 'ours', '-o',
                  os.path.join(work, 'rocminfo.kfdtrace'), '--', 'rocminfo'],
-                env, 'record --thunk ours', 'ours', dest, problems)
+                env, 'record --thunk ours', ours, dest, problems)
+    # The same rule in the build tree: ours is build/thunk.
+    run_checked([build + '/tools/kfdtrace/kfdtrace', 'sim', '--profile',
+                 'mi210', '--thunk', 'ours', '--', 'rocminfo'], env,
+                'build tree: sim --thunk ours', build + '/thunk', build,
+                problems)
     for p in problems:
         print('install: ' + p)
     return 1 if problems else 0
