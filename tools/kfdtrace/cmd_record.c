@@ -26,18 +26,17 @@
 #include "cli.h"
 #include "commands.h"
 #include "ksim_profile.h"
+#include "libpath.h"
 #include "record.h"
 #include "sim_run.h"
-
-#define CAPTURE_LIB "libkfdtrace-capture.so"
-#define SIM_LIB "libkfdsim.so"
 
 void
 kfdtrace_help_record(FILE *f)
 {
 	fprintf(f,
-		"Usage: kfdtrace record [-o FILE|DIR/] [-f] [--sim[=PROFILE]] [--no-buffers]\n"
-		"                       [--lttng] [--api] [--submissions] -- CMD [ARGS...]\n"
+		"Usage: kfdtrace record [-o FILE|DIR/] [-f] [--sim[=PROFILE]] [--thunk ours|amd]\n"
+		"                       [--no-buffers] [--lttng] [--api] [--submissions]\n"
+		"                       -- CMD [ARGS...]\n"
 		"\n"
 		"Run CMD and record every KFD and render-node request it makes.\n"
 		"\n"
@@ -53,6 +52,10 @@ kfdtrace_help_record(FILE *f)
 		"                      when /dev/kfd does not exist); PROFILE picks the\n"
 		"                      simulated machine (see kfdtrace sim), which every\n"
 		"                      process of CMD shares for the run\n"
+		"      --thunk ours|amd the libhsakmt CMD runs on: ours (kfdtrace's, its\n"
+		"                      directory first in LD_LIBRARY_PATH) or AMD's (ours\n"
+		"                      taken out of LD_LIBRARY_PATH); default: what the\n"
+		"                      dynamic linker finds (the system's)\n"
 		"      --no-buffers    leave out buffer contents that may hold user data\n"
 		"      --lttng         also emit every call as a kfd:* lttng-ust event, for\n"
 		"                      the LTTng sessions that enable them (docs/lttng.md)\n"
@@ -73,67 +76,6 @@ kfdtrace_help_record(FILE *f)
 		"(library paths), KFDTRACE_FOLLOW_FORK=0 (do not trace children).\n");
 }
 
-/* The directory holding this executable. */
-static int
-self_dir(char *dir, size_t size)
-{
-	ssize_t n = readlink("/proc/self/exe", dir, size - 1);
-	char *slash;
-
-	if (n <= 0)
-		return -1;
-	dir[n] = '\0';
-	slash = strrchr(dir, '/');
-	if (!slash)
-		return -1;
-	*slash = '\0';
-	return 0;
-}
-
-/*
- * Find a library: the environment override, then the build tree (relative
- * to this binary, build/tools/kfdtrace/), then the install libdir next to
- * bin/. A bare name (let the dynamic linker search) is the last resort.
- */
-static int
-find_lib(const char *env, const char *name, const char *const *build_rel,
-	 char *out, size_t size)
-{
-	static const char *const install_rel[] = {
-		"../lib/x86_64-linux-gnu", "../lib64", "../lib", NULL,
-	};
-	const char *v = getenv(env);
-	char dir[PATH_MAX];
-
-	if (v && *v) {
-		if (access(v, R_OK)) {
-			cli_err("%s=%s: %s", env, v,
-				strerror(errno));
-			return -1;
-		}
-		snprintf(out, size, "%s", v);
-		return 0;
-	}
-	if (self_dir(dir, sizeof(dir)) == 0) {
-		for (int pass = 0; pass < 2; pass++) {
-			const char *const *rel = pass ? install_rel : build_rel;
-
-			for (int i = 0; rel[i]; i++) {
-				char path[PATH_MAX];
-
-				if ((size_t)snprintf(path, sizeof(path), "%s/%s/%s",
-						     dir, rel[i], name) >= sizeof(path))
-					continue;
-				if (access(path, R_OK) == 0 &&
-				    realpath(path, out))
-					return 0;
-			}
-		}
-	}
-	snprintf(out, size, "%s", name);
-	return 0;
-}
-
 /* LD_PRELOAD splits on spaces and colons: such a path cannot be preloaded. */
 static int
 preloadable(const char *path)
@@ -146,6 +88,7 @@ struct record_opts {
 	const char *profile;
 	int force;
 	int sim;
+	enum kfdtrace_thunk thunk;
 	int no_buffers;
 	int lttng;
 	int api;
@@ -160,6 +103,7 @@ parse_args(int argc, char **argv, struct record_opts *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "sim", optional_argument, NULL, 's' },
+		{ "thunk", required_argument, NULL, 'T' },
 		{ "no-buffers", no_argument, NULL, 'b' },
 		{ "lttng", no_argument, NULL, 'l' },
 		{ "api", no_argument, NULL, 'a' },
@@ -184,6 +128,10 @@ parse_args(int argc, char **argv, struct record_opts *o)
 		case 's':
 			o->sim = 1;
 			o->profile = optarg;
+			break;
+		case 'T':
+			if (kfdtrace_thunk_parse(optarg, &o->thunk))
+				return -1;
 			break;
 		case 'b':
 			o->no_buffers = 1;
@@ -416,8 +364,6 @@ profile_usable(const char *profile)
 int
 kfdtrace_cmd_record(int argc, char **argv)
 {
-	static const char *const capture_build[] = { "../../tracer", ".", NULL };
-	static const char *const sim_build[] = { "../kfdsim", ".", NULL };
 	char capture[PATH_MAX], sim[PATH_MAX], output[PATH_MAX];
 	char first[PATH_MAX + 32];
 	struct child_args child;
@@ -433,14 +379,12 @@ kfdtrace_cmd_record(int argc, char **argv)
 		return ret > 0 ? KFDTRACE_EXIT_OK : KFDTRACE_EXIT_USAGE;
 	cmd = argv + optind;
 
-	if (find_lib("KFDTRACE_CAPTURE_LIB", CAPTURE_LIB, capture_build,
-		     capture, sizeof(capture)))
-		return KFDTRACE_EXIT_USAGE;
+	if (kfdtrace_lib_find(&kfdtrace_lib_capture, capture, sizeof(capture), 1))
+		return KFDTRACE_EXIT_ERROR;
 	use_sim = o.sim || access("/dev/kfd", F_OK) != 0;
 	if (use_sim) {
-		if (find_lib("KFDTRACE_SIM_LIB", SIM_LIB, sim_build, sim,
-			     sizeof(sim)))
-			return KFDTRACE_EXIT_USAGE;
+		if (kfdtrace_lib_find(&kfdtrace_lib_sim, sim, sizeof(sim), 1))
+			return KFDTRACE_EXIT_ERROR;
 		if (!o.sim)
 			cli_err("/dev/kfd does not exist; "
 				"running on kfdsim, the simulated device");
@@ -470,7 +414,7 @@ kfdtrace_cmd_record(int argc, char **argv)
 		/* The name takes the child's pid; the directory is what counts. */
 		default_output(cmd[0], getpid(), output, sizeof(output));
 	}
-	if (output_writable(output))
+	if (output_writable(output) || kfdtrace_thunk_setenv(o.thunk))
 		return KFDTRACE_EXIT_ERROR;
 
 	if (o.lttng && !lttng_daemon_running())

@@ -16,11 +16,8 @@
 #include "ksim.h"
 #include "ksim_capture.h"
 #include "ksim_profile.h"
+#include "libpath.h"
 #include "sim_run.h"
-
-#ifndef KSIM_PRELOAD_INSTALLED
-#define KSIM_PRELOAD_INSTALLED "/usr/local/lib/libkfdsim.so"
-#endif
 
 void
 kfdtrace_help_sim(FILE *out)
@@ -46,6 +43,10 @@ kfdtrace_help_sim(FILE *out)
 		"                          adds the IPC handle ioctls (default upstream)\n"
 		"      --machine ID        run on the named machine ID, which separate runs\n"
 		"                          may share (its state: /dev/shm/kfdsim-ID)\n"
+		"      --thunk ours|amd    the libhsakmt COMMAND runs on: ours (kfdtrace's,\n"
+		"                          its directory first in LD_LIBRARY_PATH) or AMD's\n"
+		"                          (ours taken out of LD_LIBRARY_PATH); default: what\n"
+		"                          the dynamic linker finds (the system's)\n"
 		"      --debug             log device opens and ioctls to stderr\n"
 		"      --list-profiles     list the builtin profiles\n"
 		"      --dump-profile P    print a profile in the text format\n"
@@ -67,6 +68,7 @@ struct sim_opts {
 	const char *abi;
 	const char *kernel;
 	const char *machine;
+	enum kfdtrace_thunk thunk;
 	const char *save_name;
 	const char *output;
 	int force;
@@ -118,6 +120,10 @@ parse_opts(int argc, char **argv, struct sim_opts *o)
 			if (need_arg(argc, argv, i) < 0)
 				return -1;
 			o->machine = argv[++i];
+		} else if (!strcmp(a, "--thunk")) {
+			if (need_arg(argc, argv, i) < 0 ||
+			    kfdtrace_thunk_parse(argv[++i], &o->thunk) < 0)
+				return -1;
 		} else if (!strcmp(a, "--save-profile")) {
 			if (need_arg(argc, argv, i) < 0)
 				return -1;
@@ -247,53 +253,6 @@ save_profile(const char *name, const char *output, int force)
 	return KFDTRACE_EXIT_OK;
 }
 
-static int
-usable(const char *path, char *resolved)
-{
-	return access(path, R_OK) == 0 && realpath(path, resolved) != NULL;
-}
-
-/*
- * The preload library: KFDTRACE_SIM_LIB, else next to this binary in a
- * build tree (tools/kfdtrace/../kfdsim/), else the installed copy.
- */
-static int
-find_library(char *out)
-{
-	const char *env = getenv("KFDTRACE_SIM_LIB");
-	char self[PATH_MAX], cand[PATH_MAX + 64];
-	ssize_t n;
-
-	if (env && *env) {
-		if (usable(env, out))
-			return 0;
-		cli_err("KFDTRACE_SIM_LIB=%s: %s", env,
-			strerror(errno));
-		return -1;
-	}
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n > 0) {
-		char *slash;
-
-		self[n] = '\0';
-		slash = strrchr(self, '/');
-		if (slash) {
-			*slash = '\0';
-			snprintf(cand, sizeof(cand), "%s/../kfdsim/libkfdsim.so", self);
-			if (usable(cand, out))
-				return 0;
-			snprintf(cand, sizeof(cand), "%s/libkfdsim.so", self);
-			if (usable(cand, out))
-				return 0;
-		}
-	}
-	if (usable(KSIM_PRELOAD_INSTALLED, out))
-		return 0;
-	cli_err("cannot find libkfdsim.so (looked next to this "
-		"program and at %s; set KFDTRACE_SIM_LIB)", KSIM_PRELOAD_INSTALLED);
-	return -1;
-}
-
 /* In the child: become the command. */
 static void
 exec_command(void *arg)
@@ -334,7 +293,8 @@ run_command(const struct sim_opts *o, int *ran)
 		}
 		ksim_profile_free(p);
 	}
-	if (find_library(lib) < 0)
+	if (kfdtrace_lib_find(&kfdtrace_lib_sim, lib, sizeof(lib), 1) < 0 ||
+	    kfdtrace_thunk_setenv(o->thunk) < 0)
 		return KFDTRACE_EXIT_ERROR;
 
 	if (old && *old) {
@@ -399,6 +359,10 @@ sim_main(int argc, char **argv, int *ran)
 	}
 	if (o.output && !o.save_name) {
 		cli_err("--output goes with --save-profile");
+		return KFDTRACE_EXIT_USAGE;
+	}
+	if (o.thunk != KFDTRACE_THUNK_DEFAULT && !o.cmd) {
+		cli_err("--thunk goes with COMMAND");
 		return KFDTRACE_EXIT_USAGE;
 	}
 	if (o.list)
