@@ -166,13 +166,14 @@ cli_out_dir_state(const char *path, const struct cli_out_rule *r)
 {
 	char real[PATH_MAX], cwd[PATH_MAX];
 
-	if (cli_dir_is_empty(path))
-		return CLI_OUT_NEW;
+	/* Even empty: it could not be removed and made again. */
 	if (realpath(path, real) && getcwd(cwd, sizeof(cwd)) &&
 	    cli_path_depth(cwd, real) >= 0) {
 		cli_err("%s: holds the working directory; refused", path);
 		return -1;
 	}
+	if (cli_dir_is_empty(path))
+		return CLI_OUT_NEW;
 	if (!r->ours || !r->ours(path)) {
 		cli_err("%s: is a directory that is not empty and not one this "
 			"command wrote; refused, even with -f/--force", path);
