@@ -350,6 +350,13 @@ test_force_keeps_devices(void **state)
 	RUN(&res, "report", in, "-o", full);
 	assert_int_equal(res.status, 1);
 	tc_run_free(&res);
+	/* A block device is never written, with -f or without. */
+	path_in(lnk, sizeof(lnk), "block");
+	assert_int_equal(mknod(lnk, S_IFBLK | 0600, makedev(7, 0)), 0);
+	refused((char *[]){ "report", in, "-o", lnk, "-f", NULL },
+		"block device");
+	assert_int_equal(lstat(lnk, &st), 0);
+	assert_true(S_ISBLK(st.st_mode));
 }
 
 /* What a thread read from a FIFO while kfdtrace wrote into it. */
