@@ -89,18 +89,26 @@ assert_exists(const char *path)
 		fail_msg("%s is gone", path);
 }
 
-/* Run kfdtrace; it must fail, with @msg (if any) on stderr. */
+/* Run kfdtrace with the NULL-terminated @args (at most 14). */
 static void
-refused(char *const *args, const char *msg)
+run_args(char *const *args, struct tc_run *res)
 {
 	char *argv[16] = { (char *)kfdtrace_bin };
-	struct tc_run res;
 	size_t i;
 
 	for (i = 0; args[i]; i++)
 		argv[i + 1] = args[i];
 	argv[i + 1] = NULL;
-	assert_int_equal(tc_run(argv, &res), 0);
+	assert_int_equal(tc_run(argv, res), 0);
+}
+
+/* Run kfdtrace; it must fail, with @msg (if any) on stderr. */
+static void
+refused(char *const *args, const char *msg)
+{
+	struct tc_run res;
+
+	run_args(args, &res);
 	if (res.status != 1 || (msg && !strstr(res.err, msg)))
 		fail_msg("kfdtrace %s %s ...: status %d, stderr: %s", args[0],
 			 args[1], res.status, res.err);
@@ -282,14 +290,9 @@ assert_chr(const char *path, dev_t rdev)
 static void
 run_any(char *const *args)
 {
-	char *argv[16] = { (char *)kfdtrace_bin };
 	struct tc_run res;
-	size_t i;
 
-	for (i = 0; args[i]; i++)
-		argv[i + 1] = args[i];
-	argv[i + 1] = NULL;
-	assert_int_equal(tc_run(argv, &res), 0);
+	run_args(args, &res);
 	tc_run_free(&res);
 }
 
@@ -395,20 +398,15 @@ static struct fifo_reader *
 run_into_fifo(const char *path, char *const *args, int *status)
 {
 	struct fifo_reader *r = calloc(1, sizeof(*r));
-	char *argv[16] = { (char *)kfdtrace_bin };
 	struct tc_run res;
 	pthread_t t;
-	size_t i;
 
 	assert_non_null(r);
 	/* Open before kfdtrace does, so that its open does not wait. */
 	r->fd = open(path, O_RDONLY | O_NONBLOCK);
 	assert_true(r->fd >= 0);
 	assert_int_equal(pthread_create(&t, NULL, fifo_read, r), 0);
-	for (i = 0; args[i]; i++)
-		argv[i + 1] = args[i];
-	argv[i + 1] = NULL;
-	assert_int_equal(tc_run(argv, &res), 0);
+	run_args(args, &res);
 	*status = res.status;
 	tc_run_free(&res);
 	atomic_store(&r->done, 1);
