@@ -156,7 +156,7 @@ record_prepare_output(const char *output, int force)
 		return -1;
 	}
 	n = record_for_each_run_file(output, check_run_file, NULL);
-	if (n >= 0 && n && force)
+	if (n > 0 && force)
 		n = record_for_each_run_file(output, remove_run_file, NULL);
 	if (n < 0)
 		return -1;

@@ -79,7 +79,7 @@ ctf_trace_files(const char *dir, int rm)
 	}
 	if (d)
 		closedir(d);
-	return !ok ? -1 : metadata ? 1 : n || rm ? -1 : 0;
+	return !ok ? -1 : metadata ? 1 : n ? -1 : 0;
 }
 
 /*
