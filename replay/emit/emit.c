@@ -26,6 +26,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <kfdtrace/kfd_abi.h>
@@ -325,13 +326,19 @@ kfd_emit_c(const char *in, const char *out_path, struct kfd_emit_result *res,
 			r = -errno;
 			snprintf(e.err, e.errlen, "%s: %s", out_path, strerror(errno));
 		} else {
+			struct stat st;
+			/* A device or FIFO written through is not ours to remove. */
+			int reg = fstat(fileno(out), &st) == 0 &&
+				  S_ISREG(st.st_mode);
+
 			r = write_program(&e, out);
 			if (fclose(out) && !r)
 				r = -errno;
 			if (r < 0) {
 				snprintf(e.err, e.errlen, "%s: %s", out_path,
 					 strerror(-r));
-				unlink(out_path);
+				if (reg)
+					unlink(out_path);
 			}
 		}
 	} else if (!e.err[0]) {

@@ -2,6 +2,7 @@
 /*
  * Helpers shared by the kfdtrace commands.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -62,20 +63,136 @@ cli_is_stdout(const char *path)
 }
 
 int
-cli_out_check(const char *path, int force)
+cli_is_trace_name(const char *name)
 {
-	char dir[PATH_MAX];
-	struct stat st;
-	size_t len;
+	const char *s = strstr(name, ".kfdtrace");
 
-	if (cli_is_stdout(path))
-		return 0;
-	if (lstat(path, &st) == 0 && !force) {
+	while (s) {
+		if (s[9] == '\0' || s[9] == '.')
+			return name[0] != '.';
+		s = strstr(s + 1, ".kfdtrace");
+	}
+	return 0;
+}
+
+/*
+ * How many components @inner lies below @outer (both real paths): 0 for
+ * the same path, -1 when it is not inside it.
+ */
+static int
+cli_path_depth(const char *inner, const char *outer)
+{
+	size_t n = strlen(outer);
+	int depth = 0;
+
+	if (strcmp(outer, "/") == 0)
+		n = 0;
+	else if (strncmp(inner, outer, n) || (inner[n] && inner[n] != '/'))
+		return -1;
+	for (const char *p = inner + n; *p; p++)
+		depth += *p == '/';
+	return depth;
+}
+
+static const char *
+cli_file_type(mode_t m)
+{
+	return S_ISDIR(m) ? "a directory" : S_ISCHR(m) ? "a character device" :
+	       S_ISFIFO(m) ? "a FIFO" : S_ISBLK(m) ? "a block device" :
+	       S_ISSOCK(m) ? "a socket" : S_ISLNK(m) ? "a symbolic link" :
+	       "not a regular file";
+}
+
+/*
+ * Whether the existing output @path (@st, followed) is one of the inputs
+ * or holds one. Return: 0, or -1 after printing why.
+ */
+static int
+cli_out_is_input(const char *path, const struct stat *st,
+		 const struct cli_out_rule *r)
+{
+	char out_real[PATH_MAX], in_real[PATH_MAX];
+	int have_real = realpath(path, out_real) != NULL;
+
+	for (size_t i = 0; i < r->nins; i++) {
+		const char *in = r->ins[i];
+		struct stat ist;
+		int d;
+
+		if (stat(in, &ist) != 0)
+			continue;
+		if (ist.st_dev == st->st_dev && ist.st_ino == st->st_ino) {
+			cli_err("%s: is the input %s; refused", path, in);
+			return -1;
+		}
+		if (!have_real || !realpath(in, in_real))
+			continue;
+		/* A run directory stands for its traces, one level down too. */
+		d = cli_path_depth(out_real, in_real);
+		if (S_ISDIR(ist.st_mode) && S_ISREG(st->st_mode) &&
+		    (d == 1 || d == 2) &&
+		    cli_is_trace_name(strrchr(out_real, '/') + 1)) {
+			cli_err("%s: is a trace of the input %s; refused",
+				path, in);
+			return -1;
+		}
+		if (r->kind == CLI_OUT_DIR && S_ISDIR(st->st_mode) &&
+		    cli_path_depth(in_real, out_real) > 0) {
+			cli_err("%s: holds the input %s; refused", path, in);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int
+cli_dir_is_empty(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+	int empty = 1;
+
+	while (d && (de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			empty = 0;
+	if (d)
+		closedir(d);
+	return d && empty;
+}
+
+/* An existing directory at @path, for a directory output. */
+static int
+cli_out_dir_state(const char *path, const struct cli_out_rule *r)
+{
+	char real[PATH_MAX], cwd[PATH_MAX];
+
+	/* Even empty: it could not be removed and made again. */
+	if (realpath(path, real) && getcwd(cwd, sizeof(cwd)) &&
+	    cli_path_depth(cwd, real) >= 0) {
+		cli_err("%s: holds the working directory; refused", path);
+		return -1;
+	}
+	if (cli_dir_is_empty(path))
+		return CLI_OUT_NEW;
+	if (!r->ours || !r->ours(path)) {
+		cli_err("%s: is a directory that is not empty and not one this "
+			"command wrote; refused, even with -f/--force", path);
+		return -1;
+	}
+	if (!r->force) {
 		cli_err("%s: exists (use -f/--force to replace it)", path);
 		return -1;
 	}
-	/* The directory it goes in must exist and take new files. */
-	len = strlen(path);
+	return CLI_OUT_REPLACE;
+}
+
+/* The directory @path goes in must exist and take new files. */
+static int
+cli_out_dir_writable(const char *path)
+{
+	char dir[PATH_MAX];
+	size_t len = strlen(path);
+
 	if (len >= sizeof(dir)) {
 		cli_err("%s: %s", path, strerror(ENAMETOOLONG));
 		return -1;
@@ -95,26 +212,97 @@ cli_out_check(const char *path, int force)
 }
 
 int
-cli_out_open(struct cli_out *o, const char *path, int force)
+cli_out_check(const char *path, const struct cli_out_rule *r)
 {
+	struct stat lst, st, out1;
+	int state;
+
+	if (r->kind == CLI_OUT_STREAM && cli_is_stdout(path))
+		return CLI_OUT_STDOUT;
+	if (lstat(path, &lst) != 0) {
+		if (errno != ENOENT) {
+			cli_err("%s: %s", path, strerror(errno));
+			return -1;
+		}
+		return cli_out_dir_writable(path) ? -1 : CLI_OUT_NEW;
+	}
+	/* Only a stream is written through a link: a trace or a directory
+	 * would replace the link itself. */
+	if (S_ISLNK(lst.st_mode) && r->kind != CLI_OUT_STREAM) {
+		cli_err("%s: is a symbolic link; give the path it names", path);
+		return -1;
+	}
+	if (stat(path, &st) != 0) {
+		cli_err("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (cli_out_is_input(path, &st, r))
+		return -1;
+	if (r->kind == CLI_OUT_STREAM && fstat(STDOUT_FILENO, &out1) == 0 &&
+	    out1.st_dev == st.st_dev && out1.st_ino == st.st_ino)
+		return CLI_OUT_STDOUT;
+	if (S_ISDIR(st.st_mode) && r->kind == CLI_OUT_DIR) {
+		state = cli_out_dir_state(path, r);
+	} else if ((S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) &&
+		   r->kind == CLI_OUT_STREAM) {
+		return CLI_OUT_THROUGH;
+	} else if (S_ISREG(st.st_mode) && r->kind != CLI_OUT_DIR) {
+		if (!r->force) {
+			cli_err("%s: exists (use -f/--force to replace it)", path);
+			return -1;
+		}
+		state = CLI_OUT_REPLACE;
+	} else {
+		cli_err("%s: is %s, not %s; refused, even with -f/--force",
+			path, cli_file_type(st.st_mode),
+			r->kind == CLI_OUT_DIR ? "a directory" :
+			"a regular file");
+		return -1;
+	}
+	if (state < 0 || cli_out_dir_writable(path))
+		return -1;
+	return state;
+}
+
+int
+cli_out_open(struct cli_out *o, const char *path,
+	     const struct cli_out_rule *rule)
+{
+	struct cli_out_rule r = *rule;
 	size_t len;
-	int fd;
+	int fd, state;
 
 	memset(o, 0, sizeof(*o));
 	o->path = path;
-	if (cli_is_stdout(path)) {
+	r.kind = CLI_OUT_STREAM;
+	state = cli_out_check(path, &r);
+	if (state < 0)
+		return -1;
+	if (state == CLI_OUT_STDOUT) {
 		o->f = stdout;
 		return 0;
 	}
-	if (cli_out_check(path, force))
-		return -1;
-	len = strlen(path) + 16;
-	o->tmp = malloc(len);
-	if (!o->tmp) {
-		cli_err("out of memory");
-		return -1;
+	if (state == CLI_OUT_THROUGH) {
+		fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+		if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
+			cli_err("%s: %s", path, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			return -1;
+		}
+		o->through = 1;
+		return 0;
 	}
-	snprintf(o->tmp, len, "%s.tmpXXXXXX", path);
+	/* A link stays; the file it names is replaced. */
+	o->target = state == CLI_OUT_REPLACE ? realpath(path, NULL) :
+		    strdup(path);
+	len = strlen(o->target ? o->target : path) + 16;
+	o->tmp = malloc(len);
+	if (!o->target || !o->tmp) {
+		cli_err("out of memory");
+		goto fail;
+	}
+	snprintf(o->tmp, len, "%s.tmpXXXXXX", o->target);
 	fd = mkstemp(o->tmp);
 	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
 		cli_err("%s: cannot create: %s", path, strerror(errno));
@@ -122,9 +310,7 @@ cli_out_open(struct cli_out *o, const char *path, int force)
 			close(fd);
 			unlink(o->tmp);
 		}
-		free(o->tmp);
-		o->tmp = NULL;
-		return -1;
+		goto fail;
 	}
 	/* mkstemp makes 0600; an output is an ordinary file. */
 	{
@@ -134,6 +320,11 @@ cli_out_open(struct cli_out *o, const char *path, int force)
 		fchmod(fd, 0666 & ~um);
 	}
 	return 0;
+fail:
+	free(o->tmp);
+	free(o->target);
+	o->tmp = o->target = NULL;
+	return -1;
 }
 
 int
@@ -158,14 +349,17 @@ cli_out_commit(struct cli_out *o, int ok)
 	o->f = NULL;
 	if (rc && ok)
 		cli_err("%s: write error: %s", o->path, strerror(errno));
-	if (ok && !rc && rename(o->tmp, o->path) != 0) {
+	if (o->through)
+		return ok ? rc : -1;
+	if (ok && !rc && rename(o->tmp, o->target) != 0) {
 		cli_err("%s: %s", o->path, strerror(errno));
 		rc = -1;
 	}
 	if (!ok || rc)
 		unlink(o->tmp);
 	free(o->tmp);
-	o->tmp = NULL;
+	free(o->target);
+	o->tmp = o->target = NULL;
 	return ok ? rc : -1;
 }
 

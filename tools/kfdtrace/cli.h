@@ -31,36 +31,90 @@ void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
- * The one overwrite rule of every command that writes a file: an output
- * that exists is refused unless --force (-f) was given; with it, the new
- * file replaces the old one only once it is whole (written beside it and
- * renamed over it), so a failed command leaves the old file as it was.
- * "-" is standard output.
+ * The one overwrite rule of every command that writes a file or a
+ * directory (docs/cli.md, "Outputs"). What stands at the path, a symbolic
+ * link followed, decides:
+ *
+ *   nothing		created
+ *   a regular file	refused unless --force (-f); with it, replaced
+ *			only once the new file is whole (written beside it
+ *			and renamed over it), so a failed command leaves
+ *			the old one as it was
+ *   a character device	written through, with or without --force, where
+ *   or a FIFO		the output is a stream; refused where it must be a
+ *			regular file (a trace) or a directory
+ *   a directory	refused, except where the output is a directory:
+ *			an empty one is used, one the command itself wrote
+ *			(@ours) is replaced with --force
+ *   anything else	refused (a block device, a socket)
+ *   an input		refused, always: the same file as one of the
+ *			command's inputs (through symbolic and hard links),
+ *			a trace inside an input directory, an output
+ *			directory that holds an input
+ *
+ * "-" is standard output, and so is a path that names the file standard
+ * output already is (/dev/stdout, a shell's redirection).
  */
-struct cli_out {
-	const char *path;	/* as given; NULL or "-" for standard output */
-	char *tmp;		/* the file being written, renamed at commit */
-	FILE *f;
-	int is_dir;		/* cli_out_dir(): a directory */
+enum cli_out_kind {
+	CLI_OUT_STREAM,		/* written front to back (a page, a program) */
+	CLI_OUT_TRACE,		/* a regular file only (created by name) */
+	CLI_OUT_DIR,		/* a directory (export --ctf) */
+};
+
+/* What cli_out_check() found at an output's path. */
+enum cli_out_state {
+	CLI_OUT_NEW,		/* nothing, or an empty directory */
+	CLI_OUT_REPLACE,	/* what --force replaces */
+	CLI_OUT_THROUGH,	/* a character device or FIFO: written into */
+	CLI_OUT_STDOUT,		/* standard output */
+};
+
+struct cli_out_rule {
+	enum cli_out_kind kind;
+	int force;
+	/* The command's inputs as given: trace files and run directories. */
+	char *const *ins;
+	size_t nins;
+	/*
+	 * CLI_OUT_DIR: whether the directory @dir (not empty) is one the
+	 * command wrote, which --force may replace; NULL: none is.
+	 */
+	int (*ours)(const char *dir);
 };
 
 /*
- * cli_out_open() - check and start an output file before any work is
- * done, so that a path that cannot be created fails at once.
+ * cli_out_check() - apply the rule to @path before any work is done, so
+ * that an output that cannot be written fails at once. The command then
+ * writes @path itself (or removes what it replaces, for a directory).
  *
- * Return: 0, or -1 after printing why (exists without @force, cannot be
- * created).
+ * Return: an enum cli_out_state, or -1 after printing why.
  */
-int cli_out_open(struct cli_out *o, const char *path, int force);
+int cli_out_check(const char *path, const struct cli_out_rule *rule);
+
+/* A stream output that cli_out_open() started. */
+struct cli_out {
+	const char *path;	/* as given; NULL or "-" for standard output */
+	char *target;		/* where the file goes (a link's target) */
+	char *tmp;		/* the file being written, renamed at commit */
+	FILE *f;
+	int through;		/* a device or FIFO, written directly */
+};
 
 /*
- * cli_out_check() - the same checks for an output another component
- * writes itself (a directory or a file by name): @path must not exist
- * unless @force, and its directory must be writable.
+ * cli_out_open() - check and start a CLI_OUT_STREAM output (@rule's kind
+ * is not read), so that a path that cannot be created fails at once.
  *
  * Return: 0, or -1 after printing why.
  */
-int cli_out_check(const char *path, int force);
+int cli_out_open(struct cli_out *o, const char *path,
+		 const struct cli_out_rule *rule);
+
+/*
+ * cli_is_trace_name() - whether a directory entry @name is a trace a run
+ * directory stands for: NAME.kfdtrace, or an older child name
+ * (NAME.kfdtrace.<pid>[.exec<N>]), not hidden.
+ */
+int cli_is_trace_name(const char *name);
 
 /*
  * cli_out_commit() - flush and close, then put the file in place.

@@ -74,7 +74,9 @@ kfdtrace_cmd_emit(int argc, char **argv)
 			"(see 'kfdtrace emit-c --help')");
 		return KFDTRACE_EXIT_USAGE;
 	}
-	if (cli_out_check(output, force))
+	if (cli_out_check(output, &(struct cli_out_rule){
+				.force = force, .ins = argv + optind,
+				.nins = 1 }) < 0)
 		return KFDTRACE_EXIT_ERROR;
 	r = kfd_emit_c(argv[optind], output, &res, err, sizeof(err));
 	if (r < 0) {

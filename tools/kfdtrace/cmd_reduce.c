@@ -80,6 +80,30 @@ reduce_progress(void *ctx, uint64_t kept, uint64_t total)
 	cli_progress_update(p, kept);
 }
 
+/*
+ * Each file reduce writes: OUT for the root, STEM.<pid>.kfdtrace for each
+ * other process, as kfd_reduce() names them. Return: 0, or -1 after
+ * printing why one is refused.
+ */
+static int
+reduce_outputs_check(const struct cli_run *run, const char *output,
+		     int force, char *const *ins, size_t nins)
+{
+	const struct cli_out_rule rule = {
+		.kind = CLI_OUT_TRACE, .force = force, .ins = ins, .nins = nins,
+	};
+	char path[PATH_MAX];
+
+	for (size_t k = 0; k < run->n; k++) {
+		if (k == 0 || kt_run_file_name(path, sizeof(path), output,
+					       (int)run->p[k].hdr->pid, 0, 0))
+			snprintf(path, sizeof(path), "%s", output);
+		if (cli_out_check(path, &rule) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int
 kfdtrace_cmd_reduce(int argc, char **argv)
 {
@@ -183,13 +207,6 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 		cli_err("no /bin/sh to run the predicate");
 		return KFDTRACE_EXIT_USAGE;
 	}
-	/* Refused before any work: the search can take minutes. */
-	if (cli_out_check(output, force))
-		return KFDTRACE_EXIT_ERROR;
-	if (force && unlink(output) != 0 && errno != ENOENT) {
-		cli_err("cannot remove %s: %s", output, strerror(errno));
-		return KFDTRACE_EXIT_ERROR;
-	}
 	/* Directories stand for their run's files, root first. */
 	if (cli_run_open(&run, argv + optind, (size_t)(argc - optind),
 			 "reduce"))
@@ -199,6 +216,13 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 			KFD_REPLAY_MAX_TREE);
 		cli_run_close(&run);
 		return KFDTRACE_EXIT_USAGE;
+	}
+	/* Refused before any work: the search can take minutes. The old
+	 * files stay until the new ones are written. */
+	if (reduce_outputs_check(&run, output, force, argv + optind,
+				 (size_t)(argc - optind))) {
+		cli_run_close(&run);
+		return KFDTRACE_EXIT_ERROR;
 	}
 	for (nin = 0; nin < run.n; nin++)
 		ins[nin] = run.p[nin].path;

@@ -93,7 +93,9 @@ kfdtrace_cmd_report(int argc, char **argv)
 	}
 	if (cli_run_open(&run, argv + optind, (size_t)(argc - optind), "report"))
 		return KFDTRACE_EXIT_ERROR;
-	if (cli_out_open(&o, out, force)) {
+	if (cli_out_open(&o, out, &(struct cli_out_rule){
+				.force = force, .ins = argv + optind,
+				.nins = (size_t)(argc - optind) })) {
 		cli_run_close(&run);
 		return KFDTRACE_EXIT_ERROR;
 	}

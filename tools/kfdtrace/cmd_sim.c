@@ -229,7 +229,7 @@ save_profile(const char *name, const char *output, int force)
 		snprintf(path, sizeof(path), "%s.profile", name);
 		output = path;
 	}
-	if (cli_out_open(&out, output, force))
+	if (cli_out_open(&out, output, &(struct cli_out_rule){ .force = force }))
 		return KFDTRACE_EXIT_ERROR;
 	p = ksim_capture_profile(name, &err);
 	if (!p) {

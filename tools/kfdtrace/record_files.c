@@ -111,6 +111,18 @@ record_for_each_run_file(const char *output,
 	return n;
 }
 
+/* Whether --force could replace @path: a regular file (cli_out_check()). */
+static int
+check_run_file(const char *path, void *ctx)
+{
+	static const struct cli_out_rule rule = {
+		.kind = CLI_OUT_TRACE, .force = 1,
+	};
+
+	(void)ctx;
+	return cli_out_check(path, &rule) < 0 ? -1 : 0;
+}
+
 static int
 remove_run_file(const char *path, void *ctx)
 {
@@ -125,21 +137,27 @@ remove_run_file(const char *path, void *ctx)
  * Make the output ready before the program runs: create a directory
  * output; refuse a run's files that exist (FILE, its children's, a
  * directory's traces), or with @force remove them, so that the analysis
- * of the new run never picks up an old one's files.
+ * of the new run never picks up an old one's files. Only regular files
+ * are ever removed: the capture library creates each trace anew, so
+ * nothing else can stand at a trace's name.
  * Return: 0, or -1 with the reason printed.
  */
 int
 record_prepare_output(const char *output, int force)
 {
+	struct stat st;
 	int n;
 
 	if (record_is_dir_output(output) && mkdir(output, 0777) != 0 &&
-	    errno != EEXIST) {
+	    (errno != EEXIST || stat(output, &st) != 0 ||
+	     !S_ISDIR(st.st_mode))) {
 		cli_err("cannot create the directory %s: %s", output,
-			strerror(errno));
+			strerror(errno == EEXIST ? ENOTDIR : errno));
 		return -1;
 	}
-	n = record_for_each_run_file(output, force ? remove_run_file : NULL, NULL);
+	n = record_for_each_run_file(output, check_run_file, NULL);
+	if (n > 0 && force)
+		n = record_for_each_run_file(output, remove_run_file, NULL);
 	if (n < 0)
 		return -1;
 	if (n && !force) {

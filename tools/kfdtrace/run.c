@@ -20,21 +20,6 @@ struct run_build {
 	const char *cmd;
 };
 
-/* A file a directory stands for: NAME.kfdtrace, or an older child name
- * (NAME.kfdtrace.<pid>[.exec<N>]). */
-static int
-run_is_trace_name(const char *name)
-{
-	const char *s = strstr(name, ".kfdtrace");
-
-	while (s) {
-		if (s[9] == '\0' || s[9] == '.')
-			return name[0] != '.';
-		s = strstr(s + 1, ".kfdtrace");
-	}
-	return 0;
-}
-
 static int
 run_add(struct run_build *b, const char *path, const char *host)
 {
@@ -148,7 +133,7 @@ run_add_dir(struct run_build *b, const char *dir, const char *host, int depth)
 				rc = -1;
 			else
 				added += k;
-		} else if (S_ISREG(st.st_mode) && run_is_trace_name(names[i])) {
+		} else if (S_ISREG(st.st_mode) && cli_is_trace_name(names[i])) {
 			if (run_add(b, path, host))
 				rc = -1;
 			else

@@ -7,8 +7,8 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <ftw.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,44 +21,146 @@
 #include "kt_ctf_export.h"
 #include "run.h"
 
+/*
+ * What sink.ctf.fs writes for one trace: a "metadata" file (TSDL text, or
+ * metadata packets) and one file per stream, each starting with a packet
+ * header's magic. The magics are in the writer's byte order.
+ */
 static int
-remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+ctf_file_is(const char *path, int metadata)
 {
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
+	static const unsigned char tsdl[] = "/* CTF 1.8";
+	unsigned char b[sizeof(tsdl) - 1];
+	uint32_t magic, want = metadata ? 0x75D11D57u : 0xC1FC1FC1u;
+	FILE *f = fopen(path, "rb");
+	size_t n = f ? fread(b, 1, sizeof(b), f) : 0;
+
+	if (f)
+		fclose(f);
+	if (metadata && n == sizeof(b) && !memcmp(b, tsdl, sizeof(b)))
+		return 1;
+	if (n < sizeof(magic))
+		return 0;
+	memcpy(&magic, b, sizeof(magic));
+	return magic == want || __builtin_bswap32(magic) == want;
 }
 
 /*
- * The CTF directory under the one overwrite rule: refused when it holds
- * anything, unless --force, which removes it first.
+ * Whether @dir holds exactly one CTF trace as above and nothing else, and
+ * with @rm (after a check) remove those files. An entry that is not a
+ * regular file, or a hidden one, is not ours.
+ *
+ * Return: 1 for a trace, 0 for an empty directory, -1 for anything else.
  */
 static int
-ctf_dest_ready(const char *dest, int force)
+ctf_trace_files(const char *dir, int rm)
 {
-	struct stat st;
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int ok = d != NULL, metadata = 0, n = 0;
 
-	if (lstat(dest, &st) != 0)
-		return 0;
-	if (S_ISDIR(st.st_mode)) {
-		DIR *d = opendir(dest);
-		struct dirent *de;
-		int empty = 1;
+	while (ok && (de = readdir(d))) {
+		char path[PATH_MAX];
+		struct stat st;
 
-		while (d && (de = readdir(d)))
-			if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
-				empty = 0;
-		if (d)
-			closedir(d);
-		if (empty)
-			return 0;
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		n++;
+		metadata += !strcmp(de->d_name, "metadata");
+		ok = de->d_name[0] != '.' &&
+		     (size_t)snprintf(path, sizeof(path), "%s/%s", dir,
+				      de->d_name) < sizeof(path) &&
+		     lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+		     ctf_file_is(path, !strcmp(de->d_name, "metadata"));
+		if (ok && rm && unlink(path) != 0) {
+			cli_err("cannot remove %s: %s", path, strerror(errno));
+			ok = 0;
+		}
 	}
-	if (!force) {
-		cli_err("%s: exists (use -f/--force to replace it)", dest);
+	if (d)
+		closedir(d);
+	return !ok ? -1 : metadata ? 1 : n ? -1 : 0;
+}
+
+/*
+ * Call @fn on each entry of @dir (a run's export: one subdirectory per
+ * process). Return: 1 when every entry is a subdirectory @fn accepts.
+ */
+static int
+ctf_each_sub(const char *dir, int (*fn)(const char *sub, int rm), int rm)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int ok = d != NULL;
+
+	while (ok && (de = readdir(d))) {
+		char path[PATH_MAX];
+		struct stat st;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		ok = de->d_name[0] != '.' &&
+		     (size_t)snprintf(path, sizeof(path), "%s/%s", dir,
+				      de->d_name) < sizeof(path) &&
+		     lstat(path, &st) == 0 && S_ISDIR(st.st_mode) &&
+		     fn(path, rm);
+		if (ok && rm && rmdir(path) != 0) {
+			cli_err("cannot remove %s: %s", path, strerror(errno));
+			ok = 0;
+		}
+	}
+	if (d)
+		closedir(d);
+	return ok;
+}
+
+/*
+ * A process's directory of a run's export: its trace, or empty (its
+ * export failed). With @rm, its files are removed. Return: 1 when ours.
+ */
+static int
+ctf_proc_dir(const char *dir, int rm)
+{
+	int r = ctf_trace_files(dir, 0);
+
+	if (r == 1 && rm)
+		r = ctf_trace_files(dir, 1);
+	return r >= 0;
+}
+
+/*
+ * The cli_out_rule's @ours: a directory that export --ctf wrote, one
+ * trace's (ctf_trace_files()) or a run's (a directory of those), and
+ * nothing else.
+ */
+static int
+ctf_is_ours(const char *dir)
+{
+	return ctf_trace_files(dir, 0) == 1 ||
+	       ctf_each_sub(dir, ctf_proc_dir, 0);
+}
+
+/*
+ * The CTF directory under the one overwrite rule (cli_out_check()): an
+ * export of ours is replaced with --force, file by file, and anything
+ * else is left alone.
+ */
+static int
+ctf_dest_ready(const char *dest, char *const *traces, size_t ntraces,
+	       int force)
+{
+	const struct cli_out_rule rule = {
+		.kind = CLI_OUT_DIR, .force = force, .ins = traces,
+		.nins = ntraces, .ours = ctf_is_ours,
+	};
+	int state = cli_out_check(dest, &rule);
+
+	if (state != CLI_OUT_REPLACE)
+		return state < 0 ? -1 : 0;
+	if (ctf_trace_files(dest, 0) == 1 ? ctf_trace_files(dest, 1) < 0 :
+	    !ctf_each_sub(dest, ctf_proc_dir, 1))
 		return -1;
-	}
-	if (nftw(dest, remove_one, 16, FTW_DEPTH | FTW_PHYS) != 0) {
+	if (rmdir(dest) != 0) {
 		cli_err("cannot remove %s: %s", dest, strerror(errno));
 		return -1;
 	}
@@ -116,7 +218,7 @@ ctf_progress(void *ctx, uint64_t events)
 
 /*
  * One trace file @trace as the CTF trace directory @dest (which must be
- * ready: absent, or empty with @o->force). Return: a KFDTRACE_EXIT_* status.
+ * ready: absent, or empty). Return: a KFDTRACE_EXIT_* status.
  */
 static int
 export_one(const char *trace, const char *dest,
@@ -166,7 +268,7 @@ kfdtrace_export_ctf_run(char *const *traces, size_t ntraces, const char *dest,
 	int status = KFDTRACE_EXIT_OK;
 	size_t i;
 
-	if (ctf_dest_ready(dest, o->force))
+	if (ctf_dest_ready(dest, traces, ntraces, o->force))
 		return KFDTRACE_EXIT_ERROR;
 	if (ntraces == 1 && !(stat(traces[0], &st) == 0 && S_ISDIR(st.st_mode)))
 		return export_one(traces[0], dest, o);

@@ -352,7 +352,9 @@ kfdtrace_export_perfetto(char *const *traces, size_t ntraces,
 
 	if (cli_run_open(&run, traces, ntraces, "export"))
 		return KFDTRACE_EXIT_ERROR;
-	if (cli_out_open(&out, dest, o->force)) {
+	if (cli_out_open(&out, dest, &(struct cli_out_rule){
+				.force = o->force, .ins = traces,
+				.nins = ntraces })) {
 		cli_run_close(&run);
 		return KFDTRACE_EXIT_ERROR;
 	}
