@@ -80,6 +80,7 @@ extern "C" {
 #define KSIM_ENV_ABI_MINOR	"KFDSIM_ABI_MINOR"	/* e.g. "11" */
 #define KSIM_ENV_KERNEL		"KFDSIM_KERNEL"		/* "upstream" or "rocm" */
 #define KSIM_ENV_FAULTS		"KFDSIM_FAULTS"		/* fault mode, see below */
+#define KSIM_ENV_IOCTL_COUNT	"KFDSIM_IOCTL_COUNT"	/* file counting answered ioctls */
 
 /*
  * Kernel flavours. Upstream Linux answers the ROCm-only ioctls 0x80..0x87

@@ -104,6 +104,8 @@ extern struct ksim_real ksim_real;
 
 /* Resolve every entry of ksim_real once (idempotent, thread-safe). */
 void ksim_real_init(void);
+/* Count one answered ioctl in the KFDSIM_IOCTL_COUNT file, if named. */
+void ksim_count_ioctl(void);
 
 /* ---- debug output (KFDSIM_DEBUG) ---- */
 

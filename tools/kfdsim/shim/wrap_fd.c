@@ -121,6 +121,7 @@ ioctl(int fd, unsigned long request, ...)
 		return ksim_real.ioctl(fd, request, arg);
 	}
 	ret = ksim_ioctl(ofd->file, request, arg);
+	ksim_count_ioctl();
 	ksim_dbg("ioctl fd %d req 0x%08lx -> %d\n", fd, request, ret);
 	ksim_ofd_put(ofd);
 	ksim_in_shim--;
