@@ -1,0 +1,318 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kfdtrace emit-c on traces written to attack it (the real writer, no
+ * capture):
+ *  - hostile text in every string a trace carries (header fields, the
+ *    trace's own file name, open paths, exec path and argv, thread names,
+ *    annotations): comment ends, newlines, ESC, quotes, backslashes,
+ *    "??/", invalid UTF-8, and a constructor that would create a marker
+ *    file. The program builds under gcc -Wall -Wextra -Werror, holds no
+ *    raw control byte and no "??", and building and running it creates
+ *    no marker;
+ *  - a large buffer (the same 4 MiB twice) among 400 exec records with
+ *    1 MiB of argv each: emit-c's peak memory stays under a bound set by
+ *    its window, not by the trace; the program is at most 4 bytes per
+ *    buffer byte (the buffer stored once) and gcc compiles it.
+ * Needs gcc (EMIT_GCC); without it the test skips, or fails under CI=true.
+ */
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "kfdtrace/kfd_abi.h"
+#include "kfdtrace/schema.h"
+#include "kfdtrace/trace.h"
+#include "rp_test.h"
+#include "tc_rec.h"
+
+static const char *kfdtrace, *gcc;
+
+/* The buffer of the large trace, and how many exec records with how much argv. */
+#define BIG_BUF		(4u << 20)
+#define NEXEC		400
+#define ARGV_BYTES	(1u << 20)
+/*
+ * emit-c's peak memory on the large trace, which has over 400 MiB of
+ * records: it holds what ordering needs of each record, the records a
+ * move passes (none here), one record and its block's text (a few times
+ * the largest record) and the reader's window.
+ */
+#define PEAK_MAX_KIB	(24L * BIG_BUF / 1024)
+
+static void
+put(struct kt_writer *w, struct kt_record *r, uint64_t *seq, uint64_t *ts)
+{
+	r->seq = (*seq)++;
+	r->ts = *ts;
+	if (r->type == KT_REC_IOCTL)
+		r->u.ioctl.t_exit = *ts + 500;
+	*ts += 1000;
+	if (!r->tid)
+		r->tid = 100;
+	assert_int_equal(kt_writer_append(w, r), 0);
+}
+
+/* A record of @type with only its text set (@s, or @argv of @n bytes). */
+static void
+put_text(struct kt_writer *w, int type, const char *s, const char *argv,
+	 uint32_t n, uint64_t *seq, uint64_t *ts)
+{
+	struct kt_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.type = (uint8_t)type;
+	switch (type) {
+	case KT_REC_EXEC:
+		r.u.exec.path = s;
+		r.u.exec.argv = argv;
+		r.u.exec.argv_len = n;
+		break;
+	case KT_REC_THREAD_NAME:
+		r.u.thread_name.name = s;
+		break;
+	case KT_REC_ANNOTATION:
+		r.u.annotation.text = s;
+		break;
+	}
+	put(w, &r, seq, ts);
+}
+
+/* A trace opening /dev/kfd as fd 3 with header @hdr; its writer. */
+static struct kt_writer *
+start(const char *path, const struct kt_header *hdr, uint64_t *seq, uint64_t *ts)
+{
+	struct kt_writer *w;
+	struct kt_record r = tc_rec_open("/dev/kfd", KFD_FILE_KFD, 3);
+
+	assert_int_equal(kt_writer_open(path, hdr, NULL, &w), 0);
+	*ts = hdr->start_monotonic + 1000;
+	put(w, &r, seq, ts);
+	return w;
+}
+
+/* GET_VERSION on fd 3, answered as kfdsim answers it. */
+static void
+put_version(struct kt_writer *w, uint64_t *seq, uint64_t *ts)
+{
+	struct kfd_abi_get_version_args v = { .major_version = 1,
+					      .minor_version = 14 };
+	struct kt_record r = tc_rec_ioctl(3, KFD_FILE_KFD, KFD_ABI_IOC_GET_VERSION,
+					  &(struct kfd_abi_get_version_args){ 0 },
+					  &v, sizeof(v), 0, 0);
+
+	put(w, &r, seq, ts);
+}
+
+/* Every byte of @path is printable ASCII, a tab or a newline; no "??". */
+static void
+check_plain(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	long off = 0;
+	int c, prev = 0;
+
+	assert_non_null(f);
+	while ((c = fgetc(f)) != EOF) {
+		if (!(c == '\n' || c == '\t' || (c >= 0x20 && c < 0x7f)))
+			fail_msg("%s: raw byte 0x%02x at offset %ld", path, c, off);
+		if (c == '?' && prev == '?')
+			fail_msg("%s: \"??\" at offset %ld", path, off - 1);
+		prev = c;
+		off++;
+	}
+	fclose(f);
+}
+
+static void
+test_hostile_strings(void **state)
+{
+	char ctor[256], trace[4200], c[4200], bin[4200], mark[4200], argv[512];
+	const char *bad = "*/\n\x1b[31m\"\\?\?/\xff\xfe\xc3(/*?\?=\x01";
+	struct kt_header hdr;
+	struct kt_writer *w;
+	struct kt_record r;
+	uint64_t seq = 0, ts;
+	size_t n;
+	int st;
+
+	(void)state;
+	snprintf(mark, sizeof(mark), "%s", tmp("marker"));
+	/*
+	 * Were the exe written raw into the program's first comment, this
+	 * would end it and define a constructor that creates the marker.
+	 */
+	n = (size_t)snprintf(ctor, sizeof(ctor), "*/ int open(const char *, int, ...); "
+			     "__attribute__((constructor)) static void kt_p(void) "
+			     "{ open(\"%s\", 0101, 0644); } /*", mark);
+	assert_true(n < sizeof(ctor));
+	kt_header_init(&hdr, "kfdtrace-test");
+	hdr.kfd_major = 1;
+	hdr.kfd_minor = 14;
+	hdr.flags = KT_HDR_SIMULATED;
+	memcpy(hdr.exe, ctor, n + 1);
+	snprintf(hdr.host, sizeof(hdr.host), "h%s", bad);
+	snprintf(hdr.kernel_release, sizeof(hdr.kernel_release), "k%s", bad);
+	n = (size_t)snprintf(hdr.cmdline, sizeof(hdr.cmdline), "%s%c%s", ctor, 0, bad);
+	hdr.cmdline_len = (uint32_t)n + 1;
+	/* The trace's own name is written into the program too. */
+	snprintf(trace, sizeof(trace), "%s/t*", dir);
+	assert_int_equal(mkdir(trace, 0700), 0);
+	snprintf(trace, sizeof(trace), "%s/t*/\n\x1b?\?)\xff.kft", dir);
+	w = start(trace, &hdr, &seq, &ts);
+	put_version(w, &seq, &ts);
+	/* A render node path is a string of the program; another, a comment. */
+	r = tc_rec_open("/dev/dri/renderD128 */\"\\?\?/\x1b\n\xff", KFD_FILE_RENDER, 4);
+	put(w, &r, &seq, &ts);
+	r = tc_rec_open(bad, KFD_FILE_UNKNOWN, 5);
+	put(w, &r, &seq, &ts);
+	n = (size_t)snprintf(argv, sizeof(argv), "%s%c%s%c", ctor, 0, bad, 0);
+	put_text(w, KT_REC_EXEC, bad, argv, (uint32_t)n, &seq, &ts);
+	put_text(w, KT_REC_THREAD_NAME, bad, NULL, 0, &seq, &ts);
+	put_text(w, KT_REC_ANNOTATION, ctor, NULL, 0, &seq, &ts);
+	put_version(w, &seq, &ts);
+	assert_int_equal(kt_writer_close(w), 0);
+
+	snprintf(c, sizeof(c), "%s", tmp("hostile.c"));
+	snprintf(bin, sizeof(bin), "%s", tmp("hostile"));
+	expect_ok(RUN(kfdtrace, "emit-c", trace, "-o", c));
+	expect_out("wrote ");
+	check_plain(c);
+	expect_ok(RUN(gcc, "-pthread", "-Wall", "-Wextra", "-Werror", "-o", bin, c));
+	assert_int_not_equal(access(mark, F_OK), 0);
+	/* It runs (the render node may differ: 0 or 1), creating nothing. */
+	st = RUN(kfdtrace, "sim", "--", bin);
+	if (st != 0 && st != 1) {
+		fputs(out, stderr);
+		fail_msg("%s exited %d", bin, st);
+	}
+	assert_int_not_equal(access(mark, F_OK), 0);
+}
+
+/* The large trace at @trace: the same buffer twice among NEXEC big execs. */
+static void
+write_large(const char *trace)
+{
+	struct kfd_abi_dbg_wave_control_args a = { .content_ptr = 0x7f0000100000ull,
+						   .buf_size_in_bytes = BIG_BUF };
+	struct kt_buf_image img = { .index = 0, .addr = a.content_ptr,
+				    .flags = KT_BUF_BEFORE, .len_before = BIG_BUF };
+	struct kt_header hdr;
+	struct kt_writer *w;
+	struct kt_record r;
+	uint64_t seq = 0, ts, x = 0x9e3779b97f4a7c15ull;
+	uint8_t *buf = malloc(BIG_BUF);
+	char *argv = malloc(ARGV_BYTES);
+	unsigned int i;
+
+	assert_non_null(buf);
+	assert_non_null(argv);
+	for (i = 0; i < BIG_BUF; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		buf[i] = (uint8_t)x;
+	}
+	/* Arguments of 4 KiB each. */
+	memset(argv, 'a', ARGV_BYTES);
+	for (i = 4095; i < ARGV_BYTES; i += 4096)
+		argv[i] = '\0';
+	img.before = buf;
+	kt_header_init(&hdr, "kfdtrace-test");
+	hdr.kfd_major = 1;
+	hdr.kfd_minor = 14;
+	w = start(trace, &hdr, &seq, &ts);
+	put_version(w, &seq, &ts);
+	for (i = 0; i < 2; i++) {
+		r = tc_rec_ioctl(3, KFD_FILE_KFD, KFD_ABI_IOC_DBG_WAVE_CONTROL, &a, &a,
+				 sizeof(a), -1, 22);
+		r.u.ioctl.bufs = &img;
+		r.u.ioctl.nbufs = 1;
+		put(w, &r, &seq, &ts);
+	}
+	for (i = 0; i < NEXEC; i++)
+		put_text(w, KT_REC_EXEC, "/bin/sh", argv, ARGV_BYTES, &seq, &ts);
+	put_version(w, &seq, &ts);
+	assert_int_equal(kt_writer_close(w), 0);
+	free(buf);
+	free(argv);
+}
+
+static void
+test_large(void **state)
+{
+	char trace[4200], c[4200], obj[4200];
+	struct tc_timing t;
+	struct stat sb;
+	pid_t pid;
+	int st;
+
+	(void)state;
+	snprintf(trace, sizeof(trace), "%s", tmp("large.kft"));
+	/*
+	 * Written by a child: a child's peak memory counts its parent's
+	 * pages at the fork, which the writer's would inflate.
+	 */
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		write_large(trace);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_int_equal(st, 0);
+
+	snprintf(c, sizeof(c), "%s", tmp("large.c"));
+	snprintf(obj, sizeof(obj), "%s", tmp("large.o"));
+	assert_int_equal(tc_run_timed((char *const[]){ (char *)kfdtrace, "emit-c",
+						       trace, "-o", c, NULL },
+				      "/dev/null", &t), 0);
+	print_message("emit-c: peak %ld KiB\n", t.max_rss_kib);
+	if (t.max_rss_kib > PEAK_MAX_KIB)
+		fail_msg("emit-c's peak memory %ld KiB exceeds %ld KiB", t.max_rss_kib,
+			 PEAK_MAX_KIB);
+	assert_int_equal(stat(c, &sb), 0);
+	print_message("program: %lld bytes for a %u-byte buffer\n",
+		      (long long)sb.st_size, BIG_BUF);
+	assert_true(sb.st_size <= 4LL * BIG_BUF + (1LL << 20));
+	check_plain(c);
+	expect_ok(RUN(gcc, "-pthread", "-Wall", "-Wextra", "-Werror", "-c", "-o", obj, c));
+}
+
+static int
+setup(void **state)
+{
+	const char *ci = getenv("CI");
+
+	(void)state;
+	kfdtrace = getenv("KFDTRACE");
+	gcc = getenv("EMIT_GCC");
+	if (!kfdtrace) {
+		fprintf(stderr, "KFDTRACE must be set\n");
+		return -1;
+	}
+	if (!gcc || !*gcc) {
+		fprintf(stderr, "gcc is not installed (scripts/setup.sh installs it)\n");
+		exit(ci && !strcmp(ci, "true") ? 1 : 77);
+	}
+	return rp_make_dir("emit-input");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hostile_strings),
+		cmocka_unit_test(test_large),
+	};
+
+	return cmocka_run_group_tests(tests, setup, rp_teardown);
+}
