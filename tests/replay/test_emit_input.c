@@ -6,9 +6,10 @@
  *    trace's own file name, open paths, exec path and argv, thread names,
  *    annotations): comment ends, newlines, ESC, quotes, backslashes,
  *    "??/", invalid UTF-8, and a constructor that would create a marker
- *    file. The program builds under gcc -Wall -Wextra -Werror, holds no
- *    raw control byte and no "??", and building and running it creates
- *    no marker;
+ *    file (alone in the exe, where the program would build, and among
+ *    the rest). The program builds under gcc -Wall -Wextra -Werror, holds
+ *    no raw control byte and no "??", and building and running it
+ *    creates no marker;
  *  - a large buffer (the same 4 MiB twice) among 400 exec records with
  *    1 MiB of argv each: emit-c's peak memory stays under a bound set by
  *    its window, not by the trace; the program is at most 4 bytes per
@@ -132,28 +133,88 @@ check_plain(const char *path)
 	fclose(f);
 }
 
+/*
+ * Into @buf: a string that, were it written raw into a comment, would end
+ * it and define a constructor creating the marker file (its path into
+ * @mark). Return: its length.
+ */
+static size_t
+make_ctor(char *buf, size_t len, char *mark, size_t mlen)
+{
+	size_t n;
+
+	snprintf(mark, mlen, "%s", tmp("marker"));
+	n = (size_t)snprintf(buf, len, "*/ int open(const char *, int, ...); "
+			     "__attribute__((constructor)) static void kt_p(void) "
+			     "{ open(\"%s\", 0101, 0644); } /*", mark);
+	assert_true(n < len);
+	return n;
+}
+
+/*
+ * emit-c of @trace into NAME.c: only printable text; gcc -Wall -Wextra
+ * -Werror builds it; it runs on kfdsim (exit 0, or 1 at a difference);
+ * the marker exists at no point.
+ */
+static void
+build_and_run(const char *trace, const char *name, const char *mark)
+{
+	char c[4200], bin[4200];
+	int st;
+
+	snprintf(c, sizeof(c), "%s/%s.c", dir, name);
+	snprintf(bin, sizeof(bin), "%s/%s", dir, name);
+	expect_ok(RUN(kfdtrace, "emit-c", trace, "-o", c));
+	expect_out("wrote ");
+	expect_ok(RUN(gcc, "-pthread", "-Wall", "-Wextra", "-Werror", "-o", bin, c));
+	assert_int_not_equal(access(mark, F_OK), 0);
+	st = RUN(kfdtrace, "sim", "--", bin);
+	if (st != 0 && st != 1) {
+		fputs(out, stderr);
+		fail_msg("%s exited %d", bin, st);
+	}
+	assert_int_not_equal(access(mark, F_OK), 0);
+	check_plain(c);
+}
+
+/* Only the exe is hostile: the program builds either way. */
+static void
+test_constructor(void **state)
+{
+	char mark[4200], trace[4200];
+	struct kt_header hdr;
+	struct kt_writer *w;
+	uint64_t seq = 0, ts;
+	size_t n;
+
+	(void)state;
+	kt_header_init(&hdr, "kfdtrace-test");
+	hdr.kfd_major = 1;
+	hdr.kfd_minor = 14;
+	hdr.flags = KT_HDR_SIMULATED;
+	n = make_ctor(hdr.exe, sizeof(hdr.exe), mark, sizeof(mark));
+	assert_true(n < sizeof(hdr.exe));
+	snprintf(trace, sizeof(trace), "%s", tmp("ctor.kft"));
+	w = start(trace, &hdr, &seq, &ts);
+	put_version(w, &seq, &ts);
+	assert_int_equal(kt_writer_close(w), 0);
+	build_and_run(trace, "ctor", mark);
+	unlink(mark);
+}
+
 static void
 test_hostile_strings(void **state)
 {
-	char ctor[256], trace[4200], c[4200], bin[4200], mark[4200], argv[512];
+	char ctor[256], trace[4200], mark[4200], argv[512];
 	const char *bad = "*/\n\x1b[31m\"\\?\?/\xff\xfe\xc3(/*?\?=\x01";
 	struct kt_header hdr;
 	struct kt_writer *w;
 	struct kt_record r;
 	uint64_t seq = 0, ts;
 	size_t n;
-	int st;
 
 	(void)state;
-	snprintf(mark, sizeof(mark), "%s", tmp("marker"));
-	/*
-	 * Were the exe written raw into the program's first comment, this
-	 * would end it and define a constructor that creates the marker.
-	 */
-	n = (size_t)snprintf(ctor, sizeof(ctor), "*/ int open(const char *, int, ...); "
-			     "__attribute__((constructor)) static void kt_p(void) "
-			     "{ open(\"%s\", 0101, 0644); } /*", mark);
-	assert_true(n < sizeof(ctor));
+	n = make_ctor(ctor, sizeof(ctor), mark, sizeof(mark));
 	kt_header_init(&hdr, "kfdtrace-test");
 	hdr.kfd_major = 1;
 	hdr.kfd_minor = 14;
@@ -181,20 +242,7 @@ test_hostile_strings(void **state)
 	put_version(w, &seq, &ts);
 	assert_int_equal(kt_writer_close(w), 0);
 
-	snprintf(c, sizeof(c), "%s", tmp("hostile.c"));
-	snprintf(bin, sizeof(bin), "%s", tmp("hostile"));
-	expect_ok(RUN(kfdtrace, "emit-c", trace, "-o", c));
-	expect_out("wrote ");
-	check_plain(c);
-	expect_ok(RUN(gcc, "-pthread", "-Wall", "-Wextra", "-Werror", "-o", bin, c));
-	assert_int_not_equal(access(mark, F_OK), 0);
-	/* It runs (the render node may differ: 0 or 1), creating nothing. */
-	st = RUN(kfdtrace, "sim", "--", bin);
-	if (st != 0 && st != 1) {
-		fputs(out, stderr);
-		fail_msg("%s exited %d", bin, st);
-	}
-	assert_int_not_equal(access(mark, F_OK), 0);
+	build_and_run(trace, "hostile", mark);
 }
 
 /* The large trace at @trace: the same buffer twice among NEXEC big execs. */
@@ -310,6 +358,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_constructor),
 		cmocka_unit_test(test_hostile_strings),
 		cmocka_unit_test(test_large),
 	};
