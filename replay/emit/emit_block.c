@@ -137,7 +137,7 @@ em_sys(struct em *e, struct kt_strbuf *sb, const struct kt_record *rec)
 		kt_strbuf_puts(sb, ", ");
 		em_errno(sb, o->ret < 0 ? o->err : 0);
 		kt_strbuf_puts(sb, ");\n");
-		if (o->ret >= 0 && fd_grow(e, (int32_t)o->ret) == 0 &&
+		if (o->ret >= 0 && o->ret < RP_MAX_FD && fd_grow(e, (int32_t)o->ret) == 0 &&
 		    (ofd = rp_vec_push(&e->ofds))) {
 			ofd->kind = o->file_kind;
 			ofd->proc = 0;
@@ -178,7 +178,7 @@ em_sys(struct em *e, struct kt_strbuf *sb, const struct kt_record *rec)
 				 cloexec);
 		em_errno(sb, d->ret < 0 ? d->err : 0);
 		kt_strbuf_puts(sb, ");\n");
-		if (d->ret >= 0 && fd_grow(e, (int32_t)d->ret) == 0)
+		if (d->ret >= 0 && d->ret < RP_MAX_FD && fd_grow(e, (int32_t)d->ret) == 0)
 			e->fd_ofd[d->ret] = e->fd_ofd[d->oldfd];
 		return 1;
 	}
