@@ -18,9 +18,12 @@
  * order: the program runs each captured thread on a thread of its own,
  * and rr_turn() lets one call run at a time, in this order.
  *
- * Each thread's blocks go to a temporary file as they are made
- * (emit_block.c); the definitions they used (emit_abi.c) are written
- * before them at the end. The order is emit_order.c's.
+ * The trace is read twice after the model: once for what ordering needs
+ * of each record (struct em_item, not the record), once to emit, holding
+ * only the records that come before their turn. Each thread's blocks go
+ * to a temporary file as they are made (emit_block.c), captured buffers
+ * to another (emit_text.c); the definitions the blocks used (emit_abi.c)
+ * are written before them at the end. The order is emit_order.c's.
  */
 #include <errno.h>
 #include <inttypes.h>

@@ -10,6 +10,8 @@
  *    the rest). The program builds under gcc -Wall -Wextra -Werror, holds
  *    no raw control byte and no "??", and building and running it
  *    creates no marker;
+ *  - an element array of 320 bytes: copied from data, its gpu ids
+ *    translated one by one;
  *  - a large buffer (the same 4 MiB twice) among 400 exec records with
  *    1 MiB of argv each: emit-c's peak memory stays under a bound set by
  *    its window, not by the trace; the program is at most 4 bytes per
@@ -335,6 +337,73 @@ test_large(void **state)
 	expect_ok(RUN(gcc, "-pthread", "-Wall", "-Wextra", "-Werror", "-c", "-o", obj, c));
 }
 
+/* Whether file @path holds @needle. */
+static int
+has(const char *path, const char *needle)
+{
+	FILE *f = fopen(path, "rb");
+	char *text;
+	long n;
+	int found;
+
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	rewind(f);
+	text = malloc((size_t)n + 1);
+	assert_non_null(text);
+	assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	text[n] = '\0';
+	found = strstr(text, needle) != NULL;
+	free(text);
+	return found;
+}
+
+/*
+ * An element array of 256 bytes or more (80 gpu ids): data copied in,
+ * then each gpu id translated by the runtime; gcc builds it.
+ */
+static void
+test_element_data(void **state)
+{
+	struct kfd_abi_map_memory_to_gpu_args m = { .handle = 0xab1200000001ull,
+						    .device_ids_array_ptr = 0x7ffd00002000ull,
+						    .n_devices = 80, .n_success = 0 };
+	uint32_t ids[80];
+	struct kt_buf_image img = { .flags = KT_BUF_BEFORE, .addr = m.device_ids_array_ptr,
+				    .len_before = sizeof(ids), .before = (const uint8_t *)ids };
+	char trace[4200], c[4200], obj[4200];
+	struct kt_header hdr;
+	struct kt_writer *w;
+	struct kt_record r;
+	uint64_t seq = 0, ts;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < 80; i++)
+		ids[i] = 0xab12 + i;
+	kt_header_init(&hdr, "kfdtrace-test");
+	hdr.kfd_major = 1;
+	hdr.kfd_minor = 14;
+	snprintf(trace, sizeof(trace), "%s", tmp("elems.kft"));
+	w = start(trace, &hdr, &seq, &ts);
+	r = tc_rec_ioctl(3, KFD_FILE_KFD, KFD_ABI_IOC_MAP_MEMORY_TO_GPU, &m, &m,
+			 sizeof(m), -1, 22);
+	r.u.ioctl.bufs = &img;
+	r.u.ioctl.nbufs = 1;
+	put(w, &r, &seq, &ts);
+	assert_int_equal(kt_writer_close(w), 0);
+	snprintf(c, sizeof(c), "%s", tmp("elems.c"));
+	snprintf(obj, sizeof(obj), "%s", tmp("elems.o"));
+	expect_ok(RUN(kfdtrace, "emit-c", trace, "-o", c));
+	assert_true(has(c, "memcpy(b0, d0, 320);"));
+	assert_true(has(c, "b0[79]."));
+	assert_true(has(c, "rr_gpu(0xab61)"));
+	check_plain(c);
+	expect_ok(RUN(gcc, "-pthread", "-Wall", "-Wextra", "-Werror", "-c", "-o", obj, c));
+}
+
 static int
 setup(void **state)
 {
@@ -360,6 +429,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_constructor),
 		cmocka_unit_test(test_hostile_strings),
+		cmocka_unit_test(test_element_data),
 		cmocka_unit_test(test_large),
 	};
 
