@@ -18,9 +18,12 @@
  * order: the program runs each captured thread on a thread of its own,
  * and rr_turn() lets one call run at a time, in this order.
  *
- * Each thread's blocks go to a temporary file as they are made
- * (emit_block.c); the definitions they used (emit_abi.c) are written
- * before them at the end. The order is emit_order.c's.
+ * The trace is read twice after the model: once for what ordering needs
+ * of each record (struct em_item, not the record), once to emit, holding
+ * only the records that come before their turn. Each thread's blocks go
+ * to a temporary file as they are made (emit_block.c), captured buffers
+ * to another (emit_text.c); the definitions the blocks used (emit_abi.c)
+ * are written before them at the end. The order is emit_order.c's.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -39,6 +42,57 @@ extern const char em_runtime[];
 /* ------------------------------------------------------------------ */
 /* The program                                                          */
 
+/* What ordering needs of @rec (struct em_item). Return: 0, or -ENOMEM. */
+static int
+item_of(struct em *e, const struct kt_record *rec, struct em_item *it)
+{
+	const struct rp_rows *r = e->rows;
+	const struct kfd_ioctl_desc *d;
+	uint32_t ids[64], *p;
+	int k;
+
+	memset(it, 0, sizeof(*it));
+	it->seq = it->major = rec->seq;
+	it->tid = rec->tid;
+	if (rec->type != KT_REC_IOCTL)
+		return 0;
+	it->ts = rec->ts;
+	it->t_exit = rec->u.ioctl.t_exit;
+	if (rp_set_event_id(r, rec, &it->ev)) {
+		if (rec->u.ioctl.ret >= 0)
+			it->kind = EM_I_SET;
+		return 0;
+	}
+	d = kfd_schema_lookup((enum kfd_file_kind)rec->u.ioctl.file_kind,
+			      rec->u.ioctl.request);
+	if (d != r->wait_events || !rp_wait_completed(r, d, &rec->u.ioctl))
+		return 0;
+	k = rp_wait_ids(r, rec, ids, 64);
+	if (k <= 0 || k > 64)
+		return 0;
+	it->kind = EM_I_WAIT;
+	it->nids = (uint8_t)k;
+	it->ev = (uint32_t)e->wait_ids.n;
+	for (int i = 0; i < k; i++) {
+		p = rp_vec_push(&e->wait_ids);
+		if (!p)
+			return -ENOMEM;
+		*p = ids[i];
+	}
+	return 0;
+}
+
+/* Whether emit-c issues or comments @rec (the rest it leaves out). */
+static int
+emitted(const struct kt_record *rec)
+{
+	return rec->type >= KT_REC_IOCTL && rec->type <= KT_REC_EXEC;
+}
+
+/*
+ * The first pass: what ordering needs of every record, not the records
+ * (the emitting pass reads them again).
+ */
 static int
 load(struct em *e, struct em_item **out, size_t *nout)
 {
@@ -55,7 +109,7 @@ load(struct em *e, struct em_item **out, size_t *nout)
 	}
 	while ((r = rp_stream_next(&s, &rec)) > 0) {
 		e->res.records++;
-		if (rec->type < KT_REC_IOCTL || rec->type > KT_REC_EXEC)
+		if (!emitted(rec))
 			continue;
 		if (n == cap) {
 			struct em_item *p;
@@ -68,13 +122,10 @@ load(struct em *e, struct em_item **out, size_t *nout)
 			}
 			it = p;
 		}
-		it[n].rec = kt_record_clone(rec);
-		if (!it[n].rec) {
-			r = -ENOMEM;
+		r = item_of(e, rec, &it[n]);
+		if (r < 0)
 			break;
-		}
-		it[n].major = rec->seq;
-		it[n].moved = 0;
+		it[n].pos = n;
 		n++;
 	}
 	rp_stream_close(&s);
@@ -85,6 +136,66 @@ load(struct em *e, struct em_item **out, size_t *nout)
 		return r;
 	}
 	return 0;
+}
+
+/*
+ * The second pass: each record as its block, in the order of @it. The
+ * records come in the trace's order; one the order wants later than it
+ * comes is held (a copy) until its turn: moves are short (emit_order.c),
+ * so few are held at once, whatever the trace's size.
+ */
+static int
+emit_all(struct em *e, const struct em_item *it, size_t n)
+{
+	const struct kt_record *rec;
+	struct kt_record *own;
+	struct kc_u64map held;	/* pos -> struct kt_record * */
+	struct kc_u64map_slot *sl;
+	struct rp_stream s;
+	size_t k, pos = 0, at = 0;
+	int r;
+
+	kc_u64map_init(&held, sizeof(own));
+	r = rp_stream_open(&s, e->path, e->m.first_seq);
+	for (k = 0; r >= 0 && k < n; k++) {
+		if (kc_u64map_del(&held, 0, it[k].pos, &own)) {
+			r = em_record(e, own);
+			free(own);
+			continue;
+		}
+		for (;;) {
+			r = rp_stream_next(&s, &rec);
+			if (r <= 0) {
+				/* The trace changed between the passes. */
+				r = r ? r : -KT_ETRUNC;
+				snprintf(e->err, e->errlen, "%s: %s", e->path,
+					 kt_strerror(r));
+				break;
+			}
+			if (!emitted(rec))
+				continue;
+			pos = at++;
+			if (pos == it[k].pos) {
+				r = em_record(e, rec);
+				break;
+			}
+			own = kt_record_clone(rec);
+			if (!own || kc_u64map_put(&held, 0, pos, &own)) {
+				free(own);
+				r = -ENOMEM;
+				break;
+			}
+		}
+	}
+	for (k = 0; (sl = kc_u64map_next(&held, &k));) {
+		memcpy(&own, sl->val, sizeof(own));
+		free(own);
+	}
+	kc_u64map_free(&held);
+	rp_stream_close(&s);
+	if (r < 0 && !e->err[0])
+		snprintf(e->err, e->errlen, "%s: %s", e->path, kt_strerror(r));
+	return r > 0 ? 0 : r;
 }
 
 static int
@@ -162,29 +273,52 @@ copy_file(FILE *from, FILE *to)
 	return ferror(from) ? -EIO : 0;
 }
 
+/* Header field @s (at most @max bytes) escaped for the opening comment. */
+static void
+head_text(struct kt_strbuf *sb, const char *s, size_t max)
+{
+	em_escape(sb, s, strnlen(s, max), EM_IN_COMMENT);
+}
+
 static void
 write_head(struct em *e, FILE *out)
 {
 	const struct kt_header *h = &e->m.hdr;
+	struct kt_strbuf sb;
 
-	fprintf(out, "/*\n * Written by `kfdtrace emit-c` from %s:\n"
-		" * pid %d (%s), captured on %s, Linux %s, KFD ABI %u.%u%s.\n"
-		" * %" PRIu64 " calls (%" PRIu64 " ioctls) on %u thread%s; %" PRIu64
-		" left out, each with a comment saying why.\n"
-		" *\n"
-		" * It needs libc only. Build and run it:\n"
-		" *\tcc -pthread -Wall -Wextra -o repro repro.c\n"
-		" *\t./repro                     (a machine with /dev/kfd)\n"
-		" *\tkfdtrace sim -- ./repro     (kfdsim)\n"
-		" * Exit status: 0 when every call returned what it returned in the\n"
-		" * capture, 1 at the first difference, which it prints.\n */\n",
-		e->path, h->pid, h->exe, h->host, h->kernel_release,
-		e->m.abi_major, e->m.abi_minor,
-		h->flags & KT_HDR_SIMULATED ? " (kfdsim)" : "",
-		e->res.calls, e->res.ioctls, e->res.threads,
-		e->res.threads == 1 ? "" : "s", e->res.skipped);
-	if (e->m.integrity != KT_INTEGRITY_OK)
-		fprintf(out, "/* The capture is incomplete: %s */\n", e->m.integrity_msg);
+	kt_strbuf_init(&sb);
+	kt_strbuf_puts(&sb, "/*\n * Written by `kfdtrace emit-c` from ");
+	em_escape(&sb, e->path, strlen(e->path), EM_IN_COMMENT);
+	kt_strbuf_printf(&sb, ":\n * pid %d (", h->pid);
+	head_text(&sb, h->exe, sizeof(h->exe));
+	kt_strbuf_puts(&sb, "), captured on ");
+	head_text(&sb, h->host, sizeof(h->host));
+	kt_strbuf_puts(&sb, ", Linux ");
+	head_text(&sb, h->kernel_release, sizeof(h->kernel_release));
+	kt_strbuf_printf(&sb, ", KFD ABI %u.%u%s.\n", e->m.abi_major, e->m.abi_minor,
+			 h->flags & KT_HDR_SIMULATED ? " (kfdsim)" : "");
+	kt_strbuf_printf(&sb, " * %" PRIu64 " calls (%" PRIu64 " ioctls) on %u thread%s; %"
+			 PRIu64 " left out, each with a comment saying why.\n",
+			 e->res.calls, e->res.ioctls, e->res.threads,
+			 e->res.threads == 1 ? "" : "s", e->res.skipped);
+	if (e->blobs.n)
+		kt_strbuf_printf(&sb, " * %zu captured buffers are data arrays "
+				 "(dN below).\n", e->blobs.n);
+	fputs(sb.data ? sb.data : "", out);
+	fputs(" *\n"
+	      " * It needs libc only. Build and run it:\n"
+	      " *\tcc -pthread -Wall -Wextra -o repro repro.c\n"
+	      " *\t./repro                     (a machine with /dev/kfd)\n"
+	      " *\tkfdtrace sim -- ./repro     (kfdsim)\n"
+	      " * Exit status: 0 when every call returned what it returned in the\n"
+	      " * capture, 1 at the first difference, which it prints.\n */\n", out);
+	if (e->m.integrity != KT_INTEGRITY_OK) {
+		kt_strbuf_clear(&sb);
+		kt_strbuf_puts(&sb, "/* The capture is incomplete: ");
+		head_text(&sb, e->m.integrity_msg, sizeof(e->m.integrity_msg));
+		fprintf(out, "%s */\n", sb.data);
+	}
+	kt_strbuf_release(&sb);
 }
 
 static int
@@ -198,6 +332,13 @@ write_program(struct em *e, FILE *out)
 	fputc('\n', out);
 	em_write_defs(e, out);
 	write_data(e, out);
+	if (e->data) {
+		fputs("/* Captured buffers (dN: the blocks say which). */\n", out);
+		r = copy_file(e->data, out);
+		if (r < 0)
+			return r;
+		fputc('\n', out);
+	}
 	fputs("/* ---------------------------------------------------------- */\n"
 	      "/* The calls, per captured thread.                              */\n\n",
 	      out);
@@ -235,14 +376,13 @@ write_program(struct em *e, FILE *out)
 }
 
 static void
-em_free(struct em *e, struct em_item *it, size_t n)
+em_free(struct em *e, struct em_item *it)
 {
-	size_t i;
 	unsigned int k;
 
-	for (i = 0; i < n; i++)
-		free(it[i].rec);
 	free(it);
+	rp_vec_free(&e->wait_ids);
+	em_blobs_free(e);
 	for (k = 0; k < e->nthreads; k++)
 		if (e->th[k].body)
 			fclose(e->th[k].body);
@@ -279,6 +419,9 @@ kfd_emit_c(const char *in, const char *out_path, struct kfd_emit_result *res,
 	rp_vec_init(&e.ofds, sizeof(struct em_ofd));
 	rp_vec_init(&e.layouts, sizeof(struct em_layout *));
 	rp_vec_init(&e.names, sizeof(struct em_names));
+	rp_vec_init(&e.wait_ids, sizeof(uint32_t));
+	rp_vec_init(&e.blobs, sizeof(struct em_blob_ent));
+	kc_u64map_init(&e.blob_map, 8);
 	e.rows = rp_rows();
 	e.reset_event = kfd_schema_by_name("RESET_EVENT");
 	kfd_schema_rows(&nrows);
@@ -292,7 +435,7 @@ kfd_emit_c(const char *in, const char *out_path, struct kfd_emit_result *res,
 	}
 	r = rp_model_build(&e.m, in, e.err, e.errlen);
 	if (r < 0) {
-		em_free(&e, NULL, 0);
+		em_free(&e, NULL);
 		return r;
 	}
 	if (e.m.integrity == KT_INTEGRITY_TRUNCATED ||
@@ -300,7 +443,7 @@ kfd_emit_c(const char *in, const char *out_path, struct kfd_emit_result *res,
 	    e.m.integrity == KT_INTEGRITY_DAMAGED) {
 		snprintf(e.err, e.errlen, "%s: %s", in, e.m.integrity_msg);
 		r = e.m.integrity == KT_INTEGRITY_TRUNCATED ? -KT_ETRUNC : -KT_ECORRUPT;
-		em_free(&e, NULL, 0);
+		em_free(&e, NULL);
 		return r;
 	}
 	r = load(&e, &it, &n);
@@ -308,18 +451,18 @@ kfd_emit_c(const char *in, const char *out_path, struct kfd_emit_result *res,
 		em_order(&e, it, n);
 		/* Threads with calls, in the order of their first. */
 		for (i = 0; i < n; i++) {
-			for (k = 0; k < ntids && tids[k] != it[i].rec->tid; k++)
+			for (k = 0; k < ntids && tids[k] != it[i].tid; k++)
 				;
 			if (k == ntids && ntids < EM_MAX_THREADS)
-				tids[ntids++] = it[i].rec->tid;
+				tids[ntids++] = it[i].tid;
 		}
 		e.threaded = ntids > 1;
 		e.res.threads = ntids;
 		for (k = 0; k < ntids; k++)
 			em_thread_of(&e, tids[k]);
 	}
-	for (i = 0; r == 0 && i < n; i++)
-		r = em_record(&e, it[i].rec);
+	if (r == 0)
+		r = emit_all(&e, it, n);
 	if (r == 0) {
 		out = fopen(out_path, "w");
 		if (!out) {
@@ -346,6 +489,6 @@ kfd_emit_c(const char *in, const char *out_path, struct kfd_emit_result *res,
 	}
 	if (res)
 		*res = e.res;
-	em_free(&e, it, n);
+	em_free(&e, it);
 	return r;
 }

@@ -99,23 +99,9 @@ em_comment(struct em *e, struct kt_strbuf *sb, const struct kt_record *rec,
 	if (q && *p == '[' && (q = strchr(q + 1, ' ')))
 		p = q + 1;
 	kt_strbuf_printf(sb, "%s/* #%" PRIu64 " ", indent, rec->seq);
-	for (n = 0; p[n] && n < EM_COMMENT_MAX; n++) {
-		/* Dump's own comments become parentheses. */
-		if (p[n] == '/' && p[n + 1] == '*') {
-			kt_strbuf_putc(sb, '(');
-			n += 1 + (p[n + 2] == ' ');
-		} else if (p[n] == ' ' && p[n + 1] == '*' && p[n + 2] == '/') {
-			kt_strbuf_putc(sb, ')');
-			n += 2;
-		} else if (p[n] == '*' && p[n + 1] == '/') {
-			kt_strbuf_putc(sb, ')');
-			n++;
-		} else if (p[n] == '\n')
-			kt_strbuf_putc(sb, ' ');
-		else
-			kt_strbuf_putc(sb, p[n]);
-	}
-	kt_strbuf_puts(sb, p[n] ? " ... */\n" : " */\n");
+	n = strlen(p);
+	em_escape(sb, p, n < EM_COMMENT_MAX ? n : EM_COMMENT_MAX, EM_IN_COMMENT);
+	kt_strbuf_puts(sb, n > EM_COMMENT_MAX ? " ... */\n" : " */\n");
 	kt_strbuf_release(&t);
 }
 
@@ -123,7 +109,7 @@ static void
 c_string(struct kt_strbuf *sb, const char *s)
 {
 	kt_strbuf_putc(sb, '"');
-	kfd_text_escape(sb, s, strlen(s));
+	em_escape(sb, s, strlen(s), EM_IN_STRING);
 	kt_strbuf_putc(sb, '"');
 }
 
@@ -151,7 +137,7 @@ em_sys(struct em *e, struct kt_strbuf *sb, const struct kt_record *rec)
 		kt_strbuf_puts(sb, ", ");
 		em_errno(sb, o->ret < 0 ? o->err : 0);
 		kt_strbuf_puts(sb, ");\n");
-		if (o->ret >= 0 && fd_grow(e, (int32_t)o->ret) == 0 &&
+		if (o->ret >= 0 && o->ret < RP_MAX_FD && fd_grow(e, (int32_t)o->ret) == 0 &&
 		    (ofd = rp_vec_push(&e->ofds))) {
 			ofd->kind = o->file_kind;
 			ofd->proc = 0;
@@ -192,7 +178,7 @@ em_sys(struct em *e, struct kt_strbuf *sb, const struct kt_record *rec)
 				 cloexec);
 		em_errno(sb, d->ret < 0 ? d->err : 0);
 		kt_strbuf_puts(sb, ");\n");
-		if (d->ret >= 0 && fd_grow(e, (int32_t)d->ret) == 0)
+		if (d->ret >= 0 && d->ret < RP_MAX_FD && fd_grow(e, (int32_t)d->ret) == 0)
 			e->fd_ofd[d->ret] = e->fd_ofd[d->oldfd];
 		return 1;
 	}
@@ -310,6 +296,8 @@ em_record(struct em *e, const struct kt_record *rec)
 	kt_strbuf_append(sb, body->data ? body->data : "", body->len);
 	if (call && e->threaded)
 		kt_strbuf_puts(sb, "\trr_done();\n");
+	if (e->blob_err)
+		return e->blob_err;
 	if (sb->failed || body->failed)
 		return -ENOMEM;
 	return put_block(e, t, sb);

@@ -119,6 +119,13 @@ em_check_outputs(struct em *e, struct kt_strbuf *sb, struct em_call *c)
 		if (c->el[v] && b->elem == c->el[v]->sd) {
 			size_t n = img->len_after / b->elem->size, x;
 
+			if (n > EM_CHECK_ELEMS) {
+				kt_strbuf_printf(sb, "\t\t/* %s: the first %u of %zu "
+						 "elements checked. */\n", b->name,
+						 EM_CHECK_ELEMS, n);
+				n = EM_CHECK_ELEMS;
+			}
+
 			for (x = 0; x < n; x++)
 				for (j = 0; j < b->elem->nfields; j++) {
 					const struct kfd_field *f = &b->elem->fields[j];
@@ -138,9 +145,13 @@ em_check_outputs(struct em *e, struct kt_strbuf *sb, struct em_call *c)
 		}
 		if (!img->len_after)
 			continue;
-		kt_strbuf_printf(sb, "\t\trr_expect_mem(\"%s\", (const uint8_t[])",
-				 b->name);
-		em_bytes(sb, img->after, img->len_after);
+		kt_strbuf_printf(sb, "\t\trr_expect_mem(\"%s\", ", b->name);
+		if (img->len_after >= EM_BLOB_MIN) {
+			em_blob_ref(e, sb, img->after, img->len_after);
+		} else {
+			kt_strbuf_puts(sb, "(const uint8_t[])");
+			em_bytes(sb, img->after, img->len_after);
+		}
 		kt_strbuf_printf(sb, ", b%d, %" PRIu32 ");\n", v, img->len_after);
 	}
 }

@@ -307,6 +307,45 @@ elems(struct em *e, struct kt_strbuf *sb, const struct em_call *c,
 			 indent, var, j, var, j);
 }
 
+/*
+ * A large element array: static storage (no thread's stack need hold it),
+ * its captured bytes copied in from a data array, then the inputs the
+ * runtime translates assigned one by one.
+ */
+static void
+elems_data(struct em *e, struct kt_strbuf *sb, const struct em_call *c,
+	   const struct em_layout *el, const uint8_t *b, size_t len, size_t n,
+	   unsigned int j)
+{
+	const struct kfd_struct_desc *sd = el->sd;
+	size_t esz = sd->size, i;
+	unsigned int k;
+	char m[96];
+
+	kt_strbuf_printf(sb, "\tstatic struct %s b%u[%zu];\n\n", el->name, j, n);
+	if (len > n * esz)
+		len = n * esz;
+	kt_strbuf_printf(sb, "\tmemcpy(b%u, ", j);
+	em_blob_ref(e, sb, b, len);
+	kt_strbuf_printf(sb, ", %zu);\n", len);
+	for (i = 0; (i + 1) * esz <= len; i++)
+		for (k = 0; k < sd->nfields; k++) {
+			const struct kfd_field *f = &sd->fields[k];
+			uint64_t v = 0;
+
+			if (!em_layout_has(el, k) || f->width > 8 ||
+			    !(f->dir & KFD_DIR_IN) || !rp_role_translated(f->role) ||
+			    kfd_field_load(f, b + i * esz, esz, &v) < 0 ||
+			    (!v && f->role != KFD_ROLE_QUEUE_ID &&
+			     f->role != KFD_ROLE_EVENT_SLOT))
+				continue;
+			kt_strbuf_printf(sb, "\tb%u[%zu].%s = ", j, i,
+					 em_member(f, m, sizeof(m)));
+			em_xlate_expr(e, sb, c, f->role, v);
+			kt_strbuf_puts(sb, ";\n");
+		}
+}
+
 /* Buffer sizes first (union arms share a pointer), then declarations. */
 static void
 decl_bufs(struct em *e, struct kt_strbuf *sb, struct em_call *c)
@@ -361,19 +400,39 @@ decl_bufs(struct em *e, struct kt_strbuf *sb, struct em_call *c)
 
 			c->el[j] = el;
 			n = len / b->elem->size;
+			if (!before && len >= EM_BLOB_MIN) {
+				/* Static storage starts zeroed. */
+				kt_strbuf_printf(sb, "\tstatic struct %s b%u[%zu];\n",
+						 el->name, j, n);
+				continue;
+			}
 			if (!before) {
 				kt_strbuf_printf(sb, "\tstruct %s b%u[%zu];\n\n"
 						 "\tmemset(b%u, 0, sizeof(b%u));\n",
 						 el->name, j, n, j, j);
 				continue;
 			}
-			elems(e, sb, c, el, before, img->len_before, n,
-			      "\t", "b", j);
+			if (len >= EM_BLOB_MIN)
+				elems_data(e, sb, c, el, before, img->len_before, n, j);
+			else
+				elems(e, sb, c, el, before, img->len_before, n,
+				      "\t", "b", j);
 			continue;
 		}
 		if (!len)
 			len = 1;
-		if (before && img->len_before) {
+		if (len >= EM_BLOB_MIN) {
+			/* Static storage (zeroed), the captured bytes copied in. */
+			kt_strbuf_printf(sb, "\tstatic uint8_t b%u[%zu] "
+					 "__attribute__((aligned(8)));\n", j, len);
+			if (before && img->len_before) {
+				size_t m = img->len_before < len ? img->len_before : len;
+
+				kt_strbuf_printf(sb, "\n\tmemcpy(b%u, ", j);
+				em_blob_ref(e, sb, before, m);
+				kt_strbuf_printf(sb, ", %zu);\n", m);
+			}
+		} else if (before && img->len_before) {
 			kt_strbuf_printf(sb, "\tuint8_t b%u[%zu] __attribute__((aligned(8))) = ",
 					 j, len);
 			em_bytes(sb, before, img->len_before < len ? img->len_before : len);

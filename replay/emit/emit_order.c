@@ -11,9 +11,6 @@
 
 #include "emit_priv.h"
 
-/* How far a released wait looks for the SET_EVENT that released it. */
-#define EM_WAIT_WINDOW 4096
-
 static int
 cmp_item(const void *a, const void *b)
 {
@@ -23,7 +20,7 @@ cmp_item(const void *a, const void *b)
 		return x->major < y->major ? -1 : 1;
 	if (x->moved != y->moved)
 		return x->moved < y->moved ? -1 : 1;
-	return x->rec->seq < y->rec->seq ? -1 : x->rec->seq > y->rec->seq;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
 /* ------------------------------------------------------------------ */
@@ -52,17 +49,17 @@ thread_ordered(const struct em_item *it, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		for (k = 0; k < nl && last[k].tid != it[i].rec->tid; k++)
+		for (k = 0; k < nl && last[k].tid != it[i].tid; k++)
 			;
 		if (k == nl) {
 			if (nl == EM_MAX_THREADS)
 				return 0;
-			last[nl].tid = it[i].rec->tid;
+			last[nl].tid = it[i].tid;
 			nl++;
-		} else if (it[i].rec->seq < last[k].seq) {
+		} else if (it[i].seq < last[k].seq) {
 			return 0;
 		}
-		last[k].seq = it[i].rec->seq;
+		last[k].seq = it[i].seq;
 	}
 	return 1;
 }
@@ -75,28 +72,25 @@ find_seq(const struct em_item *it, size_t n, uint64_t seq)
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (it[mid].rec->seq < seq)
+		if (it[mid].seq < seq)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < n && it[lo].rec->seq == seq ? lo : n;
+	return lo < n && it[lo].seq == seq ? lo : n;
 }
 
 /* Whether items[i] is a SET_EVENT of one of @ids entered in [from, to]. */
 static int
-sets_one(const struct em *e, const struct em_item *it, size_t i,
-	 const uint32_t *ids, int n, uint64_t from, uint64_t to)
+sets_one(const struct em_item *it, size_t i, const uint32_t *ids, int n,
+	 uint64_t from, uint64_t to)
 {
-	uint32_t id;
 	int k;
 
-	if (!rp_set_event_id(e->rows, it[i].rec, &id) ||
-	    it[i].rec->u.ioctl.ret < 0 || it[i].rec->ts < from ||
-	    it[i].rec->ts > to)
+	if (it[i].kind != EM_I_SET || it[i].ts < from || it[i].ts > to)
 		return 0;
 	for (k = 0; k < n; k++)
-		if (ids[k] == id)
+		if (ids[k] == it[i].ev)
 			return 1;
 	return 0;
 }
@@ -104,33 +98,29 @@ sets_one(const struct em *e, const struct em_item *it, size_t i,
 void
 em_order(struct em *e, struct em_item *it, size_t n)
 {
-	const struct rp_rows *r = e->rows;
 	size_t i, j;
 
-	/* Swaps: the end of an id's previous life first. */
+	/*
+	 * Swaps: the end of an id's previous life first, when it is near
+	 * enough for the emitting pass to hold what it passes.
+	 */
 	for (i = 0; i < e->m.swaps.n; i++) {
 		const struct rp_swap *s = RP_AT(&e->m.swaps, struct rp_swap, i);
 		size_t c = find_seq(it, n, s->c), d = find_seq(it, n, s->e);
 
-		if (c < n && d < n && c < d)
+		if (c < n && d < n && c < d && d - c <= EM_MOVE_WINDOW)
 			move_before(it, d, c);
 	}
 	/* Waits: after the SET_EVENT that released them. */
 	for (i = 0; i < n; i++) {
-		const struct kt_record *w = it[i].rec;
-		const struct kfd_ioctl_desc *d;
-		uint32_t ids[64];
+		const struct em_item *w = &it[i];
+		const uint32_t *ids;
 		int k, before = 0;
 
-		if (w->type != KT_REC_IOCTL)
+		if (w->kind != EM_I_WAIT)
 			continue;
-		d = kfd_schema_lookup((enum kfd_file_kind)w->u.ioctl.file_kind,
-				      w->u.ioctl.request);
-		if (d != r->wait_events || !rp_wait_completed(r, d, &w->u.ioctl))
-			continue;
-		k = rp_wait_ids(r, w, ids, 64);
-		if (k <= 0 || k > 64)
-			continue;
+		ids = RP_AT(&e->wait_ids, uint32_t, w->ev);
+		k = w->nids;
 		/*
 		 * A SET_EVENT numbered before it that entered after it had
 		 * returned did not release it (a wait's record can be
@@ -139,21 +129,21 @@ em_order(struct em *e, struct em_item *it, size_t n)
 		 * (The wait's thread was in the wait meanwhile: none of its
 		 * own calls lie between.)
 		 */
-		for (j = i > EM_WAIT_WINDOW ? i - EM_WAIT_WINDOW : 0; j < i; j++)
-			if (sets_one(e, it, j, ids, k, w->u.ioctl.t_exit + 1, UINT64_MAX)) {
+		for (j = i > EM_MOVE_WINDOW ? i - EM_MOVE_WINDOW : 0; j < i; j++)
+			if (sets_one(it, j, ids, k, w->t_exit + 1, UINT64_MAX)) {
 				move_before(it, i, j);
 				break;
 			}
-		for (j = i > EM_WAIT_WINDOW ? i - EM_WAIT_WINDOW : 0; j < i && !before; j++)
-			before = sets_one(e, it, j, ids, k, w->ts, w->u.ioctl.t_exit);
+		for (j = i > EM_MOVE_WINDOW ? i - EM_MOVE_WINDOW : 0; j < i && !before; j++)
+			before = sets_one(it, j, ids, k, w->ts, w->t_exit);
 		if (before)
 			continue;
 		/*
 		 * One numbered after it that entered before it returned may
 		 * have signalled before the wait entered, or while it waited.
 		 */
-		for (j = i + 1; j < n && j <= i + EM_WAIT_WINDOW; j++)
-			if (sets_one(e, it, j, ids, k, 0, w->u.ioctl.t_exit)) {
+		for (j = i + 1; j < n && j <= i + EM_MOVE_WINDOW; j++)
+			if (sets_one(it, j, ids, k, 0, w->t_exit)) {
 				move_before(it, j, i);
 				break;
 			}
@@ -162,7 +152,7 @@ em_order(struct em *e, struct em_item *it, size_t n)
 	if (!thread_ordered(it, n)) {
 		/* Never a program that waits for itself: sequence order. */
 		for (i = 0; i < n; i++) {
-			it[i].major = it[i].rec->seq;
+			it[i].major = it[i].seq;
 			it[i].moved = 0;
 		}
 		qsort(it, n, sizeof(*it), cmp_item);

@@ -20,6 +20,15 @@
 #define EM_PART_BLOCKS	256
 /* Bytes of `kfdtrace dump` text kept in a block's comment. */
 #define EM_COMMENT_MAX	480
+/* Buffers of this many bytes or more are data arrays (em_blob()). */
+#define EM_BLOB_MIN	256
+/*
+ * How far (in records) a record moves in emit_order.c: the emitting pass
+ * holds at most the records a move passes.
+ */
+#define EM_MOVE_WINDOW	4096
+/* Elements of one buffer checked field by field after a call. */
+#define EM_CHECK_ELEMS	4096
 
 /* A captured thread: a thread of the program, its calls in @body. */
 struct em_thread {
@@ -49,13 +58,18 @@ struct em_names {
 	uint8_t *used;		/* per entry */
 };
 
+/* A data array: where its bytes are in e->raw (emit_text.c). */
+struct em_blob_ent {
+	long off;
+	size_t len;
+};
+
 struct em {
 	const char *path;
 	struct rp_model m;
 	const struct rp_rows *rows;
-	/* Records in the order the program issues them. */
-	struct kt_record **recs;
-	size_t nrecs, caprecs;
+	/* The event ids of the completed waits (struct em_item's ids). */
+	struct rp_vec wait_ids;		/* uint32_t */
 	struct em_thread th[EM_MAX_THREADS];
 	unsigned int nthreads;
 	int threaded;			/* more than one thread: turns */
@@ -76,6 +90,11 @@ struct em {
 	struct kfd_emit_result res;
 	struct kt_strbuf sb;		/* the block being made */
 	struct kt_strbuf body;		/* its calls */
+	/* Data arrays (emit_text.c): definitions, raw bytes, by hash. */
+	FILE *data, *raw;
+	struct rp_vec blobs;
+	struct kc_u64map blob_map;
+	int blob_err;			/* a negative errno */
 	char *err;
 	size_t errlen;
 };
@@ -89,10 +108,26 @@ struct em_thread *em_thread_of(struct em *e, uint32_t tid);
  * negative errno. */
 int em_record(struct em *e, const struct kt_record *rec);
 
-/* A record in the program's order (emit_order.c). */
+/* What a record's place in the order depends on (emit_order.c). */
+enum em_item_kind {
+	EM_I_OTHER,
+	EM_I_SET,		/* a successful SET_EVENT */
+	EM_I_WAIT,		/* a completed WAIT_EVENTS */
+};
+
+/*
+ * A record in the program's order: what ordering needs of it, not the
+ * record (emit.c reads the trace again to emit).
+ */
 struct em_item {
-	struct kt_record *rec;
+	uint64_t seq;
 	uint64_t major;		/* the seq it goes with (its own, or another's) */
+	uint64_t ts, t_exit;	/* a set's or wait's entry and exit */
+	size_t pos;		/* its place among the records read */
+	uint32_t tid;
+	uint32_t ev;		/* a set's event id; a wait's first in wait_ids */
+	uint8_t kind;		/* enum em_item_kind */
+	uint8_t nids;		/* a wait's event ids */
 	int8_t moved;		/* -1: just before that record */
 };
 
@@ -154,6 +189,29 @@ int em_svm_attr_gpu(uint32_t type, uint32_t value);
 /* emit_check.c: the checks of a call's outputs; the ids a destroy ends. */
 void em_check_outputs(struct em *e, struct kt_strbuf *sb, struct em_call *c);
 void em_forget(struct em *e, struct kt_strbuf *sb, const struct em_call *c);
+
+/* emit_text.c: where escaped text goes. */
+enum em_esc {
+	EM_IN_COMMENT,		/* no comment ends or starts, no line ends */
+	EM_IN_STRING,		/* inside "": quotes, \\, ?? and the rest escaped */
+};
+
+/*
+ * Append @n bytes of @s (from the trace) escaped for @where: the only way
+ * text a trace holds enters the program. Printable ASCII stays; in a
+ * comment other bytes become \xXX text, "/" and "*" never meet, and the
+ * dump's own comments become parentheses; in a string, octal escapes
+ * that no following digit extends.
+ */
+void em_escape(struct kt_strbuf *sb, const char *s, size_t n, enum em_esc where);
+/*
+ * @n bytes at @p as a file-scope array dN (written to e->data, defined
+ * once per distinct content). Return: N, or a negative errno.
+ */
+long em_blob(struct em *e, const uint8_t *p, size_t n);
+/* Append the name of em_blob()'s array for @p (e->blob_err on failure). */
+void em_blob_ref(struct em *e, struct kt_strbuf *sb, const uint8_t *p, size_t n);
+void em_blobs_free(struct em *e);
 
 /* emit_block.c: a block's leading comment, the call as dump prints it. */
 void em_comment(struct em *e, struct kt_strbuf *sb, const struct kt_record *rec,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Writes the seed corpora of the decode, topo_sysfs, profile and
- * replay_plan fuzz targets (not the trace reader's: gen_trace_corpus;
+ * Writes the seed corpora of the decode, topo_sysfs, profile, replay_plan
+ * and emit_c fuzz targets (not the trace reader's: gen_trace_corpus;
  * corpus/bt2_source is a symbolic link to the trace reader's). The files in
  * tests/fuzz/corpus/<target>/ were made with
  *   gen_fuzz_corpus <target> tests/fuzz/corpus/<target>
@@ -16,6 +16,9 @@
  *  profile:	the builtin profiles' text.
  *  replay_plan: a small capture-like session (open, VM, alloc, map,
  *		mmap, events, unmap, free, close) and mixed generated records.
+ *  emit_c:	hostile text in every header string, the file name, paths,
+ *		argv, thread names and annotations; and an argv bomb (exec
+ *		records of 32 KiB of hostile argv each).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -608,11 +611,83 @@ gen_replay(void)
 	}
 }
 
+/* ---- emit-c ---- */
+
+/* What emit-c must keep inside comments and literals. */
+static const char emit_bad[] = "*/\n\x1b[31m\"\\?\?/\xff\xfe\xc3(/*?\?=\x01";
+
+/* The header strings and file name (emit_c_fuzz.c's layout). */
+static void
+emit_head(struct kt_bb *b, const char *exe)
+{
+	kt_bb_u8(b, 1);
+	str(b, exe);
+	str(b, emit_bad);
+	str(b, emit_bad + 2);
+	str(b, emit_bad + 1);
+}
+
+static void
+gen_emit(void)
+{
+	static const char ctor[] = "*/ __attribute__((constructor)) static void "
+				   "p(void) { system(\"touch /tmp/x\"); } /*";
+	struct kfd_abi_get_version_args ver = { 1, 14 };
+	struct session s = {0};
+	struct kt_record r;
+	char *argv = malloc(32768);
+	size_t i;
+
+	if (!argv)
+		exit(1);
+	emit_head(&s.b, ctor);
+	kt_bb_u8(&s.b, 7);
+	add_open(&s, "/dev/kfd", KFD_FILE_KFD, 3);
+	add_open(&s, "/dev/dri/renderD128*/\"\\?\?/\x1b\n", KFD_FILE_RENDER, 4);
+	add_open(&s, emit_bad, KFD_FILE_UNKNOWN, 5);
+	add_ioctl(&s, 3, KFD_ABI_IOC_GET_VERSION, NULL, &ver, NULL, 0);
+	memset(&r, 0, sizeof(r));
+	r.type = KT_REC_EXEC;
+	r.u.exec.path = emit_bad;
+	r.u.exec.argv = ctor;
+	r.u.exec.argv_len = sizeof(ctor);
+	add(&s, &r);
+	memset(&r, 0, sizeof(r));
+	r.type = KT_REC_THREAD_NAME;
+	r.u.thread_name.name = emit_bad;
+	add(&s, &r);
+	memset(&r, 0, sizeof(r));
+	r.type = KT_REC_ANNOTATION;
+	r.u.annotation.text = ctor;
+	add(&s, &r);
+	save("hostile", s.b.p, s.b.len);
+	kt_bb_free(&s.b);
+
+	/* An argv bomb: the hostile text over and over, NUL-separated. */
+	for (i = 0; i < 32768; i++)
+		argv[i] = i % 97 == 96 ? '\0' : emit_bad[i % (sizeof(emit_bad) - 1)];
+	memset(&s, 0, sizeof(s));
+	emit_head(&s.b, "bomb");
+	kt_bb_u8(&s.b, 9);
+	add_open(&s, "/dev/kfd", KFD_FILE_KFD, 3);
+	for (i = 0; i < 8; i++) {
+		memset(&r, 0, sizeof(r));
+		r.type = KT_REC_EXEC;
+		r.u.exec.path = "/bin/sh";
+		r.u.exec.argv = argv;
+		r.u.exec.argv_len = 32768;
+		add(&s, &r);
+	}
+	save("argv_bomb", s.b.p, s.b.len);
+	kt_bb_free(&s.b);
+	free(argv);
+}
+
 int
 main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: gen_fuzz_corpus decode|topo_sysfs|profile|replay_plan DIR\n");
+		fprintf(stderr, "usage: gen_fuzz_corpus decode|topo_sysfs|profile|replay_plan|emit_c DIR\n");
 		return 2;
 	}
 	dir = argv[2];
@@ -624,6 +699,8 @@ main(int argc, char **argv)
 		gen_profile();
 	else if (!strcmp(argv[1], "replay_plan"))
 		gen_replay();
+	else if (!strcmp(argv[1], "emit_c"))
+		gen_emit();
 	else
 		return 2;
 	return 0;

@@ -5,15 +5,22 @@
  * and as a ratio of one `kfdtrace dump` of the same trace; then the
  * program of a 10,000-ioctl capture, built with gcc -O0 (its build time),
  * and its run on kfdsim as a ratio of `kfdtrace replay` of that capture.
- * The host's system call and rdtsc cost are printed beside them. Exit 1
- * when the target is missed or a program does not exit 0.
+ * Then a trace with one 15 MiB buffer: emit-c's time, the program's
+ * characters per buffer byte, and gcc -O0 -c's time on it. The host's
+ * system call and rdtsc cost are printed beside them. Exit 1 when the
+ * target is missed or a program does not exit 0.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "kfdtrace/kfd_abi.h"
+#include "kfdtrace/schema.h"
+#include "kfdtrace/trace.h"
 #include "tc_host.h"
+#include "tc_rec.h"
 #include "tc_run.h"
 
 static const char *kfdtrace, *gen, *gcc;
@@ -41,6 +48,84 @@ capture(const char *path, const char *n)
 {
 	return timed((char *const[]){ (char *)kfdtrace, "sim", "--", (char *)gen,
 				      (char *)path, (char *)n, NULL }, 0) < 0;
+}
+
+#define BIG_BUF (15u << 20)
+
+/* A trace at @path: /dev/kfd, then one ioctl with a random 15 MiB buffer. */
+static int
+write_big_buffer(const char *path)
+{
+	struct kfd_abi_dbg_wave_control_args a = { .content_ptr = 0x7f0000100000ull,
+						   .buf_size_in_bytes = BIG_BUF };
+	struct kt_buf_image img = { .flags = KT_BUF_BEFORE, .addr = a.content_ptr,
+				    .len_before = BIG_BUF };
+	struct kt_record r = tc_rec_open("/dev/kfd", KFD_FILE_KFD, 3);
+	uint8_t *buf = malloc(BIG_BUF);
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	struct kt_header hdr;
+	struct kt_writer *w;
+	uint32_t i;
+	int bad;
+
+	if (!buf)
+		return -1;
+	for (i = 0; i < BIG_BUF; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		buf[i] = (uint8_t)x;
+	}
+	img.before = buf;
+	kt_header_init(&hdr, "kfdtrace-bench");
+	hdr.kfd_major = 1;
+	hdr.kfd_minor = 14;
+	if (kt_writer_open(path, &hdr, NULL, &w)) {
+		free(buf);
+		return -1;
+	}
+	r.seq = 0;
+	bad = kt_writer_append(w, &r);
+	r = tc_rec_ioctl(3, KFD_FILE_KFD, KFD_ABI_IOC_DBG_WAVE_CONTROL, &a, &a,
+			 sizeof(a), -1, 22);
+	r.seq = 1;
+	r.u.ioctl.bufs = &img;
+	r.u.ioctl.nbufs = 1;
+	bad |= kt_writer_append(w, &r);
+	bad |= kt_writer_close(w);
+	free(buf);
+	return bad ? -1 : 0;
+}
+
+/* emit-c of a 15 MiB buffer: its time, the program's size, gcc's time. */
+static int
+bench_big_buffer(void)
+{
+	char trace[96], c[96], obj[96];
+	struct stat sb;
+	double emit, build;
+
+	snprintf(trace, sizeof(trace), "%s/buf.kft", dir);
+	snprintf(c, sizeof(c), "%s/buf.c", dir);
+	snprintf(obj, sizeof(obj), "%s/buf.o", dir);
+	if (write_big_buffer(trace))
+		return 1;
+	emit = timed((char *const[]){ (char *)kfdtrace, "emit-c", trace, "-o", c,
+				      NULL }, 0);
+	if (emit < 0 || stat(c, &sb))
+		return 1;
+	build = timed((char *const[]){ (char *)gcc, "-O0", "-c", "-o", obj, c,
+				       NULL }, 0);
+	if (build < 0)
+		return 1;
+	printf("buffer_15m_emit_s: %.2f\n", emit);
+	printf("buffer_15m_program_chars_per_byte: %.2f\n",
+	       (double)sb.st_size / BIG_BUF);
+	printf("buffer_15m_gcc_O0_s: %.2f\n", build);
+	unlink(trace);
+	unlink(c);
+	unlink(obj);
+	return 0;
 }
 
 int
@@ -96,6 +181,8 @@ main(void)
 	printf("program_10k_s: %.3f\n", run);
 	printf("replay_10k_s: %.3f\n", replay);
 	printf("ratio_program_vs_replay: %.2f\n", run / replay);
+	if (bench_big_buffer())
+		return 1;
 	unlink(big);
 	unlink(bigc);
 	unlink(small);
