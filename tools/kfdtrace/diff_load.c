@@ -16,20 +16,31 @@
 #include "kfdtrace/replay.h"
 #include "kfdtrace/schema.h"
 
+/*
+ * The thread of @tid, made at its first record: a map from tid to index
+ * and an array that doubles, so a trace of a million threads loads in
+ * time linear in its records.
+ */
 static struct dthread *
 thread_for(struct dtrace *t, uint32_t tid, uint64_t seq)
 {
 	struct dthread *p;
-	size_t i;
+	uint64_t i;
 
-	for (i = t->nth; i-- > 0;)
-		if (t->th[i].tid == tid)
-			return &t->th[i];
-	p = realloc(t->th, (t->nth + 1) * sizeof(*p));
-	if (!p)
+	if (kc_u64map_get64(&t->th_of, 0, tid, &i))
+		return &t->th[i];
+	if (t->nth == t->capth) {
+		size_t cap = t->capth ? 2 * t->capth : 16;
+
+		p = realloc(t->th, cap * sizeof(*p));
+		if (!p)
+			return NULL;
+		t->th = p;
+		t->capth = cap;
+	}
+	if (kc_u64map_put64(&t->th_of, 0, tid, t->nth))
 		return NULL;
-	t->th = p;
-	p = &p[t->nth++];
+	p = &t->th[t->nth++];
 	memset(p, 0, sizeof(*p));
 	p->tid = tid;
 	p->first_seq = seq;
@@ -248,8 +259,9 @@ keep(struct dtrace *t, const struct kt_record *rec)
 	if (rec->type == KT_REC_ANNOTATION)
 		return replay_mark(th, t, m, of);
 	th->last_replaced = 0;
+	/* Small first arrays: a trace may have a million short threads. */
 	if (th->n == th->cap) {
-		size_t cap = th->cap ? th->cap * 2 : 64;
+		size_t cap = th->cap ? th->cap * 2 : 4;
 		struct kt_record **v = realloc(th->recs, cap * sizeof(*v));
 
 		if (!v)
@@ -258,7 +270,7 @@ keep(struct dtrace *t, const struct kt_record *rec)
 		th->cap = cap;
 	}
 	if (rec->type == KT_REC_IOCTL && th->nio == th->capio) {
-		size_t cap = th->capio ? th->capio * 2 : 64;
+		size_t cap = th->capio ? th->capio * 2 : 4;
 		size_t *v = realloc(th->io, cap * sizeof(*v));
 		const struct kfd_ioctl_desc **r;
 
@@ -302,6 +314,7 @@ diff_load(struct dtrace *t)
 	struct kt_record rec;
 	int rc;
 
+	kc_u64map_init(&t->th_of, sizeof(uint64_t));
 	if (cli_open(t->path, &t->r))
 		return -1;
 	t->start_ns = kt_reader_header(t->r)->start_monotonic;
@@ -322,6 +335,8 @@ diff_load(struct dtrace *t)
 		}
 	}
 	t->read_rc = rc;
+	/* The order below is the pairing's; the map's indices go stale. */
+	kc_u64map_free(&t->th_of);
 	if (t->nth > 1)
 		qsort(t->th, t->nth, sizeof(*t->th), cmp_thread);
 	return 0;
@@ -402,6 +417,7 @@ diff_unload(struct dtrace *t)
 		free(t->th[i].tries);
 	}
 	free(t->th);
+	kc_u64map_free(&t->th_of);
 	if (t->r)
 		kt_reader_close(t->r);
 }

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kfdtrace/common/u64map.h"
 #include "kfdtrace/schema.h"
 #include "kfdtrace/trace.h"
 
@@ -44,7 +45,8 @@ struct dtrace {
 	struct kt_reader *r;
 	uint64_t start_ns;
 	struct dthread *th;
-	size_t nth;
+	size_t nth, capth;
+	struct kc_u64map th_of;		/* tid -> index in th, while loading */
 	uint64_t ioctls;
 	int read_rc;
 };
