@@ -23,12 +23,12 @@ kind_of(const struct kfd_packet_desc *r)
 static struct sub_queue_stats *
 queue(struct sub_stats *ss, const struct kt_submit_rec *s)
 {
+	uint64_t key = (uint64_t)s->gpu_id << 32 | s->queue_id, i;
 	struct sub_queue_stats *q;
-	size_t i;
 
-	for (i = 0; i < ss->n; i++)
-		if (ss->q[i].queue_id == s->queue_id && ss->q[i].gpu_id == s->gpu_id)
-			return &ss->q[i];
+	/* A map, so that a trace of many queues counts in linear time. */
+	if (kc_u64map_get64(&ss->index, 0, key, &i))
+		return &ss->q[i];
 	if (ss->n == ss->cap) {
 		size_t cap = ss->cap ? 2 * ss->cap : 16;
 
@@ -38,6 +38,8 @@ queue(struct sub_stats *ss, const struct kt_submit_rec *s)
 		ss->q = q;
 		ss->cap = cap;
 	}
+	if (kc_u64map_put64(&ss->index, 0, key, ss->n))
+		return NULL;
 	q = &ss->q[ss->n++];
 	memset(q, 0, sizeof(*q));
 	q->queue_id = s->queue_id;
@@ -170,5 +172,6 @@ sub_stats_free(struct sub_stats *ss)
 	for (i = 0; i < ss->n; i++)
 		free(ss->q[i].ts);
 	free(ss->q);
+	kc_u64map_free(&ss->index);
 	memset(ss, 0, sizeof(*ss));
 }
