@@ -107,20 +107,32 @@ mark_of(const struct kt_record *rec, uint64_t *of)
 	return DM_NONE;
 }
 
+/*
+ * A try's key in th->try_of: the captured record it tries, or (v1) its
+ * slot. A map, since a hostile trace may hold any number of waits.
+ */
+static uint64_t
+try_key(const struct dtry *t)
+{
+	return t->v1 ? t->slot : t->of;
+}
+
 /* The held try of captured record @of, or (@v1) the one at @slot. */
 static struct dtry *
 find_try(struct dthread *th, int v1, uint64_t of, size_t slot)
 {
-	for (size_t k = 0; k < th->ntries; k++)
-		if (th->tries[k].v1 == v1 &&
-		    (v1 ? th->tries[k].slot == slot : th->tries[k].of == of))
-			return &th->tries[k];
-	return NULL;
+	uint64_t k;
+
+	if (!kc_u64map_get64(&th->try_of, (uint32_t)v1, v1 ? slot : of, &k))
+		return NULL;
+	return &th->tries[k];
 }
 
 static int
 add_try(struct dthread *th, int v1, uint64_t of, size_t slot)
 {
+	struct dtry *t;
+
 	if (th->ntries == th->captries) {
 		/* A serial replay holds up to 256 waits at once. */
 		size_t cap = th->captries ? 2 * th->captries : 16;
@@ -131,18 +143,32 @@ add_try(struct dthread *th, int v1, uint64_t of, size_t slot)
 		th->tries = v;
 		th->captries = cap;
 	}
-	th->tries[th->ntries].slot = slot;
-	th->tries[th->ntries].of = of;
-	th->tries[th->ntries++].v1 = v1;
+	t = &th->tries[th->ntries];
+	t->slot = slot;
+	t->of = of;
+	t->v1 = v1;
+	if (kc_u64map_put64(&th->try_of, (uint32_t)v1, try_key(t), th->ntries))
+		return -1;
+	th->ntries++;
 	th->nv1 += !!v1;
 	return 0;
 }
 
+/* Drop try @t; the last try takes its place in the array and the map. */
 static void
 drop_try(struct dthread *th, struct dtry *t)
 {
+	size_t at = (size_t)(t - th->tries);
+	uint64_t *moved;
+
 	th->nv1 -= !!t->v1;
+	kc_u64map_del(&th->try_of, (uint32_t)t->v1, try_key(t), NULL);
 	*t = th->tries[--th->ntries];
+	if (at == th->ntries)
+		return;
+	moved = kc_u64map_get(&th->try_of, (uint32_t)t->v1, try_key(t));
+	if (moved)
+		*moved = at;
 }
 
 /* The wait kept last in @th goes into slot @at, its try's place. */
@@ -384,6 +410,7 @@ diff_merge_threads(struct dtrace *t)
 		free(t->th[i].io);
 		free(t->th[i].row);
 		free(t->th[i].tries);	/* done with at load */
+		kc_u64map_free(&t->th[i].try_of);
 	}
 	qsort(one.recs, one.n, sizeof(*one.recs), cmp_rec_seq);
 	one.cap = one.capio = n;
@@ -415,6 +442,7 @@ diff_unload(struct dtrace *t)
 		free(t->th[i].io);
 		free(t->th[i].row);
 		free(t->th[i].tries);
+		kc_u64map_free(&t->th[i].try_of);
 	}
 	free(t->th);
 	kc_u64map_free(&t->th_of);

@@ -35,6 +35,7 @@ struct dthread {
 	size_t nio, capio;
 	struct dtry *tries;		/* a replay's waits held, any number */
 	size_t ntries, captries;
+	struct kc_u64map try_of;	/* (v1, of or slot) -> index in tries */
 	size_t nv1;			/* tries among them of unknown record */
 	size_t last_replaced;		/* 1 + the slot the last record took */
 };
