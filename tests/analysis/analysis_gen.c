@@ -89,6 +89,27 @@ put(struct gen *g, struct kt_record *r, uint32_t tid, uint64_t ts)
 		g->failed = 1;
 }
 
+/* Open a trace at @path with @hdr; records start 1 ms into it. */
+static int
+gen_start(struct gen *g, const char *path, const struct kt_header *hdr)
+{
+	memset(g, 0, sizeof(*g));
+	g->t0 = hdr->start_monotonic;
+	g->ts = g->t0 + 1000000;
+	return kt_writer_open(path, hdr, NULL, &g->w);
+}
+
+/* Close the trace: -EIO when an append failed. */
+static int
+gen_finish(struct gen *g)
+{
+	if (g->failed) {
+		kt_writer_close(g->w);
+		return -EIO;
+	}
+	return kt_writer_close(g->w);
+}
+
 /* An ioctl on the main thread taking @lat_us; returns its exit time. */
 static uint64_t
 ioctl_rec(struct gen *g, uint32_t tid, uint64_t ts, int fd, uint8_t kind,
@@ -347,10 +368,7 @@ write_rich(const char *path, const struct variant *v)
 	hdr.cmdline_len = 17;
 	hdr.kfd_major = 1;
 	hdr.kfd_minor = 16;
-	memset(&g, 0, sizeof(g));
-	g.t0 = hdr.start_monotonic;
-	g.ts = g.t0 + 1000000;
-	rc = kt_writer_open(path, &hdr, NULL, &g.w);
+	rc = gen_start(&g, path, &hdr);
 	if (rc)
 		return rc;
 
@@ -437,11 +455,7 @@ write_rich(const char *path, const struct variant *v)
 	free_bo(&g, v, handle(v, 0, 0), 0);
 	api(&g, "hsaKmtFreeMemory", "size=67108864", t0, first);
 	/* Left alive: GPU 1's 256 MiB BO, queue 1, event 2. */
-	if (g.failed) {
-		kt_writer_close(g.w);
-		return -EIO;
-	}
-	return kt_writer_close(g.w);
+	return gen_finish(&g);
 }
 
 /* The marks of a replay's recording (kfdtrace/replay.h), as written. */
@@ -502,10 +516,7 @@ write_held(const char *path, const char *kind)
 	kt_header_init(&hdr, "kfdtrace-test");
 	hdr.pid = GEN_MAIN_TID;
 	hdr.ppid = 1;
-	memset(&g, 0, sizeof(g));
-	g.t0 = hdr.start_monotonic;
-	g.ts = g.t0 + 1000000;
-	rc = kt_writer_open(path, &hdr, NULL, &g.w);
+	rc = gen_start(&g, path, &hdr);
 	if (rc)
 		return rc;
 	open_rec(&g, "/dev/kfd", KFD_FILE_KFD, v->fd_kfd);
@@ -557,11 +568,7 @@ write_held(const char *path, const char *kind)
 	main_ioctl(&g, v, KFD_ABI_IOC_GET_VERSION, &ver, NULL, sizeof(ver), 0,
 		   2);
 	destroy_event(&g, v, 0);
-	if (g.failed) {
-		kt_writer_close(g.w);
-		return -EIO;
-	}
-	return kt_writer_close(g.w);
+	return gen_finish(&g);
 }
 
 /* N threads of two calls each (see the top of this file). */
@@ -578,10 +585,7 @@ write_threads(const char *path, uint32_t n, uint32_t bad_tid)
 	kt_header_init(&hdr, "kfdtrace-test");
 	hdr.kfd_major = 1;
 	hdr.kfd_minor = 16;
-	memset(&g, 0, sizeof(g));
-	g.t0 = hdr.start_monotonic;
-	g.ts = g.t0 + 1000000;
-	rc = kt_writer_open(path, &hdr, NULL, &g.w);
+	rc = gen_start(&g, path, &hdr);
 	if (rc)
 		return rc;
 	for (round = 0; round < 2; round++) {
@@ -598,11 +602,7 @@ write_threads(const char *path, uint32_t n, uint32_t bad_tid)
 					 sizeof(ver), err, 2000, NULL, 0) + 1000;
 		}
 	}
-	if (g.failed) {
-		kt_writer_close(g.w);
-		return -EIO;
-	}
-	return kt_writer_close(g.w);
+	return gen_finish(&g);
 }
 
 /* Copy a trace, changing one value of one ioctl record. */

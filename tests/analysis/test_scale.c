@@ -112,13 +112,6 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_report_threads),
 	};
 
-	if (argc < 3) {
-		fprintf(stderr, "usage: %s KFDTRACE ANALYSIS-GEN\n", argv[0]);
-		return 2;
-	}
-	kfdtrace_bin = argv[1];
-	gen_bin = argv[2];
-	return _cmocka_run_group_tests("analysis-scale", tests,
-				       sizeof(tests) / sizeof(tests[0]),
-				       scale_setup, analysis_teardown);
+	return analysis_run(argc, argv, tests, sizeof(tests) / sizeof(tests[0]),
+			    scale_setup);
 }

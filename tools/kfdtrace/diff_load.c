@@ -25,25 +25,17 @@ static struct dthread *
 thread_for(struct dtrace *t, uint32_t tid, uint64_t seq)
 {
 	struct dthread *p;
-	uint64_t i;
+	size_t i;
+	int rc = cli_index_for(&t->th_of, 0, tid, (void **)&t->th, &t->nth,
+			       &t->capth, sizeof(*t->th), &i);
 
-	if (kc_u64map_get64(&t->th_of, 0, tid, &i))
-		return &t->th[i];
-	if (t->nth == t->capth) {
-		size_t cap = t->capth ? 2 * t->capth : 16;
-
-		p = realloc(t->th, cap * sizeof(*p));
-		if (!p)
-			return NULL;
-		t->th = p;
-		t->capth = cap;
-	}
-	if (kc_u64map_put64(&t->th_of, 0, tid, t->nth))
+	if (rc < 0)
 		return NULL;
-	p = &t->th[t->nth++];
-	memset(p, 0, sizeof(*p));
-	p->tid = tid;
-	p->first_seq = seq;
+	p = &t->th[i];
+	if (!rc) {
+		p->tid = tid;
+		p->first_seq = seq;
+	}
 	return p;
 }
 

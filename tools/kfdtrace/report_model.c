@@ -52,41 +52,19 @@ grow(void **v, size_t n, size_t *cap, size_t size)
 	return 0;
 }
 
-/*
- * The index under (@tag, @key) in @map, or @n, which it then names (the
- * caller appends item @n). Return: 1 found, 0 new, -1 out of memory.
- */
-static int
-index_for(struct kc_u64map *map, uint32_t tag, uint64_t key, size_t n,
-	  size_t *i)
-{
-	uint64_t v;
-
-	if (kc_u64map_get64(map, tag, key, &v)) {
-		*i = (size_t)v;
-		return 1;
-	}
-	*i = n;
-	return kc_u64map_put64(map, tag, key, n) ? -1 : 0;
-}
-
 static struct rm_thread *
 thread_for(struct report_model *m, uint32_t tid, uint64_t ts)
 {
 	struct rm_thread *p;
 	size_t i;
-	int rc;
+	int rc = cli_index_for(&m->thread_of, 0, tid, (void **)&m->threads,
+			       &m->nthreads, &m->capthreads,
+			       sizeof(*m->threads), &i);
 
-	if (grow((void **)&m->threads, m->nthreads, &m->capthreads,
-		 sizeof(*m->threads)))
-		return NULL;
-	rc = index_for(&m->thread_of, 0, tid, m->nthreads, &i);
 	if (rc < 0)
 		return NULL;
 	p = &m->threads[i];
 	if (!rc) {
-		m->nthreads++;
-		memset(p, 0, sizeof(*p));
 		p->tid = tid;
 		p->first = ts;
 	}
@@ -101,27 +79,25 @@ static struct rm_kind *
 kind_for(struct report_model *m, const struct kfd_ioctl_desc *desc,
 	 uint32_t request)
 {
-	struct rm_kind k = { .known = !!desc,
-			     .request = desc ? desc->request : request };
-	uint32_t tag;
-	uint64_t key = rm_kind_key(&k, &tag);
+	uint32_t req = desc ? desc->request : request, tag;
+	uint64_t key = rm_kind_key(!!desc, req, &tag);
+	struct rm_kind *p;
 	size_t i;
-	int rc;
+	int rc = cli_index_for(&m->kind_of, tag, key, (void **)&m->kinds,
+			       &m->nkinds, &m->capkinds, sizeof(*m->kinds), &i);
 
-	if (grow((void **)&m->kinds, m->nkinds, &m->capkinds,
-		 sizeof(*m->kinds)))
-		return NULL;
-	rc = index_for(&m->kind_of, tag, key, m->nkinds, &i);
 	if (rc < 0)
 		return NULL;
+	p = &m->kinds[i];
 	if (rc)
-		return &m->kinds[i];
+		return p;
 	if (desc)
-		snprintf(k.name, sizeof(k.name), "%s", desc->name);
+		snprintf(p->name, sizeof(p->name), "%s", desc->name);
 	else
-		snprintf(k.name, sizeof(k.name), "ioctl 0x%08x", request);
-	m->kinds[m->nkinds] = k;
-	return &m->kinds[m->nkinds++];
+		snprintf(p->name, sizeof(p->name), "ioctl 0x%08x", request);
+	p->known = !!desc;
+	p->request = req;
+	return p;
 }
 
 static int
@@ -146,18 +122,14 @@ series_for(struct report_model *m, uint32_t gpu_id, enum obj_heap heap)
 {
 	struct rm_series *p;
 	size_t i;
-	int rc;
+	int rc = cli_index_for(&m->series_of, (uint32_t)heap, gpu_id,
+			       (void **)&m->series, &m->nseries,
+			       &m->capseries, sizeof(*m->series), &i);
 
-	if (grow((void **)&m->series, m->nseries, &m->capseries,
-		 sizeof(*m->series)))
-		return NULL;
-	rc = index_for(&m->series_of, (uint32_t)heap, gpu_id, m->nseries, &i);
 	if (rc < 0)
 		return NULL;
 	p = &m->series[i];
 	if (!rc) {
-		m->nseries++;
-		memset(p, 0, sizeof(*p));
 		p->gpu_id = gpu_id;
 		p->heap = heap;
 	}

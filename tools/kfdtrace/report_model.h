@@ -146,14 +146,15 @@ int rm_cmp_u64(const void *a, const void *b);
 int rm_cmp_kind(const void *a, const void *b);
 
 /*
- * rm_kind_key() - the (tag, key) that names kind @k in a map: a schema
- * row by its request, an unknown request by its own; one for each name.
+ * rm_kind_key() - the (tag, key) that names a kind in a map: a schema
+ * row (@known) by its request, an unknown request by its own; one for
+ * each name, as struct rm_kind's known and request fields hold them.
  */
 static inline uint64_t
-rm_kind_key(const struct rm_kind *k, uint32_t *tag)
+rm_kind_key(uint8_t known, uint32_t request, uint32_t *tag)
 {
-	*tag = k->known;
-	return k->request;
+	*tag = known;
+	return request;
 }
 
 /* rm_lat_bin_lo() - the lower edge of histogram bin @i, in ns. */

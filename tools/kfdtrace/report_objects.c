@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "report_objects.h"
 #include "kfdtrace/kfd_abi.h"
 
@@ -65,30 +66,19 @@ static struct obj_mem *
 mem_for(struct obj_tracker *t, uint32_t gpu_id, enum obj_heap heap)
 {
 	struct obj_mem *p;
-	uint64_t i;
+	size_t i;
+	int rc = cli_index_for(&t->mem_of, heap, gpu_id, (void **)&t->mem,
+			       &t->nmem, &t->capmem, sizeof(*t->mem), &i);
 
-	if (kc_u64map_get64(&t->mem_of, heap, gpu_id, &i))
-		return &t->mem[i];
-	if (t->nmem == t->capmem) {
-		size_t cap = t->capmem ? 2 * t->capmem : 8;
-
-		p = realloc(t->mem, cap * sizeof(*p));
-		if (!p) {
-			t->oom = 1;
-			return NULL;
-		}
-		t->mem = p;
-		t->capmem = cap;
-	}
-	if (kc_u64map_put64(&t->mem_of, heap, gpu_id, t->nmem)) {
+	if (rc < 0) {
 		t->oom = 1;
 		return NULL;
 	}
-	p = &t->mem[t->nmem];
-	memset(p, 0, sizeof(*p));
-	p->gpu_id = gpu_id;
-	p->heap = heap;
-	t->nmem++;
+	p = &t->mem[i];
+	if (!rc) {
+		p->gpu_id = gpu_id;
+		p->heap = heap;
+	}
 	return p;
 }
 

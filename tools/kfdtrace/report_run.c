@@ -18,21 +18,17 @@ merge_kind(struct report_run *rr, struct kc_u64map *kind_of,
 {
 	struct rm_kind *t;
 	uint32_t tag;
-	uint64_t key = rm_kind_key(k, &tag), at;
+	uint64_t key = rm_kind_key(k->known, k->request, &tag);
 	uint64_t *lat;
 	size_t i;
+	int rc = cli_index_for(kind_of, tag, key, (void **)&rr->kinds,
+			       &rr->nkinds, &rr->capkinds, sizeof(*rr->kinds),
+			       &i);
 
-	if (kc_u64map_get64(kind_of, tag, key, &at)) {
-		t = &rr->kinds[at];
-	} else {
-		t = realloc(rr->kinds, (rr->nkinds + 1) * sizeof(*t));
-		if (!t)
-			return -1;
-		rr->kinds = t;
-		if (kc_u64map_put64(kind_of, tag, key, rr->nkinds))
-			return -1;
-		t = &t[rr->nkinds++];
-		memset(t, 0, sizeof(*t));
+	if (rc < 0)
+		return -1;
+	t = &rr->kinds[i];
+	if (!rc) {
 		memcpy(t->name, k->name, sizeof(t->name));
 		t->request = k->request;
 		t->known = k->known;

@@ -6,6 +6,7 @@
 #include <kfdtrace/packet_abi.h>
 #include <kfdtrace/packets.h>
 
+#include "cli.h"
 #include "stats_submit.h"
 
 /* The kind index of a packet schema row (SUB_STATS_KINDS: unknown). */
@@ -20,31 +21,25 @@ kind_of(const struct kfd_packet_desc *r)
 	return (unsigned int)(r - rows);
 }
 
+/* A queue's counts: found by a map, so many queues count in linear time. */
 static struct sub_queue_stats *
 queue(struct sub_stats *ss, const struct kt_submit_rec *s)
 {
-	uint64_t key = (uint64_t)s->gpu_id << 32 | s->queue_id, i;
 	struct sub_queue_stats *q;
+	size_t i;
+	int rc = cli_index_for(&ss->index, 0,
+			       (uint64_t)s->gpu_id << 32 | s->queue_id,
+			       (void **)&ss->q, &ss->n, &ss->cap, sizeof(*ss->q),
+			       &i);
 
-	/* A map, so that a trace of many queues counts in linear time. */
-	if (kc_u64map_get64(&ss->index, 0, key, &i))
-		return &ss->q[i];
-	if (ss->n == ss->cap) {
-		size_t cap = ss->cap ? 2 * ss->cap : 16;
-
-		q = realloc(ss->q, cap * sizeof(*q));
-		if (!q)
-			return NULL;
-		ss->q = q;
-		ss->cap = cap;
-	}
-	if (kc_u64map_put64(&ss->index, 0, key, ss->n))
+	if (rc < 0)
 		return NULL;
-	q = &ss->q[ss->n++];
-	memset(q, 0, sizeof(*q));
-	q->queue_id = s->queue_id;
-	q->gpu_id = s->gpu_id;
-	q->engine = s->engine;
+	q = &ss->q[i];
+	if (!rc) {
+		q->queue_id = s->queue_id;
+		q->gpu_id = s->gpu_id;
+		q->engine = s->engine;
+	}
 	return q;
 }
 
