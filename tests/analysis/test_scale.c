@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * kfdtrace diff and report on a trace of SCALE_THREADS threads (two calls
+ * kfdtrace diff, report and stats on a trace of many threads (two calls
  * each, interleaved): the answers are right, and the commands finish
- * within the test's timeout. Work linear in the threads takes a second or
- * two here; a search through every thread per record or per step takes
+ * within the test's timeout. Work linear in the threads takes seconds
+ * here; a search through every thread per record or per step takes
  * minutes, so a quadratic diff or report fails this test by its meson
  * timeout. There is no timing assert: bench_scale.c measures.
+ *
+ * Usage: test-analysis-scale KFDTRACE ANALYSIS-GEN THREADS
+ * (meson gives 300000, or 100000 for test_scale=small under sanitizers).
  */
 #include "analysis_util.h"
 
-#define SCALE_THREADS 300000u
+static unsigned int scale_threads;
+#define SCALE_THREADS scale_threads
 /* The thread whose second call fails in the copy. */
 #define SCALE_BAD_TID (GEN_THREAD_TID0 + 2u * SCALE_THREADS / 3u)
 /* report_procs.h's REPORT_MAX_THREADS, which docs/analysis.md states. */
@@ -103,6 +107,28 @@ test_report_threads(void **state)
 	free(html);
 }
 
+/*
+ * stats, where the report sends a reader for the threads it does not
+ * list: every thread with its own name (found by tid among all).
+ */
+static void
+test_stats_threads(void **state)
+{
+	char want[128];
+	struct tc_run res;
+
+	(void)state;
+	RUN(&res, "stats", "--by-thread", tmp_path("many.kft"));
+	assert_int_equal(res.status, 0);
+	snprintf(want, sizeof(want), "by thread: %u\n", SCALE_THREADS);
+	assert_non_null(strstr(res.out, want));
+	assert_int_equal(tc_count_str(res.out, "\nthread "), SCALE_THREADS);
+	snprintf(want, sizeof(want), "\nthread %u \"t%u\": 2 ioctls, 0 failed",
+		 GEN_THREAD_TID0 + SCALE_THREADS - 1, SCALE_THREADS - 1);
+	assert_non_null(strstr(res.out, want));
+	tc_run_free(&res);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -110,8 +136,14 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_diff_itself),
 		cmocka_unit_test(test_diff_one_thread),
 		cmocka_unit_test(test_report_threads),
+		cmocka_unit_test(test_stats_threads),
 	};
 
+	if (argc < 4 || !(scale_threads = (unsigned int)atoi(argv[3]))) {
+		fprintf(stderr, "usage: %s KFDTRACE ANALYSIS-GEN THREADS\n",
+			argv[0]);
+		return 2;
+	}
 	return analysis_run(argc, argv, tests, sizeof(tests) / sizeof(tests[0]),
 			    scale_setup);
 }
