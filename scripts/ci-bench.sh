@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # CI, last stage: the speed benchmarks of the figures the issues set
 # targets for (recorder cost per ioctl, writer append, kfdsim's ioctl path,
-# replay rate, exports, dump), once each on build/, and the key lines of
-# each with the host's syscall and rdtsc cost. Machines of our kind differ
+# replay rate, exports, dump, diff and report per thread), once each on
+# build/, and the key lines of each with the host's syscall and rdtsc cost. Machines of our kind differ
 # several-fold, so this is how one CI log tells how a host compares.
 #
 # A missed target is reported (the benchmark's "not met" line and its
@@ -20,7 +20,7 @@ build=${KFDTRACE_BUILD:-$top/build}
 t0=$SECONDS
 
 benches=(tracer trace_append shim-ioctl model-ioctl replay replay-threads
-	 perfetto-export dump-lines-per-second)
+	 perfetto-export dump-lines-per-second scale-diff-report)
 # One at a time: a benchmark beside another measures the other.
 meson test -C "$build" --benchmark --num-processes 1 --logbase benchlog \
 	"${benches[@]}" >/dev/null || true

@@ -13,6 +13,12 @@
  *	"remap" is the same program on a machine that hands out different
  *	gpu_ids, handles, queue and event ids, fds, offsets and addresses;
  *	"extra" inserts one GET_VERSION call on the main thread.
+ *   analysis-gen threads OUT N [TID]
+ *	N threads (tids GEN_THREAD_TID0 and on), each named "t<i>" and
+ *	making two GET_VERSION calls, the second round after every
+ *	thread's first, so that the threads interleave. With TID, that
+ *	thread's second call fails with EINVAL (a copy that diff tells
+ *	apart, naming TID).
  *   analysis-gen edit IN OUT SEQ FIELD VALUE
  *	Copy a trace, changing one value of ioctl record SEQ: FIELD is
  *	"ret", "errno", or "in.NAME" / "out.NAME" of its schema row.
@@ -81,6 +87,27 @@ put(struct gen *g, struct kt_record *r, uint32_t tid, uint64_t ts)
 	g->next_seq = r->seq + 1;
 	if (kt_writer_append(g->w, r))
 		g->failed = 1;
+}
+
+/* Open a trace at @path with @hdr; records start 1 ms into it. */
+static int
+gen_start(struct gen *g, const char *path, const struct kt_header *hdr)
+{
+	memset(g, 0, sizeof(*g));
+	g->t0 = hdr->start_monotonic;
+	g->ts = g->t0 + 1000000;
+	return kt_writer_open(path, hdr, NULL, &g->w);
+}
+
+/* Close the trace: -EIO when an append failed. */
+static int
+gen_finish(struct gen *g)
+{
+	if (g->failed) {
+		kt_writer_close(g->w);
+		return -EIO;
+	}
+	return kt_writer_close(g->w);
 }
 
 /* An ioctl on the main thread taking @lat_us; returns its exit time. */
@@ -341,10 +368,7 @@ write_rich(const char *path, const struct variant *v)
 	hdr.cmdline_len = 17;
 	hdr.kfd_major = 1;
 	hdr.kfd_minor = 16;
-	memset(&g, 0, sizeof(g));
-	g.t0 = hdr.start_monotonic;
-	g.ts = g.t0 + 1000000;
-	rc = kt_writer_open(path, &hdr, NULL, &g.w);
+	rc = gen_start(&g, path, &hdr);
 	if (rc)
 		return rc;
 
@@ -431,11 +455,7 @@ write_rich(const char *path, const struct variant *v)
 	free_bo(&g, v, handle(v, 0, 0), 0);
 	api(&g, "hsaKmtFreeMemory", "size=67108864", t0, first);
 	/* Left alive: GPU 1's 256 MiB BO, queue 1, event 2. */
-	if (g.failed) {
-		kt_writer_close(g.w);
-		return -EIO;
-	}
-	return kt_writer_close(g.w);
+	return gen_finish(&g);
 }
 
 /* The marks of a replay's recording (kfdtrace/replay.h), as written. */
@@ -496,10 +516,7 @@ write_held(const char *path, const char *kind)
 	kt_header_init(&hdr, "kfdtrace-test");
 	hdr.pid = GEN_MAIN_TID;
 	hdr.ppid = 1;
-	memset(&g, 0, sizeof(g));
-	g.t0 = hdr.start_monotonic;
-	g.ts = g.t0 + 1000000;
-	rc = kt_writer_open(path, &hdr, NULL, &g.w);
+	rc = gen_start(&g, path, &hdr);
 	if (rc)
 		return rc;
 	open_rec(&g, "/dev/kfd", KFD_FILE_KFD, v->fd_kfd);
@@ -551,11 +568,41 @@ write_held(const char *path, const char *kind)
 	main_ioctl(&g, v, KFD_ABI_IOC_GET_VERSION, &ver, NULL, sizeof(ver), 0,
 		   2);
 	destroy_event(&g, v, 0);
-	if (g.failed) {
-		kt_writer_close(g.w);
-		return -EIO;
+	return gen_finish(&g);
+}
+
+/* N threads of two calls each (see the top of this file). */
+static int
+write_threads(const char *path, uint32_t n, uint32_t bad_tid)
+{
+	struct kfd_abi_get_version_args ver = { 1, 16 };
+	struct kt_header hdr;
+	struct gen g;
+	uint32_t i, round;
+	char name[16];
+	int rc;
+
+	kt_header_init(&hdr, "kfdtrace-test");
+	hdr.kfd_major = 1;
+	hdr.kfd_minor = 16;
+	rc = gen_start(&g, path, &hdr);
+	if (rc)
+		return rc;
+	for (round = 0; round < 2; round++) {
+		for (i = 0; i < n && !g.failed; i++) {
+			uint32_t tid = GEN_THREAD_TID0 + i;
+			int err = round && tid == bad_tid ? EINVAL : 0;
+
+			if (!round) {
+				snprintf(name, sizeof(name), "t%u", i);
+				simple(&g, tid, KT_REC_THREAD_NAME, name);
+			}
+			g.ts = ioctl_rec(&g, tid, g.ts, 3, KFD_FILE_KFD,
+					 KFD_ABI_IOC_GET_VERSION, &ver, NULL,
+					 sizeof(ver), err, 2000, NULL, 0) + 1000;
+		}
 	}
-	return kt_writer_close(g.w);
+	return gen_finish(&g);
 }
 
 /* Copy a trace, changing one value of one ioctl record. */
@@ -640,6 +687,10 @@ main(int argc, char **argv)
 		else if (argc > 3 && !strcmp(argv[3], "extra"))
 			v.extra = 1;
 		rc = write_rich(argv[2], &v);
+	} else if ((argc == 4 || argc == 5) && !strcmp(argv[1], "threads")) {
+		rc = write_threads(argv[2], (uint32_t)strtoul(argv[3], NULL, 0),
+				   argc == 5 ? (uint32_t)strtoul(argv[4], NULL, 0)
+					     : 0);
 	} else if (argc == 4 && !strcmp(argv[1], "held")) {
 		rc = write_held(argv[2], argv[3]);
 	} else if (argc == 7 && !strcmp(argv[1], "edit")) {
@@ -647,6 +698,7 @@ main(int argc, char **argv)
 			  strtoull(argv[6], NULL, 0));
 	} else {
 		fprintf(stderr, "usage: analysis-gen rich OUT [base|remap|extra]\n"
+			"       analysis-gen threads OUT N [TID]\n"
 			"       analysis-gen edit IN OUT SEQ FIELD VALUE\n"
 			"       analysis-gen held OUT capture|replay|replay-v1\n");
 		return 2;

@@ -10,6 +10,8 @@
 #define GEN_GPU1 0x2222u
 #define GEN_MAIN_TID 4242u
 #define GEN_WORKER_TID 4243u
+/* The first tid of `analysis-gen threads` (the others follow it). */
+#define GEN_THREAD_TID0 100000u
 
 /* Worker calls; their latencies are 1..GEN_WORKER_CALLS us. */
 #define GEN_WORKER_CALLS 1000

@@ -127,9 +127,10 @@ analysis_teardown(void **state)
 	return tc_scratch_remove(tmpdir, "KFDTRACE_ANALYSIS_KEEP");
 }
 
+/* Run @tests after @setup (which makes the scratch directory). */
 static inline int
-analysis_main(int argc, char **argv, const struct CMUnitTest *tests,
-	      size_t ntests)
+analysis_run(int argc, char **argv, const struct CMUnitTest *tests,
+	     size_t ntests, CMFixtureFunction setup)
 {
 	if (argc < 3) {
 		fprintf(stderr, "usage: %s KFDTRACE ANALYSIS-GEN [...]\n",
@@ -138,8 +139,15 @@ analysis_main(int argc, char **argv, const struct CMUnitTest *tests,
 	}
 	kfdtrace_bin = argv[1];
 	gen_bin = argv[2];
-	return _cmocka_run_group_tests("analysis", tests, ntests,
-				       analysis_setup, analysis_teardown);
+	return _cmocka_run_group_tests("analysis", tests, ntests, setup,
+				       analysis_teardown);
+}
+
+static inline int
+analysis_main(int argc, char **argv, const struct CMUnitTest *tests,
+	      size_t ntests)
+{
+	return analysis_run(argc, argv, tests, ntests, analysis_setup);
 }
 
 #endif /* KFDTRACE_ANALYSIS_UTIL_H */

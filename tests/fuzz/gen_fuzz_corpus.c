@@ -15,7 +15,8 @@
  *		cut to a few per node), a cpuinfo and CPU cache files.
  *  profile:	the builtin profiles' text.
  *  replay_plan: a small capture-like session (open, VM, alloc, map,
- *		mmap, events, unmap, free, close) and mixed generated records.
+ *		mmap, events, unmap, free, close), mixed generated records,
+ *		and calls of 63 distinct threads.
  *  emit_c:	hostile text in every header string, the file name, paths,
  *		argv, thread names and annotations; and an argv bomb (exec
  *		records of 32 KiB of hostile argv each).
@@ -477,13 +478,14 @@ struct session {
 	struct kt_bb b;
 	unsigned int n;
 	uint64_t seq, ts;
+	uint32_t tid;		/* 0: 4242 */
 };
 
 static void
 add(struct session *s, struct kt_record *r)
 {
 	r->seq = ++s->seq;
-	r->tid = 4242;
+	r->tid = s->tid ? s->tid : 4242;
 	r->ts = s->ts += 1000;
 	if (r->type == KT_REC_IOCTL)
 		r->u.ioctl.t_exit = r->ts + 500;
@@ -588,6 +590,18 @@ gen_replay(void)
 	if (s.n != 13)
 		exit(1);
 	save("session", s.b.p, s.b.len);
+	kt_bb_free(&s.b);
+
+	/* The planner's threads: one open, then a call on each of 63. */
+	memset(&s, 0, sizeof(s));
+	kt_bb_u8(&s.b, 1 | 17 << 1);
+	kt_bb_u8(&s.b, 64);
+	add_open(&s, "/dev/kfd", KFD_FILE_KFD, 3);
+	for (uint32_t t = 0; t < 63; t++) {
+		s.tid = 5000 + t;
+		add_ioctl(&s, 3, KFD_ABI_IOC_GET_VERSION, NULL, &ver, NULL, 0);
+	}
+	save("many_threads", s.b.p, s.b.len);
 	kt_bb_free(&s.b);
 
 	/* Generated records of every kind, and a rocminfo-like ioctl stream. */

@@ -2,7 +2,7 @@
 /*
  * Writes the seed corpus of the trace reader fuzz target into the
  * directory given: small valid traces (every record kind, several threads,
- * index frames, emergency raw frames), a trace without END, a truncated
+ * many distinct threads, index frames, emergency raw frames), a trace without END, a truncated
  * one and hand-made files with absurd lengths. Records of the largest
  * sizes the format allows are tests/bounds' (a seed that decompresses to
  * MiBs made every fuzz input that much slower: 11,708 inputs in 60 s
@@ -18,6 +18,9 @@
 #include <unistd.h>
 
 #include "kt_test_util.h"
+
+/* Threads of many_threads.kfdt: small, so each input stays fast. */
+#define MANY_THREADS 512
 
 static const char *dir;
 
@@ -89,6 +92,29 @@ append(struct kt_writer *w, unsigned int t, uint64_t i)
 	kt_test_gen(&g, t, i);
 	g.rec.seq = kt_writer_next_seq(w);
 	if (kt_writer_append(w, &g.rec))
+		exit(1);
+}
+
+/* A thread's name (first round) or a close (second): a few bytes each. */
+static void
+append_small(struct kt_writer *w, uint32_t t, uint64_t i)
+{
+	struct kt_record r;
+	char name[16];
+
+	memset(&r, 0, sizeof(r));
+	r.seq = kt_writer_next_seq(w);
+	r.tid = 1000 + t;
+	r.ts = 1000000 + i * 100;
+	if (i < MANY_THREADS) {
+		snprintf(name, sizeof(name), "w%u", t);
+		r.type = KT_REC_THREAD_NAME;
+		r.u.thread_name.name = name;
+	} else {
+		r.type = KT_REC_CLOSE;
+		r.u.close.fd = (int32_t)(3 + t % 7);
+	}
+	if (kt_writer_append(w, &r))
 		exit(1);
 }
 
@@ -179,6 +205,17 @@ main(int argc, char **argv)
 		pthread_create(&th[i], NULL, thread_main, w);
 	for (int i = 0; i < 3; i++)
 		pthread_join(th[i], NULL);
+	if (kt_writer_close(w))
+		return 1;
+
+	/*
+	 * Many threads of two records each, in two rounds: every record a
+	 * base record of a tid of its own, for the tools' per-thread state
+	 * and trace_mutate.c's tid spreading.
+	 */
+	w = open_w("many_threads.kfdt", 2048, 4);
+	for (uint64_t i = 0; i < 2 * MANY_THREADS; i++)
+		append_small(w, (uint32_t)(i % MANY_THREADS), i);
 	if (kt_writer_close(w))
 		return 1;
 

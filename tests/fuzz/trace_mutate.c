@@ -5,7 +5,9 @@
  * keep each frame intact and change the file around them: a frame
  * deleted, repeated, moved or copied from elsewhere (a splice), an index
  * entry's ranges changed with its CRC made right again (an index that
- * lies), a frame's content size or a record length raised (a size bomb).
+ * lies), a frame's content size or a record length raised (a size bomb),
+ * or a data frame's base records each given a thread of its own (many
+ * distinct tids, recompressed under a valid content checksum).
  */
 #include <stdint.h>
 #include <string.h>
@@ -98,6 +100,74 @@ insert_copy(uint8_t *data, size_t size, size_t max, size_t at,
 	return size + len;
 }
 
+/* Read a varint at @p (at most @n bytes): its width, or 0 when bad. */
+static size_t
+varint(const uint8_t *p, size_t n, uint64_t *v)
+{
+	size_t i;
+
+	*v = 0;
+	for (i = 0; i < n && i < 10; i++) {
+		*v |= (uint64_t)(p[i] & 0x7f) << (7 * i);
+		if (!(p[i] & 0x80))
+			return i + 1;
+	}
+	return 0;
+}
+
+/*
+ * Give each base record of data frame @f a tid of its own, written in
+ * the width the old one had (varints may be non-minimal), and recompress
+ * the frame with its content checksum. Return: the new file size.
+ */
+static size_t
+spread_tids(uint8_t *data, size_t size, size_t max, const struct kt_mframe *f,
+	    uint32_t *s)
+{
+	static uint8_t raw[1 << 20], out[(1 << 20) + 4096];
+	size_t n = ZSTD_decompress(raw, sizeof(raw), data + f->off, f->size);
+	size_t off = 0, w, cl;
+	uint32_t tid = next(s), step = next(s) | 1;
+	ZSTD_CCtx *c;
+	uint64_t v;
+
+	if (ZSTD_isError(n))
+		return size;
+	while (off + 2 < n) {
+		size_t end, at;
+
+		w = varint(raw + off + 1, n - off - 1, &v);
+		if (!w || v < 1 || v > n - off - 1 - w)
+			break;
+		at = off + 1 + w;		/* rflags */
+		end = at + v;
+		if (raw[at] & 1 && (w = varint(raw + at + 1, end - at - 1, &v)) &&
+		    at + 1 + w < end) {
+			uint8_t *p = raw + at + 1 + w;	/* the tid */
+			size_t tw = varint(p, end - (size_t)(p - raw), &v);
+			uint64_t t = tw * 7 >= 32 ? tid : tid & ((1u << (tw * 7)) - 1);
+
+			for (size_t b = 0; b < tw; b++)
+				p[b] = (uint8_t)((t >> (7 * b) & 0x7f) |
+						 (b + 1 < tw ? 0x80 : 0));
+			tid += step;
+		}
+		off = end;
+	}
+	c = ZSTD_createCCtx();
+	if (!c)
+		return size;
+	ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 1);
+	cl = ZSTD_compress2(c, out, sizeof(out), raw, n);
+	ZSTD_freeCCtx(c);
+	if (ZSTD_isError(cl) || size - f->size + cl > max)
+		return size;
+	memmove(data + f->off + cl, data + f->off + f->size,
+		size - f->off - f->size);
+	memcpy(data + f->off, out, cl);
+	return size - f->size + cl;
+}
+
 size_t
 kt_fuzz_trace_mutate(uint8_t *data, size_t size, size_t max, uint32_t seed)
 {
@@ -111,7 +181,7 @@ kt_fuzz_trace_mutate(uint8_t *data, size_t size, size_t max, uint32_t seed)
 	/* Frame 0 is the header: mutate the frames after it. */
 	i = 1 + (int)(next(&s) % (uint32_t)(n - 1));
 	j = 1 + (int)(next(&s) % (uint32_t)(n - 1));
-	switch (next(&s) % 6) {
+	switch (next(&s) % 7) {
 	case 0:	/* delete */
 		memmove(data + fr[i].off, data + fr[i].off + fr[i].size,
 			size - fr[i].off - fr[i].size);
@@ -170,6 +240,10 @@ kt_fuzz_trace_mutate(uint8_t *data, size_t size, size_t max, uint32_t seed)
 		put_le32(p + 5, 0xFFFFFF00u | next(&s));
 		return size;
 	}
+	case 5:		/* a thread of its own for each base record */
+		if (!fr[i].data)
+			return size;
+		return spread_tids(data, size, max, &fr[i], &s);
 	default: {	/* cut the file after a frame boundary */
 		return fr[i].off + (next(&s) & 1 ? 0 : fr[i].size);
 	}

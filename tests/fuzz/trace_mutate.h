@@ -9,7 +9,8 @@
  * kt_fuzz_trace_mutate() - one structural mutation of the trace in @data
  * (@size bytes, room for @max), chosen by @seed: a frame deleted, repeated,
  * moved or spliced in, an index entry changed under a valid CRC, a huge
- * content size, a cut at a frame boundary. Frames stay intact.
+ * content size, a cut at a frame boundary, a data frame's base records
+ * given distinct tids (recompressed). Frames stay intact.
  *
  * Return: the new size (the old one when the mutation did not apply).
  */

@@ -527,3 +527,29 @@ cli_help_requested(int argc, char **argv)
 	}
 	return 0;
 }
+
+int
+cli_index_for(struct kc_u64map *map, uint32_t tag, uint64_t key, void **v,
+	      size_t *n, size_t *cap, size_t size, size_t *i)
+{
+	uint64_t at;
+
+	if (kc_u64map_get64(map, tag, key, &at)) {
+		*i = (size_t)at;
+		return 1;
+	}
+	if (*n == *cap) {
+		size_t nc = *cap ? 2 * *cap : 16;
+		void *p = realloc(*v, nc * size);
+
+		if (!p)
+			return -1;
+		*v = p;
+		*cap = nc;
+	}
+	if (kc_u64map_put64(map, tag, key, *n))
+		return -1;
+	memset((char *)*v + *n * size, 0, size);
+	*i = (*n)++;
+	return 0;
+}

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "kfdtrace/common/u64map.h"
 #include "kfdtrace/reorder.h"
 #include "kfdtrace/schema.h"
 #include "kfdtrace/trace.h"
@@ -268,6 +269,20 @@ int cli_reorder_flush(struct cli_reorder *ro);
 
 /* cli_reorder_free() - drop held records without emitting them. */
 void cli_reorder_free(struct cli_reorder *ro);
+
+/*
+ * cli_index_for() - the item named (@tag, @key) in an array that @map
+ * indexes: found, or appended (zeroed) at its end, so that a trace of a
+ * million threads, kinds, heaps or queues finds each in constant time.
+ * @v, @n, @cap:	the array of @size-byte items, its count and its
+ *			room (doubled as needed)
+ * @i:			set to the item's index
+ *
+ * Return: 1 found, 0 appended, -1 out of memory (nothing changed but
+ * maybe the array's room).
+ */
+int cli_index_for(struct kc_u64map *map, uint32_t tag, uint64_t key, void **v,
+		  size_t *n, size_t *cap, size_t size, size_t *i);
 
 /*
  * cli_help_requested() - whether argv holds "--help" or "-h" before a

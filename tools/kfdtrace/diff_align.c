@@ -28,6 +28,7 @@
 #include "diff_load.h"
 #include "diff_map.h"
 #include "kfdtrace/decode.h"
+#include "kfdtrace/reorder.h"
 #include "kfdtrace/schema.h"
 
 /* How far ahead a resynchronisation looks, and how much must agree. */
@@ -345,16 +346,43 @@ step(struct ddiff *d, struct dpair *p)
 }
 
 /*
+ * The seq a pair goes on at: its next A ioctl, or its next B ioctl when A
+ * is done. Return: 0 when the pair is done.
+ */
+static int
+pair_next_seq(const struct dpair *p, uint64_t *s)
+{
+	if (p->ta && p->ia < p->ta->nio)
+		*s = ioctl_at(p->ta, p->ia)->seq;
+	else if (p->tb && p->ib < p->tb->nio)
+		*s = ioctl_at(p->tb, p->ib)->seq;
+	else
+		return 0;
+	return 1;
+}
+
+/* Pairs at the same seq go in pairing order (the array's). */
+static int
+pair_first(const void *a, const void *b)
+{
+	return (const struct dpair *)a < (const struct dpair *)b;
+}
+
+/*
  * Walk all thread pairs in A's sequence order, so that ids bound or
  * released by one thread are seen by the others in the order they
- * happened.
+ * happened. The pairs wait in a heap by the seq they go on at: a step
+ * costs log(threads), not a scan of every thread.
  */
 static void
 align(struct ddiff *d)
 {
 	size_t np = d->a.nth > d->b.nth ? d->a.nth : d->b.nth, i;
 	struct dpair *pairs = calloc(np ? np : 1, sizeof(*pairs));
+	struct kt_heap heap;
+	uint64_t s;
 
+	kt_heap_init(&heap, pair_first);
 	if (!pairs) {
 		d->oom = 1;
 		return;
@@ -362,30 +390,18 @@ align(struct ddiff *d)
 	for (i = 0; i < np; i++) {
 		pairs[i].ta = i < d->a.nth ? &d->a.th[i] : NULL;
 		pairs[i].tb = i < d->b.nth ? &d->b.th[i] : NULL;
+		if (pair_next_seq(&pairs[i], &s) &&
+		    kt_heap_push(&heap, s, &pairs[i]))
+			d->oom = 1;
 	}
-	for (;;) {
-		struct dpair *next = NULL;
-		uint64_t best = UINT64_MAX;
+	while (heap.n && !d->oom) {
+		struct dpair *next = kt_heap_pop(&heap);
 
-		for (i = 0; i < np; i++) {
-			struct dpair *p = &pairs[i];
-			uint64_t s;
-
-			if (p->ta && p->ia < p->ta->nio)
-				s = ioctl_at(p->ta, p->ia)->seq;
-			else if (p->tb && p->ib < p->tb->nio)
-				s = ioctl_at(p->tb, p->ib)->seq;
-			else
-				continue;
-			if (!next || s < best) {
-				next = p;
-				best = s;
-			}
-		}
-		if (!next || d->oom)
-			break;
 		step(d, next);
+		if (pair_next_seq(next, &s) && kt_heap_push(&heap, s, next))
+			d->oom = 1;
 	}
+	kt_heap_fini(&heap, NULL);
 	free(pairs);
 }
 

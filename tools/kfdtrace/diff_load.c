@@ -16,23 +16,26 @@
 #include "kfdtrace/replay.h"
 #include "kfdtrace/schema.h"
 
+/*
+ * The thread of @tid, made at its first record: a map from tid to index
+ * and an array that doubles, so a trace of a million threads loads in
+ * time linear in its records.
+ */
 static struct dthread *
 thread_for(struct dtrace *t, uint32_t tid, uint64_t seq)
 {
 	struct dthread *p;
 	size_t i;
+	int rc = cli_index_for(&t->th_of, 0, tid, (void **)&t->th, &t->nth,
+			       &t->capth, sizeof(*t->th), &i);
 
-	for (i = t->nth; i-- > 0;)
-		if (t->th[i].tid == tid)
-			return &t->th[i];
-	p = realloc(t->th, (t->nth + 1) * sizeof(*p));
-	if (!p)
+	if (rc < 0)
 		return NULL;
-	t->th = p;
-	p = &p[t->nth++];
-	memset(p, 0, sizeof(*p));
-	p->tid = tid;
-	p->first_seq = seq;
+	p = &t->th[i];
+	if (!rc) {
+		p->tid = tid;
+		p->first_seq = seq;
+	}
 	return p;
 }
 
@@ -96,20 +99,32 @@ mark_of(const struct kt_record *rec, uint64_t *of)
 	return DM_NONE;
 }
 
+/*
+ * A try's key in th->try_of: the captured record it tries, or (v1) its
+ * slot. A map, since a hostile trace may hold any number of waits.
+ */
+static uint64_t
+try_key(const struct dtry *t)
+{
+	return t->v1 ? t->slot : t->of;
+}
+
 /* The held try of captured record @of, or (@v1) the one at @slot. */
 static struct dtry *
 find_try(struct dthread *th, int v1, uint64_t of, size_t slot)
 {
-	for (size_t k = 0; k < th->ntries; k++)
-		if (th->tries[k].v1 == v1 &&
-		    (v1 ? th->tries[k].slot == slot : th->tries[k].of == of))
-			return &th->tries[k];
-	return NULL;
+	uint64_t k;
+
+	if (!kc_u64map_get64(&th->try_of, (uint32_t)v1, v1 ? slot : of, &k))
+		return NULL;
+	return &th->tries[k];
 }
 
 static int
 add_try(struct dthread *th, int v1, uint64_t of, size_t slot)
 {
+	struct dtry *t;
+
 	if (th->ntries == th->captries) {
 		/* A serial replay holds up to 256 waits at once. */
 		size_t cap = th->captries ? 2 * th->captries : 16;
@@ -120,18 +135,32 @@ add_try(struct dthread *th, int v1, uint64_t of, size_t slot)
 		th->tries = v;
 		th->captries = cap;
 	}
-	th->tries[th->ntries].slot = slot;
-	th->tries[th->ntries].of = of;
-	th->tries[th->ntries++].v1 = v1;
+	t = &th->tries[th->ntries];
+	t->slot = slot;
+	t->of = of;
+	t->v1 = v1;
+	if (kc_u64map_put64(&th->try_of, (uint32_t)v1, try_key(t), th->ntries))
+		return -1;
+	th->ntries++;
 	th->nv1 += !!v1;
 	return 0;
 }
 
+/* Drop try @t; the last try takes its place in the array and the map. */
 static void
 drop_try(struct dthread *th, struct dtry *t)
 {
+	size_t at = (size_t)(t - th->tries);
+	uint64_t *moved;
+
 	th->nv1 -= !!t->v1;
+	kc_u64map_del(&th->try_of, (uint32_t)t->v1, try_key(t), NULL);
 	*t = th->tries[--th->ntries];
+	if (at == th->ntries)
+		return;
+	moved = kc_u64map_get(&th->try_of, (uint32_t)t->v1, try_key(t));
+	if (moved)
+		*moved = at;
 }
 
 /* The wait kept last in @th goes into slot @at, its try's place. */
@@ -248,8 +277,9 @@ keep(struct dtrace *t, const struct kt_record *rec)
 	if (rec->type == KT_REC_ANNOTATION)
 		return replay_mark(th, t, m, of);
 	th->last_replaced = 0;
+	/* Small first arrays: a trace may have a million short threads. */
 	if (th->n == th->cap) {
-		size_t cap = th->cap ? th->cap * 2 : 64;
+		size_t cap = th->cap ? th->cap * 2 : 4;
 		struct kt_record **v = realloc(th->recs, cap * sizeof(*v));
 
 		if (!v)
@@ -258,7 +288,7 @@ keep(struct dtrace *t, const struct kt_record *rec)
 		th->cap = cap;
 	}
 	if (rec->type == KT_REC_IOCTL && th->nio == th->capio) {
-		size_t cap = th->capio ? th->capio * 2 : 64;
+		size_t cap = th->capio ? th->capio * 2 : 4;
 		size_t *v = realloc(th->io, cap * sizeof(*v));
 		const struct kfd_ioctl_desc **r;
 
@@ -302,6 +332,7 @@ diff_load(struct dtrace *t)
 	struct kt_record rec;
 	int rc;
 
+	kc_u64map_init(&t->th_of, sizeof(uint64_t));
 	if (cli_open(t->path, &t->r))
 		return -1;
 	t->start_ns = kt_reader_header(t->r)->start_monotonic;
@@ -322,6 +353,8 @@ diff_load(struct dtrace *t)
 		}
 	}
 	t->read_rc = rc;
+	/* The order below is the pairing's; the map's indices go stale. */
+	kc_u64map_free(&t->th_of);
 	if (t->nth > 1)
 		qsort(t->th, t->nth, sizeof(*t->th), cmp_thread);
 	return 0;
@@ -369,6 +402,7 @@ diff_merge_threads(struct dtrace *t)
 		free(t->th[i].io);
 		free(t->th[i].row);
 		free(t->th[i].tries);	/* done with at load */
+		kc_u64map_free(&t->th[i].try_of);
 	}
 	qsort(one.recs, one.n, sizeof(*one.recs), cmp_rec_seq);
 	one.cap = one.capio = n;
@@ -400,8 +434,10 @@ diff_unload(struct dtrace *t)
 		free(t->th[i].io);
 		free(t->th[i].row);
 		free(t->th[i].tries);
+		kc_u64map_free(&t->th[i].try_of);
 	}
 	free(t->th);
+	kc_u64map_free(&t->th_of);
 	if (t->r)
 		kt_reader_close(t->r);
 }

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kfdtrace/common/u64map.h"
 #include "kfdtrace/schema.h"
 #include "kfdtrace/trace.h"
 
@@ -34,6 +35,7 @@ struct dthread {
 	size_t nio, capio;
 	struct dtry *tries;		/* a replay's waits held, any number */
 	size_t ntries, captries;
+	struct kc_u64map try_of;	/* (v1, of or slot) -> index in tries */
 	size_t nv1;			/* tries among them of unknown record */
 	size_t last_replaced;		/* 1 + the slot the last record took */
 };
@@ -44,7 +46,8 @@ struct dtrace {
 	struct kt_reader *r;
 	uint64_t start_ns;
 	struct dthread *th;
-	size_t nth;
+	size_t nth, capth;
+	struct kc_u64map th_of;		/* tid -> index in th, while loading */
 	uint64_t ioctls;
 	int read_rc;
 };

@@ -57,22 +57,17 @@ thread_for(struct report_model *m, uint32_t tid, uint64_t ts)
 {
 	struct rm_thread *p;
 	size_t i;
+	int rc = cli_index_for(&m->thread_of, 0, tid, (void **)&m->threads,
+			       &m->nthreads, &m->capthreads,
+			       sizeof(*m->threads), &i);
 
-	for (i = 0; i < m->nthreads; i++) {
-		if (m->threads[i].tid == tid) {
-			p = &m->threads[i];
-			goto found;
-		}
-	}
-	p = realloc(m->threads, (m->nthreads + 1) * sizeof(*p));
-	if (!p)
+	if (rc < 0)
 		return NULL;
-	m->threads = p;
-	p = &p[m->nthreads++];
-	memset(p, 0, sizeof(*p));
-	p->tid = tid;
-	p->first = ts;
-found:
+	p = &m->threads[i];
+	if (!rc) {
+		p->tid = tid;
+		p->first = ts;
+	}
 	if (ts < p->first)
 		p->first = ts;
 	if (ts > p->last)
@@ -84,25 +79,24 @@ static struct rm_kind *
 kind_for(struct report_model *m, const struct kfd_ioctl_desc *desc,
 	 uint32_t request)
 {
+	uint32_t req = desc ? desc->request : request, tag;
+	uint64_t key = rm_kind_key(!!desc, req, &tag);
 	struct rm_kind *p;
-	char name[32];
 	size_t i;
+	int rc = cli_index_for(&m->kind_of, tag, key, (void **)&m->kinds,
+			       &m->nkinds, &m->capkinds, sizeof(*m->kinds), &i);
 
-	if (desc)
-		snprintf(name, sizeof(name), "%s", desc->name);
-	else
-		snprintf(name, sizeof(name), "ioctl 0x%08x", request);
-	for (i = 0; i < m->nkinds; i++)
-		if (strcmp(m->kinds[i].name, name) == 0)
-			return &m->kinds[i];
-	p = realloc(m->kinds, (m->nkinds + 1) * sizeof(*p));
-	if (!p)
+	if (rc < 0)
 		return NULL;
-	m->kinds = p;
-	p = &p[m->nkinds++];
-	memset(p, 0, sizeof(*p));
-	memcpy(p->name, name, sizeof(p->name));
-	p->request = desc ? desc->request : request;
+	p = &m->kinds[i];
+	if (rc)
+		return p;
+	if (desc)
+		snprintf(p->name, sizeof(p->name), "%s", desc->name);
+	else
+		snprintf(p->name, sizeof(p->name), "ioctl 0x%08x", request);
+	p->known = !!desc;
+	p->request = req;
 	return p;
 }
 
@@ -128,18 +122,17 @@ series_for(struct report_model *m, uint32_t gpu_id, enum obj_heap heap)
 {
 	struct rm_series *p;
 	size_t i;
+	int rc = cli_index_for(&m->series_of, (uint32_t)heap, gpu_id,
+			       (void **)&m->series, &m->nseries,
+			       &m->capseries, sizeof(*m->series), &i);
 
-	for (i = 0; i < m->nseries; i++)
-		if (m->series[i].gpu_id == gpu_id && m->series[i].heap == heap)
-			return &m->series[i];
-	p = realloc(m->series, (m->nseries + 1) * sizeof(*p));
-	if (!p)
+	if (rc < 0)
 		return NULL;
-	m->series = p;
-	p = &p[m->nseries++];
-	memset(p, 0, sizeof(*p));
-	p->gpu_id = gpu_id;
-	p->heap = heap;
+	p = &m->series[i];
+	if (!rc) {
+		p->gpu_id = gpu_id;
+		p->heap = heap;
+	}
 	return p;
 }
 
@@ -369,6 +362,10 @@ finish(struct report_model *m)
 {
 	size_t i;
 
+	/* The sorts below leave the maps' indices stale. */
+	kc_u64map_free(&m->thread_of);
+	kc_u64map_free(&m->kind_of);
+	kc_u64map_free(&m->series_of);
 	for (i = 0; i < m->nspans; i++) {
 		if (m->spans[i].t1)
 			continue;
@@ -407,6 +404,9 @@ report_model_build(struct report_model *m, struct kt_reader *r, size_t window,
 	m->hdr = *kt_reader_header(r);
 	obj_tracker_init(&m->objs);
 	kc_u64map_init(&m->span_of, sizeof(struct obj_val));
+	kc_u64map_init(&m->thread_of, sizeof(uint64_t));
+	kc_u64map_init(&m->kind_of, sizeof(uint64_t));
+	kc_u64map_init(&m->series_of, sizeof(uint64_t));
 
 	cli_reorder_init(&ro, window ? window : CLI_REORDER_WINDOW, 0,
 			 model_emit, m);
@@ -446,5 +446,8 @@ report_model_release(struct report_model *m)
 	free(m->threads);
 	obj_tracker_release(&m->objs);
 	kc_u64map_free(&m->span_of);
+	kc_u64map_free(&m->thread_of);
+	kc_u64map_free(&m->kind_of);
+	kc_u64map_free(&m->series_of);
 	memset(m, 0, sizeof(*m));
 }

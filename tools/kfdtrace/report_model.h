@@ -57,6 +57,7 @@ struct rm_series {
 struct rm_kind {
 	char name[32];			/* schema name or "ioctl 0x%08x" */
 	uint32_t request;
+	uint8_t known;			/* a schema row's: request is its own */
 	uint64_t count, failed;
 	uint64_t *lat;			/* ns */
 	size_t nlat, cap;
@@ -101,18 +102,24 @@ struct report_model {
 	struct rm_span *spans;
 	size_t nspans, capspans;
 	struct rm_series *series;
-	size_t nseries;
+	size_t nseries, capseries;
 	struct rm_kind *kinds;
-	size_t nkinds;
+	size_t nkinds, capkinds;
 	struct rm_error *errors;
 	size_t nerrors;
-	struct rm_thread *threads;
-	size_t nthreads;
+	struct rm_thread *threads;	/* in order of their first record */
+	size_t nthreads, capthreads;
 	size_t nleaks;			/* spans with leaked set */
 
 	struct obj_tracker objs;
 	struct sub_stats subs;		/* submit records per queue, with times */
 	struct kc_u64map span_of;	/* creating seq -> span index */
+	/*
+	 * While building: a thread's, a kind's (rm_kind_key()) and a
+	 * series' index, so that each record finds its own in constant
+	 * time whatever the number of threads, kinds or GPUs.
+	 */
+	struct kc_u64map thread_of, kind_of, series_of;
 	int oom;
 };
 
@@ -137,6 +144,18 @@ void report_model_release(struct report_model *m);
  * ascending; ioctl kinds most called first, ties by name (stable). */
 int rm_cmp_u64(const void *a, const void *b);
 int rm_cmp_kind(const void *a, const void *b);
+
+/*
+ * rm_kind_key() - the (tag, key) that names a kind in a map: a schema
+ * row (@known) by its request, an unknown request by its own; one for
+ * each name, as struct rm_kind's known and request fields hold them.
+ */
+static inline uint64_t
+rm_kind_key(uint8_t known, uint32_t request, uint32_t *tag)
+{
+	*tag = known;
+	return request;
+}
 
 /* rm_lat_bin_lo() - the lower edge of histogram bin @i, in ns. */
 double rm_lat_bin_lo(unsigned int i);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "report_objects.h"
 #include "kfdtrace/kfd_abi.h"
 
@@ -18,6 +19,7 @@ obj_tracker_init(struct obj_tracker *t)
 	memset(t, 0, sizeof(*t));
 	kc_u64map_init(&t->bos, sizeof(struct obj_val));
 	kc_u64map_init(&t->queues, sizeof(struct obj_val));
+	kc_u64map_init(&t->mem_of, sizeof(uint64_t));
 	kc_u64map_init(&t->events, sizeof(struct obj_val));
 	kc_u64map_init(&t->dmabuf_size, sizeof(struct obj_val));
 	kc_u64map_init(&t->render_fds, sizeof(struct obj_val));
@@ -36,7 +38,8 @@ obj_tracker_release(struct obj_tracker *t)
 {
 	free(t->mem);
 	t->mem = NULL;
-	t->nmem = 0;
+	t->nmem = t->capmem = 0;
+	kc_u64map_free(&t->mem_of);
 	kc_u64map_free(&t->bos);
 	kc_u64map_free(&t->queues);
 	kc_u64map_free(&t->events);
@@ -58,25 +61,25 @@ obj_arg_get(const struct kfd_ioctl_desc *desc, const char *name,
 	return kfd_field_get(&desc->args->fields[i], img, len, v);
 }
 
+/* The totals of a GPU's heap: found by a map, however many GPUs. */
 static struct obj_mem *
 mem_for(struct obj_tracker *t, uint32_t gpu_id, enum obj_heap heap)
 {
 	struct obj_mem *p;
 	size_t i;
+	int rc = cli_index_for(&t->mem_of, heap, gpu_id, (void **)&t->mem,
+			       &t->nmem, &t->capmem, sizeof(*t->mem), &i);
 
-	for (i = 0; i < t->nmem; i++)
-		if (t->mem[i].gpu_id == gpu_id && t->mem[i].heap == heap)
-			return &t->mem[i];
-	p = realloc(t->mem, (t->nmem + 1) * sizeof(*p));
-	if (!p) {
+	if (rc < 0) {
 		t->oom = 1;
 		return NULL;
 	}
-	t->mem = p;
-	memset(&p[t->nmem], 0, sizeof(*p));
-	p[t->nmem].gpu_id = gpu_id;
-	p[t->nmem].heap = heap;
-	return &p[t->nmem++];
+	p = &t->mem[i];
+	if (!rc) {
+		p->gpu_id = gpu_id;
+		p->heap = heap;
+	}
+	return p;
 }
 
 static enum obj_heap
@@ -283,8 +286,16 @@ cmp_mem(const void *a, const void *b)
 void
 obj_tracker_sort_mem(struct obj_tracker *t)
 {
-	if (t->nmem > 1)
-		qsort(t->mem, t->nmem, sizeof(*t->mem), cmp_mem);
+	size_t i;
+
+	if (t->nmem < 2)
+		return;
+	qsort(t->mem, t->nmem, sizeof(*t->mem), cmp_mem);
+	/* The map follows the totals to their new places. */
+	for (i = 0; i < t->nmem; i++)
+		if (kc_u64map_put64(&t->mem_of, t->mem[i].heap,
+				    t->mem[i].gpu_id, i))
+			t->oom = 1;
 }
 
 /* The first in-image field of @role; 0 with *v set, or -1. */

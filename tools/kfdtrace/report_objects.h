@@ -77,7 +77,8 @@ struct obj_change {
 
 struct obj_tracker {
 	struct obj_mem *mem;
-	size_t nmem;
+	size_t nmem, capmem;
+	struct kc_u64map mem_of;	/* (heap, gpu_id) -> index in mem */
 	struct kc_u64map bos;		/* handle -> gpu, heap, size */
 	struct kc_u64map queues;	/* queue_id -> gpu, type */
 	struct kc_u64map events;	/* event_id -> type */

@@ -328,10 +328,11 @@ void
 report_threads(struct kt_strbuf *sb, const struct report_run *rr)
 {
 	char a[32], b[32];
-	size_t i, k;
+	size_t i, k, shown = 0;
 
-	kt_strbuf_puts(sb, "<section id=\"threads\"><h2>Threads</h2>"
-		       "<p class=\"note\">Time in ioctls is the sum of the "
+	kt_strbuf_printf(sb, "<section id=\"threads\"><h2>Threads <span "
+			 "class=\"dim\">(%zu)</span></h2>", rr->nthreads);
+	kt_strbuf_puts(sb, "<p class=\"note\">Time in ioctls is the sum of the "
 		       "thread's calls, entry to exit; active is from its first "
 		       "record to the end of its last call.</p>"
 		       "<table><thead><tr><th>process</th><th class=\"num\">tid"
@@ -339,8 +340,9 @@ report_threads(struct kt_strbuf *sb, const struct report_run *rr)
 		       "<th class=\"num\">failed</th><th class=\"num\">time in "
 		       "ioctls</th><th class=\"num\">active</th></tr></thead>"
 		       "<tbody>");
-	for (k = 0; k < rr->n; k++) {
-		for (i = 0; i < rr->p[k].m.nthreads; i++) {
+	for (k = 0; k < rr->n && shown < REPORT_MAX_THREADS; k++) {
+		for (i = 0; i < rr->p[k].m.nthreads &&
+			    shown < REPORT_MAX_THREADS; i++, shown++) {
 			const struct rm_thread *t = &rr->p[k].m.threads[i];
 
 			kt_strbuf_puts(sb, "<tr>");
@@ -361,5 +363,10 @@ report_threads(struct kt_strbuf *sb, const struct report_run *rr)
 						     (t->last - t->first)));
 		}
 	}
-	kt_strbuf_puts(sb, "</tbody></table></section>\n");
+	kt_strbuf_puts(sb, "</tbody></table>");
+	if (rr->nthreads > shown)
+		kt_strbuf_printf(sb, "<p class=\"note more-threads\">%zu more "
+				 "threads are not listed; `kfdtrace stats` "
+				 "shows them.</p>", rr->nthreads - shown);
+	kt_strbuf_puts(sb, "</section>\n");
 }

@@ -20,7 +20,15 @@ void report_errors(struct kt_strbuf *sb, const struct report_run *rr);
 /* report_leaks() - objects never released, process by process. */
 void report_leaks(struct kt_strbuf *sb, const struct report_run *rr);
 
-/* report_threads() - every thread: calls, failures, time in calls, span. */
+/*
+ * Rows of the threads table at most: past it a line says how many more
+ * threads there are, so that a trace of a million threads stays a page a
+ * browser opens (`kfdtrace stats` lists every thread).
+ */
+#define REPORT_MAX_THREADS 1000
+
+/* report_threads() - each thread (the first REPORT_MAX_THREADS of the run,
+ * process by process): calls, failures, time in calls, span. */
 void report_threads(struct kt_strbuf *sb, const struct report_run *rr);
 
 #endif

@@ -8,26 +8,30 @@
 
 #include "report_run.h"
 
-/* Add one process's calls of kind @k to the run's. */
+/*
+ * Add one process's calls of kind @k to the run's; @kind_of finds the
+ * run's kind by rm_kind_key().
+ */
 static int
-merge_kind(struct report_run *rr, const struct rm_kind *k)
+merge_kind(struct report_run *rr, struct kc_u64map *kind_of,
+	   const struct rm_kind *k)
 {
-	struct rm_kind *t = NULL;
+	struct rm_kind *t;
+	uint32_t tag;
+	uint64_t key = rm_kind_key(k->known, k->request, &tag);
 	uint64_t *lat;
 	size_t i;
+	int rc = cli_index_for(kind_of, tag, key, (void **)&rr->kinds,
+			       &rr->nkinds, &rr->capkinds, sizeof(*rr->kinds),
+			       &i);
 
-	for (i = 0; i < rr->nkinds; i++)
-		if (!strcmp(rr->kinds[i].name, k->name))
-			t = &rr->kinds[i];
-	if (!t) {
-		t = realloc(rr->kinds, (rr->nkinds + 1) * sizeof(*t));
-		if (!t)
-			return -1;
-		rr->kinds = t;
-		t = &t[rr->nkinds++];
-		memset(t, 0, sizeof(*t));
+	if (rc < 0)
+		return -1;
+	t = &rr->kinds[i];
+	if (!rc) {
 		memcpy(t->name, k->name, sizeof(t->name));
 		t->request = k->request;
+		t->known = k->known;
 	}
 	t->count += k->count;
 	t->failed += k->failed;
@@ -48,25 +52,28 @@ merge_kind(struct report_run *rr, const struct rm_kind *k)
 int
 report_run_build(struct report_run *rr, struct cli_run *run, size_t window)
 {
+	struct kc_u64map kind_of;
 	size_t i, k;
+	int rc = -ENOMEM;
 
 	memset(rr, 0, sizeof(*rr));
+	kc_u64map_init(&kind_of, sizeof(uint64_t));
 	rr->p = calloc(run->n ? run->n : 1, sizeof(*rr->p));
 	if (!rr->p)
 		return -ENOMEM;
 	for (i = 0; i < run->n; i++) {
 		struct report_model *m = &rr->p[i].m;
 		struct cli_progress prog;
-		int rc;
 
 		rr->p[i].rp = &run->p[i];
 		rr->n++;
 		/* A progress line per process, named by its label. */
 		cli_progress_start(&prog, run->p[i].label, 0);
-		rc = report_model_build(m, run->p[i].r, window, &prog);
+		if (report_model_build(m, run->p[i].r, window, &prog)) {
+			cli_progress_end(&prog);
+			goto out;
+		}
 		cli_progress_end(&prog);
-		if (rc)
-			return -ENOMEM;
 		run->p[i].read_rc = m->read_rc;
 		if (m->ioctls || m->records > m->per_type[KT_REC_END]) {
 			if (!rr->t_first || m->t_first < rr->t_first)
@@ -82,8 +89,8 @@ report_run_build(struct report_run *rr, struct cli_run *run, size_t window)
 		rr->nthreads += m->nthreads;
 		rr->nleaks += m->nleaks;
 		for (k = 0; k < m->nkinds; k++)
-			if (merge_kind(rr, &m->kinds[k]))
-				return -ENOMEM;
+			if (merge_kind(rr, &kind_of, &m->kinds[k]))
+				goto out;
 	}
 	if (rr->t_last < rr->t_first)
 		rr->t_last = rr->t_first;
@@ -99,7 +106,10 @@ report_run_build(struct report_run *rr, struct cli_run *run, size_t window)
 			      sizeof(uint64_t), rm_cmp_u64);
 	if (rr->nkinds > 1)
 		qsort(rr->kinds, rr->nkinds, sizeof(*rr->kinds), rm_cmp_kind);
-	return 0;
+	rc = 0;
+out:
+	kc_u64map_free(&kind_of);
+	return rc;
 }
 
 void

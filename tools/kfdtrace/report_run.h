@@ -24,7 +24,7 @@ struct report_run {
 	uint64_t records, ioctls, failed;
 	size_t nthreads, nleaks;
 	struct rm_kind *kinds;		/* every process's calls, most first */
-	size_t nkinds;
+	size_t nkinds, capkinds;
 };
 
 /*

@@ -73,7 +73,8 @@ struct stats {
 	int by_thread, by_gpu;
 	struct group_set threads, gpus;
 	struct thread_name *names;	/* latest name per thread */
-	size_t nnames;
+	size_t nnames, capnames;
+	struct kc_u64map name_of;	/* tid -> index in names */
 	struct kt_topo topo;	/* from the first TOPOLOGY record */
 	int have_topo;
 	struct sub_stats subs;	/* submit records, per queue */

@@ -175,42 +175,36 @@ set_release(struct group_set *set, unsigned int nrows)
 	kc_u64map_free(&set->index);
 }
 
+/* A map finds a thread's name: a trace may name a million threads. */
 static int
 name_thread(struct stats *s, uint32_t tid, const char *name)
 {
-	struct thread_name *p;
 	char *copy = strdup(name ? name : "");
 	size_t i;
+	int rc;
 
 	if (!copy)
 		return -1;
-	for (i = 0; i < s->nnames; i++) {
-		if (s->names[i].tid == tid) {
-			free(s->names[i].name);
-			s->names[i].name = copy;
-			return 0;
-		}
-	}
-	p = realloc(s->names, (s->nnames + 1) * sizeof(*p));
-	if (!p) {
+	rc = cli_index_for(&s->name_of, 0, tid, (void **)&s->names, &s->nnames,
+			   &s->capnames, sizeof(*s->names), &i);
+	if (rc < 0) {
 		free(copy);
 		return -1;
 	}
-	s->names = p;
-	p[s->nnames].tid = tid;
-	p[s->nnames++].name = copy;
+	free(s->names[i].name);
+	s->names[i].tid = tid;
+	s->names[i].name = copy;
 	return 0;
 }
 
 const char *
 stats_thread_name(const struct stats *s, uint64_t tid)
 {
-	size_t i;
+	uint64_t i;
 
-	for (i = 0; i < s->nnames; i++)
-		if (s->names[i].tid == tid)
-			return s->names[i].name;
-	return NULL;
+	if (tid > UINT32_MAX || !kc_u64map_get64(&s->name_of, 0, tid, &i))
+		return NULL;
+	return s->names[i].name;
 }
 
 static int
@@ -281,6 +275,7 @@ stats_free(struct stats *s)
 	for (i = 0; i < s->nnames; i++)
 		free(s->names[i].name);
 	free(s->names);
+	kc_u64map_free(&s->name_of);
 	free(s->errnos);
 	obj_tracker_release(&s->objs);
 	sub_stats_free(&s->subs);
@@ -296,6 +291,7 @@ stats_init(struct stats *s, const struct stats *like)
 	obj_tracker_init(&s->objs);
 	kc_u64map_init(&s->threads.index, sizeof(struct obj_val));
 	kc_u64map_init(&s->gpus.index, sizeof(struct obj_val));
+	kc_u64map_init(&s->name_of, sizeof(uint64_t));
 	return group_init(&s->all, s, 0);
 }
 

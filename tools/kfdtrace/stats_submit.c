@@ -6,6 +6,7 @@
 #include <kfdtrace/packet_abi.h>
 #include <kfdtrace/packets.h>
 
+#include "cli.h"
 #include "stats_submit.h"
 
 /* The kind index of a packet schema row (SUB_STATS_KINDS: unknown). */
@@ -20,29 +21,25 @@ kind_of(const struct kfd_packet_desc *r)
 	return (unsigned int)(r - rows);
 }
 
+/* A queue's counts: found by a map, so many queues count in linear time. */
 static struct sub_queue_stats *
 queue(struct sub_stats *ss, const struct kt_submit_rec *s)
 {
 	struct sub_queue_stats *q;
 	size_t i;
+	int rc = cli_index_for(&ss->index, 0,
+			       (uint64_t)s->gpu_id << 32 | s->queue_id,
+			       (void **)&ss->q, &ss->n, &ss->cap, sizeof(*ss->q),
+			       &i);
 
-	for (i = 0; i < ss->n; i++)
-		if (ss->q[i].queue_id == s->queue_id && ss->q[i].gpu_id == s->gpu_id)
-			return &ss->q[i];
-	if (ss->n == ss->cap) {
-		size_t cap = ss->cap ? 2 * ss->cap : 16;
-
-		q = realloc(ss->q, cap * sizeof(*q));
-		if (!q)
-			return NULL;
-		ss->q = q;
-		ss->cap = cap;
+	if (rc < 0)
+		return NULL;
+	q = &ss->q[i];
+	if (!rc) {
+		q->queue_id = s->queue_id;
+		q->gpu_id = s->gpu_id;
+		q->engine = s->engine;
 	}
-	q = &ss->q[ss->n++];
-	memset(q, 0, sizeof(*q));
-	q->queue_id = s->queue_id;
-	q->gpu_id = s->gpu_id;
-	q->engine = s->engine;
 	return q;
 }
 
@@ -170,5 +167,6 @@ sub_stats_free(struct sub_stats *ss)
 	for (i = 0; i < ss->n; i++)
 		free(ss->q[i].ts);
 	free(ss->q);
+	kc_u64map_free(&ss->index);
 	memset(ss, 0, sizeof(*ss));
 }

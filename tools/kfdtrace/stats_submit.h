@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <kfdtrace/common/u64map.h>
 #include <kfdtrace/decode.h>
 #include <kfdtrace/trace.h>
 
@@ -26,6 +27,7 @@ struct sub_queue_stats {
 struct sub_stats {
 	struct sub_queue_stats *q;
 	size_t n, cap;
+	struct kc_u64map index;	/* (gpu_id, queue_id) -> index in q */
 	int keep_times;		/* the report draws each doorbell */
 };
 
