@@ -1,14 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sigaction() and signal() for the fatal signals the recorder handles
- * (SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGFPE).
+ * sigaction() and signal() for the signals the recorder handles: the
+ * crash signals (SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGFPE) and every other
+ * signal whose default action ends the process.
  *
- * Once a trace is open our handler must stay first: it flushes the trace
- * when the program crashes, and it recovers the guarded copies of ioctl
- * arguments from bad pointers. A program that installs its own handler
- * for one of these signals gets it installed behind ours instead: ours
- * runs, then hands the signal to it, and sigaction() reports it back as
- * the current handler, so the program sees what it set.
+ * Once a trace is open our crash handler must stay first: it flushes the
+ * trace when the program crashes, and it recovers the guarded copies of
+ * ioctl arguments from bad pointers. A program that installs its own
+ * handler for one of these signals gets it installed behind ours instead:
+ * ours runs, then hands the signal to it.
+ *
+ * For the other ending signals ours stands for the default action only: a
+ * handler of the program's, or SIG_IGN, is installed for real; SIG_DFL
+ * puts ours back. Either way sigaction() and signal() report what the
+ * program set, never ours.
  */
 #include "capture.h"
 
