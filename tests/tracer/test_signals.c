@@ -6,7 +6,8 @@
  * trace holds all N and an END record flagged KT_END_SIGNAL; the program
  * dies of the same signal, with the same wait status as under kfdsim
  * alone. A program with a handler of its own keeps it (and sees it, not
- * ours, in sigaction()); one that ignores SIGPIPE is not disturbed.
+ * ours, in sigaction()); one that ignores SIGPIPE is not disturbed. And
+ * SIGTERM sent to four threads busy with ioctls ends the trace properly.
  *
  * The program runs straight under LD_PRELOAD (not through kfdtrace
  * record, which turns a death into an exit status). Paths come from the
@@ -22,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -157,6 +159,48 @@ test_signal_program_handlers(void **state)
 	check_signal_trace(cx, 0);
 }
 
+/*
+ * SIGTERM from outside while four threads are busy with ioctls (inside the
+ * recorder, or the writer compressing): no deadlock, the same death, a
+ * whole trace with its END record. Repeated: the signal lands anywhere.
+ */
+static void
+test_signal_busy_threads(void **state)
+{
+	struct tt_cx *cx = *state;
+	const char *args[] = { getenv("KT_WORKLOAD"), "threads", "4", "100000000",
+			       NULL };
+
+	tt_need_tools();
+	for (int i = 0; i < 5; i++) {
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+		struct tt_trace t;
+		struct stat st;
+		int status;
+		pid_t pid;
+
+		unlink(cx->out);
+		pid = tt_spawn_preloaded(cx, 1, NULL, args);
+		assert_true(pid > 0);
+		/* Until some frames are out: the writer is working. */
+		while (stat(cx->out, &st) != 0 || st.st_size < (256 << 10)) {
+			assert_int_equal(waitpid(pid, &status, WNOHANG), 0);
+			nanosleep(&ts, NULL);
+		}
+		assert_int_equal(kill(pid, SIGTERM), 0);
+		status = tt_wait(pid);
+		assert_true(WIFSIGNALED(status));
+		assert_int_equal(WTERMSIG(status), SIGTERM);
+		assert_int_equal(tt_trace_load(cx->out, &t), 0);
+		assert_int_equal(t.st.integrity, KT_INTEGRITY_OK);
+		assert_true(tt_count(&t, KT_REC_IOCTL) > 0);
+		assert_non_null(tt_find_type(&t, KT_REC_END, 0));
+		assert_true(tt_find_type(&t, KT_REC_END, 0)->r.u.end.flags &
+			    KT_END_SIGNAL);
+		tt_trace_free(&t);
+	}
+}
+
 int
 main(void)
 {
@@ -164,6 +208,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_signal_endings, tt_cx_setup,
 						tt_cx_teardown),
 		cmocka_unit_test_setup_teardown(test_signal_program_handlers,
+						tt_cx_setup, tt_cx_teardown),
+		cmocka_unit_test_setup_teardown(test_signal_busy_threads,
 						tt_cx_setup, tt_cx_teardown),
 	};
 	struct rlimit nocore = { 0, 0 };

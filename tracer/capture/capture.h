@@ -250,6 +250,12 @@ kcap_session_live(void)
  */
 int kcap_session_foreign(void);
 
+/*
+ * In a clone() child with memory of its own, first thing: it is a new
+ * process, set up at its next call (also where the mark page is missing).
+ */
+void kcap_session_child_start(void);
+
 /* Before clone(CLONE_VM) without CLONE_THREAD: a process will share us. */
 void kcap_session_share_vm(void);
 

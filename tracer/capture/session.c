@@ -586,6 +586,12 @@ session_which_process(void)
 }
 
 void
+kcap_session_child_start(void)
+{
+	atomic_store(kcap_session_mark, 0);
+}
+
+void
 kcap_session_share_vm(void)
 {
 	uint32_t mark = KCAP_MARK_OWN;

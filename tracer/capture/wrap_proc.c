@@ -81,6 +81,7 @@ clone_start(void *p)
 	/* The child's copy of the parent's frame: valid until we return. */
 	struct clone_start st = *(struct clone_start *)p;
 
+	kcap_session_child_start();
 	_exit(st.fn(st.arg));
 }
 
