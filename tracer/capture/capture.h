@@ -251,6 +251,13 @@ kcap_session_live(void)
 int kcap_session_foreign(void);
 
 /*
+ * kcap_session_signals() - whether sigaction() goes through the recorder:
+ * also in a child that is not traced (KFDTRACE_FOLLOW_FORK=0), which
+ * inherited our handlers; never in a foreign or secure process.
+ */
+int kcap_session_signals(void);
+
+/*
  * In a clone() child with memory of its own, first thing: it is a new
  * process, set up at its next call (also where the mark page is missing).
  */

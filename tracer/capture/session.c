@@ -585,6 +585,13 @@ session_which_process(void)
 	return mark != KCAP_MARK_SHARED || getpid() == S.pid;
 }
 
+int
+kcap_session_signals(void)
+{
+	kcap_enabled();
+	return !S.secure && !kcap_session_foreign();
+}
+
 void
 kcap_session_child_start(void)
 {

@@ -25,7 +25,7 @@ KCAP_EXPORT int
 sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
 	kcap_real_init();
-	if (!kcap_busy && kcap_enabled() &&
+	if (!kcap_busy && kcap_session_signals() &&
 	    kfd_recorder_crash_chain(sig, act, old) == 1)
 		return 0;
 	return kcap_real.sigaction(sig, act, old);
@@ -37,7 +37,7 @@ signal(int sig, sighandler_t handler)
 	struct sigaction act, old;
 
 	kcap_real_init();
-	if (kcap_busy || !kcap_enabled() || sig <= 0 || sig >= NSIG)
+	if (kcap_busy || !kcap_session_signals() || sig <= 0 || sig >= NSIG)
 		return kcap_real.signal(sig, handler);
 	/* What glibc's signal() installs: BSD semantics. */
 	memset(&act, 0, sizeof(act));

@@ -82,6 +82,28 @@ kfd_recorder_set_sigaction(int (*fn)(int sig, const struct sigaction *act,
 	crash_sigaction = fn ? fn : sigaction;
 }
 
+/*
+ * Take crash_lock with every signal blocked on this thread: sigaction() is
+ * async-signal-safe, so a program's handler may call it (through the
+ * interposer) on a thread that holds the lock. Faults still come through.
+ */
+static void
+crash_lock_take(sigset_t *saved)
+{
+	sigset_t all;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, saved);
+	pthread_mutex_lock(&crash_lock);
+}
+
+static void
+crash_lock_drop(const sigset_t *saved)
+{
+	pthread_mutex_unlock(&crash_lock);
+	pthread_sigmask(SIG_SETMASK, saved, NULL);
+}
+
 /* The kind of @sig; the ending ones only once armed. Not in a handler. */
 static enum sig_kind
 sig_kind_of(int sig, int end)
@@ -233,8 +255,9 @@ int
 kfd_rec_crash_install(struct kt_writer *w, int end_signals_too)
 {
 	int ret = 0, err;
+	sigset_t saved;
 
-	pthread_mutex_lock(&crash_lock);
+	crash_lock_take(&saved);
 	for (unsigned int i = 0; i < ARRAY_LEN(crash_signals); i++) {
 		err = sig_install_one(crash_signals[i], SIG_KIND_CRASH);
 		if (err)
@@ -249,7 +272,7 @@ kfd_rec_crash_install(struct kt_writer *w, int end_signals_too)
 				sig_install_one(sig, SIG_KIND_END);
 	}
 	atomic_store_explicit(&crash_writer, w, memory_order_release);
-	pthread_mutex_unlock(&crash_lock);
+	crash_lock_drop(&saved);
 	return ret;
 }
 
@@ -305,32 +328,25 @@ kfd_recorder_crash_chain(int sig, const struct sigaction *act,
 			 struct sigaction *old)
 {
 	enum sig_kind kind;
-	sigset_t one, saved;
+	sigset_t saved;
 	int ret = 0;
 
 	if (sig <= 0 || sig >= NSIG)
 		return 0;
-	pthread_mutex_lock(&crash_lock);
+	/* Blocked: our handler on this thread never sees sig_view[] half
+	 * written. */
+	crash_lock_take(&saved);
 	kind = sig_kind_of(sig, sig_end_armed);
-	if (kind == SIG_KIND_NONE) {
-		pthread_mutex_unlock(&crash_lock);
-		return 0;
-	}
-	/* Our handler on this thread must not see sig_view[] half written. */
-	sigemptyset(&one);
-	sigaddset(&one, sig);
-	pthread_sigmask(SIG_BLOCK, &one, &saved);
 	if (kind == SIG_KIND_END) {
 		ret = sig_chain_end(sig, act, old);
-	} else if (sig_ours[sig]) {
+	} else if (kind == SIG_KIND_CRASH && sig_ours[sig]) {
 		if (old)
 			*old = sig_view[sig];
 		if (act)
 			sig_view[sig] = *act;
 		ret = 1;
 	}
-	pthread_sigmask(SIG_SETMASK, &saved, NULL);
-	pthread_mutex_unlock(&crash_lock);
+	crash_lock_drop(&saved);
 	return ret;
 }
 
