@@ -427,9 +427,6 @@ kcap_session_emergency_end(void)
 void
 kcap_session_shutdown(void)
 {
-	/* A process sharing our memory must not close our trace. */
-	if (!kcap_enabled() && kcap_session_foreign())
-		return;
 	if (S.secure)
 		return;
 	kcap_busy++;
@@ -498,13 +495,17 @@ session_child(void)
 	kcap_submit_child();
 	S.pid = getpid();
 	atomic_store(&session_untraced, 0);
-	/* The page was wiped (or shared with a sibling we no longer share). */
-	atomic_store(kcap_session_mark, KCAP_MARK_OWN);
 	r = atomic_exchange(&kcap_session_rec, NULL);
 	if (r) {
 		kcap_fd_unprotect(kfd_recorder_fd(r));
 		kfd_recorder_abandon(r);
 	}
+	/*
+	 * The page was wiped (or shared with a process we no longer share
+	 * memory with): ours again, now that nothing of the parent's is left
+	 * for the child's other threads to find.
+	 */
+	atomic_store(kcap_session_mark, KCAP_MARK_OWN);
 	if (S.secure)
 		return;
 	S.root = 0;
@@ -570,11 +571,17 @@ kcap_session_foreign(void)
 static int
 session_which_process(void)
 {
+	static __thread int setting_up __attribute__((tls_model("initial-exec")));
 	uint32_t mark = atomic_load(kcap_session_mark);
 
+	/* The set-up itself calls wrappers (close): it is this process. */
+	if (setting_up)
+		return 1;
 	if (mark == 0 && atomic_compare_exchange_strong(kcap_session_mark, &mark,
 							KCAP_MARK_BUSY)) {
+		setting_up = 1;
 		session_new_process();
+		setting_up = 0;
 		return 1;
 	}
 	/* Another thread of the new child is setting it up. */
@@ -639,6 +646,7 @@ kcap_init(void)
 static void __attribute__((destructor))
 kcap_fini(void)
 {
+	/* A process sharing our memory must not close our trace. */
 	if (!kcap_enabled() && kcap_session_foreign())
 		return;
 	kcap_submit_shutdown();
