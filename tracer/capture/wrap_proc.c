@@ -142,10 +142,22 @@ vfork(void)
 	return fork();
 }
 
+/* The exec itself. @how: 0 execve(path), 1 execvpe(path searched in PATH),
+ * 2 fexecve(fd). */
+static int
+exec_real(int how, int fd, const char *path, char *const argv[],
+	  char *const envp[])
+{
+	if (how == 0)
+		return kcap_real.execve(path, argv, envp);
+	if (how == 1)
+		return kcap_real.execvpe(path, argv, envp);
+	return kcap_real.fexecve(fd, argv, envp);
+}
+
 /*
  * Run one exec: finish the trace, hand the new image our state, and if
- * the exec comes back (it failed), resume.
- * @how: 0 execve(path), 1 execvpe(path searched in PATH), 2 fexecve(fd)
+ * the exec comes back (it failed), resume. @how: as exec_real().
  */
 static int
 exec_common(int how, int fd, const char *path, char *const argv[],
@@ -155,15 +167,14 @@ exec_common(int how, int fd, const char *path, char *const argv[],
 	int ret, err;
 
 	kcap_real_init();
+	/* A process sharing our memory must leave our trace (and the TLS
+	 * of the thread that made it) alone. */
+	if (!kcap_enabled() && kcap_session_foreign())
+		return exec_real(how, fd, path, argv, envp);
 	env = kcap_session_exec_env(envp);
 	kcap_session_close_for_exec(path, argv);
 	kcap_busy++;
-	if (how == 0)
-		ret = kcap_real.execve(path, argv, env ? env : envp);
-	else if (how == 1)
-		ret = kcap_real.execvpe(path, argv, env ? env : envp);
-	else
-		ret = kcap_real.fexecve(fd, argv, env ? env : envp);
+	ret = exec_real(how, fd, path, argv, env ? env : envp);
 	err = errno;
 	kcap_busy--;
 	kcap_session_exec_failed();
