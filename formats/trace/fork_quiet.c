@@ -58,6 +58,12 @@ quiet_child(void)
 	pthread_cond_init(&quiet_cond, NULL);
 }
 
+void
+kt_quiet_new_process(void)
+{
+	quiet_child();
+}
+
 static void
 quiet_install(void)
 {

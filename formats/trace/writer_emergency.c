@@ -5,7 +5,7 @@
  * (none of that is async-signal-safe), so the frames are built by hand from
  * raw blocks: a valid zstd frame that costs no CPU to make
  * (docs/trace-format.md section 8.3). kt_writer_emergency_end() then adds
- * the END record, for _exit().
+ * the END record, for _exit() and for a signal that ends the process.
  */
 #include <errno.h>
 #include <sys/syscall.h>
@@ -151,10 +151,10 @@ kt_emerg_return(struct kt_writer *w, struct kt_wbuf *b)
 
 /*
  * The END record, as kt_writer_close() writes it but in a raw frame and
- * from the stack. Called with the file claimed.
+ * from the stack, with @flags added. Called with the file claimed.
  */
 static int
-kt_emerg_end(struct kt_writer *w)
+kt_emerg_end(struct kt_writer *w, uint32_t flags)
 {
 	struct kt_record end;
 	struct kt_delta d = { .valid = false };
@@ -163,6 +163,7 @@ kt_emerg_end(struct kt_writer *w)
 	size_t bound;
 
 	kt_writer_fill_end(w, &end, kt_writer_next_seq_nolock(w));
+	end.u.end.flags |= flags;
 	if (kt_rec_bound(&end, &bound) || bound > sizeof(buf))
 		return -EOVERFLOW;
 	pc.p = buf;
@@ -170,8 +171,9 @@ kt_emerg_end(struct kt_writer *w)
 	return kt_write_raw_frame(w, &pc, 1);
 }
 
+/* @finish: write the END record too, with @end_flags. */
 static int
-kt_emerg(struct kt_writer *w, bool finish)
+kt_emerg(struct kt_writer *w, bool finish, uint32_t end_flags)
 {
 	struct kt_wbuf *list = NULL, *q, *b, *next, **tail, *own = NULL;
 	struct kt_sig_guard guard;
@@ -267,7 +269,7 @@ kt_emerg(struct kt_writer *w, bool finish)
 			kt_emerg_return(w, b);
 	}
 	if (finish && !err) {
-		err = kt_emerg_end(w);
+		err = kt_emerg_end(w, end_flags);
 		/*
 		 * Nothing may follow the END record: the writer thread, still
 		 * running until the process exits, drops what it gets from now
@@ -286,11 +288,17 @@ out:
 int
 kt_writer_emergency_flush(struct kt_writer *w)
 {
-	return kt_emerg(w, false);
+	return kt_emerg(w, false, 0);
 }
 
 int
 kt_writer_emergency_end(struct kt_writer *w)
 {
-	return kt_emerg(w, true);
+	return kt_emerg(w, true, 0);
+}
+
+int
+kt_writer_emergency_end_signal(struct kt_writer *w)
+{
+	return kt_emerg(w, true, KT_END_SIGNAL);
 }

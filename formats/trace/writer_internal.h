@@ -220,6 +220,7 @@ struct kt_writer {
 	_Atomic int io_err;		/* first error */
 
 	_Atomic uint64_t lost;
+	const _Atomic uint64_t *lost_elsewhere;	/* opts: added at END */
 	_Atomic uint64_t raw_bytes;
 	_Atomic uint64_t frames;
 	_Atomic uint64_t written;	/* records in the file */

@@ -182,6 +182,8 @@ kt_writer_fdopen(int fd, const struct kt_header *hdr,
 	}
 	if (opts && opts->path)
 		w->path = strdup(opts->path);
+	if (opts)
+		w->lost_elsewhere = opts->lost_elsewhere;
 	w->emerg_out = malloc(w->buf_cap + KT_REBASE_MAX);
 	w->cctx = ZSTD_createCCtx();
 	if (!w->cctx || !w->emerg_out || (opts && opts->path && !w->path)) {
@@ -278,6 +280,8 @@ kt_writer_fill_end(struct kt_writer *w, struct kt_record *end, uint64_t seq)
 	end->ts = kt_mono_ns();
 	end->u.end.records = atomic_load(&w->written);
 	end->u.end.lost = atomic_load(&w->lost);
+	if (w->lost_elsewhere)
+		end->u.end.lost += atomic_load(w->lost_elsewhere);
 	if (end->u.end.lost || atomic_load(&w->io_err))
 		end->u.end.flags |= KT_END_INCOMPLETE;
 }

@@ -35,6 +35,22 @@
  *				dies of SIGSEGV; with "kill": 20,000 more
  *				GET_VERSIONs, then SIGKILL while the
  *				writer is busy)
+ *   kt_workload signal SIG N HOW
+ *				N GET_VERSIONs, then signal SIG (a number):
+ *				HOW raise, kill (kill() of itself), thread
+ *				(kill() from a second thread), parent (writes
+ *				its pid to $KT_READY and waits for the test's
+ *				kill()), ownexit (its own handler, which exits
+ *				43), reraise (its own handler, which sets the
+ *				default and raises again), ignore (SIG_IGN,
+ *				raises it, writes to a closed pipe, exits 0).
+ *				Checks that sigaction() shows what it set
+ *   kt_workload clone HOW N	GET_VERSION, a child made by HOW (glibc:
+ *				clone(); raw: the clone system call; vm:
+ *				clone(CLONE_VM)) makes N GET_VERSIONs (on a
+ *				/dev/kfd of its own; the vm child on the
+ *				parent's, counted apart), then GET_VERSION;
+ *				prints "child PID" (and "vm_calls N")
  *   kt_workload bench N [mt]	N GET_VERSIONs; prints the median wall ns/call
  *				and this thread's mean CPU ns/call ("mt": with
  *				a second, idle thread)
@@ -127,8 +143,7 @@ die(const char *what)
 	exit(2);
 }
 
-/* Issue and count one ioctl; failures are fatal unless @may_fail. */
-static int
+int
 kio(int fd, const char *name, unsigned long req, void *arg, int may_fail)
 {
 	int ret = ioctl(fd, req, arg);
@@ -575,6 +590,10 @@ main(int argc, char **argv)
 		return mode_ownfile(argv[2], argv[3], argc > 4 ? argv[4] : "");
 	if (!strcmp(mode, "execchain"))
 		return mode_execchain(argv[0], argc > 2 ? atoi(argv[2]) : 0);
+	if (!strcmp(mode, "signal") && argc > 4)
+		return mode_signal(atoi(argv[2]), atol(argv[3]), argv[4]);
+	if (!strcmp(mode, "clone") && argc > 3)
+		return mode_clone(argv[2], atol(argv[3]));
 	if ((!strcmp(mode, "bench") || !strcmp(mode, "nullbench")) && argc > 2)
 		return mode_bench(atol(argv[2]), argc > 3 && !strcmp(argv[3], "mt"),
 				  !strcmp(mode, "nullbench"));
@@ -582,7 +601,7 @@ main(int argc, char **argv)
 		return mode_pairbench(atol(argv[2]));
 	fprintf(stderr, "usage: kt_workload basic|threads N M|crash|sigkill|"
 		"apphandler|fork [exit]|exec|execfail|execchain [K]|closeall|"
-		"ownfile HOW PATH [crash|kill]|"
+		"ownfile HOW PATH [crash|kill]|signal SIG N HOW|clone HOW N|"
 		"bench N [mt]|nullbench N [mt]|pairbench N\n");
 	return 2;
 }

@@ -24,6 +24,8 @@ void counts_write(void);
 void counts_clear(void);
 /* Print @what with errno, write the counts, exit 2. */
 void die(const char *what);
+/* Issue and count one ioctl; failures are fatal unless @may_fail. */
+int kio(int fd, const char *name, unsigned long req, void *arg, int may_fail);
 /* Open /dev/kfd (fatal on failure). */
 int open_kfd(void);
 /* One counted GET_VERSION, and one GET_CLOCK_COUNTERS of @gpu_id. */
@@ -36,6 +38,10 @@ void find_gpu(struct gpu *g);
 int mode_execchain(const char *arg0, int stage);
 int mode_ownfile(const char *how, const char *path, const char *ending);
 int mode_closeall(void);
+
+/* kt_workload_sig.c: @how as in the usage (kt_workload.c) */
+int mode_signal(int sig, long n, const char *how);
+int mode_clone(const char *how, long n);
 
 /* kt_workload_bench.c: @null: on /dev/null; @mt: with an idle thread. */
 int mode_bench(long n, int mt, int null);

@@ -389,7 +389,7 @@ static const char *const allowed_exports[] = {
 	"open", "open64", "openat", "openat64", "__open_2", "__open64_2",
 	"__openat_2", "__openat64_2", "close", "close_range", "closefrom", "dup", "dup2",
 	"dup3", "fcntl", "fcntl64", "ioctl", "mmap", "mmap64", "munmap",
-	"fork", "vfork", "execve", "execv", "execvp", "execvpe", "execl",
+	"fork", "vfork", "clone", "execve", "execv", "execvp", "execvpe", "execl",
 	"execlp", "execle", "fexecve", "_exit", "_Exit", "pthread_setname_np",
 	"sigaction", "signal",
 };

@@ -108,6 +108,33 @@ tt_record(const struct tt_cx *cx, const char *const *extra, char *const *env,
 	return status;
 }
 
+pid_t
+tt_spawn_preloaded(const struct tt_cx *cx, int traced, char *const *env,
+		   const char *const *args)
+{
+	char *envv[8];
+	int m = 0;
+	pid_t pid;
+
+	if (traced && asprintf(&envv[m++], "LD_PRELOAD=%s:%s",
+			       getenv("KFDTRACE_CAPTURE_LIB"),
+			       getenv("KFDTRACE_SIM_LIB")) < 0)
+		fail();
+	if (!traced && asprintf(&envv[m++], "LD_PRELOAD=%s",
+				getenv("KFDTRACE_SIM_LIB")) < 0)
+		fail();
+	if (asprintf(&envv[m++], "KFDTRACE_OUTPUT=%s", cx->out) < 0 ||
+	    asprintf(&envv[m++], "KT_COUNTS=%s", cx->counts) < 0)
+		fail();
+	for (int i = 0; env && env[i] && m < 7; i++)
+		envv[m++] = strdup(env[i]);
+	envv[m] = NULL;
+	pid = tt_spawn((char *const *)args, envv, cx->log);
+	for (int i = 0; i < m; i++)
+		free(envv[i]);
+	return pid;
+}
+
 int
 tt_exited(int status, int code)
 {

@@ -55,6 +55,16 @@ void tt_show_log(const struct tt_cx *cx);
 int tt_record(const struct tt_cx *cx, const char *const *extra, char *const *env,
 	      const char *const *args);
 
+/*
+ * tt_spawn_preloaded() - start @args straight under the capture library
+ * and kfdsim (@traced 1) or kfdsim alone (0), not through kfdtrace, with
+ * KFDTRACE_OUTPUT=@cx's out, KT_COUNTS=@cx's counts and up to four more
+ * environment entries @env (NULL-terminated, may be NULL); output
+ * appended to @cx's log. Return: the pid (tt_wait() it), or -1.
+ */
+pid_t tt_spawn_preloaded(const struct tt_cx *cx, int traced, char *const *env,
+			 const char *const *args);
+
 /* tt_exited() - whether wait status @status is a normal exit with @code. */
 int tt_exited(int status, int code);
 

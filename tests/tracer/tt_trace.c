@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -272,14 +273,16 @@ tt_copy_file(const char *from, const char *to, mode_t mode)
 	return 0;
 }
 
-int
-tt_run(char *const argv[], char *const env[], const char *log)
+pid_t
+tt_spawn(char *const argv[], char *const env[], const char *log)
 {
 	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
 	size_t n = 0, m = 0;
+	sigset_t all, none;
 	char **envp;
 	pid_t pid;
-	int status, ret;
+	int ret;
 
 	while (environ[n])
 		n++;
@@ -299,13 +302,36 @@ tt_run(char *const argv[], char *const env[], const char *log)
 						 O_WRONLY | O_CREAT | O_APPEND, 0644);
 		posix_spawn_file_actions_adddup2(&fa, 1, 2);
 	}
-	ret = posix_spawn(&pid, argv[0], &fa, NULL, argv, envp);
+	/* Whatever the test runner ignores or blocks: a program starts
+	 * from the defaults. */
+	sigfillset(&all);
+	sigemptyset(&none);
+	posix_spawnattr_init(&attr);
+	posix_spawnattr_setsigdefault(&attr, &all);
+	posix_spawnattr_setsigmask(&attr, &none);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+	ret = posix_spawn(&pid, argv[0], &fa, &attr, argv, envp);
+	posix_spawnattr_destroy(&attr);
 	posix_spawn_file_actions_destroy(&fa);
 	free(envp);
-	if (ret)
+	return ret ? -1 : pid;
+}
+
+int
+tt_wait(pid_t pid)
+{
+	int status;
+
+	if (pid < 0)
 		return -1;
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return -1;
 	return status;
+}
+
+int
+tt_run(char *const argv[], char *const env[], const char *log)
+{
+	return tt_wait(tt_spawn(argv, env, log));
 }

@@ -79,9 +79,19 @@ int tt_copy_file(const char *from, const char *to, mode_t mode);
 /*
  * tt_run() - run @argv (argv[0] a path) with extra environment entries
  * @env ("NAME=value", NULL-terminated, may be NULL), stdout and stderr
- * appended to @log (NULL: inherited), and wait.
+ * appended to @log (NULL: inherited), every signal at its default, and
+ * wait.
  * Return: the wait status, or -1.
  */
 int tt_run(char *const argv[], char *const env[], const char *log);
+
+/*
+ * tt_spawn() - tt_run() without the wait: every signal at its default,
+ * none blocked. Return: the pid, or -1.
+ */
+pid_t tt_spawn(char *const argv[], char *const env[], const char *log);
+
+/* tt_wait() - wait for @pid (EINTR retried). Return: the status, or -1. */
+int tt_wait(pid_t pid);
 
 #endif /* TT_TRACE_H */

@@ -8,7 +8,8 @@
  *   fdtab.c		what each fd is (KFD, render node, other), and the
  *			tracer's own fds, which the application may not close
  *   session.c		configuration, the trace file (created at the first
- *			device event), file naming, fork/exec/exit handling
+ *			device event), file naming, fork/exec/exit handling,
+ *			which process this is (children made by clone)
  *   maps.c		device mappings and SVM ranges: which munmaps to record
  *   submit.c		submission capture: shadow doorbells, the forwarder
  *   submit_mem.c	... and the memory the packets reference (=full)
@@ -77,6 +78,7 @@ struct kcap_real {
 	int (*pthread_setname_np)(pthread_t, const char *);
 	int (*sigaction)(int, const struct sigaction *, struct sigaction *);
 	sighandler_t (*signal)(int, sighandler_t);
+	int (*clone)(int (*)(void *), void *, int, void *, ...);
 };
 
 extern struct kcap_real kcap_real;
@@ -213,16 +215,59 @@ int kcap_env_flag(const char *name, int dflt);
 extern _Atomic(struct kfd_recorder *) kcap_session_rec;
 
 /*
- * kcap_session_live() - whether a trace is open. Then capture is on and
- * the real functions are resolved: the one test the hot path of a traced
- * ioctl needs.
+ * Which process this is, in one word on a page that a child not sharing
+ * our memory sees zeroed (MADV_WIPEONFORK), however it was made:
+ *   0			a new process nobody has set up yet (a clone system
+ *			call: no pthread_atfork() handler ran)
+ *   KCAP_MARK_OWN	the process the session state describes
+ *   KCAP_MARK_SHARED	another process may share our memory (clone() with
+ *			CLONE_VM, without CLONE_THREAD): ask getpid()
+ *   KCAP_MARK_BUSY	a new process being set up
+ */
+#define KCAP_MARK_OWN 1u
+#define KCAP_MARK_SHARED 2u
+#define KCAP_MARK_BUSY 3u
+extern _Atomic uint32_t *kcap_session_mark;
+
+/*
+ * kcap_session_live() - whether a trace is open and this is the process
+ * it belongs to. Then capture is on and the real functions are resolved:
+ * the one test the hot path of a traced ioctl needs.
  */
 static inline int
 kcap_session_live(void)
 {
 	return atomic_load_explicit(&kcap_session_rec,
-				    memory_order_relaxed) != NULL;
+				    memory_order_relaxed) != NULL &&
+	       atomic_load_explicit(kcap_session_mark,
+				    memory_order_relaxed) == KCAP_MARK_OWN;
 }
+
+/*
+ * kcap_session_foreign() - whether the caller is a process that shares our
+ * memory but is not the one the session belongs to: nothing of the
+ * session's may be touched, and its device calls are not recorded.
+ */
+int kcap_session_foreign(void);
+
+/*
+ * kcap_session_signals() - whether sigaction() goes through the recorder:
+ * also in a child that is not traced (KFDTRACE_FOLLOW_FORK=0), which
+ * inherited our handlers; never in a foreign or secure process.
+ */
+int kcap_session_signals(void);
+
+/*
+ * In a clone() child with memory of its own, first thing: it is a new
+ * process, set up at its next call (also where the mark page is missing).
+ */
+void kcap_session_child_start(void);
+
+/* Before clone(CLONE_VM) without CLONE_THREAD: a process will share us. */
+void kcap_session_share_vm(void);
+
+/* A device call made by a foreign process: counted as lost at END. */
+void kcap_session_untraced(void);
 
 /*
  * The recorder, creating the trace file first if this process has none

@@ -60,6 +60,7 @@ kcap_real_init(void)
 	REAL(pthread_setname_np, "pthread_setname_np");
 	REAL(sigaction, "sigaction");
 	REAL(signal, "signal");
+	REAL(clone, "clone");
 	if (!kcap_real.close_range)
 		kcap_real.close_range = real_close_range_syscall;
 	atomic_store_explicit(&real_done, 1, memory_order_release);

@@ -43,9 +43,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <kfdtrace/dispatch.h>
+#include <kfdtrace/fork_quiet.h>
 #include <kfdtrace/userdev.h>
 
 #include "gate.h"
@@ -74,11 +76,19 @@ static struct {
 } S;
 
 _Atomic(struct kfd_recorder *) kcap_session_rec;
+
+/* Until session_init() maps the page: no detection. */
+static _Atomic uint32_t session_mark_static = KCAP_MARK_OWN;
+_Atomic uint32_t *kcap_session_mark = &session_mark_static;
+/* Device calls of processes sharing our memory: lost, counted (END). */
+static _Atomic uint64_t session_untraced;
+
 static pthread_mutex_t session_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct kfd_gate session_gate;
 static pthread_once_t session_once = PTHREAD_ONCE_INIT;
 
 static void session_init(void);
+static int session_which_process(void);
 
 int
 kcap_enabled(void)
@@ -89,6 +99,10 @@ kcap_enabled(void)
 	 * first use, whichever comes first.
 	 */
 	pthread_once(&session_once, session_init);
+	if (__builtin_expect(atomic_load_explicit(kcap_session_mark,
+						  memory_order_relaxed) !=
+			     KCAP_MARK_OWN, 0) && !session_which_process())
+		return 0;
 	return !S.secure && !S.off;
 }
 
@@ -232,9 +246,10 @@ session_create(void)
 
 	/* The program may close or reuse the fd: the writer reopens by path. */
 	wopts.path = path;
+	wopts.lost_elsewhere = &session_untraced;
 	opts.writer = &wopts;
 	opts.producer = "kfdtrace-capture";
-	opts.flags = KFD_REC_CRASH_HANDLERS;
+	opts.flags = KFD_REC_CRASH_HANDLERS | KFD_REC_END_ON_SIGNAL;
 	if (S.no_buffers)
 		opts.flags |= KFD_REC_NO_BUFFERS;
 	if (session_on_userdev())
@@ -334,6 +349,8 @@ session_close_locked(void)
 	fd = kfd_recorder_fd(r);
 	kcap_fd_unprotect(fd);
 	kfd_recorder_close(r);
+	/* Its END counted them; a later trace starts from none. */
+	atomic_store(&session_untraced, 0);
 }
 
 void
@@ -477,11 +494,18 @@ session_child(void)
 	kcap_maps_reset();
 	kcap_submit_child();
 	S.pid = getpid();
+	atomic_store(&session_untraced, 0);
 	r = atomic_exchange(&kcap_session_rec, NULL);
 	if (r) {
 		kcap_fd_unprotect(kfd_recorder_fd(r));
 		kfd_recorder_abandon(r);
 	}
+	/*
+	 * The page was wiped (or shared with a process we no longer share
+	 * memory with): ours again, now that nothing of the parent's is left
+	 * for the child's other threads to find.
+	 */
+	atomic_store(kcap_session_mark, KCAP_MARK_OWN);
 	if (S.secure)
 		return;
 	S.root = 0;
@@ -495,6 +519,107 @@ session_child(void)
 		S.off = 1;
 }
 
+/*
+ * The page of the mark: MADV_WIPEONFORK zeroes it in every child that does
+ * not share our memory, however it was made (fork, clone(), the clone
+ * system call). Without it (Linux before 4.14) only fork() children are
+ * told apart.
+ */
+static void
+session_mark_init(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	void *p = kcap_real.mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return;
+	if (madvise(p, (size_t)page, MADV_WIPEONFORK)) {
+		kcap_real.munmap(p, (size_t)page);
+		return;
+	}
+	atomic_store((_Atomic uint32_t *)p, KCAP_MARK_OWN);
+	kcap_session_mark = p;
+}
+
+/*
+ * A child made without fork(): no pthread_atfork() handler ran. Do what
+ * ours do (the dispatch point's and the helpers' too), as fork's child
+ * handler would have: the inherited trace is abandoned, the child's own
+ * begins at its first device event.
+ */
+static void
+session_new_process(void)
+{
+	kfd_dispatch_new_process();
+	kt_quiet_new_process();
+	session_child();
+}
+
+int
+kcap_session_foreign(void)
+{
+	return atomic_load_explicit(kcap_session_mark, memory_order_relaxed) ==
+	       KCAP_MARK_SHARED && getpid() != S.pid;
+}
+
+/*
+ * The mark is not KCAP_MARK_OWN: find out which process this is. Return:
+ * 1 when it is the one S describes (now), 0 for a process that shares
+ * our memory (nothing of ours may be touched).
+ */
+static int
+session_which_process(void)
+{
+	static __thread int setting_up __attribute__((tls_model("initial-exec")));
+	uint32_t mark = atomic_load(kcap_session_mark);
+
+	/* The set-up itself calls wrappers (close): it is this process. */
+	if (setting_up)
+		return 1;
+	if (mark == 0 && atomic_compare_exchange_strong(kcap_session_mark, &mark,
+							KCAP_MARK_BUSY)) {
+		setting_up = 1;
+		session_new_process();
+		setting_up = 0;
+		return 1;
+	}
+	/* Another thread of the new child is setting it up. */
+	while (mark == KCAP_MARK_BUSY || mark == 0) {
+		sched_yield();
+		mark = atomic_load(kcap_session_mark);
+	}
+	return mark != KCAP_MARK_SHARED || getpid() == S.pid;
+}
+
+int
+kcap_session_signals(void)
+{
+	kcap_enabled();
+	return !S.secure && !kcap_session_foreign();
+}
+
+void
+kcap_session_child_start(void)
+{
+	atomic_store(kcap_session_mark, 0);
+}
+
+void
+kcap_session_share_vm(void)
+{
+	uint32_t mark = KCAP_MARK_OWN;
+
+	atomic_compare_exchange_strong(kcap_session_mark, &mark,
+				       KCAP_MARK_SHARED);
+}
+
+void
+kcap_session_untraced(void)
+{
+	atomic_fetch_add(&session_untraced, 1);
+}
+
 static void
 session_init(void)
 {
@@ -504,6 +629,7 @@ session_init(void)
 		S.secure = 1;
 		return;
 	}
+	session_mark_init();
 	session_read_env();
 	kcap_submit_init();
 	/* Our own handlers must really be installed, not chained. */
@@ -520,6 +646,9 @@ kcap_init(void)
 static void __attribute__((destructor))
 kcap_fini(void)
 {
+	/* A process sharing our memory must not close our trace. */
+	if (!kcap_enabled() && kcap_session_foreign())
+		return;
 	kcap_submit_shutdown();
 	kcap_session_shutdown();
 }

@@ -83,6 +83,13 @@ ioctl(int fd, unsigned long request, ...)
 	}
 
 	kcap_real_init();
+	if (__builtin_expect(kcap_session_foreign(), 0)) {
+		/* A process sharing our memory (and our thread's TLS): its
+		 * calls cannot be recorded here, so they are counted. */
+		if (kcap_fd_kind(fd) != KFD_FILE_UNKNOWN)
+			kcap_session_untraced();
+		return kcap_real.ioctl(fd, request, arg);
+	}
 	if (kcap_busy || !kcap_enabled())
 		return kcap_real.ioctl(fd, request, arg);
 	kind = kcap_fd_kind(fd);

@@ -1,10 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Process events: fork, vfork, the exec family, _exit and thread names.
+ * Process events: fork, vfork, clone, the exec family, _exit and thread
+ * names.
  *
  * fork: the child side is handled by the session's pthread_atfork child
  * handler (which also covers fork() calls made inside libc); the wrapper
  * only adds the parent's FORK record, which needs the child's pid.
+ *
+ * clone: a child with memory of its own is a process like a forked one.
+ * The session finds out at its first call (session.c: the mark page); the
+ * wrapper adds the parent's FORK record, and ends the child with _exit()
+ * when its function returns (libc's clone() ends it with the exit system
+ * call, which would leave the child's trace unfinished and its writer
+ * thread keeping it alive). A child that shares our memory (CLONE_VM
+ * without CLONE_THREAD) cannot have a trace of its own: the parent's
+ * trace gets an ANNOTATION saying so, and the child's ioctls are counted
+ * as lost. Threads (CLONE_THREAD) go straight on.
  *
  * vfork: a wrapper function cannot return twice into a frame the child
  * shares with the parent, so vfork() is turned into fork(). The only
@@ -20,6 +31,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,28 +39,100 @@
 
 extern char **environ;
 
+/* The parent's FORK record of child @pid (errno kept). */
+static void
+record_fork(pid_t parent, pid_t pid)
+{
+	struct kt_record rec;
+	int err = errno;
+
+	memset(&rec, 0, sizeof(rec));
+	rec.type = KT_REC_FORK;
+	rec.u.fork.parent_pid = parent;
+	rec.u.fork.child_pid = pid;
+	kcap_session_append(&rec, 0);
+	errno = err;
+}
+
 KCAP_EXPORT pid_t
 fork(void)
 {
 	pid_t parent, pid;
-	int err;
 
 	kcap_real_init();
 	if (!kcap_enabled())
 		return kcap_real.fork();
 	parent = getpid();
 	pid = kcap_real.fork();
-	err = errno;
-	if (pid > 0) {
-		struct kt_record rec;
+	if (pid > 0)
+		record_fork(parent, pid);
+	return pid;
+}
 
-		memset(&rec, 0, sizeof(rec));
-		rec.type = KT_REC_FORK;
-		rec.u.fork.parent_pid = parent;
-		rec.u.fork.child_pid = pid;
-		kcap_session_append(&rec, 0);
-	}
+/* What a clone() child with memory of its own runs. */
+struct clone_start {
+	int (*fn)(void *);
+	void *arg;
+};
+
+static int
+clone_start(void *p)
+{
+	/* The child's copy of the parent's frame: valid until we return. */
+	struct clone_start st = *(struct clone_start *)p;
+
+	kcap_session_child_start();
+	_exit(st.fn(st.arg));
+}
+
+/* The parent's note that child @pid shares its memory and has no trace. */
+static void
+record_vm_child(pid_t pid)
+{
+	char text[160];
+	struct kt_record rec;
+	int err = errno;
+
+	snprintf(text, sizeof(text), "clone: process %d shares this process's "
+		 "memory (CLONE_VM without CLONE_THREAD); its ioctls are not "
+		 "recorded and count as lost", (int)pid);
+	memset(&rec, 0, sizeof(rec));
+	rec.type = KT_REC_ANNOTATION;
+	rec.u.annotation.text = text;
+	kcap_session_append(&rec, 0);
 	errno = err;
+}
+
+KCAP_EXPORT int
+clone(int (*fn)(void *), void *stack, int flags, void *arg, ...)
+{
+	struct clone_start st = { fn, arg };
+	pid_t *ptid, *ctid, parent;
+	void *tls;
+	va_list ap;
+	int pid;
+
+	/* Read whether given or not: libc's clone() uses them by @flags. */
+	va_start(ap, arg);
+	ptid = va_arg(ap, pid_t *);
+	tls = va_arg(ap, void *);
+	ctid = va_arg(ap, pid_t *);
+	va_end(ap);
+
+	kcap_real_init();
+	if ((flags & CLONE_THREAD) || !fn || kcap_busy || !kcap_enabled())
+		return kcap_real.clone(fn, stack, flags, arg, ptid, tls, ctid);
+	parent = getpid();
+	if (flags & CLONE_VM) {
+		kcap_session_share_vm();
+		pid = kcap_real.clone(fn, stack, flags, arg, ptid, tls, ctid);
+		if (pid > 0)
+			record_vm_child(pid);
+		return pid;
+	}
+	pid = kcap_real.clone(clone_start, stack, flags, &st, ptid, tls, ctid);
+	if (pid > 0)
+		record_fork(parent, pid);
 	return pid;
 }
 
@@ -58,10 +142,22 @@ vfork(void)
 	return fork();
 }
 
+/* The exec itself. @how: 0 execve(path), 1 execvpe(path searched in PATH),
+ * 2 fexecve(fd). */
+static int
+exec_real(int how, int fd, const char *path, char *const argv[],
+	  char *const envp[])
+{
+	if (how == 0)
+		return kcap_real.execve(path, argv, envp);
+	if (how == 1)
+		return kcap_real.execvpe(path, argv, envp);
+	return kcap_real.fexecve(fd, argv, envp);
+}
+
 /*
  * Run one exec: finish the trace, hand the new image our state, and if
- * the exec comes back (it failed), resume.
- * @how: 0 execve(path), 1 execvpe(path searched in PATH), 2 fexecve(fd)
+ * the exec comes back (it failed), resume. @how: as exec_real().
  */
 static int
 exec_common(int how, int fd, const char *path, char *const argv[],
@@ -71,15 +167,14 @@ exec_common(int how, int fd, const char *path, char *const argv[],
 	int ret, err;
 
 	kcap_real_init();
+	/* A process sharing our memory must leave our trace (and the TLS
+	 * of the thread that made it) alone. */
+	if (!kcap_enabled() && kcap_session_foreign())
+		return exec_real(how, fd, path, argv, envp);
 	env = kcap_session_exec_env(envp);
 	kcap_session_close_for_exec(path, argv);
 	kcap_busy++;
-	if (how == 0)
-		ret = kcap_real.execve(path, argv, env ? env : envp);
-	else if (how == 1)
-		ret = kcap_real.execvpe(path, argv, env ? env : envp);
-	else
-		ret = kcap_real.fexecve(fd, argv, env ? env : envp);
+	ret = exec_real(how, fd, path, argv, env ? env : envp);
 	err = errno;
 	kcap_busy--;
 	kcap_session_exec_failed();

@@ -1,14 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sigaction() and signal() for the fatal signals the recorder handles
- * (SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGFPE).
+ * sigaction() and signal() for the signals the recorder handles: the
+ * crash signals (SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGFPE) and every other
+ * signal whose default action ends the process.
  *
- * Once a trace is open our handler must stay first: it flushes the trace
- * when the program crashes, and it recovers the guarded copies of ioctl
- * arguments from bad pointers. A program that installs its own handler
- * for one of these signals gets it installed behind ours instead: ours
- * runs, then hands the signal to it, and sigaction() reports it back as
- * the current handler, so the program sees what it set.
+ * Once a trace is open our crash handler must stay first: it flushes the
+ * trace when the program crashes, and it recovers the guarded copies of
+ * ioctl arguments from bad pointers. A program that installs its own
+ * handler for one of these signals gets it installed behind ours instead:
+ * ours runs, then hands the signal to it.
+ *
+ * For the other ending signals ours stands for the default action only: a
+ * handler of the program's, or SIG_IGN, is installed for real; SIG_DFL
+ * puts ours back. Either way sigaction() and signal() report what the
+ * program set, never ours.
  */
 #include "capture.h"
 
@@ -20,7 +25,7 @@ KCAP_EXPORT int
 sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
 	kcap_real_init();
-	if (!kcap_busy && kcap_enabled() &&
+	if (!kcap_busy && kcap_session_signals() &&
 	    kfd_recorder_crash_chain(sig, act, old) == 1)
 		return 0;
 	return kcap_real.sigaction(sig, act, old);
@@ -32,7 +37,7 @@ signal(int sig, sighandler_t handler)
 	struct sigaction act, old;
 
 	kcap_real_init();
-	if (kcap_busy || !kcap_enabled() || sig <= 0 || sig >= NSIG)
+	if (kcap_busy || !kcap_session_signals() || sig <= 0 || sig >= NSIG)
 		return kcap_real.signal(sig, handler);
 	/* What glibc's signal() installs: BSD semantics. */
 	memset(&act, 0, sizeof(act));

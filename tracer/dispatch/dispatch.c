@@ -440,6 +440,12 @@ dispatch_child(void)
 	dispatch_tid_cache = 0;
 }
 
+void
+kfd_dispatch_new_process(void)
+{
+	dispatch_child();
+}
+
 static void __attribute__((constructor))
 dispatch_init(void)
 {

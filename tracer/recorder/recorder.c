@@ -133,8 +133,8 @@ kfd_recorder_fdopen(int fd, const struct kfd_recorder_opts *opts,
 	}
 	if (!(r->flags & KFD_REC_NO_TOPOLOGY))
 		kfd_recorder_topology(r, NULL);
-	if (r->flags & KFD_REC_CRASH_HANDLERS)
-		kfd_rec_crash_install(r->w);
+	if (r->flags & (KFD_REC_CRASH_HANDLERS | KFD_REC_END_ON_SIGNAL))
+		kfd_rec_crash_install(r->w, !!(r->flags & KFD_REC_END_ON_SIGNAL));
 	*out = r;
 	return 0;
 }

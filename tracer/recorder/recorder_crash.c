@@ -1,30 +1,73 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Fatal-signal handlers: save what is buffered, then let the signal do
- * what it would have done without us.
+ * Signal handlers that save what is buffered, then let the signal do what
+ * it would have done without us.
  *
- * The handler first gives a guarded argument copy the chance to recover
- * (a bad user pointer is not a crash), then calls the writer's
- * async-signal-safe emergency flush, then hands the signal on: to the
- * handler that was installed before ours, or to the default action. For
- * the default action the disposition is reset and the signal re-raised
- * when it was sent (kill, abort); a fault from an instruction simply
- * happens again when the handler returns, now with the default action.
+ * Crash signals (SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGFPE): the handler
+ * first gives a guarded argument copy the chance to recover (a bad user
+ * pointer is not a crash), then calls the writer's async-signal-safe
+ * emergency flush, then hands the signal on: to the handler that was
+ * installed before ours (ours stays in front of the program's), or to the
+ * default action. For the default action the disposition is reset and the
+ * signal re-raised when it was sent (kill, abort); a fault from an
+ * instruction simply happens again when the handler returns, now with the
+ * default action.
+ *
+ * Ending signals (KFD_REC_END_ON_SIGNAL: every other signal whose default
+ * action ends the process): ours is installed only where the disposition
+ * is the default, and stands for it. The handler finishes the trace (the
+ * END record, flagged KT_END_SIGNAL), puts the default back and re-raises,
+ * so the process dies of the same signal. A program that installs a
+ * handler of its own, or ignores the signal, gets exactly that (ours steps
+ * aside); one that sets the default again gets ours back.
+ *
+ * The handler takes no lock and allocates nothing. It reads the program's
+ * disposition from sig_view[], which kfd_recorder_crash_chain() updates
+ * with the signal blocked.
  */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "recorder_priv.h"
 #include "safecopy.h"
 
-static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGFPE };
-#define CRASH_NSIG (sizeof(crash_signals) / sizeof(crash_signals[0]))
+enum sig_kind {
+	SIG_KIND_NONE = 0,
+	SIG_KIND_CRASH,		/* ours in front, chaining */
+	SIG_KIND_END,		/* ours only for the default action */
+};
 
-static struct sigaction crash_old[CRASH_NSIG];
-static int crash_ours[CRASH_NSIG];	/* our handler is installed */
+static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGFPE };
+
+/* Default action: terminate, or dump core. The realtime ones are added. */
+static const int end_signals[] = {
+	SIGHUP, SIGINT, SIGQUIT, SIGTRAP, SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM,
+	SIGTERM,
+#ifdef SIGSTKFLT
+	SIGSTKFLT,
+#endif
+	SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGIO,
+#ifdef SIGPWR
+	SIGPWR,
+#endif
+	SIGSYS,
+};
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * Per signal number: what the program set (the handler ours chains to, or
+ * the default ours stands for), whether ours is installed, and its kind.
+ */
+static struct sigaction sig_view[NSIG];
+static unsigned char sig_ours[NSIG];
+static unsigned char sig_kind[NSIG];
+static int sig_end_armed;		/* ending signals were taken once */
 static _Atomic(struct kt_writer *) crash_writer;
 static pthread_mutex_t crash_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -39,13 +82,74 @@ kfd_recorder_set_sigaction(int (*fn)(int sig, const struct sigaction *act,
 	crash_sigaction = fn ? fn : sigaction;
 }
 
-static int
-crash_index(int sig)
+/*
+ * Take crash_lock with every signal blocked on this thread: sigaction() is
+ * async-signal-safe, so a program's handler may call it (through the
+ * interposer) on a thread that holds the lock. Faults still come through.
+ */
+static void
+crash_lock_take(sigset_t *saved)
 {
-	for (unsigned int i = 0; i < CRASH_NSIG; i++)
+	sigset_t all;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, saved);
+	pthread_mutex_lock(&crash_lock);
+}
+
+static void
+crash_lock_drop(const sigset_t *saved)
+{
+	pthread_mutex_unlock(&crash_lock);
+	pthread_sigmask(SIG_SETMASK, saved, NULL);
+}
+
+/* The kind of @sig; the ending ones only once armed. Not in a handler. */
+static enum sig_kind
+sig_kind_of(int sig, int end)
+{
+	for (unsigned int i = 0; i < ARRAY_LEN(crash_signals); i++)
 		if (crash_signals[i] == sig)
-			return (int)i;
-	return -1;
+			return SIG_KIND_CRASH;
+	if (!end)
+		return SIG_KIND_NONE;
+	for (unsigned int i = 0; i < ARRAY_LEN(end_signals); i++)
+		if (end_signals[i] == sig)
+			return SIG_KIND_END;
+	/* Realtime signals: SIGRTMIN leaves out the ones libc keeps. */
+	if (sig >= SIGRTMIN && sig <= SIGRTMAX)
+		return SIG_KIND_END;
+	return SIG_KIND_NONE;
+}
+
+static int
+is_default(const struct sigaction *sa)
+{
+	return sa->sa_handler == SIG_DFL;
+}
+
+static int
+is_handler(const struct sigaction *sa)
+{
+	return sa->sa_handler != SIG_DFL && sa->sa_handler != SIG_IGN;
+}
+
+static void crash_handler(int sig, siginfo_t *info, void *uc);
+
+static int
+is_ours(const struct sigaction *sa)
+{
+	return (sa->sa_flags & SA_SIGINFO) && sa->sa_sigaction == crash_handler;
+}
+
+/*
+ * Send @sig to this thread again. Not raise(): in a child made by a raw
+ * clone system call libc's idea of our thread id is the parent's.
+ */
+static void
+reraise(int sig)
+{
+	syscall(SYS_tgkill, getpid(), syscall(SYS_gettid), sig);
 }
 
 static void
@@ -53,26 +157,32 @@ crash_handler(int sig, siginfo_t *info, void *uc)
 {
 	int saved_errno = errno;
 	struct kt_writer *w;
-	int i;
+	struct sigaction next;
+	int fault, dies;
 
 	kfd_safe_copy_fault(sig);
+	if (sig <= 0 || sig >= NSIG)
+		return;
+	next = sig_view[sig];
+	/* An instruction's fault happens again when we return. */
+	fault = sig_kind[sig] == SIG_KIND_CRASH && info && info->si_code > 0 &&
+		sig != SIGABRT;
+	/* Re-raised with the default action: nothing of ours runs after. */
+	dies = sig_kind[sig] == SIG_KIND_END && is_default(&next);
 
 	w = atomic_load_explicit(&crash_writer, memory_order_acquire);
-	if (w)
-		kt_writer_emergency_flush(w);
-
-	i = crash_index(sig);
-	if (i < 0) {
-		errno = saved_errno;
-		return;
+	if (w) {
+		if (dies)
+			kt_writer_emergency_end_signal(w);
+		else
+			kt_writer_emergency_flush(w);
 	}
-	if (crash_old[i].sa_handler != SIG_DFL && crash_old[i].sa_handler != SIG_IGN) {
-		struct sigaction next = crash_old[i];
 
+	if (is_handler(&next)) {
 		/* A one-shot handler (SA_RESETHAND) falls back to the default. */
 		if (next.sa_flags & SA_RESETHAND) {
-			crash_old[i].sa_handler = SIG_DFL;
-			crash_old[i].sa_flags = 0;
+			sig_view[sig].sa_handler = SIG_DFL;
+			sig_view[sig].sa_flags = 0;
 		}
 		if (next.sa_flags & SA_SIGINFO)
 			next.sa_sigaction(sig, info, uc);
@@ -81,65 +191,162 @@ crash_handler(int sig, siginfo_t *info, void *uc)
 		errno = saved_errno;
 		return;
 	}
-	/* Default (or ignored): put the old disposition back for good. */
-	crash_ours[i] = 0;
-	crash_sigaction(sig, &crash_old[i], NULL);
-	if (!info || info->si_code <= 0 || sig == SIGABRT)
-		raise(sig);	/* pending until we return: then it acts */
+	/* Default (or ignored): put the program's disposition back for good. */
+	sig_ours[sig] = 0;
+	crash_sigaction(sig, &next, NULL);
+	if (!fault)
+		reraise(sig);	/* pending until we return: then it acts */
 	errno = saved_errno;
 }
 
-int
-kfd_rec_crash_install(struct kt_writer *w)
+/* Put ours in for @sig, standing for @view. Locked. */
+static int
+sig_take(int sig, const struct sigaction *view, enum sig_kind kind)
 {
-	struct sigaction sa, cur;
-	int ret = 0;
+	struct sigaction sa;
 
-	pthread_mutex_lock(&crash_lock);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = crash_handler;
 	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
 	sigemptyset(&sa.sa_mask);
-	for (unsigned int i = 0; i < CRASH_NSIG; i++) {
-		if (crash_sigaction(crash_signals[i], NULL, &cur)) {
-			ret = -errno;
-			continue;
-		}
-		if ((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == crash_handler) {
-			crash_ours[i] = 1;
-			continue;
-		}
-		/* Set the chain target before the handler can run. */
-		crash_old[i] = cur;
-		if (crash_sigaction(crash_signals[i], &sa, NULL))
-			ret = -errno;
-		else
-			crash_ours[i] = 1;
+	if (kind == SIG_KIND_END) {
+		/*
+		 * Another ending signal must not cut the flush short; the
+		 * synchronous ones stay open (blocked, they would kill).
+		 */
+		sigfillset(&sa.sa_mask);
+		sigdelset(&sa.sa_mask, SIGSEGV);
+		sigdelset(&sa.sa_mask, SIGBUS);
+		sigdelset(&sa.sa_mask, SIGILL);
+		sigdelset(&sa.sa_mask, SIGFPE);
+		sigdelset(&sa.sa_mask, SIGTRAP);
+		sigdelset(&sa.sa_mask, SIGSYS);
+	}
+	/* Set the chain target before the handler can run. */
+	sig_view[sig] = *view;
+	sig_kind[sig] = (unsigned char)kind;
+	if (crash_sigaction(sig, &sa, NULL))
+		return -errno;
+	sig_ours[sig] = 1;
+	return 0;
+}
+
+/* Install ours for @sig if it belongs there. Locked. */
+static int
+sig_install_one(int sig, enum sig_kind kind)
+{
+	struct sigaction cur;
+
+	if (crash_sigaction(sig, NULL, &cur))
+		return -errno;
+	if (is_ours(&cur)) {
+		sig_kind[sig] = (unsigned char)kind;
+		sig_ours[sig] = 1;
+		return 0;
+	}
+	sig_ours[sig] = 0;
+	/* An ending signal the program handles or ignores is its own. */
+	if (kind == SIG_KIND_END && !is_default(&cur))
+		return 0;
+	return sig_take(sig, &cur, kind);
+}
+
+int
+kfd_rec_crash_install(struct kt_writer *w, int end_signals_too)
+{
+	int ret = 0, err;
+	sigset_t saved;
+
+	crash_lock_take(&saved);
+	for (unsigned int i = 0; i < ARRAY_LEN(crash_signals); i++) {
+		err = sig_install_one(crash_signals[i], SIG_KIND_CRASH);
+		if (err)
+			ret = err;
 	}
 	if (ret == 0)
 		kfd_safe_copy_arm(1);
+	if (end_signals_too) {
+		sig_end_armed = 1;
+		for (int sig = 1; sig < NSIG; sig++)
+			if (sig_kind_of(sig, 1) == SIG_KIND_END)
+				sig_install_one(sig, SIG_KIND_END);
+	}
 	atomic_store_explicit(&crash_writer, w, memory_order_release);
-	pthread_mutex_unlock(&crash_lock);
+	crash_lock_drop(&saved);
 	return ret;
+}
+
+/*
+ * Whether ours is still what the kernel has for @sig: a program can
+ * change it where no interposer sees (sigset(), the system call).
+ */
+static int
+sig_still_ours(int sig)
+{
+	struct sigaction cur;
+
+	if (!sig_ours[sig])
+		return 0;
+	if (crash_sigaction(sig, NULL, &cur) == 0 && !is_ours(&cur))
+		sig_ours[sig] = 0;
+	return sig_ours[sig];
+}
+
+/* The program's sigaction() on an ending signal. Locked. */
+static int
+sig_chain_end(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	struct sigaction cur;
+
+	if (!sig_still_ours(sig)) {
+		/* Only the default brings ours back; the rest is real. */
+		if (!act || !is_default(act))
+			return 0;
+		if (crash_sigaction(sig, NULL, &cur))
+			return 0;
+		if (sig_take(sig, act, SIG_KIND_END))
+			return 0;
+		if (old)
+			*old = cur;
+		return 1;
+	}
+	if (old)
+		*old = sig_view[sig];
+	if (act && is_default(act)) {
+		sig_view[sig] = *act;
+	} else if (act) {
+		/* The program's own handler, or SIG_IGN: ours steps aside. */
+		if (crash_sigaction(sig, act, NULL))
+			return -1;
+		sig_ours[sig] = 0;
+	}
+	return 1;
 }
 
 int
 kfd_recorder_crash_chain(int sig, const struct sigaction *act,
 			 struct sigaction *old)
 {
-	int i = crash_index(sig), ret = 0;
+	enum sig_kind kind;
+	sigset_t saved;
+	int ret = 0;
 
-	if (i < 0)
+	if (sig <= 0 || sig >= NSIG)
 		return 0;
-	pthread_mutex_lock(&crash_lock);
-	if (crash_ours[i]) {
+	/* Blocked: our handler on this thread never sees sig_view[] half
+	 * written. */
+	crash_lock_take(&saved);
+	kind = sig_kind_of(sig, sig_end_armed);
+	if (kind == SIG_KIND_END) {
+		ret = sig_chain_end(sig, act, old);
+	} else if (kind == SIG_KIND_CRASH && sig_ours[sig]) {
 		if (old)
-			*old = crash_old[i];
+			*old = sig_view[sig];
 		if (act)
-			crash_old[i] = *act;
+			sig_view[sig] = *act;
 		ret = 1;
 	}
-	pthread_mutex_unlock(&crash_lock);
+	crash_lock_drop(&saved);
 	return ret;
 }
 

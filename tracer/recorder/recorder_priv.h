@@ -44,8 +44,12 @@ void kfd_rec_announce(struct kfd_recorder *r, uint64_t ts);
 int kfd_rec_hooks_attach(struct kfd_recorder *r);
 void kfd_rec_hooks_detach(struct kfd_recorder *r);
 
-/* recorder_crash.c: fatal-signal handlers that flush @w. */
-int kfd_rec_crash_install(struct kt_writer *w);
+/*
+ * recorder_crash.c: fatal-signal handlers that flush @w; with
+ * @end_signals_too, also those that end the trace on every other signal
+ * whose default action ends the process (KFD_REC_END_ON_SIGNAL).
+ */
+int kfd_rec_crash_install(struct kt_writer *w, int end_signals_too);
 /* Stop flushing @w from the handlers (they stay installed and chain). */
 void kfd_rec_crash_forget(struct kt_writer *w);
 

@@ -51,4 +51,11 @@ void kt_quiet_busy(struct kt_quiet *q);
 /* kt_quiet_idle() - the helper is about to sleep: a fork() may go on. */
 void kt_quiet_idle(struct kt_quiet *q);
 
+/*
+ * kt_quiet_new_process() - what the fork handlers do in a child, for a
+ * child made without fork() (a clone system call, which runs no
+ * pthread_atfork() handlers): none of the parent's helpers exist there.
+ */
+void kt_quiet_new_process(void);
+
 #endif

@@ -392,6 +392,13 @@ struct kt_writer_opts {
 	const char *path;		/* kt_writer_fdopen(): the file's path,
 					 * to reopen it by if the program closes
 					 * or takes over the fd; NULL: none */
+	/*
+	 * Records the producer knows it could not append (counted where
+	 * the writer cannot be reached, e.g. by a process sharing the
+	 * memory but not the trace): read when the END record is made and
+	 * added to its lost count. NULL: none.
+	 */
+	const _Atomic uint64_t *lost_elsewhere;
 };
 
 /*
@@ -570,6 +577,15 @@ int kt_writer_emergency_flush(struct kt_writer *w);
  * Return: 0, or what kt_writer_emergency_flush() returns.
  */
 int kt_writer_emergency_end(struct kt_writer *w);
+
+/*
+ * kt_writer_emergency_end_signal() - kt_writer_emergency_end() from the
+ * handler of a signal that is about to end the process: the END record
+ * carries KT_END_SIGNAL.
+ *
+ * Return: as kt_writer_emergency_end().
+ */
+int kt_writer_emergency_end_signal(struct kt_writer *w);
 
 /* ------------------------------------------------------------------ */
 /* Reader                                                               */

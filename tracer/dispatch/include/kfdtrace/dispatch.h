@@ -196,6 +196,14 @@ unsigned int kfd_dispatch_hook_count(void);
 void kfd_dispatch_atfork_child(void);
 
 /*
+ * kfd_dispatch_new_process() - the dispatch point's own fork handling, in a
+ * child made without fork() (a clone system call that copies the memory
+ * but runs no pthread_atfork() handlers). Call it on the child's only
+ * thread, before the child's first ioctl through the dispatch point.
+ */
+void kfd_dispatch_new_process(void);
+
+/*
  * kfd_dispatch_tid() - the calling thread's kernel thread id, cached
  * per thread (gettid() is a system call).
  */

@@ -59,6 +59,17 @@ enum kfd_recorder_flags {
 	 * memcpy instead of a system call.
 	 */
 	KFD_REC_CRASH_HANDLERS = 1 << 3,
+	/*
+	 * With the crash handlers: for every other signal whose default
+	 * action ends the process (SIGHUP, SIGINT, SIGQUIT, SIGTRAP, SIGUSR1,
+	 * SIGUSR2, SIGPIPE, SIGALRM, SIGTERM, SIGSTKFLT, SIGXCPU, SIGXFSZ,
+	 * SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSYS, SIGRTMIN..SIGRTMAX)
+	 * and whose disposition is the default, a handler that finishes the
+	 * trace (kt_writer_emergency_end_signal()), puts the default back
+	 * and re-raises the signal. Signals the program handles or ignores
+	 * are left alone.
+	 */
+	KFD_REC_END_ON_SIGNAL = 1 << 4,
 };
 
 struct kfd_recorder_opts {
@@ -171,15 +182,21 @@ struct kt_writer *kfd_recorder_writer(struct kfd_recorder *r);
 /*
  * For an LD_PRELOAD interposer of sigaction()/signal(): the program must
  * not be able to replace the crash handlers by accident (they also guard
- * the copies of its ioctl arguments).
+ * the copies of its ioctl arguments), and must see its own dispositions,
+ * never ours.
  *
- * kfd_recorder_crash_chain() - if the recorder's handler is installed for
- * @sig, make @act (when not NULL) the handler it hands the signal on to,
- * instead of installing it, and store the one it replaces in @old (when
- * not NULL), exactly as sigaction() would report it.
+ * kfd_recorder_crash_chain() - the program's sigaction(@sig, @act, @old).
+ * For a crash signal whose handler is ours: make @act (when not NULL) the
+ * handler ours hands the signal on to, instead of installing it. For an
+ * ending signal (KFD_REC_END_ON_SIGNAL, once a recorder took them): a
+ * default @act keeps (or puts back) ours, standing for the default; any
+ * other @act is installed for real and ours steps aside. Either way @old
+ * (when not NULL) gets what the program set before, exactly as
+ * sigaction() would report it.
  *
- * Return: 1 when done so; 0 when @sig is not one of ours (or our handler
- * is not installed): the caller then does the real sigaction().
+ * Return: 1 when done so; 0 when the caller is to do the real sigaction()
+ * (not one of ours, or ours not installed and @act not the default); -1
+ * when installing @act failed (errno set; the caller may retry for real).
  */
 int kfd_recorder_crash_chain(int sig, const struct sigaction *act,
 			     struct sigaction *old);
