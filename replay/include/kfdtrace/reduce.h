@@ -77,8 +77,8 @@ struct kfd_reduce_result {
  * on @in itself; -ETIMEDOUT: the budget ended before that test did;
  * -EINVAL: the predicate cannot run, or no or too many traces;
  * -ECANCELED: o->stop_fd asked to stop; other negative errors (-errno,
- * -KT_E*) for unreadable or unwritable files. Nothing is written unless
- * it returns 0.
+ * -KT_E*) for unreadable or unwritable files. With -ENOEXEC, -ETIMEDOUT
+ * or -ECANCELED nothing is written.
  */
 int kfd_reduce(const char *const *in, unsigned int nin, const char *out,
 	       const struct kfd_reduce_opts *o, struct kfd_reduce_result *res,
