@@ -15,7 +15,10 @@
  * --to TARGET` of it matches (the kept calls return what they returned
  * at capture, the target's failure included), or when the predicate
  * exits 0. The search is deterministic: the same input and options try
- * the same candidates in the same order.
+ * the same candidates in the same order. Each test is a process group of
+ * its own (reduce_proc.c), killed at the budget's end or when the caller
+ * asks to stop, so that neither a test nor the scratch files outlive the
+ * search.
  *
  * Candidates are tested several at a time (opts.jobs), each in a slot of
  * its own files: a batch is the next few candidates the sequential
@@ -33,12 +36,10 @@
  * buffer may reach the file after another's later records.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <spawn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <kfdtrace/decode.h>
@@ -47,9 +48,8 @@
 #include <kfdtrace/schema.h>
 #include <kfdtrace/trace.h>
 
+#include "reduce_proc.h"
 #include "replay_priv.h"
-
-extern char **environ;
 
 /* Candidates tested at once, at most. */
 #define RED_MAX_JOBS 16
@@ -58,7 +58,7 @@ extern char **environ;
 struct red_file {
 	struct kt_header hdr;
 	size_t first, n;
-	char path[RED_MAX_JOBS][112];	/* its candidate in each slot */
+	char *path[RED_MAX_JOBS];	/* its candidate in each slot */
 };
 
 struct red {
@@ -72,14 +72,17 @@ struct red {
 	uint32_t *ndep;
 	uint8_t *pinned;	/* never removed */
 	size_t target;		/* index of the target record */
-	char dir[64];		/* candidates go to the files' paths */
+	char *dir;		/* candidates go to the files' paths */
 	char seq[32];		/* the target's seq, for --to */
+	char *sim;		/* "--sim[=PROFILE]" for the replays */
+	char *cmd;		/* the predicate's shell command */
 	unsigned int jobs;	/* slots */
 	uint8_t *keeps;		/* a batch's candidates, d->n bytes a slot */
+	struct rp_proc proc[RED_MAX_JOBS];	/* each slot's test */
 	uint64_t tests;
-	double t0;
-	int over;		/* the budget ran out */
-	int last_status;	/* of the last test's command */
+	uint64_t deadline;	/* kfd_dispatch_now() when the budget ends; 0: none */
+	int over;		/* the budget ran out, or a stop was asked */
+	int end;		/* enum rp_proc_end: why the last wait ended */
 };
 
 static int
@@ -237,70 +240,29 @@ write_trace(const struct red *d, const uint8_t *keep, unsigned int slot)
 	return r;
 }
 
-/* Start @argv with its output thrown away. Return: its pid, or -1. */
-static pid_t
-spawn_quiet(char *const *argv)
-{
-	posix_spawn_file_actions_t fa;
-	pid_t pid;
-	int r;
-
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	r = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	return r ? -1 : pid;
-}
-
-/* Wait for @pid (-1: it never started). Return: its exit status, or -1. */
-static int
-wait_quiet(pid_t pid)
-{
-	int st;
-
-	if (pid < 0)
-		return -1;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 /*
  * Start the test of the candidate in @slot (its files at their paths).
- * Return: the test's pid, or -1 when it could not start.
+ * Return: 0, or a negative errno when it could not start.
  */
-static pid_t
+static int
 start_test(struct red *d, unsigned int slot)
 {
 	const struct kfd_reduce_opts *o = d->o;
-	char sim[128];
+	char *argv[KFD_REPLAY_MAX_TREE + 12];
+	int n = 0;
 
 	d->tests++;
 	if (o->predicate) {
-		char *argv[KFD_REPLAY_MAX_TREE + 5] = { "/bin/sh", "-c", NULL,
-							"kfdtrace-reduce" };
-		char cmd[4200];
-
-		/* "$1" is the root's file; the others follow it. */
-		snprintf(cmd, sizeof(cmd), "%s %s", o->predicate,
-			 d->nf > 1 ? "\"$@\"" : "\"$1\"");
-		argv[2] = cmd;
-		for (unsigned int k = 0; k < d->nf; k++)
-			argv[4 + k] = (char *)d->f[k].path[slot];
-		return spawn_quiet(argv);
+		/* "$0", then the files as "$1", "$2", ... */
+		argv[n++] = "/bin/sh";
+		argv[n++] = "-c";
+		argv[n++] = d->cmd;
+		argv[n++] = "kfdtrace-reduce";
 	} else {
-		char *argv[KFD_REPLAY_MAX_TREE + 12];
-		int n = 0;
-
 		argv[n++] = (char *)o->kfdtrace;
 		argv[n++] = "replay";
-		if (o->sim) {
-			snprintf(sim, sizeof(sim), o->sim[0] ? "--sim=%s" : "--sim",
-				 o->sim);
-			argv[n++] = sim;
-		}
+		if (d->sim)
+			argv[n++] = d->sim;
 		argv[n++] = "--verify=results";
 		/*
 		 * One trace stops at the target. A tree is replayed whole:
@@ -313,19 +275,36 @@ start_test(struct red *d, unsigned int slot)
 		}
 		argv[n++] = "--wait-timeout";
 		argv[n++] = "1000";
-		for (unsigned int k = 0; k < d->nf; k++)
-			argv[n++] = (char *)d->f[k].path[slot];
-		argv[n] = NULL;
-		return spawn_quiet(argv);
 	}
+	for (unsigned int k = 0; k < d->nf; k++)
+		argv[n++] = d->f[k].path[slot];
+	argv[n] = NULL;
+	return rp_proc_start(&d->proc[slot], argv);
 }
 
-/* Does the candidate in slot 0 show the target? */
+/* Is the budget spent, or a stop asked? Then the search ends. */
 static int
-shows(struct red *d)
+out_of_time(struct red *d)
 {
-	d->last_status = wait_quiet(start_test(d, 0));
-	return d->last_status == 0;
+	if (rp_proc_stop_asked(d->o->stop_fd))
+		d->end = RP_PROC_STOPPED;
+	else if (d->deadline && kfd_dispatch_now() >= d->deadline)
+		d->end = RP_PROC_DEADLINE;
+	if (d->end != RP_PROC_DONE)
+		d->over = 1;
+	return d->over;
+}
+
+/* Wait for the tests of slots [0, @nb), within the budget. */
+static void
+wait_tests(struct red *d, unsigned int nb)
+{
+	int end = rp_proc_wait(d->proc, nb, d->deadline, d->o->stop_fd);
+
+	if (end != RP_PROC_DONE) {
+		d->end = end;
+		d->over = 1;
+	}
 }
 
 /* Slot @j's candidate. */
@@ -343,27 +322,27 @@ slot_keep(const struct red *d, unsigned int j)
 static int
 try_batch(struct red *d, unsigned int nb, uint8_t *best)
 {
-	pid_t pid[RED_MAX_JOBS];
 	int won = -1;
 	unsigned int j;
 
 	for (j = 0; j < nb; j++) {
 		uint8_t *keep = slot_keep(d, j);
 
-		pid[j] = -1;
+		d->proc[j].pid = -1;
+		d->proc[j].status = -1;
 		if (close_keep(d, keep) < 0 || !memcmp(keep, best, d->n))
 			continue;	/* removed the target, or nothing */
-		if (d->o->budget > 0 &&
-		    (double)kfd_dispatch_now() / 1e9 - d->t0 > d->o->budget) {
-			d->over = 1;
+		if (out_of_time(d))
 			break;
-		}
 		if (write_trace(d, keep, j) < 0)
 			continue;
-		pid[j] = start_test(d, j);
+		start_test(d, j);
 	}
-	for (unsigned int k = 0; k < j; k++)
-		if (wait_quiet(pid[k]) == 0 && won < 0)
+	/* At the deadline the tests still running count as not showing
+	 * it; those that ended before are taken. */
+	wait_tests(d, j);
+	for (unsigned int k = 0; k < j && won < 0; k++)
+		if (d->proc[k].status == 0)
 			won = (int)k;
 	if (won >= 0)
 		memcpy(best, slot_keep(d, (unsigned int)won), d->n);
@@ -567,12 +546,17 @@ red_free(struct red *d)
 	free(d->ndep);
 	free(d->pinned);
 	for (unsigned int k = 0; k < d->nf; k++)
-		for (unsigned int j = 0; j < RED_MAX_JOBS; j++)
-			if (d->f[k].path[j][0])
+		for (unsigned int j = 0; j < RED_MAX_JOBS; j++) {
+			if (d->f[k].path[j])
 				unlink(d->f[k].path[j]);
+			free(d->f[k].path[j]);
+		}
 	free(d->keeps);
-	if (d->dir[0])
+	if (d->dir)
 		rmdir(d->dir);
+	free(d->dir);
+	free(d->sim);
+	free(d->cmd);
 }
 
 /* Candidates at once by default: one a CPU, at most 8. */
@@ -585,14 +569,112 @@ red_default_jobs(void)
 }
 
 /* The file of file @k's result: OUT, and STEM.<pid>.kfdtrace for the
- * others, as a recording names them. */
-static void
-out_path(const struct red *d, unsigned int k, const char *out, char *buf,
-	 size_t len)
+ * others, as a recording names them. Return: it (to free), or NULL. */
+static char *
+out_path(const struct red *d, unsigned int k, const char *out)
 {
-	if (kt_run_file_name(buf, len, out, k == 0 ? 0 : (int)d->f[k].hdr.pid,
-			     0, 0))
-		snprintf(buf, len, "%s", out);
+	/* The longest suffix: ".<pid>.exec<N>.<dup>.kfdtrace". */
+	size_t len = strlen(out) + 64;
+	char *buf = malloc(len);
+
+	if (buf && kt_run_file_name(buf, len, out,
+				    k == 0 ? 0 : (int)d->f[k].hdr.pid, 0, 0)) {
+		free(buf);
+		buf = NULL;
+	}
+	return buf;
+}
+
+/*
+ * The scratch directory, under $TMPDIR (else /tmp), with each file's
+ * candidate path in each slot, and the commands of the tests.
+ */
+static int
+scratch(struct red *d)
+{
+	const char *tmp = getenv("TMPDIR");
+	const struct kfd_reduce_opts *o = d->o;
+
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	if (asprintf(&d->dir, "%s/kfdtrace-reduce-XXXXXX", tmp) < 0) {
+		d->dir = NULL;
+		return -ENOMEM;
+	}
+	if (!mkdtemp(d->dir)) {
+		int r = -errno;
+
+		free(d->dir);
+		d->dir = NULL;
+		return r;
+	}
+	for (unsigned int k = 0; k < d->nf; k++)
+		for (unsigned int j = 0; j < d->jobs; j++)
+			if (asprintf(&d->f[k].path[j], "%s/candidate-%u-%u.kft",
+				     d->dir, j, k) < 0) {
+				d->f[k].path[j] = NULL;
+				return -ENOMEM;
+			}
+	/* The files follow the predicate as its last words, and are "$1",
+	 * "$2", ... too; the root's is first. */
+	if (o->predicate && asprintf(&d->cmd, "%s %s", o->predicate,
+				     d->nf > 1 ? "\"$@\"" : "\"$1\"") < 0) {
+		d->cmd = NULL;
+		return -ENOMEM;
+	}
+	if (o->sim && asprintf(&d->sim, o->sim[0] ? "--sim=%s" : "--sim",
+			       o->sim) < 0) {
+		d->sim = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * The whole trace first: a target that does not show there is not
+ * reduced. Return: 0 when it shows, else a negative errno (@err says).
+ */
+static int
+test_whole(struct red *d, const uint8_t *all, const char *what, char *err,
+	   size_t errlen)
+{
+	const char *pred = d->o->predicate;
+	int r, st;
+
+	r = write_trace(d, all, 0);
+	if (r < 0) {
+		snprintf(err, errlen, "%s: %s", d->dir, kt_strerror(r));
+		return r;
+	}
+	r = start_test(d, 0);
+	if (r < 0) {
+		snprintf(err, errlen, "the %s cannot start: %s",
+			 pred ? "predicate" : "replay", strerror(-r));
+		return -EINVAL;
+	}
+	wait_tests(d, 1);
+	st = d->proc[0].status;
+	if (d->end == RP_PROC_STOPPED) {
+		snprintf(err, errlen, "stopped");
+		return -ECANCELED;
+	}
+	if (d->end == RP_PROC_DEADLINE) {
+		snprintf(err, errlen, "the budget ran out before the test of %s "
+			 "whole ended: nothing to reduce", what);
+		return -ETIMEDOUT;
+	}
+	if (st == 0)
+		return 0;
+	if (pred && (st == 126 || st == 127)) {
+		snprintf(err, errlen, "the predicate cannot run (the shell "
+			 "says %s): %s", st == 127 ? "not found" :
+			 "not executable", pred);
+		return -EINVAL;
+	}
+	snprintf(err, errlen, "the target (#%s) does not show when %s is %s "
+		 "whole: nothing to reduce", d->seq, what,
+		 pred ? "tested" : "replayed");
+	return -ENOEXEC;
 }
 
 int
@@ -603,12 +685,14 @@ kfd_reduce(const char *const *in, unsigned int nin, const char *out,
 	struct red d = { .o = o };
 	uint8_t *best = NULL;
 	size_t cap = 0;
-	char path[4200];
 	long t;
 	int r = 0;
 
 	memset(res, 0, sizeof(*res));
-	d.t0 = (double)kfd_dispatch_now() / 1e9;
+	/* The budget bounds the running tests too: it is their deadline
+	 * (one of more than 30 years is none). */
+	if (o->budget > 0 && o->budget < 1e9)
+		d.deadline = kfd_dispatch_now() + (uint64_t)(o->budget * 1e9);
 	if (!nin || nin > KFD_REPLAY_MAX_TREE) {
 		snprintf(err, errlen, "one to %d traces (the files of one run)",
 			 KFD_REPLAY_MAX_TREE);
@@ -636,20 +720,14 @@ kfd_reduce(const char *const *in, unsigned int nin, const char *out,
 		;
 	res->target_seq = d.rec[t]->seq;
 	snprintf(d.seq, sizeof(d.seq), "%" PRIu64, d.rec[t]->seq);
-	snprintf(d.dir, sizeof(d.dir), "/tmp/kfdtrace-reduce-XXXXXX");
-	if (!mkdtemp(d.dir)) {
-		r = -errno;
-		d.dir[0] = 0;
-		snprintf(err, errlen, "a scratch directory: %s", strerror(-r));
-		goto out;
-	}
 	d.jobs = o->jobs ? o->jobs : o->predicate ? 1 : red_default_jobs();
 	if (d.jobs > RED_MAX_JOBS)
 		d.jobs = RED_MAX_JOBS;
-	for (unsigned int k = 0; k < d.nf; k++)
-		for (unsigned int j = 0; j < d.jobs; j++)
-			snprintf(d.f[k].path[j], sizeof(d.f[k].path[j]),
-				 "%s/candidate-%u-%u.kft", d.dir, j, k);
+	r = scratch(&d);
+	if (r < 0) {
+		snprintf(err, errlen, "a scratch directory: %s", strerror(-r));
+		goto out;
+	}
 	d.keeps = malloc((size_t)d.jobs * (d.n ? d.n : 1));
 	best = malloc(d.n ? d.n : 1);
 	d.dep = calloc(d.n ? d.n : 1, sizeof(*d.dep));
@@ -664,28 +742,9 @@ kfd_reduce(const char *const *in, unsigned int nin, const char *out,
 	}
 	memset(best, 1, d.n);
 	count(&d, best, &res->records_before, &res->ioctls_before);
-	/* The whole trace first: a target that does not show there is not
-	 * reduced. */
-	r = write_trace(&d, best, 0);
-	if (r < 0) {
-		snprintf(err, errlen, "%s: %s", d.dir, kt_strerror(r));
+	r = test_whole(&d, best, nin > 1 ? "the tree" : in[0], err, errlen);
+	if (r < 0)
 		goto out;
-	}
-	if (!shows(&d)) {
-		if (o->predicate && (d.last_status == 126 || d.last_status == 127)) {
-			snprintf(err, errlen, "the predicate cannot run (the "
-				 "shell says %s): %s", d.last_status == 127 ?
-				 "not found" : "not executable", o->predicate);
-			r = -EINVAL;
-			goto out;
-		}
-		snprintf(err, errlen, "the target (#%s) does not show when %s "
-			 "is %s whole: nothing to reduce", d.seq,
-			 nin > 1 ? "the tree" : in[0],
-			 o->predicate ? "tested" : "replayed");
-		r = -ENOEXEC;
-		goto out;
-	}
 	/* Nothing after the target in its process, unless it is kept whatever. */
 	{
 		const struct red_file *f = &d.f[d.tf];
@@ -704,11 +763,20 @@ kfd_reduce(const char *const *in, unsigned int nin, const char *out,
 	r = ddmin(&d, best);
 	if (r < 0)
 		goto out;
+	/* Asked to stop: the search's files go, nothing is written. */
+	if (d.end == RP_PROC_STOPPED || rp_proc_stop_asked(o->stop_fd)) {
+		snprintf(err, errlen, "stopped");
+		r = -ECANCELED;
+		goto out;
+	}
 	for (unsigned int k = 0; k < d.nf && r >= 0; k++) {
-		out_path(&d, k, out, path, sizeof(path));
-		r = write_file(&d, &d.f[k], best, path);
+		char *path = out_path(&d, k, out);
+
+		r = path ? write_file(&d, &d.f[k], best, path) : -ENOMEM;
 		if (r < 0)
-			snprintf(err, errlen, "%s: %s", path, kt_strerror(r));
+			snprintf(err, errlen, "%s: %s", path ? path : out,
+				 kt_strerror(r));
+		free(path);
 	}
 	if (r < 0)
 		goto out;

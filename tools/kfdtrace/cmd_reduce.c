@@ -4,12 +4,15 @@
  * (kfdtrace/reduce.h has the method, docs/reduce.md the use).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <kfdtrace/common/errnames.h>
@@ -20,6 +23,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "run.h"
+#include "sim_run.h"
 
 void
 kfdtrace_help_reduce(FILE *out)
@@ -51,15 +55,76 @@ kfdtrace_help_reduce(FILE *out)
 	      "                        the bug is there (instead of the replay;\n"
 	      "                        a tree's files are $1, $2, ...)\n"
 	      "      --sim[=PROFILE]   replay on kfdsim (default without /dev/kfd)\n"
-	      "      --budget SECONDS  stop searching then, keep the best so far\n"
+	      "      --budget SECONDS  stop searching then (the running test is\n"
+	      "                        killed), keep the best so far\n"
 	      "  -j, --jobs N          candidates tested at once (1 to 16; default\n"
 	      "                        one a CPU, at most 8, or 1 with --predicate);\n"
 	      "                        the result is the same for any N\n"
 	      "  -h, --help            this text\n"
 	      "\n"
+	      "SIGTERM, SIGINT or SIGHUP kill the running tests and remove the\n"
+	      "scratch files (under $TMPDIR) before reduce dies of the signal.\n"
+	      "\n"
 	      "Exit status: 0 reduced, 1 error (an unreadable trace), 2 bad\n"
 	      "usage, no such target or a predicate that cannot run, 3 the\n"
-	      "target does not show in the whole trace.\n", out);
+	      "target does not show in the whole trace (or the budget ended\n"
+	      "first).\n", out);
+}
+
+/* The pipe a stopping signal's number goes to, for the search to see. */
+static int stop_pipe[2] = { -1, -1 };
+static const int stop_signals[] = { SIGHUP, SIGINT, SIGTERM };
+
+static void
+on_stop(int sig)
+{
+	unsigned char c = (unsigned char)sig;
+	int e = errno;
+
+	if (write(stop_pipe[1], &c, 1) < 0) {
+		/* Full: a signal is there already. */
+	}
+	errno = e;
+}
+
+/*
+ * SIGHUP, SIGINT and SIGTERM stop the search (kfd_reduce_opts.stop_fd)
+ * instead of killing reduce at once, which would leave its tests running
+ * and its scratch files behind. Those reduce was started ignoring stay
+ * ignored. Return: the read end of the pipe, or 0 (none).
+ */
+static int
+stop_catch(void)
+{
+	struct sigaction sa, old;
+
+	if (pipe2(stop_pipe, O_CLOEXEC | O_NONBLOCK))
+		return 0;
+	/* fd 0 means "none" to kfd_reduce(): stdin was closed. */
+	if (stop_pipe[0] == 0) {
+		stop_pipe[0] = fcntl(0, F_DUPFD_CLOEXEC, 3);
+		close(0);
+		if (stop_pipe[0] < 0)
+			return 0;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(*stop_signals); i++)
+		if (!sigaction(stop_signals[i], NULL, &old) &&
+		    old.sa_handler != SIG_IGN)
+			sigaction(stop_signals[i], &sa, NULL);
+	return stop_pipe[0];
+}
+
+/* The first stopping signal that came, or 0. */
+static int
+stop_signal(void)
+{
+	unsigned char c;
+
+	return stop_pipe[0] >= 0 && read(stop_pipe[0], &c, 1) == 1 ? c : 0;
 }
 
 /* An errno from its name ("ENOMEM") or number; 0 when unknown. */
@@ -131,7 +196,7 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 	char self[PATH_MAX], err[512];
 	ssize_t n;
 	uint64_t v;
-	int opt, r;
+	int opt, r, sig;
 
 	if (cli_help_requested(argc, argv)) {
 		kfdtrace_help_reduce(stdout);
@@ -238,6 +303,7 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 	if (!o.sim && access("/dev/kfd", F_OK))
 		o.sim = "";
 	o.out = stderr;
+	o.stop_fd = stop_catch();
 	cli_progress_start(&prog, "records kept", 0);
 	prog.every = 1;		/* a call per round of the search, not per record */
 	if (prog.on) {
@@ -247,11 +313,20 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 	r = kfd_reduce(ins, nin, output, &o, &res, err, sizeof(err));
 	cli_progress_end(&prog);
 	cli_run_close(&run);
+	sig = stop_signal();
+	if (sig) {
+		/* Its tests and scratch files are gone: die of the signal,
+		 * as without the handler. */
+		if (r == -ECANCELED)
+			cli_err("stopped by signal %d (%s): nothing written",
+				sig, strsignal(sig));
+		return kfdtrace_run_exit(W_EXITCODE(0, sig));
+	}
 	if (r == -ENOENT || r == -EINVAL) {
 		cli_err("%s", err);
 		return KFDTRACE_EXIT_USAGE;
 	}
-	if (r == -ENOEXEC) {
+	if (r == -ENOEXEC || r == -ETIMEDOUT) {
 		cli_err("%s", err);
 		return 3;
 	}

@@ -27,8 +27,10 @@ struct kfd_reduce_opts {
 	int target_errno;	/* 0: any */
 	const char *predicate;	/* shell command run with the candidate's
 				 * path as "$1" (a tree's files as "$@", the
-				 * root's first); exit 0: the bug is there */
-	double budget;		/* seconds; 0: no bound */
+				 * root's first) and as its last word(s);
+				 * exit 0: the bug is there */
+	double budget;		/* seconds; 0: no bound. Also the deadline
+				 * of the tests running when it ends */
 	unsigned int jobs;	/* candidates tested at once (at most 16);
 				 * 0: one a CPU (at most 8), or 1 with a
 				 * predicate, which may not be safe to run
@@ -41,6 +43,13 @@ struct kfd_reduce_opts {
 	 */
 	void (*progress)(void *ctx, uint64_t kept, uint64_t total);
 	void *progress_ctx;
+	/*
+	 * Readable when the search must stop (a signal handler writes to a
+	 * pipe): the running tests' process groups are killed, the scratch
+	 * files removed and kfd_reduce() returns -ECANCELED. 0: none (fd 0,
+	 * stdin, is never one).
+	 */
+	int stop_fd;
 };
 
 struct kfd_reduce_result {
@@ -56,14 +65,20 @@ struct kfd_reduce_result {
  * kfd_reduce() - reduce the @nin traces @in (one, or the files of one run,
  * the root's first) into @out: the first one's result goes to @out, each
  * other's to "@out.<its pid>". The target is looked for in the files in
- * that order.
+ * that order. Each test (a replay, or the predicate under /bin/sh) runs
+ * as the leader of a process group of its own, in a scratch directory
+ * under $TMPDIR (else /tmp); when its leader ends, what is left of its
+ * group is killed. Whatever it returns, no test process and no scratch
+ * file is left.
  * @err:	a message when it fails (may be NULL)
  *
  * Return: 0 when the results are written; -ENOENT: no such target (no
  * failed ioctl, or none that matches); -ENOEXEC: the target does not show
- * on @in itself (nothing is written); -EINVAL: the predicate cannot run,
- * or no or too many traces; other negative errors (-errno, -KT_E*) for
- * unreadable or unwritable files.
+ * on @in itself; -ETIMEDOUT: the budget ended before that test did;
+ * -EINVAL: the predicate cannot run, or no or too many traces;
+ * -ECANCELED: o->stop_fd asked to stop; other negative errors (-errno,
+ * -KT_E*) for unreadable or unwritable files. With -ENOEXEC, -ETIMEDOUT
+ * or -ECANCELED nothing is written.
  */
 int kfd_reduce(const char *const *in, unsigned int nin, const char *out,
 	       const struct kfd_reduce_opts *o, struct kfd_reduce_result *res,
