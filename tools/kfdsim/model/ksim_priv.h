@@ -345,6 +345,8 @@ int ksim_uaccess_direct(uint64_t uaddr, uint64_t len);
 int ksim_reg_open(struct ksim_device *dev, const char *machine,
 		  struct ksim_registry **out);
 void ksim_reg_close(struct ksim_registry *reg);
+/* The registry slot of process @pid (its own if it has one), or -ENOMEM
+ * when every slot is taken by a live process (said on stderr), or -EIO. */
 int ksim_reg_proc_slot(struct ksim_registry *reg, pid_t pid);
 void ksim_reg_proc_release(struct ksim_registry *reg, int slot);
 /* registry_sysfs.c: what proc/<pid>/ shows; no-ops on a slot not the caller's. */
