@@ -5,8 +5,9 @@
  * machine's accounting; its state file goes when the run ends; the file of
  * a run whose kfdtrace was killed (SIGKILL) is reclaimed by the next run;
  * files that are not machines of this kfdsim are refused or reclaimed with
- * a message naming them; and kfdtrace hands back the command's status,
- * signals included.
+ * a message naming them; an overwritten lock word hangs no process; a
+ * run's machine name cannot be taken first by another user; and kfdtrace
+ * hands back the command's status, signals included.
  *
  * Each test but the first keeps its machines in a scratch directory
  * (KFDSIM_SHM_DIR), so that runs of other tests reclaiming stale files in

@@ -18,8 +18,11 @@
  * reclaimed when none does; another user's file is never touched.
  *
  * A new file is complete before it has its name: an O_TMPFILE in /dev/shm
- * gets its header, mutex and shared lock, then is linked into place
- * (linkat through /proc/self/fd), so no process sees a half-made one.
+ * gets its header (the lock word free) and shared lock, then is linked
+ * into place (linkat through /proc/self/fd), so no process sees a
+ * half-made one. A run's own machine is only ever made new, under a name
+ * with 64 random bits: /dev/shm is every user's, and a predictable name
+ * could be taken first by another user.
  *
  * Only raw system calls here: the preload shim wraps open, close, mmap,
  * readdir and friends, and this code runs inside it.
@@ -272,7 +275,7 @@ stale_msg(const char *path, const struct reg_head *h, const char *then)
 				 (int)h->owner_pid, then);
 }
 
-/* Fill a new file's header and mutex, then take the shared lock. */
+/* Fill a new file's header, then take the shared lock. */
 static int
 init_file(int fd, int run)
 {
