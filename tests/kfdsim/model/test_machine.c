@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A shared machine's process list is bounded (256 processes with /dev/kfd
- * open): the next process's open fails with ENOMEM, as the kernel's does
- * when it cannot create a KFD process, and no process charges memory the
- * machine could not give back when it dies. Each process is a fork child
- * with a device of its own on the test's machine.
+ * A shared machine tracks at most 256 live processes: the next process's
+ * open of /dev/kfd fails with ENOMEM, as the kernel's does when it cannot
+ * create a KFD process, and no process charges memory the
+ * machine could not give back when it dies: render-node BOs included, of a
+ * process with no KFD process too. Each process is a fork child with a
+ * device of its own on the test's machine.
  */
 #include <errno.h>
 #include <signal.h>
@@ -13,9 +14,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ksim_sysfs.h"
 #include "ktest.h"
 
-#define LIMIT		256	/* docs/kfdsim.md, "Limits" */
+#define LIMIT		256	/* docs/kfdsim.md, "Processes" */
 #define MIB		(1ULL << 20)
 #define GPU_ID		43794	/* mi210's */
 
@@ -135,6 +137,108 @@ test_process_limit(void **state)
 	ksim_profile_free(prof);
 }
 
+/* The machine's placed VRAM (mem_info_vram_used), seen from a new device. */
+static uint64_t
+vram_used(const struct ksim_profile *prof, const char *machine)
+{
+	struct ksim_opts o = { .machine = machine };
+	struct ksim_sysfs_mem m;
+	struct ksim_device *d;
+	int err = 0;
+
+	d = ksim_device_create(prof, &o, &err);
+	assert_non_null(d);
+	assert_int_equal(ksim_sysfs_mem_usage(d, 0, &m), 0);
+	ksim_device_destroy(d);
+	return m.vram_used;
+}
+
+/*
+ * A process of the machine: 4 MiB of VRAM through the render node (with
+ * /dev/kfd open and its VM acquired when @kfd); with @free, the BO is
+ * closed and the process ends on its own, else it waits to be killed.
+ * Exit status / report on @wfd: 'Y' or the failing step.
+ */
+static void
+gem_child(const struct ksim_profile *prof, const char *machine, int kfd, int free,
+	  int wfd)
+{
+	struct ksim_opts o = { .machine = machine };
+	struct ksim_device *d = ksim_device_create(prof, &o, NULL);
+	struct ksim_file *r = d ? ksim_open_render(d, 128, 0, NULL) : NULL;
+	struct ksim_file *k = kfd && r ? ksim_open_kfd(d, 0, NULL) : NULL;
+	union kfd_drm_amdgpu_gem_create c = { .in = {
+		.bo_size = 4 * MIB, .domains = KFD_DRM_AMDGPU_GEM_DOMAIN_VRAM,
+	} };
+	struct kfd_abi_acquire_vm_args av = { .gpu_id = GPU_ID };
+	struct kfd_drm_gem_close gc = { 0 };
+	char msg = 'Y';
+
+	if (!r || (kfd && !k))
+		msg = 'O';
+	if (msg == 'Y' && k) {
+		av.drm_fd = (uint32_t)ksim_file_fd(r);
+		if (ksim_ioctl(k, KFD_ABI_IOC_ACQUIRE_VM, &av))
+			msg = 'A';
+	}
+	if (msg == 'Y' && ksim_ioctl(r, KFD_DRM_IOCTL_AMDGPU_GEM_CREATE, &c))
+		msg = 'G';
+	gc.handle = c.out.handle;
+	if (msg == 'Y' && free && ksim_ioctl(r, KFD_DRM_IOCTL_GEM_CLOSE, &gc))
+		msg = 'C';
+	if (free) {
+		ksim_device_destroy(d);
+		_exit(msg == 'Y' ? 0 : msg);
+	}
+	if (write(wfd, &msg, 1) != 1)
+		_exit(1);
+	for (;;)
+		pause();
+}
+
+static void
+test_render_charges(void **state)
+{
+	const char *machine = ksim_machine_id(*state);
+	struct ksim_profile *prof = ksim_profile_builtin("mi210");
+	uint64_t before;
+	int p[2], status;
+	char msg;
+
+	assert_non_null(prof);
+	assert_int_equal(pipe(p), 0);
+	before = vram_used(prof, machine);
+	alarm(50);
+	/* killed with a render-node BO, with and without a KFD process */
+	for (int kfd = 0; kfd < 2; kfd++) {
+		pids[0] = fork();
+		assert_true(pids[0] >= 0);
+		n_pids = 1;
+		if (pids[0] == 0)
+			gem_child(prof, machine, kfd, 0, p[1]);
+		assert_int_equal(read(p[0], &msg, 1), 1);
+		assert_int_equal(msg, 'Y');
+		assert_true(vram_used(prof, machine) >= before + 4 * MIB);
+		kill(pids[0], SIGKILL);
+		assert_int_equal(waitpid(pids[0], &status, 0), pids[0]);
+		n_pids = 0;
+		assert_int_equal(vram_used(prof, machine), before);
+	}
+	/* freed, then ended as usual: given back once, not twice */
+	pids[0] = fork();
+	assert_true(pids[0] >= 0);
+	if (pids[0] == 0)
+		gem_child(prof, machine, 1, 1, p[1]);
+	assert_int_equal(waitpid(pids[0], &status, 0), pids[0]);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_int_equal(vram_used(prof, machine), before);
+	alarm(0);
+	close(p[0]);
+	close(p[1]);
+	ksim_profile_free(prof);
+}
+
 static int
 teardown(void **state)
 {
@@ -151,6 +255,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_process_limit, kt_machine_setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_render_charges, kt_machine_setup,
 						teardown),
 	};
 

@@ -69,7 +69,7 @@ ksim_process_create(struct ksim_device *dev, int *err)
 	/* Only a process the machine tracks may charge memory: the charges
 	 * of one that dies are given back through its slot. No free slot:
 	 * the open fails as kfd_create_process() does when it runs out. */
-	p->reg_slot = ksim_reg_proc_slot(dev->reg, p->pid);
+	p->reg_slot = ksim_reg_proc_slot(dev->reg, p->pid, "open of /dev/kfd");
 	if (p->reg_slot < 0) {
 		*err = p->reg_slot;
 		ksim_events_fini(p);

@@ -181,17 +181,20 @@ ksim_reg_close(struct ksim_registry *reg)
 	free(reg);
 }
 
-/* Give a dead process's charges back (registry lock held). */
+#define SUB_SAT(a, b) ((a) = (a) > (b) ? (a) - (b) : 0)
+
+/* Give a dead process's charges back (registry lock held). A count the
+ * program overwrote (the file is mapped into it) must not wrap. */
 static void
 proc_drop(struct reg_shared *sh, struct reg_proc *rp)
 {
 	for (unsigned int g = 0; g < KSIM_MAX_GPUS; g++) {
-		sh->vram_used[g] -= rp->vram[g];
-		sh->vram_aligned[g] -= rp->vram_aligned[g];
-		sh->vram_ttm[g] -= rp->vram_ttm[g];
+		SUB_SAT(sh->vram_used[g], rp->vram[g]);
+		SUB_SAT(sh->vram_aligned[g], rp->vram_aligned[g]);
+		SUB_SAT(sh->vram_ttm[g], rp->vram_ttm[g]);
 	}
-	sh->sys_used -= rp->sys;
-	sh->ttm_used -= rp->ttm;
+	SUB_SAT(sh->sys_used, rp->sys);
+	SUB_SAT(sh->ttm_used, rp->ttm);
 	memset(rp, 0, sizeof(*rp));
 }
 
@@ -213,27 +216,51 @@ reap_dead(struct ksim_registry *reg)
 	return n;
 }
 
-int
-ksim_reg_proc_slot(struct ksim_registry *reg, pid_t pid)
+/* The start time of this process (@pid: ours), read once per pid. */
+static uint64_t
+self_start(pid_t pid)
 {
+	static pid_t seen;
+	static uint64_t start;
+
+	if (__atomic_load_n(&seen, __ATOMIC_ACQUIRE) != pid) {
+		__atomic_store_n(&start, ksim_proc_start_time(pid), __ATOMIC_RELAXED);
+		__atomic_store_n(&seen, pid, __ATOMIC_RELEASE);
+	}
+	return __atomic_load_n(&start, __ATOMIC_RELAXED);
+}
+
+int
+ksim_reg_proc_slot(struct ksim_registry *reg, pid_t pid, const char *what)
+{
+	struct reg_shared *sh = reg->sh;
+	uint64_t start = self_start(pid);
 	int slot = -1;
 
 	if (ksim_reg_lock(reg))
 		return -EIO;
 	for (int pass = 0; pass < 2 && slot < 0; pass++) {
 		for (unsigned int i = 0; i < REG_PROCS; i++) {
-			if (reg->sh->procs[i].in_use &&
-			    reg->sh->procs[i].pid == pid) {
+			struct reg_proc *rp = &sh->procs[i];
+
+			if (!rp->in_use || rp->pid != pid)
+				continue;
+			/* An ended process that had this pid: its charges go
+			 * back, the slot is this one's afresh. */
+			if (rp->start != start)
+				proc_drop(sh, rp);
+			else
 				slot = (int)i;
-				break;
-			}
+			break;
 		}
 		for (unsigned int i = 0; slot < 0 && i < REG_PROCS; i++) {
-			if (!reg->sh->procs[i].in_use) {
-				memset(&reg->sh->procs[i], 0,
-				       sizeof(reg->sh->procs[i]));
-				reg->sh->procs[i].in_use = 1;
-				reg->sh->procs[i].pid = pid;
+			struct reg_proc *rp = &sh->procs[i];
+
+			if (!rp->in_use) {
+				memset(rp, 0, sizeof(*rp));
+				rp->in_use = 1;
+				rp->pid = pid;
+				rp->start = start;
 				slot = (int)i;
 			}
 		}
@@ -243,18 +270,26 @@ ksim_reg_proc_slot(struct ksim_registry *reg, pid_t pid)
 	ksim_reg_unlock(reg);
 	if (slot >= 0)
 		return slot;
-	ksim_machine_log(ksim_reg_name(reg), "%d processes of the machine have /dev/kfd open, "
-			 "its most: refusing process %d's open (ENOMEM)", REG_PROCS,
-			 (int)pid);
+	ksim_machine_log(ksim_reg_name(reg), "the machine tracks %d processes, its most: "
+			 "refusing process %d's %s (ENOMEM)", REG_PROCS, (int)pid, what);
 	return -ENOMEM;
 }
 
 void
 ksim_reg_proc_release(struct ksim_registry *reg, int slot)
 {
+	struct reg_proc *rp;
+
 	if (slot < 0 || slot >= REG_PROCS || ksim_reg_lock(reg))
 		return;
-	proc_drop(reg->sh, &reg->sh->procs[slot]);
+	/* The slot and what it has charged stay the pid's until it ends:
+	 * a render-node BO can outlive the KFD process, and its charge must
+	 * be given back once, by its free or by the pid's end. */
+	rp = &reg->sh->procs[slot];
+	if (rp->in_use && rp->pid == ksim_self_pid()) {
+		rp->pasid = 0;
+		memset(rp->queues, 0, sizeof(rp->queues));
+	}
 	ksim_reg_unlock(reg);
 }
 
@@ -331,8 +366,6 @@ ksim_reg_charge(struct ksim_device *dev, int slot, const struct ksim_charge *c,
 	ksim_reg_unlock(reg);
 	return 0;
 }
-
-#define SUB_SAT(a, b) ((a) = (a) > (b) ? (a) - (b) : 0)
 
 void
 ksim_reg_uncharge(struct ksim_device *dev, int slot, const struct ksim_charge *c)

@@ -41,8 +41,10 @@ struct reg_proc {
 	uint64_t vram_ttm[KSIM_MAX_GPUS];
 	uint64_t sys;
 	uint64_t ttm;
-	uint32_t pasid;			/* proc/<pid>/pasid; 0 until the KFD process exists */
+	uint32_t pasid;			/* proc/<pid>/pasid; 0 while no KFD process exists */
 	uint32_t pad;
+	uint64_t start;			/* the pid's start time: a later process with
+					 * the same pid is another one */
 	struct reg_queue queues[REG_PROC_QUEUES];	/* in_use 0: free entry */
 };
 
