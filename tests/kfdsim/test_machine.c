@@ -475,6 +475,38 @@ test_lock_word(void **state)
 	assert_int_equal(count_machines(NULL, 0), 0);
 }
 
+/* A file locked exclusively for good (a stopped or hostile process): a
+ * process opening the machine gives up after 10 s, saying so. */
+static void
+test_flock_held(void **state)
+{
+	char preload[512], machine[] = "KFDSIM_MACHINE=fx", want[640];
+	const char *const env[] = { preload, machine, NULL };
+	const char *const argv[] = { app, "avail", NULL };
+	const char *file = tc_scratch_path(shm, "kfdsim-fx");
+	struct tc_run r;
+	int fd;
+
+	(void)state;
+	snprintf(preload, sizeof(preload), "LD_PRELOAD=%s", preload_lib);
+	run(&r, env, argv);
+	assert_int_equal(r.status, 0);
+	tc_run_free(&r);
+	fd = open(file, O_RDWR);
+	assert_true(fd >= 0);
+	assert_int_equal(flock(fd, LOCK_EX), 0);
+	assert_int_equal(tc_run_bounded((char *const *)argv, (char *const *)env, 30, &r), 0);
+	snprintf(want, sizeof(want), "%s: locked exclusively by another process for more "
+		 "than 10 s: refusing it", file);
+	/* gone before any check, so that a failure here fails no other test */
+	close(fd);
+	assert_int_equal(unlink(file), 0);
+	assert_int_equal(r.status, 2);
+	if (!strstr(r.err, want))
+		fail_msg("expected '%s' in: %s", want, r.err);
+	tc_run_free(&r);
+}
+
 /* Create @name in the scratch directory as user nobody. */
 static void
 create_as_nobody(const char *const *names, unsigned int n)
@@ -604,6 +636,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_stale_named_machine),
 		cmocka_unit_test(test_record_one_machine),
 		cmocka_unit_test(test_lock_word),
+		cmocka_unit_test(test_flock_held),
 		cmocka_unit_test(test_squatted_names),
 	};
 	int r;

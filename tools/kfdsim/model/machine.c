@@ -237,6 +237,29 @@ flock_retry(int fd, int op)
 	return 0;
 }
 
+#define FLOCK_DEADLINE_S	10
+
+/*
+ * A shared flock() on @fd, waited for at most FLOCK_DEADLINE_S: an
+ * exclusive one is held only while a file is made in place or removed,
+ * so one held longer is a stopped or hostile process, never waited on
+ * for good.
+ */
+static int
+flock_bounded_sh(int fd)
+{
+	const struct timespec tick = { 0, 10000000 };	/* 10 ms */
+
+	for (int i = 0; i < FLOCK_DEADLINE_S * 100; i++) {
+		int r = flock_retry(fd, LOCK_SH | LOCK_NB);
+
+		if (r != -EWOULDBLOCK)
+			return r;
+		nanosleep(&tick, NULL);
+	}
+	return -EWOULDBLOCK;
+}
+
 /*
  * Remove @path, open at @fd, if no process holds it (and, with @h, its
  * maker is gone; @self_dead: this process counts as gone).
@@ -407,11 +430,16 @@ ksim_machine_attach(const char *id, int run, char *path, size_t len)
 				stale_msg(path, &h, "removed, starting the machine afresh");
 			continue;
 		}
-		r = flock_retry(fd, LOCK_SH);
+		r = flock_bounded_sh(fd);
 		if (r) {
 			ksim_sys_close(fd);
-			ksim_machine_log(path, "cannot lock it: %s",
-					 strerror(-r));
+			if (r == -EWOULDBLOCK)
+				ksim_machine_log(path, "locked exclusively by another "
+						 "process for more than %d s: refusing it",
+						 FLOCK_DEADLINE_S);
+			else
+				ksim_machine_log(path, "cannot lock it: %s",
+						 strerror(-r));
 			return r;
 		}
 		/* Reclaimed by another process between open and lock? */
