@@ -555,6 +555,8 @@ test_squatted_names(void **state)
 	if (geteuid() != 0) {
 		if (getenv("CI") && !strcmp(getenv("CI"), "true"))
 			fail_msg("squatting needs another user: run as root (CI=true)");
+		print_message("test_squatted_names: skipped, it needs root to create "
+			      "files as another user\n");
 		skip();
 	}
 	/* a shared directory, like /dev/shm: world-writable, sticky */
