@@ -19,7 +19,7 @@ echo "test.sh: setup and build: $((SECONDS - t)) s"
 # kfdsim machine state files (/dev/shm/kfdsim-*, docs/kfdsim.md) that no
 # live process uses: every process of a machine holds a shared flock() on
 # its file, and the header names the process that made it (a 32-bit pid at
-# byte 16).
+# byte 16: the header table in docs/kfdsim.md).
 stale_machines() {
 	local f owner
 	for f in /dev/shm/kfdsim-*; do

@@ -14,6 +14,7 @@
 #include <kfdtrace/common/errnames.h>
 #include <kfdtrace/common/faultspec.h>
 #include <kfdtrace/common/parse.h>
+#include <kfdtrace/common/text.h>
 
 #define WHICH_WANT	"expected N, N+COUNT, N+* or * (N from 1)"
 #define DELAY_WANT	"expected delay=N with ns, us, ms or s (1 ns to 1 h), at most one"
@@ -24,10 +25,28 @@ void
 kc_faultspec_msg(char *msg, size_t msglen, const struct kc_fault_rule *r,
 		 const struct kc_faultspec_span *at, const char *why)
 {
+	char text[128];
+	int head;
+	size_t room;
+
 	if (!msg || !msglen)
 		return;
-	snprintf(msg, msglen, "rule %u, column %zu: '%.*s': %s", r->index,
-		 at->off + 1, (int)at->len, r->spec + at->off, why);
+	/* The reason whole, whatever the spec holds: the rule's text is
+	 * what gives way (cut, with "..."), and it is escaped, since it is
+	 * the user's bytes and goes to a terminal. */
+	head = snprintf(NULL, 0, "rule %u, column %zu: '", r->index, at->off + 1);
+	room = msglen > (size_t)head + strlen(why) + 4 ?
+	       msglen - (size_t)head - strlen(why) - 4 : 0;
+	if (room > sizeof(text))
+		room = sizeof(text);
+	if (room < 8)
+		room = 8;
+	if (kc_text_escape(text, room, r->spec + at->off, at->len) < at->len) {
+		kc_text_escape(text, room - 3, r->spec + at->off, at->len);
+		strcat(text, "...");
+	}
+	snprintf(msg, msglen, "rule %u, column %zu: '%s': %s", r->index,
+		 at->off + 1, text, why);
 }
 
 static bool

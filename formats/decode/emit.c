@@ -4,6 +4,8 @@
  */
 #include <string.h>
 
+#include <kfdtrace/common/text.h>
+
 #include "decode_priv.h"
 
 /* Integers above this lose precision as JSON (IEEE double) numbers. */
@@ -183,25 +185,9 @@ kfd_text_escape(struct kt_strbuf *sb, const char *s, size_t n)
 const char *
 kfd_text_safe(char *buf, size_t size, const char *s, size_t max)
 {
-	struct kt_strbuf sb;
-	size_t n;
-
 	if (!size)
 		return "";
-	kt_strbuf_init(&sb);
-	escape(&sb, (const unsigned char *)s, s ? strnlen(s, max) : 0, 0);
-	n = sb.len < size - 1 ? sb.len : size - 1;
-	/* Never cut an escape in half: drop the partial one. */
-	if (n < sb.len)
-		for (size_t k = n; k > 0 && k + 4 > n; k--)
-			if (sb.data[k - 1] == '\\') {
-				n = k - 1;
-				break;
-			}
-	if (n)
-		memcpy(buf, sb.data, n);
-	buf[n] = '\0';
-	kt_strbuf_release(&sb);
+	kc_text_escape(buf, size, s ? s : "", s ? strnlen(s, max) : 0);
 	return buf;
 }
 

@@ -141,6 +141,25 @@ out:
 }
 
 int
+tc_run_bounded(char *const argv[], char *const env[], unsigned int seconds,
+	       struct tc_run *res)
+{
+	char secs[16], *av[36] = { "timeout", "-k", "5", secs };
+	unsigned int n = 4;
+
+	snprintf(secs, sizeof(secs), "%u", seconds);
+	for (unsigned int i = 0; argv[i]; i++) {
+		if (n == 34) {
+			memset(res, 0, sizeof(*res));
+			return -1;
+		}
+		av[n++] = argv[i];
+	}
+	av[n] = NULL;
+	return tc_run_env(av, env, 0, res);
+}
+
+int
 tc_run(char *const argv[], struct tc_run *res)
 {
 	return tc_run_env(argv, NULL, 0, res);

@@ -34,6 +34,15 @@ enum tc_run_flags {
 int tc_run_env(char *const argv[], char *const env[], unsigned int flags,
 	       struct tc_run *res);
 
+/*
+ * tc_run_bounded() - tc_run_env() (separate stderr) of @argv under
+ * timeout(1): still running after @seconds, it gets SIGTERM (SIGKILL 5 s
+ * later) and status 124, so a program that hangs fails the test instead of
+ * stalling the suite. At most 30 arguments.
+ */
+int tc_run_bounded(char *const argv[], char *const env[], unsigned int seconds,
+		   struct tc_run *res);
+
 /* tc_run() - tc_run_env() with this environment and separate stderr. */
 int tc_run(char *const argv[], struct tc_run *res);
 

@@ -252,6 +252,29 @@ test_errors(void **state)
 	assert_string_equal(msg, "");
 }
 
+/* The user's bytes in a message: escaped, and cut before the reason is. */
+static void
+test_hostile_text(void **state)
+{
+	const char *why = "': expected N, N+COUNT, N+* or * (N from 1)";
+	char spec[400], msg[160];
+
+	(void)state;
+	assert_int_equal(kc_faultspec_parse("A:\x1b[31m\n:EIO", NULL, NULL, msg, sizeof(msg)),
+			 -EINVAL);
+	assert_string_equal(msg, "rule 1, column 3: '\\x1b[31m\\n': expected N, N+COUNT, "
+			    "N+* or * (N from 1)");
+	/* 300 bytes of WHICH in a 160-byte message: the reason whole */
+	snprintf(spec, sizeof(spec), "A:%0300d:EIO", 7);
+	spec[2] = 'x';
+	assert_int_equal(kc_faultspec_parse(spec, NULL, NULL, msg, sizeof(msg)), -EINVAL);
+	assert_true(strlen(msg) < sizeof(msg));
+	assert_true(strlen(msg) > strlen(why));
+	assert_string_equal(msg + strlen(msg) - strlen(why), why);
+	assert_non_null(strstr(msg, "...'"));
+	assert_int_equal(strncmp(msg, "rule 1, column 3: 'x000", 23), 0);
+}
+
 int
 main(void)
 {
@@ -260,6 +283,7 @@ main(void)
 		cmocka_unit_test(test_edges),
 		cmocka_unit_test(test_lists),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_hostile_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

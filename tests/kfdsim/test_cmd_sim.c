@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -165,6 +166,67 @@ test_list_and_dump(void **state)
 	}
 }
 
+/* @argv under timeout(1): a blocked open fails the test, not hang it. */
+static void
+run_bounded(struct tc_run *r, const char *const *env, const char *const *argv)
+{
+	assert_int_equal(tc_run_bounded((char *const *)argv, (char *const *)env, 10, r), 0);
+}
+
+/* A profile that is a FIFO: refused at once, by every way in, with why. */
+static void
+test_profile_fifo(void **state)
+{
+	const char *want = "a FIFO, not a regular file";
+	char fifo[256], env_profile[300], sim_arg[300], trace[256], *err = NULL;
+	const char *const env[] = { env_profile, NULL };
+	struct ksim_profile *p;
+	struct tc_run r;
+
+	snprintf(fifo, sizeof(fifo), "%s/fifo.profile", tmpdir);
+	snprintf(trace, sizeof(trace), "%s/none.kft", tmpdir);
+	snprintf(env_profile, sizeof(env_profile), "KFDSIM_PROFILE=%s", fifo);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+
+	/* the library: SIGALRM ends a blocked open, failing the test */
+	alarm(10);
+	p = ksim_profile_load(fifo, &err);
+	alarm(0);
+	assert_null(p);
+	assert_non_null(err);
+	assert_non_null(strstr(err, want));
+	free(err);
+
+	run_bounded(&r, NULL, (const char *[]){ kfdtrace, "sim", "--profile", fifo, "--",
+						"/bin/true", NULL });
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, want));
+	tc_run_free(&r);
+
+	run_bounded(&r, NULL, (const char *[]){ kfdtrace, "sim", "--dump-profile", fifo, NULL });
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, want));
+	tc_run_free(&r);
+
+	snprintf(sim_arg, sizeof(sim_arg), "--sim=%s", fifo);
+	run_bounded(&r, NULL, (const char *[]){ kfdtrace, "replay", sim_arg, trace,
+						NULL });
+	assert_int_not_equal(r.status, 0);
+	assert_int_not_equal(r.status, 124);
+	assert_non_null(strstr(r.err, want));
+	tc_run_free(&r);
+
+	/* the simulator in the command: no device, and it says why */
+	run_bounded(&r, env, (const char *[]){ kfdtrace, "sim", "--", "/bin/cat",
+					       "/sys/class/kfd/kfd/topology/generation_id",
+					       NULL });
+	assert_int_not_equal(r.status, 0);
+	assert_int_not_equal(r.status, 124);
+	assert_non_null(strstr(r.err, want));
+	tc_run_free(&r);
+	assert_int_equal(unlink(fifo), 0);
+}
+
 /* This machine has no KFD: a clear error, nothing written. */
 static void
 test_save_profile_no_kfd(void **state)
@@ -251,6 +313,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_help_and_usage),
 		cmocka_unit_test(test_run_command),
 		cmocka_unit_test(test_list_and_dump),
+		cmocka_unit_test(test_profile_fifo),
 		cmocka_unit_test(test_save_profile_no_kfd),
 		cmocka_unit_test(test_save_profile_roundtrip),
 	};

@@ -5,8 +5,9 @@
  * machine's accounting; its state file goes when the run ends; the file of
  * a run whose kfdtrace was killed (SIGKILL) is reclaimed by the next run;
  * files that are not machines of this kfdsim are refused or reclaimed with
- * a message naming them; and kfdtrace hands back the command's status,
- * signals included.
+ * a message naming them; an overwritten lock word hangs no process; a
+ * run's machine name cannot be taken first by another user; and kfdtrace
+ * hands back the command's status, signals included.
  *
  * Each test but the first keeps its machines in a scratch directory
  * (KFDSIM_SHM_DIR), so that runs of other tests reclaiming stale files in
@@ -388,6 +389,215 @@ test_stale_named_machine(void **state)
 	assert_int_equal(count_machines(NULL, 0), 0);
 }
 
+/* Run the app on machine @id under timeout(1): a hang fails, not stalls. */
+static void
+run_bounded_on(struct tc_run *r, const char *id)
+{
+	const char *const argv[] = { kfdtrace, "sim", "--machine", id, "--", app, "avail", NULL };
+
+	assert_int_equal(tc_run_bounded((char *const *)argv, NULL, 30, r), 0);
+}
+
+/* Write @word into the lock word of @file (byte 32, docs/kfdsim.md). */
+static void
+set_lock_word(const char *file, uint32_t word)
+{
+	int fd = open(file, O_RDWR);
+
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, &word, sizeof(word), 32), (ssize_t)sizeof(word));
+	close(fd);
+}
+
+/*
+ * The registry lock of a live machine, overwritten (the simulated program
+ * has the file mapped): a lock left by a thread that has ended is taken
+ * over; a value that is no lock state is refused, naming the file; a
+ * live holder that keeps it is given up on after 10 s; no process hangs.
+ */
+static void
+test_lock_word(void **state)
+{
+	const char *file = tc_scratch_path(shm, "kfdsim-lk");
+	char line[64], want[640];
+	struct tc_run r;
+	int fd, status;
+	pid_t pid, dead;
+
+	(void)state;
+	pid = start((const char *[]){ kfdtrace, "sim", "--machine", "lk", "--", app, "hold", "1",
+				      NULL }, &fd);
+	read_line(fd, line, sizeof(line));
+	avail_of(line);
+
+	/* held by a thread that has ended */
+	dead = fork();
+	assert_true(dead >= 0);
+	if (dead == 0)
+		_exit(0);
+	assert_int_equal(waitpid(dead, &status, 0), dead);
+	set_lock_word(file, (uint32_t)dead);
+	run_bounded_on(&r, "lk");
+	assert_int_equal(r.status, 0);
+	snprintf(want, sizeof(want), "%s: the registry lock's holder (thread %d) has ended: "
+		 "taking the lock over", file, (int)dead);
+	if (!strstr(r.err, want))
+		fail_msg("expected '%s' in: %s", want, r.err);
+	tc_run_free(&r);
+
+	/* no lock state at all: refused, said, at once */
+	set_lock_word(file, 0xdeadbeef);
+	run_bounded_on(&r, "lk");
+	assert_int_equal(r.status, 2);
+	snprintf(want, sizeof(want), "%s: its lock word holds 0xdeadbeef, which is no lock "
+		 "state (overwritten): refusing the machine", file);
+	if (!strstr(r.err, want))
+		fail_msg("expected '%s' in: %s", want, r.err);
+	tc_run_free(&r);
+
+	/* held by a live thread (this one) that never lets go: given up on
+	 * after the deadline, not waited for */
+	set_lock_word(file, (uint32_t)getpid());
+	run_bounded_on(&r, "lk");
+	assert_int_equal(r.status, 2);
+	snprintf(want, sizeof(want), "%s: thread %d has held its lock for more than 10 s: "
+		 "refusing the machine", file, (int)getpid());
+	if (!strstr(r.err, want))
+		fail_msg("expected '%s' in: %s", want, r.err);
+	tc_run_free(&r);
+
+	/* put right, the holder ends as usual */
+	set_lock_word(file, 0);
+	close(fd);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_int_equal(count_machines(NULL, 0), 0);
+}
+
+/* A file locked exclusively for good (a stopped or hostile process): a
+ * process opening the machine gives up after 10 s, saying so. */
+static void
+test_flock_held(void **state)
+{
+	char preload[512], machine[] = "KFDSIM_MACHINE=fx", want[640];
+	const char *const env[] = { preload, machine, NULL };
+	const char *const argv[] = { app, "avail", NULL };
+	const char *file = tc_scratch_path(shm, "kfdsim-fx");
+	struct tc_run r;
+	int fd;
+
+	(void)state;
+	snprintf(preload, sizeof(preload), "LD_PRELOAD=%s", preload_lib);
+	run(&r, env, argv);
+	assert_int_equal(r.status, 0);
+	tc_run_free(&r);
+	fd = open(file, O_RDWR);
+	assert_true(fd >= 0);
+	assert_int_equal(flock(fd, LOCK_EX), 0);
+	assert_int_equal(tc_run_bounded((char *const *)argv, (char *const *)env, 30, &r), 0);
+	snprintf(want, sizeof(want), "%s: locked exclusively by another process for more "
+		 "than 10 s: refusing it", file);
+	/* gone before any check, so that a failure here fails no other test */
+	close(fd);
+	assert_int_equal(unlink(file), 0);
+	assert_int_equal(r.status, 2);
+	if (!strstr(r.err, want))
+		fail_msg("expected '%s' in: %s", want, r.err);
+	tc_run_free(&r);
+}
+
+/* Create @name in the scratch directory as user nobody. */
+static void
+create_as_nobody(const char *const *names, unsigned int n)
+{
+	int status;
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (setgid(65534) || setuid(65534))
+			_exit(1);
+		for (unsigned int i = 0; i < n; i++) {
+			int fd = open(tc_scratch_path(shm, names[i]),
+				      O_CREAT | O_EXCL | O_WRONLY, 0644);
+
+			if (fd < 0 && errno != EEXIST)
+				_exit(2);
+			close(fd);
+		}
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+#define SQUAT_PIDS	500
+
+/*
+ * Another user creates, first, the names of the next runs' machines (the
+ * old run-<pid>, run-<pid>-N): runs still start, on names nobody could
+ * guess. A named machine another user's file holds is a true conflict:
+ * refused, saying whose it is.
+ */
+static void
+test_squatted_names(void **state)
+{
+	static char names[SQUAT_PIDS * 3][48];
+	const char *ptrs[SQUAT_PIDS * 3];
+	char id[80], want[640];
+	unsigned int n = 0;
+	struct tc_run r;
+	pid_t self = getpid();
+
+	(void)state;
+	if (geteuid() != 0) {
+		if (getenv("CI") && !strcmp(getenv("CI"), "true"))
+			fail_msg("squatting needs another user: run as root (CI=true)");
+		print_message("test_squatted_names: skipped, it needs root to create "
+			      "files as another user\n");
+		skip();
+	}
+	/* a shared directory, like /dev/shm: world-writable, sticky */
+	assert_int_equal(chmod(shm, 01777), 0);
+	for (int i = 1; i <= SQUAT_PIDS; i++) {
+		snprintf(names[n++], sizeof(names[0]), "kfdsim-run-%d", (int)self + i);
+		snprintf(names[n++], sizeof(names[0]), "kfdsim-run-%d-1", (int)self + i);
+	}
+	snprintf(names[n++], sizeof(names[0]), "kfdsim-sq");
+	for (unsigned int i = 0; i < n; i++)
+		ptrs[i] = names[i];
+	create_as_nobody(ptrs, n);
+
+	run(&r, NULL, (const char *[]){ kfdtrace, "sim", "--", "/bin/sh", "-c",
+					"echo $KFDSIM_MACHINE", NULL });
+	if (r.status)
+		fail_msg("a run with its names squatted: exit %d: %s", r.status, r.err);
+	assert_int_equal(sscanf(r.out, "%79s", id), 1);
+	assert_int_equal(strncmp(id, "run-", 4), 0);
+	/* run-<pid>-<16 hex digits> */
+	assert_true(strlen(id) > 17);
+	assert_int_equal(strspn(id + strlen(id) - 16, "0123456789abcdef"), 16);
+	assert_int_equal(id[strlen(id) - 17], '-');
+	assert_string_equal(r.err, "");
+	tc_run_free(&r);
+
+	run(&r, NULL, (const char *[]){ kfdtrace, "sim", "--machine", "sq", "--", app, "avail",
+					NULL });
+	assert_int_not_equal(r.status, 0);
+	snprintf(want, sizeof(want), "%s/kfdsim-sq: owned by uid 65534, not by this user "
+		 "(uid 0): refusing it", shm);
+	if (!strstr(r.err, want))
+		fail_msg("expected '%s' in: %s", want, r.err);
+	tc_run_free(&r);
+
+	for (unsigned int i = 0; i < n; i++)
+		unlink(tc_scratch_path(shm, names[i]));
+	assert_int_equal(chmod(shm, 0700), 0);
+	assert_int_equal(count_machines(NULL, 0), 0);
+}
+
 /* kfdtrace record --sim: the recorded pipeline is on one machine too. */
 static void
 test_record_one_machine(void **state)
@@ -427,6 +637,9 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_named_machine),
 		cmocka_unit_test(test_stale_named_machine),
 		cmocka_unit_test(test_record_one_machine),
+		cmocka_unit_test(test_lock_word),
+		cmocka_unit_test(test_flock_held),
+		cmocka_unit_test(test_squatted_names),
 	};
 	int r;
 

@@ -191,7 +191,9 @@ int ksim_machine_path(const char *id, char *buf, size_t len);
  * before it starts its command). First reclaims every stale state file of
  * this user in /dev/shm (ksim_machine_reclaim()).
  * @id:		a named machine to join, made when there is none; NULL: a new
- *		machine for this run alone, "run-<pid>"
+ *		machine for this run alone, "run-<pid>-<16 hex digits>", a
+ *		random name no other user can take first (a name that exists
+ *		is never used: another is drawn)
  * @err:	a negative errno on failure (a message says why); may be NULL
  *
  * The caller puts ksim_machine_id() in KFDSIM_MACHINE for the processes of

@@ -443,7 +443,10 @@ struct ksim_profile *ksim_profile_parse(const char *text, size_t len,
 
 /*
  * ksim_profile_load() - read and parse a profile file. A path naming no file
- * but equal to a builtin name loads that builtin.
+ * but equal to a builtin name loads that builtin. The file must be a
+ * regular one of at most 16 MiB (kc_read_regular()): a FIFO, device or
+ * directory is refused at once ("PATH: a FIFO, not a regular file"),
+ * never waited on.
  * @path:	file path or builtin name
  * @err:	on failure set to a malloc'd message (free() it); may be NULL
  *

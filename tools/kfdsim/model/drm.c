@@ -227,7 +227,7 @@ gem_create(struct ksim_file *f, void *data)
 	enum ksim_domain dom;
 	struct ksim_bo *bo;
 	uint32_t handle;
-	int r;
+	int r, slot;
 
 	if (flags & ~valid)
 		return -EINVAL;
@@ -243,12 +243,16 @@ gem_create(struct ksim_file *f, void *data)
 		return -EINVAL;
 	if (!a->in.bo_size || size < a->in.bo_size)
 		return -EINVAL;
+	/* Charged to this process (with a KFD process or not), so that its
+	 * end gives the memory back. */
+	slot = ksim_reg_proc_slot(dev->reg, ksim_self_pid(), "GEM_CREATE");
+	if (slot < 0)
+		return slot;
 	r = -ENOMEM;
 	if (domains & KFD_DRM_AMDGPU_GEM_DOMAIN_VRAM) {
 		c.gpu = f->gpu;
 		c.vram_ttm = size;
-		r = ksim_reg_charge(dev, f->vm.kfd_proc ? f->vm.kfd_proc->reg_slot : -1,
-				    &c, 0);
+		r = ksim_reg_charge(dev, slot, &c, 0);
 		dom = KSIM_DOM_VRAM;
 	}
 	/* Retry in GTT when VRAM is full and GTT is allowed (or VRAM was
@@ -261,17 +265,18 @@ gem_create(struct ksim_file *f, void *data)
 		if (domains & (KFD_DRM_AMDGPU_GEM_DOMAIN_GTT |
 			       KFD_DRM_AMDGPU_GEM_DOMAIN_VRAM))
 			c.ttm = size;
-		r = ksim_reg_charge(dev, -1, &c, 0);
+		r = ksim_reg_charge(dev, slot, &c, 0);
 		dom = KSIM_DOM_GTT;
 	}
 	if (r)
 		return r;
 	bo = ksim_bo_new(dev, f->gpu, dom, size, -1, &r);
 	if (!bo) {
-		ksim_reg_uncharge(dev, -1, &c);
+		ksim_reg_uncharge(dev, slot, &c);
 		return r;
 	}
 	bo->charge = c;
+	bo->charge_slot = slot;
 	bo->gem_flags = (uint32_t)flags | KFD_DRM_AMDGPU_GEM_CREATE_VRAM_CLEARED;
 	bo->kfd_flags = dom == KSIM_DOM_VRAM ? KFD_ABI_ALLOC_MEM_FLAGS_VRAM :
 			KFD_ABI_ALLOC_MEM_FLAGS_GTT;

@@ -345,7 +345,15 @@ int ksim_uaccess_direct(uint64_t uaddr, uint64_t len);
 int ksim_reg_open(struct ksim_device *dev, const char *machine,
 		  struct ksim_registry **out);
 void ksim_reg_close(struct ksim_registry *reg);
-int ksim_reg_proc_slot(struct ksim_registry *reg, pid_t pid);
+/*
+ * The registry slot of this process, @pid (its own if it has one): what it
+ * charges is given back through it when it ends. -ENOMEM when every slot
+ * is a live process's (said on stderr, naming @what the caller refuses),
+ * or -EIO. Only a tracked process may charge memory.
+ */
+int ksim_reg_proc_slot(struct ksim_registry *reg, pid_t pid, const char *what);
+/* The KFD process of @slot ended: sysfs no longer lists it; the slot and
+ * its charges stay the pid's until it ends. */
 void ksim_reg_proc_release(struct ksim_registry *reg, int slot);
 /* registry_sysfs.c: what proc/<pid>/ shows; no-ops on a slot not the caller's. */
 void ksim_reg_proc_set_pasid(struct ksim_registry *reg, int slot, uint32_t pasid);

@@ -18,8 +18,11 @@
  * reclaimed when none does; another user's file is never touched.
  *
  * A new file is complete before it has its name: an O_TMPFILE in /dev/shm
- * gets its header, mutex and shared lock, then is linked into place
- * (linkat through /proc/self/fd), so no process sees a half-made one.
+ * gets its header (the lock word free) and shared lock, then is linked
+ * into place (linkat through /proc/self/fd), so no process sees a
+ * half-made one. A run's own machine is only ever made new, under a name
+ * with 64 random bits: /dev/shm is every user's, and a predictable name
+ * could be taken first by another user.
  *
  * Only raw system calls here: the preload shim wraps open, close, mmap,
  * readdir and friends, and this code runs inside it.
@@ -35,6 +38,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ksim_priv.h"
@@ -233,6 +237,29 @@ flock_retry(int fd, int op)
 	return 0;
 }
 
+#define FLOCK_DEADLINE_S	10
+
+/*
+ * A shared flock() on @fd, waited for at most FLOCK_DEADLINE_S: an
+ * exclusive one is held only while a file is made in place or removed,
+ * so one held longer is a stopped or hostile process, never waited on
+ * for good.
+ */
+static int
+flock_bounded_sh(int fd)
+{
+	const struct timespec tick = { 0, 10000000 };	/* 10 ms */
+
+	for (int i = 0; i < FLOCK_DEADLINE_S * 100; i++) {
+		int r = flock_retry(fd, LOCK_SH | LOCK_NB);
+
+		if (r != -EWOULDBLOCK)
+			return r;
+		nanosleep(&tick, NULL);
+	}
+	return -EWOULDBLOCK;
+}
+
 /*
  * Remove @path, open at @fd, if no process holds it (and, with @h, its
  * maker is gone; @self_dead: this process counts as gone).
@@ -271,7 +298,7 @@ stale_msg(const char *path, const struct reg_head *h, const char *then)
 				 (int)h->owner_pid, then);
 }
 
-/* Fill a new file's header and mutex, then take the shared lock. */
+/* Fill a new file's header, then take the shared lock. */
 static int
 init_file(int fd, int run)
 {
@@ -285,7 +312,7 @@ init_file(int fd, int run)
 			      PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (map == MAP_FAILED)
 		return -errno;
-	ksim_reg_init(map, 1, self, ksim_proc_start_time(self), run ? REG_F_RUN : 0);
+	ksim_reg_init(map, self, ksim_proc_start_time(self), run ? REG_F_RUN : 0);
 	syscall(SYS_munmap, map, sizeof(struct reg_shared));
 	r = flock_retry(fd, LOCK_SH);
 	return r;
@@ -343,11 +370,21 @@ ksim_machine_attach(const char *id, int run, char *path, size_t len)
 	r = ksim_machine_path(id, path, len);
 	if (r)
 		return r;
+	/* A run's machine is new or nothing: whatever has the name (another
+	 * user's file included) is left alone and the caller takes another. */
+	if (run) {
+		fd = create_file(path, 1);
+		if (fd == -EEXIST)
+			return -EBUSY;
+		if (fd < 0)
+			ksim_machine_log(path, "cannot create it: %s", strerror(-fd));
+		return fd;
+	}
 	for (int tries = 0; tries < 16; tries++) {
 		fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDWR | O_NOFOLLOW |
 				  O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 		if (fd < 0 && errno == ENOENT) {
-			fd = create_file(path, run);
+			fd = create_file(path, 0);
 			if (fd == -EEXIST)
 				continue;
 			if (fd < 0)
@@ -393,15 +430,16 @@ ksim_machine_attach(const char *id, int run, char *path, size_t len)
 				stale_msg(path, &h, "removed, starting the machine afresh");
 			continue;
 		}
-		if (run) {
-			ksim_sys_close(fd);
-			return -EBUSY;
-		}
-		r = flock_retry(fd, LOCK_SH);
+		r = flock_bounded_sh(fd);
 		if (r) {
 			ksim_sys_close(fd);
-			ksim_machine_log(path, "cannot lock it: %s",
-					 strerror(-r));
+			if (r == -EWOULDBLOCK)
+				ksim_machine_log(path, "locked exclusively by another "
+						 "process for more than %d s: refusing it",
+						 FLOCK_DEADLINE_S);
+			else
+				ksim_machine_log(path, "cannot lock it: %s",
+						 strerror(-r));
 			return r;
 		}
 		/* Reclaimed by another process between open and lock? */
@@ -471,6 +509,22 @@ ksim_machine_reclaim(void)
 	return n;
 }
 
+/* 64 bits from the kernel's random pool; a weaker mix if it has none. */
+static uint64_t
+random_u64(void)
+{
+	static uint64_t weak;
+	struct timespec ts;
+	uint64_t v;
+
+	if (syscall(SYS_getrandom, &v, sizeof(v), 0) == (long)sizeof(v))
+		return v;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	weak = weak * 6364136223846793005ull + (uint64_t)ts.tv_nsec +
+	       ((uint64_t)syscall(SYS_getpid) << 32) + 1442695040888963407ull;
+	return weak ^ (weak >> 29);
+}
+
 struct ksim_machine *
 ksim_machine_begin(const char *id, int *err)
 {
@@ -493,19 +547,19 @@ ksim_machine_begin(const char *id, int *err)
 		}
 	} else {
 		m->run = 1;
-		/* run-<pid>; busy only when processes of a killed run that had
-		 * this pid live on: take the next name. */
-		for (int i = 0; i < 100; i++) {
-			if (i)
-				snprintf(m->id, sizeof(m->id), "run-%d-%d",
-					 (int)syscall(SYS_getpid), i);
-			else
-				snprintf(m->id, sizeof(m->id), "run-%d",
-					 (int)syscall(SYS_getpid));
+		/* run-<pid>-<64 random bits>: no other user can guess the name
+		 * to take it first, and a name that is taken (by anyone) is
+		 * never used: the next draw is. */
+		for (int i = 0; i < 16; i++) {
+			snprintf(m->id, sizeof(m->id), "run-%d-%016llx",
+				 (int)syscall(SYS_getpid), (unsigned long long)random_u64());
 			fd = ksim_machine_attach(m->id, 1, m->path, sizeof(m->path));
 			if (fd != -EBUSY)
 				break;
 		}
+		if (fd == -EBUSY)
+			ksim_machine_log(m->path, "taken, as were 15 other random names: "
+					 "giving up");
 	}
 	if (fd < 0) {
 		free(m);

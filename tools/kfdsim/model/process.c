@@ -66,8 +66,17 @@ ksim_process_create(struct ksim_device *dev, int *err)
 		*err = -ENOMEM;
 		return NULL;
 	}
+	/* Only a process the machine tracks may charge memory: the charges
+	 * of one that dies are given back through its slot. No free slot:
+	 * the open fails as kfd_create_process() does when it runs out. */
+	p->reg_slot = ksim_reg_proc_slot(dev->reg, p->pid, "open of /dev/kfd");
+	if (p->reg_slot < 0) {
+		*err = p->reg_slot;
+		ksim_events_fini(p);
+		free(p);
+		return NULL;
+	}
 	p->pasid = ksim_reg_pasid(dev->reg);
-	p->reg_slot = ksim_reg_proc_slot(dev->reg, p->pid);
 	ksim_reg_proc_set_pasid(dev->reg, p->reg_slot, p->pasid);
 	p->xnack_enabled = xnack_default(dev);
 	p->runtime_state = KFD_ABI_DEBUG_RUNTIME_STATE_DISABLED;

@@ -5,7 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+
+#include <kfdtrace/common/file.h>
 
 #include "profile_keys.h"
 #include "profile_priv.h"
@@ -391,10 +392,9 @@ struct ksim_profile *
 ksim_profile_load(const char *path, char **err)
 {
 	struct ksim_profile *prof;
-	struct stat st;
-	FILE *f;
-	char *buf;
+	char why[160], *buf;
 	size_t n;
+	int r;
 
 	if (err)
 		*err = NULL;
@@ -402,36 +402,13 @@ ksim_profile_load(const char *path, char **err)
 		ksim_errf(err, "no profile path");
 		return NULL;
 	}
-	f = fopen(path, "re");
-	if (!f) {
-		int e = errno;
-
-		if (e == ENOENT && ksim_profile_builtin_text(path))
-			return ksim_profile_builtin(path);
-		ksim_errf(err, "%s: %s", path, strerror(e));
+	r = kc_read_regular(path, KSIM_PROFILE_MAX_BYTES, &buf, &n, why, sizeof(why));
+	if (r == -ENOENT && ksim_profile_builtin_text(path))
+		return ksim_profile_builtin(path);
+	if (r) {
+		ksim_errf(err, "%s: %s", path, why);
 		return NULL;
 	}
-	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode) ||
-	    st.st_size > KSIM_PROFILE_MAX_BYTES) {
-		ksim_errf(err, "%s: not a regular file of at most %u bytes",
-			  path, KSIM_PROFILE_MAX_BYTES);
-		fclose(f);
-		return NULL;
-	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
-		ksim_errf(err, "%s: out of memory", path);
-		fclose(f);
-		return NULL;
-	}
-	n = fread(buf, 1, (size_t)st.st_size, f);
-	if (ferror(f)) {
-		ksim_errf(err, "%s: read error", path);
-		fclose(f);
-		free(buf);
-		return NULL;
-	}
-	fclose(f);
 	prof = ksim_profile_parse(buf, n, path, err);
 	free(buf);
 	return prof;

@@ -3,7 +3,8 @@
  * The machine registry: state that crosses processes. On real hardware the
  * kernel holds one device for every process; here each process has its own
  * model, so what must be common lives in a small shared-memory file,
- * /dev/shm/kfdsim-<machine>, guarded by a robust process-shared mutex:
+ * /dev/shm/kfdsim-<machine>, guarded by a lock whose every wait is
+ * bounded (registry_lock.c):
  *   - memory accounting (KFD VRAM/system limits, TTM usage) per GPU,
  *     with a per-process breakdown so the charges of a process that died
  *     without cleaning up are reclaimed;
@@ -19,7 +20,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,43 +32,16 @@
 #include "ksim_priv.h"
 #include "registry_priv.h"
 
-/* The registry mutex: robust, so a process dying inside cannot wedge it. */
 void
-ksim_reg_lock(struct ksim_registry *reg)
+ksim_reg_init(struct reg_shared *sh, int32_t owner_pid, uint64_t owner_start,
+	      uint32_t flags)
 {
-	int r = pthread_mutex_lock(&reg->sh->lock);
-
-	/* A process died holding the lock: counts may be mid-update, but
-	 * each update is a few stores; carry on with what is there. */
-	if (r == EOWNERDEAD)
-		pthread_mutex_consistent(&reg->sh->lock);
-}
-
-void
-ksim_reg_unlock(struct ksim_registry *reg)
-{
-	pthread_mutex_unlock(&reg->sh->lock);
-}
-
-void
-ksim_reg_init(struct reg_shared *sh, int pshared, int32_t owner_pid,
-	      uint64_t owner_start, uint32_t flags)
-{
-	pthread_mutexattr_t a;
-
 	sh->h.version = REG_VERSION;
 	sh->h.size = sizeof(*sh);
 	sh->h.owner_pid = owner_pid;
 	sh->h.owner_start = owner_start;
 	sh->h.flags = flags;
 	sh->next_pasid = 0x8001;
-	pthread_mutexattr_init(&a);
-	if (pshared) {
-		pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
-		pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST);
-	}
-	pthread_mutex_init(&sh->lock, &a);
-	pthread_mutexattr_destroy(&a);
 	__atomic_store_n(&sh->h.magic, REG_MAGIC, __ATOMIC_RELEASE);
 }
 
@@ -123,11 +96,11 @@ static int
 open_shared(struct ksim_registry *reg, const struct ksim_device *dev,
 	    const char *machine)
 {
-	char path[512];
+	const char *path = reg->path;
 	void *map;
 	int fd, r;
 
-	fd = ksim_machine_attach(machine, 0, path, sizeof(path));
+	fd = ksim_machine_attach(machine, 0, reg->path, sizeof(reg->path));
 	if (fd < 0)
 		return fd;
 	map = (void *)syscall(SYS_mmap, NULL, sizeof(struct reg_shared),
@@ -139,9 +112,11 @@ open_shared(struct ksim_registry *reg, const struct ksim_device *dev,
 		return r;
 	}
 	reg->sh = map;
-	ksim_reg_lock(reg);
-	r = bind_gpus(reg->sh, dev, path);
-	ksim_reg_unlock(reg);
+	r = ksim_reg_lock(reg);
+	if (!r) {
+		r = bind_gpus(reg->sh, dev, path);
+		ksim_reg_unlock(reg);
+	}
 	if (r) {
 		syscall(SYS_munmap, map, sizeof(struct reg_shared));
 		reg->sh = NULL;
@@ -181,10 +156,12 @@ ksim_reg_open(struct ksim_device *dev, const char *machine,
 			free(reg);
 			return -ENOMEM;
 		}
-		ksim_reg_init(reg->sh, 0, 0, 0, 0);
-		ksim_reg_lock(reg);
-		bind_gpus(reg->sh, dev, "");
-		ksim_reg_unlock(reg);
+		/* Private: nobody else can hold or overwrite the lock. */
+		ksim_reg_init(reg->sh, 0, 0, 0);
+		if (!ksim_reg_lock(reg)) {
+			bind_gpus(reg->sh, dev, "");
+			ksim_reg_unlock(reg);
+		}
 	}
 	*out = reg;
 	return 0;
@@ -199,23 +176,25 @@ ksim_reg_close(struct ksim_registry *reg)
 		syscall(SYS_munmap, reg->sh, sizeof(struct reg_shared));
 		ksim_sys_close(reg->fd);
 	} else if (reg->sh) {
-		pthread_mutex_destroy(&reg->sh->lock);
 		free(reg->sh);
 	}
 	free(reg);
 }
 
-/* Give a dead process's charges back (registry lock held). */
+#define SUB_SAT(a, b) ((a) = (a) > (b) ? (a) - (b) : 0)
+
+/* Give a dead process's charges back (registry lock held). A count the
+ * program overwrote (the file is mapped into it) must not wrap. */
 static void
 proc_drop(struct reg_shared *sh, struct reg_proc *rp)
 {
 	for (unsigned int g = 0; g < KSIM_MAX_GPUS; g++) {
-		sh->vram_used[g] -= rp->vram[g];
-		sh->vram_aligned[g] -= rp->vram_aligned[g];
-		sh->vram_ttm[g] -= rp->vram_ttm[g];
+		SUB_SAT(sh->vram_used[g], rp->vram[g]);
+		SUB_SAT(sh->vram_aligned[g], rp->vram_aligned[g]);
+		SUB_SAT(sh->vram_ttm[g], rp->vram_ttm[g]);
 	}
-	sh->sys_used -= rp->sys;
-	sh->ttm_used -= rp->ttm;
+	SUB_SAT(sh->sys_used, rp->sys);
+	SUB_SAT(sh->ttm_used, rp->ttm);
 	memset(rp, 0, sizeof(*rp));
 }
 
@@ -237,26 +216,51 @@ reap_dead(struct ksim_registry *reg)
 	return n;
 }
 
-int
-ksim_reg_proc_slot(struct ksim_registry *reg, pid_t pid)
+/* The start time of this process (@pid: ours), read once per pid. */
+static uint64_t
+self_start(pid_t pid)
 {
+	static pid_t seen;
+	static uint64_t start;
+
+	if (__atomic_load_n(&seen, __ATOMIC_ACQUIRE) != pid) {
+		__atomic_store_n(&start, ksim_proc_start_time(pid), __ATOMIC_RELAXED);
+		__atomic_store_n(&seen, pid, __ATOMIC_RELEASE);
+	}
+	return __atomic_load_n(&start, __ATOMIC_RELAXED);
+}
+
+int
+ksim_reg_proc_slot(struct ksim_registry *reg, pid_t pid, const char *what)
+{
+	struct reg_shared *sh = reg->sh;
+	uint64_t start = self_start(pid);
 	int slot = -1;
 
-	ksim_reg_lock(reg);
+	if (ksim_reg_lock(reg))
+		return -EIO;
 	for (int pass = 0; pass < 2 && slot < 0; pass++) {
 		for (unsigned int i = 0; i < REG_PROCS; i++) {
-			if (reg->sh->procs[i].in_use &&
-			    reg->sh->procs[i].pid == pid) {
+			struct reg_proc *rp = &sh->procs[i];
+
+			if (!rp->in_use || rp->pid != pid)
+				continue;
+			/* An ended process that had this pid: its charges go
+			 * back, the slot is this one's afresh. */
+			if (rp->start != start)
+				proc_drop(sh, rp);
+			else
 				slot = (int)i;
-				break;
-			}
+			break;
 		}
 		for (unsigned int i = 0; slot < 0 && i < REG_PROCS; i++) {
-			if (!reg->sh->procs[i].in_use) {
-				memset(&reg->sh->procs[i], 0,
-				       sizeof(reg->sh->procs[i]));
-				reg->sh->procs[i].in_use = 1;
-				reg->sh->procs[i].pid = pid;
+			struct reg_proc *rp = &sh->procs[i];
+
+			if (!rp->in_use) {
+				memset(rp, 0, sizeof(*rp));
+				rp->in_use = 1;
+				rp->pid = pid;
+				rp->start = start;
 				slot = (int)i;
 			}
 		}
@@ -264,16 +268,28 @@ ksim_reg_proc_slot(struct ksim_registry *reg, pid_t pid)
 			reap_dead(reg);
 	}
 	ksim_reg_unlock(reg);
-	return slot;
+	if (slot >= 0)
+		return slot;
+	ksim_machine_log(ksim_reg_name(reg), "the machine tracks %d processes, its most: "
+			 "refusing process %d's %s (ENOMEM)", REG_PROCS, (int)pid, what);
+	return -ENOMEM;
 }
 
 void
 ksim_reg_proc_release(struct ksim_registry *reg, int slot)
 {
-	if (slot < 0 || slot >= REG_PROCS)
+	struct reg_proc *rp;
+
+	if (slot < 0 || slot >= REG_PROCS || ksim_reg_lock(reg))
 		return;
-	ksim_reg_lock(reg);
-	proc_drop(reg->sh, &reg->sh->procs[slot]);
+	/* The slot and what it has charged stay the pid's until it ends:
+	 * a render-node BO can outlive the KFD process, and its charge must
+	 * be given back once, by its free or by the pid's end. */
+	rp = &reg->sh->procs[slot];
+	if (rp->in_use && rp->pid == ksim_self_pid()) {
+		rp->pasid = 0;
+		memset(rp->queues, 0, sizeof(rp->queues));
+	}
 	ksim_reg_unlock(reg);
 }
 
@@ -282,7 +298,8 @@ ksim_reg_pasid(struct ksim_registry *reg)
 {
 	uint32_t p;
 
-	ksim_reg_lock(reg);
+	if (ksim_reg_lock(reg))
+		return 0;
 	p = reg->sh->next_pasid++;
 	if (reg->sh->next_pasid >= 0x10000)
 		reg->sh->next_pasid = 0x8001;
@@ -321,7 +338,8 @@ ksim_reg_charge(struct ksim_device *dev, int slot, const struct ksim_charge *c,
 	struct reg_shared *sh = reg->sh;
 	uint64_t aligned = KSIM_ALIGN(c->vram, KSIM_VRAM_ALIGN);
 
-	ksim_reg_lock(reg);
+	if (ksim_reg_lock(reg))
+		return -EIO;
 	if (over_limit(dev, c, kfd_limits) &&
 	    (!reap_dead(reg) || over_limit(dev, c, kfd_limits))) {
 		ksim_reg_unlock(reg);
@@ -349,8 +367,6 @@ ksim_reg_charge(struct ksim_device *dev, int slot, const struct ksim_charge *c,
 	return 0;
 }
 
-#define SUB_SAT(a, b) ((a) = (a) > (b) ? (a) - (b) : 0)
-
 void
 ksim_reg_uncharge(struct ksim_device *dev, int slot, const struct ksim_charge *c)
 {
@@ -358,7 +374,8 @@ ksim_reg_uncharge(struct ksim_device *dev, int slot, const struct ksim_charge *c
 	struct reg_shared *sh = reg->sh;
 	uint64_t aligned = KSIM_ALIGN(c->vram, KSIM_VRAM_ALIGN);
 
-	ksim_reg_lock(reg);
+	if (ksim_reg_lock(reg))
+		return;
 	if (c->gpu >= 0) {
 		SUB_SAT(sh->vram_used[c->gpu], c->vram);
 		SUB_SAT(sh->vram_aligned[c->gpu], aligned);
@@ -386,7 +403,8 @@ ksim_reg_usage(struct ksim_device *dev, int gpu, uint64_t *vram_kfd,
 {
 	struct ksim_registry *reg = dev->reg;
 
-	ksim_reg_lock(reg);
+	if (ksim_reg_lock(reg))
+		return;
 	/* A process that died without cleaning up gives its memory back, as
 	 * process exit does in the kernel. */
 	reap_dead(reg);
@@ -434,7 +452,8 @@ ksim_reg_buf_publish(struct ksim_device *dev, struct ksim_bo *bo)
 	uint64_t oldest = UINT64_MAX;
 	int victim = 0;
 
-	ksim_reg_lock(reg);
+	if (ksim_reg_lock(reg))
+		return -1;
 	if (bo->reg_slot >= 0 &&
 	    slot_matches(&sh->bufs[bo->reg_slot], bo->st_dev, bo->st_ino))
 		slot = bo->reg_slot;
@@ -467,7 +486,8 @@ ksim_reg_buf_find(struct ksim_device *dev, uint64_t st_dev, uint64_t st_ino,
 	struct ksim_registry *reg = dev->reg;
 	int slot = -1;
 
-	ksim_reg_lock(reg);
+	if (ksim_reg_lock(reg))
+		return -1;
 	for (int i = 0; i < REG_BUFS; i++) {
 		if (slot_matches(&reg->sh->bufs[i], st_dev, st_ino)) {
 			slot = i;
@@ -486,9 +506,8 @@ ksim_reg_buf_sync_metadata(struct ksim_device *dev, struct ksim_bo *bo)
 	struct ksim_registry *reg = dev->reg;
 	struct reg_bufslot *s;
 
-	if (bo->reg_slot < 0)
+	if (bo->reg_slot < 0 || ksim_reg_lock(reg))
 		return;
-	ksim_reg_lock(reg);
 	s = &reg->sh->bufs[bo->reg_slot];
 	if (slot_matches(s, bo->st_dev, bo->st_ino)) {
 		s->b.tiling_flags = bo->tiling_flags;
@@ -505,9 +524,8 @@ ksim_reg_buf_load_metadata(struct ksim_device *dev, struct ksim_bo *bo)
 	struct ksim_registry *reg = dev->reg;
 	struct reg_bufslot *s;
 
-	if (bo->reg_slot < 0)
+	if (bo->reg_slot < 0 || ksim_reg_lock(reg))
 		return;
-	ksim_reg_lock(reg);
 	s = &reg->sh->bufs[bo->reg_slot];
 	if (slot_matches(s, bo->st_dev, bo->st_ino)) {
 		bo->tiling_flags = s->b.tiling_flags;
@@ -535,7 +553,8 @@ ksim_reg_sdma_alloc(struct ksim_device *dev, int gpu, int xgmi, uint32_t total,
 
 	if (total > 64)
 		total = 64;
-	ksim_reg_lock(reg);
+	if (ksim_reg_lock(reg))
+		return -EIO;
 	for (int pass = 0; pass < 2 && r; pass++) {
 		for (uint32_t i = 0; i < total && r; i++) {
 			if (want >= 0 && i % engines != (uint32_t)want)
@@ -559,9 +578,8 @@ ksim_reg_sdma_free(struct ksim_device *dev, int gpu, int xgmi, uint32_t id)
 {
 	struct ksim_registry *reg = dev->reg;
 
-	if (id >= 64)
+	if (id >= 64 || ksim_reg_lock(reg))
 		return;
-	ksim_reg_lock(reg);
 	/* A fork child's copies of its parent's queues own nothing. */
 	if (reg->sh->sdma_owner[gpu][!!xgmi][id] == ksim_self_pid())
 		reg->sh->sdma_owner[gpu][!!xgmi][id] = 0;

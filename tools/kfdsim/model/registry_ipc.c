@@ -171,7 +171,8 @@ ksim_reg_ipc_export(struct ksim_device *dev, struct ksim_bo *bo, uint32_t flags,
 	struct reg_ipc *e;
 	int i, unique;
 
-	ksim_reg_lock(reg);
+	if (ksim_reg_lock(reg))
+		return -EIO;
 	i = free_slot(sh);
 	if (i < 0) {
 		ksim_reg_unlock(reg);
@@ -206,7 +207,8 @@ ksim_reg_ipc_handle(struct ksim_device *dev, unsigned int slot, uint64_t gen,
 	struct reg_ipc *e;
 	int r = -EINVAL;
 
-	ksim_reg_lock(dev->reg);
+	if (ksim_reg_lock(dev->reg))
+		return -EIO;
 	e = entry_get(dev->reg->sh, slot, gen);
 	if (e) {
 		memcpy(handle, e->handle, sizeof(e->handle));
@@ -227,7 +229,8 @@ ksim_reg_ipc_import(struct ksim_device *dev, const uint32_t handle[4],
 	pid_t pid = ksim_self_pid();
 	int fd = -1;
 
-	ksim_reg_lock(reg);
+	if (ksim_reg_lock(reg))
+		return -EIO;
 	for (int i = 0; i < REG_IPC && !e; i++) {
 		/* all 128 bits must match: no guessing from a prefix */
 		if (sh->ipc[i].in_use &&
@@ -276,7 +279,8 @@ ksim_reg_ipc_set_fd(struct ksim_device *dev, unsigned int slot, uint64_t gen,
 	struct reg_ipc *e;
 	struct reg_ipc_holder *h;
 
-	ksim_reg_lock(dev->reg);
+	if (ksim_reg_lock(dev->reg))
+		return;
 	e = entry_get(dev->reg->sh, slot, gen);
 	h = e ? holder_of(e, ksim_self_pid()) : NULL;
 	if (h && h->fd < 0)
@@ -290,7 +294,8 @@ ksim_reg_ipc_put(struct ksim_device *dev, unsigned int slot, uint64_t gen)
 	struct reg_ipc *e;
 	struct reg_ipc_holder *h;
 
-	ksim_reg_lock(dev->reg);
+	if (ksim_reg_lock(dev->reg))
+		return;
 	e = entry_get(dev->reg->sh, slot, gen);
 	/* A fork child's copies of its parent's handles hold nothing here. */
 	h = e ? holder_of(e, ksim_self_pid()) : NULL;

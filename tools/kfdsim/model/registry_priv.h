@@ -10,13 +10,12 @@
 #ifndef KSIM_REGISTRY_PRIV_H
 #define KSIM_REGISTRY_PRIV_H
 
-#include <pthread.h>
 #include <stdint.h>
 
 #include "ksim_priv.h"
 
 #define REG_MAGIC	0x3167657273666bULL	/* "kfsreg1" */
-#define REG_VERSION	3
+#define REG_VERSION	4
 #define REG_PROCS	256
 #define REG_BUFS	1024
 #define REG_IPC		256
@@ -42,8 +41,10 @@ struct reg_proc {
 	uint64_t vram_ttm[KSIM_MAX_GPUS];
 	uint64_t sys;
 	uint64_t ttm;
-	uint32_t pasid;			/* proc/<pid>/pasid; 0 until the KFD process exists */
+	uint32_t pasid;			/* proc/<pid>/pasid; 0 while no KFD process exists */
 	uint32_t pad;
+	uint64_t start;			/* the pid's start time: a later process with
+					 * the same pid is another one */
 	struct reg_queue queues[REG_PROC_QUEUES];	/* in_use 0: free entry */
 };
 
@@ -89,6 +90,8 @@ struct reg_head {
 	int32_t owner_pid;		/* the process that made the file */
 	uint32_t flags;			/* REG_F_* */
 	uint64_t owner_start;		/* its start time, clock ticks after boot */
+	uint32_t lock;			/* the registry lock (registry_lock.c), byte 32 */
+	uint32_t pad;
 };
 
 #define REG_F_RUN	0x1	/* made by ksim_machine_begin() for one run */
@@ -99,7 +102,6 @@ struct reg_shared {
 	uint32_t n_gpus;
 	uint32_t gpu_ids[KSIM_MAX_GPUS];
 	uint32_t next_pasid;
-	pthread_mutex_t lock;
 	uint64_t vram_used[KSIM_MAX_GPUS];
 	uint64_t vram_aligned[KSIM_MAX_GPUS];
 	uint64_t vram_ttm[KSIM_MAX_GPUS];
@@ -119,19 +121,28 @@ struct ksim_registry {
 	struct reg_shared *sh;
 	int shared;
 	int fd;				/* shared: the file, flock(LOCK_SH) held */
+	int broken;			/* the lock failed: no more registry calls */
+	char path[512];			/* shared: the file, for messages */
 };
 
-/* Initialise a zeroed registry: header, PASIDs, the mutex (robust and
- * process-shared when @pshared); the magic is written last. */
-void ksim_reg_init(struct reg_shared *sh, int pshared, int32_t owner_pid,
+/* What messages call the registry: its file, or the private machine. */
+static inline const char *
+ksim_reg_name(const struct ksim_registry *reg)
+{
+	return reg->path[0] ? reg->path : "(private machine)";
+}
+
+/* Initialise a zeroed registry: header and PASIDs (the lock word is 0,
+ * free); the magic is written last. */
+void ksim_reg_init(struct reg_shared *sh, int32_t owner_pid,
 		   uint64_t owner_start, uint32_t flags);
 
 /*
  * ksim_machine_attach() - open machine @id's state file for use, making it
  * when there is none; a stale file is reclaimed and a foreign one refused
  * on the way, each with a message on stderr.
- * @run:	make it as a run's machine (REG_F_RUN); a live file of that
- *		name is then -EBUSY
+ * @run:	make it as a run's machine (REG_F_RUN): only a new file will
+ *		do, -EBUSY when anything has that name
  * @path:	receives the file's path
  *
  * Return: a close-on-exec fd of a checked file (size, magic, version),
@@ -148,8 +159,16 @@ void ksim_machine_log(const char *path, const char *fmt, ...)
  * none or it has ended (a zombie). */
 uint64_t ksim_proc_start_time(pid_t pid);
 
-/* The registry mutex (robust when shared); taken under a device lock. */
-void ksim_reg_lock(struct ksim_registry *reg);
+/*
+ * ksim_reg_lock() - take the registry lock (under a device lock). Every
+ * wait is bounded: a holder that has ended is taken over, a lock word that
+ * holds no lock state or a holder that keeps it past a deadline make this
+ * process give the machine up, with a message naming the file.
+ *
+ * Return: 0 with the lock held, or -EIO (the machine is given up: every
+ * later call fails at once).
+ */
+int ksim_reg_lock(struct ksim_registry *reg) __attribute__((warn_unused_result));
 void ksim_reg_unlock(struct ksim_registry *reg);
 
 /* Fill @b with what an importer of @bo must know. */

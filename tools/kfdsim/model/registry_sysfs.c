@@ -39,7 +39,8 @@ ksim_reg_proc_set_pasid(struct ksim_registry *reg, int slot, uint32_t pasid)
 {
 	struct reg_proc *rp;
 
-	ksim_reg_lock(reg);
+	if (ksim_reg_lock(reg))
+		return;
 	rp = own_slot(reg, slot);
 	/* A secondary context shares the slot: the primary's pasid stays. */
 	if (rp && !rp->pasid)
@@ -75,7 +76,8 @@ ksim_reg_queue_add(struct ksim_registry *reg, int slot, uint32_t id, int gpu,
 	struct reg_proc *rp;
 	struct reg_queue *q = NULL;
 
-	ksim_reg_lock(reg);
+	if (ksim_reg_lock(reg))
+		return;
 	rp = own_slot(reg, slot);
 	for (unsigned int i = 0; rp && i < REG_PROC_QUEUES && !q; i++)
 		if (!rp->queues[i].in_use)
@@ -105,7 +107,8 @@ ksim_reg_queue_resize(struct ksim_registry *reg, int slot, uint32_t id, uint64_t
 	struct reg_proc *rp;
 	struct reg_queue *q;
 
-	ksim_reg_lock(reg);
+	if (ksim_reg_lock(reg))
+		return;
 	rp = own_slot(reg, slot);
 	q = rp ? queue_find(rp, id) : NULL;
 	if (q)
@@ -119,7 +122,8 @@ ksim_reg_queue_del(struct ksim_registry *reg, int slot, uint32_t id)
 	struct reg_proc *rp;
 	struct reg_queue *q;
 
-	ksim_reg_lock(reg);
+	if (ksim_reg_lock(reg))
+		return;
 	rp = own_slot(reg, slot);
 	q = rp ? queue_find(rp, id) : NULL;
 	if (q)
@@ -188,7 +192,8 @@ ksim_sysfs_procs(struct ksim_device *dev, pid_t *pids, unsigned int max)
 	if (!dev)
 		return 0;
 	reg = dev->reg;
-	ksim_reg_lock(reg);
+	if (ksim_reg_lock(reg))
+		return 0;
 	for (unsigned int i = 0; i < REG_PROCS; i++) {
 		const struct reg_proc *rp = &reg->sh->procs[i];
 		unsigned int j;
@@ -217,7 +222,8 @@ ksim_sysfs_proc(struct ksim_device *dev, pid_t pid, struct ksim_sysfs_proc *out)
 		return -ENOENT;
 	reg = dev->reg;
 	memset(out, 0, sizeof(*out));
-	ksim_reg_lock(reg);
+	if (ksim_reg_lock(reg))
+		return -ENOENT;
 	for (unsigned int i = 0; i < REG_PROCS; i++) {
 		const struct reg_proc *rp = &reg->sh->procs[i];
 		uint32_t last = 0;

@@ -69,6 +69,8 @@ int kc_faultspec_parse(const char *spec, kc_faultspec_fn fn, void *ctx,
 /*
  * kc_faultspec_msg() - write "rule N, column C: 'TEXT': @why" into @msg
  * for the part @at of rule @r (one of its spans), as the parser does.
+ * TEXT is escaped (kc_text_escape()) and, when @msg is short, cut with
+ * "..." so that @why fits whole.
  */
 void kc_faultspec_msg(char *msg, size_t msglen, const struct kc_fault_rule *r,
 		      const struct kc_faultspec_span *at, const char *why);
