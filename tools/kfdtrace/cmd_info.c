@@ -186,6 +186,7 @@ struct info_facts {
 	int have_ver;
 	int rc;
 	int status;
+	enum kt_integrity verdict;
 	const char *integrity;		/* "ok", "no-end", "truncated", ... */
 };
 
@@ -225,23 +226,10 @@ info_scan(struct kt_reader *r, struct info_facts *f)
 		}
 	}
 	kt_reader_get_status(r, &f->st);
-	f->status = KFDTRACE_EXIT_ERROR;
-	if (f->rc == -KT_ETRUNC || f->st.integrity == KT_INTEGRITY_TRUNCATED)
-		f->integrity = "truncated";
-	else if (f->rc == -KT_ECORRUPT ||
-		 f->st.integrity == KT_INTEGRITY_CORRUPT)
-		f->integrity = "corrupt";
-	else if (f->rc < 0)
-		f->integrity = "unreadable";
-	else if (f->st.integrity == KT_INTEGRITY_DAMAGED)
-		f->integrity = "damaged";
-	else if (f->st.integrity == KT_INTEGRITY_INCOMPLETE)
-		f->integrity = "incomplete";
-	else {
-		f->status = KFDTRACE_EXIT_OK;
-		f->integrity = f->st.integrity == KT_INTEGRITY_NO_END ?
-			       "no-end" : "ok";
-	}
+	f->verdict = kt_reader_verdict(r, f->rc);
+	f->status = cli_status(f->verdict, f->rc);
+	f->integrity = f->rc < 0 && !kt_integrity_damage(f->verdict) ?
+		       "unreadable" : kt_integrity_name(f->verdict);
 }
 
 static void
