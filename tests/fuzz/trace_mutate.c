@@ -5,7 +5,8 @@
  * keep each frame intact and change the file around them: a frame
  * deleted, repeated, moved or copied from elsewhere (a splice), an index
  * entry's ranges changed with its CRC made right again (an index that
- * lies), a frame's content size or a record length raised (a size bomb).
+ * lies), a frame's content size or a record length raised (a size bomb),
+ * a frame's records moved to a time at the clock's limits (recompressed).
  */
 #include <stdint.h>
 #include <string.h>
@@ -98,6 +99,107 @@ insert_copy(uint8_t *data, size_t size, size_t max, size_t at,
 	return size + len;
 }
 
+/* An unsigned LEB128 varint at @p (@n bytes); its length, 0 if none. */
+static size_t
+get_varint(const uint8_t *p, size_t n, uint64_t *v)
+{
+	size_t i;
+
+	*v = 0;
+	for (i = 0; i < n && i < 10; i++) {
+		*v |= (uint64_t)(p[i] & 0x7f) << (7 * i);
+		if (!(p[i] & 0x80))
+			return i + 1;
+	}
+	return 0;
+}
+
+static size_t
+put_varint(uint8_t *p, uint64_t v)
+{
+	size_t i = 0;
+
+	while (v >= 0x80) {
+		p[i++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	p[i++] = (uint8_t)v;
+	return i;
+}
+
+/*
+ * The times at the limits of a trace's clock (docs/trace-format.md
+ * section 5.1): 0, 2^63 - 1, 2^63, 2^64 - 1 and the header's start +-1.
+ */
+static uint64_t
+limit_time(const uint8_t *data, uint32_t pick)
+{
+	uint64_t start = 0;
+
+	for (int k = 7; k >= 0; k--)
+		start = start << 8 | data[40 + k];	/* start_monotonic */
+	switch (pick % 6) {
+	case 0: return 0;
+	case 1: return INT64_MAX;
+	case 2: return 1ull << 63;
+	case 3: return UINT64_MAX;
+	case 4: return start - 1;
+	default: return start + 1;
+	}
+}
+
+/*
+ * The base time of data frame @f's first record set to a clock limit: the
+ * frame is decompressed, its first record's header re-encoded and the
+ * frame compressed again (with its content size, as the format wants).
+ * The other records follow by their deltas.
+ */
+static size_t
+retime(uint8_t *data, size_t size, size_t max, const struct kt_mframe *f,
+       uint32_t pick)
+{
+	static uint8_t raw[1 << 18], out[(1 << 18) + 32], z[1 << 19];
+	size_t n = ZSTD_decompress(raw, sizeof(raw), data + f->off, f->size);
+	size_t hl, p, l, o = 0, zn, tl;
+	uint64_t len, v;
+	uint8_t tv[10];
+
+	if (ZSTD_isError(n) || n < 3)
+		return size;
+	/* type, len, rflags with BASE, seq, tid, then the time. */
+	l = get_varint(raw + 1, n - 1, &len);
+	hl = 1 + l;
+	if (!l || hl >= n || !(raw[hl] & 1) || len > n - hl)
+		return size;
+	p = hl + 1;
+	for (int k = 0; k < 3; k++) {
+		l = get_varint(raw + p, n - p, &v);
+		if (!l)
+			return size;
+		if (k < 2)
+			p += l;
+	}
+	/* The record again with the new time; the rest as it was. */
+	tl = put_varint(tv, limit_time(data, pick));
+	out[o++] = raw[0];
+	o += put_varint(out + o, len - l + tl);
+	memcpy(out + o, raw + hl, p - hl);
+	o += p - hl;
+	memcpy(out + o, tv, tl);
+	o += tl;
+	if (o + (n - p - l) > sizeof(out))
+		return size;
+	memcpy(out + o, raw + p + l, n - p - l);
+	o += n - p - l;
+	zn = ZSTD_compress(z, sizeof(z), out, o, 1);
+	if (ZSTD_isError(zn) || size - f->size + zn > max)
+		return size;
+	memmove(data + f->off + zn, data + f->off + f->size,
+		size - f->off - f->size);
+	memcpy(data + f->off, z, zn);
+	return size - f->size + zn;
+}
+
 size_t
 kt_fuzz_trace_mutate(uint8_t *data, size_t size, size_t max, uint32_t seed)
 {
@@ -111,7 +213,7 @@ kt_fuzz_trace_mutate(uint8_t *data, size_t size, size_t max, uint32_t seed)
 	/* Frame 0 is the header: mutate the frames after it. */
 	i = 1 + (int)(next(&s) % (uint32_t)(n - 1));
 	j = 1 + (int)(next(&s) % (uint32_t)(n - 1));
-	switch (next(&s) % 6) {
+	switch (next(&s) % 7) {
 	case 0:	/* delete */
 		memmove(data + fr[i].off, data + fr[i].off + fr[i].size,
 			size - fr[i].off - fr[i].size);
@@ -170,6 +272,10 @@ kt_fuzz_trace_mutate(uint8_t *data, size_t size, size_t max, uint32_t seed)
 		put_le32(p + 5, 0xFFFFFF00u | next(&s));
 		return size;
 	}
+	case 5:	/* a time at the clock's limits */
+		if (!fr[i].data || size < 48)
+			return size;
+		return retime(data, size, max, &fr[i], next(&s));
 	default: {	/* cut the file after a frame boundary */
 		return fr[i].off + (next(&s) & 1 ? 0 : fr[i].size);
 	}
