@@ -29,7 +29,11 @@ kfdtrace_help_info(FILE *out)
 		"  no-end     every frame is complete but the writer never closed it\n"
 		"  truncated  the file ends inside a frame; the recovered count is\n"
 		"             the number of records readable before that point\n"
-		"  corrupt    bytes that no writer produced, at the byte offset shown\n"
+		"  corrupt    bytes that no writer produced (a record time outside\n"
+		"             the header's clock range too), at the offset shown\n"
+		"  damaged    every frame reads, but records are missing, repeated\n"
+		"             or added\n"
+		"  incomplete the writer lost records\n"
 		"\n"
 		"Several files, or a directory, are one run (the files kfdtrace\n"
 		"record writes for a process tree): each file's facts, then the\n"
@@ -40,8 +44,8 @@ kfdtrace_help_info(FILE *out)
 		"              several files)\n"
 		"  -h, --help  this text\n"
 		"\n"
-		"Exit status: 0 for ok and no-end, 1 for truncated, corrupt or\n"
-		"unreadable files, 2 for bad usage.\n");
+		"Exit status: 0 for ok and no-end, 1 for damage (truncated, corrupt,\n"
+		"damaged, incomplete) or unreadable files, 2 for bad usage.\n");
 }
 
 static void

@@ -633,7 +633,9 @@ struct kt_reader_status {
  * sees it as it was at open, but it must not be truncated while open.
  * Other files (pipes, devices) are read into memory, up to
  * KT_READER_STREAM_MAX bytes; their magic is checked on the first bytes,
- * so /dev/zero is refused at once rather than read for ever.
+ * so /dev/zero is refused at once rather than read for ever, and each
+ * frame as it arrives: reading stops at the first bad frame, which
+ * kt_reader_next() then reports with its offset.
  *
  * Return: 0, or a negative error (-KT_ENOTTRACE, -KT_EVERSION,
  * -KT_ECORRUPT, -KT_ETRUNC, -KT_ETOOBIG for a stream over the bound,
