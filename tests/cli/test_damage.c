@@ -82,6 +82,9 @@ run_quiet(char *const argv[])
 	return st;
 }
 
+/* start_realtime of the traces write_trace() writes; 0: the real one. */
+static uint64_t hdr_realtime;
+
 /*
  * A trace of @n ioctls at @path in frames of about 256 bytes; the record
  * numbered @bad_at (when below @n) carries time @bad_ts.
@@ -99,6 +102,8 @@ write_trace(const char *path, unsigned int n, unsigned int bad_at,
 
 	kt_header_init(&hdr, "kfdtrace-test");
 	hdr.start_monotonic = START_NS;
+	if (hdr_realtime)
+		hdr.start_realtime = hdr_realtime;
 	hdr.kfd_major = 1;
 	hdr.kfd_minor = 14;
 	assert_int_equal(gen_open_hdr(&g, path, &hdr, &opts), 0);
@@ -294,6 +299,10 @@ test_time_limits(void **state)
 	check_bad_time(0, "ts-zero.kfdtrace");
 	check_bad_time(START_NS - KT_TS_EARLY - 1, "ts-early.kfdtrace");
 	check_bad_time(START_NS + KT_TS_SPAN + 1, "ts-late.kfdtrace");
+	/* A wall clock so late that 1 s after the start leaves int64 ns. */
+	hdr_realtime = INT64_MAX - 500000000;
+	check_bad_time(START_NS + 1000000000, "ts-wall.kfdtrace");
+	hdr_realtime = 0;
 	/* The range's own ends are valid times. */
 	snprintf(path, sizeof(path), "%s", wp("ts-first.kfdtrace"));
 	write_trace(path, 40, 7, START_NS - KT_TS_EARLY);
