@@ -271,12 +271,12 @@ set_s(bt_field *p, uint64_t i, int64_t v)
 		bt_field_structure_borrow_member_field_by_index(p, i), v);
 }
 
+/* A string of the trace: escaped (kbt_string_set()). */
 static inline int
 set_str(bt_field *p, uint64_t i, const char *s)
 {
-	return bt_field_string_set_value(
-		bt_field_structure_borrow_member_field_by_index(p, i),
-		s ? s : "") ? -1 : 0;
+	return kbt_string_set(bt_field_structure_borrow_member_field_by_index(p, i),
+			      s, SIZE_MAX);
 }
 
 /* Members 0-4, then the packets as strings (length 5, array 6). */
@@ -373,8 +373,7 @@ set_argv(bt_field *p, uint64_t i, const char *argv, uint32_t len,
 			if (fill) {
 				bt_field *e = bt_field_array_borrow_element_field_by_index(a, m);
 
-				bt_field_string_clear(e);
-				if (bt_field_string_append_with_length(e, argv + start, l))
+				if (kbt_string_set(e, argv + start, l))
 					return -1;
 			}
 			if (l < end - start)

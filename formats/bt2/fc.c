@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Field class helpers: integers, enumerations from the schema's name
- * tables, structure members with names CTF 1.8 accepts.
+ * tables, structure members with names CTF 1.8 accepts; string fields
+ * set from trace bytes.
  */
 #include <string.h>
 
@@ -217,4 +218,18 @@ int
 kbt_struct_add_field(bt_field_class *st, const char *name, bt_field_class *m)
 {
 	return add_unique(st, name, m, 1);
+}
+
+int
+kbt_string_set(bt_field *f, const char *s, size_t n)
+{
+	struct kt_strbuf sb;
+	int rc;
+
+	kt_strbuf_init(&sb);
+	kfd_text_clean(&sb, s ? s : "", s ? strnlen(s, n) : 0);
+	rc = sb.failed ? -1 :
+	     bt_field_string_set_value(f, sb.data ? sb.data : "") ? -1 : 0;
+	kt_strbuf_release(&sb);
+	return rc;
 }

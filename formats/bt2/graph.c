@@ -26,6 +26,7 @@
 /* The phrases the source's error causes use for damage (iter.c). */
 #define KT_BT2_TRUNCATED "trace truncated"
 #define KT_BT2_CORRUPT "corrupt trace at file offset"
+#define KT_BT2_DAMAGED "damaged trace ("
 
 static void __attribute__((format(printf, 3, 4)))
 say(char *msg, size_t size, const char *fmt, ...)
@@ -202,8 +203,9 @@ make_fd_room(char *msg, size_t size)
 /*
  * The thread's error as one message: the first cause (what went wrong; the
  * others only say which component passed it on), or all of them, first
- * cause first, when @all. Return: KT_CTF_TRUNCATED or KT_CTF_CORRUPT when
- * the source reported a damaged trace, else KT_CTF_FAILED.
+ * cause first, when @all. Return: KT_CTF_TRUNCATED, KT_CTF_CORRUPT or
+ * KT_CTF_DAMAGED when the source reported a damaged trace, else
+ * KT_CTF_FAILED.
  */
 static int
 take_error(char *msg, size_t size, int all)
@@ -230,6 +232,8 @@ take_error(char *msg, size_t size, int all)
 				rc = KT_CTF_TRUNCATED;
 			else if (strstr(m, KT_BT2_CORRUPT))
 				rc = KT_CTF_CORRUPT;
+			else if (strstr(m, KT_BT2_DAMAGED))
+				rc = KT_CTF_DAMAGED;
 		}
 		if (msg && used + 1 < size && (all || i == 0)) {
 			int w = snprintf(msg + used, size - used, "%s%s",
@@ -296,7 +300,6 @@ kt_ctf_export(const char *trace, const char *outdir,
 	if (!kp || !inputs || !sp ||
 	    bt_value_array_append_string_element(inputs, trace) ||
 	    bt_value_map_insert_entry(kp, "inputs", inputs) ||
-	    bt_value_map_insert_bool_entry(kp, "truncated-is-error", BT_TRUE) ||
 	    /* Entries for Trace Compass's per-thread and latency views. */
 	    bt_value_map_insert_bool_entry(kp, "begin-events", BT_TRUE) ||
 	    bt_value_map_insert_string_entry(sp, "path", outdir) ||

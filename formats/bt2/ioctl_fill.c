@@ -115,8 +115,7 @@ fill_string(bt_field *fld, const struct kfd_field *f, const struct imgs *im,
 	p += f->offset;
 	while (n < f->width && p[n])
 		n++;
-	return bt_field_string_append_with_length(fld, (const char *)p, n) ?
-	       -1 : 0;
+	return kbt_string_set(fld, (const char *)p, n);
 }
 
 static void

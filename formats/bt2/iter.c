@@ -313,22 +313,23 @@ report(struct kbt_iter *it)
 {
 	struct kbt_src *src = it->src;
 	struct kt_reader_status st;
+	enum kt_integrity v;
 
 	kt_reader_get_status(it->reader, &st);
-	/* With truncated-is-error, the error says it instead. */
-	if (it->read_rc == -KT_ETRUNC && !src->truncated_is_error)
+	v = kt_reader_verdict(it->reader, it->read_rc);
+	/* With damage-is-error, the error says it instead. */
+	if (v == KT_INTEGRITY_TRUNCATED && !src->damage_is_error)
 		kbt_log(src, BT_LOGGING_LEVEL_WARNING,
 			"warning: %s: trace truncated (the writer was killed, "
 			"or the copy is incomplete): converted the %" PRIu64
 			" records of its complete frames; the rest is lost (%s)",
 			it->in->path, st.records, st.message);
-	else if (it->read_rc == 0 && (st.integrity == KT_INTEGRITY_DAMAGED ||
-				      st.integrity == KT_INTEGRITY_INCOMPLETE))
+	else if (kt_integrity_damage(v) && !src->damage_is_error &&
+		 it->read_rc == 0)
 		kbt_log(src, BT_LOGGING_LEVEL_WARNING,
 			"warning: %s: %s: %s", it->in->path,
-			st.integrity == KT_INTEGRITY_DAMAGED ? "damaged" :
-			"incomplete", st.message);
-	else if (it->read_rc == 0 && st.integrity == KT_INTEGRITY_NO_END)
+			kt_integrity_name(v), st.message);
+	else if (it->read_rc == 0 && v == KT_INTEGRITY_NO_END)
 		kbt_log(src, BT_LOGGING_LEVEL_WARNING,
 			"warning: %s: no END record: the writer did not close "
 			"the trace (every complete frame was converted)",
@@ -395,6 +396,14 @@ fail_cause(struct kbt_iter *it)
 		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_MESSAGE_ITERATOR(it->self,
 			"%s: trace truncated after %" PRIu64 " records: %s",
 			it->in->path, st.records, st.message);
+		return;
+	}
+	if (it->read_rc == 0) {
+		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_MESSAGE_ITERATOR(it->self,
+			"%s: damaged trace (%s): %s (its %" PRIu64 " records "
+			"were converted)", it->in->path,
+			kt_integrity_name(kt_reader_verdict(it->reader, 0)),
+			st.message, st.records);
 		return;
 	}
 	if (st.corrupt_raw_offset != UINT64_MAX)
@@ -503,8 +512,12 @@ produce(struct kbt_iter *it)
 		report(it);
 		if (close_streams(it))
 			return -1;
-		if (it->read_rc < 0 && (it->read_rc != -KT_ETRUNC ||
-					it->src->truncated_is_error))
+		/* Damage fails the graph (babeltrace2 exits 1) as it fails
+		 * every kfdtrace command, after every record read. */
+		if ((it->read_rc < 0 && it->read_rc != -KT_ETRUNC) ||
+		    (it->src->damage_is_error &&
+		     kt_integrity_damage(kt_reader_verdict(it->reader,
+							   it->read_rc))))
 			it->state = ST_FAILING;
 		else
 			it->state = ST_DONE;

@@ -159,7 +159,7 @@ struct kbt_src {
 	uint64_t slack_ns;		/* reorder: trace time held back */
 	uint64_t window_bytes;		/* reorder: memory held at most */
 	uint64_t max_streams;		/* streams per input; 0: no bound */
-	int truncated_is_error;		/* end with an error on truncation */
+	int damage_is_error;		/* end with an error on damage */
 	int begin_events;		/* a kfd:call_begin event per call */
 };
 
@@ -197,6 +197,14 @@ bt_field_class *kbt_fc_enum_labels(bt_trace_class *tc, unsigned int bits,
 				   const char *const *labels,
 				   const uint64_t *values, unsigned int n);
 int kbt_struct_add(bt_field_class *st, const char *name, bt_field_class *m);
+
+/*
+ * kbt_string_set() - set string field @f to @s (@n bytes, or up to its
+ * NUL) with control bytes and invalid UTF-8 escaped (kfd_text_clean()):
+ * what a trace holds must not reach babeltrace2's terminal raw.
+ * Return: 0 or -1.
+ */
+int kbt_string_set(bt_field *f, const char *s, size_t n);
 
 /* ---- fc_names.c: values named by the decoder's tables ---- */
 

@@ -26,6 +26,8 @@ enum kt_ctf_export_status {
 	KT_CTF_OK = 0,
 	KT_CTF_TRUNCATED = 1,	/* written up to the last complete frame */
 	KT_CTF_CORRUPT = 2,	/* written up to the damaged frame */
+	KT_CTF_DAMAGED = 3,	/* written whole, but records are missing,
+				 * repeated or added, or the writer lost some */
 	KT_CTF_FAILED = -1,	/* see the message */
 	KT_CTF_UNSUPPORTED = -2,	/* built without babeltrace2 */
 };
@@ -59,8 +61,9 @@ struct kt_ctf_export_opts {
  *
  * Return: KT_CTF_OK; KT_CTF_TRUNCATED when the trace is truncated (every
  * complete record was converted); KT_CTF_CORRUPT when it is corrupt (the
- * records before the damage were converted) -- in both cases the CTF trace
- * is complete and readable and @msg says where the damage is;
+ * records before the damage were converted); KT_CTF_DAMAGED when it is
+ * damaged or incomplete (every record was converted) -- in these cases the
+ * CTF trace is complete and readable and @msg says what the damage is;
  * KT_CTF_FAILED on any other failure; KT_CTF_UNSUPPORTED when built
  * without babeltrace2.
  */

@@ -22,8 +22,10 @@
  *                       last but one share the last (0: one per thread;
  *                       default: what the fd limit leaves room for, as
  *                       sink.ctf.fs keeps a file open per stream)
- *   truncated-is-error  end with an error (after every complete record)
- *                       when a trace is truncated (default false: warn)
+ *   damage-is-error     end with an error (after every record read) when
+ *                       a trace is damaged: truncated, corrupt, damaged
+ *                       or incomplete (default true; false: a warning,
+ *                       except for a corrupt trace)
  *   begin-events        also a kfd:call_begin event at the entry of every
  *                       ioctl and API call (default false: one event per
  *                       record; kfdtrace export --ctf sets it)
@@ -222,8 +224,9 @@ kbt_init(bt_self_component_source *self_src,
 		goto fail;
 	src->slack_ns = slack_ms * 1000000ULL;
 	src->window_bytes = window_mb << 20;
-	if (param_bool(self, params, "truncated-is-error",
-		       &src->truncated_is_error) ||
+	src->damage_is_error = 1;
+	if (param_bool(self, params, "damage-is-error",
+		       &src->damage_is_error) ||
 	    param_bool(self, params, "begin-events", &src->begin_events))
 		goto fail;
 	for (i = 0; i < src->ninputs; i++) {
@@ -308,7 +311,7 @@ BT_PLUGIN_SOURCE_COMPONENT_CLASS_DESCRIPTION(trace,
 BT_PLUGIN_SOURCE_COMPONENT_CLASS_HELP(trace,
 	"Parameters: inputs=[\"FILE\", ...] (or path=\"FILE\"), "
 	"reorder-slack-ms=N, reorder-window-mb=N, max-streams=N, "
-	"truncated-is-error=BOOL, begin-events=BOOL. "
+	"damage-is-error=BOOL, begin-events=BOOL. "
 	"See docs/analysis.md.");
 BT_PLUGIN_SOURCE_COMPONENT_CLASS_INITIALIZE_METHOD(trace, kbt_init);
 BT_PLUGIN_SOURCE_COMPONENT_CLASS_FINALIZE_METHOD(trace, kbt_finalize);

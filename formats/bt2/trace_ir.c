@@ -59,6 +59,24 @@ base_name(const char *p)
 	return s ? s + 1 : p;
 }
 
+/*
+ * A string of the header as an environment entry, escaped as the events'
+ * strings are (kbt_string_set()): babeltrace2 prints the environment.
+ */
+static int
+env_str(bt_trace *t, const char *key, const char *s, size_t max)
+{
+	struct kt_strbuf sb;
+	int rc;
+
+	kt_strbuf_init(&sb);
+	kfd_text_clean(&sb, s, strnlen(s, max));
+	rc = sb.failed || bt_trace_set_environment_entry_string(t, key,
+				sb.data ? sb.data : "") ? -1 : 0;
+	kt_strbuf_release(&sb);
+	return rc;
+}
+
 /* The environment: what Trace Compass and babeltrace2 show as trace info. */
 static int
 set_env(bt_trace *t, const struct kt_header *h)
@@ -67,18 +85,17 @@ set_env(bt_trace *t, const struct kt_header *h)
 	size_t i, n;
 
 	/* "hostname" is the key LTTng uses and Trace Compass reads. */
-	if (bt_trace_set_environment_entry_string(t, "hostname", h->host) ||
+	if (env_str(t, "hostname", h->host, sizeof(h->host)) ||
 	    bt_trace_set_environment_entry_string(t, "tracer_name", "kfdtrace") ||
-	    bt_trace_set_environment_entry_string(t, "producer", h->producer) ||
-	    bt_trace_set_environment_entry_string(t, "producer_version",
-						   h->producer_version) ||
-	    bt_trace_set_environment_entry_string(t, "kernel_release",
-						   h->kernel_release) ||
+	    env_str(t, "producer", h->producer, sizeof(h->producer)) ||
+	    env_str(t, "producer_version", h->producer_version,
+		    sizeof(h->producer_version)) ||
+	    env_str(t, "kernel_release", h->kernel_release,
+		    sizeof(h->kernel_release)) ||
 	    bt_trace_set_environment_entry_integer(t, "vpid", h->pid) ||
 	    bt_trace_set_environment_entry_integer(t, "ppid", h->ppid) ||
-	    bt_trace_set_environment_entry_string(t, "procname",
-						   base_name(h->exe)) ||
-	    bt_trace_set_environment_entry_string(t, "exe", h->exe))
+	    env_str(t, "procname", base_name(h->exe), sizeof(h->exe)) ||
+	    env_str(t, "exe", h->exe, sizeof(h->exe)))
 		return -1;
 	n = h->cmdline_len < sizeof(h->cmdline) ? h->cmdline_len :
 						   sizeof(h->cmdline);
@@ -87,7 +104,7 @@ set_env(bt_trace *t, const struct kt_header *h)
 	while (i > 0 && buf[i - 1] == ' ')
 		i--;
 	buf[i] = '\0';
-	if (bt_trace_set_environment_entry_string(t, "cmdline", buf))
+	if (env_str(t, "cmdline", buf, sizeof(buf)))
 		return -1;
 	snprintf(buf, sizeof(buf), "%u.%u", h->kfd_major, h->kfd_minor);
 	if (bt_trace_set_environment_entry_string(t, "kfd_abi", buf))
@@ -134,7 +151,7 @@ int
 kbt_input_build(bt_self_component *self, struct kbt_input *in)
 {
 	bt_field_class *ctx;
-	char name[128];
+	char name[128], exe[80];
 	unsigned int i;
 
 	in->tc = bt_trace_class_create(self);
@@ -179,8 +196,9 @@ kbt_input_build(bt_self_component *self, struct kbt_input *in)
 	if (!in->trace)
 		goto nomem;
 	/* sink.ctf.fs names its output directory after the trace. */
-	snprintf(name, sizeof(name), "kfdtrace-%.64s-%d", base_name(in->hdr.exe),
-		 in->hdr.pid);
+	snprintf(name, sizeof(name), "kfdtrace-%.64s-%d",
+		 kfd_text_safe(exe, sizeof(exe), base_name(in->hdr.exe),
+			       sizeof(in->hdr.exe)), in->hdr.pid);
 	if (bt_trace_set_name(in->trace, name) || set_env(in->trace, &in->hdr))
 		goto nomem;
 	return 0;

@@ -107,26 +107,41 @@ utf8_seq_len(const unsigned char *s, size_t n)
 	return len;
 }
 
+/* How escape() writes. */
+enum esc_mode {
+	ESC_TEXT,	/* C-like, all ASCII */
+	ESC_JSON,	/* a JSON string's contents */
+	ESC_CLEAN,	/* only what a terminal or a UTF-8 page cannot show */
+};
+
 /*
- * Quote @n bytes as a JSON string (@json) or a C-like text one. Both escape
- * quotes, backslashes and the common control characters the same way; the
- * other bytes become \u00XX in JSON (well-formed UTF-8 is kept, so any
- * input yields valid JSON) and \xXX in text (which stays ASCII).
+ * Escape @n bytes as a JSON string's contents (ESC_JSON) or a C-like text
+ * one (ESC_TEXT). Both escape quotes, backslashes and the common control
+ * characters the same way; the other bytes become \u00XX in JSON
+ * (well-formed UTF-8 is kept, so any input yields valid JSON) and \xXX in
+ * text (which stays ASCII). ESC_CLEAN escapes as ESC_TEXT does, but only
+ * control characters (C0, DEL and C1) and bytes that are not well-formed
+ * UTF-8: it keeps quotes, backslashes and UTF-8 text.
  */
 static void
-escape(struct kt_strbuf *sb, const unsigned char *s, size_t n, int json)
+escape(struct kt_strbuf *sb, const unsigned char *s, size_t n,
+       enum esc_mode mode)
 {
 	size_t i = 0, run = 0, l;
 
 	while (i < n) {
 		unsigned char c = s[i];
 
-		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+		if (c >= 0x20 && c < 0x7f &&
+		    ((c != '"' && c != '\\') || mode == ESC_CLEAN)) {
 			i++;
 			run++;
 			continue;
 		}
-		if (json && c >= 0x80 && (l = utf8_seq_len(s + i, n - i)) != 0) {
+		/* In ESC_CLEAN, C1 controls (U+0080-U+009F) are escaped too. */
+		if (mode != ESC_TEXT && c >= 0x80 &&
+		    (l = utf8_seq_len(s + i, n - i)) != 0 &&
+		    (mode == ESC_JSON || c != 0xc2 || s[i + 1] >= 0xa0)) {
 			i += l;
 			run += l;
 			continue;
@@ -150,7 +165,7 @@ escape(struct kt_strbuf *sb, const unsigned char *s, size_t n, int json)
 			kt_strbuf_append(sb, "\\r", 2);
 			break;
 		default:
-			if (json) {
+			if (mode == ESC_JSON) {
 				char esc[6] = { '\\', 'u', '0', '0',
 						hexdig[c >> 4], hexdig[c & 0xf] };
 
@@ -172,14 +187,20 @@ static void
 quote(struct kt_strbuf *sb, const unsigned char *s, size_t n, int json)
 {
 	kt_strbuf_putc(sb, '"');
-	escape(sb, s, n, json);
+	escape(sb, s, n, json ? ESC_JSON : ESC_TEXT);
 	kt_strbuf_putc(sb, '"');
 }
 
 void
 kfd_text_escape(struct kt_strbuf *sb, const char *s, size_t n)
 {
-	escape(sb, (const unsigned char *)s, n, 0);
+	escape(sb, (const unsigned char *)s, n, ESC_TEXT);
+}
+
+void
+kfd_text_clean(struct kt_strbuf *sb, const char *s, size_t n)
+{
+	escape(sb, (const unsigned char *)s, n, ESC_CLEAN);
 }
 
 const char *

@@ -88,6 +88,24 @@ kt_header_init(struct kt_header *hdr, const char *producer)
 	hdr->start_boottime = kt_clock_ns(CLOCK_BOOTTIME);
 }
 
+void
+kt_header_ts_range(const struct kt_header *hdr, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t s = hdr->start_monotonic, r = hdr->start_realtime;
+	uint64_t top = INT64_MAX;
+
+	if (r > (uint64_t)INT64_MAX) {
+		*lo = 1;
+		*hi = 0;
+		return;
+	}
+	/* start_realtime 0 is "no wall-clock reading": no bound from it. */
+	if (r > s)
+		top -= r - s;
+	*lo = s > KT_TS_EARLY ? s - KT_TS_EARLY : 0;
+	*hi = s > top || top - s < KT_TS_SPAN ? top : s + KT_TS_SPAN;
+}
+
 static uint8_t *
 kt_put_hstr(uint8_t *p, const char *s, size_t field_size)
 {

@@ -41,6 +41,25 @@ kt_reader_fail(struct kt_reader *r, int err, int line, uint64_t off,
 	return err;
 }
 
+/*
+ * A record whose time its header's clocks cannot have given (a forged or
+ * damaged time): corrupt, since every tool downstream (CTF, Perfetto, the
+ * report's time axis) would otherwise turn it into nonsense or worse.
+ */
+static int
+kt_reader_bad_time(struct kt_reader *r, const struct kt_record *rec,
+		   size_t off)
+{
+	return KT_CORRUPT(r, r->frame_off, off,
+			  "record seq %llu at offset %zu of the frame at file "
+			  "offset %zu: time %llu ns outside the header's clock "
+			  "range %llu..%llu",
+			  (unsigned long long)rec->seq, off, r->frame_off,
+			  (unsigned long long)rec->ts,
+			  (unsigned long long)r->ts_lo,
+			  (unsigned long long)r->ts_hi);
+}
+
 /* Recognise a valid footer: it makes the file "complete" (section 6.3). */
 static void
 kt_reader_find_footer(struct kt_reader *r)
@@ -90,6 +109,7 @@ kt_reader_init(const uint8_t *data, size_t len, void *map, uint8_t *copy,
 		kt_reader_close(r);
 		return -ENOMEM;
 	}
+	kt_header_ts_range(&r->hdr, &r->ts_lo, &r->ts_hi);
 	r->pos = r->data_start;
 	r->ahead_on = true;
 	r->st.integrity = KT_INTEGRITY_NO_END;
@@ -110,32 +130,52 @@ kt_reader_open_mem(const void *data, size_t len, struct kt_reader **out)
 }
 
 /*
- * Pipes and other unmappable files are read into memory, within a bound,
- * and refused as soon as their first bytes cannot start a trace.
+ * Pipes and other unmappable files are read into memory, within a bound.
+ * Each frame is checked as it arrives, by what its first bytes say of its
+ * extent (the magic, a skippable frame's size, a zstd frame's headers), so
+ * input that stops being a trace is not read any further: the reader then
+ * meets the same bad bytes and reports them with their offset, and the
+ * memory spent stays that of the good frames before them.
  */
 static int
 kt_read_fd(int fd, uint8_t **out, size_t *len, const char **why)
 {
-	size_t cap = 1 << 16, got = 0;
+	size_t cap = 1 << 16, got = 0, walk = 0;
 	uint8_t *buf = malloc(cap), *nb;
-	bool checked = false;
+	bool bad = false;
 
 	if (!buf)
 		return -ENOMEM;
-	for (;;) {
+	while (!bad) {
 		ssize_t n;
 
-		if (!checked && got >= 16) {
+		if (!walk && got >= 16) {
 			struct kt_header h;
-			size_t start;
-			int err = kt_header_decode(buf, got, &h, &start, why);
+			int err = kt_header_decode(buf, got, &h, &walk, why);
 
 			if (err == -KT_ENOTTRACE) {
 				free(buf);
 				return err;
 			}
-			checked = true;
+			/* The reader says what is wrong with the header. */
+			if (err && err != -KT_ETRUNC)
+				break;
 		}
+		while (walk && walk < got) {
+			const char *ignored;
+			size_t size;
+			bool is_data;
+			int err = kt_frame_extent(buf, got, walk, &size,
+						  &is_data, &ignored);
+
+			if (err == -KT_ECORRUPT)
+				bad = true;
+			if (err)
+				break;
+			walk += size;
+		}
+		if (bad)
+			break;
 		if (got >= KT_READER_STREAM_MAX) {
 			*why = "a pipe or device input over 4 GiB (save it to a file)";
 			free(buf);
@@ -260,6 +300,8 @@ kt_reader_next(struct kt_reader *r, struct kt_record *rec)
 						  "bad or truncated " : "",
 						  why);
 			}
+			if (KT_UNLIKELY(rec->ts < r->ts_lo || rec->ts > r->ts_hi))
+				return kt_reader_bad_time(r, rec, off);
 			r->rpos = off + (size_t)n;
 			kt_check_record_fast(r, rec, known);
 			if (KT_UNLIKELY(!known))
@@ -292,6 +334,32 @@ void
 kt_reader_get_status(const struct kt_reader *r, struct kt_reader_status *st)
 {
 	*st = r->st;
+}
+
+enum kt_integrity
+kt_reader_verdict(const struct kt_reader *r, int rc)
+{
+	if (rc == -KT_ETRUNC)
+		return KT_INTEGRITY_TRUNCATED;
+	if (rc == -KT_ECORRUPT)
+		return KT_INTEGRITY_CORRUPT;
+	return r->st.integrity;
+}
+
+const char *
+kt_integrity_name(enum kt_integrity i)
+{
+	static const char *const names[] = {
+		[KT_INTEGRITY_OK] = "ok",
+		[KT_INTEGRITY_NO_END] = "no-end",
+		[KT_INTEGRITY_TRUNCATED] = "truncated",
+		[KT_INTEGRITY_CORRUPT] = "corrupt",
+		[KT_INTEGRITY_INCOMPLETE] = "incomplete",
+		[KT_INTEGRITY_DAMAGED] = "damaged",
+	};
+
+	return (unsigned int)i < sizeof(names) / sizeof(names[0]) ? names[i] :
+	       "damaged";
 }
 
 void

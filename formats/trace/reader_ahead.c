@@ -85,7 +85,8 @@ kt_ahead_walk(struct kt_ahead *a, const struct kt_reader *r, size_t *off,
 		bool is_data;
 		size_t s;
 
-		if (kt_frame_extent(r, a->pos, &s, &is_data, &why)) {
+		if (kt_frame_extent(r->data, r->size, a->pos, &s, &is_data,
+				    &why)) {
 			a->stalled = true;
 			break;
 		}

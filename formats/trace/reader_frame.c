@@ -28,11 +28,11 @@ kt_magic_prefix(const uint8_t *p, size_t n)
 }
 
 int
-kt_frame_extent(const struct kt_reader *r, size_t off, size_t *size,
+kt_frame_extent(const uint8_t *data, size_t len, size_t off, size_t *size,
 		bool *is_data, const char **why)
 {
-	const uint8_t *p = r->data + off;
-	size_t rem = r->size - off, cs;
+	const uint8_t *p = data + off;
+	size_t rem = len - off, cs;
 	uint32_t magic;
 
 	if (rem < 4) {
@@ -173,7 +173,8 @@ kt_reader_load_frame(struct kt_reader *r)
 			r->flen = r->rpos = 0;
 			return 0;
 		}
-		err = kt_frame_extent(r, off, &size, &is_data, &why);
+		err = kt_frame_extent(r->data, r->size, off, &size, &is_data,
+				      &why);
 		if (err)
 			return kt_reader_extent_fail(r, err, off, why);
 		if (!is_data) {

@@ -43,6 +43,7 @@ struct kt_reader {
 	void *map;			/* mmap()ed file, or NULL */
 	uint8_t *copy;			/* read() file (pipes), or NULL */
 	struct kt_header hdr;
+	uint64_t ts_lo, ts_hi;		/* kt_header_ts_range() */
 	size_t data_start;		/* first frame after the header */
 	size_t pos;			/* next frame */
 	bool complete;			/* a valid footer ends the file */
@@ -160,11 +161,12 @@ void kt_seek_check_frame(struct kt_reader *r);
 int kt_reader_load_frame(struct kt_reader *r);
 
 /*
- * kt_frame_extent() - the size of the frame at @off without decompressing.
- * Return: 0 with *@size and *@is_data set, or -KT_ETRUNC / -KT_ECORRUPT
- * with @why set.
+ * kt_frame_extent() - the size of the frame at @off of the @len bytes at
+ * @data, without decompressing.
+ * Return: 0 with *@size and *@is_data set, or -KT_ETRUNC (more bytes are
+ * needed) / -KT_ECORRUPT with @why set.
  */
-int kt_frame_extent(const struct kt_reader *r, size_t off, size_t *size,
+int kt_frame_extent(const uint8_t *data, size_t len, size_t off, size_t *size,
 		    bool *is_data, const char **why);
 
 /* reader_ahead.c: decompressing frames ahead on a helper thread. */

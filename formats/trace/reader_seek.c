@@ -86,7 +86,8 @@ kt_gap_clean(const struct kt_reader *r, size_t from, size_t to)
 		size_t size;
 		bool is_data;
 
-		if (kt_frame_extent(r, from, &size, &is_data, &why) || is_data)
+		if (kt_frame_extent(r->data, r->size, from, &size, &is_data,
+				    &why) || is_data)
 			return false;
 		from += size;
 	}
@@ -201,7 +202,8 @@ kt_table_walk(const struct kt_reader *r, struct kt_table *t)
 		size_t size;
 		bool is_data;
 
-		if (kt_frame_extent(r, pos, &size, &is_data, &why))
+		if (kt_frame_extent(r->data, r->size, pos, &size, &is_data,
+				    &why))
 			break;
 		if (is_data) {
 			fe.size = size;

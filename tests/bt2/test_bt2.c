@@ -460,12 +460,17 @@ test_convert_command(void **state)
 	devs_free(&ds);
 }
 
-/* A copy cut inside a frame: every complete record, a warning. */
+/*
+ * A copy cut inside a frame: every complete record, then an error (or, with
+ * damage-is-error=false, a warning).
+ */
 static void
 test_truncated(void **state)
 {
-	char path[300], dir[300];
+	char path[300], dir[300], params[400];
 	char *argv[] = { (char *)bt2, plugin_opt, path, NULL };
+	char *warn[] = { (char *)bt2, plugin_opt, "-c", "source.kfdtrace.trace",
+			 "--params", params, NULL };
 	struct jrecs js;
 	struct tc_run r;
 	struct stat st;
@@ -493,8 +498,18 @@ test_truncated(void **state)
 	assert_true(js.n > 0);
 	assert_true(js.n < 20000);
 
-	/* babeltrace2: the same prefix, a warning, exit 0. */
+	/* babeltrace2: the same prefix, an error, exit 1 (as dump). */
 	assert_int_equal(tc_run(argv, &r), 0);
+	assert_int_equal(r.signal, 0);
+	assert_int_equal(r.status, 1);
+	assert_int_equal(tc_count_lines(r.out), js.n);
+	assert_non_null(strstr(r.err, "trace truncated"));
+	tc_run_free(&r);
+
+	/* damage-is-error=false: the same prefix, a warning, exit 0. */
+	snprintf(params, sizeof(params), "inputs=[\"%s\"],damage-is-error=false",
+		 path);
+	assert_int_equal(tc_run(warn, &r), 0);
 	assert_int_equal(r.signal, 0);
 	assert_int_equal(r.status, 0);
 	assert_int_equal(tc_count_lines(r.out), js.n);

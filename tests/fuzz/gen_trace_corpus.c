@@ -2,8 +2,10 @@
 /*
  * Writes the seed corpus of the trace reader fuzz target into the
  * directory given: small valid traces (every record kind, several threads,
- * many distinct threads, index frames, emergency raw frames), a trace without END, a truncated
- * one and hand-made files with absurd lengths. Records of the largest
+ * many distinct threads, index frames, emergency raw frames), a trace
+ * without END, a truncated one, hand-made files with absurd lengths, and
+ * traces with a record at each limit of the header's clock (0, 2^63 - 1,
+ * 2^63, 2^64 - 1, the start +-1, the valid range's ends +-1). Records of the largest
  * sizes the format allows are tests/bounds' (a seed that decompresses to
  * MiBs made every fuzz input that much slower: 11,708 inputs in 60 s
  * instead of over 500,000). The files in
@@ -54,6 +56,9 @@ save(const char *name, const uint8_t *p, size_t n)
 	}
 }
 
+/* Header start_monotonic of the corpus's traces (a time-limit trace's). */
+static uint64_t corpus_start = 1000;
+
 static struct kt_writer *
 open_w(const char *name, size_t frame, unsigned int index_every)
 {
@@ -72,7 +77,7 @@ open_w(const char *name, size_t frame, unsigned int index_every)
 	hdr.cmdline_len = 9;
 	hdr.pid = 4242;
 	hdr.ppid = 1;
-	hdr.start_monotonic = 1000;
+	hdr.start_monotonic = corpus_start;
 	hdr.start_realtime = 2000;
 	hdr.start_boottime = 3000;
 	hdr.kfd_major = 1;
@@ -167,6 +172,46 @@ crafted(void)
 	kt_bb_free(&t);
 }
 
+/*
+ * A trace whose fourth of eight records is at @ts;
+ * the others 1 us apart from the start, 20 s after boot, so that 0 is
+ * before the valid range (docs/trace-format.md section 5.1).
+ */
+static void
+time_limit(const char *name, uint64_t ts)
+{
+	struct kt_writer *w;
+	struct kt_test_rec g;
+
+	corpus_start = 20000000000ull;
+	w = open_w(name, 128, 2);
+	for (uint64_t i = 0; i < 8; i++) {
+		kt_test_gen(&g, 0, i);
+		g.rec.seq = kt_writer_next_seq(w);
+		g.rec.ts = i == 3 ? ts : corpus_start + i * 1000;
+		if (kt_writer_append(w, &g.rec))
+			exit(1);
+	}
+	if (kt_writer_close(w))
+		exit(1);
+	corpus_start = 1000;
+}
+
+static void
+time_limits(void)
+{
+	const uint64_t start = 20000000000ull;
+
+	time_limit("ts_zero.kfdt", 0);
+	time_limit("ts_i64max.kfdt", INT64_MAX);
+	time_limit("ts_2e63.kfdt", 1ull << 63);
+	time_limit("ts_u64max.kfdt", UINT64_MAX);
+	time_limit("ts_start_m1.kfdt", start - 1);
+	time_limit("ts_start_p1.kfdt", start + 1);
+	time_limit("ts_early.kfdt", start - KT_TS_EARLY - 1);
+	time_limit("ts_late.kfdt", start + KT_TS_SPAN + 1);
+}
+
 static void *
 thread_main(void *arg)
 {
@@ -245,5 +290,6 @@ main(int argc, char **argv)
 	unlink(in_path("tmp.kfdt"));
 
 	crafted();
+	time_limits();
 	return 0;
 }

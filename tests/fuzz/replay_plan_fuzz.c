@@ -48,12 +48,13 @@ write_trace(struct fz *f)
 	struct kt_header hdr;
 	uint8_t h = fz_u8(f);
 	unsigned int n = fz_u8(f) % (MAX_RECORDS + 1);
-	uint64_t seq = 1;
+	uint64_t seq = 1, lo, hi;
 
 	kt_header_init(&hdr, "kfdtrace-capture");
 	hdr.kfd_major = 1;
 	hdr.kfd_minor = (h >> 1) & 31;
 	hdr.flags = h & 1 ? KT_HDR_SIMULATED : 0;
+	kt_header_ts_range(&hdr, &lo, &hi);
 	unlink(path);
 	if (kt_writer_open(path, &hdr, &wo, &w))
 		return -1;
@@ -62,6 +63,8 @@ write_trace(struct fz *f)
 		int keep = fz_left(f) && (*f->p & 1);
 
 		fz_record(f, &rec);
+		/* Into the header's clock range, or the read stops here. */
+		rec.ts = lo + rec.ts % (hi - lo);
 		if (!keep)
 			rec.seq = seq++;
 		kt_writer_append(w, &rec);

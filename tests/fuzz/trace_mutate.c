@@ -6,6 +6,7 @@
  * deleted, repeated, moved or copied from elsewhere (a splice), an index
  * entry's ranges changed with its CRC made right again (an index that
  * lies), a frame's content size or a record length raised (a size bomb),
+ * a frame's records moved to a time at the clock's limits (recompressed),
  * or a data frame's base records each given a thread of its own (many
  * distinct tids, recompressed under a valid content checksum).
  */
@@ -100,9 +101,9 @@ insert_copy(uint8_t *data, size_t size, size_t max, size_t at,
 	return size + len;
 }
 
-/* Read a varint at @p (at most @n bytes): its width, or 0 when bad. */
+/* An unsigned LEB128 varint at @p (@n bytes); its length, 0 if none. */
 static size_t
-varint(const uint8_t *p, size_t n, uint64_t *v)
+get_varint(const uint8_t *p, size_t n, uint64_t *v)
 {
 	size_t i;
 
@@ -113,6 +114,102 @@ varint(const uint8_t *p, size_t n, uint64_t *v)
 			return i + 1;
 	}
 	return 0;
+}
+
+static size_t
+put_varint(uint8_t *p, uint64_t v)
+{
+	size_t i = 0;
+
+	while (v >= 0x80) {
+		p[i++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	p[i++] = (uint8_t)v;
+	return i;
+}
+
+/* Frame @f's bytes replaced by the @n at @z, if the file stays in @max. */
+static size_t
+replace_frame(uint8_t *data, size_t size, size_t max, const struct kt_mframe *f,
+	      const uint8_t *z, size_t n)
+{
+	if (size - f->size + n > max)
+		return size;
+	memmove(data + f->off + n, data + f->off + f->size,
+		size - f->off - f->size);
+	memcpy(data + f->off, z, n);
+	return size - f->size + n;
+}
+
+/*
+ * The times at the limits of a trace's clock (docs/trace-format.md
+ * section 5.1): 0, 2^63 - 1, 2^63, 2^64 - 1 and the header's start +-1.
+ */
+static uint64_t
+limit_time(const uint8_t *data, uint32_t pick)
+{
+	uint64_t start = 0;
+
+	for (int k = 7; k >= 0; k--)
+		start = start << 8 | data[40 + k];	/* start_monotonic */
+	switch (pick % 6) {
+	case 0: return 0;
+	case 1: return INT64_MAX;
+	case 2: return 1ull << 63;
+	case 3: return UINT64_MAX;
+	case 4: return start - 1;
+	default: return start + 1;
+	}
+}
+
+/*
+ * The base time of data frame @f's first record set to a clock limit: the
+ * frame is decompressed, its first record's header re-encoded and the
+ * frame compressed again (with its content size, as the format wants).
+ * The other records follow by their deltas.
+ */
+static size_t
+retime(uint8_t *data, size_t size, size_t max, const struct kt_mframe *f,
+       uint32_t pick)
+{
+	static uint8_t raw[1 << 18], out[(1 << 18) + 32], z[1 << 19];
+	size_t n = ZSTD_decompress(raw, sizeof(raw), data + f->off, f->size);
+	size_t hl, p, l, o = 0, zn, tl;
+	uint64_t len, v;
+	uint8_t tv[10];
+
+	if (ZSTD_isError(n) || n < 3)
+		return size;
+	/* type, len, rflags with BASE, seq, tid, then the time. */
+	l = get_varint(raw + 1, n - 1, &len);
+	hl = 1 + l;
+	if (!l || hl >= n || !(raw[hl] & 1) || len > n - hl)
+		return size;
+	p = hl + 1;
+	for (int k = 0; k < 3; k++) {
+		l = get_varint(raw + p, n - p, &v);
+		if (!l)
+			return size;
+		if (k < 2)
+			p += l;
+	}
+	/* The record again with the new time; the rest as it was. */
+	tl = put_varint(tv, limit_time(data, pick));
+	out[o++] = raw[0];
+	o += put_varint(out + o, len - l + tl);
+	memcpy(out + o, raw + hl, p - hl);
+	o += p - hl;
+	memcpy(out + o, tv, tl);
+	o += tl;
+	if (o + (n - p - l) > sizeof(out))
+		return size;
+	memcpy(out + o, raw + p + l, n - p - l);
+	o += n - p - l;
+	zn = ZSTD_compress(z, sizeof(z), out, o, 1);
+	if (ZSTD_isError(zn))
+		return size;
+	return replace_frame(data, size, max, f, z, zn);
 }
 
 /*
@@ -136,15 +233,15 @@ spread_tids(uint8_t *data, size_t size, size_t max, const struct kt_mframe *f,
 	while (off + 2 < n) {
 		size_t end, at;
 
-		w = varint(raw + off + 1, n - off - 1, &v);
+		w = get_varint(raw + off + 1, n - off - 1, &v);
 		if (!w || v < 1 || v > n - off - 1 - w)
 			break;
 		at = off + 1 + w;		/* rflags */
 		end = at + v;
-		if (raw[at] & 1 && (w = varint(raw + at + 1, end - at - 1, &v)) &&
+		if (raw[at] & 1 && (w = get_varint(raw + at + 1, end - at - 1, &v)) &&
 		    at + 1 + w < end) {
 			uint8_t *p = raw + at + 1 + w;	/* the tid */
-			size_t tw = varint(p, end - (size_t)(p - raw), &v);
+			size_t tw = get_varint(p, end - (size_t)(p - raw), &v);
 			uint64_t t = tw * 7 >= 32 ? tid : tid & ((1u << (tw * 7)) - 1);
 
 			for (size_t b = 0; b < tw; b++)
@@ -160,13 +257,11 @@ spread_tids(uint8_t *data, size_t size, size_t max, const struct kt_mframe *f,
 	ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 1);
 	cl = ZSTD_compress2(c, out, sizeof(out), raw, n);
 	ZSTD_freeCCtx(c);
-	if (ZSTD_isError(cl) || size - f->size + cl > max)
+	if (ZSTD_isError(cl))
 		return size;
-	memmove(data + f->off + cl, data + f->off + f->size,
-		size - f->off - f->size);
-	memcpy(data + f->off, out, cl);
-	return size - f->size + cl;
+	return replace_frame(data, size, max, f, out, cl);
 }
+
 
 size_t
 kt_fuzz_trace_mutate(uint8_t *data, size_t size, size_t max, uint32_t seed)
@@ -181,7 +276,7 @@ kt_fuzz_trace_mutate(uint8_t *data, size_t size, size_t max, uint32_t seed)
 	/* Frame 0 is the header: mutate the frames after it. */
 	i = 1 + (int)(next(&s) % (uint32_t)(n - 1));
 	j = 1 + (int)(next(&s) % (uint32_t)(n - 1));
-	switch (next(&s) % 7) {
+	switch (next(&s) % 8) {
 	case 0:	/* delete */
 		memmove(data + fr[i].off, data + fr[i].off + fr[i].size,
 			size - fr[i].off - fr[i].size);
@@ -240,7 +335,11 @@ kt_fuzz_trace_mutate(uint8_t *data, size_t size, size_t max, uint32_t seed)
 		put_le32(p + 5, 0xFFFFFF00u | next(&s));
 		return size;
 	}
-	case 5:		/* a thread of its own for each base record */
+	case 5:	/* a time at the clock's limits */
+		if (!fr[i].data || size < 48)
+			return size;
+		return retime(data, size, max, &fr[i], next(&s));
+	case 6:		/* a thread of its own for each base record */
 		if (!fr[i].data)
 			return size;
 		return spread_tids(data, size, max, &fr[i], &s);

@@ -51,7 +51,7 @@ main(void)
 	tc_host_costs();
 	for (int i = 0; i < NREC; i++)
 		kt_test_gen_ioctl(&g[i], (uint64_t)i, 54);
-	kt_header_init(&hdr, "bench");
+	kt_test_header_init(&hdr, "bench");
 	err = kt_writer_open(kt_test_path("append.kfdt"), &hdr, NULL, &w);
 	if (err) {
 		fprintf(stderr, "open: %s\n", kt_strerror(err));

@@ -64,7 +64,7 @@ main(void)
 	tc_host_costs();
 	for (int i = 0; i < NGEN; i++)
 		kt_test_gen_rocm(&g[i], (uint64_t)i);
-	kt_header_init(&hdr, "bench");
+	kt_test_header_init(&hdr, "bench");
 	if (kt_writer_open(path, &hdr, NULL, &w))
 		return 1;
 	for (uint64_t i = 0; i < NREC; i++) {

@@ -90,7 +90,7 @@ run(const char *path, struct compact *g, struct kt_writer_stats *st,
 	struct kt_writer *w;
 	double t0, c0, m0, dt;
 
-	kt_header_init(&hdr, "bench");
+	kt_test_header_init(&hdr, "bench");
 	unlink(path);
 	if (kt_writer_open(path, &hdr, NULL, &w))
 		return -1;

@@ -79,6 +79,13 @@ kt_gen_ioctl(struct kt_test_rec *g, uint64_t h)
 }
 
 void
+kt_test_header_init(struct kt_header *hdr, const char *producer)
+{
+	kt_header_init(hdr, producer);
+	hdr->start_monotonic = 1000000000ull;
+}
+
+void
 kt_test_gen(struct kt_test_rec *g, unsigned int t, uint64_t i)
 {
 	uint64_t h = kt_mix((uint64_t)t << 40 ^ i);

@@ -31,6 +31,14 @@ struct kt_test_rec {
 };
 
 /*
+ * kt_test_header_init() - kt_header_init() with start_monotonic at 1 s,
+ * where the generators' record times begin: a real start (the machine's
+ * uptime) would put them before the header's start, which a reader
+ * refuses (docs/trace-format.md section 5.1).
+ */
+void kt_test_header_init(struct kt_header *hdr, const char *producer);
+
+/*
  * kt_test_gen() - record number @i of generator thread @t. Everything but
  * seq is a function of (@t, @i); tid is 1000 + @t. Types cycle through
  * ioctl..api_call and submit (never END).

@@ -108,7 +108,7 @@ test_flips(void **state)
 	size_t len;
 	int nfr, benign = 0, trials = 0, corrupt = 0;
 
-	kt_header_init(&hdr, "test");
+	kt_test_header_init(&hdr, "test");
 	assert_int_equal(kt_writer_open(path, &hdr, &opts, &w), 0);
 	for (uint64_t i = 0; i < NREC; i++) {
 		kt_test_gen(&gens[i], 0, i);

@@ -160,7 +160,7 @@ test_emergency_on_sigsegv(void **state)
 		struct kt_header hdr;
 
 		child_setup();
-		kt_header_init(&hdr, "test");
+		kt_test_header_init(&hdr, "test");
 		if (kt_writer_open(path, &hdr, &opts, &crash_w))
 			_exit(1);
 		/* Three threads append and exit; their buffers stay behind. */
@@ -203,7 +203,7 @@ test_emergency_fault_inside_append(void **state)
 		struct kt_header hdr;
 
 		child_setup();
-		kt_header_init(&hdr, "test");
+		kt_test_header_init(&hdr, "test");
 		if (kt_writer_open(path, &hdr, &opts, &crash_w))
 			_exit(1);
 		worker_main(&wk);
@@ -244,7 +244,7 @@ test_sigkill(void **state)
 			pthread_t th;
 			struct kt_header hdr;
 
-			kt_header_init(&hdr, "test");
+			kt_test_header_init(&hdr, "test");
 			if (kt_writer_open(path, &hdr, &opts, &crash_w))
 				_exit(1);
 			pthread_create(&th, NULL, worker_main, &wk[1]);
@@ -279,7 +279,7 @@ test_emergency_then_continue(void **state)
 	struct kt_record rec;
 	uint64_t n = 0;
 
-	kt_header_init(&hdr, "test");
+	kt_test_header_init(&hdr, "test");
 	assert_int_equal(kt_writer_open(path, &hdr, NULL, &crash_w), 0);
 	for (uint64_t i = 0; i < 400; i++) {
 		kt_test_gen(&g, 0, i);

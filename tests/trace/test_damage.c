@@ -35,7 +35,7 @@ sample(const char *name, unsigned int n, size_t *len)
 	struct kt_header hdr;
 	struct kt_writer *w;
 
-	kt_header_init(&hdr, "test");
+	kt_test_header_init(&hdr, "test");
 	assert_int_equal(kt_writer_open(path, &hdr, &opts, &w), 0);
 	for (uint64_t i = 0; i < n; i++) {
 		kt_test_gen(&g, 0, i);
@@ -176,7 +176,7 @@ test_duplicate_seq(void **state)
 	uint8_t *t;
 	size_t len;
 
-	kt_header_init(&hdr, "test");
+	kt_test_header_init(&hdr, "test");
 	assert_int_equal(kt_writer_open(path, &hdr, NULL, &w), 0);
 	for (uint64_t i = 0; i < 20; i++) {
 		kt_test_gen(&g, 0, i);
@@ -219,7 +219,7 @@ test_writer_lost(void **state)
 		signal(SIGXFSZ, SIG_IGN);
 		if (setrlimit(RLIMIT_FSIZE, &rl))
 			_exit(3);
-		kt_header_init(&hdr, "test");
+		kt_test_header_init(&hdr, "test");
 		if (kt_writer_open(path, &hdr, &opts, &w))
 			_exit(4);
 		for (uint64_t i = 0; i < 2000; i++) {

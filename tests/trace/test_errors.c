@@ -44,7 +44,7 @@ test_dev_full(void **state)
 	fd = open("/dev/full", O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		skip();
-	kt_header_init(&hdr, "test");
+	kt_test_header_init(&hdr, "test");
 	/* Even the header does not fit; the open still succeeds. */
 	assert_int_equal(kt_writer_fdopen(fd, &hdr, NULL, &w), 0);
 	append_n(w, 0, 0, 1000);
@@ -71,7 +71,7 @@ test_broken_pipe(void **state)
 	/* SIGPIPE's default action would end this test process. */
 	assert_int_equal(pipe(p), 0);
 	close(p[0]);
-	kt_header_init(&hdr, "test");
+	kt_test_header_init(&hdr, "test");
 	assert_int_equal(kt_writer_fdopen(p[1], &hdr, NULL, &w), 0);
 	append_n(w, 0, 0, 100);
 	assert_int_equal(kt_writer_flush(w), -EPIPE);
@@ -114,7 +114,7 @@ test_file_size_limit(void **state)
 
 		/* No SIG_IGN: the writer must not let SIGXFSZ kill us. */
 		setrlimit(RLIMIT_FSIZE, &rl);
-		kt_header_init(&hdr, "test");
+		kt_test_header_init(&hdr, "test");
 		if (kt_writer_open(path, &hdr, &opts, &w))
 			_exit(10);
 		for (uint64_t i = 0; i < 400; i++) {
@@ -176,7 +176,7 @@ test_forked_child(void **state)
 	int status;
 	pid_t pid;
 
-	kt_header_init(&hdr, "test");
+	kt_test_header_init(&hdr, "test");
 	assert_int_equal(kt_writer_open(path, &hdr, NULL, &w), 0);
 	append_n(w, 0, 0, 10);
 	pid = fork();

@@ -35,7 +35,7 @@ setup(void **state)
 	struct kt_header hdr;
 	struct kt_writer *w;
 
-	kt_header_init(&hdr, "test");
+	kt_test_header_init(&hdr, "test");
 	if (!g || kt_writer_open(path, &hdr, &opts, &w))
 		return -1;
 	for (uint64_t i = 0; i < NREC; i++) {

@@ -139,7 +139,7 @@ test_roundtrip_threads(void **state)
 	struct kt_writer *w;
 	struct stat sb;
 
-	kt_header_init(&hdr, "test");
+	kt_test_header_init(&hdr, "test");
 	assert_int_equal(kt_writer_open(path, &hdr, &opts, &w), 0);
 	for (unsigned int t = 0; t < NTHREADS; t++) {
 		wk[t] = (struct worker){ .w = w, .t = t, .n = PER_THREAD };
@@ -188,7 +188,7 @@ test_append_ioctl(void **state)
 	struct kt_writer *w;
 	uint64_t big_seq;
 
-	kt_header_init(&hdr, "test");
+	kt_test_header_init(&hdr, "test");
 	assert_int_equal(kt_writer_open(path, &hdr, &opts, &w), 0);
 	for (unsigned int t = 0; t < NTHREADS; t++) {
 		wk[t] = (struct worker){ .w = w, .t = t, .n = PER_THREAD,
@@ -308,7 +308,7 @@ test_open_flags(void **state)
 	struct kt_writer *w;
 	int fd;
 
-	kt_header_init(&hdr, "test");
+	kt_test_header_init(&hdr, "test");
 	fd = open(path, O_CREAT | O_WRONLY, 0644);
 	assert_true(fd >= 0);
 	close(fd);
@@ -334,7 +334,7 @@ test_bounds_and_invalid(void **state)
 
 	memset(big, 'x', KT_MAX_TEXT + 1);
 	big[KT_MAX_TEXT + 1] = '\0';
-	kt_header_init(&hdr, "test");
+	kt_test_header_init(&hdr, "test");
 	assert_int_equal(kt_writer_open(path, &hdr, NULL, &w), 0);
 	rec.u.annotation.text = big;
 	assert_int_equal(kt_writer_append(w, &rec), -KT_ETOOBIG);
@@ -395,7 +395,7 @@ test_standard_zstd(void **state)
 	size_t len, total = 0, ret = 0;
 	ZSTD_inBuffer in;
 
-	kt_header_init(&hdr, "test");
+	kt_test_header_init(&hdr, "test");
 	assert_int_equal(kt_writer_open(path, &hdr, &opts, &w), 0);
 	for (uint64_t i = 0; i < 2000; i++) {
 		kt_test_gen(&g, 0, i);
@@ -435,7 +435,7 @@ test_age_flush(void **state)
 	struct kt_record rec;
 	int n = 0, ret;
 
-	kt_header_init(&hdr, "test");
+	kt_test_header_init(&hdr, "test");
 	assert_int_equal(kt_writer_open(path, &hdr, &opts, &w), 0);
 	for (uint64_t i = 0; i < 10; i++) {
 		kt_test_gen(&g, 0, i);
@@ -497,7 +497,7 @@ test_grouped_partial_buffers(void **state)
 	struct kt_header hdr;
 	struct kt_writer *w;
 
-	kt_header_init(&hdr, "test");
+	kt_test_header_init(&hdr, "test");
 	assert_int_equal(kt_writer_open(path, &hdr, &opts, &w), 0);
 	pthread_barrier_init(&bar, NULL, 7);
 	for (unsigned int t = 0; t < 6; t++) {
@@ -544,7 +544,7 @@ test_big_records(void **state)
 	}
 	rec.u.topology.nfiles = (uint32_t)nfiles;
 	rec.u.topology.files = files;
-	kt_header_init(&hdr, "test");
+	kt_test_header_init(&hdr, "test");
 	assert_int_equal(kt_writer_open(path, &hdr, &opts, &w), 0);
 	kt_test_gen(&g, 0, 0);
 	assert_int_equal(kt_writer_append(w, &g.rec), 0);
@@ -589,7 +589,7 @@ test_reader_pipe(void **state)
 	pid_t pid;
 	int n = 0;
 
-	kt_header_init(&hdr, "test");
+	kt_test_header_init(&hdr, "test");
 	assert_int_equal(kt_writer_open(path, &hdr, NULL, &w), 0);
 	for (uint64_t i = 0; i < 3000; i++) {
 		kt_test_gen(&g, 0, i);

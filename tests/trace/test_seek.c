@@ -119,7 +119,7 @@ make_trace(size_t *len, bool emergency_in_middle)
 	struct kt_header hdr;
 	struct kt_writer *w;
 
-	kt_header_init(&hdr, "test");
+	kt_test_header_init(&hdr, "test");
 	assert_int_equal(kt_writer_open(path, &hdr, &opts, &w), 0);
 	for (unsigned int t = 0; t < NTH; t++) {
 		wk[t] = (struct worker){ .w = w, .t = t };

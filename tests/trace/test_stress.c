@@ -77,7 +77,7 @@ test_signal_storm(void **state)
 	int ret;
 
 	sigaction(SIGUSR1, &sa, NULL);
-	kt_header_init(&hdr, "test");
+	kt_test_header_init(&hdr, "test");
 	assert_int_equal(kt_writer_open(path, &hdr, &opts, &storm_w), 0);
 	pthread_create(&th, NULL, storm_main, NULL);
 	for (int k = 0; k < STORM_SIGNALS; k++) {
@@ -141,7 +141,7 @@ test_backpressure(void **state)
 
 	for (int i = 0; i < 64; i++)
 		kt_test_gen_ioctl(&g[i], (uint64_t)i, 54);
-	kt_header_init(&hdr, "test");
+	kt_test_header_init(&hdr, "test");
 	assert_int_equal(kt_writer_open(path, &hdr, &opts, &w), 0);
 	for (uint64_t i = 0; i < total; i++) {
 		g[i % 64].rec.seq = i;

@@ -33,7 +33,7 @@ setup(void **state)
 	struct kt_writer *w;
 
 	gens = calloc(NREC, sizeof(*gens));
-	kt_header_init(&hdr, "test");
+	kt_test_header_init(&hdr, "test");
 	assert_int_equal(kt_writer_open(path, &hdr, &opts, &w), 0);
 	for (uint64_t i = 0; i < NREC; i++) {
 		kt_test_gen(&gens[i], 0, i);

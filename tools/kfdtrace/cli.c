@@ -435,41 +435,49 @@ cli_open(const char *path, struct kt_reader **out)
 int
 cli_finish(const char *path, struct kt_reader *r, int rc)
 {
+	enum kt_integrity v = kt_reader_verdict(r, rc);
 	struct kt_reader_status st;
 
 	kt_reader_get_status(r, &st);
-	if (rc == -KT_ETRUNC || st.integrity == KT_INTEGRITY_TRUNCATED) {
+	switch (v) {
+	case KT_INTEGRITY_TRUNCATED:
 		cli_warn("%s: truncated: recovered %llu records%s%s", path,
 			 (unsigned long long)st.records,
 			 st.message[0] ? "; " : "", st.message);
-		return KFDTRACE_EXIT_ERROR;
-	}
-	if (rc == -KT_ECORRUPT || st.integrity == KT_INTEGRITY_CORRUPT) {
+		break;
+	case KT_INTEGRITY_CORRUPT:
 		cli_warn("%s: corrupt at byte offset %llu after %llu records%s%s",
 			 path, (unsigned long long)st.corrupt_offset,
 			(unsigned long long)st.records,
 			st.message[0] ? "; " : "", st.message);
-		return KFDTRACE_EXIT_ERROR;
-	}
-	if (rc < 0) {
-		cli_err("%s: %s", path, kt_strerror(rc));
-		return KFDTRACE_EXIT_ERROR;
-	}
-	if (st.integrity == KT_INTEGRITY_DAMAGED) {
+		break;
+	case KT_INTEGRITY_DAMAGED:
 		cli_warn("%s: damaged: %s", path, st.message);
-		return KFDTRACE_EXIT_ERROR;
-	}
-	if (st.integrity == KT_INTEGRITY_INCOMPLETE) {
+		break;
+	case KT_INTEGRITY_INCOMPLETE:
 		cli_warn("%s: incomplete: the writer lost %llu records; %llu "
 			 "are in the file", path,
 			(unsigned long long)st.lost,
 			(unsigned long long)st.end_records);
+		break;
+	default:
+		break;
+	}
+	if (rc < 0 && !kt_integrity_damage(v)) {
+		cli_err("%s: %s", path, kt_strerror(rc));
 		return KFDTRACE_EXIT_ERROR;
 	}
-	if (st.integrity == KT_INTEGRITY_NO_END)
+	if (v == KT_INTEGRITY_NO_END && rc == 0)
 		cli_warn("%s: no END record (the writer did not close the trace)",
 			 path);
-	return KFDTRACE_EXIT_OK;
+	return cli_status(v, rc);
+}
+
+int
+cli_status(enum kt_integrity v, int rc)
+{
+	return rc < 0 || kt_integrity_damage(v) ? KFDTRACE_EXIT_ERROR :
+						  KFDTRACE_EXIT_OK;
 }
 
 int

@@ -163,12 +163,20 @@ int cli_open(const char *path, struct kt_reader **out);
  * @r:		the reader
  * @rc:		the last kt_reader_next() result (0, -KT_ETRUNC, ...)
  *
- * Prints a warning on stderr for a truncated, corrupt or END-less trace.
+ * Prints a warning on stderr for a damaged or END-less trace.
  *
- * Return: KFDTRACE_EXIT_OK for a complete trace (with or without END),
- * KFDTRACE_EXIT_ERROR for truncated, corrupt or unreadable ones.
+ * Return: cli_status() of the read.
  */
 int cli_finish(const char *path, struct kt_reader *r, int rc);
+
+/*
+ * cli_status() - the exit status of every reading command for a read whose
+ * verdict is @v (kt_reader_verdict()) and last kt_reader_next() result @rc:
+ * KFDTRACE_EXIT_ERROR for damage (truncated, corrupt, damaged, incomplete)
+ * and for a read that failed, else KFDTRACE_EXIT_OK (a missing END record
+ * included). The one rule docs/cli.md states.
+ */
+int cli_status(enum kt_integrity v, int rc);
 
 /*
  * cli_get_version() - the KFD ABI version a successful GET_VERSION call

@@ -82,9 +82,9 @@ kfdtrace_help_dump(FILE *out)
 		"  [tid] +seconds NAME(in-fields) = ret {out-fields}\n"
 		"\n"
 		"Exit status: 0 when the whole trace was read (a missing END record is\n"
-		"only warned about), 1 when it is truncated or corrupt (the records\n"
-		"before the damage are printed, then a warning goes to stderr) or on\n"
-		"an I/O error, 2 for bad usage.\n",
+		"only warned about), 1 when it is damaged (truncated, corrupt,\n"
+		"records missing or repeated: the records read are printed, then a\n"
+		"warning goes to stderr) or on an I/O error, 2 for bad usage.\n",
 		KFD_DECODE_DEFAULT_ELEMS, CLI_REORDER_WINDOW);
 }
 

@@ -121,8 +121,9 @@ kfdtrace_help_export(FILE *out)
 		"`babeltrace2 DIR`, or open DIR in Trace Compass (docs/analysis.md).\n"
 		"\n"
 		"Exit status: 0 when the whole trace was converted; 1 on an error, or\n"
-		"when the trace is truncated or corrupt (the records before the damage\n"
-		"are converted and the output is complete and readable); 2 for bad usage.\n",
+		"when the trace is damaged (truncated, corrupt, records missing or\n"
+		"repeated: the records read are converted and the output is complete\n"
+		"and readable); 2 for bad usage.\n",
 		CLI_REORDER_WINDOW);
 }
 

@@ -29,7 +29,11 @@ kfdtrace_help_info(FILE *out)
 		"  no-end     every frame is complete but the writer never closed it\n"
 		"  truncated  the file ends inside a frame; the recovered count is\n"
 		"             the number of records readable before that point\n"
-		"  corrupt    bytes that no writer produced, at the byte offset shown\n"
+		"  corrupt    bytes that no writer produced (a record time outside\n"
+		"             the header's clock range too), at the offset shown\n"
+		"  damaged    every frame reads, but records are missing, repeated\n"
+		"             or added\n"
+		"  incomplete the writer lost records\n"
 		"\n"
 		"Several files, or a directory, are one run (the files kfdtrace\n"
 		"record writes for a process tree): each file's facts, then the\n"
@@ -40,8 +44,8 @@ kfdtrace_help_info(FILE *out)
 		"              several files)\n"
 		"  -h, --help  this text\n"
 		"\n"
-		"Exit status: 0 for ok and no-end, 1 for truncated, corrupt or\n"
-		"unreadable files, 2 for bad usage.\n");
+		"Exit status: 0 for ok and no-end, 1 for damage (truncated, corrupt,\n"
+		"damaged, incomplete) or unreadable files, 2 for bad usage.\n");
 }
 
 static void
@@ -186,6 +190,7 @@ struct info_facts {
 	int have_ver;
 	int rc;
 	int status;
+	enum kt_integrity verdict;
 	const char *integrity;		/* "ok", "no-end", "truncated", ... */
 };
 
@@ -225,23 +230,10 @@ info_scan(struct kt_reader *r, struct info_facts *f)
 		}
 	}
 	kt_reader_get_status(r, &f->st);
-	f->status = KFDTRACE_EXIT_ERROR;
-	if (f->rc == -KT_ETRUNC || f->st.integrity == KT_INTEGRITY_TRUNCATED)
-		f->integrity = "truncated";
-	else if (f->rc == -KT_ECORRUPT ||
-		 f->st.integrity == KT_INTEGRITY_CORRUPT)
-		f->integrity = "corrupt";
-	else if (f->rc < 0)
-		f->integrity = "unreadable";
-	else if (f->st.integrity == KT_INTEGRITY_DAMAGED)
-		f->integrity = "damaged";
-	else if (f->st.integrity == KT_INTEGRITY_INCOMPLETE)
-		f->integrity = "incomplete";
-	else {
-		f->status = KFDTRACE_EXIT_OK;
-		f->integrity = f->st.integrity == KT_INTEGRITY_NO_END ?
-			       "no-end" : "ok";
-	}
+	f->verdict = kt_reader_verdict(r, f->rc);
+	f->status = cli_status(f->verdict, f->rc);
+	f->integrity = f->rc < 0 && !kt_integrity_damage(f->verdict) ?
+		       "unreadable" : kt_integrity_name(f->verdict);
 }
 
 static void

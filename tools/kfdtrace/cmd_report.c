@@ -40,8 +40,8 @@ kfdtrace_help_report(FILE *out)
 		"  -h, --help         this text\n"
 		"\n"
 		"Exit status: 0 when every trace was read whole, 1 when one is\n"
-		"truncated or corrupt (the page covers the records before the damage\n"
-		"and says so) or on error, 2 for bad usage.\n",
+		"damaged (truncated, corrupt, records missing or repeated: the page\n"
+		"covers the records read and says so) or on error, 2 for bad usage.\n",
 		CLI_REORDER_WINDOW);
 }
 

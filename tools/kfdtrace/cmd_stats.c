@@ -52,9 +52,9 @@ kfdtrace_help_stats(FILE *out)
 		"  --window N    records held to restore sequence order (default %d)\n"
 		"  -h, --help    this text\n"
 		"\n"
-		"Exit status: 0 when the whole trace was read, 1 when it is truncated\n"
-		"or corrupt (statistics cover the records before the damage) or on\n"
-		"error, 2 for bad usage.\n",
+		"Exit status: 0 when the whole trace was read, 1 when it is damaged\n"
+		"(truncated, corrupt, records missing or repeated: statistics cover\n"
+		"the records read) or on error, 2 for bad usage.\n",
 		CLI_REORDER_WINDOW);
 }
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kfdtrace/decode.h"
 #include "report_draw.h"
 
 double
@@ -39,12 +40,22 @@ rd_nice_step(double span, int max_ticks)
 void
 rd_escape(struct kt_strbuf *sb, const char *s)
 {
-	const char *run = s;
+	struct kt_strbuf clean;
+	const char *p, *run;
 
-	for (; *s; s++) {
+	/* The terminal's rule first: no control bytes, only UTF-8. */
+	kt_strbuf_init(&clean);
+	kfd_text_clean(&clean, s, strlen(s));
+	if (clean.failed) {
+		sb->failed = 1;
+		kt_strbuf_release(&clean);
+		return;
+	}
+	p = run = clean.data ? clean.data : "";
+	for (; *p; p++) {
 		const char *rep;
 
-		switch (*s) {
+		switch (*p) {
 		case '&': rep = "&amp;"; break;
 		case '<': rep = "&lt;"; break;
 		case '>': rep = "&gt;"; break;
@@ -52,11 +63,12 @@ rd_escape(struct kt_strbuf *sb, const char *s)
 		case '\'': rep = "&#39;"; break;
 		default: continue;
 		}
-		kt_strbuf_append(sb, run, (size_t)(s - run));
+		kt_strbuf_append(sb, run, (size_t)(p - run));
 		kt_strbuf_puts(sb, rep);
-		run = s + 1;
+		run = p + 1;
 	}
-	kt_strbuf_append(sb, run, (size_t)(s - run));
+	kt_strbuf_append(sb, run, (size_t)(p - run));
+	kt_strbuf_release(&clean);
 }
 
 /* Three significant digits of @v in @unit. */

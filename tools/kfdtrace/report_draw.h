@@ -28,7 +28,12 @@ double rd_map(const struct rd_scale *s, double v);
  */
 double rd_nice_step(double span, int max_ticks);
 
-/* rd_escape() - append @s with &, <, >, " and ' escaped for HTML. */
+/*
+ * rd_escape() - append @s escaped for HTML: control bytes and bytes that
+ * are not UTF-8 as the text \xNN (kfd_text_clean(), the rule of every
+ * trace string shown), then &, <, >, " and ' as entities; so a page
+ * declared UTF-8 is valid UTF-8 whatever a trace holds.
+ */
 void rd_escape(struct kt_strbuf *sb, const char *s);
 
 /* rd_bytes() - "512 B", "4.0 KiB", "1.50 GiB". Return: @buf. */

@@ -290,6 +290,17 @@ void kfd_text_escape(struct kt_strbuf *sb, const char *s, size_t n);
 const char *kfd_text_safe(char *buf, size_t size, const char *s, size_t max);
 
 /*
+ * kfd_text_clean() - append @s (@n bytes) with only what a terminal or a
+ * UTF-8 page cannot show as it is escaped, the way kfd_text_escape()
+ * writes it (\n, \t, \r, \xXX): control characters (C0, DEL and C1)
+ * and bytes that are not well-formed UTF-8. Printable ASCII, quotes and
+ * backslashes included, and UTF-8 text stay as they are. For trace
+ * strings shown as values rather than quoted: babeltrace2's fields, the
+ * HTML report.
+ */
+void kfd_text_clean(struct kt_strbuf *sb, const char *s, size_t n);
+
+/*
  * kfd_json_escape() - append @s (@n bytes) as a quoted JSON string.
  * Control characters and invalid UTF-8 bytes are escaped (\u00XX), so the
  * output is valid JSON for any input bytes.

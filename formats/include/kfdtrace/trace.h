@@ -13,6 +13,7 @@
 #ifndef KFDTRACE_TRACE_H
 #define KFDTRACE_TRACE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -377,6 +378,25 @@ int kt_run_file_name(char *buf, size_t size, const char *out, int pid,
  */
 void kt_header_init(struct kt_header *hdr, const char *producer);
 
+/*
+ * The times a record may carry (docs/trace-format.md section 5.1), in ns of
+ * CLOCK_MONOTONIC: at most KT_TS_EARLY before the header's start_monotonic
+ * (a capture may take a call's entry time just before that call starts the
+ * trace) and at most KT_TS_SPAN after it, and never so late that the time,
+ * or its wall-clock time start_realtime + (ts - start_monotonic), leaves a
+ * signed 64-bit value (what CTF and Perfetto timestamps are).
+ */
+#define KT_TS_EARLY	(10ull * 1000000000ull)	/* 10 s */
+#define KT_TS_SPAN	(1ull << 60)			/* about 36 years */
+
+/*
+ * kt_header_ts_range() - the first and last valid record time of a trace
+ * with header @hdr. A header whose clocks leave no valid time (start_realtime
+ * or start_monotonic past 2^63 - 1) gets *@lo > *@hi.
+ */
+void kt_header_ts_range(const struct kt_header *hdr, uint64_t *lo,
+			uint64_t *hi);
+
 /* ------------------------------------------------------------------ */
 /* Writer                                                               */
 
@@ -629,7 +649,9 @@ struct kt_reader_status {
  * sees it as it was at open, but it must not be truncated while open.
  * Other files (pipes, devices) are read into memory, up to
  * KT_READER_STREAM_MAX bytes; their magic is checked on the first bytes,
- * so /dev/zero is refused at once rather than read for ever.
+ * so /dev/zero is refused at once rather than read for ever, and each
+ * frame as it arrives: reading stops at the first bad frame, which
+ * kt_reader_next() then reports with its offset.
  *
  * Return: 0, or a negative error (-KT_ENOTTRACE, -KT_EVERSION,
  * -KT_ECORRUPT, -KT_ETRUNC, -KT_ETOOBIG for a stream over the bound,
@@ -700,6 +722,29 @@ int kt_reader_seek_time(struct kt_reader *r, uint64_t ts);
 
 void kt_reader_get_status(const struct kt_reader *r,
 			  struct kt_reader_status *st);
+
+/*
+ * kt_reader_verdict() - the integrity of a read whose last kt_reader_next()
+ * returned @rc: KT_INTEGRITY_TRUNCATED or _CORRUPT after those errors, else
+ * the status's. Every tool takes its verdict, and its exit status, from
+ * here (docs/cli.md).
+ */
+enum kt_integrity kt_reader_verdict(const struct kt_reader *r, int rc);
+
+/*
+ * kt_integrity_damage() - whether @i is damage: truncated, corrupt,
+ * damaged or incomplete. A tool reading a damaged trace shows what it
+ * could read and fails; a trace without an END record is not damaged.
+ */
+static inline bool
+kt_integrity_damage(enum kt_integrity i)
+{
+	return i != KT_INTEGRITY_OK && i != KT_INTEGRITY_NO_END;
+}
+
+/* kt_integrity_name() - "ok", "no-end", "truncated", "corrupt",
+ * "incomplete" or "damaged". */
+const char *kt_integrity_name(enum kt_integrity i);
 
 void kt_reader_close(struct kt_reader *r);
 

@@ -252,6 +252,10 @@ export_one(const char *trace, const char *dest,
 		cli_err("%s: wrote the records before the "
 			"damage to %s: %s", trace, dest, msg);
 		return KFDTRACE_EXIT_ERROR;
+	case KT_CTF_DAMAGED:
+		cli_err("%s: wrote every record to %s, but the trace is "
+			"damaged: %s", trace, dest, msg);
+		return KFDTRACE_EXIT_ERROR;
 	default:
 		cli_err("%s: CTF export failed: %s", trace,
 			msg);
