@@ -374,9 +374,14 @@ void rp_note(struct rp_run *st, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* report.c: the summary at the end of a replay. */
 void rp_print_summary(const struct rp_run *st, FILE *out);
-/* rp_trace_whole() - whether every record the capture wrote was read (OK,
- * or NO_END): only then can a replay's verdict speak for the capture. */
+/* rp_trace_whole() - whether the trace ends with a clean END record, so
+ * that every record the capture made was read: only then can a replay's
+ * verdict speak for the capture. */
 bool rp_trace_whole(const struct rp_model *m);
+/* rp_print_lack() - what a trace that is not whole lacks, to follow "the
+ * trace ": "has no END record (...)" or "is damaged (what the reader
+ * found)". */
+void rp_print_lack(FILE *out, const struct rp_model *m);
 
 /* xlate.c: value translation, captured -> live (reads the fd table). */
 uint32_t rp_gpu_xlate(const struct rp_run *st, uint32_t gpu_id);

@@ -160,9 +160,23 @@ rp_diverge_result(struct rp_run *st, int64_t cret, int cerr, int lret, int lerr)
 bool
 rp_trace_whole(const struct rp_model *m)
 {
-	/* NO_END: the program died, but every record it wrote is there. */
-	return m->integrity == KT_INTEGRITY_OK ||
-	       m->integrity == KT_INTEGRITY_NO_END;
+	/*
+	 * NO_END is not whole either: the program was killed (or is still
+	 * writing), and the records it had buffered since the writer's last
+	 * flush are not in the file, nor is the count that would say so.
+	 */
+	return m->integrity == KT_INTEGRITY_OK;
+}
+
+void
+rp_print_lack(FILE *out, const struct rp_model *m)
+{
+	if (m->integrity == KT_INTEGRITY_NO_END)
+		fprintf(out, "has no END record (the program was killed, or "
+			"is still running)");
+	else
+		fprintf(out, "is damaged (%s)", m->integrity_msg[0] ?
+			m->integrity_msg : "incomplete");
 }
 
 void
@@ -217,10 +231,10 @@ rp_print_summary(const struct rp_run *st, FILE *out)
 		fprintf(out, "  result:      not verified (--verify=none)\n");
 	} else if (!s->divergences && !rp_trace_whole(&st->r->model)) {
 		/* What could be read matched; that says nothing of the rest. */
-		fprintf(out, "  result:      no verdict: the trace is damaged (%s); "
-			"the %" PRIu64 " records before the damage matched\n",
-			st->r->model.integrity_msg[0] ?
-			st->r->model.integrity_msg : "incomplete", s->records);
+		fprintf(out, "  result:      no verdict: the trace ");
+		rp_print_lack(out, &st->r->model);
+		fprintf(out, "; the %" PRIu64 " records it holds matched\n",
+			s->records);
 	} else if (!s->divergences) {
 		fprintf(out, "  result:      match (%s)\n",
 			st->o->verify == KFD_REPLAY_VERIFY_STRICT ?

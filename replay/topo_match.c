@@ -354,10 +354,12 @@ kfd_replay_match(struct kfd_replay *r, const struct kfd_replay_opts *o)
 			m->abi_minor, mt->live_abi_minor);
 	else if (m->abi_major && mt->live_abi_major)
 		fprintf(out, "  KFD ABI 1.%u on both\n", m->abi_minor);
-	if (m->integrity != KT_INTEGRITY_OK)
-		fprintf(out, "  the trace is damaged (%s): only the records before "
-			"the damage are replayed\n", m->integrity_msg[0] ?
-			m->integrity_msg : "incomplete");
+	if (!rp_trace_whole(m)) {
+		fprintf(out, "  the trace ");
+		rp_print_lack(out, m);
+		fprintf(out, ": only the records it holds are replayed, and "
+			"the result is no verdict\n");
+	}
 	r->matched = 1;
 	if (missing && !o->force) {
 		fprintf(out, "kfdtrace replay: %u captured GPU%s ha%s no sensible "

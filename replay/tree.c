@@ -386,7 +386,7 @@ status_name(int status)
 	case KFD_REPLAY_DIVERGED:
 		return "diverged";
 	case KFD_REPLAY_DAMAGED:
-		return "no verdict (damaged trace)";
+		return "no verdict (the trace is not whole)";
 	default:
 		return "could not replay";
 	}

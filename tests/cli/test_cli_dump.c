@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * kfdtrace dump end to end: text and JSON lines, the selections, the time
- * order's lag and range filters, on traces written with the real writer.
+ * order's lag and range filters, --from against the reorder window, on
+ * traces written with the real writer.
  * Usage: test-cli-dump PATH-TO-KFDTRACE PATH-TO-CLI-FORK-APP
  */
 #include <setjmp.h>
@@ -300,6 +301,101 @@ test_dump_range_filter(void **state)
 	tc_run_free(&res);
 }
 
+/* Append a GET_VERSION with sequence number @seq, entered at @seq us. */
+static void
+put_seq(struct kt_writer *w, uint64_t seq)
+{
+	struct kfd_abi_get_version_args ver = { 1, 14 };
+	struct kt_record r = tc_rec_ioctl(3, KFD_FILE_KFD,
+					  KFD_ABI_IOC_GET_VERSION, NULL, &ver,
+					  sizeof(ver), 0, 0);
+
+	r.seq = seq;
+	r.tid = 100 + (uint32_t)(seq & 1);
+	r.ts = 1000000000 + seq * 1000;
+	r.u.ioctl.t_exit = r.ts + 500;
+	assert_int_equal(kt_writer_append(w, &r), 0);
+}
+
+/*
+ * --from seeks to the frame that holds it, whose first records come
+ * before it: they are not printed, and are not counted late against the
+ * window. Records swapped in pairs (as two threads' would be) are put
+ * back in order without a warning, wherever --from lands.
+ */
+static void
+test_dump_from_not_late(void **state)
+{
+	struct kt_writer_opts wo = { .frame_raw_size = 1024 };
+	static const unsigned int froms[] = { 17, 50, 101, 133, 250 };
+	struct kt_header hdr;
+	struct kt_writer *w;
+	struct tc_run res;
+	char want[64];
+	unsigned int i;
+	uint64_t seq;
+
+	(void)state;
+	kt_header_init(&hdr, "kfdtrace-test");
+	hdr.start_monotonic = 1000000000;
+	assert_int_equal(kt_writer_open(tmp_path("pairs.kft"), &hdr, &wo, &w), 0);
+	for (seq = 0; seq < 400; seq += 2) {
+		put_seq(w, seq + 1);
+		put_seq(w, seq);
+	}
+	assert_int_equal(kt_writer_close(w), 0);
+	for (i = 0; i < sizeof(froms) / sizeof(froms[0]); i++) {
+		snprintf(want, sizeof(want), "%u", froms[i]);
+		RUN(&res, "dump", tmp_path("pairs.kft"), "--seq", "--from",
+		    want, "--to", want);
+		assert_int_equal(res.status, 0);
+		assert_int_equal(tc_count_lines(res.out), 1);
+		snprintf(want, sizeof(want), "#%u ", froms[i]);
+		assert_true(strncmp(res.out, want, strlen(want)) == 0);
+		if (strstr(res.err, "late"))
+			fail_msg("--from %u: %s", froms[i], res.err);
+		tc_run_free(&res);
+	}
+}
+
+/*
+ * A record that really comes more than the window (65536 records) after
+ * its place is still reported, with --from before it; with --from past
+ * it, it is not printed and not reported.
+ */
+static void
+test_dump_from_really_late(void **state)
+{
+	struct kt_header hdr;
+	struct kt_writer *w;
+	struct tc_run res;
+	uint64_t seq;
+
+	(void)state;
+	kt_header_init(&hdr, "kfdtrace-test");
+	hdr.start_monotonic = 1000000000;
+	assert_int_equal(kt_writer_open(tmp_path("late.kft"), &hdr, NULL, &w), 0);
+	for (seq = 0; seq < 70000; seq++)
+		if (seq != 10)
+			put_seq(w, seq);
+	put_seq(w, 10);
+	assert_int_equal(kt_writer_close(w), 0);
+	RUN(&res, "dump", tmp_path("late.kft"), "--seq", "--from", "8", "--to",
+	    "69999");
+	assert_int_equal(res.status, 0);
+	assert_int_equal(tc_count_lines(res.out), 69992);
+	assert_non_null(strstr(res.err, "kfdtrace dump: warning: 1 records "
+				"arrived more than 65536 records late and were "
+				"printed out of order (raise --window)"));
+	tc_run_free(&res);
+	RUN(&res, "dump", tmp_path("late.kft"), "--seq", "--from", "20", "--to",
+	    "69999");
+	assert_int_equal(res.status, 0);
+	assert_int_equal(tc_count_lines(res.out), 69980);
+	assert_null(strstr(res.err, "late"));
+	tc_run_free(&res);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -309,6 +405,8 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_dump_selections),
 		cmocka_unit_test(test_dump_order_time_lag),
 		cmocka_unit_test(test_dump_range_filter),
+		cmocka_unit_test(test_dump_from_not_late),
+		cmocka_unit_test(test_dump_from_really_late),
 	};
 
 	if (cli_args(argc, argv))

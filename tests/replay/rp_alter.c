@@ -6,6 +6,7 @@
  *   rp_alter IN OUT SEQ FIELD VALUE
  *   rp_alter IN OUT drop NAME|SEQ,...
  *   rp_alter IN OUT move SEQ TO
+ *   rp_alter IN OUT noend
  *
  * FIELD is an output field of the ioctl at sequence number SEQ (its
  * after-image gets VALUE), "in.FIELD" an input field (its before-image gets
@@ -17,11 +18,15 @@
  * renumbers the record SEQ to TO and shifts the ones between by one, so
  * that it alone changes place in sequence order (the numbers stay dense).
  * Every other record is copied as read; the writer adds its own END.
+ * "noend" copies every record but leaves the END out: the file is what
+ * a program killed after its writer's last flush leaves behind.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <kfdtrace/schema.h>
 #include <kfdtrace/trace.h>
@@ -34,14 +39,17 @@ main(int argc, char **argv)
 	struct kt_record rec;
 	const char *drop;
 	uint64_t seq, value, from = 0, to = 0;
-	int move;
+	int move, noend;
+	struct stat sb;
 	uint8_t after[KT_MAX_ARG_SIZE + 1], before[KT_MAX_ARG_SIZE + 1];
 	int r, done = 0;
 
-	if (!(argc == 6 || (argc == 5 && !strcmp(argv[3], "drop")))) {
+	noend = argc == 4 && !strcmp(argv[3], "noend");
+	if (!(argc == 6 || (argc == 5 && !strcmp(argv[3], "drop")) || noend)) {
 		fprintf(stderr, "usage: rp_alter IN OUT SEQ FIELD VALUE\n"
 			"       rp_alter IN OUT drop NAME|SEQ,...\n"
-			"       rp_alter IN OUT move SEQ TO\n");
+			"       rp_alter IN OUT move SEQ TO\n"
+			"       rp_alter IN OUT noend\n");
 		return 2;
 	}
 	move = argc == 6 && !strcmp(argv[3], "move");
@@ -50,9 +58,9 @@ main(int argc, char **argv)
 		to = strtoull(argv[5], NULL, 0);
 	}
 	drop = argc == 5 ? argv[4] : NULL;
-	seq = drop || !strcmp(argv[3], "move") ? UINT64_MAX :
-		strtoull(argv[3], NULL, 0);
-	value = drop ? 0 : strtoull(argv[5], NULL, 0);
+	seq = drop || noend || move ? UINT64_MAX : strtoull(argv[3], NULL, 0);
+	value = argc == 6 ? strtoull(argv[5], NULL, 0) : 0;
+	done = noend;
 	r = kt_reader_open(argv[1], &rd);
 	if (r < 0) {
 		fprintf(stderr, "rp_alter: %s: %s\n", argv[1], kt_strerror(r));
@@ -141,9 +149,18 @@ main(int argc, char **argv)
 		}
 	}
 	kt_reader_close(rd);
+	/* What the last flush wrote: the close then adds the END after it. */
+	if (noend && (kt_writer_flush(wr) < 0 || stat(argv[2], &sb) < 0)) {
+		fprintf(stderr, "rp_alter: %s: flush failed\n", argv[2]);
+		return 1;
+	}
 	if (kt_writer_close(wr) < 0 || !done) {
 		fprintf(stderr, "rp_alter: %s\n", done ? "write failed" :
 			"no such record or field");
+		return 1;
+	}
+	if (noend && truncate(argv[2], sb.st_size) < 0) {
+		fprintf(stderr, "rp_alter: %s: %s\n", argv[2], strerror(errno));
 		return 1;
 	}
 	return 0;

@@ -196,6 +196,37 @@ test_damaged(void **state)
 }
 
 /*
+ * A trace without its END record, as a killed program leaves it (every
+ * frame whole, the records buffered since the last flush gone): what it
+ * holds is replayed and matches, but the verdict is no verdict (exit 4),
+ * in the serial replay and with --threads alike.
+ */
+static void
+test_no_end(void **state)
+{
+	static const char *const modes[] = { "--verify=strict", "--threads" };
+	unsigned int i;
+
+	(void)state;
+	workload_trace();
+	unlink(tmp("noend.kft"));
+	assert_int_equal(RUN(alter, tmp("full.kft"), tmp("noend.kft"), "noend"), 0);
+	assert_int_equal(RUN(kfdtrace, "info", tmp("noend.kft")), 0);
+	expect_out("integrity:  no-end");
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(RUN(kfdtrace, "replay", "--sim", modes[i],
+				     tmp("noend.kft")), 4);
+		expect_out("the trace has no END record");
+		expect_out("result:      no verdict: the trace has no END record");
+		assert_null(strstr(out, "result:      match"));
+		assert_null(strstr(out, "divergence"));
+	}
+	assert_int_equal(RUN(kfdtrace, "replay", "--sim", "--json",
+			     tmp("noend.kft")), 4);
+	expect_out("\"verdict\":\"damaged\"");
+}
+
+/*
  * A trace written by hand with values no kernel produced: random argument
  * bytes for every KFD row, unknown requests, wild fds and mappings, and
  * opens of files that are not devices. The replay must survive it and
@@ -413,6 +444,7 @@ main(void)
 		cmocka_unit_test(test_loop_and_timing),
 		cmocka_unit_test(test_verbose),
 		cmocka_unit_test(test_damaged),
+		cmocka_unit_test(test_no_end),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_own_memory),
 	};

@@ -6,9 +6,10 @@
  * leave one trace per process, OUT for the root and OUT.<pid> for the
  * child, and "kfdtrace replay --sim OUT OUT.<pid>" re-creates the tree
  * with zero divergences (the fork also on mi210x2). A child's trace
- * replayed without its parent's is replayed, with a warning.
+ * replayed without its parent's is replayed, with a warning. A run whose
+ * child's trace lacks its END record gives no verdict.
  *
- * Environment (set by meson): KFDTRACE, RP_TREE, RP_OUR_THUNK.
+ * Environment (set by meson): KFDTRACE, RP_TREE, RP_OUR_THUNK, RP_ALTER.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -27,7 +28,7 @@
 
 #include "rp_test.h"
 
-static const char *kfdtrace, *tree, *our_thunk;
+static const char *kfdtrace, *tree, *our_thunk, *alter;
 
 /* The files of one captured run. */
 struct tree_run {
@@ -313,6 +314,60 @@ test_child_alone(void **state)
 	assert_null(strstr(out, "divergence"));
 }
 
+/* Copy the file @from to @to. */
+static void
+copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	FILE *in = fopen(from, "r"), *o = fopen(to, "w");
+	size_t n;
+
+	assert_non_null(in);
+	assert_non_null(o);
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		assert_int_equal(fwrite(buf, 1, n, o), n);
+	assert_int_equal(ferror(in), 0);
+	fclose(in);
+	assert_int_equal(fclose(o), 0);
+}
+
+/*
+ * A run directory whose child's trace has no END record (the child was
+ * killed): the tree is replayed, but gives no verdict (exit 4), and says
+ * which process's trace is not whole.
+ */
+static void
+test_tree_no_end(void **state)
+{
+	char run_dir[600], root[640], child[640], want[700];
+	struct tree_run r;
+
+	(void)state;
+	capture("fork", 0, &r);
+	snprintf(run_dir, sizeof(run_dir), "%s", tmp("noend-run"));
+	if (mkdir(run_dir, 0700) && errno != EEXIST)
+		fail_msg("mkdir %s: %s", run_dir, strerror(errno));
+	snprintf(root, sizeof(root), "%s/t.kfdtrace", run_dir);
+	snprintf(child, sizeof(child), "%s/t.%d.kfdtrace", run_dir, r.child_pid);
+	copy_file(r.root, root);
+	unlink(child);
+	assert_int_equal(RUN(alter, r.child, child, "noend"), 0);
+	assert_int_equal(RUN(kfdtrace, "replay", "--sim", run_dir), 4);
+	expect_out("the trace has no END record");
+	snprintf(want, sizeof(want), "process %d (%s): no verdict", r.child_pid,
+		 child);
+	expect_out(want);
+	expect_out("result:      no verdict: the trace has no END record");
+	expect_out("  result:      no verdict (the trace is not whole)");
+	assert_null(strstr(out, "in every process"));
+	assert_null(strstr(out, "divergence"));
+	/* The same with each process's threads on threads of their own. */
+	assert_int_equal(RUN(kfdtrace, "replay", "--sim", "--threads", run_dir),
+			 4);
+	expect_out(want);
+	assert_null(strstr(out, "in every process"));
+}
+
 /* ------------------------------------------------------------------ */
 
 static int
@@ -322,8 +377,10 @@ setup(void **state)
 	kfdtrace = getenv("KFDTRACE");
 	tree = getenv("RP_TREE");
 	our_thunk = getenv("RP_OUR_THUNK");
-	if (!kfdtrace || !tree || !our_thunk) {
-		fprintf(stderr, "KFDTRACE, RP_TREE and RP_OUR_THUNK must be set\n");
+	alter = getenv("RP_ALTER");
+	if (!kfdtrace || !tree || !our_thunk || !alter) {
+		fprintf(stderr, "KFDTRACE, RP_TREE, RP_OUR_THUNK and RP_ALTER "
+			"must be set\n");
 		return -1;
 	}
 	return rp_make_dir("replay-tree");
@@ -340,6 +397,7 @@ main(void)
 		cmocka_unit_test(test_replay_share),
 		cmocka_unit_test(test_replay_per_process),
 		cmocka_unit_test(test_child_alone),
+		cmocka_unit_test(test_tree_no_end),
 	};
 
 	return cmocka_run_group_tests(tests, setup, rp_teardown);

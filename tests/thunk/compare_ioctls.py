@@ -11,7 +11,10 @@ set to KERNEL): once with our libhsakmt.so.1 first on the library path,
 once with Debian's (AMD's 5.2.3). Both runs must exit 0. Then, for each
 process (the program and the children it forks, in fork order), the
 sequences of ioctl requests are compared: the file they went to (kfd or
-render), the request, and whether it succeeded (else its errno). The
+render), the request, and whether it succeeded (else its errno). An
+ALLOC_MEMORY_OF_GPU also carries what it asked for: its flags (VRAM, GTT
+or USERPTR, COHERENT, UNCACHED, ...), its size and its gpu_id; a
+MAP_MEMORY_TO_GPU the GPUs it maps on. The
 sequences must be equal except where ALLOWED explains a difference; each
 entry there is a deliberate difference documented in docs/thunk.md
 ("Differences from AMD's 5.2.3 library"). Exit 77 (skipped) when
@@ -51,6 +54,24 @@ def close_teardown(side, ours_hunk, amd_hunk, ours_rest):
 ALLOWED = [
     ('close-teardown', close_teardown),
 ]
+
+
+def request(r):
+    """One ioctl record as compared: 'kfd:NAME:OUTCOME', with the flags,
+    size and gpu_id of an allocation after the name
+    ('kfd:ALLOC_MEMORY_OF_GPU(USERPTR|COHERENT|...,0x3c9b000,gpu 0xab12):ok')
+    and the GPUs of a mapping ('kfd:MAP_MEMORY_TO_GPU(on 0xab12):ok')."""
+    outcome = 'ok' if r.get('ret') != -1 else r.get('errno') or str(r.get('err'))
+    name = r.get('name')
+    if name == 'ALLOC_MEMORY_OF_GPU':
+        a = r.get('in') or {}
+        flags = a.get('flags') or {}
+        name += '(%s,%#x,gpu %#x)' % ('|'.join(flags.get('names') or [hex(flags.get('value', 0))]),
+                                      a.get('size', 0), a.get('gpu_id', 0))
+    elif name == 'MAP_MEMORY_TO_GPU':
+        ids = (r.get('in') or {}).get('device_ids_array_ptr')
+        name += '(on %s)' % (','.join('%#x' % i for i in ids) if isinstance(ids, list) else '?')
+    return '%s:%s:%s' % (r.get('file'), name, outcome)
 
 
 def strip(rec):
@@ -105,8 +126,7 @@ def processes(kfdtrace, path, label='main'):
     seq, children = [], []
     for r in dump(kfdtrace, path):
         if r.get('type') == 'ioctl':
-            outcome = 'ok' if r.get('ret') != -1 else r.get('errno') or str(r.get('err'))
-            seq.append('%s:%s:%s' % (r.get('file'), r.get('name'), outcome))
+            seq.append(request(r))
         elif r.get('type') == 'fork' and r.get('child_pid'):
             children.append(r['child_pid'])
     out = [(label, seq)]
@@ -221,6 +241,22 @@ def self_test():
     # AMD tearing down where we do not: not allowed.
     p, a = compare(base, ours)
     checks.append(len(p) == 1 and not a)
+    # An allocation compared with its flags, size and GPU: the same request
+    # with other flags (GTT for USERPTR|COHERENT) is reported.
+    def alloc(names, size=0x3cb1000, gpu=0xab12):
+        return request({'type': 'ioctl', 'file': 'kfd', 'name': 'ALLOC_MEMORY_OF_GPU', 'ret': 0,
+                        'in': {'size': size, 'gpu_id': gpu, 'flags': {'names': names}}})
+    userptr = alloc(['USERPTR', 'COHERENT', 'WRITABLE'])
+    checks.append(userptr == 'kfd:ALLOC_MEMORY_OF_GPU(USERPTR|COHERENT|WRITABLE,0x3cb1000,'
+                  'gpu 0xab12):ok')
+    for other in (alloc(['GTT', 'WRITABLE']), alloc(['USERPTR', 'COHERENT', 'WRITABLE'], 0x1000),
+                  alloc(['USERPTR', 'COHERENT', 'WRITABLE'], gpu=0x5d3c)):
+        p, a = compare(base[:1] + [other] + base[2:], base[:1] + [userptr] + base[2:])
+        checks.append(len(p) == 1 and not a)
+    # A mapping compared with its GPUs.
+    maps = [request({'type': 'ioctl', 'file': 'kfd', 'name': 'MAP_MEMORY_TO_GPU', 'ret': 0,
+                     'in': {'device_ids_array_ptr': ids}}) for ids in ([0xab12], [0x5d3c])]
+    checks.append(maps[0] == 'kfd:MAP_MEMORY_TO_GPU(on 0xab12):ok' and maps[0] != maps[1])
     for i, c in enumerate(checks):
         print('self-test %d: %s' % (i, 'ok' if c else 'FAILED'))
     return 0 if all(checks) else 1

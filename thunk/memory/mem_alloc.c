@@ -586,6 +586,7 @@ kmt_mem_alloc(HsaKFDContext *ctx, uint32_t node, uint64_t size, uint64_t align,
 	HSAKMT_STATUS st;
 	uint32_t alloc_node = node;
 	struct kmt_obj *obj;
+	bool vram = flags & KMT_MEM_VRAM;
 
 	if (!addr || !size || !fmm)
 		return HSAKMT_STATUS_INVALID_PARAMETER;
@@ -593,21 +594,24 @@ kmt_mem_alloc(HsaKFDContext *ctx, uint32_t node, uint64_t size, uint64_t align,
 	if (st != HSAKMT_STATUS_SUCCESS)
 		return st;
 	size = page_align(size);
-	m.ui32.NonPaged = 1;
-	m.ui32.HostAccess = !!(flags & KMT_MEM_HOST_ACCESS) || !(flags & KMT_MEM_VRAM);
+	/* The memory flags AMD's library asks for: only VRAM is
+	 * coarse-grained, and only VRAM is hidden from the CPU. */
+	m.ui32.NonPaged = !(flags & KMT_MEM_PAGED);
+	m.ui32.HostAccess = !!(flags & KMT_MEM_HOST_ACCESS) || !vram;
 	m.ui32.ExecuteAccess = !!(flags & KMT_MEM_EXECUTABLE);
 	m.ui32.Uncached = !!(flags & KMT_MEM_UNCACHED);
-	m.ui32.CoarseGrain = !(flags & KMT_MEM_UNCACHED);
+	m.ui32.CoarseGrain = vram;
 	m.ui32.ReadOnly = !!(flags & KMT_MEM_READ_ONLY);
 	m.ui32.AQLQueueMemory = !!(flags & KMT_MEM_AQL_QUEUE);
-	if (flags & KMT_MEM_VRAM) {
+	if (vram) {
 		if (!info.gpu_id)
 			return HSAKMT_STATUS_INVALID_NODE_UNIT;
 	} else if (info.gpu_id) {
-		/* System memory for a GPU: owned by a CPU node, BO on this GPU. */
+		/* System memory for a GPU: owned by a CPU node. */
 		alloc_node = 0;
 	}
-	st = mem_alloc(ctx, alloc_node, node, size, align, m, addr);
+	/* A system-memory BO belongs to the first GPU, as AMD's makes it. */
+	st = mem_alloc(ctx, alloc_node, vram ? node : UINT32_MAX, size, align, m, addr);
 	if (st != HSAKMT_STATUS_SUCCESS || (flags & KMT_MEM_NO_GPU_MAP))
 		return st;
 
@@ -615,6 +619,9 @@ kmt_mem_alloc(HsaKFDContext *ctx, uint32_t node, uint64_t size, uint64_t align,
 	obj = kmt_fmm_find(fmm, (uintptr_t)*addr, 0, KMT_FIND_START);
 	if (!obj) {
 		st = HSAKMT_STATUS_ERROR;
+	} else if (obj->kind == KMT_OBJ_HOST_CPU) {
+		/* APU system memory: the GPU reaches it without a mapping. */
+		st = HSAKMT_STATUS_SUCCESS;
 	} else if (flags & KMT_MEM_MAP_ALL_GPUS || !info.gpu_id) {
 		st = kmt_obj_map(ctx, obj, fmm->all_ids, fmm->n_all_ids);
 	} else {

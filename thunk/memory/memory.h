@@ -18,23 +18,32 @@ enum kmt_mem_flags {
 	KMT_MEM_VRAM		= 1u << 0,	/* device memory of @node (else system) */
 	KMT_MEM_HOST_ACCESS	= 1u << 1,	/* CPU-mapped; VRAM needs a large BAR */
 	KMT_MEM_EXECUTABLE	= 1u << 2,	/* GPU may execute it */
-	KMT_MEM_UNCACHED	= 1u << 3,	/* fine-grained: coherent, uncached */
+	KMT_MEM_UNCACHED	= 1u << 3,	/* uncached (system memory is always
+						 * fine-grained: coherent) */
 	KMT_MEM_READ_ONLY	= 1u << 4,	/* GPU read-only */
 	KMT_MEM_AQL_QUEUE	= 1u << 5,	/* ring double-mapped for AQL */
 	KMT_MEM_MAP_ALL_GPUS	= 1u << 6,	/* map on every GPU, not only @node */
 	KMT_MEM_NO_GPU_MAP	= 1u << 7,	/* allocate only, no GPU mapping */
+	KMT_MEM_PAGED		= 1u << 8,	/* paged system memory: see below */
 };
 
 /*
  * kmt_mem_alloc() - allocate memory for a kernel-visible structure (queue
  * rings, EOP buffers, context save areas, the events page) and map it
  * on @node's GPU (or all GPUs).
- * @node: user node of the GPU that uses it (the owner for VRAM; for
- *	system memory it picks the GPU the BO belongs to).
+ * @node: user node of the GPU that uses it (the owner of VRAM).
  * @size: bytes, rounded up to the page size.
  * @align: VA alignment, a power of two (0 = page).
  * @flags: enum kmt_mem_flags.
  * @addr: out, the address (CPU and GPU see the same one).
+ *
+ * The requests are those of AMD's library for the same buffer. VRAM is a
+ * coarse-grained VRAM BO of @node. System memory is fine-grained
+ * (COHERENT): a GTT BO, or with KMT_MEM_PAGED anonymous pages in a
+ * USERPTR BO (GTT when HSA_USERPTR_FOR_PAGED_MEM=0). Its BO belongs to
+ * the first GPU, whatever @node. On APU systems paged system memory is
+ * plain anonymous memory: no BO, and no mapping, since the GPU reaches it
+ * as it is.
  *
  * The memory is zero-filled when the CPU can reach it. It appears to
  * hsaKmtQueryPointerInfo() like an hsaKmtAllocMemory() allocation.

@@ -219,13 +219,14 @@ queue_alloc_buffers(HsaKFDContext *ctx, struct kmt_queue *q, const struct kmt_no
 	HSAKMT_STATUS st;
 
 	/*
-	 * A GPU-mapped page per queue, first, as AMD's library allocates its
-	 * queue structure (so both issue the same requests); non-AQL queues
-	 * keep their read and write pointers in it.
+	 * A GPU-mapped page of paged, uncached system memory per queue,
+	 * first, as AMD's library allocates its queue structure (so both
+	 * issue the same requests); non-AQL queues keep their read and write
+	 * pointers in it.
 	 */
 	st = kmt_mem_alloc(ctx, q->node, page, 0,
-			   KMT_MEM_HOST_ACCESS | KMT_MEM_UNCACHED | KMT_MEM_EXECUTABLE,
-			   (void **)&q->ptrs);
+			   KMT_MEM_HOST_ACCESS | KMT_MEM_UNCACHED | KMT_MEM_EXECUTABLE |
+			   KMT_MEM_PAGED, (void **)&q->ptrs);
 	if (st != HSAKMT_STATUS_SUCCESS)
 		return HSAKMT_STATUS_NO_MEMORY;
 	if (q->type != HSA_QUEUE_COMPUTE_AQL) {
@@ -243,8 +244,10 @@ queue_alloc_buffers(HsaKFDContext *ctx, struct kmt_queue *q, const struct kmt_no
 		args->eop_buffer_size = q->sizes.eop_buffer_size;
 	}
 	if (q->sizes.has_cwsr) {
+		/* Paged system memory, cached, as AMD's 5.2.3 library asks. */
 		st = kmt_mem_alloc(ctx, q->node, q->sizes.cwsr_total_size, 0,
-				   KMT_MEM_HOST_ACCESS | KMT_MEM_EXECUTABLE, &q->cwsr);
+				   KMT_MEM_HOST_ACCESS | KMT_MEM_EXECUTABLE | KMT_MEM_PAGED,
+				   &q->cwsr);
 		if (st != HSAKMT_STATUS_SUCCESS)
 			return HSAKMT_STATUS_NO_MEMORY;
 		queue_fill_cwsr_headers(q, event, res->ErrorReason);

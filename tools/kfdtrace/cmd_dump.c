@@ -423,6 +423,20 @@ kfdtrace_cmd_dump(int argc, char **argv)
 			continue;
 		}
 		past_to = 0;
+		/*
+		 * Before --from: the seek lands on the frame that holds
+		 * --from, whose first records may come before it. None is
+		 * printed, so none is held for order, nor counted late
+		 * against a window that starts at --from; code objects
+		 * still name the kernels after them.
+		 */
+		if (rec.seq < dp.from) {
+			if (dump_emit(&dp, &rec)) {
+				rc = 1;
+				break;
+			}
+			continue;
+		}
 		if (cli_reorder_push(&ro, &rec)) {
 			rc = 1;
 			break;

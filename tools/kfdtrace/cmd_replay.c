@@ -93,7 +93,8 @@ kfdtrace_help_replay(FILE *out)
 		"  -h, --help              this text\n"
 		"\n"
 		"Exit status: 0 match, 1 diverged, 2 bad usage, 3 could not replay,\n"
-		"4 no verdict (the trace is truncated, corrupt, damaged or lost records).\n");
+		"4 no verdict (the trace is truncated, corrupt, damaged, lost records\n"
+		"or has no END record).\n");
 }
 
 struct replay_cli {

@@ -55,9 +55,10 @@ enum kfd_replay_status {
 	KFD_REPLAY_DIVERGED = 1,	/* at least one divergence */
 	KFD_REPLAY_FAILED = 2,		/* could not replay (setup failed) */
 	KFD_REPLAY_DAMAGED = 3,		/* the trace is not whole (truncated,
-					 * corrupt, damaged, records lost): no
-					 * verdict on the capture, whatever
-					 * the records that were read did */
+					 * corrupt, damaged, records lost, no
+					 * END record): no verdict on the
+					 * capture, whatever the records that
+					 * were read did */
 };
 
 /* One --gpu-map pair: a captured gpu_id and the live gpu_id it becomes. */
@@ -187,8 +188,10 @@ struct kfd_replay;
  * @err:	a message when it fails (may be NULL)
  * @errlen:	size of @err
  *
- * A damaged trace (truncated, corrupt) is accepted up to the damage, with a
- * warning in the model; an unreadable or foreign file is refused.
+ * A trace that is not whole (truncated, corrupt, no END record) is
+ * accepted up to where it ends, with a warning in the model; its replay
+ * gives KFD_REPLAY_DAMAGED at best. An unreadable or foreign file is
+ * refused.
  *
  * Return: 0, or a negative error (-errno or -KT_E*).
  */
