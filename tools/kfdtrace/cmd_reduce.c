@@ -334,7 +334,7 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 		cli_err("%s", err);
 		return KFDTRACE_EXIT_ERROR;
 	}
-	printf("target:  #%llu\n", (unsigned long long)res.target_seq);
+	printf("target:  %s\n", res.target);
 	printf("before:  %llu records, %llu ioctls\n",
 	       (unsigned long long)res.records_before,
 	       (unsigned long long)res.ioctls_before);
