@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Trace reduction (kfdtrace/reduce.h): delta debugging (ddmin) over the
- * records before the target.
+ * records before the target (reduce_target.c chooses it).
  *
- * Every candidate is closed under the replayer's dependencies: a record
- * that uses what a removed record made (a memory handle, queue or event
- * id by schema role, an fd an open or dup returned, the mapping a munmap
- * undoes) goes with it, so no candidate is spent on a trace that cannot
- * replay. Records that are not device requests (topology, thread names,
- * annotations, API spans, fork and exec) always stay. Records after the
- * target go first: nothing after it can be what makes it happen.
+ * Every candidate is closed under the replayer's dependencies
+ * (reduce_deps.c): a record that uses what a removed record made (a
+ * memory handle, queue or event id by schema role, an fd an open or dup
+ * returned, the mapping a munmap undoes) goes with it, and so does an
+ * object whose end is removed while a later one takes its number or VA
+ * range, so no candidate is spent on a trace that cannot replay or is
+ * not what the program did. Records that are not device requests
+ * (topology, thread names, annotations, API spans, fork and exec) always
+ * stay. Records after the target go first: nothing after it can be what
+ * makes it happen.
  *
  * A candidate shows the target when `kfdtrace replay --verify=results
  * --to TARGET` of it matches (the kept calls return what they returned

@@ -65,6 +65,7 @@ struct ids_ctx {
 	struct kc_u64map ended;
 	struct rp_vec live, freed;	/* struct red_va */
 	size_t i;
+	int failed;		/* the call failed: it made and ended nothing */
 	int err;
 };
 
@@ -95,6 +96,8 @@ on_id(void *ctx, unsigned int kind, uint64_t value, int how)
 	uint64_t j;
 	int r = 0;
 
+	if (c->failed && how == RP_ID_MAKE)
+		return;
 	if (how == RP_ID_MAKE) {
 		if (rp_map_get(&c->ended, RP_K_HANDLE + kind, 0, value, &j))
 			r = add_reuse(c, j >> 32, j & 0xffffffffu);
@@ -103,7 +106,7 @@ on_id(void *ctx, unsigned int kind, uint64_t value, int how)
 	} else if (rp_map_get(&c->made, RP_K_HANDLE + kind, 0, value, &j)) {
 		r = add_dep(c->d, c->i, j);
 		/* Its end: a later creation of the number takes its place. */
-		if (!r && how == RP_ID_END)
+		if (!r && how == RP_ID_END && !c->failed)
 			r = rp_map_put(&c->ended, RP_K_HANDLE + kind, 0, value,
 				       j << 32 | c->i);
 	}
@@ -203,6 +206,7 @@ red_build_deps(struct red *d, const struct red_file *f)
 				rec->u.ioctl.request);
 
 			fd = rec->u.ioctl.fd;
+			c.failed = rec->u.ioctl.ret < 0;
 			if (desc) {
 				rp_ioctl_ids(rec, desc, on_id, &c);
 				r = c.err ? c.err : va_ioctl(&c, &rec->u.ioctl, desc);

@@ -32,26 +32,29 @@
 /* Failures tested (each by a replay) before the search gives up on them. */
 #define RED_MAX_ALONE 8
 
-/* "#N NAME errno ENAME", or "#N" for a record that is no failed ioctl. */
+/* "#N NAME errno ENAME" for a failed ioctl, "#N NAME" for another, else
+ * "#N". */
 static void
 describe(const struct kt_record *rec, char *buf, size_t len)
 {
 	const struct kfd_ioctl_desc *desc;
-	const char *en;
+	const char *name, *en;
 
-	if (rec->type != KT_REC_IOCTL || rec->u.ioctl.ret >= 0) {
+	if (rec->type != KT_REC_IOCTL) {
 		snprintf(buf, len, "#%" PRIu64, rec->seq);
 		return;
 	}
 	desc = kfd_schema_lookup((enum kfd_file_kind)rec->u.ioctl.file_kind,
 				 rec->u.ioctl.request);
+	name = desc ? desc->name : "ioctl";
 	en = kc_errno_name(rec->u.ioctl.err);
-	if (en)
-		snprintf(buf, len, "#%" PRIu64 " %s errno %s", rec->seq,
-			 desc ? desc->name : "ioctl", en);
+	if (rec->u.ioctl.ret >= 0)
+		snprintf(buf, len, "#%" PRIu64 " %s", rec->seq, name);
+	else if (en)
+		snprintf(buf, len, "#%" PRIu64 " %s errno %s", rec->seq, name, en);
 	else
-		snprintf(buf, len, "#%" PRIu64 " %s errno %d", rec->seq,
-			 desc ? desc->name : "ioctl", rec->u.ioctl.err);
+		snprintf(buf, len, "#%" PRIu64 " %s errno %d", rec->seq, name,
+			 rec->u.ioctl.err);
 }
 
 /* Is record @i a failure the options ask for? */

@@ -57,7 +57,8 @@ struct kfd_reduce_opts {
 
 struct kfd_reduce_result {
 	uint64_t target_seq;	/* UINT64_MAX: none (a predicate decides) */
-	char target[160];	/* "#N NAME errno ENAME", "#N", or "none (...)" */
+	char target[160];	/* "#N NAME errno ENAME" (a failed ioctl),
+				 * "#N NAME", "#N", or "none (why)" */
 	uint64_t records_before, ioctls_before;
 	uint64_t records_after, ioctls_after;
 	uint64_t tests;		/* candidates tried */
@@ -79,7 +80,8 @@ struct kfd_reduce_result {
  * @err:	a message when it fails (may be NULL)
  *
  * Return: 0 when the results are written; -ENOENT: no such target (no
- * failed ioctl, or none that matches); -ENOEXEC: the target does not show
+ * failed ioctl, none that matches, or without a predicate none that
+ * needs earlier calls); -ENOEXEC: the target does not show
  * on @in itself; -ETIMEDOUT: the budget ended before that test did;
  * -EINVAL: the predicate cannot run, or no or too many traces;
  * -ECANCELED: o->stop_fd asked to stop; other negative errors (-errno,
