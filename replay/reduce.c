@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Trace reduction (kfdtrace/reduce.h): delta debugging (ddmin) over the
- * records before the target.
+ * records before the target (reduce_target.c chooses it).
  *
- * Every candidate is closed under the replayer's dependencies: a record
- * that uses what a removed record made (a memory handle, queue or event
- * id by schema role, an fd an open or dup returned, the mapping a munmap
- * undoes) goes with it, so no candidate is spent on a trace that cannot
- * replay. Records that are not device requests (topology, thread names,
- * annotations, API spans, fork and exec) always stay. Records after the
- * target go first: nothing after it can be what makes it happen.
+ * Every candidate is closed under the replayer's dependencies
+ * (reduce_deps.c): a record that uses what a removed record made (a
+ * memory handle, queue or event id by schema role, an fd an open or dup
+ * returned, the mapping a munmap undoes) goes with it, and so does an
+ * object whose end is removed while a later one takes its number or VA
+ * range, so no candidate is spent on a trace that cannot replay or is
+ * not what the program did. Records that are not device requests
+ * (topology, thread names, annotations, API spans, fork and exec) always
+ * stay. Records after the target go first: nothing after it can be what
+ * makes it happen.
  *
  * A candidate shows the target when `kfdtrace replay --verify=results
  * --to TARGET` of it matches (the kept calls return what they returned
@@ -48,165 +51,8 @@
 #include <kfdtrace/schema.h>
 #include <kfdtrace/trace.h>
 
-#include "reduce_proc.h"
+#include "reduce_priv.h"
 #include "replay_priv.h"
-
-/* Candidates tested at once, at most. */
-#define RED_MAX_JOBS 16
-
-/* One trace of the run: its records are rec[first, first + n). */
-struct red_file {
-	struct kt_header hdr;
-	size_t first, n;
-	char *path[RED_MAX_JOBS];	/* its candidate in each slot */
-};
-
-struct red {
-	const struct kfd_reduce_opts *o;
-	struct red_file f[KFD_REPLAY_MAX_TREE];
-	unsigned int nf;
-	unsigned int tf;	/* the file holding the target */
-	struct kt_record **rec;	/* the traces, END left out, in seq order */
-	size_t n;
-	uint32_t **dep;		/* dep[i]: records i uses, each < i */
-	uint32_t *ndep;
-	uint8_t *pinned;	/* never removed */
-	size_t target;		/* index of the target record */
-	char *dir;		/* candidates go to the files' paths */
-	char seq[32];		/* the target's seq, for --to */
-	char *sim;		/* "--sim[=PROFILE]" for the replays */
-	char *cmd;		/* the predicate's shell command */
-	unsigned int jobs;	/* slots */
-	uint8_t *keeps;		/* a batch's candidates, d->n bytes a slot */
-	struct rp_proc proc[RED_MAX_JOBS];	/* each slot's test */
-	uint64_t tests;
-	uint64_t deadline;	/* kfd_dispatch_now() when the budget ends; 0: none */
-	int over;		/* the budget ran out, or a stop was asked */
-	int end;		/* enum rp_proc_end: why the last wait ended */
-};
-
-static int
-add_dep(struct red *d, size_t i, uint64_t j)
-{
-	uint32_t *v;
-
-	if (j >= i)
-		return 0;
-	for (uint32_t k = 0; k < d->ndep[i]; k++)
-		if (d->dep[i][k] == j)
-			return 0;
-	v = realloc(d->dep[i], (d->ndep[i] + 1) * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	v[d->ndep[i]++] = (uint32_t)j;
-	d->dep[i] = v;
-	return 0;
-}
-
-struct ids_ctx {
-	struct red *d;
-	struct kc_u64map *made;
-	size_t i;
-	int err;
-};
-
-static void
-on_id(void *ctx, unsigned int kind, uint64_t value, int how)
-{
-	struct ids_ctx *c = ctx;
-	uint64_t j;
-
-	if (how == RP_ID_MAKE) {
-		if (rp_map_put(c->made, RP_K_HANDLE + kind, 0, value, c->i) < 0)
-			c->err = -ENOMEM;
-	} else if (rp_map_get(c->made, RP_K_HANDLE + kind, 0, value, &j) &&
-		   add_dep(c->d, c->i, j) < 0) {
-		c->err = -ENOMEM;
-	}
-}
-
-/*
- * What each record of file @f uses, from earlier records of its process:
- * ids, fds, mappings.
- */
-static int
-build_deps(struct red *d, const struct red_file *f)
-{
-	struct kc_u64map made = { 0 }, fds = { 0 }, maps = { 0 };
-	struct ids_ctx c = { .d = d, .made = &made };
-	uint64_t j;
-	int r = 0;
-
-	for (size_t i = f->first; i < f->first + f->n && !r; i++) {
-		const struct kt_record *rec = d->rec[i];
-		int32_t fd = -1, made_fd = -1;
-
-		c.i = i;
-		switch (rec->type) {
-		case KT_REC_IOCTL: {
-			const struct kfd_ioctl_desc *desc = kfd_schema_lookup(
-				(enum kfd_file_kind)rec->u.ioctl.file_kind,
-				rec->u.ioctl.request);
-
-			fd = rec->u.ioctl.fd;
-			if (desc)
-				rp_ioctl_ids(rec, desc, on_id, &c);
-			r = c.err;
-			break;
-		}
-		case KT_REC_OPEN:
-			made_fd = (int32_t)rec->u.open.ret;
-			break;
-		case KT_REC_CLOSE:
-			fd = rec->u.close.fd;
-			break;
-		case KT_REC_DUP:
-			fd = rec->u.dup.oldfd;
-			made_fd = (int32_t)rec->u.dup.ret;
-			break;
-		case KT_REC_MMAP:
-			fd = rec->u.mmap.fd;
-			if (rp_map_put(&maps, RP_K_OFFSET, 0, rec->u.mmap.result, i) < 0)
-				r = -ENOMEM;
-			break;
-		case KT_REC_MUNMAP:
-			if (rp_map_get(&maps, RP_K_OFFSET, 0, rec->u.munmap.addr, &j))
-				r = add_dep(d, i, j);
-			break;
-		default:
-			d->pinned[i] = 1;
-			break;
-		}
-		if (!r && fd >= 0 && rp_map_get(&fds, RP_K_SLOT, 0, (uint64_t)fd, &j))
-			r = add_dep(d, i, j);
-		if (!r && made_fd >= 0 &&
-		    rp_map_put(&fds, RP_K_SLOT, 0, (uint64_t)made_fd, i) < 0)
-			r = -ENOMEM;
-	}
-	rp_map_free(&made);
-	rp_map_free(&fds);
-	rp_map_free(&maps);
-	return r;
-}
-
-/*
- * @keep, closed: every record whose dependency is not kept goes too.
- * Return: 0, or -1 when that takes the target.
- */
-static int
-close_keep(const struct red *d, uint8_t *keep)
-{
-	for (size_t i = 0; i < d->n; i++) {
-		if (!keep[i] || d->pinned[i])
-			continue;
-		for (uint32_t k = 0; k < d->ndep[i]; k++)
-			if (!keep[d->dep[i][k]]) {
-				keep[i] = 0;
-				break;
-			}
-	}
-	return keep[d->target] ? 0 : -1;
-}
 
 static int
 write_file(const struct red *d, const struct red_file *f, const uint8_t *keep,
@@ -229,9 +75,8 @@ write_file(const struct red *d, const struct red_file *f, const uint8_t *keep,
 	return kt_writer_close(w);
 }
 
-/* The candidate @keep, every file to its path in @slot. */
-static int
-write_trace(const struct red *d, const uint8_t *keep, unsigned int slot)
+int
+red_write_trace(const struct red *d, const uint8_t *keep, unsigned int slot)
 {
 	int r = 0;
 
@@ -240,19 +85,15 @@ write_trace(const struct red *d, const uint8_t *keep, unsigned int slot)
 	return r;
 }
 
-/*
- * Start the test of the candidate in @slot (its files at their paths).
- * Return: 0, or a negative errno when it could not start.
- */
-static int
-start_test(struct red *d, unsigned int slot)
+int
+red_start_test(struct red *d, unsigned int slot, int replay)
 {
 	const struct kfd_reduce_opts *o = d->o;
 	char *argv[KFD_REPLAY_MAX_TREE + 12];
 	int n = 0;
 
 	d->tests++;
-	if (o->predicate) {
+	if (o->predicate && !replay) {
 		/* "$0", then the files as "$1", "$2", ... */
 		argv[n++] = "/bin/sh";
 		argv[n++] = "-c";
@@ -295,9 +136,8 @@ out_of_time(struct red *d)
 	return d->over;
 }
 
-/* Wait for the tests of slots [0, @nb), within the budget. */
-static void
-wait_tests(struct red *d, unsigned int nb)
+void
+red_wait_tests(struct red *d, unsigned int nb)
 {
 	int end = rp_proc_wait(d->proc, nb, d->deadline, d->o->stop_fd);
 
@@ -330,17 +170,17 @@ try_batch(struct red *d, unsigned int nb, uint8_t *best)
 
 		d->proc[j].pid = -1;
 		d->proc[j].status = -1;
-		if (close_keep(d, keep) < 0 || !memcmp(keep, best, d->n))
+		if (red_close_keep(d, keep) < 0 || !memcmp(keep, best, d->n))
 			continue;	/* removed the target, or nothing */
 		if (out_of_time(d))
 			break;
-		if (write_trace(d, keep, j) < 0)
+		if (red_write_trace(d, keep, j) < 0)
 			continue;
-		start_test(d, j);
+		red_start_test(d, j, 0);
 	}
 	/* At the deadline the tests still running count as not showing
 	 * it; those that ended before are taken. */
-	wait_tests(d, j);
+	red_wait_tests(d, j);
 	for (unsigned int k = 0; k < j && won < 0; k++)
 		if (d->proc[k].status == 0)
 			won = (int)k;
@@ -494,34 +334,6 @@ load(struct red *d, struct red_file *f, const char *in, size_t *cap)
 	return r < 0 ? r : 0;
 }
 
-/* The target's index, or -1. */
-static long
-find_target(const struct red *d)
-{
-	const struct kfd_reduce_opts *o = d->o;
-
-	for (size_t i = 0; i < d->n; i++) {
-		const struct kt_record *rec = d->rec[i];
-		const struct kfd_ioctl_desc *desc;
-
-		if (o->target_seq != UINT64_MAX) {
-			if (rec->seq == o->target_seq)
-				return (long)i;
-			continue;
-		}
-		if (rec->type != KT_REC_IOCTL || rec->u.ioctl.ret >= 0)
-			continue;
-		desc = kfd_schema_lookup((enum kfd_file_kind)rec->u.ioctl.file_kind,
-					 rec->u.ioctl.request);
-		if (o->target_ioctl && (!desc || strcasecmp(desc->name, o->target_ioctl)))
-			continue;
-		if (o->target_errno && rec->u.ioctl.err != o->target_errno)
-			continue;
-		return (long)i;
-	}
-	return -1;
-}
-
 static void
 count(const struct red *d, const uint8_t *keep, uint64_t *recs, uint64_t *ioctls)
 {
@@ -545,6 +357,7 @@ red_free(struct red *d)
 	free(d->dep);
 	free(d->ndep);
 	free(d->pinned);
+	free(d->reuse);
 	for (unsigned int k = 0; k < d->nf; k++)
 		for (unsigned int j = 0; j < RED_MAX_JOBS; j++) {
 			if (d->f[k].path[j])
@@ -641,18 +454,18 @@ test_whole(struct red *d, const uint8_t *all, const char *what, char *err,
 	const char *pred = d->o->predicate;
 	int r, st;
 
-	r = write_trace(d, all, 0);
+	r = red_write_trace(d, all, 0);
 	if (r < 0) {
 		snprintf(err, errlen, "%s: %s", d->dir, kt_strerror(r));
 		return r;
 	}
-	r = start_test(d, 0);
+	r = red_start_test(d, 0, 0);
 	if (r < 0) {
 		snprintf(err, errlen, "the %s cannot start: %s",
 			 pred ? "predicate" : "replay", strerror(-r));
 		return -EINVAL;
 	}
-	wait_tests(d, 1);
+	red_wait_tests(d, 1);
 	st = d->proc[0].status;
 	if (d->end == RP_PROC_STOPPED) {
 		snprintf(err, errlen, "stopped");
@@ -671,9 +484,14 @@ test_whole(struct red *d, const uint8_t *all, const char *what, char *err,
 			 "not executable", pred);
 		return -EINVAL;
 	}
-	snprintf(err, errlen, "the target (#%s) does not show when %s is %s "
-		 "whole: nothing to reduce", d->seq, what,
-		 pred ? "tested" : "replayed");
+	if (d->target == RED_NO_TARGET)
+		snprintf(err, errlen, "the bug does not show when %s is tested "
+			 "whole (the predicate does not exit 0): nothing to "
+			 "reduce", what);
+	else
+		snprintf(err, errlen, "the target (#%s) does not show when %s "
+			 "is %s whole: nothing to reduce", d->seq, what,
+			 pred ? "tested" : "replayed");
 	return -ENOEXEC;
 }
 
@@ -685,7 +503,6 @@ kfd_reduce(const char *const *in, unsigned int nin, const char *out,
 	struct red d = { .o = o };
 	uint8_t *best = NULL;
 	size_t cap = 0;
-	long t;
 	int r = 0;
 
 	memset(res, 0, sizeof(*res));
@@ -705,21 +522,6 @@ kfd_reduce(const char *const *in, unsigned int nin, const char *out,
 	}
 	if (r < 0)
 		goto out;
-	t = find_target(&d);
-	if (t < 0) {
-		snprintf(err, errlen, "%s: %s", nin > 1 ? "these traces" : in[0],
-			 o->target_seq != UINT64_MAX ?
-			 "no record with that number" :
-			 "no failed ioctl to reduce to (give --target, or "
-			 "--predicate with --target)");
-		r = -ENOENT;
-		goto out;
-	}
-	d.target = (size_t)t;
-	for (d.tf = 0; d.tf + 1 < d.nf && d.f[d.tf + 1].first <= d.target; d.tf++)
-		;
-	res->target_seq = d.rec[t]->seq;
-	snprintf(d.seq, sizeof(d.seq), "%" PRIu64, d.rec[t]->seq);
 	d.jobs = o->jobs ? o->jobs : o->predicate ? 1 : red_default_jobs();
 	if (d.jobs > RED_MAX_JOBS)
 		d.jobs = RED_MAX_JOBS;
@@ -735,18 +537,21 @@ kfd_reduce(const char *const *in, unsigned int nin, const char *out,
 	d.pinned = calloc(d.n ? d.n : 1, 1);
 	r = best && d.dep && d.ndep && d.pinned && d.keeps ? 0 : -ENOMEM;
 	for (unsigned int k = 0; k < d.nf && !r; k++)
-		r = build_deps(&d, &d.f[k]);
+		r = red_build_deps(&d, &d.f[k]);
 	if (r < 0) {
 		snprintf(err, errlen, "%s", strerror(-r));
 		goto out;
 	}
+	r = red_choose_target(&d, res, err, errlen);
+	if (r < 0)
+		goto out;
 	memset(best, 1, d.n);
 	count(&d, best, &res->records_before, &res->ioctls_before);
 	r = test_whole(&d, best, nin > 1 ? "the tree" : in[0], err, errlen);
 	if (r < 0)
 		goto out;
 	/* Nothing after the target in its process, unless it is kept whatever. */
-	{
+	if (d.target != RED_NO_TARGET) {
 		const struct red_file *f = &d.f[d.tf];
 		uint8_t *keep = malloc(d.n);
 

@@ -119,6 +119,20 @@ rp_learn_scope(unsigned int role, int scope, int gem_scope)
 	return rp_role_kind(role) == RP_K_OFFSET ? 0 : scope;
 }
 
+/*
+ * Whether every end of a value of map kind @kind is in a trace (a FREE, a
+ * DESTROY, a GEM_CLOSE): then a learned binding stands until that end,
+ * and a value bound again to something else is a difference. The other
+ * kinds (event slots, offsets) are bound again. Replay's verification and
+ * the programs emit-c writes follow this one rule.
+ */
+static inline int
+rp_kind_strict(unsigned int kind)
+{
+	return kind == RP_K_HANDLE || kind == RP_K_QUEUE || kind == RP_K_EVENT ||
+	       kind == RP_K_GEM;
+}
+
 static inline uint32_t
 rp_map_tag(unsigned int kind, unsigned int scope)
 {

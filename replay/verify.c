@@ -52,14 +52,6 @@ field_name(char *buf, size_t len, const struct elem_at *at,
 	return buf;
 }
 
-/* Kinds whose every end is traced: a contradiction is a divergence. */
-static int
-kind_strict(unsigned int kind)
-{
-	return kind == RP_K_HANDLE || kind == RP_K_QUEUE || kind == RP_K_EVENT ||
-	       kind == RP_K_GEM;
-}
-
 static void
 count_binding(struct rp_run *st, unsigned int kind)
 {
@@ -118,7 +110,7 @@ learn(struct rp_run *st, const struct elem_at *at, const struct kfd_field *f,
 				   cap, cap, 0, live, NULL);
 		return;
 	}
-	if (kind_strict(kind)) {
+	if (rp_kind_strict(kind)) {
 		int have_fwd, have_rev;
 
 		have_fwd = rp_map_get(&st->fwd, kind, (unsigned int)scope, cap,

@@ -2,7 +2,8 @@
 /*
  * The checks after an emitted ioctl: every output the replay's strict
  * verification checks, by the same verdicts (rp_out_vclass()): learned
- * (rr_learn()), translated and compared (rr_expect()), compared as is
+ * (rr_learn(), strict for the kinds replay holds strictly:
+ * rp_kind_strict()), translated and compared (rr_expect()), compared as is
  * (rr_eq(), rr_expect_mem()); and the ids a successful destroy ends
  * (rr_forget()).
  */
@@ -62,7 +63,9 @@ check_field(struct em *e, struct kt_strbuf *sb, const struct em_call *c,
 				 em_kind_name(role),
 				 rp_learn_scope(role, c->scope, c->gem_scope));
 		em_num(sb, cv);
-		kt_strbuf_printf(sb, ", %s);\n", got);
+		/* Replay's rule for the kind, decided here once. */
+		kt_strbuf_printf(sb, ", %s, %d);\n", got,
+				 rp_kind_strict(rp_role_kind(role)));
 		return;
 	}
 }

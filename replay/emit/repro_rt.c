@@ -164,11 +164,18 @@ rr_put(int kind, int scope, uint64_t key, uint64_t val)
 	rr_insert(ks, key, val);
 }
 
+/* A strict kind's reverse bindings (live -> captured) are kind | RR_REV. */
+#define RR_REV 0x40
+
 RR_FN void
 rr_forget(int kind, int scope, uint64_t key)
 {
 	struct rr_slot *s = rr_find((uint32_t)kind << 24 | (uint32_t)scope, key);
 
+	if (!s)
+		return;
+	s->state = 2;
+	s = rr_find((uint32_t)(kind | RR_REV) << 24 | (uint32_t)scope, s->val);
 	if (s)
 		s->state = 2;
 }
@@ -182,23 +189,54 @@ rr_id(int kind, int scope, uint64_t cap)
 	return s ? s->val : cap;
 }
 
+/* A binding that contradicts an earlier one. */
+static void
+rr_fail_bound(const char *field, uint64_t cap, uint64_t live, const char *why,
+	      uint64_t other)
+{
+	printf("repro: #%" PRIu64 " %s: %s: captured 0x%" PRIx64 ", got 0x%"
+	       PRIx64 ": %s 0x%" PRIx64 "\n", rr_seq, rr_call, field, cap,
+	       live, why, other);
+	fflush(stdout);
+	exit(1);
+}
+
 /*
  * An output the kernel chose: bind it when both calls succeeded. Zero is
- * "none" for every kind but queue ids and event slots.
+ * "none" for every kind but queue ids and event slots. A @strict kind has
+ * every end in the trace (replay's rule): its binding stands until
+ * rr_forget(), and a captured value bound to another live one, or a live
+ * value that stands for another captured one, is a difference. The other
+ * kinds are bound again.
  */
 RR_FN void
-rr_learn(const char *field, int kind, int scope, uint64_t cap, uint64_t live)
+rr_learn(const char *field, int kind, int scope, uint64_t cap, uint64_t live,
+	 int strict)
 {
+	struct rr_slot *s;
+
 	if (kind == RR_QUEUE) {
 		/* Debugger replies carry status bits on queue ids. */
 		if ((cap & 0xc0000000u) != (live & 0xc0000000u))
 			rr_fail(field, cap, cap, live);
 		cap &= 0x3fffffffu;
 		live &= 0x3fffffffu;
-	} else if (!cap || !live) {
+	} else if ((!cap || !live) && kind != RR_SLOT) {
 		if (cap != live)
 			rr_fail(field, cap, cap, live);
 		return;
+	}
+	if (strict) {
+		s = rr_find((uint32_t)kind << 24 | (uint32_t)scope, cap);
+		if (s && s->val != live)
+			rr_fail_bound(field, cap, live, "the captured value is "
+				      "already bound to", s->val);
+		s = rr_find((uint32_t)(kind | RR_REV) << 24 | (uint32_t)scope,
+			    live);
+		if (s && s->val != cap)
+			rr_fail_bound(field, cap, live, "the live value already "
+				      "stands for captured", s->val);
+		rr_put(kind | RR_REV, scope, live, cap);
 	}
 	rr_put(kind, scope, cap, live);
 }

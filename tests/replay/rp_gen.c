@@ -31,6 +31,12 @@
  * page, each freed again) at every other page of one mapping: N CPU ranges
  * the replay must reserve at their captured addresses, none touching
  * another, for the test that the replay's address space scales.
+ *
+ * `rp_gen OUT N reuse` writes instead N rounds of a memory handle's
+ * reuse: a buffer at one VA allocated, mapped, unmapped and freed, then
+ * another allocated at the same VA, which gets the freed handle back
+ * (lowest free id, as idr_alloc), and mapped; the last round's second
+ * buffer is freed while still mapped, which fails with EBUSY.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -166,6 +172,72 @@ userptrs(struct gen *g, uint64_t n)
 		f.handle = a.handle;
 		if (call(g, KFD_ABI_IOC_FREE_MEMORY_OF_GPU, &f))
 			return -1;
+	}
+	return 0;
+}
+
+/* A call the reuse pattern needs to succeed. */
+static int
+must(struct gen *g, unsigned long req, void *arg)
+{
+	if (call(g, req, arg)) {
+		fprintf(stderr, "rp_gen: reuse: ioctl 0x%lx: %s\n", req,
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* N rounds of a handle freed and reused at the same VA (see the top). */
+static int
+reuse(struct gen *g, uint64_t n)
+{
+	uint32_t ids[1] = { g->gpu };
+	uint64_t i, h = 0;
+
+	for (i = 0; i < n; i++) {
+		for (int k = 0; k < 2; k++) {
+			struct kfd_abi_alloc_memory_of_gpu_args a = {
+				.va_addr = g->va, .size = 4096, .gpu_id = g->gpu,
+				.flags = KFD_ABI_ALLOC_MEM_FLAGS_GTT |
+					 KFD_ABI_ALLOC_MEM_FLAGS_WRITABLE,
+			};
+			struct kfd_abi_map_memory_to_gpu_args m = {
+				.device_ids_array_ptr = (uint64_t)(uintptr_t)ids,
+				.n_devices = 1,
+			};
+			struct kfd_abi_free_memory_of_gpu_args f;
+
+			if (must(g, KFD_ABI_IOC_ALLOC_MEMORY_OF_GPU, &a))
+				return -1;
+			if (k && a.handle != h) {
+				fprintf(stderr, "rp_gen: reuse: handle 0x%llx, "
+					"not the freed 0x%llx again\n",
+					(unsigned long long)a.handle,
+					(unsigned long long)h);
+				return -1;
+			}
+			h = a.handle;
+			m.handle = h;
+			if (must(g, KFD_ABI_IOC_MAP_MEMORY_TO_GPU, &m))
+				return -1;
+			f.handle = h;
+			if (k && i + 1 == n) {
+				/* The failure: freed while mapped. */
+				if (!call(g, KFD_ABI_IOC_FREE_MEMORY_OF_GPU, &f) ||
+				    errno != EBUSY) {
+					fprintf(stderr, "rp_gen: reuse: a mapped "
+						"buffer's FREE did not fail "
+						"with EBUSY\n");
+					return -1;
+				}
+				break;
+			}
+			m.n_success = 0;
+			if (must(g, KFD_ABI_IOC_UNMAP_MEMORY_FROM_GPU, &m) ||
+			    must(g, KFD_ABI_IOC_FREE_MEMORY_OF_GPU, &f))
+				return -1;
+		}
 	}
 	return 0;
 }
@@ -346,7 +418,7 @@ threads(struct gen *main_gen, unsigned int nthreads)
 static int
 usage(void)
 {
-	fprintf(stderr, "usage: rp_gen OUT N [userptr | threads T] "
+	fprintf(stderr, "usage: rp_gen OUT N [userptr | reuse | threads T] "
 		"(on kfdsim)\n");
 	return 2;
 }
@@ -364,12 +436,14 @@ main(int argc, char **argv)
 	struct gen g = { .va = GEN_VA };
 	struct timespec t0, t1;
 	unsigned int minor = 128, nthreads = 0;
-	int is_userptr = 0, drm, r;
+	int is_userptr = 0, is_reuse = 0, drm, r;
 	double secs;
 	char path[64];
 
 	if (argc == 4 && !strcmp(argv[3], "userptr")) {
 		is_userptr = 1;
+	} else if (argc == 4 && !strcmp(argv[3], "reuse")) {
+		is_reuse = 1;
 	} else if (argc == 5 && !strcmp(argv[3], "threads")) {
 		nthreads = (unsigned int)strtoul(argv[4], NULL, 0);
 		if (nthreads < 1 || nthreads > GEN_MAX_THREADS) {
@@ -413,7 +487,9 @@ main(int argc, char **argv)
 	}
 	if (nthreads && threads(&g, nthreads))
 		return 1;
-	if (!is_userptr && !nthreads)
+	if (is_reuse && reuse(&g, g.target))
+		return 1;
+	if (!is_userptr && !is_reuse && !nthreads)
 		mix(&g);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (rec) {

@@ -31,7 +31,9 @@ kfdtrace_help_reduce(FILE *out)
 	fputs("Usage: kfdtrace reduce TRACE|DIR... -o OUT [-f] [OPTIONS]\n"
 	      "\n"
 	      "Find a smaller trace that still shows a bug: by default the\n"
-	      "capture's first failed ioctl, which the smaller trace's replay\n"
+	      "capture's first failed ioctl that needs earlier calls (one the\n"
+	      "replay shows with nothing but what it depends on fails alone,\n"
+	      "on every run, and is skipped), which the smaller trace's replay\n"
 	      "(up to it) must reproduce with the same errno while every call\n"
 	      "it keeps returns what it returned at capture. Records are\n"
 	      "removed with what depends on them (handles, queue and event\n"
@@ -53,7 +55,9 @@ kfdtrace_help_reduce(FILE *out)
 	      "      --predicate CMD   a shell command, run with a candidate\n"
 	      "                        trace's path as $1, that exits 0 when\n"
 	      "                        the bug is there (instead of the replay;\n"
-	      "                        a tree's files are $1, $2, ...)\n"
+	      "                        a tree's files are $1, $2, ...); without\n"
+	      "                        a target and a failure that needs\n"
+	      "                        earlier calls, it alone decides\n"
 	      "      --sim[=PROFILE]   replay on kfdsim (default without /dev/kfd)\n"
 	      "      --budget SECONDS  stop searching then (the running test is\n"
 	      "                        killed), keep the best so far\n"
@@ -334,7 +338,7 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 		cli_err("%s", err);
 		return KFDTRACE_EXIT_ERROR;
 	}
-	printf("target:  #%llu\n", (unsigned long long)res.target_seq);
+	printf("target:  %s\n", res.target);
 	printf("before:  %llu records, %llu ioctls\n",
 	       (unsigned long long)res.records_before,
 	       (unsigned long long)res.ioctls_before);

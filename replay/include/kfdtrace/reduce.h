@@ -2,7 +2,9 @@
 /*
  * Trace reduction (`kfdtrace reduce`): the smallest trace, by removing
  * records, that still shows a target. The target is a record (by default
- * the capture's first failed ioctl); "shows" is, by default, that a replay
+ * the capture's first failed ioctl that needs earlier calls: one that
+ * fails alone, on every run, is skipped; with a predicate and no such
+ * failure there is none, and the predicate alone decides); "shows" is, by default, that a replay
  * of the candidate up to the target matches the capture in results
  * (return values and errnos, the target's failure among them), or what a
  * predicate command says. Delta debugging over the records before the
@@ -23,7 +25,8 @@ struct kfd_reduce_opts {
 				 * the default); NULL: on /dev/kfd */
 	uint64_t target_seq;	/* UINT64_MAX: chosen by the fields below */
 	const char *target_ioctl;	/* with target_errno: the first such
-					 * failure; NULL: the first failure */
+					 * failure; NULL: the first failure
+					 * that does not fail alone */
 	int target_errno;	/* 0: any */
 	const char *predicate;	/* shell command run with the candidate's
 				 * path as "$1" (a tree's files as "$@", the
@@ -53,7 +56,9 @@ struct kfd_reduce_opts {
 };
 
 struct kfd_reduce_result {
-	uint64_t target_seq;
+	uint64_t target_seq;	/* UINT64_MAX: none (a predicate decides) */
+	char target[160];	/* "#N NAME errno ENAME" (a failed ioctl),
+				 * "#N NAME", "#N", or "none (why)" */
 	uint64_t records_before, ioctls_before;
 	uint64_t records_after, ioctls_after;
 	uint64_t tests;		/* candidates tried */
@@ -70,10 +75,13 @@ struct kfd_reduce_result {
  * under $TMPDIR (else /tmp); when its leader ends, what is left of its
  * group is killed. Whatever it returns, no test process and no scratch
  * file is left.
+ * The target chosen, and each failure skipped as failing alone, is said
+ * on o->out (NULL: stdout) before the search.
  * @err:	a message when it fails (may be NULL)
  *
  * Return: 0 when the results are written; -ENOENT: no such target (no
- * failed ioctl, or none that matches); -ENOEXEC: the target does not show
+ * failed ioctl, none that matches, or without a predicate none that
+ * needs earlier calls); -ENOEXEC: the target does not show
  * on @in itself; -ETIMEDOUT: the budget ended before that test did;
  * -EINVAL: the predicate cannot run, or no or too many traces;
  * -ECANCELED: o->stop_fd asked to stop; other negative errors (-errno,
