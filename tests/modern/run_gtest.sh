@@ -1,0 +1,44 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# A GoogleTest program of a ROCm library's test package, inside the modern
+# root on kfdsim, judged on completion:
+#   run_gtest.sh KFDTRACE PROFILE VALUE_CHECK PROGRAM [ARG...]
+# kfdsim runs no shader, so a library's kernels compute nothing and its
+# value checks fail. The program must still run every test to the end:
+# exit 0 or 1 (not a signal or a hang), print GoogleTest's "N tests from
+# M test suites ran", and every failure it reports must be a value check,
+# the line after "...: Failure" matching VALUE_CHECK (grep -E). A failure
+# of anything else (a HIP or library status) is a failure here.
+set -u
+
+here=$(dirname "$0")
+kfdtrace=$1
+profile=$2
+value_check=$3
+shift 3
+
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+"$here/in_root.sh" timeout 600 "$kfdtrace" sim --profile "$profile" -- "$@" >"$out" 2>&1
+rc=$?
+[ "$rc" -eq 77 ] && { cat "$out"; exit 77; }
+tail -n 5 "$out"
+if [ "$rc" -gt 1 ]; then
+	echo "FAIL: $* exited $rc on $profile"
+	exit 1
+fi
+ran=$(grep -E '^\[==========\] [0-9]+ tests? from [0-9]+ test suites? ran' "$out")
+if [ -z "$ran" ]; then
+	echo "FAIL: $* did not finish its tests"
+	exit 1
+fi
+failures=$(grep -c ': Failure$' "$out")
+values=$(grep -A1 ': Failure$' "$out" | grep -cE -- "$value_check")
+echo "$ran; $failures failed checks, $values of them value checks"
+if [ "$failures" -ne "$values" ]; then
+	grep -A3 ': Failure$' "$out" | grep -vE -- "$value_check" | head -n 20
+	echo "FAIL: a check other than a value check failed"
+	exit 1
+fi
+exit 0
