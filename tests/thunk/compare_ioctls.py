@@ -3,7 +3,7 @@
 """The KFD requests of our libhsakmt against AMD's, for the same program.
 
 Usage:
-  compare_ioctls.py KFDTRACE OUR_LIB_DIR PROFILE KERNEL PROGRAM [ARGS...]
+  compare_ioctls.py [--amd-lib DIR] KFDTRACE OUR_LIB_DIR PROFILE KERNEL PROGRAM [ARGS...]
   compare_ioctls.py --self-test
 
 Records PROGRAM twice with `kfdtrace record --sim=PROFILE` (KFDSIM_KERNEL
@@ -16,6 +16,10 @@ sequences must be equal except where ALLOWED explains a difference; each
 entry there is a deliberate difference documented in docs/thunk.md
 ("Differences from AMD's 5.2.3 library"). Exit 77 (skipped) when
 Debian's library is not installed.
+
+--amd-lib DIR takes AMD's library from DIR instead (AMD's 6.2 from
+Debian trixie, in the modern tier's root: docs/rocm-tiers.md), and
+allows also what ALLOWED_62 lists; CI=true makes a missing one a failure.
 
 --self-test checks the comparison itself on made-up sequences.
 """
@@ -52,17 +56,36 @@ ALLOWED = [
     ('close-teardown', close_teardown),
 ]
 
+RENDER_QUERIES = {'render:DRM_VERSION', 'render:AMDGPU_INFO'}
+
+
+def topology_requery(side, ours_hunk, amd_hunk, ours_rest):
+    """docs/rocm-tiers.md: hsaKmtAcquireSystemProperties reads the
+    topology again in our library (and AMD's 5.2.3), whose render-node
+    queries AMD's 6.2 made once, at hsaKmtOpenKFD. Allowed: a hunk only in
+    our sequence, made of those queries."""
+    return (side == 'ours' and not amd_hunk and
+            all(strip(r) in RENDER_QUERIES for r in ours_hunk))
+
+
+# What AMD's 6.2 does differently from 5.2.3, which our library follows.
+ALLOWED_62 = [
+    ('topology-requery', topology_requery),
+]
+
 
 def strip(rec):
     """'kfd:FREE_MEMORY_OF_GPU:ok' -> 'kfd:FREE_MEMORY_OF_GPU'."""
     return rec.rsplit(':', 1)[0]
 
 
-def compare(ours, amd):
+def compare(ours, amd, rules=None):
     """Compare two request sequences of one process.
 
     Return (problems, allowed): lists of strings, the unexplained hunks
-    and the ones ALLOWED explained (with the rule's name)."""
+    and the ones RULES (by default ALLOWED) explained (with the rule's
+    name)."""
+    rules = ALLOWED if rules is None else rules
     problems, allowed = [], []
     # The common head and tail first: the matcher is quadratic on the long
     # runs of identical requests programs make (4096 CREATE_EVENTs).
@@ -81,7 +104,7 @@ def compare(ours, amd):
         amd_hunk, ours_hunk = mid_amd[a0:a1], mid_ours[b0:b1]
         a0, b0, b1 = a0 + head, b0 + head, b1 + head
         side = 'ours' if not amd_hunk else 'amd' if not ours_hunk else 'both'
-        rule = next((n for n, p in ALLOWED if p(side, ours_hunk, amd_hunk, ours[b1:])), None)
+        rule = next((n for n, p in rules if p(side, ours_hunk, amd_hunk, ours[b1:])), None)
         text = 'at AMD #%d / ours #%d: AMD %s, ours %s' % (
             a0, b0, amd_hunk[:6] + (['...'] if len(amd_hunk) > 6 else []),
             ours_hunk[:6] + (['...'] if len(ours_hunk) > 6 else []))
@@ -147,16 +170,21 @@ def record(kfdtrace, profile, kernel, lib_dir, out, program):
 
 
 def run(argv):
+    amd_dir, rules = None, ALLOWED
+    if argv[0] == '--amd-lib':
+        amd_dir, rules, argv = argv[1], ALLOWED + ALLOWED_62, argv[2:]
     kfdtrace, lib_dir, profile, kernel = argv[:4]
     program = argv[4:]
-    if not os.path.exists(DEBIAN_LIB):
-        print('Debian libhsakmt missing: skipped')
-        return 77
+    amd_lib = os.path.join(amd_dir, 'libhsakmt.so.1') if amd_dir else DEBIAN_LIB
+    if not os.path.exists(amd_lib):
+        print('AMD libhsakmt %s missing: %s' % (
+            amd_lib, 'FAIL under CI=true' if os.environ.get('CI') == 'true' else 'skipped'))
+        return 1 if os.environ.get('CI') == 'true' else 77
     ours_lib = os.path.join(lib_dir, 'libhsakmt.so.1')
     if not os.path.exists(ours_lib):
         print('%s: missing' % ours_lib)
         return 1
-    for lib, want in ((lib_dir, ours_lib), (None, DEBIAN_LIB)):
+    for lib, want in ((lib_dir, ours_lib), (amd_dir, amd_lib)):
         got = resolved_thunk(lib, program)
         if got != os.path.realpath(want):
             print('%s would load %s, not %s' % (program[0], got, want))
@@ -164,7 +192,7 @@ def run(argv):
     with tempfile.TemporaryDirectory(prefix='kt-cmp-') as tmp:
         ok = True
         traces = {}
-        for side, lib in (('ours', lib_dir), ('amd', None)):
+        for side, lib in (('ours', lib_dir), ('amd', amd_dir)):
             path = os.path.join(tmp, side + '.kfdtrace')
             rc, log = record(kfdtrace, profile, kernel, lib, path, program)
             if rc != 0:
@@ -179,7 +207,7 @@ def run(argv):
             return 1
         total = 0
         for (label, o), (_, a) in zip(ours, amd):
-            problems, allowed = compare(o, a)
+            problems, allowed = compare(o, a, rules)
             total += len(o)
             for t in allowed:
                 print('%s: allowed %s' % (label, t))
@@ -220,6 +248,16 @@ def self_test():
     checks.append(len(p) == 1 and not a)
     # AMD tearing down where we do not: not allowed.
     p, a = compare(base, ours)
+    checks.append(len(p) == 1 and not a)
+    # Our render-node queries AMD's 6.2 does not repeat: allowed against
+    # 6.2 only, and nothing but those queries.
+    queries = ['render:DRM_VERSION:ok', 'render:AMDGPU_INFO:ok']
+    p, a = compare(base[:2] + queries + base[2:], base, ALLOWED + ALLOWED_62)
+    checks.append(not p and len(a) == 1 and a[0].startswith('topology-requery'))
+    p, a = compare(base[:2] + queries + base[2:], base)
+    checks.append(len(p) == 1 and not a)
+    p, a = compare(base[:2] + queries + ['kfd:ALLOC_MEMORY_OF_GPU:ok'] + base[2:], base,
+                   ALLOWED + ALLOWED_62)
     checks.append(len(p) == 1 and not a)
     for i, c in enumerate(checks):
         print('self-test %d: %s' % (i, 'ok' if c else 'FAILED'))
