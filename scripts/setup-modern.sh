@@ -29,7 +29,16 @@ packages=(
 	libdrm-amdgpu1 libzstd1 libbabeltrace2-0 libprotobuf-c1
 	# rocm-smi opens the unversioned libdrm_amdgpu.so and runs ps
 	libdrm-dev procps
+	# tests/kfdsim's test_thunk, run on AMD's libhsakmt 6.2 (below)
+	libcmocka0
 )
+
+# AMD's libhsakmt 6.2 from Debian trixie, a second AMD thunk for the
+# comparison of thunks (tests/thunk/compare_ioctls.py --amd-lib). It needs
+# glibc 2.38, so it runs inside the root, unpacked beside it: apt's state
+# for trixie is kept apart, and the root's packages stay sid's.
+amd62_dir=/opt/kfdtrace-libhsakmt-6.2
+amd62_state=/var/lib/kfdtrace-trixie
 
 fail() {
 	echo "setup-modern: step '$1' failed: $2" >&2
@@ -48,6 +57,43 @@ in_root_apt() {
 		mount --bind /proc "$dir/proc" && mount --bind /dev "$dir/dev" &&
 		DEBIAN_FRONTEND=noninteractive chroot "$dir" apt-get \
 			-o Acquire::Check-Valid-Until=false -q "$@"' sh "$dir" "$@"
+}
+
+# apt-get inside the root on trixie's package lists (amd62_state), in
+# that directory: apt-get download writes there.
+trixie_apt() {
+	local dir=$1
+
+	shift
+	unshare -m sh -c '
+		dir=$1; state=$2; shift 2
+		mount --bind /proc "$dir/proc" && mount --bind /dev "$dir/dev" &&
+		DEBIAN_FRONTEND=noninteractive chroot "$dir" sh -c "cd \"\$0\" && exec apt-get \
+			-o Acquire::Check-Valid-Until=false -o APT::Sandbox::User=root \
+			-o Dir::Etc::SourceList=\$0/sources.list -o Dir::Etc::SourceParts=/nonexistent \
+			-o Dir::State::Lists=\$0/lists -o Dir::Cache::pkgcache= \
+			-o Dir::Cache::srcpkgcache= -q \"\$@\"" "$state" "$@"' sh "$dir" "$amd62_state" "$@"
+}
+
+# AMD's libhsakmt 6.2 unpacked into the root's amd62_dir, once.
+setup_amd62() {
+	local lib=$root$amd62_dir/usr/lib/x86_64-linux-gnu/libhsakmt.so.1 deb
+
+	[ -e "$lib" ] && return 0
+	echo "setup-modern: AMD's libhsakmt from trixie into $root$amd62_dir"
+	mkdir -p "$root$amd62_state/lists/partial" || return 1
+	echo "deb $mirror trixie main" >"$root$amd62_state/sources.list" || return 1
+	rm -f "$root$amd62_state"/libhsakmt1_*.deb
+	trixie_apt "$root" update >>"$root.log" 2>&1 &&
+		trixie_apt "$root" download libhsakmt1 >>"$root.log" 2>&1 || return 1
+	deb=$(ls "$root$amd62_state"/libhsakmt1_*.deb 2>/dev/null | head -n 1)
+	[ -n "$deb" ] || return 1
+	rm -rf "$root$amd62_dir.new"
+	dpkg-deb -x "$deb" "$root$amd62_dir.new" &&
+		[ -e "$root$amd62_dir.new/usr/lib/x86_64-linux-gnu/libhsakmt.so.1" ] &&
+		rm -rf "$root$amd62_dir" && mv "$root$amd62_dir.new" "$root$amd62_dir" || return 1
+	echo "setup-modern: $(dpkg-deb -f "$deb" Package Version | tr '\n' ' ')in $amd62_dir" >>"$root.log"
+	rm -rf "$root$amd62_state/lists"
 }
 
 missing_in() {
@@ -87,5 +133,10 @@ if [ ${#need[@]} -gt 0 ]; then
 	in_root_apt "$root" clean >/dev/null 2>&1
 	mapfile -t need < <(missing_in "$root")
 	[ ${#need[@]} -eq 0 ] || fail "verify" "still missing: ${need[*]}"
+fi
+# Only the comparison with AMD's 6.2 needs it: the root is ready without.
+if ! setup_amd62; then
+	echo "setup-modern: step 'libhsakmt 6.2' failed: see $root.log" >&2
+	echo "setup-modern: the comparison with AMD's 6.2 will report it missing" >&2
 fi
 echo "setup-modern: ROCm $(chroot "$root" dpkg-query -W -f='${Version}' libhsa-runtime64-1) root ready at $root ($((SECONDS - t)) s)"

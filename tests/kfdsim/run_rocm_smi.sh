@@ -4,13 +4,14 @@
 # Debian's rocm-smi (5.2.3, or 6.x in tests/modern) on a simulated machine, as a monitoring tool
 # next to a GPU process:
 #   run_rocm_smi.sh KFDTRACE PROFILE VRAM_STEPS
+# VRAM_STEPS is tests/kfdsim/vram_steps.c (on libhsakmt) or
+# tests/hip/hip_vram_steps.hip (a HIP process); both speak one protocol.
 # 1. --showproductname --showmeminfo vram --json lists every GPU of the
 #    profile with its product_name and VRAM total (the expected values come
 #    from `kfdtrace sim --dump-profile`), nothing used, no KFD process;
-# 2. VRAM_STEPS (tests/kfdsim/vram_steps.c) runs in the same machine and
-#    allocates VRAM in steps; between the steps --showpids lists it with
-#    its name, GPU count and VRAM use, and --showmeminfo vram shows the
-#    use grow by each step;
+# 2. VRAM_STEPS runs in the same machine and allocates VRAM in steps;
+#    between the steps --showpids lists it with its name, GPU count and
+#    VRAM use, and --showmeminfo vram shows the use grow by each step;
 # 3. once it has exited, no KFD process is listed and nothing is used.
 # The script re-runs itself under `kfdtrace sim`, so every process shares
 # one simulated machine. Exit 77 (skipped) without rocm-smi or python3.
@@ -33,6 +34,8 @@ fi
 
 work=$2
 steps_exe=$3
+# the name --showpids shows: the executable's, cut as the kernel's comm
+steps_name=$(basename "$steps_exe" | cut -c1-15)
 step_mib=16
 nsteps=3
 fail=0
@@ -73,7 +76,7 @@ await() {
 	while ! grep -q "^$1" "$work/steps.out" 2>/dev/null; do
 		i=$((i + 1))
 		if [ $i -gt 300 ] || ! kill -0 "$helper" 2>/dev/null; then
-			echo "FAIL: vram_steps did not print '$1'"
+			echo "FAIL: $steps_name did not print '$1'"
 			cat "$work/steps.out" "$work/steps.err" 2>/dev/null
 			exit 1
 		fi
@@ -136,7 +139,7 @@ fi
 got=$(pid_field "$pid" 3)
 [ "$got" = 1 ] || { echo "FAIL: pid $pid on '$got' GPUs, want 1 (its queue's)"; fail=1; }
 got=$(pid_field "$pid" 2)
-[ "$got" = vram_steps ] || { echo "FAIL: pid $pid named '$got'"; fail=1; }
+[ "$got" = "$steps_name" ] || { echo "FAIL: pid $pid named '$got', want $steps_name"; fail=1; }
 
 s=1
 while [ $s -le $nsteps ]; do
@@ -157,7 +160,7 @@ cat "$work/pids.txt"
 
 # 3. after it exits
 exec 3>&-
-wait "$helper" || { echo "FAIL: vram_steps exited $?"; cat "$work/steps.err"; fail=1; }
+wait "$helper" || { echo "FAIL: $steps_name exited $?"; cat "$work/steps.err"; fail=1; }
 smi_state
 cat "$work/pids.txt"
 got=$(vram_used)

@@ -463,10 +463,15 @@ test_event_exhaustion(void **state)
 	free(evs);
 }
 
+/*
+ * test_thunk [TEST...]: every test, or only the ones named (in the
+ * program's order), e.g. the areas where two thunks should send the same
+ * requests (tests/thunk/compare_ioctls.py).
+ */
 int
-main(void)
+main(int argc, char **argv)
 {
-	const struct CMUnitTest tests[] = {
+	struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_version),
 		cmocka_unit_test(test_topology),
 		cmocka_unit_test(test_node_memory_caches_links),
@@ -487,12 +492,27 @@ main(void)
 		cmocka_unit_test(test_share_memory),
 		cmocka_unit_test(test_fork_child),
 	};
+	size_t n = sizeof(tests) / sizeof(tests[0]), kept = 0;
 	HsaVersionInfo v;
+
+	for (size_t i = 0; i < n; i++) {
+		bool named = argc < 2;
+
+		for (int a = 1; a < argc && !named; a++)
+			named = !strcmp(argv[a], tests[i].name);
+		if (named)
+			tests[kept++] = tests[i];
+	}
+	if (kept != n && kept != (size_t)argc - 1) {
+		fprintf(stderr, "test_thunk: a test named is not in the program\n");
+		return 2;
+	}
 
 	/* before OpenKFD every call is refused */
 	if (hsaKmtGetVersion(&v) != HSAKMT_STATUS_KERNEL_IO_CHANNEL_NOT_OPENED) {
 		fprintf(stderr, "hsaKmtGetVersion before open did not fail\n");
 		return 1;
 	}
-	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+	/* what cmocka_run_group_tests() expands to, for the tests kept */
+	return _cmocka_run_group_tests("tests", tests, kept, group_setup, group_teardown);
 }

@@ -5,9 +5,11 @@
 # kfdsim or recorded and replayed as run_client.sh does:
 #   run_hip.sh run KFDTRACE OUTDIR SOURCE PROFILE -- [ARG...]
 #   run_hip.sh capture KFDTRACE OUTDIR SOURCE PROFILE OTHER_PROFILE -- [ARG...]
-# A run must exit 0 and print "PASS: ". The program is built for gfx90a,
-# gfx942 and gfx1030 into OUTDIR (again only when SOURCE is newer), under
-# a lock, since tests run in parallel.
+#   run_hip.sh smi KFDTRACE OUTDIR SOURCE PROFILE --
+# A run must exit 0 and print "PASS: "; smi runs the program as the KFD
+# process beside rocm-smi (tests/kfdsim/run_rocm_smi.sh). The program is
+# built for gfx90a, gfx942 and gfx1030 into OUTDIR (again only when
+# SOURCE is newer), under a lock, since tests run in parallel.
 set -u
 
 here=$(dirname "$0")
@@ -40,6 +42,9 @@ if [ "$rc" -ne 0 ] || [ ! -x "$exe" ]; then
 	exit 1
 fi
 
+if [ "$mode" = smi ]; then
+	exec "$here/in_root.sh" "$here/../kfdsim/run_rocm_smi.sh" "$kfdtrace" "$profile" "$exe"
+fi
 if [ "$mode" = capture ]; then
 	exec "$here/run_client.sh" "$kfdtrace" "$profile" "$other" '^PASS: ' -- "$exe" "$@"
 fi

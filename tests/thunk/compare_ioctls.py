@@ -3,7 +3,7 @@
 """The KFD requests of our libhsakmt against AMD's, for the same program.
 
 Usage:
-  compare_ioctls.py KFDTRACE OUR_LIB_DIR PROFILE KERNEL PROGRAM [ARGS...]
+  compare_ioctls.py [--amd-lib DIR] KFDTRACE OUR_LIB_DIR PROFILE KERNEL PROGRAM [ARGS...]
   compare_ioctls.py --self-test
 
 Records PROGRAM twice with `kfdtrace record --sim=PROFILE` (KFDSIM_KERNEL
@@ -19,6 +19,10 @@ sequences must be equal except where ALLOWED explains a difference; each
 entry there is a deliberate difference documented in docs/thunk.md
 ("Differences from AMD's 5.2.3 library"). Exit 77 (skipped) when
 Debian's library is not installed.
+
+--amd-lib DIR takes AMD's library from DIR instead (AMD's 6.2 from
+Debian trixie, in the modern tier's root: docs/rocm-tiers.md), and
+allows also what ALLOWED_62 lists; CI=true makes a missing one a failure.
 
 --self-test checks the comparison itself on made-up sequences.
 """
@@ -55,6 +59,26 @@ ALLOWED = [
     ('close-teardown', close_teardown),
 ]
 
+RENDER_QUERIES = {'render:DRM_VERSION', 'render:AMDGPU_INFO'}
+
+
+def render_requery(side, ours_hunk, amd_hunk, ours_rest):
+    """docs/rocm-tiers.md: render-node queries AMD's 6.2 makes once. Our
+    library (as AMD's 5.2.3) reads the topology again at
+    hsaKmtAcquireSystemProperties, querying the render nodes, which 6.2
+    did at hsaKmtOpenKFD only; and 6.2 shares its libdrm device with the
+    program's own (amdgpu_device_initialize), which beside ours queries
+    the node itself. Allowed: a hunk only in our sequence, made of those
+    queries."""
+    return (side == 'ours' and not amd_hunk and
+            all(strip(r) in RENDER_QUERIES for r in ours_hunk))
+
+
+# What AMD's 6.2 does differently from 5.2.3, which our library follows.
+ALLOWED_62 = [
+    ('render-requery', render_requery),
+]
+
 
 def request(r):
     """One ioctl record as compared: 'kfd:NAME:OUTCOME', with the flags,
@@ -79,11 +103,13 @@ def strip(rec):
     return rec.rsplit(':', 1)[0]
 
 
-def compare(ours, amd):
+def compare(ours, amd, rules=None):
     """Compare two request sequences of one process.
 
     Return (problems, allowed): lists of strings, the unexplained hunks
-    and the ones ALLOWED explained (with the rule's name)."""
+    and the ones RULES (by default ALLOWED) explained (with the rule's
+    name)."""
+    rules = ALLOWED if rules is None else rules
     problems, allowed = [], []
     # The common head and tail first: the matcher is quadratic on the long
     # runs of identical requests programs make (4096 CREATE_EVENTs).
@@ -102,7 +128,7 @@ def compare(ours, amd):
         amd_hunk, ours_hunk = mid_amd[a0:a1], mid_ours[b0:b1]
         a0, b0, b1 = a0 + head, b0 + head, b1 + head
         side = 'ours' if not amd_hunk else 'amd' if not ours_hunk else 'both'
-        rule = next((n for n, p in ALLOWED if p(side, ours_hunk, amd_hunk, ours[b1:])), None)
+        rule = next((n for n, p in rules if p(side, ours_hunk, amd_hunk, ours[b1:])), None)
         text = 'at AMD #%d / ours #%d: AMD %s, ours %s' % (
             a0, b0, amd_hunk[:6] + (['...'] if len(amd_hunk) > 6 else []),
             ours_hunk[:6] + (['...'] if len(ours_hunk) > 6 else []))
@@ -167,16 +193,21 @@ def record(kfdtrace, profile, kernel, lib_dir, out, program):
 
 
 def run(argv):
+    amd_dir, rules = None, ALLOWED
+    if argv[0] == '--amd-lib':
+        amd_dir, rules, argv = argv[1], ALLOWED + ALLOWED_62, argv[2:]
     kfdtrace, lib_dir, profile, kernel = argv[:4]
     program = argv[4:]
-    if not os.path.exists(DEBIAN_LIB):
-        print('Debian libhsakmt missing: skipped')
-        return 77
+    amd_lib = os.path.join(amd_dir, 'libhsakmt.so.1') if amd_dir else DEBIAN_LIB
+    if not os.path.exists(amd_lib):
+        print('AMD libhsakmt %s missing: %s' % (
+            amd_lib, 'FAIL under CI=true' if os.environ.get('CI') == 'true' else 'skipped'))
+        return 1 if os.environ.get('CI') == 'true' else 77
     ours_lib = os.path.join(lib_dir, 'libhsakmt.so.1')
     if not os.path.exists(ours_lib):
         print('%s: missing' % ours_lib)
         return 1
-    for lib, want in ((lib_dir, ours_lib), (None, DEBIAN_LIB)):
+    for lib, want in ((lib_dir, ours_lib), (amd_dir, amd_lib)):
         got = resolved_thunk(lib, program)
         if got != os.path.realpath(want):
             print('%s would load %s, not %s' % (program[0], got, want))
@@ -184,7 +215,7 @@ def run(argv):
     with tempfile.TemporaryDirectory(prefix='kt-cmp-') as tmp:
         ok = True
         traces = {}
-        for side, lib in (('ours', lib_dir), ('amd', None)):
+        for side, lib in (('ours', lib_dir), ('amd', amd_dir)):
             path = os.path.join(tmp, side + '.kfdtrace')
             rc, log = record(kfdtrace, profile, kernel, lib, path, program)
             if rc != 0:
@@ -199,7 +230,7 @@ def run(argv):
             return 1
         total = 0
         for (label, o), (_, a) in zip(ours, amd):
-            problems, allowed = compare(o, a)
+            problems, allowed = compare(o, a, rules)
             total += len(o)
             for t in allowed:
                 print('%s: allowed %s' % (label, t))
@@ -257,6 +288,16 @@ def self_test():
     maps = [request({'type': 'ioctl', 'file': 'kfd', 'name': 'MAP_MEMORY_TO_GPU', 'ret': 0,
                      'in': {'device_ids_array_ptr': ids}}) for ids in ([0xab12], [0x5d3c])]
     checks.append(maps[0] == 'kfd:MAP_MEMORY_TO_GPU(on 0xab12):ok' and maps[0] != maps[1])
+    # Our render-node queries AMD's 6.2 does not repeat: allowed against
+    # 6.2 only, and nothing but those queries.
+    queries = ['render:DRM_VERSION:ok', 'render:AMDGPU_INFO:ok']
+    p, a = compare(base[:2] + queries + base[2:], base, ALLOWED + ALLOWED_62)
+    checks.append(not p and len(a) == 1 and a[0].startswith('render-requery'))
+    p, a = compare(base[:2] + queries + base[2:], base)
+    checks.append(len(p) == 1 and not a)
+    p, a = compare(base[:2] + queries + ['kfd:ALLOC_MEMORY_OF_GPU:ok'] + base[2:], base,
+                   ALLOWED + ALLOWED_62)
+    checks.append(len(p) == 1 and not a)
     for i, c in enumerate(checks):
         print('self-test %d: %s' % (i, 'ok' if c else 'FAILED'))
     return 0 if all(checks) else 1
