@@ -36,6 +36,8 @@
 #include <kfdtrace/recorder.h>
 #include <kfdtrace/schema.h>
 
+#include "gate.h"
+
 #define KCAP_EXPORT __attribute__((visibility("default")))
 
 /* glibc declares these only under _FORTIFY_SOURCE. */
@@ -288,12 +290,58 @@ void kcap_session_thread_name(const char *name);
 /* Close the trace (exit, exec). @exec_path/@argv: append an EXEC first. */
 void kcap_session_close_for_exec(const char *path, char *const argv[]);
 void kcap_session_exec_failed(void);
+/*
+ * End the trace at the end of the process (the last exit handler): wait
+ * for the device calls under way, then write the END record; later device
+ * calls of other threads wait for the process to end (kcap_call_enter()).
+ */
 void kcap_session_shutdown(void);
 /*
  * Finish the trace async-signal-safely, END record included (_exit); the
  * process is about to end.
  */
 void kcap_session_emergency_end(void);
+
+/*
+ * Device calls in progress: a section of this gate spans a device ioctl
+ * from before it reaches the device until its record is appended, so the
+ * end of the trace can wait for them.
+ */
+extern struct kfd_gate kcap_call_gate;
+
+/* Set once the trace has ended for good (exit, _exit). */
+extern _Atomic int kcap_session_ending;
+
+/*
+ * kcap_session_late() - a device call after the end: leave the section of
+ * *@token (set to 0) and wait for the process to end. Returns (the call
+ * then goes on unrecorded) on the thread that ended the trace, or when
+ * the process has not ended after some seconds (said once on stderr).
+ */
+void kcap_session_late(unsigned int *token);
+
+/*
+ * kcap_call_enter() - before a device call: start its section of
+ * kcap_call_gate. Return: the token for kcap_call_leave().
+ */
+static inline unsigned int
+kcap_call_enter(void)
+{
+	unsigned int token = kfd_gate_enter(&kcap_call_gate);
+
+	/* After the store of enter: the ending side drains (gate.h). */
+	if (__builtin_expect(atomic_load_explicit(&kcap_session_ending,
+						  memory_order_relaxed), 0))
+		kcap_session_late(&token);
+	return token;
+}
+
+/* kcap_call_leave() - the call's record is appended (or it has none). */
+static inline void
+kcap_call_leave(unsigned int token)
+{
+	kfd_gate_leave(&kcap_call_gate, token);
+}
 
 /*
  * The environment to hand to an exec: @envp with our state variable

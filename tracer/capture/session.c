@@ -44,6 +44,8 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <kfdtrace/dispatch.h>
@@ -57,12 +59,20 @@
 /* Where the trace fd is moved, out of the way of fd-closing loops. */
 #define SESSION_FD_FLOOR 900
 
+/*
+ * At the end, how long device calls already under way may take to return
+ * and be recorded; those that do not are counted as lost.
+ */
+#define SESSION_END_WAIT_NS	(1000u * 1000000u)
+/* How long a device call made after the end waits for the process to end. */
+#define SESSION_LATE_WAIT_S	10
+
 __thread int kcap_busy __attribute__((tls_model("initial-exec")));
 
 static struct {
 	int secure;		/* setuid/secure-exec: nothing at all */
 	int off;		/* not traced (unfollowed fork child) */
-	int closed;		/* exiting: create nothing new */
+	int closed;		/* ended at exit: create nothing new */
 	int execing;		/* an exec is in progress */
 	int failed;		/* file creation failed; do not retry */
 	int follow_fork;
@@ -85,6 +95,13 @@ static _Atomic uint64_t session_untraced;
 
 static pthread_mutex_t session_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct kfd_gate session_gate;
+
+struct kfd_gate kcap_call_gate;
+_Atomic int kcap_session_ending;
+/* The thread that ends the trace: its own later calls go on. */
+static _Atomic pid_t session_ender;
+/* The destructor ran; the end-of-process handler ran before it. */
+static _Atomic int session_fini_ran, session_at_exit_early;
 static pthread_once_t session_once = PTHREAD_ONCE_INIT;
 
 static void session_init(void);
@@ -414,24 +431,95 @@ kcap_session_exec_failed(void)
 	pthread_mutex_unlock(&session_lock);
 }
 
+/*
+ * The trace ends for good: from now on device calls of other threads wait
+ * for the process to end (kcap_session_late()). Wait up to
+ * SESSION_END_WAIT_NS for the calls under way to return with their
+ * records. Return: how many are still in the kernel.
+ */
+static unsigned int
+session_end_calls(void)
+{
+	struct timespec now;
+
+	atomic_store(&session_ender, (pid_t)syscall(SYS_gettid));
+	atomic_store(&kcap_session_ending, 1);
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return kfd_gate_drain_until(&kcap_call_gate,
+				    (uint64_t)now.tv_sec * 1000000000u +
+				    (uint64_t)now.tv_nsec + SESSION_END_WAIT_NS);
+}
+
+void
+kcap_session_late(unsigned int *token)
+{
+	static atomic_int said;
+
+	kfd_gate_leave(&kcap_call_gate, *token);
+	*token = 0;
+	if ((pid_t)syscall(SYS_gettid) == atomic_load(&session_ender) ||
+	    getpid() != S.pid)
+		return;
+	/*
+	 * The process is in its last steps (after the last exit handler, or
+	 * in _exit): the call would come after the END record, so it is not
+	 * made. exit_group ends this thread in a moment.
+	 */
+	for (int i = 0; i < SESSION_LATE_WAIT_S * 100; i++) {
+		struct timespec ts = { 0, 10000000 };
+
+		nanosleep(&ts, NULL);
+	}
+	if (!atomic_exchange(&said, 1))
+		fprintf(stderr, "kfdtrace-capture: the trace has ended but "
+			"process %d goes on: its device calls are no longer "
+			"recorded\n", (int)S.pid);
+}
+
 void
 kcap_session_emergency_end(void)
 {
-	struct kfd_recorder *r = atomic_load_explicit(&kcap_session_rec,
-						      memory_order_acquire);
+	struct kfd_recorder *r;
+	unsigned int left;
 
-	if (r)
-		kt_writer_emergency_end(kfd_recorder_writer(r));
+	if (kcap_session_foreign())
+		return;
+	r = atomic_load_explicit(&kcap_session_rec, memory_order_acquire);
+	if (!r || getpid() != S.pid)
+		return;
+	/*
+	 * A call still in the kernel is lost: a record it appends later
+	 * comes after the END record, which the writer drops.
+	 */
+	left = session_end_calls();
+	atomic_fetch_add(&session_untraced, left);
+	kt_writer_emergency_end(kfd_recorder_writer(r));
 }
 
 void
 kcap_session_shutdown(void)
 {
+	struct kfd_recorder *r;
+	unsigned int left;
+
 	if (S.secure)
 		return;
 	kcap_busy++;
+	/* Not under the lock: a call under way may need it to finish. */
+	left = session_end_calls();
 	pthread_mutex_lock(&session_lock);
 	S.closed = 1;
+	r = atomic_load_explicit(&kcap_session_rec, memory_order_acquire);
+	if (r && left) {
+		/*
+		 * Calls still in the kernel get no record from now on; those
+		 * still inside count as lost (one that was recorded just now
+		 * may be among them: the count errs on the side of loss).
+		 */
+		kfd_recorder_detach(r);
+		atomic_fetch_add(&session_untraced,
+				 kfd_gate_drain_until(&kcap_call_gate, 1));
+	}
 	session_close_locked();
 	pthread_mutex_unlock(&session_lock);
 	kcap_busy--;
@@ -490,6 +578,9 @@ session_child(void)
 
 	pthread_mutex_init(&session_lock, NULL);
 	kfd_gate_reset(&session_gate);
+	kfd_gate_reset(&kcap_call_gate);
+	atomic_store(&kcap_session_ending, 0);
+	atomic_store(&session_ender, 0);
 	kfd_dispatch_atfork_child();
 	kcap_maps_reset();
 	kcap_submit_child();
@@ -620,6 +711,39 @@ kcap_session_untraced(void)
 	atomic_fetch_add(&session_untraced, 1);
 }
 
+/*
+ * The end of the trace, at exit(). Not in our destructor: a preloaded
+ * library is finalized before the libraries the program links, and their
+ * destructors still use the device (ROCr and HIP tear down there). glibc
+ * runs exit handlers last-registered first, and _dl_fini, which runs the
+ * destructors, was registered by __libc_start_main after every library
+ * constructor (ours included) ran: a handler registered from our
+ * initialisation runs after all destructors, after every atexit()
+ * handler and, as an exit handler registered by a destructor is run once
+ * _dl_fini returns, after those too.
+ */
+static void
+session_at_exit(void *unused)
+{
+	(void)unused;
+	/*
+	 * Registered after _dl_fini (the library was loaded late): the
+	 * destructor registers us again, which puts us after _dl_fini.
+	 */
+	if (!atomic_load(&session_fini_ran)) {
+		atomic_store(&session_at_exit_early, 1);
+		return;
+	}
+	/* A process sharing our memory must not close our trace. */
+	if (!kcap_enabled() && kcap_session_foreign())
+		return;
+	kcap_submit_shutdown();
+	kcap_session_shutdown();
+}
+
+/* glibc's: @fn(@arg) at exit(); @dso NULL, as no unloading runs it early. */
+extern int __cxa_atexit(void (*fn)(void *), void *arg, void *dso);
+
 static void
 session_init(void)
 {
@@ -635,6 +759,7 @@ session_init(void)
 	/* Our own handlers must really be installed, not chained. */
 	kfd_recorder_set_sigaction(kcap_real.sigaction);
 	pthread_atfork(session_prepare, session_parent, session_child);
+	__cxa_atexit(session_at_exit, NULL, NULL);
 }
 
 static void __attribute__((constructor))
@@ -646,9 +771,7 @@ kcap_init(void)
 static void __attribute__((destructor))
 kcap_fini(void)
 {
-	/* A process sharing our memory must not close our trace. */
-	if (!kcap_enabled() && kcap_session_foreign())
-		return;
-	kcap_submit_shutdown();
-	kcap_session_shutdown();
+	atomic_store(&session_fini_ran, 1);
+	if (atomic_load(&session_at_exit_early))
+		__cxa_atexit(session_at_exit, NULL, NULL);
 }

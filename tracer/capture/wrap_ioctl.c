@@ -59,6 +59,7 @@ KCAP_EXPORT int
 ioctl(int fd, unsigned long request, ...)
 {
 	enum kfd_file_kind kind;
+	unsigned int token;
 	void *arg;
 	va_list ap;
 	int ret;
@@ -73,11 +74,13 @@ ioctl(int fd, unsigned long request, ...)
 		if (kind == KFD_FILE_UNKNOWN)
 			return kcap_real.ioctl(fd, request, arg);
 		kcap_busy++;
+		token = kcap_call_enter();
 		if (__builtin_expect(kcap_submit_on, 0) && kind == KFD_FILE_KFD)
 			ret = submit_ioctl(fd, request, arg);
 		else
 			ret = kfd_dispatch_via(next_ioctl, fd, kind, request, arg);
 		note_svm(kind, request, arg, ret);
+		kcap_call_leave(token);
 		kcap_busy--;
 		return ret;
 	}
@@ -96,6 +99,7 @@ ioctl(int fd, unsigned long request, ...)
 	if (kind == KFD_FILE_UNKNOWN)
 		return kcap_real.ioctl(fd, request, arg);
 	kcap_busy++;
+	token = kcap_call_enter();
 	if (!kcap_session_get()) {
 		ret = kcap_real.ioctl(fd, request, arg);
 	} else if (kcap_submit_on && kind == KFD_FILE_KFD) {
@@ -104,6 +108,7 @@ ioctl(int fd, unsigned long request, ...)
 		ret = kfd_dispatch_via(next_ioctl, fd, kind, request, arg);
 	}
 	note_svm(kind, request, arg, ret);
+	kcap_call_leave(token);
 	kcap_busy--;
 	return ret;
 }
