@@ -5,6 +5,9 @@
 # kfdsim or recorded and replayed as run_client.sh does:
 #   run_hip.sh run KFDTRACE OUTDIR SOURCE PROFILE -- [ARG...]
 #   run_hip.sh capture KFDTRACE OUTDIR SOURCE PROFILE OTHER_PROFILE -- [ARG...]
+#   run_hip.sh record KFDTRACE OUTDIR SOURCE PROFILE -- [ARG...]
+# (record: run_client.sh --record-only, the capture checked whole and
+# complete without replaying it)
 # A run must exit 0 and print "PASS: ". The program is built for gfx90a,
 # gfx942 and gfx1030 into OUTDIR (again only when SOURCE is newer), under
 # a lock, since tests run in parallel.
@@ -40,6 +43,10 @@ if [ "$rc" -ne 0 ] || [ ! -x "$exe" ]; then
 	exit 1
 fi
 
+if [ "$mode" = record ]; then
+	exec "$here/run_client.sh" --record-only "$kfdtrace" "$profile" '' '^PASS: ' \
+		-- "$exe" "$@"
+fi
 if [ "$mode" = capture ]; then
 	exec "$here/run_client.sh" "$kfdtrace" "$profile" "$other" '^PASS: ' -- "$exe" "$@"
 fi
