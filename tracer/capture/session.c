@@ -60,10 +60,12 @@
 #define SESSION_FD_FLOOR 900
 
 /*
- * At the end, how long device calls already under way may take to return
- * and be recorded; those that do not are counted as lost.
+ * At the end, how long the device calls under way may take to return and
+ * be recorded: any call but a wait (a bound against a device that hangs),
+ * and WAIT_EVENTS, which may wait for an event nobody will set.
  */
-#define SESSION_END_WAIT_NS	(1000u * 1000000u)
+#define SESSION_END_CALL_NS	(10000ull * 1000000u)
+#define SESSION_END_WAIT_NS	(100ull * 1000000u)
 /* How long a device call made after the end waits for the process to end. */
 #define SESSION_LATE_WAIT_S	10
 
@@ -97,6 +99,7 @@ static pthread_mutex_t session_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct kfd_gate session_gate;
 
 struct kfd_gate kcap_call_gate;
+struct kfd_gate kcap_wait_gate;
 _Atomic int kcap_session_ending;
 /* The thread that ends the trace: its own later calls go on. */
 static _Atomic pid_t session_ender;
@@ -433,37 +436,37 @@ kcap_session_exec_failed(void)
 
 /*
  * The trace ends for good: from now on device calls of other threads wait
- * for the process to end (kcap_session_late()). Wait up to
- * SESSION_END_WAIT_NS for the calls under way to return with their
- * records. Return: how many are still in the kernel.
+ * for the process to end (kcap_session_late()). Wait for the calls under
+ * way to return with their records (SESSION_END_*). Return: how many have
+ * not returned (waits, in practice).
  */
 static unsigned int
 session_end_calls(void)
 {
-	struct timespec now;
+	struct timespec ts;
+	uint64_t now;
+	unsigned int left;
 
 	atomic_store(&session_ender, (pid_t)syscall(SYS_gettid));
 	atomic_store(&kcap_session_ending, 1);
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return kfd_gate_drain_until(&kcap_call_gate,
-				    (uint64_t)now.tv_sec * 1000000000u +
-				    (uint64_t)now.tv_nsec + SESSION_END_WAIT_NS);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	left = kfd_gate_drain_until(&kcap_call_gate, now + SESSION_END_CALL_NS);
+	return left + kfd_gate_drain_until(&kcap_wait_gate,
+					   now + SESSION_END_WAIT_NS);
 }
 
 void
-kcap_session_late(unsigned int *token)
+kcap_session_late(void)
 {
 	static atomic_int said;
 
-	kfd_gate_leave(&kcap_call_gate, *token);
-	*token = 0;
 	if ((pid_t)syscall(SYS_gettid) == atomic_load(&session_ender) ||
 	    getpid() != S.pid)
 		return;
 	/*
 	 * The process is in its last steps (after the last exit handler, or
-	 * in _exit): the call would come after the END record, so it is not
-	 * made. exit_group ends this thread in a moment.
+	 * in _exit), and exit_group ends this thread in a moment.
 	 */
 	for (int i = 0; i < SESSION_LATE_WAIT_S * 100; i++) {
 		struct timespec ts = { 0, 10000000 };
@@ -480,26 +483,36 @@ void
 kcap_session_emergency_end(void)
 {
 	struct kfd_recorder *r;
-	unsigned int left;
 
 	if (kcap_session_foreign())
 		return;
 	r = atomic_load_explicit(&kcap_session_rec, memory_order_acquire);
 	if (!r || getpid() != S.pid)
 		return;
-	/*
-	 * A call still in the kernel is lost: a record it appends later
-	 * comes after the END record, which the writer drops.
-	 */
-	left = session_end_calls();
-	atomic_fetch_add(&session_untraced, left);
+	session_end_calls();
 	kt_writer_emergency_end(kfd_recorder_writer(r));
+}
+
+/* Say in the trace how many calls were still in the device. Locked. */
+static void
+session_note_unanswered(unsigned int left)
+{
+	char text[200];
+	struct kt_record rec;
+
+	snprintf(text, sizeof(text), "end: %u device call%s (waits) had not "
+		 "returned when the trace ended; an answer after this is "
+		 "neither recorded nor seen by the program", left,
+		 left == 1 ? "" : "s");
+	memset(&rec, 0, sizeof(rec));
+	rec.type = KT_REC_ANNOTATION;
+	rec.u.annotation.text = text;
+	kfd_recorder_append(atomic_load(&kcap_session_rec), &rec);
 }
 
 void
 kcap_session_shutdown(void)
 {
-	struct kfd_recorder *r;
 	unsigned int left;
 
 	if (S.secure)
@@ -509,17 +522,8 @@ kcap_session_shutdown(void)
 	left = session_end_calls();
 	pthread_mutex_lock(&session_lock);
 	S.closed = 1;
-	r = atomic_load_explicit(&kcap_session_rec, memory_order_acquire);
-	if (r && left) {
-		/*
-		 * Calls still in the kernel get no record from now on; those
-		 * still inside count as lost (one that was recorded just now
-		 * may be among them: the count errs on the side of loss).
-		 */
-		kfd_recorder_detach(r);
-		atomic_fetch_add(&session_untraced,
-				 kfd_gate_drain_until(&kcap_call_gate, 1));
-	}
+	if (left && atomic_load(&kcap_session_rec))
+		session_note_unanswered(left);
 	session_close_locked();
 	pthread_mutex_unlock(&session_lock);
 	kcap_busy--;
@@ -579,6 +583,7 @@ session_child(void)
 	pthread_mutex_init(&session_lock, NULL);
 	kfd_gate_reset(&session_gate);
 	kfd_gate_reset(&kcap_call_gate);
+	kfd_gate_reset(&kcap_wait_gate);
 	atomic_store(&kcap_session_ending, 0);
 	atomic_store(&session_ender, 0);
 	kfd_dispatch_atfork_child();
