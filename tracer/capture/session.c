@@ -61,10 +61,13 @@
 
 /*
  * At the end, how long the device calls under way may take to return and
- * be recorded: any call but a wait (a bound against a device that hangs),
- * and WAIT_EVENTS, which may wait for an event nobody will set.
+ * be recorded: any call but a wait (a bound against a device that hangs;
+ * shorter in a signal handler or _exit(), which may have interrupted the
+ * holder of a lock such a call needs), and WAIT_EVENTS, which may wait
+ * for an event nobody will set.
  */
 #define SESSION_END_CALL_NS	(10000ull * 1000000u)
+#define SESSION_END_CALL_ASYNC_NS (1000ull * 1000000u)
 #define SESSION_END_WAIT_NS	(100ull * 1000000u)
 /* How long a device call made after the end waits for the process to end. */
 #define SESSION_LATE_WAIT_S	10
@@ -437,11 +440,11 @@ kcap_session_exec_failed(void)
 /*
  * The trace ends for good: from now on device calls of other threads wait
  * for the process to end (kcap_session_late()). Wait for the calls under
- * way to return with their records (SESSION_END_*). Return: how many have
- * not returned (waits, in practice).
+ * way to return with their records: @call_ns for calls, SESSION_END_WAIT_NS
+ * for waits. Return: how many have not returned (waits, in practice).
  */
 static unsigned int
-session_end_calls(void)
+session_end_calls(uint64_t call_ns)
 {
 	struct timespec ts;
 	uint64_t now;
@@ -451,7 +454,7 @@ session_end_calls(void)
 	atomic_store(&kcap_session_ending, 1);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-	left = kfd_gate_drain_until(&kcap_call_gate, now + SESSION_END_CALL_NS);
+	left = kfd_gate_drain_until(&kcap_call_gate, now + call_ns);
 	return left + kfd_gate_drain_until(&kcap_wait_gate,
 					   now + SESSION_END_WAIT_NS);
 }
@@ -479,18 +482,29 @@ kcap_session_late(void)
 			"recorded\n", (int)S.pid);
 }
 
+/*
+ * Before an END written by a signal handler or _exit(): the same as at
+ * exit(), but async-signal-safe (no record of the waits left).
+ */
+static void
+session_end_hook(void)
+{
+	if (!kcap_session_foreign() && getpid() == S.pid &&
+	    atomic_load(&kcap_session_rec))
+		session_end_calls(SESSION_END_CALL_ASYNC_NS);
+}
+
 void
 kcap_session_emergency_end(void)
 {
 	struct kfd_recorder *r;
 
-	if (kcap_session_foreign())
+	session_end_hook();
+	if (kcap_session_foreign() || getpid() != S.pid)
 		return;
 	r = atomic_load_explicit(&kcap_session_rec, memory_order_acquire);
-	if (!r || getpid() != S.pid)
-		return;
-	session_end_calls();
-	kt_writer_emergency_end(kfd_recorder_writer(r));
+	if (r)
+		kt_writer_emergency_end(kfd_recorder_writer(r));
 }
 
 /* Say in the trace how many calls were still in the device. Locked. */
@@ -519,7 +533,7 @@ kcap_session_shutdown(void)
 		return;
 	kcap_busy++;
 	/* Not under the lock: a call under way may need it to finish. */
-	left = session_end_calls();
+	left = session_end_calls(SESSION_END_CALL_NS);
 	pthread_mutex_lock(&session_lock);
 	S.closed = 1;
 	if (left && atomic_load(&kcap_session_rec))
@@ -763,6 +777,7 @@ session_init(void)
 	kcap_submit_init();
 	/* Our own handlers must really be installed, not chained. */
 	kfd_recorder_set_sigaction(kcap_real.sigaction);
+	kfd_recorder_set_end_hook(session_end_hook);
 	pthread_atfork(session_prepare, session_parent, session_child);
 	__cxa_atexit(session_at_exit, NULL, NULL);
 }
