@@ -106,8 +106,11 @@ struct kfd_gate kcap_wait_gate;
 _Atomic int kcap_session_ending;
 /* The thread that ends the trace: its own later calls go on. */
 static _Atomic pid_t session_ender;
-/* The destructor ran; the end-of-process handler ran before it. */
-static _Atomic int session_fini_ran, session_at_exit_early;
+/*
+ * The end-of-process handler is registered; the destructor ran; the
+ * handler ran before it.
+ */
+static _Atomic int session_at_exit_set, session_fini_ran, session_at_exit_early;
 static pthread_once_t session_once = PTHREAD_ONCE_INIT;
 
 static void session_init(void);
@@ -779,7 +782,8 @@ session_init(void)
 	kfd_recorder_set_sigaction(kcap_real.sigaction);
 	kfd_recorder_set_end_hook(session_end_hook);
 	pthread_atfork(session_prepare, session_parent, session_child);
-	__cxa_atexit(session_at_exit, NULL, NULL);
+	if (__cxa_atexit(session_at_exit, NULL, NULL) == 0)
+		atomic_store(&session_at_exit_set, 1);
 }
 
 static void __attribute__((constructor))
@@ -792,6 +796,9 @@ static void __attribute__((destructor))
 kcap_fini(void)
 {
 	atomic_store(&session_fini_ran, 1);
-	if (atomic_load(&session_at_exit_early))
-		__cxa_atexit(session_at_exit, NULL, NULL);
+	/* Without the handler (no memory for it), end the trace here. */
+	if (!atomic_load(&session_at_exit_set) ||
+	    (atomic_load(&session_at_exit_early) &&
+	     __cxa_atexit(session_at_exit, NULL, NULL)))
+		session_at_exit(NULL);
 }
