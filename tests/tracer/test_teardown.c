@@ -59,19 +59,22 @@ run_teardown(struct tt_cx *cx, const char *mode, struct tt_trace *t)
 	return answered;
 }
 
-/* Every part's calls are in @t, and as many ioctls as @answered. */
+/*
+ * Run kt_teardown @mode traced into @t: a whole trace with every part's
+ * calls, and as many ioctls as the device answered.
+ */
 static void
-check_all_calls(const struct tt_trace *t, uint64_t answered)
+run_complete(struct tt_cx *cx, const char *mode, struct tt_trace *t)
 {
-	size_t loop;
+	uint64_t answered = run_teardown(cx, mode, t);
 
+	tt_check_complete(t);
 	assert_int_equal(tt_count_ioctl(t, "GET_CLOCK_COUNTERS"),
 			 KT_TD_ATEXIT_CALLS);
 	assert_int_equal(tt_count_ioctl(t, "AVAILABLE_MEMORY"),
 			 KT_TD_DTOR_CALLS);
 	/* main()'s and the loop's, at least 100 of which came first. */
-	loop = tt_count_ioctl(t, "GET_VERSION");
-	assert_true(loop >= KT_TD_MAIN_CALLS + 100);
+	assert_true(tt_count_ioctl(t, "GET_VERSION") >= KT_TD_MAIN_CALLS + 100);
 	assert_int_equal(tt_count(t, KT_REC_IOCTL), answered);
 }
 
@@ -79,12 +82,9 @@ check_all_calls(const struct tt_trace *t, uint64_t answered)
 static void
 test_main_returns(void **state)
 {
-	struct tt_cx *cx = *state;
 	struct tt_trace t;
-	uint64_t answered = run_teardown(cx, "main", &t);
 
-	tt_check_complete(&t);
-	check_all_calls(&t, answered);
+	run_complete(*state, "main", &t);
 	/* The library's destructor runs after the atexit() handler. */
 	assert_true(tt_find_ioctl(&t, "AVAILABLE_MEMORY", 0)->r.seq >
 		    tt_find_ioctl(&t, "GET_CLOCK_COUNTERS",
@@ -96,12 +96,9 @@ test_main_returns(void **state)
 static void
 test_thread_exits(void **state)
 {
-	struct tt_cx *cx = *state;
 	struct tt_trace t;
-	uint64_t answered = run_teardown(cx, "thread-exit", &t);
 
-	tt_check_complete(&t);
-	check_all_calls(&t, answered);
+	run_complete(*state, "thread-exit", &t);
 	tt_trace_free(&t);
 }
 
@@ -113,18 +110,15 @@ test_thread_exits(void **state)
 static void
 test_blocked_call(void **state)
 {
-	struct tt_cx *cx = *state;
 	struct tt_trace t;
-	uint64_t answered = run_teardown(cx, "blocked", &t);
 	const struct tt_rec *note;
 
-	tt_check_complete(&t);
+	run_complete(*state, "blocked", &t);
 	assert_int_equal(tt_count_ioctl(&t, "WAIT_EVENTS"), 0);
 	assert_int_equal(tt_count_ioctl(&t, "CREATE_EVENT"), 1);
 	note = tt_find_type(&t, KT_REC_ANNOTATION, 0);
 	assert_non_null(note);
 	assert_non_null(strstr(note->str, "1 device call (waits) had not returned"));
-	check_all_calls(&t, answered);
 	tt_trace_free(&t);
 }
 

@@ -449,17 +449,12 @@ kcap_session_exec_failed(void)
 static unsigned int
 session_end_calls(uint64_t call_ns)
 {
-	struct timespec ts;
-	uint64_t now;
 	unsigned int left;
 
 	atomic_store(&session_ender, (pid_t)syscall(SYS_gettid));
 	atomic_store(&kcap_session_ending, 1);
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-	left = kfd_gate_drain_until(&kcap_call_gate, now + call_ns);
-	return left + kfd_gate_drain_until(&kcap_wait_gate,
-					   now + SESSION_END_WAIT_NS);
+	left = kfd_gate_drain_for(&kcap_call_gate, call_ns);
+	return left + kfd_gate_drain_for(&kcap_wait_gate, SESSION_END_WAIT_NS);
 }
 
 void

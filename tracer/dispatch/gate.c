@@ -116,10 +116,11 @@ gate_now(void)
 }
 
 unsigned int
-kfd_gate_drain_until(struct kfd_gate *g, uint64_t deadline)
+kfd_gate_drain_for(struct kfd_gate *g, uint64_t timeout)
 {
 	int i = gate_id(g) - 1;
 	unsigned int spins = 0, inside = 0;
+	uint64_t deadline = timeout ? gate_now() + timeout : 0;
 
 	pthread_once(&gate_once, gate_setup);
 	if (!atomic_load(&kfd_gate_mb) ||
@@ -153,7 +154,7 @@ kfd_gate_drain_until(struct kfd_gate *g, uint64_t deadline)
 void
 kfd_gate_drain(struct kfd_gate *g)
 {
-	kfd_gate_drain_until(g, 0);
+	kfd_gate_drain_for(g, 0);
 }
 
 void

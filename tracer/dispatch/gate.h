@@ -121,12 +121,12 @@ kfd_gate_leave(struct kfd_gate *g, unsigned int token)
 void kfd_gate_drain(struct kfd_gate *g);
 
 /*
- * kfd_gate_drain_until() - kfd_gate_drain() that gives up on a section
- * still open at @deadline (CLOCK_MONOTONIC ns; 0: never gives up).
+ * kfd_gate_drain_for() - kfd_gate_drain() that gives up on the sections
+ * still open @timeout ns after the call (0: never gives up).
  * Async-signal-safe once the gate has been used.
  * Return: how many sections it gave up on.
  */
-unsigned int kfd_gate_drain_until(struct kfd_gate *g, uint64_t deadline);
+unsigned int kfd_gate_drain_for(struct kfd_gate *g, uint64_t timeout);
 
 /*
  * kfd_gate_reset() - in a forked child: forget the sections of threads
