@@ -21,7 +21,7 @@ set -u
 here=$(dirname "$0")
 . "$here/../common/answered.sh"
 record_only=0
-if [ "$1" = --record-only ]; then
+if [ "${1:-}" = --record-only ]; then
 	record_only=1
 	shift
 fi

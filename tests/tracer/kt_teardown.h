@@ -12,6 +12,8 @@
 #define KT_TD_ATEXIT_CALLS	7
 /* AVAILABLE_MEMORY in the library's destructor */
 #define KT_TD_DTOR_CALLS	11
+/* SET_MEMORY_POLICY in the atexit() handler that destructor registers */
+#define KT_TD_LATE_CALLS	3
 
 /* Give the library's destructor the /dev/kfd fd to use (kt_teardown_lib.c). */
 void kt_td_use_fd(int fd);

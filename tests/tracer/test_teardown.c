@@ -3,8 +3,9 @@
  * The trace holds every device call to the very end of the process, and
  * its END record counts what the device answered. kt_teardown (see there)
  * uses the device from an atexit() handler, from the destructor of a
- * library it links (finalized after the preloaded capture library) and
- * from a thread still busy while the process exits. kfdsim counts the
+ * library it links (finalized after the preloaded capture library), from
+ * an atexit() handler that destructor registers and from a thread still
+ * busy while the process exits. kfdsim counts the
  * ioctls it answers (KFDSIM_IOCTL_COUNT); the trace must hold as many.
  *
  * Paths come from the environment (tests/tracer/meson.build): KT_TEARDOWN,
@@ -73,6 +74,8 @@ run_complete(struct tt_cx *cx, const char *mode, struct tt_trace *t)
 			 KT_TD_ATEXIT_CALLS);
 	assert_int_equal(tt_count_ioctl(t, "AVAILABLE_MEMORY"),
 			 KT_TD_DTOR_CALLS);
+	assert_int_equal(tt_count_ioctl(t, "SET_MEMORY_POLICY"),
+			 KT_TD_LATE_CALLS);
 	/* main()'s and the loop's, at least 100 of which came first. */
 	assert_true(tt_count_ioctl(t, "GET_VERSION") >= KT_TD_MAIN_CALLS + 100);
 	assert_int_equal(tt_count(t, KT_REC_IOCTL), answered);

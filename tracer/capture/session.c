@@ -735,9 +735,9 @@ kcap_session_untraced(void)
  * runs exit handlers last-registered first, and _dl_fini, which runs the
  * destructors, was registered by __libc_start_main after every library
  * constructor (ours included) ran: a handler registered from our
- * initialisation runs after all destructors, after every atexit()
- * handler and, as an exit handler registered by a destructor is run once
- * _dl_fini returns, after those too.
+ * initialisation runs after all destructors and every atexit() handler.
+ * One a destructor registers runs while _dl_fini finalizes its library,
+ * or as soon as _dl_fini returns: before ours too.
  */
 static void
 session_at_exit(void *unused)
