@@ -5,8 +5,8 @@
  * uses the device from an atexit() handler, from the destructor of a
  * library it links (finalized after the preloaded capture library), from
  * an atexit() handler that destructor registers and from a thread still
- * busy while the process exits. kfdsim counts the
- * ioctls it answers (KFDSIM_IOCTL_COUNT); the trace must hold as many.
+ * busy while the process exits. kfdsim counts the ioctls it answers
+ * (KFDSIM_IOCTL_COUNT); the trace must hold as many.
  *
  * Paths come from the environment (tests/tracer/meson.build): KT_TEARDOWN,
  * KFDTRACE_CAPTURE_LIB and KFDTRACE_SIM_LIB.
