@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 #
 # A HIP program captured and replayed: `kfdtrace record --sim=PROFILE` of
-# PROG (which must print its PASS line), then replays of its files (its
-# own, and its children's: one process tree) on PROFILE and on OTHER,
+# PROG (which must print its PASS line, and whose files must hold every
+# ioctl the device answered: tests/common/answered.sh), then replays of
+# its files (its own, and its children's: one process tree) on PROFILE and on OTHER,
 # serial and --threads, each "match (strict)" without a divergence;
 # `kfdtrace stats` and the HTML report show its queues and events; its
 # emit-c program builds, runs and captures as the original did.
@@ -11,6 +12,7 @@
 # The thunk is the environment's (LD_LIBRARY_PATH, HIP_TEST_THUNK).
 set -u
 
+. "$(dirname "$0")/../common/answered.sh"
 kfdtrace=$1
 prog=$2
 profile=$3
@@ -20,13 +22,17 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail=0
 
-"$kfdtrace" record --sim="$profile" -o "$dir/t.kft" -- "$prog" >"$dir/rec" 2>&1
+KFDSIM_IOCTL_COUNT=$dir/count \
+	"$kfdtrace" record --sim="$profile" -o "$dir/t.kft" -- "$prog" >"$dir/rec" 2>&1
 rc=$?
 cat "$dir/rec"
 if [ "$rc" -ne 0 ] || ! grep -q '^PASS: ' "$dir/rec"; then
 	echo "FAIL: the capture of $prog exited $rc"
 	exit 1
 fi
+# the root's file first, then its children's (t.kft.<pid>.kfdtrace)
+files="$dir/t.kft $(ls "$dir" | sed -n 's|^t\.kft\.[0-9][0-9]*\.kfdtrace$|'"$dir"'/&|p')"
+check_answered "$kfdtrace" "$dir/count" $files || fail=1
 
 profiles=$profile
 [ "$other" != "$profile" ] && profiles="$profile $other"
@@ -34,10 +40,7 @@ for p in $profiles; do
 	for mode in serial threads; do
 		set -- --sim="$p"
 		[ "$mode" = threads ] && set -- "$@" --threads
-		# the root's file first, then its children's (t.kft.<pid>.kfdtrace)
-		"$kfdtrace" replay "$@" "$dir/t.kft" $(ls "$dir" |
-			sed -n 's|^t\.kft\.[0-9][0-9]*\.kfdtrace$|'"$dir"'/&|p') \
-			>"$dir/out" 2>&1
+		"$kfdtrace" replay "$@" $files >"$dir/out" 2>&1
 		rc=$?
 		if [ "$rc" -ne 0 ] ||
 		   ! grep -q '^  result:      match (strict)' "$dir/out" ||

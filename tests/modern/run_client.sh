@@ -2,20 +2,29 @@
 # SPDX-License-Identifier: MIT
 #
 # A real client of the modern ROCm root, recorded on kfdsim and replayed:
-#   run_client.sh KFDTRACE PROFILE OTHER_PROFILE EXPECT -- COMMAND [ARG...]
+#   run_client.sh [--record-only] KFDTRACE PROFILE OTHER_PROFILE EXPECT -- COMMAND [ARG...]
 # 1. COMMAND runs inside the root (in_root.sh) under `kfdtrace record` on
 #    PROFILE and exits 0; its output holds the line EXPECT (a regular
 #    expression, grep -E), when EXPECT is not empty;
-# 2. the trace is whole: `info` says "integrity: ok", with an END record;
+# 2. the trace is whole: `info` says "integrity: ok", with an END record,
+#    and the trace files of the run hold every ioctl the device answered
+#    (KFDSIM_IOCTL_COUNT, tests/common/answered.sh);
 # 3. it replays with a strict match serially and with --threads on
 #    PROFILE, and serially on OTHER_PROFILE (another machine of the same
 #    GPU family) when that is not empty;
 # 4. emit-c's program of it builds with gcc -Wall -Wextra -Werror and
 #    exits 0 under `kfdtrace sim` on PROFILE.
+# With --record-only, steps 1 and 2 only.
 # Replay and emit-c run outside the root: they do not load ROCm.
 set -u
 
 here=$(dirname "$0")
+. "$here/../common/answered.sh"
+record_only=0
+if [ "${1:-}" = --record-only ]; then
+	record_only=1
+	shift
+fi
 kfdtrace=$1
 profile=$2
 other=$3
@@ -27,7 +36,8 @@ trap 'rm -rf "$work"' EXIT
 trace=$work/client.kfdtrace
 fail=0
 
-"$here/in_root.sh" "$kfdtrace" record -o "$trace" --sim="$profile" -- "$@" \
+KFDSIM_IOCTL_COUNT=$work/count \
+	"$here/in_root.sh" "$kfdtrace" record -o "$trace" --sim="$profile" -- "$@" \
 	>"$work/out" 2>&1
 rc=$?
 [ "$rc" -eq 77 ] && { cat "$work/out"; exit 77; }
@@ -48,6 +58,13 @@ grep -Eq '^integrity:[[:space:]]+ok' "$work/info" || {
 	cat "$work/info"; echo "FAIL: the trace is not whole"; fail=1; }
 grep -Eq '^[[:space:]]+end[[:space:]]+1$' "$work/info" || {
 	cat "$work/info"; echo "FAIL: the trace has no END record"; fail=1; }
+# The run's files: the root's, and its children's (client.<pid>.kfdtrace).
+check_answered "$kfdtrace" "$work/count" "$trace" \
+	$(ls "$work" | sed -n 's|^client\..*\.kfdtrace$|'"$work"'/&|p') || fail=1
+if [ "$record_only" -eq 1 ]; then
+	[ "$fail" -eq 0 ] && echo "PASS: $* on $profile: recorded whole"
+	exit "$fail"
+fi
 
 replay() {
 	"$kfdtrace" replay "$trace" "$@" >"$work/replay" 2>&1

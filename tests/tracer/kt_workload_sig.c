@@ -161,24 +161,23 @@ struct clone_arg {
 
 /*
  * A child with memory of its own: it opens the device itself. The
- * argument is on the heap: kfdsim writes no reply into a clone() child's
- * own stack.
+ * argument is on the child's own stack, where the reply must land.
  */
 static int
 clone_child(void *p)
 {
 	const struct clone_arg *a = p;
-	struct kfd_abi_get_version_args *v = calloc(1, sizeof(*v));
+	struct kfd_abi_get_version_args v;
 	int kfd;
 
 	counts_clear();
 	kfd = open_kfd();
 	for (long i = 0; i < a->n; i++) {
-		kio(kfd, "GET_VERSION", KFD_ABI_IOC_GET_VERSION, v, 0);
-		if (v->major_version != 1)
+		memset(&v, 0, sizeof(v));
+		kio(kfd, "GET_VERSION", KFD_ABI_IOC_GET_VERSION, &v, 0);
+		if (v.major_version != 1)
 			die("GET_VERSION major");
 	}
-	free(v);
 	close(kfd);
 	counts_write();
 	return 0;

@@ -276,6 +276,8 @@ test_rocminfo(void **state)
 		"GET_VERSION", "GET_PROCESS_APERTURES_NEW", "ACQUIRE_VM",
 		"ALLOC_MEMORY_OF_GPU", "MAP_MEMORY_TO_GPU", "GET_CLOCK_COUNTERS",
 	};
+	char *count = tt_path(cx->dir, "count");
+	char *env[2] = { NULL, NULL };
 	struct tt_trace t;
 	size_t unknown = 0;
 	int status;
@@ -285,12 +287,17 @@ test_rocminfo(void **state)
 		print_message("rocminfo is not installed\n");
 		skip();
 	}
-	status = tt_record(cx, NULL, NULL, args);
+	assert_true(asprintf(&env[0], "KFDSIM_IOCTL_COUNT=%s", count) > 0);
+	status = tt_record(cx, NULL, env, args);
 	if (!tt_exited(status, 0))
 		tt_show_log(cx);
 	assert_true(tt_exited(status, 0));
 	assert_int_equal(tt_trace_load(cx->out, &t), 0);
 	assert_int_equal(t.st.integrity, KT_INTEGRITY_OK);
+	/* Every ioctl the device answered, to rocminfo's very end. */
+	assert_int_equal(tt_count(&t, KT_REC_IOCTL), tt_device_count(count));
+	free(env[0]);
+	free(count);
 	for (size_t i = 0; i < sizeof(expect) / sizeof(expect[0]); i++)
 		if (!tt_count_ioctl(&t, expect[i]))
 			fail_msg("rocminfo's trace has no %s", expect[i]);

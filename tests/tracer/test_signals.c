@@ -162,7 +162,8 @@ test_signal_program_handlers(void **state)
 /*
  * SIGTERM from outside while four threads are busy with ioctls (inside the
  * recorder, or the writer compressing): no deadlock, the same death, a
- * whole trace with its END record. Repeated: the signal lands anywhere.
+ * whole trace with its END record, holding every ioctl the device
+ * answered. Repeated: the signal lands anywhere.
  */
 static void
 test_signal_busy_threads(void **state)
@@ -170,8 +171,11 @@ test_signal_busy_threads(void **state)
 	struct tt_cx *cx = *state;
 	const char *args[] = { getenv("KT_WORKLOAD"), "threads", "4", "100000000",
 			       NULL };
+	char *count = tt_path(cx->dir, "count");
+	char *env[2] = { NULL, NULL };
 
 	tt_need_tools();
+	assert_true(asprintf(&env[0], "KFDSIM_IOCTL_COUNT=%s", count) > 0);
 	for (int i = 0; i < 5; i++) {
 		struct timespec ts = { 0, 10 * 1000 * 1000 };
 		struct tt_trace t;
@@ -180,7 +184,8 @@ test_signal_busy_threads(void **state)
 		pid_t pid;
 
 		unlink(cx->out);
-		pid = tt_spawn_preloaded(cx, 1, NULL, args);
+		unlink(count);
+		pid = tt_spawn_preloaded(cx, 1, env, args);
 		assert_true(pid > 0);
 		/* Until some frames are out: the writer is working. */
 		while (stat(cx->out, &st) != 0 || st.st_size < (256 << 10)) {
@@ -197,8 +202,11 @@ test_signal_busy_threads(void **state)
 		assert_non_null(tt_find_type(&t, KT_REC_END, 0));
 		assert_true(tt_find_type(&t, KT_REC_END, 0)->r.u.end.flags &
 			    KT_END_SIGNAL);
+		assert_int_equal(tt_count(&t, KT_REC_IOCTL), tt_device_count(count));
 		tt_trace_free(&t);
 	}
+	free(env[0]);
+	free(count);
 }
 
 int

@@ -2,6 +2,7 @@
 /*
  * The end-to-end tests' fixture (tt_capture.h).
  */
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -194,6 +195,19 @@ tt_check_complete(const struct tt_trace *t)
 	assert_int_equal(end->r.u.end.flags & KT_END_INCOMPLETE, 0);
 	for (size_t i = 0; i + 1 < t->n; i++)
 		assert_true(t->recs[i].r.seq < end->r.seq);
+}
+
+uint64_t
+tt_device_count(const char *path)
+{
+	uint64_t n = 0;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		fail_msg("kfdsim wrote no count to %s", path);
+	assert_int_equal(read(fd, &n, sizeof(n)), sizeof(n));
+	close(fd);
+	return n;
 }
 
 const struct tt_rec *

@@ -88,6 +88,13 @@ void tt_check_counts(const struct tt_cx *cx, const struct tt_trace *t, int pid);
  */
 void tt_check_complete(const struct tt_trace *t);
 
+/*
+ * tt_device_count() - what kfdsim answered: the 64-bit count at the start
+ * of @path, the file KFDSIM_IOCTL_COUNT named (docs/kfdsim.md). Fails the
+ * test when it cannot be read.
+ */
+uint64_t tt_device_count(const char *path);
+
 /* tt_find_type() - the @nth (from 0) record of type @type in @t, or NULL. */
 const struct tt_rec *tt_find_type(const struct tt_trace *t, unsigned int type, size_t nth);
 

@@ -36,6 +36,8 @@
 #include <kfdtrace/recorder.h>
 #include <kfdtrace/schema.h>
 
+#include "gate.h"
+
 #define KCAP_EXPORT __attribute__((visibility("default")))
 
 /* glibc declares these only under _FORTIFY_SOURCE. */
@@ -288,12 +290,70 @@ void kcap_session_thread_name(const char *name);
 /* Close the trace (exit, exec). @exec_path/@argv: append an EXEC first. */
 void kcap_session_close_for_exec(const char *path, char *const argv[]);
 void kcap_session_exec_failed(void);
+/*
+ * End the trace at the end of the process (the last exit handler): wait
+ * for the device calls under way, then write the END record; later device
+ * calls of other threads wait for the process to end (kcap_session_late()).
+ */
 void kcap_session_shutdown(void);
 /*
  * Finish the trace async-signal-safely, END record included (_exit); the
  * process is about to end.
  */
 void kcap_session_emergency_end(void);
+
+/*
+ * Device calls in progress: a section of one of these gates spans a device
+ * ioctl from before it reaches the device until its record is appended, so
+ * the end of the trace can wait for them. WAIT_EVENTS has a gate of its
+ * own: a wait may never return, and the end waits for those only briefly.
+ */
+extern struct kfd_gate kcap_call_gate;
+extern struct kfd_gate kcap_wait_gate;
+
+/* Set once the trace has ended for good (exit, _exit). */
+extern _Atomic int kcap_session_ending;
+
+/*
+ * kcap_session_late() - a device call after the end of the trace, before
+ * it reaches the device or after it comes back: wait for the process to
+ * end, so that neither the device nor the program sees what the trace
+ * cannot hold. Returns at once on the thread that ended the trace, and
+ * after some seconds when the process has not ended (said on stderr).
+ */
+void kcap_session_late(void);
+
+/*
+ * kcap_call_enter() - before a device call: start its section of gate @g.
+ * Return: the token for kcap_call_leave().
+ */
+static inline unsigned int
+kcap_call_enter(struct kfd_gate *g)
+{
+	unsigned int token = kfd_gate_enter(g);
+
+	/* After the store of enter: the ending side drains (gate.h). */
+	if (__builtin_expect(atomic_load_explicit(&kcap_session_ending,
+						  memory_order_relaxed), 0)) {
+		kfd_gate_leave(g, token);
+		kcap_session_late();
+		token = 0;
+	}
+	return token;
+}
+
+/*
+ * kcap_call_leave() - after the call and its record: end the section of
+ * @token. A call that outlived the trace does not return to the program.
+ */
+static inline void
+kcap_call_leave(struct kfd_gate *g, unsigned int token)
+{
+	kfd_gate_leave(g, token);
+	if (__builtin_expect(atomic_load_explicit(&kcap_session_ending,
+						  memory_order_relaxed), 0))
+		kcap_session_late();
+}
 
 /*
  * The environment to hand to an exec: @envp with our state variable

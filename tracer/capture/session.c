@@ -44,6 +44,8 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <kfdtrace/dispatch.h>
@@ -57,12 +59,25 @@
 /* Where the trace fd is moved, out of the way of fd-closing loops. */
 #define SESSION_FD_FLOOR 900
 
+/*
+ * At the end, how long the device calls under way may take to return and
+ * be recorded: any call but a wait (a bound against a device that hangs;
+ * shorter in a signal handler or _exit(), which may have interrupted the
+ * holder of a lock such a call needs), and WAIT_EVENTS, which may wait
+ * for an event nobody will set.
+ */
+#define SESSION_END_CALL_NS	(10000ull * 1000000u)
+#define SESSION_END_CALL_ASYNC_NS (1000ull * 1000000u)
+#define SESSION_END_WAIT_NS	(100ull * 1000000u)
+/* How long a device call made after the end waits for the process to end. */
+#define SESSION_LATE_WAIT_S	10
+
 __thread int kcap_busy __attribute__((tls_model("initial-exec")));
 
 static struct {
 	int secure;		/* setuid/secure-exec: nothing at all */
 	int off;		/* not traced (unfollowed fork child) */
-	int closed;		/* exiting: create nothing new */
+	int closed;		/* ended at exit: create nothing new */
 	int execing;		/* an exec is in progress */
 	int failed;		/* file creation failed; do not retry */
 	int follow_fork;
@@ -85,6 +100,17 @@ static _Atomic uint64_t session_untraced;
 
 static pthread_mutex_t session_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct kfd_gate session_gate;
+
+struct kfd_gate kcap_call_gate;
+struct kfd_gate kcap_wait_gate;
+_Atomic int kcap_session_ending;
+/* The thread that ends the trace: its own later calls go on. */
+static _Atomic pid_t session_ender;
+/*
+ * The end-of-process handler is registered; the destructor ran; the
+ * handler ran before it.
+ */
+static _Atomic int session_at_exit_set, session_fini_ran, session_at_exit_early;
 static pthread_once_t session_once = PTHREAD_ONCE_INIT;
 
 static void session_init(void);
@@ -414,24 +440,102 @@ kcap_session_exec_failed(void)
 	pthread_mutex_unlock(&session_lock);
 }
 
+/*
+ * The trace ends for good: from now on device calls of other threads wait
+ * for the process to end (kcap_session_late()). Wait for the calls under
+ * way to return with their records: @call_ns for calls, SESSION_END_WAIT_NS
+ * for waits. Return: how many have not returned (waits, in practice).
+ */
+static unsigned int
+session_end_calls(uint64_t call_ns)
+{
+	unsigned int left;
+
+	atomic_store(&session_ender, (pid_t)syscall(SYS_gettid));
+	atomic_store(&kcap_session_ending, 1);
+	left = kfd_gate_drain_for(&kcap_call_gate, call_ns);
+	return left + kfd_gate_drain_for(&kcap_wait_gate, SESSION_END_WAIT_NS);
+}
+
+void
+kcap_session_late(void)
+{
+	static atomic_int said;
+
+	if ((pid_t)syscall(SYS_gettid) == atomic_load(&session_ender) ||
+	    getpid() != S.pid)
+		return;
+	/*
+	 * The process is in its last steps (after the last exit handler, or
+	 * in _exit), and exit_group ends this thread in a moment.
+	 */
+	for (int i = 0; i < SESSION_LATE_WAIT_S * 100; i++) {
+		struct timespec ts = { 0, 10000000 };
+
+		nanosleep(&ts, NULL);
+	}
+	if (!atomic_exchange(&said, 1))
+		fprintf(stderr, "kfdtrace-capture: the trace has ended but "
+			"process %d goes on: its device calls are no longer "
+			"recorded\n", (int)S.pid);
+}
+
+/*
+ * Before an END written by a signal handler or _exit(): the same as at
+ * exit(), but async-signal-safe (no record of the waits left).
+ */
+static void
+session_end_hook(void)
+{
+	if (!kcap_session_foreign() && getpid() == S.pid &&
+	    atomic_load(&kcap_session_rec))
+		session_end_calls(SESSION_END_CALL_ASYNC_NS);
+}
+
 void
 kcap_session_emergency_end(void)
 {
-	struct kfd_recorder *r = atomic_load_explicit(&kcap_session_rec,
-						      memory_order_acquire);
+	struct kfd_recorder *r;
 
+	session_end_hook();
+	if (kcap_session_foreign() || getpid() != S.pid)
+		return;
+	r = atomic_load_explicit(&kcap_session_rec, memory_order_acquire);
 	if (r)
 		kt_writer_emergency_end(kfd_recorder_writer(r));
+}
+
+/* Say in the trace how many calls were still in the device. Locked. */
+static void
+session_note_unanswered(unsigned int left)
+{
+	char text[200];
+	struct kt_record rec;
+
+	snprintf(text, sizeof(text), "end: %u device call%s (waits) had not "
+		 "returned when the trace ended; an answer after this is "
+		 "neither recorded nor seen by the program", left,
+		 left == 1 ? "" : "s");
+	memset(&rec, 0, sizeof(rec));
+	rec.type = KT_REC_ANNOTATION;
+	rec.u.annotation.text = text;
+	kfd_recorder_append(atomic_load(&kcap_session_rec), &rec);
 }
 
 void
 kcap_session_shutdown(void)
 {
+	unsigned int left;
+
 	if (S.secure)
 		return;
 	kcap_busy++;
+	/* Not under the lock: a call under way may need it to finish. */
+	left = session_end_calls(SESSION_END_CALL_NS);
 	pthread_mutex_lock(&session_lock);
 	S.closed = 1;
+	if (left && atomic_load(&kcap_session_rec))
+		session_note_unanswered(left);
 	session_close_locked();
 	pthread_mutex_unlock(&session_lock);
 	kcap_busy--;
@@ -490,6 +594,10 @@ session_child(void)
 
 	pthread_mutex_init(&session_lock, NULL);
 	kfd_gate_reset(&session_gate);
+	kfd_gate_reset(&kcap_call_gate);
+	kfd_gate_reset(&kcap_wait_gate);
+	atomic_store(&kcap_session_ending, 0);
+	atomic_store(&session_ender, 0);
 	kfd_dispatch_atfork_child();
 	kcap_maps_reset();
 	kcap_submit_child();
@@ -620,6 +728,39 @@ kcap_session_untraced(void)
 	atomic_fetch_add(&session_untraced, 1);
 }
 
+/*
+ * The end of the trace, at exit(). Not in our destructor: a preloaded
+ * library is finalized before the libraries the program links, and their
+ * destructors still use the device (ROCr and HIP tear down there). glibc
+ * runs exit handlers last-registered first, and _dl_fini, which runs the
+ * destructors, was registered by __libc_start_main after every library
+ * constructor (ours included) ran: a handler registered from our
+ * initialisation runs after all destructors and every atexit() handler.
+ * One a destructor registers runs while _dl_fini finalizes its library,
+ * or as soon as _dl_fini returns: before ours too.
+ */
+static void
+session_at_exit(void *unused)
+{
+	(void)unused;
+	/*
+	 * Registered after _dl_fini (the library was loaded late): the
+	 * destructor registers us again, which puts us after _dl_fini.
+	 */
+	if (!atomic_load(&session_fini_ran)) {
+		atomic_store(&session_at_exit_early, 1);
+		return;
+	}
+	/* A process sharing our memory must not close our trace. */
+	if (!kcap_enabled() && kcap_session_foreign())
+		return;
+	kcap_submit_shutdown();
+	kcap_session_shutdown();
+}
+
+/* glibc's: @fn(@arg) at exit(); @dso NULL, as no unloading runs it early. */
+extern int __cxa_atexit(void (*fn)(void *), void *arg, void *dso);
+
 static void
 session_init(void)
 {
@@ -634,7 +775,10 @@ session_init(void)
 	kcap_submit_init();
 	/* Our own handlers must really be installed, not chained. */
 	kfd_recorder_set_sigaction(kcap_real.sigaction);
+	kfd_recorder_set_end_hook(session_end_hook);
 	pthread_atfork(session_prepare, session_parent, session_child);
+	if (__cxa_atexit(session_at_exit, NULL, NULL) == 0)
+		atomic_store(&session_at_exit_set, 1);
 }
 
 static void __attribute__((constructor))
@@ -646,9 +790,10 @@ kcap_init(void)
 static void __attribute__((destructor))
 kcap_fini(void)
 {
-	/* A process sharing our memory must not close our trace. */
-	if (!kcap_enabled() && kcap_session_foreign())
-		return;
-	kcap_submit_shutdown();
-	kcap_session_shutdown();
+	atomic_store(&session_fini_ran, 1);
+	/* Without the handler (no memory for it), end the trace here. */
+	if (!atomic_load(&session_at_exit_set) ||
+	    (atomic_load(&session_at_exit_early) &&
+	     __cxa_atexit(session_at_exit, NULL, NULL)))
+		session_at_exit(NULL);
 }

@@ -37,6 +37,17 @@ note_svm(enum kfd_file_kind kind, unsigned long request, const void *arg,
 	kcap_maps_add(a->start_addr, a->size);
 }
 
+/* The gate of a device call: waits may never return (capture.h). */
+static inline struct kfd_gate *
+call_gate(enum kfd_file_kind kind, unsigned long request)
+{
+	if (__builtin_expect(KFD_ABI_IOC_NR(request) ==
+			     KFD_ABI_IOC_NR(KFD_ABI_IOC_WAIT_EVENTS), 0) &&
+	    kind == KFD_FILE_KFD && _IOC_TYPE(request) == KFD_ABI_IOCTL_BASE)
+		return &kcap_wait_gate;
+	return &kcap_call_gate;
+}
+
 static int
 next_ioctl(int fd, unsigned long request, void *arg)
 {
@@ -59,6 +70,8 @@ KCAP_EXPORT int
 ioctl(int fd, unsigned long request, ...)
 {
 	enum kfd_file_kind kind;
+	struct kfd_gate *gate;
+	unsigned int token;
 	void *arg;
 	va_list ap;
 	int ret;
@@ -73,11 +86,14 @@ ioctl(int fd, unsigned long request, ...)
 		if (kind == KFD_FILE_UNKNOWN)
 			return kcap_real.ioctl(fd, request, arg);
 		kcap_busy++;
+		gate = call_gate(kind, request);
+		token = kcap_call_enter(gate);
 		if (__builtin_expect(kcap_submit_on, 0) && kind == KFD_FILE_KFD)
 			ret = submit_ioctl(fd, request, arg);
 		else
 			ret = kfd_dispatch_via(next_ioctl, fd, kind, request, arg);
 		note_svm(kind, request, arg, ret);
+		kcap_call_leave(gate, token);
 		kcap_busy--;
 		return ret;
 	}
@@ -96,6 +112,8 @@ ioctl(int fd, unsigned long request, ...)
 	if (kind == KFD_FILE_UNKNOWN)
 		return kcap_real.ioctl(fd, request, arg);
 	kcap_busy++;
+	gate = call_gate(kind, request);
+	token = kcap_call_enter(gate);
 	if (!kcap_session_get()) {
 		ret = kcap_real.ioctl(fd, request, arg);
 	} else if (kcap_submit_on && kind == KFD_FILE_KFD) {
@@ -104,6 +122,7 @@ ioctl(int fd, unsigned long request, ...)
 		ret = kfd_dispatch_via(next_ioctl, fd, kind, request, arg);
 	}
 	note_svm(kind, request, arg, ret);
+	kcap_call_leave(gate, token);
 	kcap_busy--;
 	return ret;
 }

@@ -105,11 +105,22 @@ gate_id(struct kfd_gate *g)
 	return id ? id : kfd_gate_new_id(g);
 }
 
-void
-kfd_gate_drain(struct kfd_gate *g)
+/* clock_gettime() itself: async-signal-safe, unlike the TSC clock's seqlock. */
+static uint64_t
+gate_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+unsigned int
+kfd_gate_drain_for(struct kfd_gate *g, uint64_t timeout)
 {
 	int i = gate_id(g) - 1;
-	unsigned int spins = 0;
+	unsigned int spins = 0, inside = 0;
+	uint64_t deadline = timeout ? gate_now() + timeout : 0;
 
 	pthread_once(&gate_once, gate_setup);
 	if (!atomic_load(&kfd_gate_mb) ||
@@ -124,6 +135,10 @@ kfd_gate_drain(struct kfd_gate *g)
 		/* Inside: wait until it moves on (left, maybe re-entered
 		 * afterwards, in which case it sees the new pointer). */
 		while (atomic_load_explicit(&r->seq[i], memory_order_acquire) == s) {
+			if (deadline && gate_now() >= deadline) {
+				inside++;
+				break;
+			}
 			if (++spins < 64) {
 				sched_yield();
 			} else {
@@ -133,6 +148,13 @@ kfd_gate_drain(struct kfd_gate *g)
 			}
 		}
 	}
+	return inside;
+}
+
+void
+kfd_gate_drain(struct kfd_gate *g)
+{
+	kfd_gate_drain_for(g, 0);
 }
 
 void

@@ -20,6 +20,7 @@
 #define KFD_GATE_H
 
 #include <stdatomic.h>
+#include <stdint.h>
 
 /* How many gates a process may have (they are static objects). */
 #define KFD_GATE_MAX 8
@@ -118,6 +119,14 @@ kfd_gate_leave(struct kfd_gate *g, unsigned int token)
  * and is not inside a section of @g itself.
  */
 void kfd_gate_drain(struct kfd_gate *g);
+
+/*
+ * kfd_gate_drain_for() - kfd_gate_drain() that gives up on the sections
+ * still open @timeout ns after the call (0: never gives up).
+ * Async-signal-safe once the gate has been used.
+ * Return: how many sections it gave up on.
+ */
+unsigned int kfd_gate_drain_for(struct kfd_gate *g, uint64_t timeout);
 
 /*
  * kfd_gate_reset() - in a forked child: forget the sections of threads

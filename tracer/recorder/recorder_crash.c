@@ -82,6 +82,15 @@ kfd_recorder_set_sigaction(int (*fn)(int sig, const struct sigaction *act,
 	crash_sigaction = fn ? fn : sigaction;
 }
 
+/* Run before an ending signal's END record (kfd_recorder_set_end_hook()). */
+static void (*_Atomic crash_end_hook)(void);
+
+void
+kfd_recorder_set_end_hook(void (*fn)(void))
+{
+	atomic_store(&crash_end_hook, fn);
+}
+
 /*
  * Take crash_lock with every signal blocked on this thread: sigaction() is
  * async-signal-safe, so a program's handler may call it (through the
@@ -172,9 +181,13 @@ crash_handler(int sig, siginfo_t *info, void *uc)
 
 	w = atomic_load_explicit(&crash_writer, memory_order_acquire);
 	if (w) {
-		if (dies)
+		if (dies) {
+			void (*hook)(void) = atomic_load(&crash_end_hook);
+
+			if (hook)
+				hook();
 			kt_writer_emergency_end_signal(w);
-		else
+		} else
 			kt_writer_emergency_flush(w);
 	}
 

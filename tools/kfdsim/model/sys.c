@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/stat.h>
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -26,16 +27,45 @@
 #define AT_EMPTY_PATH 0x1000
 #endif
 
-static pid_t cached_pid;
+/*
+ * The pid, cached where every child that does not share our memory sees
+ * it zeroed (MADV_WIPEONFORK), however it was made: a clone() child runs
+ * no pthread_atfork() handler, and a stale pid would send its copies to
+ * user memory (process_vm_writev) into the parent. Without the page
+ * (Linux before 4.14) the pid is asked every time.
+ */
+static pid_t *pid_slot;
+static pthread_once_t pid_once = PTHREAD_ONCE_INIT;
+
+static void
+pid_slot_init(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	void *p = (void *)syscall(SYS_mmap, NULL, (size_t)page,
+				  PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return;
+	if (syscall(SYS_madvise, p, (size_t)page, MADV_WIPEONFORK)) {
+		syscall(SYS_munmap, p, (size_t)page);
+		return;
+	}
+	pid_slot = p;
+}
 
 pid_t
 ksim_self_pid(void)
 {
-	pid_t pid = __atomic_load_n(&cached_pid, __ATOMIC_RELAXED);
+	pid_t pid;
 
+	pthread_once(&pid_once, pid_slot_init);
+	if (!pid_slot)
+		return (pid_t)syscall(SYS_getpid);
+	pid = __atomic_load_n(pid_slot, __ATOMIC_RELAXED);
 	if (!pid) {
 		pid = (pid_t)syscall(SYS_getpid);
-		__atomic_store_n(&cached_pid, pid, __ATOMIC_RELAXED);
+		__atomic_store_n(pid_slot, pid, __ATOMIC_RELAXED);
 	}
 	return pid;
 }
@@ -43,8 +73,10 @@ ksim_self_pid(void)
 void
 ksim_pid_refresh(void)
 {
-	__atomic_store_n(&cached_pid, (pid_t)syscall(SYS_getpid),
-			 __ATOMIC_RELAXED);
+	pthread_once(&pid_once, pid_slot_init);
+	if (pid_slot)
+		__atomic_store_n(pid_slot, (pid_t)syscall(SYS_getpid),
+				 __ATOMIC_RELAXED);
 }
 
 int

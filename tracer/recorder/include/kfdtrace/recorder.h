@@ -210,6 +210,15 @@ void kfd_recorder_set_sigaction(int (*fn)(int sig, const struct sigaction *act,
 					  struct sigaction *old));
 
 /*
+ * kfd_recorder_set_end_hook() - @fn runs in the handler of an ending
+ * signal (KFD_REC_END_ON_SIGNAL) right before it writes the END record:
+ * the caller's chance to stop and wait for its own device calls, since
+ * nothing recorded after END is kept. Async-signal-safe, like the
+ * handler. NULL: none.
+ */
+void kfd_recorder_set_end_hook(void (*fn)(void));
+
+/*
  * The sequence numbers of the calling thread's IOCTL records, for callers
  * that record spans enclosing them (the capture library's hsaKmt* API
  * spans). To open a span set .first to UINT64_MAX: the recorder stores the
