@@ -100,6 +100,9 @@ em_order(struct em *e, struct em_item *it, size_t n)
 {
 	size_t i, j;
 
+	if (!n)
+		return;		/* a trace without calls: nothing to order */
+
 	/*
 	 * Swaps: the end of an id's previous life first, when it is near
 	 * enough for the emitting pass to hold what it passes.

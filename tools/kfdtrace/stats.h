@@ -52,7 +52,7 @@ struct stat_group {
 /* Groups by key, in order of first appearance. */
 struct group_set {
 	struct stat_group **v;
-	size_t n;
+	size_t n, cap;
 	struct kc_u64map index;		/* key -> position in v (val.size) */
 };
 

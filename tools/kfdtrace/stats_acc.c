@@ -144,10 +144,16 @@ set_get(struct stats *s, struct group_set *set, uint64_t key)
 
 	if (pos)
 		return set->v[pos->size];
-	nv = realloc(set->v, (set->n + 1) * sizeof(*nv));
-	if (!nv)
-		return NULL;
-	set->v = nv;
+	if (set->n == set->cap) {
+		/* Doubling: a group per thread, up to millions of them. */
+		size_t cap = set->cap ? set->cap * 2 : 16;
+
+		nv = realloc(set->v, cap * sizeof(*nv));
+		if (!nv)
+			return NULL;
+		set->v = nv;
+		set->cap = cap;
+	}
 	g = malloc(sizeof(*g));
 	if (!g || group_init(g, s, key)) {
 		free(g);
