@@ -110,6 +110,14 @@ queue_roundtrip(HSA_QUEUE_TYPE type)
 			/* AQL queues take their pointers from the caller (ROCr) */
 			res.QueueRptrValue = (uintptr_t)r.ptrs;
 			res.QueueWptrValue = (uintptr_t)r.ptrs + 8;
+			/*
+			 * Every slot INVALID, as ROCr leaves a new ring: the
+			 * doorbell below then announces no packet. A zeroed
+			 * slot is a vendor packet of format 0, which the
+			 * engine refuses, if it looks before the queue goes.
+			 */
+			for (HSAuint64 o = 0; o < r.ring_size; o += 64)
+				*(volatile uint16_t *)((char *)r.ring + o) = 1;
 		}
 		if (type != HSA_QUEUE_SDMA && cwsr_refused(node)) {
 			assert_int_equal(hsaKmtCreateQueue(node, type, 100,
