@@ -453,6 +453,21 @@ rp_model_cpu_set(const struct rp_model *m, const uint32_t *ids, int n,
 	return 0;
 }
 
+uint64_t
+rp_model_sets_before(const struct rp_model *m, uint32_t id, uint64_t from,
+		     uint64_t to, uint64_t ts)
+{
+	const struct rp_m_set *v = m->sets.data;
+	uint64_t n = 0;
+	size_t i;
+
+	/* By entry time: the first at @ts or later ends it. */
+	for (i = 0; i < m->sets.n && v[i].ts < ts; i++)
+		if (v[i].id == id && v[i].seq > from && v[i].seq < to)
+			n++;
+	return n;
+}
+
 void
 rp_model_free(struct rp_model *m)
 {

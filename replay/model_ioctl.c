@@ -548,6 +548,7 @@ rp_model_ioctl(struct rp_model *m, const struct kt_record *rec)
 
 		if (e) {
 			e->ts = rec->ts;
+			e->seq = rec->seq;
 			e->id = (uint32_t)rp_fget(r->se_id, b, n);
 		}
 	} else if (d == r->destroy_event) {

@@ -99,6 +99,7 @@ struct rp_m_event {
 /* A SET_EVENT of the capture: when it entered, which event. */
 struct rp_m_set {
 	uint64_t ts;
+	uint64_t seq;
 	uint32_t id;
 };
 
@@ -312,6 +313,13 @@ void rp_model_free(struct rp_model *m);
  */
 int rp_model_cpu_set(const struct rp_model *m, const uint32_t *ids, int n,
 		     uint64_t from, uint64_t to);
+/*
+ * rp_model_sets_before() - how many SET_EVENTs of event @id numbered in
+ * (@from, @to) (a life of the event) the capture has that entered before
+ * @ts.
+ */
+uint64_t rp_model_sets_before(const struct rp_model *m, uint32_t id,
+			      uint64_t from, uint64_t to, uint64_t ts);
 /* Per-record model updates (model.c, model_ioctl.c). */
 void rp_model_ioctl(struct rp_model *m, const struct kt_record *rec);
 /* model_varies.c: note AVAILABLE_MEMORY calls racing allocations, in

@@ -6,6 +6,7 @@
  * creation that got its id back), each thread kept in its own order.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include <kfdtrace/kfd_abi.h>
 
@@ -101,6 +102,81 @@ sets_one(const struct em *e, const struct em_item *it, size_t i,
 	return 0;
 }
 
+/* Map kinds in e->events beside emit_ioctl.c's (kind 0). */
+#define AGE_NOW		1	/* event id -> its age in the program */
+#define AGE_STAND	2	/* seq << 8 | element -> stand-ins */
+/* Interrupts stood in for before one wait, at most: past it, one. */
+#define AGE_STAND_MAX	16
+
+/*
+ * Event ages through the program, in its order (one call at a time):
+ * 1 at creation, one more at every set. Before a completed wait, each
+ * event that released it in the capture gets the sets its returned age
+ * still lacks, as the replay makes them (ages.c).
+ */
+static void
+age_plan(struct em *e, const struct em_item *it, size_t n)
+{
+	const struct rp_rows *r = e->rows;
+	const size_t el = sizeof(struct kfd_abi_event_data);
+	size_t i, off;
+
+	for (i = 0; i < n; i++) {
+		const struct kt_record *rec = it[i].rec;
+		const struct kt_ioctl_rec *io = &rec->u.ioctl;
+		const struct kfd_ioctl_desc *d;
+		const struct kt_buf_image *b;
+		uint32_t id, ids[1];
+		uint64_t age;
+
+		if (rec->type != KT_REC_IOCTL || io->ret < 0)
+			continue;
+		d = kfd_schema_lookup((enum kfd_file_kind)io->file_kind,
+				      io->request);
+		if (d == r->create_event && io->arg_after &&
+		    rp_fhas(r->ce_id, io->arg_size)) {
+			rp_map_put(&e->events, AGE_NOW, 0,
+				   rp_fget(r->ce_id, io->arg_after, io->arg_size), 1);
+			continue;
+		}
+		if (rp_set_event_id(r, rec, &id)) {
+			if (rp_map_get(&e->events, AGE_NOW, 0, id, &age))
+				rp_map_put(&e->events, AGE_NOW, 0, id, age + 1);
+			continue;
+		}
+		if (d != r->wait_events || !rp_wait_completed(r, d, io) ||
+		    rp_wait_fired(r, rec, ids, 1) < 0 ||
+		    !(b = rp_find_image(io, 0)))
+			continue;
+		for (off = 0; off + el <= b->len_before && off + el <= b->len_after &&
+		     off / el < 256; off += el) {
+			struct kfd_abi_event_data in, out;
+			uint64_t want, k;
+
+			memcpy(&in, b->before + off, el);
+			memcpy(&out, b->after + off, el);
+			want = out.signal_event_data.last_event_age;
+			if (want == in.signal_event_data.last_event_age ||
+			    !rp_map_get(&e->events, AGE_NOW, 0, in.event_id, &age) ||
+			    want <= age)
+				continue;
+			k = want - age > AGE_STAND_MAX ? 1 : want - age;
+			rp_map_put(&e->events, AGE_STAND, 0, rec->seq << 8 | off / el, k);
+			rp_map_put(&e->events, AGE_NOW, 0, in.event_id, age + k);
+		}
+	}
+}
+
+uint64_t
+em_age_stand_ins(const struct em *e, uint64_t seq, size_t idx)
+{
+	uint64_t k = 0;
+
+	if (idx < 256)
+		rp_map_get(&e->events, AGE_STAND, 0, seq << 8 | idx, &k);
+	return k;
+}
+
 void
 em_order(struct em *e, struct em_item *it, size_t n)
 {
@@ -119,8 +195,8 @@ em_order(struct em *e, struct em_item *it, size_t n)
 	for (i = 0; i < n; i++) {
 		const struct kt_record *w = it[i].rec;
 		const struct kfd_ioctl_desc *d;
-		uint32_t ids[64];
-		int k, before = 0;
+		uint32_t ids[64], fids[64];
+		int k, fired, before = 0;
 
 		if (w->type != KT_REC_IOCTL)
 			continue;
@@ -150,8 +226,15 @@ em_order(struct em *e, struct em_item *it, size_t n)
 			continue;
 		/*
 		 * One numbered after it that entered before it returned may
-		 * have signalled before the wait entered, or while it waited.
+		 * have signalled before the wait entered, or while it waited;
+		 * with event ages, only if it sets an event whose age the
+		 * wait got back advanced (ages.c).
 		 */
+		fired = rp_wait_fired(r, w, fids, 64);
+		if (fired >= 0) {
+			memcpy(ids, fids, sizeof(ids));
+			k = fired;
+		}
 		for (j = i + 1; j < n && j <= i + EM_WAIT_WINDOW; j++)
 			if (sets_one(e, it, j, ids, k, 0, w->u.ioctl.t_exit)) {
 				move_before(it, j, i);
@@ -167,4 +250,5 @@ em_order(struct em *e, struct em_item *it, size_t n)
 		}
 		qsort(it, n, sizeof(*it), cmp_item);
 	}
+	age_plan(e, it, n);
 }

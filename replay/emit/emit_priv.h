@@ -99,6 +99,12 @@ struct em_item {
 /* emit_order.c: sort the @n records @it into the order the serial replay
  * issues them (emit.c). */
 void em_order(struct em *e, struct em_item *it, size_t n);
+/*
+ * emit_order.c: with event ages (KFD 1.14), how many SET_EVENTs the
+ * program makes in the GPU's stead before the wait numbered @seq for its
+ * element @idx (the interrupts its returned age shows), from the order.
+ */
+uint64_t em_age_stand_ins(const struct em *e, uint64_t seq, size_t idx);
 
 /* emit_abi.c: definitions. */
 /* The C struct of @sd for argument bytes @b (its union arm), defined once. */

@@ -1,0 +1,362 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Event ages (KFD ABI 1.14): translated on the way in, learned on the way
+ * out.
+ *
+ * A signal event's age starts at 1 and grows by one at every set, by a CPU
+ * SET_EVENT or by an engine's interrupt. A wait passes, per signal event,
+ * the age it last saw (last_event_age; 0: none); an event whose age
+ * differs counts as signalled at once, and the kernel writes the current
+ * age back for each event that released the wait.
+ *
+ * The replay's ages are not the capture's: an engine's interrupt that no
+ * wait needed (the runtime saw its signal's value first) advanced the
+ * captured age and is never replayed, and one stand-in set replaces all
+ * the interrupts that released a wait. So ages are learned, as the ids
+ * the kernel picks: per life of an event (its record in the model), each
+ * age a wait returned in the capture is bound to the age the same wait
+ * returned live, in both directions. An input age is passed as its
+ * binding; one the capture never returned (1, the age at creation, or an
+ * age the runtime got elsewhere) is shifted by the event's offset, the
+ * live minus the captured age of its latest binding (0 before any).
+ *
+ * Verified, per element of an age-tracked wait (input age not 0):
+ *  - an event that did not release the wait in the capture (the age
+ *    written back equals the one passed) must not have released it live;
+ *  - one that did must have released it live, with an age that agrees
+ *    with the bindings: a captured age already bound to another live one,
+ *    or a live age already standing for another captured one, is a
+ *    divergence. A new binding whose offset differs from the event's
+ *    previous one is counted (summary: ages learned at an offset).
+ * The other bytes of the element are compared as any output.
+ */
+#include <inttypes.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <kfdtrace/kfd_abi.h>
+
+#include "replay_priv.h"
+
+#define ELEM		sizeof(struct kfd_abi_event_data)
+#define AGE_OFF		offsetof(struct kfd_abi_event_data, signal_event_data)
+#define ID_OFF		offsetof(struct kfd_abi_event_data, event_id)
+
+static uint64_t
+ld64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static uint32_t
+ld32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* The captured image of the events array of WAIT_EVENTS @io, or NULL. */
+static const struct kt_buf_image *
+events_image(const struct rp_rows *r, const struct kt_ioctl_rec *io)
+{
+	const struct kt_buf_image *b = rp_find_image(io, 0);
+
+	if (!b || !r->wait_events->nbufs || !r->wait_events->bufs[0].elem ||
+	    r->wait_events->bufs[0].elem->size != ELEM)
+		return NULL;
+	return b;
+}
+
+int
+rp_wait_fired(const struct rp_rows *r, const struct kt_record *rec,
+	      uint32_t *ids, int max)
+{
+	const struct kt_buf_image *b;
+	size_t off;
+	int n = 0, aged = 0;
+
+	if (rec->type != KT_REC_IOCTL ||
+	    !(b = events_image(r, &rec->u.ioctl)) || !b->before || !b->after)
+		return -1;
+	for (off = 0; off + ELEM <= b->len_before && off + ELEM <= b->len_after;
+	     off += ELEM) {
+		uint64_t in = ld64(b->before + off + AGE_OFF);
+		uint64_t out = ld64(b->after + off + AGE_OFF);
+
+		/* Other kinds of events than signal ones pass none. */
+		if (!in)
+			continue;
+		aged = 1;
+		if (out != in && n < max)
+			ids[n++] = ld32(b->before + off + ID_OFF);
+	}
+	/* No ages: the capture does not say. */
+	return aged ? n : -1;
+}
+
+/* The model's life of event @id at @seq (its index), or -1. */
+static int64_t
+life_of(const struct rp_model *m, uint32_t id, uint64_t seq)
+{
+	size_t i;
+
+	for (i = 0; i < m->events.n; i++) {
+		const struct rp_m_event *e = RP_AT(&m->events, struct rp_m_event, i);
+
+		if (e->id == id && e->create_seq < seq && seq < e->destroy_seq)
+			return (int64_t)i;
+	}
+	return -1;
+}
+
+/*
+ * The map key of age @age of the life of event @id at @seq: the life (or
+ * the id, for an event the capture did not create) above, the age's low
+ * 32 bits below (2^32 sets of one event would wrap it).
+ */
+static uint64_t
+age_key(const struct rp_model *m, uint32_t id, uint64_t seq, uint64_t age)
+{
+	int64_t life = life_of(m, id, seq);
+	uint64_t who = life < 0 ? (1ull << 31) | id : (uint64_t)life;
+
+	return who << 32 | (age & 0xffffffffu);
+}
+
+/* The event's offset lives under age 0, which no wait passes. */
+static uint64_t
+offset_key(const struct rp_model *m, uint32_t id, uint64_t seq)
+{
+	return age_key(m, id, seq, 0);
+}
+
+void
+rp_age_in(struct rp_run *st, struct rp_call *c)
+{
+	const struct kt_buf_image *b;
+	uint64_t live, off;
+	unsigned int k;
+	size_t e;
+
+	c->nage = 0;
+	if (c->d != st->rows->wait_events || !(b = events_image(st->rows, c->io)) ||
+	    !b->before)
+		return;
+	for (k = 0; k < c->nlb; k++)
+		if (c->lb[k].index == 0)
+			break;
+	if (k == c->nlb)
+		return;
+	for (e = 0; e + ELEM <= b->len_before && e + ELEM <= c->lb[k].len &&
+	     c->nage < RP_AGES_MAX; e += ELEM) {
+		uint64_t in = ld64(b->before + e + AGE_OFF);
+		uint32_t id = ld32(b->before + e + ID_OFF);
+		uint64_t key = age_key(&st->r->model, id, c->rec->seq, in);
+
+		/* 1, the age at creation, is the same on both sides. */
+		live = in;
+		if (in > 1 && !rp_map_get(&st->fwd, RP_K_AGE, 0, key, &live)) {
+			off = 0;
+			rp_map_get(&st->fwd, RP_K_AGE, 0,
+				   offset_key(&st->r->model, id, c->rec->seq),
+				   &off);
+			live = in + off;
+		}
+		memcpy(c->lb[k].p + e + AGE_OFF, &live, sizeof(live));
+		c->age_in[c->nage++] = live;
+	}
+}
+
+void
+rp_age_check(struct rp_run *st, struct rp_call *c, size_t idx,
+	     const uint8_t *cap_out, uint8_t *live_out)
+{
+	const struct kt_buf_image *b = events_image(st->rows, c->io);
+	const struct rp_model *m = &st->r->model;
+	uint64_t cin, cout, lin, lout, key, rkey, other, old_off;
+	uint32_t id;
+	char name[64];
+	int ok = c->ret >= 0 && c->io->ret >= 0, have_off;
+
+	if (!b || !b->before || idx >= c->nage ||
+	    (idx + 1) * ELEM > b->len_before)
+		return;
+	cin = ld64(b->before + idx * ELEM + AGE_OFF);
+	id = ld32(b->before + idx * ELEM + ID_OFF);
+	cout = ld64(cap_out + AGE_OFF);
+	lin = c->age_in[idx];
+	lout = ld64(live_out + AGE_OFF);
+	if (!cin)
+		return;
+	snprintf(name, sizeof(name), "events[%zu].last_event_age", idx);
+	/* From here on the element's other bytes are compared as usual. */
+	memcpy(live_out + AGE_OFF, &cout, sizeof(cout));
+	if (cout == cin) {
+		if (lout != lin)
+			rp_diverge(st, name, cout, lin, 1, lout, "the event "
+				   "released the wait live, not in the capture");
+		return;
+	}
+	if (lout == lin) {
+		rp_diverge(st, name, cout, cout, 0, lout, "the event released "
+			   "the wait in the capture, not live");
+		return;
+	}
+	key = age_key(m, id, c->rec->seq, cout);
+	rkey = age_key(m, id, c->rec->seq, 0) | (lout & 0xffffffffu);
+	if (rp_map_get(&st->fwd, RP_K_AGE, 0, key, &other)) {
+		if (other != lout)
+			rp_diverge(st, name, cout, other, 1, lout, "the captured "
+				   "age is already bound to 0x%" PRIx64, other);
+		return;
+	}
+	if (rp_map_get(&st->rev, RP_K_AGE, 0, rkey, &other)) {
+		rp_diverge(st, name, cout, cout, 0, lout, "the live age already "
+			   "stands for captured 0x%" PRIx64, other);
+		return;
+	}
+	if (!ok)
+		return;
+	rp_map_put(&st->fwd, RP_K_AGE, 0, key, lout);
+	rp_map_put(&st->rev, RP_K_AGE, 0, rkey, cout);
+	key = offset_key(m, id, c->rec->seq);
+	have_off = rp_map_get(&st->fwd, RP_K_AGE, 0, key, &old_off);
+	if ((have_off ? old_off : 0) != lout - cout)
+		st->sum.ages_offset++;
+	rp_map_put(&st->fwd, RP_K_AGE, 0, key, lout - cout);
+}
+
+/* The life of event @id at @seq, as a key (see age_key()), and its span. */
+static uint64_t
+life_key(const struct rp_model *m, uint32_t id, uint64_t seq,
+	 const struct rp_m_event **ev)
+{
+	int64_t life = life_of(m, id, seq);
+
+	*ev = life < 0 ? NULL : RP_AT(&m->events, struct rp_m_event, life);
+	return age_key(m, id, seq, 0) >> 32;
+}
+
+static void
+bump(struct kc_u64map *map, unsigned int kind, uint64_t key)
+{
+	uint64_t v = 0;
+
+	rp_map_get(map, kind, 0, key, &v);
+	rp_map_put(map, kind, 0, key, v + 1);
+}
+
+void
+rp_age_count_set(struct rp_run *st, const struct kt_record *rec, int gpu)
+{
+	const struct rp_m_event *ev;
+	uint32_t id;
+
+	if (rp_set_event_id(st->rows, rec, &id))
+		bump(&st->fwd, gpu ? RP_K_AGE_GPU : RP_K_AGE_SETS,
+		     life_key(&st->r->model, id, rec->seq, &ev));
+}
+
+/*
+ * Whether event @id, released the wait @rec with age @age in the capture,
+ * has been set often enough live: its live age (1 + the sets replayed,
+ * the replay running no packets) reached @age shifted by the event's
+ * offset, or every CPU set of it that entered before the wait returned
+ * has been replayed (the offset may be out of date: an interrupt no wait
+ * needed is never replayed).
+ */
+static int
+event_due(struct rp_run *st, const struct kt_record *rec, uint32_t id,
+	  uint64_t age)
+{
+	const struct rp_model *m = &st->r->model;
+	const struct rp_m_event *ev;
+	uint64_t k = life_key(m, id, rec->seq, &ev), sets = 0, gpu = 0, off = 0;
+
+	rp_map_get(&st->fwd, RP_K_AGE_SETS, 0, k, &sets);
+	rp_map_get(&st->fwd, RP_K_AGE_GPU, 0, k, &gpu);
+	if (ev) {
+		rp_map_get(&st->fwd, RP_K_AGE, 0, offset_key(m, id, rec->seq),
+			   &off);
+		if (1 + sets >= age + off)
+			return 1;
+	}
+	return sets - gpu >= rp_model_sets_before(m, id, ev ? ev->create_seq : 0,
+						  ev ? ev->destroy_seq : UINT64_MAX,
+						  rp_rec_exit(rec));
+}
+
+int
+rp_age_due(struct rp_run *st, const struct kt_record *rec)
+{
+	const struct kt_buf_image *b;
+	size_t off;
+
+	if (rec->type != KT_REC_IOCTL ||
+	    !(b = events_image(st->rows, &rec->u.ioctl)) || !b->before ||
+	    !b->after)
+		return 1;
+	for (off = 0; off + ELEM <= b->len_before && off + ELEM <= b->len_after;
+	     off += ELEM) {
+		uint64_t in = ld64(b->before + off + AGE_OFF);
+		uint64_t out = ld64(b->after + off + AGE_OFF);
+
+		if (in && out != in &&
+		    !event_due(st, rec, ld32(b->before + off + ID_OFF), out))
+			return 0;
+	}
+	return 1;
+}
+
+/* Interrupts stood in for at once, at most: past it, the offset learns. */
+#define STAND_MAX	16
+
+void
+rp_age_stand_in(struct rp_run *st, const struct kt_record *rec)
+{
+	const struct rp_model *m = &st->r->model;
+	const struct kt_buf_image *b;
+	size_t e;
+
+	if (rec->type != KT_REC_IOCTL ||
+	    !(b = events_image(st->rows, &rec->u.ioctl)) || !b->before ||
+	    !b->after)
+		return;
+	for (e = 0; e + ELEM <= b->len_before && e + ELEM <= b->len_after;
+	     e += ELEM) {
+		uint64_t in = ld64(b->before + e + AGE_OFF);
+		uint64_t out = ld64(b->after + e + AGE_OFF);
+		uint32_t id = ld32(b->before + e + ID_OFF);
+		const struct rp_m_event *ev;
+		uint64_t k, sets = 0, gpu = 0, off = 0, want;
+
+		if (!in || out == in)
+			continue;
+		k = life_key(m, id, rec->seq, &ev);
+		if (!ev || ev->type != KFD_ABI_EVENT_SIGNAL)
+			continue;
+		rp_map_get(&st->fwd, RP_K_AGE_SETS, 0, k, &sets);
+		rp_map_get(&st->fwd, RP_K_AGE_GPU, 0, k, &gpu);
+		rp_map_get(&st->fwd, RP_K_AGE, 0, offset_key(m, id, rec->seq),
+			   &off);
+		/* The CPU sets the capture had by then come first. */
+		if (sets - gpu < rp_model_sets_before(m, id, ev->create_seq,
+						       ev->destroy_seq,
+						       rp_rec_exit(rec)))
+			continue;
+		want = out + off;
+		if ((int64_t)(want - (1 + sets)) <= 0)
+			continue;
+		if (want - (1 + sets) > STAND_MAX)
+			want = 2 + sets;
+		while (1 + sets < want && !st->stop) {
+			rp_wait_set(st, rec, id);
+			sets++;
+		}
+	}
+}
