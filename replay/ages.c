@@ -178,10 +178,10 @@ rp_age_check(struct rp_run *st, struct rp_call *c, size_t idx,
 {
 	const struct kt_buf_image *b = events_image(st->rows, c->io);
 	const struct rp_model *m = &st->r->model;
-	uint64_t cin, cout, lin, lout, key, rkey, other, old_off;
+	uint64_t cin, cout, lin, lout, key, rkey, okey, other, old_off;
 	uint32_t id;
 	char name[64];
-	int ok = c->ret >= 0 && c->io->ret >= 0, have_off;
+	int ok = c->ret >= 0 && c->io->ret >= 0;
 
 	if (!b || !b->before || idx >= c->nage ||
 	    (idx + 1) * ELEM > b->len_before)
@@ -220,15 +220,25 @@ rp_age_check(struct rp_run *st, struct rp_call *c, size_t idx,
 			   "stands for captured 0x%" PRIx64, other);
 		return;
 	}
+	okey = offset_key(m, id, c->rec->seq);
+	if (!rp_map_get(&st->fwd, RP_K_AGE, 0, okey, &old_off))
+		old_off = 0;
+	/*
+	 * Short of sets, the replay lost interrupts it could not stand in
+	 * for; past the capture's age, it set the event more often.
+	 */
+	if ((int64_t)(lout - (cout + old_off)) > 0) {
+		rp_diverge(st, name, cout, cout + old_off, 1, lout, "the event "
+			   "was set more often live than in the capture");
+		return;
+	}
 	if (!ok)
 		return;
 	rp_map_put(&st->fwd, RP_K_AGE, 0, key, lout);
 	rp_map_put(&st->rev, RP_K_AGE, 0, rkey, cout);
-	key = offset_key(m, id, c->rec->seq);
-	have_off = rp_map_get(&st->fwd, RP_K_AGE, 0, key, &old_off);
-	if ((have_off ? old_off : 0) != lout - cout)
+	if (old_off != lout - cout)
 		st->sum.ages_offset++;
-	rp_map_put(&st->fwd, RP_K_AGE, 0, key, lout - cout);
+	rp_map_put(&st->fwd, RP_K_AGE, 0, okey, lout - cout);
 }
 
 /* The life of event @id at @seq, as a key (see age_key()), and its span. */
