@@ -32,6 +32,7 @@
  */
 #include <inttypes.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <kfdtrace/kfd_abi.h>
@@ -281,7 +282,7 @@ rp_age_count_set(struct rp_run *st, const struct kt_record *rec, int gpu)
  * needed is never replayed).
  */
 static int
-event_due(struct rp_run *st, const struct kt_record *rec, uint32_t id,
+event_due(const struct rp_run *st, const struct kt_record *rec, uint32_t id,
 	  uint64_t age)
 {
 	const struct rp_model *m = &st->r->model;
@@ -302,7 +303,39 @@ event_due(struct rp_run *st, const struct kt_record *rec, uint32_t id,
 }
 
 int
-rp_age_due(struct rp_run *st, const struct kt_record *rec)
+rp_age_reached(const struct rp_run *st, const struct kt_record *rec,
+	       uint32_t id)
+{
+	const struct rp_model *m = &st->r->model;
+	const struct kt_buf_image *b;
+	const struct rp_m_event *ev;
+	size_t e;
+
+	if (rec->type != KT_REC_IOCTL ||
+	    !(b = events_image(st->rows, &rec->u.ioctl)) || !b->before ||
+	    !b->after)
+		return 0;
+	for (e = 0; e + ELEM <= b->len_before && e + ELEM <= b->len_after;
+	     e += ELEM) {
+		uint64_t in = ld64(b->before + e + AGE_OFF);
+		uint64_t out = ld64(b->after + e + AGE_OFF);
+		uint64_t k, sets = 0, off = 0;
+
+		if (!in || out == in || ld32(b->before + e + ID_OFF) != id)
+			continue;
+		k = life_key(m, id, rec->seq, &ev);
+		if (!ev)
+			return 0;
+		rp_map_get(&st->fwd, RP_K_AGE_SETS, 0, k, &sets);
+		rp_map_get(&st->fwd, RP_K_AGE, 0, offset_key(m, id, rec->seq),
+			   &off);
+		return 1 + sets >= out + off;
+	}
+	return 0;
+}
+
+int
+rp_age_due(const struct rp_run *st, const struct kt_record *rec)
 {
 	const struct kt_buf_image *b;
 	size_t off;
@@ -369,4 +402,121 @@ rp_age_stand_in(struct rp_run *st, const struct kt_record *rec)
 			sets++;
 		}
 	}
+}
+
+void
+rp_age_note_wait(struct rp_model *m, const struct kt_record *rec)
+{
+	const struct kt_buf_image *b = events_image(rp_rows(), &rec->u.ioctl);
+	struct rp_m_aged a;
+	size_t off;
+
+	if (!b || !b->before || !b->after)
+		return;
+	memset(&a, 0, sizeof(a));
+	a.seq = rec->seq;
+	a.ts = rec->ts;
+	a.t_exit = rp_rec_exit(rec);
+	for (off = 0; off + ELEM <= b->len_before && off + ELEM <= b->len_after &&
+	     a.n < RP_AGED_MAX; off += ELEM) {
+		uint64_t in = ld64(b->before + off + AGE_OFF);
+
+		if (!in)
+			continue;
+		a.ids[a.n] = ld32(b->before + off + ID_OFF);
+		a.fired[a.n++] = ld64(b->after + off + AGE_OFF) != in;
+	}
+	if (a.n) {
+		struct rp_m_aged *p = rp_vec_push(&m->aged);
+
+		if (p)
+			*p = a;
+	}
+}
+
+static int
+cmp_swap_c(const void *a, const void *b)
+{
+	const struct rp_swap *x = a, *y = b;
+
+	return x->c < y->c ? -1 : x->c > y->c;
+}
+
+/* Sets looked at past a wait's return, at most (the trace's own slack). */
+#define SWAP_SCAN	4096
+#define SWAP_TIDS	64
+
+void
+rp_age_swaps(struct rp_model *m)
+{
+	const struct rp_m_set *v = m->sets.data;
+	size_t i, k, w, lo, hi, added = 0;
+	uint32_t tids[SWAP_TIDS];
+	unsigned int nt;
+
+	for (w = 0; w < m->aged.n; w++) {
+		const struct rp_m_aged *a = RP_AT(&m->aged, struct rp_m_aged, w);
+
+		lo = 0;
+		hi = m->sets.n;
+		while (lo < hi) {	/* the first set entered after it */
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (v[mid].ts <= a->ts)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (i = lo, k = 0, nt = 0; i < m->sets.n && k < SWAP_SCAN; i++) {
+			unsigned int j;
+
+			if (v[i].ts > a->t_exit)
+				k++;
+			if (v[i].seq >= a->seq)
+				continue;
+			/* Per thread, its first: the stream holds the rest
+			 * of the thread behind it. */
+			for (j = 0; j < nt && tids[j] != v[i].tid; j++)
+				;
+			if (j < nt)
+				continue;
+			/*
+			 * Numbered before the wait, entered after it: on an
+			 * event it found unchanged (or entered after it
+			 * returned), it reached the kernel after the wait
+			 * looked: it goes after the wait.
+			 */
+			for (j = 0; j < a->n; j++)
+				if (a->ids[j] == v[i].id &&
+				    (!a->fired[j] || v[i].ts > a->t_exit))
+					break;
+			if (j < a->n) {
+				struct rp_swap *sw = rp_vec_push(&m->swaps);
+
+				if (!sw)
+					break;
+				sw->c = v[i].seq;
+				sw->e = a->seq;
+				added++;
+				if (nt < SWAP_TIDS)
+					tids[nt++] = v[i].tid;
+			}
+		}
+	}
+	if (!added)
+		return;
+	qsort(m->swaps.data, m->swaps.n, sizeof(struct rp_swap), cmp_swap_c);
+	/* One swap per record: after the last wait it must follow. */
+	for (i = k = 0; i < m->swaps.n; i++) {
+		struct rp_swap *s = RP_AT(&m->swaps, struct rp_swap, i);
+		struct rp_swap *p = k ? RP_AT(&m->swaps, struct rp_swap, k - 1) : NULL;
+
+		if (p && p->c == s->c) {
+			if (s->e > p->e)
+				p->e = s->e;
+			continue;
+		}
+		*RP_AT(&m->swaps, struct rp_swap, k++) = *s;
+	}
+	m->swaps.n = k;
 }

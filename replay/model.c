@@ -395,6 +395,7 @@ rp_model_build_ex(struct rp_model *m, const char *path, char *err,
 	rp_vec_init(&m->queues, sizeof(struct rp_m_queue));
 	rp_vec_init(&m->events, sizeof(struct rp_m_event));
 	rp_vec_init(&m->sets, sizeof(struct rp_m_set));
+	rp_vec_init(&m->aged, sizeof(struct rp_m_aged));
 	rp_vec_init(&m->svms, sizeof(struct rp_m_svm));
 	rp_vec_init(&m->mmaps, sizeof(struct rp_m_mmap));
 	rp_vec_init(&m->dmabufs, sizeof(struct rp_m_dmabuf));
@@ -418,6 +419,7 @@ rp_model_build_ex(struct rp_model *m, const char *path, char *err,
 	rp_model_varies_finish(m);
 	if (m->sets.n)
 		qsort(m->sets.data, m->sets.n, sizeof(struct rp_m_set), cmp_set);
+	rp_age_swaps(m);
 	kt_reader_get_status(s.reader, &st);
 	m->integrity = st.integrity;
 	snprintf(m->integrity_msg, sizeof(m->integrity_msg), "%s", st.message);
@@ -478,6 +480,7 @@ rp_model_free(struct rp_model *m)
 	rp_vec_free(&m->queues);
 	rp_vec_free(&m->events);
 	rp_vec_free(&m->sets);
+	rp_vec_free(&m->aged);
 	rp_vec_free(&m->svms);
 	rp_vec_free(&m->mmaps);
 	rp_vec_free(&m->dmabufs);

@@ -101,6 +101,16 @@ struct rp_m_set {
 	uint64_t ts;
 	uint64_t seq;
 	uint32_t id;
+	uint32_t tid;
+};
+
+/* A completed wait with event ages (ages.c): what it saw. */
+#define RP_AGED_MAX	16
+struct rp_m_aged {
+	uint64_t seq, ts, t_exit;
+	uint32_t n;
+	uint32_t ids[RP_AGED_MAX];
+	uint8_t fired[RP_AGED_MAX];	/* the age it got back advanced */
 };
 
 struct rp_m_svm {
@@ -261,6 +271,7 @@ struct rp_model {
 	struct rp_vec ofds, fds, procs, bos, queues, events, svms, mmaps,
 		dmabufs, gems, ranges;
 	struct rp_vec sets;		/* struct rp_m_set, by entry time */
+	struct rp_vec aged;		/* struct rp_m_aged, in seq order */
 	uint64_t events_page_handle;	/* from CREATE_EVENT, 0: none */
 	int32_t events_page_bo;
 	/* Model lookups: current fd number -> fds index, etc. */
@@ -318,6 +329,15 @@ int rp_model_cpu_set(const struct rp_model *m, const uint32_t *ids, int n,
  * (@from, @to) (a life of the event) the capture has that entered before
  * @ts.
  */
+/*
+ * ages.c, while the model is built: rp_age_note_wait() keeps what the
+ * completed wait @rec saw of its events' ages; rp_age_swaps(), once the
+ * sets are sorted, adds the swaps that put after a wait the SET_EVENTs
+ * numbered before it that reached the kernel after it looked at their
+ * event (its age says so).
+ */
+void rp_age_note_wait(struct rp_model *m, const struct kt_record *rec);
+void rp_age_swaps(struct rp_model *m);
 uint64_t rp_model_sets_before(const struct rp_model *m, uint32_t id,
 			      uint64_t from, uint64_t to, uint64_t ts);
 /* Per-record model updates (model.c, model_ioctl.c). */

@@ -289,7 +289,14 @@ void rp_age_check(struct rp_run *st, struct rp_call *c, size_t idx,
  * that entered before the wait returned); 1 without ages.
  */
 void rp_age_count_set(struct rp_run *st, const struct kt_record *rec, int gpu);
-int rp_age_due(struct rp_run *st, const struct kt_record *rec);
+/*
+ * rp_age_reached() - whether event @id released the completed wait @rec
+ * in the capture and has, live, the age it got back then: a set of it
+ * now would give the wait an age too old (--threads holds it back).
+ */
+int rp_age_reached(const struct rp_run *st, const struct kt_record *rec,
+		   uint32_t id);
+int rp_age_due(const struct rp_run *st, const struct kt_record *rec);
 /*
  * rp_age_stand_in() - before the completed wait @rec is issued: for each
  * event that released it in the capture, once every CPU set of it that

@@ -248,6 +248,26 @@ job_free(struct rp_mt_job *j)
 	j->nd.done = NULL;
 }
 
+/* Sleep on @w's condition for up to a millisecond (mt->lock held). */
+static void
+nap(struct rp_mt *mt, struct rp_mt_worker *w, int *flag)
+{
+	struct rp_run *st = mt->st;
+	struct timespec t;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	t.tv_nsec += 1000000;
+	if (t.tv_nsec >= 1000000000L) {
+		t.tv_sec++;
+		t.tv_nsec -= 1000000000L;
+	}
+	ctx_save(st, &w->ctx);
+	*flag = 1;
+	pthread_cond_timedwait(&w->cv, &mt->lock, &t);
+	*flag = 0;
+	ctx_load(st, &w->ctx);
+}
+
 /*
  * Whether no record can be done until @me goes on: every other worker
  * waits (for its turn, or as @me does) or has nothing left, and the
@@ -285,23 +305,12 @@ static void
 age_wait(struct rp_mt *mt, struct rp_mt_worker *w, const struct kt_record *rec)
 {
 	struct rp_run *st = mt->st;
-	struct timespec t;
 
 	for (;;) {
 		rp_age_stand_in(st, rec);
 		if (st->stop || rp_age_due(st, rec) || stuck(mt, w))
 			break;
-		clock_gettime(CLOCK_REALTIME, &t);
-		t.tv_nsec += 1000000;
-		if (t.tv_nsec >= 1000000000L) {
-			t.tv_sec++;
-			t.tv_nsec -= 1000000000L;
-		}
-		ctx_save(st, &w->ctx);
-		w->age_waiting = 1;
-		pthread_cond_timedwait(&w->cv, &mt->lock, &t);
-		w->age_waiting = 0;
-		ctx_load(st, &w->ctx);
+		nap(mt, w, &w->age_waiting);
 	}
 }
 
@@ -338,6 +347,30 @@ run_wait(struct rp_mt *mt, struct rp_mt_worker *w, const struct kt_record *rec)
 		rp_mark_own(st, KFD_REPLAY_DONE_NOTE, rec->seq);
 	if (!st->diverged_now)
 		st->sum.last_ok_seq = rec->seq;
+}
+
+/*
+ * Whether the SET_EVENT @rec must wait for another worker's held wait:
+ * its event reached the age the wait got back in the capture, so the
+ * wait returns at once, before this set in the capture (ages.c).
+ */
+static int
+set_waits(const struct rp_mt *mt, const struct rp_mt_worker *me,
+	  const struct kt_record *rec)
+{
+	uint32_t id;
+	unsigned int u;
+
+	if (!rp_set_event_id(mt->st->rows, rec, &id))
+		return 0;
+	for (u = 0; u < mt->nw; u++) {
+		const struct rp_mt_worker *o = &mt->w[u];
+
+		if (o != me && o->held && o->n &&
+		    rp_age_reached(mt->st, o->q[o->head].rec, id))
+			return 1;
+	}
+	return 0;
 }
 
 static void *
@@ -377,6 +410,8 @@ worker_main(void *arg)
 			pthread_mutex_lock(&mt->lock);
 			ctx_load(st, &w->ctx);
 		}
+		while (!st->stop && set_waits(mt, w, j->rec))
+			nap(mt, w, &w->age_waiting);
 		if (j->nd.wait)
 			run_wait(mt, w, j->rec);
 		else

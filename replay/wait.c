@@ -289,7 +289,8 @@ rp_wait_hold(struct rp_run *st, const struct kt_record *rec)
  * unknown) relates to pending wait @w: 2, it entered while @w waited on
  * that event (its releaser, most likely); 1, some CPU set entered while
  * @w waited; 0, none did: an engine released @w, and only the stand-in
- * may (a CPU set here is another wait's).
+ * may (a CPU set here is another wait's). With event ages, 2 once the
+ * events that released @w were set as often as then, else 0.
  */
 static int
 released_by(const struct rp_run *st, const struct kt_record *w, uint32_t id,
@@ -299,6 +300,9 @@ released_by(const struct rp_run *st, const struct kt_record *w, uint32_t id,
 	int n = rp_wait_ids(st->rows, w, ids, 64), k;
 	uint64_t end = w->u.ioctl.t_exit;
 
+	/* With event ages: once its events were set often enough (ages.c). */
+	if (rp_wait_fired(st->rows, w, ids, 64) >= 0)
+		return rp_age_due(st, w) ? 2 : 0;
 	if (n <= 0 || n > 64 || end < w->ts)
 		return 1;
 	if (ts >= w->ts && ts < end)

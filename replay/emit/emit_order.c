@@ -105,17 +105,21 @@ sets_one(const struct em *e, const struct em_item *it, size_t i,
 /* Map kinds in e->events beside emit_ioctl.c's (kind 0). */
 #define AGE_NOW		1	/* event id -> its age in the program */
 #define AGE_STAND	2	/* seq << 8 | element -> stand-ins */
+#define AGE_SHORT	3	/* seq << 8 | element: sets numbered
+				 * before the wait cannot give its age */
 /* Interrupts stood in for before one wait, at most: past it, one. */
-#define AGE_STAND_MAX	16
+#define AGE_STAND_MAX	4096
 
 /*
- * Event ages through the program, in its order (one call at a time):
- * 1 at creation, one more at every set. Before a completed wait, each
- * event that released it in the capture gets the sets its returned age
- * still lacks, as the replay makes them (ages.c).
+ * Event ages through the records @it, in their order: 1 at creation, one
+ * more at every set. With @plan (the program's order, one call at a
+ * time), before a completed wait each event that released it in the
+ * capture gets the sets its returned age still lacks, as the replay makes
+ * them (ages.c); without (sequence order), the events whose age the sets
+ * before the wait do not reach are noted.
  */
 static void
-age_plan(struct em *e, const struct em_item *it, size_t n)
+age_walk(struct em *e, const struct em_item *it, size_t n, int plan)
 {
 	const struct rp_rows *r = e->rows;
 	const size_t el = sizeof(struct kfd_abi_event_data);
@@ -160,11 +164,43 @@ age_plan(struct em *e, const struct em_item *it, size_t n)
 			    !rp_map_get(&e->events, AGE_NOW, 0, in.event_id, &age) ||
 			    want <= age)
 				continue;
+			if (!plan) {
+				rp_map_put(&e->events, AGE_SHORT, 0,
+					   rec->seq << 8 | off / el, 1);
+				continue;
+			}
 			k = want - age > AGE_STAND_MAX ? 1 : want - age;
 			rp_map_put(&e->events, AGE_STAND, 0, rec->seq << 8 | off / el, k);
 			rp_map_put(&e->events, AGE_NOW, 0, in.event_id, age + k);
 		}
 	}
+}
+
+/*
+ * The events (into @ids, at most 64) that released the wait @w and that
+ * the sets numbered before it do not bring to the age it got back: a set
+ * numbered after it may have. Return: their number, or -1 without ages.
+ */
+static int
+age_short(const struct em *e, const struct kt_record *w, uint32_t *ids)
+{
+	const struct kt_buf_image *b = rp_find_image(&w->u.ioctl, 0);
+	const size_t el = sizeof(struct kfd_abi_event_data);
+	uint64_t v;
+	size_t off;
+	int n = 0;
+
+	if (rp_wait_fired(e->rows, w, ids, 64) < 0 || !b)
+		return -1;
+	for (off = 0; off + el <= b->len_before && off / el < 256 && n < 64;
+	     off += el) {
+		struct kfd_abi_event_data in;
+
+		memcpy(&in, b->before + off, el);
+		if (rp_map_get(&e->events, AGE_SHORT, 0, w->seq << 8 | off / el, &v))
+			ids[n++] = in.event_id;
+	}
+	return n;
 }
 
 uint64_t
@@ -183,6 +219,7 @@ em_order(struct em *e, struct em_item *it, size_t n)
 	const struct rp_rows *r = e->rows;
 	size_t i, j;
 
+	age_walk(e, it, n, 0);
 	/* Swaps: the end of an id's previous life first. */
 	for (i = 0; i < e->m.swaps.n; i++) {
 		const struct rp_swap *s = RP_AT(&e->m.swaps, struct rp_swap, i);
@@ -230,7 +267,7 @@ em_order(struct em *e, struct em_item *it, size_t n)
 		 * with event ages, only if it sets an event whose age the
 		 * wait got back advanced (ages.c).
 		 */
-		fired = rp_wait_fired(r, w, fids, 64);
+		fired = age_short(e, w, fids);
 		if (fired >= 0) {
 			memcpy(ids, fids, sizeof(ids));
 			k = fired;
@@ -250,5 +287,5 @@ em_order(struct em *e, struct em_item *it, size_t n)
 		}
 		qsort(it, n, sizeof(*it), cmp_item);
 	}
-	age_plan(e, it, n);
+	age_walk(e, it, n, 1);
 }
