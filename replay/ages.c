@@ -104,15 +104,9 @@ rp_wait_fired(const struct rp_rows *r, const struct kt_record *rec,
 static int64_t
 life_of(const struct rp_model *m, uint32_t id, uint64_t seq)
 {
-	size_t i;
+	const struct rp_m_event *e = rp_model_event_at(m, id, seq);
 
-	for (i = 0; i < m->events.n; i++) {
-		const struct rp_m_event *e = RP_AT(&m->events, struct rp_m_event, i);
-
-		if (e->id == id && e->create_seq < seq && seq < e->destroy_seq)
-			return (int64_t)i;
-	}
-	return -1;
+	return e ? e - (const struct rp_m_event *)m->events.data : -1;
 }
 
 /*

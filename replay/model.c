@@ -455,6 +455,20 @@ rp_model_cpu_set(const struct rp_model *m, const uint32_t *ids, int n,
 	return 0;
 }
 
+const struct rp_m_event *
+rp_model_event_at(const struct rp_model *m, uint32_t id, uint64_t seq)
+{
+	size_t i;
+
+	for (i = 0; i < m->events.n; i++) {
+		const struct rp_m_event *e = RP_AT(&m->events, struct rp_m_event, i);
+
+		if (e->id == id && e->create_seq < seq && seq < e->destroy_seq)
+			return e;
+	}
+	return NULL;
+}
+
 uint64_t
 rp_model_sets_before(const struct rp_model *m, uint32_t id, uint64_t from,
 		     uint64_t to, uint64_t ts)

@@ -325,6 +325,13 @@ void rp_model_free(struct rp_model *m);
 int rp_model_cpu_set(const struct rp_model *m, const uint32_t *ids, int n,
 		     uint64_t from, uint64_t to);
 /*
+ * rp_model_event_at() - the life of event @id that record @seq falls in
+ * (created before it, not destroyed yet), or NULL (the capture did not
+ * create it).
+ */
+const struct rp_m_event *rp_model_event_at(const struct rp_model *m,
+					   uint32_t id, uint64_t seq);
+/*
  * rp_model_sets_before() - how many SET_EVENTs of event @id numbered in
  * (@from, @to) (a life of the event) the capture has that entered before
  * @ts.

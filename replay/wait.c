@@ -124,15 +124,9 @@ rp_set_event_id(const struct rp_rows *r, const struct kt_record *rec,
 static int
 settable(const struct rp_model *m, uint32_t id, uint64_t seq)
 {
-	size_t i;
+	const struct rp_m_event *e = rp_model_event_at(m, id, seq);
 
-	for (i = 0; i < m->events.n; i++) {
-		const struct rp_m_event *e = RP_AT(&m->events, struct rp_m_event, i);
-
-		if (e->id == id && e->create_seq < seq && seq < e->destroy_seq)
-			return e->type == KFD_ABI_EVENT_SIGNAL;
-	}
-	return 1;
+	return !e || e->type == KFD_ABI_EVENT_SIGNAL;
 }
 
 int
