@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Event ages (KFD ABI 1.14): translated on the way in, learned on the way
- * out.
+ * out, and what they say of the order of sets and waits (docs/replay.md).
  *
  * A signal event's age starts at 1 and grows by one at every set, by a CPU
  * SET_EVENT or by an engine's interrupt. A wait passes, per signal event,
@@ -9,25 +9,33 @@
  * differs counts as signalled at once, and the kernel writes the current
  * age back for each event that released the wait.
  *
- * The replay's ages are not the capture's: an engine's interrupt that no
- * wait needed (the runtime saw its signal's value first) advanced the
- * captured age and is never replayed, and one stand-in set replaces all
- * the interrupts that released a wait. So ages are learned, as the ids
- * the kernel picks: per life of an event (its record in the model), each
- * age a wait returned in the capture is bound to the age the same wait
- * returned live, in both directions. An input age is passed as its
- * binding; one the capture never returned (1, the age at creation, or an
- * age the runtime got elsewhere) is shifted by the event's offset, the
- * live minus the captured age of its latest binding (0 before any).
+ * The replay runs no packets, so an event's live age is 1 + the sets
+ * replayed (the capture's and the stand-ins). Before a completed wait is
+ * issued, each event that released it in the capture (its age advanced)
+ * gets the sets in the GPU's stead that its returned age still lacks,
+ * once the capture's CPU sets of it before the wait returned are
+ * replayed (rp_age_stand_in()); the wait is issued once those events
+ * were set as often live as then (rp_age_due()).
  *
- * Verified, per element of an age-tracked wait (input age not 0):
+ * The replay's ages may still differ from the capture's: past STAND_MAX
+ * missing interrupts (engines' interrupts no wait needed) one stand-in
+ * replaces them. So ages are learned, as the ids the kernel picks: per
+ * life of an event (its record in the model), each age a wait returned in
+ * the capture is bound to the age the same wait returned live, in both
+ * directions. An input age is passed as its binding; 1 (the age at
+ * creation) as 1; one the capture never returned is shifted by the
+ * event's offset, the live minus the captured age of its latest binding
+ * (0 before any).
+ *
+ * Verified, per element of a wait that passed an age (rp_age_check()):
  *  - an event that did not release the wait in the capture (the age
  *    written back equals the one passed) must not have released it live;
  *  - one that did must have released it live, with an age that agrees
  *    with the bindings: a captured age already bound to another live one,
  *    or a live age already standing for another captured one, is a
- *    divergence. A new binding whose offset differs from the event's
- *    previous one is counted (summary: ages learned at an offset).
+ *    divergence; so is a live age past the captured one shifted by the
+ *    offset (the event was set more often live). A new binding at another
+ *    offset is counted (summary: ages learned at a new offset).
  * The other bytes of the element are compared as any output.
  */
 #include <inttypes.h>
@@ -61,40 +69,61 @@ ld32(const uint8_t *p)
 	return v;
 }
 
+/*
+ * Element @i of the captured events array @b: its input and returned age
+ * and its event. Return: 0 past the end.
+ */
+static int
+elem(const struct kt_buf_image *b, size_t i, uint64_t *in, uint64_t *out,
+     uint32_t *id)
+{
+	size_t off = i * ELEM;
+
+	if (off + ELEM > b->len_before || off + ELEM > b->len_after)
+		return 0;
+	*in = ld64(b->before + off + AGE_OFF);
+	*out = ld64(b->after + off + AGE_OFF);
+	*id = ld32(b->before + off + ID_OFF);
+	return 1;
+}
+
 /* The captured image of the events array of WAIT_EVENTS @io, or NULL. */
 static const struct kt_buf_image *
 events_image(const struct rp_rows *r, const struct kt_ioctl_rec *io)
 {
 	const struct kt_buf_image *b = rp_find_image(io, 0);
 
-	if (!b || !r->wait_events->nbufs || !r->wait_events->bufs[0].elem ||
+	if (!b || !b->before || !b->after || !r->wait_events->nbufs ||
+	    !r->wait_events->bufs[0].elem ||
 	    r->wait_events->bufs[0].elem->size != ELEM)
 		return NULL;
 	return b;
+}
+
+/* events_image() of the ioctl record @rec, or NULL. */
+static const struct kt_buf_image *
+rec_events(const struct rp_rows *r, const struct kt_record *rec)
+{
+	return rec->type == KT_REC_IOCTL ? events_image(r, &rec->u.ioctl) : NULL;
 }
 
 int
 rp_wait_fired(const struct rp_rows *r, const struct kt_record *rec,
 	      uint32_t *ids, int max)
 {
-	const struct kt_buf_image *b;
-	size_t off;
+	const struct kt_buf_image *b = rec_events(r, rec);
+	uint64_t in, out;
+	uint32_t id;
+	size_t i;
 	int n = 0, aged = 0;
 
-	if (rec->type != KT_REC_IOCTL ||
-	    !(b = events_image(r, &rec->u.ioctl)) || !b->before || !b->after)
-		return -1;
-	for (off = 0; off + ELEM <= b->len_before && off + ELEM <= b->len_after;
-	     off += ELEM) {
-		uint64_t in = ld64(b->before + off + AGE_OFF);
-		uint64_t out = ld64(b->after + off + AGE_OFF);
-
+	for (i = 0; b && elem(b, i, &in, &out, &id); i++) {
 		/* Other kinds of events than signal ones pass none. */
 		if (!in)
 			continue;
 		aged = 1;
 		if (out != in && n < max)
-			ids[n++] = ld32(b->before + off + ID_OFF);
+			ids[n++] = id;
 	}
 	/* No ages: the capture does not say. */
 	return aged ? n : -1;
@@ -130,17 +159,28 @@ offset_key(const struct rp_model *m, uint32_t id, uint64_t seq)
 	return age_key(m, id, seq, 0);
 }
 
+/* What the replay knows of a life of an event, live (live_of()). */
+struct live_ev {
+	const struct rp_m_event *ev;	/* NULL: the capture did not create it */
+	uint64_t age;			/* 1 + the sets replayed */
+	uint64_t cpu;			/* of them, the capture's own */
+	uint64_t off;			/* its offset */
+};
+
+static void live_of(const struct rp_run *st, uint32_t id, uint64_t seq,
+		    struct live_ev *l);
+
 void
 rp_age_in(struct rp_run *st, struct rp_call *c)
 {
 	const struct kt_buf_image *b;
-	uint64_t live, off;
+	struct live_ev l;
+	uint64_t live;
 	unsigned int k;
 	size_t e;
 
 	c->nage = 0;
-	if (c->d != st->rows->wait_events || !(b = events_image(st->rows, c->io)) ||
-	    !b->before)
+	if (c->d != st->rows->wait_events || !(b = events_image(st->rows, c->io)))
 		return;
 	for (k = 0; k < c->nlb; k++)
 		if (c->lb[k].index == 0)
@@ -156,11 +196,8 @@ rp_age_in(struct rp_run *st, struct rp_call *c)
 		/* 1, the age at creation, is the same on both sides. */
 		live = in;
 		if (in > 1 && !rp_map_get(&st->fwd, RP_K_AGE, 0, key, &live)) {
-			off = 0;
-			rp_map_get(&st->fwd, RP_K_AGE, 0,
-				   offset_key(&st->r->model, id, c->rec->seq),
-				   &off);
-			live = in + off;
+			live_of(st, id, c->rec->seq, &l);
+			live = in + l.off;
 		}
 		memcpy(c->lb[k].p + e + AGE_OFF, &live, sizeof(live));
 		c->age_in[c->nage++] = live;
@@ -178,8 +215,7 @@ rp_age_check(struct rp_run *st, struct rp_call *c, size_t idx,
 	char name[64];
 	int ok = c->ret >= 0 && c->io->ret >= 0;
 
-	if (!b || !b->before || idx >= c->nage ||
-	    (idx + 1) * ELEM > b->len_before)
+	if (!b || idx >= c->nage || (idx + 1) * ELEM > b->len_before)
 		return;
 	cin = ld64(b->before + idx * ELEM + AGE_OFF);
 	id = ld32(b->before + idx * ELEM + ID_OFF);
@@ -236,14 +272,10 @@ rp_age_check(struct rp_run *st, struct rp_call *c, size_t idx,
 	rp_map_put(&st->fwd, RP_K_AGE, 0, okey, lout - cout);
 }
 
-/* The life of event @id at @seq, as a key (see age_key()), and its span. */
+/* The life of event @id at @seq, as a key (see age_key()). */
 static uint64_t
-life_key(const struct rp_model *m, uint32_t id, uint64_t seq,
-	 const struct rp_m_event **ev)
+life_key(const struct rp_model *m, uint32_t id, uint64_t seq)
 {
-	int64_t life = life_of(m, id, seq);
-
-	*ev = life < 0 ? NULL : RP_AT(&m->events, struct rp_m_event, life);
 	return age_key(m, id, seq, 0) >> 32;
 }
 
@@ -259,92 +291,87 @@ bump(struct kc_u64map *map, unsigned int kind, uint64_t key)
 void
 rp_age_count_set(struct rp_run *st, const struct kt_record *rec, int gpu)
 {
-	const struct rp_m_event *ev;
 	uint32_t id;
 
 	if (rp_set_event_id(st->rows, rec, &id))
 		bump(&st->fwd, gpu ? RP_K_AGE_GPU : RP_K_AGE_SETS,
-		     life_key(&st->r->model, id, rec->seq, &ev));
+		     life_key(&st->r->model, id, rec->seq));
+}
+
+/* What the replay knows of the life of event @id at @seq. */
+static void
+live_of(const struct rp_run *st, uint32_t id, uint64_t seq, struct live_ev *l)
+{
+	const struct rp_model *m = &st->r->model;
+	uint64_t k = life_key(m, id, seq), sets = 0, gpu = 0;
+
+	l->ev = rp_model_event_at(m, id, seq);
+	rp_map_get(&st->fwd, RP_K_AGE_SETS, 0, k, &sets);
+	rp_map_get(&st->fwd, RP_K_AGE_GPU, 0, k, &gpu);
+	l->off = 0;
+	rp_map_get(&st->fwd, RP_K_AGE, 0, offset_key(m, id, seq), &l->off);
+	l->age = 1 + sets;
+	l->cpu = sets - gpu;
+}
+
+/* Whether the live age of @l reached @age, a captured one, shifted. */
+static int
+reached(const struct live_ev *l, uint64_t age)
+{
+	return l->ev && (int64_t)(l->age - (age + l->off)) >= 0;
 }
 
 /*
- * Whether event @id, released the wait @rec with age @age in the capture,
- * has been set often enough live: its live age (1 + the sets replayed,
- * the replay running no packets) reached @age shifted by the event's
- * offset, or every CPU set of it that entered before the wait returned
- * has been replayed (the offset may be out of date: an interrupt no wait
- * needed is never replayed).
+ * Whether every CPU set of event @id (@l) that entered before the wait
+ * @rec returned in the capture has been replayed.
  */
 static int
-event_due(const struct rp_run *st, const struct kt_record *rec, uint32_t id,
-	  uint64_t age)
+cpu_sets_done(const struct rp_run *st, const struct kt_record *rec,
+	      uint32_t id, const struct live_ev *l)
 {
-	const struct rp_model *m = &st->r->model;
-	const struct rp_m_event *ev;
-	uint64_t k = life_key(m, id, rec->seq, &ev), sets = 0, gpu = 0, off = 0;
-
-	rp_map_get(&st->fwd, RP_K_AGE_SETS, 0, k, &sets);
-	rp_map_get(&st->fwd, RP_K_AGE_GPU, 0, k, &gpu);
-	if (ev) {
-		rp_map_get(&st->fwd, RP_K_AGE, 0, offset_key(m, id, rec->seq),
-			   &off);
-		if (1 + sets >= age + off)
-			return 1;
-	}
-	return sets - gpu >= rp_model_sets_before(m, id, ev ? ev->create_seq : 0,
-						  ev ? ev->destroy_seq : UINT64_MAX,
-						  rp_rec_exit(rec));
+	return l->cpu >= rp_model_sets_before(&st->r->model, id,
+					      l->ev ? l->ev->create_seq : 0,
+					      l->ev ? l->ev->destroy_seq : UINT64_MAX,
+					      rp_rec_exit(rec));
 }
 
 int
 rp_age_reached(const struct rp_run *st, const struct kt_record *rec,
 	       uint32_t id)
 {
-	const struct rp_model *m = &st->r->model;
-	const struct kt_buf_image *b;
-	const struct rp_m_event *ev;
-	size_t e;
+	const struct kt_buf_image *b = rec_events(st->rows, rec);
+	struct live_ev l;
+	uint64_t in, out;
+	uint32_t eid;
+	size_t i;
 
-	if (rec->type != KT_REC_IOCTL ||
-	    !(b = events_image(st->rows, &rec->u.ioctl)) || !b->before ||
-	    !b->after)
-		return 0;
-	for (e = 0; e + ELEM <= b->len_before && e + ELEM <= b->len_after;
-	     e += ELEM) {
-		uint64_t in = ld64(b->before + e + AGE_OFF);
-		uint64_t out = ld64(b->after + e + AGE_OFF);
-		uint64_t k, sets = 0, off = 0;
-
-		if (!in || out == in || ld32(b->before + e + ID_OFF) != id)
-			continue;
-		k = life_key(m, id, rec->seq, &ev);
-		if (!ev)
-			return 0;
-		rp_map_get(&st->fwd, RP_K_AGE_SETS, 0, k, &sets);
-		rp_map_get(&st->fwd, RP_K_AGE, 0, offset_key(m, id, rec->seq),
-			   &off);
-		return 1 + sets >= out + off;
-	}
+	for (i = 0; b && elem(b, i, &in, &out, &eid); i++)
+		if (in && out != in && eid == id) {
+			live_of(st, id, rec->seq, &l);
+			return reached(&l, out);
+		}
 	return 0;
 }
 
 int
 rp_age_due(const struct rp_run *st, const struct kt_record *rec)
 {
-	const struct kt_buf_image *b;
-	size_t off;
+	const struct kt_buf_image *b = rec_events(st->rows, rec);
+	struct live_ev l;
+	uint64_t in, out;
+	uint32_t id;
+	size_t i;
 
-	if (rec->type != KT_REC_IOCTL ||
-	    !(b = events_image(st->rows, &rec->u.ioctl)) || !b->before ||
-	    !b->after)
-		return 1;
-	for (off = 0; off + ELEM <= b->len_before && off + ELEM <= b->len_after;
-	     off += ELEM) {
-		uint64_t in = ld64(b->before + off + AGE_OFF);
-		uint64_t out = ld64(b->after + off + AGE_OFF);
-
-		if (in && out != in &&
-		    !event_due(st, rec, ld32(b->before + off + ID_OFF), out))
+	/*
+	 * Its live age reached the returned one, or the capture's CPU sets
+	 * are all there (the offset may be out of date: an interrupt no
+	 * wait needed is never replayed).
+	 */
+	for (i = 0; b && elem(b, i, &in, &out, &id); i++) {
+		if (!in || out == in)
+			continue;
+		live_of(st, id, rec->seq, &l);
+		if (!reached(&l, out) && !cpu_sets_done(st, rec, id, &l))
 			return 0;
 	}
 	return 1;
@@ -356,69 +383,46 @@ rp_age_due(const struct rp_run *st, const struct kt_record *rec)
 void
 rp_age_stand_in(struct rp_run *st, const struct kt_record *rec)
 {
-	const struct rp_model *m = &st->r->model;
-	const struct kt_buf_image *b;
-	size_t e;
+	const struct kt_buf_image *b = rec_events(st->rows, rec);
+	struct live_ev l;
+	uint64_t in, out, want;
+	uint32_t id;
+	size_t i;
 
-	if (rec->type != KT_REC_IOCTL ||
-	    !(b = events_image(st->rows, &rec->u.ioctl)) || !b->before ||
-	    !b->after)
-		return;
-	for (e = 0; e + ELEM <= b->len_before && e + ELEM <= b->len_after;
-	     e += ELEM) {
-		uint64_t in = ld64(b->before + e + AGE_OFF);
-		uint64_t out = ld64(b->after + e + AGE_OFF);
-		uint32_t id = ld32(b->before + e + ID_OFF);
-		const struct rp_m_event *ev;
-		uint64_t k, sets = 0, gpu = 0, off = 0, want;
-
+	for (i = 0; b && elem(b, i, &in, &out, &id); i++) {
 		if (!in || out == in)
 			continue;
-		k = life_key(m, id, rec->seq, &ev);
-		if (!ev || ev->type != KFD_ABI_EVENT_SIGNAL)
-			continue;
-		rp_map_get(&st->fwd, RP_K_AGE_SETS, 0, k, &sets);
-		rp_map_get(&st->fwd, RP_K_AGE_GPU, 0, k, &gpu);
-		rp_map_get(&st->fwd, RP_K_AGE, 0, offset_key(m, id, rec->seq),
-			   &off);
+		live_of(st, id, rec->seq, &l);
 		/* The CPU sets the capture had by then come first. */
-		if (sets - gpu < rp_model_sets_before(m, id, ev->create_seq,
-						       ev->destroy_seq,
-						       rp_rec_exit(rec)))
+		if (!l.ev || l.ev->type != KFD_ABI_EVENT_SIGNAL ||
+		    reached(&l, out) || !cpu_sets_done(st, rec, id, &l))
 			continue;
-		want = out + off;
-		if ((int64_t)(want - (1 + sets)) <= 0)
-			continue;
-		if (want - (1 + sets) > STAND_MAX)
-			want = 2 + sets;
-		while (1 + sets < want && !st->stop) {
+		want = out + l.off;
+		if (want - l.age > STAND_MAX)
+			want = l.age + 1;
+		for (; l.age < want && !st->stop; l.age++)
 			rp_wait_set(st, rec, id);
-			sets++;
-		}
 	}
 }
 
 void
 rp_age_note_wait(struct rp_model *m, const struct kt_record *rec)
 {
-	const struct kt_buf_image *b = events_image(rp_rows(), &rec->u.ioctl);
+	const struct kt_buf_image *b = rec_events(rp_rows(), rec);
 	struct rp_m_aged a;
-	size_t off;
+	uint64_t in, out;
+	uint32_t id;
+	size_t i;
 
-	if (!b || !b->before || !b->after)
-		return;
 	memset(&a, 0, sizeof(a));
 	a.seq = rec->seq;
 	a.ts = rec->ts;
 	a.t_exit = rp_rec_exit(rec);
-	for (off = 0; off + ELEM <= b->len_before && off + ELEM <= b->len_after &&
-	     a.n < RP_AGED_MAX; off += ELEM) {
-		uint64_t in = ld64(b->before + off + AGE_OFF);
-
+	for (i = 0; b && elem(b, i, &in, &out, &id) && a.n < RP_AGED_MAX; i++) {
 		if (!in)
 			continue;
-		a.ids[a.n] = ld32(b->before + off + ID_OFF);
-		a.fired[a.n++] = ld64(b->after + off + AGE_OFF) != in;
+		a.ids[a.n] = id;
+		a.fired[a.n++] = out != in;
 	}
 	if (a.n) {
 		struct rp_m_aged *p = rp_vec_push(&m->aged);

@@ -71,6 +71,8 @@ struct ord_event {
 	uint64_t *before;	/* ... between the set before it and it */
 	uint64_t *since_exit;	/* when those waits returned */
 	uint64_t *before_exit;
+	uint64_t *last;		/* per worker: its last wait on it */
+	uint64_t *last_exit;	/* ... when it returned */
 };
 
 int
@@ -237,8 +239,8 @@ event_get(struct rp_mt_order *o, uint32_t id)
 	if (!e)
 		return NULL;
 	e->last_set = 0;
-	/* One allocation: since, before, since_exit, before_exit. */
-	e->since = calloc(4 * (size_t)o->nw, sizeof(*e->since));
+	/* One allocation: since, before, their exits, last, its exit. */
+	e->since = calloc(6 * (size_t)o->nw, sizeof(*e->since));
 	if (!e->since ||
 	    rp_map_put(&o->event_idx, RP_K_EVENT, 0, id, o->events.n - 1) < 0) {
 		free(e->since);
@@ -248,19 +250,32 @@ event_get(struct rp_mt_order *o, uint32_t id)
 	e->before = e->since + o->nw;
 	e->since_exit = e->since + 2 * o->nw;
 	e->before_exit = e->since + 3 * o->nw;
+	e->last = e->since + 4 * o->nw;
+	e->last_exit = e->since + 5 * o->nw;
 	return e;
 }
 
 /*
  * Whether the set @rec may be what released worker @u's wait before the
- * set before it: it entered before that wait returned. The set before it
- * cannot be, if it is @u's own (its thread was in the wait until then).
+ * set before it: it entered before that wait returned.
  */
 static int
 may_release(const struct ord_event *e, unsigned int u,
 	    const struct kt_record *rec)
 {
 	return e->before[u] && rec->ts < e->before_exit[u];
+}
+
+/*
+ * Whether the set @rec may be what released worker @u's last wait on the
+ * event, which came before @u's set before @rec: then that set is not
+ * (its thread was in the wait until then), and @rec does not go after it.
+ */
+static int
+may_release_last(const struct ord_event *e, unsigned int u,
+		 const struct kt_record *rec)
+{
+	return e->last[u] && rec->ts < e->last_exit[u];
 }
 
 static void
@@ -274,8 +289,8 @@ by_event(struct rp_mt_order *o, unsigned int me, const struct kt_record *rec,
 		return;
 	if (!is_set) {
 		/* What it waits for by time is enough (above). */
-		e->since[me] = o->t[me].queued;
-		e->since_exit[me] = rp_rec_exit(rec);
+		e->since[me] = e->last[me] = o->t[me].queued;
+		e->since_exit[me] = e->last_exit[me] = rp_rec_exit(rec);
 		return;
 	}
 	/*
@@ -284,8 +299,12 @@ by_event(struct rp_mt_order *o, unsigned int me, const struct kt_record *rec,
 	 * wait itself being done): only the wait being issued.
 	 */
 	ls = (unsigned int)(e->last_set >> 40);
-	if (e->last_set && ls != me && !may_release(e, ls, rec))
-		at_least(&nd->done[ls], e->last_set & COUNT_MASK);
+	if (e->last_set && ls != me) {
+		if (may_release_last(e, ls, rec))
+			at_least(&nd->held[ls], e->last[ls]);
+		else
+			at_least(&nd->done[ls], e->last_set & COUNT_MASK);
+	}
 	for (u = 0; u < o->nw; u++) {
 		if (u == me)
 			continue;

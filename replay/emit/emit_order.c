@@ -166,7 +166,7 @@ age_walk(struct em *e, const struct em_item *it, size_t n, int plan)
 				continue;
 			if (!plan) {
 				rp_map_put(&e->events, AGE_SHORT, 0,
-					   rec->seq << 8 | off / el, 1);
+					   rec->seq << 8 | off / el, want - age);
 				continue;
 			}
 			k = want - age > AGE_STAND_MAX ? 1 : want - age;
@@ -177,30 +177,37 @@ age_walk(struct em *e, const struct em_item *it, size_t n, int plan)
 }
 
 /*
- * The events (into @ids, at most 64) that released the wait @w and that
- * the sets numbered before it do not bring to the age it got back: a set
- * numbered after it may have. Return: their number, or -1 without ages.
+ * With event ages, move before the wait @it[@i] the SET_EVENTs numbered
+ * after it that entered before it returned, as many per event that
+ * released it as the sets numbered before it fall short of the age it got
+ * back. Return: 0 without ages (the caller decides by time alone).
  */
 static int
-age_short(const struct em *e, const struct kt_record *w, uint32_t *ids)
+age_moves(struct em *e, struct em_item *it, size_t n, size_t i)
 {
+	const struct kt_record *w = it[i].rec;
 	const struct kt_buf_image *b = rp_find_image(&w->u.ioctl, 0);
 	const size_t el = sizeof(struct kfd_abi_event_data);
-	uint64_t v;
-	size_t off;
-	int n = 0;
+	uint32_t ids[1];
+	uint64_t short_by;
+	size_t off, j;
 
-	if (rp_wait_fired(e->rows, w, ids, 64) < 0 || !b)
-		return -1;
-	for (off = 0; off + el <= b->len_before && off / el < 256 && n < 64;
-	     off += el) {
+	if (rp_wait_fired(e->rows, w, ids, 1) < 0 || !b)
+		return 0;
+	for (off = 0; off + el <= b->len_before && off / el < 256; off += el) {
 		struct kfd_abi_event_data in;
 
+		if (!rp_map_get(&e->events, AGE_SHORT, 0, w->seq << 8 | off / el,
+				&short_by))
+			continue;
 		memcpy(&in, b->before + off, el);
-		if (rp_map_get(&e->events, AGE_SHORT, 0, w->seq << 8 | off / el, &v))
-			ids[n++] = in.event_id;
+		for (j = i + 1; j < n && j <= i + EM_WAIT_WINDOW && short_by; j++)
+			if (sets_one(e, it, j, &in.event_id, 1, 0, w->u.ioctl.t_exit)) {
+				move_before(it, j, i);
+				short_by--;
+			}
 	}
-	return n;
+	return 1;
 }
 
 uint64_t
@@ -232,8 +239,8 @@ em_order(struct em *e, struct em_item *it, size_t n)
 	for (i = 0; i < n; i++) {
 		const struct kt_record *w = it[i].rec;
 		const struct kfd_ioctl_desc *d;
-		uint32_t ids[64], fids[64];
-		int k, fired, before = 0;
+		uint32_t ids[64];
+		int k, before = 0;
 
 		if (w->type != KT_REC_IOCTL)
 			continue;
@@ -257,21 +264,16 @@ em_order(struct em *e, struct em_item *it, size_t n)
 				move_before(it, i, j);
 				break;
 			}
+		if (age_moves(e, it, n, i))
+			continue;
 		for (j = i > EM_WAIT_WINDOW ? i - EM_WAIT_WINDOW : 0; j < i && !before; j++)
 			before = sets_one(e, it, j, ids, k, w->ts, w->u.ioctl.t_exit);
 		if (before)
 			continue;
 		/*
 		 * One numbered after it that entered before it returned may
-		 * have signalled before the wait entered, or while it waited;
-		 * with event ages, only if it sets an event whose age the
-		 * wait got back advanced (ages.c).
+		 * have signalled before the wait entered, or while it waited.
 		 */
-		fired = age_short(e, w, fids);
-		if (fired >= 0) {
-			memcpy(ids, fids, sizeof(ids));
-			k = fired;
-		}
 		for (j = i + 1; j < n && j <= i + EM_WAIT_WINDOW; j++)
 			if (sets_one(e, it, j, ids, k, 0, w->u.ioctl.t_exit)) {
 				move_before(it, j, i);
