@@ -422,6 +422,7 @@ rp_age_note_wait(struct rp_model *m, const struct kt_record *rec)
 		if (!in)
 			continue;
 		a.ids[a.n] = id;
+		a.ages[a.n] = out;
 		a.fired[a.n++] = out != in;
 	}
 	if (a.n) {
@@ -443,14 +444,51 @@ cmp_swap_c(const void *a, const void *b)
 /* Sets looked at past a wait's return, at most (the trace's own slack). */
 #define SWAP_SCAN	4096
 #define SWAP_TIDS	64
+#define SWAP_LATE	64	/* sets of one event in a wait's window */
+
+/*
+ * How many more sets of event @a->ids[@j] the sets numbered before the
+ * wait @a make than its returned age @age allows (1 at creation, one per
+ * set; an engine's interrupts only add): those that reached the kernel
+ * after it looked, at least.
+ */
+static uint64_t
+excess(const struct rp_model *m, const struct rp_m_aged *a, unsigned int j,
+       uint64_t age)
+{
+	const struct rp_m_event *ev = rp_model_event_at(m, a->ids[j], a->seq);
+	const struct rp_m_set *v = m->sets.data;
+	uint64_t n = 1;
+	size_t i;
+
+	if (!ev)
+		return 0;
+	for (i = 0; i < m->sets.n; i++)
+		if (v[i].id == a->ids[j] && v[i].seq > ev->create_seq &&
+		    v[i].seq < a->seq)
+			n++;
+	return n > age ? n - age : 0;
+}
+
+static void
+add_swap(struct rp_model *m, uint64_t c, uint64_t e, size_t *added)
+{
+	struct rp_swap *sw = rp_vec_push(&m->swaps);
+
+	if (sw) {
+		sw->c = c;
+		sw->e = e;
+		(*added)++;
+	}
+}
 
 void
 rp_age_swaps(struct rp_model *m)
 {
 	const struct rp_m_set *v = m->sets.data;
-	size_t i, k, w, lo, hi, added = 0;
+	size_t i, k, w, lo, hi, added = 0, late[SWAP_LATE], nlate;
 	uint32_t tids[SWAP_TIDS];
-	unsigned int nt;
+	unsigned int nt, j;
 
 	for (w = 0; w < m->aged.n; w++) {
 		const struct rp_m_aged *a = RP_AT(&m->aged, struct rp_m_aged, w);
@@ -465,9 +503,8 @@ rp_age_swaps(struct rp_model *m)
 			else
 				hi = mid;
 		}
-		for (i = lo, k = 0, nt = 0; i < m->sets.n && k < SWAP_SCAN; i++) {
-			unsigned int j;
-
+		for (i = lo, k = 0, nt = 0, nlate = 0;
+		     i < m->sets.n && k < SWAP_SCAN; i++) {
 			if (v[i].ts > a->t_exit)
 				k++;
 			if (v[i].seq >= a->seq)
@@ -482,23 +519,38 @@ rp_age_swaps(struct rp_model *m)
 			 * Numbered before the wait, entered after it: on an
 			 * event it found unchanged (or entered after it
 			 * returned), it reached the kernel after the wait
-			 * looked: it goes after the wait.
+			 * looked: it goes after the wait. On an event that
+			 * released it, while it waited: maybe (below).
 			 */
 			for (j = 0; j < a->n; j++)
-				if (a->ids[j] == v[i].id &&
-				    (!a->fired[j] || v[i].ts > a->t_exit))
+				if (a->ids[j] == v[i].id)
 					break;
-			if (j < a->n) {
-				struct rp_swap *sw = rp_vec_push(&m->swaps);
-
-				if (!sw)
-					break;
-				sw->c = v[i].seq;
-				sw->e = a->seq;
-				added++;
-				if (nt < SWAP_TIDS)
-					tids[nt++] = v[i].tid;
+			if (j == a->n)
+				continue;
+			if (a->fired[j] && v[i].ts <= a->t_exit) {
+				if (nlate < SWAP_LATE)
+					late[nlate++] = i;
+				continue;
 			}
+			add_swap(m, v[i].seq, a->seq, &added);
+			if (nt < SWAP_TIDS)
+				tids[nt++] = v[i].tid;
+		}
+		/*
+		 * Of the sets that entered while it waited, the last ones
+		 * went after it as far as its returned age says.
+		 */
+		for (j = 0; j < a->n && nlate; j++) {
+			uint64_t x;
+			size_t q;
+
+			if (!a->fired[j] || !(x = excess(m, a, j, a->ages[j])))
+				continue;
+			for (q = nlate; q-- > 0 && x;)
+				if (v[late[q]].id == a->ids[j]) {
+					add_swap(m, v[late[q]].seq, a->seq, &added);
+					x--;
+				}
 		}
 	}
 	if (!added)

@@ -110,7 +110,8 @@ struct rp_m_aged {
 	uint64_t seq, ts, t_exit;
 	uint32_t n;
 	uint32_t ids[RP_AGED_MAX];
-	uint8_t fired[RP_AGED_MAX];	/* the age it got back advanced */
+	uint64_t ages[RP_AGED_MAX];	/* the ages it got back */
+	uint8_t fired[RP_AGED_MAX];	/* ... advanced */
 };
 
 struct rp_m_svm {

@@ -14,6 +14,13 @@
  * that returned before it entered stay before it, so what it waits for is
  * handed over first.
  *
+ * With event ages (KFD 1.14, ages.c), a held wait is issued once its
+ * events were set as often as when it returned in the capture, and a
+ * SET_EVENT waits while another thread's held wait has an event at the
+ * age it got back (that wait returns at once, before the set). Both
+ * checks are made again every millisecond, and end when no other thread
+ * can go on (the wait then blocks in the kernel as any).
+ *
  * The replay state (fd table, bindings, address space, counters) stays one
  * struct under one lock. A worker holds the lock while it translates,
  * verifies and reports, and lets go of it only while its ioctl is in the
@@ -68,6 +75,7 @@ struct rp_mt_worker {
 	pthread_cond_t cv;	/* it waits here (for work, or its turn) */
 	int waiting;
 	int age_waiting;	/* a held wait, for the sets of its events */
+	int set_waiting;	/* a set, for another thread's held wait */
 	struct kt_quiet quiet;	/* busy in a call that returns by itself */
 	int quiet_held;
 };
@@ -269,6 +277,30 @@ nap(struct rp_mt *mt, struct rp_mt_worker *w, int *flag)
 }
 
 /*
+ * Whether the SET_EVENT @rec must wait for another worker's held wait:
+ * its event reached the age the wait got back in the capture, so the
+ * wait returns at once, before this set in the capture (ages.c).
+ */
+static int
+set_waits(const struct rp_mt *mt, const struct rp_mt_worker *me,
+	  const struct kt_record *rec)
+{
+	uint32_t id;
+	unsigned int u;
+
+	if (!rp_set_event_id(mt->st->rows, rec, &id))
+		return 0;
+	for (u = 0; u < mt->nw; u++) {
+		const struct rp_mt_worker *o = &mt->w[u];
+
+		if (o != me && o->held && o->n &&
+		    rp_age_reached(mt->st, o->q[o->head].rec, id))
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * Whether no record can be done until @me goes on: every other worker
  * waits (for its turn, or as @me does) or has nothing left, and the
  * reader has nothing more to hand over or no room for it.
@@ -282,12 +314,14 @@ stuck(const struct rp_mt *mt, const struct rp_mt_worker *me)
 		return 0;
 	for (u = 0; u < mt->nw; u++) {
 		const struct rp_mt_worker *o = &mt->w[u];
+		const struct kt_record *head = o->n ? o->q[o->head].rec : NULL;
 
 		if (o == me || (mt->reading_done && !o->n))
 			continue;
-		/* Woken for its turn, it goes on. */
-		if ((!o->waiting && !o->age_waiting) ||
-		    (o->waiting && o->n && ready(mt, &o->q[o->head])))
+		/* Woken for its turn, or at its next check, it goes on. */
+		if (o->waiting ? head && ready(mt, &o->q[o->head]) :
+		    o->age_waiting ? head && rp_age_due(mt->st, head) :
+		    o->set_waiting ? head && !set_waits(mt, o, head) : 1)
 			return 0;
 	}
 	return 1;
@@ -349,30 +383,6 @@ run_wait(struct rp_mt *mt, struct rp_mt_worker *w, const struct kt_record *rec)
 		st->sum.last_ok_seq = rec->seq;
 }
 
-/*
- * Whether the SET_EVENT @rec must wait for another worker's held wait:
- * its event reached the age the wait got back in the capture, so the
- * wait returns at once, before this set in the capture (ages.c).
- */
-static int
-set_waits(const struct rp_mt *mt, const struct rp_mt_worker *me,
-	  const struct kt_record *rec)
-{
-	uint32_t id;
-	unsigned int u;
-
-	if (!rp_set_event_id(mt->st->rows, rec, &id))
-		return 0;
-	for (u = 0; u < mt->nw; u++) {
-		const struct rp_mt_worker *o = &mt->w[u];
-
-		if (o != me && o->held && o->n &&
-		    rp_age_reached(mt->st, o->q[o->head].rec, id))
-			return 1;
-	}
-	return 0;
-}
-
 static void *
 worker_main(void *arg)
 {
@@ -410,8 +420,8 @@ worker_main(void *arg)
 			pthread_mutex_lock(&mt->lock);
 			ctx_load(st, &w->ctx);
 		}
-		while (!st->stop && set_waits(mt, w, j->rec))
-			nap(mt, w, &w->age_waiting);
+		while (!st->stop && set_waits(mt, w, j->rec) && !stuck(mt, w))
+			nap(mt, w, &w->set_waiting);
 		if (j->nd.wait)
 			run_wait(mt, w, j->rec);
 		else
@@ -525,7 +535,6 @@ mt_report(const struct rp_mt *mt, FILE *out)
 			fprintf(out, ", the last #%" PRIu64, w->last_seq);
 		if (w->n) {
 			const struct rp_mt_job *j = &w->q[w->head];
-
 			const struct kt_record *p;
 
 			fprintf(out, "; stopped before #%" PRIu64 " %s",
