@@ -345,10 +345,11 @@ rp_age_reached(const struct rp_run *st, const struct kt_record *rec,
 	uint32_t eid;
 	size_t i;
 
+	/* Only an age that grew: a wait given the age it has blocks. */
 	for (i = 0; b && elem(b, i, &in, &out, &eid); i++)
-		if (in && out != in && eid == id) {
+		if (in && out > in && eid == id) {
 			live_of(st, id, rec->seq, &l);
-			return reached(&l, out);
+			return reached(&l, out) && l.age != in + l.off;
 		}
 	return 0;
 }

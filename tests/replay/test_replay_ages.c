@@ -170,6 +170,29 @@ test_set_after_wait(void **state)
 	both_match(altered("late.kft", "move", from, to));
 }
 
+/*
+ * A --threads replay that stops at a divergence (event 3's second wait,
+ * its returned age corrupted) names, for the thread left waiting, the
+ * record it still waits for: the set of event 4 waits for the wait on 4
+ * to be issued (it may release it), not for the wait that diverged,
+ * which was done.
+ */
+static void
+test_stall_names_pending(void **state)
+{
+	char seq[32], want[128];
+
+	(void)state;
+	snprintf(seq, sizeof(seq), "%" PRIu64, find("WAIT_EVENTS", 3, 1));
+	snprintf(want, sizeof(want), "stopped before #%" PRIu64 " SET_EVENT "
+		 "(waiting for #%" PRIu64 " WAIT_EVENTS", find("SET_EVENT", 4, 0),
+		 find("WAIT_EVENTS", 4, 0));
+	assert_int_not_equal(RUN(kfdtrace, "replay", "--sim", "--threads",
+				 "--wait-timeout", "3000",
+				 altered("stall.kft", seq, "buf@0", "20")), 0);
+	expect_out(want);
+}
+
 static int
 setup(void **state)
 {
@@ -199,6 +222,7 @@ main(void)
 		cmocka_unit_test(test_learned_offset),
 		cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_set_after_wait),
+		cmocka_unit_test(test_stall_names_pending),
 	};
 
 	return cmocka_run_group_tests(tests, setup, rp_teardown);
