@@ -236,7 +236,8 @@ int rp_set_event_id(const struct rp_rows *r, const struct kt_record *rec,
 /*
  * rp_wait_stand_in_ids() - the events (at most @max, into @ids) that stand-in
  * SET_EVENTs raise for the completed wait @rec when no CPU call of the
- * capture released it; 0 when a CPU call did, or nothing applies.
+ * capture released it; 0 when a CPU call did, when the wait passed event
+ * ages (rp_age_stand_in() stands in by them), or nothing applies.
  */
 int rp_wait_stand_in_ids(const struct rp_model *m, const struct rp_rows *r,
 			 const struct kt_record *rec, uint32_t *ids, int max);
