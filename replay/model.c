@@ -395,6 +395,7 @@ rp_model_build_ex(struct rp_model *m, const char *path, char *err,
 	rp_vec_init(&m->queues, sizeof(struct rp_m_queue));
 	rp_vec_init(&m->events, sizeof(struct rp_m_event));
 	rp_vec_init(&m->sets, sizeof(struct rp_m_set));
+	rp_vec_init(&m->aged, sizeof(struct rp_m_aged));
 	rp_vec_init(&m->svms, sizeof(struct rp_m_svm));
 	rp_vec_init(&m->mmaps, sizeof(struct rp_m_mmap));
 	rp_vec_init(&m->dmabufs, sizeof(struct rp_m_dmabuf));
@@ -418,6 +419,7 @@ rp_model_build_ex(struct rp_model *m, const char *path, char *err,
 	rp_model_varies_finish(m);
 	if (m->sets.n)
 		qsort(m->sets.data, m->sets.n, sizeof(struct rp_m_set), cmp_set);
+	rp_age_swaps(m);
 	kt_reader_get_status(s.reader, &st);
 	m->integrity = st.integrity;
 	snprintf(m->integrity_msg, sizeof(m->integrity_msg), "%s", st.message);
@@ -453,6 +455,35 @@ rp_model_cpu_set(const struct rp_model *m, const uint32_t *ids, int n,
 	return 0;
 }
 
+const struct rp_m_event *
+rp_model_event_at(const struct rp_model *m, uint32_t id, uint64_t seq)
+{
+	size_t i;
+
+	for (i = 0; i < m->events.n; i++) {
+		const struct rp_m_event *e = RP_AT(&m->events, struct rp_m_event, i);
+
+		if (e->id == id && e->create_seq < seq && seq < e->destroy_seq)
+			return e;
+	}
+	return NULL;
+}
+
+uint64_t
+rp_model_sets_before(const struct rp_model *m, uint32_t id, uint64_t from,
+		     uint64_t to, uint64_t ts)
+{
+	const struct rp_m_set *v = m->sets.data;
+	uint64_t n = 0;
+	size_t i;
+
+	/* By entry time: the first at @ts or later ends it. */
+	for (i = 0; i < m->sets.n && v[i].ts < ts; i++)
+		if (v[i].id == id && v[i].seq > from && v[i].seq < to)
+			n++;
+	return n;
+}
+
 void
 rp_model_free(struct rp_model *m)
 {
@@ -463,6 +494,7 @@ rp_model_free(struct rp_model *m)
 	rp_vec_free(&m->queues);
 	rp_vec_free(&m->events);
 	rp_vec_free(&m->sets);
+	rp_vec_free(&m->aged);
 	rp_vec_free(&m->svms);
 	rp_vec_free(&m->mmaps);
 	rp_vec_free(&m->dmabufs);

@@ -543,11 +543,15 @@ rp_model_ioctl(struct rp_model *m, const struct kt_record *rec)
 		}
 	} else if (d == r->create_event && a) {
 		model_event(m, proc, io, rec->seq);
+	} else if (d == r->wait_events && rp_wait_completed(r, d, io)) {
+		rp_age_note_wait(m, rec);
 	} else if (d == r->set_event && b && rp_fhas(r->se_id, n)) {
 		struct rp_m_set *e = rp_vec_push(&m->sets);
 
 		if (e) {
 			e->ts = rec->ts;
+			e->seq = rec->seq;
+			e->tid = rec->tid;
 			e->id = (uint32_t)rp_fget(r->se_id, b, n);
 		}
 	} else if (d == r->destroy_event) {

@@ -40,6 +40,7 @@
  */
 #define RP_REORDER_WINDOW	(1u << 21)
 #define RP_MAX_PENDING_WAITS	256	/* completed waits held (wait.c) */
+#define RP_AGES_MAX		64	/* event ages translated per wait (ages.c) */
 #define RP_REORDER_BYTES	((size_t)256 << 20)	/* and their bytes */
 #define RP_MAX_SWAP_HELD	64	/* creations held for an id's end */
 #define RP_MAX_PENDING_MEM	1024	/* memory records before a submit */
@@ -81,6 +82,9 @@ enum rp_kind {
 	RP_K_MOFF,		/* model: GEM offset -> bo index */
 	RP_K_MDMABUF,		/* model: fd -> dmabuf index */
 	RP_K_MGEM,		/* model: (ofd, gem handle) -> gem index */
+	RP_K_AGE,		/* (event life, age) -> age (ages.c) */
+	RP_K_AGE_SETS,		/* event life -> sets replayed, all */
+	RP_K_AGE_GPU,		/* ... of them, in the GPU's stead */
 };
 
 /*

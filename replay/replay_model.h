@@ -99,7 +99,19 @@ struct rp_m_event {
 /* A SET_EVENT of the capture: when it entered, which event. */
 struct rp_m_set {
 	uint64_t ts;
+	uint64_t seq;
 	uint32_t id;
+	uint32_t tid;
+};
+
+/* A completed wait with event ages (ages.c): what it saw. */
+#define RP_AGED_MAX	16
+struct rp_m_aged {
+	uint64_t seq, ts, t_exit;
+	uint32_t n;
+	uint32_t ids[RP_AGED_MAX];
+	uint64_t ages[RP_AGED_MAX];	/* the ages it got back */
+	uint8_t fired[RP_AGED_MAX];	/* ... advanced */
 };
 
 struct rp_m_svm {
@@ -260,6 +272,7 @@ struct rp_model {
 	struct rp_vec ofds, fds, procs, bos, queues, events, svms, mmaps,
 		dmabufs, gems, ranges;
 	struct rp_vec sets;		/* struct rp_m_set, by entry time */
+	struct rp_vec aged;		/* struct rp_m_aged, in seq order */
 	uint64_t events_page_handle;	/* from CREATE_EVENT, 0: none */
 	int32_t events_page_bo;
 	/* Model lookups: current fd number -> fds index, etc. */
@@ -312,6 +325,29 @@ void rp_model_free(struct rp_model *m);
  */
 int rp_model_cpu_set(const struct rp_model *m, const uint32_t *ids, int n,
 		     uint64_t from, uint64_t to);
+/*
+ * rp_model_event_at() - the life of event @id that record @seq falls in
+ * (created before it, not destroyed yet), or NULL (the capture did not
+ * create it).
+ */
+const struct rp_m_event *rp_model_event_at(const struct rp_model *m,
+					   uint32_t id, uint64_t seq);
+/*
+ * rp_model_sets_before() - how many SET_EVENTs of event @id numbered in
+ * (@from, @to) (a life of the event) the capture has that entered before
+ * @ts.
+ */
+/*
+ * ages.c, while the model is built: rp_age_note_wait() keeps what the
+ * completed wait @rec saw of its events' ages; rp_age_swaps(), once the
+ * sets are sorted, adds the swaps that put after a wait the SET_EVENTs
+ * numbered before it that reached the kernel after it looked at their
+ * event (its age says so).
+ */
+void rp_age_note_wait(struct rp_model *m, const struct kt_record *rec);
+void rp_age_swaps(struct rp_model *m);
+uint64_t rp_model_sets_before(const struct rp_model *m, uint32_t id,
+			      uint64_t from, uint64_t to, uint64_t ts);
 /* Per-record model updates (model.c, model_ioctl.c). */
 void rp_model_ioctl(struct rp_model *m, const struct kt_record *rec);
 /* model_varies.c: note AVAILABLE_MEMORY calls racing allocations, in

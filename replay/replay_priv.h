@@ -129,6 +129,8 @@ struct rp_call {
 	int ret;
 	int err;
 	int wait_try;		/* a completed wait, issued with timeout 0 */
+	unsigned int nage;	/* WAIT_EVENTS: the event ages passed (ages.c) */
+	uint64_t age_in[RP_AGES_MAX];
 	unsigned int nlb;
 	struct rp_lbuf lb[KT_MAX_BUFS];
 };
@@ -234,7 +236,8 @@ int rp_set_event_id(const struct rp_rows *r, const struct kt_record *rec,
 /*
  * rp_wait_stand_in_ids() - the events (at most @max, into @ids) that stand-in
  * SET_EVENTs raise for the completed wait @rec when no CPU call of the
- * capture released it; 0 when a CPU call did, or nothing applies.
+ * capture released it; 0 when a CPU call did, when the wait passed event
+ * ages (rp_age_stand_in() stands in by them), or nothing applies.
  */
 int rp_wait_stand_in_ids(const struct rp_model *m, const struct rp_rows *r,
 			 const struct kt_record *rec, uint32_t *ids, int max);
@@ -257,6 +260,51 @@ void rp_wait_before(struct rp_run *st, const struct kt_record *rec,
 void rp_wait_after(struct rp_run *st, const struct kt_record *rec,
 		   const struct kfd_ioctl_desc *d);
 void rp_wait_flush(struct rp_run *st);
+/*
+ * rp_wait_set() - a SET_EVENT of captured event @id in the GPU's stead,
+ * for the completed wait @rec, counted in gpu_sets.
+ */
+void rp_wait_set(struct rp_run *st, const struct kt_record *rec, uint32_t id);
+
+/*
+ * ages.c: event ages (KFD 1.14). rp_wait_fired() - the events (at most
+ * @max, into @ids) whose age the completed wait @rec got back advanced in
+ * the capture, i.e. that released it. Return: their number, or -1 when
+ * the wait passed no ages. rp_age_in() - in the live arguments of
+ * WAIT_EVENTS @c, each captured input age as its live counterpart (kept
+ * in @c->age_in). rp_age_check() - verify the age the live element
+ * @live_out (index @idx) got back against the captured one @cap_out and
+ * learn it; then the captured age is put in @live_out, so that the rest
+ * of the element is compared as any output.
+ */
+int rp_wait_fired(const struct rp_rows *r, const struct kt_record *rec,
+		  uint32_t *ids, int max);
+void rp_age_in(struct rp_run *st, struct rp_call *c);
+void rp_age_check(struct rp_run *st, struct rp_call *c, size_t idx,
+		  const uint8_t *cap_out, uint8_t *live_out);
+/*
+ * rp_age_count_set() - the SET_EVENT @rec succeeded live (@gpu: it was a
+ * stand-in, counted again). rp_age_due() - whether the completed wait
+ * @rec may be issued now: each event that released it in the capture
+ * has been set live as often as there (by its age, or by the CPU sets
+ * that entered before the wait returned); 1 without ages.
+ */
+void rp_age_count_set(struct rp_run *st, const struct kt_record *rec, int gpu);
+/*
+ * rp_age_reached() - whether event @id released the completed wait @rec
+ * in the capture and has, live, the age it got back then: a set of it
+ * now would give the wait an age too old (--threads holds it back).
+ */
+int rp_age_reached(const struct rp_run *st, const struct kt_record *rec,
+		   uint32_t id);
+int rp_age_due(const struct rp_run *st, const struct kt_record *rec);
+/*
+ * rp_age_stand_in() - before the completed wait @rec is issued: for each
+ * event that released it in the capture, once every CPU set of it that
+ * entered before the wait returned has been replayed, the sets its
+ * returned age still lacks (engines' interrupts) in the GPU's stead.
+ */
+void rp_age_stand_in(struct rp_run *st, const struct kt_record *rec);
 /*
  * resubmit.c: publish a submit record's packets on the replayed queue;
  * hold a memory record for the submit record after it.

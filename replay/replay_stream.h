@@ -48,6 +48,7 @@ struct rp_stream {
 	uint64_t released[RP_MAX_SWAP_HELD];	/* creations let go */
 	size_t nreleased;
 	struct kt_record *swap_owned;	/* returned last; freed next call */
+	uint64_t out_max;		/* the highest seq returned, + 1 */
 };
 
 /*

@@ -212,6 +212,10 @@ rp_print_summary(const struct rp_run *st, FILE *out)
 		fprintf(out, "  gpu:         %" PRIu64 " event interrupts raised in "
 			"the GPU's stead (waits no CPU call released)\n",
 			s->gpu_sets);
+	if (s->ages_offset)
+		fprintf(out, "  ages:        %" PRIu64 " event ages learned at a new "
+			"offset (the event was set a different number of times "
+			"than in the capture)\n", s->ages_offset);
 	if (s->resubmitted)
 		fprintf(out, "  queues:      %" PRIu64 " doorbells of captured packets "
 			"published again, %" PRIu64 " not run to the end\n",

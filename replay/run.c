@@ -549,6 +549,7 @@ rp_sum_add(struct kfd_replay_summary *t, const struct kfd_replay_summary *s)
 	t->cpu_mappings += s->cpu_mappings;
 	t->synthesized += s->synthesized;
 	t->gpu_sets += s->gpu_sets;
+	t->ages_offset += s->ages_offset;
 	t->resubmitted += s->resubmitted;
 	t->unretired += s->unretired;
 	t->memory_restored += s->memory_restored;

@@ -352,6 +352,21 @@ rp_run_ioctl(struct rp_run *st, const struct kt_record *rec)
 	c.size = (uint32_t)KFD_ABI_IOC_SIZE(io->request);
 	c.wait_try = !st->wait_final && rp_wait_completed(st->rows, c.d, io);
 	rp_wait_before(st, rec, c.d);
+	/*
+	 * Its events have not been set as often as when it returned in the
+	 * capture (ages.c): a try would get an age too young. Held (wait.c)
+	 * without one.
+	 */
+	if (c.wait_try)
+		rp_age_stand_in(st, rec);
+	if (c.wait_try && !rp_age_due(st, rec)) {
+		if (st->in_retry) {
+			st->wait_still = 1;
+			return;
+		}
+		if (rp_wait_hold(st, rec) == 0)
+			return;
+	}
 	c.clen = c.size < io->arg_size ? c.size : io->arg_size;
 	live_fd = rp_fd_live(st, io->fd);
 	fd_scopes(st, io->fd, &c.scope, &c.gem_scope);
@@ -378,6 +393,7 @@ rp_run_ioctl(struct rp_run *st, const struct kt_record *rec)
 	c.args = st->arena;	/* build_bufs() may have moved the arena */
 	/* The plan lists the inputs to translate (none without args). */
 	xlate_fields(st, &c, c.d->args, c.plan->in, c.plan->nin, c.args, c.size);
+	rp_age_in(st, &c);
 	if (pre_special(st, &c) < 0) {
 		/* The kernel would have been handed the replayer's own memory. */
 		st->sum.not_replayed++;
@@ -410,6 +426,8 @@ rp_run_ioctl(struct rp_run *st, const struct kt_record *rec)
 	st->live_ret = c.ret;
 	st->live_err = c.err;
 	st->sum.ioctls++;
+	if (c.d == st->rows->set_event && c.ret == 0)
+		rp_age_count_set(st, rec, 0);
 	if (c.wait_try && c.ret == 0 && rp_fhas(st->rows->we_result, c.size) &&
 	    rp_fget(st->rows->we_result, c.args, c.size) !=
 		    KFD_ABI_WAIT_RESULT_COMPLETE) {

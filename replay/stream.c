@@ -365,6 +365,9 @@ rp_stream_next(struct rp_stream *s, const struct kt_record **rec)
 			sw = swap_of(s, r->seq);
 		else
 			sw = NULL;
+		/* Its end went already (it was held behind another). */
+		if (sw && sw->e < s->out_max)
+			sw = NULL;
 		if (sw) {
 			struct rp_swap_hold *h = &s->holds[s->nholds];
 
@@ -385,6 +388,8 @@ rp_stream_next(struct rp_stream *s, const struct kt_record **rec)
 				break;
 			}
 		s->swap_owned = own;
+		if (r->seq >= s->out_max)
+			s->out_max = r->seq + 1;
 		*rec = r;
 		return 1;
 	}

@@ -14,6 +14,13 @@
  * that returned before it entered stay before it, so what it waits for is
  * handed over first.
  *
+ * With event ages (KFD 1.14, ages.c), a held wait is issued once its
+ * events were set as often as when it returned in the capture, and a
+ * SET_EVENT waits while another thread's held wait has an event at the
+ * age it got back (that wait returns at once, before the set). Both
+ * checks are made again every millisecond, and end when no other thread
+ * can go on (the wait then blocks in the kernel as any).
+ *
  * The replay state (fd table, bindings, address space, counters) stays one
  * struct under one lock. A worker holds the lock while it translates,
  * verifies and reports, and lets go of it only while its ioctl is in the
@@ -26,6 +33,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "kfdtrace/fork_quiet.h"
 #include "replay_priv.h"
@@ -66,6 +74,8 @@ struct rp_mt_worker {
 	struct rp_m_node dep;	/* of the record in hand */
 	pthread_cond_t cv;	/* it waits here (for work, or its turn) */
 	int waiting;
+	int age_waiting;	/* a held wait, for the sets of its events */
+	int set_waiting;	/* a set, for another thread's held wait */
 	struct kt_quiet quiet;	/* busy in a call that returns by itself */
 	int quiet_held;
 };
@@ -246,6 +256,98 @@ job_free(struct rp_mt_job *j)
 	j->nd.done = NULL;
 }
 
+/* Sleep on @w's condition for up to a millisecond (mt->lock held). */
+static void
+nap(struct rp_mt *mt, struct rp_mt_worker *w, int *flag)
+{
+	struct rp_run *st = mt->st;
+	struct timespec t;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	t.tv_nsec += 1000000;
+	if (t.tv_nsec >= 1000000000L) {
+		t.tv_sec++;
+		t.tv_nsec -= 1000000000L;
+	}
+	ctx_save(st, &w->ctx);
+	*flag = 1;
+	pthread_cond_timedwait(&w->cv, &mt->lock, &t);
+	*flag = 0;
+	ctx_load(st, &w->ctx);
+}
+
+/*
+ * Whether the SET_EVENT @rec must wait for another worker's held wait:
+ * its event reached the age the wait got back in the capture, so the
+ * wait returns at once, before this set in the capture (ages.c).
+ */
+static int
+set_waits(const struct rp_mt *mt, const struct rp_mt_worker *me,
+	  const struct kt_record *rec)
+{
+	uint32_t id;
+	unsigned int u;
+
+	if (!rp_set_event_id(mt->st->rows, rec, &id))
+		return 0;
+	for (u = 0; u < mt->nw; u++) {
+		const struct rp_mt_worker *o = &mt->w[u];
+
+		if (o != me && o->held && o->n &&
+		    rp_age_reached(mt->st, o->q[o->head].rec, id))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Whether no record can be done until @me goes on: every other worker
+ * waits (for its turn, or as @me does) or has nothing left, and the
+ * reader has nothing more to hand over or no room for it.
+ */
+static int
+stuck(const struct rp_mt *mt, const struct rp_mt_worker *me)
+{
+	unsigned int u;
+
+	if (!mt->reading_done && !mt->reader_waiting)
+		return 0;
+	for (u = 0; u < mt->nw; u++) {
+		const struct rp_mt_worker *o = &mt->w[u];
+		const struct kt_record *head = o->n ? o->q[o->head].rec : NULL;
+
+		if (o == me || (mt->reading_done && !o->n))
+			continue;
+		/* Woken for its turn, or at its next check, it goes on. */
+		if (o->waiting ? head && ready(mt, &o->q[o->head]) :
+		    o->age_waiting ? head && rp_age_due(mt->st, head) :
+		    o->set_waiting ? head && !set_waits(mt, o, head) : 1)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * A held wait with event ages is issued once its events were set live as
+ * often as when it returned in the capture (ages.c): blocked in the
+ * kernel, the first set would wake it with an age too young when more
+ * sets came before it returned in the capture. Checked again every
+ * millisecond; given up (the wait blocks in the kernel as any) when the
+ * sets it needs cannot come.
+ */
+static void
+age_wait(struct rp_mt *mt, struct rp_mt_worker *w, const struct kt_record *rec)
+{
+	struct rp_run *st = mt->st;
+
+	for (;;) {
+		rp_age_stand_in(st, rec);
+		if (st->stop || rp_age_due(st, rec) || stuck(mt, w))
+			break;
+		nap(mt, w, &w->age_waiting);
+	}
+}
+
 /*
  * A wait that completed in the capture: first issued with timeout 0, so
  * that a signal an earlier set left is taken before any later set can
@@ -268,6 +370,7 @@ run_wait(struct rp_mt *mt, struct rp_mt_worker *w, const struct kt_record *rec)
 	w->held = 1;
 	wake_ready(mt);
 	rp_wait_stand_in(st, rec);	/* if no CPU call released it */
+	age_wait(mt, w, rec);
 	st->wait_final = 1;
 	st->diverged_now = 0;
 	st->have_live = 0;
@@ -317,6 +420,8 @@ worker_main(void *arg)
 			pthread_mutex_lock(&mt->lock);
 			ctx_load(st, &w->ctx);
 		}
+		while (!st->stop && set_waits(mt, w, j->rec) && !stuck(mt, w))
+			nap(mt, w, &w->set_waiting);
 		if (j->nd.wait)
 			run_wait(mt, w, j->rec);
 		else
@@ -394,6 +499,25 @@ mt_teardown(struct rp_mt *mt)
 	rp_mt_order_free(&mt->order);
 }
 
+/*
+ * A record @j waits for that is not done (or held) yet: the record in
+ * hand of the first worker it waits for, or NULL.
+ */
+static const struct kt_record *
+pending_dep(const struct rp_mt *mt, const struct rp_mt_job *j)
+{
+	unsigned int u;
+
+	for (u = 0; u < mt->nw; u++) {
+		const struct rp_mt_worker *o = &mt->w[u];
+
+		if ((j->nd.done[u] > o->done ||
+		     j->nd.held[u] > o->done + (uint64_t)o->held) && o->n)
+			return o->q[o->head].rec;
+	}
+	return NULL;
+}
+
 /* Per-thread progress, at the end of the pass. */
 static void
 mt_report(const struct rp_mt *mt, FILE *out)
@@ -411,13 +535,13 @@ mt_report(const struct rp_mt *mt, FILE *out)
 			fprintf(out, ", the last #%" PRIu64, w->last_seq);
 		if (w->n) {
 			const struct rp_mt_job *j = &w->q[w->head];
+			const struct kt_record *p;
 
 			fprintf(out, "; stopped before #%" PRIu64 " %s",
 				j->rec->seq, rp_rec_name(j->rec));
-			if (!ready(mt, j) && j->nd.dep.seq)
+			if (!ready(mt, j) && (p = pending_dep(mt, j)))
 				fprintf(out, " (waiting for #%" PRIu64 " %s [%u])",
-					j->nd.dep.seq, j->nd.dep.name,
-					j->nd.dep.tid);
+					p->seq, rp_rec_name(p), p->tid);
 		}
 		fprintf(out, "\n");
 	}

@@ -20,7 +20,12 @@
  *    that one, and once the waits since that one are issued (held: in the
  *    kernel or about to be), since it may be what releases them. A signal
  *    a wait has not taken yet is taken when it enters, so a set that
- *    comes first loses nothing.
+ *    comes first loses nothing. Sequence numbers are taken at return, so
+ *    a set that released a wait can be numbered after the next set of
+ *    the waiting thread: a set that entered before a wait returned, a
+ *    wait before the set before it, goes once that wait is issued, not
+ *    after it (nor after the set behind it on its thread, which could
+ *    only come after the wait returned).
  *
  *  - The kernel's reuse of ids: a FREE on one thread and an ALLOC on
  *    another that overlapped it may get the freed handle back (the lowest
@@ -64,6 +69,10 @@ struct ord_event {
 	uint64_t last_set;	/* worker << 40 | count; 0: none */
 	uint64_t *since;	/* per worker: its last wait since then */
 	uint64_t *before;	/* ... between the set before it and it */
+	uint64_t *since_exit;	/* when those waits returned */
+	uint64_t *before_exit;
+	uint64_t *last;		/* per worker: its last wait on it */
+	uint64_t *last_exit;	/* ... when it returned */
 };
 
 int
@@ -106,7 +115,6 @@ rp_mt_order_free(struct rp_mt_order *o)
 		struct ord_event *e = RP_AT(&o->events, struct ord_event, i);
 
 		free(e->since);
-		free(e->before);
 	}
 	rp_vec_free(&o->events);
 	rp_map_free(&o->event_idx);
@@ -231,21 +239,48 @@ event_get(struct rp_mt_order *o, uint32_t id)
 	if (!e)
 		return NULL;
 	e->last_set = 0;
-	e->since = calloc(o->nw, sizeof(*e->since));
-	e->before = calloc(o->nw, sizeof(*e->before));
-	if (!e->since || !e->before ||
+	/* One allocation: since, before, their exits, last, its exit. */
+	e->since = calloc(6 * (size_t)o->nw, sizeof(*e->since));
+	if (!e->since ||
 	    rp_map_put(&o->event_idx, RP_K_EVENT, 0, id, o->events.n - 1) < 0) {
 		free(e->since);
-		free(e->before);
 		o->events.n--;
 		return NULL;
 	}
+	e->before = e->since + o->nw;
+	e->since_exit = e->since + 2 * o->nw;
+	e->before_exit = e->since + 3 * o->nw;
+	e->last = e->since + 4 * o->nw;
+	e->last_exit = e->since + 5 * o->nw;
 	return e;
 }
 
+/*
+ * Whether the set @rec may be what released worker @u's wait before the
+ * set before it: it entered before that wait returned.
+ */
+static int
+may_release(const struct ord_event *e, unsigned int u,
+	    const struct kt_record *rec)
+{
+	return e->before[u] && rec->ts < e->before_exit[u];
+}
+
+/*
+ * Whether the set @rec may be what released worker @u's last wait on the
+ * event, which came before @u's set before @rec: then that set is not
+ * (its thread was in the wait until then), and @rec does not go after it.
+ */
+static int
+may_release_last(const struct ord_event *e, unsigned int u,
+		 const struct kt_record *rec)
+{
+	return e->last[u] && rec->ts < e->last_exit[u];
+}
+
 static void
-by_event(struct rp_mt_order *o, unsigned int me, uint32_t id, int is_set,
-	 struct rp_mt_needs *nd)
+by_event(struct rp_mt_order *o, unsigned int me, const struct kt_record *rec,
+	 uint32_t id, int is_set, struct rp_mt_needs *nd)
 {
 	struct ord_event *e = event_get(o, id);
 	unsigned int u, ls;
@@ -254,19 +289,33 @@ by_event(struct rp_mt_order *o, unsigned int me, uint32_t id, int is_set,
 		return;
 	if (!is_set) {
 		/* What it waits for by time is enough (above). */
-		e->since[me] = o->t[me].queued;
+		e->since[me] = e->last[me] = o->t[me].queued;
+		e->since_exit[me] = e->last_exit[me] = rp_rec_exit(rec);
 		return;
 	}
+	/*
+	 * A set that may have released a wait is never held behind what
+	 * comes after that wait on its thread (the set before it, or the
+	 * wait itself being done): only the wait being issued.
+	 */
 	ls = (unsigned int)(e->last_set >> 40);
-	if (e->last_set && ls != me)
-		at_least(&nd->done[ls], e->last_set & COUNT_MASK);
+	if (e->last_set && ls != me) {
+		if (may_release_last(e, ls, rec))
+			at_least(&nd->held[ls], e->last[ls]);
+		else
+			at_least(&nd->done[ls], e->last_set & COUNT_MASK);
+	}
 	for (u = 0; u < o->nw; u++) {
 		if (u == me)
 			continue;
-		at_least(&nd->done[u], e->before[u]);
+		if (may_release(e, u, rec))
+			at_least(&nd->held[u], e->before[u]);
+		else
+			at_least(&nd->done[u], e->before[u]);
 		at_least(&nd->held[u], e->since[u]);
 	}
 	memcpy(e->before, e->since, o->nw * sizeof(*e->since));
+	memcpy(e->before_exit, e->since_exit, o->nw * sizeof(*e->since));
 	memset(e->since, 0, o->nw * sizeof(*e->since));
 	e->last_set = (uint64_t)me << 40 | o->t[me].queued;
 }
@@ -323,7 +372,7 @@ rp_mt_order_next(struct rp_mt_order *o, const struct rp_rows *r,
 	if (d) {
 		n = event_ids(r, d, rec, ids, &is_set);
 		for (k = 0; k < n; k++)
-			by_event(o, me, ids[k], is_set, nd);
+			by_event(o, me, rec, ids[k], is_set, nd);
 		if (rec->u.ioctl.ret >= 0) {
 			rp_ioctl_ids(rec, d, id_made, &idc);
 			rp_ioctl_ids(rec, d, id_ended, &idc);

@@ -277,11 +277,19 @@ check_field(struct rp_run *st, struct rp_call *c, const struct kfd_field *f,
 					       live_b + f->offset);
 			return;
 		}
-		if (memcmp(cap_b + f->offset, live_b + f->offset, f->width))
+		if (memcmp(cap_b + f->offset, live_b + f->offset, f->width)) {
+			const uint8_t *cb = cap_b + f->offset;
+			const uint8_t *lb = live_b + f->offset;
+			size_t a = first_diff(cb, lb, f->width), z = f->width;
+
+			/* The first and the last byte that differ. */
+			while (z > a && cb[z - 1] == lb[z - 1])
+				z--;
 			rp_diverge(st, field_name(name, sizeof(name), at, f),
-				   0, 0, 0, 0, "bytes differ at +%zu",
-				   first_diff(cap_b + f->offset,
-					      live_b + f->offset, f->width));
+				   cb[a], cb[a], 0, lb[a],
+				   "bytes differ at +%zu..+%zu (the values are "
+				   "those at +%zu)", a, z - 1, a);
+		}
 		return;
 	}
 	if (kfd_field_load(f, cap_b, len, &cv) < 0 ||
@@ -421,6 +429,11 @@ check_bufs(struct rp_run *st, struct rp_call *c, int ok)
 
 			for (e = 0; e + b->elem->size <= llen;
 			     e += b->elem->size, at.idx++) {
+				if (d == st->rows->wait_events)
+					rp_age_check(st, c, at.idx, img->after + e,
+						     lb->p + e);
+				if (st->diverged_now && !st->o->keep_going)
+					return;
 				check_fields(st, c, b->elem, NULL, b->elem->nfields,
 					     &at, img->after + e, lb->p + e,
 					     b->elem->size, ok);

@@ -12,7 +12,8 @@
  * of the pass, a pending wait is issued a last time with its captured
  * timeout (capped by --wait-cap, as any wait): whatever signals it
  * asynchronously gets its chance, and a wait nothing released is a
- * divergence at its own record.
+ * divergence at its own record. A wait that event ages show an engine
+ * released is not held for the engine (ages.c: rp_age_stand_in()).
  *
  * A wait no CPU call released was released by an engine: the completion
  * of a packet raised the event's interrupt. The replay runs no packets,
@@ -20,7 +21,10 @@
  * wait finds its events unsignalled and the capture has no SET_EVENT of
  * them that entered while it waited, the replayer sets them with
  * SET_EVENT calls of its own, then issues the wait: in the serial replay
- * at the last issue above, in --threads after its first try.
+ * at the last issue above, in --threads after its first try. Which
+ * events: with event ages (KFD 1.14), those whose age the wait got back
+ * advanced (the kernel writes back the age of the events that released
+ * it); without, all of a wait for all, the first of a wait for any.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -120,15 +124,9 @@ rp_set_event_id(const struct rp_rows *r, const struct kt_record *rec,
 static int
 settable(const struct rp_model *m, uint32_t id, uint64_t seq)
 {
-	size_t i;
+	const struct rp_m_event *e = rp_model_event_at(m, id, seq);
 
-	for (i = 0; i < m->events.n; i++) {
-		const struct rp_m_event *e = RP_AT(&m->events, struct rp_m_event, i);
-
-		if (e->id == id && e->create_seq < seq && seq < e->destroy_seq)
-			return e->type == KFD_ABI_EVENT_SIGNAL;
-	}
-	return 1;
+	return !e || e->type == KFD_ABI_EVENT_SIGNAL;
 }
 
 int
@@ -141,6 +139,9 @@ rp_wait_stand_in_ids(const struct rp_model *m, const struct rp_rows *r,
 
 	if (n <= 0 || n > 64 || !r->set_event || !r->se_id ||
 	    rec->type != KT_REC_IOCTL || io->t_exit < rec->ts)
+		return 0;
+	/* With event ages (KFD 1.14), ages.c stands in, by the ages. */
+	if (rp_wait_fired(r, rec, named, 64) >= 0)
 		return 0;
 	/* A CPU call was there to release it: a wait it did not release
 	 * live is a divergence, not the GPU's. */
@@ -162,37 +163,45 @@ rp_wait_stand_in_ids(const struct rp_model *m, const struct rp_rows *r,
 void
 rp_wait_stand_in(struct rp_run *st, const struct kt_record *rec)
 {
+	uint32_t ids[64];
+	int n = rp_wait_stand_in_ids(&st->r->model, st->rows, rec, ids, 64), i;
+
+	for (i = 0; i < n; i++)
+		rp_wait_set(st, rec, ids[i]);
+}
+
+void
+rp_wait_set(struct rp_run *st, const struct kt_record *rec, uint32_t id)
+{
 	const struct rp_rows *r = st->rows;
 	const struct kt_ioctl_rec *io = &rec->u.ioctl;
 	struct kfd_abi_set_event_args a;
-	uint32_t ids[64];
 	struct kt_record set;
 	uint64_t before;
-	int n = rp_wait_stand_in_ids(&st->r->model, r, rec, ids, 64), i;
 
-	for (i = 0; i < n; i++) {
-		memset(&a, 0, sizeof(a));
-		a.event_id = ids[i];
-		memset(&set, 0, sizeof(set));
-		set.type = KT_REC_IOCTL;
-		set.seq = rec->seq;
-		set.ts = rec->ts;
-		set.tid = rec->tid;
-		set.u.ioctl.fd = io->fd;
-		set.u.ioctl.file_kind = io->file_kind;
-		set.u.ioctl.request = r->set_event->request;
-		set.u.ioctl.t_exit = rec->ts;
-		set.u.ioctl.arg_size = sizeof(a);
-		set.u.ioctl.arg_before = (const uint8_t *)&a;
-		set.u.ioctl.arg_after = (const uint8_t *)&a;
-		before = st->sum.ioctls;
-		rp_run_ioctl(st, &set);
-		/* Not one of the capture's calls. */
-		if (st->sum.ioctls > before) {
-			st->sum.ioctls--;
-			st->sum.gpu_sets++;
-			rp_mark_own(st, KFD_REPLAY_GPU_NOTE);
-		}
+	memset(&a, 0, sizeof(a));
+	a.event_id = id;
+	memset(&set, 0, sizeof(set));
+	set.type = KT_REC_IOCTL;
+	set.seq = rec->seq;
+	set.ts = rec->ts;
+	set.tid = rec->tid;
+	set.u.ioctl.fd = io->fd;
+	set.u.ioctl.file_kind = io->file_kind;
+	set.u.ioctl.request = r->set_event->request;
+	set.u.ioctl.t_exit = rec->ts;
+	set.u.ioctl.arg_size = sizeof(a);
+	set.u.ioctl.arg_before = (const uint8_t *)&a;
+	set.u.ioctl.arg_after = (const uint8_t *)&a;
+	before = st->sum.ioctls;
+	rp_run_ioctl(st, &set);
+	/* Not one of the capture's calls. */
+	if (st->sum.ioctls > before) {
+		if (st->live_ret == 0)
+			rp_age_count_set(st, &set, 1);
+		st->sum.ioctls--;
+		st->sum.gpu_sets++;
+		rp_mark_own(st, KFD_REPLAY_GPU_NOTE);
 	}
 }
 
@@ -274,7 +283,8 @@ rp_wait_hold(struct rp_run *st, const struct kt_record *rec)
  * unknown) relates to pending wait @w: 2, it entered while @w waited on
  * that event (its releaser, most likely); 1, some CPU set entered while
  * @w waited; 0, none did: an engine released @w, and only the stand-in
- * may (a CPU set here is another wait's).
+ * may (a CPU set here is another wait's). With event ages, 2 once the
+ * events that released @w were set as often as then, else 0.
  */
 static int
 released_by(const struct rp_run *st, const struct kt_record *w, uint32_t id,
@@ -284,6 +294,9 @@ released_by(const struct rp_run *st, const struct kt_record *w, uint32_t id,
 	int n = rp_wait_ids(st->rows, w, ids, 64), k;
 	uint64_t end = w->u.ioctl.t_exit;
 
+	/* With event ages: once its events were set often enough (ages.c). */
+	if (rp_wait_fired(st->rows, w, ids, 64) >= 0)
+		return rp_age_due(st, w) ? 2 : 0;
 	if (n <= 0 || n > 64 || end < w->ts)
 		return 1;
 	if (ts >= w->ts && ts < end)

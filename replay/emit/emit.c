@@ -42,6 +42,24 @@ extern const char em_runtime[];
 /* ------------------------------------------------------------------ */
 /* The program                                                          */
 
+/* The ages element @i of the wait @rec passed and got back (0 if none). */
+static struct em_age
+wait_age(const struct kt_record *rec, size_t i)
+{
+	const struct kt_buf_image *b = rp_find_image(&rec->u.ioctl, 0);
+	const size_t el = sizeof(struct kfd_abi_event_data);
+	struct kfd_abi_event_data in, out;
+	struct em_age a = { 0, 0 };
+
+	if (!b || (i + 1) * el > b->len_before || (i + 1) * el > b->len_after)
+		return a;
+	memcpy(&in, b->before + i * el, el);
+	memcpy(&out, b->after + i * el, el);
+	a.in = in.signal_event_data.last_event_age;
+	a.out = out.signal_event_data.last_event_age;
+	return a;
+}
+
 /* What ordering needs of @rec (struct em_item). Return: 0, or -ENOMEM. */
 static int
 item_of(struct em *e, const struct kt_record *rec, struct em_item *it)
@@ -49,6 +67,7 @@ item_of(struct em *e, const struct kt_record *rec, struct em_item *it)
 	const struct rp_rows *r = e->rows;
 	const struct kfd_ioctl_desc *d;
 	uint32_t ids[64], *p;
+	struct em_age *a;
 	int k;
 
 	memset(it, 0, sizeof(*it));
@@ -65,6 +84,15 @@ item_of(struct em *e, const struct kt_record *rec, struct em_item *it)
 	}
 	d = kfd_schema_lookup((enum kfd_file_kind)rec->u.ioctl.file_kind,
 			      rec->u.ioctl.request);
+	if (d == r->create_event) {
+		const struct kt_ioctl_rec *io = &rec->u.ioctl;
+
+		if (io->ret >= 0 && io->arg_after && rp_fhas(r->ce_id, io->arg_size)) {
+			it->kind = EM_I_CREATE;
+			it->ev = (uint32_t)rp_fget(r->ce_id, io->arg_after, io->arg_size);
+		}
+		return 0;
+	}
 	if (d != r->wait_events || !rp_wait_completed(r, d, &rec->u.ioctl))
 		return 0;
 	k = rp_wait_ids(r, rec, ids, 64);
@@ -73,11 +101,14 @@ item_of(struct em *e, const struct kt_record *rec, struct em_item *it)
 	it->kind = EM_I_WAIT;
 	it->nids = (uint8_t)k;
 	it->ev = (uint32_t)e->wait_ids.n;
+	it->aged = rp_wait_fired(r, rec, ids, 0) >= 0;
 	for (int i = 0; i < k; i++) {
 		p = rp_vec_push(&e->wait_ids);
-		if (!p)
+		a = rp_vec_push(&e->wait_ages);
+		if (!p || !a)
 			return -ENOMEM;
 		*p = ids[i];
+		*a = wait_age(rec, (size_t)i);
 	}
 	return 0;
 }
@@ -382,6 +413,7 @@ em_free(struct em *e, struct em_item *it)
 
 	free(it);
 	rp_vec_free(&e->wait_ids);
+	rp_vec_free(&e->wait_ages);
 	em_blobs_free(e);
 	for (k = 0; k < e->nthreads; k++)
 		if (e->th[k].body)
@@ -420,6 +452,7 @@ kfd_emit_c(const char *in, const char *out_path, struct kfd_emit_result *res,
 	rp_vec_init(&e.layouts, sizeof(struct em_layout *));
 	rp_vec_init(&e.names, sizeof(struct em_names));
 	rp_vec_init(&e.wait_ids, sizeof(uint32_t));
+	rp_vec_init(&e.wait_ages, sizeof(struct em_age));
 	rp_vec_init(&e.blobs, sizeof(struct em_blob_ent));
 	kc_u64map_init(&e.blob_map, 8);
 	e.rows = rp_rows();

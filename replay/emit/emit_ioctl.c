@@ -494,6 +494,55 @@ events_after(struct em *e, const struct em_call *c)
 	}
 }
 
+/* One SET_EVENT of @id in the GPU's stead, before the wait @c. */
+static void
+stand_in(struct em *e, struct kt_strbuf *sb, const struct em_call *c,
+	 uint32_t id)
+{
+	const struct rp_rows *r = e->rows;
+
+	kt_strbuf_puts(sb, "\t{\n"
+		       "\t\t/* No CPU call released the wait below in the "
+		       "capture: an engine did. */\n");
+	kt_strbuf_printf(sb, "\t\tstruct %s set = { .event_id = ",
+			 r->set_event->args->name);
+	em_xlate_expr(e, sb, c, KFD_ROLE_EVENT_ID, id);
+	kt_strbuf_printf(sb, " };\n\n\t\trr_ioctl(%" PRIu64 ", \"SET_EVENT "
+			 "(stand-in)\", %d, ", c->rec->seq, c->io->fd);
+	em_request(e, sb, r->set_event, r->set_event->request);
+	kt_strbuf_puts(sb, ", &set, 0, 0);\n\t}\n");
+	rp_map_put(&e->events, 0, (unsigned int)c->scope, id,
+		   ev_get(e, c->scope, id) | EV_SIGNALLED);
+	e->res.stand_ins++;
+	e->res.calls++;
+}
+
+/*
+ * With event ages: each event that released the wait @c in the capture
+ * gets the sets its returned age lacks (emit_order.c counted them in the
+ * program's order). Return: 0 without ages.
+ */
+static int
+age_stand_ins(struct em *e, struct kt_strbuf *sb, const struct em_call *c)
+{
+	const struct kt_buf_image *b = rp_find_image(c->io, 0);
+	const size_t el = sizeof(struct kfd_abi_event_data);
+	uint32_t ids[64];
+	size_t off;
+
+	if (rp_wait_fired(e->rows, c->rec, ids, 64) < 0 || !b)
+		return 0;
+	for (off = 0; off + el <= b->len_before; off += el) {
+		struct kfd_abi_event_data in;
+		uint64_t n = em_age_stand_ins(e, c->rec->seq, off / el);
+
+		memcpy(&in, b->before + off, el);
+		while (n--)
+			stand_in(e, sb, c, in.event_id);
+	}
+	return 1;
+}
+
 /* SET_EVENTs in the GPU's stead before a wait no CPU call released. */
 static void
 stand_ins(struct em *e, struct kt_strbuf *sb, const struct em_call *c)
@@ -503,7 +552,8 @@ stand_ins(struct em *e, struct kt_strbuf *sb, const struct em_call *c)
 	uint32_t ids[64];
 	int n, i, all;
 
-	if (c->d != r->wait_events || !rp_wait_completed(r, c->d, io))
+	if (c->d != r->wait_events || !rp_wait_completed(r, c->d, io) ||
+	    age_stand_ins(e, sb, c))
 		return;
 	n = rp_wait_stand_in_ids(&e->m, r, c->rec, ids, 64);
 	if (!n)
@@ -518,24 +568,9 @@ stand_ins(struct em *e, struct kt_strbuf *sb, const struct em_call *c)
 			if (ev_get(e, c->scope, named[i]) & EV_SIGNALLED)
 				return;
 	}
-	for (i = 0; i < n; i++) {
-		if (ev_get(e, c->scope, ids[i]) & EV_SIGNALLED)
-			continue;
-		kt_strbuf_puts(sb, "\t{\n"
-			       "\t\t/* No CPU call released the wait below in the "
-			       "capture: an engine did. */\n");
-		kt_strbuf_printf(sb, "\t\tstruct %s set = { .event_id = ",
-				 r->set_event->args->name);
-		em_xlate_expr(e, sb, c, KFD_ROLE_EVENT_ID, ids[i]);
-		kt_strbuf_printf(sb, " };\n\n\t\trr_ioctl(%" PRIu64 ", \"SET_EVENT "
-				 "(stand-in)\", %d, ", c->rec->seq, c->io->fd);
-		em_request(e, sb, r->set_event, r->set_event->request);
-		kt_strbuf_puts(sb, ", &set, 0, 0);\n\t}\n");
-		rp_map_put(&e->events, 0, (unsigned int)c->scope, ids[i],
-			   ev_get(e, c->scope, ids[i]) | EV_SIGNALLED);
-		e->res.stand_ins++;
-		e->res.calls++;
-	}
+	for (i = 0; i < n; i++)
+		if (!(ev_get(e, c->scope, ids[i]) & EV_SIGNALLED))
+			stand_in(e, sb, c, ids[i]);
 }
 
 /* One more tab for the lines of @sb from @at on (a block's inside). */

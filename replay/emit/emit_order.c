@@ -6,6 +6,7 @@
  * creation that got its id back), each thread kept in its own order.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include <kfdtrace/kfd_abi.h>
 
@@ -95,6 +96,104 @@ sets_one(const struct em_item *it, size_t i, const uint32_t *ids, int n,
 	return 0;
 }
 
+/* Map kinds in e->events beside emit_ioctl.c's (kind 0). */
+#define AGE_NOW		1	/* event id -> its age in the program */
+#define AGE_STAND	2	/* seq << 8 | element -> stand-ins */
+#define AGE_SHORT	3	/* seq << 8 | element: sets numbered
+				 * before the wait cannot give its age */
+/* Interrupts stood in for before one wait, at most: past it, one. */
+#define AGE_STAND_MAX	4096
+
+/*
+ * Event ages through the items @it, in their order: 1 at creation, one
+ * more at every set. With @plan (the program's order, one call at a
+ * time), before a completed wait each event that released it in the
+ * capture gets the sets its returned age still lacks, as the replay makes
+ * them (ages.c); without (sequence order), the events whose age the sets
+ * before the wait do not reach are noted.
+ */
+static void
+age_walk(struct em *e, const struct em_item *it, size_t n, int plan)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct em_item *w = &it[i];
+		uint64_t age;
+
+		if (w->kind == EM_I_CREATE) {
+			rp_map_put(&e->events, AGE_NOW, 0, w->ev, 1);
+			continue;
+		}
+		if (w->kind == EM_I_SET) {
+			if (rp_map_get(&e->events, AGE_NOW, 0, w->ev, &age))
+				rp_map_put(&e->events, AGE_NOW, 0, w->ev, age + 1);
+			continue;
+		}
+		if (w->kind != EM_I_WAIT || !w->aged)
+			continue;
+		for (unsigned int k = 0; k < w->nids; k++) {
+			const uint32_t id = *RP_AT(&e->wait_ids, uint32_t, w->ev + k);
+			const struct em_age *a = RP_AT(&e->wait_ages, struct em_age,
+						       w->ev + k);
+			uint64_t want = a->out, s;
+
+			if (want == a->in ||
+			    !rp_map_get(&e->events, AGE_NOW, 0, id, &age) ||
+			    want <= age)
+				continue;
+			if (!plan) {
+				rp_map_put(&e->events, AGE_SHORT, 0,
+					   w->seq << 8 | k, want - age);
+				continue;
+			}
+			s = want - age > AGE_STAND_MAX ? 1 : want - age;
+			rp_map_put(&e->events, AGE_STAND, 0, w->seq << 8 | k, s);
+			rp_map_put(&e->events, AGE_NOW, 0, id, age + s);
+		}
+	}
+}
+
+/*
+ * With event ages, move before the wait @it[@i] the SET_EVENTs numbered
+ * after it that entered before it returned, as many per event that
+ * released it as the sets numbered before it fall short of the age it got
+ * back. Return: 0 without ages (the caller decides by time alone).
+ */
+static int
+age_moves(struct em *e, struct em_item *it, size_t n, size_t i)
+{
+	const struct em_item *w = &it[i];
+	uint64_t short_by;
+	size_t j;
+
+	if (!w->aged)
+		return 0;
+	for (unsigned int k = 0; k < w->nids; k++) {
+		const uint32_t id = *RP_AT(&e->wait_ids, uint32_t, w->ev + k);
+
+		if (!rp_map_get(&e->events, AGE_SHORT, 0, w->seq << 8 | k,
+				&short_by))
+			continue;
+		for (j = i + 1; j < n && j <= i + EM_MOVE_WINDOW && short_by; j++)
+			if (sets_one(it, j, &id, 1, 0, w->t_exit)) {
+				move_before(it, j, i);
+				short_by--;
+			}
+	}
+	return 1;
+}
+
+uint64_t
+em_age_stand_ins(const struct em *e, uint64_t seq, size_t idx)
+{
+	uint64_t k = 0;
+
+	if (idx < 256)
+		rp_map_get(&e->events, AGE_STAND, 0, seq << 8 | idx, &k);
+	return k;
+}
+
 void
 em_order(struct em *e, struct em_item *it, size_t n)
 {
@@ -102,7 +201,7 @@ em_order(struct em *e, struct em_item *it, size_t n)
 
 	if (!n)
 		return;		/* a trace without calls: nothing to order */
-
+	age_walk(e, it, n, 0);
 	/*
 	 * Swaps: the end of an id's previous life first, when it is near
 	 * enough for the emitting pass to hold what it passes.
@@ -137,6 +236,8 @@ em_order(struct em *e, struct em_item *it, size_t n)
 				move_before(it, i, j);
 				break;
 			}
+		if (age_moves(e, it, n, i))
+			continue;
 		for (j = i > EM_MOVE_WINDOW ? i - EM_MOVE_WINDOW : 0; j < i && !before; j++)
 			before = sets_one(it, j, ids, k, w->ts, w->t_exit);
 		if (before)
@@ -160,4 +261,5 @@ em_order(struct em *e, struct em_item *it, size_t n)
 		}
 		qsort(it, n, sizeof(*it), cmp_item);
 	}
+	age_walk(e, it, n, 1);
 }

@@ -70,6 +70,7 @@ struct em {
 	const struct rp_rows *rows;
 	/* The event ids of the completed waits (struct em_item's ids). */
 	struct rp_vec wait_ids;		/* uint32_t */
+	struct rp_vec wait_ages;	/* struct em_age, beside wait_ids */
 	struct em_thread th[EM_MAX_THREADS];
 	unsigned int nthreads;
 	int threaded;			/* more than one thread: turns */
@@ -113,27 +114,41 @@ enum em_item_kind {
 	EM_I_OTHER,
 	EM_I_SET,		/* a successful SET_EVENT */
 	EM_I_WAIT,		/* a completed WAIT_EVENTS */
+	EM_I_CREATE,		/* a successful CREATE_EVENT */
 };
 
 /*
  * A record in the program's order: what ordering needs of it, not the
  * record (emit.c reads the trace again to emit).
  */
+/* The age a wait passed for one of its events and the age it got back. */
+struct em_age {
+	uint64_t in, out;
+};
+
 struct em_item {
 	uint64_t seq;
 	uint64_t major;		/* the seq it goes with (its own, or another's) */
 	uint64_t ts, t_exit;	/* a set's or wait's entry and exit */
 	size_t pos;		/* its place among the records read */
 	uint32_t tid;
-	uint32_t ev;		/* a set's event id; a wait's first in wait_ids */
+	uint32_t ev;		/* a set's or creation's event id; a wait's
+				 * first in wait_ids */
 	uint8_t kind;		/* enum em_item_kind */
 	uint8_t nids;		/* a wait's event ids */
+	uint8_t aged;		/* a wait that passed event ages (KFD 1.14) */
 	int8_t moved;		/* -1: just before that record */
 };
 
 /* emit_order.c: sort the @n records @it into the order the serial replay
  * issues them (emit.c). */
 void em_order(struct em *e, struct em_item *it, size_t n);
+/*
+ * emit_order.c: with event ages (KFD 1.14), how many SET_EVENTs the
+ * program makes in the GPU's stead before the wait numbered @seq for its
+ * element @idx (the interrupts its returned age shows), from the order.
+ */
+uint64_t em_age_stand_ins(const struct em *e, uint64_t seq, size_t idx);
 
 /* emit_abi.c: definitions. */
 /* The C struct of @sd for argument bytes @b (its union arm), defined once. */

@@ -10,8 +10,9 @@
  *
  * FIELD is an output field of the ioctl at sequence number SEQ (its
  * after-image gets VALUE), "in.FIELD" an input field (its before-image gets
- * VALUE), "errno" (the call then failed with VALUE), or "ts" (the record,
- * of any type, entered at VALUE ns). For an mmap record,
+ * VALUE), "errno" (the call then failed with VALUE), "buf@N" (byte N of
+ * the after-image of its first indirect buffer becomes VALUE), or "ts"
+ * (the record, of any type, entered at VALUE ns). For an mmap record,
  * FIELD "addr" moves the mapping: the requested address and the result
  * become VALUE. "drop" leaves out every ioctl of the named kinds, and
  * those with the sequence numbers given (items all digits). "move"
@@ -42,6 +43,8 @@ main(int argc, char **argv)
 	int move, noend;
 	struct stat sb;
 	uint8_t after[KT_MAX_ARG_SIZE + 1], before[KT_MAX_ARG_SIZE + 1];
+	static uint8_t bufimg[65536];
+	struct kt_buf_image imgs[KT_MAX_BUFS];
 	int r, done = 0;
 
 	noend = argc == 4 && !strcmp(argv[3], "noend");
@@ -127,6 +130,21 @@ main(int argc, char **argv)
 				}
 			} else if (!strcmp(argv[4], "ts")) {
 				/* done above */
+			} else if (!strncmp(argv[4], "buf@", 4)) {
+				size_t at = strtoull(argv[4] + 4, NULL, 0);
+				struct kt_buf_image *b = &imgs[0];
+
+				if (io->nbufs && io->nbufs <= KT_MAX_BUFS)
+					memcpy(imgs, io->bufs, io->nbufs * sizeof(imgs[0]));
+				if (io->nbufs && io->nbufs <= KT_MAX_BUFS &&
+				    b->after && at < b->len_after &&
+				    b->len_after <= sizeof(bufimg)) {
+					memcpy(bufimg, b->after, b->len_after);
+					bufimg[at] = (uint8_t)value;
+					b->after = bufimg;
+					io->bufs = imgs;
+					done = 1;
+				}
 			} else if (!strcmp(argv[4], "errno")) {
 				io->ret = -1;
 				io->err = (int32_t)value;

@@ -27,6 +27,12 @@
  * real process racing so would give the same divergence; this trace is
  * for the replay's rate, so it keeps that race out.
  *
+ * `rp_gen OUT 0 ages` writes instead the scenes of test_replay_ages.c,
+ * on signal events of their own (KFD 1.14 event ages): 1 and 2, a wait for
+ * any of them that a SET_EVENT of 2 releases; 3, set 20 times, then a wait
+ * that finds it set and one that a set releases; 4, a wait that a set of
+ * the main thread releases, followed by a set of the waiting thread.
+ *
  * `rp_gen OUT N userptr` writes instead N userptr allocations (each one
  * page, each freed again) at every other page of one mapping: N CPU ranges
  * the replay must reserve at their captured addresses, none touching
@@ -415,10 +421,101 @@ threads(struct gen *main_gen, unsigned int nthreads)
 	return ret;
 }
 
+/* A wait of `ages`, on a thread of its own. */
+struct ages_wait {
+	struct gen *g;
+	struct kfd_abi_event_data ev[2];
+	uint32_t n;
+	uint32_t set_after;	/* a SET_EVENT of it after the wait, or 0 */
+	int again;		/* a second wait, with the age got back */
+};
+
+static void
+ages_wait1(struct ages_wait *w)
+{
+	struct kfd_abi_wait_events_args a;
+
+	memset(&a, 0, sizeof(a));
+	a.events_ptr = (uint64_t)(uintptr_t)w->ev;
+	a.num_events = w->n;
+	a.timeout = 5000;
+	call(w->g, KFD_ABI_IOC_WAIT_EVENTS, &a);
+}
+
+static void *
+ages_waiter(void *arg)
+{
+	struct ages_wait *w = arg;
+	struct kfd_abi_set_event_args se = { .event_id = w->set_after };
+
+	ages_wait1(w);
+	if (w->again)
+		ages_wait1(w);
+	if (w->set_after)
+		call(w->g, KFD_ABI_IOC_SET_EVENT, &se);
+	return NULL;
+}
+
+static uint32_t
+ages_event(struct gen *g)
+{
+	struct kfd_abi_create_event_args ce;
+
+	memset(&ce, 0, sizeof(ce));
+	ce.event_type = KFD_ABI_EVENT_SIGNAL;
+	ce.auto_reset = 1;
+	call(g, KFD_ABI_IOC_CREATE_EVENT, &ce);
+	return ce.event_id;
+}
+
+/* Start @w, give it time to block in the kernel, set @id, join it. */
+static int
+ages_scene(struct gen *g, struct ages_wait *w, uint32_t id)
+{
+	struct kfd_abi_set_event_args se = { .event_id = id };
+	struct timespec nap = { 0, 50 * 1000000L };
+	pthread_t t;
+	unsigned int i;
+
+	w->g = g;
+	for (i = 0; i < w->n; i++)
+		w->ev[i].signal_event_data.last_event_age = 1;
+	if (pthread_create(&t, NULL, ages_waiter, w))
+		return -1;
+	nanosleep(&nap, NULL);
+	call(g, KFD_ABI_IOC_SET_EVENT, &se);
+	pthread_join(t, NULL);
+	return 0;
+}
+
+static int
+ages(struct gen *g)
+{
+	struct kfd_abi_set_event_args se;
+	struct ages_wait a = { .n = 2 }, b = { .n = 1, .again = 1 },
+			 c = { .n = 1 };
+	int i;
+
+	a.ev[0].event_id = ages_event(g);
+	a.ev[1].event_id = ages_event(g);
+	b.ev[0].event_id = ages_event(g);
+	c.ev[0].event_id = ages_event(g);
+	c.set_after = c.ev[0].event_id;
+	if (ages_scene(g, &a, a.ev[1].event_id))
+		return -1;
+	se.event_id = b.ev[0].event_id;
+	se.pad = 0;
+	for (i = 0; i < 20; i++)
+		call(g, KFD_ABI_IOC_SET_EVENT, &se);
+	if (ages_scene(g, &b, b.ev[0].event_id))
+		return -1;
+	return ages_scene(g, &c, c.ev[0].event_id);
+}
+
 static int
 usage(void)
 {
-	fprintf(stderr, "usage: rp_gen OUT N [userptr | reuse | threads T] "
+	fprintf(stderr, "usage: rp_gen OUT N [userptr | reuse | threads T | ages] "
 		"(on kfdsim)\n");
 	return 2;
 }
@@ -436,7 +533,7 @@ main(int argc, char **argv)
 	struct gen g = { .va = GEN_VA };
 	struct timespec t0, t1;
 	unsigned int minor = 128, nthreads = 0;
-	int is_userptr = 0, is_reuse = 0, drm, r;
+	int is_userptr = 0, is_reuse = 0, is_ages = 0, drm, r;
 	double secs;
 	char path[64];
 
@@ -444,6 +541,8 @@ main(int argc, char **argv)
 		is_userptr = 1;
 	} else if (argc == 4 && !strcmp(argv[3], "reuse")) {
 		is_reuse = 1;
+	} else if (argc == 4 && !strcmp(argv[3], "ages")) {
+		is_ages = 1;
 	} else if (argc == 5 && !strcmp(argv[3], "threads")) {
 		nthreads = (unsigned int)strtoul(argv[4], NULL, 0);
 		if (nthreads < 1 || nthreads > GEN_MAX_THREADS) {
@@ -472,7 +571,7 @@ main(int argc, char **argv)
 	acq.drm_fd = (uint32_t)drm;
 	acq.gpu_id = g.gpu;
 	call(&g, KFD_ABI_IOC_ACQUIRE_VM, &acq);
-	if (!nthreads) {
+	if (!nthreads && !is_ages) {
 		memset(&ce, 0, sizeof(ce));
 		ce.event_type = KFD_ABI_EVENT_SIGNAL;
 		call(&g, KFD_ABI_IOC_CREATE_EVENT, &ce);
@@ -489,7 +588,11 @@ main(int argc, char **argv)
 		return 1;
 	if (is_reuse && reuse(&g, g.target))
 		return 1;
-	if (!is_userptr && !is_reuse && !nthreads)
+	if (is_ages && ages(&g)) {
+		fprintf(stderr, "rp_gen: cannot start a thread\n");
+		return 1;
+	}
+	if (!is_userptr && !is_reuse && !nthreads && !is_ages)
 		mix(&g);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (rec) {

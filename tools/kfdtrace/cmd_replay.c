@@ -397,7 +397,7 @@ print_json(const struct replay_cli *c, enum kfd_replay_status st,
 	J(records); J(ioctls); J(filtered); J(not_replayed); J(divergences);
 	J(topology_notes); J(raced); J(mapped_fds); J(mapped_handles); J(mapped_queues);
 	J(mapped_events); J(mapped_gem); J(mapped_offsets); J(cpu_mappings);
-	J(relocations); J(synthesized); J(gpu_sets); J(resubmitted);
+	J(relocations); J(synthesized); J(gpu_sets); J(ages_offset); J(resubmitted);
 	J(unretired); J(memory_restored); J(copies_checked);
 #undef J
 	kt_strbuf_printf(&sb, ",\"first_divergence_seq\":");

@@ -149,6 +149,7 @@ struct kfd_replay_summary {
 	uint64_t relocations;		/* CPU ranges moved off their address */
 	uint64_t synthesized;		/* stand-ins for outside dma-bufs */
 	uint64_t gpu_sets;		/* events set in the GPU's stead */
+	uint64_t ages_offset;		/* event ages bound at a new offset */
 	uint64_t resubmitted;		/* doorbells published again */
 	uint64_t unretired;		/* of them, not run to the end */
 	uint64_t memory_restored;	/* captured memory written back */
