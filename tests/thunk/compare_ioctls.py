@@ -74,9 +74,23 @@ def render_requery(side, ours_hunk, amd_hunk, ours_rest):
             all(strip(r) in RENDER_QUERIES for r in ours_hunk))
 
 
+def queue_page_gtt(side, ours_hunk, amd_hunk, ours_rest):
+    """docs/rocm-tiers.md: AMD's 6.2 allocates a queue's page as GTT on the
+    queue's GPU, where 5.2.3, and ours, register paged memory as USERPTR
+    of the first GPU. Allowed: one allocation on each side, equal but for
+    that flag and the GPU."""
+    def strip_gpu(r):
+        return re.sub(r',gpu 0x[0-9a-f]+\)', ',gpu ?)', r)
+    return (side == 'both' and len(ours_hunk) == 1 and len(amd_hunk) == 1 and
+            ours_hunk[0].startswith('kfd:ALLOC_MEMORY_OF_GPU(USERPTR|') and
+            strip_gpu(ours_hunk[0].replace('(USERPTR|', '(GTT|', 1)) ==
+            strip_gpu(amd_hunk[0]))
+
+
 # What AMD's 6.2 does differently from 5.2.3, which our library follows.
 ALLOWED_62 = [
     ('render-requery', render_requery),
+    ('queue-page-gtt', queue_page_gtt),
 ]
 
 
@@ -84,7 +98,7 @@ def request(r):
     """One ioctl record as compared: 'kfd:NAME:OUTCOME', with the flags,
     size and gpu_id of an allocation after the name
     ('kfd:ALLOC_MEMORY_OF_GPU(USERPTR|COHERENT|...,0x3c9b000,gpu 0xab12):ok')
-    and the GPUs of a mapping ('kfd:MAP_MEMORY_TO_GPU(on 0xab12):ok')."""
+    and the GPUs of a mapping, sorted ('kfd:MAP_MEMORY_TO_GPU(on 0xab12):ok')."""
     outcome = 'ok' if r.get('ret') != -1 else r.get('errno') or str(r.get('err'))
     name = r.get('name')
     if name == 'ALLOC_MEMORY_OF_GPU':
@@ -94,7 +108,9 @@ def request(r):
                                       a.get('size', 0), a.get('gpu_id', 0))
     elif name == 'MAP_MEMORY_TO_GPU':
         ids = (r.get('in') or {}).get('device_ids_array_ptr')
-        name += '(on %s)' % (','.join('%#x' % i for i in ids) if isinstance(ids, list) else '?')
+        # The GPUs as a set: the kernel maps on each, in any order.
+        name += '(on %s)' % (','.join('%#x' % i for i in sorted(ids))
+                             if isinstance(ids, list) else '?')
     return '%s:%s:%s' % (r.get('file'), name, outcome)
 
 
@@ -296,6 +312,18 @@ def self_test():
     p, a = compare(base[:2] + queries + base[2:], base)
     checks.append(len(p) == 1 and not a)
     p, a = compare(base[:2] + queries + ['kfd:ALLOC_MEMORY_OF_GPU:ok'] + base[2:], base,
+                   ALLOWED + ALLOWED_62)
+    checks.append(len(p) == 1 and not a)
+    # A USERPTR page of ours against AMD 6.2's GTT one: allowed against
+    # 6.2 only, and only when nothing else differs.
+    page = ['kfd:ALLOC_MEMORY_OF_GPU(USERPTR|UNCACHED|COHERENT|WRITABLE,0x1000,gpu 0xab12):ok']
+    gtt = [page[0].replace('(USERPTR|', '(GTT|')]
+    p, a = compare(base[:2] + page + base[2:], base[:2] + gtt + base[2:], ALLOWED + ALLOWED_62)
+    checks.append(not p and len(a) == 1 and a[0].startswith('queue-page-gtt'))
+    p, a = compare(base[:2] + page + base[2:], base[:2] + gtt + base[2:])
+    checks.append(len(p) == 1 and not a)
+    p, a = compare(base[:2] + page + base[2:],
+                   base[:2] + [gtt[0].replace('0x1000', '0x2000')] + base[2:],
                    ALLOWED + ALLOWED_62)
     checks.append(len(p) == 1 and not a)
     for i, c in enumerate(checks):
