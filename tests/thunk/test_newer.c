@@ -8,14 +8,11 @@
  * must be those AMD's library sends (6.2 lacks these calls, so the
  * reference is the newest library's source: docs/thunk.md).
  *
- * The test defines ioctl() itself: an executable's symbols come first in
- * the lookup order, so the library's calls and libdrm's land here, are
- * recorded, and go on to the next ioctl() (the preloaded simulator's).
+ * ioctl_spy records the library's requests and libdrm's.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -33,113 +30,42 @@
 #include <cmocka.h>
 
 #include "hsakmt/hsakmt.h"
+#include "ioctl_spy.h"
+#include "sim_nodes.h"
 
 #include <kfdtrace/drm_abi.h>
 #include <kfdtrace/kfd_abi.h>
 
-#define MAX_CALLS	64
-
-/* One recorded call: the request, its result and its argument as sent. */
-struct call {
-	unsigned long request;
-	int ret, err;
-	unsigned char in[64];
-};
-
-static pthread_mutex_t spy_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct call calls[MAX_CALLS];
-static unsigned int n_calls;
-
-/* Exported, so it wins over libc's for the library and libdrm. */
-__attribute__((visibility("default"))) int ioctl(int fd, unsigned long request, ...);
-
-__attribute__((visibility("default"))) int
-ioctl(int fd, unsigned long request, ...)
-{
-	static int (*next)(int, unsigned long, ...);
-	unsigned int type = KFD_ABI_IOC_TYPE(request);
-	struct call c = { .request = request };
-	va_list ap;
-	void *arg;
-	size_t n;
-
-	va_start(ap, request);
-	arg = va_arg(ap, void *);
-	va_end(ap);
-	if (!next)
-		next = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");
-	n = KFD_ABI_IOC_SIZE(request);
-	if (arg && n)
-		memcpy(c.in, arg, n < sizeof(c.in) ? n : sizeof(c.in));
-	c.ret = next(fd, request, arg);
-	c.err = c.ret ? errno : 0;
-	if (type == KFD_ABI_IOCTL_BASE || type == KFD_DRM_IOCTL_BASE) {
-		pthread_mutex_lock(&spy_lock);
-		if (n_calls < MAX_CALLS)
-			calls[n_calls++] = c;
-		pthread_mutex_unlock(&spy_lock);
-	}
-	errno = c.err;
-	return c.ret;
-}
-
-static void
-spy_reset(void)
-{
-	pthread_mutex_lock(&spy_lock);
-	n_calls = 0;
-	pthread_mutex_unlock(&spy_lock);
-}
-
-/* The @skip'th recorded call of @type and number @nr, or NULL. */
-static const struct call *
-spy_find(unsigned int type, unsigned int nr, unsigned int skip)
-{
-	for (unsigned int i = 0; i < n_calls; i++)
-		if (KFD_ABI_IOC_TYPE(calls[i].request) == type &&
-		    KFD_ABI_IOC_NR(calls[i].request) == nr && skip-- == 0)
-			return &calls[i];
-	return NULL;
-}
+/* The newest library's layouts (4-byte packing, like every type). */
+_Static_assert(sizeof(HsaHandleImportDesc) == 40, "HsaHandleImportDesc is 40 bytes");
+_Static_assert(offsetof(HsaHandleImportDesc, dmabuf_fd) == 12, "dmabuf_fd at 12");
+_Static_assert(offsetof(HsaHandleImportDesc, mem) == 28, "mem at 28");
+_Static_assert(offsetof(HsaHandleImportDesc, metadata) == 36, "metadata at 36");
+_Static_assert(sizeof(HsaHandleImportResult) == 24, "HsaHandleImportResult is 24 bytes");
+_Static_assert(offsetof(HsaHandleImportResult, alloc_size) == 12, "alloc_size at 12");
+_Static_assert(sizeof(HsaHandleImportFlags) == 4, "HsaHandleImportFlags is 4 bytes");
+_Static_assert(sizeof(HSA_EXTERNAL_SEMAPHORE_HANDLE) == 8, "a semaphore handle is 8 bytes");
 
 /* DRM request numbers (core below 0x40, amdgpu's from 0x40). */
 #define NR_GEM_CLOSE		0x09
 #define NR_PRIME_FD_TO_HANDLE	0x2e
 #define NR_AMDGPU(x)		(KFD_DRM_COMMAND_BASE + (x))
 
-static HSAuint32 gpu = ~0u, cpu = ~0u;
+static HSAuint32 gpu, cpu;
 static bool large_bar;
 
 static int
 setup(void **state)
 {
-	HsaSystemProperties sp;
+	struct sim_nodes sn;
 
 	(void)state;
-	if (hsaKmtOpenKFD() != HSAKMT_STATUS_SUCCESS ||
-	    hsaKmtAcquireSystemProperties(&sp) != HSAKMT_STATUS_SUCCESS)
+	if (sim_nodes_find(&sn))
 		return -1;
-	for (HSAuint32 n = 0; n < sp.NumNodes; n++) {
-		HsaNodeProperties np;
-		HsaMemoryProperties mp[32];
-
-		if (hsaKmtGetNodeProperties(n, &np) != HSAKMT_STATUS_SUCCESS)
-			return -1;
-		if (!np.NumFComputeCores) {
-			if (cpu == ~0u)
-				cpu = n;
-			continue;
-		}
-		if (gpu != ~0u)
-			continue;
-		gpu = n;
-		if (np.NumMemoryBanks > 32 ||
-		    hsaKmtGetNodeMemoryProperties(n, np.NumMemoryBanks, mp) != HSAKMT_STATUS_SUCCESS)
-			return -1;
-		for (HSAuint32 b = 0; b < np.NumMemoryBanks; b++)
-			large_bar |= mp[b].HeapType == HSA_HEAPTYPE_FRAME_BUFFER_PUBLIC;
-	}
-	return gpu == ~0u || cpu == ~0u ? -1 : 0;
+	gpu = sn.gpu;
+	cpu = sn.cpu;
+	large_bar = sn.large_bar;
+	return 0;
 }
 
 static int
@@ -166,7 +92,7 @@ alloc_vram(HSAuint64 size)
 static const struct kfd_drm_amdgpu_gem_va *
 gem_va_call(unsigned int skip)
 {
-	const struct call *c = spy_find(KFD_DRM_IOCTL_BASE, NR_AMDGPU(KFD_DRM_AMDGPU_GEM_VA), skip);
+	const struct spy_call *c = spy_find(KFD_DRM_IOCTL_BASE, NR_AMDGPU(KFD_DRM_AMDGPU_GEM_VA), skip);
 
 	assert_non_null(c);
 	return (const struct kfd_drm_amdgpu_gem_va *)c->in;
@@ -182,7 +108,7 @@ test_handle_api(void **state)
 	HsaHandleImportFlags flags = {{0}};
 	HsaMemoryObjectHandle h;
 	const struct kfd_drm_amdgpu_gem_va *va;
-	const struct call *c;
+	const struct spy_call *c;
 	HsaMemFlags vf = {0};
 	HSAuint64 off = 0, mmap_off = 0;
 	uint32_t gem;
@@ -214,7 +140,7 @@ test_handle_api(void **state)
 	assert_int_equal(hsaKmtHandleImport(&desc, &res, &flags), HSAKMT_STATUS_NOT_SUPPORTED);
 	desc.type = HSA_EXTERNAL_HANDLE_FABRIC;
 	assert_int_equal(hsaKmtHandleImport(&desc, &res, &flags), HSAKMT_STATUS_ERROR);
-	assert_int_equal(n_calls, 0);
+	assert_int_equal(spy_n, 0);
 
 	/* Not a dma-buf: the kernel refuses the import. */
 	null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -237,8 +163,8 @@ test_handle_api(void **state)
 	assert_non_null(c);
 	assert_int_equal(c->ret, 0);
 	assert_int_equal(((const struct kfd_drm_prime_handle *)c->in)->fd, fd);
-	for (unsigned int i = 0; i < n_calls; i++)
-		assert_int_not_equal(KFD_ABI_IOC_TYPE(calls[i].request), KFD_ABI_IOCTL_BASE);
+	for (unsigned int i = 0; i < spy_n; i++)
+		assert_int_not_equal(KFD_ABI_IOC_TYPE(spy_calls[i].request), KFD_ABI_IOCTL_BASE);
 
 	/* An IPC import whose tag cannot be read is undone. */
 	flags.ui32.IPCHandle = 1;
@@ -258,13 +184,13 @@ test_handle_api(void **state)
 	assert_int_equal(va->offset_in_bo, 0);
 	gem = va->handle;
 	assert_int_not_equal(gem, 0);
-	assert_int_equal(n_calls, 1);
+	assert_int_equal(spy_n, 1);
 	/* Bad input. */
 	assert_int_equal(hsaKmtMemoryVaMap(NULL, 0, size, (uintptr_t)gpu_va, HSA_MEMORY_ACCESS_RW,
 					   gpu), HSAKMT_STATUS_ERROR);
 	assert_int_equal(hsaKmtMemoryVaMap(h, 0, size, (uintptr_t)gpu_va, HSA_MEMORY_ACCESS_RO, cpu),
 			 HSAKMT_STATUS_INVALID_NODE_UNIT);
-	assert_int_equal(n_calls, 1);
+	assert_int_equal(spy_n, 1);
 	/* A range past the buffer's end: the kernel refuses. */
 	assert_int_equal(hsaKmtMemoryVaMap(h, size, size, (uintptr_t)gpu_va + size,
 					   HSA_MEMORY_ACCESS_RO, gpu), HSAKMT_STATUS_ERROR);
@@ -279,12 +205,12 @@ test_handle_api(void **state)
 			 large_bar ? HSAKMT_STATUS_SUCCESS : HSAKMT_STATUS_ERROR);
 	c = spy_find(KFD_DRM_IOCTL_BASE, NR_AMDGPU(KFD_DRM_AMDGPU_GEM_MMAP), 0);
 	assert_non_null(c);
-	assert_int_equal(n_calls, 1);
+	assert_int_equal(spy_n, 1);
 	assert_int_equal(((const union kfd_drm_amdgpu_gem_mmap *)c->in)->in.handle, gem);
 	assert_int_equal(c->ret, large_bar ? 0 : -1);
 	assert_int_equal(hsaKmtMemoryGetCpuAddr(NULL, h, &mmap_off), HSAKMT_STATUS_ERROR);
 	assert_int_equal(hsaKmtMemoryGetCpuAddr(dev, h, NULL), HSAKMT_STATUS_ERROR);
-	assert_int_equal(n_calls, 1);
+	assert_int_equal(spy_n, 1);
 
 	/* The CPU mapping shows the allocation's bytes. */
 	if (large_bar) {
@@ -338,7 +264,7 @@ test_ais(void **state)
 	const struct kfd_abi_ais_in_args *in;
 	HSAuint64 copied = 1;
 	HSAint32 status = 1;
-	const struct call *c;
+	const struct spy_call *c;
 	void *vram;
 	int fd, local;
 
@@ -358,12 +284,12 @@ test_ais(void **state)
 			 HSAKMT_STATUS_INVALID_PARAMETER);
 	assert_int_equal(hsaKmtAisReadWriteFile((char *)vram + 4096, size, fd, 0, HSA_AIS_WRITE,
 						&copied, &status), HSAKMT_STATUS_INVALID_PARAMETER);
-	assert_int_equal(n_calls, 0);
+	assert_int_equal(spy_n, 0);
 
 	/* One AIS_OP request; the simulator, like upstream Linux, lacks it. */
 	assert_int_equal(hsaKmtAisReadWriteFile((char *)vram + 4096, 8192, fd, 512, HSA_AIS_READ,
 						&copied, &status), HSAKMT_STATUS_ERROR);
-	assert_int_equal(n_calls, 1);
+	assert_int_equal(spy_n, 1);
 	c = spy_find(KFD_ABI_IOCTL_BASE, KFD_ABI_IOC_NR(KFD_ABI_IOC_AIS_OP), 0);
 	assert_non_null(c);
 	assert_int_equal(c->request, KFD_ABI_IOC_AIS_OP);
@@ -390,7 +316,7 @@ test_ais(void **state)
 static void
 test_sigbus_delay(void **state)
 {
-	const struct call *c;
+	const struct spy_call *c;
 	uint32_t sent[2];
 
 	(void)state;
@@ -398,10 +324,10 @@ test_sigbus_delay(void **state)
 	/* No GPU, no render file: nothing is sent. */
 	assert_int_equal(hsaKmtSetSigbusDelay(cpu, 100), HSAKMT_STATUS_NOT_SUPPORTED);
 	assert_int_equal(hsaKmtSetSigbusDelay(~0u, 100), HSAKMT_STATUS_NOT_SUPPORTED);
-	assert_int_equal(n_calls, 0);
+	assert_int_equal(spy_n, 0);
 	/* amdgpu PROC_OPTIONS: the simulator, like upstream Linux, lacks it. */
 	assert_int_equal(hsaKmtSetSigbusDelay(gpu, 250), HSAKMT_STATUS_NOT_SUPPORTED);
-	assert_int_equal(n_calls, 1);
+	assert_int_equal(spy_n, 1);
 	c = spy_find(KFD_DRM_IOCTL_BASE, NR_AMDGPU(0x1a), 0);
 	assert_non_null(c);
 	assert_int_equal(KFD_ABI_IOC_SIZE(c->request), 8);
@@ -445,7 +371,7 @@ test_register_ranges(void **state)
 	f.ui32.NonPaged = 0;
 	assert_int_equal(hsaKmtRegisterMemoryRangesWithFlags(a, r, 2, f),
 			 HSAKMT_STATUS_NOT_SUPPORTED);
-	assert_int_equal(n_calls, 0);
+	assert_int_equal(spy_n, 0);
 	/* Nothing was registered. */
 	assert_int_equal(hsaKmtDeregisterMemory(a), HSAKMT_STATUS_MEMORY_NOT_REGISTERED);
 }
@@ -464,7 +390,7 @@ test_external_semaphores_and_closed(void **state)
 	assert_int_equal(hsaKmtImportExternalSemaphore(gpu, NULL, 7, NULL),
 			 HSAKMT_STATUS_NOT_SUPPORTED);
 	assert_int_equal(hsaKmtDestroyExternalSemaphore(h), HSAKMT_STATUS_NOT_SUPPORTED);
-	assert_int_equal(n_calls, 0);
+	assert_int_equal(spy_n, 0);
 
 	/* With the library closed: the pair still answers NOT_SUPPORTED. */
 	assert_int_equal(hsaKmtCloseKFD(), HSAKMT_STATUS_SUCCESS);
