@@ -35,3 +35,14 @@ sim_nodes_find(struct sim_nodes *out)
 	}
 	return out->gpu == ~0u || out->cpu == ~0u ? -1 : 0;
 }
+
+HsaMemFlags
+sim_vram_flags(const struct sim_nodes *sn)
+{
+	HsaMemFlags f = {0};
+
+	f.ui32.NonPaged = 1;
+	f.ui32.HostAccess = sn->large_bar;
+	f.ui32.CoarseGrain = 1;
+	return f;
+}

@@ -22,4 +22,10 @@ struct sim_nodes {
  */
 int sim_nodes_find(struct sim_nodes *out);
 
+/*
+ * sim_vram_flags() - flags for coarse-grained VRAM of the GPU, CPU-visible
+ * where the BAR allows.
+ */
+HsaMemFlags sim_vram_flags(const struct sim_nodes *sn);
+
 #endif /* THUNK_TEST_SIM_NODES_H */

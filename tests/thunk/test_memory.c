@@ -20,14 +20,13 @@
 #include "hsakmt/hsakmt.h"
 #include "sim_nodes.h"
 
+static struct sim_nodes sn;
 static HSAuint32 gpu, cpu, n_nodes;
 static bool large_bar;
 
 static int
 setup(void **state)
 {
-	struct sim_nodes sn;
-
 	(void)state;
 	if (sim_nodes_find(&sn))
 		return -1;
@@ -48,12 +47,7 @@ teardown(void **state)
 static HsaMemFlags
 vram_flags(void)
 {
-	HsaMemFlags f = {0};
-
-	f.ui32.NonPaged = 1;
-	f.ui32.HostAccess = large_bar;
-	f.ui32.CoarseGrain = 1;
-	return f;
+	return sim_vram_flags(&sn);
 }
 
 static void

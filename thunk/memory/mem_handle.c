@@ -43,9 +43,9 @@ hsaKmtHandleImportCtx(HsaKFDContext *ctx, const HsaHandleImportDesc *ImportDesc,
 		break;
 	case HSA_EXTERNAL_HANDLE_FABRIC:
 		/*
-		 * A fabric handle becomes a dma-buf through amdgpu's UALINK
-		 * request, which only ROCm's DKMS driver has; AMD's library
-		 * answers ERROR when it fails. We send nothing.
+		 * AMD's library turns a fabric handle into a dma-buf through
+		 * amdgpu's UALINK_HANDLE request, which kfdtrace's DRM tables
+		 * lack, and answers ERROR when that fails. We send nothing.
 		 */
 		return HSAKMT_STATUS_ERROR;
 	default:
@@ -72,8 +72,9 @@ hsaKmtHandleImportCtx(HsaKFDContext *ctx, const HsaHandleImportDesc *ImportDesc,
 			if (info.metadata.size_metadata) {
 				ImportResult->metadata = found;
 			} else {
-				struct amdgpu_bo_metadata md = { .size_metadata = sizeof(uint32_t) };
+				struct amdgpu_bo_metadata md = {0};
 
+				md.size_metadata = sizeof(uint32_t);
 				md.umd_metadata[0] = ImportDesc->metadata;
 				amdgpu_bo_set_metadata(res.buf_handle, &md);
 			}

@@ -243,8 +243,8 @@ hsaKmtGetAMDGPUDeviceHandle(HSAuint32 NodeId, HsaAMDGPUDeviceHandle *DeviceHandl
 /*
  * amdgpu's PROC_OPTIONS request (0x1a): per-process driver options, of
  * which one exists, the delay before KFD raises SIGBUS for poisoned
- * (RAS) memory. Not in kfdtrace's DRM ABI tables: ROCm's driver has it,
- * kernels without it answer EINVAL.
+ * (RAS) memory. Not in kfdtrace's DRM ABI tables; kernels without it
+ * answer EINVAL.
  */
 #define KMT_DRM_AMDGPU_PROC_OPTIONS		0x1a
 #define KMT_PROC_OPTIONS_OP_KFD_SIGBUS_DELAY	0

@@ -746,7 +746,7 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtAisReadWriteFile(void *MemoryAddress, HSAuint64 Me
  * this process for poisoned memory: @DelayMs milliseconds, 0 at once,
  * 0xffffffff never (amdgpu PROC_OPTIONS on @NodeId's render file).
  * Return: NOT_SUPPORTED for a node without a GPU or a kernel without
- * the request (ROCm's DKMS driver has it).
+ * the request.
  */
 HSAKMT_STATUS HSAKMTAPI hsaKmtSetSigbusDelay(HSAuint32 NodeId, HSAuint32 DelayMs);
 
