@@ -16,7 +16,7 @@
 struct spy_call {
 	unsigned long request;
 	int fd, ret, err;		/* err: errno when ret != 0 */
-	unsigned char in[128];		/* the argument's first bytes */
+	_Alignas(8) unsigned char in[128];	/* the argument's first bytes */
 };
 
 extern struct spy_call spy_calls[SPY_MAX_CALLS];
