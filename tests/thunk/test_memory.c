@@ -18,44 +18,23 @@
 #include <cmocka.h>
 
 #include "hsakmt/hsakmt.h"
+#include "sim_nodes.h"
 
-static HSAuint32 gpu, cpu = ~0u, n_nodes;
+static struct sim_nodes sn;
+static HSAuint32 gpu, cpu, n_nodes;
 static bool large_bar;
 
 static int
 setup(void **state)
 {
-	HsaSystemProperties sp;
-	HSAuint32 n;
-
 	(void)state;
-	if (hsaKmtOpenKFD() != HSAKMT_STATUS_SUCCESS ||
-	    hsaKmtAcquireSystemProperties(&sp) != HSAKMT_STATUS_SUCCESS)
+	if (sim_nodes_find(&sn))
 		return -1;
-	n_nodes = sp.NumNodes;
-	gpu = ~0u;
-	for (n = 0; n < sp.NumNodes; n++) {
-		HsaNodeProperties np;
-		HsaMemoryProperties mp[32];
-		HSAuint32 b;
-
-		if (hsaKmtGetNodeProperties(n, &np) != HSAKMT_STATUS_SUCCESS)
-			return -1;
-		if (!np.NumFComputeCores) {
-			if (cpu == ~0u)
-				cpu = n;
-			continue;
-		}
-		if (gpu != ~0u)
-			continue;
-		gpu = n;
-		if (np.NumMemoryBanks > 32 ||
-		    hsaKmtGetNodeMemoryProperties(n, np.NumMemoryBanks, mp) != HSAKMT_STATUS_SUCCESS)
-			return -1;
-		for (b = 0; b < np.NumMemoryBanks; b++)
-			large_bar |= mp[b].HeapType == HSA_HEAPTYPE_FRAME_BUFFER_PUBLIC;
-	}
-	return gpu == ~0u || cpu == ~0u ? -1 : 0;
+	gpu = sn.gpu;
+	cpu = sn.cpu;
+	n_nodes = sn.n_nodes;
+	large_bar = sn.large_bar;
+	return 0;
 }
 
 static int
@@ -68,12 +47,7 @@ teardown(void **state)
 static HsaMemFlags
 vram_flags(void)
 {
-	HsaMemFlags f = {0};
-
-	f.ui32.NonPaged = 1;
-	f.ui32.HostAccess = large_bar;
-	f.ui32.CoarseGrain = 1;
-	return f;
+	return sim_vram_flags(&sn);
 }
 
 static void

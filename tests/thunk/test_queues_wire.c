@@ -4,14 +4,11 @@
  * the runtime-enable handshake: the request codes (their size bits are
  * part of the ABI) and the argument bytes as the kernel receives them.
  *
- * The test defines ioctl() itself. An executable's symbols come first in
- * the lookup order, so the library's calls land here, are recorded, and
- * go on to the next ioctl() (the preloaded simulator's).
+ * ioctl_spy records the library's requests.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include <dlfcn.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -26,71 +23,11 @@
 #include <cmocka.h>
 
 #include "hsakmt/hsakmt.h"
+#include "ioctl_spy.h"
 
 #include <kfdtrace/kfd_abi.h>
 
 #define MAX_NODES	64
-#define MAX_CALLS	64
-
-/* One recorded call: the request and the first bytes of its argument. */
-struct call {
-	unsigned long request;
-	unsigned char in[128];
-};
-
-static pthread_mutex_t spy_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct call calls[MAX_CALLS];
-static unsigned int n_calls;
-
-/* Exported, so it wins over libc's for the library (the build hides symbols by default). */
-__attribute__((visibility("default"))) int ioctl(int fd, unsigned long request, ...);
-
-__attribute__((visibility("default"))) int
-ioctl(int fd, unsigned long request, ...)
-{
-	static int (*next)(int, unsigned long, ...);
-	va_list ap;
-	void *arg;
-
-	va_start(ap, request);
-	arg = va_arg(ap, void *);
-	va_end(ap);
-	if (!next)
-		next = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");
-	if (KFD_ABI_IOC_TYPE(request) == KFD_ABI_IOCTL_BASE) {
-		pthread_mutex_lock(&spy_lock);
-		if (n_calls < MAX_CALLS) {
-			size_t n = KFD_ABI_IOC_SIZE(request);
-
-			calls[n_calls].request = request;
-			memset(calls[n_calls].in, 0, sizeof(calls[n_calls].in));
-			if (arg && n)
-				memcpy(calls[n_calls].in, arg,
-				       n < sizeof(calls[0].in) ? n : sizeof(calls[0].in));
-			n_calls++;
-		}
-		pthread_mutex_unlock(&spy_lock);
-	}
-	return next(fd, request, arg);
-}
-
-static void
-spy_reset(void)
-{
-	pthread_mutex_lock(&spy_lock);
-	n_calls = 0;
-	pthread_mutex_unlock(&spy_lock);
-}
-
-/* The first recorded call with ioctl number @nr, or NULL. */
-static const struct call *
-spy_find(unsigned int nr, unsigned int skip)
-{
-	for (unsigned int i = 0; i < n_calls; i++)
-		if (KFD_ABI_IOC_NR(calls[i].request) == nr && skip-- == 0)
-			return &calls[i];
-	return NULL;
-}
 
 /* A node's gpu_id as sysfs (the simulator's) shows it. */
 static unsigned int
@@ -151,13 +88,13 @@ group_teardown(void **state)
 static void
 test_runtime_enable_wire(void **state)
 {
-	const struct call *c;
+	const struct spy_call *c;
 	struct kfd_abi_dbg_trap_old_args a;
 
 	spy_reset();
 	assert_int_equal(hsaKmtRuntimeEnable(NULL, false), HSAKMT_STATUS_NOT_SUPPORTED);
-	assert_int_equal(n_calls, 1);
-	c = &calls[0];
+	assert_int_equal(spy_n, 1);
+	c = &spy_calls[0];
 	assert_int_equal(c->request, KFD_ABI_IOC_DBG_TRAP_OLD);
 	memcpy(&a, c->in, sizeof(a));
 	assert_int_equal(a.op, KFD_ABI_DBG_TRAP_OLD_GET_VERSION);
@@ -171,25 +108,25 @@ test_event_page_wire(void **state)
 	struct kfd_abi_create_event_args a;
 	HsaEventDescriptor d;
 	HsaEvent *e1, *e2;
-	const struct call *c;
+	const struct spy_call *c;
 
 	memset(&d, 0, sizeof(d));
 	spy_reset();
 	assert_int_equal(hsaKmtCreateEvent(&d, false, false, &e1), HSAKMT_STATUS_SUCCESS);
 	assert_int_equal(hsaKmtCreateEvent(&d, false, false, &e2), HSAKMT_STATUS_SUCCESS);
-	c = spy_find(0x08, 0);
+	c = spy_find(KFD_ABI_IOCTL_BASE, 0x08, 0);
 	assert_non_null(c);
 	memcpy(&a, c->in, sizeof(a));
 	if (dgpu) {
 		/* A BO handle: the first GPU's id in the high word. */
 		assert_int_equal(a.event_page_offset >> 32, sysfs_gpu_id(gpu_nodes[0]));
 		/* It was allocated (GTT, 32 KiB) and mapped before. */
-		assert_non_null(spy_find(0x16, 0));
-		assert_non_null(spy_find(0x18, 0));
+		assert_non_null(spy_find(KFD_ABI_IOCTL_BASE, 0x16, 0));
+		assert_non_null(spy_find(KFD_ABI_IOCTL_BASE, 0x18, 0));
 	} else {
 		assert_int_equal(a.event_page_offset, 0);
 	}
-	c = spy_find(0x08, 1);
+	c = spy_find(KFD_ABI_IOCTL_BASE, 0x08, 1);
 	assert_non_null(c);
 	memcpy(&a, c->in, sizeof(a));
 	assert_int_equal(a.event_page_offset, 0);
@@ -210,13 +147,13 @@ test_svm_wire(void **state)
 	};
 	struct kfd_abi_svm_args a;
 	struct kfd_abi_svm_attribute wire[3];
-	const struct call *c;
+	const struct spy_call *c;
 	void *buf = mmap(NULL, 65536, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	assert_true(buf != MAP_FAILED);
 	spy_reset();
 	assert_int_equal(hsaKmtSVMSetAttr(buf, 65536, 3, attrs), HSAKMT_STATUS_SUCCESS);
-	c = spy_find(0x20, 0);
+	c = spy_find(KFD_ABI_IOCTL_BASE, 0x20, 0);
 	assert_non_null(c);
 	assert_int_equal(c->request, KFD_ABI_IOC_SVM_NATTR(3));
 	assert_int_equal(KFD_ABI_IOC_SIZE(c->request), 24 + 3 * 8);
@@ -240,7 +177,7 @@ test_create_queue_wire(void **state)
 	HsaMemFlags flags = { 0 };
 	HsaQueueResource res;
 	struct kfd_abi_create_queue_args a;
-	const struct call *c;
+	const struct spy_call *c;
 	void *ring = NULL, *ptrs = NULL;
 	HSAuint64 va;
 
@@ -259,7 +196,7 @@ test_create_queue_wire(void **state)
 	assert_int_equal(hsaKmtCreateQueue(gpu_nodes[0], HSA_QUEUE_COMPUTE_AQL, 90,
 					   HSA_QUEUE_PRIORITY_HIGH, ring, 8192, NULL, &res),
 			 HSAKMT_STATUS_SUCCESS);
-	c = spy_find(0x02, 0);
+	c = spy_find(KFD_ABI_IOCTL_BASE, 0x02, 0);
 	assert_non_null(c);
 	assert_int_equal(KFD_ABI_IOC_SIZE(c->request),
 			 kfd.KernelInterfaceMinorVersion >= 17 ? 96 : 88);

@@ -216,6 +216,13 @@ kmt_kfd_minor_at_least(const HsaKFDContext *ctx, uint32_t minor)
 int kmt_ioctl(HsaKFDContext *ctx, unsigned long request, void *arg);
 
 /*
+ * kmt_drm_ioctl() - issue a DRM ioctl on a render-node file through the
+ * dispatch point (EINTR and EAGAIN retried, as drmIoctl() does).
+ * Return: the ioctl result (-1 with errno set on failure).
+ */
+int kmt_drm_ioctl(int fd, unsigned long request, void *arg);
+
+/*
  * kmt_status_from_errno() - the finest status for a kernel errno:
  * ENOMEM/ENOSPC -> NO_MEMORY, EINVAL -> INVALID_PARAMETER, EBUSY/EEXIST ->
  * UNAVAILABLE, EPERM/EACCES/ENOTTY/EOPNOTSUPP -> NOT_SUPPORTED, EFAULT ->

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The one path from the library to /dev/kfd. kfd_dispatch() retries
- * EINTR/EAGAIN like the reference's wrapper and lets the tracer observe
- * each attempt.
+ * The one path from the library to /dev/kfd and the render nodes (the
+ * requests it makes itself; libdrm's own go straight to the kernel).
+ * kfd_dispatch() retries EINTR/EAGAIN like the reference's wrapper and
+ * lets the tracer observe each attempt.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -53,6 +54,12 @@ kmt_ioctl(HsaKFDContext *ctx, unsigned long request, void *arg)
 		ctx->forked = true;
 	}
 	return ret;
+}
+
+int
+kmt_drm_ioctl(int fd, unsigned long request, void *arg)
+{
+	return kfd_dispatch(fd, KFD_FILE_RENDER, request, arg);
 }
 
 HSAKMT_STATUS

@@ -290,6 +290,15 @@ int kmt_obj_release(HsaKFDContext *ctx, struct kmt_obj *obj, bool forked);
 HSAKMT_STATUS kmt_ids_from_nodes(HsaKFDContext *ctx, uint64_t n, const uint32_t *nodes,
 				 uint32_t **ids);
 
+/*
+ * kmt_fmm_bo_range() - the BO holding [@addr, @addr + @size) and @addr's
+ * byte offset inside it (registered memory counts from its first page).
+ * Takes fmm->lock.
+ * Return: false if no object with a BO holds the whole range.
+ */
+bool kmt_fmm_bo_range(struct kmt_fmm *fmm, uint64_t addr, uint64_t size, uint64_t *handle,
+		      uint64_t *offset);
+
 /* ---- scratch (mem_scratch.c) ---- */
 
 /* Reserve a GPU's scratch backing range (SET_SCRATCH_BACKING_VA). */

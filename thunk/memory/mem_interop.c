@@ -192,14 +192,36 @@ hsaKmtRegisterGraphicsHandleToNodes(HSAuint64 GraphicsResourceHandle,
 						      NodeArray);
 }
 
+bool
+kmt_fmm_bo_range(struct kmt_fmm *fmm, uint64_t addr, uint64_t size, uint64_t *handle,
+		 uint64_t *offset)
+{
+	struct kmt_obj *obj;
+	uint64_t off;
+	bool ok = false;
+
+	pthread_mutex_lock(&fmm->lock);
+	obj = kmt_fmm_find(fmm, addr, 0, KMT_FIND_INSIDE);
+	if (obj && obj->handle) {
+		off = addr - obj->va;
+		if (obj->kind == KMT_OBJ_USERPTR)
+			off = addr - (obj->userptr & ~(kmt_page_size() - 1));
+		if (size <= obj->size - off) {
+			*handle = obj->handle;
+			*offset = off;
+			ok = true;
+		}
+	}
+	pthread_mutex_unlock(&fmm->lock);
+	return ok;
+}
+
 KMT_API HSAKMT_STATUS
 hsaKmtExportDMABufHandleCtx(HsaKFDContext *ctx, void *MemoryAddress, HSAuint64 MemorySizeInBytes,
 			    int *DMABufFd, HSAuint64 *Offset)
 {
 	HSAKMT_STATUS st = kmt_ctx_check(ctx);
 	struct kfd_abi_export_dmabuf_args args = { .flags = O_CLOEXEC };
-	struct kmt_fmm *fmm;
-	struct kmt_obj *obj;
 	uint64_t off;
 
 	if (st != HSAKMT_STATUS_SUCCESS)
@@ -208,22 +230,9 @@ hsaKmtExportDMABufHandleCtx(HsaKFDContext *ctx, void *MemoryAddress, HSAuint64 M
 		return HSAKMT_STATUS_INVALID_PARAMETER;
 	if (!kmt_kfd_minor_at_least(ctx, 12))
 		return HSAKMT_STATUS_NOT_SUPPORTED;
-	fmm = ctx->fmm;
-	pthread_mutex_lock(&fmm->lock);
-	obj = kmt_fmm_find(fmm, (uintptr_t)MemoryAddress, 0, KMT_FIND_INSIDE);
-	if (!obj || !obj->handle) {
-		pthread_mutex_unlock(&fmm->lock);
+	if (!kmt_fmm_bo_range(ctx->fmm, (uintptr_t)MemoryAddress, MemorySizeInBytes,
+			      &args.handle, &off))
 		return HSAKMT_STATUS_INVALID_PARAMETER;
-	}
-	off = (uintptr_t)MemoryAddress - obj->va;
-	if (obj->kind == KMT_OBJ_USERPTR)
-		off = (uintptr_t)MemoryAddress - (obj->userptr & ~(kmt_page_size() - 1));
-	if (MemorySizeInBytes > obj->size - off) {
-		pthread_mutex_unlock(&fmm->lock);
-		return HSAKMT_STATUS_INVALID_PARAMETER;
-	}
-	args.handle = obj->handle;
-	pthread_mutex_unlock(&fmm->lock);
 	if (kmt_ioctl(ctx, KFD_ABI_IOC_EXPORT_DMABUF, &args)) {
 		kmt_err("EXPORT_DMABUF failed: %s\n", strerror(errno));
 		return HSAKMT_STATUS_ERROR;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The smaller memory calls: available VRAM, tiling configuration, cache
- * policy, cross-process copies (a ROCm-only ioctl), the obsolete graphics
- * map calls and the ASAN page helpers.
+ * policy, cross-process copies and AIS file transfers (ROCm-only ioctls),
+ * the obsolete graphics map calls and the ASAN page helpers.
  */
 #include <errno.h>
 #include <string.h>
@@ -274,4 +274,67 @@ KMT_API HSAKMT_STATUS
 hsaKmtReturnAsanHeaderPage(void *addr)
 {
 	return hsaKmtReturnAsanHeaderPageCtx(kmt_primary_ctx(), addr);
+}
+
+/* The kernel moves at most this much per AIS request (its MAX_RW_COUNT). */
+#define KMT_AIS_MAX_BYTES	0x7ffff000ull
+
+KMT_API HSAKMT_STATUS
+hsaKmtAisReadWriteFileCtx(HsaKFDContext *ctx, void *MemoryAddress, HSAuint64 MemorySizeInBytes,
+			  HSAint32 fd, HSAint64 file_offset, HsaAisFlags AisFlags,
+			  HSAuint64 *SizeCopiedInBytes, HSAint32 *status)
+{
+	HSAKMT_STATUS st = kmt_ctx_check(ctx);
+	struct kfd_abi_ais_args args;
+	uint64_t size, handle, off;
+
+	if (st != HSAKMT_STATUS_SUCCESS)
+		return st;
+	memset(&args, 0, sizeof(args));
+	if (AisFlags == HSA_AIS_READ)
+		args.in.op = KFD_ABI_AIS_READ;
+	else if (AisFlags == HSA_AIS_WRITE)
+		args.in.op = KFD_ABI_AIS_WRITE;
+	else
+		return HSAKMT_STATUS_INVALID_PARAMETER;
+	/* A longer transfer is cut, as a read()/write() would be. */
+	size = MemorySizeInBytes < KMT_AIS_MAX_BYTES ? MemorySizeInBytes : KMT_AIS_MAX_BYTES;
+	if (!kmt_fmm_bo_range(ctx->fmm, (uintptr_t)MemoryAddress, size, &handle, &off))
+		return HSAKMT_STATUS_INVALID_PARAMETER;
+	args.in.handle = handle;
+	args.in.handle_offset = off;
+	args.in.fd = fd;
+	args.in.file_offset = (uint64_t)file_offset;
+	args.in.size = size;
+	/*
+	 * AIS (direct I/O between a file on a P2P-capable NVMe and GPU
+	 * memory) is ROCm's DKMS driver only; upstream kernels answer EINVAL
+	 * and the call fails with ERROR, as with AMD's library.
+	 */
+	if (kmt_ioctl(ctx, KFD_ABI_IOC_AIS_OP, &args)) {
+		/*
+		 * The kernel wrote nothing back, so the output half of the
+		 * union still holds the request (AMD's library reports those
+		 * bytes): report nothing copied and the errno instead.
+		 */
+		if (SizeCopiedInBytes)
+			*SizeCopiedInBytes = 0;
+		if (status)
+			*status = -errno;
+		return HSAKMT_STATUS_ERROR;
+	}
+	if (SizeCopiedInBytes)
+		*SizeCopiedInBytes = args.out.size_copied;
+	if (status)
+		*status = args.out.status;
+	return HSAKMT_STATUS_SUCCESS;
+}
+
+KMT_API HSAKMT_STATUS
+hsaKmtAisReadWriteFile(void *MemoryAddress, HSAuint64 MemorySizeInBytes, HSAint32 fd,
+		       HSAint64 file_offset, HsaAisFlags AisFlags, HSAuint64 *SizeCopiedInBytes,
+		       HSAint32 *status)
+{
+	return hsaKmtAisReadWriteFileCtx(kmt_primary_ctx(), MemoryAddress, MemorySizeInBytes, fd,
+					 file_offset, AisFlags, SizeCopiedInBytes, status);
 }

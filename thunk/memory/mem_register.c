@@ -169,6 +169,41 @@ hsaKmtRegisterMemoryWithFlags(void *MemoryAddress, HSAuint64 MemorySizeInBytes,
 }
 
 KMT_API HSAKMT_STATUS
+hsaKmtRegisterMemoryRangesWithFlagsCtx(HsaKFDContext *ctx, void *MemoryAddress,
+				       HsaMemoryRange *MemoryRanges, HSAuint64 NumberOfRanges,
+				       HsaMemFlags MemFlags)
+{
+	HSAKMT_STATUS st = kmt_ctx_check(ctx);
+	HSAuint64 i;
+
+	if (st != HSAKMT_STATUS_SUCCESS)
+		return st;
+	if (!MemoryAddress || !MemoryRanges || !NumberOfRanges)
+		return HSAKMT_STATUS_INVALID_PARAMETER;
+	for (i = 0; i < NumberOfRanges; i++)
+		if (!MemoryRanges[i].MemoryAddress || !MemoryRanges[i].SizeInBytes)
+			return HSAKMT_STATUS_INVALID_PARAMETER;
+	if ((MemFlags.Value & HSA_MEMFLAG_EXTENDED_COHERENT) && MemFlags.ui32.CoarseGrain)
+		return HSAKMT_STATUS_INVALID_PARAMETER;
+	if (!MemFlags.ui32.HostAccess || MemFlags.ui32.NonPaged)
+		return HSAKMT_STATUS_NOT_SUPPORTED;
+	/*
+	 * Scattered CPU ranges behind one contiguous GPU range need one
+	 * USERPTR BO over several ranges (KFD_IOC_ALLOC_MEM_FLAGS_USERPTR_BATCH),
+	 * which exists only as a proposal, in no kernel: NOT_SUPPORTED.
+	 */
+	return HSAKMT_STATUS_NOT_SUPPORTED;
+}
+
+KMT_API HSAKMT_STATUS
+hsaKmtRegisterMemoryRangesWithFlags(void *MemoryAddress, HsaMemoryRange *MemoryRanges,
+				    HSAuint64 NumberOfRanges, HsaMemFlags MemFlags)
+{
+	return hsaKmtRegisterMemoryRangesWithFlagsCtx(kmt_primary_ctx(), MemoryAddress,
+						      MemoryRanges, NumberOfRanges, MemFlags);
+}
+
+KMT_API HSAKMT_STATUS
 hsaKmtDeregisterMemoryCtx(HsaKFDContext *ctx, void *MemoryAddress)
 {
 	HSAKMT_STATUS st = kmt_ctx_check(ctx);

@@ -12,6 +12,9 @@
  * those files. libdrm normally shares one device per GPU across the
  * process; where libdrm has amdgpu_device_initialize2() we ask it not to,
  * so two contexts never share a DRM file through libdrm either.
+ *
+ * hsaKmtSetSigbusDelay() is a render-node request too (amdgpu's
+ * PROC_OPTIONS), so it lives here.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -20,6 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
+
+#include <kfdtrace/drm_abi.h>
 
 #include "topology/topology.h"
 
@@ -232,4 +238,47 @@ KMT_API HSAKMT_STATUS
 hsaKmtGetAMDGPUDeviceHandle(HSAuint32 NodeId, HsaAMDGPUDeviceHandle *DeviceHandle)
 {
 	return hsaKmtGetAMDGPUDeviceHandleCtx(kmt_primary_ctx(), NodeId, DeviceHandle);
+}
+
+/*
+ * amdgpu's PROC_OPTIONS request (0x1a): per-process driver options, of
+ * which one exists, the delay before KFD raises SIGBUS for poisoned
+ * (RAS) memory. Not in kfdtrace's DRM ABI tables; kernels without it
+ * answer EINVAL.
+ */
+#define KMT_DRM_AMDGPU_PROC_OPTIONS		0x1a
+#define KMT_PROC_OPTIONS_OP_KFD_SIGBUS_DELAY	0
+
+struct kmt_drm_proc_options {
+	uint32_t op;
+	uint32_t kfd_sigbus_delay;	/* ms; 0 now, 0xffffffff never */
+};
+
+#define KMT_DRM_IOCTL_AMDGPU_PROC_OPTIONS					\
+	_IOWR(KFD_DRM_IOCTL_BASE, KFD_DRM_COMMAND_BASE + KMT_DRM_AMDGPU_PROC_OPTIONS, \
+	      struct kmt_drm_proc_options)
+
+KMT_API HSAKMT_STATUS
+hsaKmtSetSigbusDelayCtx(HsaKFDContext *ctx, HSAuint32 NodeId, HSAuint32 DelayMs)
+{
+	HSAKMT_STATUS st = kmt_ctx_check(ctx);
+	struct kmt_drm_proc_options args = {
+		.op = KMT_PROC_OPTIONS_OP_KFD_SIGBUS_DELAY,
+		.kfd_sigbus_delay = DelayMs,
+	};
+	int fd;
+
+	if (st != HSAKMT_STATUS_SUCCESS)
+		return st;
+	/* Every failure, a node without a GPU included, is NOT_SUPPORTED, as AMD's. */
+	fd = kmt_render_fd(ctx, NodeId);
+	if (fd < 0 || kmt_drm_ioctl(fd, KMT_DRM_IOCTL_AMDGPU_PROC_OPTIONS, &args))
+		return HSAKMT_STATUS_NOT_SUPPORTED;
+	return HSAKMT_STATUS_SUCCESS;
+}
+
+KMT_API HSAKMT_STATUS
+hsaKmtSetSigbusDelay(HSAuint32 NodeId, HSAuint32 DelayMs)
+{
+	return hsaKmtSetSigbusDelayCtx(kmt_primary_ctx(), NodeId, DelayMs);
 }

@@ -327,6 +327,19 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtRegisterMemoryWithFlags(void *MemoryAddress, HSAui
 						     HsaMemFlags MemFlags);
 
 /*
+ * hsaKmtRegisterMemoryRangesWithFlags() - register scattered CPU ranges
+ * (@MemoryRanges, @NumberOfRanges entries) as one GPU range known by
+ * @MemoryAddress, with hsaKmtRegisterMemoryWithFlags()'s attributes.
+ * Return: INVALID_PARAMETER for a NULL address or list, an empty list or
+ * range, or ExtendedCoherent with CoarseGrain; otherwise NOT_SUPPORTED:
+ * it needs a multi-range USERPTR BO no kernel has (a proposal only).
+ */
+HSAKMT_STATUS HSAKMTAPI hsaKmtRegisterMemoryRangesWithFlags(void *MemoryAddress,
+							   HsaMemoryRange *MemoryRanges,
+							   HSAuint64 NumberOfRanges,
+							   HsaMemFlags MemFlags);
+
+/*
  * hsaKmtRegisterGraphicsHandleToNodes() - import a graphics buffer
  * (a dma-buf fd in @GraphicsResourceHandle) for @NodeArray. The fd may be
  * closed after the call.
@@ -646,6 +659,106 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtSetXNACKMode(HSAint32 enable);
 
 /* hsaKmtGetXNACKMode() - read that mode. */
 HSAKMT_STATUS HSAKMTAPI hsaKmtGetXNACKMode(HSAint32 *enable);
+
+/* ------------------------------------------------------------------ */
+/* Buffer handles (the newest library's handle API)                   */
+/* ------------------------------------------------------------------ */
+
+/*
+ * hsaKmtHandleImport() - import a dma-buf on a libdrm device
+ * (hsaKmtGetAMDGPUDeviceHandle()) as a buffer object the caller places
+ * in the GPU VM itself. No GPU address, no CPU mapping, no entry for
+ * hsaKmtQueryPointerInfo().
+ * @ImportDesc: device_handle, type DMA_BUF and dmabuf_fd; with
+ *	@Flags->ui32.IPCHandle, metadata is the tag the buffer must carry.
+ * @ImportResult: out: buf_handle, alloc_size, the dma-buf fd, and the
+ *	tag found when it differs (or already existed).
+ * @Flags: IPCHandle: check the buffer's tag; with UpdateMetadata (and not
+ *	SysMem) set it when the buffer has none. NULL: none.
+ * Return: INVALID_HANDLE for a NULL @ImportDesc, @ImportResult or device;
+ * NOT_SUPPORTED for GEM flink names and KMS handles; ERROR when the import
+ * (or a FABRIC handle: ROCm's DKMS driver only) fails; INVALID_HANDLE when
+ * the tag cannot be read, INVALID_PARAMETER when it differs.
+ */
+HSAKMT_STATUS HSAKMTAPI hsaKmtHandleImport(const HsaHandleImportDesc *ImportDesc,
+					  HsaHandleImportResult *ImportResult,
+					  HsaHandleImportFlags *Flags);
+
+/*
+ * hsaKmtMemoryVaMap() - map @size bytes of @Handle from @offset at GPU
+ * address @addr, with @flags access, in the VM of GPU node @NodeId
+ * (amdgpu GEM_VA on the node's render file).
+ * Return: ERROR for a NULL handle or when the kernel refuses;
+ * INVALID_NODE_UNIT when @NodeId is not a GPU.
+ */
+HSAKMT_STATUS HSAKMTAPI hsaKmtMemoryVaMap(HsaMemoryObjectHandle Handle, HSAuint64 offset,
+					 HSAuint64 size, HSAuint64 addr, HsaMemoryMapFlags flags,
+					 HSAuint32 NodeId);
+
+/* hsaKmtMemoryVaUnmap() - undo hsaKmtMemoryVaMap() (same arguments, no access). */
+HSAKMT_STATUS HSAKMTAPI hsaKmtMemoryVaUnmap(HsaMemoryObjectHandle Handle, HSAuint64 offset,
+					   HSAuint64 size, HSAuint64 addr, HSAuint32 NodeId);
+
+/*
+ * hsaKmtMemHandleFree() - clear the buffer's metadata (its IPC tag) and
+ * drop the handle; the buffer goes with its last reference. ERROR for NULL.
+ */
+HSAKMT_STATUS HSAKMTAPI hsaKmtMemHandleFree(HsaMemoryObjectHandle Handle);
+
+/*
+ * hsaKmtMemoryCpuMap() - map the whole buffer for the CPU (libdrm's
+ * mapping: it lasts until hsaKmtMemHandleFree()).
+ * @out_cpu_ptr: out, its address.
+ */
+HSAKMT_STATUS HSAKMTAPI hsaKmtMemoryCpuMap(HsaMemoryObjectHandle Handle, void **out_cpu_ptr);
+
+/*
+ * hsaKmtMemoryGetCpuAddr() - the render file's mmap offset of
+ * @MemoryHandle (amdgpu GEM_MMAP on @DeviceHandle's file), for a caller
+ * that maps the buffer itself.
+ * @cpu_addr: out, the offset (despite the name, not an address).
+ */
+HSAKMT_STATUS HSAKMTAPI hsaKmtMemoryGetCpuAddr(HsaAMDGPUDeviceHandle DeviceHandle,
+					      HsaMemoryObjectHandle MemoryHandle,
+					      HSAuint64 *cpu_addr);
+
+/* ------------------------------------------------------------------ */
+/* Storage, RAS, external semaphores                                  */
+/* ------------------------------------------------------------------ */
+
+/*
+ * hsaKmtAisReadWriteFile() - AMD Infinity Storage: direct I/O between
+ * file @fd at @file_offset and the allocation holding @MemoryAddress
+ * (ROCm's DKMS driver only; at most 0x7ffff000 bytes a call).
+ * @AisFlags: HSA_AIS_READ (file to memory) or HSA_AIS_WRITE.
+ * @SizeCopiedInBytes, @status: out (optional): bytes moved and the
+ *	kernel's status; after a refused request 0 and -errno.
+ * Return: INVALID_PARAMETER for other flags or memory not inside one
+ * allocation; ERROR when the kernel refuses (upstream kernels: always).
+ */
+HSAKMT_STATUS HSAKMTAPI hsaKmtAisReadWriteFile(void *MemoryAddress, HSAuint64 MemorySizeInBytes,
+					      HSAint32 fd, HSAint64 file_offset,
+					      HsaAisFlags AisFlags, HSAuint64 *SizeCopiedInBytes,
+					      HSAint32 *status);
+
+/*
+ * hsaKmtSetSigbusDelay() - how long KFD waits before raising SIGBUS in
+ * this process for poisoned memory: @DelayMs milliseconds, 0 at once,
+ * 0xffffffff never (amdgpu PROC_OPTIONS on @NodeId's render file).
+ * Return: NOT_SUPPORTED for a node without a GPU or a kernel without
+ * the request.
+ */
+HSAKMT_STATUS HSAKMTAPI hsaKmtSetSigbusDelay(HSAuint32 NodeId, HSAuint32 DelayMs);
+
+/*
+ * hsaKmtImportExternalSemaphore() / hsaKmtDestroyExternalSemaphore() -
+ * another API's semaphore for queues to wait on and signal. Windows only:
+ * NOT_SUPPORTED, whatever the arguments and even before hsaKmtOpenKFD().
+ */
+HSAKMT_STATUS HSAKMTAPI hsaKmtImportExternalSemaphore(HSAuint32 NodeId, void *NtHandle,
+						     HSA_EXTERNAL_SEMAPHORE_HANDLE_TYPE Type,
+						     HSA_EXTERNAL_SEMAPHORE_HANDLE *OutHandle);
+HSAKMT_STATUS HSAKMTAPI hsaKmtDestroyExternalSemaphore(HSA_EXTERNAL_SEMAPHORE_HANDLE Handle);
 
 #ifdef __cplusplus
 }

@@ -237,6 +237,13 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtRegisterMemoryWithFlagsCtx(HsaKFDContext *ctx, voi
 							 HSAuint64 MemorySizeInBytes,
 							 HsaMemFlags MemFlags);
 
+/* hsaKmtRegisterMemoryRangesWithFlagsCtx() - hsaKmtRegisterMemoryRangesWithFlags() on @ctx. */
+HSAKMT_STATUS HSAKMTAPI hsaKmtRegisterMemoryRangesWithFlagsCtx(HsaKFDContext *ctx,
+							       void *MemoryAddress,
+							       HsaMemoryRange *MemoryRanges,
+							       HSAuint64 NumberOfRanges,
+							       HsaMemFlags MemFlags);
+
 /* hsaKmtRegisterGraphicsHandleToNodesCtx() - hsaKmtRegisterGraphicsHandleToNodes() on @ctx. */
 HSAKMT_STATUS HSAKMTAPI hsaKmtRegisterGraphicsHandleToNodesCtx(HsaKFDContext *ctx,
 							       HSAuint64 GraphicsResourceHandle,
@@ -498,6 +505,47 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtSetXNACKModeCtx(HsaKFDContext *ctx, HSAint32 enabl
 
 /* hsaKmtGetXNACKModeCtx() - hsaKmtGetXNACKMode() on @ctx. */
 HSAKMT_STATUS HSAKMTAPI hsaKmtGetXNACKModeCtx(HsaKFDContext *ctx, HSAint32 *enable);
+
+/*
+ * The handle API on @ctx: hsaKmtMemoryVaMap()/Unmap() use @ctx's render
+ * file of @NodeId; the others only need @ctx open (the device or buffer
+ * handle names the file).
+ */
+HSAKMT_STATUS HSAKMTAPI hsaKmtHandleImportCtx(HsaKFDContext *ctx,
+					     const HsaHandleImportDesc *ImportDesc,
+					     HsaHandleImportResult *ImportResult,
+					     HsaHandleImportFlags *Flags);
+HSAKMT_STATUS HSAKMTAPI hsaKmtMemoryVaMapCtx(HsaKFDContext *ctx, HsaMemoryObjectHandle Handle,
+					    HSAuint64 offset, HSAuint64 size, HSAuint64 addr,
+					    HsaMemoryMapFlags flags, HSAuint32 NodeId);
+HSAKMT_STATUS HSAKMTAPI hsaKmtMemoryVaUnmapCtx(HsaKFDContext *ctx, HsaMemoryObjectHandle Handle,
+					      HSAuint64 offset, HSAuint64 size, HSAuint64 addr,
+					      HSAuint32 NodeId);
+HSAKMT_STATUS HSAKMTAPI hsaKmtMemHandleFreeCtx(HsaKFDContext *ctx, HsaMemoryObjectHandle Handle);
+HSAKMT_STATUS HSAKMTAPI hsaKmtMemoryCpuMapCtx(HsaKFDContext *ctx, HsaMemoryObjectHandle Handle,
+					     void **out_cpu_ptr);
+HSAKMT_STATUS HSAKMTAPI hsaKmtMemoryGetCpuAddrCtx(HsaKFDContext *ctx,
+						 HsaAMDGPUDeviceHandle DeviceHandle,
+						 HsaMemoryObjectHandle MemoryHandle,
+						 HSAuint64 *cpu_addr);
+
+/* hsaKmtAisReadWriteFileCtx() - hsaKmtAisReadWriteFile() on @ctx. */
+HSAKMT_STATUS HSAKMTAPI hsaKmtAisReadWriteFileCtx(HsaKFDContext *ctx, void *MemoryAddress,
+						 HSAuint64 MemorySizeInBytes, HSAint32 fd,
+						 HSAint64 file_offset, HsaAisFlags AisFlags,
+						 HSAuint64 *SizeCopiedInBytes, HSAint32 *status);
+
+/* hsaKmtSetSigbusDelayCtx() - hsaKmtSetSigbusDelay() on @ctx. */
+HSAKMT_STATUS HSAKMTAPI hsaKmtSetSigbusDelayCtx(HsaKFDContext *ctx, HSAuint32 NodeId,
+					       HSAuint32 DelayMs);
+
+/* The external-semaphore pair on @ctx: NOT_SUPPORTED, as without one. */
+HSAKMT_STATUS HSAKMTAPI hsaKmtImportExternalSemaphoreCtx(HsaKFDContext *ctx, HSAuint32 NodeId,
+							void *NtHandle,
+							HSA_EXTERNAL_SEMAPHORE_HANDLE_TYPE Type,
+							HSA_EXTERNAL_SEMAPHORE_HANDLE *OutHandle);
+HSAKMT_STATUS HSAKMTAPI hsaKmtDestroyExternalSemaphoreCtx(HsaKFDContext *ctx,
+							 HSA_EXTERNAL_SEMAPHORE_HANDLE Handle);
 
 #ifdef __cplusplus
 }

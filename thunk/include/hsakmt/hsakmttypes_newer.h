@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * hsakmttypes_newer.h - the types of the API added after ROCm 5.2.3 (SMI
- * events, PC sampling, device handles, registration flags). They come last
- * and never change a 5.2.3 layout.
+ * events, PC sampling, device handles, registration flags, the handle API,
+ * AIS, external semaphores). They come last and never change a 5.2.3
+ * layout.
  *
  * One part of hsakmttypes.h, which includes it between its 4-byte
  * packing pragmas: include <hsakmt/hsakmttypes.h>, never this file alone.
@@ -91,5 +92,79 @@ typedef union {
 		unsigned int kmtHandle		: 1;	/* handle is not a dmabuf fd */
 	} ui32;
 } HSA_REGISTER_MEM_FLAGS;
+
+/* hsaKmtAisReadWriteFile(): the direction of a transfer. */
+typedef enum _HsaAisFlags {
+	HSA_AIS_READ	= 0x1,	/* file -> memory */
+	HSA_AIS_WRITE	= 0x2,	/* memory -> file */
+} HsaAisFlags;
+
+/*
+ * A buffer object of the handle API (hsaKmtHandleImport() and the calls
+ * taking it): a libdrm amdgpu_bo_handle.
+ */
+typedef struct _HsaMemoryObjectHandle *HsaMemoryObjectHandle;
+
+/* GPU access given by hsaKmtMemoryVaMap(). */
+typedef enum _HsaMemoryMapFlags {
+	HSA_MEMORY_ACCESS_NONE	= 0,
+	HSA_MEMORY_ACCESS_RO	= 1,
+	HSA_MEMORY_ACCESS_WO	= 2,
+	HSA_MEMORY_ACCESS_RW	= 3,
+} HsaMemoryMapFlags;
+
+/* What hsaKmtHandleImport() is given. */
+typedef enum _HsaExternalHandleType {
+	HSA_EXTERNAL_HANDLE_GEM_FLINK_NAME	= 0,
+	HSA_EXTERNAL_HANDLE_KMS			= 1,
+	HSA_EXTERNAL_HANDLE_DMA_BUF		= 2,
+	HSA_EXTERNAL_HANDLE_FABRIC		= 3,
+} HsaExternalHandleType;
+
+/* An opaque fabric (cross-node) handle: 16 bytes. */
+typedef struct _HsaFabricHandle {
+	HSAuint8 handle[16];
+} HsaFabricHandle;
+
+/* hsaKmtHandleImport() input (40 bytes with the 4-byte packing). */
+typedef struct _HsaHandleImportDesc {
+	HsaAMDGPUDeviceHandle	device_handle;	/* device to import on */
+	HsaExternalHandleType	type;
+	union {
+		HSAint64		dmabuf_fd;	/* DMA_BUF */
+		HsaMemoryObjectHandle	buf_handle;
+		HsaFabricHandle		fabric;		/* FABRIC */
+	};
+	void			*mem;		/* Windows only */
+	HSAuint32		metadata;	/* IPC: the expected metadata */
+} HsaHandleImportDesc;
+
+/* hsaKmtHandleImport() output (24 bytes). */
+typedef struct _HsaHandleImportResult {
+	HsaMemoryObjectHandle	buf_handle;	/* the buffer object */
+	int			dmabuf_fd;	/* the dma-buf imported */
+	HSAuint64		alloc_size;	/* its size in bytes */
+	HSAuint32		metadata;	/* IPC: the metadata found */
+} HsaHandleImportResult;
+
+typedef struct _HsaHandleImportFlags {
+	struct {
+		unsigned int IPCHandle		: 1;	/* check or set metadata */
+		unsigned int SysMem		: 1;	/* the buffer is system memory */
+		unsigned int UpdateMetadata	: 1;	/* set metadata if none */
+		unsigned int Reserved		: 29;
+	} ui32;
+} HsaHandleImportFlags;
+
+/* External semaphores (Windows only; Linux answers NOT_SUPPORTED). */
+typedef enum _HSA_EXTERNAL_SEMAPHORE_HANDLE_TYPE {
+	HSA_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32		= 0,
+	HSA_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32_KMT	= 1,
+	HSA_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD		= 2,
+} HSA_EXTERNAL_SEMAPHORE_HANDLE_TYPE;
+
+typedef struct _HSA_EXTERNAL_SEMAPHORE_HANDLE {
+	HSAuint64 handle;	/* opaque */
+} HSA_EXTERNAL_SEMAPHORE_HANDLE;
 
 #endif /* HSAKMT_HSAKMTTYPES_NEWER_H */
