@@ -10,17 +10,6 @@
 
 #define ENOTSUPP_K	524
 
-static struct kt_record
-mk_render(uint32_t request, const void *before, const void *after,
-	  size_t size, int64_t ret, int32_t err)
-{
-	struct kt_record r = mk_ioctl(request, before, after, size, ret, err);
-
-	r.u.ioctl.fd = 5;
-	r.u.ioctl.file_kind = KFD_FILE_RENDER;
-	return r;
-}
-
 /* USERQ: the op picks the fields; the kernel without user queues says
  * ENOTSUPP (524, a kernel-internal number the decoder names). */
 static void
