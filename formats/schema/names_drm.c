@@ -47,6 +47,7 @@ static const struct kfd_name gem_create_flags[] = {
 	KS_N(KFD_DRM_AMDGPU_GEM_CREATE_, COHERENT),
 	KS_N(KFD_DRM_AMDGPU_GEM_CREATE_, UNCACHED),
 	KS_N(KFD_DRM_AMDGPU_GEM_CREATE_, EXT_COHERENT),
+	KS_N(KFD_DRM_AMDGPU_GEM_CREATE_, GFX12_DCC),
 };
 KS_TABLE(ks_gem_create_flags, "gem_create_flags", gem_create_flags);
 

@@ -125,6 +125,7 @@ struct kfd_drm_gem_close {
 #define KFD_DRM_AMDGPU_GEM_CREATE_COHERENT		(1u << 13)
 #define KFD_DRM_AMDGPU_GEM_CREATE_UNCACHED		(1u << 14)
 #define KFD_DRM_AMDGPU_GEM_CREATE_EXT_COHERENT		(1u << 15)
+#define KFD_DRM_AMDGPU_GEM_CREATE_GFX12_DCC		(1u << 16)
 
 struct kfd_drm_amdgpu_gem_create_in {
 	uint64_t bo_size;
