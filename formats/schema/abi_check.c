@@ -479,6 +479,29 @@ SAME_REQ(KFD_DRM_IOCTL_AMDGPU_INFO, DRM_IOCTL_AMDGPU_INFO);
 SAME_REQ(KFD_DRM_IOCTL_AMDGPU_GEM_METADATA, DRM_IOCTL_AMDGPU_GEM_METADATA);
 SAME_REQ(KFD_DRM_IOCTL_AMDGPU_GEM_VA, DRM_IOCTL_AMDGPU_GEM_VA);
 
+/* Newer than Debian's libdrm: checked where the installed header has them. */
+#ifdef AMDGPU_INFO_GPUVM_FAULT
+_Static_assert(KFD_DRM_AMDGPU_INFO_GPUVM_FAULT == AMDGPU_INFO_GPUVM_FAULT, "query");
+SAME_SIZE(struct kfd_drm_amdgpu_info_gpuvm_fault, struct drm_amdgpu_info_gpuvm_fault);
+#endif
+#ifdef DRM_AMDGPU_USERQ
+_Static_assert(KFD_DRM_AMDGPU_INFO_UQ_FW_AREAS == AMDGPU_INFO_UQ_FW_AREAS, "query");
+/* Its result struct is named differently in libdrm's copies: not checked. */
+SAME_REQ(KFD_DRM_IOCTL_AMDGPU_USERQ, DRM_IOCTL_AMDGPU_USERQ);
+SAME_REQ(KFD_DRM_IOCTL_AMDGPU_USERQ_SIGNAL, DRM_IOCTL_AMDGPU_USERQ_SIGNAL);
+SAME_REQ(KFD_DRM_IOCTL_AMDGPU_USERQ_WAIT, DRM_IOCTL_AMDGPU_USERQ_WAIT);
+SAME_FIELD(union kfd_drm_amdgpu_userq, union drm_amdgpu_userq, in.mqd_size);
+SAME_FIELD(struct kfd_drm_amdgpu_userq_signal, struct drm_amdgpu_userq_signal,
+	   num_bo_write_handles);
+SAME_FIELD(struct kfd_drm_amdgpu_userq_wait, struct drm_amdgpu_userq_wait, num_fences);
+SAME_FIELD(struct kfd_drm_amdgpu_userq_wait, struct drm_amdgpu_userq_wait, out_fences);
+#endif
+#ifdef DRM_AMDGPU_GEM_LIST_HANDLES
+SAME_REQ(KFD_DRM_IOCTL_AMDGPU_GEM_LIST_HANDLES, DRM_IOCTL_AMDGPU_GEM_LIST_HANDLES);
+SAME_SIZE(struct kfd_drm_amdgpu_gem_list_handles_entry,
+	  struct drm_amdgpu_gem_list_handles_entry);
+#endif
+
 /* A translation unit may not be empty; this symbol is never used. */
 int kfd_abi_check_done(void);
 int

@@ -104,6 +104,8 @@ static const struct kfd_field info_f[] = {
 	A(vbios_info.offset, IN, NONE, VBIOS),
 	A(sensor_info.type, IN, NONE, SENSOR),
 	A(video_cap.type, IN, NONE, VIDEO_CAPS),
+	KS_NFULL("uq_fw_areas.type", T, query_hw_ip.type, IN, ENUM, 0, 0, Q,
+		 KFD_DRM_AMDGPU_INFO_UQ_FW_AREAS, &ks_hw_ip),
 };
 KS_DESC(info_d, "kfd_drm_amdgpu_info", T, info_f);
 #undef A
@@ -139,6 +141,151 @@ static const struct kfd_field gem_va_f[] = {
 };
 KS_DESC(gem_va_d, "kfd_drm_amdgpu_gem_va", T, gem_va_f);
 #undef T
+
+/*
+ * USERQ: in.op picks the fields. The output overlays in.op, so it is
+ * read from the after-image while the selector reads the before-image.
+ * User queue ids name no KFD queue: they are plain numbers here.
+ */
+#define T union kfd_drm_amdgpu_userq
+#define C(m, r)		KS_FS(T, in.m, IN, r, 0, KFD_DRM_AMDGPU_USERQ_OP_CREATE)
+static const struct kfd_field userq_f[] = {
+	KS_FN(T, in.op, IN, ENUM, ks_userq_op),			/* 0 */
+	KS_FS(T, in.queue_id, IN, NONE, 0, KFD_DRM_AMDGPU_USERQ_OP_FREE),
+	KS_FSN(T, in.ip_type, IN, ENUM, 0, KFD_DRM_AMDGPU_USERQ_OP_CREATE,
+	       ks_hw_ip),
+	C(doorbell_handle, GEM_HANDLE),
+	C(doorbell_offset, NONE),
+	KS_FSN(T, in.flags, IN, FLAGS, 0, KFD_DRM_AMDGPU_USERQ_OP_CREATE,
+	       ks_userq_flags),
+	C(queue_va, GPU_VA),
+	C(queue_size, SIZE),
+	C(rptr_va, GPU_VA),
+	C(wptr_va, GPU_VA),
+	C(mqd, PTR),						/* 10 */
+	C(mqd_size, SIZE),					/* 11 */
+	KS_FS(T, out.queue_id, OUT, NONE, 0, KFD_DRM_AMDGPU_USERQ_OP_CREATE),
+};
+KS_DESC(userq_d, "kfd_drm_amdgpu_userq", T, userq_f);
+#undef C
+#undef T
+static const struct kfd_indirect userq_b[] = {
+	KS_BUF("mqd", 10, 11, 1, BYTES, IN, 0, KFD_DRM_AMDGPU_USERQ_OP_CREATE,
+	       NULL),
+};
+
+/* Elements of the handle arrays the user queue requests carry. */
+struct ks_u32_gem {
+	uint32_t handle;
+};
+static const struct kfd_field u32_gem_f[] = {
+	KS_F(struct ks_u32_gem, handle, IN, GEM_HANDLE),
+};
+KS_DESC(u32_gem_d, "u32_gem_handle", struct ks_u32_gem, u32_gem_f);
+
+/* Syncobj handles are file-local ids the replayer has no space for. */
+struct ks_u32_syncobj {
+	uint32_t syncobj;
+};
+static const struct kfd_field u32_syncobj_f[] = {
+	KS_F(struct ks_u32_syncobj, syncobj, IN, NONE),
+};
+KS_DESC(u32_syncobj_d, "u32_syncobj", struct ks_u32_syncobj, u32_syncobj_f);
+
+struct ks_u64_point {
+	uint64_t point;
+};
+static const struct kfd_field u64_point_f[] = {
+	KS_F(struct ks_u64_point, point, IN, NONE),
+};
+KS_DESC(u64_point_d, "u64_timeline_point", struct ks_u64_point, u64_point_f);
+
+#define T struct kfd_drm_amdgpu_userq_signal
+static const struct kfd_field userq_signal_f[] = {
+	KS_F(T, queue_id, IN, NONE),
+	KS_F(T, pad, NONE, PAD),
+	KS_F(T, syncobj_handles, IN, PTR),			/* 2 */
+	KS_F(T, num_syncobj_handles, IN, COUNT),		/* 3 */
+	KS_F(T, bo_read_handles, IN, PTR),			/* 4 */
+	KS_F(T, bo_write_handles, IN, PTR),			/* 5 */
+	KS_F(T, num_bo_read_handles, IN, COUNT),		/* 6 */
+	KS_F(T, num_bo_write_handles, IN, COUNT),		/* 7 */
+};
+KS_DESC(userq_signal_d, "kfd_drm_amdgpu_userq_signal", T, userq_signal_f);
+#undef T
+static const struct kfd_indirect userq_signal_b[] = {
+	KS_BUF("syncobj_handles", 2, 3, 4, COUNT, IN, -1, 0, &u32_syncobj_d),
+	KS_BUF("bo_read_handles", 4, 6, 4, COUNT, IN, -1, 0, &u32_gem_d),
+	KS_BUF("bo_write_handles", 5, 7, 4, COUNT, IN, -1, 0, &u32_gem_d),
+};
+
+#define T struct kfd_drm_amdgpu_userq_fence_info
+static const struct kfd_field fence_info_f[] = {
+	KS_F(T, va, OUT, HEX),
+	KS_F(T, value, OUT, NONE),
+};
+KS_DESC(fence_info_d, "kfd_drm_amdgpu_userq_fence_info", T, fence_info_f);
+#undef T
+
+#define T struct kfd_drm_amdgpu_userq_wait
+static const struct kfd_field userq_wait_f[] = {
+	KS_F(T, waitq_id, IN, NONE),
+	KS_F(T, pad, NONE, PAD),
+	KS_F(T, syncobj_handles, IN, PTR),			/* 2 */
+	KS_F(T, syncobj_timeline_handles, IN, PTR),		/* 3 */
+	KS_F(T, syncobj_timeline_points, IN, PTR),		/* 4 */
+	KS_F(T, bo_read_handles, IN, PTR),			/* 5 */
+	KS_F(T, bo_write_handles, IN, PTR),			/* 6 */
+	KS_F(T, num_syncobj_timeline_handles, IN, COUNT),	/* 7 */
+	KS_F(T, num_fences, INOUT, COUNT),			/* 8 */
+	KS_F(T, num_syncobj_handles, IN, COUNT),		/* 9 */
+	KS_F(T, num_bo_read_handles, IN, COUNT),		/* 10 */
+	KS_F(T, num_bo_write_handles, IN, COUNT),		/* 11 */
+	KS_F(T, out_fences, IN, PTR),				/* 12 */
+};
+KS_DESC(userq_wait_d, "kfd_drm_amdgpu_userq_wait", T, userq_wait_f);
+#undef T
+static const struct kfd_indirect userq_wait_b[] = {
+	KS_BUF("syncobj_handles", 2, 9, 4, COUNT, IN, -1, 0, &u32_syncobj_d),
+	KS_BUF("syncobj_timeline_handles", 3, 7, 4, COUNT, IN, -1, 0,
+	       &u32_syncobj_d),
+	KS_BUF("syncobj_timeline_points", 4, 7, 8, COUNT, IN, -1, 0,
+	       &u64_point_d),
+	KS_BUF("bo_read_handles", 5, 10, 4, COUNT, IN, -1, 0, &u32_gem_d),
+	KS_BUF("bo_write_handles", 6, 11, 4, COUNT, IN, -1, 0, &u32_gem_d),
+	KS_BUF("out_fences", 12, 8, sizeof(struct kfd_drm_amdgpu_userq_fence_info),
+	       CAPACITY, OUT, -1, 0, &fence_info_d),
+};
+
+#define T struct kfd_drm_amdgpu_gem_list_handles_entry
+static const struct kfd_field list_entry_f[] = {
+	KS_F(T, gem_handle, OUT, GEM_HANDLE),
+	KS_FN(T, flags, OUT, FLAGS, ks_list_handles_flags),
+	KS_F(T, size, OUT, SIZE),
+	KS_FN(T, preferred_domains, OUT, FLAGS, ks_gem_domains),
+	KS_FN(T, alloc_flags, OUT, FLAGS, ks_gem_create_flags),
+	KS_F(T, alignment, OUT, NONE),
+};
+KS_DESC(list_entry_d, "kfd_drm_amdgpu_gem_list_handles_entry", T, list_entry_f);
+#undef T
+
+/*
+ * GEM_LIST_HANDLES: num_entries is the capacity in, the handle count out.
+ * A count above the capacity means nothing was written; the after-image
+ * is bounded by the capacity all the same.
+ */
+#define T struct kfd_drm_amdgpu_gem_list_handles
+static const struct kfd_field list_handles_f[] = {
+	KS_F(T, entries, IN, PTR),				/* 0 */
+	KS_F(T, num_entries, INOUT, COUNT),			/* 1 */
+	KS_F(T, padding, NONE, PAD),
+};
+KS_DESC(list_handles_d, "kfd_drm_amdgpu_gem_list_handles", T, list_handles_f);
+#undef T
+static const struct kfd_indirect list_handles_b[] = {
+	KS_BUF("entries", 0, 1, sizeof(struct kfd_drm_amdgpu_gem_list_handles_entry),
+	       CAPACITY, OUT, -1, 0, &list_entry_d),
+};
 
 const struct kfd_ioctl_desc ks_rows_drm[] = {
 	{
@@ -195,6 +342,34 @@ const struct kfd_ioctl_desc ks_rows_drm[] = {
 			   KFD_DRM_COMMAND_BASE + KFD_DRM_AMDGPU_GEM_VA,
 			   KFD_DRM_IOCTL_AMDGPU_GEM_VA),
 		KS_ARGS(gem_va_d),
+	},
+	{
+		KS_DRM_ROW("AMDGPU_USERQ", "amdgpu_userq",
+			   KFD_DRM_COMMAND_BASE + KFD_DRM_AMDGPU_USERQ,
+			   KFD_DRM_IOCTL_AMDGPU_USERQ),
+		KS_ARGS(userq_d),
+		KS_BUFS(userq_b),
+	},
+	{
+		KS_DRM_ROW("AMDGPU_USERQ_SIGNAL", "amdgpu_userq_signal",
+			   KFD_DRM_COMMAND_BASE + KFD_DRM_AMDGPU_USERQ_SIGNAL,
+			   KFD_DRM_IOCTL_AMDGPU_USERQ_SIGNAL),
+		KS_ARGS(userq_signal_d),
+		KS_BUFS(userq_signal_b),
+	},
+	{
+		KS_DRM_ROW("AMDGPU_USERQ_WAIT", "amdgpu_userq_wait",
+			   KFD_DRM_COMMAND_BASE + KFD_DRM_AMDGPU_USERQ_WAIT,
+			   KFD_DRM_IOCTL_AMDGPU_USERQ_WAIT),
+		KS_ARGS(userq_wait_d),
+		KS_BUFS(userq_wait_b),
+	},
+	{
+		KS_DRM_ROW("AMDGPU_GEM_LIST_HANDLES", "amdgpu_gem_list_handles",
+			   KFD_DRM_COMMAND_BASE + KFD_DRM_AMDGPU_GEM_LIST_HANDLES,
+			   KFD_DRM_IOCTL_AMDGPU_GEM_LIST_HANDLES),
+		KS_ARGS(list_handles_d),
+		KS_BUFS(list_handles_b),
 	},
 };
 KS_DEFINE_COUNT(drm);

@@ -47,6 +47,7 @@ static const struct kfd_name gem_create_flags[] = {
 	KS_N(KFD_DRM_AMDGPU_GEM_CREATE_, COHERENT),
 	KS_N(KFD_DRM_AMDGPU_GEM_CREATE_, UNCACHED),
 	KS_N(KFD_DRM_AMDGPU_GEM_CREATE_, EXT_COHERENT),
+	KS_N(KFD_DRM_AMDGPU_GEM_CREATE_, GFX12_DCC),
 };
 KS_TABLE(ks_gem_create_flags, "gem_create_flags", gem_create_flags);
 
@@ -100,6 +101,8 @@ static const struct kfd_name info_query[] = {
 	KS_N(KFD_DRM_AMDGPU_INFO_, VRAM_LOST_COUNTER),
 	KS_N(KFD_DRM_AMDGPU_INFO_, RAS_ENABLED_FEATURES),
 	KS_N(KFD_DRM_AMDGPU_INFO_, VIDEO_CAPS),
+	KS_N(KFD_DRM_AMDGPU_INFO_, GPUVM_FAULT),
+	KS_N(KFD_DRM_AMDGPU_INFO_, UQ_FW_AREAS),
 };
 KS_TABLE(ks_info_query, "amdgpu_info_query", info_query);
 
@@ -120,3 +123,34 @@ static const struct kfd_name fw_type[] = {
 	KS_N(KFD_DRM_AMDGPU_INFO_FW_, TA),
 };
 KS_TABLE(ks_fw_type, "amdgpu_fw_type", fw_type);
+
+static const struct kfd_name hw_ip[] = {
+	KS_N(KFD_DRM_AMDGPU_HW_IP_, GFX),
+	KS_N(KFD_DRM_AMDGPU_HW_IP_, COMPUTE),
+	KS_N(KFD_DRM_AMDGPU_HW_IP_, DMA),
+	KS_N(KFD_DRM_AMDGPU_HW_IP_, UVD),
+	KS_N(KFD_DRM_AMDGPU_HW_IP_, VCE),
+	KS_N(KFD_DRM_AMDGPU_HW_IP_, UVD_ENC),
+	KS_N(KFD_DRM_AMDGPU_HW_IP_, VCN_DEC),
+	KS_N(KFD_DRM_AMDGPU_HW_IP_, VCN_ENC),
+	KS_N(KFD_DRM_AMDGPU_HW_IP_, VCN_JPEG),
+	KS_N(KFD_DRM_AMDGPU_HW_IP_, VPE),
+};
+KS_TABLE(ks_hw_ip, "amdgpu_hw_ip", hw_ip);
+
+static const struct kfd_name userq_op[] = {
+	KS_N(KFD_DRM_AMDGPU_USERQ_OP_, CREATE),
+	KS_N(KFD_DRM_AMDGPU_USERQ_OP_, FREE),
+};
+KS_TABLE(ks_userq_op, "userq_op", userq_op);
+
+/* The priority (bits 0..1) is a field, not a flag: it prints as a residue. */
+static const struct kfd_name userq_flags[] = {
+	KS_N(KFD_DRM_AMDGPU_USERQ_CREATE_FLAGS_, QUEUE_SECURE),
+};
+KS_TABLE(ks_userq_flags, "userq_flags", userq_flags);
+
+static const struct kfd_name list_handles_flags[] = {
+	KS_N(KFD_DRM_AMDGPU_GEM_LIST_HANDLES_FLAG_, IS_IMPORT),
+};
+KS_TABLE(ks_list_handles_flags, "gem_list_handles_flags", list_handles_flags);

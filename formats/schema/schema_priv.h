@@ -162,6 +162,10 @@ extern const struct kfd_name_table ks_va_op;
 extern const struct kfd_name_table ks_vm_flags;
 extern const struct kfd_name_table ks_info_query;
 extern const struct kfd_name_table ks_fw_type;
+extern const struct kfd_name_table ks_hw_ip;
+extern const struct kfd_name_table ks_userq_op;
+extern const struct kfd_name_table ks_userq_flags;
+extern const struct kfd_name_table ks_list_handles_flags;
 
 /* Shared element descriptions (kfd_rows_common.c) */
 extern const struct kfd_struct_desc ks_u32_gpu_id_desc;

@@ -95,6 +95,18 @@ mk_ioctl(uint32_t request, const void *before, const void *after,
 	return r;
 }
 
+/* The same on a render node (fd 5). */
+static inline struct kt_record
+mk_render(uint32_t request, const void *before, const void *after,
+	  size_t size, int64_t ret, int32_t err)
+{
+	struct kt_record r = mk_ioctl(request, before, after, size, ret, err);
+
+	r.u.ioctl.fd = 5;
+	r.u.ioctl.file_kind = KFD_FILE_RENDER;
+	return r;
+}
+
 /* A buffer image with guarded copies. */
 static inline struct kt_buf_image
 mk_buf(uint16_t index, uint64_t addr, const void *before, size_t lb,

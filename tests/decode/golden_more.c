@@ -210,17 +210,6 @@ test_rocm_cross_memory_and_pc_sample(void **state)
 		    "type=TIME_US}]}");
 }
 
-static struct kt_record
-mk_render(uint32_t request, const void *before, const void *after,
-	  size_t size, int64_t ret, int32_t err)
-{
-	struct kt_record r = mk_ioctl(request, before, after, size, ret, err);
-
-	r.u.ioctl.fd = 5;
-	r.u.ioctl.file_kind = KFD_FILE_RENDER;
-	return r;
-}
-
 static void
 test_drm_version_cap_prime(void **state)
 {

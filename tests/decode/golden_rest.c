@@ -22,17 +22,6 @@ want_line(const char *body)
 	return line;
 }
 
-static struct kt_record
-mk_render(uint32_t request, const void *before, const void *after,
-	  size_t size, int64_t ret, int32_t err)
-{
-	struct kt_record r = mk_ioctl(request, before, after, size, ret, err);
-
-	r.u.ioctl.fd = 5;
-	r.u.ioctl.file_kind = KFD_FILE_RENDER;
-	return r;
-}
-
 /* The pre-1.13 debugger: decoded, answered EPERM by current kernels. */
 static void
 test_old_debugger(void **state)

@@ -317,7 +317,7 @@ test_rows_ordered_by_kind(void **state)
 		}
 	}
 	assert_int_equal(nkfd, 0x27 + 8);
-	assert_int_equal(nrender, 10);
+	assert_int_equal(nrender, 14);
 }
 
 /* Deprecated rows are exactly the pre-1.13 debugger. */

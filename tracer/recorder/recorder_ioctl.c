@@ -146,9 +146,19 @@ rec_after_images(const struct kfd_recorder *r,
 
 		if (!(b->dir & KFD_DIR_OUT))
 			continue;
-		/* A failed call wrote nothing back. */
-		if (call->ret == -1)
+		/*
+		 * A failed call wrote nothing back. An EFAULT may be this
+		 * buffer's: an output-only one was never read before the call,
+		 * so say now whether it was readable, and a replay hands the
+		 * kernel a bad address in its place too.
+		 */
+		if (call->ret == -1) {
+			if (call->err == EFAULT && !(b->dir & KFD_DIR_IN) &&
+			    !(img->flags & KT_BUF_CLAMPED))
+				free(rec_read_image(img->addr, img->len_before,
+						    &img->flags));
 			continue;
+		}
 		if (!args_after || rec_image_len(r, desc, b, args_after,
 						 call->arg_size, 1,
 						 &img->len_after, &lflags) == 1)

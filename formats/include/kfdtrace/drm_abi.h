@@ -88,6 +88,17 @@ struct kfd_drm_gem_close {
 #define KFD_DRM_AMDGPU_INFO		0x05
 #define KFD_DRM_AMDGPU_GEM_METADATA	0x06
 #define KFD_DRM_AMDGPU_GEM_VA		0x08
+/* User queues (Linux 6.16, DRM 3.64; GFX11+ GPUs with MES only). */
+#define KFD_DRM_AMDGPU_USERQ		0x16
+#define KFD_DRM_AMDGPU_USERQ_SIGNAL	0x17
+#define KFD_DRM_AMDGPU_USERQ_WAIT	0x18
+/* Linux 6.18, still DRM 3.64. */
+#define KFD_DRM_AMDGPU_GEM_LIST_HANDLES	0x19
+/*
+ * One past the last merged driver request. 0x1a and up carry competing
+ * proposals and are decoded as unknown requests.
+ */
+#define KFD_DRM_AMDGPU_NUM_IOCTLS	0x1a
 
 /* GEM domains */
 #define KFD_DRM_AMDGPU_GEM_DOMAIN_CPU		0x1
@@ -114,6 +125,7 @@ struct kfd_drm_gem_close {
 #define KFD_DRM_AMDGPU_GEM_CREATE_COHERENT		(1u << 13)
 #define KFD_DRM_AMDGPU_GEM_CREATE_UNCACHED		(1u << 14)
 #define KFD_DRM_AMDGPU_GEM_CREATE_EXT_COHERENT		(1u << 15)
+#define KFD_DRM_AMDGPU_GEM_CREATE_GFX12_DCC		(1u << 16)
 
 struct kfd_drm_amdgpu_gem_create_in {
 	uint64_t bo_size;
@@ -217,6 +229,20 @@ struct kfd_drm_amdgpu_gem_va {
 #define KFD_DRM_AMDGPU_INFO_VRAM_LOST_COUNTER		0x1F
 #define KFD_DRM_AMDGPU_INFO_RAS_ENABLED_FEATURES	0x20
 #define KFD_DRM_AMDGPU_INFO_VIDEO_CAPS			0x21
+#define KFD_DRM_AMDGPU_INFO_GPUVM_FAULT			0x23	/* DRM 3.55 */
+#define KFD_DRM_AMDGPU_INFO_UQ_FW_AREAS			0x24	/* DRM 3.64 */
+
+/* AMDGPU_HW_IP_* (INFO's query_hw_ip.type, USERQ's ip_type) */
+#define KFD_DRM_AMDGPU_HW_IP_GFX		0
+#define KFD_DRM_AMDGPU_HW_IP_COMPUTE		1
+#define KFD_DRM_AMDGPU_HW_IP_DMA		2
+#define KFD_DRM_AMDGPU_HW_IP_UVD		3
+#define KFD_DRM_AMDGPU_HW_IP_VCE		4
+#define KFD_DRM_AMDGPU_HW_IP_UVD_ENC		5
+#define KFD_DRM_AMDGPU_HW_IP_VCN_DEC		6
+#define KFD_DRM_AMDGPU_HW_IP_VCN_ENC		7
+#define KFD_DRM_AMDGPU_HW_IP_VCN_JPEG		8
+#define KFD_DRM_AMDGPU_HW_IP_VPE		9
 
 /* FW_VERSION fw_type values */
 #define KFD_DRM_AMDGPU_INFO_FW_VCE		0x01
@@ -392,6 +418,127 @@ struct kfd_drm_amdgpu_info_device {
 	uint64_t tcc_disabled_mask;
 };
 
+/* Result of GPUVM_FAULT: the VM's last fault (zeros when it had none). */
+struct kfd_drm_amdgpu_info_gpuvm_fault {
+	uint64_t addr;
+	uint32_t status;		/* the hub's fault status register */
+	uint32_t vmhub;			/* KFD_DRM_AMDGPU_VMHUB_* */
+};
+
+#define KFD_DRM_AMDGPU_VMHUB_TYPE_MASK		0xff
+#define KFD_DRM_AMDGPU_VMHUB_TYPE_GFX		0
+#define KFD_DRM_AMDGPU_VMHUB_TYPE_MM0		1
+#define KFD_DRM_AMDGPU_VMHUB_TYPE_MM1		2
+#define KFD_DRM_AMDGPU_VMHUB_IDX_MASK		0xff00
+#define KFD_DRM_AMDGPU_VMHUB_IDX_SHIFT		8
+
+/* Result of UQ_FW_AREAS (the arm follows query_hw_ip.type). */
+struct kfd_drm_amdgpu_info_uq_metadata {
+	union {
+		struct {
+			uint32_t shadow_size;
+			uint32_t shadow_alignment;
+			uint32_t csa_size;
+			uint32_t csa_alignment;
+		} gfx;
+		struct {
+			uint32_t eop_size;
+			uint32_t eop_alignment;
+		} compute;
+		struct {
+			uint32_t csa_size;
+			uint32_t csa_alignment;
+		} sdma;
+	};
+};
+
+/* USERQ */
+#define KFD_DRM_AMDGPU_USERQ_OP_CREATE		1
+#define KFD_DRM_AMDGPU_USERQ_OP_FREE		2
+
+#define KFD_DRM_AMDGPU_USERQ_CREATE_FLAGS_QUEUE_PRIORITY_MASK	0x3
+#define KFD_DRM_AMDGPU_USERQ_CREATE_FLAGS_QUEUE_SECURE		(1u << 2)
+
+struct kfd_drm_amdgpu_userq_in {
+	uint32_t op;			/* KFD_DRM_AMDGPU_USERQ_OP_* */
+	uint32_t queue_id;		/* FREE */
+	uint32_t ip_type;		/* KFD_DRM_AMDGPU_HW_IP_* */
+	uint32_t doorbell_handle;	/* GEM handle of the doorbell BO */
+	uint32_t doorbell_offset;	/* in the doorbell BO, in doorbells */
+	uint32_t flags;			/* KFD_DRM_AMDGPU_USERQ_CREATE_FLAGS_* */
+	uint64_t queue_va;
+	uint64_t queue_size;		/* bytes, a power of two */
+	uint64_t rptr_va;
+	uint64_t wptr_va;
+	uint64_t mqd;			/* in: the IP's MQD properties */
+	uint64_t mqd_size;		/* bytes at mqd */
+};
+
+struct kfd_drm_amdgpu_userq_out {
+	uint32_t queue_id;
+	uint32_t _pad;
+};
+
+union kfd_drm_amdgpu_userq {
+	struct kfd_drm_amdgpu_userq_in in;
+	struct kfd_drm_amdgpu_userq_out out;
+};
+
+struct kfd_drm_amdgpu_userq_signal {
+	uint32_t queue_id;
+	uint32_t pad;
+	uint64_t syncobj_handles;	/* u32 array */
+	uint64_t num_syncobj_handles;
+	uint64_t bo_read_handles;	/* u32 GEM handle array */
+	uint64_t bo_write_handles;	/* u32 GEM handle array */
+	uint32_t num_bo_read_handles;
+	uint32_t num_bo_write_handles;
+};
+
+/* One fence USERQ_WAIT hands back: wait until *va >= value. */
+struct kfd_drm_amdgpu_userq_fence_info {
+	uint64_t va;
+	uint64_t value;
+};
+
+struct kfd_drm_amdgpu_userq_wait {
+	uint32_t waitq_id;
+	uint32_t pad;
+	uint64_t syncobj_handles;		/* u32 array */
+	uint64_t syncobj_timeline_handles;	/* u32 array */
+	uint64_t syncobj_timeline_points;	/* u64 array, one per handle */
+	uint64_t bo_read_handles;		/* u32 GEM handle array */
+	uint64_t bo_write_handles;		/* u32 GEM handle array */
+	uint16_t num_syncobj_timeline_handles;
+	uint16_t num_fences;		/* in: capacity (0: count only); out: count */
+	uint32_t num_syncobj_handles;
+	uint32_t num_bo_read_handles;
+	uint32_t num_bo_write_handles;
+	uint64_t out_fences;		/* struct kfd_drm_amdgpu_userq_fence_info array */
+};
+
+/* GEM_LIST_HANDLES */
+#define KFD_DRM_AMDGPU_GEM_LIST_HANDLES_FLAG_IS_IMPORT	(1u << 0)
+
+/*
+ * num_entries is the capacity of entries on input. Out: the number of
+ * handles; when that exceeds the capacity nothing is written (call again).
+ */
+struct kfd_drm_amdgpu_gem_list_handles {
+	uint64_t entries;		/* struct kfd_drm_amdgpu_gem_list_handles_entry array */
+	uint32_t num_entries;
+	uint32_t padding;
+};
+
+struct kfd_drm_amdgpu_gem_list_handles_entry {
+	uint32_t gem_handle;
+	uint32_t flags;			/* KFD_DRM_AMDGPU_GEM_LIST_HANDLES_FLAG_* */
+	uint64_t size;
+	uint64_t preferred_domains;	/* KFD_DRM_AMDGPU_GEM_DOMAIN_* */
+	uint64_t alloc_flags;		/* KFD_DRM_AMDGPU_GEM_CREATE_* */
+	uint64_t alignment;		/* in pages */
+};
+
 /* ------------------------------------------------------------------ */
 /* Request codes                                                       */
 /* ------------------------------------------------------------------ */
@@ -417,6 +564,19 @@ struct kfd_drm_amdgpu_info_device {
 #define KFD_DRM_IOCTL_AMDGPU_GEM_VA					\
 	_IOW(KFD_DRM_IOCTL_BASE, KFD_DRM_COMMAND_BASE + KFD_DRM_AMDGPU_GEM_VA, \
 	     struct kfd_drm_amdgpu_gem_va)
+
+#define KFD_DRM_IOCTL_AMDGPU_USERQ					\
+	_IOWR(KFD_DRM_IOCTL_BASE, KFD_DRM_COMMAND_BASE + KFD_DRM_AMDGPU_USERQ, \
+	      union kfd_drm_amdgpu_userq)
+#define KFD_DRM_IOCTL_AMDGPU_USERQ_SIGNAL				\
+	_IOWR(KFD_DRM_IOCTL_BASE, KFD_DRM_COMMAND_BASE + KFD_DRM_AMDGPU_USERQ_SIGNAL, \
+	      struct kfd_drm_amdgpu_userq_signal)
+#define KFD_DRM_IOCTL_AMDGPU_USERQ_WAIT					\
+	_IOWR(KFD_DRM_IOCTL_BASE, KFD_DRM_COMMAND_BASE + KFD_DRM_AMDGPU_USERQ_WAIT, \
+	      struct kfd_drm_amdgpu_userq_wait)
+#define KFD_DRM_IOCTL_AMDGPU_GEM_LIST_HANDLES				\
+	_IOWR(KFD_DRM_IOCTL_BASE, KFD_DRM_COMMAND_BASE + KFD_DRM_AMDGPU_GEM_LIST_HANDLES, \
+	      struct kfd_drm_amdgpu_gem_list_handles)
 
 #ifdef __cplusplus
 }

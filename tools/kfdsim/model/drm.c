@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The amdgpu render node: drm_ioctl() dispatch (core table, then the
- * driver table at 0x40), the core ioctls a render client may use, and the
- * amdgpu GEM ioctls (GEM_CREATE/MMAP/METADATA/WAIT_IDLE/VA). AMDGPU_INFO
- * is in drm_info.c.
+ * driver table at 0x40), the core ioctls a render client may use, the
+ * amdgpu GEM ioctls (GEM_CREATE/MMAP/METADATA/WAIT_IDLE/VA/LIST_HANDLES)
+ * and the user queue ioctls. AMDGPU_INFO is in drm_info.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,7 +16,23 @@
 #define DRM_RENDER_ALLOW	0x20
 #define DRM_CORE_COUNT		0xd1
 #define DRM_COMMAND_END		0xa0
-#define AMDGPU_IOCTL_COUNT	0x16
+/* The kernel's ENOTSUPP: not in <errno.h>, but what user space sees. */
+#define KSIM_ENOTSUPP		524
+/* What GEM_LIST_HANDLES reports of a BO's flags. */
+#define AMDGPU_GEM_CREATE_SETTABLE_MASK					\
+	(KFD_DRM_AMDGPU_GEM_CREATE_CPU_ACCESS_REQUIRED |			\
+	 KFD_DRM_AMDGPU_GEM_CREATE_NO_CPU_ACCESS |				\
+	 KFD_DRM_AMDGPU_GEM_CREATE_CPU_GTT_USWC |				\
+	 KFD_DRM_AMDGPU_GEM_CREATE_VRAM_CLEARED |				\
+	 KFD_DRM_AMDGPU_GEM_CREATE_VM_ALWAYS_VALID |				\
+	 KFD_DRM_AMDGPU_GEM_CREATE_EXPLICIT_SYNC |				\
+	 KFD_DRM_AMDGPU_GEM_CREATE_VRAM_WIPE_ON_RELEASE |			\
+	 KFD_DRM_AMDGPU_GEM_CREATE_ENCRYPTED |					\
+	 KFD_DRM_AMDGPU_GEM_CREATE_GFX12_DCC |					\
+	 KFD_DRM_AMDGPU_GEM_CREATE_DISCARDABLE |				\
+	 KFD_DRM_AMDGPU_GEM_CREATE_COHERENT |					\
+	 KFD_DRM_AMDGPU_GEM_CREATE_UNCACHED |					\
+	 KFD_DRM_AMDGPU_GEM_CREATE_EXT_COHERENT)
 #define AMDGPU_GEM_DOMAIN_MASK	0x7f
 #define AMDGPU_GMC_HOLE_START	0x0000800000000000ULL
 #define AMDGPU_GMC_HOLE_END	0xffff800000000000ULL
@@ -30,6 +46,7 @@ struct drm_row {
 	uint16_t size;
 	uint8_t dir;
 	uint8_t flags;		/* DRM_RENDER_ALLOW etc.; 0xff: no entry */
+	uint8_t since_minor;	/* DRM 3.x minor of the first kernel with it */
 };
 
 #define NONE 0xff
@@ -278,6 +295,8 @@ gem_create(struct ksim_file *f, void *data)
 	bo->charge = c;
 	bo->charge_slot = slot;
 	bo->gem_flags = (uint32_t)flags | KFD_DRM_AMDGPU_GEM_CREATE_VRAM_CLEARED;
+	bo->gem_domains = (uint32_t)domains;
+	bo->gem_align = (uint32_t)(KSIM_PAGE_ALIGN(a->in.alignment) / KSIM_PAGE_SIZE);
 	bo->kfd_flags = dom == KSIM_DOM_VRAM ? KFD_ABI_ALLOC_MEM_FLAGS_VRAM :
 			KFD_ABI_ALLOC_MEM_FLAGS_GTT;
 	r = handle_create(f, bo, &handle);
@@ -465,6 +484,82 @@ gem_va(struct ksim_file *f, void *data)
 	return -EINVAL;
 }
 
+/*
+ * User queues need an IP with user queue functions (GFX11+/GFX12 with MES,
+ * where amdgpu enables them). No GPU the model simulates has one, and from
+ * Linux 6.18 the three requests check that first: ENOTSUPP whatever the
+ * arguments (the argument struct itself was copied in by drm_ioctl).
+ */
+static int
+userq_none(struct ksim_file *f, void *data)
+{
+	(void)f;
+	(void)data;
+	return -KSIM_ENOTSUPP;
+}
+
+static uint32_t
+list_domains(const struct ksim_bo *bo)
+{
+	if (bo->gem_domains)
+		return bo->gem_domains;
+	switch (bo->domain) {
+	case KSIM_DOM_VRAM:
+		return KFD_DRM_AMDGPU_GEM_DOMAIN_VRAM;
+	case KSIM_DOM_USERPTR:
+		return KFD_DRM_AMDGPU_GEM_DOMAIN_CPU;
+	case KSIM_DOM_DOORBELL:
+		return KFD_DRM_AMDGPU_GEM_DOMAIN_DOORBELL;
+	default:
+		return KFD_DRM_AMDGPU_GEM_DOMAIN_GTT;
+	}
+}
+
+/*
+ * amdgpu_gem_list_handles_ioctl: the file's GEM handles in idr order. A
+ * capacity below the count gets the count and nothing else (0: the
+ * caller retries); otherwise every entry is written and the count set.
+ */
+static int
+gem_list_handles(struct ksim_file *f, void *data)
+{
+	struct kfd_drm_amdgpu_gem_list_handles *a = data;
+	struct kfd_drm_amdgpu_gem_list_handles_entry *e;
+	uint32_t n = 0, i = 0;
+	int r = 0;
+
+	for (unsigned int h = 1; h < f->handles_cap; h++)
+		n += f->handles[h] != NULL;
+	if (a->num_entries < n || !n) {
+		a->num_entries = n;
+		return 0;
+	}
+	e = calloc(n, sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	for (unsigned int h = 1; h < f->handles_cap; h++) {
+		const struct ksim_bo *bo = f->handles[h];
+
+		if (!bo)
+			continue;
+		e[i].gem_handle = h;
+		e[i].size = bo->size;
+		e[i].preferred_domains = list_domains(bo);
+		e[i].alloc_flags = bo->gem_flags & AMDGPU_GEM_CREATE_SETTABLE_MASK;
+		e[i].alignment = bo->gem_align;
+		/* Only another device's dma-buf is attached: amdgpu takes
+		 * its own GPU's buffers back as the same object. */
+		if (bo->gpu != f->gpu)
+			e[i].flags = KFD_DRM_AMDGPU_GEM_LIST_HANDLES_FLAG_IS_IMPORT;
+		i++;
+	}
+	a->num_entries = i;
+	if (ksim_copy_to_user(a->entries, e, (size_t)n * sizeof(*e)))
+		r = -EFAULT;
+	free(e);
+	return r;
+}
+
 #define R _IOC_READ
 #define W _IOC_WRITE
 #define RW (_IOC_READ | _IOC_WRITE)
@@ -489,7 +584,13 @@ static const struct drm_row core_rows[DRM_CORE_COUNT] = {
 	[0xcd] = { NULL, 24, RW, RA }, [0xcf] = { NULL, 24, RW, RA },
 };
 
-static const struct drm_row amdgpu_rows[AMDGPU_IOCTL_COUNT] = {
+/*
+ * The driver table of the newest merged kernel. since_minor hides a row
+ * from a profile whose DRM version is older: drm_ioctl() then finds no
+ * entry (EINVAL). Linux 6.16 to 7.0 all report 3.64; a 3.64 profile is
+ * that range's newest kernel (with GEM_LIST_HANDLES, added in 6.18).
+ */
+static const struct drm_row amdgpu_rows[KFD_DRM_AMDGPU_NUM_IOCTLS] = {
 	[0x00] = { gem_create, 32, RW, RA },
 	[0x01] = { gem_mmap, 8, RW, RA },
 	[0x02] = { NULL, 16, RW, RA },		/* CTX */
@@ -509,6 +610,11 @@ static const struct drm_row amdgpu_rows[AMDGPU_IOCTL_COUNT] = {
 	[0x13] = { NULL, 8, RW, RA },		/* VM */
 	[0x14] = { NULL, 24, RW, RA },		/* FENCE_TO_HANDLE */
 	[0x15] = { NULL, 16, W, RA },		/* SCHED */
+	[0x16] = { userq_none, sizeof(union kfd_drm_amdgpu_userq), RW, RA, 64 },
+	[0x17] = { userq_none, sizeof(struct kfd_drm_amdgpu_userq_signal), RW, RA, 64 },
+	[0x18] = { userq_none, sizeof(struct kfd_drm_amdgpu_userq_wait), RW, RA, 64 },
+	[0x19] = { gem_list_handles, sizeof(struct kfd_drm_amdgpu_gem_list_handles),
+		   RW, RA, 64 },
 };
 
 int
@@ -529,9 +635,11 @@ ksim_drm_ioctl(struct ksim_file *f, unsigned long request, void *arg)
 	if (f->released)
 		return -EBADF;
 	if (nr >= KFD_DRM_COMMAND_BASE && nr < DRM_COMMAND_END) {
-		if (nr - KFD_DRM_COMMAND_BASE >= AMDGPU_IOCTL_COUNT)
+		if (nr - KFD_DRM_COMMAND_BASE >= KFD_DRM_AMDGPU_NUM_IOCTLS)
 			return -EINVAL;
 		row = &amdgpu_rows[nr - KFD_DRM_COMMAND_BASE];
+		if (row->since_minor > dev->gpus[f->gpu].d->version_minor)
+			return -EINVAL;
 	} else {
 		if (nr >= DRM_CORE_COUNT)
 			return -EINVAL;

@@ -311,6 +311,29 @@ ksim_drm_info(struct ksim_file *f, void *data)
 		}
 		return info_out(in, &u32v, 4);
 	}
+	case KFD_DRM_AMDGPU_INFO_GPUVM_FAULT: {
+		/*
+		 * The VM's last fault. Nothing the model runs takes a GPU
+		 * page fault, so it is all zeros, as after a clean run.
+		 */
+		struct kfd_drm_amdgpu_info_gpuvm_fault vf;
+
+		if (gd->d->version_minor < 55)
+			return -EINVAL;
+		memset(&vf, 0, sizeof(vf));
+		return info_out(in, &vf, sizeof(vf));
+	}
+	case KFD_DRM_AMDGPU_INFO_UQ_FW_AREAS:
+		if (gd->d->version_minor < 64)
+			return -EINVAL;
+		if (in->query_hw_ip.type != AMDGPU_HW_IP_GFX)
+			return -EINVAL;
+		/* Only GFX11+ has a shadow area to describe; before it the
+		 * GFX block has no way to answer. The model knows no GFX11
+		 * shadow sizes: it does not simulate the query there. */
+		if (pr[KSIM_NP_GFX_TARGET_VERSION] < 110000)
+			return -EOPNOTSUPP;
+		return -ENOSYS;
 	default:
 		return -EINVAL;
 	}

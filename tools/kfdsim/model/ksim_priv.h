@@ -66,6 +66,8 @@ struct ksim_bo {
 	uint64_t size;			/* page aligned */
 	enum ksim_domain domain;
 	uint32_t gem_flags;		/* KFD_DRM_AMDGPU_GEM_CREATE_* */
+	uint32_t gem_domains;		/* GEM_CREATE's domains; 0: from domain */
+	uint32_t gem_align;		/* GEM_CREATE's alignment, in pages */
 	uint32_t kfd_flags;		/* KFD alloc flags (domain + attributes) */
 	int gpu;			/* owning device (index) */
 	uint64_t fake_offset;		/* render-node mmap offset; 0: none */
