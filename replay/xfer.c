@@ -331,47 +331,67 @@ read_one(int sock, int ms, struct xfer_held *h)
 	return 1;
 }
 
-/* Wait for @pr's message; it lands in @out. Return: 0, or -1 (not in time). */
+/* Take @pr's message from the inbox into @out. Return: whether it was there. */
+static int
+take_held(struct rp_run *st, const struct xfer_pair *pr, struct xfer_held *out)
+{
+	struct rp_xfer_inbox *in = st->inbox;
+
+	for (unsigned int i = 0; in && i < in->n; i++)
+		if (in->held[i].msg.send_node == pr->send_node &&
+		    in->held[i].msg.send_seq == pr->send_seq) {
+			*out = in->held[i];
+			in->held[i] = in->held[--in->n];
+			return 1;
+		}
+	return 0;
+}
+
+/* Keep @h, another receive's message, for then. */
+static void
+hold(struct rp_run *st, struct xfer_held *h)
+{
+	if (!st->inbox)
+		st->inbox = calloc(1, sizeof(*st->inbox));
+	if (st->inbox && st->inbox->n < XFER_INBOX)
+		st->inbox->held[st->inbox->n++] = *h;
+	else
+		drop_held(h);
+}
+
+/*
+ * Wait for @pr's message; it lands in @out. With --threads the run's lock
+ * is let go while the socket is read (the send may come from another
+ * thread), and the inbox is only touched under it.
+ * Return: 0, or -1 (not in time).
+ */
 static int
 await(struct rp_run *st, const struct xfer_pair *pr, struct xfer_held *out)
 {
 	int sock = st->r->xplan->sock[pr->recv_node][0];
 	uint64_t cap = st->o->wait_cap_ms ? st->o->wait_cap_ms : 5000;
 	uint64_t t0 = kfd_dispatch_now(), spent;
-	struct rp_xfer_inbox *in = st->inbox;
-	unsigned int i;
-	int r = 0;
+	int r;
 
-	for (i = 0; in && i < in->n; i++)
-		if (in->held[i].msg.send_node == pr->send_node &&
-		    in->held[i].msg.send_seq == pr->send_seq) {
-			*out = in->held[i];
-			in->held[i] = in->held[--in->n];
-			return 0;
-		}
-	/* The send may come from another thread of a --threads replay. */
-	rp_mt_leave(st, true);
-	while ((spent = (kfd_dispatch_now() - t0) / 1000000) < cap) {
-		r = read_one(sock, (int)(cap - spent), out);
+	while (!take_held(st, pr, out)) {
+		spent = (kfd_dispatch_now() - t0) / 1000000;
+		if (spent >= cap)
+			return -1;
+		rp_mt_leave(st, true);
+		/* A short slice: another thread may hold ours in the inbox. */
+		r = read_one(sock, (int)(cap - spent < 100 ? cap - spent : 100),
+			     out);
+		rp_mt_enter(st);
 		if (r < 0)
-			break;
+			return -1;
 		if (r == 0)
 			continue;
 		if (out->msg.send_node == pr->send_node &&
 		    out->msg.send_seq == pr->send_seq)
-			break;
-		/* Another receive's: keep it for then. */
-		if (!in)
-			in = calloc(1, sizeof(*in));
-		if (in && in->n < XFER_INBOX)
-			in->held[in->n++] = *out;
-		else
-			drop_held(out);
-		r = 0;
+			return 0;
+		hold(st, out);
 	}
-	rp_mt_enter(st);
-	st->inbox = in;
-	return r == 1 ? 0 : -1;
+	return 0;
 }
 
 static void

@@ -228,6 +228,7 @@ em_sys(struct em *e, struct kt_strbuf *sb, const struct kt_record *rec)
 				 rec->u.xfer.dir == KT_XFER_SEND ? "sent to" :
 				 "received from");
 		e->res.skipped++;
+		e->res.fd_transfers++;
 		return 0;
 	default:
 		return 0;

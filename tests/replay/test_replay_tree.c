@@ -289,7 +289,8 @@ test_replay_share(void **state)
 /*
  * The dma-buf passed over a socket: the replay pairs the send with the
  * receive and passes the replayed fd between the replay processes (also
- * with --threads); the child's trace alone imports a stand-in.
+ * with --threads); the child's trace alone imports a stand-in; emit-c of
+ * it says that the program cannot receive the fd.
  */
 static void
 test_replay_dmabuf(void **state)
@@ -308,6 +309,11 @@ test_replay_dmabuf(void **state)
 	}
 	assert_int_not_equal(RUN(kfdtrace, "replay", "--sim", r.child), 0);
 	expect_out("fds received from a process whose trace is not replayed");
+	/* A program is one process: emit-c says what it leaves out. */
+	assert_int_equal(RUN(kfdtrace, "emit-c", "-f", "-o",
+			     tmp("dmabuf-child.c"), r.child), 0);
+	expect_out("note: 1 fd_transfer records");
+	assert_int_equal(access(tmp("dmabuf-child.c"), F_OK), 0);
 }
 
 /*
