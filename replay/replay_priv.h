@@ -269,14 +269,16 @@ void rp_resubmit_memory(struct rp_run *st, const struct kt_record *rec);
 void rp_resubmit_clear(struct rp_run *st);
 /*
  * Below the run, each part calls only those after it in this list (no
- * cycle): the comparisons (verify.c, then verify_special.c), IPC share
- * handles (share.c), stand-ins for outside dma-bufs (dmabuf.c), reporting
+ * cycle): fds passed between processes (xfer.c), the comparisons
+ * (verify.c, then verify_special.c), IPC share handles (share.c),
+ * stand-ins for outside dma-bufs (dmabuf.c), reporting
  * (report.c), translation (xlate.c) and the fd table (fds.c). The run
  * (run_ioctl.c, run_sys.c) makes a call's dma-buf stand-ins before it
  * translates the call's inputs, so translation never creates anything.
- * Two calls go back up, to the process tree and the threads: share.c
- * hands share handles to the other processes (tree.c), and a divergence
- * report names the record another thread waited for (threads.c).
+ * Three calls go back up, to the process tree and the threads: share.c
+ * hands share handles to the other processes (tree.c), a divergence
+ * report names the record another thread waited for, and xfer.c lets
+ * the run's lock go while it waits for fds (threads.c).
  */
 
 /*
@@ -299,8 +301,6 @@ void rp_xfer_release(struct rp_run *st);
 
 /* run_sys.c */
 void rp_run_sys(struct rp_run *st, const struct kt_record *rec);
-/* A new open file description of @kind (render: minor @minor), or -1. */
-int32_t rp_ofd_new(struct rp_run *st, uint8_t kind, int32_t minor);
 /*
  * Whether @path is a device file the replay opens for @kind: /dev/kfd, a
  * render node (no "..").
@@ -427,5 +427,8 @@ int rp_fd_live(struct rp_run *st, int32_t fd);
 void rp_fd_bind(struct rp_run *st, int32_t fd, int live, uint8_t kind,
 		int32_t ofd, int from_ioctl);
 void rp_fd_unbind(struct rp_run *st, int32_t fd);
+/* rp_ofd_new() - a new open file description of @kind (render: minor
+ * @minor): its index, or -1. */
+int32_t rp_ofd_new(struct rp_run *st, uint8_t kind, int32_t minor);
 
 #endif /* RP_PRIV_H */

@@ -20,20 +20,6 @@
 
 #include "replay_priv.h"
 
-int32_t
-rp_ofd_new(struct rp_run *st, uint8_t kind, int32_t minor)
-{
-	struct rp_ofd *o = rp_vec_push(&st->ofds);
-
-	if (!o)
-		return -1;
-	o->kind = kind;
-	o->minor = minor;
-	/* Every plain open of /dev/kfd reaches the one primary process. */
-	o->proc = 0;
-	return (int32_t)(st->ofds.n - 1);
-}
-
 /* The live render node standing for a captured one. */
 static void
 render_path(const struct rp_run *st, const char *cap, char *out, size_t len)
