@@ -176,7 +176,8 @@ kt_rec_bound(const struct kt_record *rec, size_t *bound)
 		max1 = KT_MAX_SOCK_NAME;
 		s2 = rec->u.xfer.peer_name;
 		max2 = KT_MAX_SOCK_NAME;
-		b = 1 + 1 + 5 + V + 5 + V + V + V + 5 + 5 + 5 +
+		/* dir, flags, sock, dexit, ret, err, inodes, pid, counts */
+		b = 1 + 1 + 5 + V + V + 5 + V + V + 5 + 5 + 5 +
 		    (size_t)rec->u.xfer.nfds * (5 + 1);
 		break;
 	default:
