@@ -296,6 +296,13 @@ struct rp_xfer_inbox;
 struct rp_xfer_plan *rp_xfer_plan_build(struct kfd_replay *const *rs,
 					unsigned int n, FILE *out);
 void rp_xfer_plan_free(struct rp_xfer_plan *p);
+/*
+ * rp_xfer_partner() - the send (*@send_node's record *@send_seq) the
+ * receive @recv_seq of @recv_node is paired with. Return: 1, or 0 (none).
+ */
+int rp_xfer_partner(const struct rp_xfer_plan *p, unsigned int recv_node,
+		    uint64_t recv_seq, unsigned int *send_node,
+		    uint64_t *send_seq);
 void rp_xfer_run(struct rp_run *st, const struct kt_record *rec);
 void rp_xfer_release(struct rp_run *st);
 

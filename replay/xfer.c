@@ -213,6 +213,20 @@ rp_xfer_plan_free(struct rp_xfer_plan *p)
 	free(p);
 }
 
+int
+rp_xfer_partner(const struct rp_xfer_plan *p, unsigned int recv_node,
+		uint64_t recv_seq, unsigned int *send_node, uint64_t *send_seq)
+{
+	for (unsigned int i = 0; p && i < p->npairs; i++)
+		if (p->pair[i].recv_node == recv_node &&
+		    p->pair[i].recv_seq == recv_seq) {
+			*send_node = p->pair[i].send_node;
+			*send_seq = p->pair[i].send_seq;
+			return 1;
+		}
+	return 0;
+}
+
 /* The pair @rec takes part in, or NULL. */
 static const struct xfer_pair *
 pair_of(const struct rp_run *st, const struct kt_record *rec)
