@@ -3,13 +3,28 @@
  * The fd table: which live fd stands for each captured fd number, what
  * kind of file it is and which open file description (the scope of KFD
  * ids and GEM handles) it shares. The records that make fds (run_sys.c:
- * opens, dups; verify.c: fds an ioctl returns; dmabuf.c: stand-ins) bind
- * them here; translation (xlate.c) only reads it.
+ * opens, dups; verify.c: fds an ioctl returns; dmabuf.c: stand-ins;
+ * xfer.c: fds another process passed) bind them here; translation
+ * (xlate.c) only reads it.
  */
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "replay_priv.h"
+
+int32_t
+rp_ofd_new(struct rp_run *st, uint8_t kind, int32_t minor)
+{
+	struct rp_ofd *o = rp_vec_push(&st->ofds);
+
+	if (!o)
+		return -1;
+	o->kind = kind;
+	o->minor = minor;
+	/* Every plain open of /dev/kfd reaches the one primary process. */
+	o->proc = 0;
+	return (int32_t)(st->ofds.n - 1);
+}
 
 struct rp_fdent *
 rp_fd_get(struct rp_run *st, int32_t fd)

@@ -292,6 +292,31 @@ model_munmap(struct rp_model *m, const struct kt_record *rec)
 }
 
 static void
+model_xfer(struct rp_model *m, const struct kt_record *rec)
+{
+	const struct kt_fd_transfer_rec *x = &rec->u.xfer;
+	struct rp_m_xfer *mx = rp_vec_push(&m->xfers);
+
+	if (!mx) {
+		m->overflow++;
+		return;
+	}
+	mx->seq = rec->seq;
+	mx->ts = rec->ts;
+	mx->exit = kt_record_end(rec);
+	mx->ino = x->ino;
+	mx->peer_ino = x->peer_ino;
+	mx->peer_pid = x->peer_pid;
+	mx->dir = x->dir;
+	mx->flags = x->flags;
+	mx->ret = x->ret;
+	mx->nfds = x->nfds;
+	snprintf(mx->name, sizeof(mx->name), "%s", x->name ? x->name : "");
+	snprintf(mx->peer_name, sizeof(mx->peer_name), "%s",
+		 x->peer_name ? x->peer_name : "");
+}
+
+static void
 model_record(struct rp_model *m, const struct kt_record *rec)
 {
 	unsigned int i;
@@ -342,6 +367,9 @@ model_record(struct rp_model *m, const struct kt_record *rec)
 		model_fd_for_ioctl(m, rec->u.ioctl.fd, rec->u.ioctl.file_kind,
 				   rec->seq);
 		rp_model_ioctl(m, rec);
+		break;
+	case KT_REC_FD_TRANSFER:
+		model_xfer(m, rec);
 		break;
 	case KT_REC_FORK:
 		/* The child's own record: it names the parent. */
@@ -399,6 +427,7 @@ rp_model_build_ex(struct rp_model *m, const char *path, char *err,
 	rp_vec_init(&m->svms, sizeof(struct rp_m_svm));
 	rp_vec_init(&m->mmaps, sizeof(struct rp_m_mmap));
 	rp_vec_init(&m->dmabufs, sizeof(struct rp_m_dmabuf));
+	rp_vec_init(&m->xfers, sizeof(struct rp_m_xfer));
 	rp_vec_init(&m->gems, sizeof(struct rp_m_gem));
 	rp_vec_init(&m->ranges, sizeof(struct rp_m_range));
 	m->events_page_bo = -1;
@@ -498,6 +527,7 @@ rp_model_free(struct rp_model *m)
 	rp_vec_free(&m->svms);
 	rp_vec_free(&m->mmaps);
 	rp_vec_free(&m->dmabufs);
+	rp_vec_free(&m->xfers);
 	rp_vec_free(&m->gems);
 	rp_vec_free(&m->ranges);
 	rp_map_free(&m->idx);

@@ -167,6 +167,18 @@ struct rp_m_dmabuf {
 	uint64_t seq;
 };
 
+/* An fd_transfer record: fds sent or received over a Unix socket (xfer.c). */
+struct rp_m_xfer {
+	uint64_t seq, ts, exit;
+	uint64_t ino, peer_ino;
+	int32_t peer_pid;
+	uint8_t dir, flags;
+	int64_t ret;
+	uint16_t nfds;
+	char name[KT_MAX_SOCK_NAME + 1];
+	char peer_name[KT_MAX_SOCK_NAME + 1];
+};
+
 struct rp_m_gem {
 	int32_t ofd;
 	uint32_t handle;
@@ -273,6 +285,7 @@ struct rp_model {
 		dmabufs, gems, ranges;
 	struct rp_vec sets;		/* struct rp_m_set, by entry time */
 	struct rp_vec aged;		/* struct rp_m_aged, in seq order */
+	struct rp_vec xfers;		/* struct rp_m_xfer, in file order */
 	uint64_t events_page_handle;	/* from CREATE_EVENT, 0: none */
 	int32_t events_page_bo;
 	/* Model lookups: current fd number -> fds index, etc. */

@@ -30,6 +30,7 @@ struct kfd_replay {
 	struct rp_tree *tree;
 	int tree_self;			/* its node */
 	const struct rp_run *inherit;	/* forked: its parent's replay */
+	const struct rp_xfer_plan *xplan; /* tree: fd transfers paired */
 };
 
 /* ------------------------------------------------------------------ */
@@ -73,6 +74,7 @@ struct rp_run {
 	size_t arena_cap;
 	struct kfd_recorder *recorder;
 	struct rp_synth *synth;		/* stand-in dma-bufs (dmabuf.c) */
+	struct rp_xfer_inbox *inbox;	/* fds that came early (xfer.c) */
 	/* Filters. */
 	uint64_t only_rec, skip_rec;	/* bit per record type */
 	uint8_t *only_row, *skip_row;	/* per schema row */
@@ -199,8 +201,8 @@ uint64_t rp_mt_frontier(struct rp_run *st, uint64_t next);
 static inline uint64_t
 rp_rec_exit(const struct kt_record *rec)
 {
-	return rec->type == KT_REC_IOCTL && rec->u.ioctl.t_exit >= rec->ts ?
-	       rec->u.ioctl.t_exit : rec->ts;
+	return (rec->type == KT_REC_IOCTL || rec->type == KT_REC_FD_TRANSFER) ?
+	       kt_record_end(rec) : rec->ts;
 }
 void rp_tree_share_learn(struct rp_run *st, const uint8_t *cap,
 			 const uint8_t *live);
@@ -315,15 +317,42 @@ void rp_resubmit_memory(struct rp_run *st, const struct kt_record *rec);
 void rp_resubmit_clear(struct rp_run *st);
 /*
  * Below the run, each part calls only those after it in this list (no
- * cycle): the comparisons (verify.c, then verify_special.c), IPC share
- * handles (share.c), stand-ins for outside dma-bufs (dmabuf.c), reporting
+ * cycle): fds passed between processes (xfer.c), the comparisons
+ * (verify.c, then verify_special.c), IPC share handles (share.c),
+ * stand-ins for outside dma-bufs (dmabuf.c), reporting
  * (report.c), translation (xlate.c) and the fd table (fds.c). The run
  * (run_ioctl.c, run_sys.c) makes a call's dma-buf stand-ins before it
  * translates the call's inputs, so translation never creates anything.
- * Two calls go back up, to the process tree and the threads: share.c
- * hands share handles to the other processes (tree.c), and a divergence
- * report names the record another thread waited for (threads.c).
+ * Three calls go back up, to the process tree and the threads: share.c
+ * hands share handles to the other processes (tree.c), a divergence
+ * report names the record another thread waited for, and xfer.c lets
+ * the run's lock go while it waits for fds (threads.c).
  */
+
+/*
+ * xfer.c: fds passed between the processes of a tree over Unix sockets.
+ * rp_xfer_plan_build() pairs, before the tree starts, each receive of an
+ * fd_transfer record with the send it got its fds from, and makes a
+ * socket for every process that receives; rp_xfer_run() replays one
+ * record: a paired send passes the live fds standing for the captured
+ * ones to the receiver's socket, a paired receive waits for them and
+ * binds them to its captured numbers. rp_xfer_release() closes fds
+ * that came and were never claimed (end of a run).
+ */
+struct rp_xfer_plan;
+struct rp_xfer_inbox;
+struct rp_xfer_plan *rp_xfer_plan_build(struct kfd_replay *const *rs,
+					unsigned int n, FILE *out);
+void rp_xfer_plan_free(struct rp_xfer_plan *p);
+/*
+ * rp_xfer_partner() - the send (*@send_node's record *@send_seq) the
+ * receive @recv_seq of @recv_node is paired with. Return: 1, or 0 (none).
+ */
+int rp_xfer_partner(const struct rp_xfer_plan *p, unsigned int recv_node,
+		    uint64_t recv_seq, unsigned int *send_node,
+		    uint64_t *send_seq);
+void rp_xfer_run(struct rp_run *st, const struct kt_record *rec);
+void rp_xfer_release(struct rp_run *st);
 
 /* run_sys.c */
 void rp_run_sys(struct rp_run *st, const struct kt_record *rec);
@@ -453,5 +482,8 @@ int rp_fd_live(struct rp_run *st, int32_t fd);
 void rp_fd_bind(struct rp_run *st, int32_t fd, int live, uint8_t kind,
 		int32_t ofd, int from_ioctl);
 void rp_fd_unbind(struct rp_run *st, int32_t fd);
+/* rp_ofd_new() - a new open file description of @kind (render: minor
+ * @minor): its index, or -1. */
+int32_t rp_ofd_new(struct rp_run *st, uint8_t kind, int32_t minor);
 
 #endif /* RP_PRIV_H */

@@ -250,6 +250,7 @@ rp_actionable(unsigned int type)
 	case KT_REC_MUNMAP:
 	case KT_REC_SUBMIT:
 	case KT_REC_MEMORY:
+	case KT_REC_FD_TRANSFER:
 		return 1;
 	default:
 		return 0;
@@ -386,6 +387,8 @@ rp_run_record(struct rp_run *st, const struct kt_record *rec)
 		rp_resubmit(st, rec);
 	else if (rec->type == KT_REC_MEMORY)
 		rp_resubmit_memory(st, rec);
+	else if (rec->type == KT_REC_FD_TRANSFER)
+		rp_xfer_run(st, rec);
 	else
 		rp_run_sys(st, rec);
 	st->sum.records++;
@@ -523,6 +526,7 @@ run_once(struct rp_run *st, const char *record_path)
 	}
 	close_live(st);
 	rp_dmabuf_release(st);
+	rp_xfer_release(st);
 	st->sum.loops = 1;
 	return 0;
 }

@@ -20,20 +20,6 @@
 
 #include "replay_priv.h"
 
-static int32_t
-ofd_new(struct rp_run *st, uint8_t kind, int32_t minor)
-{
-	struct rp_ofd *o = rp_vec_push(&st->ofds);
-
-	if (!o)
-		return -1;
-	o->kind = kind;
-	o->minor = minor;
-	/* Every plain open of /dev/kfd reaches the one primary process. */
-	o->proc = 0;
-	return (int32_t)(st->ofds.n - 1);
-}
-
 /* The live render node standing for a captured one. */
 static void
 render_path(const struct rp_run *st, const char *cap, char *out, size_t len)
@@ -126,7 +112,7 @@ run_open(struct rp_run *st, const struct kt_record *rec)
 		err = errno;
 	check_result(st, o->ret, o->err, fd, err);
 	if (fd >= 0 && o->ret >= 0) {
-		int32_t ofd = ofd_new(st, o->file_kind,
+		int32_t ofd = rp_ofd_new(st, o->file_kind,
 				      o->file_kind == KFD_FILE_RENDER ? 0 : -1);
 
 		rp_fd_bind(st, (int32_t)o->ret, fd, o->file_kind, ofd, 0);

@@ -20,7 +20,8 @@
  * returned before it was entered and is not done yet. Each process
  * publishes, in shared memory, the exit time of the record in hand. A
  * ROCm IPC token one process exported is handed to an import in another
- * through the same memory.
+ * through the same memory; fds one process passed to another over a Unix
+ * socket are passed again between their replays (xfer.c).
  *
  * The coordinator is the subreaper of every replay process, so it reaps
  * them all, including the children of children; a process that dies
@@ -79,6 +80,7 @@ struct rp_tree_node {
 
 struct rp_tree {
 	struct rp_tree_shm *shm;
+	struct rp_xfer_plan *xplan;	/* fds passed over sockets (xfer.c) */
 	const struct kfd_replay_opts *o;
 	unsigned int n;
 	struct rp_tree_node node[KFD_REPLAY_MAX_TREE];
@@ -104,6 +106,7 @@ run_node(struct rp_tree *t, unsigned int i, const struct rp_run *parent)
 	o.loop = 1;
 	nd->r->tree = t;
 	nd->r->tree_self = (int)i;
+	nd->r->xplan = t->xplan;
 	nd->r->inherit = parent;
 	status = kfd_replay_run(nd->r, &o, &sum);
 	fflush(nd->out);
@@ -425,6 +428,8 @@ kfd_replay_tree(struct kfd_replay **rs, unsigned int n,
 	pthread_mutex_init(&t->shm->lock, &ma);
 	pthread_mutexattr_destroy(&ma);
 	build_nodes(t, rs, n, out);
+	/* Before any replay process starts: they all inherit its sockets. */
+	t->xplan = rp_xfer_plan_build(rs, n, out);
 	for (i = 0; i < n; i++) {
 		t->node[i].out = tmpfile();
 		if (!t->node[i].out) {
@@ -510,7 +515,9 @@ done:
 			fclose(t->node[i].out);
 		free(t->node[i].record);
 		rs[i]->tree = NULL;
+		rs[i]->xplan = NULL;
 	}
+	rp_xfer_plan_free(t->xplan);
 	pthread_mutex_destroy(&t->shm->lock);
 	munmap(t->shm, sizeof(*t->shm));
 	free(t);

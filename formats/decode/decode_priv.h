@@ -90,6 +90,8 @@ void dec_field_value(struct dec *d, const struct kfd_field *f, uint64_t v);
 /* packets.c: a submit record's body, a memory record's. */
 void dec_submit(struct dec *d, int *first, const struct kt_submit_rec *s);
 void dec_memory(struct dec *d, int *first, const struct kt_memory_rec *m);
+/* xfer.c: an fd_transfer record. */
+void dec_xfer(struct dec *d, int *first, const struct kt_fd_transfer_rec *x);
 
 /* The time since d->start_ns as "+S.UUUUUU" (text) or a number (JSON). */
 void dec_reltime(struct dec *d, uint64_t ts);

@@ -499,6 +499,9 @@ dec_body(struct dec *d, int *first, const struct kt_record *rec)
 	case KT_REC_MEMORY:
 		dec_memory(d, first, &rec->u.memory);
 		break;
+	case KT_REC_FD_TRANSFER:
+		dec_xfer(d, first, &rec->u.xfer);
+		break;
 	default:
 		if (d->json) {
 			json_u64(d, first, "type_id", rec->type);

@@ -46,6 +46,7 @@ static const char *const kt_rec_names[KT_REC_TYPE_MAX] = {
 	[KT_REC_END] = "end",
 	[KT_REC_SUBMIT] = "submit",
 	[KT_REC_MEMORY] = "memory",
+	[KT_REC_FD_TRANSFER] = "fd_transfer",
 };
 
 const char *

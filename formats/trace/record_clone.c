@@ -114,6 +114,13 @@ clone_tail(struct clone_cur *c, const struct kt_record *rec,
 		dst->u.memory.data = put_bytes(c, rec->u.memory.data,
 					       rec->u.memory.len);
 		break;
+	case KT_REC_FD_TRANSFER:
+		dst->u.xfer.name = put_str(c, rec->u.xfer.name);
+		dst->u.xfer.peer_name = put_str(c, rec->u.xfer.peer_name);
+		dst->u.xfer.fds = put_bytes(c, rec->u.xfer.fds,
+					    (size_t)rec->u.xfer.nfds *
+					    sizeof(*rec->u.xfer.fds));
+		break;
 	case KT_REC_TOPOLOGY: {
 		const struct kt_topology_rec *t = &rec->u.topology;
 		struct kt_topo_file *tf;

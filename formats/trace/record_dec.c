@@ -250,6 +250,38 @@ kt_dec_topology(struct kt_cur *c, struct kt_dec *dec, struct kt_record *rec)
 	return 0;
 }
 
+static int
+kt_dec_xfer(struct kt_cur *c, struct kt_dec *dec, struct kt_record *rec)
+{
+	struct kt_fd_transfer_rec *x = &rec->u.xfer;
+	int64_t dexit;
+	uint32_t n;
+
+	if (!kt_cur_u8(c, &x->dir, "fd_transfer direction") ||
+	    !kt_cur_u8(c, &x->flags, "fd_transfer flags") ||
+	    !kt_cur_s32(c, &x->sock, "fd_transfer socket") ||
+	    !kt_cur_s64(c, &dexit, "fd_transfer exit time") ||
+	    !kt_cur_s64(c, &x->ret, "fd_transfer result") ||
+	    !kt_cur_s32(c, &x->err, "fd_transfer errno") ||
+	    !kt_cur_u64(c, &x->ino, "fd_transfer inode") ||
+	    !kt_cur_u64(c, &x->peer_ino, "fd_transfer peer inode") ||
+	    !kt_cur_s32(c, &x->peer_pid, "fd_transfer peer pid") ||
+	    !kt_cur_str(c, KT_MAX_SOCK_NAME, &x->name, "fd_transfer name") ||
+	    !kt_cur_str(c, KT_MAX_SOCK_NAME, &x->peer_name,
+			"fd_transfer peer name") ||
+	    !kt_cur_u32(c, &x->nfds_total, UINT32_MAX, "fd_transfer fd total") ||
+	    !kt_cur_u32(c, &n, KT_MAX_XFER_FDS, "fd_transfer fd count"))
+		return -KT_ECORRUPT;
+	x->t_exit = rec->ts + (uint64_t)dexit;
+	x->nfds = (uint16_t)n;
+	for (uint32_t i = 0; i < n; i++)
+		if (!kt_cur_s32(c, &dec->xfer_fds[i].fd, "fd_transfer fd") ||
+		    !kt_cur_u8(c, &dec->xfer_fds[i].kind, "fd_transfer fd kind"))
+			return -KT_ECORRUPT;
+	x->fds = n ? dec->xfer_fds : NULL;
+	return 0;
+}
+
 /* Every type but ioctl, out of line so the hot path keeps its cursor in registers. */
 static int __attribute__((noinline))
 kt_dec_body(struct kt_cur *c, struct kt_dec *dec, struct kt_record *rec)
@@ -361,6 +393,8 @@ kt_dec_body(struct kt_cur *c, struct kt_dec *dec, struct kt_record *rec)
 		     kt_cur_bytes(c, KT_MAX_SUBMIT, &rec->u.memory.data,
 				  &rec->u.memory.len, "memory bytes");
 		break;
+	case KT_REC_FD_TRANSFER:
+		return kt_dec_xfer(c, dec, rec);
 	}
 	return ok ? 0 : -KT_ECORRUPT;
 }

@@ -167,6 +167,19 @@ kt_rec_bound(const struct kt_record *rec, size_t *bound)
 			return -EINVAL;
 		b = V + 5 + 1 + 1 + KT_BYTES_BOUND(rec->u.memory.len);
 		break;
+	case KT_REC_FD_TRANSFER:
+		if (rec->u.xfer.nfds > KT_MAX_XFER_FDS)
+			return -KT_ETOOBIG;
+		if (!rec->u.xfer.fds && rec->u.xfer.nfds)
+			return -EINVAL;
+		s1 = rec->u.xfer.name;
+		max1 = KT_MAX_SOCK_NAME;
+		s2 = rec->u.xfer.peer_name;
+		max2 = KT_MAX_SOCK_NAME;
+		/* dir, flags, sock, dexit, ret, err, inodes, pid, counts */
+		b = 1 + 1 + 5 + V + V + 5 + V + V + 5 + 5 + 5 +
+		    (size_t)rec->u.xfer.nfds * (5 + 1);
+		break;
 	default:
 		return -EINVAL;
 	}
@@ -294,6 +307,28 @@ kt_put_body(uint8_t *p, const struct kt_record *rec)
 		*p++ = rec->u.memory.kind;
 		*p++ = rec->u.memory.flags;
 		return kt_put_bytes(p, rec->u.memory.data, rec->u.memory.len);
+	case KT_REC_FD_TRANSFER: {
+		const struct kt_fd_transfer_rec *x = &rec->u.xfer;
+
+		*p++ = x->dir;
+		*p++ = x->flags;
+		p = kt_put_svarint(p, x->sock);
+		p = kt_put_svarint(p, (int64_t)(x->t_exit - rec->ts));
+		p = kt_put_svarint(p, x->ret);
+		p = kt_put_svarint(p, x->err);
+		p = kt_put_varint(p, x->ino);
+		p = kt_put_varint(p, x->peer_ino);
+		p = kt_put_svarint(p, x->peer_pid);
+		p = kt_put_str(p, x->name);
+		p = kt_put_str(p, x->peer_name);
+		p = kt_put_varint(p, x->nfds_total);
+		p = kt_put_varint(p, x->nfds);
+		for (unsigned int i = 0; i < x->nfds; i++) {
+			p = kt_put_svarint(p, x->fds[i].fd);
+			*p++ = x->fds[i].kind;
+		}
+		return p;
+	}
 	}
 	return p;
 }

@@ -389,6 +389,7 @@ struct kt_dec {
 	struct kt_delta delta;
 	bool bad_field;			/* the last error names a field */
 	struct kt_buf_image bufs[KT_MAX_BUFS];
+	struct kt_xfer_fd xfer_fds[KT_MAX_XFER_FDS];
 	struct kt_topo_file *files;
 	size_t files_cap;
 };

@@ -117,7 +117,8 @@ item_of(struct em *e, const struct kt_record *rec, struct em_item *it)
 static int
 emitted(const struct kt_record *rec)
 {
-	return rec->type >= KT_REC_IOCTL && rec->type <= KT_REC_EXEC;
+	return (rec->type >= KT_REC_IOCTL && rec->type <= KT_REC_EXEC) ||
+	       rec->type == KT_REC_FD_TRANSFER;
 }
 
 /*

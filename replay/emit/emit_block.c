@@ -219,6 +219,17 @@ em_sys(struct em *e, struct kt_strbuf *sb, const struct kt_record *rec)
 		kt_strbuf_puts(sb, "\t/* The capture exec'd here: what ran next is "
 			       "in its own trace. */\n");
 		return 0;
+	case KT_REC_FD_TRANSFER:
+		/* The other end is another process: not this program's. */
+		kt_strbuf_printf(sb, "\t/* Not reissued: fd_transfer, fds %s "
+				 "another process over a Unix socket; a program "
+				 "is one process (replay the run's traces "
+				 "together). */\n",
+				 rec->u.xfer.dir == KT_XFER_SEND ? "sent to" :
+				 "received from");
+		e->res.skipped++;
+		e->res.fd_transfers++;
+		return 0;
 	default:
 		return 0;
 	}

@@ -186,6 +186,35 @@ build_other(struct fz *f, struct kt_record *r)
 		r->u.api.first_seq = fz_u64(f);
 		r->u.api.last_seq = fz_u64(f);
 		break;
+	case KT_REC_FD_TRANSFER: {
+		struct kt_xfer_fd *fds;
+		unsigned int n = fz_u8(f);
+
+		r->u.xfer.dir = fz_u8(f);
+		r->u.xfer.flags = fz_u8(f);
+		r->u.xfer.sock = (int32_t)fz_u32(f);
+		r->u.xfer.ret = (int64_t)fz_u64(f);
+		r->u.xfer.err = (int32_t)fz_u32(f);
+		r->u.xfer.t_exit = fz_u64(f);
+		r->u.xfer.ino = fz_u64(f);
+		r->u.xfer.peer_ino = fz_u64(f);
+		r->u.xfer.peer_pid = (int32_t)fz_u32(f);
+		r->u.xfer.name = fz_str(f, KT_MAX_SOCK_NAME);
+		r->u.xfer.peer_name = fz_str(f, KT_MAX_SOCK_NAME);
+		r->u.xfer.nfds_total = fz_u32(f);
+		/* Mostly a few; sometimes the bound. */
+		n = n < 250 ? n % 6 : KT_MAX_XFER_FDS;
+		fds = fz_keep(f, calloc(n ? n : 1, sizeof(*fds)));
+		if (!fds)
+			n = 0;
+		for (unsigned int i = 0; i < n; i++) {
+			fds[i].fd = (int32_t)fz_u32(f);
+			fds[i].kind = fz_u8(f);
+		}
+		r->u.xfer.nfds = (uint16_t)n;
+		r->u.xfer.fds = n ? fds : NULL;
+		break;
+	}
 	case KT_REC_END:
 		r->u.end.flags = fz_u32(f);
 		r->u.end.records = fz_u64(f);

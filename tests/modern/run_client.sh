@@ -14,7 +14,8 @@
 #    GPU family) when that is not empty;
 # 4. emit-c's program of it builds with gcc -Wall -Wextra -Werror and
 #    exits 0 under `kfdtrace sim` on PROFILE.
-# With --record-only, steps 1 and 2 only.
+# With --record-only, steps 1 and 2 only. RUN_CLIENT_INFO (lines of
+# regular expressions) adds to step 2 what `info` of the run must show.
 # Replay and emit-c run outside the root: they do not load ROCm.
 set -u
 
@@ -59,8 +60,17 @@ grep -Eq '^integrity:[[:space:]]+ok' "$work/info" || {
 grep -Eq '^[[:space:]]+end[[:space:]]+1$' "$work/info" || {
 	cat "$work/info"; echo "FAIL: the trace has no END record"; fail=1; }
 # The run's files: the root's, and its children's (client.<pid>.kfdtrace).
-check_answered "$kfdtrace" "$work/count" "$trace" \
-	$(ls "$work" | sed -n 's|^client\..*\.kfdtrace$|'"$work"'/&|p') || fail=1
+children=$(ls "$work" | sed -n 's|^client\..*\.kfdtrace$|'"$work"'/&|p')
+check_answered "$kfdtrace" "$work/count" "$trace" $children || fail=1
+# RUN_CLIENT_INFO: lines (grep -E, one per line) that `info` of the run's
+# files must hold, when set.
+if [ -n "${RUN_CLIENT_INFO:-}" ]; then
+	"$kfdtrace" info "$trace" $children >"$work/info-run" 2>&1
+	echo "$RUN_CLIENT_INFO" | while IFS= read -r want; do
+		grep -Eq -- "$want" "$work/info-run" || {
+			cat "$work/info-run"; echo "FAIL: info lacks /$want/"; exit 1; }
+	done || fail=1
+fi
 if [ "$record_only" -eq 1 ]; then
 	[ "$fail" -eq 0 ] && echo "PASS: $* on $profile: recorded whole"
 	exit "$fail"

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The replay of a process tree: rp_tree's runs (a forked child that opens
- * the KFD again, a posix_spawn'd one, and one that imports its parent's
- * VRAM through the ROCm IPC ioctls) captured on AMD's thunk and on ours
+ * the KFD again, a posix_spawn'd one, one that imports its parent's VRAM
+ * through the ROCm IPC ioctls, and one that imports it as a dma-buf fd
+ * its parent passed over an abstract Unix socket) captured on AMD's
+ * thunk and on ours
  * leave one trace per process, OUT for the root and OUT.<pid> for the
  * child, and "kfdtrace replay --sim OUT OUT.<pid>" re-creates the tree
  * with zero divergences (the fork also on mi210x2). A child's trace
@@ -105,6 +107,9 @@ capture(const char *mode, int ours, struct tree_run *r)
 		}
 		assert_null(strstr(out, "rp_tree:"));
 		assert_null(strstr(out, "incomplete"));
+		/* AMD's 5.2.3 has no dma-buf export: the ioctls instead. */
+		if (!strcmp(mode, "dmabuf"))
+			expect_out(ours ? "export: thunk" : "export: ioctl");
 	}
 	d = opendir(tmp(sub));
 	assert_non_null(d);
@@ -165,6 +170,24 @@ check_files(const char *mode, struct tree_run *r)
 		assert_int_equal(count(r->child, "IPC_IMPORT_HANDLE"), 1);
 		assert_int_equal(count(r->child, "IPC_EXPORT_HANDLE"), 0);
 	}
+	if (!strcmp(mode, "dmabuf")) {
+		/* The fd's way: exported, sent, received, imported. */
+		assert_int_equal(count(r->root, "EXPORT_DMABUF"), 1);
+		assert_int_equal(count(r->root, "fd_transfer"), 1);
+		expect_out("\"dir\":\"send\"");
+		expect_out("\"kind\":\"dmabuf\"");
+		assert_int_equal(count(r->child, "fd_transfer"), 1);
+		expect_out("\"dir\":\"receive\"");
+		expect_out("\"kind\":\"dmabuf\"");
+		assert_int_equal(count(r->child, "IMPORT_DMABUF"), 1);
+		assert_int_equal(RUN(kfdtrace, "info", r->root, r->child), 0);
+		expect_out("fd passing: 1 sent, 0 received, 1 fds (1 dma-bufs), "
+			   "1 peer\n");
+		expect_out("fd passing: 0 sent, 1 received, 1 fds (1 dma-bufs), "
+			   "1 peer\n");
+	} else {
+		assert_int_equal(count(r->root, "fd_transfer"), 0);
+	}
 	/* Both processes worked on the GPU; each trace is complete. */
 	assert_true(count(r->root, "ALLOC_MEMORY_OF_GPU") > 1);
 	assert_true(count(r->child, "MAP_MEMORY_TO_GPU") > 1);
@@ -203,11 +226,11 @@ replay_tree(const char *mode, const struct tree_run *r, const char *sim,
 static void
 captures_on(int ours)
 {
-	static const char *const modes[] = { "fork", "spawn", "share" };
+	static const char *const modes[] = { "fork", "spawn", "share", "dmabuf" };
 	struct tree_run r;
 	size_t i;
 
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < 4; i++) {
 		capture(modes[i], ours, &r);
 		check_files(modes[i], &r);
 	}
@@ -261,6 +284,36 @@ test_replay_share(void **state)
 {
 	(void)state;
 	replay_mode("share");
+}
+
+/*
+ * The dma-buf passed over a socket: the replay pairs the send with the
+ * receive and passes the replayed fd between the replay processes (also
+ * with --threads); the child's trace alone imports a stand-in; emit-c of
+ * it says that the program cannot receive the fd.
+ */
+static void
+test_replay_dmabuf(void **state)
+{
+	struct tree_run r;
+	int ours;
+
+	(void)state;
+	replay_mode("dmabuf");
+	for (ours = 0; ours < 2; ours++) {
+		capture("dmabuf", ours, &r);
+		assert_int_equal(RUN(kfdtrace, "replay", "--sim", "--threads",
+				     r.root, r.child), 0);
+		expect_out("result:      match (strict) in every process");
+		assert_null(strstr(out, "divergence"));
+	}
+	assert_int_not_equal(RUN(kfdtrace, "replay", "--sim", r.child), 0);
+	expect_out("fds received from a process whose trace is not replayed");
+	/* A program is one process: emit-c says what it leaves out. */
+	assert_int_equal(RUN(kfdtrace, "emit-c", "-f", "-o",
+			     tmp("dmabuf-child.c"), r.child), 0);
+	expect_out("note: 1 fd_transfer records");
+	assert_int_equal(access(tmp("dmabuf-child.c"), F_OK), 0);
 }
 
 /*
@@ -395,6 +448,7 @@ main(void)
 		cmocka_unit_test(test_replay_fork),
 		cmocka_unit_test(test_replay_spawn),
 		cmocka_unit_test(test_replay_share),
+		cmocka_unit_test(test_replay_dmabuf),
 		cmocka_unit_test(test_replay_per_process),
 		cmocka_unit_test(test_child_alone),
 		cmocka_unit_test(test_tree_no_end),

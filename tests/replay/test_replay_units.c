@@ -3,7 +3,8 @@
  * The replayer's pieces on their own: the value map, the address-space
  * plan (reservations, relocation, mapping and unmapping only our own
  * memory), the topology parser on good and hostile input, the record
- * stream's ordering (seq order, held waits), and the option parsers.
+ * stream's ordering (seq order, held waits), the option parsers, and the
+ * pairing of fd_transfer records across the processes of a tree.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -611,6 +612,103 @@ test_parsers(void **state)
 	assert_string_equal(bad, "frobnicate");
 }
 
+/* ------------------------------------------------------------------ */
+/* fd_transfer pairing (xfer.c)                                         */
+
+static void
+xfer_add(struct kfd_replay *r, uint8_t dir, uint64_t seq, uint64_t ts,
+	 uint64_t exit, uint64_t ino, uint64_t peer_ino, int32_t peer_pid,
+	 const char *name, const char *peer_name)
+{
+	struct rp_m_xfer *x = rp_vec_push(&r->model.xfers);
+
+	assert_non_null(x);
+	x->dir = dir;
+	x->seq = seq;
+	x->ts = ts;
+	x->exit = exit;
+	x->ino = ino;
+	x->peer_ino = peer_ino;
+	x->peer_pid = peer_pid;
+	x->ret = 1;
+	x->nfds = 1;
+	snprintf(x->name, sizeof(x->name), "%s", name);
+	snprintf(x->peer_name, sizeof(x->peer_name), "%s", peer_name);
+}
+
+static void
+expect_partner(const struct rp_xfer_plan *p, unsigned int node, uint64_t seq,
+	       int paired, unsigned int want_node, uint64_t want_seq)
+{
+	unsigned int sn = 99;
+	uint64_t ss = 0;
+
+	assert_int_equal(rp_xfer_partner(p, node, seq, &sn, &ss), paired);
+	if (paired) {
+		assert_int_equal(sn, want_node);
+		assert_int_equal(ss, want_seq);
+	}
+}
+
+/*
+ * Inodes decide when both records have them; without them addresses and
+ * SO_PEERCRED pids must agree; among the sends that fit, the first that
+ * entered before the receive returned; peeks, failed calls and sends
+ * after the receive pair with nothing.
+ */
+static void
+test_xfer_pairing(void **state)
+{
+	struct kfd_replay *rs[3];
+	struct rp_xfer_plan *p;
+	struct rp_m_xfer *x;
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		rs[i] = calloc(1, sizeof(*rs[i]));
+		assert_non_null(rs[i]);
+		rp_vec_init(&rs[i]->model.xfers, sizeof(struct rp_m_xfer));
+		rs[i]->model.hdr.pid = 100 + i;
+		rs[i]->path = "unit";
+	}
+	/* A (100) sends twice on inode 10, whose peer is B's 11. */
+	xfer_add(rs[0], KT_XFER_SEND, 5, 1000, 1010, 10, 11, 101, "", "");
+	xfer_add(rs[0], KT_XFER_SEND, 6, 2000, 2010, 10, 11, 101, "", "");
+	/* ... and once with no inode, to the abstract @srv (C's). */
+	xfer_add(rs[0], KT_XFER_SEND, 7, 3000, 3010, 0, 0, 102, "", "@srv");
+	/* A failed send fits B too, but pairs with nothing. */
+	xfer_add(rs[0], KT_XFER_SEND, 8, 500, 510, 10, 11, 101, "", "");
+	x = RP_AT(&rs[0]->model.xfers, struct rp_m_xfer, 3);
+	x->ret = -1;
+	/* B receives twice on 11, once peeking first. */
+	xfer_add(rs[1], KT_XFER_RECV, 20, 900, 1500, 11, 10, 100, "", "");
+	x = RP_AT(&rs[1]->model.xfers, struct rp_m_xfer, 0);
+	x->flags = KT_XFER_PEEK;
+	xfer_add(rs[1], KT_XFER_RECV, 21, 900, 1500, 11, 10, 100, "", "");
+	xfer_add(rs[1], KT_XFER_RECV, 22, 1900, 2500, 11, 10, 100, "", "");
+	/* B's receive on another socket fits no send of A by inode. */
+	xfer_add(rs[1], KT_XFER_RECV, 23, 1900, 2600, 31, 30, 100, "", "");
+	/* C: on @srv, from a pid that is not A's, then from A; and one
+	 * that returned before A's send entered. */
+	xfer_add(rs[2], KT_XFER_RECV, 40, 2900, 3100, 0, 0, 999, "@srv", "");
+	xfer_add(rs[2], KT_XFER_RECV, 41, 2900, 3200, 0, 0, 100, "@srv", "");
+	xfer_add(rs[2], KT_XFER_RECV, 42, 100, 200, 0, 0, 100, "@srv", "");
+	p = rp_xfer_plan_build(rs, 3, stderr);
+	assert_non_null(p);
+	expect_partner(p, 1, 20, 0, 0, 0);
+	expect_partner(p, 1, 21, 1, 0, 5);
+	expect_partner(p, 1, 22, 1, 0, 6);
+	expect_partner(p, 1, 23, 0, 0, 0);
+	expect_partner(p, 2, 40, 0, 0, 0);
+	expect_partner(p, 2, 41, 1, 0, 7);
+	expect_partner(p, 2, 42, 0, 0, 0);
+	rp_xfer_plan_free(p);
+	for (int i = 0; i < 3; i++) {
+		rp_vec_free(&rs[i]->model.xfers);
+		free(rs[i]);
+	}
+}
+
 int
 main(void)
 {
@@ -625,6 +723,7 @@ main(void)
 		cmocka_unit_test(test_stream_worker_first),
 		cmocka_unit_test(test_stream_swap),
 		cmocka_unit_test(test_parsers),
+		cmocka_unit_test(test_xfer_pairing),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -97,7 +97,7 @@ kt_test_gen(struct kt_test_rec *g, unsigned int t, uint64_t i)
 		KT_REC_IOCTL, KT_REC_OPEN, KT_REC_CLOSE, KT_REC_DUP, KT_REC_MMAP,
 		KT_REC_MUNMAP, KT_REC_FORK, KT_REC_EXEC, KT_REC_THREAD_NAME,
 		KT_REC_TOPOLOGY, KT_REC_ANNOTATION, KT_REC_API_CALL, KT_REC_SUBMIT,
-		KT_REC_MEMORY,
+		KT_REC_MEMORY, KT_REC_FD_TRANSFER,
 	};
 
 	memset(r, 0, sizeof(*r));
@@ -218,6 +218,28 @@ kt_test_gen(struct kt_test_rec *g, unsigned int t, uint64_t i)
 		r->u.memory.len = (uint32_t)(h % sizeof(g->packets));
 		kt_fill(g->packets, r->u.memory.len, ~h);
 		r->u.memory.data = r->u.memory.len ? g->packets : NULL;
+		break;
+	case KT_REC_FD_TRANSFER:
+		r->u.xfer.dir = (uint8_t)(h & 1);
+		r->u.xfer.flags = (uint8_t)(h >> 1 & 7);
+		r->u.xfer.sock = (int32_t)(h % 1000) - 3;
+		r->u.xfer.ret = (h & 8) ? -1 : (int64_t)(h % 4096);
+		r->u.xfer.err = r->u.xfer.ret < 0 ? 22 : 0;
+		r->u.xfer.t_exit = r->ts + h % 100000;
+		r->u.xfer.ino = h >> 20;
+		r->u.xfer.peer_ino = (h & 16) ? 0 : h >> 24;
+		r->u.xfer.peer_pid = (int32_t)(h % 100000);
+		snprintf(g->s1, sizeof(g->s1), "@sock-%llx", (unsigned long long)h);
+		snprintf(g->s2, sizeof(g->s2), "%s", (h & 32) ? "/tmp/s" : "");
+		r->u.xfer.name = g->s1;
+		r->u.xfer.peer_name = g->s2;
+		r->u.xfer.nfds = (uint16_t)(h % 9);
+		r->u.xfer.nfds_total = r->u.xfer.nfds + (uint32_t)(h >> 5 & 3);
+		for (unsigned int k = 0; k < r->u.xfer.nfds; k++) {
+			g->xfds[k].fd = (int32_t)((h >> k) % 500) - 1;
+			g->xfds[k].kind = (uint8_t)(k % KT_XFER_FD_KIND_MAX);
+		}
+		r->u.xfer.fds = r->u.xfer.nfds ? g->xfds : NULL;
 		break;
 	}
 }
@@ -521,6 +543,26 @@ kt_test_rec_diff(const struct kt_record *a, const struct kt_record *b,
 		return kt_mem_diff(a->u.submit.len ? a->u.submit.data : NULL,
 				   b->u.submit.len ? b->u.submit.data : NULL,
 				   a->u.submit.len, "submit.packets");
+	case KT_REC_FD_TRANSFER:
+		KT_F(u.xfer.dir);
+		KT_F(u.xfer.flags);
+		KT_F(u.xfer.sock);
+		KT_F(u.xfer.ret);
+		KT_F(u.xfer.err);
+		KT_F(u.xfer.t_exit);
+		KT_F(u.xfer.ino);
+		KT_F(u.xfer.peer_ino);
+		KT_F(u.xfer.peer_pid);
+		KT_F(u.xfer.nfds_total);
+		KT_F(u.xfer.nfds);
+		KT_M(kt_str_diff(a->u.xfer.name, b->u.xfer.name, "xfer.name"));
+		KT_M(kt_str_diff(a->u.xfer.peer_name, b->u.xfer.peer_name,
+				 "xfer.peer_name"));
+		for (unsigned int k = 0; k < a->u.xfer.nfds; k++)
+			if (a->u.xfer.fds[k].fd != b->u.xfer.fds[k].fd ||
+			    a->u.xfer.fds[k].kind != b->u.xfer.fds[k].kind)
+				return "xfer.fds";
+		return NULL;
 	case KT_REC_MEMORY:
 		KT_F(u.memory.addr);
 		KT_F(u.memory.full_len);

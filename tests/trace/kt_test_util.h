@@ -28,6 +28,7 @@ struct kt_test_rec {
 	char paths[5][80];
 	uint8_t fdata[5][128];
 	uint8_t packets[256];
+	struct kt_xfer_fd xfds[8];
 };
 
 /*

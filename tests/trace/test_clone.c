@@ -98,6 +98,12 @@ pieces_of(const struct kt_record *r, struct piece *pc)
 	case KT_REC_MEMORY:
 		add(pc, &n, r->u.memory.data, r->u.memory.len);
 		break;
+	case KT_REC_FD_TRANSFER:
+		add(pc, &n, r->u.xfer.name, strlen(r->u.xfer.name) + 1);
+		add(pc, &n, r->u.xfer.peer_name, strlen(r->u.xfer.peer_name) + 1);
+		add(pc, &n, r->u.xfer.fds,
+		    r->u.xfer.nfds * sizeof(struct kt_xfer_fd));
+		break;
 	case KT_REC_TOPOLOGY:
 		add(pc, &n, r->u.topology.files,
 		    r->u.topology.nfiles * sizeof(struct kt_topo_file));

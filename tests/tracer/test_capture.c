@@ -398,7 +398,7 @@ static const char *const allowed_exports[] = {
 	"dup3", "fcntl", "fcntl64", "ioctl", "mmap", "mmap64", "munmap",
 	"fork", "vfork", "clone", "execve", "execv", "execvp", "execvpe", "execl",
 	"execlp", "execle", "fexecve", "_exit", "_Exit", "pthread_setname_np",
-	"sigaction", "signal",
+	"sigaction", "signal", "sendmsg", "recvmsg", "sendmmsg", "recvmmsg",
 };
 
 static void

@@ -91,5 +91,12 @@ kfdtrace_cmd_emit(int argc, char **argv)
 		printf(", %llu SET_EVENTs standing in for the GPU",
 		       (unsigned long long)res.stand_ins);
 	printf("\n");
+	if (res.fd_transfers)
+		printf("note: %llu fd_transfer records (fds passed over a Unix "
+		       "socket between processes) are not reissued: the program "
+		       "is one process, and a dma-buf it received that way is "
+		       "not there; 'kfdtrace replay' of the run's traces "
+		       "together passes them\n",
+		       (unsigned long long)res.fd_transfers);
 	return KFDTRACE_EXIT_OK;
 }

@@ -180,6 +180,8 @@ print_header(const char *path, const struct kt_header *h, const uint32_t *ver)
 	}
 }
 
+#define INFO_MAX_PEERS 64
+
 /* What one pass over a trace finds. */
 struct info_facts {
 	uint64_t counts[KT_REC_TYPE_MAX + 1];
@@ -188,11 +190,50 @@ struct info_facts {
 	struct kt_reader_status st;
 	uint32_t ver[2];
 	int have_ver;
+	/* fd_transfer records: messages each way, fds, and distinct peers. */
+	uint64_t xfer_sent, xfer_recv, xfer_fds, xfer_dmabufs;
+	unsigned int npeers;
+	uint64_t peers[INFO_MAX_PEERS];
 	int rc;
 	int status;
 	enum kt_integrity verdict;
 	const char *integrity;		/* "ok", "no-end", "truncated", ... */
 };
+
+/* A peer socket's identity: its inode, else its pid, else its address. */
+static uint64_t
+peer_key(const struct kt_fd_transfer_rec *x)
+{
+	uint64_t h = 1469598103934665603ull;
+	const char *p;
+
+	if (x->peer_ino)
+		return x->peer_ino;
+	if (x->peer_pid)
+		return 1ull << 62 | (uint32_t)x->peer_pid;
+	for (p = x->peer_name ? x->peer_name : ""; *p; p++)
+		h = (h ^ (uint8_t)*p) * 1099511628211ull;
+	return h | 1ull << 63;
+}
+
+static void
+info_xfer(struct info_facts *f, const struct kt_fd_transfer_rec *x)
+{
+	uint64_t key = peer_key(x);
+	unsigned int i;
+
+	if (x->dir == KT_XFER_SEND)
+		f->xfer_sent++;
+	else
+		f->xfer_recv++;
+	f->xfer_fds += x->nfds_total;
+	for (i = 0; i < x->nfds; i++)
+		f->xfer_dmabufs += x->fds[i].kind == KT_XFER_FD_DMABUF;
+	for (i = 0; i < f->npeers && f->peers[i] != key; i++)
+		;
+	if (i == f->npeers && f->npeers < INFO_MAX_PEERS)
+		f->peers[f->npeers++] = key;
+}
 
 static void
 info_scan(struct kt_reader *r, struct info_facts *f)
@@ -222,6 +263,8 @@ info_scan(struct kt_reader *r, struct info_facts *f)
 							      &f->ver[0],
 							      &f->ver[1]);
 		}
+		if (rec.type == KT_REC_FD_TRANSFER)
+			info_xfer(f, &rec.u.xfer);
 		if (rec.type == KT_REC_TOPOLOGY && !f->topo) {
 			f->topo = malloc(sizeof(*f->topo));
 			if (f->topo)
@@ -262,6 +305,15 @@ info_print(const char *path, const struct kt_header *h,
 			       (unsigned long long)f->unknown_ioctls);
 		printf("\n");
 	}
+	if (f->xfer_sent || f->xfer_recv)
+		printf("fd passing: %llu sent, %llu received, %llu fds "
+		       "(%llu dma-bufs), %u peer%s%s\n",
+		       (unsigned long long)f->xfer_sent,
+		       (unsigned long long)f->xfer_recv,
+		       (unsigned long long)f->xfer_fds,
+		       (unsigned long long)f->xfer_dmabufs, f->npeers,
+		       f->npeers == 1 ? "" : "s",
+		       f->npeers == INFO_MAX_PEERS ? " or more" : "");
 	if (f->total) {
 		uint64_t span = f->last_ts - f->first_ts;
 		int64_t off = (int64_t)(f->first_ts - h->start_monotonic);
@@ -462,6 +514,16 @@ info_json_file(struct kt_strbuf *sb, const char *path,
 	js_u64(sb, "ioctls", f->ioctls);
 	js_u64(sb, "failed_ioctls", f->failed);
 	js_u64(sb, "unknown_ioctls", f->unknown_ioctls);
+	if (f->xfer_sent || f->xfer_recv) {
+		kt_strbuf_printf(sb, "\"fd_transfers\":{");
+		js_u64(sb, "sent", f->xfer_sent);
+		js_u64(sb, "received", f->xfer_recv);
+		js_u64(sb, "fds", f->xfer_fds);
+		js_u64(sb, "dmabufs", f->xfer_dmabufs);
+		js_u64(sb, "peers", f->npeers);
+		sb->len--;
+		kt_strbuf_printf(sb, "},");
+	}
 	if (f->total) {
 		js_u64(sb, "first_ts_ns", f->first_ts);
 		js_u64(sb, "span_ns", f->last_ts - f->first_ts);

@@ -13,6 +13,7 @@
  *   maps.c		device mappings and SVM ranges: which munmaps to record
  *   submit.c		submission capture: shadow doorbells, the forwarder
  *   submit_mem.c	... and the memory the packets reference (=full)
+ *   wrap_sock.c	fds passed over Unix sockets (fd_transfer records)
  *   wrap_*.c		the exported entry points (wrap_sig.c keeps the
  *			recorder's crash handlers in front of the program's)
  *
@@ -31,7 +32,9 @@
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <sys/socket.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include <kfdtrace/recorder.h>
 #include <kfdtrace/schema.h>
@@ -81,6 +84,11 @@ struct kcap_real {
 	int (*sigaction)(int, const struct sigaction *, struct sigaction *);
 	sighandler_t (*signal)(int, sighandler_t);
 	int (*clone)(int (*)(void *), void *, int, void *, ...);
+	ssize_t (*sendmsg)(int, const struct msghdr *, int);
+	ssize_t (*recvmsg)(int, struct msghdr *, int);
+	int (*sendmmsg)(int, struct mmsghdr *, unsigned int, int);
+	int (*recvmmsg)(int, struct mmsghdr *, unsigned int, int,
+			struct timespec *);
 };
 
 extern struct kcap_real kcap_real;

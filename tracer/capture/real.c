@@ -61,6 +61,10 @@ kcap_real_init(void)
 	REAL(sigaction, "sigaction");
 	REAL(signal, "signal");
 	REAL(clone, "clone");
+	REAL(sendmsg, "sendmsg");
+	REAL(recvmsg, "recvmsg");
+	REAL(sendmmsg, "sendmmsg");
+	REAL(recvmmsg, "recvmmsg");
 	if (!kcap_real.close_range)
 		kcap_real.close_range = real_close_range_syscall;
 	atomic_store_explicit(&real_done, 1, memory_order_release);

@@ -34,7 +34,8 @@ enum kt_err {
 const char *kt_strerror(int err);
 
 #define KT_FORMAT_MAJOR 1
-#define KT_FORMAT_MINOR 1	/* 1: submit and memory records */
+#define KT_FORMAT_MINOR 2	/* 1: submit and memory records;
+				 * 2: fd_transfer records */
 
 /*
  * Bounds of the format (docs/trace-format.md section 5.2). The writer refuses
@@ -53,6 +54,9 @@ const char *kt_strerror(int err);
 #define KT_MAX_TOPO_FILES	65536u		/* files per topology record */
 #define KT_MAX_HEADER_SIZE	65536u		/* header frame payload */
 #define KT_MAX_INDEX_ENTRIES	65536u		/* entries per index frame */
+#define KT_MAX_XFER_FDS		253u		/* fds per fd_transfer record
+						 * (the kernel's SCM_MAX_FD) */
+#define KT_MAX_SOCK_NAME	108u		/* a socket address (sun_path) */
 
 /* Record types. Values are stored in files and never reused. */
 enum kt_rec_type {
@@ -71,6 +75,7 @@ enum kt_rec_type {
 	KT_REC_END = 13,	/* last record of a cleanly closed trace */
 	KT_REC_SUBMIT = 14,	/* packets published on a queue (a doorbell) */
 	KT_REC_MEMORY = 15,	/* memory the next submit's packets reference */
+	KT_REC_FD_TRANSFER = 16, /* fds sent or received over a Unix socket */
 	KT_REC_TYPE_MAX
 };
 
@@ -254,6 +259,59 @@ struct kt_memory_rec {
 	const uint8_t *data;
 };
 
+enum kt_xfer_dir {
+	KT_XFER_SEND = 0,	/* sendmsg, sendmmsg */
+	KT_XFER_RECV = 1,	/* recvmsg, recvmmsg */
+};
+
+enum kt_xfer_flags {
+	KT_XFER_CUT = 1 << 0,		/* more fds than recorded (nfds_total) */
+	KT_XFER_CTRUNC = 1 << 1,	/* receive: MSG_CTRUNC, the control
+					 * buffer was too small: the kernel
+					 * closed the fds that did not fit */
+	KT_XFER_PEEK = 1 << 2,		/* receive: MSG_PEEK */
+};
+
+/* What a transferred fd is. 1 and 2 are enum kfd_file_kind's values. */
+enum kt_xfer_fd_kind {
+	KT_XFER_FD_OTHER = 0,
+	KT_XFER_FD_KFD = 1,
+	KT_XFER_FD_RENDER = 2,
+	KT_XFER_FD_DMABUF = 3,
+	KT_XFER_FD_KIND_MAX
+};
+
+struct kt_xfer_fd {
+	int32_t fd;		/* the number in the recording process */
+	uint8_t kind;		/* enum kt_xfer_fd_kind */
+};
+
+/*
+ * One message with SCM_RIGHTS control data that carried a dma-buf, KFD or
+ * render-node fd (docs/trace-format.md 5.4.16). Every fd of the message is
+ * listed, in the message's order, so that the sender's and the receiver's
+ * lists pair up position by position. @ino and @peer_ino are the inode
+ * numbers of the two ends of the socket (0: unknown), which is how the
+ * records of two traces find each other.
+ */
+struct kt_fd_transfer_rec {
+	uint8_t dir;		/* enum kt_xfer_dir */
+	uint8_t flags;		/* enum kt_xfer_flags */
+	int32_t sock;		/* the socket's fd */
+	int64_t ret;		/* bytes the call moved for this message, or -1 */
+	int32_t err;
+	uint64_t t_exit;	/* enter time is rec.ts */
+	uint64_t ino;		/* the socket's inode */
+	uint64_t peer_ino;	/* its peer's (unix_diag), 0 if unknown */
+	int32_t peer_pid;	/* SO_PEERCRED, 0 if unknown */
+	const char *name;	/* the socket's address: a path, '@' and an
+				 * abstract name, or "" */
+	const char *peer_name;	/* the peer's */
+	uint32_t nfds_total;	/* fds the message carried */
+	uint16_t nfds;		/* fds listed, <= KT_MAX_XFER_FDS */
+	const struct kt_xfer_fd *fds;
+};
+
 struct kt_end_rec {
 	uint32_t flags;		/* enum kt_end_flags */
 	uint64_t records;	/* records written before this one */
@@ -286,12 +344,14 @@ struct kt_record {
 		struct kt_end_rec end;
 		struct kt_submit_rec submit;
 		struct kt_memory_rec memory;
+		struct kt_fd_transfer_rec xfer;
 	} u;
 };
 
 /*
- * kt_record_end() - when @rec's call returned: the exit time of an ioctl
- * or API call (a record is appended then, stamped with its entry), the
+ * kt_record_end() - when @rec's call returned: the exit time of an ioctl,
+ * API call or fd transfer (a record is appended then, stamped with its
+ * entry), the
  * record's own time for anything else, or for a call whose exit time is
  * missing or earlier than its entry.
  */
@@ -299,7 +359,8 @@ static inline uint64_t
 kt_record_end(const struct kt_record *rec)
 {
 	uint64_t end = rec->type == KT_REC_IOCTL ? rec->u.ioctl.t_exit :
-		       rec->type == KT_REC_API_CALL ? rec->u.api.t_exit : 0;
+		       rec->type == KT_REC_API_CALL ? rec->u.api.t_exit :
+		       rec->type == KT_REC_FD_TRANSFER ? rec->u.xfer.t_exit : 0;
 
 	return end > rec->ts ? end : rec->ts;
 }

@@ -26,6 +26,9 @@ struct kfd_emit_result {
 	uint64_t skipped;	/* calls left out, each with a comment saying why */
 	uint64_t stand_ins;	/* SET_EVENTs standing in for the GPU */
 	uint32_t threads;	/* captured threads, each a thread of the program */
+	uint64_t fd_transfers;	/* fd_transfer records: fds passed to or from
+				 * another process, which a one-process
+				 * program cannot pass (of skipped) */
 };
 
 /*

@@ -348,6 +348,14 @@ void ksim_fd_forget_range(unsigned int first, unsigned int last);
  */
 struct ksim_ofd *ksim_fd_adopt(int fd, struct ksim_vnode *node, struct ksim_file *file);
 
+/*
+ * ksim_fd_adopt_received() - fd just arrived in an SCM_RIGHTS message:
+ * when it is a model file, register it at once (wrap_fd.c), so that
+ * fstat() and readlink() of it answer as for a device file before its
+ * first ioctl.
+ */
+void ksim_fd_adopt_received(int fd);
+
 /* Make newfd another reference to oldfd's description (dup). */
 void ksim_fd_dup(int oldfd, int newfd);
 

@@ -50,6 +50,14 @@ shim_fd_adopt(int fd)
 	return ksim_fd_adopt(fd, res.node, f);
 }
 
+void
+ksim_fd_adopt_received(int fd)
+{
+	ksim_in_shim++;
+	ksim_ofd_put(shim_fd_adopt(fd));
+	ksim_in_shim--;
+}
+
 /* Our description of fd (checked with the kernel), or an adopted one. */
 static struct ksim_ofd *
 shim_fd_lookup(int fd)

@@ -4,8 +4,10 @@
  * number they return is free in the kernel's table just before, so an
  * entry of ours at it is left over from a close we did not see (a raw
  * close system call) and goes (ksim_fd_fresh). SCM_RIGHTS installs fds
- * too: recvmsg's control messages are read for them. The ioctl path never
- * asks the kernel whether an fd is still ours; these keep the table true.
+ * too: recvmsg's control messages are read for them, and a model file
+ * among them is registered as it comes (ksim_fd_adopt_received). The
+ * ioctl path never asks the kernel whether an fd is still ours; these
+ * keep the table true.
  */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -157,6 +159,7 @@ fresh_rights(const struct msghdr *msg)
 
 			memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof(fd));
 			fresh(fd);
+			ksim_fd_adopt_received(fd);
 		}
 	}
 }

@@ -4,8 +4,8 @@
  * realpath. libdrm resolves /sys/dev/char/226:<m>/device with realpath()
  * (glibc's realpath reads links internally, past any readlink wrapper, so
  * it must be answered here) and reads .../device/subsystem with readlink().
- * readlink of /proc/self/fd/<n> names the device for our fds, as the
- * kernel's would.
+ * readlink of /proc/self/fd/<n> names the device for our fds, and
+ * "/dmabuf:" for the dma-bufs the model exported, as the kernel's would.
  */
 /* We define the plain and the 64-bit names ourselves: no header renaming. */
 #undef _FILE_OFFSET_BITS
@@ -110,6 +110,9 @@ proc_fd_number(const char *path)
 	return (int)n;
 }
 
+/* What the link of a BO's memfd (tools/kfdsim/model/memory.c) starts with. */
+#define DMABUF_MEMFD	"/memfd:kfdsim-bo "
+
 static ssize_t
 copy_link(const char *target, char *buf, size_t size)
 {
@@ -143,6 +146,19 @@ shim_readlinkat(int dirfd, const char *path, char *buf, size_t size)
 		ksim_in_shim--;
 		if (n >= 0)
 			return copy_link(target, buf, size);
+	}
+	if (!ksim_in_shim && path && (fd = proc_fd_number(path)) >= 0) {
+		ssize_t n = ksim_real.readlinkat(dirfd, path, target,
+						 sizeof(target) - 1);
+
+		/* A dma-buf the model exported is a dup of a BO's memfd;
+		 * the kernel names a dma-buf's file "/dmabuf:". */
+		if (n >= 0) {
+			target[n] = '\0';
+			if (!strncmp(target, DMABUF_MEMFD, strlen(DMABUF_MEMFD)))
+				return copy_link("/dmabuf:", buf, size);
+			return copy_link(target, buf, size);
+		}
 	}
 	if (!ksim_resolve_at(dirfd, path, KSIM_LOOKUP_NOFOLLOW, &res))
 		return ksim_real.readlinkat(dirfd, path, buf, size);
