@@ -9,11 +9,12 @@
 # 2. the trace is whole: `info` says "integrity: ok", with an END record,
 #    and the trace files of the run hold every ioctl the device answered
 #    (KFDSIM_IOCTL_COUNT, tests/common/answered.sh);
-# 3. it replays with a strict match serially and with --threads on
-#    PROFILE, and serially on OTHER_PROFILE (another machine of the same
-#    GPU family) when that is not empty;
-# 4. emit-c's program of it builds with gcc -Wall -Wextra -Werror and
-#    exits 0 under `kfdtrace sim` on PROFILE.
+# 3. the run (its processes as a tree) replays with a strict match
+#    serially and with --threads on PROFILE, and serially on
+#    OTHER_PROFILE (another machine of the same GPU family) when that is
+#    not empty;
+# 4. emit-c's program of the first process builds with gcc -Wall
+#    -Wextra -Werror and exits 0 under `kfdtrace sim` on PROFILE.
 # With --record-only, steps 1 and 2 only. RUN_CLIENT_INFO (lines of
 # regular expressions) adds to step 2 what `info` of the run must show.
 # Replay and emit-c run outside the root: they do not load ROCm.
@@ -76,8 +77,9 @@ if [ "$record_only" -eq 1 ]; then
 	exit "$fail"
 fi
 
+# Every file of the run: a program that forks is replayed as its tree.
 replay() {
-	"$kfdtrace" replay "$trace" "$@" >"$work/replay" 2>&1
+	"$kfdtrace" replay "$work"/client*.kfdtrace "$@" >"$work/replay" 2>&1
 	rc=$?
 	if [ "$rc" -ne 0 ] || ! grep -q 'result:[[:space:]]*match (strict)' "$work/replay"; then
 		cat "$work/replay"
