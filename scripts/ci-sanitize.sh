@@ -60,16 +60,18 @@ model-uaccess	asserts that a small malloc() is in glibc's brk heap; ASan has its
 modern-*	ROCm 6.x in the sid root (tests/modern): the root has no ASan runtime of Debian 12's gcc for the instrumented kfdtrace and libkfdsim
 EOF
 )
-# Tests that run, but in which these cmocka tests may fail: rocminfo again,
-# and the peak-memory bounds of tests/bounds and emit-c-input (ASan's
-# shadow memory and quarantine add hundreds of MiB; the bounds are the
-# plain build's to keep, and ASan still checks the code paths).
+# Tests that run, but in which these cmocka tests may fail: rocminfo again
+# (capture, replay, emit-c, reduce-reuse), and the peak-memory bounds of
+# tests/bounds and emit-c-input (ASan's shadow memory and quarantine add
+# hundreds of MiB; the bounds are the plain build's to keep, and ASan
+# still checks the code paths).
 subtests=$(cat <<'EOF'
 capture	test_rocminfo
 replay	test_rocminfo_same test_rocminfo_other_gpu_id test_rocminfo_two_gpus
 emit-c	test_rocminfo
 bounds	test_held_dump_stats test_held_replay test_execs_dump test_execs_ctf test_bufs_ctf
 emit-c-input	test_large
+reduce-reuse	test_rocminfo_probe
 EOF
 )
 
