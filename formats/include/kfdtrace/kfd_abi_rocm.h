@@ -140,23 +140,8 @@ struct kfd_abi_pc_sample_args {
 /* Early ROCm kernels ended the struct after trace_id. */
 #define KFD_ABI_PC_SAMPLE_ARGS_SIZE_V1	24
 
-#define KFD_ABI_PROFILER_VERSION_NUM	1
-#define KFD_ABI_PROFILER_PMC		0
-#define KFD_ABI_PROFILER_PC_SAMPLE	1
-#define KFD_ABI_PROFILER_VERSION	2
-#define KFD_ABI_PROFILER_PTL_CONTROL	3
-
-struct kfd_abi_pmc_settings {
-	uint32_t gpu_id;
-	uint32_t lock;			/* lock the GPU for profiling */
-	uint32_t perfcount_enable;	/* force perf counters on for its queues */
-};
-
-struct kfd_abi_ptl_control {
-	uint32_t gpu_id;
-	uint32_t enable;
-};
-
+/* The profiler's ops and settings are 0x28's (kfd_abi.h). */
+/* The DKMS form on 0x86: the union is 8-aligned (40 bytes). */
 struct kfd_abi_profiler_args {
 	uint32_t op;			/* KFD_ABI_PROFILER_* */
 	uint32_t pad;			/* the union is 8-aligned */
