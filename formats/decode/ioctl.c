@@ -119,7 +119,8 @@ print_elem(struct dec *d, const struct kfd_struct_desc *esd, const uint8_t *p,
 	for (i = 0; i < esd->nfields; i++) {
 		const struct kfd_field *f = &esd->fields[i];
 
-		if (!kfd_field_present(esd, f, p, esz))
+		/* Past a negotiated stride (older snapshot entries). */
+		if (!field_in(f, esz) || !kfd_field_present(esd, f, p, esz))
 			continue;
 		if (f->role == KFD_ROLE_PAD && !field_nonzero(f, p, esz))
 			continue;

@@ -131,6 +131,7 @@ struct ksim_pdd {
 	int mmio_fd;			/* MMIO remap page; -1: none */
 	uint32_t queue_count;
 	uint32_t num_gws;		/* GWS held by one queue of this pdd */
+	uint8_t ptl_disable_req;	/* PROFILER PTL_CONTROL asked PTL off */
 	uint64_t vram_usage;
 	uint32_t default_policy;
 	uint32_t alternate_policy;
@@ -153,6 +154,7 @@ struct ksim_queue {
 	uint64_t eop_size;
 	uint32_t ctx_size, ctl_stack_size;
 	uint32_t ring_size, percentage, priority;
+	uint32_t metadata_size;		/* 1.22: AQL metadata ring after the ring */
 	int sdma_id;			/* -1 for compute */
 	uint32_t sdma_engine, sdma_queue;
 	uint32_t doorbell_id;
@@ -282,6 +284,11 @@ struct ksim_gpu_dev {
 	const struct ksim_node *n;
 	const struct ksim_gpu *g;
 	const struct ksim_drm *d;
+	/* PROFILER (1.23): the process holding the GPU's profiler lock,
+	 * whether its queues count, and the PTL-off requests. */
+	struct ksim_process *profiler;
+	uint8_t perfcount;
+	uint32_t ptl_disable_ref;
 };
 
 struct ksim_registry;
@@ -533,6 +540,13 @@ int ksim_ioc_smi_events(struct ksim_file *, struct ksim_process *, void *, unsig
 int ksim_ioc_set_xnack_mode(struct ksim_file *, struct ksim_process *, void *, unsigned int);
 int ksim_ioc_criu_op(struct ksim_file *, struct ksim_process *, void *, unsigned int);
 int ksim_ioc_create_process(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+int ksim_ioc_profiler(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+
+/* ksim_profiler_release() - drop @p's profiler lock and PTL requests (exit). */
+void ksim_profiler_release(struct ksim_process *p);
+
+/* ksim_capable() - whether the calling thread has capability @cap. */
+int ksim_capable(int cap);
 /* queues.c */
 int ksim_ioc_create_queue(struct ksim_file *, struct ksim_process *, void *, unsigned int);
 int ksim_ioc_destroy_queue(struct ksim_file *, struct ksim_process *, void *, unsigned int);

@@ -114,6 +114,7 @@ ksim_process_destroy(struct ksim_process *p, int release_shared)
 
 	ksim_queue_destroy_all(p);
 	ksim_events_fini(p);
+	ksim_profiler_release(p);
 	for (unsigned int i = 0; i < p->n_pdds; i++) {
 		struct ksim_pdd *pdd = &p->pdds[i];
 
