@@ -195,7 +195,12 @@ print_contents(struct dec *d, const struct ioc *c, const struct kfd_indirect *bi
 	}
 	if (shown < n)
 		print_more(d, &first, n - shown);
-	if (len % esz) {
+	if (len % esz && shown == n && bi->len_kind == KFD_LEN_STRIDED) {
+		/* The last entry holds what the kernel filled of it, which
+		 * may be less than the stride the caller asked. */
+		dec_sep(d, &first);
+		print_elem(d, bi->elem, data + n * esz, len % esz);
+	} else if (len % esz) {
 		/* A partial element: the image was cut inside it. */
 		dec_sep(d, &first);
 		dec_bytes(d, data + n * esz, len % esz, 0, '<', '>');
