@@ -11,6 +11,16 @@
 
 #define GPU 0x1234u
 
+/* The arguments both calls below share, up to metadata_ring_size. */
+#define CQ_ARGS								\
+	"CREATE_QUEUE(ring_base_address=0x7f0000010000, "		\
+	"write_pointer_address=0x7f0000020000, "			\
+	"read_pointer_address=0x7f0000020080, ring_size=4096, "		\
+	"gpu_id=0x1234, queue_type=COMPUTE_AQL, queue_percentage=100, "	\
+	"queue_priority=0, eop_buffer_address=0x0, eop_buffer_size=0, "	\
+	"ctx_save_restore_address=0x0, ctx_save_restore_size=0, "	\
+	"ctl_stack_size=0, sdma_engine_id=0, "
+
 /* 1.22: an AQL queue with a metadata ring, and a size not a power of 2. */
 static void
 test_create_queue_metadata(void **state)
@@ -33,24 +43,12 @@ test_create_queue_metadata(void **state)
 						  GPU, 0);
 	out.queue_id = 0;
 	r = mk_ioctl(KFD_ABI_IOC_CREATE_QUEUE, &in, &out, sizeof(in), 0, 0);
-	assert_text(&r, "CREATE_QUEUE(ring_base_address=0x7f0000010000, "
-		    "write_pointer_address=0x7f0000020000, "
-		    "read_pointer_address=0x7f0000020080, ring_size=4096, "
-		    "gpu_id=0x1234, queue_type=COMPUTE_AQL, queue_percentage=100, "
-		    "queue_priority=0, eop_buffer_address=0x0, eop_buffer_size=0, "
-		    "ctx_save_restore_address=0x0, ctx_save_restore_size=0, "
-		    "ctl_stack_size=0, sdma_engine_id=0, "
+	assert_text(&r, CQ_ARGS
 		    "metadata_ring_size=16384) = 0 "
 		    "{doorbell_offset=0xc48d000000000000, queue_id=0}");
 	in.metadata_ring_size = 3000;
 	r = mk_ioctl(KFD_ABI_IOC_CREATE_QUEUE, &in, &in, sizeof(in), -1, EINVAL);
-	assert_text(&r, "CREATE_QUEUE(ring_base_address=0x7f0000010000, "
-		    "write_pointer_address=0x7f0000020000, "
-		    "read_pointer_address=0x7f0000020080, ring_size=4096, "
-		    "gpu_id=0x1234, queue_type=COMPUTE_AQL, queue_percentage=100, "
-		    "queue_priority=0, eop_buffer_address=0x0, eop_buffer_size=0, "
-		    "ctx_save_restore_address=0x0, ctx_save_restore_size=0, "
-		    "ctl_stack_size=0, sdma_engine_id=0, "
+	assert_text(&r, CQ_ARGS
 		    "metadata_ring_size=3000) = -1 EINVAL (Invalid argument)");
 }
 
