@@ -251,8 +251,9 @@ struct ksim_process {
 	/* CRIU */
 	int queues_paused;
 	/* SMI clients: the model's ends of their sockets */
-	int *smi_fds;
+	struct ksim_smi_client *smi;
 	unsigned int n_smi;
+	char comm[16];			/* the task name SMI records carry */
 	/* command processor (cp.c): NULL until the first AQL queue */
 	struct ksim_cp *cp;
 	struct ksim_process *next;
@@ -292,6 +293,13 @@ struct ksim_gpu_dev {
 };
 
 struct ksim_registry;
+
+/* An SMI_EVENTS subscriber: the model's end of its socket, for one GPU. */
+struct ksim_smi_client {
+	int fd;
+	int gpu;
+	uint64_t mask;			/* the last 8 bytes the client wrote */
+};
 
 struct ksim_device {
 	struct ksim_profile *prof;
@@ -541,6 +549,13 @@ int ksim_ioc_set_xnack_mode(struct ksim_file *, struct ksim_process *, void *, u
 int ksim_ioc_criu_op(struct ksim_file *, struct ksim_process *, void *, unsigned int);
 int ksim_ioc_create_process(struct ksim_file *, struct ksim_process *, void *, unsigned int);
 int ksim_ioc_profiler(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+
+/*
+ * ksim_smi_process_event() - PROCESS_START (@start) or PROCESS_END of @p on
+ * GPU index @gpu, written to @p's own subscribers of that GPU whose mask
+ * asks for it (the model has no other process's subscribers).
+ */
+void ksim_smi_process_event(struct ksim_process *p, int gpu, int start);
 
 /* ksim_profiler_release() - drop @p's profiler lock and PTL requests (exit). */
 void ksim_profiler_release(struct ksim_process *p);
