@@ -5,7 +5,8 @@
  * "19"): CREATE_QUEUE with a metadata ring size that is not a power of
  * two, PROFILER on 0x28 (VERSION, PMC lock states, PTL, an op out of
  * range, the 40-byte form), and device snapshots at 128, 120 and 4 bytes
- * an entry. Each call's result must be what the kernel of that ABI
+ * an entry; and the SMI PROCESS_START record its ACQUIRE_VM sends to its
+ * own subscriber. Each call's result must be what the kernel of that ABI
  * gives; the probe exits 1 naming the first that is not.
  */
 #include <errno.h>
@@ -41,11 +42,11 @@ expect(const char *what, int got, int want)
 	}
 }
 
-/* The first GPU's gpu_id from the topology. */
+/* The first GPU's gpu_id and render minor from the topology. */
 static uint32_t
-first_gpu_id(void)
+first_gpu_id(unsigned int *render_minor)
 {
-	char path[128];
+	char path[128], line[128];
 	unsigned int id;
 
 	for (int n = 0; n < 16; n++) {
@@ -59,10 +60,48 @@ first_gpu_id(void)
 			continue;
 		ok = fscanf(f, "%u", &id) == 1;
 		fclose(f);
-		if (ok && id)
-			return id;
+		if (!ok || !id)
+			continue;
+		snprintf(path, sizeof(path),
+			 "/sys/class/kfd/kfd/topology/nodes/%d/properties", n);
+		f = fopen(path, "r");
+		if (!f)
+			return 0;
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "drm_render_minor %u", render_minor) == 1)
+				break;
+		fclose(f);
+		return id;
 	}
 	return 0;
+}
+
+/* The GPU's VM announces the process on its SMI event fd. */
+static void
+smi_process_start(int kfd, uint32_t gpu, unsigned int render_minor)
+{
+	struct kfd_abi_smi_events_args s = { .gpuid = gpu };
+	struct kfd_abi_acquire_vm_args vm = { .gpu_id = gpu };
+	uint64_t mask = KFD_ABI_SMI_EVENT_MASK_FROM_INDEX(KFD_ABI_SMI_EVENT_PROCESS_START);
+	char path[64], rec[KFD_ABI_SMI_EVENT_MSG_SIZE], want[KFD_ABI_SMI_EVENT_MSG_SIZE];
+	int render;
+	ssize_t n;
+
+	expect("SMI_EVENTS", kioctl(kfd, KFD_ABI_IOC_SMI_EVENTS, &s), 0);
+	expect("SMI mask", (int)write((int)s.anon_fd, &mask, sizeof(mask)),
+	       (int)sizeof(mask));
+	snprintf(path, sizeof(path), "/dev/dri/renderD%u", render_minor);
+	render = open(path, O_RDWR | O_CLOEXEC);
+	vm.drm_fd = (uint32_t)render;
+	expect("ACQUIRE_VM", kioctl(kfd, KFD_ABI_IOC_ACQUIRE_VM, &vm), 0);
+	fcntl((int)s.anon_fd, F_SETFL, O_NONBLOCK);
+	n = read((int)s.anon_fd, rec, sizeof(rec) - 1);
+	rec[n > 0 ? n : 0] = 0;
+	snprintf(want, sizeof(want), "%x %x probe_abi23\n",
+		 KFD_ABI_SMI_EVENT_PROCESS_START, (unsigned int)getpid());
+	printf("SMI record: %s", rec);
+	expect("SMI PROCESS_START record", strcmp(rec, want), 0);
+	close((int)s.anon_fd);
 }
 
 static void
@@ -189,6 +228,7 @@ main(int argc, char **argv)
 	struct kfd_abi_get_version_args v = { 0 };
 	int minor = argc > 1 ? atoi(argv[1]) : 23;
 	int kfd = open("/dev/kfd", O_RDWR | O_CLOEXEC);
+	unsigned int render_minor = 0;
 	uint32_t gpu;
 
 	if (kfd < 0) {
@@ -197,7 +237,7 @@ main(int argc, char **argv)
 	}
 	expect("GET_VERSION", kioctl(kfd, KFD_ABI_IOC_GET_VERSION, &v), 0);
 	expect("minor", (int)v.minor_version, minor);
-	gpu = first_gpu_id();
+	gpu = first_gpu_id(&render_minor);
 	if (!gpu) {
 		fprintf(stderr, "probe_abi23: no GPU in the topology\n");
 		return 1;
@@ -205,6 +245,7 @@ main(int argc, char **argv)
 	metadata_ring(kfd, gpu, minor >= 22);
 	profiler_calls(kfd, gpu, minor >= 23);
 	snapshots(kfd, minor >= 23);
+	smi_process_start(kfd, gpu, render_minor);
 	close(kfd);
 	return failed;
 }
