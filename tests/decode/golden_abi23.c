@@ -146,6 +146,27 @@ fill_entry(struct kfd_abi_dbg_device_info_entry *e, uint32_t gpu_id)
 	e->capability2 = KFD_ABI_CAP2_PER_SDMA_QUEUE_RESET_SUPPORTED;
 }
 
+/* The decode of snapshot() up to its entries. */
+#define SNAP_HEAD(es)							\
+	"DBG_TRAP(pid=4242, op=GET_DEVICE_SNAPSHOT, "			\
+	"device_snapshot.exception_mask=0, "				\
+	"device_snapshot.snapshot_buf_ptr=0x7ffc0000b000, "		\
+	"device_snapshot.num_devices=2, device_snapshot.entry_size=" es	\
+	") = 0 {device_snapshot.snapshot_buf_ptr=["
+
+/* One fill_entry() entry of gpu_id @gpu; @tail: what follows debug_prop. */
+#define ENTRY(gpu, tail)						\
+	"{exception_status=0, lds_base=0x0, lds_limit=0x0, "		\
+	"scratch_base=0x0, scratch_limit=0x0, gpuvm_base=0x0, "		\
+	"gpuvm_limit=0x0, gpu_id=" gpu ", location_id=0x0, "		\
+	"vendor_id=0x0, device_id=0x0, revision_id=0x0, "		\
+	"subsystem_vendor_id=0x0, subsystem_device_id=0x0, "		\
+	"fw_version=0, gfx_target_version=90402, simd_count=0, "	\
+	"max_waves_per_simd=0, array_count=0, "				\
+	"simd_arrays_per_engine=0, num_xcc=0, capability=0x0, "		\
+	"debug_prop=0x0" tail "}"
+#define CAP2	", capability2=PER_SDMA_QUEUE_RESET_SUPPORTED"
+
 static void
 test_device_snapshot_strides(void **state)
 {
@@ -162,51 +183,18 @@ test_device_snapshot_strides(void **state)
 	/* 128: capability2 is there. */
 	memcpy(buf, e, sizeof(e));
 	r = snapshot(&a, &b, 128, buf, sizeof(buf));
-	assert_text(&r, "DBG_TRAP(pid=4242, op=GET_DEVICE_SNAPSHOT, device_snapshot.excepti"
-		    "on_mask=0, device_snapshot.snapshot_buf_ptr=0x7ffc0000b000, device"
-		    "_snapshot.num_devices=2, device_snapshot.entry_size=128) = 0 {devi"
-		    "ce_snapshot.snapshot_buf_ptr=[{exception_status=0, lds_base=0x0, l"
-		    "ds_limit=0x0, scratch_base=0x0, scratch_limit=0x0, gpuvm_base=0x0,"
-		    " gpuvm_limit=0x0, gpu_id=0x1234, location_id=0x0, vendor_id=0x0, d"
-		    "evice_id=0x0, revision_id=0x0, subsystem_vendor_id=0x0, subsystem_"
-		    "device_id=0x0, fw_version=0, gfx_target_version=90402, simd_count="
-		    "0, max_waves_per_simd=0, array_count=0, simd_arrays_per_engine=0, "
-		    "num_xcc=0, capability=0x0, debug_prop=0x0, capability2=PER_SDMA_QU"
-		    "EUE_RESET_SUPPORTED}, {exception_status=0, lds_base=0x0, lds_limit"
-		    "=0x0, scratch_base=0x0, scratch_limit=0x0, gpuvm_base=0x0, gpuvm_l"
-		    "imit=0x0, gpu_id=0x1235, location_id=0x0, vendor_id=0x0, device_id"
-		    "=0x0, revision_id=0x0, subsystem_vendor_id=0x0, subsystem_device_i"
-		    "d=0x0, fw_version=0, gfx_target_version=90402, simd_count=0, max_w"
-		    "aves_per_simd=0, array_count=0, simd_arrays_per_engine=0, num_xcc="
-		    "0, capability=0x0, debug_prop=0x0, capability2=PER_SDMA_QUEUE_RESE"
-		    "T_SUPPORTED}]}");
+	assert_text(&r, SNAP_HEAD("128") ENTRY("0x1234", CAP2) ", "
+		    ENTRY("0x1235", CAP2) "]}");
 	/* 120: the old entries; capability2 is past the stride. */
 	memcpy(buf, &e[0], 120);
 	memcpy(buf + 120, &e[1], 120);
 	r = snapshot(&a, &b, 120, buf, 240);
-	assert_text(&r, "DBG_TRAP(pid=4242, op=GET_DEVICE_SNAPSHOT, device_snapshot.excepti"
-		    "on_mask=0, device_snapshot.snapshot_buf_ptr=0x7ffc0000b000, device"
-		    "_snapshot.num_devices=2, device_snapshot.entry_size=120) = 0 {devi"
-		    "ce_snapshot.snapshot_buf_ptr=[{exception_status=0, lds_base=0x0, l"
-		    "ds_limit=0x0, scratch_base=0x0, scratch_limit=0x0, gpuvm_base=0x0,"
-		    " gpuvm_limit=0x0, gpu_id=0x1234, location_id=0x0, vendor_id=0x0, d"
-		    "evice_id=0x0, revision_id=0x0, subsystem_vendor_id=0x0, subsystem_"
-		    "device_id=0x0, fw_version=0, gfx_target_version=90402, simd_count="
-		    "0, max_waves_per_simd=0, array_count=0, simd_arrays_per_engine=0, "
-		    "num_xcc=0, capability=0x0, debug_prop=0x0}, {exception_status=0, l"
-		    "ds_base=0x0, lds_limit=0x0, scratch_base=0x0, scratch_limit=0x0, g"
-		    "puvm_base=0x0, gpuvm_limit=0x0, gpu_id=0x1235, location_id=0x0, ve"
-		    "ndor_id=0x0, device_id=0x0, revision_id=0x0, subsystem_vendor_id=0"
-		    "x0, subsystem_device_id=0x0, fw_version=0, gfx_target_version=9040"
-		    "2, simd_count=0, max_waves_per_simd=0, array_count=0, simd_arrays_"
-		    "per_engine=0, num_xcc=0, capability=0x0, debug_prop=0x0}]}");
+	assert_text(&r, SNAP_HEAD("120") ENTRY("0x1234", "") ", "
+		    ENTRY("0x1235", "") "]}");
 	/* 4: shorter than the first field; each entry is raw bytes. */
 	memcpy(buf, "\x01\x02\x03\x04\x05\x06\x07\x08", 8);
 	r = snapshot(&a, &b, 4, buf, 8);
-	assert_text(&r, "DBG_TRAP(pid=4242, op=GET_DEVICE_SNAPSHOT, device_snapshot.excepti"
-		    "on_mask=0, device_snapshot.snapshot_buf_ptr=0x7ffc0000b000, device"
-		    "_snapshot.num_devices=2, device_snapshot.entry_size=4) = 0 {device"
-		    "_snapshot.snapshot_buf_ptr=[<01020304>, <05060708>]}");
+	assert_text(&r, SNAP_HEAD("4") "<01020304>, <05060708>]}");
 }
 
 int
