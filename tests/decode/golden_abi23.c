@@ -195,6 +195,10 @@ test_device_snapshot_strides(void **state)
 	memcpy(buf, "\x01\x02\x03\x04\x05\x06\x07\x08", 8);
 	r = snapshot(&a, &b, 4, buf, 8);
 	assert_text(&r, SNAP_HEAD("4") "<01020304>, <05060708>]}");
+	/* A stride past any image: what there is decodes as one entry. */
+	memset(buf, 0, 8);
+	r = snapshot(&a, &b, 0xffffffffu, buf, 8);
+	assert_text(&r, SNAP_HEAD("4294967295") "{exception_status=0}]}");
 }
 
 int
