@@ -425,10 +425,14 @@ check_bufs(struct rp_run *st, struct rp_call *c, int ok)
 		}
 		if (b->elem && b->elem->size) {
 			struct elem_at at = { b->name, 0 };
+			/* Snapshot entries stride by the negotiated entry_size
+			 * and hold only that much of the element. */
+			size_t stride = kfd_indirect_stride(d, b, c->args, c->size);
+			size_t esz = stride < b->elem->size ? stride : b->elem->size;
 			size_t e;
 
-			for (e = 0; e + b->elem->size <= llen;
-			     e += b->elem->size, at.idx++) {
+			for (e = 0; stride && e + esz <= llen;
+			     e += stride, at.idx++) {
 				if (d == st->rows->wait_events)
 					rp_age_check(st, c, at.idx, img->after + e,
 						     lb->p + e);
@@ -436,7 +440,7 @@ check_bufs(struct rp_run *st, struct rp_call *c, int ok)
 					return;
 				check_fields(st, c, b->elem, NULL, b->elem->nfields,
 					     &at, img->after + e, lb->p + e,
-					     b->elem->size, ok);
+					     esz, ok);
 				if (st->diverged_now && !st->o->keep_going)
 					return;
 			}

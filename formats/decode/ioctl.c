@@ -105,6 +105,11 @@ print_elem(struct dec *d, const struct kfd_struct_desc *esd, const uint8_t *p,
 			return;
 		}
 	}
+	if (!field_in(&esd->fields[0], esz)) {
+		/* A stride too short for even the first field: raw bytes. */
+		dec_bytes(d, p, esz, 0, '<', '>');
+		return;
+	}
 	if (esd->nfields == 1 && esd->fields[0].select < 0) {
 		/* Single-field elements (gpu_id arrays) print bare. */
 		dec_field(d, &esd->fields[0], p, esz);
@@ -114,7 +119,8 @@ print_elem(struct dec *d, const struct kfd_struct_desc *esd, const uint8_t *p,
 	for (i = 0; i < esd->nfields; i++) {
 		const struct kfd_field *f = &esd->fields[i];
 
-		if (!kfd_field_present(esd, f, p, esz))
+		/* Past a negotiated stride (older snapshot entries). */
+		if (!field_in(f, esz) || !kfd_field_present(esd, f, p, esz))
 			continue;
 		if (f->role == KFD_ROLE_PAD && !field_nonzero(f, p, esz))
 			continue;
@@ -163,10 +169,11 @@ looks_like_text(const uint8_t *p, size_t n)
 
 /* The contents of a buffer image: an array of elements, or hex bytes. */
 static void
-print_contents(struct dec *d, const struct kfd_indirect *bi,
+print_contents(struct dec *d, const struct ioc *c, const struct kfd_indirect *bi,
 	       const uint8_t *data, size_t len, int clamped)
 {
-	size_t esz = bi ? bi->elem_size : 0;
+	/* Elements stride by what the caller asked (snapshot entry_size). */
+	size_t esz = bi ? kfd_indirect_stride(c->desc, bi, c->sel, c->sel_len) : 0;
 	size_t n, i, shown;
 	int first = 1;
 
@@ -188,7 +195,12 @@ print_contents(struct dec *d, const struct kfd_indirect *bi,
 	}
 	if (shown < n)
 		print_more(d, &first, n - shown);
-	if (len % esz) {
+	if (len % esz && shown == n && bi->len_kind == KFD_LEN_STRIDED) {
+		/* The last entry holds what the kernel filled of it, which
+		 * may be less than the stride the caller asked. */
+		dec_sep(d, &first);
+		print_elem(d, bi->elem, data + n * esz, len % esz);
+	} else if (len % esz) {
 		/* A partial element: the image was cut inside it. */
 		dec_sep(d, &first);
 		dec_bytes(d, data + n * esz, len % esz, 0, '<', '>');
@@ -228,7 +240,7 @@ print_buf_image(struct dec *d, const struct ioc *c,
 			dec_hex(d, img->addr);
 		return;
 	}
-	print_contents(d, bi, data, len, !!(img->flags & KT_BUF_CLAMPED));
+	print_contents(d, c, bi, data, len, !!(img->flags & KT_BUF_CLAMPED));
 }
 
 /* Whether an inout buffer's after-image differs from its before-image. */
@@ -324,7 +336,7 @@ print_in(struct dec *d, const struct ioc *c, int *first)
 		    !trailing_bytes(c, bi, 0, &data, &len, &clamped))
 			continue;
 		dec_key(d, first, bi->name);
-		print_contents(d, bi, data, len, clamped);
+		print_contents(d, c, bi, data, len, clamped);
 	}
 	/* Images the schema cannot place still get shown, raw. */
 	for (i = 0; c->io->bufs && i < c->io->nbufs; i++) {
@@ -401,7 +413,7 @@ print_out(struct dec *d, const struct ioc *c, int *first)
 		    blen == len && memcmp(bdata, data, len) == 0)
 			continue;
 		dec_key(d, first, bi->name);
-		print_contents(d, bi, data, len, clamped);
+		print_contents(d, c, bi, data, len, clamped);
 	}
 }
 

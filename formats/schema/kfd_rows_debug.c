@@ -99,6 +99,9 @@ static const struct kfd_field device_info_f[] = {
 	KS_F(T, num_xcc, OUT, NONE),
 	KS_F(T, capability, OUT, HEX),
 	KS_F(T, debug_prop, OUT, HEX),
+	/* From 2026 kernels (no ABI bump); a 120-byte stride omits them. */
+	KS_FN(T, capability2, OUT, FLAGS, ks_cap2),
+	KS_F(T, pad, NONE, PAD),
 };
 KS_DESC(device_info_d, "kfd_abi_dbg_device_info_entry", T, device_info_f);
 #undef T
@@ -177,8 +180,9 @@ KS_DESC(dbg_trap_d, "kfd_abi_dbg_trap_args", T, dbg_trap_f);
 #define B(n, ptr, cnt, esz, kind, d, o, el)				\
 	KS_BUF(n, ptr, cnt, esz, kind, d, OP, KFD_ABI_DBG_TRAP_##o, el)
 /*
- * Snapshots stride by the caller's entry_size; these rows assume the
- * caller used this ABI's entry sizes (as ROCr and rocgdb do).
+ * Snapshots stride by the caller's entry_size (the kernel fills
+ * min(entry_size, its entry size) bytes of each): elements decode at that
+ * stride, and fields past it are absent.
  */
 static const struct kfd_indirect dbg_trap_b[] = {
 	B("runtime_info", 3, 4, 1, CAPACITY, OUT, ENABLE, NULL),
@@ -187,10 +191,12 @@ static const struct kfd_indirect dbg_trap_b[] = {
 	B("queue_ids", 20, 21, sizeof(uint32_t), COUNT, INOUT, RESUME_QUEUES,
 	  &ks_u32_queue_id_desc),
 	B("exception_info", 35, 36, 1, CAPACITY, OUT, QUERY_EXCEPTION_INFO, NULL),
-	B("queue_snapshot", 41, 42, sizeof(struct kfd_abi_queue_snapshot_entry),
-	  CAPACITY, OUT, GET_QUEUE_SNAPSHOT, &queue_snapshot_d),
-	B("device_snapshot", 45, 46, sizeof(struct kfd_abi_dbg_device_info_entry),
-	  CAPACITY, OUT, GET_DEVICE_SNAPSHOT, &device_info_d),
+	KS_BUF_STRIDED("queue_snapshot", 41, 42, 43,
+		       sizeof(struct kfd_abi_queue_snapshot_entry), OUT, OP,
+		       KFD_ABI_DBG_TRAP_GET_QUEUE_SNAPSHOT, &queue_snapshot_d),
+	KS_BUF_STRIDED("device_snapshot", 45, 46, 47,
+		       sizeof(struct kfd_abi_dbg_device_info_entry), OUT, OP,
+		       KFD_ABI_DBG_TRAP_GET_DEVICE_SNAPSHOT, &device_info_d),
 };
 #undef B
 #undef OP

@@ -23,7 +23,8 @@ static const struct kfd_field create_queue_f[] = {
 	KS_F(T, ctx_save_restore_size, IN, SIZE),
 	KS_F(T, ctl_stack_size, IN, SIZE),
 	KS_FV(T, sdma_engine_id, IN, NONE, 17),
-	KS_FV(T, pad, NONE, PAD, 17),
+	/* "pad" until 1.21; the kernel reads it for COMPUTE_AQL only. */
+	KS_FV(T, metadata_ring_size, IN, SIZE, 22),
 };
 KS_DESC(create_queue_d, "kfd_abi_create_queue_args", T, create_queue_f);
 #undef T
@@ -41,7 +42,7 @@ static const struct kfd_field destroy_queue_f[] = {
 KS_DESC(destroy_queue_d, "kfd_abi_destroy_queue_args", T, destroy_queue_f);
 #undef T
 
-/* 0x07 UPDATE_QUEUE: 24 bytes; 1.22 (beyond this schema) grows it to 40. */
+/* 0x07 UPDATE_QUEUE: 24 bytes in every ABI. */
 #define T struct kfd_abi_update_queue_args
 static const struct kfd_field update_queue_f[] = {
 	KS_F(T, ring_base_address, IN, GPU_VA),
@@ -52,10 +53,6 @@ static const struct kfd_field update_queue_f[] = {
 };
 KS_DESC(update_queue_d, "kfd_abi_update_queue_args", T, update_queue_f);
 #undef T
-static const struct kfd_size_variant update_queue_v[] = {
-	{ KFD_ABI_IOC_UPDATE_QUEUE, sizeof(struct kfd_abi_update_queue_args), 0, 21 },
-	{ KFD_ABI_IOC_UPDATE_QUEUE_1_22, KFD_ABI_UPDATE_QUEUE_ARGS_SIZE_1_22, 22, 0xff },
-};
 
 /* 0x1A SET_CU_MASK: num_cu_mask counts bits. */
 #define T struct kfd_abi_set_cu_mask_args
@@ -112,7 +109,6 @@ const struct kfd_ioctl_desc ks_rows_queues[] = {
 		KS_KFD_ROW("UPDATE_QUEUE", "update_queue", 0x07,
 			   KFD_ABI_IOC_UPDATE_QUEUE, 0),
 		KS_ARGS(update_queue_d),
-		KS_VARIANTS(update_queue_v),
 	},
 	{
 		KS_KFD_ROW("SET_CU_MASK", "set_cu_mask", 0x1A,

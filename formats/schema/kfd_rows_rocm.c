@@ -142,7 +142,7 @@ static const struct kfd_size_variant pc_sample_v[] = {
 	{ KFD_ABI_IOC_PC_SAMPLE, sizeof(struct kfd_abi_pc_sample_args), 0, 0xff },
 };
 
-/* 0x86 PROFILER: op selects the arm. */
+/* 0x86 PROFILER_DKMS: op selects the arm (union 8-aligned). */
 #define T struct kfd_abi_profiler_args
 #define A(m, d, r, o)		KS_FS(T, m, d, r, 0, KFD_ABI_PROFILER_##o)
 #define AN(m, d, r, o, tbl)	KS_FSN(T, m, d, r, 0, KFD_ABI_PROFILER_##o, tbl)
@@ -228,7 +228,8 @@ const struct kfd_ioctl_desc ks_rows_rocm[] = {
 		KS_VARIANTS(pc_sample_v),
 	},
 	{
-		ROCM_ROW("PROFILER", "profiler", 0x86, KFD_ABI_IOC_PROFILER),
+		ROCM_ROW("PROFILER_DKMS", "profiler_dkms", 0x86,
+			 KFD_ABI_IOC_PROFILER_DKMS),
 		KS_ARGS(profiler_d),
 		KS_BUFS(profiler_b),
 	},

@@ -283,8 +283,22 @@ static const struct kfd_name profiler_op[] = {
 };
 KS_TABLE(ks_profiler_op, "profiler_op", profiler_op);
 
+/* 0x28's ops: upstream has no PC_SAMPLE there. */
+static const struct kfd_name profiler_op_1_23[] = {
+	KS_N(KFD_ABI_PROFILER_, PMC),
+	KS_N(KFD_ABI_PROFILER_, VERSION),
+	KS_N(KFD_ABI_PROFILER_, PTL_CONTROL),
+};
+KS_TABLE(ks_profiler_op_1_23, "profiler_op_1_23", profiler_op_1_23);
+
 static const struct kfd_name ais_op[] = {
 	KS_N(KFD_ABI_AIS_, READ),
 	KS_N(KFD_ABI_AIS_, WRITE),
 };
 KS_TABLE(ks_ais_op, "ais_op", ais_op);
+
+static const struct kfd_name cap2[] = {
+	KS_N(KFD_ABI_CAP2_, PER_SDMA_QUEUE_RESET_SUPPORTED),
+	KS_N(KFD_ABI_CAP2_, TRAP_DEBUG_LDS_OUT_OF_ADDR_RANGE_SUPPORTED),
+};
+KS_TABLE(ks_cap2, "capability2", cap2);

@@ -17,6 +17,11 @@ static unsigned int ks_nrows;
 /* Row index + 1 by ioctl nr, per file kind; 0 = no row. */
 static uint8_t ks_kfd_index[256];
 static uint8_t ks_drm_index[256];
+/* KFD rows with only_size (row index + 1), and which nrs have one. */
+#define KS_MAX_SIZED	4
+static uint8_t ks_kfd_sized[KS_MAX_SIZED];
+static unsigned int ks_nsized;
+static uint8_t ks_kfd_has_sized[256];
 static pthread_once_t ks_once = PTHREAD_ONCE_INIT;
 
 static void
@@ -30,6 +35,16 @@ ks_append(const struct kfd_ioctl_desc *rows, unsigned int n)
 				 ks_drm_index;
 
 		ks_rows[ks_nrows] = *r;
+		if (r->only_size && r->file_kind == KFD_FILE_KFD) {
+			/* Found by exact size only; the nr's index stays with
+			 * its first row (tests prove there is one). */
+			if (ks_nsized < KS_MAX_SIZED) {
+				ks_kfd_sized[ks_nsized++] = (uint8_t)(ks_nrows + 1);
+				ks_kfd_has_sized[r->nr & 0xff] = 1;
+			}
+			ks_nrows++;
+			continue;
+		}
 		/* The first row for an nr wins; tests prove there are no twins. */
 		if (!index[r->nr & 0xff])
 			index[r->nr & 0xff] = (uint8_t)(ks_nrows + 1);
@@ -47,6 +62,7 @@ ks_build(void)
 	ks_append(ks_rows_memory, ks_nrows_memory);
 	ks_append(ks_rows_svm, ks_nrows_svm);
 	ks_append(ks_rows_debug, ks_nrows_debug);
+	ks_append(ks_rows_profiler, ks_nrows_profiler);
 	ks_append(ks_rows_rocm, ks_nrows_rocm);
 	ks_append(ks_rows_drm, ks_nrows_drm);
 }
@@ -69,6 +85,17 @@ kfd_schema_lookup(enum kfd_file_kind kind, unsigned long request)
 	case KFD_FILE_KFD:
 		if (type != KFD_ABI_IOCTL_BASE)
 			return NULL;
+		if (ks_kfd_has_sized[nr]) {
+			unsigned int size = KFD_ABI_IOC_SIZE(request), k;
+
+			for (k = 0; k < ks_nsized; k++) {
+				const struct kfd_ioctl_desc *r =
+					&ks_rows[ks_kfd_sized[k] - 1];
+
+				if (r->nr == nr && r->only_size == size)
+					return r;
+			}
+		}
 		i = ks_kfd_index[nr];
 		break;
 	case KFD_FILE_RENDER:
@@ -204,6 +231,24 @@ ks_arg_field(const struct kfd_ioctl_desc *desc, int i)
 	return &desc->args->fields[i];
 }
 
+size_t
+kfd_indirect_stride(const struct kfd_ioctl_desc *desc,
+		    const struct kfd_indirect *buf, const void *args,
+		    size_t args_len)
+{
+	const struct kfd_field *sf;
+	uint64_t v;
+
+	if (!buf)
+		return 0;
+	if (buf->len_kind != KFD_LEN_STRIDED || !desc)
+		return buf->elem_size;
+	sf = ks_arg_field(desc, buf->stride_field);
+	if (!sf || kfd_field_get(sf, args, args_len, &v) || !v)
+		return buf->elem_size;
+	return (size_t)v;
+}
+
 uint64_t
 kfd_indirect_ptr(const struct kfd_ioctl_desc *desc,
 		 const struct kfd_indirect *buf, const void *args,
@@ -252,6 +297,11 @@ kfd_indirect_len(const struct kfd_ioctl_desc *desc,
 	case KFD_LEN_COUNT:
 	case KFD_LEN_CAPACITY:
 		if (__builtin_mul_overflow(count, (uint64_t)buf->elem_size, &n))
+			n = UINT64_MAX;
+		break;
+	case KFD_LEN_STRIDED:
+		if (__builtin_mul_overflow(count,
+			(uint64_t)kfd_indirect_stride(desc, buf, args, args_len), &n))
 			n = UINT64_MAX;
 		break;
 	case KFD_LEN_BITS32:

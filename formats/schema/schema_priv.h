@@ -84,6 +84,21 @@
 		.elem = (el),						\
 	}
 
+/* A KFD_LEN_STRIDED buffer: count_field elements of stride_field bytes. */
+#define KS_BUF_STRIDED(n, ptr, cnt, stride, esz, d, sel, val, el)	\
+	{								\
+		.name = (n),						\
+		.ptr_field = (ptr),					\
+		.count_field = (cnt),					\
+		.elem_size = (esz),					\
+		.len_kind = KFD_LEN_STRIDED,				\
+		.dir = KFD_DIR_##d,					\
+		.select = (sel),					\
+		.select_value = (val),					\
+		.elem = (el),						\
+		.stride_field = (stride),				\
+	}
+
 /* Direction of a request code's _IOC_DIR as enum kfd_dir. */
 #define KS_IOC_DIR(req)							\
 	((KFD_ABI_IOC_DIR(req) & _IOC_WRITE ? KFD_DIR_IN : 0) |		\
@@ -153,7 +168,9 @@ extern const struct kfd_name_table ks_pcs_method;
 extern const struct kfd_name_table ks_pcs_type;
 extern const struct kfd_name_table ks_pcs_flags;
 extern const struct kfd_name_table ks_profiler_op;
+extern const struct kfd_name_table ks_profiler_op_1_23;
 extern const struct kfd_name_table ks_ais_op;
+extern const struct kfd_name_table ks_cap2;
 extern const struct kfd_name_table ks_drm_cap;
 extern const struct kfd_name_table ks_gem_domains;
 extern const struct kfd_name_table ks_gem_create_flags;
@@ -183,6 +200,7 @@ KS_DECLARE_ROWS(events);
 KS_DECLARE_ROWS(memory);
 KS_DECLARE_ROWS(svm);
 KS_DECLARE_ROWS(debug);
+KS_DECLARE_ROWS(profiler);
 KS_DECLARE_ROWS(rocm);
 KS_DECLARE_ROWS(drm);
 

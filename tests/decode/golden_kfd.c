@@ -51,7 +51,7 @@ test_queue_create(void **state)
 		    "queue_priority=7, eop_buffer_address=0x7f0000030000, "
 		    "eop_buffer_size=4096, ctx_save_restore_address=0x7f0000040000, "
 		    "ctx_save_restore_size=2752512, ctl_stack_size=4096, "
-		    "sdma_engine_id=0) = 0 "
+		    "sdma_engine_id=0, metadata_ring_size=0) = 0 "
 		    "{doorbell_offset=0xc48d000000000008, queue_id=1}");
 }
 

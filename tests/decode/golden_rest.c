@@ -2,7 +2,7 @@
 /*
  * Golden text decoding of the rows the other golden files leave out: the
  * pre-1.13 debugger's remaining three, the legacy apertures, ROCm's old
- * DBG_TRAP, RLC_SPM, PROFILER and AIS, and the render node's GEM_CLOSE,
+ * DBG_TRAP, RLC_SPM, PROFILER_DKMS and AIS, and the render node's GEM_CLOSE,
  * PRIME_FD_TO_HANDLE, GEM_MMAP and GEM_METADATA. golden_cover.c fails for
  * any schema row without a golden line somewhere.
  */
@@ -146,7 +146,7 @@ test_rlc_spm(void **state)
 		    "gpu_id=0x1234) = 0 {bytes_copied=0, has_data_loss=0}");
 }
 
-/* PROFILER: the op picks the union arm. */
+/* PROFILER_DKMS (0x86): the op picks the union arm. */
 static void
 test_profiler(void **state)
 {
@@ -158,15 +158,15 @@ test_profiler(void **state)
 	a.op = KFD_ABI_PROFILER_VERSION;
 	o = a;
 	o.version = KFD_ABI_PROFILER_VERSION_NUM;
-	r = mk_ioctl(KFD_ABI_IOC_PROFILER, &a, &o, sizeof(a), 0, 0);
-	assert_text(&r, "PROFILER(op=VERSION) = 0 {version=1}");
+	r = mk_ioctl(KFD_ABI_IOC_PROFILER_DKMS, &a, &o, sizeof(a), 0, 0);
+	assert_text(&r, "PROFILER_DKMS(op=VERSION) = 0 {version=1}");
 	memset(&a, 0, sizeof(a));
 	a.op = KFD_ABI_PROFILER_PMC;
 	a.pmc.gpu_id = GPU;
 	a.pmc.lock = 1;
 	a.pmc.perfcount_enable = 1;
-	r = mk_ioctl(KFD_ABI_IOC_PROFILER, &a, &a, sizeof(a), 0, 0);
-	assert_text(&r, "PROFILER(op=PMC, pmc.gpu_id=0x1234, pmc.lock=1, "
+	r = mk_ioctl(KFD_ABI_IOC_PROFILER_DKMS, &a, &a, sizeof(a), 0, 0);
+	assert_text(&r, "PROFILER_DKMS(op=PMC, pmc.gpu_id=0x1234, pmc.lock=1, "
 		    "pmc.perfcount_enable=1) = 0");
 }
 

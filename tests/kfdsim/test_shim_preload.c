@@ -52,7 +52,7 @@ abi_minor(void)
 {
 	const char *abi = getenv("KFDSIM_ABI");
 
-	return abi ? atoi(strchr(abi, '.') ? strchr(abi, '.') + 1 : abi) : 19;
+	return abi ? atoi(strchr(abi, '.') ? strchr(abi, '.') + 1 : abi) : 23;
 }
 
 static char *

@@ -55,6 +55,28 @@ test_lookup_create_queue_88(void **state)
 	assert_int_equal(d->variants[1].since_minor, 17);
 }
 
+/*
+ * 0x28 is upstream's 16-byte PROFILER (1.23); only a request of exactly 40
+ * bytes is the dispatch-log form. Every other size is PROFILER, and the
+ * DKMS profiler keeps 0x86.
+ */
+static void
+test_lookup_profiler_sizes(void **state)
+{
+	(void)state;
+	assert_int_equal(KFD_ABI_IOC_PROFILER, 0xC0104B28u);
+	assert_int_equal(KFD_ABI_IOC_PROFILER_DLOG, 0xC0284B28u);
+	assert_int_equal(KFD_ABI_IOC_PROFILER_DKMS, 0xC0284B86u);
+	expect_row(KFD_FILE_KFD, KFD_ABI_IOC_PROFILER, "PROFILER");
+	expect_row(KFD_FILE_KFD, KFD_ABI_IOC_PROFILER_DLOG, "PROFILER_DLOG");
+	expect_row(KFD_FILE_KFD, KFD_ABI_IOC_WITH_SIZE(KFD_ABI_IOC_PROFILER, 24),
+		   "PROFILER");
+	expect_row(KFD_FILE_KFD, KFD_ABI_IOC_WITH_SIZE(KFD_ABI_IOC_PROFILER, 0),
+		   "PROFILER");
+	expect_row(KFD_FILE_KFD, KFD_ABI_IOC_PROFILER_DKMS, "PROFILER_DKMS");
+	assert_int_equal(kfd_schema_lookup(KFD_FILE_KFD, KFD_ABI_IOC_PROFILER)->since_minor, 23);
+}
+
 /* SVM adds nattr * 8 to the size bits; every such request resolves. */
 static void
 test_lookup_svm_size_bits(void **state)
@@ -81,7 +103,7 @@ test_lookup_console_and_wrong_kind(void **state)
 	assert_null(kfd_schema_lookup(KFD_FILE_KFD, 0x4B60));
 	assert_null(kfd_schema_lookup(KFD_FILE_KFD, 0x4B72));
 	/* Beyond both dispatcher ranges. */
-	assert_null(kfd_schema_lookup(KFD_FILE_KFD, 0xC0104B28));
+	assert_null(kfd_schema_lookup(KFD_FILE_KFD, 0xC0104B29));
 	assert_null(kfd_schema_lookup(KFD_FILE_KFD, 0xC0104B88));
 	assert_null(kfd_schema_lookup(KFD_FILE_KFD, 0xC0104B00));
 	/* A KFD request on a render node, or a DRM one on /dev/kfd. */
@@ -233,6 +255,7 @@ main(void)
 		cmocka_unit_test(test_lookup_kfd),
 		cmocka_unit_test(test_lookup_create_queue_88),
 		cmocka_unit_test(test_lookup_svm_size_bits),
+		cmocka_unit_test(test_lookup_profiler_sizes),
 		cmocka_unit_test(test_lookup_console_and_wrong_kind),
 		cmocka_unit_test(test_lookup_render),
 		cmocka_unit_test(test_lookup_ignores_high_bits),

@@ -239,8 +239,16 @@ test_buffers_reference_fields(void **state)
 				if (b->len_kind == KFD_LEN_BYTES)
 					assert_int_equal(b->elem_size, 1);
 				/* A capacity is written back, so it is in/out. */
-				if (b->len_kind == KFD_LEN_CAPACITY)
+				if (b->len_kind == KFD_LEN_CAPACITY ||
+				    b->len_kind == KFD_LEN_STRIDED)
 					assert_int_equal(c->dir, KFD_DIR_INOUT);
+				/* The stride is a size the caller passes. */
+				if (b->len_kind == KFD_LEN_STRIDED) {
+					assert_true(b->stride_field >= 0 &&
+						    (unsigned int)b->stride_field < sd->nfields);
+					assert_int_equal(sd->fields[b->stride_field].role,
+							 KFD_ROLE_SIZE);
+				}
 			}
 			if (b->select >= 0) {
 				assert_true((unsigned int)b->select < sd->nfields);
@@ -263,11 +271,57 @@ test_names_unique(void **state)
 		for (j = 0; j < i; j++) {
 			assert_string_not_equal(r[i].name, r[j].name);
 			assert_string_not_equal(r[i].event_name, r[j].event_name);
-			/* One row per (file kind, nr). */
+			/* One row per (file kind, nr), and rows of one exact
+			 * size beside it. */
 			assert_false(r[i].file_kind == r[j].file_kind &&
-				     r[i].nr == r[j].nr);
+				     r[i].nr == r[j].nr &&
+				     r[i].only_size == r[j].only_size);
 		}
 	}
+}
+
+/*
+ * The dispatcher's range covers every upstream row (the header's
+ * KFD_ABI_COMMAND_END is not left behind a new row), the header's ABI
+ * minor is the schema's, and a row found by exact size differs in size
+ * from its nr's first row, which exists.
+ */
+static void
+test_command_end_covers_rows(void **state)
+{
+	unsigned int n, i, newest = 0, top = 0;
+	const struct kfd_ioctl_desc *r = rows(&n);
+
+	(void)state;
+	assert_int_equal(KFD_ABI_MINOR_VERSION, KFD_SCHEMA_MINOR);
+	for (i = 0; i < n; i++) {
+		const struct kfd_ioctl_desc *first;
+
+		if (r[i].file_kind != KFD_FILE_KFD)
+			continue;
+		if (!r[i].rocm_only) {
+			if (r[i].nr >= top)
+				top = r[i].nr;
+			if (r[i].since_minor > newest)
+				newest = r[i].since_minor;
+		}
+		if (!r[i].only_size)
+			continue;
+		first = kfd_schema_lookup(KFD_FILE_KFD,
+			_IOC(_IOC_NONE, KFD_ABI_IOCTL_BASE, r[i].nr, 0));
+		assert_non_null(first);
+		assert_int_equal(first->only_size, 0);
+		assert_int_not_equal(IOC_SIZE(first->request), r[i].only_size);
+		assert_int_equal(IOC_SIZE(r[i].request), r[i].only_size);
+		assert_ptr_equal(kfd_schema_lookup(KFD_FILE_KFD, r[i].request), &r[i]);
+	}
+	if (top >= KFD_ABI_COMMAND_END) {
+		fprintf(stderr, "row nr 0x%x is past KFD_ABI_COMMAND_END 0x%x\n",
+			top, KFD_ABI_COMMAND_END);
+		fail();
+	}
+	assert_int_equal(top + 1, KFD_ABI_COMMAND_END);
+	assert_true(newest <= KFD_ABI_MINOR_VERSION);
 }
 
 static void
@@ -281,7 +335,9 @@ test_every_kfd_nr_present(void **state)
 	for (i = 0; i < n; i++) {
 		if (r[i].file_kind == KFD_FILE_KFD) {
 			assert_int_equal(r[i].type, 'K');
-			seen[r[i].nr]++;
+			/* Rows found by exact size only sit beside the nr's row. */
+			if (!r[i].only_size)
+				seen[r[i].nr]++;
 			/* ROCm-only exactly for the second range. */
 			assert_int_equal(r[i].rocm_only, r[i].nr >= 0x80);
 			assert_true(r[i].since_minor <= KFD_SCHEMA_MINOR);
@@ -291,12 +347,12 @@ test_every_kfd_nr_present(void **state)
 			assert_false(r[i].rocm_only);
 		}
 	}
-	for (nr = 0x01; nr <= 0x27; nr++)
+	for (nr = 0x01; nr <= 0x28; nr++)
 		assert_int_equal(seen[nr], 1);
 	for (nr = 0x80; nr <= 0x87; nr++)
 		assert_int_equal(seen[nr], 1);
 	assert_int_equal(seen[0x00], 0);
-	assert_int_equal(seen[0x28], 0);
+	assert_int_equal(seen[0x29], 0);
 	assert_int_equal(seen[0x88], 0);
 }
 
@@ -316,7 +372,8 @@ test_rows_ordered_by_kind(void **state)
 			nrender++;
 		}
 	}
-	assert_int_equal(nkfd, 0x27 + 8);
+	/* 0x01..0x28, the DKMS 0x80..0x87, and PROFILER_DLOG. */
+	assert_int_equal(nkfd, 0x28 + 8 + 1);
 	assert_int_equal(nrender, 14);
 }
 
@@ -337,8 +394,9 @@ test_deprecated_rows(void **state)
 }
 
 /*
- * The rows the replayer never reissues (no_replay) are exactly the three
- * whose kernel side reaches past the replayed objects.
+ * The rows the replayer never reissues (no_replay) are exactly the four
+ * whose kernel side reaches past the replayed objects (PROFILER_DLOG's
+ * ops open streams whose own ioctls no trace holds).
  */
 static void
 test_no_replay_rows(void **state)
@@ -351,12 +409,13 @@ test_no_replay_rows(void **state)
 		int want = r[i].file_kind == KFD_FILE_KFD &&
 			   (!strcmp(r[i].name, "CROSS_MEMORY_COPY") ||
 			    !strcmp(r[i].name, "CRIU_OP") ||
-			    !strcmp(r[i].name, "AIS_OP"));
+			    !strcmp(r[i].name, "AIS_OP") ||
+			    !strcmp(r[i].name, "PROFILER_DLOG"));
 
 		assert_int_equal(r[i].no_replay, want);
 		nset += want;
 	}
-	assert_int_equal(nset, 3);
+	assert_int_equal(nset, 4);
 }
 
 /*
@@ -442,6 +501,7 @@ main(void)
 		cmocka_unit_test(test_buffers_reference_fields),
 		cmocka_unit_test(test_names_unique),
 		cmocka_unit_test(test_every_kfd_nr_present),
+		cmocka_unit_test(test_command_end_covers_rows),
 		cmocka_unit_test(test_rows_ordered_by_kind),
 		cmocka_unit_test(test_deprecated_rows),
 		cmocka_unit_test(test_no_replay_rows),

@@ -249,7 +249,8 @@ gen_build(void)
 			if (!strcmp(o->event_name, d->event_name))
 				return gen_fail("two rows are named %s (%s)",
 						d->event_name, d->name);
-			if (o->file_kind == d->file_kind && o->nr == d->nr)
+			if (o->file_kind == d->file_kind && o->nr == d->nr &&
+			    o->only_size == d->only_size)
 				return gen_fail("%s and %s share a request number",
 						o->name, d->name);
 		}
@@ -483,7 +484,8 @@ gen_emitter(FILE *o)
 		" */\n"
 		"#include \"kfd_tp.h\"\n"
 		"\n"
-		"#define KFDLT_KEY(kind, nr) ((uint32_t)(kind) << 16 | (uint32_t)(nr))\n"
+		"#define KFDLT_KEY(kind, nr, only_size) \\\n"
+		"\t((uint64_t)(only_size) << 32 | (uint32_t)(kind) << 16 | (uint32_t)(nr))\n"
 		"\n"
 		"int\n"
 		"kfdlt_emit_row(const struct kfd_dispatch_call *c)\n"
@@ -491,21 +493,23 @@ gen_emitter(FILE *o)
 		"\tunsigned char tin[%u], tout[%u];\n"
 		"\tstruct kfdlt_ev e;\n"
 		"\n"
-		"\tswitch (KFDLT_KEY(c->desc->file_kind, c->desc->nr)) {\n",
+		"\tswitch (KFDLT_KEY(c->desc->file_kind, c->desc->nr,\n"
+		"\t\t\t   c->desc->only_size)) {\n",
 		gen_max_size(), gen_max_size());
 	for (unsigned int i = 0; i < gen_nevents; i++) {
 		const struct gen_event *ev = &gen_events[i];
 		const char *n = ev->d->event_name;
 
 		fprintf(o,
-			"\tcase KFDLT_KEY(%u, 0x%02x):\t/* %s */\n"
+			"\tcase KFDLT_KEY(%u, 0x%02x, %u):\t/* %s */\n"
 			"\t\tif (!lttng_ust_tracepoint_enabled(kfd, %s))\n"
 			"\t\t\treturn 1;\n"
 			"\t\tif (kfdlt_ev_init(&e, c, %u, tin, tout))\n"
 			"\t\t\treturn 0;\n"
 			"\t\tlttng_ust_do_tracepoint(kfd, %s, &e);\n"
 			"\t\treturn 1;\n",
-			ev->d->file_kind, ev->d->nr, ev->d->name, n, ev->size, n);
+			ev->d->file_kind, ev->d->nr, ev->d->only_size, ev->d->name,
+			n, ev->size, n);
 	}
 	fprintf(o, "\tdefault:\n\t\treturn 0;\n\t}\n}\n");
 }

@@ -164,7 +164,8 @@ rec_after_images(const struct kfd_recorder *r,
 						 &img->len_after, &lflags) == 1)
 			img->len_after = img->len_before;
 		/* The filled count never exceeds the capacity passed in. */
-		if (b->len_kind == KFD_LEN_CAPACITY &&
+		if ((b->len_kind == KFD_LEN_CAPACITY ||
+		     b->len_kind == KFD_LEN_STRIDED) &&
 		    img->len_after > img->len_before)
 			img->len_after = img->len_before;
 		img->flags |= lflags;

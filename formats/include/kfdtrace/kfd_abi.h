@@ -32,14 +32,14 @@ extern "C" {
 
 /* ABI version this header describes (plus the ROCm-only range). */
 #define KFD_ABI_MAJOR_VERSION		1
-#define KFD_ABI_MINOR_VERSION		19
+#define KFD_ABI_MINOR_VERSION		23
 
 /* The ioctl type byte. Console ioctls share it, so never decode by it alone. */
 #define KFD_ABI_IOCTL_BASE		'K'
 
 /* Dispatcher ranges: [START, END) upstream; [START_2, END_2] in ROCm DKMS. */
 #define KFD_ABI_COMMAND_START		0x01
-#define KFD_ABI_COMMAND_END		0x28
+#define KFD_ABI_COMMAND_END		0x29	/* 0x28 from 1.23 */
 #define KFD_ABI_COMMAND_START_2		0x80
 #define KFD_ABI_COMMAND_END_2		0x87
 
@@ -146,7 +146,16 @@ struct kfd_abi_create_queue_args {
 	uint32_t ctl_stack_size;		/* in */
 	/* Added in 1.17; callers built against <= 1.16 pass 88 bytes. */
 	uint32_t sdma_engine_id;		/* in (SDMA_BY_ENG_ID) */
-	uint32_t pad;				/* 1.22: metadata_ring_size */
+	/*
+	 * "pad" before 1.22. Bytes of the AQL metadata ring that follows the
+	 * queue's ring in the same mapping: 0 or a power of two (else
+	 * -EINVAL); read for COMPUTE_AQL queues only. "pad" is its name
+	 * before 1.22, kept for code written against that.
+	 */
+	union {
+		uint32_t metadata_ring_size;	/* in */
+		uint32_t pad;
+	};
 };
 /* The pre-1.17 size: the struct ends after ctl_stack_size. */
 #define KFD_ABI_CREATE_QUEUE_ARGS_SIZE_1_16	88
@@ -163,8 +172,6 @@ struct kfd_abi_update_queue_args {
 	uint32_t queue_percentage;	/* in */
 	uint32_t queue_priority;	/* in */
 };
-/* 1.22 grows UPDATE_QUEUE to 40 bytes (dispatch-record buffer); not decoded. */
-#define KFD_ABI_UPDATE_QUEUE_ARGS_SIZE_1_22	40
 
 struct kfd_abi_set_cu_mask_args {
 	uint32_t queue_id;		/* in */
@@ -495,6 +502,8 @@ struct kfd_abi_export_dmabuf_args {
 #define KFD_ABI_SMI_EVENT_QUEUE_EVICTION	9
 #define KFD_ABI_SMI_EVENT_QUEUE_RESTORE		10
 #define KFD_ABI_SMI_EVENT_UNMAP_FROM_GPU	11
+#define KFD_ABI_SMI_EVENT_PROCESS_START		12
+#define KFD_ABI_SMI_EVENT_PROCESS_END		13
 /* Privileged: receive events of every process. */
 #define KFD_ABI_SMI_EVENT_ALL_PROCESS		64
 #define KFD_ABI_SMI_EVENT_MASK_FROM_INDEX(i)	(1ULL << ((i) - 1))
@@ -627,6 +636,51 @@ struct kfd_abi_create_process_args {
 	uint32_t pad;
 };
 
+/* ------------------------------------------------------------------ */
+/* 0x28 PROFILER (1.23)                                                */
+/* ------------------------------------------------------------------ */
+
+/* Ops of both profiler ioctls (0x28 and the DKMS 0x86). */
+#define KFD_ABI_PROFILER_VERSION_NUM	1
+#define KFD_ABI_PROFILER_PMC		0
+#define KFD_ABI_PROFILER_PC_SAMPLE	1	/* 0x86 only */
+#define KFD_ABI_PROFILER_VERSION	2
+#define KFD_ABI_PROFILER_PTL_CONTROL	3
+
+struct kfd_abi_pmc_settings {
+	uint32_t gpu_id;
+	uint32_t lock;			/* 1 takes the GPU's profiler lock, 0 drops it */
+	uint32_t perfcount_enable;	/* force perf counters on for its queues */
+};
+
+struct kfd_abi_ptl_control {
+	uint32_t gpu_id;
+	uint32_t enable;		/* 0 asks for PTL off, else drops the request */
+};
+
+/* Upstream's form: the union follows op directly (16 bytes). */
+struct kfd_abi_profiler_1_23_args {
+	uint32_t op;			/* KFD_ABI_PROFILER_* */
+	union {
+		struct kfd_abi_pmc_settings pmc;
+		struct kfd_abi_ptl_control ptl;
+		uint32_t version;	/* out */
+	};
+};
+
+/*
+ * A 40-byte 0x28 form (op, pad, a 32-byte union) exists only in an
+ * out-of-tree dispatch-log design whose ops and layout differ between its
+ * versions; it is decoded as op plus raw bytes.
+ */
+#define KFD_ABI_PROFILER_DLOG_ARGS_SIZE	40
+
+struct kfd_abi_profiler_dlog_args {
+	uint32_t op;
+	uint32_t pad;
+	uint8_t data[32];		/* layout not settled upstream */
+};
+
 /* ROCm DKMS only: 0x80..0x87 */
 #include "kfd_abi_rocm.h"
 
@@ -650,9 +704,6 @@ struct kfd_abi_create_process_args {
 #define KFD_ABI_IOC_GET_CLOCK_COUNTERS	KFD_ABI_IOWR(0x05, struct kfd_abi_get_clock_counters_args)
 #define KFD_ABI_IOC_GET_PROCESS_APERTURES KFD_ABI_IOR(0x06, struct kfd_abi_get_process_apertures_args)
 #define KFD_ABI_IOC_UPDATE_QUEUE	KFD_ABI_IOW(0x07, struct kfd_abi_update_queue_args)
-#define KFD_ABI_IOC_UPDATE_QUEUE_1_22					\
-	_IOC(_IOC_WRITE, KFD_ABI_IOCTL_BASE, 0x07,			\
-	     KFD_ABI_UPDATE_QUEUE_ARGS_SIZE_1_22)
 #define KFD_ABI_IOC_CREATE_EVENT	KFD_ABI_IOWR(0x08, struct kfd_abi_create_event_args)
 #define KFD_ABI_IOC_DESTROY_EVENT	KFD_ABI_IOW(0x09, struct kfd_abi_destroy_event_args)
 #define KFD_ABI_IOC_SET_EVENT		KFD_ABI_IOW(0x0A, struct kfd_abi_set_event_args)
@@ -692,6 +743,8 @@ struct kfd_abi_create_process_args {
 #define KFD_ABI_IOC_DBG_TRAP		KFD_ABI_IOWR(0x26, struct kfd_abi_dbg_trap_args)
 #define KFD_ABI_IOC_CREATE_PROCESS	KFD_ABI_IO(0x27)
 #define KFD_ABI_IOC_CREATE_PROCESS_FLAGS KFD_ABI_IOWR(0x27, struct kfd_abi_create_process_args)
+#define KFD_ABI_IOC_PROFILER		KFD_ABI_IOWR(0x28, struct kfd_abi_profiler_1_23_args)
+#define KFD_ABI_IOC_PROFILER_DLOG	KFD_ABI_IOWR(0x28, struct kfd_abi_profiler_dlog_args)
 
 #define KFD_ABI_IOC_IPC_IMPORT_HANDLE	KFD_ABI_IOWR(0x80, struct kfd_abi_ipc_import_handle_args)
 #define KFD_ABI_IOC_IPC_EXPORT_HANDLE	KFD_ABI_IOWR(0x81, struct kfd_abi_ipc_export_handle_args)
@@ -702,7 +755,7 @@ struct kfd_abi_create_process_args {
 #define KFD_ABI_IOC_PC_SAMPLE_V1					\
 	_IOC(_IOC_READ | _IOC_WRITE, KFD_ABI_IOCTL_BASE, 0x85,		\
 	     KFD_ABI_PC_SAMPLE_ARGS_SIZE_V1)
-#define KFD_ABI_IOC_PROFILER		KFD_ABI_IOWR(0x86, struct kfd_abi_profiler_args)
+#define KFD_ABI_IOC_PROFILER_DKMS	KFD_ABI_IOWR(0x86, struct kfd_abi_profiler_args)
 #define KFD_ABI_IOC_AIS_OP		KFD_ABI_IOWR(0x87, struct kfd_abi_ais_args)
 
 #ifdef __cplusplus

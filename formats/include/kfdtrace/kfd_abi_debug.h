@@ -115,7 +115,11 @@ struct kfd_abi_queue_snapshot_entry {
 	uint32_t reserved;
 };
 
-/* Element of GET_DEVICE_SNAPSHOT (120 bytes). */
+/*
+ * Element of GET_DEVICE_SNAPSHOT: 128 bytes since capability2 (no ABI
+ * bump), 120 before. The caller's entry_size sets the stride; the kernel
+ * copies min(entry_size, its size) bytes of each entry.
+ */
 struct kfd_abi_dbg_device_info_entry {
 	uint64_t exception_status;
 	uint64_t lds_base;
@@ -140,7 +144,15 @@ struct kfd_abi_dbg_device_info_entry {
 	uint32_t num_xcc;
 	uint32_t capability;
 	uint32_t debug_prop;
+	uint32_t capability2;		/* KFD_ABI_CAP2_* */
+	uint32_t pad;
 };
+/* The entry size before capability2. */
+#define KFD_ABI_DBG_DEVICE_INFO_ENTRY_SIZE_120	120
+
+/* Node capability2 bits (sysfs "capability2", 1.21). */
+#define KFD_ABI_CAP2_PER_SDMA_QUEUE_RESET_SUPPORTED		0x1u
+#define KFD_ABI_CAP2_TRAP_DEBUG_LDS_OUT_OF_ADDR_RANGE_SUPPORTED	0x2u
 
 /* Header the kernel writes at the start of a queue's context save area. */
 struct kfd_abi_context_save_area_header {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Part of the /dev/kfd ioctl ABI (kfd_abi.h, which includes it where it
- * stands and has the conventions and the request codes): the ROCm DKMS range 0x80..0x87 (IPC handles, the old DBG_TRAP, cross-memory copy, SPM, PC sampling, the profiler, AIS).
+ * stands and has the conventions and the request codes): the ROCm DKMS range 0x80..0x87 (IPC handles, the old DBG_TRAP, cross-memory copy, SPM, PC sampling, the DKMS profiler, AIS).
  * Include <kfdtrace/kfd_abi.h>, not this.
  */
 #ifndef KFDTRACE_KFD_ABI_ROCM_H
@@ -140,23 +140,10 @@ struct kfd_abi_pc_sample_args {
 /* Early ROCm kernels ended the struct after trace_id. */
 #define KFD_ABI_PC_SAMPLE_ARGS_SIZE_V1	24
 
-#define KFD_ABI_PROFILER_VERSION_NUM	1
-#define KFD_ABI_PROFILER_PMC		0
-#define KFD_ABI_PROFILER_PC_SAMPLE	1
-#define KFD_ABI_PROFILER_VERSION	2
-#define KFD_ABI_PROFILER_PTL_CONTROL	3
-
-struct kfd_abi_pmc_settings {
-	uint32_t gpu_id;
-	uint32_t lock;			/* lock the GPU for profiling */
-	uint32_t perfcount_enable;	/* force perf counters on for its queues */
-};
-
-struct kfd_abi_ptl_control {
-	uint32_t gpu_id;
-	uint32_t enable;
-};
-
+/*
+ * PROFILER_DKMS (0x86): the ops and settings are 0x28's (kfd_abi.h), but
+ * the union is 8-aligned here and has a PC_SAMPLE arm (40 bytes).
+ */
 struct kfd_abi_profiler_args {
 	uint32_t op;			/* KFD_ABI_PROFILER_* */
 	uint32_t pad;			/* the union is 8-aligned */

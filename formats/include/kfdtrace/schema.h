@@ -135,6 +135,12 @@ enum kfd_len_kind {
 	KFD_LEN_TRAILING,
 	/* A fixed length of elem_size bytes */
 	KFD_LEN_FIXED,
+	/*
+	 * As CAPACITY, but the elements stride by the value of the field
+	 * stride_field (a size the caller negotiates, DBG_TRAP's snapshot
+	 * entry_size); elem_size is the newest element's size.
+	 */
+	KFD_LEN_STRIDED,
 };
 
 /* An indirect buffer that a pointer field of the argument struct names. */
@@ -150,6 +156,8 @@ struct kfd_indirect {
 	uint64_t select_value;
 	/* Element layout, decoded per element when set. */
 	const struct kfd_struct_desc *elem;
+	/* KFD_LEN_STRIDED only: index of the field holding the stride. */
+	int16_t stride_field;
 };
 
 /* A request code/size variant: CREATE_QUEUE is 88 bytes before 1.17. */
@@ -197,11 +205,17 @@ struct kfd_ioctl_desc {
 	unsigned int nvariants;
 	const struct kfd_indirect *bufs;
 	unsigned int nbufs;
+	/*
+	 * 0, or the one _IOC_SIZE this row answers for: a second row of an
+	 * nr whose other layout is told apart by size alone (the 40-byte
+	 * PROFILER). Requests of other sizes resolve to the nr's first row.
+	 */
+	uint16_t only_size;
 };
 
-/* The KFD ABI major/minor this schema describes up to (1.19 + ROCm rows). */
+/* The KFD ABI major/minor this schema describes up to (1.23 + ROCm rows). */
 #define KFD_SCHEMA_MAJOR 1
-#define KFD_SCHEMA_MINOR 19
+#define KFD_SCHEMA_MINOR 23
 
 /*
  * kfd_schema_lookup() - find the row for a request on a file kind.
@@ -210,7 +224,9 @@ struct kfd_ioctl_desc {
  *
  * KFD rows match on type 'K' and nr; any size is accepted (the kernel copies
  * the caller's _IOC_SIZE), so old struct sizes and SVM's trailing attributes
- * resolve to the same row. Render-node rows match type and nr the same way.
+ * resolve to the same row. A row with only_size set takes the requests of
+ * exactly that size from the nr's first row. Render-node rows match type
+ * and nr the same way.
  *
  * Return: the row, or NULL for an unknown request (decode it as raw bytes).
  */
@@ -333,6 +349,21 @@ int kfd_field_present(const struct kfd_struct_desc *sd,
 int kfd_indirect_len(const struct kfd_ioctl_desc *desc,
 		     const struct kfd_indirect *buf, const void *args,
 		     size_t args_len, int after, size_t cap, size_t *len);
+
+/*
+ * kfd_indirect_stride() - the distance between a buffer's elements.
+ * @desc:	the row
+ * @buf:	one of desc->bufs
+ * @args:	argument bytes; pass the before-image: a STRIDED buffer's
+ *		stride is what the caller asked, the kernel may write back less
+ * @args_len:	their length
+ *
+ * Return: the stride field's value for a KFD_LEN_STRIDED buffer whose
+ * field is readable and non-zero, else buf->elem_size.
+ */
+size_t kfd_indirect_stride(const struct kfd_ioctl_desc *desc,
+			   const struct kfd_indirect *buf, const void *args,
+			   size_t args_len);
 
 /*
  * kfd_indirect_ptr() - the user address of an indirect buffer.

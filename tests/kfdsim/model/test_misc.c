@@ -3,8 +3,10 @@
  * scratch/trap handler, SMI, CRIU, CREATE_PROCESS, runtime and debugger. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -156,6 +158,43 @@ test_smi(void **state)
 	assert_int_equal(read((int)a.anon_fd, buf, sizeof(buf)), -1);
 	assert_int_equal(errno, EAGAIN);
 	close((int)a.anon_fd);
+}
+
+/*
+ * PROCESS_START when the process acquires a GPU's VM, to its subscribers
+ * of that GPU whose mask asks for it: "<event> <pid> <task name>", the
+ * numbers in hex.
+ */
+static void
+test_smi_process_start(void **state)
+{
+	struct kt *t = *state;
+	struct kfd_abi_smi_events_args a = { .gpuid = t->gpu_id[0] };
+	struct kfd_abi_smi_events_args none = { .gpuid = t->gpu_id[0] };
+	uint64_t mask = KFD_ABI_SMI_EVENT_MASK_FROM_INDEX(KFD_ABI_SMI_EVENT_PROCESS_START) |
+			KFD_ABI_SMI_EVENT_MASK_FROM_INDEX(KFD_ABI_SMI_EVENT_PROCESS_END);
+	uint64_t other = KFD_ABI_SMI_EVENT_MASK_FROM_INDEX(KFD_ABI_SMI_EVENT_VMFAULT);
+	char buf[96], want[96], comm[16] = "";
+	ssize_t n;
+
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_SMI_EVENTS, &a), 0);
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_SMI_EVENTS, &none), 0);
+	assert_int_equal(write((int)a.anon_fd, &mask, sizeof(mask)), 8);
+	assert_int_equal(write((int)none.anon_fd, &other, sizeof(other)), 8);
+	assert_int_equal(kt_acquire(t, 0), 0);
+	fcntl((int)a.anon_fd, F_SETFL, O_NONBLOCK);
+	fcntl((int)none.anon_fd, F_SETFL, O_NONBLOCK);
+	n = read((int)a.anon_fd, buf, sizeof(buf) - 1);
+	assert_true(n > 0);
+	buf[n] = 0;
+	(void)prctl(PR_GET_NAME, comm, 0, 0, 0);
+	snprintf(want, sizeof(want), "c %x %s\n", (unsigned int)getpid(), comm);
+	assert_string_equal(buf, want);
+	/* A subscriber that did not ask gets nothing. */
+	assert_int_equal(read((int)none.anon_fd, buf, sizeof(buf)), -1);
+	assert_int_equal(errno, EAGAIN);
+	close((int)a.anon_fd);
+	close((int)none.anon_fd);
 }
 
 static void
@@ -379,6 +418,8 @@ main(void)
 		cmocka_unit_test(test_apertures),
 		cmocka_unit_test_setup_teardown(test_tile_config, kt_setup_mi210_novm, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_policy_scratch_trap, kt_setup_mi210_novm, kt_teardown),
+		cmocka_unit_test_setup_teardown(test_smi_process_start, kt_setup_mi210_novm,
+						kt_teardown),
 		cmocka_unit_test_setup_teardown(test_smi, kt_setup_mi210_novm, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_criu, kt_setup_mi210, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_create_process, kt_setup_mi210_novm, kt_teardown),

@@ -122,6 +122,42 @@ test_ids_and_doorbells(void **state)
 	assert_int_equal(q.doorbell_offset & 0xffffffffULL, 0);
 }
 
+/*
+ * 1.22: metadata_ring_size is 0 or a power of two for every queue type;
+ * an AQL queue's ring mapping then covers its ring and the metadata ring
+ * behind it, exactly; other queue types ignore the size.
+ */
+static void
+test_metadata_ring(void **state)
+{
+	struct kt *t = *state;
+	struct kfd_abi_create_queue_args q;
+
+	aql_args(t, &q);
+	q.metadata_ring_size = 3000;
+	assert_int_equal(create(t, &q), -EINVAL);
+	aql_args(t, &q);
+	q.queue_type = KFD_ABI_QUEUE_TYPE_SDMA;
+	q.metadata_ring_size = 3000;
+	assert_int_equal(create(t, &q), -EINVAL);
+	/* The 64 KiB mapping is the ring alone: 16 KiB more is missing. */
+	aql_args(t, &q);
+	q.metadata_ring_size = 16384;
+	assert_int_equal(create(t, &q), -EINVAL);
+	/* 32 KiB of ring and 32 KiB of metadata fill the mapping. */
+	aql_args(t, &q);
+	q.ring_size = RING_SIZE / 2;
+	q.metadata_ring_size = RING_SIZE / 2;
+	assert_int_equal(create(t, &q), 0);
+	assert_int_equal(destroy(t, q.queue_id), 0);
+	/* A PM4 compute queue never reads it. */
+	aql_args(t, &q);
+	q.queue_type = KFD_ABI_QUEUE_TYPE_COMPUTE;
+	q.metadata_ring_size = 16384;
+	assert_int_equal(create(t, &q), 0);
+	assert_int_equal(destroy(t, q.queue_id), 0);
+}
+
 static void
 test_create_errors(void **state)
 {
@@ -519,6 +555,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_ids_and_doorbells, setup_bufs, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_create_errors, setup_bufs, kt_teardown),
+		cmocka_unit_test_setup_teardown(test_metadata_ring, setup_bufs, kt_teardown),
 		cmocka_unit_test(test_no_vm),
 		cmocka_unit_test_setup_teardown(test_sdma_doorbells, setup_bufs, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_busy_rules, setup_bufs, kt_teardown),

@@ -71,8 +71,8 @@ extern "C" {
 
 /* The KFD ABI minors the model can emulate (reported by GET_VERSION). */
 #define KSIM_ABI_MINOR_MIN	1
-#define KSIM_ABI_MINOR_MAX	19
-#define KSIM_ABI_MINOR_DEFAULT	19
+#define KSIM_ABI_MINOR_MAX	23
+#define KSIM_ABI_MINOR_DEFAULT	23
 
 /* Environment variables the model reads (only when opts leave them unset). */
 #define KSIM_ENV_MACHINE	"KFDSIM_MACHINE"	/* shared registry key */

@@ -174,9 +174,13 @@ queue_snapshot(struct ksim_process *t, struct kfd_abi_dbg_trap_queue_snapshot_ar
 static int
 device_snapshot(struct ksim_process *t, struct kfd_abi_dbg_trap_device_snapshot_args *a)
 {
+	/* The entry gained capability2 in 2026 (no ABI bump): 128 bytes
+	 * from 1.23, the 120 of the kernels before it below. */
+	uint32_t ksize = t->dev->abi_minor >= 23 ?
+		(uint32_t)sizeof(struct kfd_abi_dbg_device_info_entry) :
+		KFD_ABI_DBG_DEVICE_INFO_ENTRY_SIZE_120;
 	uint32_t stride = a->entry_size, count = 0;
-	uint32_t n = stride < sizeof(struct kfd_abi_dbg_device_info_entry) ?
-		     stride : (uint32_t)sizeof(struct kfd_abi_dbg_device_info_entry);
+	uint32_t n = stride < ksize ? stride : ksize;
 
 	if (!stride)
 		return -EINVAL;
@@ -212,6 +216,7 @@ device_snapshot(struct ksim_process *t, struct kfd_abi_dbg_trap_device_snapshot_
 			e.num_xcc = (uint32_t)pr[KSIM_NP_NUM_XCC];
 			e.capability = (uint32_t)pr[KSIM_NP_CAPABILITY];
 			e.debug_prop = (uint32_t)pr[KSIM_NP_DEBUG_PROP];
+			e.capability2 = (uint32_t)pr[KSIM_NP_CAPABILITY2];
 			if (ksim_copy_to_user(a->snapshot_buf_ptr +
 					      (uint64_t)count * stride, &e, n))
 				return -EFAULT;
@@ -229,8 +234,14 @@ set_flags(struct ksim_process *t, uint32_t *flags)
 	uint32_t supported = ~0u, prev = t->dbg_flags;
 
 	for (unsigned int i = 0; i < t->n_pdds; i++) {
-		uint64_t cap = t->dev->gpus[t->pdds[i].gpu].n->props[KSIM_NP_CAPABILITY];
+		const uint64_t *pr = t->dev->gpus[t->pdds[i].gpu].n->props;
+		uint64_t cap = pr[KSIM_NP_CAPABILITY];
 		uint32_t s = 0;
+
+		/* 1.21: LDS out-of-range exceptions where capability2 says. */
+		if (pr[KSIM_NP_CAPABILITY2] &
+		    KFD_ABI_CAP2_TRAP_DEBUG_LDS_OUT_OF_ADDR_RANGE_SUPPORTED)
+			s |= KFD_ABI_DBG_TRAP_FLAG_LDS_OUT_OF_ADDR_RANGE;
 
 		if (cap & CAP_PRECISE_MEMORY_OPS)
 			s |= KFD_ABI_DBG_TRAP_FLAG_SINGLE_MEM_OP;

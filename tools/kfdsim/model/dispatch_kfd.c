@@ -84,12 +84,13 @@ static const struct kfd_handler_row handlers[NROWS] = {
 	[0x25] = { ksim_ioc_runtime_enable, 0 },
 	[0x26] = { ksim_ioc_dbg_trap, 0 },
 	[0x27] = { ksim_ioc_create_process, 0 },
+	[0x28] = { ksim_ioc_profiler, 0 },
 };
 
 /*
  * The second range of the ROCm DKMS driver (AMDKFD_COMMAND_START_2..END_2),
  * answered in the rocm kernel flavour only. Its other ioctls (the old
- * DBG_TRAP 0x82, CROSS_MEMORY_COPY, RLC_SPM, PC_SAMPLE, PROFILER, AIS) are
+ * DBG_TRAP 0x82, CROSS_MEMORY_COPY, RLC_SPM, PC_SAMPLE, PROFILER_DKMS, AIS) are
  * not modelled and answer -EINVAL as upstream does: for the 0x82 runtime
  * enable Debian's libhsakmt then reports NOT_SUPPORTED, which ROCr accepts.
  */
@@ -189,8 +190,8 @@ command_end(unsigned int minor)
 	return end;
 }
 
-static int
-capable(int cap)
+int
+ksim_capable(int cap)
 {
 	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
 	struct __user_cap_data_struct data[2];
@@ -235,7 +236,8 @@ ksim_kfd_ioctl(struct ksim_file *f, unsigned long request, void *arg)
 	if (!row->func)
 		return -EINVAL;
 	if ((row->flags & F_CRIU) &&
-	    !capable(40 /* CAP_CHECKPOINT_RESTORE */) && !capable(CAP_SYS_ADMIN))
+	    !ksim_capable(40 /* CAP_CHECKPOINT_RESTORE */) &&
+	    !ksim_capable(CAP_SYS_ADMIN))
 		return -EACCES;
 
 	asize = usize;

@@ -133,6 +133,7 @@ struct ksim_pdd {
 	int mmio_fd;			/* MMIO remap page; -1: none */
 	uint32_t queue_count;
 	uint32_t num_gws;		/* GWS held by one queue of this pdd */
+	uint8_t ptl_disable_req;	/* PROFILER PTL_CONTROL asked PTL off */
 	uint64_t vram_usage;
 	uint32_t default_policy;
 	uint32_t alternate_policy;
@@ -155,6 +156,7 @@ struct ksim_queue {
 	uint64_t eop_size;
 	uint32_t ctx_size, ctl_stack_size;
 	uint32_t ring_size, percentage, priority;
+	uint32_t metadata_size;		/* 1.22: AQL metadata ring after the ring */
 	int sdma_id;			/* -1 for compute */
 	uint32_t sdma_engine, sdma_queue;
 	uint32_t doorbell_id;
@@ -251,8 +253,9 @@ struct ksim_process {
 	/* CRIU */
 	int queues_paused;
 	/* SMI clients: the model's ends of their sockets */
-	int *smi_fds;
+	struct ksim_smi_client *smi;
 	unsigned int n_smi;
+	char comm[16];			/* the task name SMI records carry */
 	/* command processor (cp.c): NULL until the first AQL queue */
 	struct ksim_cp *cp;
 	struct ksim_process *next;
@@ -284,9 +287,21 @@ struct ksim_gpu_dev {
 	const struct ksim_node *n;
 	const struct ksim_gpu *g;
 	const struct ksim_drm *d;
+	/* PROFILER (1.23): the process holding the GPU's profiler lock,
+	 * whether its queues count, and the PTL-off requests. */
+	struct ksim_process *profiler;
+	uint8_t perfcount;
+	uint32_t ptl_disable_ref;
 };
 
 struct ksim_registry;
+
+/* An SMI_EVENTS subscriber: the model's end of its socket, for one GPU. */
+struct ksim_smi_client {
+	int fd;
+	int gpu;
+	uint64_t mask;			/* the last 8 bytes the client wrote */
+};
 
 struct ksim_device {
 	struct ksim_profile *prof;
@@ -535,6 +550,20 @@ int ksim_ioc_smi_events(struct ksim_file *, struct ksim_process *, void *, unsig
 int ksim_ioc_set_xnack_mode(struct ksim_file *, struct ksim_process *, void *, unsigned int);
 int ksim_ioc_criu_op(struct ksim_file *, struct ksim_process *, void *, unsigned int);
 int ksim_ioc_create_process(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+int ksim_ioc_profiler(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+
+/*
+ * ksim_smi_process_event() - PROCESS_START (@start) or PROCESS_END of @p on
+ * GPU index @gpu, written to @p's own subscribers of that GPU whose mask
+ * asks for it (the model has no other process's subscribers).
+ */
+void ksim_smi_process_event(struct ksim_process *p, int gpu, int start);
+
+/* ksim_profiler_release() - drop @p's profiler lock and PTL requests (exit). */
+void ksim_profiler_release(struct ksim_process *p);
+
+/* ksim_capable() - whether the calling thread has capability @cap. */
+int ksim_capable(int cap);
 /* queues.c */
 int ksim_ioc_create_queue(struct ksim_file *, struct ksim_process *, void *, unsigned int);
 int ksim_ioc_destroy_queue(struct ksim_file *, struct ksim_process *, void *, unsigned int);

@@ -114,9 +114,14 @@ ksim_process_destroy(struct ksim_process *p, int release_shared)
 
 	ksim_queue_destroy_all(p);
 	ksim_events_fini(p);
+	ksim_profiler_release(p);
 	for (unsigned int i = 0; i < p->n_pdds; i++) {
 		struct ksim_pdd *pdd = &p->pdds[i];
 
+		/* Not for a parent's copy a forked child drops: the parent
+		 * still runs, and shares the subscribers' sockets. */
+		if (pdd->drm_file && release_shared)
+			ksim_smi_process_event(p, pdd->gpu, 0);
 		for (unsigned int h = 0; h < pdd->idr_cap; h++)
 			if (pdd->idr[h])
 				ksim_kmem_destroy(p, pdd, h);
@@ -135,8 +140,8 @@ ksim_process_destroy(struct ksim_process *p, int release_shared)
 	if (p->signal_bo)
 		ksim_bo_put(dev, p->signal_bo);
 	for (unsigned int i = 0; i < p->n_smi; i++)
-		ksim_sys_close(p->smi_fds[i]);
-	free(p->smi_fds);
+		ksim_sys_close(p->smi[i].fd);
+	free(p->smi);
 	free(p->svm);
 	/* A secondary context shares its pid's slot with the primary. */
 	if (release_shared && !p->secondary)

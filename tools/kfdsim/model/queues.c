@@ -117,11 +117,15 @@ acquire_buffers(struct ksim_process *p, struct ksim_queue *q)
 		r = buffer_get(vm, q->rptr, KSIM_PAGE_SIZE, &q->ref_va[REF_RPTR]);
 	if (r)
 		goto fail;
-	/* AQL rings on gfx7/8 are mapped at half size. */
+	/* AQL rings on gfx7/8 are mapped at half size (and have no
+	 * metadata ring); elsewhere the metadata ring follows the ring in
+	 * the same mapping. */
 	if (q->user_type == KFD_ABI_QUEUE_TYPE_COMPUTE_AQL &&
 	    gd->n->props[KSIM_NP_GFX_TARGET_VERSION] >= 70000 &&
 	    gd->n->props[KSIM_NP_GFX_TARGET_VERSION] < 90000)
 		ring /= 2;
+	else
+		ring += q->metadata_size;
 	r = buffer_get(vm, q->ring, ring, &q->ref_va[REF_RING]);
 	if (r)
 		goto fail;
@@ -259,6 +263,10 @@ ksim_ioc_create_queue(struct ksim_file *f, struct ksim_process *p, void *data,
 		       args->ring_base_address, &args->ring_size);
 	if (r)
 		return r;
+	/* 1.22: any queue type; older kernels never read the word. */
+	if (dev->abi_minor >= 22 && args->metadata_ring_size &&
+	    (args->metadata_ring_size & (args->metadata_ring_size - 1)))
+		return -EINVAL;
 	if (!ksim_access_ok(args->read_pointer_address, sizeof(uint32_t)) ||
 	    !ksim_access_ok(args->write_pointer_address, sizeof(uint32_t)))
 		return -EFAULT;
@@ -305,6 +313,10 @@ ksim_ioc_create_queue(struct ksim_file *f, struct ksim_process *p, void *data,
 			args->queue_type == KFD_ABI_QUEUE_TYPE_COMPUTE_AQL;
 	q->ring = args->ring_base_address;
 	q->ring_size = args->ring_size;
+	/* Kept for AQL compute queues only, as the kernel does. */
+	if (dev->abi_minor >= 22 &&
+	    args->queue_type == KFD_ABI_QUEUE_TYPE_COMPUTE_AQL)
+		q->metadata_size = args->metadata_ring_size;
 	q->rptr = args->read_pointer_address;
 	q->wptr = args->write_pointer_address;
 	q->eop = args->eop_buffer_address;

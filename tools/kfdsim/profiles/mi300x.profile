@@ -334,7 +334,7 @@ max_engine_clk_fcompute 2100
 local_mem_size 0
 fw_version 155
 capability 746037888
-capability2 0
+capability2 1
 debug_prop 1495
 sdma_fw_version 19
 unique_id 5219046217345125890
