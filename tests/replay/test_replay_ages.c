@@ -21,22 +21,24 @@
 
 #include "rp_test.h"
 
-static const char *kfdtrace, *alter, *gen;
+static const char *kfdtrace, *alter, *gen, *gcc;
 static char trace[4200];
 
 /*
  * The sequence number of the @nth (from 0) @name record of event @id in
- * the trace (its first event, for a wait), from its dump.
+ * @path (its first event, for a wait), from its dump; its thread in
+ * *@tid when not NULL.
  */
 static uint64_t
-find(const char *name, uint32_t id, int nth)
+find_in(const char *path, const char *name, uint32_t id, int nth,
+	unsigned long *tid)
 {
 	char want[64], ev[32];
 	char *copy, *line, *save;
 	uint64_t seq = UINT64_MAX;
 
 	assert_int_equal(RUN(kfdtrace, "dump", "--seq", "--filter",
-			     "SET_EVENT,WAIT_EVENTS", trace), 0);
+			     "SET_EVENT,WAIT_EVENTS", path), 0);
 	snprintf(want, sizeof(want), " %s(", name);
 	snprintf(ev, sizeof(ev), "event_id=%u}", id);
 	copy = strdup(out);
@@ -51,11 +53,20 @@ find(const char *name, uint32_t id, int nth)
 		    !(strstr(p, ev) || strstr(p, set)) || nth--)
 			continue;
 		seq = strtoull(line + 1, NULL, 10);
+		if (tid && (p = strchr(line, '[')))
+			*tid = strtoul(p + 1, NULL, 10);
 		break;
 	}
 	free(copy);
 	assert_true(seq != UINT64_MAX);
 	return seq;
+}
+
+/* find_in() of the scenes' trace. */
+static uint64_t
+find(const char *name, uint32_t id, int nth)
+{
+	return find_in(trace, name, id, nth, NULL);
 }
 
 /* @in altered by rp_alter's @args into @file, in the scratch directory. */
@@ -193,6 +204,69 @@ test_stall_names_pending(void **state)
 	expect_out(want);
 }
 
+/*
+ * A HIP 6.4 teardown, recorded with the capture library (`rp_gen - 0
+ * ages-end` under `kfdtrace record`): a thread's wait on event 5 that a
+ * set of the main thread releases, then that thread's own set and a wait
+ * that finds it; the main thread's set renumbered right after that wait
+ * (as when it is slow to return); and a wait blocked from the start to
+ * the exit, released by an atexit() handler's set, the last calls. The
+ * serial replay, --threads (no stall: the set does not wait for the
+ * waiting thread's set, nor for its wait after it) and emit-c's program
+ * (the set moved once, before the wait it released) match.
+ */
+static void
+test_teardown_set_late(void **state)
+{
+	char raw[4200], late[4200], c[4200], bin[4200], from[32], to[32];
+	unsigned long waiter = 0, tid = 0;
+	uint64_t s2, b;
+
+	(void)state;
+	snprintf(raw, sizeof(raw), "%s", tmp("end-raw.kft"));
+	snprintf(late, sizeof(late), "%s", tmp("end-late.kft"));
+	unlink(raw);
+	if (RUN(kfdtrace, "record", "-o", raw, "--sim", "--", gen, "-", "0",
+		"ages-end")) {
+		fputs(out, stderr);
+		fail_msg("rp_gen ages-end failed under record");
+	}
+	/* The main thread's set of 5, and the waiting thread's last wait. */
+	find_in(raw, "WAIT_EVENTS", 5, 0, &waiter);
+	s2 = find_in(raw, "SET_EVENT", 5, 0, &tid);
+	if (tid == waiter)
+		s2 = find_in(raw, "SET_EVENT", 5, 1, NULL);
+	b = find_in(raw, "WAIT_EVENTS", 5, 1, NULL);
+	snprintf(from, sizeof(from), "%" PRIu64, s2);
+	snprintf(to, sizeof(to), "%" PRIu64, s2 < b ? b : b + 1);
+	unlink(late);
+	assert_int_equal(RUN(alter, raw, late, "move", from, to), 0);
+	both_match(late);
+	/* The wait blocked until the exit, and the set that released it. */
+	assert_int_equal(RUN(kfdtrace, "dump", "--seq", "--filter",
+			     "SET_EVENT,WAIT_EVENTS,end", late), 0);
+	expect_out("timeout=60000) = 0");
+	if (!gcc || !*gcc) {
+		if (getenv("CI") && !strcmp(getenv("CI"), "true"))
+			fail_msg("no gcc for emit-c's program");
+		print_message("no gcc: emit-c's program not built\n");
+		skip();
+	}
+	snprintf(c, sizeof(c), "%s", tmp("end-late.c"));
+	snprintf(bin, sizeof(bin), "%s", tmp("end-late"));
+	unlink(c);
+	if (RUN(kfdtrace, "emit-c", late, "-o", c) ||
+	    RUN(gcc, "-pthread", "-Wall", "-Wextra", "-Werror", "-o", bin, c)) {
+		fputs(out, stderr);
+		fail_msg("emit-c's program of %s did not build", late);
+	}
+	if (RUN(kfdtrace, "sim", "--", bin)) {
+		fputs(out, stderr);
+		fail_msg("emit-c's program of %s failed", late);
+	}
+	expect_out("every result as captured");
+}
+
 static int
 setup(void **state)
 {
@@ -200,6 +274,7 @@ setup(void **state)
 	kfdtrace = getenv("KFDTRACE");
 	alter = getenv("RP_ALTER");
 	gen = getenv("RP_GEN");
+	gcc = getenv("EMIT_GCC");
 	if (!kfdtrace || !alter || !gen) {
 		fprintf(stderr, "KFDTRACE, RP_ALTER and RP_GEN must be set\n");
 		return -1;
@@ -223,6 +298,7 @@ main(void)
 		cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_set_after_wait),
 		cmocka_unit_test(test_stall_names_pending),
+		cmocka_unit_test(test_teardown_set_late),
 	};
 
 	return cmocka_run_group_tests(tests, setup, rp_teardown);
