@@ -36,7 +36,9 @@
  * teardown's pattern: 5, a wait that a set of the main thread releases,
  * then a set of the waiting thread and a wait that finds it; and 6, a
  * wait of a thread blocked from the start to the exit, which an atexit()
- * handler's SET_EVENT releases (the process's last calls).
+ * handler's SET_EVENT releases (the process's last calls); that handler
+ * then unmaps, whole, a VA reservation of its own (not recorded) that a
+ * GTT buffer's CPU mapping lies in, as ROCr does with its own.
  *
  * `rp_gen OUT N userptr` writes instead N userptr allocations (each one
  * page, each freed again) at every other page of one mapping: N CPU ranges
@@ -500,8 +502,15 @@ ages_scene(struct gen *g, struct ages_wait *w, uint32_t id)
 /* `ages-end`'s thread blocked until the exit (6 above). */
 static struct ages_wait end_wait = { .n = 1, .timeout = 60000 };
 static pthread_t end_thread;
+/* ... and its VA reservation, a buffer's CPU mapping at its start. */
+#define END_RES_LEN	(64ull << 20)
+#define END_BO_LEN	(2ull << 20)
+static void *end_res = MAP_FAILED;
 
-/* The teardown's last calls: release the blocked thread, join it. */
+/*
+ * The teardown's last calls: release the blocked thread, join it, unmap
+ * the reservation whole.
+ */
 static void
 ages_end(void)
 {
@@ -509,12 +518,38 @@ ages_end(void)
 
 	call(end_wait.g, KFD_ABI_IOC_SET_EVENT, &se);
 	pthread_join(end_thread, NULL);
+	if (end_res != MAP_FAILED)
+		munmap(end_res, END_RES_LEN);
+}
+
+/* A GTT buffer mapped (through @drm) at the start of end_res. */
+static int
+ages_end_map(struct gen *g, int drm)
+{
+	struct kfd_abi_alloc_memory_of_gpu_args a;
+
+	end_res = mmap(NULL, END_RES_LEN, PROT_NONE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (end_res == MAP_FAILED)
+		return -1;
+	memset(&a, 0, sizeof(a));
+	a.va_addr = (uint64_t)(uintptr_t)end_res;
+	a.size = END_BO_LEN;
+	a.gpu_id = g->gpu;
+	a.flags = KFD_ABI_ALLOC_MEM_FLAGS_GTT | KFD_ABI_ALLOC_MEM_FLAGS_WRITABLE;
+	if (call(g, KFD_ABI_IOC_ALLOC_MEMORY_OF_GPU, &a) ||
+	    mmap(end_res, END_BO_LEN, PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_FIXED, drm, (off_t)a.mmap_offset) != end_res)
+		return -1;
+	return 0;
 }
 
 /* Start the thread blocked until the exit, and what releases it. */
 static int
-ages_end_start(struct gen *g)
+ages_end_start(struct gen *g, int drm)
 {
+	if (ages_end_map(g, drm))
+		return -1;
 	end_wait.g = g;
 	end_wait.ev[0].event_id = ages_event(g);
 	end_wait.ev[0].signal_event_data.last_event_age = 1;
@@ -524,7 +559,7 @@ ages_end_start(struct gen *g)
 }
 
 static int
-ages(struct gen *g, int end)
+ages(struct gen *g, int end, int drm)
 {
 	struct kfd_abi_set_event_args se;
 	struct ages_wait a = { .n = 2 }, b = { .n = 1, .again = 1 },
@@ -539,7 +574,7 @@ ages(struct gen *g, int end)
 	d.ev[0].event_id = end ? ages_event(g) : 0;
 	d.set_after = d.ev[0].event_id;
 	d.wait_after = 1;
-	if (end && ages_end_start(g))
+	if (end && ages_end_start(g, drm))
 		return -1;
 	if (ages_scene(g, &a, a.ev[1].event_id))
 		return -1;
@@ -633,8 +668,8 @@ main(int argc, char **argv)
 		return 1;
 	if (is_reuse && reuse(&g, g.target))
 		return 1;
-	if (is_ages && ages(&g, is_ages == 2)) {
-		fprintf(stderr, "rp_gen: cannot start a thread\n");
+	if (is_ages && ages(&g, is_ages == 2, drm)) {
+		fprintf(stderr, "rp_gen: ages: %s\n", strerror(errno));
 		return 1;
 	}
 	if (!is_userptr && !is_reuse && !nthreads && !is_ages)
