@@ -122,6 +122,7 @@ rp_mt_order_free(struct rp_mt_order *o)
 	rp_vec_free(&o->events);
 	rp_map_free(&o->event_idx);
 	rp_map_free(&o->ended);
+	rp_map_free(&o->used);
 	o->t = NULL;
 }
 
@@ -353,15 +354,32 @@ id_made(void *ctx, unsigned int kind, uint64_t id, int how)
 		at_least(&c->nd->done[u], v & COUNT_MASK);
 }
 
-/* An ended id remembers its ender. */
+/*
+ * An ended id remembers its ender, and the end waits for the other
+ * threads' uses of it handed over before it: they succeeded, so the
+ * kernel ran them first, even one that entered before the end returned
+ * and was numbered after it (the stream hands it over first).
+ */
 static void
 id_ended(void *ctx, unsigned int kind, uint64_t id, int how)
 {
 	struct id_ctx *c = ctx;
+	uint64_t v;
+	unsigned int u;
 
-	if (how == RP_ID_END)
-		rp_map_put(&c->o->ended, RP_K_HANDLE + kind, 0, id,
-			   (uint64_t)c->me << 40 | c->o->t[c->me].queued);
+	if (how == RP_ID_USE) {
+		rp_map_put(&c->o->used, RP_K_HANDLE + kind, c->me, id,
+			   c->o->t[c->me].queued);
+		return;
+	}
+	if (how != RP_ID_END)
+		return;
+	for (u = 0; u < c->o->nw; u++)
+		if (u != c->me &&
+		    rp_map_get(&c->o->used, RP_K_HANDLE + kind, u, id, &v))
+			at_least(&c->nd->done[u], v);
+	rp_map_put(&c->o->ended, RP_K_HANDLE + kind, 0, id,
+		   (uint64_t)c->me << 40 | c->o->t[c->me].queued);
 }
 
 unsigned int

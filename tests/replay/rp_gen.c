@@ -38,7 +38,9 @@
  * wait of a thread blocked from the start to the exit, which an atexit()
  * handler's SET_EVENT releases (the process's last calls); that handler
  * then unmaps, whole, a VA reservation of its own (not recorded) that a
- * GTT buffer's CPU mapping lies in, as ROCr does with its own.
+ * GTT buffer's CPU mapping lies in, as ROCr does with its own. Before
+ * that, 7: a SET_EVENT of another thread, then the main thread's
+ * DESTROY_EVENT of it.
  *
  * `rp_gen OUT N userptr` writes instead N userptr allocations (each one
  * page, each freed again) at every other page of one mapping: N CPU ranges
@@ -467,6 +469,17 @@ ages_waiter(void *arg)
 	return NULL;
 }
 
+/* `ages-end`'s 7: one SET_EVENT of w->set_after. */
+static void *
+ages_setter(void *arg)
+{
+	struct ages_wait *w = arg;
+	struct kfd_abi_set_event_args se = { .event_id = w->set_after };
+
+	call(w->g, KFD_ABI_IOC_SET_EVENT, &se);
+	return NULL;
+}
+
 static uint32_t
 ages_event(struct gen *g)
 {
@@ -558,6 +571,23 @@ ages_end_start(struct gen *g, int drm)
 	return atexit(ages_end);
 }
 
+/* 7 of `ages-end`: another thread's set, then the event's destruction. */
+static int
+ages_set_destroy(struct gen *g)
+{
+	struct ages_wait w = { .g = g };
+	struct kfd_abi_destroy_event_args de;
+	pthread_t t;
+
+	w.set_after = ages_event(g);
+	if (pthread_create(&t, NULL, ages_setter, &w))
+		return -1;
+	pthread_join(t, NULL);
+	de.event_id = w.set_after;
+	de.pad = 0;
+	return call(g, KFD_ABI_IOC_DESTROY_EVENT, &de);
+}
+
 static int
 ages(struct gen *g, int end, int drm)
 {
@@ -586,7 +616,11 @@ ages(struct gen *g, int end, int drm)
 		return -1;
 	if (ages_scene(g, &c, c.ev[0].event_id))
 		return -1;
-	return end ? ages_scene(g, &d, d.ev[0].event_id) : 0;
+	if (!end)
+		return 0;
+	if (ages_scene(g, &d, d.ev[0].event_id))
+		return -1;
+	return ages_set_destroy(g);
 }
 
 static int

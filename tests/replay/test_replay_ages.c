@@ -219,23 +219,52 @@ test_stall_names_pending(void **state)
  * reservation is not its to unmap (its own heap or a thread's stack may
  * live there).
  */
-static void
-test_teardown_set_late(void **state)
+/* `rp_gen - 0 ages-end` recorded with the capture library, once. */
+static const char *
+end_raw(void)
 {
-	char raw[4200], late[4200], c[4200], bin[4200], own[4200], from[32],
-	     to[32];
-	unsigned long waiter = 0, tid = 0;
-	uint64_t s2, b;
+	static char raw[4200];
 
-	(void)state;
+	if (raw[0])
+		return raw;
 	snprintf(raw, sizeof(raw), "%s", tmp("end-raw.kft"));
-	snprintf(late, sizeof(late), "%s", tmp("end-late.kft"));
 	unlink(raw);
 	if (RUN(kfdtrace, "record", "-o", raw, "--sim", "--", gen, "-", "0",
 		"ages-end")) {
 		fputs(out, stderr);
 		fail_msg("rp_gen ages-end failed under record");
 	}
+	return raw;
+}
+
+/* Emit @path as C into @c and build it as @bin (gcc; skips without). */
+static void
+emit_build(const char *path, const char *c, const char *bin)
+{
+	if (!gcc || !*gcc) {
+		if (getenv("CI") && !strcmp(getenv("CI"), "true"))
+			fail_msg("no gcc for emit-c's program");
+		print_message("no gcc: emit-c's program not built\n");
+		skip();
+	}
+	unlink(c);
+	if (RUN(kfdtrace, "emit-c", path, "-o", c) ||
+	    RUN(gcc, "-pthread", "-Wall", "-Wextra", "-Werror", "-o", bin, c)) {
+		fputs(out, stderr);
+		fail_msg("emit-c's program of %s did not build", path);
+	}
+}
+
+static void
+test_teardown_set_late(void **state)
+{
+	char late[4200], c[4200], bin[4200], own[4200], from[32], to[32];
+	const char *raw = end_raw();
+	unsigned long waiter = 0, tid = 0;
+	uint64_t s2, b;
+
+	(void)state;
+	snprintf(late, sizeof(late), "%s", tmp("end-late.kft"));
 	/* The main thread's set of 5, and the waiting thread's last wait. */
 	find_in(raw, "WAIT_EVENTS", 5, 0, &waiter);
 	s2 = find_in(raw, "SET_EVENT", 5, 0, &tid);
@@ -251,20 +280,9 @@ test_teardown_set_late(void **state)
 	assert_int_equal(RUN(kfdtrace, "dump", "--seq", "--filter",
 			     "SET_EVENT,WAIT_EVENTS,end", late), 0);
 	expect_out("timeout=60000) = 0");
-	if (!gcc || !*gcc) {
-		if (getenv("CI") && !strcmp(getenv("CI"), "true"))
-			fail_msg("no gcc for emit-c's program");
-		print_message("no gcc: emit-c's program not built\n");
-		skip();
-	}
 	snprintf(c, sizeof(c), "%s", tmp("end-late.c"));
 	snprintf(bin, sizeof(bin), "%s", tmp("end-late"));
-	unlink(c);
-	if (RUN(kfdtrace, "emit-c", late, "-o", c) ||
-	    RUN(gcc, "-pthread", "-Wall", "-Wextra", "-Werror", "-o", bin, c)) {
-		fputs(out, stderr);
-		fail_msg("emit-c's program of %s did not build", late);
-	}
+	emit_build(late, c, bin);
 	snprintf(own, sizeof(own), "%s", tmp("end-own.kft"));
 	unlink(own);
 	if (RUN(kfdtrace, "record", "-o", own, "--sim", "--", bin)) {
@@ -275,6 +293,40 @@ test_teardown_set_late(void **state)
 	assert_int_equal(RUN(kfdtrace, "dump", "--filter", "munmap", own), 0);
 	expect_out(", 2097152) = 0");
 	assert_null(strstr(out, "67108864"));
+}
+
+/*
+ * Event 7 of the same capture: a thread's SET_EVENT, then the main
+ * thread's DESTROY_EVENT of it; the set renumbered after the destroy (as
+ * when it is slow to return, entered before the destroy returned). It
+ * succeeded, so the kernel ran it first: the replays issue the destroy
+ * after it, not the set "after its event was destroyed".
+ */
+static void
+test_teardown_use_late(void **state)
+{
+	char late[4200], c[4200], bin[4200], from[32], to[32];
+	const char *raw = end_raw();
+
+	(void)state;
+	snprintf(late, sizeof(late), "%s", tmp("end-use.kft"));
+	snprintf(from, sizeof(from), "%" PRIu64,
+		 find_in(raw, "SET_EVENT", 7, 0, NULL));
+	assert_int_equal(RUN(kfdtrace, "dump", "--seq", "--filter",
+			     "DESTROY_EVENT", raw), 0);
+	expect_out(" DESTROY_EVENT(event_id=7) = 0");
+	snprintf(to, sizeof(to), "%llu", strtoull(strstr(out, "#") + 1, NULL, 10));
+	unlink(late);
+	assert_int_equal(RUN(alter, raw, late, "move", from, to), 0);
+	both_match(late);
+	snprintf(c, sizeof(c), "%s", tmp("end-use.c"));
+	snprintf(bin, sizeof(bin), "%s", tmp("end-use"));
+	emit_build(late, c, bin);
+	if (RUN(kfdtrace, "sim", "--", bin)) {
+		fputs(out, stderr);
+		fail_msg("emit-c's program of %s failed", late);
+	}
+	expect_out("every result as captured");
 }
 
 static int
@@ -309,6 +361,7 @@ main(void)
 		cmocka_unit_test(test_set_after_wait),
 		cmocka_unit_test(test_stall_names_pending),
 		cmocka_unit_test(test_teardown_set_late),
+		cmocka_unit_test(test_teardown_use_late),
 	};
 
 	return cmocka_run_group_tests(tests, setup, rp_teardown);
