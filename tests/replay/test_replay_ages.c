@@ -329,6 +329,50 @@ test_teardown_use_late(void **state)
 	expect_out("every result as captured");
 }
 
+/*
+ * Event 3 of the same capture: set 20 times, then a wait that finds it
+ * set (age 21) and one that the main thread's next set releases (22).
+ * That set made to enter just before the first wait and renumbered
+ * before it: it was under way when the wait looked, and the wait's age
+ * says it reached the kernel after: the replays issue it after the first
+ * wait, which gets 21 again.
+ */
+static void
+test_set_under_way(void **state)
+{
+	char moved[4200], late[4200], c[4200], bin[4200], from[32], to[32],
+	     ts[32];
+	const char *raw = end_raw(), *p;
+	uint64_t w1, s21;
+
+	(void)state;
+	w1 = find_in(raw, "WAIT_EVENTS", 3, 0, NULL);
+	s21 = find_in(raw, "SET_EVENT", 3, 20, NULL);
+	snprintf(from, sizeof(from), "%" PRIu64, w1);
+	assert_int_equal(RUN(kfdtrace, "dump", "--json", "--seq", "--from",
+			     from, "--to", from, raw), 0);
+	p = strstr(out, "\"ts\":");
+	assert_non_null(p);
+	snprintf(ts, sizeof(ts), "%llu", strtoull(p + 5, NULL, 10) - 1);
+	snprintf(moved, sizeof(moved), "%s", tmp("end-under.kft"));
+	snprintf(late, sizeof(late), "%s", tmp("end-under2.kft"));
+	snprintf(from, sizeof(from), "%" PRIu64, s21);
+	unlink(moved);
+	assert_int_equal(RUN(alter, raw, moved, from, "ts", ts), 0);
+	snprintf(to, sizeof(to), "%" PRIu64, w1);
+	unlink(late);
+	assert_int_equal(RUN(alter, moved, late, "move", from, to), 0);
+	both_match(late);
+	snprintf(c, sizeof(c), "%s", tmp("end-under.c"));
+	snprintf(bin, sizeof(bin), "%s", tmp("end-under"));
+	emit_build(late, c, bin);
+	if (RUN(kfdtrace, "sim", "--", bin)) {
+		fputs(out, stderr);
+		fail_msg("emit-c's program of %s failed", late);
+	}
+	expect_out("every result as captured");
+}
+
 static int
 setup(void **state)
 {
@@ -362,6 +406,7 @@ main(void)
 		cmocka_unit_test(test_stall_names_pending),
 		cmocka_unit_test(test_teardown_set_late),
 		cmocka_unit_test(test_teardown_use_late),
+		cmocka_unit_test(test_set_under_way),
 	};
 
 	return cmocka_run_group_tests(tests, setup, rp_teardown);
