@@ -5,7 +5,9 @@
  * its signal events and gets the new one back. Traces are changed with
  * rp_alter to look as an engine released a wait (its SET_EVENT left out),
  * as interrupts no wait needed happened (sets left out), as a corrupt
- * capture, or as a set numbered late.
+ * capture, or as a set numbered late. The scenes of a HIP 6.4 teardown
+ * (`rp_gen - 0 ages-end`) are recorded with the capture library, and
+ * their emit-c programs run too.
  */
 #include <inttypes.h>
 #include <setjmp.h>
@@ -255,6 +257,23 @@ emit_build(const char *path, const char *c, const char *bin)
 	}
 }
 
+/* both_match() of @path, and emit-c's program of it (NAME.c) exits 0. */
+static void
+all_match(const char *path, const char *name)
+{
+	char c[4200], bin[4200];
+
+	both_match(path);
+	snprintf(c, sizeof(c), "%s/%s.c", dir, name);
+	snprintf(bin, sizeof(bin), "%s/%s", dir, name);
+	emit_build(path, c, bin);
+	if (RUN(kfdtrace, "sim", "--", bin)) {
+		fputs(out, stderr);
+		fail_msg("emit-c's program of %s failed", path);
+	}
+	expect_out("every result as captured");
+}
+
 static void
 test_teardown_set_late(void **state)
 {
@@ -305,7 +324,7 @@ test_teardown_set_late(void **state)
 static void
 test_teardown_use_late(void **state)
 {
-	char late[4200], c[4200], bin[4200], from[32], to[32];
+	char late[4200], from[32], to[32];
 	const char *raw = end_raw();
 
 	(void)state;
@@ -318,15 +337,7 @@ test_teardown_use_late(void **state)
 	snprintf(to, sizeof(to), "%llu", strtoull(strstr(out, "#") + 1, NULL, 10));
 	unlink(late);
 	assert_int_equal(RUN(alter, raw, late, "move", from, to), 0);
-	both_match(late);
-	snprintf(c, sizeof(c), "%s", tmp("end-use.c"));
-	snprintf(bin, sizeof(bin), "%s", tmp("end-use"));
-	emit_build(late, c, bin);
-	if (RUN(kfdtrace, "sim", "--", bin)) {
-		fputs(out, stderr);
-		fail_msg("emit-c's program of %s failed", late);
-	}
-	expect_out("every result as captured");
+	all_match(late, "end-use");
 }
 
 /*
@@ -340,8 +351,7 @@ test_teardown_use_late(void **state)
 static void
 test_set_under_way(void **state)
 {
-	char moved[4200], late[4200], c[4200], bin[4200], from[32], to[32],
-	     ts[32];
+	char moved[4200], late[4200], from[32], to[32], ts[32];
 	const char *raw = end_raw(), *p;
 	uint64_t w1, s21;
 
@@ -362,15 +372,7 @@ test_set_under_way(void **state)
 	snprintf(to, sizeof(to), "%" PRIu64, w1);
 	unlink(late);
 	assert_int_equal(RUN(alter, moved, late, "move", from, to), 0);
-	both_match(late);
-	snprintf(c, sizeof(c), "%s", tmp("end-under.c"));
-	snprintf(bin, sizeof(bin), "%s", tmp("end-under"));
-	emit_build(late, c, bin);
-	if (RUN(kfdtrace, "sim", "--", bin)) {
-		fputs(out, stderr);
-		fail_msg("emit-c's program of %s failed", late);
-	}
-	expect_out("every result as captured");
+	all_match(late, "end-under");
 }
 
 static int
