@@ -418,6 +418,7 @@ rp_age_note_wait(struct rp_model *m, const struct kt_record *rec)
 	memset(&a, 0, sizeof(a));
 	a.seq = rec->seq;
 	a.ts = rec->ts;
+	a.tid = rec->tid;
 	a.t_exit = rp_rec_exit(rec);
 	for (i = 0; b && elem(b, i, &in, &out, &id) && a.n < RP_AGED_MAX; i++) {
 		if (!in)
@@ -446,6 +447,47 @@ cmp_swap_c(const void *a, const void *b)
 #define SWAP_SCAN	4096
 #define SWAP_TIDS	64
 #define SWAP_LATE	64	/* sets of one event in a wait's window */
+#define SWAP_BACK	64	/* sets looked at before a wait's entry */
+
+/* Whether event @id released the wait @a in the capture. */
+static int
+fired_on(const struct rp_m_aged *a, uint32_t id)
+{
+	unsigned int j;
+
+	for (j = 0; j < a->n; j++)
+		if (a->ids[j] == id)
+			return a->fired[j];
+	return 0;
+}
+
+/*
+ * Into @late, in entry order: the sets of other threads numbered before
+ * the wait @a that entered before it (the first @lo sets entered before
+ * it) and returned after it entered, on an event that released it. They
+ * were under way when it looked, so they may have reached the kernel
+ * after it, as those that entered while it waited. Return: how many.
+ */
+static size_t
+in_flight(const struct rp_m_set *v, size_t lo, const struct rp_m_aged *a,
+	  size_t *late)
+{
+	size_t i = lo, n = 0, k;
+
+	while (i > 0 && lo - i < SWAP_BACK && n < SWAP_LATE) {
+		i--;
+		if (v[i].exit > a->ts && v[i].seq < a->seq &&
+		    v[i].tid != a->tid && fired_on(a, v[i].id))
+			late[n++] = i;
+	}
+	for (k = 0; k < n / 2; k++) {
+		size_t t = late[k];
+
+		late[k] = late[n - 1 - k];
+		late[n - 1 - k] = t;
+	}
+	return n;
+}
 
 /*
  * How many more sets of event @a->ids[@j] the sets numbered before the
@@ -472,14 +514,13 @@ excess(const struct rp_model *m, const struct rp_m_aged *a, unsigned int j,
 }
 
 static void
-add_swap(struct rp_model *m, uint64_t c, uint64_t e, size_t *added)
+add_swap(struct rp_model *m, uint64_t c, uint64_t e)
 {
 	struct rp_swap *sw = rp_vec_push(&m->swaps);
 
 	if (sw) {
 		sw->c = c;
 		sw->e = e;
-		(*added)++;
 	}
 }
 
@@ -487,7 +528,7 @@ void
 rp_age_swaps(struct rp_model *m)
 {
 	const struct rp_m_set *v = m->sets.data;
-	size_t i, k, w, lo, hi, added = 0, late[SWAP_LATE], nlate;
+	size_t i, k, w, lo, hi, late[SWAP_LATE], nlate;
 	uint32_t tids[SWAP_TIDS];
 	unsigned int nt, j;
 
@@ -504,7 +545,8 @@ rp_age_swaps(struct rp_model *m)
 			else
 				hi = mid;
 		}
-		for (i = lo, k = 0, nt = 0, nlate = 0;
+		nlate = in_flight(v, lo, a, late);
+		for (i = lo, k = 0, nt = 0;
 		     i < m->sets.n && k < SWAP_SCAN; i++) {
 			if (v[i].ts > a->t_exit)
 				k++;
@@ -533,7 +575,7 @@ rp_age_swaps(struct rp_model *m)
 					late[nlate++] = i;
 				continue;
 			}
-			add_swap(m, v[i].seq, a->seq, &added);
+			add_swap(m, v[i].seq, a->seq);
 			if (nt < SWAP_TIDS)
 				tids[nt++] = v[i].tid;
 		}
@@ -549,12 +591,13 @@ rp_age_swaps(struct rp_model *m)
 				continue;
 			for (q = nlate; q-- > 0 && x;)
 				if (v[late[q]].id == a->ids[j]) {
-					add_swap(m, v[late[q]].seq, a->seq, &added);
+					add_swap(m, v[late[q]].seq, a->seq);
 					x--;
 				}
 		}
 	}
-	if (!added)
+	/* The order checks' swaps are sorted; one end may wait for two uses. */
+	if (!m->swaps.n)
 		return;
 	qsort(m->swaps.data, m->swaps.n, sizeof(struct rp_swap), cmp_swap_c);
 	/* One swap per record: after the last wait it must follow. */

@@ -550,6 +550,7 @@ rp_model_ioctl(struct rp_model *m, const struct kt_record *rec)
 
 		if (e) {
 			e->ts = rec->ts;
+			e->exit = rp_rec_exit(rec);
 			e->seq = rec->seq;
 			e->tid = rec->tid;
 			e->id = (uint32_t)rp_fget(r->se_id, b, n);

@@ -23,7 +23,10 @@
  * be numbered before that FREE. A creation of an id that is alive is
  * taken as such a reuse: the uses that entered before the creation
  * returned belong to the old life, the end among them ends it, and the
- * pair is a swap the replay puts right (the end first).
+ * pair is a swap the replay puts right (the end first). Likewise a use
+ * that entered before the end of its id returned, numbered after that
+ * end (it was slow to return): the kernel ran it first, and the end
+ * waits for it.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -369,8 +372,20 @@ rp_order_finish(struct rp_model *m)
 			if (u->gone >= 0) {
 				struct rp_m_life *l = RP_AT(&m->lives,
 					struct rp_m_life, u->gone);
+				struct rp_swap *sw;
 
-				violation(m, u, &l->ended, 1);
+				/*
+				 * It succeeded and entered before the end
+				 * returned: the kernel ran it first, and it
+				 * was slow to return. The end waits for it.
+				 */
+				if (u->at.ts < l->ended.exit &&
+				    (sw = rp_vec_push(&m->swaps))) {
+					sw->c = l->ended.seq;
+					sw->e = u->at.seq;
+				} else {
+					violation(m, u, &l->ended, 1);
+				}
 				edge(m, &u->at, &l->ended);
 			}
 			j = u->next;

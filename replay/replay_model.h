@@ -99,6 +99,7 @@ struct rp_m_event {
 /* A SET_EVENT of the capture: when it entered, which event. */
 struct rp_m_set {
 	uint64_t ts;
+	uint64_t exit;		/* when it returned */
 	uint64_t seq;
 	uint32_t id;
 	uint32_t tid;
@@ -108,6 +109,7 @@ struct rp_m_set {
 #define RP_AGED_MAX	16
 struct rp_m_aged {
 	uint64_t seq, ts, t_exit;
+	uint32_t tid;
 	uint32_t n;
 	uint32_t ids[RP_AGED_MAX];
 	uint64_t ages[RP_AGED_MAX];	/* the ages it got back */

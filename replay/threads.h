@@ -17,6 +17,7 @@ struct rp_mt_order {
 	struct rp_vec events;		/* struct ord_event */
 	struct kc_u64map event_idx;	/* event id -> index into events */
 	struct kc_u64map ended;		/* (kind, id) -> who ended it last */
+	struct kc_u64map used;		/* (kind, worker, id) -> its last use */
 	uint64_t shared;		/* records of threads past the cap */
 };
 

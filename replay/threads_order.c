@@ -24,8 +24,9 @@
  *    a set that released a wait can be numbered after the next set of
  *    the waiting thread: a set that entered before a wait returned, a
  *    wait before the set before it, goes once that wait is issued, not
- *    after it (nor after the set behind it on its thread, which could
- *    only come after the wait returned).
+ *    after it (nor after the set behind it on its thread, or the waits
+ *    that thread made since, which could only come after the wait
+ *    returned).
  *
  *  - The kernel's reuse of ids: a FREE on one thread and an ALLOC on
  *    another that overlapped it may get the freed handle back (the lowest
@@ -73,6 +74,8 @@ struct ord_event {
 	uint64_t *before_exit;
 	uint64_t *last;		/* per worker: its last wait on it */
 	uint64_t *last_exit;	/* ... when it returned */
+	uint64_t set_wait;	/* the last set's worker's last wait before it */
+	uint64_t set_wait_exit;	/* ... when it returned */
 };
 
 int
@@ -119,6 +122,7 @@ rp_mt_order_free(struct rp_mt_order *o)
 	rp_vec_free(&o->events);
 	rp_map_free(&o->event_idx);
 	rp_map_free(&o->ended);
+	rp_map_free(&o->used);
 	o->t = NULL;
 }
 
@@ -239,6 +243,7 @@ event_get(struct rp_mt_order *o, uint32_t id)
 	if (!e)
 		return NULL;
 	e->last_set = 0;
+	e->set_wait = e->set_wait_exit = 0;
 	/* One allocation: since, before, their exits, last, its exit. */
 	e->since = calloc(6 * (size_t)o->nw, sizeof(*e->since));
 	if (!e->since ||
@@ -267,15 +272,16 @@ may_release(const struct ord_event *e, unsigned int u,
 }
 
 /*
- * Whether the set @rec may be what released worker @u's last wait on the
- * event, which came before @u's set before @rec: then that set is not
- * (its thread was in the wait until then), and @rec does not go after it.
+ * Whether the set @rec may be what released the last wait on the event
+ * of the worker of the set before it, a wait that came before that set:
+ * then that set is not (its thread was in the wait until then), and @rec
+ * does not go after it. Waits that worker made after its set do not
+ * count: they come after that set on its thread.
  */
 static int
-may_release_last(const struct ord_event *e, unsigned int u,
-		 const struct kt_record *rec)
+may_release_last(const struct ord_event *e, const struct kt_record *rec)
 {
-	return e->last[u] && rec->ts < e->last_exit[u];
+	return e->set_wait && rec->ts < e->set_wait_exit;
 }
 
 static void
@@ -284,6 +290,7 @@ by_event(struct rp_mt_order *o, unsigned int me, const struct kt_record *rec,
 {
 	struct ord_event *e = event_get(o, id);
 	unsigned int u, ls;
+	int ls_free = 0;
 
 	if (!e)
 		return;
@@ -295,29 +302,36 @@ by_event(struct rp_mt_order *o, unsigned int me, const struct kt_record *rec,
 	}
 	/*
 	 * A set that may have released a wait is never held behind what
-	 * comes after that wait on its thread (the set before it, or the
-	 * wait itself being done): only the wait being issued.
+	 * comes after that wait on its thread (the set before it, the
+	 * waits since then, or the wait itself being done): only the wait
+	 * being issued. Else its thread's next set would wait for it, and
+	 * it for that set: a stall until the wait times out.
 	 */
 	ls = (unsigned int)(e->last_set >> 40);
 	if (e->last_set && ls != me) {
-		if (may_release_last(e, ls, rec))
-			at_least(&nd->held[ls], e->last[ls]);
-		else
+		if (may_release_last(e, rec)) {
+			at_least(&nd->held[ls], e->set_wait);
+			ls_free = 1;
+		} else {
 			at_least(&nd->done[ls], e->last_set & COUNT_MASK);
+		}
 	}
 	for (u = 0; u < o->nw; u++) {
-		if (u == me)
+		if (u == me || (ls_free && u == ls))
 			continue;
-		if (may_release(e, u, rec))
+		if (may_release(e, u, rec)) {
 			at_least(&nd->held[u], e->before[u]);
-		else
-			at_least(&nd->done[u], e->before[u]);
+			continue;
+		}
+		at_least(&nd->done[u], e->before[u]);
 		at_least(&nd->held[u], e->since[u]);
 	}
 	memcpy(e->before, e->since, o->nw * sizeof(*e->since));
 	memcpy(e->before_exit, e->since_exit, o->nw * sizeof(*e->since));
 	memset(e->since, 0, o->nw * sizeof(*e->since));
 	e->last_set = (uint64_t)me << 40 | o->t[me].queued;
+	e->set_wait = e->last[me];
+	e->set_wait_exit = e->last_exit[me];
 }
 
 struct id_ctx {
@@ -340,15 +354,32 @@ id_made(void *ctx, unsigned int kind, uint64_t id, int how)
 		at_least(&c->nd->done[u], v & COUNT_MASK);
 }
 
-/* An ended id remembers its ender. */
+/*
+ * An ended id remembers its ender, and the end waits for the other
+ * threads' uses of it handed over before it: they succeeded, so the
+ * kernel ran them first, even one that entered before the end returned
+ * and was numbered after it (the stream hands it over first).
+ */
 static void
 id_ended(void *ctx, unsigned int kind, uint64_t id, int how)
 {
 	struct id_ctx *c = ctx;
+	uint64_t v;
+	unsigned int u;
 
-	if (how == RP_ID_END)
-		rp_map_put(&c->o->ended, RP_K_HANDLE + kind, 0, id,
-			   (uint64_t)c->me << 40 | c->o->t[c->me].queued);
+	if (how == RP_ID_USE) {
+		rp_map_put(&c->o->used, RP_K_HANDLE + kind, c->me, id,
+			   c->o->t[c->me].queued);
+		return;
+	}
+	if (how != RP_ID_END)
+		return;
+	for (u = 0; u < c->o->nw; u++)
+		if (u != c->me &&
+		    rp_map_get(&c->o->used, RP_K_HANDLE + kind, u, id, &v))
+			at_least(&c->nd->done[u], v);
+	rp_map_put(&c->o->ended, RP_K_HANDLE + kind, 0, id,
+		   (uint64_t)c->me << 40 | c->o->t[c->me].queued);
 }
 
 unsigned int

@@ -154,18 +154,28 @@ age_walk(struct em *e, const struct em_item *it, size_t n, int plan)
 	}
 }
 
+/* Whether items[@j] already goes before items[@i] (cmp_item()'s order). */
+static int
+goes_before(const struct em_item *it, size_t j, size_t i)
+{
+	return cmp_item(&it[j], &it[i]) < 0;
+}
+
 /*
  * With event ages, move before the wait @it[@i] the SET_EVENTs numbered
  * after it that entered before it returned, as many per event that
  * released it as the sets numbered before it fall short of the age it got
- * back. Return: 0 without ages (the caller decides by time alone).
+ * back. A set numbered after it that a move put before an earlier wait
+ * goes before this one too: it counts, and it stays where it is (moved
+ * again, it would leave that wait short). Return: 0 without ages (the
+ * caller decides by time alone).
  */
 static int
 age_moves(struct em *e, struct em_item *it, size_t n, size_t i)
 {
 	const struct em_item *w = &it[i];
 	uint64_t short_by;
-	size_t j;
+	size_t j, end = i + EM_MOVE_WINDOW < n ? i + EM_MOVE_WINDOW + 1 : n;
 
 	if (!w->aged)
 		return 0;
@@ -175,8 +185,13 @@ age_moves(struct em *e, struct em_item *it, size_t n, size_t i)
 		if (!rp_map_get(&e->events, AGE_SHORT, 0, w->seq << 8 | k,
 				&short_by))
 			continue;
-		for (j = i + 1; j < n && j <= i + EM_MOVE_WINDOW && short_by; j++)
-			if (sets_one(it, j, &id, 1, 0, w->t_exit)) {
+		for (j = i + 1; j < end && short_by; j++)
+			if (sets_one(it, j, &id, 1, 0, UINT64_MAX) &&
+			    goes_before(it, j, i))
+				short_by--;
+		for (j = i + 1; j < end && short_by; j++)
+			if (sets_one(it, j, &id, 1, 0, w->t_exit) &&
+			    !goes_before(it, j, i)) {
 				move_before(it, j, i);
 				short_by--;
 			}

@@ -492,8 +492,9 @@ static void *rr_guard_page;
 
 #define RR_RES_FLAGS (MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE)
 
-static struct rr_range *
-rr_range_of(uint64_t a)
+/* The first captured range that ends after @a (rr_nranges: none). */
+static size_t
+rr_range_after(uint64_t a)
 {
 	size_t lo = 0, hi = rr_nranges;
 
@@ -502,12 +503,18 @@ rr_range_of(uint64_t a)
 
 		if (rr_ranges[mid].end <= a)
 			lo = mid + 1;
-		else if (rr_ranges[mid].start > a)
-			hi = mid;
 		else
-			return &rr_ranges[mid];
+			hi = mid;
 	}
-	return NULL;
+	return lo;
+}
+
+static struct rr_range *
+rr_range_of(uint64_t a)
+{
+	size_t i = rr_range_after(a);
+
+	return i < rr_nranges && rr_ranges[i].start <= a ? &rr_ranges[i] : NULL;
 }
 
 /* A captured CPU address as a live one. */
@@ -578,24 +585,46 @@ rr_mmap(uint64_t seq, uint64_t cap_addr, uint64_t len, int prot, int flags,
 	rr_result(cap_ok ? 0 : -1, cap_err, p == MAP_FAILED ? -1 : 0, err);
 }
 
+/*
+ * Only the parts of the captured ranges are the program's to unmap: a
+ * wider munmap (a runtime's VA reservation the capture did not see
+ * mapped) would take this process's own memory there, a thread's heap or
+ * stack. Each part gets its reservation back, so nothing else lands there.
+ */
 RR_FN void
 rr_munmap(uint64_t seq, uint64_t cap_addr, uint64_t len, int cap_ret,
 	  int cap_err)
 {
-	struct rr_range *r = rr_range_of(cap_addr);
-	uint64_t a = rr_cpu(cap_addr);
-	int ret, err;
+	uint64_t e = cap_addr + len;
+	size_t i;
+	int ret = 0, err = 0;
 
 	rr_seq = seq;
 	rr_call = "munmap";
 	rr_calls++;
-	ret = munmap((void *)(uintptr_t)a, len);
-	err = ret < 0 ? errno : 0;
+	if ((cap_addr & 4095) || !len || e < cap_addr) {
+		/* Invalid arguments: the kernel says so, touching nothing. */
+		ret = munmap((void *)(uintptr_t)cap_addr, len);
+		err = ret < 0 ? errno : 0;
+		rr_result(cap_ret, cap_err, ret, err);
+		return;
+	}
+	for (i = rr_range_after(cap_addr); i < rr_nranges &&
+	     rr_ranges[i].start < e; i++) {
+		const struct rr_range *r = &rr_ranges[i];
+		uint64_t s = cap_addr > r->start ? cap_addr : r->start;
+		uint64_t t = e < r->end ? e : r->end;
+		void *a = (void *)(uintptr_t)(r->live + (s - r->start));
+
+		if (munmap(a, t - s) < 0) {
+			if (!ret)
+				err = errno;
+			ret = -1;
+			continue;
+		}
+		mmap(a, t - s, PROT_NONE, RR_RES_FLAGS | MAP_FIXED_NOREPLACE, -1, 0);
+	}
 	rr_result(cap_ret, cap_err, ret, err);
-	/* Put the reservation back: nothing else may land there. */
-	if (!ret && r)
-		mmap((void *)(uintptr_t)a, len, PROT_NONE,
-		     RR_RES_FLAGS | MAP_FIXED_NOREPLACE, -1, 0);
 }
 
 /* ------------------------------------------------------------------ */

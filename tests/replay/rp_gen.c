@@ -32,6 +32,15 @@
  * any of them that a SET_EVENT of 2 releases; 3, set 20 times, then a wait
  * that finds it set and one that a set releases; 4, a wait that a set of
  * the main thread releases, followed by a set of the waiting thread.
+ * `rp_gen - 0 ages-end`, run under `kfdtrace record`, adds a HIP 6.4
+ * teardown's pattern: 5, a wait that a set of the main thread releases,
+ * then a set of the waiting thread and a wait that finds it; and 6, a
+ * wait of a thread blocked from the start to the exit, which an atexit()
+ * handler's SET_EVENT releases (the process's last calls); that handler
+ * then unmaps, whole, a VA reservation of its own (not recorded) that a
+ * GTT buffer's CPU mapping lies in, as ROCr does with its own. Before
+ * that, 7: a SET_EVENT of another thread, then the main thread's
+ * DESTROY_EVENT of it.
  *
  * `rp_gen OUT N userptr` writes instead N userptr allocations (each one
  * page, each freed again) at every other page of one mapping: N CPU ranges
@@ -428,6 +437,8 @@ struct ages_wait {
 	uint32_t n;
 	uint32_t set_after;	/* a SET_EVENT of it after the wait, or 0 */
 	int again;		/* a second wait, with the age got back */
+	int wait_after;		/* ... after set_after */
+	uint32_t timeout;	/* ms; 0: 5000 */
 };
 
 static void
@@ -438,7 +449,7 @@ ages_wait1(struct ages_wait *w)
 	memset(&a, 0, sizeof(a));
 	a.events_ptr = (uint64_t)(uintptr_t)w->ev;
 	a.num_events = w->n;
-	a.timeout = 5000;
+	a.timeout = w->timeout ? w->timeout : 5000;
 	call(w->g, KFD_ABI_IOC_WAIT_EVENTS, &a);
 }
 
@@ -453,6 +464,19 @@ ages_waiter(void *arg)
 		ages_wait1(w);
 	if (w->set_after)
 		call(w->g, KFD_ABI_IOC_SET_EVENT, &se);
+	if (w->wait_after)
+		ages_wait1(w);
+	return NULL;
+}
+
+/* `ages-end`'s 7: one SET_EVENT of w->set_after. */
+static void *
+ages_setter(void *arg)
+{
+	struct ages_wait *w = arg;
+	struct kfd_abi_set_event_args se = { .event_id = w->set_after };
+
+	call(w->g, KFD_ABI_IOC_SET_EVENT, &se);
 	return NULL;
 }
 
@@ -488,12 +512,88 @@ ages_scene(struct gen *g, struct ages_wait *w, uint32_t id)
 	return 0;
 }
 
+/* `ages-end`'s thread blocked until the exit (6 above). */
+static struct ages_wait end_wait = { .n = 1, .timeout = 60000 };
+static pthread_t end_thread;
+/* ... and its VA reservation, a buffer's CPU mapping at its start. */
+#define END_RES_LEN	(64ull << 20)
+#define END_BO_LEN	(2ull << 20)
+static void *end_res = MAP_FAILED;
+
+/*
+ * The teardown's last calls: release the blocked thread, join it, unmap
+ * the reservation whole.
+ */
+static void
+ages_end(void)
+{
+	struct kfd_abi_set_event_args se = { .event_id = end_wait.ev[0].event_id };
+
+	call(end_wait.g, KFD_ABI_IOC_SET_EVENT, &se);
+	pthread_join(end_thread, NULL);
+	if (end_res != MAP_FAILED)
+		munmap(end_res, END_RES_LEN);
+}
+
+/* A GTT buffer mapped (through @drm) at the start of end_res. */
 static int
-ages(struct gen *g)
+ages_end_map(struct gen *g, int drm)
+{
+	struct kfd_abi_alloc_memory_of_gpu_args a;
+
+	end_res = mmap(NULL, END_RES_LEN, PROT_NONE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (end_res == MAP_FAILED)
+		return -1;
+	memset(&a, 0, sizeof(a));
+	a.va_addr = (uint64_t)(uintptr_t)end_res;
+	a.size = END_BO_LEN;
+	a.gpu_id = g->gpu;
+	a.flags = KFD_ABI_ALLOC_MEM_FLAGS_GTT | KFD_ABI_ALLOC_MEM_FLAGS_WRITABLE;
+	if (call(g, KFD_ABI_IOC_ALLOC_MEMORY_OF_GPU, &a) ||
+	    mmap(end_res, END_BO_LEN, PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_FIXED, drm, (off_t)a.mmap_offset) != end_res)
+		return -1;
+	return 0;
+}
+
+/* Start the thread blocked until the exit, and what releases it. */
+static int
+ages_end_start(struct gen *g, int drm)
+{
+	if (ages_end_map(g, drm))
+		return -1;
+	end_wait.g = g;
+	end_wait.ev[0].event_id = ages_event(g);
+	end_wait.ev[0].signal_event_data.last_event_age = 1;
+	if (pthread_create(&end_thread, NULL, ages_waiter, &end_wait))
+		return -1;
+	return atexit(ages_end);
+}
+
+/* 7 of `ages-end`: another thread's set, then the event's destruction. */
+static int
+ages_set_destroy(struct gen *g)
+{
+	struct ages_wait w = { .g = g };
+	struct kfd_abi_destroy_event_args de;
+	pthread_t t;
+
+	w.set_after = ages_event(g);
+	if (pthread_create(&t, NULL, ages_setter, &w))
+		return -1;
+	pthread_join(t, NULL);
+	de.event_id = w.set_after;
+	de.pad = 0;
+	return call(g, KFD_ABI_IOC_DESTROY_EVENT, &de);
+}
+
+static int
+ages(struct gen *g, int end, int drm)
 {
 	struct kfd_abi_set_event_args se;
 	struct ages_wait a = { .n = 2 }, b = { .n = 1, .again = 1 },
-			 c = { .n = 1 };
+			 c = { .n = 1 }, d = { .n = 1 };
 	int i;
 
 	a.ev[0].event_id = ages_event(g);
@@ -501,6 +601,11 @@ ages(struct gen *g)
 	b.ev[0].event_id = ages_event(g);
 	c.ev[0].event_id = ages_event(g);
 	c.set_after = c.ev[0].event_id;
+	d.ev[0].event_id = end ? ages_event(g) : 0;
+	d.set_after = d.ev[0].event_id;
+	d.wait_after = 1;
+	if (end && ages_end_start(g, drm))
+		return -1;
 	if (ages_scene(g, &a, a.ev[1].event_id))
 		return -1;
 	se.event_id = b.ev[0].event_id;
@@ -509,13 +614,20 @@ ages(struct gen *g)
 		call(g, KFD_ABI_IOC_SET_EVENT, &se);
 	if (ages_scene(g, &b, b.ev[0].event_id))
 		return -1;
-	return ages_scene(g, &c, c.ev[0].event_id);
+	if (ages_scene(g, &c, c.ev[0].event_id))
+		return -1;
+	if (!end)
+		return 0;
+	if (ages_scene(g, &d, d.ev[0].event_id))
+		return -1;
+	return ages_set_destroy(g);
 }
 
 static int
 usage(void)
 {
-	fprintf(stderr, "usage: rp_gen OUT N [userptr | reuse | threads T | ages] "
+	fprintf(stderr, "usage: rp_gen OUT N [userptr | reuse | threads T | ages | "
+		"ages-end] "
 		"(on kfdsim)\n");
 	return 2;
 }
@@ -543,6 +655,8 @@ main(int argc, char **argv)
 		is_reuse = 1;
 	} else if (argc == 4 && !strcmp(argv[3], "ages")) {
 		is_ages = 1;
+	} else if (argc == 4 && !strcmp(argv[3], "ages-end")) {
+		is_ages = 2;
 	} else if (argc == 5 && !strcmp(argv[3], "threads")) {
 		nthreads = (unsigned int)strtoul(argv[4], NULL, 0);
 		if (nthreads < 1 || nthreads > GEN_MAX_THREADS) {
@@ -588,8 +702,8 @@ main(int argc, char **argv)
 		return 1;
 	if (is_reuse && reuse(&g, g.target))
 		return 1;
-	if (is_ages && ages(&g)) {
-		fprintf(stderr, "rp_gen: cannot start a thread\n");
+	if (is_ages && ages(&g, is_ages == 2, drm)) {
+		fprintf(stderr, "rp_gen: ages: %s\n", strerror(errno));
 		return 1;
 	}
 	if (!is_userptr && !is_reuse && !nthreads && !is_ages)
@@ -609,6 +723,9 @@ main(int argc, char **argv)
 	if (nthreads)
 		printf(", %u threads", nthreads);
 	printf("\n");
+	/* ages-end: the atexit() handler still uses the device. */
+	if (is_ages == 2)
+		return 0;
 	close(drm);
 	close(g.kfd);
 	return 0;

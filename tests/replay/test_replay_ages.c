@@ -5,7 +5,9 @@
  * its signal events and gets the new one back. Traces are changed with
  * rp_alter to look as an engine released a wait (its SET_EVENT left out),
  * as interrupts no wait needed happened (sets left out), as a corrupt
- * capture, or as a set numbered late.
+ * capture, or as a set numbered late. The scenes of a HIP 6.4 teardown
+ * (`rp_gen - 0 ages-end`) are recorded with the capture library, and
+ * their emit-c programs run too.
  */
 #include <inttypes.h>
 #include <setjmp.h>
@@ -21,22 +23,24 @@
 
 #include "rp_test.h"
 
-static const char *kfdtrace, *alter, *gen;
+static const char *kfdtrace, *alter, *gen, *gcc;
 static char trace[4200];
 
 /*
  * The sequence number of the @nth (from 0) @name record of event @id in
- * the trace (its first event, for a wait), from its dump.
+ * @path (its first event, for a wait), from its dump; its thread in
+ * *@tid when not NULL.
  */
 static uint64_t
-find(const char *name, uint32_t id, int nth)
+find_in(const char *path, const char *name, uint32_t id, int nth,
+	unsigned long *tid)
 {
 	char want[64], ev[32];
 	char *copy, *line, *save;
 	uint64_t seq = UINT64_MAX;
 
 	assert_int_equal(RUN(kfdtrace, "dump", "--seq", "--filter",
-			     "SET_EVENT,WAIT_EVENTS", trace), 0);
+			     "SET_EVENT,WAIT_EVENTS", path), 0);
 	snprintf(want, sizeof(want), " %s(", name);
 	snprintf(ev, sizeof(ev), "event_id=%u}", id);
 	copy = strdup(out);
@@ -51,11 +55,20 @@ find(const char *name, uint32_t id, int nth)
 		    !(strstr(p, ev) || strstr(p, set)) || nth--)
 			continue;
 		seq = strtoull(line + 1, NULL, 10);
+		if (tid && (p = strchr(line, '[')))
+			*tid = strtoul(p + 1, NULL, 10);
 		break;
 	}
 	free(copy);
 	assert_true(seq != UINT64_MAX);
 	return seq;
+}
+
+/* find_in() of the scenes' trace. */
+static uint64_t
+find(const char *name, uint32_t id, int nth)
+{
+	return find_in(trace, name, id, nth, NULL);
 }
 
 /* @in altered by rp_alter's @args into @file, in the scratch directory. */
@@ -193,6 +206,175 @@ test_stall_names_pending(void **state)
 	expect_out(want);
 }
 
+/*
+ * A HIP 6.4 teardown, recorded with the capture library (`rp_gen - 0
+ * ages-end` under `kfdtrace record`): a thread's wait on event 5 that a
+ * set of the main thread releases, then that thread's own set and a wait
+ * that finds it; the main thread's set renumbered right after that wait
+ * (as when it is slow to return); and a wait blocked from the start to
+ * the exit, released by an atexit() handler's set, the last calls; then
+ * that handler unmaps a VA reservation of 64 MiB whole, a 2 MiB device
+ * mapping at its start. The serial replay, --threads (no stall: the set
+ * does not wait for the waiting thread's set, nor for its wait after it)
+ * and emit-c's program (the set moved once, before the wait it released)
+ * match, and the program unmaps only the device mapping: the rest of the
+ * reservation is not its to unmap (its own heap or a thread's stack may
+ * live there).
+ */
+/* `rp_gen - 0 ages-end` recorded with the capture library, once. */
+static const char *
+end_raw(void)
+{
+	static char raw[4200];
+
+	if (raw[0])
+		return raw;
+	snprintf(raw, sizeof(raw), "%s", tmp("end-raw.kft"));
+	unlink(raw);
+	if (RUN(kfdtrace, "record", "-o", raw, "--sim", "--", gen, "-", "0",
+		"ages-end")) {
+		fputs(out, stderr);
+		fail_msg("rp_gen ages-end failed under record");
+	}
+	return raw;
+}
+
+/* Emit @path as C into @c and build it as @bin (gcc; skips without). */
+static void
+emit_build(const char *path, const char *c, const char *bin)
+{
+	if (!gcc || !*gcc) {
+		if (getenv("CI") && !strcmp(getenv("CI"), "true"))
+			fail_msg("no gcc for emit-c's program");
+		print_message("no gcc: emit-c's program not built\n");
+		skip();
+	}
+	unlink(c);
+	if (RUN(kfdtrace, "emit-c", path, "-o", c) ||
+	    RUN(gcc, "-pthread", "-Wall", "-Wextra", "-Werror", "-o", bin, c)) {
+		fputs(out, stderr);
+		fail_msg("emit-c's program of %s did not build", path);
+	}
+}
+
+/* both_match() of @path, and emit-c's program of it (NAME.c) exits 0. */
+static void
+all_match(const char *path, const char *name)
+{
+	char c[4200], bin[4200];
+
+	both_match(path);
+	snprintf(c, sizeof(c), "%s/%s.c", dir, name);
+	snprintf(bin, sizeof(bin), "%s/%s", dir, name);
+	emit_build(path, c, bin);
+	if (RUN(kfdtrace, "sim", "--", bin)) {
+		fputs(out, stderr);
+		fail_msg("emit-c's program of %s failed", path);
+	}
+	expect_out("every result as captured");
+}
+
+static void
+test_teardown_set_late(void **state)
+{
+	char late[4200], c[4200], bin[4200], own[4200], from[32], to[32];
+	const char *raw = end_raw();
+	unsigned long waiter = 0, tid = 0;
+	uint64_t s2, b;
+
+	(void)state;
+	snprintf(late, sizeof(late), "%s", tmp("end-late.kft"));
+	/* The main thread's set of 5, and the waiting thread's last wait. */
+	find_in(raw, "WAIT_EVENTS", 5, 0, &waiter);
+	s2 = find_in(raw, "SET_EVENT", 5, 0, &tid);
+	if (tid == waiter)
+		s2 = find_in(raw, "SET_EVENT", 5, 1, NULL);
+	b = find_in(raw, "WAIT_EVENTS", 5, 1, NULL);
+	snprintf(from, sizeof(from), "%" PRIu64, s2);
+	snprintf(to, sizeof(to), "%" PRIu64, s2 < b ? b : b + 1);
+	unlink(late);
+	assert_int_equal(RUN(alter, raw, late, "move", from, to), 0);
+	both_match(late);
+	/* The wait blocked until the exit, and the set that released it. */
+	assert_int_equal(RUN(kfdtrace, "dump", "--seq", "--filter",
+			     "SET_EVENT,WAIT_EVENTS,end", late), 0);
+	expect_out("timeout=60000) = 0");
+	snprintf(c, sizeof(c), "%s", tmp("end-late.c"));
+	snprintf(bin, sizeof(bin), "%s", tmp("end-late"));
+	emit_build(late, c, bin);
+	snprintf(own, sizeof(own), "%s", tmp("end-own.kft"));
+	unlink(own);
+	if (RUN(kfdtrace, "record", "-o", own, "--sim", "--", bin)) {
+		fputs(out, stderr);
+		fail_msg("emit-c's program of %s failed", late);
+	}
+	expect_out("every result as captured");
+	assert_int_equal(RUN(kfdtrace, "dump", "--filter", "munmap", own), 0);
+	expect_out(", 2097152) = 0");
+	assert_null(strstr(out, "67108864"));
+}
+
+/*
+ * Event 7 of the same capture: a thread's SET_EVENT, then the main
+ * thread's DESTROY_EVENT of it; the set renumbered after the destroy (as
+ * when it is slow to return, entered before the destroy returned). It
+ * succeeded, so the kernel ran it first: the replays issue the destroy
+ * after it, not the set "after its event was destroyed".
+ */
+static void
+test_teardown_use_late(void **state)
+{
+	char late[4200], from[32], to[32];
+	const char *raw = end_raw();
+
+	(void)state;
+	snprintf(late, sizeof(late), "%s", tmp("end-use.kft"));
+	snprintf(from, sizeof(from), "%" PRIu64,
+		 find_in(raw, "SET_EVENT", 7, 0, NULL));
+	assert_int_equal(RUN(kfdtrace, "dump", "--seq", "--filter",
+			     "DESTROY_EVENT", raw), 0);
+	expect_out(" DESTROY_EVENT(event_id=7) = 0");
+	snprintf(to, sizeof(to), "%llu", strtoull(strstr(out, "#") + 1, NULL, 10));
+	unlink(late);
+	assert_int_equal(RUN(alter, raw, late, "move", from, to), 0);
+	all_match(late, "end-use");
+}
+
+/*
+ * Event 3 of the same capture: set 20 times, then a wait that finds it
+ * set (age 21) and one that the main thread's next set releases (22).
+ * That set made to enter just before the first wait and renumbered
+ * before it: it was under way when the wait looked, and the wait's age
+ * says it reached the kernel after: the replays issue it after the first
+ * wait, which gets 21 again.
+ */
+static void
+test_set_under_way(void **state)
+{
+	char moved[4200], late[4200], from[32], to[32], ts[32];
+	const char *raw = end_raw(), *p;
+	uint64_t w1, s21;
+
+	(void)state;
+	w1 = find_in(raw, "WAIT_EVENTS", 3, 0, NULL);
+	s21 = find_in(raw, "SET_EVENT", 3, 20, NULL);
+	snprintf(from, sizeof(from), "%" PRIu64, w1);
+	assert_int_equal(RUN(kfdtrace, "dump", "--json", "--seq", "--from",
+			     from, "--to", from, raw), 0);
+	p = strstr(out, "\"ts\":");
+	assert_non_null(p);
+	snprintf(ts, sizeof(ts), "%llu", strtoull(p + 5, NULL, 10) - 1);
+	snprintf(moved, sizeof(moved), "%s", tmp("end-under.kft"));
+	snprintf(late, sizeof(late), "%s", tmp("end-under2.kft"));
+	snprintf(from, sizeof(from), "%" PRIu64, s21);
+	unlink(moved);
+	assert_int_equal(RUN(alter, raw, moved, from, "ts", ts), 0);
+	snprintf(to, sizeof(to), "%" PRIu64, w1);
+	unlink(late);
+	assert_int_equal(RUN(alter, moved, late, "move", from, to), 0);
+	all_match(late, "end-under");
+}
+
 static int
 setup(void **state)
 {
@@ -200,6 +382,7 @@ setup(void **state)
 	kfdtrace = getenv("KFDTRACE");
 	alter = getenv("RP_ALTER");
 	gen = getenv("RP_GEN");
+	gcc = getenv("EMIT_GCC");
 	if (!kfdtrace || !alter || !gen) {
 		fprintf(stderr, "KFDTRACE, RP_ALTER and RP_GEN must be set\n");
 		return -1;
@@ -223,6 +406,9 @@ main(void)
 		cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_set_after_wait),
 		cmocka_unit_test(test_stall_names_pending),
+		cmocka_unit_test(test_teardown_set_late),
+		cmocka_unit_test(test_teardown_use_late),
+		cmocka_unit_test(test_set_under_way),
 	};
 
 	return cmocka_run_group_tests(tests, setup, rp_teardown);
