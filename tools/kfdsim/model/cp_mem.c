@@ -13,7 +13,7 @@
  *
  * An address no KFD mapping covers may be shared virtual memory (SVM):
  * the GPU then reaches the process's own pages at the same address, as
- * the kernel maps them. With XNACK off that is only inside SVM ranges
+ * the kernel maps them, through cp_mem_rw()'s checked copies. With XNACK off that is only inside SVM ranges
  * that grant this GPU ACCESS or ACCESS_IN_PLACE (the kernel maps those
  * ranges ahead of time); with XNACK on any page the CPU has is reached,
  * since the kernel maps on fault. Anything else faults.
@@ -69,17 +69,12 @@ cp_mem(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, uint64_t len)
 	if (!drm || !len || va + len < va)
 		return NULL;
 	m = ksim_vm_find(&drm->vm, va);
-	if (!m) {
-		uint64_t n = len;
-
-		/* SVM: the same address; the probe below checks the pages. */
-		if (svm_reach(cp, cq, va, &n) || n < len ||
-		    ksim_copy_from_user(&probe, va, 1) ||
-		    ksim_copy_from_user(&probe, va + len - 1, 1))
-			return NULL;
-		return (void *)(uintptr_t)va;
-	}
-	if (va + len > m->start + m->size)
+	/*
+	 * Never a pointer into SVM: those are the program's own pages, which
+	 * another of its threads may unmap or protect while the engine
+	 * works. SVM is reached through cp_mem_rw()'s checked copies only.
+	 */
+	if (!m || va + len > m->start + m->size)
 		return NULL;
 	switch (m->bo->domain) {
 	case KSIM_DOM_USERPTR:

@@ -75,24 +75,16 @@ ring_read(const uint32_t *ring, uint32_t ring_dw, uint64_t rd, uint32_t *d,
 }
 
 /*
- * Copy @len bytes from @src to @dst of the VM: one memmove when the CPU
- * reaches both, one read or write of the backing memory when it reaches
- * one, else through a bounce buffer.
+ * Copy @len bytes from @src to @dst of the VM through a bounce buffer,
+ * with checked accesses only: a BO through its backing memory, the
+ * program's own pages (userptrs, SVM) with checked copies. Never through
+ * the program's CPU view of a BO, which it may unmap while the engine
+ * copies (ROCr unmaps its whole VA reservation at teardown).
  */
 static int
 copy_linear(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t dst,
 	    uint64_t src, uint64_t len)
 {
-	void *s = cp_mem(cp, cq, src, len), *d = cp_mem(cp, cq, dst, len);
-
-	if (s && d) {
-		memmove(d, s, len);
-		return 0;
-	}
-	if (s)
-		return cp_mem_rw(cp, cq, dst, s, len, 1);
-	if (d)
-		return cp_mem_rw(cp, cq, src, d, len, 0);
 	while (len) {
 		uint64_t n = len < sizeof(cp->bounce) ? len : sizeof(cp->bounce);
 
