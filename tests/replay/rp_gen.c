@@ -642,7 +642,8 @@ main(int argc, char **argv)
 	};
 	struct kfd_abi_acquire_vm_args acq;
 	struct kfd_abi_create_event_args ce;
-	struct gen g = { .va = GEN_VA };
+	/* Static: `ages-end`'s exit handler still uses it after main returns. */
+	static struct gen g = { .va = GEN_VA };
 	struct timespec t0, t1;
 	unsigned int minor = 128, nthreads = 0;
 	int is_userptr = 0, is_reuse = 0, is_ages = 0, drm, r;
