@@ -2,25 +2,31 @@
 # SPDX-License-Identifier: MIT
 #
 # A GoogleTest program of a ROCm library's test package, inside the modern
-# root on kfdsim, judged on completion:
+# root on kfdsim, judged on completion, recorded and replayed:
 #   run_gtest.sh KFDTRACE PROFILE VALUE_CHECK PROGRAM [ARG...]
 # kfdsim runs no shader, so a library's kernels compute nothing and its
 # value checks fail. The program must still run every test to the end:
 # exit 0 or 1 (not a signal or a hang), print GoogleTest's "N tests from
 # M test suites ran", and every failure it reports must be a value check,
 # the line after "...: Failure" matching VALUE_CHECK (grep -E). A failure
-# of anything else (a HIP or library status) is a failure here.
+# of anything else (a HIP or library status) is a failure here. It runs
+# under `kfdtrace record`: the trace must hold every ioctl the device
+# answered and replay with a strict match, serially and with --threads.
 set -u
 
 here=$(dirname "$0")
+. "$here/../common/answered.sh"
 kfdtrace=$1
 profile=$2
 value_check=$3
 shift 3
 
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
-"$here/in_root.sh" timeout 600 "$kfdtrace" sim --profile "$profile" -- "$@" >"$out" 2>&1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+out=$work/out
+trace=$work/run.kfdtrace
+KFDSIM_IOCTL_COUNT=$work/count "$here/in_root.sh" timeout 600 \
+	"$kfdtrace" record -o "$trace" --sim="$profile" -- "$@" >"$out" 2>&1
 rc=$?
 [ "$rc" -eq 77 ] && { cat "$out"; exit 77; }
 tail -n 5 "$out"
@@ -41,4 +47,15 @@ if [ "$failures" -ne "$values" ]; then
 	echo "FAIL: a check other than a value check failed"
 	exit 1
 fi
+check_answered "$kfdtrace" "$work/count" "$work"/run*.kfdtrace || exit 1
+for mode in "" --threads; do
+	"$kfdtrace" replay "$work"/run*.kfdtrace --sim="$profile" $mode >"$work/replay" 2>&1
+	rc=$?
+	if [ "$rc" -ne 0 ] || ! grep -q 'result:[[:space:]]*match (strict)' "$work/replay"; then
+		tail -n 20 "$work/replay"
+		echo "FAIL: replay $mode exited $rc without a strict match"
+		exit 1
+	fi
+done
+echo "recorded complete; replayed with a strict match, serially and with --threads"
 exit 0
