@@ -199,6 +199,99 @@ age_moves(struct em *e, struct em_item *it, size_t n, size_t i)
 	return 1;
 }
 
+/* The event of the wait @it[@i] when it waits for one, without ages. */
+static int
+one_event(const struct em *e, const struct em_item *w, uint32_t *id)
+{
+	if (w->kind != EM_I_WAIT || w->aged || w->nids != 1)
+		return 0;
+	*id = *RP_AT(&e->wait_ids, uint32_t, w->ev);
+	return 1;
+}
+
+/*
+ * The last two SET_EVENTs of @id, in the order so far, between the wait
+ * on @id numbered before @it[@i] and @it[@i] (@last, @prev; n when there
+ * are fewer). Without event ages an event holds one signal: those sets
+ * are what the wait @it[@i] can consume.
+ */
+static void
+pending_sets(const struct em *e, const struct em_item *it, size_t n, size_t i,
+	     uint32_t id, size_t *last, size_t *prev)
+{
+	size_t lo = i > EM_MOVE_WINDOW ? i - EM_MOVE_WINDOW : 0, j, p = n;
+	uint32_t o;
+
+	*last = *prev = n;
+	for (j = i; j-- > lo && p == n;)
+		if (one_event(e, &it[j], &o) && o == id)
+			p = j;
+	for (j = lo; j < i; j++) {
+		if (!sets_one(it, j, &id, 1, 0, UINT64_MAX) ||
+		    (p < n && !goes_before(it, p, j)) || !goes_before(it, j, i))
+			continue;
+		if (*last == n || goes_before(it, *last, j)) {
+			*prev = *last;
+			*last = j;
+		} else if (*prev == n || goes_before(it, *prev, j)) {
+			*prev = j;
+		}
+	}
+}
+
+/*
+ * Whether the wait @it[@i] on one event, without ages, finds it already
+ * signalled by a set numbered before it: then no later set released it.
+ */
+static int
+signalled_before(const struct em *e, const struct em_item *it, size_t n,
+		 size_t i)
+{
+	size_t last, prev;
+	uint32_t id;
+
+	if (!one_event(e, &it[i], &id))
+		return 0;
+	pending_sets(e, it, n, i, id, &last, &prev);
+	return last < n;
+}
+
+/*
+ * When two sets of the event of the wait @it[@i] are pending (above), the
+ * later one entered once the wait had, and the next wait on the event
+ * has no set of its own, that later set came after the wake: it gave the
+ * next wait its signal. The wait goes before it (the wait's thread made
+ * no calls meanwhile). Return: whether it moved.
+ */
+static int
+late_set(const struct em *e, struct em_item *it, size_t n, size_t i)
+{
+	const struct em_item *w = &it[i];
+	size_t hi = i + EM_MOVE_WINDOW < n ? i + EM_MOVE_WINDOW + 1 : n;
+	size_t j, last, prev, next = n;
+	uint32_t id, o;
+
+	if (!one_event(e, w, &id))
+		return 0;
+	pending_sets(e, it, n, i, id, &last, &prev);
+	if (prev == n || it[last].ts < w->ts || it[last].ts < it[prev].t_exit)
+		return 0;
+	for (j = i + 1; j < hi && next == n; j++) {
+		if (sets_one(it, j, &id, 1, 0, UINT64_MAX))
+			return 0;
+		if (one_event(e, &it[j], &o) && o == id)
+			next = j;
+	}
+	if (next == n)
+		return 0;
+	/* Nor one numbered after that next wait that entered before it returned. */
+	for (j = next + 1; j < hi; j++)
+		if (sets_one(it, j, &id, 1, 0, it[next].t_exit))
+			return 0;
+	move_before(it, i, last);
+	return 1;
+}
+
 uint64_t
 em_age_stand_ins(const struct em *e, uint64_t seq, size_t idx)
 {
@@ -251,11 +344,13 @@ em_order(struct em *e, struct em_item *it, size_t n)
 				move_before(it, i, j);
 				break;
 			}
+		if (!it[i].moved && late_set(e, it, n, i))
+			continue;
 		if (age_moves(e, it, n, i))
 			continue;
 		for (j = i > EM_MOVE_WINDOW ? i - EM_MOVE_WINDOW : 0; j < i && !before; j++)
 			before = sets_one(it, j, ids, k, w->ts, w->t_exit);
-		if (before)
+		if (before || signalled_before(e, it, n, i))
 			continue;
 		/*
 		 * One numbered after it that entered before it returned may
