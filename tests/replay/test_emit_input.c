@@ -15,7 +15,13 @@
  *  - a large buffer (the same 4 MiB twice) among 400 exec records with
  *    1 MiB of argv each: emit-c's peak memory stays under a bound set by
  *    its window, not by the trace; the program is at most 4 bytes per
- *    buffer byte (the buffer stored once) and gcc compiles it.
+ *    buffer byte (the buffer stored once) and gcc compiles it;
+ *  - waits on one event without event ages, with sets numbered around
+ *    them as the capture appends records at return: a second set that
+ *    entered while a wait was being woken, and a set numbered after a
+ *    wait that found the event signalled already. Each gives the next
+ *    wait its signal, so the program stands in for no GPU interrupt, and
+ *    it runs on kfdsim with every result as captured.
  * Needs gcc (EMIT_GCC); without it the test skips, or fails under CI=true.
  */
 #include <fcntl.h>
@@ -404,6 +410,123 @@ test_element_data(void **state)
 	expect_ok(RUN(gcc, "-pthread", "-Wall", "-Wextra", "-Werror", "-c", "-o", obj, c));
 }
 
+/* A call of thread @tid entered at @t0 and returned at @t1, numbered @seq. */
+static void
+put_at(struct kt_writer *w, struct kt_record *r, uint32_t tid, uint64_t seq,
+       uint64_t t0, uint64_t t1)
+{
+	r->seq = seq;
+	r->ts = t0;
+	r->tid = tid;
+	r->u.ioctl.t_exit = t1;
+	assert_int_equal(kt_writer_append(w, r), 0);
+}
+
+static void
+put_set(struct kt_writer *w, uint64_t seq, uint64_t t0, uint64_t t1)
+{
+	struct kfd_abi_set_event_args a = { .event_id = 1 };
+	struct kt_record r = tc_rec_ioctl(3, KFD_FILE_KFD, KFD_ABI_IOC_SET_EVENT,
+					  &a, &a, sizeof(a), 0, 0);
+
+	put_at(w, &r, 100, seq, t0, t1);
+}
+
+/* A wait of thread 101 for event 1 that completed, without ages. */
+static void
+put_wait(struct kt_writer *w, uint64_t seq, uint64_t t0, uint64_t t1)
+{
+	static struct kfd_abi_event_data ev = { .event_id = 1 };
+	struct kfd_abi_wait_events_args a = {
+		.events_ptr = 0x10000, .num_events = 1, .wait_for_all = 1,
+		.timeout = 1000,
+	};
+	struct kt_buf_image img = {
+		.flags = KT_BUF_BEFORE | KT_BUF_AFTER, .addr = 0x10000, .len_before = sizeof(ev),
+		.len_after = sizeof(ev), .before = (const uint8_t *)&ev,
+		.after = (const uint8_t *)&ev,
+	};
+	struct kt_record r = tc_rec_ioctl(3, KFD_FILE_KFD, KFD_ABI_IOC_WAIT_EVENTS,
+					  &a, &a, sizeof(a), 0, 0);
+
+	r.u.ioctl.bufs = &img;
+	r.u.ioctl.nbufs = 1;
+	put_at(w, &r, 101, seq, t0, t1);
+}
+
+/*
+ * Event 1 created, four sets and waits as @order gives them (per call:
+ * 'S' or 'W', its entry and exit in microseconds; numbered in this order),
+ * the event destroyed; emit-c stands in for nothing and its program runs
+ * on kfdsim with every result as captured.
+ */
+static void
+check_waits(const char *name, const char *order, const uint64_t (*t)[2])
+{
+	struct kfd_abi_create_event_args ce = { .event_type = KFD_ABI_EVENT_SIGNAL,
+						.auto_reset = 1 }, ce_out;
+	struct kfd_abi_destroy_event_args de = { .event_id = 1 };
+	char trace[4200], c[4200], bin[4200];
+	struct kt_header hdr;
+	struct kt_writer *w;
+	struct kt_record r;
+	uint64_t seq = 0, ts, base;
+	unsigned int i;
+
+	kt_header_init(&hdr, "kfdtrace-test");
+	hdr.kfd_major = 1;
+	hdr.kfd_minor = 14;
+	hdr.flags = KT_HDR_SIMULATED;
+	snprintf(trace, sizeof(trace), "%s/%s.kft", dir, name);
+	snprintf(c, sizeof(c), "%s/%s.c", dir, name);
+	snprintf(bin, sizeof(bin), "%s/%s", dir, name);
+	w = start(trace, &hdr, &seq, &ts);
+	ce_out = ce;
+	ce_out.event_id = 1;
+	ce_out.event_slot_index = 1;
+	ce_out.event_trigger_data = 1;
+	ce_out.event_page_offset = 0x8000000000000000ull;	/* KFD_MMAP_TYPE_EVENTS */
+	r = tc_rec_ioctl(3, KFD_FILE_KFD, KFD_ABI_IOC_CREATE_EVENT, &ce, &ce_out,
+			 sizeof(ce), 0, 0);
+	put(w, &r, &seq, &ts);
+	base = ts;
+	for (i = 0; order[i]; i++) {
+		if (order[i] == 'S')
+			put_set(w, seq++, base + t[i][0] * 1000, base + t[i][1] * 1000);
+		else
+			put_wait(w, seq++, base + t[i][0] * 1000, base + t[i][1] * 1000);
+	}
+	ts = base + 100000;
+	r = tc_rec_ioctl(3, KFD_FILE_KFD, KFD_ABI_IOC_DESTROY_EVENT, &de, &de,
+			 sizeof(de), 0, 0);
+	put(w, &r, &seq, &ts);
+	assert_int_equal(kt_writer_close(w), 0);
+	expect_ok(RUN(kfdtrace, "emit-c", trace, "-o", c));
+	if (strstr(out, "standing in")) {
+		fputs(out, stderr);
+		fail_msg("%s: emit-c stood in for the GPU", name);
+	}
+	expect_ok(RUN(gcc, "-pthread", "-Wall", "-Wextra", "-Werror", "-o", bin, c));
+	expect_ok(RUN(kfdtrace, "sim", "--", bin));
+	expect_out("every result as captured");
+}
+
+static void
+test_waits_one_signal(void **state)
+{
+	/* The second set entered while the first wait was being woken. */
+	static const uint64_t late[][2] = { { 100, 110 }, { 300, 310 },
+					    { 0, 500 }, { 1000, 1010 } };
+	/* The first wait found the event set; the set numbered after it
+	 * entered meanwhile and released the second. */
+	static const uint64_t pending[][2] = { { 0, 10 }, { 100, 500 },
+					       { 200, 600 }, { 1000, 1010 } };
+
+	(void)state;
+	check_waits("late-set", "SSWW", late);
+	check_waits("pending-set", "SWSW", pending);
+}
+
 static int
 setup(void **state)
 {
@@ -431,6 +554,7 @@ main(void)
 		cmocka_unit_test(test_hostile_strings),
 		cmocka_unit_test(test_element_data),
 		cmocka_unit_test(test_large),
+		cmocka_unit_test(test_waits_one_signal),
 	};
 
 	return cmocka_run_group_tests(tests, setup, rp_teardown);
