@@ -316,6 +316,30 @@ model_xfer(struct rp_model *m, const struct kt_record *rec)
 		 x->peer_name ? x->peer_name : "");
 }
 
+/* The span of @rec's thread grows to @rec. */
+static void
+thread_span(struct rp_model *m, const struct kt_record *rec)
+{
+	struct rp_m_thread *t;
+	uint64_t v;
+
+	if (rp_map_get(&m->idx, RP_K_MTHREAD, 0, rec->tid, &v)) {
+		t = RP_AT(&m->threads, struct rp_m_thread, v);
+	} else {
+		t = rp_vec_push(&m->threads);
+		if (!t)
+			return;
+		t->tid = rec->tid;
+		t->first = rec->ts;
+		rp_map_put(&m->idx, RP_K_MTHREAD, 0, rec->tid, m->threads.n - 1);
+	}
+	if (rec->ts < t->first)
+		t->first = rec->ts;
+	if (rp_rec_exit(rec) > t->last_exit)
+		t->last_exit = rp_rec_exit(rec);
+	t->nrec++;
+}
+
 static void
 model_record(struct rp_model *m, const struct kt_record *rec)
 {
@@ -338,6 +362,8 @@ model_record(struct rp_model *m, const struct kt_record *rec)
 			break;
 	if (rp_actionable(rec->type) && i == m->nthreads && m->nthreads < 64)
 		m->tids[m->nthreads++] = rec->tid;
+	if (rp_actionable(rec->type))
+		thread_span(m, rec);
 
 	switch (rec->type) {
 	case KT_REC_TOPOLOGY:
@@ -430,6 +456,7 @@ rp_model_build_ex(struct rp_model *m, const char *path, char *err,
 	rp_vec_init(&m->xfers, sizeof(struct rp_m_xfer));
 	rp_vec_init(&m->gems, sizeof(struct rp_m_gem));
 	rp_vec_init(&m->ranges, sizeof(struct rp_m_range));
+	rp_vec_init(&m->threads, sizeof(struct rp_m_thread));
 	m->events_page_bo = -1;
 	rp_order_init(m);
 	m->want_edges = edges;
@@ -530,6 +557,7 @@ rp_model_free(struct rp_model *m)
 	rp_vec_free(&m->xfers);
 	rp_vec_free(&m->gems);
 	rp_vec_free(&m->ranges);
+	rp_vec_free(&m->threads);
 	rp_map_free(&m->idx);
 	rp_order_free(m);
 	free(m->fd_now);

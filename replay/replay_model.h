@@ -105,6 +105,18 @@ struct rp_m_set {
 	uint32_t tid;
 };
 
+/*
+ * A thread that calls the device: when its first such call entered and
+ * its last returned. A thread whose first call entered after another's
+ * last returned can replay on that one's thread.
+ */
+struct rp_m_thread {
+	uint32_t tid;
+	uint64_t first;		/* the first record's entry time */
+	uint64_t last_exit;	/* when the last returned */
+	uint64_t nrec;
+};
+
 /* A completed wait with event ages (ages.c): what it saw. */
 #define RP_AGED_MAX	16
 struct rp_m_aged {
@@ -279,6 +291,7 @@ struct rp_model {
 	uint32_t nforked;
 	uint32_t nthreads;
 	uint32_t tids[64];
+	struct rp_vec threads;		/* struct rp_m_thread, in order of appearance */
 	/* gpu_ids the ioctls use (GPU_ID-role fields and handles). */
 	unsigned int nused;
 	uint32_t used[RP_MAX_GPUS];

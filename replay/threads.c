@@ -524,8 +524,13 @@ mt_report(const struct rp_mt *mt, FILE *out)
 {
 	unsigned int u;
 
-	fprintf(out, "threads:     %u captured thread%s, each replayed on a "
-		"thread of its own\n", mt->nw, mt->nw == 1 ? "" : "s");
+	if (mt->order.ncaptured <= mt->nw)
+		fprintf(out, "threads:     %u captured thread%s, each replayed on "
+			"a thread of its own\n", mt->nw, mt->nw == 1 ? "" : "s");
+	else
+		fprintf(out, "threads:     %zu captured threads on %u replay "
+			"threads (past %u, a thread that started after another "
+			"ended took its replay thread)\n", mt->order.ncaptured, mt->nw, mt->nw);
 	for (u = 0; u < mt->nw; u++) {
 		const struct rp_mt_worker *w = &mt->w[u];
 
@@ -546,8 +551,8 @@ mt_report(const struct rp_mt *mt, FILE *out)
 		fprintf(out, "\n");
 	}
 	if (mt->order.shared)
-		fprintf(out, "  (%" PRIu64 " records of threads past the first %u "
-			"were replayed on the thread of another)\n",
+		fprintf(out, "  (%" PRIu64 " records of threads past %u at once "
+			"were replayed on the thread of another that ran)\n",
 			mt->order.shared, mt->nw);
 }
 

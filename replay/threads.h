@@ -12,13 +12,16 @@
 
 /* The reader's own bookkeeping of the records it handed over. */
 struct rp_mt_order {
-	unsigned int nw;		/* workers: captured threads, capped */
+	unsigned int nw;		/* workers (assign() in threads_order.c) */
 	struct ord_thread *t;
 	struct rp_vec events;		/* struct ord_event */
 	struct kc_u64map event_idx;	/* event id -> index into events */
 	struct kc_u64map ended;		/* (kind, id) -> who ended it last */
 	struct kc_u64map used;		/* (kind, worker, id) -> its last use */
-	uint64_t shared;		/* records of threads past the cap */
+	struct kc_u64map workers;	/* captured tid -> worker */
+	size_t ncaptured;		/* captured threads that call */
+	uint64_t shared;		/* records of threads past the cap that
+					 * share a worker with one running */
 };
 
 /* What one record waits for, per worker (arrays of nw counts). */
@@ -31,14 +34,16 @@ struct rp_mt_needs {
 };
 
 /*
- * rp_mt_order_init() - one worker per captured thread of @m, at most @max.
+ * rp_mt_order_init() - workers for the captured threads of @m: one per
+ * thread up to @max; past it, a thread that starts after the threads of a
+ * worker ended takes that worker.
  * Return: 0, or -ENOMEM (free it anyway).
  */
 int rp_mt_order_init(struct rp_mt_order *o, const struct rp_model *m,
 		     unsigned int max);
 /* rp_mt_order_free() - free it. */
 void rp_mt_order_free(struct rp_mt_order *o);
-/* rp_mt_order_tid() - the captured thread worker @u replays. */
+/* rp_mt_order_tid() - the first captured thread worker @u replays. */
 uint32_t rp_mt_order_tid(const struct rp_mt_order *o, unsigned int u);
 /*
  * rp_mt_order_next() - @rec is handed over next, in stream order: fill

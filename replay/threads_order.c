@@ -78,30 +78,103 @@ struct ord_event {
 	uint64_t set_wait_exit;	/* ... when it returned */
 };
 
+static int
+cmp_first(const void *a, const void *b)
+{
+	const struct rp_m_thread *x = a, *y = b;
+
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/*
+ * Workers for the captured threads of @m: one each, up to @max. Past
+ * @max, a thread whose first call entered after the last call of a
+ * worker's threads returned takes that worker: it cannot release (or
+ * wait for) anything of theirs, so it never queues behind a wait it
+ * should end. Runtimes start many short threads (a HIP library test: 239
+ * over its run, at most a few at once). When no worker is free, it shares
+ * the one whose threads end first (o->shared counts its records).
+ * Return: the number of workers, or -ENOMEM.
+ */
+static int
+assign(struct rp_mt_order *o, const struct rp_model *m, unsigned int max,
+       uint32_t *first_tid)
+{
+	const size_t n = m->threads.n;
+	struct rp_m_thread *th = NULL;
+	uint64_t *busy = calloc(max, sizeof(*busy));	/* a worker's last exit */
+	unsigned int nw = 0, u, best;
+	size_t i;
+
+	if (n)
+		th = malloc(n * sizeof(*th));
+	if (!busy || (n && !th)) {
+		free(busy);
+		free(th);
+		return -ENOMEM;
+	}
+	if (n)
+		memcpy(th, m->threads.data, n * sizeof(*th));
+	qsort(th, n, sizeof(*th), cmp_first);
+	for (i = 0; i < n; i++) {
+		/* A worker whose threads end first: ended, or the next to. */
+		for (best = 0, u = 1; u < nw; u++)
+			if (busy[u] < busy[best])
+				best = u;
+		if (nw < max) {
+			first_tid[nw] = th[i].tid;
+			best = nw++;
+		} else if (busy[best] >= th[i].first) {
+			o->shared += th[i].nrec;
+		}
+		if (th[i].last_exit > busy[best])
+			busy[best] = th[i].last_exit;
+		if (rp_map_put(&o->workers, 0, 0, th[i].tid, best) < 0) {
+			free(busy);
+			free(th);
+			return -ENOMEM;
+		}
+	}
+	free(busy);
+	free(th);
+	o->ncaptured = n;
+	return (int)nw;
+}
+
 int
 rp_mt_order_init(struct rp_mt_order *o, const struct rp_model *m,
 		 unsigned int max)
 {
-	unsigned int u, n = m->nthreads;
+	uint32_t *first_tid = calloc(max ? max : 1, sizeof(*first_tid));
+	unsigned int u;
+	int n;
 
 	memset(o, 0, sizeof(*o));
-	if (n > sizeof(m->tids) / sizeof(m->tids[0]))
-		n = sizeof(m->tids) / sizeof(m->tids[0]);
-	if (n > max)
-		n = max;
-	o->nw = n ? n : 1;
 	rp_vec_init(&o->events, sizeof(struct ord_event));
-	o->t = calloc(o->nw, sizeof(*o->t));
-	if (!o->t)
+	if (!first_tid)
 		return -ENOMEM;
+	n = assign(o, m, max ? max : 1, first_tid);
+	if (n < 0) {
+		free(first_tid);
+		return n;
+	}
+	o->nw = n ? (unsigned int)n : 1;
+	o->t = calloc(o->nw, sizeof(*o->t));
+	if (!o->t) {
+		free(first_tid);
+		return -ENOMEM;
+	}
 	for (u = 0; u < o->nw; u++) {
 		struct ord_thread *t = &o->t[u];
 
-		t->tid = n ? m->tids[u] : 0;
+		t->tid = first_tid[u];
 		t->ring = calloc(RING, sizeof(*t->ring));
-		if (!t->ring)
+		if (!t->ring) {
+			free(first_tid);
 			return -ENOMEM;
+		}
 	}
+	free(first_tid);
 	return 0;
 }
 
@@ -123,6 +196,7 @@ rp_mt_order_free(struct rp_mt_order *o)
 	rp_map_free(&o->event_idx);
 	rp_map_free(&o->ended);
 	rp_map_free(&o->used);
+	rp_map_free(&o->workers);
 	o->t = NULL;
 }
 
@@ -132,15 +206,14 @@ rp_mt_order_tid(const struct rp_mt_order *o, unsigned int u)
 	return o->t[u].tid;
 }
 
+/* The worker of @tid's records (a thread that made no call: any). */
 static unsigned int
-worker_of(struct rp_mt_order *o, uint32_t tid)
+worker_of(const struct rp_mt_order *o, uint32_t tid)
 {
-	unsigned int u;
+	uint64_t u;
 
-	for (u = 0; u < o->nw; u++)
-		if (o->t[u].tid == tid)
-			return u;
-	o->shared++;
+	if (rp_map_get(&o->workers, 0, 0, tid, &u) && u < o->nw)
+		return (unsigned int)u;
 	return tid % o->nw;
 }
 

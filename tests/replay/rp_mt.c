@@ -18,7 +18,13 @@
  * events, for the test that a replay holding several of them at once
  * pairs each try with its own completion.
  *
- * Usage: rp_mt THREADS [ROUNDS] | rp_mt block | rp_mt held [ROUNDS]. It
+ * `rp_mt relay [N]` has one thread wait on an event while N short threads
+ * run one after another, each setting another event; the last sets the
+ * awaited one: more threads than a replay runs at once, the last of
+ * which releases a wait that was entered before it started.
+ *
+ * Usage: rp_mt THREADS [ROUNDS] | rp_mt block | rp_mt held [ROUNDS] |
+ * rp_mt relay [N]. It
  * prints the file the thunk was loaded from ("thunk: PATH"). Unexpected
  * statuses go to stderr and make the exit status 1.
  */
@@ -161,6 +167,29 @@ held(void)
 	sem_destroy(&returned);
 }
 
+static void *
+relay_step(void *arg)
+{
+	rp_kmt_check(hsaKmtSetEvent(events[(uintptr_t)arg]), "SetEvent");
+	return NULL;
+}
+
+/* rp_mt relay: @rounds threads one after another; the last releases 0. */
+static void
+relay(void)
+{
+	pthread_t w, t;
+	unsigned int i;
+
+	pthread_create(&w, NULL, blocked, NULL);
+	for (i = 0; i < rounds; i++) {
+		pthread_create(&t, NULL, relay_step,
+			       (void *)(uintptr_t)(i + 1 < rounds ? 1 : 0));
+		pthread_join(t, NULL);
+	}
+	pthread_join(w, NULL);
+}
+
 /* rp_mt block: the wait is entered long before its set. */
 static void
 block(void)
@@ -181,13 +210,16 @@ main(int argc, char **argv)
 	unsigned int i;
 	int block_mode = argc > 1 && !strcmp(argv[1], "block");
 	int held_mode = argc > 1 && !strcmp(argv[1], "held");
+	int relay_mode = argc > 1 && !strcmp(argv[1], "relay");
 
-	nthreads = block_mode || held_mode ? 1 :
+	int special = block_mode || held_mode || relay_mode;
+
+	nthreads = block_mode || held_mode ? 1 : relay_mode ? 2 :
 		   argc > 1 ? (unsigned int)atoi(argv[1]) : 2;
-	rounds = argc > 2 ? (unsigned int)atoi(argv[2]) : 24;
+	rounds = argc > 2 ? (unsigned int)atoi(argv[2]) : relay_mode ? 80 : 24;
 	if (nthreads < 1 || nthreads > RP_MT_MAX || rounds < 1 || rounds > 256) {
 		fprintf(stderr, "usage: rp_mt THREADS(1-%d) [ROUNDS(1-256)] | "
-			"block | held [ROUNDS]\n", RP_MT_MAX);
+			"block | held [ROUNDS] | relay [N(1-256)]\n", RP_MT_MAX);
 		return 2;
 	}
 	/* Which thunk: the tests run this on AMD's and on ours. */
@@ -213,9 +245,11 @@ main(int argc, char **argv)
 		block();
 	else if (held_mode)
 		held();
-	for (i = 0; i < nthreads && !block_mode && !held_mode; i++)
+	else if (relay_mode)
+		relay();
+	for (i = 0; i < nthreads && !special; i++)
 		pthread_create(&t[i], NULL, worker, (void *)(uintptr_t)i);
-	for (i = 0; i < nthreads && !block_mode && !held_mode; i++)
+	for (i = 0; i < nthreads && !special; i++)
 		pthread_join(t[i], NULL);
 	for (i = 0; i < nthreads; i++) {
 		drain(&boxes[i]);

@@ -331,6 +331,25 @@ test_threads_block(void **state)
 }
 
 /*
+ * More threads than --threads runs at once (rp_mt relay: 82), the last of
+ * which sets the event another thread has waited on since the start: each
+ * thread past the cap takes the replay thread of one that had ended, never
+ * that of the waiting thread, and the replay matches.
+ */
+static void
+test_threads_relay(void **state)
+{
+	(void)state;
+	capture("relay.kft", "relay", 0);
+	expect_ok(RUN(kfdtrace, "replay", "--sim", "--threads", "--wait-timeout",
+		      "5000", tmp("relay.kft")));
+	expect_out("result:      match (strict)");
+	expect_out("threads:     82 captured threads on 64 replay threads");
+	assert_null(strstr(out, "replayed on the thread of another"));
+	assert_null(strstr(out, "stopped before"));
+}
+
+/*
  * A wait no CPU call released (its SET_EVENT dropped from the trace, as
  * when an engine's interrupt released it): the replay raises the event in
  * the GPU's stead, serial and --threads, and matches. A wait a CPU call
@@ -781,6 +800,7 @@ main(void)
 		cmocka_unit_test(test_threads_ours),
 		cmocka_unit_test(test_wait_before_set),
 		cmocka_unit_test(test_threads_block),
+		cmocka_unit_test(test_threads_relay),
 		cmocka_unit_test(test_stand_in),
 		cmocka_unit_test(test_try_keeps_place),
 		cmocka_unit_test(test_held_waits),
