@@ -404,13 +404,12 @@ rp_ioctl_ids(const struct kt_record *rec, const struct kfd_ioctl_desc *d,
 			if (a && kfd_field_present(sd, f, a, n) &&
 			    kfd_field_get(f, a, n, &v) == 0 &&
 			    (v || kind != RP_DEP_HANDLE))
-				fn(ctx, kind, kind == RP_DEP_QUEUE ?
-				   v & 0x3fffffff : v, RP_ID_MAKE);
+				fn(ctx, kind, v & ~(uint64_t)kfd_role_status_bits(f->role),
+				   RP_ID_MAKE);
 		} else if ((f->dir & KFD_DIR_IN) && kfd_field_present(sd, f, b, n) &&
 			   kfd_field_get(f, b, n, &v) == 0 &&
 			   (v || kind != RP_DEP_HANDLE)) {
-			/* Queue ids carry debugger status bits above 30. */
-			fn(ctx, kind, kind == RP_DEP_QUEUE ? v & 0x3fffffff : v,
+			fn(ctx, kind, v & ~(uint64_t)kfd_role_status_bits(f->role),
 			   ends ? RP_ID_END : RP_ID_USE);
 		}
 	}

@@ -320,17 +320,19 @@ check_field(struct rp_run *st, struct rp_call *c, const struct kfd_field *f,
 			 ok);
 		return;
 	case RP_V_LEARN:
-		if (role == KFD_ROLE_QUEUE_ID) {
-			/* Error bits ride on debugger queue ids. */
-			if ((cv & 0xc0000000u) != (lv & 0xc0000000u)) {
+		if (kfd_role_status_bits(role)) {
+			const uint64_t sb = kfd_role_status_bits(role);
+
+			if ((cv & sb) != (lv & sb)) {
 				rp_diverge(st, field_name(name, sizeof(name), at, f),
-					   cv, cv, 0, lv, "queue status bits differ");
+					   cv, cv, 0, lv, "status bits differ");
 				return;
 			}
-			cv &= 0x3fffffffu;
-			lv &= 0x3fffffffu;
-			if (cv == 0x3fffffffu)
+			/* All ones below the bits: no queue (an invalid id). */
+			if ((cv & ~sb & 0xffffffffu) == (~sb & 0xffffffffu))
 				return;
+			cv &= ~sb;
+			lv &= ~sb;
 		}
 		learn(st, at, f, rp_role_kind(role),
 		      rp_learn_scope(role, c->scope, c->gem_scope), cv, lv, ok);

@@ -107,12 +107,11 @@ rp_value_xlate(struct rp_run *st, const struct kfd_field *f, int scope,
 	case KFD_ROLE_HANDLE:
 		return rp_handle_xlate(st, scope, v);
 	case KFD_ROLE_QUEUE_ID: {
-		/* Debugger replies set error bits 30/31 on queue ids. */
-		uint32_t q = (uint32_t)v, flags = q & 0xc0000000u;
+		uint32_t q = (uint32_t)v, sb = kfd_role_status_bits(f->role);
 
 		if (q == KFD_ABI_INVALID_QUEUEID)
 			return v;
-		return id_xlate(st, RP_K_QUEUE, scope, q & 0x3fffffffu) | flags;
+		return id_xlate(st, RP_K_QUEUE, scope, q & ~sb) | (q & sb);
 	}
 	case KFD_ROLE_EVENT_ID:
 		return id_xlate(st, RP_K_EVENT, scope, v);

@@ -388,15 +388,23 @@ kfd_role_name(enum kfd_role role)
 	return ks_role_names[role];
 }
 
-/* The schema's one answer to "what is this value in another run". */
+/*
+ * The schema's one answer to "what is this value in another run", and
+ * which bits of it are status, not identity (ids the kernel writes back
+ * with flags set above them).
+ */
 static const struct {
 	uint8_t space;
 	uint8_t flags;
+	uint32_t status;
 } ks_role_class[KFD_ROLE_COUNT_MAX] = {
 	[KFD_ROLE_PAD] = { KFD_SPACE_NONE, KFD_RC_RESERVED },
 	[KFD_ROLE_HANDLE] = { KFD_SPACE_HANDLE, KFD_RC_ISSUED },
 	[KFD_ROLE_GPU_ID] = { KFD_SPACE_GPU, KFD_RC_LOCAL },
-	[KFD_ROLE_QUEUE_ID] = { KFD_SPACE_QUEUE, KFD_RC_ISSUED },
+	/* SUSPEND/RESUME_QUEUES write each queue's error and invalid bits
+	 * back into its id. */
+	[KFD_ROLE_QUEUE_ID] = { KFD_SPACE_QUEUE, KFD_RC_ISSUED,
+				KFD_ABI_DBG_QUEUE_STATUS_MASK },
 	[KFD_ROLE_EVENT_ID] = { KFD_SPACE_EVENT, KFD_RC_ISSUED },
 	[KFD_ROLE_EVENT_SLOT] = { KFD_SPACE_SLOT, KFD_RC_ISSUED },
 	[KFD_ROLE_FD] = { KFD_SPACE_FD, KFD_RC_ISSUED },
@@ -426,6 +434,14 @@ kfd_role_flags(enum kfd_role role)
 	if ((unsigned int)role >= KFD_ROLE_COUNT_MAX)
 		return 0;
 	return ks_role_class[role].flags;
+}
+
+uint32_t
+kfd_role_status_bits(enum kfd_role role)
+{
+	if ((unsigned int)role >= KFD_ROLE_COUNT_MAX)
+		return 0;
+	return ks_role_class[role].status;
 }
 
 int

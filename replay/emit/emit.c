@@ -360,6 +360,9 @@ write_program(struct em *e, FILE *out)
 	int r;
 
 	write_head(e, out);
+	/* The schema's facts the runtime needs. */
+	fprintf(out, "#define RR_QUEUE_STATUS 0x%08" PRIx32 "u\n\n",
+		kfd_role_status_bits(KFD_ROLE_QUEUE_ID));
 	fputs(em_runtime, out);
 	fputc('\n', out);
 	em_write_defs(e, out);

@@ -57,7 +57,9 @@ check_field(struct em *e, struct kt_strbuf *sb, const struct em_call *c,
 				 label, cv, got);
 		return;
 	case RP_V_LEARN:
-		if (role == KFD_ROLE_QUEUE_ID && (cv & 0x3fffffffu) == 0x3fffffffu)
+		/* All ones below the status bits: no queue (an invalid id). */
+		if (kfd_role_status_bits(role) &&
+		    (cv | kfd_role_status_bits(role)) == 0xffffffffu)
 			return;
 		kt_strbuf_printf(sb, "\t\trr_learn(\"%s\", %s, %d, ", label,
 				 em_kind_name(role),

@@ -68,10 +68,11 @@ em_xlate_expr(struct em *e, struct kt_strbuf *sb, const struct em_call *c,
 		if ((uint32_t)v == KFD_ABI_INVALID_QUEUEID)
 			break;
 		kt_strbuf_printf(sb, "rr_id(RR_QUEUE, %d, ", c->scope);
-		em_num(sb, v & 0x3fffffffu);
+		em_num(sb, v & ~(uint64_t)kfd_role_status_bits(role));
 		kt_strbuf_puts(sb, ")");
-		if (v & 0xc0000000u)
-			kt_strbuf_printf(sb, " | 0x%" PRIx64, v & 0xc0000000u);
+		if (v & kfd_role_status_bits(role))
+			kt_strbuf_printf(sb, " | 0x%" PRIx64,
+					 v & kfd_role_status_bits(role));
 		return;
 	case KFD_ROLE_EVENT_ID:
 	case KFD_ROLE_EVENT_SLOT:

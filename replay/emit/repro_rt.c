@@ -31,6 +31,11 @@
 #define MAP_FIXED_NOREPLACE 0x100000
 #endif
 
+/* emit-c defines RR_QUEUE_STATUS above this text, from the schema: the
+ * status bits a queue id may carry. */
+#ifndef RR_QUEUE_STATUS
+#error "RR_QUEUE_STATUS: emit-c writes it before the runtime"
+#endif
 #define RR_FN static __attribute__((unused))
 #define RR_TOPOLOGY "/sys/devices/virtual/kfd/kfd/topology/nodes"
 #define RR_MAX_GPUS 64
@@ -217,10 +222,10 @@ rr_learn(const char *field, int kind, int scope, uint64_t cap, uint64_t live,
 
 	if (kind == RR_QUEUE) {
 		/* Debugger replies carry status bits on queue ids. */
-		if ((cap & 0xc0000000u) != (live & 0xc0000000u))
+		if ((cap & RR_QUEUE_STATUS) != (live & RR_QUEUE_STATUS))
 			rr_fail(field, cap, cap, live);
-		cap &= 0x3fffffffu;
-		live &= 0x3fffffffu;
+		cap &= ~(uint64_t)RR_QUEUE_STATUS;
+		live &= ~(uint64_t)RR_QUEUE_STATUS;
 	} else if ((!cap || !live) && kind != RR_SLOT) {
 		if (cap != live)
 			rr_fail(field, cap, cap, live);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The schema's role classification (kfd_role_space(), kfd_role_flags()),
- * which replay's translation and verification and diff's value mapping
- * read: each role's class on real rows' fields, every role covered, and
- * the rules the classes keep over the whole table.
+ * The schema's role classification (kfd_role_space(), kfd_role_flags(),
+ * kfd_role_status_bits()), which replay's translation and verification
+ * and diff's value mapping read: each role's class on real rows' fields,
+ * every role covered, the rules the classes keep over the whole table,
+ * and the status bits queue ids carry.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "kfdtrace/kfd_abi.h"
 #include "kfdtrace/schema.h"
 
 static const struct kfd_field *
@@ -159,12 +161,30 @@ test_every_row(void **state)
 			fail_msg("space %u holds no field", s);
 }
 
+/*
+ * Only queue ids carry status bits: the debugger's error and invalid bits,
+ * which SUSPEND_QUEUES writes back into each id of its array.
+ */
+static void
+test_status_bits(void **state)
+{
+	(void)state;
+	assert_int_equal(kfd_role_status_bits(KFD_ROLE_QUEUE_ID),
+			 KFD_ABI_DBG_QUEUE_ERROR_MASK | KFD_ABI_DBG_QUEUE_INVALID_MASK);
+	assert_int_equal(kfd_role_status_bits(KFD_ROLE_QUEUE_ID), 0xc0000000u);
+	for (unsigned int r = 0; r < KFD_ROLE_COUNT_MAX; r++)
+		if (r != KFD_ROLE_QUEUE_ID)
+			assert_int_equal(kfd_role_status_bits((enum kfd_role)r), 0);
+	assert_int_equal(kfd_role_status_bits(KFD_ROLE_COUNT_MAX), 0);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_real_fields),
 		cmocka_unit_test(test_every_row),
+		cmocka_unit_test(test_status_bits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

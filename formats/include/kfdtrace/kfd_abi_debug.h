@@ -87,6 +87,9 @@
 #define KFD_ABI_DBG_QUEUE_INVALID_BIT	31
 #define KFD_ABI_DBG_QUEUE_ERROR_MASK	(1u << KFD_ABI_DBG_QUEUE_ERROR_BIT)
 #define KFD_ABI_DBG_QUEUE_INVALID_MASK	(1u << KFD_ABI_DBG_QUEUE_INVALID_BIT)
+/* Both status bits; the queue id is what lies below them. */
+#define KFD_ABI_DBG_QUEUE_STATUS_MASK	(KFD_ABI_DBG_QUEUE_ERROR_MASK | \
+					 KFD_ABI_DBG_QUEUE_INVALID_MASK)
 
 struct kfd_abi_runtime_info {
 	uint64_t r_debug;

@@ -429,6 +429,14 @@ enum kfd_space kfd_role_space(enum kfd_role role);
 /* kfd_role_flags() - @role's KFD_RC_* bits; 0 for an unknown role. */
 unsigned int kfd_role_flags(enum kfd_role role);
 
+/*
+ * kfd_role_status_bits() - the bits of a value of @role that carry status,
+ * not identity: the debugger's error and invalid bits on queue ids. Two
+ * values name the same object when they agree outside these bits. 0 for
+ * roles without status bits.
+ */
+uint32_t kfd_role_status_bits(enum kfd_role role);
+
 /* kfd_file_kind_name() - "kfd", "render" or "unknown". */
 const char *kfd_file_kind_name(enum kfd_file_kind kind);
 
