@@ -340,6 +340,32 @@ thread_span(struct rp_model *m, const struct kt_record *rec)
 	t->nrec++;
 }
 
+/*
+ * The KFD process of a submit record's file, while that fd is open: queue
+ * ids are per process (rp_model_submit_proc()).
+ */
+static void
+model_submit(struct rp_model *m, const struct kt_record *rec)
+{
+	int32_t i = rp_model_fd(m, rec->u.submit.fd), ofd;
+
+	if (i < 0)
+		return;
+	ofd = RP_AT(&m->fds, struct rp_m_fd, i)->ofd;
+	if (ofd < 0 || RP_AT(&m->ofds, struct rp_m_ofd, ofd)->proc < 0)
+		return;
+	rp_map_put(&m->idx, RP_K_MSUBMIT, 0, rec->seq,
+		   (uint64_t)RP_AT(&m->ofds, struct rp_m_ofd, ofd)->proc + 1);
+}
+
+int32_t
+rp_model_submit_proc(const struct rp_model *m, uint64_t seq)
+{
+	uint64_t v;
+
+	return rp_map_get(&m->idx, RP_K_MSUBMIT, 0, seq, &v) ? (int32_t)(v - 1) : -1;
+}
+
 static void
 model_record(struct rp_model *m, const struct kt_record *rec)
 {
@@ -396,6 +422,9 @@ model_record(struct rp_model *m, const struct kt_record *rec)
 		break;
 	case KT_REC_FD_TRANSFER:
 		model_xfer(m, rec);
+		break;
+	case KT_REC_SUBMIT:
+		model_submit(m, rec);
 		break;
 	case KT_REC_FORK:
 		/* The child's own record: it names the parent. */

@@ -86,6 +86,7 @@ enum rp_kind {
 	RP_K_AGE_SETS,		/* event life -> sets replayed, all */
 	RP_K_AGE_GPU,		/* ... of them, in the GPU's stead */
 	RP_K_MTHREAD,		/* model: tid -> thread span index */
+	RP_K_MSUBMIT,		/* model: submit seq -> its KFD process + 1 */
 };
 
 /*

@@ -403,6 +403,12 @@ typedef void (*rp_id_fn)(void *ctx, unsigned int kind, uint64_t value, int how);
 void rp_ioctl_ids(const struct kt_record *rec, const struct kfd_ioctl_desc *d,
 		  rp_id_fn fn, void *ctx);
 int32_t rp_model_fd(struct rp_model *m, int32_t fd);
+/*
+ * rp_model_submit_proc() - the KFD process (model index) of the file of
+ * the submit record numbered @seq, or -1 when the record names no open
+ * file of the trace (a format 1.0-1.2 record, or an fd it does not know).
+ */
+int32_t rp_model_submit_proc(const struct rp_model *m, uint64_t seq);
 int32_t rp_model_proc_new(struct rp_model *m, int32_t fd, uint64_t seq,
 			  int secondary);
 void rp_model_note_gpu(struct rp_model *m, uint32_t gpu_id);

@@ -65,24 +65,33 @@ put_mem(uint64_t addr, const void *src, size_t len)
 	return process_vm_writev(getpid(), &l, 1, &r, 1, 0) == (ssize_t)len ? 0 : -1;
 }
 
-/* The model's queue @qid at @seq. */
+/*
+ * The model's queue @qid at @seq, of KFD process @proc: queue ids are per
+ * process. @proc -1 (an older trace): the first queue of that id.
+ */
 static const struct rp_m_queue *
-find_queue(const struct rp_model *m, uint32_t qid, uint64_t seq)
+find_queue(const struct rp_model *m, int32_t proc, uint32_t qid, uint64_t seq)
 {
 	size_t i;
 
 	for (i = 0; i < m->queues.n; i++) {
 		const struct rp_m_queue *q = RP_AT(&m->queues, struct rp_m_queue, i);
 
-		if (q->qid == qid && q->create_seq < seq && seq < q->destroy_seq)
+		if (q->qid == qid && (proc < 0 || q->proc == proc) &&
+		    q->create_seq < seq && seq < q->destroy_seq)
 			return q;
 	}
 	return NULL;
 }
 
-/* The live address of @q's doorbell slot, or 0 (no doorbell mapping). */
+/*
+ * The live address of @q's doorbell slot, or 0 (no doorbell mapping).
+ * Doorbell offsets are per KFD process too: with @fd known (not -1), only
+ * a mapping of that file.
+ */
 static uint64_t
-doorbell(const struct rp_run *st, const struct rp_m_queue *q, uint64_t seq)
+doorbell(const struct rp_run *st, const struct rp_m_queue *q, int32_t fd,
+	 uint64_t seq)
 {
 	const struct rp_model *m = &st->r->model;
 	size_t i;
@@ -91,6 +100,7 @@ doorbell(const struct rp_run *st, const struct rp_m_queue *q, uint64_t seq)
 		const struct rp_m_mmap *mm = RP_AT(&m->mmaps, struct rp_m_mmap, i);
 
 		if (mm->what != RP_MAP_DOORBELL || !mm->ok || mm->seq > seq ||
+		    (fd >= 0 && mm->fd != fd) ||
 		    mm->unmap_seq < seq || q->doorbell_offset < mm->offset ||
 		    q->doorbell_offset + 8 > mm->offset + mm->len)
 			continue;
@@ -372,13 +382,16 @@ rp_resubmit(struct rp_run *st, const struct kt_record *rec)
 	const struct kt_submit_rec *s = &rec->u.submit;
 	const struct rp_m_queue *q;
 	uint64_t live_qid = s->queue_id, db, ring, wptr, v;
+	const struct rp_fdent *e;
+	int scope = 0;
 	uint8_t *buf;
 	int r;
 
 	st->cur_name = "submit";
 	if (st->o->no_resubmit)
 		return;
-	q = find_queue(&st->r->model, s->queue_id, rec->seq);
+	q = find_queue(&st->r->model, rp_model_submit_proc(&st->r->model, rec->seq),
+		       s->queue_id, rec->seq);
 	if (!q || !s->data)
 		rp_resubmit_clear(st);
 	if (!q || !s->data || (s->flags & (KT_SUBMIT_CLAMPED | KT_SUBMIT_UNREADABLE)) ||
@@ -390,7 +403,7 @@ rp_resubmit(struct rp_run *st, const struct kt_record *rec)
 			"the capture could not read the packets");
 		return;
 	}
-	db = doorbell(st, q, rec->seq);
+	db = doorbell(st, q, s->fd, rec->seq);
 	if (!db) {
 		st->sum.not_replayed++;
 		rp_note(st, "not resubmitted: the queue's doorbell page is not mapped");
@@ -432,13 +445,17 @@ rp_resubmit(struct rp_run *st, const struct kt_record *rec)
 		check_copies(st, s, buf);
 	st->have_live = 1;
 	st->live_ret = 0;
-	rp_map_get(&st->fwd, RP_K_QUEUE, 0, s->queue_id, &live_qid);
+	e = rp_fd_get(st, s->fd);
+	if (e && e->ofd >= 0 && RP_AT(&st->ofds, struct rp_ofd, e->ofd)->proc > 0)
+		scope = RP_AT(&st->ofds, struct rp_ofd, e->ofd)->proc;
+	rp_map_get(&st->fwd, RP_K_QUEUE, scope, s->queue_id, &live_qid);
 	if (st->recorder) {
 		struct kt_record out = *rec;
 
 		out.seq = 0;
 		out.ts = 0;
 		out.u.submit.queue_id = (uint32_t)live_qid;
+		out.u.submit.fd = e ? e->live : -1;
 		out.u.submit.data = buf;
 		kfd_recorder_append(st->recorder, &out);
 	}

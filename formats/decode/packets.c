@@ -114,6 +114,10 @@ dec_submit(struct dec *d, int *first, const struct kt_submit_rec *s)
 	if (d->json) {
 		dec_key(d, first, "queue");
 		dec_u64(d, s->queue_id);
+		if (s->fd >= 0) {
+			dec_key(d, first, "fd");
+			dec_u64(d, (uint64_t)s->fd);
+		}
 		dec_key(d, first, "gpu_id");
 		dec_u64(d, s->gpu_id);
 		dec_key(d, first, "engine");
@@ -134,6 +138,11 @@ dec_submit(struct dec *d, int *first, const struct kt_submit_rec *s)
 	} else {
 		kt_strbuf_append(d->sb, "submit(queue=", 13);
 		kt_strbuf_put_u64(d->sb, s->queue_id);
+		/* The KFD file: queue ids are per KFD process. */
+		if (s->fd >= 0) {
+			kt_strbuf_append(d->sb, ", fd=", 5);
+			kt_strbuf_put_u64(d->sb, (uint64_t)s->fd);
+		}
 		kt_strbuf_append(d->sb, ", gpu_id=", 9);
 		dec_hex(d, s->gpu_id);
 		kt_strbuf_append(d->sb, ", ", 2);

@@ -381,6 +381,10 @@ kt_dec_body(struct kt_cur *c, struct kt_dec *dec, struct kt_record *rec)
 				"submit ring size") &&
 		     kt_cur_bytes(c, KT_MAX_SUBMIT, &rec->u.submit.data,
 				  &rec->u.submit.len, "submit packets");
+		/* The KFD file: format 1.3 on; before it, unknown. */
+		rec->u.submit.fd = -1;
+		if (ok && c->q < c->end)
+			ok = kt_cur_s32(c, &rec->u.submit.fd, "submit fd");
 		if (ok)
 			rec->u.submit.last = rec->u.submit.first + (uint64_t)d1;
 		break;

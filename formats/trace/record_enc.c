@@ -158,7 +158,7 @@ kt_rec_bound(const struct kt_record *rec, size_t *bound)
 		if (!rec->u.submit.data && rec->u.submit.len)
 			return -EINVAL;
 		b = 5 + 5 + 1 + 1 + V + V + V + 5 +
-		    KT_BYTES_BOUND(rec->u.submit.len);
+		    KT_BYTES_BOUND(rec->u.submit.len) + 5;
 		break;
 	case KT_REC_MEMORY:
 		if (rec->u.memory.len > KT_MAX_SUBMIT)
@@ -300,7 +300,9 @@ kt_put_body(uint8_t *p, const struct kt_record *rec)
 						rec->u.submit.first));
 		p = kt_put_varint(p, rec->u.submit.ring);
 		p = kt_put_varint(p, rec->u.submit.ring_size);
-		return kt_put_bytes(p, rec->u.submit.data, rec->u.submit.len);
+		p = kt_put_bytes(p, rec->u.submit.data, rec->u.submit.len);
+		/* Format 1.3: appended, so older readers skip it. */
+		return kt_put_svarint(p, rec->u.submit.fd);
 	case KT_REC_MEMORY:
 		p = kt_put_varint(p, rec->u.memory.addr);
 		p = kt_put_varint(p, rec->u.memory.full_len);

@@ -23,6 +23,7 @@ submit(uint8_t engine, uint64_t first, uint64_t last, const void *data,
 	r.tid = 4242;
 	r.ts = TS;
 	r.u.submit.queue_id = 3;
+	r.u.submit.fd = 5;
 	r.u.submit.gpu_id = 0xab12;
 	r.u.submit.engine = engine;
 	r.u.submit.first = first;
@@ -57,7 +58,7 @@ test_dispatch(void **state)
 	d.kernarg_address = 0x7f2000000000ull;
 	d.completion_signal = 0x7f3000000080ull;
 	r = submit(KFD_ENGINE_AQL, 12, 12, &d, sizeof(d));
-	assert_text(&r, "submit(queue=3, gpu_id=0xab12, aql, #12..#12) {[12] "
+	assert_text(&r, "submit(queue=3, fd=5, gpu_id=0xab12, aql, #12..#12) {[12] "
 		    "KERNEL_DISPATCH{fences=BARRIER|ACQUIRE_SYSTEM|RELEASE_SYSTEM, "
 		    "setup=1, workgroup_size_x=256, workgroup_size_y=1, "
 		    "workgroup_size_z=1, grid_size_x=65536, grid_size_y=1, "
@@ -86,7 +87,7 @@ test_barrier_and_vendor(void **state)
 	bv->mask = 0xffffffffull;
 	bv->cond = 1;
 	r = submit(KFD_ENGINE_AQL, 40, 41, b, sizeof(b));
-	assert_text(&r, "submit(queue=3, gpu_id=0xab12, aql, #40..#41) {[40] "
+	assert_text(&r, "submit(queue=3, fd=5, gpu_id=0xab12, aql, #40..#41) {[40] "
 		    "BARRIER_AND{fences=0, dep_signal[0]=0x7f3000000100, "
 		    "dep_signal[1]=0x0, dep_signal[2]=0x0, dep_signal[3]=0x0, "
 		    "dep_signal[4]=0x0, completion_signal=0x0}, [41] BARRIER_VALUE"
@@ -118,7 +119,7 @@ test_sdma(void **state)
 	s.t.header = KFD_SDMA_OP_TRAP;
 	s.t.int_ctx = 0x40000001;
 	r = submit(KFD_ENGINE_SDMA, 4096, 4096 + sizeof(s), &s, sizeof(s));
-	assert_text(&r, "submit(queue=3, gpu_id=0xab12, sdma, bytes 4096..4148) "
+	assert_text(&r, "submit(queue=3, fd=5, gpu_id=0xab12, sdma, bytes 4096..4148) "
 		    "{[4096] COPY_LINEAR{bytes_minus_1=4095, parameter=0x0, "
 		    "src=0x7f4000000000, dst=0x7f5000000000}, [4124] FENCE{"
 		    "addr=0x7f6000000000, data=0x7}, [4140] TRAP{int_ctx=0x40000001}}");

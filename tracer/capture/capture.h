@@ -109,8 +109,9 @@ void kcap_submit_init(void);
 void *kcap_submit_mmap(void *addr, size_t len, int prot, int flags, int fd,
 		       off_t off, int *taken);
 void kcap_submit_munmap(void *addr, size_t len);
-/* Around a KFD ioctl (@before 1, then 0 with its result): queues. */
-void kcap_submit_ioctl(unsigned long request, void *arg, int ret, int before);
+/* Around a KFD ioctl on @fd (@before 1, then 0 with its result): queues. */
+void kcap_submit_ioctl(int fd, unsigned long request, void *arg, int ret,
+		       int before);
 void kcap_submit_child(void);
 void kcap_submit_shutdown(void);
 /*

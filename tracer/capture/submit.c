@@ -45,8 +45,14 @@
 #define SUB_NONE	UINT64_MAX	/* nothing forwarded yet / the sentinel */
 #define SUB_SPIN_NS	50000ull	/* busy-poll this long after a doorbell */
 
+/*
+ * Queue ids and doorbell offsets are per KFD process, and one program may
+ * hold several (secondary contexts, each its own /dev/kfd file): a queue
+ * and a doorbell page are known by the fd they came from as well.
+ */
 struct sub_queue {
 	int used;
+	int fd;				/* the /dev/kfd file it was created on */
 	uint32_t queue_id, gpu_id;
 	uint8_t engine;
 	uint64_t ring;
@@ -59,6 +65,7 @@ struct sub_queue {
 
 struct sub_map {
 	int used;
+	int fd;				/* the /dev/kfd file mapped */
 	uint64_t offset, len;
 	uint8_t *shadow, *real;
 };
@@ -101,7 +108,7 @@ link_queue(struct sub_queue *q)
 		struct sub_map *m = &S.m[i];
 		uint64_t at;
 
-		if (!m->used || q->doorbell_offset < m->offset ||
+		if (!m->used || m->fd != q->fd || q->doorbell_offset < m->offset ||
 		    q->doorbell_offset + 8 > m->offset + m->len)
 			continue;
 		at = q->doorbell_offset - m->offset;
@@ -176,6 +183,7 @@ record(struct sub_queue *q, uint64_t v)
 	memset(&rec, 0, sizeof(rec));
 	rec.type = KT_REC_SUBMIT;
 	rec.u.submit.queue_id = q->queue_id;
+	rec.u.submit.fd = q->fd;
 	rec.u.submit.gpu_id = q->gpu_id;
 	rec.u.submit.engine = q->engine;
 	rec.u.submit.flags = flags;
@@ -311,6 +319,7 @@ kcap_submit_mmap(void *addr, size_t len, int prot, int flags, int fd,
 		return MAP_FAILED;
 	}
 	m->used = 1;
+	m->fd = fd;
 	m->offset = (uint64_t)off;
 	m->len = len;
 	m->shadow = shadow;
@@ -349,18 +358,18 @@ kcap_submit_munmap(void *addr, size_t len)
 }
 
 static struct sub_queue *
-find(uint32_t queue_id)
+find(int fd, uint32_t queue_id)
 {
 	unsigned int i;
 
 	for (i = 0; i < SUB_MAX_QUEUES; i++)
-		if (S.q[i].used && S.q[i].queue_id == queue_id)
+		if (S.q[i].used && S.q[i].fd == fd && S.q[i].queue_id == queue_id)
 			return &S.q[i];
 	return NULL;
 }
 
 void
-kcap_submit_ioctl(unsigned long request, void *arg, int ret, int before)
+kcap_submit_ioctl(int fd, unsigned long request, void *arg, int ret, int before)
 {
 	unsigned int nr = (unsigned int)(request & 0xff), i;
 
@@ -388,7 +397,7 @@ kcap_submit_ioctl(unsigned long request, void *arg, int ret, int before)
 		struct sub_queue *q;
 
 		pthread_mutex_lock(&S.lock);
-		q = find(a->queue_id);
+		q = find(fd, a->queue_id);
 		if (q) {
 			memset(q, 0, sizeof(*q));
 			S.nqueues--;
@@ -408,6 +417,7 @@ kcap_submit_ioctl(unsigned long request, void *arg, int ret, int before)
 		if (q) {
 			memset(q, 0, sizeof(*q));
 			q->used = 1;
+			q->fd = fd;
 			q->queue_id = a->queue_id;
 			q->gpu_id = a->gpu_id;
 			q->engine = (uint8_t)engine;

@@ -60,9 +60,9 @@ submit_ioctl(int fd, unsigned long request, void *arg)
 {
 	int ret;
 
-	kcap_submit_ioctl(request, arg, 0, 1);
+	kcap_submit_ioctl(fd, request, arg, 0, 1);
 	ret = kfd_dispatch_via(next_ioctl, fd, KFD_FILE_KFD, request, arg);
-	kcap_submit_ioctl(request, arg, ret, 0);
+	kcap_submit_ioctl(fd, request, arg, ret, 0);
 	return ret;
 }
 

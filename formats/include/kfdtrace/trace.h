@@ -34,8 +34,9 @@ enum kt_err {
 const char *kt_strerror(int err);
 
 #define KT_FORMAT_MAJOR 1
-#define KT_FORMAT_MINOR 2	/* 1: submit and memory records;
-				 * 2: fd_transfer records */
+#define KT_FORMAT_MINOR 3	/* 1: submit and memory records;
+				 * 2: fd_transfer records;
+				 * 3: a submit record's fd */
 
 /*
  * Bounds of the format (docs/trace-format.md section 5.2). The writer refuses
@@ -219,6 +220,8 @@ enum kt_submit_flags {
  */
 struct kt_submit_rec {
 	uint32_t queue_id;	/* the KFD queue id CREATE_QUEUE returned */
+	int32_t fd;		/* the /dev/kfd file of its KFD process; -1:
+				 * unknown (a format 1.0-1.2 record) */
 	uint32_t gpu_id;
 	uint8_t engine;		/* enum kfd_engine (kfdtrace/packets.h) */
 	uint8_t flags;		/* enum kt_submit_flags */
