@@ -17,7 +17,8 @@
 
 #include <kfdtrace/kfd_abi.h>
 
-#include "replay_priv.h"
+#include "replay_model.h"
+#include "replay_stream.h"
 
 void
 rp_model_note_gpu(struct rp_model *m, uint32_t gpu_id)
@@ -438,13 +439,43 @@ model_record(struct rp_model *m, const struct kt_record *rec)
 	}
 }
 
+/*
+ * After a pass with order violations: read the trace again for a
+ * dependency cycle (order.c). Return: 1 found, 0 none, <0 error.
+ */
+static int
+order_cycle(struct rp_model *m, const char *path)
+{
+	struct rp_model *scratch;
+	int r;
+
+	if (!m->ndeps_total)
+		return 0;
+	scratch = malloc(sizeof(*scratch));
+	if (!scratch)
+		return -ENOMEM;
+	/* The same pass again, keeping every creation -> use edge. */
+	r = rp_model_build_ex(scratch, path, NULL, 0, 1);
+	if (r == 0) {
+		r = rp_order_search(scratch);
+		if (r > 0) {
+			memcpy(m->cycle, scratch->cycle, sizeof(m->cycle));
+			m->ncycle = scratch->ncycle;
+			m->cycle_len = scratch->cycle_len;
+		}
+	}
+	rp_model_free(scratch);
+	free(scratch);
+	return r;
+}
+
 int
 rp_model_build(struct rp_model *m, const char *path, char *err, size_t errlen)
 {
 	int r = rp_model_build_ex(m, path, err, errlen, 0);
 
 	if (r == 0 && m->ndeps_total) {
-		r = rp_order_cycle(m, path);
+		r = order_cycle(m, path);
 		if (r < 0 && err)
 			snprintf(err, errlen, "%s: %s", path, kt_strerror(r));
 		r = r < 0 ? r : 0;

@@ -9,7 +9,7 @@
 
 #include <kfdtrace/kfd_abi.h>
 
-#include "replay_priv.h"
+#include "replay_model.h"
 
 /*
  * A gpu_id the trace uses. A failed call may name a GPU that never existed

@@ -52,7 +52,7 @@
 #include <kfdtrace/trace.h>
 
 #include "reduce_priv.h"
-#include "replay_priv.h"
+#include "replay_model.h"
 
 static int
 write_file(const struct red *d, const struct red_file *f, const uint8_t *keep,

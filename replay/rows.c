@@ -10,7 +10,7 @@
 #include <pthread.h>
 #include <stdio.h>
 
-#include "replay_priv.h"
+#include "replay_rows.h"
 
 /* Where in struct rp_rows a row or field pointer goes. */
 #define RP_ROW(member, nm)	{ offsetof(struct rp_rows, member), nm }

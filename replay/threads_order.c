@@ -44,7 +44,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay_priv.h"
 #include "threads.h"
 
 #define RING	4096	/* exit times kept per thread */

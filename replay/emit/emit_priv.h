@@ -13,7 +13,8 @@
 #include <kfdtrace/decode.h>
 #include <kfdtrace/emit_c.h>
 
-#include "replay_priv.h"
+#include "replay_model.h"
+#include "replay_stream.h"
 
 #define EM_MAX_THREADS	64
 /* Blocks per generated function: compilers take long over huge ones. */
