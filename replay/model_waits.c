@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the model knows of waits: the completed waits that passed event
- * ages (KFD 1.14) and the reuses of event ids they put right (swaps,
- * ages.c explains the ages), and the events stand-in SET_EVENTs raise
- * for a completed wait no CPU call released. The run (ages.c, wait.c) and
- * emit-c both use them.
+ * What the model knows of events and waits: an event's life at a record,
+ * the SET_EVENTs of the capture by time, the completed waits that passed
+ * event ages (KFD 1.14) and the reuses of event ids they put right
+ * (swaps, ages.c explains the ages), and the events stand-in SET_EVENTs
+ * raise for a completed wait no CPU call released. The run (ages.c,
+ * wait.c) and emit-c both use them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,58 @@
 #include <kfdtrace/kfd_abi.h>
 
 #include "replay_model.h"
+
+int
+rp_model_cpu_set(const struct rp_model *m, const uint32_t *ids, int n,
+		 uint64_t from, uint64_t to)
+{
+	const struct rp_m_set *v = m->sets.data;
+	size_t lo = 0, hi = m->sets.n;
+	int k;
+
+	while (lo < hi) {	/* the first that entered at @from or later */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].ts < from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < m->sets.n && v[lo].ts < to; lo++)
+		for (k = 0; k < n; k++)
+			if (v[lo].id == ids[k])
+				return 1;
+	return 0;
+}
+
+const struct rp_m_event *
+rp_model_event_at(const struct rp_model *m, uint32_t id, uint64_t seq)
+{
+	size_t i;
+
+	for (i = 0; i < m->events.n; i++) {
+		const struct rp_m_event *e = RP_AT(&m->events, struct rp_m_event, i);
+
+		if (e->id == id && e->create_seq < seq && seq < e->destroy_seq)
+			return e;
+	}
+	return NULL;
+}
+
+uint64_t
+rp_model_sets_before(const struct rp_model *m, uint32_t id, uint64_t from,
+		     uint64_t to, uint64_t ts)
+{
+	const struct rp_m_set *v = m->sets.data;
+	uint64_t n = 0;
+	size_t i;
+
+	/* By entry time: the first at @ts or later ends it. */
+	for (i = 0; i < m->sets.n && v[i].ts < ts; i++)
+		if (v[i].id == id && v[i].seq > from && v[i].seq < to)
+			n++;
+	return n;
+}
 
 void
 rp_age_note_wait(struct rp_model *m, const struct kt_record *rec)
