@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Printing the object model (kfdtrace replay --plan).
+ * Printing the object model (kfdtrace replay --plan), and whether the
+ * trace is whole or what it lacks (the verdicts of replay and match).
  */
 #include <inttypes.h>
 #include <stdio.h>
