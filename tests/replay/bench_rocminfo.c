@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Benchmark: is the replay of a rocminfo trace no slower than the original
- * run of its ioctls (issue #6)?
+ * run of its ioctls?
  *
  * rocminfo (Debian's, on AMD's libhsakmt and ROCr) is recorded on kfdsim
  * with `kfdtrace record --sim` CAPTURES times. Each capture is replayed
