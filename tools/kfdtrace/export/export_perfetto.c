@@ -22,11 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cli_select.h"
-#include "commands.h"
-#include "export.h"
-#include "export_perfetto.h"
+#include "core/cli.h"
+#include "core/cli_select.h"
+#include "export/export.h"
+#include "export/export_perfetto.h"
 #include "kfdtrace/packet_abi.h"
 #include "kfdtrace/packets.h"
 
