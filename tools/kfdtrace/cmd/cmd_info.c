@@ -250,9 +250,8 @@ info_scan(struct kt_reader *r, struct info_facts *f)
 		f->counts[rec.type < KT_REC_TYPE_MAX ? rec.type :
 			  KT_REC_TYPE_MAX]++;
 		if (rec.type == KT_REC_IOCTL) {
-			const struct kfd_ioctl_desc *d = kfd_schema_lookup(
-				(enum kfd_file_kind)rec.u.ioctl.file_kind,
-				rec.u.ioctl.request);
+			const struct kfd_ioctl_desc *d =
+				kt_ioctl_row(&rec.u.ioctl);
 
 			f->ioctls++;
 			f->failed += rec.u.ioctl.ret < 0;

@@ -8,6 +8,7 @@
 
 #include "core/cli.h"
 #include "core/cli_select.h"
+#include "kfdtrace/decode.h"
 
 static int
 type_by_name(const char *name)
@@ -92,8 +93,7 @@ names_match(const struct cli_names *f, const struct kt_record *rec)
 		return 1;
 	if (rec->type != KT_REC_IOCTL)
 		return 0;
-	desc = kfd_schema_lookup((enum kfd_file_kind)rec->u.ioctl.file_kind,
-				 rec->u.ioctl.request);
+	desc = kt_ioctl_row(&rec->u.ioctl);
 	if (!desc)
 		return f->unknown_ioctls;
 	for (i = 0; i < f->ndescs; i++)

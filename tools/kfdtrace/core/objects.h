@@ -103,7 +103,7 @@ void obj_tracker_release(struct obj_tracker *t);
 
 /*
  * obj_tracker_ioctl() - account one ioctl record.
- * @desc:	its schema row (kfd_schema_lookup()), or NULL
+ * @desc:	its schema row (kt_ioctl_row()), or NULL
  * @ch:		room for OBJ_MAX_CHANGES changes
  *
  * Return: the number of changes written to @ch (0 for most ioctls). On

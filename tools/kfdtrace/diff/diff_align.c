@@ -197,8 +197,7 @@ call_name(const struct kt_record *r, char *buf, size_t size)
 {
 	const struct kfd_ioctl_desc *desc;
 
-	desc = kfd_schema_lookup((enum kfd_file_kind)r->u.ioctl.file_kind,
-				 r->u.ioctl.request);
+	desc = kt_ioctl_row(&r->u.ioctl);
 	if (desc)
 		return desc->name;
 	snprintf(buf, size, "ioctl 0x%08x", r->u.ioctl.request);

@@ -12,19 +12,14 @@
 #include <string.h>
 
 #include "diff/diff_cmp.h"
+#include "kfdtrace/decode.h"
 #include "kfdtrace/schema.h"
-
-static const struct kfd_ioctl_desc *
-row_of(const struct kt_record *r)
-{
-	return kfd_schema_lookup((enum kfd_file_kind)r->u.ioctl.file_kind,
-				 r->u.ioctl.request);
-}
 
 int
 diff_same_call(const struct kt_record *a, const struct kt_record *b)
 {
-	const struct kfd_ioctl_desc *da = row_of(a), *db = row_of(b);
+	const struct kfd_ioctl_desc *da = kt_ioctl_row(&a->u.ioctl);
+	const struct kfd_ioctl_desc *db = kt_ioctl_row(&b->u.ioctl);
 
 	if (da || db)
 		return da == db;
@@ -262,7 +257,7 @@ diff_compare(struct dmap *m, enum diff_verify verify,
 	     struct diff_result *res)
 {
 	const struct kt_ioctl_rec *a = &ra->u.ioctl, *b = &rb->u.ioctl;
-	const struct kfd_ioctl_desc *desc = row_of(ra);
+	const struct kfd_ioctl_desc *desc = kt_ioctl_row(&ra->u.ioctl);
 	struct diff_field *d;
 
 	memset(res, 0, sizeof(*res));
@@ -318,7 +313,7 @@ void
 diff_released(struct dmap *m, const struct kt_record *ra)
 {
 	const struct kt_ioctl_rec *a = &ra->u.ioctl;
-	const struct kfd_ioctl_desc *desc = row_of(ra);
+	const struct kfd_ioctl_desc *desc = kt_ioctl_row(&ra->u.ioctl);
 	const struct kfd_struct_desc *sd;
 	unsigned int i;
 

@@ -305,9 +305,7 @@ keep(struct dtrace *t, const struct kt_record *rec)
 	if (!c)
 		return -1;
 	if (rec->type == KT_REC_IOCTL) {
-		th->row[th->nio] = kfd_schema_lookup(
-			(enum kfd_file_kind)rec->u.ioctl.file_kind,
-			rec->u.ioctl.request);
+		th->row[th->nio] = kt_ioctl_row(&rec->u.ioctl);
 		th->io[th->nio++] = th->n;
 		t->ioctls++;
 	}
@@ -412,9 +410,7 @@ diff_merge_threads(struct dtrace *t)
 
 		if (r->type != KT_REC_IOCTL)
 			continue;
-		one.row[one.nio] = kfd_schema_lookup(
-			(enum kfd_file_kind)r->u.ioctl.file_kind,
-			r->u.ioctl.request);
+		one.row[one.nio] = kt_ioctl_row(&r->u.ioctl);
 		one.io[one.nio++] = i;
 	}
 	t->th[0] = one;

@@ -147,8 +147,7 @@ ioctl_record(struct pf_ctx *c, const struct kt_record *rec)
 	uint64_t end = io->t_exit >= rec->ts ? io->t_exit : rec->ts;
 	char name[32];
 
-	desc = kfd_schema_lookup((enum kfd_file_kind)io->file_kind,
-				 io->request);
+	desc = kt_ioctl_row(io);
 	if (!p->have_abi)
 		p->have_abi = cli_get_version(desc, io, &p->abi_major,
 					      &p->abi_minor);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <kfdtrace/decode.h>
 #include <kfdtrace/schema.h>
 #include <kfdtrace/trace.h>
 
@@ -109,9 +110,7 @@ record_summarize(const char *path, int verbose, const char *no_end)
 		if (rec.type != KT_REC_IOCTL)
 			continue;
 		const struct kt_ioctl_rec *io = &rec.u.ioctl;
-		const struct kfd_ioctl_desc *d =
-			kfd_schema_lookup((enum kfd_file_kind)io->file_kind,
-					  io->request);
+		const struct kfd_ioctl_desc *d = kt_ioctl_row(io);
 
 		ioctls++;
 		failed += io->ret == -1;

@@ -239,8 +239,7 @@ model_ioctl(struct report_model *m, const struct kt_record *rec,
 
 	m->ioctls++;
 	th->ioctls++;
-	desc = kfd_schema_lookup((enum kfd_file_kind)io->file_kind,
-				 io->request);
+	desc = kt_ioctl_row(io);
 	k = kind_for(m, desc, io->request);
 	if (!k)
 		return -1;

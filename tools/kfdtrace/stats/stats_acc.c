@@ -243,8 +243,7 @@ stats_emit(void *ctx, const struct kt_record *rec)
 			obj_tracker_record(&s->objs, rec);
 		return s->objs.oom ? -1 : 0;
 	}
-	desc = kfd_schema_lookup((enum kfd_file_kind)rec->u.ioctl.file_kind,
-				 rec->u.ioctl.request);
+	desc = kt_ioctl_row(&rec->u.ioctl);
 	if (group_add(s, &s->all, rec, desc))
 		s->oom = 1;
 	if (rec->u.ioctl.ret < 0 &&
