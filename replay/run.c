@@ -213,7 +213,7 @@ row_flag(const struct rp_run *st, const uint8_t *flags,
 
 	if (rec->type != KT_REC_IOCTL)
 		return 0;
-	d = kfd_schema_lookup(rec->u.ioctl.file_kind, rec->u.ioctl.request);
+	d = kt_ioctl_row(&rec->u.ioctl);
 	return d && d >= st->row0 && d < st->row0 + st->nrows &&
 	       flags[d - st->row0];
 }
@@ -265,8 +265,7 @@ rp_rec_name(const struct kt_record *rec)
 	const char *n;
 
 	if (rec->type == KT_REC_IOCTL) {
-		d = kfd_schema_lookup(rec->u.ioctl.file_kind,
-				      rec->u.ioctl.request);
+		d = kt_ioctl_row(&rec->u.ioctl);
 		return d ? d->name : "unknown ioctl";
 	}
 	n = kt_rec_type_name(rec->type);
