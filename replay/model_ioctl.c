@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <kfdtrace/decode.h>
 #include <kfdtrace/kfd_abi.h>
 
 #include "replay_model.h"
@@ -455,7 +456,7 @@ rp_model_ioctl(struct rp_model *m, const struct kt_record *rec)
 	int32_t proc;
 	uint64_t v;
 
-	d = kfd_schema_lookup(io->file_kind, io->request);
+	d = kt_ioctl_row(io);
 	if (!d) {
 		m->nunknown++;
 		return;

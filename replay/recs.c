@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include <kfdtrace/decode.h>
 #include <kfdtrace/kfd_abi.h>
 
 #include "replay_recs.h"
@@ -130,8 +131,7 @@ rp_set_event_id(const struct rp_rows *r, const struct kt_record *rec,
 
 	if (rec->type != KT_REC_IOCTL || !io->arg_before ||
 	    !rp_fhas(r->se_id, io->arg_size) ||
-	    kfd_schema_lookup((enum kfd_file_kind)io->file_kind,
-			      io->request) != r->set_event)
+	    kt_ioctl_row(io) != r->set_event)
 		return 0;
 	*id = (uint32_t)rp_fget(r->se_id, io->arg_before, io->arg_size);
 	return 1;

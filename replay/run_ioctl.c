@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <kfdtrace/decode.h>
 #include <kfdtrace/dispatch.h>
 #include <kfdtrace/kfd_abi.h>
 #include <kfdtrace/recorder.h>
@@ -302,7 +303,7 @@ rp_run_ioctl(struct rp_run *st, const struct kt_record *rec)
 	c.nlb = 0;
 	c.ret = 0;
 	c.err = 0;
-	c.d = kfd_schema_lookup(io->file_kind, io->request);
+	c.d = kt_ioctl_row(io);
 	st->cur_name = c.d ? c.d->name : "unknown ioctl";
 	if (!c.d) {
 		st->sum.not_replayed++;

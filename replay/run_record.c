@@ -21,7 +21,7 @@ row_flag(const struct rp_run *st, const uint8_t *flags,
 
 	if (rec->type != KT_REC_IOCTL)
 		return 0;
-	d = kfd_schema_lookup(rec->u.ioctl.file_kind, rec->u.ioctl.request);
+	d = kt_ioctl_row(&rec->u.ioctl);
 	return d && d >= st->row0 && d < st->row0 + st->nrows &&
 	       flags[d - st->row0];
 }

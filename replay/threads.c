@@ -35,6 +35,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "kfdtrace/decode.h"
 #include "kfdtrace/fork_quiet.h"
 #include "threads.h"
 
@@ -745,9 +746,9 @@ rp_threads_run(struct rp_run *st, struct rp_stream *s)
 			continue;
 		}
 		ahead_add(ahead, c, rec->type == KT_REC_IOCTL &&
-			  rp_wait_completed(st->rows, kfd_schema_lookup(
-				rec->u.ioctl.file_kind, rec->u.ioctl.request),
-				&rec->u.ioctl));
+			  rp_wait_completed(st->rows,
+					    kt_ioctl_row(&rec->u.ioctl),
+					    &rec->u.ioctl));
 		if (ahead->n == RP_MT_AHEAD && ahead_flush(&mt, ahead, 1) < 0)
 			break;
 		ahead_note(&mt, ahead);

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <kfdtrace/decode.h>
+
 #include "replay_base.h"
 
 void
@@ -82,8 +84,7 @@ rp_rec_name(const struct kt_record *rec)
 	const char *n;
 
 	if (rec->type == KT_REC_IOCTL) {
-		d = kfd_schema_lookup(rec->u.ioctl.file_kind,
-				      rec->u.ioctl.request);
+		d = kt_ioctl_row(&rec->u.ioctl);
 		return d ? d->name : "unknown ioctl";
 	}
 	n = kt_rec_type_name(rec->type);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <kfdtrace/decode.h>
 #include <kfdtrace/kfd_abi.h>
 
 #include "emit_priv.h"
@@ -57,7 +58,7 @@ fds_from_ioctl(struct em *e, const struct kt_record *rec)
 
 	if (io->ret < 0 || !io->arg_after)
 		return;
-	d = kfd_schema_lookup((enum kfd_file_kind)io->file_kind, io->request);
+	d = kt_ioctl_row(io);
 	for (i = 0; d && d->args && i < d->args->nfields; i++) {
 		const struct kfd_field *f = &d->args->fields[i];
 		uint64_t v;

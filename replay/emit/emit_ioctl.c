@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include <kfdtrace/decode.h>
 #include <kfdtrace/kfd_abi.h>
 
 #include "emit_priv.h"
@@ -520,7 +521,7 @@ em_ioctl(struct em *e, struct kt_strbuf *sb, const struct kt_record *rec)
 	memset(&c, 0, sizeof(c));
 	c.rec = rec;
 	c.io = io;
-	c.d = kfd_schema_lookup((enum kfd_file_kind)io->file_kind, io->request);
+	c.d = kt_ioctl_row(io);
 	if (!c.d) {
 		skip(e, sb, "the request is not in the schema");
 		return;
