@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The schema rows and fields the replayer names, and each row's plan
- * (private to replay/, part of replay_priv.h; rows.c, plan.c).
+ * (private to replay/, the rows part: rows.c, plan.c).
  */
 #ifndef RP_ROWS_H
 #define RP_ROWS_H
