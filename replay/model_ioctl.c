@@ -373,32 +373,47 @@ gem_new(struct rp_model *m, int32_t ofd, uint32_t handle, uint64_t size,
 		   m->gems.n - 1);
 }
 
+/*
+ * The order checks' kind of a field of @role, or -1: the map kind the
+ * replayer learns its values under (rp_role_kind()), for the kinds the
+ * order checks follow (memory handles, queue and event ids).
+ */
+static int
+dep_kind(unsigned int role)
+{
+	switch (rp_role_kind(role)) {
+	case RP_K_HANDLE:
+		return RP_DEP_HANDLE;
+	case RP_K_QUEUE:
+		return RP_DEP_QUEUE;
+	case RP_K_EVENT:
+		return RP_DEP_EVENT;
+	default:
+		return -1;
+	}
+}
+
 void
 rp_ioctl_ids(const struct kt_record *rec, const struct kfd_ioctl_desc *d,
 	     rp_id_fn fn, void *ctx)
 {
 	const struct kt_ioctl_rec *io = &rec->u.ioctl;
-	const struct rp_rows *r = rp_rows();
 	const struct kfd_struct_desc *sd = d->args;
 	const uint8_t *b = io->arg_before, *a = io->arg_after;
 	size_t n = io->arg_size;
-	int ends = d == r->free_mem || d == r->destroy_queue ||
-		   d == r->destroy_event;
 	unsigned int i;
 
 	for (i = 0; sd && i < sd->nfields; i++) {
 		const struct kfd_field *f = &sd->fields[i];
+		/* The schema says which call ends which object, in which field. */
+		int ends = d->ends != KFD_OBJ_NONE && f->attr == KFD_ATTR_OBJ;
+		int k = dep_kind(f->role);
 		unsigned int kind;
 		uint64_t v;
 
-		if (f->role == KFD_ROLE_HANDLE)
-			kind = RP_DEP_HANDLE;
-		else if (f->role == KFD_ROLE_QUEUE_ID)
-			kind = RP_DEP_QUEUE;
-		else if (f->role == KFD_ROLE_EVENT_ID)
-			kind = RP_DEP_EVENT;
-		else
+		if (k < 0)
 			continue;
+		kind = (unsigned int)k;
 		if (f->dir == KFD_DIR_OUT) {
 			/* A zero handle is none; queue and event ids start at 0. */
 			if (a && kfd_field_present(sd, f, a, n) &&
