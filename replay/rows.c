@@ -51,9 +51,9 @@ static const struct rp_obj_bind obj_binds[] = {
 /*
  * Rows found by name: what the replayer does with them is no object fact
  * but a behaviour of their own (the ABI version, a VM's acquisition,
- * mapping counts, a dma-buf's description, waits and the sets that end
- * them, SVM's trailing attributes, the apertures and the AMDGPU_INFO
- * queries that vary between machines).
+ * mapping counts, a dma-buf's description, waits and the sets and resets
+ * of their events, SVM's trailing attributes, the apertures and the
+ * AMDGPU_INFO queries that vary between machines).
  */
 struct rp_name_bind {
 	size_t off;
@@ -68,6 +68,7 @@ static const struct rp_name_bind name_binds[] = {
 	{ RP_OFF(get_dmabuf_info), "GET_DMABUF_INFO" },
 	{ RP_OFF(wait_events), "WAIT_EVENTS" },
 	{ RP_OFF(set_event), "SET_EVENT" },
+	{ RP_OFF(reset_event), "RESET_EVENT" },
 	{ RP_OFF(svm), "SVM" },
 	{ RP_OFF(apertures), "GET_PROCESS_APERTURES" },
 	{ RP_OFF(apertures_new), "GET_PROCESS_APERTURES_NEW" },

@@ -84,12 +84,13 @@ item_of(struct em *e, const struct kt_record *rec, struct em_item *it)
 	}
 	d = kfd_schema_lookup((enum kfd_file_kind)rec->u.ioctl.file_kind,
 			      rec->u.ioctl.request);
-	if (d == r->create_event) {
+	if (d && d->creates == KFD_OBJ_EVENT) {
 		const struct kt_ioctl_rec *io = &rec->u.ioctl;
+		const struct kfd_field *id = kfd_schema_attr(d->args, KFD_ATTR_OBJ);
 
-		if (io->ret >= 0 && io->arg_after && rp_fhas(r->ce_id, io->arg_size)) {
+		if (io->ret >= 0 && io->arg_after && rp_fhas(id, io->arg_size)) {
 			it->kind = EM_I_CREATE;
-			it->ev = (uint32_t)rp_fget(r->ce_id, io->arg_after, io->arg_size);
+			it->ev = (uint32_t)rp_fget(id, io->arg_after, io->arg_size);
 		}
 		return 0;
 	}
@@ -499,7 +500,6 @@ kfd_emit_c(const char *in, const char *out_path, struct kfd_emit_result *res,
 	rp_vec_init(&e.blobs, sizeof(struct em_blob_ent));
 	kc_u64map_init(&e.blob_map, 8);
 	e.rows = rp_rows();
-	e.reset_event = kfd_schema_by_name("RESET_EVENT");
 	kfd_schema_rows(&nrows);
 	e.req_used = calloc(nrows, 1);
 	if (!e.rows || !e.rows->plans || !e.req_used) {
