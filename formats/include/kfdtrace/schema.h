@@ -265,8 +265,9 @@ struct kfd_ioctl_desc {
 	 * by the argument field whose attr is KFD_ATTR_OBJ, and for a created
 	 * one the object it is made from (imports, exports), named by the
 	 * KFD_ATTR_SOURCE field. CREATE_PROCESS creates KFD_OBJ_PROCESS and
-	 * has no field. Each (creates, source) pair and each ends value
-	 * belongs to one row (tests/schema/test_schema_objects.c).
+	 * has no field. A call whose op decides what it makes (CRIU_OP's
+	 * restore) says none. Each (creates, source) pair and each ends
+	 * value belongs to one row (tests/schema/test_schema_objects.c).
 	 */
 	uint8_t creates;
 	uint8_t source;
