@@ -7,9 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <kfdtrace/decode.h>
 #include <kfdtrace/kfd_abi.h>
 
-#include "replay_priv.h"
+#include "replay_model.h"
 
 /*
  * A gpu_id the trace uses. A failed call may name a GPU that never existed
@@ -638,7 +639,7 @@ rp_model_ioctl(struct rp_model *m, const struct kt_record *rec)
 	size_t n = io->arg_size;
 	int32_t proc;
 
-	d = kfd_schema_lookup(io->file_kind, io->request);
+	d = kt_ioctl_row(io);
 	if (!d) {
 		m->nunknown++;
 		return;

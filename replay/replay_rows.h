@@ -99,7 +99,7 @@ int rp_rows_bind(struct rp_rows *r, const struct kfd_ioctl_desc *rows,
 int rp_plans_build(struct rp_rows *r);
 
 /*
- * The plan of @d, a row of the schema table (as kfd_schema_lookup() gives
+ * The plan of @d, a row of the schema table (as kt_ioctl_row() gives
  * them). The replay refuses to start without plans (kfd_replay_open(),
  * kfd_replay_run()), so every user has them.
  */

@@ -14,7 +14,7 @@
 #include <pthread.h>
 #include <stdio.h>
 
-#include "replay_priv.h"
+#include "replay_rows.h"
 
 #define RP_OFF(member)		offsetof(struct rp_rows, member)
 

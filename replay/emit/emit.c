@@ -32,6 +32,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <kfdtrace/decode.h>
 #include <kfdtrace/kfd_abi.h>
 
 #include "emit_priv.h"
@@ -82,8 +83,7 @@ item_of(struct em *e, const struct kt_record *rec, struct em_item *it)
 			it->kind = EM_I_SET;
 		return 0;
 	}
-	d = kfd_schema_lookup((enum kfd_file_kind)rec->u.ioctl.file_kind,
-			      rec->u.ioctl.request);
+	d = kt_ioctl_row(&rec->u.ioctl);
 	if (d && d->creates == KFD_OBJ_EVENT) {
 		const struct kt_ioctl_rec *io = &rec->u.ioctl;
 		const struct kfd_field *id = kfd_schema_attr(d->args, KFD_ATTR_OBJ);

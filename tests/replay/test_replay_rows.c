@@ -19,7 +19,7 @@
 #include <kfdtrace/kfd_abi.h>
 #include <kfdtrace/schema.h>
 
-#include "replay_priv.h"
+#include "replay_recs.h"
 
 /* Every bound pointer of struct rp_rows: get_version up to row0. */
 static void
