@@ -110,8 +110,9 @@ init_fields(struct em *e, struct kt_strbuf *sb, const struct em_call *c,
 			em_xlate_expr(e, sb, c, KFD_ROLE_CPU_ADDR, v);
 		else if (args && c->d == r->svm && f == r->svm_start)
 			em_xlate_expr(e, sb, c, KFD_ROLE_CPU_ADDR, v);
-		else if (!args && c->d == r->svm && !strcmp(f->name, "value") &&
-			 em_svm_attr_gpu((uint32_t)rp_fget(&sd->fields[0], b, len),
+		else if (!args && c->d == r->svm && f->attr == KFD_ATTR_VALUE &&
+			 em_svm_attr_gpu((uint32_t)rp_fget(kfd_schema_attr(sd,
+							KFD_ATTR_TYPE), b, len),
 				      (uint32_t)v))
 			em_xlate_expr(e, sb, c, KFD_ROLE_GPU_ID, v);
 		else if (xl)
@@ -374,11 +375,15 @@ events_after(struct em *e, const struct em_call *c)
 
 	if (io->ret < 0 || !io->arg_before)
 		return;
-	if (c->d == r->create_event && io->arg_after) {
+	if (c->d->creates == KFD_OBJ_EVENT && io->arg_after) {
+		const struct kfd_struct_desc *sd = c->d->args;
+
 		rp_map_put(&e->events, 0, (unsigned int)c->scope,
-			   rp_fget(r->ce_id, io->arg_after, c->clen),
-			   rp_fget(r->ce_auto, io->arg_before, c->clen) ? EV_AUTO : 0);
-	} else if (c->d == r->set_event || c->d == e->reset_event) {
+			   rp_fget(kfd_schema_attr(sd, KFD_ATTR_OBJ),
+				   io->arg_after, c->clen),
+			   rp_fget(kfd_schema_attr(sd, KFD_ATTR_AUTO_RESET),
+				   io->arg_before, c->clen) ? EV_AUTO : 0);
+	} else if (c->d == r->set_event || c->d == r->reset_event) {
 		uint32_t id = (uint32_t)rp_fget(r->se_id, io->arg_before, c->clen);
 		uint64_t v = ev_get(e, c->scope, id);
 
@@ -536,7 +541,8 @@ em_ioctl(struct em *e, struct kt_strbuf *sb, const struct kt_record *rec)
 		skip(e, sb, "interrupted; the caller's retry is the next call");
 		return;
 	}
-	if (c.d == r->ipc_import || c.d == r->ipc_export) {
+	/* The schema's columns: a call that makes or takes an IPC share. */
+	if (c.d->creates == KFD_OBJ_SHARE || c.d->source == KFD_OBJ_SHARE) {
 		skip(e, sb, "IPC share handles come from another process");
 		return;
 	}
@@ -661,7 +667,7 @@ em_ioctl(struct em *e, struct kt_strbuf *sb, const struct kt_record *rec)
 	kt_strbuf_release(&chk);
 	em_forget(e, sb, &c);
 	events_after(e, &c);
-	if (c.d == r->create_process && io->ret >= 0 && ofd)
+	if (c.d->creates == KFD_OBJ_PROCESS && io->ret >= 0 && ofd)
 		ofd->proc = ++e->nproc;
 	indent(sb, inner);
 	kt_strbuf_puts(sb, "\t}\n");

@@ -83,7 +83,6 @@ struct em {
 	int nproc;
 	/* Events: (scope, id) -> state (emit_ioctl.c). */
 	struct kc_u64map events;
-	const struct kfd_ioctl_desc *reset_event;
 	/* Definitions, in first-use order. */
 	struct rp_vec layouts;		/* struct em_layout * */
 	uint8_t *req_used;		/* per schema row */
