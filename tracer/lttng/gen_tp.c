@@ -38,6 +38,8 @@
 #include <kfdtrace/decode.h>
 #include <kfdtrace/schema.h>
 
+#include "gen_tp.h"
+
 #define GEN_NAME_MAX 96
 #define GEN_MAX_FIELDS 128
 #define GEN_MAX_ROWS 256
@@ -94,15 +96,15 @@ static unsigned int gen_nenums;
 static const struct kfd_name_table *gen_ftabs[GEN_MAX_FTABS];
 static unsigned int gen_nftabs;
 
-/* errno names as the decoder has them, "OK" for 0: the err enumeration. */
+/*
+ * errno names as the decoder has them, "OK" for 0: the err enumeration.
+ * It is the first enumeration made, so it keeps the name "err_names",
+ * which the fixed events (gen_tp_fixed.c) use.
+ */
 static struct kfd_name gen_errno_names[GEN_ERRNO_LAST + 1];
 static struct kfd_name_table gen_errno_table = { "err_names", gen_errno_names, 0 };
 static int gen_errno_enum = -1;
 
-/* Events that do not come from a schema row. */
-static const char *const gen_fixed_events[] = {
-	"ioctl_enter", "ioctl_exit", "mmap", "munmap", "submit",
-};
 
 static int __attribute__((format(printf, 1, 2)))
 gen_fail(const char *fmt, ...)
@@ -390,7 +392,7 @@ gen_build(void)
 		if (!d->event_name || !gen_is_ident(d->event_name))
 			return gen_fail("%s: event name \"%s\" is not an identifier",
 					d->name, d->event_name ? d->event_name : "");
-		for (size_t i = 0; i < sizeof(gen_fixed_events) / sizeof(gen_fixed_events[0]); i++)
+		for (size_t i = 0; i < gen_nfixed_events; i++)
 			if (!strcmp(d->event_name, gen_fixed_events[i]))
 				return gen_fail("%s: event name %s is reserved",
 						d->name, d->event_name);
@@ -491,74 +493,6 @@ gen_cstring(FILE *o, const char *s)
 	fputc('"', o);
 }
 
-static const char gen_fixed_text[] =
-	"LTTNG_UST_TRACEPOINT_ENUM(kfd, file_kind,\n"
-	"\tLTTNG_UST_TP_ENUM_VALUES(\n"
-	"\t\tlttng_ust_field_enum_value(\"unknown\", 0)\n"
-	"\t\tlttng_ust_field_enum_value(\"kfd\", 1)\n"
-	"\t\tlttng_ust_field_enum_value(\"render\", 2)))\n"
-	"\n"
-	"/* A request the schema does not know, before the call. */\n"
-	"LTTNG_UST_TRACEPOINT_EVENT(kfd, ioctl_enter,\n"
-	"\tLTTNG_UST_TP_ARGS(const struct kfd_dispatch_call *, c),\n"
-	"\tLTTNG_UST_TP_FIELDS(\n"
-	"\t\tlttng_ust_field_integer(int, fd, c->fd)\n"
-	"\t\tlttng_ust_field_enum(kfd, file_kind, uint8_t, kind, c->kind)\n"
-	"\t\tlttng_ust_field_integer_hex(uint32_t, request, (uint32_t)c->request)\n"
-	"\t\tlttng_ust_field_integer(uint32_t, size, c->arg_size)))\n"
-	"\n"
-	"/*\n"
-	" * Its result; also the result of a known request whose argument bytes\n"
-	" * could not be read.\n"
-	" */\n"
-	"LTTNG_UST_TRACEPOINT_EVENT(kfd, ioctl_exit,\n"
-	"\tLTTNG_UST_TP_ARGS(const struct kfd_dispatch_call *, c),\n"
-	"\tLTTNG_UST_TP_FIELDS(\n"
-	"\t\tlttng_ust_field_integer(int, fd, c->fd)\n"
-	"\t\tlttng_ust_field_enum(kfd, file_kind, uint8_t, kind, c->kind)\n"
-	"\t\tlttng_ust_field_integer_hex(uint32_t, request, (uint32_t)c->request)\n"
-	"\t\tlttng_ust_field_integer(uint32_t, size, c->arg_size)\n"
-	"\t\tlttng_ust_field_integer(int, ret, c->ret)\n"
-	"\t\tlttng_ust_field_enum(kfd, err_names, int, err, c->err)\n"
-	"\t\tlttng_ust_field_integer(uint64_t, dur_ns, c->t_exit - c->t_enter)))\n"
-	"\n"
-	"/* A mapping of a device file (doorbells, events page, buffer objects). */\n"
-	"LTTNG_UST_TRACEPOINT_EVENT(kfd, mmap,\n"
-	"\tLTTNG_UST_TP_ARGS(uint64_t, addr, uint64_t, len, int, prot, int, flags,\n"
-	"\t\t\t  int, fd, int, kind, uint64_t, offset, uint64_t, result,\n"
-	"\t\t\t  int, err),\n"
-	"\tLTTNG_UST_TP_FIELDS(\n"
-	"\t\tlttng_ust_field_integer_hex(uint64_t, addr, addr)\n"
-	"\t\tlttng_ust_field_integer(uint64_t, len, len)\n"
-	"\t\tlttng_ust_field_integer_hex(int, prot, prot)\n"
-	"\t\tlttng_ust_field_integer_hex(int, flags, flags)\n"
-	"\t\tlttng_ust_field_integer(int, fd, fd)\n"
-	"\t\tlttng_ust_field_enum(kfd, file_kind, uint8_t, kind, kind)\n"
-	"\t\tlttng_ust_field_integer_hex(uint64_t, offset, offset)\n"
-	"\t\tlttng_ust_field_integer_hex(uint64_t, result, result)\n"
-	"\t\tlttng_ust_field_enum(kfd, err_names, int, err, err)))\n"
-	"\n"
-	"/* An unmap that touched a device mapping. */\n"
-	"LTTNG_UST_TRACEPOINT_EVENT(kfd, munmap,\n"
-	"\tLTTNG_UST_TP_ARGS(uint64_t, addr, uint64_t, len, int, ret, int, err),\n"
-	"\tLTTNG_UST_TP_FIELDS(\n"
-	"\t\tlttng_ust_field_integer_hex(uint64_t, addr, addr)\n"
-	"\t\tlttng_ust_field_integer(uint64_t, len, len)\n"
-	"\t\tlttng_ust_field_integer(int, ret, ret)\n"
-	"\t\tlttng_ust_field_enum(kfd, err_names, int, err, err)))\n"
-	"\n"
-	"/* The packets a doorbell published (record --submissions). */\n"
-	"LTTNG_UST_TRACEPOINT_EVENT(kfd, submit,\n"
-	"\tLTTNG_UST_TP_ARGS(uint32_t, queue_id, uint32_t, gpu_id, int, engine,\n"
-	"\t\t\t  uint64_t, first, uint64_t, last, const uint8_t *, data,\n"
-	"\t\t\t  uint32_t, len),\n"
-	"\tLTTNG_UST_TP_FIELDS(\n"
-	"\t\tlttng_ust_field_integer(uint32_t, queue_id, queue_id)\n"
-	"\t\tlttng_ust_field_integer_hex(uint32_t, gpu_id, gpu_id)\n"
-	"\t\tlttng_ust_field_integer(int, engine, engine)\n"
-	"\t\tlttng_ust_field_integer(uint64_t, first, first)\n"
-	"\t\tlttng_ust_field_integer(uint64_t, last, last)\n"
-	"\t\tlttng_ust_field_sequence_hex(uint8_t, packets, data, uint32_t, len)))\n";
 
 /* A value of the provider's enumeration @en, as a C constant of its sign. */
 static void
@@ -741,6 +675,7 @@ gen_emitter(FILE *o)
 		"\tchar names[KFDLT_NAMES_MAX][KFDLT_NAMES_LEN];\n"
 		"\tstruct kfdlt_ev e;\n"
 		"\n"
+		"\t(void)names;\t/* unused when no row has flags */\n"
 		"\tswitch (KFDLT_KEY(c->desc->file_kind, c->desc->nr,\n"
 		"\t\t\t   c->desc->only_size)) {\n",
 		gen_max_size(), gen_max_size());
@@ -770,7 +705,7 @@ gen_emitter(FILE *o)
 			"\t\tlttng_ust_do_tracepoint(kfd, %s, &e);\n"
 			"\t\treturn 1;\n", n);
 	}
-	fprintf(o, "\tdefault:\n\t\treturn 0;\n\t}\n\t(void)names;\n}\n");
+	fprintf(o, "\tdefault:\n\t\treturn 0;\n\t}\n}\n");
 }
 
 /* ---- the documentation ---- */
