@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "core/cli.h"
+#include "core/cli_opt.h"
 #include "cmd/commands.h"
 #include "diff/diff.h"
 #include "kfdtrace/decode.h"
@@ -285,6 +286,7 @@ kfdtrace_cmd_diff(int argc, char **argv)
 		return DIFF_EXIT_EQUAL;
 	}
 	optind = 0;
+	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'v':
@@ -320,6 +322,7 @@ kfdtrace_cmd_diff(int argc, char **argv)
 			o.silent = 1;
 			break;
 		default:
+			cli_opt_error(argv, "qh", longopts);
 			fprintf(stderr, "Try 'kfdtrace diff --help'.\n");
 			return DIFF_EXIT_TROUBLE;
 		}
@@ -329,6 +332,8 @@ kfdtrace_cmd_diff(int argc, char **argv)
 			"--help')");
 		return DIFF_EXIT_TROUBLE;
 	}
+	if (cli_stdin_args(argv + optind, (size_t)(argc - optind)))
+		return DIFF_EXIT_TROUBLE;
 	if (!is_run(argv[optind]) && !is_run(argv[optind + 1])) {
 		struct diff_outcome res;
 		struct kt_strbuf sb;
