@@ -260,7 +260,7 @@ test_did_you_mean(void **state)
 		{ "dupm", NULL, "kfdtrace: unknown command 'dupm'; did you "
 				"mean 'dump'?" },
 		{ "dump", "--fiter=x", "kfdtrace dump: unknown option "
-				       "'--fiter=x'; did you mean '--filter'?" },
+			"'--fiter=x'; did you mean '--filter'?" },
 		{ "stats", "--jsno", "did you mean '--json'?" },
 		{ "info", "--jsn", "did you mean '--json'?" },
 		{ "report", "--outptu", "did you mean '--output'?" },
@@ -340,8 +340,10 @@ test_version(void **state)
 	RUN(&res, "--version", "--build-options");
 	assert_int_equal(res.status, 0);
 	assert_true(tc_count_lines(res.out) >= 5);
-	assert_non_null(strstr(res.out, "\nlttng-ust provider (record --lttng): "));
-	assert_non_null(strstr(res.out, "\nbabeltrace2 plugin and CTF export "));
+	assert_non_null(strstr(res.out,
+			       "\nlttng-ust provider (record --lttng): "));
+	assert_non_null(strstr(res.out,
+			       "\nbabeltrace2 plugin and CTF export "));
 	assert_non_null(strstr(res.out, "\nPerfetto protobuf export "));
 	tc_run_free(&res);
 	RUN(&res, "--version", "--bogus");

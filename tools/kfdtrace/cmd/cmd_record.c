@@ -89,7 +89,7 @@ preloadable(const char *path)
 struct record_opts {
 	const char *output;
 	const char *profile;
-	const char *profile_opt;	/* "--sim" or "--profile", for messages */
+	const char *profile_opt;	/* "--sim" or "--profile" */
 	int force;
 	int sim;
 	enum kfdtrace_thunk thunk;
@@ -134,7 +134,8 @@ parse_args(int argc, char **argv, struct record_opts *o)
 		case 's':
 		case 'P':
 			/* --profile P is sim's spelling of --sim=P. */
-			if (o->profile && optarg && strcmp(o->profile, optarg)) {
+			if (o->profile && optarg &&
+			    strcmp(o->profile, optarg)) {
 				cli_err("two profiles: %s and %s", o->profile,
 					optarg);
 				return -1;
@@ -142,7 +143,8 @@ parse_args(int argc, char **argv, struct record_opts *o)
 			o->sim = 1;
 			if (optarg) {
 				o->profile = optarg;
-				o->profile_opt = c == 'P' ? "--profile" : "--sim";
+				o->profile_opt = c == 'P' ? "--profile" :
+					"--sim";
 			}
 			break;
 		case 'T':

@@ -59,6 +59,7 @@ kfdtrace_help_replay(FILE *out)
 		"\n"
 		"Options:\n"
 		"      --sim[=PROFILE]     replay on kfdsim (PROFILE: builtin name or file)\n"
+		"      --profile PROFILE   the same as --sim=PROFILE (sim's spelling)\n"
 		"      --verify=LEVEL      strict (default): results and every output field;\n"
 		"                          results: return value and errno; none\n"
 		"      --gpu-map C=L,...   pair captured gpu_id C with live gpu_id L\n"
@@ -305,8 +306,9 @@ parse(int argc, char **argv, struct replay_cli *c)
 						       NREPLAY_OPTIONS);
 
 			if (near)
-				return usage_error("unknown option '%s'; did you "
-						   "mean '%s'?", a, near);
+				return usage_error("unknown option '%s'; "
+						   "did you mean '%s'?", a,
+						   near);
 			return usage_error("unknown option '%s'", a);
 		} else if (c->nfiles < KFD_REPLAY_MAX_TREE) {
 			if (!strcmp(a, "-"))

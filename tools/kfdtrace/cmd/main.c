@@ -81,7 +81,8 @@ build_options(void)
 		{ "zstd (trace compression)", KFDTRACE_HAVE_ZSTD },
 	};
 	static const char *const libs[] = {
-		"lttng-ust", "babeltrace2", "protobuf-c", "libdrm_amdgpu", "zstd",
+		"lttng-ust", "babeltrace2", "protobuf-c", "libdrm_amdgpu",
+		"zstd",
 	};
 
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
@@ -130,9 +131,10 @@ usage(FILE *out)
 		"\n"
 		"Run 'kfdtrace COMMAND --help' (or 'kfdtrace help COMMAND') for a\n"
 		"command's options. The analysis commands take a run's files or its\n"
-		"directory (record -o DIR/) as one. Exit status: 0 success, 1 error\n"
-		"or damaged trace, 2 bad usage; record and sim exit with the\n"
-		"program's status, replay and diff have their own (see their --help).\n");
+		"directory (record -o DIR/) as one, and \"-\" for standard input.\n"
+		"Exit status: 0 success, 1 error or damaged trace, 2 bad usage;\n"
+		"record and sim exit with the program's status, replay and diff\n"
+		"have their own (see their --help).\n");
 }
 
 int
@@ -154,8 +156,9 @@ main(int argc, char **argv)
 
 		for (int i = 2; i < argc; i++) {
 			if (strcmp(argv[i], "--build-options")) {
-				fprintf(stderr, "kfdtrace: --version takes only "
-					"--build-options, not '%s'\n", argv[i]);
+				fprintf(stderr, "kfdtrace: --version takes "
+					"only --build-options, not '%s'\n",
+					argv[i]);
 				return KFDTRACE_EXIT_USAGE;
 			}
 			opts = 1;

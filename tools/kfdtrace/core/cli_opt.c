@@ -28,7 +28,8 @@ cli_distance(const char *a, size_t alen, const char *b)
 
 		row[0] = i;
 		for (j = 1; j <= blen; j++) {
-			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+			size_t up = row[j];
+			size_t best = diag + (a[i - 1] != b[j - 1]);
 
 			if (up + 1 < best)
 				best = up + 1;
@@ -212,7 +213,8 @@ cli_stdin_spool(void)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			cli_err("-: reading standard input: %s", strerror(errno));
+			cli_err("-: reading standard input: %s",
+				strerror(errno));
 			break;
 		}
 		if (n == 0)

@@ -41,8 +41,12 @@ kfdtrace_profile_check(const char *opt, const char *profile)
 		ksim_profile_free(p);
 		return 0;
 	}
-	/* Neither a builtin nor a file: the user meant a builtin name. */
-	if (access(profile, F_OK) != 0 && errno == ENOENT) {
+	/*
+	 * Neither a builtin nor a file, and no path: the user meant a builtin
+	 * name. A path that names nothing keeps the loader's message.
+	 */
+	if (!strchr(profile, '/') && access(profile, F_OK) != 0 &&
+	    errno == ENOENT) {
 		names = ksim_profile_builtin_names(&n);
 		profile_names(list, sizeof(list), names, n);
 		near = cli_nearest(profile, strlen(profile), names, n);

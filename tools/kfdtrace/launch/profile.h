@@ -8,9 +8,9 @@
 
 /*
  * kfdtrace_profile_check() - load @profile (a builtin name or a profile
- * file) to see that it is usable. A name that is neither a builtin nor a
- * file is answered with the builtin names (the nearest first, when it
- * looks a typo), not with "No such file or directory".
+ * file) to see that it is usable. A name without a '/' that is neither a
+ * builtin nor a file is answered with the builtin names (and the nearest,
+ * when it looks a typo), not with "No such file or directory".
  * @opt:	the option as the user gave it ("--profile"), for messages
  *
  * Return: 0, or -1 after printing why.
