@@ -101,6 +101,8 @@ json_result(struct kt_strbuf *sb, const char *a, const char *b,
 {
 	static const char *const verdict[] = { "equal", "different", "trouble" };
 
+	a = cli_name(a);
+	b = cli_name(b);
 	kt_strbuf_printf(sb, "{\"a\":");
 	kfd_json_escape(sb, a, strlen(a));
 	kt_strbuf_printf(sb, ",\"b\":");
@@ -156,7 +158,8 @@ json_alone(struct kt_strbuf *sb, const struct cli_run *r, const int *used)
 			continue;
 		if (!first)
 			kt_strbuf_putc(sb, ',');
-		kfd_json_escape(sb, r->p[i].path, strlen(r->p[i].path));
+		kfd_json_escape(sb, cli_name(r->p[i].path),
+				strlen(cli_name(r->p[i].path)));
 		first = 0;
 	}
 	kt_strbuf_putc(sb, ']');
@@ -233,11 +236,11 @@ diff_runs(const struct diff_opts *o, struct cli_run *ra, struct cli_run *rb,
 	for (i = 0; i < ra->n; i++)
 		if (!used_a[i] && ++alone && !json)
 			printf("== only in A: %s (%s)\n", ra->p[i].label,
-			       ra->p[i].path);
+			       cli_name(ra->p[i].path));
 	for (j = 0; j < rb->n; j++)
 		if (!used_b[j] && ++alone && !json)
 			printf("== only in B: %s (%s)\n", rb->p[j].label,
-			       rb->p[j].path);
+			       cli_name(rb->p[j].path));
 	if (alone && status == DIFF_EXIT_EQUAL)
 		status = DIFF_EXIT_DIFFERENT;
 	if (json) {

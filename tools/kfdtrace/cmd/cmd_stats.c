@@ -86,8 +86,8 @@ stats_run(struct cli_run *cr, size_t window, int json, struct stats *like,
 			kfd_json_escape(&sb, cr->p[i].label,
 					strlen(cr->p[i].label));
 			kt_strbuf_printf(&sb, ",\"file\":");
-			kfd_json_escape(&sb, cr->p[i].path,
-					strlen(cr->p[i].path));
+			kfd_json_escape(&sb, cli_name(cr->p[i].path),
+					strlen(cli_name(cr->p[i].path)));
 			kt_strbuf_printf(&sb, ",\"pid\":%d,\"parent\":%d,"
 					 "\"stats\":", (int)cr->p[i].hdr->pid,
 					 cr->p[i].parent);
@@ -95,7 +95,7 @@ stats_run(struct cli_run *cr, size_t window, int json, struct stats *like,
 			kt_strbuf_putc(&sb, '}');
 		} else {
 			printf("== process %s: %s\n", cr->p[i].label,
-			       cr->p[i].path);
+			       cli_name(cr->p[i].path));
 			stats_report_text(&procs[i], v);
 			printf("\n");
 		}
