@@ -5,6 +5,17 @@
  * tools and its views read what we write. Every table starts with id and
  * guid; the lists below hold the rest. Foreign keys are left out: rocpd
  * declares them for ON UPDATE CASCADE only, which an export never needs.
+ *
+ * rocpd stores the guid in every row (a column whose default is the
+ * run's guid). Here it is a virtual generated column of the same name and
+ * value: every row of a run has the same guid, and 36 bytes a row were
+ * most of a region's size. Readers see the same column; only a writer
+ * that inserts a guid of its own into our tables is refused.
+ *
+ * rocpd's ids are AUTOINCREMENT, which only keeps the ids of deleted rows
+ * from coming back; a table written once numbers its rows 1, 2, ...
+ * either way, and AUTOINCREMENT costs an update of sqlite_sequence for
+ * every row. The ids here are plain INTEGER PRIMARY KEYs.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -196,8 +207,9 @@ rd_schema_create(sqlite3 *db, const struct rd_ids *ids)
 	for (i = 0; i < RD_NTABLES && !rc; i++) {
 		sql = sqlite3_mprintf(
 			"CREATE TABLE \"rocpd_%s%s\" (\"id\" INTEGER NOT NULL "
-			"PRIMARY KEY AUTOINCREMENT, \"guid\" TEXT DEFAULT %Q "
-			"NOT NULL, %s);", rd_tables[i].name, ids->suffix,
+			"PRIMARY KEY, \"guid\" TEXT GENERATED "
+			"ALWAYS AS (%Q) VIRTUAL NOT NULL, %s);",
+			rd_tables[i].name, ids->suffix,
 			ids->guid, rd_tables[i].cols);
 		if (!sql || rd_exec(db, sql))
 			rc = -1;
