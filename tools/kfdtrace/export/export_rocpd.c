@@ -41,12 +41,16 @@
 
 enum rd_stmt {
 	ST_EVENT, ST_REGION, ST_ARG, ST_ALLOC, ST_DISPATCH, ST_COPY, ST_STRING,
-	ST_THREAD, ST_THREAD_END, ST_AGENT, ST_QUEUE, ST_SYMBOL, ST_COUNT
+	ST_THREAD, ST_THREAD_END, ST_AGENT, ST_QUEUE, ST_SYMBOL, ST_ARGS,
+	ST_EVENTS, ST_REGIONS, ST_COUNT
 };
 
+/* Argument rows go in batches of this many, one statement each. */
+#define RD_ARG_BATCH 32
+
 static const char *const rd_sql[ST_COUNT] = {
-	[ST_EVENT] = "INSERT INTO \"rocpd_event%s\" (category_id, "
-		"correlation_id, extdata) VALUES (?, ?, ?)",
+	[ST_EVENT] = "INSERT INTO \"rocpd_event%s\" (id, category_id, "
+		"correlation_id, extdata) VALUES (?, ?, ?, ?)",
 	[ST_REGION] = "INSERT INTO \"rocpd_region%s\" (nid, pid, tid, start, "
 		"end, name_id, event_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
 	[ST_ARG] = "INSERT INTO \"rocpd_arg%s\" (event_id, position, type, "
@@ -81,6 +85,25 @@ static const char *const rd_sql[ST_COUNT] = {
 	[ST_SYMBOL] = "INSERT INTO \"rocpd_info_kernel_symbol%s\" (nid, pid, "
 		"code_object_id, kernel_name, display_name, kernel_object) "
 		"VALUES (?, ?, ?, ?, ?, ?)",
+	/* Made by prepare(): RD_ARG_BATCH rows of ST_ARG, ST_EVENT and
+	 * ST_REGION. */
+	[ST_ARGS] = NULL, [ST_EVENTS] = NULL, [ST_REGIONS] = NULL,
+};
+
+/* An event (with its region, if any) waiting for its batch. */
+struct rd_event {
+	int64_t id, category, seq;
+	char ext[96];			/* extdata, "" for "{}" */
+	int region;			/* a region follows: */
+	int64_t tid, start, end, name;
+};
+
+/* An ioctl's argument field, waiting for its batch. */
+struct rd_arg {
+	int64_t event;
+	unsigned int pos;
+	const char *type, *name;	/* static: the schema's */
+	char val[24];
 };
 
 /* One thread of the process being exported. */
@@ -97,6 +120,11 @@ struct rd {
 	struct kc_u64map strings;	/* FNV-1a of a string -> its row */
 	struct kc_u64map nodes;		/* FNV-1a of a host -> its row */
 	int64_t cat_ioctl, cat_api, cat_dispatch, cat_copy, name_submit;
+	struct rd_arg args[RD_ARG_BATCH];
+	unsigned int nargs;
+	struct rd_event events[RD_ARG_BATCH];
+	unsigned int nevents;
+	int64_t last_event;		/* ids are ours: 1, 2, ... per run */
 	int failed;			/* SQLite said no; the message printed */
 	int oom;
 	uint64_t regions, allocs, dispatches, copies;
@@ -331,6 +359,34 @@ field_hex(const struct kfd_field *f)
 	}
 }
 
+/*
+ * Write the waiting argument rows: a whole batch in one statement (rows
+ * cost a third less so), fewer one by one.
+ */
+static void
+args_flush(struct rd *d)
+{
+	unsigned int i, c = 1, n = d->nargs;
+	enum rd_stmt s = n == RD_ARG_BATCH ? ST_ARGS : ST_ARG;
+
+	for (i = 0; i < n && !d->failed; i++) {
+		const struct rd_arg *a = &d->args[i];
+
+		if (s == ST_ARG)
+			c = 1;
+		bind_i(d, s, c++, a->event);
+		bind_i(d, s, c++, a->pos);
+		bind_t(d, s, c++, a->type);
+		bind_t(d, s, c++, a->name);
+		bind_t(d, s, c++, a->val);
+		if (s == ST_ARG)
+			step(d, s);
+	}
+	if (s == ST_ARGS && !d->failed)
+		step(d, s);
+	d->nargs = 0;
+}
+
 /* The argument struct's fields: inputs as passed, outputs as returned. */
 static void
 ioctl_args(struct rd *d, const struct kt_ioctl_rec *io,
@@ -338,7 +394,7 @@ ioctl_args(struct rd *d, const struct kt_ioctl_rec *io,
 {
 	const struct kfd_struct_desc *a = desc ? desc->args : NULL;
 	unsigned int i, pos = 0;
-	char val[64];
+	struct rd_arg *a_row;
 
 	for (i = 0; a && i < a->nfields && !d->failed; i++) {
 		const struct kfd_field *f = &a->fields[i];
@@ -355,42 +411,122 @@ ioctl_args(struct rd *d, const struct kt_ioctl_rec *io,
 		    field_value(&a->fields[f->select], img) != f->select_value)
 			continue;
 		v = field_value(f, img);
+		a_row = &d->args[d->nargs++];
 		if (field_hex(f))
-			snprintf(val, sizeof(val), "0x%" PRIx64, v);
+			snprintf(a_row->val, sizeof(a_row->val), "0x%" PRIx64, v);
 		else if (f->is_signed)
-			snprintf(val, sizeof(val), "%" PRId64, (int64_t)v);
+			snprintf(a_row->val, sizeof(a_row->val), "%" PRId64,
+				 (int64_t)v);
 		else
-			snprintf(val, sizeof(val), "%" PRIu64, v);
-		bind_i(d, ST_ARG, 1, event);
-		bind_i(d, ST_ARG, 2, pos++);
-		bind_t(d, ST_ARG, 3, field_type(f));
-		bind_t(d, ST_ARG, 4, f->name);
-		bind_t(d, ST_ARG, 5, val);
-		step(d, ST_ARG);
+			snprintf(a_row->val, sizeof(a_row->val), "%" PRIu64, v);
+		a_row->event = event;
+		a_row->pos = pos++;
+		a_row->type = field_type(f);
+		a_row->name = f->name;
+		if (d->nargs == RD_ARG_BATCH)
+			args_flush(d);
 	}
 }
 
+/*
+ * Write the waiting events and their regions: whole batches in one
+ * statement each, fewer one by one.
+ */
+static void
+events_flush(struct rd *d)
+{
+	unsigned int i, n = d->nevents, nr = 0, c = 1, cr = 1;
+	int many = n == RD_ARG_BATCH;
+	enum rd_stmt se = many ? ST_EVENTS : ST_EVENT;
+
+	for (i = 0; i < n && !d->failed; i++) {
+		const struct rd_event *e = &d->events[i];
+
+		if (!many)
+			c = 1;
+		bind_i(d, se, c++, e->id);
+		bind_i(d, se, c++, e->category);
+		bind_i(d, se, c++, e->seq);
+		bind_t(d, se, c++, e->ext[0] ? e->ext : "{}");
+		if (!many)
+			step(d, se);
+		nr += e->region;
+	}
+	if (many && !d->failed)
+		step(d, se);
+	/* Regions: a batch when every event had one. */
+	many = nr == RD_ARG_BATCH;
+	se = many ? ST_REGIONS : ST_REGION;
+	for (i = 0; i < n && !d->failed; i++) {
+		const struct rd_event *e = &d->events[i];
+
+		if (!e->region)
+			continue;
+		if (!many)
+			cr = 1;
+		bind_i(d, se, cr++, d->nid);
+		bind_i(d, se, cr++, d->pid);
+		bind_i(d, se, cr++, e->tid);
+		bind_i(d, se, cr++, e->start);
+		bind_i(d, se, cr++, e->end);
+		bind_i(d, se, cr++, e->name);
+		bind_i(d, se, cr++, e->id);
+		if (!many)
+			step(d, se);
+	}
+	if (many && !d->failed)
+		step(d, se);
+	d->nevents = 0;
+}
+
+/* A new event: its id, the row written later (events_flush()). */
 static int64_t
 event_add(struct rd *d, int64_t category, uint64_t seq, const char *extdata)
 {
-	bind_i(d, ST_EVENT, 1, category);
-	bind_i(d, ST_EVENT, 2, (int64_t)seq);
-	bind_t(d, ST_EVENT, 3, extdata ? extdata : "{}");
-	return step(d, ST_EVENT);
+	struct rd_event *e;
+
+	/* Written when the next one comes: its region joins it first. */
+	if (d->nevents == RD_ARG_BATCH)
+		events_flush(d);
+	e = &d->events[d->nevents++];
+	e->id = ++d->last_event;
+	e->category = category;
+	e->seq = (int64_t)seq;
+	snprintf(e->ext, sizeof(e->ext), "%s", extdata ? extdata : "");
+	e->region = 0;
+	return e->id;
 }
 
+/* The region of the event added last (still waiting for its batch). */
 static void
 region_add(struct rd *d, int64_t tid, uint64_t start, uint64_t end,
 	   int64_t name, int64_t event)
 {
-	bind_i(d, ST_REGION, 1, d->nid);
-	bind_i(d, ST_REGION, 2, d->pid);
-	bind_i(d, ST_REGION, 3, tid);
-	bind_i(d, ST_REGION, 4, boot_ts(d, start));
-	bind_i(d, ST_REGION, 5, boot_ts(d, end));
-	bind_i(d, ST_REGION, 6, name);
-	bind_i(d, ST_REGION, 7, event);
-	step(d, ST_REGION);
+	struct rd_event *e = NULL;
+	unsigned int i;
+
+	for (i = d->nevents; i-- > 0;)
+		if (d->events[i].id == event) {
+			e = &d->events[i];
+			break;
+		}
+	if (!e) {
+		/* Its batch was written: the region goes alone. */
+		bind_i(d, ST_REGION, 1, d->nid);
+		bind_i(d, ST_REGION, 2, d->pid);
+		bind_i(d, ST_REGION, 3, tid);
+		bind_i(d, ST_REGION, 4, boot_ts(d, start));
+		bind_i(d, ST_REGION, 5, boot_ts(d, end));
+		bind_i(d, ST_REGION, 6, name);
+		bind_i(d, ST_REGION, 7, event);
+		step(d, ST_REGION);
+	} else {
+		e->region = 1;
+		e->tid = tid;
+		e->start = boot_ts(d, start);
+		e->end = boot_ts(d, end);
+		e->name = name;
+	}
 	d->regions++;
 }
 
@@ -794,6 +930,8 @@ process_end(struct rd *d)
 	size_t pos = 0;
 	char *sql;
 
+	events_flush(d);
+	args_flush(d);
 	while ((s = kc_u64map_next(&d->threads, &pos))) {
 		struct rd_thread *t = (struct rd_thread *)(void *)s->val;
 
@@ -853,13 +991,49 @@ export_proc(struct rd *d, struct cli_run_proc *rp, size_t window)
 static int
 prepare(struct rd *d)
 {
-	int i;
+	int i, rc;
 
+	struct kt_strbuf sb;
+
+	kt_strbuf_init(&sb);
+	kt_strbuf_printf(&sb, "INSERT INTO \"rocpd_arg%s\" (event_id, position, "
+			 "type, name, value) VALUES ", d->ids.suffix);
+	for (i = 0; i < RD_ARG_BATCH; i++)
+		kt_strbuf_printf(&sb, "%s(?, ?, ?, ?, ?)", i ? ", " : "");
+	if (sb.failed || sqlite3_prepare_v2(d->db, sb.data, -1,
+					    &d->st[ST_ARGS], NULL) != SQLITE_OK) {
+		kt_strbuf_release(&sb);
+		return sql_fail(d);
+	}
+	kt_strbuf_clear(&sb);
+	kt_strbuf_printf(&sb, "INSERT INTO \"rocpd_event%s\" (id, category_id, "
+			 "correlation_id, extdata) VALUES ", d->ids.suffix);
+	for (i = 0; i < RD_ARG_BATCH; i++)
+		kt_strbuf_printf(&sb, "%s(?, ?, ?, ?)", i ? ", " : "");
+	if (sb.failed || sqlite3_prepare_v2(d->db, sb.data, -1,
+					    &d->st[ST_EVENTS], NULL) != SQLITE_OK) {
+		kt_strbuf_release(&sb);
+		return sql_fail(d);
+	}
+	kt_strbuf_clear(&sb);
+	kt_strbuf_printf(&sb, "INSERT INTO \"rocpd_region%s\" (nid, pid, tid, "
+			 "start, end, name_id, event_id) VALUES ", d->ids.suffix);
+	for (i = 0; i < RD_ARG_BATCH; i++)
+		kt_strbuf_printf(&sb, "%s(?, ?, ?, ?, ?, ?, ?)", i ? ", " : "");
+	if (sb.failed || sqlite3_prepare_v2(d->db, sb.data, -1,
+					    &d->st[ST_REGIONS], NULL) != SQLITE_OK) {
+		kt_strbuf_release(&sb);
+		return sql_fail(d);
+	}
+	kt_strbuf_release(&sb);
 	for (i = 0; i < ST_COUNT; i++) {
-		char *sql = sqlite3_mprintf(rd_sql[i], d->ids.suffix);
-		int rc = sql ? sqlite3_prepare_v2(d->db, sql, -1, &d->st[i],
-						  NULL) : SQLITE_NOMEM;
+		char *sql;
 
+		if (!rd_sql[i])
+			continue;
+		sql = sqlite3_mprintf(rd_sql[i], d->ids.suffix);
+		rc = sql ? sqlite3_prepare_v2(d->db, sql, -1, &d->st[i],
+					      NULL) : SQLITE_NOMEM;
 		sqlite3_free(sql);
 		if (rc != SQLITE_OK)
 			return sql_fail(d);
