@@ -112,18 +112,27 @@ ioctl_record(struct rd *d, const struct kt_record *rec)
 	char name[32], ext[96];
 	const char *en;
 
-	if (desc) {
-		snprintf(name, sizeof(name), "%s", desc->name);
-	} else {
-		snprintf(name, sizeof(name), "ioctl 0x%08x", io->request);
+	uint64_t name_id;
+
+	/* The name's string row, by request code (kept per run). */
+	if (!kc_u64map_get64(&d->ioctl_names, 0, io->request, &name_id)) {
+		if (desc)
+			snprintf(name, sizeof(name), "%s", desc->name);
+		else
+			snprintf(name, sizeof(name), "ioctl 0x%08x",
+				 io->request);
+		name_id = (uint64_t)rd_string_id(d, name);
+		if (kc_u64map_put64(&d->ioctl_names, 0, io->request, name_id))
+			d->oom = 1;
 	}
 	if (io->ret < 0) {
 		en = kfd_errno_name(io->err);
 		snprintf(ext, sizeof(ext), "{\"ret\":%" PRId64 ",\"errno\":"
 			 "\"%s\"}", io->ret, en ? en : "unknown");
 	}
-	event = rd_event_add(d, d->cat_ioctl, rec->seq, io->ret < 0 ? ext : NULL);
-	rd_region_add(d, tid, rec->ts, end, rd_string_id(d, name), event);
+	event = rd_event_add(d, d->cat_ioctl, rec->seq,
+			     io->ret < 0 ? ext : NULL);
+	rd_region_add(d, tid, rec->ts, end, (int64_t)name_id, event);
 	rd_ioctl_args(d, io, desc, event);
 	allocations(d, rec, desc, end, tid, event);
 }
@@ -416,6 +425,7 @@ kfdtrace_export_rocpd(char *const *traces, size_t ntraces, const char *dest,
 	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 	kc_u64map_init(&d.strings, 8);
 	kc_u64map_init(&d.nodes, 8);
+	kc_u64map_init(&d.ioctl_names, 8);
 	if (rd_ids_new(&d.ids)) {
 		cli_err("no random numbers for the run's guid");
 		err = -1;
@@ -449,6 +459,7 @@ kfdtrace_export_rocpd(char *const *traces, size_t ntraces, const char *dest,
 	}
 	kc_u64map_free(&d.strings);
 	kc_u64map_free(&d.nodes);
+	kc_u64map_free(&d.ioctl_names);
 	cli_run_close(&run);
 	return status;
 }

@@ -69,7 +69,7 @@ enum rd_stmt {
 };
 
 /* Argument rows go in batches of this many, one statement each. */
-#define RD_ARG_BATCH 32
+#define RD_ARG_BATCH 128
 
 
 /* An event (with its region, if any) waiting for its batch. */
@@ -101,6 +101,7 @@ struct rd {
 	sqlite3_stmt *st[ST_COUNT];
 	struct kc_u64map strings;	/* FNV-1a of a string -> its row */
 	struct kc_u64map nodes;		/* FNV-1a of a host -> its row */
+	struct kc_u64map ioctl_names;	/* request code -> its name's row */
 	int64_t cat_ioctl, cat_api, cat_dispatch, cat_copy, name_submit;
 	struct rd_arg args[RD_ARG_BATCH];
 	unsigned int nargs;
