@@ -68,7 +68,8 @@ enum rd_stmt {
 	ST_EVENTS, ST_REGIONS, ST_COUNT
 };
 
-/* Argument rows go in batches of this many, one statement each. */
+/* Events, regions and argument rows go in batches of this many, one
+ * statement a batch. */
 #define RD_ARG_BATCH 128
 
 

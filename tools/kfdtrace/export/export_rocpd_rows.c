@@ -2,7 +2,7 @@
 /*
  * The rocpd export's rows (export_rocpd.h): the statements of a run, the
  * strings, threads, and the rows that come by the million (events,
- * regions, argument fields), written 32 to a statement: a statement per
+ * regions, argument fields), written 128 to a statement: a statement per
  * row was most of the export's cost.
  */
 #include <inttypes.h>
