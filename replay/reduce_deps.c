@@ -32,7 +32,7 @@
 #include <kfdtrace/schema.h>
 
 #include "reduce_priv.h"
-#include "replay_priv.h"
+#include "replay_model.h"
 
 static int
 add_dep(struct red *d, size_t i, uint64_t j)

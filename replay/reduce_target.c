@@ -28,7 +28,7 @@
 #include <kfdtrace/schema.h>
 
 #include "reduce_priv.h"
-#include "replay_priv.h"
+#include "replay_model.h"
 
 /* Failures tested (each by a replay) before the search gives up on them. */
 #define RED_MAX_ALONE 8

@@ -22,7 +22,7 @@
 #include <kfdtrace/kfd_abi.h>
 #include <kfdtrace/recorder.h>
 
-#include "replay_priv.h"
+#include "replay_run.h"
 
 #define ALIGN64(x) (((x) + 63) & ~(size_t)63)
 
@@ -154,17 +154,6 @@ pre_special(struct rp_run *st, struct rp_call *c)
 		rp_share_xlate(st, a + r->ipci_share->offset);
 	}
 	return 0;
-}
-
-const struct kt_buf_image *
-rp_find_image(const struct kt_ioctl_rec *io, unsigned int index)
-{
-	uint16_t i;
-
-	for (i = 0; i < io->nbufs; i++)
-		if (io->bufs[i].index == index)
-			return &io->bufs[i];
-	return NULL;
 }
 
 /*

@@ -37,7 +37,6 @@
 
 #include "kfdtrace/decode.h"
 #include "kfdtrace/fork_quiet.h"
-#include "replay_priv.h"
 #include "threads.h"
 
 #define RP_MT_WORKERS	64	/* captured threads past this share one */
@@ -136,8 +135,8 @@ ctx_load(struct rp_run *st, const struct rp_mt_ctx *c)
  * until another thread acts, which could be after the fork. Only a tree
  * forks: other replays skip the two extra locks an ioctl.
  */
-void
-rp_mt_leave(struct rp_run *st, bool may_block)
+static void
+mt_leave(struct rp_run *st, bool may_block)
 {
 	if (!st->mt || !self)
 		return;
@@ -149,8 +148,8 @@ rp_mt_leave(struct rp_run *st, bool may_block)
 	}
 }
 
-void
-rp_mt_enter(struct rp_run *st)
+static void
+mt_enter(struct rp_run *st)
 {
 	int err = errno;	/* the ioctl's, for the caller */
 
@@ -187,8 +186,8 @@ frontier(const struct rp_mt *mt)
 	return f;
 }
 
-uint64_t
-rp_mt_frontier(struct rp_run *st, uint64_t next)
+static uint64_t
+mt_frontier(struct rp_run *st, uint64_t next)
 {
 	struct rp_mt *mt = st->mt;
 	uint64_t f;
@@ -200,8 +199,8 @@ rp_mt_frontier(struct rp_run *st, uint64_t next)
 	return f;
 }
 
-void
-rp_mt_dep_note(struct rp_run *st)
+static void
+mt_dep_note(struct rp_run *st)
 {
 	const struct rp_m_node *d;
 
@@ -212,6 +211,14 @@ rp_mt_dep_note(struct rp_run *st)
 		"call of another thread that had returned before it was "
 		"entered)\n", self->tid, d->seq, d->name, d->tid);
 }
+
+/* What the run calls back into (replay_run.h). */
+static const struct rp_mt_ops mt_ops = {
+	.leave = mt_leave,
+	.enter = mt_enter,
+	.dep_note = mt_dep_note,
+	.frontier = mt_frontier,
+};
 
 /* Whether every record @j waits for is done (or, where that is enough, held). */
 static int
@@ -691,6 +698,7 @@ rp_threads_run(struct rp_run *st, struct rp_stream *s)
 	}
 	ctx_save(st, &main_ctx);
 	st->mt = &mt;
+	st->mt_ops = &mt_ops;
 	for (u = 0; u < mt.nw; u++) {
 		r = pthread_create(&mt.w[u].th, NULL, worker_main, &mt.w[u]);
 		if (r) {

@@ -46,7 +46,6 @@
 
 #include <kfdtrace/decode.h>
 
-#include "replay_priv.h"
 #include "threads.h"
 
 #define RING	4096	/* exit times kept per thread */

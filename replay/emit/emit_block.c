@@ -41,14 +41,6 @@ fd_grow(struct em *e, int32_t fd)
 	return 0;
 }
 
-struct em_ofd *
-em_fd_ofd(struct em *e, int32_t fd)
-{
-	if (fd < 0 || fd >= e->nfd || e->fd_ofd[fd] <= 0)
-		return NULL;
-	return RP_AT(&e->ofds, struct em_ofd, e->fd_ofd[fd] - 1);
-}
-
 /* Whether the program has @fd: opened, dup'ed or returned by an ioctl. */
 static int
 fd_known(const struct em *e, int32_t fd)
