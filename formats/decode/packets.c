@@ -206,6 +206,7 @@ static const char *const memory_kinds[KT_MEM_KIND_MAX] = {
 	[KT_MEM_KERNARG] = "kernarg",
 	[KT_MEM_SIGNAL] = "signal",
 	[KT_MEM_COPY_SOURCE] = "copy_source",
+	[KT_MEM_INDIRECT] = "indirect_buffer",
 };
 
 /*

@@ -15,7 +15,8 @@
  * dwords, which the CP takes modulo the ring's size (a producer may keep
  * it monotonic, as kfdtest does on SOC15, or wrapped); the read pointer
  * is written back after every ring packet as the CP reports it, a 32-bit
- * dword offset inside the ring. A queue starts at offset 0, as its MQD.
+ * dword offset inside the ring. A queue starts at offset 0, as its MQD,
+ * and reports it with the first doorbell.
  *
  * An unknown opcode or a malformed packet raises what the CP's
  * CP_BAD_OPCODE interrupt gives (kfd_signal_hw_exception_event: the
@@ -396,6 +397,12 @@ cp_pm4_run(struct ksim_cp *cp, struct ksim_cpq *cq)
 	}
 	if (cq->wbound == UINT64_MAX)
 		return 0;	/* no doorbell rung yet */
+	/* The CP reports the MQD's read pointer, 0, when it loads the
+	 * queue: the memory may hold a destroyed queue's. */
+	if (!cq->started) {
+		__atomic_store_n(rptr, 0, __ATOMIC_RELEASE);
+		cq->started = 1;
+	}
 	for (;;) {
 		uint64_t at, avail;
 		unsigned int size;
