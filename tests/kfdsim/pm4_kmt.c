@@ -332,7 +332,7 @@ case_bad(void)
 {
 	HsaEventDescriptor ed = { 0 };
 	uint32_t *buf = alloc_mapped(4096);
-	uint32_t bad = HDR(0x01u, 0);
+	uint32_t bad[2] = { HDR(0x01u, 0), 0 };	/* no such opcode */
 	HsaEvent *ev = NULL;
 	struct pq a, b;
 
@@ -343,7 +343,7 @@ case_bad(void)
 	check(hsaKmtCreateEvent(&ed, true, false, &ev), "CreateEvent");
 	if (!ev)
 		return;
-	emit(&a, &bad, 1);
+	emit(&a, bad, 2);
 	write_data(&a, buf, 1);
 	submit(&a);
 	if (hsaKmtWaitOnEvent(ev, 5000) != HSAKMT_STATUS_SUCCESS)

@@ -26,7 +26,7 @@ for want in ', pm4, dwords 0..' '] WRITE_DATA{control=0x100500, dst=0x' \
 	    '] RELEASE_MEM{event=0x514, control=0x22000000, addr=0x' \
 	    '] WAIT_REG_MEM{control=0x13, addr=0x' \
 	    '] INDIRECT_BUFFER{ib_base=0x' '] ACQUIRE_MEM{' '] SET_SH_REG{' \
-	    '] NOP{}' '] UNKNOWN{bytes=<000100c0'; do
+	    '] NOP{}' '] UNKNOWN{bytes=<000100c000000000>}, [2] WRITE_DATA{'; do
 	if ! grep -qF -- "$want" "$dir/dump"; then
 		echo "dump has no '$want'"
 		rc=1

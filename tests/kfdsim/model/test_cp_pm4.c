@@ -418,14 +418,14 @@ run_errors(const char *profile)
 	uint32_t *buf = (uint32_t *)kt_userptr_mapped(t, 0, BUF_VA, 4096);
 	uint32_t hw = other_event(t, KFD_ABI_EVENT_HW_EXCEPTION);
 	uint32_t mem = other_event(t, KFD_ABI_EVENT_MEMORY);
-	uint32_t bad = KFD_PM4_HDR(0x01, 0), v = 1;
+	uint32_t bad[2] = { KFD_PM4_HDR(0x01, 0), 0 }, v = 1;
 	struct kfd_abi_event_data ed;
 	struct pq a, b, ok;
 
 	pq_new(t, &a, 0x10000000ULL);
 	pq_new(t, &b, 0x11000000ULL);
 	pq_new(t, &ok, 0x12000000ULL);
-	emit(&a, &bad, 1);
+	emit(&a, bad, 2);
 	write_data(&a, BUF_VA, &v, 1);
 	kick(&a);
 	assert_int_equal(wait_one(t, hw, 5000, &ed), KFD_ABI_WAIT_RESULT_COMPLETE);
