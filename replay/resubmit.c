@@ -155,6 +155,33 @@ completion(const struct kfd_struct_desc *sd, const uint8_t *p, size_t len)
 	return 0;
 }
 
+/*
+ * An AQL PM4_IB packet @p whose indirect buffer the capture does not hold
+ * (no --submissions=full): the replay has no packets there, so the jump
+ * is made invalid, which the CP skips. ROCr's IBs only invalidate caches.
+ */
+static void
+pm4_ib_uncaptured(struct rp_run *st, uint8_t *p)
+{
+	struct kfd_aql_pm4_ib v;
+	uint64_t base;
+	size_t i;
+
+	memcpy(&v, p, sizeof(v));
+	base = ((uint64_t)v.ib_jump_cmd[1] | (uint64_t)v.ib_jump_cmd[2] << 32) &
+	       0xfffffffffffcull;
+	for (i = 0; i < st->npending_mem; i++) {
+		const struct kt_memory_rec *m = &st->pending_mem[i]->u.memory;
+
+		if (m->kind == KT_MEM_INDIRECT && m->addr == base && m->len &&
+		    !(m->flags & KT_MEM_OMITTED))
+			return;
+	}
+	v.ib_jump_cmd[3] &= ~KFD_PM4_IB_VALID;
+	memcpy(p, &v, sizeof(v));
+	st->sum.ib_skipped++;
+}
+
 /* Write the AQL packets of @s (relocated in @buf) into the ring. */
 static int
 publish_aql(struct rp_run *st, const struct kt_submit_rec *s, uint8_t *buf,
@@ -170,6 +197,9 @@ publish_aql(struct rp_run *st, const struct kt_submit_rec *s, uint8_t *buf,
 		const struct kfd_packet_desc *r = kfd_aql_packet(p);
 		uint64_t at = ring + ((s->first + i) % slots) * KFD_AQL_PACKET_SIZE;
 
+		if (r && r->match == KFD_AQL_TYPE_VENDOR &&
+		    r->sub == KFD_AQL_VENDOR_PM4_IB)
+			pm4_ib_uncaptured(st, p);
 		if (r) {
 			uint64_t sig;
 

@@ -63,8 +63,9 @@ pm4_error(struct ksim_cp *cp, struct ksim_cpq *cq, int fault, const char *what,
 		q->exception_status |= KFD_ABI_EC_MASK(KFD_ABI_EC_QUEUE_PACKET_UNSUPPORTED);
 		n = ksim_event_hw_exception(cp->p);
 	}
-	cp_warn(cp, "queue %u: PM4 error at dword %llu%s: %s (0x%llx); queue "
-		"stopped, %d %s event%s set", cq->qid, (unsigned long long)cq->rd,
+	cp_warn(cp, "queue %u: PM4 error at %s %llu%s: %s (0x%llx); queue "
+		"stopped, %d %s event%s set", cq->qid,
+		cq->kind == CP_AQL ? "AQL packet" : "dword", (unsigned long long)cq->rd,
 		cq->ib_depth ? " (in an indirect buffer)" : "", what,
 		(unsigned long long)detail, n, fault ? "MEMORY" : "HW_EXCEPTION",
 		n == 1 ? "" : "s");
@@ -455,4 +456,51 @@ cp_pm4_run(struct ksim_cp *cp, struct ksim_cpq *cq)
 		cp->retired++;
 	}
 	return done;
+}
+
+int
+cp_pm4_aql_ib(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *jump)
+{
+	if (!cq->ib_depth) {
+		int entered = 0;
+
+		if (jump[0] != KFD_PM4_HDR(KFD_PM4_OP_INDIRECT_BUFFER, 2) &&
+		    (KFD_PM4_TYPE(jump[0]) != 3 ||
+		     KFD_PM4_OPCODE(jump[0]) != KFD_PM4_OP_INDIRECT_BUFFER ||
+		     KFD_PM4_COUNT(jump[0]) != 2)) {
+			pm4_error(cp, cq, 0, "PM4_IB: not an INDIRECT_BUFFER", jump[0]);
+			return -1;
+		}
+		cq->ib_hops = 0;
+		cp_log(cp, "queue %u: PM4_IB at packet %llu: %u dwords at 0x%llx",
+		       cq->qid, (unsigned long long)cq->rd, KFD_PM4_IB_SIZE(jump[3]),
+		       (unsigned long long)(qw(jump, 1) & 0xfffffffffffcULL));
+		if (indirect_buffer(cp, cq, jump, 4, &entered) == STEP_ERROR)
+			return -1;
+		if (!entered)
+			return 0;
+	}
+	/* The IB's packets, and those of the IBs it enters, up to its end. */
+	while (cq->ib_depth) {
+		typeof(cq->ib[0]) *ib = &cq->ib[cq->ib_depth - 1];
+		unsigned int size;
+		int entered = 0;
+		enum step st;
+
+		if (ib->pos >= ib->size) {
+			cq->ib_depth--;
+			continue;
+		}
+		st = pm4_packet(cp, cq, NULL, 0, ib->pos, ib->size - ib->pos,
+				&size, &entered);
+		if (st == STEP_ERROR) {
+			cq->ib_depth = 0;
+			return -1;
+		}
+		if (st == STEP_WAIT)
+			return 1;
+		if (!entered)
+			ib->pos += size;
+	}
+	return 0;
 }

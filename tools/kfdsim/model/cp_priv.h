@@ -144,5 +144,12 @@ unsigned int cp_sdma_run(struct ksim_cp *cp, struct ksim_cpq *cq);
  * executed; cq->pending as for cp_aql_run().
  */
 unsigned int cp_pm4_run(struct ksim_cp *cp, struct ksim_cpq *cq);
+/*
+ * Run the indirect buffer an AQL PM4_IB vendor packet jumps to (@jump:
+ * its INDIRECT_BUFFER packet) on @cq, resuming where a wait left it.
+ * Return: 0 when it ended, 1 when a packet waits (call again), -1 when
+ * the queue stopped on an error (reported as for a PM4 queue).
+ */
+int cp_pm4_aql_ib(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *jump);
 
 #endif /* KSIM_CP_PRIV_H */
