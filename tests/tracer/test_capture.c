@@ -385,7 +385,7 @@ test_record_cli(void **state)
 		unlink(cx->log);
 		assert_true(tt_exited(tt_run((char *const *)bad_sim, NULL, cx->log), 1));
 		log = tc_read_file(cx->log, &len);
-		assert_non_null(strstr(log, "--sim=no-such-profile"));
+		assert_non_null(strstr(log, "no-such-profile: no such profile"));
 		free(log);
 		assert_int_equal(access(ran, F_OK), -1);
 		free(touch);
