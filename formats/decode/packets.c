@@ -156,6 +156,14 @@ dec_submit(struct dec *d, int *first, const struct kt_submit_rec *s)
 			kt_strbuf_append(d->sb, ", clamped", 9);
 		if (s->flags & KT_SUBMIT_UNREADABLE)
 			kt_strbuf_append(d->sb, ", unreadable", 12);
+		if (s->flags & KT_SUBMIT_LATE)
+			kt_strbuf_append(d->sb, ", late", 6);
+		if (s->flags & KT_SUBMIT_HELD)
+			kt_strbuf_append(d->sb, ", held", 6);
+		if (s->flags & KT_SUBMIT_BACKWARDS)
+			kt_strbuf_append(d->sb, ", backwards", 11);
+		if (s->flags & KT_SUBMIT_UNSEEN)
+			kt_strbuf_append(d->sb, ", unseen", 8);
 		kt_strbuf_append(d->sb, ") {", 3);
 	}
 	if (s->data && s->engine == KFD_ENGINE_AQL)

@@ -209,6 +209,23 @@ enum kt_end_flags {
 enum kt_submit_flags {
 	KT_SUBMIT_CLAMPED = 1 << 0,	/* data cut at the capture's bound */
 	KT_SUBMIT_UNREADABLE = 1 << 1,	/* the ring could not be read */
+	/*
+	 * Format 1.4 (older readers ignore them): found after the fact, at
+	 * the program's next KFD call, by another thread than the one that
+	 * rang (a store that did not trap): the engine may have seen the
+	 * doorbell first.
+	 */
+	KT_SUBMIT_LATE = 1 << 2,
+	/* AQL: the doorbell named later packets whose headers were still
+	 * INVALID (another producer's, not published yet): @last stops
+	 * before them, and a later doorbell records them. */
+	KT_SUBMIT_HELD = 1 << 3,
+	/* The doorbell value is below the queue's previous one. */
+	KT_SUBMIT_BACKWARDS = 1 << 4,
+	/* AQL: the engine's read index went past packets no trapped
+	 * doorbell published (rung by the GPU itself, or through a mapping
+	 * the capture does not see): what the ring holds now. */
+	KT_SUBMIT_UNSEEN = 1 << 5,
 };
 
 /*
