@@ -544,6 +544,11 @@ kcap_submit_munmap(void *addr, size_t len)
 				S.q[k].shadow = S.q[k].real = NULL;
 			}
 		atomic_store_explicit(&m->used, 0, memory_order_release);
+		/* What is left of the program's view is plain memory again. */
+		if (m->armed && a > m->shadow)
+			mprotect(m->shadow, (size_t)(a - m->shadow), m->prot);
+		if (m->armed && a + len < m->shadow + m->len)
+			mprotect(a + len, (size_t)(m->shadow + m->len - (a + len)), m->prot);
 		kcap_real.munmap(m->alias, m->len);
 		kcap_real.munmap(m->real, m->len);
 	}
