@@ -135,8 +135,9 @@ void kcap_submit_trap_disarm(void *addr, const char *why);
 /* The recorder's SIGSEGV hook (submit_trap.c): 1 when the fault is ours. */
 int kcap_submit_trap(int sig, siginfo_t *info, void *uc);
 /*
- * Copy @len bytes of the program's memory at @addr (process_vm_readv: an
- * unmapped address fails, it does not fault). Return: 0, or -1.
+ * Copy @len bytes of the program's memory at @addr (a guarded copy,
+ * safecopy.h: an unmapped address fails, it does not fault; in a SIGSEGV
+ * handler, only with SIGSEGV unblocked). Return: 0, or -1.
  */
 int kcap_read_mem(void *dst, uint64_t addr, size_t len);
 

@@ -14,8 +14,8 @@
  *
  * within a total the user sets (KFDTRACE_SUBMISSIONS_LIMIT, bytes;
  * default 256 MiB). Past it, a record says what was left out (OMITTED,
- * no bytes). Memory is read with process_vm_readv(): a buffer the CPU
- * cannot read (VRAM without a CPU mapping) is UNREADABLE.
+ * no bytes). Memory is read with a guarded copy (kcap_read_mem()): a
+ * buffer the CPU cannot read (VRAM without a CPU mapping) is UNREADABLE.
  */
 #include "capture.h"
 

@@ -270,6 +270,18 @@ kcap_submit_trap(int sig, siginfo_t *info, void *ucv)
 	 * might not fit: forward only, a later sweep records it.
 	 */
 	may_record = stack_room(uc);
+	/*
+	 * SIGSEGV is blocked while its handler runs, and a fault then would
+	 * kill: the copies of the ring (safecopy.h) need it open. Returning
+	 * restores the program's mask.
+	 */
+	if (may_record) {
+		sigset_t segv;
+
+		sigemptyset(&segv);
+		sigaddset(&segv, SIGSEGV);
+		pthread_sigmask(SIG_UNBLOCK, &segv, NULL);
+	}
 	if (!kcap_submit_trap_store(info->si_addr, in.width, v,
 				    in.kind == TRAP_XCHG ? &old : NULL, may_record))
 		return 0;
