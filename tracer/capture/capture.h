@@ -15,6 +15,7 @@
  *   submit_trap.c	... the doorbell store that traps, decoded (x86-64)
  *   submit_mem.c	... and the memory the packets reference (=full)
  *   wrap_sock.c	fds passed over Unix sockets (fd_transfer records)
+ *   wrap_hsa.c		doorbells rung through the HSA API, without a trap
  *   wrap_*.c		the exported entry points (wrap_sig.c keeps the
  *			recorder's crash handlers in front of the program's)
  *
