@@ -218,6 +218,10 @@ dec_memory(struct dec *d, int *first, const struct kt_memory_rec *m)
 		kt_strbuf_puts(d->sb, ", left out: the capture's limit");
 	if (m->flags & KT_MEM_UNREADABLE)
 		kt_strbuf_puts(d->sb, ", unreadable");
+	/* Bytes stored once, earlier in the trace (format 1.4). */
+	if (m->flags & KT_MEM_REF)
+		kt_strbuf_puts(d->sb, m->len ? ", stored earlier" :
+				      ", stored earlier, not read");
 	kt_strbuf_putc(d->sb, ')');
 	if (m->data && m->len) {
 		kt_strbuf_putc(d->sb, ' ');
