@@ -11,7 +11,9 @@
 # figure keeps its best: on a shared host, noise only ever makes a figure
 # worse. bench_cp's own absolute targets (exit 1) do not fail this
 # benchmark; the capture's do: round trip <= 2x, launches and SDMA
-# bandwidth >= 0.9x, idle CPU <= 1.2x (or within 0.2 points of a core).
+# bandwidth >= 0.9x, idle CPU <= 1.2x (or within 0.2 points of a core),
+# and the trace with --submissions=full (bench_cp repeats one launch
+# 22,000 times) at most 2x the size of the one with --submissions.
 set -u
 kfdtrace=$1
 bench=$2
@@ -36,6 +38,19 @@ while [ "$i" -lt "$rounds" ]; do
 	done
 	i=$((i + 1))
 done
+# The same program with --submissions=full: its launches repeat the same
+# arguments, which the trace must hold once (content-addressed).
+"$kfdtrace" record --sim=mi210 --submissions=full -o "$dir/full.kft" -- "$bench" \
+	>"$dir/full.out" 2>&1
+rc=$?
+if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then
+	cat "$dir/full.out"
+	echo "FAIL: bench_cp under record (full)"
+	exit 1
+fi
+"$kfdtrace" dump "$dir/full.kft" | grep -o 'memory([a-z_]*,[^)]*)' |
+	sed -E 's/memory\(([a-z_]*),.*(stored earlier).*/\1 ref/; s/memory\(([a-z_]*),.*/\1 stored/' |
+	sort | uniq -c >"$dir/full.mem"
 grep -E '^host_' "$dir/plain.0.out"
 python3 - "$dir" "$rounds" <<'PY'
 import re, sys
@@ -57,7 +72,21 @@ ratio = {}
 for k in ('launches_per_s', 'launch_round_trip_us', 'sdma_copy_gb_s', 'idle_cpu_percent'):
     ratio[k] = b[k] / a[k] if a[k] else 0
     print('%s: %.2f recorded, %.2f with --submissions (ratio %.2f)' % (k, a[k], b[k], ratio[k]))
+import os
+sub = os.path.getsize('%s/submissions.kft' % d)
+full = os.path.getsize('%s/full.kft' % d)
+mem = {}
+for line in open('%s/full.mem' % d):
+    n, kind, how = line.split()
+    mem[(kind, how)] = int(n)
+print('trace_bytes: %d with --submissions, %d with --submissions=full (ratio %.2f)' % (sub, full, full / sub))
+for kind in ('code', 'kernarg', 'signal', 'copy_source'):
+    print('memory %s: %d stored, %d referring to bytes stored earlier' %
+          (kind, mem.get((kind, 'stored'), 0), mem.get((kind, 'ref'), 0)))
 bad = []
+if full > 2 * sub:
+    bad.append('=full trace above 2x')
+
 if ratio['launch_round_trip_us'] > 2:
     bad.append('round trip above 2x')
 if ratio['launches_per_s'] < 0.9:

@@ -62,7 +62,19 @@ next_store(kcap_hsa_store_fn *fn, const char *name, kcap_hsa_signal_t s, int64_t
 	kcap_hsa_store_fn f = __atomic_load_n(fn, __ATOMIC_ACQUIRE);
 
 	if (!f) {
-		f = (kcap_hsa_store_fn)dlsym(RTLD_NEXT, name);
+		void *h;
+
+		f = (kcap_hsa_store_fn)dlvsym(RTLD_NEXT, name, "ROCR_1");
+		if (!f)
+			f = (kcap_hsa_store_fn)dlsym(RTLD_NEXT, name);
+		/*
+		 * A runtime loaded with RTLD_LOCAL (a plugin, ctypes) is not
+		 * in the global scope RTLD_NEXT searches: by its name.
+		 */
+		if (!f && (h = dlopen("libhsa-runtime64.so.1", RTLD_LAZY | RTLD_NOLOAD))) {
+			f = (kcap_hsa_store_fn)dlsym(h, name);
+			dlclose(h);
+		}
 		__atomic_store_n(fn, f, __ATOMIC_RELEASE);
 	}
 	if (f)
