@@ -43,52 +43,8 @@
 
 #include <kfdtrace/dispatch.h>
 
-#include "replay_priv.h"
-
-#define RP_TREE_SHARES	256
-
-struct rp_tree_slot {
-	int32_t pid;		/* live pid, 0 until it runs */
-	int32_t active;		/* started, or about to be */
-	int32_t done;
-	int32_t status;		/* enum kfd_replay_status */
-	uint64_t cur_exit;	/* the record in hand's exit time */
-	struct kfd_replay_summary sum;
-};
-
-struct rp_tree_share {
-	uint8_t cap[16], live[16];
-};
-
-/* MAP_SHARED: the same in every replay process. */
-struct rp_tree_shm {
-	pthread_mutex_t lock;	/* process-shared: the share table */
-	unsigned int nshares;
-	struct rp_tree_share shares[RP_TREE_SHARES];
-	struct rp_tree_slot slot[KFD_REPLAY_MAX_TREE];
-};
-
-struct rp_tree_node {
-	struct kfd_replay *r;
-	int32_t pid, ppid;
-	int parent;		/* node index, -1: none in the run */
-	int forked;		/* its trace begins with a fork */
-	uint64_t first_exit;
-	FILE *out;		/* its report */
-	char *record;		/* --record: its file */
-};
-
-struct rp_tree {
-	struct rp_tree_shm *shm;
-	struct rp_xfer_plan *xplan;	/* fds passed over sockets (xfer.c) */
-	const struct kfd_replay_opts *o;
-	unsigned int n;
-	struct rp_tree_node node[KFD_REPLAY_MAX_TREE];
-};
-
-/* Slots are read and written by every replay process at once. */
-#define LOAD(p)		__atomic_load_n((p), __ATOMIC_ACQUIRE)
-#define STORE(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#include "replay_run.h"
+#include "replay_tree.h"
 
 /* The replay of node @i, in the process that is to be it; never returns. */
 static void __attribute__((noreturn))
@@ -140,143 +96,6 @@ start_node(struct rp_tree *t, unsigned int i, const struct rp_run *parent)
 		STORE(&sl->done, 1);
 	}
 	return pid;
-}
-
-int
-rp_tree_fork(struct rp_run *st, int32_t child_pid)
-{
-	struct rp_tree *t = st->r->tree;
-	unsigned int i;
-
-	for (i = 0; i < t->n; i++)
-		if (t->node[i].pid == child_pid && t->node[i].forked &&
-		    t->node[i].parent == st->r->tree_self)
-			break;
-	if (i == t->n)
-		return -ENOENT;
-	if (start_node(t, i, st) < 0) {
-		rp_note(st, "cannot fork the replay of child %d: %s", child_pid,
-			strerror(errno));
-		return -errno;
-	}
-	return 0;
-}
-
-/* The fd table a forked child's replay starts with: its parent's. */
-int
-rp_tree_begin(struct rp_run *st)
-{
-	const struct rp_run *p = st->r->inherit;
-	size_t k;
-
-	if (!p || !p->nfds)
-		return 0;
-	st->fds = malloc((size_t)p->nfds * sizeof(*st->fds));
-	if (!st->fds)
-		return -ENOMEM;
-	memcpy(st->fds, p->fds, (size_t)p->nfds * sizeof(*st->fds));
-	st->nfds = p->nfds;
-	for (k = 0; k < p->ofds.n; k++) {
-		struct rp_ofd *o = rp_vec_push(&st->ofds);
-
-		if (!o)
-			return -ENOMEM;
-		*o = *RP_AT(&p->ofds, struct rp_ofd, k);
-	}
-	return 0;
-}
-
-void
-rp_tree_publish(struct rp_run *st, uint64_t exit_ts)
-{
-	STORE(&st->r->tree->shm->slot[st->r->tree_self].cur_exit, exit_ts);
-}
-
-int
-rp_tree_blocked(struct rp_run *st, const struct kt_record *rec)
-{
-	struct rp_tree *t = st->r->tree;
-	unsigned int i;
-
-	for (i = 0; i < t->n; i++) {
-		struct rp_tree_slot *sl = &t->shm->slot[i];
-
-		if ((int)i != st->r->tree_self && LOAD(&sl->active) &&
-		    !LOAD(&sl->done) && LOAD(&sl->cur_exit) <= rec->ts)
-			return 1;
-	}
-	return 0;
-}
-
-void
-rp_tree_gate(struct rp_run *st, const struct kt_record *rec)
-{
-	struct rp_tree *t = st->r->tree;
-	uint64_t exit_ts = rp_rec_exit(rec);
-	uint64_t cap = (uint64_t)(st->o->wait_cap_ms ? st->o->wait_cap_ms :
-				  5000) * 1000000ull, t0 = 0;
-	unsigned int i;
-
-	/* With --threads, what its workers have not done yet counts too;
-	 * so do the records a swap holds back (stream.c). */
-	if (st->held_exit < exit_ts)
-		exit_ts = st->held_exit;
-	rp_tree_publish(st, st->mt ? rp_mt_frontier(st, exit_ts) : exit_ts);
-	for (i = 0; i < t->n; i++) {
-		struct rp_tree_slot *sl = &t->shm->slot[i];
-
-		if ((int)i == st->r->tree_self)
-			continue;
-		while (LOAD(&sl->active) && !LOAD(&sl->done) &&
-		       LOAD(&sl->cur_exit) <= rec->ts) {
-			struct timespec ts = { 0, 20000 };
-			uint64_t now = kfd_dispatch_now();
-
-			if (!t0) {
-				t0 = now;
-			} else if (now - t0 > cap) {
-				/* A forged clock: go on rather than hang. */
-				rp_note(st, "went on after %.1f s without the "
-					"process of %s getting past the calls "
-					"that returned before it", (double)cap / 1e9,
-					t->node[i].r->path);
-				break;
-			}
-			nanosleep(&ts, NULL);
-		}
-	}
-}
-
-void
-rp_tree_share_learn(struct rp_run *st, const uint8_t *cap, const uint8_t *live)
-{
-	struct rp_tree_shm *shm = st->r->tree->shm;
-
-	pthread_mutex_lock(&shm->lock);
-	if (shm->nshares < RP_TREE_SHARES) {
-		memcpy(shm->shares[shm->nshares].cap, cap, 16);
-		memcpy(shm->shares[shm->nshares].live, live, 16);
-		shm->nshares++;
-	}
-	pthread_mutex_unlock(&shm->lock);
-}
-
-int
-rp_tree_share_xlate(struct rp_run *st, uint8_t *handle)
-{
-	struct rp_tree_shm *shm = st->r->tree->shm;
-	unsigned int i;
-	int found = 0;
-
-	pthread_mutex_lock(&shm->lock);
-	/* The newest export of a token wins. */
-	for (i = shm->nshares; i-- > 0 && !found;)
-		if (!memcmp(shm->shares[i].cap, handle, 16)) {
-			memcpy(handle, shm->shares[i].live, 16);
-			found = 1;
-		}
-	pthread_mutex_unlock(&shm->lock);
-	return found;
 }
 
 /* ------------------------------------------------------------------ */
@@ -417,6 +236,7 @@ kfd_replay_tree(struct kfd_replay **rs, unsigned int n,
 	if (!t)
 		return KFD_REPLAY_FAILED;
 	t->o = o;
+	t->start = start_node;
 	t->shm = mmap(NULL, sizeof(*t->shm), PROT_READ | PROT_WRITE,
 		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (t->shm == MAP_FAILED) {
