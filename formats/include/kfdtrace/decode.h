@@ -173,6 +173,25 @@ struct kfd_decode_opts {
 	/* Raw bytes printed (as hex) before eliding; 0: the default. */
 	unsigned int max_bytes;
 	unsigned int flags;	/* enum kfd_decode_flags */
+	/*
+	 * Text: what the time column says (enum kfd_decode_time); JSON's
+	 * "t" and "ts" stay as they are.
+	 */
+	unsigned int time_format;
+	/*
+	 * KFD_DECODE_TIME_WALL: the wall-clock time, in ns since the epoch,
+	 * at CLOCK_MONOTONIC 0 (the header's start_realtime minus its
+	 * start_monotonic, modulo 2^64), so that ts + this is the time of day.
+	 */
+	uint64_t wall_offset_ns;
+};
+
+/* The text time column (kfd_decode_opts.time_format). */
+enum kfd_decode_time {
+	KFD_DECODE_TIME_REL = 0,	/* "+S.UUUUUU" since start_ns */
+	KFD_DECODE_TIME_ABS,		/* "S.UUUUUU", CLOCK_MONOTONIC */
+	KFD_DECODE_TIME_WALL,		/* "HH:MM:SS.UUUUUU" local time, as
+					 * strace -tt */
 };
 
 /*
@@ -219,6 +238,33 @@ struct kfd_ioctl_desc;
  * decoder prints it as raw bytes).
  */
 const struct kfd_ioctl_desc *kt_ioctl_row(const struct kt_ioctl_rec *io);
+
+/*
+ * kt_ioctl_version() - the KFD ABI version a successful GET_VERSION call
+ * returned. A trace whose header says 0.0 (the capture library wrote the
+ * header before the program asked) still holds the version this way; every
+ * reader that names a trace's ABI takes it from here.
+ * @desc:	@io's row (kt_ioctl_row()), or NULL to look it up
+ * @io:		an ioctl record
+ *
+ * Return: 1 with @major and @minor set, or 0 when @io is not a successful
+ * GET_VERSION with a readable result.
+ */
+int kt_ioctl_version(const struct kfd_ioctl_desc *desc,
+		     const struct kt_ioctl_rec *io, uint32_t *major,
+		     uint32_t *minor);
+
+/*
+ * kt_trace_kfd_abi() - a trace's KFD ABI: the header's when it names one,
+ * else what the first successful GET_VERSION in the trace returned
+ * (kt_ioctl_version()), read from @path up to that record.
+ * @from:	set to "header" or "GET_VERSION" (may be NULL)
+ *
+ * Return: 1 with @major and @minor set, or 0 when neither says (or the
+ * file cannot be read).
+ */
+int kt_trace_kfd_abi(const char *path, uint32_t *major, uint32_t *minor,
+		     const char **from);
 
 /*
  * Kernel names from captured code objects (memory records of kind

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "core/cli.h"
+#include "core/cli_opt.h"
 #include "core/cli_select.h"
 #include "cmd/commands.h"
 #include "export/export.h"
@@ -152,6 +153,7 @@ kfdtrace_cmd_export(int argc, char **argv)
 	o.to = UINT64_MAX;
 
 	optind = 1;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "vfh", longopts, NULL)) != -1) {
 		if (c >= OPT_DEST && (size_t)(c - OPT_DEST) < NFORMATS) {
 			dest[c - OPT_DEST] = optarg;
@@ -217,6 +219,7 @@ kfdtrace_cmd_export(int argc, char **argv)
 			kfdtrace_help_export(stdout);
 			goto out;
 		default:
+			cli_opt_error(argv, "vfh", longopts);
 			kfdtrace_help_export(stderr);
 			rc = KFDTRACE_EXIT_USAGE;
 			goto out;
@@ -239,6 +242,10 @@ kfdtrace_cmd_export(int argc, char **argv)
 		cli_err("--from, --to, --time, --filter, --failed, --tid, --pid "
 			"and --format are --perfetto options");
 		rc = KFDTRACE_EXIT_USAGE;
+		goto out;
+	}
+	if (cli_stdin_args(argv + optind, (size_t)(argc - optind))) {
+		rc = KFDTRACE_EXIT_ERROR;
 		goto out;
 	}
 	o.select = cli_select_active(&sel) ? &sel : NULL;
