@@ -456,8 +456,23 @@ rp_resubmit(struct rp_run *st, const struct kt_record *rec)
 		return;
 	q = find_queue(&st->r->model, rp_model_submit_proc(&st->r->model, rec->seq),
 		       s->queue_id, rec->seq);
-	if (!q || !s->data)
+	/*
+	 * A doorbell that published nothing (its value went backwards, or
+	 * named slots not published yet) has nothing to publish again.
+	 */
+	if (q && !s->len && !(s->flags & KT_SUBMIT_UNREADABLE)) {
 		rp_resubmit_clear(st);
+		return;
+	}
+	if (!q || !s->data || (s->flags & KT_SUBMIT_UNSEEN))
+		rp_resubmit_clear(st);
+	if (q && s->data && (s->flags & KT_SUBMIT_UNSEEN)) {
+		/* What the ring held after the engine ran it: not the packets. */
+		st->sum.not_replayed++;
+		rp_note(st, "not resubmitted: the engine ran the packets before the "
+			"capture saw them");
+		return;
+	}
 	if (!q || !s->data || (s->flags & (KT_SUBMIT_CLAMPED | KT_SUBMIT_UNREADABLE)) ||
 	    (s->engine != KFD_ENGINE_AQL && s->engine != KFD_ENGINE_SDMA &&
 	     s->engine != KFD_ENGINE_PM4)) {

@@ -190,6 +190,14 @@ dec_submit(struct dec *d, int *first, const struct kt_submit_rec *s)
 			kt_strbuf_append(d->sb, ", clamped", 9);
 		if (s->flags & KT_SUBMIT_UNREADABLE)
 			kt_strbuf_append(d->sb, ", unreadable", 12);
+		if (s->flags & KT_SUBMIT_LATE)
+			kt_strbuf_append(d->sb, ", late", 6);
+		if (s->flags & KT_SUBMIT_HELD)
+			kt_strbuf_append(d->sb, ", held", 6);
+		if (s->flags & KT_SUBMIT_BACKWARDS)
+			kt_strbuf_append(d->sb, ", backwards", 11);
+		if (s->flags & KT_SUBMIT_UNSEEN)
+			kt_strbuf_append(d->sb, ", unseen", 8);
 		kt_strbuf_append(d->sb, ") {", 3);
 	}
 	if (s->data && s->engine == KFD_ENGINE_AQL)
@@ -247,6 +255,10 @@ dec_memory(struct dec *d, int *first, const struct kt_memory_rec *m)
 		kt_strbuf_puts(d->sb, ", left out: the capture's limit");
 	if (m->flags & KT_MEM_UNREADABLE)
 		kt_strbuf_puts(d->sb, ", unreadable");
+	/* Bytes stored once, earlier in the trace (format 1.4). */
+	if (m->flags & KT_MEM_REF)
+		kt_strbuf_puts(d->sb, m->len ? ", stored earlier" :
+				      ", stored earlier, not read");
 	kt_strbuf_putc(d->sb, ')');
 	if (m->data && m->len) {
 		kt_strbuf_putc(d->sb, ' ');

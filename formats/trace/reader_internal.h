@@ -5,6 +5,8 @@
 
 #include "trace_internal.h"
 
+#include "kfdtrace/common/u64map.h"
+
 /* A data frame as the seek table knows it. */
 struct kt_frame_ent {
 	uint64_t offset;
@@ -64,6 +66,9 @@ struct kt_reader {
 	bool ahead_on;			/* may still start one */
 
 	struct kt_reader_status st;
+
+	/* Memory blobs by content hash (KT_MEM_REF), once seen. */
+	struct kc_u64map blobs;		/* hash's first 8 bytes -> blob * */
 
 	struct kt_frame_ent *table;	/* seek table, built on first seek */
 	size_t ntable;

@@ -396,6 +396,19 @@ kt_dec_body(struct kt_cur *c, struct kt_dec *dec, struct kt_record *rec)
 		     kt_cur_u8(c, &rec->u.memory.flags, "memory flags") &&
 		     kt_cur_bytes(c, KT_MAX_SUBMIT, &rec->u.memory.data,
 				  &rec->u.memory.len, "memory bytes");
+		/* Format 1.4 on: the content hash (0 or 32 bytes). */
+		rec->u.memory.hash_len = 0;
+		if (ok && c->q < c->end) {
+			const uint8_t *h;
+			uint32_t n;
+
+			ok = kt_cur_bytes(c, KT_MEM_HASH_LEN, &h, &n, "memory hash") &&
+			     (n == 0 || n == KT_MEM_HASH_LEN);
+			if (ok && n) {
+				memcpy(rec->u.memory.hash, h, n);
+				rec->u.memory.hash_len = (uint8_t)n;
+			}
+		}
 		break;
 	case KT_REC_FD_TRANSFER:
 		return kt_dec_xfer(c, dec, rec);

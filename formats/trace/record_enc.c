@@ -165,7 +165,11 @@ kt_rec_bound(const struct kt_record *rec, size_t *bound)
 			return -KT_ETOOBIG;
 		if (!rec->u.memory.data && rec->u.memory.len)
 			return -EINVAL;
-		b = V + 5 + 1 + 1 + KT_BYTES_BOUND(rec->u.memory.len);
+		if (rec->u.memory.hash_len != 0 &&
+		    rec->u.memory.hash_len != KT_MEM_HASH_LEN)
+			return -EINVAL;
+		b = V + 5 + 1 + 1 + KT_BYTES_BOUND(rec->u.memory.len) +
+		    KT_BYTES_BOUND(KT_MEM_HASH_LEN);
 		break;
 	case KT_REC_FD_TRANSFER:
 		if (rec->u.xfer.nfds > KT_MAX_XFER_FDS)
@@ -308,7 +312,11 @@ kt_put_body(uint8_t *p, const struct kt_record *rec)
 		p = kt_put_varint(p, rec->u.memory.full_len);
 		*p++ = rec->u.memory.kind;
 		*p++ = rec->u.memory.flags;
-		return kt_put_bytes(p, rec->u.memory.data, rec->u.memory.len);
+		p = kt_put_bytes(p, rec->u.memory.data, rec->u.memory.len);
+		/* Format 1.4: the content hash, when there is one. */
+		if (!rec->u.memory.hash_len)
+			return p;
+		return kt_put_bytes(p, rec->u.memory.hash, rec->u.memory.hash_len);
 	case KT_REC_FD_TRANSFER: {
 		const struct kt_fd_transfer_rec *x = &rec->u.xfer;
 

@@ -218,6 +218,11 @@ kt_test_gen(struct kt_test_rec *g, unsigned int t, uint64_t i)
 		r->u.memory.len = (uint32_t)(h % sizeof(g->packets));
 		kt_fill(g->packets, r->u.memory.len, ~h);
 		r->u.memory.data = r->u.memory.len ? g->packets : NULL;
+		/* Format 1.4: some carry a content hash. */
+		if (h & 16) {
+			r->u.memory.hash_len = KT_MEM_HASH_LEN;
+			kt_fill(r->u.memory.hash, KT_MEM_HASH_LEN, h * 3);
+		}
 		break;
 	case KT_REC_FD_TRANSFER:
 		r->u.xfer.dir = (uint8_t)(h & 1);
@@ -569,6 +574,9 @@ kt_test_rec_diff(const struct kt_record *a, const struct kt_record *b,
 		KT_F(u.memory.kind);
 		KT_F(u.memory.flags);
 		KT_F(u.memory.len);
+		KT_F(u.memory.hash_len);
+		if (memcmp(a->u.memory.hash, b->u.memory.hash, a->u.memory.hash_len))
+			return "memory.hash";
 		return kt_mem_diff(a->u.memory.len ? a->u.memory.data : NULL,
 				   b->u.memory.len ? b->u.memory.data : NULL,
 				   a->u.memory.len, "memory.bytes");

@@ -253,6 +253,63 @@ test_append_ioctl(void **state)
 	(void)state;
 }
 
+/*
+ * Memory blobs stored once (format 1.4): a record with the bytes and their
+ * hash, then references by hash alone; the reader hands the bytes out
+ * again. A reference to bytes never stored keeps none.
+ */
+static void
+test_memory_refs(void **state)
+{
+	const char *path = kt_test_path("refs.kfdt");
+	struct kt_record rec, want;
+	struct kt_header hdr;
+	struct kt_reader *r;
+	struct kt_writer *w;
+	uint8_t bytes[300];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bytes); i++)
+		bytes[i] = (uint8_t)(i * 13);
+	kt_test_header_init(&hdr, "test");
+	assert_int_equal(kt_writer_open(path, &hdr, NULL, &w), 0);
+	memset(&want, 0, sizeof(want));
+	want.type = KT_REC_MEMORY;
+	want.u.memory.kind = KT_MEM_KERNARG;
+	want.u.memory.full_len = sizeof(bytes);
+	want.u.memory.hash_len = KT_MEM_HASH_LEN;
+	memset(want.u.memory.hash, 0xa5, KT_MEM_HASH_LEN);
+	for (unsigned int k = 0; k < 4; k++) {
+		rec = want;
+		rec.u.memory.addr = 0x1000 * (k + 1);
+		if (k == 0) {
+			rec.u.memory.data = bytes;
+			rec.u.memory.len = sizeof(bytes);
+		} else {
+			rec.u.memory.flags = KT_MEM_REF;
+		}
+		if (k == 3)	/* a hash the trace never stored */
+			rec.u.memory.hash[31] ^= 1;
+		assert_int_equal(kt_writer_append(w, &rec), 0);
+	}
+	assert_int_equal(kt_writer_close(w), 0);
+	assert_int_equal(kt_reader_open(path, &r), 0);
+	for (unsigned int k = 0; k < 4; k++) {
+		assert_int_equal(kt_reader_next(r, &rec), 1);
+		assert_int_equal(rec.type, KT_REC_MEMORY);
+		assert_int_equal(rec.u.memory.addr, 0x1000 * (k + 1));
+		assert_int_equal(rec.u.memory.hash_len, KT_MEM_HASH_LEN);
+		assert_int_equal(!!(rec.u.memory.flags & KT_MEM_REF), k > 0);
+		if (k == 3) {
+			assert_int_equal(rec.u.memory.len, 0);
+			continue;
+		}
+		assert_int_equal(rec.u.memory.len, sizeof(bytes));
+		assert_memory_equal(rec.u.memory.data, bytes, sizeof(bytes));
+	}
+	kt_reader_close(r);
+}
+
 static void
 test_header_roundtrip(void **state)
 {
@@ -654,6 +711,7 @@ main(void)
 		cmocka_unit_test(test_roundtrip_threads),
 		cmocka_unit_test(test_append_ioctl),
 		cmocka_unit_test(test_header_roundtrip),
+		cmocka_unit_test(test_memory_refs),
 		cmocka_unit_test(test_open_flags),
 		cmocka_unit_test(test_bounds_and_invalid),
 		cmocka_unit_test(test_standard_zstd),

@@ -402,6 +402,9 @@ static const char *const allowed_exports[] = {
 	"fork", "vfork", "clone", "execve", "execv", "execvp", "execvpe", "execl",
 	"execlp", "execle", "fexecve", "_exit", "_Exit", "pthread_setname_np",
 	"sigaction", "signal", "sendmsg", "recvmsg", "sendmmsg", "recvmmsg",
+	/* How HSA runtimes ring doorbells (submission capture). */
+	"hsa_signal_store_relaxed", "hsa_signal_store_screlease",
+	"hsa_signal_store_release",
 };
 
 static void

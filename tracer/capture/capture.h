@@ -11,9 +11,11 @@
  *			device event), file naming, fork/exec/exit handling,
  *			which process this is (children made by clone)
  *   maps.c		device mappings and SVM ranges: which munmaps to record
- *   submit.c		submission capture: shadow doorbells, the forwarder
+ *   submit.c		submission capture: shadow doorbells, what they publish
+ *   submit_trap.c	... the doorbell store that traps, decoded (x86-64)
  *   submit_mem.c	... and the memory the packets reference (=full)
  *   wrap_sock.c	fds passed over Unix sockets (fd_transfer records)
+ *   wrap_hsa.c		doorbells rung through the HSA API, without a trap
  *   wrap_*.c		the exported entry points (wrap_sig.c keeps the
  *			recorder's crash handlers in front of the program's)
  *
@@ -140,9 +142,29 @@ void kcap_submit_munmap(void *addr, size_t len);
 void kcap_submit_ioctl(int fd, unsigned int nr, void *arg, int ret, int before);
 void kcap_submit_child(void);
 void kcap_submit_shutdown(void);
+/* Whether @addr is in a write-protected shadow doorbell page. */
+int kcap_submit_owns(const void *addr);
 /*
- * Copy @len bytes of the program's memory at @addr (process_vm_readv: an
- * unmapped address fails, it does not fault). Return: 0, or -1.
+ * A trapped store of @width bytes of @val at @addr, in a shadow doorbell
+ * page: done, with what it publishes recorded (by the calling thread)
+ * and forwarded to the device; *@old (when not NULL) gets the bytes it
+ * replaced. @may_record 0: forward only, a later sweep records it.
+ * Return: 1, or 0 when @addr is no shadow of ours.
+ */
+int kcap_submit_trap_store(void *addr, unsigned int width, uint64_t val,
+			   uint64_t *old, int may_record);
+/*
+ * A store at @addr the trap cannot emulate: the page is made writable for
+ * good (its doorbells are then recorded at the next KFD call, LATE), and
+ * @why said once on stderr.
+ */
+void kcap_submit_trap_disarm(void *addr, const char *why);
+/* The recorder's SIGSEGV hook (submit_trap.c): 1 when the fault is ours. */
+int kcap_submit_trap(int sig, siginfo_t *info, void *uc);
+/*
+ * Copy @len bytes of the program's memory at @addr (a guarded copy,
+ * safecopy.h: an unmapped address fails, it does not fault; in a SIGSEGV
+ * handler, only with SIGSEGV unblocked). Return: 0, or -1.
  */
 int kcap_read_mem(void *dst, uint64_t addr, size_t len);
 

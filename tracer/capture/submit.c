@@ -2,48 +2,49 @@
 /*
  * Submission capture (KFDTRACE_SUBMISSIONS=1, `kfdtrace record
  * --submissions`; docs/submissions.md): the packets every doorbell
- * publishes, recorded before the engine can see them.
+ * publishes, recorded by the thread that rings, before the engine can see
+ * them.
  *
- * Doorbell stores are plain CPU stores into a mapping of /dev/kfd, which
- * nothing traps. So the program gets a shadow: its doorbell mmap is given
- * ordinary shared memory at the address it asked for, and the real
- * doorbell page is mapped again elsewhere, for us. A forwarder thread
- * watches the shadow slots of the queues CREATE_QUEUE made; when one
- * changes, it copies the packets between the last value it forwarded and
- * the new one out of the ring, records them (KT_REC_SUBMIT), and only
- * then stores the value into the real doorbell; the program's next KFD
- * ioctl forwards its doorbells too, before the call (it may wait there
- * for what it published). The engine cannot run a packet before it is
- * recorded, and a producer cannot overwrite a slot
- * before the engine retired it, so nothing published is missed; what the
- * program pays is the forwarder's latency (its polling interval) per
- * doorbell and one thread. The same code runs on kfdsim and on a real
- * /dev/kfd: both serve the second mapping of the doorbell page.
+ * Doorbell stores are plain CPU stores into a mapping of /dev/kfd. So the
+ * program gets a shadow: its doorbell mmap is given shared memory at the
+ * address it asked for, write-protected, and the real doorbell page is
+ * mapped again elsewhere, for us; a second, writable view of the shadow
+ * (mremap of size 0) is where the capture keeps what the program stored.
+ * A doorbell store therefore faults: the recorder's SIGSEGV handler, which
+ * stays in front of the program's, hands the fault to submit_trap.c,
+ * which decodes the store and calls kcap_submit_trap_store(); that records
+ * the packets between the last value and the new one (KT_REC_SUBMIT, on
+ * the ringing thread), stores the value into the real doorbell, and the
+ * program goes on after its store. No thread polls; the page stays armed.
+ *
+ * What a trap cannot see is found at the program's next KFD call (and at
+ * munmap and exit): a slot whose value changed without a trap (the page
+ * made writable, a store the decoder did not know) is recorded there,
+ * flagged LATE; an AQL read index past the recorded packets (a doorbell
+ * rung by the GPU itself) is recorded flagged UNSEEN.
  *
  * Off (the default), the wrappers test one flag.
  */
 #include "capture.h"
 
 #include <errno.h>
-#include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
-#include <sys/uio.h>
-#include <time.h>
 #include <unistd.h>
 
-#include <kfdtrace/dispatch.h>
-#include <kfdtrace/fork_quiet.h>
 #include <kfdtrace/kfd_abi.h>
 #include <kfdtrace/packet_abi.h>
 #include <kfdtrace/packets.h>
 
+#include "safecopy.h"
+
 #define SUB_MAX_QUEUES	128
 #define SUB_MAX_MAPS	64
-#define SUB_NONE	UINT64_MAX	/* nothing forwarded yet / the sentinel */
-#define SUB_SPIN_NS	50000ull	/* busy-poll this long after a doorbell */
+#define SUB_NONE	UINT64_MAX	/* nothing stored yet / the sentinel */
+/* Packets up to this many bytes are read onto the stack, not the heap. */
+#define SUB_STACK_BYTES	2048u
 
 /*
  * Queue ids and doorbell offsets are per KFD process, and one program may
@@ -58,16 +59,23 @@ struct sub_queue {
 	uint64_t ring;
 	uint32_t ring_size;
 	uint64_t doorbell_offset;
-	volatile uint64_t *shadow;	/* the program's slot */
+	uint64_t rptr;			/* AQL: read_dispatch_id's address */
+	uint8_t *prog;			/* the program's (trapping) slot */
+	volatile uint64_t *shadow;	/* the same slot, our writable view */
 	volatile uint64_t *real;	/* the device's */
-	uint64_t last;			/* the last value forwarded */
+	uint64_t rung;			/* the last value the program stored */
+	uint64_t top;			/* AQL: the highest value it stored */
+	uint64_t last;			/* AQL: last packet recorded; SDMA: the
+					 * write pointer recorded */
 };
 
 struct sub_map {
-	int used;
+	_Atomic int used;		/* set last, cleared first */
 	int fd;				/* the /dev/kfd file mapped */
+	int prot;			/* what the program asked for */
+	int armed;			/* write-protected: stores trap */
 	uint64_t offset, len;
-	uint8_t *shadow, *real;
+	uint8_t *shadow, *alias, *real;
 };
 
 static struct {
@@ -75,10 +83,8 @@ static struct {
 	struct sub_queue q[SUB_MAX_QUEUES];
 	struct sub_map m[SUB_MAX_MAPS];
 	unsigned int nqueues;		/* used entries of q */
-	pthread_t thread;
-	int started;
-	int stop;
-	uint64_t last_news;		/* ns: the last doorbell forwarded */
+	_Atomic int stop;		/* the trace ended: forward only */
+	int warned;
 } S = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 int kcap_submit_on;
@@ -88,6 +94,8 @@ kcap_submit_init(void)
 {
 	kcap_submit_on = kcap_env_flag("KFDTRACE_SUBMISSIONS", 0);
 	kcap_submit_mem_init();
+	if (kcap_submit_on)
+		kfd_recorder_set_fault_hook(kcap_submit_trap);
 }
 
 static int
@@ -112,7 +120,8 @@ link_queue(struct sub_queue *q)
 		    q->doorbell_offset + 8 > m->offset + m->len)
 			continue;
 		at = q->doorbell_offset - m->offset;
-		q->shadow = (volatile uint64_t *)(m->shadow + at);
+		q->prog = m->shadow + at;
+		q->shadow = (volatile uint64_t *)(m->alias + at);
 		q->real = (volatile uint64_t *)(m->real + at);
 		/* Any first store, 0 included, is news. */
 		__atomic_store_n(q->shadow, SUB_NONE, __ATOMIC_RELEASE);
@@ -123,89 +132,34 @@ link_queue(struct sub_queue *q)
 int
 kcap_read_mem(void *dst, uint64_t addr, size_t len)
 {
-	struct iovec l = { dst, len }, r = { (void *)(uintptr_t)addr, len };
-
-	return process_vm_readv(getpid(), &l, 1, &r, 1, 0) == (ssize_t)len ? 0 : -1;
+	/*
+	 * A memcpy() the recorder's handler recovers from (safecopy.h);
+	 * process_vm_readv() costs microseconds, once per doorbell.
+	 */
+	return kfd_safe_copy(dst, (const void *)(uintptr_t)addr, len) == 0 ? 0 : -1;
 }
 
-/* Record what @q's doorbell value @v published (S.lock held). */
+/* Read @bytes of @q's ring from byte @start on, wrapping. */
+static int
+read_ring(const struct sub_queue *q, uint8_t *buf, uint64_t start, uint64_t bytes)
+{
+	if (start + bytes <= q->ring_size)
+		return kcap_read_mem(buf, q->ring + start, bytes);
+	if (kcap_read_mem(buf, q->ring + start, q->ring_size - start) < 0)
+		return -1;
+	return kcap_read_mem(buf + (q->ring_size - start), q->ring,
+			     bytes - (q->ring_size - start));
+}
+
+/* Append a submit record of @q (S.lock held). */
 static void
-record(struct sub_queue *q, uint64_t v)
+emit(const struct sub_queue *q, uint64_t first, uint64_t last, uint8_t flags,
+     const uint8_t *data, uint64_t len)
 {
 	struct kt_record rec;
-	uint64_t first, n, bytes, start;
-	uint8_t *buf;
-	uint8_t flags = 0;
 
-	if (!q->ring_size || !q->ring)
+	if (atomic_load_explicit(&S.stop, memory_order_relaxed))
 		return;
-	if (q->engine == KFD_ENGINE_AQL) {
-		uint64_t slots = q->ring_size / KFD_AQL_PACKET_SIZE;
-
-		first = q->last == SUB_NONE ? 0 : q->last + 1;
-		if (v < first || !slots)
-			return;		/* the same value again */
-		n = v - first + 1;
-		if (n > slots || n * KFD_AQL_PACKET_SIZE > KT_MAX_SUBMIT) {
-			uint64_t keep = slots < KT_MAX_SUBMIT / KFD_AQL_PACKET_SIZE ?
-					slots : KT_MAX_SUBMIT / KFD_AQL_PACKET_SIZE;
-
-			first = v + 1 - keep;
-			n = keep;
-			flags |= KT_SUBMIT_CLAMPED;
-		}
-		bytes = n * KFD_AQL_PACKET_SIZE;
-		start = (first % slots) * KFD_AQL_PACKET_SIZE;
-	} else if (q->engine == KFD_ENGINE_PM4) {
-		uint64_t ring_dw = q->ring_size / 4;
-
-		/*
-		 * The write pointer in dwords, which the CP takes modulo
-		 * the ring (a producer may keep it monotonic or wrapped):
-		 * what lies between the last one and this one, at most a
-		 * ring.
-		 */
-		first = q->last == SUB_NONE ? 0 : q->last;
-		if (v == first || !ring_dw || (ring_dw & (ring_dw - 1)))
-			return;
-		if (v > first && v - first > ring_dw) {
-			first = v - ring_dw;
-			flags |= KT_SUBMIT_CLAMPED;
-		}
-		n = (v - first) & (ring_dw - 1);
-		if (!n)
-			n = ring_dw;
-		if (n * 4 > KT_MAX_SUBMIT) {
-			n = KT_MAX_SUBMIT / 4;
-			first = v - n;
-			flags |= KT_SUBMIT_CLAMPED;
-		}
-		bytes = n * 4;
-		start = (first & (ring_dw - 1)) * 4;
-	} else {
-		first = q->last == SUB_NONE ? 0 : q->last;
-		if (v <= first)
-			return;
-		bytes = v - first;
-		if (bytes > q->ring_size || bytes > KT_MAX_SUBMIT) {
-			bytes = q->ring_size < KT_MAX_SUBMIT ? q->ring_size : KT_MAX_SUBMIT;
-			first = v - bytes;
-			flags |= KT_SUBMIT_CLAMPED;
-		}
-		start = first % q->ring_size;
-	}
-	buf = malloc(bytes);
-	if (!buf)
-		return;
-	/* The ring wraps: at most two pieces. */
-	if (start + bytes <= q->ring_size) {
-		if (kcap_read_mem(buf, q->ring + start, bytes) < 0)
-			flags |= KT_SUBMIT_UNREADABLE;
-	} else if (kcap_read_mem(buf, q->ring + start, q->ring_size - start) < 0 ||
-		   kcap_read_mem(buf + (q->ring_size - start), q->ring,
-			    bytes - (q->ring_size - start)) < 0) {
-		flags |= KT_SUBMIT_UNREADABLE;
-	}
 	memset(&rec, 0, sizeof(rec));
 	rec.type = KT_REC_SUBMIT;
 	rec.u.submit.queue_id = q->queue_id;
@@ -214,98 +168,335 @@ record(struct sub_queue *q, uint64_t v)
 	rec.u.submit.engine = q->engine;
 	rec.u.submit.flags = flags;
 	rec.u.submit.first = first;
-	rec.u.submit.last = v;
+	rec.u.submit.last = last;
 	rec.u.submit.ring = q->ring;
 	rec.u.submit.ring_size = q->ring_size;
-	rec.u.submit.len = (flags & KT_SUBMIT_UNREADABLE) ? 0 : (uint32_t)bytes;
-	rec.u.submit.data = rec.u.submit.len ? buf : NULL;
+	rec.u.submit.len = (flags & KT_SUBMIT_UNREADABLE) ? 0 : (uint32_t)len;
+	rec.u.submit.data = rec.u.submit.len ? data : NULL;
 	/* What they reference goes first (--submissions=full). */
 	kcap_submit_mem_packets(q->engine, rec.u.submit.data, rec.u.submit.len);
 	kcap_session_append(&rec, 0);
-	free(buf);
 }
 
-/* Forward whatever @q's shadow holds that is new (S.lock held). */
-static int
-forward(struct sub_queue *q)
+/*
+ * AQL: record the packets from the one after the last recorded up to the
+ * highest index rung, stopping before a header still INVALID (a slot
+ * another producer reserved but has not published: it rings for it
+ * later). Return the value for the real doorbell. S.lock held.
+ */
+static uint64_t
+publish_aql(struct sub_queue *q, uint64_t v, uint8_t flags)
+{
+	uint64_t slots = q->ring_size / KFD_AQL_PACKET_SIZE, first, n, k, bytes;
+	uint8_t stackbuf[SUB_STACK_BYTES], *buf;
+
+	if (q->top == SUB_NONE || v > q->top)
+		q->top = v;
+	first = q->last == SUB_NONE ? 0 : q->last + 1;
+	if (q->top < first || !slots || !q->ring) {
+		/* Nothing new: a value at or below what was recorded. */
+		if (flags & KT_SUBMIT_BACKWARDS)
+			emit(q, first, v, flags, NULL, 0);
+		return (flags & KT_SUBMIT_BACKWARDS) ? v : q->last;
+	}
+	n = q->top - first + 1;
+	if (n > slots || n * KFD_AQL_PACKET_SIZE > KT_MAX_SUBMIT) {
+		uint64_t keep = slots < KT_MAX_SUBMIT / KFD_AQL_PACKET_SIZE ?
+				slots : KT_MAX_SUBMIT / KFD_AQL_PACKET_SIZE;
+
+		first = q->top + 1 - keep;
+		n = keep;
+		flags |= KT_SUBMIT_CLAMPED;
+	}
+	bytes = n * KFD_AQL_PACKET_SIZE;
+	buf = bytes <= sizeof(stackbuf) ? stackbuf : malloc(bytes);
+	if (!buf)
+		return q->last;
+	if (read_ring(q, buf, (first % slots) * KFD_AQL_PACKET_SIZE, bytes) < 0) {
+		flags |= KT_SUBMIT_UNREADABLE;
+		k = n;
+	} else {
+		for (k = 0; k < n; k++)
+			if ((buf[k * KFD_AQL_PACKET_SIZE] & 0xff) == KFD_AQL_TYPE_INVALID)
+				break;
+		if (k < n)
+			flags |= KT_SUBMIT_HELD;
+	}
+	if (k || (flags & KT_SUBMIT_BACKWARDS))
+		emit(q, first, k ? first + k - 1 : v, flags, buf, k * KFD_AQL_PACKET_SIZE);
+	if (k)
+		q->last = first + k - 1;
+	if (buf != stackbuf)
+		free(buf);
+	return (flags & KT_SUBMIT_BACKWARDS) && !k ? v : q->last;
+}
+
+/* SDMA: the bytes between the last write pointer and @v. S.lock held. */
+static uint64_t
+publish_sdma(struct sub_queue *q, uint64_t v, uint8_t flags)
+{
+	uint8_t stackbuf[SUB_STACK_BYTES], *buf;
+	uint64_t first = q->last == SUB_NONE ? 0 : q->last, bytes;
+
+	if (v < first)
+		flags |= KT_SUBMIT_BACKWARDS;
+	if (v <= first || !q->ring_size || !q->ring) {
+		if (flags & KT_SUBMIT_BACKWARDS)
+			emit(q, first, v, flags, NULL, 0);
+		q->last = v;
+		return v;
+	}
+	bytes = v - first;
+	if (bytes > q->ring_size || bytes > KT_MAX_SUBMIT) {
+		bytes = q->ring_size < KT_MAX_SUBMIT ? q->ring_size : KT_MAX_SUBMIT;
+		first = v - bytes;
+		flags |= KT_SUBMIT_CLAMPED;
+	}
+	buf = bytes <= sizeof(stackbuf) ? stackbuf : malloc(bytes);
+	if (buf) {
+		if (read_ring(q, buf, first % q->ring_size, bytes) < 0)
+			flags |= KT_SUBMIT_UNREADABLE;
+		emit(q, first, v, flags, buf, bytes);
+		if (buf != stackbuf)
+			free(buf);
+	}
+	q->last = v;
+	return v;
+}
+
+/*
+ * PM4: the write pointer is in dwords, and the CP takes it modulo the
+ * ring (a producer may keep it monotonic or wrapped): the dwords between
+ * the last one and @v, at most a ring. S.lock held.
+ */
+static uint64_t
+publish_pm4(struct sub_queue *q, uint64_t v, uint8_t flags)
+{
+	uint64_t ring_dw = q->ring_size / 4, first, n;
+	uint8_t stackbuf[SUB_STACK_BYTES], *buf;
+
+	first = q->last == SUB_NONE ? 0 : q->last;
+	if (v == first || !ring_dw || (ring_dw & (ring_dw - 1)) || !q->ring) {
+		q->last = v;
+		return v;
+	}
+	if (v > first && v - first > ring_dw) {
+		first = v - ring_dw;
+		flags |= KT_SUBMIT_CLAMPED;
+	}
+	n = (v - first) & (ring_dw - 1);
+	if (!n)
+		n = ring_dw;
+	if (n * 4 > KT_MAX_SUBMIT) {
+		n = KT_MAX_SUBMIT / 4;
+		first = v - n;
+		flags |= KT_SUBMIT_CLAMPED;
+	}
+	buf = n * 4 <= sizeof(stackbuf) ? stackbuf : malloc(n * 4);
+	if (buf) {
+		if (read_ring(q, buf, (first & (ring_dw - 1)) * 4, n * 4) < 0)
+			flags |= KT_SUBMIT_UNREADABLE;
+		emit(q, first, v, flags, buf, n * 4);
+		if (buf != stackbuf)
+			free(buf);
+	}
+	q->last = v;
+	return v;
+}
+
+/*
+ * The program stored @v into @q's doorbell: record what it published,
+ * then let the engine see it. @flags: LATE when found after the fact.
+ * S.lock held.
+ */
+static void
+publish(struct sub_queue *q, uint64_t v, uint8_t flags)
+{
+	uint64_t fwd;
+
+	/* A PM4 write pointer may wrap with the ring: not backwards. */
+	if (q->rung != SUB_NONE && v < q->rung && q->engine != KFD_ENGINE_PM4)
+		flags |= KT_SUBMIT_BACKWARDS;
+	q->rung = v;
+	if (!q->ring_size || !q->ring) {
+		fwd = v;
+	} else if (q->engine == KFD_ENGINE_AQL) {
+		fwd = publish_aql(q, v, flags);
+	} else if (q->engine == KFD_ENGINE_PM4) {
+		fwd = publish_pm4(q, v, flags);
+	} else {
+		fwd = publish_sdma(q, v, flags);
+	}
+	/* Nothing recorded yet: the engine has nothing to look at. */
+	if (fwd != SUB_NONE)
+		__atomic_store_n(q->real, fwd, __ATOMIC_RELEASE);
+}
+
+/*
+ * AQL: the engine's read index past what was recorded means packets were
+ * published where no trap saw it (the GPU rang, or a queue without
+ * doorbells): record what the ring holds of them. S.lock held.
+ */
+static void
+check_unseen(struct sub_queue *q)
+{
+	uint64_t rd, slots = q->ring_size / KFD_AQL_PACKET_SIZE, first, n;
+	uint8_t *buf;
+	uint8_t flags = KT_SUBMIT_UNSEEN | KT_SUBMIT_LATE;
+
+	if (q->engine != KFD_ENGINE_AQL || !q->rptr || !slots || !q->ring ||
+	    kcap_read_mem(&rd, q->rptr, sizeof(rd)) < 0)
+		return;
+	first = q->last == SUB_NONE ? 0 : q->last + 1;
+	if (rd <= first || (q->last == SUB_NONE && q->rung == SUB_NONE))
+		return;
+	n = rd - first;
+	if (n > slots || n * KFD_AQL_PACKET_SIZE > KT_MAX_SUBMIT) {
+		n = slots < KT_MAX_SUBMIT / KFD_AQL_PACKET_SIZE ?
+		    slots : KT_MAX_SUBMIT / KFD_AQL_PACKET_SIZE;
+		first = rd - n;
+		flags |= KT_SUBMIT_CLAMPED;
+	}
+	buf = malloc(n * KFD_AQL_PACKET_SIZE);
+	if (!buf)
+		return;
+	if (read_ring(q, buf, (first % slots) * KFD_AQL_PACKET_SIZE,
+		      n * KFD_AQL_PACKET_SIZE) < 0)
+		flags |= KT_SUBMIT_UNREADABLE;
+	emit(q, first, rd - 1, flags, buf, n * KFD_AQL_PACKET_SIZE);
+	free(buf);
+	q->last = rd - 1;
+	if (q->top == SUB_NONE || q->top < q->last)
+		q->top = q->last;
+}
+
+/* What @q's slot holds that no trap recorded (S.lock held). */
+static void
+sweep(struct sub_queue *q)
 {
 	uint64_t v;
 
 	if (!q->shadow)
-		return 0;
+		return;
 	v = __atomic_load_n(q->shadow, __ATOMIC_ACQUIRE);
-	if (v == SUB_NONE || v == q->last)
-		return 0;
-	record(q, v);
-	__atomic_store_n(q->real, v, __ATOMIC_RELEASE);
-	q->last = v;
-	return 1;
+	if (v != SUB_NONE && v != q->rung)
+		publish(q, v, KT_SUBMIT_LATE);
+	check_unseen(q);
 }
 
-/* A fork waits while the forwarder works (kfdtrace/fork_quiet.h). */
-static struct kt_quiet quiet;
-
-static void *
-forwarder(void *arg)
+/* Say once on stderr why doorbells are recorded late. */
+static void
+warn_once(const char *why)
 {
-	(void)arg;
-	kcap_busy = 1;
-	/* Sleeps of 10 us, not the default 50 us of slack on top. */
-	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-	kcap_session_thread_name("kfdtrace-submit");
-	for (;;) {
-		struct timespec ts = { 0, 0 };
-		uint64_t now;
-		int news = 0, stop;
-		unsigned int i;
+	if (S.warned)
+		return;
+	S.warned = 1;
+	fprintf(stderr, "kfdtrace: submissions: %s; doorbells are recorded late, "
+		"at the program's next KFD call\n", why);
+}
 
-		kt_quiet_busy(&quiet);
-		pthread_mutex_lock(&S.lock);
-		for (i = 0; i < SUB_MAX_QUEUES; i++)
-			if (S.q[i].used)
-				news |= forward(&S.q[i]);
-		stop = S.stop;
-		pthread_mutex_unlock(&S.lock);
-		kt_quiet_idle(&quiet);
-		if (stop)
-			break;
-		/*
-		 * Spin for 50 us after a doorbell, then poll every 10 us up
-		 * to 20 ms, every 200 us up to 100 ms, then every 5 ms: a
-		 * burst of submissions waits little, an idle program costs
-		 * little.
-		 */
-		now = kfd_dispatch_now();
-		if (news)
-			S.last_news = now;
-		/* Right after a doorbell the next often follows: spin. */
-		if (now - S.last_news < SUB_SPIN_NS) {
-			sched_yield();
-			continue;
-		}
-		ts.tv_nsec = now - S.last_news < 20000000ull ? 10000 :
-			     now - S.last_news < 100000000ull ? 200000 : 5000000;
-		nanosleep(&ts, NULL);
+/* The map @addr lies in, or NULL. No lock: a signal handler asks. */
+static struct sub_map *
+map_of(const uint8_t *addr)
+{
+	unsigned int i;
+
+	for (i = 0; i < SUB_MAX_MAPS; i++) {
+		struct sub_map *m = &S.m[i];
+
+		if (atomic_load_explicit(&m->used, memory_order_acquire) && m->armed &&
+		    addr >= m->shadow && addr < m->shadow + m->len)
+			return m;
 	}
 	return NULL;
 }
 
-/* Start the forwarder with the first queue (S.lock held). */
-static void
-start(void)
+int
+kcap_submit_owns(const void *addr)
 {
-	pthread_attr_t a;
+	return map_of(addr) != NULL;
+}
 
-	if (S.started)
-		return;
-	pthread_attr_init(&a);
-	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
-	kt_quiet_register(&quiet);
-	if (pthread_create(&S.thread, &a, forwarder, NULL) == 0)
-		S.started = 1;
-	else
-		kt_quiet_unregister(&quiet);
-	pthread_attr_destroy(&a);
+/* Store @width bytes of @val at @p, atomically; *@old gets what was there. */
+static void
+store_width(uint8_t *p, unsigned int width, uint64_t val, uint64_t *old)
+{
+	uint64_t was;
+
+	switch (width) {
+	case 1:
+		was = __atomic_exchange_n(p, (uint8_t)val, __ATOMIC_SEQ_CST);
+		break;
+	case 2:
+		was = __atomic_exchange_n((uint16_t *)p, (uint16_t)val, __ATOMIC_SEQ_CST);
+		break;
+	case 4:
+		was = __atomic_exchange_n((uint32_t *)p, (uint32_t)val, __ATOMIC_SEQ_CST);
+		break;
+	default:
+		was = __atomic_exchange_n((uint64_t *)p, val, __ATOMIC_SEQ_CST);
+		break;
+	}
+	if (old)
+		*old = was;
+}
+
+int
+kcap_submit_trap_store(void *addr, unsigned int width, uint64_t val,
+		       uint64_t *old, int may_record)
+{
+	struct sub_map *m = map_of(addr);
+	uint64_t at;
+	unsigned int i;
+
+	if (!m)
+		return 0;
+	at = (uint64_t)((uint8_t *)addr - m->shadow);
+	if (at + width > m->len)
+		return 0;
+	if (!may_record || kcap_busy) {
+		/*
+		 * This thread is inside the library (a handler of the
+		 * program's interrupted it) or on a small signal stack: no
+		 * lock, no record. The store reaches the device as it is;
+		 * the next sweep records what it published, LATE.
+		 */
+		store_width(m->alias + at, width, val, old);
+		store_width(m->real + at, width, val, NULL);
+		return 1;
+	}
+	kcap_busy++;
+	pthread_mutex_lock(&S.lock);
+	store_width(m->alias + at, width, val, old);
+	for (i = 0; i < SUB_MAX_QUEUES; i++) {
+		struct sub_queue *q = &S.q[i];
+
+		if (q->used && q->prog == m->shadow + (at & ~7ull))
+			break;
+	}
+	if (i < SUB_MAX_QUEUES)
+		publish(&S.q[i], __atomic_load_n(S.q[i].shadow, __ATOMIC_ACQUIRE), 0);
+	else	/* A slot of no queue we know: the device gets it as is. */
+		store_width(m->real + at, width, val, NULL);
+	pthread_mutex_unlock(&S.lock);
+	kcap_busy--;
+	return 1;
+}
+
+void
+kcap_submit_trap_disarm(void *addr, const char *why)
+{
+	struct sub_map *m;
+
+	pthread_mutex_lock(&S.lock);
+	m = map_of(addr);
+	if (m) {
+		/* The store happens again, untrapped; sweeps record it. */
+		m->armed = 0;
+		mprotect(m->shadow, m->len, m->prot);
+		warn_once(why);
+	}
+	pthread_mutex_unlock(&S.lock);
 }
 
 void *
@@ -313,8 +504,9 @@ kcap_submit_mmap(void *addr, size_t len, int prot, int flags, int fd,
 		 off_t off, int *taken)
 {
 	struct sub_map *m = NULL;
-	void *real, *shadow;
+	void *real, *shadow, *alias;
 	unsigned int i;
+	int armed = 0;
 
 	*taken = 0;
 	if (!is_doorbell((uint64_t)off))
@@ -333,6 +525,19 @@ kcap_submit_mmap(void *addr, size_t len, int prot, int flags, int fd,
 		*taken = 1;
 		return MAP_FAILED;
 	}
+	/* The same pages again, writable, for the capture. */
+	alias = mremap(shadow, 0, len, MREMAP_MAYMOVE);
+	if (alias == MAP_FAILED) {
+		kcap_real.munmap(shadow, len);
+		kcap_real.munmap(real, len);
+		return MAP_FAILED;	/* unwatched: the program gets the real page */
+	}
+#if defined(__x86_64__)
+	/* Stores trap only where the recorder's SIGSEGV handler is ours. */
+	if ((prot & PROT_WRITE) && kfd_recorder_fault_live() &&
+	    mprotect(shadow, len, prot & ~PROT_WRITE) == 0)
+		armed = 1;
+#endif
 	pthread_mutex_lock(&S.lock);
 	for (i = 0; i < SUB_MAX_MAPS && !m; i++)
 		if (!S.m[i].used)
@@ -340,16 +545,22 @@ kcap_submit_mmap(void *addr, size_t len, int prot, int flags, int fd,
 	if (!m) {
 		/* No room to watch it: the program gets the real page. */
 		pthread_mutex_unlock(&S.lock);
+		kcap_real.munmap(alias, len);
 		kcap_real.munmap(shadow, len);
 		kcap_real.munmap(real, len);
 		return MAP_FAILED;
 	}
-	m->used = 1;
+	if (!armed && (prot & PROT_WRITE))
+		warn_once("the doorbell page cannot be write-protected here");
 	m->fd = fd;
+	m->prot = prot;
+	m->armed = armed;
 	m->offset = (uint64_t)off;
 	m->len = len;
 	m->shadow = shadow;
+	m->alias = alias;
 	m->real = real;
+	atomic_store_explicit(&m->used, 1, memory_order_release);
 	for (i = 0; i < SUB_MAX_QUEUES; i++)
 		if (S.q[i].used)
 			link_queue(&S.q[i]);
@@ -370,15 +581,22 @@ kcap_submit_munmap(void *addr, size_t len)
 
 		if (!m->used || a >= m->shadow + m->len || a + len <= m->shadow)
 			continue;
+		/* The program's view is gone; ours still holds the slots. */
 		for (k = 0; k < SUB_MAX_QUEUES; k++)
-			if (S.q[k].used && S.q[k].shadow &&
-			    (uint8_t *)S.q[k].shadow >= m->shadow &&
-			    (uint8_t *)S.q[k].shadow < m->shadow + m->len) {
-				forward(&S.q[k]);
+			if (S.q[k].used && S.q[k].prog >= m->shadow &&
+			    S.q[k].prog < m->shadow + m->len) {
+				sweep(&S.q[k]);
+				S.q[k].prog = NULL;
 				S.q[k].shadow = S.q[k].real = NULL;
 			}
+		atomic_store_explicit(&m->used, 0, memory_order_release);
+		/* What is left of the program's view is plain memory again. */
+		if (m->armed && a > m->shadow)
+			mprotect(m->shadow, (size_t)(a - m->shadow), m->prot);
+		if (m->armed && a + len < m->shadow + m->len)
+			mprotect(a + len, (size_t)(m->shadow + m->len - (a + len)), m->prot);
+		kcap_real.munmap(m->alias, m->len);
 		kcap_real.munmap(m->real, m->len);
-		m->used = 0;
 	}
 	pthread_mutex_unlock(&S.lock);
 }
@@ -404,14 +622,14 @@ kcap_submit_ioctl(int fd, unsigned int nr, void *arg, int ret, int before)
 	if (before) {
 		/*
 		 * The program enters the driver (it may block there, waiting
-		 * for what it published): forward its doorbells now rather
-		 * than at the forwarder's next look. A queue about to be
-		 * destroyed gets what it published before it goes.
+		 * for what it published): whatever a trap did not see is
+		 * recorded and forwarded now. A queue about to be destroyed
+		 * gets what it published before it goes.
 		 */
 		pthread_mutex_lock(&S.lock);
 		for (i = 0; i < SUB_MAX_QUEUES && S.nqueues; i++)
 			if (S.q[i].used)
-				forward(&S.q[i]);
+				sweep(&S.q[i]);
 		pthread_mutex_unlock(&S.lock);
 		return;
 	}
@@ -442,7 +660,6 @@ kcap_submit_ioctl(int fd, unsigned int nr, void *arg, int ret, int before)
 				q = &S.q[i];
 		if (q) {
 			memset(q, 0, sizeof(*q));
-			q->used = 1;
 			q->fd = fd;
 			q->queue_id = a->queue_id;
 			q->gpu_id = a->gpu_id;
@@ -450,10 +667,11 @@ kcap_submit_ioctl(int fd, unsigned int nr, void *arg, int ret, int before)
 			q->ring = a->ring_base_address;
 			q->ring_size = a->ring_size;
 			q->doorbell_offset = a->doorbell_offset;
-			q->last = SUB_NONE;
+			q->rptr = engine == KFD_ENGINE_AQL ? a->read_pointer_address : 0;
+			q->rung = q->top = q->last = SUB_NONE;
+			q->used = 1;
 			S.nqueues++;
 			link_queue(q);
-			start();
 		}
 		pthread_mutex_unlock(&S.lock);
 	}
@@ -462,12 +680,21 @@ kcap_submit_ioctl(int fd, unsigned int nr, void *arg, int ret, int before)
 void
 kcap_submit_child(void)
 {
-	/* The KFD process and the forwarder stayed in the parent. */
+	unsigned int i;
+
+	/*
+	 * The KFD process stayed in the parent. The shadow pages came along
+	 * (shared memory): writable again, they are plain memory here, as
+	 * before the capture armed them.
+	 */
+	for (i = 0; i < SUB_MAX_MAPS; i++)
+		if (S.m[i].used && S.m[i].armed)
+			mprotect(S.m[i].shadow, S.m[i].len, S.m[i].prot);
 	pthread_mutex_init(&S.lock, NULL);
 	memset(S.q, 0, sizeof(S.q));
 	memset(S.m, 0, sizeof(S.m));
 	S.nqueues = 0;
-	S.started = 0;
+	atomic_store(&S.stop, 0);
 	kcap_submit_mem_child();
 }
 
@@ -482,7 +709,8 @@ kcap_submit_shutdown(void)
 	pthread_mutex_lock(&S.lock);
 	for (i = 0; i < SUB_MAX_QUEUES; i++)
 		if (S.q[i].used)
-			forward(&S.q[i]);
-	S.stop = 1;
+			sweep(&S.q[i]);
+	/* Later stores still trap: they are forwarded, not recorded. */
+	atomic_store(&S.stop, 1);
 	pthread_mutex_unlock(&S.lock);
 }

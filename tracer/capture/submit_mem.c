@@ -17,8 +17,13 @@
  *
  * within a total the user sets (KFDTRACE_SUBMISSIONS_LIMIT, bytes;
  * default 256 MiB). Past it, a record says what was left out (OMITTED,
- * no bytes). Memory is read with process_vm_readv(): a buffer the CPU
- * cannot read (VRAM without a CPU mapping) is UNREADABLE.
+ * no bytes). Memory is read with a guarded copy (kcap_read_mem()): a
+ * buffer the CPU cannot read (VRAM without a CPU mapping) is UNREADABLE.
+ *
+ * Each blob is named by its SHA-256 and stored once per trace: a record
+ * of bytes the trace already holds carries the hash alone (REF), which
+ * readers resolve. A launch repeated with the same arguments costs its
+ * kernel arguments once. Only stored bytes count against the limit.
  */
 #include "capture.h"
 
@@ -27,6 +32,8 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <kfdtrace/common/sha256.h>
+#include <kfdtrace/common/u64map.h>
 #include <kfdtrace/kfd_abi.h>
 #include <kfdtrace/packet_abi.h>
 #include <kfdtrace/packets.h>
@@ -48,6 +55,8 @@ static struct {
 	struct mem_bo *bo;
 	size_t n, cap;
 	uint64_t limit, used;
+	struct kc_u64map stored;	/* hash's first 8 bytes -> the hash */
+	int stored_init;
 } M = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 int kcap_submit_full;
@@ -108,6 +117,41 @@ kcap_submit_mem_child(void)
 	M.bo = NULL;
 	M.n = M.cap = 0;
 	M.used = 0;
+	/* A new trace: it holds no blob yet. */
+	if (M.stored_init)
+		kc_u64map_free(&M.stored);
+	M.stored_init = 0;
+}
+
+/*
+ * Whether the trace holds the bytes of @hash already; if not, remember
+ * that it will. M.lock held.
+ */
+static int
+stored_before(const uint8_t *hash)
+{
+	uint64_t key;
+	uint8_t *had;
+
+	if (!M.stored_init) {
+		kc_u64map_init(&M.stored, KT_MEM_HASH_LEN);
+		M.stored_init = 1;
+	}
+	memcpy(&key, hash, sizeof(key));
+	had = kc_u64map_get(&M.stored, 0, key);
+	if (had)
+		return !memcmp(had, hash, KT_MEM_HASH_LEN);
+	kc_u64map_put(&M.stored, 0, key, hash);
+	return 0;
+}
+
+static void
+forget(const uint8_t *hash)
+{
+	uint64_t key;
+
+	memcpy(&key, hash, sizeof(key));
+	kc_u64map_del(&M.stored, 0, key, NULL);
 }
 
 /* One memory record of @len bytes at @addr, within the limit. */
@@ -128,14 +172,23 @@ record(uint8_t kind, uint64_t addr, uint64_t len)
 		len = KT_MAX_SUBMIT;
 		rec.u.memory.flags |= KT_MEM_CUT;
 	}
-	if (M.used + len > M.limit) {
-		rec.u.memory.flags |= KT_MEM_OMITTED;
-	} else if (!(buf = malloc(len)) || kcap_read_mem(buf, addr, len) < 0) {
+	if (!(buf = malloc(len)) || kcap_read_mem(buf, addr, len) < 0) {
 		rec.u.memory.flags |= KT_MEM_UNREADABLE;
 	} else {
-		rec.u.memory.len = (uint32_t)len;
-		rec.u.memory.data = buf;
-		M.used += len;
+		kc_sha256(buf, len, rec.u.memory.hash);
+		rec.u.memory.hash_len = KT_MEM_HASH_LEN;
+		if (stored_before(rec.u.memory.hash)) {
+			rec.u.memory.flags |= KT_MEM_REF;
+		} else if (M.used + len > M.limit) {
+			rec.u.memory.flags |= KT_MEM_OMITTED;
+			rec.u.memory.hash_len = 0;
+			/* Not stored after all: a later copy may be. */
+			forget(rec.u.memory.hash);
+		} else {
+			rec.u.memory.len = (uint32_t)len;
+			rec.u.memory.data = buf;
+			M.used += len;
+		}
 	}
 	kcap_session_append(&rec, 0);
 	free(buf);

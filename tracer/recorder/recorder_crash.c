@@ -82,6 +82,15 @@ kfd_recorder_set_sigaction(int (*fn)(int sig, const struct sigaction *act,
 	crash_sigaction = fn ? fn : sigaction;
 }
 
+/* Runs first for SIGSEGV (kfd_recorder_set_fault_hook()). */
+static int (*_Atomic crash_fault_hook)(int, siginfo_t *, void *);
+
+void
+kfd_recorder_set_fault_hook(int (*fn)(int sig, siginfo_t *info, void *uc))
+{
+	atomic_store(&crash_fault_hook, fn);
+}
+
 /* Run before an ending signal's END record (kfd_recorder_set_end_hook()). */
 static void (*_Atomic crash_end_hook)(void);
 
@@ -170,6 +179,19 @@ crash_handler(int sig, siginfo_t *info, void *uc)
 	int fault, dies;
 
 	kfd_safe_copy_fault(sig);
+	/*
+	 * A fault its owner resolves (a trapped doorbell store) is no
+	 * crash: nothing is flushed and nobody else sees it.
+	 */
+	if (sig == SIGSEGV) {
+		int (*hook)(int, siginfo_t *, void *) =
+			atomic_load_explicit(&crash_fault_hook, memory_order_acquire);
+
+		if (hook && hook(sig, info, uc)) {
+			errno = saved_errno;
+			return;
+		}
+	}
 	if (sig <= 0 || sig >= NSIG)
 		return;
 	next = sig_view[sig];
@@ -361,6 +383,18 @@ kfd_recorder_crash_chain(int sig, const struct sigaction *act,
 	}
 	crash_lock_drop(&saved);
 	return ret;
+}
+
+int
+kfd_recorder_fault_live(void)
+{
+	sigset_t saved;
+	int live;
+
+	crash_lock_take(&saved);
+	live = sig_kind[SIGSEGV] == SIG_KIND_CRASH && sig_still_ours(SIGSEGV);
+	crash_lock_drop(&saved);
+	return live;
 }
 
 void

@@ -34,9 +34,10 @@ enum kt_err {
 const char *kt_strerror(int err);
 
 #define KT_FORMAT_MAJOR 1
-#define KT_FORMAT_MINOR 3	/* 1: submit and memory records;
+#define KT_FORMAT_MINOR 4	/* 1: submit and memory records;
 				 * 2: fd_transfer records;
-				 * 3: a submit record's fd */
+				 * 3: a submit record's fd;
+				 * 4: a memory record's hash, REF */
 
 /*
  * Bounds of the format (docs/trace-format.md section 5.2). The writer refuses
@@ -209,6 +210,23 @@ enum kt_end_flags {
 enum kt_submit_flags {
 	KT_SUBMIT_CLAMPED = 1 << 0,	/* data cut at the capture's bound */
 	KT_SUBMIT_UNREADABLE = 1 << 1,	/* the ring could not be read */
+	/*
+	 * Format 1.4 (older readers ignore them): found after the fact, at
+	 * the program's next KFD call, by another thread than the one that
+	 * rang (a store that did not trap): the engine may have seen the
+	 * doorbell first.
+	 */
+	KT_SUBMIT_LATE = 1 << 2,
+	/* AQL: the doorbell named later packets whose headers were still
+	 * INVALID (another producer's, not published yet): @last stops
+	 * before them, and a later doorbell records them. */
+	KT_SUBMIT_HELD = 1 << 3,
+	/* The doorbell value is below the queue's previous one. */
+	KT_SUBMIT_BACKWARDS = 1 << 4,
+	/* AQL: the engine's read index went past packets no trapped
+	 * doorbell published (rung by the GPU itself, or through a mapping
+	 * the capture does not see): what the ring holds now. */
+	KT_SUBMIT_UNSEEN = 1 << 5,
 };
 
 /*
@@ -247,7 +265,17 @@ enum kt_memory_flags {
 	KT_MEM_OMITTED = 1 << 0,	/* left out: the capture's limit was reached */
 	KT_MEM_UNREADABLE = 1 << 1,	/* the memory could not be read */
 	KT_MEM_CUT = 1 << 2,		/* only the first len of full_len bytes */
+	/*
+	 * Format 1.4: the bytes are an earlier memory record's of the same
+	 * @hash (content stored once per trace); the file holds none. The
+	 * reader hands them out again (data, len) when it read that record;
+	 * otherwise (it sought past it) len stays 0.
+	 */
+	KT_MEM_REF = 1 << 3,
 };
+
+/* The content hash of a memory record: SHA-256. */
+#define KT_MEM_HASH_LEN 32
 
 /*
  * Memory at @addr as it was when the capture recorded the submit record
@@ -261,6 +289,9 @@ struct kt_memory_rec {
 	uint8_t flags;		/* enum kt_memory_flags */
 	uint32_t len;
 	const uint8_t *data;
+	/* Format 1.4: SHA-256 of the full len bytes, or hash_len 0. */
+	uint8_t hash_len;
+	uint8_t hash[KT_MEM_HASH_LEN];
 };
 
 enum kt_xfer_dir {

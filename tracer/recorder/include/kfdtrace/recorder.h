@@ -219,6 +219,22 @@ void kfd_recorder_set_sigaction(int (*fn)(int sig, const struct sigaction *act,
 void kfd_recorder_set_end_hook(void (*fn)(void));
 
 /*
+ * kfd_recorder_set_fault_hook() - @fn runs first in the crash handler of
+ * SIGSEGV (KFD_REC_CRASH_HANDLERS), before anything is flushed or handed
+ * on: it returns 1 when the fault was its own and is resolved (the
+ * handler then returns at once, to the instruction @fn left in @uc), 0
+ * to let the handler go on as usual. Async-signal-safe. NULL: none.
+ */
+void kfd_recorder_set_fault_hook(int (*fn)(int sig, siginfo_t *info, void *uc));
+
+/*
+ * kfd_recorder_fault_live() - whether the recorder's crash handler is
+ * what the kernel has for SIGSEGV right now, so that a hook set with
+ * kfd_recorder_set_fault_hook() sees the faults. Not in a handler.
+ */
+int kfd_recorder_fault_live(void);
+
+/*
  * The sequence numbers of the calling thread's IOCTL records, for callers
  * that record spans enclosing them (the capture library's hsaKmt* API
  * spans). To open a span set .first to UINT64_MAX: the recorder stores the
