@@ -14,8 +14,8 @@
  * issued, each event that released it in the capture (its age advanced)
  * gets the sets in the GPU's stead that its returned age still lacks,
  * once the capture's CPU sets of it before the wait returned are
- * replayed (rp_age_stand_in()); the wait is issued once those events
- * were set as often live as then (rp_age_due()).
+ * replayed (rp_age_lack(); wait.c stands in); the wait is issued once
+ * those events were set as often live as then (rp_age_due()).
  *
  * The replay's ages may still differ from the capture's: past STAND_MAX
  * missing interrupts (engines' interrupts no wait needed) one stand-in
@@ -45,7 +45,7 @@
 
 #include <kfdtrace/kfd_abi.h>
 
-#include "replay_priv.h"
+#include "replay_state.h"
 
 #define ELEM		sizeof(struct kfd_abi_event_data)
 #define AGE_OFF		offsetof(struct kfd_abi_event_data, signal_event_data)
@@ -67,66 +67,6 @@ ld32(const uint8_t *p)
 
 	memcpy(&v, p, sizeof(v));
 	return v;
-}
-
-/*
- * Element @i of the captured events array @b: its input and returned age
- * and its event. Return: 0 past the end.
- */
-static int
-elem(const struct kt_buf_image *b, size_t i, uint64_t *in, uint64_t *out,
-     uint32_t *id)
-{
-	size_t off = i * ELEM;
-
-	if (off + ELEM > b->len_before || off + ELEM > b->len_after)
-		return 0;
-	*in = ld64(b->before + off + AGE_OFF);
-	*out = ld64(b->after + off + AGE_OFF);
-	*id = ld32(b->before + off + ID_OFF);
-	return 1;
-}
-
-/* The captured image of the events array of WAIT_EVENTS @io, or NULL. */
-static const struct kt_buf_image *
-events_image(const struct rp_rows *r, const struct kt_ioctl_rec *io)
-{
-	const struct kt_buf_image *b = rp_find_image(io, 0);
-
-	if (!b || !b->before || !b->after || !r->wait_events->nbufs ||
-	    !r->wait_events->bufs[0].elem ||
-	    r->wait_events->bufs[0].elem->size != ELEM)
-		return NULL;
-	return b;
-}
-
-/* events_image() of the ioctl record @rec, or NULL. */
-static const struct kt_buf_image *
-rec_events(const struct rp_rows *r, const struct kt_record *rec)
-{
-	return rec->type == KT_REC_IOCTL ? events_image(r, &rec->u.ioctl) : NULL;
-}
-
-int
-rp_wait_fired(const struct rp_rows *r, const struct kt_record *rec,
-	      uint32_t *ids, int max)
-{
-	const struct kt_buf_image *b = rec_events(r, rec);
-	uint64_t in, out;
-	uint32_t id;
-	size_t i;
-	int n = 0, aged = 0;
-
-	for (i = 0; b && elem(b, i, &in, &out, &id); i++) {
-		/* Other kinds of events than signal ones pass none. */
-		if (!in)
-			continue;
-		aged = 1;
-		if (out != in && n < max)
-			ids[n++] = id;
-	}
-	/* No ages: the capture does not say. */
-	return aged ? n : -1;
 }
 
 /* The model's life of event @id at @seq (its index), or -1. */
@@ -180,7 +120,7 @@ rp_age_in(struct rp_run *st, struct rp_call *c)
 	size_t e;
 
 	c->nage = 0;
-	if (c->d != st->rows->wait_events || !(b = events_image(st->rows, c->io)))
+	if (c->d != st->rows->wait_events || !(b = rp_wait_events_io(st->rows, c->io)))
 		return;
 	for (k = 0; k < c->nlb; k++)
 		if (c->lb[k].index == 0)
@@ -208,7 +148,7 @@ void
 rp_age_check(struct rp_run *st, struct rp_call *c, size_t idx,
 	     const uint8_t *cap_out, uint8_t *live_out)
 {
-	const struct kt_buf_image *b = events_image(st->rows, c->io);
+	const struct kt_buf_image *b = rp_wait_events_io(st->rows, c->io);
 	const struct rp_model *m = &st->r->model;
 	uint64_t cin, cout, lin, lout, key, rkey, okey, other, old_off;
 	uint32_t id;
@@ -339,14 +279,14 @@ int
 rp_age_reached(const struct rp_run *st, const struct kt_record *rec,
 	       uint32_t id)
 {
-	const struct kt_buf_image *b = rec_events(st->rows, rec);
+	const struct kt_buf_image *b = rp_wait_events(st->rows, rec);
 	struct live_ev l;
 	uint64_t in, out;
 	uint32_t eid;
 	size_t i;
 
 	/* Only an age that grew: a wait given the age it has blocks. */
-	for (i = 0; b && elem(b, i, &in, &out, &eid); i++)
+	for (i = 0; b && rp_age_elem(b, i, &in, &out, &eid); i++)
 		if (in && out > in && eid == id) {
 			live_of(st, id, rec->seq, &l);
 			return reached(&l, out) && l.age != in + l.off;
@@ -357,7 +297,7 @@ rp_age_reached(const struct rp_run *st, const struct kt_record *rec,
 int
 rp_age_due(const struct rp_run *st, const struct kt_record *rec)
 {
-	const struct kt_buf_image *b = rec_events(st->rows, rec);
+	const struct kt_buf_image *b = rp_wait_events(st->rows, rec);
 	struct live_ev l;
 	uint64_t in, out;
 	uint32_t id;
@@ -368,7 +308,7 @@ rp_age_due(const struct rp_run *st, const struct kt_record *rec)
 	 * are all there (the offset may be out of date: an interrupt no
 	 * wait needed is never replayed).
 	 */
-	for (i = 0; b && elem(b, i, &in, &out, &id); i++) {
+	for (i = 0; b && rp_age_elem(b, i, &in, &out, &id); i++) {
 		if (!in || out == in)
 			continue;
 		live_of(st, id, rec->seq, &l);
@@ -381,236 +321,28 @@ rp_age_due(const struct rp_run *st, const struct kt_record *rec)
 /* Interrupts stood in for at once, at most: past it, the offset learns. */
 #define STAND_MAX	16
 
-void
-rp_age_stand_in(struct rp_run *st, const struct kt_record *rec)
+int
+rp_age_lack(const struct rp_run *st, const struct kt_record *rec, size_t i,
+	    uint32_t *id, uint64_t *n)
 {
-	const struct kt_buf_image *b = rec_events(st->rows, rec);
+	const struct kt_buf_image *b = rp_wait_events(st->rows, rec);
 	struct live_ev l;
 	uint64_t in, out, want;
-	uint32_t id;
-	size_t i;
 
-	for (i = 0; b && elem(b, i, &in, &out, &id); i++) {
-		if (!in || out == in)
-			continue;
-		live_of(st, id, rec->seq, &l);
-		/* The CPU sets the capture had by then come first. */
-		if (!l.ev || l.ev->type != KFD_ABI_EVENT_SIGNAL ||
-		    reached(&l, out) || !cpu_sets_done(st, rec, id, &l))
-			continue;
-		want = out + l.off;
-		if (want - l.age > STAND_MAX)
-			want = l.age + 1;
-		for (; l.age < want && !st->stop; l.age++)
-			rp_wait_set(st, rec, id);
-	}
-}
-
-void
-rp_age_note_wait(struct rp_model *m, const struct kt_record *rec)
-{
-	const struct kt_buf_image *b = rec_events(rp_rows(), rec);
-	struct rp_m_aged a;
-	uint64_t in, out;
-	uint32_t id;
-	size_t i;
-
-	memset(&a, 0, sizeof(a));
-	a.seq = rec->seq;
-	a.ts = rec->ts;
-	a.tid = rec->tid;
-	a.t_exit = rp_rec_exit(rec);
-	for (i = 0; b && elem(b, i, &in, &out, &id) && a.n < RP_AGED_MAX; i++) {
-		if (!in)
-			continue;
-		a.ids[a.n] = id;
-		a.ages[a.n] = out;
-		a.fired[a.n++] = out != in;
-	}
-	if (a.n) {
-		struct rp_m_aged *p = rp_vec_push(&m->aged);
-
-		if (p)
-			*p = a;
-	}
-}
-
-static int
-cmp_swap_c(const void *a, const void *b)
-{
-	const struct rp_swap *x = a, *y = b;
-
-	return x->c < y->c ? -1 : x->c > y->c;
-}
-
-/* Sets looked at past a wait's return, at most (the trace's own slack). */
-#define SWAP_SCAN	4096
-#define SWAP_TIDS	64
-#define SWAP_LATE	64	/* sets of one event in a wait's window */
-#define SWAP_BACK	64	/* sets looked at before a wait's entry */
-
-/* Whether event @id released the wait @a in the capture. */
-static int
-fired_on(const struct rp_m_aged *a, uint32_t id)
-{
-	unsigned int j;
-
-	for (j = 0; j < a->n; j++)
-		if (a->ids[j] == id)
-			return a->fired[j];
-	return 0;
-}
-
-/*
- * Into @late, in entry order: the sets of other threads numbered before
- * the wait @a that entered before it (the first @lo sets entered before
- * it) and returned after it entered, on an event that released it. They
- * were under way when it looked, so they may have reached the kernel
- * after it, as those that entered while it waited. Return: how many.
- */
-static size_t
-in_flight(const struct rp_m_set *v, size_t lo, const struct rp_m_aged *a,
-	  size_t *late)
-{
-	size_t i = lo, n = 0, k;
-
-	while (i > 0 && lo - i < SWAP_BACK && n < SWAP_LATE) {
-		i--;
-		if (v[i].exit > a->ts && v[i].seq < a->seq &&
-		    v[i].tid != a->tid && fired_on(a, v[i].id))
-			late[n++] = i;
-	}
-	for (k = 0; k < n / 2; k++) {
-		size_t t = late[k];
-
-		late[k] = late[n - 1 - k];
-		late[n - 1 - k] = t;
-	}
-	return n;
-}
-
-/*
- * How many more sets of event @a->ids[@j] the sets numbered before the
- * wait @a make than its returned age @age allows (1 at creation, one per
- * set; an engine's interrupts only add): those that reached the kernel
- * after it looked, at least.
- */
-static uint64_t
-excess(const struct rp_model *m, const struct rp_m_aged *a, unsigned int j,
-       uint64_t age)
-{
-	const struct rp_m_event *ev = rp_model_event_at(m, a->ids[j], a->seq);
-	const struct rp_m_set *v = m->sets.data;
-	uint64_t n = 1;
-	size_t i;
-
-	if (!ev)
+	*n = 0;
+	if (!b || !rp_age_elem(b, i, &in, &out, id))
 		return 0;
-	for (i = 0; i < m->sets.n; i++)
-		if (v[i].id == a->ids[j] && v[i].seq > ev->create_seq &&
-		    v[i].seq < a->seq)
-			n++;
-	return n > age ? n - age : 0;
-}
-
-static void
-add_swap(struct rp_model *m, uint64_t c, uint64_t e)
-{
-	struct rp_swap *sw = rp_vec_push(&m->swaps);
-
-	if (sw) {
-		sw->c = c;
-		sw->e = e;
-	}
-}
-
-void
-rp_age_swaps(struct rp_model *m)
-{
-	const struct rp_m_set *v = m->sets.data;
-	size_t i, k, w, lo, hi, late[SWAP_LATE], nlate;
-	uint32_t tids[SWAP_TIDS];
-	unsigned int nt, j;
-
-	for (w = 0; w < m->aged.n; w++) {
-		const struct rp_m_aged *a = RP_AT(&m->aged, struct rp_m_aged, w);
-
-		lo = 0;
-		hi = m->sets.n;
-		while (lo < hi) {	/* the first set entered after it */
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (v[mid].ts <= a->ts)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		nlate = in_flight(v, lo, a, late);
-		for (i = lo, k = 0, nt = 0;
-		     i < m->sets.n && k < SWAP_SCAN; i++) {
-			if (v[i].ts > a->t_exit)
-				k++;
-			if (v[i].seq >= a->seq)
-				continue;
-			/* Per thread, its first: the stream holds the rest
-			 * of the thread behind it. */
-			for (j = 0; j < nt && tids[j] != v[i].tid; j++)
-				;
-			if (j < nt)
-				continue;
-			/*
-			 * Numbered before the wait, entered after it: on an
-			 * event it found unchanged (or entered after it
-			 * returned), it reached the kernel after the wait
-			 * looked: it goes after the wait. On an event that
-			 * released it, while it waited: maybe (below).
-			 */
-			for (j = 0; j < a->n; j++)
-				if (a->ids[j] == v[i].id)
-					break;
-			if (j == a->n)
-				continue;
-			if (a->fired[j] && v[i].ts <= a->t_exit) {
-				if (nlate < SWAP_LATE)
-					late[nlate++] = i;
-				continue;
-			}
-			add_swap(m, v[i].seq, a->seq);
-			if (nt < SWAP_TIDS)
-				tids[nt++] = v[i].tid;
-		}
-		/*
-		 * Of the sets that entered while it waited, the last ones
-		 * went after it as far as its returned age says.
-		 */
-		for (j = 0; j < a->n && nlate; j++) {
-			uint64_t x;
-			size_t q;
-
-			if (!a->fired[j] || !(x = excess(m, a, j, a->ages[j])))
-				continue;
-			for (q = nlate; q-- > 0 && x;)
-				if (v[late[q]].id == a->ids[j]) {
-					add_swap(m, v[late[q]].seq, a->seq);
-					x--;
-				}
-		}
-	}
-	/* The order checks' swaps are sorted; one end may wait for two uses. */
-	if (!m->swaps.n)
-		return;
-	qsort(m->swaps.data, m->swaps.n, sizeof(struct rp_swap), cmp_swap_c);
-	/* One swap per record: after the last wait it must follow. */
-	for (i = k = 0; i < m->swaps.n; i++) {
-		struct rp_swap *s = RP_AT(&m->swaps, struct rp_swap, i);
-		struct rp_swap *p = k ? RP_AT(&m->swaps, struct rp_swap, k - 1) : NULL;
-
-		if (p && p->c == s->c) {
-			if (s->e > p->e)
-				p->e = s->e;
-			continue;
-		}
-		*RP_AT(&m->swaps, struct rp_swap, k++) = *s;
-	}
-	m->swaps.n = k;
+	if (!in || out == in)
+		return 1;
+	live_of(st, *id, rec->seq, &l);
+	/* The CPU sets the capture had by then come first. */
+	if (!l.ev || l.ev->type != KFD_ABI_EVENT_SIGNAL ||
+	    reached(&l, out) || !cpu_sets_done(st, rec, *id, &l))
+		return 1;
+	want = out + l.off;
+	if (want - l.age > STAND_MAX)
+		want = l.age + 1;
+	if (l.age < want)
+		*n = want - l.age;
+	return 1;
 }

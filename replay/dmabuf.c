@@ -23,7 +23,7 @@
 
 #include <kfdtrace/kfd_abi.h>
 
-#include "replay_priv.h"
+#include "replay_state.h"
 
 #ifdef HAVE_LIBDRM_AMDGPU
 #include <amdgpu.h>

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "replay_priv.h"
+#include "replay_state.h"
 
 int32_t
 rp_ofd_new(struct rp_run *st, uint8_t kind, int32_t minor)

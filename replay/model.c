@@ -17,7 +17,8 @@
 
 #include <kfdtrace/kfd_abi.h>
 
-#include "replay_priv.h"
+#include "replay_model.h"
+#include "replay_stream.h"
 
 void
 rp_model_note_gpu(struct rp_model *m, uint32_t gpu_id)
@@ -438,13 +439,43 @@ model_record(struct rp_model *m, const struct kt_record *rec)
 	}
 }
 
+/*
+ * After a pass with order violations: read the trace again for a
+ * dependency cycle (order.c). Return: 1 found, 0 none, <0 error.
+ */
+static int
+order_cycle(struct rp_model *m, const char *path)
+{
+	struct rp_model *scratch;
+	int r;
+
+	if (!m->ndeps_total)
+		return 0;
+	scratch = malloc(sizeof(*scratch));
+	if (!scratch)
+		return -ENOMEM;
+	/* The same pass again, keeping every creation -> use edge. */
+	r = rp_model_build_ex(scratch, path, NULL, 0, 1);
+	if (r == 0) {
+		r = rp_order_search(scratch);
+		if (r > 0) {
+			memcpy(m->cycle, scratch->cycle, sizeof(m->cycle));
+			m->ncycle = scratch->ncycle;
+			m->cycle_len = scratch->cycle_len;
+		}
+	}
+	rp_model_free(scratch);
+	free(scratch);
+	return r;
+}
+
 int
 rp_model_build(struct rp_model *m, const char *path, char *err, size_t errlen)
 {
 	int r = rp_model_build_ex(m, path, err, errlen, 0);
 
 	if (r == 0 && m->ndeps_total) {
-		r = rp_order_cycle(m, path);
+		r = order_cycle(m, path);
 		if (r < 0 && err)
 			snprintf(err, errlen, "%s: %s", path, kt_strerror(r));
 		r = r < 0 ? r : 0;
@@ -515,58 +546,6 @@ rp_model_build_ex(struct rp_model *m, const char *path, char *err,
 		return r;
 	}
 	return 0;
-}
-
-int
-rp_model_cpu_set(const struct rp_model *m, const uint32_t *ids, int n,
-		 uint64_t from, uint64_t to)
-{
-	const struct rp_m_set *v = m->sets.data;
-	size_t lo = 0, hi = m->sets.n;
-	int k;
-
-	while (lo < hi) {	/* the first that entered at @from or later */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (v[mid].ts < from)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < m->sets.n && v[lo].ts < to; lo++)
-		for (k = 0; k < n; k++)
-			if (v[lo].id == ids[k])
-				return 1;
-	return 0;
-}
-
-const struct rp_m_event *
-rp_model_event_at(const struct rp_model *m, uint32_t id, uint64_t seq)
-{
-	size_t i;
-
-	for (i = 0; i < m->events.n; i++) {
-		const struct rp_m_event *e = RP_AT(&m->events, struct rp_m_event, i);
-
-		if (e->id == id && e->create_seq < seq && seq < e->destroy_seq)
-			return e;
-	}
-	return NULL;
-}
-
-uint64_t
-rp_model_sets_before(const struct rp_model *m, uint32_t id, uint64_t from,
-		     uint64_t to, uint64_t ts)
-{
-	const struct rp_m_set *v = m->sets.data;
-	uint64_t n = 0;
-	size_t i;
-
-	/* By entry time: the first at @ts or later ends it. */
-	for (i = 0; i < m->sets.n && v[i].ts < ts; i++)
-		if (v[i].id == id && v[i].seq > from && v[i].seq < to)
-			n++;
-	return n;
 }
 
 void

@@ -7,9 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <kfdtrace/decode.h>
 #include <kfdtrace/kfd_abi.h>
 
-#include "replay_priv.h"
+#include "replay_model.h"
 
 /*
  * A gpu_id the trace uses. A failed call may name a GPU that never existed
@@ -196,24 +197,37 @@ ioctl_fd(struct rp_model *m, int32_t fd, uint8_t origin, uint64_t seq)
 		m->fd_now[fd] = (int32_t)(m->fds.n - 1);
 }
 
-static void
-model_alloc(struct rp_model *m, int32_t proc, const struct kt_ioctl_rec *io,
-	    uint64_t seq)
+/*
+ * Attribute @attr (enum kfd_attr) of the object row @d creates or ends,
+ * from argument bytes @p; 0 when the row marks no such field. Objects are
+ * modeled from the schema's columns, so a row that creates one is modeled
+ * like the others of its kind.
+ */
+static uint64_t
+attr_get(const struct kfd_ioctl_desc *d, unsigned int attr, const uint8_t *p,
+	 size_t n)
 {
-	const struct rp_rows *r = rp_rows();
+	return rp_fget(kfd_schema_attr(d->args, attr), p, n);
+}
+
+static void
+model_alloc(struct rp_model *m, int32_t proc, const struct kfd_ioctl_desc *d,
+	    const struct kt_ioctl_rec *io, uint64_t seq)
+{
 	const uint8_t *a = io->arg_after, *b = io->arg_before;
+	size_t n = io->arg_size;
 	struct rp_m_bo *bo;
 
-	bo = bo_new(m, proc, rp_fget(r->alloc_handle, a, io->arg_size), seq);
+	bo = bo_new(m, proc, attr_get(d, KFD_ATTR_OBJ, a, n), seq);
 	if (!bo)
 		return;
-	bo->va = rp_fget(r->alloc_va, b, io->arg_size);
-	bo->size = rp_fget(r->alloc_size, b, io->arg_size);
-	bo->flags = (uint32_t)rp_fget(r->alloc_flags, b, io->arg_size);
-	bo->gpu_id = (uint32_t)rp_fget(r->alloc_gpu, b, io->arg_size);
-	bo->mmap_offset = rp_fget(r->alloc_off, a, io->arg_size);
+	bo->va = attr_get(d, KFD_ATTR_VA, b, n);
+	bo->size = attr_get(d, KFD_ATTR_SIZE, b, n);
+	bo->flags = (uint32_t)attr_get(d, KFD_ATTR_FLAGS, b, n);
+	bo->gpu_id = (uint32_t)attr_get(d, KFD_ATTR_GPU, b, n);
+	bo->mmap_offset = attr_get(d, KFD_ATTR_MMAP_OFFSET, a, n);
 	if (bo->flags & KFD_ABI_ALLOC_MEM_FLAGS_USERPTR) {
-		bo->cpu_addr = rp_fget(r->alloc_off, b, io->arg_size);
+		bo->cpu_addr = attr_get(d, KFD_ATTR_MMAP_OFFSET, b, n);
 		rp_model_add_range(m, bo->cpu_addr, bo->size, RP_RANGE_USERPTR);
 	}
 	if (bo->mmap_offset)
@@ -245,10 +259,9 @@ model_map(struct rp_model *m, int32_t proc, const struct kfd_field *hf,
 }
 
 static void
-model_queue(struct rp_model *m, int32_t proc, const struct kt_ioctl_rec *io,
-	    uint64_t seq)
+model_queue(struct rp_model *m, int32_t proc, const struct kfd_ioctl_desc *d,
+	    const struct kt_ioctl_rec *io, uint64_t seq)
 {
-	const struct rp_rows *r = rp_rows();
 	const uint8_t *b = io->arg_before, *a = io->arg_after;
 	size_t n = io->arg_size;
 	struct rp_m_queue *q = rp_vec_push(&m->queues);
@@ -258,18 +271,18 @@ model_queue(struct rp_model *m, int32_t proc, const struct kt_ioctl_rec *io,
 		return;
 	}
 	q->proc = proc;
-	q->gpu_id = (uint32_t)rp_fget(r->cq_gpu, b, n);
-	q->qid = (uint32_t)rp_fget(r->cq_qid, a, n);
-	q->type = (uint32_t)rp_fget(r->cq_type, b, n);
-	q->ring = rp_fget(r->cq_ring, b, n);
-	q->rptr = rp_fget(r->cq_rptr, b, n);
-	q->wptr = rp_fget(r->cq_wptr, b, n);
-	q->eop = rp_fget(r->cq_eop, b, n);
-	q->ctx = rp_fget(r->cq_ctx, b, n);
-	q->ring_size = rp_fget(r->cq_ring_size, a, n);
-	q->eop_size = rp_fget(r->cq_eop_size, b, n);
-	q->ctx_size = rp_fget(r->cq_ctx_size, b, n);
-	q->doorbell_offset = rp_fget(r->cq_doorbell, a, n);
+	q->gpu_id = (uint32_t)attr_get(d, KFD_ATTR_GPU, b, n);
+	q->qid = (uint32_t)attr_get(d, KFD_ATTR_OBJ, a, n);
+	q->type = (uint32_t)attr_get(d, KFD_ATTR_TYPE, b, n);
+	q->ring = attr_get(d, KFD_ATTR_RING, b, n);
+	q->rptr = attr_get(d, KFD_ATTR_RPTR, b, n);
+	q->wptr = attr_get(d, KFD_ATTR_WPTR, b, n);
+	q->eop = attr_get(d, KFD_ATTR_EOP, b, n);
+	q->ctx = attr_get(d, KFD_ATTR_CTX, b, n);
+	q->ring_size = attr_get(d, KFD_ATTR_RING_SIZE, a, n);
+	q->eop_size = attr_get(d, KFD_ATTR_EOP_SIZE, b, n);
+	q->ctx_size = attr_get(d, KFD_ATTR_CTX_SIZE, b, n);
+	q->doorbell_offset = attr_get(d, KFD_ATTR_DOORBELL, a, n);
 	q->create_seq = seq;
 	q->destroy_seq = UINT64_MAX;
 	rp_map_put(&m->idx, RP_K_MQUEUE, (unsigned int)proc, q->qid,
@@ -277,24 +290,23 @@ model_queue(struct rp_model *m, int32_t proc, const struct kt_ioctl_rec *io,
 }
 
 static void
-model_event(struct rp_model *m, int32_t proc, const struct kt_ioctl_rec *io,
-	    uint64_t seq)
+model_event(struct rp_model *m, int32_t proc, const struct kfd_ioctl_desc *d,
+	    const struct kt_ioctl_rec *io, uint64_t seq)
 {
-	const struct rp_rows *r = rp_rows();
 	const uint8_t *b = io->arg_before, *a = io->arg_after;
 	size_t n = io->arg_size;
 	struct rp_m_event *e = rp_vec_push(&m->events);
-	uint64_t page = rp_fget(r->ce_page, b, n);
+	uint64_t page = attr_get(d, KFD_ATTR_EVENT_PAGE, b, n);
 
 	if (!e) {
 		m->overflow++;
 		return;
 	}
 	e->proc = proc;
-	e->id = (uint32_t)rp_fget(r->ce_id, a, n);
-	e->type = (uint32_t)rp_fget(r->ce_type, b, n);
-	e->slot = (uint32_t)rp_fget(r->ce_slot, a, n);
-	e->auto_reset = (uint32_t)rp_fget(r->ce_auto, b, n);
+	e->id = (uint32_t)attr_get(d, KFD_ATTR_OBJ, a, n);
+	e->type = (uint32_t)attr_get(d, KFD_ATTR_TYPE, b, n);
+	e->slot = (uint32_t)attr_get(d, KFD_ATTR_SLOT, a, n);
+	e->auto_reset = (uint32_t)attr_get(d, KFD_ATTR_AUTO_RESET, b, n);
 	e->create_seq = seq;
 	e->destroy_seq = UINT64_MAX;
 	rp_map_put(&m->idx, RP_K_MEVENT, (unsigned int)proc, e->id,
@@ -373,32 +385,205 @@ gem_new(struct rp_model *m, int32_t ofd, uint32_t handle, uint64_t size,
 		   m->gems.n - 1);
 }
 
+/*
+ * A successful call that ends an object (the schema's ends column): its
+ * model object's life ends. GEM objects are not followed to their end.
+ */
+static void
+model_end(struct rp_model *m, int32_t proc, const struct kfd_ioctl_desc *d,
+	  const struct kt_ioctl_rec *io, uint64_t seq)
+{
+	uint64_t id = attr_get(d, KFD_ATTR_OBJ, io->arg_before, io->arg_size);
+	uint64_t v;
+	int32_t i;
+
+	switch (d->ends) {
+	case KFD_OBJ_BUFFER:
+		i = bo_find(m, proc, id);
+		if (i >= 0) {
+			struct rp_m_bo *bo = RP_AT(&m->bos, struct rp_m_bo, i);
+
+			bo->free_seq = seq;
+			rp_map_del(&m->idx, RP_K_BO, (unsigned int)proc, bo->handle);
+			if (bo->mmap_offset)
+				rp_map_del(&m->idx, RP_K_MOFF, 0, bo->mmap_offset);
+		}
+		break;
+	case KFD_OBJ_QUEUE:
+		if (rp_map_get(&m->idx, RP_K_MQUEUE, (unsigned int)proc,
+			       (uint32_t)id, &v)) {
+			RP_AT(&m->queues, struct rp_m_queue, v)->destroy_seq = seq;
+			rp_map_del(&m->idx, RP_K_MQUEUE, (unsigned int)proc,
+				   (uint32_t)id);
+		}
+		break;
+	case KFD_OBJ_EVENT:
+		if (rp_map_get(&m->idx, RP_K_MEVENT, (unsigned int)proc,
+			       (uint32_t)id, &v)) {
+			RP_AT(&m->events, struct rp_m_event, v)->destroy_seq = seq;
+			rp_map_del(&m->idx, RP_K_MEVENT, (unsigned int)proc,
+				   (uint32_t)id);
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+/* A buffer made from a dma-buf (IMPORT_DMABUF). */
+static void
+model_import(struct rp_model *m, int32_t proc, const struct kfd_ioctl_desc *d,
+	     const struct kt_ioctl_rec *io, uint64_t seq)
+{
+	const uint8_t *b = io->arg_before, *a = io->arg_after;
+	size_t n = io->arg_size;
+	struct rp_m_bo *bo = bo_new(m, proc, attr_get(d, KFD_ATTR_OBJ, a, n), seq);
+
+	if (!bo)
+		return;
+	bo->imported = 1;
+	bo->va = attr_get(d, KFD_ATTR_VA, b, n);
+	bo->gpu_id = (uint32_t)attr_get(d, KFD_ATTR_GPU, b, n);
+	bo->dmabuf = dmabuf_for_fd(m, (int32_t)attr_get(d, KFD_ATTR_SOURCE, b, n),
+				   seq);
+	if (bo->dmabuf >= 0) {
+		struct rp_m_dmabuf *db = RP_AT(&m->dmabufs, struct rp_m_dmabuf,
+					       bo->dmabuf);
+
+		db->imports++;
+		bo->size = db->size;
+	}
+}
+
+/* A dma-buf made from a buffer (EXPORT_DMABUF) or a GEM object (PRIME). */
+static void
+model_dmabuf(struct rp_model *m, int32_t proc, const struct kfd_ioctl_desc *d,
+	     const struct kt_ioctl_rec *io, uint64_t seq)
+{
+	size_t n = io->arg_size;
+	uint64_t src = attr_get(d, KFD_ATTR_SOURCE, io->arg_before, n);
+	int32_t fd = (int32_t)attr_get(d, KFD_ATTR_OBJ, io->arg_after, n);
+	int32_t i = -1;
+	uint64_t v;
+
+	if (d->source == KFD_OBJ_BUFFER) {
+		i = bo_find(m, proc, src);
+		ioctl_fd(m, fd, RP_FD_EXPORT, seq);
+		if (i >= 0)
+			RP_AT(&m->bos, struct rp_m_bo, i)->exports++;
+		dmabuf_new(m, fd, RP_DMABUF_EXPORT, i, seq);
+	} else if (d->source == KFD_OBJ_GEM) {
+		if (rp_map_get(&m->idx, RP_K_MGEM,
+			       (unsigned int)(fd_ofd(m, io->fd) + 1),
+			       (uint32_t)src, &v))
+			i = (int32_t)v;
+		ioctl_fd(m, fd, RP_FD_PRIME, seq);
+		dmabuf_new(m, fd, RP_DMABUF_PRIME, i, seq);
+	}
+}
+
+/* A GEM object, new (GEM_CREATE) or made from a dma-buf (PRIME). */
+static void
+model_gem(struct rp_model *m, const struct kfd_ioctl_desc *d,
+	  const struct kt_ioctl_rec *io, uint64_t seq)
+{
+	const uint8_t *b = io->arg_before, *a = io->arg_after;
+	size_t n = io->arg_size;
+	int32_t ofd = fd_ofd(m, io->fd);
+	uint32_t h = (uint32_t)attr_get(d, KFD_ATTR_OBJ, a, n);
+	int32_t i;
+
+	if (d->source == KFD_OBJ_NONE) {
+		gem_new(m, ofd, h, attr_get(d, KFD_ATTR_SIZE, b, n),
+			attr_get(d, KFD_ATTR_FLAGS, b, n), seq);
+	} else if (d->source == KFD_OBJ_DMABUF) {
+		i = dmabuf_for_fd(m, (int32_t)attr_get(d, KFD_ATTR_SOURCE, b, n),
+				  seq);
+		if (i >= 0)
+			RP_AT(&m->dmabufs, struct rp_m_dmabuf, i)->imports++;
+		gem_new(m, ofd, h, 0, 0, seq);
+	}
+}
+
+/*
+ * A successful call that creates an object (the schema's creates and
+ * source columns), @io's after-image present. IPC imports and exports
+ * are not modeled: the shared buffer is another process's.
+ */
+static void
+model_create(struct rp_model *m, int32_t proc, const struct kfd_ioctl_desc *d,
+	     const struct kt_ioctl_rec *io, uint64_t seq)
+{
+	switch (d->creates) {
+	case KFD_OBJ_BUFFER:
+		if (d->source == KFD_OBJ_NONE)
+			model_alloc(m, proc, d, io, seq);
+		else if (d->source == KFD_OBJ_DMABUF)
+			model_import(m, proc, d, io, seq);
+		break;
+	case KFD_OBJ_DMABUF:
+		model_dmabuf(m, proc, d, io, seq);
+		break;
+	case KFD_OBJ_GEM:
+		model_gem(m, d, io, seq);
+		break;
+	case KFD_OBJ_QUEUE:
+		model_queue(m, proc, d, io, seq);
+		break;
+	case KFD_OBJ_EVENT:
+		model_event(m, proc, d, io, seq);
+		break;
+	case KFD_OBJ_FD:
+		/* The one such file today is SMI's event stream. */
+		ioctl_fd(m, (int32_t)attr_get(d, KFD_ATTR_OBJ, io->arg_after,
+					       io->arg_size), RP_FD_SMI, seq);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * The order checks' kind of a field of @role, or -1: the map kind the
+ * replayer learns its values under (rp_role_kind()), for the kinds the
+ * order checks follow (memory handles, queue and event ids).
+ */
+static int
+dep_kind(unsigned int role)
+{
+	switch (rp_role_kind(role)) {
+	case RP_K_HANDLE:
+		return RP_DEP_HANDLE;
+	case RP_K_QUEUE:
+		return RP_DEP_QUEUE;
+	case RP_K_EVENT:
+		return RP_DEP_EVENT;
+	default:
+		return -1;
+	}
+}
+
 void
 rp_ioctl_ids(const struct kt_record *rec, const struct kfd_ioctl_desc *d,
 	     rp_id_fn fn, void *ctx)
 {
 	const struct kt_ioctl_rec *io = &rec->u.ioctl;
-	const struct rp_rows *r = rp_rows();
 	const struct kfd_struct_desc *sd = d->args;
 	const uint8_t *b = io->arg_before, *a = io->arg_after;
 	size_t n = io->arg_size;
-	int ends = d == r->free_mem || d == r->destroy_queue ||
-		   d == r->destroy_event;
 	unsigned int i;
 
 	for (i = 0; sd && i < sd->nfields; i++) {
 		const struct kfd_field *f = &sd->fields[i];
+		/* The schema says which call ends which object, in which field. */
+		int ends = d->ends != KFD_OBJ_NONE && f->attr == KFD_ATTR_OBJ;
+		int k = dep_kind(f->role);
 		unsigned int kind;
 		uint64_t v;
 
-		if (f->role == KFD_ROLE_HANDLE)
-			kind = RP_DEP_HANDLE;
-		else if (f->role == KFD_ROLE_QUEUE_ID)
-			kind = RP_DEP_QUEUE;
-		else if (f->role == KFD_ROLE_EVENT_ID)
-			kind = RP_DEP_EVENT;
-		else
+		if (k < 0)
 			continue;
+		kind = (unsigned int)k;
 		if (f->dir == KFD_DIR_OUT) {
 			/* A zero handle is none; queue and event ids start at 0. */
 			if (a && kfd_field_present(sd, f, a, n) &&
@@ -453,9 +638,8 @@ rp_model_ioctl(struct rp_model *m, const struct kt_record *rec)
 	const uint8_t *b = io->arg_before, *a = io->arg_after;
 	size_t n = io->arg_size;
 	int32_t proc;
-	uint64_t v;
 
-	d = kfd_schema_lookup(io->file_kind, io->request);
+	d = kt_ioctl_row(io);
 	if (!d) {
 		m->nunknown++;
 		return;
@@ -467,7 +651,7 @@ rp_model_ioctl(struct rp_model *m, const struct kt_record *rec)
 	if (io->ret < 0)
 		return;
 	proc = scope_proc(m, io->fd);
-	if (d == r->create_process) {
+	if (d->creates == KFD_OBJ_PROCESS) {
 		/* _IO: no argument bytes at all. */
 		int32_t ofd = fd_ofd(m, io->fd);
 
@@ -486,62 +670,16 @@ rp_model_ioctl(struct rp_model *m, const struct kt_record *rec)
 	} else if (d == r->acquire_vm) {
 		if (proc >= 0 && (size_t)proc < m->procs.n)
 			RP_AT(&m->procs, struct rp_m_proc, proc)->vm_gpus++;
-	} else if (d == r->alloc && a) {
-		model_alloc(m, proc, io, rec->seq);
-	} else if (d == r->free_mem) {
-		int32_t i = bo_find(m, proc, rp_fget(r->free_handle, b, n));
-
-		if (i >= 0) {
-			struct rp_m_bo *bo = RP_AT(&m->bos, struct rp_m_bo, i);
-
-			bo->free_seq = rec->seq;
-			rp_map_del(&m->idx, RP_K_BO, (unsigned int)proc, bo->handle);
-			if (bo->mmap_offset)
-				rp_map_del(&m->idx, RP_K_MOFF, 0, bo->mmap_offset);
-		}
+	} else if (d->ends) {
+		model_end(m, proc, d, io, rec->seq);
+	} else if (d->creates && a) {
+		model_create(m, proc, d, io, rec->seq);
 	} else if (d == r->map_mem) {
 		model_map(m, proc, r->map_handle, io, 1);
 	} else if (d == r->unmap_mem) {
 		model_map(m, proc, r->unmap_handle, io, 0);
-	} else if (d == r->import_dmabuf && a) {
-		struct rp_m_bo *bo = bo_new(m, proc, rp_fget(r->imp_handle, a, n),
-					    rec->seq);
-
-		if (bo) {
-			bo->imported = 1;
-			bo->va = rp_fget(r->imp_va, b, n);
-			bo->gpu_id = (uint32_t)rp_fget(r->imp_gpu, b, n);
-			bo->dmabuf = dmabuf_for_fd(m, (int32_t)rp_fget(r->imp_fd, b, n),
-						   rec->seq);
-			if (bo->dmabuf >= 0) {
-				struct rp_m_dmabuf *db = RP_AT(&m->dmabufs,
-					struct rp_m_dmabuf, bo->dmabuf);
-
-				db->imports++;
-				bo->size = db->size;
-			}
-		}
-	} else if (d == r->export_dmabuf && a) {
-		int32_t i = bo_find(m, proc, rp_fget(r->exp_handle, b, n));
-		int32_t fd = (int32_t)rp_fget(r->exp_fd, a, n);
-
-		ioctl_fd(m, fd, RP_FD_EXPORT, rec->seq);
-		if (i >= 0)
-			RP_AT(&m->bos, struct rp_m_bo, i)->exports++;
-		dmabuf_new(m, fd, RP_DMABUF_EXPORT, i, rec->seq);
 	} else if (d == r->get_dmabuf_info && a) {
 		model_dmabuf_info(m, io, rec->seq);
-	} else if (d == r->create_queue && a) {
-		model_queue(m, proc, io, rec->seq);
-	} else if (d == r->destroy_queue) {
-		uint32_t qid = (uint32_t)rp_fget(r->dq_qid, b, n);
-
-		if (rp_map_get(&m->idx, RP_K_MQUEUE, (unsigned int)proc, qid, &v)) {
-			RP_AT(&m->queues, struct rp_m_queue, v)->destroy_seq = rec->seq;
-			rp_map_del(&m->idx, RP_K_MQUEUE, (unsigned int)proc, qid);
-		}
-	} else if (d == r->create_event && a) {
-		model_event(m, proc, io, rec->seq);
 	} else if (d == r->wait_events && rp_wait_completed(r, d, io)) {
 		rp_age_note_wait(m, rec);
 	} else if (d == r->set_event && b && rp_fhas(r->se_id, n)) {
@@ -554,41 +692,9 @@ rp_model_ioctl(struct rp_model *m, const struct kt_record *rec)
 			e->tid = rec->tid;
 			e->id = (uint32_t)rp_fget(r->se_id, b, n);
 		}
-	} else if (d == r->destroy_event) {
-		uint32_t id = (uint32_t)rp_fget(r->de_id, b, n);
-
-		if (rp_map_get(&m->idx, RP_K_MEVENT, (unsigned int)proc, id, &v)) {
-			RP_AT(&m->events, struct rp_m_event, v)->destroy_seq = rec->seq;
-			rp_map_del(&m->idx, RP_K_MEVENT, (unsigned int)proc, id);
-		}
 	} else if (d == r->svm) {
 		model_svm(m, proc, io, rec->seq);
 		rp_model_add_range(m, rp_fget(r->svm_start, b, n),
 				   rp_fget(r->svm_size, b, n), RP_RANGE_SVM);
-	} else if (d == r->smi_events && a) {
-		ioctl_fd(m, (int32_t)rp_fget(r->smi_fd, a, n), RP_FD_SMI, rec->seq);
-	} else if (d == r->gem_create && a) {
-		gem_new(m, fd_ofd(m, io->fd), (uint32_t)rp_fget(r->gc_handle, a, n),
-			rp_fget(r->gc_size, b, n), rp_fget(r->gc_domains, b, n),
-			rec->seq);
-	} else if (d == r->prime_h2f && a) {
-		int32_t ofd = fd_ofd(m, io->fd);
-		uint32_t h = (uint32_t)rp_fget(r->h2f_handle, b, n);
-		int32_t fd = (int32_t)rp_fget(r->h2f_fd, a, n);
-		int32_t src = -1;
-
-		if (rp_map_get(&m->idx, RP_K_MGEM, (unsigned int)(ofd + 1), h, &v))
-			src = (int32_t)v;
-		ioctl_fd(m, fd, RP_FD_PRIME, rec->seq);
-		dmabuf_new(m, fd, RP_DMABUF_PRIME, src, rec->seq);
-	} else if (d == r->prime_f2h && a) {
-		int32_t ofd = fd_ofd(m, io->fd);
-		int32_t i = dmabuf_for_fd(m, (int32_t)rp_fget(r->f2h_fd, b, n),
-					  rec->seq);
-
-		if (i >= 0)
-			RP_AT(&m->dmabufs, struct rp_m_dmabuf, i)->imports++;
-		gem_new(m, ofd, (uint32_t)rp_fget(r->f2h_handle, a, n), 0, 0,
-			rec->seq);
 	}
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Printing the object model (kfdtrace replay --plan).
+ * Printing the object model (kfdtrace replay --plan), and whether the
+ * trace is whole or what it lacks (the verdicts of replay and match).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -9,7 +10,7 @@
 #include <kfdtrace/decode.h>
 #include <kfdtrace/kfd_abi.h>
 
-#include "replay_priv.h"
+#include "replay_model.h"
 
 /* Objects listed one per line before the rest is only counted. */
 #define PLAN_LIST_MAX 32
@@ -276,4 +277,26 @@ rp_model_print(const struct rp_model *m, FILE *out)
 	if (m->overflow)
 		fprintf(out, "warning:    %" PRIu64 " objects beyond the model's "
 			"bounds were not modelled\n", m->overflow);
+}
+
+bool
+rp_trace_whole(const struct rp_model *m)
+{
+	/*
+	 * NO_END is not whole either: the program was killed (or is still
+	 * writing), and the records it had buffered since the writer's last
+	 * flush are not in the file, nor is the count that would say so.
+	 */
+	return m->integrity == KT_INTEGRITY_OK;
+}
+
+void
+rp_print_lack(FILE *out, const struct rp_model *m)
+{
+	if (m->integrity == KT_INTEGRITY_NO_END)
+		fprintf(out, "has no END record (the program was killed, or "
+			"is still running)");
+	else
+		fprintf(out, "is damaged (%s)", m->integrity_msg[0] ?
+			m->integrity_msg : "incomplete");
 }

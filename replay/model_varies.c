@@ -18,7 +18,7 @@
  */
 #include <stdlib.h>
 
-#include "replay_priv.h"
+#include "replay_model.h"
 
 void
 rp_model_varies(struct rp_model *m, const struct kt_record *rec,

@@ -13,10 +13,11 @@
  * front (the first RP_MAX_DEPS) and does not issue such a use: it is a
  * divergence naming the other record, instead of a bare EINVAL or EBADF.
  *
- * When there is a violation, rp_order_cycle() reads the trace a second
- * time collecting every creation -> use edge, adds each thread's program
- * order, and looks for a cycle: no order of the records satisfies those,
- * and the records on it are named. Normal traces never pay for that pass.
+ * When there is a violation, the model (model.c) reads the trace a
+ * second time collecting every creation -> use edge, and
+ * rp_order_search() adds each thread's program order and looks for a
+ * cycle: no order of the records satisfies those, and the records on it
+ * are named. Normal traces never pay for that pass.
  *
  * One exception to "in a capture it always does": the kernel frees an id
  * before the FREE returns, so another thread's ALLOC can get it back and
@@ -33,7 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay_priv.h"
+#include "replay_model.h"
 
 /* One life of an id: its creation, and its end once destroyed. */
 struct rp_m_life {
@@ -454,9 +455,8 @@ cmp_out(const void *a, const void *b)
 	return x->from < y->from ? -1 : x->from > y->from;
 }
 
-/* Find a cycle in @m->edges plus program order; fill m->cycle. */
-static int
-search(struct rp_model *m)
+int
+rp_order_search(struct rp_model *m)
 {
 	size_t ne = m->edges.n, nn = 0, i, k;
 	const struct rp_m_edge *e = m->edges.data;
@@ -585,32 +585,6 @@ search(struct rp_model *m)
 	free(stack);
 	free(it);
 	return found;
-}
-
-int
-rp_order_cycle(struct rp_model *m, const char *path)
-{
-	struct rp_model *scratch;
-	int r;
-
-	if (!m->ndeps_total)
-		return 0;
-	scratch = malloc(sizeof(*scratch));
-	if (!scratch)
-		return -ENOMEM;
-	/* The same pass again, keeping every creation -> use edge. */
-	r = rp_model_build_ex(scratch, path, NULL, 0, 1);
-	if (r == 0) {
-		r = search(scratch);
-		if (r > 0) {
-			memcpy(m->cycle, scratch->cycle, sizeof(m->cycle));
-			m->ncycle = scratch->ncycle;
-			m->cycle_len = scratch->cycle_len;
-		}
-	}
-	rp_model_free(scratch);
-	free(scratch);
-	return r;
 }
 
 const struct rp_m_dep *

@@ -9,7 +9,7 @@
  */
 #include <stdlib.h>
 
-#include "replay_priv.h"
+#include "replay_recs.h"
 
 /* Fill @p, whose three lists have room for every field of the row. */
 static void

@@ -52,76 +52,7 @@
 #include <kfdtrace/trace.h>
 
 #include "reduce_priv.h"
-#include "replay_priv.h"
-
-static int
-write_file(const struct red *d, const struct red_file *f, const uint8_t *keep,
-	   const char *path)
-{
-	struct kt_writer *w;
-	int r;
-
-	unlink(path);	/* the writer does not overwrite */
-	r = kt_writer_open(path, &f->hdr, NULL, &w);
-	if (r < 0)
-		return r;
-	for (size_t i = f->first; i < f->first + f->n && r >= 0; i++)
-		if (keep[i])
-			r = kt_writer_append(w, d->rec[i]);
-	if (r < 0) {
-		kt_writer_close(w);
-		return r;
-	}
-	return kt_writer_close(w);
-}
-
-int
-red_write_trace(const struct red *d, const uint8_t *keep, unsigned int slot)
-{
-	int r = 0;
-
-	for (unsigned int k = 0; k < d->nf && r >= 0; k++)
-		r = write_file(d, &d->f[k], keep, d->f[k].path[slot]);
-	return r;
-}
-
-int
-red_start_test(struct red *d, unsigned int slot, int replay)
-{
-	const struct kfd_reduce_opts *o = d->o;
-	char *argv[KFD_REPLAY_MAX_TREE + 12];
-	int n = 0;
-
-	d->tests++;
-	if (o->predicate && !replay) {
-		/* "$0", then the files as "$1", "$2", ... */
-		argv[n++] = "/bin/sh";
-		argv[n++] = "-c";
-		argv[n++] = d->cmd;
-		argv[n++] = "kfdtrace-reduce";
-	} else {
-		argv[n++] = (char *)o->kfdtrace;
-		argv[n++] = "replay";
-		if (d->sim)
-			argv[n++] = d->sim;
-		argv[n++] = "--verify=results";
-		/*
-		 * One trace stops at the target. A tree is replayed whole:
-		 * nothing after the target is left in its file, and the
-		 * other processes' calls must all return as captured.
-		 */
-		if (d->nf == 1) {
-			argv[n++] = "--to";
-			argv[n++] = d->seq;
-		}
-		argv[n++] = "--wait-timeout";
-		argv[n++] = "1000";
-	}
-	for (unsigned int k = 0; k < d->nf; k++)
-		argv[n++] = d->f[k].path[slot];
-	argv[n] = NULL;
-	return rp_proc_start(&d->proc[slot], argv);
-}
+#include "replay_model.h"
 
 /* Is the budget spent, or a stop asked? Then the search ends. */
 static int
@@ -134,17 +65,6 @@ out_of_time(struct red *d)
 	if (d->end != RP_PROC_DONE)
 		d->over = 1;
 	return d->over;
-}
-
-void
-red_wait_tests(struct red *d, unsigned int nb)
-{
-	int end = rp_proc_wait(d->proc, nb, d->deadline, d->o->stop_fd);
-
-	if (end != RP_PROC_DONE) {
-		d->end = end;
-		d->over = 1;
-	}
 }
 
 /* Slot @j's candidate. */
@@ -577,7 +497,7 @@ kfd_reduce(const char *const *in, unsigned int nin, const char *out,
 	for (unsigned int k = 0; k < d.nf && r >= 0; k++) {
 		char *path = out_path(&d, k, out);
 
-		r = path ? write_file(&d, &d.f[k], best, path) : -ENOMEM;
+		r = path ? red_write_file(&d, &d.f[k], best, path) : -ENOMEM;
 		if (r < 0)
 			snprintf(err, errlen, "%s: %s", path ? path : out,
 				 kt_strerror(r));

@@ -28,10 +28,11 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include <kfdtrace/decode.h>
 #include <kfdtrace/schema.h>
 
 #include "reduce_priv.h"
-#include "replay_priv.h"
+#include "replay_model.h"
 
 static int
 add_dep(struct red *d, size_t i, uint64_t j)
@@ -201,9 +202,8 @@ red_build_deps(struct red *d, const struct red_file *f)
 		c.i = i;
 		switch (rec->type) {
 		case KT_REC_IOCTL: {
-			const struct kfd_ioctl_desc *desc = kfd_schema_lookup(
-				(enum kfd_file_kind)rec->u.ioctl.file_kind,
-				rec->u.ioctl.request);
+			const struct kfd_ioctl_desc *desc =
+				kt_ioctl_row(&rec->u.ioctl);
 
 			fd = rec->u.ioctl.fd;
 			c.failed = rec->u.ioctl.ret < 0;

@@ -90,12 +90,15 @@ int red_close_keep(const struct red *d, uint8_t *keep);
 int red_choose_target(struct red *d, struct kfd_reduce_result *res,
 		      char *err, size_t errlen);
 
-/* reduce.c: the candidate @keep into slot @slot's files. */
+/* reduce_test.c: the records of @f that @keep keeps, into @path. */
+int red_write_file(const struct red *d, const struct red_file *f,
+		   const uint8_t *keep, const char *path);
+/* reduce_test.c: the candidate @keep into slot @slot's files. */
 int red_write_trace(const struct red *d, const uint8_t *keep, unsigned int slot);
-/* reduce.c: start slot @slot's test; @replay: the plain replay to d->seq,
+/* reduce_test.c: start slot @slot's test; @replay: the plain replay to d->seq,
  * even with a predicate. Return: 0, or a negative errno. */
 int red_start_test(struct red *d, unsigned int slot, int replay);
-/* reduce.c: wait for the tests of slots [0, @nb), within the budget. */
+/* reduce_test.c: wait for the tests of slots [0, @nb), within the budget. */
 void red_wait_tests(struct red *d, unsigned int nb);
 
 #endif

@@ -24,10 +24,11 @@
 #include <strings.h>
 
 #include <kfdtrace/common/errnames.h>
+#include <kfdtrace/decode.h>
 #include <kfdtrace/schema.h>
 
 #include "reduce_priv.h"
-#include "replay_priv.h"
+#include "replay_model.h"
 
 /* Failures tested (each by a replay) before the search gives up on them. */
 #define RED_MAX_ALONE 8
@@ -44,8 +45,7 @@ describe(const struct kt_record *rec, char *buf, size_t len)
 		snprintf(buf, len, "#%" PRIu64, rec->seq);
 		return;
 	}
-	desc = kfd_schema_lookup((enum kfd_file_kind)rec->u.ioctl.file_kind,
-				 rec->u.ioctl.request);
+	desc = kt_ioctl_row(&rec->u.ioctl);
 	name = desc ? desc->name : "ioctl";
 	en = kc_errno_name(rec->u.ioctl.err);
 	if (rec->u.ioctl.ret >= 0)
@@ -67,8 +67,7 @@ wanted(const struct red *d, size_t i)
 
 	if (rec->type != KT_REC_IOCTL || rec->u.ioctl.ret >= 0)
 		return 0;
-	desc = kfd_schema_lookup((enum kfd_file_kind)rec->u.ioctl.file_kind,
-				 rec->u.ioctl.request);
+	desc = kt_ioctl_row(&rec->u.ioctl);
 	if (o->target_ioctl && (!desc || strcasecmp(desc->name, o->target_ioctl)))
 		return 0;
 	return !o->target_errno || rec->u.ioctl.err == o->target_errno;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The CPU address space the replay owns (private to replay/, part of
- * replay_priv.h; addr.c).
+ * What the replay sets up before it runs (private to replay/, the setup
+ * part): the CPU address space it owns (addr.c) and the handle, whose
+ * GPUs topo_match.c matches.
  */
 #ifndef RP_AS_H
 #define RP_AS_H
@@ -53,5 +54,25 @@ int rp_as_munmap(struct rp_as *as, uint64_t cap_addr, uint64_t len);
  */
 int rp_as_back(struct rp_as *as, uint64_t cap_addr, uint64_t len, FILE *out);
 void rp_as_release(struct rp_as *as);
+
+/* ------------------------------------------------------------------ */
+/* The handle                                                           */
+
+struct rp_tree;
+struct rp_run;
+struct rp_xfer_plan;
+
+/* What kfd_replay_open() makes: the model and the GPUs matched. */
+struct kfd_replay {
+	char *path;
+	struct rp_model model;
+	struct rp_match match;
+	int matched;
+	/* A process of a tree replay (tree.c), in its replay process. */
+	struct rp_tree *tree;
+	int tree_self;			/* its node */
+	const struct rp_run *inherit;	/* forked: its parent's replay */
+	const struct rp_xfer_plan *xplan; /* tree: fd transfers paired */
+};
 
 #endif /* RP_AS_H */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The replayer's bounds and small containers (private to replay/, part
- * of replay_priv.h): the growable vector and the (kind, scope, key) map.
+ * The replayer's bounds and small containers (private to replay/, the
+ * base part): the growable vector and the (kind, scope, key) map.
  */
 #ifndef RP_BASE_H
 #define RP_BASE_H
@@ -176,6 +176,24 @@ rp_map_del(struct kc_u64map *m, unsigned int kind, unsigned int scope,
 	   uint64_t key)
 {
 	return kc_u64map_del(m, rp_map_tag(kind, scope), key, NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* Records (util.c)                                                     */
+
+/* Whether the replay acts on records of @type (ioctls, files, memory). */
+int rp_actionable(unsigned int type);
+/* The name of @rec for messages: its ioctl's, or its type's. */
+const char *rp_rec_name(const struct kt_record *rec);
+/* Sleep @ns nanoseconds (signals do not cut it short). */
+void rp_sleep_ns(uint64_t ns);
+
+/* The capture time a record returned at (entered, for a non-ioctl). */
+static inline uint64_t
+rp_rec_exit(const struct kt_record *rec)
+{
+	return (rec->type == KT_REC_IOCTL || rec->type == KT_REC_FD_TRANSFER) ?
+	       kt_record_end(rec) : rec->ts;
 }
 
 #endif /* RP_BASE_H */

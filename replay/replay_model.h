@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What the replay knows of a trace before it runs (private to replay/,
- * part of replay_priv.h): the topology read live, the object model of
- * captured values (model*.c) with its order checks (order.c), and the
- * matching of captured GPUs to live ones (topo_match.c).
+ * the model part): the topology read live, the object model of captured
+ * values (model*.c) with its order checks (order.c), and the matching of
+ * captured GPUs to live ones (topo_match.c, the setup part).
  */
 #ifndef RP_MODEL_H
 #define RP_MODEL_H
 
-#include "replay_base.h"
+#include "replay_recs.h"
 
 /* ------------------------------------------------------------------ */
 /* Topology                                                             */
@@ -329,8 +329,9 @@ int rp_model_build_ex(struct rp_model *m, const char *path, char *err,
 /*
  * order.c: uses of kernel-picked ids against their creation and end, in
  * sequence order. make/use record them (@ends: the use destroys the id);
- * finish ends the pass; cycle (after a pass with violations) reads the
- * trace again for a dependency cycle (1 found, 0 none, <0 error);
+ * finish ends the pass; search finds a dependency cycle in the edges of
+ * a model built with them, program order added (1 found, 0 none, <0
+ * error: rp_model_build() asks for it after a pass with violations);
  * dep_at is the violation of the record @seq, or NULL; print lists them.
  */
 void rp_order_init(struct rp_model *m);
@@ -341,7 +342,7 @@ void rp_order_use(struct rp_model *m, unsigned int kind, int32_t proc,
 		  uint64_t value, const struct kt_record *rec, const char *name,
 		  int ends);
 void rp_order_finish(struct rp_model *m);
-int rp_order_cycle(struct rp_model *m, const char *path);
+int rp_order_search(struct rp_model *m);
 const struct rp_m_dep *rp_order_dep_at(const struct rp_model *m, uint64_t seq);
 const char *rp_dep_kind_name(unsigned int kind);
 void rp_order_print(const struct rp_model *m, FILE *out);
@@ -366,7 +367,7 @@ const struct rp_m_event *rp_model_event_at(const struct rp_model *m,
  * @ts.
  */
 /*
- * ages.c, while the model is built: rp_age_note_wait() keeps what the
+ * model_waits.c, while the model is built: rp_age_note_wait() keeps what the
  * completed wait @rec saw of its events' ages; rp_age_swaps(), once the
  * sets are sorted, adds the swaps that put after a wait the SET_EVENTs
  * numbered before it that reached the kernel after it looked at their
@@ -415,6 +416,23 @@ void rp_model_note_gpu(struct rp_model *m, uint32_t gpu_id);
 void rp_model_add_range(struct rp_model *m, uint64_t start, uint64_t len,
 			unsigned int why);
 void rp_model_print(const struct rp_model *m, FILE *out);
+/* rp_trace_whole() - whether the trace ends with a clean END record, so
+ * that every record the capture made was read: only then can a replay's
+ * verdict speak for the capture. */
+bool rp_trace_whole(const struct rp_model *m);
+/* rp_print_lack() - what a trace that is not whole lacks, to follow "the
+ * trace ": "has no END record (...)" or "is damaged (what the reader
+ * found)". */
+void rp_print_lack(FILE *out, const struct rp_model *m);
+/*
+ * rp_wait_stand_in_ids() - the events (at most @max, into @ids) that stand-in
+ * SET_EVENTs raise for the completed wait @rec when no CPU call of the
+ * capture released it; 0 when a CPU call did, when the wait passed event
+ * ages (rp_age_stand_in() stands in by them), or nothing applies
+ * (model_waits.c).
+ */
+int rp_wait_stand_in_ids(const struct rp_model *m, const struct rp_rows *r,
+			 const struct kt_record *rec, uint32_t *ids, int max);
 
 /* ------------------------------------------------------------------ */
 /* GPU matching                                                         */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A trace's records in replay order (private to replay/, part of
- * replay_priv.h; stream.c).
+ * A trace's records in replay order (private to replay/, the model
+ * part; stream.c).
  */
 #ifndef RP_STREAM_H
 #define RP_STREAM_H

@@ -12,7 +12,7 @@
 
 #include <kfdtrace/decode.h>
 
-#include "replay_priv.h"
+#include "replay_state.h"
 
 static const char *
 err_name(int err, char *buf, size_t len)
@@ -155,28 +155,6 @@ rp_diverge_result(struct rp_run *st, int64_t cret, int cerr, int lret, int lerr)
 		fprintf(st->out, "%d", lret);
 	fprintf(st->out, "\n");
 	print_last_ok(st);
-}
-
-bool
-rp_trace_whole(const struct rp_model *m)
-{
-	/*
-	 * NO_END is not whole either: the program was killed (or is still
-	 * writing), and the records it had buffered since the writer's last
-	 * flush are not in the file, nor is the count that would say so.
-	 */
-	return m->integrity == KT_INTEGRITY_OK;
-}
-
-void
-rp_print_lack(FILE *out, const struct rp_model *m)
-{
-	if (m->integrity == KT_INTEGRITY_NO_END)
-		fprintf(out, "has no END record (the program was killed, or "
-			"is still running)");
-	else
-		fprintf(out, "is damaged (%s)", m->integrity_msg[0] ?
-			m->integrity_msg : "incomplete");
 }
 
 void

@@ -41,7 +41,7 @@
 #include <kfdtrace/recorder.h>
 #include <kfdtrace/trace.h>
 
-#include "replay_priv.h"
+#include "replay_run.h"
 
 /* amd_signal_t: its value at 8. */
 #define SIG_VALUE	8u

@@ -17,11 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <kfdtrace/decode.h>
 #include <kfdtrace/dispatch.h>
 #include <kfdtrace/kfd_abi.h>
 #include <kfdtrace/recorder.h>
 
-#include "replay_priv.h"
+#include "replay_run.h"
 
 #define ALIGN64(x) (((x) + 63) & ~(size_t)63)
 
@@ -153,17 +154,6 @@ pre_special(struct rp_run *st, struct rp_call *c)
 		rp_share_xlate(st, a + r->ipci_share->offset);
 	}
 	return 0;
-}
-
-const struct kt_buf_image *
-rp_find_image(const struct kt_ioctl_rec *io, unsigned int index)
-{
-	uint16_t i;
-
-	for (i = 0; i < io->nbufs; i++)
-		if (io->bufs[i].index == index)
-			return &io->bufs[i];
-	return NULL;
 }
 
 /*
@@ -313,7 +303,7 @@ rp_run_ioctl(struct rp_run *st, const struct kt_record *rec)
 	c.nlb = 0;
 	c.ret = 0;
 	c.err = 0;
-	c.d = kfd_schema_lookup(io->file_kind, io->request);
+	c.d = kt_ioctl_row(io);
 	st->cur_name = c.d ? c.d->name : "unknown ioctl";
 	if (!c.d) {
 		st->sum.not_replayed++;

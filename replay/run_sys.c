@@ -18,7 +18,7 @@
 #include <kfdtrace/decode.h>
 #include <kfdtrace/recorder.h>
 
-#include "replay_priv.h"
+#include "replay_run.h"
 
 /* The live render node standing for a captured one. */
 static void
@@ -44,17 +44,6 @@ render_path(const struct rp_run *st, const char *cap, char *out, size_t len)
 			 mt->live.nodes[g->live_node].drm_render_minor);
 		return;
 	}
-}
-
-int
-rp_device_path(const char *path, uint8_t kind)
-{
-	if (kind == KFD_FILE_KFD)
-		return strcmp(path, "/dev/kfd") == 0;
-	if (kind == KFD_FILE_RENDER)
-		return strncmp(path, "/dev/dri/renderD", 16) == 0 &&
-		       !strstr(path, "..");
-	return 0;
 }
 
 /*

@@ -9,7 +9,7 @@
  */
 #include <string.h>
 
-#include "replay_priv.h"
+#include "replay_state.h"
 
 void
 rp_share_learn(struct rp_run *st, const uint8_t *cap, const uint8_t *live)

@@ -32,7 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay_priv.h"
+#include "replay_model.h"
+#include "replay_stream.h"
 
 int
 rp_stream_open(struct rp_stream *s, const char *path, uint64_t first)

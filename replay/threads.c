@@ -35,8 +35,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "kfdtrace/decode.h"
 #include "kfdtrace/fork_quiet.h"
-#include "replay_priv.h"
 #include "threads.h"
 
 #define RP_MT_WORKERS	64	/* captured threads past this share one */
@@ -135,8 +135,8 @@ ctx_load(struct rp_run *st, const struct rp_mt_ctx *c)
  * until another thread acts, which could be after the fork. Only a tree
  * forks: other replays skip the two extra locks an ioctl.
  */
-void
-rp_mt_leave(struct rp_run *st, bool may_block)
+static void
+mt_leave(struct rp_run *st, bool may_block)
 {
 	if (!st->mt || !self)
 		return;
@@ -148,8 +148,8 @@ rp_mt_leave(struct rp_run *st, bool may_block)
 	}
 }
 
-void
-rp_mt_enter(struct rp_run *st)
+static void
+mt_enter(struct rp_run *st)
 {
 	int err = errno;	/* the ioctl's, for the caller */
 
@@ -186,8 +186,8 @@ frontier(const struct rp_mt *mt)
 	return f;
 }
 
-uint64_t
-rp_mt_frontier(struct rp_run *st, uint64_t next)
+static uint64_t
+mt_frontier(struct rp_run *st, uint64_t next)
 {
 	struct rp_mt *mt = st->mt;
 	uint64_t f;
@@ -199,8 +199,8 @@ rp_mt_frontier(struct rp_run *st, uint64_t next)
 	return f;
 }
 
-void
-rp_mt_dep_note(struct rp_run *st)
+static void
+mt_dep_note(struct rp_run *st)
 {
 	const struct rp_m_node *d;
 
@@ -211,6 +211,14 @@ rp_mt_dep_note(struct rp_run *st)
 		"call of another thread that had returned before it was "
 		"entered)\n", self->tid, d->seq, d->name, d->tid);
 }
+
+/* What the run calls back into (replay_run.h). */
+static const struct rp_mt_ops mt_ops = {
+	.leave = mt_leave,
+	.enter = mt_enter,
+	.dep_note = mt_dep_note,
+	.frontier = mt_frontier,
+};
 
 /* Whether every record @j waits for is done (or, where that is enough, held). */
 static int
@@ -690,6 +698,7 @@ rp_threads_run(struct rp_run *st, struct rp_stream *s)
 	}
 	ctx_save(st, &main_ctx);
 	st->mt = &mt;
+	st->mt_ops = &mt_ops;
 	for (u = 0; u < mt.nw; u++) {
 		r = pthread_create(&mt.w[u].th, NULL, worker_main, &mt.w[u]);
 		if (r) {
@@ -737,9 +746,9 @@ rp_threads_run(struct rp_run *st, struct rp_stream *s)
 			continue;
 		}
 		ahead_add(ahead, c, rec->type == KT_REC_IOCTL &&
-			  rp_wait_completed(st->rows, kfd_schema_lookup(
-				rec->u.ioctl.file_kind, rec->u.ioctl.request),
-				&rec->u.ioctl));
+			  rp_wait_completed(st->rows,
+					    kt_ioctl_row(&rec->u.ioctl),
+					    &rec->u.ioctl));
 		if (ahead->n == RP_MT_AHEAD && ahead_flush(&mt, ahead, 1) < 0)
 			break;
 		ahead_note(&mt, ahead);

@@ -8,7 +8,8 @@
 
 #include <stdint.h>
 
-#include "replay_priv.h"
+#include "replay_run.h"
+#include "replay_stream.h"
 
 /* The reader's own bookkeeping of the records it handed over. */
 struct rp_mt_order {
@@ -53,5 +54,14 @@ uint32_t rp_mt_order_tid(const struct rp_mt_order *o, unsigned int u);
 unsigned int rp_mt_order_next(struct rp_mt_order *o, const struct rp_rows *r,
 			      const struct kt_record *rec,
 			      struct rp_mt_needs *nd);
+
+/*
+ * rp_threads_run() - --threads: replay the pass from @s with each
+ * captured thread on a thread of its own; the caller's thread reads the
+ * stream and hands every record to its thread's queue. It sets the run's
+ * rp_mt_ops (replay_run.h) for the time it runs.
+ * Return: as rp_stream_next() at the end of the stream (0, or negative).
+ */
+int rp_threads_run(struct rp_run *st, struct rp_stream *s);
 
 #endif

@@ -44,7 +44,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay_priv.h"
+#include <kfdtrace/decode.h>
+
 #include "threads.h"
 
 #define RING	4096	/* exit times kept per thread */
@@ -472,7 +473,7 @@ rp_mt_order_next(struct rp_mt_order *o, const struct rp_rows *r,
 	/* From here on, the record counts as its thread's. */
 	o->t[me].queued++;
 	if (rec->type == KT_REC_IOCTL)
-		d = kfd_schema_lookup(rec->u.ioctl.file_kind, rec->u.ioctl.request);
+		d = kt_ioctl_row(&rec->u.ioctl);
 	if (d) {
 		n = event_ids(r, d, rec, ids, &is_set);
 		for (k = 0; k < n; k++)

@@ -20,7 +20,7 @@
 #include <kfdtrace/dispatch.h>
 #include <kfdtrace/kfd_abi.h>
 
-#include "replay_priv.h"
+#include "replay_as.h"
 
 static int
 used(const struct rp_model *m, uint32_t gpu_id)

@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Containers of the replayer: bounded growable arrays. (Its maps are the
- * common u64 map, kfdtrace/common/u64map.h, behind replay_base.h.)
+ * common u64 map, kfdtrace/common/u64map.h, behind replay_base.h.) And
+ * what every part asks of a record: whether the replay acts on its type,
+ * its name for messages; a sleep.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#include "replay_priv.h"
+#include <kfdtrace/decode.h>
+
+#include "replay_base.h"
 
 void
 rp_vec_init(struct rp_vec *v, size_t esz)
@@ -50,4 +55,50 @@ rp_vec_push(struct rp_vec *v)
 	memset(slot, 0, v->esz);
 	v->n++;
 	return slot;
+}
+
+int
+rp_actionable(unsigned int type)
+{
+	switch (type) {
+	case KT_REC_IOCTL:
+	case KT_REC_OPEN:
+	case KT_REC_CLOSE:
+	case KT_REC_DUP:
+	case KT_REC_MMAP:
+	case KT_REC_MUNMAP:
+	case KT_REC_SUBMIT:
+	case KT_REC_MEMORY:
+	case KT_REC_FD_TRANSFER:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* The name of @rec for messages: its ioctl's, or its type's. */
+const char *
+rp_rec_name(const struct kt_record *rec)
+{
+	const struct kfd_ioctl_desc *d;
+	const char *n;
+
+	if (rec->type == KT_REC_IOCTL) {
+		d = kt_ioctl_row(&rec->u.ioctl);
+		return d ? d->name : "unknown ioctl";
+	}
+	n = kt_rec_type_name(rec->type);
+	return n ? n : "record";
+}
+
+void
+rp_sleep_ns(uint64_t ns)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)(ns / 1000000000ull),
+		.tv_nsec = (long)(ns % 1000000000ull),
+	};
+
+	while (ns && nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
 }

@@ -24,7 +24,7 @@
 
 #include <kfdtrace/kfd_abi.h>
 
-#include "replay_priv.h"
+#include "replay_verify.h"
 
 /* ------------------------------------------------------------------ */
 /* Learned bindings                                                     */
@@ -177,76 +177,6 @@ learn_fd(struct rp_run *st, const struct elem_at *at, const struct kfd_field *f,
 /* ------------------------------------------------------------------ */
 /* Fields                                                               */
 
-/* The role a field's output value has (some in-roles change meaning). */
-static unsigned int
-out_role(const struct rp_rows *r, const struct kfd_field *f)
-{
-	if (f == r->ce_page)
-		return KFD_ROLE_MMAP_OFFSET;
-	if (f == r->ce_trigger)
-		return KFD_ROLE_EVENT_ID;
-	return f->role;
-}
-
-/* Share handles an export returns: learned, not compared. */
-static int
-is_share_out(const struct rp_rows *r, const struct kfd_field *f)
-{
-	return f == r->ipce_share && f->width == 16;
-}
-
-/* How an output value is checked, from the schema's classification. */
-static enum rp_vclass
-classify(unsigned int role, uint64_t cap)
-{
-	unsigned int fl = kfd_role_flags((enum kfd_role)role);
-
-	/* Padding, clocks, timeouts and the replayer's own pointers. */
-	if (fl & (KFD_RC_RESERVED | KFD_RC_VOLATILE | KFD_RC_POINTER))
-		return RP_V_IGNORE;
-	if (kfd_role_space((enum kfd_role)role) == KFD_SPACE_FD)
-		return RP_V_FD;
-	/* An mmap offset that names a GPU is translated, a GEM one learned. */
-	if (role == KFD_ROLE_MMAP_OFFSET)
-		return (cap >> KFD_ABI_MMAP_GPU_ID_SHIFT) ? RP_V_XLATE : RP_V_LEARN;
-	if (fl & KFD_RC_LOCAL)
-		return RP_V_XLATE;
-	/*
-	 * What the kernel hands out is learned. That includes doorbell
-	 * offsets: the kernel picks a queue's doorbell from the device's free
-	 * ones (an SDMA queue's from the engine and slot it got), so another
-	 * process's queues change it.
-	 */
-	if (fl & KFD_RC_ISSUED)
-		return RP_V_LEARN;
-	return RP_V_EXACT;
-}
-
-enum rp_vclass
-rp_out_vclass(const struct rp_rows *r, const struct kfd_field *f, uint64_t cap,
-	      unsigned int *role)
-{
-	*role = out_role(r, f);
-	return classify(*role, cap);
-}
-
-enum rp_out_class
-rp_out_class(const struct rp_rows *r, const struct kfd_field *f)
-{
-	/* Byte strings are compared whatever their role. */
-	if (f->width > 8)
-		return is_share_out(r, f) ? RP_OUT_MAPPED : RP_OUT_EXACT;
-	/* Offsets are learned or translated by value: mapped either way. */
-	switch (classify(out_role(r, f), 0)) {
-	case RP_V_IGNORE:
-		return RP_OUT_IGNORE;
-	case RP_V_EXACT:
-		return RP_OUT_EXACT;
-	default:
-		return RP_OUT_MAPPED;
-	}
-}
-
 static size_t
 first_diff(const uint8_t *a, const uint8_t *b, size_t n)
 {
@@ -263,7 +193,7 @@ check_field(struct rp_run *st, struct rp_call *c, const struct kfd_field *f,
 	    const struct elem_at *at, const uint8_t *cap_b,
 	    const uint8_t *live_b, size_t len, int ok)
 {
-	unsigned int role = out_role(st->rows, f);
+	unsigned int role = rp_out_role(st->rows, f);
 	uint64_t cv, lv, ev;
 	char name[160];
 
@@ -271,7 +201,7 @@ check_field(struct rp_run *st, struct rp_call *c, const struct kfd_field *f,
 		/* STRING and BYTES: learned (share handles) or compared. */
 		if ((size_t)f->offset + f->width > len)
 			return;
-		if (is_share_out(st->rows, f)) {
+		if (rp_share_out(st->rows, f)) {
 			if (ok)
 				rp_share_learn(st, cap_b + f->offset,
 					       live_b + f->offset);
@@ -295,7 +225,7 @@ check_field(struct rp_run *st, struct rp_call *c, const struct kfd_field *f,
 	if (kfd_field_load(f, cap_b, len, &cv) < 0 ||
 	    kfd_field_load(f, live_b, len, &lv) < 0)
 		return;
-	switch (classify(role, cv)) {
+	switch (rp_out_classify(role, cv)) {
 	case RP_V_IGNORE:
 		return;
 	case RP_V_EXACT:

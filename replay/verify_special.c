@@ -14,7 +14,7 @@
 
 #include <kfdtrace/kfd_abi.h>
 
-#include "replay_priv.h"
+#include "replay_verify.h"
 
 /* One entry of the aperture lists, and where its gpu_id sits. */
 #define AP_ENTRY ((uint32_t)sizeof(struct kfd_abi_process_device_apertures))
@@ -142,30 +142,6 @@ rp_check_special(struct rp_run *st, struct rp_call *c)
 				"process_apertures");
 		return 1;
 	}
-	return 0;
-}
-
-/* AMDGPU_INFO queries whose answers change by themselves. */
-int
-rp_info_query_varies(const struct rp_rows *r, const uint8_t *args, size_t len)
-{
-	static const char *const vary[] = {
-		"TIMESTAMP", "NUM_BYTES_MOVED", "VRAM_USAGE", "GTT_USAGE",
-		"VIS_VRAM_USAGE", "NUM_EVICTIONS", "SENSOR", "MEMORY",
-		"NUM_VRAM_CPU_PAGE_FAULTS", "VRAM_LOST_COUNTER", "NUM_HANDLES",
-	};
-	const struct kfd_field *q = r->info_query;
-	const char *name;
-	unsigned int i;
-
-	if (!q || !args)
-		return 0;
-	name = kfd_name_lookup(q->names, rp_fget(q, args, len));
-	if (!name)
-		return 0;
-	for (i = 0; i < sizeof(vary) / sizeof(vary[0]); i++)
-		if (strcmp(name, vary[i]) == 0)
-			return 1;
 	return 0;
 }
 

@@ -13,7 +13,8 @@
  * timeout (capped by --wait-cap, as any wait): whatever signals it
  * asynchronously gets its chance, and a wait nothing released is a
  * divergence at its own record. A wait that event ages show an engine
- * released is not held for the engine (ages.c: rp_age_stand_in()).
+ * released is not held for the engine (rp_age_stand_in(), by what
+ * ages.c's rp_age_lack() says).
  *
  * A wait no CPU call released was released by an engine: the completion
  * of a packet raised the event's interrupt. The replay runs no packets,
@@ -33,59 +34,7 @@
 
 #include <kfdtrace/kfd_abi.h>
 
-#include "replay_priv.h"
-
-/* A wait that completed in the capture, or 0. */
-int
-rp_wait_completed(const struct rp_rows *r, const struct kfd_ioctl_desc *d,
-		  const struct kt_ioctl_rec *io)
-{
-	if (d != r->wait_events || io->ret != 0 || !io->arg_after ||
-	    !rp_fhas(r->we_result, io->arg_size) ||
-	    !rp_fhas(r->we_timeout, io->arg_size))
-		return 0;
-	return rp_fget(r->we_result, io->arg_after, io->arg_size) ==
-	       KFD_ABI_WAIT_RESULT_COMPLETE;
-}
-
-int
-rp_wait_ids(const struct rp_rows *r, const struct kt_record *rec,
-	    uint32_t *ids, size_t max)
-{
-	const struct kt_ioctl_rec *io = &rec->u.ioctl;
-	const struct kfd_struct_desc *el;
-	const struct kfd_field *f = NULL;
-	unsigned int i;
-	uint16_t k;
-
-	if (!r->wait_events->nbufs || !(el = r->wait_events->bufs[0].elem) ||
-	    !el->size)
-		return -1;
-	for (i = 0; i < el->nfields; i++)
-		if (!strcmp(el->fields[i].name, "event_id"))
-			f = &el->fields[i];
-	if (!f)
-		return -1;
-	for (k = 0; k < io->nbufs; k++) {
-		const struct kt_buf_image *b = &io->bufs[k];
-		size_t off;
-		int n = 0;
-
-		if (b->index != 0 || !b->before)
-			continue;
-		for (off = 0; off + el->size <= b->len_before; off += el->size) {
-			uint64_t v;
-
-			if (kfd_field_load(f, b->before + off, el->size, &v))
-				continue;
-			if ((size_t)n < max)
-				ids[n] = (uint32_t)v;
-			n++;
-		}
-		return n;
-	}
-	return -1;
-}
+#include "replay_run.h"
 
 /* Whether the wait @rec names event @id (1 when it cannot tell). */
 static int
@@ -102,64 +51,6 @@ wait_names(const struct rp_rows *r, const struct kt_record *rec, uint32_t id)
 	return 0;
 }
 
-int
-rp_set_event_id(const struct rp_rows *r, const struct kt_record *rec,
-		uint32_t *id)
-{
-	const struct kt_ioctl_rec *io = &rec->u.ioctl;
-
-	if (rec->type != KT_REC_IOCTL || !io->arg_before ||
-	    !rp_fhas(r->se_id, io->arg_size) ||
-	    kfd_schema_lookup((enum kfd_file_kind)io->file_kind,
-			      io->request) != r->set_event)
-		return 0;
-	*id = (uint32_t)rp_fget(r->se_id, io->arg_before, io->arg_size);
-	return 1;
-}
-
-/*
- * Whether event @id, as the capture had it at @seq, is one the CPU may
- * set (a signal event); 1 when the capture did not create it.
- */
-static int
-settable(const struct rp_model *m, uint32_t id, uint64_t seq)
-{
-	const struct rp_m_event *e = rp_model_event_at(m, id, seq);
-
-	return !e || e->type == KFD_ABI_EVENT_SIGNAL;
-}
-
-int
-rp_wait_stand_in_ids(const struct rp_model *m, const struct rp_rows *r,
-		     const struct kt_record *rec, uint32_t *ids, int max)
-{
-	const struct kt_ioctl_rec *io = &rec->u.ioctl;
-	uint32_t named[64];
-	int n = rp_wait_ids(r, rec, named, 64), all, i, k = 0;
-
-	if (n <= 0 || n > 64 || !r->set_event || !r->se_id ||
-	    rec->type != KT_REC_IOCTL || io->t_exit < rec->ts)
-		return 0;
-	/* With event ages (KFD 1.14), ages.c stands in, by the ages. */
-	if (rp_wait_fired(r, rec, named, 64) >= 0)
-		return 0;
-	/* A CPU call was there to release it: a wait it did not release
-	 * live is a divergence, not the GPU's. */
-	if (rp_model_cpu_set(m, named, n, rec->ts, io->t_exit))
-		return 0;
-	/*
-	 * Signal events only (an engine raises no other kind); for a wait
-	 * for any, the first of them: the capture does not say which fired
-	 * when the runtime passes no event ages (ROCr 5.2.3 does not).
-	 */
-	all = io->arg_before && rp_fhas(r->we_all, io->arg_size) &&
-	      rp_fget(r->we_all, io->arg_before, io->arg_size);
-	for (i = 0; i < n && k < max && (all || !k); i++)
-		if (settable(m, named[i], rec->seq))
-			ids[k++] = named[i];
-	return k;
-}
-
 void
 rp_wait_stand_in(struct rp_run *st, const struct kt_record *rec)
 {
@@ -168,6 +59,18 @@ rp_wait_stand_in(struct rp_run *st, const struct kt_record *rec)
 
 	for (i = 0; i < n; i++)
 		rp_wait_set(st, rec, ids[i]);
+}
+
+void
+rp_age_stand_in(struct rp_run *st, const struct kt_record *rec)
+{
+	uint64_t n;
+	uint32_t id;
+	size_t i;
+
+	for (i = 0; rp_age_lack(st, rec, i, &id, &n); i++)
+		for (; n && !st->stop; n--)
+			rp_wait_set(st, rec, id);
 }
 
 void

@@ -37,7 +37,7 @@
 
 #include <kfdtrace/dispatch.h>
 
-#include "replay_priv.h"
+#include "replay_run.h"
 
 #define XFER_MAX_PAIRS		4096	/* paired messages in a tree */
 #define XFER_MAX_EACH		8192	/* sends, receives looked at */

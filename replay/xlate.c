@@ -20,7 +20,7 @@
  */
 #include <kfdtrace/kfd_abi.h>
 
-#include "replay_priv.h"
+#include "replay_state.h"
 
 uint32_t
 rp_gpu_xlate(const struct rp_run *st, uint32_t gpu_id)
@@ -141,16 +141,4 @@ rp_value_xlate(struct rp_run *st, const struct kfd_field *f, int scope,
 	default:
 		return v;
 	}
-}
-
-/*
- * The roles rp_value_xlate() maps, by the schema's classification: what
- * the kernel hands out and what names the machine's or process's own
- * things; the rest (GPU VAs included) it keeps as captured.
- */
-int
-rp_role_translated(unsigned int role)
-{
-	return (kfd_role_flags((enum kfd_role)role) &
-		(KFD_RC_ISSUED | KFD_RC_LOCAL)) != 0;
 }

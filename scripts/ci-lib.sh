@@ -3,8 +3,19 @@
 # their own build directories and picking the targets a suite needs.
 #
 #   ci_top               the source tree (this script's parent directory)
+#
+# It also exports, for the tests each stage runs, KFDTRACE_TC_XSD_DIR: the
+# directory of Trace Compass's XML analysis schemas (the bt2 suite's
+# tracecompass-xsd test), which the repository does not hold. When unset
+# and the checkout has ../shared/tracecompass-xsd beside it (as CI's
+# machine has), it is set to that directory.
 
 ci_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+if [ -z "${KFDTRACE_TC_XSD_DIR:-}" ] && [ -d "$ci_top/../shared/tracecompass-xsd" ]; then
+	KFDTRACE_TC_XSD_DIR=$(cd "$ci_top/../shared/tracecompass-xsd" && pwd)
+	export KFDTRACE_TC_XSD_DIR
+fi
 
 # ci_setup DIR [MESON OPTION...] - configure the build directory DIR of the
 # source tree with the options, or reconfigure it when it already exists

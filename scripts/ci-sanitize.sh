@@ -156,7 +156,7 @@ print('sanitize: %d sanitizer reports (ASan, LSan, UBSan); %d expected (tests/fa
 sys.exit(1 if bad else 0)
 EOF
 
-# Line coverage per area, each against its target (issue #8): an area below
+# Line coverage per area, each against its target: an area below
 # its target fails the stage; the table shows every area first.
 t2=$SECONDS
 if ! gcovr -r "$top" -j 2 --json-summary "$asan/coverage.json" "$asan" \

@@ -5,10 +5,15 @@
 #
 # KFDTRACE_FUZZ_SECONDS sets how long each fuzz target runs (default 60;
 # set it higher for a longer run on demand), KFDTRACE_FUZZ_JOBS how many
-# run at once (default: one per core).
+# run at once (default: one per core). KFDTRACE_TC_XSD_DIR names the
+# directory of Trace Compass's XML analysis schemas for the tracecompass-xsd
+# test; when unset, the checkout's ../shared/tracecompass-xsd if it exists
+# (scripts/ci-lib.sh).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/ci-lib.sh
+. "$top/scripts/ci-lib.sh"
 build=${KFDTRACE_BUILD:-$top/build}
 
 # Each stage says how long it took (CI's time budget: docs/reliability.md).

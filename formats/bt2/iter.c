@@ -185,8 +185,7 @@ class_of(struct kbt_iter *it, const struct kt_record *rec, int *row,
 	*row = -1;
 	*which = -1;
 	if (rec->type == KT_REC_IOCTL) {
-		d = kfd_schema_lookup(rec->u.ioctl.file_kind,
-				      rec->u.ioctl.request);
+		d = kt_ioctl_row(&rec->u.ioctl);
 		if (d && d >= it->in->rows && d < it->in->rows + it->in->nrows) {
 			ec = kbt_ioctl_ec(it->in, (unsigned int)(d - it->in->rows));
 			if (ec) {

@@ -17,6 +17,13 @@
 #define IOC_TYPE(req)	(((req) >> 8) & 0xffu)
 #define IOC_SIZE(req)	(((req) >> 16) & 0x3fffu)
 
+const struct kfd_ioctl_desc *
+kt_ioctl_row(const struct kt_ioctl_rec *io)
+{
+	return kfd_schema_lookup((enum kfd_file_kind)io->file_kind,
+				 io->request);
+}
+
 struct ioc {
 	const struct kt_ioctl_rec *io;
 	const struct kfd_ioctl_desc *desc;
@@ -524,8 +531,7 @@ dec_ioctl(struct dec *d, int *pfirst, const struct kt_record *rec)
 
 	memset(&c, 0, sizeof(c));
 	c.io = io;
-	c.desc = kfd_schema_lookup((enum kfd_file_kind)io->file_kind,
-				   io->request);
+	c.desc = kt_ioctl_row(io);
 	if (!c.desc) {
 		if (d->json)
 			json_unknown(d, pfirst, rec);

@@ -29,7 +29,7 @@ static const struct kfd_indirect version_b[] = {
 
 #define T struct kfd_drm_gem_close
 static const struct kfd_field gem_close_f[] = {
-	KS_F(T, handle, IN, GEM_HANDLE),
+	KS_FA(T, handle, IN, GEM_HANDLE, OBJ),
 	KS_F(T, pad, NONE, PAD),
 };
 KS_DESC(gem_close_d, "kfd_drm_gem_close", T, gem_close_f);
@@ -45,16 +45,16 @@ KS_DESC(get_cap_d, "kfd_drm_get_cap", T, get_cap_f);
 
 #define T struct kfd_drm_prime_handle
 static const struct kfd_field handle_to_fd_f[] = {
-	KS_F(T, handle, IN, GEM_HANDLE),
+	KS_FA(T, handle, IN, GEM_HANDLE, SOURCE),
 	KS_FN(T, flags, IN, FLAGS, ks_fd_flags),
-	KS_FI(T, fd, OUT, FD),
+	KS_FIA(T, fd, OUT, FD, OBJ),
 };
 KS_DESC(handle_to_fd_d, "kfd_drm_prime_handle", T, handle_to_fd_f);
 
 static const struct kfd_field fd_to_handle_f[] = {
-	KS_F(T, handle, OUT, GEM_HANDLE),
+	KS_FA(T, handle, OUT, GEM_HANDLE, OBJ),
 	KS_F(T, flags, IN, HEX),
-	KS_FI(T, fd, IN, FD),
+	KS_FIA(T, fd, IN, FD, SOURCE),
 };
 KS_DESC(fd_to_handle_d, "kfd_drm_prime_handle", T, fd_to_handle_f);
 #undef T
@@ -62,11 +62,11 @@ KS_DESC(fd_to_handle_d, "kfd_drm_prime_handle", T, fd_to_handle_f);
 /* The GEM unions: input and output overlay each other. */
 #define T union kfd_drm_amdgpu_gem_create
 static const struct kfd_field gem_create_f[] = {
-	KS_F(T, in.bo_size, IN, SIZE),
+	KS_FA(T, in.bo_size, IN, SIZE, SIZE),
 	KS_F(T, in.alignment, IN, SIZE),
-	KS_FN(T, in.domains, IN, FLAGS, ks_gem_domains),
+	KS_FNA(T, in.domains, IN, FLAGS, ks_gem_domains, FLAGS),
 	KS_FN(T, in.domain_flags, IN, FLAGS, ks_gem_create_flags),
-	KS_F(T, out.handle, OUT, GEM_HANDLE),
+	KS_FA(T, out.handle, OUT, GEM_HANDLE, OBJ),
 };
 KS_DESC(gem_create_d, "kfd_drm_amdgpu_gem_create", T, gem_create_f);
 #undef T
@@ -86,7 +86,7 @@ KS_DESC(gem_mmap_d, "kfd_drm_amdgpu_gem_mmap", T, gem_mmap_f);
 static const struct kfd_field info_f[] = {
 	KS_F(T, return_pointer, IN, PTR),			/* 0 */
 	KS_F(T, return_size, IN, SIZE),				/* 1 */
-	KS_FN(T, query, IN, ENUM, ks_info_query),		/* 2 */
+	KS_FNA(T, query, IN, ENUM, ks_info_query, OP),		/* 2 */
 	A(mode_crtc.id, IN, NONE, CRTC_FROM_ID),
 	A(query_hw_ip.type, IN, NONE, HW_IP_INFO),
 	A(query_hw_ip.ip_instance, IN, NONE, HW_IP_INFO),
@@ -296,6 +296,7 @@ const struct kfd_ioctl_desc ks_rows_drm[] = {
 	{
 		KS_DRM_ROW("DRM_GEM_CLOSE", "drm_gem_close", 0x09,
 			   KFD_DRM_IOCTL_GEM_CLOSE),
+		KS_ENDS(GEM),
 		KS_ARGS(gem_close_d),
 	},
 	{
@@ -305,17 +306,20 @@ const struct kfd_ioctl_desc ks_rows_drm[] = {
 	{
 		KS_DRM_ROW("DRM_PRIME_HANDLE_TO_FD", "drm_prime_handle_to_fd", 0x2d,
 			   KFD_DRM_IOCTL_PRIME_HANDLE_TO_FD),
+		KS_CREATES_FROM(DMABUF, GEM),
 		KS_ARGS(handle_to_fd_d),
 	},
 	{
 		KS_DRM_ROW("DRM_PRIME_FD_TO_HANDLE", "drm_prime_fd_to_handle", 0x2e,
 			   KFD_DRM_IOCTL_PRIME_FD_TO_HANDLE),
+		KS_CREATES_FROM(GEM, DMABUF),
 		KS_ARGS(fd_to_handle_d),
 	},
 	{
 		KS_DRM_ROW("AMDGPU_GEM_CREATE", "amdgpu_gem_create",
 			   KFD_DRM_COMMAND_BASE + KFD_DRM_AMDGPU_GEM_CREATE,
 			   KFD_DRM_IOCTL_AMDGPU_GEM_CREATE),
+		KS_CREATES(GEM),
 		KS_ARGS(gem_create_d),
 	},
 	{

@@ -9,13 +9,13 @@ static const struct kfd_field create_event_f[] = {
 	 * On dGPUs the caller passes the handle of the BO it allocated for the
 	 * events page; APUs get an EVENTS mmap offset back instead.
 	 */
-	KS_F(T, event_page_offset, INOUT, HANDLE),
-	KS_F(T, event_trigger_data, OUT, HEX),
-	KS_FN(T, event_type, IN, ENUM, ks_event_type),
-	KS_F(T, auto_reset, IN, NONE),
+	KS_FA(T, event_page_offset, INOUT, HANDLE, EVENT_PAGE),
+	KS_FA(T, event_trigger_data, OUT, HEX, TRIGGER),
+	KS_FNA(T, event_type, IN, ENUM, ks_event_type, TYPE),
+	KS_FA(T, auto_reset, IN, NONE, AUTO_RESET),
 	KS_F(T, node_id, IN, NONE),
-	KS_F(T, event_id, OUT, EVENT_ID),
-	KS_F(T, event_slot_index, OUT, EVENT_SLOT),
+	KS_FA(T, event_id, OUT, EVENT_ID, OBJ),
+	KS_FA(T, event_slot_index, OUT, EVENT_SLOT, SLOT),
 };
 KS_DESC(create_event_d, "kfd_abi_create_event_args", T, create_event_f);
 #undef T
@@ -23,7 +23,7 @@ KS_DESC(create_event_d, "kfd_abi_create_event_args", T, create_event_f);
 /* 0x09..0x0B DESTROY/SET/RESET_EVENT share one layout. */
 #define T struct kfd_abi_destroy_event_args
 static const struct kfd_field destroy_event_f[] = {
-	KS_F(T, event_id, IN, EVENT_ID),
+	KS_FA(T, event_id, IN, EVENT_ID, OBJ),
 	KS_F(T, pad, NONE, PAD),
 };
 KS_DESC(destroy_event_d, "kfd_abi_destroy_event_args", T, destroy_event_f);
@@ -31,7 +31,7 @@ KS_DESC(destroy_event_d, "kfd_abi_destroy_event_args", T, destroy_event_f);
 
 #define T struct kfd_abi_set_event_args
 static const struct kfd_field set_event_f[] = {
-	KS_F(T, event_id, IN, EVENT_ID),
+	KS_FA(T, event_id, IN, EVENT_ID, OBJ),
 	KS_F(T, pad, NONE, PAD),
 };
 KS_DESC(set_event_d, "kfd_abi_set_event_args", T, set_event_f);
@@ -39,7 +39,7 @@ KS_DESC(set_event_d, "kfd_abi_set_event_args", T, set_event_f);
 
 #define T struct kfd_abi_reset_event_args
 static const struct kfd_field reset_event_f[] = {
-	KS_F(T, event_id, IN, EVENT_ID),
+	KS_FA(T, event_id, IN, EVENT_ID, OBJ),
 	KS_F(T, pad, NONE, PAD),
 };
 KS_DESC(reset_event_d, "kfd_abi_reset_event_args", T, reset_event_f);
@@ -65,9 +65,9 @@ KS_DESC(event_data_d, "kfd_abi_event_data", T, event_data_f);
 static const struct kfd_field wait_events_f[] = {
 	KS_F(T, events_ptr, IN, PTR),			/* 0 */
 	KS_F(T, num_events, IN, COUNT),			/* 1 */
-	KS_F(T, wait_for_all, IN, NONE),
-	KS_F(T, timeout, IN, TIMEOUT),
-	KS_FN(T, wait_result, OUT, ENUM, ks_wait_result),
+	KS_FA(T, wait_for_all, IN, NONE, WAIT_ALL),
+	KS_FA(T, timeout, IN, TIMEOUT, TIMEOUT),
+	KS_FNA(T, wait_result, OUT, ENUM, ks_wait_result, RESULT),
 };
 KS_DESC(wait_events_d, "kfd_abi_wait_events_args", T, wait_events_f);
 #undef T
@@ -80,11 +80,13 @@ const struct kfd_ioctl_desc ks_rows_events[] = {
 	{
 		KS_KFD_ROW("CREATE_EVENT", "create_event", 0x08,
 			   KFD_ABI_IOC_CREATE_EVENT, 0),
+		KS_CREATES(EVENT),
 		KS_ARGS(create_event_d),
 	},
 	{
 		KS_KFD_ROW("DESTROY_EVENT", "destroy_event", 0x09,
 			   KFD_ABI_IOC_DESTROY_EVENT, 0),
+		KS_ENDS(EVENT),
 		KS_ARGS(destroy_event_d),
 	},
 	{

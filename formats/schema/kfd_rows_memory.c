@@ -14,16 +14,16 @@ KS_DESC(acquire_vm_d, "kfd_abi_acquire_vm_args", T, acquire_vm_f);
 /* 0x16 ALLOC_MEMORY_OF_GPU */
 #define T struct kfd_abi_alloc_memory_of_gpu_args
 static const struct kfd_field alloc_f[] = {
-	KS_F(T, va_addr, IN, GPU_VA),
-	KS_F(T, size, IN, SIZE),
-	KS_F(T, handle, OUT, HANDLE),
+	KS_FA(T, va_addr, IN, GPU_VA, VA),
+	KS_FA(T, size, IN, SIZE, SIZE),
+	KS_FA(T, handle, OUT, HANDLE, OBJ),
 	/*
 	 * In: the CPU address for USERPTR; out: the render-node mmap offset
 	 * (or a /dev/kfd MMIO offset for MMIO_REMAP).
 	 */
-	KS_F(T, mmap_offset, INOUT, MMAP_OFFSET),
-	KS_F(T, gpu_id, IN, GPU_ID),
-	KS_FN(T, flags, IN, FLAGS, ks_alloc_flags),
+	KS_FA(T, mmap_offset, INOUT, MMAP_OFFSET, MMAP_OFFSET),
+	KS_FA(T, gpu_id, IN, GPU_ID, GPU),
+	KS_FNA(T, flags, IN, FLAGS, ks_alloc_flags, FLAGS),
 };
 KS_DESC(alloc_d, "kfd_abi_alloc_memory_of_gpu_args", T, alloc_f);
 #undef T
@@ -31,7 +31,7 @@ KS_DESC(alloc_d, "kfd_abi_alloc_memory_of_gpu_args", T, alloc_f);
 /* 0x17 FREE_MEMORY_OF_GPU */
 #define T struct kfd_abi_free_memory_of_gpu_args
 static const struct kfd_field free_f[] = {
-	KS_F(T, handle, IN, HANDLE),
+	KS_FA(T, handle, IN, HANDLE, OBJ),
 };
 KS_DESC(free_d, "kfd_abi_free_memory_of_gpu_args", T, free_f);
 #undef T
@@ -39,7 +39,7 @@ KS_DESC(free_d, "kfd_abi_free_memory_of_gpu_args", T, free_f);
 /* 0x18 MAP_MEMORY_TO_GPU */
 #define T struct kfd_abi_map_memory_to_gpu_args
 static const struct kfd_field map_f[] = {
-	KS_F(T, handle, IN, HANDLE),			/* 0 */
+	KS_FA(T, handle, IN, HANDLE, OBJ),		/* 0 */
 	KS_F(T, device_ids_array_ptr, IN, PTR),		/* 1 */
 	KS_F(T, n_devices, IN, COUNT),			/* 2 */
 	KS_F(T, n_success, INOUT, COUNT),		/* 3 */
@@ -50,7 +50,7 @@ KS_DESC(map_d, "kfd_abi_map_memory_to_gpu_args", T, map_f);
 /* 0x19 UNMAP_MEMORY_FROM_GPU */
 #define T struct kfd_abi_unmap_memory_from_gpu_args
 static const struct kfd_field unmap_f[] = {
-	KS_F(T, handle, IN, HANDLE),			/* 0 */
+	KS_FA(T, handle, IN, HANDLE, OBJ),		/* 0 */
 	KS_F(T, device_ids_array_ptr, IN, PTR),		/* 1 */
 	KS_F(T, n_devices, IN, COUNT),			/* 2 */
 	KS_F(T, n_success, INOUT, COUNT),		/* 3 */
@@ -66,12 +66,12 @@ static const struct kfd_indirect device_ids_b[] = {
 /* 0x1C GET_DMABUF_INFO */
 #define T struct kfd_abi_get_dmabuf_info_args
 static const struct kfd_field dmabuf_info_f[] = {
-	KS_F(T, size, OUT, SIZE),			/* 0 */
+	KS_FA(T, size, OUT, SIZE, SIZE),		/* 0 */
 	KS_F(T, metadata_ptr, IN, PTR),			/* 1 */
 	KS_F(T, metadata_size, INOUT, SIZE),		/* 2 */
-	KS_F(T, gpu_id, OUT, GPU_ID),
-	KS_FN(T, flags, OUT, FLAGS, ks_alloc_flags),
-	KS_F(T, dmabuf_fd, IN, FD),
+	KS_FA(T, gpu_id, OUT, GPU_ID, GPU),
+	KS_FNA(T, flags, OUT, FLAGS, ks_alloc_flags, FLAGS),
+	KS_FA(T, dmabuf_fd, IN, FD, OBJ),
 };
 KS_DESC(dmabuf_info_d, "kfd_abi_get_dmabuf_info_args", T, dmabuf_info_f);
 #undef T
@@ -82,10 +82,10 @@ static const struct kfd_indirect dmabuf_info_b[] = {
 /* 0x1D IMPORT_DMABUF */
 #define T struct kfd_abi_import_dmabuf_args
 static const struct kfd_field import_f[] = {
-	KS_F(T, va_addr, IN, GPU_VA),
-	KS_F(T, handle, OUT, HANDLE),
-	KS_F(T, gpu_id, IN, GPU_ID),
-	KS_F(T, dmabuf_fd, IN, FD),
+	KS_FA(T, va_addr, IN, GPU_VA, VA),
+	KS_FA(T, handle, OUT, HANDLE, OBJ),
+	KS_FA(T, gpu_id, IN, GPU_ID, GPU),
+	KS_FA(T, dmabuf_fd, IN, FD, SOURCE),
 };
 KS_DESC(import_d, "kfd_abi_import_dmabuf_args", T, import_f);
 #undef T
@@ -93,9 +93,9 @@ KS_DESC(import_d, "kfd_abi_import_dmabuf_args", T, import_f);
 /* 0x24 EXPORT_DMABUF */
 #define T struct kfd_abi_export_dmabuf_args
 static const struct kfd_field export_f[] = {
-	KS_F(T, handle, IN, HANDLE),
+	KS_FA(T, handle, IN, HANDLE, SOURCE),
 	KS_FN(T, flags, IN, FLAGS, ks_fd_flags),
-	KS_F(T, dmabuf_fd, OUT, FD),
+	KS_FA(T, dmabuf_fd, OUT, FD, OBJ),
 };
 KS_DESC(export_d, "kfd_abi_export_dmabuf_args", T, export_f);
 #undef T
@@ -110,12 +110,14 @@ const struct kfd_ioctl_desc ks_rows_memory[] = {
 		KS_KFD_ROW("ALLOC_MEMORY_OF_GPU", "alloc_memory_of_gpu", 0x16,
 			   KFD_ABI_IOC_ALLOC_MEMORY_OF_GPU, 1),
 		.free_mem = KFD_FREE_MEM_CHANGES,
+		KS_CREATES(BUFFER),
 		KS_ARGS(alloc_d),
 	},
 	{
 		KS_KFD_ROW("FREE_MEMORY_OF_GPU", "free_memory_of_gpu", 0x17,
 			   KFD_ABI_IOC_FREE_MEMORY_OF_GPU, 1),
 		.free_mem = KFD_FREE_MEM_CHANGES,
+		KS_ENDS(BUFFER),
 		KS_ARGS(free_d),
 	},
 	{
@@ -140,11 +142,13 @@ const struct kfd_ioctl_desc ks_rows_memory[] = {
 		KS_KFD_ROW("IMPORT_DMABUF", "import_dmabuf", 0x1D,
 			   KFD_ABI_IOC_IMPORT_DMABUF, 1),
 		.free_mem = KFD_FREE_MEM_CHANGES,
+		KS_CREATES_FROM(BUFFER, DMABUF),
 		KS_ARGS(import_d),
 	},
 	{
 		KS_KFD_ROW("EXPORT_DMABUF", "export_dmabuf", 0x24,
 			   KFD_ABI_IOC_EXPORT_DMABUF, 12),
+		KS_CREATES_FROM(DMABUF, BUFFER),
 		KS_ARGS(export_d),
 	},
 };

@@ -9,7 +9,7 @@
 #define T struct kfd_abi_get_version_args
 static const struct kfd_field get_version_f[] = {
 	KS_F(T, major_version, OUT, VERSION),
-	KS_F(T, minor_version, OUT, VERSION),
+	KS_FA(T, minor_version, OUT, VERSION, VERSION),
 };
 KS_DESC(get_version_d, "kfd_abi_get_version_args", T, get_version_f);
 #undef T
@@ -54,7 +54,7 @@ KS_DESC(get_clock_counters_d, "kfd_abi_get_clock_counters_args", T, get_clock_co
 	KS_F(T, process_apertures[i].pad, NONE, PAD)
 static const struct kfd_field get_process_apertures_f[] = {
 	APERT(0), APERT(1), APERT(2), APERT(3), APERT(4), APERT(5), APERT(6),
-	KS_F(T, num_of_nodes, OUT, COUNT),
+	KS_FA(T, num_of_nodes, OUT, COUNT, COUNT),
 	KS_F(T, pad, NONE, PAD),
 };
 KS_DESC(get_process_apertures_d, "kfd_abi_get_process_apertures_args", T,
@@ -106,7 +106,7 @@ KS_DESC(set_trap_handler_d, "kfd_abi_set_trap_handler_args", T, set_trap_handler
 #define T struct kfd_abi_get_process_apertures_new_args
 static const struct kfd_field get_apertures_new_f[] = {
 	KS_F(T, kfd_process_device_apertures_ptr, IN, PTR),	/* 0 */
-	KS_F(T, num_of_nodes, INOUT, COUNT),			/* 1 */
+	KS_FA(T, num_of_nodes, INOUT, COUNT, COUNT),		/* 1 */
 	KS_F(T, pad, NONE, PAD),
 };
 KS_DESC(get_apertures_new_d, "kfd_abi_get_process_apertures_new_args", T,
@@ -121,7 +121,7 @@ static const struct kfd_indirect get_apertures_new_b[] = {
 #define T struct kfd_abi_smi_events_args
 static const struct kfd_field smi_events_f[] = {
 	KS_F(T, gpuid, IN, GPU_ID),
-	KS_F(T, anon_fd, OUT, FD),
+	KS_FA(T, anon_fd, OUT, FD, OBJ),
 };
 KS_DESC(smi_events_d, "kfd_abi_smi_events_args", T, smi_events_f);
 #undef T
@@ -252,6 +252,7 @@ const struct kfd_ioctl_desc ks_rows_misc[] = {
 	{
 		KS_KFD_ROW("SMI_EVENTS", "smi_events", 0x1F,
 			   KFD_ABI_IOC_SMI_EVENTS, 3),
+		KS_CREATES(FD),
 		KS_ARGS(smi_events_d),
 	},
 	{
@@ -270,6 +271,7 @@ const struct kfd_ioctl_desc ks_rows_misc[] = {
 	{
 		KS_KFD_ROW("CREATE_PROCESS", "create_process", 0x27,
 			   KFD_ABI_IOC_CREATE_PROCESS, 19),
+		KS_CREATES(PROCESS),
 		KS_ARGS(create_process_d),
 		KS_VARIANTS(create_process_v),
 	},

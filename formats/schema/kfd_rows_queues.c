@@ -5,22 +5,22 @@
 /* 0x02 CREATE_QUEUE: 88 bytes up to 1.16, 96 from 1.17. */
 #define T struct kfd_abi_create_queue_args
 static const struct kfd_field create_queue_f[] = {
-	KS_F(T, ring_base_address, IN, GPU_VA),
+	KS_FA(T, ring_base_address, IN, GPU_VA, RING),
 	/* The "from KFD" of old headers is wrong: both are inputs. */
-	KS_F(T, write_pointer_address, IN, GPU_VA),
-	KS_F(T, read_pointer_address, IN, GPU_VA),
-	KS_F(T, doorbell_offset, OUT, DOORBELL_OFFSET),
+	KS_FA(T, write_pointer_address, IN, GPU_VA, WPTR),
+	KS_FA(T, read_pointer_address, IN, GPU_VA, RPTR),
+	KS_FA(T, doorbell_offset, OUT, DOORBELL_OFFSET, DOORBELL),
 	/* Clamped up to KFD_ABI_MIN_QUEUE_RING_SIZE and written back. */
-	KS_F(T, ring_size, INOUT, SIZE),
-	KS_F(T, gpu_id, IN, GPU_ID),
-	KS_FN(T, queue_type, IN, ENUM, ks_queue_type),
+	KS_FA(T, ring_size, INOUT, SIZE, RING_SIZE),
+	KS_FA(T, gpu_id, IN, GPU_ID, GPU),
+	KS_FNA(T, queue_type, IN, ENUM, ks_queue_type, TYPE),
 	KS_F(T, queue_percentage, IN, NONE),
 	KS_F(T, queue_priority, IN, NONE),
-	KS_F(T, queue_id, OUT, QUEUE_ID),
-	KS_F(T, eop_buffer_address, IN, GPU_VA),
-	KS_F(T, eop_buffer_size, IN, SIZE),
-	KS_F(T, ctx_save_restore_address, IN, GPU_VA),
-	KS_F(T, ctx_save_restore_size, IN, SIZE),
+	KS_FA(T, queue_id, OUT, QUEUE_ID, OBJ),
+	KS_FA(T, eop_buffer_address, IN, GPU_VA, EOP),
+	KS_FA(T, eop_buffer_size, IN, SIZE, EOP_SIZE),
+	KS_FA(T, ctx_save_restore_address, IN, GPU_VA, CTX),
+	KS_FA(T, ctx_save_restore_size, IN, SIZE, CTX_SIZE),
 	KS_F(T, ctl_stack_size, IN, SIZE),
 	KS_FV(T, sdma_engine_id, IN, NONE, 17),
 	/* "pad" until 1.21; the kernel reads it for COMPUTE_AQL only. */
@@ -36,7 +36,7 @@ static const struct kfd_size_variant create_queue_v[] = {
 /* 0x03 DESTROY_QUEUE */
 #define T struct kfd_abi_destroy_queue_args
 static const struct kfd_field destroy_queue_f[] = {
-	KS_F(T, queue_id, IN, QUEUE_ID),
+	KS_FA(T, queue_id, IN, QUEUE_ID, OBJ),
 	KS_F(T, pad, NONE, PAD),
 };
 KS_DESC(destroy_queue_d, "kfd_abi_destroy_queue_args", T, destroy_queue_f);
@@ -97,12 +97,14 @@ const struct kfd_ioctl_desc ks_rows_queues[] = {
 	{
 		KS_KFD_ROW("CREATE_QUEUE", "create_queue", 0x02,
 			   KFD_ABI_IOC_CREATE_QUEUE, 0),
+		KS_CREATES(QUEUE),
 		KS_ARGS(create_queue_d),
 		KS_VARIANTS(create_queue_v),
 	},
 	{
 		KS_KFD_ROW("DESTROY_QUEUE", "destroy_queue", 0x03,
 			   KFD_ABI_IOC_DESTROY_QUEUE, 0),
+		KS_ENDS(QUEUE),
 		KS_ARGS(destroy_queue_d),
 	},
 	{

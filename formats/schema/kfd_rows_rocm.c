@@ -8,11 +8,11 @@
 /* 0x80 IPC_IMPORT_HANDLE */
 #define T struct kfd_abi_ipc_import_handle_args
 static const struct kfd_field ipc_import_f[] = {
-	KS_F(T, handle, OUT, HANDLE),
-	KS_F(T, va_addr, IN, GPU_VA),
-	KS_F(T, mmap_offset, OUT, MMAP_OFFSET),
-	KS_F(T, share_handle, IN, BYTES),
-	KS_F(T, gpu_id, IN, GPU_ID),
+	KS_FA(T, handle, OUT, HANDLE, OBJ),
+	KS_FA(T, va_addr, IN, GPU_VA, VA),
+	KS_FA(T, mmap_offset, OUT, MMAP_OFFSET, MMAP_OFFSET),
+	KS_FA(T, share_handle, IN, BYTES, SOURCE),
+	KS_FA(T, gpu_id, IN, GPU_ID, GPU),
 	KS_FN(T, flags, OUT, FLAGS, ks_alloc_flags),
 };
 KS_DESC(ipc_import_d, "kfd_abi_ipc_import_handle_args", T, ipc_import_f);
@@ -21,9 +21,9 @@ KS_DESC(ipc_import_d, "kfd_abi_ipc_import_handle_args", T, ipc_import_f);
 /* 0x81 IPC_EXPORT_HANDLE */
 #define T struct kfd_abi_ipc_export_handle_args
 static const struct kfd_field ipc_export_f[] = {
-	KS_F(T, handle, IN, HANDLE),
-	KS_F(T, share_handle, OUT, BYTES),
-	KS_F(T, gpu_id, IN, GPU_ID),
+	KS_FA(T, handle, IN, HANDLE, SOURCE),
+	KS_FA(T, share_handle, OUT, BYTES, OBJ),
+	KS_FA(T, gpu_id, IN, GPU_ID, GPU),
 	KS_F(T, flags, IN, HEX),
 };
 KS_DESC(ipc_export_d, "kfd_abi_ipc_export_handle_args", T, ipc_export_f);
@@ -195,11 +195,13 @@ const struct kfd_ioctl_desc ks_rows_rocm[] = {
 		ROCM_ROW("IPC_IMPORT_HANDLE", "ipc_import_handle", 0x80,
 			 KFD_ABI_IOC_IPC_IMPORT_HANDLE),
 		.free_mem = KFD_FREE_MEM_CHANGES,
+		KS_CREATES_FROM(BUFFER, SHARE),
 		KS_ARGS(ipc_import_d),
 	},
 	{
 		ROCM_ROW("IPC_EXPORT_HANDLE", "ipc_export_handle", 0x81,
 			 KFD_ABI_IOC_IPC_EXPORT_HANDLE),
+		KS_CREATES_FROM(SHARE, BUFFER),
 		KS_ARGS(ipc_export_d),
 	},
 	{

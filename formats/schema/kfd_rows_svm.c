@@ -9,8 +9,8 @@
  */
 #define T struct kfd_abi_svm_attribute
 static const struct kfd_field svm_attr_f[] = {
-	KS_FN(T, type, INOUT, ENUM, ks_svm_attr_type),
-	KS_F(T, value, INOUT, HEX),
+	KS_FNA(T, type, INOUT, ENUM, ks_svm_attr_type, TYPE),
+	KS_FA(T, value, INOUT, HEX, VALUE),
 };
 KS_DESC(svm_attr_d, "kfd_abi_svm_attribute", T, svm_attr_f);
 #undef T
@@ -18,10 +18,10 @@ KS_DESC(svm_attr_d, "kfd_abi_svm_attribute", T, svm_attr_f);
 /* 0x20 SVM: 24 fixed bytes + nattr inline attributes. */
 #define T struct kfd_abi_svm_args
 static const struct kfd_field svm_f[] = {
-	KS_F(T, start_addr, IN, GPU_VA),
-	KS_F(T, size, IN, SIZE),
-	KS_FN(T, op, IN, ENUM, ks_svm_op),
-	KS_F(T, nattr, IN, COUNT),			/* 3 */
+	KS_FA(T, start_addr, IN, GPU_VA, VA),
+	KS_FA(T, size, IN, SIZE, SIZE),
+	KS_FNA(T, op, IN, ENUM, ks_svm_op, OP),
+	KS_FA(T, nattr, IN, COUNT, COUNT),		/* 3 */
 };
 KS_DESC(svm_d, "kfd_abi_svm_args", T, svm_f);
 #undef T

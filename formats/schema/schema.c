@@ -148,6 +148,87 @@ kfd_schema_field(const struct kfd_ioctl_desc *desc, const char *name)
 	return -1;
 }
 
+const struct kfd_field *
+kfd_schema_attr(const struct kfd_struct_desc *sd, unsigned int attr)
+{
+	unsigned int i;
+
+	for (i = 0; sd && attr != KFD_ATTR_NONE && i < sd->nfields; i++)
+		if (sd->fields[i].attr == attr)
+			return &sd->fields[i];
+	return NULL;
+}
+
+static const char *const ks_attr_names[KFD_ATTR_COUNT_MAX] = {
+	[KFD_ATTR_NONE] = "none",
+	[KFD_ATTR_OBJ] = "obj",
+	[KFD_ATTR_SOURCE] = "source",
+	[KFD_ATTR_GPU] = "gpu",
+	[KFD_ATTR_VA] = "va",
+	[KFD_ATTR_SIZE] = "size",
+	[KFD_ATTR_FLAGS] = "flags",
+	[KFD_ATTR_TYPE] = "type",
+	[KFD_ATTR_MMAP_OFFSET] = "mmap_offset",
+	[KFD_ATTR_DOORBELL] = "doorbell",
+	[KFD_ATTR_RING] = "ring",
+	[KFD_ATTR_RING_SIZE] = "ring_size",
+	[KFD_ATTR_RPTR] = "rptr",
+	[KFD_ATTR_WPTR] = "wptr",
+	[KFD_ATTR_EOP] = "eop",
+	[KFD_ATTR_EOP_SIZE] = "eop_size",
+	[KFD_ATTR_CTX] = "ctx",
+	[KFD_ATTR_CTX_SIZE] = "ctx_size",
+	[KFD_ATTR_EVENT_PAGE] = "event_page",
+	[KFD_ATTR_TRIGGER] = "trigger",
+	[KFD_ATTR_AUTO_RESET] = "auto_reset",
+	[KFD_ATTR_SLOT] = "slot",
+	[KFD_ATTR_TIMEOUT] = "timeout",
+	[KFD_ATTR_RESULT] = "result",
+	[KFD_ATTR_WAIT_ALL] = "wait_all",
+	[KFD_ATTR_OP] = "op",
+	[KFD_ATTR_COUNT] = "count",
+	[KFD_ATTR_VALUE] = "value",
+	[KFD_ATTR_VERSION] = "version",
+};
+
+const char *
+kfd_attr_name(enum kfd_attr attr)
+{
+	if ((unsigned int)attr >= KFD_ATTR_COUNT_MAX || !ks_attr_names[attr])
+		return "?";
+	return ks_attr_names[attr];
+}
+
+/* An object kind's name and the role of the field that names one. */
+static const struct {
+	const char *name;
+	uint8_t role;
+} ks_objs[KFD_OBJ_COUNT] = {
+	[KFD_OBJ_NONE] = { "none", KFD_ROLE_NONE },
+	[KFD_OBJ_BUFFER] = { "buffer", KFD_ROLE_HANDLE },
+	[KFD_OBJ_QUEUE] = { "queue", KFD_ROLE_QUEUE_ID },
+	[KFD_OBJ_EVENT] = { "event", KFD_ROLE_EVENT_ID },
+	[KFD_OBJ_GEM] = { "gem", KFD_ROLE_GEM_HANDLE },
+	[KFD_OBJ_DMABUF] = { "dmabuf", KFD_ROLE_FD },
+	/* 32 opaque bytes the exporter hands to the importer. */
+	[KFD_OBJ_SHARE] = { "share", KFD_ROLE_BYTES },
+	[KFD_OBJ_FD] = { "fd", KFD_ROLE_FD },
+	[KFD_OBJ_PROCESS] = { "process", KFD_ROLE_NONE },
+};
+
+const char *
+kfd_obj_name(enum kfd_obj obj)
+{
+	return (unsigned int)obj < KFD_OBJ_COUNT ? ks_objs[obj].name : "?";
+}
+
+enum kfd_role
+kfd_obj_role(enum kfd_obj obj)
+{
+	return (unsigned int)obj < KFD_OBJ_COUNT ?
+		(enum kfd_role)ks_objs[obj].role : KFD_ROLE_NONE;
+}
+
 static int
 ks_field_fits(const struct kfd_field *f, size_t len)
 {

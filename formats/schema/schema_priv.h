@@ -24,6 +24,10 @@
  * always), names from the table tbl (NULL: none).
  */
 #define KS_NFULL(nm, t, m, d, r, sgn, minor, sel, val, tbl)		\
+	KS_NFULLA(nm, t, m, d, r, sgn, minor, sel, val, tbl, NONE)
+
+/* The same with the attribute a (the KFD_ATTR_ suffix). */
+#define KS_NFULLA(nm, t, m, d, r, sgn, minor, sel, val, tbl, a)	\
 	{								\
 		.name = nm,						\
 		.offset = offsetof(t, m),				\
@@ -35,6 +39,7 @@
 		.select = (sel),					\
 		.select_value = (val),					\
 		.names = (tbl),						\
+		.attr = KFD_ATTR_##a,					\
 	}
 
 /* The same, printed under its member path. */
@@ -48,6 +53,16 @@
 /* A renamed union-arm field (two arms sharing one member). */
 #define KS_FSNAMED(nm, t, m, d, r, sel, val)				\
 	KS_NFULL(nm, t, m, d, r, 0, 0, sel, val, NULL)
+
+/* A field the replayer reads as attribute a (KFD_ATTR_ suffix) of its object. */
+#define KS_FA(t, m, d, r, a)						\
+	KS_NFULLA(#m, t, m, d, r, 0, 0, -1, 0, NULL, a)
+/* The same with a name table. */
+#define KS_FNA(t, m, d, r, tbl, a)					\
+	KS_NFULLA(#m, t, m, d, r, 0, 0, -1, 0, &(tbl), a)
+/* The same, signed. */
+#define KS_FIA(t, m, d, r, a)						\
+	KS_NFULLA(#m, t, m, d, r, 1, 0, -1, 0, NULL, a)
 
 /* Plain field. */
 #define KS_F(t, m, d, r)		KS_FULL(t, m, d, r, 0, 0, -1, 0, NULL)
@@ -123,6 +138,11 @@
 	.nr = (nr_),							\
 	.request = (uint32_t)(req),					\
 	.dir = KS_IOC_DIR(req)
+
+/* The object a row creates (from nothing, or from another) or ends. */
+#define KS_CREATES(o)		.creates = KFD_OBJ_##o
+#define KS_CREATES_FROM(o, src)	.creates = KFD_OBJ_##o, .source = KFD_OBJ_##src
+#define KS_ENDS(o)		.ends = KFD_OBJ_##o
 
 #define KS_ARGS(d)	.args = &(d)
 #define KS_BUFS(b)	.bufs = (b), .nbufs = KS_ARRAY_SIZE(b)

@@ -32,6 +32,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <kfdtrace/decode.h>
 #include <kfdtrace/kfd_abi.h>
 
 #include "emit_priv.h"
@@ -82,14 +83,14 @@ item_of(struct em *e, const struct kt_record *rec, struct em_item *it)
 			it->kind = EM_I_SET;
 		return 0;
 	}
-	d = kfd_schema_lookup((enum kfd_file_kind)rec->u.ioctl.file_kind,
-			      rec->u.ioctl.request);
-	if (d == r->create_event) {
+	d = kt_ioctl_row(&rec->u.ioctl);
+	if (d && d->creates == KFD_OBJ_EVENT) {
 		const struct kt_ioctl_rec *io = &rec->u.ioctl;
+		const struct kfd_field *id = kfd_schema_attr(d->args, KFD_ATTR_OBJ);
 
-		if (io->ret >= 0 && io->arg_after && rp_fhas(r->ce_id, io->arg_size)) {
+		if (io->ret >= 0 && io->arg_after && rp_fhas(id, io->arg_size)) {
 			it->kind = EM_I_CREATE;
-			it->ev = (uint32_t)rp_fget(r->ce_id, io->arg_after, io->arg_size);
+			it->ev = (uint32_t)rp_fget(id, io->arg_after, io->arg_size);
 		}
 		return 0;
 	}
@@ -353,6 +354,47 @@ write_head(struct em *e, FILE *out)
 	kt_strbuf_release(&sb);
 }
 
+/*
+ * The facts the runtime needs, written above its text so that it types
+ * none in: its map kinds, the replayer's for each learned role
+ * (em_kind_name(), rp_role_kind()), and a bit above them for reverse
+ * bindings; the status bits queue ids carry (the schema's); where memory
+ * handles and /dev/kfd mmap offsets keep a gpu_id (the KFD ABI's).
+ */
+static void
+write_facts(FILE *out)
+{
+	const char *seen[KFD_ROLE_COUNT_MAX];
+	unsigned int role, n = 0, i, top = 0, rev = 1;
+
+	fputs("/* The schema's, the KFD ABI's and the replayer's facts. */\n", out);
+	for (role = 0; role < KFD_ROLE_COUNT_MAX; role++) {
+		const char *name = em_kind_name(role);
+		unsigned int kind = rp_role_kind(role);
+
+		if (!(kfd_role_flags((enum kfd_role)role) & KFD_RC_ISSUED))
+			continue;
+		for (i = 0; i < n && strcmp(seen[i], name); i++)
+			;
+		if (i < n)
+			continue;
+		seen[n++] = name;
+		fprintf(out, "#define %s %u\n", name, kind);
+		if (kind > top)
+			top = kind;
+	}
+	while (rev <= top)
+		rev <<= 1;
+	fprintf(out, "#define RR_REV 0x%x\n", rev);
+	fprintf(out, "#define RR_QUEUE_STATUS 0x%08" PRIx32 "u\n",
+		kfd_role_status_bits(KFD_ROLE_QUEUE_ID));
+	fprintf(out, "#define RR_HANDLE_GPU_SHIFT %d\n",
+		__builtin_ctzll(KFD_ABI_MAKE_HANDLE(1, 0)));
+	fprintf(out, "#define RR_OFF_GPU_SHIFT %d\n", KFD_ABI_MMAP_GPU_ID_SHIFT);
+	fprintf(out, "#define RR_OFF_GPU_MASK 0x%" PRIx64 "ull\n\n",
+		(uint64_t)KFD_ABI_MMAP_GPU_ID_MASK);
+}
+
 static int
 write_program(struct em *e, FILE *out)
 {
@@ -360,9 +402,7 @@ write_program(struct em *e, FILE *out)
 	int r;
 
 	write_head(e, out);
-	/* The schema's facts the runtime needs. */
-	fprintf(out, "#define RR_QUEUE_STATUS 0x%08" PRIx32 "u\n\n",
-		kfd_role_status_bits(KFD_ROLE_QUEUE_ID));
+	write_facts(out);
 	fputs(em_runtime, out);
 	fputc('\n', out);
 	em_write_defs(e, out);
@@ -460,7 +500,6 @@ kfd_emit_c(const char *in, const char *out_path, struct kfd_emit_result *res,
 	rp_vec_init(&e.blobs, sizeof(struct em_blob_ent));
 	kc_u64map_init(&e.blob_map, 8);
 	e.rows = rp_rows();
-	e.reset_event = kfd_schema_by_name("RESET_EVENT");
 	kfd_schema_rows(&nrows);
 	e.req_used = calloc(nrows, 1);
 	if (!e.rows || !e.rows->plans || !e.req_used) {

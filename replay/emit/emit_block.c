@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <kfdtrace/decode.h>
 #include <kfdtrace/kfd_abi.h>
 
 #include "emit_priv.h"
@@ -40,14 +41,6 @@ fd_grow(struct em *e, int32_t fd)
 	return 0;
 }
 
-struct em_ofd *
-em_fd_ofd(struct em *e, int32_t fd)
-{
-	if (fd < 0 || fd >= e->nfd || e->fd_ofd[fd] <= 0)
-		return NULL;
-	return RP_AT(&e->ofds, struct em_ofd, e->fd_ofd[fd] - 1);
-}
-
 /* Whether the program has @fd: opened, dup'ed or returned by an ioctl. */
 static int
 fd_known(const struct em *e, int32_t fd)
@@ -65,7 +58,7 @@ fds_from_ioctl(struct em *e, const struct kt_record *rec)
 
 	if (io->ret < 0 || !io->arg_after)
 		return;
-	d = kfd_schema_lookup((enum kfd_file_kind)io->file_kind, io->request);
+	d = kt_ioctl_row(io);
 	for (i = 0; d && d->args && i < d->args->nfields; i++) {
 		const struct kfd_field *f = &d->args->fields[i];
 		uint64_t v;

@@ -4,8 +4,8 @@
  * verification checks, by the same verdicts (rp_out_vclass()): learned
  * (rr_learn(), strict for the kinds replay holds strictly:
  * rp_kind_strict()), translated and compared (rr_expect()), compared as is
- * (rr_eq(), rr_expect_mem()); and the ids a successful destroy ends
- * (rr_forget()).
+ * (rr_eq(), rr_expect_mem()); and the ids a successful call ends
+ * (rr_forget(), by the schema's ends column).
  */
 #include <inttypes.h>
 #include <string.h>
@@ -161,37 +161,26 @@ em_check_outputs(struct em *e, struct kt_strbuf *sb, struct em_call *c)
 	}
 }
 
-/* After a destroy: its id may come back for another object. */
+/*
+ * After a call that ends an object (the schema's ends column): its id may
+ * come back for another object. Only the kinds replay holds strictly are
+ * forgotten (rp_kind_strict()); the others are bound again anyway.
+ */
 void
 em_forget(struct em *e, struct kt_strbuf *sb, const struct em_call *c)
 {
-	const struct rp_rows *r = e->rows;
 	const uint8_t *b = c->io->arg_before;
 	uint32_t n = c->io->arg_size;
-	const char *kind = NULL;
-	const struct kfd_field *f = NULL;
-	int scope = c->scope;
+	const struct kfd_field *f;
 
-	if (!b || c->io->ret < 0)
+	(void)e;
+	if (!b || c->io->ret < 0 || c->d->ends == KFD_OBJ_NONE)
 		return;
-	if (c->d == r->free_mem) {
-		kind = "RR_HANDLE";
-		f = r->free_handle;
-	} else if (c->d == r->destroy_queue) {
-		kind = "RR_QUEUE";
-		f = r->dq_qid;
-	} else if (c->d == r->destroy_event) {
-		kind = "RR_EVENT";
-		f = r->de_id;
-	} else if (c->d == r->gem_close) {
-		kind = "RR_GEM";
-		f = r->gclose_handle;
-		scope = c->gem_scope;
-	}
-	if (!kind || !rp_fhas(f, n))
+	f = kfd_schema_attr(c->d->args, KFD_ATTR_OBJ);
+	if (!f || !rp_fhas(f, n) || !rp_kind_strict(rp_role_kind(f->role)))
 		return;
-	kt_strbuf_printf(sb, "\trr_forget(%s, %d, ", kind, scope);
+	kt_strbuf_printf(sb, "\trr_forget(%s, %d, ", em_kind_name(f->role),
+			 rp_learn_scope(f->role, c->scope, c->gem_scope));
 	em_num(sb, rp_fget(f, b, n));
 	kt_strbuf_puts(sb, ");\n");
 }
-

@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include <kfdtrace/decode.h>
 #include <kfdtrace/kfd_abi.h>
 
 #include "emit_priv.h"
@@ -24,96 +25,6 @@ cut(struct kt_strbuf *sb, size_t at)
 		sb->data[at] = '\0';
 }
 
-const char *
-em_kind_name(unsigned int role)
-{
-	/* The program's kinds are the replayer's (rp_role_kind()). */
-	switch (rp_role_kind(role)) {
-	case RP_K_HANDLE:
-		return "RR_HANDLE";
-	case RP_K_QUEUE:
-		return "RR_QUEUE";
-	case RP_K_EVENT:
-		return "RR_EVENT";
-	case RP_K_SLOT:
-		return "RR_SLOT";
-	case RP_K_GEM:
-		return "RR_GEM";
-	default:
-		return "RR_OFFSET";
-	}
-}
-
-/* A captured input value as the live one, by role (rp_value_xlate()). */
-void
-em_xlate_expr(struct em *e, struct kt_strbuf *sb, const struct em_call *c,
-	   unsigned int role, uint64_t v)
-{
-	switch (role) {
-	case KFD_ROLE_GPU_ID:
-		if (!v || (uint32_t)v == KFD_ABI_INVALID_GPUID)
-			break;
-		kt_strbuf_puts(sb, "rr_gpu(");
-		em_num(sb, v);
-		kt_strbuf_puts(sb, ")");
-		return;
-	case KFD_ROLE_HANDLE:
-		if (!v)
-			break;
-		kt_strbuf_printf(sb, "rr_handle(%d, ", c->scope);
-		em_num(sb, v);
-		kt_strbuf_puts(sb, ")");
-		return;
-	case KFD_ROLE_QUEUE_ID:
-		if ((uint32_t)v == KFD_ABI_INVALID_QUEUEID)
-			break;
-		kt_strbuf_printf(sb, "rr_id(RR_QUEUE, %d, ", c->scope);
-		em_num(sb, v & ~(uint64_t)kfd_role_status_bits(role));
-		kt_strbuf_puts(sb, ")");
-		if (v & kfd_role_status_bits(role))
-			kt_strbuf_printf(sb, " | 0x%" PRIx64,
-					 v & kfd_role_status_bits(role));
-		return;
-	case KFD_ROLE_EVENT_ID:
-	case KFD_ROLE_EVENT_SLOT:
-	case KFD_ROLE_GEM_HANDLE:
-		kt_strbuf_printf(sb, "rr_id(%s, %d, ", em_kind_name(role),
-				 role == KFD_ROLE_GEM_HANDLE ? c->gem_scope :
-				 c->scope);
-		em_num(sb, v);
-		kt_strbuf_puts(sb, ")");
-		return;
-	case KFD_ROLE_FD:
-		if ((int32_t)(uint32_t)v < 0)
-			break;
-		kt_strbuf_printf(sb, "rr_fd_in(%" PRIu64 ")", v);
-		return;
-	case KFD_ROLE_MMAP_OFFSET:
-	case KFD_ROLE_DOORBELL_OFFSET:
-		if (!v)
-			break;
-		kt_strbuf_puts(sb, "rr_offset(");
-		em_num(sb, v);
-		kt_strbuf_puts(sb, ")");
-		return;
-	case KFD_ROLE_CPU_ADDR:
-		if (!v)
-			break;
-		kt_strbuf_puts(sb, "rr_cpu(");
-		em_num(sb, v);
-		kt_strbuf_puts(sb, ")");
-		return;
-	case KFD_ROLE_PID:
-		if ((int32_t)v != e->m.hdr.pid)
-			break;
-		kt_strbuf_puts(sb, "(uint32_t)getpid()");
-		return;
-	default:
-		break;
-	}
-	em_num(sb, v);
-}
-
 /* Whether the plan translates input field @i. */
 static int
 plan_in(const struct rp_req_plan *p, unsigned int i)
@@ -124,15 +35,6 @@ plan_in(const struct rp_req_plan *p, unsigned int i)
 		if (p->in[k] == i)
 			return 1;
 	return 0;
-}
-
-/* SVM attribute values name GPUs for the location and access types. */
-int
-em_svm_attr_gpu(uint32_t type, uint32_t value)
-{
-	return type <= KFD_ABI_SVM_ATTR_NO_ACCESS &&
-	       value != KFD_ABI_SVM_LOCATION_SYSMEM &&
-	       value != KFD_ABI_SVM_LOCATION_UNDEFINED;
 }
 
 /*
@@ -208,8 +110,9 @@ init_fields(struct em *e, struct kt_strbuf *sb, const struct em_call *c,
 			em_xlate_expr(e, sb, c, KFD_ROLE_CPU_ADDR, v);
 		else if (args && c->d == r->svm && f == r->svm_start)
 			em_xlate_expr(e, sb, c, KFD_ROLE_CPU_ADDR, v);
-		else if (!args && c->d == r->svm && !strcmp(f->name, "value") &&
-			 em_svm_attr_gpu((uint32_t)rp_fget(&sd->fields[0], b, len),
+		else if (!args && c->d == r->svm && f->attr == KFD_ATTR_VALUE &&
+			 em_svm_attr_gpu((uint32_t)rp_fget(kfd_schema_attr(sd,
+							KFD_ATTR_TYPE), b, len),
 				      (uint32_t)v))
 			em_xlate_expr(e, sb, c, KFD_ROLE_GPU_ID, v);
 		else if (xl)
@@ -472,11 +375,15 @@ events_after(struct em *e, const struct em_call *c)
 
 	if (io->ret < 0 || !io->arg_before)
 		return;
-	if (c->d == r->create_event && io->arg_after) {
+	if (c->d->creates == KFD_OBJ_EVENT && io->arg_after) {
+		const struct kfd_struct_desc *sd = c->d->args;
+
 		rp_map_put(&e->events, 0, (unsigned int)c->scope,
-			   rp_fget(r->ce_id, io->arg_after, c->clen),
-			   rp_fget(r->ce_auto, io->arg_before, c->clen) ? EV_AUTO : 0);
-	} else if (c->d == r->set_event || c->d == e->reset_event) {
+			   rp_fget(kfd_schema_attr(sd, KFD_ATTR_OBJ),
+				   io->arg_after, c->clen),
+			   rp_fget(kfd_schema_attr(sd, KFD_ATTR_AUTO_RESET),
+				   io->arg_before, c->clen) ? EV_AUTO : 0);
+	} else if (c->d == r->set_event || c->d == r->reset_event) {
 		uint32_t id = (uint32_t)rp_fget(r->se_id, io->arg_before, c->clen);
 		uint64_t v = ev_get(e, c->scope, id);
 
@@ -619,7 +526,7 @@ em_ioctl(struct em *e, struct kt_strbuf *sb, const struct kt_record *rec)
 	memset(&c, 0, sizeof(c));
 	c.rec = rec;
 	c.io = io;
-	c.d = kfd_schema_lookup((enum kfd_file_kind)io->file_kind, io->request);
+	c.d = kt_ioctl_row(io);
 	if (!c.d) {
 		skip(e, sb, "the request is not in the schema");
 		return;
@@ -634,7 +541,8 @@ em_ioctl(struct em *e, struct kt_strbuf *sb, const struct kt_record *rec)
 		skip(e, sb, "interrupted; the caller's retry is the next call");
 		return;
 	}
-	if (c.d == r->ipc_import || c.d == r->ipc_export) {
+	/* The schema's columns: a call that makes or takes an IPC share. */
+	if (c.d->creates == KFD_OBJ_SHARE || c.d->source == KFD_OBJ_SHARE) {
 		skip(e, sb, "IPC share handles come from another process");
 		return;
 	}
@@ -759,7 +667,7 @@ em_ioctl(struct em *e, struct kt_strbuf *sb, const struct kt_record *rec)
 	kt_strbuf_release(&chk);
 	em_forget(e, sb, &c);
 	events_after(e, &c);
-	if (c.d == r->create_process && io->ret >= 0 && ofd)
+	if (c.d->creates == KFD_OBJ_PROCESS && io->ret >= 0 && ofd)
 		ofd->proc = ++e->nproc;
 	indent(sb, inner);
 	kt_strbuf_puts(sb, "\t}\n");

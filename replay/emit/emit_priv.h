@@ -13,7 +13,8 @@
 #include <kfdtrace/decode.h>
 #include <kfdtrace/emit_c.h>
 
-#include "replay_priv.h"
+#include "replay_model.h"
+#include "replay_stream.h"
 
 #define EM_MAX_THREADS	64
 /* Blocks per generated function: compilers take long over huge ones. */
@@ -82,7 +83,6 @@ struct em {
 	int nproc;
 	/* Events: (scope, id) -> state (emit_ioctl.c). */
 	struct kc_u64map events;
-	const struct kfd_ioctl_desc *reset_event;
 	/* Definitions, in first-use order. */
 	struct rp_vec layouts;		/* struct em_layout * */
 	uint8_t *req_used;		/* per schema row */
@@ -100,8 +100,14 @@ struct em {
 	size_t errlen;
 };
 
-/* emit_block.c: the fd table while emitting. */
-struct em_ofd *em_fd_ofd(struct em *e, int32_t fd);
+/* The open file description captured fd @fd is, or NULL (not a device's). */
+static inline struct em_ofd *
+em_fd_ofd(struct em *e, int32_t fd)
+{
+	if (fd < 0 || fd >= e->nfd || e->fd_ofd[fd] <= 0)
+		return NULL;
+	return RP_AT(&e->ofds, struct em_ofd, e->fd_ofd[fd] - 1);
+}
 /* The emitting state of thread @tid, started on first use (NULL: more
  * than EM_MAX_THREADS). */
 struct em_thread *em_thread_of(struct em *e, uint32_t tid);
@@ -193,6 +199,7 @@ struct em_call {
 
 /* emit_ioctl.c: one ioctl record as a block of @sb. */
 void em_ioctl(struct em *e, struct kt_strbuf *sb, const struct kt_record *rec);
+/* emit_xlate.c: values by role. */
 /* The runtime's kind of a learned role ("RR_HANDLE"). */
 const char *em_kind_name(unsigned int role);
 /* A captured input value @v of @role as the C expression of the live one. */

@@ -31,24 +31,26 @@
 #define MAP_FIXED_NOREPLACE 0x100000
 #endif
 
-/* emit-c defines RR_QUEUE_STATUS above this text, from the schema: the
- * status bits a queue id may carry. */
-#ifndef RR_QUEUE_STATUS
-#error "RR_QUEUE_STATUS: emit-c writes it before the runtime"
+/*
+ * emit-c defines above this text, from the schema, the KFD ABI and the
+ * replayer (emit.c, write_facts()): the kinds of translated values, each
+ * with its own numbers (RR_HANDLE, RR_QUEUE, RR_EVENT, RR_SLOT, RR_GEM,
+ * RR_OFFSET: the replayer's map kinds) and RR_REV, a bit above them;
+ * RR_QUEUE_STATUS, the status bits a queue id may carry;
+ * RR_HANDLE_GPU_SHIFT, where a memory handle keeps its gpu_id; and
+ * RR_OFF_GPU_SHIFT, RR_OFF_GPU_MASK, where a /dev/kfd mmap offset keeps a
+ * gpu_id's low bits.
+ */
+#if !defined(RR_HANDLE) || !defined(RR_QUEUE) || !defined(RR_EVENT) || \
+	!defined(RR_SLOT) || !defined(RR_GEM) || !defined(RR_OFFSET) || \
+	!defined(RR_REV) || !defined(RR_QUEUE_STATUS) || \
+	!defined(RR_HANDLE_GPU_SHIFT) || !defined(RR_OFF_GPU_SHIFT) || \
+	!defined(RR_OFF_GPU_MASK)
+#error "emit-c writes the schema's facts before the runtime"
 #endif
 #define RR_FN static __attribute__((unused))
 #define RR_TOPOLOGY "/sys/devices/virtual/kfd/kfd/topology/nodes"
 #define RR_MAX_GPUS 64
-
-/* What a translated value is: each kind has its own numbers. */
-enum rr_kind {
-	RR_HANDLE = 1,
-	RR_QUEUE,
-	RR_EVENT,
-	RR_SLOT,
-	RR_GEM,
-	RR_OFFSET,
-};
 
 /* A captured CPU range and where it lives here. */
 struct rr_range {
@@ -170,7 +172,6 @@ rr_put(int kind, int scope, uint64_t key, uint64_t val)
 }
 
 /* A strict kind's reverse bindings (live -> captured) are kind | RR_REV. */
-#define RR_REV 0x40
 
 RR_FN void
 rr_forget(int kind, int scope, uint64_t key)
@@ -273,26 +274,26 @@ rr_handle(int scope, uint64_t cap)
 	s = rr_find((uint32_t)RR_HANDLE << 24 | (uint32_t)scope, cap);
 	if (s)
 		return s->val;
-	return (uint64_t)rr_gpu((uint32_t)(cap >> 32)) << 32 | (cap & 0xffffffffu);
+	return (uint64_t)rr_gpu((uint32_t)(cap >> RR_HANDLE_GPU_SHIFT))
+		<< RR_HANDLE_GPU_SHIFT |
+	       (cap & ((1ull << RR_HANDLE_GPU_SHIFT) - 1));
 }
 
 /*
- * /dev/kfd mmap offsets carry a gpu_id's low 16 bits at bit 46; GEM
- * offsets of the render nodes have nothing up there and are learned.
+ * /dev/kfd mmap offsets carry a gpu_id's low bits at RR_OFF_GPU_SHIFT;
+ * GEM offsets of the render nodes have nothing up there and are learned.
  */
-#define RR_OFF_GPU_SHIFT 46
-#define RR_OFF_GPU_MASK (0xffffull << RR_OFF_GPU_SHIFT)
-
 RR_FN uint64_t
 rr_kfd_offset(uint64_t cap)
 {
+	const uint64_t low = RR_OFF_GPU_MASK >> RR_OFF_GPU_SHIFT;
 	uint64_t bits = (cap & RR_OFF_GPU_MASK) >> RR_OFF_GPU_SHIFT;
 	unsigned int i;
 
 	for (i = 0; bits && i < rr_ngpus; i++)
-		if ((rr_gpu_cap[i] & 0xffff) == bits)
+		if ((rr_gpu_cap[i] & low) == bits)
 			return (cap & ~RR_OFF_GPU_MASK) |
-			       (uint64_t)(rr_gpu_live[i] & 0xffff) << RR_OFF_GPU_SHIFT;
+			       (rr_gpu_live[i] & low) << RR_OFF_GPU_SHIFT;
 	return cap;
 }
 

@@ -220,8 +220,8 @@ test_dir_and_force(void **state)
 }
 
 /*
- * A thread of one call is active for that call (issue 19: a thread with
- * 285 us in ioctls showed "active 0 ns"): both columns say 285 µs.
+ * A thread of one call is active for that call (a thread with 285 us
+ * in ioctls once showed "active 0 ns"): both columns say 285 µs.
  */
 static void
 test_one_call_thread(void **state)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A run as a unit, and the habits every command shares (issue 19):
+ * A run as a unit, and the habits every command shares:
  *
  *   - record -o DIR/ and -o FILE name a run's files so that they belong
  *     together (DIR/<pid>.kfdtrace, STEM.<pid>.kfdtrace);

@@ -198,7 +198,7 @@ golden_covered(const struct kt_record *r)
 
 	if (r->type != KT_REC_IOCTL)
 		return;
-	d = kfd_schema_lookup(r->u.ioctl.file_kind, r->u.ioctl.request);
+	d = kt_ioctl_row(&r->u.ioctl);
 	if (!d)
 		return;
 	rows = kfd_schema_rows(&n);

@@ -8,6 +8,7 @@
 
 #include "decode_test.h"
 #include "json_check.h"
+#include "kfdtrace/drm_abi.h"
 #include "kfdtrace/kfd_abi.h"
 
 static struct kt_record
@@ -415,6 +416,40 @@ test_names(void **state)
 			    "gfx1201");
 }
 
+/*
+ * kt_ioctl_row(): a record resolves to the row of its file kind and
+ * request, whatever the size bits say; a file kind or request the schema
+ * does not know has none.
+ */
+static void
+test_ioctl_row(void **state)
+{
+	struct kt_record r = mk(KT_REC_IOCTL);
+	const struct kfd_ioctl_desc *d;
+
+	r.u.ioctl.file_kind = KFD_FILE_KFD;
+	r.u.ioctl.request = KFD_ABI_IOC_ALLOC_MEMORY_OF_GPU;
+	d = kt_ioctl_row(&r.u.ioctl);
+	assert_non_null(d);
+	assert_string_equal(d->name, "ALLOC_MEMORY_OF_GPU");
+	assert_ptr_equal(d, kfd_schema_lookup(KFD_FILE_KFD,
+					      KFD_ABI_IOC_ALLOC_MEMORY_OF_GPU));
+
+	r.u.ioctl.file_kind = KFD_FILE_RENDER;
+	assert_null(kt_ioctl_row(&r.u.ioctl));
+	r.u.ioctl.request = KFD_DRM_IOCTL_AMDGPU_INFO;
+	d = kt_ioctl_row(&r.u.ioctl);
+	assert_non_null(d);
+	assert_ptr_equal(d, kfd_schema_lookup(KFD_FILE_RENDER,
+					      KFD_DRM_IOCTL_AMDGPU_INFO));
+
+	r.u.ioctl.file_kind = KFD_FILE_UNKNOWN;
+	assert_null(kt_ioctl_row(&r.u.ioctl));
+	r.u.ioctl.file_kind = 77;
+	r.u.ioctl.request = KFD_ABI_IOC_ALLOC_MEMORY_OF_GPU;
+	assert_null(kt_ioctl_row(&r.u.ioctl));
+}
+
 int
 main(void)
 {
@@ -430,6 +465,7 @@ main(void)
 		cmocka_unit_test(test_json_all_types_valid),
 		cmocka_unit_test(test_strbuf),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_ioctl_row),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,14 +3,14 @@
  * What the kernel can answer each KFD ioctl with, and what libhsakmt must
  * then return.
  *
- * The errno lists follow amdkfd's handlers (kfd_chardev.c and the code
- * they call; /work/shared/reference/kfd-kernel-semantics.md): every errno
- * a handler returns, plus EFAULT where only the copy of the arguments can
- * fail, plus EINTR where the kernel waits interruptibly (it comes back as
- * EINTR to a caller whose signal handler lacks SA_RESTART). Left out:
- * EBADF, which the kernel returns only to a process that did not open the
- * file (the thunk's fork handling, tested in tests/thunk), and internal
- * errnos a handler turns into another before returning.
+ * The errno lists follow amdkfd's handlers (Linux's
+ * drivers/gpu/drm/amd/amdkfd/kfd_chardev.c and the code they call): every
+ * errno a handler returns, plus EFAULT where only the copy of the
+ * arguments can fail, plus EINTR where the kernel waits interruptibly (it
+ * comes back as EINTR to a caller whose signal handler lacks SA_RESTART).
+ * Left out: EBADF, which the kernel returns only to a process that did not
+ * open the file (the thunk's fork handling, tested in tests/thunk), and
+ * internal errnos a handler turns into another before returning.
  */
 #ifndef FI_ERRNOS_H
 #define FI_ERRNOS_H

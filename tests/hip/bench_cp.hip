@@ -5,7 +5,7 @@
  * of one launch and its completion, SDMA copy bandwidth against a plain
  * memcpy of the same size in this process, and the CPU an idle simulated
  * machine costs (queues created, nothing submitted), with the host's
- * system call and rdtsc cost beside them. Targets (issue 16): >= 100k
+ * system call and rdtsc cost beside them. Targets: >= 100k
  * launches/s, SDMA >= 0.5x memcpy, idle < 1% of a core. Exit 1 when one
  * is missed.
  */

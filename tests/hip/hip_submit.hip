@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Submission capture's workload (issue 18): four streams, 200 kernel
+ * Submission capture's workload: four streams, 200 kernel
  * launches (50 per stream, each stream with its own grid and work-group
  * size, so a decoder can tell them apart), a cross-stream wait every 10
  * launches (stream i waits on the event stream i-1 recorded: a barrier

@@ -3,8 +3,8 @@
  * Benchmark: an ioctl through the preloaded libkfdsim.so (ioctl() as the
  * application calls it: the fd table, the model, user memory), with the
  * fd table trusted (KFDSIM_FD_CHECK=events, the default) against the
- * identity check at every call (KFDSIM_FD_CHECK=call, one fstat an ioctl,
- * what kfdsim did before issue 20), in one run, beside the host's system
+ * identity check at every call (KFDSIM_FD_CHECK=call, one fstat an
+ * ioctl), in one run, beside the host's system
  * call and rdtsc costs and a plain ioctl system call on /dev/null.
  * Each mode runs in a child of its own, three times alternated; the best
  * of each is kept. Fails when the trusted GET_VERSION costs more than a
@@ -136,7 +136,7 @@ main(int argc, char **argv)
 		    run_mode(self, argv[1], argv[2], "events", &events))
 			return 1;
 	printf("ioctl_syscall_dev_null_ns: %.1f\n", events.null_ns);
-	printf("shim_get_version_ns_fd_check_call: %.1f (%.2fx syscall, before issue 20)\n",
+	printf("shim_get_version_ns_fd_check_call: %.1f (%.2fx syscall, fstat at every call)\n",
 	       call.version_ns, call.version_ns / events.null_ns);
 	printf("shim_get_version_ns_fd_check_events: %.1f (%.2fx syscall)\n",
 	       events.version_ns, events.version_ns / events.null_ns);

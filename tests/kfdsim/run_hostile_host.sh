@@ -15,6 +15,9 @@
 #
 #   run_hostile_host.sh KFDTRACE OUR_THUNK_DIR HSA_PROGRAM HSAKMT_PROGRAM
 #
+# Debian's rocminfo and the directory of its libhsakmt.so.1 come from meson
+# (KT_ROCMINFO, KT_AMD_LIBDIR: tests/common/meson.build); without them the
+# test is skipped (77), or fails under CI=true.
 # Needs a private mount namespace: as root `unshare -m`, else `unshare
 # -rm`; when neither works it says so and exits 77 (skipped).
 set -u
@@ -24,11 +27,15 @@ if [ "${1:-}" = --inner ]; then
 	shift 3
 fi
 kfdtrace=$1 ours=$2 hsa=$3 hsakmt=$4
-amd=/usr/lib/x86_64-linux-gnu
+amd=${KT_AMD_LIBDIR:-}
 profile=mi210
 
-rocminfo=$(command -v rocminfo 2>/dev/null || true)
-if [ -z "$rocminfo" ] || [ ! -e "$amd/libhsakmt.so.1" ]; then
+rocminfo=${KT_ROCMINFO:-}
+if [ -z "$rocminfo" ] || [ -z "$amd" ] || [ ! -e "$amd/libhsakmt.so.1" ]; then
+	if [ "${CI:-}" = true ]; then
+		echo "FAIL: rocminfo or Debian's libhsakmt1 is not installed (CI=true)"
+		exit 1
+	fi
 	echo "rocminfo or Debian's libhsakmt1 is not installed; skipping"
 	exit 77
 fi

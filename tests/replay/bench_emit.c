@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * kfdtrace emit-c on a synthetic capture of 100,000 ioctls (rp_gen on
- * kfdsim): its time (best of 3) against the target (issue 17: within 5 s),
+ * kfdsim): its time (best of 3) against the target (within 5 s),
  * and as a ratio of one `kfdtrace dump` of the same trace; then the
  * program of a 10,000-ioctl capture, built with gcc -O0 (its build time),
  * and its run on kfdsim as a ratio of `kfdtrace replay` of that capture.

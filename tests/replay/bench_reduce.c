@@ -4,7 +4,7 @@
  * rounds of noise between 4 GiB allocations, on AMD's libhsakmt): its
  * time, the candidates it tried, and its time as a ratio of one replay of
  * the whole capture, with the host's system call and rdtsc cost beside
- * them. Target (issue 17): within 60 s on kfdsim. Exit 1 when missed or
+ * them. Target: within 60 s on kfdsim. Exit 1 when missed or
  * when the result keeps more than 30 ioctls.
  */
 #include <stdio.h>

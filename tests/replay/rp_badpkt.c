@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A queue error for submission capture (issue 18), on the thunk API: one
+ * A queue error for submission capture, on the thunk API: one
  * AQL queue whose amd_queue_t and ring are host memory of our own, one
  * KERNEL_DISPATCH-shaped packet with an unknown type (7) published on it,
  * and a wait on a HW_EXCEPTION event, which the engine raises when it

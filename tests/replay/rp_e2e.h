@@ -12,8 +12,11 @@
 
 #include "rp_test.h"
 
-/* $KFDTRACE, $RP_WORKLOAD, $RP_ALTER; whether rocminfo is installed. */
-static const char *kfdtrace, *workload, *alter;
+/*
+ * $KFDTRACE, $RP_WORKLOAD, $RP_ALTER; $ROCMINFO (the rocminfo meson found,
+ * "" without one) and whether it can be run.
+ */
+static const char *kfdtrace, *workload, *alter, *rocminfo;
 static int have_rocminfo;
 
 /*
@@ -83,8 +86,7 @@ workload_trace(void)
 static inline void
 rocminfo_trace(void)
 {
-	record("rocminfo.kft", NULL, (const char *const[]){ "/usr/bin/rocminfo",
-							   NULL });
+	record("rocminfo.kft", NULL, (const char *const[]){ rocminfo, NULL });
 }
 
 /*
@@ -135,7 +137,8 @@ rp_e2e_setup(const char *name)
 	}
 	if (rp_make_dir(name))
 		return -1;
-	have_rocminfo = access("/usr/bin/rocminfo", X_OK) == 0;
+	rocminfo = getenv("ROCMINFO");
+	have_rocminfo = rocminfo && *rocminfo && access(rocminfo, X_OK) == 0;
 	return 0;
 }
 

@@ -368,7 +368,7 @@ norandom_data(const char *exe)
 
 /*
  * A trace whose user memory and device mappings lie on the replayer's own
- * text, stack and global data (issue #8): the replayer relocates them,
+ * text, stack and global data: the replayer relocates them,
  * reports it, and neither crashes nor overwrites itself. Address
  * randomization is off for the replay so that those addresses are known
  * here.

@@ -24,7 +24,8 @@
 #include <kfdtrace/decode.h>
 #include <kfdtrace/kfd_abi.h>
 
-#include "replay_priv.h"
+#include "replay_run.h"
+#include "replay_stream.h"
 #include "tc_scratch.h"
 
 static void

@@ -17,8 +17,9 @@ or USERPTR, COHERENT, UNCACHED, ...), its size and its gpu_id; a
 MAP_MEMORY_TO_GPU the GPUs it maps on. The
 sequences must be equal except where ALLOWED explains a difference; each
 entry there is a deliberate difference documented in docs/thunk.md
-("Differences from AMD's 5.2.3 library"). Exit 77 (skipped) when
-Debian's library is not installed.
+("Differences from AMD's 5.2.3 library"). Debian's library is taken
+from the directory meson found it in (KT_AMD_LIBDIR, tests/common). Exit
+77 (skipped) when it is not installed, 1 under CI=true.
 
 --amd-lib DIR takes AMD's library from DIR instead (AMD's 6.2 from
 Debian trixie, in the modern tier's root: docs/rocm-tiers.md), and
@@ -34,7 +35,8 @@ import subprocess
 import sys
 import tempfile
 
-DEBIAN_LIB = '/usr/lib/x86_64-linux-gnu/libhsakmt.so.1'
+# Debian's library, in the directory meson found it in (tests/common).
+DEBIAN_LIB = os.path.join(os.environ.get('KT_AMD_LIBDIR', ''), 'libhsakmt.so.1')
 
 # Requests our library sends at hsaKmtCloseKFD for what the application
 # left behind.
@@ -215,7 +217,7 @@ def run(argv):
     kfdtrace, lib_dir, profile, kernel = argv[:4]
     program = argv[4:]
     amd_lib = os.path.join(amd_dir, 'libhsakmt.so.1') if amd_dir else DEBIAN_LIB
-    if not os.path.exists(amd_lib):
+    if not os.path.isabs(amd_lib) or not os.path.exists(amd_lib):
         print('AMD libhsakmt %s missing: %s' % (
             amd_lib, 'FAIL under CI=true' if os.environ.get('CI') == 'true' else 'skipped'))
         return 1 if os.environ.get('CI') == 'true' else 77

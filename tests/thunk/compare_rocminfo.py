@@ -7,8 +7,10 @@ Usage: compare_rocminfo.py KFDTRACE OUR_LIB_DIR PROFILE
 Runs `kfdtrace sim --profile PROFILE -- rocminfo` twice: with our
 libhsakmt.so.1 first on the library path, and with Debian's. Both must
 exit 0 and list agents, and the outputs must be equal line for line
-except for the differences docs/thunk.md documents (IGNORED below). Exit
-77 (skipped) when rocminfo or Debian's library is not installed.
+except for the differences docs/thunk.md documents (IGNORED below).
+rocminfo and the directory of Debian's libhsakmt.so.1 come from meson
+(KT_ROCMINFO, KT_AMD_LIBDIR; tests/common/meson.build). Exit 77 (skipped)
+when either is not installed, 1 under CI=true.
 """
 import os
 import re
@@ -23,12 +25,12 @@ IGNORED = [
 ]
 
 
-def run(kfdtrace, profile, lib_dir):
+def run(kfdtrace, rocminfo, profile, lib_dir):
     env = dict(os.environ)
     env.pop('LD_LIBRARY_PATH', None)
     if lib_dir:
         env['LD_LIBRARY_PATH'] = lib_dir
-    p = subprocess.run([kfdtrace, 'sim', '--profile', profile, '--', 'rocminfo'],
+    p = subprocess.run([kfdtrace, 'sim', '--profile', profile, '--', rocminfo],
                        env=env, capture_output=True, text=True, timeout=120)
     return p.returncode, p.stdout + p.stderr
 
@@ -39,12 +41,16 @@ def keep(line):
 
 def main():
     kfdtrace, lib_dir, profile = sys.argv[1:4]
-    if not os.path.exists('/usr/bin/rocminfo') or \
-       not os.path.exists('/usr/lib/x86_64-linux-gnu/libhsakmt.so.1'):
-        print('rocminfo or Debian libhsakmt missing: skipped')
-        return 77
-    rc_ours, ours = run(kfdtrace, profile, lib_dir)
-    rc_amd, amd = run(kfdtrace, profile, None)
+    rocminfo = os.environ.get('KT_ROCMINFO', '')
+    amd_lib = os.path.join(os.environ.get('KT_AMD_LIBDIR', ''), 'libhsakmt.so.1')
+    if not rocminfo or not os.path.exists(rocminfo) or \
+       not os.path.isabs(amd_lib) or not os.path.exists(amd_lib):
+        ci = os.environ.get('CI') == 'true'
+        print('%s: rocminfo or Debian\'s libhsakmt is not installed' %
+              ('FAIL (CI=true)' if ci else 'skipped'))
+        return 1 if ci else 77
+    rc_ours, ours = run(kfdtrace, rocminfo, profile, lib_dir)
+    rc_amd, amd = run(kfdtrace, rocminfo, profile, None)
     ok = True
     if rc_ours != 0 or rc_amd != 0:
         print('exit status: ours %d, AMD %d' % (rc_ours, rc_amd))

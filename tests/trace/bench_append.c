@@ -109,7 +109,7 @@ main(void)
 	printf("writer_append_ns_p99: %.1f\n", per[BATCHES * 99 / 100]);
 	printf("writer_append_ns_max_batch_avg: %.1f\n", per[BATCHES - 1]);
 	printf("writer_next_seq_ns: %.1f\n", seq_ns);
-	/* Issue #2: at most 50 ns median on the calling thread. */
+	/* Target: at most 50 ns median on the calling thread. */
 	printf("writer_append_target_50ns: %s\n",
 	       per[BATCHES / 2] <= 50.0 ? "PASS" : "FAIL");
 	free(per);

@@ -110,7 +110,7 @@ main(void)
 	printf("reader_scan_no_readahead_cpu_ns_per_record: %.1f\n",
 	       cpu[0] * 1e9 / NREC);
 	/*
-	 * Verdicts against issue #2 (10 million records per second): the
+	 * Verdicts against the target (10 million records per second): the
 	 * measured rate of each mode, and the rate one CPU gives without
 	 * read-ahead (its CPU time), which a busy machine cannot hide.
 	 */

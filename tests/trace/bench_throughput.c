@@ -22,7 +22,7 @@
 #define NREC		1000000
 #define NGEN		4096
 #define RUNS		3
-/* Issue #2: at least 2 million records per second end to end. */
+/* Target: at least 2 million records per second end to end. */
 #define TARGET_RATE	2e6
 
 /*

@@ -113,7 +113,7 @@ test_fini(void **state)
 }
 
 /*
- * The CLI's heap before it used kt_heap (tools/kfdtrace/reorder.c):
+ * The CLI's heap before it used kt_heap (tools/kfdtrace/core/reorder.c):
  * swaps up while the parent is greater; down to the smaller child, the
  * left one on a tie, while it is smaller.
  */

@@ -263,7 +263,7 @@ print_pair(const char *what, const struct pair *p)
 	       p->added_wall, p->added_cpu);
 }
 
-/* The target of issue #5: at most 100 ns added per ioctl (median). */
+/* The target: at most 100 ns added per ioctl (median). */
 #define TARGET_NS 100.0
 
 static void

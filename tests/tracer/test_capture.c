@@ -7,8 +7,9 @@
  * program behaviour test_torture.c; the fixture is tt_capture.h.
  *
  * Paths come from the environment (tests/tracer/meson.build): KT_KFDTRACE,
- * KT_WORKLOAD, KFDTRACE_CAPTURE_LIB and KFDTRACE_SIM_LIB. Without a
- * kfdtrace binary or kfdsim library every test here is skipped.
+ * KT_WORKLOAD, KFDTRACE_CAPTURE_LIB, KFDTRACE_SIM_LIB and KT_ROCMINFO
+ * (Debian's rocminfo, "" without one). Without a kfdtrace binary or
+ * kfdsim library every test here is skipped.
  */
 #include <dirent.h>
 #include <elf.h>
@@ -272,7 +273,7 @@ static void
 test_rocminfo(void **state)
 {
 	struct tt_cx *cx = *state;
-	const char *args[] = { "/usr/bin/rocminfo", NULL };
+	const char *args[] = { getenv("KT_ROCMINFO"), NULL };
 	static const char *const expect[] = {
 		"GET_VERSION", "GET_PROCESS_APERTURES_NEW", "ACQUIRE_VM",
 		"ALLOC_MEMORY_OF_GPU", "MAP_MEMORY_TO_GPU", "GET_CLOCK_COUNTERS",
@@ -285,7 +286,7 @@ test_rocminfo(void **state)
 	int status;
 
 	tt_need_tools();
-	if (access(args[0], X_OK)) {
+	if (!args[0] || !*args[0] || access(args[0], X_OK)) {
 		print_message("rocminfo is not installed\n");
 		skip();
 	}

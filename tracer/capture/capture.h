@@ -36,6 +36,7 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include <kfdtrace/kfd_abi.h>
 #include <kfdtrace/recorder.h>
 #include <kfdtrace/schema.h>
 
@@ -57,6 +58,29 @@ int __openat64_2(int dirfd, const char *path, int flags);
  * calls into the dynamic linker.
  */
 extern __thread int kcap_busy __attribute__((tls_model("initial-exec")));
+
+#define KCAP_NOT_KFD (_IOC_NRMASK + 1u)
+
+/*
+ * kcap_kfd_nr() - the number of a KFD ioctl (KFD_ABI_IOC_NR()), or
+ * KCAP_NOT_KFD for a request that is none: another file kind, or another
+ * type byte ('K' is the console's too).
+ *
+ * The capture's own tests of a request (the wait gate, SVM ranges, the
+ * queues and buffers of --submissions) compare this number with
+ * KFD_ABI_IOC_NR(KFD_ABI_IOC_...), never the size bits, which vary (SVM's
+ * attributes, CREATE_QUEUE's older size). They run around the dispatch
+ * point, which resolves the schema row inside and only while a hook is
+ * registered, so there is no row for them to take.
+ */
+static inline unsigned int
+kcap_kfd_nr(enum kfd_file_kind kind, unsigned long request)
+{
+	if (kind != KFD_FILE_KFD ||
+	    KFD_ABI_IOC_TYPE(request) != KFD_ABI_IOCTL_BASE)
+		return KCAP_NOT_KFD;
+	return (unsigned int)KFD_ABI_IOC_NR(request);
+}
 
 /* ---- real.c ---- */
 
@@ -109,9 +133,11 @@ void kcap_submit_init(void);
 void *kcap_submit_mmap(void *addr, size_t len, int prot, int flags, int fd,
 		       off_t off, int *taken);
 void kcap_submit_munmap(void *addr, size_t len);
-/* Around a KFD ioctl on @fd (@before 1, then 0 with its result): queues. */
-void kcap_submit_ioctl(int fd, unsigned long request, void *arg, int ret,
-		       int before);
+/*
+ * Around an ioctl on KFD fd @fd (@before 1, then 0 with its result), @nr
+ * its kcap_kfd_nr(): queues.
+ */
+void kcap_submit_ioctl(int fd, unsigned int nr, void *arg, int ret, int before);
 void kcap_submit_child(void);
 void kcap_submit_shutdown(void);
 /*
@@ -124,8 +150,11 @@ int kcap_read_mem(void *dst, uint64_t addr, size_t len);
 
 extern int kcap_submit_full;
 void kcap_submit_mem_init(void);
-/* ALLOC/FREE_MEMORY_OF_GPU: the buffers code objects live in. */
-void kcap_submit_mem_ioctl(unsigned long request, void *arg, int ret);
+/*
+ * ALLOC/FREE_MEMORY_OF_GPU (@nr: kcap_kfd_nr()): the buffers code objects
+ * live in.
+ */
+void kcap_submit_mem_ioctl(unsigned int nr, void *arg, int ret);
 /* Memory records of what the packets in @data reference. */
 void kcap_submit_mem_packets(uint8_t engine, const uint8_t *data, uint32_t len);
 void kcap_submit_mem_child(void);

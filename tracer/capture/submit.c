@@ -369,11 +369,11 @@ find(int fd, uint32_t queue_id)
 }
 
 void
-kcap_submit_ioctl(int fd, unsigned long request, void *arg, int ret, int before)
+kcap_submit_ioctl(int fd, unsigned int nr, void *arg, int ret, int before)
 {
-	unsigned int nr = (unsigned int)(request & 0xff), i;
+	unsigned int i;
 
-	if ((request >> 8 & 0xff) != KFD_ABI_IOCTL_BASE)
+	if (nr == KCAP_NOT_KFD)
 		return;
 	if (before) {
 		/*
@@ -391,8 +391,8 @@ kcap_submit_ioctl(int fd, unsigned long request, void *arg, int ret, int before)
 	}
 	if (!arg || ret != 0)
 		return;
-	kcap_submit_mem_ioctl(request, arg, ret);
-	if (nr == (KFD_ABI_IOC_DESTROY_QUEUE & 0xff)) {
+	kcap_submit_mem_ioctl(nr, arg, ret);
+	if (nr == KFD_ABI_IOC_NR(KFD_ABI_IOC_DESTROY_QUEUE)) {
 		struct kfd_abi_destroy_queue_args *a = arg;
 		struct sub_queue *q;
 
@@ -403,7 +403,7 @@ kcap_submit_ioctl(int fd, unsigned long request, void *arg, int ret, int before)
 			S.nqueues--;
 		}
 		pthread_mutex_unlock(&S.lock);
-	} else if (nr == (KFD_ABI_IOC_CREATE_QUEUE & 0xff)) {
+	} else if (nr == KFD_ABI_IOC_NR(KFD_ABI_IOC_CREATE_QUEUE)) {
 		struct kfd_abi_create_queue_args *a = arg;
 		enum kfd_engine engine = kfd_queue_engine(a->queue_type);
 		struct sub_queue *q = NULL;

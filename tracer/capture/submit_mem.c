@@ -60,15 +60,14 @@ kcap_submit_mem_init(void)
 }
 
 void
-kcap_submit_mem_ioctl(unsigned long request, void *arg, int ret)
+kcap_submit_mem_ioctl(unsigned int nr, void *arg, int ret)
 {
-	unsigned int nr = (unsigned int)(request & 0xff);
 	size_t i;
 
 	if (!kcap_submit_full || ret != 0 || !arg)
 		return;
 	pthread_mutex_lock(&M.lock);
-	if (nr == (KFD_ABI_IOC_ALLOC_MEMORY_OF_GPU & 0xff)) {
+	if (nr == KFD_ABI_IOC_NR(KFD_ABI_IOC_ALLOC_MEMORY_OF_GPU)) {
 		const struct kfd_abi_alloc_memory_of_gpu_args *a = arg;
 
 		if (M.n == M.cap) {
@@ -85,7 +84,7 @@ kcap_submit_mem_ioctl(unsigned long request, void *arg, int ret)
 		M.bo[M.n].handle = a->handle;
 		M.bo[M.n].code_done = 0;
 		M.n++;
-	} else if (nr == (KFD_ABI_IOC_FREE_MEMORY_OF_GPU & 0xff)) {
+	} else if (nr == KFD_ABI_IOC_NR(KFD_ABI_IOC_FREE_MEMORY_OF_GPU)) {
 		const struct kfd_abi_free_memory_of_gpu_args *a = arg;
 
 		for (i = 0; i < M.n; i++)

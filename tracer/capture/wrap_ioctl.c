@@ -23,27 +23,21 @@
  * The request's size bits vary with nattr; the number alone names it.
  */
 static inline void
-note_svm(enum kfd_file_kind kind, unsigned long request, const void *arg,
-	 int ret)
+note_svm(unsigned int nr, const void *arg, int ret)
 {
 	const struct kfd_abi_svm_args *a = arg;
 
-	if (__builtin_expect(KFD_ABI_IOC_NR(request) !=
-			     KFD_ABI_IOC_NR(KFD_ABI_IOC_SVM), 1) ||
-	    kind != KFD_FILE_KFD || ret != 0 || !a ||
-	    _IOC_TYPE(request) != KFD_ABI_IOCTL_BASE ||
-	    a->op != KFD_ABI_SVM_OP_SET_ATTR)
+	if (__builtin_expect(nr != KFD_ABI_IOC_NR(KFD_ABI_IOC_SVM), 1) ||
+	    ret != 0 || !a || a->op != KFD_ABI_SVM_OP_SET_ATTR)
 		return;
 	kcap_maps_add(a->start_addr, a->size);
 }
 
 /* The gate of a device call: waits may never return (capture.h). */
 static inline struct kfd_gate *
-call_gate(enum kfd_file_kind kind, unsigned long request)
+call_gate(unsigned int nr)
 {
-	if (__builtin_expect(KFD_ABI_IOC_NR(request) ==
-			     KFD_ABI_IOC_NR(KFD_ABI_IOC_WAIT_EVENTS), 0) &&
-	    kind == KFD_FILE_KFD && _IOC_TYPE(request) == KFD_ABI_IOCTL_BASE)
+	if (__builtin_expect(nr == KFD_ABI_IOC_NR(KFD_ABI_IOC_WAIT_EVENTS), 0))
 		return &kcap_wait_gate;
 	return &kcap_call_gate;
 }
@@ -56,13 +50,13 @@ next_ioctl(int fd, unsigned long request, void *arg)
 
 /* A KFD ioctl with submission capture on: it follows the queues. */
 static int
-submit_ioctl(int fd, unsigned long request, void *arg)
+submit_ioctl(int fd, unsigned long request, unsigned int nr, void *arg)
 {
 	int ret;
 
-	kcap_submit_ioctl(fd, request, arg, 0, 1);
+	kcap_submit_ioctl(fd, nr, arg, 0, 1);
 	ret = kfd_dispatch_via(next_ioctl, fd, KFD_FILE_KFD, request, arg);
-	kcap_submit_ioctl(fd, request, arg, ret, 0);
+	kcap_submit_ioctl(fd, nr, arg, ret, 0);
 	return ret;
 }
 
@@ -71,7 +65,7 @@ ioctl(int fd, unsigned long request, ...)
 {
 	enum kfd_file_kind kind;
 	struct kfd_gate *gate;
-	unsigned int token;
+	unsigned int token, nr;
 	void *arg;
 	va_list ap;
 	int ret;
@@ -86,13 +80,14 @@ ioctl(int fd, unsigned long request, ...)
 		if (kind == KFD_FILE_UNKNOWN)
 			return kcap_real.ioctl(fd, request, arg);
 		kcap_busy++;
-		gate = call_gate(kind, request);
+		nr = kcap_kfd_nr(kind, request);
+		gate = call_gate(nr);
 		token = kcap_call_enter(gate);
 		if (__builtin_expect(kcap_submit_on, 0) && kind == KFD_FILE_KFD)
-			ret = submit_ioctl(fd, request, arg);
+			ret = submit_ioctl(fd, request, nr, arg);
 		else
 			ret = kfd_dispatch_via(next_ioctl, fd, kind, request, arg);
-		note_svm(kind, request, arg, ret);
+		note_svm(nr, arg, ret);
 		kcap_call_leave(gate, token);
 		kcap_busy--;
 		return ret;
@@ -112,16 +107,17 @@ ioctl(int fd, unsigned long request, ...)
 	if (kind == KFD_FILE_UNKNOWN)
 		return kcap_real.ioctl(fd, request, arg);
 	kcap_busy++;
-	gate = call_gate(kind, request);
+	nr = kcap_kfd_nr(kind, request);
+	gate = call_gate(nr);
 	token = kcap_call_enter(gate);
 	if (!kcap_session_get()) {
 		ret = kcap_real.ioctl(fd, request, arg);
 	} else if (kcap_submit_on && kind == KFD_FILE_KFD) {
-		ret = submit_ioctl(fd, request, arg);
+		ret = submit_ioctl(fd, request, nr, arg);
 	} else {
 		ret = kfd_dispatch_via(next_ioctl, fd, kind, request, arg);
 	}
-	note_svm(kind, request, arg, ret);
+	note_svm(nr, arg, ret);
 	kcap_call_leave(gate, token);
 	kcap_busy--;
 	return ret;

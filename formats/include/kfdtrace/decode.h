@@ -204,6 +204,22 @@ int kfd_decode_text(struct kt_strbuf *sb, const struct kt_record *rec,
 int kfd_decode_json(struct kt_strbuf *sb, const struct kt_record *rec,
 		    const struct kfd_decode_opts *opts);
 
+struct kfd_ioctl_desc;
+
+/*
+ * kt_ioctl_row() - the schema row of a recorded ioctl.
+ * @io:		the ioctl record (struct kt_record's u.ioctl)
+ *
+ * The one way a reader of traces resolves a record: kfd_schema_lookup()
+ * on the file kind and the request the record holds, so the decoder, the
+ * commands, the replayer and the babeltrace2 source agree on every
+ * record's row. A file kind the schema does not know has no row.
+ *
+ * Return: the row, or NULL for a request the schema does not know (the
+ * decoder prints it as raw bytes).
+ */
+const struct kfd_ioctl_desc *kt_ioctl_row(const struct kt_ioctl_rec *io);
+
 /*
  * Kernel names from captured code objects (memory records of kind
  * KT_MEM_CODE, --submissions=full): each AMDGPU ELF image found in the

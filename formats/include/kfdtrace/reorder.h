@@ -11,7 +11,7 @@
  *  - the replay's stream (replay/stream.c) pulls records in seq order:
  *    the expected seq goes at once, uncopied when it comes from the
  *    reader; a count window and a byte bound release the smallest early;
- *  - the CLI's (tools/kfdtrace/reorder.c) is pushed records, in seq order
+ *  - the CLI's (tools/kfdtrace/core/reorder.c) is pushed records, in seq order
  *    the same way, or in time order, where nothing is known to be next:
  *    a record goes when the window is full and it is CLI_REORDER_LAG_NS
  *    older than the latest end read; the ties keep the heap's order;

@@ -73,6 +73,65 @@ enum kfd_role {
 	KFD_ROLE_COUNT_MAX
 };
 
+/*
+ * The objects calls create and end. A row that creates or ends one says
+ * which (kfd_ioctl_desc.creates, .ends) and marks the field that names it
+ * (KFD_ATTR_OBJ); the replayer, emit-c and the order checks read these
+ * columns instead of knowing the calls by name. Stored in no file.
+ */
+enum kfd_obj {
+	KFD_OBJ_NONE = 0,
+	KFD_OBJ_BUFFER,		/* GPU memory, named by a memory handle */
+	KFD_OBJ_QUEUE,		/* a user queue, by its queue id */
+	KFD_OBJ_EVENT,		/* an event, by its event id */
+	KFD_OBJ_GEM,		/* a GEM object, by a handle on its render node */
+	KFD_OBJ_DMABUF,		/* a dma-buf, by a file descriptor */
+	KFD_OBJ_SHARE,		/* an IPC share handle (ROCm kernels) */
+	KFD_OBJ_FD,		/* another file an ioctl opens (SMI events) */
+	KFD_OBJ_PROCESS,	/* the KFD process of the file (no field) */
+	KFD_OBJ_COUNT
+};
+
+/*
+ * What a field is of the object its row creates, ends or acts on: the
+ * fields the replayer reads to model objects (kfd_field.attr). The role
+ * says what kind of value a field holds; the attribute says which of the
+ * object's values it is, where a row has several of one role (a queue's
+ * ring, read and write pointers are all GPU_VA). Stored in no file.
+ */
+enum kfd_attr {
+	KFD_ATTR_NONE = 0,
+	KFD_ATTR_OBJ,		/* names the object the row creates, ends or acts on */
+	KFD_ATTR_SOURCE,	/* names the object it is made from (kfd_ioctl_desc.source) */
+	KFD_ATTR_GPU,		/* the GPU it lives on */
+	KFD_ATTR_VA,		/* its address */
+	KFD_ATTR_SIZE,		/* its size in bytes */
+	KFD_ATTR_FLAGS,		/* its flags (memory domains) */
+	KFD_ATTR_TYPE,		/* its type */
+	KFD_ATTR_MMAP_OFFSET,	/* its mmap offset (in: a userptr's CPU address) */
+	KFD_ATTR_DOORBELL,	/* a queue's doorbell offset */
+	KFD_ATTR_RING,		/* a queue's ring */
+	KFD_ATTR_RING_SIZE,
+	KFD_ATTR_RPTR,		/* a queue's read pointer */
+	KFD_ATTR_WPTR,		/* a queue's write pointer */
+	KFD_ATTR_EOP,		/* a queue's end-of-pipe buffer */
+	KFD_ATTR_EOP_SIZE,
+	KFD_ATTR_CTX,		/* a queue's context save area */
+	KFD_ATTR_CTX_SIZE,
+	KFD_ATTR_EVENT_PAGE,	/* the events page an event's creation names */
+	KFD_ATTR_TRIGGER,	/* an event's trigger data */
+	KFD_ATTR_AUTO_RESET,	/* whether an event resets when a wait takes it */
+	KFD_ATTR_SLOT,		/* an event's slot in the events page */
+	KFD_ATTR_TIMEOUT,	/* how long a wait waits */
+	KFD_ATTR_RESULT,	/* how a wait ended */
+	KFD_ATTR_WAIT_ALL,	/* a wait for all of its events, not any */
+	KFD_ATTR_OP,		/* the operation (or query) the call asks for */
+	KFD_ATTR_COUNT,		/* how many elements follow (attributes, nodes) */
+	KFD_ATTR_VALUE,		/* an attribute element's value */
+	KFD_ATTR_VERSION,	/* the ABI minor version */
+	KFD_ATTR_COUNT_MAX
+};
+
 /* One name in a flag or enum table. For flags, value is a bit mask. */
 struct kfd_name {
 	uint64_t value;
@@ -101,6 +160,7 @@ struct kfd_field {
 	uint8_t is_signed;
 	uint8_t since_minor;		/* 0, or the KFD ABI minor that added it */
 	int16_t select;			/* index of the selector field, or -1 */
+	uint8_t attr;			/* enum kfd_attr */
 	uint64_t select_value;
 	const struct kfd_name_table *names;	/* FLAGS/ENUM, else NULL */
 };
@@ -200,6 +260,18 @@ struct kfd_ioctl_desc {
 	 */
 	uint8_t no_replay;
 	uint8_t free_mem;		/* enum kfd_free_mem */
+	/*
+	 * The object a successful call creates or ends (enum kfd_obj), named
+	 * by the argument field whose attr is KFD_ATTR_OBJ, and for a created
+	 * one the object it is made from (imports, exports), named by the
+	 * KFD_ATTR_SOURCE field. CREATE_PROCESS creates KFD_OBJ_PROCESS and
+	 * has no field. A call whose op decides what it makes (CRIU_OP's
+	 * restore) says none. Each (creates, source) pair and each ends
+	 * value belongs to one row (tests/schema/test_schema_objects.c).
+	 */
+	uint8_t creates;
+	uint8_t source;
+	uint8_t ends;
 	const struct kfd_struct_desc *args;
 	const struct kfd_size_variant *variants;
 	unsigned int nvariants;
@@ -255,6 +327,28 @@ const struct kfd_ioctl_desc *kfd_schema_rows(unsigned int *count);
  * Return: its index in desc->args->fields, or -1.
  */
 int kfd_schema_field(const struct kfd_ioctl_desc *desc, const char *name);
+
+/*
+ * kfd_schema_attr() - find the field of a struct description whose attr is
+ * @attr (enum kfd_attr, not KFD_ATTR_NONE).
+ *
+ * Return: the first such field, or NULL (also for a NULL @sd).
+ */
+const struct kfd_field *kfd_schema_attr(const struct kfd_struct_desc *sd,
+					unsigned int attr);
+
+/* kfd_attr_name() - "obj", "gpu", "ring_size", ...; "?" for unknown ones. */
+const char *kfd_attr_name(enum kfd_attr attr);
+
+/* kfd_obj_name() - "buffer", "queue", ...; "none" or "?" otherwise. */
+const char *kfd_obj_name(enum kfd_obj obj);
+
+/*
+ * kfd_obj_role() - the role of the field that names an object of @obj
+ * (KFD_ROLE_HANDLE for a buffer, ...); KFD_ROLE_NONE for the process and
+ * unknown kinds.
+ */
+enum kfd_role kfd_obj_role(enum kfd_obj obj);
 
 /*
  * kfd_field_get() - read a field's value from argument bytes.

@@ -1,6 +1,6 @@
-# Test profile: the two example nodes of the KFD sysfs reference
-# (docs: /work/shared/reference/kfd-kernel-semantics.md section 11, examples
-# A and B), so the rendered files can be compared with the kernel's text.
+# Test profile: two example nodes (A and B) of the KFD sysfs topology as
+# amdkfd writes it (Linux's drivers/gpu/drm/amd/amdkfd/kfd_topology.c), so
+# the rendered files can be compared with the kernel's text.
 [machine]
 name "refmi210"
 description "sysfs reference examples A and B"

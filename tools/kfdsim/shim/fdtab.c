@@ -49,8 +49,8 @@ static struct ksim_ofd *fd_free;	/* released descriptions, under fd_lock */
 static pthread_once_t fd_atfork_once = PTHREAD_ONCE_INIT;
 
 /*
- * KFDSIM_FD_CHECK=call: compare every fd's identity at every use, as
- * before issue 20 (one fstat an ioctl). For a program that closes fds
+ * KFDSIM_FD_CHECK=call: compare every fd's identity at every use (one
+ * fstat an ioctl). For a program that closes fds
  * behind libc's back, and for measuring what the check costs.
  */
 static bool fd_check_every_call;

@@ -15,11 +15,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "commands.h"
-#include "export.h"
+#include "core/cli.h"
+#include "export/export.h"
 #include "kt_ctf_export.h"
-#include "run.h"
+#include "core/run.h"
 
 /*
  * What sink.ctf.fs writes for one trace: a "metadata" file (TSDL text, or

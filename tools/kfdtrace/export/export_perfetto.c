@@ -22,11 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cli_select.h"
-#include "commands.h"
-#include "export.h"
-#include "export_perfetto.h"
+#include "core/cli.h"
+#include "core/cli_select.h"
+#include "export/export.h"
+#include "export/export_perfetto.h"
 #include "kfdtrace/packet_abi.h"
 #include "kfdtrace/packets.h"
 
@@ -148,8 +147,7 @@ ioctl_record(struct pf_ctx *c, const struct kt_record *rec)
 	uint64_t end = io->t_exit >= rec->ts ? io->t_exit : rec->ts;
 	char name[32];
 
-	desc = kfd_schema_lookup((enum kfd_file_kind)io->file_kind,
-				 io->request);
+	desc = kt_ioctl_row(io);
 	if (!p->have_abi)
 		p->have_abi = cli_get_version(desc, io, &p->abi_major,
 					      &p->abi_minor);

@@ -22,8 +22,8 @@
 #include "kfdtrace/decode.h"
 #include "kfdtrace/schema.h"
 #include "kfdtrace/trace.h"
-#include "report_objects.h"
-#include "run.h"
+#include "core/objects.h"
+#include "core/run.h"
 
 /* One process being exported. */
 struct pf_proc {

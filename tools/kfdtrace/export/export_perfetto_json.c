@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "kfdtrace/packets.h"
-#include "export_perfetto.h"
+#include "export/export_perfetto.h"
 
 /* Queue tracks named per process (more queues share the last name). */
 #define PFJ_MAX_QUEUE_TRACKS 256

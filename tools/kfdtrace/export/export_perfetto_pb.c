@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export_perfetto_pb.h"
+#include "export/export_perfetto_pb.h"
 
 static uint64_t
 str_hash(const char *s)

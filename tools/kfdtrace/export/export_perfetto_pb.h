@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "export_perfetto.h"
-#include "perfetto_trace.pb-c.h"
+#include "export/export_perfetto.h"
+#include "export/perfetto_trace.pb-c.h"
 
 /* Strings -> interning ids (1, 2, ...), one table per kind and sequence. */
 struct pfp_intern {

@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "kfdtrace/packets.h"
-#include "export_perfetto_pb.h"
+#include "export/export_perfetto_pb.h"
 
 enum {
 	PFP_CLOCK_MONOTONIC = 3,

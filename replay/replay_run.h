@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Replaying a record (the run part, replay/meson.build): the record's
+ * admission and counting (run_record.c), ioctls (run_ioctl.c), the other
+ * calls (run_sys.c), completed waits (wait.c), submissions (resubmit.c),
+ * fds passed between processes (xfer.c). Nothing here is installed.
+ */
+#ifndef RP_RUN_H
+#define RP_RUN_H
+
+#include "replay_verify.h"
+
+/*
+ * run_record.c: one record of the pass. rp_run_admit() says whether @rec
+ * is replayed (it notes forks and execs, counts what the filters leave
+ * out); rp_run_record() replays it and counts it. rp_time_due() is how
+ * long --timing=original sleeps before @rec (ns).
+ */
+/* Add one pass's or process's counters to a total (first divergence kept). */
+void rp_sum_add(struct kfd_replay_summary *t,
+		const struct kfd_replay_summary *s);
+int rp_run_admit(struct rp_run *st, const struct kt_record *rec);
+void rp_run_record(struct rp_run *st, const struct kt_record *rec);
+uint64_t rp_time_due(struct rp_run *st, const struct kt_record *rec);
+
+/* run_ioctl.c */
+void rp_run_ioctl(struct rp_run *st, const struct kt_record *rec);
+
+/*
+ * wait.c: completed waits in the serial replay (rp_wait_completed() says
+ * which, recs.c). rp_wait_hold() keeps a copy of one whose live events
+ * are not signalled yet (0, or -ENOMEM/-ENOSPC: compare it now);
+ * rp_wait_before()/rp_wait_after() run around every replayed ioctl @d
+ * (held waits go again after a SET_EVENT, a last time before the
+ * DESTROY_EVENT of one of their events); rp_wait_flush() ends a pass.
+ */
+/*
+ * rp_wait_stand_in() - raise in the GPU's stead the interrupts that
+ * released the completed wait @rec: SET_EVENT of each of its events (a
+ * wait for all) or of its first (a wait for any), counted in gpu_sets.
+ */
+void rp_wait_stand_in(struct rp_run *st, const struct kt_record *rec);
+/*
+ * rp_age_stand_in() - before the completed wait @rec is issued, with
+ * event ages: the SET_EVENTs rp_age_lack() (ages.c) says its events
+ * lack, in the GPU's stead.
+ */
+void rp_age_stand_in(struct rp_run *st, const struct kt_record *rec);
+/*
+ * rp_mark_own() - in a recording of the replay, say what the call just
+ * made is (@fmt: one of the KFD_REPLAY_*_NOTE annotations, with the
+ * captured record's number for TRY and DONE).
+ */
+void rp_mark_own(struct rp_run *st, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int rp_wait_hold(struct rp_run *st, const struct kt_record *rec);
+void rp_wait_before(struct rp_run *st, const struct kt_record *rec,
+		    const struct kfd_ioctl_desc *d);
+void rp_wait_after(struct rp_run *st, const struct kt_record *rec,
+		   const struct kfd_ioctl_desc *d);
+void rp_wait_flush(struct rp_run *st);
+/*
+ * rp_wait_set() - a SET_EVENT of captured event @id in the GPU's stead,
+ * for the completed wait @rec, counted in gpu_sets.
+ */
+void rp_wait_set(struct rp_run *st, const struct kt_record *rec, uint32_t id);
+
+/*
+ * resubmit.c: publish a submit record's packets on the replayed queue;
+ * hold a memory record for the submit record after it.
+ */
+void rp_resubmit(struct rp_run *st, const struct kt_record *rec);
+void rp_resubmit_memory(struct rp_run *st, const struct kt_record *rec);
+/* Drop memory records no submit record followed (the end of a run). */
+void rp_resubmit_clear(struct rp_run *st);
+/*
+ * xfer.c: fds passed between the processes of a tree over Unix sockets.
+ * rp_xfer_plan_build() pairs, before the tree starts, each receive of an
+ * fd_transfer record with the send it got its fds from, and makes a
+ * socket for every process that receives; rp_xfer_run() replays one
+ * record: a paired send passes the live fds standing for the captured
+ * ones to the receiver's socket, a paired receive waits for them and
+ * binds them to its captured numbers. rp_xfer_release() closes fds
+ * that came and were never claimed (end of a run).
+ */
+struct rp_xfer_plan;
+struct rp_xfer_inbox;
+struct rp_xfer_plan *rp_xfer_plan_build(struct kfd_replay *const *rs,
+					unsigned int n, FILE *out);
+void rp_xfer_plan_free(struct rp_xfer_plan *p);
+/*
+ * rp_xfer_partner() - the send (*@send_node's record *@send_seq) the
+ * receive @recv_seq of @recv_node is paired with. Return: 1, or 0 (none).
+ */
+int rp_xfer_partner(const struct rp_xfer_plan *p, unsigned int recv_node,
+		    uint64_t recv_seq, unsigned int *send_node,
+		    uint64_t *send_seq);
+void rp_xfer_run(struct rp_run *st, const struct kt_record *rec);
+void rp_xfer_release(struct rp_run *st);
+
+/* run_sys.c */
+void rp_run_sys(struct rp_run *st, const struct kt_record *rec);
+
+#endif /* RP_RUN_H */

@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One replay process of a process tree (tree.c): a forked child's replay
+ * started where the trace forks it, with its parent's fd table; the gate
+ * that keeps the processes in the capture's order; share handles handed
+ * between processes.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <kfdtrace/dispatch.h>
+
+#include "replay_tree.h"
+
+int
+rp_tree_fork(struct rp_run *st, int32_t child_pid)
+{
+	struct rp_tree *t = st->r->tree;
+	unsigned int i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->node[i].pid == child_pid && t->node[i].forked &&
+		    t->node[i].parent == st->r->tree_self)
+			break;
+	if (i == t->n)
+		return -ENOENT;
+	if (t->start(t, i, st) < 0) {
+		rp_note(st, "cannot fork the replay of child %d: %s", child_pid,
+			strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+/* The fd table a forked child's replay starts with: its parent's. */
+int
+rp_tree_begin(struct rp_run *st)
+{
+	const struct rp_run *p = st->r->inherit;
+	size_t k;
+
+	if (!p || !p->nfds)
+		return 0;
+	st->fds = malloc((size_t)p->nfds * sizeof(*st->fds));
+	if (!st->fds)
+		return -ENOMEM;
+	memcpy(st->fds, p->fds, (size_t)p->nfds * sizeof(*st->fds));
+	st->nfds = p->nfds;
+	for (k = 0; k < p->ofds.n; k++) {
+		struct rp_ofd *o = rp_vec_push(&st->ofds);
+
+		if (!o)
+			return -ENOMEM;
+		*o = *RP_AT(&p->ofds, struct rp_ofd, k);
+	}
+	return 0;
+}
+
+void
+rp_tree_publish(struct rp_run *st, uint64_t exit_ts)
+{
+	STORE(&st->r->tree->shm->slot[st->r->tree_self].cur_exit, exit_ts);
+}
+
+/*
+ * Whether node @i waits, now, for the fds of a send of node @self that is
+ * not done before @seq: itself, or through a chain of processes waiting
+ * for one another's sends (@seen: the nodes looked at).
+ */
+static int
+awaits(struct rp_tree *t, unsigned int i, unsigned int self, uint64_t seq,
+       uint64_t *seen)
+{
+	struct rp_tree_slot *sl = &t->shm->slot[i];
+	uint64_t awaited = LOAD(&sl->await_seq[self]);
+
+	if (awaited && awaited >= seq)
+		return 1;
+	*seen |= 1ull << i;
+	for (unsigned int j = 0; j < t->n; j++)
+		if (j != self && !(*seen & (1ull << j)) &&
+		    LOAD(&sl->await_seq[j]) && awaits(t, j, self, seq, seen))
+			return 1;
+	return 0;
+}
+
+/*
+ * Whether this process's @rec must wait for node @i: @i is live and its
+ * record in hand returned before @rec was entered. Not while @i waits,
+ * itself or through others, for fds this process sends at or after @rec:
+ * the send takes effect when it is entered, but its record is numbered
+ * when it returns, which may be after calls of other threads that entered
+ * once the receive had returned; waiting for @i there would wait for the
+ * send itself.
+ */
+static int
+must_wait(struct rp_run *st, unsigned int i, const struct kt_record *rec)
+{
+	struct rp_tree *t = st->r->tree;
+	struct rp_tree_slot *sl = &t->shm->slot[i];
+	uint64_t seen = 0;
+
+	if ((int)i == st->r->tree_self || !LOAD(&sl->active) || LOAD(&sl->done) ||
+	    LOAD(&sl->cur_exit) > rec->ts)
+		return 0;
+	return !awaits(t, i, (unsigned int)st->r->tree_self, rec->seq, &seen);
+}
+
+int
+rp_tree_blocked(struct rp_run *st, const struct kt_record *rec)
+{
+	struct rp_tree *t = st->r->tree;
+	unsigned int i;
+
+	for (i = 0; i < t->n; i++)
+		if (must_wait(st, i, rec))
+			return 1;
+	return 0;
+}
+
+void
+rp_tree_await(struct rp_run *st, unsigned int send_node, uint64_t send_seq,
+	      bool waiting)
+{
+	uint64_t *at, cur;
+
+	if (!st->r->tree || send_node >= KFD_REPLAY_MAX_TREE || !send_seq)
+		return;
+	at = &st->r->tree->shm->slot[st->r->tree_self].await_seq[send_node];
+	if (!waiting) {
+		/* Only the wait that set it (--threads may have several). */
+		cur = send_seq;
+		__atomic_compare_exchange_n(at, &cur, 0, false, __ATOMIC_ACQ_REL,
+					    __ATOMIC_ACQUIRE);
+		return;
+	}
+	/* The latest send any of its threads waits for. */
+	cur = LOAD(at);
+	while (cur < send_seq &&
+	       !__atomic_compare_exchange_n(at, &cur, send_seq, false,
+					    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		;
+}
+
+void
+rp_tree_gate(struct rp_run *st, const struct kt_record *rec)
+{
+	struct rp_tree *t = st->r->tree;
+	uint64_t exit_ts = rp_rec_exit(rec);
+	uint64_t cap = (uint64_t)(st->o->wait_cap_ms ? st->o->wait_cap_ms :
+				  5000) * 1000000ull, t0 = 0;
+	unsigned int i;
+
+	/* With --threads, what its workers have not done yet counts too;
+	 * so do the records a swap holds back (stream.c). */
+	if (st->held_exit < exit_ts)
+		exit_ts = st->held_exit;
+	rp_tree_publish(st, st->mt ? rp_mt_frontier(st, exit_ts) : exit_ts);
+	for (i = 0; i < t->n; i++) {
+		while (must_wait(st, i, rec)) {
+			struct timespec ts = { 0, 20000 };
+			uint64_t now = kfd_dispatch_now();
+
+			if (!t0) {
+				t0 = now;
+			} else if (now - t0 > cap) {
+				/* A forged clock: go on rather than hang. */
+				rp_note(st, "went on after %.1f s without the "
+					"process of %s getting past the calls "
+					"that returned before it", (double)cap / 1e9,
+					t->node[i].r->path);
+				break;
+			}
+			nanosleep(&ts, NULL);
+		}
+	}
+}
+
+void
+rp_tree_share_learn(struct rp_run *st, const uint8_t *cap, const uint8_t *live)
+{
+	struct rp_tree_shm *shm = st->r->tree->shm;
+
+	pthread_mutex_lock(&shm->lock);
+	if (shm->nshares < RP_TREE_SHARES) {
+		memcpy(shm->shares[shm->nshares].cap, cap, 16);
+		memcpy(shm->shares[shm->nshares].live, live, 16);
+		shm->nshares++;
+	}
+	pthread_mutex_unlock(&shm->lock);
+}
+
+int
+rp_tree_share_xlate(struct rp_run *st, uint8_t *handle)
+{
+	struct rp_tree_shm *shm = st->r->tree->shm;
+	unsigned int i;
+	int found = 0;
+
+	pthread_mutex_lock(&shm->lock);
+	/* The newest export of a token wins. */
+	for (i = shm->nshares; i-- > 0 && !found;)
+		if (!memcmp(shm->shares[i].cap, handle, 16)) {
+			memcpy(handle, shm->shares[i].live, 16);
+			found = 1;
+		}
+	pthread_mutex_unlock(&shm->lock);
+	return found;
+}

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kfdtrace emit-c: a trace as a standalone C program
+ * (kfdtrace/emit_c.h has what the program does, docs/emit-c.md the use).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <kfdtrace/emit_c.h>
+
+#include "core/cli.h"
+#include "cmd/commands.h"
+
+void
+kfdtrace_help_emit(FILE *out)
+{
+	fputs("Usage: kfdtrace emit-c TRACE -o PROGRAM.c [-f]\n"
+	      "\n"
+	      "Write a C program that needs libc only and reissues the trace's\n"
+	      "calls on /dev/kfd and the render nodes, with the captured\n"
+	      "arguments, mapping handles, ids, offsets and fds from earlier\n"
+	      "results as replay does. It checks every result against the\n"
+	      "capture, prints the first difference (record, call, field) and\n"
+	      "exits 1, or exits 0 when everything matches. Build it with\n"
+	      "'cc -pthread -o repro PROGRAM.c'; run it with 'kfdtrace sim --\n"
+	      "./repro' on kfdsim, or as it is on a machine with /dev/kfd.\n"
+	      "\n"
+	      "Options:\n"
+	      "  -o, --output FILE     the program (refused if it exists)\n"
+	      "  -f, --force           replace FILE if it exists\n"
+	      "  -h, --help            this text\n"
+	      "\n"
+	      "Exit status: 0 written, 1 error (an unreadable or damaged trace,\n"
+	      "an unwritable FILE), 2 bad usage.\n", out);
+}
+
+int
+kfdtrace_cmd_emit(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct kfd_emit_result res;
+	const char *output = NULL;
+	char err[512];
+	int opt, force = 0, r;
+
+	if (cli_help_requested(argc, argv)) {
+		kfdtrace_help_emit(stdout);
+		return KFDTRACE_EXIT_OK;
+	}
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "o:fh", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'o':
+			output = optarg;
+			break;
+		case 'f':
+			force = 1;
+			break;
+		default:
+			fprintf(stderr, "Try 'kfdtrace emit-c --help'.\n");
+			return KFDTRACE_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1 || !output) {
+		cli_err("expected one trace and -o FILE "
+			"(see 'kfdtrace emit-c --help')");
+		return KFDTRACE_EXIT_USAGE;
+	}
+	if (cli_out_check(output, &(struct cli_out_rule){
+				.force = force, .ins = argv + optind,
+				.nins = 1 }) < 0)
+		return KFDTRACE_EXIT_ERROR;
+	r = kfd_emit_c(argv[optind], output, &res, err, sizeof(err));
+	if (r < 0) {
+		cli_err("%s", err);
+		return KFDTRACE_EXIT_ERROR;
+	}
+	printf("wrote %s: %llu calls (%llu ioctls) on %u thread%s, %llu left out",
+	       output, (unsigned long long)res.calls,
+	       (unsigned long long)res.ioctls, res.threads,
+	       res.threads == 1 ? "" : "s", (unsigned long long)res.skipped);
+	if (res.stand_ins)
+		printf(", %llu SET_EVENTs standing in for the GPU",
+		       (unsigned long long)res.stand_ins);
+	printf("\n");
+	if (res.fd_transfers)
+		printf("note: %llu fd_transfer records (fds passed over a Unix "
+		       "socket between processes) are not reissued: the program "
+		       "is one process, and a dma-buf it received that way is "
+		       "not there; 'kfdtrace replay' of the run's traces "
+		       "together passes them\n",
+		       (unsigned long long)res.fd_transfers);
+	return KFDTRACE_EXIT_OK;
+}
