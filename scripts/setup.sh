@@ -16,6 +16,8 @@ packages=(
 	meson ninja-build gcc clang pkg-config
 	libdrm-dev libzstd-dev libcmocka-dev
 	liblttng-ust-dev lttng-tools libbabeltrace2-dev babeltrace2
+	# tests/bt2's bt2-python reads the export through babeltrace2's bindings
+	python3-bt2
 	# real clients the tests run (rocm-smi pulls in librocm-smi64-1)
 	libhsakmt1 libhsakmt-dev libhsa-runtime64-1 libhsa-runtime-dev rocminfo
 	rocm-smi

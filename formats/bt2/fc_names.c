@@ -3,9 +3,9 @@
  * Field classes that name values with the decoder's own tables, so that
  * babeltrace2 (and the CTF export) say what `kfdtrace dump` says: errno
  * names for err fields, and a string companion "<name>_names" for each
- * flags field ("VRAM|WRITABLE|EXECUTABLE"): babeltrace2 2.0 names an
- * enumeration value only when one label matches it whole, so a value with
- * several bits set prints as <unknown>.
+ * flags field ("VRAM|WRITABLE|EXECUTABLE"), itself a hex integer:
+ * babeltrace2 2.0 names an enumeration value only when one label matches
+ * it whole, and has no bit-array flag labels (2.1 does).
  */
 #include "kbt.h"
 #include "kfdtrace/decode.h"
@@ -17,8 +17,8 @@
  * The class of an err field: a signed 32-bit enumeration whose labels are
  * the errno names kfd_errno_name() knows (EINVAL, ENOMEM, ENOTSUPP, ...),
  * each for its own value, and "OK" for 0 (no error), so a successful call
- * is not printed as an unknown value. A value without a name prints as its
- * number.
+ * is not printed as an unknown value. A value without a name is
+ * KBT_ENUM_UNNAMED.
  */
 bt_field_class *
 kbt_fc_errno(bt_trace_class *tc)
@@ -48,7 +48,7 @@ kbt_fc_errno(bt_trace_class *tc)
 		if (rc)
 			goto fail;
 	}
-	return fc;
+	return kbt_fc_enum_complete(fc, 32, 1);
 fail:
 	bt_field_class_put_ref(fc);
 	return NULL;

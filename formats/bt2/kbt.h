@@ -193,6 +193,19 @@ bt_field_class *kbt_fc_gpu_id(bt_trace_class *tc);
 bt_field_class *kbt_fc_enum_table(bt_trace_class *tc,
 				  const struct kfd_name_table *t,
 				  unsigned int bits, int is_signed, int hex);
+/*
+ * The label of the values an enumeration's names leave out: every
+ * enumeration of the plugin maps each value of its width to some label.
+ */
+#define KBT_ENUM_UNNAMED "unnamed"
+
+/*
+ * kbt_fc_enum_complete() - map every value enumeration @fc (@bits wide)
+ * leaves out to KBT_ENUM_UNNAMED. Return: @fc, or NULL (its reference
+ * dropped) on failure.
+ */
+bt_field_class *kbt_fc_enum_complete(bt_field_class *fc, unsigned int bits,
+				     int is_signed);
 bt_field_class *kbt_fc_enum_labels(bt_trace_class *tc, unsigned int bits,
 				   const char *const *labels,
 				   const uint64_t *values, unsigned int n);

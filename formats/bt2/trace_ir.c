@@ -79,8 +79,10 @@ env_str(bt_trace *t, const char *key, const char *s, size_t max)
 
 /* The environment: what Trace Compass and babeltrace2 show as trace info. */
 static int
-set_env(bt_trace *t, const struct kt_header *h)
+set_env(bt_trace *t, const struct kt_header *h, const char *path)
 {
+	const char *abi_from = "unknown";
+	uint32_t abi_major, abi_minor;
 	char buf[1100];
 	size_t i, n;
 
@@ -106,8 +108,13 @@ set_env(bt_trace *t, const struct kt_header *h)
 	buf[i] = '\0';
 	if (env_str(t, "cmdline", buf, sizeof(buf)))
 		return -1;
-	snprintf(buf, sizeof(buf), "%u.%u", h->kfd_major, h->kfd_minor);
-	if (bt_trace_set_environment_entry_string(t, "kfd_abi", buf))
+	/* As `kfdtrace info` says it: the header's, else GET_VERSION's. */
+	if (kt_trace_kfd_abi(path, &abi_major, &abi_minor, &abi_from))
+		snprintf(buf, sizeof(buf), "%u.%u", abi_major, abi_minor);
+	else
+		snprintf(buf, sizeof(buf), "unknown");
+	if (bt_trace_set_environment_entry_string(t, "kfd_abi", buf) ||
+	    bt_trace_set_environment_entry_string(t, "kfd_abi_from", abi_from))
 		return -1;
 	snprintf(buf, sizeof(buf), "%u.%u", h->format_major, h->format_minor);
 	if (bt_trace_set_environment_entry_string(t, "kfdtrace_format", buf) ||
@@ -199,7 +206,7 @@ kbt_input_build(bt_self_component *self, struct kbt_input *in)
 	snprintf(name, sizeof(name), "kfdtrace-%.64s-%d",
 		 kfd_text_safe(exe, sizeof(exe), base_name(in->hdr.exe),
 			       sizeof(in->hdr.exe)), in->hdr.pid);
-	if (bt_trace_set_name(in->trace, name) || set_env(in->trace, &in->hdr))
+	if (bt_trace_set_name(in->trace, name) || set_env(in->trace, &in->hdr, in->path))
 		goto nomem;
 	return 0;
 nomem:

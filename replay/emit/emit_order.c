@@ -312,13 +312,16 @@ em_order(struct em *e, struct em_item *it, size_t n)
 	age_walk(e, it, n, 0);
 	/*
 	 * Swaps: the end of an id's previous life first, when it is near
-	 * enough for the emitting pass to hold what it passes.
+	 * enough for the emitting pass to hold what it passes. A record with
+	 * several goes before the earliest (a wait before each of the sets
+	 * that came after its wake).
 	 */
 	for (i = 0; i < e->m.swaps.n; i++) {
 		const struct rp_swap *s = RP_AT(&e->m.swaps, struct rp_swap, i);
 		size_t c = find_seq(it, n, s->c), d = find_seq(it, n, s->e);
 
-		if (c < n && d < n && c < d && d - c <= EM_MOVE_WINDOW)
+		if (c < n && d < n && c < d && d - c <= EM_MOVE_WINDOW &&
+		    goes_before(it, c, d))
 			move_before(it, d, c);
 	}
 	/* Waits: after the SET_EVENT that released them. */

@@ -420,8 +420,9 @@ test_hex_bases(void **state)
 /*
  * Each flags field has a string companion <name>_names with the names
  * `kfdtrace dump` prints (the decoder's kfd_decode_flag_names()), next to
- * the field itself, which stays as it was: the allocations of the trace
- * ask for VRAM, WRITABLE and EXECUTABLE.
+ * the field itself, a hex integer (an enumeration would match no label,
+ * which python3-bt2 2.0 cannot read): the allocations of the trace ask
+ * for VRAM, WRITABLE and EXECUTABLE.
  */
 static void
 test_flag_names(void **state)
@@ -449,10 +450,9 @@ test_flag_names(void **state)
 	both_texts(&texts[0], &texts[1]);
 	for (t = 0; t < 2; t++) {
 		assert_int_equal(tc_count_str(texts[t], want), 2000);
-		/* The field itself: unchanged, before its companion. */
+		/* The field itself: an integer, before its companion. */
 		assert_int_equal(tc_count_str(texts[t],
-			"flags = ( <unknown> : container = 0xC0000001 ), "
-			"flags_names = "), 2000);
+			"flags = 0xC0000001, flags_names = "), 2000);
 		free(texts[t]);
 	}
 }

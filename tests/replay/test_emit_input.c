@@ -16,12 +16,13 @@
  *    1 MiB of argv each: emit-c's peak memory stays under a bound set by
  *    its window, not by the trace; the program is at most 4 bytes per
  *    buffer byte (the buffer stored once) and gcc compiles it;
- *  - waits on one event without event ages, with sets numbered around
- *    them as the capture appends records at return: a second set that
- *    entered while a wait was being woken, and a set numbered after a
- *    wait that found the event signalled already. Each gives the next
- *    wait its signal, so the program stands in for no GPU interrupt, and
- *    it runs on kfdsim with every result as captured.
+ *  - waits on one event, with sets numbered around them as the capture
+ *    appends records at return: without ages, a second set that entered
+ *    while a wait was being woken, and a set numbered after a wait that
+ *    found the event signalled already; with ages, two sets that entered
+ *    while a wait was being woken. Each gives the next wait its signal or
+ *    age, so the program stands in for no GPU interrupt, and it runs on
+ *    kfdsim with every result as captured.
  * Needs gcc (EMIT_GCC); without it the test skips, or fails under CI=true.
  */
 #include <fcntl.h>
@@ -432,11 +433,15 @@ put_set(struct kt_writer *w, uint64_t seq, uint64_t t0, uint64_t t1)
 	put_at(w, &r, 100, seq, t0, t1);
 }
 
-/* A wait of thread 101 for event 1 that completed, without ages. */
+/*
+ * A wait of thread 101 for event 1 that completed: without ages when
+ * @age_in is 0, else passing @age_in and getting @age_out back (KFD 1.14).
+ */
 static void
-put_wait(struct kt_writer *w, uint64_t seq, uint64_t t0, uint64_t t1)
+put_wait(struct kt_writer *w, uint64_t seq, uint64_t t0, uint64_t t1,
+	 uint64_t age_in, uint64_t age_out)
 {
-	static struct kfd_abi_event_data ev = { .event_id = 1 };
+	struct kfd_abi_event_data ev = { .event_id = 1 }, ev_out = ev;
 	struct kfd_abi_wait_events_args a = {
 		.events_ptr = 0x10000, .num_events = 1, .wait_for_all = 1,
 		.timeout = 1000,
@@ -444,10 +449,14 @@ put_wait(struct kt_writer *w, uint64_t seq, uint64_t t0, uint64_t t1)
 	struct kt_buf_image img = {
 		.flags = KT_BUF_BEFORE | KT_BUF_AFTER, .addr = 0x10000, .len_before = sizeof(ev),
 		.len_after = sizeof(ev), .before = (const uint8_t *)&ev,
-		.after = (const uint8_t *)&ev,
+		.after = (const uint8_t *)&ev_out,
 	};
-	struct kt_record r = tc_rec_ioctl(3, KFD_FILE_KFD, KFD_ABI_IOC_WAIT_EVENTS,
-					  &a, &a, sizeof(a), 0, 0);
+	struct kt_record r;
+
+	ev.signal_event_data.last_event_age = age_in;
+	ev_out.signal_event_data.last_event_age = age_out;
+	r = tc_rec_ioctl(3, KFD_FILE_KFD, KFD_ABI_IOC_WAIT_EVENTS, &a, &a, sizeof(a),
+			 0, 0);
 
 	r.u.ioctl.bufs = &img;
 	r.u.ioctl.nbufs = 1;
@@ -455,13 +464,14 @@ put_wait(struct kt_writer *w, uint64_t seq, uint64_t t0, uint64_t t1)
 }
 
 /*
- * Event 1 created, four sets and waits as @order gives them (per call:
- * 'S' or 'W', its entry and exit in microseconds; numbered in this order),
- * the event destroyed; emit-c stands in for nothing and its program runs
- * on kfdsim with every result as captured.
+ * Event 1 created, sets and waits as @order gives them (per call: 'S' or
+ * 'W'; in @t its entry and exit in microseconds and, for a wait, the age
+ * it passed and got back, 0 without ages; numbered in this order), the
+ * event destroyed; emit-c stands in for nothing and its program runs on
+ * kfdsim with every result as captured.
  */
 static void
-check_waits(const char *name, const char *order, const uint64_t (*t)[2])
+check_waits(const char *name, const char *order, const uint64_t (*t)[4])
 {
 	struct kfd_abi_create_event_args ce = { .event_type = KFD_ABI_EVENT_SIGNAL,
 						.auto_reset = 1 }, ce_out;
@@ -494,7 +504,8 @@ check_waits(const char *name, const char *order, const uint64_t (*t)[2])
 		if (order[i] == 'S')
 			put_set(w, seq++, base + t[i][0] * 1000, base + t[i][1] * 1000);
 		else
-			put_wait(w, seq++, base + t[i][0] * 1000, base + t[i][1] * 1000);
+			put_wait(w, seq++, base + t[i][0] * 1000, base + t[i][1] * 1000,
+				 t[i][2], t[i][3]);
 	}
 	ts = base + 100000;
 	r = tc_rec_ioctl(3, KFD_FILE_KFD, KFD_ABI_IOC_DESTROY_EVENT, &de, &de,
@@ -515,16 +526,25 @@ static void
 test_waits_one_signal(void **state)
 {
 	/* The second set entered while the first wait was being woken. */
-	static const uint64_t late[][2] = { { 100, 110 }, { 300, 310 },
+	static const uint64_t late[][4] = { { 100, 110 }, { 300, 310 },
 					    { 0, 500 }, { 1000, 1010 } };
 	/* The first wait found the event set; the set numbered after it
 	 * entered meanwhile and released the second. */
-	static const uint64_t pending[][2] = { { 0, 10 }, { 100, 500 },
+	static const uint64_t pending[][4] = { { 0, 10 }, { 100, 500 },
 					       { 200, 600 }, { 1000, 1010 } };
+	/*
+	 * With ages: the first set woke the wait (age 2); two more entered
+	 * while it was being woken and were numbered before it. The wait goes
+	 * before both, as its age says; the second wait sees age 4.
+	 */
+	static const uint64_t aged[][4] = { { 100, 110 }, { 300, 310 },
+					    { 400, 410 }, { 0, 500, 1, 2 },
+					    { 1000, 1010, 2, 4 } };
 
 	(void)state;
 	check_waits("late-set", "SSWW", late);
 	check_waits("pending-set", "SWSW", pending);
+	check_waits("aged-late-sets", "SSSWW", aged);
 }
 
 static int

@@ -21,6 +21,16 @@
 /* Bytes of raw argument data an event carries at most (union rows). */
 #define KFDLT_RAW_MAX 1024
 
+/* Flags fields per event, and the bytes of one's names ("VRAM|GTT"). */
+#define KFDLT_NAMES_MAX 8
+#define KFDLT_NAMES_LEN 256
+
+/* One name of a flags table; a NULL name ends the table. */
+struct kfdlt_flag {
+	uint64_t value;
+	const char *name;
+};
+
 struct kfdlt_ev {
 	/*
 	 * The before- and after-images, each at least as long as the row's
@@ -31,7 +41,10 @@ struct kfdlt_ev {
 	const unsigned char *out;
 	/* The argument bytes as the call left them, raw_len of them. */
 	const unsigned char *raw;
+	/* The names of the event's flags fields (kfdlt_flag_names()). */
+	const char *names[KFDLT_NAMES_MAX];
 	uint64_t dur_ns;
+	uint32_t request;
 	uint16_t raw_len;
 	int fd;
 	int ret;
@@ -89,6 +102,7 @@ kfdlt_ev_init(struct kfdlt_ev *e, const struct kfd_dispatch_call *c,
 	if (c->arg_size && (!c->arg_before || !c->arg))
 		return -1;
 	e->fd = c->fd;
+	e->request = (uint32_t)c->request;
 	e->ret = c->ret;
 	e->err = c->err;
 	e->dur_ns = c->t_exit - c->t_enter;
@@ -109,6 +123,64 @@ kfdlt_ev_init(struct kfdlt_ev *e, const struct kfd_dispatch_call *c,
 	e->in = tin;
 	e->out = tout;
 	return 0;
+}
+
+/*
+ * kfdlt_flag_names() - the names of the bits of @v in table @t into @out
+ * (KFDLT_NAMES_LEN bytes), as the decoder's kfd_decode_flag_names() and so
+ * the babeltrace2 plugin spell them: "VRAM|WRITABLE", the bits no name
+ * covers as one hex number at the end, "0" for no bits; a name for 0 only
+ * for 0. A string that does not fit ends in "...".
+ *
+ * Return: @out.
+ */
+static inline const char *
+kfdlt_flag_names(char *out, const struct kfdlt_flag *t, uint64_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t len = 0, n;
+	uint64_t rem = v;
+	char hex[20];
+	int first = 1, i;
+
+#define KFDLT_PUT(s, l)							\
+	do {								\
+		n = (l);						\
+		if (len + n + 4 >= KFDLT_NAMES_LEN) {			\
+			memcpy(out + len, "...", 4);			\
+			return out;					\
+		}							\
+		memcpy(out + len, (s), n);				\
+		len += n;						\
+	} while (0)
+
+	for (; t->name; t++) {
+		if (t->value == 0 ? v != 0 || !first :
+		    (rem & t->value) != t->value)
+			continue;
+		if (!first)
+			KFDLT_PUT("|", 1);
+		first = 0;
+		KFDLT_PUT(t->name, strlen(t->name));
+		rem &= ~t->value;
+	}
+	if (rem) {
+		if (!first)
+			KFDLT_PUT("|", 1);
+		i = sizeof(hex);
+		do {
+			hex[--i] = digits[rem & 0xf];
+			rem >>= 4;
+		} while (rem);
+		hex[--i] = 'x';
+		hex[--i] = '0';
+		KFDLT_PUT(hex + i, sizeof(hex) - (size_t)i);
+	} else if (first) {
+		KFDLT_PUT("0", 1);
+	}
+#undef KFDLT_PUT
+	out[len] = '\0';
+	return out;
 }
 
 /*

@@ -221,6 +221,33 @@ struct kfd_ioctl_desc;
 const struct kfd_ioctl_desc *kt_ioctl_row(const struct kt_ioctl_rec *io);
 
 /*
+ * kt_ioctl_version() - the KFD ABI version a successful GET_VERSION call
+ * returned. A trace whose header says 0.0 (the capture library wrote the
+ * header before the program asked) still holds the version this way; every
+ * reader that names a trace's ABI takes it from here.
+ * @desc:	@io's row (kt_ioctl_row()), or NULL to look it up
+ * @io:		an ioctl record
+ *
+ * Return: 1 with @major and @minor set, or 0 when @io is not a successful
+ * GET_VERSION with a readable result.
+ */
+int kt_ioctl_version(const struct kfd_ioctl_desc *desc,
+		     const struct kt_ioctl_rec *io, uint32_t *major,
+		     uint32_t *minor);
+
+/*
+ * kt_trace_kfd_abi() - a trace's KFD ABI: the header's when it names one,
+ * else what the first successful GET_VERSION in the trace returned
+ * (kt_ioctl_version()), read from @path up to that record.
+ * @from:	set to "header" or "GET_VERSION" (may be NULL)
+ *
+ * Return: 1 with @major and @minor set, or 0 when neither says (or the
+ * file cannot be read).
+ */
+int kt_trace_kfd_abi(const char *path, uint32_t *major, uint32_t *minor,
+		     const char **from);
+
+/*
  * Kernel names from captured code objects (memory records of kind
  * KT_MEM_CODE, --submissions=full): each AMDGPU ELF image found in the
  * memory is read for its kernel descriptor symbols ("name.kd"), so that a

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What a kfd:* event costs, against lttng-ust's own cost for an event of
- * the same payload, in one process and one LTTng session.
+ * ten of its integers (bench_tp.h), in one process and one LTTng session.
  *
  * The benchmark starts a session daemon if none runs, records kfd:* and
  * kfdbench:* into a session with buffers large enough to drop nothing,
@@ -258,7 +258,7 @@ measure(void)
 	mnoop = median(noop, ROUNDS);
 	mhooked = median(hooked, ROUNDS);
 	printf("kfd:alloc_memory_of_gpu from the lttng hooks:  %7.1f ns/event\n", mp);
-	printf("kfdbench:alloc, bare tracepoint, same payload: %7.1f ns/event\n", mb);
+	printf("kfdbench:alloc, bare tracepoint, ten integers: %7.1f ns/event\n", mb);
 	printf("ratio provider/bare: %.2f (target <= 1.50): %s\n", mr,
 	       mr <= 1.5 ? "met" : "MISSED");
 	printf("GET_VERSION on kfdsim through the dispatch point: %.1f ns bare, "

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The benchmark's yardstick: a plain lttng-ust event with the payload of
- * kfd:alloc_memory_of_gpu (ten integers, 60 bytes), its arguments passed
- * by value as lttng-ust's documentation shows.
+ * The benchmark's yardstick: a plain lttng-ust event with ten integers of
+ * kfd:alloc_memory_of_gpu (60 bytes), its arguments passed by value as
+ * lttng-ust's documentation shows. The event's request, mmap_offset_in
+ * and flags_names are left out: lttng-ust takes at most ten arguments.
  */
 #undef LTTNG_UST_TRACEPOINT_PROVIDER
 #define LTTNG_UST_TRACEPOINT_PROVIDER kfdbench

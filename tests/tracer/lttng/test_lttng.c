@@ -30,6 +30,7 @@
 
 #include <cmocka.h>
 
+#include <kfdtrace/decode.h>
 #include <kfdtrace/kfd_abi.h>
 #include <kfdtrace/lttng.h>
 #include <kfdtrace/schema.h>
@@ -103,6 +104,32 @@ rep(const struct report *r, const char *key, char *buf, size_t size)
 		if (p)
 			p++;
 	}
+	return buf;
+}
+
+/*
+ * The err field as babeltrace2 prints it: an enumeration of errno names
+ * (the decoder's, "OK" for 0), the value of report key @key.
+ */
+static const char *
+rep_errno(const struct report *r, const char *key, char *buf, size_t size)
+{
+	const char *name;
+	int e;
+
+	rep(r, key, buf, size);
+	e = atoi(buf);
+	name = e ? kfd_errno_name(e) : "OK";
+	snprintf(buf, size, "%s", name ? name : "unnamed");
+	return buf;
+}
+
+/* A gpu_id as babeltrace2 prints it: hex, as the schema's role wants. */
+static const char *
+rep_hex(const struct report *r, const char *key, char *buf, size_t size)
+{
+	rep(r, key, buf, size);
+	snprintf(buf, size, "0x%llX", strtoull(buf, NULL, 0));
 	return buf;
 }
 
@@ -356,11 +383,11 @@ test_capture_decodes_calls(void **state)
 	end_session(name, out, &t);
 
 	assert_string_equal(rep(&r, "lttng_ust", buf, sizeof(buf)), "1");
-	rep(&r, "gpu_id", gpu, sizeof(gpu));
+	rep_hex(&r, "gpu_id", gpu, sizeof(gpu));
 	rep(&r, "handle", handle, sizeof(handle));
 	rep(&r, "drm_fd", drm, sizeof(drm));
 	rep(&r, "kfd_fd", kfd, sizeof(kfd));
-	assert_true(strlen(gpu) > 0 && strcmp(gpu, "0"));
+	assert_true(strlen(gpu) > 0 && strcmp(gpu, "0x0"));
 	assert_true(strlen(handle) > 2 && strcmp(handle, "0x0"));
 
 	l = find_event(&t, "kfd:get_version", 0);
@@ -384,7 +411,7 @@ test_capture_decodes_calls(void **state)
 	expect_field(&t, l, "flags", want);
 	expect_field(&t, l, "handle", handle);
 	expect_field(&t, l, "ret", "0");
-	expect_field(&t, l, "err", "0");
+	expect_field(&t, l, "err", "OK");
 
 	l = find_event(&t, "kfd:map_memory_to_gpu", 0);
 	expect_field(&t, l, "handle", handle);
@@ -413,7 +440,7 @@ test_capture_decodes_calls(void **state)
 	l = find_event(&t, "kfd:free_memory_of_gpu", 2);
 	expect_field(&t, l, "handle", "0x777700000000");
 	expect_field(&t, l, "ret", "-1");
-	expect_field(&t, l, "err", rep(&r, "bad_free_errno", buf, sizeof(buf)));
+	expect_field(&t, l, "err", rep_errno(&r, "bad_free_errno", buf, sizeof(buf)));
 
 	/* A request the schema does not know: enter and exit. */
 	l = find_event(&t, "kfd:ioctl_enter", 0);
@@ -423,7 +450,7 @@ test_capture_decodes_calls(void **state)
 	l = find_event(&t, "kfd:ioctl_exit", 0);
 	expect_field(&t, l, "request", rep(&r, "unknown_request", buf, sizeof(buf)));
 	expect_field(&t, l, "ret", "-1");
-	expect_field(&t, l, "err", rep(&r, "unknown_errno", buf, sizeof(buf)));
+	expect_field(&t, l, "err", rep_errno(&r, "unknown_errno", buf, sizeof(buf)));
 
 	/* Enums print their names. */
 	l = find_event(&t, "kfd:create_event", 0);
@@ -587,7 +614,7 @@ test_hooks_edge_cases(void **state)
 
 	l = find_event(&t, "kfd:create_queue", 0);
 	expect_field(&t, l, "fd", "5");
-	expect_field(&t, l, "gpu_id", "4660");
+	expect_field(&t, l, "gpu_id", "0x1234");
 	expect_field(&t, l, "queue_id", "77");
 	expect_field(&t, l, "sdma_engine_id", "0");
 	expect_field(&t, l, "dur_ns", "500");
@@ -596,7 +623,7 @@ test_hooks_edge_cases(void **state)
 	l = find_event(&t, "kfd:ioctl_exit", 0);
 	expect_field(&t, l, "fd", "6");
 	expect_field(&t, l, "ret", "-1");
-	expect_field(&t, l, "err", "14");
+	expect_field(&t, l, "err", "EFAULT");
 	assert_int_equal(count_events(&t, "kfd:alloc_memory_of_gpu"), 0);
 
 	l = find_event(&t, "kfd:dbg_trap", 0);
@@ -611,7 +638,7 @@ test_hooks_edge_cases(void **state)
 	expect_field(&t, l, "result", "0x7F0000001000");
 	l = find_event(&t, "kfd:munmap", 0);
 	expect_field(&t, l, "ret", "-1");
-	expect_field(&t, l, "err", "22");
+	expect_field(&t, l, "err", "EINVAL");
 	lt_free_lines(t.lines);
 }
 

@@ -258,7 +258,7 @@ info_scan(struct kt_reader *r, struct info_facts *f)
 			if (!d)
 				f->unknown_ioctls++;
 			else if (!f->have_ver)
-				f->have_ver = cli_get_version(d, &rec.u.ioctl,
+				f->have_ver = kt_ioctl_version(d, &rec.u.ioctl,
 							      &f->ver[0],
 							      &f->ver[1]);
 		}

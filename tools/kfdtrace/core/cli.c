@@ -480,21 +480,6 @@ cli_status(enum kt_integrity v, int rc)
 }
 
 int
-cli_get_version(const struct kfd_ioctl_desc *desc,
-		const struct kt_ioctl_rec *io, uint32_t *major, uint32_t *minor)
-{
-	uint64_t maj, min;
-
-	if (!desc || strcmp(desc->name, "GET_VERSION") || io->ret != 0 ||
-	    obj_arg_get(desc, "major_version", io->arg_after, io->arg_size, &maj) ||
-	    obj_arg_get(desc, "minor_version", io->arg_after, io->arg_size, &min))
-		return 0;
-	*major = (uint32_t)maj;
-	*minor = (uint32_t)min;
-	return 1;
-}
-
-int
 cli_parse_u64(const char *s, uint64_t *out)
 {
 	unsigned long long v;

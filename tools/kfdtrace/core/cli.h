@@ -188,20 +188,6 @@ int cli_finish(const char *path, struct kt_reader *r, int rc);
  */
 int cli_status(enum kt_integrity v, int rc);
 
-/*
- * cli_get_version() - the KFD ABI version a successful GET_VERSION call
- * returned. Traces whose header says 0.0 (the capture library opens the
- * file before the program asks) still hold it this way.
- * @desc:	the schema row of @io (NULL for unknown requests)
- * @io:		an ioctl record
- *
- * Return: 1 with @major and @minor set, or 0 when @io is not a successful
- * GET_VERSION with a readable result.
- */
-int cli_get_version(const struct kfd_ioctl_desc *desc,
-		    const struct kt_ioctl_rec *io, uint32_t *major,
-		    uint32_t *minor);
-
 /* cli_parse_u64() - a decimal or 0x-hex number. Return: 0, or -1. */
 int cli_parse_u64(const char *s, uint64_t *out);
 

@@ -149,7 +149,7 @@ ioctl_record(struct pf_ctx *c, const struct kt_record *rec)
 
 	desc = kt_ioctl_row(io);
 	if (!p->have_abi)
-		p->have_abi = cli_get_version(desc, io, &p->abi_major,
+		p->have_abi = kt_ioctl_version(desc, io, &p->abi_major,
 					      &p->abi_minor);
 	if (end > p->last_ts)
 		p->last_ts = end;

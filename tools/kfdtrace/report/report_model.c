@@ -262,7 +262,7 @@ model_ioctl(struct report_model *m, const struct kt_record *rec,
 		if (keep_error(m, rec, k))
 			return -1;
 	}
-	cli_get_version(desc, io, &m->abi_major, &m->abi_minor);
+	kt_ioctl_version(desc, io, &m->abi_major, &m->abi_minor);
 	n = obj_tracker_ioctl(&m->objs, rec, desc, ch);
 	for (i = 0; i < n; i++)
 		if (object_changed(m, &ch[i], end))
