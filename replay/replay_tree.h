@@ -25,6 +25,7 @@ struct rp_tree_slot {
 	 * sender node, the seq of the send awaited, 0 when none.
 	 */
 	uint64_t await_seq[KFD_REPLAY_MAX_TREE];
+	uint64_t gate_on;	/* bit per node its gate waits for now */
 	struct kfd_replay_summary sum;
 };
 

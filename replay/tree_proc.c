@@ -66,8 +66,9 @@ rp_tree_publish(struct rp_run *st, uint64_t exit_ts)
 
 /*
  * Whether node @i waits, now, for the fds of a send of node @self that is
- * not done before @seq: itself, or through a chain of processes waiting
- * for one another's sends (@seen: the nodes looked at).
+ * not done before @seq: itself, or through a chain of processes each
+ * waiting for the next one's send or held at its gate by it (@seen: the
+ * nodes looked at).
  */
 static int
 awaits(struct rp_tree *t, unsigned int i, unsigned int self, uint64_t seq,
@@ -75,13 +76,15 @@ awaits(struct rp_tree *t, unsigned int i, unsigned int self, uint64_t seq,
 {
 	struct rp_tree_slot *sl = &t->shm->slot[i];
 	uint64_t awaited = LOAD(&sl->await_seq[self]);
+	uint64_t gate_on = LOAD(&sl->gate_on);
 
 	if (awaited && awaited >= seq)
 		return 1;
 	*seen |= 1ull << i;
 	for (unsigned int j = 0; j < t->n; j++)
 		if (j != self && !(*seen & (1ull << j)) &&
-		    LOAD(&sl->await_seq[j]) && awaits(t, j, self, seq, seen))
+		    (LOAD(&sl->await_seq[j]) || (gate_on & (1ull << j))) &&
+		    awaits(t, j, self, seq, seen))
 			return 1;
 	return 0;
 }
@@ -89,7 +92,8 @@ awaits(struct rp_tree *t, unsigned int i, unsigned int self, uint64_t seq,
 /*
  * Whether this process's @rec must wait for node @i: @i is live and its
  * record in hand returned before @rec was entered. Not while @i waits,
- * itself or through others, for fds this process sends at or after @rec:
+ * itself or through others (their receives, their gates), for fds this
+ * process sends at or after @rec:
  * the send takes effect when it is entered, but its record is numbered
  * when it returns, which may be after calls of other threads that entered
  * once the receive had returned; waiting for @i there would wait for the
@@ -151,6 +155,7 @@ rp_tree_gate(struct rp_run *st, const struct kt_record *rec)
 	uint64_t exit_ts = rp_rec_exit(rec);
 	uint64_t cap = (uint64_t)(st->o->wait_cap_ms ? st->o->wait_cap_ms :
 				  5000) * 1000000ull, t0 = 0;
+	uint64_t *gate_on = &t->shm->slot[st->r->tree_self].gate_on;
 	unsigned int i;
 
 	/* With --threads, what its workers have not done yet counts too;
@@ -163,6 +168,8 @@ rp_tree_gate(struct rp_run *st, const struct kt_record *rec)
 			struct timespec ts = { 0, 20000 };
 			uint64_t now = kfd_dispatch_now();
 
+			/* Others see through us whom we wait for. */
+			STORE(gate_on, 1ull << i);
 			if (!t0) {
 				t0 = now;
 			} else if (now - t0 > cap) {
@@ -175,6 +182,7 @@ rp_tree_gate(struct rp_run *st, const struct kt_record *rec)
 			}
 			nanosleep(&ts, NULL);
 		}
+		STORE(gate_on, 0);
 	}
 }
 

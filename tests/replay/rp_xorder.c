@@ -18,7 +18,12 @@
  * receive waits for the parent's send, whose receive waits for the
  * child's send: the child's calls must not wait for the third process.
  *
- * Usage: rp_xorder [chain]. An unexpected failure goes to stderr
+ * `rp_xorder gate` has the third process make an ioctl after the
+ * parent's receive returned, and let the sender's thread go after it: the
+ * third process's ioctl waits for the parent's receive, which waits for
+ * the send, which comes after the calls that wait for that ioctl.
+ *
+ * Usage: rp_xorder [chain|gate]. An unexpected failure goes to stderr
  * ("rp_xorder: ...") and makes the exit status 1.
  */
 #include <fcntl.h>
@@ -39,7 +44,7 @@
 #define XO_FIRST	16		/* what the receive takes */
 #define XO_VRAM		(2u << 20)
 
-static int go[2], done[2];
+static int go[2], done[2], xgo[2];
 
 static int
 fail(const char *what)
@@ -194,6 +199,31 @@ recv_fd(int sock, char *data, size_t len, size_t *got)
 }
 
 /*
+ * "gate": the third process makes an ioctl once the parent's receive has
+ * returned, and only then lets the sender's other thread go.
+ */
+static int
+bystander(void)
+{
+	struct kfd_abi_get_version_args v;
+	int own;
+	char c;
+
+	memset(&v, 0, sizeof(v));
+	own = open("/dev/kfd", O_RDWR | O_CLOEXEC);
+	if (own < 0)
+		return fail("rp_xorder: bystander: /dev/kfd");
+	if (read(xgo[0], &c, 1) != 1)
+		return fail("rp_xorder: bystander: read");
+	if (ioctl(own, KFD_ABI_IOC_GET_VERSION, &v) < 0)
+		return fail("rp_xorder: bystander: GET_VERSION");
+	if (write(go[1], "g", 1) != 1)
+		return fail("rp_xorder: bystander: write");
+	close(own);
+	return 0;
+}
+
+/*
  * "chain": the third process, to which the parent forwards the fd; it is
  * the one that lets the sender's other thread go, once it has the fd.
  */
@@ -256,7 +286,8 @@ parent(int sock, int fwd)
 	}
 	if (fwd >= 0 && fd >= 0 && send_fd(fwd, fd) < 0)
 		bad = fail("rp_xorder: forwarding");
-	if ((fwd < 0 && write(go[1], "g", 1) != 1) || read(done[0], &d, 1) != 1)
+	if ((fwd < 0 && write(xgo[1] >= 0 ? xgo[1] : go[1], "g", 1) != 1) ||
+	    read(done[0], &d, 1) != 1)
 		bad = fail("rp_xorder: pipe");
 	while (!bad && got < XO_BYTES) {
 		n = read(sock, data, sizeof(data));
@@ -275,11 +306,13 @@ main(int argc, char **argv)
 {
 	struct kfd_abi_get_version_args v;
 	int chain = argc > 1 && !strcmp(argv[1], "chain");
+	int gate = argc > 1 && !strcmp(argv[1], "gate");
 	int sv[2], fv[2] = { -1, -1 }, own, bad;
 	pid_t pid, fpid = -1;
 
-	if (argc > 2 || (argc > 1 && !chain)) {
-		fprintf(stderr, "usage: rp_xorder [chain]\n");
+	xgo[0] = xgo[1] = -1;
+	if (argc > 2 || (argc > 1 && !chain && !gate)) {
+		fprintf(stderr, "usage: rp_xorder [chain|gate]\n");
 		return 2;
 	}
 	/* A device of its own, or the capture would write no trace of it. */
@@ -289,7 +322,7 @@ main(int argc, char **argv)
 		return fail("rp_xorder: /dev/kfd");
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0 ||
 	    (chain && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fv) < 0) ||
-	    pipe(go) < 0 || pipe(done) < 0)
+	    pipe(go) < 0 || pipe(done) < 0 || (gate && pipe(xgo) < 0))
 		return fail("rp_xorder: socketpair");
 	fflush(stdout);
 	pid = fork();
@@ -301,16 +334,17 @@ main(int argc, char **argv)
 		_exit(child(sv[1]));
 	}
 	close(sv[1]);
-	if (chain) {
+	if (chain || gate) {
 		fpid = fork();
 		if (fpid < 0)
 			return fail("rp_xorder: fork");
 		if (fpid == 0) {
-			close(fv[0]);
+			close(sv[0]);
 			close(own);
-			_exit(forwardee(fv[1]));
+			_exit(chain ? (close(fv[0]), forwardee(fv[1])) : bystander());
 		}
-		close(fv[1]);
+		if (chain)
+			close(fv[1]);
 	}
 	bad = parent(sv[0], fv[0]);
 	bad |= reap(pid);
