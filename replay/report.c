@@ -202,6 +202,11 @@ rp_print_summary(const struct rp_run *st, FILE *out)
 		fprintf(out, "  memory:      %" PRIu64 " captured ranges written back, "
 			"%" PRIu64 " SDMA copies moved the captured bytes\n",
 			s->memory_restored, s->copies_checked);
+	if (s->ib_skipped)
+		fprintf(out, "  indirect:    %" PRIu64 " AQL PM4_IB packets whose "
+			"indirect buffer the capture does not hold: made "
+			"invalid, skipped (--submissions=full holds them)\n",
+			s->ib_skipped);
 	if (s->topology_notes)
 		fprintf(out, "  topology:    %" PRIu64 " results differ only by "
 			"live GPUs the capture did not have\n", s->topology_notes);

@@ -11,7 +11,7 @@
  *
  * The queue's ring, write pointer (CREATE_QUEUE's write_pointer_address:
  * amd_queue_t's write_dispatch_id for AQL, the byte write pointer for
- * SDMA) and doorbell are where the capture had them (the replay re-creates the buffers at their GPU VAs and maps them
+ * SDMA, the dword write pointer for PM4) and doorbell are where the capture had them (the replay re-creates the buffers at their GPU VAs and maps them
  * at their captured CPU addresses, or their relocations): the packets are
  * written into the ring, each AQL packet body first and its header last,
  * CPU addresses in them (signals) relocated by the packet schema's roles;
@@ -155,6 +155,33 @@ completion(const struct kfd_struct_desc *sd, const uint8_t *p, size_t len)
 	return 0;
 }
 
+/*
+ * An AQL PM4_IB packet @p whose indirect buffer the capture does not hold
+ * (no --submissions=full): the replay has no packets there, so the jump
+ * is made invalid, which the CP skips. ROCr's IBs only invalidate caches.
+ */
+static void
+pm4_ib_uncaptured(struct rp_run *st, uint8_t *p)
+{
+	struct kfd_aql_pm4_ib v;
+	uint64_t base;
+	size_t i;
+
+	memcpy(&v, p, sizeof(v));
+	base = ((uint64_t)v.ib_jump_cmd[1] | (uint64_t)v.ib_jump_cmd[2] << 32) &
+	       0xfffffffffffcull;
+	for (i = 0; i < st->npending_mem; i++) {
+		const struct kt_memory_rec *m = &st->pending_mem[i]->u.memory;
+
+		if (m->kind == KT_MEM_INDIRECT && m->addr == base && m->len &&
+		    !(m->flags & KT_MEM_OMITTED))
+			return;
+	}
+	v.ib_jump_cmd[3] &= ~KFD_PM4_IB_VALID;
+	memcpy(p, &v, sizeof(v));
+	st->sum.ib_skipped++;
+}
+
 /* Write the AQL packets of @s (relocated in @buf) into the ring. */
 static int
 publish_aql(struct rp_run *st, const struct kt_submit_rec *s, uint8_t *buf,
@@ -170,6 +197,9 @@ publish_aql(struct rp_run *st, const struct kt_submit_rec *s, uint8_t *buf,
 		const struct kfd_packet_desc *r = kfd_aql_packet(p);
 		uint64_t at = ring + ((s->first + i) % slots) * KFD_AQL_PACKET_SIZE;
 
+		if (r && r->match == KFD_AQL_TYPE_VENDOR &&
+		    r->sub == KFD_AQL_VENDOR_PM4_IB)
+			pm4_ib_uncaptured(st, p);
 		if (r) {
 			uint64_t sig;
 
@@ -222,22 +252,55 @@ publish_sdma(struct rp_run *st, const struct kt_submit_rec *s, uint8_t *buf,
 }
 
 /*
- * Wait (a little) for the engine to retire what was published: its read
- * pointer (read_dispatch_id, or the SDMA byte read pointer) past it. A
- * queue that stops short (a queue error, a packet that waits forever) is
- * counted and named once per queue.
+ * Write the PM4 dwords of @s into the ring: the ring's dword offset is
+ * the write pointer modulo its size, as the CP reads it. PM4 packets
+ * carry GPU VAs only, which the replay keeps: nothing to relocate.
  */
 static int
-retired(struct rp_run *st, const struct kt_submit_rec *s, uint64_t rptr)
+publish_pm4(const struct kt_submit_rec *s, const uint8_t *buf, uint64_t ring,
+	    uint32_t ring_size)
+{
+	uint64_t ring_dw = ring_size / 4, start;
+
+	if (!ring_dw || (ring_dw & (ring_dw - 1)) || s->len > ring_size || s->len % 4)
+		return -1;
+	start = (s->first & (ring_dw - 1)) * 4;
+	if (start + s->len <= ring_size)
+		return put_mem(ring + start, buf, s->len);
+	return put_mem(ring + start, buf, ring_size - start) < 0 ||
+	       put_mem(ring, buf + (ring_size - start), s->len - (ring_size - start)) < 0 ?
+	       -1 : 0;
+}
+
+/*
+ * Wait (a little) for the engine to retire what was published: its read
+ * pointer (read_dispatch_id, the SDMA byte read pointer, or the PM4 dword
+ * offset inside the ring) past it. A queue that stops short (a queue
+ * error, a packet that waits forever) is counted and named once per
+ * queue.
+ */
+static int
+retired(struct rp_run *st, const struct kt_submit_rec *s, uint64_t rptr,
+	uint64_t ring_size)
 {
 	uint64_t want = s->engine == KFD_ENGINE_AQL ? s->last + 1 : s->last;
 	uint64_t t0 = kfd_dispatch_now(), v = 0;
+	uint32_t v32;
 
 	for (;;) {
-		if (get_mem(&v, rptr, sizeof(v)) < 0)
-			return 0;
-		if (v >= want)
-			return 1;
+		if (s->engine == KFD_ENGINE_PM4) {
+			/* 32 bits, wrapped: the CP's report. */
+			if (get_mem(&v32, rptr, sizeof(v32)) < 0)
+				return 0;
+			v = v32;
+			if (ring_size >= 4 && v == (s->last & (ring_size / 4 - 1)))
+				return 1;
+		} else {
+			if (get_mem(&v, rptr, sizeof(v)) < 0)
+				return 0;
+			if (v >= want)
+				return 1;
+		}
 		if (kfd_dispatch_now() - t0 > RS_RETIRE_NS)
 			break;
 		rp_sleep_ns(20000);
@@ -246,7 +309,8 @@ retired(struct rp_run *st, const struct kt_submit_rec *s, uint64_t rptr)
 		rp_note(st, "queue %u: the engine stopped at %s %" PRIu64
 			" of %" PRIu64 "..%" PRIu64 " (a queue error, or a packet "
 			"waiting on what the replay does not have)", s->queue_id,
-			s->engine == KFD_ENGINE_AQL ? "packet" : "byte", v,
+			s->engine == KFD_ENGINE_AQL ? "packet" :
+			s->engine == KFD_ENGINE_PM4 ? "dword" : "byte", v,
 			s->first, s->last);
 	return 0;
 }
@@ -395,7 +459,8 @@ rp_resubmit(struct rp_run *st, const struct kt_record *rec)
 	if (!q || !s->data)
 		rp_resubmit_clear(st);
 	if (!q || !s->data || (s->flags & (KT_SUBMIT_CLAMPED | KT_SUBMIT_UNREADABLE)) ||
-	    (s->engine != KFD_ENGINE_AQL && s->engine != KFD_ENGINE_SDMA)) {
+	    (s->engine != KFD_ENGINE_AQL && s->engine != KFD_ENGINE_SDMA &&
+	     s->engine != KFD_ENGINE_PM4)) {
 		st->sum.not_replayed++;
 		rp_note(st, "not resubmitted: %s", !q ? "its queue is not in the trace" :
 			s->data && !(s->flags & KT_SUBMIT_UNREADABLE) ?
@@ -417,9 +482,12 @@ rp_resubmit(struct rp_run *st, const struct kt_record *rec)
 	memcpy(buf, s->data, s->len);
 	restore_memory(st);
 	ring = rp_as_xlate(&st->as, q->ring);
-	r = s->engine == KFD_ENGINE_AQL ?
-	    publish_aql(st, s, buf, ring, (uint32_t)q->ring_size) :
-	    publish_sdma(st, s, buf, ring, (uint32_t)q->ring_size);
+	if (s->engine == KFD_ENGINE_AQL)
+		r = publish_aql(st, s, buf, ring, (uint32_t)q->ring_size);
+	else if (s->engine == KFD_ENGINE_PM4)
+		r = publish_pm4(s, buf, ring, (uint32_t)q->ring_size);
+	else
+		r = publish_sdma(st, s, buf, ring, (uint32_t)q->ring_size);
 	if (r < 0) {
 		rp_diverge(st, "ring", q->ring, ring, ring != q->ring, 0,
 			   "the replayed queue's ring cannot take the packets");
@@ -429,7 +497,7 @@ rp_resubmit(struct rp_run *st, const struct kt_record *rec)
 	/*
 	 * The write pointer, then the doorbell. AQL counts packets (the
 	 * doorbell names the last, write_dispatch_id is one past it); SDMA
-	 * counts bytes.
+	 * counts bytes, PM4 dwords.
 	 */
 	v = s->engine == KFD_ENGINE_AQL ? s->last + 1 : s->last;
 	wptr = rp_as_xlate(&st->as, q->wptr);
@@ -440,7 +508,7 @@ rp_resubmit(struct rp_run *st, const struct kt_record *rec)
 	if (put_mem(db, &v, sizeof(v)) < 0)
 		rp_diverge(st, "doorbell", 0, 0, 0, 0, "the doorbell cannot be written");
 	st->sum.resubmitted++;
-	if (retired(st, s, rp_as_xlate(&st->as, q->rptr)) &&
+	if (retired(st, s, rp_as_xlate(&st->as, q->rptr), q->ring_size) &&
 	    s->engine == KFD_ENGINE_SDMA)
 		check_copies(st, s, buf);
 	st->have_live = 1;

@@ -184,6 +184,7 @@ rp_sum_add(struct kfd_replay_summary *t, const struct kfd_replay_summary *s)
 	t->unretired += s->unretired;
 	t->memory_restored += s->memory_restored;
 	t->copies_checked += s->copies_checked;
+	t->ib_skipped += s->ib_skipped;
 	if (s->relocations > t->relocations)
 		t->relocations = s->relocations;
 	t->loops += s->loops;

@@ -25,6 +25,8 @@ packages=(
 	hipcc libamdhip64-dev
 	# tools the tests use
 	zstd kmod libxml2-utils chromium zlib1g-dev strace
+	# the rocpd export (SQLite) and its tests (the sqlite3 command)
+	libsqlite3-dev sqlite3
 	# the Perfetto protobuf export (protobuf-c) and its test (protoc --decode)
 	libprotobuf-c-dev protobuf-c-compiler protobuf-compiler
 	# CI hardening runs (scripts/ci-*.sh)

@@ -533,6 +533,7 @@ kbt_fill_fixed(enum kbt_fixed_ec which, bt_field *p,
 	case KBT_EC_MEMORY: {
 		static const char *const kinds[KT_MEM_KIND_MAX] = {
 			"unknown", "code", "kernarg", "signal", "copy_source",
+			"indirect_buffer",
 		};
 		const struct kt_memory_rec *mr = &rec->u.memory;
 

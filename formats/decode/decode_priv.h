@@ -23,6 +23,8 @@ struct dec {
 	unsigned int max_bytes;
 	unsigned int flags;		/* enum kfd_decode_flags */
 	uint64_t start_ns;
+	unsigned int time_format;	/* enum kfd_decode_time */
+	uint64_t wall_offset_ns;
 	const struct kfd_kernels *kernels;
 };
 
@@ -95,6 +97,9 @@ void dec_xfer(struct dec *d, int *first, const struct kt_fd_transfer_rec *x);
 
 /* The time since d->start_ns as "+S.UUUUUU" (text) or a number (JSON). */
 void dec_reltime(struct dec *d, uint64_t ts);
+
+/* Text: the time column as d->time_format says (enum kfd_decode_time). */
+void dec_time(struct dec *d, uint64_t ts);
 
 /* A duration in ns as "S.UUUUUU" (text only). */
 void dec_duration(struct dec *d, uint64_t ns);

@@ -2,7 +2,9 @@
 /*
  * Value printers shared by the text and JSON decoders.
  */
+#include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include <kfdtrace/common/text.h>
 
@@ -492,6 +494,22 @@ dec_field(struct dec *d, const struct kfd_field *f, const uint8_t *img,
 	dec_field_value(d, f, v);
 }
 
+/* ".UUUUUU": @ns's microseconds within its second (truncated). */
+static void
+put_seconds_frac(struct kt_strbuf *sb, uint64_t ns)
+{
+	uint64_t us = ns / 1000 % 1000000;
+	char frac[7];
+	int i;
+
+	frac[0] = '.';
+	for (i = 6; i >= 1; i--) {
+		frac[i] = (char)('0' + us % 10);
+		us /= 10;
+	}
+	kt_strbuf_append(sb, frac, sizeof(frac));
+}
+
 /* @ns as seconds with six decimals (microseconds, truncated). */
 static void
 put_seconds(struct kt_strbuf *sb, uint64_t ns)
@@ -520,6 +538,31 @@ dec_reltime(struct dec *d, uint64_t ts)
 	else if (neg)
 		kt_strbuf_putc(d->sb, '-');
 	put_seconds(d->sb, neg ? d->start_ns - ts : ts - d->start_ns);
+}
+
+void
+dec_time(struct dec *d, uint64_t ts)
+{
+	uint64_t wall = ts + d->wall_offset_ns;
+	time_t secs = (time_t)(wall / 1000000000u);
+	char hms[16];
+	struct tm tm;
+
+	switch (d->time_format) {
+	case KFD_DECODE_TIME_ABS:
+		put_seconds(d->sb, ts);
+		return;
+	case KFD_DECODE_TIME_WALL:
+		/* strace -tt: the local time of day, to the microsecond. */
+		if (!localtime_r(&secs, &tm) ||
+		    !strftime(hms, sizeof(hms), "%H:%M:%S", &tm))
+			snprintf(hms, sizeof(hms), "??:??:??");
+		kt_strbuf_append(d->sb, hms, strlen(hms));
+		put_seconds_frac(d->sb, wall);
+		return;
+	default:
+		dec_reltime(d, ts);
+	}
 }
 
 void

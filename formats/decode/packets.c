@@ -4,13 +4,15 @@
  * row of the packet schema (kfdtrace/packets.h) with the field printer
  * the ioctl arguments use.
  *
- *   text: submit(queue=3, gpu_id=0xab12, aql, #12..#13) {   (sdma: bytes A..B)
+ *   text: submit(queue=3, gpu_id=0xab12, aql, #12..#13) {   (sdma: bytes A..B,
+ *						   pm4: dwords A..B)
  *	     [12] KERNEL_DISPATCH{fences=..., grid_size_x=256, ...}, ...}
  *   JSON: "queue", "gpu_id", "engine", "first", "last", "ring",
  *	   "ring_size", "flags", "packets": [{"at", "name", "fields"}]
  *
  * AQL packets are numbered by packet index, SDMA packets by the byte
- * offset of the ring's monotonic write pointer. The header bytes (type,
+ * offset of the ring's monotonic write pointer, PM4 packets by its dword
+ * offset. The header bytes (type,
  * opcode) are left out of the fields: the name says them.
  */
 #include <string.h>
@@ -106,6 +108,36 @@ packets_sdma(struct dec *d, int *first, const struct kt_submit_rec *s)
 	}
 }
 
+static void
+packets_pm4(struct dec *d, int *first, const struct kt_submit_rec *s)
+{
+	size_t off = 0, size;
+
+	while (off + 4 <= s->len) {
+		const struct kfd_packet_desc *r =
+			kfd_pm4_packet(s->data + off, s->len - off, &size);
+		size_t have = size < s->len - off ? size : s->len - off;
+
+		packet(d, first, s->first + off / 4, r ? r->name : "UNKNOWN",
+		       r ? r->layout : NULL, s->data + off, have);
+		off += size;
+	}
+}
+
+/* How a record's first and last count: ", #", ", bytes ", ", dwords ". */
+static const char *
+range_unit(unsigned int engine)
+{
+	switch (engine) {
+	case KFD_ENGINE_SDMA:
+		return ", bytes ";
+	case KFD_ENGINE_PM4:
+		return ", dwords ";
+	default:
+		return ", #";
+	}
+}
+
 void
 dec_submit(struct dec *d, int *first, const struct kt_submit_rec *s)
 {
@@ -147,10 +179,12 @@ dec_submit(struct dec *d, int *first, const struct kt_submit_rec *s)
 		dec_hex(d, s->gpu_id);
 		kt_strbuf_append(d->sb, ", ", 2);
 		kt_strbuf_puts(d->sb, kfd_engine_name(s->engine));
-		/* Packet indexes, or the byte range of the write pointer. */
-		kt_strbuf_puts(d->sb, s->engine == KFD_ENGINE_SDMA ? ", bytes " : ", #");
+		/* Packet indexes, or the byte or dword range of the write
+		 * pointer. */
+		kt_strbuf_puts(d->sb, range_unit(s->engine));
 		kt_strbuf_put_u64(d->sb, s->first);
-		kt_strbuf_puts(d->sb, s->engine == KFD_ENGINE_SDMA ? ".." : "..#");
+		kt_strbuf_puts(d->sb, s->engine == KFD_ENGINE_SDMA ||
+			       s->engine == KFD_ENGINE_PM4 ? ".." : "..#");
 		kt_strbuf_put_u64(d->sb, s->last);
 		if (s->flags & KT_SUBMIT_CLAMPED)
 			kt_strbuf_append(d->sb, ", clamped", 9);
@@ -162,6 +196,8 @@ dec_submit(struct dec *d, int *first, const struct kt_submit_rec *s)
 		packets_aql(d, &pf, s);
 	else if (s->data && s->engine == KFD_ENGINE_SDMA)
 		packets_sdma(d, &pf, s);
+	else if (s->data && s->engine == KFD_ENGINE_PM4)
+		packets_pm4(d, &pf, s);
 	kt_strbuf_putc(d->sb, d->json ? ']' : '}');
 }
 
@@ -170,6 +206,7 @@ static const char *const memory_kinds[KT_MEM_KIND_MAX] = {
 	[KT_MEM_KERNARG] = "kernarg",
 	[KT_MEM_SIGNAL] = "signal",
 	[KT_MEM_COPY_SOURCE] = "copy_source",
+	[KT_MEM_INDIRECT] = "indirect_buffer",
 };
 
 /*
@@ -242,10 +279,15 @@ kfd_decode_packet(struct kt_strbuf *sb, const struct kt_submit_rec *s,
 		if (off + 4 > s->len)
 			return 0;
 		r = kfd_sdma_packet(s->data + off, s->len - off, &size);
+	} else if (s->engine == KFD_ENGINE_PM4) {
+		if (off + 4 > s->len)
+			return 0;
+		r = kfd_pm4_packet(s->data + off, s->len - off, &size);
 	} else {
 		return 0;
 	}
-	packet(&d, &first, s->first + off, r ? r->name : "UNKNOWN",
+	packet(&d, &first, s->first + (s->engine == KFD_ENGINE_PM4 ? off / 4 : off),
+	       r ? r->name : "UNKNOWN",
 	       r ? r->layout : NULL, s->data + off,
 	       size < s->len - off ? size : s->len - off);
 	/* Without the "[at] " the packet() prefix gives. */

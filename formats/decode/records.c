@@ -19,6 +19,8 @@ dec_init(struct dec *d, struct kt_strbuf *sb,
 	d->max_bytes = KFD_DECODE_DEFAULT_BYTES;
 	d->flags = 0;
 	d->start_ns = 0;
+	d->time_format = KFD_DECODE_TIME_REL;
+	d->wall_offset_ns = 0;
 	if (opts) {
 		if (opts->max_elems)
 			d->max_elems = opts->max_elems;
@@ -26,6 +28,8 @@ dec_init(struct dec *d, struct kt_strbuf *sb,
 			d->max_bytes = opts->max_bytes;
 		d->flags = opts->flags;
 		d->start_ns = opts->start_ns;
+		d->time_format = opts->time_format;
+		d->wall_offset_ns = opts->wall_offset_ns;
 		d->kernels = opts->kernels;
 	}
 }
@@ -530,7 +534,7 @@ kfd_decode_text(struct kt_strbuf *sb, const struct kt_record *rec,
 	kt_strbuf_putc(sb, '[');
 	kt_strbuf_put_u64(sb, rec->tid);
 	kt_strbuf_append(sb, "] ", 2);
-	dec_reltime(&d, rec->ts);
+	dec_time(&d, rec->ts);
 	kt_strbuf_putc(sb, ' ');
 	dec_body(&d, &first, rec);
 	return sb->failed ? -ENOMEM : 0;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The packet schema (kfdtrace/packets.h): AQL packets by header type and
- * vendor format, SDMA packets by opcode and sub-opcode. Offsets and widths
+ * vendor format, SDMA packets by opcode and sub-opcode, PM4 type-3
+ * packets by opcode. Offsets and widths
  * come from kfdtrace/packet_abi.h; the header bytes are fields of their
  * own (type and fences, opcode and sub-opcode), so a decoder prints them
  * by name like any other field.
@@ -57,6 +58,20 @@ static const struct kfd_name sdma_op[] = {
 	KS_N(KFD_SDMA_OP_, GCR),
 };
 static KS_TABLE(sdma_op_t, "sdma_op", sdma_op);
+
+static const struct kfd_name pm4_op[] = {
+	KS_N(KFD_PM4_OP_, NOP),
+	KS_N(KFD_PM4_OP_, DISPATCH_DIRECT),
+	KS_N(KFD_PM4_OP_, WRITE_DATA),
+	KS_N(KFD_PM4_OP_, WAIT_REG_MEM),
+	KS_N(KFD_PM4_OP_, INDIRECT_BUFFER),
+	KS_N(KFD_PM4_OP_, EVENT_WRITE),
+	KS_N(KFD_PM4_OP_, RELEASE_MEM),
+	KS_N(KFD_PM4_OP_, ACQUIRE_MEM),
+	KS_N(KFD_PM4_OP_, SET_SH_REG),
+	KS_N(KFD_PM4_OP_, SET_UCONFIG_REG),
+};
+static KS_TABLE(pm4_op_t, "pm4_op", pm4_op);
 
 /* ---- AQL ---------------------------------------------------------- */
 
@@ -259,12 +274,105 @@ KS_DESC(gcr_d, "kfd_sdma_gcr", T, gcr_f);
 static const struct kfd_field nop_f[] = { SDMA_HEAD };
 KS_DESC(nop_d, "kfd_sdma_nop", struct kfd_sdma_nop, nop_f);
 
+/* ---- PM4 ---------------------------------------------------------- */
+
+/* DW0: the opcode is the row's name; count and type follow from the size. */
+#define PM4_HEAD							\
+	KS_NFULL("op", struct kfd_pm4_header_bytes, opcode, IN, ENUM,	\
+		 0, 0, -1, 0, &pm4_op_t)
+
+static const struct kfd_field pm4_nop_f[] = { PM4_HEAD };
+KS_DESC(pm4_nop_d, "kfd_pm4_nop", struct kfd_pm4_nop, pm4_nop_f);
+
+#define T struct kfd_pm4_write_data
+static const struct kfd_field pm4_write_f[] = {
+	PM4_HEAD,
+	KS_F(T, control, IN, HEX),
+	KS_F(T, dst, IN, GPU_VA),
+};
+KS_DESC(pm4_write_d, "kfd_pm4_write_data", T, pm4_write_f);
+#undef T
+
+#define T struct kfd_pm4_wait_reg_mem
+static const struct kfd_field pm4_wait_f[] = {
+	PM4_HEAD,
+	KS_F(T, control, IN, HEX),
+	KS_F(T, addr, IN, GPU_VA),
+	KS_F(T, reference, IN, HEX),
+	KS_F(T, mask, IN, HEX),
+	KS_F(T, poll_interval, IN, NONE),
+};
+KS_DESC(pm4_wait_d, "kfd_pm4_wait_reg_mem", T, pm4_wait_f);
+#undef T
+
+#define T struct kfd_pm4_indirect_buffer
+static const struct kfd_field pm4_indirect_f[] = {
+	PM4_HEAD,
+	KS_F(T, ib_base, IN, GPU_VA),
+	KS_F(T, control, IN, HEX),
+};
+KS_DESC(pm4_indirect_d, "kfd_pm4_indirect_buffer", T, pm4_indirect_f);
+#undef T
+
+#define T struct kfd_pm4_release_mem
+static const struct kfd_field pm4_release_f[] = {
+	PM4_HEAD,
+	KS_F(T, event, IN, HEX),
+	KS_F(T, control, IN, HEX),
+	KS_F(T, addr, IN, GPU_VA),
+	KS_F(T, data, IN, HEX),
+	KS_F(T, int_ctxid, IN, NONE),
+};
+KS_DESC(pm4_release_d, "kfd_pm4_release_mem", T, pm4_release_f);
+#undef T
+
+#define T struct kfd_pm4_acquire_mem
+static const struct kfd_field pm4_acquire_f[] = {
+	PM4_HEAD,
+	KS_F(T, coher_cntl, IN, HEX),
+	KS_F(T, coher_size, IN, HEX),
+	KS_F(T, coher_size_hi, IN, HEX),
+	KS_F(T, coher_base, IN, HEX),
+	KS_F(T, poll_interval, IN, NONE),
+};
+KS_DESC(pm4_acquire_d, "kfd_pm4_acquire_mem", T, pm4_acquire_f);
+#undef T
+
+#define T struct kfd_pm4_dispatch_direct
+static const struct kfd_field pm4_dispatch_f[] = {
+	PM4_HEAD,
+	KS_F(T, dim_x, IN, COUNT),
+	KS_F(T, dim_y, IN, COUNT),
+	KS_F(T, dim_z, IN, COUNT),
+	KS_F(T, initiator, IN, HEX),
+};
+KS_DESC(pm4_dispatch_d, "kfd_pm4_dispatch_direct", T, pm4_dispatch_f);
+#undef T
+
+#define T struct kfd_pm4_set_reg
+static const struct kfd_field pm4_set_reg_f[] = {
+	PM4_HEAD,
+	KS_F(T, reg_offset, IN, HEX),
+};
+KS_DESC(pm4_set_reg_d, "kfd_pm4_set_reg", T, pm4_set_reg_f);
+#undef T
+
+#define T struct kfd_pm4_event_write
+static const struct kfd_field pm4_event_f[] = {
+	PM4_HEAD,
+	KS_F(T, event, IN, HEX),
+};
+KS_DESC(pm4_event_d, "kfd_pm4_event_write", T, pm4_event_f);
+#undef T
+
 /* ---- the table ---------------------------------------------------- */
 
 #define AQL(n, type, sub, d)						\
 	{ n, KFD_ENGINE_AQL, KFD_AQL_TYPE_##type, sub, KFD_PKT_LEN_FIXED, &d }
 #define SDMA(n, op, sub, len, d)					\
 	{ n, KFD_ENGINE_SDMA, KFD_SDMA_OP_##op, sub, KFD_PKT_LEN_##len, &d }
+#define PM4(n, op, d)							\
+	{ n, KFD_ENGINE_PM4, KFD_PM4_OP_##op, -1, KFD_PKT_LEN_PM4, &d }
 
 static const struct kfd_packet_desc rows[] = {
 	AQL("KERNEL_DISPATCH", KERNEL_DISPATCH, -1, dispatch_d),
@@ -286,6 +394,16 @@ static const struct kfd_packet_desc rows[] = {
 	SDMA("CONST_FILL", CONST_FILL, -1, FIXED, fill_d),
 	SDMA("TIMESTAMP", TIMESTAMP, -1, FIXED, timestamp_d),
 	SDMA("GCR", GCR, -1, FIXED, gcr_d),
+	PM4("NOP", NOP, pm4_nop_d),
+	PM4("WRITE_DATA", WRITE_DATA, pm4_write_d),
+	PM4("WAIT_REG_MEM", WAIT_REG_MEM, pm4_wait_d),
+	PM4("INDIRECT_BUFFER", INDIRECT_BUFFER, pm4_indirect_d),
+	PM4("RELEASE_MEM", RELEASE_MEM, pm4_release_d),
+	PM4("ACQUIRE_MEM", ACQUIRE_MEM, pm4_acquire_d),
+	PM4("DISPATCH_DIRECT", DISPATCH_DIRECT, pm4_dispatch_d),
+	PM4("EVENT_WRITE", EVENT_WRITE, pm4_event_d),
+	PM4("SET_SH_REG", SET_SH_REG, pm4_set_reg_d),
+	PM4("SET_UCONFIG_REG", SET_UCONFIG_REG, pm4_set_reg_d),
 };
 
 const struct kfd_packet_desc *
@@ -351,6 +469,32 @@ kfd_sdma_packet(const uint8_t *p, size_t len, size_t *size)
 	return NULL;
 }
 
+const struct kfd_packet_desc *
+kfd_pm4_packet(const uint8_t *p, size_t len, size_t *size)
+{
+	uint32_t dw0;
+	unsigned int i;
+	uint8_t op;
+
+	*size = 4;
+	if (len < 4)
+		return NULL;
+	dw0 = dword(p, 0);
+	/* The one-dword fillers are NOPs. */
+	if (dw0 == KFD_PM4_TYPE2 || dw0 == KFD_PM4_NOP_FILLER)
+		op = KFD_PM4_OP_NOP;
+	else if (KFD_PM4_TYPE(dw0) == 3)
+		op = (uint8_t)KFD_PM4_OPCODE(dw0);
+	else
+		return NULL;
+	if (dw0 != KFD_PM4_TYPE2 && dw0 != KFD_PM4_NOP_FILLER)
+		*size = 4 * ((size_t)KFD_PM4_COUNT(dw0) + 2);
+	for (i = 0; i < KS_ARRAY_SIZE(rows); i++)
+		if (rows[i].engine == KFD_ENGINE_PM4 && rows[i].match == op)
+			return &rows[i];
+	return NULL;
+}
+
 const char *
 kfd_engine_name(unsigned int engine)
 {
@@ -359,6 +503,8 @@ kfd_engine_name(unsigned int engine)
 		return "aql";
 	case KFD_ENGINE_SDMA:
 		return "sdma";
+	case KFD_ENGINE_PM4:
+		return "pm4";
 	default:
 		return "unknown";
 	}
@@ -370,6 +516,8 @@ kfd_queue_engine(uint32_t queue_type)
 	switch (queue_type) {
 	case KFD_ABI_QUEUE_TYPE_COMPUTE_AQL:
 		return KFD_ENGINE_AQL;
+	case KFD_ABI_QUEUE_TYPE_COMPUTE:
+		return KFD_ENGINE_PM4;
 	case KFD_ABI_QUEUE_TYPE_SDMA:
 	case KFD_ABI_QUEUE_TYPE_SDMA_XGMI:
 	case KFD_ABI_QUEUE_TYPE_SDMA_BY_ENG_ID:

@@ -2,9 +2,9 @@
 /*
  * Golden decoding of submit records: the packet schema's rows, each
  * decoded from a packet built from the packet ABI structs (every row has
- * a case; a row without one fails test_every_row), exact text for AQL and
- * SDMA packets, JSON validity, and bad packets (unknown types, a stream
- * cut inside a packet).
+ * a case; a row without one fails test_every_row), exact text for AQL,
+ * SDMA and PM4 packets, JSON validity, and bad packets (unknown types, a
+ * stream cut inside a packet).
  */
 #include "decode_test.h"
 #include "json_check.h"
@@ -127,6 +127,47 @@ test_sdma(void **state)
 	tail_reset();
 }
 
+/* kfdtest's PM4: a filler, WRITE_DATA with its data, RELEASE_MEM, an IB. */
+static void
+test_pm4(void **state)
+{
+	struct {
+		uint32_t filler;
+		struct kfd_pm4_write_data w;
+		uint32_t data[2];
+		struct kfd_pm4_release_mem rm;
+		struct kfd_pm4_indirect_buffer ib;
+	} __attribute__((packed)) s;
+	struct kt_record r;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	s.filler = KFD_PM4_NOP_FILLER;
+	s.w.header = KFD_PM4_HDR(KFD_PM4_OP_WRITE_DATA, 4);
+	s.w.control = KFD_PM4_DST_MEM << 8 | 1u << 20;
+	s.w.dst = 0x7f6000000000ull;
+	s.data[0] = 1;
+	s.data[1] = 2;
+	s.rm.header = KFD_PM4_HDR(KFD_PM4_OP_RELEASE_MEM, 6);
+	s.rm.event = 0x14 | 5u << 8;
+	s.rm.control = KFD_PM4_DATA_32 << 29 | KFD_PM4_INT_AFTER_WRITE << 24;
+	s.rm.addr = 0x7f7000000010ull;
+	s.rm.data = 2;
+	s.rm.int_ctxid = 2;
+	s.ib.header = KFD_PM4_HDR(KFD_PM4_OP_INDIRECT_BUFFER, 2);
+	s.ib.ib_base = 0x7f8000000000ull;
+	s.ib.control = 16 | KFD_PM4_IB_VALID;
+	r = submit(KFD_ENGINE_PM4, 1020, 1020 + sizeof(s) / 4, &s, sizeof(s));
+	assert_text(&r, "submit(queue=3, fd=5, gpu_id=0xab12, pm4, dwords 1020..1039) "
+		    "{[1020] NOP{}, [1021] WRITE_DATA{control=0x100500, "
+		    "dst=0x7f6000000000}, [1027] RELEASE_MEM{event=0x514, "
+		    "control=0x22000000, addr=0x7f7000000010, data=0x2, "
+		    "int_ctxid=2}, [1035] INDIRECT_BUFFER{ib_base=0x7f8000000000, "
+		    "control=0x800010}}");
+	assert_true(json_valid(decode_json(&r)));
+	tail_reset();
+}
+
 /* An unknown AQL type, an unknown SDMA opcode, a stream cut short. */
 static void
 test_bad_packets(void **state)
@@ -148,6 +189,21 @@ test_bad_packets(void **state)
 	assert_non_null(strstr(t, "[0] UNKNOWN{bytes=<ee000000>}, [4] FENCE{addr=?"));
 	assert_true(json_valid(decode_json(&r)));
 	tail_reset();
+	/* PM4: a type-0 dword, an unknown opcode skipped whole, a cut
+	 * WAIT_REG_MEM. */
+	{
+		uint32_t p[6] = { 0x12, KFD_PM4_HDR(0x01, 0), 0,
+				  KFD_PM4_HDR(KFD_PM4_OP_WAIT_REG_MEM, 5), 0x13,
+				  0x1000 };
+
+		r = submit(KFD_ENGINE_PM4, 0, 6, p, sizeof(p));
+		t = decode_text(&r);
+		assert_non_null(strstr(t, "[0] UNKNOWN{bytes=<12000000>}, [1] UNKNOWN"
+				       "{bytes=<000100c000000000>}, [3] "
+				       "WAIT_REG_MEM{control=0x13, addr=?"));
+		assert_true(json_valid(decode_json(&r)));
+		tail_reset();
+	}
 	/* Damaged or cut records say so. */
 	r = submit(KFD_ENGINE_AQL, 0, 0, pkt, sizeof(pkt));
 	r.u.submit.flags = KT_SUBMIT_CLAMPED;
@@ -180,15 +236,27 @@ test_every_row(void **state)
 		p[0] = row->match;
 		if (row->sub >= 0)
 			p[row->engine == KFD_ENGINE_AQL ? 2 : 1] = (uint8_t)row->sub;
+		if (row->engine == KFD_ENGINE_PM4) {
+			/* A NOP's layout is one dword: the filler. */
+			uint32_t dw0 = row->layout->size == 4 ? KFD_PM4_NOP_FILLER :
+				       KFD_PM4_HDR(row->match,
+						   row->layout->size / 4 - 2);
+
+			memcpy(p, &dw0, 4);
+		}
 		if (row->engine == KFD_ENGINE_AQL) {
 			assert_int_equal(row->layout->size <= KFD_AQL_PACKET_SIZE, 1);
 			assert_ptr_equal(kfd_aql_packet(p), row);
+		} else if (row->engine == KFD_ENGINE_PM4) {
+			assert_ptr_equal(kfd_pm4_packet(p, len, &size), row);
+			assert_int_equal(size, row->layout->size);
 		} else {
 			assert_ptr_equal(kfd_sdma_packet(p, len, &size), row);
 			assert_int_equal(size >= row->layout->size, 1);
 			len = size;
 		}
-		r = submit(row->engine, 0, row->engine == KFD_ENGINE_AQL ? 0 : len,
+		r = submit(row->engine, 0, row->engine == KFD_ENGINE_AQL ? 0 :
+			   row->engine == KFD_ENGINE_PM4 ? len / 4 : len,
 			   p, (uint32_t)len);
 		t = decode_text(&r);
 		snprintf(want, sizeof(want), "[0] %s{", row->name);
@@ -310,6 +378,7 @@ main(void)
 		cmocka_unit_test(test_dispatch),
 		cmocka_unit_test(test_barrier_and_vendor),
 		cmocka_unit_test(test_sdma),
+		cmocka_unit_test(test_pm4),
 		cmocka_unit_test(test_bad_packets),
 		cmocka_unit_test(test_every_row),
 		cmocka_unit_test(test_kernel_names),

@@ -156,6 +156,32 @@ record(struct sub_queue *q, uint64_t v)
 		}
 		bytes = n * KFD_AQL_PACKET_SIZE;
 		start = (first % slots) * KFD_AQL_PACKET_SIZE;
+	} else if (q->engine == KFD_ENGINE_PM4) {
+		uint64_t ring_dw = q->ring_size / 4;
+
+		/*
+		 * The write pointer in dwords, which the CP takes modulo
+		 * the ring (a producer may keep it monotonic or wrapped):
+		 * what lies between the last one and this one, at most a
+		 * ring.
+		 */
+		first = q->last == SUB_NONE ? 0 : q->last;
+		if (v == first || !ring_dw || (ring_dw & (ring_dw - 1)))
+			return;
+		if (v > first && v - first > ring_dw) {
+			first = v - ring_dw;
+			flags |= KT_SUBMIT_CLAMPED;
+		}
+		n = (v - first) & (ring_dw - 1);
+		if (!n)
+			n = ring_dw;
+		if (n * 4 > KT_MAX_SUBMIT) {
+			n = KT_MAX_SUBMIT / 4;
+			first = v - n;
+			flags |= KT_SUBMIT_CLAMPED;
+		}
+		bytes = n * 4;
+		start = (first & (ring_dw - 1)) * 4;
 	} else {
 		first = q->last == SUB_NONE ? 0 : q->last;
 		if (v <= first)

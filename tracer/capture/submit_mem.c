@@ -11,6 +11,9 @@
  *			256 when it cannot be read or says 0)
  *   signals		each amd_signal_t a packet completes or waits on
  *   copy sources	what an SDMA COPY_LINEAR reads
+ *   indirect buffers	what a PM4 INDIRECT_BUFFER enters (in a PM4 queue
+ *			or an AQL PM4_IB packet), and the IBs those enter
+ *			(chained or nested)
  *
  * within a total the user sets (KFDTRACE_SUBMISSIONS_LIMIT, bytes;
  * default 256 MiB). Past it, a record says what was left out (OMITTED,
@@ -149,6 +152,44 @@ bo_of(uint64_t va)
 	return NULL;
 }
 
+/* The IBs one submission may lead to (chains and nesting), as the
+ * engine bounds them. */
+#define MEM_PM4_IBS	64u
+
+/*
+ * PM4: the indirect buffers the packets enter, each recorded whole, and
+ * the ones those enter in turn (at most MEM_PM4_IBS in all).
+ */
+static void
+pm4(const uint8_t *data, size_t len, unsigned int *ibs, unsigned int depth)
+{
+	size_t off, size;
+
+	for (off = 0; off + 4 <= len && *ibs < MEM_PM4_IBS; off += size) {
+		const struct kfd_packet_desc *r =
+			kfd_pm4_packet(data + off, len - off, &size);
+		struct kfd_pm4_indirect_buffer ib;
+		uint64_t va, n;
+		uint8_t *buf;
+
+		if (!r || r->match != KFD_PM4_OP_INDIRECT_BUFFER ||
+		    off + sizeof(ib) > len)
+			continue;
+		memcpy(&ib, data + off, sizeof(ib));
+		va = ib.ib_base & 0xfffffffffffcull;
+		n = (uint64_t)KFD_PM4_IB_SIZE(ib.control) * 4;
+		if (!(ib.control & KFD_PM4_IB_VALID) || !n)
+			continue;
+		(*ibs)++;
+		record(KT_MEM_INDIRECT, va, n);
+		if (depth >= 4 || n > KT_MAX_SUBMIT || !(buf = malloc(n)))
+			continue;
+		if (kcap_read_mem(buf, va, n) == 0)
+			pm4(buf, n, ibs, depth + 1);
+		free(buf);
+	}
+}
+
 static void
 aql(const uint8_t *p)
 {
@@ -187,6 +228,12 @@ aql(const uint8_t *p)
 			record(KT_MEM_SIGNAL, b.dep_signal[i], MEM_SIGNAL_SIZE);
 		record(KT_MEM_SIGNAL, b.completion_signal, MEM_SIGNAL_SIZE);
 	} else {
+		/* A PM4_IB's indirect buffer, which the CP runs. */
+		if (r->match == KFD_AQL_TYPE_VENDOR && r->sub == KFD_AQL_VENDOR_PM4_IB) {
+			unsigned int ibs = 0;
+
+			pm4(p + 4, 16, &ibs, 0);
+		}
 		memcpy(&sig, p + 56, sizeof(sig));	/* completion_signal */
 		record(KT_MEM_SIGNAL, sig, MEM_SIGNAL_SIZE);
 	}
@@ -232,6 +279,10 @@ kcap_submit_mem_packets(uint8_t engine, const uint8_t *data, uint32_t len)
 			kfd_sdma_packet(data + off, len - off, &size);
 			sdma(data + off, len - off, size);
 		}
+	} else if (engine == KFD_ENGINE_PM4) {
+		unsigned int ibs = 0;
+
+		pm4(data, len, &ibs, 0);
 	}
 	pthread_mutex_unlock(&M.lock);
 }

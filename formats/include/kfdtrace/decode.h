@@ -173,6 +173,25 @@ struct kfd_decode_opts {
 	/* Raw bytes printed (as hex) before eliding; 0: the default. */
 	unsigned int max_bytes;
 	unsigned int flags;	/* enum kfd_decode_flags */
+	/*
+	 * Text: what the time column says (enum kfd_decode_time); JSON's
+	 * "t" and "ts" stay as they are.
+	 */
+	unsigned int time_format;
+	/*
+	 * KFD_DECODE_TIME_WALL: the wall-clock time, in ns since the epoch,
+	 * at CLOCK_MONOTONIC 0 (the header's start_realtime minus its
+	 * start_monotonic, modulo 2^64), so that ts + this is the time of day.
+	 */
+	uint64_t wall_offset_ns;
+};
+
+/* The text time column (kfd_decode_opts.time_format). */
+enum kfd_decode_time {
+	KFD_DECODE_TIME_REL = 0,	/* "+S.UUUUUU" since start_ns */
+	KFD_DECODE_TIME_ABS,		/* "S.UUUUUU", CLOCK_MONOTONIC */
+	KFD_DECODE_TIME_WALL,		/* "HH:MM:SS.UUUUUU" local time, as
+					 * strace -tt */
 };
 
 /*

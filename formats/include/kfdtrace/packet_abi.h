@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What user space writes into the queues: AQL packets (64-byte slots of a
- * compute queue's ring) and SDMA packets (dword streams of an SDMA
- * queue's ring), written for kfdtrace from the published layouts (the HSA
- * runtime specification's packet formats, AMD's vendor packets, the SDMA
- * packet formats of the gfx9/gfx10 engines). docs/submissions.md says
+ * compute queue's ring), SDMA packets (dword streams of an SDMA queue's
+ * ring) and PM4 type-3 packets (dword streams of a PM4 compute queue's
+ * ring, and of the indirect buffers AQL's PM4_IB vendor packet points
+ * at), written for kfdtrace from the published layouts (the HSA runtime
+ * specification's packet formats, AMD's vendor packets, the SDMA packet
+ * formats of the gfx9/gfx10 engines, the MEC's PM4 packets as Linux
+ * amdgpu's soc15d.h and nvd.h define them). docs/submissions.md says
  * which fields the runtimes fill.
  *
- * Conventions as kfd_abi.h: struct kfd_aql_* and struct kfd_sdma_* are
- * layouts, KFD_AQL_* and KFD_SDMA_* constants. Little-endian, packed as
+ * Conventions as kfd_abi.h: struct kfd_aql_*, kfd_sdma_* and kfd_pm4_*
+ * are layouts, KFD_AQL_*, KFD_SDMA_* and KFD_PM4_* constants. Little-endian, packed as
  * the hardware reads them (the SDMA ones carry 64-bit addresses at
  * 4-byte offsets).
  */
@@ -259,6 +262,143 @@ struct kfd_sdma_gcr {
 /* NOP: bits 16-29 of DW0 count the dwords that follow. */
 struct kfd_sdma_nop {
 	uint32_t header;
+};
+
+/* ---- PM4 (type 3, the compute micro engine's) ---------------------- */
+
+/*
+ * DW0: bits 30-31 the packet type; for type 3, bits 16-29 the count (the
+ * dwords after DW0, minus one), bits 8-15 the opcode, bit 1 the shader
+ * type (1: compute), bit 0 predication. A type-2 packet is one filler
+ * dword. A type-3 NOP whose count is all ones (0x3fff) is one dword too:
+ * the filler the kernel pads rings with.
+ */
+#define KFD_PM4_TYPE(dw0)		((dw0) >> 30)
+#define KFD_PM4_COUNT(dw0)		(((dw0) >> 16) & 0x3fffu)
+#define KFD_PM4_OPCODE(dw0)		(((dw0) >> 8) & 0xffu)
+#define KFD_PM4_HDR(op, count)		(3u << 30 | ((count) & 0x3fffu) << 16 | \
+					 ((op) & 0xffu) << 8)
+#define KFD_PM4_TYPE2			0x80000000u
+#define KFD_PM4_NOP_FILLER		0xffff1000u
+
+#define KFD_PM4_OP_NOP			0x10
+#define KFD_PM4_OP_DISPATCH_DIRECT	0x15
+#define KFD_PM4_OP_WRITE_DATA		0x37
+#define KFD_PM4_OP_WAIT_REG_MEM		0x3c
+#define KFD_PM4_OP_INDIRECT_BUFFER	0x3f
+#define KFD_PM4_OP_COPY_DATA		0x40
+#define KFD_PM4_OP_EVENT_WRITE		0x46
+#define KFD_PM4_OP_RELEASE_MEM		0x49
+#define KFD_PM4_OP_ACQUIRE_MEM		0x58
+#define KFD_PM4_OP_SET_SH_REG		0x76
+#define KFD_PM4_OP_SET_UCONFIG_REG	0x79
+
+/* WRITE_DATA control: bits 8-11 dst_sel, bit 16 one address, bit 20
+ * write confirm, bits 30-31 the engine. */
+#define KFD_PM4_WRITE_DST_SEL(c)	(((c) >> 8) & 0xfu)
+#define KFD_PM4_WRITE_ONE_ADDR		(1u << 16)
+#define KFD_PM4_DST_REG			0	/* a memory-mapped register */
+#define KFD_PM4_DST_MEM_SYNC		1	/* memory, through GRBM */
+#define KFD_PM4_DST_TC_L2		2	/* memory, through L2 */
+#define KFD_PM4_DST_GDS			3
+#define KFD_PM4_DST_MEM			5	/* memory, direct */
+
+/* WAIT_REG_MEM control: bits 0-2 the function, bit 4 memory, bits 6-7
+ * the operation. Functions: 0 always, 1 <, 2 <=, 3 ==, 4 !=, 5 >=, 6 >. */
+#define KFD_PM4_WAIT_FUNC(c)		((c) & 7u)
+#define KFD_PM4_WAIT_MEM		(1u << 4)
+
+/* INDIRECT_BUFFER DW3: bits 0-19 size in dwords, bit 20 chain (replaces
+ * the IB it ends instead of nesting), bit 23 valid, bits 24-27 VMID. */
+#define KFD_PM4_IB_SIZE(c)		((c) & 0xfffffu)
+#define KFD_PM4_IB_CHAIN		(1u << 20)
+#define KFD_PM4_IB_VALID		(1u << 23)
+
+/* RELEASE_MEM DW2: bits 16-17 dst_sel (0 memory, 1 L2), bits 24-26
+ * int_sel, bits 29-31 data_sel. */
+#define KFD_PM4_REL_DST_SEL(c)		(((c) >> 16) & 3u)
+#define KFD_PM4_REL_INT_SEL(c)		(((c) >> 24) & 7u)
+#define KFD_PM4_REL_DATA_SEL(c)		(((c) >> 29) & 7u)
+#define KFD_PM4_INT_NONE		0
+#define KFD_PM4_INT_ONLY		1
+#define KFD_PM4_INT_AFTER_WRITE		2
+#define KFD_PM4_INT_DATA_ONLY		3	/* write confirmed, no interrupt */
+#define KFD_PM4_INT_CTXID		4	/* interrupt with int_ctxid */
+#define KFD_PM4_DATA_NONE		0
+#define KFD_PM4_DATA_32			1	/* data_lo */
+#define KFD_PM4_DATA_64			2	/* data_lo, data_hi */
+#define KFD_PM4_DATA_GPU_CLOCK		3	/* the GPU clock counter */
+#define KFD_PM4_DATA_SYS_CLOCK		4	/* the system clock counter */
+
+/* DW0's bytes, as the packet schema names them. */
+struct kfd_pm4_header_bytes {
+	uint8_t flags;			/* bit 0 predicate, bit 1 compute */
+	uint8_t opcode;
+	uint16_t count_type;		/* count, then the type */
+};
+
+struct kfd_pm4_nop {
+	uint32_t header;
+};
+
+struct kfd_pm4_write_data {
+	uint32_t header;
+	uint32_t control;
+	uint64_t dst;			/* dword aligned; 4-byte offset */
+	/* count - 2 dwords of data follow */
+} __attribute__((packed));
+
+struct kfd_pm4_wait_reg_mem {
+	uint32_t header;
+	uint32_t control;
+	uint64_t addr;			/* memory: dword aligned */
+	uint32_t reference;
+	uint32_t mask;
+	uint32_t poll_interval;
+} __attribute__((packed));
+
+struct kfd_pm4_indirect_buffer {
+	uint32_t header;
+	uint64_t ib_base;		/* dword aligned, 48 bits */
+	uint32_t control;		/* KFD_PM4_IB_* */
+} __attribute__((packed));
+
+struct kfd_pm4_release_mem {
+	uint32_t header;
+	uint32_t event;			/* bits 0-5 type, 8-11 index, caches */
+	uint32_t control;		/* KFD_PM4_REL_* */
+	uint64_t addr;
+	uint64_t data;
+	uint32_t int_ctxid;		/* the interrupt's context id */
+} __attribute__((packed));
+
+/* ACQUIRE_MEM: 7 dwords on gfx9, 8 on gfx10 (the GCR control). */
+struct kfd_pm4_acquire_mem {
+	uint32_t header;
+	uint32_t coher_cntl;
+	uint32_t coher_size;
+	uint32_t coher_size_hi;
+	uint64_t coher_base;
+	uint32_t poll_interval;
+} __attribute__((packed));
+
+struct kfd_pm4_dispatch_direct {
+	uint32_t header;
+	uint32_t dim_x;
+	uint32_t dim_y;
+	uint32_t dim_z;
+	uint32_t initiator;		/* COMPUTE_DISPATCH_INITIATOR */
+};
+
+/* SET_SH_REG, SET_UCONFIG_REG: count - 1 register values follow. */
+struct kfd_pm4_set_reg {
+	uint32_t header;
+	uint32_t reg_offset;		/* from the register space's base */
+};
+
+struct kfd_pm4_event_write {
+	uint32_t header;
+	uint32_t event;			/* bits 0-5 type, 8-11 index */
 };
 
 #endif

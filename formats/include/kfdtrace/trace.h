@@ -239,6 +239,7 @@ enum kt_memory_kind {
 	KT_MEM_KERNARG = 2,	/* a dispatch's kernel arguments */
 	KT_MEM_SIGNAL = 3,	/* an amd_signal_t a packet names */
 	KT_MEM_COPY_SOURCE = 4,	/* what an SDMA copy reads */
+	KT_MEM_INDIRECT = 5,	/* a PM4 indirect buffer's packets */
 	KT_MEM_KIND_MAX
 };
 

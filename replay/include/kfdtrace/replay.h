@@ -154,6 +154,7 @@ struct kfd_replay_summary {
 	uint64_t unretired;		/* of them, not run to the end */
 	uint64_t memory_restored;	/* captured memory written back */
 	uint64_t copies_checked;	/* SDMA copies that moved the captured bytes */
+	uint64_t ib_skipped;		/* AQL PM4_IBs without their IB: skipped */
 	unsigned int loops;
 	double seconds;			/* wall time of the replay proper */
 	double cpu_seconds;		/* CPU time (user + system, every

@@ -3,8 +3,8 @@
  * The command processor on the model directly (no ROCr): an AQL queue
  * whose ring, amd_queue_t and signals are userptr BOs at GPU VAs other
  * than their CPU addresses. Packets retire in order with their signals
- * decremented; every packet kind (PM4 IB and barrier-value vendor packets,
- * barrier-OR, agent dispatch) and profiling timestamps; UPDATE_QUEUE to
+ * decremented; every packet kind (PM4 IB vendor packets, whose IB runs,
+ * barrier-value vendor packets, barrier-OR, agent dispatch) and profiling timestamps; UPDATE_QUEUE to
  * percentage 0 stops the queue and 100
  * resumes it; DESTROY_QUEUE with a waiting barrier leaves the ring alone
  * afterwards; bad input (a signal outside the VM, a null kernel object,
@@ -215,6 +215,30 @@ put_vendor(struct tq *q, uint16_t fmt, uint64_t sig, int64_t value, int64_t mask
 	put(q, 0, b);
 }
 
+/*
+ * A PM4_IB vendor packet, as ROCr's ExecutePM4 builds it, whose IB (in
+ * signal slot 62) has ROCr's ACQUIRE_MEM and a WRITE_DATA of 0x600d into
+ * signal 61's value.
+ */
+static void
+put_pm4_ib(struct tq *q, uint64_t done)
+{
+	uint64_t ib = sigva(q, 62), dst = sigva(q, 61) + 8;
+	uint32_t d[12] = { 0xc0055800, 0x28c00000, 0xffffffff, 0xff, 0, 0, 4,
+			   0xc0033700, 5u << 8, (uint32_t)dst,
+			   (uint32_t)(dst >> 32), 0x600d };
+	uint32_t jump[5] = { 0xc0023f00, (uint32_t)ib, (uint32_t)(ib >> 32),
+			     12 | 1u << 23, 0 };
+	uint8_t b[64] = { 0 };
+	uint16_t fmt = 1;
+
+	memcpy(q->sig + 62 * 64, d, sizeof(d));
+	memcpy(b + 2, &fmt, 2);
+	memcpy(b + 4, jump, sizeof(jump));
+	memcpy(b + 56, &done, 8);
+	put(q, 0, b);
+}
+
 static void
 put_or(struct tq *q, uint64_t d0, uint64_t d1, uint64_t done)
 {
@@ -239,12 +263,13 @@ test_kinds(void **state)
 	*sigval(&q, 1) = 5;		/* barrier-value subject */
 	*sigval(&q, 2) = 1;		/* OR dependencies */
 	*sigval(&q, 3) = 0;
-	put_vendor(&q, 1, 0, 0, 0, 0, sigva(&q, 0));		/* PM4 IB */
+	put_pm4_ib(&q, sigva(&q, 0));					/* PM4 IB */
 	put_vendor(&q, 2, sigva(&q, 1), 5, -1, 0, sigva(&q, 0));	/* EQ 5 */
 	put(&q, 4, agent);						/* agent */
 	put_or(&q, sigva(&q, 2), sigva(&q, 3), sigva(&q, 0));		/* one is 0 */
 	assert_true(reaches(&q, 4));
 	assert_int_equal(*sigval(&q, 0), 100 - 3);	/* the agent packet has none */
+	assert_int_equal(*sigval(&q, 61), 0x600d);	/* the IB ran */
 	/* barrier-value LT 3 on 5 (masked 0xff): waits until 2 */
 	put_vendor(&q, 2, sigva(&q, 1), 3, 0xff, 2, sigva(&q, 0));
 	/* barrier-OR on a non-zero signal and a null handle: waits */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The command processor: one engine thread per simulated process, started
- * with its first AQL or SDMA queue, services every active queue of those
- * kinds of the process (cp_aql.c and cp_sdma.c do the packets). A real CP learns of work by polling
+ * with its first queue, services every active queue of the process
+ * (cp_aql.c, cp_pm4.c and cp_sdma.c do the packets). A real CP learns of work by polling
  * doorbells too: doorbell stores are plain CPU stores into kfdsim's own
  * doorbell page, which nothing can trap cheaply.
  *
@@ -190,14 +190,30 @@ engine_pass(struct ksim_cp *cp)
 				 * hide packets already announced. */
 				cq->last_db = db;
 				/* SDMA doorbells carry the byte write
-				 * pointer, AQL ones the last packet. */
-				if (db != UINT64_MAX && db + !cq->sdma > cq->wbound)
-					cq->wbound = db + !cq->sdma;
+				 * pointer, AQL ones the last packet. A
+				 * PM4 doorbell is the write pointer
+				 * itself, which the CP takes modulo the
+				 * ring: the last one rung counts. */
+				if (cq->kind == CP_PM4)
+					cq->wbound = db;
+				else if (db != UINT64_MAX &&
+					 db + (cq->kind == CP_AQL) > cq->wbound)
+					cq->wbound = db + (cq->kind == CP_AQL);
 			} else if (!cq->pending) {
 				continue;
 			}
 		}
-		done += cq->sdma ? cp_sdma_run(cp, cq) : cp_aql_run(cp, cq);
+		switch (cq->kind) {
+		case CP_AQL:
+			done += cp_aql_run(cp, cq);
+			break;
+		case CP_SDMA:
+			done += cp_sdma_run(cp, cq);
+			break;
+		case CP_PM4:
+			done += cp_pm4_run(cp, cq);
+			break;
+		}
 	}
 	pthread_mutex_unlock(&cp->lock);
 	pthread_mutex_unlock(&dev->lock);
@@ -368,18 +384,26 @@ engine_stop(struct ksim_cp *cp)
 int
 ksim_cp_queue_create(struct ksim_process *p, struct ksim_queue *q)
 {
+	static const char *const kind_names[] = { "AQL", "SDMA", "PM4" };
 	struct ksim_cp *cp;
 	struct ksim_cpq *cq;
+	enum cp_kind kind;
 	int r;
 
 	switch (q->user_type) {
 	case KFD_ABI_QUEUE_TYPE_COMPUTE_AQL:
+		kind = CP_AQL;
+		break;
+	case KFD_ABI_QUEUE_TYPE_COMPUTE:
+		kind = CP_PM4;
+		break;
 	case KFD_ABI_QUEUE_TYPE_SDMA:
 	case KFD_ABI_QUEUE_TYPE_SDMA_XGMI:
 	case KFD_ABI_QUEUE_TYPE_SDMA_BY_ENG_ID:
+		kind = CP_SDMA;
 		break;
 	default:
-		return 0;	/* PM4 compute queues are not read */
+		return 0;
 	}
 	cp = cp_get(p);
 	if (!cp)
@@ -390,7 +414,7 @@ ksim_cp_queue_create(struct ksim_process *p, struct ksim_queue *q)
 	cq->q = q;
 	cq->qid = q->id;
 	cq->gpu = q->gpu;
-	cq->sdma = q->user_type != KFD_ABI_QUEUE_TYPE_COMPUTE_AQL;
+	cq->kind = kind;
 	cq->doorbell = doorbell_slot(cp, q);
 	/*
 	 * Any first doorbell value, 0 included, is news; a slot reused from
@@ -411,7 +435,7 @@ ksim_cp_queue_create(struct ksim_process *p, struct ksim_queue *q)
 	engine_kick(cp);
 	pthread_mutex_unlock(&cp->lock);
 	cp_log(cp, "queue %u: %s ring 0x%llx (%u bytes), priority %u, doorbell %u%s",
-	       q->id, cq->sdma ? "SDMA" : "AQL",
+	       q->id, kind_names[kind],
 	       (unsigned long long)q->ring, q->ring_size, q->priority,
 	       q->doorbell_id,
 	       cq->doorbell ? "" : " (not polled: no 64-bit doorbell)");

@@ -3,8 +3,8 @@
  * AQL packet processing (the CP's HSA packet processor): one queue's ring,
  * in order from read_dispatch_id. Kernel dispatches complete without
  * running their shader; barriers wait on their signals without holding up
- * other queues; vendor packets (AMD barrier-value, PM4 indirect buffer)
- * are consumed. Each retired packet gets its completion signal decremented
+ * other queues; vendor packets are executed (AMD barrier-value waits,
+ * a PM4 indirect buffer runs on the PM4 engine, cp_pm4.c). Each retired packet gets its completion signal decremented
  * (with the mailbox write and event an interrupt would give), INVALID back
  * in its header, and read_dispatch_id moved past it.
  *
@@ -197,8 +197,20 @@ vendor(struct ksim_cp *cp, struct ksim_cpq *cq, const uint8_t *pkt)
 	uint16_t fmt16;
 
 	memcpy(&fmt16, pkt + 2, 2);
-	if (fmt16 == VENDOR_PM4_IB)
-		return STEP_DONE;	/* cache invalidation: nothing to do */
+	if (fmt16 == VENDOR_PM4_IB) {
+		uint32_t jump[4];
+
+		/* The PM4 engine runs the IB (ROCr's: one ACQUIRE_MEM). */
+		memcpy(jump, pkt + 4, sizeof(jump));
+		switch (cp_pm4_aql_ib(cp, cq, jump)) {
+		case 0:
+			return STEP_DONE;
+		case 1:
+			return STEP_WAIT;
+		default:
+			return STEP_ERROR;
+		}
+	}
 	if (pkt[2] == VENDOR_BARRIER_VALUE)
 		return barrier_value(cp, cq, pkt);
 	queue_error(cp, cq, CP_ERR_VENDOR, KFD_ABI_EC_QUEUE_PACKET_VENDOR_UNSUPPORTED,

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The command processor (cp.c, cp_mem.c, cp_aql.c, cp_sdma.c): one engine
- * thread per simulated process services its AQL and SDMA queues. Shared
- * between those files only.
+ * The command processor (cp.c, cp_mem.c, cp_aql.c, cp_sdma.c, cp_pm4.c):
+ * one engine thread per simulated process services its AQL, PM4 and SDMA
+ * queues. Shared between those files only.
  *
  * Locking: the engine polls doorbells holding only cp->lock (which guards
  * the queue list), and processes packets holding the device lock, so an
@@ -31,12 +31,22 @@
 /* Verified-accessible VM mappings (see cp_mem_ok). */
 #define CP_MEMCACHE		16
 
-/* One AQL or SDMA queue as the engine sees it. */
+/* The kind of ring a queue has. */
+enum cp_kind {
+	CP_AQL,				/* 64-byte packets; doorbell: last packet */
+	CP_SDMA,			/* bytes; doorbell: the write pointer */
+	CP_PM4,				/* dwords; doorbell: the write pointer */
+};
+
+/* PM4 indirect buffers nest this deep (the ring is level 0). */
+#define CP_PM4_IB_LEVELS	2
+
+/* One AQL, PM4 or SDMA queue as the engine sees it. */
 struct ksim_cpq {
 	struct ksim_queue *q;		/* valid while the device lock is held */
 	uint32_t qid;
 	int gpu;
-	int sdma;			/* an SDMA byte ring, not AQL */
+	enum cp_kind kind;
 	const volatile uint64_t *doorbell;	/* in the engine's mapping */
 	uint64_t last_db;		/* doorbell value last seen */
 	uint64_t wbound;		/* [rd, wbound) announced: AQL packets,
@@ -46,6 +56,15 @@ struct ksim_cpq {
 	int started;			/* rd loaded from the queue */
 	int pending;			/* announced work not yet retired */
 	int error;			/* queue went inactive on bad input */
+	/* PM4: the indirect buffers being executed, innermost last. */
+	struct {
+		uint64_t va;
+		uint32_t size, pos;	/* dwords */
+	} ib[CP_PM4_IB_LEVELS];
+	unsigned int ib_depth;
+	unsigned int ib_hops;		/* IBs entered for the ring packet */
+	unsigned int ib_ring_size;	/* dwords of the ring packet that
+					 * entered them */
 };
 
 struct ksim_cp {
@@ -117,5 +136,20 @@ unsigned int cp_aql_run(struct ksim_cp *cp, struct ksim_cpq *cq);
  * bound. Return: packets executed; cq->pending as for cp_aql_run().
  */
 unsigned int cp_sdma_run(struct ksim_cp *cp, struct ksim_cpq *cq);
+
+/* cp_pm4.c (device lock held) */
+/*
+ * Process @cq's PM4 ring from its read pointer up to the write pointer
+ * its doorbell announced (dwords, modulo the ring). Return: packets
+ * executed; cq->pending as for cp_aql_run().
+ */
+unsigned int cp_pm4_run(struct ksim_cp *cp, struct ksim_cpq *cq);
+/*
+ * Run the indirect buffer an AQL PM4_IB vendor packet jumps to (@jump:
+ * its INDIRECT_BUFFER packet) on @cq, resuming where a wait left it.
+ * Return: 0 when it ended, 1 when a packet waits (call again), -1 when
+ * the queue stopped on an error (reported as for a PM4 queue).
+ */
+int cp_pm4_aql_ib(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *jump);
 
 #endif /* KSIM_CP_PRIV_H */

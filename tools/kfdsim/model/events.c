@@ -364,6 +364,44 @@ ksim_event_hw_exception(struct ksim_process *p)
 }
 
 int
+ksim_event_eop_interrupt(struct ksim_process *p, uint32_t ctxid)
+{
+	uint32_t limit = signal_limit(p);
+	int n = 0;
+
+	if (!ksim_event_interrupt(p, ctxid))
+		return 1;
+	/*
+	 * The context id named no signaled event: the kernel then searches
+	 * every slot, so an interrupt whose id the program left out still
+	 * wakes what it signaled in memory.
+	 */
+	for (uint32_t id = 1; id < limit; id++)
+		if (p->sig_events[id] && !ksim_event_interrupt(p, id))
+			n++;
+	return n;
+}
+
+int
+ksim_event_vm_fault(struct ksim_process *p, int gpu, uint64_t va)
+{
+	struct kfd_abi_hsa_memory_exception_data d;
+	int n = 0;
+
+	memset(&d, 0, sizeof(d));
+	d.gpu_id = p->pdds[gpu].gpu_id;
+	d.va = va & ~(uint64_t)(KSIM_PAGE_SIZE - 1);
+	d.failure.NotPresent = 1;
+	for (unsigned int i = 0; i < p->n_nsev; i++)
+		if (p->nsev[i].ev->type == KFD_ABI_EVENT_MEMORY) {
+			p->nsev[i].ev->mem_exc = d;
+			set_event(p, p->nsev[i].ev);
+			n++;
+		}
+	return n;
+}
+
+int
 ksim_ioc_reset_event(struct ksim_file *f, struct ksim_process *p, void *data,
 		     unsigned int usize)
 {

@@ -256,7 +256,7 @@ struct ksim_process {
 	struct ksim_smi_client *smi;
 	unsigned int n_smi;
 	char comm[16];			/* the task name SMI records carry */
-	/* command processor (cp.c): NULL until the first AQL queue */
+	/* command processor (cp.c): NULL until the first queue */
 	struct ksim_cp *cp;
 	struct ksim_process *next;
 };
@@ -496,8 +496,8 @@ void ksim_svm_unmap(struct ksim_process *p, uint64_t start, uint64_t len);
 /* ---- cp.c: the command processor (device lock held for all) ---- */
 struct ksim_cp;
 /*
- * A new AQL or SDMA queue joins the process's engine, which starts with
- * the first one. Other queue types are ignored. Return: 0 or -ENOMEM.
+ * A new AQL, PM4 or SDMA queue joins the process's engine, which starts
+ * with the first one. Other queue types are ignored. Return: 0 or -ENOMEM.
  */
 int ksim_cp_queue_create(struct ksim_process *p, struct ksim_queue *q);
 /* The queue's ring, size or percentage changed: the engine re-reads them. */
@@ -588,6 +588,21 @@ int ksim_event_interrupt(struct ksim_process *p, uint32_t id);
  * Return: how many (ROCr 5.2.3 creates none; the kernel then only logs).
  */
 int ksim_event_hw_exception(struct ksim_process *p);
+/*
+ * ksim_event_eop_interrupt() - the CP's end-of-pipe interrupt with context
+ * id @ctxid (kfd_signal_event_interrupt with all 32 bits valid): the
+ * event @ctxid if its slot is signaled; else, as the kernel falls back
+ * to, every signal event whose slot is signaled. Each is acknowledged
+ * and set. Return: how many were set.
+ */
+int ksim_event_eop_interrupt(struct ksim_process *p, uint32_t ctxid);
+/*
+ * ksim_event_vm_fault() - a GPU memory fault of GPU index @gpu at @va
+ * (kfd_signal_vm_fault_event): every MEMORY event of @p gets the fault's
+ * data (the GPU's id, the page's address, not present) and is set.
+ * Return: how many were set.
+ */
+int ksim_event_vm_fault(struct ksim_process *p, int gpu, uint64_t va);
 int ksim_ioc_wait_events(struct ksim_file *, struct ksim_process *, void *, unsigned int);
 /* memory.c */
 int ksim_ioc_acquire_vm(struct ksim_file *, struct ksim_process *, void *, unsigned int);

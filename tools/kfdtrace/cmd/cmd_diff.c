@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "core/cli.h"
+#include "core/cli_opt.h"
 #include "cmd/commands.h"
 #include "diff/diff.h"
 #include "kfdtrace/decode.h"
@@ -100,6 +101,8 @@ json_result(struct kt_strbuf *sb, const char *a, const char *b,
 {
 	static const char *const verdict[] = { "equal", "different", "trouble" };
 
+	a = cli_name(a);
+	b = cli_name(b);
 	kt_strbuf_printf(sb, "{\"a\":");
 	kfd_json_escape(sb, a, strlen(a));
 	kt_strbuf_printf(sb, ",\"b\":");
@@ -155,7 +158,8 @@ json_alone(struct kt_strbuf *sb, const struct cli_run *r, const int *used)
 			continue;
 		if (!first)
 			kt_strbuf_putc(sb, ',');
-		kfd_json_escape(sb, r->p[i].path, strlen(r->p[i].path));
+		kfd_json_escape(sb, cli_name(r->p[i].path),
+				strlen(cli_name(r->p[i].path)));
 		first = 0;
 	}
 	kt_strbuf_putc(sb, ']');
@@ -232,11 +236,11 @@ diff_runs(const struct diff_opts *o, struct cli_run *ra, struct cli_run *rb,
 	for (i = 0; i < ra->n; i++)
 		if (!used_a[i] && ++alone && !json)
 			printf("== only in A: %s (%s)\n", ra->p[i].label,
-			       ra->p[i].path);
+			       cli_name(ra->p[i].path));
 	for (j = 0; j < rb->n; j++)
 		if (!used_b[j] && ++alone && !json)
 			printf("== only in B: %s (%s)\n", rb->p[j].label,
-			       rb->p[j].path);
+			       cli_name(rb->p[j].path));
 	if (alone && status == DIFF_EXIT_EQUAL)
 		status = DIFF_EXIT_DIFFERENT;
 	if (json) {
@@ -285,6 +289,7 @@ kfdtrace_cmd_diff(int argc, char **argv)
 		return DIFF_EXIT_EQUAL;
 	}
 	optind = 0;
+	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'v':
@@ -320,6 +325,7 @@ kfdtrace_cmd_diff(int argc, char **argv)
 			o.silent = 1;
 			break;
 		default:
+			cli_opt_error(argv, "qh", longopts);
 			fprintf(stderr, "Try 'kfdtrace diff --help'.\n");
 			return DIFF_EXIT_TROUBLE;
 		}
@@ -329,6 +335,8 @@ kfdtrace_cmd_diff(int argc, char **argv)
 			"--help')");
 		return DIFF_EXIT_TROUBLE;
 	}
+	if (cli_stdin_args(argv + optind, (size_t)(argc - optind)))
+		return DIFF_EXIT_TROUBLE;
 	if (!is_run(argv[optind]) && !is_run(argv[optind + 1])) {
 		struct diff_outcome res;
 		struct kt_strbuf sb;

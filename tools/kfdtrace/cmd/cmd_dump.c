@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/cli.h"
+#include "core/cli_opt.h"
 #include "core/cli_select.h"
 #include "cmd/commands.h"
 #include "core/run.h"
@@ -44,6 +45,7 @@ kfdtrace_help_dump(FILE *out)
 		"                     [--pid N,...] [--order seq|time]\n"
 		"                     [--time A..B] [--seq] [--durations]\n"
 		"                     [--max-elems N] [--window N]\n"
+		"                     [--time-format rel|abs|wall]\n"
 		"\n"
 		"Print one line per record, in sequence-number order. Several files,\n"
 		"or a directory, are one run: their records merged in time order,\n"
@@ -74,6 +76,9 @@ kfdtrace_help_dump(FILE *out)
 		"                    trace's start (A.. and ..B: no bound there)\n"
 		"  --seq             start text lines with '#SEQ'\n"
 		"  --durations       end ioctl and api-call lines with '<seconds>'\n"
+		"  --time-format F   the text time column: rel (default: +seconds from\n"
+		"                    the start), abs (CLOCK_MONOTONIC seconds) or wall\n"
+		"                    (local time of day, HH:MM:SS.UUUUUU, as strace -tt)\n"
 		"  --max-elems N     array elements shown before eliding (default %d)\n"
 		"  --window N        records held to restore sequence order (default %d)\n"
 		"  -h, --help        this text\n"
@@ -206,6 +211,13 @@ warn_late(const struct dump *dp, uint64_t late, uint64_t window)
 			 "(raise --window)", late, window);
 }
 
+/* --time-format wall: the header's realtime at CLOCK_MONOTONIC 0. */
+static uint64_t
+dump_wall_offset(const struct kt_header *h)
+{
+	return h->start_realtime - h->start_monotonic;
+}
+
 /*
  * Several files (a run): every process's records in one time order, each
  * line led by its pid, times from the run's earliest start. --from/--to
@@ -247,6 +259,8 @@ dump_run(struct dump *dp, struct cli_run *run, size_t window)
 		dp->pid = run->p[proc].hdr->pid;
 		dp->kernels = kernels[proc];
 		dp->opts.kernels = kernels[proc];
+		/* Each process's own clocks: a run may span hosts. */
+		dp->opts.wall_offset_ns = dump_wall_offset(run->p[proc].hdr);
 		if (dump_emit(dp, rec))
 			goto out;
 	}
@@ -278,6 +292,7 @@ kfdtrace_cmd_dump(int argc, char **argv)
 		{ "pid", required_argument, NULL, 'P' },
 		{ "order", required_argument, NULL, 'O' },
 		{ "time", required_argument, NULL, 'R' },
+		{ "time-format", required_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -300,6 +315,7 @@ kfdtrace_cmd_dump(int argc, char **argv)
 	status = KFDTRACE_EXIT_USAGE;
 
 	optind = 0;
+	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
@@ -355,7 +371,21 @@ kfdtrace_cmd_dump(int argc, char **argv)
 			if (cli_select_time(&dp.filter, optarg))
 				goto out;
 			break;
+		case 'W':
+			if (!strcmp(optarg, "rel")) {
+				dp.opts.time_format = KFD_DECODE_TIME_REL;
+			} else if (!strcmp(optarg, "abs")) {
+				dp.opts.time_format = KFD_DECODE_TIME_ABS;
+			} else if (!strcmp(optarg, "wall")) {
+				dp.opts.time_format = KFD_DECODE_TIME_WALL;
+			} else {
+				cli_err("--time-format takes rel, abs or wall, "
+					"not '%s'", optarg);
+				return KFDTRACE_EXIT_USAGE;
+			}
+			break;
 		default:
+			cli_opt_error(argv, "h", longopts);
 			fprintf(stderr, "Try 'kfdtrace dump --help'.\n");
 			goto out;
 		}
@@ -369,6 +399,8 @@ kfdtrace_cmd_dump(int argc, char **argv)
 		goto out;
 	}
 
+	if (cli_stdin_args(argv + optind, (size_t)(argc - optind)))
+		return KFDTRACE_EXIT_ERROR;
 	status = KFDTRACE_EXIT_ERROR;
 	if (cli_run_open(&run, argv + optind, (size_t)(argc - optind), "dump"))
 		goto out;
@@ -392,6 +424,7 @@ kfdtrace_cmd_dump(int argc, char **argv)
 		goto out;
 	}
 	dp.opts.start_ns = kt_reader_header(r)->start_monotonic;
+	dp.opts.wall_offset_ns = dump_wall_offset(kt_reader_header(r));
 	dp.kernels = kfd_kernels_new();
 	dp.opts.kernels = dp.kernels;
 	if (dp.from) {

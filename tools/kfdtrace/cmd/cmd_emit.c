@@ -12,6 +12,7 @@
 #include <kfdtrace/emit_c.h>
 
 #include "core/cli.h"
+#include "core/cli_opt.h"
 #include "cmd/commands.h"
 
 void
@@ -56,6 +57,7 @@ kfdtrace_cmd_emit(int argc, char **argv)
 		return KFDTRACE_EXIT_OK;
 	}
 	optind = 0;
+	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "o:fh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
@@ -65,6 +67,7 @@ kfdtrace_cmd_emit(int argc, char **argv)
 			force = 1;
 			break;
 		default:
+			cli_opt_error(argv, "o:fh", longopts);
 			fprintf(stderr, "Try 'kfdtrace emit-c --help'.\n");
 			return KFDTRACE_EXIT_USAGE;
 		}
@@ -74,6 +77,8 @@ kfdtrace_cmd_emit(int argc, char **argv)
 			"(see 'kfdtrace emit-c --help')");
 		return KFDTRACE_EXIT_USAGE;
 	}
+	if (cli_stdin_args(argv + optind, 1))
+		return KFDTRACE_EXIT_ERROR;
 	if (cli_out_check(output, &(struct cli_out_rule){
 				.force = force, .ins = argv + optind,
 				.nins = 1 }) < 0)

@@ -4,6 +4,7 @@
  *
  *   kfdtrace export --ctf DIR TRACE|DIR...
  *   kfdtrace export --perfetto FILE[.json|.pftrace] [SELECTION] TRACE|DIR...
+ *   kfdtrace export --rocpd FILE.db TRACE|DIR...
  *
  * Formats are rows of the table below. This file only parses options:
  * every format's driver lives in tools/kfdtrace/export/ and is declared in
@@ -16,6 +17,7 @@
 #include <string.h>
 
 #include "core/cli.h"
+#include "core/cli_opt.h"
 #include "core/cli_select.h"
 #include "cmd/commands.h"
 #include "export/export.h"
@@ -38,6 +40,10 @@ static const struct export_format formats[] = {
 	  "                   FILE.pftrace is Perfetto's protobuf format, other\n"
 	  "                   names trace-event JSON (also chrome://tracing)", 1,
 	  kfdtrace_export_perfetto },
+	{ "rocpd", "FILE", "an SQLite database in rocpd's schema (ROCm 7's\n"
+	  "                   rocprofv3): the run's ioctls as regions, BOs as\n"
+	  "                   memory allocations; into an existing one, a run more", 1,
+	  kfdtrace_export_rocpd },
 };
 
 #define NFORMATS (sizeof(formats) / sizeof(formats[0]))
@@ -89,8 +95,9 @@ kfdtrace_help_export(FILE *out)
 		"                      or its directory) for --ctf; default:\n"
 		"                      $KFDTRACE_BT2_PLUGIN_PATH, else the build tree's or\n"
 		"                      the installed one\n"
-		"  -f, --force         replace an existing --perfetto FILE, or a --ctf DIR\n"
-		"                      that an earlier --ctf export wrote (nothing else)\n"
+		"  -f, --force         replace an existing --perfetto or --rocpd FILE, or a\n"
+		"                      --ctf DIR that an earlier --ctf export wrote\n"
+		"                      (nothing else)\n"
 		"  -v, --verbose       say which plugin is used and what was written\n"
 		"  -h, --help          this text\n"
 		"\n"
@@ -119,6 +126,13 @@ kfdtrace_help_export(FILE *out)
 		"(kfd:call_begin) at the start of every ioctl and API call, for Trace\n"
 		"Compass's per-thread call and latency views. Read it with\n"
 		"`babeltrace2 DIR`, or open DIR in Trace Compass (docs/analysis.md).\n"
+		"\n"
+		"--rocpd FILE writes every process of the run as one rocpd run: its\n"
+		"tables are named with the run's uuid, every row carries its guid, and\n"
+		"the views rocpd_region, regions, memory_allocations, kernels, ... read\n"
+		"every run in FILE. A second --rocpd export into FILE adds a run (-f\n"
+		"replaces FILE). Times are CLOCK_BOOTTIME ns, as rocprofv3's. Needs\n"
+		"libsqlite3 at build time.\n"
 		"\n"
 		"Exit status: 0 when the whole trace was converted; 1 on an error, or\n"
 		"when the trace is damaged (truncated, corrupt, records missing or\n"
@@ -152,6 +166,7 @@ kfdtrace_cmd_export(int argc, char **argv)
 	o.to = UINT64_MAX;
 
 	optind = 1;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "vfh", longopts, NULL)) != -1) {
 		if (c >= OPT_DEST && (size_t)(c - OPT_DEST) < NFORMATS) {
 			dest[c - OPT_DEST] = optarg;
@@ -217,6 +232,7 @@ kfdtrace_cmd_export(int argc, char **argv)
 			kfdtrace_help_export(stdout);
 			goto out;
 		default:
+			cli_opt_error(argv, "vfh", longopts);
 			kfdtrace_help_export(stderr);
 			rc = KFDTRACE_EXIT_USAGE;
 			goto out;
@@ -239,6 +255,10 @@ kfdtrace_cmd_export(int argc, char **argv)
 		cli_err("--from, --to, --time, --filter, --failed, --tid, --pid "
 			"and --format are --perfetto options");
 		rc = KFDTRACE_EXIT_USAGE;
+		goto out;
+	}
+	if (cli_stdin_args(argv + optind, (size_t)(argc - optind))) {
+		rc = KFDTRACE_EXIT_ERROR;
 		goto out;
 	}
 	o.select = cli_select_active(&sel) ? &sel : NULL;

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "core/cli.h"
+#include "core/cli_opt.h"
 #include "cmd/commands.h"
 #include "core/run.h"
 #include "kfdtrace/topology.h"
@@ -154,7 +155,7 @@ print_header(const char *path, const struct kt_header *h, const uint32_t *ver)
 
 	if (gmtime_r(&secs, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
-	printf("file:       %s\n", path);
+	printf("file:       %s\n", cli_name(path));
 	printf("format:     %u.%u\n", h->format_major, h->format_minor);
 	printf("producer:   %s %s\n", HSTR(b1, h->producer),
 	       HSTR(b2, h->producer_version));
@@ -464,7 +465,7 @@ info_json_file(struct kt_strbuf *sb, const char *path,
 		       h->cmdline_len : sizeof(h->cmdline), i;
 
 	kt_strbuf_append(sb, "{", 1);
-	js_str(sb, "file", path, PATH_MAX);
+	js_str(sb, "file", cli_name(path), PATH_MAX);
 	kt_strbuf_printf(sb, "\"format\":\"%u.%u\",", h->format_major,
 			 h->format_minor);
 	js_str(sb, "producer", h->producer, sizeof(h->producer));
@@ -598,14 +599,16 @@ kfdtrace_cmd_info(int argc, char **argv)
 			json = 1;
 			continue;
 		}
-		cli_err("unknown option '%s' (see 'kfdtrace info --help')",
-			argv[optind - 1]);
+		cli_opt_error(argv, "+h", longopts);
+		fprintf(stderr, "Try 'kfdtrace info --help'.\n");
 		return KFDTRACE_EXIT_USAGE;
 	}
 	if (optind >= argc) {
 		cli_err("expected a trace file (see 'kfdtrace info --help')");
 		return KFDTRACE_EXIT_USAGE;
 	}
+	if (cli_stdin_args(argv + optind, (size_t)(argc - optind)))
+		return KFDTRACE_EXIT_ERROR;
 	if (cli_run_open(&run, argv + optind, (size_t)(argc - optind), "info"))
 		return KFDTRACE_EXIT_ERROR;
 	f = calloc(run.n, sizeof(*f));

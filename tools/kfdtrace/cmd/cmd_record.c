@@ -24,9 +24,11 @@
 #include <unistd.h>
 
 #include "core/cli.h"
+#include "core/cli_opt.h"
 #include "cmd/commands.h"
 #include "ksim_profile.h"
 #include "launch/libpath.h"
+#include "launch/profile.h"
 #include "record/record.h"
 #include "launch/sim_run.h"
 
@@ -52,6 +54,7 @@ kfdtrace_help_record(FILE *f)
 		"                      when /dev/kfd does not exist); PROFILE picks the\n"
 		"                      simulated machine (see kfdtrace sim), which every\n"
 		"                      process of CMD shares for the run\n"
+		"      --profile PROFILE  the same as --sim=PROFILE (sim's spelling)\n"
 		"      --thunk ours|amd the libhsakmt CMD runs on: ours (kfdtrace's, its\n"
 		"                      directory first in LD_LIBRARY_PATH) or AMD's (ours\n"
 		"                      taken out of LD_LIBRARY_PATH); default: what the\n"
@@ -86,6 +89,7 @@ preloadable(const char *path)
 struct record_opts {
 	const char *output;
 	const char *profile;
+	const char *profile_opt;	/* "--sim" or "--profile" */
 	int force;
 	int sim;
 	enum kfdtrace_thunk thunk;
@@ -103,6 +107,7 @@ parse_args(int argc, char **argv, struct record_opts *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "sim", optional_argument, NULL, 's' },
+		{ "profile", required_argument, NULL, 'P' },
 		{ "thunk", required_argument, NULL, 'T' },
 		{ "no-buffers", no_argument, NULL, 'b' },
 		{ "lttng", no_argument, NULL, 'l' },
@@ -117,6 +122,7 @@ parse_args(int argc, char **argv, struct record_opts *o)
 	memset(o, 0, sizeof(*o));
 	optind = 1;
 	/* '+': stop at the first non-option, CMD's own options are CMD's. */
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+o:fh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
@@ -126,8 +132,20 @@ parse_args(int argc, char **argv, struct record_opts *o)
 			o->force = 1;
 			break;
 		case 's':
+		case 'P':
+			/* --profile P is sim's spelling of --sim=P. */
+			if (o->profile && optarg &&
+			    strcmp(o->profile, optarg)) {
+				cli_err("two profiles: %s and %s", o->profile,
+					optarg);
+				return -1;
+			}
 			o->sim = 1;
-			o->profile = optarg;
+			if (optarg) {
+				o->profile = optarg;
+				o->profile_opt = c == 'P' ? "--profile" :
+					"--sim";
+			}
 			break;
 		case 'T':
 			if (kfdtrace_thunk_parse(optarg, &o->thunk))
@@ -162,9 +180,21 @@ parse_args(int argc, char **argv, struct record_opts *o)
 			kfdtrace_help_record(stdout);
 			return 1;
 		default:
+			cli_opt_error(argv, "+o:fh", longopts);
 			kfdtrace_help_record(stderr);
 			return -1;
 		}
+	}
+	/*
+	 * The capture library in each process of CMD writes that process's
+	 * trace to its own file, replaced in place when it ends: there is no
+	 * one stream to hand to standard output.
+	 */
+	if (o->output && strcmp(o->output, "-") == 0) {
+		cli_err("-o -: a trace cannot be written to standard output "
+			"(every process of CMD writes its own file); give "
+			"-o FILE or -o DIR/");
+		return -1;
 	}
 	if (optind >= argc) {
 		cli_err("no command to run");
@@ -343,22 +373,11 @@ output_writable(const char *path)
 
 /* A bad --sim=PROFILE is refused before anything runs, as sim does. */
 static int
-profile_usable(const char *profile)
+profile_usable(const struct record_opts *o)
 {
-	struct ksim_profile *p;
-	char *err = NULL;
-
-	if (!profile)
+	if (!o->profile)
 		return 0;
-	p = ksim_profile_load(profile, &err);
-	if (!p) {
-		cli_err("--sim=%s: %s", profile,
-			err ? err : "out of memory");
-		free(err);
-		return -1;
-	}
-	ksim_profile_free(p);
-	return 0;
+	return kfdtrace_profile_check(o->profile_opt, o->profile);
 }
 
 int
@@ -408,7 +427,7 @@ kfdtrace_cmd_record(int argc, char **argv)
 			return KFDTRACE_EXIT_ERROR;
 	}
 
-	if (use_sim && profile_usable(o.profile))
+	if (use_sim && profile_usable(&o))
 		return KFDTRACE_EXIT_ERROR;
 	if (!o.output) {
 		/* The name takes the child's pid; the directory is what counts. */

@@ -21,6 +21,7 @@
 #include <kfdtrace/schema.h>
 
 #include "core/cli.h"
+#include "core/cli_opt.h"
 #include "cmd/commands.h"
 #include "core/run.h"
 #include "launch/sim_run.h"
@@ -207,6 +208,7 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 		return KFDTRACE_EXIT_OK;
 	}
 	optind = 0;
+	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "o:fj:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
@@ -258,6 +260,7 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 			o.jobs = (unsigned int)v;
 			break;
 		default:
+			cli_opt_error(argv, "o:fj:h", longopts);
 			fprintf(stderr, "Try 'kfdtrace reduce --help'.\n");
 			return KFDTRACE_EXIT_USAGE;
 		}
@@ -276,6 +279,8 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 		cli_err("no /bin/sh to run the predicate");
 		return KFDTRACE_EXIT_USAGE;
 	}
+	if (cli_stdin_args(argv + optind, (size_t)(argc - optind)))
+		return KFDTRACE_EXIT_ERROR;
 	/* Directories stand for their run's files, root first. */
 	if (cli_run_open(&run, argv + optind, (size_t)(argc - optind),
 			 "reduce"))

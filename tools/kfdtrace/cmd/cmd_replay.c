@@ -24,6 +24,7 @@
 #include <kfdtrace/replay.h>
 
 #include "core/cli.h"
+#include "core/cli_opt.h"
 #include "cmd/commands.h"
 #include "kfdtrace/decode.h"
 #include "core/run.h"
@@ -58,6 +59,7 @@ kfdtrace_help_replay(FILE *out)
 		"\n"
 		"Options:\n"
 		"      --sim[=PROFILE]     replay on kfdsim (PROFILE: builtin name or file)\n"
+		"      --profile PROFILE   the same as --sim=PROFILE (sim's spelling)\n"
 		"      --verify=LEVEL      strict (default): results and every output field;\n"
 		"                          results: return value and errno; none\n"
 		"      --gpu-map C=L,...   pair captured gpu_id C with live gpu_id L\n"
@@ -105,6 +107,7 @@ struct replay_cli {
 	const char *profile;
 	const char *gpu_map;
 	int sim;
+	int stdin_arg;			/* argv's "-", 0: none */
 	int plan;
 	int help;
 	int json;
@@ -125,6 +128,16 @@ usage_error(const char *fmt, ...)
 	fprintf(stderr, " (see 'kfdtrace replay --help')\n");
 	return -1;
 }
+
+/* Every option parse() knows, for "did you mean". */
+static const char *const replay_options[] = {
+	"--help", "--sim", "--profile", "--verify", "--timing", "--gpu-map",
+	"--from", "--to", "--loop", "--wait-timeout", "--max-reported",
+	"--max-sleep", "--only", "--skip", "--stop-at-divergence",
+	"--keep-going", "--force", "--threads", "--no-resubmit", "--plan",
+	"--json", "--verbose", "--record",
+};
+#define NREPLAY_OPTIONS (sizeof(replay_options) / sizeof(replay_options[0]))
 
 /* "--name=value" or "--name value": the value, or NULL. */
 static const char *
@@ -197,6 +210,13 @@ parse(int argc, char **argv, struct replay_cli *c)
 			c->profile = a + 6;
 			if (!*c->profile)
 				return usage_error("--sim= needs a profile");
+		} else if (is_opt(a, "--profile")) {
+			/* sim's spelling of --sim=P. */
+			v = opt_value(argc, argv, &i, "--profile");
+			if (!v || !*v)
+				return usage_error("--profile needs a profile");
+			c->sim = 1;
+			c->profile = v;
 		} else if (is_opt(a, "--verify")) {
 			v = opt_value(argc, argv, &i, "--verify");
 			if (v && !strcmp(v, "strict"))
@@ -281,8 +301,18 @@ parse(int argc, char **argv, struct replay_cli *c)
 				return usage_error("--record needs a file");
 			c->o.record_path = v;
 		} else if (a[0] == '-' && a[1]) {
+			const char *near = cli_nearest(a, strcspn(a, "="),
+						       replay_options,
+						       NREPLAY_OPTIONS);
+
+			if (near)
+				return usage_error("unknown option '%s'; "
+						   "did you mean '%s'?", a,
+						   near);
 			return usage_error("unknown option '%s'", a);
 		} else if (c->nfiles < KFD_REPLAY_MAX_TREE) {
+			if (!strcmp(a, "-"))
+				c->stdin_arg = i;
 			c->files[c->nfiles++] = a;
 			c->file = c->files[0];
 		} else {
@@ -294,6 +324,13 @@ parse(int argc, char **argv, struct replay_cli *c)
 		return 0;
 	if (!c->file)
 		return usage_error("no trace given");
+	/* "-": the copy of standard input, in argv too for reexec_on_sim(). */
+	if (cli_stdin_args((char **)c->files, c->nfiles))
+		return -2;
+	for (unsigned int k = 0; c->stdin_arg && k < c->nfiles; k++)
+		if (!strcmp(cli_name(c->files[k]), "-"))
+			argv[c->stdin_arg] = (char *)c->files[k];
+	c->file = c->files[0];
 	if (expand_dirs(c))
 		return -1;
 	if (c->nfiles > 1 && c->o.loop > 1)
@@ -343,7 +380,9 @@ reexec_on_sim(int argc, char **argv, const struct replay_cli *c)
 	}
 	nargv[k++] = "--";
 	nargv[k++] = self;
-	for (i = 0; i < argc; i++)
+	/* argv[0] is "kfdtrace replay", the prefix; the command is "replay". */
+	nargv[k++] = "replay";
+	for (i = 1; i < argc; i++)
 		nargv[k++] = argv[i];
 	nargv[k] = NULL;
 	if (setenv(REPLAY_SIM_ENV, c->profile ? c->profile : "default", 1) < 0) {
@@ -399,6 +438,7 @@ print_json(const struct replay_cli *c, enum kfd_replay_status st,
 	J(mapped_events); J(mapped_gem); J(mapped_offsets); J(cpu_mappings);
 	J(relocations); J(synthesized); J(gpu_sets); J(ages_offset); J(resubmitted);
 	J(unretired); J(memory_restored); J(copies_checked);
+	J(ib_skipped);
 #undef J
 	kt_strbuf_printf(&sb, ",\"first_divergence_seq\":");
 	if (!s->divergences || s->first_divergence_seq == UINT64_MAX)
@@ -463,7 +503,7 @@ replay_tree(struct replay_cli *c, const char *on_sim)
 			cli_err("%s", err);
 			goto out;
 		}
-		fprintf(out, "\ntrace %s:\n", c->files[i]);
+		fprintf(out, "\ntrace %s:\n", cli_name(c->files[i]));
 		if (c->plan)
 			kfd_replay_print_plan(rs[i], out);
 		r = kfd_replay_match(rs[i], &c->o);
@@ -502,7 +542,10 @@ kfdtrace_cmd_replay(int argc, char **argv)
 	FILE *out;
 	int ret;
 
-	if (parse(argc, argv, &c) < 0)
+	ret = parse(argc, argv, &c);
+	if (ret == -2)
+		return REPLAY_EXIT_FAILED;
+	if (ret < 0)
 		return REPLAY_EXIT_USAGE;
 	if (c.help) {
 		kfdtrace_help_replay(stdout);
@@ -531,13 +574,13 @@ kfdtrace_cmd_replay(int argc, char **argv)
 	if (on_sim)
 		c.o.record_flags |= KFD_REC_SIMULATED;
 	if (!on_sim)
-		fprintf(out, "replaying %s on /dev/kfd\n", c.file);
+		fprintf(out, "replaying %s on /dev/kfd\n", cli_name(c.file));
 	else if (strcmp(on_sim, "default"))
-		fprintf(out, "replaying %s on kfdsim, profile %s\n", c.file,
-			on_sim);
+		fprintf(out, "replaying %s on kfdsim, profile %s\n",
+			cli_name(c.file), on_sim);
 	else
 		fprintf(out, "replaying %s on kfdsim, default profile\n",
-			c.file);
+			cli_name(c.file));
 	if (c.plan)
 		kfd_replay_print_plan(r, out);
 	ret = kfd_replay_match(r, &c.o);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/cli.h"
+#include "core/cli_opt.h"
 #include "cmd/commands.h"
 #include "report/report_html.h"
 #include "report/report_run.h"
@@ -68,6 +69,7 @@ kfdtrace_cmd_report(int argc, char **argv)
 		return KFDTRACE_EXIT_OK;
 	}
 	optind = 0;
+	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "o:fh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
@@ -83,6 +85,7 @@ kfdtrace_cmd_report(int argc, char **argv)
 			}
 			break;
 		default:
+			cli_opt_error(argv, "o:fh", longopts);
 			fprintf(stderr, "Try 'kfdtrace report --help'.\n");
 			return KFDTRACE_EXIT_USAGE;
 		}
@@ -92,6 +95,8 @@ kfdtrace_cmd_report(int argc, char **argv)
 			"report --help')");
 		return KFDTRACE_EXIT_USAGE;
 	}
+	if (cli_stdin_args(argv + optind, (size_t)(argc - optind)))
+		return KFDTRACE_EXIT_ERROR;
 	if (cli_run_open(&run, argv + optind, (size_t)(argc - optind), "report"))
 		return KFDTRACE_EXIT_ERROR;
 	if (cli_out_open(&o, out, &(struct cli_out_rule){

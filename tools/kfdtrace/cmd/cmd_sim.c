@@ -12,11 +12,13 @@
 #include <unistd.h>
 
 #include "core/cli.h"
+#include "core/cli_opt.h"
 #include "cmd/commands.h"
 #include "ksim.h"
 #include "ksim_capture.h"
 #include "ksim_profile.h"
 #include "launch/libpath.h"
+#include "launch/profile.h"
 #include "launch/sim_run.h"
 
 void
@@ -37,7 +39,8 @@ kfdtrace_help_sim(FILE *out)
 		"the exit status is COMMAND's (killed by a signal: the same signal).\n"
 		"\n"
 		"Options:\n"
-		"  -p, --profile NAME|FILE  builtin profile or profile file (default mi210)\n"
+		"  -p, --profile NAME|FILE  builtin profile or profile file (default mi210);\n"
+		"      --sim=NAME|FILE     the same (record's and replay's spelling)\n"
 		"      --abi X.Y           KFD ABI version to emulate, 1.%d .. 1.%d\n"
 		"      --kernel upstream|rocm  kernel flavour: rocm (AMD's DKMS driver)\n"
 		"                          adds the IPC handle ioctls (default upstream)\n"
@@ -104,10 +107,21 @@ parse_opts(int argc, char **argv, struct sim_opts *o)
 		}
 		if (a[0] != '-')
 			break;
-		if (!strcmp(a, "-p") || !strcmp(a, "--profile")) {
+		if (!strcmp(a, "--sim")) {
+			/* As record's --sim: the simulator, which sim is. */
+		} else if (!strcmp(a, "-p") || !strcmp(a, "--profile")) {
 			if (need_arg(argc, argv, i) < 0)
 				return -1;
 			o->profile = argv[++i];
+		} else if (!strncmp(a, "--profile=", 10) ||
+			   !strncmp(a, "--sim=", 6)) {
+			/* --sim=P is record's and replay's spelling of it. */
+			o->profile = strchr(a, '=') + 1;
+			if (!*o->profile) {
+				cli_err("%.*s needs a profile",
+					(int)(strchr(a, '=') - a), a);
+				return -1;
+			}
 		} else if (!strcmp(a, "--abi")) {
 			if (need_arg(argc, argv, i) < 0)
 				return -1;
@@ -145,7 +159,14 @@ parse_opts(int argc, char **argv, struct sim_opts *o)
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			o->help = 1;
 		} else {
-			cli_err("unknown option '%s'", a);
+			static const char *const names[] = {
+				"--profile", "--sim", "--abi", "--kernel",
+				"--machine", "--thunk", "--save-profile",
+				"--force", "--output", "--dump-profile",
+				"--debug", "--list-profiles", "--help", NULL,
+			};
+
+			cli_opt_unknown(a, names);
 			return -1;
 		}
 	}
@@ -202,6 +223,8 @@ dump_profile(const char *name)
 		fputs(text, stdout);
 		return KFDTRACE_EXIT_OK;
 	}
+	if (kfdtrace_profile_check("--dump-profile", name))
+		return KFDTRACE_EXIT_ERROR;
 	p = ksim_profile_load(name, &err);
 	if (!p) {
 		cli_err("%s", err ? err : "out of memory");
@@ -272,8 +295,7 @@ run_command(const struct sim_opts *o, int *ran)
 	char lib[PATH_MAX], abs_profile[PATH_MAX];
 	const char *old = getenv("LD_PRELOAD");
 	struct kfdtrace_run run;
-	struct ksim_profile *p;
-	char *preload, *err = NULL;
+	char *preload;
 	int status;
 
 	if (o->abi && check_abi(o->abi) < 0)
@@ -284,15 +306,8 @@ run_command(const struct sim_opts *o, int *ran)
 		return KFDTRACE_EXIT_USAGE;
 	}
 	/* Load the profile here so a bad one is reported before anything runs. */
-	if (o->profile) {
-		p = ksim_profile_load(o->profile, &err);
-		if (!p) {
-			cli_err("%s", err ? err : "out of memory");
-			free(err);
-			return KFDTRACE_EXIT_ERROR;
-		}
-		ksim_profile_free(p);
-	}
+	if (o->profile && kfdtrace_profile_check("--profile", o->profile))
+		return KFDTRACE_EXIT_ERROR;
 	if (kfdtrace_lib_find(&kfdtrace_lib_sim, lib, sizeof(lib), 1) < 0 ||
 	    kfdtrace_thunk_setenv(o->thunk) < 0)
 		return KFDTRACE_EXIT_ERROR;

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "core/cli.h"
+#include "core/cli_opt.h"
 #include "cmd/commands.h"
 #include "core/run.h"
 #include "stats/stats.h"
@@ -85,8 +86,8 @@ stats_run(struct cli_run *cr, size_t window, int json, struct stats *like,
 			kfd_json_escape(&sb, cr->p[i].label,
 					strlen(cr->p[i].label));
 			kt_strbuf_printf(&sb, ",\"file\":");
-			kfd_json_escape(&sb, cr->p[i].path,
-					strlen(cr->p[i].path));
+			kfd_json_escape(&sb, cli_name(cr->p[i].path),
+					strlen(cli_name(cr->p[i].path)));
 			kt_strbuf_printf(&sb, ",\"pid\":%d,\"parent\":%d,"
 					 "\"stats\":", (int)cr->p[i].hdr->pid,
 					 cr->p[i].parent);
@@ -94,7 +95,7 @@ stats_run(struct cli_run *cr, size_t window, int json, struct stats *like,
 			kt_strbuf_putc(&sb, '}');
 		} else {
 			printf("== process %s: %s\n", cr->p[i].label,
-			       cr->p[i].path);
+			       cli_name(cr->p[i].path));
 			stats_report_text(&procs[i], v);
 			printf("\n");
 		}
@@ -142,6 +143,7 @@ kfdtrace_cmd_stats(int argc, char **argv)
 	}
 	memset(&s, 0, sizeof(s));
 	optind = 0;
+	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
@@ -161,6 +163,7 @@ kfdtrace_cmd_stats(int argc, char **argv)
 			}
 			break;
 		default:
+			cli_opt_error(argv, "h", longopts);
 			fprintf(stderr, "Try 'kfdtrace stats --help'.\n");
 			return KFDTRACE_EXIT_USAGE;
 		}
@@ -169,6 +172,8 @@ kfdtrace_cmd_stats(int argc, char **argv)
 		cli_err("expected a trace file (see 'kfdtrace stats --help')");
 		return KFDTRACE_EXIT_USAGE;
 	}
+	if (cli_stdin_args(argv + optind, (size_t)(argc - optind)))
+		return KFDTRACE_EXIT_ERROR;
 
 	status = KFDTRACE_EXIT_ERROR;
 	{

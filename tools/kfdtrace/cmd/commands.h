@@ -5,8 +5,9 @@
  * Each command lives in its own cmd_<name>.c and provides two functions:
  *
  *   int kfdtrace_cmd_<name>(int argc, char **argv);
- *	argv[0] is the command name; the rest are its arguments. Returns the
- *	process exit status (KFDTRACE_EXIT_*).
+ *	argv[0] is "kfdtrace <name>" (the messages' prefix, which getopt
+ *	prints); the rest are its arguments. Returns the process exit
+ *	status (KFDTRACE_EXIT_*).
  *   void kfdtrace_help_<name>(FILE *out);
  *	Prints the command's usage and options.
  *
@@ -32,8 +33,9 @@ struct kfdtrace_cmd {
 
 /*
  * Each command has a pair: kfdtrace_cmd_NAME() runs it on its arguments
- * (argv[0] is NAME) and returns the exit status (an enum kfdtrace_exit;
- * record and sim pass on the status of the program they ran), and
+ * (argv[0] is "kfdtrace NAME") and returns the exit status (an enum
+ * kfdtrace_exit; record and sim pass on the status of the program they
+ * ran), and
  * kfdtrace_help_NAME() prints its usage text.
  */
 

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "core/cli.h"
+#include "core/cli_opt.h"
 #include "core/objects.h"
 
 const char *cli_prefix = "kfdtrace";
@@ -424,8 +425,8 @@ cli_open(const char *path, struct kt_reader **out)
 	int rc = kt_reader_open_why(path, out, &why);
 
 	if (rc < 0) {
-		cli_err("%s: %s%s%s", path, kt_strerror(rc), why ? ": " : "",
-			why ? why : "");
+		cli_err("%s: %s%s%s", cli_name(path), kt_strerror(rc),
+			why ? ": " : "", why ? why : "");
 		return -1;
 	}
 	return 0;
@@ -437,6 +438,7 @@ cli_finish(const char *path, struct kt_reader *r, int rc)
 	enum kt_integrity v = kt_reader_verdict(r, rc);
 	struct kt_reader_status st;
 
+	path = cli_name(path);
 	kt_reader_get_status(r, &st);
 	switch (v) {
 	case KT_INTEGRITY_TRUNCATED:

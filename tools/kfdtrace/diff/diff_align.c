@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "core/cli.h"
+#include "core/cli_opt.h"
 #include "diff/diff.h"
 #include "diff/diff_cmp.h"
 #include "diff/diff_load.h"
@@ -493,9 +494,9 @@ diff_traces(const struct diff_opts *o, const char *a, const char *b,
 	}
 	if (!d.quiet)
 		printf("--- A %s: %llu ioctls, %zu thread%s\n"
-		       "+++ B %s: %llu ioctls, %zu thread%s\n", d.a.path,
+		       "+++ B %s: %llu ioctls, %zu thread%s\n", cli_name(d.a.path),
 		       (unsigned long long)d.a.ioctls, d.a.nth,
-		       d.a.nth == 1 ? "" : "s", d.b.path,
+		       d.a.nth == 1 ? "" : "s", cli_name(d.b.path),
 		       (unsigned long long)d.b.ioctls, d.b.nth,
 		       d.b.nth == 1 ? "" : "s");
 	align(&d);

@@ -11,6 +11,9 @@
  *   export_perfetto_json.c   Chrome trace-event JSON
  *   export_perfetto_proto.c  Perfetto's protobuf trace format (protobuf-c,
  *                            perfetto_trace.proto; export_perfetto_pb.c)
+ *   export_rocpd.c      --rocpd: an SQLite database in rocprofv3's rocpd
+ *                       schema (export_rocpd.h; libsqlite3, else
+ *                       export_rocpd_none.c refuses)
  *
  * Every driver returns a KFDTRACE_EXIT_* status and prints its own
  * messages (cli_err()).
@@ -56,5 +59,16 @@ int kfdtrace_export_ctf_run(char *const *traces, size_t ntraces,
 int kfdtrace_export_perfetto(char *const *traces, size_t ntraces,
 			     const char *dest,
 			     const struct kfdtrace_export_opts *o);
+
+/*
+ * kfdtrace_export_rocpd() - every process of a run (@traces: files and
+ * directories, cli_run_open()) as one run of the rocpd database @dest:
+ * a new file, or a rocpd database that gets one more run (@o->force
+ * replaces the file instead). Only @o->verbose, force and window are read.
+ * Return: a KFDTRACE_EXIT_* status.
+ */
+int kfdtrace_export_rocpd(char *const *traces, size_t ntraces,
+			  const char *dest,
+			  const struct kfdtrace_export_opts *o);
 
 #endif /* KFDTRACE_EXPORT_H */

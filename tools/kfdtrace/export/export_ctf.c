@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "core/cli.h"
+#include "core/cli_opt.h"
 #include "export/export.h"
 #include "kt_ctf_export.h"
 #include "core/run.h"
@@ -190,12 +191,14 @@ ctf_subdir(char *buf, size_t size, const char *dest,
 	   const struct cli_run *run, const struct cli_run_proc *p)
 {
 	const char *exe = strrchr(p->hdr->exe, '/');
-	const char *file = strrchr(p->path, '/');
+	/* Standard input's copy has no name of its own. */
+	const char *path = strcmp(cli_name(p->path), "-") ? p->path : "stdin";
+	const char *file = strrchr(path, '/');
 	char name[256];
 	size_t n = 0, flen;
 
 	exe = exe ? exe + 1 : p->hdr->exe;
-	file = file ? file + 1 : p->path;
+	file = file ? file + 1 : path;
 	flen = strlen(file);
 	if (flen > 9 && !strcmp(file + flen - 9, ".kfdtrace"))
 		flen -= 9;

@@ -179,6 +179,8 @@ submit_name(const struct kt_submit_rec *s)
 		r = kfd_aql_packet(s->data);
 	else if (s->data && s->engine == KFD_ENGINE_SDMA)
 		r = kfd_sdma_packet(s->data, s->len, &size);
+	else if (s->data && s->engine == KFD_ENGINE_PM4)
+		r = kfd_pm4_packet(s->data, s->len, &size);
 	return r ? r->name : "submit";
 }
 

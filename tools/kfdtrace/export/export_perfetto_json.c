@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cli_opt.h"
 #include "kfdtrace/packets.h"
 #include "export/export_perfetto.h"
 
@@ -301,7 +302,7 @@ proc_info(struct kt_strbuf *sb, const struct pf_proc *p)
 			 h->ppid);
 	put_str(sb, h->exe);
 	kt_strbuf_puts(sb, ",\"trace\":");
-	put_str(sb, p->rp->path);
+	put_str(sb, cli_name(p->rp->path));
 	kt_strbuf_puts(sb, ",\"kfd_abi\":");
 	put_abi(sb, p);
 	kt_strbuf_puts(sb, ",\"start_monotonic_ns\":");

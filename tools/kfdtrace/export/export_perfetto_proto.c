@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cli_opt.h"
 #include "kfdtrace/packets.h"
 #include "export/export_perfetto_pb.h"
 
@@ -717,7 +718,7 @@ pfp_end(struct pf_sink *s, struct pf_proc *procs, size_t n)
 		struct kt_strbuf trace;
 
 		kt_strbuf_init(&trace);
-		kt_strbuf_printf(&trace, "trace=%s", p->rp->path);
+		kt_strbuf_printf(&trace, "trace=%s", cli_name(p->rp->path));
 		if (p->have_abi)
 			snprintf(abi, sizeof(abi), "kfd_abi=%u.%u", p->abi_major,
 				 p->abi_minor);

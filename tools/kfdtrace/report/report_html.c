@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/cli_opt.h"
 #include "report/report_charts.h"
 #include "report/report_draw.h"
 #include "report/report_html.h"
@@ -112,7 +113,10 @@ static const char css[] =
 static const char *
 basename_of(const char *path)
 {
-	const char *s = strrchr(path, '/');
+	const char *s;
+
+	path = cli_name(path);
+	s = strrchr(path, '/');
 
 	return s && s[1] ? s + 1 : path;
 }

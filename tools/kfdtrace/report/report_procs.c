@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cli_opt.h"
 #include "report/report_draw.h"
 #include "report/report_html.h"
 #include "report/report_procs.h"
@@ -131,9 +132,10 @@ report_processes(struct kt_strbuf *sb, const struct report_run *rr)
 				 (unsigned long long)m->failed, m->nthreads,
 				 m->nleaks, cls, word);
 		{
-			const char *base = strrchr(p->rp->path, '/');
+			const char *path = cli_name(p->rp->path);
+			const char *base = strrchr(path, '/');
 
-			rd_escape(sb, base && base[1] ? base + 1 : p->rp->path);
+			rd_escape(sb, base && base[1] ? base + 1 : path);
 		}
 		kt_strbuf_puts(sb, "</span></td></tr>");
 	}

@@ -79,6 +79,12 @@ sub_stats_add(struct sub_stats *ss, const struct kt_submit_rec *s, uint64_t ts)
 							 &size))]++;
 			q->packets++;
 		}
+	} else if (s->engine == KFD_ENGINE_PM4) {
+		for (off = 0; off + 4 <= s->len; off += size) {
+			q->kinds[kind_of(kfd_pm4_packet(s->data + off, s->len - off,
+							&size))]++;
+			q->packets++;
+		}
 	}
 	return 0;
 }

@@ -1,0 +1,485 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The PM4 engine on the model directly (no thunk): PM4 compute queues
+ * whose rings and read/write pointers are userptr BOs, on mi210 (gfx9),
+ * mi300x (gfx9.4.3) and rx6900xt (gfx10). WRITE_DATA stores, the read
+ * pointer comes back as a dword offset inside the ring over laps whose
+ * write pointer never wraps, RELEASE_MEM stores its data and clocks and
+ * its end-of-pipe interrupt wakes a waiter on the event, WAIT_REG_MEM
+ * holds only its queue until a second queue writes the value, a chain
+ * of three indirect buffers runs, and a bad packet or address stops only
+ * its queue and raises the HW_EXCEPTION or MEMORY event as the kernel's
+ * interrupt paths do.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <kfdtrace/packet_abi.h>
+
+#include "ktest.h"
+
+#define RING_SIZE	4096u
+#define RING_DW		(RING_SIZE / 4)
+#define EOP_VA		0x30000000ULL
+#define CWSR_VA		0x40000000ULL
+#define BUF_VA		0x100000000ULL	/* a page of results */
+#define IB_VA		0x200000000ULL	/* indirect buffers */
+#define WILD_VA		0x7000000000ULL	/* in no mapping */
+
+struct pq {
+	uint32_t *ring;
+	uint32_t *rptr;			/* the CP's report: dwords, wrapped */
+	uint64_t *wptr;
+	uint32_t qid;
+	volatile uint64_t *doorbell;
+	uint64_t wr;			/* dwords written, monotonic */
+};
+
+static const char *const profiles[] = { "mi210", "mi300x", "rx6900xt" };
+static volatile uint64_t *doorbells;
+
+/* A device of profile @name, VM acquired, EOP and CWSR memory mapped. */
+static struct kt *
+open_kt(const char *name)
+{
+	struct kt *t = calloc(1, sizeof(*t));
+	const struct ksim_node *n = NULL;
+	unsigned int g0 = 0;
+
+	doorbells = NULL;
+	assert_non_null(t);
+	assert_int_equal(kt_open(t, name, 0), 0);
+	assert_int_equal(kt_acquire_all(t), 0);
+	for (unsigned int i = 0; i < t->prof->n_nodes && !n; i++)
+		if (t->prof->nodes[i].gpu)
+			n = &t->prof->nodes[i];
+	assert_non_null(n);
+	kt_vram_mapped(t, 0, EOP_VA, 4096, &g0, 1);
+	kt_vram_mapped(t, 0, CWSR_VA, (((uint64_t)n->gpu->cwsr_size +
+		       n->gpu->debug_memory_size) * n->props[KSIM_NP_NUM_XCC] +
+		       4095) & ~4095ULL, &g0, 1);
+	return t;
+}
+
+static void
+close_kt(struct kt *t)
+{
+	kt_close(t);
+	free(t);
+}
+
+static const struct ksim_gpu *
+gpu0(const struct kt *t)
+{
+	for (unsigned int i = 0; i < t->prof->n_nodes; i++)
+		if (t->prof->nodes[i].gpu)
+			return t->prof->nodes[i].gpu;
+	return NULL;
+}
+
+static void
+pq_new(struct kt *t, struct pq *q, uint64_t ring_va)
+{
+	const struct ksim_gpu *g = gpu0(t);
+	struct kfd_abi_create_queue_args a;
+	uint8_t *ptrs;
+	int err;
+
+	memset(q, 0, sizeof(*q));
+	q->ring = (uint32_t *)kt_userptr_mapped(t, 0, ring_va, RING_SIZE);
+	ptrs = kt_userptr_mapped(t, 0, ring_va + 0x100000, 4096);
+	q->rptr = (uint32_t *)ptrs;
+	q->wptr = (uint64_t *)(ptrs + 8);
+	memset(&a, 0, sizeof(a));
+	a.ring_base_address = ring_va;
+	a.ring_size = RING_SIZE;
+	a.read_pointer_address = ring_va + 0x100000;
+	a.write_pointer_address = ring_va + 0x100000 + 8;
+	a.gpu_id = t->gpu_id[0];
+	a.queue_type = KFD_ABI_QUEUE_TYPE_COMPUTE;
+	a.queue_percentage = 100;
+	a.queue_priority = 7;
+	a.eop_buffer_address = EOP_VA;
+	a.eop_buffer_size = g->eop_buffer_size;
+	a.ctx_save_restore_address = CWSR_VA;
+	a.ctx_save_restore_size = g->cwsr_size;
+	a.ctl_stack_size = g->ctl_stack_size;
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_CREATE_QUEUE, &a), 0);
+	q->qid = a.queue_id;
+	if (!doorbells) {
+		doorbells = kt_cpu_map(t->kfd, a.doorbell_offset & ~0x1fffULL,
+				       8192, &err);
+		assert_non_null((void *)doorbells);
+	}
+	q->doorbell = doorbells + (a.doorbell_offset & 0x1fff) / 8;
+}
+
+/* Append @n dwords; a packet never straddles the ring's end (fillers). */
+static void
+emit(struct pq *q, const uint32_t *d, unsigned int n)
+{
+	while (q->wr % RING_DW + n > RING_DW) {
+		q->ring[q->wr % RING_DW] = KFD_PM4_NOP_FILLER;
+		q->wr++;
+	}
+	memcpy(q->ring + q->wr % RING_DW, d, n * 4);
+	q->wr += n;
+}
+
+/* As kfdtest on SOC15: the 64-bit write pointer, then the doorbell. */
+static void
+kick(struct pq *q)
+{
+	__atomic_store_n(q->wptr, q->wr, __ATOMIC_RELEASE);
+	__atomic_store_n(q->doorbell, q->wr, __ATOMIC_RELEASE);
+}
+
+static uint32_t
+rptr(const struct pq *q)
+{
+	return __atomic_load_n(q->rptr, __ATOMIC_ACQUIRE);
+}
+
+/* Wait (up to 5 s) until every dword written is read. */
+static int
+idle(const struct pq *q)
+{
+	for (int i = 0; i < 50000; i++) {
+		if (rptr(q) == q->wr % RING_DW)
+			return 1;
+		usleep(100);
+	}
+	return 0;
+}
+
+static void
+write_data(struct pq *q, uint64_t va, const uint32_t *v, unsigned int n)
+{
+	uint32_t d[16] = { KFD_PM4_HDR(KFD_PM4_OP_WRITE_DATA, n + 2),
+			   KFD_PM4_DST_MEM << 8 | 1u << 20, (uint32_t)va,
+			   (uint32_t)(va >> 32) };
+
+	memcpy(d + 4, v, n * 4);
+	emit(q, d, n + 4);
+}
+
+static void
+release_mem(struct pq *q, uint64_t va, uint64_t data, uint32_t data_sel,
+	    uint32_t int_sel, uint32_t ctxid)
+{
+	uint32_t d[8] = { KFD_PM4_HDR(KFD_PM4_OP_RELEASE_MEM, 6),
+			  0x14 | 5u << 8, data_sel << 29 | int_sel << 24,
+			  (uint32_t)va, (uint32_t)(va >> 32), (uint32_t)data,
+			  (uint32_t)(data >> 32), ctxid };
+
+	emit(q, d, 8);
+}
+
+static void
+wait_mem(struct pq *q, uint64_t va, uint32_t func, uint32_t ref, uint32_t mask)
+{
+	uint32_t d[7] = { KFD_PM4_HDR(KFD_PM4_OP_WAIT_REG_MEM, 5),
+			  func | KFD_PM4_WAIT_MEM, (uint32_t)va,
+			  (uint32_t)(va >> 32), ref, mask, 4 };
+
+	emit(q, d, 7);
+}
+
+/* An INDIRECT_BUFFER packet into @d (4 dwords). */
+static void
+ib_packet(uint32_t *d, uint64_t va, uint32_t ndw, int chain)
+{
+	d[0] = KFD_PM4_HDR(KFD_PM4_OP_INDIRECT_BUFFER, 2);
+	d[1] = (uint32_t)va;
+	d[2] = (uint32_t)(va >> 32);
+	d[3] = ndw | KFD_PM4_IB_VALID | (chain ? KFD_PM4_IB_CHAIN : 0);
+}
+
+/*
+ * A signal event with its slot in the events page, mapped on the GPU at
+ * EVENTS_VA (made with the first event: @first).
+ */
+#define EVENTS_VA	0x7000000ULL
+static uint32_t
+signal_event(struct kt *t, int first, uint64_t *slot_va)
+{
+	struct kfd_abi_create_event_args e = { 0 };
+	unsigned int g0 = 0;
+	uint64_t h, off;
+	uint32_t ns;
+
+	if (first) {
+		assert_int_equal(kt_alloc(t, 0, EVENTS_VA, 32768,
+					  KFD_ABI_ALLOC_MEM_FLAGS_GTT, &h, &off), 0);
+		assert_int_equal(kt_map(t, h, &g0, 1, &ns), 0);
+		e.event_page_offset = h;
+	}
+	e.event_type = KFD_ABI_EVENT_SIGNAL;
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_CREATE_EVENT, &e), 0);
+	*slot_va = EVENTS_VA + (uint64_t)e.event_id * 8;
+	return e.event_id;
+}
+
+static uint32_t
+other_event(struct kt *t, uint32_t type)
+{
+	struct kfd_abi_create_event_args e = { 0 };
+
+	e.event_type = type;
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_CREATE_EVENT, &e), 0);
+	return e.event_id;
+}
+
+/* WAIT_EVENTS on one event: the result, and its data in *@ed. */
+static uint32_t
+wait_one(struct kt *t, uint32_t id, uint32_t ms, struct kfd_abi_event_data *ed)
+{
+	struct kfd_abi_wait_events_args w = { 0 };
+
+	memset(ed, 0, sizeof(*ed));
+	ed->event_id = id;
+	w.events_ptr = (uintptr_t)ed;
+	w.num_events = 1;
+	w.timeout = ms;
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_WAIT_EVENTS, &w), 0);
+	return w.wait_result;
+}
+
+/* WRITE_DATA (one dword, several, one address), laps of the ring. */
+static void
+run_write_data(const char *profile)
+{
+	struct kt *t = open_kt(profile);
+	uint32_t *buf = (uint32_t *)kt_userptr_mapped(t, 0, BUF_VA, 4096);
+	uint32_t three[3] = { 0x11111111, 0x22222222, 0x33333333 }, v;
+	struct pq q;
+	uint64_t lap;
+
+	memset(buf, 0xee, 4096);
+	pq_new(t, &q, 0x10000000ULL);
+	v = 0xcafe;
+	write_data(&q, BUF_VA, &v, 1);
+	write_data(&q, BUF_VA + 0x100, three, 3);
+	{
+		uint32_t d[7] = { KFD_PM4_HDR(KFD_PM4_OP_WRITE_DATA, 5),
+				  KFD_PM4_DST_MEM << 8 | KFD_PM4_WRITE_ONE_ADDR,
+				  (uint32_t)(BUF_VA + 0x200), 0, 7, 8, 9 };
+
+		d[3] = (uint32_t)((BUF_VA + 0x200) >> 32);
+		emit(&q, d, 7);
+	}
+	kick(&q);
+	assert_true(idle(&q));
+	assert_int_equal(buf[0], 0xcafe);
+	assert_int_equal(buf[1], 0xeeeeeeee);
+	assert_int_equal(buf[0x40], 0x11111111);
+	assert_int_equal(buf[0x42], 0x33333333);
+	assert_int_equal(buf[0x43], 0xeeeeeeee);
+	assert_int_equal(buf[0x80], 9);
+	assert_int_equal(buf[0x81], 0xeeeeeeee);
+	/* three laps: the write pointer grows, the read pointer wraps */
+	for (lap = 0; lap < 3 * RING_DW / 5; lap++) {
+		v = (uint32_t)lap;
+		write_data(&q, BUF_VA + 8, &v, 1);
+		kick(&q);
+		while ((q.wr - rptr(&q)) % RING_DW > RING_DW / 2)
+			usleep(100);
+	}
+	assert_true(idle(&q));
+	assert_true(q.wr > 3 * RING_DW);
+	assert_true(rptr(&q) < RING_DW);
+	assert_int_equal(buf[2], (uint32_t)(lap - 1));
+	close_kt(t);
+}
+
+/* RELEASE_MEM: 32 and 64 bits, a clock, and the end-of-pipe interrupt. */
+static void
+run_release_mem(const char *profile)
+{
+	struct kt *t = open_kt(profile);
+	uint64_t *buf = (uint64_t *)kt_userptr_mapped(t, 0, BUF_VA, 4096);
+	struct kfd_abi_event_data ed;
+	uint64_t slot;
+	uint32_t ev = signal_event(t, 1, &slot), ev2;
+	struct pq q;
+
+	buf[0] = ~0ULL;
+	pq_new(t, &q, 0x10000000ULL);
+	release_mem(&q, BUF_VA, 0x12345678, KFD_PM4_DATA_32,
+		    KFD_PM4_INT_DATA_ONLY, 0);
+	release_mem(&q, BUF_VA + 8, 0x1122334455667788ULL, KFD_PM4_DATA_64,
+		    KFD_PM4_INT_NONE, 0);
+	release_mem(&q, BUF_VA + 16, 0, KFD_PM4_DATA_GPU_CLOCK,
+		    KFD_PM4_INT_NONE, 0);
+	kick(&q);
+	assert_true(idle(&q));
+	assert_int_equal(buf[0], 0xffffffff12345678ULL);
+	assert_int_equal(buf[1], 0x1122334455667788ULL);
+	assert_true(buf[2] != 0);
+	/* not yet signaled */
+	assert_int_equal(wait_one(t, ev, 0, &ed), KFD_ABI_WAIT_RESULT_TIMEOUT);
+	/* kfdtest's signal: the event id into its slot, then the interrupt */
+	release_mem(&q, slot, ev, KFD_PM4_DATA_32, KFD_PM4_INT_AFTER_WRITE, ev);
+	kick(&q);
+	assert_int_equal(wait_one(t, ev, 5000, &ed), KFD_ABI_WAIT_RESULT_COMPLETE);
+	/* a context id that names nothing: the kernel searches the slots */
+	ev2 = signal_event(t, 0, &slot);
+	release_mem(&q, slot, ev2, KFD_PM4_DATA_32, KFD_PM4_INT_AFTER_WRITE, 0);
+	kick(&q);
+	assert_int_equal(wait_one(t, ev2, 5000, &ed), KFD_ABI_WAIT_RESULT_COMPLETE);
+	assert_true(idle(&q));
+	close_kt(t);
+}
+
+/* WAIT_REG_MEM holds queue A until queue B writes the value. */
+static void
+run_wait_reg_mem(const char *profile)
+{
+	struct kt *t = open_kt(profile);
+	uint32_t *buf = (uint32_t *)kt_userptr_mapped(t, 0, BUF_VA, 4096);
+	uint32_t v = 0x5a;
+	struct pq a, b, c;
+
+	pq_new(t, &a, 0x10000000ULL);
+	pq_new(t, &b, 0x11000000ULL);
+	pq_new(t, &c, 0x12000000ULL);
+	wait_mem(&a, BUF_VA, 3, 0x5a, 0xff);		/* == */
+	write_data(&a, BUF_VA + 4, &v, 1);
+	kick(&a);
+	v = 1;
+	write_data(&c, BUF_VA + 8, &v, 1);
+	kick(&c);
+	assert_true(idle(&c));
+	usleep(20000);
+	assert_int_equal(rptr(&a), 0);
+	assert_int_equal(buf[1], 0);
+	v = 0x35a;					/* masked: 0x5a */
+	write_data(&b, BUF_VA, &v, 1);
+	kick(&b);
+	assert_true(idle(&b));
+	assert_true(idle(&a));
+	assert_int_equal(buf[1], 0x5a);
+	close_kt(t);
+}
+
+/*
+ * A ring packet enters IB 1, which chains to IB 2, which nests IB 4 and
+ * chains to IB 3; each stores its number. Then the ring goes on.
+ */
+static void
+run_indirect(const char *profile)
+{
+	struct kt *t = open_kt(profile);
+	uint32_t *buf = (uint32_t *)kt_userptr_mapped(t, 0, BUF_VA, 4096);
+	uint32_t *ib = (uint32_t *)kt_userptr_mapped(t, 0, IB_VA, 4 * 4096);
+	uint32_t d[4], n, v;
+	struct pq q;
+
+	for (unsigned int i = 0; i < 4; i++) {
+		uint32_t *p = ib + i * 1024;
+
+		v = i + 1;
+		p[0] = KFD_PM4_HDR(KFD_PM4_OP_WRITE_DATA, 3);
+		p[1] = KFD_PM4_DST_MEM << 8;
+		p[2] = (uint32_t)(BUF_VA + 4 * i);
+		p[3] = (uint32_t)((BUF_VA + 4 * i) >> 32);
+		p[4] = v;
+		n = 5;
+		if (i == 1) {
+			ib_packet(p + n, IB_VA + 3 * 4096, 5, 0);	/* nested */
+			n += 4;
+		}
+		if (i < 2) {
+			ib_packet(p + n, IB_VA + (uint64_t)(i + 1) * 4096,
+				  i == 0 ? 13 : 5, 1);			/* chain */
+		}
+	}
+	pq_new(t, &q, 0x10000000ULL);
+	ib_packet(d, IB_VA, 9, 0);
+	emit(&q, d, 4);
+	v = 0xdd;
+	write_data(&q, BUF_VA + 16, &v, 1);
+	kick(&q);
+	assert_true(idle(&q));
+	assert_int_equal(buf[0], 1);
+	assert_int_equal(buf[1], 2);
+	assert_int_equal(buf[2], 3);
+	assert_int_equal(buf[3], 4);
+	assert_int_equal(buf[4], 0xdd);
+	close_kt(t);
+}
+
+/* A bad opcode and a bad address stop their queues only. */
+static void
+run_errors(const char *profile)
+{
+	struct kt *t = open_kt(profile);
+	uint32_t *buf = (uint32_t *)kt_userptr_mapped(t, 0, BUF_VA, 4096);
+	uint32_t hw = other_event(t, KFD_ABI_EVENT_HW_EXCEPTION);
+	uint32_t mem = other_event(t, KFD_ABI_EVENT_MEMORY);
+	uint32_t bad[2] = { KFD_PM4_HDR(0x01, 0), 0 }, v = 1;
+	struct kfd_abi_event_data ed;
+	struct pq a, b, ok;
+
+	pq_new(t, &a, 0x10000000ULL);
+	pq_new(t, &b, 0x11000000ULL);
+	pq_new(t, &ok, 0x12000000ULL);
+	emit(&a, bad, 2);
+	write_data(&a, BUF_VA, &v, 1);
+	kick(&a);
+	assert_int_equal(wait_one(t, hw, 5000, &ed), KFD_ABI_WAIT_RESULT_COMPLETE);
+	v = 2;
+	write_data(&b, WILD_VA, &v, 1);
+	write_data(&b, BUF_VA + 4, &v, 1);
+	kick(&b);
+	assert_int_equal(wait_one(t, mem, 5000, &ed), KFD_ABI_WAIT_RESULT_COMPLETE);
+	assert_int_equal(ed.memory_exception_data.va, WILD_VA);
+	assert_int_equal(ed.memory_exception_data.gpu_id, t->gpu_id[0]);
+	assert_int_equal(ed.memory_exception_data.failure.NotPresent, 1);
+	v = 3;
+	write_data(&ok, BUF_VA + 8, &v, 1);
+	kick(&ok);
+	assert_true(idle(&ok));
+	assert_int_equal(rptr(&a), 0);
+	assert_int_equal(rptr(&b), 0);
+	assert_int_equal(buf[0], 0);
+	assert_int_equal(buf[1], 0);
+	assert_int_equal(buf[2], 3);
+	/* a stopped queue stays stopped */
+	write_data(&a, BUF_VA + 12, &v, 1);
+	kick(&a);
+	usleep(20000);
+	assert_int_equal(rptr(&a), 0);
+	assert_int_equal(buf[3], 0);
+	close_kt(t);
+}
+
+#define FOR_PROFILES(fn)						\
+	static void test_##fn(void **state)				\
+	{								\
+		(void)state;						\
+		for (unsigned int i = 0; i < sizeof(profiles) /		\
+		     sizeof(profiles[0]); i++)				\
+			run_##fn(profiles[i]);				\
+	}
+
+FOR_PROFILES(write_data)
+FOR_PROFILES(release_mem)
+FOR_PROFILES(wait_reg_mem)
+FOR_PROFILES(indirect)
+FOR_PROFILES(errors)
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_write_data),
+		cmocka_unit_test(test_release_mem),
+		cmocka_unit_test(test_wait_reg_mem),
+		cmocka_unit_test(test_indirect),
+		cmocka_unit_test(test_errors),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,416 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * PM4 compute queues through the thunk API, the way kfdtest drives them
+ * (its PM4Queue): hsaKmtCreateQueue(HSA_QUEUE_COMPUTE) on a ring of host
+ * memory mapped on the GPU; packets written, then the 64-bit write
+ * pointer and the doorbell the thunk returns, both in dwords; the read
+ * pointer the CP reports (where the thunk says) is a dword offset inside
+ * the ring. On gfx10 ACQUIRE_MEM has its 8-dword form. Built
+ * against our thunk and against AMD's, run on kfdsim (`kfdtrace sim`):
+ *
+ *   write	WRITE_DATA stores, over two laps of the ring
+ *   release	RELEASE_MEM stores; with its interrupt, an event wait returns
+ *   wait	WAIT_REG_MEM holds a queue until a second queue writes
+ *   ib		a chain of three indirect buffers
+ *   bad	a bad opcode stops its queue and sets the HW_EXCEPTION
+ *		event; another queue goes on
+ *
+ * Prints "pm4: NAME ok" per case and "pm4: all ok", or fails (exit 1).
+ * Each case uses its own queues, so a capture (`--submissions`) has
+ * every kind of packet.
+ */
+#if __has_include(<hsakmt/hsakmt.h>)
+#include <hsakmt/hsakmt.h>
+#else
+#include <hsakmt.h>
+#endif
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define RING_SIZE	4096u
+#define RING_DW		(RING_SIZE / 4)
+
+/* PM4 type-3 packets (the MEC's, as Linux amdgpu's soc15d.h has them). */
+#define HDR(op, n)	(3u << 30 | ((n) & 0x3fffu) << 16 | (op) << 8)
+#define OP_WRITE_DATA	0x37u
+#define OP_WAIT_REG_MEM	0x3cu
+#define OP_IB		0x3fu
+#define OP_RELEASE_MEM	0x49u
+#define OP_ACQUIRE_MEM	0x58u
+#define OP_SET_SH_REG	0x76u
+#define OP_NOP		0x10u
+#define FILLER		0xffff1000u
+
+static HSAuint32 gpu;
+static int gfx10;
+static int failed;
+
+static void
+fail(const char *what)
+{
+	printf("pm4: FAILED: %s\n", what);
+	failed = 1;
+}
+
+static void
+check(HSAKMT_STATUS st, const char *what)
+{
+	if (st != HSAKMT_STATUS_SUCCESS) {
+		printf("pm4: %s: status %d\n", what, (int)st);
+		failed = 1;
+	}
+}
+
+/* Host memory mapped on the GPU, zeroed. */
+static void *
+alloc_mapped(HSAuint64 size)
+{
+	HsaMemFlags f = { 0 };
+	HSAuint64 va;
+	void *p = NULL;
+
+	f.ui32.HostAccess = 1;
+	f.ui32.NonPaged = 1;
+	f.ui32.CoarseGrain = 1;
+	f.ui32.ExecuteAccess = 1;
+	check(hsaKmtAllocMemory(0, size, f, &p), "AllocMemory");
+	if (!p)
+		return NULL;
+	check(hsaKmtMapMemoryToGPU(p, size, &va), "MapMemoryToGPU");
+	memset(p, 0, size);
+	return p;
+}
+
+static void
+free_mapped(void *p, HSAuint64 size)
+{
+	if (!p)
+		return;
+	hsaKmtUnmapMemoryToGPU(p);
+	hsaKmtFreeMemory(p, size);
+}
+
+struct pq {
+	uint32_t *ring;
+	uint64_t *ptrs;			/* [0] read, [1] write: the thunk may
+					 * put them elsewhere (res) */
+	HsaQueueResource res;
+	uint64_t wr;			/* dwords written, monotonic */
+};
+
+static int
+pq_new(struct pq *q)
+{
+	memset(q, 0, sizeof(*q));
+	q->ring = alloc_mapped(RING_SIZE);
+	q->ptrs = alloc_mapped(4096);
+	if (!q->ring || !q->ptrs)
+		return -1;
+	q->res.Queue_read_ptr_aql = &q->ptrs[0];
+	q->res.Queue_write_ptr_aql = &q->ptrs[1];
+	check(hsaKmtCreateQueue(gpu, HSA_QUEUE_COMPUTE, 100,
+				HSA_QUEUE_PRIORITY_NORMAL, q->ring, RING_SIZE,
+				NULL, &q->res), "CreateQueue(COMPUTE)");
+	return failed ? -1 : 0;
+}
+
+static void
+pq_free(struct pq *q)
+{
+	if (q->res.QueueId)
+		check(hsaKmtDestroyQueue(q->res.QueueId), "DestroyQueue");
+	free_mapped(q->ring, RING_SIZE);
+	free_mapped(q->ptrs, 4096);
+}
+
+static void
+emit(struct pq *q, const uint32_t *d, unsigned int n)
+{
+	while (q->wr % RING_DW + n > RING_DW)
+		q->ring[q->wr++ % RING_DW] = FILLER;
+	memcpy(q->ring + q->wr % RING_DW, d, n * 4);
+	q->wr += n;
+}
+
+static void
+submit(struct pq *q)
+{
+	__atomic_store_n(q->res.Queue_write_ptr_aql, q->wr, __ATOMIC_RELEASE);
+	__atomic_store_n(q->res.Queue_DoorBell_aql, q->wr, __ATOMIC_RELEASE);
+}
+
+static uint32_t
+rptr(const struct pq *q)
+{
+	return __atomic_load_n(q->res.Queue_read_ptr, __ATOMIC_ACQUIRE);
+}
+
+/* Wait up to 5 s until the CP read everything (kfdtest's AllPacketsSubmitted). */
+static int
+drained(const struct pq *q)
+{
+	for (int i = 0; i < 50000; i++) {
+		if (rptr(q) == q->wr % RING_DW)
+			return 1;
+		usleep(100);
+	}
+	return 0;
+}
+
+static uint64_t
+va(const void *p)
+{
+	return (uint64_t)(uintptr_t)p;
+}
+
+static void
+write_data(struct pq *q, const void *dst, uint32_t v)
+{
+	uint32_t d[5] = { HDR(OP_WRITE_DATA, 3), 5u << 8 | 1u << 20,
+			  (uint32_t)va(dst), (uint32_t)(va(dst) >> 32), v };
+
+	emit(q, d, 5);
+}
+
+static void
+release_mem(struct pq *q, uint64_t addr, uint32_t data, int irq, uint32_t ctxid)
+{
+	uint32_t d[8] = { HDR(OP_RELEASE_MEM, 6), 0x14 | 5u << 8,
+			  1u << 29 | (irq ? 2u : 3u) << 24, (uint32_t)addr,
+			  (uint32_t)(addr >> 32), data, 0, ctxid };
+
+	emit(q, d, 8);
+}
+
+static void
+case_write(void)
+{
+	uint32_t *buf = alloc_mapped(4096);
+	uint32_t acq[8] = { HDR(OP_ACQUIRE_MEM, 5), 0, 0xffffffff, 0, 0, 0, 4, 0 };
+	uint32_t sh[4] = { HDR(OP_SET_SH_REG, 2), 0x20c, 0, 0 };
+	uint32_t nop[3] = { HDR(OP_NOP, 1), 0, 0 };
+	struct pq q;
+
+	if (!buf || pq_new(&q))
+		return;
+	if (gfx10)
+		acq[0] = HDR(OP_ACQUIRE_MEM, 6);
+	emit(&q, acq, gfx10 ? 8 : 7);
+	emit(&q, sh, 4);
+	emit(&q, nop, 3);
+	for (uint32_t i = 0; i < 2 * RING_DW / 5; i++) {
+		write_data(&q, buf + i % 64, i);
+		if (i % 64 == 63) {
+			submit(&q);
+			if (!drained(&q))
+				break;
+		}
+	}
+	submit(&q);
+	if (!drained(&q))
+		fail("write: the read pointer never reached the write pointer");
+	else if (buf[0] != 384 || buf[63] != 383 || q.wr < 2 * RING_DW)
+		fail("write: WRITE_DATA stored the wrong values");
+	else
+		printf("pm4: write ok\n");
+	pq_free(&q);
+	free_mapped(buf, 4096);
+}
+
+static void
+case_release(void)
+{
+	HsaEventDescriptor ed = { 0 };
+	uint64_t *buf = alloc_mapped(4096);
+	HsaEvent *ev = NULL;
+	struct pq q;
+
+	if (!buf || pq_new(&q))
+		return;
+	ed.EventType = HSA_EVENTTYPE_SIGNAL;
+	ed.NodeId = gpu;
+	check(hsaKmtCreateEvent(&ed, false, false, &ev), "CreateEvent");
+	if (!ev)
+		return;
+	buf[0] = ~0ULL;
+	release_mem(&q, va(buf), 0x1234, 0, 0);
+	submit(&q);
+	if (!drained(&q) || buf[0] != 0xffffffff00001234ULL)
+		fail("release: RELEASE_MEM did not store its data");
+	/* kfdtest's signal: the event id into its slot, then the interrupt */
+	release_mem(&q, ev->EventData.HWData2, ev->EventId, 1, ev->EventId);
+	submit(&q);
+	if (hsaKmtWaitOnEvent(ev, 5000) != HSAKMT_STATUS_SUCCESS)
+		fail("release: the end-of-pipe interrupt set no event");
+	else if (!failed)
+		printf("pm4: release ok\n");
+	check(hsaKmtDestroyEvent(ev), "DestroyEvent");
+	pq_free(&q);
+	free_mapped(buf, 4096);
+}
+
+static void
+case_wait(void)
+{
+	uint32_t *buf = alloc_mapped(4096);
+	struct pq a, b;
+
+	if (!buf || pq_new(&a) || pq_new(&b))
+		return;
+	{
+		uint32_t d[7] = { HDR(OP_WAIT_REG_MEM, 5), 3 | 1u << 4,
+				  (uint32_t)va(buf), (uint32_t)(va(buf) >> 32),
+				  0x77, 0xffffffff, 4 };
+
+		emit(&a, d, 7);
+	}
+	write_data(&a, buf + 1, 1);
+	submit(&a);
+	usleep(20000);
+	if (rptr(&a) != 0 || buf[1])
+		fail("wait: WAIT_REG_MEM did not hold its queue");
+	write_data(&b, buf, 0x77);
+	submit(&b);
+	if (!drained(&b) || !drained(&a) || buf[1] != 1)
+		fail("wait: the queue did not go on once the value was written");
+	else if (!failed)
+		printf("pm4: wait ok\n");
+	pq_free(&a);
+	pq_free(&b);
+	free_mapped(buf, 4096);
+}
+
+/* IB 0 chains to IB 1, which chains to IB 2; each stores its number. */
+static void
+case_ib(void)
+{
+	uint32_t *buf = alloc_mapped(4096);
+	uint32_t *ib = alloc_mapped(3 * 4096);
+	uint32_t d[4];
+	struct pq q;
+
+	if (!buf || !ib || pq_new(&q))
+		return;
+	for (unsigned int i = 0; i < 3; i++) {
+		uint32_t *p = ib + i * 1024;
+		uint64_t next = va(ib + (i + 1) * 1024);
+
+		p[0] = HDR(OP_WRITE_DATA, 3);
+		p[1] = 5u << 8;
+		p[2] = (uint32_t)va(buf + i);
+		p[3] = (uint32_t)(va(buf + i) >> 32);
+		p[4] = i + 1;
+		if (i < 2) {
+			p[5] = HDR(OP_IB, 2);
+			p[6] = (uint32_t)next;
+			p[7] = (uint32_t)(next >> 32);
+			p[8] = (i == 0 ? 9 : 5) | 1u << 20 | 1u << 23;
+		}
+	}
+	d[0] = HDR(OP_IB, 2);
+	d[1] = (uint32_t)va(ib);
+	d[2] = (uint32_t)(va(ib) >> 32);
+	d[3] = 9 | 1u << 23;
+	emit(&q, d, 4);
+	write_data(&q, buf + 3, 4);
+	submit(&q);
+	if (!drained(&q) || buf[0] != 1 || buf[1] != 2 || buf[2] != 3 || buf[3] != 4)
+		fail("ib: the chain of indirect buffers did not run");
+	else
+		printf("pm4: ib ok\n");
+	pq_free(&q);
+	free_mapped(buf, 4096);
+	free_mapped(ib, 3 * 4096);
+}
+
+static void
+case_bad(void)
+{
+	HsaEventDescriptor ed = { 0 };
+	uint32_t *buf = alloc_mapped(4096);
+	uint32_t bad[2] = { HDR(0x01u, 0), 0 };	/* no such opcode */
+	HsaEvent *ev = NULL;
+	struct pq a, b;
+
+	if (!buf || pq_new(&a) || pq_new(&b))
+		return;
+	ed.EventType = HSA_EVENTTYPE_HW_EXCEPTION;
+	ed.NodeId = gpu;
+	check(hsaKmtCreateEvent(&ed, true, false, &ev), "CreateEvent");
+	if (!ev)
+		return;
+	emit(&a, bad, 2);
+	write_data(&a, buf, 1);
+	submit(&a);
+	if (hsaKmtWaitOnEvent(ev, 5000) != HSAKMT_STATUS_SUCCESS)
+		fail("bad: no HW_EXCEPTION event");
+	write_data(&b, buf + 1, 2);
+	submit(&b);
+	if (!drained(&b) || buf[1] != 2)
+		fail("bad: the other queue stopped too");
+	if (rptr(&a) != 0 || buf[0])
+		fail("bad: the queue went on past the bad packet");
+	if (!failed)
+		printf("pm4: bad ok\n");
+	check(hsaKmtDestroyEvent(ev), "DestroyEvent");
+	pq_free(&a);
+	pq_free(&b);
+	free_mapped(buf, 4096);
+}
+
+/* The first node with compute cores, or 0. */
+static HSAuint32
+first_gpu(void)
+{
+	HsaSystemProperties sp;
+	HsaNodeProperties np;
+
+	if (hsaKmtAcquireSystemProperties(&sp) != HSAKMT_STATUS_SUCCESS)
+		return 0;
+	for (HSAuint32 n = 0; n < sp.NumNodes; n++)
+		if (hsaKmtGetNodeProperties(n, &np) == HSAKMT_STATUS_SUCCESS &&
+		    np.NumFComputeCores) {
+			gfx10 = np.EngineId.ui32.Major >= 10;
+			return n;
+		}
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		void (*fn)(void);
+	} cases[] = {
+		{ "write", case_write },
+		{ "release", case_release },
+		{ "wait", case_wait },
+		{ "ib", case_ib },
+		{ "bad", case_bad },
+	};
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	check(hsaKmtOpenKFD(), "OpenKFD");
+	gpu = first_gpu();
+	if (!gpu) {
+		fail("no GPU node");
+		return 1;
+	}
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int want = argc < 2;
+
+		for (int a = 1; a < argc; a++)
+			want |= !strcmp(argv[a], cases[i].name);
+		if (want && !failed)
+			cases[i].fn();
+	}
+	hsaKmtCloseKFD();
+	if (!failed)
+		printf("pm4: all ok\n");
+	return failed;
+}

@@ -1,0 +1,36 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# The PM4 program recorded with --submissions on kfdsim (mi210, our
+# thunk): the capture holds submit records of its PM4 queues, and `dump`
+# decodes their packets by name, numbered by the write pointer's dwords.
+#   run_pm4_capture.sh KFDTRACE PM4_KMT
+set -u
+
+kfdtrace=$1
+prog=$2
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+
+if ! KFDSIM_PROFILE=mi210 "$kfdtrace" record -o "$dir/t" --sim --submissions \
+		-- "$prog" >"$dir/out" 2>&1; then
+	cat "$dir/out"
+	echo "the capture of $prog failed"
+	exit 1
+fi
+cat "$dir/out"
+grep -q '^pm4: all ok$' "$dir/out" || { echo "the program failed"; exit 1; }
+"$kfdtrace" dump "$dir/t" >"$dir/dump" 2>&1 || { cat "$dir/dump"; exit 1; }
+rc=0
+for want in ', pm4, dwords 0..' '] WRITE_DATA{control=0x100500, dst=0x' \
+	    '] RELEASE_MEM{event=0x514, control=0x22000000, addr=0x' \
+	    '] WAIT_REG_MEM{control=0x13, addr=0x' \
+	    '] INDIRECT_BUFFER{ib_base=0x' '] ACQUIRE_MEM{' '] SET_SH_REG{' \
+	    '] NOP{}' '] UNKNOWN{bytes=<000100c000000000>}, [2] WRITE_DATA{'; do
+	if ! grep -qF -- "$want" "$dir/dump"; then
+		echo "dump has no '$want'"
+		rc=1
+	fi
+done
+[ "$rc" -eq 0 ] || grep 'submit(' "$dir/dump" | head -20
+exit $rc

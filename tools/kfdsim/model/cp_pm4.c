@@ -1,0 +1,506 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * PM4 packet processing (the compute micro engine's): one PM4 compute
+ * queue's dword ring, from its read pointer to the write pointer its
+ * doorbell carries, executing the type-3 packets kfdtest and the kernel
+ * emit: WRITE_DATA stores, RELEASE_MEM stores its data (or a clock) and
+ * raises the end-of-pipe interrupt that sets events, WAIT_REG_MEM holds
+ * the queue (and only it) until memory matches, INDIRECT_BUFFER runs a
+ * buffer of packets (nested one level, or chained), DISPATCH_DIRECT
+ * completes like an AQL dispatch (no shader runs), and the state and
+ * cache packets (SET_SH_REG, SET_UCONFIG_REG, ACQUIRE_MEM, EVENT_WRITE,
+ * NOP) are accepted.
+ *
+ * Pointers are the hardware's: the doorbell holds the write pointer in
+ * dwords, which the CP takes modulo the ring's size (a producer may keep
+ * it monotonic, as kfdtest does on SOC15, or wrapped); the read pointer
+ * is written back after every ring packet as the CP reports it, a 32-bit
+ * dword offset inside the ring. A queue starts at offset 0, as its MQD,
+ * and reports it with the first doorbell.
+ *
+ * An unknown opcode or a malformed packet raises what the CP's
+ * CP_BAD_OPCODE interrupt gives (kfd_signal_hw_exception_event: the
+ * process's HW_EXCEPTION events; the queue's EC_QUEUE_PACKET_UNSUPPORTED
+ * exception); an address outside the VM what a VM fault gives
+ * (kfd_signal_vm_fault_event: the MEMORY events with the faulting page;
+ * EC_DEVICE_MEMORY_VIOLATION). Either stops the queue, and only it, with
+ * one line on stderr. Device lock held.
+ */
+#include <string.h>
+
+#include <kfdtrace/packet_abi.h>
+
+#include "cp_priv.h"
+
+/* The most dwords of one packet read at once (WRITE_DATA's data aside). */
+#define PKT_MAX_DW		16u
+/* IBs one ring packet may enter (chains included) before the queue is
+ * stopped: a chain that loops would otherwise hold the engine for good. */
+#define IB_HOPS_MAX		64u
+
+enum step { STEP_DONE, STEP_WAIT, STEP_ERROR };
+
+static uint64_t
+qw(const uint32_t *d, unsigned int lo)
+{
+	return (uint64_t)d[lo] | (uint64_t)d[lo + 1] << 32;
+}
+
+/* Stop the queue: the error is the CP's, reported as the kernel does. */
+static void
+pm4_error(struct ksim_cp *cp, struct ksim_cpq *cq, int fault, const char *what,
+	  uint64_t detail)
+{
+	struct ksim_queue *q = cq->q;
+	int n;
+
+	cq->error = 1;
+	cq->pending = 0;
+	if (fault) {
+		q->exception_status |= KFD_ABI_EC_MASK(KFD_ABI_EC_DEVICE_MEMORY_VIOLATION);
+		n = ksim_event_vm_fault(cp->p, cq->gpu, detail);
+	} else {
+		q->exception_status |= KFD_ABI_EC_MASK(KFD_ABI_EC_QUEUE_PACKET_UNSUPPORTED);
+		n = ksim_event_hw_exception(cp->p);
+	}
+	cp_warn(cp, "queue %u: PM4 error at %s %llu%s: %s (0x%llx); queue "
+		"stopped, %d %s event%s set", cq->qid,
+		cq->kind == CP_AQL ? "AQL packet" : "dword", (unsigned long long)cq->rd,
+		cq->ib_depth ? " (in an indirect buffer)" : "", what,
+		(unsigned long long)detail, n, fault ? "MEMORY" : "HW_EXCEPTION",
+		n == 1 ? "" : "s");
+}
+
+/*
+ * Dwords [off, off+n) of the stream at @level: the ring (level 0, @ring
+ * wraps) or an indirect buffer, read as the GPU reads memory.
+ */
+static int
+stream_read(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *ring,
+	    uint32_t ring_dw, uint64_t off, uint32_t *d, unsigned int n)
+{
+	if (!cq->ib_depth) {
+		for (unsigned int i = 0; i < n; i++)
+			d[i] = __atomic_load_n(&ring[(off + i) & (ring_dw - 1)],
+					       __ATOMIC_RELAXED);
+		return 0;
+	}
+	return cp_mem_rw(cp, cq, cq->ib[cq->ib_depth - 1].va + off * 4, d,
+			 (uint64_t)n * 4, 0);
+}
+
+/* A 32- or 64-bit store where the CPU may be polling it. */
+static int
+store(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, const void *v,
+      unsigned int len)
+{
+	void *p = cp_mem(cp, cq, va, len);
+
+	if (!p)
+		return cp_mem_rw(cp, cq, va, (void *)(uintptr_t)v, len, 1);
+	if (len == 8)
+		__atomic_store_n((uint64_t *)p, *(const uint64_t *)v, __ATOMIC_RELEASE);
+	else
+		__atomic_store_n((uint32_t *)p, *(const uint32_t *)v, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* WAIT_REG_MEM compare functions (the same as SDMA's POLL_REGMEM). */
+static int
+wait_ok(uint32_t func, uint32_t v, uint32_t ref)
+{
+	switch (func) {
+	case 0: return 1;
+	case 1: return v < ref;
+	case 2: return v <= ref;
+	case 3: return v == ref;
+	case 4: return v != ref;
+	case 5: return v >= ref;
+	case 6: return v > ref;
+	default: return -1;
+	}
+}
+
+/* WRITE_DATA: count - 2 dwords of data, from the stream. */
+static enum step
+write_data(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *ring,
+	   uint32_t ring_dw, uint64_t at, const uint32_t *d, unsigned int size)
+{
+	uint32_t sel = KFD_PM4_WRITE_DST_SEL(d[1]), n = size - 4;
+	uint64_t dst = qw(d, 2) & ~3ULL;
+	uint32_t *data = (uint32_t *)cp->bounce;
+
+	switch (sel) {
+	case KFD_PM4_DST_REG:
+		return STEP_DONE;	/* no registers are modelled */
+	case KFD_PM4_DST_MEM_SYNC:
+	case KFD_PM4_DST_TC_L2:
+	case KFD_PM4_DST_MEM:
+		break;
+	default:
+		pm4_error(cp, cq, 0, "WRITE_DATA destination", sel);
+		return STEP_ERROR;
+	}
+	if (stream_read(cp, cq, ring, ring_dw, at + 4, data, n)) {
+		pm4_error(cp, cq, 1, "indirect buffer outside the VM",
+			  cq->ib[cq->ib_depth - 1].va);
+		return STEP_ERROR;
+	}
+	if (d[1] & KFD_PM4_WRITE_ONE_ADDR) {
+		/* Every dword to the same address: the last one stays. */
+		if (store(cp, cq, dst, &data[n - 1], 4))
+			goto fault;
+		return STEP_DONE;
+	}
+	if (n == 1 ? store(cp, cq, dst, data, 4) :
+	    cp_mem_rw(cp, cq, dst, data, (uint64_t)n * 4, 1))
+		goto fault;
+	return STEP_DONE;
+fault:
+	pm4_error(cp, cq, 1, "WRITE_DATA outside the VM", dst);
+	return STEP_ERROR;
+}
+
+static enum step
+release_mem(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *d)
+{
+	uint32_t ctl = d[2], data_sel = KFD_PM4_REL_DATA_SEL(ctl);
+	uint32_t int_sel = KFD_PM4_REL_INT_SEL(ctl);
+	uint64_t addr = qw(d, 3), v;
+	int r = 0;
+
+	if (KFD_PM4_REL_DST_SEL(ctl) > 1 || int_sel > KFD_PM4_INT_CTXID) {
+		pm4_error(cp, cq, 0, "RELEASE_MEM control", ctl);
+		return STEP_ERROR;
+	}
+	switch (data_sel) {
+	case KFD_PM4_DATA_NONE:
+		break;
+	case KFD_PM4_DATA_32:
+		r = store(cp, cq, addr & ~3ULL, &d[5], 4);
+		break;
+	case KFD_PM4_DATA_64:
+		v = qw(d, 5);
+		r = store(cp, cq, addr & ~7ULL, &v, 8);
+		break;
+	case KFD_PM4_DATA_GPU_CLOCK:
+	case KFD_PM4_DATA_SYS_CLOCK:
+		/* One simulated clock serves both counters. */
+		v = cp_gpu_clock(cp->dev, cq->gpu);
+		r = store(cp, cq, addr & ~7ULL, &v, 8);
+		break;
+	default:
+		pm4_error(cp, cq, 0, "RELEASE_MEM data_sel", data_sel);
+		return STEP_ERROR;
+	}
+	if (r) {
+		pm4_error(cp, cq, 1, "RELEASE_MEM outside the VM", addr);
+		return STEP_ERROR;
+	}
+	if (int_sel == KFD_PM4_INT_ONLY || int_sel == KFD_PM4_INT_AFTER_WRITE ||
+	    int_sel == KFD_PM4_INT_CTXID) {
+		if (!ksim_event_eop_interrupt(cp->p, d[7]))
+			cp_log(cp, "queue %u: end-of-pipe interrupt (context "
+			       "%u): nothing signaled", cq->qid, d[7]);
+	}
+	return STEP_DONE;
+}
+
+static enum step
+wait_reg_mem(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *d)
+{
+	uint64_t addr = qw(d, 2) & ~3ULL;
+	uint32_t v, *p;
+	int ok;
+
+	if (!(d[1] & KFD_PM4_WAIT_MEM))
+		return STEP_DONE;	/* a register: none are modelled */
+	p = cp_mem(cp, cq, addr, 4);
+	if (p) {
+		v = __atomic_load_n(p, __ATOMIC_ACQUIRE);
+	} else if (cp_mem_rw(cp, cq, addr, &v, 4, 0)) {
+		pm4_error(cp, cq, 1, "WAIT_REG_MEM outside the VM", addr);
+		return STEP_ERROR;
+	}
+	ok = wait_ok(KFD_PM4_WAIT_FUNC(d[1]), v & d[5], d[4]);
+	if (ok < 0) {
+		pm4_error(cp, cq, 0, "WAIT_REG_MEM function", d[1]);
+		return STEP_ERROR;
+	}
+	return ok ? STEP_DONE : STEP_WAIT;
+}
+
+/* INDIRECT_BUFFER: enter it (nested or, chained, instead of this IB). */
+static enum step
+indirect_buffer(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *d,
+		unsigned int size, int *entered)
+{
+	uint64_t va = qw(d, 1) & 0xfffffffffffcULL;
+	uint32_t n = KFD_PM4_IB_SIZE(d[3]);
+	int chain = !!(d[3] & KFD_PM4_IB_CHAIN);
+	unsigned int level;
+
+	if (!(d[3] & KFD_PM4_IB_VALID) || !n)
+		return STEP_DONE;	/* nothing to fetch */
+	if (++cq->ib_hops > IB_HOPS_MAX) {
+		pm4_error(cp, cq, 0, "more than 64 indirect buffers for one "
+			  "ring packet", cq->ib_hops);
+		return STEP_ERROR;
+	}
+	if (!cp_mem_reaches(cp, cq, va, (uint64_t)n * 4)) {
+		pm4_error(cp, cq, 1, "indirect buffer outside the VM", va);
+		return STEP_ERROR;
+	}
+	if (chain && cq->ib_depth) {
+		level = cq->ib_depth - 1;	/* replaces the current IB */
+	} else {
+		if (cq->ib_depth == CP_PM4_IB_LEVELS) {
+			pm4_error(cp, cq, 0, "indirect buffers nested deeper "
+				  "than 2", cq->ib_depth);
+			return STEP_ERROR;
+		}
+		/* The caller's position moves past this packet first; the
+		 * ring's when the IBs it entered end. */
+		if (cq->ib_depth)
+			cq->ib[cq->ib_depth - 1].pos += size;
+		else
+			cq->ib_ring_size = size;
+		level = cq->ib_depth++;
+	}
+	cq->ib[level].va = va;
+	cq->ib[level].size = n;
+	cq->ib[level].pos = 0;
+	*entered = 1;
+	return STEP_DONE;
+}
+
+/* Which opcodes are known, and their least count (dwords after DW0 - 1). */
+static int
+min_count(uint32_t op, int gfx10)
+{
+	switch (op) {
+	case KFD_PM4_OP_NOP:
+		return 0;
+	case KFD_PM4_OP_DISPATCH_DIRECT:
+		return 3;
+	case KFD_PM4_OP_WRITE_DATA:
+		return 3;
+	case KFD_PM4_OP_WAIT_REG_MEM:
+		return 5;
+	case KFD_PM4_OP_INDIRECT_BUFFER:
+		return 2;
+	case KFD_PM4_OP_EVENT_WRITE:
+		return 0;
+	case KFD_PM4_OP_RELEASE_MEM:
+		return 6;
+	case KFD_PM4_OP_ACQUIRE_MEM:
+		return gfx10 ? 6 : 5;
+	case KFD_PM4_OP_SET_SH_REG:
+	case KFD_PM4_OP_SET_UCONFIG_REG:
+		return 1;
+	default:
+		return -1;
+	}
+}
+
+/*
+ * Execute the packet at @at of the current stream, @avail dwords of it
+ * announced; *@size gets its size in dwords (0: not all announced yet).
+ * *@entered says the packet entered an IB (the position is then the IB's).
+ */
+static enum step
+pm4_packet(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *ring,
+	   uint32_t ring_dw, uint64_t at, uint64_t avail, unsigned int *size,
+	   int *entered)
+{
+	int gfx10 = cp->dev->gpus[cq->gpu].n->props[KSIM_NP_GFX_TARGET_VERSION] >= 100000;
+	uint32_t d[PKT_MAX_DW], op, count;
+	int least;
+
+	*size = 0;
+	if (stream_read(cp, cq, ring, ring_dw, at, d, 1)) {
+		pm4_error(cp, cq, 1, "indirect buffer outside the VM",
+			  cq->ib[cq->ib_depth - 1].va + at * 4);
+		return STEP_ERROR;
+	}
+	if (d[0] == KFD_PM4_TYPE2 || d[0] == KFD_PM4_NOP_FILLER) {
+		*size = 1;
+		return STEP_DONE;
+	}
+	if (KFD_PM4_TYPE(d[0]) != 3) {
+		pm4_error(cp, cq, 0, "not a type-3 packet", d[0]);
+		return STEP_ERROR;
+	}
+	op = KFD_PM4_OPCODE(d[0]);
+	count = KFD_PM4_COUNT(d[0]);
+	least = min_count(op, gfx10);
+	if (least < 0) {
+		pm4_error(cp, cq, 0, "unknown opcode", d[0]);
+		return STEP_ERROR;
+	}
+	if ((int)count < least ||
+	    (op == KFD_PM4_OP_WRITE_DATA && count + 2 - 4 > sizeof(cp->bounce) / 4)) {
+		pm4_error(cp, cq, 0, "packet too short", d[0]);
+		return STEP_ERROR;
+	}
+	if (count + 2 > avail) {
+		if (cq->ib_depth) {
+			pm4_error(cp, cq, 0, "packet past the end of its "
+				  "indirect buffer", d[0]);
+			return STEP_ERROR;
+		}
+		return STEP_WAIT;	/* the rest is not announced yet */
+	}
+	*size = count + 2;
+	if (stream_read(cp, cq, ring, ring_dw, at, d,
+			*size < PKT_MAX_DW ? *size : PKT_MAX_DW)) {
+		pm4_error(cp, cq, 1, "indirect buffer outside the VM",
+			  cq->ib[cq->ib_depth - 1].va + at * 4);
+		return STEP_ERROR;
+	}
+	switch (op) {
+	case KFD_PM4_OP_WRITE_DATA:
+		return write_data(cp, cq, ring, ring_dw, at, d, *size);
+	case KFD_PM4_OP_RELEASE_MEM:
+		return release_mem(cp, cq, d);
+	case KFD_PM4_OP_WAIT_REG_MEM:
+		return wait_reg_mem(cp, cq, d);
+	case KFD_PM4_OP_INDIRECT_BUFFER:
+		return indirect_buffer(cp, cq, d, *size, entered);
+	case KFD_PM4_OP_DISPATCH_DIRECT:
+		/* The shader does not run; a CU mask without CUs leaves the
+		 * waves nowhere to run, as for AQL dispatches. */
+		return ksim_queue_cus(cp->dev, cq->q) ? STEP_DONE : STEP_WAIT;
+	default:
+		return STEP_DONE;	/* state and cache packets */
+	}
+}
+
+unsigned int
+cp_pm4_run(struct ksim_cp *cp, struct ksim_cpq *cq)
+{
+	struct ksim_queue *q = cq->q;
+	uint32_t ring_dw = q->ring_size / 4, *rptr;
+	const uint32_t *ring;
+	unsigned int done = 0;
+
+	cq->pending = 0;
+	if (!ring_dw || (ring_dw & (ring_dw - 1))) {
+		pm4_error(cp, cq, 0, "ring size", q->ring_size);
+		return 0;
+	}
+	ring = cp_mem(cp, cq, q->ring, q->ring_size);
+	rptr = cp_mem(cp, cq, q->rptr, 4);
+	if (!ring || !rptr) {
+		pm4_error(cp, cq, 1, ring ? "read pointer outside the VM" :
+			  "ring outside the VM", ring ? q->rptr : q->ring);
+		return 0;
+	}
+	if (cq->wbound == UINT64_MAX)
+		return 0;	/* no doorbell rung yet */
+	/* The CP reports the MQD's read pointer, 0, when it loads the
+	 * queue: the memory may hold a destroyed queue's. */
+	if (!cq->started) {
+		__atomic_store_n(rptr, 0, __ATOMIC_RELEASE);
+		cq->started = 1;
+	}
+	for (;;) {
+		uint64_t at, avail;
+		unsigned int size;
+		int entered = 0;
+		enum step st;
+
+		if (cq->ib_depth) {
+			typeof(cq->ib[0]) *ib = &cq->ib[cq->ib_depth - 1];
+
+			if (ib->pos >= ib->size) {
+				/* An IB ends: back to its caller; the ring
+				 * packet retires when the last one ends. */
+				if (--cq->ib_depth)
+					continue;
+				cq->rd += cq->ib_ring_size;
+				cq->ib_hops = 0;
+				__atomic_store_n(rptr, (uint32_t)(cq->rd & (ring_dw - 1)),
+						 __ATOMIC_RELEASE);
+				done++;
+				cp->retired++;
+				continue;
+			}
+			at = ib->pos;
+			avail = ib->size - ib->pos;
+		} else {
+			at = cq->rd & (ring_dw - 1);
+			avail = (cq->wbound - at) & (ring_dw - 1);
+			if (!avail)
+				break;
+		}
+		st = pm4_packet(cp, cq, ring, ring_dw, at, avail, &size, &entered);
+		if (st == STEP_ERROR)
+			break;
+		if (st == STEP_WAIT) {
+			cq->pending = 1;
+			break;
+		}
+		if (entered)
+			continue;	/* positions moved by indirect_buffer() */
+		if (cq->ib_depth) {
+			cq->ib[cq->ib_depth - 1].pos += size;
+			continue;
+		}
+		cq->rd += size;
+		cq->ib_hops = 0;
+		/* The CP's report: a dword offset inside the ring. */
+		__atomic_store_n(rptr, (uint32_t)(cq->rd & (ring_dw - 1)),
+				 __ATOMIC_RELEASE);
+		done++;
+		cp->retired++;
+	}
+	return done;
+}
+
+int
+cp_pm4_aql_ib(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *jump)
+{
+	if (!cq->ib_depth) {
+		int entered = 0;
+
+		if (jump[0] != KFD_PM4_HDR(KFD_PM4_OP_INDIRECT_BUFFER, 2) &&
+		    (KFD_PM4_TYPE(jump[0]) != 3 ||
+		     KFD_PM4_OPCODE(jump[0]) != KFD_PM4_OP_INDIRECT_BUFFER ||
+		     KFD_PM4_COUNT(jump[0]) != 2)) {
+			pm4_error(cp, cq, 0, "PM4_IB: not an INDIRECT_BUFFER", jump[0]);
+			return -1;
+		}
+		cq->ib_hops = 0;
+		cp_log(cp, "queue %u: PM4_IB at packet %llu: %u dwords at 0x%llx",
+		       cq->qid, (unsigned long long)cq->rd, KFD_PM4_IB_SIZE(jump[3]),
+		       (unsigned long long)(qw(jump, 1) & 0xfffffffffffcULL));
+		if (indirect_buffer(cp, cq, jump, 4, &entered) == STEP_ERROR)
+			return -1;
+		if (!entered)
+			return 0;
+	}
+	/* The IB's packets, and those of the IBs it enters, up to its end. */
+	while (cq->ib_depth) {
+		typeof(cq->ib[0]) *ib = &cq->ib[cq->ib_depth - 1];
+		unsigned int size;
+		int entered = 0;
+		enum step st;
+
+		if (ib->pos >= ib->size) {
+			cq->ib_depth--;
+			continue;
+		}
+		st = pm4_packet(cp, cq, NULL, 0, ib->pos, ib->size - ib->pos,
+				&size, &entered);
+		if (st == STEP_ERROR) {
+			cq->ib_depth = 0;
+			return -1;
+		}
+		if (st == STEP_WAIT)
+			return 1;
+		if (!entered)
+			ib->pos += size;
+	}
+	return 0;
+}
