@@ -184,6 +184,13 @@ void rp_tree_gate(struct rp_run *st, const struct kt_record *rec);
 /* rp_tree_blocked() - whether rp_tree_gate() would wait now. */
 int rp_tree_blocked(struct rp_run *st, const struct kt_record *rec);
 /*
+ * rp_tree_await() - this process starts (@waiting) or stops waiting for
+ * the fds of record @send_seq of node @send_node (xfer.c). Until that send
+ * is done, the records of that node up to it do not wait for this process.
+ */
+void rp_tree_await(struct rp_run *st, unsigned int send_node, uint64_t send_seq,
+		   bool waiting);
+/*
  * rp_tree_publish() - tell the other processes that every record of this
  * one that returns before @exit_ts is done (rp_tree_gate() does it for
  * the serial replay; --threads, whose records are done on its workers,

@@ -20,6 +20,12 @@ struct rp_tree_slot {
 	int32_t done;
 	int32_t status;		/* enum kfd_replay_status */
 	uint64_t cur_exit;	/* the record in hand's exit time */
+	/*
+	 * While it waits for fds another process sends (xfer.c): per
+	 * sender node, the seq of the send awaited, 0 when none.
+	 */
+	uint64_t await_seq[KFD_REPLAY_MAX_TREE];
+	uint64_t gate_on;	/* bit per node its gate waits for now */
 	struct kfd_replay_summary sum;
 };
 

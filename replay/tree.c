@@ -18,7 +18,11 @@
  * by the capture's clock, which all processes of a machine share: a
  * record waits until no other live replay process has a record that
  * returned before it was entered and is not done yet. Each process
- * publishes, in shared memory, the exit time of the record in hand. A
+ * publishes, in shared memory, the exit time of the record in hand, and,
+ * while a receive of fds waits for its send (xfer.c), which send, and
+ * whom its gate waits for: the sender's records up to that send do not
+ * wait for the receiver, nor for processes that wait for it through
+ * others' receives or gates. A
  * ROCm IPC token one process exported is handed to an import in another
  * through the same memory; fds one process passed to another over a Unix
  * socket are passed again between their replays (xfer.c).

@@ -64,20 +64,88 @@ rp_tree_publish(struct rp_run *st, uint64_t exit_ts)
 	STORE(&st->r->tree->shm->slot[st->r->tree_self].cur_exit, exit_ts);
 }
 
+/*
+ * Whether node @i waits, now, for the fds of a send of node @self that is
+ * not done before @seq: itself, or through a chain of processes each
+ * waiting for the next one's send or held at its gate by it (@seen: the
+ * nodes looked at).
+ */
+static int
+awaits(struct rp_tree *t, unsigned int i, unsigned int self, uint64_t seq,
+       uint64_t *seen)
+{
+	struct rp_tree_slot *sl = &t->shm->slot[i];
+	uint64_t awaited = LOAD(&sl->await_seq[self]);
+	uint64_t gate_on = LOAD(&sl->gate_on);
+
+	if (awaited && awaited >= seq)
+		return 1;
+	*seen |= 1ull << i;
+	for (unsigned int j = 0; j < t->n; j++)
+		if (j != self && !(*seen & (1ull << j)) &&
+		    (LOAD(&sl->await_seq[j]) || (gate_on & (1ull << j))) &&
+		    awaits(t, j, self, seq, seen))
+			return 1;
+	return 0;
+}
+
+/*
+ * Whether this process's @rec must wait for node @i: @i is live and its
+ * record in hand returned before @rec was entered. Not while @i waits,
+ * itself or through others (their receives, their gates), for fds this
+ * process sends at or after @rec:
+ * the send takes effect when it is entered, but its record is numbered
+ * when it returns, which may be after calls of other threads that entered
+ * once the receive had returned; waiting for @i there would wait for the
+ * send itself.
+ */
+static int
+must_wait(struct rp_run *st, unsigned int i, const struct kt_record *rec)
+{
+	struct rp_tree *t = st->r->tree;
+	struct rp_tree_slot *sl = &t->shm->slot[i];
+	uint64_t seen = 0;
+
+	if ((int)i == st->r->tree_self || !LOAD(&sl->active) || LOAD(&sl->done) ||
+	    LOAD(&sl->cur_exit) > rec->ts)
+		return 0;
+	return !awaits(t, i, (unsigned int)st->r->tree_self, rec->seq, &seen);
+}
+
 int
 rp_tree_blocked(struct rp_run *st, const struct kt_record *rec)
 {
 	struct rp_tree *t = st->r->tree;
 	unsigned int i;
 
-	for (i = 0; i < t->n; i++) {
-		struct rp_tree_slot *sl = &t->shm->slot[i];
-
-		if ((int)i != st->r->tree_self && LOAD(&sl->active) &&
-		    !LOAD(&sl->done) && LOAD(&sl->cur_exit) <= rec->ts)
+	for (i = 0; i < t->n; i++)
+		if (must_wait(st, i, rec))
 			return 1;
-	}
 	return 0;
+}
+
+void
+rp_tree_await(struct rp_run *st, unsigned int send_node, uint64_t send_seq,
+	      bool waiting)
+{
+	uint64_t *at, cur;
+
+	if (!st->r->tree || send_node >= KFD_REPLAY_MAX_TREE || !send_seq)
+		return;
+	at = &st->r->tree->shm->slot[st->r->tree_self].await_seq[send_node];
+	if (!waiting) {
+		/* Only the wait that set it (--threads may have several). */
+		cur = send_seq;
+		__atomic_compare_exchange_n(at, &cur, 0, false, __ATOMIC_ACQ_REL,
+					    __ATOMIC_ACQUIRE);
+		return;
+	}
+	/* The latest send any of its threads waits for. */
+	cur = LOAD(at);
+	while (cur < send_seq &&
+	       !__atomic_compare_exchange_n(at, &cur, send_seq, false,
+					    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		;
 }
 
 void
@@ -87,6 +155,7 @@ rp_tree_gate(struct rp_run *st, const struct kt_record *rec)
 	uint64_t exit_ts = rp_rec_exit(rec);
 	uint64_t cap = (uint64_t)(st->o->wait_cap_ms ? st->o->wait_cap_ms :
 				  5000) * 1000000ull, t0 = 0;
+	uint64_t *gate_on = &t->shm->slot[st->r->tree_self].gate_on;
 	unsigned int i;
 
 	/* With --threads, what its workers have not done yet counts too;
@@ -95,15 +164,12 @@ rp_tree_gate(struct rp_run *st, const struct kt_record *rec)
 		exit_ts = st->held_exit;
 	rp_tree_publish(st, st->mt ? rp_mt_frontier(st, exit_ts) : exit_ts);
 	for (i = 0; i < t->n; i++) {
-		struct rp_tree_slot *sl = &t->shm->slot[i];
-
-		if ((int)i == st->r->tree_self)
-			continue;
-		while (LOAD(&sl->active) && !LOAD(&sl->done) &&
-		       LOAD(&sl->cur_exit) <= rec->ts) {
+		while (must_wait(st, i, rec)) {
 			struct timespec ts = { 0, 20000 };
 			uint64_t now = kfd_dispatch_now();
 
+			/* Others see through us whom we wait for. */
+			STORE(gate_on, 1ull << i);
 			if (!t0) {
 				t0 = now;
 			} else if (now - t0 > cap) {
@@ -116,6 +182,7 @@ rp_tree_gate(struct rp_run *st, const struct kt_record *rec)
 			}
 			nanosleep(&ts, NULL);
 		}
+		STORE(gate_on, 0);
 	}
 }
 

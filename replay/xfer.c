@@ -22,7 +22,10 @@
  * message (those of other sends wait in a small inbox) and binds each fd
  * to the captured number at the same position. A receive waits at most
  * the tree's wait cap (5 s by default) for its send, which the replay
- * may reach later than the capture did.
+ * may reach later than the capture did. Meanwhile the sender's records
+ * before the send do not wait for it (tree.c): a send is numbered when it
+ * returns, after the calls its other threads began once the receive had
+ * returned, in the capture.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -385,27 +388,35 @@ await(struct rp_run *st, const struct xfer_pair *pr, struct xfer_held *out)
 	int sock = st->r->xplan->sock[pr->recv_node][0];
 	uint64_t cap = st->o->wait_cap_ms ? st->o->wait_cap_ms : 5000;
 	uint64_t t0 = kfd_dispatch_now(), spent;
-	int r;
+	int r = 0;
 
+	/* The sender's records before the send must not wait for us. */
+	rp_tree_await(st, pr->send_node, pr->send_seq, true);
 	while (!take_held(st, pr, out)) {
 		spent = (kfd_dispatch_now() - t0) / 1000000;
-		if (spent >= cap)
-			return -1;
+		if (spent >= cap) {
+			r = -1;
+			break;
+		}
 		rp_mt_leave(st, true);
 		/* A short slice: another thread may hold ours in the inbox. */
 		r = read_one(sock, (int)(cap - spent < 100 ? cap - spent : 100),
 			     out);
 		rp_mt_enter(st);
 		if (r < 0)
-			return -1;
+			break;
 		if (r == 0)
 			continue;
 		if (out->msg.send_node == pr->send_node &&
-		    out->msg.send_seq == pr->send_seq)
-			return 0;
+		    out->msg.send_seq == pr->send_seq) {
+			r = 0;
+			break;
+		}
 		hold(st, out);
+		r = 0;
 	}
-	return 0;
+	rp_tree_await(st, pr->send_node, pr->send_seq, false);
+	return r < 0 ? -1 : 0;
 }
 
 static void

@@ -123,6 +123,30 @@ test_render_pci_config(void **state)
 	assert_int_equal(cfg[46] | cfg[47] << 8, 0x0c34);
 }
 
+/*
+ * A GPU's numa_node: on a machine of several CPU nodes, the one its first
+ * link leads to (mi300x8: GPUs 0-3 on socket 0, 4-7 on socket 1); with
+ * one CPU node, -1.
+ */
+static void
+test_render_numa_node(void **state)
+{
+	struct vt_fixture *fx = *state;
+	struct ksim_profile *p = ksim_profile_builtin("mi300x8");
+	struct ksim_vfs *vfs;
+
+	vt_expect_text(fx->vfs, "/sys/bus/pci/devices/0000:03:00.0/numa_node", "-1\n");
+	assert_non_null(p);
+	vfs = vt_tree_build(p, 19);
+	assert_non_null(vfs);
+	vt_expect_text(vfs, "/sys/bus/pci/devices/0000:0c:00.0/numa_node", "0\n");
+	vt_expect_text(vfs, "/sys/bus/pci/devices/0000:5c:00.0/numa_node", "0\n");
+	vt_expect_text(vfs, "/sys/bus/pci/devices/0000:9f:00.0/numa_node", "1\n");
+	vt_expect_text(vfs, "/sys/bus/pci/devices/0000:df:00.0/numa_node", "1\n");
+	ksim_vfs_free(vfs);
+	ksim_profile_free(p);
+}
+
 /* Paths that are not ours are left to libc untouched. */
 static void
 test_lookup_passthrough(void **state)
@@ -327,6 +351,7 @@ main(void)
 		cmocka_unit_test(test_render_abi_gating),
 		cmocka_unit_test(test_render_small_files),
 		cmocka_unit_test(test_render_pci_config),
+		cmocka_unit_test(test_render_numa_node),
 		cmocka_unit_test(test_lookup_passthrough),
 		cmocka_unit_test(test_lookup_errors),
 		cmocka_unit_test(test_lookup_loop),

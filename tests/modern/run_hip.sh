@@ -5,8 +5,10 @@
 # kfdsim or recorded and replayed as run_client.sh does:
 #   run_hip.sh run KFDTRACE OUTDIR SOURCE PROFILE -- [ARG...]
 #   run_hip.sh capture KFDTRACE OUTDIR SOURCE PROFILE OTHER_PROFILE -- [ARG...]
+#   run_hip.sh record KFDTRACE OUTDIR SOURCE PROFILE -- [ARG...]
 #   run_hip.sh smi KFDTRACE OUTDIR SOURCE PROFILE --
-# A run must exit 0 and print "PASS: ". smi runs the program as the KFD process beside rocm-smi
+# A run must exit 0 and print "PASS: ". record is capture without the
+# replay and emit-c (run_client.sh --record-only). smi runs the program as the KFD process beside rocm-smi
 # (tests/kfdsim/run_rocm_smi.sh). The program is built for gfx90a,
 # gfx942 and gfx1030 into OUTDIR (again only when SOURCE is newer), under
 # a lock, since tests run in parallel.
@@ -47,6 +49,10 @@ if [ "$mode" = smi ]; then
 fi
 if [ "$mode" = capture ]; then
 	exec "$here/run_client.sh" "$kfdtrace" "$profile" "$other" '^PASS: ' -- "$exe" "$@"
+fi
+if [ "$mode" = record ]; then
+	exec "$here/run_client.sh" --record-only "$kfdtrace" "$profile" '' '^PASS: ' -- \
+		"$exe" "$@"
 fi
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT

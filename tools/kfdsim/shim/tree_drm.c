@@ -93,6 +93,25 @@ render_dpm(const struct ksim_vnode *n, struct ksim_buf *out)
 	return 0;
 }
 
+/*
+ * The NUMA node of the GPU's PCI function (its numa_node file): the CPU
+ * node its first link leads to, as the kernel links a GPU to its own NUMA
+ * node first (kfd_crat.c). A machine of one CPU node says -1, as firmware
+ * without proximity information does: there the link cannot tell.
+ */
+static int
+gpu_numa_node(const struct ksim_profile *prof, const struct ksim_node *node)
+{
+	unsigned int k, cpus = 0, to;
+
+	for (k = 0; k < prof->n_nodes; k++)
+		cpus += !prof->nodes[k].gpu_id;
+	if (cpus < 2 || !node->n_io_links)
+		return -1;
+	to = node->io_links[0].node_to;
+	return to < prof->n_nodes && !prof->nodes[to].gpu_id ? (int)to : -1;
+}
+
 static int
 add_gpu(struct ksim_vfs *vfs, struct ksim_tree_ctx *ctx, const struct ksim_node *node,
 	unsigned int gpu)
@@ -119,7 +138,7 @@ add_gpu(struct ksim_vfs *vfs, struct ksim_tree_ctx *ctx, const struct ksim_node 
 	    (ret = PCI_FILE("subsystem_device", "0x%04x\n", drm->subsystem_device)) < 0 ||
 	    (ret = PCI_FILE("revision", "0x%02x\n", drm->pci_rev & 0xff)) < 0 ||
 	    (ret = PCI_FILE("class", "0x%06x\n", PCI_CLASS_DISPLAY_OTHER)) < 0 ||
-	    (ret = PCI_FILE("numa_node", "-1\n")) < 0 ||
+	    (ret = PCI_FILE("numa_node", "%d\n", gpu_numa_node(ctx->prof, node))) < 0 ||
 	    (ret = PCI_FILE("uevent",
 			    "DRIVER=amdgpu\nPCI_CLASS=%X\nPCI_ID=%04X:%04X\n"
 			    "PCI_SUBSYS_ID=%04X:%04X\nPCI_SLOT_NAME=%s\n"
