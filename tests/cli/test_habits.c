@@ -345,6 +345,7 @@ test_version(void **state)
 	assert_non_null(strstr(res.out,
 			       "\nbabeltrace2 plugin and CTF export "));
 	assert_non_null(strstr(res.out, "\nPerfetto protobuf export "));
+	assert_non_null(strstr(res.out, "\nSQLite (export --rocpd): "));
 	tc_run_free(&res);
 	RUN(&res, "--version", "--bogus");
 	assert_int_equal(res.status, 2);

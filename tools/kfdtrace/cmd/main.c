@@ -29,6 +29,9 @@
 #ifndef KFDTRACE_HAVE_ZSTD
 #define KFDTRACE_HAVE_ZSTD ""
 #endif
+#ifndef KFDTRACE_HAVE_SQLITE
+#define KFDTRACE_HAVE_SQLITE ""
+#endif
 
 /* One line per command; keep them in the order "--help" lists them. */
 static const struct kfdtrace_cmd commands[] = {
@@ -79,10 +82,11 @@ build_options(void)
 		{ "libdrm_amdgpu (render-node requests, marketing names)",
 		  KFDTRACE_HAVE_LIBDRM },
 		{ "zstd (trace compression)", KFDTRACE_HAVE_ZSTD },
+		{ "SQLite (export --rocpd)", KFDTRACE_HAVE_SQLITE },
 	};
 	static const char *const libs[] = {
 		"lttng-ust", "babeltrace2", "protobuf-c", "libdrm_amdgpu",
-		"zstd",
+		"zstd", "sqlite3",
 	};
 
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
