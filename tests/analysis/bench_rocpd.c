@@ -41,11 +41,7 @@ export_one(const char *kfdtrace, const char *trace, const char *opt,
 		argv[4] = (char *)trace;
 		argv[5] = NULL;
 	}
-	/* Status 1 with the output written: the trace's END record is
-	 * stamped by the writer's own clock, outside the generated times,
-	 * and both exports say the trace is damaged. The records are all
-	 * converted. */
-	if (tc_run_timed(argv, "/dev/null", &t) > 1 || stat(out, &st) != 0)
+	if (tc_run_timed(argv, "/dev/null", &t) != 0 || stat(out, &st) != 0)
 		return -1;
 	res->wall = t.wall;
 	res->cpu = t.cpu;
