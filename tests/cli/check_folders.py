@@ -28,6 +28,10 @@ import re
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+from depgraph import find_cycle, parse_deps  # noqa: E402
+
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 ROW = re.compile(r'^#\s+([a-z_]+)/\s.*\bincludes:\s*(.*?)\s*$')
 TOP_FILES = {'meson.build'}
@@ -47,8 +51,7 @@ def parse_table(text):
         if deps == ANY:
             table[m.group(1)] = ANY
         else:
-            table[m.group(1)] = (set() if deps in ('-', '')
-                                 else {d.strip().rstrip('/') for d in deps.split(',')})
+            table[m.group(1)] = {d.rstrip('/') for d in parse_deps(deps)}
     if not table:
         return 'no "#   folder/ ... includes: ..." lines at the top'
     return table
@@ -59,28 +62,6 @@ def expand(table):
     return {f: (set(table) - {f} if d == ANY else d) for f, d in table.items()}
 
 
-def find_cycle(graph):
-    """A list of folders forming a cycle, or None."""
-    state = {}
-
-    def visit(g, path):
-        state[g] = 'open'
-        for d in sorted(graph.get(g, ())):
-            if state.get(d) == 'open':
-                return path[path.index(d):] + [d]
-            if d not in state:
-                c = visit(d, path + [d])
-                if c:
-                    return c
-        state[g] = 'done'
-        return None
-
-    for g in sorted(graph):
-        if g not in state:
-            c = visit(g, [g])
-            if c:
-                return c
-    return None
 
 
 def scan(tool):

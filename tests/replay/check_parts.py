@@ -41,6 +41,10 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+from depgraph import find_cycle, parse_deps  # noqa: E402
+
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 HEADER = ['part', 'holds', 'files', 'uses']
 PUBLIC = 'include'
@@ -77,37 +81,13 @@ def parse_table(text):
         if not m:
             return 'table row without a `part` first cell: ' + s
         pats = [p.strip() for p in cells[2].replace('`', '').split(',') if p.strip()]
-        deps = cells[3].replace('`', '')
-        uses = (set() if deps.strip() in ('-', '—', '')
-                else {d.strip() for d in deps.split(',')})
+        uses = parse_deps(cells[3])
         rows.append((m.group(1), pats, uses))
     if not rows:
         return 'no "| part | holds | files | uses |" table'
     return rows
 
 
-def find_cycle(graph):
-    """A list of nodes forming a cycle, or None."""
-    state = {}
-
-    def visit(g, path):
-        state[g] = 'open'
-        for d in sorted(graph.get(g, ())):
-            if state.get(d) == 'open':
-                return path[path.index(d):] + [d]
-            if d not in state:
-                c = visit(d, path + [d])
-                if c:
-                    return c
-        state[g] = 'done'
-        return None
-
-    for g in sorted(graph):
-        if g not in state:
-            c = visit(g, [g])
-            if c:
-                return c
-    return None
 
 
 def sccs(graph):

@@ -29,6 +29,10 @@ import re
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+from depgraph import find_cycle, parse_deps  # noqa: E402
+
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 HEADER = ['group', 'holds', 'includes']
 # Files THUNK_DIR itself may hold.
@@ -53,36 +57,12 @@ def parse_doc(text):
         m = re.fullmatch(r'`([a-z_]+)/`', cells[0])
         if not m:
             return 'table row without a `group/` first cell: ' + line
-        deps = cells[-1].replace('`', '').replace('/', '')
-        graph[m.group(1)] = (set() if deps in ('-', '—', '')
-                             else {d.strip() for d in deps.split(',')})
+        graph[m.group(1)] = parse_deps(cells[-1].replace('/', ''))
     if not graph:
         return 'no "| group | holds | includes |" table'
     return graph
 
 
-def find_cycle(graph):
-    """A list of groups forming a cycle, or None."""
-    state = {}
-
-    def visit(g, path):
-        state[g] = 'open'
-        for d in sorted(graph.get(g, ())):
-            if state.get(d) == 'open':
-                return path[path.index(d):] + [d]
-            if d not in state:
-                c = visit(d, path + [d])
-                if c:
-                    return c
-        state[g] = 'done'
-        return None
-
-    for g in sorted(graph):
-        if g not in state:
-            c = visit(g, [g])
-            if c:
-                return c
-    return None
 
 
 def scan(thunk):
