@@ -44,6 +44,21 @@ now_ns(clockid_t id)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+int
+cp_compare(uint32_t func, uint32_t v, uint32_t ref)
+{
+	switch (func) {
+	case 0: return 1;
+	case 1: return v < ref;
+	case 2: return v <= ref;
+	case 3: return v == ref;
+	case 4: return v != ref;
+	case 5: return v >= ref;
+	case 6: return v > ref;
+	default: return -1;
+	}
+}
+
 uint64_t
 cp_gpu_clock(const struct ksim_device *dev, int gpu)
 {

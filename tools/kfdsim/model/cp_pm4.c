@@ -105,22 +105,6 @@ store(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, const void *v,
 	return 0;
 }
 
-/* WAIT_REG_MEM compare functions (the same as SDMA's POLL_REGMEM). */
-static int
-wait_ok(uint32_t func, uint32_t v, uint32_t ref)
-{
-	switch (func) {
-	case 0: return 1;
-	case 1: return v < ref;
-	case 2: return v <= ref;
-	case 3: return v == ref;
-	case 4: return v != ref;
-	case 5: return v >= ref;
-	case 6: return v > ref;
-	default: return -1;
-	}
-}
-
 /* WRITE_DATA: count - 2 dwords of data, from the stream. */
 static enum step
 write_data(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *ring,
@@ -222,7 +206,7 @@ wait_reg_mem(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *d)
 		pm4_error(cp, cq, 1, "WAIT_REG_MEM outside the VM", addr);
 		return STEP_ERROR;
 	}
-	ok = wait_ok(KFD_PM4_WAIT_FUNC(d[1]), v & d[5], d[4]);
+	ok = cp_compare(KFD_PM4_WAIT_FUNC(d[1]), v & d[5], d[4]);
 	if (ok < 0) {
 		pm4_error(cp, cq, 0, "WAIT_REG_MEM function", d[1]);
 		return STEP_ERROR;

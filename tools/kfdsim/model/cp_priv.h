@@ -104,6 +104,12 @@ void cp_warn(struct ksim_cp *cp, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* The simulated GPU clock of @gpu, as GET_CLOCK_COUNTERS reports it. */
 uint64_t cp_gpu_clock(const struct ksim_device *dev, int gpu);
+/*
+ * The memory-polling compare of SDMA's POLL_REGMEM and PM4's WAIT_REG_MEM
+ * (one 3-bit function code for both): 1 when @v passes against @ref, 0
+ * when not yet, -1 for a function code no engine defines.
+ */
+int cp_compare(uint32_t func, uint32_t v, uint32_t ref);
 
 /* cp_mem.c (device lock held) */
 /*

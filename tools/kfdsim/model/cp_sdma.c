@@ -143,22 +143,6 @@ const_fill(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t dst,
 	return 0;
 }
 
-/* POLL_REGMEM compare functions (SDMA_PKT_POLL_REGMEM func field). */
-static int
-poll_ok(uint32_t func, uint32_t v, uint32_t ref)
-{
-	switch (func) {
-	case 0: return 1;
-	case 1: return v < ref;
-	case 2: return v <= ref;
-	case 3: return v == ref;
-	case 4: return v != ref;
-	case 5: return v >= ref;
-	case 6: return v > ref;
-	default: return -1;
-	}
-}
-
 /*
  * Execute the packet whose dwords are @d (@avail of them announced);
  * *@size gets its size in dwords (0: not all announced yet).
@@ -258,7 +242,7 @@ sdma_packet(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *d,
 			sdma_error(cp, cq, "poll outside the VM", qw(d, 1));
 			return STEP_ERROR;
 		}
-		ok = poll_ok((d[0] >> 28) & 7u, v & d[4], d[3]);
+		ok = cp_compare((d[0] >> 28) & 7u, v & d[4], d[3]);
 		if (ok < 0) {
 			sdma_error(cp, cq, "poll function", d[0]);
 			return STEP_ERROR;
