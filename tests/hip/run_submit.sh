@@ -205,7 +205,7 @@ else
 		fail=1
 	fi
 fi
-# Off by default: not one submit record, no forwarder thread.
+# Off by default: not one submit record.
 "$kfdtrace" record --sim="$profile" -o "$dir/plain.kft" -- "$prog" >"$dir/rec2" 2>&1 ||
 	{ cat "$dir/rec2"; fail=1; }
 "$kfdtrace" dump "$dir/plain.kft" >"$dir/plain.txt" 2>&1 || fail=1

@@ -3,8 +3,8 @@
  * Submission capture under load (docs/submissions.md): four threads, each
  * with an AQL queue of its own on kfdtrace's libhsakmt, publish 2000
  * barrier packets each in batches of one to four per doorbell, waiting
- * for ring space as a runtime does, while the capture library's forwarder
- * records and forwards the doorbells. The workload runs in a child under
+ * for ring space as a runtime does, while the capture library records
+ * each doorbell on the ringing thread and forwards it. The workload runs in a child under
  * the capture library (KFDTRACE_SUBMISSIONS=1); the parent then reads the
  * trace: every queue must have every packet exactly once, in order, each
  * a BARRIER_AND, and the engine must have retired them all (the child
