@@ -20,42 +20,6 @@
 #include "replay_model.h"
 #include "replay_stream.h"
 
-void
-rp_model_note_gpu(struct rp_model *m, uint32_t gpu_id)
-{
-	unsigned int i;
-
-	if (!gpu_id || gpu_id == KFD_ABI_INVALID_GPUID)
-		return;
-	for (i = 0; i < m->nused; i++)
-		if (m->used[i] == gpu_id)
-			return;
-	if (m->nused < RP_MAX_GPUS)
-		m->used[m->nused++] = gpu_id;
-}
-
-void
-rp_model_add_range(struct rp_model *m, uint64_t start, uint64_t len,
-		   unsigned int why)
-{
-	struct rp_m_range *r;
-	uint64_t s = RP_PAGE_ALIGN_DOWN(start), e;
-
-	if (!len || start + len < start)
-		return;
-	e = RP_PAGE_ALIGN_UP(start + len);
-	if (s < RP_USER_MIN || e > RP_USER_MAX || e <= s)
-		return;
-	r = rp_vec_push(&m->ranges);
-	if (!r) {
-		m->overflow++;
-		return;
-	}
-	r->start = s;
-	r->end = e;
-	r->why = (uint8_t)why;
-}
-
 static int
 fd_table_grow(struct rp_model *m, int32_t fd)
 {
@@ -113,21 +77,6 @@ fd_new(struct rp_model *m, int32_t fd, uint8_t origin, uint8_t kind,
 	return m->fd_now[fd];
 }
 
-int32_t
-rp_model_proc_new(struct rp_model *m, int32_t fd, uint64_t seq, int secondary)
-{
-	struct rp_m_proc *p = rp_vec_push(&m->procs);
-
-	if (!p) {
-		m->overflow++;
-		return 0;
-	}
-	p->seq = seq;
-	p->fd = fd;
-	p->secondary = (uint8_t)secondary;
-	return (int32_t)(m->procs.n - 1);
-}
-
 /* The primary KFD process: every plain open of /dev/kfd shares it. */
 static int32_t
 primary_proc(struct rp_model *m, int32_t fd, uint64_t seq)
@@ -170,18 +119,6 @@ ofd_new(struct rp_model *m, uint8_t kind, const char *path, int32_t fd,
 	if (path)
 		snprintf(o->path, sizeof(o->path), "%s", path);
 	return (int32_t)(m->ofds.n - 1);
-}
-
-/*
- * The fds index of a captured fd, creating an "inherited" entry for a
- * device fd the trace never opened.
- */
-int32_t
-rp_model_fd(struct rp_model *m, int32_t fd)
-{
-	if (fd < 0 || fd >= m->fd_now_len)
-		return -1;
-	return m->fd_now[fd];
 }
 
 static int32_t

@@ -46,13 +46,6 @@ void rp_wait_stand_in(struct rp_run *st, const struct kt_record *rec);
  * lack, in the GPU's stead.
  */
 void rp_age_stand_in(struct rp_run *st, const struct kt_record *rec);
-/*
- * rp_mark_own() - in a recording of the replay, say what the call just
- * made is (@fmt: one of the KFD_REPLAY_*_NOTE annotations, with the
- * captured record's number for TRY and DONE).
- */
-void rp_mark_own(struct rp_run *st, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 int rp_wait_hold(struct rp_run *st, const struct kt_record *rec);
 void rp_wait_before(struct rp_run *st, const struct kt_record *rec,
 		    const struct kfd_ioctl_desc *d);

@@ -44,6 +44,11 @@ struct rp_run {
 	const struct kfd_replay_opts *o;
 	FILE *out;
 	const struct rp_rows *rows;
+	/*
+	 * Reissues a record through the run's ioctl path (rp_run_ioctl()):
+	 * held waits and stand-in SET_EVENTs go through it, from inside it.
+	 */
+	void (*issue)(struct rp_run *st, const struct kt_record *rec);
 	struct kc_u64map fwd;	/* captured -> live */
 	struct kc_u64map rev;	/* live -> captured */
 	struct rp_fdent *fds;
@@ -326,5 +331,13 @@ void rp_fd_unbind(struct rp_run *st, int32_t fd);
 /* rp_ofd_new() - a new open file description of @kind (render: minor
  * @minor): its index, or -1. */
 int32_t rp_ofd_new(struct rp_run *st, uint8_t kind, int32_t minor);
+
+/*
+ * report.c: rp_mark_own() - in a recording of the replay, say what the
+ * call just made is (@fmt: one of the KFD_REPLAY_*_NOTE annotations, with
+ * the captured record's number for TRY and DONE).
+ */
+void rp_mark_own(struct rp_run *st, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 #endif /* RP_STATE_H */

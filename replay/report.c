@@ -9,8 +9,10 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <kfdtrace/decode.h>
+#include <kfdtrace/recorder.h>
 
 #include "replay_state.h"
 
@@ -234,4 +236,22 @@ rp_print_summary(const struct rp_run *st, FILE *out)
 			fprintf(out, " (stopped there; --keep-going goes on)");
 		fprintf(out, "\n");
 	}
+}
+
+void
+rp_mark_own(struct rp_run *st, const char *fmt, ...)
+{
+	struct kt_record rec;
+	char note[160];
+	va_list ap;
+
+	if (!st->recorder)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(note, sizeof(note), fmt, ap);
+	va_end(ap);
+	memset(&rec, 0, sizeof(rec));
+	rec.type = KT_REC_ANNOTATION;
+	rec.u.annotation.text = note;
+	kfd_recorder_append(st->recorder, &rec);
 }

@@ -403,6 +403,7 @@ kfd_replay_run(struct kfd_replay *r, const struct kfd_replay_opts *o,
 	st.o = o;
 	st.out = o->out ? o->out : stdout;
 	st.rows = rp_rows();
+	st.issue = rp_run_ioctl;
 	st.cap_pid = r->model.hdr.pid;
 	st.live_pid = getpid();
 	rp_vec_init(&st.ofds, sizeof(struct rp_ofd));

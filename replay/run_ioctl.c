@@ -12,7 +12,6 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -268,24 +267,6 @@ fd_scopes(struct rp_run *st, int32_t fd, int *scope, int *gem_scope)
 	if (*scope < 0)
 		*scope = 0;
 	*gem_scope = e->ofd + 1;
-}
-
-void
-rp_mark_own(struct rp_run *st, const char *fmt, ...)
-{
-	struct kt_record rec;
-	char note[160];
-	va_list ap;
-
-	if (!st->recorder)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(note, sizeof(note), fmt, ap);
-	va_end(ap);
-	memset(&rec, 0, sizeof(rec));
-	rec.type = KT_REC_ANNOTATION;
-	rec.u.annotation.text = note;
-	kfd_recorder_append(st->recorder, &rec);
 }
 
 void

@@ -97,7 +97,7 @@ rp_wait_set(struct rp_run *st, const struct kt_record *rec, uint32_t id)
 	set.u.ioctl.arg_before = (const uint8_t *)&a;
 	set.u.ioctl.arg_after = (const uint8_t *)&a;
 	before = st->sum.ioctls;
-	rp_run_ioctl(st, &set);
+	st->issue(st, &set);
 	/* Not one of the capture's calls. */
 	if (st->sum.ioctls > before) {
 		if (st->live_ret == 0)
@@ -124,7 +124,7 @@ retry(struct rp_run *st, size_t i, int final)
 	st->cur_seq = rec->seq;
 	st->diverged_now = 0;
 	st->have_live = 0;
-	rp_run_ioctl(st, rec);
+	st->issue(st, rec);
 	st->wait_final = 0;
 	if (!st->wait_still) {
 		/* The issue compared (if made): diff gives it its try's place. */

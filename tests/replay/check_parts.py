@@ -27,9 +27,10 @@ Fails (exit 1, one line per problem) when
     through the parts it uses);
   - the table lists a use no include and no call of the part makes;
   - an object of LIBRARY has no source in the table.
-Calls and includes within one part go any way. Every call between files
-of REPLAY_DIR that is in a cycle is printed as a note (no failure); with
---files the whole call graph from file to file is printed.
+Includes within one part go any way. Calls between files go one way
+everywhere: files that call each other in a cycle fail too, inside a
+part as well. With --files the whole call graph from file to file is
+printed.
 --self-test runs the checks on made-up trees, each with one fault.
 Exit 77 when nm is missing (a failure under CI=true).
 """
@@ -284,10 +285,10 @@ def check(replay, meson_build, nm_text, notes=None, files=False):
                             % (a, b))
 
     callgraph = {s: set(d) for s, d in calls.items()}
+    for c in sccs(callgraph):
+        problems.append('%d files call each other in a cycle: %s'
+                        % (len(c), ', '.join(c)))
     if notes is not None:
-        for c in sccs(callgraph):
-            notes.append('note: %d files call each other in a cycle: %s'
-                         % (len(c), ', '.join(c)))
         if files:
             for src in sorted(calls):
                 for dst in sorted(calls[src]):
@@ -311,7 +312,6 @@ def self_test():
              'lib.a:model.c.o: U rp_vec\n'
              'lib.a:model.c.o: U rp_io\n'
              'lib.a:model_io.c.o:0000 T rp_io\n'
-             'lib.a:model_io.c.o: U rp_model\n'
              'lib.a:model_io.c.o: U memcpy\n'
              'lib.a:emit_e.c.o:0000 T em\n'
              'lib.a:emit_e.c.o: U rp_model\n'
@@ -321,6 +321,9 @@ def self_test():
         ('clean tree', {}, table, nm_ok, None),
         ('call cycle between parts', {}, table,
          nm_ok + 'lib.a:util.c.o: U em\n', 'cycle between parts: base, model, top'),
+        ('call cycle inside a part', {}, table,
+         nm_ok + 'lib.a:model_io.c.o: U rp_model\n',
+         '2 files call each other in a cycle: model.c, model_io.c'),
         ('include cycle between parts', {'base.h': '#include "model.h"\n'}, table, nm_ok,
          'cycle between parts: base, model'),
         ('cycle in the table', {},
