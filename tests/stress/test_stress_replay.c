@@ -141,8 +141,8 @@ struct ring_worker {
 /*
  * One thread of the ring. A set may find the event still signalled by the
  * previous one (auto-reset events do not count), so the thread waits while
- * the tokens handed to it do not cover this round, not once per set: the
- * set for a round it waits for always comes, since it is counted first.
+ * the tokens handed to it do not cover its current lap, not once per set: the
+ * set for a lap it waits for always comes, since it is counted first.
  */
 static void *
 ring_main(void *arg)
