@@ -30,7 +30,8 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 '..', 'common'))
-from depgraph import find_cycle, parse_deps  # noqa: E402
+from depgraph import (find_cycle, judge, parse_deps,  # noqa: E402
+                      walk_includes, write_tree)
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 ROW = re.compile(r'^#\s+([a-z_]+)/\s.*\bincludes:\s*(.*?)\s*$')
@@ -73,19 +74,8 @@ def scan(tool):
         if os.path.isfile(os.path.join(tool, f)) and f not in TOP_FILES:
             problems.append('%s: not in a folder' % f)
     edges = {g: set() for g in folders}
-    for g in folders:
-        for root, _, files in os.walk(os.path.join(tool, g)):
-            for f in sorted(files):
-                if not f.endswith(('.c', '.h')):
-                    continue
-                path = os.path.join(root, f)
-                rel = os.path.relpath(path, tool)
-                with open(path, encoding='utf-8') as fh:
-                    for n, line in enumerate(fh, 1):
-                        m = INCLUDE.match(line)
-                        if m:
-                            problems += check_include(tool, folders, g, rel, n,
-                                                      m.group(1), edges)
+    for g, rel, n, name in walk_includes(tool, folders, INCLUDE):
+        problems += check_include(tool, folders, g, rel, n, name, edges)
     return folders, edges, problems
 
 
@@ -171,17 +161,9 @@ def self_test():
     failed = 0
     for i, (name, change, want) in enumerate(cases):
         with tempfile.TemporaryDirectory() as d:
-            for rel, text in dict(base, **change).items():
-                p = os.path.join(d, rel)
-                os.makedirs(os.path.dirname(p), exist_ok=True)
-                with open(p, 'w', encoding='utf-8') as fh:
-                    fh.write(text)
+            write_tree(d, dict(base, **change))
             problems = check(d)
-            ok = (not problems if want is None
-                  else any(want in p for p in problems))
-            failed += not ok
-            print('self-test %d (%s): %s%s' % (i, name, 'ok' if ok else 'FAILED',
-                                              '' if ok else ' %r' % problems))
+            failed += judge(i, name, problems, want)
     return 1 if failed else 0
 
 

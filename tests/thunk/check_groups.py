@@ -31,7 +31,8 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 '..', 'common'))
-from depgraph import find_cycle, parse_deps  # noqa: E402
+from depgraph import (find_cycle, judge, parse_deps,  # noqa: E402
+                      walk_includes, write_tree)
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 HEADER = ['group', 'holds', 'includes']
@@ -74,20 +75,8 @@ def scan(thunk):
         if os.path.isfile(os.path.join(thunk, f)) and f not in TOP_FILES:
             problems.append('%s: not in a group directory' % f)
     edges = {g: set() for g in groups}
-    for g in groups:
-        for root, _, files in os.walk(os.path.join(thunk, g)):
-            for f in sorted(files):
-                if not f.endswith(('.c', '.h')):
-                    continue
-                path = os.path.join(root, f)
-                rel = os.path.relpath(path, thunk)
-                with open(path, encoding='utf-8') as fh:
-                    for n, line in enumerate(fh, 1):
-                        m = INCLUDE.match(line)
-                        if not m:
-                            continue
-                        problems += check_include(thunk, groups, g, rel, n, m.group(1),
-                                                  edges)
+    for g, rel, n, name in walk_includes(thunk, groups, INCLUDE):
+        problems += check_include(thunk, groups, g, rel, n, name, edges)
     return groups, edges, problems
 
 
@@ -172,21 +161,12 @@ def self_test():
     failed = 0
     for i, (name, change, doc, want) in enumerate(cases):
         with tempfile.TemporaryDirectory() as d:
-            tree = dict(base, **change)
-            for rel, text in tree.items():
-                p = os.path.join(d, 'thunk', rel)
-                os.makedirs(os.path.dirname(p), exist_ok=True)
-                with open(p, 'w', encoding='utf-8') as fh:
-                    fh.write(text)
+            write_tree(os.path.join(d, 'thunk'), dict(base, **change))
             os.makedirs(os.path.join(d, 'thunk', PUBLIC), exist_ok=True)
             with open(os.path.join(d, 'doc.md'), 'w', encoding='utf-8') as fh:
                 fh.write(doc)
             problems = check(os.path.join(d, 'thunk'), os.path.join(d, 'doc.md'))
-            ok = (not problems if want is None
-                  else any(want in p for p in problems))
-            failed += not ok
-            print('self-test %d (%s): %s%s' % (i, name, 'ok' if ok else 'FAILED',
-                                              '' if ok else ' %r' % problems))
+            failed += judge(i, name, problems, want)
     return 1 if failed else 0
 
 
