@@ -512,3 +512,21 @@ stress_worker_drain(struct stress_worker *w)
 		if (w->live[s].p)
 			buf_free(w, &w->live[s], s);
 }
+
+void *
+stress_alloc_host(HSAuint32 gpu, HSAuint64 size)
+{
+	HsaMemFlags f = { 0 };
+	HSAuint64 va;
+	void *p = NULL;
+
+	f.ui32.HostAccess = 1;
+	f.ui32.NonPaged = 1;
+	f.ui32.CoarseGrain = 1;
+	if (hsaKmtAllocMemory(0, size, f, &p) != HSAKMT_STATUS_SUCCESS)
+		return NULL;
+	if (hsaKmtMapMemoryToGPUNodes(p, size, &va, (HsaMemMapFlags){ 0 }, 1,
+				      &gpu) != HSAKMT_STATUS_SUCCESS)
+		return NULL;
+	return p;
+}

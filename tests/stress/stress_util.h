@@ -188,4 +188,11 @@ HsaEvent *stress_event_new(bool manual_reset);
  */
 HSAKMT_STATUS stress_event_cycle(void);
 
+/*
+ * stress_alloc_host() - @size bytes of coarse-grained, non-paged system
+ * memory mapped on GPU node @gpu (a queue's ring or amd_queue_t).
+ * Return: the memory, or NULL.
+ */
+void *stress_alloc_host(HSAuint32 gpu, HSAuint64 size);
+
 #endif /* KFDTRACE_STRESS_UTIL_H */

@@ -62,23 +62,6 @@ struct t {
 	int ok;
 };
 
-static void *
-alloc_host(HSAuint32 gpu, HSAuint64 size)
-{
-	HsaMemFlags f = { 0 };
-	HSAuint64 va;
-	void *p = NULL;
-
-	f.ui32.HostAccess = 1;
-	f.ui32.NonPaged = 1;
-	f.ui32.CoarseGrain = 1;
-	if (hsaKmtAllocMemory(0, size, f, &p) != HSAKMT_STATUS_SUCCESS)
-		return NULL;
-	if (hsaKmtMapMemoryToGPUNodes(p, size, &va, (HsaMemMapFlags){ 0 }, 1,
-				      &gpu) != HSAKMT_STATUS_SUCCESS)
-		return NULL;
-	return p;
-}
 
 /* Ring @db with @v the way @kind says: each a different instruction. */
 static void
@@ -181,8 +164,8 @@ make_queues(struct q *qs, unsigned int n)
 		memset(q, 0, sizeof(*q));
 		pthread_mutex_init(&q->lock, NULL);
 		q->gpu = m.gpus[0];
-		q->ring = alloc_host(q->gpu, RING * PKT);
-		q->aq = alloc_host(q->gpu, 4096);
+		q->ring = stress_alloc_host(q->gpu, RING * PKT);
+		q->aq = stress_alloc_host(q->gpu, 4096);
 		if (!q->ring || !q->aq)
 			return -1;
 		for (unsigned int s = 0; s < RING; s++)
