@@ -85,9 +85,15 @@ kfdtrace_help_export(FILE *out)
 		"\n"
 		"Convert a trace. Give one or more formats, each with its destination:\n"
 		"\n");
-	for (i = 0; i < NFORMATS; i++)
-		fprintf(out, "  --%-8s %-5s %s\n", formats[i].option,
-			formats[i].dest, formats[i].summary);
+	/* "--ctf DIR" as one, so that a reader (help2man too) sees where
+	 * the description starts: after the gap. */
+	for (i = 0; i < NFORMATS; i++) {
+		char head[32];
+
+		snprintf(head, sizeof(head), "--%s %s", formats[i].option,
+			 formats[i].dest);
+		fprintf(out, "  %-16s %s\n", head, formats[i].summary);
+	}
 	fprintf(out,
 		"\n"
 		"Options:\n"
