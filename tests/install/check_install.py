@@ -22,6 +22,17 @@ the build under test (`meson install --destdir D --no-rebuild`).
       `sim --thunk ours` loads build/thunk's. The libraries a process
       loaded are read from the dynamic linker's LD_DEBUG=libs output.
 
+  staged MESON BUILD CC
+      The installed tree used where it was staged, as a packager does
+      before packing it: a program compiled and linked with the flags
+      pkg-config gives for kfdtrace-hsakmt and kfdtrace (PKG_CONFIG_PATH
+      and PKG_CONFIG_SYSROOT_DIR into D) runs under D's `kfdtrace sim
+      --thunk ours`, `record --sim --thunk ours` and `replay --sim`, each
+      loading libkfdsim.so, the capture library and our libhsakmt from D
+      with nothing in the environment that names them; kfdtrace.pc's
+      sim_lib and capture_lib are those files; KFDTRACE_SIM_LIB, when
+      set, wins.
+
 Exit 0 when everything holds, 1 with the list of what does not, 77 when a
 program the check needs is missing (1 with CI=true).
 """
@@ -294,6 +305,122 @@ def check_thunk(meson, build, dest, work):
     return 1 if problems else 0
 
 
+# The staged program: our libhsakmt's API and kfdtrace's ABI header.
+HELLO = r"""
+#include <stdio.h>
+#include <hsakmt.h>
+#include <kfdtrace/kfd_abi.h>
+
+int main(void)
+{
+	HsaVersionInfo v;
+
+	if (hsaKmtOpenKFD() != HSAKMT_STATUS_SUCCESS ||
+	    hsaKmtGetVersion(&v) != HSAKMT_STATUS_SUCCESS)
+		return 1;
+	printf("KFD %u.%u (headers %d.%d)\n", v.KernelInterfaceMajorVersion,
+	       v.KernelInterfaceMinorVersion, KFD_ABI_MAJOR_VERSION,
+	       KFD_ABI_MINOR_VERSION);
+	return hsaKmtCloseKFD() != HSAKMT_STATUS_SUCCESS;
+}
+"""
+
+
+def staged_run(argv, env, what, libs, problems, cwd):
+    """Run @argv; check its status, the program's line and that each
+    library of @libs ({name: directory}) was loaded from that directory."""
+    r = subprocess.run(argv, env=env, cwd=cwd, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, universal_newlines=True,
+                       timeout=120)
+    bad = []
+    if r.returncode:
+        bad.append('exit status %d' % r.returncode)
+    if 'replay' not in argv and not re.search(r'^KFD 1\.\d+', r.stdout, re.M):
+        bad.append('the program printed no KFD version')
+    for name, where in sorted(libs.items()):
+        got = loaded(r.stderr, name)
+        if not got or any(os.path.dirname(l) != where for l in got):
+            bad.append('%s loaded from %s, not from %s'
+                       % (name, sorted(got) or 'nowhere', where))
+    print('install: %s: %s' % (what, '; '.join(bad) or 'as expected'))
+    if bad:
+        tail = [l for l in r.stderr.splitlines() if 'calling init' not in l
+                and not re.match(r'^\s*\d+:', l)]
+        problems.append('%s: %s\n%s' % (what, '; '.join(bad),
+                                        '\n'.join(tail[-20:])))
+
+
+def check_staged(meson, build, cc, dest, work):
+    if not shutil.which('pkg-config'):
+        skip('pkg-config not found')
+    dirs = build_dirs(meson, build)
+    install(meson, build, dest)
+    dest = os.path.realpath(dest)
+    kfdtrace = dest + dirs['bindir'] + '/kfdtrace'
+    libdir = dest + dirs['libdir']
+    ours = libdir + '/kfdtrace'
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(('KFDTRACE_', 'KFDSIM_', 'LD_', 'PKG_CONFIG'))}
+    pc_env = dict(env, PKG_CONFIG_PATH=libdir + '/pkgconfig',
+                  PKG_CONFIG_SYSROOT_DIR=dest)
+    problems = []
+    r = subprocess.run(['pkg-config', '--cflags', '--libs', 'kfdtrace-hsakmt',
+                        'kfdtrace'], env=pc_env, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, universal_newlines=True)
+    if r.returncode:
+        print('install: pkg-config kfdtrace-hsakmt kfdtrace: %s' % r.stdout)
+        return 1
+    flags = r.stdout.split()
+    print('install: pkg-config: %s' % ' '.join(flags))
+    for var, name in (('sim_lib', 'libkfdsim.so'),
+                      ('capture_lib', 'libkfdtrace-capture.so'),
+                      ('thunkdir', None)):
+        v = subprocess.run(['pkg-config', '--variable=' + var, 'kfdtrace'],
+                           env=pc_env, stdout=subprocess.PIPE,
+                           universal_newlines=True).stdout.strip()
+        want = libdir + ('/' + name if name else '/kfdtrace')
+        # pkgconf puts the sysroot before a variable, pkg-config does not.
+        if v not in (want, want[len(dest):]) or not os.path.exists(want):
+            problems.append('kfdtrace.pc: %s=%s, not %s (or missing)'
+                            % (var, v, want[len(dest):]))
+    src = os.path.join(work, 'hello.c')
+    with open(src, 'w') as f:
+        f.write(HELLO)
+    hello = os.path.join(work, 'hello')
+    r = subprocess.run(cc + ['-o', hello, src] + flags, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, universal_newlines=True)
+    if r.returncode:
+        print('install: the program does not build with pkg-config\'s '
+              'flags:\n%s' % r.stdout)
+        return 1
+    env['LD_DEBUG'] = 'libs'
+    sim_libs = {'libkfdsim.so': libdir, 'libhsakmt.so': ours}
+    rec_libs = dict(sim_libs, **{'libkfdtrace-capture.so': libdir})
+    trace = os.path.join(work, 'hello.kfdtrace')
+    staged_run([kfdtrace, 'sim', '--profile', 'mi210', '--thunk', 'ours',
+                '--', hello], env, 'staged sim --thunk ours', sim_libs,
+               problems, work)
+    staged_run([kfdtrace, 'record', '--sim=mi210', '--thunk', 'ours', '-o',
+                trace, '--', hello], env, 'staged record --sim --thunk ours',
+               rec_libs, problems, work)
+    if os.path.exists(trace):
+        staged_run([kfdtrace, 'replay', '--sim=mi210', trace], env,
+                   'staged replay --sim', {'libkfdsim.so': libdir},
+                   problems, work)
+    else:
+        problems.append('record wrote no %s' % trace)
+    # The variable names the build tree's library instead.
+    built = os.path.realpath(os.path.join(build, 'tools', 'kfdsim',
+                                          'libkfdsim.so'))
+    staged_run([kfdtrace, 'sim', '--thunk', 'ours', '--', hello],
+               dict(env, KFDTRACE_SIM_LIB=built),
+               'staged sim, KFDTRACE_SIM_LIB set',
+               {'libkfdsim.so': os.path.dirname(built)}, problems, work)
+    for p in problems:
+        print('install: ' + p)
+    return 1 if problems else 0
+
+
 def main():
     mode, meson, build = sys.argv[1:4]
     top = tempfile.mkdtemp(prefix='kfdtrace-install-')
@@ -303,6 +430,8 @@ def main():
         os.mkdir(work)
         if mode == 'owners':
             return check_owners(meson, build, sys.argv[4:], dest, work)
+        if mode == 'staged':
+            return check_staged(meson, build, sys.argv[4:], dest, work)
         return check_thunk(meson, build, dest, work)
     finally:
         shutil.rmtree(top, ignore_errors=True)
