@@ -25,6 +25,9 @@ packages=(
 	hipcc libamdhip64-dev
 	# tools the tests use
 	zstd kmod libxml2-utils chromium zlib1g-dev strace
+	# the man pages (help2man) and the bash completion's directory and
+	# library (tests/dist)
+	help2man bash-completion
 	# the rocpd export (SQLite) and its tests (the sqlite3 command)
 	libsqlite3-dev sqlite3
 	# the Perfetto protobuf export (protobuf-c) and its test (protoc --decode)
