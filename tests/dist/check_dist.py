@@ -10,7 +10,7 @@
       groff, when installed, finds nothing to warn about.
 
   completion KFDTRACE COMPLETION [BASH_COMPLETION]
-      `bash -n` accepts COMPLETION. Driven by COMP_WORDS and COMP_CWORD,
+      `bash -n` accepts COMPLETION (and shellcheck, when installed). Driven by COMP_WORDS and COMP_CWORD,
       its _kfdtrace offers: every command (and help) after kfdtrace; every
       option of a command's --help after "COMMAND -"; the builtin profiles
       (`sim --list-profiles`) for --profile and --sim=; the words of an
@@ -189,6 +189,12 @@ def check_completion(kfdtrace, completion, preload, work):
                        universal_newlines=True)
     if r.returncode:
         return ['bash -n %s: %s' % (completion, r.stderr.strip())]
+    if shutil.which('shellcheck'):
+        r = subprocess.run(['shellcheck', '-s', 'bash', completion],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           universal_newlines=True)
+        if r.returncode:
+            return ['shellcheck %s:\n%s' % (completion, r.stdout.strip())]
     cmds = commands(kfdtrace)
     profiles = [l.split()[0] for l in
                 run([kfdtrace, 'sim', '--list-profiles']).splitlines()

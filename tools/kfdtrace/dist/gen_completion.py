@@ -8,8 +8,8 @@ Runs `KFDTRACE --help`, `KFDTRACE CMD --help` for every command it lists
 and `KFDTRACE sim --list-profiles`, and fills TEMPLATE's @COMMANDS@,
 @PROFILES@, @OPTIONS@, @ARGS@ and @RUNS@ with what they say:
 
-  - the commands, and each command's options (the option lines under a
-    heading, and the options of its Usage: lines);
+  - the commands, and each command's options (those of its Usage: lines
+    and those that begin a line);
   - what each option's argument is, from the placeholder that follows it:
     a list of words ("ours|amd", "--timing=asap|original"), a profile
     ("PROFILE", "NAME|FILE": the builtin profiles and files), nothing to
