@@ -55,7 +55,6 @@ api-spans-rocminfo-amd	rocminfo on AMD's libhsakmt started by kfdtrace record (r
 hostile-host	rocminfo and ROCr started by kfdtrace sim (runtime not first); the files it checks are rendered under ASan by shim-cpu
 main-job	scripts/demo.sh: rocminfo started by kfdtrace record (runtime not first); its steps run under ASan in capture, replay and cli
 install-thunk	rocminfo started by the installed kfdtrace sim and record (runtime not first); install-owners checks the same install
-install-staged	its program, built outside meson without the sanitizer, started by the staged kfdtrace sim, record and replay (runtime not first); install-owners checks the same install
 *-reserved-svm	HSA_RESERVE_SVM wants a range below 1 TiB, where ASan keeps its shadow memory
 model-uaccess	asserts that a small malloc() is in glibc's brk heap; ASan has its own allocator
 modern-*	ROCm 6.x in the sid root (tests/modern): the root has no ASan runtime of Debian 12's gcc for the instrumented kfdtrace and libkfdsim
