@@ -72,7 +72,7 @@ def options(text):
         usage = False
         if body.startswith('-'):
             head = re.split(r'\s{2,}', body)[0]
-            # "--sim[=PROFILE] run on kfdsim": one space, then words.
+            # "--opt ARG the description": one space, then words.
             head = re.split(r' (?=[a-z]+ )', head)[0]
             found |= set(OPTION.findall(head))
     return found
