@@ -632,7 +632,7 @@ kfdtrace_cmd_info(int argc, char **argv)
 			continue;
 		}
 		cli_opt_error(argv, "+h", longopts);
-		fprintf(stderr, "Try 'kfdtrace info --help'.\n");
+		cli_try_help();
 		return KFDTRACE_EXIT_USAGE;
 	}
 	if (optind >= argc) {

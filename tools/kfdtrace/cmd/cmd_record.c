@@ -224,7 +224,7 @@ parse_args(int argc, char **argv, struct record_opts *o)
 			return 1;
 		default:
 			cli_opt_error(argv, "+o:fh", longopts);
-			kfdtrace_help_record(stderr);
+			cli_try_help();
 			return -1;
 		}
 	}
@@ -241,7 +241,7 @@ parse_args(int argc, char **argv, struct record_opts *o)
 	}
 	if (optind >= argc) {
 		cli_err("no command to run");
-		kfdtrace_help_record(stderr);
+		cli_try_help();
 		return -1;
 	}
 	return 0;

@@ -25,13 +25,8 @@ type_by_name(const char *name)
 	return -1;
 }
 
-/*
- * The known name nearest to @word, for "did you mean": an ioctl's name or
- * event name, "unknown-ioctl", and with @types the record types. NULL
- * when none is near enough.
- */
-static const char *
-nearest_name(const char *word, int types)
+const char *
+cli_select_nearest(const char *word, int types)
 {
 	const struct kfd_ioctl_desc *rows = kfd_schema_rows(NULL);
 	const char *names[2 * 256 + KT_REC_TYPE_MAX + 1];
@@ -54,7 +49,7 @@ nearest_name(const char *word, int types)
 static void
 unknown_name(const char *opt, const char *word, const char *kind, int types)
 {
-	const char *near = nearest_name(word, types);
+	const char *near = cli_select_nearest(word, types);
 
 	if (near)
 		cli_err("%s: '%s' is not %s; did you mean '%s'?", opt, word,

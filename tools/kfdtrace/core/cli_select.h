@@ -57,6 +57,15 @@ int cli_select_filter(struct cli_select *s, const char *list);
  */
 int cli_select_ioctls(const char *opt, const char *list, char **out);
 
+/*
+ * cli_select_nearest() - the known name nearest to @word, for "did you
+ * mean": an ioctl's name or event name, "unknown-ioctl", and with @types
+ * the record types.
+ *
+ * Return: the name, or NULL when none is near enough.
+ */
+const char *cli_select_nearest(const char *word, int types);
+
 /* cli_select_tids() - add a --tid list (N[,N...]). Return: 0, or -1 (said). */
 int cli_select_tids(struct cli_select *s, const char *list);
 
