@@ -80,10 +80,28 @@ kcap_select_init(void)
 	kcap_select_on = 1;
 }
 
+/*
+ * The thread's last answer: a program issues the same few requests over
+ * and over, so most calls are spared the schema lookup.
+ */
+static __thread struct {
+	unsigned long request;
+	int kind;		/* enum kfd_file_kind + 1; 0: nothing yet */
+	int keep;
+} select_last __attribute__((tls_model("initial-exec")));
+
 int
 kcap_select_keeps(enum kfd_file_kind kind, unsigned long request)
 {
-	const struct kfd_ioctl_desc *d = kfd_schema_lookup(kind, request);
+	const struct kfd_ioctl_desc *d;
 
-	return select_keep[d ? (unsigned int)(d - select_rows) : select_nrows];
+	if (__builtin_expect(select_last.kind == (int)kind + 1 &&
+			     select_last.request == request, 1))
+		return select_last.keep;
+	d = kfd_schema_lookup(kind, request);
+	select_last.keep = select_keep[d ? (unsigned int)(d - select_rows) :
+				       select_nrows];
+	select_last.request = request;
+	select_last.kind = (int)kind + 1;
+	return select_last.keep;
 }
