@@ -8,7 +8,7 @@
  *     them; an unknown one is refused with "did you mean" before the
  *     program runs (--filter's too);
  *   - replay and emit-c refuse a trace that left calls out, and take one
- *     whose END says nothing was.
+ *     whose END says nothing was; reduce takes it with --predicate only.
  *
  *   test-record-select KFDTRACE CLI-FORK-APP
  *
@@ -237,6 +237,18 @@ test_replay(void **state)
 	assert_int_not_equal(res.status, 0);
 	expect_in(res.err, "kfdtrace emit-c: ", "stderr");
 	expect_in(res.err, "a partial trace", "stderr");
+	tc_run_free(&res);
+	/* reduce: only a predicate can judge its candidates. */
+	RUN(&res, "reduce", "-o", tc_scratch_path(tmpdir, "only-red.kfdtrace"),
+	    (char *)path);
+	assert_int_equal(res.status, 2);
+	expect_in(res.err, "kfdtrace reduce: ", "stderr");
+	expect_in(res.err, "a partial trace (recorded with --only/--except): "
+		  "its replays are refused; give --predicate", "stderr");
+	tc_run_free(&res);
+	RUN(&res, "reduce", "--predicate", "true", "-o",
+	    tc_scratch_path(tmpdir, "only-red.kfdtrace"), (char *)path);
+	assert_int_equal(res.status, 0);
 	tc_run_free(&res);
 
 	/* `again` makes GET_VERSION alone: nothing is left out. */

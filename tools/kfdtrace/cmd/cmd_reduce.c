@@ -315,6 +315,20 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 		cli_run_close(&run);
 		return KFDTRACE_EXIT_USAGE;
 	}
+	/*
+	 * A trace recorded with --only/--except cannot be replayed (replay
+	 * refuses it): only a predicate can say whether a candidate shows
+	 * the bug.
+	 */
+	for (nin = 0; nin < run.n && !o.predicate; nin++) {
+		if (!(run.p[nin].hdr->flags & KT_HDR_SELECTED))
+			continue;
+		cli_err("%s: a partial trace (recorded with --only/--except): "
+			"its replays are refused; give --predicate",
+			cli_name(run.p[nin].path));
+		cli_run_close(&run);
+		return KFDTRACE_EXIT_USAGE;
+	}
 	/* Refused before any work: the search can take minutes. The old
 	 * files stay until the new ones are written. */
 	if (reduce_outputs_check(&run, output, force, argv + optind,
