@@ -411,6 +411,27 @@ rp_model_build(struct rp_model *m, const char *path, char *err, size_t errlen)
 {
 	int r = rp_model_build_ex(m, path, err, errlen, 0);
 
+	/*
+	 * A trace recorded with --only or --except lacks calls the kernel
+	 * state of those it kept depends on: replaying it would report
+	 * divergences that are the recording's choice. Refused, unless its
+	 * END says nothing was left out.
+	 */
+	if (r == 0 && (m->hdr.flags & KT_HDR_SELECTED) &&
+	    (m->left_out || !m->have_end)) {
+		if (err && m->have_end)
+			snprintf(err, errlen, "%s: a partial trace: recorded "
+				 "with --only/--except, %llu ioctls left out; "
+				 "a replay needs every call (record again "
+				 "without them)", path,
+				 (unsigned long long)m->left_out);
+		else if (err)
+			snprintf(err, errlen, "%s: a partial trace: recorded "
+				 "with --only/--except, and with no END "
+				 "record to say how many ioctls were left "
+				 "out; a replay needs every call", path);
+		return -EINVAL;
+	}
 	if (r == 0 && m->ndeps_total) {
 		r = order_cycle(m, path);
 		if (r < 0 && err)
@@ -475,6 +496,9 @@ rp_model_build_ex(struct rp_model *m, const char *path, char *err,
 	rp_age_swaps(m);
 	kt_reader_get_status(s.reader, &st);
 	m->integrity = st.integrity;
+	m->have_end = st.end_records || st.integrity == KT_INTEGRITY_OK ||
+		      st.integrity == KT_INTEGRITY_INCOMPLETE;
+	m->left_out = st.left_out;
 	snprintf(m->integrity_msg, sizeof(m->integrity_msg), "%s", st.message);
 	rp_stream_close(&s);
 	if (r < 0) {

@@ -125,7 +125,7 @@ say(const struct red *d, const char *what, const char *why)
 {
 	FILE *f = d->o->out ? d->o->out : stdout;
 
-	fprintf(f, "reduce: %s%s\n", what, why);
+	fprintf(f, "kfdtrace reduce: %s%s\n", what, why);
 	fflush(f);
 }
 

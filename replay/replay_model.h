@@ -267,6 +267,8 @@ struct rp_model {
 	uint32_t abi_major, abi_minor;	/* from the GET_VERSION result */
 	int integrity;			/* enum kt_integrity */
 	char integrity_msg[256];
+	int have_end;			/* an END record was read */
+	uint64_t left_out;		/* its count of ioctls not recorded */
 	uint64_t nrec;
 	uint64_t nrec_type[KT_REC_TYPE_MAX];
 	uint64_t nioctl_failed;

@@ -423,6 +423,9 @@ dec_end(struct dec *d, int *first, const struct kt_end_rec *e)
 		dec_flags(d, &end_flags, e->flags);
 		json_u64(d, first, "records", e->records);
 		json_u64(d, first, "lost", e->lost);
+		/* Only when some were: older traces and most have none. */
+		if (e->left_out)
+			json_u64(d, first, "left_out", e->left_out);
 		return;
 	}
 	kt_strbuf_append(d->sb, "end(", 4);
@@ -434,6 +437,10 @@ dec_end(struct dec *d, int *first, const struct kt_end_rec *e)
 	kt_strbuf_put_u64(d->sb, e->records);
 	kt_strbuf_append(d->sb, ", lost=", 7);
 	kt_strbuf_put_u64(d->sb, e->lost);
+	if (e->left_out) {
+		kt_strbuf_append(d->sb, ", left_out=", 11);
+		kt_strbuf_put_u64(d->sb, e->left_out);
+	}
 	kt_strbuf_putc(d->sb, ')');
 }
 

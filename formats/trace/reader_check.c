@@ -192,6 +192,7 @@ kt_check_finish(struct kt_reader *r)
 		st->end_records = c->end.records;
 		st->lost = c->end.lost;
 		st->end_flags = c->end.flags;
+		st->left_out = c->end.left_out;
 	}
 	if (c->off || !r->seen_end)
 		return;

@@ -366,6 +366,11 @@ kt_dec_body(struct kt_cur *c, struct kt_dec *dec, struct kt_record *rec)
 		ok = kt_cur_u32(c, &rec->u.end.flags, UINT32_MAX, "end flags") &&
 		     kt_cur_u64(c, &rec->u.end.records, "end record count") &&
 		     kt_cur_u64(c, &rec->u.end.lost, "end lost count");
+		/* Format 1.5 on: the ioctls left out by choice. */
+		rec->u.end.left_out = 0;
+		if (ok && c->q < c->end)
+			ok = kt_cur_u64(c, &rec->u.end.left_out,
+					"end left-out count");
 		break;
 	case KT_REC_SUBMIT:
 		ok = kt_cur_u32(c, &rec->u.submit.queue_id, UINT32_MAX,

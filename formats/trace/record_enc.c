@@ -150,7 +150,7 @@ kt_rec_bound(const struct kt_record *rec, size_t *bound)
 		b = 5 + V + V + V;
 		break;
 	case KT_REC_END:
-		b = 5 + V + V;
+		b = 5 + V + V + V;
 		break;
 	case KT_REC_SUBMIT:
 		if (rec->u.submit.len > KT_MAX_SUBMIT)
@@ -293,7 +293,8 @@ kt_put_body(uint8_t *p, const struct kt_record *rec)
 	case KT_REC_END:
 		p = kt_put_varint(p, rec->u.end.flags);
 		p = kt_put_varint(p, rec->u.end.records);
-		return kt_put_varint(p, rec->u.end.lost);
+		p = kt_put_varint(p, rec->u.end.lost);
+		return kt_put_varint(p, rec->u.end.left_out);
 	case KT_REC_SUBMIT:
 		p = kt_put_varint(p, rec->u.submit.queue_id);
 		p = kt_put_varint(p, rec->u.submit.gpu_id);

@@ -221,6 +221,7 @@ struct kt_writer {
 
 	_Atomic uint64_t lost;
 	const _Atomic uint64_t *lost_elsewhere;	/* opts: added at END */
+	const _Atomic uint64_t *left_out;	/* opts: END's left_out */
 	_Atomic uint64_t raw_bytes;
 	_Atomic uint64_t frames;
 	_Atomic uint64_t written;	/* records in the file */

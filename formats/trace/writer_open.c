@@ -182,8 +182,10 @@ kt_writer_fdopen(int fd, const struct kt_header *hdr,
 	}
 	if (opts && opts->path)
 		w->path = strdup(opts->path);
-	if (opts)
+	if (opts) {
 		w->lost_elsewhere = opts->lost_elsewhere;
+		w->left_out = opts->left_out;
+	}
 	w->emerg_out = malloc(w->buf_cap + KT_REBASE_MAX);
 	w->cctx = ZSTD_createCCtx();
 	if (!w->cctx || !w->emerg_out || (opts && opts->path && !w->path)) {
@@ -282,6 +284,8 @@ kt_writer_fill_end(struct kt_writer *w, struct kt_record *end, uint64_t seq)
 	end->u.end.lost = atomic_load(&w->lost);
 	if (w->lost_elsewhere)
 		end->u.end.lost += atomic_load(w->lost_elsewhere);
+	if (w->left_out)
+		end->u.end.left_out = atomic_load(w->left_out);
 	if (end->u.end.lost || atomic_load(&w->io_err))
 		end->u.end.flags |= KT_END_INCOMPLETE;
 }

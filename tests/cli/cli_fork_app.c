@@ -7,6 +7,9 @@
  *			child that does the same (OUT.<pid>), prints
  *			"child <pid>", then execs itself as
  *   cli-fork-app again	which does it once more (OUT.exec1)
+ *   cli-fork-app calls	GET_VERSION, GET_CLOCK_COUNTERS 5 times and a
+ *			request no schema row describes, in one process
+ *			(for record --only and --except)
  *
  * libc and the ABI header only: it plays the application.
  */
@@ -39,6 +42,31 @@ touch_kfd(void)
 	return ret;
 }
 
+/* Known and unknown requests, a counted number of each. */
+static int
+calls(void)
+{
+	struct kfd_abi_get_version_args v = { 0, 0 };
+	struct kfd_abi_get_clock_counters_args c;
+	int fd = open("/dev/kfd", O_RDWR | O_CLOEXEC);
+
+	if (fd < 0) {
+		perror("cli-fork-app: /dev/kfd");
+		return 1;
+	}
+	if (ioctl(fd, KFD_ABI_IOC_GET_VERSION, &v))
+		perror("cli-fork-app: GET_VERSION");
+	for (int i = 0; i < 5; i++) {
+		memset(&c, 0, sizeof(c));
+		/* The answer does not matter, only that the call is made. */
+		(void)ioctl(fd, KFD_ABI_IOC_GET_CLOCK_COUNTERS, &c);
+	}
+	/* 'K' 0xfe: no row; the device refuses it. */
+	(void)ioctl(fd, _IO('K', 0xfe), NULL);
+	close(fd);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -46,8 +74,10 @@ main(int argc, char **argv)
 	int status;
 	pid_t pid;
 
+	if (argc == 2 && !strcmp(argv[1], "calls"))
+		return calls();
 	if (argc != 2 || (strcmp(argv[1], "exec") && strcmp(argv[1], "again"))) {
-		fprintf(stderr, "usage: cli-fork-app exec|again\n");
+		fprintf(stderr, "usage: cli-fork-app exec|again|calls\n");
 		return 2;
 	}
 	if (touch_kfd())

@@ -3,12 +3,15 @@
  * The habits users bring from strace, perf and git (docs/cli.md):
  *
  *   - one spelling of the simulated profile: --profile P and --sim=P on
- *     sim, record and replay alike, and an unknown profile answered with
- *     the builtin ones;
+ *     sim, record, replay and reduce alike, and an unknown profile
+ *     answered with the builtin ones; diff's --max-reported is replay's;
  *   - "-" is standard input for every command that reads a trace, and
- *     record -o - is refused with a reason, never a file named "-";
- *   - "did you mean" for a mistyped command or option;
- *   - every error starts "kfdtrace CMD:", getopt's included;
+ *     standard output where the output is a stream (report, emit-c,
+ *     export --perfetto); a trace or a directory output (record -o,
+ *     reduce -o, replay --record, export --ctf) refuses it with a
+ *     reason, never a file named "-";
+ *   - "did you mean" for a mistyped command, option or ioctl name;
+ *   - every line of an error starts "kfdtrace CMD:", getopt's included;
  *   - --version --build-options names the optional parts;
  *   - dump --time-format rel|abs|wall.
  *
@@ -134,6 +137,7 @@ test_profile_unknown(void **state)
 	static const char *const spellings[][2] = {
 		{ "sim", "--profile" }, { "record", "--profile" },
 		{ "record", "--sim=nope" }, { "replay", "--profile" },
+		{ "reduce", "--profile" }, { "reduce", "--sim=nope" },
 	};
 	struct tc_run res;
 
@@ -145,6 +149,12 @@ test_profile_unknown(void **state)
 
 		if (!strcmp(cmd, "replay"))
 			RUN(&res, (char *)cmd, (char *)opt, "nope", trace);
+		else if (!strcmp(cmd, "reduce") && eq)
+			RUN(&res, (char *)cmd, (char *)opt, "-o",
+			    tmp_path("never.kfdtrace"), trace);
+		else if (!strcmp(cmd, "reduce"))
+			RUN(&res, (char *)cmd, (char *)opt, "nope", "-o",
+			    tmp_path("never.kfdtrace"), trace);
 		else if (eq)
 			RUN(&res, (char *)cmd, (char *)opt, "--", "/bin/true");
 		else
@@ -158,6 +168,8 @@ test_profile_unknown(void **state)
 		assert_null(strstr(res.err, "No such file or directory"));
 		tc_run_free(&res);
 	}
+	/* Refused before the search: nothing was written. */
+	assert_int_equal(access(tmp_path("never.kfdtrace"), F_OK), -1);
 	RUN(&res, "sim", "--profile", "mi21", "--", "/bin/true");
 	assert_int_equal(res.status, 1);
 	expect_err(&res, "did you mean 'mi210'?");
@@ -215,6 +227,13 @@ test_stdin(void **state)
 	      tmp_path("stdin.json"));
 	assert_int_equal(b.status, 0);
 	tc_run_free(&b);
+	/* reduce too (a predicate that always holds: a quick search). */
+	shell(&b, "cat %s | %s reduce --predicate true -o %s -", trace,
+	      kfdtrace_bin, tmp_path("stdin-reduced.kfdtrace"));
+	assert_int_equal(b.status, 0);
+	assert_non_null(strstr(b.out, "wrote:   "));
+	assert_int_equal(access(tmp_path("stdin-reduced.kfdtrace"), F_OK), 0);
+	tc_run_free(&b);
 
 	/* Read once only; a damaged pipe is damage (exit 1), said as "-". */
 	shell(&b, "%s dump - - < %s", kfdtrace_bin, trace);
@@ -252,6 +271,75 @@ test_record_stdout(void **state)
 	tc_run_free(&res);
 }
 
+/*
+ * "-" as an output: standard output for a stream, refused for a trace or
+ * a directory; never a file named "-" (the commands run in tmpdir).
+ */
+static void
+test_stdout_dash(void **state)
+{
+	static const char *const refused[][3] = {
+		{ "reduce --predicate true -o -", "kfdtrace reduce: -: a trace "
+		  "cannot be written to standard output; give a path", "1" },
+		{ "export --ctf -", "kfdtrace export: -: a directory cannot be "
+		  "written to standard output; give a path", "1" },
+		{ "export --rocpd -", "kfdtrace export: --rocpd writes a "
+		  "database file, not standard output", "2" },
+		{ "replay --record -", "kfdtrace replay: --record -: a trace "
+		  "cannot be written to standard output", "2" },
+	};
+	struct tc_run res;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		shell(&res, "cd %s && %s %s %s", tmpdir, kfdtrace_bin,
+		      refused[i][0], trace);
+		assert_int_equal(res.status, atoi(refused[i][2]));
+		expect_err(&res, refused[i][1]);
+		assert_int_equal(access(tmp_path("-"), F_OK), -1);
+		tc_run_free(&res);
+	}
+	/* emit-c -o -: the program on standard output, the summary not. */
+	shell(&res, "cd %s && %s emit-c -o - %s", tmpdir, kfdtrace_bin, trace);
+	assert_int_equal(res.status, 0);
+	assert_non_null(strstr(res.out, "Written by `kfdtrace emit-c`"));
+	assert_non_null(strstr(res.out, "int\nmain("));
+	expect_err(&res, "kfdtrace emit-c: wrote -: ");
+	assert_null(strstr(res.out, "wrote -"));
+	assert_int_equal(access(tmp_path("-"), F_OK), -1);
+	tc_run_free(&res);
+	/* report and export --perfetto stream too. */
+	shell(&res, "cd %s && %s report -o - %s", tmpdir, kfdtrace_bin, trace);
+	assert_int_equal(res.status, 0);
+	assert_memory_equal(res.out, "<!DOCTYPE html>", 15);
+	tc_run_free(&res);
+	shell(&res, "cd %s && %s export --perfetto - %s", tmpdir, kfdtrace_bin,
+	      trace);
+	assert_int_equal(res.status, 0);
+	assert_memory_equal(res.out, "{\"traceEvents\":[", 16);
+	assert_int_equal(access(tmp_path("-"), F_OK), -1);
+	tc_run_free(&res);
+}
+
+/* diff takes replay's spelling of the divergences shown in full. */
+static void
+test_max_reported(void **state)
+{
+	struct tc_run a, b;
+
+	(void)state;
+	RUN(&a, "diff", "--max-reported", "0", trace, trace);
+	assert_int_equal(a.status, 0);
+	RUN(&b, "diff", "--max", "0", trace, trace);
+	assert_int_equal(b.status, 0);
+	assert_string_equal(a.out, b.out);
+	tc_run_free(&a);
+	tc_run_free(&b);
+	RUN(&a, "diff", "--help");
+	assert_non_null(strstr(a.out, "--max-reported N"));
+	tc_run_free(&a);
+}
+
 /* "did you mean", for commands and options, parsed by getopt or not. */
 static void
 test_did_you_mean(void **state)
@@ -271,6 +359,10 @@ test_did_you_mean(void **state)
 		{ "record", "--lttgn", "did you mean '--lttng'?" },
 		{ "export", "--perfeto", "did you mean '--perfetto'?" },
 		{ "diff", "--quite", "did you mean '--quiet'?" },
+		{ "reduce", "--outptu", "kfdtrace reduce: unknown option "
+					"'--outptu'; did you mean '--output'?" },
+		{ "emit-c", "--forec", "kfdtrace emit-c: unknown option "
+				       "'--forec'; did you mean '--force'?" },
 	};
 	struct tc_run res;
 
@@ -285,6 +377,22 @@ test_did_you_mean(void **state)
 		expect_err(&res, cases[i][2]);
 		tc_run_free(&res);
 	}
+	/* Names of ioctls and record kinds given as values. */
+	RUN(&res, "replay", "--only", "ALLOC_MEMORY_OF_GPX", trace);
+	assert_int_equal(res.status, 2);
+	expect_err(&res, "kfdtrace replay: unknown record kind "
+		   "'ALLOC_MEMORY_OF_GPX'; did you mean 'ALLOC_MEMORY_OF_GPU'?");
+	tc_run_free(&res);
+	RUN(&res, "replay", "--skip", "mmpa", trace);
+	assert_int_equal(res.status, 2);
+	expect_err(&res, "did you mean 'mmap'?");
+	tc_run_free(&res);
+	RUN(&res, "reduce", "--ioctl", "GET_VERSON", "-o",
+	    tmp_path("never.kfdtrace"), trace);
+	assert_int_equal(res.status, 2);
+	expect_err(&res, "kfdtrace reduce: --ioctl: 'GET_VERSON' is not an "
+		   "ioctl; did you mean 'GET_VERSION'?");
+	tc_run_free(&res);
 	/* Far from every name: no guess. */
 	RUN(&res, "zzzzzz");
 	assert_int_equal(res.status, 2);
@@ -308,14 +416,22 @@ test_prefix(void **state)
 		for (size_t k = 0; k < 2; k++) {
 			char want[64];
 
+			const char *line;
+
 			RUN(&res, (char *)cmds[i], (char *)bad[k], trace);
 			assert_int_equal(res.status, 2);
 			snprintf(want, sizeof(want), "kfdtrace %s: ", cmds[i]);
-			if (strncmp(res.err, want, strlen(want))) {
+			/* Every line, the hint at help included. */
+			for (line = res.err; *line;
+			     line += strcspn(line, "\n") + (line[strcspn(line,
+							       "\n")] != 0)) {
+				if (!strncmp(line, want, strlen(want)))
+					continue;
 				fputs(res.err, stderr);
-				fail_msg("%s %s: stderr does not start \"%s\"",
-					 cmds[i], bad[k], want);
+				fail_msg("%s %s: a line of stderr does not "
+					 "start \"%s\"", cmds[i], bad[k], want);
 			}
+			assert_non_null(strstr(res.err, "--help"));
 			tc_run_free(&res);
 		}
 	}
@@ -443,6 +559,8 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_profile_unknown),
 		cmocka_unit_test(test_stdin),
 		cmocka_unit_test(test_record_stdout),
+		cmocka_unit_test(test_stdout_dash),
+		cmocka_unit_test(test_max_reported),
 		cmocka_unit_test(test_did_you_mean),
 		cmocka_unit_test(test_prefix),
 		cmocka_unit_test(test_version),

@@ -4,7 +4,8 @@
  * common headers (kt_rec_skim) and giving a delta record a base header
  * (kt_rec_rebase), checked by decoding the result; the decoder's varint
  * paths for every length, padded or not, near the end of a record or not;
- * the CRC-32 table.
+ * the CRC-32 table; END's left_out count (format 1.5), and an END of
+ * format 1.4, which ends before it.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -204,6 +205,58 @@ test_dec_varint_lengths(void **state)
 	(void)state;
 }
 
+/* Encode @end, decode it back (@cut bytes off its end). */
+static void
+end_roundtrip(const struct kt_record *end, size_t cut, struct kt_record *out)
+{
+	struct kt_delta enc = { .valid = false };
+	struct kt_dec dec = { .delta = { .valid = false } };
+	static uint8_t buf[256];
+	const char *why = NULL;
+	size_t bound, n;
+	bool known;
+
+	assert_int_equal(kt_rec_bound(end, &bound), 0);
+	assert_true(bound <= sizeof(buf));
+	n = kt_rec_encode(buf, end, &enc, bound);
+	/* One length byte: the body is short. */
+	assert_true(buf[1] < 0x80 && buf[1] > cut);
+	buf[1] = (uint8_t)(buf[1] - cut);
+	assert_int_equal(kt_rec_decode(buf, n - cut, &dec, out, &known, &why),
+			 (long)(n - cut));
+	assert_true(known);
+	assert_int_equal(out->type, KT_REC_END);
+}
+
+static void
+test_end_left_out(void **state)
+{
+	struct kt_record end, out;
+
+	memset(&end, 0, sizeof(end));
+	end.type = KT_REC_END;
+	end.seq = 40;
+	end.tid = 3;
+	end.ts = 1000;
+	end.u.end.records = 40;
+	end.u.end.lost = 2;
+	end.u.end.flags = KT_END_INCOMPLETE;
+	end.u.end.left_out = 300;
+	end_roundtrip(&end, 0, &out);
+	assert_int_equal(out.u.end.records, 40);
+	assert_int_equal(out.u.end.lost, 2);
+	assert_int_equal(out.u.end.left_out, 300);
+
+	/* Format 1.4 has no left_out (0 is one byte): it reads as 0. */
+	end.u.end.left_out = 0;
+	end_roundtrip(&end, 1, &out);
+	assert_int_equal(out.u.end.records, 40);
+	assert_int_equal(out.u.end.lost, 2);
+	assert_int_equal(out.u.end.flags, KT_END_INCOMPLETE);
+	assert_int_equal(out.u.end.left_out, 0);
+	(void)state;
+}
+
 static void
 test_crc_table(void **state)
 {
@@ -229,6 +282,7 @@ main(void)
 		cmocka_unit_test(test_skim_and_rebase),
 		cmocka_unit_test(test_varints),
 		cmocka_unit_test(test_dec_varint_lengths),
+		cmocka_unit_test(test_end_left_out),
 		cmocka_unit_test(test_crc_table),
 	};
 

@@ -7,6 +7,7 @@
  *   real.c		the next definitions of what we wrap (RTLD_NEXT)
  *   fdtab.c		what each fd is (KFD, render node, other), and the
  *			tracer's own fds, which the application may not close
+ *   select.c		which ioctls are recorded (record --only, --except)
  *   session.c		configuration, the trace file (created at the first
  *			device event), file naming, fork/exec/exit handling,
  *			which process this is (children made by clone)
@@ -262,6 +263,15 @@ kcap_state_kind(int state)
 	       state == KCAP_FD_RENDER ? KFD_FILE_RENDER : KFD_FILE_UNKNOWN;
 }
 
+/* ---- select.c ---- */
+
+/* Whether KFDTRACE_ONLY or KFDTRACE_EXCEPT chose the ioctls (read once). */
+extern int kcap_select_on;
+/* Read KFDTRACE_ONLY and KFDTRACE_EXCEPT (at load, from session.c). */
+void kcap_select_init(void);
+/* With kcap_select_on: whether a request of @kind is recorded. */
+int kcap_select_keeps(enum kfd_file_kind kind, unsigned long request);
+
 /* ---- session.c ---- */
 
 /* Whether capture is on in this process (not disabled, not setuid). */
@@ -330,6 +340,8 @@ void kcap_session_share_vm(void);
 
 /* A device call made by a foreign process: counted as lost at END. */
 void kcap_session_untraced(void);
+/* Count an ioctl that select.c left out (END's left_out). */
+void kcap_session_left_out(void);
 
 /*
  * The recorder, creating the trace file first if this process has none

@@ -10,6 +10,8 @@
  *			  later chdir() does not move it.
  *   KFDTRACE_NO_BUFFERS  1: leave opaque user buffers out (--no-buffers)
  *   KFDTRACE_FOLLOW_FORK 0: forked children are not traced; default 1
+ *   KFDTRACE_ONLY,	  the ioctls to record, the ones not to (--only,
+ *   KFDTRACE_EXCEPT	  --except): select.c
  *   KFDTRACE_ROOT_PID	  the root's pid; set by kfdtrace record, or by us
  *			  in the root when missing, so that processes
  *			  started without our exec wrappers (posix_spawn,
@@ -97,6 +99,8 @@ static _Atomic uint32_t session_mark_static = KCAP_MARK_OWN;
 _Atomic uint32_t *kcap_session_mark = &session_mark_static;
 /* Device calls of processes sharing our memory: lost, counted (END). */
 static _Atomic uint64_t session_untraced;
+/* Ioctls left out by choice (select.c): END's left_out. */
+static _Atomic uint64_t session_left_out;
 
 static pthread_mutex_t session_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct kfd_gate session_gate;
@@ -170,6 +174,7 @@ session_read_env(void)
 
 	S.follow_fork = kcap_env_flag("KFDTRACE_FOLLOW_FORK", 1);
 	S.no_buffers = kcap_env_flag("KFDTRACE_NO_BUFFERS", 0);
+	kcap_select_init();
 
 	if (state && sscanf(state, "%d:%d:%u:%u:%d", &spid, &sroot, &sfiles,
 			    &sgen, &soff) == 5 && spid == S.pid) {
@@ -273,6 +278,7 @@ session_create(void)
 	/* The program may close or reuse the fd: the writer reopens by path. */
 	wopts.path = path;
 	wopts.lost_elsewhere = &session_untraced;
+	wopts.left_out = &session_left_out;
 	opts.writer = &wopts;
 	opts.producer = "kfdtrace-capture";
 	opts.flags = KFD_REC_CRASH_HANDLERS | KFD_REC_END_ON_SIGNAL;
@@ -280,6 +286,8 @@ session_create(void)
 		opts.flags |= KFD_REC_NO_BUFFERS;
 	if (session_on_userdev())
 		opts.flags |= KFD_REC_SIMULATED;
+	if (kcap_select_on)
+		opts.flags |= KFD_REC_SELECTED;
 	ret = kfd_recorder_fdopen(fd, &opts, &r);
 	if (ret) {
 		kcap_fd_unprotect(fd);
@@ -377,6 +385,7 @@ session_close_locked(void)
 	kfd_recorder_close(r);
 	/* Its END counted them; a later trace starts from none. */
 	atomic_store(&session_untraced, 0);
+	atomic_store(&session_left_out, 0);
 }
 
 void
@@ -603,6 +612,7 @@ session_child(void)
 	kcap_submit_child();
 	S.pid = getpid();
 	atomic_store(&session_untraced, 0);
+	atomic_store(&session_left_out, 0);
 	r = atomic_exchange(&kcap_session_rec, NULL);
 	if (r) {
 		kcap_fd_unprotect(kfd_recorder_fd(r));
@@ -726,6 +736,12 @@ void
 kcap_session_untraced(void)
 {
 	atomic_fetch_add(&session_untraced, 1);
+}
+
+void
+kcap_session_left_out(void)
+{
+	atomic_fetch_add_explicit(&session_left_out, 1, memory_order_relaxed);
 }
 
 /*

@@ -2,7 +2,8 @@
 /*
  * ioctl(): every request on a KFD or render-node fd goes through the
  * dispatch point, where the recorder's hooks see it; every other fd goes
- * straight on after one table lookup.
+ * straight on after one table lookup. One that record --only/--except
+ * leaves out goes straight on too, counted (select.c).
  *
  * Unlike kfd_dispatch(), the wrapper does not retry EINTR/EAGAIN: the
  * application gets exactly what ioctl() gave it, and a retry loop in the
@@ -60,6 +61,29 @@ submit_ioctl(int fd, unsigned long request, unsigned int nr, void *arg)
 	return ret;
 }
 
+/*
+ * A call that record --only/--except leaves out: straight to the device,
+ * past the dispatch point (no argument copy, no clock, no record), and
+ * counted for END. The queues are still followed for --submissions.
+ */
+static __attribute__((noinline)) int
+left_out_ioctl(int fd, enum kfd_file_kind kind, unsigned long request,
+	       unsigned int nr, void *arg)
+{
+	int submit = kcap_submit_on && kind == KFD_FILE_KFD, ret, err;
+
+	kcap_session_left_out();
+	if (submit)
+		kcap_submit_ioctl(fd, nr, arg, 0, 1);
+	ret = kcap_real.ioctl(fd, request, arg);
+	if (submit) {
+		err = errno;
+		kcap_submit_ioctl(fd, nr, arg, ret, 0);
+		errno = err;
+	}
+	return ret;
+}
+
 KCAP_EXPORT int
 ioctl(int fd, unsigned long request, ...)
 {
@@ -83,7 +107,11 @@ ioctl(int fd, unsigned long request, ...)
 		nr = kcap_kfd_nr(kind, request);
 		gate = call_gate(nr);
 		token = kcap_call_enter(gate);
-		if (__builtin_expect(kcap_submit_on, 0) && kind == KFD_FILE_KFD)
+		if (__builtin_expect(kcap_select_on, 0) &&
+		    !kcap_select_keeps(kind, request))
+			ret = left_out_ioctl(fd, kind, request, nr, arg);
+		else if (__builtin_expect(kcap_submit_on, 0) &&
+			 kind == KFD_FILE_KFD)
 			ret = submit_ioctl(fd, request, nr, arg);
 		else
 			ret = kfd_dispatch_via(next_ioctl, fd, kind, request, arg);
@@ -112,6 +140,8 @@ ioctl(int fd, unsigned long request, ...)
 	token = kcap_call_enter(gate);
 	if (!kcap_session_get()) {
 		ret = kcap_real.ioctl(fd, request, arg);
+	} else if (kcap_select_on && !kcap_select_keeps(kind, request)) {
+		ret = left_out_ioctl(fd, kind, request, nr, arg);
 	} else if (kcap_submit_on && kind == KFD_FILE_KFD) {
 		ret = submit_ioctl(fd, request, nr, arg);
 	} else {

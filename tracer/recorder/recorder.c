@@ -124,6 +124,8 @@ kfd_recorder_fdopen(int fd, const struct kfd_recorder_opts *opts,
 		hdr.flags |= KT_HDR_NO_BUFFERS;
 	if (r->flags & KFD_REC_SIMULATED)
 		hdr.flags |= KT_HDR_SIMULATED;
+	if (r->flags & KFD_REC_SELECTED)
+		hdr.flags |= KT_HDR_SELECTED;
 
 	ret = kt_writer_fdopen(fd, &hdr, opts->writer, &r->w);
 	if (ret) {

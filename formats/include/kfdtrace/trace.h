@@ -34,10 +34,11 @@ enum kt_err {
 const char *kt_strerror(int err);
 
 #define KT_FORMAT_MAJOR 1
-#define KT_FORMAT_MINOR 4	/* 1: submit and memory records;
+#define KT_FORMAT_MINOR 5	/* 1: submit and memory records;
 				 * 2: fd_transfer records;
 				 * 3: a submit record's fd;
-				 * 4: a memory record's hash, REF */
+				 * 4: a memory record's hash, REF;
+				 * 5: END's left_out count */
 
 /*
  * Bounds of the format (docs/trace-format.md section 5.2). The writer refuses
@@ -351,6 +352,11 @@ struct kt_end_rec {
 	uint32_t flags;		/* enum kt_end_flags */
 	uint64_t records;	/* records written before this one */
 	uint64_t lost;		/* records known to be lost */
+	/*
+	 * Format 1.5: ioctls the capture chose not to record (record --only,
+	 * --except; KT_HDR_SELECTED); 0 in older traces.
+	 */
+	uint64_t left_out;
 };
 
 /*
@@ -447,6 +453,11 @@ struct kt_header {
 enum kt_header_flags {
 	KT_HDR_NO_BUFFERS = 1 << 0,	/* buffer contents were omitted */
 	KT_HDR_SIMULATED = 1 << 1,	/* a user-space device (userdev.h) */
+	/*
+	 * Only some ioctls were recorded, chosen by name (record --only,
+	 * --except): the trace is partial; END counts what was left out.
+	 */
+	KT_HDR_SELECTED = 1 << 2,
 };
 
 /*
@@ -515,6 +526,11 @@ struct kt_writer_opts {
 	 * added to its lost count. NULL: none.
 	 */
 	const _Atomic uint64_t *lost_elsewhere;
+	/*
+	 * Ioctls the producer chose not to record: read when the END
+	 * record is made, its left_out count (no loss). NULL: none.
+	 */
+	const _Atomic uint64_t *left_out;
 };
 
 /*
@@ -736,6 +752,7 @@ struct kt_reader_status {
 	uint64_t end_records;		/* records it says were written */
 	uint64_t lost;			/* records it says were lost */
 	uint32_t end_flags;		/* enum kt_end_flags */
+	uint64_t left_out;		/* ioctls it says were not recorded */
 };
 
 /*

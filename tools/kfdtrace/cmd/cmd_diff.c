@@ -25,7 +25,7 @@ kfdtrace_help_diff(FILE *out)
 {
 	fprintf(out,
 		"Usage: kfdtrace diff A B [--verify strict|results] [--context N]\n"
-		"                         [--max N] [-q] [--json]\n"
+		"                         [--max-reported N] [-q] [--json]\n"
 		"\n"
 		"Align two traces ioctl by ioctl (per thread, threads paired in order\n"
 		"of their first record) and print every divergence with the calls\n"
@@ -46,8 +46,8 @@ kfdtrace_help_diff(FILE *out)
 		"                    buffer (default)\n"
 		"  --verify results  the call sequence, return values and errno only\n"
 		"  --context N       records shown before each divergence (default 3)\n"
-		"  --max N           divergences printed in full (default: all); all\n"
-		"                    are counted\n"
+		"  --max-reported N  divergences printed in full (default: all); all\n"
+		"                    are counted (replay's spelling; --max too)\n"
 		"  --merge-threads   compare each trace as one stream in sequence\n"
 		"                    order (the default when the thread counts differ,\n"
 		"                    as between a capture and its serial replay)\n"
@@ -271,6 +271,8 @@ kfdtrace_cmd_diff(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "verify", required_argument, NULL, 'v' },
 		{ "context", required_argument, NULL, 'c' },
+		{ "max-reported", required_argument, NULL, 'm' },
+		/* The older spelling, kept for scripts. */
 		{ "max", required_argument, NULL, 'm' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "merge-threads", no_argument, NULL, 'M' },
@@ -326,7 +328,7 @@ kfdtrace_cmd_diff(int argc, char **argv)
 			break;
 		default:
 			cli_opt_error(argv, "qh", longopts);
-			fprintf(stderr, "Try 'kfdtrace diff --help'.\n");
+			cli_try_help();
 			return DIFF_EXIT_TROUBLE;
 		}
 	}

@@ -386,7 +386,7 @@ kfdtrace_cmd_dump(int argc, char **argv)
 			break;
 		default:
 			cli_opt_error(argv, "h", longopts);
-			fprintf(stderr, "Try 'kfdtrace dump --help'.\n");
+			cli_try_help();
 			goto out;
 		}
 	}

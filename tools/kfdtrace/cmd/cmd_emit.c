@@ -30,7 +30,8 @@ kfdtrace_help_emit(FILE *out)
 	      "./repro' on kfdsim, or as it is on a machine with /dev/kfd.\n"
 	      "\n"
 	      "Options:\n"
-	      "  -o, --output FILE     the program (refused if it exists)\n"
+	      "  -o, --output FILE     the program (refused if it exists); '-' for\n"
+	      "                        standard output\n"
 	      "  -f, --force           replace FILE if it exists\n"
 	      "  -h, --help            this text\n"
 	      "\n"
@@ -49,8 +50,10 @@ kfdtrace_cmd_emit(int argc, char **argv)
 	};
 	struct kfd_emit_result res;
 	const char *output = NULL;
+	const char *say_pfx = "";
 	char err[512];
-	int opt, force = 0, r;
+	int opt, force = 0, r, state;
+	FILE *say = stdout;
 
 	if (cli_help_requested(argc, argv)) {
 		kfdtrace_help_emit(stdout);
@@ -68,7 +71,7 @@ kfdtrace_cmd_emit(int argc, char **argv)
 			break;
 		default:
 			cli_opt_error(argv, "o:fh", longopts);
-			fprintf(stderr, "Try 'kfdtrace emit-c --help'.\n");
+			cli_try_help();
 			return KFDTRACE_EXIT_USAGE;
 		}
 	}
@@ -79,29 +82,37 @@ kfdtrace_cmd_emit(int argc, char **argv)
 	}
 	if (cli_stdin_args(argv + optind, 1))
 		return KFDTRACE_EXIT_ERROR;
-	if (cli_out_check(output, &(struct cli_out_rule){
+	state = cli_out_check(output, &(struct cli_out_rule){
 				.force = force, .ins = argv + optind,
-				.nins = 1 }) < 0)
+				.nins = 1 });
+	if (state < 0)
 		return KFDTRACE_EXIT_ERROR;
+	/* The program on standard output: the summary goes to stderr. */
+	if (state == CLI_OUT_STDOUT) {
+		output = "/dev/stdout";
+		say = stderr;
+		say_pfx = "kfdtrace emit-c: ";
+	}
 	r = kfd_emit_c(argv[optind], output, &res, err, sizeof(err));
 	if (r < 0) {
 		cli_err("%s", err);
 		return KFDTRACE_EXIT_ERROR;
 	}
-	printf("wrote %s: %llu calls (%llu ioctls) on %u thread%s, %llu left out",
-	       output, (unsigned long long)res.calls,
-	       (unsigned long long)res.ioctls, res.threads,
-	       res.threads == 1 ? "" : "s", (unsigned long long)res.skipped);
+	fprintf(say, "%swrote %s: %llu calls (%llu ioctls) on %u thread%s, "
+		"%llu left out", say_pfx, say == stderr ? "-" : output,
+		(unsigned long long)res.calls,
+		(unsigned long long)res.ioctls, res.threads,
+		res.threads == 1 ? "" : "s", (unsigned long long)res.skipped);
 	if (res.stand_ins)
-		printf(", %llu SET_EVENTs standing in for the GPU",
-		       (unsigned long long)res.stand_ins);
-	printf("\n");
+		fprintf(say, ", %llu SET_EVENTs standing in for the GPU",
+			(unsigned long long)res.stand_ins);
+	fprintf(say, "\n");
 	if (res.fd_transfers)
-		printf("note: %llu fd_transfer records (fds passed over a Unix "
+		fprintf(say, "%snote: %llu fd_transfer records (fds passed over a Unix "
 		       "socket between processes) are not reissued: the program "
 		       "is one process, and a dma-buf it received that way is "
 		       "not there; 'kfdtrace replay' of the run's traces "
-		       "together passes them\n",
+		       "together passes them\n", say_pfx,
 		       (unsigned long long)res.fd_transfers);
 	return KFDTRACE_EXIT_OK;
 }

@@ -239,7 +239,7 @@ kfdtrace_cmd_export(int argc, char **argv)
 			goto out;
 		default:
 			cli_opt_error(argv, "vfh", longopts);
-			kfdtrace_help_export(stderr);
+			cli_try_help();
 			rc = KFDTRACE_EXIT_USAGE;
 			goto out;
 		}

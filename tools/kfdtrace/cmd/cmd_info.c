@@ -86,6 +86,9 @@ print_cmdline(const struct kt_header *h)
 
 /* A header string: bounded by its field and escaped (a forged trace must
  * not be able to move the cursor or print a fake line). */
+/* The header flags info names; others show as a number. */
+#define INFO_KNOWN_FLAGS (KT_HDR_NO_BUFFERS | KT_HDR_SIMULATED | KT_HDR_SELECTED)
+
 #define HSTR(buf, field) kfd_text_safe(buf, sizeof(buf), field, sizeof(field))
 
 static void
@@ -174,14 +177,34 @@ print_header(const char *path, const struct kt_header *h, const uint32_t *ver)
 			printf(" no-buffers");
 		if (h->flags & KT_HDR_SIMULATED)
 			printf(" simulated");
-		if (h->flags & ~(uint32_t)(KT_HDR_NO_BUFFERS | KT_HDR_SIMULATED))
-			printf(" 0x%x", h->flags & ~(uint32_t)(KT_HDR_NO_BUFFERS |
-							       KT_HDR_SIMULATED));
+		if (h->flags & KT_HDR_SELECTED)
+			printf(" selected");
+		if (h->flags & ~(uint32_t)INFO_KNOWN_FLAGS)
+			printf(" 0x%x", h->flags & ~(uint32_t)INFO_KNOWN_FLAGS);
 		printf("\n");
 	}
 }
 
 #define INFO_MAX_PEERS 64
+
+/*
+ * A trace recorded with --only/--except: how many ioctls it left out, as
+ * its END record counts them, or that nothing says (no END).
+ */
+static void
+print_left_out(const struct kt_header *h, const struct kt_reader_status *st,
+	       const char *integrity)
+{
+	if (!(h->flags & KT_HDR_SELECTED))
+		return;
+	if (!strcmp(integrity, "ok") || !strcmp(integrity, "incomplete") ||
+	    st->end_records)
+		printf("left out:   %llu ioctls (recorded with --only/--except: "
+		       "a partial trace)\n", (unsigned long long)st->left_out);
+	else
+		printf("left out:   unknown, no END record (recorded with "
+		       "--only/--except: a partial trace)\n");
+}
 
 /* What one pass over a trace finds. */
 struct info_facts {
@@ -287,6 +310,7 @@ info_print(const char *path, const struct kt_header *h,
 	unsigned int t;
 
 	print_header(path, h, f->have_ver ? f->ver : NULL);
+	print_left_out(h, st, f->integrity);
 	if (f->topo)
 		print_topology(f->topo);
 	else
@@ -495,6 +519,14 @@ info_json_file(struct kt_strbuf *sb, const char *path,
 	kt_strbuf_printf(sb, "\"simulated\":%s,\"no_buffers\":%s,",
 			 h->flags & KT_HDR_SIMULATED ? "true" : "false",
 			 h->flags & KT_HDR_NO_BUFFERS ? "true" : "false");
+	/* record --only/--except: the END record's count (null: no END). */
+	if (h->flags & KT_HDR_SELECTED) {
+		if (!strcmp(f->integrity, "ok") ||
+		    !strcmp(f->integrity, "incomplete") || f->st.end_records)
+			js_u64(sb, "left_out_ioctls", f->st.left_out);
+		else
+			kt_strbuf_printf(sb, "\"left_out_ioctls\":null,");
+	}
 	if (f->topo)
 		info_json_topology(sb, f->topo);
 	js_u64(sb, "records", f->total);
@@ -600,7 +632,7 @@ kfdtrace_cmd_info(int argc, char **argv)
 			continue;
 		}
 		cli_opt_error(argv, "+h", longopts);
-		fprintf(stderr, "Try 'kfdtrace info --help'.\n");
+		cli_try_help();
 		return KFDTRACE_EXIT_USAGE;
 	}
 	if (optind >= argc) {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * kfdtrace record [-o FILE] [--sim[=PROFILE]] [--no-buffers] [--lttng] [--api]
- *                 [--submissions]
+ *                 [--submissions] [--only NAME,...] [--except NAME,...]
  *                 -- CMD [ARGS]
  *
  * Runs CMD with the capture library preloaded (and kfdsim's library after
@@ -25,6 +25,7 @@
 
 #include "core/cli.h"
 #include "core/cli_opt.h"
+#include "core/cli_select.h"
 #include "cmd/commands.h"
 #include "ksim_profile.h"
 #include "launch/libpath.h"
@@ -38,6 +39,7 @@ kfdtrace_help_record(FILE *f)
 	fprintf(f,
 		"Usage: kfdtrace record [-o FILE|DIR/] [-f] [--sim[=PROFILE]] [--thunk ours|amd]\n"
 		"                       [--no-buffers] [--lttng] [--api] [--submissions]\n"
+		"                       [--only NAME,...] [--except NAME,...]\n"
 		"                       -- CMD [ARGS...]\n"
 		"\n"
 		"Run CMD and record every KFD and render-node request it makes.\n"
@@ -62,6 +64,14 @@ kfdtrace_help_record(FILE *f)
 		"                      taken out of LD_LIBRARY_PATH); default: what the\n"
 		"                      dynamic linker finds (the system's)\n"
 		"      --no-buffers    leave out buffer contents that may hold user data\n"
+		"      --only NAME,... record only these ioctls (the names dump prints,\n"
+		"                      ALLOC_MEMORY_OF_GPU or alloc_memory_of_gpu, and\n"
+		"                      unknown-ioctl); the others go to the device\n"
+		"                      unrecorded, counted in the trace's END record\n"
+		"      --except NAME,...\n"
+		"                      record every ioctl but these; with --only, the\n"
+		"                      ones --only names but these. A trace recorded\n"
+		"                      so is partial: replay and emit-c refuse it\n"
 		"      --lttng         also emit every call as a kfd:* lttng-ust event, for\n"
 		"                      the LTTng sessions that enable them (docs/lttng.md)\n"
 		"      --api           also record each hsaKmt* call of a dynamically linked\n"
@@ -100,7 +110,31 @@ struct record_opts {
 	int api;
 	int submissions;		/* 1 packets, 2 full */
 	const char *submissions_limit;
+	char *only, *except;		/* checked, in the schema's spelling */
 };
+
+/* Add @list to *@acc (--only and --except may be given more than once). */
+static int
+add_names(const char *opt, const char *list, char **acc)
+{
+	char *canon, *joined;
+
+	if (cli_select_ioctls(opt, list, &canon))
+		return -1;
+	if (!*acc) {
+		*acc = canon;
+		return 0;
+	}
+	if (asprintf(&joined, "%s,%s", *acc, canon) < 0) {
+		free(canon);
+		cli_err("out of memory");
+		return -1;
+	}
+	free(*acc);
+	free(canon);
+	*acc = joined;
+	return 0;
+}
 
 static int
 parse_args(int argc, char **argv, struct record_opts *o)
@@ -116,6 +150,8 @@ parse_args(int argc, char **argv, struct record_opts *o)
 		{ "api", no_argument, NULL, 'a' },
 		{ "submissions", optional_argument, NULL, 'S' },
 		{ "submissions-limit", required_argument, NULL, 'L' },
+		{ "only", required_argument, NULL, 'O' },
+		{ "except", required_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -178,12 +214,20 @@ parse_args(int argc, char **argv, struct record_opts *o)
 				return -1;
 			}
 			break;
+		case 'O':
+			if (add_names("--only", optarg, &o->only))
+				return -1;
+			break;
+		case 'E':
+			if (add_names("--except", optarg, &o->except))
+				return -1;
+			break;
 		case 'h':
 			kfdtrace_help_record(stdout);
 			return 1;
 		default:
 			cli_opt_error(argv, "+o:fh", longopts);
-			kfdtrace_help_record(stderr);
+			cli_try_help();
 			return -1;
 		}
 	}
@@ -200,7 +244,7 @@ parse_args(int argc, char **argv, struct record_opts *o)
 	}
 	if (optind >= argc) {
 		cli_err("no command to run");
-		kfdtrace_help_record(stderr);
+		cli_try_help();
 		return -1;
 	}
 	return 0;
@@ -319,6 +363,15 @@ exec_child(char **cmd, const char *capture, const char *sim,
 		setenv("KFDTRACE_SUBMISSIONS_LIMIT", o->submissions_limit, 1);
 	else
 		unsetenv("KFDTRACE_SUBMISSIONS_LIMIT");
+	/* Only what this record asked for: never a selection inherited. */
+	if (o->only)
+		setenv("KFDTRACE_ONLY", o->only, 1);
+	else
+		unsetenv("KFDTRACE_ONLY");
+	if (o->except)
+		setenv("KFDTRACE_EXCEPT", o->except, 1);
+	else
+		unsetenv("KFDTRACE_EXCEPT");
 	execvp(cmd[0], cmd);
 	cli_err("cannot run %s: %s", cmd[0],
 		strerror(errno));

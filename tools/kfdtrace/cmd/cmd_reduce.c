@@ -22,6 +22,8 @@
 
 #include "core/cli.h"
 #include "core/cli_opt.h"
+#include "core/cli_select.h"
+#include "launch/profile.h"
 #include "cmd/commands.h"
 #include "core/run.h"
 #include "launch/sim_run.h"
@@ -60,6 +62,7 @@ kfdtrace_help_reduce(FILE *out)
 	      "                        a target and a failure that needs\n"
 	      "                        earlier calls, it alone decides\n"
 	      "      --sim[=PROFILE]   replay on kfdsim (default without /dev/kfd)\n"
+	      "      --profile PROFILE the same as --sim=PROFILE (sim's spelling)\n"
 	      "      --budget SECONDS  stop searching then (the running test is\n"
 	      "                        killed), keep the best so far\n"
 	      "  -j, --jobs N          candidates tested at once (1 to 16; default\n"
@@ -185,6 +188,7 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 		{ "errno", required_argument, NULL, 'e' },
 		{ "predicate", required_argument, NULL, 'p' },
 		{ "sim", optional_argument, NULL, 's' },
+		{ "profile", required_argument, NULL, 'P' },
 		{ "budget", required_argument, NULL, 'b' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
@@ -194,8 +198,9 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 	struct kfd_reduce_result res;
 	struct cli_progress prog;
 	struct cli_run run = { 0 };
-	const char *output = NULL;
+	const char *output = NULL, *profile_opt = "--sim";
 	const char *ins[KFD_REPLAY_MAX_TREE];
+	char *ioctl_name = NULL;
 	unsigned int nin;
 	int force = 0;
 	char self[PATH_MAX], err[512];
@@ -227,7 +232,12 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 			o.target_seq = v;
 			break;
 		case 'i':
-			o.target_ioctl = optarg;
+			/* One name, checked as record --only checks them. */
+			free(ioctl_name);
+			if (strchr(optarg, ',') ||
+			    cli_select_ioctls("--ioctl", optarg, &ioctl_name))
+				goto usage;
+			o.target_ioctl = ioctl_name;
 			break;
 		case 'e':
 			o.target_errno = parse_errno(optarg);
@@ -241,7 +251,18 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 			o.predicate = optarg;
 			break;
 		case 's':
-			o.sim = optarg ? optarg : "";
+		case 'P':
+			/* --profile P is sim's spelling of --sim=P. */
+			if (optarg && o.sim && o.sim[0] &&
+			    strcmp(o.sim, optarg)) {
+				cli_err("two profiles: %s and %s", o.sim,
+					optarg);
+				goto usage;
+			}
+			if (!o.sim || optarg)
+				o.sim = optarg ? optarg : "";
+			if (optarg)
+				profile_opt = opt == 'P' ? "--profile" : "--sim";
 			break;
 		case 'b':
 			o.budget = strtod(optarg, NULL);
@@ -261,8 +282,8 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 			break;
 		default:
 			cli_opt_error(argv, "o:fj:h", longopts);
-			fprintf(stderr, "Try 'kfdtrace reduce --help'.\n");
-			return KFDTRACE_EXIT_USAGE;
+			cli_try_help();
+			goto usage;
 		}
 	}
 	if (optind >= argc || !output) {
@@ -279,6 +300,9 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 		cli_err("no /bin/sh to run the predicate");
 		return KFDTRACE_EXIT_USAGE;
 	}
+	/* A bad profile is refused before the search, as sim does. */
+	if (o.sim && o.sim[0] && kfdtrace_profile_check(profile_opt, o.sim))
+		return KFDTRACE_EXIT_ERROR;
 	if (cli_stdin_args(argv + optind, (size_t)(argc - optind)))
 		return KFDTRACE_EXIT_ERROR;
 	/* Directories stand for their run's files, root first. */
@@ -288,6 +312,20 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 	if (run.n > KFD_REPLAY_MAX_TREE) {
 		cli_err("at most %d traces (the files of one run)",
 			KFD_REPLAY_MAX_TREE);
+		cli_run_close(&run);
+		return KFDTRACE_EXIT_USAGE;
+	}
+	/*
+	 * A trace recorded with --only/--except cannot be replayed (replay
+	 * refuses it): only a predicate can say whether a candidate shows
+	 * the bug.
+	 */
+	for (nin = 0; nin < run.n && !o.predicate; nin++) {
+		if (!(run.p[nin].hdr->flags & KT_HDR_SELECTED))
+			continue;
+		cli_err("%s: a partial trace (recorded with --only/--except): "
+			"its replays are refused; give --predicate",
+			cli_name(run.p[nin].path));
 		cli_run_close(&run);
 		return KFDTRACE_EXIT_USAGE;
 	}
@@ -359,4 +397,7 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 	else
 		printf("wrote:   %s\n", output);
 	return KFDTRACE_EXIT_OK;
+usage:
+	free(ioctl_name);
+	return KFDTRACE_EXIT_USAGE;
 }

@@ -25,6 +25,7 @@
 
 #include "core/cli.h"
 #include "core/cli_opt.h"
+#include "core/cli_select.h"
 #include "cmd/commands.h"
 #include "kfdtrace/decode.h"
 #include "core/run.h"
@@ -274,8 +275,16 @@ parse(int argc, char **argv, struct replay_cli *c)
 			v = opt_value(argc, argv, &i, only ? "--only" : "--skip");
 			if (!v)
 				return usage_error("%s needs a list of kinds", a);
-			if (kfd_replay_check_kinds(v, bad, sizeof(bad)) < 0)
-				return usage_error("unknown record kind '%s'", bad);
+			if (kfd_replay_check_kinds(v, bad, sizeof(bad)) < 0) {
+				const char *near = cli_select_nearest(bad, 1);
+
+				if (near)
+					return usage_error("unknown record kind "
+							   "'%s'; did you mean "
+							   "'%s'?", bad, near);
+				return usage_error("unknown record kind '%s'",
+						   bad);
+			}
 			if (only)
 				c->o.only = v;
 			else
@@ -300,6 +309,11 @@ parse(int argc, char **argv, struct replay_cli *c)
 			v = opt_value(argc, argv, &i, "--record");
 			if (!v || !*v)
 				return usage_error("--record needs a file");
+			/* The replay's trace is a file, as record's is. */
+			if (!strcmp(v, "-"))
+				return usage_error("--record -: a trace cannot "
+						   "be written to standard "
+						   "output; give a file");
 			c->o.record_path = v;
 		} else if (a[0] == '-' && a[1]) {
 			const char *near = cli_nearest(a, strcspn(a, "="),

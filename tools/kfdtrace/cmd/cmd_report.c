@@ -86,7 +86,7 @@ kfdtrace_cmd_report(int argc, char **argv)
 			break;
 		default:
 			cli_opt_error(argv, "o:fh", longopts);
-			fprintf(stderr, "Try 'kfdtrace report --help'.\n");
+			cli_try_help();
 			return KFDTRACE_EXIT_USAGE;
 		}
 	}

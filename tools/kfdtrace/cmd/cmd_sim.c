@@ -167,6 +167,7 @@ parse_opts(int argc, char **argv, struct sim_opts *o)
 			};
 
 			cli_opt_unknown(a, names);
+			cli_try_help();
 			return -1;
 		}
 	}

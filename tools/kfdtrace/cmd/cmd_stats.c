@@ -164,7 +164,7 @@ kfdtrace_cmd_stats(int argc, char **argv)
 			break;
 		default:
 			cli_opt_error(argv, "h", longopts);
-			fprintf(stderr, "Try 'kfdtrace stats --help'.\n");
+			cli_try_help();
 			return KFDTRACE_EXIT_USAGE;
 		}
 	}

@@ -47,6 +47,12 @@ cli_err(const char *fmt, ...)
 }
 
 void
+cli_try_help(void)
+{
+	cli_err("see '%s --help'", cli_prefix);
+}
+
+void
 cli_warn(const char *fmt, ...)
 {
 	va_list ap;
@@ -219,6 +225,13 @@ cli_out_check(const char *path, const struct cli_out_rule *r)
 
 	if (r->kind == CLI_OUT_STREAM && cli_is_stdout(path))
 		return CLI_OUT_STDOUT;
+	/* A trace or a directory is no stream: never a file named "-". */
+	if (!strcmp(path, "-")) {
+		cli_err("-: %s cannot be written to standard output; give "
+			"a path", r->kind == CLI_OUT_DIR ? "a directory" :
+			"a trace");
+		return -1;
+	}
 	if (lstat(path, &lst) != 0) {
 		if (errno != ENOENT) {
 			cli_err("%s: %s", path, strerror(errno));

@@ -38,6 +38,12 @@ void cli_set_command(const char *cmd);
 /* cli_err() - print "PREFIX: " and the formatted message, and a newline. */
 void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * cli_try_help() - after a usage error: "PREFIX: see 'PREFIX --help'", so
+ * that every line a command prints on stderr carries its prefix.
+ */
+void cli_try_help(void);
+
 /* cli_warn() - as cli_err(), with "warning: " after the prefix. */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -64,7 +70,8 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  *			directory that holds an input
  *
  * "-" is standard output, and so is a path that names the file standard
- * output already is (/dev/stdout, a shell's redirection).
+ * output already is (/dev/stdout, a shell's redirection). A trace or a
+ * directory output refuses "-".
  */
 enum cli_out_kind {
 	CLI_OUT_STREAM,		/* written front to back (a page, a program) */

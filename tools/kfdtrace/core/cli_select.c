@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "core/cli.h"
+#include "core/cli_opt.h"
 #include "core/cli_select.h"
 #include "kfdtrace/decode.h"
 
@@ -22,6 +23,86 @@ type_by_name(const char *name)
 			return (int)t;
 	}
 	return -1;
+}
+
+const char *
+cli_select_nearest(const char *word, int types)
+{
+	const struct kfd_ioctl_desc *rows = kfd_schema_rows(NULL);
+	const char *names[2 * 256 + KT_REC_TYPE_MAX + 1];
+	unsigned int nrows, i;
+	size_t n = 0;
+
+	kfd_schema_rows(&nrows);
+	for (i = 0; i < nrows && n + 2 < 2 * 256; i++) {
+		names[n++] = rows[i].name;
+		names[n++] = rows[i].event_name;
+	}
+	names[n++] = "unknown-ioctl";
+	for (i = 1; types && i < KT_REC_TYPE_MAX; i++)
+		if (kt_rec_type_name(i))
+			names[n++] = kt_rec_type_name(i);
+	return cli_nearest(word, strlen(word), names, n);
+}
+
+/* "OPT: 'WORD' is not KIND", with the nearest name when there is one. */
+static void
+unknown_name(const char *opt, const char *word, const char *kind, int types)
+{
+	const char *near = cli_select_nearest(word, types);
+
+	if (near)
+		cli_err("%s: '%s' is not %s; did you mean '%s'?", opt, word,
+			kind, near);
+	else
+		cli_err("%s: '%s' is not %s (the names 'kfdtrace dump' "
+			"prints; docs/ioctl-schema.md lists them)", opt, word, kind);
+}
+
+int
+cli_select_ioctls(const char *opt, const char *list, char **out)
+{
+	char *copy, *save = NULL, *tok, *canon;
+	size_t len = 0;
+
+	*out = NULL;
+	if (!list[strspn(list, ", ")]) {
+		cli_err("%s needs at least one ioctl name", opt);
+		return -1;
+	}
+	/* A name per token of two bytes or more, each under 64 bytes. */
+	copy = strdup(list);
+	canon = calloc(1, strlen(list) + 1 + (strlen(list) / 2 + 1) *
+		       (64 + 1));
+	if (!copy || !canon) {
+		free(copy);
+		free(canon);
+		cli_err("out of memory");
+		return -1;
+	}
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		const struct kfd_ioctl_desc *desc;
+		const char *name = tok;
+
+		if (!*tok)
+			continue;
+		if (strcasecmp(tok, "unknown-ioctl") == 0) {
+			name = "unknown-ioctl";
+		} else if ((desc = kfd_schema_by_name(tok))) {
+			name = desc->name;
+		} else {
+			unknown_name(opt, tok, "an ioctl", 0);
+			free(copy);
+			free(canon);
+			return -1;
+		}
+		len += (size_t)sprintf(canon + len, "%s%s", len ? "," : "",
+				       name);
+	}
+	free(copy);
+	*out = canon;
+	return 0;
 }
 
 int
@@ -65,8 +146,8 @@ cli_select_filter(struct cli_select *s, const char *list)
 		}
 		desc = kfd_schema_by_name(tok);
 		if (!desc) {
-			cli_err("--filter: '%s' is neither an ioctl nor a record type",
-				tok);
+			unknown_name("--filter", tok,
+				     "an ioctl, an event or a record type", 1);
 			rc = -1;
 			break;
 		}

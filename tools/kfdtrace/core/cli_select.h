@@ -45,6 +45,27 @@ struct cli_select {
  */
 int cli_select_filter(struct cli_select *s, const char *list);
 
+/*
+ * cli_select_ioctls() - check a record --only/--except list: ioctl names
+ * as --filter takes them (schema or event names, case-insensitive) and
+ * "unknown-ioctl", comma-separated. A name the schema does not know is
+ * refused with the nearest one ("did you mean").
+ * @opt:	the option, for messages
+ * @out:	set to the list in the schema's spelling (free() it)
+ *
+ * Return: 0, or -1 after printing why (cli_err()).
+ */
+int cli_select_ioctls(const char *opt, const char *list, char **out);
+
+/*
+ * cli_select_nearest() - the known name nearest to @word, for "did you
+ * mean": an ioctl's name or event name, "unknown-ioctl", and with @types
+ * the record types.
+ *
+ * Return: the name, or NULL when none is near enough.
+ */
+const char *cli_select_nearest(const char *word, int types);
+
 /* cli_select_tids() - add a --tid list (N[,N...]). Return: 0, or -1 (said). */
 int cli_select_tids(struct cli_select *s, const char *list);
 

@@ -124,8 +124,13 @@ record_summarize(const char *path, int verbose, const char *no_end)
 	kt_reader_close(rd);
 
 	human_size(st.file_size, size, sizeof(size));
-	fprintf(stderr, "%s: %s: %lu records, %lu ioctls (%lu failed), %s", cli_prefix,
-		path, records, ioctls, failed, size);
+	fprintf(stderr, "%s: %s: %lu records, %lu ioctls (%lu failed), ", cli_prefix,
+		path, records, ioctls, failed);
+	/* --only/--except: what went to the device unrecorded. */
+	if (st.left_out)
+		fprintf(stderr, "%llu left out, ",
+			(unsigned long long)st.left_out);
+	fprintf(stderr, "%s", size);
 	if (st.file_size)
 		fprintf(stderr, ", %.1fx compression", (double)raw / (double)st.file_size);
 	fprintf(stderr, "\n");

@@ -68,6 +68,8 @@ struct stats {
 	struct errno_count *errnos;	/* all ioctls */
 	size_t nerrnos;
 	uint64_t records;
+	/* Ioctls record --only/--except left out (END records' count). */
+	uint64_t left_out;
 	struct obj_tracker objs;
 
 	int by_thread, by_gpu;

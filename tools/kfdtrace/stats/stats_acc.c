@@ -222,6 +222,8 @@ stats_emit(void *ctx, const struct kt_record *rec)
 	struct stat_group *g;
 
 	s->records++;
+	if (rec->type == KT_REC_END)
+		s->left_out += rec->u.end.left_out;
 	if (rec->type == KT_REC_THREAD_NAME) {
 		if (name_thread(s, rec->tid, rec->u.thread_name.name))
 			s->oom = 1;

@@ -194,6 +194,8 @@ stats_report_json(struct kt_strbuf *out, struct stats *s,
 	json_num(&sb, &first, "records", s->records);
 	json_num(&sb, &first, "ioctls", s->all.ioctls);
 	json_num(&sb, &first, "failed", s->all.failed);
+	if (s->left_out)
+		json_num(&sb, &first, "left_out", s->left_out);
 	json_key(&sb, &first, "per_ioctl");
 	json_per_ioctl(&sb, s, &s->all, v);
 	json_key(&sb, &first, "errors");

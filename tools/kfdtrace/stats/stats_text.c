@@ -134,6 +134,16 @@ print_groups(struct stats *s, struct ioctl_stat **v)
 	}
 }
 
+/* The end of the totals line: what record --only/--except left out. */
+static void
+print_left_out(const struct stats *s)
+{
+	if (s->left_out)
+		printf(", left out: %llu (record --only/--except)",
+		       (unsigned long long)s->left_out);
+	printf("\n\n");
+}
+
 void
 stats_report_text(struct stats *s, struct ioctl_stat **v)
 {
@@ -142,10 +152,11 @@ stats_report_text(struct stats *s, struct ioctl_stat **v)
 	char buf[32];
 	size_t i;
 
-	printf("records: %llu, ioctls: %llu, failed: %llu\n\n",
+	printf("records: %llu, ioctls: %llu, failed: %llu",
 	       (unsigned long long)s->records,
 	       (unsigned long long)s->all.ioctls,
 	       (unsigned long long)s->all.failed);
+	print_left_out(s);
 	print_table(s, &s->all, v, "");
 
 	printf("\nerrors:");
@@ -219,10 +230,11 @@ stats_report_run_text(struct stats *run, struct ioctl_stat **v,
 	if (cr->nhosts > 1)
 		printf(" on %zu hosts", cr->nhosts);
 	printf("\n");
-	printf("records: %llu, ioctls: %llu, failed: %llu\n\n",
+	printf("records: %llu, ioctls: %llu, failed: %llu",
 	       (unsigned long long)run->records,
 	       (unsigned long long)run->all.ioctls,
 	       (unsigned long long)run->all.failed);
+	print_left_out(run);
 	print_table(run, &run->all, v, "");
 	printf("\nerrors:");
 	if (!run->nerrnos)

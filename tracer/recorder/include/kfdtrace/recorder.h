@@ -70,6 +70,12 @@ enum kfd_recorder_flags {
 	 * are left alone.
 	 */
 	KFD_REC_END_ON_SIGNAL = 1 << 4,
+	/*
+	 * The producer records only some ioctls, chosen by name (record
+	 * --only, --except): sets KT_HDR_SELECTED. Counting what it left
+	 * out is the producer's (kt_writer_opts.left_out).
+	 */
+	KFD_REC_SELECTED = 1 << 5,
 };
 
 struct kfd_recorder_opts {
