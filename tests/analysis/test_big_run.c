@@ -91,6 +91,16 @@ test_report(void **state)
 	assert_non_null(strstr(html, "<div class=\"v\">4</div><div class=\"k\">"
 			       "threads</div>"));
 	assert_non_null(strstr(html, "<span class=\"badge info\">2 processes"));
+	/* Titled by the command record ran (argv[0] by its base name),
+	 * which every trace's header carries. */
+	{
+		const char *h1 = strstr(html, "<h1>big-run-app ");
+		unsigned long long n = 0;
+
+		assert_non_null(h1);
+		assert_int_equal(sscanf(h1, "<h1>big-run-app %llu<span", &n), 1);
+		assert_true(n >= 4000);
+	}
 }
 
 /* Each process's row in the tree, a child under its parent. */

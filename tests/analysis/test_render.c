@@ -129,7 +129,7 @@ test_screenshot_new_parts(void **state)
 	read_png(tmp_path("rich-all.png"), &img);
 	assert_int_equal(img.w, 1280);
 	/* The strips: 994 px wide, the worker's about 15 px high. */
-	assert_true(has_color(&img, 0x76b7b2, 8000));
+	assert_true(has_color(&img, 0xff9da7, 8000));
 	/* The open list of calls before the slowest: its table's grey. */
 	assert_true(has_color(&img, 0xf9fafb, 20000));
 	/* The memory rows' lines: GTT and userptr, each in its own row. */

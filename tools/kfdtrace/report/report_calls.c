@@ -14,7 +14,7 @@
 #define SH 16.0			/* a strip's height */
 #define SGAP 6.0
 #define SCOL 2.0		/* pixels per column */
-#define STRIP_COLOR "#76b7b2"
+#define STRIP_COLOR "#ff9da7"	/* Tableau 10, used by no heap */
 
 /* A thread's label cut to fit the margin: "tid name". */
 static void
@@ -208,8 +208,10 @@ report_outliers(struct kt_strbuf *sb, const struct report_run *rr)
 			 "<p class=\"note\">The %u longest ioctls of the run, "
 			 "entry to exit, slowest first, with their arguments "
 			 "as <code>kfdtrace dump</code> prints them. Open a "
-			 "row's details for the %u calls its process made "
-			 "before it.</p>", RM_OUTLIERS, RM_BEFORE);
+			 "row's details for the %u calls its process recorded "
+			 "before it: a call is recorded when it returns, so "
+			 "these include calls other threads made while it "
+			 "waited.</p>", RM_OUTLIERS, RM_BEFORE);
 	if (!n) {
 		kt_strbuf_puts(sb, "<p class=\"empty\">No timed ioctls.</p>"
 			       "</section>\n");
