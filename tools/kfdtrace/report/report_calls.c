@@ -36,7 +36,7 @@ strip_label(char *buf, size_t size, const struct rm_thread *t)
 /* One thread's strip: a column's height is its busy share. */
 static void
 strip(struct kt_strbuf *sb, const struct rm_thread *t,
-      const struct rd_scale *x, double y)
+      const struct rm_strip *s, const struct rd_scale *x, double y)
 {
 	double base = y + SH, cols = (x->r1 - x->r0) / SCOL, h, last = -1;
 	double span = (x->d1 - x->d0) / cols;
@@ -62,7 +62,7 @@ strip(struct kt_strbuf *sb, const struct rm_thread *t,
 	for (c = 0; c < (unsigned int)cols; c++) {
 		uint64_t c0 = (uint64_t)(x->d0 + c * span);
 		uint64_t c1 = (uint64_t)(x->d0 + (c + 1) * span);
-		double f = c1 > c0 ? rm_strip_busy(t, c0, c1) /
+		double f = c1 > c0 ? rm_strip_busy(s, c0, c1) /
 				     (double)(c1 - c0) : 0;
 
 		if (f > 1)
@@ -102,8 +102,9 @@ report_driver_time(struct kt_strbuf *sb, const struct report_run *rr)
 	for (k = 0; k < rr->n && shown < REPORT_MAX_STRIPS; k++) {
 		const struct report_model *m = &rr->p[k].m;
 
-		for (i = 0, n = 0; i < m->nthreads && m->threads[i].bins; i++)
-			n++;
+		for (n = 0; n < m->nthreads && n < RM_STRIP_THREADS &&
+			    m->strips[n]; n++)
+			;
 		if (n > REPORT_MAX_STRIPS - shown)
 			n = REPORT_MAX_STRIPS - shown;
 		if (!n)
@@ -119,7 +120,8 @@ report_driver_time(struct kt_strbuf *sb, const struct report_run *rr)
 				 8 + n * (SH + SGAP) + 34);
 		rd_time_axis(sb, &x, rr->origin, 4, 4 + n * (SH + SGAP));
 		for (i = 0; i < n; i++)
-			strip(sb, &m->threads[i], &x, 4 + i * (SH + SGAP));
+			strip(sb, &m->threads[i], m->strips[i], &x,
+			      4 + i * (SH + SGAP));
 		kt_strbuf_puts(sb, "</svg>");
 		shown += n;
 	}

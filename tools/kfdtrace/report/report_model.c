@@ -68,8 +68,8 @@ thread_for(struct report_model *m, uint32_t tid, uint64_t ts)
 		p->tid = tid;
 		p->first = ts;
 		if (i < RM_STRIP_THREADS) {
-			p->bins = calloc(RM_STRIP_BINS, sizeof(*p->bins));
-			if (!p->bins)
+			m->strips[i] = calloc(1, sizeof(*m->strips[i]));
+			if (!m->strips[i])
 				return NULL;
 		}
 	}
@@ -240,67 +240,67 @@ rm_time_origin(const struct kt_header *h)
 	return h->start_monotonic;
 }
 
-/* Widen a thread's bins (pairs merged) until @end falls inside them. */
+/* Widen a strip's bins (pairs merged) until @end falls inside them. */
 static void
-strip_widen(struct rm_thread *t, uint64_t end)
+strip_widen(struct rm_strip *s, uint64_t end)
 {
 	unsigned int i;
 
-	while (end - t->bin_t0 > t->bin_ns * RM_STRIP_BINS) {
+	while (end - s->t0 > s->ns * RM_STRIP_BINS) {
 		for (i = 0; i < RM_STRIP_BINS / 2; i++)
-			t->bins[i] = t->bins[2 * i] + t->bins[2 * i + 1];
-		memset(t->bins + RM_STRIP_BINS / 2, 0,
-		       RM_STRIP_BINS / 2 * sizeof(*t->bins));
-		t->bin_ns *= 2;
+			s->bins[i] = s->bins[2 * i] + s->bins[2 * i + 1];
+		memset(s->bins + RM_STRIP_BINS / 2, 0,
+		       RM_STRIP_BINS / 2 * sizeof(*s->bins));
+		s->ns *= 2;
 	}
 }
 
-/* Add the call [@a, @b) to a thread's busy bins. */
+/* Add the call [@a, @b) to a strip. */
 static void
-strip_add(struct rm_thread *t, uint64_t a, uint64_t b)
+strip_add(struct rm_strip *s, uint64_t a, uint64_t b)
 {
 	uint64_t i, lo, hi;
 
-	if (!t->bins || b <= a)
+	if (b <= a)
 		return;
-	if (!t->bin_ns) {
-		t->bin_t0 = a;
-		t->bin_ns = RM_STRIP_BIN0_NS;
+	if (!s->ns) {
+		s->t0 = a;
+		s->ns = RM_STRIP_BIN0_NS;
 	}
 	/* A call that entered before the first one seen (records come in
 	 * sequence order, not time order) counts from the first bin. */
-	if (a < t->bin_t0)
-		a = t->bin_t0;
+	if (a < s->t0)
+		a = s->t0;
 	if (b <= a)
 		return;
-	strip_widen(t, b);
-	for (i = (a - t->bin_t0) / t->bin_ns;
-	     i < RM_STRIP_BINS && t->bin_t0 + i * t->bin_ns < b; i++) {
-		lo = t->bin_t0 + i * t->bin_ns;
-		hi = lo + t->bin_ns;
-		t->bins[i] += (b < hi ? b : hi) - (a > lo ? a : lo);
+	strip_widen(s, b);
+	for (i = (a - s->t0) / s->ns;
+	     i < RM_STRIP_BINS && s->t0 + i * s->ns < b; i++) {
+		lo = s->t0 + i * s->ns;
+		hi = lo + s->ns;
+		s->bins[i] += (b < hi ? b : hi) - (a > lo ? a : lo);
 	}
 }
 
 double
-rm_strip_busy(const struct rm_thread *t, uint64_t t0, uint64_t t1)
+rm_strip_busy(const struct rm_strip *s, uint64_t t0, uint64_t t1)
 {
 	double sum = 0;
 	uint64_t i, lo, hi, a, b;
 
-	if (!t->bins || !t->bin_ns || t1 <= t0 || t1 <= t->bin_t0)
+	if (!s->ns || t1 <= t0 || t1 <= s->t0)
 		return 0;
-	i = t0 > t->bin_t0 ? (t0 - t->bin_t0) / t->bin_ns : 0;
+	i = t0 > s->t0 ? (t0 - s->t0) / s->ns : 0;
 	for (; i < RM_STRIP_BINS; i++) {
-		lo = t->bin_t0 + i * t->bin_ns;
-		hi = lo + t->bin_ns;
+		lo = s->t0 + i * s->ns;
+		hi = lo + s->ns;
 		if (lo >= t1)
 			break;
 		a = t0 > lo ? t0 : lo;
 		b = t1 < hi ? t1 : hi;
-		if (b > a && t->bins[i])
-			sum += (double)t->bins[i] * (double)(b - a) /
-			       (double)t->bin_ns;
+		if (b > a && s->bins[i])
+			sum += (double)s->bins[i] * (double)(b - a) /
+			       (double)s->ns;
 	}
 	return sum;
 }
@@ -434,7 +434,9 @@ model_ioctl(struct report_model *m, const struct kt_record *rec,
 		if (outlier_offer(m, rec, &c, th))
 			return -1;
 		m->ring[m->nring++ % RM_BEFORE] = c;
-		strip_add(th, rec->ts, io->t_exit);
+		if (th - m->threads < RM_STRIP_THREADS)
+			strip_add(m->strips[th - m->threads], rec->ts,
+				  io->t_exit);
 		th->busy_ns += io->t_exit - rec->ts;
 		/* A thread is active until its last call returns, not just
 		 * until the last call it entered. */
@@ -638,8 +640,8 @@ report_model_release(struct report_model *m)
 	for (i = 0; i < m->noutliers; i++)
 		free(m->outliers[i].text);
 	free(m->outliers);
-	for (i = 0; i < m->nthreads; i++)
-		free(m->threads[i].bins);
+	for (i = 0; i < RM_STRIP_THREADS; i++)
+		free(m->strips[i]);
 	free(m->threads);
 	obj_tracker_release(&m->objs);
 	kc_u64map_free(&m->span_of);

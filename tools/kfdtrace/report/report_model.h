@@ -94,8 +94,13 @@ struct rm_thread {
 	uint64_t busy_ns;		/* the sum of its ioctls' durations */
 	uint64_t first, last;		/* ns: its first record's start to the
 					 * last end of a call it made */
-	uint64_t *bins;			/* RM_STRIP_BINS busy ns, or NULL */
-	uint64_t bin_t0, bin_ns;	/* the first bin's start, a bin's width */
+};
+
+/* Busy ns of one thread in equal bins (see RM_STRIP_BINS). */
+struct rm_strip {
+	uint64_t t0, ns;		/* the first bin's start, a bin's width;
+					 * ns 0: no call yet */
+	uint64_t bins[RM_STRIP_BINS];
 };
 
 /* One ioctl in brief: the calls before an outlier. */
@@ -152,6 +157,8 @@ struct report_model {
 	size_t noutliers;
 	struct rm_call ring[RM_BEFORE];
 	uint64_t nring;
+	/* Time in ioctls of threads[i], for i < RM_STRIP_THREADS. */
+	struct rm_strip *strips[RM_STRIP_THREADS];
 
 	struct obj_tracker objs;
 	struct sub_stats subs;		/* submit records per queue, with times */
@@ -203,10 +210,10 @@ rm_kind_key(uint8_t known, uint32_t request, uint32_t *tag)
 }
 
 /*
- * rm_strip_busy() - the busy ns of thread @t between @t0 and @t1 (ns),
- * from its bins, a bin's time spread evenly over it.
+ * rm_strip_busy() - the busy ns of a thread between @t0 and @t1 (ns),
+ * from its strip @s, a bin's time spread evenly over it.
  */
-double rm_strip_busy(const struct rm_thread *t, uint64_t t0, uint64_t t1);
+double rm_strip_busy(const struct rm_strip *s, uint64_t t0, uint64_t t1);
 
 /*
  * rm_time_origin() - the zero of a trace's times: the run's start when
