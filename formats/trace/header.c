@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -59,6 +60,69 @@ kt_read_proc(const char *path, char *buf, size_t cap)
 	return got;
 }
 
+int
+kt_run_cmdline_encode(char *buf, size_t size, char *const *argv)
+{
+	const size_t keep = sizeof(((struct kt_header *)0)->run_cmdline);
+	size_t raw = 0, n = 0;
+	const char *a;
+
+	for (; *argv; argv++) {
+		/* Whole arguments only, as many as the header keeps. */
+		if (raw + strlen(*argv) + 1 > keep)
+			break;
+		for (a = *argv;; a++) {
+			const char *esc = !*a ? "%00" : *a == '%' ? "%25" : NULL;
+			size_t len = esc ? 3 : 1;
+
+			if (n + len >= size)
+				return -1;
+			memcpy(buf + n, esc ? esc : a, len);
+			n += len;
+			raw++;
+			if (!*a)
+				break;
+		}
+	}
+	if (n >= size)
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
+uint32_t
+kt_run_cmdline_decode(const char *env, char *out, size_t size)
+{
+	uint32_t n = 0;
+
+	for (; *env && n < size; env++) {
+		if (env[0] == '%' && env[1] == '0' && env[2] == '0') {
+			out[n++] = '\0';
+			env += 2;
+		} else if (env[0] == '%' && env[1] == '2' && env[2] == '5') {
+			out[n++] = '%';
+			env += 2;
+		} else {
+			out[n++] = *env;
+		}
+	}
+	return n;
+}
+
+/* The run's facts `kfdtrace record` left in the environment. */
+static void
+kt_header_run_env(struct kt_header *hdr)
+{
+	const char *cmd = getenv(KT_ENV_RUN_CMDLINE);
+	const char *start = getenv(KT_ENV_RUN_START);
+
+	if (cmd)
+		hdr->run_cmdline_len = kt_run_cmdline_decode(cmd,
+				hdr->run_cmdline, sizeof(hdr->run_cmdline));
+	if (start)
+		hdr->run_start = strtoull(start, NULL, 10);
+}
+
 void
 kt_header_init(struct kt_header *hdr, const char *producer)
 {
@@ -86,6 +150,7 @@ kt_header_init(struct kt_header *hdr, const char *producer)
 	hdr->start_monotonic = kt_clock_ns(CLOCK_MONOTONIC);
 	hdr->start_realtime = kt_clock_ns(CLOCK_REALTIME);
 	hdr->start_boottime = kt_clock_ns(CLOCK_BOOTTIME);
+	kt_header_run_env(hdr);
 }
 
 void
@@ -148,6 +213,15 @@ kt_header_encode(const struct kt_header *hdr, uint8_t *out, size_t cap)
 	kt_put_le16(p, (uint16_t)cmdline_len);
 	memcpy(p + 2, hdr->cmdline, cmdline_len);
 	p += 2 + cmdline_len;
+	/* Minor 5: the run's command and start. */
+	cmdline_len = hdr->run_cmdline_len;
+	if (cmdline_len > sizeof(hdr->run_cmdline))
+		cmdline_len = sizeof(hdr->run_cmdline);
+	kt_put_le16(p, (uint16_t)cmdline_len);
+	memcpy(p + 2, hdr->run_cmdline, cmdline_len);
+	p += 2 + cmdline_len;
+	kt_put_le64(p, hdr->run_start);
+	p += 8;
 	kt_put_le32(p, kt_crc32(payload, (size_t)(p - payload)));
 	p += 4;
 	size = (size_t)(p - out);
@@ -273,6 +347,16 @@ kt_header_decode(const uint8_t *data, size_t size, struct kt_header *hdr,
 		*why = "header string runs past the header";
 		return -KT_ECORRUPT;
 	}
+	/* Fields of minor 5, when the writer was that new. */
+	if (p < end && (!kt_get_hstr(&p, end, hdr->run_cmdline,
+				     sizeof(hdr->run_cmdline),
+				     &hdr->run_cmdline_len) ||
+			end - p < 8)) {
+		*why = "header run fields run past the header";
+		return -KT_ECORRUPT;
+	}
+	if (end - p >= 8)
+		hdr->run_start = kt_get_le64(p);
 	if (hdr->flags & KT_HDR_REQUIRED_MASK) {
 		*why = "header has required flags this reader does not know";
 		return -KT_EVERSION;

@@ -254,7 +254,7 @@ uint32_t kt_crc32(const void *data, size_t len);
  * KT_HDR_FRAME_MAX bytes).
  */
 #define KT_HDR_FRAME_MAX	(8 + KT_HDR_FIXED_SIZE + 6 * 2 + 32 + 32 + \
-				 64 + 64 + 256 + 1024 + 4)
+				 64 + 64 + 256 + 1024 + 2 + 1024 + 8 + 4)
 size_t kt_header_encode(const struct kt_header *hdr, uint8_t *out, size_t cap);
 
 /*

@@ -366,6 +366,11 @@ write_rich(const char *path, const struct variant *v)
 	snprintf(hdr.exe, sizeof(hdr.exe), "/opt/demo/bin/train");
 	memcpy(hdr.cmdline, "train\0--epochs\0" "2", 17);
 	hdr.cmdline_len = 17;
+	/* Recorded as a shell command that ran train: the run's command and
+	 * start, 3 ms before train opened its trace. */
+	memcpy(hdr.run_cmdline, GEN_RUN_CMDLINE, sizeof(GEN_RUN_CMDLINE));
+	hdr.run_cmdline_len = sizeof(GEN_RUN_CMDLINE);
+	hdr.run_start = hdr.start_monotonic - 3000000;
 	hdr.kfd_major = 1;
 	hdr.kfd_minor = 16;
 	rc = gen_start(&g, path, &hdr);

@@ -13,6 +13,9 @@
 /* The first tid of `analysis-gen threads` (the others follow it). */
 #define GEN_THREAD_TID0 100000u
 
+/* The rich trace's run: `kfdtrace record -- sh -c '...'` (NUL-separated). */
+#define GEN_RUN_CMDLINE "sh\0-c\0train --epochs 2 && eval"
+
 /* Worker calls; their latencies are 1..GEN_WORKER_CALLS us. */
 #define GEN_WORKER_CALLS 1000
 /* 8 MiB VRAM buffers of the allocation burst. */

@@ -91,6 +91,16 @@ test_report(void **state)
 	assert_non_null(strstr(html, "<div class=\"v\">4</div><div class=\"k\">"
 			       "threads</div>"));
 	assert_non_null(strstr(html, "<span class=\"badge info\">2 processes"));
+	/* Titled by the command record ran (argv[0] by its base name),
+	 * which every trace's header carries. */
+	{
+		const char *h1 = strstr(html, "<h1>big-run-app ");
+		unsigned long long n = 0;
+
+		assert_non_null(h1);
+		assert_int_equal(sscanf(h1, "<h1>big-run-app %llu<span", &n), 1);
+		assert_true(n >= 4000);
+	}
 }
 
 /* Each process's row in the tree, a child under its parent. */
@@ -198,7 +208,10 @@ test_histogram_maxima(void **state)
 		p++;
 	}
 	print_message("%d histograms, %d with a log count axis\n", hists, logs);
-	assert_true(hists >= 8);
+	/* The seven kinds the program calls in every loop; the events'
+	 * and queues' few calls are rows of the rare-kinds table. */
+	assert_true(hists >= 7);
+	assert_non_null(strstr(html, "<tr><td class=\"mono\">CREATE_QUEUE</td>"));
 	/* A million calls leave tails a linear axis would hide. */
 	assert_true(logs >= 1);
 }
@@ -237,6 +250,41 @@ test_threads(void **state)
 	}
 	assert_int_equal(rows, 4);
 	assert_int_equal(sum, procs[0].ioctls + procs[1].ioctls);
+	free(sec);
+}
+
+/*
+ * A strip per thread, each one path however many calls; the 20 slowest
+ * calls of a million, slowest first, each with the 8 calls before it.
+ */
+static void
+test_strips_and_outliers(void **state)
+{
+	char *sec = between(html, "<section id=\"driver\">", "</section>");
+	unsigned long long ns, prev = ~0ull;
+	const char *p;
+	int rows = 0;
+
+	(void)state;
+	assert_non_null(sec);
+	assert_int_equal(tc_count_str(sec, "<g class=\"strip\""), 4);
+	assert_int_equal(tc_count_str(sec, "<path "), 4);
+	print_message("driver strips: %zu bytes\n", strlen(sec));
+	/* Bounded: at most a few H and V steps per pixel column. */
+	assert_true(strlen(sec) < 4 * 16000);
+	free(sec);
+	sec = between(html, "<section id=\"outliers\">", "</section>");
+	assert_non_null(sec);
+	for (p = sec; (p = strstr(p, "<tr id=\"outlier-")); p++) {
+		p = strstr(p, "data-ns=\"");
+		assert_non_null(p);
+		ns = strtoull(p + 9, NULL, 10);
+		assert_true(ns <= prev);
+		prev = ns;
+		rows++;
+	}
+	assert_int_equal(rows, 20);
+	assert_int_equal(tc_count_str(sec, "<details class=\"before\""), 20);
 	free(sec);
 }
 
@@ -321,6 +369,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_lanes),
 		cmocka_unit_test(test_histogram_maxima),
 		cmocka_unit_test(test_threads),
+		cmocka_unit_test(test_strips_and_outliers),
 		cmocka_unit_test(test_browser_text),
 		cmocka_unit_test(test_screenshot),
 	};

@@ -36,7 +36,19 @@ test_dom(void **state)
 			 GEN_BOS + GEN_QUEUES);
 	assert_int_equal(tc_count_str(res.out, "<svg class=\"chart timeline\""), 2);
 	assert_int_equal(tc_count_str(res.out, "<svg class=\"chart memory\""), 2);
-	assert_int_equal(tc_count_str(res.out, "<svg class=\"chart lat"), 10);
+	/* Three kinds with 10 calls or more; the rest are table rows. */
+	assert_int_equal(tc_count_str(res.out, "<svg class=\"chart lat"), 3);
+	assert_int_equal(tc_count_str(res.out, "<table class=\"rare\">"), 1);
+	/* Memory: a row per GPU and heap, none drawn over another. */
+	assert_int_equal(tc_count_str(res.out, "<g class=\"heap\" "
+				      "data-heap=\"VRAM\">"), 2);
+	assert_int_equal(tc_count_str(res.out, "<g class=\"heap\""), 4);
+	/* A strip per thread; the slowest calls, the first one's list open. */
+	assert_int_equal(tc_count_str(res.out, "<svg class=\"chart driver\""), 1);
+	assert_int_equal(tc_count_str(res.out, "<g class=\"strip\""), 2);
+	assert_int_equal(tc_count_str(res.out, "<tr id=\"outlier-"), 20);
+	assert_int_equal(tc_count_str(res.out, "<details class=\"before\" "
+				      "open=\"\">"), 1);
 	assert_int_equal(tc_count_str(res.out, "<svg class=\"chart topo\""), 1);
 	assert_null(strstr(res.out, "<parsererror"));
 	tc_run_free(&res);
@@ -96,12 +108,43 @@ test_screenshot(void **state)
 	free(img.rgba);
 }
 
+/*
+ * The whole page: the driver-time strips are drawn (the worker's strip is
+ * nearly full: thousands of its colour's pixels), the first slow call's
+ * list of calls before it is open (its table's background), and each
+ * heap's row has its own colour's area.
+ */
+static void
+test_screenshot_new_parts(void **state)
+{
+	struct png_image img;
+	struct tc_run res;
+	char shot[300];
+
+	(void)state;
+	snprintf(shot, sizeof(shot), "--screenshot=%s", tmp_path("rich-all.png"));
+	browse(chromium, tmp_path("rich.html"), shot,
+	       "--window-size=1280,5200", &res);
+	tc_run_free(&res);
+	read_png(tmp_path("rich-all.png"), &img);
+	assert_int_equal(img.w, 1280);
+	/* The strips: 994 px wide, the worker's about 15 px high. */
+	assert_true(has_color(&img, 0xff9da7, 8000));
+	/* The open list of calls before the slowest: its table's grey. */
+	assert_true(has_color(&img, 0xf9fafb, 20000));
+	/* The memory rows' lines: GTT and userptr, each in its own row. */
+	assert_true(has_color(&img, 0xf28e2b, 500));
+	assert_true(has_color(&img, 0x59a14f, 500));
+	free(img.rgba);
+}
+
 int
 main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dom),
 		cmocka_unit_test(test_screenshot),
+		cmocka_unit_test(test_screenshot_new_parts),
 	};
 
 	if (argc < 4 || !*argv[3] || access(argv[3], X_OK) != 0) {

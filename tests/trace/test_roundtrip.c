@@ -356,6 +356,47 @@ test_header_roundtrip(void **state)
 	(void)state;
 }
 
+/* The run's command and start travel from the environment to a reader,
+ * an argument with '%' and spaces intact. */
+static void
+test_header_run(void **state)
+{
+	static char *const argv[] = { "sh", "-c", "app 50%; app", NULL };
+	static const char want[] = "sh\0-c\0app 50%; app";
+	const char *path = kt_test_path("header-run.kfdt");
+	const struct kt_header *h2;
+	struct kt_header hdr;
+	struct kt_writer *w;
+	struct kt_reader *r;
+	char env[256];
+
+	assert_int_equal(kt_run_cmdline_encode(env, sizeof(env), argv), 0);
+	assert_string_equal(env, "sh%00-c%00app 50%25; app%00");
+	assert_int_equal(kt_run_cmdline_encode(env, 8, argv), -1);
+	assert_int_equal(kt_run_cmdline_encode(env, sizeof(env), argv), 0);
+	setenv(KT_ENV_RUN_CMDLINE, env, 1);
+	setenv(KT_ENV_RUN_START, "123456789", 1);
+	kt_header_init(&hdr, "test");
+	unsetenv(KT_ENV_RUN_CMDLINE);
+	unsetenv(KT_ENV_RUN_START);
+	assert_int_equal(hdr.run_cmdline_len, sizeof(want));
+	assert_memory_equal(hdr.run_cmdline, want, sizeof(want));
+	assert_int_equal(hdr.run_start, 123456789);
+	assert_int_equal(kt_writer_open(path, &hdr, NULL, &w), 0);
+	assert_int_equal(kt_writer_close(w), 0);
+	assert_int_equal(kt_reader_open(path, &r), 0);
+	h2 = kt_reader_header(r);
+	assert_int_equal(h2->run_cmdline_len, sizeof(want));
+	assert_memory_equal(h2->run_cmdline, want, sizeof(want));
+	assert_int_equal(h2->run_start, 123456789);
+	kt_reader_close(r);
+	/* Outside a recording: none. */
+	kt_header_init(&hdr, "test");
+	assert_int_equal(hdr.run_cmdline_len, 0);
+	assert_int_equal(hdr.run_start, 0);
+	(void)state;
+}
+
 static void
 test_open_flags(void **state)
 {
@@ -711,6 +752,7 @@ main(void)
 		cmocka_unit_test(test_roundtrip_threads),
 		cmocka_unit_test(test_append_ioctl),
 		cmocka_unit_test(test_header_roundtrip),
+		cmocka_unit_test(test_header_run),
 		cmocka_unit_test(test_memory_refs),
 		cmocka_unit_test(test_open_flags),
 		cmocka_unit_test(test_bounds_and_invalid),

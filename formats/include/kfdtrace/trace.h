@@ -34,11 +34,12 @@ enum kt_err {
 const char *kt_strerror(int err);
 
 #define KT_FORMAT_MAJOR 1
-#define KT_FORMAT_MINOR 5	/* 1: submit and memory records;
+#define KT_FORMAT_MINOR 6	/* 1: submit and memory records;
 				 * 2: fd_transfer records;
 				 * 3: a submit record's fd;
 				 * 4: a memory record's hash, REF;
-				 * 5: END's left_out count */
+				 * 5: END's left_out count;
+				 * 6: the header's run command and start */
 
 /*
  * Bounds of the format (docs/trace-format.md section 5.2). The writer refuses
@@ -448,6 +449,14 @@ struct kt_header {
 	uint64_t start_realtime;	/* ns since the epoch */
 	uint64_t start_boottime;	/* ns */
 	uint32_t flags;			/* KT_HDR_* */
+	/*
+	 * The run this process belongs to (minor 5): the command `kfdtrace
+	 * record` ran, NUL-separated, and CLOCK_MONOTONIC when it ran it;
+	 * empty and 0 outside a recording (and in older files).
+	 */
+	char run_cmdline[1024];
+	uint32_t run_cmdline_len;
+	uint64_t run_start;		/* ns */
 };
 
 enum kt_header_flags {
@@ -481,9 +490,33 @@ int kt_run_file_name(char *buf, size_t size, const char *out, int pid,
 
 /*
  * kt_header_init() - fill a header with this process's facts (host, kernel,
- * pid, exe, cmdline, the three start clocks) and the given producer.
+ * pid, exe, cmdline, the three start clocks), the run's facts that
+ * `kfdtrace record` put in the environment (KT_ENV_RUN_CMDLINE,
+ * KT_ENV_RUN_START), and the given producer.
  */
 void kt_header_init(struct kt_header *hdr, const char *producer);
+
+/* The environment that carries a run's facts to every traced process. */
+#define KT_ENV_RUN_CMDLINE "KFDTRACE_RUN_CMDLINE"
+#define KT_ENV_RUN_START "KFDTRACE_RUN_START"
+
+/*
+ * kt_run_cmdline_encode() - @argv (NULL-terminated) as the value of
+ * KT_ENV_RUN_CMDLINE: the arguments NUL-separated as in /proc/PID/cmdline,
+ * with NUL written %00 and '%' written %25, so that an environment string
+ * holds them. Arguments past the header's 1024 bytes are left out.
+ *
+ * Return: 0, or -1 when @size is too small for what is kept.
+ */
+int kt_run_cmdline_encode(char *buf, size_t size, char *const *argv);
+
+/*
+ * kt_run_cmdline_decode() - the NUL-separated arguments of a
+ * KT_ENV_RUN_CMDLINE value, at most @size bytes of them.
+ *
+ * Return: their length.
+ */
+uint32_t kt_run_cmdline_decode(const char *env, char *out, size_t size);
 
 /*
  * The times a record may carry (docs/trace-format.md section 5.1), in ns of

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/cli.h"
@@ -332,7 +333,8 @@ exec_child(char **cmd, const char *capture, const char *sim,
 	   const struct record_opts *o, const char *output)
 {
 	const char *old = getenv("LD_PRELOAD");
-	char pid[16], *preload;
+	char pid[16], *preload, run[3 * 1024 + 1];
+	struct timespec now;
 
 	if (asprintf(&preload, "%s%s%s%s%s", capture, sim ? ":" : "",
 		     sim ? sim : "", old && *old ? ":" : "",
@@ -343,6 +345,19 @@ exec_child(char **cmd, const char *capture, const char *sim,
 	snprintf(pid, sizeof(pid), "%d", (int)getpid());
 	setenv("KFDTRACE_ROOT_PID", pid, 1);
 	unsetenv("KFDTRACE_STATE");
+	/* The run's command and start, for every trace's header: the
+	 * report is titled and timed by the run, not by whichever process
+	 * happened to open the device first. */
+	if (!kt_run_cmdline_encode(run, sizeof(run), cmd))
+		setenv(KT_ENV_RUN_CMDLINE, run, 1);
+	else
+		unsetenv(KT_ENV_RUN_CMDLINE);
+	if (!clock_gettime(CLOCK_MONOTONIC, &now)) {
+		snprintf(run, sizeof(run), "%llu", (unsigned long long)
+			 now.tv_sec * 1000000000ull +
+			 (unsigned long long)now.tv_nsec);
+		setenv(KT_ENV_RUN_START, run, 1);
+	}
 	if (o->no_buffers)
 		setenv("KFDTRACE_NO_BUFFERS", "1", 1);
 	else

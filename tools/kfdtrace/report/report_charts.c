@@ -383,7 +383,7 @@ report_timeline(struct kt_strbuf *sb, const struct report_model *m)
 /* Memory axis: a unit that keeps labels short, and round ticks in it. */
 static void
 bytes_axis(struct kt_strbuf *sb, double top, double bottom, double left,
-	   double right, double max, struct rd_scale *y)
+	   double right, double max, int ticks, struct rd_scale *y)
 {
 	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
 	double div = 1, step, v;
@@ -393,7 +393,7 @@ bytes_axis(struct kt_strbuf *sb, double top, double bottom, double left,
 		div *= 1024;
 		u++;
 	}
-	step = rd_nice_step(max / div, 5);
+	step = rd_nice_step(max / div, ticks);
 	y->d0 = 0;
 	y->d1 = step * div * (double)(long long)(max / div / step + 1);
 	y->r0 = bottom;
@@ -443,7 +443,7 @@ step_path(struct kt_strbuf *sb, const struct rm_series *s,
 	}
 	kt_strbuf_printf(sb, "H%.1f", x->r1);
 	if (area)
-		kt_strbuf_printf(sb, "V%.1fZ\" fill=\"%s\" fill-opacity=\"0.10\" "
+		kt_strbuf_printf(sb, "V%.1fZ\" fill=\"%s\" fill-opacity=\"0.18\" "
 				 "stroke=\"none\"/>", rd_map(y, 0),
 				 rd_heap_color(s->heap));
 	else
@@ -452,21 +452,25 @@ step_path(struct kt_strbuf *sb, const struct rm_series *s,
 				 rd_heap_color(s->heap));
 }
 
+/*
+ * One GPU's memory as small multiples: a row per heap, each on its own
+ * byte axis, all on the run's time axis; so a small heap is not flattened
+ * by a big one and no heap's area hides another's.
+ */
 static void
 memory_gpu(struct kt_strbuf *sb, const struct report_model *m,
 	   uint32_t gpu_id)
 {
-	const double top = 12, bottom = 200;
+	const double cap = 16, plot = 52, gap = 12, top = 4;
 	struct rd_scale x, y;
-	double max = 1;
-	size_t i;
+	size_t i, rows = 0;
+	double ry = top, bottom;
 	char b[32];
 
 	time_scale(m, &x);
 	for (i = 0; i < m->nseries; i++)
-		if (m->series[i].gpu_id == gpu_id &&
-		    (double)m->series[i].peak > max)
-			max = (double)m->series[i].peak;
+		rows += m->series[i].gpu_id == gpu_id;
+	bottom = top + rows * (cap + plot + gap) - gap;
 	kt_strbuf_puts(sb, "<div class=\"legend\">");
 	for (i = 0; i < m->nseries; i++) {
 		const struct rm_series *s = &m->series[i];
@@ -482,14 +486,27 @@ memory_gpu(struct kt_strbuf *sb, const struct report_model *m,
 	kt_strbuf_printf(sb, "<svg class=\"chart memory\" viewBox=\"0 0 %.0f %.0f\" "
 			 "role=\"img\" aria-label=\"memory of GPU 0x%x\">",
 			 CHART_W, bottom + 40, gpu_id);
-	bytes_axis(sb, top, bottom, x.r0, x.r1, max, &y);
 	rd_time_axis(sb, &x, m->origin, top, bottom);
-	for (i = 0; i < m->nseries; i++)
-		if (m->series[i].gpu_id == gpu_id)
-			step_path(sb, &m->series[i], &x, &y, 1);
-	for (i = 0; i < m->nseries; i++)
-		if (m->series[i].gpu_id == gpu_id)
-			step_path(sb, &m->series[i], &x, &y, 0);
+	for (i = 0; i < m->nseries; i++) {
+		const struct rm_series *s = &m->series[i];
+
+		if (s->gpu_id != gpu_id)
+			continue;
+		kt_strbuf_printf(sb, "<g class=\"heap\" data-heap=\"%s\">"
+				 "<text x=\"%.1f\" y=\"%.1f\" "
+				 "class=\"group-label\" style=\"fill:%s\">%s "
+				 "<tspan class=\"group-count\">peak %s</tspan>"
+				 "</text>", obj_heap_names[s->heap], x.r0,
+				 ry + 12, rd_heap_color(s->heap),
+				 obj_heap_names[s->heap],
+				 rd_bytes(b, sizeof(b), s->peak));
+		bytes_axis(sb, ry + cap, ry + cap + plot, x.r0, x.r1,
+			   s->peak ? (double)s->peak : 1, 2, &y);
+		step_path(sb, s, &x, &y, 1);
+		step_path(sb, s, &x, &y, 0);
+		kt_strbuf_puts(sb, "</g>");
+		ry += cap + plot + gap;
+	}
 	kt_strbuf_puts(sb, "</svg>");
 }
 

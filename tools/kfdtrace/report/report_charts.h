@@ -15,10 +15,17 @@ void report_timeline(struct kt_strbuf *sb, const struct report_model *m);
 void report_memory(struct kt_strbuf *sb, const struct report_model *m);
 
 /*
- * report_latency() - a latency histogram per ioctl kind (@kinds, in the
- * order given), on a shared x axis; the count axis turns logarithmic when
- * a bin is under a hundredth of the tallest, and the tallest bin's count
- * is written in full.
+ * A kind with fewer calls than this has a row in one table instead of a
+ * histogram: a histogram of a few calls says nothing its numbers do not.
+ */
+#define REPORT_RARE_CALLS 10
+
+/*
+ * report_latency() - a latency histogram per ioctl kind (@kinds, most
+ * called first), on a shared x axis, then one table of the kinds with
+ * fewer than REPORT_RARE_CALLS calls; the count axis turns logarithmic
+ * when a bin is under a hundredth of the tallest, and the tallest bin's
+ * count is written in full.
  */
 void report_latency(struct kt_strbuf *sb, const struct rm_kind *kinds,
 		    size_t nkinds);

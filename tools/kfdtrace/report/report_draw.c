@@ -206,6 +206,6 @@ rd_time_axis(struct kt_strbuf *sb, const struct rd_scale *x, uint64_t origin,
 				 bottom + 4, px, bottom + 16, decimals, v);
 	}
 	kt_strbuf_printf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
-			 "class=\"axis-label\">ms since trace start</text></g>",
+			 "class=\"axis-label\">ms since the run's start</text></g>",
 			 x->r1, bottom + 30);
 }

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "core/cli_opt.h"
+#include "report/report_calls.h"
 #include "report/report_charts.h"
 #include "report/report_draw.h"
 #include "report/report_html.h"
@@ -105,6 +106,12 @@ static const char css[] =
 	"ui-monospace,SFMono-Regular,Menlo,Consolas,'DejaVu Sans Mono',monospace}"
 	".hist .meta{color:var(--muted);font-size:12px;margin-bottom:4px}"
 	".empty{color:var(--muted);font-style:italic;margin:6px 0}"
+	"details.before{margin-top:6px}"
+	"details.before summary{cursor:pointer;color:var(--muted);"
+	"font-family:system-ui,sans-serif;font-size:12px}"
+	"table.before{margin:4px 0 2px;background:#f9fafb}"
+	"table.before td,table.before th{padding:2px 8px}"
+	"td.took{font-weight:600}"
 	"footer{color:var(--muted);font-size:12px;text-align:center;"
 	"padding:0 0 36px}"
 	"@media (max-width:900px){.tiles{grid-template-columns:repeat(3,1fr)}"
@@ -121,14 +128,99 @@ basename_of(const char *path)
 	return s && s[1] ? s + 1 : path;
 }
 
+/*
+ * A NUL-separated command line as a shell would take it: arguments with
+ * spaces or quotes in single quotes; argv[0] by its base name when
+ * @short_name. Cut after @max bytes (0: never) with an ellipsis.
+ */
 static void
-page_head(struct kt_strbuf *sb, const struct report_model *m)
+command_text(char *out, size_t size, const char *args, uint32_t len,
+	     int short_name, size_t max)
+{
+	size_t n = 0;
+	uint32_t i = 0;
+	int first = 1;
+
+	out[0] = '\0';
+	while (i < len && n + 8 < size) {
+		const char *a = args + i;
+		size_t alen = strnlen(a, len - i);
+		int quote = !alen || strpbrk(a, " \t'\"$&;|<>()*?`\\") != NULL;
+		size_t k;
+
+		if (first && short_name && strrchr(a, '/') &&
+		    strrchr(a, '/')[1]) {
+			size_t cut = (size_t)(strrchr(a, '/') + 1 - a);
+
+			a += cut;
+			alen -= cut;
+		}
+		if (!first)
+			out[n++] = ' ';
+		if (quote)
+			out[n++] = '\'';
+		for (k = 0; k < alen && n + 6 < size; k++) {
+			if (a[k] == '\'') {
+				memcpy(out + n, "'\\''", 4);
+				n += 4;
+			} else {
+				out[n++] = a[k];
+			}
+		}
+		if (quote)
+			out[n++] = '\'';
+		out[n] = '\0';
+		i += (uint32_t)alen + 1 + (uint32_t)(a - (args + i));
+		first = 0;
+	}
+	if (max && n > max) {
+		/* Cut on a UTF-8 boundary. */
+		while (max && ((unsigned char)out[max] & 0xc0) == 0x80)
+			max--;
+		snprintf(out + max, size - max, "…");
+	}
+}
+
+/* The process of a run that knows the run's command, or NULL. */
+static const struct kt_header *
+run_header(const struct report_run *rr)
+{
+	size_t i;
+
+	for (i = 0; i < rr->n; i++)
+		if (rr->p[i].m.hdr.run_cmdline_len)
+			return &rr->p[i].m.hdr;
+	return NULL;
+}
+
+/*
+ * The page's title: the run's command (what `kfdtrace record` ran), or for
+ * a trace made otherwise its first process's name.
+ */
+static void
+title(struct kt_strbuf *sb, const struct report_run *rr)
+{
+	const struct kt_header *h = run_header(rr), *m = &rr->p[0].m.hdr;
+	char buf[3 * 1024];
+
+	if (h) {
+		command_text(buf, sizeof(buf), h->run_cmdline,
+			     h->run_cmdline_len < sizeof(h->run_cmdline) ?
+			     h->run_cmdline_len : sizeof(h->run_cmdline), 1, 80);
+		rd_escape(sb, buf);
+		return;
+	}
+	rd_escape(sb, m->exe[0] ? basename_of(m->exe) : "trace");
+}
+
+static void
+page_head(struct kt_strbuf *sb, const struct report_run *rr)
 {
 	kt_strbuf_puts(sb, "<!DOCTYPE html>\n<html lang=\"en\"><head>"
 		       "<meta charset=\"utf-8\"><meta name=\"viewport\" "
 		       "content=\"width=device-width,initial-scale=1\">"
 		       "<title>kfdtrace report · ");
-	rd_escape(sb, m->hdr.exe[0] ? basename_of(m->hdr.exe) : "trace");
+	title(sb, rr);
 	kt_strbuf_printf(sb, "</title><style>%s</style></head>\n<body>\n", css);
 }
 
@@ -212,7 +304,7 @@ page_header(struct kt_strbuf *sb, const struct report_run *rr)
 
 	kt_strbuf_puts(sb, "<header class=\"top\"><div class=\"wrap\">"
 		       "<div class=\"eyebrow\">kfdtrace report</div><h1>");
-	rd_escape(sb, m->hdr.exe[0] ? basename_of(m->hdr.exe) : "trace");
+	title(sb, rr);
 	kt_strbuf_printf(sb, "<span class=\"badge %s\">%s</span>", cls, word);
 	if (m->hdr.flags & KT_HDR_SIMULATED)
 		kt_strbuf_puts(sb, "<span class=\"badge info\">simulated "
@@ -221,7 +313,17 @@ page_header(struct kt_strbuf *sb, const struct report_run *rr)
 		kt_strbuf_printf(sb, "<span class=\"badge info\">%zu processes"
 				 "</span>", rr->n);
 	kt_strbuf_puts(sb, "</h1><div class=\"sub mono\">");
-	cmdline(sb, &m->hdr);
+	if (run_header(rr)) {
+		const struct kt_header *h = run_header(rr);
+		char buf[3 * 1024];
+
+		command_text(buf, sizeof(buf), h->run_cmdline,
+			     h->run_cmdline_len < sizeof(h->run_cmdline) ?
+			     h->run_cmdline_len : sizeof(h->run_cmdline), 0, 0);
+		rd_escape(sb, buf);
+	} else {
+		cmdline(sb, &m->hdr);
+	}
 	kt_strbuf_puts(sb, "</div></div></header>\n<main class=\"wrap\">\n");
 }
 
@@ -277,8 +379,10 @@ fact(struct kt_strbuf *sb, const char *key, const char *val)
 }
 
 static void
-facts(struct kt_strbuf *sb, const struct report_model *m, size_t nprocs)
+facts(struct kt_strbuf *sb, const struct report_model *m,
+      const struct report_run *rr)
 {
+	size_t nprocs = rr->n;
 	const struct kt_header *h = &m->hdr;
 	const char *cls, *word = report_integrity(m, &cls);
 	char buf[512], a[32];
@@ -317,8 +421,12 @@ facts(struct kt_strbuf *sb, const struct report_model *m, size_t nprocs)
 	n = (int)strlen(buf);
 	snprintf(buf + n, sizeof(buf) - (size_t)n, ", from +%s",
 		 rd_duration(a, sizeof(a), (double)m->t_first -
-			     (double)h->start_monotonic));
+			     (double)rr->origin));
 	fact(sb, "time span", buf);
+	/* One zero for every time on the page, said once. */
+	fact(sb, "times count from", run_header(rr) ?
+	     "the run's start (when kfdtrace record ran its command)" :
+	     "the first trace's start");
 	n = snprintf(buf, sizeof(buf), "%llu:", (unsigned long long)m->records);
 	for (t = 1; t < KT_REC_TYPE_MAX && n < (int)sizeof(buf) - 40; t++)
 		if (m->per_type[t])
@@ -563,13 +671,16 @@ charts(struct kt_strbuf *sb, const struct report_run *rr)
 		proc_heading(sb, rr, i);
 		report_memory(sb, &rr->p[i].m);
 	}
-	kt_strbuf_printf(sb, "</section>\n<section id=\"latency\"><h2>Latency by "
+	kt_strbuf_puts(sb, "</section>\n");
+	report_driver_time(sb, rr);
+	kt_strbuf_printf(sb, "<section id=\"latency\"><h2>Latency by "
 			 "ioctl</h2><p class=\"note\">Time from entry to exit of "
 			 "each call%s, on a logarithmic axis shared by all "
 			 "histograms; most frequent first. A count axis is "
 			 "logarithmic too when a bin holds under a hundredth "
-			 "of the tallest.</p>", rr->n > 1 ?
-			 " of every process" : "");
+			 "of the tallest. Kinds with fewer than %u calls are "
+			 "rows of one table below.</p>", rr->n > 1 ?
+			 " of every process" : "", REPORT_RARE_CALLS);
 	report_latency(sb, rr->kinds, rr->nkinds);
 	kt_strbuf_puts(sb, "</section>\n");
 }
@@ -605,13 +716,14 @@ report_html(struct kt_strbuf *sb, const struct report_run *rr)
 		topo = &rr->p[i].m;
 	if (!topo->have_topo)
 		topo = m;
-	page_head(sb, m);
+	page_head(sb, rr);
 	page_header(sb, rr);
 	tiles(sb, rr);
-	facts(sb, m, rr->n);
+	facts(sb, m, rr);
 	report_processes(sb, rr);
 	topology(sb, topo);
 	charts(sb, rr);
+	report_outliers(sb, rr);
 	queues(sb, rr);
 	report_errors(sb, rr);
 	report_leaks(sb, rr);

@@ -193,13 +193,65 @@ histogram(struct kt_strbuf *sb, const struct rm_kind *k, unsigned int b0,
 	kt_strbuf_puts(sb, "</svg></div>");
 }
 
+/* Kinds called too rarely for a histogram: a row each. */
+static void
+rare_table(struct kt_strbuf *sb, const struct rm_kind *kinds, size_t nkinds)
+{
+	char a[32], b[32], c[32];
+	size_t k;
+
+	if (!nkinds)
+		return;
+	kt_strbuf_printf(sb, "<h3 class=\"gpu\">Rare ioctls <span class=\"dim\">"
+			 "(%zu kinds with fewer than %u calls each)</span></h3>"
+			 "<table class=\"rare\"><thead><tr><th>ioctl</th>"
+			 "<th class=\"num\">calls</th><th class=\"num\">failed"
+			 "</th><th class=\"num\">fastest</th><th class=\"num\">"
+			 "median</th><th class=\"num\">slowest</th></tr></thead>"
+			 "<tbody>", nkinds, REPORT_RARE_CALLS);
+	for (k = 0; k < nkinds; k++) {
+		const struct rm_kind *r = &kinds[k];
+
+		kt_strbuf_puts(sb, "<tr><td class=\"mono\">");
+		rd_escape(sb, r->name);
+		kt_strbuf_printf(sb, "</td><td class=\"num\">%llu</td>"
+				 "<td class=\"num%s\">%llu</td>",
+				 (unsigned long long)r->count,
+				 r->failed ? " fail" : "",
+				 (unsigned long long)r->failed);
+		if (r->nlat)
+			kt_strbuf_printf(sb, "<td class=\"num\">%s</td>"
+					 "<td class=\"num\">%s</td>"
+					 "<td class=\"num\">%s</td></tr>",
+					 rd_duration(a, sizeof(a),
+						     (double)r->lat[0]),
+					 rd_duration(b, sizeof(b), (double)
+						     rm_percentile(r->lat,
+								   r->nlat,
+								   500)),
+					 rd_duration(c, sizeof(c), (double)
+						     r->lat[r->nlat - 1]));
+		else
+			kt_strbuf_puts(sb, "<td class=\"num\">—</td><td "
+				       "class=\"num\">—</td><td class=\"num\">"
+				       "—</td></tr>");
+	}
+	kt_strbuf_puts(sb, "</tbody></table>");
+}
+
 void
 report_latency(struct kt_strbuf *sb, const struct rm_kind *kinds,
 	       size_t nkinds)
 {
 	unsigned int b0 = RM_LAT_BINS, b1 = 0, i;
 	double left = 30, lw;
-	size_t k;
+	size_t k, nrare = 0, all = nkinds;
+
+	/* Kinds come most called first: the rare ones are the tail. */
+	while (nkinds && kinds[nkinds - 1].count < REPORT_RARE_CALLS) {
+		nkinds--;
+		nrare++;
+	}
 
 	/* One x range for every histogram, so they compare at a glance. */
 	for (k = 0; k < nkinds; k++) {
@@ -213,7 +265,10 @@ report_latency(struct kt_strbuf *sb, const struct rm_kind *kinds,
 		}
 	}
 	if (b0 >= b1) {
-		kt_strbuf_puts(sb, "<p class=\"empty\">No timed ioctls.</p>");
+		if (!nrare)
+			kt_strbuf_puts(sb, "<p class=\"empty\">No timed "
+				       "ioctls.</p>");
+		rare_table(sb, kinds + nkinds, nrare);
 		return;
 	}
 	/* Whole decades, at least two, read best. */
@@ -245,4 +300,5 @@ report_latency(struct kt_strbuf *sb, const struct rm_kind *kinds,
 	for (k = 0; k < nkinds; k++)
 		histogram(sb, &kinds[k], b0, b1, left);
 	kt_strbuf_puts(sb, "</div>");
+	rare_table(sb, kinds + nkinds, all - nkinds);
 }

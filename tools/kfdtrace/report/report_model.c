@@ -67,6 +67,11 @@ thread_for(struct report_model *m, uint32_t tid, uint64_t ts)
 	if (!rc) {
 		p->tid = tid;
 		p->first = ts;
+		if (i < RM_STRIP_THREADS) {
+			m->strips[i] = calloc(1, sizeof(*m->strips[i]));
+			if (!m->strips[i])
+				return NULL;
+		}
 	}
 	if (ts < p->first)
 		p->first = ts;
@@ -226,6 +231,180 @@ keep_error(struct report_model *m, const struct kt_record *rec,
 	return 0;
 }
 
+uint64_t
+rm_time_origin(const struct kt_header *h)
+{
+	/* A run starts before its processes open their traces. */
+	if (h->run_start && h->run_start < h->start_monotonic)
+		return h->run_start;
+	return h->start_monotonic;
+}
+
+/* Widen a strip's bins (pairs merged) until @end falls inside them. */
+static void
+strip_widen(struct rm_strip *s, uint64_t end)
+{
+	unsigned int i;
+
+	while (end - s->t0 > s->ns * RM_STRIP_BINS) {
+		for (i = 0; i < RM_STRIP_BINS / 2; i++)
+			s->bins[i] = s->bins[2 * i] + s->bins[2 * i + 1];
+		memset(s->bins + RM_STRIP_BINS / 2, 0,
+		       RM_STRIP_BINS / 2 * sizeof(*s->bins));
+		s->ns *= 2;
+	}
+}
+
+/* Add the call [@a, @b) to a strip. */
+static void
+strip_add(struct rm_strip *s, uint64_t a, uint64_t b)
+{
+	uint64_t i, lo, hi;
+
+	if (b <= a)
+		return;
+	if (!s->ns) {
+		s->t0 = a;
+		s->ns = RM_STRIP_BIN0_NS;
+	}
+	/* A call that entered before the first one seen (records come in
+	 * sequence order, not time order) counts from the first bin. */
+	if (a < s->t0)
+		a = s->t0;
+	if (b <= a)
+		return;
+	strip_widen(s, b);
+	for (i = (a - s->t0) / s->ns;
+	     i < RM_STRIP_BINS && s->t0 + i * s->ns < b; i++) {
+		lo = s->t0 + i * s->ns;
+		hi = lo + s->ns;
+		s->bins[i] += (b < hi ? b : hi) - (a > lo ? a : lo);
+	}
+}
+
+double
+rm_strip_busy(const struct rm_strip *s, uint64_t t0, uint64_t t1)
+{
+	double sum = 0;
+	uint64_t i, lo, hi, a, b;
+
+	if (!s->ns || t1 <= t0 || t1 <= s->t0)
+		return 0;
+	i = t0 > s->t0 ? (t0 - s->t0) / s->ns : 0;
+	for (; i < RM_STRIP_BINS; i++) {
+		lo = s->t0 + i * s->ns;
+		hi = lo + s->ns;
+		if (lo >= t1)
+			break;
+		a = t0 > lo ? t0 : lo;
+		b = t1 < hi ? t1 : hi;
+		if (b > a && s->bins[i])
+			sum += (double)s->bins[i] * (double)(b - a) /
+			       (double)s->ns;
+	}
+	return sum;
+}
+
+/* Outliers form a min-heap on duration (ties: the later call is less). */
+static int
+outlier_less(const struct rm_outlier *x, const struct rm_outlier *y)
+{
+	if (x->call.dur != y->call.dur)
+		return x->call.dur < y->call.dur;
+	return x->call.seq > y->call.seq;
+}
+
+static void
+outlier_sift(struct rm_outlier *h, size_t n, size_t i)
+{
+	struct rm_outlier tmp;
+
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+
+		if (l < n && outlier_less(&h[l], &h[m]))
+			m = l;
+		if (r < n && outlier_less(&h[r], &h[m]))
+			m = r;
+		if (m == i)
+			return;
+		tmp = h[i];
+		h[i] = h[m];
+		h[m] = tmp;
+		i = m;
+	}
+}
+
+/*
+ * Keep @c among the slowest calls when it is one, with its decoded text
+ * and the calls before it; decoding only what enters keeps a million
+ * calls cheap (about RM_OUTLIERS * ln(calls) of them enter).
+ */
+static int
+outlier_offer(struct report_model *m, const struct kt_record *rec,
+	      const struct rm_call *c, const struct rm_thread *th)
+{
+	struct kfd_decode_opts o = { .start_ns = m->hdr.start_monotonic };
+	struct rm_outlier cand, *slot;
+	struct kt_strbuf sb;
+	uint64_t k, from;
+	size_t i;
+
+	/* Most calls are not among the slowest: a look at the heap's top
+	 * and nothing more (the same order as outlier_less()). */
+	if (m->noutliers == RM_OUTLIERS &&
+	    (c->dur < m->outliers[0].call.dur ||
+	     (c->dur == m->outliers[0].call.dur &&
+	      c->seq >= m->outliers[0].call.seq)))
+		return 0;
+	memset(&cand, 0, sizeof(cand));
+	cand.call = *c;
+	if (!m->outliers) {
+		m->outliers = calloc(RM_OUTLIERS, sizeof(*m->outliers));
+		if (!m->outliers)
+			return -1;
+	}
+	kt_strbuf_init(&sb);
+	if (kfd_decode_text(&sb, rec, &o) || !sb.data) {
+		kt_strbuf_release(&sb);
+		return -1;
+	}
+	from = m->nring > RM_BEFORE ? m->nring - RM_BEFORE : 0;
+	for (k = from; k < m->nring; k++)
+		cand.before[cand.nbefore++] = m->ring[k % RM_BEFORE];
+	cand.text = sb.data;
+	memcpy(cand.thread, th->name, sizeof(cand.thread));
+	if (m->noutliers < RM_OUTLIERS) {
+		/* Sift up. */
+		i = m->noutliers++;
+		m->outliers[i] = cand;
+		while (i && outlier_less(&m->outliers[i],
+					 &m->outliers[(i - 1) / 2])) {
+			struct rm_outlier tmp = m->outliers[i];
+
+			m->outliers[i] = m->outliers[(i - 1) / 2];
+			m->outliers[(i - 1) / 2] = tmp;
+			i = (i - 1) / 2;
+		}
+		return 0;
+	}
+	slot = &m->outliers[0];
+	free(slot->text);
+	*slot = cand;
+	outlier_sift(m->outliers, m->noutliers, 0);
+	return 0;
+}
+
+int
+rm_cmp_outlier(const void *a, const void *b)
+{
+	const struct rm_outlier *x = a, *y = b;
+
+	if (x->call.dur != y->call.dur)
+		return x->call.dur > y->call.dur ? -1 : 1;
+	return x->call.seq < y->call.seq ? -1 : x->call.seq > y->call.seq;
+}
+
 static int
 model_ioctl(struct report_model *m, const struct kt_record *rec,
 	    struct rm_thread *th)
@@ -245,6 +424,19 @@ model_ioctl(struct report_model *m, const struct kt_record *rec,
 		return -1;
 	k->count++;
 	if (io->t_exit >= rec->ts) {
+		struct rm_call c = {
+			.seq = rec->seq, .ts = rec->ts,
+			.dur = io->t_exit - rec->ts, .tid = rec->tid,
+			.ret = io->ret, .err = io->err,
+		};
+
+		memcpy(c.name, k->name, sizeof(c.name));
+		if (outlier_offer(m, rec, &c, th))
+			return -1;
+		m->ring[m->nring++ % RM_BEFORE] = c;
+		if (th - m->threads < RM_STRIP_THREADS)
+			strip_add(m->strips[th - m->threads], rec->ts,
+				  io->t_exit);
 		th->busy_ns += io->t_exit - rec->ts;
 		/* A thread is active until its last call returns, not just
 		 * until the last call it entered. */
@@ -381,9 +573,12 @@ finish(struct report_model *m)
 		qsort(m->kinds, m->nkinds, sizeof(*m->kinds), rm_cmp_kind);
 	if (m->nseries > 1)
 		qsort(m->series, m->nseries, sizeof(*m->series), cmp_series);
+	if (m->noutliers > 1)
+		qsort(m->outliers, m->noutliers, sizeof(*m->outliers),
+		      rm_cmp_outlier);
 	m->view_t0 = m->t_first;
 	m->view_t1 = m->t_last;
-	m->origin = m->hdr.start_monotonic;
+	m->origin = rm_time_origin(&m->hdr);
 	if (!m->abi_major && !m->abi_minor) {
 		m->abi_major = m->hdr.kfd_major;
 		m->abi_minor = m->hdr.kfd_minor;
@@ -442,6 +637,11 @@ report_model_release(struct report_model *m)
 	for (i = 0; i < m->nerrors; i++)
 		free(m->errors[i].text);
 	free(m->errors);
+	for (i = 0; i < m->noutliers; i++)
+		free(m->outliers[i].text);
+	free(m->outliers);
+	for (i = 0; i < RM_STRIP_THREADS; i++)
+		free(m->strips[i]);
 	free(m->threads);
 	obj_tracker_release(&m->objs);
 	kc_u64map_free(&m->span_of);

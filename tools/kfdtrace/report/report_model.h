@@ -20,6 +20,21 @@
 /* Failed calls kept with their decoded text; the rest are only counted. */
 #define RM_MAX_ERRORS 200
 
+/* The slowest calls kept with their decoded text, and how many calls
+ * before each one are kept with it. */
+#define RM_OUTLIERS 20
+#define RM_BEFORE 8
+
+/*
+ * Time in the driver per thread: busy ns in RM_STRIP_BINS equal bins that
+ * double in width as the thread's calls reach further, for the first
+ * RM_STRIP_THREADS threads of a process; so the strips cost the same on
+ * a million calls or a million threads.
+ */
+#define RM_STRIP_BINS 512
+#define RM_STRIP_THREADS 32
+#define RM_STRIP_BIN0_NS 1000
+
 /* Latency histogram bins: four per decade from 100 ns to 100 s. */
 #define RM_LAT_BIN_MIN_NS 100.0
 #define RM_LAT_BINS_PER_DECADE 4
@@ -81,6 +96,30 @@ struct rm_thread {
 					 * last end of a call it made */
 };
 
+/* Busy ns of one thread in equal bins (see RM_STRIP_BINS). */
+struct rm_strip {
+	uint64_t t0, ns;		/* the first bin's start, a bin's width;
+					 * ns 0: no call yet */
+	uint64_t bins[RM_STRIP_BINS];
+};
+
+/* One ioctl in brief: the calls before an outlier. */
+struct rm_call {
+	uint64_t seq, ts, dur;		/* ns; dur is entry to exit */
+	uint32_t tid;
+	int32_t ret, err;
+	char name[32];
+};
+
+/* One of the slowest calls. */
+struct rm_outlier {
+	struct rm_call call;
+	char *text;			/* decoded, as `kfdtrace dump` prints it */
+	char thread[64];		/* the thread's name then, or "" */
+	struct rm_call before[RM_BEFORE];	/* oldest first */
+	unsigned int nbefore;
+};
+
 struct report_model {
 	struct kt_header hdr;
 	struct kt_reader_status status;
@@ -110,6 +149,16 @@ struct report_model {
 	struct rm_thread *threads;	/* in order of their first record */
 	size_t nthreads, capthreads;
 	size_t nleaks;			/* spans with leaked set */
+	/*
+	 * The RM_OUTLIERS slowest calls, slowest first (a min-heap while
+	 * building), and the last RM_BEFORE calls seen (a ring).
+	 */
+	struct rm_outlier *outliers;
+	size_t noutliers;
+	struct rm_call ring[RM_BEFORE];
+	uint64_t nring;
+	/* Time in ioctls of threads[i], for i < RM_STRIP_THREADS. */
+	struct rm_strip *strips[RM_STRIP_THREADS];
 
 	struct obj_tracker objs;
 	struct sub_stats subs;		/* submit records per queue, with times */
@@ -145,6 +194,9 @@ void report_model_release(struct report_model *m);
 int rm_cmp_u64(const void *a, const void *b);
 int rm_cmp_kind(const void *a, const void *b);
 
+/* rm_cmp_outlier() - the slowest call first, ties by sequence. */
+int rm_cmp_outlier(const void *a, const void *b);
+
 /*
  * rm_kind_key() - the (tag, key) that names a kind in a map: a schema
  * row (@known) by its request, an unknown request by its own; one for
@@ -156,6 +208,18 @@ rm_kind_key(uint8_t known, uint32_t request, uint32_t *tag)
 	*tag = known;
 	return request;
 }
+
+/*
+ * rm_strip_busy() - the busy ns of a thread between @t0 and @t1 (ns),
+ * from its strip @s, a bin's time spread evenly over it.
+ */
+double rm_strip_busy(const struct rm_strip *s, uint64_t t0, uint64_t t1);
+
+/*
+ * rm_time_origin() - the zero of a trace's times: the run's start when
+ * `kfdtrace record` made it (header run_start), else the trace's start.
+ */
+uint64_t rm_time_origin(const struct kt_header *h);
 
 /* rm_lat_bin_lo() - the lower edge of histogram bin @i, in ns. */
 double rm_lat_bin_lo(unsigned int i);

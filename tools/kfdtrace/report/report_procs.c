@@ -216,7 +216,7 @@ report_errors(struct kt_strbuf *sb, const struct report_run *rr)
 				 "%u</td><td class=\"err\"",
 				 (unsigned long long)e->seq,
 				 rd_duration(t, sizeof(t), (double)e->ts -
-					     (double)v[i].p->m.hdr.start_monotonic),
+					     (double)v[i].p->m.origin),
 				 e->tid);
 		if (ed) {
 			kt_strbuf_puts(sb, " title=\"");
@@ -283,7 +283,7 @@ leak_row(struct kt_strbuf *sb, const struct report_proc *p,
 			 "+%s</td><td class=\"num\">%s</td></tr>",
 			 (unsigned long long)sp->seq,
 			 rd_duration(a, sizeof(a), (double)sp->t0 -
-				     (double)m->hdr.start_monotonic),
+				     (double)m->origin),
 			 rd_duration(b, sizeof(b), (double)(sp->t1 - sp->t0)));
 }
 

@@ -81,8 +81,8 @@ report_run_build(struct report_run *rr, struct cli_run *run, size_t window)
 			if (m->t_last > rr->t_last)
 				rr->t_last = m->t_last;
 		}
-		if (!rr->origin || m->hdr.start_monotonic < rr->origin)
-			rr->origin = m->hdr.start_monotonic;
+		if (!rr->origin || rm_time_origin(&m->hdr) < rr->origin)
+			rr->origin = rm_time_origin(&m->hdr);
 		rr->records += m->records;
 		rr->ioctls += m->ioctls;
 		rr->failed += m->failed;

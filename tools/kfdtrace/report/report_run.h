@@ -20,7 +20,12 @@ struct report_run {
 	struct report_proc *p;		/* in run order: parents first */
 	size_t n;
 	uint64_t t_first, t_last;	/* ns, over every process */
-	uint64_t origin;		/* the zero of every chart: the first start */
+	/*
+	 * The zero of every time on the page: the run's start (header
+	 * run_start) when `kfdtrace record` made it, else the earliest
+	 * trace's start.
+	 */
+	uint64_t origin;
 	uint64_t records, ioctls, failed;
 	size_t nthreads, nleaks;
 	struct rm_kind *kinds;		/* every process's calls, most first */
