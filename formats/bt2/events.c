@@ -95,6 +95,7 @@ static const struct kbt_member m_api_call[] = {
 };
 static const struct kbt_member m_end[] = {
 	{ "flags", MT_ENDF }, { "records", MT_U64 }, { "lost", MT_U64 },
+	{ "left_out", MT_U64 },
 };
 /* A doorbell: its packets decoded, one string each (docs/submissions.md). */
 static const struct kbt_member m_submit[] = {
@@ -527,6 +528,7 @@ kbt_fill_fixed(enum kbt_fixed_ec which, bt_field *p,
 		set_u(p, 0, rec->u.end.flags);
 		set_u(p, 1, rec->u.end.records);
 		set_u(p, 2, rec->u.end.lost);
+		set_u(p, 3, rec->u.end.left_out);
 		return 0;
 	case KBT_EC_SUBMIT:
 		return set_submit(p, &rec->u.submit);

@@ -373,7 +373,7 @@ test_direct_text(void **state)
 		 "argc = 2, argv = [ [0] = \"rocminfo\", [1] = \"--verbose\" ] }"),
 		"kfd:thread_name: { seq = 14, tid = 1001, pid = 4242 }, { name = \"worker\" }",
 		"queue_type = ( \"COMPUTE_AQL\" : container = 2 )",
-		"flags = ( \"CLEAN\" : container = 0x0 ), records = 29, lost = 0 }",
+		"flags = ( \"CLEAN\" : container = 0x0 ), records = 29, lost = 0, left_out = 0 }",
 	};
 	struct tc_run r;
 	size_t i;

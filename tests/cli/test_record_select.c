@@ -4,6 +4,7 @@
  *
  *   - what they name is recorded and nothing else; what they leave out is
  *     counted in the END record, and dump, info and stats show the count;
+ *   - info shows the command record ran (text and JSON);
  *   - the names are the schema's, as dump prints them and --filter takes
  *     them; an unknown one is refused with "did you mean" before the
  *     program runs (--filter's too);
@@ -100,6 +101,13 @@ test_whole(void **state)
 	RUN(&res, "info", (char *)path);
 	assert_null(strstr(res.out, "left out"));
 	assert_null(strstr(res.out, "selected"));
+	/* The run's command as record ran it, beside the process's own. */
+	expect_in(res.out, "\nrun:        ", "info");
+	expect_in(strstr(res.out, "\nrun:        "), " calls\n", "info");
+	tc_run_free(&res);
+	RUN(&res, "info", "--json", (char *)path);
+	expect_in(res.out, "\"run_cmdline\":[", "info --json");
+	expect_in(res.out, "\"calls\"],", "info --json");
 	tc_run_free(&res);
 }
 

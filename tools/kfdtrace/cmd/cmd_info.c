@@ -66,22 +66,37 @@ print_bytes_h(uint64_t b)
 		printf("%.1f %s", v, unit[u]);
 }
 
-/* The NUL-separated command line, spaces between arguments. */
+/* A NUL-separated command line, spaces between arguments. */
 static void
-print_cmdline(const struct kt_header *h)
+print_argv(const char *argv, uint32_t argv_len, uint32_t room)
 {
-	uint32_t len = h->cmdline_len < sizeof(h->cmdline) ?
-		       h->cmdline_len : sizeof(h->cmdline);
+	uint32_t len = argv_len < room ? argv_len : room;
 	char buf[1024];
 	uint32_t i;
 
 	/* Arguments are NUL-separated; each is escaped on its own. */
-	for (i = 0; i < len; i += (uint32_t)strnlen(h->cmdline + i, len - i) + 1) {
+	for (i = 0; i < len; i += (uint32_t)strnlen(argv + i, len - i) + 1) {
 		if (i)
 			putchar(' ');
-		fputs(kfd_text_safe(buf, sizeof(buf), h->cmdline + i, len - i),
+		fputs(kfd_text_safe(buf, sizeof(buf), argv + i, len - i),
 		      stdout);
 	}
+}
+
+/* The same as a JSON array of strings, then a comma. */
+static void
+json_argv(struct kt_strbuf *sb, const char *key, const char *argv,
+	  uint32_t argv_len, uint32_t room)
+{
+	uint32_t len = argv_len < room ? argv_len : room, i;
+
+	kt_strbuf_printf(sb, "\"%s\":[", key);
+	for (i = 0; i < len; i += (uint32_t)strnlen(argv + i, len - i) + 1) {
+		if (i)
+			kt_strbuf_append(sb, ",", 1);
+		kfd_json_escape(sb, argv + i, strnlen(argv + i, len - i));
+	}
+	kt_strbuf_printf(sb, "],");
 }
 
 /* A header string: bounded by its field and escaped (a forged trace must
@@ -167,8 +182,15 @@ print_header(const char *path, const struct kt_header *h, const uint32_t *ver)
 	printf("process:    pid %d, ppid %d, exe %s\n", h->pid, h->ppid,
 	       HSTR(b1, h->exe));
 	printf("cmdline:    ");
-	print_cmdline(h);
+	print_argv(h->cmdline, h->cmdline_len, sizeof(h->cmdline));
 	printf("\n");
+	if (h->run_cmdline_len) {
+		/* What `record` ran: a shell's command when it is not this. */
+		printf("run:        ");
+		print_argv(h->run_cmdline, h->run_cmdline_len,
+			   sizeof(h->run_cmdline));
+		printf("\n");
+	}
 	print_abi(h, ver);
 	printf("started:    %s\n", when);
 	if (h->flags) {
@@ -485,8 +507,6 @@ info_json_file(struct kt_strbuf *sb, const char *path,
 {
 	unsigned int t;
 	int first = 1;
-	uint32_t len = h->cmdline_len < sizeof(h->cmdline) ?
-		       h->cmdline_len : sizeof(h->cmdline), i;
 
 	kt_strbuf_append(sb, "{", 1);
 	js_str(sb, "file", cli_name(path), PATH_MAX);
@@ -499,13 +519,11 @@ info_json_file(struct kt_strbuf *sb, const char *path,
 	js_str(sb, "kernel", h->kernel_release, sizeof(h->kernel_release));
 	kt_strbuf_printf(sb, "\"pid\":%d,\"ppid\":%d,", h->pid, h->ppid);
 	js_str(sb, "exe", h->exe, sizeof(h->exe));
-	kt_strbuf_printf(sb, "\"cmdline\":[");
-	for (i = 0; i < len; i += (uint32_t)strnlen(h->cmdline + i, len - i) + 1) {
-		if (i)
-			kt_strbuf_append(sb, ",", 1);
-		kfd_json_escape(sb, h->cmdline + i, strnlen(h->cmdline + i, len - i));
-	}
-	kt_strbuf_printf(sb, "],");
+	json_argv(sb, "cmdline", h->cmdline, h->cmdline_len,
+		  sizeof(h->cmdline));
+	if (h->run_cmdline_len)
+		json_argv(sb, "run_cmdline", h->run_cmdline,
+			  h->run_cmdline_len, sizeof(h->run_cmdline));
 	if (h->kfd_major || h->kfd_minor)
 		kt_strbuf_printf(sb, "\"kfd_abi\":\"%u.%u\",\"kfd_abi_from\":\"header\",",
 				 h->kfd_major, h->kfd_minor);
