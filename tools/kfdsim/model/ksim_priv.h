@@ -144,6 +144,8 @@ struct ksim_pdd {
 	uint64_t tba, tma;
 	uint32_t watch_ids;		/* debugger address watch slots in use */
 	uint64_t exception_status;
+	int fault_evicted;		/* a VM fault evicted the queues, for
+					 * good (kfd_dqm_evict_pasid) */
 };
 
 /* A user queue. */
@@ -596,13 +598,22 @@ int ksim_event_hw_exception(struct ksim_process *p);
  * and set. Return: how many were set.
  */
 int ksim_event_eop_interrupt(struct ksim_process *p, uint32_t ctxid);
+/* Why a GPU access faulted: the failure bits of the memory exception. */
+#define KSIM_VM_FAULT_NOT_PRESENT	(1u << 0)	/* no valid PTE */
+#define KSIM_VM_FAULT_READ_ONLY		(1u << 1)	/* a write, PTE not writable */
+#define KSIM_VM_FAULT_NO_EXECUTE	(1u << 2)	/* a fetch, PTE not executable */
 /*
- * ksim_event_vm_fault() - a GPU memory fault of GPU index @gpu at @va
- * (kfd_signal_vm_fault_event): every MEMORY event of @p gets the fault's
- * data (the GPU's id, the page's address, not present) and is set.
- * Return: how many were set.
+ * ksim_event_vm_fault() - a GPU memory fault of GPU index @gpu at @va,
+ * for the reasons @why (KSIM_VM_FAULT_*), as the kernel's interrupt path
+ * handles it for a process no debugger watches
+ * (kfd_set_dbg_ev_from_interrupt): the process's queues on that GPU are
+ * evicted for good (kfd_dqm_evict_pasid: nothing restores them), then
+ * every MEMORY event of @p gets the fault's data (the GPU's id, the page,
+ * the failure bits; precise) and is set (kfd_signal_vm_fault_event).
+ * Return: how many events were set.
  */
-int ksim_event_vm_fault(struct ksim_process *p, int gpu, uint64_t va);
+int ksim_event_vm_fault(struct ksim_process *p, int gpu, uint64_t va,
+			unsigned int why);
 int ksim_ioc_wait_events(struct ksim_file *, struct ksim_process *, void *, unsigned int);
 /* memory.c */
 int ksim_ioc_acquire_vm(struct ksim_file *, struct ksim_process *, void *, unsigned int);
