@@ -103,6 +103,13 @@ test_render_small_files(void **state)
 	vt_expect_text(fx->vfs, "/sys/dev/char/226:128/uevent",
 		       "MAJOR=226\nMINOR=128\nDEVNAME=dri/renderD128\n");
 	vt_expect_text(fx->vfs, "/sys/module/amdgpu/refcnt", "0\n");
+	/* module parameters kfdtest reads, as amdgpu prints them */
+	vt_expect_text(fx->vfs, "/sys/module/amdgpu/parameters/cwsr_enable", "1\n");
+	vt_expect_text(fx->vfs, "/sys/module/amdgpu/parameters/emu_mode", "0\n");
+	vt_expect_text(fx->vfs, "/sys/module/amdgpu/parameters/sched_policy", "0\n");
+	vt_expect_text(fx->vfs, "/sys/module/amdgpu/parameters/noretry", "-1\n");
+	vt_expect_text(fx->vfs, "/sys/module/amdgpu/parameters/hws_gws_support", "N\n");
+	vt_expect_text(fx->vfs, "/sys/module/amdgpu/parameters/ras_mask", "4294967295\n");
 }
 
 static void
