@@ -279,7 +279,16 @@ struct ksim_file {
 	struct ksim_vm vm;
 	struct ksim_bo **handles;	/* GEM handle idr, ids from 1 */
 	unsigned int handles_cap;
+	struct ksim_drm_ctx *ctxs;	/* AMDGPU_CTX idr, ids from 1 */
+	unsigned int ctxs_cap;
 	struct ksim_file *next;
+};
+
+/* An amdgpu submission context of a render file (amdgpu_ctx). */
+struct ksim_drm_ctx {
+	int used;
+	int32_t priority;		/* KFD_DRM_AMDGPU_CTX_PRIORITY_* */
+	uint32_t stable_pstate;		/* put back when the context goes */
 };
 
 /* One GPU of the device. */
@@ -294,6 +303,11 @@ struct ksim_gpu_dev {
 	struct ksim_process *profiler;
 	uint8_t perfcount;
 	uint32_t ptl_disable_ref;
+	/* The stable pstate a context forced (amdgpu's pm.stable_pstate_ctx):
+	 * its render file and id; NULL: none, the level is the default. */
+	uint32_t stable_pstate;		/* KFD_DRM_AMDGPU_CTX_STABLE_PSTATE_* */
+	const struct ksim_file *pstate_file;
+	uint32_t pstate_ctx;
 };
 
 struct ksim_registry;
@@ -536,6 +550,13 @@ int ksim_kfd_ioctl(struct ksim_file *f, unsigned long request, void *arg);
 int ksim_drm_ioctl(struct ksim_file *f, unsigned long request, void *arg);
 /* drm_info.c: AMDGPU_INFO, @data its struct kfd_drm_amdgpu_info. */
 int ksim_drm_info(struct ksim_file *f, void *data);
+/* drm_ctx.c: AMDGPU_CTX, @data its union kfd_drm_amdgpu_ctx. */
+int ksim_drm_ctx(struct ksim_file *f, void *data);
+/*
+ * ksim_drm_ctx_release() - the contexts of render file @f go with it
+ * (amdgpu_ctx_mgr_fini): each puts back the stable pstate it found.
+ */
+void ksim_drm_ctx_release(struct ksim_file *f);
 
 /* kfd_misc.c */
 int ksim_ioc_get_version(struct ksim_file *, struct ksim_process *, void *, unsigned int);
