@@ -116,7 +116,9 @@ queue_error(struct ksim_cp *cp, struct ksim_cpq *cq, uint32_t code, int ec,
 	if ((code & (CP_ERR_FORMAT | CP_ERR_VENDOR)) &&
 	    ksim_event_hw_exception(cp->p))
 		cp_log(cp, "queue %u: HW_EXCEPTION events set", cq->qid);
-	if (code & CP_ERR_MEMORY) {
+	/* (Memory the GPU reaches but the engine cannot view, VRAM nobody
+	 * mapped, is the model's limit, not a fault.) */
+	if ((code & CP_ERR_MEMORY) && !cp_mem_reaches(cp, cq, detail, 8)) {
 		uint64_t at;
 		int n = cp_vm_fault(cp, cq, detail, 8, 0, &at);
 
