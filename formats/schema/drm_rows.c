@@ -79,6 +79,32 @@ static const struct kfd_field gem_mmap_f[] = {
 KS_DESC(gem_mmap_d, "kfd_drm_amdgpu_gem_mmap", T, gem_mmap_f);
 #undef T
 
+/*
+ * AMDGPU_CTX: in.op picks the fields. in.flags and in.ctx_id are read by
+ * every op (flags must be 0 but for SET_STABLE_PSTATE, where it is the
+ * pstate; ALLOC_CTX ignores ctx_id). The outputs overlay the input and
+ * are read from the after-image. Context ids are plain numbers.
+ */
+#define T union kfd_drm_amdgpu_ctx
+#define O(op)	KFD_DRM_AMDGPU_CTX_OP_##op
+static const struct kfd_field ctx_f[] = {
+	KS_FN(T, in.op, IN, ENUM, ks_ctx_op),			/* 0 */
+	KS_F(T, in.flags, IN, HEX),
+	KS_F(T, in.ctx_id, IN, NONE),
+	KS_FULL(T, in.priority, IN, ENUM, 1, 0, 0, O(ALLOC_CTX), &ks_ctx_priority),
+	KS_FS(T, out.alloc.ctx_id, OUT, NONE, 0, O(ALLOC_CTX)),
+	KS_FS(T, out.state.hangs, OUT, NONE, 0, O(QUERY_STATE)),
+	KS_FSN(T, out.state.reset_status, OUT, ENUM, 0, O(QUERY_STATE), ks_ctx_reset),
+	KS_NFULL("out.state2.flags", T, out.state.flags, OUT, FLAGS, 0, 0, 0,
+		 O(QUERY_STATE2), &ks_ctx_query2_flags),
+	KS_FSNAMED("out.state2.hangs", T, out.state.hangs, OUT, NONE, 0,
+		   O(QUERY_STATE2)),
+	KS_FSN(T, out.pstate.flags, OUT, ENUM, 0, O(GET_STABLE_PSTATE), ks_ctx_pstate),
+};
+KS_DESC(ctx_d, "kfd_drm_amdgpu_ctx", T, ctx_f);
+#undef O
+#undef T
+
 /* AMDGPU_INFO: fields[2] (query) selects the union arm. */
 #define T struct kfd_drm_amdgpu_info
 #define Q	2
@@ -327,6 +353,12 @@ const struct kfd_ioctl_desc ks_rows_drm[] = {
 			   KFD_DRM_COMMAND_BASE + KFD_DRM_AMDGPU_GEM_MMAP,
 			   KFD_DRM_IOCTL_AMDGPU_GEM_MMAP),
 		KS_ARGS(gem_mmap_d),
+	},
+	{
+		KS_DRM_ROW("AMDGPU_CTX", "amdgpu_ctx",
+			   KFD_DRM_COMMAND_BASE + KFD_DRM_AMDGPU_CTX,
+			   KFD_DRM_IOCTL_AMDGPU_CTX),
+		KS_ARGS(ctx_d),
 	},
 	{
 		KS_DRM_ROW("AMDGPU_INFO", "amdgpu_info",

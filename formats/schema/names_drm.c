@@ -138,6 +138,53 @@ static const struct kfd_name hw_ip[] = {
 };
 KS_TABLE(ks_hw_ip, "amdgpu_hw_ip", hw_ip);
 
+static const struct kfd_name ctx_op[] = {
+	KS_N(KFD_DRM_AMDGPU_CTX_OP_, ALLOC_CTX),
+	KS_N(KFD_DRM_AMDGPU_CTX_OP_, FREE_CTX),
+	KS_N(KFD_DRM_AMDGPU_CTX_OP_, QUERY_STATE),
+	KS_N(KFD_DRM_AMDGPU_CTX_OP_, QUERY_STATE2),
+	KS_N(KFD_DRM_AMDGPU_CTX_OP_, GET_STABLE_PSTATE),
+	KS_N(KFD_DRM_AMDGPU_CTX_OP_, SET_STABLE_PSTATE),
+};
+KS_TABLE(ks_ctx_op, "amdgpu_ctx_op", ctx_op);
+
+static const struct kfd_name ctx_priority[] = {
+	KS_N(KFD_DRM_AMDGPU_CTX_PRIORITY_, UNSET),
+	KS_N(KFD_DRM_AMDGPU_CTX_PRIORITY_, VERY_LOW),
+	KS_N(KFD_DRM_AMDGPU_CTX_PRIORITY_, LOW),
+	KS_N(KFD_DRM_AMDGPU_CTX_PRIORITY_, NORMAL),
+	KS_N(KFD_DRM_AMDGPU_CTX_PRIORITY_, HIGH),
+	KS_N(KFD_DRM_AMDGPU_CTX_PRIORITY_, VERY_HIGH),
+};
+KS_TABLE(ks_ctx_priority, "amdgpu_ctx_priority", ctx_priority);
+
+static const struct kfd_name ctx_reset[] = {
+	KS_N(KFD_DRM_AMDGPU_CTX_, NO_RESET),
+	KS_N(KFD_DRM_AMDGPU_CTX_, GUILTY_RESET),
+	KS_N(KFD_DRM_AMDGPU_CTX_, INNOCENT_RESET),
+	KS_N(KFD_DRM_AMDGPU_CTX_, UNKNOWN_RESET),
+};
+KS_TABLE(ks_ctx_reset, "amdgpu_ctx_reset", ctx_reset);
+
+static const struct kfd_name ctx_query2_flags[] = {
+	KS_N(KFD_DRM_AMDGPU_CTX_QUERY2_FLAGS_, RESET),
+	KS_N(KFD_DRM_AMDGPU_CTX_QUERY2_FLAGS_, VRAMLOST),
+	KS_N(KFD_DRM_AMDGPU_CTX_QUERY2_FLAGS_, GUILTY),
+	KS_N(KFD_DRM_AMDGPU_CTX_QUERY2_FLAGS_, RAS_CE),
+	KS_N(KFD_DRM_AMDGPU_CTX_QUERY2_FLAGS_, RAS_UE),
+	KS_N(KFD_DRM_AMDGPU_CTX_QUERY2_FLAGS_, RESET_IN_PROGRESS),
+};
+KS_TABLE(ks_ctx_query2_flags, "amdgpu_ctx_query2_flags", ctx_query2_flags);
+
+static const struct kfd_name ctx_pstate[] = {
+	KS_N(KFD_DRM_AMDGPU_CTX_STABLE_PSTATE_, NONE),
+	KS_N(KFD_DRM_AMDGPU_CTX_STABLE_PSTATE_, STANDARD),
+	KS_N(KFD_DRM_AMDGPU_CTX_STABLE_PSTATE_, MIN_SCLK),
+	KS_N(KFD_DRM_AMDGPU_CTX_STABLE_PSTATE_, MIN_MCLK),
+	KS_N(KFD_DRM_AMDGPU_CTX_STABLE_PSTATE_, PEAK),
+};
+KS_TABLE(ks_ctx_pstate, "amdgpu_ctx_pstate", ctx_pstate);
+
 static const struct kfd_name userq_op[] = {
 	KS_N(KFD_DRM_AMDGPU_USERQ_OP_, CREATE),
 	KS_N(KFD_DRM_AMDGPU_USERQ_OP_, FREE),

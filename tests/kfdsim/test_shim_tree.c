@@ -103,6 +103,13 @@ test_render_small_files(void **state)
 	vt_expect_text(fx->vfs, "/sys/dev/char/226:128/uevent",
 		       "MAJOR=226\nMINOR=128\nDEVNAME=dri/renderD128\n");
 	vt_expect_text(fx->vfs, "/sys/module/amdgpu/refcnt", "0\n");
+	/* module parameters kfdtest reads, as amdgpu prints them */
+	vt_expect_text(fx->vfs, "/sys/module/amdgpu/parameters/cwsr_enable", "1\n");
+	vt_expect_text(fx->vfs, "/sys/module/amdgpu/parameters/emu_mode", "0\n");
+	vt_expect_text(fx->vfs, "/sys/module/amdgpu/parameters/sched_policy", "0\n");
+	vt_expect_text(fx->vfs, "/sys/module/amdgpu/parameters/noretry", "-1\n");
+	vt_expect_text(fx->vfs, "/sys/module/amdgpu/parameters/hws_gws_support", "N\n");
+	vt_expect_text(fx->vfs, "/sys/module/amdgpu/parameters/ras_mask", "4294967295\n");
 }
 
 static void
@@ -145,6 +152,34 @@ test_render_numa_node(void **state)
 	vt_expect_text(vfs, "/sys/bus/pci/devices/0000:df:00.0/numa_node", "1\n");
 	ksim_vfs_free(vfs);
 	ksim_profile_free(p);
+}
+
+/*
+ * RAS as the profile gives it: the feature mask and one error count per
+ * enabled block under the PCI function; nothing on a GPU without RAS.
+ */
+static void
+test_render_ras(void **state)
+{
+	struct vt_fixture *fx = *state;
+	struct ksim_profile *p = ksim_profile_builtin("mi210");
+	struct ksim_vfs *vfs;
+
+#define RAS "/sys/class/drm/renderD128/device/ras/"
+	assert_non_null(p);
+	vfs = vt_tree_build(p, 19);
+	assert_non_null(vfs);
+	vt_expect_text(vfs, RAS "features", "feature mask: 0xef\n");
+	vt_expect_text(vfs, RAS "umc_err_count", "ue: 0\nce: 0\n");
+	vt_expect_text(vfs, RAS "gfx_err_count", "ue: 0\nce: 0\n");
+	vt_expect_text(vfs, RAS "xgmi_wafl_err_count", "ue: 0\nce: 0\n");
+	vt_expect_text(vfs, RAS "gpu_vram_bad_pages", "%s", "");
+	vt_expect_absent(vfs, RAS "athub_err_count");	/* bit 4 is off */
+	ksim_vfs_free(vfs);
+	ksim_profile_free(p);
+	/* the reference profile names no RAS features */
+	vt_expect_absent(fx->vfs, RAS "features");
+#undef RAS
 }
 
 /* Paths that are not ours are left to libc untouched. */
@@ -359,6 +394,7 @@ main(void)
 		cmocka_unit_test(test_device_nodes),
 		cmocka_unit_test(test_listings),
 		cmocka_unit_test(test_proc_modules),
+		cmocka_unit_test(test_render_ras),
 	};
 
 	return cmocka_run_group_tests(tests, setup, vt_fixture_close);

@@ -488,6 +488,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_error_statuses),
 #ifdef HAVE_LIBDRM_AMDGPU
 		cmocka_unit_test(test_graphics_interop),
+		cmocka_unit_test(test_amdgpu_ctx),
 #endif
 		cmocka_unit_test(test_share_memory),
 		cmocka_unit_test(test_fork_child),

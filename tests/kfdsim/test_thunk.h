@@ -40,6 +40,7 @@ void test_share_memory(void **state);
 void test_fork_child(void **state);
 #ifdef HAVE_LIBDRM_AMDGPU
 void test_graphics_interop(void **state);
+void test_amdgpu_ctx(void **state);
 #endif
 
 #endif /* TEST_THUNK_H */

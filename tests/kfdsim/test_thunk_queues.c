@@ -293,6 +293,59 @@ test_graphics_interop(void **state)
 	amdgpu_device_deinitialize(dev);
 	close(fd);
 }
+
+/*
+ * libdrm_amdgpu's submission contexts on the simulated render node
+ * (AMDGPU_CTX): made and freed, a clean reset state, the stable pstate
+ * one context holds at a time.
+ */
+void
+test_amdgpu_ctx(void **state)
+{
+	const HsaNodeProperties *p = &node_props[gpu_nodes[0]];
+	amdgpu_context_handle a, b, c;
+	amdgpu_device_handle dev;
+	uint32_t major, minor, st, hangs, pstate;
+	uint64_t flags;
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/dev/dri/renderD%d", p->DrmRenderMinor);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(amdgpu_device_initialize(fd, &major, &minor, &dev), 0);
+	assert_int_equal(amdgpu_cs_ctx_create(dev, &a), 0);
+	assert_int_equal(amdgpu_cs_ctx_create2(dev, AMDGPU_CTX_PRIORITY_LOW, &b), 0);
+	/* above NORMAL: no DRM master on a render node, so CAP_SYS_NICE */
+	if (geteuid() != 0) {
+		assert_int_equal(amdgpu_cs_ctx_create2(dev, AMDGPU_CTX_PRIORITY_HIGH, &c),
+				 -EACCES);
+	} else {
+		assert_int_equal(amdgpu_cs_ctx_create2(dev, AMDGPU_CTX_PRIORITY_HIGH, &c), 0);
+		assert_int_equal(amdgpu_cs_ctx_free(c), 0);
+	}
+	flags = ~0ULL;
+	assert_int_equal(amdgpu_cs_query_reset_state2(a, &flags), 0);
+	assert_int_equal(flags, 0);
+	st = hangs = ~0u;
+	assert_int_equal(amdgpu_cs_query_reset_state(b, &st, &hangs), 0);
+	assert_int_equal(st, AMDGPU_CTX_NO_RESET);
+	assert_int_equal(hangs, 0);
+	assert_int_equal(amdgpu_cs_ctx_stable_pstate(a, AMDGPU_CTX_OP_SET_STABLE_PSTATE,
+						     AMDGPU_CTX_STABLE_PSTATE_PEAK, NULL), 0);
+	assert_int_equal(amdgpu_cs_ctx_stable_pstate(b, AMDGPU_CTX_OP_GET_STABLE_PSTATE,
+						     0, &pstate), 0);
+	assert_int_equal(pstate, AMDGPU_CTX_STABLE_PSTATE_PEAK);
+	assert_int_equal(amdgpu_cs_ctx_stable_pstate(b, AMDGPU_CTX_OP_SET_STABLE_PSTATE,
+						     AMDGPU_CTX_STABLE_PSTATE_NONE, NULL), -EBUSY);
+	assert_int_equal(amdgpu_cs_ctx_free(a), 0);
+	assert_int_equal(amdgpu_cs_ctx_stable_pstate(b, AMDGPU_CTX_OP_GET_STABLE_PSTATE,
+						     0, &pstate), 0);
+	assert_int_equal(pstate, AMDGPU_CTX_STABLE_PSTATE_NONE);
+	assert_int_equal(amdgpu_cs_ctx_free(b), 0);
+	amdgpu_device_deinitialize(dev);
+	close(fd);
+}
 #endif
 
 /*

@@ -374,7 +374,7 @@ test_rows_ordered_by_kind(void **state)
 	}
 	/* 0x01..0x28, the DKMS 0x80..0x87, and PROFILER_DLOG. */
 	assert_int_equal(nkfd, 0x28 + 8 + 1);
-	assert_int_equal(nrender, 14);
+	assert_int_equal(nrender, 15);
 }
 
 /* Deprecated rows are exactly the pre-1.13 debugger. */

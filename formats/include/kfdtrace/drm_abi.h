@@ -85,6 +85,7 @@ struct kfd_drm_gem_close {
 
 #define KFD_DRM_AMDGPU_GEM_CREATE	0x00
 #define KFD_DRM_AMDGPU_GEM_MMAP		0x01
+#define KFD_DRM_AMDGPU_CTX		0x02
 #define KFD_DRM_AMDGPU_INFO		0x05
 #define KFD_DRM_AMDGPU_GEM_METADATA	0x06
 #define KFD_DRM_AMDGPU_GEM_VA		0x08
@@ -452,6 +453,72 @@ struct kfd_drm_amdgpu_info_uq_metadata {
 	};
 };
 
+/* CTX: a submission context of the render file (amdgpu_ctx.c). */
+#define KFD_DRM_AMDGPU_CTX_OP_ALLOC_CTX		1
+#define KFD_DRM_AMDGPU_CTX_OP_FREE_CTX		2
+#define KFD_DRM_AMDGPU_CTX_OP_QUERY_STATE	3
+#define KFD_DRM_AMDGPU_CTX_OP_QUERY_STATE2	4
+#define KFD_DRM_AMDGPU_CTX_OP_GET_STABLE_PSTATE	5
+#define KFD_DRM_AMDGPU_CTX_OP_SET_STABLE_PSTATE	6
+
+/* QUERY_STATE's reset_status */
+#define KFD_DRM_AMDGPU_CTX_NO_RESET		0
+#define KFD_DRM_AMDGPU_CTX_GUILTY_RESET		1
+#define KFD_DRM_AMDGPU_CTX_INNOCENT_RESET	2
+#define KFD_DRM_AMDGPU_CTX_UNKNOWN_RESET	3
+
+/* QUERY_STATE2's flags */
+#define KFD_DRM_AMDGPU_CTX_QUERY2_FLAGS_RESET		(1u << 0)
+#define KFD_DRM_AMDGPU_CTX_QUERY2_FLAGS_VRAMLOST	(1u << 1)
+#define KFD_DRM_AMDGPU_CTX_QUERY2_FLAGS_GUILTY		(1u << 2)
+#define KFD_DRM_AMDGPU_CTX_QUERY2_FLAGS_RAS_CE		(1u << 3)
+#define KFD_DRM_AMDGPU_CTX_QUERY2_FLAGS_RAS_UE		(1u << 4)
+#define KFD_DRM_AMDGPU_CTX_QUERY2_FLAGS_RESET_IN_PROGRESS (1u << 5)
+
+/* ALLOC_CTX's priority (signed) */
+#define KFD_DRM_AMDGPU_CTX_PRIORITY_UNSET	(-2048)
+#define KFD_DRM_AMDGPU_CTX_PRIORITY_VERY_LOW	(-1023)
+#define KFD_DRM_AMDGPU_CTX_PRIORITY_LOW		(-512)
+#define KFD_DRM_AMDGPU_CTX_PRIORITY_NORMAL	0
+#define KFD_DRM_AMDGPU_CTX_PRIORITY_HIGH	512
+#define KFD_DRM_AMDGPU_CTX_PRIORITY_VERY_HIGH	1023
+
+/* SET_STABLE_PSTATE's flags, GET_STABLE_PSTATE's out.pstate.flags */
+#define KFD_DRM_AMDGPU_CTX_STABLE_PSTATE_FLAGS_MASK	0xfu
+#define KFD_DRM_AMDGPU_CTX_STABLE_PSTATE_NONE		0
+#define KFD_DRM_AMDGPU_CTX_STABLE_PSTATE_STANDARD	1
+#define KFD_DRM_AMDGPU_CTX_STABLE_PSTATE_MIN_SCLK	2
+#define KFD_DRM_AMDGPU_CTX_STABLE_PSTATE_MIN_MCLK	3
+#define KFD_DRM_AMDGPU_CTX_STABLE_PSTATE_PEAK		4
+
+struct kfd_drm_amdgpu_ctx_in {
+	uint32_t op;			/* KFD_DRM_AMDGPU_CTX_OP_* */
+	uint32_t flags;			/* 0; SET_STABLE_PSTATE: the pstate */
+	uint32_t ctx_id;
+	int32_t priority;		/* ALLOC_CTX: KFD_DRM_AMDGPU_CTX_PRIORITY_* */
+};
+
+union kfd_drm_amdgpu_ctx_out {
+	struct {
+		uint32_t ctx_id;
+		uint32_t _pad;
+	} alloc;
+	struct {
+		uint64_t flags;		/* QUERY_STATE2: ..._QUERY2_FLAGS_* */
+		uint32_t hangs;		/* always 0 */
+		uint32_t reset_status;	/* QUERY_STATE: ..._CTX_*_RESET */
+	} state;
+	struct {
+		uint32_t flags;		/* ..._STABLE_PSTATE_* */
+		uint32_t _pad;
+	} pstate;
+};
+
+union kfd_drm_amdgpu_ctx {
+	struct kfd_drm_amdgpu_ctx_in in;
+	union kfd_drm_amdgpu_ctx_out out;
+};
+
 /* USERQ */
 #define KFD_DRM_AMDGPU_USERQ_OP_CREATE		1
 #define KFD_DRM_AMDGPU_USERQ_OP_FREE		2
@@ -555,6 +622,9 @@ struct kfd_drm_amdgpu_gem_list_handles_entry {
 #define KFD_DRM_IOCTL_AMDGPU_GEM_MMAP					\
 	_IOWR(KFD_DRM_IOCTL_BASE, KFD_DRM_COMMAND_BASE + KFD_DRM_AMDGPU_GEM_MMAP, \
 	      union kfd_drm_amdgpu_gem_mmap)
+#define KFD_DRM_IOCTL_AMDGPU_CTX					\
+	_IOWR(KFD_DRM_IOCTL_BASE, KFD_DRM_COMMAND_BASE + KFD_DRM_AMDGPU_CTX, \
+	      union kfd_drm_amdgpu_ctx)
 #define KFD_DRM_IOCTL_AMDGPU_INFO					\
 	_IOW(KFD_DRM_IOCTL_BASE, KFD_DRM_COMMAND_BASE + KFD_DRM_AMDGPU_INFO, \
 	     struct kfd_drm_amdgpu_info)

@@ -188,6 +188,7 @@ kt_userptr_mapped(struct kt *t, unsigned int gpu, uint64_t va, size_t size)
 	assert_true(p != MAP_FAILED);
 	off = (uintptr_t)p;
 	assert_int_equal(kt_alloc(t, gpu, va, size,
+				  KFD_ABI_ALLOC_MEM_FLAGS_WRITABLE |
 				  KFD_ABI_ALLOC_MEM_FLAGS_USERPTR, &h, &off), 0);
 	assert_int_equal(kt_map(t, h, &gpu, 1, &ns), 0);
 	return p;
@@ -201,6 +202,7 @@ kt_vram_mapped(struct kt *t, unsigned int owner, uint64_t va, uint64_t size,
 	uint32_t ns;
 
 	assert_int_equal(kt_alloc(t, owner, va, size,
+				  KFD_ABI_ALLOC_MEM_FLAGS_WRITABLE |
 				  KFD_ABI_ALLOC_MEM_FLAGS_VRAM, &h, NULL), 0);
 	assert_int_equal(kt_map(t, h, gpus, n, &ns), 0);
 }

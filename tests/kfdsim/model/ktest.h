@@ -51,7 +51,8 @@ void *kt_cpu_map(struct ksim_file *f, uint64_t offset, size_t len, int *err);
  * kt_userptr_mapped() - fresh anonymous memory of @size made a userptr BO
  * at GPU VA @va and mapped on GPU @gpu (index); returns its CPU address.
  * kt_vram_mapped() - a VRAM BO of GPU @owner at @va, mapped on the @n GPUs
- * @gpus, never mapped by the CPU. Both fail the test on error.
+ * @gpus, never mapped by the CPU. Both are writable by the GPU (as the
+ * thunk allocates them) and fail the test on error.
  */
 /*
  * kt_reaches() - wait up to 5 s until the 64-bit word @p (written by

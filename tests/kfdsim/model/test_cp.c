@@ -375,23 +375,23 @@ test_errors(void **state)
 	struct tq a, b, c, d, ok;
 	uint8_t body[64] = { 0 };
 	struct kfd_abi_create_event_args hw = { .event_type = KFD_ABI_EVENT_HW_EXCEPTION };
+	struct kfd_abi_create_event_args mem = { .event_type = KFD_ABI_EVENT_MEMORY };
+	struct kfd_abi_event_data ed = { 0 };
+	struct kfd_abi_wait_events_args w = { 0 };
 
 	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_CREATE_EVENT, &hw), 0);
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_CREATE_EVENT, &mem), 0);
 	queue_new(t, &a, 0x10000000ULL);
 	queue_new(t, &b, 0x11000000ULL);
 	queue_new(t, &c, 0x12000000ULL);
 	queue_new(t, &ok, 0x13000000ULL);
-	/* a: completion signal outside any mapping */
-	put_barrier(&a, 0, WILD_VA);
-	assert_true(inactive_bits(&a, 0x20000000));
-	assert_int_equal(rptr(&a), 0);
 	/* b: null kernel object; its signal stays */
 	*sigval(&b, 0) = 1;
 	put_dispatch(&b, 0, sigva(&b, 0));
 	assert_true(inactive_bits(&b, 8));
 	assert_int_equal(rptr(&b), 0);
 	assert_int_equal(*sigval(&b, 0), 1);
-	/* neither raised CP_BAD_OPCODE */
+	/* it raised no CP_BAD_OPCODE */
 	assert_int_equal(wait_hw(t, hw.event_id, 0), KFD_ABI_WAIT_RESULT_TIMEOUT);
 	/* c: unknown packet type 9, a bad opcode: HW_EXCEPTION events too */
 	put(&c, 9, body);
@@ -402,18 +402,40 @@ test_errors(void **state)
 	put_vendor(&d, 7, 0, 0, 0, 0, 0);
 	assert_true(inactive_bits(&d, 256));
 	/* a queue in error stays stopped */
-	put_barrier(&a, 0, 0);
+	put_barrier(&b, 0, 0);
 	usleep(20000);
-	assert_int_equal(rptr(&a), 0);
+	assert_int_equal(rptr(&b), 0);
 	/* the others are untouched and the healthy queue still runs */
 	*sigval(&ok, 0) = 1;
 	put_dispatch(&ok, 0x1000, sigva(&ok, 0));
 	assert_true(reaches(&ok, 1));
 	assert_int_equal(*sigval(&ok, 0), 0);
 	assert_int_equal(*sigval(&ok, 63), 0);
-	assert_int_equal(*sigval(&a, 63), 0x20000000);
 	assert_int_equal(*sigval(&b, 63), 8);
 	assert_int_equal(*sigval(&c, 63), 32);
+	assert_int_equal(wait_hw(t, mem.event_id, 0), KFD_ABI_WAIT_RESULT_TIMEOUT);
+	/*
+	 * a: a completion signal outside any mapping is a VM fault: the
+	 * queue-inactive error, the MEMORY event with the page, and every
+	 * queue of the GPU evicted.
+	 */
+	put_barrier(&a, 0, WILD_VA + 0x10);
+	assert_true(inactive_bits(&a, 0x20000000));
+	assert_int_equal(rptr(&a), 0);
+	ed.event_id = mem.event_id;
+	w.events_ptr = (uintptr_t)&ed;
+	w.num_events = 1;
+	w.timeout = 5000;
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_WAIT_EVENTS, &w), 0);
+	assert_int_equal(w.wait_result, KFD_ABI_WAIT_RESULT_COMPLETE);
+	assert_int_equal(ed.memory_exception_data.va, WILD_VA);
+	assert_int_equal(ed.memory_exception_data.gpu_id, t->gpu_id[0]);
+	assert_int_equal(ed.memory_exception_data.failure.NotPresent, 1);
+	*sigval(&ok, 1) = 1;
+	put_dispatch(&ok, 0x1000, sigva(&ok, 1));
+	usleep(20000);
+	assert_int_equal(rptr(&ok), 1);
+	assert_int_equal(*sigval(&ok, 1), 1);
 }
 
 static int

@@ -211,7 +211,8 @@ signal_event(struct kt *t, int first, uint64_t *slot_va)
 
 	if (first) {
 		assert_int_equal(kt_alloc(t, 0, EVENTS_VA, 32768,
-					  KFD_ABI_ALLOC_MEM_FLAGS_GTT, &h, &off), 0);
+					  KFD_ABI_ALLOC_MEM_FLAGS_WRITABLE |
+				  KFD_ABI_ALLOC_MEM_FLAGS_GTT, &h, &off), 0);
 		assert_int_equal(kt_map(t, h, &g0, 1, &ns), 0);
 		e.event_page_offset = h;
 	}
@@ -410,7 +411,12 @@ run_indirect(const char *profile)
 	close_kt(t);
 }
 
-/* A bad opcode and a bad address stop their queues only. */
+/*
+ * A bad opcode stops its queue only. A bad address is a VM fault: the
+ * MEMORY event gets the page and the reason, and the kernel evicts every
+ * queue of the process on the GPU for good. A store to a read-only BO
+ * faults as read-only.
+ */
 static void
 run_errors(const char *profile)
 {
@@ -429,29 +435,70 @@ run_errors(const char *profile)
 	write_data(&a, BUF_VA, &v, 1);
 	kick(&a);
 	assert_int_equal(wait_one(t, hw, 5000, &ed), KFD_ABI_WAIT_RESULT_COMPLETE);
-	v = 2;
-	write_data(&b, WILD_VA, &v, 1);
-	write_data(&b, BUF_VA + 4, &v, 1);
-	kick(&b);
-	assert_int_equal(wait_one(t, mem, 5000, &ed), KFD_ABI_WAIT_RESULT_COMPLETE);
-	assert_int_equal(ed.memory_exception_data.va, WILD_VA);
-	assert_int_equal(ed.memory_exception_data.gpu_id, t->gpu_id[0]);
-	assert_int_equal(ed.memory_exception_data.failure.NotPresent, 1);
 	v = 3;
 	write_data(&ok, BUF_VA + 8, &v, 1);
 	kick(&ok);
 	assert_true(idle(&ok));
 	assert_int_equal(rptr(&a), 0);
-	assert_int_equal(rptr(&b), 0);
 	assert_int_equal(buf[0], 0);
-	assert_int_equal(buf[1], 0);
 	assert_int_equal(buf[2], 3);
+	/* no fault yet: the MEMORY event is not set */
+	assert_int_equal(wait_one(t, mem, 0, &ed), KFD_ABI_WAIT_RESULT_TIMEOUT);
 	/* a stopped queue stays stopped */
 	write_data(&a, BUF_VA + 12, &v, 1);
 	kick(&a);
 	usleep(20000);
 	assert_int_equal(rptr(&a), 0);
 	assert_int_equal(buf[3], 0);
+	/* the fault, in the middle of a page */
+	v = 2;
+	write_data(&b, WILD_VA + 0x123, &v, 1);
+	write_data(&b, BUF_VA + 4, &v, 1);
+	kick(&b);
+	assert_int_equal(wait_one(t, mem, 5000, &ed), KFD_ABI_WAIT_RESULT_COMPLETE);
+	assert_int_equal(ed.memory_exception_data.va, WILD_VA);
+	assert_int_equal(ed.memory_exception_data.gpu_id, t->gpu_id[0]);
+	assert_int_equal(ed.memory_exception_data.failure.NotPresent, 1);
+	assert_int_equal(ed.memory_exception_data.failure.ReadOnly, 0);
+	assert_int_equal(ed.memory_exception_data.failure.imprecise, 0);
+	assert_int_equal(rptr(&b), 0);
+	assert_int_equal(buf[1], 0);
+	/* evicted: the healthy queue, and a new one, no longer run */
+	v = 4;
+	write_data(&ok, BUF_VA + 16, &v, 1);
+	kick(&ok);
+	pq_new(t, &a, 0x13000000ULL);
+	write_data(&a, BUF_VA + 20, &v, 1);
+	kick(&a);
+	usleep(20000);
+	assert_int_equal(buf[4], 0);
+	assert_int_equal(buf[5], 0);
+	close_kt(t);
+}
+
+/* WRITE_DATA to a BO allocated without WRITABLE: a read-only fault. */
+static void
+run_read_only(const char *profile)
+{
+	struct kt *t = open_kt(profile);
+	uint32_t mem = other_event(t, KFD_ABI_EVENT_MEMORY);
+	unsigned int g0 = 0;
+	struct kfd_abi_event_data ed;
+	uint64_t h;
+	uint32_t ns, v = 5;
+	struct pq q;
+
+	assert_int_equal(kt_alloc(t, 0, BUF_VA, 8192, KFD_ABI_ALLOC_MEM_FLAGS_GTT,
+				  &h, NULL), 0);
+	assert_int_equal(kt_map(t, h, &g0, 1, &ns), 0);
+	pq_new(t, &q, 0x10000000ULL);
+	write_data(&q, BUF_VA + 4096 + 8, &v, 1);
+	kick(&q);
+	assert_int_equal(wait_one(t, mem, 5000, &ed), KFD_ABI_WAIT_RESULT_COMPLETE);
+	assert_int_equal(ed.memory_exception_data.va, BUF_VA + 4096);
+	assert_int_equal(ed.memory_exception_data.failure.NotPresent, 0);
+	assert_int_equal(ed.memory_exception_data.failure.ReadOnly, 1);
+	assert_int_equal(rptr(&q), 0);
 	close_kt(t);
 }
 
@@ -465,6 +512,7 @@ run_errors(const char *profile)
 	}
 
 FOR_PROFILES(write_data)
+FOR_PROFILES(read_only)
 FOR_PROFILES(release_mem)
 FOR_PROFILES(wait_reg_mem)
 FOR_PROFILES(indirect)
@@ -479,6 +527,7 @@ main(void)
 		cmocka_unit_test(test_wait_reg_mem),
 		cmocka_unit_test(test_indirect),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_read_only),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

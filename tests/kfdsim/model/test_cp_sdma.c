@@ -123,6 +123,31 @@ close_kt(struct kt *t)
 	free(t);
 }
 
+/* A new MEMORY event of @t: its id. */
+static uint32_t
+memory_event(struct kt *t)
+{
+	struct kfd_abi_create_event_args e = { .event_type = KFD_ABI_EVENT_MEMORY };
+
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_CREATE_EVENT, &e), 0);
+	return e.event_id;
+}
+
+/* Wait up to 5 s for the MEMORY event @id: the result, its data in *@ed. */
+static uint32_t
+wait_memory(struct kt *t, uint32_t id, struct kfd_abi_event_data *ed)
+{
+	struct kfd_abi_wait_events_args w = { 0 };
+
+	memset(ed, 0, sizeof(*ed));
+	ed->event_id = id;
+	w.events_ptr = (uintptr_t)ed;
+	w.num_events = 1;
+	w.timeout = 5000;
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_WAIT_EVENTS, &w), 0);
+	return w.wait_result;
+}
+
 static void
 copy(struct sq *q, uint64_t dst, uint64_t src, uint32_t len)
 {
@@ -259,6 +284,7 @@ test_poll_trap(void **state)
 
 	/* The events page a dGPU runtime gives: a GTT BO at a GPU VA. */
 	assert_int_equal(kt_alloc(t, 0, 0x7000000, 32768,
+				  KFD_ABI_ALLOC_MEM_FLAGS_WRITABLE |
 				  KFD_ABI_ALLOC_MEM_FLAGS_GTT, &h, &off), 0);
 	assert_int_equal(kt_map(t, h, &g0, 1, &ns), 0);
 	e.event_type = KFD_ABI_EVENT_SIGNAL;
@@ -300,13 +326,15 @@ test_poll_trap(void **state)
 	assert_true(reaches(&a, a.wr));
 }
 
-/* Errors stop their own queue; GCR belongs to SDMA v5. */
+/* Packet errors stop their own queue; GCR belongs to SDMA v5. */
 static void
 test_errors(void **state)
 {
 	struct kt *t = *state;
 	uint32_t *word = (uint32_t *)kt_userptr_mapped(t, 0, 0x100000000ULL, 4096);
 	uint32_t bad[1] = { 0x3f }, gcr[5] = { 17u | 1u << 8, 0, 0, 0, 0 };
+	/* POLL_REGMEM on memory with function 7, which no engine defines */
+	uint32_t poll7[6] = { 8u | 1u << 31 | 7u << 28, 0, 1, 0, ~0u, 10 };
 	struct sq a, b, c, ok;
 
 	sq_new(t, &a, 0, 0x10000000ULL, KFD_ABI_QUEUE_TYPE_SDMA);
@@ -316,7 +344,7 @@ test_errors(void **state)
 	emit(&a, bad, 1);
 	fence(&a, 0x100000000ULL, 1);
 	kick(&a);
-	copy(&b, 0x100000000ULL, WILD_VA, 64);
+	emit(&b, poll7, 6);
 	fence(&b, 0x100000000ULL, 2);
 	kick(&b);
 	emit(&c, gcr, 5);		/* mi210 is gfx9: SDMA v4 */
@@ -445,16 +473,13 @@ test_svm_copy(void **state)
 	uint8_t *src = host_pages(size), *dst = host_pages(size);
 	uint8_t *other = host_pages(size), *unreg = host_pages(size);
 	uint32_t *word = (uint32_t *)kt_userptr_mapped(t, 0, 0x100000000ULL, 4096);
+	uint32_t mem = memory_event(t);
+	struct kfd_abi_event_data ed;
 	struct sq before, q, denied;
 
 	for (uint64_t i = 0; i < size; i++)
 		src[i] = unreg[i] = (uint8_t)(i * 31 + 7);
 	kt_vram_mapped(t, 0, vram_va, size, &g0, 1);
-	sq_new(t, &before, 0, 0x10000000ULL, KFD_ABI_QUEUE_TYPE_SDMA);
-	copy(&before, vram_va, (uintptr_t)unreg, (uint32_t)size);
-	fence(&before, 0x100000000ULL, 1);
-	kick(&before);
-
 	assert_int_equal(svm_set(t, (uintptr_t)src, size, KFD_ABI_SVM_ATTR_ACCESS,
 				 t->gpu_id[0]), 0);
 	assert_int_equal(svm_set(t, (uintptr_t)dst, size,
@@ -467,20 +492,37 @@ test_svm_copy(void **state)
 	copy(&q, (uintptr_t)dst, vram_va, (uint32_t)size);
 	fence(&q, 0x100000000ULL + 4, 2);
 	kick(&q);
+	assert_true(reaches(&q, q.wr));
+	assert_memory_equal(dst, src, size);
+	assert_int_equal(word[1], 2);
+
+	/* Each fault evicts the process's queues: one process per fault. */
 	sq_new(t, &denied, 0, 0x12000000ULL, KFD_ABI_QUEUE_TYPE_SDMA);
 	copy(&denied, (uintptr_t)other, (uintptr_t)src, 4096);
 	fence(&denied, 0x100000000ULL + 8, 3);
 	kick(&denied);
-
-	assert_true(reaches(&q, q.wr));
-	assert_memory_equal(dst, src, size);
-	assert_int_equal(word[1], 2);
-	usleep(20000);
-	assert_int_equal(rptr(&before), 0);	/* stopped: in no SVM range */
-	assert_int_equal(word[0], 0);
+	assert_int_equal(wait_memory(t, mem, &ed), KFD_ABI_WAIT_RESULT_COMPLETE);
+	assert_int_equal(ed.memory_exception_data.va, (uintptr_t)other);
+	assert_int_equal(ed.memory_exception_data.failure.NotPresent, 1);
 	assert_int_equal(rptr(&denied), 0);	/* the range grants no access */
 	assert_int_equal(word[2], 0);
 	assert_int_equal(other[0], 0);
+	{
+		struct kt *u = open_kt("mi210");
+		uint32_t umem = memory_event(u);
+
+		word = (uint32_t *)kt_userptr_mapped(u, 0, 0x100000000ULL, 4096);
+		kt_vram_mapped(u, 0, vram_va, size, &g0, 1);
+		sq_new(u, &before, 0, 0x10000000ULL, KFD_ABI_QUEUE_TYPE_SDMA);
+		copy(&before, vram_va, (uintptr_t)unreg + 8192, (uint32_t)size);
+		fence(&before, 0x100000000ULL, 1);
+		kick(&before);
+		assert_int_equal(wait_memory(u, umem, &ed), KFD_ABI_WAIT_RESULT_COMPLETE);
+		assert_int_equal(ed.memory_exception_data.va, (uintptr_t)unreg + 8192);
+		assert_int_equal(rptr(&before), 0);	/* in no SVM range */
+		assert_int_equal(word[0], 0);
+		close_kt(u);
+	}
 	munmap(src, size);
 	munmap(dst, size);
 	munmap(other, size);
@@ -546,6 +588,63 @@ test_copy_count_width(void **state)
 	}
 }
 
+/*
+ * VM faults, as kfdtest's KFDExceptionTest provokes them: a copy from an
+ * address nothing maps, and a write to a BO allocated without WRITABLE.
+ * The MEMORY event gets the faulting page, the GPU and the reason; every
+ * queue of the process on the GPU is evicted, new ones included.
+ */
+static void
+test_vm_fault(void **state)
+{
+	static const unsigned int g0 = 0;
+	static const uint32_t wr[5] = { 2, 0x10, 0x2, 0, 0x02020202 };
+	struct kfd_abi_event_data ed;
+	struct sq q, other;
+	uint32_t *word, mem, ns;
+	uint64_t h;
+	struct kt *t;
+
+	(void)state;
+	t = open_kt("mi210");
+	mem = memory_event(t);
+	word = (uint32_t *)kt_userptr_mapped(t, 0, 0x100000000ULL, 4096);
+	sq_new(t, &q, 0, 0x10000000ULL, KFD_ABI_QUEUE_TYPE_SDMA);
+	sq_new(t, &other, 0, 0x11000000ULL, KFD_ABI_QUEUE_TYPE_SDMA);
+	copy(&q, 0x100000000ULL, WILD_VA + 0x2345, 64);
+	fence(&q, 0x100000000ULL, 1);
+	kick(&q);
+	assert_int_equal(wait_memory(t, mem, &ed), KFD_ABI_WAIT_RESULT_COMPLETE);
+	assert_int_equal(ed.memory_exception_data.va, WILD_VA + 0x2000);
+	assert_int_equal(ed.memory_exception_data.gpu_id, t->gpu_id[0]);
+	assert_int_equal(ed.memory_exception_data.failure.NotPresent, 1);
+	assert_int_equal(ed.memory_exception_data.failure.ReadOnly, 0);
+	assert_int_equal(ed.memory_exception_data.failure.imprecise, 0);
+	assert_int_equal(rptr(&q), 0);
+	fence(&other, 0x100000000ULL + 4, 2);
+	kick(&other);
+	usleep(20000);
+	assert_int_equal(rptr(&other), 0);
+	assert_int_equal(word[0], 0);
+	assert_int_equal(word[1], 0);
+	close_kt(t);
+
+	t = open_kt("mi210");
+	mem = memory_event(t);
+	assert_int_equal(kt_alloc(t, 0, 0x200000000ULL, 4096,
+				  KFD_ABI_ALLOC_MEM_FLAGS_GTT, &h, NULL), 0);
+	assert_int_equal(kt_map(t, h, &g0, 1, &ns), 0);
+	sq_new(t, &q, 0, 0x10000000ULL, KFD_ABI_QUEUE_TYPE_SDMA);
+	emit(&q, wr, 5);	/* WRITE_LINEAR, one dword at 0x200000010 */
+	kick(&q);
+	assert_int_equal(wait_memory(t, mem, &ed), KFD_ABI_WAIT_RESULT_COMPLETE);
+	assert_int_equal(ed.memory_exception_data.va, 0x200000000ULL);
+	assert_int_equal(ed.memory_exception_data.failure.NotPresent, 0);
+	assert_int_equal(ed.memory_exception_data.failure.ReadOnly, 1);
+	assert_int_equal(rptr(&q), 0);
+	close_kt(t);
+}
+
 int
 main(void)
 {
@@ -559,6 +658,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_svm_copy, setup, kt_teardown),
 		cmocka_unit_test(test_svm_xnack),
 		cmocka_unit_test(test_copy_count_width),
+		cmocka_unit_test(test_vm_fault),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -165,6 +165,27 @@ test_amdgpu_info(void **state)
 	assert_int_equal(info(t, KFD_DRM_AMDGPU_INFO_TIMESTAMP, &u64, 8, NULL), 0);
 	assert_true(u64 > 0);
 	assert_int_equal(info(t, 0x7f, &u64, 8, NULL), -EINVAL);
+	/* RAS: enabled blocks (high word) and features (low word), what
+	 * kfdtest's RAS case asks before it injects */
+	assert_int_equal(info(t, KFD_DRM_AMDGPU_INFO_RAS_ENABLED_FEATURES, &u64, 8, NULL), 0);
+	assert_int_equal(u64, 0xef000000efULL);
+	u32 = 0;
+	assert_int_equal(info(t, KFD_DRM_AMDGPU_INFO_RAS_ENABLED_FEATURES, &u32, 4, NULL), 0);
+	assert_int_equal(u32, 0xef);
+}
+
+/* A consumer GPU has no RAS context: the query fails. */
+static void
+test_amdgpu_info_no_ras(void **state)
+{
+	struct kt t;
+	uint64_t u64 = 0;
+
+	(void)state;
+	assert_int_equal(kt_open(&t, "rx6900xt", 0), 0);
+	assert_int_equal(info(&t, KFD_DRM_AMDGPU_INFO_RAS_ENABLED_FEATURES, &u64, 8, NULL),
+			 -EINVAL);
+	kt_close(&t);
 }
 
 static void
@@ -344,6 +365,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_gem, kt_setup_mi210_novm, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_gem_va, kt_setup_mi210, kt_teardown),
 		cmocka_unit_test(test_gem_va_old_abi),
+		cmocka_unit_test(test_amdgpu_info_no_ras),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

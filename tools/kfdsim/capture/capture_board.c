@@ -5,7 +5,7 @@
  * PCI function and its hwmon device, converted back from the kernel's
  * units (millidegrees, microwatts) to the profile's (degrees, watts). A
  * file the board does not have gives "" or 0, which the simulator renders
- * as an absent file again.
+ * as an absent file again. ras_features is ras/features' mask.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -38,6 +38,21 @@ read_num(const char *dir, const char *file)
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
 	if (cap_read_u64(path, &v) < 0)
 		return 0;
+	return v;
+}
+
+/* The RAS feature mask from ras/features ("feature mask: 0x..."); 0 if none. */
+static unsigned long
+read_ras_features(const char *dev)
+{
+	char path[384], *text;
+	unsigned long v = 0;
+
+	snprintf(path, sizeof(path), "%s/ras/features", dev);
+	text = cap_read_file(path, NULL);
+	if (text && !strncmp(text, "feature mask: ", 14))
+		v = strtoul(text + 14, NULL, 16);
+	free(text);
 	return v;
 }
 
@@ -114,4 +129,5 @@ cap_board(struct cap_ctx *c, unsigned int minor)
 	cap_printf(&c->text, "fan_rpm %llu\nfan_max_rpm %llu\nvddgfx %llu\n",
 		   HWV("fan1_input", 1), HWV("fan1_max", 1), HWV("in0_input", 1));
 #undef HWV
+	cap_printf(&c->text, "ras_features %lu\n", read_ras_features(dev));
 }

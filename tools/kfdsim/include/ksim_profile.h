@@ -327,6 +327,13 @@ struct ksim_drm {
 	uint32_t fan_rpm;		/* hwmon fan1_input; 0: no fan (passive board) */
 	uint32_t fan_max_rpm;		/* hwmon fan1_max */
 	uint32_t vddgfx;		/* hwmon in0_input, mV */
+	/*
+	 * RAS: amdgpu's feature mask of the blocks with error handling
+	 * (bit n: ras_block_string[n], umc 0, sdma 1, gfx 2, ...); 0: the
+	 * GPU has no RAS (consumer boards), so no ras/ directory and
+	 * AMDGPU_INFO_RAS_ENABLED_FEATURES fails.
+	 */
+	uint32_t ras_features;
 };
 
 struct ksim_node {

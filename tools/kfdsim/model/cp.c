@@ -140,6 +140,16 @@ doorbell_slot(struct ksim_cp *cp, struct ksim_queue *q)
 }
 
 /*
+ * The queues of @cq's GPU were evicted by a VM fault: the kernel never
+ * restores them, so their doorbells are not looked at again.
+ */
+static int
+evicted(const struct ksim_cp *cp, const struct ksim_cpq *cq)
+{
+	return __atomic_load_n(&cp->p->pdds[cq->gpu].fault_evicted, __ATOMIC_RELAXED);
+}
+
+/*
  * One pass: look at every doorbell (cp->lock only); if any queue has news
  * or work left, take the device lock and run those queues.
  * Return: packets retired, or -1 when asked to stop.
@@ -157,7 +167,7 @@ engine_pass(struct ksim_cp *cp)
 	for (unsigned int i = 0; i < cp->n; i++) {
 		struct ksim_cpq *cq = cp->qs[i];
 
-		if (cq->error)
+		if (cq->error || evicted(cp, cq))
 			continue;
 		if (!cq->doorbell || cq->pending ||
 		    __atomic_load_n(cq->doorbell, __ATOMIC_ACQUIRE) != cq->last_db)
@@ -195,7 +205,7 @@ engine_pass(struct ksim_cp *cp)
 		/* Inactive (percentage 0, no ring, suspended): doorbells wait
 		 * until the queue is active again. */
 		if (!q->ring || !q->ring_size || !q->percentage ||
-		    q->suspended || cp->p->queues_paused)
+		    q->suspended || cp->p->queues_paused || evicted(cp, cq))
 			continue;
 		if (cq->doorbell) {
 			db = __atomic_load_n(cq->doorbell, __ATOMIC_ACQUIRE);

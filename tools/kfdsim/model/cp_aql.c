@@ -109,11 +109,24 @@ queue_error(struct ksim_cp *cp, struct ksim_cpq *cq, uint32_t code, int ec,
 	       "not reported (no usable queue-inactive signal)");
 	/*
 	 * A packet the CP cannot decode also raises CP_BAD_OPCODE, which the
-	 * kernel turns into the process's HW_EXCEPTION events.
+	 * kernel turns into the process's HW_EXCEPTION events; memory the
+	 * VM refuses raises the VM-fault interrupt (cp_vm_fault()), whose
+	 * eviction stops the other queues on the GPU too.
 	 */
 	if ((code & (CP_ERR_FORMAT | CP_ERR_VENDOR)) &&
 	    ksim_event_hw_exception(cp->p))
 		cp_log(cp, "queue %u: HW_EXCEPTION events set", cq->qid);
+	/* (Memory the GPU reaches but the engine cannot view, VRAM nobody
+	 * mapped, is the model's limit, not a fault.) */
+	if ((code & CP_ERR_MEMORY) && !cp_mem_reaches(cp, cq, detail, 8)) {
+		uint64_t at;
+		int n = cp_vm_fault(cp, cq, detail, 8, 0, &at);
+
+		cp_warn(cp, "queue %u: VM fault at page 0x%llx: the GPU's queues "
+			"evicted, %d MEMORY event%s set", cq->qid,
+			(unsigned long long)(at & ~(KSIM_PAGE_SIZE - 1)), n,
+			n == 1 ? "" : "s");
+	}
 	if (!sig)
 		return;
 	__atomic_fetch_or((int64_t *)(sig + SIG_VALUE), (int64_t)code, __ATOMIC_ACQ_REL);

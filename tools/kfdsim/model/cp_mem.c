@@ -17,10 +17,24 @@
  * that grant this GPU ACCESS or ACCESS_IN_PLACE (the kernel maps those
  * ranges ahead of time); with XNACK on any page the CPU has is reached,
  * since the kernel maps on fault. Anything else faults.
+ *
+ * A KFD BO allocated without WRITABLE, or a GEM_VA mapping without
+ * WRITEABLE, has read-only PTEs: the engines' writes to it fault.
+ * cp_vm_fault() says where an access faulted and why, as the page-fault
+ * interrupt does, and raises it.
  */
 #include <string.h>
 
 #include "cp_priv.h"
+
+/* The GPU may write through @m: amdgpu maps it with writable PTEs. */
+static int
+map_writable(const struct ksim_mapping *m)
+{
+	if (m->kmem)
+		return !!(m->kmem->alloc_flags & KFD_ABI_ALLOC_MEM_FLAGS_WRITABLE);
+	return !!(m->flags & KFD_DRM_AMDGPU_VM_PAGE_WRITEABLE);
+}
 
 /*
  * The SVM view of [va, va+*len): 0 when the GPU of @cq reaches it as the
@@ -57,8 +71,9 @@ svm_reach(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, uint64_t *len)
  * pages (VRAM nobody mapped) cannot be touched; the first access to a
  * range is probed with a checked copy and remembered.
  */
-void *
-cp_mem(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, uint64_t len)
+static void *
+mem_view(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, uint64_t len,
+	 int write)
 {
 	struct ksim_file *drm = cp->p->pdds[cq->gpu].drm_file;
 	struct ksim_mapping *m;
@@ -74,7 +89,7 @@ cp_mem(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, uint64_t len)
 	 * another of its threads may unmap or protect while the engine
 	 * works. SVM is reached through cp_mem_rw()'s checked copies only.
 	 */
-	if (!m || va + len > m->start + m->size)
+	if (!m || va + len > m->start + m->size || (write && !map_writable(m)))
 		return NULL;
 	switch (m->bo->domain) {
 	case KSIM_DOM_USERPTR:
@@ -103,6 +118,18 @@ cp_mem(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, uint64_t len)
 	cp->mem[i].end = hi;
 	cp->mem[i].bo = m->bo;
 	return (void *)(uintptr_t)cpu;
+}
+
+void *
+cp_mem(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, uint64_t len)
+{
+	return mem_view(cp, cq, va, len, 0);
+}
+
+void *
+cp_mem_w(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, uint64_t len)
+{
+	return mem_view(cp, cq, va, len, 1);
 }
 
 /*
@@ -135,6 +162,8 @@ rw_piece(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, void *buf,
 	if (n < *len)
 		*len = n;
 	off = m->offset + (va - m->start);
+	if (write && !map_writable(m))
+		return -1;
 	if (!buf) {
 		if (m->bo->domain == KSIM_DOM_USERPTR)
 			return ksim_user_range_mapped(m->bo->userptr + off, *len) ?
@@ -197,4 +226,44 @@ cp_mem_reaches(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va,
 		len -= n;
 	}
 	return 1;
+}
+
+int
+cp_vm_fault(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, uint64_t len,
+	    int write, uint64_t *at)
+{
+	struct ksim_file *drm = cp->p->pdds[cq->gpu].drm_file;
+	uint64_t user = ~0ULL, end = va + len;
+	unsigned int why = 0;
+
+	*at = va;
+	if (!len || end < va)
+		why = KSIM_VM_FAULT_NOT_PRESENT;
+	/* Page by page, as the GPU's walker meets them. */
+	for (uint64_t a = va; !why && a < end; ) {
+		uint64_t n = KSIM_PAGE_ALIGN(a + 1) - a;
+		const struct ksim_mapping *m;
+
+		if (n > end - a)
+			n = end - a;
+		*at = a;
+		m = drm ? ksim_vm_find(&drm->vm, a) : NULL;
+		if (rw_piece(cp, cq, a, NULL, &n, 0))
+			why = KSIM_VM_FAULT_NOT_PRESENT;
+		else if (write && m && !map_writable(m))
+			why = KSIM_VM_FAULT_READ_ONLY;
+		else if (user == ~0ULL && (!m || m->bo->domain == KSIM_DOM_USERPTR))
+			user = a;
+		a += n;
+	}
+	if (!why) {
+		/*
+		 * Every page reads: the write met a page the program's own
+		 * mapping keeps read-only (a userptr, SVM), which the engine
+		 * cannot tell apart page by page. The first such page is named.
+		 */
+		why = write ? KSIM_VM_FAULT_READ_ONLY : KSIM_VM_FAULT_NOT_PRESENT;
+		*at = user != ~0ULL ? user : va;
+	}
+	return ksim_event_vm_fault(cp->p, cq->gpu, *at, why);
 }

@@ -21,10 +21,11 @@
  * An unknown opcode or a malformed packet raises what the CP's
  * CP_BAD_OPCODE interrupt gives (kfd_signal_hw_exception_event: the
  * process's HW_EXCEPTION events; the queue's EC_QUEUE_PACKET_UNSUPPORTED
- * exception); an address outside the VM what a VM fault gives
- * (kfd_signal_vm_fault_event: the MEMORY events with the faulting page;
- * EC_DEVICE_MEMORY_VIOLATION). Either stops the queue, and only it, with
- * one line on stderr. Device lock held.
+ * exception), and stops the queue, and only it. An access the VM refuses
+ * (an address nothing maps, a store to a read-only page) is a VM fault
+ * (cp_vm_fault(): the process's queues on the GPU evicted, its MEMORY
+ * events set with the faulting page; EC_DEVICE_MEMORY_VIOLATION). Either
+ * says one line on stderr. Device lock held.
  */
 #include <string.h>
 
@@ -46,29 +47,42 @@ qw(const uint32_t *d, unsigned int lo)
 	return (uint64_t)d[lo] | (uint64_t)d[lo + 1] << 32;
 }
 
-/* Stop the queue: the error is the CP's, reported as the kernel does. */
+/*
+ * Stop the queue: the error is the CP's, reported as the kernel does. A
+ * fault is the access to [va, va+len) (@write: a store) the VM refused.
+ */
 static void
-pm4_error(struct ksim_cp *cp, struct ksim_cpq *cq, int fault, const char *what,
-	  uint64_t detail)
+pm4_stop(struct ksim_cp *cp, struct ksim_cpq *cq, int fault, const char *what,
+	 uint64_t detail, uint64_t len, int write)
 {
 	struct ksim_queue *q = cq->q;
+	uint64_t at = detail;
 	int n;
 
 	cq->error = 1;
 	cq->pending = 0;
 	if (fault) {
 		q->exception_status |= KFD_ABI_EC_MASK(KFD_ABI_EC_DEVICE_MEMORY_VIOLATION);
-		n = ksim_event_vm_fault(cp->p, cq->gpu, detail);
+		n = cp_vm_fault(cp, cq, detail, len, write, &at);
 	} else {
 		q->exception_status |= KFD_ABI_EC_MASK(KFD_ABI_EC_QUEUE_PACKET_UNSUPPORTED);
 		n = ksim_event_hw_exception(cp->p);
 	}
-	cp_warn(cp, "queue %u: PM4 error at %s %llu%s: %s (0x%llx); queue "
-		"stopped, %d %s event%s set", cq->qid,
+	cp_warn(cp, "queue %u: PM4 %s at %s %llu%s: %s (0x%llx); %s, %d %s "
+		"event%s set", cq->qid, fault ? "VM fault" : "error",
 		cq->kind == CP_AQL ? "AQL packet" : "dword", (unsigned long long)cq->rd,
 		cq->ib_depth ? " (in an indirect buffer)" : "", what,
-		(unsigned long long)detail, n, fault ? "MEMORY" : "HW_EXCEPTION",
-		n == 1 ? "" : "s");
+		(unsigned long long)(fault ? at : detail),
+		fault ? "the GPU's queues evicted" : "queue stopped", n,
+		fault ? "MEMORY" : "HW_EXCEPTION", n == 1 ? "" : "s");
+}
+
+/* A packet the CP cannot execute (@fault 0), or a read it faulted on. */
+static void
+pm4_error(struct ksim_cp *cp, struct ksim_cpq *cq, int fault, const char *what,
+	  uint64_t detail)
+{
+	pm4_stop(cp, cq, fault, what, detail, 4, 0);
 }
 
 /*
@@ -94,7 +108,7 @@ static int
 store(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, const void *v,
       unsigned int len)
 {
-	void *p = cp_mem(cp, cq, va, len);
+	void *p = cp_mem_w(cp, cq, va, len);
 
 	if (!p)
 		return cp_mem_rw(cp, cq, va, (void *)(uintptr_t)v, len, 1);
@@ -126,7 +140,7 @@ write_data(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *ring,
 		return STEP_ERROR;
 	}
 	if (stream_read(cp, cq, ring, ring_dw, at + 4, data, n)) {
-		pm4_error(cp, cq, 1, "indirect buffer outside the VM",
+		pm4_error(cp, cq, 1, "indirect buffer",
 			  cq->ib[cq->ib_depth - 1].va);
 		return STEP_ERROR;
 	}
@@ -141,7 +155,8 @@ write_data(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *ring,
 		goto fault;
 	return STEP_DONE;
 fault:
-	pm4_error(cp, cq, 1, "WRITE_DATA outside the VM", dst);
+	pm4_stop(cp, cq, 1, "WRITE_DATA", dst,
+		 d[1] & KFD_PM4_WRITE_ONE_ADDR ? 4 : (uint64_t)n * 4, 1);
 	return STEP_ERROR;
 }
 
@@ -178,7 +193,8 @@ release_mem(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *d)
 		return STEP_ERROR;
 	}
 	if (r) {
-		pm4_error(cp, cq, 1, "RELEASE_MEM outside the VM", addr);
+		pm4_stop(cp, cq, 1, "RELEASE_MEM", addr,
+			 data_sel == KFD_PM4_DATA_32 ? 4 : 8, 1);
 		return STEP_ERROR;
 	}
 	if (int_sel == KFD_PM4_INT_ONLY || int_sel == KFD_PM4_INT_AFTER_WRITE ||
@@ -203,7 +219,7 @@ wait_reg_mem(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *d)
 	if (p) {
 		v = __atomic_load_n(p, __ATOMIC_ACQUIRE);
 	} else if (cp_mem_rw(cp, cq, addr, &v, 4, 0)) {
-		pm4_error(cp, cq, 1, "WAIT_REG_MEM outside the VM", addr);
+		pm4_error(cp, cq, 1, "WAIT_REG_MEM", addr);
 		return STEP_ERROR;
 	}
 	ok = cp_compare(KFD_PM4_WAIT_FUNC(d[1]), v & d[5], d[4]);
@@ -232,7 +248,7 @@ indirect_buffer(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *d,
 		return STEP_ERROR;
 	}
 	if (!cp_mem_reaches(cp, cq, va, (uint64_t)n * 4)) {
-		pm4_error(cp, cq, 1, "indirect buffer outside the VM", va);
+		pm4_error(cp, cq, 1, "indirect buffer", va);
 		return STEP_ERROR;
 	}
 	if (chain && cq->ib_depth) {
@@ -303,7 +319,7 @@ pm4_packet(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *ring,
 
 	*size = 0;
 	if (stream_read(cp, cq, ring, ring_dw, at, d, 1)) {
-		pm4_error(cp, cq, 1, "indirect buffer outside the VM",
+		pm4_error(cp, cq, 1, "indirect buffer",
 			  cq->ib[cq->ib_depth - 1].va + at * 4);
 		return STEP_ERROR;
 	}
@@ -338,7 +354,7 @@ pm4_packet(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *ring,
 	*size = count + 2;
 	if (stream_read(cp, cq, ring, ring_dw, at, d,
 			*size < PKT_MAX_DW ? *size : PKT_MAX_DW)) {
-		pm4_error(cp, cq, 1, "indirect buffer outside the VM",
+		pm4_error(cp, cq, 1, "indirect buffer",
 			  cq->ib[cq->ib_depth - 1].va + at * 4);
 		return STEP_ERROR;
 	}

@@ -118,6 +118,9 @@ int cp_compare(uint32_t func, uint32_t v, uint32_t ref);
  */
 void *cp_mem(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va,
 	     uint64_t len);
+/* cp_mem() for a store: NULL as well when the mapping is read-only. */
+void *cp_mem_w(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va,
+	       uint64_t len);
 /*
  * Read (@write 0) or write [va, va+len) of @cq's VM through the memory
  * behind it, across mappings. Return: 0, or -1 if any byte is unmapped.
@@ -127,6 +130,15 @@ int cp_mem_rw(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va,
 /* 1 when every byte of [va, va+len) of @cq's VM is reachable, else 0. */
 int cp_mem_reaches(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va,
 		   uint64_t len);
+/*
+ * The VM fault of a failed access (@write: a store) to [va, va+len) by
+ * @cq's engine: *@at gets the first page that faults, the reason is the
+ * page's (not present, or read-only for a store), and the process gets
+ * what the kernel gives (ksim_event_vm_fault(): its queues on the GPU
+ * evicted, its MEMORY events set). Return: how many events were set.
+ */
+int cp_vm_fault(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va,
+		uint64_t len, int write, uint64_t *at);
 
 /* cp_aql.c (device lock held) */
 /*

@@ -11,10 +11,13 @@
  * Pointers are monotonic byte offsets: the ring position is the offset
  * modulo the ring size, and the read pointer is written back unwrapped
  * after every packet (ROCr computes its free space from it). A packet the
- * engine does not know, or an address outside the VM, stops the queue:
- * real hardware raises an illegal-instruction or VM-fault interrupt the
- * runtime never sees on the queue, and waiters time out. So the engine
- * says on stderr, once per queue, what stopped it. Device lock held.
+ * engine does not know stops the queue: real hardware raises an
+ * illegal-instruction interrupt the runtime never sees on the queue, and
+ * waiters time out. An access the VM refuses (an address nothing maps, a
+ * store to a read-only page) raises the VM-fault interrupt, which the
+ * kernel turns into the process's MEMORY events and the eviction of its
+ * queues on the GPU (cp_vm_fault()). Either way the engine says on
+ * stderr, once per queue, what stopped it. Device lock held.
  */
 #include <string.h>
 
@@ -62,6 +65,27 @@ sdma_error(struct ksim_cp *cp, struct ksim_cpq *cq, const char *what,
 	cp_warn(cp, "queue %u: SDMA error at byte %llu: %s (0x%llx); queue "
 	       "stopped", cq->qid, (unsigned long long)cq->rd, what,
 	       (unsigned long long)detail);
+}
+
+/*
+ * A VM fault of the packet at cq->rd, accessing [va, va+len) (@write: a
+ * store): the queue stops where it is, and the fault is raised.
+ */
+static void
+sdma_fault(struct ksim_cp *cp, struct ksim_cpq *cq, const char *what,
+	   uint64_t va, uint64_t len, int write)
+{
+	uint64_t at;
+	int n;
+
+	cq->error = 1;
+	cq->pending = 0;
+	cq->q->exception_status |= KFD_ABI_EC_MASK(KFD_ABI_EC_DEVICE_MEMORY_VIOLATION);
+	n = cp_vm_fault(cp, cq, va, len, write, &at);
+	cp_warn(cp, "queue %u: SDMA VM fault at byte %llu: %s (0x%llx, page "
+		"0x%llx); the GPU's queues evicted, %d MEMORY event%s set",
+		cq->qid, (unsigned long long)cq->rd, what, (unsigned long long)va,
+		(unsigned long long)(at & ~(KSIM_PAGE_SIZE - 1)), n, n == 1 ? "" : "s");
 }
 
 /* dwords [0, n) of the packet at cq->rd (the ring wraps). */
@@ -118,9 +142,9 @@ copy_step(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *d)
 	if (!copy_linear(cp, cq, dst, src, len))
 		return STEP_DONE;
 	if (!cp_mem_reaches(cp, cq, src, len))
-		sdma_error(cp, cq, "copy source outside the VM", src);
+		sdma_fault(cp, cq, "copy source", src, len, 0);
 	else
-		sdma_error(cp, cq, "copy destination outside the VM", dst);
+		sdma_fault(cp, cq, "copy destination", dst, len, 1);
 	return STEP_ERROR;
 }
 
@@ -208,18 +232,19 @@ sdma_packet(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *d,
 			break;
 		if (cp_mem_rw(cp, cq, qw(d, 1), (void *)(uintptr_t)(d + 4),
 			      (uint64_t)(n - 4) * 4, 1)) {
-			sdma_error(cp, cq, "write outside the VM", qw(d, 1));
+			sdma_fault(cp, cq, "write", qw(d, 1),
+				   (uint64_t)(n - 4) * 4, 1);
 			return STEP_ERROR;
 		}
 		return STEP_DONE;
 	case OP_FENCE:
 		/* A CPU view when there is one (the CPU may be polling it),
 		 * else the memory behind it (VRAM, an events page BO). */
-		p = cp_mem(cp, cq, qw(d, 1), 4);
+		p = cp_mem_w(cp, cq, qw(d, 1), 4);
 		if (p)
 			__atomic_store_n((uint32_t *)p, d[3], __ATOMIC_RELEASE);
 		else if (cp_mem_rw(cp, cq, qw(d, 1), (void *)(uintptr_t)&d[3], 4, 1)) {
-			sdma_error(cp, cq, "fence outside the VM", qw(d, 1));
+			sdma_fault(cp, cq, "fence", qw(d, 1), 4, 1);
 			return STEP_ERROR;
 		}
 		return STEP_DONE;
@@ -239,7 +264,7 @@ sdma_packet(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *d,
 		if (p) {
 			v = __atomic_load_n((uint32_t *)p, __ATOMIC_ACQUIRE);
 		} else if (cp_mem_rw(cp, cq, qw(d, 1), &v, 4, 0)) {
-			sdma_error(cp, cq, "poll outside the VM", qw(d, 1));
+			sdma_fault(cp, cq, "poll", qw(d, 1), 4, 0);
 			return STEP_ERROR;
 		}
 		ok = cp_compare((d[0] >> 28) & 7u, v & d[4], d[3]);
@@ -252,9 +277,14 @@ sdma_packet(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *d,
 	case OP_ATOMIC:
 		if ((d[0] >> 25) != ATOMIC_ADD64)
 			break;
-		p = cp_mem(cp, cq, qw(d, 1), 8);
-		if (!p || (qw(d, 1) & 7)) {
-			sdma_error(cp, cq, "atomic outside the VM", qw(d, 1));
+		if (qw(d, 1) & 7) {
+			sdma_error(cp, cq, "atomic address not 8-byte aligned",
+				   qw(d, 1));
+			return STEP_ERROR;
+		}
+		p = cp_mem_w(cp, cq, qw(d, 1), 8);
+		if (!p) {
+			sdma_fault(cp, cq, "atomic", qw(d, 1), 8, 1);
 			return STEP_ERROR;
 		}
 		__atomic_fetch_add((uint64_t *)p, qw(d, 3), __ATOMIC_ACQ_REL);
@@ -266,7 +296,8 @@ sdma_packet(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *d,
 			break;
 		if (const_fill(cp, cq, qw(d, 1), d[3],
 			       (uint64_t)(d[4] & 0x3ffffcu) + 4)) {
-			sdma_error(cp, cq, "fill outside the VM", qw(d, 1));
+			sdma_fault(cp, cq, "fill", qw(d, 1),
+				   (uint64_t)(d[4] & 0x3ffffcu) + 4, 1);
 			return STEP_ERROR;
 		}
 		return STEP_DONE;
@@ -277,7 +308,7 @@ sdma_packet(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *d,
 			break;
 		a = qw(d, 1);
 		if (cp_mem_rw(cp, cq, a, &t, 8, 1)) {
-			sdma_error(cp, cq, "timestamp outside the VM", a);
+			sdma_fault(cp, cq, "timestamp", a, 8, 1);
 			return STEP_ERROR;
 		}
 		return STEP_DONE;

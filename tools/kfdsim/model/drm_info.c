@@ -323,6 +323,13 @@ ksim_drm_info(struct ksim_file *f, void *data)
 		memset(&vf, 0, sizeof(vf));
 		return info_out(in, &vf, sizeof(vf));
 	}
+	case KFD_DRM_AMDGPU_INFO_RAS_ENABLED_FEATURES:
+		/* No RAS context without RAS; the enabled blocks (high
+		 * word) are the blocks whose feature is on (low word). */
+		if (!gd->d->ras_features)
+			return -EINVAL;
+		u64v = (uint64_t)gd->d->ras_features << 32 | gd->d->ras_features;
+		return info_out(in, &u64v, 8);
 	case KFD_DRM_AMDGPU_INFO_UQ_FW_AREAS:
 		if (gd->d->version_minor < 64)
 			return -EINVAL;

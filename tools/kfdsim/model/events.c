@@ -383,15 +383,20 @@ ksim_event_eop_interrupt(struct ksim_process *p, uint32_t ctxid)
 }
 
 int
-ksim_event_vm_fault(struct ksim_process *p, int gpu, uint64_t va)
+ksim_event_vm_fault(struct ksim_process *p, int gpu, uint64_t va,
+		    unsigned int why)
 {
 	struct kfd_abi_hsa_memory_exception_data d;
 	int n = 0;
 
+	__atomic_store_n(&p->pdds[gpu].fault_evicted, 1, __ATOMIC_RELAXED);
 	memset(&d, 0, sizeof(d));
 	d.gpu_id = p->pdds[gpu].gpu_id;
+	/* The interrupt carries the page number: the offset is lost. */
 	d.va = va & ~(uint64_t)(KSIM_PAGE_SIZE - 1);
-	d.failure.NotPresent = 1;
+	d.failure.NotPresent = !!(why & KSIM_VM_FAULT_NOT_PRESENT);
+	d.failure.ReadOnly = !!(why & KSIM_VM_FAULT_READ_ONLY);
+	d.failure.NoExecute = !!(why & KSIM_VM_FAULT_NO_EXECUTE);
 	for (unsigned int i = 0; i < p->n_nsev; i++)
 		if (p->nsev[i].ev->type == KFD_ABI_EVENT_MEMORY) {
 			p->nsev[i].ev->mem_exc = d;

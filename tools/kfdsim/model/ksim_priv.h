@@ -144,6 +144,8 @@ struct ksim_pdd {
 	uint64_t tba, tma;
 	uint32_t watch_ids;		/* debugger address watch slots in use */
 	uint64_t exception_status;
+	int fault_evicted;		/* a VM fault evicted the queues, for
+					 * good (kfd_dqm_evict_pasid) */
 };
 
 /* A user queue. */
@@ -277,7 +279,16 @@ struct ksim_file {
 	struct ksim_vm vm;
 	struct ksim_bo **handles;	/* GEM handle idr, ids from 1 */
 	unsigned int handles_cap;
+	struct ksim_drm_ctx *ctxs;	/* AMDGPU_CTX idr, ids from 1 */
+	unsigned int ctxs_cap;
 	struct ksim_file *next;
+};
+
+/* An amdgpu submission context of a render file (amdgpu_ctx). */
+struct ksim_drm_ctx {
+	int used;
+	int32_t priority;		/* KFD_DRM_AMDGPU_CTX_PRIORITY_* */
+	uint32_t stable_pstate;		/* put back when the context goes */
 };
 
 /* One GPU of the device. */
@@ -292,6 +303,11 @@ struct ksim_gpu_dev {
 	struct ksim_process *profiler;
 	uint8_t perfcount;
 	uint32_t ptl_disable_ref;
+	/* The stable pstate a context forced (amdgpu's pm.stable_pstate_ctx):
+	 * its render file and id; NULL: none, the level is the default. */
+	uint32_t stable_pstate;		/* KFD_DRM_AMDGPU_CTX_STABLE_PSTATE_* */
+	const struct ksim_file *pstate_file;
+	uint32_t pstate_ctx;
 };
 
 struct ksim_registry;
@@ -534,6 +550,13 @@ int ksim_kfd_ioctl(struct ksim_file *f, unsigned long request, void *arg);
 int ksim_drm_ioctl(struct ksim_file *f, unsigned long request, void *arg);
 /* drm_info.c: AMDGPU_INFO, @data its struct kfd_drm_amdgpu_info. */
 int ksim_drm_info(struct ksim_file *f, void *data);
+/* drm_ctx.c: AMDGPU_CTX, @data its union kfd_drm_amdgpu_ctx. */
+int ksim_drm_ctx(struct ksim_file *f, void *data);
+/*
+ * ksim_drm_ctx_release() - the contexts of render file @f go with it
+ * (amdgpu_ctx_mgr_fini): each puts back the stable pstate it found.
+ */
+void ksim_drm_ctx_release(struct ksim_file *f);
 
 /* kfd_misc.c */
 int ksim_ioc_get_version(struct ksim_file *, struct ksim_process *, void *, unsigned int);
@@ -596,13 +619,22 @@ int ksim_event_hw_exception(struct ksim_process *p);
  * and set. Return: how many were set.
  */
 int ksim_event_eop_interrupt(struct ksim_process *p, uint32_t ctxid);
+/* Why a GPU access faulted: the failure bits of the memory exception. */
+#define KSIM_VM_FAULT_NOT_PRESENT	(1u << 0)	/* no valid PTE */
+#define KSIM_VM_FAULT_READ_ONLY		(1u << 1)	/* a write, PTE not writable */
+#define KSIM_VM_FAULT_NO_EXECUTE	(1u << 2)	/* a fetch, PTE not executable */
 /*
- * ksim_event_vm_fault() - a GPU memory fault of GPU index @gpu at @va
- * (kfd_signal_vm_fault_event): every MEMORY event of @p gets the fault's
- * data (the GPU's id, the page's address, not present) and is set.
- * Return: how many were set.
+ * ksim_event_vm_fault() - a GPU memory fault of GPU index @gpu at @va,
+ * for the reasons @why (KSIM_VM_FAULT_*), as the kernel's interrupt path
+ * handles it for a process no debugger watches
+ * (kfd_set_dbg_ev_from_interrupt): the process's queues on that GPU are
+ * evicted for good (kfd_dqm_evict_pasid: nothing restores them), then
+ * every MEMORY event of @p gets the fault's data (the GPU's id, the page,
+ * the failure bits; precise) and is set (kfd_signal_vm_fault_event).
+ * Return: how many events were set.
  */
-int ksim_event_vm_fault(struct ksim_process *p, int gpu, uint64_t va);
+int ksim_event_vm_fault(struct ksim_process *p, int gpu, uint64_t va,
+			unsigned int why);
 int ksim_ioc_wait_events(struct ksim_file *, struct ksim_process *, void *, unsigned int);
 /* memory.c */
 int ksim_ioc_acquire_vm(struct ksim_file *, struct ksim_process *, void *, unsigned int);

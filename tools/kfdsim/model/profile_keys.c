@@ -221,6 +221,7 @@ static const struct ksim_key drm_keys[] = {
 	K32(ksim_drm, fan_rpm),
 	K32(ksim_drm, fan_max_rpm),
 	K32(ksim_drm, vddgfx),
+	K32(ksim_drm, ras_features),
 };
 TABLE(ksim_keys_drm, drm_keys);
 

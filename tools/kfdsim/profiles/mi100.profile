@@ -327,3 +327,4 @@ temp_mem_crit 95
 fan_rpm 0
 fan_max_rpm 0
 vddgfx 800
+ras_features 239

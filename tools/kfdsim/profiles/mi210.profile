@@ -330,3 +330,4 @@ temp_mem_crit 95
 fan_rpm 0
 fan_max_rpm 0
 vddgfx 775
+ras_features 239

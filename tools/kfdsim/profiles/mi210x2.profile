@@ -359,6 +359,7 @@ temp_mem_crit 95
 fan_rpm 0
 fan_max_rpm 0
 vddgfx 775
+ras_features 239
 
 [node 2]
 gpu_id 23868
@@ -588,3 +589,4 @@ temp_mem_crit 95
 fan_rpm 0
 fan_max_rpm 0
 vddgfx 775
+ras_features 239

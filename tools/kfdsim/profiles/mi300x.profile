@@ -496,3 +496,4 @@ temp_mem_crit 95
 fan_rpm 0
 fan_max_rpm 0
 vddgfx 0
+ras_features 239

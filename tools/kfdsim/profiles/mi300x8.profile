@@ -855,6 +855,7 @@ temp_mem_crit 95
 fan_rpm 0
 fan_max_rpm 0
 vddgfx 0
+ras_features 239
 
 [node 3]
 gpu_id 46017
@@ -1176,6 +1177,7 @@ temp_mem_crit 95
 fan_rpm 0
 fan_max_rpm 0
 vddgfx 0
+ras_features 239
 
 [node 4]
 gpu_id 25815
@@ -1497,6 +1499,7 @@ temp_mem_crit 95
 fan_rpm 0
 fan_max_rpm 0
 vddgfx 0
+ras_features 239
 
 [node 5]
 gpu_id 10901
@@ -1818,6 +1821,7 @@ temp_mem_crit 95
 fan_rpm 0
 fan_max_rpm 0
 vddgfx 0
+ras_features 239
 
 [node 6]
 gpu_id 53515
@@ -2139,6 +2143,7 @@ temp_mem_crit 95
 fan_rpm 0
 fan_max_rpm 0
 vddgfx 0
+ras_features 239
 
 [node 7]
 gpu_id 36422
@@ -2460,6 +2465,7 @@ temp_mem_crit 95
 fan_rpm 0
 fan_max_rpm 0
 vddgfx 0
+ras_features 239
 
 [node 8]
 gpu_id 23667
@@ -2781,6 +2787,7 @@ temp_mem_crit 95
 fan_rpm 0
 fan_max_rpm 0
 vddgfx 0
+ras_features 239
 
 [node 9]
 gpu_id 63400
@@ -3102,3 +3109,4 @@ temp_mem_crit 95
 fan_rpm 0
 fan_max_rpm 0
 vddgfx 0
+ras_features 239

@@ -56,6 +56,13 @@ int ksim_tree_amdgpu(struct ksim_vfs *vfs, struct ksim_tree_ctx *ctx,
 		     const struct ksim_node *node, unsigned int gpu, const char *pci);
 
 /*
+ * amdgpu's RAS files of the GPU whose DRM facts are @drm under its PCI
+ * function @pci (features, error counts), if the profile gives it RAS.
+ * 0 or -ENOMEM.
+ */
+int ksim_tree_ras(struct ksim_vfs *vfs, const struct ksim_drm *drm, const char *pci);
+
+/*
  * GPU @gpu's hwmon device, @pci/hwmon/hwmon<gpu>, and its
  * /sys/class/hwmon link. 0 or -ENOMEM.
  */

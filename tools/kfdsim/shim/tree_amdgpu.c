@@ -140,5 +140,5 @@ ksim_tree_amdgpu(struct ksim_vfs *vfs, struct ksim_tree_ctx *ctx,
 		return ret;
 #undef LIVE
 #undef ATTR
-	return 0;
+	return ksim_tree_ras(vfs, drm, pci);
 }

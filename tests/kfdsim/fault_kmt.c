@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * GPU memory faults through the thunk API, the way kfdtest's
+ * KFDExceptionTest provokes them: each case runs in a forked child (a
+ * fault evicts the process's queues for good), which opens KFD, creates
+ * a HSA_EVENTTYPE_MEMORY event, makes an engine touch a bad address,
+ * waits for the event and checks its data; the parent checks the
+ * child's exit status. Built against our thunk and against AMD's, run on
+ * kfdsim (`kfdtrace sim`):
+ *
+ *   sdma	an SDMA write to an address nothing maps: not present
+ *   pm4	a PM4 WRITE_DATA to an address nothing maps: not present
+ *   readonly	a PM4 WRITE_DATA into a buffer allocated ReadOnly
+ *   copy	an SDMA copy from a mapped buffer to an unmapped address
+ *
+ * Prints "fault: NAME ok" per case and "fault: all ok", or fails (exit 1).
+ */
+#if __has_include(<hsakmt/hsakmt.h>)
+#include <hsakmt/hsakmt.h>
+#else
+#include <hsakmt.h>
+#endif
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define RING_SIZE	4096u
+#define PAGE_MASK	(~(HSAuint64)4095)
+#define BAD_VA		0x12345678ULL	/* kfdtest's: below every aperture */
+#define BAD_VA2		0x76543210ULL
+
+/* PM4 WRITE_DATA (the MEC's type-3 header). */
+#define PM4_HDR(op, n)	(3u << 30 | ((n) & 0x3fffu) << 16 | (op) << 8)
+#define PM4_WRITE_DATA	0x37u
+/* SDMA packets (op in bits 0-7). */
+#define SDMA_COPY	1u
+#define SDMA_WRITE	2u
+
+static HSAuint32 gpu;
+static int failed;
+
+static void
+fail(const char *what)
+{
+	printf("fault: FAILED: %s\n", what);
+	failed = 1;
+}
+
+static void
+check(HSAKMT_STATUS st, const char *what)
+{
+	if (st != HSAKMT_STATUS_SUCCESS) {
+		printf("fault: %s: status %d\n", what, (int)st);
+		failed = 1;
+	}
+}
+
+/* Host memory mapped on the GPU, zeroed; @ro: allocated ReadOnly. */
+static void *
+alloc_mapped(HSAuint64 size, int ro)
+{
+	HsaMemFlags f = { 0 };
+	HSAuint64 va;
+	void *p = NULL;
+
+	f.ui32.HostAccess = 1;
+	f.ui32.NonPaged = 1;
+	f.ui32.CoarseGrain = 1;
+	f.ui32.ReadOnly = !!ro;
+	check(hsaKmtAllocMemory(0, size, f, &p), "AllocMemory");
+	if (!p)
+		return NULL;
+	check(hsaKmtMapMemoryToGPU(p, size, &va), "MapMemoryToGPU");
+	memset(p, 0, size);
+	return p;
+}
+
+struct q {
+	uint32_t *ring;
+	uint64_t *ptrs;			/* [0] read, [1] write */
+	HsaQueueResource res;
+	uint64_t wr;			/* dwords written */
+	int sdma;
+};
+
+static int
+q_new(struct q *q, int sdma)
+{
+	memset(q, 0, sizeof(*q));
+	q->sdma = sdma;
+	q->ring = alloc_mapped(RING_SIZE, 0);
+	q->ptrs = alloc_mapped(4096, 0);
+	if (!q->ring || !q->ptrs)
+		return -1;
+	q->res.Queue_read_ptr_aql = &q->ptrs[0];
+	q->res.Queue_write_ptr_aql = &q->ptrs[1];
+	check(hsaKmtCreateQueue(gpu, sdma ? HSA_QUEUE_SDMA : HSA_QUEUE_COMPUTE, 100,
+				HSA_QUEUE_PRIORITY_NORMAL, q->ring, RING_SIZE,
+				NULL, &q->res), "CreateQueue");
+	return failed ? -1 : 0;
+}
+
+/* Append @n dwords and ring the doorbell (SDMA counts bytes, PM4 dwords). */
+static void
+submit(struct q *q, const uint32_t *d, unsigned int n)
+{
+	uint64_t wp;
+
+	memcpy(q->ring + q->wr, d, n * 4);
+	q->wr += n;
+	wp = q->sdma ? q->wr * 4 : q->wr;
+	__atomic_store_n(q->res.Queue_write_ptr_aql, wp, __ATOMIC_RELEASE);
+	__atomic_store_n(q->res.Queue_DoorBell_aql, wp, __ATOMIC_RELEASE);
+}
+
+static void
+pm4_write(struct q *q, uint64_t dst, uint32_t v)
+{
+	uint32_t d[5] = { PM4_HDR(PM4_WRITE_DATA, 3), 5u << 8 | 1u << 20,
+			  (uint32_t)dst, (uint32_t)(dst >> 32), v };
+
+	submit(q, d, 5);
+}
+
+static void
+sdma_write(struct q *q, uint64_t dst, uint32_t v)
+{
+	uint32_t d[5] = { SDMA_WRITE, (uint32_t)dst, (uint32_t)(dst >> 32), 0, v };
+
+	submit(q, d, 5);
+}
+
+static void
+sdma_copy(struct q *q, uint64_t dst, uint64_t src, uint32_t len)
+{
+	uint32_t d[7] = { SDMA_COPY, len - 1, 0, (uint32_t)src, (uint32_t)(src >> 32),
+			  (uint32_t)dst, (uint32_t)(dst >> 32) };
+
+	submit(q, d, 7);
+}
+
+/*
+ * The child's part: a MEMORY event, the engine's bad access (@sdma: on
+ * an SDMA queue), the event's data checked against @page and the reason.
+ */
+static void
+provoke(const char *name, int sdma, int ro, uint64_t page, int read_only)
+{
+	HsaEventDescriptor ed = { 0 };
+	HsaMemoryAccessFault *f;
+	HsaEvent *ev = NULL;
+	uint32_t *buf = NULL;
+	struct q q;
+
+	if (q_new(&q, sdma))
+		return;
+	ed.EventType = HSA_EVENTTYPE_MEMORY;
+	ed.NodeId = gpu;
+	check(hsaKmtCreateEvent(&ed, true, false, &ev), "CreateEvent(MEMORY)");
+	if (!ev)
+		return;
+	if (ro) {
+		buf = alloc_mapped(4096, ro);
+		if (!buf)
+			return;
+		page = (uintptr_t)buf;
+	}
+	if (!strcmp(name, "copy")) {
+		buf = alloc_mapped(4096, 0);
+		sdma_copy(&q, page, (uintptr_t)buf, 64);
+	} else if (sdma) {
+		sdma_write(&q, page | 0x678, 0x02020202);
+	} else {
+		pm4_write(&q, page | 0x210, 0x02020202);
+	}
+	if (hsaKmtWaitOnEvent(ev, 5000) != HSAKMT_STATUS_SUCCESS) {
+		fail("no MEMORY event");
+		return;
+	}
+	f = &ev->EventData.EventData.MemoryAccessFault;
+	if (ev->EventData.EventType != HSA_EVENTTYPE_MEMORY)
+		fail("the event is not a MEMORY one");
+	if (f->VirtualAddress != (page & PAGE_MASK)) {
+		printf("fault: %s: address 0x%llx, not 0x%llx\n", name,
+		       (unsigned long long)f->VirtualAddress,
+		       (unsigned long long)(page & PAGE_MASK));
+		failed = 1;
+	}
+	if (f->NodeId != gpu)
+		fail("the fault names another node");
+	if (f->Failure.NotPresent != !read_only || f->Failure.ReadOnly != !!read_only)
+		fail("the reason is not the page's");
+	if (f->Failure.Imprecise)
+		fail("the fault is imprecise");
+	if (ro && buf[0x210 / 4])
+		fail("the read-only buffer was written");
+}
+
+/* The first node with compute cores, or 0. */
+static HSAuint32
+first_gpu(void)
+{
+	HsaSystemProperties sp;
+	HsaNodeProperties np;
+
+	if (hsaKmtAcquireSystemProperties(&sp) != HSAKMT_STATUS_SUCCESS)
+		return 0;
+	for (HSAuint32 n = 0; n < sp.NumNodes; n++)
+		if (hsaKmtGetNodeProperties(n, &np) == HSAKMT_STATUS_SUCCESS &&
+		    np.NumFComputeCores)
+			return n;
+	return 0;
+}
+
+/* Run one case in a child; its exit status is the verdict. */
+static void
+run(const char *name, int sdma, int ro, uint64_t page, int read_only)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		fail("fork");
+		return;
+	}
+	if (!pid) {
+		check(hsaKmtOpenKFD(), "OpenKFD");
+		gpu = first_gpu();
+		if (!gpu)
+			fail("no GPU node");
+		else if (!failed)
+			provoke(name, sdma, ro, page, read_only);
+		hsaKmtCloseKFD();
+		fflush(stdout);
+		_exit(failed);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status)) {
+		printf("fault: %s: the child failed (status 0x%x)\n", name, status);
+		failed = 1;
+		return;
+	}
+	printf("fault: %s ok\n", name);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		int sdma, ro;
+		uint64_t page;
+		int read_only;
+	} cases[] = {
+		{ "sdma", 1, 0, BAD_VA, 0 },
+		{ "pm4", 0, 0, BAD_VA2, 0 },
+		{ "readonly", 0, 1, 0, 1 },
+		{ "copy", 1, 0, BAD_VA2, 0 },
+	};
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int want = argc < 2;
+
+		for (int a = 1; a < argc; a++)
+			want |= !strcmp(argv[a], cases[i].name);
+		if (want)
+			run(cases[i].name, cases[i].sdma, cases[i].ro,
+			    cases[i].page, cases[i].read_only);
+	}
+	if (!failed)
+		printf("fault: all ok\n");
+	return failed;
+}
