@@ -132,17 +132,6 @@ report_driver_time(struct kt_strbuf *sb, const struct report_run *rr)
 	kt_strbuf_puts(sb, "</section>\n");
 }
 
-/* A decoded line without its "[tid] +t " prefix: the table has both. */
-static const char *
-call_text(const char *line)
-{
-	const char *p = line;
-
-	if (*p != '[' || !(p = strchr(p, ' ')) || !(p = strchr(p + 1, ' ')))
-		return line;
-	return p + 1;
-}
-
 struct outlier_ref {
 	const struct report_proc *p;
 	const struct rm_outlier *o;
@@ -261,7 +250,7 @@ report_outliers(struct kt_strbuf *sb, const struct report_run *rr)
 				 rd_duration(t, sizeof(t), (double)o->call.ts -
 					     (double)rr->origin),
 				 (unsigned long long)o->call.seq);
-		rd_escape(sb, call_text(o->text));
+		rd_escape(sb, rd_call_text(o->text));
 		before_rows(sb, o, rr->origin, i == 0);
 		kt_strbuf_puts(sb, "</td></tr>");
 	}

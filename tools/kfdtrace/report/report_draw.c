@@ -37,6 +37,16 @@ rd_nice_step(double span, int max_ticks)
 	return step * 10;
 }
 
+const char *
+rd_call_text(const char *line)
+{
+	const char *p = line;
+
+	if (*p != '[' || !(p = strchr(p, ' ')) || !(p = strchr(p + 1, ' ')))
+		return line;
+	return p + 1;
+}
+
 void
 rd_escape(struct kt_strbuf *sb, const char *s)
 {

@@ -36,6 +36,13 @@ double rd_nice_step(double span, int max_ticks);
  */
 void rd_escape(struct kt_strbuf *sb, const char *s);
 
+/*
+ * rd_call_text() - a decoded call line without its "[tid] +t " prefix,
+ * for tables that show the thread and time in columns of their own.
+ * Return: a pointer into @line (or @line when it has no such prefix).
+ */
+const char *rd_call_text(const char *line);
+
 /* rd_bytes() - "512 B", "4.0 KiB", "1.50 GiB". Return: @buf. */
 char *rd_bytes(char *buf, size_t size, uint64_t v);
 

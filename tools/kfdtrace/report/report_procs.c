@@ -142,17 +142,6 @@ report_processes(struct kt_strbuf *sb, const struct report_run *rr)
 	kt_strbuf_puts(sb, "</tbody></table></section>\n");
 }
 
-/* A decoded line without its "[tid] +t " prefix: the table has both. */
-static const char *
-call_text(const char *line)
-{
-	const char *p = line;
-
-	if (*p != '[' || !(p = strchr(p, ' ')) || !(p = strchr(p + 1, ' ')))
-		return line;
-	return p + 1;
-}
-
 struct err_ref {
 	const struct report_proc *p;
 	const struct rm_error *e;
@@ -228,7 +217,7 @@ report_errors(struct kt_strbuf *sb, const struct report_run *rr)
 		else
 			kt_strbuf_printf(sb, ">errno %d", e->err);
 		kt_strbuf_puts(sb, "</td><td class=\"call mono\">");
-		rd_escape(sb, call_text(e->text));
+		rd_escape(sb, rd_call_text(e->text));
 		kt_strbuf_puts(sb, "</td></tr>");
 	}
 	kt_strbuf_puts(sb, "</tbody></table>");
