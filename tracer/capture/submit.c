@@ -547,7 +547,7 @@ kcap_submit_trap_store(void *addr, unsigned int width, uint64_t val,
 			if (S.q[i].used && S.q[i].prog == m->shadow + (at & ~7ull))
 				q = &S.q[i];
 	}
-	if (q)
+	if (q && q->used && q->shadow)
 		publish(q, __atomic_load_n(q->shadow, __ATOMIC_ACQUIRE), 0);
 	else	/* A slot of no queue we know: the device gets it as is. */
 		store_width(m->real + at, width, val, NULL);
