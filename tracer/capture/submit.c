@@ -45,6 +45,11 @@
 #define SUB_NONE	UINT64_MAX	/* nothing stored yet / the sentinel */
 /* Packets up to this many bytes are read onto the stack, not the heap. */
 #define SUB_STACK_BYTES	2048u
+/*
+ * The 8-byte slots of a doorbell mapping that find their queue by table
+ * (16 KiB of doorbells; a longer mapping's later slots are searched).
+ */
+#define SUB_SLOTS	2048u
 
 /*
  * Queue ids and doorbell offsets are per KFD process, and one program may
@@ -76,6 +81,11 @@ struct sub_map {
 	int armed;			/* write-protected: stores trap */
 	uint64_t offset, len;
 	uint8_t *shadow, *alias, *real;
+	/*
+	 * The queue of each slot, as its index in S.q plus one (0: none):
+	 * a doorbell finds its queue in one load. Under S.lock.
+	 */
+	uint8_t slot_q[SUB_SLOTS];
 };
 
 static struct {
@@ -83,6 +93,8 @@ static struct {
 	struct sub_queue q[SUB_MAX_QUEUES];
 	struct sub_map m[SUB_MAX_MAPS];
 	unsigned int nqueues;		/* used entries of q */
+	unsigned int qtop;		/* q[qtop..] are unused */
+	_Atomic unsigned int mtop;	/* m[mtop..] are unused: only grows */
 	_Atomic int stop;		/* the trace ended: forward only */
 	int warned;
 } S = { .lock = PTHREAD_MUTEX_INITIALIZER };
@@ -104,6 +116,42 @@ is_doorbell(uint64_t off)
 	return (off & KFD_ABI_MMAP_TYPE_MASK) == KFD_ABI_MMAP_TYPE_DOORBELL;
 }
 
+_Static_assert(SUB_MAX_QUEUES < 256, "slot_q holds a queue's index + 1 in a byte");
+
+/*
+ * Point @m's slot at byte @at to the first queue that rings there, as a
+ * search of the queues would find it (S.lock held).
+ */
+static void
+set_slot(struct sub_map *m, uint64_t at)
+{
+	unsigned int i;
+
+	if ((at >> 3) >= SUB_SLOTS)
+		return;
+	m->slot_q[at >> 3] = 0;
+	for (i = 0; i < S.qtop; i++)
+		if (S.q[i].used && S.q[i].prog == m->shadow + (at & ~7ull)) {
+			m->slot_q[at >> 3] = (uint8_t)(i + 1);
+			return;
+		}
+}
+
+/* The map holding @q's slot, or NULL (S.lock held). */
+static struct sub_map *
+map_of_queue(const struct sub_queue *q)
+{
+	unsigned int i;
+
+	for (i = 0; i < SUB_MAX_MAPS; i++) {
+		struct sub_map *m = &S.m[i];
+
+		if (m->used && q->prog >= m->shadow && q->prog < m->shadow + m->len)
+			return m;
+	}
+	return NULL;
+}
+
 /* Point @q at its slots when its doorbell page is mapped (S.lock held). */
 static void
 link_queue(struct sub_queue *q)
@@ -123,6 +171,7 @@ link_queue(struct sub_queue *q)
 		q->prog = m->shadow + at;
 		q->shadow = (volatile uint64_t *)(m->alias + at);
 		q->real = (volatile uint64_t *)(m->real + at);
+		set_slot(m, at);
 		/* Any first store, 0 included, is news. */
 		__atomic_store_n(q->shadow, SUB_NONE, __ATOMIC_RELEASE);
 		return;
@@ -399,9 +448,9 @@ warn_once(const char *why)
 static struct sub_map *
 map_of(const uint8_t *addr)
 {
-	unsigned int i;
+	unsigned int i, top = atomic_load_explicit(&S.mtop, memory_order_acquire);
 
-	for (i = 0; i < SUB_MAX_MAPS; i++) {
+	for (i = 0; i < top; i++) {
 		struct sub_map *m = &S.m[i];
 
 		if (atomic_load_explicit(&m->used, memory_order_acquire) && m->armed &&
@@ -423,6 +472,27 @@ store_width(uint8_t *p, unsigned int width, uint64_t val, uint64_t *old)
 {
 	uint64_t was;
 
+	/*
+	 * Without @old a plain store will do: a locked exchange costs tens of
+	 * cycles, on every doorbell rung through the HSA API.
+	 */
+	if (!old) {
+		switch (width) {
+		case 1:
+			__atomic_store_n(p, (uint8_t)val, __ATOMIC_RELEASE);
+			break;
+		case 2:
+			__atomic_store_n((uint16_t *)p, (uint16_t)val, __ATOMIC_RELEASE);
+			break;
+		case 4:
+			__atomic_store_n((uint32_t *)p, (uint32_t)val, __ATOMIC_RELEASE);
+			break;
+		default:
+			__atomic_store_n((uint64_t *)p, val, __ATOMIC_RELEASE);
+			break;
+		}
+		return;
+	}
 	switch (width) {
 	case 1:
 		was = __atomic_exchange_n(p, (uint8_t)val, __ATOMIC_SEQ_CST);
@@ -437,8 +507,7 @@ store_width(uint8_t *p, unsigned int width, uint64_t val, uint64_t *old)
 		was = __atomic_exchange_n((uint64_t *)p, val, __ATOMIC_SEQ_CST);
 		break;
 	}
-	if (old)
-		*old = was;
+	*old = was;
 }
 
 int
@@ -446,6 +515,7 @@ kcap_submit_trap_store(void *addr, unsigned int width, uint64_t val,
 		       uint64_t *old, int may_record)
 {
 	struct sub_map *m = map_of(addr);
+	struct sub_queue *q;
 	uint64_t at;
 	unsigned int i;
 
@@ -468,14 +538,17 @@ kcap_submit_trap_store(void *addr, unsigned int width, uint64_t val,
 	kcap_busy++;
 	pthread_mutex_lock(&S.lock);
 	store_width(m->alias + at, width, val, old);
-	for (i = 0; i < SUB_MAX_QUEUES; i++) {
-		struct sub_queue *q = &S.q[i];
-
-		if (q->used && q->prog == m->shadow + (at & ~7ull))
-			break;
+	q = NULL;
+	if ((at >> 3) < SUB_SLOTS) {
+		i = m->slot_q[at >> 3];
+		q = i ? &S.q[i - 1] : NULL;
+	} else {
+		for (i = 0; i < S.qtop && !q; i++)
+			if (S.q[i].used && S.q[i].prog == m->shadow + (at & ~7ull))
+				q = &S.q[i];
 	}
-	if (i < SUB_MAX_QUEUES)
-		publish(&S.q[i], __atomic_load_n(S.q[i].shadow, __ATOMIC_ACQUIRE), 0);
+	if (q && q->used && q->shadow)
+		publish(q, __atomic_load_n(q->shadow, __ATOMIC_ACQUIRE), 0);
 	else	/* A slot of no queue we know: the device gets it as is. */
 		store_width(m->real + at, width, val, NULL);
 	pthread_mutex_unlock(&S.lock);
@@ -560,8 +633,12 @@ kcap_submit_mmap(void *addr, size_t len, int prot, int flags, int fd,
 	m->shadow = shadow;
 	m->alias = alias;
 	m->real = real;
+	memset(m->slot_q, 0, sizeof(m->slot_q));
+	if ((unsigned int)(m - S.m) + 1 > atomic_load(&S.mtop))
+		atomic_store_explicit(&S.mtop, (unsigned int)(m - S.m) + 1,
+				      memory_order_release);
 	atomic_store_explicit(&m->used, 1, memory_order_release);
-	for (i = 0; i < SUB_MAX_QUEUES; i++)
+	for (i = 0; i < S.qtop; i++)
 		if (S.q[i].used)
 			link_queue(&S.q[i]);
 	pthread_mutex_unlock(&S.lock);
@@ -582,7 +659,7 @@ kcap_submit_munmap(void *addr, size_t len)
 		if (!m->used || a >= m->shadow + m->len || a + len <= m->shadow)
 			continue;
 		/* The program's view is gone; ours still holds the slots. */
-		for (k = 0; k < SUB_MAX_QUEUES; k++)
+		for (k = 0; k < S.qtop; k++)
 			if (S.q[k].used && S.q[k].prog >= m->shadow &&
 			    S.q[k].prog < m->shadow + m->len) {
 				sweep(&S.q[k]);
@@ -606,7 +683,7 @@ find(int fd, uint32_t queue_id)
 {
 	unsigned int i;
 
-	for (i = 0; i < SUB_MAX_QUEUES; i++)
+	for (i = 0; i < S.qtop; i++)
 		if (S.q[i].used && S.q[i].fd == fd && S.q[i].queue_id == queue_id)
 			return &S.q[i];
 	return NULL;
@@ -627,7 +704,7 @@ kcap_submit_ioctl(int fd, unsigned int nr, void *arg, int ret, int before)
 		 * gets what it published before it goes.
 		 */
 		pthread_mutex_lock(&S.lock);
-		for (i = 0; i < SUB_MAX_QUEUES && S.nqueues; i++)
+		for (i = 0; i < S.qtop && S.nqueues; i++)
 			if (S.q[i].used)
 				sweep(&S.q[i]);
 		pthread_mutex_unlock(&S.lock);
@@ -643,6 +720,12 @@ kcap_submit_ioctl(int fd, unsigned int nr, void *arg, int ret, int before)
 		pthread_mutex_lock(&S.lock);
 		q = find(fd, a->queue_id);
 		if (q) {
+			struct sub_map *m = q->prog ? map_of_queue(q) : NULL;
+
+			q->used = 0;
+			/* Its slot goes to another queue there, if any. */
+			if (m)
+				set_slot(m, (uint64_t)(q->prog - m->shadow));
 			memset(q, 0, sizeof(*q));
 			S.nqueues--;
 		}
@@ -671,6 +754,8 @@ kcap_submit_ioctl(int fd, unsigned int nr, void *arg, int ret, int before)
 			q->rung = q->top = q->last = SUB_NONE;
 			q->used = 1;
 			S.nqueues++;
+			if ((unsigned int)(q - S.q) + 1 > S.qtop)
+				S.qtop = (unsigned int)(q - S.q) + 1;
 			link_queue(q);
 		}
 		pthread_mutex_unlock(&S.lock);
@@ -694,6 +779,8 @@ kcap_submit_child(void)
 	memset(S.q, 0, sizeof(S.q));
 	memset(S.m, 0, sizeof(S.m));
 	S.nqueues = 0;
+	S.qtop = 0;
+	atomic_store(&S.mtop, 0);
 	atomic_store(&S.stop, 0);
 	kcap_submit_mem_child();
 }
@@ -707,7 +794,7 @@ kcap_submit_shutdown(void)
 		return;
 	/* Doorbells rung at the very end still reach the trace. */
 	pthread_mutex_lock(&S.lock);
-	for (i = 0; i < SUB_MAX_QUEUES; i++)
+	for (i = 0; i < S.qtop; i++)
 		if (S.q[i].used)
 			sweep(&S.q[i]);
 	/* Later stores still trap: they are forwarded, not recorded. */
