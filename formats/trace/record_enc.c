@@ -168,8 +168,12 @@ kt_rec_bound(const struct kt_record *rec, size_t *bound)
 		if (rec->u.memory.hash_len != 0 &&
 		    rec->u.memory.hash_len != KT_MEM_HASH_LEN)
 			return -EINVAL;
+		if (rec->u.memory.delta_len > KT_MEM_DELTA_ENC_MAX ||
+		    (!rec->u.memory.delta && rec->u.memory.delta_len))
+			return -EINVAL;
 		b = V + 5 + 1 + 1 + KT_BYTES_BOUND(rec->u.memory.len) +
-		    KT_BYTES_BOUND(KT_MEM_HASH_LEN);
+		    KT_BYTES_BOUND(KT_MEM_HASH_LEN) +
+		    KT_BYTES_BOUND(rec->u.memory.delta_len);
 		break;
 	case KT_REC_FD_TRANSFER:
 		if (rec->u.xfer.nfds > KT_MAX_XFER_FDS)
@@ -314,10 +318,14 @@ kt_put_body(uint8_t *p, const struct kt_record *rec)
 		*p++ = rec->u.memory.kind;
 		*p++ = rec->u.memory.flags;
 		p = kt_put_bytes(p, rec->u.memory.data, rec->u.memory.len);
-		/* Format 1.4: the content hash, when there is one. */
-		if (!rec->u.memory.hash_len)
+		/* Format 1.4: the content hash, when there is one; 1.7:
+		 * then the delta (after an empty hash if need be). */
+		if (!rec->u.memory.hash_len && !(rec->u.memory.flags & KT_MEM_DELTA))
 			return p;
-		return kt_put_bytes(p, rec->u.memory.hash, rec->u.memory.hash_len);
+		p = kt_put_bytes(p, rec->u.memory.hash, rec->u.memory.hash_len);
+		if (!(rec->u.memory.flags & KT_MEM_DELTA))
+			return p;
+		return kt_put_bytes(p, rec->u.memory.delta, rec->u.memory.delta_len);
 	case KT_REC_FD_TRANSFER: {
 		const struct kt_fd_transfer_rec *x = &rec->u.xfer;
 
