@@ -312,20 +312,30 @@ kt_put_body(uint8_t *p, const struct kt_record *rec)
 		p = kt_put_bytes(p, rec->u.submit.data, rec->u.submit.len);
 		/* Format 1.3: appended, so older readers skip it. */
 		return kt_put_svarint(p, rec->u.submit.fd);
-	case KT_REC_MEMORY:
+	case KT_REC_MEMORY: {
+		uint8_t mf = rec->u.memory.flags;
+
+		/*
+		 * A record with its bytes (one a reader resolved, written
+		 * again by a tool) holds them: its new file may lack what
+		 * the reference named (the earlier record, the store).
+		 */
+		if (rec->u.memory.len)
+			mf &= (uint8_t)~(KT_MEM_REF | KT_MEM_STORE | KT_MEM_DELTA);
 		p = kt_put_varint(p, rec->u.memory.addr);
 		p = kt_put_varint(p, rec->u.memory.full_len);
 		*p++ = rec->u.memory.kind;
-		*p++ = rec->u.memory.flags;
+		*p++ = mf;
 		p = kt_put_bytes(p, rec->u.memory.data, rec->u.memory.len);
 		/* Format 1.4: the content hash, when there is one; 1.7:
 		 * then the delta (after an empty hash if need be). */
-		if (!rec->u.memory.hash_len && !(rec->u.memory.flags & KT_MEM_DELTA))
+		if (!rec->u.memory.hash_len && !(mf & KT_MEM_DELTA))
 			return p;
 		p = kt_put_bytes(p, rec->u.memory.hash, rec->u.memory.hash_len);
-		if (!(rec->u.memory.flags & KT_MEM_DELTA))
+		if (!(mf & KT_MEM_DELTA))
 			return p;
 		return kt_put_bytes(p, rec->u.memory.delta, rec->u.memory.delta_len);
+	}
 	case KT_REC_FD_TRANSFER: {
 		const struct kt_fd_transfer_rec *x = &rec->u.xfer;
 

@@ -176,10 +176,12 @@ memory_rec(struct kt_record *rec, uint64_t addr, uint32_t len)
  * unchanged; a blob of the run's store (STORE); and the records a reader
  * cannot resolve, each saying why.
  */
+static char delta_path[PATH_MAX];
+
 static void
 test_records(void **state)
 {
-	const char *path = kt_test_path("delta.kfdtrace");
+	const char *path = strcpy(delta_path, kt_test_path("delta.kfdtrace"));
 	uint8_t v[4][64], d[KT_MEM_DELTA_ENC_MAX], big[1000];
 	uint8_t dhash[KT_MEM_HASH_LEN], missing[KT_MEM_HASH_LEN];
 	char dir[PATH_MAX];
@@ -290,6 +292,53 @@ test_records(void **state)
 }
 
 /*
+ * A tool that writes resolved records again (reduce's candidates) writes
+ * their bytes: the new file may lack the base or the store.
+ */
+static void
+test_rewrite(void **state)
+{
+	const char *src = delta_path;
+	char dst[PATH_MAX];
+	struct kt_record rec, *c[16];
+	struct kt_header hdr;
+	struct kt_reader *r;
+	struct kt_writer *w;
+	size_t n = 0;
+
+	(void)state;
+	/* test_records wrote it: 4 signals, a delta without base, 3 STORE. */
+	assert_int_equal(kt_reader_open(src, &r), 0);
+	while (n < 16 && kt_reader_next(r, &rec) == 1)
+		if (rec.type == KT_REC_MEMORY)
+			assert_non_null(c[n++] = kt_record_clone(&rec));
+	kt_reader_close(r);
+	assert_int_equal(n, 8);
+	snprintf(dst, sizeof(dst), "%s", kt_test_path("rewrite.kfdtrace"));
+	kt_test_header_init(&hdr, "test");
+	/* Only the records with bytes: no base or store is needed. */
+	assert_int_equal(kt_writer_open(dst, &hdr, NULL, &w), 0);
+	for (size_t i = 2; i < n; i++)
+		if (c[i]->u.memory.len)
+			assert_int_equal(kt_writer_append(w, c[i]), 0);
+	assert_int_equal(kt_writer_close(w), 0);
+	assert_int_equal(kt_reader_open(dst, &r), 0);
+	for (size_t i = 2; i < n; i++) {
+		if (!c[i]->u.memory.len)
+			continue;
+		assert_int_equal(kt_reader_next(r, &rec), 1);
+		assert_int_equal(rec.u.memory.flags & (KT_MEM_DELTA | KT_MEM_STORE), 0);
+		assert_int_equal(rec.u.memory.missing, KT_MEM_HAVE);
+		assert_int_equal(rec.u.memory.len, c[i]->u.memory.len);
+		assert_memory_equal(rec.u.memory.data, c[i]->u.memory.data,
+				    rec.u.memory.len);
+	}
+	kt_reader_close(r);
+	for (size_t i = 0; i < n; i++)
+		free(c[i]);
+}
+
+/*
  * A reader skips what a later minor appends to a memory record, and a
  * DELTA record's bytes are not in the fields a 1.4 reader reads: that one
  * sees a record without bytes.
@@ -360,6 +409,7 @@ main(void)
 		cmocka_unit_test(test_delta),
 		cmocka_unit_test(test_store),
 		cmocka_unit_test(test_records),
+		cmocka_unit_test(test_rewrite),
 		cmocka_unit_test(test_skip_later_fields),
 	};
 
