@@ -290,8 +290,8 @@ enum kt_memory_flags {
 /* Why a reader could not hand out a memory record's bytes. */
 enum kt_mem_missing {
 	KT_MEM_HAVE = 0,	/* the bytes are there (or the record has none) */
-	KT_MEM_NOT_READ,	/* REF: the reader never read the stored bytes
-				 * (it sought past them) */
+	KT_MEM_NOT_READ,	/* REF: the reader did not read the stored
+				 * bytes before (it sought past them) */
 	KT_MEM_NOT_IN_STORE,	/* STORE: no such blob in the run's store (the
 				 * file was read without its run) */
 	KT_MEM_BAD_IN_STORE,	/* STORE: the stored blob's bytes do not have
