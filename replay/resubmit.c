@@ -338,7 +338,7 @@ rp_resubmit_memory(struct rp_run *st, const struct kt_record *rec)
 			"blob ", hex,
 			why == KT_MEM_NOT_IN_STORE ? " is not in the run's blob store" :
 			why == KT_MEM_BAD_IN_STORE ? " in the run's blob store is damaged" :
-			why == KT_MEM_NOT_READ ? " was not read" : "");
+			why == KT_MEM_NOT_READ ? " is not in the trace" : "");
 	}
 	if (st->npending_mem == RP_MAX_PENDING_MEM ||
 	    !(c = kt_record_clone(rec))) {

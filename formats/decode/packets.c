@@ -223,7 +223,7 @@ static void
 dec_memory_missing(struct dec *d, const struct kt_memory_rec *m)
 {
 	static const char *const why[] = {
-		[KT_MEM_NOT_READ] = ", missing: the reader did not read blob ",
+		[KT_MEM_NOT_READ] = ", missing: blob ",
 		[KT_MEM_NOT_IN_STORE] = ", missing: blob ",
 		[KT_MEM_BAD_IN_STORE] = ", damaged: blob ",
 		[KT_MEM_NO_BASE] = ", missing: the last record at this address was not read",
@@ -237,7 +237,7 @@ dec_memory_missing(struct dec *d, const struct kt_memory_rec *m)
 		return;
 	kt_strbuf_puts(d->sb, kt_blob_hex(m->hash, hex));
 	if (m->missing == KT_MEM_NOT_READ)
-		kt_strbuf_puts(d->sb, " before this record");
+		kt_strbuf_puts(d->sb, " is not in this trace");
 	else if (m->missing == KT_MEM_NOT_IN_STORE)
 		kt_strbuf_puts(d->sb, " is not in the run's blob store "
 			       "(" KT_BLOB_DIR "/ beside the trace)");

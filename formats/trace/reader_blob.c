@@ -142,6 +142,34 @@ mem_delta(struct kt_reader *r, struct kt_memory_rec *m, uint32_t tid)
 	return 0;
 }
 
+/*
+ * A reference to bytes not read yet: the reader sought past them, or
+ * another thread's record holds them later in the file (only one
+ * thread's records keep their order, docs/trace-format.md 4.1). Keep
+ * every blob the file holds, read once by a second reader over the same
+ * bytes. Its errors are the main reader's to find.
+ */
+static void
+blobs_scan(struct kt_reader *r)
+{
+	struct kt_reader *s;
+	struct kt_record rec;
+
+	r->blobs_scanned = true;
+	if (kt_reader_open_mem(r->data, r->size, &s))
+		return;
+	s->scanning = true;
+	while (kt_reader_next(s, &rec) == 1) {
+		const struct kt_memory_rec *m = &rec.u.memory;
+
+		if (rec.type == KT_REC_MEMORY && m->hash_len && m->len &&
+		    !(m->flags & (KT_MEM_REF | KT_MEM_STORE | KT_MEM_DELTA)) &&
+		    !blob_find(r, m->hash))
+			blob_keep(r, m->hash, m->data, m->len);
+	}
+	kt_reader_close(s);
+}
+
 int
 kt_reader_memory(struct kt_reader *r, struct kt_record *rec)
 {
@@ -150,11 +178,18 @@ kt_reader_memory(struct kt_reader *r, struct kt_record *rec)
 	int err = 0;
 
 	m->missing = KT_MEM_HAVE;
+	/* blobs_scan()'s reader: the records as they are in the file. */
+	if (r->scanning)
+		return 0;
 	if (m->flags & KT_MEM_DELTA) {
 		err = mem_delta(r, m, tid);
 	} else if (m->hash_len && (m->flags & KT_MEM_REF)) {
 		struct kt_blob *b = blob_find(r, m->hash);
 
+		if (!b && !r->blobs_scanned) {
+			blobs_scan(r);
+			b = blob_find(r, m->hash);
+		}
 		if (b) {
 			m->data = b->data;
 			m->len = b->len;

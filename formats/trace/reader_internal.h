@@ -75,6 +75,8 @@ struct kt_reader {
 	struct kc_u64map bases;		/* addr -> struct kt_mem_base */
 	uint8_t *membuf;		/* a DELTA record's bytes */
 	char store[PATH_MAX];		/* the run's blob store, or "" */
+	bool blobs_scanned;		/* the whole file's blobs are kept */
+	bool scanning;			/* the reader of that scan */
 
 	struct kt_frame_ent *table;	/* seek table, built on first seek */
 	size_t ntable;

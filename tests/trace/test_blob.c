@@ -292,6 +292,59 @@ test_records(void **state)
 }
 
 /*
+ * A reference ahead of the record that holds its bytes (another thread's
+ * buffer reached the file first), and one after a seek past that record:
+ * the reader finds the bytes in the file all the same.
+ */
+static void
+test_ref_ahead(void **state)
+{
+	const char *path = kt_test_path("ahead.kfdtrace");
+	uint8_t bytes[200], hash[KT_MEM_HASH_LEN];
+	struct kt_record rec;
+	struct kt_header hdr;
+	struct kt_reader *r;
+	struct kt_writer *w;
+
+	(void)state;
+	fill(bytes, sizeof(bytes), 9);
+	kt_blob_hash(bytes, sizeof(bytes), hash);
+	kt_test_header_init(&hdr, "test");
+	assert_int_equal(kt_writer_open(path, &hdr, NULL, &w), 0);
+	for (int k = 0; k < 3; k++) {
+		memory_rec(&rec, 0x5000, sizeof(bytes));
+		rec.seq = (uint64_t)k + 1;
+		rec.tid = k == 1 ? 11 : 12;
+		rec.ts = 1000 + (uint64_t)k;
+		memcpy(rec.u.memory.hash, hash, KT_MEM_HASH_LEN);
+		rec.u.memory.hash_len = KT_MEM_HASH_LEN;
+		if (k == 1) {
+			rec.u.memory.data = bytes;
+			rec.u.memory.len = sizeof(bytes);
+		} else {
+			rec.u.memory.flags = KT_MEM_REF;
+		}
+		assert_int_equal(kt_writer_append(w, &rec), 0);
+	}
+	assert_int_equal(kt_writer_close(w), 0);
+	assert_int_equal(kt_reader_open(path, &r), 0);
+	assert_int_equal(kt_reader_next(r, &rec), 1);
+	assert_int_equal(rec.u.memory.flags, KT_MEM_REF);
+	assert_int_equal(rec.u.memory.missing, KT_MEM_HAVE);
+	assert_int_equal(rec.u.memory.len, sizeof(bytes));
+	assert_memory_equal(rec.u.memory.data, bytes, sizeof(bytes));
+	kt_reader_close(r);
+
+	assert_int_equal(kt_reader_open(path, &r), 0);
+	assert_int_equal(kt_reader_seek_seq(r, 3), 0);
+	assert_int_equal(kt_reader_next(r, &rec), 1);
+	assert_int_equal(rec.seq, 3);
+	assert_int_equal(rec.u.memory.len, sizeof(bytes));
+	assert_memory_equal(rec.u.memory.data, bytes, sizeof(bytes));
+	kt_reader_close(r);
+}
+
+/*
  * A tool that writes resolved records again (reduce's candidates) writes
  * their bytes: the new file may lack the base or the store.
  */
@@ -410,6 +463,7 @@ main(void)
 		cmocka_unit_test(test_store),
 		cmocka_unit_test(test_records),
 		cmocka_unit_test(test_rewrite),
+		cmocka_unit_test(test_ref_ahead),
 		cmocka_unit_test(test_skip_later_fields),
 	};
 

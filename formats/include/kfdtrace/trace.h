@@ -269,10 +269,10 @@ enum kt_memory_flags {
 	KT_MEM_UNREADABLE = 1 << 1,	/* the memory could not be read */
 	KT_MEM_CUT = 1 << 2,		/* only the first len of full_len bytes */
 	/*
-	 * Format 1.4: the bytes are an earlier memory record's of the same
-	 * @hash (content stored once per trace); the file holds none. The
-	 * reader hands them out again (data, len) when it read that record;
-	 * otherwise (it sought past it) len stays 0.
+	 * Format 1.4: the bytes are another memory record's of the same
+	 * @hash in this file (content stored once per trace); this record
+	 * holds none. The reader hands them out (data, len), also after a
+	 * seek past that record; when the file has none, len stays 0.
 	 */
 	KT_MEM_REF = 1 << 3,
 	/*
@@ -290,8 +290,8 @@ enum kt_memory_flags {
 /* Why a reader could not hand out a memory record's bytes. */
 enum kt_mem_missing {
 	KT_MEM_HAVE = 0,	/* the bytes are there (or the record has none) */
-	KT_MEM_NOT_READ,	/* REF: the reader did not read the stored
-				 * bytes before (it sought past them) */
+	KT_MEM_NOT_READ,	/* REF: the file holds no record of the
+				 * bytes (or memory ran out) */
 	KT_MEM_NOT_IN_STORE,	/* STORE: no such blob in the run's store (the
 				 * file was read without its run) */
 	KT_MEM_BAD_IN_STORE,	/* STORE: the stored blob's bytes do not have
