@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -153,6 +154,52 @@ test_store(void **state)
 			 -KT_ECORRUPT);
 	unlink(path);
 	/* No temporary file is left behind. */
+	{
+		char cmd[PATH_MAX + 64];
+
+		snprintf(cmd, sizeof(cmd), "test -z \"$(ls -A '%s' | grep '^\\.')\"", dir);
+		assert_int_equal(system(cmd), 0);
+	}
+}
+
+/*
+ * Processes that store the same blob at once: one of them stores it, the
+ * others find it there, and the store holds it whole with no temporary
+ * file left.
+ */
+static void
+test_store_race(void **state)
+{
+	static uint8_t bytes[1 << 20];
+	uint8_t hash[KT_MEM_HASH_LEN], *got;
+	char dir[PATH_MAX];
+	int stored = 0, status;
+	size_t len;
+	pid_t pid[8];
+
+	(void)state;
+	fill(bytes, sizeof(bytes), 21);
+	kt_blob_hash(bytes, sizeof(bytes), hash);
+	assert_int_equal(kt_blob_store_of(dir, sizeof(dir),
+					  kt_test_path("race.kfdtrace")), 0);
+	for (int i = 0; i < 8; i++) {
+		pid[i] = fork();
+		assert_true(pid[i] >= 0);
+		if (pid[i] == 0)
+			_exit(kt_blob_put(dir, hash, bytes, sizeof(bytes)) + 10);
+	}
+	for (int i = 0; i < 8; i++) {
+		assert_int_equal(waitpid(pid[i], &status, 0), pid[i]);
+		assert_true(WIFEXITED(status));
+		/* 11: stored it; 10: found it stored. */
+		assert_true(WEXITSTATUS(status) == 10 || WEXITSTATUS(status) == 11);
+		stored += WEXITSTATUS(status) == 11;
+	}
+	assert_int_equal(stored, 1);
+	assert_int_equal(kt_blob_get(dir, hash, KT_MAX_SUBMIT, &got, &len), 0);
+	assert_int_equal(len, sizeof(bytes));
+	assert_memory_equal(got, bytes, len);
+	free(got);
 	{
 		char cmd[PATH_MAX + 64];
 
@@ -461,6 +508,7 @@ main(void)
 		cmocka_unit_test(test_hash),
 		cmocka_unit_test(test_delta),
 		cmocka_unit_test(test_store),
+		cmocka_unit_test(test_store_race),
 		cmocka_unit_test(test_records),
 		cmocka_unit_test(test_rewrite),
 		cmocka_unit_test(test_ref_ahead),
