@@ -8,7 +8,8 @@
 # once, and no trace holds its bytes; each process's records of it
 # resolve, in the run and in a file read alone (dump shows the bytes). A
 # trace copied without its run, and a damaged blob, are named in dump's
-# output; the replay of a process says so too.
+# output; the replay of a process says so too. Where no store can be
+# made, each trace holds its blobs.
 #   run_blobs.sh KFDTRACE PROG
 set -u
 kfdtrace=$1
@@ -106,6 +107,23 @@ root=$(ls "$run"/*.kfdtrace | head -1)
 if ! grep -q "not restored: blob $code in the run's blob store is damaged" "$dir/replay.out"; then
 	tail -20 "$dir/replay.out"
 	echo "FAIL: the replay does not name the damaged blob"
+	fail=1
+fi
+# A store that cannot be made (a file in its place): each trace holds
+# its blobs, and they resolve.
+mkdir "$dir/nostore"
+: >"$dir/nostore/.kfdtrace-blobs"
+if ! "$kfdtrace" record --sim=mi210 --submissions=full -o "$dir/nostore/" -- "$prog" \
+	>"$dir/rec2" 2>&1 || ! grep -q '^PASS: ' "$dir/rec2"; then
+	cat "$dir/rec2"
+	echo "FAIL: the capture with no store to write"
+	fail=1
+fi
+"$kfdtrace" dump "$dir/nostore/" >"$dir/nostore.out" 2>&1
+if grep -q "in the run's blob store\|missing\|damaged" "$dir/nostore.out" ||
+   ! grep -q "memory(code, [^)]*bytes) <" "$dir/nostore.out"; then
+	grep -m3 'memory(code' "$dir/nostore.out"
+	echo "FAIL: without a store, the traces do not hold their blobs"
 	fail=1
 fi
 [ "$fail" = 0 ] && echo "PASS: run_blobs"
