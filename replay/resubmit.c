@@ -35,6 +35,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <kfdtrace/blob.h>
 #include <kfdtrace/dispatch.h>
 #include <kfdtrace/packet_abi.h>
 #include <kfdtrace/packets.h>
@@ -323,6 +324,22 @@ rp_resubmit_memory(struct rp_run *st, const struct kt_record *rec)
 	st->cur_name = "memory";
 	if (st->o->no_resubmit)
 		return;
+	/* Bytes the reader could not get (a blob of the run's store that is
+	 * missing or damaged): the replay runs without them, and says so. */
+	if (rec->u.memory.missing) {
+		char hex[KT_BLOB_HEX_LEN] = "";
+		uint8_t why = rec->u.memory.missing;
+
+		if (rec->u.memory.hash_len)
+			kt_blob_hex(rec->u.memory.hash, hex);
+		rp_note(st, "memory at 0x%" PRIx64 " not restored: %s%s%s",
+			rec->u.memory.addr,
+			why == KT_MEM_NO_BASE ? "the record it changes was not read" :
+			"blob ", hex,
+			why == KT_MEM_NOT_IN_STORE ? " is not in the run's blob store" :
+			why == KT_MEM_BAD_IN_STORE ? " in the run's blob store is damaged" :
+			why == KT_MEM_NOT_READ ? " is not in the trace" : "");
+	}
 	if (st->npending_mem == RP_MAX_PENDING_MEM ||
 	    !(c = kt_record_clone(rec))) {
 		st->sum.not_replayed++;

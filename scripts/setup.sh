@@ -14,7 +14,7 @@ build=${KFDTRACE_BUILD:-$top/build}
 packages=(
 	# build
 	meson ninja-build gcc clang pkg-config
-	libdrm-dev libzstd-dev libcmocka-dev
+	libdrm-dev libzstd-dev libcmocka-dev nettle-dev
 	liblttng-ust-dev lttng-tools libbabeltrace2-dev babeltrace2
 	# tests/bt2's bt2-python reads the export through babeltrace2's bindings
 	python3-bt2

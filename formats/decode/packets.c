@@ -17,6 +17,7 @@
  */
 #include <string.h>
 
+#include <kfdtrace/blob.h>
 #include <kfdtrace/packet_abi.h>
 #include <kfdtrace/packets.h>
 
@@ -217,6 +218,34 @@ static const char *const memory_kinds[KT_MEM_KIND_MAX] = {
 	[KT_MEM_INDIRECT] = "indirect_buffer",
 };
 
+/* Why the record's bytes are not there, naming the blob. */
+static void
+dec_memory_missing(struct dec *d, const struct kt_memory_rec *m)
+{
+	static const char *const why[] = {
+		[KT_MEM_NOT_READ] = ", missing: blob ",
+		[KT_MEM_NOT_IN_STORE] = ", missing: blob ",
+		[KT_MEM_BAD_IN_STORE] = ", damaged: blob ",
+		[KT_MEM_NO_BASE] = ", missing: the last record at this address was not read",
+	};
+	char hex[KT_BLOB_HEX_LEN];
+
+	if (!m->missing || m->missing >= sizeof(why) / sizeof(why[0]))
+		return;
+	kt_strbuf_puts(d->sb, why[m->missing]);
+	if (m->missing == KT_MEM_NO_BASE)
+		return;
+	kt_strbuf_puts(d->sb, kt_blob_hex(m->hash, hex));
+	if (m->missing == KT_MEM_NOT_READ)
+		kt_strbuf_puts(d->sb, " is not in this trace");
+	else if (m->missing == KT_MEM_NOT_IN_STORE)
+		kt_strbuf_puts(d->sb, " is not in the run's blob store "
+			       "(" KT_BLOB_DIR "/ beside the trace)");
+	else
+		kt_strbuf_puts(d->sb, " in the run's blob store does not have "
+			       "its hash or cannot be read");
+}
+
 /*
  * memory(code, 0x7f0000001000, 12288 bytes) /
  * memory(kernarg, ADDR, 24 of 4096 bytes, cut) <first bytes>
@@ -238,6 +267,16 @@ dec_memory(struct dec *d, int *first, const struct kt_memory_rec *m)
 		dec_u64(d, m->full_len);
 		dec_key(d, first, "flags");
 		dec_u64(d, m->flags);
+		if (m->hash_len) {
+			char hex[KT_BLOB_HEX_LEN];
+
+			dec_key(d, first, "hash");
+			dec_str(d, kt_blob_hex(m->hash, hex), 2 * KT_MEM_HASH_LEN);
+		}
+		if (m->missing) {
+			dec_key(d, first, "missing");
+			dec_u64(d, m->missing);
+		}
 		return;
 	}
 	kt_strbuf_append(d->sb, "memory(", 7);
@@ -257,8 +296,14 @@ dec_memory(struct dec *d, int *first, const struct kt_memory_rec *m)
 		kt_strbuf_puts(d->sb, ", unreadable");
 	/* Bytes stored once, earlier in the trace (format 1.4). */
 	if (m->flags & KT_MEM_REF)
-		kt_strbuf_puts(d->sb, m->len ? ", stored earlier" :
-				      ", stored earlier, not read");
+		kt_strbuf_puts(d->sb, ", stored earlier");
+	/* In the run's blob store; the words changed since the last record
+	 * at this address (format 1.7). */
+	if (m->flags & KT_MEM_STORE)
+		kt_strbuf_puts(d->sb, ", in the run's blob store");
+	if (m->flags & KT_MEM_DELTA)
+		kt_strbuf_puts(d->sb, ", changed from the last at this address");
+	dec_memory_missing(d, m);
 	kt_strbuf_putc(d->sb, ')');
 	if (m->data && m->len) {
 		kt_strbuf_putc(d->sb, ' ');

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "kfdtrace/blob.h"
 #include "reader_internal.h"
 
 int
@@ -93,7 +94,7 @@ kt_reader_init(const uint8_t *data, size_t len, void *map, uint8_t *copy,
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
-	kc_u64map_init(&r->blobs, sizeof(struct kt_blob *));
+	kt_reader_blobs_init(r);
 	r->data = data;
 	r->size = len;
 	r->map = map;
@@ -254,7 +255,11 @@ kt_reader_open_why(const char *path, struct kt_reader **out, const char **why)
 	close(fd);
 	if (map)
 		madvise(map, len, MADV_SEQUENTIAL);
-	return kt_reader_init(map ? map : copy, len, map, copy, out, why);
+	err = kt_reader_init(map ? map : copy, len, map, copy, out, why);
+	/* Blobs a memory record names by hash alone are in the run's store. */
+	if (!err && kt_blob_store_of((*out)->store, sizeof((*out)->store), path))
+		(*out)->store[0] = '\0';
+	return err;
 }
 
 void
@@ -269,46 +274,6 @@ const struct kt_header *
 kt_reader_header(const struct kt_reader *r)
 {
 	return &r->hdr;
-}
-
-/* A memory blob the reader keeps: its hash, then its bytes. */
-struct kt_blob {
-	uint8_t hash[KT_MEM_HASH_LEN];
-	uint32_t len;
-	uint8_t data[];
-};
-
-/*
- * A memory record with a content hash: keep its bytes the first time,
- * hand them out again for a reference (KT_MEM_REF). Out of memory, or a
- * reference to bytes never read: the record keeps no bytes.
- */
-static void
-kt_reader_blob(struct kt_reader *r, struct kt_record *rec)
-{
-	struct kt_memory_rec *m = &rec->u.memory;
-	uint64_t key;
-	struct kt_blob **slot, *b;
-
-	memcpy(&key, m->hash, sizeof(key));
-	slot = kc_u64map_get(&r->blobs, 0, key);
-	if (m->flags & KT_MEM_REF) {
-		if (slot && !memcmp((*slot)->hash, m->hash, KT_MEM_HASH_LEN)) {
-			m->data = (*slot)->data;
-			m->len = (*slot)->len;
-		}
-		return;
-	}
-	if (slot || !m->len)
-		return;		/* known already (or a 64-bit clash: the first) */
-	b = malloc(sizeof(*b) + m->len);
-	if (!b)
-		return;
-	memcpy(b->hash, m->hash, KT_MEM_HASH_LEN);
-	b->len = m->len;
-	memcpy(b->data, m->data, m->len);
-	if (kc_u64map_put(&r->blobs, 0, key, &b) < 0)
-		free(b);
 }
 
 int
@@ -362,9 +327,21 @@ kt_reader_next(struct kt_reader *r, struct kt_record *rec)
 					continue;
 				r->skip_mode = KT_SKIP_NONE;
 			}
-			if (KT_UNLIKELY(rec->type == KT_REC_MEMORY &&
-					rec->u.memory.hash_len))
-				kt_reader_blob(r, rec);
+			if (KT_UNLIKELY(rec->type == KT_REC_MEMORY)) {
+				int err = kt_reader_memory(r, rec);
+
+				if (err == -ENOMEM)
+					return kt_reader_fail(r, -ENOMEM,
+							      __LINE__,
+							      r->frame_off, off,
+							      "out of memory");
+				if (err)
+					return KT_CORRUPT(r, r->frame_off, off,
+							  "record at offset %zu of "
+							  "the frame at file offset "
+							  "%zu: bad memory delta",
+							  off, r->frame_off);
+			}
 			r->st.records++;
 			return 1;
 		}
@@ -409,14 +386,9 @@ kt_integrity_name(enum kt_integrity i)
 void
 kt_reader_close(struct kt_reader *r)
 {
-	size_t pos = 0;
-	struct kc_u64map_slot *sl;
-
 	if (!r)
 		return;
-	while ((sl = kc_u64map_next(&r->blobs, &pos)))
-		free(*(void **)sl->val);
-	kc_u64map_free(&r->blobs);
+	kt_reader_blobs_free(r);
 	kt_ahead_stop(r);
 	if (r->map)
 		munmap(r->map, r->size);

@@ -3,6 +3,8 @@
 #ifndef KT_READER_INTERNAL_H
 #define KT_READER_INTERNAL_H
 
+#include <limits.h>
+
 #include "trace_internal.h"
 
 #include "kfdtrace/common/u64map.h"
@@ -69,6 +71,12 @@ struct kt_reader {
 
 	/* Memory blobs by content hash (KT_MEM_REF), once seen. */
 	struct kc_u64map blobs;		/* hash's first 8 bytes -> blob * */
+	/* The bytes of the last memory record at each address (DELTA). */
+	struct kc_u64map bases;		/* addr -> struct kt_mem_base */
+	uint8_t *membuf;		/* a DELTA record's bytes */
+	char store[PATH_MAX];		/* the run's blob store, or "" */
+	bool blobs_scanned;		/* the whole file's blobs are kept */
+	bool scanning;			/* the reader of that scan */
 
 	struct kt_frame_ent *table;	/* seek table, built on first seek */
 	size_t ntable;
@@ -93,6 +101,26 @@ int kt_reader_fail(struct kt_reader *r, int err, int line, uint64_t off,
 #define KT_CORRUPT(r, off, raw_off, ...) \
 	kt_reader_fail((r), -KT_ECORRUPT, __LINE__, (off), (raw_off), __VA_ARGS__)
 #define KT_NO_RAW	UINT64_MAX
+
+/* reader_blob.c */
+
+/* kt_reader_blobs_init() - no blobs yet, no store (a file's reader
+ * names its run's store in r->store). */
+void kt_reader_blobs_init(struct kt_reader *r);
+
+/* kt_reader_blobs_seek() - forget the delta bases (a seek). */
+void kt_reader_blobs_seek(struct kt_reader *r);
+
+/* kt_reader_blobs_free() - release the blobs and bases. */
+void kt_reader_blobs_free(struct kt_reader *r);
+
+/*
+ * kt_reader_memory() - resolve a memory record's bytes (REF, STORE,
+ * DELTA) and note them as its address's base.
+ * Return: 0 (unresolved: m->missing says why), -KT_ECORRUPT for a bad
+ * delta, -ENOMEM.
+ */
+int kt_reader_memory(struct kt_reader *r, struct kt_record *rec);
 
 /* reader_check.c */
 

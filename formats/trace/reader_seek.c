@@ -284,6 +284,7 @@ kt_reader_seek(struct kt_reader *r, enum kt_skip_mode mode, uint64_t val)
 		r->pos = r->data_start;
 	/* Frames are decoded once (XOR images are restored in place). */
 	r->flen = r->rpos = 0;
+	kt_reader_blobs_seek(r);
 	kt_ahead_reset(r, r->pos);
 	r->err = 0;
 	r->st.integrity = KT_INTEGRITY_NO_END;

@@ -113,6 +113,8 @@ clone_tail(struct clone_cur *c, const struct kt_record *rec,
 	case KT_REC_MEMORY:
 		dst->u.memory.data = put_bytes(c, rec->u.memory.data,
 					       rec->u.memory.len);
+		dst->u.memory.delta = put_bytes(c, rec->u.memory.delta,
+						rec->u.memory.delta_len);
 		break;
 	case KT_REC_FD_TRANSFER:
 		dst->u.xfer.name = put_str(c, rec->u.xfer.name);

@@ -403,6 +403,9 @@ kt_dec_body(struct kt_cur *c, struct kt_dec *dec, struct kt_record *rec)
 				  &rec->u.memory.len, "memory bytes");
 		/* Format 1.4 on: the content hash (0 or 32 bytes). */
 		rec->u.memory.hash_len = 0;
+		rec->u.memory.delta_len = 0;
+		rec->u.memory.delta = NULL;
+		rec->u.memory.missing = KT_MEM_HAVE;
 		if (ok && c->q < c->end) {
 			const uint8_t *h;
 			uint32_t n;
@@ -414,6 +417,11 @@ kt_dec_body(struct kt_cur *c, struct kt_dec *dec, struct kt_record *rec)
 				rec->u.memory.hash_len = (uint8_t)n;
 			}
 		}
+		/* Format 1.7 on: the delta. */
+		if (ok && c->q < c->end)
+			ok = kt_cur_bytes(c, KT_MEM_DELTA_ENC_MAX,
+					  &rec->u.memory.delta,
+					  &rec->u.memory.delta_len, "memory delta");
 		break;
 	case KT_REC_FD_TRANSFER:
 		return kt_dec_xfer(c, dec, rec);

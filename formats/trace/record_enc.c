@@ -168,8 +168,12 @@ kt_rec_bound(const struct kt_record *rec, size_t *bound)
 		if (rec->u.memory.hash_len != 0 &&
 		    rec->u.memory.hash_len != KT_MEM_HASH_LEN)
 			return -EINVAL;
+		if (rec->u.memory.delta_len > KT_MEM_DELTA_ENC_MAX ||
+		    (!rec->u.memory.delta && rec->u.memory.delta_len))
+			return -EINVAL;
 		b = V + 5 + 1 + 1 + KT_BYTES_BOUND(rec->u.memory.len) +
-		    KT_BYTES_BOUND(KT_MEM_HASH_LEN);
+		    KT_BYTES_BOUND(KT_MEM_HASH_LEN) +
+		    KT_BYTES_BOUND(rec->u.memory.delta_len);
 		break;
 	case KT_REC_FD_TRANSFER:
 		if (rec->u.xfer.nfds > KT_MAX_XFER_FDS)
@@ -308,16 +312,30 @@ kt_put_body(uint8_t *p, const struct kt_record *rec)
 		p = kt_put_bytes(p, rec->u.submit.data, rec->u.submit.len);
 		/* Format 1.3: appended, so older readers skip it. */
 		return kt_put_svarint(p, rec->u.submit.fd);
-	case KT_REC_MEMORY:
+	case KT_REC_MEMORY: {
+		uint8_t mf = rec->u.memory.flags;
+
+		/*
+		 * A record with its bytes (one a reader resolved, written
+		 * again by a tool) holds them: its new file may lack what
+		 * the reference named (the earlier record, the store).
+		 */
+		if (rec->u.memory.len)
+			mf &= (uint8_t)~(KT_MEM_REF | KT_MEM_STORE | KT_MEM_DELTA);
 		p = kt_put_varint(p, rec->u.memory.addr);
 		p = kt_put_varint(p, rec->u.memory.full_len);
 		*p++ = rec->u.memory.kind;
-		*p++ = rec->u.memory.flags;
+		*p++ = mf;
 		p = kt_put_bytes(p, rec->u.memory.data, rec->u.memory.len);
-		/* Format 1.4: the content hash, when there is one. */
-		if (!rec->u.memory.hash_len)
+		/* Format 1.4: the content hash, when there is one; 1.7:
+		 * then the delta (after an empty hash if need be). */
+		if (!rec->u.memory.hash_len && !(mf & KT_MEM_DELTA))
 			return p;
-		return kt_put_bytes(p, rec->u.memory.hash, rec->u.memory.hash_len);
+		p = kt_put_bytes(p, rec->u.memory.hash, rec->u.memory.hash_len);
+		if (!(mf & KT_MEM_DELTA))
+			return p;
+		return kt_put_bytes(p, rec->u.memory.delta, rec->u.memory.delta_len);
+	}
 	case KT_REC_FD_TRANSFER: {
 		const struct kt_fd_transfer_rec *x = &rec->u.xfer;
 

@@ -49,7 +49,7 @@ if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then
 	exit 1
 fi
 "$kfdtrace" dump "$dir/full.kft" | grep -o 'memory([a-z_]*,[^)]*)' |
-	sed -E 's/memory\(([a-z_]*),.*(stored earlier).*/\1 ref/; s/memory\(([a-z_]*),.*/\1 stored/' |
+	sed -E 's/memory\(([a-z_]*),.*(stored earlier).*/\1 ref/; s/memory\(([a-z_]*),.*(changed from the last).*/\1 delta/; s/memory\(([a-z_]*),.*/\1 stored/' |
 	sort | uniq -c >"$dir/full.mem"
 grep -E '^host_' "$dir/plain.0.out"
 python3 - "$dir" "$rounds" <<'PY'
@@ -81,8 +81,10 @@ for line in open('%s/full.mem' % d):
     mem[(kind, how)] = int(n)
 print('trace_bytes: %d with --submissions, %d with --submissions=full (ratio %.2f)' % (sub, full, full / sub))
 for kind in ('code', 'kernarg', 'signal', 'copy_source'):
-    print('memory %s: %d stored, %d referring to bytes stored earlier' %
-          (kind, mem.get((kind, 'stored'), 0), mem.get((kind, 'ref'), 0)))
+    print('memory %s: %d stored, %d referring to bytes stored earlier, '
+          '%d as the words changed' %
+          (kind, mem.get((kind, 'stored'), 0), mem.get((kind, 'ref'), 0),
+           mem.get((kind, 'delta'), 0)))
 bad = []
 if full > 2 * sub:
     bad.append('=full trace above 2x')

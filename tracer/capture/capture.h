@@ -356,6 +356,12 @@ struct kfd_recorder *kcap_session_get(void);
  */
 void kcap_session_append(struct kt_record *rec, int create);
 
+/*
+ * The run's blob store (kfdtrace/blob.h) when the output is a directory
+ * ("DIR/": DIR/.kfdtrace-blobs), else NULL: the trace holds its blobs.
+ */
+const char *kcap_session_blob_store(void);
+
 /* Record the calling thread's new name, if there is a trace. */
 void kcap_session_thread_name(const char *name);
 

@@ -50,6 +50,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <kfdtrace/blob.h>
 #include <kfdtrace/dispatch.h>
 #include <kfdtrace/fork_quiet.h>
 #include <kfdtrace/userdev.h>
@@ -225,6 +226,23 @@ static int
 session_on_userdev(void)
 {
 	return dlsym(RTLD_DEFAULT, KFD_USERDEV_SYM_NAME) != NULL;
+}
+
+const char *
+kcap_session_blob_store(void)
+{
+	static char dir[PATH_MAX];
+	size_t len = strlen(S.output);
+
+	if (!len || S.output[len - 1] != '/')
+		return NULL;
+	/* S.output is set at load and kept across fork: built once. */
+	if (!dir[0] && (size_t)snprintf(dir, sizeof(dir), "%s%s", S.output,
+					KT_BLOB_DIR) >= sizeof(dir)) {
+		dir[0] = '\0';
+		return NULL;
+	}
+	return dir;
 }
 
 /* Create the file under the first free name. Return: fd or -errno. */

@@ -20,20 +20,28 @@
  * no bytes). Memory is read with a guarded copy (kcap_read_mem()): a
  * buffer the CPU cannot read (VRAM without a CPU mapping) is UNREADABLE.
  *
- * Each blob is named by its SHA-256 and stored once per trace: a record
- * of bytes the trace already holds carries the hash alone (REF), which
- * readers resolve. A launch repeated with the same arguments costs its
- * kernel arguments once. Only stored bytes count against the limit.
+ * Each blob is named by its SHA-256 and stored once: a record of bytes
+ * the trace already holds carries the hash alone (REF), which readers
+ * resolve. A launch repeated with the same arguments costs its kernel
+ * arguments once. When the run is a directory (KFDTRACE_OUTPUT "DIR/"),
+ * the blobs go to the run's blob store instead (kfdtrace/blob.h) and
+ * every record of them carries the hash alone (STORE): a blob that one
+ * process of the run stored, the others refer to. New bytes of at most
+ * KT_MEM_DELTA_MAX at an address recorded before (a signal, whose value
+ * and timestamps change each time) are recorded as the words that
+ * changed (DELTA). Only stored bytes count against the limit.
  */
 #include "capture.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include <kfdtrace/common/sha256.h>
+#include <kfdtrace/blob.h>
 #include <kfdtrace/common/u64map.h>
+#include <kfdtrace/dispatch.h>
 #include <kfdtrace/kfd_abi.h>
 #include <kfdtrace/packet_abi.h>
 #include <kfdtrace/packets.h>
@@ -57,7 +65,16 @@ static struct {
 	uint64_t limit, used;
 	struct kc_u64map stored;	/* hash's first 8 bytes -> the hash */
 	int stored_init;
+	/* The bytes of the last record at each address, as the reader
+	 * keeps them (a DELTA's base). */
+	struct kc_u64map bases;		/* addr -> struct mem_base */
+	int bases_init;
 } M = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+struct mem_base {
+	uint32_t len;
+	uint8_t data[KT_MEM_DELTA_MAX];
+};
 
 int kcap_submit_full;
 
@@ -117,79 +134,183 @@ kcap_submit_mem_child(void)
 	M.bo = NULL;
 	M.n = M.cap = 0;
 	M.used = 0;
-	/* A new trace: it holds no blob yet. */
+	/* A new trace: it holds no blob yet (the run's store may). */
 	if (M.stored_init)
 		kc_u64map_free(&M.stored);
 	M.stored_init = 0;
+	if (M.bases_init)
+		kc_u64map_free(&M.bases);
+	M.bases_init = 0;
 }
 
+/* A blob this process stored, and where. */
+struct mem_stored {
+	uint8_t hash[KT_MEM_HASH_LEN];
+	uint8_t flag;		/* KT_MEM_REF: in the trace; KT_MEM_STORE */
+};
+
 /*
- * Whether the trace holds the bytes of @hash already; if not, remember
- * that it will. M.lock held.
+ * Where the bytes of @hash are, when this process stored them: the flag
+ * of a record that refers to them (KT_MEM_REF or KT_MEM_STORE), else 0.
  */
-static int
+static uint8_t
 stored_before(const uint8_t *hash)
 {
+	struct mem_stored *had;
 	uint64_t key;
-	uint8_t *had;
 
 	if (!M.stored_init) {
-		kc_u64map_init(&M.stored, KT_MEM_HASH_LEN);
+		kc_u64map_init(&M.stored, sizeof(struct mem_stored));
 		M.stored_init = 1;
 	}
 	memcpy(&key, hash, sizeof(key));
 	had = kc_u64map_get(&M.stored, 0, key);
-	if (had)
-		return !memcmp(had, hash, KT_MEM_HASH_LEN);
-	kc_u64map_put(&M.stored, 0, key, hash);
-	return 0;
+	return had && !memcmp(had->hash, hash, KT_MEM_HASH_LEN) ? had->flag : 0;
 }
 
+/* Note that @hash is stored (@flag as above); a 64-bit clash keeps the
+ * first, so that the second is stored again (never a wrong reference). */
 static void
-forget(const uint8_t *hash)
+stored_now(const uint8_t *hash, uint8_t flag)
 {
+	struct mem_stored v;
 	uint64_t key;
 
 	memcpy(&key, hash, sizeof(key));
-	kc_u64map_del(&M.stored, 0, key, NULL);
+	memcpy(v.hash, hash, KT_MEM_HASH_LEN);
+	v.flag = flag;
+	if (!kc_u64map_get(&M.stored, 0, key))
+		kc_u64map_put(&M.stored, 0, key, &v);
+}
+
+/*
+ * The base of the next DELTA of this thread at @addr: the bytes of this
+ * record, when it has at most KT_MEM_DELTA_MAX, else none (as the reader
+ * does). Per thread: only a thread's own records keep their order in the
+ * file (docs/trace-format.md 4.1).
+ */
+static void
+set_base(uint64_t addr, const uint8_t *data, uint32_t len)
+{
+	uint32_t tid = (uint32_t)kfd_dispatch_tid();
+	struct mem_base b;
+
+	if (!M.bases_init) {
+		kc_u64map_init(&M.bases, sizeof(struct mem_base));
+		M.bases_init = 1;
+	}
+	if (!len || len > KT_MEM_DELTA_MAX) {
+		kc_u64map_del(&M.bases, tid, addr, NULL);
+		return;
+	}
+	b.len = len;
+	memcpy(b.data, data, len);
+	if (kc_u64map_put(&M.bases, tid, addr, &b) < 0)
+		kc_u64map_del(&M.bases, tid, addr, NULL);
+}
+
+/*
+ * New bytes at an address this thread recorded before, with the same
+ * length: the
+ * words that changed, when that is shorter than the bytes. Return: the
+ * delta's length in @out, or 0.
+ */
+static size_t
+try_delta(uint64_t addr, const uint8_t *buf, uint32_t len, uint8_t *out)
+{
+	const struct mem_base *b;
+	size_t n;
+
+	if (!M.bases_init || len > KT_MEM_DELTA_MAX)
+		return 0;
+	b = kc_u64map_get(&M.bases, (uint32_t)kfd_dispatch_tid(), addr);
+	if (!b || b->len != len)
+		return 0;
+	n = kt_mem_delta_encode(b->data, buf, len, out);
+	return n < len ? n : 0;
+}
+
+/*
+ * New bytes: into the run's store when there is one (STORE), else into
+ * the trace. Return: whether they are stored (else the limit was hit).
+ */
+static int
+store(struct kt_memory_rec *m, uint8_t *buf, uint32_t len)
+{
+	const char *dir = kcap_session_blob_store();
+	int put;
+
+	if (dir) {
+		/* Another process of the run may have stored it: free. The
+		 * store's files are no device's: our wrappers stand aside. */
+		kcap_busy++;
+		if (M.used + len > M.limit)
+			put = kt_blob_has(dir, m->hash) ? 0 : -ENOSPC;
+		else
+			put = kt_blob_put(dir, m->hash, buf, len);
+		kcap_busy--;
+		if (put >= 0) {
+			m->flags |= KT_MEM_STORE;
+			M.used += put ? len : 0;
+			return 1;
+		}
+		/* The store failed (full, read-only): the trace holds it. */
+	}
+	if (M.used + len > M.limit)
+		return 0;
+	m->len = len;
+	m->data = buf;
+	M.used += len;
+	return 1;
 }
 
 /* One memory record of @len bytes at @addr, within the limit. */
 static void
 record(uint8_t kind, uint64_t addr, uint64_t len)
 {
+	uint8_t delta[KT_MEM_DELTA_ENC_MAX];
 	struct kt_record rec;
-	uint8_t *buf = NULL;
+	struct kt_memory_rec *m = &rec.u.memory;
+	uint8_t *buf = NULL, where;
+	size_t dlen;
 
 	if (!addr || !len)
 		return;
 	memset(&rec, 0, sizeof(rec));
 	rec.type = KT_REC_MEMORY;
-	rec.u.memory.addr = addr;
-	rec.u.memory.kind = kind;
-	rec.u.memory.full_len = len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
+	m->addr = addr;
+	m->kind = kind;
+	m->full_len = len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
 	if (len > KT_MAX_SUBMIT) {
 		len = KT_MAX_SUBMIT;
-		rec.u.memory.flags |= KT_MEM_CUT;
+		m->flags |= KT_MEM_CUT;
 	}
 	if (!(buf = malloc(len)) || kcap_read_mem(buf, addr, len) < 0) {
-		rec.u.memory.flags |= KT_MEM_UNREADABLE;
-	} else {
-		kc_sha256(buf, len, rec.u.memory.hash);
-		rec.u.memory.hash_len = KT_MEM_HASH_LEN;
-		if (stored_before(rec.u.memory.hash)) {
-			rec.u.memory.flags |= KT_MEM_REF;
-		} else if (M.used + len > M.limit) {
-			rec.u.memory.flags |= KT_MEM_OMITTED;
-			rec.u.memory.hash_len = 0;
-			/* Not stored after all: a later copy may be. */
-			forget(rec.u.memory.hash);
-		} else {
-			rec.u.memory.len = (uint32_t)len;
-			rec.u.memory.data = buf;
-			M.used += len;
-		}
+		m->flags |= KT_MEM_UNREADABLE;
+		set_base(addr, NULL, 0);
+		goto out;
 	}
+	kt_blob_hash(buf, len, m->hash);
+	m->hash_len = KT_MEM_HASH_LEN;
+	if ((where = stored_before(m->hash))) {
+		m->flags |= where;
+	} else if ((dlen = try_delta(addr, buf, (uint32_t)len, delta))) {
+		/* The result is not a blob of its own: no hash. */
+		m->flags |= KT_MEM_DELTA;
+		m->hash_len = 0;
+		m->delta = delta;
+		m->delta_len = (uint32_t)dlen;
+	} else if (store(m, buf, (uint32_t)len)) {
+		stored_now(m->hash, m->flags & KT_MEM_STORE ? KT_MEM_STORE :
+							     KT_MEM_REF);
+	} else {
+		m->flags |= KT_MEM_OMITTED;
+		m->hash_len = 0;
+		set_base(addr, NULL, 0);
+		goto out;
+	}
+	set_base(addr, buf, (uint32_t)len);
+out:
 	kcap_session_append(&rec, 0);
 	free(buf);
 }

@@ -34,12 +34,13 @@ enum kt_err {
 const char *kt_strerror(int err);
 
 #define KT_FORMAT_MAJOR 1
-#define KT_FORMAT_MINOR 6	/* 1: submit and memory records;
+#define KT_FORMAT_MINOR 7	/* 1: submit and memory records;
 				 * 2: fd_transfer records;
 				 * 3: a submit record's fd;
 				 * 4: a memory record's hash, REF;
 				 * 5: END's left_out count;
-				 * 6: the header's run command and start */
+				 * 6: the header's run command and start;
+				 * 7: a memory record's delta, STORE */
 
 /*
  * Bounds of the format (docs/trace-format.md section 5.2). The writer refuses
@@ -268,16 +269,44 @@ enum kt_memory_flags {
 	KT_MEM_UNREADABLE = 1 << 1,	/* the memory could not be read */
 	KT_MEM_CUT = 1 << 2,		/* only the first len of full_len bytes */
 	/*
-	 * Format 1.4: the bytes are an earlier memory record's of the same
-	 * @hash (content stored once per trace); the file holds none. The
-	 * reader hands them out again (data, len) when it read that record;
-	 * otherwise (it sought past it) len stays 0.
+	 * Format 1.4: the bytes are another memory record's of the same
+	 * @hash in this file (content stored once per trace); this record
+	 * holds none. The reader hands them out (data, len), also after a
+	 * seek past that record; when the file has none, len stays 0.
 	 */
 	KT_MEM_REF = 1 << 3,
+	/*
+	 * Format 1.7: the bytes are in the run's blob store
+	 * (kfdtrace/blob.h), named by @hash; the file holds none.
+	 */
+	KT_MEM_STORE = 1 << 4,
+	/*
+	 * Format 1.7: the bytes are those of the previous memory record at
+	 * the same address, with the 8-byte words @delta lists replaced.
+	 */
+	KT_MEM_DELTA = 1 << 5,
+};
+
+/* Why a reader could not hand out a memory record's bytes. */
+enum kt_mem_missing {
+	KT_MEM_HAVE = 0,	/* the bytes are there (or the record has none) */
+	KT_MEM_NOT_READ,	/* REF: the file holds no record of the
+				 * bytes (or memory ran out) */
+	KT_MEM_NOT_IN_STORE,	/* STORE: no such blob in the run's store (the
+				 * file was read without its run) */
+	KT_MEM_BAD_IN_STORE,	/* STORE: the stored blob's bytes do not have
+				 * its hash, or it could not be read */
+	KT_MEM_NO_BASE,		/* DELTA: the reader has no bytes of the record
+				 * it changes */
 };
 
 /* The content hash of a memory record: SHA-256. */
 #define KT_MEM_HASH_LEN 32
+
+/* The longest memory record a DELTA may change: 64 words of 8 bytes. */
+#define KT_MEM_DELTA_MAX 512u
+/* The longest delta: a 64-bit varint mask and every word. */
+#define KT_MEM_DELTA_ENC_MAX (10u + KT_MEM_DELTA_MAX)
 
 /*
  * Memory at @addr as it was when the capture recorded the submit record
@@ -294,6 +323,11 @@ struct kt_memory_rec {
 	/* Format 1.4: SHA-256 of the full len bytes, or hash_len 0. */
 	uint8_t hash_len;
 	uint8_t hash[KT_MEM_HASH_LEN];
+	/* Format 1.7: DELTA's encoding (kt_mem_delta_encode()), else 0. */
+	uint32_t delta_len;
+	const uint8_t *delta;
+	/* Set by the reader: enum kt_mem_missing (the writer ignores it). */
+	uint8_t missing;
 };
 
 enum kt_xfer_dir {
