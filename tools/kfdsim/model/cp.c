@@ -195,7 +195,7 @@ engine_pass(struct ksim_cp *cp)
 		/* Inactive (percentage 0, no ring, suspended): doorbells wait
 		 * until the queue is active again. */
 		if (!q->ring || !q->ring_size || !q->percentage ||
-		    q->suspended || cp->p->queues_paused)
+		    ksim_dbg_queue_suspended(q) || cp->p->queues_paused)
 			continue;
 		if (cq->doorbell) {
 			db = __atomic_load_n(cq->doorbell, __ATOMIC_ACQUIRE);

@@ -57,10 +57,10 @@ pm4_error(struct ksim_cp *cp, struct ksim_cpq *cq, int fault, const char *what,
 	cq->error = 1;
 	cq->pending = 0;
 	if (fault) {
-		q->exception_status |= KFD_ABI_EC_MASK(KFD_ABI_EC_DEVICE_MEMORY_VIOLATION);
+		ksim_dbg_queue_raise(cp->p, q, KFD_ABI_EC_MASK(KFD_ABI_EC_DEVICE_MEMORY_VIOLATION));
 		n = ksim_event_vm_fault(cp->p, cq->gpu, detail);
 	} else {
-		q->exception_status |= KFD_ABI_EC_MASK(KFD_ABI_EC_QUEUE_PACKET_UNSUPPORTED);
+		ksim_dbg_queue_raise(cp->p, q, KFD_ABI_EC_MASK(KFD_ABI_EC_QUEUE_PACKET_UNSUPPORTED));
 		n = ksim_event_hw_exception(cp->p);
 	}
 	cp_warn(cp, "queue %u: PM4 error at %s %llu%s: %s (0x%llx); queue "
