@@ -90,27 +90,45 @@ dbg_queue(const struct dbg_target *t, uint32_t qid, int *gpu)
 /*
  * The kernel writes one byte to the file it took at ENABLE. The model
  * holds its number in the caller's table: in another process, it is
- * reached through /proc/<pid>/fd/<n> (a pipe or FIFO reopens; an event
- * fd does not, and is then not written).
+ * reopened through /proc/<pid>/fd/<n> (a pipe or FIFO), else taken with
+ * pidfd_getfd() (a socket, which cannot be reopened; the host's ptrace
+ * rules decide). A file neither way reaches is not written. Like the
+ * kernel's, the one-byte write does nothing to an event fd.
  */
+static int
+debugger_file(const struct ksim_pdbg *d)
+{
+	char path[48];
+	int fd, pidfd;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)d->ev_pid, (int)d->ev_fd);
+	fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd >= 0)
+		return fd;
+	pidfd = (int)syscall(SYS_pidfd_open, d->ev_pid, 0);
+	if (pidfd < 0)
+		return -1;
+	fd = (int)syscall(SYS_pidfd_getfd, pidfd, d->ev_fd, 0);
+	ksim_sys_close(pidfd);
+	return fd;
+}
+
 void
 dbg_notify(struct ksim_pdbg *d)
 {
-	char path[48];
 	int fd;
 
 	if (d->ev_fd < 0)
 		return;
 	if (d->ev_pid == ksim_self_pid()) {
-		(void)!syscall(SYS_write, d->ev_fd, ".", 1);
+		syscall(SYS_write, d->ev_fd, ".", 1);
 		return;
 	}
-	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)d->ev_pid, (int)d->ev_fd);
-	fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	fd = debugger_file(d);
 	if (fd < 0)
 		return;
 	/* A full pipe already holds the news: nothing more to say. */
-	(void)!syscall(SYS_write, fd, ".", 1);
+	syscall(SYS_write, fd, ".", 1);
 	ksim_sys_close(fd);
 }
 
