@@ -225,6 +225,34 @@ reap_debugger(struct ksim_process *p)
 }
 
 void
+ksim_dbg_process_end(struct ksim_process *p)
+{
+	struct ksim_registry *reg = p->dev->reg;
+	struct dbg_target t;
+
+	if (p->dbg == &p->dbg_own || ksim_reg_lock(reg))
+		return;
+	/* Its own session ends with it, and so do those it debugs
+	 * (kfd_process_notifier_release_internal). */
+	self_target(&t, p);
+	if (p->dbg->enabled && !p->dbg->debugger)
+		dbg_trap_disable(&t);
+	for (unsigned int i = 0; i < REG_PROCS; i++) {
+		struct reg_proc *rp = &reg->sh->procs[i];
+
+		if (!rp->in_use || !rp->dbg.enabled || rp->dbg.debugger != p->pid ||
+		    rp->pid == p->pid)
+			continue;
+		memset(&t, 0, sizeof(t));
+		t.dev = p->dev;
+		t.d = &rp->dbg;
+		t.rp = rp;
+		dbg_trap_disable(&t);
+	}
+	ksim_reg_unlock(reg);
+}
+
+void
 ksim_dbg_queue_new(struct ksim_process *p, struct ksim_queue *q)
 {
 	struct ksim_registry *reg = p->dev->reg;

@@ -143,8 +143,10 @@ ksim_process_destroy(struct ksim_process *p, int release_shared)
 	free(p->smi);
 	free(p->svm);
 	/* A secondary context shares its pid's slot with the primary. */
-	if (release_shared && !p->secondary)
+	if (release_shared && !p->secondary) {
+		ksim_dbg_process_end(p);
 		ksim_reg_proc_release(dev->reg, p->reg_slot);
+	}
 	for (struct ksim_process **pp = &dev->procs; *pp; pp = &(*pp)->next) {
 		if (*pp == p) {
 			*pp = p->next;
