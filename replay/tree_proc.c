@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <kfdtrace/dispatch.h>
 
@@ -245,15 +247,45 @@ rp_tree_pid_live(const struct rp_run *st, int32_t cap_pid)
 	return 0;
 }
 
+/* The thread tracing @pid (TracerPid of /proc/<pid>/status), or 0. */
+static pid_t
+tracer_of(pid_t pid)
+{
+	char path[48], line[128];
+	pid_t tracer = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "TracerPid: %d", &tracer) == 1)
+			break;
+	fclose(f);
+	return tracer;
+}
+
 void
 rp_tree_trace(struct rp_run *st, int32_t live_pid)
 {
+	unsigned int cap = st->o->wait_cap_ms ? st->o->wait_cap_ms : 5000;
+	struct timespec nap = { 0, 1000000 };
+	pid_t me = (pid_t)syscall(SYS_gettid);
+
 	/*
-	 * PTRACE_SEIZE leaves the process running. It fails with EPERM when
-	 * this thread traces it already, which is what is wanted; any other
-	 * failure shows as the call's divergence (EPERM from the kernel).
+	 * PTRACE_SEIZE leaves the process running. EPERM: this thread traces
+	 * it already, or the replay of its last tracer, which ended before
+	 * this call in the capture, has not let it go yet.
 	 */
-	if (ptrace(PTRACE_SEIZE, (pid_t)live_pid, NULL, NULL) < 0 && errno != EPERM)
+	for (unsigned int ms = 0; ms < cap; ms++) {
+		if (ptrace(PTRACE_SEIZE, (pid_t)live_pid, NULL, NULL) == 0)
+			return;
+		if (errno != EPERM || tracer_of(live_pid) == me)
+			break;
+		nanosleep(&nap, NULL);
+	}
+	if (tracer_of(live_pid) != me)
 		rp_note(st, "cannot trace the replay of process %d: %s", (int)live_pid,
 			strerror(errno));
 }

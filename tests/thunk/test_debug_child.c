@@ -224,6 +224,8 @@ spawn_untraced(int *ready, int *release)
 		int kfd = open("/dev/kfd", O_RDWR | O_CLOEXEC);
 		char c;
 
+		/* The parent's end ends with it: no wait for good. */
+		close(down[1]);
 		put(up[1], kfd >= 0 ? "k" : "x", 1);
 		(void)!read(down[0], &c, 1);
 		_exit(0);
@@ -432,11 +434,87 @@ test_debug_child(void **state)
 	assert_int_equal(hsaKmtCloseKFD(), HSAKMT_STATUS_SUCCESS);
 }
 
+/*
+ * The debugger ends without DISABLE: the session ends with it, so a new
+ * tracer of the target may ENABLE again; while it lived, another process
+ * was refused.
+ */
+static void
+test_debugger_ends(void **state)
+{
+	struct kfd_abi_dbg_trap_args a;
+	int report[2], rel_dbg[2], rel_target[2], status;
+	pid_t dbg, target;
+
+	assert_int_equal(pipe(report), 0);
+	assert_int_equal(pipe(rel_dbg), 0);
+	assert_int_equal(pipe(rel_target), 0);
+	assert_int_equal(pipe2(ev, O_NONBLOCK | O_CLOEXEC), 0);
+	dbg = fork();
+	assert_true(dbg >= 0);
+	if (dbg == 0) {
+		int up[2], kfd = open("/dev/kfd", O_RDWR | O_CLOEXEC);
+		char c;
+
+		/* Ends the parent's alone: a parent that fails lets us go. */
+		close(rel_dbg[1]);
+		close(rel_target[1]);
+		child_check(kfd >= 0 && pipe(up) == 0, 40);
+		target = fork();
+		child_check(target >= 0, 41);
+		if (target == 0) {
+			child_check(ptrace(PTRACE_TRACEME, 0, NULL, NULL) == 0, 42);
+			child_check(open("/dev/kfd", O_RDWR | O_CLOEXEC) >= 0, 43);
+			put(up[1], "k", 1);
+			child_check(get(rel_target[0], &c, 1) == 0, 44);
+			_exit(0);
+		}
+		child_check(get(up[0], &c, 1) == 0, 45);
+		memset(&a, 0, sizeof(a));
+		a.enable.dbg_fd = (uint32_t)ev[1];
+		child_check(trap_raw(kfd, target, KFD_ABI_DBG_TRAP_ENABLE, &a) == 0, 46);
+		put(report[1], &target, sizeof(target));
+		/* Waits for the parent's refused ENABLE, then ends as is. */
+		child_check(get(rel_dbg[0], &c, 1) == 0, 47);
+		_exit(0);
+	}
+	assert_int_equal(get(report[0], &target, sizeof(target)), 0);
+	assert_int_equal(hsaKmtOpenKFD(), HSAKMT_STATUS_SUCCESS);
+	/* Traced by another: refused. */
+	memset(&a, 0, sizeof(a));
+	a.enable.dbg_fd = (uint32_t)ev[1];
+	assert_int_equal(trap(target, KFD_ABI_DBG_TRAP_ENABLE, &a), -EPERM);
+	put(rel_dbg[1], "d", 1);
+	assert_int_equal(waitpid(dbg, &status, 0), dbg);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+
+	/* Its debugger gone, the target is ours to trace and debug. */
+	assert_int_equal(ptrace(PTRACE_SEIZE, target, NULL, NULL), 0);
+	memset(&a, 0, sizeof(a));
+	a.enable.dbg_fd = (uint32_t)ev[1];
+	assert_int_equal(trap(target, KFD_ABI_DBG_TRAP_ENABLE, &a), 0);
+	memset(&a, 0, sizeof(a));
+	assert_int_equal(trap(target, KFD_ABI_DBG_TRAP_DISABLE, &a), 0);
+	put(rel_target[1], "t", 1);
+	assert_int_equal(waitpid(target, &status, __WALL), target);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_int_equal(hsaKmtCloseKFD(), HSAKMT_STATUS_SUCCESS);
+	close(ev[0]);
+	close(ev[1]);
+	close(report[0]);
+	close(report[1]);
+	close(rel_dbg[0]);
+	close(rel_dbg[1]);
+	close(rel_target[0]);
+	close(rel_target[1]);
+}
+
 int
 main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_debug_child),
+		cmocka_unit_test(test_debugger_ends),
 	};
 
 	if (argc > 1 && !strcmp(argv[1], "--no-queue-error"))
