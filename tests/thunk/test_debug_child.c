@@ -28,6 +28,7 @@
 #include <sys/ioctl.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -100,17 +101,58 @@ child_bad_dispatch(uint8_t *ring, uint64_t *wptr, HSAuint64 doorbell)
 	__atomic_store_n((uint64_t *)(uintptr_t)doorbell, 0, __ATOMIC_RELEASE);
 }
 
+/* The child's AQL queue on the first GPU, through the thunk. */
+static void
+child_queue(void **ring, HSAuint64 **ptrs, HsaQueueResource *res)
+{
+	HsaMemFlags flags = { 0 };
+	HsaSystemProperties sp;
+	HsaNodeProperties np;
+	HSAuint32 node = 0;
+	HSAuint64 va;
+
+	child_check(hsaKmtOpenKFD() == HSAKMT_STATUS_SUCCESS, 14);
+	child_check(hsaKmtAcquireSystemProperties(&sp) == HSAKMT_STATUS_SUCCESS, 15);
+	for (HSAuint32 i = 0; i < sp.NumNodes && !node; i++)
+		if (hsaKmtGetNodeProperties(i, &np) == HSAKMT_STATUS_SUCCESS &&
+		    np.NumFComputeCores)
+			node = i;
+	child_check(node != 0, 16);
+	flags.ui32.NonPaged = 1;
+	flags.ui32.HostAccess = 1;
+	flags.ui32.ExecuteAccess = 1;
+	child_check(hsaKmtAllocMemory(0, 4096, flags, ring) == HSAKMT_STATUS_SUCCESS &&
+		    hsaKmtMapMemoryToGPUNodes(*ring, 4096, &va, (HsaMemMapFlags){ 0 }, 1,
+					      &node) == HSAKMT_STATUS_SUCCESS, 17);
+	child_check(hsaKmtAllocMemory(0, 4096, flags, (void **)ptrs) == HSAKMT_STATUS_SUCCESS &&
+		    hsaKmtMapMemoryToGPUNodes(*ptrs, 4096, &va, (HsaMemMapFlags){ 0 }, 1,
+					      &node) == HSAKMT_STATUS_SUCCESS, 18);
+	memset(*ring, 0, 4096);
+	memset(*ptrs, 0, 4096);
+	memset(res, 0, sizeof(*res));
+	res->QueueRptrValue = (uintptr_t)&(*ptrs)[0];
+	res->QueueWptrValue = (uintptr_t)&(*ptrs)[1];
+	child_check(hsaKmtCreateQueue(node, HSA_QUEUE_COMPUTE_AQL, 100, HSA_QUEUE_PRIORITY_NORMAL,
+				      *ring, 4096, NULL, res) == HSAKMT_STATUS_SUCCESS, 19);
+}
+
+/* A barrier-AND packet with nothing to wait for: it retires at once. */
+static void
+child_barrier(uint8_t *ring, uint64_t *wptr, HSAuint64 doorbell)
+{
+	memset(ring + 2, 0, AQL_PACKET - 2);
+	__atomic_store_n((uint16_t *)ring, 3, __ATOMIC_RELEASE);
+	__atomic_store_n(wptr, 1, __ATOMIC_RELEASE);
+	__atomic_store_n((uint64_t *)(uintptr_t)doorbell, 0, __ATOMIC_RELEASE);
+}
+
 static void
 child_main(void)
 {
 	struct kfd_abi_runtime_enable_args re = { .r_debug = R_DEBUG, .mode_mask = 1 };
-	HsaMemFlags flags = { 0 };
-	HsaSystemProperties sp;
-	HsaNodeProperties np;
 	HsaQueueResource res;
 	struct child_queue cq;
-	HSAuint32 node = 0;
-	HSAuint64 va, *ptrs = NULL;
+	HSAuint64 *ptrs = NULL;
 	void *ring = NULL;
 	char c;
 	int kfd;
@@ -128,29 +170,7 @@ child_main(void)
 	child_check(kfd >= 0, 12);
 	child_check(ioctl(kfd, KFD_ABI_IOC_RUNTIME_ENABLE, &re) == 0, 13);
 
-	child_check(hsaKmtOpenKFD() == HSAKMT_STATUS_SUCCESS, 14);
-	child_check(hsaKmtAcquireSystemProperties(&sp) == HSAKMT_STATUS_SUCCESS, 15);
-	for (HSAuint32 i = 0; i < sp.NumNodes && !node; i++)
-		if (hsaKmtGetNodeProperties(i, &np) == HSAKMT_STATUS_SUCCESS &&
-		    np.NumFComputeCores)
-			node = i;
-	child_check(node != 0, 16);
-	flags.ui32.NonPaged = 1;
-	flags.ui32.HostAccess = 1;
-	flags.ui32.ExecuteAccess = 1;
-	child_check(hsaKmtAllocMemory(0, 4096, flags, &ring) == HSAKMT_STATUS_SUCCESS &&
-		    hsaKmtMapMemoryToGPUNodes(ring, 4096, &va, (HsaMemMapFlags){ 0 }, 1,
-					      &node) == HSAKMT_STATUS_SUCCESS, 17);
-	child_check(hsaKmtAllocMemory(0, 4096, flags, (void **)&ptrs) == HSAKMT_STATUS_SUCCESS &&
-		    hsaKmtMapMemoryToGPUNodes(ptrs, 4096, &va, (HsaMemMapFlags){ 0 }, 1,
-					      &node) == HSAKMT_STATUS_SUCCESS, 18);
-	memset(ring, 0, 4096);
-	memset(ptrs, 0, 4096);
-	memset(&res, 0, sizeof(res));
-	res.QueueRptrValue = (uintptr_t)&ptrs[0];
-	res.QueueWptrValue = (uintptr_t)&ptrs[1];
-	child_check(hsaKmtCreateQueue(node, HSA_QUEUE_COMPUTE_AQL, 100, HSA_QUEUE_PRIORITY_NORMAL,
-				      ring, 4096, NULL, &res) == HSAKMT_STATUS_SUCCESS, 19);
+	child_queue(&ring, &ptrs, &res);
 	child_check(hsaKmtGetKernelQueueId(res.QueueId, &cq.qid) == HSAKMT_STATUS_SUCCESS, 20);
 	cq.ring = (uintptr_t)ring;
 	cq.ring_size = 4096;
@@ -435,44 +455,92 @@ test_debug_child(void **state)
 }
 
 /*
- * The debugger ends without DISABLE: the session ends with it, so a new
- * tracer of the target may ENABLE again; while it lived, another process
- * was refused.
+ * The target of a debugger that ends: its queue, suspended by the
+ * debugger, holds a packet; once the debugger has ended, the packet runs.
+ */
+static void __attribute__((noreturn))
+target_main(int up[2], int down[2], int release, int resumed)
+{
+	struct kfd_abi_runtime_enable_args re = { .mode_mask = 1 };
+	struct timespec nap = { 0, 1000000 };
+	HsaQueueResource res;
+	HSAuint64 *ptrs = NULL;
+	void *ring = NULL;
+	uint32_t qid;
+	char c;
+	int kfd, ms;
+
+	close(up[0]);
+	close(down[1]);
+	child_check(ptrace(PTRACE_TRACEME, 0, NULL, NULL) == 0, 42);
+	kfd = open("/dev/kfd", O_RDWR | O_CLOEXEC);
+	child_check(kfd >= 0 && ioctl(kfd, KFD_ABI_IOC_RUNTIME_ENABLE, &re) == 0, 43);
+	child_queue(&ring, &ptrs, &res);
+	child_check(hsaKmtGetKernelQueueId(res.QueueId, &qid) == HSAKMT_STATUS_SUCCESS, 50);
+	put(up[1], &qid, sizeof(qid));
+	/* Suspended: the packet waits. */
+	child_check(get(down[0], &c, 1) == 0, 51);
+	child_barrier(ring, &ptrs[1], res.QueueDoorBell);
+	for (ms = 0; ms < 200; ms++)
+		nanosleep(&nap, NULL);
+	child_check(__atomic_load_n(&ptrs[0], __ATOMIC_ACQUIRE) == 0, 52);
+	put(up[1], "w", 1);
+	/* Its debugger ends: the queue is resumed and the packet retires. */
+	for (ms = 0; ms < EVENT_WAIT_MS && !__atomic_load_n(&ptrs[0], __ATOMIC_ACQUIRE); ms++)
+		nanosleep(&nap, NULL);
+	child_check(__atomic_load_n(&ptrs[0], __ATOMIC_ACQUIRE) == 1, 53);
+	put(resumed, "r", 1);
+	child_check(get(release, &c, 1) == 0, 44);
+	hsaKmtDestroyQueue(res.QueueId);
+	hsaKmtCloseKFD();
+	_exit(0);
+}
+
+/*
+ * The debugger ends without DISABLE: the session ends with it. The queue
+ * it suspended runs again (target_main() checks), and a new tracer of the
+ * target may ENABLE; while it lived, another process was refused.
  */
 static void
 test_debugger_ends(void **state)
 {
 	struct kfd_abi_dbg_trap_args a;
-	int report[2], rel_dbg[2], rel_target[2], status;
+	int report[2], rel_dbg[2], rel_target[2], resumed[2], status;
 	pid_t dbg, target;
+	char c;
 
 	assert_int_equal(pipe(report), 0);
 	assert_int_equal(pipe(rel_dbg), 0);
 	assert_int_equal(pipe(rel_target), 0);
+	assert_int_equal(pipe(resumed), 0);
 	assert_int_equal(pipe2(ev, O_NONBLOCK | O_CLOEXEC), 0);
 	dbg = fork();
 	assert_true(dbg >= 0);
 	if (dbg == 0) {
-		int up[2], kfd = open("/dev/kfd", O_RDWR | O_CLOEXEC);
-		char c;
+		int up[2], down[2], kfd = open("/dev/kfd", O_RDWR | O_CLOEXEC);
+		uint32_t qid;
 
 		/* Ends the parent's alone: a parent that fails lets us go. */
 		close(rel_dbg[1]);
 		close(rel_target[1]);
-		child_check(kfd >= 0 && pipe(up) == 0, 40);
+		close(resumed[0]);
+		child_check(kfd >= 0 && pipe(up) == 0 && pipe(down) == 0, 40);
 		target = fork();
 		child_check(target >= 0, 41);
-		if (target == 0) {
-			child_check(ptrace(PTRACE_TRACEME, 0, NULL, NULL) == 0, 42);
-			child_check(open("/dev/kfd", O_RDWR | O_CLOEXEC) >= 0, 43);
-			put(up[1], "k", 1);
-			child_check(get(rel_target[0], &c, 1) == 0, 44);
-			_exit(0);
-		}
-		child_check(get(up[0], &c, 1) == 0, 45);
+		if (target == 0)
+			target_main(up, down, rel_target[0], resumed[1]);
+		close(up[1]);
+		close(down[0]);
+		child_check(get(up[0], &qid, sizeof(qid)) == 0, 45);
 		memset(&a, 0, sizeof(a));
 		a.enable.dbg_fd = (uint32_t)ev[1];
 		child_check(trap_raw(kfd, target, KFD_ABI_DBG_TRAP_ENABLE, &a) == 0, 46);
+		memset(&a, 0, sizeof(a));
+		a.suspend_queues.queue_array_ptr = (uintptr_t)&qid;
+		a.suspend_queues.num_queues = 1;
+		child_check(trap_raw(kfd, target, KFD_ABI_DBG_TRAP_SUSPEND_QUEUES, &a) == 1, 48);
+		put(down[1], "s", 1);
+		child_check(get(up[0], &c, 1) == 0 && c == 'w', 49);
 		put(report[1], &target, sizeof(target));
 		/* Waits for the parent's refused ENABLE, then ends as is. */
 		child_check(get(rel_dbg[0], &c, 1) == 0, 47);
@@ -488,6 +556,10 @@ test_debugger_ends(void **state)
 	assert_int_equal(waitpid(dbg, &status, 0), dbg);
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 
+	/* The queue runs again before anyone else looks at the target. */
+	close(resumed[1]);
+	assert_int_equal(get(resumed[0], &c, 1), 0);
+	close(resumed[0]);
 	/* Its debugger gone, the target is ours to trace and debug. */
 	assert_int_equal(ptrace(PTRACE_SEIZE, target, NULL, NULL), 0);
 	memset(&a, 0, sizeof(a));

@@ -225,6 +225,17 @@ reap_debugger(struct ksim_process *p)
 }
 
 void
+ksim_dbg_reap_debugger(struct ksim_process *p)
+{
+	struct ksim_registry *reg = p->dev->reg;
+
+	if (p->dbg == &p->dbg_own || ksim_reg_lock(reg))
+		return;
+	reap_debugger(p);
+	ksim_reg_unlock(reg);
+}
+
+void
 ksim_dbg_process_end(struct ksim_process *p)
 {
 	struct ksim_registry *reg = p->dev->reg;

@@ -662,11 +662,13 @@ int ksim_ioc_svm(struct ksim_file *, struct ksim_process *, void *, unsigned int
  * ksim_dbg_queue_raise() raises queue exceptions @mask (the CP's errors);
  * ksim_dbg_queue_suspended() is whether a debugger suspended the queue.
  * ksim_dbg_process_end() ends the process's own session and those it
- * debugs. All but ksim_dbg_queue_suspended() are called with the device
- * lock held.
+ * debugs; ksim_dbg_reap_debugger() ends the session of a debugger that
+ * has ended. All but ksim_dbg_queue_suspended() are called with the
+ * device lock held.
  */
 void ksim_dbg_process_init(struct ksim_process *p);
 void ksim_dbg_process_end(struct ksim_process *p);
+void ksim_dbg_reap_debugger(struct ksim_process *p);
 void ksim_dbg_queue_new(struct ksim_process *p, struct ksim_queue *q);
 void ksim_dbg_queue_update(struct ksim_process *p, struct ksim_queue *q);
 void ksim_dbg_queue_raise(struct ksim_process *p, struct ksim_queue *q, uint64_t mask);
