@@ -26,7 +26,7 @@
 /* How often a runtime blocked for its debugger looks again. */
 #define RUNTIME_WAIT_NS		10000000L
 
-/* Registry lock held from here to ksim_dbg_process_init(). */
+/* A KFD process's state afresh (a slot's: under the registry lock). */
 static void
 pdbg_reset(struct ksim_pdbg *d)
 {
@@ -183,9 +183,8 @@ dbg_trap_disable(const struct dbg_target *t)
 
 	if (d->runtime_state == KFD_ABI_DEBUG_RUNTIME_STATE_ENABLED)
 		dbg_deactivate(t);
-	else if (d->runtime_state != KFD_ABI_DEBUG_RUNTIME_STATE_DISABLED) {
+	else if (d->runtime_state != KFD_ABI_DEBUG_RUNTIME_STATE_DISABLED)
 		d->runtime_state = KFD_ABI_DEBUG_RUNTIME_STATE_ENABLED;
-	}
 	d->ev_fd = -1;
 	d->ev_pid = 0;
 	d->debugger = 0;
@@ -213,6 +212,20 @@ self_target(struct dbg_target *t, struct ksim_process *p)
 	t->self = p;
 }
 
+/* The registry lock, when the process's state is its slot's. */
+static int
+dbg_lock(struct ksim_process *p)
+{
+	return p->dbg == &p->dbg_own ? 0 : ksim_reg_lock(p->dev->reg);
+}
+
+static void
+dbg_unlock(struct ksim_process *p)
+{
+	if (p->dbg != &p->dbg_own)
+		ksim_reg_unlock(p->dev->reg);
+}
+
 /* A debugger gone: its session ends as the kernel ends it at its exit. */
 static void
 reap_debugger(struct ksim_process *p)
@@ -227,12 +240,10 @@ reap_debugger(struct ksim_process *p)
 void
 ksim_dbg_reap_debugger(struct ksim_process *p)
 {
-	struct ksim_registry *reg = p->dev->reg;
-
-	if (p->dbg == &p->dbg_own || ksim_reg_lock(reg))
+	if (p->dbg == &p->dbg_own || dbg_lock(p))
 		return;
 	reap_debugger(p);
-	ksim_reg_unlock(reg);
+	dbg_unlock(p);
 }
 
 void
@@ -266,12 +277,9 @@ ksim_dbg_process_end(struct ksim_process *p)
 void
 ksim_dbg_queue_new(struct ksim_process *p, struct ksim_queue *q)
 {
-	struct ksim_registry *reg = p->dev->reg;
-	int own = !q->dbg;
-
-	if (own)
+	if (!q->dbg)
 		q->dbg = &q->dbg_own;
-	if (!own && ksim_reg_lock(reg))
+	if (dbg_lock(p))
 		return;
 	q->dbg->exception_status = 0;
 	q->dbg->suspended = 0;
@@ -283,40 +291,32 @@ ksim_dbg_queue_new(struct ksim_process *p, struct ksim_queue *q)
 	q->dbg->ring_size = q->ring_size;
 	q->dbg->user_type = q->user_type;
 	/* pqm_create_queue() tells a debugger of the new queue. */
-	if (!own)
-		reap_debugger(p);
+	reap_debugger(p);
 	ev_raise(p->dbg, q->dbg, -1, KFD_ABI_EC_MASK(KFD_ABI_EC_QUEUE_NEW));
-	if (!own)
-		ksim_reg_unlock(reg);
+	dbg_unlock(p);
 }
 
 void
 ksim_dbg_queue_update(struct ksim_process *p, struct ksim_queue *q)
 {
-	int own = q->dbg == &q->dbg_own;
-
-	if (!own && ksim_reg_lock(p->dev->reg))
+	if (dbg_lock(p))
 		return;
 	q->dbg->ring = q->ring;
 	q->dbg->ring_size = q->ring_size;
-	if (!own)
-		ksim_reg_unlock(p->dev->reg);
+	dbg_unlock(p);
 }
 
 void
 ksim_dbg_queue_raise(struct ksim_process *p, struct ksim_queue *q, uint64_t mask)
 {
-	int own = q->dbg == &q->dbg_own;
-
-	if (!own && ksim_reg_lock(p->dev->reg))
+	if (dbg_lock(p))
 		return;
 	/* The status is kept with no debugger too: the queue's error stays
 	 * readable once one attaches. */
 	if (!p->dbg->enabled)
 		q->dbg->exception_status |= mask;
 	ev_raise(p->dbg, q->dbg, -1, mask);
-	if (!own)
-		ksim_reg_unlock(p->dev->reg);
+	dbg_unlock(p);
 }
 
 int
@@ -334,14 +334,13 @@ ksim_dbg_queue_suspended(const struct ksim_queue *q)
 static int
 runtime_wait(struct ksim_process *p)
 {
-	struct ksim_registry *reg = p->dev->reg;
 	struct ksim_pdbg *d = p->dbg;
 
 	for (;;) {
 		struct timespec dl;
 		int go = 0;
 
-		if (ksim_reg_lock(reg))
+		if (dbg_lock(p))
 			return -EIO;
 		reap_debugger(p);
 		if (!d->enabled) {
@@ -350,7 +349,7 @@ runtime_wait(struct ksim_process *p)
 			d->runtime_sema--;
 			go = 1;
 		}
-		ksim_reg_unlock(reg);
+		dbg_unlock(p);
 		if (go)
 			return 0;
 		clock_gettime(CLOCK_MONOTONIC, &dl);
@@ -368,14 +367,12 @@ ksim_ioc_runtime_enable(struct ksim_file *f, struct ksim_process *p,
 			void *data, unsigned int usize)
 {
 	struct kfd_abi_runtime_enable_args *args = data;
-	struct ksim_registry *reg = p->dev->reg;
 	struct ksim_pdbg *d = p->dbg;
-	int own = d == &p->dbg_own, wait = 0;
+	int r = 0, wait = 0;
 
-	if (!own && ksim_reg_lock(reg))
+	if (dbg_lock(p))
 		return -EIO;
-	if (!own)
-		reap_debugger(p);
+	reap_debugger(p);
 	if (!(args->mode_mask & KFD_ABI_RUNTIME_ENABLE_MODE_ENABLE_MASK)) {
 		int was = d->runtime_state == KFD_ABI_DEBUG_RUNTIME_STATE_ENABLED;
 		struct dbg_target t;
@@ -392,13 +389,9 @@ ksim_ioc_runtime_enable(struct ksim_file *f, struct ksim_process *p,
 		}
 		d->ttmp_setup = 0;
 	} else if (d->runtime_state != KFD_ABI_DEBUG_RUNTIME_STATE_DISABLED) {
-		if (!own)
-			ksim_reg_unlock(reg);
-		return -EBUSY;
+		r = -EBUSY;
 	} else if (ksim_queue_count(p)) {
-		if (!own)
-			ksim_reg_unlock(reg);
-		return -EEXIST;
+		r = -EEXIST;
 	} else {
 		d->runtime_state = KFD_ABI_DEBUG_RUNTIME_STATE_ENABLED;
 		d->r_debug = args->r_debug;
@@ -409,10 +402,11 @@ ksim_ioc_runtime_enable(struct ksim_file *f, struct ksim_process *p,
 			wait = 1;
 		}
 	}
-	if (!own)
-		ksim_reg_unlock(reg);
-	return wait && !own ? runtime_wait(p) : 0;
+	dbg_unlock(p);
+	/* No machine, no other process: no debugger to answer. */
+	return wait && d != &p->dbg_own ? runtime_wait(p) : r;
 }
+
 static int
 needs_runtime(uint32_t op)
 {

@@ -273,20 +273,21 @@ int
 dbg_query_exception_info(const struct dbg_target *t,
 			 struct kfd_abi_dbg_trap_query_exception_info_args *a)
 {
-	uint64_t bit = a->exception_code < 64 ? KFD_ABI_EC_MASK(a->exception_code) : 0;
+	uint32_t ec = a->exception_code;
+	uint64_t bit = ec && ec <= 64 ? KFD_ABI_EC_MASK(ec) : 0;
 	uint64_t *status;
 	uint32_t actual = 0;
 
 	if (!a->info_ptr)
 		return -EINVAL;
-	if (a->exception_code && (bit & EC_MASK_QUEUE)) {
+	if (bit & EC_MASK_QUEUE) {
 		int gpu;
 		struct ksim_qdbg *q = dbg_queue(t, a->source_id, &gpu);
 
 		if (!q)
 			return -EINVAL;
 		status = &q->exception_status;
-	} else if (a->exception_code && (bit & EC_MASK_DEVICE)) {
+	} else if (bit & EC_MASK_DEVICE) {
 		int gpu = dbg_gpu_index(t->dev, a->source_id);
 
 		if (gpu < 0)
@@ -294,14 +295,14 @@ dbg_query_exception_info(const struct dbg_target *t,
 		/* No fault data is kept: nothing to copy for a memory
 		 * violation. */
 		status = &t->d->dev_status[gpu];
-	} else if (a->exception_code && (bit & EC_MASK_PROCESS)) {
+	} else if (bit & EC_MASK_PROCESS) {
 		status = &t->d->exception_status;
 	} else {
 		return -EINVAL;
 	}
 	if (!(*status & bit))
 		return -ENODATA;
-	if (a->exception_code == KFD_ABI_EC_PROCESS_RUNTIME) {
+	if (ec == KFD_ABI_EC_PROCESS_RUNTIME) {
 		struct kfd_abi_runtime_info ri;
 		uint32_t n = a->info_size < sizeof(ri) ? a->info_size : (uint32_t)sizeof(ri);
 
