@@ -252,7 +252,7 @@ ksim_dbg_process_end(struct ksim_process *p)
 	struct ksim_registry *reg = p->dev->reg;
 	struct dbg_target t;
 
-	if (p->dbg == &p->dbg_own || ksim_reg_lock(reg))
+	if (p->dbg == &p->dbg_own || dbg_lock(p))
 		return;
 	/* Its own session ends with it, and so do those it debugs
 	 * (kfd_process_notifier_release_internal). */
@@ -271,7 +271,7 @@ ksim_dbg_process_end(struct ksim_process *p)
 		t.rp = rp;
 		dbg_trap_disable(&t);
 	}
-	ksim_reg_unlock(reg);
+	dbg_unlock(p);
 }
 
 void
@@ -645,7 +645,6 @@ ksim_ioc_dbg_trap(struct ksim_file *f, struct ksim_process *p, void *data,
 {
 	struct kfd_abi_dbg_trap_args *args = data;
 	struct ksim_device *dev = f->dev;
-	struct ksim_registry *reg = dev->reg;
 	struct dbg_target t;
 	pid_t pid = (pid_t)args->pid;
 	int r, gpu = -1;
@@ -655,7 +654,7 @@ ksim_ioc_dbg_trap(struct ksim_file *f, struct ksim_process *p, void *data,
 			return -EINVAL;
 	if (pid <= 0 || !ksim_sys_pid_alive(pid))
 		return -ESRCH;
-	if (p->dbg != &p->dbg_own && ksim_reg_lock(reg))
+	if (dbg_lock(p))
 		return -EIO;
 	if (pid == p->pid) {
 		self_target(&t, p);
@@ -687,7 +686,6 @@ ksim_ioc_dbg_trap(struct ksim_file *f, struct ksim_process *p, void *data,
 	}
 	r = trap_op(&t, p, args, gpu);
 out:
-	if (p->dbg != &p->dbg_own)
-		ksim_reg_unlock(reg);
+	dbg_unlock(p);
 	return r;
 }
