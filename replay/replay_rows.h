@@ -43,7 +43,7 @@ struct rp_rows {
 		*svm, *create_process, *smi_events, *apertures,
 		*apertures_new, *gem_create, *gem_close,
 		*prime_h2f, *prime_f2h, *amdgpu_info,
-		*ipc_import, *ipc_export, *set_event, *reset_event;
+		*ipc_import, *ipc_export, *set_event, *reset_event, *dbg_trap;
 	/* Fields by row. */
 	const struct kfd_field *ver_minor;
 	const struct kfd_field *alloc_va, *alloc_size, *alloc_handle,

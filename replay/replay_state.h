@@ -57,6 +57,8 @@ struct rp_run {
 	struct rp_vec shares;	/* struct rp_share */
 	int nproc;
 	int32_t cap_pid, live_pid;
+	int ev_read;			/* 1 + the read end of the stand-in
+					 * debugger event pipe; 0: none */
 	struct rp_as as;
 	/* Scratch for argument bytes and rebuilt buffers. */
 	uint8_t *arena;
@@ -205,6 +207,22 @@ void rp_tree_publish(struct rp_run *st, uint64_t exit_ts);
 void rp_tree_share_learn(struct rp_run *st, const uint8_t *cap,
 			 const uint8_t *live);
 int rp_tree_share_xlate(struct rp_run *st, uint8_t *handle);
+/*
+ * rp_tree_pid_live() - the live pid of another process of the tree whose
+ * captured pid is @cap_pid; 0 when none (not a tree, not in it, or not
+ * started yet).
+ * rp_tree_trace() - become the ptrace parent of the live process
+ * @live_pid, as the capture's caller was of its counterpart (amdkfd lets
+ * DBG_TRAP act on another process only for its tracer); it keeps running.
+ */
+int32_t rp_tree_pid_live(const struct rp_run *st, int32_t cap_pid);
+void rp_tree_trace(struct rp_run *st, int32_t live_pid);
+/*
+ * rp_tree_await_end() - wait (up to the wait cap) until the replay of the
+ * process whose captured pid is @cap_pid has ended, when its trace ends
+ * before @ts: a call at @ts on it found none (ESRCH).
+ */
+void rp_tree_await_end(struct rp_run *st, int32_t cap_pid, uint64_t ts);
 
 /*
  * ages.c: event ages (KFD 1.14; which events released a wait:

@@ -69,6 +69,7 @@ static const struct rp_name_bind name_binds[] = {
 	{ RP_OFF(wait_events), "WAIT_EVENTS" },
 	{ RP_OFF(set_event), "SET_EVENT" },
 	{ RP_OFF(reset_event), "RESET_EVENT" },
+	{ RP_OFF(dbg_trap), "DBG_TRAP" },
 	{ RP_OFF(svm), "SVM" },
 	{ RP_OFF(apertures), "GET_PROCESS_APERTURES" },
 	{ RP_OFF(apertures_new), "GET_PROCESS_APERTURES_NEW" },

@@ -227,6 +227,9 @@ run_reset(struct rp_run *st)
 	free(st->fds);
 	st->fds = NULL;
 	st->nfds = 0;
+	if (st->ev_read)
+		close(st->ev_read - 1);
+	st->ev_read = 0;
 	rp_vec_free(&st->ofds);
 	rp_vec_init(&st->ofds, sizeof(struct rp_ofd));
 	rp_vec_free(&st->shares);
@@ -305,8 +308,18 @@ run_once(struct rp_run *st, const char *record_path)
 			if (st->o->progress)
 				st->o->progress(st->o->progress_ctx, ++seen,
 						st->r->model.nrec);
-			if (!rp_run_admit(st, rec))
+			if (!rp_run_admit(st, rec)) {
+				/*
+				 * A process of a tree ends no sooner than it
+				 * did: until then another may act on it (a
+				 * debugger's DBG_TRAP on its pid).
+				 */
+				if (st->r->tree && rec->type == KT_REC_END) {
+					st->held_exit = rp_stream_held_exit(&s);
+					rp_tree_gate(st, rec);
+				}
 				continue;
+			}
 			if (st->o->timing == KFD_REPLAY_TIMING_ORIGINAL)
 				rp_sleep_ns(rp_time_due(st, rec));
 			if (st->r->tree) {

@@ -11,10 +11,13 @@
  * verify.c compares the result.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <kfdtrace/decode.h>
 #include <kfdtrace/dispatch.h>
@@ -112,12 +115,127 @@ xlate_svm_attrs(struct rp_run *st, uint8_t *args, uint32_t size)
  * exist (userptr, SVM), a CPU address in an offset field, a wait that
  * must not block forever.
  */
+/*
+ * A call that succeeded on another process of the run (a pid field naming
+ * it: DBG_TRAP) had a caller the kernel let act on it, its ptrace parent:
+ * the replay becomes the tracer of that process's replay first. One that
+ * found no such process waits for that replay to end.
+ */
+static void
+trace_targets(struct rp_run *st, const struct rp_call *c)
+{
+	const struct kfd_struct_desc *sd = c->d->args;
+
+	if (!st->r->tree || !sd || !c->io->arg_before)
+		return;
+	for (unsigned int i = 0; i < sd->nfields; i++) {
+		const struct kfd_field *f = &sd->fields[i];
+		uint64_t v;
+		int32_t live;
+
+		if (f->role != KFD_ROLE_PID || f->select >= 0 ||
+		    kfd_field_get(f, c->io->arg_before, c->clen, &v) < 0 ||
+		    (int32_t)v == st->cap_pid)
+			continue;
+		/* The process had ended: so must its replay. */
+		if (c->io->ret < 0 && c->io->err == ESRCH) {
+			rp_tree_await_end(st, (int32_t)v, c->rec->ts);
+			continue;
+		}
+		live = c->io->ret < 0 ? 0 : rp_tree_pid_live(st, (int32_t)v);
+		if (live > 0)
+			rp_tree_trace(st, live);
+	}
+}
+
+/*
+ * The event fd a debugger hands DBG_TRAP ENABLE is a file the trace does
+ * not know (a pipe, an eventfd): the replay's stand-in is a pipe whose
+ * read end it keeps open, written to as the kernel writes the original.
+ */
+static void
+dbg_fd_stand_in(struct rp_run *st, struct rp_call *c)
+{
+	const struct kfd_struct_desc *sd = c->d->args;
+	int p[2];
+
+	if (c->io->ret < 0 || !sd || !c->io->arg_before)
+		return;
+	for (unsigned int i = 0; i < sd->nfields; i++) {
+		const struct kfd_field *f = &sd->fields[i];
+		uint64_t cap, sel;
+
+		if (f->role != KFD_ROLE_FD || f->dir != KFD_DIR_IN ||
+		    kfd_field_get(f, c->io->arg_before, c->clen, &cap) < 0 ||
+		    (int32_t)cap < 0 || rp_fd_live(st, (int32_t)cap) >= 0)
+			continue;
+		if (f->select >= 0 &&
+		    (kfd_field_get(&sd->fields[f->select], c->io->arg_before, c->clen,
+				   &sel) < 0 || sel != f->select_value))
+			continue;
+		if (pipe2(p, O_CLOEXEC | O_NONBLOCK) < 0)
+			return;
+		if (st->ev_read)
+			close(st->ev_read - 1);
+		st->ev_read = p[0] + 1;
+		rp_fd_bind(st, (int32_t)cap, p[1], 0, -1, 1);
+		kfd_field_set(f, c->args, c->size, (uint64_t)(uint32_t)p[1]);
+	}
+}
+
+/*
+ * A debugger's QUERY_DEBUG_EVENT that found an event: the debugger had
+ * polled its event fd first, which the trace does not show, so the event
+ * may not be raised yet in the replay (the target's call that raises it
+ * need not have returned before the query).
+ */
+static int
+awaits_event(const struct rp_run *st, const struct rp_call *c)
+{
+	const struct kfd_struct_desc *sd = c->d->args;
+	uint64_t op;
+
+	if (c->d != st->rows->dbg_trap || c->io->ret < 0 || !sd || !c->io->arg_before)
+		return 0;
+	for (unsigned int i = 0; i < sd->nfields; i++)
+		if (!strcmp(sd->fields[i].name, "op"))
+			return kfd_field_get(&sd->fields[i], c->io->arg_before, c->clen,
+					     &op) == 0 &&
+			       op == KFD_ABI_DBG_TRAP_QUERY_DEBUG_EVENT;
+	return 0;
+}
+
+/* Ask again, as the debugger's poll waits, up to the wait cap. */
+static void
+await_event(struct rp_run *st, struct rp_call *c, int live_fd, void *argp)
+{
+	unsigned int cap = st->o->wait_cap_ms ? st->o->wait_cap_ms : 5000;
+	struct timespec ts = { 0, 1000000 };
+	uint8_t in[64];
+
+	if (!argp || c->size > sizeof(in))
+		return;
+	/* The failed call wrote its outputs: each try starts from the inputs. */
+	memcpy(in, argp, c->size);
+	for (unsigned int ms = 0; ms < cap && c->ret < 0 && c->err == EAGAIN; ms++) {
+		nanosleep(&ts, NULL);
+		memcpy(argp, in, c->size);
+		c->ret = kfd_dispatch_once(live_fd, (enum kfd_file_kind)c->io->file_kind,
+					   c->io->request, argp);
+		c->err = c->ret < 0 ? errno : 0;
+	}
+}
+
 static int
 pre_special(struct rp_run *st, struct rp_call *c)
 {
 	const struct rp_rows *r = st->rows;
 	uint8_t *a = c->args;
 	uint32_t n = c->size;
+
+	trace_targets(st, c);
+	if (c->d == r->dbg_trap)
+		dbg_fd_stand_in(st, c);
 
 	if (c->d == r->alloc && rp_fhas(r->alloc_flags, n)) {
 		uint64_t flags = rp_fget(r->alloc_flags, a, n);
@@ -392,6 +510,8 @@ rp_run_ioctl(struct rp_run *st, const struct kt_record *rec)
 	c.ret = kfd_dispatch_once(live_fd, (enum kfd_file_kind)io->file_kind,
 				  io->request, argp);
 	c.err = c.ret < 0 ? errno : 0;
+	if (c.ret < 0 && c.err == EAGAIN && awaits_event(st, &c))
+		await_event(st, &c, live_fd, argp);
 	rp_mt_enter(st);
 	st->have_live = 1;
 	st->live_ret = c.ret;

@@ -6,13 +6,20 @@
  * between processes.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <kfdtrace/dispatch.h>
 
 #include "replay_tree.h"
+
+/* How long a started process may take to have a pid. */
+#define RP_TREE_PID_WAIT_MS	5000
 
 int
 rp_tree_fork(struct rp_run *st, int32_t child_pid)
@@ -216,4 +223,113 @@ rp_tree_share_xlate(struct rp_run *st, uint8_t *handle)
 		}
 	pthread_mutex_unlock(&shm->lock);
 	return found;
+}
+
+int32_t
+rp_tree_pid_live(const struct rp_run *st, int32_t cap_pid)
+{
+	const struct rp_tree *t = st->r->tree;
+
+	if (!t || cap_pid <= 0)
+		return 0;
+	for (unsigned int i = 0; i < t->n; i++) {
+		const struct rp_tree_slot *sl = &t->shm->slot[i];
+		struct timespec ts = { 0, 1000000 };
+
+		if ((int)i == st->r->tree_self || t->node[i].pid != cap_pid)
+			continue;
+		/* Started, but its process may not have run yet. */
+		for (int ms = 0; ms < RP_TREE_PID_WAIT_MS && LOAD(&sl->active) &&
+		     !LOAD(&sl->done) && !LOAD(&sl->pid); ms++)
+			nanosleep(&ts, NULL);
+		return LOAD(&sl->pid);
+	}
+	return 0;
+}
+
+/* The thread tracing @pid (TracerPid of /proc/<pid>/status), or 0. */
+static pid_t
+tracer_of(pid_t pid)
+{
+	char path[48], line[128];
+	pid_t tracer = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "TracerPid: %d", &tracer) == 1)
+			break;
+	fclose(f);
+	return tracer;
+}
+
+void
+rp_tree_trace(struct rp_run *st, int32_t live_pid)
+{
+	unsigned int cap = st->o->wait_cap_ms ? st->o->wait_cap_ms : 5000;
+	struct timespec nap = { 0, 1000000 };
+	pid_t me = (pid_t)syscall(SYS_gettid);
+
+	/*
+	 * PTRACE_SEIZE leaves the process running. EPERM: this thread traces
+	 * it already, or the replay of its last tracer, which ended before
+	 * this call in the capture, has not let it go yet.
+	 */
+	for (unsigned int ms = 0; ms < cap; ms++) {
+		if (ptrace(PTRACE_SEIZE, (pid_t)live_pid, NULL, NULL) == 0)
+			return;
+		if (errno != EPERM || tracer_of(live_pid) == me)
+			break;
+		nanosleep(&nap, NULL);
+	}
+	if (tracer_of(live_pid) != me)
+		rp_note(st, "cannot trace the replay of process %d: %s", (int)live_pid,
+			strerror(errno));
+}
+
+/* Whether @pid has ended: gone, or a zombie its parent has not reaped. */
+static int
+pid_ended(pid_t pid)
+{
+	char path[48], buf[256], *p;
+	FILE *f;
+	int ended = 1;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 1;
+	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')) && p[1] == ' ')
+		ended = p[2] == 'Z' || p[2] == 'X';
+	fclose(f);
+	return ended;
+}
+
+void
+rp_tree_await_end(struct rp_run *st, int32_t cap_pid, uint64_t ts)
+{
+	const struct rp_tree *t = st->r->tree;
+	struct timespec nap = { 0, 1000000 };
+	unsigned int cap = st->o->wait_cap_ms ? st->o->wait_cap_ms : 5000;
+
+	if (!t)
+		return;
+	for (unsigned int i = 0; i < t->n; i++) {
+		const struct rp_tree_slot *sl = &t->shm->slot[i];
+		pid_t live;
+
+		if ((int)i == st->r->tree_self || t->node[i].pid != cap_pid)
+			continue;
+		/* Its trace goes on past @ts: it was alive (no KFD process). */
+		if (t->node[i].r->model.last_ts >= ts)
+			return;
+		live = LOAD(&sl->pid);
+		for (unsigned int ms = 0; ms < cap && LOAD(&sl->active) &&
+		     (!LOAD(&sl->done) || (live > 0 && !pid_ended(live))); ms++)
+			nanosleep(&nap, NULL);
+		return;
+	}
 }

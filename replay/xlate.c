@@ -136,8 +136,15 @@ rp_value_xlate(struct rp_run *st, const struct kfd_field *f, int scope,
 		return rp_offset_xlate(st, v);
 	case KFD_ROLE_CPU_ADDR:
 		return v ? rp_as_xlate(&st->as, v) : 0;
-	case KFD_ROLE_PID:
-		return (int32_t)v == st->cap_pid ? (uint32_t)st->live_pid : v;
+	case KFD_ROLE_PID: {
+		int32_t live;
+
+		if ((int32_t)v == st->cap_pid)
+			return (uint32_t)st->live_pid;
+		/* Another process of the run: its replay's pid. */
+		live = rp_tree_pid_live(st, (int32_t)v);
+		return live > 0 ? (uint32_t)live : v;
+	}
 	default:
 		return v;
 	}

@@ -34,6 +34,8 @@
 #define CP_DEEP_MAX_NS		20000000ULL
 /* How long the engine waits for the device lock before re-checking stop. */
 #define CP_LOCK_WAIT_NS		1000000L
+/* How often work on a suspended queue looks for its debugger's end. */
+#define CP_DBG_LOOK_NS		100000000ULL
 
 static uint64_t
 now_ns(clockid_t id)
@@ -205,8 +207,20 @@ engine_pass(struct ksim_cp *cp)
 		/* Inactive (percentage 0, no ring, suspended): doorbells wait
 		 * until the queue is active again. */
 		if (!q->ring || !q->ring_size || !q->percentage ||
-		    q->suspended || cp->p->queues_paused || evicted(cp, cq))
+		    cp->p->queues_paused || evicted(cp, cq))
 			continue;
+		/* Work waits on a suspended queue: if the debugger that
+		 * suspended it has ended, the kernel has resumed it. */
+		if (ksim_dbg_queue_suspended(q)) {
+			uint64_t now = now_ns(CLOCK_MONOTONIC);
+
+			if (now - cp->dbg_look_ns < CP_DBG_LOOK_NS)
+				continue;
+			cp->dbg_look_ns = now;
+			ksim_dbg_reap_debugger(cp->p);
+			if (ksim_dbg_queue_suspended(q))
+				continue;
+		}
 		if (cq->doorbell) {
 			db = __atomic_load_n(cq->doorbell, __ATOMIC_ACQUIRE);
 			if (db != cq->last_db) {

@@ -95,7 +95,7 @@ queue_error(struct ksim_cp *cp, struct ksim_cpq *cq, uint32_t code, int ec,
 	cq->error = 1;
 	cq->pending = 0;
 	if (ec)
-		q->exception_status |= KFD_ABI_EC_MASK(ec);
+		ksim_dbg_queue_raise(cp->p, q, KFD_ABI_EC_MASK(ec));
 	aq = cp_mem(cp, cq, q->rptr - AQ_FROM_RPTR, AQ_SIZE);
 	if (aq) {
 		h = __atomic_load_n((uint64_t *)(aq + AQ_INACTIVE_SIGNAL), __ATOMIC_ACQUIRE);

@@ -62,10 +62,10 @@ pm4_stop(struct ksim_cp *cp, struct ksim_cpq *cq, int fault, const char *what,
 	cq->error = 1;
 	cq->pending = 0;
 	if (fault) {
-		q->exception_status |= KFD_ABI_EC_MASK(KFD_ABI_EC_DEVICE_MEMORY_VIOLATION);
+		ksim_dbg_queue_raise(cp->p, q, KFD_ABI_EC_MASK(KFD_ABI_EC_DEVICE_MEMORY_VIOLATION));
 		n = cp_vm_fault(cp, cq, detail, len, write, &at);
 	} else {
-		q->exception_status |= KFD_ABI_EC_MASK(KFD_ABI_EC_QUEUE_PACKET_UNSUPPORTED);
+		ksim_dbg_queue_raise(cp->p, q, KFD_ABI_EC_MASK(KFD_ABI_EC_QUEUE_PACKET_UNSUPPORTED));
 		n = ksim_event_hw_exception(cp->p);
 	}
 	cp_warn(cp, "queue %u: PM4 %s at %s %llu%s: %s (0x%llx); %s, %d %s "

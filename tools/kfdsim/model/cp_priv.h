@@ -89,6 +89,7 @@ struct ksim_cp {
 	} mem[CP_MEMCACHE];
 	unsigned int mem_next;
 	uint64_t retired;		/* packets completed, for the log */
+	uint64_t dbg_look_ns;		/* last look for a suspender gone */
 	uint8_t bounce[64 << 10];	/* SDMA copies and fills go through it */
 };
 

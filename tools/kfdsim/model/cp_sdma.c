@@ -80,7 +80,7 @@ sdma_fault(struct ksim_cp *cp, struct ksim_cpq *cq, const char *what,
 
 	cq->error = 1;
 	cq->pending = 0;
-	cq->q->exception_status |= KFD_ABI_EC_MASK(KFD_ABI_EC_DEVICE_MEMORY_VIOLATION);
+	ksim_dbg_queue_raise(cp->p, cq->q, KFD_ABI_EC_MASK(KFD_ABI_EC_DEVICE_MEMORY_VIOLATION));
 	n = cp_vm_fault(cp, cq, va, len, write, &at);
 	cp_warn(cp, "queue %u: SDMA VM fault at byte %llu: %s (0x%llx, page "
 		"0x%llx); the GPU's queues evicted, %d MEMORY event%s set",

@@ -650,7 +650,7 @@ ksim_proc_query(struct ksim_device *dev, struct ksim_proc_info *out)
 	out->pid = p->pid;
 	out->pasid = p->pasid;
 	out->xnack_enabled = (uint32_t)p->xnack_enabled;
-	out->runtime_enabled = p->runtime_state != KFD_ABI_DEBUG_RUNTIME_STATE_DISABLED;
+	out->runtime_enabled = p->dbg->runtime_state != KFD_ABI_DEBUG_RUNTIME_STATE_DISABLED;
 	out->n_gpus = p->n_pdds;
 	for (unsigned int i = 0; i < p->n_pdds && i < 16; i++) {
 		out->gpus[i].gpu_id = p->pdds[i].gpu_id;

@@ -142,10 +142,51 @@ struct ksim_pdd {
 	uint64_t ape1_size;
 	uint64_t scratch_va;
 	uint64_t tba, tma;
-	uint32_t watch_ids;		/* debugger address watch slots in use */
-	uint64_t exception_status;
 	int fault_evicted;		/* a VM fault evicted the queues, for
 					 * good (kfd_dqm_evict_pasid) */
+};
+
+/*
+ * What a debugger sees of a queue. It lives in the machine registry (the
+ * process's queue entry there), so a debugger in another process of the
+ * machine reads and changes it; changes are made with the registry lock
+ * held. A queue past the registry's room has its own copy, which only its
+ * own process sees.
+ */
+struct ksim_qdbg {
+	uint64_t exception_status;
+	uint64_t ring, rptr, wptr, ctx;
+	uint32_t ctx_size;
+	uint32_t ring_size;
+	uint32_t user_type;		/* KFD_ABI_QUEUE_TYPE_* as created */
+	uint32_t suspended;		/* read without the lock: __atomic */
+};
+
+/*
+ * A KFD process's debugger and runtime state (kfd_process's
+ * runtime_info, debug_trap_enabled, exception masks, the pdds' exception
+ * status and watch points). It lives in the process's registry slot, for
+ * the same reason as struct ksim_qdbg, and under the same lock.
+ */
+struct ksim_pdbg {
+	uint32_t kfd;			/* a KFD process exists (open, or ENABLE) */
+	uint32_t enabled;		/* debug_trap_enabled */
+	int32_t debugger;		/* the debugging process when not itself */
+	int32_t ev_pid;			/* ENABLE's caller: ev_fd is in its table */
+	uint64_t debugger_start;	/* its start time (ksim_proc_start_time) */
+	int32_t ev_fd;			/* dbg_fd given at ENABLE */
+	uint32_t runtime_state;		/* KFD_ABI_DEBUG_RUNTIME_STATE_* */
+	uint64_t r_debug;
+	uint32_t ttmp_setup;
+	uint32_t flags;			/* SET_FLAGS */
+	uint64_t exception_mask;	/* exception_enable_mask */
+	uint64_t exception_status;	/* process exceptions */
+	uint64_t dev_status[KSIM_MAX_GPUS];	/* by GPU index */
+	uint32_t watch_ids[KSIM_MAX_GPUS];	/* address watch slots in use */
+	uint32_t launch_mode;
+	uint32_t launch_override_mode;
+	uint32_t launch_enable_mask;
+	uint32_t runtime_sema;		/* runtime_enable_sema's count */
 };
 
 /* A user queue. */
@@ -163,11 +204,11 @@ struct ksim_queue {
 	uint32_t sdma_engine, sdma_queue;
 	uint32_t doorbell_id;
 	int active;
-	int suspended;
 	int gws;
 	uint64_t ref_va[5];		/* buffers pinned (queue_refcount) */
 	unsigned int nref;
-	uint64_t exception_status;
+	struct ksim_qdbg *dbg;		/* the registry's entry, or &dbg_own */
+	struct ksim_qdbg dbg_own;
 	uint32_t cu_mask[32];		/* SET_CU_MASK, bit n: CU n */
 	uint32_t cu_mask_count;		/* bits set by it; 0: every CU */
 };
@@ -240,18 +281,9 @@ struct ksim_process {
 	struct ksim_svm_range *svm;
 	unsigned int n_svm, cap_svm;
 	int xnack_enabled;
-	/* debugger / runtime */
-	int runtime_state;		/* KFD_ABI_DEBUG_RUNTIME_STATE_* */
-	uint64_t r_debug;
-	int ttmp_setup;
-	int debug_enabled;
-	int dbg_fd;
-	uint64_t exception_mask;
-	uint64_t exception_status;
-	uint32_t dbg_flags;
-	uint32_t launch_mode;
-	uint32_t launch_override_mode;
-	uint32_t launch_enable_mask;
+	/* debugger / runtime: the registry slot's, or &dbg_own */
+	struct ksim_pdbg *dbg;
+	struct ksim_pdbg dbg_own;
 	/* CRIU */
 	int queues_paused;
 	/* SMI clients: the model's ends of their sockets */
@@ -388,9 +420,13 @@ int ksim_reg_proc_slot(struct ksim_registry *reg, pid_t pid, const char *what);
 /* The KFD process of @slot ended: sysfs no longer lists it; the slot and
  * its charges stay the pid's until it ends. */
 void ksim_reg_proc_release(struct ksim_registry *reg, int slot);
-/* registry_sysfs.c: what proc/<pid>/ shows; no-ops on a slot not the caller's. */
+/* The debugger state in slot @slot; NULL for no slot. */
+struct ksim_pdbg *ksim_reg_proc_dbg(struct ksim_registry *reg, int slot);
+/* registry_sysfs.c: what proc/<pid>/ shows; no-ops on a slot not the caller's.
+ * ksim_reg_queue_add() returns the queue's debugger state in its entry, or
+ * NULL when the process's entries are all taken. */
 void ksim_reg_proc_set_pasid(struct ksim_registry *reg, int slot, uint32_t pasid);
-void ksim_reg_queue_add(struct ksim_registry *reg, int slot, uint32_t id, int gpu,
+struct ksim_qdbg *ksim_reg_queue_add(struct ksim_registry *reg, int slot, uint32_t id, int gpu,
 			uint32_t user_type, uint64_t size);
 void ksim_reg_queue_resize(struct ksim_registry *reg, int slot, uint32_t id,
 			   uint64_t size);
@@ -649,6 +685,26 @@ int ksim_ioc_export_dmabuf(struct ksim_file *, struct ksim_process *, void *, un
 /* svm.c */
 int ksim_ioc_svm(struct ksim_file *, struct ksim_process *, void *, unsigned int);
 /* debug.c */
+/*
+ * debug.c: a process's debugger state. ksim_dbg_process_init() points it
+ * at the registry slot's (kept when a debugger made the KFD process
+ * first). ksim_dbg_queue_new() gives a created queue its state (@q->dbg:
+ * the registry entry, or NULL for its own copy) and tells a debugger;
+ * ksim_dbg_queue_update() follows UPDATE_QUEUE's ring;
+ * ksim_dbg_queue_raise() raises queue exceptions @mask (the CP's errors);
+ * ksim_dbg_queue_suspended() is whether a debugger suspended the queue.
+ * ksim_dbg_process_end() ends the process's own session and those it
+ * debugs; ksim_dbg_reap_debugger() ends the session of a debugger that
+ * has ended. All but ksim_dbg_queue_suspended() are called with the
+ * device lock held.
+ */
+void ksim_dbg_process_init(struct ksim_process *p);
+void ksim_dbg_process_end(struct ksim_process *p);
+void ksim_dbg_reap_debugger(struct ksim_process *p);
+void ksim_dbg_queue_new(struct ksim_process *p, struct ksim_queue *q);
+void ksim_dbg_queue_update(struct ksim_process *p, struct ksim_queue *q);
+void ksim_dbg_queue_raise(struct ksim_process *p, struct ksim_queue *q, uint64_t mask);
+int ksim_dbg_queue_suspended(const struct ksim_queue *q);
 int ksim_ioc_runtime_enable(struct ksim_file *, struct ksim_process *, void *, unsigned int);
 int ksim_ioc_dbg_trap(struct ksim_file *, struct ksim_process *, void *, unsigned int);
 /* ipc.c (rocm flavour) */

@@ -57,7 +57,6 @@ ksim_process_create(struct ksim_device *dev, int *err)
 	p->dev = dev;
 	p->pid = ksim_self_pid();
 	p->signal_fd = -1;
-	p->dbg_fd = -1;
 	p->n_pdds = dev->n_gpus;
 	for (unsigned int i = 0; i < dev->n_gpus; i++)
 		pdd_init(dev, &p->pdds[i], (int)i);
@@ -79,7 +78,7 @@ ksim_process_create(struct ksim_device *dev, int *err)
 	p->pasid = ksim_reg_pasid(dev->reg);
 	ksim_reg_proc_set_pasid(dev->reg, p->reg_slot, p->pasid);
 	p->xnack_enabled = xnack_default(dev);
-	p->runtime_state = KFD_ABI_DEBUG_RUNTIME_STATE_DISABLED;
+	ksim_dbg_process_init(p);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&p->event_cond, &ca);
@@ -144,8 +143,10 @@ ksim_process_destroy(struct ksim_process *p, int release_shared)
 	free(p->smi);
 	free(p->svm);
 	/* A secondary context shares its pid's slot with the primary. */
-	if (release_shared && !p->secondary)
+	if (release_shared && !p->secondary) {
+		ksim_dbg_process_end(p);
 		ksim_reg_proc_release(dev->reg, p->reg_slot);
+	}
 	for (struct ksim_process **pp = &dev->procs; *pp; pp = &(*pp)->next) {
 		if (*pp == p) {
 			*pp = p->next;

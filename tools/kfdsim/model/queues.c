@@ -227,7 +227,8 @@ alloc_doorbell(struct ksim_process *p, struct ksim_queue *q)
 static int
 queue_active(const struct ksim_queue *q)
 {
-	return q->ring_size && q->ring && q->percentage && !q->suspended;
+	return q->ring_size && q->ring && q->percentage &&
+	       !__atomic_load_n(&q->dbg->suspended, __ATOMIC_ACQUIRE);
 }
 
 /* Checks shared by CREATE_QUEUE and UPDATE_QUEUE (set_queue_properties). */
@@ -305,6 +306,7 @@ ksim_ioc_create_queue(struct ksim_file *f, struct ksim_process *p, void *data,
 	q = calloc(1, sizeof(*q));
 	if (!q)
 		return -ENOMEM;
+	q->dbg = &q->dbg_own;
 	for (unsigned int i = 0; i < KSIM_ARRAY_SIZE(q->ref_va); i++)
 		q->ref_va[i] = REF_NONE;
 	q->gpu = pdd->gpu;
@@ -368,9 +370,10 @@ ksim_ioc_create_queue(struct ksim_file *f, struct ksim_process *p, void *data,
 	ksim_bit_set(p->qid_bitmap, q->id);
 	p->queues[q->id] = q;
 	pdd->queue_count++;
+	q->dbg = ksim_reg_queue_add(dev->reg, p->reg_slot, q->id, q->gpu,
+				    q->user_type, q->ring_size);
+	ksim_dbg_queue_new(p, q);
 	q->active = queue_active(q);
-	ksim_reg_queue_add(dev->reg, p->reg_slot, q->id, q->gpu, q->user_type,
-			   q->ring_size);
 	args->queue_id = q->id;
 	args->doorbell_offset = KFD_ABI_MMAP_OFFSET(KFD_ABI_MMAP_TYPE_DOORBELL,
 						    args->gpu_id, 0);
@@ -462,6 +465,7 @@ ksim_ioc_update_queue(struct ksim_file *f, struct ksim_process *p, void *data,
 	ksim_reg_queue_resize(f->dev->reg, p->reg_slot, q->id, ring_size);
 	q->percentage = args->queue_percentage & 0xff;
 	q->priority = args->queue_priority;
+	ksim_dbg_queue_update(p, q);
 	q->active = queue_active(q);
 	ksim_cp_queue_update(p, q);
 	return 0;

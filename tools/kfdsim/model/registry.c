@@ -231,14 +231,11 @@ self_start(pid_t pid)
 }
 
 int
-ksim_reg_proc_slot(struct ksim_registry *reg, pid_t pid, const char *what)
+reg_proc_slot_locked(struct ksim_registry *reg, pid_t pid, uint64_t start)
 {
 	struct reg_shared *sh = reg->sh;
-	uint64_t start = self_start(pid);
 	int slot = -1;
 
-	if (ksim_reg_lock(reg))
-		return -EIO;
 	for (int pass = 0; pass < 2 && slot < 0; pass++) {
 		for (unsigned int i = 0; i < REG_PROCS; i++) {
 			struct reg_proc *rp = &sh->procs[i];
@@ -267,12 +264,31 @@ ksim_reg_proc_slot(struct ksim_registry *reg, pid_t pid, const char *what)
 		if (slot < 0)
 			reap_dead(reg);
 	}
+	return slot;
+}
+
+int
+ksim_reg_proc_slot(struct ksim_registry *reg, pid_t pid, const char *what)
+{
+	int slot;
+
+	if (ksim_reg_lock(reg))
+		return -EIO;
+	slot = reg_proc_slot_locked(reg, pid, self_start(pid));
 	ksim_reg_unlock(reg);
 	if (slot >= 0)
 		return slot;
 	ksim_machine_log(ksim_reg_name(reg), "the machine tracks %d processes, its most: "
 			 "refusing process %d's %s (ENOMEM)", REG_PROCS, (int)pid, what);
 	return -ENOMEM;
+}
+
+struct ksim_pdbg *
+ksim_reg_proc_dbg(struct ksim_registry *reg, int slot)
+{
+	if (slot < 0 || slot >= REG_PROCS)
+		return NULL;
+	return &reg->sh->procs[slot].dbg;
 }
 
 void
@@ -289,6 +305,10 @@ ksim_reg_proc_release(struct ksim_registry *reg, int slot)
 	if (rp->in_use && rp->pid == ksim_self_pid()) {
 		rp->pasid = 0;
 		memset(rp->queues, 0, sizeof(rp->queues));
+		/* A debug session holds the KFD process (kfd_dbg_trap_enable
+		 * takes a reference): only one with none ends here. */
+		if (!rp->dbg.enabled)
+			memset(&rp->dbg, 0, sizeof(rp->dbg));
 	}
 	ksim_reg_unlock(reg);
 }

@@ -15,7 +15,7 @@
 #include "ksim_priv.h"
 
 #define REG_MAGIC	0x3167657273666bULL	/* "kfsreg1" */
-#define REG_VERSION	4
+#define REG_VERSION	5
 #define REG_PROCS	256
 #define REG_BUFS	1024
 #define REG_IPC		256
@@ -28,6 +28,7 @@ struct reg_queue {
 	uint32_t type;			/* enum kfd_queue_type: 0 compute, 1 SDMA, ... */
 	uint32_t in_use;
 	uint64_t size;			/* ring size, bytes */
+	struct ksim_qdbg dbg;		/* what a debugger sees of it */
 };
 
 /* The first queues of a process that sysfs lists (of up to 1024). */
@@ -46,6 +47,7 @@ struct reg_proc {
 	uint64_t start;			/* the pid's start time: a later process with
 					 * the same pid is another one */
 	struct reg_queue queues[REG_PROC_QUEUES];	/* in_use 0: free entry */
+	struct ksim_pdbg dbg;		/* its KFD process's debugger state */
 };
 
 struct reg_bufslot {
@@ -170,6 +172,14 @@ uint64_t ksim_proc_start_time(pid_t pid);
  */
 int ksim_reg_lock(struct ksim_registry *reg) __attribute__((warn_unused_result));
 void ksim_reg_unlock(struct ksim_registry *reg);
+
+/*
+ * reg_proc_slot_locked() - the slot of process @pid started at @start,
+ * taken afresh when it has none (a slot of an ended process with that pid
+ * is given back first). Registry lock held. Return: the slot, or -1 when
+ * every slot is a live process's.
+ */
+int reg_proc_slot_locked(struct ksim_registry *reg, pid_t pid, uint64_t start);
 
 /* Fill @b with what an importer of @bo must know. */
 void ksim_reg_buf_fill(struct ksim_reg_buf *b, const struct ksim_bo *bo);

@@ -69,7 +69,7 @@ kernel_queue_type(uint32_t user_type)
 	}
 }
 
-void
+struct ksim_qdbg *
 ksim_reg_queue_add(struct ksim_registry *reg, int slot, uint32_t id, int gpu,
 		   uint32_t user_type, uint64_t size)
 {
@@ -77,7 +77,7 @@ ksim_reg_queue_add(struct ksim_registry *reg, int slot, uint32_t id, int gpu,
 	struct reg_queue *q = NULL;
 
 	if (ksim_reg_lock(reg))
-		return;
+		return NULL;
 	rp = own_slot(reg, slot);
 	for (unsigned int i = 0; rp && i < REG_PROC_QUEUES && !q; i++)
 		if (!rp->queues[i].in_use)
@@ -90,6 +90,7 @@ ksim_reg_queue_add(struct ksim_registry *reg, int slot, uint32_t id, int gpu,
 		q->size = size;
 	}
 	ksim_reg_unlock(reg);
+	return q ? &q->dbg : NULL;
 }
 
 static struct reg_queue *
