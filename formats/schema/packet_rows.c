@@ -481,13 +481,13 @@ kfd_pm4_packet(const uint8_t *p, size_t len, size_t *size)
 		return NULL;
 	dw0 = dword(p, 0);
 	/* The one-dword fillers are NOPs. */
-	if (dw0 == KFD_PM4_TYPE2 || dw0 == KFD_PM4_NOP_FILLER)
+	if (KFD_PM4_IS_FILLER(dw0))
 		op = KFD_PM4_OP_NOP;
 	else if (KFD_PM4_TYPE(dw0) == 3)
 		op = (uint8_t)KFD_PM4_OPCODE(dw0);
 	else
 		return NULL;
-	if (dw0 != KFD_PM4_TYPE2 && dw0 != KFD_PM4_NOP_FILLER)
+	if (!KFD_PM4_IS_FILLER(dw0))
 		*size = 4 * ((size_t)KFD_PM4_COUNT(dw0) + 2);
 	for (i = 0; i < KS_ARRAY_SIZE(rows); i++)
 		if (rows[i].engine == KFD_ENGINE_PM4 && rows[i].match == op)

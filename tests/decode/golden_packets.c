@@ -142,7 +142,7 @@ test_pm4(void **state)
 
 	(void)state;
 	memset(&s, 0, sizeof(s));
-	s.filler = KFD_PM4_NOP_FILLER;
+	s.filler = KFD_PM4_NOP_FILLER | 2;	/* compute shader type, as kfdtest */
 	s.w.header = KFD_PM4_HDR(KFD_PM4_OP_WRITE_DATA, 4);
 	s.w.control = KFD_PM4_DST_MEM << 8 | 1u << 20;
 	s.w.dst = 0x7f6000000000ull;

@@ -280,6 +280,12 @@ struct kfd_sdma_nop {
 					 ((op) & 0xffu) << 8)
 #define KFD_PM4_TYPE2			0x80000000u
 #define KFD_PM4_NOP_FILLER		0xffff1000u
+/*
+ * A one-dword filler: type 2, or a type-3 NOP of count 0x3fff whatever its
+ * shader-type and predicate bits (kfdtest's compute NOP is 0xffff1002).
+ */
+#define KFD_PM4_IS_FILLER(dw0)		((dw0) == KFD_PM4_TYPE2 || \
+					 ((dw0) & ~3u) == KFD_PM4_NOP_FILLER)
 
 #define KFD_PM4_OP_NOP			0x10
 #define KFD_PM4_OP_DISPATCH_DIRECT	0x15

@@ -270,8 +270,17 @@ run_write_data(const char *profile)
 		d[3] = (uint32_t)((BUF_VA + 0x200) >> 32);
 		emit(&q, d, 7);
 	}
+	{
+		/* kfdtest's one-dword NOP has the compute shader-type bit */
+		uint32_t nop = KFD_PM4_NOP_FILLER | 2;
+
+		emit(&q, &nop, 1);
+	}
+	v = 0xbeef;
+	write_data(&q, BUF_VA + 0x300, &v, 1);
 	kick(&q);
 	assert_true(idle(&q));
+	assert_int_equal(buf[0xc0], 0xbeef);
 	assert_int_equal(buf[0], 0xcafe);
 	assert_int_equal(buf[1], 0xeeeeeeee);
 	assert_int_equal(buf[0x40], 0x11111111);

@@ -323,7 +323,7 @@ pm4_packet(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *ring,
 			  cq->ib[cq->ib_depth - 1].va + at * 4);
 		return STEP_ERROR;
 	}
-	if (d[0] == KFD_PM4_TYPE2 || d[0] == KFD_PM4_NOP_FILLER) {
+	if (KFD_PM4_IS_FILLER(d[0])) {
 		*size = 1;
 		return STEP_DONE;
 	}

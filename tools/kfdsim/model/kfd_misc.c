@@ -276,6 +276,14 @@ ksim_ioc_smi_events(struct ksim_file *f, struct ksim_process *p, void *data,
 	r = ksim_sys_socketpair(sv, 0);
 	if (r)
 		return r;
+	/* The kernel's read of an empty event fifo fails with EAGAIN at once;
+	 * it never waits (kfdtest reads after a poll that timed out). */
+	if (syscall(SYS_fcntl, sv[0], F_SETFL, O_NONBLOCK)) {
+		r = -errno;
+		ksim_sys_close(sv[0]);
+		ksim_sys_close(sv[1]);
+		return r;
+	}
 	p->smi[p->n_smi].fd = sv[1];
 	p->smi[p->n_smi].gpu = pdd->gpu;
 	p->smi[p->n_smi++].mask = 0;
