@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The vector ALU encodings: VOP2, VOP1 and VOPC (the 32-bit forms, "_e32"),
+ * VOP3A/VOP3B (the 64-bit forms, "_e64", and the VOP3-only opcodes) and
+ * VOP3P (packed math).
+ */
+#include "isa_priv.h"
+
+/* gfx9: where the VOP3 opcode space holds each smaller encoding. */
+#define VOP3_VOPC_END	0x100
+#define VOP3_VOP2_BASE	0x100
+#define VOP3_VOP1_BASE	0x140
+#define VOP3_ONLY_BASE	0x1c0
+
+static void put_name(struct isa_ctx *c, const struct isa_op *op, const char *suffix)
+{
+	c->insn->mnemonic = op->name;
+	isa_put(c, "%s%s", op->name, suffix);
+}
+
+static int vop_e32(struct isa_ctx *c, const struct isa_op *op)
+{
+	uint32_t w0 = c->words[0];
+	unsigned int src0 = w0 & 0x1ff, vsrc1 = (w0 >> 9) & 0xff, vdst = (w0 >> 17) & 0xff;
+	int r = 0;
+
+	put_name(c, op, (op->flags & F_E32_ONLY) ? "" : "_e32");
+	if (op->flags & F_NO_DST)
+		return 0;
+	isa_put(c, " ");
+	if (op->enc == ISA_VOPC) {
+		isa_put(c, "vcc, ");
+		r |= isa_put_src(c, src0, op->src0);
+		isa_put(c, ", ");
+		return r | isa_put_vreg(c, vsrc1, op->src1, 0);
+	}
+	if (op->flags & F_SDST)
+		r |= isa_put_sreg(c, vdst, op->dst);
+	else
+		r |= isa_put_vreg(c, vdst, op->dst, 0);
+	if (op->flags & F_VCC_OUT)
+		isa_put(c, ", vcc");
+	isa_put(c, ", ");
+	r |= isa_put_src(c, src0, op->src0);
+	if (op->enc == ISA_VOP1)
+		return r;
+	if (op->flags & (F_MADMK | F_MADAK)) {
+		if (src0 == 255)
+			return isa_fail(c, "two literal constants");
+		if (c->nwords < 2)
+			return isa_fail(c, "literal constant past the end of the code");
+		c->literal = c->words[1];
+		c->length += 4;
+	}
+	if (op->flags & F_MADMK)
+		isa_put(c, ", 0x%x", c->literal);
+	isa_put(c, ", ");
+	r |= isa_put_vreg(c, vsrc1, op->src1, 0);
+	if (op->flags & F_MADAK)
+		isa_put(c, ", 0x%x", c->literal);
+	if (op->flags & F_VCC_IN)
+		isa_put(c, ", vcc");
+	return r;
+}
+
+static int vop3(struct isa_ctx *c, uint32_t opc)
+{
+	uint32_t w0 = c->words[0], w1 = c->words[1];
+	const struct isa_op *op;
+	unsigned int vdst = w0 & 0xff, sdst = (w0 >> 8) & 0x7f;
+	unsigned int abs = (w0 >> 8) & 7, opsel = (w0 >> 11) & 0xf, clamp = (w0 >> 15) & 1;
+	unsigned int src[3] = { w1 & 0x1ff, (w1 >> 9) & 0x1ff, (w1 >> 18) & 0x1ff };
+	unsigned int omod = (w1 >> 27) & 3, neg = (w1 >> 29) & 7;
+	unsigned int size[3], nsrc, i;
+	int vop3b, sdst_out, r = 0;
+
+	if (opc < VOP3_VOPC_END)
+		op = isa_find_op(c->table, ISA_VOPC, opc);
+	else if (opc < VOP3_VOP1_BASE)
+		op = isa_find_op(c->table, ISA_VOP2, opc - VOP3_VOP2_BASE);
+	else if (opc < VOP3_ONLY_BASE)
+		op = isa_find_op(c->table, ISA_VOP1, opc - VOP3_VOP1_BASE);
+	else
+		op = isa_find_op(c->table, ISA_VOP3, opc);
+	if (!op)
+		return isa_fail(c, "opcode not in the table");
+	if (op->flags & F_E32_ONLY)
+		return isa_fail(c, "opcode without a VOP3 form");
+	put_name(c, op, op->enc == ISA_VOP3 ? "" : "_e64");
+	if (op->flags & F_NO_DST)
+		return isa_fail(c, "VOP3 form without a destination not covered");
+
+	size[0] = op->src0;
+	size[1] = op->src1;
+	size[2] = op->src2;
+	nsrc = op->enc == ISA_VOP1 ? 1 : op->enc == ISA_VOP3 && op->src2 ? 3 : 2;
+	if (op->enc == ISA_VOP2 && (op->flags & F_VCC_IN)) {
+		nsrc = 3;
+		size[2] = 2;	/* the carry in or the lane mask */
+	}
+	if (op->enc == ISA_VOP3 && !op->src1)
+		nsrc = 1;
+	vop3b = (op->flags & F_VOP3B) || (op->enc == ISA_VOP2 && (op->flags & F_VCC_OUT));
+	sdst_out = vop3b;
+	if (vop3b)
+		abs = 0, opsel = 0;
+	if (opsel)
+		return isa_fail(c, "VOP3 op_sel not covered");
+
+	isa_put(c, " ");
+	if (op->enc == ISA_VOPC || (op->flags & F_SDST))
+		r |= isa_put_sreg(c, vdst, op->dst);
+	else
+		r |= isa_put_vreg(c, vdst, op->dst, 0);
+	if (sdst_out) {
+		isa_put(c, ", ");
+		r |= isa_put_sreg(c, sdst, 2);
+	}
+	for (i = 0; i < nsrc; i++) {
+		isa_put(c, ", ");
+		if (i == 1 && (op->flags & F_SRC1_SGPR) && src[1] >= 256)
+			return isa_fail(c, "lane select in a VGPR");
+		r |= isa_put_src_mod(c, src[i], size[i], (neg >> i) & 1, (abs >> i) & 1);
+	}
+	if (c->length > 8)
+		return isa_fail(c, "literal constant in VOP3");
+	if (clamp)
+		isa_put(c, " clamp");
+	switch (omod) {
+	case 1: isa_put(c, " mul:2"); break;
+	case 2: isa_put(c, " mul:4"); break;
+	case 3: isa_put(c, " div:2"); break;
+	}
+	return r;
+}
+
+static void put_bits(struct isa_ctx *c, const char *name, unsigned int bits, unsigned int n)
+{
+	unsigned int i;
+
+	isa_put(c, " %s:[", name);
+	for (i = 0; i < n; i++)
+		isa_put(c, "%s%u", i ? "," : "", (bits >> i) & 1);
+	isa_put(c, "]");
+}
+
+static int vop3p(struct isa_ctx *c, uint32_t opc)
+{
+	uint32_t w0 = c->words[0], w1 = c->words[1];
+	const struct isa_op *op = isa_find_op(c->table, ISA_VOP3P, opc);
+	unsigned int src[3] = { w1 & 0x1ff, (w1 >> 9) & 0x1ff, (w1 >> 18) & 0x1ff };
+	unsigned int size[3], nsrc, i, all;
+	unsigned int neg_hi = (w0 >> 8) & 7, op_sel = (w0 >> 11) & 7;
+	unsigned int op_sel_hi = ((w1 >> 27) & 3) | ((w0 >> 14) & 1) << 2;
+	unsigned int neg_lo = (w1 >> 29) & 7;
+	int r = 0;
+
+	if (!op)
+		return isa_fail(c, "opcode not in the table");
+	put_name(c, op, "");
+	size[0] = op->src0;
+	size[1] = op->src1;
+	size[2] = op->src2;
+	nsrc = op->src2 ? 3 : 2;
+	all = (1u << nsrc) - 1;
+	isa_put(c, " ");
+	r |= isa_put_vreg(c, w0 & 0xff, op->dst, 0);
+	for (i = 0; i < nsrc; i++) {
+		isa_put(c, ", ");
+		r |= isa_put_src(c, src[i], size[i]);
+	}
+	if (c->length > 8)
+		return isa_fail(c, "literal constant in VOP3P");
+	if (op_sel & all)
+		put_bits(c, "op_sel", op_sel, nsrc);
+	if ((op_sel_hi & all) != all)
+		put_bits(c, "op_sel_hi", op_sel_hi, nsrc);
+	if (neg_lo & all)
+		put_bits(c, "neg_lo", neg_lo, nsrc);
+	if (neg_hi & all)
+		put_bits(c, "neg_hi", neg_hi, nsrc);
+	if ((w0 >> 15) & 1)
+		isa_put(c, " clamp");
+	return r;
+}
+
+int isa_vector(struct isa_ctx *c, const struct isa_format *fmt, uint32_t opc)
+{
+	const struct isa_op *op;
+
+	switch (fmt->enc) {
+	case ISA_VOP3:
+		return vop3(c, opc);
+	case ISA_VOP3P:
+		return vop3p(c, opc);
+	default:
+		op = isa_find_op(c->table, fmt->enc, opc);
+		if (!op)
+			return isa_fail(c, "opcode not in the table");
+		return vop_e32(c, op);
+	}
+}
