@@ -95,6 +95,39 @@ static const char *const fp_inline[] = {
 	"0.5", "-0.5", "1.0", "-1.0", "2.0", "-2.0", "4.0", "-4.0",
 };
 
+/*
+ * A 32-bit literal whose value an inline constant could have held prints
+ * as that constant, as LLVM prints a value, not an encoding.
+ */
+static const uint32_t fp_inline_bits[] = {
+	0x3f000000, 0xbf000000, 0x3f800000, 0xbf800000,
+	0x40000000, 0xc0000000, 0x40800000, 0xc0800000,
+};
+
+static int put_literal(struct isa_ctx *c, uint32_t v, unsigned int n)
+{
+	unsigned int i;
+
+	if (n == 1) {
+		if ((int32_t)v >= -16 && (int32_t)v <= 64) {
+			isa_put(c, "%d", (int32_t)v);
+			return 0;
+		}
+		for (i = 0; i < 8; i++) {
+			if (v == fp_inline_bits[i]) {
+				isa_put(c, "%s", fp_inline[i]);
+				return 0;
+			}
+		}
+		if (v == 0x3e22f983) {
+			isa_put(c, "0.15915494");
+			return 0;
+		}
+	}
+	isa_put(c, "0x%x", v);
+	return 0;
+}
+
 int isa_put_src(struct isa_ctx *c, unsigned int f, unsigned int n)
 {
 	if (f >= 256)
@@ -132,8 +165,7 @@ int isa_put_src(struct isa_ctx *c, unsigned int f, unsigned int n)
 			return isa_fail(c, "literal constant past the end of the code");
 		c->literal = c->words[c->length / 4];
 		c->length += 4;
-		isa_put(c, "0x%x", c->literal);
-		return 0;
+		return put_literal(c, c->literal, n);
 	case 249:
 		return isa_fail(c, "SDWA not covered");
 	case 250:

@@ -58,7 +58,7 @@ enum isa_kind {
 #define F_SRC1_SGPR	0x0100	/* src1 is an SGPR (lane select) */
 #define F_OFF2		0x0200	/* DS: offset0/offset1 instead of offset */
 #define F_NO_DST	0x0400	/* SOP1/VOP1: no destination operand */
-#define F_GLOBAL_ONLY	0x0800	/* FLAT: no flat_/scratch_ form */
+#define F_MIX		0x0800	/* VOP3P: mixed precision; op_sel_hi 0 by default */
 
 /*
  * An opcode row. Sizes are in dwords (0: the operand is absent). For

@@ -18,12 +18,102 @@ static void put_name(struct isa_ctx *c, const struct isa_op *op, const char *suf
 	isa_put(c, "%s%s", op->name, suffix);
 }
 
+static const char *const sdwa_sel[8] = {
+	"BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD", NULL,
+};
+static const char *const sdwa_unused[4] = {
+	"UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", NULL,
+};
+
+/* An SDWA source: 8 bits, an SGPR-space operand when @sgpr is set. */
+static int sdwa_src(struct isa_ctx *c, unsigned int f, int sgpr, unsigned int mods)
+{
+	int neg = (mods >> 1) & 1, abs = (mods >> 2) & 1, sext = mods & 1, r;
+
+	if (sext && (neg || abs))
+		return isa_fail(c, "SDWA sext with neg or abs not covered");
+	if (!sgpr)
+		f += 256;
+	else if (f == 255)
+		return isa_fail(c, "literal constant in SDWA");
+	if (sext)
+		isa_put(c, "sext(");
+	r = isa_put_src_mod(c, f, 1, neg, abs);
+	if (sext)
+		isa_put(c, ")");
+	return r;
+}
+
+/*
+ * SDWA (sub-dword addressing): src0 = 249 and a second dword of selects.
+ * The 32-bit operands only: the table's rows of other sizes have no SDWA.
+ */
+static int sdwa(struct isa_ctx *c, const struct isa_op *op)
+{
+	uint32_t w0 = c->words[0], w1 = c->words[1];
+	unsigned int vsrc1 = (w0 >> 9) & 0xff, vdst = (w0 >> 17) & 0xff;
+	unsigned int dst_sel = (w1 >> 8) & 7, dst_unused = (w1 >> 11) & 3;
+	unsigned int src0_sel = (w1 >> 16) & 7, src1_sel = (w1 >> 24) & 7;
+	int r = 0;
+
+	if (c->nwords < 2)
+		return isa_fail(c, "SDWA dword past the end of the code");
+	c->length = 8;
+	if (op->dst > 1 || op->src0 > 1 || op->src1 > 1 ||
+	    (op->flags & (F_E32_ONLY | F_SDST | F_NO_DST)))
+		return isa_fail(c, "SDWA form of this opcode not covered");
+	if (!sdwa_sel[src0_sel] || (op->enc != ISA_VOP1 && !sdwa_sel[src1_sel]))
+		return isa_fail(c, "reserved SDWA select");
+	put_name(c, op, "_sdwa");
+	isa_put(c, " ");
+	if (op->enc == ISA_VOPC) {
+		/* bit 15: an SGPR pair in 14:8 instead of vcc; no clamp, omod */
+		if ((w1 >> 15) & 1)
+			r |= isa_put_sreg(c, (w1 >> 8) & 0x7f, 2);
+		else
+			isa_put(c, "vcc");
+		if ((w1 >> 13) & 1)
+			return isa_fail(c, "SDWA VOPC clamp not covered");
+	} else {
+		r |= isa_put_vreg(c, vdst, 1, 0);
+		if (op->flags & F_VCC_OUT)
+			isa_put(c, ", vcc");
+	}
+	isa_put(c, ", ");
+	r |= sdwa_src(c, w1 & 0xff, (w1 >> 23) & 1, (w1 >> 19) & 7);
+	if (op->enc != ISA_VOP1) {
+		isa_put(c, ", ");
+		r |= sdwa_src(c, vsrc1, (w1 >> 31) & 1, (w1 >> 27) & 7);
+		if (op->flags & F_VCC_IN)
+			isa_put(c, ", vcc");
+	}
+	if (op->enc != ISA_VOPC) {
+		if (!sdwa_unused[dst_unused] || !sdwa_sel[dst_sel])
+			return isa_fail(c, "reserved SDWA destination select");
+		if ((w1 >> 13) & 1)
+			isa_put(c, " clamp");
+		switch ((w1 >> 14) & 3) {
+		case 1: isa_put(c, " mul:2"); break;
+		case 2: isa_put(c, " mul:4"); break;
+		case 3: isa_put(c, " div:2"); break;
+		}
+		isa_put(c, " dst_sel:%s dst_unused:%s", sdwa_sel[dst_sel],
+			sdwa_unused[dst_unused]);
+	}
+	isa_put(c, " src0_sel:%s", sdwa_sel[src0_sel]);
+	if (op->enc != ISA_VOP1)
+		isa_put(c, " src1_sel:%s", sdwa_sel[src1_sel]);
+	return r;
+}
+
 static int vop_e32(struct isa_ctx *c, const struct isa_op *op)
 {
 	uint32_t w0 = c->words[0];
 	unsigned int src0 = w0 & 0x1ff, vsrc1 = (w0 >> 9) & 0xff, vdst = (w0 >> 17) & 0xff;
 	int r = 0;
 
+	if (src0 == 249)
+		return sdwa(c, op);
 	put_name(c, op, (op->flags & F_E32_ONLY) ? "" : "_e32");
 	if (op->flags & F_NO_DST)
 		return 0;
@@ -61,6 +151,16 @@ static int vop_e32(struct isa_ctx *c, const struct isa_op *op)
 	if (op->flags & F_VCC_IN)
 		isa_put(c, ", vcc");
 	return r;
+}
+
+static void put_bits(struct isa_ctx *c, const char *name, unsigned int bits, unsigned int n)
+{
+	unsigned int i;
+
+	isa_put(c, " %s:[", name);
+	for (i = 0; i < n; i++)
+		isa_put(c, "%s%u", i ? "," : "", (bits >> i) & 1);
+	isa_put(c, "]");
 }
 
 static int vop3(struct isa_ctx *c, uint32_t opc)
@@ -104,8 +204,6 @@ static int vop3(struct isa_ctx *c, uint32_t opc)
 	sdst_out = vop3b;
 	if (vop3b)
 		abs = 0, opsel = 0;
-	if (opsel)
-		return isa_fail(c, "VOP3 op_sel not covered");
 
 	isa_put(c, " ");
 	if (op->enc == ISA_VOPC || (op->flags & F_SDST))
@@ -124,6 +222,10 @@ static int vop3(struct isa_ctx *c, uint32_t opc)
 	}
 	if (c->length > 8)
 		return isa_fail(c, "literal constant in VOP3");
+	/* op_sel: one bit per source, then the destination's (bit 3) */
+	if (opsel)
+		put_bits(c, "op_sel", (opsel & ((1u << nsrc) - 1)) | ((opsel >> 3) << nsrc),
+			 nsrc + 1);
 	if (clamp)
 		isa_put(c, " clamp");
 	switch (omod) {
@@ -132,16 +234,6 @@ static int vop3(struct isa_ctx *c, uint32_t opc)
 	case 3: isa_put(c, " div:2"); break;
 	}
 	return r;
-}
-
-static void put_bits(struct isa_ctx *c, const char *name, unsigned int bits, unsigned int n)
-{
-	unsigned int i;
-
-	isa_put(c, " %s:[", name);
-	for (i = 0; i < n; i++)
-		isa_put(c, "%s%u", i ? "," : "", (bits >> i) & 1);
-	isa_put(c, "]");
 }
 
 static int vop3p(struct isa_ctx *c, uint32_t opc)
@@ -167,18 +259,28 @@ static int vop3p(struct isa_ctx *c, uint32_t opc)
 	r |= isa_put_vreg(c, w0 & 0xff, op->dst, 0);
 	for (i = 0; i < nsrc; i++) {
 		isa_put(c, ", ");
-		r |= isa_put_src(c, src[i], size[i]);
+		/* mix: neg_lo is the source's neg, neg_hi its abs */
+		if (op->flags & F_MIX)
+			r |= isa_put_src_mod(c, src[i], size[i], (neg_lo >> i) & 1,
+					     (neg_hi >> i) & 1);
+		else
+			r |= isa_put_src(c, src[i], size[i]);
 	}
 	if (c->length > 8)
 		return isa_fail(c, "literal constant in VOP3P");
 	if (op_sel & all)
 		put_bits(c, "op_sel", op_sel, nsrc);
-	if ((op_sel_hi & all) != all)
-		put_bits(c, "op_sel_hi", op_sel_hi, nsrc);
-	if (neg_lo & all)
-		put_bits(c, "neg_lo", neg_lo, nsrc);
-	if (neg_hi & all)
-		put_bits(c, "neg_hi", neg_hi, nsrc);
+	if (op->flags & F_MIX) {
+		if (op_sel_hi & all)
+			put_bits(c, "op_sel_hi", op_sel_hi, nsrc);
+	} else {
+		if ((op_sel_hi & all) != all)
+			put_bits(c, "op_sel_hi", op_sel_hi, nsrc);
+		if (neg_lo & all)
+			put_bits(c, "neg_lo", neg_lo, nsrc);
+		if (neg_hi & all)
+			put_bits(c, "neg_hi", neg_hi, nsrc);
+	}
 	if ((w0 >> 15) & 1)
 		isa_put(c, " clamp");
 	return r;
