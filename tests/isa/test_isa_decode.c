@@ -108,6 +108,44 @@ static void test_unknown(void **state)
 	expect_unknown(load, 0, "no code left");
 }
 
+/*
+ * Any dwords at all: the decoder answers, with a length the caller can
+ * step by and a terminated text, and never reads past @size.
+ */
+static void test_any_words(void **state)
+{
+	struct kfd_isa_insn insn;
+	uint32_t x = 0x9e3779b9u, w[3];
+	uint8_t b[12];
+	unsigned int i, known = 0;
+	size_t size;
+
+	(void)state;
+	for (i = 0; i < 200000; i++) {
+		for (size_t k = 0; k < 3; k++) {
+			x ^= x << 13;
+			x ^= x >> 17;
+			x ^= x << 5;
+			w[k] = x;
+		}
+		put_words(b, w, 3);
+		size = 4 * (1 + i % 3);
+		if (kfd_isa_decode(KFD_ISA_GFX90A, b, size, &insn) == 0) {
+			known++;
+			assert_non_null(insn.mnemonic);
+			assert_true(insn.length == 4 || insn.length == 8);
+			assert_true(insn.length <= size);
+		} else {
+			assert_int_equal(insn.length, 4);
+			assert_non_null(insn.reason);
+		}
+		assert_non_null(memchr(insn.text, 0, sizeof(insn.text)));
+	}
+	/* the table covers much of the space: a decoder that refused
+	 * everything would pass the checks above */
+	assert_true(known > 20000);
+}
+
 static void test_family(void **state)
 {
 	enum kfd_isa_family f;
@@ -124,6 +162,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_goldens),
 		cmocka_unit_test(test_unknown),
+		cmocka_unit_test(test_any_words),
 		cmocka_unit_test(test_family),
 	};
 
