@@ -94,6 +94,43 @@ static int decode(struct isa_ctx *c)
 	}
 }
 
+static const struct isa_format *enc_format(const struct isa_table *t, unsigned int enc)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->n_formats; i++)
+		if (t->formats[i].enc == enc)
+			return &t->formats[i];
+	return NULL;
+}
+
+int kfd_isa_row(enum kfd_isa_family family, unsigned int index, struct kfd_isa_row *row)
+{
+	const struct isa_table *t = family_table(family);
+	const struct isa_format *fmt, *vop3;
+	const struct isa_op *op;
+	unsigned int base;
+
+	if (!t || index >= t->n_ops)
+		return -1;
+	op = &t->ops[index];
+	fmt = enc_format(t, op->enc);
+	if (!fmt)
+		return -1;
+	row->mnemonic = op->name;
+	row->format = fmt->name;
+	row->opcode = op->op;
+	row->dwords = fmt->dwords;
+	row->word0 = fmt->match | (uint32_t)op->op << fmt->op_shift;
+	row->vop3_word0 = 0;
+	vop3 = enc_format(t, ISA_VOP3);
+	base = op->enc == ISA_VOPC ? 0 : op->enc == ISA_VOP2 ? VOP3_VOP2_BASE :
+	       op->enc == ISA_VOP1 ? VOP3_VOP1_BASE : ~0u;
+	if (vop3 && base != ~0u && !(op->flags & F_E32_ONLY))
+		row->vop3_word0 = vop3->match | (uint32_t)(base + op->op) << vop3->op_shift;
+	return 0;
+}
+
 int kfd_isa_decode(enum kfd_isa_family family, const uint8_t *code, size_t size,
 		   struct kfd_isa_insn *insn)
 {

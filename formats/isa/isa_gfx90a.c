@@ -43,8 +43,8 @@ static const struct isa_format gfx90a_formats[] = {
 /* Vector rows: dst, src0, src1, src2 sizes and flags. */
 #define VOP2(o, n, d, a, b, f)	{ ISA_VOP2, o, n, K_STD, d, a, b, 0, f }
 #define VOP1(o, n, d, a, f)	{ ISA_VOP1, o, n, K_STD, d, a, 0, 0, f }
-#define VOPC(o, n, a)		{ ISA_VOPC, o, n, K_STD, 2, a, a, 0, 0 }
-#define VOPCC(o, n, a)		{ ISA_VOPC, o, n, K_STD, 2, a, 1, 0, 0 }
+#define VOPC(o, n, a, f)	{ ISA_VOPC, o, n, K_STD, 2, a, a, 0, f }
+#define VOPCC(o, n, a, f)	{ ISA_VOPC, o, n, K_STD, 2, a, 1, 0, f }
 #define VOP3(o, n, d, a, b, c, f) { ISA_VOP3, o, n, K_STD, d, a, b, c, f }
 #define VOP3P(o, n, d, a, b, c)	{ ISA_VOP3P, o, n, K_STD, d, a, b, c, 0 }
 #define VOP3PM(o, n)		{ ISA_VOP3P, o, n, K_STD, 1, 1, 1, 1, F_MIX }
@@ -55,28 +55,28 @@ static const struct isa_format gfx90a_formats[] = {
 #define MIMG(o, n, k)		{ ISA_MIMG, o, n, k, 0, 0, 0, 0, 0 }
 
 /* The sixteen float compares and eight integer compares, in opcode order. */
-#define VOPC_F(base, t, s) \
-	VOPC(base + 0, "v_cmp_f_" t, s), VOPC(base + 1, "v_cmp_lt_" t, s), \
-	VOPC(base + 2, "v_cmp_eq_" t, s), VOPC(base + 3, "v_cmp_le_" t, s), \
-	VOPC(base + 4, "v_cmp_gt_" t, s), VOPC(base + 5, "v_cmp_lg_" t, s), \
-	VOPC(base + 6, "v_cmp_ge_" t, s), VOPC(base + 7, "v_cmp_o_" t, s), \
-	VOPC(base + 8, "v_cmp_u_" t, s), VOPC(base + 9, "v_cmp_nge_" t, s), \
-	VOPC(base + 10, "v_cmp_nlg_" t, s), VOPC(base + 11, "v_cmp_ngt_" t, s), \
-	VOPC(base + 12, "v_cmp_nle_" t, s), VOPC(base + 13, "v_cmp_neq_" t, s), \
-	VOPC(base + 14, "v_cmp_nlt_" t, s), VOPC(base + 15, "v_cmp_tru_" t, s), \
-	VOPC(base + 16, "v_cmpx_f_" t, s), VOPC(base + 17, "v_cmpx_lt_" t, s), \
-	VOPC(base + 18, "v_cmpx_eq_" t, s), VOPC(base + 19, "v_cmpx_le_" t, s), \
-	VOPC(base + 20, "v_cmpx_gt_" t, s), VOPC(base + 21, "v_cmpx_lg_" t, s), \
-	VOPC(base + 22, "v_cmpx_ge_" t, s), VOPC(base + 23, "v_cmpx_o_" t, s), \
-	VOPC(base + 24, "v_cmpx_u_" t, s), VOPC(base + 25, "v_cmpx_nge_" t, s), \
-	VOPC(base + 26, "v_cmpx_nlg_" t, s), VOPC(base + 27, "v_cmpx_ngt_" t, s), \
-	VOPC(base + 28, "v_cmpx_nle_" t, s), VOPC(base + 29, "v_cmpx_neq_" t, s), \
-	VOPC(base + 30, "v_cmpx_nlt_" t, s), VOPC(base + 31, "v_cmpx_tru_" t, s)
-#define VOPC_I(base, x, t, s) \
-	VOPC(base + 0, "v_cmp" x "_f_" t, s), VOPC(base + 1, "v_cmp" x "_lt_" t, s), \
-	VOPC(base + 2, "v_cmp" x "_eq_" t, s), VOPC(base + 3, "v_cmp" x "_le_" t, s), \
-	VOPC(base + 4, "v_cmp" x "_gt_" t, s), VOPC(base + 5, "v_cmp" x "_ne_" t, s), \
-	VOPC(base + 6, "v_cmp" x "_ge_" t, s), VOPC(base + 7, "v_cmp" x "_t_" t, s)
+#define VOPC_F(base, t, s, f) \
+	VOPC(base + 0, "v_cmp_f_" t, s, f), VOPC(base + 1, "v_cmp_lt_" t, s, f), \
+	VOPC(base + 2, "v_cmp_eq_" t, s, f), VOPC(base + 3, "v_cmp_le_" t, s, f), \
+	VOPC(base + 4, "v_cmp_gt_" t, s, f), VOPC(base + 5, "v_cmp_lg_" t, s, f), \
+	VOPC(base + 6, "v_cmp_ge_" t, s, f), VOPC(base + 7, "v_cmp_o_" t, s, f), \
+	VOPC(base + 8, "v_cmp_u_" t, s, f), VOPC(base + 9, "v_cmp_nge_" t, s, f), \
+	VOPC(base + 10, "v_cmp_nlg_" t, s, f), VOPC(base + 11, "v_cmp_ngt_" t, s, f), \
+	VOPC(base + 12, "v_cmp_nle_" t, s, f), VOPC(base + 13, "v_cmp_neq_" t, s, f), \
+	VOPC(base + 14, "v_cmp_nlt_" t, s, f), VOPC(base + 15, "v_cmp_tru_" t, s, f), \
+	VOPC(base + 16, "v_cmpx_f_" t, s, f), VOPC(base + 17, "v_cmpx_lt_" t, s, f), \
+	VOPC(base + 18, "v_cmpx_eq_" t, s, f), VOPC(base + 19, "v_cmpx_le_" t, s, f), \
+	VOPC(base + 20, "v_cmpx_gt_" t, s, f), VOPC(base + 21, "v_cmpx_lg_" t, s, f), \
+	VOPC(base + 22, "v_cmpx_ge_" t, s, f), VOPC(base + 23, "v_cmpx_o_" t, s, f), \
+	VOPC(base + 24, "v_cmpx_u_" t, s, f), VOPC(base + 25, "v_cmpx_nge_" t, s, f), \
+	VOPC(base + 26, "v_cmpx_nlg_" t, s, f), VOPC(base + 27, "v_cmpx_ngt_" t, s, f), \
+	VOPC(base + 28, "v_cmpx_nle_" t, s, f), VOPC(base + 29, "v_cmpx_neq_" t, s, f), \
+	VOPC(base + 30, "v_cmpx_nlt_" t, s, f), VOPC(base + 31, "v_cmpx_tru_" t, s, f)
+#define VOPC_I(base, x, t, s, f) \
+	VOPC(base + 0, "v_cmp" x "_f_" t, s, f), VOPC(base + 1, "v_cmp" x "_lt_" t, s, f), \
+	VOPC(base + 2, "v_cmp" x "_eq_" t, s, f), VOPC(base + 3, "v_cmp" x "_le_" t, s, f), \
+	VOPC(base + 4, "v_cmp" x "_gt_" t, s, f), VOPC(base + 5, "v_cmp" x "_ne_" t, s, f), \
+	VOPC(base + 6, "v_cmp" x "_ge_" t, s, f), VOPC(base + 7, "v_cmp" x "_t_" t, s, f)
 
 static const struct isa_op gfx90a_ops[] = {
 	/* SOP2 */
@@ -132,14 +132,15 @@ static const struct isa_op gfx90a_ops[] = {
 	SOP1(22, "s_sext_i32_i8", 1, 1),	SOP1(23, "s_sext_i32_i16", 1, 1),
 	SOP1(24, "s_bitset0_b32", 1, 1),	SOP1(25, "s_bitset0_b64", 2, 1),
 	SOP1(26, "s_bitset1_b32", 1, 1),	SOP1(27, "s_bitset1_b64", 2, 1),
-	SOP1(28, "s_getpc_b64", 2, 0),		SOP1F(29, "s_setpc_b64", 0, 2, F_NO_DST),
-	SOP1(30, "s_swappc_b64", 2, 2),		SOP1F(31, "s_rfe_b64", 0, 2, F_NO_DST),
+	SOP1(28, "s_getpc_b64", 2, 0),		SOP1F(29, "s_setpc_b64", 0, 2, F_NO_DST | F_SRC_REG),
+	SOP1F(30, "s_swappc_b64", 2, 2, F_SRC_REG),		SOP1F(31, "s_rfe_b64", 0, 2, F_NO_DST | F_SRC_REG),
 	SOP1(32, "s_and_saveexec_b64", 2, 2),	SOP1(33, "s_or_saveexec_b64", 2, 2),
 	SOP1(34, "s_xor_saveexec_b64", 2, 2),	SOP1(35, "s_andn2_saveexec_b64", 2, 2),
 	SOP1(36, "s_orn2_saveexec_b64", 2, 2),	SOP1(37, "s_nand_saveexec_b64", 2, 2),
 	SOP1(38, "s_nor_saveexec_b64", 2, 2),	SOP1(39, "s_xnor_saveexec_b64", 2, 2),
 	SOP1(40, "s_quadmask_b32", 1, 1),	SOP1(41, "s_quadmask_b64", 2, 2),
-	SOP1(42, "s_movrels_b32", 1, 1),	SOP1(43, "s_movrels_b64", 2, 2),
+	SOP1F(42, "s_movrels_b32", 1, 1, F_SRC_REG),
+	SOP1F(43, "s_movrels_b64", 2, 2, F_SRC_REG),
 	SOP1(44, "s_movreld_b32", 1, 1),	SOP1(45, "s_movreld_b64", 2, 2),
 	SOP1(48, "s_abs_i32", 1, 1),
 	SOP1(51, "s_andn1_saveexec_b64", 2, 2),	SOP1(52, "s_orn1_saveexec_b64", 2, 2),
@@ -158,7 +159,7 @@ static const struct isa_op gfx90a_ops[] = {
 	SOPC(18, "s_cmp_eq_u64", 2, 2),		SOPC(19, "s_cmp_lg_u64", 2, 2),
 
 	/* SOPP */
-	SOPP(0, "s_nop", K_SOPP_UIMM),		SOPP(1, "s_endpgm", K_SOPP_NONE),
+	SOPP(0, "s_nop", K_SOPP_UIMM),		SOPP(1, "s_endpgm", K_SOPP_ENDPGM),
 	SOPP(2, "s_branch", K_SOPP_BRANCH),	SOPP(3, "s_wakeup", K_SOPP_NONE),
 	SOPP(4, "s_cbranch_scc0", K_SOPP_BRANCH), SOPP(5, "s_cbranch_scc1", K_SOPP_BRANCH),
 	SOPP(6, "s_cbranch_vccz", K_SOPP_BRANCH), SOPP(7, "s_cbranch_vccnz", K_SOPP_BRANCH),
@@ -215,16 +216,16 @@ static const struct isa_op gfx90a_ops[] = {
 	VOP2(28, "v_addc_co_u32", 1, 1, 1, F_VCC_OUT | F_VCC_IN),
 	VOP2(29, "v_subb_co_u32", 1, 1, 1, F_VCC_OUT | F_VCC_IN),
 	VOP2(30, "v_subbrev_co_u32", 1, 1, 1, F_VCC_OUT | F_VCC_IN),
-	VOP2(31, "v_add_f16", 1, 1, 1, 0),	VOP2(32, "v_sub_f16", 1, 1, 1, 0),
-	VOP2(33, "v_subrev_f16", 1, 1, 1, 0),	VOP2(34, "v_mul_f16", 1, 1, 1, 0),
-	VOP2(35, "v_mac_f16", 1, 1, 1, F_MAC),
-	VOP2(38, "v_add_u16", 1, 1, 1, 0),	VOP2(39, "v_sub_u16", 1, 1, 1, 0),
-	VOP2(40, "v_subrev_u16", 1, 1, 1, 0),	VOP2(41, "v_mul_lo_u16", 1, 1, 1, 0),
-	VOP2(42, "v_lshlrev_b16", 1, 1, 1, 0),	VOP2(43, "v_lshrrev_b16", 1, 1, 1, 0),
-	VOP2(44, "v_ashrrev_i16", 1, 1, 1, 0),	VOP2(45, "v_max_f16", 1, 1, 1, 0),
-	VOP2(46, "v_min_f16", 1, 1, 1, 0),	VOP2(47, "v_max_u16", 1, 1, 1, 0),
-	VOP2(48, "v_max_i16", 1, 1, 1, 0),	VOP2(49, "v_min_u16", 1, 1, 1, 0),
-	VOP2(50, "v_min_i16", 1, 1, 1, 0),	VOP2(51, "v_ldexp_f16", 1, 1, 1, 0),
+	VOP2(31, "v_add_f16", 1, 1, 1, F_16),	VOP2(32, "v_sub_f16", 1, 1, 1, F_16),
+	VOP2(33, "v_subrev_f16", 1, 1, 1, F_16),	VOP2(34, "v_mul_f16", 1, 1, 1, F_16),
+	VOP2(35, "v_mac_f16", 1, 1, 1, F_MAC | F_16),
+	VOP2(38, "v_add_u16", 1, 1, 1, F_16 | F_I16),	VOP2(39, "v_sub_u16", 1, 1, 1, F_16 | F_I16),
+	VOP2(40, "v_subrev_u16", 1, 1, 1, F_16 | F_I16),	VOP2(41, "v_mul_lo_u16", 1, 1, 1, F_16 | F_I16),
+	VOP2(42, "v_lshlrev_b16", 1, 1, 1, F_16 | F_I16),	VOP2(43, "v_lshrrev_b16", 1, 1, 1, F_16 | F_I16),
+	VOP2(44, "v_ashrrev_i16", 1, 1, 1, F_16 | F_I16),	VOP2(45, "v_max_f16", 1, 1, 1, F_16),
+	VOP2(46, "v_min_f16", 1, 1, 1, F_16),	VOP2(47, "v_max_u16", 1, 1, 1, F_16 | F_I16),
+	VOP2(48, "v_max_i16", 1, 1, 1, F_16 | F_I16),	VOP2(49, "v_min_u16", 1, 1, 1, F_16 | F_I16),
+	VOP2(50, "v_min_i16", 1, 1, 1, F_16 | F_I16),	VOP2(51, "v_ldexp_f16", 1, 1, 1, F_16),
 	VOP2(52, "v_add_u32", 1, 1, 1, 0),	VOP2(53, "v_sub_u32", 1, 1, 1, 0),
 	VOP2(54, "v_subrev_u32", 1, 1, 1, 0),
 	VOP2(59, "v_fmac_f32", 1, 1, 1, F_MAC),	VOP2(61, "v_xnor_b32", 1, 1, 1, 0),
@@ -232,11 +233,11 @@ static const struct isa_op gfx90a_ops[] = {
 	/* VOP1 (VOP3 opcode: 0x140 + op) */
 	VOP1(0, "v_nop", 0, 0, F_NO_DST | F_E32_ONLY),
 	VOP1(1, "v_mov_b32", 1, 1, 0),
-	VOP1(2, "v_readfirstlane_b32", 1, 1, F_SDST | F_E32_ONLY),
+	VOP1(2, "v_readfirstlane_b32", 1, 1, F_SDST | F_E32_ONLY | F_SRC_REG),
 	VOP1(3, "v_cvt_i32_f64", 1, 2, 0),	VOP1(4, "v_cvt_f64_i32", 2, 1, 0),
 	VOP1(5, "v_cvt_f32_i32", 1, 1, 0),	VOP1(6, "v_cvt_f32_u32", 1, 1, 0),
 	VOP1(7, "v_cvt_u32_f32", 1, 1, 0),	VOP1(8, "v_cvt_i32_f32", 1, 1, 0),
-	VOP1(10, "v_cvt_f16_f32", 1, 1, 0),	VOP1(11, "v_cvt_f32_f16", 1, 1, 0),
+	VOP1(10, "v_cvt_f16_f32", 1, 1, 0),	VOP1(11, "v_cvt_f32_f16", 1, 1, F_16),
 	VOP1(12, "v_cvt_rpi_i32_f32", 1, 1, 0),	VOP1(13, "v_cvt_flr_i32_f32", 1, 1, 0),
 	VOP1(14, "v_cvt_off_f32_i4", 1, 1, 0),	VOP1(15, "v_cvt_f32_f64", 1, 2, 0),
 	VOP1(16, "v_cvt_f64_f32", 2, 1, 0),	VOP1(17, "v_cvt_f32_ubyte0", 1, 1, 0),
@@ -258,29 +259,30 @@ static const struct isa_op gfx90a_ops[] = {
 	VOP1(48, "v_frexp_exp_i32_f64", 1, 2, 0), VOP1(49, "v_frexp_mant_f64", 2, 2, 0),
 	VOP1(50, "v_fract_f64", 2, 2, 0),	VOP1(51, "v_frexp_exp_i32_f32", 1, 1, 0),
 	VOP1(52, "v_frexp_mant_f32", 1, 1, 0),
-	VOP1(57, "v_cvt_f16_u16", 1, 1, 0),	VOP1(58, "v_cvt_f16_i16", 1, 1, 0),
-	VOP1(59, "v_cvt_u16_f16", 1, 1, 0),	VOP1(60, "v_cvt_i16_f16", 1, 1, 0),
-	VOP1(61, "v_rcp_f16", 1, 1, 0),		VOP1(62, "v_sqrt_f16", 1, 1, 0),
-	VOP1(63, "v_rsq_f16", 1, 1, 0),		VOP1(64, "v_log_f16", 1, 1, 0),
-	VOP1(65, "v_exp_f16", 1, 1, 0),		VOP1(66, "v_frexp_mant_f16", 1, 1, 0),
-	VOP1(67, "v_frexp_exp_i16_f16", 1, 1, 0), VOP1(68, "v_floor_f16", 1, 1, 0),
-	VOP1(69, "v_ceil_f16", 1, 1, 0),	VOP1(70, "v_trunc_f16", 1, 1, 0),
-	VOP1(71, "v_rndne_f16", 1, 1, 0),	VOP1(72, "v_fract_f16", 1, 1, 0),
-	VOP1(73, "v_sin_f16", 1, 1, 0),		VOP1(74, "v_cos_f16", 1, 1, 0),
+	VOP1(57, "v_cvt_f16_u16", 1, 1, F_16 | F_I16),	VOP1(58, "v_cvt_f16_i16", 1, 1, F_16 | F_I16),
+	VOP1(59, "v_cvt_u16_f16", 1, 1, F_16),	VOP1(60, "v_cvt_i16_f16", 1, 1, F_16),
+	VOP1(61, "v_rcp_f16", 1, 1, F_16),		VOP1(62, "v_sqrt_f16", 1, 1, F_16),
+	VOP1(63, "v_rsq_f16", 1, 1, F_16),		VOP1(64, "v_log_f16", 1, 1, F_16),
+	VOP1(65, "v_exp_f16", 1, 1, F_16),		VOP1(66, "v_frexp_mant_f16", 1, 1, F_16),
+	VOP1(67, "v_frexp_exp_i16_f16", 1, 1, F_16), VOP1(68, "v_floor_f16", 1, 1, F_16),
+	VOP1(69, "v_ceil_f16", 1, 1, F_16),	VOP1(70, "v_trunc_f16", 1, 1, F_16),
+	VOP1(71, "v_rndne_f16", 1, 1, F_16),	VOP1(72, "v_fract_f16", 1, 1, F_16),
+	VOP1(73, "v_sin_f16", 1, 1, F_16),		VOP1(74, "v_cos_f16", 1, 1, F_16),
 
 	/* VOPC (VOP3 opcode: op) */
-	VOPCC(0x10, "v_cmp_class_f32", 1),	VOPCC(0x11, "v_cmpx_class_f32", 1),
-	VOPCC(0x12, "v_cmp_class_f64", 2),	VOPCC(0x13, "v_cmpx_class_f64", 2),
-	VOPCC(0x14, "v_cmp_class_f16", 1),	VOPCC(0x15, "v_cmpx_class_f16", 1),
-	VOPC_F(0x20, "f16", 1),
-	VOPC_F(0x40, "f32", 1),
-	VOPC_F(0x60, "f64", 2),
-	VOPC_I(0xa0, "", "i16", 1),		VOPC_I(0xa8, "", "u16", 1),
-	VOPC_I(0xb0, "x", "i16", 1),		VOPC_I(0xb8, "x", "u16", 1),
-	VOPC_I(0xc0, "", "i32", 1),		VOPC_I(0xc8, "", "u32", 1),
-	VOPC_I(0xd0, "x", "i32", 1),		VOPC_I(0xd8, "x", "u32", 1),
-	VOPC_I(0xe0, "", "i64", 2),		VOPC_I(0xe8, "", "u64", 2),
-	VOPC_I(0xf0, "x", "i64", 2),		VOPC_I(0xf8, "x", "u64", 2),
+	VOPCC(0x10, "v_cmp_class_f32", 1, 0), VOPCC(0x11, "v_cmpx_class_f32", 1, 0),
+	VOPCC(0x12, "v_cmp_class_f64", 2, 0), VOPCC(0x13, "v_cmpx_class_f64", 2, 0),
+	VOPCC(0x14, "v_cmp_class_f16", 1, F_16),
+	VOPCC(0x15, "v_cmpx_class_f16", 1, F_16),
+	VOPC_F(0x20, "f16", 1, F_16),
+	VOPC_F(0x40, "f32", 1, 0),
+	VOPC_F(0x60, "f64", 2, 0),
+	VOPC_I(0xa0, "", "i16", 1, F_16 | F_I16), VOPC_I(0xa8, "", "u16", 1, F_16 | F_I16),
+	VOPC_I(0xb0, "x", "i16", 1, F_16 | F_I16), VOPC_I(0xb8, "x", "u16", 1, F_16 | F_I16),
+	VOPC_I(0xc0, "", "i32", 1, 0),		VOPC_I(0xc8, "", "u32", 1, 0),
+	VOPC_I(0xd0, "x", "i32", 1, 0),		VOPC_I(0xd8, "x", "u32", 1, 0),
+	VOPC_I(0xe0, "", "i64", 2, 0),		VOPC_I(0xe8, "", "u64", 2, 0),
+	VOPC_I(0xf0, "x", "i64", 2, 0),		VOPC_I(0xf8, "x", "u64", 2, 0),
 
 	/* VOP3 only */
 	VOP3(0x1c0, "v_mad_legacy_f32", 1, 1, 1, 1, 0),
@@ -310,7 +312,7 @@ static const struct isa_op gfx90a_ops[] = {
 	VOP3(0x1d8, "v_med3_u32", 1, 1, 1, 1, 0),
 	VOP3(0x1d9, "v_sad_u8", 1, 1, 1, 1, 0),
 	VOP3(0x1da, "v_sad_hi_u8", 1, 1, 1, 1, 0),
-	VOP3(0x1db, "v_sad_u16", 1, 1, 1, 1, 0),
+	VOP3(0x1db, "v_sad_u16", 1, 1, 1, 1, F_16 | F_I16),
 	VOP3(0x1dc, "v_sad_u32", 1, 1, 1, 1, 0),
 	VOP3(0x1dd, "v_cvt_pk_u8_f32", 1, 1, 1, 1, 0),
 	VOP3(0x1de, "v_div_fixup_f32", 1, 1, 1, 1, 0),
@@ -326,29 +328,29 @@ static const struct isa_op gfx90a_ops[] = {
 	VOP3(0x1e8, "v_mad_u64_u32", 2, 1, 1, 2, F_VOP3B),
 	VOP3(0x1e9, "v_mad_i64_i32", 2, 1, 1, 2, F_VOP3B),
 	VOP3(0x1ed, "v_perm_b32", 1, 1, 1, 1, 0),
-	VOP3(0x1f1, "v_mad_u32_u16", 1, 1, 1, 1, 0),
-	VOP3(0x1f2, "v_mad_i32_i16", 1, 1, 1, 1, 0),
+	VOP3(0x1f1, "v_mad_u32_u16", 1, 1, 1, 1, F_16 | F_I16),
+	VOP3(0x1f2, "v_mad_i32_i16", 1, 1, 1, 1, F_16 | F_I16),
 	VOP3(0x1f3, "v_xad_u32", 1, 1, 1, 1, 0),
-	VOP3(0x1f4, "v_min3_f16", 1, 1, 1, 1, 0),
-	VOP3(0x1f5, "v_min3_i16", 1, 1, 1, 1, 0),
-	VOP3(0x1f6, "v_min3_u16", 1, 1, 1, 1, 0),
-	VOP3(0x1f7, "v_max3_f16", 1, 1, 1, 1, 0),
-	VOP3(0x1f8, "v_max3_i16", 1, 1, 1, 1, 0),
-	VOP3(0x1f9, "v_max3_u16", 1, 1, 1, 1, 0),
-	VOP3(0x1fa, "v_med3_f16", 1, 1, 1, 1, 0),
-	VOP3(0x1fb, "v_med3_i16", 1, 1, 1, 1, 0),
-	VOP3(0x1fc, "v_med3_u16", 1, 1, 1, 1, 0),
+	VOP3(0x1f4, "v_min3_f16", 1, 1, 1, 1, F_16),
+	VOP3(0x1f5, "v_min3_i16", 1, 1, 1, 1, F_16 | F_I16),
+	VOP3(0x1f6, "v_min3_u16", 1, 1, 1, 1, F_16 | F_I16),
+	VOP3(0x1f7, "v_max3_f16", 1, 1, 1, 1, F_16),
+	VOP3(0x1f8, "v_max3_i16", 1, 1, 1, 1, F_16 | F_I16),
+	VOP3(0x1f9, "v_max3_u16", 1, 1, 1, 1, F_16 | F_I16),
+	VOP3(0x1fa, "v_med3_f16", 1, 1, 1, 1, F_16),
+	VOP3(0x1fb, "v_med3_i16", 1, 1, 1, 1, F_16 | F_I16),
+	VOP3(0x1fc, "v_med3_u16", 1, 1, 1, 1, F_16 | F_I16),
 	VOP3(0x1fd, "v_lshl_add_u32", 1, 1, 1, 1, 0),
 	VOP3(0x1fe, "v_add_lshl_u32", 1, 1, 1, 1, 0),
 	VOP3(0x1ff, "v_add3_u32", 1, 1, 1, 1, 0),
 	VOP3(0x200, "v_lshl_or_b32", 1, 1, 1, 1, 0),
 	VOP3(0x201, "v_and_or_b32", 1, 1, 1, 1, 0),
 	VOP3(0x202, "v_or3_b32", 1, 1, 1, 1, 0),
-	VOP3(0x203, "v_mad_f16", 1, 1, 1, 1, 0),
-	VOP3(0x204, "v_mad_u16", 1, 1, 1, 1, 0),
-	VOP3(0x205, "v_mad_i16", 1, 1, 1, 1, 0),
-	VOP3(0x206, "v_fma_f16", 1, 1, 1, 1, 0),
-	VOP3(0x207, "v_div_fixup_f16", 1, 1, 1, 1, 0),
+	VOP3(0x203, "v_mad_f16", 1, 1, 1, 1, F_16),
+	VOP3(0x204, "v_mad_u16", 1, 1, 1, 1, F_16 | F_I16),
+	VOP3(0x205, "v_mad_i16", 1, 1, 1, 1, F_16 | F_I16),
+	VOP3(0x206, "v_fma_f16", 1, 1, 1, 1, F_16),
+	VOP3(0x207, "v_div_fixup_f16", 1, 1, 1, 1, F_16),
 	VOP3(0x280, "v_add_f64", 2, 2, 2, 0, 0),
 	VOP3(0x281, "v_mul_f64", 2, 2, 2, 0, 0),
 	VOP3(0x282, "v_min_f64", 2, 2, 2, 0, 0),
@@ -373,7 +375,7 @@ static const struct isa_op gfx90a_ops[] = {
 	VOP3(0x296, "v_cvt_pkrtz_f16_f32", 1, 1, 1, 0, 0),
 	VOP3(0x297, "v_cvt_pk_u16_u32", 1, 1, 1, 0, 0),
 	VOP3(0x298, "v_cvt_pk_i16_i32", 1, 1, 1, 0, 0),
-	VOP3(0x2a0, "v_pack_b32_f16", 1, 1, 1, 0, 0),
+	VOP3(0x2a0, "v_pack_b32_f16", 1, 1, 1, 0, F_16),
 
 	/* VOP3P */
 	VOP3P(0x00, "v_pk_mad_i16", 1, 1, 1, 1),

@@ -55,8 +55,8 @@ static int flat(struct isa_ctx *c, const struct isa_op *op)
 		return isa_fail(c, "FLAT lds bit not covered");
 	if ((w0 >> 25) & 1)
 		return isa_fail(c, "FLAT scc bit not covered");
-	if (seg != 2 && op->kind == K_ATOMIC)
-		return isa_fail(c, "flat and scratch atomics not covered");
+	if (seg == 1 && op->kind == K_ATOMIC)
+		return isa_fail(c, "scratch has no atomics");
 	/* global and scratch offsets are signed 13 bits; flat's unsigned 12 */
 	if (seg == 0) {
 		if ((w0 >> 12) & 1)
@@ -142,6 +142,8 @@ static int mimg(struct isa_ctx *c, const struct isa_op *op)
 
 	if (w0 & 0x38000)
 		return isa_fail(c, "MIMG a16, tfe or lwe not covered");
+	if (w0 & 0xff)
+		return isa_fail(c, "MIMG bits 7:0 (gfx90a scc) not covered");
 	if (w1 >> 31)
 		return isa_fail(c, "MIMG d16 not covered");
 	c->insn->mnemonic = op->name;

@@ -53,9 +53,13 @@ int isa_put_sreg(struct isa_ctx *c, unsigned int idx, unsigned int n)
 {
 	if (n == 0)
 		return isa_fail(c, "operand of no size");
+	/* the hardware ignores the low bits of a range's first register,
+	 * and LLVM prints the aligned range */
+	if (n == 2)
+		idx &= ~1u;
+	else if (n > 2)
+		idx &= ~3u;
 	if (idx + n <= 102) {
-		if (n > 1 && (idx & 1))
-			return isa_fail(c, "misaligned SGPR range");
 		put_range(c, "s", idx, n);
 		return 0;
 	}
@@ -95,6 +99,11 @@ static const char *const fp_inline[] = {
 	"0.5", "-0.5", "1.0", "-1.0", "2.0", "-2.0", "4.0", "-4.0",
 };
 
+/* The same constants given to a 16-bit integer operand: their f16 bits. */
+static const uint16_t fp_inline_f16[] = {
+	0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400, 0x3118,
+};
+
 /*
  * A 32-bit literal whose value an inline constant could have held prints
  * as that constant, as LLVM prints a value, not an encoding.
@@ -107,6 +116,23 @@ static const uint32_t fp_inline_bits[] = {
 static int put_literal(struct isa_ctx *c, uint32_t v, unsigned int n)
 {
 	unsigned int i;
+
+	/* a 16-bit operand takes the literal's low half */
+	if (c->is16) {
+		v &= 0xffff;
+		if ((int16_t)v >= -16 && (int16_t)v <= 64) {
+			isa_put(c, "%d", (int16_t)v);
+			return 0;
+		}
+		for (i = 0; i < 9 && !c->int16; i++) {
+			if (v == fp_inline_f16[i]) {
+				isa_put(c, "%s", i < 8 ? fp_inline[i] : "0.15915494");
+				return 0;
+			}
+		}
+		isa_put(c, "0x%x", v);
+		return 0;
+	}
 
 	if (n == 1) {
 		if ((int32_t)v >= -16 && (int32_t)v <= 64) {
@@ -142,6 +168,10 @@ int isa_put_src(struct isa_ctx *c, unsigned int f, unsigned int n)
 		isa_put(c, "-%u", f - 192);
 		return 0;
 	}
+	if (f >= 240 && f <= 248 && c->int16) {
+		isa_put(c, "0x%x", fp_inline_f16[f - 240]);
+		return 0;
+	}
 	if (f >= 240 && f <= 247) {
 		isa_put(c, "%s", fp_inline[f - 240]);
 		return 0;
@@ -174,16 +204,26 @@ int isa_put_src(struct isa_ctx *c, unsigned int f, unsigned int n)
 	return isa_fail(c, "reserved source operand");
 }
 
+/* Is the 9-bit source field a constant (inline or literal)? */
+static int is_constant(unsigned int f)
+{
+	return (f >= 128 && f <= 208) || (f >= 240 && f <= 248) || f == 255;
+}
+
 int isa_put_src_mod(struct isa_ctx *c, unsigned int f, unsigned int n, int neg, int abs)
 {
+	/* LLVM spells a negated constant neg(c), as "-" would read as its sign */
+	int neg_fn = neg && !abs && is_constant(f);
 	int r;
 
 	if (neg)
-		isa_put(c, "-");
+		isa_put(c, neg_fn ? "neg(" : "-");
 	if (abs)
 		isa_put(c, "|");
 	r = isa_put_src(c, f, n);
 	if (abs)
 		isa_put(c, "|");
+	if (neg_fn)
+		isa_put(c, ")");
 	return r;
 }

@@ -9,12 +9,20 @@
 
 #include "isa_table.h"
 
+/* gfx9: where the VOP3 opcode space holds each smaller encoding. */
+#define VOP3_VOPC_END	0x100
+#define VOP3_VOP2_BASE	0x100
+#define VOP3_VOP1_BASE	0x140
+#define VOP3_ONLY_BASE	0x1c0
+
 struct isa_ctx {
 	const struct isa_table *table;
 	uint32_t words[4];	/* the instruction's dwords (zero past the end) */
 	size_t nwords;		/* dwords available */
 	unsigned int length;	/* bytes consumed so far */
 	uint32_t literal;
+	int is16;		/* the sources are 16 bits wide */
+	int int16;		/* ... and integers */
 	const char *reason;	/* the first reason for failure */
 	struct kfd_isa_insn *insn;
 	size_t pos;		/* end of the text */

@@ -48,7 +48,9 @@ static int smem(struct isa_ctx *c, const struct isa_op *op)
 	isa_put(c, ", ");
 	if (soe)
 		return isa_fail(c, "SMEM soffset not covered");
-	if (imm)
+	if (imm && (w1 & 0x100000))	/* a signed 21-bit offset */
+		isa_put(c, "-0x%x", 0x200000 - (w1 & 0x1fffff));
+	else if (imm)
 		isa_put(c, "0x%x", w1 & 0x1fffff);
 	else
 		r |= isa_put_sreg(c, w1 & 0x7f, 1);
@@ -82,6 +84,8 @@ int isa_scalar(struct isa_ctx *c, const struct isa_op *op)
 			if (op->src0)
 				isa_put(c, ", ");
 		}
+		if (op->src0 && (op->flags & F_SRC_REG) && s0 >= 128)
+			return isa_fail(c, "a constant in a register-only operand");
 		if (op->src0)
 			r |= isa_put_src(c, s0, op->src0);
 		return r;
@@ -99,9 +103,19 @@ int isa_scalar(struct isa_ctx *c, const struct isa_op *op)
 	case ISA_SOPP:
 		switch (op->kind) {
 		case K_SOPP_NONE:
+			if (w0 & 0xffff)
+				return isa_fail(c, "operand bits in an instruction without operands");
 			return 0;
 		case K_SOPP_UIMM:
-			isa_put(c, " %u", w0 & 0xffff);
+			/* the values of inline constants in decimal, others in hex */
+			if ((int16_t)w0 >= -16 && (int16_t)w0 <= 64)
+				isa_put(c, " %d", (int16_t)w0);
+			else
+				isa_put(c, " 0x%x", w0 & 0xffff);
+			return 0;
+		case K_SOPP_ENDPGM:
+			if (w0 & 0xffff)
+				isa_put(c, " %u", w0 & 0xffff);
 			return 0;
 		case K_SOPP_BRANCH:
 			/* LLVM 15 prints the offset as unsigned 16 bits */

@@ -40,6 +40,7 @@ enum isa_kind {
 	K_SOPP_UIMM,	/* SOPP: simm16 as unsigned decimal */
 	K_SOPP_BRANCH,	/* SOPP: simm16, a dword offset from pc + 4 */
 	K_SOPP_WAITCNT,	/* SOPP: vmcnt/expcnt/lgkmcnt fields */
+	K_SOPP_ENDPGM,	/* SOPP: simm16 as decimal, absent when 0 */
 	K_LOAD,		/* memory: dst <- address */
 	K_STORE,	/* memory: address <- data */
 	K_ATOMIC,	/* memory: data op at address; dst with glc */
@@ -59,6 +60,9 @@ enum isa_kind {
 #define F_OFF2		0x0200	/* DS: offset0/offset1 instead of offset */
 #define F_NO_DST	0x0400	/* SOP1/VOP1: no destination operand */
 #define F_MIX		0x0800	/* VOP3P: mixed precision; op_sel_hi 0 by default */
+#define F_16		0x1000	/* the sources are 16 bits wide (op_sel applies) */
+#define F_I16		0x2000	/* ... and integers: float constants are f16 bits */
+#define F_SRC_REG	0x4000	/* the source is a register, not a constant */
 
 /*
  * An opcode row. Sizes are in dwords (0: the operand is absent). For

@@ -6,12 +6,6 @@
  */
 #include "isa_priv.h"
 
-/* gfx9: where the VOP3 opcode space holds each smaller encoding. */
-#define VOP3_VOPC_END	0x100
-#define VOP3_VOP2_BASE	0x100
-#define VOP3_VOP1_BASE	0x140
-#define VOP3_ONLY_BASE	0x1c0
-
 static void put_name(struct isa_ctx *c, const struct isa_op *op, const char *suffix)
 {
 	c->insn->mnemonic = op->name;
@@ -112,6 +106,10 @@ static int vop_e32(struct isa_ctx *c, const struct isa_op *op)
 	unsigned int src0 = w0 & 0x1ff, vsrc1 = (w0 >> 9) & 0xff, vdst = (w0 >> 17) & 0xff;
 	int r = 0;
 
+	c->is16 = !!(op->flags & F_16);
+	c->int16 = !!(op->flags & F_I16);
+	if ((op->flags & F_SRC_REG) && src0 >= 128 && src0 < 256)
+		return isa_fail(c, "a constant in a register-only operand");
 	if (src0 == 249)
 		return sdwa(c, op);
 	put_name(c, op, (op->flags & F_E32_ONLY) ? "" : "_e32");
@@ -204,6 +202,20 @@ static int vop3(struct isa_ctx *c, uint32_t opc)
 	sdst_out = vop3b;
 	if (vop3b)
 		abs = 0, opsel = 0;
+	/*
+	 * op_sel belongs to the VOP3-only 16-bit opcodes; LLVM rejects it on
+	 * the _e64 forms of 16-bit VOP1/VOP2/VOPC opcodes and ignores it on
+	 * 32-bit ones.
+	 */
+	if (opsel && (op->flags & F_16) && op->enc != ISA_VOP3)
+		return isa_fail(c, "op_sel on a 16-bit _e64 form");
+	if (!(op->flags & F_16))
+		opsel = 0;
+	/* the 16-bit integer VOP3 opcodes have no neg or abs: LLVM drops them */
+	if (op->enc == ISA_VOP3 && (op->flags & F_I16))
+		neg = 0, abs = 0;
+	c->is16 = !!(op->flags & F_16);
+	c->int16 = !!(op->flags & F_I16);
 
 	isa_put(c, " ");
 	if (op->enc == ISA_VOPC || (op->flags & F_SDST))

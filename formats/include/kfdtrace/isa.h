@@ -57,4 +57,24 @@ int kfd_isa_family_by_name(const char *name, enum kfd_isa_family *family);
 int kfd_isa_decode(enum kfd_isa_family family, const uint8_t *code, size_t size,
 		   struct kfd_isa_insn *insn);
 
+/* A table row, for tools and tests that sweep the table. */
+struct kfd_isa_row {
+	const char *mnemonic;	/* the row's name (FLAT rows: without segment) */
+	const char *format;	/* the encoding: "SOP2", "VOP1", ... */
+	unsigned int opcode;
+	unsigned int dwords;	/* length without a literal constant */
+	uint32_t word0;		/* the first dword, operand fields zero */
+	uint32_t vop3_word0;	/* the same in VOP3 (_e64); 0 when none */
+};
+
+/**
+ * kfd_isa_row() - the row @index of a family's table
+ * @family: the GPU family
+ * @index: 0 up to the number of rows
+ * @row: where to store the row
+ *
+ * Return: 0, or -1 past the last row.
+ */
+int kfd_isa_row(enum kfd_isa_family family, unsigned int index, struct kfd_isa_row *row);
+
 #endif
