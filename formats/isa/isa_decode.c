@@ -122,12 +122,17 @@ int kfd_isa_row(enum kfd_isa_family family, unsigned int index, struct kfd_isa_r
 	row->opcode = op->op;
 	row->dwords = fmt->dwords;
 	row->word0 = fmt->match | (uint32_t)op->op << fmt->op_shift;
+	row->word0_fixed = fmt->mask | (uint32_t)fmt->op_mask << fmt->op_shift;
 	row->vop3_word0 = 0;
+	row->vop3_fixed = 0;
 	vop3 = enc_format(t, ISA_VOP3);
 	base = op->enc == ISA_VOPC ? 0 : op->enc == ISA_VOP2 ? VOP3_VOP2_BASE :
 	       op->enc == ISA_VOP1 ? VOP3_VOP1_BASE : ~0u;
 	if (vop3 && base != ~0u && !(op->flags & F_E32_ONLY))
+	{
 		row->vop3_word0 = vop3->match | (uint32_t)(base + op->op) << vop3->op_shift;
+		row->vop3_fixed = vop3->mask | (uint32_t)vop3->op_mask << vop3->op_shift;
+	}
 	return 0;
 }
 

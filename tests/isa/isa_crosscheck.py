@@ -12,12 +12,19 @@ embedded in libhsa-runtime64.so.1 (found in KT_AMD_LIBDIR).
 Measured corpus (coverage printed, never fails): rocRAND's kernels in
 librocrand.so.1, when installed there.
 
-Exit status 77 (skip) when llvm-objdump or libhsa-runtime64.so.1 is
-missing, except under CI=true, where that fails.
+Two sweeps of the table itself, assembled from raw dwords by llvm-mc:
+"table" puts every form of every row (operand fields zero) through both
+disassemblers and must match wherever ours decodes; "operands" repeats
+each form with random operand fields (a fixed seed) and prints how often
+the two disagree, and how often ours accepts what LLVM rejects as invalid.
+
+Exit status 77 (skip) when llvm-objdump, llvm-mc or libhsa-runtime64.so.1
+is missing, except under CI=true, where that fails.
 """
 import argparse
 import collections
 import os
+import random
 import re
 import shutil
 import struct
@@ -183,6 +190,71 @@ def compare(name, objects, args, objdump):
     return total, matched
 
 
+NOP = 0xbf800000
+SWEEP_VARIANTS = 6
+
+
+def sweep_forms(tool, family, randomize, seed=1):
+    """The dword pairs of every form of every row, each padded by two
+    s_nop so that a length disagreement cannot hide the next form."""
+    r = subprocess.run([tool, '--rows', family], capture_output=True, text=True,
+                       check=True)
+    rng = random.Random(seed)
+    pairs = []
+    for line in r.stdout.splitlines():
+        w0, fixed = (int(x, 16) for x in line.split())
+        if not randomize:
+            pairs.append((w0, 0))
+            continue
+        for _ in range(SWEEP_VARIANTS):
+            pairs.append(((w0 & fixed) | (rng.getrandbits(32) & ~fixed & 0xffffffff),
+                          rng.getrandbits(32)))
+    return pairs
+
+
+def sweep(name, args, objdump, mc, tmp, randomize, chunk=400):
+    """Compare the decoders on assembled forms; return (known, differ, invalid)."""
+    pairs = sweep_forms(args.tool, args.family, randomize)
+    known = differ = invalid = unknown = crashed = 0
+    shown = 0
+    for i in range(0, len(pairs), chunk):
+        src = os.path.join(tmp, 'sweep.s')
+        obj = os.path.join(tmp, 'sweep.o')
+        with open(src, 'w') as f:
+            for a, b in pairs[i:i + chunk]:
+                f.write('.long 0x%08x\n.long 0x%08x\n.long 0x%08x\n.long 0x%08x\n'
+                        % (a, b, NOP, NOP))
+        subprocess.run([mc, '-arch=amdgcn', '-mcpu=' + args.family, '-filetype=obj',
+                        src, '-o', obj], check=True)
+        try:
+            theirs = llvm_lines(objdump, args.family, obj)
+        except subprocess.CalledProcessError:
+            crashed += 1  # llvm-objdump 15 aborts on some invalid words
+            continue
+        ours = our_lines(args.tool, args.family, obj)
+        for addr in sorted(theirs):
+            got = ours.get(addr)
+            if not got or got[0].startswith('unknown'):
+                unknown += 1
+                continue
+            known += 1
+            if got == theirs[addr]:
+                continue
+            if theirs[addr][0].startswith('.long'):
+                invalid += 1
+            else:
+                differ += 1
+            if shown < args.show and (not randomize or not theirs[addr][0].startswith('.long')):
+                shown += 1
+                print('  %s+0x%x: llvm "%s" (%d bytes), ours "%s" (%d bytes)' % (
+                    name, i * 16 + addr, theirs[addr][0], theirs[addr][1], got[0], got[1]))
+    print('%s: %d forms, %d instructions decoded by ours, %d unknown to ours, '
+          '%d spelled differently, %d that LLVM rejects%s' % (
+              name, len(pairs), known, unknown, differ, invalid,
+              ', %d chunks skipped (llvm-objdump aborted)' % crashed if crashed else ''))
+    return known, differ, invalid
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--tool', required=True)
@@ -192,8 +264,9 @@ def main():
     args = ap.parse_args()
 
     objdump = find_tool(['llvm-objdump-15', 'llvm-objdump'])
-    if not objdump:
-        missing('llvm-objdump not found')
+    mc = find_tool(['llvm-mc-15', 'llvm-mc'])
+    if not objdump or not mc:
+        missing('llvm-objdump or llvm-mc not found')
     libdir = os.environ.get('KT_AMD_LIBDIR', '')
     rocr = os.path.join(libdir, 'libhsa-runtime64.so.1')
     if not libdir or not os.path.exists(rocr):
@@ -216,6 +289,11 @@ def main():
             objects.append(path)
         total, matched = compare('required', objects, args, objdump)
         status = 0 if total and matched == total else 1
+
+        known, differ, invalid = sweep('table', args, objdump, mc, tmp, False)
+        if not known or differ or invalid:
+            status = 1
+        sweep('operands', args, objdump, mc, tmp, True)
 
         rocrand = os.path.join(libdir, 'librocrand.so.1')
         if os.path.exists(rocrand):

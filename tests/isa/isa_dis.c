@@ -5,11 +5,46 @@
  * with llvm-objdump's.
  *
  * Usage: isa_dis FAMILY FILE OFFSET SIZE ADDRESS
+ *        isa_dis --rows FAMILY
+ *
+ * --rows prints, one line per form of every row of the table (its VOP3
+ * form too, and the flat, scratch and global segments of FLAT), in hex:
+ * the first dword with its operand fields zero, then the mask of its bits
+ * that name the format and opcode (the others may vary).
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kfdtrace/isa.h"
+
+static void put_form(uint32_t w0, uint32_t fixed)
+{
+	printf("%08x %08x\n", w0, fixed);
+}
+
+static int rows(const char *name)
+{
+	enum kfd_isa_family family;
+	struct kfd_isa_row row;
+	unsigned int i, seg;
+
+	if (kfd_isa_family_by_name(name, &family)) {
+		fprintf(stderr, "isa_dis: no table for %s\n", name);
+		return 2;
+	}
+	for (i = 0; kfd_isa_row(family, i, &row) == 0; i++) {
+		if (!strcmp(row.format, "FLAT")) {
+			for (seg = 0; seg < 3; seg++)
+				put_form(row.word0 | seg << 14, row.word0_fixed | 3u << 14);
+			continue;
+		}
+		put_form(row.word0, row.word0_fixed);
+		if (row.vop3_word0)
+			put_form(row.vop3_word0, row.vop3_fixed);
+	}
+	return 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -19,6 +54,8 @@ int main(int argc, char **argv)
 	unsigned char *code;
 	FILE *f;
 
+	if (argc == 3 && !strcmp(argv[1], "--rows"))
+		return rows(argv[2]);
 	if (argc != 6) {
 		fprintf(stderr, "usage: isa_dis FAMILY FILE OFFSET SIZE ADDRESS\n");
 		return 2;

@@ -64,7 +64,9 @@ struct kfd_isa_row {
 	unsigned int opcode;
 	unsigned int dwords;	/* length without a literal constant */
 	uint32_t word0;		/* the first dword, operand fields zero */
+	uint32_t word0_fixed;	/* its bits that name the format and opcode */
 	uint32_t vop3_word0;	/* the same in VOP3 (_e64); 0 when none */
+	uint32_t vop3_fixed;
 };
 
 /**
