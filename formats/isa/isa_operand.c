@@ -197,9 +197,9 @@ int isa_put_src(struct isa_ctx *c, unsigned int f, unsigned int n)
 		c->length += 4;
 		return put_literal(c, c->literal, n);
 	case 249:
-		return isa_fail(c, "SDWA not covered");
+		return isa_fail(c, "SDWA where it is not allowed");
 	case 250:
-		return isa_fail(c, "DPP not covered");
+		return isa_fail(c, "DPP where it is not allowed");
 	}
 	return isa_fail(c, "reserved source operand");
 }

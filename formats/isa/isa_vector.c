@@ -100,6 +100,75 @@ static int sdwa(struct isa_ctx *c, const struct isa_op *op)
 	return r;
 }
 
+/* DPP's dpp_ctrl, as LLVM spells it; 0 when reserved. */
+static int dpp_ctrl(struct isa_ctx *c, unsigned int ctrl)
+{
+	static const char *const fixed[] = {
+		[0x30] = "wave_shl:1", [0x34] = "wave_rol:1", [0x38] = "wave_shr:1",
+		[0x3c] = "wave_ror:1", [0x40] = "row_mirror", [0x41] = "row_half_mirror",
+		[0x42] = "row_bcast:15", [0x43] = "row_bcast:31",
+	};
+	static const char *const shifts[] = { "row_shl", "row_shr", "row_ror" };
+
+	if (ctrl < 0x100) {
+		isa_put(c, " quad_perm:[%u,%u,%u,%u]", ctrl & 3, (ctrl >> 2) & 3,
+			(ctrl >> 4) & 3, (ctrl >> 6) & 3);
+		return 1;
+	}
+	ctrl -= 0x100;
+	if (ctrl < 0x30 && (ctrl & 0xf)) {
+		isa_put(c, " %s:%u", shifts[ctrl >> 4], ctrl & 0xf);
+		return 1;
+	}
+	if (ctrl < sizeof(fixed) / sizeof(fixed[0]) && fixed[ctrl]) {
+		isa_put(c, " %s", fixed[ctrl]);
+		return 1;
+	}
+	/* gfx90a: broadcast lane n of each row */
+	if (ctrl >= 0x50 && ctrl < 0x60) {
+		isa_put(c, " row_newbcast:%u", ctrl & 0xf);
+		return 1;
+	}
+	return 0;
+}
+
+/* DPP (data-parallel primitives): src0 = 250 and a second dword. */
+static int dpp(struct isa_ctx *c, const struct isa_op *op)
+{
+	uint32_t w0 = c->words[0], w1 = c->words[1];
+	unsigned int vsrc1 = (w0 >> 9) & 0xff, vdst = (w0 >> 17) & 0xff;
+	int r = 0;
+
+	if (c->nwords < 2)
+		return isa_fail(c, "DPP dword past the end of the code");
+	c->length = 8;
+	if (op->enc == ISA_VOPC)
+		return isa_fail(c, "VOPC has no DPP form on gfx9");
+	if (op->dst > 1 || op->src0 > 1 || op->src1 > 1 ||
+	    (op->flags & (F_E32_ONLY | F_SDST | F_NO_DST | F_MADMK | F_MADAK)))
+		return isa_fail(c, "DPP form of this opcode not covered");
+	put_name(c, op, "_dpp");
+	isa_put(c, " ");
+	r |= isa_put_vreg(c, vdst, 1, 0);
+	if (op->flags & F_VCC_OUT)
+		isa_put(c, ", vcc");
+	isa_put(c, ", ");
+	r |= isa_put_src_mod(c, 256 + (w1 & 0xff), 1, (w1 >> 20) & 1, (w1 >> 21) & 1);
+	if (op->enc == ISA_VOP2) {
+		isa_put(c, ", ");
+		r |= isa_put_src_mod(c, 256 + vsrc1, 1, (w1 >> 22) & 1, (w1 >> 23) & 1);
+		if (op->flags & F_VCC_IN)
+			isa_put(c, ", vcc");
+	}
+	if (!dpp_ctrl(c, (w1 >> 8) & 0x1ff))
+		return isa_fail(c, "reserved DPP control");
+	isa_put(c, " row_mask:0x%x bank_mask:0x%x", w1 >> 28, (w1 >> 24) & 0xf);
+	/* LLVM 15 prints the bit as it is set (older assemblers wrote :0) */
+	if ((w1 >> 19) & 1)
+		isa_put(c, " bound_ctrl:1");
+	return r;
+}
+
 static int vop_e32(struct isa_ctx *c, const struct isa_op *op)
 {
 	uint32_t w0 = c->words[0];
@@ -112,6 +181,8 @@ static int vop_e32(struct isa_ctx *c, const struct isa_op *op)
 		return isa_fail(c, "a constant in a register-only operand");
 	if (src0 == 249)
 		return sdwa(c, op);
+	if (src0 == 250)
+		return dpp(c, op);
 	put_name(c, op, (op->flags & F_E32_ONLY) ? "" : "_e32");
 	if (op->flags & F_NO_DST)
 		return 0;

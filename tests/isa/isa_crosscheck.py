@@ -15,8 +15,9 @@ librocrand.so.1, when installed there.
 Two sweeps of the table itself, assembled from raw dwords by llvm-mc:
 "table" puts every form of every row (operand fields zero) through both
 disassemblers and must match wherever ours decodes; "operands" repeats
-each form with random operand fields (a fixed seed) and prints how often
-the two disagree, and how often ours accepts what LLVM rejects as invalid.
+each form with random operand fields (a fixed seed), and "sdwa" and "dpp"
+the 32-bit vector forms with SDWA or DPP; these print how often the two
+disagree, and how often ours accepts what LLVM rejects as invalid.
 
 Exit status 77 (skip) when llvm-objdump, llvm-mc or libhsa-runtime64.so.1
 is missing, except under CI=true, where that fails.
@@ -194,27 +195,51 @@ NOP = 0xbf800000
 SWEEP_VARIANTS = 6
 
 
-def sweep_forms(tool, family, randomize, seed=1):
-    """The dword pairs of every form of every row, each padded by two
-    s_nop so that a length disagreement cannot hide the next form."""
+# the source field that selects SDWA (249) or DPP (250) in VOP1/VOP2/VOPC
+EXT_SRC0 = {'sdwa': 249, 'dpp': 250}
+
+
+def sdwa_valid(b):
+    """Random SDWA selects made valid: llvm-objdump 15 aborts on reserved ones."""
+    for shift in (8, 16, 24):  # dst_sel, src0_sel, src1_sel: 7 is reserved
+        if (b >> shift) & 7 == 7:
+            b &= ~(1 << shift)
+    if (b >> 11) & 3 == 3:  # dst_unused: 3 is reserved
+        b &= ~(1 << 11)
+    return b
+
+
+def sweep_forms(tool, family, mode, seed=1):
+    """The dword pairs of every form of every row: as listed ('table'),
+    with random operand fields ('operands'), or as SDWA or DPP forms of
+    the 32-bit vector rows with random fields ('sdwa', 'dpp')."""
     r = subprocess.run([tool, '--rows', family], capture_output=True, text=True,
                        check=True)
     rng = random.Random(seed)
     pairs = []
     for line in r.stdout.splitlines():
-        w0, fixed = (int(x, 16) for x in line.split())
-        if not randomize:
+        w0, fixed, fmt = line.split()
+        w0, fixed = int(w0, 16), int(fixed, 16)
+        if mode == 'table':
             pairs.append((w0, 0))
             continue
+        if mode in EXT_SRC0 and fmt not in ('VOP1', 'VOP2', 'VOPC'):
+            continue
         for _ in range(SWEEP_VARIANTS):
-            pairs.append(((w0 & fixed) | (rng.getrandbits(32) & ~fixed & 0xffffffff),
-                          rng.getrandbits(32)))
+            a = (w0 & fixed) | (rng.getrandbits(32) & ~fixed & 0xffffffff)
+            b = rng.getrandbits(32)
+            if mode in EXT_SRC0:
+                a = (a & ~0x1ff) | EXT_SRC0[mode]
+            if mode == 'sdwa':
+                b = sdwa_valid(b)
+            pairs.append((a, b))
     return pairs
 
 
-def sweep(name, args, objdump, mc, tmp, randomize, chunk=400):
+def sweep(name, args, objdump, mc, tmp, chunk=400):
     """Compare the decoders on assembled forms; return (known, differ, invalid)."""
-    pairs = sweep_forms(args.tool, args.family, randomize)
+    randomize = name != 'table'
+    pairs = sweep_forms(args.tool, args.family, name)
     known = differ = invalid = unknown = crashed = 0
     shown = 0
     for i in range(0, len(pairs), chunk):
@@ -290,10 +315,11 @@ def main():
         total, matched = compare('required', objects, args, objdump)
         status = 0 if total and matched == total else 1
 
-        known, differ, invalid = sweep('table', args, objdump, mc, tmp, False)
+        known, differ, invalid = sweep('table', args, objdump, mc, tmp)
         if not known or differ or invalid:
             status = 1
-        sweep('operands', args, objdump, mc, tmp, True)
+        for mode in ('operands', 'sdwa', 'dpp'):
+            sweep(mode, args, objdump, mc, tmp)
 
         rocrand = os.path.join(libdir, 'librocrand.so.1')
         if os.path.exists(rocrand):

@@ -10,7 +10,7 @@
  * --rows prints, one line per form of every row of the table (its VOP3
  * form too, and the flat, scratch and global segments of FLAT), in hex:
  * the first dword with its operand fields zero, then the mask of its bits
- * that name the format and opcode (the others may vary).
+ * that name the format and opcode (the others may vary), and the format.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,9 +18,9 @@
 
 #include "kfdtrace/isa.h"
 
-static void put_form(uint32_t w0, uint32_t fixed)
+static void put_form(uint32_t w0, uint32_t fixed, const char *format)
 {
-	printf("%08x %08x\n", w0, fixed);
+	printf("%08x %08x %s\n", w0, fixed, format);
 }
 
 static int rows(const char *name)
@@ -36,12 +36,13 @@ static int rows(const char *name)
 	for (i = 0; kfd_isa_row(family, i, &row) == 0; i++) {
 		if (!strcmp(row.format, "FLAT")) {
 			for (seg = 0; seg < 3; seg++)
-				put_form(row.word0 | seg << 14, row.word0_fixed | 3u << 14);
+				put_form(row.word0 | seg << 14, row.word0_fixed | 3u << 14,
+					 row.format);
 			continue;
 		}
-		put_form(row.word0, row.word0_fixed);
+		put_form(row.word0, row.word0_fixed, row.format);
 		if (row.vop3_word0)
-			put_form(row.vop3_word0, row.vop3_fixed);
+			put_form(row.vop3_word0, row.vop3_fixed, "VOP3");
 	}
 	return 0;
 }

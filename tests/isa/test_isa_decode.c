@@ -41,6 +41,10 @@ static const struct golden goldens[] = {
 	{ { 0x281618f9, 0x0603050b }, 8,
 	  "v_or_b32_sdwa v11, v11, v12 dst_sel:WORD_1 dst_unused:UNUSED_PAD "
 	  "src0_sel:BYTE_3 src1_sel:DWORD" },
+	{ { 0x7e0002fa, 0xff00e401 }, 8,
+	  "v_mov_b32_dpp v0, v1 quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf" },
+	{ { 0x020400fa, 0xff911f01 }, 8,
+	  "v_add_f32_dpp v2, -v1, |v0| row_shr:15 row_mask:0xf bank_mask:0xf" },
 	{ { 0xdc5c8010, 0x0e7f0008 }, 8, "global_load_dwordx4 v[14:17], v[8:9], off offset:16" },
 	{ { 0xe00c2000, 0x80000000 }, 8, "buffer_load_format_xyzw v[0:3], v0, s[0:3], 0 idxen" },
 	{ { 0xf0005f00, 0x00020012 }, 8, "image_load v[0:3], v18, s[8:15] dmask:0xf unorm da" },
@@ -95,15 +99,15 @@ static void test_unknown(void **state)
 	static const uint32_t lit[4] = { 0x8604ff1c };
 	/* SOPP opcode 127: none in the table */
 	static const uint32_t sopp[4] = { 0xbfff0000 };
-	/* v_mov_b32_dpp: DPP is not covered */
-	static const uint32_t dpp[4] = { 0x7e0002fa, 0xff00e401 };
+	/* v_cmp_eq_u32_dpp: gfx9 has no DPP form of VOPC */
+	static const uint32_t dpp[4] = { 0x7d9402fa, 0xff00e400 };
 	/* a global load cut after its first dword */
 	static const uint32_t load[4] = { 0xdc508000 };
 
 	(void)state;
 	expect_unknown(lit, 4, "literal constant past the end of the code");
 	expect_unknown(sopp, 4, "opcode not in the table");
-	expect_unknown(dpp, 8, "DPP not covered");
+	expect_unknown(dpp, 8, "VOPC has no DPP form on gfx9");
 	expect_unknown(load, 4, "instruction past the end of the code");
 	expect_unknown(load, 0, "no code left");
 }
