@@ -23,6 +23,9 @@ packages=(
 	rocm-smi
 	# HIP 5.2.3: tests/hip builds programs of ours with hipcc (clang 15)
 	hipcc libamdhip64-dev
+	# tests/isa: LLVM 15's disassembler is the decoder's oracle; rocRAND's
+	# kernels are its measured corpus
+	llvm-15 librocrand1
 	# tools the tests use
 	zstd kmod libxml2-utils chromium zlib1g-dev strace
 	# the man pages (help2man) and the bash completion's directory and

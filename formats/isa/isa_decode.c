@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: MIT
+/*
+ * kfd_isa_decode(): find the instruction format of the first dword in the
+ * family's table, then the opcode row, then print the operands.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "isa_priv.h"
+
+static const struct {
+	const char *name;
+	enum kfd_isa_family family;
+	const struct isa_table *table;
+} isa_families[] = {
+	{ "gfx90a", KFD_ISA_GFX90A, &isa_table_gfx90a },
+};
+
+int kfd_isa_family_by_name(const char *name, enum kfd_isa_family *family)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(isa_families) / sizeof(isa_families[0]); i++) {
+		if (!strcmp(name, isa_families[i].name)) {
+			*family = isa_families[i].family;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+const struct isa_op *isa_find_op(const struct isa_table *t, unsigned int enc, unsigned int opc)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->n_ops; i++)
+		if (t->ops[i].enc == enc && t->ops[i].op == opc)
+			return &t->ops[i];
+	return NULL;
+}
+
+static const struct isa_table *family_table(enum kfd_isa_family family)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(isa_families) / sizeof(isa_families[0]); i++)
+		if (isa_families[i].family == family)
+			return isa_families[i].table;
+	return NULL;
+}
+
+static const struct isa_format *find_format(const struct isa_table *t, uint32_t w0)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->n_formats; i++)
+		if ((w0 & t->formats[i].mask) == t->formats[i].match)
+			return &t->formats[i];
+	return NULL;
+}
+
+static int decode(struct isa_ctx *c)
+{
+	const struct isa_format *fmt;
+	const struct isa_op *op;
+	uint32_t opc;
+
+	if (c->nwords < 1)
+		return isa_fail(c, "no code left");
+	fmt = find_format(c->table, c->words[0]);
+	if (!fmt)
+		return isa_fail(c, "no instruction format matches");
+	if (c->nwords < fmt->dwords)
+		return isa_fail(c, "instruction past the end of the code");
+	c->length = fmt->dwords * 4u;
+	opc = (c->words[0] >> fmt->op_shift) & fmt->op_mask;
+	switch (fmt->enc) {
+	case ISA_VOP1: case ISA_VOP2: case ISA_VOPC: case ISA_VOP3: case ISA_VOP3P:
+		return isa_vector(c, fmt, opc);
+	default:
+		break;
+	}
+	op = isa_find_op(c->table, fmt->enc, opc);
+	if (!op)
+		return isa_fail(c, "opcode not in the table");
+	switch (fmt->enc) {
+	case ISA_SOP2: case ISA_SOPK: case ISA_SOP1: case ISA_SOPC: case ISA_SOPP:
+	case ISA_SMEM:
+		return isa_scalar(c, op);
+	case ISA_DS: case ISA_FLAT: case ISA_MUBUF: case ISA_MIMG:
+		return isa_memory(c, op);
+	default:
+		return isa_fail(c, "encoding not covered");
+	}
+}
+
+static const struct isa_format *enc_format(const struct isa_table *t, unsigned int enc)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->n_formats; i++)
+		if (t->formats[i].enc == enc)
+			return &t->formats[i];
+	return NULL;
+}
+
+int kfd_isa_row(enum kfd_isa_family family, unsigned int index, struct kfd_isa_row *row)
+{
+	const struct isa_table *t = family_table(family);
+	const struct isa_format *fmt, *vop3;
+	const struct isa_op *op;
+	unsigned int base;
+
+	if (!t || index >= t->n_ops)
+		return -1;
+	op = &t->ops[index];
+	fmt = enc_format(t, op->enc);
+	if (!fmt)
+		return -1;
+	row->mnemonic = op->name;
+	row->format = fmt->name;
+	row->opcode = op->op;
+	row->dwords = fmt->dwords;
+	row->word0 = fmt->match | (uint32_t)op->op << fmt->op_shift;
+	row->word0_fixed = fmt->mask | (uint32_t)fmt->op_mask << fmt->op_shift;
+	row->vop3_word0 = 0;
+	row->vop3_fixed = 0;
+	vop3 = enc_format(t, ISA_VOP3);
+	base = op->enc == ISA_VOPC ? 0 : op->enc == ISA_VOP2 ? VOP3_VOP2_BASE :
+	       op->enc == ISA_VOP1 ? VOP3_VOP1_BASE : ~0u;
+	if (vop3 && base != ~0u && !(op->flags & F_E32_ONLY))
+	{
+		row->vop3_word0 = vop3->match | (uint32_t)(base + op->op) << vop3->op_shift;
+		row->vop3_fixed = vop3->mask | (uint32_t)vop3->op_mask << vop3->op_shift;
+	}
+	return 0;
+}
+
+int kfd_isa_decode(enum kfd_isa_family family, const uint8_t *code, size_t size,
+		   struct kfd_isa_insn *insn)
+{
+	struct isa_ctx c;
+	size_t i;
+
+	memset(&c, 0, sizeof(c));
+	memset(insn, 0, sizeof(*insn));
+	c.insn = insn;
+	c.table = family_table(family);
+	c.nwords = size / 4 < 4 ? size / 4 : 4;
+	for (i = 0; i < c.nwords; i++)
+		c.words[i] = (uint32_t)code[4 * i] | (uint32_t)code[4 * i + 1] << 8 |
+			     (uint32_t)code[4 * i + 2] << 16 | (uint32_t)code[4 * i + 3] << 24;
+	if (!c.table)
+		isa_fail(&c, "no table for this family");
+	else if (decode(&c) == 0 && !c.reason && c.pos < sizeof(insn->text)) {
+		insn->length = c.length;
+		return 0;
+	}
+	if (!c.reason)
+		c.reason = "text longer than KFD_ISA_TEXT_MAX";
+	insn->length = 4;
+	insn->mnemonic = NULL;
+	insn->reason = c.reason;
+	snprintf(insn->text, sizeof(insn->text), "unknown: %s", c.reason);
+	return -1;
+}

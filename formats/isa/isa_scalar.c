@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: MIT
+/* The scalar encodings: SOP2, SOPK, SOP1, SOPC, SOPP and SMEM. */
+#include "isa_priv.h"
+
+static int waitcnt(struct isa_ctx *c, uint32_t imm)
+{
+	/* gfx9: vmcnt is split, its two high bits at 15:14 */
+	unsigned int vm = (imm & 0xf) | ((imm >> 10) & 0x30);
+	unsigned int exp = (imm >> 4) & 0x7;
+	unsigned int lgkm = (imm >> 8) & 0xf;
+	const char *sep = " ";
+	int all = vm == 63 && exp == 7 && lgkm == 15;
+
+	if (vm != 63 || all) {
+		isa_put(c, "%svmcnt(%u)", sep, vm);
+		sep = " ";
+	}
+	if (exp != 7 || all)
+		isa_put(c, "%sexpcnt(%u)", sep, exp);
+	if (lgkm != 15 || all)
+		isa_put(c, "%slgkmcnt(%u)", sep, lgkm);
+	return 0;
+}
+
+static int smem(struct isa_ctx *c, const struct isa_op *op)
+{
+	uint32_t w0 = c->words[0], w1 = c->words[1];
+	unsigned int sbase = (w0 & 0x3f) * 2, sdata = (w0 >> 6) & 0x7f;
+	int imm = (w0 >> 17) & 1, soe = (w0 >> 14) & 1, glc = (w0 >> 16) & 1;
+	int r = 0;
+
+	if ((w0 >> 15) & 1)
+		return isa_fail(c, "SMEM nv bit not covered");
+	if (op->kind == K_NONE) {
+		if (w0 & 0x3fff)
+			return isa_fail(c, "SMEM cache control with operands");
+		return 0;
+	}
+	isa_put(c, " ");
+	if (op->kind == K_LOAD)
+		r |= isa_put_sreg(c, sdata, op->dst);
+	else
+		r |= isa_put_sreg(c, sdata, op->src0);
+	if (!op->src1)
+		return r;	/* s_memtime: the destination only */
+	isa_put(c, ", ");
+	r |= isa_put_sreg(c, sbase, op->src1);
+	isa_put(c, ", ");
+	if (soe)
+		return isa_fail(c, "SMEM soffset not covered");
+	if (imm && (w1 & 0x100000))	/* a signed 21-bit offset */
+		isa_put(c, "-0x%x", 0x200000 - (w1 & 0x1fffff));
+	else if (imm)
+		isa_put(c, "0x%x", w1 & 0x1fffff);
+	else
+		r |= isa_put_sreg(c, w1 & 0x7f, 1);
+	if (glc)
+		isa_put(c, " glc");
+	return r;
+}
+
+int isa_scalar(struct isa_ctx *c, const struct isa_op *op)
+{
+	uint32_t w0 = c->words[0];
+	unsigned int sdst = (w0 >> 16) & 0x7f;
+	unsigned int s0 = w0 & 0xff, s1 = (w0 >> 8) & 0xff;
+	int r = 0;
+
+	c->insn->mnemonic = op->name;
+	isa_put(c, "%s", op->name);
+	switch (op->enc) {
+	case ISA_SOP2:
+		isa_put(c, " ");
+		r |= isa_put_sreg(c, sdst, op->dst);
+		isa_put(c, ", ");
+		r |= isa_put_src(c, s0, op->src0);
+		isa_put(c, ", ");
+		r |= isa_put_src(c, s1, op->src1);
+		return r;
+	case ISA_SOP1:
+		isa_put(c, " ");
+		if (op->dst) {
+			r |= isa_put_sreg(c, sdst, op->dst);
+			if (op->src0)
+				isa_put(c, ", ");
+		}
+		if (op->src0 && (op->flags & F_SRC_REG) && s0 >= 128)
+			return isa_fail(c, "a constant in a register-only operand");
+		if (op->src0)
+			r |= isa_put_src(c, s0, op->src0);
+		return r;
+	case ISA_SOPC:
+		isa_put(c, " ");
+		r |= isa_put_src(c, s0, op->src0);
+		isa_put(c, ", ");
+		r |= isa_put_src(c, s1, op->src1);
+		return r;
+	case ISA_SOPK:
+		isa_put(c, " ");
+		r |= isa_put_sreg(c, sdst, 1);
+		isa_put(c, ", 0x%x", w0 & 0xffff);
+		return r;
+	case ISA_SOPP:
+		switch (op->kind) {
+		case K_SOPP_NONE:
+			if (w0 & 0xffff)
+				return isa_fail(c, "operand bits in an instruction without operands");
+			return 0;
+		case K_SOPP_UIMM:
+			/* the values of inline constants in decimal, others in hex */
+			if ((int16_t)w0 >= -16 && (int16_t)w0 <= 64)
+				isa_put(c, " %d", (int16_t)w0);
+			else
+				isa_put(c, " 0x%x", w0 & 0xffff);
+			return 0;
+		case K_SOPP_ENDPGM:
+			if (w0 & 0xffff)
+				isa_put(c, " %u", w0 & 0xffff);
+			return 0;
+		case K_SOPP_BRANCH:
+			/* LLVM 15 prints the offset as unsigned 16 bits */
+			isa_put(c, " %u", w0 & 0xffff);
+			return 0;
+		case K_SOPP_WAITCNT:
+			return waitcnt(c, w0 & 0xffff);
+		}
+		return isa_fail(c, "SOPP operand kind not covered");
+	case ISA_SMEM:
+		return smem(c, op);
+	}
+	return isa_fail(c, "scalar encoding not covered");
+}

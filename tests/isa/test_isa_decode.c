@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: MIT
+/*
+ * kfd_isa_decode() on hand-picked gfx90a instructions, one or more per
+ * encoding (words and texts as llvm-objdump 15 printed them), and its
+ * contract for what it cannot decode: length 4, a reason, no guess.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "kfdtrace/isa.h"
+
+struct golden {
+	uint32_t w[3];
+	unsigned int length;
+	const char *text;
+};
+
+static const struct golden goldens[] = {
+	{ { 0x8604ff1c, 0x0000ffff }, 8, "s_and_b32 s4, s28, 0xffff" },
+	{ { 0xbe84206a }, 4, "s_and_saveexec_b64 s[4:5], vcc" },
+	{ { 0xbf068413 }, 4, "s_cmp_eq_u32 s19, 4" },
+	{ { 0xb00a0204 }, 4, "s_movk_i32 s10, 0x204" },
+	{ { 0xbf8c0000 }, 4, "s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)" },
+	{ { 0xbf8cc07f }, 4, "s_waitcnt lgkmcnt(0)" },
+	{ { 0xbf8200d4 }, 4, "s_branch 212" },
+	{ { 0xc0120303, 0x00000000 }, 8, "s_load_dwordx16 s[12:27], s[6:7], 0x0" },
+	{ { 0x2e000901, 0x3ed55555 }, 8, "v_madmk_f32 v0, v1, 0x3ed55555, v4" },
+	{ { 0x380a0b06 }, 4, "v_addc_co_u32_e32 v5, vcc, v6, v5, vcc" },
+	{ { 0x7e10050a }, 4, "v_readfirstlane_b32 s8, v10" },
+	{ { 0x7c9a04f2 }, 4, "v_cmp_neq_f32_e32 vcc, 1.0, v2" },
+	{ { 0xd04d016a, 0x00001700 }, 8, "v_cmp_neq_f32_e64 vcc, |v0|, s11" },
+	{ { 0xd1cb0009, 0x84160300 }, 8, "v_fma_f32 v9, v0, v1, -v5" },
+	{ { 0xd1e80400, 0x04083905 }, 8, "v_mad_u64_u32 v[0:1], s[4:5], v5, s28, v[2:3]" },
+	{ { 0xd3b24204, 0x58020906 }, 8,
+	  "v_pk_add_f32 v[4:5], v[6:7], v[4:5] neg_lo:[0,1] neg_hi:[0,1]" },
+	{ { 0xd3a0400b, 0x0420010a }, 8, "v_fma_mix_f32 v11, v10, s0, v8 op_sel_hi:[0,0,1]" },
+	{ { 0x281618f9, 0x0603050b }, 8,
+	  "v_or_b32_sdwa v11, v11, v12 dst_sel:WORD_1 dst_unused:UNUSED_PAD "
+	  "src0_sel:BYTE_3 src1_sel:DWORD" },
+	{ { 0x7e0002fa, 0xff00e401 }, 8,
+	  "v_mov_b32_dpp v0, v1 quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf" },
+	{ { 0x020400fa, 0xff911f01 }, 8,
+	  "v_add_f32_dpp v2, -v1, |v0| row_shr:15 row_mask:0xf bank_mask:0xf" },
+	{ { 0xdc5c8010, 0x0e7f0008 }, 8, "global_load_dwordx4 v[14:17], v[8:9], off offset:16" },
+	{ { 0xe00c2000, 0x80000000 }, 8, "buffer_load_format_xyzw v[0:3], v0, s[0:3], 0 idxen" },
+	{ { 0xf0005f00, 0x00020012 }, 8, "image_load v[0:3], v18, s[8:15] dmask:0xf unorm da" },
+	{ { 0xd86e0201, 0x00000002 }, 8, "ds_read2_b32 v[0:1], v2 offset0:1 offset1:2" },
+};
+
+static void put_words(uint8_t *b, const uint32_t *w, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		b[4 * i] = (uint8_t)w[i];
+		b[4 * i + 1] = (uint8_t)(w[i] >> 8);
+		b[4 * i + 2] = (uint8_t)(w[i] >> 16);
+		b[4 * i + 3] = (uint8_t)(w[i] >> 24);
+	}
+}
+
+static void test_goldens(void **state)
+{
+	struct kfd_isa_insn insn;
+	uint8_t b[12];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(goldens) / sizeof(goldens[0]); i++) {
+		put_words(b, goldens[i].w, 3);
+		assert_int_equal(kfd_isa_decode(KFD_ISA_GFX90A, b, sizeof(b), &insn), 0);
+		assert_string_equal(insn.text, goldens[i].text);
+		assert_int_equal(insn.length, goldens[i].length);
+		assert_non_null(insn.mnemonic);
+		assert_null(insn.reason);
+	}
+}
+
+static void expect_unknown(const uint32_t *w, size_t size, const char *reason)
+{
+	struct kfd_isa_insn insn;
+	uint8_t b[16];
+
+	put_words(b, w, 4);
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX90A, b, size, &insn), -1);
+	assert_int_equal(insn.length, 4);
+	assert_null(insn.mnemonic);
+	assert_string_equal(insn.reason, reason);
+	assert_true(!strncmp(insn.text, "unknown: ", 9));
+}
+
+static void test_unknown(void **state)
+{
+	/* s_and_b32 with its literal cut off */
+	static const uint32_t lit[4] = { 0x8604ff1c };
+	/* SOPP opcode 127: none in the table */
+	static const uint32_t sopp[4] = { 0xbfff0000 };
+	/* v_cmp_eq_u32_dpp: gfx9 has no DPP form of VOPC */
+	static const uint32_t dpp[4] = { 0x7d9402fa, 0xff00e400 };
+	/* a global load cut after its first dword */
+	static const uint32_t load[4] = { 0xdc508000 };
+
+	(void)state;
+	expect_unknown(lit, 4, "literal constant past the end of the code");
+	expect_unknown(sopp, 4, "opcode not in the table");
+	expect_unknown(dpp, 8, "VOPC has no DPP form on gfx9");
+	expect_unknown(load, 4, "instruction past the end of the code");
+	expect_unknown(load, 0, "no code left");
+}
+
+/*
+ * Any dwords at all: the decoder answers, with a length the caller can
+ * step by and a terminated text, and never reads past @size.
+ */
+static void test_any_words(void **state)
+{
+	struct kfd_isa_insn insn;
+	uint32_t x = 0x9e3779b9u, w[3];
+	uint8_t b[12];
+	unsigned int i, known = 0;
+	size_t size;
+
+	(void)state;
+	for (i = 0; i < 200000; i++) {
+		for (size_t k = 0; k < 3; k++) {
+			x ^= x << 13;
+			x ^= x >> 17;
+			x ^= x << 5;
+			w[k] = x;
+		}
+		put_words(b, w, 3);
+		size = 4 * (1 + i % 3);
+		if (kfd_isa_decode(KFD_ISA_GFX90A, b, size, &insn) == 0) {
+			known++;
+			assert_non_null(insn.mnemonic);
+			assert_true(insn.length == 4 || insn.length == 8);
+			assert_true(insn.length <= size);
+		} else {
+			assert_int_equal(insn.length, 4);
+			assert_non_null(insn.reason);
+		}
+		assert_non_null(memchr(insn.text, 0, sizeof(insn.text)));
+	}
+	/* the table covers much of the space: a decoder that refused
+	 * everything would pass the checks above */
+	assert_true(known > 20000);
+}
+
+static void test_family(void **state)
+{
+	enum kfd_isa_family f;
+
+	(void)state;
+	assert_int_equal(kfd_isa_family_by_name("gfx90a", &f), 0);
+	assert_int_equal(f, KFD_ISA_GFX90A);
+	/* no table yet: never decoded as another family's code */
+	assert_int_equal(kfd_isa_family_by_name("gfx1030", &f), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_goldens),
+		cmocka_unit_test(test_unknown),
+		cmocka_unit_test(test_any_words),
+		cmocka_unit_test(test_family),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
