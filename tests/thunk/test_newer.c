@@ -113,6 +113,11 @@ test_handle_api(void **state)
 	vf.Value = HSA_MEMFLAG_ONLY_ADDRESS;
 	vf.ui32.HostAccess = 1;
 	assert_int_equal(hsaKmtAllocMemory(sn.gpu, size, vf, &gpu_va), HSAKMT_STATUS_SUCCESS);
+	/* A VA range alone has no memory to map (kfdtest's VA_VRAM_Only). */
+	spy_reset();
+	assert_int_equal(hsaKmtMapMemoryToGPU(gpu_va, size, NULL),
+			 HSAKMT_STATUS_INVALID_PARAMETER);
+	assert_int_equal(spy_n, 0);
 
 	/* Bad input: nothing reaches the kernel. */
 	memset(&desc, 0, sizeof(desc));

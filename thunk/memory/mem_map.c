@@ -240,6 +240,13 @@ hsaKmtMapMemoryToGPUCtx(HsaKFDContext *ctx, void *MemoryAddress, HSAuint64 Memor
 		st = HSAKMT_STATUS_SUCCESS;	/* APU system memory needs no mapping */
 		goto out;
 	}
+	/* A VA range without a BO (OnlyAddress) or a BO without an address
+	 * (NoAddress) has nothing this call can map: the newer libhsakmt
+	 * calls that a bad parameter, before any ioctl. */
+	if (obj->kind == KMT_OBJ_VA_ONLY || obj->ape == &fmm->mem_handle) {
+		st = HSAKMT_STATUS_INVALID_PARAMETER;
+		goto out;
+	}
 	st = kmt_obj_map(ctx, obj, NULL, 0);
 	if (st == HSAKMT_STATUS_SUCCESS && AlternateVAGPU)
 		*AlternateVAGPU = gpu_address(fmm, obj);
