@@ -115,6 +115,7 @@ struct ksim_kmem {
 	int mapped_count;
 	int imported;
 	uint64_t vram_usage;		/* added to pdd->vram_usage */
+	unsigned int xmem_rec;		/* 1 + its record in the BO table; 0: none */
 	unsigned int ipc_entry;		/* 1 + registry IPC slot held; 0: none */
 	uint64_t ipc_gen;		/* ... and that entry's generation */
 };
@@ -292,6 +293,8 @@ struct ksim_process {
 	char comm[16];			/* the task name SMI records carry */
 	/* command processor (cp.c): NULL until the first queue */
 	struct ksim_cp *cp;
+	/* rocm flavour: its BOs as other processes find them (xmem.c) */
+	struct ksim_xtab *xtab;
 	struct ksim_process *next;
 };
 
@@ -709,6 +712,12 @@ int ksim_ioc_runtime_enable(struct ksim_file *, struct ksim_process *, void *, u
 int ksim_ioc_dbg_trap(struct ksim_file *, struct ksim_process *, void *, unsigned int);
 /* ipc.c (rocm flavour) */
 int ksim_ioc_ipc_import_handle(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+/* xmem.c (rocm flavour): CROSS_MEMORY_COPY and the BO table it reads */
+int ksim_ioc_cross_memory_copy(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+/* A new KFD handle's BO joins the process's table; its end leaves it. */
+void ksim_xmem_publish(struct ksim_process *p, struct ksim_kmem *m);
+void ksim_xmem_unpublish(struct ksim_process *p, struct ksim_kmem *m);
+void ksim_xmem_fini(struct ksim_process *p);
 int ksim_ioc_ipc_export_handle(struct ksim_file *, struct ksim_process *, void *, unsigned int);
 
 /* dmabuf.c helpers for the render node */
