@@ -387,9 +387,34 @@ ksim_event_vm_fault(struct ksim_process *p, int gpu, uint64_t va,
 		    unsigned int why)
 {
 	struct kfd_abi_hsa_memory_exception_data d;
+	struct ksim_file *drm = p->pdds[gpu].drm_file;
 	int n = 0;
 
 	__atomic_store_n(&p->pdds[gpu].fault_evicted, 1, __ATOMIC_RELAXED);
+	/*
+	 * amdgpu_vm_update_fault_cache: the VM keeps the page address and the
+	 * gfxhub's status register (gmc_v9+ read it at the interrupt). Its
+	 * PERMISSION_FAULTS nibble holds the failed checks (valid, read,
+	 * write, execute); RW says a write.
+	 */
+	if (drm) {
+		uint32_t perm = 0;
+
+		if (why & KSIM_VM_FAULT_NOT_PRESENT)
+			perm |= 1u << 0;
+		if (why & KSIM_VM_FAULT_READ_ONLY)
+			perm |= 1u << 2;
+		if (why & KSIM_VM_FAULT_NO_EXECUTE)
+			perm |= 1u << 3;
+		__atomic_store_n(&drm->vm.fault_addr, va & ~(uint64_t)(KSIM_PAGE_SIZE - 1),
+				 __ATOMIC_RELAXED);
+		__atomic_store_n(&drm->vm.fault_status,
+				 perm << KSIM_L2_FAULT_PERMISSION_SHIFT |
+				 ((why & KSIM_VM_FAULT_READ_ONLY) ? KSIM_L2_FAULT_RW : 0),
+				 __ATOMIC_RELAXED);
+		__atomic_store_n(&drm->vm.fault_vmhub, KFD_DRM_AMDGPU_VMHUB_TYPE_GFX,
+				 __ATOMIC_RELEASE);
+	}
 	memset(&d, 0, sizeof(d));
 	d.gpu_id = p->pdds[gpu].gpu_id;
 	/* The interrupt carries the page number: the offset is lost. */

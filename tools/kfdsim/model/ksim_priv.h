@@ -102,6 +102,12 @@ struct ksim_vm {
 	unsigned int n;
 	unsigned int cap;
 	struct ksim_process *kfd_proc;	/* set when KFD acquired it */
+	/* The last GPU fault in it (amdgpu_vm.fault_info), which the
+	 * render node's GPUVM_FAULT query answers; atomics, as the command
+	 * processor's thread sets it. */
+	uint64_t fault_addr;
+	uint32_t fault_status;		/* VM_L2_PROTECTION_FAULT_STATUS */
+	uint32_t fault_vmhub;		/* KFD_DRM_AMDGPU_VMHUB_* */
 };
 
 /* A KFD memory object (kgd_mem): what a KFD handle names. */
@@ -662,6 +668,9 @@ int ksim_event_eop_interrupt(struct ksim_process *p, uint32_t ctxid);
 #define KSIM_VM_FAULT_NOT_PRESENT	(1u << 0)	/* no valid PTE */
 #define KSIM_VM_FAULT_READ_ONLY		(1u << 1)	/* a write, PTE not writable */
 #define KSIM_VM_FAULT_NO_EXECUTE	(1u << 2)	/* a fetch, PTE not executable */
+/* Fields of the hub's VM_L2_PROTECTION_FAULT_STATUS (gfx9 and later). */
+#define KSIM_L2_FAULT_PERMISSION_SHIFT	4		/* 4 bits: V, R, W, X */
+#define KSIM_L2_FAULT_RW		(1u << 18)	/* the access was a write */
 /*
  * ksim_event_vm_fault() - a GPU memory fault of GPU index @gpu at @va,
  * for the reasons @why (KSIM_VM_FAULT_*), as the kernel's interrupt path
