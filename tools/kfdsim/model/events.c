@@ -390,7 +390,6 @@ ksim_event_vm_fault(struct ksim_process *p, int gpu, uint64_t va,
 	struct ksim_file *drm = p->pdds[gpu].drm_file;
 	int n = 0;
 
-	__atomic_store_n(&p->pdds[gpu].fault_evicted, 1, __ATOMIC_RELAXED);
 	/*
 	 * amdgpu_vm_update_fault_cache: the VM keeps the page address and the
 	 * gfxhub's status register (gmc_v9+ read it at the interrupt). Its
@@ -422,6 +421,10 @@ ksim_event_vm_fault(struct ksim_process *p, int gpu, uint64_t va,
 	d.failure.NotPresent = !!(why & KSIM_VM_FAULT_NOT_PRESENT);
 	d.failure.ReadOnly = !!(why & KSIM_VM_FAULT_READ_ONLY);
 	d.failure.NoExecute = !!(why & KSIM_VM_FAULT_NO_EXECUTE);
+	/* A debugger that takes the exception handles the fault instead. */
+	if (ksim_dbg_vm_fault(p, gpu, &d))
+		return 0;
+	__atomic_store_n(&p->pdds[gpu].fault_evicted, 1, __ATOMIC_RELAXED);
 	for (unsigned int i = 0; i < p->n_nsev; i++)
 		if (p->nsev[i].ev->type == KFD_ABI_EVENT_MEMORY) {
 			p->nsev[i].ev->mem_exc = d;

@@ -194,6 +194,11 @@ struct ksim_pdbg {
 	uint32_t launch_override_mode;
 	uint32_t launch_enable_mask;
 	uint32_t runtime_sema;		/* runtime_enable_sema's count */
+	/* pdd->vm_fault_exc_data: the first memory fault a debugger saw on
+	 * each GPU, kept until QUERY_EXCEPTION_INFO clears it */
+	uint32_t vm_fault_saved;	/* bit per GPU index */
+	uint32_t pad;
+	struct kfd_abi_hsa_memory_exception_data vm_fault[KSIM_MAX_GPUS];
 };
 
 /* A user queue. */
@@ -716,6 +721,16 @@ void ksim_dbg_reap_debugger(struct ksim_process *p);
 void ksim_dbg_queue_new(struct ksim_process *p, struct ksim_queue *q);
 void ksim_dbg_queue_update(struct ksim_process *p, struct ksim_queue *q);
 void ksim_dbg_queue_raise(struct ksim_process *p, struct ksim_queue *q, uint64_t mask);
+/*
+ * ksim_dbg_vm_fault() - a memory fault of GPU index @gpu, @data its
+ * exception data, as kfd_set_dbg_ev_from_interrupt() gives it to a
+ * debugger: with debugging enabled the GPU's status gets
+ * EC_DEVICE_MEMORY_VIOLATION and the data is kept (the first only).
+ * Return: 1 when the debugger takes the exception (enabled in its mask,
+ * told on its event file): the queues stay and no MEMORY event is set.
+ */
+int ksim_dbg_vm_fault(struct ksim_process *p, int gpu,
+		      const struct kfd_abi_hsa_memory_exception_data *data);
 int ksim_dbg_queue_suspended(const struct ksim_queue *q);
 int ksim_ioc_runtime_enable(struct ksim_file *, struct ksim_process *, void *, unsigned int);
 int ksim_ioc_dbg_trap(struct ksim_file *, struct ksim_process *, void *, unsigned int);
