@@ -236,6 +236,7 @@ static int
 remote_open(struct xside *s, struct ksim_process *p, pid_t pid)
 {
 	struct ksim_device *dev = p->dev;
+	char what[32];
 	struct stat st;
 	int tfd, fd;
 	void *h;
@@ -262,12 +263,8 @@ remote_open(struct xside *s, struct ksim_process *p, pid_t pid)
 		return 0;
 	if (tfd < 0)
 		return tfd;
-	{
-		char what[32];
-
-		snprintf(what, sizeof(what), "fd/%d", tfd);
-		fd = open_proc(pid, what, O_RDONLY);
-	}
+	snprintf(what, sizeof(what), "fd/%d", tfd);
+	fd = open_proc(pid, what, O_RDONLY);
 	if (fd < 0)
 		return 0;
 	if (fstat(fd, &st) || st.st_size < (off_t)sizeof(struct xtab_head)) {
@@ -501,11 +498,10 @@ ksim_ioc_cross_memory_copy(struct ksim_file *f, struct ksim_process *p, void *da
 	struct xside local = { .p = p, .mem_fd = -1, .bo_fd = -1 };
 	struct xside remote = { .mem_fd = -1, .bo_fd = -1 };
 	int write = !!(args->flags & KFD_ABI_CROSS_MEMORY_RW_BIT);
-
-	(void)f;
 	uint64_t copied = 0;
 	int err;
 
+	(void)f;
 	(void)usize;
 	if (!args->src_mem_range_array || !args->dst_mem_range_array ||
 	    !args->src_mem_array_size || !args->dst_mem_array_size)
