@@ -684,7 +684,9 @@ int ksim_event_eop_interrupt(struct ksim_process *p, uint32_t ctxid);
  * evicted for good (kfd_dqm_evict_pasid: nothing restores them), then
  * every MEMORY event of @p gets the fault's data (the GPU's id, the page,
  * the failure bits; precise) and is set (kfd_signal_vm_fault_event).
- * Return: how many events were set.
+ * The GPU's render file's VM keeps the fault for INFO GPUVM_FAULT first,
+ * and a debugger that takes the fault (ksim_dbg_vm_fault()) stops the
+ * rest. Return: how many events were set.
  */
 int ksim_event_vm_fault(struct ksim_process *p, int gpu, uint64_t va,
 			unsigned int why);
