@@ -12,6 +12,10 @@
  *   pm4	a PM4 WRITE_DATA to an address nothing maps: not present
  *   readonly	a PM4 WRITE_DATA into a buffer allocated ReadOnly
  *   copy	an SDMA copy from a mapped buffer to an unmapped address
+ *   userptr-sdma, userptr-pm4
+ *		an SDMA copy, a PM4 WRITE_DATA into host memory the program
+ *		maps PROT_READ, registered and mapped on the GPU (kfdtest's
+ *		PermissionFaultUserPointer): read-only
  *
  * Prints "fault: NAME ok" per case and "fault: all ok", or fails (exit 1).
  */
@@ -24,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -76,6 +81,26 @@ alloc_mapped(HSAuint64 size, int ro)
 	check(hsaKmtMapMemoryToGPU(p, size, &va), "MapMemoryToGPU");
 	memset(p, 0, size);
 	return p;
+}
+
+/*
+ * A PROT_READ page of the program's, registered and mapped on the GPU
+ * (hsaKmtRegisterMemory: a userptr BO). Its GPU address in *@va.
+ */
+static uint32_t *
+userptr_read_only(uint64_t *va)
+{
+	void *p = mmap(NULL, 4096, PROT_READ, MAP_ANONYMOUS | MAP_PRIVATE, -1, 0);
+	HSAuint64 gva = 0;
+
+	if (p == MAP_FAILED) {
+		fail("mmap");
+		return NULL;
+	}
+	check(hsaKmtRegisterMemory(p, 4096), "RegisterMemory");
+	check(hsaKmtMapMemoryToGPU(p, 4096, &gva), "MapMemoryToGPU(userptr)");
+	*va = gva ? gva : (uintptr_t)p;
+	return failed ? NULL : p;
 }
 
 struct q {
@@ -162,13 +187,25 @@ provoke(const char *name, int sdma, int ro, uint64_t page, int read_only)
 	check(hsaKmtCreateEvent(&ed, true, false, &ev), "CreateEvent(MEMORY)");
 	if (!ev)
 		return;
-	if (ro) {
+	if (ro == 2) {
+		buf = userptr_read_only(&page);
+		if (!buf)
+			return;
+	} else if (ro) {
 		buf = alloc_mapped(4096, ro);
 		if (!buf)
 			return;
 		page = (uintptr_t)buf;
 	}
-	if (!strcmp(name, "copy")) {
+	if (!strcmp(name, "userptr-sdma")) {
+		uint32_t *src = alloc_mapped(4096, 0);
+
+		if (!src)
+			return;
+		for (unsigned int i = 0; i < 1024; i++)
+			src[i] = 0xaa55aa55;
+		sdma_copy(&q, page, (uintptr_t)src, 4096);
+	} else if (!strcmp(name, "copy")) {
 		buf = alloc_mapped(4096, 0);
 		sdma_copy(&q, page, (uintptr_t)buf, 64);
 	} else if (sdma) {
@@ -195,7 +232,7 @@ provoke(const char *name, int sdma, int ro, uint64_t page, int read_only)
 		fail("the reason is not the page's");
 	if (f->Failure.Imprecise)
 		fail("the fault is imprecise");
-	if (ro && buf[0x210 / 4])
+	if (ro && (buf[0] || buf[0x210 / 4]))
 		fail("the read-only buffer was written");
 }
 
@@ -261,6 +298,8 @@ main(int argc, char **argv)
 		{ "pm4", 0, 0, BAD_VA2, 0 },
 		{ "readonly", 0, 1, 0, 1 },
 		{ "copy", 1, 0, BAD_VA2, 0 },
+		{ "userptr-sdma", 1, 2, 0, 1 },
+		{ "userptr-pm4", 0, 2, 0, 1 },
 	};
 
 	setvbuf(stdout, NULL, _IOLBF, 0);

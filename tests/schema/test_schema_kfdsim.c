@@ -78,9 +78,10 @@ static const struct want want_kfd[0x29] = {
  * for these; the ROCm rows carry none (0), and the rocm range is outside
  * the ABI minor's nr range anyway.
  */
-static const struct want want_rocm[2] = {
-	{ 48, RW, 0, 0 },
-	{ 32, RW, 0, 0 },
+static const struct want want_rocm[3] = {
+	{ 48, RW, 0, 0 },	/* IPC_IMPORT_HANDLE */
+	{ 32, RW, 0, 0 },	/* IPC_EXPORT_HANDLE */
+	{ 48, RW, 0, 0 },	/* CROSS_MEMORY_COPY */
 };
 
 static void
@@ -126,7 +127,9 @@ test_rocm_rows(void **state)
 	(void)state;
 	check(0x80, &want_rocm[0], 1);
 	check(0x81, &want_rocm[1], 1);
-	for (nr = 0x82; nr <= KFD_ABI_COMMAND_END_2; nr++)
+	assert_int_equal(ksim_kfd_row_info(0x82, &info), 0);
+	check(0x83, &want_rocm[2], 1);
+	for (nr = 0x84; nr <= KFD_ABI_COMMAND_END_2; nr++)
 		assert_int_equal(ksim_kfd_row_info(nr, &info), 0);
 }
 
@@ -150,8 +153,8 @@ test_rows_are_the_schema(void **state)
 		assert_int_equal(info.since, rows[i].since_minor);
 		bound++;
 	}
-	/* 40 upstream nrs (0x01..0x28) and the two modelled ROCm ones. */
-	assert_int_equal(bound, 40 + 2);
+	/* 40 upstream nrs (0x01..0x28) and the three modelled ROCm ones. */
+	assert_int_equal(bound, 40 + 3);
 }
 
 int

@@ -7,7 +7,9 @@
  * runtime enable, sees the child's new queue and its queue error on the
  * event pipe, snapshots, suspends and resumes the queue, and detaches.
  * Callers the kernel refuses: a process not traced by the caller (EPERM),
- * one with no KFD process or a dead one (ESRCH).
+ * one with no KFD process or a dead one (ESRCH). A GPU memory fault of
+ * the child, which the debugger takes: EC_DEVICE_MEMORY_VIOLATION and its
+ * memory exception data.
  *
  * The parent's ops go through our thunk (hsaKmtDebugTrapIoctl); a few go
  * by raw ioctl on a /dev/kfd of its own. Run under `kfdtrace sim` (or
@@ -40,6 +42,7 @@
 #define EVENT_WAIT_MS	20000
 #define R_DEBUG		0x5eed0000ull
 #define AQL_PACKET	64
+#define BAD_VA		0x12345678ull	/* below every aperture: unmapped */
 
 /* What the child tells the parent about its queue. */
 struct child_queue {
@@ -144,6 +147,65 @@ child_barrier(uint8_t *ring, uint64_t *wptr, HSAuint64 doorbell)
 	__atomic_store_n((uint16_t *)ring, 3, __ATOMIC_RELEASE);
 	__atomic_store_n(wptr, 1, __ATOMIC_RELEASE);
 	__atomic_store_n((uint64_t *)(uintptr_t)doorbell, 0, __ATOMIC_RELEASE);
+}
+
+/* A barrier-AND waiting on a signal at an unmapped address: a VM fault. */
+static void
+child_fault(uint8_t *ring, uint64_t *wptr, HSAuint64 doorbell)
+{
+	uint64_t dep = BAD_VA;
+
+	memset(ring + 2, 0, AQL_PACKET - 2);
+	memcpy(ring + 8, &dep, 8);
+	__atomic_store_n((uint16_t *)ring, 3, __ATOMIC_RELEASE);
+	__atomic_store_n(wptr, 1, __ATOMIC_RELEASE);
+	__atomic_store_n((uint64_t *)(uintptr_t)doorbell, 0, __ATOMIC_RELEASE);
+}
+
+/*
+ * The traced child of test_memory_violation(): a queue, then on 'f' a
+ * packet that faults; a MEMORY event, which the debugger's taking the
+ * fault leaves unset; on 'x' it ends.
+ */
+static void
+child_fault_main(void)
+{
+	struct kfd_abi_runtime_enable_args re = { .r_debug = R_DEBUG, .mode_mask = 1 };
+	HsaEventDescriptor ed = { 0 };
+	HsaEvent *mem_ev = NULL;
+	HsaQueueResource res;
+	struct child_queue cq;
+	HSAuint64 *ptrs = NULL;
+	void *ring = NULL;
+	char c;
+	int kfd;
+
+	close(to_child[1]);
+	close(from_child[0]);
+	close(ev[0]);
+	close(ev[1]);
+	child_check(ptrace(PTRACE_TRACEME, 0, NULL, NULL) == 0, 50);
+	put(from_child[1], "t", 1);
+	child_check(get(to_child[0], &c, 1) == 0, 51);
+	kfd = open("/dev/kfd", O_RDWR | O_CLOEXEC);
+	child_check(kfd >= 0, 52);
+	child_check(ioctl(kfd, KFD_ABI_IOC_RUNTIME_ENABLE, &re) == 0, 53);
+	child_queue(&ring, &ptrs, &res);
+	ed.EventType = HSA_EVENTTYPE_MEMORY;
+	child_check(hsaKmtCreateEvent(&ed, true, false, &mem_ev) == HSAKMT_STATUS_SUCCESS, 54);
+	child_check(hsaKmtGetKernelQueueId(res.QueueId, &cq.qid) == HSAKMT_STATUS_SUCCESS, 55);
+	cq.ring = (uintptr_t)ring;
+	cq.ring_size = 4096;
+	put(from_child[1], &cq, sizeof(cq));
+	child_check(get(to_child[0], &c, 1) == 0 && c == 'f', 56);
+	child_fault(ring, &ptrs[1], res.QueueDoorBell);
+	child_check(get(to_child[0], &c, 1) == 0, 57);
+	/* The debugger took the fault: no MEMORY event. */
+	child_check(hsaKmtWaitOnEvent(mem_ev, 0) == HSAKMT_STATUS_WAIT_TIMEOUT, 58);
+	hsaKmtDestroyEvent(mem_ev);
+	hsaKmtCloseKFD();
+	close(kfd);
+	_exit(0);
 }
 
 static void
@@ -455,6 +517,120 @@ test_debug_child(void **state)
 }
 
 /*
+ * A memory fault of the debugged child (kfd_set_dbg_ev_from_interrupt):
+ * the debugger, which enabled EC_DEVICE_MEMORY_VIOLATION, is told; the
+ * GPU's status has it; QUERY_EXCEPTION_INFO copies the fault's
+ * kfd_hsa_memory_exception_data (what fits of it, the full size in
+ * info_size) until a query clears it.
+ */
+static void
+test_memory_violation(void **state)
+{
+	const uint64_t mv = KFD_ABI_EC_MASK(KFD_ABI_EC_DEVICE_MEMORY_VIOLATION);
+	struct kfd_abi_hsa_memory_exception_data data;
+	struct kfd_abi_dbg_trap_args a;
+	struct kfd_abi_dbg_device_info_entry ds[16];
+	struct child_queue cq;
+	uint32_t gpu_id;
+	uint64_t head;
+	int status;
+	pid_t child;
+	char c;
+
+	(void)state;
+	/* Its packets fault: a replay, which has none, cannot. */
+	if (!queue_error)
+		skip();
+	assert_int_equal(pipe(to_child), 0);
+	assert_int_equal(pipe(from_child), 0);
+	assert_int_equal(pipe2(ev, O_NONBLOCK | O_CLOEXEC), 0);
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0)
+		child_fault_main();
+	close(to_child[0]);
+	close(from_child[1]);
+	assert_int_equal(get(from_child[0], &c, 1), 0);
+	assert_int_equal(hsaKmtOpenKFD(), HSAKMT_STATUS_SUCCESS);
+
+	memset(&a, 0, sizeof(a));
+	a.enable.exception_mask = KFD_ABI_EC_MASK(KFD_ABI_EC_PROCESS_RUNTIME) | mv;
+	a.enable.dbg_fd = (uint32_t)ev[1];
+	assert_int_equal(trap(child, KFD_ABI_DBG_TRAP_ENABLE, &a), 0);
+	memset(&a, 0, sizeof(a));
+	a.device_snapshot.snapshot_buf_ptr = (uintptr_t)ds;
+	a.device_snapshot.num_devices = 16;
+	a.device_snapshot.entry_size = sizeof(ds[0]);
+	assert_int_equal(trap(child, KFD_ABI_DBG_TRAP_GET_DEVICE_SNAPSHOT, &a), 0);
+	gpu_id = ds[0].gpu_id;
+	/* Its runtime enable, answered. */
+	put(to_child[1], "g", 1);
+	wait_event();
+	memset(&a, 0, sizeof(a));
+	a.query_debug_event.exception_mask = KFD_ABI_EC_MASK(KFD_ABI_EC_PROCESS_RUNTIME);
+	assert_int_equal(trap(child, KFD_ABI_DBG_TRAP_QUERY_DEBUG_EVENT, &a), 0);
+	memset(&a, 0, sizeof(a));
+	a.send_runtime_event.exception_mask = KFD_ABI_EC_MASK(KFD_ABI_EC_PROCESS_RUNTIME);
+	assert_int_equal(trap(child, KFD_ABI_DBG_TRAP_SEND_RUNTIME_EVENT, &a), 0);
+	assert_int_equal(get(from_child[0], &cq, sizeof(cq)), 0);
+
+	/* No fault yet: the GPU has no such exception. */
+	memset(&a, 0, sizeof(a));
+	a.query_exception_info.info_ptr = (uintptr_t)&data;
+	a.query_exception_info.info_size = sizeof(data);
+	a.query_exception_info.source_id = gpu_id;
+	a.query_exception_info.exception_code = KFD_ABI_EC_DEVICE_MEMORY_VIOLATION;
+	assert_int_equal(trap(child, KFD_ABI_DBG_TRAP_QUERY_EXCEPTION_INFO, &a), -ENODATA);
+
+	put(to_child[1], "f", 1);
+	wait_event();
+	/* The queue's exceptions come first; the GPU's report the fault. */
+	for (int i = 0; i < 4; i++) {
+		memset(&a, 0, sizeof(a));
+		if (trap(child, KFD_ABI_DBG_TRAP_QUERY_DEBUG_EVENT, &a) ||
+		    a.query_debug_event.gpu_id == gpu_id)
+			break;
+	}
+	assert_int_equal(a.query_debug_event.gpu_id, gpu_id);
+	assert_true(a.query_debug_event.exception_mask & mv);
+	/* What fits of the data; info_size says its size. */
+	memset(&a, 0, sizeof(a));
+	head = 0;
+	a.query_exception_info.info_ptr = (uintptr_t)&head;
+	a.query_exception_info.info_size = sizeof(head);
+	a.query_exception_info.source_id = gpu_id;
+	a.query_exception_info.exception_code = KFD_ABI_EC_DEVICE_MEMORY_VIOLATION;
+	assert_int_equal(trap(child, KFD_ABI_DBG_TRAP_QUERY_EXCEPTION_INFO, &a), 0);
+	assert_int_equal(a.query_exception_info.info_size, sizeof(data));
+	/* All of it, cleared by the query. */
+	memset(&data, 0xee, sizeof(data));
+	a.query_exception_info.info_ptr = (uintptr_t)&data;
+	a.query_exception_info.info_size = sizeof(data);
+	a.query_exception_info.clear_exception = 1;
+	assert_int_equal(trap(child, KFD_ABI_DBG_TRAP_QUERY_EXCEPTION_INFO, &a), 0);
+	assert_int_equal(a.query_exception_info.info_size, sizeof(data));
+	assert_memory_equal(&head, &data, sizeof(head));
+	assert_int_equal(data.va, BAD_VA & ~0xfffull);
+	assert_int_equal(data.gpu_id, gpu_id);
+	assert_int_equal(data.failure.NotPresent, 1);
+	assert_int_equal(data.failure.ReadOnly, 0);
+	assert_int_equal(data.failure.imprecise, 0);
+	assert_int_equal(trap(child, KFD_ABI_DBG_TRAP_QUERY_EXCEPTION_INFO, &a), -ENODATA);
+
+	memset(&a, 0, sizeof(a));
+	assert_int_equal(trap(child, KFD_ABI_DBG_TRAP_DISABLE, &a), 0);
+	put(to_child[1], "x", 1);
+	assert_int_equal(waitpid(child, &status, 0), child);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_int_equal(hsaKmtCloseKFD(), HSAKMT_STATUS_SUCCESS);
+	close(to_child[1]);
+	close(from_child[0]);
+	close(ev[0]);
+	close(ev[1]);
+}
+
+/*
  * The target of a debugger that ends: its queue, suspended by the
  * debugger, holds a packet; once the debugger has ended, the packet runs.
  */
@@ -587,6 +763,7 @@ main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_debug_child),
 		cmocka_unit_test(test_debugger_ends),
+		cmocka_unit_test(test_memory_violation),
 	};
 
 	if (argc > 1 && !strcmp(argv[1], "--no-queue-error"))

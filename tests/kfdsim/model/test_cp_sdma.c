@@ -588,11 +588,29 @@ test_copy_count_width(void **state)
 	}
 }
 
+/* The render node's GPUVM_FAULT query on the VM of GPU 0's render file. */
+static struct kfd_drm_amdgpu_info_gpuvm_fault
+gpuvm_fault(struct kt *t)
+{
+	struct kfd_drm_amdgpu_info_gpuvm_fault vf;
+	struct kfd_drm_amdgpu_info req;
+
+	memset(&vf, 0xa5, sizeof(vf));
+	memset(&req, 0, sizeof(req));
+	req.return_pointer = (uintptr_t)&vf;
+	req.return_size = sizeof(vf);
+	req.query = KFD_DRM_AMDGPU_INFO_GPUVM_FAULT;
+	assert_int_equal(ksim_ioctl(t->rnd[0], KFD_DRM_IOCTL_AMDGPU_INFO, &req), 0);
+	return vf;
+}
+
 /*
  * VM faults, as kfdtest's KFDExceptionTest provokes them: a copy from an
  * address nothing maps, and a write to a BO allocated without WRITABLE.
  * The MEMORY event gets the faulting page, the GPU and the reason; every
- * queue of the process on the GPU is evicted, new ones included.
+ * queue of the process on the GPU is evicted, new ones included. The VM
+ * keeps the fault for the render node's GPUVM_FAULT query: the page, the
+ * gfxhub's status (PERMISSION_FAULTS: valid 0x10, write 0x40; RW 1 << 18).
  */
 static void
 test_vm_fault(void **state)
@@ -600,6 +618,7 @@ test_vm_fault(void **state)
 	static const unsigned int g0 = 0;
 	static const uint32_t wr[5] = { 2, 0x10, 0x2, 0, 0x02020202 };
 	struct kfd_abi_event_data ed;
+	struct kfd_drm_amdgpu_info_gpuvm_fault vf;
 	struct sq q, other;
 	uint32_t *word, mem, ns;
 	uint64_t h;
@@ -608,6 +627,10 @@ test_vm_fault(void **state)
 	(void)state;
 	t = open_kt("mi210");
 	mem = memory_event(t);
+	vf = gpuvm_fault(t);
+	assert_int_equal(vf.addr, 0);
+	assert_int_equal(vf.status, 0);
+	assert_int_equal(vf.vmhub, 0);
 	word = (uint32_t *)kt_userptr_mapped(t, 0, 0x100000000ULL, 4096);
 	sq_new(t, &q, 0, 0x10000000ULL, KFD_ABI_QUEUE_TYPE_SDMA);
 	sq_new(t, &other, 0, 0x11000000ULL, KFD_ABI_QUEUE_TYPE_SDMA);
@@ -620,6 +643,10 @@ test_vm_fault(void **state)
 	assert_int_equal(ed.memory_exception_data.failure.NotPresent, 1);
 	assert_int_equal(ed.memory_exception_data.failure.ReadOnly, 0);
 	assert_int_equal(ed.memory_exception_data.failure.imprecise, 0);
+	vf = gpuvm_fault(t);
+	assert_int_equal(vf.addr, WILD_VA + 0x2000);
+	assert_int_equal(vf.status, 0x10);
+	assert_int_equal(vf.vmhub, KFD_DRM_AMDGPU_VMHUB_TYPE_GFX);
 	assert_int_equal(rptr(&q), 0);
 	fence(&other, 0x100000000ULL + 4, 2);
 	kick(&other);
@@ -641,6 +668,9 @@ test_vm_fault(void **state)
 	assert_int_equal(ed.memory_exception_data.va, 0x200000000ULL);
 	assert_int_equal(ed.memory_exception_data.failure.NotPresent, 0);
 	assert_int_equal(ed.memory_exception_data.failure.ReadOnly, 1);
+	vf = gpuvm_fault(t);
+	assert_int_equal(vf.addr, 0x200000000ULL);
+	assert_int_equal(vf.status, 0x40 | 1u << 18);
 	assert_int_equal(rptr(&q), 0);
 	close_kt(t);
 }

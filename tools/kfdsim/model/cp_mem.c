@@ -23,7 +23,11 @@
  * cp_vm_fault() says where an access faulted and why, as the page-fault
  * interrupt does, and raises it.
  */
+#include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "cp_priv.h"
 
@@ -63,6 +67,58 @@ svm_reach(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, uint64_t *len)
 		return 0;
 	}
 	return -1;
+}
+
+/*
+ * Whether the program's own mappings let [lo, hi) be stored to: a userptr
+ * BO's pages are the program's, and a PROT_READ mapping of them faults a
+ * GPU store as the page tables built from them would (read-only PTEs).
+ * /proc/self/maps is read, once per range the cache below keeps.
+ */
+static int
+user_writable(uint64_t lo, uint64_t hi)
+{
+	char buf[4096], *line, *nl;
+	size_t have = 0;
+	int fd, ok = 0;
+
+	fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/self/maps", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	for (;;) {
+		long n = syscall(SYS_read, fd, buf + have, sizeof(buf) - 1 - have);
+
+		if (n <= 0)
+			break;
+		have += (size_t)n;
+		buf[have] = '\0';
+		line = buf;
+		while ((nl = strchr(line, '\n'))) {
+			char *end;
+			uint64_t a = strtoull(line, &end, 16), b;
+
+			*nl = '\0';
+			b = *end == '-' ? strtoull(end + 1, &end, 16) : 0;
+			/* Mappings come sorted: walk [lo, hi) through them. */
+			if (a <= lo && lo < b) {
+				if (end[0] != ' ' || end[2] != 'w')
+					goto out;
+				lo = b;
+				if (lo >= hi) {
+					ok = 1;
+					goto out;
+				}
+			}
+			line = nl + 1;
+		}
+		have = strlen(line);
+		memmove(buf, line, have);
+		if (have == sizeof(buf) - 1)
+			have = 0;	/* no line is that long */
+	}
+out:
+	ksim_sys_close(fd);
+	return ok;
 }
 
 /*
@@ -108,15 +164,19 @@ mem_view(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, uint64_t len,
 	hi = KSIM_PAGE_ALIGN(cpu + len);
 	for (i = 0; i < CP_MEMCACHE; i++)
 		if (cp->mem[i].bo == m->bo && cp->mem[i].start <= lo &&
-		    hi <= cp->mem[i].end)
+		    hi <= cp->mem[i].end && (!write || cp->mem[i].writable))
 			return (void *)(uintptr_t)cpu;
 	if (ksim_copy_from_user(&probe, cpu, 1) ||
 	    ksim_copy_from_user(&probe, cpu + len - 1, 1))
+		return NULL;
+	/* A BO's own pages are the model's, mapped writable. */
+	if (write && m->bo->domain == KSIM_DOM_USERPTR && !user_writable(lo, hi))
 		return NULL;
 	i = cp->mem_next++ % CP_MEMCACHE;
 	cp->mem[i].start = lo;
 	cp->mem[i].end = hi;
 	cp->mem[i].bo = m->bo;
+	cp->mem[i].writable = write || m->bo->domain != KSIM_DOM_USERPTR;
 	return (void *)(uintptr_t)cpu;
 }
 

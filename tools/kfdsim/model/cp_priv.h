@@ -86,6 +86,7 @@ struct ksim_cp {
 	struct {
 		uint64_t start, end;
 		const struct ksim_bo *bo;
+		int writable;		/* the CPU's pages may be stored to */
 	} mem[CP_MEMCACHE];
 	unsigned int mem_next;
 	uint64_t retired;		/* packets completed, for the log */

@@ -320,6 +320,29 @@ ksim_dbg_queue_raise(struct ksim_process *p, struct ksim_queue *q, uint64_t mask
 }
 
 int
+ksim_dbg_vm_fault(struct ksim_process *p, int gpu,
+		  const struct kfd_abi_hsa_memory_exception_data *data)
+{
+	uint64_t bit = KFD_ABI_EC_MASK(KFD_ABI_EC_DEVICE_MEMORY_VIOLATION);
+	struct ksim_pdbg *d = p->dbg;
+	int taken = 0;
+
+	if (dbg_lock(p))
+		return 0;
+	reap_debugger(p);
+	if (d->enabled) {
+		if (!(d->vm_fault_saved & (1u << gpu))) {
+			d->vm_fault[gpu] = *data;
+			d->vm_fault_saved |= 1u << gpu;
+		}
+		taken = !!(d->exception_mask & bit);
+		ev_raise(d, NULL, gpu, bit);
+	}
+	dbg_unlock(p);
+	return taken;
+}
+
+int
 ksim_dbg_queue_suspended(const struct ksim_queue *q)
 {
 	return __atomic_load_n(&q->dbg->suspended, __ATOMIC_ACQUIRE) != 0;

@@ -292,9 +292,20 @@ dbg_query_exception_info(const struct dbg_target *t,
 
 		if (gpu < 0)
 			return -EINVAL;
-		/* No fault data is kept: nothing to copy for a memory
-		 * violation. */
 		status = &t->d->dev_status[gpu];
+		if ((*status & bit) && ec == KFD_ABI_EC_DEVICE_MEMORY_VIOLATION) {
+			/* The fault's data, kept at the fault (none after
+			 * a clear: size 0). */
+			uint32_t have = (t->d->vm_fault_saved & (1u << gpu)) ?
+					(uint32_t)sizeof(t->d->vm_fault[0]) : 0;
+			uint32_t n = a->info_size < have ? a->info_size : have;
+
+			if (n && ksim_copy_to_user(a->info_ptr, &t->d->vm_fault[gpu], n))
+				return -EFAULT;
+			actual = have;
+			if (a->clear_exception)
+				t->d->vm_fault_saved &= ~(1u << gpu);
+		}
 	} else if (bit & EC_MASK_PROCESS) {
 		status = &t->d->exception_status;
 	} else {

@@ -90,13 +90,14 @@ static const struct kfd_handler_row handlers[NROWS] = {
 /*
  * The second range of the ROCm DKMS driver (AMDKFD_COMMAND_START_2..END_2),
  * answered in the rocm kernel flavour only. Its other ioctls (the old
- * DBG_TRAP 0x82, CROSS_MEMORY_COPY, RLC_SPM, PC_SAMPLE, PROFILER_DKMS, AIS) are
+ * DBG_TRAP 0x82, RLC_SPM, PC_SAMPLE, PROFILER_DKMS, AIS) are
  * not modelled and answer -EINVAL as upstream does: for the 0x82 runtime
  * enable Debian's libhsakmt then reports NOT_SUPPORTED, which ROCr accepts.
  */
 static const struct kfd_handler_row handlers_rocm[NROWS_ROCM] = {
 	[0x80 - KFD_ABI_COMMAND_START_2] = { ksim_ioc_ipc_import_handle, 0 },
 	[0x81 - KFD_ABI_COMMAND_START_2] = { ksim_ioc_ipc_export_handle, 0 },
+	[0x83 - KFD_ABI_COMMAND_START_2] = { ksim_ioc_cross_memory_copy, 0 },
 };
 
 static struct kfd_ioctl_row rows[NROWS];

@@ -210,6 +210,7 @@ ksim_ioc_import_dmabuf(struct ksim_file *f, struct ksim_process *p, void *data,
 		free(m);
 		return -EFAULT;
 	}
+	ksim_xmem_publish(p, m);
 	args->handle = KFD_ABI_MAKE_HANDLE(args->gpu_id, idr);
 	return 0;
 }

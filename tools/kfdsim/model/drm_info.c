@@ -313,14 +313,17 @@ ksim_drm_info(struct ksim_file *f, void *data)
 	}
 	case KFD_DRM_AMDGPU_INFO_GPUVM_FAULT: {
 		/*
-		 * The VM's last fault. Nothing the model runs takes a GPU
-		 * page fault, so it is all zeros, as after a clean run.
+		 * The last fault of this file's VM (ksim_event_vm_fault()):
+		 * zeros while it has had none.
 		 */
 		struct kfd_drm_amdgpu_info_gpuvm_fault vf;
 
 		if (gd->d->version_minor < 55)
 			return -EINVAL;
 		memset(&vf, 0, sizeof(vf));
+		vf.vmhub = __atomic_load_n(&f->vm.fault_vmhub, __ATOMIC_ACQUIRE);
+		vf.addr = __atomic_load_n(&f->vm.fault_addr, __ATOMIC_RELAXED);
+		vf.status = __atomic_load_n(&f->vm.fault_status, __ATOMIC_RELAXED);
 		return info_out(in, &vf, sizeof(vf));
 	}
 	case KFD_DRM_AMDGPU_INFO_RAS_ENABLED_FEATURES:

@@ -387,9 +387,33 @@ ksim_event_vm_fault(struct ksim_process *p, int gpu, uint64_t va,
 		    unsigned int why)
 {
 	struct kfd_abi_hsa_memory_exception_data d;
+	struct ksim_file *drm = p->pdds[gpu].drm_file;
 	int n = 0;
 
-	__atomic_store_n(&p->pdds[gpu].fault_evicted, 1, __ATOMIC_RELAXED);
+	/*
+	 * amdgpu_vm_update_fault_cache: the VM keeps the page address and the
+	 * gfxhub's status register (gmc_v9+ read it at the interrupt). Its
+	 * PERMISSION_FAULTS nibble holds the failed checks (valid, read,
+	 * write, execute); RW says a write.
+	 */
+	if (drm) {
+		uint32_t perm = 0;
+
+		if (why & KSIM_VM_FAULT_NOT_PRESENT)
+			perm |= 1u << 0;
+		if (why & KSIM_VM_FAULT_READ_ONLY)
+			perm |= 1u << 2;
+		if (why & KSIM_VM_FAULT_NO_EXECUTE)
+			perm |= 1u << 3;
+		__atomic_store_n(&drm->vm.fault_addr, va & ~(uint64_t)(KSIM_PAGE_SIZE - 1),
+				 __ATOMIC_RELAXED);
+		__atomic_store_n(&drm->vm.fault_status,
+				 perm << KSIM_L2_FAULT_PERMISSION_SHIFT |
+				 ((why & KSIM_VM_FAULT_READ_ONLY) ? KSIM_L2_FAULT_RW : 0),
+				 __ATOMIC_RELAXED);
+		__atomic_store_n(&drm->vm.fault_vmhub, KFD_DRM_AMDGPU_VMHUB_TYPE_GFX,
+				 __ATOMIC_RELEASE);
+	}
 	memset(&d, 0, sizeof(d));
 	d.gpu_id = p->pdds[gpu].gpu_id;
 	/* The interrupt carries the page number: the offset is lost. */
@@ -397,6 +421,10 @@ ksim_event_vm_fault(struct ksim_process *p, int gpu, uint64_t va,
 	d.failure.NotPresent = !!(why & KSIM_VM_FAULT_NOT_PRESENT);
 	d.failure.ReadOnly = !!(why & KSIM_VM_FAULT_READ_ONLY);
 	d.failure.NoExecute = !!(why & KSIM_VM_FAULT_NO_EXECUTE);
+	/* A debugger that takes the exception handles the fault instead. */
+	if (ksim_dbg_vm_fault(p, gpu, &d))
+		return 0;
+	__atomic_store_n(&p->pdds[gpu].fault_evicted, 1, __ATOMIC_RELAXED);
 	for (unsigned int i = 0; i < p->n_nsev; i++)
 		if (p->nsev[i].ev->type == KFD_ABI_EVENT_MEMORY) {
 			p->nsev[i].ev->mem_exc = d;

@@ -108,6 +108,7 @@ ksim_ioc_ipc_import_handle(struct ksim_file *f, struct ksim_process *p,
 		goto fail;
 	}
 	ksim_reg_ipc_set_fd(dev, info.slot, info.gen, bo->memfd);
+	ksim_xmem_publish(p, m);
 	ksim_sys_close(info.fd);
 	args->handle = KFD_ABI_MAKE_HANDLE(args->gpu_id, idr);
 	args->mmap_offset = ksim_bo_fake_offset(dev, bo);

@@ -102,6 +102,12 @@ struct ksim_vm {
 	unsigned int n;
 	unsigned int cap;
 	struct ksim_process *kfd_proc;	/* set when KFD acquired it */
+	/* The last GPU fault in it (amdgpu_vm.fault_info), which the
+	 * render node's GPUVM_FAULT query answers; atomics, as the command
+	 * processor's thread sets it. */
+	uint64_t fault_addr;
+	uint32_t fault_status;		/* VM_L2_PROTECTION_FAULT_STATUS */
+	uint32_t fault_vmhub;		/* KFD_DRM_AMDGPU_VMHUB_* */
 };
 
 /* A KFD memory object (kgd_mem): what a KFD handle names. */
@@ -115,6 +121,7 @@ struct ksim_kmem {
 	int mapped_count;
 	int imported;
 	uint64_t vram_usage;		/* added to pdd->vram_usage */
+	unsigned int xmem_rec;		/* 1 + its record in the BO table; 0: none */
 	unsigned int ipc_entry;		/* 1 + registry IPC slot held; 0: none */
 	uint64_t ipc_gen;		/* ... and that entry's generation */
 };
@@ -187,6 +194,11 @@ struct ksim_pdbg {
 	uint32_t launch_override_mode;
 	uint32_t launch_enable_mask;
 	uint32_t runtime_sema;		/* runtime_enable_sema's count */
+	/* pdd->vm_fault_exc_data: the first memory fault a debugger saw on
+	 * each GPU, kept until QUERY_EXCEPTION_INFO clears it */
+	uint32_t vm_fault_saved;	/* bit per GPU index */
+	uint32_t pad;
+	struct kfd_abi_hsa_memory_exception_data vm_fault[KSIM_MAX_GPUS];
 };
 
 /* A user queue. */
@@ -292,6 +304,8 @@ struct ksim_process {
 	char comm[16];			/* the task name SMI records carry */
 	/* command processor (cp.c): NULL until the first queue */
 	struct ksim_cp *cp;
+	/* rocm flavour: its BOs as other processes find them (xmem.c) */
+	struct ksim_xtab *xtab;
 	struct ksim_process *next;
 };
 
@@ -659,6 +673,9 @@ int ksim_event_eop_interrupt(struct ksim_process *p, uint32_t ctxid);
 #define KSIM_VM_FAULT_NOT_PRESENT	(1u << 0)	/* no valid PTE */
 #define KSIM_VM_FAULT_READ_ONLY		(1u << 1)	/* a write, PTE not writable */
 #define KSIM_VM_FAULT_NO_EXECUTE	(1u << 2)	/* a fetch, PTE not executable */
+/* Fields of the hub's VM_L2_PROTECTION_FAULT_STATUS (gfx9 and later). */
+#define KSIM_L2_FAULT_PERMISSION_SHIFT	4		/* 4 bits: V, R, W, X */
+#define KSIM_L2_FAULT_RW		(1u << 18)	/* the access was a write */
 /*
  * ksim_event_vm_fault() - a GPU memory fault of GPU index @gpu at @va,
  * for the reasons @why (KSIM_VM_FAULT_*), as the kernel's interrupt path
@@ -667,7 +684,9 @@ int ksim_event_eop_interrupt(struct ksim_process *p, uint32_t ctxid);
  * evicted for good (kfd_dqm_evict_pasid: nothing restores them), then
  * every MEMORY event of @p gets the fault's data (the GPU's id, the page,
  * the failure bits; precise) and is set (kfd_signal_vm_fault_event).
- * Return: how many events were set.
+ * The GPU's render file's VM keeps the fault for INFO GPUVM_FAULT first,
+ * and a debugger that takes the fault (ksim_dbg_vm_fault()) stops the
+ * rest. Return: how many events were set.
  */
 int ksim_event_vm_fault(struct ksim_process *p, int gpu, uint64_t va,
 			unsigned int why);
@@ -704,11 +723,27 @@ void ksim_dbg_reap_debugger(struct ksim_process *p);
 void ksim_dbg_queue_new(struct ksim_process *p, struct ksim_queue *q);
 void ksim_dbg_queue_update(struct ksim_process *p, struct ksim_queue *q);
 void ksim_dbg_queue_raise(struct ksim_process *p, struct ksim_queue *q, uint64_t mask);
+/*
+ * ksim_dbg_vm_fault() - a memory fault of GPU index @gpu, @data its
+ * exception data, as kfd_set_dbg_ev_from_interrupt() gives it to a
+ * debugger: with debugging enabled the GPU's status gets
+ * EC_DEVICE_MEMORY_VIOLATION and the data is kept (the first only).
+ * Return: 1 when the debugger takes the exception (enabled in its mask,
+ * told on its event file): the queues stay and no MEMORY event is set.
+ */
+int ksim_dbg_vm_fault(struct ksim_process *p, int gpu,
+		      const struct kfd_abi_hsa_memory_exception_data *data);
 int ksim_dbg_queue_suspended(const struct ksim_queue *q);
 int ksim_ioc_runtime_enable(struct ksim_file *, struct ksim_process *, void *, unsigned int);
 int ksim_ioc_dbg_trap(struct ksim_file *, struct ksim_process *, void *, unsigned int);
 /* ipc.c (rocm flavour) */
 int ksim_ioc_ipc_import_handle(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+/* xmem.c (rocm flavour): CROSS_MEMORY_COPY and the BO table it reads */
+int ksim_ioc_cross_memory_copy(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+/* A new KFD handle's BO joins the process's table; its end leaves it. */
+void ksim_xmem_publish(struct ksim_process *p, struct ksim_kmem *m);
+void ksim_xmem_unpublish(struct ksim_process *p, struct ksim_kmem *m);
+void ksim_xmem_fini(struct ksim_process *p);
 int ksim_ioc_ipc_export_handle(struct ksim_file *, struct ksim_process *, void *, unsigned int);
 
 /* dmabuf.c helpers for the render node */

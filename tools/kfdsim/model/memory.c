@@ -256,6 +256,7 @@ ksim_kmem_destroy(struct ksim_process *p, struct ksim_pdd *pdd, uint32_t idr)
 		if (p->pdds[i].drm_file)
 			ksim_vm_remove_kmem(p->dev, &p->pdds[i].drm_file->vm, m);
 	pdd->vram_usage -= m->vram_usage;
+	ksim_xmem_unpublish(p, m);
 	if (m->ipc_entry)
 		ksim_reg_ipc_put(p->dev, m->ipc_entry - 1, m->ipc_gen);
 	ksim_bo_put(p->dev, m->bo);
@@ -497,6 +498,7 @@ ksim_ioc_alloc_memory(struct ksim_file *f, struct ksim_process *p, void *data,
 		m->vram_usage = aligned;
 		pdd->vram_usage += aligned;
 	}
+	ksim_xmem_publish(p, m);
 	args->handle = KFD_ABI_MAKE_HANDLE(args->gpu_id, idr);
 	args->mmap_offset = bo->fake_offset;
 	if (flags & KFD_ABI_ALLOC_MEM_FLAGS_MMIO_REMAP)

@@ -142,6 +142,7 @@ ksim_process_destroy(struct ksim_process *p, int release_shared)
 		ksim_sys_close(p->smi[i].fd);
 	free(p->smi);
 	free(p->svm);
+	ksim_xmem_fini(p);
 	/* A secondary context shares its pid's slot with the primary. */
 	if (release_shared && !p->secondary) {
 		ksim_dbg_process_end(p);

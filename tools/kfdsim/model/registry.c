@@ -304,6 +304,7 @@ ksim_reg_proc_release(struct ksim_registry *reg, int slot)
 	rp = &reg->sh->procs[slot];
 	if (rp->in_use && rp->pid == ksim_self_pid()) {
 		rp->pasid = 0;
+		rp->xmem_fd = 0;
 		memset(rp->queues, 0, sizeof(rp->queues));
 		/* A debug session holds the KFD process (kfd_dbg_trap_enable
 		 * takes a reference): only one with none ends here. */

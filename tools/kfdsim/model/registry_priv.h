@@ -15,7 +15,7 @@
 #include "ksim_priv.h"
 
 #define REG_MAGIC	0x3167657273666bULL	/* "kfsreg1" */
-#define REG_VERSION	5
+#define REG_VERSION	6
 #define REG_PROCS	256
 #define REG_BUFS	1024
 #define REG_IPC		256
@@ -43,7 +43,7 @@ struct reg_proc {
 	uint64_t sys;
 	uint64_t ttm;
 	uint32_t pasid;			/* proc/<pid>/pasid; 0 while no KFD process exists */
-	uint32_t pad;
+	int32_t xmem_fd;		/* its BO table's fd + 1 (xmem.c); 0: none */
 	uint64_t start;			/* the pid's start time: a later process with
 					 * the same pid is another one */
 	struct reg_queue queues[REG_PROC_QUEUES];	/* in_use 0: free entry */
