@@ -19,11 +19,6 @@
  *
  * Prints "fault: NAME ok" per case and "fault: all ok", or fails (exit 1).
  */
-#if __has_include(<hsakmt/hsakmt.h>)
-#include <hsakmt/hsakmt.h>
-#else
-#include <hsakmt.h>
-#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +27,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define RING_SIZE	4096u
+#include "kmt_kit.h"
+
 #define PAGE_MASK	(~(HSAuint64)4095)
 #define BAD_VA		0x12345678ULL	/* kfdtest's: below every aperture */
 #define BAD_VA2		0x76543210ULL
@@ -45,43 +41,6 @@
 #define SDMA_WRITE	2u
 
 static HSAuint32 gpu;
-static int failed;
-
-static void
-fail(const char *what)
-{
-	printf("fault: FAILED: %s\n", what);
-	failed = 1;
-}
-
-static void
-check(HSAKMT_STATUS st, const char *what)
-{
-	if (st != HSAKMT_STATUS_SUCCESS) {
-		printf("fault: %s: status %d\n", what, (int)st);
-		failed = 1;
-	}
-}
-
-/* Host memory mapped on the GPU, zeroed; @ro: allocated ReadOnly. */
-static void *
-alloc_mapped(HSAuint64 size, int ro)
-{
-	HsaMemFlags f = { 0 };
-	HSAuint64 va;
-	void *p = NULL;
-
-	f.ui32.HostAccess = 1;
-	f.ui32.NonPaged = 1;
-	f.ui32.CoarseGrain = 1;
-	f.ui32.ReadOnly = !!ro;
-	check(hsaKmtAllocMemory(0, size, f, &p), "AllocMemory");
-	if (!p)
-		return NULL;
-	check(hsaKmtMapMemoryToGPU(p, size, &va), "MapMemoryToGPU");
-	memset(p, 0, size);
-	return p;
-}
 
 /*
  * A PROT_READ page of the program's, registered and mapped on the GPU
@@ -94,43 +53,18 @@ userptr_read_only(uint64_t *va)
 	HSAuint64 gva = 0;
 
 	if (p == MAP_FAILED) {
-		fail("mmap");
+		kit_fail("mmap");
 		return NULL;
 	}
-	check(hsaKmtRegisterMemory(p, 4096), "RegisterMemory");
-	check(hsaKmtMapMemoryToGPU(p, 4096, &gva), "MapMemoryToGPU(userptr)");
+	kit_check(hsaKmtRegisterMemory(p, 4096), "RegisterMemory");
+	kit_check(hsaKmtMapMemoryToGPU(p, 4096, &gva), "MapMemoryToGPU(userptr)");
 	*va = gva ? gva : (uintptr_t)p;
-	return failed ? NULL : p;
-}
-
-struct q {
-	uint32_t *ring;
-	uint64_t *ptrs;			/* [0] read, [1] write */
-	HsaQueueResource res;
-	uint64_t wr;			/* dwords written */
-	int sdma;
-};
-
-static int
-q_new(struct q *q, int sdma)
-{
-	memset(q, 0, sizeof(*q));
-	q->sdma = sdma;
-	q->ring = alloc_mapped(RING_SIZE, 0);
-	q->ptrs = alloc_mapped(4096, 0);
-	if (!q->ring || !q->ptrs)
-		return -1;
-	q->res.Queue_read_ptr_aql = &q->ptrs[0];
-	q->res.Queue_write_ptr_aql = &q->ptrs[1];
-	check(hsaKmtCreateQueue(gpu, sdma ? HSA_QUEUE_SDMA : HSA_QUEUE_COMPUTE, 100,
-				HSA_QUEUE_PRIORITY_NORMAL, q->ring, RING_SIZE,
-				NULL, &q->res), "CreateQueue");
-	return failed ? -1 : 0;
+	return kit_failed ? NULL : p;
 }
 
 /* Append @n dwords and ring the doorbell (SDMA counts bytes, PM4 dwords). */
 static void
-submit(struct q *q, const uint32_t *d, unsigned int n)
+submit(struct kit_queue *q, const uint32_t *d, unsigned int n)
 {
 	uint64_t wp;
 
@@ -142,7 +76,7 @@ submit(struct q *q, const uint32_t *d, unsigned int n)
 }
 
 static void
-pm4_write(struct q *q, uint64_t dst, uint32_t v)
+pm4_write(struct kit_queue *q, uint64_t dst, uint32_t v)
 {
 	uint32_t d[5] = { PM4_HDR(PM4_WRITE_DATA, 3), 5u << 8 | 1u << 20,
 			  (uint32_t)dst, (uint32_t)(dst >> 32), v };
@@ -151,7 +85,7 @@ pm4_write(struct q *q, uint64_t dst, uint32_t v)
 }
 
 static void
-sdma_write(struct q *q, uint64_t dst, uint32_t v)
+sdma_write(struct kit_queue *q, uint64_t dst, uint32_t v)
 {
 	uint32_t d[5] = { SDMA_WRITE, (uint32_t)dst, (uint32_t)(dst >> 32), 0, v };
 
@@ -159,7 +93,7 @@ sdma_write(struct q *q, uint64_t dst, uint32_t v)
 }
 
 static void
-sdma_copy(struct q *q, uint64_t dst, uint64_t src, uint32_t len)
+sdma_copy(struct kit_queue *q, uint64_t dst, uint64_t src, uint32_t len)
 {
 	uint32_t d[7] = { SDMA_COPY, len - 1, 0, (uint32_t)src, (uint32_t)(src >> 32),
 			  (uint32_t)dst, (uint32_t)(dst >> 32) };
@@ -178,13 +112,14 @@ provoke(const char *name, int sdma, int ro, uint64_t page, int read_only)
 	HsaMemoryAccessFault *f;
 	HsaEvent *ev = NULL;
 	uint32_t *buf = NULL;
-	struct q q;
+	struct kit_queue q;
 
-	if (q_new(&q, sdma))
+	if (kit_queue_new(&q, gpu, sdma ? HSA_QUEUE_SDMA : HSA_QUEUE_COMPUTE,
+			  "CreateQueue"))
 		return;
 	ed.EventType = HSA_EVENTTYPE_MEMORY;
 	ed.NodeId = gpu;
-	check(hsaKmtCreateEvent(&ed, true, false, &ev), "CreateEvent(MEMORY)");
+	kit_check(hsaKmtCreateEvent(&ed, true, false, &ev), "CreateEvent(MEMORY)");
 	if (!ev)
 		return;
 	if (ro == 2) {
@@ -192,13 +127,13 @@ provoke(const char *name, int sdma, int ro, uint64_t page, int read_only)
 		if (!buf)
 			return;
 	} else if (ro) {
-		buf = alloc_mapped(4096, ro);
+		buf = kit_alloc_mapped(4096, KIT_MEM_RO);
 		if (!buf)
 			return;
 		page = (uintptr_t)buf;
 	}
 	if (!strcmp(name, "userptr-sdma")) {
-		uint32_t *src = alloc_mapped(4096, 0);
+		uint32_t *src = kit_alloc_mapped(4096, 0);
 
 		if (!src)
 			return;
@@ -206,7 +141,7 @@ provoke(const char *name, int sdma, int ro, uint64_t page, int read_only)
 			src[i] = 0xaa55aa55;
 		sdma_copy(&q, page, (uintptr_t)src, 4096);
 	} else if (!strcmp(name, "copy")) {
-		buf = alloc_mapped(4096, 0);
+		buf = kit_alloc_mapped(4096, 0);
 		sdma_copy(&q, page, (uintptr_t)buf, 64);
 	} else if (sdma) {
 		sdma_write(&q, page | 0x678, 0x02020202);
@@ -214,26 +149,26 @@ provoke(const char *name, int sdma, int ro, uint64_t page, int read_only)
 		pm4_write(&q, page | 0x210, 0x02020202);
 	}
 	if (hsaKmtWaitOnEvent(ev, 5000) != HSAKMT_STATUS_SUCCESS) {
-		fail("no MEMORY event");
+		kit_fail("no MEMORY event");
 		return;
 	}
 	f = &ev->EventData.EventData.MemoryAccessFault;
 	if (ev->EventData.EventType != HSA_EVENTTYPE_MEMORY)
-		fail("the event is not a MEMORY one");
+		kit_fail("the event is not a MEMORY one");
 	if (f->VirtualAddress != (page & PAGE_MASK)) {
 		printf("fault: %s: address 0x%llx, not 0x%llx\n", name,
 		       (unsigned long long)f->VirtualAddress,
 		       (unsigned long long)(page & PAGE_MASK));
-		failed = 1;
+		kit_failed = 1;
 	}
 	if (f->NodeId != gpu)
-		fail("the fault names another node");
+		kit_fail("the fault names another node");
 	if (f->Failure.NotPresent != !read_only || f->Failure.ReadOnly != !!read_only)
-		fail("the reason is not the page's");
+		kit_fail("the reason is not the page's");
 	if (f->Failure.Imprecise)
-		fail("the fault is imprecise");
+		kit_fail("the fault is imprecise");
 	if (ro && (buf[0] || buf[0x210 / 4]))
-		fail("the read-only buffer was written");
+		kit_fail("the read-only buffer was written");
 }
 
 /* The first node with compute cores, or 0. */
@@ -262,24 +197,24 @@ run(const char *name, int sdma, int ro, uint64_t page, int read_only)
 	fflush(stdout);
 	pid = fork();
 	if (pid < 0) {
-		fail("fork");
+		kit_fail("fork");
 		return;
 	}
 	if (!pid) {
-		check(hsaKmtOpenKFD(), "OpenKFD");
+		kit_check(hsaKmtOpenKFD(), "OpenKFD");
 		gpu = first_gpu();
 		if (!gpu)
-			fail("no GPU node");
-		else if (!failed)
+			kit_fail("no GPU node");
+		else if (!kit_failed)
 			provoke(name, sdma, ro, page, read_only);
 		hsaKmtCloseKFD();
 		fflush(stdout);
-		_exit(failed);
+		_exit(kit_failed);
 	}
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
 	    WEXITSTATUS(status)) {
 		printf("fault: %s: the child failed (status 0x%x)\n", name, status);
-		failed = 1;
+		kit_failed = 1;
 		return;
 	}
 	printf("fault: %s ok\n", name);
@@ -302,6 +237,7 @@ main(int argc, char **argv)
 		{ "userptr-pm4", 0, 2, 0, 1 },
 	};
 
+	kit_name = "fault";
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		int want = argc < 2;
@@ -312,7 +248,7 @@ main(int argc, char **argv)
 			run(cases[i].name, cases[i].sdma, cases[i].ro,
 			    cases[i].page, cases[i].read_only);
 	}
-	if (!failed)
+	if (!kit_failed)
 		printf("fault: all ok\n");
-	return failed;
+	return kit_failed;
 }

@@ -19,11 +19,6 @@
  * Each case uses its own queues, so a capture (`--submissions`) has
  * every kind of packet.
  */
-#if __has_include(<hsakmt/hsakmt.h>)
-#include <hsakmt/hsakmt.h>
-#else
-#include <hsakmt.h>
-#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,8 +26,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#define RING_SIZE	4096u
-#define RING_DW		(RING_SIZE / 4)
+#include "kmt_kit.h"
+
+#define RING_DW		(KIT_RING_SIZE / 4)
 
 /* PM4 type-3 packets (the MEC's, as Linux amdgpu's soc15d.h has them). */
 #define HDR(op, n)	(3u << 30 | ((n) & 0x3fffu) << 16 | (op) << 8)
@@ -47,88 +43,16 @@
 
 static HSAuint32 gpu;
 static int gfx10;
-static int failed;
 
-static void
-fail(const char *what)
-{
-	printf("pm4: FAILED: %s\n", what);
-	failed = 1;
-}
-
-static void
-check(HSAKMT_STATUS st, const char *what)
-{
-	if (st != HSAKMT_STATUS_SUCCESS) {
-		printf("pm4: %s: status %d\n", what, (int)st);
-		failed = 1;
-	}
-}
-
-/* Host memory mapped on the GPU, zeroed. */
-static void *
-alloc_mapped(HSAuint64 size)
-{
-	HsaMemFlags f = { 0 };
-	HSAuint64 va;
-	void *p = NULL;
-
-	f.ui32.HostAccess = 1;
-	f.ui32.NonPaged = 1;
-	f.ui32.CoarseGrain = 1;
-	f.ui32.ExecuteAccess = 1;
-	check(hsaKmtAllocMemory(0, size, f, &p), "AllocMemory");
-	if (!p)
-		return NULL;
-	check(hsaKmtMapMemoryToGPU(p, size, &va), "MapMemoryToGPU");
-	memset(p, 0, size);
-	return p;
-}
-
-static void
-free_mapped(void *p, HSAuint64 size)
-{
-	if (!p)
-		return;
-	hsaKmtUnmapMemoryToGPU(p);
-	hsaKmtFreeMemory(p, size);
-}
-
-struct pq {
-	uint32_t *ring;
-	uint64_t *ptrs;			/* [0] read, [1] write: the thunk may
-					 * put them elsewhere (res) */
-	HsaQueueResource res;
-	uint64_t wr;			/* dwords written, monotonic */
-};
-
+/* A PM4 compute queue on the GPU under test. */
 static int
-pq_new(struct pq *q)
+pq_new(struct kit_queue *q)
 {
-	memset(q, 0, sizeof(*q));
-	q->ring = alloc_mapped(RING_SIZE);
-	q->ptrs = alloc_mapped(4096);
-	if (!q->ring || !q->ptrs)
-		return -1;
-	q->res.Queue_read_ptr_aql = &q->ptrs[0];
-	q->res.Queue_write_ptr_aql = &q->ptrs[1];
-	check(hsaKmtCreateQueue(gpu, HSA_QUEUE_COMPUTE, 100,
-				HSA_QUEUE_PRIORITY_NORMAL, q->ring, RING_SIZE,
-				NULL, &q->res), "CreateQueue(COMPUTE)");
-	return failed ? -1 : 0;
+	return kit_queue_new(q, gpu, HSA_QUEUE_COMPUTE, "CreateQueue(COMPUTE)");
 }
 
 static void
-pq_free(struct pq *q)
-{
-	if (q->res.QueueId)
-		check(hsaKmtDestroyQueue(q->res.QueueId), "DestroyQueue");
-	free_mapped(q->ring, RING_SIZE);
-	free_mapped(q->ptrs, 4096);
-}
-
-static void
-emit(struct pq *q, const uint32_t *d, unsigned int n)
+emit(struct kit_queue *q, const uint32_t *d, unsigned int n)
 {
 	while (q->wr % RING_DW + n > RING_DW)
 		q->ring[q->wr++ % RING_DW] = FILLER;
@@ -137,21 +61,21 @@ emit(struct pq *q, const uint32_t *d, unsigned int n)
 }
 
 static void
-submit(struct pq *q)
+submit(struct kit_queue *q)
 {
 	__atomic_store_n(q->res.Queue_write_ptr_aql, q->wr, __ATOMIC_RELEASE);
 	__atomic_store_n(q->res.Queue_DoorBell_aql, q->wr, __ATOMIC_RELEASE);
 }
 
 static uint32_t
-rptr(const struct pq *q)
+rptr(const struct kit_queue *q)
 {
 	return __atomic_load_n(q->res.Queue_read_ptr, __ATOMIC_ACQUIRE);
 }
 
 /* Wait up to 5 s until the CP read everything (kfdtest's AllPacketsSubmitted). */
 static int
-drained(const struct pq *q)
+drained(const struct kit_queue *q)
 {
 	for (int i = 0; i < 50000; i++) {
 		if (rptr(q) == q->wr % RING_DW)
@@ -168,7 +92,7 @@ va(const void *p)
 }
 
 static void
-write_data(struct pq *q, const void *dst, uint32_t v)
+write_data(struct kit_queue *q, const void *dst, uint32_t v)
 {
 	uint32_t d[5] = { HDR(OP_WRITE_DATA, 3), 5u << 8 | 1u << 20,
 			  (uint32_t)va(dst), (uint32_t)(va(dst) >> 32), v };
@@ -177,7 +101,7 @@ write_data(struct pq *q, const void *dst, uint32_t v)
 }
 
 static void
-release_mem(struct pq *q, uint64_t addr, uint32_t data, int irq, uint32_t ctxid)
+release_mem(struct kit_queue *q, uint64_t addr, uint32_t data, int irq, uint32_t ctxid)
 {
 	uint32_t d[8] = { HDR(OP_RELEASE_MEM, 6), 0x14 | 5u << 8,
 			  1u << 29 | (irq ? 2u : 3u) << 24, (uint32_t)addr,
@@ -189,11 +113,11 @@ release_mem(struct pq *q, uint64_t addr, uint32_t data, int irq, uint32_t ctxid)
 static void
 case_write(void)
 {
-	uint32_t *buf = alloc_mapped(4096);
+	uint32_t *buf = kit_alloc_mapped(4096, KIT_MEM_EXEC);
 	uint32_t acq[8] = { HDR(OP_ACQUIRE_MEM, 5), 0, 0xffffffff, 0, 0, 0, 4, 0 };
 	uint32_t sh[4] = { HDR(OP_SET_SH_REG, 2), 0x20c, 0, 0 };
 	uint32_t nop[3] = { HDR(OP_NOP, 1), 0, 0 };
-	struct pq q;
+	struct kit_queue q;
 
 	if (!buf || pq_new(&q))
 		return;
@@ -212,52 +136,52 @@ case_write(void)
 	}
 	submit(&q);
 	if (!drained(&q))
-		fail("write: the read pointer never reached the write pointer");
+		kit_fail("write: the read pointer never reached the write pointer");
 	else if (buf[0] != 384 || buf[63] != 383 || q.wr < 2 * RING_DW)
-		fail("write: WRITE_DATA stored the wrong values");
+		kit_fail("write: WRITE_DATA stored the wrong values");
 	else
 		printf("pm4: write ok\n");
-	pq_free(&q);
-	free_mapped(buf, 4096);
+	kit_queue_free(&q);
+	kit_free_mapped(buf, 4096);
 }
 
 static void
 case_release(void)
 {
 	HsaEventDescriptor ed = { 0 };
-	uint64_t *buf = alloc_mapped(4096);
+	uint64_t *buf = kit_alloc_mapped(4096, KIT_MEM_EXEC);
 	HsaEvent *ev = NULL;
-	struct pq q;
+	struct kit_queue q;
 
 	if (!buf || pq_new(&q))
 		return;
 	ed.EventType = HSA_EVENTTYPE_SIGNAL;
 	ed.NodeId = gpu;
-	check(hsaKmtCreateEvent(&ed, false, false, &ev), "CreateEvent");
+	kit_check(hsaKmtCreateEvent(&ed, false, false, &ev), "CreateEvent");
 	if (!ev)
 		return;
 	buf[0] = ~0ULL;
 	release_mem(&q, va(buf), 0x1234, 0, 0);
 	submit(&q);
 	if (!drained(&q) || buf[0] != 0xffffffff00001234ULL)
-		fail("release: RELEASE_MEM did not store its data");
+		kit_fail("release: RELEASE_MEM did not store its data");
 	/* kfdtest's signal: the event id into its slot, then the interrupt */
 	release_mem(&q, ev->EventData.HWData2, ev->EventId, 1, ev->EventId);
 	submit(&q);
 	if (hsaKmtWaitOnEvent(ev, 5000) != HSAKMT_STATUS_SUCCESS)
-		fail("release: the end-of-pipe interrupt set no event");
-	else if (!failed)
+		kit_fail("release: the end-of-pipe interrupt set no event");
+	else if (!kit_failed)
 		printf("pm4: release ok\n");
-	check(hsaKmtDestroyEvent(ev), "DestroyEvent");
-	pq_free(&q);
-	free_mapped(buf, 4096);
+	kit_check(hsaKmtDestroyEvent(ev), "DestroyEvent");
+	kit_queue_free(&q);
+	kit_free_mapped(buf, 4096);
 }
 
 static void
 case_wait(void)
 {
-	uint32_t *buf = alloc_mapped(4096);
-	struct pq a, b;
+	uint32_t *buf = kit_alloc_mapped(4096, KIT_MEM_EXEC);
+	struct kit_queue a, b;
 
 	if (!buf || pq_new(&a) || pq_new(&b))
 		return;
@@ -272,26 +196,26 @@ case_wait(void)
 	submit(&a);
 	usleep(20000);
 	if (rptr(&a) != 0 || buf[1])
-		fail("wait: WAIT_REG_MEM did not hold its queue");
+		kit_fail("wait: WAIT_REG_MEM did not hold its queue");
 	write_data(&b, buf, 0x77);
 	submit(&b);
 	if (!drained(&b) || !drained(&a) || buf[1] != 1)
-		fail("wait: the queue did not go on once the value was written");
-	else if (!failed)
+		kit_fail("wait: the queue did not go on once the value was written");
+	else if (!kit_failed)
 		printf("pm4: wait ok\n");
-	pq_free(&a);
-	pq_free(&b);
-	free_mapped(buf, 4096);
+	kit_queue_free(&a);
+	kit_queue_free(&b);
+	kit_free_mapped(buf, 4096);
 }
 
 /* IB 0 chains to IB 1, which chains to IB 2; each stores its number. */
 static void
 case_ib(void)
 {
-	uint32_t *buf = alloc_mapped(4096);
-	uint32_t *ib = alloc_mapped(3 * 4096);
+	uint32_t *buf = kit_alloc_mapped(4096, KIT_MEM_EXEC);
+	uint32_t *ib = kit_alloc_mapped(3 * 4096, KIT_MEM_EXEC);
 	uint32_t d[4];
-	struct pq q;
+	struct kit_queue q;
 
 	if (!buf || !ib || pq_new(&q))
 		return;
@@ -319,47 +243,47 @@ case_ib(void)
 	write_data(&q, buf + 3, 4);
 	submit(&q);
 	if (!drained(&q) || buf[0] != 1 || buf[1] != 2 || buf[2] != 3 || buf[3] != 4)
-		fail("ib: the chain of indirect buffers did not run");
+		kit_fail("ib: the chain of indirect buffers did not run");
 	else
 		printf("pm4: ib ok\n");
-	pq_free(&q);
-	free_mapped(buf, 4096);
-	free_mapped(ib, 3 * 4096);
+	kit_queue_free(&q);
+	kit_free_mapped(buf, 4096);
+	kit_free_mapped(ib, 3 * 4096);
 }
 
 static void
 case_bad(void)
 {
 	HsaEventDescriptor ed = { 0 };
-	uint32_t *buf = alloc_mapped(4096);
+	uint32_t *buf = kit_alloc_mapped(4096, KIT_MEM_EXEC);
 	uint32_t bad[2] = { HDR(0x01u, 0), 0 };	/* no such opcode */
 	HsaEvent *ev = NULL;
-	struct pq a, b;
+	struct kit_queue a, b;
 
 	if (!buf || pq_new(&a) || pq_new(&b))
 		return;
 	ed.EventType = HSA_EVENTTYPE_HW_EXCEPTION;
 	ed.NodeId = gpu;
-	check(hsaKmtCreateEvent(&ed, true, false, &ev), "CreateEvent");
+	kit_check(hsaKmtCreateEvent(&ed, true, false, &ev), "CreateEvent");
 	if (!ev)
 		return;
 	emit(&a, bad, 2);
 	write_data(&a, buf, 1);
 	submit(&a);
 	if (hsaKmtWaitOnEvent(ev, 5000) != HSAKMT_STATUS_SUCCESS)
-		fail("bad: no HW_EXCEPTION event");
+		kit_fail("bad: no HW_EXCEPTION event");
 	write_data(&b, buf + 1, 2);
 	submit(&b);
 	if (!drained(&b) || buf[1] != 2)
-		fail("bad: the other queue stopped too");
+		kit_fail("bad: the other queue stopped too");
 	if (rptr(&a) != 0 || buf[0])
-		fail("bad: the queue went on past the bad packet");
-	if (!failed)
+		kit_fail("bad: the queue went on past the bad packet");
+	if (!kit_failed)
 		printf("pm4: bad ok\n");
-	check(hsaKmtDestroyEvent(ev), "DestroyEvent");
-	pq_free(&a);
-	pq_free(&b);
-	free_mapped(buf, 4096);
+	kit_check(hsaKmtDestroyEvent(ev), "DestroyEvent");
+	kit_queue_free(&a);
+	kit_queue_free(&b);
+	kit_free_mapped(buf, 4096);
 }
 
 /* The first node with compute cores, or 0. */
@@ -394,11 +318,12 @@ main(int argc, char **argv)
 		{ "bad", case_bad },
 	};
 
+	kit_name = "pm4";
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	check(hsaKmtOpenKFD(), "OpenKFD");
+	kit_check(hsaKmtOpenKFD(), "OpenKFD");
 	gpu = first_gpu();
 	if (!gpu) {
-		fail("no GPU node");
+		kit_fail("no GPU node");
 		return 1;
 	}
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -406,11 +331,11 @@ main(int argc, char **argv)
 
 		for (int a = 1; a < argc; a++)
 			want |= !strcmp(argv[a], cases[i].name);
-		if (want && !failed)
+		if (want && !kit_failed)
 			cases[i].fn();
 	}
 	hsaKmtCloseKFD();
-	if (!failed)
+	if (!kit_failed)
 		printf("pm4: all ok\n");
-	return failed;
+	return kit_failed;
 }

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the thunk-API test programs of tests/kfdsim share (pm4_kmt.c,
+ * fault_kmt.c): failure bookkeeping, GPU-mapped host memory and user
+ * queues on a ring of it. Each program is built twice, against our thunk
+ * and against AMD's libhsakmt, so the kit uses the thunk's API only.
+ */
+#ifndef KMT_KIT_H
+#define KMT_KIT_H
+
+#if __has_include(<hsakmt/hsakmt.h>)
+#include <hsakmt/hsakmt.h>
+#else
+#include <hsakmt.h>
+#endif
+#include <stdint.h>
+
+/* Bytes of every kit queue's ring. */
+#define KIT_RING_SIZE	4096u
+
+/* The program's name, the prefix of its messages ("pm4", "fault"). */
+extern const char *kit_name;
+/* Set once a check has failed; the program then exits 1. */
+extern int kit_failed;
+
+/* kit_fail() - print "NAME: FAILED: @what" and note the failure. */
+void kit_fail(const char *what);
+
+/* kit_check() - unless @st is SUCCESS, print @what and @st and note it. */
+void kit_check(HSAKMT_STATUS st, const char *what);
+
+/* Flags of kit_alloc_mapped(). */
+#define KIT_MEM_RO	1u	/* allocated ReadOnly: a GPU write faults */
+#define KIT_MEM_EXEC	2u	/* ExecuteAccess, as kfdtest's code buffers */
+
+/*
+ * kit_alloc_mapped() - @size bytes of host memory (HostAccess, NonPaged,
+ * CoarseGrain) mapped on every GPU, zeroed; @flags: KIT_MEM_*.
+ * Return: the memory, or NULL with the failure noted.
+ */
+void *kit_alloc_mapped(HSAuint64 size, unsigned int flags);
+
+/* kit_free_mapped() - unmap and free kit_alloc_mapped()'s @p (NULL: none). */
+void kit_free_mapped(void *p, HSAuint64 size);
+
+/* A user queue on a KIT_RING_SIZE ring of kit_alloc_mapped() memory. */
+struct kit_queue {
+	uint32_t *ring;
+	uint64_t *ptrs;			/* [0] read, [1] write: the thunk may
+					 * put them elsewhere (res) */
+	HsaQueueResource res;
+	uint64_t wr;			/* dwords written, monotonic */
+	int sdma;			/* an SDMA queue: pointers in bytes */
+};
+
+/*
+ * kit_queue_new() - a queue of @type (HSA_QUEUE_COMPUTE: PM4, or
+ * HSA_QUEUE_SDMA) on GPU node @node; @what names the create in messages.
+ * Return: 0, or -1 with the failure noted.
+ */
+int kit_queue_new(struct kit_queue *q, HSAuint32 node, HSA_QUEUE_TYPE type,
+		  const char *what);
+
+/* kit_queue_free() - destroy @q's queue and free its memory. */
+void kit_queue_free(struct kit_queue *q);
+
+#endif
