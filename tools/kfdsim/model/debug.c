@@ -54,17 +54,6 @@ ksim_dbg_process_init(struct ksim_process *p)
 	ksim_reg_unlock(reg);
 }
 
-int
-dbg_gpu_index(const struct ksim_device *dev, uint32_t gpu_id)
-{
-	if (!gpu_id)
-		return -1;
-	for (unsigned int i = 0; i < dev->n_gpus; i++)
-		if (dev->gpus[i].gpu_id == gpu_id)
-			return (int)i;
-	return -1;
-}
-
 struct ksim_qdbg *
 dbg_queue(const struct dbg_target *t, uint32_t qid, int *gpu)
 {
@@ -450,19 +439,10 @@ needs_runtime(uint32_t op)
 static pid_t
 tracer_of(pid_t pid)
 {
-	char path[48], buf[2048], *s;
-	long n;
-	int fd;
+	char buf[2048], *s;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (ksim_sys_read_proc(pid, "status", buf, sizeof(buf)) < 0)
 		return 0;
-	n = syscall(SYS_read, fd, buf, sizeof(buf) - 1);
-	ksim_sys_close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
 	s = strstr(buf, "\nTracerPid:");
 	return s ? (pid_t)strtol(s + 11, NULL, 10) : 0;
 }
@@ -554,7 +534,7 @@ send_runtime_event(const struct dbg_target *t,
 	int gpu;
 
 	if (mask & KFD_ABI_EC_MASK(KFD_ABI_EC_DEVICE_MEMORY_VIOLATION)) {
-		if (dbg_gpu_index(t->dev, a->gpu_id) < 0)
+		if (ksim_gpu_index(t->dev, a->gpu_id) < 0)
 			return -ENODEV;
 		mask &= ~KFD_ABI_EC_MASK(KFD_ABI_EC_DEVICE_MEMORY_VIOLATION);
 	}
@@ -565,7 +545,7 @@ send_runtime_event(const struct dbg_target *t,
 	}
 	if (!mask)
 		return 0;
-	if (dbg_gpu_index(t->dev, a->gpu_id) < 0)
+	if (ksim_gpu_index(t->dev, a->gpu_id) < 0)
 		return -ENODEV;
 	if (!dbg_queue(t, a->queue_id, &gpu) ||
 	    t->dev->gpus[gpu].gpu_id != a->gpu_id)
@@ -700,7 +680,7 @@ ksim_ioc_dbg_trap(struct ksim_file *f, struct ksim_process *p, void *data,
 		goto out;
 	if (args->op == KFD_ABI_DBG_TRAP_SET_NODE_ADDRESS_WATCH ||
 	    args->op == KFD_ABI_DBG_TRAP_CLEAR_NODE_ADDRESS_WATCH) {
-		gpu = dbg_gpu_index(dev, args->op == KFD_ABI_DBG_TRAP_SET_NODE_ADDRESS_WATCH ?
+		gpu = ksim_gpu_index(dev, args->op == KFD_ABI_DBG_TRAP_SET_NODE_ADDRESS_WATCH ?
 				    args->set_node_address_watch.gpu_id :
 				    args->clear_node_address_watch.gpu_id);
 		r = -ENODEV;

@@ -288,7 +288,7 @@ dbg_query_exception_info(const struct dbg_target *t,
 			return -EINVAL;
 		status = &q->exception_status;
 	} else if (bit & EC_MASK_DEVICE) {
-		int gpu = dbg_gpu_index(t->dev, a->source_id);
+		int gpu = ksim_gpu_index(t->dev, a->source_id);
 
 		if (gpu < 0)
 			return -EINVAL;

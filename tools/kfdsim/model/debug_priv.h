@@ -28,8 +28,6 @@ struct dbg_target {
  */
 struct ksim_qdbg *dbg_queue(const struct dbg_target *t, uint32_t qid, int *gpu);
 
-/* The GPU index of @gpu_id on the machine, or -1. */
-int dbg_gpu_index(const struct ksim_device *dev, uint32_t gpu_id);
 
 /* Write the event the debugger polls for on its dbg_fd. */
 void dbg_notify(struct ksim_pdbg *d);

@@ -410,6 +410,11 @@ int ksim_sys_pread(int fd, void *buf, size_t len, uint64_t off);
 int ksim_sys_fill(int fd, uint64_t off, uint64_t len, uint8_t byte);
 int ksim_sys_socketpair(int sv[2], int cloexec_user);
 int ksim_sys_pid_alive(pid_t pid);
+/*
+ * ksim_sys_read_proc() - /proc/@pid/@name into @buf (at most @size - 1
+ * bytes, NUL-terminated), read once. Return: the bytes read, or -1.
+ */
+int ksim_sys_read_proc(pid_t pid, const char *name, char *buf, size_t size);
 int ksim_internal_fd(int fd);
 
 /* ---- uaccess.c ---- */

@@ -123,22 +123,11 @@ ksim_machine_path(const char *id, char *buf, size_t len)
 uint64_t
 ksim_proc_start_time(pid_t pid)
 {
-	char path[48], buf[1024], *p;
+	char buf[1024], *p;
 	unsigned long long start = 0;
-	long n;
-	int fd;
 
-	if (pid <= 0)
+	if (ksim_sys_read_proc(pid, "stat", buf, sizeof(buf)) < 0)
 		return 0;
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = syscall(SYS_read, fd, buf, sizeof(buf) - 1);
-	ksim_sys_close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
 	/* "pid (comm) state ..." and comm may hold anything: fields count
 	 * from the last ')'. starttime is field 22, the 20th after it. */
 	p = strrchr(buf, ')');

@@ -10,6 +10,7 @@
 #include <linux/stat.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -229,6 +230,27 @@ ksim_sys_socketpair(int sv[2], int cloexec_user)
 	sv[0] = pair[0];
 	sv[1] = ksim_internal_fd(pair[1]);
 	return 0;
+}
+
+int
+ksim_sys_read_proc(pid_t pid, const char *name, char *buf, size_t size)
+{
+	char path[64];
+	long n;
+	int fd;
+
+	if (pid <= 0 || size < 2)
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, name);
+	fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = syscall(SYS_read, fd, buf, size - 1);
+	ksim_sys_close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return (int)n;
 }
 
 int
