@@ -171,22 +171,6 @@ provoke(const char *name, int sdma, int ro, uint64_t page, int read_only)
 		kit_fail("the read-only buffer was written");
 }
 
-/* The first node with compute cores, or 0. */
-static HSAuint32
-first_gpu(void)
-{
-	HsaSystemProperties sp;
-	HsaNodeProperties np;
-
-	if (hsaKmtAcquireSystemProperties(&sp) != HSAKMT_STATUS_SUCCESS)
-		return 0;
-	for (HSAuint32 n = 0; n < sp.NumNodes; n++)
-		if (hsaKmtGetNodeProperties(n, &np) == HSAKMT_STATUS_SUCCESS &&
-		    np.NumFComputeCores)
-			return n;
-	return 0;
-}
-
 /* Run one case in a child; its exit status is the verdict. */
 static void
 run(const char *name, int sdma, int ro, uint64_t page, int read_only)
@@ -202,7 +186,7 @@ run(const char *name, int sdma, int ro, uint64_t page, int read_only)
 	}
 	if (!pid) {
 		kit_check(hsaKmtOpenKFD(), "OpenKFD");
-		gpu = first_gpu();
+		gpu = kit_first_gpu(NULL);
 		if (!gpu)
 			kit_fail("no GPU node");
 		else if (!kit_failed)

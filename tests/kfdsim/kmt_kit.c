@@ -5,6 +5,7 @@
 #include "kmt_kit.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *kit_name = "kmt";
@@ -79,4 +80,41 @@ kit_queue_free(struct kit_queue *q)
 		kit_check(hsaKmtDestroyQueue(q->res.QueueId), "DestroyQueue");
 	kit_free_mapped(q->ring, KIT_RING_SIZE);
 	kit_free_mapped(q->ptrs, 4096);
+}
+
+HSAuint32
+kit_first_gpu(HsaNodeProperties *props)
+{
+	HsaSystemProperties sp;
+	HsaNodeProperties np;
+
+	if (hsaKmtAcquireSystemProperties(&sp) != HSAKMT_STATUS_SUCCESS)
+		return 0;
+	for (HSAuint32 n = 0; n < sp.NumNodes; n++)
+		if (hsaKmtGetNodeProperties(n, &np) == HSAKMT_STATUS_SUCCESS &&
+		    np.NumFComputeCores) {
+			if (props)
+				*props = np;
+			return n;
+		}
+	return 0;
+}
+
+int
+kit_kernel_is_rocm(void)
+{
+	const char *k = getenv("KFDSIM_KERNEL");
+
+	return k && strcmp(k, "rocm") == 0;
+}
+
+HsaMemFlags
+kit_host_vram(void)
+{
+	HsaMemFlags f = { 0 };
+
+	f.ui32.NonPaged = 1;
+	f.ui32.NoSubstitute = 1;
+	f.ui32.HostAccess = 1;
+	return f;
 }

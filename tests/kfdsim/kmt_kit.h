@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What the thunk-API test programs of tests/kfdsim share (pm4_kmt.c,
- * fault_kmt.c): failure bookkeeping, GPU-mapped host memory and user
- * queues on a ring of it. Each program is built twice, against our thunk
- * and against AMD's libhsakmt, so the kit uses the thunk's API only.
+ * fault_kmt.c, test_thunk_ipc.c, test_thunk_xmem.c): failure bookkeeping,
+ * GPU-mapped host memory, user queues on a ring of it, the GPU under test.
+ * Each program is built against our thunk and against AMD's libhsakmt, so
+ * the kit uses the thunk's API only.
  */
 #ifndef KMT_KIT_H
 #define KMT_KIT_H
@@ -42,6 +43,18 @@ void *kit_alloc_mapped(HSAuint64 size, unsigned int flags);
 
 /* kit_free_mapped() - unmap and free kit_alloc_mapped()'s @p (NULL: none). */
 void kit_free_mapped(void *p, HSAuint64 size);
+
+/*
+ * kit_first_gpu() - the first node with compute cores; its properties in
+ * *@props when not NULL. Return: the node, or 0 when there is none.
+ */
+HSAuint32 kit_first_gpu(HsaNodeProperties *props);
+
+/* kit_kernel_is_rocm() - whether kfdsim runs its ROCm DKMS flavour. */
+int kit_kernel_is_rocm(void);
+
+/* kit_host_vram() - flags of VRAM the CPU can reach (a large BAR). */
+HsaMemFlags kit_host_vram(void);
 
 /* A user queue on a KIT_RING_SIZE ring of kit_alloc_mapped() memory. */
 struct kit_queue {

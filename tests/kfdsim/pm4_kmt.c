@@ -286,24 +286,6 @@ case_bad(void)
 	kit_free_mapped(buf, 4096);
 }
 
-/* The first node with compute cores, or 0. */
-static HSAuint32
-first_gpu(void)
-{
-	HsaSystemProperties sp;
-	HsaNodeProperties np;
-
-	if (hsaKmtAcquireSystemProperties(&sp) != HSAKMT_STATUS_SUCCESS)
-		return 0;
-	for (HSAuint32 n = 0; n < sp.NumNodes; n++)
-		if (hsaKmtGetNodeProperties(n, &np) == HSAKMT_STATUS_SUCCESS &&
-		    np.NumFComputeCores) {
-			gfx10 = np.EngineId.ui32.Major >= 10;
-			return n;
-		}
-	return 0;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -317,15 +299,17 @@ main(int argc, char **argv)
 		{ "ib", case_ib },
 		{ "bad", case_bad },
 	};
+	HsaNodeProperties np;
 
 	kit_name = "pm4";
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	kit_check(hsaKmtOpenKFD(), "OpenKFD");
-	gpu = first_gpu();
+	gpu = kit_first_gpu(&np);
 	if (!gpu) {
 		kit_fail("no GPU node");
 		return 1;
 	}
+	gfx10 = np.EngineId.ui32.Major >= 10;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		int want = argc < 2;
 

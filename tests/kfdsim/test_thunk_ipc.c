@@ -31,6 +31,8 @@
 #include <cmocka.h>
 #include <hsakmt.h>
 
+#include "kmt_kit.h"
+
 #define SIZE		(2u << 20)
 #define GREETING	"written by the exporting process"
 #define REPLY		"written back by the importing process"
@@ -40,41 +42,6 @@ extern char **environ;
 
 static const char *self_path;
 static HSAuint32 gpu_node;
-
-static bool
-kernel_is_rocm(void)
-{
-	const char *k = getenv("KFDSIM_KERNEL");
-
-	return k && strcmp(k, "rocm") == 0;
-}
-
-/* VRAM the CPU can reach (every profile these tests run has a large BAR). */
-static HsaMemFlags
-host_vram(void)
-{
-	HsaMemFlags f = { 0 };
-
-	f.ui32.NonPaged = 1;
-	f.ui32.NoSubstitute = 1;
-	f.ui32.HostAccess = 1;
-	return f;
-}
-
-static HSAuint32
-first_gpu(void)
-{
-	HsaSystemProperties sys;
-	HsaNodeProperties n;
-
-	if (hsaKmtAcquireSystemProperties(&sys) != HSAKMT_STATUS_SUCCESS)
-		return 0;
-	for (HSAuint32 i = 0; i < sys.NumNodes; i++)
-		if (hsaKmtGetNodeProperties(i, &n) == HSAKMT_STATUS_SUCCESS &&
-		    n.NumFComputeCores)
-			return i;
-	return 0;
-}
 
 /*
  * The second process: import the handle read from stdin, check the bytes,
@@ -91,7 +58,7 @@ import_side(bool expect_gone)
 
 	if (read(STDIN_FILENO, handle, sizeof(handle)) != sizeof(handle))
 		return 10;
-	if (hsaKmtOpenKFD() != HSAKMT_STATUS_SUCCESS || !first_gpu())
+	if (hsaKmtOpenKFD() != HSAKMT_STATUS_SUCCESS || !kit_first_gpu(NULL))
 		return 11;
 	st = hsaKmtRegisterSharedHandle(&handle, &mem, &size);
 	if (expect_gone)
@@ -156,11 +123,11 @@ test_share_between_processes(void **state)
 	void *mem = NULL;
 
 	(void)state;
-	assert_int_equal(hsaKmtAllocMemory(gpu_node, SIZE, host_vram(), &mem),
+	assert_int_equal(hsaKmtAllocMemory(gpu_node, SIZE, kit_host_vram(), &mem),
 			 HSAKMT_STATUS_SUCCESS);
 	memcpy(mem, GREETING, sizeof(GREETING));
 	memset(handle, 0, sizeof(handle));
-	if (!kernel_is_rocm()) {
+	if (!kit_kernel_is_rocm()) {
 		/* upstream: EINVAL from the kernel, ERROR from the thunk */
 		assert_int_equal(hsaKmtShareMemory(mem, SIZE, &handle), HSAKMT_STATUS_ERROR);
 		assert_int_equal(hsaKmtFreeMemory(mem, SIZE), HSAKMT_STATUS_SUCCESS);
@@ -189,9 +156,9 @@ test_bogus_handle(void **state)
 	(void)state;
 	/* the thunk takes the aperture and GPU from the handle's tail: use a
 	 * real export's and change the 128-bit share handle only */
-	assert_int_equal(hsaKmtAllocMemory(gpu_node, SIZE, host_vram(), &exported),
+	assert_int_equal(hsaKmtAllocMemory(gpu_node, SIZE, kit_host_vram(), &exported),
 			 HSAKMT_STATUS_SUCCESS);
-	if (kernel_is_rocm()) {
+	if (kit_kernel_is_rocm()) {
 		assert_int_equal(hsaKmtShareMemory(exported, SIZE, &handle),
 				 HSAKMT_STATUS_SUCCESS);
 		handle[0] ^= 0xffffffffu;
@@ -207,7 +174,7 @@ setup(void **state)
 	(void)state;
 	if (hsaKmtOpenKFD() != HSAKMT_STATUS_SUCCESS)
 		return -1;
-	gpu_node = first_gpu();
+	gpu_node = kit_first_gpu(NULL);
 	return gpu_node ? 0 : -1;
 }
 

@@ -29,47 +29,14 @@
 #include <cmocka.h>
 #include <hsakmt.h>
 
+#include "kmt_kit.h"
+
 #define SIZE		(1u << 20)
 #define WRITE_AT	12288		/* not page aligned below: 3 pages + 100 */
 #define WRITE_LEN	5000
 
 static const char *self_path;
 static HSAuint32 gpu_node;
-
-static bool
-kernel_is_rocm(void)
-{
-	const char *k = getenv("KFDSIM_KERNEL");
-
-	return k && strcmp(k, "rocm") == 0;
-}
-
-/* VRAM the CPU can reach (every profile these tests run has a large BAR). */
-static HsaMemFlags
-host_vram(void)
-{
-	HsaMemFlags f = { 0 };
-
-	f.ui32.NonPaged = 1;
-	f.ui32.NoSubstitute = 1;
-	f.ui32.HostAccess = 1;
-	return f;
-}
-
-static HSAuint32
-first_gpu(void)
-{
-	HsaSystemProperties sys;
-	HsaNodeProperties n;
-
-	if (hsaKmtAcquireSystemProperties(&sys) != HSAKMT_STATUS_SUCCESS)
-		return 0;
-	for (HSAuint32 i = 0; i < sys.NumNodes; i++)
-		if (hsaKmtGetNodeProperties(i, &n) == HSAKMT_STATUS_SUCCESS &&
-		    n.NumFComputeCores)
-			return i;
-	return 0;
-}
 
 /* The child's bytes: a function of the offset, and of who wrote them. */
 static uint8_t
@@ -91,10 +58,10 @@ child_side(void)
 
 	if (hsaKmtOpenKFD() != HSAKMT_STATUS_SUCCESS)
 		return 10;
-	gpu_node = first_gpu();
+	gpu_node = kit_first_gpu(NULL);
 	if (!gpu_node)
 		return 11;
-	if (hsaKmtAllocMemory(gpu_node, SIZE, host_vram(), (void **)&mem) !=
+	if (hsaKmtAllocMemory(gpu_node, SIZE, kit_host_vram(), (void **)&mem) !=
 	    HSAKMT_STATUS_SUCCESS)
 		return 12;
 	for (size_t i = 0; i < SIZE; i++)
@@ -182,9 +149,9 @@ test_read_write_child(void **state)
 	struct child c;
 
 	(void)state;
-	assert_int_equal(hsaKmtAllocMemory(gpu_node, SIZE, host_vram(), (void **)&a),
+	assert_int_equal(hsaKmtAllocMemory(gpu_node, SIZE, kit_host_vram(), (void **)&a),
 			 HSAKMT_STATUS_SUCCESS);
-	assert_int_equal(hsaKmtAllocMemory(gpu_node, SIZE, host_vram(), (void **)&b),
+	assert_int_equal(hsaKmtAllocMemory(gpu_node, SIZE, kit_host_vram(), (void **)&b),
 			 HSAKMT_STATUS_SUCCESS);
 	memset(a, 0xee, SIZE);
 	memset(b, 0xee, SIZE);
@@ -195,7 +162,7 @@ test_read_write_child(void **state)
 	remote[0] = range(c.va + 1000, (96u << 10) + 3);
 	local[0] = range((uintptr_t)a + 5, 64u << 10);
 	local[1] = range((uintptr_t)b + 77, (32u << 10) + 3);
-	if (!kernel_is_rocm()) {
+	if (!kit_kernel_is_rocm()) {
 		errno = 0;
 		assert_int_equal(hsaKmtProcessVMRead(c.pid, local, 2, remote, 1, &copied),
 				 HSAKMT_STATUS_ERROR);
@@ -277,9 +244,9 @@ test_self_and_strangers(void **state)
 	int fd, status, denied;
 
 	(void)state;
-	if (!kernel_is_rocm())
+	if (!kit_kernel_is_rocm())
 		skip();
-	assert_int_equal(hsaKmtAllocMemory(gpu_node, SIZE, host_vram(), (void **)&a),
+	assert_int_equal(hsaKmtAllocMemory(gpu_node, SIZE, kit_host_vram(), (void **)&a),
 			 HSAKMT_STATUS_SUCCESS);
 	for (size_t i = 0; i < 4096; i++)
 		a[i] = pattern(i, 3);
@@ -322,7 +289,7 @@ setup(void **state)
 	(void)state;
 	if (hsaKmtOpenKFD() != HSAKMT_STATUS_SUCCESS)
 		return -1;
-	gpu_node = first_gpu();
+	gpu_node = kit_first_gpu(NULL);
 	return gpu_node ? 0 : -1;
 }
 
