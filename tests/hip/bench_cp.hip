@@ -40,11 +40,14 @@ cpu_seconds(void)
 }
 
 /*
- * CPU time by thread, from /proc/self/task/TID/schedstat (ns on a CPU).
- * A loaded host stretches wall time; it hardly changes what a thread
- * spends on a CPU, so these say what a launch costs where the rates
- * cannot. Threads are told apart by name: the main thread, those named
- * otherwise (kfdsim's engine), and the rest (the runtime's, a tracer's).
+ * CPU time by thread. A loaded host stretches wall time; it hardly
+ * changes what a thread spends on a CPU, so these say what a launch costs
+ * where the rates cannot. Threads are told apart by name: the main
+ * thread, those named otherwise (kfdsim's engine), and the rest (the
+ * runtime's, a tracer's). Each thread's CPU clock is read by its id
+ * (the kernel's encoding, as pthread_getcpuclockid() builds it): unlike
+ * /proc/.../schedstat, which a running thread updates only at a tick,
+ * it counts to the nanosecond.
  */
 #define MAX_THREADS	128
 
@@ -54,10 +57,18 @@ struct thread_cpu {
 	unsigned long long ns;
 };
 
+/* The CPU clock of thread @tid of this process: CPUCLOCK_SCHED, per thread. */
+static clockid_t
+thread_clock(int tid)
+{
+	return (clockid_t)((~(unsigned int)tid << 3) | 6u);
+}
+
 static int
 threads_cpu(struct thread_cpu *t)
 {
 	DIR *d = opendir("/proc/self/task");
+	struct timespec ts;
 	struct dirent *e;
 	char path[96];
 	int n = 0;
@@ -69,13 +80,10 @@ threads_cpu(struct thread_cpu *t)
 		if (e->d_name[0] == '.')
 			continue;
 		t[n].tid = atoi(e->d_name);
-		snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", t[n].tid);
-		f = fopen(path, "r");
-		if (!f)
+		if (clock_gettime(thread_clock(t[n].tid), &ts))
 			continue;
-		if (fscanf(f, "%llu", &t[n].ns) != 1)
-			t[n].ns = 0;
-		fclose(f);
+		t[n].ns = (unsigned long long)ts.tv_sec * 1000000000ull +
+			  (unsigned long long)ts.tv_nsec;
 		snprintf(path, sizeof(path), "/proc/self/task/%d/comm", t[n].tid);
 		f = fopen(path, "r");
 		t[n].comm[0] = 0;
