@@ -5,12 +5,16 @@
  * of one launch and its completion, SDMA copy bandwidth against a plain
  * memcpy of the same size in this process, and the CPU an idle simulated
  * machine costs (queues created, nothing submitted), with the host's
- * system call and rdtsc cost beside them. Targets: >= 100k
+ * system call and rdtsc cost beside them. The launches and the round
+ * trips also print the CPU each kind of thread spent on one. Targets: >= 100k
  * launches/s, SDMA >= 0.5x memcpy, idle < 1% of a core. Exit 1 when one
  * is missed.
  */
 #include "hip_check.h"
 
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 
 #include "tc_host.h"
@@ -35,9 +39,107 @@ cpu_seconds(void)
 	       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 }
 
+/*
+ * CPU time by thread. A loaded host stretches wall time; it hardly
+ * changes what a thread spends on a CPU, so these say what a launch costs
+ * where the rates cannot. Threads are told apart by name: the main
+ * thread, those named otherwise (kfdsim's engine), and the rest (the
+ * runtime's, a tracer's). Each thread's CPU clock is read by its id
+ * (the kernel's encoding, as pthread_getcpuclockid() builds it): unlike
+ * /proc/.../schedstat, which a running thread updates only at a tick,
+ * it counts to the nanosecond.
+ */
+#define MAX_THREADS	128
+
+struct thread_cpu {
+	int tid;
+	char comm[32];
+	unsigned long long ns;
+};
+
+/* The CPU clock of thread @tid of this process: CPUCLOCK_SCHED, per thread. */
+static clockid_t
+thread_clock(int tid)
+{
+	return (clockid_t)((~(unsigned int)tid << 3) | 6u);
+}
+
+static int
+threads_cpu(struct thread_cpu *t)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct timespec ts;
+	struct dirent *e;
+	char path[96];
+	int n = 0;
+	FILE *f;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d)) && n < MAX_THREADS) {
+		if (e->d_name[0] == '.')
+			continue;
+		t[n].tid = atoi(e->d_name);
+		if (clock_gettime(thread_clock(t[n].tid), &ts))
+			continue;
+		t[n].ns = (unsigned long long)ts.tv_sec * 1000000000ull +
+			  (unsigned long long)ts.tv_nsec;
+		snprintf(path, sizeof(path), "/proc/self/task/%d/comm", t[n].tid);
+		f = fopen(path, "r");
+		t[n].comm[0] = 0;
+		if (f) {
+			if (!fgets(t[n].comm, sizeof(t[n].comm), f))
+				t[n].comm[0] = 0;
+			t[n].comm[strcspn(t[n].comm, "\n")] = 0;
+			fclose(f);
+		}
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* Print what each kind of thread spent from @a (@na of them) to now, per op. */
+static void
+print_cpu(const char *what, const struct thread_cpu *a, int na, int ops)
+{
+	static struct thread_cpu b[MAX_THREADS];
+	double main_ns = 0, other = 0, total = 0, named = 0;
+	char main_comm[32] = "", named_comm[32] = "";
+	int nb = threads_cpu(b);
+
+	if (!nb)
+		return;
+	for (int i = 0; i < nb; i++)
+		if (b[i].tid == getpid())
+			snprintf(main_comm, sizeof(main_comm), "%s", b[i].comm);
+	for (int i = 0; i < nb; i++) {
+		double ns = (double)b[i].ns;
+
+		for (int k = 0; k < na; k++)
+			if (a[k].tid == b[i].tid)
+				ns -= (double)a[k].ns;
+		ns /= ops;
+		total += ns;
+		if (b[i].tid == getpid()) {
+			main_ns += ns;
+		} else if (strcmp(b[i].comm, main_comm)) {
+			named += ns;
+			snprintf(named_comm, sizeof(named_comm), "%s", b[i].comm);
+		} else {
+			other += ns;
+		}
+	}
+	printf("%s: total %.1f, main %.1f, %s %.1f, other %.1f "
+	       "(ns of CPU an op, by thread)\n", what, total, main_ns,
+	       named_comm[0] ? named_comm : "named", named, other);
+}
+
 int
 main(void)
 {
+	static struct thread_cpu cpu0[MAX_THREADS];
+	int ncpu0;
 	double t0, launch_rate, rt_us, sdma_bw, memcpy_bw, idle;
 	unsigned char *hsrc, *hdst;
 	hipStream_t s;
@@ -52,6 +154,7 @@ main(void)
 	hipLaunchKernelGGL(empty, dim3(1), dim3(64), 0, s);
 	HIP_CHECK(hipStreamSynchronize(s));
 
+	ncpu0 = threads_cpu(cpu0);
 	t0 = tc_host_now();
 	for (int i = 0; i < LAUNCHES; i++)
 		hipLaunchKernelGGL(empty, dim3(1), dim3(64), 0, s);
@@ -59,7 +162,9 @@ main(void)
 	launch_rate = LAUNCHES / (tc_host_now() - t0);
 	printf("launches_per_s: %.0f (%d empty kernels on one stream, then a "
 	       "synchronize)\n", launch_rate, LAUNCHES);
+	print_cpu("launch_cpu_ns", cpu0, ncpu0, LAUNCHES);
 
+	ncpu0 = threads_cpu(cpu0);
 	t0 = tc_host_now();
 	for (int i = 0; i < ROUND_TRIPS; i++) {
 		hipLaunchKernelGGL(empty, dim3(1), dim3(64), 0, s);
@@ -68,6 +173,7 @@ main(void)
 	rt_us = (tc_host_now() - t0) * 1e6 / ROUND_TRIPS;
 	printf("launch_round_trip_us: %.2f (launch + hipStreamSynchronize, "
 	       "mean of %d)\n", rt_us, ROUND_TRIPS);
+	print_cpu("round_trip_cpu_ns", cpu0, ncpu0, ROUND_TRIPS);
 
 	HIP_CHECK(hipHostMalloc((void **)&hsrc, COPY_SIZE, hipHostMallocDefault));
 	HIP_CHECK(hipHostMalloc((void **)&hdst, COPY_SIZE, hipHostMallocDefault));
