@@ -430,6 +430,7 @@ run_recv(struct rp_run *st, const struct kt_record *rec,
 	if (!h)
 		return;
 	if (await(st, pr, h) < 0) {
+		rp_tree_stall(st, rec);
 		rp_note(st, "the fds of process %d's record #%" PRIu64 " did not "
 			"come in time: what uses them here has none",
 			st->r->xplan->pid[pr->send_node], pr->send_seq);
