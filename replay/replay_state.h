@@ -143,7 +143,8 @@ struct rp_call {
  * thread's record in hand and what it waits for (times less @base).
  * rp_mt_hand_ahead(), from the reader, hands the records it read ahead
  * to their threads: rp_tree_gate() calls it before it waits for another
- * process, which may wait for one of them.
+ * process, which may wait for one of them. rp_run_stopped() tells
+ * whether the replay stopped (a worker sets st->stop under the lock).
  */
 struct rp_mt_ops {
 	void (*leave)(struct rp_run *st, bool may_block);
@@ -152,6 +153,7 @@ struct rp_mt_ops {
 	uint64_t (*frontier)(struct rp_run *st, uint64_t next);
 	void (*dump)(struct rp_run *st, FILE *out, uint64_t base);
 	void (*hand_ahead)(struct rp_run *st);
+	int (*stopped)(struct rp_run *st);
 };
 
 static inline void
@@ -179,6 +181,12 @@ static inline uint64_t
 rp_mt_frontier(struct rp_run *st, uint64_t next)
 {
 	return st->mt_ops->frontier(st, next);
+}
+
+static inline int
+rp_run_stopped(struct rp_run *st)
+{
+	return st->mt ? st->mt_ops->stopped(st) : st->stop;
 }
 
 static inline void
@@ -227,6 +235,8 @@ void rp_tree_publish(struct rp_run *st, uint64_t exit_ts);
  * what each of this one's replay threads has in hand and waits for.
  */
 void rp_tree_stall(struct rp_run *st, const struct kt_record *rec);
+/* rp_tree_ended() - whether the replay of node @node has ended. */
+bool rp_tree_ended(struct rp_run *st, unsigned int node);
 void rp_tree_share_learn(struct rp_run *st, const uint8_t *cap,
 			 const uint8_t *live);
 int rp_tree_share_xlate(struct rp_run *st, uint8_t *handle);

@@ -517,8 +517,9 @@ worker_main(void *arg)
 		w->done++;
 		if (st->stop && mt->reader_waiting)
 			pthread_cond_signal(&mt->room);
+		/* Stopped (at a divergence): nothing more is done here. */
 		if (st->r->tree)
-			rp_tree_publish(st, frontier(mt));
+			rp_tree_publish(st, st->stop ? UINT64_MAX : frontier(mt));
 		wake_ready(mt);
 	}
 	pthread_mutex_unlock(&mt->lock);
@@ -732,6 +733,19 @@ ahead_flush(struct rp_mt *mt, struct ahead *a, size_t n)
 	return r;
 }
 
+static int
+mt_stopped(struct rp_run *st)
+{
+	int stop;
+
+	if (self)
+		return st->stop;
+	pthread_mutex_lock(&st->mt->lock);
+	stop = st->stop;
+	pthread_mutex_unlock(&st->mt->lock);
+	return stop;
+}
+
 /*
  * The tree's gate is about to wait for another process (the reader's
  * call): hand over what was read ahead, which that process may wait for.
@@ -755,6 +769,7 @@ static const struct rp_mt_ops mt_ops = {
 	.frontier = mt_frontier,
 	.dump = mt_dump,
 	.hand_ahead = mt_hand_ahead,
+	.stopped = mt_stopped,
 };
 
 int

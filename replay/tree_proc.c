@@ -138,6 +138,14 @@ rp_tree_await(struct rp_run *st, unsigned int send_node, uint64_t send_seq,
 		;
 }
 
+bool
+rp_tree_ended(struct rp_run *st, unsigned int node)
+{
+	struct rp_tree *t = st->r->tree;
+
+	return t && node < t->n && LOAD(&t->shm->slot[node].done);
+}
+
 void
 rp_tree_stall(struct rp_run *st, const struct kt_record *rec)
 {
@@ -187,17 +195,29 @@ rp_tree_gate(struct rp_run *st, const struct kt_record *rec)
 				  5000) * 1000000ull, t0 = 0;
 	uint64_t *gate_on = &t->shm->slot[st->r->tree_self].gate_on;
 	unsigned int i;
-	int handed = 0;
+	int handed = 0, stopped = 0;
 
 	/* With --threads, what its workers have not done yet counts too;
 	 * so do the records a swap holds back (stream.c). */
 	if (st->held_exit < exit_ts)
 		exit_ts = st->held_exit;
 	rp_tree_publish(st, st->mt ? rp_mt_frontier(st, exit_ts) : exit_ts);
-	for (i = 0; i < t->n; i++) {
+	for (i = 0; i < t->n && !stopped; i++) {
 		while (must_wait(st, i, rec)) {
 			struct timespec ts = { 0, 20000 };
 			uint64_t now;
+
+			/*
+			 * With --threads a worker may stop the replay (at a
+			 * divergence) while the reader waits here: its
+			 * records are not done any more, so nobody waits for
+			 * this process, and it waits for nobody.
+			 */
+			if (rp_run_stopped(st)) {
+				stopped = 1;
+				rp_tree_publish(st, UINT64_MAX);
+				break;
+			}
 
 			/*
 			 * With --threads, what the reader read ahead goes to
