@@ -40,6 +40,7 @@ struct rp_run {
 	/* The earliest exit among the records the stream holds back, set
 	 * before each rp_tree_gate() (UINT64_MAX: none). */
 	uint64_t held_exit;
+	int stall_told;		/* the state at a stall was printed */
 	struct kfd_replay *r;
 	const struct kfd_replay_opts *o;
 	FILE *out;
@@ -140,13 +141,21 @@ struct rp_call {
  * worker and not done yet, or @next (the record the reader has in hand)
  * if that is earlier. threads.c sets st->mt_ops with st->mt; all are
  * no-ops in the serial replay (no st->mt), but rp_mt_frontier(), which
- * is for --threads only.
+ * is for --threads only. rp_mt_dump() prints, at a stall, each replay
+ * thread's record in hand and what it waits for (times less @base).
+ * rp_mt_hand_ahead(), from the reader, hands the records it read ahead
+ * to their threads: rp_tree_gate() calls it before it waits for another
+ * process, which may wait for one of them. rp_run_stopped() tells
+ * whether the replay stopped (a worker sets st->stop under the lock).
  */
 struct rp_mt_ops {
 	void (*leave)(struct rp_run *st, bool may_block);
 	void (*enter)(struct rp_run *st);
 	void (*dep_note)(struct rp_run *st);
 	uint64_t (*frontier)(struct rp_run *st, uint64_t next);
+	void (*dump)(struct rp_run *st, FILE *out, uint64_t base);
+	void (*hand_ahead)(struct rp_run *st);
+	int (*stopped)(struct rp_run *st);
 };
 
 static inline void
@@ -176,6 +185,26 @@ rp_mt_frontier(struct rp_run *st, uint64_t next)
 	return st->mt_ops->frontier(st, next);
 }
 
+static inline int
+rp_run_stopped(struct rp_run *st)
+{
+	return st->mt ? st->mt_ops->stopped(st) : st->stop;
+}
+
+static inline void
+rp_mt_hand_ahead(struct rp_run *st)
+{
+	if (st->mt)
+		st->mt_ops->hand_ahead(st);
+}
+
+static inline void
+rp_mt_dump(struct rp_run *st, FILE *out, uint64_t base)
+{
+	if (st->mt)
+		st->mt_ops->dump(st, out, base);
+}
+
 /*
  * tree_proc.c, in the replay process of one trace of a tree: rp_tree_fork()
  * forks the replay of the forked child @child_pid where the trace has its
@@ -188,8 +217,6 @@ rp_mt_frontier(struct rp_run *st, uint64_t next)
 int rp_tree_fork(struct rp_run *st, int32_t child_pid);
 int rp_tree_begin(struct rp_run *st);
 void rp_tree_gate(struct rp_run *st, const struct kt_record *rec);
-/* rp_tree_blocked() - whether rp_tree_gate() would wait now. */
-int rp_tree_blocked(struct rp_run *st, const struct kt_record *rec);
 /*
  * rp_tree_await() - this process starts (@waiting) or stops waiting for
  * the fds of record @send_seq of node @send_node (xfer.c). Until that send
@@ -204,6 +231,14 @@ void rp_tree_await(struct rp_run *st, unsigned int send_node, uint64_t send_seq,
  * from rp_mt_frontier()).
  */
 void rp_tree_publish(struct rp_run *st, uint64_t exit_ts);
+/*
+ * rp_tree_stall() - at the first stall of this process (@rec waited in
+ * vain), print to its report what every replay process publishes and
+ * what each of this one's replay threads has in hand and waits for.
+ */
+void rp_tree_stall(struct rp_run *st, const struct kt_record *rec);
+/* rp_tree_ended() - whether the replay of node @node has ended. */
+bool rp_tree_ended(struct rp_run *st, unsigned int node);
 void rp_tree_share_learn(struct rp_run *st, const uint8_t *cap,
 			 const uint8_t *live);
 int rp_tree_share_xlate(struct rp_run *st, uint8_t *handle);

@@ -80,6 +80,8 @@ struct rp_mt_worker {
 	int quiet_held;
 };
 
+struct ahead;
+
 struct rp_mt {
 	pthread_mutex_t lock;
 	pthread_cond_t room;	/* the reader waits here for queue room */
@@ -90,6 +92,7 @@ struct rp_mt {
 	int reading_done;
 	uint64_t next_exit;		/* the reader's record in hand */
 	uint64_t ahead_min;		/* earliest exit read ahead (trees) */
+	struct ahead *ahead;		/* the reader's */
 	struct rp_mt_order order;	/* the reader's */
 };
 
@@ -212,14 +215,6 @@ mt_dep_note(struct rp_run *st)
 		"entered)\n", self->tid, d->seq, d->name, d->tid);
 }
 
-/* What the run calls back into (replay_run.h). */
-static const struct rp_mt_ops mt_ops = {
-	.leave = mt_leave,
-	.enter = mt_enter,
-	.dep_note = mt_dep_note,
-	.frontier = mt_frontier,
-};
-
 /* Whether every record @j waits for is done (or, where that is enough, held). */
 static int
 ready(const struct rp_mt *mt, const struct rp_mt_job *j)
@@ -234,6 +229,84 @@ ready(const struct rp_mt *mt, const struct rp_mt_job *j)
 			return 0;
 	}
 	return 1;
+}
+
+/*
+ * A record @j waits for that is not done (or held) yet: the record in
+ * hand of the first worker it waits for, or NULL.
+ */
+static const struct kt_record *
+pending_dep(const struct rp_mt *mt, const struct rp_mt_job *j)
+{
+	unsigned int u;
+
+	for (u = 0; u < mt->nw; u++) {
+		const struct rp_mt_worker *o = &mt->w[u];
+
+		if ((j->nd.done[u] > o->done ||
+		     j->nd.held[u] > o->done + (uint64_t)o->held) && o->n)
+			return o->q[o->head].rec;
+	}
+	return NULL;
+}
+
+/* Seconds of @ts after @base, for the dump. */
+static double
+rel_s(uint64_t ts, uint64_t base)
+{
+	return ts == UINT64_MAX ? -1.0 :
+	       ts >= base ? (double)(ts - base) / 1e9 :
+	       -(double)(base - ts) / 1e9;
+}
+
+/*
+ * At a stall: the reader's place and each worker's record in hand, with
+ * what holds it (its turn: the record of another thread it waits for; a
+ * held wait; a set behind a held wait; or a call out of the lock, such as
+ * a receive of fds). Called by the reader without the lock, or by a
+ * worker with it.
+ */
+static void
+mt_dump(struct rp_run *st, FILE *out, uint64_t base)
+{
+	struct rp_mt *mt = st->mt;
+	unsigned int u;
+
+	if (!self)
+		pthread_mutex_lock(&mt->lock);
+	fprintf(out, "  reader: %s; next exit %.6f, earliest read ahead %.6f\n",
+		mt->reading_done ? "done" : mt->reader_waiting ?
+		"waits for queue room" : "reading", rel_s(mt->next_exit, base),
+		rel_s(mt->ahead_min, base));
+	for (u = 0; u < mt->nw; u++) {
+		const struct rp_mt_worker *w = &mt->w[u];
+		const struct rp_mt_job *j;
+		const struct kt_record *p;
+
+		if (!w->n)
+			continue;
+		j = &w->q[w->head];
+		fprintf(out, "  thread %u: %" PRIu64 " done, %zu queued; #%"
+			PRIu64 " %s (entered %.6f, exit %.6f) ", w->tid, w->done,
+			w->n, j->rec->seq, rp_rec_name(j->rec),
+			rel_s(j->rec->ts, base), rel_s(rp_rec_exit(j->rec), base));
+		if (w == self)
+			fprintf(out, "is this thread's\n");
+		else if (w->waiting && !ready(mt, j) && (p = pending_dep(mt, j)))
+			fprintf(out, "waits for #%" PRIu64 " %s [%u]\n", p->seq,
+				rp_rec_name(p), p->tid);
+		else if (w->waiting)
+			fprintf(out, "waits for its turn\n");
+		else if (w->age_waiting)
+			fprintf(out, "is a held wait, for the sets of its events\n");
+		else if (w->set_waiting)
+			fprintf(out, "is a set, behind a held wait\n");
+		else
+			fprintf(out, "is in a call%s\n", w->held ?
+				" (a held wait)" : "");
+	}
+	if (!self)
+		pthread_mutex_unlock(&mt->lock);
 }
 
 /*
@@ -444,8 +517,9 @@ worker_main(void *arg)
 		w->done++;
 		if (st->stop && mt->reader_waiting)
 			pthread_cond_signal(&mt->room);
+		/* Stopped (at a divergence): nothing more is done here. */
 		if (st->r->tree)
-			rp_tree_publish(st, frontier(mt));
+			rp_tree_publish(st, st->stop ? UINT64_MAX : frontier(mt));
 		wake_ready(mt);
 	}
 	pthread_mutex_unlock(&mt->lock);
@@ -505,25 +579,6 @@ mt_teardown(struct rp_mt *mt)
 	}
 	free(mt->w);
 	rp_mt_order_free(&mt->order);
-}
-
-/*
- * A record @j waits for that is not done (or held) yet: the record in
- * hand of the first worker it waits for, or NULL.
- */
-static const struct kt_record *
-pending_dep(const struct rp_mt *mt, const struct rp_mt_job *j)
-{
-	unsigned int u;
-
-	for (u = 0; u < mt->nw; u++) {
-		const struct rp_mt_worker *o = &mt->w[u];
-
-		if ((j->nd.done[u] > o->done ||
-		     j->nd.held[u] > o->done + (uint64_t)o->held) && o->n)
-			return o->q[o->head].rec;
-	}
-	return NULL;
 }
 
 /* Per-thread progress, at the end of the pass. */
@@ -678,6 +733,45 @@ ahead_flush(struct rp_mt *mt, struct ahead *a, size_t n)
 	return r;
 }
 
+static int
+mt_stopped(struct rp_run *st)
+{
+	int stop;
+
+	if (self)
+		return st->stop;
+	pthread_mutex_lock(&st->mt->lock);
+	stop = st->stop;
+	pthread_mutex_unlock(&st->mt->lock);
+	return stop;
+}
+
+/*
+ * The tree's gate is about to wait for another process (the reader's
+ * call): hand over what was read ahead, which that process may wait for.
+ */
+static void
+mt_hand_ahead(struct rp_run *st)
+{
+	struct rp_mt *mt = st->mt;
+
+	if (self || !mt->ahead->n)
+		return;
+	ahead_flush(mt, mt->ahead, mt->ahead->n);
+	ahead_note(mt, mt->ahead);
+}
+
+/* What the run calls back into (replay_run.h). */
+static const struct rp_mt_ops mt_ops = {
+	.leave = mt_leave,
+	.enter = mt_enter,
+	.dep_note = mt_dep_note,
+	.frontier = mt_frontier,
+	.dump = mt_dump,
+	.hand_ahead = mt_hand_ahead,
+	.stopped = mt_stopped,
+};
+
 int
 rp_threads_run(struct rp_run *st, struct rp_stream *s)
 {
@@ -697,6 +791,7 @@ rp_threads_run(struct rp_run *st, struct rp_stream *s)
 		return -ENOMEM;
 	}
 	ctx_save(st, &main_ctx);
+	mt.ahead = ahead;
 	st->mt = &mt;
 	st->mt_ops = &mt_ops;
 	for (u = 0; u < mt.nw; u++) {
@@ -728,16 +823,7 @@ rp_threads_run(struct rp_run *st, struct rp_stream *s)
 		if (!admit)
 			continue;
 		if (st->r->tree) {
-			/*
-			 * About to wait for another process: what was read
-			 * ahead goes to the workers first, or it could be
-			 * what that process waits for.
-			 */
-			if (rp_tree_blocked(st, rec)) {
-				if (ahead_flush(&mt, ahead, ahead->n) < 0)
-					break;
-				ahead_note(&mt, ahead);
-			}
+			/* It hands what was read ahead over before it waits. */
 			st->held_exit = rp_stream_held_exit(s);
 			rp_tree_gate(st, rec);
 		}

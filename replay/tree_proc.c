@@ -6,6 +6,7 @@
  * between processes.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,18 +120,6 @@ must_wait(struct rp_run *st, unsigned int i, const struct kt_record *rec)
 	return !awaits(t, i, (unsigned int)st->r->tree_self, rec->seq, &seen);
 }
 
-int
-rp_tree_blocked(struct rp_run *st, const struct kt_record *rec)
-{
-	struct rp_tree *t = st->r->tree;
-	unsigned int i;
-
-	for (i = 0; i < t->n; i++)
-		if (must_wait(st, i, rec))
-			return 1;
-	return 0;
-}
-
 void
 rp_tree_await(struct rp_run *st, unsigned int send_node, uint64_t send_seq,
 	      bool waiting)
@@ -155,6 +144,54 @@ rp_tree_await(struct rp_run *st, unsigned int send_node, uint64_t send_seq,
 		;
 }
 
+bool
+rp_tree_ended(struct rp_run *st, unsigned int node)
+{
+	struct rp_tree *t = st->r->tree;
+
+	return t && node < t->n && LOAD(&t->shm->slot[node].done);
+}
+
+void
+rp_tree_stall(struct rp_run *st, const struct kt_record *rec)
+{
+	struct rp_tree *t = st->r->tree;
+	uint64_t base = UINT64_MAX;
+	unsigned int i, j;
+
+	/* The reader and a worker may stall at once: one of them tells. */
+	if (!t || __atomic_exchange_n(&st->stall_told, 1, __ATOMIC_ACQ_REL))
+		return;
+	/* Times from the run's first record, as dump shows them. */
+	for (i = 0; i < t->n; i++)
+		if (t->node[i].first_exit < base)
+			base = t->node[i].first_exit;
+	fprintf(st->out, "stall: #%" PRIu64 " %s (entered %.6f, exit %.6f) "
+		"waited in vain; the processes publish:\n", rec->seq,
+		rp_rec_name(rec), (double)(int64_t)(rec->ts - base) / 1e9,
+		(double)(int64_t)(rp_rec_exit(rec) - base) / 1e9);
+	for (i = 0; i < t->n; i++) {
+		struct rp_tree_slot *sl = &t->shm->slot[i];
+		uint64_t e = LOAD(&sl->cur_exit), g = LOAD(&sl->gate_on);
+
+		fprintf(st->out, "  %s%d: %s, not done before %.6f",
+			(int)i == st->r->tree_self ? "*" : "", t->node[i].pid,
+			LOAD(&sl->done) ? "done" : LOAD(&sl->active) ? "live" :
+			"not started", e == UINT64_MAX ? -1.0 :
+			(double)(int64_t)(e - base) / 1e9);
+		for (j = 0; j < t->n; j++)
+			if (g & (1ull << j))
+				fprintf(st->out, ", gate waits for %d",
+					t->node[j].pid);
+		for (j = 0; j < t->n; j++)
+			if ((e = LOAD(&sl->await_seq[j])))
+				fprintf(st->out, ", awaits #%" PRIu64 " of %d",
+					e, t->node[j].pid);
+		fprintf(st->out, "\n");
+	}
+	rp_mt_dump(st, st->out, base);
+}
+
 void
 rp_tree_gate(struct rp_run *st, const struct kt_record *rec)
 {
@@ -164,23 +201,53 @@ rp_tree_gate(struct rp_run *st, const struct kt_record *rec)
 				  5000) * 1000000ull, t0 = 0;
 	uint64_t *gate_on = &t->shm->slot[st->r->tree_self].gate_on;
 	unsigned int i;
+	int handed = 0, stopped = 0;
 
 	/* With --threads, what its workers have not done yet counts too;
 	 * so do the records a swap holds back (stream.c). */
 	if (st->held_exit < exit_ts)
 		exit_ts = st->held_exit;
 	rp_tree_publish(st, st->mt ? rp_mt_frontier(st, exit_ts) : exit_ts);
-	for (i = 0; i < t->n; i++) {
+	for (i = 0; i < t->n && !stopped; i++) {
 		while (must_wait(st, i, rec)) {
 			struct timespec ts = { 0, 20000 };
-			uint64_t now = kfd_dispatch_now();
+			uint64_t now;
 
+			/*
+			 * With --threads a worker may stop the replay (at a
+			 * divergence) while the reader waits here: its
+			 * records are not done any more, so nobody waits for
+			 * this process, and it waits for nobody.
+			 */
+			if (rp_run_stopped(st)) {
+				stopped = 1;
+				rp_tree_publish(st, UINT64_MAX);
+				break;
+			}
+
+			/*
+			 * With --threads, what the reader read ahead goes to
+			 * the workers before it waits: their exits are in
+			 * what it published, so the other process may wait
+			 * for them. Here, where it waits, not in a check
+			 * before the gate: what the others publish changes
+			 * meanwhile, and a reader that waits with them in
+			 * hand closes a cycle.
+			 */
+			if (!handed && st->mt) {
+				handed = 1;
+				rp_mt_hand_ahead(st);
+				rp_tree_publish(st, rp_mt_frontier(st, exit_ts));
+				continue;
+			}
+			now = kfd_dispatch_now();
 			/* Others see through us whom we wait for. */
 			STORE(gate_on, 1ull << i);
 			if (!t0) {
 				t0 = now;
 			} else if (now - t0 > cap) {
 				/* A forged clock: go on rather than hang. */
+				rp_tree_stall(st, rec);
 				rp_note(st, "went on after %.1f s without the "
 					"process of %s getting past the calls "
 					"that returned before it", (double)cap / 1e9,

@@ -380,7 +380,8 @@ hold(struct rp_run *st, struct xfer_held *h)
  * Wait for @pr's message; it lands in @out. With --threads the run's lock
  * is let go while the socket is read (the send may come from another
  * thread), and the inbox is only touched under it.
- * Return: 0, or -1 (not in time).
+ * Return: 0, -1 (not in time), or -2 (the sender's replay ended without
+ * it: it stopped at a divergence, say).
  */
 static int
 await(struct rp_run *st, const struct xfer_pair *pr, struct xfer_held *out)
@@ -388,7 +389,7 @@ await(struct rp_run *st, const struct xfer_pair *pr, struct xfer_held *out)
 	int sock = st->r->xplan->sock[pr->recv_node][0];
 	uint64_t cap = st->o->wait_cap_ms ? st->o->wait_cap_ms : 5000;
 	uint64_t t0 = kfd_dispatch_now(), spent;
-	int r = 0;
+	int r = 0, ended = 0;
 
 	/* The sender's records before the send must not wait for us. */
 	rp_tree_await(st, pr->send_node, pr->send_seq, true);
@@ -405,8 +406,16 @@ await(struct rp_run *st, const struct xfer_pair *pr, struct xfer_held *out)
 		rp_mt_enter(st);
 		if (r < 0)
 			break;
-		if (r == 0)
+		if (r == 0 && ended) {
+			/* A read after it ended found nothing either. */
+			r = -2;
+			break;
+		}
+		if (r == 0) {
+			/* Its message, if sent, is in the socket by now. */
+			ended = rp_tree_ended(st, pr->send_node);
 			continue;
+		}
 		if (out->msg.send_node == pr->send_node &&
 		    out->msg.send_seq == pr->send_seq) {
 			r = 0;
@@ -416,7 +425,7 @@ await(struct rp_run *st, const struct xfer_pair *pr, struct xfer_held *out)
 		r = 0;
 	}
 	rp_tree_await(st, pr->send_node, pr->send_seq, false);
-	return r < 0 ? -1 : 0;
+	return r == -2 ? -2 : r < 0 ? -1 : 0;
 }
 
 static void
@@ -425,11 +434,20 @@ run_recv(struct rp_run *st, const struct kt_record *rec,
 {
 	const struct kt_fd_transfer_rec *x = &rec->u.xfer;
 	struct xfer_held *h = malloc(sizeof(*h));
-	int next = 0;
+	int next = 0, r;
 
 	if (!h)
 		return;
-	if (await(st, pr, h) < 0) {
+	r = await(st, pr, h);
+	if (r == -2) {
+		rp_note(st, "the fds of process %d's record #%" PRIu64 " did not "
+			"come: its replay ended before it; what uses them here "
+			"has none", st->r->xplan->pid[pr->send_node], pr->send_seq);
+		free(h);
+		return;
+	}
+	if (r < 0) {
+		rp_tree_stall(st, rec);
 		rp_note(st, "the fds of process %d's record #%" PRIu64 " did not "
 			"come in time: what uses them here has none",
 			st->r->xplan->pid[pr->send_node], pr->send_seq);
