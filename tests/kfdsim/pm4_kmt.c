@@ -14,6 +14,8 @@
  *   ib		a chain of three indirect buffers
  *   bad	a bad opcode stops its queue and sets the HW_EXCEPTION
  *		event; another queue goes on
+ *   gpudb	a queue's RELEASE_MEM rings another queue's doorbell
+ *		through the doorbell page mapped into the GPU's VM
  *
  * Prints "pm4: NAME ok" per case and "pm4: all ok", or fails (exit 1).
  * Each case uses its own queues, so a capture (`--submissions`) has
@@ -286,6 +288,52 @@ case_bad(void)
 	kit_free_mapped(buf, 4096);
 }
 
+/* RELEASE_MEM of the 64-bit @v to @addr, no interrupt: one 64-bit store. */
+static void
+release_mem64(struct kit_queue *q, const void *addr, uint64_t v)
+{
+	uint32_t d[8] = { HDR(OP_RELEASE_MEM, 6), 0x14 | 5u << 8, 2u << 29,
+			  (uint32_t)va(addr), (uint32_t)(va(addr) >> 32),
+			  (uint32_t)v, (uint32_t)(v >> 32), 0 };
+
+	emit(q, d, 8);
+}
+
+/*
+ * The GPU rings a doorbell (kfdtest's GPUDoorbellWrite): a packet is
+ * placed on queue A but not submitted; queue B's RELEASE_MEMs store A's
+ * write pointer and then A's doorbell, through the doorbell page the
+ * thunk mapped into the GPU's VM. A runs its packet. Then the CPU rings
+ * A for one more.
+ */
+static void
+case_gpudb(void)
+{
+	uint32_t *buf = kit_alloc_mapped(4096, KIT_MEM_EXEC);
+	struct kit_queue a, b;
+
+	if (!buf || pq_new(&a) || pq_new(&b))
+		return;
+	write_data(&a, buf, 0x12345678);
+	release_mem64(&b, a.res.Queue_write_ptr_aql, a.wr);
+	release_mem64(&b, a.res.Queue_DoorBell_aql, a.wr);
+	submit(&b);
+	if (!drained(&b))
+		kit_fail("gpudb: the ringing queue did not run");
+	else if (!drained(&a) || buf[0] != 0x12345678)
+		kit_fail("gpudb: the doorbell the GPU wrote did not run its queue");
+	/* Then the CPU rings A for one more packet. */
+	write_data(&a, buf + 1, 0x9abcdef0);
+	submit(&a);
+	if (!kit_failed && (!drained(&a) || buf[1] != 0x9abcdef0))
+		kit_fail("gpudb: the CPU's doorbell after the GPU's did not run");
+	else if (!kit_failed)
+		printf("pm4: gpudb ok\n");
+	kit_queue_free(&a);
+	kit_queue_free(&b);
+	kit_free_mapped(buf, 4096);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -298,6 +346,7 @@ main(int argc, char **argv)
 		{ "wait", case_wait },
 		{ "ib", case_ib },
 		{ "bad", case_bad },
+		{ "gpudb", case_gpudb },
 	};
 	HsaNodeProperties np;
 

@@ -4,6 +4,7 @@
 # The PM4 program recorded with --submissions on kfdsim (mi210, our
 # thunk): the capture holds submit records of its PM4 queues, and `dump`
 # decodes their packets by name, numbered by the write pointer's dwords.
+# A doorbell the GPU writes is recorded only with the CPU's next one.
 #   run_pm4_capture.sh KFDTRACE PM4_KMT
 set -u
 
@@ -33,4 +34,26 @@ for want in ', pm4, dwords 0..' '] WRITE_DATA{control=0x100500, dst=0x' \
 	fi
 done
 [ "$rc" -eq 0 ] || grep 'submit(' "$dir/dump" | head -20
+
+# A PM4 queue the GPU rings (case gpudb): the capture sees no store, so
+# no record holds the packet then; the CPU's next doorbell on that queue
+# records it together with its own packet, in one record.
+if ! KFDSIM_PROFILE=mi210 "$kfdtrace" record -o "$dir/g" --sim --submissions \
+		-- "$prog" gpudb >"$dir/gout" 2>&1 ||
+		! grep -q '^pm4: gpudb ok$' "$dir/gout"; then
+	cat "$dir/gout"
+	echo "the capture of $prog gpudb failed"
+	exit 1
+fi
+"$kfdtrace" dump "$dir/g" >"$dir/gdump" 2>&1 || { cat "$dir/gdump"; exit 1; }
+grep 'submit(' "$dir/gdump" | sed 's/^.*submit(//' >"$dir/gsub"
+n=$(wc -l <"$dir/gsub")
+if [ "$n" -ne 2 ] ||
+   ! sed -n 1p "$dir/gsub" | grep -q '^queue=1, .*dwords 0\.\.16) {\[0\] RELEASE_MEM{.*\[8\] RELEASE_MEM{' ||
+   ! sed -n 2p "$dir/gsub" | grep -q '^queue=0, .*dwords 0\.\.10) {\[0\] WRITE_DATA{.*\[5\] WRITE_DATA{' ||
+   grep -q 'unseen' "$dir/gsub"; then
+	echo "gpudb: not the records expected:"
+	cat "$dir/gsub"
+	rc=1
+fi
 exit $rc

@@ -12,7 +12,8 @@
  * runs more than a ring ahead stops only that queue. Shared virtual memory
  * is reached as the kernel maps it: with XNACK off only inside ranges that
  * grant the GPU access, with XNACK on wherever the CPU has pages.
- * COPY_LINEAR's count is 30 bits on gfx90a and 22 on gfx908.
+ * COPY_LINEAR's count is 30 bits on gfx90a and 22 on gfx908. A WRITE to
+ * the doorbell page mapped into the VM rings the queue behind the slot.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -675,6 +676,58 @@ test_vm_fault(void **state)
 	close_kt(t);
 }
 
+/*
+ * A doorbell the GPU writes: the doorbell page mapped into the VM (a
+ * DOORBELL BO, as the thunk maps it), one queue's WRITE of another
+ * queue's doorbell slot there rings that queue as a CPU store would, as
+ * kfdtest's GPUDoorbellWrite does with SDMA.
+ */
+static void
+gpu_rings(const char *profile)
+{
+	static const unsigned int g0 = 0;
+	const uint64_t db_va = 0x30000000ULL, word_va = 0x400000000ULL;
+	struct kt *t = open_kt(profile);
+	uint64_t h, slot;
+	uint32_t *word, ns;
+	struct sq a, b;
+
+	word = (uint32_t *)kt_userptr_mapped(t, 0, word_va, 4096);
+	sq_new(t, &a, 0, 0x10000000ULL, KFD_ABI_QUEUE_TYPE_SDMA);
+	sq_new(t, &b, 0, 0x12000000ULL, KFD_ABI_QUEUE_TYPE_SDMA);
+	assert_int_equal(kt_alloc(t, 0, db_va, 8192,
+				  KFD_ABI_ALLOC_MEM_FLAGS_DOORBELL |
+				  KFD_ABI_ALLOC_MEM_FLAGS_WRITABLE, &h, NULL), 0);
+	assert_int_equal(kt_map(t, h, &g0, 1, &ns), 0);
+	/* B's packet is placed and its write pointer published, unrung. */
+	fence(&b, word_va, 0x5a5a);
+	__atomic_store_n(&b.ptrs[1], b.wr, __ATOMIC_RELEASE);
+	usleep(20000);
+	assert_int_equal(word[0], 0);
+	/* A writes B's 64-bit doorbell: its slot in the mapped page. */
+	slot = db_va + (uint64_t)((b.doorbell - doorbells[0]) * 8);
+	{
+		uint32_t w[6] = { 2, (uint32_t)slot, (uint32_t)(slot >> 32), 1,
+				  (uint32_t)b.wr, (uint32_t)(b.wr >> 32) };
+
+		emit(&a, w, 6);
+	}
+	kick(&a);
+	assert_true(reaches(&a, a.wr));
+	assert_true(reaches(&b, b.wr));
+	assert_int_equal(word[0], 0x5a5a);
+	assert_int_equal(*b.doorbell, b.wr);	/* the CPU sees the store */
+	close_kt(t);
+}
+
+static void
+test_gpu_doorbell_write(void **state)
+{
+	(void)state;
+	gpu_rings("mi210");
+	gpu_rings("rx6900xt");
+}
+
 int
 main(void)
 {
@@ -689,6 +742,7 @@ main(void)
 		cmocka_unit_test(test_svm_xnack),
 		cmocka_unit_test(test_copy_count_width),
 		cmocka_unit_test(test_vm_fault),
+		cmocka_unit_test(test_gpu_doorbell_write),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,9 +2,11 @@
 /* SVM ranges: attribute set/get, splitting, defaults, validity checks,
  * interaction with KFD BOs, XNACK. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ktest.h"
@@ -200,6 +202,172 @@ test_xnack(void **state)
 	kt_close(&r);
 }
 
+/* An SMI subscriber of GPU @gpu asking for every event. */
+static int
+smi_open(struct kt *t, unsigned int gpu)
+{
+	struct kfd_abi_smi_events_args a = { .gpuid = t->gpu_id[gpu] };
+	uint64_t all = KFD_ABI_SMI_EVENT_MASK_FROM_INDEX(KFD_ABI_SMI_EVENT_ALL_PROCESS) - 1;
+
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_SMI_EVENTS, &a), 0);
+	assert_int_equal(write((int)a.anon_fd, &all, sizeof(all)), 8);
+	return (int)a.anon_fd;
+}
+
+struct smi_rec {
+	unsigned int ev;
+	const char *rest;	/* the record after its time stamp */
+	size_t len;		/* bytes of @rest (it may hold a NUL) */
+};
+
+/*
+ * Read everything queued on @fd and match it to @want, record by record.
+ * The stamps are boot-time nanoseconds that never go backwards.
+ */
+static void
+smi_expect(int fd, const struct smi_rec *want, unsigned int n)
+{
+	char buf[2048], head[64];
+	size_t len = 0, at = 0;
+	long long prev = 0, now;
+	struct timespec ts;
+	ssize_t r;
+
+	while ((r = read(fd, buf + len, sizeof(buf) - len)) > 0)
+		len += (size_t)r;
+	assert_int_equal(errno, EAGAIN);
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	now = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	for (unsigned int i = 0; i < n; i++) {
+		unsigned int ev;
+		long long ns;
+		int off = 0;
+		size_t hl = len - at < sizeof(head) - 1 ? len - at : sizeof(head) - 1;
+
+		memcpy(head, buf + at, hl);
+		head[hl] = 0;
+		assert_int_equal(sscanf(head, "%x %lld %n", &ev, &ns, &off), 2);
+		assert_int_equal(ev, want[i].ev);
+		assert_true(ns >= prev && ns <= now);
+		prev = ns;
+		at += (size_t)off;
+		assert_true(len - at >= want[i].len);
+		assert_memory_equal(buf + at, want[i].rest, want[i].len);
+		at += want[i].len;
+	}
+	assert_int_equal(at, len);
+}
+
+#define REC(ev, s)	{ (ev), (s), sizeof(s) - 1 }
+
+/*
+ * A prefetch to the GPU and back, then the CPU's munmap, with XNACK off,
+ * as kfdtest's HMMProfilingEvent sees them: pages and gpu_ids in hex,
+ * the prefetch trigger 0, and the queues evicted while the pages leave
+ * the VRAM of a GPU that has them mapped.
+ */
+static void
+test_smi_prefetch(void **state)
+{
+	struct kt *t = *state;
+	char *mem = region(4);
+	uint64_t base = (uintptr_t)mem, pg = base >> 12;
+	struct kfd_abi_svm_attribute a[1];
+	int fd = smi_open(t, 0);
+	char s[6][96];
+	unsigned int pid = (unsigned int)getpid(), g = t->gpu_id[0];
+	struct smi_rec to_gpu[2], to_ram[4], unmap[1];
+
+	a[0].type = KFD_ABI_SVM_ATTR_ACCESS;
+	a[0].value = g;
+	assert_int_equal(svm(t, KFD_ABI_SVM_OP_SET_ATTR, base, 4 * PG, a, 1), 0);
+	smi_expect(fd, NULL, 0);	/* registering moves nothing */
+
+	a[0].type = KFD_ABI_SVM_ATTR_PREFETCH_LOC;
+	assert_int_equal(svm(t, KFD_ABI_SVM_OP_SET_ATTR, base, 4 * PG, a, 1), 0);
+	snprintf(s[0], 96, "-%d @%lx(4) 0->%x %x:ffffffff 0\n", pid, (unsigned long)pg, g, g);
+	snprintf(s[1], 96, "-%d @%lx(4) 0->%x 0 0\n", pid, (unsigned long)pg, g);
+	to_gpu[0] = (struct smi_rec){ 5, s[0], strlen(s[0]) };
+	to_gpu[1] = (struct smi_rec){ 6, s[1], strlen(s[1]) };
+	smi_expect(fd, to_gpu, 2);
+	/* already there: nothing moves */
+	assert_int_equal(svm(t, KFD_ABI_SVM_OP_SET_ATTR, base, 4 * PG, a, 1), 0);
+	smi_expect(fd, NULL, 0);
+
+	a[0].value = KFD_ABI_SVM_LOCATION_SYSMEM;
+	assert_int_equal(svm(t, KFD_ABI_SVM_OP_SET_ATTR, base, 4 * PG, a, 1), 0);
+	snprintf(s[2], 96, "-%d @%lx(4) %x->0 0:ffffffff 0\n", pid, (unsigned long)pg, g);
+	snprintf(s[3], 96, "-%d %x 0\n", pid, g);
+	snprintf(s[4], 96, "-%d @%lx(4) %x->0 0 0\n", pid, (unsigned long)pg, g);
+	/* "not rescheduled" is a NUL byte before the newline */
+	snprintf(s[5], 96, "-%d %x ", pid, g);
+	to_ram[0] = (struct smi_rec){ 5, s[2], strlen(s[2]) };
+	to_ram[1] = (struct smi_rec){ 9, s[3], strlen(s[3]) };
+	to_ram[2] = (struct smi_rec){ 6, s[4], strlen(s[4]) };
+	memcpy(s[5] + strlen(s[5]) + 1, "\n", 2);
+	to_ram[3] = (struct smi_rec){ 0xa, s[5], strlen(s[5]) + 2 };
+	smi_expect(fd, to_ram, 4);
+
+	ksim_notify_munmap(t->dev, base, 4 * PG);
+	munmap(mem, 4 * PG);
+	snprintf(s[0], 96, "-%d @%lx(4) %x 2\n", pid, (unsigned long)pg, g);
+	unmap[0] = (struct smi_rec){ 0xb, s[0], strlen(s[0]) };
+	smi_expect(fd, unmap, 1);
+	close(fd);
+}
+
+/*
+ * With XNACK on, pages leaving VRAM unmap the range from each GPU that
+ * has it mapped (trigger MMU_NOTIFY_MIGRATE) instead of evicting the
+ * queues. Each GPU reports to its own subscribers only.
+ */
+static void
+test_smi_prefetch_xnack(void **state)
+{
+	struct kt x;
+	struct kfd_abi_set_xnack_mode_args xn = { .xnack_enabled = 1 };
+	char *mem = region(2);
+	uint64_t base = (uintptr_t)mem, pg = base >> 12;
+	struct kfd_abi_svm_attribute a[1];
+	unsigned int pid = (unsigned int)getpid(), g, g1;
+	char s[6][96];
+	struct smi_rec w[5], w1[1];
+	int fd, fd1;
+
+	(void)state;
+	assert_int_equal(kt_open(&x, "mi210x2", 0), 0);
+	assert_int_equal(kt_acquire_all(&x), 0);
+	assert_int_equal(ksim_ioctl(x.kfd, KFD_ABI_IOC_SET_XNACK_MODE, &xn), 0);
+	g = x.gpu_id[0];
+	g1 = x.gpu_id[1];
+	fd = smi_open(&x, 0);
+	fd1 = smi_open(&x, 1);
+	a[0].type = KFD_ABI_SVM_ATTR_PREFETCH_LOC;
+	a[0].value = g;
+	assert_int_equal(svm(&x, KFD_ABI_SVM_OP_SET_ATTR, base, 2 * PG, a, 1), 0);
+	a[0].value = KFD_ABI_SVM_LOCATION_SYSMEM;
+	assert_int_equal(svm(&x, KFD_ABI_SVM_OP_SET_ATTR, base, 2 * PG, a, 1), 0);
+	snprintf(s[0], 96, "-%d @%lx(2) 0->%x %x:ffffffff 0\n", pid, (unsigned long)pg, g, g);
+	snprintf(s[1], 96, "-%d @%lx(2) 0->%x 0 0\n", pid, (unsigned long)pg, g);
+	snprintf(s[2], 96, "-%d @%lx(2) %x->0 0:ffffffff 0\n", pid, (unsigned long)pg, g);
+	snprintf(s[3], 96, "-%d @%lx(2) %x 1\n", pid, (unsigned long)pg, g);
+	snprintf(s[4], 96, "-%d @%lx(2) %x->0 0 0\n", pid, (unsigned long)pg, g);
+	snprintf(s[5], 96, "-%d @%lx(2) %x 1\n", pid, (unsigned long)pg, g1);
+	w[0] = (struct smi_rec){ 5, s[0], strlen(s[0]) };
+	w[1] = (struct smi_rec){ 6, s[1], strlen(s[1]) };
+	w[2] = (struct smi_rec){ 5, s[2], strlen(s[2]) };
+	w[3] = (struct smi_rec){ 0xb, s[3], strlen(s[3]) };
+	w[4] = (struct smi_rec){ 6, s[4], strlen(s[4]) };
+	w1[0] = (struct smi_rec){ 0xb, s[5], strlen(s[5]) };
+	smi_expect(fd, w, 5);
+	smi_expect(fd1, w1, 1);
+	close(fd);
+	close(fd1);
+	ksim_notify_munmap(x.dev, base, 2 * PG);
+	munmap(mem, 2 * PG);
+	kt_close(&x);
+}
+
 int
 main(void)
 {
@@ -207,6 +375,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_defaults_and_set, kt_setup_mi210, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_errors, kt_setup_mi210, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_xnack, kt_setup_mi210, kt_teardown),
+		cmocka_unit_test_setup_teardown(test_smi_prefetch, kt_setup_mi210, kt_teardown),
+		cmocka_unit_test(test_smi_prefetch_xnack),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

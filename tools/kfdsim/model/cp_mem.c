@@ -18,6 +18,9 @@
  * ranges ahead of time); with XNACK on any page the CPU has is reached,
  * since the kernel maps on fault. Anything else faults.
  *
+ * A doorbell BO mapped into the VM reaches the process's doorbell page
+ * (cp_mem_rw() only): an engine's store there rings that queue.
+ *
  * A KFD BO allocated without WRITABLE, or a GEM_VA mapping without
  * WRITEABLE, has read-only PTEs: the engines' writes to it fault.
  * cp_vm_fault() says where an access faulted and why, as the page-fault
@@ -229,7 +232,9 @@ rw_piece(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, void *buf,
 			return ksim_user_range_mapped(m->bo->userptr + off, *len) ?
 			       0 : -1;
 		return m->bo->domain == KSIM_DOM_VRAM ||
-		       m->bo->domain == KSIM_DOM_GTT ? 0 : -1;
+		       m->bo->domain == KSIM_DOM_GTT ||
+		       (m->bo->domain == KSIM_DOM_DOORBELL &&
+			m->bo->memfd >= 0) ? 0 : -1;
 	}
 	switch (m->bo->domain) {
 	case KSIM_DOM_USERPTR:
@@ -246,8 +251,18 @@ rw_piece(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, void *buf,
 			return -1;
 		return write ? ksim_sys_pwrite(fd, buf, *len, off) :
 			       ksim_sys_pread(fd, buf, *len, off);
+	case KSIM_DOM_DOORBELL:
+		/*
+		 * The process's doorbell page, mapped into the GPU's VM: a
+		 * store rings the queue behind the slot as a CPU store does,
+		 * since the engine watches the same page.
+		 */
+		if (m->bo->memfd < 0)
+			return -1;
+		return write ? ksim_sys_pwrite(m->bo->memfd, buf, *len, off) :
+			       ksim_sys_pread(m->bo->memfd, buf, *len, off);
 	default:
-		return -1;	/* doorbell and MMIO pages: not memory */
+		return -1;	/* MMIO pages: not memory */
 	}
 }
 

@@ -2,15 +2,13 @@
 /*
  * Per-device settings and small KFD ioctls: version, clocks, apertures,
  * cache policy, scratch, tiles, trap handler, available memory, XNACK,
- * SMI events, the deprecated debugger, CRIU and CREATE_PROCESS.
+ * the deprecated debugger, CRIU and CREATE_PROCESS.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -254,81 +252,6 @@ ksim_ioc_dbg_deprecated(struct ksim_file *f, struct ksim_process *p,
 			void *data, unsigned int usize)
 {
 	return -EPERM;
-}
-
-int
-ksim_ioc_smi_events(struct ksim_file *f, struct ksim_process *p, void *data,
-		    unsigned int usize)
-{
-	struct kfd_abi_smi_events_args *args = data;
-	struct ksim_pdd *pdd = ksim_pdd_by_id(p, args->gpuid);
-	struct ksim_smi_client *n;
-	int sv[2], r;
-
-	if (!pdd)
-		return -EINVAL;
-	n = realloc(p->smi, (p->n_smi + 1) * sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	p->smi = n;
-	/* An anon fd the client writes its 8-byte mask to and reads event
-	 * records from; the model keeps the other end. */
-	r = ksim_sys_socketpair(sv, 0);
-	if (r)
-		return r;
-	/* The kernel's read of an empty event fifo fails with EAGAIN at once;
-	 * it never waits (kfdtest reads after a poll that timed out). */
-	if (syscall(SYS_fcntl, sv[0], F_SETFL, O_NONBLOCK)) {
-		r = -errno;
-		ksim_sys_close(sv[0]);
-		ksim_sys_close(sv[1]);
-		return r;
-	}
-	p->smi[p->n_smi].fd = sv[1];
-	p->smi[p->n_smi].gpu = pdd->gpu;
-	p->smi[p->n_smi++].mask = 0;
-	args->anon_fd = (uint32_t)sv[0];
-	return 0;
-}
-
-/* The client's latest mask: the last whole 8 bytes it wrote, unread. */
-static void
-smi_read_mask(struct ksim_smi_client *c)
-{
-	uint64_t m;
-
-	while (syscall(SYS_recvfrom, c->fd, &m, sizeof(m), MSG_DONTWAIT,
-		       NULL, NULL) == (long)sizeof(m))
-		c->mask = m;
-}
-
-void
-ksim_smi_process_event(struct ksim_process *p, int gpu, int start)
-{
-	unsigned int ev = start ? KFD_ABI_SMI_EVENT_PROCESS_START :
-				  KFD_ABI_SMI_EVENT_PROCESS_END;
-	char rec[KFD_ABI_SMI_EVENT_MSG_SIZE];
-	int len;
-
-	if (start)
-		(void)prctl(PR_GET_NAME, p->comm, 0, 0, 0);
-	/* "<event> <pid> <task name>\n", the numbers in hex. */
-	len = snprintf(rec, sizeof(rec), "%x %x %.15s\n", ev,
-		       (unsigned int)p->pid, p->comm);
-	if (len <= 0 || (size_t)len >= sizeof(rec))
-		return;
-	for (unsigned int i = 0; i < p->n_smi; i++) {
-		struct ksim_smi_client *c = &p->smi[i];
-
-		if (c->gpu != gpu)
-			continue;
-		smi_read_mask(c);
-		if (!(c->mask & KFD_ABI_SMI_EVENT_MASK_FROM_INDEX(ev)))
-			continue;
-		/* A full socket drops the record, as a full kfifo does. */
-		(void)syscall(SYS_sendto, c->fd, rec, (size_t)len,
-			      MSG_DONTWAIT | MSG_NOSIGNAL, NULL, 0);
-	}
 }
 
 int

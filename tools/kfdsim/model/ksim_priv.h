@@ -259,6 +259,8 @@ struct ksim_svm_range {
 	uint32_t granularity;
 	uint32_t access;		/* bit per GPU index */
 	uint32_t access_in_place;
+	uint32_t actual_loc;		/* gpu_id holding the pages; 0: system */
+	uint32_t mapped;		/* bit per GPU index: in that GPU's VM */
 };
 
 struct ksim_nsevent {
@@ -636,6 +638,30 @@ int ksim_ioc_profiler(struct ksim_file *, struct ksim_process *, void *, unsigne
  * asks for it (the model has no other process's subscribers).
  */
 void ksim_smi_process_event(struct ksim_process *p, int gpu, int start);
+
+/*
+ * ksim_smi_migrate() - MIGRATE_START (@end 0) or MIGRATE_END of @npages
+ * pages from page @start_pg, @from and @to gpu_ids (0: system memory),
+ * reported by the GPU that moves them. @error goes in the END record.
+ */
+void ksim_smi_migrate(struct ksim_process *p, int end, uint64_t start_pg,
+		      uint64_t npages, uint32_t from, uint32_t to,
+		      uint32_t prefetch_loc, uint32_t preferred_loc,
+		      uint32_t trigger, int error);
+
+/* ksim_smi_queue_eviction() - QUEUE_EVICTION of @p's queues on each GPU. */
+void ksim_smi_queue_eviction(struct ksim_process *p, uint32_t trigger);
+
+/* ksim_smi_queue_restore() - QUEUE_RESTORE of @p's queues on each GPU. */
+void ksim_smi_queue_restore(struct ksim_process *p);
+
+/*
+ * ksim_smi_unmap_from_gpu() - UNMAP_FROM_GPU of @npages pages from page
+ * @start_pg out of GPU @gpu_id's VM, for @trigger.
+ */
+void ksim_smi_unmap_from_gpu(struct ksim_process *p, uint32_t gpu_id,
+			     uint64_t start_pg, uint64_t npages,
+			     uint32_t trigger);
 
 /* ksim_profiler_release() - drop @p's profiler lock and PTL requests (exit). */
 void ksim_profiler_release(struct ksim_process *p);

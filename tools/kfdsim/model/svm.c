@@ -13,6 +13,7 @@
 
 #define SVM_DEFAULT_GRANULARITY	9
 #define SVM_MAX_GRANULARITY	0x3f
+#define SVM_PAGE_SHIFT		12
 
 int
 ksim_svm_overlaps(const struct ksim_process *p, uint64_t start, uint64_t size)
@@ -189,11 +190,88 @@ apply_attrs(const struct ksim_process *p, struct ksim_svm_range *r,
 	}
 }
 
+/*
+ * svm_migrate_vram_to_ram: the pages of @r go back to system memory. The
+ * migration invalidates the CPU's page tables, and the MMU notifier then
+ * evicts the process's queues (XNACK off) or unmaps the range from its
+ * GPUs (XNACK on). The queues come back once the pages have moved.
+ */
+static void
+migrate_to_ram(struct ksim_process *p, struct ksim_svm_range *r,
+	       uint32_t trigger, int *evicted)
+{
+	uint64_t pg = r->start >> SVM_PAGE_SHIFT, n = r->size >> SVM_PAGE_SHIFT;
+	uint32_t from = r->actual_loc;
+
+	ksim_smi_migrate(p, 0, pg, n, from, 0, r->prefetch_loc,
+			 r->preferred_loc, trigger, 0);
+	if (r->mapped && !p->xnack_enabled) {
+		/* Only the first evicted range stops the queues. */
+		if (!*evicted)
+			ksim_smi_queue_eviction(p,
+				KFD_ABI_QUEUE_EVICTION_TRIGGER_SVM);
+		*evicted = 1;
+	} else if (r->mapped) {
+		for (unsigned int i = 0; i < p->n_pdds; i++)
+			if (r->mapped & (1u << i))
+				ksim_smi_unmap_from_gpu(p, p->pdds[i].gpu_id,
+					pg, n,
+					KFD_ABI_SVM_UNMAP_TRIGGER_MMU_NOTIFY_MIGRATE);
+	}
+	ksim_smi_migrate(p, 1, pg, n, from, 0, r->prefetch_loc,
+			 r->preferred_loc, trigger, 0);
+	r->actual_loc = 0;
+}
+
+/* svm_migrate_ram_to_vram: the pages of @r move to GPU @to's VRAM. */
+static void
+migrate_to_vram(struct ksim_process *p, struct ksim_svm_range *r, uint32_t to,
+		uint32_t trigger)
+{
+	uint64_t pg = r->start >> SVM_PAGE_SHIFT, n = r->size >> SVM_PAGE_SHIFT;
+
+	ksim_smi_migrate(p, 0, pg, n, 0, to, r->prefetch_loc,
+			 r->preferred_loc, trigger, 0);
+	ksim_smi_migrate(p, 1, pg, n, 0, to, r->prefetch_loc,
+			 r->preferred_loc, trigger, 0);
+	r->actual_loc = to;
+}
+
+/*
+ * svm_range_trigger_migration: a prefetch location moves the pages there,
+ * unless they are there already. VRAM to another GPU's VRAM goes through
+ * system memory.
+ */
+static void
+prefetch(struct ksim_process *p, struct ksim_svm_range *r, int *evicted)
+{
+	uint32_t best = r->prefetch_loc;
+	const uint32_t trig = KFD_ABI_MIGRATE_TRIGGER_PREFETCH;
+
+	if (best == KFD_ABI_SVM_LOCATION_UNDEFINED || best == r->actual_loc)
+		return;
+	if (r->actual_loc)
+		migrate_to_ram(p, r, trig, evicted);
+	if (best)
+		migrate_to_vram(p, r, best, trig);
+}
+
+static int
+has_attr(const struct kfd_abi_svm_attribute *a, uint32_t n, uint32_t type)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (a[i].type == type)
+			return 1;
+	return 0;
+}
+
 static int
 set_attr(struct ksim_process *p, uint64_t start, uint64_t size,
 	 const struct kfd_abi_svm_attribute *a, uint32_t n)
 {
 	uint64_t end = start + size, pos = start;
+	int do_prefetch = has_attr(a, n, KFD_ABI_SVM_ATTR_PREFETCH_LOC);
+	int evicted = 0;
 	unsigned int i;
 	int r;
 
@@ -229,9 +307,18 @@ set_attr(struct ksim_process *p, uint64_t start, uint64_t size,
 	for (i = 0; i < p->n_svm; i++) {
 		struct ksim_svm_range *rg = &p->svm[i];
 
-		if (rg->start >= start && rg->start + rg->size <= end)
-			apply_attrs(p, rg, a, n);
+		if (rg->start < start || rg->start + rg->size > end)
+			continue;
+		apply_attrs(p, rg, a, n);
+		if (do_prefetch)
+			prefetch(p, rg, &evicted);
+		/* svm_range_validate_and_map: the model maps the range on
+		 * every GPU it may reach, whatever XNACK says. */
+		rg->mapped = rg->access | rg->access_in_place;
 	}
+	/* The restore worker brings the queues back after the moves. */
+	if (evicted)
+		ksim_smi_queue_restore(p);
 	return 0;
 }
 
@@ -406,6 +493,15 @@ ksim_svm_unmap(struct ksim_process *p, uint64_t start, uint64_t len)
 		struct ksim_svm_range *r = &p->svm[i];
 
 		if (r->start >= start && r->start + r->size <= end) {
+			/* svm_range_unmap_from_cpu: each GPU the range was
+			 * mapped on reports its unmap. */
+			for (unsigned int g = 0; g < p->n_pdds; g++)
+				if (r->mapped & (1u << g))
+					ksim_smi_unmap_from_gpu(p,
+						p->pdds[g].gpu_id,
+						r->start >> SVM_PAGE_SHIFT,
+						r->size >> SVM_PAGE_SHIFT,
+						KFD_ABI_SVM_UNMAP_TRIGGER_UNMAP_FROM_CPU);
 			memmove(r, r + 1, (p->n_svm - i - 1) * sizeof(*r));
 			p->n_svm--;
 		} else {
