@@ -101,6 +101,22 @@ kit_first_gpu(HsaNodeProperties *props)
 }
 
 int
+kit_open(HSAuint32 *node)
+{
+	if (hsaKmtOpenKFD() != HSAKMT_STATUS_SUCCESS)
+		return -1;
+	*node = kit_first_gpu(NULL);
+	return *node ? 0 : -1;
+}
+
+int
+kit_close(void)
+{
+	hsaKmtReleaseSystemProperties();
+	return hsaKmtCloseKFD() == HSAKMT_STATUS_SUCCESS ? 0 : -1;
+}
+
+int
 kit_kernel_is_rocm(void)
 {
 	const char *k = getenv("KFDSIM_KERNEL");

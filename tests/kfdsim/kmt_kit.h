@@ -50,6 +50,15 @@ void kit_free_mapped(void *p, HSAuint64 size);
  */
 HSAuint32 kit_first_gpu(HsaNodeProperties *props);
 
+/*
+ * kit_open() - open KFD and find the GPU under test (kit_first_gpu()).
+ * Return: 0 with the node in *@node, or -1 (cmocka's setup verdict).
+ */
+int kit_open(HSAuint32 *node);
+
+/* kit_close() - release the topology and close KFD. Return: 0 or -1. */
+int kit_close(void);
+
 /* kit_kernel_is_rocm() - whether kfdsim runs its ROCm DKMS flavour. */
 int kit_kernel_is_rocm(void);
 

@@ -172,18 +172,14 @@ static int
 setup(void **state)
 {
 	(void)state;
-	if (hsaKmtOpenKFD() != HSAKMT_STATUS_SUCCESS)
-		return -1;
-	gpu_node = kit_first_gpu(NULL);
-	return gpu_node ? 0 : -1;
+	return kit_open(&gpu_node);
 }
 
 static int
 teardown(void **state)
 {
 	(void)state;
-	hsaKmtReleaseSystemProperties();
-	return hsaKmtCloseKFD() == HSAKMT_STATUS_SUCCESS ? 0 : -1;
+	return kit_close();
 }
 
 int
