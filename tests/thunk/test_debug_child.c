@@ -163,6 +163,32 @@ child_fault(uint8_t *ring, uint64_t *wptr, HSAuint64 doorbell)
 }
 
 /*
+ * The start of a debugged child: PTRACE_TRACEME, the debugger told and
+ * waited for (it attaches), then /dev/kfd and RUNTIME_ENABLE, which waits
+ * for the debugger's answer. Exit codes @code to @code + 3 name the step
+ * that failed. Return: the /dev/kfd fd.
+ */
+static int
+child_begin(int code)
+{
+	struct kfd_abi_runtime_enable_args re = { .r_debug = R_DEBUG, .mode_mask = 1 };
+	char c;
+	int kfd;
+
+	close(to_child[1]);
+	close(from_child[0]);
+	close(ev[0]);
+	close(ev[1]);
+	child_check(ptrace(PTRACE_TRACEME, 0, NULL, NULL) == 0, code);
+	put(from_child[1], "t", 1);
+	child_check(get(to_child[0], &c, 1) == 0, code + 1);
+	kfd = open("/dev/kfd", O_RDWR | O_CLOEXEC);
+	child_check(kfd >= 0, code + 2);
+	child_check(ioctl(kfd, KFD_ABI_IOC_RUNTIME_ENABLE, &re) == 0, code + 3);
+	return kfd;
+}
+
+/*
  * The traced child of test_memory_violation(): a queue, then on 'f' a
  * packet that faults; a MEMORY event, which the debugger's taking the
  * fault leaves unset; on 'x' it ends.
@@ -170,7 +196,6 @@ child_fault(uint8_t *ring, uint64_t *wptr, HSAuint64 doorbell)
 static void
 child_fault_main(void)
 {
-	struct kfd_abi_runtime_enable_args re = { .r_debug = R_DEBUG, .mode_mask = 1 };
 	HsaEventDescriptor ed = { 0 };
 	HsaEvent *mem_ev = NULL;
 	HsaQueueResource res;
@@ -180,16 +205,7 @@ child_fault_main(void)
 	char c;
 	int kfd;
 
-	close(to_child[1]);
-	close(from_child[0]);
-	close(ev[0]);
-	close(ev[1]);
-	child_check(ptrace(PTRACE_TRACEME, 0, NULL, NULL) == 0, 50);
-	put(from_child[1], "t", 1);
-	child_check(get(to_child[0], &c, 1) == 0, 51);
-	kfd = open("/dev/kfd", O_RDWR | O_CLOEXEC);
-	child_check(kfd >= 0, 52);
-	child_check(ioctl(kfd, KFD_ABI_IOC_RUNTIME_ENABLE, &re) == 0, 53);
+	kfd = child_begin(50);
 	child_queue(&ring, &ptrs, &res);
 	ed.EventType = HSA_EVENTTYPE_MEMORY;
 	child_check(hsaKmtCreateEvent(&ed, true, false, &mem_ev) == HSAKMT_STATUS_SUCCESS, 54);
@@ -211,7 +227,6 @@ child_fault_main(void)
 static void
 child_main(void)
 {
-	struct kfd_abi_runtime_enable_args re = { .r_debug = R_DEBUG, .mode_mask = 1 };
 	HsaQueueResource res;
 	struct child_queue cq;
 	HSAuint64 *ptrs = NULL;
@@ -219,18 +234,7 @@ child_main(void)
 	char c;
 	int kfd;
 
-	close(to_child[1]);
-	close(from_child[0]);
-	close(ev[0]);
-	close(ev[1]);
-	child_check(ptrace(PTRACE_TRACEME, 0, NULL, NULL) == 0, 10);
-	put(from_child[1], "t", 1);
-	child_check(get(to_child[0], &c, 1) == 0, 11);
-
-	/* The debugger is attached: the runtime waits for its answer. */
-	kfd = open("/dev/kfd", O_RDWR | O_CLOEXEC);
-	child_check(kfd >= 0, 12);
-	child_check(ioctl(kfd, KFD_ABI_IOC_RUNTIME_ENABLE, &re) == 0, 13);
+	kfd = child_begin(10);
 
 	child_queue(&ring, &ptrs, &res);
 	child_check(hsaKmtGetKernelQueueId(res.QueueId, &cq.qid) == HSAKMT_STATUS_SUCCESS, 20);
