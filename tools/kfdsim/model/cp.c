@@ -339,6 +339,10 @@ cp_get(struct ksim_process *p)
 	cp->pid = ksim_self_pid();
 	dbg = getenv("KFDSIM_DEBUG");
 	cp->debug = dbg && *dbg && strcmp(dbg, "0");
+	/* KFDSIM_SHADERS=0: dispatches complete without running (as on a
+	 * family without an interpreter) */
+	dbg = getenv("KFDSIM_SHADERS");
+	cp->no_shaders = dbg && !strcmp(dbg, "0");
 	pthread_mutex_init(&cp->lock, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);

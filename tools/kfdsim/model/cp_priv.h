@@ -25,6 +25,8 @@
 #define CP_ERR_FORMAT		32u
 #define CP_ERR_WG_SIZE		64u
 #define CP_ERR_VENDOR		256u
+/* A wave executed an illegal instruction (the trap handler's bit). */
+#define CP_ERR_ILLEGAL_INSN	0x40000000u
 /* Not a packet error: a ring, pointer or signal outside the GPU VM. */
 #define CP_ERR_MEMORY		0x20000000u
 
@@ -77,6 +79,7 @@ struct ksim_cp {
 	int running;
 	int stop;			/* atomic */
 	int debug;			/* KFDSIM_DEBUG */
+	int no_shaders;			/* KFDSIM_SHADERS=0 */
 	pthread_mutex_t lock;		/* guards qs/n and the cond */
 	pthread_cond_t cond;		/* wakes a sleeping engine */
 	struct ksim_cpq *qs[KSIM_MAX_QUEUES];
