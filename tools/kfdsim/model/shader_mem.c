@@ -79,15 +79,62 @@ store:
 	return SH_NEXT;
 }
 
+/*
+ * The view of the bytes one instruction's lanes touch: when they lie in
+ * one mapping the CPU reaches, a pointer for all of them (one lookup per
+ * instruction, not per lane); else every lane goes through cp_mem_rw().
+ */
+struct span {
+	uint8_t *p;
+	uint64_t lo, hi;
+};
+
+static void
+span_open(struct sh_ctx *c, struct span *sp, const uint64_t *va, uint64_t exec,
+	  unsigned int bytes, int write)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+
+	sp->p = NULL;
+	for (unsigned int l = 0; l < SH_LANES; l++) {
+		if (!((exec >> l) & 1))
+			continue;
+		if (va[l] < lo)
+			lo = va[l];
+		if (va[l] + bytes > hi)
+			hi = va[l] + bytes;
+	}
+	if (!exec || hi - lo > (1u << 20))
+		return;
+	sp->p = write ? cp_mem_w(c->cp, c->cq, lo, hi - lo) : cp_mem(c->cp, c->cq, lo, hi - lo);
+	sp->lo = lo;
+	sp->hi = hi;
+}
+
+static int
+mem_rw(struct sh_ctx *c, const struct span *sp, uint64_t va, void *buf, unsigned int n,
+       int write)
+{
+	if (sp && sp->p && va >= sp->lo && va + n <= sp->hi) {
+		if (write)
+			memcpy(sp->p + (va - sp->lo), buf, n);
+		else
+			memcpy(buf, sp->p + (va - sp->lo), n);
+		return 0;
+	}
+	return cp_mem_rw(c->cp, c->cq, va, buf, n, write);
+}
+
 /* An atomic on 4 (or 8) bytes at @va; *@old gets the value before. */
 static int
-atomic(struct sh_ctx *c, unsigned int id, uint64_t va, const uint32_t *data, uint64_t *old)
+atomic(struct sh_ctx *c, const struct span *sp, unsigned int id, uint64_t va,
+       const uint32_t *data, uint64_t *old)
 {
 	unsigned int n = id == SH_OP_GLOBAL_ATOMIC_ADD_X2 ? 8 : 4;
 	uint64_t m = 0, r;
 	float x;
 
-	if (cp_mem_rw(c->cp, c->cq, va, &m, n, 0))
+	if (mem_rw(c, sp, va, &m, n, 0))
 		return -1;
 	*old = m;
 	switch (id) {
@@ -125,7 +172,7 @@ atomic(struct sh_ctx *c, unsigned int id, uint64_t va, const uint32_t *data, uin
 	default:
 		return -2;
 	}
-	return cp_mem_rw(c->cp, c->cq, va, &r, n, 1);
+	return mem_rw(c, sp, va, &r, n, 1);
 }
 
 /*
@@ -134,8 +181,9 @@ atomic(struct sh_ctx *c, unsigned int id, uint64_t va, const uint32_t *data, uin
  * zeros, stores and atomics are dropped).
  */
 static enum sh_step
-lane_access(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i, unsigned int l,
-	    uint64_t va, int valid, unsigned int reg, unsigned int data, int glc)
+lane_access(struct sh_ctx *c, const struct span *sp, struct sh_wave *w,
+	    const struct sh_insn *i, unsigned int l, uint64_t va, int valid,
+	    unsigned int reg, unsigned int data, int glc)
 {
 	const struct kfd_isa_fields *f = &i->in->f;
 	int sign;
@@ -144,7 +192,7 @@ lane_access(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i, unsign
 	uint32_t buf[4] = { 0 };
 
 	if (is_load(i->id)) {
-		if (valid && cp_mem_rw(c->cp, c->cq, va, buf, sub ? sub : n * 4ull, 0))
+		if (valid && mem_rw(c, sp, va, buf, sub ? sub : n * 4u, 0))
 			return sh_fault(c, w, va, "vector load");
 		if (sub == 1)
 			buf[0] = sign ? (uint32_t)(int32_t)(int8_t)buf[0] : buf[0] & 0xff;
@@ -157,13 +205,13 @@ lane_access(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i, unsign
 	for (unsigned int k = 0; k < n && k < 4; k++)
 		buf[k] = w->v[(data + k) % SH_VGPRS][l];
 	if (is_store(i->id)) {
-		if (valid && cp_mem_rw(c->cp, c->cq, va, buf, sub ? sub : n * 4ull, 1))
+		if (valid && mem_rw(c, sp, va, buf, sub ? sub : n * 4u, 1))
 			return sh_fault(c, w, va, "vector store");
 		return SH_NEXT;
 	}
 	if (i->id >= SH_OP_GLOBAL_ATOMIC_ADD && i->id <= SH_OP_GLOBAL_ATOMIC_ADD_F32) {
 		uint64_t old = 0;
-		int r = valid ? atomic(c, i->id, va, buf, &old) : 0;
+		int r = valid ? atomic(c, sp, i->id, va, buf, &old) : 0;
 
 		if (r == -2)
 			return sh_illegal(c, w, i, NULL);
@@ -179,6 +227,22 @@ lane_access(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i, unsign
 	return sh_illegal(c, w, i, NULL);
 }
 
+/* Bytes one lane's access moves. */
+static unsigned int
+lane_bytes(const struct sh_insn *i)
+{
+	int sign;
+	unsigned int sub = access_size(i->id, &sign);
+
+	if (sub)
+		return sub;
+	if (is_load(i->id))
+		return i->in->f.dst_dwords * 4u;
+	if (i->id == SH_OP_GLOBAL_ATOMIC_ADD_X2)
+		return 8;
+	return is_store(i->id) ? i->in->f.src_dwords[0] * 4u : 4u;
+}
+
 static enum sh_step
 flat(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 {
@@ -190,21 +254,27 @@ flat(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 	int glc = (w0 >> 16) & 1;
 	int64_t off = seg == 0 ? (int64_t)(w0 & 0xfff) :
 		      (int64_t)(w0 & 0x1fff) - ((w0 & 0x1000) ? 0x2000 : 0);
-	uint64_t exec = sh_exec(w);
+	uint64_t exec = sh_exec(w), va[SH_LANES];
+	struct span sp;
 	enum sh_step s;
 
 	if (seg == 1)
 		return sh_illegal(c, w, i, "scratch memory");
 	for (unsigned int l = 0; l < SH_LANES; l++) {
-		uint64_t va;
-
 		if (!((exec >> l) & 1))
 			continue;
 		if (seg == 2 && saddr != 0x7f)
-			va = sh_sreg64(w, saddr) + w->v[addr][l];
+			va[l] = sh_sreg64(w, saddr) + w->v[addr][l];
 		else
-			va = (uint64_t)w->v[addr][l] | (uint64_t)w->v[(addr + 1) % SH_VGPRS][l] << 32;
-		s = lane_access(c, w, i, l, va + (uint64_t)off, 1, vdst, data, glc);
+			va[l] = (uint64_t)w->v[addr][l] |
+				(uint64_t)w->v[(addr + 1) % SH_VGPRS][l] << 32;
+		va[l] += (uint64_t)off;
+	}
+	span_open(c, &sp, va, exec, lane_bytes(i), !is_load(i->id));
+	for (unsigned int l = 0; l < SH_LANES; l++) {
+		if (!((exec >> l) & 1))
+			continue;
+		s = lane_access(c, &sp, w, i, l, va[l], 1, vdst, data, glc);
 		if (s != SH_NEXT)
 			return s;
 	}
@@ -241,7 +311,8 @@ mubuf(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 			voff = w->v[(vaddr + idxen) % SH_VGPRS][l];
 		/* the range check of a raw (stride 0) or structured buffer */
 		valid = stride ? index < records : (uint64_t)voff + inst < records;
-		s = lane_access(c, w, i, l, base + soff + inst + voff + (uint64_t)index * stride,
+		s = lane_access(c, NULL, w, i, l,
+				base + soff + inst + voff + (uint64_t)index * stride,
 				valid, vdata, vdata, (w0 >> 14) & 1);
 		if (s != SH_NEXT)
 			return s;

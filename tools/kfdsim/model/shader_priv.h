@@ -142,6 +142,8 @@ struct sh_insn {
 	X(V_CVT_I32_F32, "v_cvt_i32_f32") X(V_RCP_F32, "v_rcp_f32") \
 	X(V_RCP_IFLAG_F32, "v_rcp_iflag_f32") X(V_SQRT_F32, "v_sqrt_f32") \
 	X(V_TRUNC_F32, "v_trunc_f32") X(V_FLOOR_F32, "v_floor_f32") \
+	X(V_PK_MOV_B32, "v_pk_mov_b32") X(V_PK_ADD_F32, "v_pk_add_f32") \
+	X(V_PK_MUL_F32, "v_pk_mul_f32") X(V_PK_FMA_F32, "v_pk_fma_f32") \
 	X(V_ACCVGPR_READ_B32, "v_accvgpr_read_b32") X(V_ACCVGPR_WRITE_B32, "v_accvgpr_write_b32") \
 	X(V_CNDMASK_B32, "v_cndmask_b32") X(V_ADD_F32, "v_add_f32") X(V_SUB_F32, "v_sub_f32") \
 	X(V_SUBREV_F32, "v_subrev_f32") X(V_MUL_F32, "v_mul_f32") X(V_MIN_F32, "v_min_f32") \

@@ -3,8 +3,9 @@
  * The vector ALU: VOP1, VOP2, VOPC and their VOP3 forms, and the VOP3-only
  * integer and float opcodes the compilers emit for address arithmetic and
  * simple math. Each active lane (EXEC) computes; VOPC and carry-outs write
- * 0 for the inactive ones. SDWA, DPP, VOP3P and output modifiers stop the
- * wave as not implemented.
+ * 0 for the inactive ones. Of VOP3P, gfx90a's packed 32-bit moves and
+ * float math. SDWA, DPP and output modifiers stop the wave as not
+ * implemented.
  */
 #include <math.h>
 #include <string.h>
@@ -267,6 +268,72 @@ compare_lanes(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
 	return SH_NEXT;
 }
 
+/*
+ * gfx90a's packed 32-bit VOP3P: each source is 64 bits; op_sel picks the
+ * dword of each source the low result takes, op_sel_hi the high one's
+ * (v_pk_mov_b32: op_sel bit 0 for src0 into the low dword, bit 1 for src1
+ * into the high one); neg_lo and neg_hi negate the float inputs.
+ */
+static enum sh_step
+vop3p(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
+{
+	const struct kfd_isa_fields *f = &i->in->f;
+	uint32_t w0 = f->words[0], w1 = f->words[1];
+	unsigned int vdst = w0 & 0xff, src[3] = { w1 & 0x1ff, (w1 >> 9) & 0x1ff, (w1 >> 18) & 0x1ff };
+	unsigned int neg_hi = (w0 >> 8) & 7, op_sel = (w0 >> 11) & 7;
+	unsigned int op_sel_hi = ((w1 >> 27) & 3) | ((w0 >> 14) & 1) << 2, neg_lo = (w1 >> 29) & 7;
+	unsigned int nsrc = i->id == SH_OP_V_PK_FMA_F32 ? 3 : 2;
+	uint64_t exec = sh_exec(w);
+
+	if ((w0 >> 15) & 1)
+		return sh_illegal(c, w, i, "clamp");
+	if (i->id != SH_OP_V_PK_MOV_B32 && i->id != SH_OP_V_PK_ADD_F32 &&
+	    i->id != SH_OP_V_PK_MUL_F32 && i->id != SH_OP_V_PK_FMA_F32)
+		return sh_illegal(c, w, i, NULL);
+	for (unsigned int l = 0; l < SH_LANES; l++) {
+		uint64_t v[3];
+		uint32_t lo[3], hi[3], r0, r1;
+
+		if (!((exec >> l) & 1))
+			continue;
+		for (unsigned int k = 0; k < nsrc; k++) {
+			if (sh_src64(w, i, src[k], l, 0, &v[k]))
+				return sh_illegal(c, w, i, "operand");
+			/* an inline constant is the same in both halves */
+			if (src[k] >= 128 && src[k] < 256 && src[k] != 255)
+				v[k] = (v[k] & 0xffffffffu) | (v[k] & 0xffffffffu) << 32;
+			lo[k] = (uint32_t)(v[k] >> ((op_sel >> k) & 1 ? 32 : 0));
+			hi[k] = (uint32_t)(v[k] >> ((op_sel_hi >> k) & 1 ? 32 : 0));
+			if ((neg_lo >> k) & 1)
+				lo[k] ^= 0x80000000u;
+			if ((neg_hi >> k) & 1)
+				hi[k] ^= 0x80000000u;
+		}
+		switch (i->id) {
+		case SH_OP_V_PK_MOV_B32:
+			r0 = (uint32_t)(v[0] >> (op_sel & 1 ? 32 : 0));
+			r1 = (uint32_t)(v[1] >> (op_sel & 2 ? 32 : 0));
+			break;
+		case SH_OP_V_PK_ADD_F32:
+			r0 = u32(f32(lo[0]) + f32(lo[1]));
+			r1 = u32(f32(hi[0]) + f32(hi[1]));
+			break;
+		case SH_OP_V_PK_MUL_F32:
+			r0 = u32(f32(lo[0]) * f32(lo[1]));
+			r1 = u32(f32(hi[0]) * f32(hi[1]));
+			break;
+		default:
+			r0 = u32(fmaf(f32(lo[0]), f32(lo[1]), f32(lo[2])));
+			r1 = u32(fmaf(f32(hi[0]), f32(hi[1]), f32(hi[2])));
+			break;
+		}
+		w->v[vdst][l] = r0;
+		w->v[(vdst + 1) % SH_VGPRS][l] = r1;
+	}
+	c->lanes += (uint64_t)__builtin_popcountll(exec);
+	return SH_NEXT;
+}
+
 enum sh_step
 sh_valu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 {
@@ -276,9 +343,11 @@ sh_valu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 	struct vop o;
 	unsigned int l;
 
-	if (f->enc == KFD_ISA_VOP3P || fields(i, &o))
+	if (f->enc == KFD_ISA_VOP3P)
+		return vop3p(c, w, i);
+	if (fields(i, &o))
 		return sh_illegal(c, w, i, "this encoding form");
-	if (vop3b(i->id) && f->form != KFD_ISA_FORM_NATIVE) {
+	if (vop3b(i->id) && (f->form == KFD_ISA_FORM_VOP3 || f->enc == KFD_ISA_VOP3)) {
 		o.abs = 0;
 		o.clamp = 0;
 	} else if (f->form == KFD_ISA_FORM_VOP3 || f->enc == KFD_ISA_VOP3) {
