@@ -11,6 +11,10 @@
 
 #include "shader_priv.h"
 
+/* Memory the CPU cannot point at (SVM, VRAM nobody mapped) moves through
+ * a buffer this large, one copy per instruction when the lanes are dense. */
+#define SH_SPAN_BUF	(SH_LANES * 16)
+
 /* Bytes and sign of each load or store row. */
 static unsigned int
 access_size(unsigned int id, int *sign)
@@ -87,18 +91,28 @@ store:
 struct span {
 	uint8_t *p;
 	uint64_t lo, hi;
+	int dense;		/* the lanes, in order, cover [lo, hi) once */
+	int buffered;		/* a load: @buf holds [lo, hi) */
+	uint8_t buf[SH_SPAN_BUF];
 };
 
 static void
 span_open(struct sh_ctx *c, struct span *sp, const uint64_t *va, uint64_t exec,
 	  unsigned int bytes, int write)
 {
-	uint64_t lo = UINT64_MAX, hi = 0;
+	uint64_t lo = UINT64_MAX, hi = 0, next = 0;
+	int first = 1;
 
 	sp->p = NULL;
+	sp->dense = 1;
+	sp->buffered = 0;
 	for (unsigned int l = 0; l < SH_LANES; l++) {
 		if (!((exec >> l) & 1))
 			continue;
+		if (!first && va[l] != next)
+			sp->dense = 0;
+		first = 0;
+		next = va[l] + bytes;
 		if (va[l] < lo)
 			lo = va[l];
 		if (va[l] + bytes > hi)
@@ -109,6 +123,10 @@ span_open(struct sh_ctx *c, struct span *sp, const uint64_t *va, uint64_t exec,
 	sp->p = write ? cp_mem_w(c->cp, c->cq, lo, hi - lo) : cp_mem(c->cp, c->cq, lo, hi - lo);
 	sp->lo = lo;
 	sp->hi = hi;
+	sp->dense = sp->dense && hi - lo <= SH_SPAN_BUF;
+	if (!sp->p && !write && sp->dense &&
+	    !cp_mem_rw(c->cp, c->cq, lo, sp->buf, hi - lo, 0))
+		sp->buffered = 1;
 }
 
 static int
@@ -120,6 +138,10 @@ mem_rw(struct sh_ctx *c, const struct span *sp, uint64_t va, void *buf, unsigned
 			memcpy(sp->p + (va - sp->lo), buf, n);
 		else
 			memcpy(buf, sp->p + (va - sp->lo), n);
+		return 0;
+	}
+	if (sp && sp->buffered && !write && va >= sp->lo && va + n <= sp->hi) {
+		memcpy(buf, sp->buf + (va - sp->lo), n);
 		return 0;
 	}
 	return cp_mem_rw(c->cp, c->cq, va, buf, n, write);
@@ -271,6 +293,23 @@ flat(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 		va[l] += (uint64_t)off;
 	}
 	span_open(c, &sp, va, exec, lane_bytes(i), !is_load(i->id));
+	if (!sp.p && sp.dense && is_store(i->id)) {
+		unsigned int b = lane_bytes(i);
+
+		for (unsigned int l = 0; l < SH_LANES; l++) {
+			uint32_t d[4];
+
+			if (!((exec >> l) & 1))
+				continue;
+			for (unsigned int k = 0; k < (b + 3) / 4; k++)
+				d[k] = w->v[(data + k) % SH_VGPRS][l];
+			memcpy(sp.buf + (va[l] - sp.lo), d, b);
+		}
+		if (!cp_mem_rw(c->cp, c->cq, sp.lo, sp.buf, sp.hi - sp.lo, 1)) {
+			c->lanes += (uint64_t)__builtin_popcountll(exec);
+			return SH_NEXT;
+		}
+	}
 	for (unsigned int l = 0; l < SH_LANES; l++) {
 		if (!((exec >> l) & 1))
 			continue;
