@@ -610,5 +610,6 @@ ksim_cp_fini(struct ksim_process *p)
 		pthread_cond_destroy(&cp->cond);
 		pthread_mutex_destroy(&cp->lock);
 	}
+	sh_ctx_free(cp->sh);
 	free(cp);
 }

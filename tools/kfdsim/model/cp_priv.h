@@ -94,7 +94,14 @@ struct ksim_cp {
 	uint64_t retired;		/* packets completed, for the log */
 	uint64_t dbg_look_ns;		/* last look for a suspender gone */
 	uint8_t bounce[64 << 10];	/* SDMA copies and fills go through it */
+	struct sh_ctx *sh;		/* the shader interpreter's state, kept
+					 * from one dispatch to the next */
 };
+
+struct sh_ctx;
+
+/* shader.c: free the interpreter's state (NULL is fine). */
+void sh_ctx_free(struct sh_ctx *c);
 
 /* cp.c */
 /* A line on stderr when KFDSIM_DEBUG is set. */

@@ -43,6 +43,7 @@
 #define RSRC2_TG_SIZE_EN(r)		(((r) >> 10) & 1u)
 #define RSRC2_TIDIG_CNT(r)		(((r) >> 11) & 3u)
 
+#define SH_LDS_MAX	65536u
 #define SH_CACHE	1024u	/* decoded instructions, direct-mapped by pc */
 #define SH_MAX_ROWS	4096u
 
@@ -73,6 +74,7 @@ bind_rows(void)
 }
 
 struct sh_cached {
+	uint64_t gen;
 	uint64_t pc;
 	struct kfd_isa_insn in;
 	int ok;
@@ -141,7 +143,7 @@ fetch(struct sh_ctx *c, struct sh_wave *w)
 	uint8_t code[16];
 	size_t n;
 
-	if (e->ok && e->pc == w->pc)
+	if (e->gen == c->gen && e->pc == w->pc)
 		return &e->in;
 	for (n = sizeof(code); n >= 4; n /= 2)
 		if (!cp_mem_rw(c->cp, c->cq, w->pc, code, n, 0))
@@ -149,6 +151,7 @@ fetch(struct sh_ctx *c, struct sh_wave *w)
 	if (n < 4)
 		return NULL;
 	e->pc = w->pc;
+	e->gen = c->gen;
 	e->ok = kfd_isa_decode(KFD_ISA_GFX90A, code, n, &e->in) == 0;
 	return &e->in;
 }
@@ -309,6 +312,44 @@ run_group(struct sh_ctx *c, const struct sh_dispatch *d)
 	return 0;
 }
 
+void
+sh_ctx_free(struct sh_ctx *c)
+{
+	if (!c)
+		return;
+	free(c->vgprs);
+	free(c->cache);
+	free(c->lds);
+	free(c);
+}
+
+/*
+ * The engine's interpreter state, allocated at its first dispatch and
+ * kept: VGPRs of a full work-group, the decode cache, 64 KiB of LDS.
+ */
+static struct sh_ctx *
+ctx_get(struct ksim_cp *cp)
+{
+	struct sh_ctx *c = cp->sh;
+
+	if (c)
+		return c;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->vgprs = calloc((size_t)SH_MAX_WAVES * SH_VGPRS, sizeof(*c->vgprs));
+	c->cache = calloc(SH_CACHE, sizeof(*c->cache));
+	c->lds = calloc(1, SH_LDS_MAX);
+	if (!c->vgprs || !c->cache || !c->lds) {
+		sh_ctx_free(c);
+		return NULL;
+	}
+	for (unsigned int n = 0; n < SH_MAX_WAVES; n++)
+		c->waves[n].v = c->vgprs + (size_t)n * SH_VGPRS;
+	cp->sh = c;
+	return c;
+}
+
 int
 sh_dispatch(struct ksim_cp *cp, struct ksim_cpq *cq, const uint8_t *pkt,
 	    uint64_t packet_va, uint64_t queue_va, uint64_t id, struct sh_result *res)
@@ -353,30 +394,18 @@ sh_dispatch(struct ksim_cp *cp, struct ksim_cpq *cq, const uint8_t *pkt,
 		d.wg[k] = (uint16_t)wg[k];
 		d.nwg[k] = (d.grid[k] + wg[k] - 1) / wg[k];
 	}
-	c = calloc(1, sizeof(*c));
-	if (c)
-		c->vgprs = calloc((size_t)SH_MAX_WAVES * SH_VGPRS, sizeof(*c->vgprs));
-	if (c)
-		c->cache = calloc(SH_CACHE, sizeof(*c->cache));
-	if (c) {
-		c->lds_size = d.group_size > 65536 ? 65536 : d.group_size;
-		c->lds = calloc(1, c->lds_size ? c->lds_size : 1);
-	}
-	if (!c || !c->vgprs || !c->cache || !c->lds) {
-		if (c) {
-			free(c->vgprs);
-			free(c->cache);
-			free(c->lds);
-		}
-		free(c);
+	c = ctx_get(cp);
+	if (!c) {
 		res->code = CP_ERR_ILLEGAL_INSN;
 		snprintf(res->why, sizeof(res->why), "no memory for the interpreter");
 		return -1;
 	}
 	c->cp = cp;
 	c->cq = cq;
-	for (unsigned int n = 0; n < SH_MAX_WAVES; n++)
-		c->waves[n].v = c->vgprs + (size_t)n * SH_VGPRS;
+	c->gen++;
+	c->executed = 0;
+	c->lanes = 0;
+	c->lds_size = d.group_size > SH_LDS_MAX ? SH_LDS_MAX : d.group_size;
 	for (c->wgid[2] = 0; !rc && c->wgid[2] < d.nwg[2]; c->wgid[2]++)
 		for (c->wgid[1] = 0; !rc && c->wgid[1] < d.nwg[1]; c->wgid[1]++)
 			for (c->wgid[0] = 0; !rc && c->wgid[0] < d.nwg[0]; c->wgid[0]++)
@@ -389,9 +418,5 @@ sh_dispatch(struct ksim_cp *cp, struct ksim_cpq *cq, const uint8_t *pkt,
 	}
 	res->executed = c->executed;
 	res->lanes = c->lanes;
-	free(c->vgprs);
-	free(c->cache);
-	free(c->lds);
-	free(c);
 	return rc ? -1 : 0;
 }

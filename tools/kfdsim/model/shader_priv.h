@@ -57,6 +57,8 @@ struct sh_ctx {
 	uint32_t wgid[3];		/* the work-group running */
 	uint32_t (*vgprs)[SH_LANES];	/* every wave's */
 	struct sh_cached *cache;	/* decoded instructions */
+	uint64_t gen;			/* the dispatch: older cache entries
+					 * are stale (the code may change) */
 	uint8_t *lds;
 	uint32_t lds_size;
 	uint64_t executed;		/* wave instructions */
