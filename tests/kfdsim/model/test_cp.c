@@ -29,6 +29,7 @@
 #define EOP_VA		0x30000000ULL
 #define CWSR_VA		0x40000000ULL
 #define WILD_VA		0x7000000000ULL	/* in no mapping */
+#define KERNEL_VA	0x50000000ULL	/* the kernel every dispatch runs */
 
 /* One queue's memory: ring, amd_queue_t (first 256 bytes of the pointer
  * page: read_dispatch_id at 128), signals; each a userptr BO. */
@@ -120,11 +121,15 @@ put_dispatch(struct tq *q, uint64_t kobj, uint64_t done)
 {
 	uint8_t b[64] = { 0 };
 	uint16_t setup = 1, wg = 64, one = 1;
+	uint32_t grid = 64, grid1 = 1;
 
 	memcpy(b + 2, &setup, 2);
 	memcpy(b + 4, &wg, 2);
 	memcpy(b + 6, &one, 2);
 	memcpy(b + 8, &one, 2);
+	memcpy(b + 12, &grid, 4);
+	memcpy(b + 16, &grid1, 4);
+	memcpy(b + 20, &grid1, 4);
 	memcpy(b + 32, &kobj, 8);
 	memcpy(b + 56, &done, 8);
 	put(q, 2, b);
@@ -162,8 +167,11 @@ static int
 setup(void **state)
 {
 	static const unsigned int g0 = 0;
+	static const uint32_t endpgm = 0xbf810000;
+	const int64_t entry = 256;
 	struct kt *t;
 	const struct ksim_gpu *g;
+	uint8_t *kern;
 
 	doorbells = NULL;
 	if (kt_setup_mi210(state))
@@ -173,6 +181,12 @@ setup(void **state)
 	kt_vram_mapped(t, 0, EOP_VA, 4096, &g0, 1);
 	kt_vram_mapped(t, 0, CWSR_VA, ((uint64_t)g->cwsr_size +
 		       g->debug_memory_size + 4095) & ~4095ULL, &g0, 1);
+	/* one wave of s_endpgm: a kernel descriptor, zero but for the entry
+	 * offset, and the code 256 bytes on */
+	kern = kt_userptr_mapped(t, 0, KERNEL_VA, 4096);
+	memset(kern, 0, 4096);
+	memcpy(kern + 16, &entry, 8);
+	memcpy(kern + entry, &endpgm, 4);
 	return 0;
 }
 
@@ -191,7 +205,7 @@ test_retire(void **state)
 		if (i % 2)
 			put_barrier(&q, 0, sigva(&q, 0));
 		else
-			put_dispatch(&q, 0x1000, sigva(&q, 0));
+			put_dispatch(&q, KERNEL_VA, sigva(&q, 0));
 	}
 	assert_true(reaches(&q, 3 * NPKT));
 	assert_int_equal(*sigval(&q, 0), 0);
@@ -285,7 +299,7 @@ test_kinds(void **state)
 	assert_int_equal(*sigval(&q, 0), 100 - 5);
 	/* profiling (queue property bit 3): start/end from the GPU clock */
 	*(uint32_t *)(q.aq + 180) |= 1u << 3;
-	put_dispatch(&q, 0x1000, sigva(&q, 4));
+	put_dispatch(&q, KERNEL_VA, sigva(&q, 4));
 	assert_true(reaches(&q, 7));
 	memcpy(&ts0, q.sig + 4 * 64 + 32, 8);
 	memcpy(&ts1, q.sig + 4 * 64 + 40, 8);
@@ -326,7 +340,7 @@ test_update_and_barrier(void **state)
 	u.ring_size = 0;
 	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_UPDATE_QUEUE, &u), 0);
 	*sigval(&q, 1) = 1;
-	put_dispatch(&q, 0x1000, sigva(&q, 1));
+	put_dispatch(&q, KERNEL_VA, sigva(&q, 1));
 	usleep(20000);
 	assert_int_equal(rptr(&q), 1);
 	assert_int_equal(*sigval(&q, 1), 1);
@@ -407,7 +421,7 @@ test_errors(void **state)
 	assert_int_equal(rptr(&b), 0);
 	/* the others are untouched and the healthy queue still runs */
 	*sigval(&ok, 0) = 1;
-	put_dispatch(&ok, 0x1000, sigva(&ok, 0));
+	put_dispatch(&ok, KERNEL_VA, sigva(&ok, 0));
 	assert_true(reaches(&ok, 1));
 	assert_int_equal(*sigval(&ok, 0), 0);
 	assert_int_equal(*sigval(&ok, 63), 0);
@@ -432,7 +446,7 @@ test_errors(void **state)
 	assert_int_equal(ed.memory_exception_data.gpu_id, t->gpu_id[0]);
 	assert_int_equal(ed.memory_exception_data.failure.NotPresent, 1);
 	*sigval(&ok, 1) = 1;
-	put_dispatch(&ok, 0x1000, sigva(&ok, 1));
+	put_dispatch(&ok, KERNEL_VA, sigva(&ok, 1));
 	usleep(20000);
 	assert_int_equal(rptr(&ok), 1);
 	assert_int_equal(*sigval(&ok, 1), 1);
@@ -466,7 +480,7 @@ test_cu_mask(void **state)
 	queue_new(t, &q, 0x10000000ULL);
 	*sigval(&q, 0) = 2;
 	assert_int_equal(set_cu_mask(t, &q, none, 256), 0);
-	put_dispatch(&q, 0x1000, sigva(&q, 0));
+	put_dispatch(&q, KERNEL_VA, sigva(&q, 0));
 	usleep(20000);
 	assert_int_equal(rptr(&q), 0);
 	u.queue_id = q.qid;
@@ -479,7 +493,7 @@ test_cu_mask(void **state)
 	assert_int_equal(rptr(&q), 0);
 	assert_int_equal(set_cu_mask(t, &q, cu7, 32), 0);
 	assert_true(reaches(&q, 1));
-	put_dispatch(&q, 0x1000, sigva(&q, 0));
+	put_dispatch(&q, KERNEL_VA, sigva(&q, 0));
 	assert_true(reaches(&q, 2));
 	assert_int_equal(*sigval(&q, 0), 0);
 }
@@ -494,7 +508,7 @@ test_fork(void **state)
 
 	queue_new(t, &q, 0x10000000ULL);
 	*sigval(&q, 0) = 2;
-	put_dispatch(&q, 0x1000, sigva(&q, 0));
+	put_dispatch(&q, KERNEL_VA, sigva(&q, 0));
 	assert_true(reaches(&q, 1));
 	pid = fork();
 	assert_true(pid >= 0);
@@ -507,7 +521,7 @@ test_fork(void **state)
 	}
 	assert_int_equal(waitpid(pid, &st, 0), pid);
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-	put_dispatch(&q, 0x1000, sigva(&q, 0));
+	put_dispatch(&q, KERNEL_VA, sigva(&q, 0));
 	assert_true(reaches(&q, 2));
 	assert_int_equal(*sigval(&q, 0), 0);
 }
