@@ -13,6 +13,8 @@
  * the process's HW_EXCEPTION events; a CU mask without a CU of the GPU
  * holds dispatches back. A fork child drops its copy of the
  * parent's engine without touching it, and the parent's queue runs on.
+ * Dispatches run their kernel (gfx90a): its stores land, and an
+ * instruction the interpreter lacks stops the queue as illegal.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -30,6 +32,9 @@
 #define CWSR_VA		0x40000000ULL
 #define WILD_VA		0x7000000000ULL	/* in no mapping */
 #define KERNEL_VA	0x50000000ULL	/* the kernel every dispatch runs */
+#define OUT_VA		0x51000000ULL	/* what test_shader's kernel writes */
+
+static uint8_t *kern;			/* KERNEL_VA's page */
 
 /* One queue's memory: ring, amd_queue_t (first 256 bytes of the pointer
  * page: read_dispatch_id at 128), signals; each a userptr BO. */
@@ -116,8 +121,9 @@ put(struct tq *q, uint16_t hdr, const uint8_t body[64])
 	q->wr++;
 }
 
+/* A dispatch of 64 work-items with kernel arguments at @kernarg. */
 static void
-put_dispatch(struct tq *q, uint64_t kobj, uint64_t done)
+put_kernel(struct tq *q, uint64_t kobj, uint64_t kernarg, uint64_t done)
 {
 	uint8_t b[64] = { 0 };
 	uint16_t setup = 1, wg = 64, one = 1;
@@ -131,8 +137,15 @@ put_dispatch(struct tq *q, uint64_t kobj, uint64_t done)
 	memcpy(b + 16, &grid1, 4);
 	memcpy(b + 20, &grid1, 4);
 	memcpy(b + 32, &kobj, 8);
+	memcpy(b + 40, &kernarg, 8);
 	memcpy(b + 56, &done, 8);
 	put(q, 2, b);
+}
+
+static void
+put_dispatch(struct tq *q, uint64_t kobj, uint64_t done)
+{
+	put_kernel(q, kobj, 0, done);
 }
 
 static void
@@ -171,7 +184,6 @@ setup(void **state)
 	const int64_t entry = 256;
 	struct kt *t;
 	const struct ksim_gpu *g;
-	uint8_t *kern;
 
 	doorbells = NULL;
 	if (kt_setup_mi210(state))
@@ -188,6 +200,62 @@ setup(void **state)
 	memcpy(kern + 16, &entry, 8);
 	memcpy(kern + entry, &endpgm, 4);
 	return 0;
+}
+
+/*
+ * Kernels run (gfx90a): one that loads its output pointer from the
+ * kernarg segment and stores v0 + 7 for each of its 64 work-items, and one
+ * with an instruction the interpreter lacks (s_sendmsg), which stops its
+ * queue with the illegal-instruction error and leaves its signal.
+ */
+static void
+test_shader(void **state)
+{
+	static const uint32_t store[] = {
+		0xc0060080, 0x00000000,	/* s_load_dwordx2 s[2:3], s[0:1], 0x0 */
+		0xbf8cc07f,		/* s_waitcnt lgkmcnt(0) */
+		0x24020082,		/* v_lshlrev_b32_e32 v1, 2, v0 */
+		0x68040087,		/* v_add_u32_e32 v2, 7, v0 */
+		0xdc708000, 0x00020201,	/* global_store_dword v1, v2, s[2:3] */
+		0xbf810000,		/* s_endpgm */
+	};
+	static const uint32_t illegal[] = {
+		0xbf900001,		/* s_sendmsg sendmsg(MSG_INTERRUPT) */
+		0xbf810000,
+	};
+	const int64_t entry = 256;
+	const uint32_t rsrc2 = 2 << 1;	/* two user SGPRs */
+	const uint16_t props = 1 << 3;	/* the kernarg segment pointer */
+	const uint64_t out_va = OUT_VA, kd = KERNEL_VA + 1024, bad = KERNEL_VA + 3072;
+	uint64_t kernarg = KERNEL_VA + 2048;
+	struct kt *t = *state;
+	struct tq q, e;
+	uint32_t *out;
+
+	memcpy(kern + 1024 + 16, &entry, 8);
+	memcpy(kern + 1024 + 52, &rsrc2, 4);
+	memcpy(kern + 1024 + 56, &props, 2);
+	memcpy(kern + 1024 + entry, store, sizeof(store));
+	memcpy(kern + 2048, &out_va, 8);
+	memcpy(kern + 3072 + 16, &entry, 8);
+	memcpy(kern + 3072 + entry, illegal, sizeof(illegal));
+	out = (uint32_t *)kt_userptr_mapped(t, 0, OUT_VA, 4096);
+	memset(out, 0xff, 4096);
+	queue_new(t, &q, 0x10000000ULL);
+	*sigval(&q, 0) = 1;
+	put_kernel(&q, kd, kernarg, sigva(&q, 0));
+	assert_true(reaches(&q, 1));
+	assert_int_equal(*sigval(&q, 0), 0);
+	for (unsigned int i = 0; i < 64; i++)
+		assert_int_equal(out[i], i + 7);
+	assert_int_equal(out[64], 0xffffffffu);
+
+	queue_new(t, &e, 0x11000000ULL);
+	*sigval(&e, 0) = 1;
+	put_dispatch(&e, bad, sigva(&e, 0));
+	assert_true(inactive_bits(&e, 0x40000000));
+	assert_int_equal(rptr(&e), 0);
+	assert_int_equal(*sigval(&e, 0), 1);
 }
 
 static void
@@ -531,6 +599,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_retire, setup, kt_teardown),
+		cmocka_unit_test_setup_teardown(test_shader, setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_kinds, setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_update_and_barrier, setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_destroy_pending, setup, kt_teardown),

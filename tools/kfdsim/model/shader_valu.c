@@ -353,6 +353,9 @@ sh_valu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 	} else if (f->form == KFD_ISA_FORM_VOP3 || f->enc == KFD_ISA_VOP3) {
 		o.sdst = 0;
 	}
+	/* v_cndmask_b32 takes abs and neg as on floats (a select of them) */
+	if (i->id == SH_OP_V_CNDMASK_B32 && (o.abs || o.neg))
+		fp = 1;
 	if (o.clamp || (!fp && (o.abs || o.neg)))
 		return sh_illegal(c, w, i, "clamp or an input modifier");
 	if (f->enc == KFD_ISA_VOPC || (i->id >= SH_OP_V_CMP_F_I32 && i->id <= SH_OP_V_CMP_U_F32))
