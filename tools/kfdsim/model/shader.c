@@ -135,6 +135,19 @@ sh_fault(struct sh_ctx *c, struct sh_wave *w, uint64_t va, const char *what)
 	return SH_FAIL;
 }
 
+/* Read through the CPU's view when there is one (no checked copy). */
+static int
+read_mem(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, void *buf, size_t n)
+{
+	const void *p = cp_mem(cp, cq, va, n);
+
+	if (p) {
+		memcpy(buf, p, n);
+		return 0;
+	}
+	return cp_mem_rw(cp, cq, va, buf, n, 0);
+}
+
 /* Fetch and decode the instruction at @w's pc (cached per dispatch). */
 static const struct kfd_isa_insn *
 fetch(struct sh_ctx *c, struct sh_wave *w)
@@ -146,7 +159,7 @@ fetch(struct sh_ctx *c, struct sh_wave *w)
 	if (e->gen == c->gen && e->pc == w->pc)
 		return &e->in;
 	for (n = sizeof(code); n >= 4; n /= 2)
-		if (!cp_mem_rw(c->cp, c->cq, w->pc, code, n, 0))
+		if (!read_mem(c->cp, c->cq, w->pc, code, n))
 			break;
 	if (n < 4)
 		return NULL;
@@ -378,7 +391,7 @@ sh_dispatch(struct ksim_cp *cp, struct ksim_cpq *cq, const uint8_t *pkt,
 		d.wg[k] = 1;
 		d.grid[k] = 1;
 	}
-	if (cp_mem_rw(cp, cq, d.kobj, kd, sizeof(kd), 0)) {
+	if (read_mem(cp, cq, d.kobj, kd, sizeof(kd))) {
 		res->code = CP_ERR_CODE;
 		res->ec = KFD_ABI_EC_QUEUE_PACKET_DISPATCH_CODE_INVALID;
 		res->detail = d.kobj;
