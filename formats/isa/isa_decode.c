@@ -39,6 +39,35 @@ const struct isa_op *isa_find_op(const struct isa_table *t, unsigned int enc, un
 	return NULL;
 }
 
+const struct isa_op *isa_lookup(struct isa_ctx *c, unsigned int enc, unsigned int opc)
+{
+	c->op = isa_find_op(c->table, enc, opc);
+	return c->op;
+}
+
+/* The structured form of a decoded instruction (one decode, two outputs). */
+static void fill_fields(struct isa_ctx *c)
+{
+	struct kfd_isa_fields *f = &c->insn->f;
+	const struct isa_op *op = c->op;
+	unsigned int i;
+
+	f->enc = (enum kfd_isa_enc)op->enc;
+	f->form = c->form;
+	f->opcode = op->op;
+	f->row = (unsigned int)(op - c->table->ops);
+	f->dst_dwords = op->dst;
+	f->src_dwords[0] = op->src0;
+	f->src_dwords[1] = op->src1;
+	f->src_dwords[2] = op->src2;
+	for (i = 0; i < c->length / 4 && i < 4; i++)
+		f->words[i] = c->words[i];
+	/* a literal is the last dword beyond the format's own */
+	f->has_literal = c->length > c->fmt_dwords * 4u && c->form != KFD_ISA_FORM_SDWA &&
+			 c->form != KFD_ISA_FORM_DPP;
+	f->literal = f->has_literal ? c->words[c->length / 4 - 1] : 0;
+}
+
 static const struct isa_table *family_table(enum kfd_isa_family family)
 {
 	size_t i;
@@ -73,6 +102,7 @@ static int decode(struct isa_ctx *c)
 	if (c->nwords < fmt->dwords)
 		return isa_fail(c, "instruction past the end of the code");
 	c->length = fmt->dwords * 4u;
+	c->fmt_dwords = fmt->dwords;
 	opc = (c->words[0] >> fmt->op_shift) & fmt->op_mask;
 	switch (fmt->enc) {
 	case ISA_VOP1: case ISA_VOP2: case ISA_VOPC: case ISA_VOP3: case ISA_VOP3P:
@@ -80,7 +110,7 @@ static int decode(struct isa_ctx *c)
 	default:
 		break;
 	}
-	op = isa_find_op(c->table, fmt->enc, opc);
+	op = isa_lookup(c, fmt->enc, opc);
 	if (!op)
 		return isa_fail(c, "opcode not in the table");
 	switch (fmt->enc) {
@@ -152,8 +182,9 @@ int kfd_isa_decode(enum kfd_isa_family family, const uint8_t *code, size_t size,
 			     (uint32_t)code[4 * i + 2] << 16 | (uint32_t)code[4 * i + 3] << 24;
 	if (!c.table)
 		isa_fail(&c, "no table for this family");
-	else if (decode(&c) == 0 && !c.reason && c.pos < sizeof(insn->text)) {
+	else if (decode(&c) == 0 && !c.reason && c.pos < sizeof(insn->text) && c.op) {
 		insn->length = c.length;
+		fill_fields(&c);
 		return 0;
 	}
 	if (!c.reason)

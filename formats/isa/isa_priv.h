@@ -24,6 +24,9 @@ struct isa_ctx {
 	int is16;		/* the sources are 16 bits wide */
 	int int16;		/* ... and integers */
 	const char *reason;	/* the first reason for failure */
+	const struct isa_op *op;	/* the row found (isa_lookup) */
+	enum kfd_isa_form form;
+	unsigned int fmt_dwords;	/* the format's length without a literal */
 	struct kfd_isa_insn *insn;
 	size_t pos;		/* end of the text */
 };
@@ -47,6 +50,8 @@ int isa_put_src_mod(struct isa_ctx *c, unsigned int f, unsigned int n, int neg, 
 int isa_scalar(struct isa_ctx *c, const struct isa_op *op);
 int isa_vector(struct isa_ctx *c, const struct isa_format *fmt, uint32_t opc);
 int isa_memory(struct isa_ctx *c, const struct isa_op *op);
+/* The row of (@enc, @opc), or NULL; remembered as the instruction's row. */
+const struct isa_op *isa_lookup(struct isa_ctx *c, unsigned int enc, unsigned int opc);
 /* The row of (@enc, @opc), or NULL. */
 const struct isa_op *isa_find_op(const struct isa_table *t, unsigned int enc, unsigned int opc);
 

@@ -58,6 +58,7 @@ static int sdwa(struct isa_ctx *c, const struct isa_op *op)
 		return isa_fail(c, "SDWA form of this opcode not covered");
 	if (!sdwa_sel[src0_sel] || (op->enc != ISA_VOP1 && !sdwa_sel[src1_sel]))
 		return isa_fail(c, "reserved SDWA select");
+	c->form = KFD_ISA_FORM_SDWA;
 	put_name(c, op, "_sdwa");
 	isa_put(c, " ");
 	if (op->enc == ISA_VOPC) {
@@ -147,6 +148,7 @@ static int dpp(struct isa_ctx *c, const struct isa_op *op)
 	if (op->dst > 1 || op->src0 > 1 || op->src1 > 1 ||
 	    (op->flags & (F_E32_ONLY | F_SDST | F_NO_DST | F_MADMK | F_MADAK)))
 		return isa_fail(c, "DPP form of this opcode not covered");
+	c->form = KFD_ISA_FORM_DPP;
 	put_name(c, op, "_dpp");
 	isa_put(c, " ");
 	r |= isa_put_vreg(c, vdst, 1, 0);
@@ -244,17 +246,19 @@ static int vop3(struct isa_ctx *c, uint32_t opc)
 	int vop3b, sdst_out, r = 0;
 
 	if (opc < VOP3_VOPC_END)
-		op = isa_find_op(c->table, ISA_VOPC, opc);
+		op = isa_lookup(c, ISA_VOPC, opc);
 	else if (opc < VOP3_VOP1_BASE)
-		op = isa_find_op(c->table, ISA_VOP2, opc - VOP3_VOP2_BASE);
+		op = isa_lookup(c, ISA_VOP2, opc - VOP3_VOP2_BASE);
 	else if (opc < VOP3_ONLY_BASE)
-		op = isa_find_op(c->table, ISA_VOP1, opc - VOP3_VOP1_BASE);
+		op = isa_lookup(c, ISA_VOP1, opc - VOP3_VOP1_BASE);
 	else
-		op = isa_find_op(c->table, ISA_VOP3, opc);
+		op = isa_lookup(c, ISA_VOP3, opc);
 	if (!op)
 		return isa_fail(c, "opcode not in the table");
 	if (op->flags & F_E32_ONLY)
 		return isa_fail(c, "opcode without a VOP3 form");
+	if (op->enc != ISA_VOP3)
+		c->form = KFD_ISA_FORM_VOP3;
 	put_name(c, op, op->enc == ISA_VOP3 ? "" : "_e64");
 	if (op->flags & F_NO_DST)
 		return isa_fail(c, "VOP3 form without a destination not covered");
@@ -322,7 +326,7 @@ static int vop3(struct isa_ctx *c, uint32_t opc)
 static int vop3p(struct isa_ctx *c, uint32_t opc)
 {
 	uint32_t w0 = c->words[0], w1 = c->words[1];
-	const struct isa_op *op = isa_find_op(c->table, ISA_VOP3P, opc);
+	const struct isa_op *op = isa_lookup(c, ISA_VOP3P, opc);
 	unsigned int src[3] = { w1 & 0x1ff, (w1 >> 9) & 0x1ff, (w1 >> 18) & 0x1ff };
 	unsigned int size[3], nsrc, i, all;
 	unsigned int neg_hi = (w0 >> 8) & 7, op_sel = (w0 >> 11) & 7;
@@ -379,7 +383,7 @@ int isa_vector(struct isa_ctx *c, const struct isa_format *fmt, uint32_t opc)
 	case ISA_VOP3P:
 		return vop3p(c, opc);
 	default:
-		op = isa_find_op(c->table, fmt->enc, opc);
+		op = isa_lookup(c, fmt->enc, opc);
 		if (!op)
 			return isa_fail(c, "opcode not in the table");
 		return vop_e32(c, op);

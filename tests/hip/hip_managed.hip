@@ -4,8 +4,10 @@
  * hipMemcpy takes it to the device and back into a second managed
  * buffer, and from one managed buffer to another; hipMemAdvise and
  * hipMemPrefetchAsync where the device says it supports them; a kernel
- * on managed memory runs to completion. kfdsim runs no shaders, but its
- * SDMA engine moves bytes, also of the SVM ranges managed memory lives in.
+ * on managed memory runs to completion; with the argument "check" (a
+ * profile whose shaders kfdsim runs) it must have added 1 to every word.
+ * kfdsim's SDMA engine moves bytes, also of the SVM ranges managed memory
+ * lives in.
  * Every copy here moves its bytes without a kernel, so each is checked
  * (`kfdtrace record --submissions`, HIP 5.2.3 and 6.4): between managed
  * memory and the device SDMA copies from and to the managed addresses;
@@ -43,8 +45,10 @@ check_bytes(const unsigned char *p, const char *what)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
+	int check = argc > 1 && !strcmp(argv[1], "check");
+	unsigned int *before;
 	unsigned char *a, *b, *c;
 	int managed = 0, concurrent = 0;
 	hipStream_t s;
@@ -103,13 +107,26 @@ main(void)
 	HIP_CHECK(hipStreamSynchronize(s));
 	check_bytes(b, "async managed -> device -> managed");
 
-	/* A kernel on managed memory: completion only (no shader runs). */
+	/* A kernel on managed memory: every word + 1 where shaders run. */
+	before = (unsigned int *)malloc(SIZE);
+	if (!before)
+		HIP_FAIL("no memory");
+	memcpy(before, c, SIZE);
 	hipLaunchKernelGGL(managed_add, dim3(SIZE / 4 / 256), dim3(256), 0, s,
 			   (unsigned int *)c, SIZE / 4);
 	HIP_CHECK(hipGetLastError());
 	HIP_CHECK(hipStreamSynchronize(s));
 	HIP_CHECK(hipDeviceSynchronize());
 	printf("kernel on managed memory completed\n");
+	if (check) {
+		const unsigned int *w = (const unsigned int *)c;
+
+		for (size_t i = 0; i < SIZE / 4; i++)
+			if (w[i] != before[i] + 1)
+				HIP_FAIL("word %zu: 0x%x, want 0x%x", i, w[i], before[i] + 1);
+		printf("the kernel added 1 to all %u words\n", SIZE / 4);
+	}
+	free(before);
 
 	HIP_CHECK(hipStreamDestroy(s));
 	HIP_CHECK(hipFree(dev));

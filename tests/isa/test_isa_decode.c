@@ -161,6 +161,44 @@ static void test_family(void **state)
 	assert_int_equal(kfd_isa_family_by_name("gfx1030", &f), -1);
 }
 
+/* The structured form: the row, its form, its operand sizes and literal. */
+static void test_fields(void **state)
+{
+	static const uint32_t and_lit[] = { 0x8604ff1c, 0x0000ffff };
+	static const uint32_t cmp_e64[] = { 0xd04d016a, 0x00001700 };
+	static const uint32_t madmk[] = { 0x2e000901, 0x3ed55555 };
+	struct kfd_isa_row row;
+	struct kfd_isa_insn in;
+	uint8_t b[16];
+
+	(void)state;
+	put_words(b, and_lit, 2);
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX90A, b, 8, &in), 0);
+	assert_int_equal(in.f.enc, KFD_ISA_SOP2);
+	assert_int_equal(in.f.form, KFD_ISA_FORM_NATIVE);
+	assert_int_equal(in.f.has_literal, 1);
+	assert_int_equal(in.f.literal, 0xffff);
+	assert_int_equal(in.f.words[0], and_lit[0]);
+	assert_int_equal(kfd_isa_row(KFD_ISA_GFX90A, in.f.row, &row), 0);
+	assert_string_equal(row.mnemonic, "s_and_b32");
+	assert_int_equal(row.opcode, in.f.opcode);
+
+	put_words(b, cmp_e64, 2);
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX90A, b, 8, &in), 0);
+	assert_int_equal(in.f.enc, KFD_ISA_VOPC);
+	assert_int_equal(in.f.form, KFD_ISA_FORM_VOP3);
+	assert_int_equal(in.f.has_literal, 0);
+	assert_int_equal(in.f.dst_dwords, 2);
+	assert_int_equal(kfd_isa_row(KFD_ISA_GFX90A, in.f.row, &row), 0);
+	assert_string_equal(row.mnemonic, "v_cmp_neq_f32");
+
+	put_words(b, madmk, 2);
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX90A, b, 8, &in), 0);
+	assert_int_equal(in.f.enc, KFD_ISA_VOP2);
+	assert_int_equal(in.f.has_literal, 1);
+	assert_int_equal(in.f.literal, 0x3ed55555);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -168,6 +206,7 @@ int main(void)
 		cmocka_unit_test(test_unknown),
 		cmocka_unit_test(test_any_words),
 		cmocka_unit_test(test_family),
+		cmocka_unit_test(test_fields),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,8 +4,8 @@
  * Debian's ROCr 5.2.3 (HSA API). Runs under `kfdtrace sim`, on AMD's
  * libhsakmt or ours. Steps, each checked:
  *
- *   1. N barrier-AND and N kernel-dispatch packets (a fake, non-null kernel
- *      object: the shader never runs) on one queue, one completion signal
+ *   1. N barrier-AND and N kernel-dispatch packets (a kernel of one
+ *      s_endpgm, which kfdsim runs on gfx90a) on one queue, one completion signal
  *      counting them down; a timed wait for 0 must succeed, the read index
  *      must reach the write index and every retired slot must be INVALID;
  *   2. dispatch latency: one packet, wait, repeat (printed, not judged);
@@ -44,7 +44,9 @@
 #define N_LATENCY	2000
 #define QUEUE_SIZE	256
 #define WAIT_NS		10000000000ULL	/* 10 s */
-#define FAKE_KERNEL	0x1000ULL	/* never read: shaders do not run */
+
+/* The kernel every dispatch runs (make_kernel()). */
+static uint64_t kernel;
 
 static hsa_agent_t gpu;
 static int have_gpu;
@@ -212,7 +214,7 @@ step_many(hsa_queue_t *q)
 	t0 = now_s();
 	for (int i = 0; i < N_PACKETS; i++) {
 		submit_barrier(q, none, done);
-		submit_dispatch(q, FAKE_KERNEL, done);
+		submit_dispatch(q, kernel, done);
 	}
 	wait_zero(done, "barrier-AND + dispatch packets");
 	printf("cp_hsa: %d packets retired in %.3f ms\n", 2 * N_PACKETS,
@@ -243,7 +245,7 @@ step_latency(hsa_queue_t *q)
 	t0 = now_s();
 	for (int i = 0; i < N_LATENCY; i++) {
 		hsa_signal_store_relaxed(s, 1);
-		submit_dispatch(q, FAKE_KERNEL, s);
+		submit_dispatch(q, kernel, s);
 		wait_zero(s, "latency dispatch");
 	}
 	dt = now_s() - t0;
@@ -260,7 +262,7 @@ step_profiling(hsa_queue_t *q)
 
 	check(hsa_amd_profiling_set_profiler_enabled(q, 1), "profiler_enabled");
 	check(hsa_signal_create(1, 0, NULL, &s), "hsa_signal_create");
-	submit_dispatch(q, FAKE_KERNEL, s);
+	submit_dispatch(q, kernel, s);
 	wait_zero(s, "profiled dispatch");
 	check(hsa_amd_profiling_get_dispatch_time(gpu, s, &t), "get_dispatch_time");
 	if (!t.start || t.end < t.start)
@@ -321,7 +323,7 @@ step_interrupt(hsa_queue_t *q, hsa_queue_t *other)
 	usleep(100000);
 	check(hsa_signal_create(10, 0, NULL, &other_done), "hsa_signal_create");
 	for (int i = 0; i < 10; i++)
-		submit_dispatch(other, FAKE_KERNEL, other_done);
+		submit_dispatch(other, kernel, other_done);
 	wait_zero(other_done, "the other queue, while a barrier waits");
 	if (hsa_signal_load_scacquire(w.s) != 1)
 		fail("the barrier completed before its dependency was satisfied");
@@ -433,6 +435,47 @@ step_idle(void)
 		fail("idle process uses %.1f%% of a core", share * 100);
 }
 
+static hsa_region_t kernarg_region;
+static int have_kernarg;
+
+static hsa_status_t
+find_kernarg(hsa_region_t r, void *data)
+{
+	hsa_region_global_flag_t f;
+
+	(void)data;
+	if (hsa_region_get_info(r, HSA_REGION_INFO_GLOBAL_FLAGS, &f) == HSA_STATUS_SUCCESS &&
+	    (f & HSA_REGION_GLOBAL_FLAG_KERNARG)) {
+		kernarg_region = r;
+		have_kernarg = 1;
+		return HSA_STATUS_INFO_BREAK;
+	}
+	return HSA_STATUS_SUCCESS;
+}
+
+/*
+ * A kernel of one s_endpgm, in memory the GPU reaches (the kernarg
+ * region): a kernel descriptor (code object v3 layout), zero but for
+ * kernel_code_entry_byte_offset, and its code 256 bytes on. No user or
+ * system SGPR is enabled.
+ */
+static uint64_t
+make_kernel(void)
+{
+	const uint32_t endpgm = 0xbf810000;	/* s_endpgm */
+	const int64_t entry = 256;
+	uint8_t *p;
+
+	hsa_agent_iterate_regions(gpu, find_kernarg, NULL);
+	if (!have_kernarg)
+		fail("no kernarg region");
+	check(hsa_memory_allocate(kernarg_region, 512, (void **)&p), "kernel memory");
+	memset(p, 0, 512);
+	memcpy(p + 16, &entry, sizeof(entry));
+	memcpy(p + entry, &endpgm, sizeof(endpgm));
+	return (uint64_t)(uintptr_t)p;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -451,6 +494,7 @@ main(int argc, char **argv)
 	check(hsa_iterate_agents(find_gpu, NULL), "hsa_iterate_agents");
 	if (!have_gpu)
 		fail("no GPU agent");
+	kernel = make_kernel();
 	q = new_queue();
 	q2 = new_queue();
 	step_many(q);

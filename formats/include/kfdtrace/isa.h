@@ -20,6 +20,40 @@ enum kfd_isa_family {
 	KFD_ISA_GFX90A,		/* CDNA2: MI200 */
 };
 
+/* The encodings (VOP3 holds VOP3A and VOP3B; FLAT holds GLOBAL and SCRATCH). */
+enum kfd_isa_enc {
+	KFD_ISA_SOP2, KFD_ISA_SOPK, KFD_ISA_SOP1, KFD_ISA_SOPC, KFD_ISA_SOPP,
+	KFD_ISA_SMEM, KFD_ISA_VOP2, KFD_ISA_VOP1, KFD_ISA_VOPC, KFD_ISA_VOP3,
+	KFD_ISA_VOP3P, KFD_ISA_DS, KFD_ISA_FLAT, KFD_ISA_MUBUF, KFD_ISA_MTBUF,
+	KFD_ISA_MIMG, KFD_ISA_EXP,
+};
+
+/* How a vector row was encoded. */
+enum kfd_isa_form {
+	KFD_ISA_FORM_NATIVE,	/* the row's own encoding (_e32 for vector rows) */
+	KFD_ISA_FORM_VOP3,	/* a VOP1/VOP2/VOPC row in VOP3 (_e64) */
+	KFD_ISA_FORM_SDWA,
+	KFD_ISA_FORM_DPP,
+};
+
+/*
+ * The structured form of a decoded instruction: which row, how it was
+ * encoded, its operand sizes and its dwords. The operand fields are the
+ * hardware's, at their documented bits of @words (an executor reads them
+ * there); the text is one rendering of the same decode.
+ */
+struct kfd_isa_fields {
+	enum kfd_isa_enc enc;	/* the row's encoding (VOP2 for v_add_f32_e64) */
+	enum kfd_isa_form form;
+	unsigned int opcode;	/* the row's opcode in @enc */
+	unsigned int row;	/* the row's index (kfd_isa_row()) */
+	unsigned int dst_dwords;	/* operand sizes from the row; 0: absent */
+	unsigned int src_dwords[3];
+	int has_literal;	/* @literal follows the instruction */
+	uint32_t literal;
+	uint32_t words[4];	/* the instruction's dwords, literal included */
+};
+
 /* Longest text of one instruction, with its terminating NUL. */
 #define KFD_ISA_TEXT_MAX	256
 
@@ -29,6 +63,7 @@ struct kfd_isa_insn {
 	const char *mnemonic;	/* as printed (with _e32/_e64); NULL if unknown */
 	const char *reason;	/* why it is unknown; NULL when decoded */
 	char text[KFD_ISA_TEXT_MAX];	/* "mnemonic operands", as llvm-objdump */
+	struct kfd_isa_fields f;	/* when decoded */
 };
 
 /**
@@ -51,6 +86,7 @@ int kfd_isa_family_by_name(const char *name, enum kfd_isa_family *family);
  * (an opcode, encoding or operand the table does not cover, or an
  * instruction cut short by @size) gets length 4, a NULL mnemonic, a reason,
  * and the text "unknown: <reason>"; the caller may go on 4 bytes further.
+ * A decoded one also gets its structured form in @insn->f.
  *
  * Return: 0 when decoded, -1 when unknown.
  */

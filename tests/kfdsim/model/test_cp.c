@@ -13,6 +13,8 @@
  * the process's HW_EXCEPTION events; a CU mask without a CU of the GPU
  * holds dispatches back. A fork child drops its copy of the
  * parent's engine without touching it, and the parent's queue runs on.
+ * Dispatches run their kernel (gfx90a): its stores land, and an
+ * instruction the interpreter lacks stops the queue as illegal.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -29,6 +31,10 @@
 #define EOP_VA		0x30000000ULL
 #define CWSR_VA		0x40000000ULL
 #define WILD_VA		0x7000000000ULL	/* in no mapping */
+#define KERNEL_VA	0x50000000ULL	/* the kernel every dispatch runs */
+#define OUT_VA		0x51000000ULL	/* what test_shader's kernel writes */
+
+static uint8_t *kern;			/* KERNEL_VA's page */
 
 /* One queue's memory: ring, amd_queue_t (first 256 bytes of the pointer
  * page: read_dispatch_id at 128), signals; each a userptr BO. */
@@ -115,19 +121,31 @@ put(struct tq *q, uint16_t hdr, const uint8_t body[64])
 	q->wr++;
 }
 
+/* A dispatch of 64 work-items with kernel arguments at @kernarg. */
 static void
-put_dispatch(struct tq *q, uint64_t kobj, uint64_t done)
+put_kernel(struct tq *q, uint64_t kobj, uint64_t kernarg, uint64_t done)
 {
 	uint8_t b[64] = { 0 };
 	uint16_t setup = 1, wg = 64, one = 1;
+	uint32_t grid = 64, grid1 = 1;
 
 	memcpy(b + 2, &setup, 2);
 	memcpy(b + 4, &wg, 2);
 	memcpy(b + 6, &one, 2);
 	memcpy(b + 8, &one, 2);
+	memcpy(b + 12, &grid, 4);
+	memcpy(b + 16, &grid1, 4);
+	memcpy(b + 20, &grid1, 4);
 	memcpy(b + 32, &kobj, 8);
+	memcpy(b + 40, &kernarg, 8);
 	memcpy(b + 56, &done, 8);
 	put(q, 2, b);
+}
+
+static void
+put_dispatch(struct tq *q, uint64_t kobj, uint64_t done)
+{
+	put_kernel(q, kobj, 0, done);
 }
 
 static void
@@ -162,6 +180,8 @@ static int
 setup(void **state)
 {
 	static const unsigned int g0 = 0;
+	static const uint32_t endpgm = 0xbf810000;
+	const int64_t entry = 256;
 	struct kt *t;
 	const struct ksim_gpu *g;
 
@@ -173,7 +193,69 @@ setup(void **state)
 	kt_vram_mapped(t, 0, EOP_VA, 4096, &g0, 1);
 	kt_vram_mapped(t, 0, CWSR_VA, ((uint64_t)g->cwsr_size +
 		       g->debug_memory_size + 4095) & ~4095ULL, &g0, 1);
+	/* one wave of s_endpgm: a kernel descriptor, zero but for the entry
+	 * offset, and the code 256 bytes on */
+	kern = kt_userptr_mapped(t, 0, KERNEL_VA, 4096);
+	memset(kern, 0, 4096);
+	memcpy(kern + 16, &entry, 8);
+	memcpy(kern + entry, &endpgm, 4);
 	return 0;
+}
+
+/*
+ * Kernels run (gfx90a): one that loads its output pointer from the
+ * kernarg segment and stores v0 + 7 for each of its 64 work-items, and one
+ * with an instruction the interpreter lacks (s_sendmsg), which stops its
+ * queue with the illegal-instruction error and leaves its signal.
+ */
+static void
+test_shader(void **state)
+{
+	static const uint32_t store[] = {
+		0xc0060080, 0x00000000,	/* s_load_dwordx2 s[2:3], s[0:1], 0x0 */
+		0xbf8cc07f,		/* s_waitcnt lgkmcnt(0) */
+		0x24020082,		/* v_lshlrev_b32_e32 v1, 2, v0 */
+		0x68040087,		/* v_add_u32_e32 v2, 7, v0 */
+		0xdc708000, 0x00020201,	/* global_store_dword v1, v2, s[2:3] */
+		0xbf810000,		/* s_endpgm */
+	};
+	static const uint32_t illegal[] = {
+		0xbf900001,		/* s_sendmsg sendmsg(MSG_INTERRUPT) */
+		0xbf810000,
+	};
+	const int64_t entry = 256;
+	const uint32_t rsrc2 = 2 << 1;	/* two user SGPRs */
+	const uint16_t props = 1 << 3;	/* the kernarg segment pointer */
+	const uint64_t out_va = OUT_VA, kd = KERNEL_VA + 1024, bad = KERNEL_VA + 3072;
+	uint64_t kernarg = KERNEL_VA + 2048;
+	struct kt *t = *state;
+	struct tq q, e;
+	uint32_t *out;
+
+	memcpy(kern + 1024 + 16, &entry, 8);
+	memcpy(kern + 1024 + 52, &rsrc2, 4);
+	memcpy(kern + 1024 + 56, &props, 2);
+	memcpy(kern + 1024 + entry, store, sizeof(store));
+	memcpy(kern + 2048, &out_va, 8);
+	memcpy(kern + 3072 + 16, &entry, 8);
+	memcpy(kern + 3072 + entry, illegal, sizeof(illegal));
+	out = (uint32_t *)kt_userptr_mapped(t, 0, OUT_VA, 4096);
+	memset(out, 0xff, 4096);
+	queue_new(t, &q, 0x10000000ULL);
+	*sigval(&q, 0) = 1;
+	put_kernel(&q, kd, kernarg, sigva(&q, 0));
+	assert_true(reaches(&q, 1));
+	assert_int_equal(*sigval(&q, 0), 0);
+	for (unsigned int i = 0; i < 64; i++)
+		assert_int_equal(out[i], i + 7);
+	assert_int_equal(out[64], 0xffffffffu);
+
+	queue_new(t, &e, 0x11000000ULL);
+	*sigval(&e, 0) = 1;
+	put_dispatch(&e, bad, sigva(&e, 0));
+	assert_true(inactive_bits(&e, 0x40000000));
+	assert_int_equal(rptr(&e), 0);
+	assert_int_equal(*sigval(&e, 0), 1);
 }
 
 static void
@@ -191,7 +273,7 @@ test_retire(void **state)
 		if (i % 2)
 			put_barrier(&q, 0, sigva(&q, 0));
 		else
-			put_dispatch(&q, 0x1000, sigva(&q, 0));
+			put_dispatch(&q, KERNEL_VA, sigva(&q, 0));
 	}
 	assert_true(reaches(&q, 3 * NPKT));
 	assert_int_equal(*sigval(&q, 0), 0);
@@ -285,7 +367,7 @@ test_kinds(void **state)
 	assert_int_equal(*sigval(&q, 0), 100 - 5);
 	/* profiling (queue property bit 3): start/end from the GPU clock */
 	*(uint32_t *)(q.aq + 180) |= 1u << 3;
-	put_dispatch(&q, 0x1000, sigva(&q, 4));
+	put_dispatch(&q, KERNEL_VA, sigva(&q, 4));
 	assert_true(reaches(&q, 7));
 	memcpy(&ts0, q.sig + 4 * 64 + 32, 8);
 	memcpy(&ts1, q.sig + 4 * 64 + 40, 8);
@@ -326,7 +408,7 @@ test_update_and_barrier(void **state)
 	u.ring_size = 0;
 	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_UPDATE_QUEUE, &u), 0);
 	*sigval(&q, 1) = 1;
-	put_dispatch(&q, 0x1000, sigva(&q, 1));
+	put_dispatch(&q, KERNEL_VA, sigva(&q, 1));
 	usleep(20000);
 	assert_int_equal(rptr(&q), 1);
 	assert_int_equal(*sigval(&q, 1), 1);
@@ -407,7 +489,7 @@ test_errors(void **state)
 	assert_int_equal(rptr(&b), 0);
 	/* the others are untouched and the healthy queue still runs */
 	*sigval(&ok, 0) = 1;
-	put_dispatch(&ok, 0x1000, sigva(&ok, 0));
+	put_dispatch(&ok, KERNEL_VA, sigva(&ok, 0));
 	assert_true(reaches(&ok, 1));
 	assert_int_equal(*sigval(&ok, 0), 0);
 	assert_int_equal(*sigval(&ok, 63), 0);
@@ -432,7 +514,7 @@ test_errors(void **state)
 	assert_int_equal(ed.memory_exception_data.gpu_id, t->gpu_id[0]);
 	assert_int_equal(ed.memory_exception_data.failure.NotPresent, 1);
 	*sigval(&ok, 1) = 1;
-	put_dispatch(&ok, 0x1000, sigva(&ok, 1));
+	put_dispatch(&ok, KERNEL_VA, sigva(&ok, 1));
 	usleep(20000);
 	assert_int_equal(rptr(&ok), 1);
 	assert_int_equal(*sigval(&ok, 1), 1);
@@ -466,7 +548,7 @@ test_cu_mask(void **state)
 	queue_new(t, &q, 0x10000000ULL);
 	*sigval(&q, 0) = 2;
 	assert_int_equal(set_cu_mask(t, &q, none, 256), 0);
-	put_dispatch(&q, 0x1000, sigva(&q, 0));
+	put_dispatch(&q, KERNEL_VA, sigva(&q, 0));
 	usleep(20000);
 	assert_int_equal(rptr(&q), 0);
 	u.queue_id = q.qid;
@@ -479,7 +561,7 @@ test_cu_mask(void **state)
 	assert_int_equal(rptr(&q), 0);
 	assert_int_equal(set_cu_mask(t, &q, cu7, 32), 0);
 	assert_true(reaches(&q, 1));
-	put_dispatch(&q, 0x1000, sigva(&q, 0));
+	put_dispatch(&q, KERNEL_VA, sigva(&q, 0));
 	assert_true(reaches(&q, 2));
 	assert_int_equal(*sigval(&q, 0), 0);
 }
@@ -494,7 +576,7 @@ test_fork(void **state)
 
 	queue_new(t, &q, 0x10000000ULL);
 	*sigval(&q, 0) = 2;
-	put_dispatch(&q, 0x1000, sigva(&q, 0));
+	put_dispatch(&q, KERNEL_VA, sigva(&q, 0));
 	assert_true(reaches(&q, 1));
 	pid = fork();
 	assert_true(pid >= 0);
@@ -507,7 +589,7 @@ test_fork(void **state)
 	}
 	assert_int_equal(waitpid(pid, &st, 0), pid);
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-	put_dispatch(&q, 0x1000, sigva(&q, 0));
+	put_dispatch(&q, KERNEL_VA, sigva(&q, 0));
 	assert_true(reaches(&q, 2));
 	assert_int_equal(*sigval(&q, 0), 0);
 }
@@ -517,6 +599,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_retire, setup, kt_teardown),
+		cmocka_unit_test_setup_teardown(test_shader, setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_kinds, setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_update_and_barrier, setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_destroy_pending, setup, kt_teardown),

@@ -339,6 +339,10 @@ cp_get(struct ksim_process *p)
 	cp->pid = ksim_self_pid();
 	dbg = getenv("KFDSIM_DEBUG");
 	cp->debug = dbg && *dbg && strcmp(dbg, "0");
+	/* KFDSIM_SHADERS=0: dispatches complete without running (as on a
+	 * family without an interpreter) */
+	dbg = getenv("KFDSIM_SHADERS");
+	cp->no_shaders = dbg && !strcmp(dbg, "0");
 	pthread_mutex_init(&cp->lock, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -606,5 +610,6 @@ ksim_cp_fini(struct ksim_process *p)
 		pthread_cond_destroy(&cp->cond);
 		pthread_mutex_destroy(&cp->lock);
 	}
+	sh_ctx_free(cp->sh);
 	free(cp);
 }

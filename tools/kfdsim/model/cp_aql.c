@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * AQL packet processing (the CP's HSA packet processor): one queue's ring,
- * in order from read_dispatch_id. Kernel dispatches complete without
- * running their shader; barriers wait on their signals without holding up
+ * in order from read_dispatch_id. Kernel dispatches run their shader on
+ * the interpreter (shader.c) where the GPU's family has one, and complete
+ * without running it elsewhere; barriers wait on their signals without holding up
  * other queues; vendor packets are executed (AMD barrier-value waits,
  * a PM4 indirect buffer runs on the PM4 engine, cp_pm4.c). Each retired packet gets its completion signal decremented
  * (with the mailbox write and event an interrupt would give), INVALID back
@@ -18,6 +19,7 @@
 #include <string.h>
 
 #include "cp_priv.h"
+#include "shader_priv.h"
 
 #define PKT_SIZE		64u
 #define PKT_VENDOR		0
@@ -231,6 +233,25 @@ vendor(struct ksim_cp *cp, struct ksim_cpq *cq, const uint8_t *pkt)
 	return STEP_ERROR;
 }
 
+/* Run the kernel on the interpreter (shader.c), on this thread. */
+static enum step
+run_shader(struct ksim_cp *cp, struct ksim_cpq *cq, const uint8_t *pkt)
+{
+	struct ksim_queue *q = cq->q;
+	uint64_t npkts = q->ring_size / PKT_SIZE;
+	uint64_t va = q->ring + (cq->rd & (npkts - 1)) * PKT_SIZE;
+	struct sh_result res;
+
+	if (!sh_dispatch(cp, cq, pkt, va, q->rptr - AQ_FROM_RPTR, cq->rd, &res)) {
+		cp_log(cp, "queue %u: dispatch %llu ran %llu wave instructions",
+		       cq->qid, (unsigned long long)cq->rd,
+		       (unsigned long long)res.executed);
+		return STEP_DONE;
+	}
+	queue_error(cp, cq, res.code, res.ec, res.why, res.detail);
+	return STEP_ERROR;
+}
+
 static enum step
 dispatch(struct ksim_cp *cp, struct ksim_cpq *cq, const uint8_t *pkt)
 {
@@ -262,8 +283,10 @@ dispatch(struct ksim_cp *cp, struct ksim_cpq *cq, const uint8_t *pkt)
 	 */
 	if (!ksim_queue_cus(cp->dev, cq->q))
 		return STEP_WAIT;
-	/* The shader does not run: the dispatch is complete. */
-	return STEP_DONE;
+	/* A family without an interpreter: the dispatch is complete. */
+	if (!sh_family_runs(cp, cq))
+		return STEP_DONE;
+	return run_shader(cp, cq, pkt);
 }
 
 static enum step

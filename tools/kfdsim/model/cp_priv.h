@@ -25,6 +25,8 @@
 #define CP_ERR_FORMAT		32u
 #define CP_ERR_WG_SIZE		64u
 #define CP_ERR_VENDOR		256u
+/* A wave executed an illegal instruction (the trap handler's bit). */
+#define CP_ERR_ILLEGAL_INSN	0x40000000u
 /* Not a packet error: a ring, pointer or signal outside the GPU VM. */
 #define CP_ERR_MEMORY		0x20000000u
 
@@ -77,6 +79,7 @@ struct ksim_cp {
 	int running;
 	int stop;			/* atomic */
 	int debug;			/* KFDSIM_DEBUG */
+	int no_shaders;			/* KFDSIM_SHADERS=0 */
 	pthread_mutex_t lock;		/* guards qs/n and the cond */
 	pthread_cond_t cond;		/* wakes a sleeping engine */
 	struct ksim_cpq *qs[KSIM_MAX_QUEUES];
@@ -92,7 +95,14 @@ struct ksim_cp {
 	uint64_t retired;		/* packets completed, for the log */
 	uint64_t dbg_look_ns;		/* last look for a suspender gone */
 	uint8_t bounce[64 << 10];	/* SDMA copies and fills go through it */
+	struct sh_ctx *sh;		/* the shader interpreter's state, kept
+					 * from one dispatch to the next */
 };
+
+struct sh_ctx;
+
+/* shader.c: free the interpreter's state (NULL is fine). */
+void sh_ctx_free(struct sh_ctx *c);
 
 /* cp.c */
 /* A line on stderr when KFDSIM_DEBUG is set. */

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Operands of the interpreter: the SGPR space (SGPRs, vcc, m0, exec at
+ * their field numbers), the inline constants and the literal of a 9-bit
+ * source field, VGPRs.
+ */
+#include "shader_priv.h"
+
+uint64_t
+sh_sreg64(const struct sh_wave *w, unsigned int idx)
+{
+	return (uint64_t)w->s[idx & 127] | (uint64_t)w->s[(idx + 1) & 127] << 32;
+}
+
+void
+sh_set_sreg64(struct sh_wave *w, unsigned int idx, uint64_t v)
+{
+	w->s[idx & 127] = (uint32_t)v;
+	w->s[(idx + 1) & 127] = (uint32_t)(v >> 32);
+}
+
+uint64_t
+sh_exec(const struct sh_wave *w)
+{
+	return sh_sreg64(w, SH_EXEC);
+}
+
+void
+sh_set_exec(struct sh_wave *w, uint64_t v)
+{
+	sh_set_sreg64(w, SH_EXEC, v);
+}
+
+/* The float inline constants 240..248, as single and double. */
+static const uint32_t f32_const[9] = {
+	0x3f000000, 0xbf000000, 0x3f800000, 0xbf800000, 0x40000000,
+	0xc0000000, 0x40800000, 0xc0800000, 0x3e22f983,
+};
+static const uint64_t f64_const[9] = {
+	0x3fe0000000000000ull, 0xbfe0000000000000ull, 0x3ff0000000000000ull,
+	0xbff0000000000000ull, 0x4000000000000000ull, 0xc000000000000000ull,
+	0x4010000000000000ull, 0xc010000000000000ull, 0x3fc45f306dc9c882ull,
+};
+
+/* A constant field: 1 and *v set when @f is one. */
+static int
+constant(const struct sh_wave *w, const struct sh_insn *i, unsigned int f, int wide,
+	 int fp, uint64_t *v)
+{
+	if (f >= 128 && f <= 192) {
+		*v = f - 128;
+		return 1;
+	}
+	if (f >= 193 && f <= 208) {
+		*v = (uint64_t)(int64_t)(192 - (int)f);
+		return 1;
+	}
+	if (f >= 240 && f <= 248) {
+		*v = wide && fp ? f64_const[f - 240] : f32_const[f - 240];
+		return 1;
+	}
+	switch (f) {
+	case 251:	/* vccz */
+		*v = sh_sreg64(w, SH_VCC) == 0;
+		return 1;
+	case 252:	/* execz */
+		*v = sh_exec(w) == 0;
+		return 1;
+	case 253:
+		*v = (uint64_t)w->scc;
+		return 1;
+	case 255:
+		/* a double takes the literal as its high half; an integer
+		 * is sign-extended */
+		*v = wide && fp ? (uint64_t)i->in->f.literal << 32 :
+		     wide ? (uint64_t)(int64_t)(int32_t)i->in->f.literal : i->in->f.literal;
+		return 1;
+	}
+	return 0;
+}
+
+static int
+readable_sreg(unsigned int f)
+{
+	return f < 102 || f == SH_FLAT_SCR || f == SH_FLAT_SCR + 1 || f == SH_VCC ||
+	       f == SH_VCC + 1 || f == SH_M0 || f == SH_EXEC || f == SH_EXEC + 1;
+}
+
+int
+sh_src32(const struct sh_wave *w, const struct sh_insn *i, unsigned int f,
+	 unsigned int lane, uint32_t *v)
+{
+	uint64_t k;
+
+	if (f >= 256) {
+		*v = w->v[f - 256][lane];
+		return 0;
+	}
+	if (readable_sreg(f)) {
+		*v = w->s[f];
+		return 0;
+	}
+	if (constant(w, i, f, 0, 0, &k)) {
+		*v = (uint32_t)k;
+		return 0;
+	}
+	return -1;
+}
+
+int
+sh_src64(const struct sh_wave *w, const struct sh_insn *i, unsigned int f,
+	 unsigned int lane, int fp, uint64_t *v)
+{
+	if (f >= 256) {
+		if (f - 256 + 1 >= SH_VGPRS)
+			return -1;
+		*v = (uint64_t)w->v[f - 256][lane] | (uint64_t)w->v[f - 255][lane] << 32;
+		return 0;
+	}
+	if (readable_sreg(f) && f + 1 < 128) {
+		*v = sh_sreg64(w, f);
+		return 0;
+	}
+	return constant(w, i, f, 1, fp, v) ? 0 : -1;
+}

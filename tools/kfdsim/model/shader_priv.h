@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The shader interpreter (shader_*.c): runs the waves of an AQL kernel
+ * dispatch on the engine thread that processes the queue. Instructions are
+ * decoded by formats/isa (kfdtrace/isa.h); each row the interpreter
+ * implements is named here by mnemonic and bound to the family's table
+ * once. An instruction without an implementation stops the dispatch with
+ * an illegal-instruction error naming it: nothing is skipped silently.
+ *
+ *   shader.c        dispatch setup (kernel descriptor, SGPR/VGPR init),
+ *                   workgroups, barriers, the fetch-decode loop
+ *   shader_op.c     operands: SGPR space, inline constants, VGPRs
+ *   shader_salu.c   scalar ALU, branches, program control
+ *   shader_valu.c   vector ALU (VOP1, VOP2, VOPC, VOP3)
+ *   shader_mem.c    scalar loads, global/flat, MUBUF, LDS
+ *
+ * Shared between those files only. Device lock held throughout.
+ */
+#ifndef KSIM_SHADER_PRIV_H
+#define KSIM_SHADER_PRIV_H
+
+#include <stdint.h>
+
+#include "cp_priv.h"
+#include "kfdtrace/isa.h"
+
+#define SH_LANES	64
+#define SH_MAX_WAVES	16		/* 1024 work-items of wave64 */
+#define SH_VGPRS	512		/* gfx90a: 256 VGPRs + 256 AGPRs */
+
+/* The SGPR space of a 7-bit or 9-bit operand field. */
+#define SH_FLAT_SCR	102
+#define SH_XNACK	104
+#define SH_VCC		106
+#define SH_M0		124
+#define SH_EXEC		126
+
+enum sh_state { SH_RUN, SH_BARRIER, SH_END };
+
+struct sh_wave {
+	uint32_t s[128];		/* SGPRs, then vcc, m0, exec at their
+					 * field numbers */
+	uint32_t (*v)[SH_LANES];	/* VGPRs, then AGPRs (a256..) */
+	uint64_t pc;
+	int scc;
+	enum sh_state state;
+	unsigned int id;		/* wave within its workgroup */
+};
+
+struct sh_cached;
+
+struct sh_ctx {
+	struct ksim_cp *cp;
+	struct ksim_cpq *cq;
+	struct sh_wave waves[SH_MAX_WAVES];
+	unsigned int nwaves;
+	uint32_t wgid[3];		/* the work-group running */
+	uint32_t (*vgprs)[SH_LANES];	/* every wave's */
+	struct sh_cached *cache;	/* decoded instructions */
+	uint64_t gen;			/* the dispatch: older cache entries
+					 * are stale (the code may change) */
+	uint8_t *lds;
+	uint32_t lds_size;
+	uint64_t executed;		/* wave instructions */
+	uint64_t lanes;			/* lane instructions (VALU) */
+	/* the failure, when an instruction stops the dispatch */
+	int ec;				/* KFD_ABI_EC_* */
+	uint32_t code;			/* queue-inactive error bits */
+	uint64_t detail;
+	char why[320];
+};
+
+/* An instruction being executed. */
+struct sh_insn {
+	const struct kfd_isa_insn *in;
+	unsigned int id;		/* SH_OP_* of its row */
+};
+
+/* The rows the interpreter implements: mnemonic -> SH_OP_*. */
+#define SH_OPS(X) \
+	X(S_NOP, "s_nop") X(S_ENDPGM, "s_endpgm") X(S_WAITCNT, "s_waitcnt") \
+	X(S_BARRIER, "s_barrier") X(S_BRANCH, "s_branch") \
+	X(S_CBRANCH_SCC0, "s_cbranch_scc0") X(S_CBRANCH_SCC1, "s_cbranch_scc1") \
+	X(S_CBRANCH_VCCZ, "s_cbranch_vccz") X(S_CBRANCH_VCCNZ, "s_cbranch_vccnz") \
+	X(S_CBRANCH_EXECZ, "s_cbranch_execz") X(S_CBRANCH_EXECNZ, "s_cbranch_execnz") \
+	X(S_SETPRIO, "s_setprio") X(S_SLEEP, "s_sleep") X(S_DCACHE_WB, "s_dcache_wb") \
+	X(S_DCACHE_INV, "s_dcache_inv") X(S_SETHALT, "s_sethalt") \
+	X(S_MOV_B32, "s_mov_b32") X(S_MOV_B64, "s_mov_b64") X(S_MOVK_I32, "s_movk_i32") \
+	X(S_CMOV_B32, "s_cmov_b32") X(S_CMOV_B64, "s_cmov_b64") \
+	X(S_NOT_B32, "s_not_b32") X(S_NOT_B64, "s_not_b64") \
+	X(S_BREV_B32, "s_brev_b32") X(S_BCNT1_I32_B32, "s_bcnt1_i32_b32") \
+	X(S_BCNT1_I32_B64, "s_bcnt1_i32_b64") X(S_FF1_I32_B32, "s_ff1_i32_b32") \
+	X(S_FF1_I32_B64, "s_ff1_i32_b64") X(S_FLBIT_I32_B32, "s_flbit_i32_b32") \
+	X(S_SEXT_I32_I8, "s_sext_i32_i8") X(S_SEXT_I32_I16, "s_sext_i32_i16") \
+	X(S_ABS_I32, "s_abs_i32") X(S_GETPC_B64, "s_getpc_b64") \
+	X(S_SETPC_B64, "s_setpc_b64") X(S_SWAPPC_B64, "s_swappc_b64") \
+	X(S_AND_SAVEEXEC_B64, "s_and_saveexec_b64") X(S_OR_SAVEEXEC_B64, "s_or_saveexec_b64") \
+	X(S_XOR_SAVEEXEC_B64, "s_xor_saveexec_b64") \
+	X(S_ANDN2_SAVEEXEC_B64, "s_andn2_saveexec_b64") \
+	X(S_ORN2_SAVEEXEC_B64, "s_orn2_saveexec_b64") \
+	X(S_ADD_U32, "s_add_u32") X(S_SUB_U32, "s_sub_u32") X(S_ADD_I32, "s_add_i32") \
+	X(S_SUB_I32, "s_sub_i32") X(S_ADDC_U32, "s_addc_u32") X(S_SUBB_U32, "s_subb_u32") \
+	X(S_MIN_I32, "s_min_i32") X(S_MIN_U32, "s_min_u32") X(S_MAX_I32, "s_max_i32") \
+	X(S_MAX_U32, "s_max_u32") X(S_CSELECT_B32, "s_cselect_b32") \
+	X(S_CSELECT_B64, "s_cselect_b64") X(S_AND_B32, "s_and_b32") X(S_AND_B64, "s_and_b64") \
+	X(S_OR_B32, "s_or_b32") X(S_OR_B64, "s_or_b64") X(S_XOR_B32, "s_xor_b32") \
+	X(S_XOR_B64, "s_xor_b64") X(S_ANDN2_B32, "s_andn2_b32") X(S_ANDN2_B64, "s_andn2_b64") \
+	X(S_ORN2_B32, "s_orn2_b32") X(S_ORN2_B64, "s_orn2_b64") X(S_NAND_B64, "s_nand_b64") \
+	X(S_NOR_B64, "s_nor_b64") X(S_XNOR_B64, "s_xnor_b64") \
+	X(S_LSHL_B32, "s_lshl_b32") X(S_LSHL_B64, "s_lshl_b64") X(S_LSHR_B32, "s_lshr_b32") \
+	X(S_LSHR_B64, "s_lshr_b64") X(S_ASHR_I32, "s_ashr_i32") X(S_ASHR_I64, "s_ashr_i64") \
+	X(S_BFE_U32, "s_bfe_u32") X(S_BFE_I32, "s_bfe_i32") X(S_BFE_U64, "s_bfe_u64") \
+	X(S_BFM_B32, "s_bfm_b32") X(S_MUL_I32, "s_mul_i32") X(S_MUL_HI_U32, "s_mul_hi_u32") \
+	X(S_LSHL1_ADD_U32, "s_lshl1_add_u32") X(S_LSHL2_ADD_U32, "s_lshl2_add_u32") \
+	X(S_LSHL3_ADD_U32, "s_lshl3_add_u32") X(S_LSHL4_ADD_U32, "s_lshl4_add_u32") \
+	X(S_ABSDIFF_I32, "s_absdiff_i32") X(S_PACK_LL_B32_B16, "s_pack_ll_b32_b16") \
+	X(S_CMP_EQ_I32, "s_cmp_eq_i32") X(S_CMP_LG_I32, "s_cmp_lg_i32") \
+	X(S_CMP_GT_I32, "s_cmp_gt_i32") X(S_CMP_GE_I32, "s_cmp_ge_i32") \
+	X(S_CMP_LT_I32, "s_cmp_lt_i32") X(S_CMP_LE_I32, "s_cmp_le_i32") \
+	X(S_CMP_EQ_U32, "s_cmp_eq_u32") X(S_CMP_LG_U32, "s_cmp_lg_u32") \
+	X(S_CMP_GT_U32, "s_cmp_gt_u32") X(S_CMP_GE_U32, "s_cmp_ge_u32") \
+	X(S_CMP_LT_U32, "s_cmp_lt_u32") X(S_CMP_LE_U32, "s_cmp_le_u32") \
+	X(S_CMP_EQ_U64, "s_cmp_eq_u64") X(S_CMP_LG_U64, "s_cmp_lg_u64") \
+	X(S_BITCMP0_B32, "s_bitcmp0_b32") X(S_BITCMP1_B32, "s_bitcmp1_b32") \
+	X(S_CMPK_EQ_I32, "s_cmpk_eq_i32") X(S_CMPK_LG_I32, "s_cmpk_lg_i32") \
+	X(S_CMPK_GT_I32, "s_cmpk_gt_i32") X(S_CMPK_GE_I32, "s_cmpk_ge_i32") \
+	X(S_CMPK_LT_I32, "s_cmpk_lt_i32") X(S_CMPK_LE_I32, "s_cmpk_le_i32") \
+	X(S_CMPK_EQ_U32, "s_cmpk_eq_u32") X(S_CMPK_LG_U32, "s_cmpk_lg_u32") \
+	X(S_CMPK_GT_U32, "s_cmpk_gt_u32") X(S_CMPK_GE_U32, "s_cmpk_ge_u32") \
+	X(S_CMPK_LT_U32, "s_cmpk_lt_u32") X(S_CMPK_LE_U32, "s_cmpk_le_u32") \
+	X(S_ADDK_I32, "s_addk_i32") X(S_MULK_I32, "s_mulk_i32") \
+	X(S_LOAD_DWORD, "s_load_dword") X(S_LOAD_DWORDX2, "s_load_dwordx2") \
+	X(S_LOAD_DWORDX4, "s_load_dwordx4") X(S_LOAD_DWORDX8, "s_load_dwordx8") \
+	X(S_LOAD_DWORDX16, "s_load_dwordx16") X(S_BUFFER_LOAD_DWORD, "s_buffer_load_dword") \
+	X(S_BUFFER_LOAD_DWORDX2, "s_buffer_load_dwordx2") \
+	X(S_BUFFER_LOAD_DWORDX4, "s_buffer_load_dwordx4") \
+	X(S_BUFFER_LOAD_DWORDX8, "s_buffer_load_dwordx8") \
+	X(S_BUFFER_LOAD_DWORDX16, "s_buffer_load_dwordx16") \
+	X(V_NOP, "v_nop") X(V_MOV_B32, "v_mov_b32") X(V_READFIRSTLANE_B32, "v_readfirstlane_b32") \
+	X(V_READLANE_B32, "v_readlane_b32") X(V_WRITELANE_B32, "v_writelane_b32") \
+	X(V_NOT_B32, "v_not_b32") X(V_BFREV_B32, "v_bfrev_b32") X(V_FFBH_U32, "v_ffbh_u32") \
+	X(V_FFBL_B32, "v_ffbl_b32") X(V_CVT_F32_I32, "v_cvt_f32_i32") \
+	X(V_CVT_F32_U32, "v_cvt_f32_u32") X(V_CVT_U32_F32, "v_cvt_u32_f32") \
+	X(V_CVT_I32_F32, "v_cvt_i32_f32") X(V_RCP_F32, "v_rcp_f32") \
+	X(V_RCP_IFLAG_F32, "v_rcp_iflag_f32") X(V_SQRT_F32, "v_sqrt_f32") \
+	X(V_TRUNC_F32, "v_trunc_f32") X(V_FLOOR_F32, "v_floor_f32") \
+	X(V_PK_MOV_B32, "v_pk_mov_b32") X(V_PK_ADD_F32, "v_pk_add_f32") \
+	X(V_PK_MUL_F32, "v_pk_mul_f32") X(V_PK_FMA_F32, "v_pk_fma_f32") \
+	X(V_ACCVGPR_READ_B32, "v_accvgpr_read_b32") X(V_ACCVGPR_WRITE_B32, "v_accvgpr_write_b32") \
+	X(V_CNDMASK_B32, "v_cndmask_b32") X(V_ADD_F32, "v_add_f32") X(V_SUB_F32, "v_sub_f32") \
+	X(V_SUBREV_F32, "v_subrev_f32") X(V_MUL_F32, "v_mul_f32") X(V_MIN_F32, "v_min_f32") \
+	X(V_MAX_F32, "v_max_f32") X(V_MAC_F32, "v_mac_f32") X(V_FMAC_F32, "v_fmac_f32") \
+	X(V_MAD_F32, "v_mad_f32") X(V_FMA_F32, "v_fma_f32") \
+	X(V_MUL_I32_I24, "v_mul_i32_i24") X(V_MUL_U32_U24, "v_mul_u32_u24") \
+	X(V_MIN_I32, "v_min_i32") X(V_MAX_I32, "v_max_i32") X(V_MIN_U32, "v_min_u32") \
+	X(V_MAX_U32, "v_max_u32") X(V_LSHRREV_B32, "v_lshrrev_b32") \
+	X(V_ASHRREV_I32, "v_ashrrev_i32") X(V_LSHLREV_B32, "v_lshlrev_b32") \
+	X(V_AND_B32, "v_and_b32") X(V_OR_B32, "v_or_b32") X(V_XOR_B32, "v_xor_b32") \
+	X(V_ADD_U32, "v_add_u32") X(V_SUB_U32, "v_sub_u32") X(V_SUBREV_U32, "v_subrev_u32") \
+	X(V_ADD_CO_U32, "v_add_co_u32") X(V_SUB_CO_U32, "v_sub_co_u32") \
+	X(V_SUBREV_CO_U32, "v_subrev_co_u32") X(V_ADDC_CO_U32, "v_addc_co_u32") \
+	X(V_SUBB_CO_U32, "v_subb_co_u32") X(V_SUBBREV_CO_U32, "v_subbrev_co_u32") \
+	X(V_MUL_LO_U32, "v_mul_lo_u32") X(V_MUL_HI_U32, "v_mul_hi_u32") \
+	X(V_MUL_HI_I32, "v_mul_hi_i32") X(V_MAD_U32_U24, "v_mad_u32_u24") \
+	X(V_MAD_U64_U32, "v_mad_u64_u32") X(V_BFE_U32, "v_bfe_u32") X(V_BFE_I32, "v_bfe_i32") \
+	X(V_BFI_B32, "v_bfi_b32") X(V_ALIGNBIT_B32, "v_alignbit_b32") \
+	X(V_LSHL_ADD_U32, "v_lshl_add_u32") X(V_ADD_LSHL_U32, "v_add_lshl_u32") \
+	X(V_ADD3_U32, "v_add3_u32") X(V_LSHL_OR_B32, "v_lshl_or_b32") \
+	X(V_AND_OR_B32, "v_and_or_b32") X(V_OR3_B32, "v_or3_b32") \
+	X(V_LSHLREV_B64, "v_lshlrev_b64") X(V_LSHRREV_B64, "v_lshrrev_b64") \
+	X(V_ASHRREV_I64, "v_ashrrev_i64") X(V_MBCNT_LO_U32_B32, "v_mbcnt_lo_u32_b32") \
+	X(V_MBCNT_HI_U32_B32, "v_mbcnt_hi_u32_b32") \
+	X(V_CMP_F_I32, "v_cmp_f_i32") X(V_CMP_LT_I32, "v_cmp_lt_i32") \
+	X(V_CMP_EQ_I32, "v_cmp_eq_i32") X(V_CMP_LE_I32, "v_cmp_le_i32") \
+	X(V_CMP_GT_I32, "v_cmp_gt_i32") X(V_CMP_NE_I32, "v_cmp_ne_i32") \
+	X(V_CMP_GE_I32, "v_cmp_ge_i32") X(V_CMP_T_I32, "v_cmp_t_i32") \
+	X(V_CMP_F_U32, "v_cmp_f_u32") X(V_CMP_LT_U32, "v_cmp_lt_u32") \
+	X(V_CMP_EQ_U32, "v_cmp_eq_u32") X(V_CMP_LE_U32, "v_cmp_le_u32") \
+	X(V_CMP_GT_U32, "v_cmp_gt_u32") X(V_CMP_NE_U32, "v_cmp_ne_u32") \
+	X(V_CMP_GE_U32, "v_cmp_ge_u32") X(V_CMP_T_U32, "v_cmp_t_u32") \
+	X(V_CMP_LT_I64, "v_cmp_lt_i64") X(V_CMP_EQ_I64, "v_cmp_eq_i64") \
+	X(V_CMP_LE_I64, "v_cmp_le_i64") X(V_CMP_GT_I64, "v_cmp_gt_i64") \
+	X(V_CMP_NE_I64, "v_cmp_ne_i64") X(V_CMP_GE_I64, "v_cmp_ge_i64") \
+	X(V_CMP_LT_U64, "v_cmp_lt_u64") X(V_CMP_EQ_U64, "v_cmp_eq_u64") \
+	X(V_CMP_LE_U64, "v_cmp_le_u64") X(V_CMP_GT_U64, "v_cmp_gt_u64") \
+	X(V_CMP_NE_U64, "v_cmp_ne_u64") X(V_CMP_GE_U64, "v_cmp_ge_u64") \
+	X(V_CMP_LT_F32, "v_cmp_lt_f32") X(V_CMP_EQ_F32, "v_cmp_eq_f32") \
+	X(V_CMP_LE_F32, "v_cmp_le_f32") X(V_CMP_GT_F32, "v_cmp_gt_f32") \
+	X(V_CMP_LG_F32, "v_cmp_lg_f32") X(V_CMP_GE_F32, "v_cmp_ge_f32") \
+	X(V_CMP_NEQ_F32, "v_cmp_neq_f32") X(V_CMP_NLT_F32, "v_cmp_nlt_f32") \
+	X(V_CMP_NGT_F32, "v_cmp_ngt_f32") X(V_CMP_O_F32, "v_cmp_o_f32") \
+	X(V_CMP_U_F32, "v_cmp_u_f32") \
+	X(GLOBAL_LOAD_UBYTE, "load_ubyte") X(GLOBAL_LOAD_SBYTE, "load_sbyte") \
+	X(GLOBAL_LOAD_USHORT, "load_ushort") X(GLOBAL_LOAD_SSHORT, "load_sshort") \
+	X(GLOBAL_LOAD_DWORD, "load_dword") X(GLOBAL_LOAD_DWORDX2, "load_dwordx2") \
+	X(GLOBAL_LOAD_DWORDX3, "load_dwordx3") X(GLOBAL_LOAD_DWORDX4, "load_dwordx4") \
+	X(GLOBAL_STORE_BYTE, "store_byte") X(GLOBAL_STORE_SHORT, "store_short") \
+	X(GLOBAL_STORE_DWORD, "store_dword") X(GLOBAL_STORE_DWORDX2, "store_dwordx2") \
+	X(GLOBAL_STORE_DWORDX3, "store_dwordx3") X(GLOBAL_STORE_DWORDX4, "store_dwordx4") \
+	X(GLOBAL_ATOMIC_ADD, "atomic_add") X(GLOBAL_ATOMIC_SUB, "atomic_sub") \
+	X(GLOBAL_ATOMIC_SWAP, "atomic_swap") X(GLOBAL_ATOMIC_CMPSWAP, "atomic_cmpswap") \
+	X(GLOBAL_ATOMIC_UMAX, "atomic_umax") X(GLOBAL_ATOMIC_UMIN, "atomic_umin") \
+	X(GLOBAL_ATOMIC_SMAX, "atomic_smax") X(GLOBAL_ATOMIC_SMIN, "atomic_smin") \
+	X(GLOBAL_ATOMIC_AND, "atomic_and") X(GLOBAL_ATOMIC_OR, "atomic_or") \
+	X(GLOBAL_ATOMIC_XOR, "atomic_xor") X(GLOBAL_ATOMIC_INC, "atomic_inc") \
+	X(GLOBAL_ATOMIC_DEC, "atomic_dec") X(GLOBAL_ATOMIC_ADD_X2, "atomic_add_x2") \
+	X(GLOBAL_ATOMIC_ADD_F32, "atomic_add_f32") \
+	X(BUFFER_LOAD_UBYTE, "buffer_load_ubyte") X(BUFFER_LOAD_USHORT, "buffer_load_ushort") \
+	X(BUFFER_LOAD_DWORD, "buffer_load_dword") X(BUFFER_LOAD_DWORDX2, "buffer_load_dwordx2") \
+	X(BUFFER_LOAD_DWORDX3, "buffer_load_dwordx3") X(BUFFER_LOAD_DWORDX4, "buffer_load_dwordx4") \
+	X(BUFFER_STORE_BYTE, "buffer_store_byte") X(BUFFER_STORE_SHORT, "buffer_store_short") \
+	X(BUFFER_STORE_DWORD, "buffer_store_dword") \
+	X(BUFFER_STORE_DWORDX2, "buffer_store_dwordx2") \
+	X(BUFFER_STORE_DWORDX3, "buffer_store_dwordx3") \
+	X(BUFFER_STORE_DWORDX4, "buffer_store_dwordx4") \
+	X(DS_ADD_U32, "ds_add_u32") X(DS_ADD_RTN_U32, "ds_add_rtn_u32") \
+	X(DS_ADD_F32, "ds_add_f32") X(DS_ADD_RTN_F32, "ds_add_rtn_f32") \
+	X(DS_WRITE_B32, "ds_write_b32") X(DS_WRITE_B64, "ds_write_b64") \
+	X(DS_WRITE_B128, "ds_write_b128") X(DS_WRITE2_B32, "ds_write2_b32") \
+	X(DS_WRITE2_B64, "ds_write2_b64") X(DS_READ_B32, "ds_read_b32") \
+	X(DS_READ_B64, "ds_read_b64") X(DS_READ_B128, "ds_read_b128") \
+	X(DS_READ2_B32, "ds_read2_b32") X(DS_READ2_B64, "ds_read2_b64") \
+	X(DS_WRITE_B8, "ds_write_b8") X(DS_WRITE_B16, "ds_write_b16") \
+	X(DS_READ_U8, "ds_read_u8") X(DS_READ_U16, "ds_read_u16") X(DS_NOP, "ds_nop")
+
+enum sh_op_id {
+	SH_OP_NONE,
+#define SH_ENUM(id, name) SH_OP_##id,
+	SH_OPS(SH_ENUM)
+#undef SH_ENUM
+	SH_OP_COUNT,
+};
+
+/* The outcome of one instruction. */
+enum sh_step { SH_NEXT, SH_JUMPED, SH_STOP, SH_FAIL };
+
+/* shader.c */
+/* Stop the dispatch: an instruction the model cannot execute. */
+enum sh_step sh_illegal(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
+			const char *what);
+/* Stop the dispatch: a memory access the GPU VM refuses. */
+enum sh_step sh_fault(struct sh_ctx *c, struct sh_wave *w, uint64_t va, const char *what);
+
+/* shader_op.c */
+uint64_t sh_exec(const struct sh_wave *w);
+void sh_set_exec(struct sh_wave *w, uint64_t v);
+uint64_t sh_sreg64(const struct sh_wave *w, unsigned int idx);
+void sh_set_sreg64(struct sh_wave *w, unsigned int idx, uint64_t v);
+/*
+ * A 32-bit source (9-bit field @f: SGPR space, constant, literal, VGPR) of
+ * @lane. Return: 0, or -1 for a field the model does not read.
+ */
+int sh_src32(const struct sh_wave *w, const struct sh_insn *i, unsigned int f,
+	     unsigned int lane, uint32_t *v);
+/* The same, 64 bits; @fp: the operand is a double (constants differ). */
+int sh_src64(const struct sh_wave *w, const struct sh_insn *i, unsigned int f,
+	     unsigned int lane, int fp, uint64_t *v);
+
+/* shader_salu.c */
+enum sh_step sh_salu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
+/* shader_valu.c */
+enum sh_step sh_valu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
+/* shader_mem.c */
+enum sh_step sh_mem(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
+
+/* shader.c, for cp_aql.c */
+/* 1 when the GPU of @cq has an interpreter for its family, else 0. */
+int sh_family_runs(struct ksim_cp *cp, struct ksim_cpq *cq);
+
+/* Why a dispatch stopped, for the queue error. */
+struct sh_result {
+	int ec;				/* KFD_ABI_EC_*; 0: none */
+	uint32_t code;			/* queue-inactive error bits */
+	uint64_t detail;		/* the pc or the address */
+	char why[320];
+	uint64_t executed;		/* wave instructions */
+	uint64_t lanes;			/* lane instructions */
+};
+
+/*
+ * Run the kernel dispatch packet @pkt (at GPU VA @packet_va, its queue's
+ * amd_queue_t at @queue_va, dispatch id @id) to completion.
+ * Return: 0, or -1 with the error in @res.
+ */
+int sh_dispatch(struct ksim_cp *cp, struct ksim_cpq *cq, const uint8_t *pkt,
+		uint64_t packet_va, uint64_t queue_va, uint64_t id, struct sh_result *res);
+
+#endif /* KSIM_SHADER_PRIV_H */

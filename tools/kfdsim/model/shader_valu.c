@@ -1,0 +1,531 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The vector ALU: VOP1, VOP2, VOPC and their VOP3 forms, and the VOP3-only
+ * integer and float opcodes the compilers emit for address arithmetic and
+ * simple math. Each active lane (EXEC) computes; VOPC and carry-outs write
+ * 0 for the inactive ones. Of VOP3P, gfx90a's packed 32-bit moves and
+ * float math. SDWA, DPP and output modifiers stop the wave as not
+ * implemented.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "shader_priv.h"
+
+/* One instruction's operand fields, whatever its encoding. */
+struct vop {
+	unsigned int vdst;	/* VGPR, or the SGPR of a scalar result */
+	unsigned int sdst;	/* carry-out / compare mask: SGPR pair */
+	unsigned int src[3];	/* 9-bit fields */
+	unsigned int cin;	/* carry-in / lane mask: SGPR pair */
+	unsigned int abs, neg, clamp;
+	unsigned int nsrc;
+};
+
+static float f32(uint32_t v) { float f; memcpy(&f, &v, 4); return f; }
+static uint32_t u32(float f) { uint32_t v; memcpy(&v, &f, 4); return v; }
+
+static uint32_t
+fmod_in(uint32_t v, const struct vop *o, unsigned int k)
+{
+	if ((o->abs >> k) & 1)
+		v &= 0x7fffffffu;
+	if ((o->neg >> k) & 1)
+		v ^= 0x80000000u;
+	return v;
+}
+
+static int
+is_float(unsigned int id)
+{
+	switch (id) {
+	case SH_OP_V_ADD_F32: case SH_OP_V_SUB_F32: case SH_OP_V_SUBREV_F32:
+	case SH_OP_V_MUL_F32: case SH_OP_V_MIN_F32: case SH_OP_V_MAX_F32:
+	case SH_OP_V_MAC_F32: case SH_OP_V_FMAC_F32: case SH_OP_V_MAD_F32:
+	case SH_OP_V_FMA_F32: case SH_OP_V_RCP_F32: case SH_OP_V_RCP_IFLAG_F32:
+	case SH_OP_V_SQRT_F32: case SH_OP_V_TRUNC_F32: case SH_OP_V_FLOOR_F32:
+	case SH_OP_V_CVT_U32_F32: case SH_OP_V_CVT_I32_F32:
+		return 1;
+	}
+	return id >= SH_OP_V_CMP_LT_F32 && id <= SH_OP_V_CMP_U_F32;
+}
+
+static uint32_t
+cvt_u32(float x)
+{
+	if (isnan(x) || x <= 0)
+		return 0;
+	return x >= 4294967296.0f ? 0xffffffffu : (uint32_t)x;
+}
+
+static uint32_t
+cvt_i32(float x)
+{
+	if (isnan(x))
+		return 0;
+	if (x >= 2147483648.0f)
+		return 0x7fffffffu;
+	if (x <= -2147483648.0f)
+		return 0x80000000u;
+	return (uint32_t)(int32_t)x;
+}
+
+static uint32_t
+bfe(uint32_t v, uint32_t off, uint32_t width, int sign)
+{
+	off &= 31;
+	width &= 31;
+	if (!width)
+		return 0;
+	if (off + width < 32) {
+		uint32_t r = (v >> off) & ((1u << width) - 1);
+
+		if (sign && (r >> (width - 1)) & 1)
+			r |= ~((1u << width) - 1);
+		return r;
+	}
+	return sign ? (uint32_t)((int32_t)v >> off) : v >> off;
+}
+
+/* A compare: 1 when the lane's condition holds; -1 not a compare. */
+static int
+cmp(unsigned int id, uint64_t a, uint64_t b)
+{
+	float fa = f32((uint32_t)a), fb = f32((uint32_t)b);
+
+	switch (id) {
+	case SH_OP_V_CMP_F_I32: case SH_OP_V_CMP_F_U32: return 0;
+	case SH_OP_V_CMP_T_I32: case SH_OP_V_CMP_T_U32: return 1;
+	case SH_OP_V_CMP_LT_I32: return (int32_t)a < (int32_t)b;
+	case SH_OP_V_CMP_EQ_I32: case SH_OP_V_CMP_EQ_U32: return (uint32_t)a == (uint32_t)b;
+	case SH_OP_V_CMP_LE_I32: return (int32_t)a <= (int32_t)b;
+	case SH_OP_V_CMP_GT_I32: return (int32_t)a > (int32_t)b;
+	case SH_OP_V_CMP_NE_I32: case SH_OP_V_CMP_NE_U32: return (uint32_t)a != (uint32_t)b;
+	case SH_OP_V_CMP_GE_I32: return (int32_t)a >= (int32_t)b;
+	case SH_OP_V_CMP_LT_U32: return (uint32_t)a < (uint32_t)b;
+	case SH_OP_V_CMP_LE_U32: return (uint32_t)a <= (uint32_t)b;
+	case SH_OP_V_CMP_GT_U32: return (uint32_t)a > (uint32_t)b;
+	case SH_OP_V_CMP_GE_U32: return (uint32_t)a >= (uint32_t)b;
+	case SH_OP_V_CMP_LT_I64: return (int64_t)a < (int64_t)b;
+	case SH_OP_V_CMP_EQ_I64: case SH_OP_V_CMP_EQ_U64: return a == b;
+	case SH_OP_V_CMP_LE_I64: return (int64_t)a <= (int64_t)b;
+	case SH_OP_V_CMP_GT_I64: return (int64_t)a > (int64_t)b;
+	case SH_OP_V_CMP_NE_I64: case SH_OP_V_CMP_NE_U64: return a != b;
+	case SH_OP_V_CMP_GE_I64: return (int64_t)a >= (int64_t)b;
+	case SH_OP_V_CMP_LT_U64: return a < b;
+	case SH_OP_V_CMP_LE_U64: return a <= b;
+	case SH_OP_V_CMP_GT_U64: return a > b;
+	case SH_OP_V_CMP_GE_U64: return a >= b;
+	case SH_OP_V_CMP_LT_F32: return fa < fb;
+	case SH_OP_V_CMP_EQ_F32: return fa == fb;
+	case SH_OP_V_CMP_LE_F32: return fa <= fb;
+	case SH_OP_V_CMP_GT_F32: return fa > fb;
+	case SH_OP_V_CMP_LG_F32: return fa < fb || fa > fb;
+	case SH_OP_V_CMP_GE_F32: return fa >= fb;
+	case SH_OP_V_CMP_NEQ_F32: return !(fa == fb);
+	case SH_OP_V_CMP_NLT_F32: return !(fa < fb);
+	case SH_OP_V_CMP_NGT_F32: return !(fa > fb);
+	case SH_OP_V_CMP_O_F32: return !isnan(fa) && !isnan(fb);
+	case SH_OP_V_CMP_U_F32: return isnan(fa) || isnan(fb);
+	}
+	return -1;
+}
+
+/* The operand fields of the _e32 and _e64 forms. */
+static int
+fields(const struct sh_insn *i, struct vop *o)
+{
+	const struct kfd_isa_fields *f = &i->in->f;
+	uint32_t w0 = f->words[0], w1 = f->words[1];
+
+	memset(o, 0, sizeof(*o));
+	o->nsrc = f->enc == KFD_ISA_VOP1 ? 1 : f->enc == KFD_ISA_VOP3 && f->src_dwords[2] ? 3 : 2;
+	if (f->enc == KFD_ISA_VOP3 && !f->src_dwords[1])
+		o->nsrc = 1;
+	if (f->form == KFD_ISA_FORM_NATIVE && f->enc != KFD_ISA_VOP3) {
+		o->src[0] = w0 & 0x1ff;
+		o->src[1] = 256 + ((w0 >> 9) & 0xff);
+		o->vdst = (w0 >> 17) & 0xff;
+		o->sdst = SH_VCC;
+		o->cin = SH_VCC;
+		if (f->enc == KFD_ISA_VOPC)
+			o->vdst = SH_VCC;
+		return 0;
+	}
+	if (f->form != KFD_ISA_FORM_VOP3 && f->form != KFD_ISA_FORM_NATIVE)
+		return -1;
+	o->vdst = w0 & 0xff;
+	o->sdst = (w0 >> 8) & 0x7f;
+	o->abs = (w0 >> 8) & 7;
+	o->clamp = (w0 >> 15) & 1;
+	o->src[0] = w1 & 0x1ff;
+	o->src[1] = (w1 >> 9) & 0x1ff;
+	o->src[2] = (w1 >> 18) & 0x1ff;
+	o->cin = o->src[2];
+	o->neg = (w1 >> 29) & 7;
+	if ((w1 >> 27) & 3)
+		return -1;	/* omod */
+	return 0;
+}
+
+/* The VOP3B opcodes: sdst instead of abs and clamp... */
+static int
+vop3b(unsigned int id)
+{
+	switch (id) {
+	case SH_OP_V_ADD_CO_U32: case SH_OP_V_SUB_CO_U32: case SH_OP_V_SUBREV_CO_U32:
+	case SH_OP_V_ADDC_CO_U32: case SH_OP_V_SUBB_CO_U32: case SH_OP_V_SUBBREV_CO_U32:
+	case SH_OP_V_MAD_U64_U32:
+		return 1;
+	}
+	return 0;
+}
+
+static enum sh_step
+lanes64(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i, const struct vop *o)
+{
+	uint64_t exec = sh_exec(w), carry = 0;
+	unsigned int l;
+
+	for (l = 0; l < SH_LANES; l++) {
+		uint64_t a, b, r;
+		uint32_t a32, b32;
+
+		if (!((exec >> l) & 1))
+			continue;
+		switch (i->id) {
+		case SH_OP_V_LSHLREV_B64: case SH_OP_V_LSHRREV_B64: case SH_OP_V_ASHRREV_I64:
+			if (sh_src32(w, i, o->src[0], l, &a32) ||
+			    sh_src64(w, i, o->src[1], l, 0, &b))
+				return sh_illegal(c, w, i, "operand");
+			r = i->id == SH_OP_V_LSHLREV_B64 ? b << (a32 & 63) :
+			    i->id == SH_OP_V_LSHRREV_B64 ? b >> (a32 & 63) :
+			    (uint64_t)((int64_t)b >> (a32 & 63));
+			break;
+		case SH_OP_V_MAD_U64_U32: {
+			unsigned __int128 x;
+
+			if (sh_src32(w, i, o->src[0], l, &a32) ||
+			    sh_src32(w, i, o->src[1], l, &b32) ||
+			    sh_src64(w, i, o->src[2], l, 0, &b))
+				return sh_illegal(c, w, i, "operand");
+			x = (unsigned __int128)((uint64_t)a32 * b32) + b;
+			r = (uint64_t)x;
+			carry |= (uint64_t)(x >> 64 ? 1 : 0) << l;
+			break;
+		}
+		default:
+			if (sh_src64(w, i, o->src[0], l, 0, &a) ||
+			    sh_src64(w, i, o->src[1], l, 0, &b))
+				return sh_illegal(c, w, i, "operand");
+			(void)a;
+			return sh_illegal(c, w, i, NULL);
+		}
+		w->v[o->vdst][l] = (uint32_t)r;
+		w->v[(o->vdst + 1) % SH_VGPRS][l] = (uint32_t)(r >> 32);
+	}
+	if (i->id == SH_OP_V_MAD_U64_U32)
+		sh_set_sreg64(w, o->sdst, carry);
+	c->lanes += (uint64_t)__builtin_popcountll(exec);
+	return SH_NEXT;
+}
+
+static enum sh_step
+compare_lanes(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
+	      const struct vop *o)
+{
+	const struct kfd_isa_fields *f = &i->in->f;
+	uint64_t exec = sh_exec(w), mask = 0;
+	int fp = is_float(i->id);
+	unsigned int l;
+
+	for (l = 0; l < SH_LANES; l++) {
+		uint64_t a, b;
+		uint32_t a32, b32;
+
+		if (!((exec >> l) & 1))
+			continue;
+		if (f->src_dwords[0] == 2) {
+			if (sh_src64(w, i, o->src[0], l, fp, &a) ||
+			    sh_src64(w, i, o->src[1], l, fp, &b))
+				return sh_illegal(c, w, i, "operand");
+		} else {
+			if (sh_src32(w, i, o->src[0], l, &a32) ||
+			    sh_src32(w, i, o->src[1], l, &b32))
+				return sh_illegal(c, w, i, "operand");
+			if (fp) {
+				a32 = fmod_in(a32, o, 0);
+				b32 = fmod_in(b32, o, 1);
+			}
+			a = a32;
+			b = b32;
+		}
+		if (cmp(i->id, a, b) > 0)
+			mask |= 1ull << l;
+	}
+	sh_set_sreg64(w, o->vdst, mask);
+	c->lanes += (uint64_t)__builtin_popcountll(exec);
+	return SH_NEXT;
+}
+
+/*
+ * gfx90a's packed 32-bit VOP3P: each source is 64 bits; op_sel picks the
+ * dword of each source the low result takes, op_sel_hi the high one's
+ * (v_pk_mov_b32: op_sel bit 0 for src0 into the low dword, bit 1 for src1
+ * into the high one); neg_lo and neg_hi negate the float inputs.
+ */
+static enum sh_step
+vop3p(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
+{
+	const struct kfd_isa_fields *f = &i->in->f;
+	uint32_t w0 = f->words[0], w1 = f->words[1];
+	unsigned int vdst = w0 & 0xff, src[3] = { w1 & 0x1ff, (w1 >> 9) & 0x1ff, (w1 >> 18) & 0x1ff };
+	unsigned int neg_hi = (w0 >> 8) & 7, op_sel = (w0 >> 11) & 7;
+	unsigned int op_sel_hi = ((w1 >> 27) & 3) | ((w0 >> 14) & 1) << 2, neg_lo = (w1 >> 29) & 7;
+	unsigned int nsrc = i->id == SH_OP_V_PK_FMA_F32 ? 3 : 2;
+	uint64_t exec = sh_exec(w);
+
+	if ((w0 >> 15) & 1)
+		return sh_illegal(c, w, i, "clamp");
+	if (i->id != SH_OP_V_PK_MOV_B32 && i->id != SH_OP_V_PK_ADD_F32 &&
+	    i->id != SH_OP_V_PK_MUL_F32 && i->id != SH_OP_V_PK_FMA_F32)
+		return sh_illegal(c, w, i, NULL);
+	for (unsigned int l = 0; l < SH_LANES; l++) {
+		uint64_t v[3];
+		uint32_t lo[3], hi[3], r0, r1;
+
+		if (!((exec >> l) & 1))
+			continue;
+		for (unsigned int k = 0; k < nsrc; k++) {
+			if (sh_src64(w, i, src[k], l, 0, &v[k]))
+				return sh_illegal(c, w, i, "operand");
+			/* an inline constant is the same in both halves */
+			if (src[k] >= 128 && src[k] < 256 && src[k] != 255)
+				v[k] = (v[k] & 0xffffffffu) | (v[k] & 0xffffffffu) << 32;
+			lo[k] = (uint32_t)(v[k] >> ((op_sel >> k) & 1 ? 32 : 0));
+			hi[k] = (uint32_t)(v[k] >> ((op_sel_hi >> k) & 1 ? 32 : 0));
+			if ((neg_lo >> k) & 1)
+				lo[k] ^= 0x80000000u;
+			if ((neg_hi >> k) & 1)
+				hi[k] ^= 0x80000000u;
+		}
+		switch (i->id) {
+		case SH_OP_V_PK_MOV_B32:
+			r0 = (uint32_t)(v[0] >> (op_sel & 1 ? 32 : 0));
+			r1 = (uint32_t)(v[1] >> (op_sel & 2 ? 32 : 0));
+			break;
+		case SH_OP_V_PK_ADD_F32:
+			r0 = u32(f32(lo[0]) + f32(lo[1]));
+			r1 = u32(f32(hi[0]) + f32(hi[1]));
+			break;
+		case SH_OP_V_PK_MUL_F32:
+			r0 = u32(f32(lo[0]) * f32(lo[1]));
+			r1 = u32(f32(hi[0]) * f32(hi[1]));
+			break;
+		default:
+			r0 = u32(fmaf(f32(lo[0]), f32(lo[1]), f32(lo[2])));
+			r1 = u32(fmaf(f32(hi[0]), f32(hi[1]), f32(hi[2])));
+			break;
+		}
+		w->v[vdst][l] = r0;
+		w->v[(vdst + 1) % SH_VGPRS][l] = r1;
+	}
+	c->lanes += (uint64_t)__builtin_popcountll(exec);
+	return SH_NEXT;
+}
+
+enum sh_step
+sh_valu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
+{
+	const struct kfd_isa_fields *f = &i->in->f;
+	uint64_t exec = sh_exec(w), carry = 0, cin = 0;
+	int fp = is_float(i->id), writes_carry = 0;
+	struct vop o;
+	unsigned int l;
+
+	if (f->enc == KFD_ISA_VOP3P)
+		return vop3p(c, w, i);
+	if (fields(i, &o))
+		return sh_illegal(c, w, i, "this encoding form");
+	if (vop3b(i->id) && (f->form == KFD_ISA_FORM_VOP3 || f->enc == KFD_ISA_VOP3)) {
+		o.abs = 0;
+		o.clamp = 0;
+	} else if (f->form == KFD_ISA_FORM_VOP3 || f->enc == KFD_ISA_VOP3) {
+		o.sdst = 0;
+	}
+	/* v_cndmask_b32 takes abs and neg as on floats (a select of them) */
+	if (i->id == SH_OP_V_CNDMASK_B32 && (o.abs || o.neg))
+		fp = 1;
+	if (o.clamp || (!fp && (o.abs || o.neg)))
+		return sh_illegal(c, w, i, "clamp or an input modifier");
+	if (f->enc == KFD_ISA_VOPC || (i->id >= SH_OP_V_CMP_F_I32 && i->id <= SH_OP_V_CMP_U_F32))
+		return compare_lanes(c, w, i, &o);
+	if (f->dst_dwords == 2)
+		return lanes64(c, w, i, &o);
+
+	switch (i->id) {
+	case SH_OP_V_NOP:
+		return SH_NEXT;
+	case SH_OP_V_READFIRSTLANE_B32: {
+		unsigned int first = exec ? (unsigned int)__builtin_ctzll(exec) : 0;
+		uint32_t v;
+
+		if (sh_src32(w, i, o.src[0], first, &v))
+			return sh_illegal(c, w, i, "operand");
+		w->s[o.vdst & 127] = v;
+		return SH_NEXT;
+	}
+	case SH_OP_V_READLANE_B32: {
+		uint32_t lane, v;
+
+		if (sh_src32(w, i, o.src[1], 0, &lane) ||
+		    sh_src32(w, i, o.src[0], lane & 63, &v))
+			return sh_illegal(c, w, i, "operand");
+		w->s[o.vdst & 127] = v;
+		return SH_NEXT;
+	}
+	case SH_OP_V_WRITELANE_B32: {
+		uint32_t lane, v;
+
+		if (sh_src32(w, i, o.src[1], 0, &lane) || sh_src32(w, i, o.src[0], 0, &v))
+			return sh_illegal(c, w, i, "operand");
+		w->v[o.vdst][lane & 63] = v;
+		return SH_NEXT;
+	}
+	case SH_OP_V_ADDC_CO_U32: case SH_OP_V_SUBB_CO_U32: case SH_OP_V_SUBBREV_CO_U32:
+	case SH_OP_V_CNDMASK_B32:
+		cin = sh_sreg64(w, o.cin);
+		break;
+	}
+	for (l = 0; l < SH_LANES; l++) {
+		uint32_t a = 0, b = 0, d = 0, r;
+		uint64_t x;
+
+		if (!((exec >> l) & 1))
+			continue;
+		if (sh_src32(w, i, o.src[0], l, &a) ||
+		    (o.nsrc > 1 && sh_src32(w, i, o.src[1], l, &b)) ||
+		    (o.nsrc > 2 && sh_src32(w, i, o.src[2], l, &d)))
+			return sh_illegal(c, w, i, "operand");
+		if (fp) {
+			a = fmod_in(a, &o, 0);
+			b = fmod_in(b, &o, 1);
+			d = fmod_in(d, &o, 2);
+		}
+		/* the madmk/madak literal */
+		if (f->enc == KFD_ISA_VOP2 && f->has_literal && (f->words[0] & 0x1ff) != 255)
+			d = f->literal;
+		switch (i->id) {
+		case SH_OP_V_MOV_B32: r = a; break;
+		case SH_OP_V_NOT_B32: r = ~a; break;
+		case SH_OP_V_BFREV_B32:
+			r = 0;
+			for (int k = 0; k < 32; k++)
+				r |= ((a >> k) & 1) << (31 - k);
+			break;
+		case SH_OP_V_FFBH_U32: r = a ? (uint32_t)__builtin_clz(a) : 0xffffffffu; break;
+		case SH_OP_V_FFBL_B32: r = a ? (uint32_t)__builtin_ctz(a) : 0xffffffffu; break;
+		case SH_OP_V_CVT_F32_I32: r = u32((float)(int32_t)a); break;
+		case SH_OP_V_CVT_F32_U32: r = u32((float)a); break;
+		case SH_OP_V_CVT_U32_F32: r = cvt_u32(f32(a)); break;
+		case SH_OP_V_CVT_I32_F32: r = cvt_i32(f32(a)); break;
+		case SH_OP_V_RCP_F32: case SH_OP_V_RCP_IFLAG_F32: r = u32(1.0f / f32(a)); break;
+		case SH_OP_V_SQRT_F32: r = u32(sqrtf(f32(a))); break;
+		case SH_OP_V_TRUNC_F32: r = u32(truncf(f32(a))); break;
+		case SH_OP_V_FLOOR_F32: r = u32(floorf(f32(a))); break;
+		case SH_OP_V_CNDMASK_B32: r = (cin >> l) & 1 ? b : a; break;
+		case SH_OP_V_ADD_F32: r = u32(f32(a) + f32(b)); break;
+		case SH_OP_V_SUB_F32: r = u32(f32(a) - f32(b)); break;
+		case SH_OP_V_SUBREV_F32: r = u32(f32(b) - f32(a)); break;
+		case SH_OP_V_MUL_F32: r = u32(f32(a) * f32(b)); break;
+		case SH_OP_V_MIN_F32: r = u32(fminf(f32(a), f32(b))); break;
+		case SH_OP_V_MAX_F32: r = u32(fmaxf(f32(a), f32(b))); break;
+		case SH_OP_V_MAC_F32: r = u32(f32(a) * f32(b) + f32(w->v[o.vdst][l])); break;
+		case SH_OP_V_FMAC_F32: r = u32(fmaf(f32(a), f32(b), f32(w->v[o.vdst][l]))); break;
+		case SH_OP_V_MAD_F32: r = u32(f32(a) * f32(b) + f32(d)); break;
+		case SH_OP_V_FMA_F32: r = u32(fmaf(f32(a), f32(b), f32(d))); break;
+		case SH_OP_V_MUL_I32_I24:
+			r = (uint32_t)((int32_t)(a << 8) >> 8) * (uint32_t)((int32_t)(b << 8) >> 8);
+			break;
+		case SH_OP_V_MUL_U32_U24: r = (a & 0xffffff) * (b & 0xffffff); break;
+		case SH_OP_V_MAD_U32_U24: r = (a & 0xffffff) * (b & 0xffffff) + d; break;
+		case SH_OP_V_MIN_I32: r = (int32_t)a < (int32_t)b ? a : b; break;
+		case SH_OP_V_MAX_I32: r = (int32_t)a > (int32_t)b ? a : b; break;
+		case SH_OP_V_MIN_U32: r = a < b ? a : b; break;
+		case SH_OP_V_MAX_U32: r = a > b ? a : b; break;
+		case SH_OP_V_LSHRREV_B32: r = b >> (a & 31); break;
+		case SH_OP_V_ASHRREV_I32: r = (uint32_t)((int32_t)b >> (a & 31)); break;
+		case SH_OP_V_LSHLREV_B32: r = b << (a & 31); break;
+		case SH_OP_V_AND_B32: r = a & b; break;
+		case SH_OP_V_OR_B32: r = a | b; break;
+		case SH_OP_V_XOR_B32: r = a ^ b; break;
+		case SH_OP_V_ADD_U32: r = a + b; break;
+		case SH_OP_V_SUB_U32: r = a - b; break;
+		case SH_OP_V_SUBREV_U32: r = b - a; break;
+		case SH_OP_V_ADD_CO_U32:
+			x = (uint64_t)a + b;
+			r = (uint32_t)x;
+			carry |= (x >> 32) << l;
+			writes_carry = 1;
+			break;
+		case SH_OP_V_ADDC_CO_U32:
+			x = (uint64_t)a + b + ((cin >> l) & 1);
+			r = (uint32_t)x;
+			carry |= (x >> 32) << l;
+			writes_carry = 1;
+			break;
+		case SH_OP_V_SUB_CO_U32:
+			r = a - b;
+			carry |= (uint64_t)(b > a) << l;
+			writes_carry = 1;
+			break;
+		case SH_OP_V_SUBREV_CO_U32:
+			r = b - a;
+			carry |= (uint64_t)(a > b) << l;
+			writes_carry = 1;
+			break;
+		case SH_OP_V_SUBB_CO_U32:
+			x = (uint64_t)b + ((cin >> l) & 1);
+			r = (uint32_t)(a - x);
+			carry |= (uint64_t)(x > a) << l;
+			writes_carry = 1;
+			break;
+		case SH_OP_V_SUBBREV_CO_U32:
+			x = (uint64_t)a + ((cin >> l) & 1);
+			r = (uint32_t)(b - x);
+			carry |= (uint64_t)(x > b) << l;
+			writes_carry = 1;
+			break;
+		case SH_OP_V_MUL_LO_U32: r = a * b; break;
+		case SH_OP_V_MUL_HI_U32: r = (uint32_t)(((uint64_t)a * b) >> 32); break;
+		case SH_OP_V_MUL_HI_I32:
+			r = (uint32_t)(((int64_t)(int32_t)a * (int32_t)b) >> 32);
+			break;
+		case SH_OP_V_BFE_U32: r = bfe(a, b, d, 0); break;
+		case SH_OP_V_BFE_I32: r = bfe(a, b, d, 1); break;
+		case SH_OP_V_BFI_B32: r = (a & b) | (~a & d); break;
+		case SH_OP_V_ALIGNBIT_B32:
+			r = (uint32_t)((((uint64_t)a << 32) | b) >> (d & 31));
+			break;
+		case SH_OP_V_LSHL_ADD_U32: r = (a << (b & 31)) + d; break;
+		case SH_OP_V_ADD_LSHL_U32: r = (a + b) << (d & 31); break;
+		case SH_OP_V_ADD3_U32: r = a + b + d; break;
+		case SH_OP_V_LSHL_OR_B32: r = (a << (b & 31)) | d; break;
+		case SH_OP_V_AND_OR_B32: r = (a & b) | d; break;
+		case SH_OP_V_OR3_B32: r = a | b | d; break;
+		case SH_OP_V_MBCNT_LO_U32_B32:
+			r = (uint32_t)__builtin_popcount(a & (uint32_t)((1ull << (l < 32 ? l : 32)) - 1)) + b;
+			break;
+		case SH_OP_V_MBCNT_HI_U32_B32:
+			r = (uint32_t)__builtin_popcount(a & (uint32_t)(l > 32 ? (1ull << (l - 32)) - 1 : 0)) + b;
+			break;
+		default:
+			return sh_illegal(c, w, i, NULL);
+		}
+		w->v[o.vdst][l] = r;
+	}
+	if (writes_carry || (vop3b(i->id) && i->id != SH_OP_V_MAD_U64_U32))
+		sh_set_sreg64(w, o.sdst, carry);
+	c->lanes += (uint64_t)__builtin_popcountll(exec);
+	return SH_NEXT;
+}
