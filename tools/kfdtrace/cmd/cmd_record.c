@@ -450,23 +450,18 @@ profile_usable(const struct record_opts *o)
 	return kfdtrace_profile_check(o->profile_opt, o->profile);
 }
 
-int
-kfdtrace_cmd_record(int argc, char **argv)
+/* record once its options are parsed: @cmd is what to run. */
+static int
+record_run(char **cmd, struct record_opts *opts)
 {
 	char capture[PATH_MAX], sim[PATH_MAX], output[PATH_MAX];
 	char first[PATH_MAX + 32];
 	struct child_args child;
 	struct kfdtrace_run run;
-	struct record_opts o;
+	struct record_opts o = *opts;
 	int use_sim, status, ret;
 	struct stat st;
-	char **cmd;
 	pid_t pid;
-
-	ret = parse_args(argc, argv, &o);
-	if (ret)
-		return ret > 0 ? KFDTRACE_EXIT_OK : KFDTRACE_EXIT_USAGE;
-	cmd = argv + optind;
 
 	if (kfdtrace_lib_find(&kfdtrace_lib_capture, capture, sizeof(capture), 1))
 		return KFDTRACE_EXIT_ERROR;
@@ -561,5 +556,21 @@ kfdtrace_cmd_record(int argc, char **argv)
 		cli_err("%s opened no KFD or render-node device: "
 			"no trace at %s", cmd[0], first);
 	record_for_each_run_file(output, record_summarize_other, first);
+	return ret;
+}
+
+int
+kfdtrace_cmd_record(int argc, char **argv)
+{
+	struct record_opts o;
+	int ret;
+
+	ret = parse_args(argc, argv, &o);
+	if (ret)
+		ret = ret > 0 ? KFDTRACE_EXIT_OK : KFDTRACE_EXIT_USAGE;
+	else
+		ret = record_run(argv + optind, &o);
+	free(o.only);
+	free(o.except);
 	return ret;
 }

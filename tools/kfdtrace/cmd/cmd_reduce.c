@@ -177,8 +177,9 @@ reduce_outputs_check(const struct cli_run *run, const char *output,
 	return 0;
 }
 
-int
-kfdtrace_cmd_reduce(int argc, char **argv)
+/* reduce; *@ioctl_name gets --ioctl's canonical name, the caller's to free. */
+static int
+reduce_main(int argc, char **argv, char **ioctl_name)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -200,7 +201,6 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 	struct cli_run run = { 0 };
 	const char *output = NULL, *profile_opt = "--sim";
 	const char *ins[KFD_REPLAY_MAX_TREE];
-	char *ioctl_name = NULL;
 	unsigned int nin;
 	int force = 0;
 	char self[PATH_MAX], err[512];
@@ -233,11 +233,12 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 			break;
 		case 'i':
 			/* One name, checked as record --only checks them. */
-			free(ioctl_name);
+			free(*ioctl_name);
+			*ioctl_name = NULL;
 			if (strchr(optarg, ',') ||
-			    cli_select_ioctls("--ioctl", optarg, &ioctl_name))
+			    cli_select_ioctls("--ioctl", optarg, ioctl_name))
 				goto usage;
-			o.target_ioctl = ioctl_name;
+			o.target_ioctl = *ioctl_name;
 			break;
 		case 'e':
 			o.target_errno = parse_errno(optarg);
@@ -398,6 +399,15 @@ kfdtrace_cmd_reduce(int argc, char **argv)
 		printf("wrote:   %s\n", output);
 	return KFDTRACE_EXIT_OK;
 usage:
-	free(ioctl_name);
 	return KFDTRACE_EXIT_USAGE;
+}
+
+int
+kfdtrace_cmd_reduce(int argc, char **argv)
+{
+	char *ioctl_name = NULL;
+	int ret = reduce_main(argc, argv, &ioctl_name);
+
+	free(ioctl_name);
+	return ret;
 }
