@@ -115,6 +115,9 @@ struct kfd_abi_spm_args {
 #define KFD_ABI_PCS_TYPE_CLOCK_CYCLES		1
 #define KFD_ABI_PCS_TYPE_INSTRUCTIONS		2
 
+/* kfd_abi_pc_sample_info flags: the interval must be a power of 2. */
+#define KFD_ABI_PCS_FLAG_POWER_OF_2		(1u << 0)
+
 /* PC_SAMPLE flags: query every supported configuration, not the current. */
 #define KFD_ABI_PCS_QUERY_TYPE_FULL		(1u << 0)
 

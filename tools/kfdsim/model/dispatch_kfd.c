@@ -20,6 +20,7 @@
 
 #define F_CRIU		KSIM_KFD_F_CRIU
 #define F_NOLOCK	KSIM_KFD_F_NOLOCK
+#define F_PERFMON	KSIM_KFD_F_PERFMON
 
 /*
  * The model's part of a row: its handler and how it is called. The
@@ -90,7 +91,7 @@ static const struct kfd_handler_row handlers[NROWS] = {
 /*
  * The second range of the ROCm DKMS driver (AMDKFD_COMMAND_START_2..END_2),
  * answered in the rocm kernel flavour only. Its other ioctls (the old
- * DBG_TRAP 0x82, RLC_SPM, PC_SAMPLE, PROFILER_DKMS, AIS) are
+ * DBG_TRAP 0x82, RLC_SPM, PROFILER_DKMS, AIS) are
  * not modelled and answer -EINVAL as upstream does: for the 0x82 runtime
  * enable Debian's libhsakmt then reports NOT_SUPPORTED, which ROCr accepts.
  */
@@ -98,6 +99,7 @@ static const struct kfd_handler_row handlers_rocm[NROWS_ROCM] = {
 	[0x80 - KFD_ABI_COMMAND_START_2] = { ksim_ioc_ipc_import_handle, 0 },
 	[0x81 - KFD_ABI_COMMAND_START_2] = { ksim_ioc_ipc_export_handle, 0 },
 	[0x83 - KFD_ABI_COMMAND_START_2] = { ksim_ioc_cross_memory_copy, 0 },
+	[0x85 - KFD_ABI_COMMAND_START_2] = { ksim_ioc_pc_sample, F_PERFMON },
 };
 
 static struct kfd_ioctl_row rows[NROWS];
@@ -238,6 +240,11 @@ ksim_kfd_ioctl(struct ksim_file *f, unsigned long request, void *arg)
 		return -EINVAL;
 	if ((row->flags & F_CRIU) &&
 	    !ksim_capable(40 /* CAP_CHECKPOINT_RESTORE */) &&
+	    !ksim_capable(CAP_SYS_ADMIN))
+		return -EACCES;
+	/* PC sampling shows other processes' waves. */
+	if ((row->flags & F_PERFMON) &&
+	    !ksim_capable(38 /* CAP_PERFMON */) &&
 	    !ksim_capable(CAP_SYS_ADMIN))
 		return -EACCES;
 

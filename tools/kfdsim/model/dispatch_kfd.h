@@ -14,6 +14,8 @@
  * handlers that touch no mutable state (no device lock). */
 #define KSIM_KFD_F_CRIU		0x1
 #define KSIM_KFD_F_NOLOCK	0x2
+/* The ROCm driver's KFD_IOC_FLAG_PERFMON: CAP_PERFMON or CAP_SYS_ADMIN. */
+#define KSIM_KFD_F_PERFMON	0x4
 
 struct ksim_kfd_row_info {
 	uint16_t size;		/* kernel struct size: the schema request's _IOC_SIZE */

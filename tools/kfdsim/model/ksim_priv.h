@@ -771,6 +771,11 @@ int ksim_ioc_dbg_trap(struct ksim_file *, struct ksim_process *, void *, unsigne
 int ksim_ioc_ipc_import_handle(struct ksim_file *, struct ksim_process *, void *, unsigned int);
 /* xmem.c (rocm flavour): CROSS_MEMORY_COPY and the BO table it reads */
 int ksim_ioc_cross_memory_copy(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+
+/* ---- pcs.c ---- */
+int ksim_ioc_pc_sample(struct ksim_file *, struct ksim_process *, void *, unsigned int);
+/* Stop and destroy @p's PC sampling sessions (kfd_pc_sample_release). */
+void ksim_pcs_release(struct ksim_process *p);
 /* A new KFD handle's BO joins the process's table; its end leaves it. */
 void ksim_xmem_publish(struct ksim_process *p, struct ksim_kmem *m);
 void ksim_xmem_unpublish(struct ksim_process *p, struct ksim_kmem *m);

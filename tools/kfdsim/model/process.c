@@ -143,6 +143,8 @@ ksim_process_destroy(struct ksim_process *p, int release_shared)
 	free(p->smi);
 	free(p->svm);
 	ksim_xmem_fini(p);
+	if (release_shared)
+		ksim_pcs_release(p);
 	/* A secondary context shares its pid's slot with the primary. */
 	if (release_shared && !p->secondary) {
 		ksim_dbg_process_end(p);

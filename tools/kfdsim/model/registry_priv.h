@@ -15,11 +15,12 @@
 #include "ksim_priv.h"
 
 #define REG_MAGIC	0x3167657273666bULL	/* "kfsreg1" */
-#define REG_VERSION	6
+#define REG_VERSION	7
 #define REG_PROCS	256
 #define REG_BUFS	1024
 #define REG_IPC		256
 #define REG_IPC_HOLDERS	16
+#define REG_PCS_SESSIONS	64
 
 /* A user queue as /sys/class/kfd/kfd/proc/<pid>/queues/<qid>/ shows it. */
 struct reg_queue {
@@ -80,6 +81,34 @@ struct reg_ipc {
 	struct reg_ipc_holder holders[REG_IPC_HOLDERS];
 };
 
+/* A PC sampling session (pc_sampling_entry): a trace id of one GPU, held
+ * by one KFD process (pid, start time and PASID name it). */
+struct reg_pcs_session {
+	int32_t pid;			/* 0: free */
+	uint32_t id;			/* trace id */
+	uint64_t start;			/* the pid's start time */
+	uint32_t pasid;			/* its KFD process (a secondary context
+					 * of the pid has another) */
+	uint32_t method;		/* KFD_ABI_PCS_METHOD_* */
+	uint32_t enabled;		/* between START and STOP */
+	uint32_t pad;
+};
+
+/* One method's shared sampler (hosttrap_entry / stoch_entry). */
+struct reg_pcs_method {
+	uint32_t use_count;		/* sessions created */
+	uint32_t active_count;		/* sessions started */
+	struct kfd_abi_pc_sample_info info;	/* their format while use_count */
+};
+
+/* A GPU's PC sampling state (kfd_dev_pc_sampling_data). */
+struct reg_pcs {
+	uint32_t next_id;		/* idr_alloc_cyclic's cursor: ids from 1 */
+	uint32_t pad;
+	struct reg_pcs_method m[2];	/* [0] host trap, [1] stochastic */
+	struct reg_pcs_session s[REG_PCS_SESSIONS];
+};
+
 /*
  * What identifies a state file, read before anything else is trusted:
  * magic, layout, and who made it. The maker's start time (field 22 of
@@ -117,6 +146,7 @@ struct reg_shared {
 	/* DQM's SDMA queue slots, per GPU and machine-wide: the owning pid
 	 * of each slot (0: free); [1] is the xGMI SDMA engines' set. */
 	int32_t sdma_owner[KSIM_MAX_GPUS][2][64];
+	struct reg_pcs pcs[KSIM_MAX_GPUS];	/* rocm flavour's PC_SAMPLE */
 };
 
 struct ksim_registry {
