@@ -78,10 +78,11 @@ static const struct want want_kfd[0x29] = {
  * for these; the ROCm rows carry none (0), and the rocm range is outside
  * the ABI minor's nr range anyway.
  */
-static const struct want want_rocm[3] = {
+static const struct want want_rocm[4] = {
 	{ 48, RW, 0, 0 },	/* IPC_IMPORT_HANDLE */
 	{ 32, RW, 0, 0 },	/* IPC_EXPORT_HANDLE */
 	{ 48, RW, 0, 0 },	/* CROSS_MEMORY_COPY */
+	{ 32, RW, 0, KSIM_KFD_F_PERFMON },	/* PC_SAMPLE */
 };
 
 static void
@@ -129,7 +130,9 @@ test_rocm_rows(void **state)
 	check(0x81, &want_rocm[1], 1);
 	assert_int_equal(ksim_kfd_row_info(0x82, &info), 0);
 	check(0x83, &want_rocm[2], 1);
-	for (nr = 0x84; nr <= KFD_ABI_COMMAND_END_2; nr++)
+	assert_int_equal(ksim_kfd_row_info(0x84, &info), 0);
+	check(0x85, &want_rocm[3], 1);
+	for (nr = 0x86; nr <= KFD_ABI_COMMAND_END_2; nr++)
 		assert_int_equal(ksim_kfd_row_info(nr, &info), 0);
 }
 
@@ -153,8 +156,8 @@ test_rows_are_the_schema(void **state)
 		assert_int_equal(info.since, rows[i].since_minor);
 		bound++;
 	}
-	/* 40 upstream nrs (0x01..0x28) and the three modelled ROCm ones. */
-	assert_int_equal(bound, 40 + 3);
+	/* 40 upstream nrs (0x01..0x28) and the four modelled ROCm ones. */
+	assert_int_equal(bound, 40 + 4);
 }
 
 int
