@@ -4,8 +4,9 @@
 # A GoogleTest program of a ROCm library's test package, inside the modern
 # root on kfdsim, judged on completion, recorded and replayed:
 #   run_gtest.sh KFDTRACE PROFILE VALUE_CHECK PROGRAM [ARG...]
-# kfdsim runs no shader, so a library's kernels compute nothing and its
-# value checks fail. The program must still run every test to the end:
+# Its meson test runs it with KFDSIM_SHADERS=0 (the interpreter is too
+# slow for these libraries), so a library's kernels compute nothing and
+# its value checks fail. The program must still run every test to the end:
 # exit 0 or 1 (not a signal or a hang), print GoogleTest's "N tests from
 # M test suites ran", and every failure it reports must be a value check,
 # the line after "...: Failure" matching VALUE_CHECK (grep -E). A failure
