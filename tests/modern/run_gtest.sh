@@ -52,6 +52,16 @@ check_answered "$kfdtrace" "$work/count" "$work"/run*.kfdtrace || exit 1
 for mode in "" --threads; do
 	"$kfdtrace" replay "$work"/run*.kfdtrace --sim="$profile" $mode >"$work/replay" 2>&1
 	rc=$?
+	# A --threads wait time-out in a rare interleaving of auto-reset
+	# events (docs/replay.md, Limits): said, and replayed once more.
+	if [ "$rc" -ne 0 ] && [ "$mode" = --threads ] &&
+	   grep -qE '^divergence at #[0-9]+ WAIT_EVENTS: wait_result: captured 0x0, replayed 0x1$' \
+		"$work/replay"; then
+		grep -m1 '^divergence' "$work/replay"
+		echo "note: the --threads wait time-out of docs/replay.md, Limits; replaying again"
+		"$kfdtrace" replay "$work"/run*.kfdtrace --sim="$profile" $mode >"$work/replay" 2>&1
+		rc=$?
+	fi
 	if [ "$rc" -ne 0 ] || ! grep -q 'result:[[:space:]]*match (strict)' "$work/replay"; then
 		tail -n 20 "$work/replay"
 		echo "FAIL: replay $mode exited $rc without a strict match"
