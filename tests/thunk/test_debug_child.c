@@ -348,6 +348,29 @@ check_queue_error(pid_t child, uint32_t qid)
 	assert_int_equal(trap(child, KFD_ABI_DBG_TRAP_QUERY_DEBUG_EVENT, &a), -EAGAIN);
 }
 
+/*
+ * The pipes to and from a debugged child, the child forked to run @main_fn,
+ * and its first word: it has called PTRACE_TRACEME. Return: its pid.
+ */
+static pid_t
+fork_debugged(void (*main_fn)(void))
+{
+	pid_t child;
+	char c;
+
+	assert_int_equal(pipe(to_child), 0);
+	assert_int_equal(pipe(from_child), 0);
+	assert_int_equal(pipe2(ev, O_NONBLOCK | O_CLOEXEC), 0);
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0)
+		main_fn();
+	close(to_child[0]);
+	close(from_child[1]);
+	assert_int_equal(get(from_child[0], &c, 1), 0);
+	return child;
+}
+
 static void
 test_debug_child(void **state)
 {
@@ -361,16 +384,7 @@ test_debug_child(void **state)
 	pid_t child, other;
 	char c;
 
-	assert_int_equal(pipe(to_child), 0);
-	assert_int_equal(pipe(from_child), 0);
-	assert_int_equal(pipe2(ev, O_NONBLOCK | O_CLOEXEC), 0);
-	child = fork();
-	assert_true(child >= 0);
-	if (child == 0)
-		child_main();
-	close(to_child[0]);
-	close(from_child[1]);
-	assert_int_equal(get(from_child[0], &c, 1), 0);
+	child = fork_debugged(child_main);
 
 	assert_int_equal(hsaKmtOpenKFD(), HSAKMT_STATUS_SUCCESS);
 	kfd = open("/dev/kfd", O_RDWR | O_CLOEXEC);
@@ -539,22 +553,12 @@ test_memory_violation(void **state)
 	uint64_t head;
 	int status;
 	pid_t child;
-	char c;
 
 	(void)state;
 	/* Its packets fault: a replay, which has none, cannot. */
 	if (!queue_error)
 		skip();
-	assert_int_equal(pipe(to_child), 0);
-	assert_int_equal(pipe(from_child), 0);
-	assert_int_equal(pipe2(ev, O_NONBLOCK | O_CLOEXEC), 0);
-	child = fork();
-	assert_true(child >= 0);
-	if (child == 0)
-		child_fault_main();
-	close(to_child[0]);
-	close(from_child[1]);
-	assert_int_equal(get(from_child[0], &c, 1), 0);
+	child = fork_debugged(child_fault_main);
 	assert_int_equal(hsaKmtOpenKFD(), HSAKMT_STATUS_SUCCESS);
 
 	memset(&a, 0, sizeof(a));
