@@ -67,6 +67,18 @@ void rp_resubmit_memory(struct rp_run *st, const struct kt_record *rec);
 /* Drop memory records no submit record followed (the end of a run). */
 void rp_resubmit_clear(struct rp_run *st);
 /*
+ * compare.c: what the replayed engines computed. rp_compare_sources() -
+ * before the SDMA submit @s is published: each held copy source in VRAM
+ * that the copy reads as the capture saw it is compared with the replay's
+ * bytes there (a difference diverges); @keep[i] is set for each held
+ * memory record that compared equal, which is then not written back.
+ * rp_mem_get() - read @len bytes at @addr of this process: 0, or -1 (not
+ * mapped).
+ */
+void rp_compare_sources(struct rp_run *st, const struct kt_submit_rec *s,
+			uint8_t *keep);
+int rp_mem_get(void *dst, uint64_t addr, size_t len);
+/*
  * xfer.c: fds passed between the processes of a tree over Unix sockets.
  * rp_xfer_plan_build() pairs, before the tree starts, each receive of an
  * fd_transfer record with the send it got its fds from, and makes a

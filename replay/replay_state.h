@@ -101,6 +101,8 @@ struct rp_run {
 	/* Memory records for the next submit record (resubmit.c). */
 	struct kt_record *pending_mem[RP_MAX_PENDING_MEM];
 	size_t npending_mem;
+	/* ... of them, those compared equal: not written back (compare.c). */
+	uint8_t compared[RP_MAX_PENDING_MEM];
 };
 
 /* One ioctl being replayed. */

@@ -204,6 +204,12 @@ rp_print_summary(const struct rp_run *st, FILE *out)
 		fprintf(out, "  memory:      %" PRIu64 " captured ranges written back, "
 			"%" PRIu64 " SDMA copies moved the captured bytes\n",
 			s->memory_restored, s->copies_checked);
+	if (s->compared || s->compare_busy)
+		fprintf(out, "  compared:    %" PRIu64 " copy sources in VRAM "
+			"(%" PRIu64 " bytes) against the capture, %" PRIu64
+			" differed, %" PRIu64 " not compared (queues busy)\n",
+			s->compared, s->compared_bytes, s->compared_differ,
+			s->compare_busy);
 	if (s->ib_skipped)
 		fprintf(out, "  indirect:    %" PRIu64 " AQL PM4_IB packets whose "
 			"indirect buffer the capture does not hold: made "

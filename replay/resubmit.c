@@ -7,7 +7,8 @@
  * what its packets referenced: they are written back first (signals but
  * their values, with their mailbox and event id translated), and each SDMA copy whose source
  * was captured is checked once the engine retired it: its destination
- * must hold the captured bytes.
+ * must hold the captured bytes. A copy source in VRAM is what the GPU
+ * computed: it is compared, not written back (compare.c).
  *
  * The queue's ring, write pointer (CREATE_QUEUE's write_pointer_address:
  * amd_queue_t's write_dispatch_id for AQL, the byte write pointer for
@@ -49,14 +50,6 @@
 
 /* How long the engine may take to retire what one doorbell published. */
 #define RS_RETIRE_NS	(200ull * 1000000)
-
-static int
-get_mem(void *dst, uint64_t addr, size_t len)
-{
-	struct iovec l = { dst, len }, r = { (void *)(uintptr_t)addr, len };
-
-	return process_vm_readv(getpid(), &l, 1, &r, 1, 0) == (ssize_t)len ? 0 : -1;
-}
 
 static int
 put_mem(uint64_t addr, const void *src, size_t len)
@@ -291,13 +284,13 @@ retired(struct rp_run *st, const struct kt_submit_rec *s, uint64_t rptr,
 	for (;;) {
 		if (s->engine == KFD_ENGINE_PM4) {
 			/* 32 bits, wrapped: the CP's report. */
-			if (get_mem(&v32, rptr, sizeof(v32)) < 0)
+			if (rp_mem_get(&v32, rptr, sizeof(v32)) < 0)
 				return 0;
 			v = v32;
 			if (ring_size >= 4 && v == (s->last & (ring_size / 4 - 1)))
 				return 1;
 		} else {
-			if (get_mem(&v, rptr, sizeof(v)) < 0)
+			if (rp_mem_get(&v, rptr, sizeof(v)) < 0)
 				return 0;
 			if (v >= want)
 				return 1;
@@ -373,7 +366,7 @@ signal_xlate(const struct rp_run *st, uint8_t *p, size_t len)
  * saw the doorbell (--submissions=full).
  */
 static void
-restore_memory(struct rp_run *st)
+restore_memory(struct rp_run *st, const uint8_t *compared)
 {
 	size_t i;
 
@@ -381,7 +374,8 @@ restore_memory(struct rp_run *st)
 		const struct kt_memory_rec *m = &st->pending_mem[i]->u.memory;
 		uint8_t *b;
 
-		if (!m->data || !m->len || (m->flags & KT_MEM_OMITTED))
+		if (!m->data || !m->len || (m->flags & KT_MEM_OMITTED) ||
+		    compared[i])
 			continue;
 		b = malloc(m->len);
 		if (!b)
@@ -437,7 +431,7 @@ check_copies(struct rp_run *st, const struct kt_submit_rec *s, const uint8_t *bu
 			live = malloc(n);
 			if (!live)
 				break;
-			if (get_mem(live, c.dst, n) < 0 || memcmp(live, m->data, n))
+			if (rp_mem_get(live, c.dst, n) < 0 || memcmp(live, m->data, n))
 				rp_diverge(st, "copy destination", c.dst, c.dst, 0, 0,
 					   "the engine did not put the %" PRIu64
 					   " captured bytes of 0x%" PRIx64 " there", n,
@@ -512,7 +506,11 @@ rp_resubmit(struct rp_run *st, const struct kt_record *rec)
 		return;
 	}
 	memcpy(buf, s->data, s->len);
-	restore_memory(st);
+	/* What the replayed GPU left in the copies' sources is compared,
+	 * and kept (compare.c); the rest is written back. */
+	memset(st->compared, 0, st->npending_mem);
+	rp_compare_sources(st, s, st->compared);
+	restore_memory(st, st->compared);
 	ring = rp_as_xlate(&st->as, q->ring);
 	if (s->engine == KFD_ENGINE_AQL)
 		r = publish_aql(st, s, buf, ring, (uint32_t)q->ring_size);

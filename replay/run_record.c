@@ -184,6 +184,10 @@ rp_sum_add(struct kfd_replay_summary *t, const struct kfd_replay_summary *s)
 	t->unretired += s->unretired;
 	t->memory_restored += s->memory_restored;
 	t->copies_checked += s->copies_checked;
+	t->compared += s->compared;
+	t->compared_bytes += s->compared_bytes;
+	t->compared_differ += s->compared_differ;
+	t->compare_busy += s->compare_busy;
 	t->ib_skipped += s->ib_skipped;
 	if (s->relocations > t->relocations)
 		t->relocations = s->relocations;

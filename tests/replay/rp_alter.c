@@ -12,7 +12,9 @@
  * after-image gets VALUE), "in.FIELD" an input field (its before-image gets
  * VALUE), "errno" (the call then failed with VALUE), "buf@N" (byte N of
  * the after-image of its first indirect buffer becomes VALUE), or "ts"
- * (the record, of any type, entered at VALUE ns). For an mmap record,
+ * (the record, of any type, entered at VALUE ns). For a memory record,
+ * FIELD "mem@N" makes byte N of its bytes VALUE (a corrupted kernel
+ * argument, say); the record then holds its bytes, without a hash. For an mmap record,
  * FIELD "addr" moves the mapping: the requested address and the result
  * become VALUE. "drop" leaves out every ioctl of the named kinds, and
  * those with the sequence numbers given (items all digits). "move"
@@ -44,6 +46,7 @@ main(int argc, char **argv)
 	struct stat sb;
 	uint8_t after[KT_MAX_ARG_SIZE + 1], before[KT_MAX_ARG_SIZE + 1];
 	static uint8_t bufimg[65536];
+	uint8_t *memimg = NULL;
 	struct kt_buf_image imgs[KT_MAX_BUFS];
 	int r, done = 0;
 
@@ -114,6 +117,23 @@ main(int argc, char **argv)
 			rec.u.mmap.result = value;
 			done = 1;
 		}
+		if (rec.type == KT_REC_MEMORY && rec.seq == seq &&
+		    !strncmp(argv[4], "mem@", 4)) {
+			struct kt_memory_rec *m = &rec.u.memory;
+			size_t at = strtoull(argv[4] + 4, NULL, 0);
+
+			free(memimg);
+			memimg = m->data && at < m->len ? malloc(m->len) : NULL;
+			if (memimg) {
+				memcpy(memimg, m->data, m->len);
+				memimg[at] = (uint8_t)value;
+				m->data = memimg;
+				m->hash_len = 0;
+				m->flags &= (uint8_t)~(KT_MEM_REF | KT_MEM_STORE |
+						       KT_MEM_DELTA);
+				done = 1;
+			}
+		}
 		if (rec.type == KT_REC_IOCTL && rec.seq == seq) {
 			struct kt_ioctl_rec *io = &rec.u.ioctl;
 			const struct kfd_ioctl_desc *d =
@@ -167,6 +187,7 @@ main(int argc, char **argv)
 		}
 	}
 	kt_reader_close(rd);
+	free(memimg);
 	/* What the last flush wrote: the close then adds the END after it. */
 	if (noend && (kt_writer_flush(wr) < 0 || stat(argv[2], &sb) < 0)) {
 		fprintf(stderr, "rp_alter: %s: flush failed\n", argv[2]);

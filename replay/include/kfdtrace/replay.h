@@ -154,6 +154,10 @@ struct kfd_replay_summary {
 	uint64_t unretired;		/* of them, not run to the end */
 	uint64_t memory_restored;	/* captured memory written back */
 	uint64_t copies_checked;	/* SDMA copies that moved the captured bytes */
+	uint64_t compared;		/* copy sources in VRAM compared */
+	uint64_t compared_bytes;	/* ... their bytes */
+	uint64_t compared_differ;	/* ... of them, ranges that differed */
+	uint64_t compare_busy;		/* ... not compared: queues still busy */
 	uint64_t ib_skipped;		/* AQL PM4_IBs without their IB: skipped */
 	unsigned int loops;
 	double seconds;			/* wall time of the replay proper */

@@ -453,6 +453,7 @@ print_json(const struct replay_cli *c, enum kfd_replay_status st,
 	J(mapped_events); J(mapped_gem); J(mapped_offsets); J(cpu_mappings);
 	J(relocations); J(synthesized); J(gpu_sets); J(ages_offset); J(resubmitted);
 	J(unretired); J(memory_restored); J(copies_checked);
+	J(compared); J(compared_bytes); J(compared_differ); J(compare_busy);
 	J(ib_skipped);
 #undef J
 	kt_strbuf_printf(&sb, ",\"first_divergence_seq\":");

@@ -1,0 +1,80 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# The replay compares what the replayed kernels computed. hip_kernel
+# (check) is recorded with --submissions=full on PROFILE: its hipMemcpy
+# back reads the kernels' output from VRAM with an SDMA copy, whose
+# source the capture holds.
+#  - The dump names the kernel of each dispatch (the loader's blit kernel
+#    copied the code object into VRAM, and kfdsim ran it).
+#  - The replay (serial and --threads) compares that source with what the
+#    replayed kernels left there: some bytes, none differing, a strict
+#    match.
+#  - A copy of the trace whose last launch reads its first input one
+#    float further (byte 0 of its kernel arguments 0x00 -> 0x04) makes
+#    the replay diverge at that copy source's first wrong byte.
+#   run_compare.sh KFDTRACE RP_ALTER HIP_KERNEL PROFILE
+# The thunk is the environment's (LD_LIBRARY_PATH, HIP_TEST_THUNK).
+set -u
+
+kfdtrace=$1
+alter=$2
+prog=$3
+profile=$4
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail=0
+
+if ! "$kfdtrace" record --sim="$profile" --submissions=full -o "$dir/t.kft" \
+	-- "$prog" check >"$dir/rec" 2>&1 || ! grep -q '^PASS: ' "$dir/rec"; then
+	cat "$dir/rec"
+	echo "FAIL: the capture of $prog"
+	exit 1
+fi
+"$kfdtrace" dump --seq "$dir/t.kft" >"$dir/dump" 2>&1 || { cat "$dir/dump"; exit 1; }
+
+# vadd's 16 launches, each named from the code object in VRAM.
+n=$(grep -c 'KERNEL_DISPATCH{.*kernel="_Z4vaddPKfS0_Pfi"' "$dir/dump")
+echo "dispatches named vadd: $n"
+[ "$n" -eq 16 ] || { echo "FAIL: not 16 dispatches named vadd"; fail=1; }
+
+for mode in serial threads; do
+	set -- --sim="$profile"
+	[ "$mode" = threads ] && set -- "$@" --threads
+	"$kfdtrace" replay "$@" "$dir/t.kft" >"$dir/out" 2>&1
+	rc=$?
+	line=$(grep '^  compared: ' "$dir/out")
+	if [ "$rc" -ne 0 ] || grep -q 'divergence' "$dir/out" ||
+	   ! grep -q '^  result:      match (strict)' "$dir/out" ||
+	   ! echo "$line" | grep -Eq ' [1-9][0-9]* copy sources in VRAM \([1-9][0-9]* bytes\).*, 0 differed, 0 not compared'; then
+		cat "$dir/out"
+		echo "FAIL: the replay ($mode) compared nothing, or not all equal"
+		fail=1
+	else
+		echo "replay ($mode):$line"
+	fi
+done
+
+# The last launch's kernel arguments: a, b, c, n. a + 4 bytes makes
+# c[0] = a[1] + b[0] = 32769.0 (0x47000100), not 32768.0 (0x47000000):
+# byte 1 of the copy back is 0x01, not 0x00.
+seq=$(grep 'memory(kernarg, ' "$dir/dump" | tail -n 1 | sed 's/^#\([0-9]*\) .*/\1/')
+if ! "$alter" "$dir/t.kft" "$dir/bad.kft" "$seq" mem@0 4 >"$dir/alter" 2>&1; then
+	cat "$dir/alter"
+	echo "FAIL: rp_alter could not change kernarg record #$seq"
+	exit 1
+fi
+"$kfdtrace" replay --sim="$profile" "$dir/bad.kft" >"$dir/bad" 2>&1
+rc=$?
+want='copy source: captured 0x0, replayed 0x1: bytes differ at +1 of the 262144 bytes at '
+if [ "$rc" -eq 0 ] || ! grep -qF -- "$want" "$dir/bad" ||
+   ! grep -q 'in VRAM buffer 0x[0-9a-f]* (2097152 bytes)' "$dir/bad" ||
+   ! grep -q ', 1 differed' "$dir/bad"; then
+	cat "$dir/bad"
+	echo "FAIL: the corrupted kernel argument (record #$seq) did not diverge at the first wrong byte"
+	fail=1
+else
+	grep '^divergence' "$dir/bad"
+fi
+[ "$fail" -eq 0 ] && echo "PASS: run_compare"
+exit "$fail"
