@@ -12,12 +12,23 @@
  * capture does not see otherwise: it is still written back.
  *
  * A captured source is the state at the doorbell, not at the copy. Where
- * the two can differ, the range is written back, not compared: the
+ * the two can differ, the range is neither compared nor written back: the
  * submit polls memory before the copy (it waits for another engine), or
- * an earlier packet of the submit writes into the source.
+ * an earlier packet of the submit writes into the source. The replay's
+ * bytes are what those packets left; the capture's may predate them.
  *
  * Before comparing, the replay waits for its queues to drain: the bytes
  * are then what every packet published so far left.
+ *
+ * A difference is a divergence only where the replay had every input the
+ * capture's GPU had. A kernel reads what its arguments point to; the
+ * capture holds host memory only where a packet names it. So a dispatch
+ * whose arguments point into host memory that no memory record of its
+ * submit holds (a fill pattern, a pinned buffer), or into a VRAM buffer
+ * already marked, marks the VRAM buffers its arguments point to: its
+ * inputs were not captured. An SDMA copy from such a source, or from host
+ * memory the capture could not read, marks its destination. A difference
+ * in a marked buffer is counted and noted, not a divergence.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -44,6 +55,241 @@ rp_mem_get(void *dst, uint64_t addr, size_t len)
 	struct iovec l = { dst, len }, r = { (void *)(uintptr_t)addr, len };
 
 	return process_vm_readv(getpid(), &l, 1, &r, 1, 0) == (ssize_t)len ? 0 : -1;
+}
+
+/* The buffer of the model that holds @addr at @seq: its index, or -1. */
+static int32_t
+bo_at(const struct rp_model *m, uint64_t addr, uint64_t seq)
+{
+	size_t i;
+
+	for (i = 0; addr && i < m->bos.n; i++) {
+		const struct rp_m_bo *b = RP_AT(&m->bos, struct rp_m_bo, i);
+
+		if (b->alloc_seq < seq && seq < b->free_seq &&
+		    addr >= b->va && addr - b->va < b->size)
+			return (int32_t)i;
+	}
+	return -1;
+}
+
+static int
+is_vram(const struct rp_model *m, int32_t bo)
+{
+	return bo >= 0 &&
+	       (RP_AT(&m->bos, struct rp_m_bo, bo)->flags & KFD_ABI_ALLOC_MEM_FLAGS_VRAM);
+}
+
+/* The state the replay keeps of VRAM buffer @bo, or NULL (none yet). */
+static struct rp_cmp_bo *
+cmp_bo(struct rp_run *st, int32_t bo)
+{
+	unsigned int i;
+
+	for (i = 0; i < st->ncmp_bos; i++)
+		if (st->cmp_bos[i].bo == bo)
+			return &st->cmp_bos[i];
+	return NULL;
+}
+
+/*
+ * Whether [@lo, @hi) of VRAM buffer @bo holds what a replayed packet may
+ * have written since the replay last wrote the capture's bytes there, or
+ * compared them.
+ */
+static int
+fresh(struct rp_run *st, int32_t bo, uint64_t lo, uint64_t hi)
+{
+	const struct rp_cmp_bo *c = cmp_bo(st, bo);
+	unsigned int i;
+
+	if (!c)
+		return 0;
+	for (i = 0; i < c->nsync; i++)
+		if (lo < c->sync[i][1] && c->sync[i][0] < hi)
+			return 0;
+	return 1;
+}
+
+/*
+ * [@lo, @hi) of @bo holds the capture's bytes now. A change the capture
+ * shows there before a packet writes the buffer again is the CPU's.
+ */
+static void
+synced(struct rp_run *st, int32_t bo, uint64_t lo, uint64_t hi)
+{
+	struct rp_cmp_bo *c = cmp_bo(st, bo);
+
+	if (!c)
+		return;
+	if (c->nsync == RP_CMP_SYNC) {
+		/* The oldest goes: at worst a range is compared again. */
+		memmove(c->sync[0], c->sync[1], sizeof(c->sync[0]) * (RP_CMP_SYNC - 1));
+		c->nsync--;
+	}
+	c->sync[c->nsync][0] = lo;
+	c->sync[c->nsync][1] = hi;
+	c->nsync++;
+}
+
+/* Whether @bo may hold what the GPU computed from inputs not captured. */
+static int
+marked(struct rp_run *st, int32_t bo)
+{
+	const struct rp_cmp_bo *c = cmp_bo(st, bo);
+
+	return st->unfed_all || (c && c->unfed);
+}
+
+/*
+ * A replayed packet may write VRAM buffer @bo; @unfed: from inputs the
+ * capture does not hold.
+ */
+static void
+wrote(struct rp_run *st, int32_t bo, int unfed)
+{
+	struct rp_cmp_bo *c = cmp_bo(st, bo);
+
+	if (bo < 0)
+		return;
+	if (!c && st->ncmp_bos == RP_MAX_CMP_BOS) {
+		st->unfed_all = 1;	/* no room: every buffer */
+		return;
+	}
+	if (!c) {
+		c = &st->cmp_bos[st->ncmp_bos++];
+		c->bo = bo;
+		c->unfed = 0;
+	}
+	c->unfed |= !!unfed;
+	c->nsync = 0;
+}
+
+/*
+ * Whether a held memory record with its bytes covers @addr (and, with
+ * @kind not 0, is of that kind): the replay writes it back, or compared
+ * it.
+ */
+static const struct kt_memory_rec *
+held(const struct rp_run *st, uint64_t addr, uint8_t kind)
+{
+	size_t i;
+
+	for (i = 0; i < st->npending_mem; i++) {
+		const struct kt_memory_rec *m = &st->pending_mem[i]->u.memory;
+
+		if (m->data && m->len && !(m->flags & KT_MEM_OMITTED) &&
+		    (!kind || m->kind == kind) && addr >= m->addr &&
+		    addr - m->addr < m->len)
+			return m;
+	}
+	return NULL;
+}
+
+/*
+ * A kernel dispatch: the buffers its arguments point to (each 8-byte
+ * word that falls in one). Inputs the capture lacks mark the VRAM ones.
+ */
+static void
+follow_dispatch(struct rp_run *st, const struct kfd_aql_dispatch *d)
+{
+	const struct rp_model *m = &st->r->model;
+	const struct kt_memory_rec *ka = held(st, d->kernarg_address, KT_MEM_KERNARG);
+	int32_t out[64];
+	unsigned int nout = 0, i;
+	int unfed = 0;
+	uint64_t w;
+	size_t off;
+
+	if (!ka || ka->addr != d->kernarg_address) {
+		/* Arguments unknown: so are the buffers it writes. */
+		st->unfed_all = 1;
+		return;
+	}
+	for (off = 0; off + 8 <= ka->len; off += 8) {
+		int32_t b;
+
+		memcpy(&w, ka->data + off, 8);
+		b = bo_at(m, w, st->cur_seq);
+		if (b < 0)
+			continue;
+		if (!is_vram(m, b)) {
+			unfed |= !held(st, w, 0);
+			continue;
+		}
+		unfed |= marked(st, b);
+		if (nout < sizeof(out) / sizeof(out[0])) {
+			out[nout++] = b;
+		} else {
+			/* More buffers than followed: all of them. */
+			unfed = 1;
+			st->unfed_all = 1;
+		}
+	}
+	for (i = 0; i < nout; i++)
+		wrote(st, out[i], unfed);
+}
+
+/*
+ * An SDMA copy into VRAM. A captured source is written back or compared
+ * equal, so the copy moves the captured bytes; without one (the capture
+ * could not read it, or left it out) the destination lacks them.
+ */
+static void
+follow_copy(struct rp_run *st, const struct kfd_sdma_copy_linear *c)
+{
+	const struct rp_model *m = &st->r->model;
+	int32_t db = bo_at(m, c->dst, st->cur_seq);
+
+	if (is_vram(m, db))
+		wrote(st, db, !held(st, c->src, KT_MEM_COPY_SOURCE));
+}
+
+void
+rp_compare_follow(struct rp_run *st, const struct kt_submit_rec *s)
+{
+	size_t off, size;
+
+	if (!s->data)
+		return;
+	if (s->engine == KFD_ENGINE_AQL) {
+		for (off = 0; off + KFD_AQL_PACKET_SIZE <= s->len; off += KFD_AQL_PACKET_SIZE) {
+			const struct kfd_packet_desc *r = kfd_aql_packet(s->data + off);
+			struct kfd_aql_dispatch d;
+
+			if (!r || r->match != KFD_AQL_TYPE_KERNEL_DISPATCH)
+				continue;
+			memcpy(&d, s->data + off, sizeof(d));
+			follow_dispatch(st, &d);
+		}
+	} else if (s->engine == KFD_ENGINE_SDMA) {
+		for (off = 0; off + 4 <= s->len; off += size) {
+			const struct kfd_packet_desc *r =
+				kfd_sdma_packet(s->data + off, s->len - off, &size);
+			struct kfd_sdma_copy_linear c;
+
+			if (!size)
+				break;
+			if (!r || r->match != KFD_SDMA_OP_COPY ||
+			    r->sub != KFD_SDMA_SUBOP_COPY_LINEAR || off + sizeof(c) > s->len)
+				continue;
+			memcpy(&c, s->data + off, sizeof(c));
+			follow_copy(st, &c);
+		}
+	}
+}
+
+uint64_t
+rp_cpu_of(const struct rp_run *st, uint64_t va)
+{
+	const struct rp_model *m = &st->r->model;
+	int32_t i = bo_at(m, va, st->cur_seq);
+	const struct rp_m_bo *b = i >= 0 ? RP_AT(&m->bos, struct rp_m_bo, i) : NULL;
+
+	/* A userptr's pages are the CPU's at its own address. */
+	if (b && (b->flags & KFD_ABI_ALLOC_MEM_FLAGS_USERPTR) && b->cpu_addr)
+		va = b->cpu_addr + (va - b->va);
+	return rp_as_xlate(&st->as, va);
 }
 
 /* The VRAM buffer of the model that holds [@addr, +@len) at @seq, or NULL. */
@@ -158,7 +404,7 @@ first_diff(const uint8_t *a, const uint8_t *b, size_t n)
 /* Compare one captured source @mr with the replay's bytes there. */
 static void
 compare_one(struct rp_run *st, const struct kt_record *mr, const struct rp_m_bo *b,
-	    uint8_t *keep)
+	    int unfed, uint8_t *keep)
 {
 	const struct kt_memory_rec *m = &mr->u.memory;
 	uint8_t *live = malloc(m->len);
@@ -174,7 +420,15 @@ compare_one(struct rp_run *st, const struct kt_record *mr, const struct rp_m_bo 
 	st->sum.compared_bytes += m->len;
 	at = first_diff(m->data, live, m->len);
 	if (at == m->len) {
-		*keep = 1;
+		*keep = RP_CMP_EQUAL;
+	} else if (unfed) {
+		/* Written back: the replay lacked what the GPU computed it from. */
+		if (!st->sum.compared_unfed++)
+			rp_note(st, "copy source 0x%" PRIx64 " (memory record #%"
+				PRIu64 ") differs at +%zu, in VRAM buffer 0x%" PRIx64
+				" that a kernel or copy wrote from inputs the capture "
+				"does not hold: not a divergence", m->addr, mr->seq,
+				at, b->va);
 	} else {
 		/* The captured bytes go back: later copies compare what the
 		 * replay computes from the capture's state, each difference
@@ -199,19 +453,40 @@ rp_compare_sources(struct rp_run *st, const struct kt_submit_rec *s,
 	int settled = -1;	/* the queues drained: not asked yet */
 	size_t i;
 
-	if (s->engine != KFD_ENGINE_SDMA || !s->data)
+	if (s->engine != KFD_ENGINE_SDMA || !s->data || st->o->no_compare)
 		return;
 	for (i = 0; i < st->npending_mem; i++) {
 		const struct kt_record *mr = st->pending_mem[i];
 		const struct kt_memory_rec *mm = &mr->u.memory;
 		const struct rp_m_bo *b;
+		int32_t bo;
+		int f;
 
 		if (mm->kind != KT_MEM_COPY_SOURCE || !mm->data || !mm->len ||
 		    (mm->flags & (KT_MEM_OMITTED | KT_MEM_CUT | KT_MEM_UNREADABLE)))
 			continue;
 		b = vram_bo(m, mm->addr, mm->len, st->cur_seq);
-		if (!b || !source_settled(s->data, s->len, mm->addr, mm->len))
+		if (!b)
 			continue;
+		bo = (int32_t)(b - RP_AT(&m->bos, struct rp_m_bo, 0));
+		/*
+		 * Only what a replayed packet may have written since the
+		 * range last held the capture's bytes: the CPU's stores into
+		 * VRAM are not in the trace.
+		 */
+		f = fresh(st, bo, mm->addr, mm->addr + mm->len);
+		synced(st, bo, mm->addr, mm->addr + mm->len);
+		if (!f)
+			continue;
+		if (!source_settled(s->data, s->len, mm->addr, mm->len)) {
+			/*
+			 * Captured before the packets it waits for ran: the
+			 * replay's bytes, which they left, are kept.
+			 */
+			keep[i] = RP_CMP_KEPT;
+			st->sum.compare_waited++;
+			continue;
+		}
 		if (settled < 0)
 			settled = drained(st, st->cur_seq);
 		if (!settled) {
@@ -221,6 +496,6 @@ rp_compare_sources(struct rp_run *st, const struct kt_submit_rec *s,
 					"the queues did not drain", mm->addr);
 			continue;
 		}
-		compare_one(st, mr, b, &keep[i]);
+		compare_one(st, mr, b, marked(st, bo), &keep[i]);
 	}
 }

@@ -71,13 +71,30 @@ void rp_resubmit_clear(struct rp_run *st);
  * before the SDMA submit @s is published: each held copy source in VRAM
  * that the copy reads as the capture saw it is compared with the replay's
  * bytes there (a difference diverges); @keep[i] is set for each held
- * memory record that compared equal, which is then not written back.
+ * memory record not to write back: RP_CMP_EQUAL (compared equal) or
+ * RP_CMP_KEPT (the capture read it before the packets the copy waits for
+ * ran: the replay's bytes stay, and the copy's destination is not
+ * checked against the capture's).
  * rp_mem_get() - read @len bytes at @addr of this process: 0, or -1 (not
  * mapped).
  */
+enum { RP_CMP_EQUAL = 1, RP_CMP_KEPT = 2 };
 void rp_compare_sources(struct rp_run *st, const struct kt_submit_rec *s,
 			uint8_t *keep);
+/*
+ * rp_compare_follow() - after rp_compare_sources(), for the submit @s:
+ * the VRAM buffers its dispatches and copies write from inputs the
+ * capture does not hold are marked; a difference there is not a
+ * divergence.
+ */
+void rp_compare_follow(struct rp_run *st, const struct kt_submit_rec *s);
 int rp_mem_get(void *dst, uint64_t addr, size_t len);
+/*
+ * rp_cpu_of() - where this process sees the captured GPU VA @va: a
+ * userptr's CPU address (its GPU VA may differ), relocated as the
+ * replay's CPU address space has it.
+ */
+uint64_t rp_cpu_of(const struct rp_run *st, uint64_t va);
 /*
  * xfer.c: fds passed between the processes of a tree over Unix sockets.
  * rp_xfer_plan_build() pairs, before the tree starts, each receive of an

@@ -36,6 +36,18 @@ struct rp_ofd {
 
 struct rp_mt_ops;
 
+/*
+ * A VRAM buffer a replayed packet may have written (compare.c): its model
+ * index, whether from inputs the capture does not hold, and the ranges
+ * that hold the capture's bytes since.
+ */
+struct rp_cmp_bo {
+	int32_t bo;
+	uint8_t unfed;
+	uint8_t nsync;
+	uint64_t sync[RP_CMP_SYNC][2];
+};
+
 struct rp_run {
 	/* The earliest exit among the records the stream holds back, set
 	 * before each rp_tree_gate() (UINT64_MAX: none). */
@@ -103,6 +115,11 @@ struct rp_run {
 	size_t npending_mem;
 	/* ... of them, those compared equal: not written back (compare.c). */
 	uint8_t compared[RP_MAX_PENDING_MEM];
+	/* VRAM buffers replayed packets may have written (compare.c);
+	 * @unfed_all: any of them may lack inputs. */
+	struct rp_cmp_bo cmp_bos[RP_MAX_CMP_BOS];
+	unsigned int ncmp_bos;
+	int unfed_all;
 };
 
 /* One ioctl being replayed. */

@@ -204,12 +204,24 @@ rp_print_summary(const struct rp_run *st, FILE *out)
 		fprintf(out, "  memory:      %" PRIu64 " captured ranges written back, "
 			"%" PRIu64 " SDMA copies moved the captured bytes\n",
 			s->memory_restored, s->copies_checked);
-	if (s->compared || s->compare_busy)
+	if (s->compared || s->compare_busy || s->compare_waited) {
 		fprintf(out, "  compared:    %" PRIu64 " copy sources in VRAM "
-			"(%" PRIu64 " bytes) against the capture, %" PRIu64
-			" differed, %" PRIu64 " not compared (queues busy)\n",
-			s->compared, s->compared_bytes, s->compared_differ,
-			s->compare_busy);
+			"(%" PRIu64 " bytes) with the capture: %" PRIu64
+			" differed", s->compared, s->compared_bytes,
+			s->compared_differ);
+		if (s->compared_unfed)
+			fprintf(out, "; %" PRIu64 " more where the capture lacks "
+				"the GPU's inputs (not divergences)",
+				s->compared_unfed);
+		if (s->compare_busy)
+			fprintf(out, "; %" PRIu64 " not compared: the queues "
+				"did not drain", s->compare_busy);
+		if (s->compare_waited)
+			fprintf(out, "; %" PRIu64 " captured before what the "
+				"copy waited for: kept as replayed",
+				s->compare_waited);
+		fprintf(out, "\n");
+	}
 	if (s->ib_skipped)
 		fprintf(out, "  indirect:    %" PRIu64 " AQL PM4_IB packets whose "
 			"indirect buffer the capture does not hold: made "

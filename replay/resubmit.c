@@ -425,13 +425,17 @@ check_copies(struct rp_run *st, const struct kt_submit_rec *s, const uint8_t *bu
 		for (i = 0; i < st->npending_mem; i++) {
 			const struct kt_memory_rec *m = &st->pending_mem[i]->u.memory;
 
+			/* GPU VAs, which the replay keeps (no relocation). */
 			if (m->kind != KT_MEM_COPY_SOURCE || !m->len ||
-			    rp_as_xlate(&st->as, m->addr) != c.src || m->len != n)
+			    m->addr != c.src || m->len != n)
 				continue;
+			if (st->compared[i] == RP_CMP_KEPT)
+				break;	/* the capture's bytes are stale */
 			live = malloc(n);
 			if (!live)
 				break;
-			if (rp_mem_get(live, c.dst, n) < 0 || memcmp(live, m->data, n))
+			if (rp_mem_get(live, rp_cpu_of(st, c.dst), n) < 0 ||
+			    memcmp(live, m->data, n))
 				rp_diverge(st, "copy destination", c.dst, c.dst, 0, 0,
 					   "the engine did not put the %" PRIu64
 					   " captured bytes of 0x%" PRIx64 " there", n,
@@ -510,6 +514,7 @@ rp_resubmit(struct rp_run *st, const struct kt_record *rec)
 	 * and kept (compare.c); the rest is written back. */
 	memset(st->compared, 0, st->npending_mem);
 	rp_compare_sources(st, s, st->compared);
+	rp_compare_follow(st, s);
 	restore_memory(st, st->compared);
 	ring = rp_as_xlate(&st->as, q->ring);
 	if (s->engine == KFD_ENGINE_AQL)

@@ -187,7 +187,9 @@ rp_sum_add(struct kfd_replay_summary *t, const struct kfd_replay_summary *s)
 	t->compared += s->compared;
 	t->compared_bytes += s->compared_bytes;
 	t->compared_differ += s->compared_differ;
+	t->compared_unfed += s->compared_unfed;
 	t->compare_busy += s->compare_busy;
+	t->compare_waited += s->compare_waited;
 	t->ib_skipped += s->ib_skipped;
 	if (s->relocations > t->relocations)
 		t->relocations = s->relocations;

@@ -12,15 +12,20 @@
 #    match.
 #  - A copy of the trace whose last launch reads its first input one
 #    float further (byte 0 of its kernel arguments 0x00 -> 0x04) makes
-#    the replay diverge at that copy source's first wrong byte.
-#   run_compare.sh KFDTRACE RP_ALTER HIP_KERNEL PROFILE
+#    the replay diverge at that copy source's first wrong byte; with
+#    --no-compare it matches.
+#  - hip_pinned (check): hipMemset's fill kernel reads its pattern from
+#    host memory no packet names, so the capture lacks it. The copies
+#    back of what it filled differ, and are counted, not divergences.
+#   run_compare.sh KFDTRACE RP_ALTER HIP_KERNEL HIP_PINNED PROFILE
 # The thunk is the environment's (LD_LIBRARY_PATH, HIP_TEST_THUNK).
 set -u
 
 kfdtrace=$1
 alter=$2
 prog=$3
-profile=$4
+pinned=$4
+profile=$5
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail=0
@@ -44,9 +49,9 @@ for mode in serial threads; do
 	"$kfdtrace" replay "$@" "$dir/t.kft" >"$dir/out" 2>&1
 	rc=$?
 	line=$(grep '^  compared: ' "$dir/out")
-	if [ "$rc" -ne 0 ] || grep -q 'divergence' "$dir/out" ||
+	if [ "$rc" -ne 0 ] || grep -q '^divergence' "$dir/out" ||
 	   ! grep -q '^  result:      match (strict)' "$dir/out" ||
-	   ! echo "$line" | grep -Eq ' [1-9][0-9]* copy sources in VRAM \([1-9][0-9]* bytes\).*, 0 differed, 0 not compared'; then
+	   ! echo "$line" | grep -Eq ' [1-9][0-9]* copy sources in VRAM \([1-9][0-9]* bytes\) with the capture: 0 differed$'; then
 		cat "$dir/out"
 		echo "FAIL: the replay ($mode) compared nothing, or not all equal"
 		fail=1
@@ -69,12 +74,38 @@ rc=$?
 want='copy source: captured 0x0, replayed 0x1: bytes differ at +1 of the 262144 bytes at '
 if [ "$rc" -eq 0 ] || ! grep -qF -- "$want" "$dir/bad" ||
    ! grep -q 'in VRAM buffer 0x[0-9a-f]* (2097152 bytes)' "$dir/bad" ||
-   ! grep -q ', 1 differed' "$dir/bad"; then
+   ! grep -q 'with the capture: 1 differed$' "$dir/bad"; then
 	cat "$dir/bad"
 	echo "FAIL: the corrupted kernel argument (record #$seq) did not diverge at the first wrong byte"
 	fail=1
 else
 	grep '^divergence' "$dir/bad"
+fi
+"$kfdtrace" replay --sim="$profile" --no-compare "$dir/bad.kft" >"$dir/nc" 2>&1
+if [ $? -ne 0 ] || grep -q '^  compared: ' "$dir/nc" ||
+   ! grep -q '^  result:      match (strict)' "$dir/nc"; then
+	cat "$dir/nc"
+	echo "FAIL: --no-compare compared, or did not match"
+	fail=1
+fi
+
+if ! "$kfdtrace" record --sim="$profile" --submissions=full -o "$dir/p.kft" \
+	-- "$pinned" check >"$dir/prec" 2>&1 || ! grep -q '^PASS: ' "$dir/prec"; then
+	cat "$dir/prec"
+	echo "FAIL: the capture of $pinned"
+	exit 1
+fi
+"$kfdtrace" replay --sim="$profile" "$dir/p.kft" >"$dir/pout" 2>&1
+rc=$?
+line=$(grep '^  compared: ' "$dir/pout")
+if [ "$rc" -ne 0 ] || grep -q '^divergence' "$dir/pout" ||
+   ! grep -q '^  result:      match (strict)' "$dir/pout" ||
+   ! echo "$line" | grep -Eq ': 0 differed; [1-9][0-9]* more where the capture lacks'; then
+	cat "$dir/pout"
+	echo "FAIL: $pinned's fills, made from a pattern the capture lacks, not told apart"
+	fail=1
+else
+	echo "replay of $pinned:$line"
 fi
 [ "$fail" -eq 0 ] && echo "PASS: run_compare"
 exit "$fail"

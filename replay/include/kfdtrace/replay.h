@@ -115,6 +115,11 @@ struct kfd_replay_opts {
 	int verbose;
 	/* Leave the captured packets (submit records) out (--no-resubmit). */
 	int no_resubmit;
+	/*
+	 * Write every captured copy source back, none compared with what
+	 * the replayed GPU left (--no-compare).
+	 */
+	int no_compare;
 	/* Reports and the summary go here; NULL: stdout. */
 	FILE *out;
 	/*
@@ -157,7 +162,11 @@ struct kfd_replay_summary {
 	uint64_t compared;		/* copy sources in VRAM compared */
 	uint64_t compared_bytes;	/* ... their bytes */
 	uint64_t compared_differ;	/* ... of them, ranges that differed */
+	uint64_t compared_unfed;	/* ... differed, but their inputs were
+					 * not captured: not divergences */
 	uint64_t compare_busy;		/* ... not compared: queues still busy */
+	uint64_t compare_waited;	/* ... not compared: captured before the
+					 * packets the copy waits for ran */
 	uint64_t ib_skipped;		/* AQL PM4_IBs without their IB: skipped */
 	unsigned int loops;
 	double seconds;			/* wall time of the replay proper */

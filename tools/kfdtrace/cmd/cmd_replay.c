@@ -86,6 +86,9 @@ kfdtrace_help_replay(FILE *out)
 		"      --no-resubmit       leave out the captured packets (a trace made\n"
 		"                          with record --submissions), which are by\n"
 		"                          default published again on the queues\n"
+		"      --no-compare        write every captured copy source back;\n"
+		"                          by default one in VRAM a replayed packet\n"
+		"                          wrote is compared with the replay's bytes\n"
 		"      --wait-timeout MS   bound on a blocking WAIT_EVENTS (default 5000)\n"
 		"      --max-reported N    divergences described in full (default 20)\n"
 		"      --plan              print the object model and the compatibility\n"
@@ -137,7 +140,7 @@ static const char *const replay_options[] = {
 	"--from", "--to", "--loop", "--wait-timeout", "--max-reported",
 	"--max-sleep", "--only", "--skip", "--stop-at-divergence",
 	"--keep-going", "--force", "--threads", "--no-resubmit", "--plan",
-	"--json", "--verbose", "--record",
+	"--json", "--verbose", "--record", "--no-compare",
 };
 #define NREPLAY_OPTIONS (sizeof(replay_options) / sizeof(replay_options[0]))
 
@@ -299,6 +302,8 @@ parse(int argc, char **argv, struct replay_cli *c)
 			c->o.threads = 1;
 		} else if (!strcmp(a, "--no-resubmit")) {
 			c->o.no_resubmit = 1;
+		} else if (!strcmp(a, "--no-compare")) {
+			c->o.no_compare = 1;
 		} else if (!strcmp(a, "--plan")) {
 			c->plan = 1;
 		} else if (!strcmp(a, "--json")) {
@@ -453,7 +458,8 @@ print_json(const struct replay_cli *c, enum kfd_replay_status st,
 	J(mapped_events); J(mapped_gem); J(mapped_offsets); J(cpu_mappings);
 	J(relocations); J(synthesized); J(gpu_sets); J(ages_offset); J(resubmitted);
 	J(unretired); J(memory_restored); J(copies_checked);
-	J(compared); J(compared_bytes); J(compared_differ); J(compare_busy);
+	J(compared); J(compared_bytes); J(compared_differ); J(compared_unfed);
+	J(compare_busy); J(compare_waited);
 	J(ib_skipped);
 #undef J
 	kt_strbuf_printf(&sb, ",\"first_divergence_seq\":");
