@@ -18,7 +18,9 @@
  * bytes are what those packets left; the capture's may predate them.
  *
  * Before comparing, the replay waits for its queues to drain: the bytes
- * are then what every packet published so far left.
+ * are then what every packet published so far left. It waits as long as
+ * for a blocking wait (--wait-timeout); after a queue stayed busy that
+ * long, it only looks.
  *
  * A difference is a divergence only where the replay had every input the
  * capture's GPU had. A kernel reads what its arguments point to; the
@@ -42,9 +44,6 @@
 #include <kfdtrace/packets.h>
 
 #include "replay_run.h"
-
-/* How long the queues may take to drain before a comparison. */
-#define CMP_DRAIN_NS	(2000ull * 1000000)
 
 /* SDMA POLL_REGMEM's header: bit 31, the poll reads memory. */
 #define CMP_POLL_MEM	(1u << 31)
@@ -368,9 +367,11 @@ static int
 drained(struct rp_run *st, uint64_t seq)
 {
 	const struct rp_model *m = &st->r->model;
-	uint64_t t0 = kfd_dispatch_now();
+	uint64_t t0 = kfd_dispatch_now(), cap;
 	size_t i;
 
+	cap = st->cmp_stuck ? 0 :
+	      (uint64_t)(st->o->wait_cap_ms ? st->o->wait_cap_ms : 5000) * 1000000;
 	for (i = 0; i < m->queues.n; i++) {
 		const struct rp_m_queue *q = RP_AT(&m->queues, struct rp_m_queue, i);
 		uint64_t rp, wp;
@@ -383,8 +384,10 @@ drained(struct rp_run *st, uint64_t seq)
 			    rp_mem_get(&wp, rp_as_xlate(&st->as, q->wptr), sizeof(wp)) < 0 ||
 			    rp >= wp)
 				break;
-			if (kfd_dispatch_now() - t0 > CMP_DRAIN_NS)
+			if (kfd_dispatch_now() - t0 >= cap) {
+				st->cmp_stuck = 1;
 				return 0;
+			}
 			rp_sleep_ns(20000);
 		}
 	}

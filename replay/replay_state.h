@@ -120,6 +120,7 @@ struct rp_run {
 	struct rp_cmp_bo cmp_bos[RP_MAX_CMP_BOS];
 	unsigned int ncmp_bos;
 	int unfed_all;
+	int cmp_stuck;		/* a queue did not drain: do not wait again */
 };
 
 /* One ioctl being replayed. */
