@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What the replayed engines computed, against what the capture recorded
- * (--submissions=full, docs/replay.md "Comparing what the GPU computed").
+ * (--submissions=full, docs/replay.md "What the GPU computed").
  *
  * An SDMA copy's source is captured when its doorbell rings. Where the
  * GPU produced those bytes (a kernel's output that hipMemcpy reads back),
@@ -317,8 +317,9 @@ overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
 
 /*
  * Whether the copy of @len bytes from @src in the SDMA packets @p (@n
- * bytes) reads what the capture saw at the doorbell: it is there, and no
- * packet before it polls memory or writes into its source.
+ * bytes) reads what the capture saw at the doorbell: 1, no packet before
+ * it polls memory or writes into its source; 0, one does; -1, no such
+ * copy.
  */
 static int
 source_settled(const uint8_t *p, size_t n, uint64_t src, uint64_t len)
@@ -332,7 +333,7 @@ source_settled(const uint8_t *p, size_t n, uint64_t src, uint64_t len)
 		uint32_t h;
 
 		if (!size)
-			return 0;
+			return -1;
 		if (!r || off + size > n)
 			continue;
 		if (r->match == KFD_SDMA_OP_POLL_REGMEM) {
@@ -355,7 +356,7 @@ source_settled(const uint8_t *p, size_t n, uint64_t src, uint64_t len)
 				return 0;
 		}
 	}
-	return 0;
+	return -1;
 }
 
 /*
@@ -463,7 +464,7 @@ rp_compare_sources(struct rp_run *st, const struct kt_submit_rec *s,
 		const struct kt_memory_rec *mm = &mr->u.memory;
 		const struct rp_m_bo *b;
 		int32_t bo;
-		int f;
+		int f, ok;
 
 		if (mm->kind != KT_MEM_COPY_SOURCE || !mm->data || !mm->len ||
 		    (mm->flags & (KT_MEM_OMITTED | KT_MEM_CUT | KT_MEM_UNREADABLE)))
@@ -479,9 +480,10 @@ rp_compare_sources(struct rp_run *st, const struct kt_submit_rec *s,
 		 */
 		f = fresh(st, bo, mm->addr, mm->addr + mm->len);
 		synced(st, bo, mm->addr, mm->addr + mm->len);
-		if (!f)
+		ok = source_settled(s->data, s->len, mm->addr, mm->len);
+		if (!f || ok < 0)
 			continue;
-		if (!source_settled(s->data, s->len, mm->addr, mm->len)) {
+		if (!ok) {
 			/*
 			 * Captured before the packets it waits for ran: the
 			 * replay's bytes, which they left, are kept.
