@@ -17,7 +17,11 @@
 #  - hip_pinned (check): hipMemset's fill kernel reads its pattern from
 #    host memory no packet names, so the capture lacks it. The copies
 #    back of what it filled differ, and are counted, not divergences.
-#   run_compare.sh KFDTRACE RP_ALTER HIP_KERNEL HIP_PINNED PROFILE
+#  - hip_small_copies: HIP writes some 4 KiB copies into VRAM with the
+#    CPU, which the trace does not show, and copies back into userptr
+#    buffers whose GPU VA is not their CPU address. It replays without
+#    a divergence.
+#   run_compare.sh KFDTRACE RP_ALTER HIP_KERNEL HIP_PINNED HIP_SMALL_COPIES PROFILE
 # The thunk is the environment's (LD_LIBRARY_PATH, HIP_TEST_THUNK).
 set -u
 
@@ -25,7 +29,8 @@ kfdtrace=$1
 alter=$2
 prog=$3
 pinned=$4
-profile=$5
+small=$5
+profile=$6
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail=0
@@ -106,6 +111,25 @@ if [ "$rc" -ne 0 ] || grep -q '^divergence' "$dir/pout" ||
 	fail=1
 else
 	echo "replay of $pinned:$line"
+fi
+
+if ! "$kfdtrace" record --sim="$profile" --submissions=full -o "$dir/s.kft" \
+	-- "$small" >"$dir/srec" 2>&1 || ! grep -q '^PASS: ' "$dir/srec"; then
+	cat "$dir/srec"
+	echo "FAIL: the capture of $small"
+	exit 1
+fi
+"$kfdtrace" replay --sim="$profile" "$dir/s.kft" >"$dir/sout" 2>&1
+rc=$?
+line=$(grep '^  compared: ' "$dir/sout")
+if [ "$rc" -ne 0 ] || grep -q '^divergence' "$dir/sout" ||
+   ! grep -q '^  result:      match (strict)' "$dir/sout" ||
+   ! echo "$line" | grep -Eq ' [1-9][0-9]* copy sources in VRAM .*: 0 differed'; then
+	cat "$dir/sout"
+	echo "FAIL: $small's replay compared nothing, or diverged"
+	fail=1
+else
+	echo "replay of $small:$line"
 fi
 [ "$fail" -eq 0 ] && echo "PASS: run_compare"
 exit "$fail"
