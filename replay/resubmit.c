@@ -394,7 +394,7 @@ restore_memory(struct rp_run *st, const uint8_t *compared)
 			    put_mem(a + 2 * SIG_VALUE, b + 2 * SIG_VALUE,
 				    m->len - 2 * SIG_VALUE) == 0)
 				st->sum.memory_restored++;
-		} else if (put_mem(rp_as_xlate(&st->as, m->addr), b, m->len) == 0) {
+		} else if (put_mem(rp_cpu_of(st, m->addr), b, m->len) == 0) {
 			st->sum.memory_restored++;
 		}
 		free(b);
