@@ -232,7 +232,8 @@ follow_dispatch(struct rp_run *st, const struct kfd_aql_dispatch *d)
 /*
  * An SDMA copy into VRAM. A captured source is written back or compared
  * equal, so the copy moves the captured bytes; without one (the capture
- * could not read it, or left it out) the destination lacks them.
+ * could not read it, or left it out) the destination lacks them. A fill
+ * writes what its packet says.
  */
 static void
 follow_copy(struct rp_run *st, const struct kfd_sdma_copy_linear *c)
@@ -242,6 +243,15 @@ follow_copy(struct rp_run *st, const struct kfd_sdma_copy_linear *c)
 
 	if (is_vram(m, db))
 		wrote(st, db, !held(st, c->src, KT_MEM_COPY_SOURCE));
+}
+
+static void
+follow_fill(struct rp_run *st, uint64_t dst)
+{
+	int32_t db = bo_at(&st->r->model, dst, st->cur_seq);
+
+	if (is_vram(&st->r->model, db))
+		wrote(st, db, 0);
 }
 
 void
@@ -266,9 +276,15 @@ rp_compare_follow(struct rp_run *st, const struct kt_submit_rec *s)
 			const struct kfd_packet_desc *r =
 				kfd_sdma_packet(s->data + off, s->len - off, &size);
 			struct kfd_sdma_copy_linear c;
+			struct kfd_sdma_const_fill f;
 
 			if (!size)
 				break;
+			if (r && r->match == KFD_SDMA_OP_CONST_FILL &&
+			    off + sizeof(f) <= s->len) {
+				memcpy(&f, s->data + off, sizeof(f));
+				follow_fill(st, f.dst);
+			}
 			if (!r || r->match != KFD_SDMA_OP_COPY ||
 			    r->sub != KFD_SDMA_SUBOP_COPY_LINEAR || off + sizeof(c) > s->len)
 				continue;
