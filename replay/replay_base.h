@@ -45,7 +45,7 @@
 #define RP_MAX_SWAP_HELD	64	/* creations held for an id's end */
 #define RP_MAX_PENDING_MEM	1024	/* memory records before a submit */
 #define RP_MAX_CMP_BOS		256	/* VRAM buffers packets wrote */
-#define RP_CMP_SYNC		8	/* ... ranges of one since */
+#define RP_CMP_SYNC		4	/* ... ranges of one since */
 
 /* ------------------------------------------------------------------ */
 /* Small containers                                                     */
