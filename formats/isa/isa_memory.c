@@ -39,6 +39,27 @@ static int ds(struct isa_ctx *c, const struct isa_op *op)
 	return r;
 }
 
+/*
+ * The cache-policy bits: gfx9 prints glc and slc; gfx940 calls the same
+ * bits sc0 and nt and adds sc1 in the bit gfx9 keeps as scc.
+ */
+static void cpol(struct isa_ctx *c, int glc, int slc, int scc)
+{
+	if (c->table->cpol == ISA_CPOL_SC) {
+		if (glc)
+			isa_put(c, " sc0");
+		if (slc)
+			isa_put(c, " nt");
+		if (scc)
+			isa_put(c, " sc1");
+		return;
+	}
+	if (glc)
+		isa_put(c, " glc");
+	if (slc)
+		isa_put(c, " slc");
+}
+
 static const char *const flat_segment[] = { "flat_", "scratch_", "global_", NULL };
 
 static int flat(struct isa_ctx *c, const struct isa_op *op)
@@ -53,7 +74,7 @@ static int flat(struct isa_ctx *c, const struct isa_op *op)
 		return isa_fail(c, "reserved FLAT segment");
 	if ((w0 >> 13) & 1)
 		return isa_fail(c, "FLAT lds bit not covered");
-	if ((w0 >> 25) & 1)
+	if ((w0 >> 25) & 1 && c->table->cpol != ISA_CPOL_SC)
 		return isa_fail(c, "FLAT scc bit not covered");
 	if (seg == 1 && op->kind == K_ATOMIC)
 		return isa_fail(c, "scratch has no atomics");
@@ -88,10 +109,7 @@ static int flat(struct isa_ctx *c, const struct isa_op *op)
 	}
 	if (offset)
 		isa_put(c, " offset:%d", offset);
-	if (glc)
-		isa_put(c, " glc");
-	if ((w0 >> 17) & 1)
-		isa_put(c, " slc");
+	cpol(c, glc, (w0 >> 17) & 1, (w0 >> 25) & 1);
 	return r;
 }
 
@@ -103,7 +121,7 @@ static int mubuf(struct isa_ctx *c, const struct isa_op *op)
 
 	if (offen && idxen)
 		return isa_fail(c, "MUBUF offen with idxen not covered");
-	if ((w0 >> 15) & 1)
+	if ((w0 >> 15) & 1 && c->table->cpol != ISA_CPOL_SC)
 		return isa_fail(c, "MUBUF scc bit not covered");
 	if ((w0 >> 16) & 1)
 		return isa_fail(c, "MUBUF lds bit not covered");
@@ -127,10 +145,7 @@ static int mubuf(struct isa_ctx *c, const struct isa_op *op)
 		isa_put(c, " idxen");
 	if (w0 & 0xfff)
 		isa_put(c, " offset:%u", w0 & 0xfff);
-	if ((w0 >> 14) & 1)
-		isa_put(c, " glc");
-	if ((w0 >> 17) & 1)
-		isa_put(c, " slc");
+	cpol(c, (w0 >> 14) & 1, (w0 >> 17) & 1, (w0 >> 15) & 1);
 	return r;
 }
 

@@ -80,15 +80,35 @@ struct isa_op {
 	uint16_t flags;
 };
 
-/* A family's tables. */
+/* An opcode a delta table takes away from its base: (encoding, opcode). */
+struct isa_gone {
+	uint8_t enc;
+	uint16_t op;
+};
+
+/*
+ * A family's tables. A family that shares most encodings with another is
+ * a delta of it: @base's rows count too, after @ops, except those that
+ * @ops replaces (the same encoding and opcode) and those listed in @gone.
+ * Row indices number @ops first, then the base rows that remain.
+ */
 struct isa_table {
 	const char *name;
 	const struct isa_format *formats;
 	unsigned int n_formats;
 	const struct isa_op *ops;
 	unsigned int n_ops;
+	const struct isa_table *base;
+	const struct isa_gone *gone;
+	unsigned int n_gone;
+	unsigned int cpol;	/* the cache-policy spelling (ISA_CPOL_*) */
 };
 
+/* How the FLAT and MUBUF cache-policy bits print. */
+#define ISA_CPOL_GLC	0	/* gfx9: glc, slc */
+#define ISA_CPOL_SC	1	/* gfx940: sc0, nt, sc1 */
+
 extern const struct isa_table isa_table_gfx90a;
+extern const struct isa_table isa_table_gfx942;
 
 #endif

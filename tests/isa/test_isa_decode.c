@@ -199,6 +199,55 @@ static void test_fields(void **state)
 	assert_int_equal(in.f.literal, 0x3ed55555);
 }
 
+/* gfx942: what it encodes otherwise than gfx90a (llvm-objdump 15, gfx940). */
+static const struct golden gfx942_goldens[] = {
+	{ { 0xde538000, 0x017f0002 }, 8, "global_load_dword v1, v[2:3], off sc0 nt sc1" },
+	{ { 0xdc708000, 0x007f0200 }, 8, "global_store_dword v[0:1], v2, off" },
+	{ { 0xe052c000, 0x80000100 }, 8, "buffer_load_dword v1, off, s[0:3], 0 sc0 nt sc1" },
+	{ { 0xd2080004, 0x04010004 }, 8, "v_lshl_add_u64 v[4:5], s[4:5], 0, v[0:1]" },
+	{ { 0x7e007102 }, 4, "v_mov_b64_e32 v[0:1], v[2:3]" },
+	{ { 0x2e000901, 0x3ed55555 }, 8, "v_fmamk_f32 v0, v1, 0x3ed55555, v4" },
+	{ { 0x02040f06 }, 4, "v_add_f32_e32 v2, v6, v7" },
+};
+
+static void test_gfx942(void **state)
+{
+	/* gone on gfx942: image_load and v_mac_f32 */
+	static const uint32_t image[] = { 0xf0005f00, 0x00020012 };
+	static const uint32_t mac[] = { 0x2c000901 };
+	struct kfd_isa_insn insn;
+	struct kfd_isa_row row;
+	enum kfd_isa_family f;
+	unsigned int i, gaps = 0;
+	uint8_t b[12];
+	int r;
+
+	(void)state;
+	assert_int_equal(kfd_isa_family_by_name("gfx942", &f), 0);
+	assert_int_equal(f, KFD_ISA_GFX942);
+	for (i = 0; i < sizeof(gfx942_goldens) / sizeof(gfx942_goldens[0]); i++) {
+		put_words(b, gfx942_goldens[i].w, 3);
+		assert_int_equal(kfd_isa_decode(KFD_ISA_GFX942, b, sizeof(b), &insn), 0);
+		assert_string_equal(insn.text, gfx942_goldens[i].text);
+		assert_int_equal(insn.length, gfx942_goldens[i].length);
+		/* the row index names the row decoded, own or gfx90a's */
+		assert_int_equal(kfd_isa_row(KFD_ISA_GFX942, insn.f.row, &row), 0);
+		assert_int_equal(row.opcode, insn.f.opcode);
+		assert_true(!strncmp(insn.mnemonic, "global_", 7) ||
+			    !strncmp(insn.mnemonic, row.mnemonic, strlen(row.mnemonic)));
+	}
+	put_words(b, image, 2);
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX942, b, 8, &insn), -1);
+	put_words(b, mac, 1);
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX942, b, 4, &insn), -1);
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX90A, b, 4, &insn), 0);
+	assert_string_equal(insn.text, "v_mac_f32_e32 v0, v1, v4");
+	/* each dropped or replaced gfx90a row is a gap in the numbering */
+	for (i = 0; (r = kfd_isa_row(KFD_ISA_GFX942, i, &row)) >= 0; i++)
+		gaps += r == 1;
+	assert_int_equal(gaps, 9);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -207,6 +256,7 @@ int main(void)
 		cmocka_unit_test(test_any_words),
 		cmocka_unit_test(test_family),
 		cmocka_unit_test(test_fields),
+		cmocka_unit_test(test_gfx942),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
