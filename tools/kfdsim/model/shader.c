@@ -19,9 +19,6 @@
 
 #include "shader_priv.h"
 
-/* gfx90a's GFX target version (sysfs gfx_target_version). */
-#define SH_GFX90A		90010u
-
 /* A runaway kernel holds the device lock: stop it past this many wave
  * instructions, as a hang the runtime would see as a queue error. */
 #define SH_BUDGET		(1ull << 34)
@@ -46,6 +43,7 @@
 #define SH_LDS_MAX	65536u
 #define SH_CACHE	1024u	/* decoded instructions, direct-mapped by pc */
 #define SH_MAX_ROWS	4096u
+#define SH_FAMILIES	(KFD_ISA_GFX942 + 1)
 
 static const char *const op_names[SH_OP_COUNT] = {
 #define SH_NAME(id, name) [SH_OP_##id] = name,
@@ -53,24 +51,29 @@ static const char *const op_names[SH_OP_COUNT] = {
 #undef SH_NAME
 };
 
-static uint16_t row_op[SH_MAX_ROWS];
+static uint16_t row_op[SH_FAMILIES][SH_MAX_ROWS];
 static pthread_once_t rows_once = PTHREAD_ONCE_INIT;
 
-/* Bind the family table's rows to the opcodes implemented, by mnemonic. */
+/* Bind each family table's rows to the opcodes implemented, by mnemonic. */
 static void
 bind_rows(void)
 {
 	struct kfd_isa_row row;
+	int gap;
 
-	for (unsigned int r = 0; r < SH_MAX_ROWS; r++) {
-		if (kfd_isa_row(KFD_ISA_GFX90A, r, &row))
-			break;
-		for (unsigned int k = 1; k < SH_OP_COUNT; k++)
-			if (!strcmp(op_names[k], row.mnemonic)) {
-				row_op[r] = (uint16_t)k;
+	for (unsigned int fam = 0; fam < SH_FAMILIES; fam++)
+		for (unsigned int r = 0; r < SH_MAX_ROWS; r++) {
+			gap = kfd_isa_row((enum kfd_isa_family)fam, r, &row);
+			if (gap < 0)
 				break;
-			}
-	}
+			if (gap)
+				continue;
+			for (unsigned int k = 1; k < SH_OP_COUNT; k++)
+				if (!strcmp(op_names[k], row.mnemonic)) {
+					row_op[fam][r] = (uint16_t)k;
+					break;
+				}
+		}
 }
 
 struct sh_cached {
@@ -93,8 +96,11 @@ struct sh_dispatch {
 int
 sh_family_runs(struct ksim_cp *cp, struct ksim_cpq *cq)
 {
+	enum kfd_isa_family isa;
+
 	return !cp->no_shaders &&
-	       cp->dev->gpus[cq->gpu].n->props[KSIM_NP_GFX_TARGET_VERSION] == SH_GFX90A;
+	       !sh_family_of((uint32_t)cp->dev->gpus[cq->gpu].n->props[KSIM_NP_GFX_TARGET_VERSION],
+			     &isa);
 }
 
 static void
@@ -165,7 +171,7 @@ fetch(struct sh_ctx *c, struct sh_wave *w)
 		return NULL;
 	e->pc = w->pc;
 	e->gen = c->gen;
-	e->ok = kfd_isa_decode(KFD_ISA_GFX90A, code, n, &e->in) == 0;
+	e->ok = kfd_isa_decode(c->family, code, n, &e->in) == 0;
 	return &e->in;
 }
 
@@ -179,7 +185,7 @@ step(struct sh_ctx *c, struct sh_wave *w)
 	if (!in)
 		return sh_fault(c, w, w->pc, "instruction fetch");
 	i.in = in;
-	i.id = in->mnemonic && in->f.row < SH_MAX_ROWS ? row_op[in->f.row] : SH_OP_NONE;
+	i.id = in->mnemonic && in->f.row < SH_MAX_ROWS ? row_op[c->family][in->f.row] : SH_OP_NONE;
 	if (!in->mnemonic)
 		return sh_illegal(c, w, &i, NULL);
 	if (i.id == SH_OP_NONE)
@@ -415,6 +421,10 @@ sh_dispatch(struct ksim_cp *cp, struct ksim_cpq *cq, const uint8_t *pkt,
 	}
 	c->cp = cp;
 	c->cq = cq;
+	/* cp_aql.c dispatches here only when sh_family_runs() */
+	if (sh_family_of((uint32_t)cp->dev->gpus[cq->gpu].n->props[KSIM_NP_GFX_TARGET_VERSION],
+			 &c->family))
+		c->family = KFD_ISA_GFX90A;
 	c->gen++;
 	c->executed = 0;
 	c->lanes = 0;

@@ -63,6 +63,7 @@ struct sh_ctx {
 	uint32_t lds_size;
 	uint64_t executed;		/* wave instructions */
 	uint64_t lanes;			/* lane instructions (VALU) */
+	enum kfd_isa_family family;	/* the dispatch's GPU */
 	/* the failure, when an instruction stops the dispatch */
 	int ec;				/* KFD_ABI_EC_* */
 	uint32_t code;			/* queue-inactive error bits */
@@ -147,6 +148,9 @@ struct sh_insn {
 	X(V_PK_MOV_B32, "v_pk_mov_b32") X(V_PK_ADD_F32, "v_pk_add_f32") \
 	X(V_PK_MUL_F32, "v_pk_mul_f32") X(V_PK_FMA_F32, "v_pk_fma_f32") \
 	X(V_ACCVGPR_READ_B32, "v_accvgpr_read_b32") X(V_ACCVGPR_WRITE_B32, "v_accvgpr_write_b32") \
+	/* gfx942's own (shader_family.c): keep these four together */ \
+	X(V_MOV_B64, "v_mov_b64") X(V_LSHL_ADD_U64, "v_lshl_add_u64") \
+	X(V_FMAMK_F32, "v_fmamk_f32") X(V_FMAAK_F32, "v_fmaak_f32") \
 	X(V_CNDMASK_B32, "v_cndmask_b32") X(V_ADD_F32, "v_add_f32") X(V_SUB_F32, "v_sub_f32") \
 	X(V_SUBREV_F32, "v_subrev_f32") X(V_MUL_F32, "v_mul_f32") X(V_MIN_F32, "v_min_f32") \
 	X(V_MAX_F32, "v_max_f32") X(V_MAC_F32, "v_mac_f32") X(V_FMAC_F32, "v_fmac_f32") \
@@ -260,6 +264,12 @@ int sh_src64(const struct sh_wave *w, const struct sh_insn *i, unsigned int f,
 enum sh_step sh_salu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
 /* shader_valu.c */
 enum sh_step sh_valu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
+/* shader_family.c */
+/* The decoder's family of a GPU (sysfs gfx_target_version). Return: 0, or
+ * -1 when the interpreter does not run that family. */
+int sh_family_of(uint32_t gfx_target_version, enum kfd_isa_family *isa);
+/* The VALU rows of one family only (SH_OP_V_MOV_B64..SH_OP_V_FMAAK_F32). */
+enum sh_step sh_valu_family(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
 /* shader_mem.c */
 enum sh_step sh_mem(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
 

@@ -345,6 +345,8 @@ sh_valu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 
 	if (f->enc == KFD_ISA_VOP3P)
 		return vop3p(c, w, i);
+	if (i->id >= SH_OP_V_MOV_B64 && i->id <= SH_OP_V_FMAAK_F32)
+		return sh_valu_family(c, w, i);
 	if (fields(i, &o))
 		return sh_illegal(c, w, i, "this encoding form");
 	if (vop3b(i->id) && (f->form == KFD_ISA_FORM_VOP3 || f->enc == KFD_ISA_VOP3)) {
