@@ -17,6 +17,7 @@ static const struct {
 	/* LLVM 15 knows gfx940 only; gfx942 encodes the same */
 	{ "gfx940", KFD_ISA_GFX942, &isa_table_gfx942 },
 	{ "gfx942", KFD_ISA_GFX942, &isa_table_gfx942 },
+	{ "gfx1030", KFD_ISA_GFX1030, &isa_table_gfx1030 },
 };
 
 int kfd_isa_family_by_name(const char *name, enum kfd_isa_family *family)
@@ -215,7 +216,8 @@ int kfd_isa_row(enum kfd_isa_family family, unsigned int index, struct kfd_isa_r
 	row->vop3_fixed = 0;
 	vop3 = enc_format(t, ISA_VOP3);
 	base = op->enc == ISA_VOPC ? 0 : op->enc == ISA_VOP2 ? VOP3_VOP2_BASE :
-	       op->enc == ISA_VOP1 ? VOP3_VOP1_BASE : ~0u;
+	       op->enc == ISA_VOP1 ? (t->gen == ISA_GEN10 ? VOP3_GEN10_VOP1_BASE :
+				      VOP3_VOP1_BASE) : ~0u;
 	if (vop3 && base != ~0u && !(op->flags & F_E32_ONLY))
 	{
 		row->vop3_word0 = vop3->match | (uint32_t)(base + op->op) << vop3->op_shift;

@@ -157,8 +157,10 @@ static void test_family(void **state)
 	(void)state;
 	assert_int_equal(kfd_isa_family_by_name("gfx90a", &f), 0);
 	assert_int_equal(f, KFD_ISA_GFX90A);
+	assert_int_equal(kfd_isa_family_by_name("gfx1030", &f), 0);
+	assert_int_equal(f, KFD_ISA_GFX1030);
 	/* no table yet: never decoded as another family's code */
-	assert_int_equal(kfd_isa_family_by_name("gfx1030", &f), -1);
+	assert_int_equal(kfd_isa_family_by_name("gfx1100", &f), -1);
 }
 
 /* The structured form: the row, its form, its operand sizes and literal. */
@@ -248,6 +250,54 @@ static void test_gfx942(void **state)
 	assert_int_equal(gaps, 9);
 }
 
+/* gfx1030: gfx10's encodings and wave32 (llvm-objdump 15). */
+static const struct golden gfx1030_goldens[] = {
+	{ { 0xbe803c01 }, 4, "s_and_saveexec_b32 s0, s1" },
+	{ { 0xbf8c0070 }, 4, "s_waitcnt vmcnt(0) lgkmcnt(0)" },
+	{ { 0xbbfd0000 }, 4, "s_waitcnt_vscnt null, 0x0" },
+	{ { 0xbfa10001 }, 4, "s_clause 0x1" },
+	{ { 0xf4000040, 0xfa00002c }, 8, "s_load_dword s1, s[0:1], 0x2c" },
+	{ { 0xf4054082, 0xfa000010 }, 8, "s_load_dwordx2 s[2:3], s[4:5], 0x10 glc dlc" },
+	{ { 0x7d840200 }, 4, "v_cmp_eq_u32_e32 vcc_lo, s0, v1" },
+	{ { 0xd4940000, 0x00020200 }, 8, "v_cmpx_gt_i32_e64 s0, v1" },
+	{ { 0xd5010000, 0x000e0501 }, 8, "v_cndmask_b32_e64 v0, v1, v2, s3" },
+	{ { 0xd70f6a00, 0x00020501 }, 8, "v_add_co_u32 v0, vcc_lo, v1, v2" },
+	{ { 0x50000501 }, 4, "v_add_co_ci_u32_e32 v0, vcc_lo, v1, v2, vcc_lo" },
+	{ { 0xd5760000, 0x04120501 }, 8, "v_mad_u64_u32 v[0:1], s0, v1, v2, v[4:5]" },
+	{ { 0xdc339ff0, 0x01040002 }, 8,
+	  "global_load_dword v1, v2, s[4:5] offset:-16 glc slc dlc" },
+	{ { 0xd8d80010, 0x00000001 }, 8, "ds_read_b32 v0, v1 offset:16" },
+	{ { 0xe030d000, 0x80400102 }, 8, "buffer_load_dword v1, v2, s[0:3], 0 offen glc slc dlc" },
+	{ { 0xe1c40000, 0x00000000 }, 8, "buffer_gl0_inv" },
+	{ { 0xf0001f08, 0x00010000 }, 8,
+	  "image_load v[0:3], v[0:1], s[4:11] dmask:0xf dim:SQ_RSRC_IMG_2D unorm" },
+};
+
+static void test_gfx1030(void **state)
+{
+	struct kfd_isa_insn insn;
+	struct kfd_isa_row row;
+	uint8_t b[12];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(gfx1030_goldens) / sizeof(gfx1030_goldens[0]); i++) {
+		put_words(b, gfx1030_goldens[i].w, 3);
+		assert_int_equal(kfd_isa_decode(KFD_ISA_GFX1030, b, sizeof(b), &insn), 0);
+		assert_string_equal(insn.text, gfx1030_goldens[i].text);
+		assert_int_equal(insn.length, gfx1030_goldens[i].length);
+		assert_int_equal(kfd_isa_row(KFD_ISA_GFX1030, insn.f.row, &row), 0);
+	}
+	/* the same word means another compare on gfx90a, in wave64 */
+	put_words(b, gfx1030_goldens[6].w, 1);
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX90A, b, 4, &insn), 0);
+	assert_string_equal(insn.text, "v_cmp_eq_i32_e32 vcc, s0, v1");
+	/* a v_cmpx writes exec only: no destination in the row */
+	put_words(b, gfx1030_goldens[7].w, 2);
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX1030, b, 8, &insn), 0);
+	assert_int_equal(insn.f.dst_dwords, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -257,6 +307,7 @@ int main(void)
 		cmocka_unit_test(test_family),
 		cmocka_unit_test(test_fields),
 		cmocka_unit_test(test_gfx942),
+		cmocka_unit_test(test_gfx1030),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
