@@ -342,6 +342,68 @@ test_shader_gfx942(void **state)
 	}
 }
 
+static int
+setup_rx6900xt(void **state)
+{
+	return setup_on(state, "rx6900xt");
+}
+
+/*
+ * A gfx1030 wave32 kernel on rx6900xt: 64 work-items run as two waves of
+ * 32, with one-SGPR lane masks. Work-item i stores i when i < 16 (v_cmpx
+ * narrows exec_lo), else 7, plus 100 when i > 40 (s_and_saveexec_b32);
+ * the address is a 64-bit add through vcc_lo (v_add_co_u32,
+ * v_add_co_ci_u32). gfx10 keeps the work-item id in v0 unpacked.
+ */
+static void
+test_shader_wave32(void **state)
+{
+	static const uint32_t code[] = {
+		0xf4040080, 0xfa000000,	/* s_load_dwordx2 s[2:3], s[0:1], 0x0 */
+		0xbf8cc07f,		/* s_waitcnt lgkmcnt(0) */
+		0x34020082,		/* v_lshlrev_b32_e32 v1, 2, v0 */
+		0x7e080203,		/* v_mov_b32_e32 v4, s3 */
+		0xd70f6a02, 0x00020202,	/* v_add_co_u32 v2, vcc_lo, s2, v1 */
+		0x50060880,		/* v_add_co_ci_u32_e32 v3, vcc_lo, 0, v4, vcc_lo */
+		0x7e0a0287,		/* v_mov_b32_e32 v5, 7 */
+		0xbe84037e,		/* s_mov_b32 s4, exec_lo */
+		0x7da80090,		/* v_cmpx_gt_u32_e32 16, v0 */
+		0x7e0a0300,		/* v_mov_b32_e32 v5, v0 */
+		0xbefe0304,		/* s_mov_b32 exec_lo, s4 */
+		0x7d8200a8,		/* v_cmp_lt_u32_e32 vcc_lo, 40, v0 */
+		0xbe853c6a,		/* s_and_saveexec_b32 s5, vcc_lo */
+		0x4a0a0aff, 0x00000064,	/* v_add_nc_u32_e32 v5, 0x64, v5 */
+		0xbefe0305,		/* s_mov_b32 exec_lo, s5 */
+		0xdc708000, 0x007d0502,	/* global_store_dword v[2:3], v5, off */
+		0xbf810000,		/* s_endpgm */
+	};
+	const int64_t entry = 256;
+	const uint32_t rsrc2 = 2 << 1;	/* two user SGPRs */
+	/* the kernarg segment pointer; wave32 */
+	const uint16_t props = 1 << 3 | 1 << 10;
+	const uint64_t out_va = OUT_VA, kd = KERNEL_VA + 1024;
+	uint64_t kernarg = KERNEL_VA + 2048;
+	struct kt *t = *state;
+	struct tq q;
+	uint32_t *out;
+
+	memcpy(kern + 1024 + 16, &entry, 8);
+	memcpy(kern + 1024 + 52, &rsrc2, 4);
+	memcpy(kern + 1024 + 56, &props, 2);
+	memcpy(kern + 1024 + entry, code, sizeof(code));
+	memcpy(kern + 2048, &out_va, 8);
+	out = (uint32_t *)kt_userptr_mapped(t, 0, OUT_VA, 4096);
+	memset(out, 0xff, 4096);
+	queue_new(t, &q, 0x10000000ULL);
+	*sigval(&q, 0) = 1;
+	put_kernel(&q, kd, kernarg, sigva(&q, 0));
+	assert_true(reaches(&q, 1));
+	assert_int_equal(*sigval(&q, 0), 0);
+	for (unsigned int i = 0; i < 64; i++)
+		assert_int_equal(out[i], i < 16 ? i : i > 40 ? 107 : 7);
+	assert_int_equal(out[64], 0xffffffffu);
+}
+
 static void
 test_retire(void **state)
 {
@@ -685,6 +747,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_retire, setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_shader, setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_shader_gfx942, setup_mi300x, kt_teardown),
+		cmocka_unit_test_setup_teardown(test_shader_wave32, setup_rx6900xt, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_kinds, setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_update_and_barrier, setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_destroy_pending, setup, kt_teardown),

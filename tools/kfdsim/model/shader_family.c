@@ -4,8 +4,11 @@
  * has that gfx90a lacks. The rest of the interpreter is gfx90a's: gfx942
  * (CDNA3) shares its formats, wave size, register files and work-item id
  * packing; its table (formats/isa) adds a few rows and drops others.
+ * gfx1030 (RDNA2) runs wave32: its waves have 32 lanes, its lane masks
+ * one SGPR (sh_mask()), and some of its rows run under gfx9's names.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "shader_priv.h"
@@ -17,7 +20,42 @@ static const struct {
 } sh_families[] = {
 	{ 90010, KFD_ISA_GFX90A },	/* mi210 */
 	{ 90402, KFD_ISA_GFX942 },	/* mi300x */
+	{ 100300, KFD_ISA_GFX1030 },	/* rx6900xt */
 };
+
+/* gfx10's names of rows that compute as a gfx9 row does. */
+static const struct {
+	const char *gfx10, *as;
+} sh_renamed[] = {
+	{ "v_add_nc_u32", "v_add_u32" },
+	{ "v_sub_nc_u32", "v_sub_u32" },
+	{ "v_subrev_nc_u32", "v_subrev_u32" },
+	{ "v_add_co_ci_u32", "v_addc_co_u32" },
+	{ "v_sub_co_ci_u32", "v_subb_co_u32" },
+	{ "v_subrev_co_ci_u32", "v_subbrev_co_u32" },
+};
+
+const char *
+sh_family_name(enum kfd_isa_family isa, const char *mnemonic, char *buf, size_t n)
+{
+	if (isa != KFD_ISA_GFX1030)
+		return mnemonic;
+	for (size_t k = 0; k < sizeof(sh_renamed) / sizeof(sh_renamed[0]); k++)
+		if (!strcmp(mnemonic, sh_renamed[k].gfx10))
+			return sh_renamed[k].as;
+	/* a v_cmpx compares as v_cmp, then writes exec (compare_lanes()) */
+	if (!strncmp(mnemonic, "v_cmpx_", 7)) {
+		snprintf(buf, n, "v_cmp_%s", mnemonic + 7);
+		return buf;
+	}
+	return mnemonic;
+}
+
+int
+sh_family_op(unsigned int id)
+{
+	return id >= SH_OP_V_MOV_B64 && id <= SH_OP_S_GL1_INV;
+}
 
 int
 sh_family_of(uint32_t gfx_target_version, enum kfd_isa_family *isa)
@@ -62,8 +100,8 @@ operands(const struct kfd_isa_fields *f, unsigned int *vdst, unsigned int src[3]
 	return 0;
 }
 
-enum sh_step
-sh_valu_family(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
+static enum sh_step
+valu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 {
 	const struct kfd_isa_fields *f = &i->in->f;
 	uint64_t exec = sh_exec(w);
@@ -106,4 +144,44 @@ sh_valu_family(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 	}
 	c->lanes += (uint64_t)__builtin_popcountll(exec);
 	return SH_NEXT;
+}
+
+/* gfx10's s_*_saveexec_b32: exec_lo to sdst, then the new exec_lo. */
+static enum sh_step
+saveexec32(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
+{
+	uint32_t w0 = i->in->f.words[0], a, r, exec = (uint32_t)sh_exec(w);
+
+	if (w->lanes != 32)
+		return sh_illegal(c, w, i, "a wave32 instruction in a wave64 wave");
+	if (sh_src32(w, i, w0 & 0xff, 0, &a))
+		return sh_illegal(c, w, i, "operand");
+	switch (i->id) {
+	case SH_OP_S_AND_SAVEEXEC_B32: r = a & exec; break;
+	case SH_OP_S_OR_SAVEEXEC_B32: r = a | exec; break;
+	case SH_OP_S_XOR_SAVEEXEC_B32: r = a ^ exec; break;
+	case SH_OP_S_ANDN2_SAVEEXEC_B32: r = a & ~exec; break;
+	default: r = a | ~exec; break;	/* s_orn2_saveexec_b32 */
+	}
+	w->s[(w0 >> 16) & 0x7f] = exec;
+	sh_set_exec(w, r);
+	w->scc = r != 0;
+	return SH_NEXT;
+}
+
+enum sh_step
+sh_family_step(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
+{
+	switch (i->id) {
+	case SH_OP_S_AND_SAVEEXEC_B32: case SH_OP_S_OR_SAVEEXEC_B32:
+	case SH_OP_S_XOR_SAVEEXEC_B32: case SH_OP_S_ANDN2_SAVEEXEC_B32:
+	case SH_OP_S_ORN2_SAVEEXEC_B32:
+		return saveexec32(c, w, i);
+	/* memory completes in order: nothing to wait for or invalidate */
+	case SH_OP_S_WAITCNT_VSCNT: case SH_OP_S_CLAUSE: case SH_OP_S_INST_PREFETCH:
+	case SH_OP_BUFFER_GL0_INV: case SH_OP_BUFFER_GL1_INV: case SH_OP_S_GL1_INV:
+		return SH_NEXT;
+	default:
+		return valu(c, w, i);
+	}
 }
