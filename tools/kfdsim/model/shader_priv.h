@@ -13,6 +13,7 @@
  *   shader_salu.c   scalar ALU, branches, program control
  *   shader_valu.c   vector ALU (VOP1, VOP2, VOPC, VOP3)
  *   shader_mem.c    scalar loads, global/flat, MUBUF, LDS
+ *   shader_family.c the families run, and what one family has alone
  *
  * Shared between those files only. Device lock held throughout.
  */
