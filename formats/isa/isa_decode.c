@@ -14,6 +14,10 @@ static const struct {
 	const struct isa_table *table;
 } isa_families[] = {
 	{ "gfx90a", KFD_ISA_GFX90A, &isa_table_gfx90a },
+	/* LLVM 15 knows gfx940 only; gfx942 encodes the same */
+	{ "gfx940", KFD_ISA_GFX942, &isa_table_gfx942 },
+	{ "gfx942", KFD_ISA_GFX942, &isa_table_gfx942 },
+	{ "gfx1030", KFD_ISA_GFX1030, &isa_table_gfx1030 },
 };
 
 int kfd_isa_family_by_name(const char *name, enum kfd_isa_family *family)
@@ -29,7 +33,19 @@ int kfd_isa_family_by_name(const char *name, enum kfd_isa_family *family)
 	return -1;
 }
 
-const struct isa_op *isa_find_op(const struct isa_table *t, unsigned int enc, unsigned int opc)
+/* 1 when @t, a delta table, drops (enc, opc) of its base. */
+static int gone(const struct isa_table *t, unsigned int enc, unsigned int opc)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->n_gone; i++)
+		if (t->gone[i].enc == enc && t->gone[i].op == opc)
+			return 1;
+	return 0;
+}
+
+static const struct isa_op *own_op(const struct isa_table *t, unsigned int enc,
+				   unsigned int opc)
 {
 	unsigned int i;
 
@@ -37,6 +53,45 @@ const struct isa_op *isa_find_op(const struct isa_table *t, unsigned int enc, un
 		if (t->ops[i].enc == enc && t->ops[i].op == opc)
 			return &t->ops[i];
 	return NULL;
+}
+
+const struct isa_op *isa_find_op(const struct isa_table *t, unsigned int enc, unsigned int opc)
+{
+	const struct isa_op *op = own_op(t, enc, opc);
+
+	if (op || !t->base || gone(t, enc, opc))
+		return op;
+	return isa_find_op(t->base, enc, opc);
+}
+
+/* The row index of @op, a row of @t or of its bases. */
+static unsigned int row_index(const struct isa_table *t, const struct isa_op *op)
+{
+	if (op >= t->ops && op < t->ops + t->n_ops)
+		return (unsigned int)(op - t->ops);
+	return t->n_ops + row_index(t->base, op);
+}
+
+/*
+ * The row at @index: 0 with *@op set, 1 when the index names a base row
+ * the delta drops or replaces, -1 past the last row.
+ */
+static int row_at(const struct isa_table *t, unsigned int index, const struct isa_op **op)
+{
+	int r;
+
+	if (index < t->n_ops) {
+		*op = &t->ops[index];
+		return 0;
+	}
+	if (!t->base)
+		return -1;
+	r = row_at(t->base, index - t->n_ops, op);
+	if (r)
+		return r;
+	if (gone(t, (*op)->enc, (*op)->op) || own_op(t, (*op)->enc, (*op)->op))
+		return 1;
+	return 0;
 }
 
 const struct isa_op *isa_lookup(struct isa_ctx *c, unsigned int enc, unsigned int opc)
@@ -55,7 +110,7 @@ static void fill_fields(struct isa_ctx *c)
 	f->enc = (enum kfd_isa_enc)op->enc;
 	f->form = c->form;
 	f->opcode = op->op;
-	f->row = (unsigned int)(op - c->table->ops);
+	f->row = row_index(c->table, op);
 	f->dst_dwords = op->dst;
 	f->src_dwords[0] = op->src0;
 	f->src_dwords[1] = op->src1;
@@ -141,9 +196,13 @@ int kfd_isa_row(enum kfd_isa_family family, unsigned int index, struct kfd_isa_r
 	const struct isa_op *op;
 	unsigned int base;
 
-	if (!t || index >= t->n_ops)
+	int r;
+
+	if (!t)
 		return -1;
-	op = &t->ops[index];
+	r = row_at(t, index, &op);
+	if (r)
+		return r;
 	fmt = enc_format(t, op->enc);
 	if (!fmt)
 		return -1;
@@ -157,7 +216,8 @@ int kfd_isa_row(enum kfd_isa_family family, unsigned int index, struct kfd_isa_r
 	row->vop3_fixed = 0;
 	vop3 = enc_format(t, ISA_VOP3);
 	base = op->enc == ISA_VOPC ? 0 : op->enc == ISA_VOP2 ? VOP3_VOP2_BASE :
-	       op->enc == ISA_VOP1 ? VOP3_VOP1_BASE : ~0u;
+	       op->enc == ISA_VOP1 ? (t->gen == ISA_GEN10 ? VOP3_GEN10_VOP1_BASE :
+				      VOP3_VOP1_BASE) : ~0u;
 	if (vop3 && base != ~0u && !(op->flags & F_E32_ONLY))
 	{
 		row->vop3_word0 = vop3->match | (uint32_t)(base + op->op) << vop3->op_shift;

@@ -10,7 +10,9 @@ static int ds(struct isa_ctx *c, const struct isa_op *op)
 {
 	uint32_t w0 = c->words[0], w1 = c->words[1];
 	unsigned int off0 = w0 & 0xff, off1 = (w0 >> 8) & 0xff;
-	int acc = (w0 >> 25) & 1, r = 0;
+	/* gfx10: no AGPRs; gds one bit up, under the opcode's new place */
+	int acc = isa_gen10(c) ? 0 : (w0 >> 25) & 1, r = 0;
+	int gds = isa_gen10(c) ? (w0 >> 17) & 1 : (w0 >> 16) & 1;
 
 	isa_put(c, " ");
 	if (op->dst) {
@@ -34,12 +36,96 @@ static int ds(struct isa_ctx *c, const struct isa_op *op)
 	} else if (w0 & 0xffff) {
 		isa_put(c, " offset:%u", w0 & 0xffff);
 	}
-	if ((w0 >> 16) & 1)
+	if (isa_gen10(c) && ((w0 >> 16) & 1))
+		return isa_fail(c, "DS bit 16 not covered");
+	if (gds)
 		isa_put(c, " gds");
 	return r;
 }
 
+/*
+ * The cache-policy bits: gfx9 prints glc and slc; gfx940 calls the same
+ * bits sc0 and nt and adds sc1 in the bit gfx9 keeps as scc.
+ */
+static void cpol(struct isa_ctx *c, int glc, int slc, int scc)
+{
+	if (c->table->cpol == ISA_CPOL_SC) {
+		if (glc)
+			isa_put(c, " sc0");
+		if (slc)
+			isa_put(c, " nt");
+		if (scc)
+			isa_put(c, " sc1");
+		return;
+	}
+	if (glc)
+		isa_put(c, " glc");
+	if (slc)
+		isa_put(c, " slc");
+}
+
 static const char *const flat_segment[] = { "flat_", "scratch_", "global_", NULL };
+
+/*
+ * gfx10's FLAT: a 12-bit offset (signed for global and scratch), dlc at
+ * 12, and null (125) as the absent SGPR base.
+ */
+static int flat_gen10(struct isa_ctx *c, const struct isa_op *op)
+{
+	uint32_t w0 = c->words[0], w1 = c->words[1];
+	unsigned int seg = (w0 >> 14) & 3, saddr = (w1 >> 16) & 0x7f;
+	unsigned int addr = w1 & 0xff, data = (w1 >> 8) & 0xff, vdst = w1 >> 24;
+	int glc = (w0 >> 16) & 1, off = saddr == 125, r = 0;
+	int offset;
+
+	if (!flat_segment[seg])
+		return isa_fail(c, "reserved FLAT segment");
+	if ((w0 >> 13) & 1)
+		return isa_fail(c, "FLAT lds bit not covered");
+	if ((w0 >> 25) & 1 || (w1 >> 23) & 1)
+		return isa_fail(c, "FLAT bits 25 and 55 not covered");
+	if (seg == 1 && op->kind == K_ATOMIC)
+		return isa_fail(c, "scratch has no atomics");
+	if (seg == 0) {
+		if ((w0 >> 11) & 1)
+			return isa_fail(c, "FLAT offset bit 11 set");
+		if (saddr != 125)
+			return isa_fail(c, "flat with an SGPR base");
+		offset = (int)(w0 & 0x7ff);
+	} else {
+		offset = (int)(w0 & 0xfff) - ((w0 & 0x800) ? 0x1000 : 0);
+	}
+	c->insn->mnemonic = op->name;
+	isa_put(c, "%s%s ", flat_segment[seg], op->name);
+	if (op->kind == K_LOAD || (op->kind == K_ATOMIC && glc)) {
+		r |= isa_put_vreg(c, vdst, op->dst, 0);
+		isa_put(c, ", ");
+	}
+	if (seg == 1 && !off)
+		isa_put(c, "off");
+	else
+		r |= isa_put_vreg(c, addr, seg == 0 || (seg == 2 && off) ? 2 : 1, 0);
+	if (op->kind != K_LOAD) {
+		isa_put(c, ", ");
+		r |= isa_put_vreg(c, data, op->src0, 0);
+	}
+	if (seg != 0) {
+		isa_put(c, ", ");
+		if (off)
+			isa_put(c, "off");
+		else
+			r |= isa_put_sreg(c, saddr, seg == 2 ? 2 : 1);
+	}
+	if (offset)
+		isa_put(c, " offset:%d", offset);
+	if (glc)
+		isa_put(c, " glc");
+	if ((w0 >> 17) & 1)
+		isa_put(c, " slc");
+	if ((w0 >> 12) & 1)
+		isa_put(c, " dlc");
+	return r;
+}
 
 static int flat(struct isa_ctx *c, const struct isa_op *op)
 {
@@ -49,11 +135,13 @@ static int flat(struct isa_ctx *c, const struct isa_op *op)
 	int glc = (w0 >> 16) & 1, acc = (w1 >> 23) & 1, r = 0;
 	int offset;
 
+	if (isa_gen10(c))
+		return flat_gen10(c, op);
 	if (!flat_segment[seg])
 		return isa_fail(c, "reserved FLAT segment");
 	if ((w0 >> 13) & 1)
 		return isa_fail(c, "FLAT lds bit not covered");
-	if ((w0 >> 25) & 1)
+	if ((w0 >> 25) & 1 && c->table->cpol != ISA_CPOL_SC)
 		return isa_fail(c, "FLAT scc bit not covered");
 	if (seg == 1 && op->kind == K_ATOMIC)
 		return isa_fail(c, "scratch has no atomics");
@@ -88,10 +176,7 @@ static int flat(struct isa_ctx *c, const struct isa_op *op)
 	}
 	if (offset)
 		isa_put(c, " offset:%d", offset);
-	if (glc)
-		isa_put(c, " glc");
-	if ((w0 >> 17) & 1)
-		isa_put(c, " slc");
+	cpol(c, glc, (w0 >> 17) & 1, (w0 >> 25) & 1);
 	return r;
 }
 
@@ -99,11 +184,22 @@ static int mubuf(struct isa_ctx *c, const struct isa_op *op)
 {
 	uint32_t w0 = c->words[0], w1 = c->words[1];
 	int offen = (w0 >> 12) & 1, idxen = (w0 >> 13) & 1, acc = (w1 >> 23) & 1;
-	int r = 0;
+	int gen10 = isa_gen10(c), r = 0;
 
+	if (op->kind == K_NONE) {
+		/* gfx10's cache invalidations: no operand */
+		if ((w0 & 0x0003ffff) || w1)
+			return isa_fail(c, "MUBUF cache control with operands");
+		c->insn->mnemonic = op->name;
+		isa_put(c, "%s", op->name);
+		return 0;
+	}
+	/* gfx10: dlc at 15, slc at 54, tfe at 55 and no AGPRs */
+	if (gen10 && (acc || (w0 >> 25) & 1))
+		return isa_fail(c, "MUBUF tfe or bit 25 not covered");
 	if (offen && idxen)
 		return isa_fail(c, "MUBUF offen with idxen not covered");
-	if ((w0 >> 15) & 1)
+	if ((w0 >> 15) & 1 && c->table->cpol != ISA_CPOL_SC && !gen10)
 		return isa_fail(c, "MUBUF scc bit not covered");
 	if ((w0 >> 16) & 1)
 		return isa_fail(c, "MUBUF lds bit not covered");
@@ -127,9 +223,58 @@ static int mubuf(struct isa_ctx *c, const struct isa_op *op)
 		isa_put(c, " idxen");
 	if (w0 & 0xfff)
 		isa_put(c, " offset:%u", w0 & 0xfff);
-	if ((w0 >> 14) & 1)
+	if (gen10) {
+		if ((w0 >> 17) & 1)
+			return isa_fail(c, "MUBUF bit 17 not covered");
+		if ((w0 >> 14) & 1)
+			isa_put(c, " glc");
+		if ((w1 >> 22) & 1)
+			isa_put(c, " slc");
+		if ((w0 >> 15) & 1)
+			isa_put(c, " dlc");
+		return r;
+	}
+	cpol(c, (w0 >> 14) & 1, (w0 >> 17) & 1, (w0 >> 15) & 1);
+	return r;
+}
+
+/*
+ * gfx10's MIMG without NSA: dim 5:3 names the address's size, dlc 7,
+ * dmask 11:8, unorm 12, glc 13, slc 25; the resource is 8 SGPRs.
+ */
+static int mimg_gen10(struct isa_ctx *c, const struct isa_op *op)
+{
+	static const char *const dims[8] = {
+		"1D", "2D", "3D", "CUBE", "1D_ARRAY", "2D_ARRAY", "2D_MSAA", "2D_MSAA_ARRAY",
+	};
+	static const unsigned int dim_size[8] = { 1, 2, 3, 3, 2, 3, 3, 4 };
+	uint32_t w0 = c->words[0], w1 = c->words[1];
+	unsigned int dmask = (w0 >> 8) & 0xf, n = (unsigned int)__builtin_popcount(dmask);
+	unsigned int dim = (w0 >> 3) & 7;
+	int r = 0;
+
+	if (w0 & 0x3c007)
+		return isa_fail(c, "MIMG NSA, r128, tfe or lwe not covered");
+	if (w1 >> 26)
+		return isa_fail(c, "MIMG a16, d16 or sampler bits not covered");
+	c->insn->mnemonic = op->name;
+	isa_put(c, "%s ", op->name);
+	r |= isa_put_vreg(c, (w1 >> 8) & 0xff, n ? n : 1, 0);
+	isa_put(c, ", ");
+	/* the _mip forms add the level to the coordinates */
+	r |= isa_put_vreg(c, w1 & 0xff, dim_size[dim] + (op->op & 1), 0);
+	isa_put(c, ", ");
+	r |= isa_put_sreg(c, ((w1 >> 16) & 0x1f) * 4, 8);
+	if (dmask)
+		isa_put(c, " dmask:0x%x", dmask);
+	isa_put(c, " dim:SQ_RSRC_IMG_%s", dims[dim]);
+	if ((w0 >> 12) & 1)
+		isa_put(c, " unorm");
+	if ((w0 >> 7) & 1)
+		isa_put(c, " dlc");
+	if ((w0 >> 13) & 1)
 		isa_put(c, " glc");
-	if ((w0 >> 17) & 1)
+	if ((w0 >> 25) & 1)
 		isa_put(c, " slc");
 	return r;
 }
@@ -140,6 +285,8 @@ static int mimg(struct isa_ctx *c, const struct isa_op *op)
 	unsigned int dmask = (w0 >> 8) & 0xf, n = (unsigned int)__builtin_popcount(dmask);
 	int r = 0;
 
+	if (isa_gen10(c))
+		return mimg_gen10(c, op);
 	if (w0 & 0x38000)
 		return isa_fail(c, "MIMG a16, tfe or lwe not covered");
 	if (w0 & 0xff)

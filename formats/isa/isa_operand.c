@@ -59,7 +59,8 @@ int isa_put_sreg(struct isa_ctx *c, unsigned int idx, unsigned int n)
 		idx &= ~1u;
 	else if (n > 2)
 		idx &= ~3u;
-	if (idx + n <= 102) {
+	/* gfx10 has 106 SGPRs: no flat_scratch or xnack_mask names */
+	if (idx + n <= (isa_gen10(c) ? 106u : 102u)) {
 		put_range(c, "s", idx, n);
 		return 0;
 	}
@@ -79,6 +80,11 @@ int isa_put_sreg(struct isa_ctx *c, unsigned int idx, unsigned int n)
 	}
 	if (idx == 124 && n == 1) {
 		isa_put(c, "m0");
+		return 0;
+	}
+	/* gfx10: reads as zero, writes are dropped */
+	if (idx == 125 && n == 1 && isa_gen10(c)) {
+		isa_put(c, "null");
 		return 0;
 	}
 	return isa_fail(c, "SGPR operand not covered");

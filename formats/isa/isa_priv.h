@@ -14,6 +14,10 @@
 #define VOP3_VOP2_BASE	0x100
 #define VOP3_VOP1_BASE	0x140
 #define VOP3_ONLY_BASE	0x1c0
+/* gfx10: VOP2 0x100..0x13f, VOP3-only 0x140..0x17f, VOP1 0x180..0x1ff,
+ * VOP3-only again from 0x200 */
+#define VOP3_GEN10_VOP1_BASE	0x180
+#define VOP3_GEN10_ONLY_BASE	0x140
 
 struct isa_ctx {
 	const struct isa_table *table;
@@ -30,6 +34,12 @@ struct isa_ctx {
 	struct kfd_isa_insn *insn;
 	size_t pos;		/* end of the text */
 };
+
+/* 1 for gfx10's encodings (wave32 lane masks, null SGPR, moved fields). */
+static inline int isa_gen10(const struct isa_ctx *c)
+{
+	return c->table->gen == ISA_GEN10;
+}
 
 /* Append to the text (truncated at KFD_ISA_TEXT_MAX). */
 void isa_put(struct isa_ctx *c, const char *fmt, ...)

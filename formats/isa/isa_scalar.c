@@ -4,12 +4,14 @@
 
 static int waitcnt(struct isa_ctx *c, uint32_t imm)
 {
-	/* gfx9: vmcnt is split, its two high bits at 15:14 */
+	/* gfx9: vmcnt is split, its two high bits at 15:14; gfx10's
+	 * lgkmcnt has 6 bits */
 	unsigned int vm = (imm & 0xf) | ((imm >> 10) & 0x30);
 	unsigned int exp = (imm >> 4) & 0x7;
-	unsigned int lgkm = (imm >> 8) & 0xf;
+	unsigned int lgkm_max = isa_gen10(c) ? 63 : 15;
+	unsigned int lgkm = (imm >> 8) & lgkm_max;
 	const char *sep = " ";
-	int all = vm == 63 && exp == 7 && lgkm == 15;
+	int all = vm == 63 && exp == 7 && lgkm == lgkm_max;
 
 	if (vm != 63 || all) {
 		isa_put(c, "%svmcnt(%u)", sep, vm);
@@ -17,9 +19,52 @@ static int waitcnt(struct isa_ctx *c, uint32_t imm)
 	}
 	if (exp != 7 || all)
 		isa_put(c, "%sexpcnt(%u)", sep, exp);
-	if (lgkm != 15 || all)
+	if (lgkm != lgkm_max || all)
 		isa_put(c, "%slgkmcnt(%u)", sep, lgkm);
 	return 0;
+}
+
+/*
+ * gfx10's SMEM: sbase 5:0, sdata 12:6, dlc 14, glc 16, the opcode 25:18;
+ * the second dword a signed 21-bit offset and an offset SGPR in 31:25
+ * (null: none).
+ */
+static int smem_gen10(struct isa_ctx *c, const struct isa_op *op)
+{
+	uint32_t w0 = c->words[0], w1 = c->words[1];
+	unsigned int sbase = (w0 & 0x3f) * 2, sdata = (w0 >> 6) & 0x7f;
+	unsigned int soffset = w1 >> 25;
+	int r = 0;
+
+	if (w0 & 0x2a000)
+		return isa_fail(c, "SMEM bits 13, 15, 17 not covered");
+	if (soffset != 125)
+		return isa_fail(c, "SMEM offset SGPR not covered");
+	if (op->kind == K_NONE) {
+		if ((w0 & 0x3fff) || w1 != 125u << 25)
+			return isa_fail(c, "SMEM cache control with operands");
+		return 0;
+	}
+	isa_put(c, " ");
+	r |= isa_put_sreg(c, sdata, op->kind == K_LOAD ? op->dst : op->src0);
+	if (op->src1) {
+		isa_put(c, ", ");
+		r |= isa_put_sreg(c, sbase, op->src1);
+		/* LLVM 15 names the unused offset SGPR when the offset is 0 */
+		if (w1 & 0x100000)
+			isa_put(c, ", -0x%x", 0x200000 - (w1 & 0x1fffff));
+		else if (w1 & 0x1fffff)
+			isa_put(c, ", 0x%x", w1 & 0x1fffff);
+		else
+			isa_put(c, ", null");
+	} else if (w1 & 0x1fffff) {
+		return isa_fail(c, "SMEM offset without a base");
+	}
+	if ((w0 >> 16) & 1)
+		isa_put(c, " glc");
+	if ((w0 >> 14) & 1)
+		isa_put(c, " dlc");
+	return r;
 }
 
 static int smem(struct isa_ctx *c, const struct isa_op *op)
@@ -29,6 +74,8 @@ static int smem(struct isa_ctx *c, const struct isa_op *op)
 	int imm = (w0 >> 17) & 1, soe = (w0 >> 14) & 1, glc = (w0 >> 16) & 1;
 	int r = 0;
 
+	if (isa_gen10(c))
+		return smem_gen10(c, op);
 	if ((w0 >> 15) & 1)
 		return isa_fail(c, "SMEM nv bit not covered");
 	if (op->kind == K_NONE) {
@@ -123,6 +170,9 @@ int isa_scalar(struct isa_ctx *c, const struct isa_op *op)
 			return 0;
 		case K_SOPP_WAITCNT:
 			return waitcnt(c, w0 & 0xffff);
+		case K_SOPP_HEX:
+			isa_put(c, " 0x%x", w0 & 0xffff);
+			return 0;
 		}
 		return isa_fail(c, "SOPP operand kind not covered");
 	case ISA_SMEM:

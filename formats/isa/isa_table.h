@@ -48,6 +48,7 @@ enum isa_kind {
 	K_STORE,	/* memory: address <- data */
 	K_ATOMIC,	/* memory: data op at address; dst with glc */
 	K_NONE,		/* no operand (SMEM cache controls, ds_nop) */
+	K_SOPP_HEX,	/* SOPP: simm16 in hex (s_clause) */
 };
 
 /* Row flags. */
@@ -66,6 +67,7 @@ enum isa_kind {
 #define F_16		0x1000	/* the sources are 16 bits wide (op_sel applies) */
 #define F_I16		0x2000	/* ... and integers: float constants are f16 bits */
 #define F_SRC_REG	0x4000	/* the source is a register, not a constant */
+#define F_CMPX		0x8000	/* gfx10 v_cmpx: writes exec only, no destination */
 
 /*
  * An opcode row. Sizes are in dwords (0: the operand is absent). For
@@ -80,15 +82,41 @@ struct isa_op {
 	uint16_t flags;
 };
 
-/* A family's tables. */
+/* An opcode a delta table takes away from its base: (encoding, opcode). */
+struct isa_gone {
+	uint8_t enc;
+	uint16_t op;
+};
+
+/*
+ * A family's tables. A family that shares most encodings with another is
+ * a delta of it: @base's rows count too, after @ops, except those that
+ * @ops replaces (the same encoding and opcode) and those listed in @gone.
+ * Row indices number @ops first, then the base rows that remain.
+ */
 struct isa_table {
 	const char *name;
 	const struct isa_format *formats;
 	unsigned int n_formats;
 	const struct isa_op *ops;
 	unsigned int n_ops;
+	const struct isa_table *base;
+	const struct isa_gone *gone;
+	unsigned int n_gone;
+	unsigned int cpol;	/* the cache-policy spelling (ISA_CPOL_*) */
+	unsigned int gen;	/* the encoding generation (ISA_GEN*) */
 };
 
+/* Encoding generations: gfx9 (wave64), gfx10 (wave32 here). */
+#define ISA_GEN9	0
+#define ISA_GEN10	1
+
+/* How the FLAT and MUBUF cache-policy bits print. */
+#define ISA_CPOL_GLC	0	/* gfx9: glc, slc */
+#define ISA_CPOL_SC	1	/* gfx940: sc0, nt, sc1 */
+
 extern const struct isa_table isa_table_gfx90a;
+extern const struct isa_table isa_table_gfx942;
+extern const struct isa_table isa_table_gfx1030;
 
 #endif

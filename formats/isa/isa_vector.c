@@ -6,6 +6,17 @@
  */
 #include "isa_priv.h"
 
+/* The lane mask's size and vcc's name: gfx10 code here is wave32. */
+static unsigned int lanemask(const struct isa_ctx *c)
+{
+	return isa_gen10(c) ? 1 : 2;
+}
+
+static const char *vcc(const struct isa_ctx *c)
+{
+	return isa_gen10(c) ? "vcc_lo" : "vcc";
+}
+
 static void put_name(struct isa_ctx *c, const struct isa_op *op, const char *suffix)
 {
 	c->insn->mnemonic = op->name;
@@ -181,6 +192,8 @@ static int vop_e32(struct isa_ctx *c, const struct isa_op *op)
 	c->int16 = !!(op->flags & F_I16);
 	if ((op->flags & F_SRC_REG) && src0 >= 128 && src0 < 256)
 		return isa_fail(c, "a constant in a register-only operand");
+	if ((src0 == 249 || src0 == 250 || src0 == 233 || src0 == 234) && isa_gen10(c))
+		return isa_fail(c, "gfx10 SDWA or DPP not covered");
 	if (src0 == 249)
 		return sdwa(c, op);
 	if (src0 == 250)
@@ -190,7 +203,8 @@ static int vop_e32(struct isa_ctx *c, const struct isa_op *op)
 		return 0;
 	isa_put(c, " ");
 	if (op->enc == ISA_VOPC) {
-		isa_put(c, "vcc, ");
+		if (!(op->flags & F_CMPX))
+			isa_put(c, "%s, ", vcc(c));
 		r |= isa_put_src(c, src0, op->src0);
 		isa_put(c, ", ");
 		return r | isa_put_vreg(c, vsrc1, op->src1, 0);
@@ -200,18 +214,20 @@ static int vop_e32(struct isa_ctx *c, const struct isa_op *op)
 	else
 		r |= isa_put_vreg(c, vdst, op->dst, 0);
 	if (op->flags & F_VCC_OUT)
-		isa_put(c, ", vcc");
+		isa_put(c, ", %s", vcc(c));
 	isa_put(c, ", ");
 	r |= isa_put_src(c, src0, op->src0);
 	if (op->enc == ISA_VOP1)
 		return r;
 	if (op->flags & (F_MADMK | F_MADAK)) {
-		if (src0 == 255)
+		/* gfx10: a literal src0 is the same literal */
+		if (src0 == 255 && !isa_gen10(c))
 			return isa_fail(c, "two literal constants");
 		if (c->nwords < 2)
 			return isa_fail(c, "literal constant past the end of the code");
 		c->literal = c->words[1];
-		c->length += 4;
+		if (src0 != 255)
+			c->length += 4;
 	}
 	if (op->flags & F_MADMK)
 		isa_put(c, ", 0x%x", c->literal);
@@ -220,7 +236,7 @@ static int vop_e32(struct isa_ctx *c, const struct isa_op *op)
 	if (op->flags & F_MADAK)
 		isa_put(c, ", 0x%x", c->literal);
 	if (op->flags & F_VCC_IN)
-		isa_put(c, ", vcc");
+		isa_put(c, ", %s", vcc(c));
 	return r;
 }
 
@@ -247,6 +263,11 @@ static int vop3(struct isa_ctx *c, uint32_t opc)
 
 	if (opc < VOP3_VOPC_END)
 		op = isa_lookup(c, ISA_VOPC, opc);
+	else if (isa_gen10(c))
+		op = opc < VOP3_GEN10_ONLY_BASE ? isa_lookup(c, ISA_VOP2, opc - VOP3_VOP2_BASE) :
+		     opc >= VOP3_GEN10_VOP1_BASE && opc < 0x200 ?
+		     isa_lookup(c, ISA_VOP1, opc - VOP3_GEN10_VOP1_BASE) :
+		     isa_lookup(c, ISA_VOP3, opc);
 	else if (opc < VOP3_VOP1_BASE)
 		op = isa_lookup(c, ISA_VOP2, opc - VOP3_VOP2_BASE);
 	else if (opc < VOP3_ONLY_BASE)
@@ -269,7 +290,7 @@ static int vop3(struct isa_ctx *c, uint32_t opc)
 	nsrc = op->enc == ISA_VOP1 ? 1 : op->enc == ISA_VOP3 && op->src2 ? 3 : 2;
 	if (op->enc == ISA_VOP2 && (op->flags & F_VCC_IN)) {
 		nsrc = 3;
-		size[2] = 2;	/* the carry in or the lane mask */
+		size[2] = lanemask(c);	/* the carry in or the lane mask */
 	}
 	if (op->enc == ISA_VOP3 && !op->src1)
 		nsrc = 1;
@@ -293,21 +314,25 @@ static int vop3(struct isa_ctx *c, uint32_t opc)
 	c->int16 = !!(op->flags & F_I16);
 
 	isa_put(c, " ");
-	if (op->enc == ISA_VOPC || (op->flags & F_SDST))
+	if (op->flags & F_CMPX)
+		;	/* no destination: the sources come first */
+	else if (op->enc == ISA_VOPC || (op->flags & F_SDST))
 		r |= isa_put_sreg(c, vdst, op->dst);
 	else
 		r |= isa_put_vreg(c, vdst, op->dst, 0);
 	if (sdst_out) {
 		isa_put(c, ", ");
-		r |= isa_put_sreg(c, sdst, 2);
+		r |= isa_put_sreg(c, sdst, lanemask(c));
 	}
 	for (i = 0; i < nsrc; i++) {
-		isa_put(c, ", ");
+		if (i || !(op->flags & F_CMPX))
+			isa_put(c, ", ");
 		if (i == 1 && (op->flags & F_SRC1_SGPR) && src[1] >= 256)
 			return isa_fail(c, "lane select in a VGPR");
 		r |= isa_put_src_mod(c, src[i], size[i], (neg >> i) & 1, (abs >> i) & 1);
 	}
-	if (c->length > 8)
+	/* gfx10 takes one literal in VOP3; gfx9 none */
+	if (c->length > (isa_gen10(c) ? 12u : 8u))
 		return isa_fail(c, "literal constant in VOP3");
 	/* op_sel: one bit per source, then the destination's (bit 3) */
 	if (opsel)

@@ -28,12 +28,15 @@ static int rows(const char *name)
 	enum kfd_isa_family family;
 	struct kfd_isa_row row;
 	unsigned int i, seg;
+	int r;
 
 	if (kfd_isa_family_by_name(name, &family)) {
 		fprintf(stderr, "isa_dis: no table for %s\n", name);
 		return 2;
 	}
-	for (i = 0; kfd_isa_row(family, i, &row) == 0; i++) {
+	for (i = 0; (r = kfd_isa_row(family, i, &row)) >= 0; i++) {
+		if (r)
+			continue;
 		if (!strcmp(row.format, "FLAT")) {
 			for (seg = 0; seg < 3; seg++)
 				put_form(row.word0 | seg << 14, row.word0_fixed | 3u << 14,

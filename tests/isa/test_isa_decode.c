@@ -157,8 +157,10 @@ static void test_family(void **state)
 	(void)state;
 	assert_int_equal(kfd_isa_family_by_name("gfx90a", &f), 0);
 	assert_int_equal(f, KFD_ISA_GFX90A);
+	assert_int_equal(kfd_isa_family_by_name("gfx1030", &f), 0);
+	assert_int_equal(f, KFD_ISA_GFX1030);
 	/* no table yet: never decoded as another family's code */
-	assert_int_equal(kfd_isa_family_by_name("gfx1030", &f), -1);
+	assert_int_equal(kfd_isa_family_by_name("gfx1100", &f), -1);
 }
 
 /* The structured form: the row, its form, its operand sizes and literal. */
@@ -199,6 +201,103 @@ static void test_fields(void **state)
 	assert_int_equal(in.f.literal, 0x3ed55555);
 }
 
+/* gfx942: what it encodes otherwise than gfx90a (llvm-objdump 15, gfx940). */
+static const struct golden gfx942_goldens[] = {
+	{ { 0xde538000, 0x017f0002 }, 8, "global_load_dword v1, v[2:3], off sc0 nt sc1" },
+	{ { 0xdc708000, 0x007f0200 }, 8, "global_store_dword v[0:1], v2, off" },
+	{ { 0xe052c000, 0x80000100 }, 8, "buffer_load_dword v1, off, s[0:3], 0 sc0 nt sc1" },
+	{ { 0xd2080004, 0x04010004 }, 8, "v_lshl_add_u64 v[4:5], s[4:5], 0, v[0:1]" },
+	{ { 0x7e007102 }, 4, "v_mov_b64_e32 v[0:1], v[2:3]" },
+	{ { 0x2e000901, 0x3ed55555 }, 8, "v_fmamk_f32 v0, v1, 0x3ed55555, v4" },
+	{ { 0x02040f06 }, 4, "v_add_f32_e32 v2, v6, v7" },
+};
+
+static void test_gfx942(void **state)
+{
+	/* gone on gfx942: image_load and v_mac_f32 */
+	static const uint32_t image[] = { 0xf0005f00, 0x00020012 };
+	static const uint32_t mac[] = { 0x2c000901 };
+	struct kfd_isa_insn insn;
+	struct kfd_isa_row row;
+	enum kfd_isa_family f;
+	unsigned int i, gaps = 0;
+	uint8_t b[12];
+	int r;
+
+	(void)state;
+	assert_int_equal(kfd_isa_family_by_name("gfx942", &f), 0);
+	assert_int_equal(f, KFD_ISA_GFX942);
+	for (i = 0; i < sizeof(gfx942_goldens) / sizeof(gfx942_goldens[0]); i++) {
+		put_words(b, gfx942_goldens[i].w, 3);
+		assert_int_equal(kfd_isa_decode(KFD_ISA_GFX942, b, sizeof(b), &insn), 0);
+		assert_string_equal(insn.text, gfx942_goldens[i].text);
+		assert_int_equal(insn.length, gfx942_goldens[i].length);
+		/* the row index names the row decoded, own or gfx90a's */
+		assert_int_equal(kfd_isa_row(KFD_ISA_GFX942, insn.f.row, &row), 0);
+		assert_int_equal(row.opcode, insn.f.opcode);
+		assert_true(!strncmp(insn.mnemonic, "global_", 7) ||
+			    !strncmp(insn.mnemonic, row.mnemonic, strlen(row.mnemonic)));
+	}
+	put_words(b, image, 2);
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX942, b, 8, &insn), -1);
+	put_words(b, mac, 1);
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX942, b, 4, &insn), -1);
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX90A, b, 4, &insn), 0);
+	assert_string_equal(insn.text, "v_mac_f32_e32 v0, v1, v4");
+	/* each dropped or replaced gfx90a row is a gap in the numbering */
+	for (i = 0; (r = kfd_isa_row(KFD_ISA_GFX942, i, &row)) >= 0; i++)
+		gaps += r == 1;
+	assert_int_equal(gaps, 9);
+}
+
+/* gfx1030: gfx10's encodings and wave32 (llvm-objdump 15). */
+static const struct golden gfx1030_goldens[] = {
+	{ { 0xbe803c01 }, 4, "s_and_saveexec_b32 s0, s1" },
+	{ { 0xbf8c0070 }, 4, "s_waitcnt vmcnt(0) lgkmcnt(0)" },
+	{ { 0xbbfd0000 }, 4, "s_waitcnt_vscnt null, 0x0" },
+	{ { 0xbfa10001 }, 4, "s_clause 0x1" },
+	{ { 0xf4000040, 0xfa00002c }, 8, "s_load_dword s1, s[0:1], 0x2c" },
+	{ { 0xf4054082, 0xfa000010 }, 8, "s_load_dwordx2 s[2:3], s[4:5], 0x10 glc dlc" },
+	{ { 0x7d840200 }, 4, "v_cmp_eq_u32_e32 vcc_lo, s0, v1" },
+	{ { 0xd4940000, 0x00020200 }, 8, "v_cmpx_gt_i32_e64 s0, v1" },
+	{ { 0xd5010000, 0x000e0501 }, 8, "v_cndmask_b32_e64 v0, v1, v2, s3" },
+	{ { 0xd70f6a00, 0x00020501 }, 8, "v_add_co_u32 v0, vcc_lo, v1, v2" },
+	{ { 0x50000501 }, 4, "v_add_co_ci_u32_e32 v0, vcc_lo, v1, v2, vcc_lo" },
+	{ { 0xd5760000, 0x04120501 }, 8, "v_mad_u64_u32 v[0:1], s0, v1, v2, v[4:5]" },
+	{ { 0xdc339ff0, 0x01040002 }, 8,
+	  "global_load_dword v1, v2, s[4:5] offset:-16 glc slc dlc" },
+	{ { 0xd8d80010, 0x00000001 }, 8, "ds_read_b32 v0, v1 offset:16" },
+	{ { 0xe030d000, 0x80400102 }, 8, "buffer_load_dword v1, v2, s[0:3], 0 offen glc slc dlc" },
+	{ { 0xe1c40000, 0x00000000 }, 8, "buffer_gl0_inv" },
+	{ { 0xf0001f08, 0x00010000 }, 8,
+	  "image_load v[0:3], v[0:1], s[4:11] dmask:0xf dim:SQ_RSRC_IMG_2D unorm" },
+};
+
+static void test_gfx1030(void **state)
+{
+	struct kfd_isa_insn insn;
+	struct kfd_isa_row row;
+	uint8_t b[12];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(gfx1030_goldens) / sizeof(gfx1030_goldens[0]); i++) {
+		put_words(b, gfx1030_goldens[i].w, 3);
+		assert_int_equal(kfd_isa_decode(KFD_ISA_GFX1030, b, sizeof(b), &insn), 0);
+		assert_string_equal(insn.text, gfx1030_goldens[i].text);
+		assert_int_equal(insn.length, gfx1030_goldens[i].length);
+		assert_int_equal(kfd_isa_row(KFD_ISA_GFX1030, insn.f.row, &row), 0);
+	}
+	/* the same word means another compare on gfx90a, in wave64 */
+	put_words(b, gfx1030_goldens[6].w, 1);
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX90A, b, 4, &insn), 0);
+	assert_string_equal(insn.text, "v_cmp_eq_i32_e32 vcc, s0, v1");
+	/* a v_cmpx writes exec only: no destination in the row */
+	put_words(b, gfx1030_goldens[7].w, 2);
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX1030, b, 8, &insn), 0);
+	assert_int_equal(insn.f.dst_dwords, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -207,6 +306,8 @@ int main(void)
 		cmocka_unit_test(test_any_words),
 		cmocka_unit_test(test_family),
 		cmocka_unit_test(test_fields),
+		cmocka_unit_test(test_gfx942),
+		cmocka_unit_test(test_gfx1030),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

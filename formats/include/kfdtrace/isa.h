@@ -18,6 +18,8 @@
 /* The GPU families with a table. */
 enum kfd_isa_family {
 	KFD_ISA_GFX90A,		/* CDNA2: MI200 */
+	KFD_ISA_GFX942,		/* CDNA3: MI300 (gfx940's encodings) */
+	KFD_ISA_GFX1030,	/* RDNA2: RX 6900 XT, wave32 */
 };
 
 /* The encodings (VOP3 holds VOP3A and VOP3B; FLAT holds GLOBAL and SCRATCH). */
@@ -111,7 +113,10 @@ struct kfd_isa_row {
  * @index: 0 up to the number of rows
  * @row: where to store the row
  *
- * Return: 0, or -1 past the last row.
+ * A family that drops or replaces an opcode of the family it derives from
+ * leaves a gap in the numbering: the caller skips the index and goes on.
+ *
+ * Return: 0, 1 when @index is a gap (@row untouched), or -1 past the last row.
  */
 int kfd_isa_row(enum kfd_isa_family family, unsigned int index, struct kfd_isa_row *row);
 

@@ -50,10 +50,26 @@ struct tq {
 
 static volatile uint64_t *doorbells;
 
+/* The first GPU node (mi300x has two CPU nodes before it). */
+static const struct ksim_node *
+first_gpu_node(const struct kt *t)
+{
+	for (unsigned int n = 0; n < t->prof->n_nodes; n++)
+		if (ksim_node_is_gpu(&t->prof->nodes[n]))
+			return &t->prof->nodes[n];
+	return NULL;
+}
+
+static const struct ksim_gpu *
+first_gpu(const struct kt *t)
+{
+	return first_gpu_node(t)->gpu;
+}
+
 static void
 queue_new(struct kt *t, struct tq *q, uint64_t base)
 {
-	const struct ksim_gpu *g = t->prof->nodes[1].gpu;
+	const struct ksim_gpu *g = first_gpu(t);
 	struct kfd_abi_create_queue_args a;
 	int err;
 
@@ -177,22 +193,27 @@ inactive_bits(const struct tq *q, int64_t bits)
 }
 
 static int
-setup(void **state)
+setup_on(void **state, const char *profile)
 {
 	static const unsigned int g0 = 0;
 	static const uint32_t endpgm = 0xbf810000;
 	const int64_t entry = 256;
-	struct kt *t;
+	struct kt *t = calloc(1, sizeof(*t));
 	const struct ksim_gpu *g;
 
 	doorbells = NULL;
-	if (kt_setup_mi210(state))
+	if (!t || kt_open(t, profile, 0)) {
+		free(t);
 		return -1;
-	t = *state;
-	g = t->prof->nodes[1].gpu;
+	}
+	*state = t;
+	if (kt_acquire_all(t))
+		return -1;
+	g = first_gpu(t);
 	kt_vram_mapped(t, 0, EOP_VA, 4096, &g0, 1);
-	kt_vram_mapped(t, 0, CWSR_VA, ((uint64_t)g->cwsr_size +
-		       g->debug_memory_size + 4095) & ~4095ULL, &g0, 1);
+	/* one save area per XCC (mi300x has 8) */
+	kt_vram_mapped(t, 0, CWSR_VA, (((uint64_t)g->cwsr_size + g->debug_memory_size) *
+		       first_gpu_node(t)->props[KSIM_NP_NUM_XCC] + 4095) & ~4095ULL, &g0, 1);
 	/* one wave of s_endpgm: a kernel descriptor, zero but for the entry
 	 * offset, and the code 256 bytes on */
 	kern = kt_userptr_mapped(t, 0, KERNEL_VA, 4096);
@@ -256,6 +277,131 @@ test_shader(void **state)
 	assert_true(inactive_bits(&e, 0x40000000));
 	assert_int_equal(rptr(&e), 0);
 	assert_int_equal(*sigval(&e, 0), 1);
+}
+
+static int
+setup(void **state)
+{
+	return setup_on(state, "mi210");
+}
+
+static int
+setup_mi300x(void **state)
+{
+	return setup_on(state, "mi300x");
+}
+
+/*
+ * A gfx942 kernel on mi300x, with the instructions gfx942 has and gfx90a
+ * lacks: each of 64 work-items i stores the floats i * i + 1
+ * (v_fmaak_f32) and 2i + 1 (v_fmamk_f32), moved as a pair (v_mov_b64), at
+ * out + 8i (v_lshl_add_u64), with gfx942's sc0 sc1 bits on the store.
+ */
+static void
+test_shader_gfx942(void **state)
+{
+	static const uint32_t code[] = {
+		0xc0060080, 0x00000000,	/* s_load_dwordx2 s[2:3], s[0:1], 0x0 */
+		0xbf8cc07f,		/* s_waitcnt lgkmcnt(0) */
+		0x7e040d00,		/* v_cvt_f32_u32_e32 v2, v0 */
+		0x7e1802f2,		/* v_mov_b32_e32 v12, 1.0 */
+		0x2e061902, 0x40000000,	/* v_fmamk_f32 v3, v2, 0x40000000, v12 */
+		0x30080502, 0x3f800000,	/* v_fmaak_f32 v4, v2, v2, 0x3f800000 */
+		0x7e0a0303,		/* v_mov_b32_e32 v5, v3 */
+		0x7e0c7104,		/* v_mov_b64_e32 v[6:7], v[4:5] */
+		0x7e140300,		/* v_mov_b32_e32 v10, v0 */
+		0x7e160280,		/* v_mov_b32_e32 v11, 0 */
+		0xd2080008, 0x0009070a,	/* v_lshl_add_u64 v[8:9], v[10:11], 3, s[2:3] */
+		0xde758000, 0x007f0608,	/* global_store_dwordx2 v[8:9], v[6:7], off sc0 sc1 */
+		0xbf810000,		/* s_endpgm */
+	};
+	const int64_t entry = 256;
+	const uint32_t rsrc2 = 2 << 1;	/* two user SGPRs */
+	const uint16_t props = 1 << 3;	/* the kernarg segment pointer */
+	const uint64_t out_va = OUT_VA, kd = KERNEL_VA + 1024;
+	uint64_t kernarg = KERNEL_VA + 2048;
+	struct kt *t = *state;
+	struct tq q;
+	float *out;
+
+	memcpy(kern + 1024 + 16, &entry, 8);
+	memcpy(kern + 1024 + 52, &rsrc2, 4);
+	memcpy(kern + 1024 + 56, &props, 2);
+	memcpy(kern + 1024 + entry, code, sizeof(code));
+	memcpy(kern + 2048, &out_va, 8);
+	out = (float *)kt_userptr_mapped(t, 0, OUT_VA, 4096);
+	memset(out, 0xff, 4096);
+	queue_new(t, &q, 0x10000000ULL);
+	*sigval(&q, 0) = 1;
+	put_kernel(&q, kd, kernarg, sigva(&q, 0));
+	assert_true(reaches(&q, 1));
+	assert_int_equal(*sigval(&q, 0), 0);
+	for (unsigned int i = 0; i < 64; i++) {
+		assert_true(out[2 * i] == (float)(i * i + 1));
+		assert_true(out[2 * i + 1] == (float)(2 * i + 1));
+	}
+}
+
+static int
+setup_rx6900xt(void **state)
+{
+	return setup_on(state, "rx6900xt");
+}
+
+/*
+ * A gfx1030 wave32 kernel on rx6900xt: 64 work-items run as two waves of
+ * 32, with one-SGPR lane masks. Work-item i stores i when i < 16 (v_cmpx
+ * narrows exec_lo), else 7, plus 100 when i > 40 (s_and_saveexec_b32);
+ * the address is a 64-bit add through vcc_lo (v_add_co_u32,
+ * v_add_co_ci_u32). gfx10 keeps the work-item id in v0 unpacked.
+ */
+static void
+test_shader_wave32(void **state)
+{
+	static const uint32_t code[] = {
+		0xf4040080, 0xfa000000,	/* s_load_dwordx2 s[2:3], s[0:1], 0x0 */
+		0xbf8cc07f,		/* s_waitcnt lgkmcnt(0) */
+		0x34020082,		/* v_lshlrev_b32_e32 v1, 2, v0 */
+		0x7e080203,		/* v_mov_b32_e32 v4, s3 */
+		0xd70f6a02, 0x00020202,	/* v_add_co_u32 v2, vcc_lo, s2, v1 */
+		0x50060880,		/* v_add_co_ci_u32_e32 v3, vcc_lo, 0, v4, vcc_lo */
+		0x7e0a0287,		/* v_mov_b32_e32 v5, 7 */
+		0xbe84037e,		/* s_mov_b32 s4, exec_lo */
+		0x7da80090,		/* v_cmpx_gt_u32_e32 16, v0 */
+		0x7e0a0300,		/* v_mov_b32_e32 v5, v0 */
+		0xbefe0304,		/* s_mov_b32 exec_lo, s4 */
+		0x7d8200a8,		/* v_cmp_lt_u32_e32 vcc_lo, 40, v0 */
+		0xbe853c6a,		/* s_and_saveexec_b32 s5, vcc_lo */
+		0x4a0a0aff, 0x00000064,	/* v_add_nc_u32_e32 v5, 0x64, v5 */
+		0xbefe0305,		/* s_mov_b32 exec_lo, s5 */
+		0xdc708000, 0x007d0502,	/* global_store_dword v[2:3], v5, off */
+		0xbf810000,		/* s_endpgm */
+	};
+	const int64_t entry = 256;
+	const uint32_t rsrc2 = 2 << 1;	/* two user SGPRs */
+	/* the kernarg segment pointer; wave32 */
+	const uint16_t props = 1 << 3 | 1 << 10;
+	const uint64_t out_va = OUT_VA, kd = KERNEL_VA + 1024;
+	uint64_t kernarg = KERNEL_VA + 2048;
+	struct kt *t = *state;
+	struct tq q;
+	uint32_t *out;
+
+	memcpy(kern + 1024 + 16, &entry, 8);
+	memcpy(kern + 1024 + 52, &rsrc2, 4);
+	memcpy(kern + 1024 + 56, &props, 2);
+	memcpy(kern + 1024 + entry, code, sizeof(code));
+	memcpy(kern + 2048, &out_va, 8);
+	out = (uint32_t *)kt_userptr_mapped(t, 0, OUT_VA, 4096);
+	memset(out, 0xff, 4096);
+	queue_new(t, &q, 0x10000000ULL);
+	*sigval(&q, 0) = 1;
+	put_kernel(&q, kd, kernarg, sigva(&q, 0));
+	assert_true(reaches(&q, 1));
+	assert_int_equal(*sigval(&q, 0), 0);
+	for (unsigned int i = 0; i < 64; i++)
+		assert_int_equal(out[i], i < 16 ? i : i > 40 ? 107 : 7);
+	assert_int_equal(out[64], 0xffffffffu);
 }
 
 static void
@@ -600,6 +746,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_retire, setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_shader, setup, kt_teardown),
+		cmocka_unit_test_setup_teardown(test_shader_gfx942, setup_mi300x, kt_teardown),
+		cmocka_unit_test_setup_teardown(test_shader_wave32, setup_rx6900xt, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_kinds, setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_update_and_barrier, setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_destroy_pending, setup, kt_teardown),

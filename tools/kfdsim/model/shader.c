@@ -19,9 +19,6 @@
 
 #include "shader_priv.h"
 
-/* gfx90a's GFX target version (sysfs gfx_target_version). */
-#define SH_GFX90A		90010u
-
 /* A runaway kernel holds the device lock: stop it past this many wave
  * instructions, as a hang the runtime would see as a queue error. */
 #define SH_BUDGET		(1ull << 34)
@@ -35,6 +32,7 @@
 #define KCP_FLAT_SCRATCH_INIT		(1u << 5)
 #define KCP_PRIVATE_SEGMENT_SIZE	(1u << 6)
 #define KCP_GRID_WG_COUNT_X		(1u << 7)
+#define KCP_WAVEFRONT_SIZE32		(1u << 10)	/* gfx10+ */
 
 /* COMPUTE_PGM_RSRC2 */
 #define RSRC2_SCRATCH_EN(r)		((r) & 1u)
@@ -46,6 +44,7 @@
 #define SH_LDS_MAX	65536u
 #define SH_CACHE	1024u	/* decoded instructions, direct-mapped by pc */
 #define SH_MAX_ROWS	4096u
+#define SH_FAMILIES	(KFD_ISA_GFX1030 + 1)
 
 static const char *const op_names[SH_OP_COUNT] = {
 #define SH_NAME(id, name) [SH_OP_##id] = name,
@@ -53,24 +52,33 @@ static const char *const op_names[SH_OP_COUNT] = {
 #undef SH_NAME
 };
 
-static uint16_t row_op[SH_MAX_ROWS];
+static uint16_t row_op[SH_FAMILIES][SH_MAX_ROWS];
 static pthread_once_t rows_once = PTHREAD_ONCE_INIT;
 
-/* Bind the family table's rows to the opcodes implemented, by mnemonic. */
+/* Bind each family table's rows to the opcodes implemented, by mnemonic. */
 static void
 bind_rows(void)
 {
 	struct kfd_isa_row row;
+	const char *name;
+	char buf[64];
+	int gap;
 
-	for (unsigned int r = 0; r < SH_MAX_ROWS; r++) {
-		if (kfd_isa_row(KFD_ISA_GFX90A, r, &row))
-			break;
-		for (unsigned int k = 1; k < SH_OP_COUNT; k++)
-			if (!strcmp(op_names[k], row.mnemonic)) {
-				row_op[r] = (uint16_t)k;
+	for (unsigned int fam = 0; fam < SH_FAMILIES; fam++)
+		for (unsigned int r = 0; r < SH_MAX_ROWS; r++) {
+			gap = kfd_isa_row((enum kfd_isa_family)fam, r, &row);
+			if (gap < 0)
 				break;
-			}
-	}
+			if (gap)
+				continue;
+			name = sh_family_name((enum kfd_isa_family)fam, row.mnemonic, buf,
+					      sizeof(buf));
+			for (unsigned int k = 1; k < SH_OP_COUNT; k++)
+				if (!strcmp(op_names[k], name)) {
+					row_op[fam][r] = (uint16_t)k;
+					break;
+				}
+		}
 }
 
 struct sh_cached {
@@ -88,13 +96,17 @@ struct sh_dispatch {
 	uint32_t rsrc2, props;
 	uint64_t entry;
 	uint32_t nwg[3];
+	unsigned int lanes;	/* the waves' size: 64, or 32 */
 };
 
 int
 sh_family_runs(struct ksim_cp *cp, struct ksim_cpq *cq)
 {
+	enum kfd_isa_family isa;
+
 	return !cp->no_shaders &&
-	       cp->dev->gpus[cq->gpu].n->props[KSIM_NP_GFX_TARGET_VERSION] == SH_GFX90A;
+	       !sh_family_of((uint32_t)cp->dev->gpus[cq->gpu].n->props[KSIM_NP_GFX_TARGET_VERSION],
+			     &isa);
 }
 
 static void
@@ -165,7 +177,7 @@ fetch(struct sh_ctx *c, struct sh_wave *w)
 		return NULL;
 	e->pc = w->pc;
 	e->gen = c->gen;
-	e->ok = kfd_isa_decode(KFD_ISA_GFX90A, code, n, &e->in) == 0;
+	e->ok = kfd_isa_decode(c->family, code, n, &e->in) == 0;
 	return &e->in;
 }
 
@@ -179,12 +191,16 @@ step(struct sh_ctx *c, struct sh_wave *w)
 	if (!in)
 		return sh_fault(c, w, w->pc, "instruction fetch");
 	i.in = in;
-	i.id = in->mnemonic && in->f.row < SH_MAX_ROWS ? row_op[in->f.row] : SH_OP_NONE;
+	i.id = in->mnemonic && in->f.row < SH_MAX_ROWS ? row_op[c->family][in->f.row] : SH_OP_NONE;
 	if (!in->mnemonic)
 		return sh_illegal(c, w, &i, NULL);
 	if (i.id == SH_OP_NONE)
 		return sh_illegal(c, w, &i, NULL);
 	c->executed++;
+	if (sh_family_op(i.id)) {
+		s = sh_family_step(c, w, &i);
+		goto done;
+	}
 	switch (in->f.enc) {
 	case KFD_ISA_SOP2: case KFD_ISA_SOPK: case KFD_ISA_SOP1: case KFD_ISA_SOPC:
 	case KFD_ISA_SOPP:
@@ -200,6 +216,7 @@ step(struct sh_ctx *c, struct sh_wave *w)
 	default:
 		s = sh_illegal(c, w, &i, NULL);
 	}
+done:
 	if (s == SH_NEXT)
 		w->pc += in->length;
 	return s;
@@ -240,6 +257,7 @@ init_wave(struct sh_ctx *c, const struct sh_dispatch *d, struct sh_wave *w, unsi
 
 	memset(w->s, 0, sizeof(w->s));
 	w->id = n;
+	w->lanes = d->lanes;
 	w->scc = 0;
 	w->state = SH_RUN;
 	w->pc = d->entry;
@@ -277,9 +295,10 @@ init_wave(struct sh_ctx *c, const struct sh_dispatch *d, struct sh_wave *w, unsi
 		w->s[s++] = c->nwaves;
 	if (RSRC2_SCRATCH_EN(d->rsrc2))
 		w->s[s++] = 0;
-	/* gfx90a packs the work-item ids in v0: x 9:0, y 19:10, z 29:20 */
-	for (unsigned int l = 0; l < SH_LANES; l++) {
-		unsigned int t = n * SH_LANES + l;
+	/* gfx90a and gfx942 pack the work-item ids in v0: x 9:0, y 19:10,
+	 * z 29:20; gfx10 has them in v0, v1, v2 */
+	for (unsigned int l = 0; l < d->lanes; l++) {
+		unsigned int t = n * d->lanes + l;
 		uint32_t x = 0, y = 0, z = 0;
 
 		if (t < items) {
@@ -287,6 +306,14 @@ init_wave(struct sh_ctx *c, const struct sh_dispatch *d, struct sh_wave *w, unsi
 			x = t % size[0];
 			y = (t / size[0]) % size[1];
 			z = t / (size[0] * size[1]);
+		}
+		if (sh_gen10(c)) {
+			w->v[0][l] = x;
+			if (RSRC2_TIDIG_CNT(d->rsrc2) >= 1)
+				w->v[1][l] = y;
+			if (RSRC2_TIDIG_CNT(d->rsrc2) >= 2)
+				w->v[2][l] = z;
+			continue;
 		}
 		w->v[0][l] = x | (RSRC2_TIDIG_CNT(d->rsrc2) >= 1 ? y << 10 : 0) |
 			     (RSRC2_TIDIG_CNT(d->rsrc2) >= 2 ? z << 20 : 0);
@@ -306,7 +333,7 @@ run_group(struct sh_ctx *c, const struct sh_dispatch *d)
 
 		size[k] = left < d->wg[k] ? left : d->wg[k];
 	}
-	c->nwaves = (size[0] * size[1] * size[2] + SH_LANES - 1) / SH_LANES;
+	c->nwaves = (size[0] * size[1] * size[2] + d->lanes - 1) / d->lanes;
 	for (n = 0; n < c->nwaves; n++)
 		init_wave(c, d, &c->waves[n], n, size);
 	memset(c->lds, 0, c->lds_size);
@@ -415,6 +442,12 @@ sh_dispatch(struct ksim_cp *cp, struct ksim_cpq *cq, const uint8_t *pkt,
 	}
 	c->cp = cp;
 	c->cq = cq;
+	/* cp_aql.c dispatches here only when sh_family_runs() */
+	if (sh_family_of((uint32_t)cp->dev->gpus[cq->gpu].n->props[KSIM_NP_GFX_TARGET_VERSION],
+			 &c->family))
+		c->family = KFD_ISA_GFX90A;
+	/* only gfx10 knows wave32; the bit is reserved before */
+	d.lanes = sh_gen10(c) && (d.props & KCP_WAVEFRONT_SIZE32) ? 32 : SH_LANES;
 	c->gen++;
 	c->executed = 0;
 	c->lanes = 0;

@@ -61,7 +61,10 @@ smem(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 	if (i->id < SH_OP_S_LOAD_DWORD || i->id > SH_OP_S_BUFFER_LOAD_DWORDX16)
 		return i->id == SH_OP_S_DCACHE_WB || i->id == SH_OP_S_DCACHE_INV ?
 		       SH_NEXT : sh_illegal(c, w, i, NULL);
-	if ((w0 >> 17) & 1)
+	/* gfx10: a signed 21-bit offset (the decoder takes no SGPR one) */
+	if (sh_gen10(c))
+		off = (uint64_t)(int64_t)((int32_t)(w1 << 11) >> 11);
+	else if ((w0 >> 17) & 1)
 		off = w1 & 0x1fffff;
 	else
 		off = w->s[w1 & 0x7f];
@@ -274,8 +277,11 @@ flat(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 	unsigned int acc = ((w1 >> 23) & 1) * 256;
 	unsigned int data = ((w1 >> 8) & 0xff) + acc, vdst = (w1 >> 24) + acc;
 	int glc = (w0 >> 16) & 1;
-	int64_t off = seg == 0 ? (int64_t)(w0 & 0xfff) :
+	/* gfx10: 12-bit offsets (flat's bit 11 is 0); null is no SGPR base */
+	int64_t off = sh_gen10(c) ? (int64_t)(w0 & 0xfff) - ((w0 & 0x800) ? 0x1000 : 0) :
+		      seg == 0 ? (int64_t)(w0 & 0xfff) :
 		      (int64_t)(w0 & 0x1fff) - ((w0 & 0x1000) ? 0x2000 : 0);
+	unsigned int no_saddr = sh_gen10(c) ? SH_NULL : 0x7f;
 	uint64_t exec = sh_exec(w), va[SH_LANES];
 	struct span sp;
 	enum sh_step s;
@@ -285,7 +291,7 @@ flat(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 	for (unsigned int l = 0; l < SH_LANES; l++) {
 		if (!((exec >> l) & 1))
 			continue;
-		if (seg == 2 && saddr != 0x7f)
+		if (seg == 2 && saddr != no_saddr)
 			va[l] = sh_sreg64(w, saddr) + w->v[addr][l];
 		else
 			va[l] = (uint64_t)w->v[addr][l] |
@@ -400,13 +406,15 @@ ds(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 {
 	const struct kfd_isa_fields *f = &i->in->f;
 	uint32_t w0 = f->words[0], w1 = f->words[1];
-	unsigned int off0 = w0 & 0xff, off1 = (w0 >> 8) & 0xff, acc = ((w0 >> 25) & 1) * 256;
+	/* gfx10: bit 25 is the opcode's, gds is bit 17 */
+	unsigned int off0 = w0 & 0xff, off1 = (w0 >> 8) & 0xff;
+	unsigned int acc = sh_gen10(c) ? 0 : ((w0 >> 25) & 1) * 256;
 	unsigned int addr = w1 & 0xff, d0 = ((w1 >> 8) & 0xff) + acc;
 	unsigned int d1 = ((w1 >> 16) & 0xff) + acc, vdst = (w1 >> 24) + acc;
 	uint32_t off = w0 & 0xffff;
 	uint64_t exec = sh_exec(w);
 
-	if ((w0 >> 16) & 1)
+	if ((w0 >> (sh_gen10(c) ? 17 : 16)) & 1)
 		return sh_illegal(c, w, i, "GDS");
 	if (i->id == SH_OP_DS_NOP)
 		return SH_NEXT;

@@ -20,15 +20,30 @@ sh_set_sreg64(struct sh_wave *w, unsigned int idx, uint64_t v)
 }
 
 uint64_t
+sh_mask(const struct sh_wave *w, unsigned int idx)
+{
+	return w->lanes == 32 ? w->s[idx & 127] : sh_sreg64(w, idx);
+}
+
+void
+sh_set_mask(struct sh_wave *w, unsigned int idx, uint64_t v)
+{
+	if (w->lanes == 32)
+		w->s[idx & 127] = (uint32_t)v;
+	else
+		sh_set_sreg64(w, idx, v);
+}
+
+uint64_t
 sh_exec(const struct sh_wave *w)
 {
-	return sh_sreg64(w, SH_EXEC);
+	return sh_mask(w, SH_EXEC);
 }
 
 void
 sh_set_exec(struct sh_wave *w, uint64_t v)
 {
-	sh_set_sreg64(w, SH_EXEC, v);
+	sh_set_mask(w, SH_EXEC, v);
 }
 
 /* The float inline constants 240..248, as single and double. */
@@ -61,7 +76,7 @@ constant(const struct sh_wave *w, const struct sh_insn *i, unsigned int f, int w
 	}
 	switch (f) {
 	case 251:	/* vccz */
-		*v = sh_sreg64(w, SH_VCC) == 0;
+		*v = sh_mask(w, SH_VCC) == 0;
 		return 1;
 	case 252:	/* execz */
 		*v = sh_exec(w) == 0;
@@ -98,6 +113,10 @@ sh_src32(const struct sh_wave *w, const struct sh_insn *i, unsigned int f,
 	}
 	if (readable_sreg(f)) {
 		*v = w->s[f];
+		return 0;
+	}
+	if (f == SH_NULL) {
+		*v = 0;
 		return 0;
 	}
 	if (constant(w, i, f, 0, 0, &k)) {

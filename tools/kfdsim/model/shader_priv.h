@@ -13,6 +13,7 @@
  *   shader_salu.c   scalar ALU, branches, program control
  *   shader_valu.c   vector ALU (VOP1, VOP2, VOPC, VOP3)
  *   shader_mem.c    scalar loads, global/flat, MUBUF, LDS
+ *   shader_family.c the families run, and what one family has alone
  *
  * Shared between those files only. Device lock held throughout.
  */
@@ -25,7 +26,7 @@
 #include "kfdtrace/isa.h"
 
 #define SH_LANES	64
-#define SH_MAX_WAVES	16		/* 1024 work-items of wave64 */
+#define SH_MAX_WAVES	32		/* 1024 work-items of wave32 */
 #define SH_VGPRS	512		/* gfx90a: 256 VGPRs + 256 AGPRs */
 
 /* The SGPR space of a 7-bit or 9-bit operand field. */
@@ -33,6 +34,7 @@
 #define SH_XNACK	104
 #define SH_VCC		106
 #define SH_M0		124
+#define SH_NULL		125		/* gfx10: reads 0 (the decoder refuses it on gfx9) */
 #define SH_EXEC		126
 
 enum sh_state { SH_RUN, SH_BARRIER, SH_END };
@@ -45,6 +47,8 @@ struct sh_wave {
 	int scc;
 	enum sh_state state;
 	unsigned int id;		/* wave within its workgroup */
+	unsigned int lanes;		/* 64, or 32 (gfx10 wave32): lane masks
+					 * are then one SGPR and exec is exec_lo */
 };
 
 struct sh_cached;
@@ -63,6 +67,7 @@ struct sh_ctx {
 	uint32_t lds_size;
 	uint64_t executed;		/* wave instructions */
 	uint64_t lanes;			/* lane instructions (VALU) */
+	enum kfd_isa_family family;	/* the dispatch's GPU */
 	/* the failure, when an instruction stops the dispatch */
 	int ec;				/* KFD_ABI_EC_* */
 	uint32_t code;			/* queue-inactive error bits */
@@ -147,6 +152,17 @@ struct sh_insn {
 	X(V_PK_MOV_B32, "v_pk_mov_b32") X(V_PK_ADD_F32, "v_pk_add_f32") \
 	X(V_PK_MUL_F32, "v_pk_mul_f32") X(V_PK_FMA_F32, "v_pk_fma_f32") \
 	X(V_ACCVGPR_READ_B32, "v_accvgpr_read_b32") X(V_ACCVGPR_WRITE_B32, "v_accvgpr_write_b32") \
+	/* gfx942's own (shader_family.c): keep these four together */ \
+	X(V_MOV_B64, "v_mov_b64") X(V_LSHL_ADD_U64, "v_lshl_add_u64") \
+	X(V_FMAMK_F32, "v_fmamk_f32") X(V_FMAAK_F32, "v_fmaak_f32") \
+	/* gfx1030's own (shader_family.c): keep these together, up to S_GL1_INV */ \
+	X(S_AND_SAVEEXEC_B32, "s_and_saveexec_b32") X(S_OR_SAVEEXEC_B32, "s_or_saveexec_b32") \
+	X(S_XOR_SAVEEXEC_B32, "s_xor_saveexec_b32") \
+	X(S_ANDN2_SAVEEXEC_B32, "s_andn2_saveexec_b32") \
+	X(S_ORN2_SAVEEXEC_B32, "s_orn2_saveexec_b32") \
+	X(S_WAITCNT_VSCNT, "s_waitcnt_vscnt") X(S_CLAUSE, "s_clause") \
+	X(S_INST_PREFETCH, "s_inst_prefetch") X(BUFFER_GL0_INV, "buffer_gl0_inv") \
+	X(BUFFER_GL1_INV, "buffer_gl1_inv") X(S_GL1_INV, "s_gl1_inv") \
 	X(V_CNDMASK_B32, "v_cndmask_b32") X(V_ADD_F32, "v_add_f32") X(V_SUB_F32, "v_sub_f32") \
 	X(V_SUBREV_F32, "v_subrev_f32") X(V_MUL_F32, "v_mul_f32") X(V_MIN_F32, "v_min_f32") \
 	X(V_MAX_F32, "v_max_f32") X(V_MAC_F32, "v_mac_f32") X(V_FMAC_F32, "v_fmac_f32") \
@@ -244,6 +260,9 @@ enum sh_step sh_fault(struct sh_ctx *c, struct sh_wave *w, uint64_t va, const ch
 /* shader_op.c */
 uint64_t sh_exec(const struct sh_wave *w);
 void sh_set_exec(struct sh_wave *w, uint64_t v);
+/* A lane mask at SGPR @idx: a pair, or one SGPR in a wave32 wave. */
+uint64_t sh_mask(const struct sh_wave *w, unsigned int idx);
+void sh_set_mask(struct sh_wave *w, unsigned int idx, uint64_t v);
 uint64_t sh_sreg64(const struct sh_wave *w, unsigned int idx);
 void sh_set_sreg64(struct sh_wave *w, unsigned int idx, uint64_t v);
 /*
@@ -260,6 +279,26 @@ int sh_src64(const struct sh_wave *w, const struct sh_insn *i, unsigned int f,
 enum sh_step sh_salu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
 /* shader_valu.c */
 enum sh_step sh_valu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
+/* shader_family.c */
+/* The decoder's family of a GPU (sysfs gfx_target_version). Return: 0, or
+ * -1 when the interpreter does not run that family. */
+int sh_family_of(uint32_t gfx_target_version, enum kfd_isa_family *isa);
+/* 1 for the rows of one family only (SH_OP_V_MOV_B64..SH_OP_S_GL1_INV). */
+int sh_family_op(unsigned int id);
+/* Execute one of those rows. */
+enum sh_step sh_family_step(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
+/*
+ * The name under which the interpreter implements the row @mnemonic of
+ * @isa (gfx10 renamed some, and its v_cmpx rows run as v_cmp ones): the
+ * mnemonic itself, or @buf filled. NULL: none.
+ */
+const char *sh_family_name(enum kfd_isa_family isa, const char *mnemonic, char *buf,
+			   size_t n);
+/* 1 for gfx10's encodings (fields moved from gfx9's). */
+static inline int sh_gen10(const struct sh_ctx *c)
+{
+	return c->family == KFD_ISA_GFX1030;
+}
 /* shader_mem.c */
 enum sh_step sh_mem(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
 

@@ -370,8 +370,8 @@ sopp(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 	case SH_OP_S_BRANCH: take = 1; break;
 	case SH_OP_S_CBRANCH_SCC0: take = !w->scc; break;
 	case SH_OP_S_CBRANCH_SCC1: take = w->scc; break;
-	case SH_OP_S_CBRANCH_VCCZ: take = sh_sreg64(w, SH_VCC) == 0; break;
-	case SH_OP_S_CBRANCH_VCCNZ: take = sh_sreg64(w, SH_VCC) != 0; break;
+	case SH_OP_S_CBRANCH_VCCZ: take = sh_mask(w, SH_VCC) == 0; break;
+	case SH_OP_S_CBRANCH_VCCNZ: take = sh_mask(w, SH_VCC) != 0; break;
 	case SH_OP_S_CBRANCH_EXECZ: take = sh_exec(w) == 0; break;
 	case SH_OP_S_CBRANCH_EXECNZ: take = sh_exec(w) != 0; break;
 	default:

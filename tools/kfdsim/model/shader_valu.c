@@ -225,7 +225,7 @@ lanes64(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i, const stru
 		w->v[(o->vdst + 1) % SH_VGPRS][l] = (uint32_t)(r >> 32);
 	}
 	if (i->id == SH_OP_V_MAD_U64_U32)
-		sh_set_sreg64(w, o->sdst, carry);
+		sh_set_mask(w, o->sdst, carry);
 	c->lanes += (uint64_t)__builtin_popcountll(exec);
 	return SH_NEXT;
 }
@@ -263,7 +263,11 @@ compare_lanes(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
 		if (cmp(i->id, a, b) > 0)
 			mask |= 1ull << l;
 	}
-	sh_set_sreg64(w, o->vdst, mask);
+	/* gfx10's v_cmpx (no destination in its row) writes exec only */
+	if (!f->dst_dwords)
+		sh_set_exec(w, mask);
+	else
+		sh_set_mask(w, o->vdst, mask);
 	c->lanes += (uint64_t)__builtin_popcountll(exec);
 	return SH_NEXT;
 }
@@ -394,7 +398,7 @@ sh_valu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 	}
 	case SH_OP_V_ADDC_CO_U32: case SH_OP_V_SUBB_CO_U32: case SH_OP_V_SUBBREV_CO_U32:
 	case SH_OP_V_CNDMASK_B32:
-		cin = sh_sreg64(w, o.cin);
+		cin = sh_mask(w, o.cin);
 		break;
 	}
 	for (l = 0; l < SH_LANES; l++) {
@@ -525,7 +529,7 @@ sh_valu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 		w->v[o.vdst][l] = r;
 	}
 	if (writes_carry || (vop3b(i->id) && i->id != SH_OP_V_MAD_U64_U32))
-		sh_set_sreg64(w, o.sdst, carry);
+		sh_set_mask(w, o.sdst, carry);
 	c->lanes += (uint64_t)__builtin_popcountll(exec);
 	return SH_NEXT;
 }

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+/*
+ * gfx942 (CDNA3) encodings, as a delta of gfx90a's: the facts of AMD's
+ * "AMD Instinct MI300" Instruction Set Architecture reference guide
+ * (chapter 12, microcode formats), cross-checked against LLVM's
+ * disassembler (LLVM 15 as gfx940, whose encodings gfx942 shares) by
+ * tests/isa. The formats are gfx90a's; FLAT and MUBUF name their cache
+ * bits sc0, sc1 and nt.
+ */
+#include "isa_table.h"
+
+static const struct isa_format gfx942_formats[] = {
+	{ ISA_SOP1,  "SOP1",  0xff800000, 0xbe800000, 1, 8, 0xff },
+	{ ISA_SOPC,  "SOPC",  0xff800000, 0xbf000000, 1, 16, 0x7f },
+	{ ISA_SOPP,  "SOPP",  0xff800000, 0xbf800000, 1, 16, 0x7f },
+	{ ISA_SOPK,  "SOPK",  0xf0000000, 0xb0000000, 1, 23, 0x1f },
+	{ ISA_SOP2,  "SOP2",  0xc0000000, 0x80000000, 1, 23, 0x7f },
+	{ ISA_SMEM,  "SMEM",  0xfc000000, 0xc0000000, 2, 18, 0xff },
+	{ ISA_VOP1,  "VOP1",  0xfe000000, 0x7e000000, 1, 9, 0xff },
+	{ ISA_VOPC,  "VOPC",  0xfe000000, 0x7c000000, 1, 17, 0xff },
+	{ ISA_VOP2,  "VOP2",  0x80000000, 0x00000000, 1, 25, 0x3f },
+	{ ISA_VOP3P, "VOP3P", 0xff800000, 0xd3800000, 2, 16, 0x7f },
+	{ ISA_VOP3,  "VOP3",  0xfc000000, 0xd0000000, 2, 16, 0x3ff },
+	{ ISA_DS,    "DS",    0xfc000000, 0xd8000000, 2, 17, 0xff },
+	{ ISA_FLAT,  "FLAT",  0xfc000000, 0xdc000000, 2, 18, 0x7f },
+	{ ISA_MUBUF, "MUBUF", 0xfc000000, 0xe0000000, 2, 18, 0x7f },
+	{ ISA_MTBUF, "MTBUF", 0xfc000000, 0xe8000000, 2, 15, 0xf },
+	{ ISA_MIMG,  "MIMG",  0xfc000000, 0xf0000000, 2, 18, 0x7f },
+	{ ISA_EXP,   "EXP",   0xfc000000, 0xc4000000, 2, 0, 0x0 },
+};
+
+#define VOP2(o, n, d, a, b, f)	{ ISA_VOP2, o, n, K_STD, d, a, b, 0, f }
+#define VOP1(o, n, d, a, f)	{ ISA_VOP1, o, n, K_STD, d, a, 0, 0, f }
+#define VOP3(o, n, d, a, b, c, f) { ISA_VOP3, o, n, K_STD, d, a, b, c, f }
+
+/* What gfx942 adds to gfx90a, or encodes otherwise. */
+static const struct isa_op gfx942_ops[] = {
+	/* the fused forms take the opcodes of v_madmk_f32 and v_madak_f32 */
+	VOP2(23, "v_fmamk_f32", 1, 1, 1, F_MADMK | F_E32_ONLY),
+	VOP2(24, "v_fmaak_f32", 1, 1, 1, F_MADAK | F_E32_ONLY),
+	VOP1(0x38, "v_mov_b64", 2, 2, 0),
+	VOP3(0x208, "v_lshl_add_u64", 2, 2, 1, 2, 0),
+};
+
+/* What gfx942 no longer has of gfx90a. */
+static const struct isa_gone gfx942_gone[] = {
+	{ ISA_VOP2, 22 },	/* v_mac_f32 */
+	{ ISA_VOP3, 0x1c0 },	/* v_mad_legacy_f32 */
+	{ ISA_VOP3, 0x1c1 },	/* v_mad_f32 */
+	/* no image instructions: MI300 has no texture units */
+	{ ISA_MIMG, 0x00 }, { ISA_MIMG, 0x01 }, { ISA_MIMG, 0x08 }, { ISA_MIMG, 0x09 },
+};
+
+const struct isa_table isa_table_gfx942 = {
+	.name = "gfx942",
+	.formats = gfx942_formats,
+	.n_formats = sizeof(gfx942_formats) / sizeof(gfx942_formats[0]),
+	.ops = gfx942_ops,
+	.n_ops = sizeof(gfx942_ops) / sizeof(gfx942_ops[0]),
+	.base = &isa_table_gfx90a,
+	.gone = gfx942_gone,
+	.n_gone = sizeof(gfx942_gone) / sizeof(gfx942_gone[0]),
+	.cpol = ISA_CPOL_SC,
+};
