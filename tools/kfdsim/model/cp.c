@@ -9,10 +9,11 @@
  * Cost: while packets keep arriving the engine spins (CP_SPIN_NS after the
  * last retired packet, timed by a clock read every CP_SPIN_CHECK passes,
  * none while packets flow), then sleeps, doubling the sleep up to
- * CP_SLEEP_MAX_NS; after CP_DEEP_AFTER_NS without work, up to CP_DEEP_MAX_NS, so that an idle
- * process costs about a hundred wake-ups a second (a thousand cost 2-3% of
- * a core on a host whose wake-ups take 30 us). Queue creation and updates
- * wake it at once, and so does a WAIT_EVENTS of the process (ksim_cp_kick).
+ * CP_SLEEP_MAX_NS; after CP_DEEP_AFTER_NS without work, up to
+ * CP_DEEP_MAX_NS, so that an idle process costs about a hundred wake-ups
+ * a second (a thousand cost 2-3% of a core on a host whose wake-ups take
+ * 30 us). Queue creation and updates wake it at once, and so does a
+ * WAIT_EVENTS of the process (ksim_cp_kick).
  */
 #include <errno.h>
 #include <signal.h>

@@ -59,7 +59,8 @@ qw(const uint32_t *d, unsigned int lo)
 static void
 pm4_report(struct ksim_cpq *cq, uint32_t *rptr, uint32_t ring_dw)
 {
-	__atomic_store_n(rptr, (uint32_t)(cq->rd & (ring_dw - 1)), __ATOMIC_RELEASE);
+	__atomic_store_n(rptr, (uint32_t)(cq->rd & (ring_dw - 1)),
+			 __ATOMIC_RELEASE);
 }
 
 /*
@@ -356,7 +357,8 @@ pm4_packet(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *ring,
 	op = KFD_PM4_OPCODE(d[0]);
 	count = KFD_PM4_COUNT(d[0]);
 	if (op == KFD_PM4_OP_ACQUIRE_MEM)
-		gfx10 = cp->dev->gpus[cq->gpu].n->props[KSIM_NP_GFX_TARGET_VERSION] >= 100000;
+		gfx10 = cp->dev->gpus[cq->gpu].n->props[KSIM_NP_GFX_TARGET_VERSION] >=
+			100000;
 	least = min_count(op, gfx10);
 	if (least < 0) {
 		pm4_error(cp, cq, 0, "unknown opcode", d[0]);
