@@ -485,6 +485,30 @@ run_errors(const char *profile)
 	close_kt(t);
 }
 
+/*
+ * The read pointer counts the packets before a bad one by the time the
+ * error's event is set: the CP reports it when it stops fetching.
+ */
+static void
+run_error_report(const char *profile)
+{
+	struct kt *t = open_kt(profile);
+	uint32_t *buf = (uint32_t *)kt_userptr_mapped(t, 0, BUF_VA, 4096);
+	uint32_t hw = other_event(t, KFD_ABI_EVENT_HW_EXCEPTION);
+	uint32_t bad[2] = { KFD_PM4_HDR(0x01, 0), 0 }, v = 7;
+	struct kfd_abi_event_data ed;
+	struct pq a;
+
+	pq_new(t, &a, 0x10000000ULL);
+	write_data(&a, BUF_VA, &v, 1);
+	emit(&a, bad, 2);
+	kick(&a);
+	assert_int_equal(wait_one(t, hw, 5000, &ed), KFD_ABI_WAIT_RESULT_COMPLETE);
+	assert_int_equal(rptr(&a), 5);
+	assert_int_equal(buf[0], 7);
+	close_kt(t);
+}
+
 /* WRITE_DATA to a BO allocated without WRITABLE: a read-only fault. */
 static void
 run_read_only(const char *profile)
@@ -526,6 +550,7 @@ FOR_PROFILES(release_mem)
 FOR_PROFILES(wait_reg_mem)
 FOR_PROFILES(indirect)
 FOR_PROFILES(errors)
+FOR_PROFILES(error_report)
 
 int
 main(void)
@@ -537,6 +562,7 @@ main(void)
 		cmocka_unit_test(test_indirect),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_read_only),
+		cmocka_unit_test(test_error_report),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,11 +7,13 @@
  * doorbell page, which nothing can trap cheaply.
  *
  * Cost: while packets keep arriving the engine spins (CP_SPIN_NS after the
- * last retired packet), then sleeps, doubling the sleep up to CP_SLEEP_MAX_NS;
- * after CP_DEEP_AFTER_NS without work, up to CP_DEEP_MAX_NS, so that an idle
- * process costs about a hundred wake-ups a second (a thousand cost 2-3% of
- * a core on a host whose wake-ups take 30 us). Queue creation and updates
- * wake it at once, and so does a WAIT_EVENTS of the process (ksim_cp_kick).
+ * last retired packet, timed by a clock read every CP_SPIN_CHECK passes,
+ * none while packets flow), then sleeps, doubling the sleep up to
+ * CP_SLEEP_MAX_NS; after CP_DEEP_AFTER_NS without work, up to
+ * CP_DEEP_MAX_NS, so that an idle process costs about a hundred wake-ups
+ * a second (a thousand cost 2-3% of a core on a host whose wake-ups take
+ * 30 us). Queue creation and updates wake it at once, and so does a
+ * WAIT_EVENTS of the process (ksim_cp_kick).
  */
 #include <errno.h>
 #include <signal.h>
@@ -28,6 +30,9 @@
 #include "cp_priv.h"
 
 #define CP_SPIN_NS		50000ULL	/* busy-poll after activity */
+/* Idle passes between two looks at the clock while busy-polling (a pass
+ * without work costs about as much as the clock read itself). */
+#define CP_SPIN_CHECK		64u
 #define CP_SLEEP_MIN_NS		10000ULL
 #define CP_SLEEP_MAX_NS		1000000ULL
 #define CP_DEEP_AFTER_NS	100000000ULL	/* idle this long: deep sleep */
@@ -152,15 +157,47 @@ evicted(const struct ksim_cp *cp, const struct ksim_cpq *cq)
 }
 
 /*
+ * Take the device lock for a pass. It is free most of the time, and a
+ * try costs no clock read; only a held lock is waited for, and never for
+ * good: the process may be tearing down (it joins us with that lock held).
+ * Return: 0 with the lock held, -1 when asked to stop, 1 on a lock error.
+ */
+static int
+dev_lock(struct ksim_cp *cp)
+{
+	struct ksim_device *dev = cp->dev;
+	struct timespec dl;
+	int r;
+
+	if (!pthread_mutex_trylock(&dev->lock))
+		return 0;
+	for (;;) {
+		if (__atomic_load_n(&cp->stop, __ATOMIC_ACQUIRE))
+			return -1;
+		clock_gettime(CLOCK_REALTIME, &dl);
+		dl.tv_nsec += CP_LOCK_WAIT_NS;
+		if (dl.tv_nsec >= 1000000000L) {
+			dl.tv_sec++;
+			dl.tv_nsec -= 1000000000L;
+		}
+		r = pthread_mutex_timedlock(&dev->lock, &dl);
+		if (!r)
+			return 0;
+		if (r != ETIMEDOUT)
+			return 1;
+	}
+}
+
+/*
  * One pass: look at every doorbell (cp->lock only); if any queue has news
- * or work left, take the device lock and run those queues.
+ * or work left, take the device lock and run those queues. The queue list
+ * changes only with both locks held, so the device lock alone keeps it
+ * still while the queues run: each pass takes each lock once.
  * Return: packets retired, or -1 when asked to stop.
  */
 static long
 engine_pass(struct ksim_cp *cp)
 {
-	struct ksim_device *dev = cp->dev;
-	struct timespec dl;
 	unsigned int want = 0;
 	long done = 0;
 	int r;
@@ -178,25 +215,9 @@ engine_pass(struct ksim_cp *cp)
 	pthread_mutex_unlock(&cp->lock);
 	if (!want)
 		return 0;
-
-	/* Never block for good on the device lock: the process may be
-	 * tearing down (it joins us with that lock held). */
-	for (;;) {
-		if (__atomic_load_n(&cp->stop, __ATOMIC_ACQUIRE))
-			return -1;
-		clock_gettime(CLOCK_REALTIME, &dl);
-		dl.tv_nsec += CP_LOCK_WAIT_NS;
-		if (dl.tv_nsec >= 1000000000L) {
-			dl.tv_sec++;
-			dl.tv_nsec -= 1000000000L;
-		}
-		r = pthread_mutex_timedlock(&dev->lock, &dl);
-		if (!r)
-			break;
-		if (r != ETIMEDOUT)
-			return 0;
-	}
-	pthread_mutex_lock(&cp->lock);
+	r = dev_lock(cp);
+	if (r)
+		return r < 0 ? -1 : 0;
 	for (unsigned int i = 0; i < cp->n; i++) {
 		struct ksim_cpq *cq = cp->qs[i];
 		struct ksim_queue *q = cq->q;
@@ -254,8 +275,7 @@ engine_pass(struct ksim_cp *cp)
 			break;
 		}
 	}
-	pthread_mutex_unlock(&cp->lock);
-	pthread_mutex_unlock(&dev->lock);
+	pthread_mutex_unlock(&cp->dev->lock);
 	return done;
 }
 
@@ -281,8 +301,9 @@ static void *
 engine_main(void *arg)
 {
 	struct ksim_cp *cp = arg;
-	uint64_t last_work = now_ns(CLOCK_MONOTONIC);
-	uint64_t sleep_ns = CP_SLEEP_MIN_NS, max;
+	uint64_t idle_since = 0, sleep_ns = CP_SLEEP_MIN_NS, max;
+	unsigned int spins = 0;
+	int dozing = 0;
 
 	/* Short sleeps should be short: the default 50 us slack would
 	 * dominate the wake-up latency. */
@@ -294,18 +315,29 @@ engine_main(void *arg)
 
 		if (done < 0 || __atomic_load_n(&cp->stop, __ATOMIC_ACQUIRE))
 			break;
-		t = now_ns(CLOCK_MONOTONIC);
 		if (done > 0) {
-			last_work = t;
+			/* No clock read while work flows: the idle time
+			 * starts at the first look at the clock after it. */
+			idle_since = 0;
+			spins = 1;
+			dozing = 0;
 			sleep_ns = CP_SLEEP_MIN_NS;
 			continue;
 		}
-		if (t - last_work < CP_SPIN_NS) {
+		if (!dozing && spins++ % CP_SPIN_CHECK) {
 			__builtin_ia32_pause();
 			continue;
 		}
+		t = now_ns(CLOCK_MONOTONIC);
+		if (!idle_since)
+			idle_since = t;
+		if (t - idle_since < CP_SPIN_NS) {
+			__builtin_ia32_pause();
+			continue;
+		}
+		dozing = 1;
 		engine_sleep(cp, sleep_ns);
-		max = t - last_work > CP_DEEP_AFTER_NS ? CP_DEEP_MAX_NS :
+		max = t - idle_since > CP_DEEP_AFTER_NS ? CP_DEEP_MAX_NS :
 		      CP_SLEEP_MAX_NS;
 		if (sleep_ns < max)
 			sleep_ns = sleep_ns * 2 > max ? max : sleep_ns * 2;

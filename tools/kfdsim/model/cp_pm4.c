@@ -14,8 +14,9 @@
  * Pointers are the hardware's: the doorbell holds the write pointer in
  * dwords, which the CP takes modulo the ring's size (a producer may keep
  * it monotonic, as kfdtest does on SOC15, or wrapped); the read pointer
- * is written back after every ring packet as the CP reports it, a 32-bit
- * dword offset inside the ring. A queue starts at offset 0, as its MQD,
+ * is written back as the CP reports it, a 32-bit dword offset inside the
+ * ring, once the CP stops fetching (the ring drained, a packet waiting,
+ * the queue stopped). A queue starts at offset 0, as its MQD,
  * and reports it with the first doorbell.
  *
  * An unknown opcode or a malformed packet raises what the CP's
@@ -38,6 +39,8 @@
 /* IBs one ring packet may enter (chains included) before the queue is
  * stopped: a chain that loops would otherwise hold the engine for good. */
 #define IB_HOPS_MAX		64u
+/* Ring dwords fetched ahead when a pass starts (a few cache lines). */
+#define PREFETCH_DW		64u
 
 enum step { STEP_DONE, STEP_WAIT, STEP_ERROR };
 
@@ -45,6 +48,19 @@ static uint64_t
 qw(const uint32_t *d, unsigned int lo)
 {
 	return (uint64_t)d[lo] | (uint64_t)d[lo + 1] << 32;
+}
+
+/*
+ * The CP's read pointer report, a dword offset inside the ring: made once
+ * the CP stops fetching (the ring drained, a packet waits, the queue
+ * stopped), after the stores of the packets it passed, so that it stays
+ * off their way to the CPU polling them.
+ */
+static void
+pm4_report(struct ksim_cpq *cq, uint32_t *rptr, uint32_t ring_dw)
+{
+	__atomic_store_n(rptr, (uint32_t)(cq->rd & (ring_dw - 1)),
+			 __ATOMIC_RELEASE);
 }
 
 /*
@@ -61,6 +77,14 @@ pm4_stop(struct ksim_cp *cp, struct ksim_cpq *cq, int fault, const char *what,
 
 	cq->error = 1;
 	cq->pending = 0;
+	/* The packets before this one are reported read before the error. */
+	if (cq->kind == CP_PM4 && cq->started && q->ring_size >= 4 &&
+	    !(q->ring_size & (q->ring_size - 1))) {
+		uint32_t *rptr = cp_mem(cp, cq, q->rptr, 4);
+
+		if (rptr)
+			pm4_report(cq, rptr, q->ring_size / 4);
+	}
 	if (fault) {
 		ksim_dbg_queue_raise(cp->p, q, KFD_ABI_EC_MASK(KFD_ABI_EC_DEVICE_MEMORY_VIOLATION));
 		n = cp_vm_fault(cp, cq, detail, len, write, &at);
@@ -313,9 +337,8 @@ pm4_packet(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *ring,
 	   uint32_t ring_dw, uint64_t at, uint64_t avail, unsigned int *size,
 	   int *entered)
 {
-	int gfx10 = cp->dev->gpus[cq->gpu].n->props[KSIM_NP_GFX_TARGET_VERSION] >= 100000;
 	uint32_t d[PKT_MAX_DW], op, count;
-	int least;
+	int least, gfx10 = 0;
 
 	*size = 0;
 	if (stream_read(cp, cq, ring, ring_dw, at, d, 1)) {
@@ -333,6 +356,9 @@ pm4_packet(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *ring,
 	}
 	op = KFD_PM4_OPCODE(d[0]);
 	count = KFD_PM4_COUNT(d[0]);
+	if (op == KFD_PM4_OP_ACQUIRE_MEM)
+		gfx10 = cp->dev->gpus[cq->gpu].n->props[KSIM_NP_GFX_TARGET_VERSION] >=
+			100000;
 	least = min_count(op, gfx10);
 	if (least < 0) {
 		pm4_error(cp, cq, 0, "unknown opcode", d[0]);
@@ -352,8 +378,9 @@ pm4_packet(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *ring,
 		return STEP_WAIT;	/* the rest is not announced yet */
 	}
 	*size = count + 2;
-	if (stream_read(cp, cq, ring, ring_dw, at, d,
-			*size < PKT_MAX_DW ? *size : PKT_MAX_DW)) {
+	/* The header is read already: the body only, each dword once. */
+	if (stream_read(cp, cq, ring, ring_dw, at + 1, d + 1,
+			(*size < PKT_MAX_DW ? *size : PKT_MAX_DW) - 1)) {
 		pm4_error(cp, cq, 1, "indirect buffer",
 			  cq->ib[cq->ib_depth - 1].va + at * 4);
 		return STEP_ERROR;
@@ -404,6 +431,22 @@ cp_pm4_run(struct ksim_cp *cp, struct ksim_cpq *cq)
 		__atomic_store_n(rptr, 0, __ATOMIC_RELEASE);
 		cq->started = 1;
 	}
+	/*
+	 * The CP fetches ring data ahead of decoding it. Here the cache
+	 * lines of the announced packets are requested together, instead of
+	 * each one after the header that sizes its packet.
+	 */
+	if (!cq->ib_depth) {
+		uint64_t at = cq->rd & (ring_dw - 1);
+		uint64_t n = (cq->wbound - at) & (ring_dw - 1);
+
+		if (n > PREFETCH_DW)
+			n = PREFETCH_DW;
+		for (uint64_t i = 0; i < n; i += 16)
+			__builtin_prefetch(&ring[(at + i) & (ring_dw - 1)]);
+		if (n)
+			__builtin_prefetch(&ring[(at + n - 1) & (ring_dw - 1)]);
+	}
 	for (;;) {
 		uint64_t at, avail;
 		unsigned int size;
@@ -420,8 +463,6 @@ cp_pm4_run(struct ksim_cp *cp, struct ksim_cpq *cq)
 					continue;
 				cq->rd += cq->ib_ring_size;
 				cq->ib_hops = 0;
-				__atomic_store_n(rptr, (uint32_t)(cq->rd & (ring_dw - 1)),
-						 __ATOMIC_RELEASE);
 				done++;
 				cp->retired++;
 				continue;
@@ -449,12 +490,11 @@ cp_pm4_run(struct ksim_cp *cp, struct ksim_cpq *cq)
 		}
 		cq->rd += size;
 		cq->ib_hops = 0;
-		/* The CP's report: a dword offset inside the ring. */
-		__atomic_store_n(rptr, (uint32_t)(cq->rd & (ring_dw - 1)),
-				 __ATOMIC_RELEASE);
 		done++;
 		cp->retired++;
 	}
+	if (done && !cq->error)
+		pm4_report(cq, rptr, ring_dw);
 	return done;
 }
 

@@ -7,8 +7,9 @@
  * Locking: the engine polls doorbells holding only cp->lock (which guards
  * the queue list), and processes packets holding the device lock, so an
  * ioctl (which holds the device lock) never runs beside packet processing.
- * Order: device lock, then cp->lock; the engine never waits for the
- * device lock while holding cp->lock.
+ * The queue list changes only with both held (from ioctls), so either one
+ * keeps it still. Order: device lock, then cp->lock; the engine never
+ * waits for the device lock while holding cp->lock.
  */
 #ifndef KSIM_CP_PRIV_H
 #define KSIM_CP_PRIV_H
@@ -80,7 +81,8 @@ struct ksim_cp {
 	int stop;			/* atomic */
 	int debug;			/* KFDSIM_DEBUG */
 	int no_shaders;			/* KFDSIM_SHADERS=0 */
-	pthread_mutex_t lock;		/* guards qs/n and the cond */
+	pthread_mutex_t lock;		/* guards qs/n (with the device
+					 * lock) and the cond */
 	pthread_cond_t cond;		/* wakes a sleeping engine */
 	struct ksim_cpq *qs[KSIM_MAX_QUEUES];
 	unsigned int n;
