@@ -741,7 +741,9 @@ int ksim_ioc_svm(struct ksim_file *, struct ksim_process *, void *, unsigned int
  * first). ksim_dbg_queue_new() gives a created queue its state (@q->dbg:
  * the registry entry, or NULL for its own copy) and tells a debugger;
  * ksim_dbg_queue_update() follows UPDATE_QUEUE's ring;
- * ksim_dbg_queue_raise() raises queue exceptions @mask (the CP's errors);
+ * ksim_dbg_queue_raise() raises queue exceptions @mask (the CP's errors)
+ * and says whether the runtime is to be told (no debugger took them and
+ * the runtime is enabled: the caller writes the queue's error payload);
  * ksim_dbg_queue_suspended() is whether a debugger suspended the queue.
  * ksim_dbg_process_end() ends the process's own session and those it
  * debugs; ksim_dbg_reap_debugger() ends the session of a debugger that
@@ -753,7 +755,7 @@ void ksim_dbg_process_end(struct ksim_process *p);
 void ksim_dbg_reap_debugger(struct ksim_process *p);
 void ksim_dbg_queue_new(struct ksim_process *p, struct ksim_queue *q);
 void ksim_dbg_queue_update(struct ksim_process *p, struct ksim_queue *q);
-void ksim_dbg_queue_raise(struct ksim_process *p, struct ksim_queue *q, uint64_t mask);
+int ksim_dbg_queue_raise(struct ksim_process *p, struct ksim_queue *q, uint64_t mask);
 /*
  * ksim_dbg_vm_fault() - a memory fault of GPU index @gpu, @data its
  * exception data, as kfd_set_dbg_ev_from_interrupt() gives it to a
