@@ -105,6 +105,78 @@ KS_DESC(ctx_d, "kfd_drm_amdgpu_ctx", T, ctx_f);
 #undef O
 #undef T
 
+/*
+ * AMDGPU_BO_LIST: every op reads the entry array (bo_number entries of
+ * bo_info_size bytes, 8 for every libdrm; DESTROY usually has none). The output overlays
+ * in.operation. List handles are file-local numbers, like context ids.
+ */
+#define T union kfd_drm_amdgpu_bo_list
+static const struct kfd_field bo_list_f[] = {
+	KS_FN(T, in.operation, IN, ENUM, ks_bo_list_op),	/* 0 */
+	KS_F(T, in.list_handle, IN, NONE),
+	KS_F(T, in.bo_number, IN, COUNT),			/* 2 */
+	KS_F(T, in.bo_info_size, IN, SIZE),			/* 3 */
+	KS_F(T, in.bo_info_ptr, IN, PTR),			/* 4 */
+	KS_F(T, out.list_handle, OUT, NONE),
+};
+KS_DESC(bo_list_d, "kfd_drm_amdgpu_bo_list", T, bo_list_f);
+#undef T
+#define T struct kfd_drm_amdgpu_bo_list_entry
+static const struct kfd_field bo_list_entry_f[] = {
+	KS_F(T, bo_handle, IN, GEM_HANDLE),
+	KS_F(T, bo_priority, IN, NONE),
+};
+KS_DESC(bo_list_entry_d, "kfd_drm_amdgpu_bo_list_entry", T, bo_list_entry_f);
+#undef T
+/* Entries are read at the kernel's size; libdrm's stride is that size. */
+static const struct kfd_indirect bo_list_b[] = {
+	KS_BUF("bo_info", 4, 2, sizeof(struct kfd_drm_amdgpu_bo_list_entry), COUNT,
+	       IN, -1, 0, &bo_list_entry_d),
+};
+
+/*
+ * AMDGPU_CS: in.chunks holds num_chunks addresses, each of a chunk
+ * header that points at its data. The trace keeps the address array;
+ * the headers and their data are one level further and are not kept,
+ * so the replayer does not reissue it (nor WAIT_CS, which waits for it).
+ * The output (the sequence number) overlays ctx_id and bo_list_handle.
+ */
+#define T union kfd_drm_amdgpu_cs
+static const struct kfd_field cs_f[] = {
+	KS_F(T, in.ctx_id, IN, NONE),
+	KS_F(T, in.bo_list_handle, IN, NONE),
+	KS_F(T, in.num_chunks, IN, COUNT),			/* 2 */
+	KS_F(T, in.flags, IN, HEX),
+	KS_F(T, in.chunks, IN, PTR),				/* 4 */
+	KS_F(T, out.handle, OUT, NONE),
+};
+KS_DESC(cs_d, "kfd_drm_amdgpu_cs", T, cs_f);
+#undef T
+struct ks_u64_addr {
+	uint64_t addr;
+};
+static const struct kfd_field u64_addr_f[] = {
+	KS_F(struct ks_u64_addr, addr, IN, PTR),
+};
+KS_DESC(u64_addr_d, "u64_chunk_address", struct ks_u64_addr, u64_addr_f);
+static const struct kfd_indirect cs_b[] = {
+	KS_BUF("chunks", 4, 2, 8, COUNT, IN, -1, 0, &u64_addr_d),
+};
+
+/* AMDGPU_WAIT_CS: the output overlays in.handle. */
+#define T union kfd_drm_amdgpu_wait_cs
+static const struct kfd_field wait_cs_f[] = {
+	KS_F(T, in.handle, IN, NONE),
+	KS_F(T, in.timeout, IN, NONE),
+	KS_FN(T, in.ip_type, IN, ENUM, ks_hw_ip),
+	KS_F(T, in.ip_instance, IN, NONE),
+	KS_F(T, in.ring, IN, NONE),
+	KS_F(T, in.ctx_id, IN, NONE),
+	KS_F(T, out.status, OUT, NONE),
+};
+KS_DESC(wait_cs_d, "kfd_drm_amdgpu_wait_cs", T, wait_cs_f);
+#undef T
+
 /* AMDGPU_INFO: fields[2] (query) selects the union arm. */
 #define T struct kfd_drm_amdgpu_info
 #define Q	2
@@ -361,6 +433,23 @@ const struct kfd_ioctl_desc ks_rows_drm[] = {
 		KS_ARGS(ctx_d),
 	},
 	{
+		KS_DRM_ROW("AMDGPU_BO_LIST", "amdgpu_bo_list",
+			   KFD_DRM_COMMAND_BASE + KFD_DRM_AMDGPU_BO_LIST,
+			   KFD_DRM_IOCTL_AMDGPU_BO_LIST),
+		KS_ARGS(bo_list_d),
+		KS_BUFS(bo_list_b),
+	},
+	{
+		KS_DRM_ROW("AMDGPU_CS", "amdgpu_cs",
+			   KFD_DRM_COMMAND_BASE + KFD_DRM_AMDGPU_CS,
+			   KFD_DRM_IOCTL_AMDGPU_CS),
+		KS_ARGS(cs_d),
+		KS_BUFS(cs_b),
+		/* Its IBs run on memory the CPU wrote, which no trace holds,
+		 * and its chunks lie two pointers deep. */
+		.no_replay = 1,
+	},
+	{
 		KS_DRM_ROW("AMDGPU_INFO", "amdgpu_info",
 			   KFD_DRM_COMMAND_BASE + KFD_DRM_AMDGPU_INFO,
 			   KFD_DRM_IOCTL_AMDGPU_INFO),
@@ -378,6 +467,14 @@ const struct kfd_ioctl_desc ks_rows_drm[] = {
 			   KFD_DRM_COMMAND_BASE + KFD_DRM_AMDGPU_GEM_VA,
 			   KFD_DRM_IOCTL_AMDGPU_GEM_VA),
 		KS_ARGS(gem_va_d),
+	},
+	{
+		KS_DRM_ROW("AMDGPU_WAIT_CS", "amdgpu_wait_cs",
+			   KFD_DRM_COMMAND_BASE + KFD_DRM_AMDGPU_WAIT_CS,
+			   KFD_DRM_IOCTL_AMDGPU_WAIT_CS),
+		KS_ARGS(wait_cs_d),
+		/* It waits for what a CS, never reissued, submitted. */
+		.no_replay = 1,
 	},
 	{
 		KS_DRM_ROW("AMDGPU_USERQ", "amdgpu_userq",

@@ -185,6 +185,27 @@ static const struct kfd_name ctx_pstate[] = {
 };
 KS_TABLE(ks_ctx_pstate, "amdgpu_ctx_pstate", ctx_pstate);
 
+static const struct kfd_name bo_list_op[] = {
+	KS_N(KFD_DRM_AMDGPU_BO_LIST_OP_, CREATE),
+	KS_N(KFD_DRM_AMDGPU_BO_LIST_OP_, DESTROY),
+	KS_N(KFD_DRM_AMDGPU_BO_LIST_OP_, UPDATE),
+};
+KS_TABLE(ks_bo_list_op, "amdgpu_bo_list_op", bo_list_op);
+
+static const struct kfd_name chunk_id[] = {
+	KS_N(KFD_DRM_AMDGPU_CHUNK_ID_, IB),
+	KS_N(KFD_DRM_AMDGPU_CHUNK_ID_, FENCE),
+	KS_N(KFD_DRM_AMDGPU_CHUNK_ID_, DEPENDENCIES),
+	KS_N(KFD_DRM_AMDGPU_CHUNK_ID_, SYNCOBJ_IN),
+	KS_N(KFD_DRM_AMDGPU_CHUNK_ID_, SYNCOBJ_OUT),
+	KS_N(KFD_DRM_AMDGPU_CHUNK_ID_, BO_HANDLES),
+	KS_N(KFD_DRM_AMDGPU_CHUNK_ID_, SCHEDULED_DEPENDENCIES),
+	KS_N(KFD_DRM_AMDGPU_CHUNK_ID_, SYNCOBJ_TIMELINE_WAIT),
+	KS_N(KFD_DRM_AMDGPU_CHUNK_ID_, SYNCOBJ_TIMELINE_SIGNAL),
+	KS_N(KFD_DRM_AMDGPU_CHUNK_ID_, CP_GFX_SHADOW),
+};
+KS_TABLE(ks_chunk_id, "amdgpu_cs_chunk_id", chunk_id);
+
 static const struct kfd_name userq_op[] = {
 	KS_N(KFD_DRM_AMDGPU_USERQ_OP_, CREATE),
 	KS_N(KFD_DRM_AMDGPU_USERQ_OP_, FREE),

@@ -205,6 +205,8 @@ extern const struct kfd_name_table ks_ctx_priority;
 extern const struct kfd_name_table ks_ctx_reset;
 extern const struct kfd_name_table ks_ctx_query2_flags;
 extern const struct kfd_name_table ks_ctx_pstate;
+extern const struct kfd_name_table ks_bo_list_op;
+extern const struct kfd_name_table ks_chunk_id;
 extern const struct kfd_name_table ks_userq_op;
 extern const struct kfd_name_table ks_userq_flags;
 extern const struct kfd_name_table ks_list_handles_flags;

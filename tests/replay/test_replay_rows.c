@@ -188,13 +188,15 @@ test_never_is_no_replay(void **state)
 		int want = !strcmp(rows[i].name, "CROSS_MEMORY_COPY") ||
 			   !strcmp(rows[i].name, "CRIU_OP") ||
 			   !strcmp(rows[i].name, "AIS_OP") ||
-			   !strcmp(rows[i].name, "PROFILER_DLOG");
+			   !strcmp(rows[i].name, "PROFILER_DLOG") ||
+			   !strcmp(rows[i].name, "AMDGPU_CS") ||
+			   !strcmp(rows[i].name, "AMDGPU_WAIT_CS");
 
 		assert_int_equal(p->never, rows[i].no_replay);
 		assert_int_equal(p->never, want);
 		never += p->never;
 	}
-	assert_int_equal(never, 4);
+	assert_int_equal(never, 6);
 }
 
 int

@@ -130,8 +130,11 @@ test_lookup_render(void **state)
 	expect_row(KFD_FILE_RENDER, KFD_DRM_IOCTL_AMDGPU_INFO, "AMDGPU_INFO");
 	expect_row(KFD_FILE_RENDER, KFD_DRM_IOCTL_AMDGPU_GEM_METADATA, "AMDGPU_GEM_METADATA");
 	expect_row(KFD_FILE_RENDER, KFD_DRM_IOCTL_AMDGPU_GEM_VA, "AMDGPU_GEM_VA");
-	/* AMDGPU_CS (0x44) is not a KFD process's business. */
-	assert_null(kfd_schema_lookup(KFD_FILE_RENDER, _IOWR('d', 0x44, uint64_t)));
+	expect_row(KFD_FILE_RENDER, KFD_DRM_IOCTL_AMDGPU_BO_LIST, "AMDGPU_BO_LIST");
+	expect_row(KFD_FILE_RENDER, KFD_DRM_IOCTL_AMDGPU_CS, "AMDGPU_CS");
+	expect_row(KFD_FILE_RENDER, KFD_DRM_IOCTL_AMDGPU_WAIT_CS, "AMDGPU_WAIT_CS");
+	/* WAIT_FENCES (0x52) has no row. */
+	assert_null(kfd_schema_lookup(KFD_FILE_RENDER, _IOWR('d', 0x52, uint64_t)));
 }
 
 /* The kernel's cmd is 32 bits; higher bits of an unsigned long are noise. */

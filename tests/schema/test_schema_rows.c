@@ -374,7 +374,7 @@ test_rows_ordered_by_kind(void **state)
 	}
 	/* 0x01..0x28, the DKMS 0x80..0x87, and PROFILER_DLOG. */
 	assert_int_equal(nkfd, 0x28 + 8 + 1);
-	assert_int_equal(nrender, 15);
+	assert_int_equal(nrender, 18);
 }
 
 /* Deprecated rows are exactly the pre-1.13 debugger. */
@@ -395,8 +395,10 @@ test_deprecated_rows(void **state)
 
 /*
  * The rows the replayer never reissues (no_replay) are exactly the four
- * whose kernel side reaches past the replayed objects (PROFILER_DLOG's
- * ops open streams whose own ioctls no trace holds).
+ * KFD ones whose kernel side reaches past the replayed objects
+ * (PROFILER_DLOG's ops open streams whose own ioctls no trace holds), and
+ * the render node's command submission (its IBs run on memory no trace
+ * holds) with the wait for it.
  */
 static void
 test_no_replay_rows(void **state)
@@ -412,10 +414,13 @@ test_no_replay_rows(void **state)
 			    !strcmp(r[i].name, "AIS_OP") ||
 			    !strcmp(r[i].name, "PROFILER_DLOG"));
 
+		if (r[i].file_kind == KFD_FILE_RENDER)
+			want = !strcmp(r[i].name, "AMDGPU_CS") ||
+			       !strcmp(r[i].name, "AMDGPU_WAIT_CS");
 		assert_int_equal(r[i].no_replay, want);
 		nset += want;
 	}
-	assert_int_equal(nset, 4);
+	assert_int_equal(nset, 6);
 }
 
 /*

@@ -2,11 +2,13 @@
 /*
  * Debugger calls of kfdtrace's libhsakmt on the simulated device.
  *
- * The simulator is an upstream kernel: ROCm 5.x's DBG_TRAP (0x82) gets
- * EINVAL, so RuntimeEnable/Disable report NOT_SUPPORTED as Debian's
- * libhsakmt does (and ROCr 5.2.3 carries on); the pre-1.13 debugger ioctls
- * get EPERM (ERROR). The 1.13 debugger (DBG_TRAP 0x26) works, and a
- * secondary context is refused every debugger call.
+ * hsaKmtRuntimeEnable/Disable speak the kernel's interface: on KFD 1.13
+ * and later RUNTIME_ENABLE (0x25), whose state the 1.13 debugger reads
+ * back; before, ROCm 5.x's DBG_TRAP (0x82), which the simulator (an
+ * upstream kernel) answers with EINVAL, so both report NOT_SUPPORTED as
+ * Debian's libhsakmt does (and ROCr 5.2.3 carries on). The pre-1.13
+ * debugger ioctls get EPERM (ERROR). The 1.13 debugger (DBG_TRAP 0x26)
+ * works, and a secondary context is refused every debugger call.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,6 +21,8 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+
+#include "ioctl_spy.h"
 
 #include "hsakmt/hsakmt.h"
 #include "hsakmt/hsakmtctx.h"
@@ -65,9 +69,21 @@ kfd_minor(void)
 	return v.KernelInterfaceMinorVersion;
 }
 
-/* What ROCr 5.2.3 does first after OpenKFD. */
+/* The runtime state the library keeps, as a debugger would see it. */
+static struct kfd_abi_runtime_info
+core_info(void)
+{
+	struct kfd_abi_runtime_info info;
+
+	memset(&info, 0xff, sizeof(info));
+	assert_int_equal(hsaKmtGetCoreRuntimeInfo((struct kfd_runtime_info *)&info),
+			 HSAKMT_STATUS_SUCCESS);
+	return info;
+}
+
+/* Before KFD 1.13: ROCm 5.x's 0x82, refused by an upstream kernel. */
 static void
-test_runtime_enable_not_supported(void **state)
+runtime_enable_old(void)
 {
 	static char r_debug[64];
 	HSAuint32 major = 7, minor = 7, caps = 7;
@@ -77,16 +93,123 @@ test_runtime_enable_not_supported(void **state)
 	assert_int_equal(hsaKmtRuntimeDisable(), HSAKMT_STATUS_NOT_SUPPORTED);
 	/* The version query behind it is refused by the kernel. */
 	assert_int_equal(hsaKmtGetKernelDebugTrapVersionInfo(&major, &minor), HSAKMT_STATUS_ERROR);
-	assert_int_equal(hsaKmtGetKernelDebugTrapVersionInfo(NULL, &minor),
-			 HSAKMT_STATUS_INVALID_PARAMETER);
 	/* Nothing was enabled. */
 	assert_int_equal(hsaKmtGetRuntimeCapabilities(&caps), HSAKMT_STATUS_SUCCESS);
 	assert_int_equal(caps, 0);
-	memset(&info, 0xff, sizeof(info));
-	assert_int_equal(hsaKmtGetCoreRuntimeInfo((struct kfd_runtime_info *)&info),
-			 HSAKMT_STATUS_SUCCESS);
+	info = core_info();
 	assert_int_equal(info.runtime_state, KFD_ABI_DEBUG_RUNTIME_STATE_DISABLED);
 	assert_int_equal(info.r_debug, 0);
+}
+
+/* A compute queue on the first GPU, with its ring (NULL: none made). */
+static HSAKMT_STATUS
+queue_make(void **ring, HsaQueueResource *res)
+{
+	HsaMemFlags flags = { 0 };
+	HSAuint64 va;
+
+	flags.ui32.NonPaged = 1;
+	flags.ui32.HostAccess = 1;
+	flags.ui32.ExecuteAccess = 1;
+	assert_int_equal(hsaKmtAllocMemory(0, 4096, flags, ring), HSAKMT_STATUS_SUCCESS);
+	assert_int_equal(hsaKmtMapMemoryToGPUNodes(*ring, 4096, &va, (HsaMemMapFlags){ 0 }, 1,
+						   &gpu_nodes[0]), HSAKMT_STATUS_SUCCESS);
+	memset(res, 0, sizeof(*res));
+	return hsaKmtCreateQueue(gpu_nodes[0], HSA_QUEUE_COMPUTE, 100, HSA_QUEUE_PRIORITY_NORMAL,
+				 *ring, 4096, NULL, res);
+}
+
+static void
+queue_drop(void *ring, HsaQueueResource *res)
+{
+	assert_int_equal(hsaKmtDestroyQueue(res->QueueId), HSAKMT_STATUS_SUCCESS);
+	assert_int_equal(hsaKmtUnmapMemoryToGPU(ring), HSAKMT_STATUS_SUCCESS);
+	assert_int_equal(hsaKmtFreeMemory(ring, 4096), HSAKMT_STATUS_SUCCESS);
+}
+
+/* KFD 1.13 and later: RUNTIME_ENABLE, its mode bits and its refusals. */
+static void
+runtime_enable_new(void)
+{
+	static char r_debug[64];
+	const struct spy_call *c;
+	struct kfd_abi_runtime_enable_args a;
+	struct kfd_abi_runtime_info info;
+	HsaQueueResource res;
+	HSAuint32 caps = 7;
+	void *ring;
+
+	spy_reset();
+	assert_int_equal(hsaKmtRuntimeEnable(r_debug, true), HSAKMT_STATUS_SUCCESS);
+	c = spy_find('K', _IOC_NR(KFD_ABI_IOC_RUNTIME_ENABLE), 0);
+	assert_non_null(c);
+	assert_int_equal(c->request, KFD_ABI_IOC_RUNTIME_ENABLE);
+	memcpy(&a, c->in, sizeof(a));
+	assert_int_equal(a.r_debug, (uintptr_t)r_debug);
+	assert_int_equal(a.mode_mask, KFD_ABI_RUNTIME_ENABLE_MODE_ENABLE_MASK |
+				      KFD_ABI_RUNTIME_ENABLE_MODE_TTMP_SAVE_MASK);
+	/* The old interface is not asked at all. */
+	assert_null(spy_find('K', 0x82, 0));
+	info = core_info();
+	assert_int_equal(info.runtime_state, KFD_ABI_DEBUG_RUNTIME_STATE_ENABLED);
+	assert_int_equal(info.r_debug, (uintptr_t)r_debug);
+	assert_int_equal(info.ttmp_setup, 1);
+	assert_int_equal(hsaKmtGetRuntimeCapabilities(&caps), HSAKMT_STATUS_SUCCESS);
+	assert_int_equal(caps, a.capabilities_mask);
+
+	/* Enabled already: the kernel's EBUSY. */
+	assert_int_equal(hsaKmtRuntimeEnable(r_debug, false), HSAKMT_STATUS_UNAVAILABLE);
+	assert_int_equal(core_info().runtime_state, KFD_ABI_DEBUG_RUNTIME_STATE_ENABLED);
+
+	spy_reset();
+	assert_int_equal(hsaKmtRuntimeDisable(), HSAKMT_STATUS_SUCCESS);
+	c = spy_find('K', _IOC_NR(KFD_ABI_IOC_RUNTIME_ENABLE), 0);
+	assert_non_null(c);
+	memcpy(&a, c->in, sizeof(a));
+	assert_int_equal(a.mode_mask, 0);
+	info = core_info();
+	assert_int_equal(info.runtime_state, KFD_ABI_DEBUG_RUNTIME_STATE_DISABLED);
+	assert_int_equal(info.r_debug, 0);
+	assert_int_equal(info.ttmp_setup, 0);
+
+	/* Without ttmp setup, the bit stays clear. */
+	spy_reset();
+	assert_int_equal(hsaKmtRuntimeEnable(NULL, false), HSAKMT_STATUS_SUCCESS);
+	c = spy_find('K', _IOC_NR(KFD_ABI_IOC_RUNTIME_ENABLE), 0);
+	assert_non_null(c);
+	memcpy(&a, c->in, sizeof(a));
+	assert_int_equal(a.mode_mask, KFD_ABI_RUNTIME_ENABLE_MODE_ENABLE_MASK);
+	assert_int_equal(core_info().ttmp_setup, 0);
+	assert_int_equal(hsaKmtRuntimeDisable(), HSAKMT_STATUS_SUCCESS);
+
+	/* The runtime must come before any queue: the kernel's EEXIST. */
+	assert_int_equal(queue_make(&ring, &res), HSAKMT_STATUS_SUCCESS);
+	assert_int_equal(hsaKmtRuntimeEnable(r_debug, true), HSAKMT_STATUS_ERROR);
+	assert_int_equal(core_info().runtime_state, KFD_ABI_DEBUG_RUNTIME_STATE_DISABLED);
+	queue_drop(ring, &res);
+}
+
+/* What ROCr 5.2.3 does first after OpenKFD, on the kernel's interface. */
+static void
+test_runtime_enable(void **state)
+{
+	bool fw = true;
+
+	for (unsigned int g = 0; g < n_gpus; g++)
+		fw &= props[gpu_nodes[g]].Capability.ui32.DebugSupportedFirmware;
+	if (kfd_minor() < 13) {
+		runtime_enable_old();
+	} else if (!fw) {
+		/* A GPU whose firmware cannot debug: refused before any ioctl. */
+		spy_reset();
+		assert_int_equal(hsaKmtRuntimeEnable(NULL, true), HSAKMT_STATUS_NOT_SUPPORTED);
+		assert_int_equal(hsaKmtRuntimeDisable(), HSAKMT_STATUS_NOT_SUPPORTED);
+		assert_null(spy_find('K', _IOC_NR(KFD_ABI_IOC_RUNTIME_ENABLE), 0));
+	} else {
+		runtime_enable_new();
+	}
+	assert_int_equal(hsaKmtGetKernelDebugTrapVersionInfo(NULL, NULL),
+			 HSAKMT_STATUS_INVALID_PARAMETER);
 	assert_int_equal(hsaKmtGetCoreRuntimeInfo(NULL), HSAKMT_STATUS_ERROR);
 }
 
@@ -249,7 +372,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_runtime_enable_not_supported),
+		cmocka_unit_test(test_runtime_enable),
 		cmocka_unit_test(test_deprecated_debugger),
 		cmocka_unit_test(test_check_runtime_debug_support),
 		cmocka_unit_test(test_dbg_trap),

@@ -12,7 +12,9 @@
  * memory exception data.
  *
  * The parent's ops go through our thunk (hsaKmtDebugTrapIoctl); a few go
- * by raw ioctl on a /dev/kfd of its own. Run under `kfdtrace sim` (or
+ * by raw ioctl on a /dev/kfd of its own. The debugged children enable
+ * their runtime through our thunk too (hsaKmtRuntimeEnable, which blocks
+ * until the parent answers). Run under `kfdtrace sim` (or
  * record), which puts both processes on one machine.
  */
 #include <errno.h>
@@ -113,8 +115,10 @@ child_queue(void **ring, HSAuint64 **ptrs, HsaQueueResource *res)
 	HsaNodeProperties np;
 	HSAuint32 node = 0;
 	HSAuint64 va;
+	HSAKMT_STATUS st = hsaKmtOpenKFD();
 
-	child_check(hsaKmtOpenKFD() == HSAKMT_STATUS_SUCCESS, 14);
+	/* child_begin() may have opened it already. */
+	child_check(st == HSAKMT_STATUS_SUCCESS || st == HSAKMT_STATUS_KERNEL_ALREADY_OPENED, 14);
 	child_check(hsaKmtAcquireSystemProperties(&sp) == HSAKMT_STATUS_SUCCESS, 15);
 	for (HSAuint32 i = 0; i < sp.NumNodes && !node; i++)
 		if (hsaKmtGetNodeProperties(i, &np) == HSAKMT_STATUS_SUCCESS &&
@@ -164,16 +168,14 @@ child_fault(uint8_t *ring, uint64_t *wptr, HSAuint64 doorbell)
 
 /*
  * The start of a debugged child: PTRACE_TRACEME, the debugger told and
- * waited for (it attaches), then /dev/kfd and RUNTIME_ENABLE, which waits
- * for the debugger's answer. Exit codes @code to @code + 3 name the step
- * that failed. Return: the /dev/kfd fd.
+ * waited for (it attaches), then the thunk's hsaKmtOpenKFD and
+ * hsaKmtRuntimeEnable (RUNTIME_ENABLE), which waits for the debugger's
+ * answer. Exit codes @code to @code + 3 name the step that failed.
  */
-static int
+static void
 child_begin(int code)
 {
-	struct kfd_abi_runtime_enable_args re = { .r_debug = R_DEBUG, .mode_mask = 1 };
 	char c;
-	int kfd;
 
 	close(to_child[1]);
 	close(from_child[0]);
@@ -182,10 +184,9 @@ child_begin(int code)
 	child_check(ptrace(PTRACE_TRACEME, 0, NULL, NULL) == 0, code);
 	put(from_child[1], "t", 1);
 	child_check(get(to_child[0], &c, 1) == 0, code + 1);
-	kfd = open("/dev/kfd", O_RDWR | O_CLOEXEC);
-	child_check(kfd >= 0, code + 2);
-	child_check(ioctl(kfd, KFD_ABI_IOC_RUNTIME_ENABLE, &re) == 0, code + 3);
-	return kfd;
+	child_check(hsaKmtOpenKFD() == HSAKMT_STATUS_SUCCESS, code + 2);
+	child_check(hsaKmtRuntimeEnable((void *)(uintptr_t)R_DEBUG, false) ==
+		    HSAKMT_STATUS_SUCCESS, code + 3);
 }
 
 /*
@@ -203,9 +204,8 @@ child_fault_main(void)
 	HSAuint64 *ptrs = NULL;
 	void *ring = NULL;
 	char c;
-	int kfd;
 
-	kfd = child_begin(50);
+	child_begin(50);
 	child_queue(&ring, &ptrs, &res);
 	ed.EventType = HSA_EVENTTYPE_MEMORY;
 	child_check(hsaKmtCreateEvent(&ed, true, false, &mem_ev) == HSAKMT_STATUS_SUCCESS, 54);
@@ -220,7 +220,6 @@ child_fault_main(void)
 	child_check(hsaKmtWaitOnEvent(mem_ev, 0) == HSAKMT_STATUS_WAIT_TIMEOUT, 58);
 	hsaKmtDestroyEvent(mem_ev);
 	hsaKmtCloseKFD();
-	close(kfd);
 	_exit(0);
 }
 
@@ -232,9 +231,8 @@ child_main(void)
 	HSAuint64 *ptrs = NULL;
 	void *ring = NULL;
 	char c;
-	int kfd;
 
-	kfd = child_begin(10);
+	child_begin(10);
 
 	child_queue(&ring, &ptrs, &res);
 	child_check(hsaKmtGetKernelQueueId(res.QueueId, &cq.qid) == HSAKMT_STATUS_SUCCESS, 20);
@@ -251,7 +249,6 @@ child_main(void)
 	child_check(get(to_child[0], &c, 1) == 0, 22);
 	child_check(hsaKmtDestroyQueue(res.QueueId) == HSAKMT_STATUS_SUCCESS, 23);
 	hsaKmtCloseKFD();
-	close(kfd);
 	_exit(0);
 }
 

@@ -84,13 +84,37 @@ group_teardown(void **state)
 	return hsaKmtCloseKFD() == HSAKMT_STATUS_SUCCESS ? 0 : -1;
 }
 
-/* ROCr 5.2.3's first call: the ROCm-only DBG_TRAP version query, nothing else. */
+/*
+ * ROCr 5.2.3's first call, on the kernel's interface: before KFD 1.13 the
+ * ROCm-only DBG_TRAP version query and nothing else; from 1.13 one
+ * RUNTIME_ENABLE (the firmware check before it sends nothing).
+ */
 static void
 test_runtime_enable_wire(void **state)
 {
 	const struct spy_call *c;
 	struct kfd_abi_dbg_trap_old_args a;
+	struct kfd_abi_runtime_enable_args re;
 
+	if (kfd.KernelInterfaceMinorVersion >= 13) {
+		bool fw = hsaKmtCheckRuntimeDebugSupport() == HSAKMT_STATUS_SUCCESS;
+
+		spy_reset();
+		assert_int_equal(hsaKmtRuntimeEnable(NULL, false),
+				 fw ? HSAKMT_STATUS_SUCCESS : HSAKMT_STATUS_NOT_SUPPORTED);
+		assert_int_equal(spy_n, fw ? 1 : 0);
+		if (!fw)
+			return;
+		c = &spy_calls[0];
+		assert_int_equal(c->request, KFD_ABI_IOC_RUNTIME_ENABLE);
+		memcpy(&re, c->in, sizeof(re));
+		assert_int_equal(re.r_debug, 0);
+		assert_int_equal(re.mode_mask, KFD_ABI_RUNTIME_ENABLE_MODE_ENABLE_MASK);
+		assert_int_equal(re.capabilities_mask, 0);
+		/* The other tests make queues, which need the runtime off. */
+		assert_int_equal(hsaKmtRuntimeDisable(), HSAKMT_STATUS_SUCCESS);
+		return;
+	}
 	spy_reset();
 	assert_int_equal(hsaKmtRuntimeEnable(NULL, false), HSAKMT_STATUS_NOT_SUPPORTED);
 	assert_int_equal(spy_n, 1);

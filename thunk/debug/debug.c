@@ -4,10 +4,18 @@
  * is up (so a debugger can find its r_debug), and what the runtime may ask
  * about debugger support.
  *
- * hsaKmtRuntimeEnable()/Disable() speak ROCm 5.x's DBG_TRAP (0x82) as
- * Debian's libhsakmt 5.2.3 does: a version query first, then the enable.
- * Upstream kernels answer 0x82 with EINVAL, so both calls report
- * NOT_SUPPORTED there, which ROCr 5.2.3 accepts and carries on.
+ * hsaKmtRuntimeEnable()/Disable() keep the one HSAKMT_1 entry point and
+ * prototype that ROCr 5.2.3 and newer callers share; the kernel picks the
+ * interface behind it:
+ *  - KFD 1.13 and later: RUNTIME_ENABLE (0x25), as AMD's newer libraries
+ *    do. It is there only when hsaKmtCheckRuntimeDebugSupport() says so
+ *    (every GPU's firmware too); otherwise NOT_SUPPORTED. With a debugger
+ *    attached the kernel holds the request until the debugger answers the
+ *    EC_PROCESS_RUNTIME event, so the call may block.
+ *  - older kernels: ROCm 5.x's DBG_TRAP (0x82) as Debian's libhsakmt
+ *    5.2.3 does, a version query first. Upstream kernels answer 0x82 with
+ *    EINVAL, so both calls report NOT_SUPPORTED there, which ROCr 5.2.3
+ *    accepts and carries on.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -107,41 +115,92 @@ old_runtime_supported(HsaKFDContext *ctx)
 	return major == OLD_DBG_TRAP_RUNTIME_MAJOR;
 }
 
-KMT_API HSAKMT_STATUS
-hsaKmtRuntimeEnableCtx(HsaKFDContext *ctx, void *rDebug, bool setupTtmp)
+/* Record what the kernel now knows of the runtime (dc->lock not held). */
+static void
+runtime_state_set(struct kmt_debug_ctx *dc, uint32_t state, uint64_t r_debug, bool ttmp)
 {
-	struct kfd_abi_dbg_trap_old_args args = {0};
-	struct kmt_debug_ctx *dc;
-	HSAKMT_STATUS st;
+	pthread_mutex_lock(&dc->lock);
+	dc->runtime.runtime_state = state;
+	dc->runtime.r_debug = r_debug;
+	dc->runtime.ttmp_setup = ttmp;
+	pthread_mutex_unlock(&dc->lock);
+}
+
+/*
+ * RUNTIME_ENABLE (0x25). The kernel answers EBUSY when the runtime is
+ * enabled already and EEXIST when the process has queues (the runtime
+ * must come first); only EBUSY has a status of its own.
+ */
+static HSAKMT_STATUS
+runtime_enable_new(HsaKFDContext *ctx, struct kmt_debug_ctx *dc, void *rDebug, bool setupTtmp)
+{
+	struct kfd_abi_runtime_enable_args args = {0};
 	int err;
 
-	st = kmt_debug_check(ctx);
-	if (st != HSAKMT_STATUS_SUCCESS)
-		return st;
+	args.r_debug = (uintptr_t)rDebug;
+	args.mode_mask = KFD_ABI_RUNTIME_ENABLE_MODE_ENABLE_MASK;
+	if (setupTtmp)
+		args.mode_mask |= KFD_ABI_RUNTIME_ENABLE_MODE_TTMP_SAVE_MASK;
+	if (kmt_ioctl(ctx, KFD_ABI_IOC_RUNTIME_ENABLE, &args) == -1) {
+		err = errno;
+		kmt_debug("RUNTIME_ENABLE: %s\n", strerror(err));
+		return err == EBUSY ? HSAKMT_STATUS_UNAVAILABLE : HSAKMT_STATUS_ERROR;
+	}
+	pthread_mutex_lock(&dc->lock);
+	dc->runtime_caps = args.capabilities_mask;
+	pthread_mutex_unlock(&dc->lock);
+	runtime_state_set(dc, KFD_ABI_DEBUG_RUNTIME_STATE_ENABLED, (uintptr_t)rDebug, setupTtmp);
+	return HSAKMT_STATUS_SUCCESS;
+}
+
+/* ROCm 5.x's runtime enable on DBG_TRAP (0x82), as libhsakmt 5.2.3 sends it. */
+static HSAKMT_STATUS
+runtime_enable_old(HsaKFDContext *ctx, struct kmt_debug_ctx *dc, void *rDebug, bool setupTtmp)
+{
+	struct kfd_abi_dbg_trap_old_args args = {0};
+	int err;
+
 	if (!old_runtime_supported(ctx))
 		return HSAKMT_STATUS_NOT_SUPPORTED;
-	dc = kmt_debug_ctx_get(ctx);
-	if (!dc)
-		return HSAKMT_STATUS_NO_MEMORY;
-
 	args.data1 = 1;			/* enable */
 	args.data2 = setupTtmp;
 	args.ptr = (uintptr_t)rDebug;
 	if (old_dbg_trap(ctx, KFD_ABI_DBG_TRAP_OLD_RUNTIME_ENABLE, &args) == -1) {
 		err = errno;
 		kmt_debug("DBG_TRAP(0x82) RUNTIME_ENABLE: %s\n", strerror(err));
-		pthread_mutex_lock(&dc->lock);
-		if (err == EBUSY)
+		if (err == EBUSY) {
+			pthread_mutex_lock(&dc->lock);
 			dc->runtime.runtime_state = KFD_ABI_DEBUG_RUNTIME_STATE_ENABLED_BUSY;
-		pthread_mutex_unlock(&dc->lock);
+			pthread_mutex_unlock(&dc->lock);
+		}
 		return err == EBUSY ? HSAKMT_STATUS_UNAVAILABLE : HSAKMT_STATUS_ERROR;
 	}
-	pthread_mutex_lock(&dc->lock);
-	dc->runtime.r_debug = (uintptr_t)rDebug;
-	dc->runtime.ttmp_setup = setupTtmp;
-	dc->runtime.runtime_state = KFD_ABI_DEBUG_RUNTIME_STATE_ENABLED;
-	pthread_mutex_unlock(&dc->lock);
+	runtime_state_set(dc, KFD_ABI_DEBUG_RUNTIME_STATE_ENABLED, (uintptr_t)rDebug, setupTtmp);
 	return HSAKMT_STATUS_SUCCESS;
+}
+
+KMT_API HSAKMT_STATUS
+hsaKmtRuntimeEnableCtx(HsaKFDContext *ctx, void *rDebug, bool setupTtmp)
+{
+	struct kmt_debug_ctx *dc;
+	HSAKMT_STATUS st;
+	bool new_api;
+
+	st = kmt_debug_check(ctx);
+	if (st != HSAKMT_STATUS_SUCCESS)
+		return st;
+	new_api = kmt_kfd_minor_at_least(ctx, KMT_DEBUG_MIN_MINOR);
+	if (new_api) {
+		st = hsaKmtCheckRuntimeDebugSupportCtx(ctx);
+		if (st != HSAKMT_STATUS_SUCCESS)
+			return st;
+	}
+	dc = kmt_debug_ctx_get(ctx);
+	if (!dc)
+		return HSAKMT_STATUS_NO_MEMORY;
+	if (new_api)
+		return runtime_enable_new(ctx, dc, rDebug, setupTtmp);
+	return runtime_enable_old(ctx, dc, rDebug, setupTtmp);
 }
 
 KMT_API HSAKMT_STATUS
@@ -150,27 +209,42 @@ hsaKmtRuntimeEnable(void *rDebug, bool setupTtmp)
 	return hsaKmtRuntimeEnableCtx(kmt_primary_ctx(), rDebug, setupTtmp);
 }
 
+/* The disable of either interface; the kernel's result. */
+static int
+runtime_disable_ioctl(HsaKFDContext *ctx, bool new_api)
+{
+	struct kfd_abi_runtime_enable_args args = {0};
+	struct kfd_abi_dbg_trap_old_args old = {0};
+
+	if (new_api)
+		return kmt_ioctl(ctx, KFD_ABI_IOC_RUNTIME_ENABLE, &args);	/* mode 0 */
+	old.data1 = 0;			/* disable */
+	return old_dbg_trap(ctx, KFD_ABI_DBG_TRAP_OLD_RUNTIME_ENABLE, &old);
+}
+
 KMT_API HSAKMT_STATUS
 hsaKmtRuntimeDisableCtx(HsaKFDContext *ctx)
 {
-	struct kfd_abi_dbg_trap_old_args args = {0};
 	struct kmt_debug_ctx *dc;
 	HSAKMT_STATUS st;
+	bool new_api;
 
 	st = kmt_debug_check(ctx);
 	if (st != HSAKMT_STATUS_SUCCESS)
 		return st;
-	if (!old_runtime_supported(ctx))
-		return HSAKMT_STATUS_NOT_SUPPORTED;
-	args.data1 = 0;			/* disable */
-	if (old_dbg_trap(ctx, KFD_ABI_DBG_TRAP_OLD_RUNTIME_ENABLE, &args) == -1)
+	new_api = kmt_kfd_minor_at_least(ctx, KMT_DEBUG_MIN_MINOR);
+	if (new_api)
+		st = hsaKmtCheckRuntimeDebugSupportCtx(ctx);
+	else if (!old_runtime_supported(ctx))
+		st = HSAKMT_STATUS_NOT_SUPPORTED;
+	if (st != HSAKMT_STATUS_SUCCESS)
+		return st;
+	/* With a debugger attached the kernel waits for its answer here too. */
+	if (runtime_disable_ioctl(ctx, new_api) == -1)
 		return HSAKMT_STATUS_ERROR;
 	dc = kmt_debug_ctx_get(ctx);
-	if (dc) {
-		pthread_mutex_lock(&dc->lock);
-		dc->runtime.runtime_state = KFD_ABI_DEBUG_RUNTIME_STATE_DISABLED;
-		pthread_mutex_unlock(&dc->lock);
-	}
+	if (dc)
+		runtime_state_set(dc, KFD_ABI_DEBUG_RUNTIME_STATE_DISABLED, 0, false);
 	return HSAKMT_STATUS_SUCCESS;
 }
 

@@ -86,9 +86,12 @@ struct kfd_drm_gem_close {
 #define KFD_DRM_AMDGPU_GEM_CREATE	0x00
 #define KFD_DRM_AMDGPU_GEM_MMAP		0x01
 #define KFD_DRM_AMDGPU_CTX		0x02
+#define KFD_DRM_AMDGPU_BO_LIST		0x03
+#define KFD_DRM_AMDGPU_CS		0x04
 #define KFD_DRM_AMDGPU_INFO		0x05
 #define KFD_DRM_AMDGPU_GEM_METADATA	0x06
 #define KFD_DRM_AMDGPU_GEM_VA		0x08
+#define KFD_DRM_AMDGPU_WAIT_CS		0x09
 /* User queues (Linux 6.16, DRM 3.64; GFX11+ GPUs with MES only). */
 #define KFD_DRM_AMDGPU_USERQ		0x16
 #define KFD_DRM_AMDGPU_USERQ_SIGNAL	0x17
@@ -519,6 +522,116 @@ union kfd_drm_amdgpu_ctx {
 	union kfd_drm_amdgpu_ctx_out out;
 };
 
+/* BO_LIST: the BOs a command submission uses, kept under a handle. */
+#define KFD_DRM_AMDGPU_BO_LIST_OP_CREATE	0
+#define KFD_DRM_AMDGPU_BO_LIST_OP_DESTROY	1
+#define KFD_DRM_AMDGPU_BO_LIST_OP_UPDATE	2
+
+struct kfd_drm_amdgpu_bo_list_in {
+	uint32_t operation;		/* KFD_DRM_AMDGPU_BO_LIST_OP_* */
+	uint32_t list_handle;		/* DESTROY, UPDATE: the list */
+	uint32_t bo_number;		/* entries at bo_info_ptr */
+	uint32_t bo_info_size;		/* bytes per entry */
+	uint64_t bo_info_ptr;		/* in: kfd_drm_amdgpu_bo_list_entry[] */
+};
+
+struct kfd_drm_amdgpu_bo_list_entry {
+	uint32_t bo_handle;		/* GEM handle */
+	uint32_t bo_priority;		/* eviction priority, capped at 32 */
+};
+
+struct kfd_drm_amdgpu_bo_list_out {
+	uint32_t list_handle;
+	uint32_t _pad;
+};
+
+union kfd_drm_amdgpu_bo_list {
+	struct kfd_drm_amdgpu_bo_list_in in;
+	struct kfd_drm_amdgpu_bo_list_out out;
+};
+
+/* CS: chunks points at num_chunks addresses of kfd_drm_amdgpu_cs_chunk. */
+#define KFD_DRM_AMDGPU_CHUNK_ID_IB			0x01
+#define KFD_DRM_AMDGPU_CHUNK_ID_FENCE			0x02
+#define KFD_DRM_AMDGPU_CHUNK_ID_DEPENDENCIES		0x03
+#define KFD_DRM_AMDGPU_CHUNK_ID_SYNCOBJ_IN		0x04
+#define KFD_DRM_AMDGPU_CHUNK_ID_SYNCOBJ_OUT		0x05
+#define KFD_DRM_AMDGPU_CHUNK_ID_BO_HANDLES		0x06
+#define KFD_DRM_AMDGPU_CHUNK_ID_SCHEDULED_DEPENDENCIES	0x07
+#define KFD_DRM_AMDGPU_CHUNK_ID_SYNCOBJ_TIMELINE_WAIT	0x08
+#define KFD_DRM_AMDGPU_CHUNK_ID_SYNCOBJ_TIMELINE_SIGNAL	0x09
+#define KFD_DRM_AMDGPU_CHUNK_ID_CP_GFX_SHADOW		0x0a
+
+struct kfd_drm_amdgpu_cs_chunk {
+	uint32_t chunk_id;		/* KFD_DRM_AMDGPU_CHUNK_ID_* */
+	uint32_t length_dw;		/* dwords at chunk_data */
+	uint64_t chunk_data;
+};
+
+struct kfd_drm_amdgpu_cs_in {
+	uint32_t ctx_id;		/* AMDGPU_CTX's id */
+	uint32_t bo_list_handle;	/* BO_LIST's handle, or 0 */
+	uint32_t num_chunks;
+	uint32_t flags;
+	uint64_t chunks;		/* in: uint64_t[num_chunks], chunk addresses */
+};
+
+struct kfd_drm_amdgpu_cs_out {
+	uint64_t handle;		/* the submission's sequence number */
+};
+
+union kfd_drm_amdgpu_cs {
+	struct kfd_drm_amdgpu_cs_in in;
+	struct kfd_drm_amdgpu_cs_out out;
+};
+
+/* IB chunk flags (AMDGPU_IB_FLAG_*) */
+#define KFD_DRM_AMDGPU_IB_FLAG_CE		(1u << 0)
+#define KFD_DRM_AMDGPU_IB_FLAG_PREAMBLE		(1u << 1)
+#define KFD_DRM_AMDGPU_IB_FLAG_PREEMPT		(1u << 2)
+
+struct kfd_drm_amdgpu_cs_chunk_ib {
+	uint32_t _pad;
+	uint32_t flags;			/* KFD_DRM_AMDGPU_IB_FLAG_* */
+	uint64_t va_start;		/* GPU VA of the IB */
+	uint32_t ib_bytes;
+	uint32_t ip_type;		/* KFD_DRM_AMDGPU_HW_IP_* */
+	uint32_t ip_instance;
+	uint32_t ring;
+};
+
+struct kfd_drm_amdgpu_cs_chunk_fence {
+	uint32_t handle;		/* GEM handle of a one-page BO */
+	uint32_t offset;		/* where the fence value goes */
+};
+
+struct kfd_drm_amdgpu_cs_chunk_dep {
+	uint32_t ip_type;
+	uint32_t ip_instance;
+	uint32_t ring;
+	uint32_t ctx_id;
+	uint64_t handle;		/* sequence number */
+};
+
+/* WAIT_CS: handle ~0 is the entity's latest submission. */
+struct kfd_drm_amdgpu_wait_cs_in {
+	uint64_t handle;		/* CS's out.handle */
+	uint64_t timeout;		/* absolute, CLOCK_MONOTONIC ns */
+	uint32_t ip_type;
+	uint32_t ip_instance;
+	uint32_t ring;
+	uint32_t ctx_id;
+};
+
+struct kfd_drm_amdgpu_wait_cs_out {
+	uint64_t status;		/* 0: completed; 1: still busy */
+};
+
+union kfd_drm_amdgpu_wait_cs {
+	struct kfd_drm_amdgpu_wait_cs_in in;
+	struct kfd_drm_amdgpu_wait_cs_out out;
+};
+
 /* USERQ */
 #define KFD_DRM_AMDGPU_USERQ_OP_CREATE		1
 #define KFD_DRM_AMDGPU_USERQ_OP_FREE		2
@@ -625,6 +738,12 @@ struct kfd_drm_amdgpu_gem_list_handles_entry {
 #define KFD_DRM_IOCTL_AMDGPU_CTX					\
 	_IOWR(KFD_DRM_IOCTL_BASE, KFD_DRM_COMMAND_BASE + KFD_DRM_AMDGPU_CTX, \
 	      union kfd_drm_amdgpu_ctx)
+#define KFD_DRM_IOCTL_AMDGPU_BO_LIST					\
+	_IOWR(KFD_DRM_IOCTL_BASE, KFD_DRM_COMMAND_BASE + KFD_DRM_AMDGPU_BO_LIST, \
+	      union kfd_drm_amdgpu_bo_list)
+#define KFD_DRM_IOCTL_AMDGPU_CS						\
+	_IOWR(KFD_DRM_IOCTL_BASE, KFD_DRM_COMMAND_BASE + KFD_DRM_AMDGPU_CS, \
+	      union kfd_drm_amdgpu_cs)
 #define KFD_DRM_IOCTL_AMDGPU_INFO					\
 	_IOW(KFD_DRM_IOCTL_BASE, KFD_DRM_COMMAND_BASE + KFD_DRM_AMDGPU_INFO, \
 	     struct kfd_drm_amdgpu_info)
@@ -634,6 +753,9 @@ struct kfd_drm_amdgpu_gem_list_handles_entry {
 #define KFD_DRM_IOCTL_AMDGPU_GEM_VA					\
 	_IOW(KFD_DRM_IOCTL_BASE, KFD_DRM_COMMAND_BASE + KFD_DRM_AMDGPU_GEM_VA, \
 	     struct kfd_drm_amdgpu_gem_va)
+#define KFD_DRM_IOCTL_AMDGPU_WAIT_CS					\
+	_IOWR(KFD_DRM_IOCTL_BASE, KFD_DRM_COMMAND_BASE + KFD_DRM_AMDGPU_WAIT_CS, \
+	      union kfd_drm_amdgpu_wait_cs)
 
 #define KFD_DRM_IOCTL_AMDGPU_USERQ					\
 	_IOWR(KFD_DRM_IOCTL_BASE, KFD_DRM_COMMAND_BASE + KFD_DRM_AMDGPU_USERQ, \

@@ -92,8 +92,8 @@ test_permissions(void **state)
 	assert_int_equal(ksim_ioctl(t->rnd[0], DRM_REQ(_IOC_READ, 0xe0, 8), buf), -EINVAL);
 	assert_int_equal(ksim_ioctl(t->rnd[0], DRM_REQ(_IOC_READ, 0x4a, 8), buf), -EINVAL);
 	assert_int_equal(ksim_ioctl(t->rnd[0], DRM_REQ(_IOC_READ, 0x70, 8), buf), -EINVAL);
-	/* render-allowed but not simulated (command submission) */
-	assert_int_equal(ksim_ioctl(t->rnd[0], DRM_REQ(_IOC_READ | _IOC_WRITE, 0x44, 24),
+	/* render-allowed but not simulated (GEM_OP) */
+	assert_int_equal(ksim_ioctl(t->rnd[0], DRM_REQ(_IOC_READ | _IOC_WRITE, 0x50, 16),
 				    buf), -ENOSYS);
 }
 

@@ -500,13 +500,19 @@ HSAKMT_STATUS HSAKMTAPI hsaKmtDbgAddressWatch(HSAuint32 NodeId, HSAuint32 NumWat
 /*
  * hsaKmtRuntimeEnable() - tell the kernel the HSA runtime is up
  * (@rDebug: its r_debug, for debuggers; @setupTtmp: let the trap handler
- * set up trap temporaries). Must come before any queue.
- * Return: NOT_SUPPORTED where the kernel lacks the runtime ioctl (ROCr
- * accepts that), UNAVAILABLE if already enabled.
+ * set up trap temporaries). Must come before any queue. On KFD 1.13 and
+ * later it is RUNTIME_ENABLE, which blocks while an attached debugger has
+ * not answered the runtime event; on older kernels ROCm 5.x's DBG_TRAP.
+ * Return: NOT_SUPPORTED where the kernel or a GPU's firmware lacks the
+ * interface (ROCr accepts that), UNAVAILABLE if already enabled, ERROR
+ * otherwise (queues exist, for one).
  */
 HSAKMT_STATUS HSAKMTAPI hsaKmtRuntimeEnable(void *rDebug, bool setupTtmp);
 
-/* hsaKmtRuntimeDisable() - undo hsaKmtRuntimeEnable(). */
+/*
+ * hsaKmtRuntimeDisable() - undo hsaKmtRuntimeEnable(), on the same
+ * interface; blocks like it while a debugger is attached.
+ */
 HSAKMT_STATUS HSAKMTAPI hsaKmtRuntimeDisable(void);
 
 /* hsaKmtGetRuntimeCapabilities() - capability bits RuntimeEnable reported. */

@@ -82,6 +82,31 @@ signal_event(struct ksim_cp *cp, struct ksim_cpq *cq, uint8_t *sig)
 }
 
 /*
+ * kfd_send_exception_to_runtime(): the runtime named, in the queue's save
+ * area header, where its error reason goes and which event to set; the
+ * reason is the exception mask.
+ */
+static void
+runtime_exception(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t mask)
+{
+	const struct kfd_abi_context_save_area_header *h;
+	struct kfd_abi_set_event_args a = { 0 };
+	uint64_t *payload = NULL;
+
+	h = cq->q->ctx ? cp_mem(cp, cq, cq->q->ctx, sizeof(*h)) : NULL;
+	if (!h)
+		return;
+	if (h->err_payload_addr)
+		payload = cp_mem(cp, cq, h->err_payload_addr, 8);
+	if (payload)
+		__atomic_store_n(payload, mask, __ATOMIC_RELEASE);
+	a.event_id = h->err_event_id;
+	if (a.event_id && ksim_ioc_set_event(NULL, cp->p, &a, sizeof(a)))
+		cp_log(cp, "queue %u: error event %u is not a signal event of the "
+		       "process", cq->qid, a.event_id);
+}
+
+/*
  * Report a queue error: the queue goes inactive, ROCr's queue-inactive
  * signal gets the error bits (its handler suspends the queue and calls the
  * queue's callback), the debugger ABI sees the exception code.
@@ -96,8 +121,8 @@ queue_error(struct ksim_cp *cp, struct ksim_cpq *cq, uint32_t code, int ec,
 
 	cq->error = 1;
 	cq->pending = 0;
-	if (ec)
-		ksim_dbg_queue_raise(cp->p, q, KFD_ABI_EC_MASK(ec));
+	if (ec && ksim_dbg_queue_raise(cp->p, q, KFD_ABI_EC_MASK(ec)))
+		runtime_exception(cp, cq, KFD_ABI_EC_MASK(ec));
 	aq = cp_mem(cp, cq, q->rptr - AQ_FROM_RPTR, AQ_SIZE);
 	if (aq) {
 		h = __atomic_load_n((uint64_t *)(aq + AQ_INACTIVE_SIGNAL), __ATOMIC_ACQUIRE);

@@ -295,17 +295,25 @@ ksim_dbg_queue_update(struct ksim_process *p, struct ksim_queue *q)
 	dbg_unlock(p);
 }
 
-void
+int
 ksim_dbg_queue_raise(struct ksim_process *p, struct ksim_queue *q, uint64_t mask)
 {
+	struct ksim_pdbg *d = p->dbg;
+	int to_runtime;
+
 	if (dbg_lock(p))
-		return;
+		return 0;
 	/* The status is kept with no debugger too: the queue's error stays
 	 * readable once one attaches. */
-	if (!p->dbg->enabled)
+	if (!d->enabled)
 		q->dbg->exception_status |= mask;
-	ev_raise(p->dbg, q->dbg, -1, mask);
+	ev_raise(d, q->dbg, -1, mask);
+	/* kfd_set_dbg_ev_from_interrupt(): what no debugger takes goes to
+	 * an enabled runtime (kfd_send_exception_to_runtime). */
+	to_runtime = !(d->enabled && (d->exception_mask & mask)) &&
+		     d->runtime_state == KFD_ABI_DEBUG_RUNTIME_STATE_ENABLED;
 	dbg_unlock(p);
+	return to_runtime;
 }
 
 int

@@ -282,6 +282,7 @@ file_free(struct ksim_file *f)
 				ksim_bo_put(dev, f->handles[h]);
 		free(f->handles);
 		ksim_drm_ctx_release(f);
+		ksim_drm_cs_release(f);
 		ksim_vm_clear(dev, &f->vm);
 	}
 	free(f);

@@ -3,7 +3,8 @@
  * The amdgpu render node: drm_ioctl() dispatch (core table, then the
  * driver table at 0x40), the core ioctls a render client may use, the
  * amdgpu GEM ioctls (GEM_CREATE/MMAP/METADATA/WAIT_IDLE/VA/LIST_HANDLES)
- * and the user queue ioctls. AMDGPU_INFO is in drm_info.c.
+ * and the user queue ioctls. AMDGPU_INFO is in drm_info.c, AMDGPU_CTX in
+ * drm_ctx.c, BO_LIST, CS and WAIT_CS in drm_cs.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -68,6 +69,12 @@ static struct ksim_bo *
 handle_lookup(struct ksim_file *f, uint32_t h)
 {
 	return h < f->handles_cap ? f->handles[h] : NULL;
+}
+
+struct ksim_bo *
+ksim_drm_handle_bo(struct ksim_file *f, uint32_t h)
+{
+	return handle_lookup(f, h);
 }
 
 /* drm_gem_handle_create: idr from 1, lowest free. Takes a BO reference. */
@@ -594,13 +601,13 @@ static const struct drm_row amdgpu_rows[KFD_DRM_AMDGPU_NUM_IOCTLS] = {
 	[0x00] = { gem_create, 32, RW, RA },
 	[0x01] = { gem_mmap, 8, RW, RA },
 	[0x02] = { ksim_drm_ctx, sizeof(union kfd_drm_amdgpu_ctx), RW, RA },
-	[0x03] = { NULL, 24, RW, RA },		/* BO_LIST */
-	[0x04] = { NULL, 24, RW, RA },		/* CS */
+	[0x03] = { ksim_drm_bo_list, sizeof(union kfd_drm_amdgpu_bo_list), RW, RA },
+	[0x04] = { ksim_drm_cs, sizeof(union kfd_drm_amdgpu_cs), RW, RA },
 	[0x05] = { ksim_drm_info, 32, W, RA },
 	[0x06] = { gem_metadata, 288, RW, RA },
 	[0x07] = { gem_wait_idle, 16, RW, RA },
 	[0x08] = { gem_va, 40, W, RA },
-	[0x09] = { NULL, 32, RW, RA },		/* WAIT_CS */
+	[0x09] = { ksim_drm_wait_cs, sizeof(union kfd_drm_amdgpu_wait_cs), RW, RA },
 	[0x0a] = { NULL, 0, 0, NONE }, [0x0b] = { NULL, 0, 0, NONE },
 	[0x0c] = { NULL, 0, 0, NONE }, [0x0d] = { NULL, 0, 0, NONE },
 	[0x0e] = { NULL, 0, 0, NONE }, [0x0f] = { NULL, 0, 0, NONE },

@@ -120,6 +120,7 @@ ctx_free(struct ksim_file *f, uint32_t id)
 	if (!c)
 		return -EINVAL;
 	set_pstate(f, id, c->stable_pstate);	/* EBUSY is ignored there */
+	ksim_drm_cs_ctx_fini(c);
 	c->used = 0;
 	return 0;
 }

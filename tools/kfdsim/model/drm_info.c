@@ -49,6 +49,20 @@ d_has_gfx(const struct ksim_gpu_dev *gd)
 	return !(v == 90008 || v == 90010 || v / 100 == 904 || v / 100 == 905);
 }
 
+uint32_t
+ksim_drm_ip_rings(const struct ksim_gpu_dev *gd, uint32_t ip)
+{
+	const uint64_t *pr = gd->n->props;
+
+	if (ip == AMDGPU_HW_IP_COMPUTE)
+		return 0xff;
+	if (ip == AMDGPU_HW_IP_DMA)
+		return (1u << (pr[KSIM_NP_NUM_SDMA_ENGINES] & 31)) - 1;
+	if (ip == AMDGPU_HW_IP_GFX && d_has_gfx(gd))
+		return 1;
+	return 0;
+}
+
 static void
 fill_dev_info(struct ksim_file *f, struct kfd_drm_amdgpu_info_device *di)
 {
@@ -165,12 +179,7 @@ ksim_drm_info(struct ksim_file *f, void *data)
 		ip.hw_ip_version_minor = (uint32_t)(pr[KSIM_NP_GFX_TARGET_VERSION] / 100 % 100);
 		ip.ib_start_alignment = 32;
 		ip.ib_size_alignment = 32;
-		if (in->query_hw_ip.type == AMDGPU_HW_IP_COMPUTE)
-			ip.available_rings = 0xff;
-		else if (in->query_hw_ip.type == AMDGPU_HW_IP_DMA)
-			ip.available_rings = (1u << (pr[KSIM_NP_NUM_SDMA_ENGINES] & 31)) - 1;
-		else if (in->query_hw_ip.type == AMDGPU_HW_IP_GFX && d_has_gfx(gd))
-			ip.available_rings = 1;
+		ip.available_rings = ksim_drm_ip_rings(gd, in->query_hw_ip.type);
 		return info_out(in, &ip, sizeof(ip));
 	}
 	case KFD_DRM_AMDGPU_INFO_TIMESTAMP: {

@@ -329,6 +329,8 @@ struct ksim_file {
 	unsigned int handles_cap;
 	struct ksim_drm_ctx *ctxs;	/* AMDGPU_CTX idr, ids from 1 */
 	unsigned int ctxs_cap;
+	struct ksim_bo_list **bo_lists;	/* AMDGPU_BO_LIST idr, ids from 1 */
+	unsigned int bo_lists_cap;
 	struct ksim_file *next;
 };
 
@@ -337,6 +339,7 @@ struct ksim_drm_ctx {
 	int used;
 	int32_t priority;		/* KFD_DRM_AMDGPU_CTX_PRIORITY_* */
 	uint32_t stable_pstate;		/* put back when the context goes */
+	struct ksim_cs_ctx *cs;		/* its submissions (drm_cs.c), or NULL */
 };
 
 /* One GPU of the device. */
@@ -614,6 +617,29 @@ int ksim_drm_ctx(struct ksim_file *f, void *data);
  * (amdgpu_ctx_mgr_fini): each puts back the stable pstate it found.
  */
 void ksim_drm_ctx_release(struct ksim_file *f);
+/* drm_info.c: the rings of HW IP @ip the GPU has (available_rings). */
+uint32_t ksim_drm_ip_rings(const struct ksim_gpu_dev *gd, uint32_t ip);
+/* drm.c: the BO behind GEM handle @h of @f, or NULL. */
+struct ksim_bo *ksim_drm_handle_bo(struct ksim_file *f, uint32_t h);
+/*
+ * drm_cs.c: AMDGPU_BO_LIST, AMDGPU_CS and AMDGPU_WAIT_CS (@data their
+ * unions). ksim_drm_cs_ctx_fini() drops a context's submission state;
+ * ksim_drm_cs_release() the BO lists of @f when it goes.
+ */
+int ksim_drm_bo_list(struct ksim_file *f, void *data);
+int ksim_drm_cs(struct ksim_file *f, void *data);
+int ksim_drm_wait_cs(struct ksim_file *f, void *data);
+void ksim_drm_cs_ctx_fini(struct ksim_drm_ctx *c);
+void ksim_drm_cs_release(struct ksim_file *f);
+/*
+ * drm_cs_exec.c: run the IB of @ndw dwords at GPU VA @va of @f's VM on
+ * HW IP @ip. Return: 0, -ETIME when the job stopped (a packet or memory
+ * the model does not execute), -ENOMEM.
+ */
+int ksim_drm_cs_exec(struct ksim_file *f, uint32_t ip, uint64_t va, uint32_t ndw);
+/* drm_cs_exec.c: write @len bytes at @off of @bo. Return: 0 or -1. */
+int ksim_drm_bo_write(struct ksim_device *dev, struct ksim_bo *bo, uint64_t off,
+		      const void *buf, uint64_t len);
 
 /* kfd_misc.c */
 int ksim_ioc_get_version(struct ksim_file *, struct ksim_process *, void *, unsigned int);
@@ -741,7 +767,9 @@ int ksim_ioc_svm(struct ksim_file *, struct ksim_process *, void *, unsigned int
  * first). ksim_dbg_queue_new() gives a created queue its state (@q->dbg:
  * the registry entry, or NULL for its own copy) and tells a debugger;
  * ksim_dbg_queue_update() follows UPDATE_QUEUE's ring;
- * ksim_dbg_queue_raise() raises queue exceptions @mask (the CP's errors);
+ * ksim_dbg_queue_raise() raises queue exceptions @mask (the CP's errors)
+ * and says whether the runtime is to be told (no debugger took them and
+ * the runtime is enabled: the caller writes the queue's error payload);
  * ksim_dbg_queue_suspended() is whether a debugger suspended the queue.
  * ksim_dbg_process_end() ends the process's own session and those it
  * debugs; ksim_dbg_reap_debugger() ends the session of a debugger that
@@ -753,7 +781,7 @@ void ksim_dbg_process_end(struct ksim_process *p);
 void ksim_dbg_reap_debugger(struct ksim_process *p);
 void ksim_dbg_queue_new(struct ksim_process *p, struct ksim_queue *q);
 void ksim_dbg_queue_update(struct ksim_process *p, struct ksim_queue *q);
-void ksim_dbg_queue_raise(struct ksim_process *p, struct ksim_queue *q, uint64_t mask);
+int ksim_dbg_queue_raise(struct ksim_process *p, struct ksim_queue *q, uint64_t mask);
 /*
  * ksim_dbg_vm_fault() - a memory fault of GPU index @gpu, @data its
  * exception data, as kfd_set_dbg_ev_from_interrupt() gives it to a
