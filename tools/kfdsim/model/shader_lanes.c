@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The VALU's hot loops: an opcode picked once per instruction, then one
+ * loop over the 64 lanes reading the rows sh_valu() resolved. A switch
+ * per lane costs more than the arithmetic it selects; here the compiler
+ * sees a straight loop it can unroll or vectorize. The results are those
+ * of sh_valu()'s per-lane switch, which still runs every opcode not
+ * listed here.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "shader_priv.h"
+
+static inline float f32(uint32_t v) { float f; memcpy(&f, &v, 4); return f; }
+static inline uint32_t u32(float f) { uint32_t v; memcpy(&v, &f, 4); return v; }
+
+/*
+ * @expr of x, y, z (lane l of a, b, d) into each active lane of dst. A
+ * full EXEC, the common case, takes the loop without a test per lane.
+ */
+#define SH_LANES_DO(expr) do {						\
+	if (exec == ~0ull) {						\
+		for (unsigned int l = 0; l < SH_LANES; l++) {		\
+			uint32_t x = a[l], y = b[l], z = d[l];		\
+			(void)x; (void)y; (void)z;			\
+			dst[l] = (expr);				\
+		}							\
+	} else {							\
+		for (unsigned int l = 0; l < SH_LANES; l++) {		\
+			uint32_t x = a[l], y = b[l], z = d[l];		\
+			(void)x; (void)y; (void)z;			\
+			if ((exec >> l) & 1)				\
+				dst[l] = (expr);			\
+		}							\
+	}								\
+} while (0)
+
+int
+sh_lanes32(unsigned int id, uint64_t exec, const uint32_t *a, const uint32_t *b,
+	   const uint32_t *d, uint32_t *dst)
+{
+	switch (id) {
+	case SH_OP_V_MOV_B32: SH_LANES_DO(x); break;
+	case SH_OP_V_NOT_B32: SH_LANES_DO(~x); break;
+	case SH_OP_V_CVT_F32_I32: SH_LANES_DO(u32((float)(int32_t)x)); break;
+	case SH_OP_V_CVT_F32_U32: SH_LANES_DO(u32((float)x)); break;
+	case SH_OP_V_ADD_F32: SH_LANES_DO(u32(f32(x) + f32(y))); break;
+	case SH_OP_V_SUB_F32: SH_LANES_DO(u32(f32(x) - f32(y))); break;
+	case SH_OP_V_SUBREV_F32: SH_LANES_DO(u32(f32(y) - f32(x))); break;
+	case SH_OP_V_MUL_F32: SH_LANES_DO(u32(f32(x) * f32(y))); break;
+	case SH_OP_V_MIN_F32: SH_LANES_DO(u32(fminf(f32(x), f32(y)))); break;
+	case SH_OP_V_MAX_F32: SH_LANES_DO(u32(fmaxf(f32(x), f32(y)))); break;
+	case SH_OP_V_MAC_F32: SH_LANES_DO(u32(f32(x) * f32(y) + f32(dst[l]))); break;
+	case SH_OP_V_FMAC_F32: SH_LANES_DO(u32(fmaf(f32(x), f32(y), f32(dst[l])))); break;
+	case SH_OP_V_MAD_F32: SH_LANES_DO(u32(f32(x) * f32(y) + f32(z))); break;
+	case SH_OP_V_FMA_F32: SH_LANES_DO(u32(fmaf(f32(x), f32(y), f32(z)))); break;
+	case SH_OP_V_MUL_I32_I24:
+		SH_LANES_DO((uint32_t)((int32_t)(x << 8) >> 8) *
+			    (uint32_t)((int32_t)(y << 8) >> 8));
+		break;
+	case SH_OP_V_MUL_U32_U24: SH_LANES_DO((x & 0xffffff) * (y & 0xffffff)); break;
+	case SH_OP_V_MAD_U32_U24: SH_LANES_DO((x & 0xffffff) * (y & 0xffffff) + z); break;
+	case SH_OP_V_MIN_I32: SH_LANES_DO((int32_t)x < (int32_t)y ? x : y); break;
+	case SH_OP_V_MAX_I32: SH_LANES_DO((int32_t)x > (int32_t)y ? x : y); break;
+	case SH_OP_V_MIN_U32: SH_LANES_DO(x < y ? x : y); break;
+	case SH_OP_V_MAX_U32: SH_LANES_DO(x > y ? x : y); break;
+	case SH_OP_V_LSHRREV_B32: SH_LANES_DO(y >> (x & 31)); break;
+	case SH_OP_V_ASHRREV_I32: SH_LANES_DO((uint32_t)((int32_t)y >> (x & 31))); break;
+	case SH_OP_V_LSHLREV_B32: SH_LANES_DO(y << (x & 31)); break;
+	case SH_OP_V_AND_B32: SH_LANES_DO(x & y); break;
+	case SH_OP_V_OR_B32: SH_LANES_DO(x | y); break;
+	case SH_OP_V_XOR_B32: SH_LANES_DO(x ^ y); break;
+	case SH_OP_V_ADD_U32: SH_LANES_DO(x + y); break;
+	case SH_OP_V_SUB_U32: SH_LANES_DO(x - y); break;
+	case SH_OP_V_SUBREV_U32: SH_LANES_DO(y - x); break;
+	case SH_OP_V_MUL_LO_U32: SH_LANES_DO(x * y); break;
+	case SH_OP_V_MUL_HI_U32: SH_LANES_DO((uint32_t)(((uint64_t)x * y) >> 32)); break;
+	case SH_OP_V_MUL_HI_I32:
+		SH_LANES_DO((uint32_t)(((int64_t)(int32_t)x * (int32_t)y) >> 32));
+		break;
+	case SH_OP_V_BFI_B32: SH_LANES_DO((x & y) | (~x & z)); break;
+	case SH_OP_V_ALIGNBIT_B32:
+		SH_LANES_DO((uint32_t)((((uint64_t)x << 32) | y) >> (z & 31)));
+		break;
+	case SH_OP_V_LSHL_ADD_U32: SH_LANES_DO((x << (y & 31)) + z); break;
+	case SH_OP_V_ADD_LSHL_U32: SH_LANES_DO((x + y) << (z & 31)); break;
+	case SH_OP_V_ADD3_U32: SH_LANES_DO(x + y + z); break;
+	case SH_OP_V_LSHL_OR_B32: SH_LANES_DO((x << (y & 31)) | z); break;
+	case SH_OP_V_AND_OR_B32: SH_LANES_DO((x & y) | z); break;
+	case SH_OP_V_OR3_B32: SH_LANES_DO(x | y | z); break;
+	default:
+		return 0;
+	}
+	return 1;
+}
