@@ -57,6 +57,7 @@ smem(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 	unsigned int sbase = (w0 & 0x3f) * 2, sdata = (w0 >> 6) & 0x7f, n = f->dst_dwords;
 	uint64_t base = sh_sreg64(w, sbase), off;
 	uint32_t buf[16];
+	const void *p;
 
 	if (i->id < SH_OP_S_LOAD_DWORD || i->id > SH_OP_S_BUFFER_LOAD_DWORDX16)
 		return i->id == SH_OP_S_DCACHE_WB || i->id == SH_OP_S_DCACHE_INV ?
@@ -75,7 +76,11 @@ smem(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 			goto store;
 		}
 	}
-	if (cp_mem_rw(c->cp, c->cq, (base + off) & ~3ull, buf, n * 4ull, 0))
+	/* the CPU's view when there is one: a checked copy is a system call */
+	p = cp_mem(c->cp, c->cq, (base + off) & ~3ull, n * 4ull);
+	if (p)
+		memcpy(buf, p, n * 4ull);
+	else if (cp_mem_rw(c->cp, c->cq, (base + off) & ~3ull, buf, n * 4ull, 0))
 		return sh_fault(c, w, base + off, "scalar load");
 store:
 	for (unsigned int k = 0; k < n && sdata + k < 128; k++)
