@@ -94,3 +94,95 @@ sh_lanes32(unsigned int id, uint64_t exec, const uint32_t *a, const uint32_t *b,
 	}
 	return 1;
 }
+
+/*
+ * @expr of x, y and k (lane l of a, b and of @cin) into each active lane
+ * of dst, and @bit of each active lane into *carry.
+ */
+#define SH_CARRY_DO(expr, bit) do {					\
+	for (unsigned int l = 0; l < SH_LANES; l++) {			\
+		uint32_t x = a[l], y = b[l], k = (cin >> l) & 1;	\
+		uint64_t s;						\
+									\
+		(void)k;						\
+		if (!((exec >> l) & 1))					\
+			continue;					\
+		dst[l] = (expr);					\
+		s = (bit);						\
+		co |= s << l;						\
+	}								\
+} while (0)
+
+int
+sh_lanes32_carry(unsigned int id, uint64_t exec, const uint32_t *a, const uint32_t *b,
+		 uint64_t cin, uint32_t *dst, uint64_t *carry)
+{
+	uint64_t co = 0;
+
+	switch (id) {
+	case SH_OP_V_ADD_CO_U32: SH_CARRY_DO(x + y, ((uint64_t)x + y) >> 32); break;
+	case SH_OP_V_ADDC_CO_U32:
+		SH_CARRY_DO(x + y + k, ((uint64_t)x + y + k) >> 32);
+		break;
+	case SH_OP_V_SUB_CO_U32: SH_CARRY_DO(x - y, y > x); break;
+	case SH_OP_V_SUBREV_CO_U32: SH_CARRY_DO(y - x, x > y); break;
+	case SH_OP_V_SUBB_CO_U32:
+		SH_CARRY_DO((uint32_t)(x - ((uint64_t)y + k)), (uint64_t)y + k > x);
+		break;
+	case SH_OP_V_SUBBREV_CO_U32:
+		SH_CARRY_DO((uint32_t)(y - ((uint64_t)x + k)), (uint64_t)x + k > y);
+		break;
+	case SH_OP_V_CNDMASK_B32: SH_CARRY_DO(k ? y : x, 0); break;
+	default:
+		return 0;
+	}
+	*carry = co;
+	return 1;
+}
+
+/* @expr of x, y (lane l of a, b) as lane l's bit of *mask. */
+#define SH_CMP_DO(expr) do {						\
+	for (unsigned int l = 0; l < SH_LANES; l++) {			\
+		uint32_t x = a[l], y = b[l];				\
+		uint64_t s = (expr);					\
+									\
+		m |= s << l;						\
+	}								\
+} while (0)
+
+int
+sh_cmp32(unsigned int id, uint64_t exec, const uint32_t *a, const uint32_t *b,
+	 uint64_t *mask)
+{
+	uint64_t m = 0;
+
+	switch (id) {
+	case SH_OP_V_CMP_F_I32: case SH_OP_V_CMP_F_U32: break;
+	case SH_OP_V_CMP_T_I32: case SH_OP_V_CMP_T_U32: m = ~0ull; break;
+	case SH_OP_V_CMP_LT_I32: SH_CMP_DO((int32_t)x < (int32_t)y); break;
+	case SH_OP_V_CMP_EQ_I32: case SH_OP_V_CMP_EQ_U32: SH_CMP_DO(x == y); break;
+	case SH_OP_V_CMP_LE_I32: SH_CMP_DO((int32_t)x <= (int32_t)y); break;
+	case SH_OP_V_CMP_GT_I32: SH_CMP_DO((int32_t)x > (int32_t)y); break;
+	case SH_OP_V_CMP_NE_I32: case SH_OP_V_CMP_NE_U32: SH_CMP_DO(x != y); break;
+	case SH_OP_V_CMP_GE_I32: SH_CMP_DO((int32_t)x >= (int32_t)y); break;
+	case SH_OP_V_CMP_LT_U32: SH_CMP_DO(x < y); break;
+	case SH_OP_V_CMP_LE_U32: SH_CMP_DO(x <= y); break;
+	case SH_OP_V_CMP_GT_U32: SH_CMP_DO(x > y); break;
+	case SH_OP_V_CMP_GE_U32: SH_CMP_DO(x >= y); break;
+	case SH_OP_V_CMP_LT_F32: SH_CMP_DO(f32(x) < f32(y)); break;
+	case SH_OP_V_CMP_EQ_F32: SH_CMP_DO(f32(x) == f32(y)); break;
+	case SH_OP_V_CMP_LE_F32: SH_CMP_DO(f32(x) <= f32(y)); break;
+	case SH_OP_V_CMP_GT_F32: SH_CMP_DO(f32(x) > f32(y)); break;
+	case SH_OP_V_CMP_GE_F32: SH_CMP_DO(f32(x) >= f32(y)); break;
+	case SH_OP_V_CMP_NEQ_F32: SH_CMP_DO(!(f32(x) == f32(y))); break;
+	case SH_OP_V_CMP_NLT_F32: SH_CMP_DO(!(f32(x) < f32(y))); break;
+	case SH_OP_V_CMP_NGT_F32: SH_CMP_DO(!(f32(x) > f32(y))); break;
+	case SH_OP_V_CMP_LG_F32: SH_CMP_DO(f32(x) < f32(y) || f32(x) > f32(y)); break;
+	case SH_OP_V_CMP_O_F32: SH_CMP_DO(!isnan(f32(x)) && !isnan(f32(y))); break;
+	case SH_OP_V_CMP_U_F32: SH_CMP_DO(isnan(f32(x)) || isnan(f32(y))); break;
+	default:
+		return 0;
+	}
+	*mask = m & exec;
+	return 1;
+}

@@ -138,3 +138,5 @@ sh_row32(const struct sh_wave *w, const struct sh_insn *i, unsigned int f,
 		tmp[l] = v;
 	return tmp;
 }
+
+const uint32_t sh_zero_row[SH_LANES];

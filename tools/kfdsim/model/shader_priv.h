@@ -279,6 +279,20 @@ enum sh_step sh_mem(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i
  */
 int sh_lanes32(unsigned int id, uint64_t exec, const uint32_t *a, const uint32_t *b,
 	       const uint32_t *d, uint32_t *dst);
+/*
+ * The same for the opcodes with a lane mask in (@cin) or a carry out:
+ * the carry-out mask of the active lanes in *@carry (v_cndmask_b32: 0).
+ */
+int sh_lanes32_carry(unsigned int id, uint64_t exec, const uint32_t *a, const uint32_t *b,
+		     uint64_t cin, uint32_t *dst, uint64_t *carry);
+/*
+ * The 32-bit integer and float compares: the mask of the lanes of @exec
+ * whose condition holds, in *@mask. Return: 1 when @id is one, else 0.
+ */
+int sh_cmp32(unsigned int id, uint64_t exec, const uint32_t *a, const uint32_t *b,
+	     uint64_t *mask);
+/* 64 zeros: the row of a source an instruction does not have. */
+extern const uint32_t sh_zero_row[SH_LANES];
 
 /* shader.c, for cp_aql.c */
 /* 1 when the GPU of @cq has an interpreter for its family, else 0. */

@@ -185,8 +185,7 @@ rows32(const struct sh_wave *w, const struct sh_insn *i, const struct vop *o, in
 			if (!src[k])
 				return -1;
 		} else {
-			memset(tmp[k], 0, sizeof(tmp[k]));
-			src[k] = tmp[k];
+			src[k] = sh_zero_row;
 		}
 		if (fp && (((o->abs | o->neg) >> k) & 1)) {
 			for (unsigned int l = 0; l < SH_LANES; l++)
@@ -269,13 +268,20 @@ compare_lanes(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
 	      const struct vop *o)
 {
 	const struct kfd_isa_fields *f = &i->in->f;
-	uint64_t exec = sh_exec(w), mask = 0;
+	uint64_t exec = sh_exec(w), active = exec, mask = 0;
 	int fp = is_float(i->id);
+	uint32_t tmp[3][SH_LANES];
+	const uint32_t *src[3];
 	unsigned int l;
 
+	if (exec && f->src_dwords[0] != 2) {
+		if (rows32(w, i, o, fp, src, tmp))
+			return sh_illegal(c, w, i, "operand");
+		if (sh_cmp32(i->id, exec, src[0], src[1], &mask))
+			exec = 0;	/* done, a loop per instruction */
+	}
 	for (l = 0; l < SH_LANES; l++) {
 		uint64_t a, b;
-		uint32_t a32, b32;
 
 		if (!((exec >> l) & 1))
 			continue;
@@ -284,21 +290,14 @@ compare_lanes(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
 			    sh_src64(w, i, o->src[1], l, fp, &b))
 				return sh_illegal(c, w, i, "operand");
 		} else {
-			if (sh_src32(w, i, o->src[0], l, &a32) ||
-			    sh_src32(w, i, o->src[1], l, &b32))
-				return sh_illegal(c, w, i, "operand");
-			if (fp) {
-				a32 = fmod_in(a32, o, 0);
-				b32 = fmod_in(b32, o, 1);
-			}
-			a = a32;
-			b = b32;
+			a = src[0][l];
+			b = src[1][l];
 		}
 		if (cmp(i->id, a, b) > 0)
 			mask |= 1ull << l;
 	}
 	sh_set_sreg64(w, o->vdst, mask);
-	c->lanes += (uint64_t)__builtin_popcountll(exec);
+	c->lanes += (uint64_t)__builtin_popcountll(active);
 	return SH_NEXT;
 }
 
@@ -462,8 +461,13 @@ sh_valu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 	}
 	if (exec && rows32(w, i, &o, fp, src, tmp))
 		return sh_illegal(c, w, i, "operand");
-	if (exec && sh_lanes32(i->id, exec, src[0], src[1], src[2], w->v[o.vdst]))
+	if (exec && sh_lanes32(i->id, exec, src[0], src[1], src[2], w->v[o.vdst])) {
 		exec = 0;	/* done, a loop per instruction */
+	} else if (exec && sh_lanes32_carry(i->id, exec, src[0], src[1], cin, w->v[o.vdst],
+					    &carry)) {
+		writes_carry = i->id != SH_OP_V_CNDMASK_B32;
+		exec = 0;
+	}
 	for (l = 0; l < SH_LANES; l++) {
 		uint32_t a, b, d, r;
 		uint64_t x;
