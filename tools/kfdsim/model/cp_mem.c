@@ -129,8 +129,8 @@ out:
 
 /*
  * Whether the CPU reaches the pages [lo, hi) of mapping @m (for a store:
- * writable): a checked copy of their first and last byte. Return: 0, or
- * -1 when not.
+ * writable): a checked copy of their first and last byte, and no hole
+ * between them. Return: 0, or -1 when not.
  */
 static int
 probe_pages(const struct ksim_mapping *m, uint64_t lo, uint64_t hi, int write)
@@ -138,6 +138,8 @@ probe_pages(const struct ksim_mapping *m, uint64_t lo, uint64_t hi, int write)
 	uint8_t probe;
 
 	if (ksim_copy_from_user(&probe, lo, 1) || ksim_copy_from_user(&probe, hi - 1, 1))
+		return -1;
+	if (hi - lo > 2 * KSIM_PAGE_SIZE && !ksim_user_range_mapped(lo, hi - lo))
 		return -1;
 	/* A BO's own pages are the model's, mapped writable. */
 	if (write && m->bo->domain == KSIM_DOM_USERPTR && !user_writable(lo, hi))
