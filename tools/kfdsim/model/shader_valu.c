@@ -214,11 +214,60 @@ vop3b(unsigned int id)
 	return 0;
 }
 
+/*
+ * The 64-bit shifts, once per instruction: the shift count's row and the
+ * two dword rows of the value. Return: SH_NEXT, or SH_FAIL when the
+ * operands are not resolved here (lanes64() then takes them lane by lane).
+ */
+static enum sh_step
+shift64(struct sh_wave *w, const struct sh_insn *i, const struct vop *o, uint64_t exec)
+{
+	uint32_t ta[SH_LANES], tlo[SH_LANES], thi[SH_LANES];
+	const uint32_t *a = sh_row32(w, i, o->src[0], ta), *lo, *hi;
+	uint32_t *dlo = w->v[o->vdst], *dhi = w->v[(o->vdst + 1) % SH_VGPRS];
+	unsigned int f = o->src[1];
+	uint64_t b;
+
+	if (!a)
+		return SH_FAIL;
+	if (f >= 256 && f - 256 + 1 < SH_VGPRS) {
+		lo = w->v[f - 256];
+		hi = w->v[f - 255];
+	} else if (f < 256 && !sh_src64(w, i, f, 0, 0, &b)) {
+		for (unsigned int l = 0; l < SH_LANES; l++) {
+			tlo[l] = (uint32_t)b;
+			thi[l] = (uint32_t)(b >> 32);
+		}
+		lo = tlo;
+		hi = thi;
+	} else {
+		return SH_FAIL;
+	}
+	for (unsigned int l = 0; l < SH_LANES; l++) {
+		uint64_t v = (uint64_t)hi[l] << 32 | lo[l], r;
+		unsigned int n = a[l] & 63;
+
+		if (!((exec >> l) & 1))
+			continue;
+		r = i->id == SH_OP_V_LSHLREV_B64 ? v << n :
+		    i->id == SH_OP_V_LSHRREV_B64 ? v >> n : (uint64_t)((int64_t)v >> n);
+		dlo[l] = (uint32_t)r;
+		dhi[l] = (uint32_t)(r >> 32);
+	}
+	return SH_NEXT;
+}
+
 static enum sh_step
 lanes64(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i, const struct vop *o)
 {
 	uint64_t exec = sh_exec(w), carry = 0;
 	unsigned int l;
+
+	if (exec && (i->id == SH_OP_V_LSHLREV_B64 || i->id == SH_OP_V_LSHRREV_B64 ||
+		     i->id == SH_OP_V_ASHRREV_I64) && shift64(w, i, o, exec) == SH_NEXT) {
+		c->lanes += (uint64_t)__builtin_popcountll(exec);
+		return SH_NEXT;
+	}
 
 	for (l = 0; l < SH_LANES; l++) {
 		uint64_t a, b, r;
@@ -280,7 +329,7 @@ compare_lanes(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
 		if (sh_cmp32(i->id, exec, src[0], src[1], &mask))
 			exec = 0;	/* done, a loop per instruction */
 	}
-	for (l = 0; l < SH_LANES; l++) {
+	for (l = exec ? (unsigned int)__builtin_ctzll(exec) : SH_LANES; l < SH_LANES; l++) {
 		uint64_t a, b;
 
 		if (!((exec >> l) & 1))
@@ -468,7 +517,7 @@ sh_valu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 		writes_carry = i->id != SH_OP_V_CNDMASK_B32;
 		exec = 0;
 	}
-	for (l = 0; l < SH_LANES; l++) {
+	for (l = exec ? (unsigned int)__builtin_ctzll(exec) : SH_LANES; l < SH_LANES; l++) {
 		uint32_t a, b, d, r;
 		uint64_t x;
 
