@@ -287,12 +287,14 @@ span_dwords(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
 	if (!from || access_size(i->id, &sign) || (!load && !is_store(i->id)) ||
 	    (!load && !sp->p))
 		return 0;
-	for (unsigned int k = 0; k < n; k++) {
-		uint32_t *row = w->v[((load ? vdst : data) + k) % SH_VGPRS];
+	/* lane by lane, as lane_access(): of lanes whose stores overlap, the
+	 * last lane's bytes stay */
+	for (unsigned int l = 0; l < SH_LANES; l++) {
+		if (!((exec >> l) & 1))
+			continue;
+		for (unsigned int k = 0; k < n; k++) {
+			uint32_t *row = w->v[((load ? vdst : data) + k) % SH_VGPRS];
 
-		for (unsigned int l = 0; l < SH_LANES; l++) {
-			if (!((exec >> l) & 1))
-				continue;
 			if (load)
 				memcpy(&row[l], from + (va[l] - sp->lo) + 4 * k, 4);
 			else
