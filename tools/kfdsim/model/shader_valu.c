@@ -215,45 +215,69 @@ vop3b(unsigned int id)
 }
 
 /*
- * The 64-bit shifts, once per instruction: the shift count's row and the
- * two dword rows of the value. Return: SH_NEXT, or SH_FAIL when the
+ * The two dword rows of 64-bit source field @f: a VGPR pair's, or @tlo and
+ * @thi filled with a scalar pair or constant. Return: 0, or -1 when the
+ * field is not resolved here.
+ */
+static int
+row64(const struct sh_wave *w, const struct sh_insn *i, unsigned int f, const uint32_t **lo,
+      const uint32_t **hi, uint32_t tlo[SH_LANES], uint32_t thi[SH_LANES])
+{
+	uint64_t b;
+
+	if (f >= 256 && f - 256 + 1 < SH_VGPRS) {
+		*lo = w->v[f - 256];
+		*hi = w->v[f - 255];
+		return 0;
+	}
+	if (f >= 256 || sh_src64(w, i, f, 0, 0, &b))
+		return -1;
+	for (unsigned int l = 0; l < SH_LANES; l++) {
+		tlo[l] = (uint32_t)b;
+		thi[l] = (uint32_t)(b >> 32);
+	}
+	*lo = tlo;
+	*hi = thi;
+	return 0;
+}
+
+/*
+ * The 64-bit shifts and v_mad_u64_u32, once per instruction: the rows of
+ * their sources resolved first. Return: SH_NEXT, or SH_FAIL when the
  * operands are not resolved here (lanes64() then takes them lane by lane).
  */
 static enum sh_step
-shift64(struct sh_wave *w, const struct sh_insn *i, const struct vop *o, uint64_t exec)
+wide64(struct sh_wave *w, const struct sh_insn *i, const struct vop *o, uint64_t exec)
 {
-	uint32_t ta[SH_LANES], tlo[SH_LANES], thi[SH_LANES];
-	const uint32_t *a = sh_row32(w, i, o->src[0], ta), *lo, *hi;
+	uint32_t ta[SH_LANES], tb[SH_LANES], tlo[SH_LANES], thi[SH_LANES];
+	const uint32_t *a = sh_row32(w, i, o->src[0], ta), *b = NULL, *lo, *hi;
 	uint32_t *dlo = w->v[o->vdst], *dhi = w->v[(o->vdst + 1) % SH_VGPRS];
-	unsigned int f = o->src[1];
-	uint64_t b;
+	int mad = i->id == SH_OP_V_MAD_U64_U32;
+	uint64_t carry = 0;
 
-	if (!a)
+	if (!a || (mad && !(b = sh_row32(w, i, o->src[1], tb))) ||
+	    row64(w, i, o->src[mad ? 2 : 1], &lo, &hi, tlo, thi))
 		return SH_FAIL;
-	if (f >= 256 && f - 256 + 1 < SH_VGPRS) {
-		lo = w->v[f - 256];
-		hi = w->v[f - 255];
-	} else if (f < 256 && !sh_src64(w, i, f, 0, 0, &b)) {
-		for (unsigned int l = 0; l < SH_LANES; l++) {
-			tlo[l] = (uint32_t)b;
-			thi[l] = (uint32_t)(b >> 32);
-		}
-		lo = tlo;
-		hi = thi;
-	} else {
-		return SH_FAIL;
-	}
 	for (unsigned int l = 0; l < SH_LANES; l++) {
 		uint64_t v = (uint64_t)hi[l] << 32 | lo[l], r;
 		unsigned int n = a[l] & 63;
 
 		if (!((exec >> l) & 1))
 			continue;
-		r = i->id == SH_OP_V_LSHLREV_B64 ? v << n :
-		    i->id == SH_OP_V_LSHRREV_B64 ? v >> n : (uint64_t)((int64_t)v >> n);
+		if (mad) {
+			unsigned __int128 x = (unsigned __int128)((uint64_t)a[l] * b[l]) + v;
+
+			r = (uint64_t)x;
+			carry |= (uint64_t)(x >> 64 ? 1 : 0) << l;
+		} else {
+			r = i->id == SH_OP_V_LSHLREV_B64 ? v << n :
+			    i->id == SH_OP_V_LSHRREV_B64 ? v >> n : (uint64_t)((int64_t)v >> n);
+		}
 		dlo[l] = (uint32_t)r;
 		dhi[l] = (uint32_t)(r >> 32);
 	}
+	if (mad)
+		sh_set_sreg64(w, o->sdst, carry);
 	return SH_NEXT;
 }
 
@@ -264,7 +288,8 @@ lanes64(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i, const stru
 	unsigned int l;
 
 	if (exec && (i->id == SH_OP_V_LSHLREV_B64 || i->id == SH_OP_V_LSHRREV_B64 ||
-		     i->id == SH_OP_V_ASHRREV_I64) && shift64(w, i, o, exec) == SH_NEXT) {
+		     i->id == SH_OP_V_ASHRREV_I64 || i->id == SH_OP_V_MAD_U64_U32) &&
+	    wide64(w, i, o, exec) == SH_NEXT) {
 		c->lanes += (uint64_t)__builtin_popcountll(exec);
 		return SH_NEXT;
 	}
