@@ -118,19 +118,18 @@ sh_lanes32(unsigned int id, uint64_t exec, const uint32_t *a, const uint32_t *b,
 
 /*
  * @expr of x, y and k (lane l of a, b and of @cin) into each active lane
- * of dst, and @bit of each active lane into *carry.
+ * of dst, and @bit of each lane into co (the caller keeps the active
+ * ones'). A full EXEC takes the loop without a test per lane.
  */
 #define SH_CARRY_DO(expr, bit) do {					\
 	for (unsigned int l = 0; l < SH_LANES; l++) {			\
 		uint32_t x = a[l], y = b[l], k = (cin >> l) & 1;	\
-		uint64_t s;						\
+		uint64_t s = (bit);					\
 									\
 		(void)k;						\
-		if (!((exec >> l) & 1))					\
-			continue;					\
-		dst[l] = (expr);					\
-		s = (bit);						\
 		co |= s << l;						\
+		if (exec == ~0ull || ((exec >> l) & 1))			\
+			dst[l] = (expr);				\
 	}								\
 } while (0)
 
@@ -157,7 +156,7 @@ sh_lanes32_carry(unsigned int id, uint64_t exec, const uint32_t *a, const uint32
 	default:
 		return 0;
 	}
-	*carry = co;
+	*carry = co & exec;
 	return 1;
 }
 
