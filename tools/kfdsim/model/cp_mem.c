@@ -34,6 +34,9 @@
 
 #include "cp_priv.h"
 
+/* The span of a mapping probed at once around an access (a power of 2). */
+#define CP_MEMWINDOW	(256ull * 1024)
+
 /* The GPU may write through @m: amdgpu maps it with writable PTEs. */
 static int
 map_writable(const struct ksim_mapping *m)
@@ -125,6 +128,26 @@ out:
 }
 
 /*
+ * Whether the CPU reaches the pages [lo, hi) of mapping @m (for a store:
+ * writable): a checked copy of their first and last byte, and no hole
+ * between them. Return: 0, or -1 when not.
+ */
+static int
+probe_pages(const struct ksim_mapping *m, uint64_t lo, uint64_t hi, int write)
+{
+	uint8_t probe;
+
+	if (ksim_copy_from_user(&probe, lo, 1) || ksim_copy_from_user(&probe, hi - 1, 1))
+		return -1;
+	if (hi - lo > 2 * KSIM_PAGE_SIZE && !ksim_user_range_mapped(lo, hi - lo))
+		return -1;
+	/* A BO's own pages are the model's, mapped writable. */
+	if (write && m->bo->domain == KSIM_DOM_USERPTR && !user_writable(lo, hi))
+		return -1;
+	return 0;
+}
+
+/*
  * The CPU address of GPU VA [va, va+len) of @cq's VM, or NULL when the
  * range is not inside one mapping the CPU can reach. A BO never given CPU
  * pages (VRAM nobody mapped) cannot be touched; the first access to a
@@ -136,8 +159,7 @@ mem_view(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, uint64_t len,
 {
 	struct ksim_file *drm = cp->p->pdds[cq->gpu].drm_file;
 	struct ksim_mapping *m;
-	uint64_t cpu, lo, hi;
-	uint8_t probe;
+	uint64_t cpu, lo, hi, mlo, wlo, whi;
 	unsigned int i;
 
 	if (!drm || !len || va + len < va)
@@ -169,12 +191,22 @@ mem_view(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, uint64_t len,
 		if (cp->mem[i].bo == m->bo && cp->mem[i].start <= lo &&
 		    hi <= cp->mem[i].end && (!write || cp->mem[i].writable))
 			return (void *)(uintptr_t)cpu;
-	if (ksim_copy_from_user(&probe, cpu, 1) ||
-	    ksim_copy_from_user(&probe, cpu + len - 1, 1))
+	/*
+	 * The window of the mapping around the access is probed first, so
+	 * that a kernel streaming through a buffer probes once a window
+	 * rather than once a page; the access's own pages if that fails.
+	 */
+	mlo = cpu - (va - m->start);
+	wlo = lo & ~(CP_MEMWINDOW - 1);
+	whi = (hi + CP_MEMWINDOW - 1) & ~(CP_MEMWINDOW - 1);
+	wlo = wlo > mlo ? wlo : mlo & ~(KSIM_PAGE_SIZE - 1);
+	whi = whi < mlo + m->size ? whi : KSIM_PAGE_ALIGN(mlo + m->size);
+	if (!probe_pages(m, wlo, whi, write)) {
+		lo = wlo;
+		hi = whi;
+	} else if (probe_pages(m, lo, hi, write)) {
 		return NULL;
-	/* A BO's own pages are the model's, mapped writable. */
-	if (write && m->bo->domain == KSIM_DOM_USERPTR && !user_writable(lo, hi))
-		return NULL;
+	}
 	i = cp->mem_next++ % CP_MEMCACHE;
 	cp->mem[i].start = lo;
 	cp->mem[i].end = hi;

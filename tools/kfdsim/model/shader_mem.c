@@ -57,6 +57,7 @@ smem(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 	unsigned int sbase = (w0 & 0x3f) * 2, sdata = (w0 >> 6) & 0x7f, n = f->dst_dwords;
 	uint64_t base = sh_sreg64(w, sbase), off;
 	uint32_t buf[16];
+	const void *p;
 
 	if (i->id < SH_OP_S_LOAD_DWORD || i->id > SH_OP_S_BUFFER_LOAD_DWORDX16)
 		return i->id == SH_OP_S_DCACHE_WB || i->id == SH_OP_S_DCACHE_INV ?
@@ -78,7 +79,11 @@ smem(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 			goto store;
 		}
 	}
-	if (cp_mem_rw(c->cp, c->cq, (base + off) & ~3ull, buf, n * 4ull, 0))
+	/* the CPU's view when there is one: a checked copy is a system call */
+	p = cp_mem(c->cp, c->cq, (base + off) & ~3ull, n * 4ull);
+	if (p)
+		memcpy(buf, p, n * 4ull);
+	else if (cp_mem_rw(c->cp, c->cq, (base + off) & ~3ull, buf, n * 4ull, 0))
 		return sh_fault(c, w, base + off, "scalar load");
 store:
 	for (unsigned int k = 0; k < n && sdata + k < 128; k++)
@@ -268,6 +273,41 @@ lane_bytes(const struct sh_insn *i)
 	return is_store(i->id) ? i->in->f.src_dwords[0] * 4u : 4u;
 }
 
+/*
+ * A load or store of whole dwords whose lanes all lie in @sp's view: each
+ * lane's dwords moved straight between the view and the VGPRs, without
+ * the per-lane checks lane_access() makes. Return: 1 when done, else 0.
+ */
+static int
+span_dwords(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
+	    const struct span *sp, const uint64_t *va, uint64_t exec, unsigned int vdst,
+	    unsigned int data)
+{
+	int sign, load = is_load(i->id);
+	const uint8_t *from = sp->p ? sp->p : sp->buffered ? sp->buf : NULL;
+	unsigned int n = lane_bytes(i) / 4;
+
+	if (!from || access_size(i->id, &sign) || (!load && !is_store(i->id)) ||
+	    (!load && !sp->p))
+		return 0;
+	/* lane by lane, as lane_access(): of lanes whose stores overlap, the
+	 * last lane's bytes stay */
+	for (unsigned int l = 0; l < SH_LANES; l++) {
+		if (!((exec >> l) & 1))
+			continue;
+		for (unsigned int k = 0; k < n; k++) {
+			uint32_t *row = w->v[((load ? vdst : data) + k) % SH_VGPRS];
+
+			if (load)
+				memcpy(&row[l], from + (va[l] - sp->lo) + 4 * k, 4);
+			else
+				memcpy(sp->p + (va[l] - sp->lo) + 4 * k, &row[l], 4);
+		}
+	}
+	c->lanes += (uint64_t)__builtin_popcountll(exec);
+	return 1;
+}
+
 static enum sh_step
 flat(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 {
@@ -299,6 +339,8 @@ flat(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 		va[l] += (uint64_t)off;
 	}
 	span_open(c, &sp, va, exec, lane_bytes(i), !is_load(i->id));
+	if (span_dwords(c, w, i, &sp, va, exec, vdst, data))
+		return SH_NEXT;
 	if (!sp.p && sp.dense && is_store(i->id)) {
 		unsigned int b = lane_bytes(i);
 

@@ -142,3 +142,20 @@ sh_src64(const struct sh_wave *w, const struct sh_insn *i, unsigned int f,
 	}
 	return constant(w, i, f, 1, fp, v) ? 0 : -1;
 }
+
+const uint32_t *
+sh_row32(const struct sh_wave *w, const struct sh_insn *i, unsigned int f,
+	 uint32_t tmp[SH_LANES])
+{
+	uint32_t v;
+
+	if (f >= 256)
+		return w->v[f - 256];
+	if (sh_src32(w, i, f, 0, &v))
+		return NULL;
+	for (unsigned int l = 0; l < SH_LANES; l++)
+		tmp[l] = v;
+	return tmp;
+}
+
+const uint32_t sh_zero_row[SH_LANES];

@@ -274,6 +274,13 @@ int sh_src32(const struct sh_wave *w, const struct sh_insn *i, unsigned int f,
 /* The same, 64 bits; @fp: the operand is a double (constants differ). */
 int sh_src64(const struct sh_wave *w, const struct sh_insn *i, unsigned int f,
 	     unsigned int lane, int fp, uint64_t *v);
+/*
+ * The 64 lanes of 32-bit source field @f, resolved once per instruction
+ * rather than per lane: a VGPR's row, or @tmp filled with the scalar.
+ * Return: the row, or NULL for a field the model does not read.
+ */
+const uint32_t *sh_row32(const struct sh_wave *w, const struct sh_insn *i, unsigned int f,
+			 uint32_t tmp[SH_LANES]);
 
 /* shader_salu.c */
 enum sh_step sh_salu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
@@ -301,6 +308,30 @@ static inline int sh_gen10(const struct sh_ctx *c)
 }
 /* shader_mem.c */
 enum sh_step sh_mem(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
+/* shader_lanes.c */
+/*
+ * The 32-bit VALU opcodes whose result is a function of their three
+ * sources alone, one tight loop over the lanes of @exec: @dst[l] from
+ * @a[l], @b[l], @d[l] (@dst may be one of them). The per-lane switch of
+ * sh_valu() takes every other opcode.
+ * Return: 1 when @id is one of them and @dst is written, else 0.
+ */
+int sh_lanes32(unsigned int id, uint64_t exec, const uint32_t *a, const uint32_t *b,
+	       const uint32_t *d, uint32_t *dst);
+/*
+ * The same for the opcodes with a lane mask in (@cin) or a carry out:
+ * the carry-out mask of the active lanes in *@carry (v_cndmask_b32: 0).
+ */
+int sh_lanes32_carry(unsigned int id, uint64_t exec, const uint32_t *a, const uint32_t *b,
+		     uint64_t cin, uint32_t *dst, uint64_t *carry);
+/*
+ * The 32-bit integer and float compares: the mask of the lanes of @exec
+ * whose condition holds, in *@mask. Return: 1 when @id is one, else 0.
+ */
+int sh_cmp32(unsigned int id, uint64_t exec, const uint32_t *a, const uint32_t *b,
+	     uint64_t *mask);
+/* 64 zeros: the row of a source an instruction does not have. */
+extern const uint32_t sh_zero_row[SH_LANES];
 
 /* shader.c, for cp_aql.c */
 /* 1 when the GPU of @cq has an interpreter for its family, else 0. */

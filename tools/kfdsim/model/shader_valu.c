@@ -168,6 +168,39 @@ fields(const struct sh_insn *i, struct vop *o)
 	return 0;
 }
 
+/*
+ * The rows of @o's three sources, once per instruction: with the float
+ * input modifiers applied, zeros past the sources it has, the madmk and
+ * madak literal as the third. Return: 0, or -1 for an unreadable operand.
+ */
+static int
+rows32(const struct sh_wave *w, const struct sh_insn *i, const struct vop *o, int fp,
+       const uint32_t *src[3], uint32_t tmp[3][SH_LANES])
+{
+	const struct kfd_isa_fields *f = &i->in->f;
+
+	for (unsigned int k = 0; k < 3; k++) {
+		if (k < o->nsrc) {
+			src[k] = sh_row32(w, i, o->src[k], tmp[k]);
+			if (!src[k])
+				return -1;
+		} else {
+			src[k] = sh_zero_row;
+		}
+		if (fp && (((o->abs | o->neg) >> k) & 1)) {
+			for (unsigned int l = 0; l < SH_LANES; l++)
+				tmp[k][l] = fmod_in(src[k][l], o, k);
+			src[k] = tmp[k];
+		}
+	}
+	if (f->enc == KFD_ISA_VOP2 && f->has_literal && (f->words[0] & 0x1ff) != 255) {
+		for (unsigned int l = 0; l < SH_LANES; l++)
+			tmp[2][l] = f->literal;
+		src[2] = tmp[2];
+	}
+	return 0;
+}
+
 /* The VOP3B opcodes: sdst instead of abs and clamp... */
 static int
 vop3b(unsigned int id)
@@ -181,11 +214,85 @@ vop3b(unsigned int id)
 	return 0;
 }
 
+/*
+ * The two dword rows of 64-bit source field @f: a VGPR pair's, or @tlo and
+ * @thi filled with a scalar pair or constant. Return: 0, or -1 when the
+ * field is not resolved here.
+ */
+static int
+row64(const struct sh_wave *w, const struct sh_insn *i, unsigned int f, const uint32_t **lo,
+      const uint32_t **hi, uint32_t tlo[SH_LANES], uint32_t thi[SH_LANES])
+{
+	uint64_t b;
+
+	if (f >= 256 && f - 256 + 1 < SH_VGPRS) {
+		*lo = w->v[f - 256];
+		*hi = w->v[f - 255];
+		return 0;
+	}
+	if (f >= 256 || sh_src64(w, i, f, 0, 0, &b))
+		return -1;
+	for (unsigned int l = 0; l < SH_LANES; l++) {
+		tlo[l] = (uint32_t)b;
+		thi[l] = (uint32_t)(b >> 32);
+	}
+	*lo = tlo;
+	*hi = thi;
+	return 0;
+}
+
+/*
+ * The 64-bit shifts and v_mad_u64_u32, once per instruction: the rows of
+ * their sources resolved first. Return: SH_NEXT, or SH_FAIL when the
+ * operands are not resolved here (lanes64() then takes them lane by lane).
+ */
+static enum sh_step
+wide64(struct sh_wave *w, const struct sh_insn *i, const struct vop *o, uint64_t exec)
+{
+	uint32_t ta[SH_LANES], tb[SH_LANES], tlo[SH_LANES], thi[SH_LANES];
+	const uint32_t *a = sh_row32(w, i, o->src[0], ta), *b = NULL, *lo, *hi;
+	uint32_t *dlo = w->v[o->vdst], *dhi = w->v[(o->vdst + 1) % SH_VGPRS];
+	int mad = i->id == SH_OP_V_MAD_U64_U32;
+	uint64_t carry = 0;
+
+	if (!a || (mad && !(b = sh_row32(w, i, o->src[1], tb))) ||
+	    row64(w, i, o->src[mad ? 2 : 1], &lo, &hi, tlo, thi))
+		return SH_FAIL;
+	for (unsigned int l = 0; l < SH_LANES; l++) {
+		uint64_t v = (uint64_t)hi[l] << 32 | lo[l], r;
+		unsigned int n = a[l] & 63;
+
+		if (!((exec >> l) & 1))
+			continue;
+		if (mad) {
+			unsigned __int128 x = (unsigned __int128)((uint64_t)a[l] * b[l]) + v;
+
+			r = (uint64_t)x;
+			carry |= (uint64_t)(x >> 64 ? 1 : 0) << l;
+		} else {
+			r = i->id == SH_OP_V_LSHLREV_B64 ? v << n :
+			    i->id == SH_OP_V_LSHRREV_B64 ? v >> n : (uint64_t)((int64_t)v >> n);
+		}
+		dlo[l] = (uint32_t)r;
+		dhi[l] = (uint32_t)(r >> 32);
+	}
+	if (mad)
+		sh_set_mask(w, o->sdst, carry);
+	return SH_NEXT;
+}
+
 static enum sh_step
 lanes64(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i, const struct vop *o)
 {
 	uint64_t exec = sh_exec(w), carry = 0;
 	unsigned int l;
+
+	if (exec && (i->id == SH_OP_V_LSHLREV_B64 || i->id == SH_OP_V_LSHRREV_B64 ||
+		     i->id == SH_OP_V_ASHRREV_I64 || i->id == SH_OP_V_MAD_U64_U32) &&
+	    wide64(w, i, o, exec) == SH_NEXT) {
+		c->lanes += (uint64_t)__builtin_popcountll(exec);
+		return SH_NEXT;
+	}
 
 	for (l = 0; l < SH_LANES; l++) {
 		uint64_t a, b, r;
@@ -235,13 +342,20 @@ compare_lanes(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
 	      const struct vop *o)
 {
 	const struct kfd_isa_fields *f = &i->in->f;
-	uint64_t exec = sh_exec(w), mask = 0;
+	uint64_t exec = sh_exec(w), active = exec, mask = 0;
 	int fp = is_float(i->id);
+	uint32_t tmp[3][SH_LANES];
+	const uint32_t *src[3];
 	unsigned int l;
 
-	for (l = 0; l < SH_LANES; l++) {
+	if (exec && f->src_dwords[0] != 2) {
+		if (rows32(w, i, o, fp, src, tmp))
+			return sh_illegal(c, w, i, "operand");
+		if (sh_cmp32(i->id, exec, src[0], src[1], &mask))
+			exec = 0;	/* done, a loop per instruction */
+	}
+	for (l = exec ? (unsigned int)__builtin_ctzll(exec) : SH_LANES; l < SH_LANES; l++) {
 		uint64_t a, b;
-		uint32_t a32, b32;
 
 		if (!((exec >> l) & 1))
 			continue;
@@ -250,15 +364,8 @@ compare_lanes(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
 			    sh_src64(w, i, o->src[1], l, fp, &b))
 				return sh_illegal(c, w, i, "operand");
 		} else {
-			if (sh_src32(w, i, o->src[0], l, &a32) ||
-			    sh_src32(w, i, o->src[1], l, &b32))
-				return sh_illegal(c, w, i, "operand");
-			if (fp) {
-				a32 = fmod_in(a32, o, 0);
-				b32 = fmod_in(b32, o, 1);
-			}
-			a = a32;
-			b = b32;
+			a = src[0][l];
+			b = src[1][l];
 		}
 		if (cmp(i->id, a, b) > 0)
 			mask |= 1ull << l;
@@ -268,9 +375,25 @@ compare_lanes(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
 		sh_set_exec(w, mask);
 	else
 		sh_set_mask(w, o->vdst, mask);
-	c->lanes += (uint64_t)__builtin_popcountll(exec);
+	c->lanes += (uint64_t)__builtin_popcountll(active);
 	return SH_NEXT;
 }
+
+/* Lane l's two results @e0, @e1 into vdst's pair, for each active lane. */
+#define PK_LANES(e0, e1) do {						\
+	uint32_t *d0_ = w->v[vdst], *d1_ = w->v[(vdst + 1) % SH_VGPRS];	\
+									\
+	for (unsigned int l = 0; l < SH_LANES; l++) {			\
+		uint32_t r0_, r1_;					\
+									\
+		if (!((exec >> l) & 1))					\
+			continue;					\
+		r0_ = (e0);						\
+		r1_ = (e1);						\
+		d0_[l] = r0_;						\
+		d1_[l] = r1_;						\
+	}								\
+} while (0)
 
 /*
  * gfx90a's packed 32-bit VOP3P: each source is 64 bits; op_sel picks the
@@ -288,51 +411,62 @@ vop3p(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 	unsigned int op_sel_hi = ((w1 >> 27) & 3) | ((w0 >> 14) & 1) << 2, neg_lo = (w1 >> 29) & 7;
 	unsigned int nsrc = i->id == SH_OP_V_PK_FMA_F32 ? 3 : 2;
 	uint64_t exec = sh_exec(w);
+	uint32_t tlo[3][SH_LANES], thi[3][SH_LANES], nlo[3], nhi[3];
+	const uint32_t *lo[3], *hi[3];
 
 	if ((w0 >> 15) & 1)
 		return sh_illegal(c, w, i, "clamp");
 	if (i->id != SH_OP_V_PK_MOV_B32 && i->id != SH_OP_V_PK_ADD_F32 &&
 	    i->id != SH_OP_V_PK_MUL_F32 && i->id != SH_OP_V_PK_FMA_F32)
 		return sh_illegal(c, w, i, NULL);
-	for (unsigned int l = 0; l < SH_LANES; l++) {
-		uint64_t v[3];
-		uint32_t lo[3], hi[3], r0, r1;
+	if (!exec)
+		return SH_NEXT;
+	for (unsigned int k = 0; k < nsrc; k++) {
+		unsigned int sl = (op_sel >> k) & 1, sh = (op_sel_hi >> k) & 1;
+		uint64_t v;
 
-		if (!((exec >> l) & 1))
-			continue;
-		for (unsigned int k = 0; k < nsrc; k++) {
-			if (sh_src64(w, i, src[k], l, 0, &v[k]))
+		nlo[k] = (neg_lo >> k) & 1 ? 0x80000000u : 0;
+		nhi[k] = (neg_hi >> k) & 1 ? 0x80000000u : 0;
+		if (src[k] >= 256) {
+			if (src[k] - 256 + 1 >= SH_VGPRS)
 				return sh_illegal(c, w, i, "operand");
-			/* an inline constant is the same in both halves */
-			if (src[k] >= 128 && src[k] < 256 && src[k] != 255)
-				v[k] = (v[k] & 0xffffffffu) | (v[k] & 0xffffffffu) << 32;
-			lo[k] = (uint32_t)(v[k] >> ((op_sel >> k) & 1 ? 32 : 0));
-			hi[k] = (uint32_t)(v[k] >> ((op_sel_hi >> k) & 1 ? 32 : 0));
-			if ((neg_lo >> k) & 1)
-				lo[k] ^= 0x80000000u;
-			if ((neg_hi >> k) & 1)
-				hi[k] ^= 0x80000000u;
+			lo[k] = w->v[src[k] - 256 + sl];
+			hi[k] = w->v[src[k] - 256 + sh];
+			continue;
 		}
-		switch (i->id) {
-		case SH_OP_V_PK_MOV_B32:
-			r0 = (uint32_t)(v[0] >> (op_sel & 1 ? 32 : 0));
-			r1 = (uint32_t)(v[1] >> (op_sel & 2 ? 32 : 0));
-			break;
-		case SH_OP_V_PK_ADD_F32:
-			r0 = u32(f32(lo[0]) + f32(lo[1]));
-			r1 = u32(f32(hi[0]) + f32(hi[1]));
-			break;
-		case SH_OP_V_PK_MUL_F32:
-			r0 = u32(f32(lo[0]) * f32(lo[1]));
-			r1 = u32(f32(hi[0]) * f32(hi[1]));
-			break;
-		default:
-			r0 = u32(fmaf(f32(lo[0]), f32(lo[1]), f32(lo[2])));
-			r1 = u32(fmaf(f32(hi[0]), f32(hi[1]), f32(hi[2])));
-			break;
+		if (sh_src64(w, i, src[k], 0, 0, &v))
+			return sh_illegal(c, w, i, "operand");
+		/* an inline constant is the same in both halves */
+		if (src[k] >= 128 && src[k] < 256 && src[k] != 255)
+			v = (v & 0xffffffffu) | (v & 0xffffffffu) << 32;
+		for (unsigned int l = 0; l < SH_LANES; l++) {
+			tlo[k][l] = (uint32_t)(v >> (sl ? 32 : 0));
+			thi[k][l] = (uint32_t)(v >> (sh ? 32 : 0));
 		}
-		w->v[vdst][l] = r0;
-		w->v[(vdst + 1) % SH_VGPRS][l] = r1;
+		lo[k] = tlo[k];
+		hi[k] = thi[k];
+	}
+	/* the opcode picked once, then a loop; both results of a lane before
+	 * either is written, as vdst may overlap a source */
+	switch (i->id) {
+	case SH_OP_V_PK_MOV_B32:
+		/* op_sel bit 1 selects src1's dword, as lo[1] has it */
+		PK_LANES(lo[0][l], lo[1][l]);
+		break;
+	case SH_OP_V_PK_ADD_F32:
+		PK_LANES(u32(f32(lo[0][l] ^ nlo[0]) + f32(lo[1][l] ^ nlo[1])),
+			 u32(f32(hi[0][l] ^ nhi[0]) + f32(hi[1][l] ^ nhi[1])));
+		break;
+	case SH_OP_V_PK_MUL_F32:
+		PK_LANES(u32(f32(lo[0][l] ^ nlo[0]) * f32(lo[1][l] ^ nlo[1])),
+			 u32(f32(hi[0][l] ^ nhi[0]) * f32(hi[1][l] ^ nhi[1])));
+		break;
+	default:
+		PK_LANES(u32(fmaf(f32(lo[0][l] ^ nlo[0]), f32(lo[1][l] ^ nlo[1]),
+				  f32(lo[2][l] ^ nlo[2]))),
+			 u32(fmaf(f32(hi[0][l] ^ nhi[0]), f32(hi[1][l] ^ nhi[1]),
+				  f32(hi[2][l] ^ nhi[2]))));
+		break;
 	}
 	c->lanes += (uint64_t)__builtin_popcountll(exec);
 	return SH_NEXT;
@@ -342,8 +476,10 @@ enum sh_step
 sh_valu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 {
 	const struct kfd_isa_fields *f = &i->in->f;
-	uint64_t exec = sh_exec(w), carry = 0, cin = 0;
+	uint64_t exec = sh_exec(w), active = exec, carry = 0, cin = 0;
 	int fp = is_float(i->id), writes_carry = 0;
+	uint32_t tmp[3][SH_LANES];
+	const uint32_t *src[3];
 	struct vop o;
 	unsigned int l;
 
@@ -401,24 +537,24 @@ sh_valu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 		cin = sh_mask(w, o.cin);
 		break;
 	}
-	for (l = 0; l < SH_LANES; l++) {
-		uint32_t a = 0, b = 0, d = 0, r;
+	if (exec && rows32(w, i, &o, fp, src, tmp))
+		return sh_illegal(c, w, i, "operand");
+	if (exec && sh_lanes32(i->id, exec, src[0], src[1], src[2], w->v[o.vdst])) {
+		exec = 0;	/* done, a loop per instruction */
+	} else if (exec && sh_lanes32_carry(i->id, exec, src[0], src[1], cin, w->v[o.vdst],
+					    &carry)) {
+		writes_carry = i->id != SH_OP_V_CNDMASK_B32;
+		exec = 0;
+	}
+	for (l = exec ? (unsigned int)__builtin_ctzll(exec) : SH_LANES; l < SH_LANES; l++) {
+		uint32_t a, b, d, r;
 		uint64_t x;
 
 		if (!((exec >> l) & 1))
 			continue;
-		if (sh_src32(w, i, o.src[0], l, &a) ||
-		    (o.nsrc > 1 && sh_src32(w, i, o.src[1], l, &b)) ||
-		    (o.nsrc > 2 && sh_src32(w, i, o.src[2], l, &d)))
-			return sh_illegal(c, w, i, "operand");
-		if (fp) {
-			a = fmod_in(a, &o, 0);
-			b = fmod_in(b, &o, 1);
-			d = fmod_in(d, &o, 2);
-		}
-		/* the madmk/madak literal */
-		if (f->enc == KFD_ISA_VOP2 && f->has_literal && (f->words[0] & 0x1ff) != 255)
-			d = f->literal;
+		a = src[0][l];
+		b = src[1][l];
+		d = src[2][l];
 		switch (i->id) {
 		case SH_OP_V_MOV_B32: r = a; break;
 		case SH_OP_V_NOT_B32: r = ~a; break;
@@ -530,6 +666,6 @@ sh_valu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 	}
 	if (writes_carry || (vop3b(i->id) && i->id != SH_OP_V_MAD_U64_U32))
 		sh_set_mask(w, o.sdst, carry);
-	c->lanes += (uint64_t)__builtin_popcountll(exec);
+	c->lanes += (uint64_t)__builtin_popcountll(active);
 	return SH_NEXT;
 }
