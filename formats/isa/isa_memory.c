@@ -101,6 +101,14 @@ static int mubuf(struct isa_ctx *c, const struct isa_op *op)
 	int offen = (w0 >> 12) & 1, idxen = (w0 >> 13) & 1, acc = (w1 >> 23) & 1;
 	int r = 0;
 
+	if (op->kind == K_NONE) {
+		/* LLVM prints buffer_wbl2 bare with its bits 15:14 set */
+		if (w1 || (w0 & 0x33fff))
+			return isa_fail(c, "MUBUF cache control with operands");
+		c->insn->mnemonic = op->name;
+		isa_put(c, "%s", op->name);
+		return 0;
+	}
 	if (offen && idxen)
 		return isa_fail(c, "MUBUF offen with idxen not covered");
 	if ((w0 >> 15) & 1)
