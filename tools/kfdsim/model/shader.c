@@ -347,6 +347,13 @@ run_group(struct sh_ctx *c, const struct sh_dispatch *d)
 	}
 }
 
+/* The waves of a full work-group. */
+static unsigned int
+group_waves(const struct sh_dispatch *d)
+{
+	return ((unsigned int)d->wg[0] * d->wg[1] * d->wg[2] + SH_LANES - 1) / SH_LANES;
+}
+
 void
 sh_queue_gone(struct ksim_cp *cp, struct ksim_cpq *cq)
 {
@@ -465,11 +472,11 @@ sh_dispatch(struct ksim_cp *cp, struct ksim_cpq *cq, const uint8_t *pkt,
 		memset(c->wgid, 0, sizeof(c->wgid));
 		c->held_by = cq;
 		c->held_id = id;
-		rc = sh_scratch_setup(c, queue_va, d.private_size);
+		rc = sh_scratch_setup(c, queue_va, d.private_size, group_waves(&d));
 		if (rc > 0)
 			return 1;
 	} else if (c->scratch_asked) {
-		rc = sh_scratch_setup(c, queue_va, d.private_size);
+		rc = sh_scratch_setup(c, queue_va, d.private_size, group_waves(&d));
 		if (rc > 0)
 			return 1;
 	}

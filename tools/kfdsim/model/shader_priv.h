@@ -315,11 +315,13 @@ enum sh_step sh_sleep(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn 
 /* shader_scratch.c */
 /*
  * Set up the dispatch's private memory from the queue's scratch fields
- * (amd_queue_t) for a per-lane size of @private_size bytes.
+ * (amd_queue_t) for a per-lane size of @private_size bytes and work-groups
+ * of up to @waves waves.
  * Return: 0; 1 when the queue's scratch is too small (the CP asked the
  * runtime for more: call again); -1 with the error in @c.
  */
-int sh_scratch_setup(struct sh_ctx *c, uint64_t queue_va, uint32_t private_size);
+int sh_scratch_setup(struct sh_ctx *c, uint64_t queue_va, uint32_t private_size,
+		     unsigned int waves);
 /* The private-segment buffer and flat-scratch user SGPRs of wave @n. */
 void sh_scratch_sgprs(const struct sh_ctx *c, unsigned int n, uint32_t srd[4],
 		      uint64_t *flat_scratch, uint32_t *wave_offset);

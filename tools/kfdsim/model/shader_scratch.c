@@ -18,6 +18,7 @@
  * wave's flat-scratch base. Generic pointers into the LDS aperture reach
  * the work-group's LDS.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "shader_priv.h"
@@ -42,7 +43,8 @@ sh_mem_bases(const struct sh_ctx *c)
 }
 
 int
-sh_scratch_setup(struct sh_ctx *c, uint64_t queue_va, uint32_t private_size)
+sh_scratch_setup(struct sh_ctx *c, uint64_t queue_va, uint32_t private_size,
+		 unsigned int waves)
 {
 	const struct ksim_apertures *ap = &c->cp->dev->gpus[c->cq->gpu].g->apertures;
 	uint8_t aq[40];
@@ -85,11 +87,16 @@ sh_scratch_setup(struct sh_ctx *c, uint64_t queue_va, uint32_t private_size)
 	c->scratch_base = ((uint64_t)c->scratch_srd[1] << 32 | c->scratch_srd[0]) &
 			  0xffffffffffffull;
 	c->scratch_wave = lane * SH_LANES;
-	if ((uint64_t)c->scratch_wave * SH_MAX_WAVES > c->scratch_size &&
-	    c->scratch_size / c->scratch_wave < SH_MAX_WAVES)
-		cp_log(c->cp, "queue %u: scratch for %llu waves of %u bytes", c->cq->qid,
-		       (unsigned long long)(c->scratch_size / c->scratch_wave),
-		       c->scratch_wave);
+	/* a work-group's waves are resident together: a slot each */
+	if ((uint64_t)c->scratch_wave * waves > c->scratch_size) {
+		c->ec = KFD_ABI_EC_QUEUE_WAVE_MEMORY_VIOLATION;
+		c->code = CP_ERR_MEMORY;
+		c->detail = c->scratch_size;
+		snprintf(c->why, sizeof(c->why), "the queue's scratch (%llu bytes) holds "
+			 "fewer than a work-group's %u waves of %u bytes",
+			 (unsigned long long)c->scratch_size, waves, c->scratch_wave);
+		return -1;
+	}
 	return 0;
 }
 
