@@ -244,7 +244,7 @@ init_wave(struct sh_ctx *c, const struct sh_dispatch *d, struct sh_wave *w, unsi
 	w->scc = 0;
 	w->state = SH_RUN;
 	w->pc = d->entry;
-	sh_scratch_sgprs(c, n, srd, &flat_scratch, &wave_offset);
+	sh_scratch_wave(c, w, n, srd, &flat_scratch, &wave_offset);
 	if (d->props & KCP_PRIVATE_SEGMENT_BUFFER) {
 		memcpy(&w->s[s], srd, sizeof(srd));
 		s += 4;

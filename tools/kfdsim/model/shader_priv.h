@@ -51,6 +51,8 @@ struct sh_wave {
 	int scc;
 	enum sh_state state;
 	unsigned int id;		/* wave within its workgroup */
+	const uint32_t *aperture_hi;	/* src_shared_base, _limit,
+					 * src_private_base, _limit: bits 63:32 */
 };
 
 struct sh_cached;
@@ -82,6 +84,7 @@ struct sh_ctx {
 	int scratch_asked;		/* the CP asked the runtime for more */
 	uint32_t private_hi, shared_hi;	/* bits 63:32 of the private and LDS
 					 * apertures' generic addresses */
+	uint32_t aperture_hi[4];	/* what the waves' aperture_hi show */
 	int halted;			/* a wave halted for good (s_trap with
 					 * no handler): the dispatch never ends */
 	/* a dispatch that yielded (shader_sys.c), resumed at the next call */
@@ -322,9 +325,12 @@ enum sh_step sh_sleep(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn 
  */
 int sh_scratch_setup(struct sh_ctx *c, uint64_t queue_va, uint32_t private_size,
 		     unsigned int waves);
-/* The private-segment buffer and flat-scratch user SGPRs of wave @n. */
-void sh_scratch_sgprs(const struct sh_ctx *c, unsigned int n, uint32_t srd[4],
-		      uint64_t *flat_scratch, uint32_t *wave_offset);
+/*
+ * Wave @n's private-segment buffer and flat-scratch user SGPRs, and its
+ * view of the apertures (the src_*_base operands).
+ */
+void sh_scratch_wave(const struct sh_ctx *c, struct sh_wave *w, unsigned int n,
+		     uint32_t srd[4], uint64_t *flat_scratch, uint32_t *wave_offset);
 /* MUBUF through a resource with ADD_TID_ENABLE (the scratch one). */
 enum sh_step sh_scratch_mubuf(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
 /*

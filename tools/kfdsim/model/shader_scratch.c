@@ -53,6 +53,10 @@ sh_scratch_setup(struct sh_ctx *c, uint64_t queue_va, uint32_t private_size,
 
 	c->private_hi = (uint32_t)(ap->scratch_base >> 32);
 	c->shared_hi = (uint32_t)(ap->lds_base >> 32);
+	c->aperture_hi[0] = c->shared_hi;
+	c->aperture_hi[1] = (uint32_t)(ap->lds_limit >> 32);
+	c->aperture_hi[2] = c->private_hi;
+	c->aperture_hi[3] = (uint32_t)(ap->scratch_limit >> 32);
 	c->scratch_base = 0;
 	c->scratch_size = 0;
 	c->scratch_wave = 0;
@@ -101,9 +105,10 @@ sh_scratch_setup(struct sh_ctx *c, uint64_t queue_va, uint32_t private_size,
 }
 
 void
-sh_scratch_sgprs(const struct sh_ctx *c, unsigned int n, uint32_t srd[4],
-		 uint64_t *flat_scratch, uint32_t *wave_offset)
+sh_scratch_wave(const struct sh_ctx *c, struct sh_wave *w, unsigned int n,
+		uint32_t srd[4], uint64_t *flat_scratch, uint32_t *wave_offset)
 {
+	w->aperture_hi = c->aperture_hi;
 	memcpy(srd, c->scratch_srd, sizeof(c->scratch_srd));
 	*flat_scratch = c->scratch_base;
 	*wave_offset = n * c->scratch_wave;
