@@ -116,6 +116,7 @@ static const struct isa_op gfx90a_ops[] = {
 	SOPK(10, "s_cmpk_gt_u32", K_SOPK_SRC),	SOPK(11, "s_cmpk_ge_u32", K_SOPK_SRC),
 	SOPK(12, "s_cmpk_lt_u32", K_SOPK_SRC),	SOPK(13, "s_cmpk_le_u32", K_SOPK_SRC),
 	SOPK(14, "s_addk_i32", K_SOPK_DST),	SOPK(15, "s_mulk_i32", K_SOPK_DST),
+	SOPK(17, "s_getreg_b32", K_SOPK_GETREG),
 
 	/* SOP1 */
 	SOP1(0, "s_mov_b32", 1, 1),		SOP1(1, "s_mov_b64", 2, 2),
@@ -170,6 +171,8 @@ static const struct isa_op gfx90a_ops[] = {
 	SOPP(19, "s_icache_inv", K_SOPP_NONE),	SOPP(20, "s_incperflevel", K_SOPP_UIMM),
 	SOPP(21, "s_decperflevel", K_SOPP_UIMM), SOPP(22, "s_ttracedata", K_SOPP_NONE),
 	SOPP(27, "s_endpgm_saved", K_SOPP_NONE),
+	SOPP(16, "s_sendmsg", K_SOPP_SENDMSG),	SOPP(17, "s_sendmsghalt", K_SOPP_SENDMSG),
+	SOPP(18, "s_trap", K_SOPP_UIMM),
 
 	/* SMEM */
 	SMEM(0, "s_load_dword", K_LOAD, 1, 0, 2),
@@ -500,6 +503,11 @@ static const struct isa_op gfx90a_ops[] = {
 	MUBUF(0x1d, "buffer_store_dwordx2", K_STORE, 0, 2),
 	MUBUF(0x1e, "buffer_store_dwordx3", K_STORE, 0, 3),
 	MUBUF(0x1f, "buffer_store_dwordx4", K_STORE, 0, 4),
+	/* cache control, no operand */
+	MUBUF(0x28, "buffer_wbl2", K_NONE, 0, 0),
+	MUBUF(0x29, "buffer_invl2", K_NONE, 0, 0),
+	MUBUF(0x3e, "buffer_wbinvl1", K_NONE, 0, 0),
+	MUBUF(0x3f, "buffer_wbinvl1_vol", K_NONE, 0, 0),
 
 	/* MIMG: the data size follows dmask */
 	MIMG(0x00, "image_load", K_LOAD),

@@ -187,8 +187,9 @@ static int mubuf(struct isa_ctx *c, const struct isa_op *op)
 	int gen10 = isa_gen10(c), r = 0;
 
 	if (op->kind == K_NONE) {
-		/* gfx10's cache invalidations: no operand */
-		if ((w0 & 0x0003ffff) || w1)
+		/* gfx10's cache invalidations: no operand; LLVM prints
+		 * gfx9's buffer_wbl2 bare with its bits 15:14 set */
+		if (w1 || (w0 & (gen10 ? 0x3ffff : 0x33fff)))
 			return isa_fail(c, "MUBUF cache control with operands");
 		c->insn->mnemonic = op->name;
 		isa_put(c, "%s", op->name);

@@ -106,6 +106,48 @@ static int smem(struct isa_ctx *c, const struct isa_op *op)
 	return r;
 }
 
+/*
+ * The message of s_sendmsg: bits 3:0 the message, the rest its operation.
+ * Only the gfx9 messages whose other bits are zero, and GS_DONE's NOP.
+ */
+static int sendmsg(struct isa_ctx *c, uint32_t imm)
+{
+	static const char *const msg[16] = {
+		[1] = "MSG_INTERRUPT", [3] = "MSG_GS_DONE", [4] = "MSG_SAVEWAVE",
+		[5] = "MSG_STALL_WAVE_GEN", [6] = "MSG_HALT_WAVES",
+		[7] = "MSG_ORDERED_PS_DONE", [9] = "MSG_GS_ALLOC_REQ",
+		[10] = "MSG_GET_DOORBELL",
+	};
+	unsigned int id = imm & 0xf;
+
+	if (!msg[id] || (imm >> 4))
+		return isa_fail(c, "sendmsg operand not covered");
+	if (id == 3)
+		isa_put(c, " sendmsg(%s, GS_OP_NOP)", msg[id]);
+	else
+		isa_put(c, " sendmsg(%s)", msg[id]);
+	return 0;
+}
+
+/* hwreg(id, offset, size) of s_getreg: gfx9's named registers only. */
+static int hwreg(struct isa_ctx *c, uint32_t imm)
+{
+	static const char *const reg[16] = {
+		[1] = "HW_REG_MODE", [2] = "HW_REG_STATUS", [3] = "HW_REG_TRAPSTS",
+		[4] = "HW_REG_HW_ID", [5] = "HW_REG_GPR_ALLOC", [6] = "HW_REG_LDS_ALLOC",
+		[7] = "HW_REG_IB_STS", [15] = "HW_REG_SH_MEM_BASES",
+	};
+	unsigned int id = imm & 0x3f, off = (imm >> 6) & 0x1f, size = (imm >> 11) + 1;
+
+	if (id >= 16 || !reg[id])
+		return isa_fail(c, "hwreg register not covered");
+	if (!off && size == 32)
+		isa_put(c, "hwreg(%s)", reg[id]);
+	else
+		isa_put(c, "hwreg(%s, %u, %u)", reg[id], off, size);
+	return 0;
+}
+
 int isa_scalar(struct isa_ctx *c, const struct isa_op *op)
 {
 	uint32_t w0 = c->words[0];
@@ -145,6 +187,10 @@ int isa_scalar(struct isa_ctx *c, const struct isa_op *op)
 	case ISA_SOPK:
 		isa_put(c, " ");
 		r |= isa_put_sreg(c, sdst, 1);
+		if (op->kind == K_SOPK_GETREG) {
+			isa_put(c, ", ");
+			return r | hwreg(c, w0 & 0xffff);
+		}
 		isa_put(c, ", 0x%x", w0 & 0xffff);
 		return r;
 	case ISA_SOPP:
@@ -173,6 +219,8 @@ int isa_scalar(struct isa_ctx *c, const struct isa_op *op)
 		case K_SOPP_HEX:
 			isa_put(c, " 0x%x", w0 & 0xffff);
 			return 0;
+		case K_SOPP_SENDMSG:
+			return sendmsg(c, w0 & 0xffff);
 		}
 		return isa_fail(c, "SOPP operand kind not covered");
 	case ISA_SMEM:

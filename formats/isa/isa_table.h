@@ -44,6 +44,8 @@ enum isa_kind {
 	K_SOPP_BRANCH,	/* SOPP: simm16, a dword offset from pc + 4 */
 	K_SOPP_WAITCNT,	/* SOPP: vmcnt/expcnt/lgkmcnt fields */
 	K_SOPP_ENDPGM,	/* SOPP: simm16 as decimal, absent when 0 */
+	K_SOPP_SENDMSG,	/* SOPP: sendmsg(MSG_..., ...) */
+	K_SOPK_GETREG,	/* SOPK: sdst, hwreg(HW_REG_..., offset, size) */
 	K_LOAD,		/* memory: dst <- address */
 	K_STORE,	/* memory: address <- data */
 	K_ATOMIC,	/* memory: data op at address; dst with glc */

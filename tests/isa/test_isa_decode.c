@@ -49,6 +49,12 @@ static const struct golden goldens[] = {
 	{ { 0xe00c2000, 0x80000000 }, 8, "buffer_load_format_xyzw v[0:3], v0, s[0:3], 0 idxen" },
 	{ { 0xf0005f00, 0x00020012 }, 8, "image_load v[0:3], v18, s[8:15] dmask:0xf unorm da" },
 	{ { 0xd86e0201, 0x00000002 }, 8, "ds_read2_b32 v[0:1], v2 offset0:1 offset1:2" },
+	/* device printf, traps and private memory */
+	{ { 0xbf900001 }, 4, "s_sendmsg sendmsg(MSG_INTERRUPT)" },
+	{ { 0xbf920002 }, 4, "s_trap 2" },
+	{ { 0xb884780f }, 4, "s_getreg_b32 s4, hwreg(HW_REG_SH_MEM_BASES, 0, 16)" },
+	{ { 0xe0a0c000, 0x00000000 }, 8, "buffer_wbl2" },
+	{ { 0xe0fc0000, 0x00000000 }, 8, "buffer_wbinvl1_vol" },
 };
 
 static void put_words(uint8_t *b, const uint32_t *w, unsigned int n)
@@ -103,6 +109,9 @@ static void test_unknown(void **state)
 	static const uint32_t dpp[4] = { 0x7d9402fa, 0xff00e400 };
 	/* a global load cut after its first dword */
 	static const uint32_t load[4] = { 0xdc508000 };
+	/* s_sendmsg of message 0, and s_getreg_b32 of register 0 */
+	static const uint32_t msg[4] = { 0xbf900000 };
+	static const uint32_t reg[4] = { 0xb8840000 };
 
 	(void)state;
 	expect_unknown(lit, 4, "literal constant past the end of the code");
@@ -110,6 +119,8 @@ static void test_unknown(void **state)
 	expect_unknown(dpp, 8, "VOPC has no DPP form on gfx9");
 	expect_unknown(load, 4, "instruction past the end of the code");
 	expect_unknown(load, 0, "no code left");
+	expect_unknown(msg, 4, "sendmsg operand not covered");
+	expect_unknown(reg, 4, "hwreg register not covered");
 }
 
 /*

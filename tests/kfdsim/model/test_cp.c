@@ -14,7 +14,12 @@
  * holds dispatches back. A fork child drops its copy of the
  * parent's engine without touching it, and the parent's queue runs on.
  * Dispatches run their kernel (gfx90a): its stores land, and an
- * instruction the interpreter lacks stops the queue as illegal.
+ * instruction the interpreter lacks stops the queue as illegal. A wave
+ * that sleeps while it polls host memory lets ioctls run and holds other
+ * queues' dispatches until the host answers; s_sendmsg MSG_INTERRUPT
+ * sets the event M0 names; s_trap 2 halts the dispatch for good without
+ * a trap handler and stops its queue with the debug-trap bit with one,
+ * while s_trap 3 is a no-op.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -226,7 +231,7 @@ setup_on(void **state, const char *profile)
 /*
  * Kernels run (gfx90a): one that loads its output pointer from the
  * kernarg segment and stores v0 + 7 for each of its 64 work-items, and one
- * with an instruction the interpreter lacks (s_sendmsg), which stops its
+ * with an instruction the interpreter lacks (image_load), which stops its
  * queue with the illegal-instruction error and leaves its signal.
  */
 static void
@@ -241,7 +246,8 @@ test_shader(void **state)
 		0xbf810000,		/* s_endpgm */
 	};
 	static const uint32_t illegal[] = {
-		0xbf900001,		/* s_sendmsg sendmsg(MSG_INTERRUPT) */
+		/* image_load v[0:3], v18, s[8:15] dmask:0xf unorm da */
+		0xf0005f00, 0x00020012,
 		0xbf810000,
 	};
 	const int64_t entry = 256;
@@ -740,6 +746,136 @@ test_fork(void **state)
 	assert_int_equal(*sigval(&q, 0), 0);
 }
 
+/* Kernel @code at @kd (a descriptor with the kernarg pointer in s[0:1]). */
+static void
+put_code(uint8_t *page, unsigned int kd, const uint32_t *code, size_t size)
+{
+	const int64_t entry = 256;
+	const uint32_t rsrc2 = 2 << 1;	/* two user SGPRs */
+	const uint16_t props = 1 << 3;	/* the kernarg segment pointer */
+
+	memcpy(page + kd + 16, &entry, 8);
+	memcpy(page + kd + 52, &rsrc2, 4);
+	memcpy(page + kd + 56, &props, 2);
+	memcpy(page + kd + entry, code, size);
+}
+
+static void
+test_shader_wait(void **state)
+{
+	/* until the kernarg word is nonzero: load, sleep, again */
+	static const uint32_t poll[] = {
+		0xc0030080, 0x00000000,	/* s_load_dword s2, s[0:1], 0x0 glc */
+		0xbf8cc07f,		/* s_waitcnt lgkmcnt(0) */
+		0xbf068002,		/* s_cmp_eq_u32 s2, 0 */
+		0xbf840002,		/* s_cbranch_scc0 2 (to s_endpgm) */
+		0xbf8e0001,		/* s_sleep 1 */
+		0xbf82fff9,		/* s_branch -7 (to s_load_dword) */
+		0xbf810000,		/* s_endpgm */
+	};
+	struct kfd_abi_get_clock_counters_args cc = { 0 };
+	struct kt *t = *state;
+	uint32_t *word = (uint32_t *)(kern + 2048);
+	uint64_t kernarg = KERNEL_VA + 2048;
+	struct tq q, e;
+
+	put_code(kern, 1024, poll, sizeof(poll));
+	*word = 0;
+	queue_new(t, &q, 0x10000000ULL);
+	queue_new(t, &e, 0x11000000ULL);
+	*sigval(&q, 0) = 1;
+	*sigval(&e, 0) = 1;
+	put_kernel(&q, KERNEL_VA + 1024, kernarg, sigva(&q, 0));
+	usleep(20000);
+	put_dispatch(&e, KERNEL_VA, sigva(&e, 0));
+	usleep(20000);
+	/* the engine is free between the wave's turns */
+	cc.gpu_id = t->gpu_id[0];
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_GET_CLOCK_COUNTERS, &cc), 0);
+	assert_int_equal(rptr(&q), 0);
+	assert_int_equal(rptr(&e), 0);
+	__atomic_store_n(word, 1, __ATOMIC_RELEASE);
+	assert_true(reaches(&q, 1));
+	assert_true(reaches(&e, 1));
+	assert_int_equal(*sigval(&q, 0), 0);
+	assert_int_equal(*sigval(&e, 0), 0);
+}
+
+static void
+test_shader_msg(void **state)
+{
+	/* the event id at kernarg 0, its slot's VA at 8: signal the slot, as
+	 * a hostcall's mailbox write does, then the interrupt */
+	static const uint32_t msg[] = {
+		0xc0020080, 0x00000000,	/* s_load_dword s2, s[0:1], 0x0 */
+		0xc0060100, 0x00000008,	/* s_load_dwordx2 s[4:5], s[0:1], 0x8 */
+		0xbf8cc07f,		/* s_waitcnt lgkmcnt(0) */
+		0x7e000202,		/* v_mov_b32_e32 v0, s2 */
+		0x7e020280,		/* v_mov_b32_e32 v1, 0 */
+		0x7e040280,		/* v_mov_b32_e32 v2, 0 */
+		0xdc748000, 0x00040002,	/* global_store_dwordx2 v2, v[0:1], s[4:5] */
+		0xbf8c0f70,		/* s_waitcnt vmcnt(0) */
+		0xbefc0002,		/* s_mov_b32 m0, s2 */
+		0xbf900001,		/* s_sendmsg sendmsg(MSG_INTERRUPT) */
+		0xbf810000,		/* s_endpgm */
+	};
+	static const uint32_t trap2[] = { 0xbf920002, 0xbf810000 };	/* s_trap 2 */
+	static const uint32_t trap3[] = { 0xbf920003, 0xbf810000 };	/* s_trap 3 */
+	struct kfd_abi_create_event_args ev = { .event_type = KFD_ABI_EVENT_SIGNAL };
+	struct kfd_abi_set_trap_handler_args th = { 0 };
+	struct kfd_abi_destroy_queue_args d = { 0 };
+	struct kt *t = *state;
+	uint64_t kernarg = KERNEL_VA + 2048, h, off, slot;
+	unsigned int g0 = 0;
+	uint32_t ns;
+	struct tq q, a, b;
+
+	/* the events page, a GTT BO as a dGPU runtime gives it */
+	assert_int_equal(kt_alloc(t, 0, 0x7000000, 32768,
+				  KFD_ABI_ALLOC_MEM_FLAGS_WRITABLE |
+				  KFD_ABI_ALLOC_MEM_FLAGS_GTT, &h, &off), 0);
+	assert_int_equal(kt_map(t, h, &g0, 1, &ns), 0);
+	ev.event_page_offset = h;
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_CREATE_EVENT, &ev), 0);
+	slot = 0x7000000 + (uint64_t)ev.event_id * 8;
+	put_code(kern, 1024, msg, sizeof(msg));
+	put_code(kern, 3072, trap2, sizeof(trap2));
+	memcpy(kern + 2048, &ev.event_id, 4);
+	memcpy(kern + 2048 + 8, &slot, 8);
+	queue_new(t, &q, 0x10000000ULL);
+	*sigval(&q, 0) = 2;
+	assert_int_equal(wait_hw(t, ev.event_id, 0), KFD_ABI_WAIT_RESULT_TIMEOUT);
+	put_kernel(&q, KERNEL_VA + 1024, kernarg, sigva(&q, 0));
+	assert_int_equal(wait_hw(t, ev.event_id, 5000), KFD_ABI_WAIT_RESULT_COMPLETE);
+	assert_true(reaches(&q, 1));
+	/* s_trap 3 without a debugger: nothing */
+	put_code(kern, 1024, trap3, sizeof(trap3));
+	put_kernel(&q, KERNEL_VA + 1024, kernarg, sigva(&q, 0));
+	assert_true(reaches(&q, 2));
+	assert_int_equal(*sigval(&q, 0), 0);
+
+	/* no trap handler: the wave halts, the dispatch never ends */
+	queue_new(t, &a, 0x11000000ULL);
+	*sigval(&a, 0) = 1;
+	put_kernel(&a, KERNEL_VA + 3072, kernarg, sigva(&a, 0));
+	usleep(50000);
+	assert_int_equal(rptr(&a), 0);
+	assert_int_equal(*sigval(&a, 63), 0);
+	d.queue_id = a.qid;
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_DESTROY_QUEUE, &d), 0);
+	/* ROCr's handler installed: the queue stops with the debug trap */
+	th.gpu_id = t->gpu_id[0];
+	th.tba_addr = KERNEL_VA;
+	th.tma_addr = KERNEL_VA + 4096;
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_SET_TRAP_HANDLER, &th), 0);
+	queue_new(t, &b, 0x12000000ULL);
+	*sigval(&b, 0) = 1;
+	put_kernel(&b, KERNEL_VA + 3072, kernarg, sigva(&b, 0));
+	assert_true(inactive_bits(&b, (int64_t)0x80000000u));
+	assert_int_equal(rptr(&b), 0);
+	assert_int_equal(*sigval(&b, 0), 1);
+}
+
 int
 main(void)
 {
@@ -748,6 +884,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_shader, setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_shader_gfx942, setup_mi300x, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_shader_wave32, setup_rx6900xt, kt_teardown),
+		cmocka_unit_test_setup_teardown(test_shader_wait, setup, kt_teardown),
+		cmocka_unit_test_setup_teardown(test_shader_msg, setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_kinds, setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_update_and_barrier, setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_destroy_pending, setup, kt_teardown),

@@ -590,6 +590,7 @@ ksim_cp_queue_destroy(struct ksim_process *p, struct ksim_queue *q)
 		cq = cpq_find(cp, q, &i);
 		if (cq) {
 			cp->qs[i] = cp->qs[--cp->n];
+			sh_queue_gone(cp, cq);
 			free(cq);
 		}
 		return;
@@ -602,6 +603,7 @@ ksim_cp_queue_destroy(struct ksim_process *p, struct ksim_queue *q)
 	if (cq) {
 		cp_log(cp, "queue %u: destroyed at packet %llu", q->id,
 		       (unsigned long long)cq->rd);
+		sh_queue_gone(cp, cq);
 		free(cq);
 	}
 	/* No queue left: no engine, and no thread left behind. */

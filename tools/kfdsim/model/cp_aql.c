@@ -160,6 +160,29 @@ queue_error(struct ksim_cp *cp, struct ksim_cpq *cq, uint32_t code, int ec,
 	signal_event(cp, cq, sig);
 }
 
+int
+cp_aql_scratch_request(struct ksim_cp *cp, struct ksim_cpq *cq, int ask)
+{
+	uint8_t *aq = cp_mem(cp, cq, cq->q->rptr - AQ_FROM_RPTR, AQ_SIZE), *sig = NULL;
+	uint64_t h = 0;
+
+	if (aq)
+		h = __atomic_load_n((uint64_t *)(aq + AQ_INACTIVE_SIGNAL), __ATOMIC_ACQUIRE);
+	if (h)
+		sig = cp_mem(cp, cq, h, SIG_SIZE);
+	if (!sig)
+		return -1;
+	if (ask) {
+		cp_log(cp, "queue %u: packet %llu needs more scratch: asked the runtime",
+		       cq->qid, (unsigned long long)cq->rd);
+		__atomic_fetch_or((int64_t *)(sig + SIG_VALUE), (int64_t)CP_ERR_SCRATCH,
+				  __ATOMIC_ACQ_REL);
+		signal_event(cp, cq, sig);
+		return 1;
+	}
+	return __atomic_load_n((int64_t *)(sig + SIG_VALUE), __ATOMIC_ACQUIRE) != 0;
+}
+
 /* Value of the signal @h (0 is "satisfied" to the caller). */
 static int
 signal_value(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t h, int64_t *v)
@@ -267,11 +290,15 @@ run_shader(struct ksim_cp *cp, struct ksim_cpq *cq, const uint8_t *pkt)
 	uint64_t va = q->ring + (cq->rd & (npkts - 1)) * PKT_SIZE;
 	struct sh_result res;
 
-	if (!sh_dispatch(cp, cq, pkt, va, q->rptr - AQ_FROM_RPTR, cq->rd, &res)) {
+	switch (sh_dispatch(cp, cq, pkt, va, q->rptr - AQ_FROM_RPTR, cq->rd, &res)) {
+	case 0:
 		cp_log(cp, "queue %u: dispatch %llu ran %llu wave instructions",
 		       cq->qid, (unsigned long long)cq->rd,
 		       (unsigned long long)res.executed);
 		return STEP_DONE;
+	case 1:
+		/* waves wait for the host, or for scratch */
+		return STEP_WAIT;
 	}
 	queue_error(cp, cq, res.code, res.ec, res.why, res.detail);
 	return STEP_ERROR;

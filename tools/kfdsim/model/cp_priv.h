@@ -21,11 +21,15 @@
 #include "ksim_priv.h"
 
 /* Queue-inactive error codes ROCr decodes (amd_aql_queue.cpp). */
+#define CP_ERR_SCRATCH		1u	/* more scratch, please (recoverable) */
 #define CP_ERR_DIM		2u
 #define CP_ERR_CODE		8u
 #define CP_ERR_FORMAT		32u
 #define CP_ERR_WG_SIZE		64u
 #define CP_ERR_VENDOR		256u
+/* A wave trapped (s_trap: llvm.trap, assert, abort), as ROCr's trap
+ * handler reports it. */
+#define CP_ERR_TRAP		0x80000000u
 /* A wave executed an illegal instruction (the trap handler's bit). */
 #define CP_ERR_ILLEGAL_INSN	0x40000000u
 /* Not a packet error: a ring, pointer or signal outside the GPU VM. */
@@ -105,6 +109,8 @@ struct sh_ctx;
 
 /* shader.c: free the interpreter's state (NULL is fine). */
 void sh_ctx_free(struct sh_ctx *c);
+/* shader.c: @cq is going away; a dispatch of it that waits is dropped. */
+void sh_queue_gone(struct ksim_cp *cp, struct ksim_cpq *cq);
 
 /* cp.c */
 /* A line on stderr when KFDSIM_DEBUG is set. */
@@ -162,6 +168,15 @@ int cp_vm_fault(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va,
  */
 unsigned int cp_aql_run(struct ksim_cp *cp, struct ksim_cpq *cq);
 
+/*
+ * The CP's request for more scratch for @cq's next dispatch (ROCr's
+ * dynamic scratch): @ask sets error 1 in the queue-inactive signal and
+ * sends its interrupt; the runtime grows the scratch and writes the
+ * signal back to 0.
+ * Return: 1 while the request is pending, 0 once answered, -1 when the
+ * queue has no usable queue-inactive signal.
+ */
+int cp_aql_scratch_request(struct ksim_cp *cp, struct ksim_cpq *cq, int ask);
 /* cp_sdma.c (device lock held) */
 /*
  * Process @cq's SDMA ring from its read pointer up to the announced

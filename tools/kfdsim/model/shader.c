@@ -253,7 +253,8 @@ init_wave(struct sh_ctx *c, const struct sh_dispatch *d, struct sh_wave *w, unsi
 	  const uint32_t size[3])
 {
 	unsigned int s = 0, items = size[0] * size[1] * size[2];
-	uint64_t exec = 0;
+	uint64_t exec = 0, flat_scratch;
+	uint32_t srd[4], wave_offset;
 
 	memset(w->s, 0, sizeof(w->s));
 	w->id = n;
@@ -261,8 +262,11 @@ init_wave(struct sh_ctx *c, const struct sh_dispatch *d, struct sh_wave *w, unsi
 	w->scc = 0;
 	w->state = SH_RUN;
 	w->pc = d->entry;
-	if (d->props & KCP_PRIVATE_SEGMENT_BUFFER)
-		s += 4;		/* no scratch modelled: a null resource */
+	sh_scratch_wave(c, w, n, srd, &flat_scratch, &wave_offset);
+	if (d->props & KCP_PRIVATE_SEGMENT_BUFFER) {
+		memcpy(&w->s[s], srd, sizeof(srd));
+		s += 4;
+	}
 	if (d->props & KCP_DISPATCH_PTR) {
 		sh_set_sreg64(w, s, d->packet_va);
 		s += 2;
@@ -279,8 +283,10 @@ init_wave(struct sh_ctx *c, const struct sh_dispatch *d, struct sh_wave *w, unsi
 		sh_set_sreg64(w, s, d->id);
 		s += 2;
 	}
-	if (d->props & KCP_FLAT_SCRATCH_INIT)
+	if (d->props & KCP_FLAT_SCRATCH_INIT) {
+		sh_set_sreg64(w, s, flat_scratch);
 		s += 2;
+	}
 	if (d->props & KCP_PRIVATE_SEGMENT_SIZE)
 		w->s[s++] = d->private_size;
 	for (unsigned int k = 0; k < 3; k++)
@@ -294,7 +300,7 @@ init_wave(struct sh_ctx *c, const struct sh_dispatch *d, struct sh_wave *w, unsi
 	if (RSRC2_TG_SIZE_EN(d->rsrc2))
 		w->s[s++] = c->nwaves;
 	if (RSRC2_SCRATCH_EN(d->rsrc2))
-		w->s[s++] = 0;
+		w->s[s++] = wave_offset;
 	/* gfx90a and gfx942 pack the work-item ids in v0: x 9:0, y 19:10,
 	 * z 29:20; gfx10 has them in v0, v1, v2 */
 	for (unsigned int l = 0; l < d->lanes; l++) {
@@ -321,35 +327,67 @@ init_wave(struct sh_ctx *c, const struct sh_dispatch *d, struct sh_wave *w, unsi
 	sh_set_exec(w, exec);
 }
 
-/* Run one work-group to its end. */
+/*
+ * Run one work-group to its end. Return: 0; 1 when a wave yielded (the
+ * group resumes at the next call); -1 on a failure.
+ */
 static int
 run_group(struct sh_ctx *c, const struct sh_dispatch *d)
 {
 	uint32_t size[3];
-	unsigned int n, done;
+	unsigned int n, done, yielded;
 
-	for (unsigned int k = 0; k < 3; k++) {
-		uint32_t left = d->grid[k] - c->wgid[k] * d->wg[k];
+	if (!c->in_group) {
+		for (unsigned int k = 0; k < 3; k++) {
+			uint32_t left = d->grid[k] - c->wgid[k] * d->wg[k];
 
-		size[k] = left < d->wg[k] ? left : d->wg[k];
+			size[k] = left < d->wg[k] ? left : d->wg[k];
+		}
+		c->nwaves = (size[0] * size[1] * size[2] + d->lanes - 1) / d->lanes;
+		for (n = 0; n < c->nwaves; n++)
+			init_wave(c, d, &c->waves[n], n, size);
+		memset(c->lds, 0, c->lds_size);
+		c->in_group = 1;
 	}
-	c->nwaves = (size[0] * size[1] * size[2] + d->lanes - 1) / d->lanes;
-	for (n = 0; n < c->nwaves; n++)
-		init_wave(c, d, &c->waves[n], n, size);
-	memset(c->lds, 0, c->lds_size);
-	do {
-		done = 0;
+	for (;;) {
+		done = yielded = 0;
 		for (n = 0; n < c->nwaves; n++) {
 			struct sh_wave *w = &c->waves[n];
 
-			if (w->state == SH_BARRIER)
+			if (w->state == SH_YIELD)
 				w->state = SH_RUN;
 			if (run_wave(c, w))
 				return -1;
 			done += w->state == SH_END;
+			yielded += w->state == SH_YIELD;
 		}
-	} while (done < c->nwaves);
-	return 0;
+		if (done == c->nwaves) {
+			c->in_group = 0;
+			return 0;
+		}
+		if (yielded)
+			return 1;
+		/* the waves left are all at the barrier: release it */
+		for (n = 0; n < c->nwaves; n++)
+			if (c->waves[n].state == SH_BARRIER)
+				c->waves[n].state = SH_RUN;
+	}
+}
+
+/* The waves of a full work-group. */
+static unsigned int
+group_waves(const struct sh_dispatch *d)
+{
+	return ((unsigned int)d->wg[0] * d->wg[1] * d->wg[2] + d->lanes - 1) / d->lanes;
+}
+
+void
+sh_queue_gone(struct ksim_cp *cp, struct ksim_cpq *cq)
+{
+	struct sh_ctx *c = cp->sh;
+
+	if (c && c->held_by == cq)
+		c->held_by = NULL;
 }
 
 void
@@ -394,6 +432,7 @@ int
 sh_dispatch(struct ksim_cp *cp, struct ksim_cpq *cq, const uint8_t *pkt,
 	    uint64_t packet_va, uint64_t queue_va, uint64_t id, struct sh_result *res)
 {
+	enum kfd_isa_family family;
 	struct sh_dispatch d;
 	struct sh_ctx *c;
 	uint8_t kd[64];
@@ -440,22 +479,61 @@ sh_dispatch(struct ksim_cp *cp, struct ksim_cpq *cq, const uint8_t *pkt,
 		snprintf(res->why, sizeof(res->why), "no memory for the interpreter");
 		return -1;
 	}
-	c->cp = cp;
-	c->cq = cq;
 	/* cp_aql.c dispatches here only when sh_family_runs() */
 	if (sh_family_of((uint32_t)cp->dev->gpus[cq->gpu].n->props[KSIM_NP_GFX_TARGET_VERSION],
-			 &c->family))
-		c->family = KFD_ISA_GFX90A;
+			 &family))
+		family = KFD_ISA_GFX90A;
 	/* only gfx10 knows wave32; the bit is reserved before */
-	d.lanes = sh_gen10(c) && (d.props & KCP_WAVEFRONT_SIZE32) ? 32 : SH_LANES;
-	c->gen++;
-	c->executed = 0;
-	c->lanes = 0;
+	d.lanes = family == KFD_ISA_GFX1030 && (d.props & KCP_WAVEFRONT_SIZE32) ? 32 : SH_LANES;
+	/*
+	 * One dispatch at a time holds the waves: one that waits (for the
+	 * host, or for scratch) resumes where it stopped, and the other
+	 * queues' dispatches wait for it.
+	 */
+	if (c->held_by && c->held_by->error)
+		c->held_by = NULL;
+	if (c->held_by && (c->held_by != cq || c->held_id != id))
+		return 1;
+	if (!c->held_by) {
+		c->cp = cp;
+		c->cq = cq;
+		c->family = family;
+		c->gen++;
+		c->executed = 0;
+		c->lanes = 0;
+		c->in_group = 0;
+		c->halted = 0;
+		c->scratch_asked = 0;
+		memset(c->wgid, 0, sizeof(c->wgid));
+		c->held_by = cq;
+		c->held_id = id;
+		rc = sh_scratch_setup(c, queue_va, d.private_size, group_waves(&d));
+		if (rc > 0)
+			return 1;
+	} else if (c->scratch_asked) {
+		rc = sh_scratch_setup(c, queue_va, d.private_size, group_waves(&d));
+		if (rc > 0)
+			return 1;
+	}
 	c->lds_size = d.group_size > SH_LDS_MAX ? SH_LDS_MAX : d.group_size;
-	for (c->wgid[2] = 0; !rc && c->wgid[2] < d.nwg[2]; c->wgid[2]++)
-		for (c->wgid[1] = 0; !rc && c->wgid[1] < d.nwg[1]; c->wgid[1]++)
-			for (c->wgid[0] = 0; !rc && c->wgid[0] < d.nwg[0]; c->wgid[0]++)
-				rc = run_group(c, &d);
+	if (!d.nwg[0] || !d.nwg[1])
+		c->wgid[2] = d.nwg[2];
+	while (!rc && c->wgid[2] < d.nwg[2]) {
+		rc = run_group(c, &d);
+		if (rc)
+			break;
+		if (++c->wgid[0] < d.nwg[0])
+			continue;
+		c->wgid[0] = 0;
+		if (++c->wgid[1] < d.nwg[1])
+			continue;
+		c->wgid[1] = 0;
+		c->wgid[2]++;
+	}
+	/* halted waves: the dispatch never ends */
+	if (rc > 0 || (!rc && c->halted))
+		return 1;
+	c->held_by = NULL;
 	if (rc) {
 		res->ec = c->ec;
 		res->code = c->code;

@@ -239,6 +239,17 @@ lane_access(struct sh_ctx *c, const struct span *sp, struct sh_wave *w,
 			return sh_fault(c, w, va, "vector store");
 		return SH_NEXT;
 	}
+	if (i->id == SH_OP_GLOBAL_ATOMIC_CMPSWAP_X2) {
+		uint64_t old = 0;
+
+		if (valid && sh_cmpswap_x2(c, va, buf, &old))
+			return sh_fault(c, w, va, "vector atomic");
+		if (glc) {
+			w->v[reg % SH_VGPRS][l] = (uint32_t)old;
+			w->v[(reg + 1) % SH_VGPRS][l] = (uint32_t)(old >> 32);
+		}
+		return SH_NEXT;
+	}
 	if (i->id >= SH_OP_GLOBAL_ATOMIC_ADD && i->id <= SH_OP_GLOBAL_ATOMIC_ADD_F32) {
 		uint64_t old = 0;
 		int r = valid ? atomic(c, sp, i->id, va, buf, &old) : 0;
@@ -268,7 +279,7 @@ lane_bytes(const struct sh_insn *i)
 		return sub;
 	if (is_load(i->id))
 		return i->in->f.dst_dwords * 4u;
-	if (i->id == SH_OP_GLOBAL_ATOMIC_ADD_X2)
+	if (i->id == SH_OP_GLOBAL_ATOMIC_ADD_X2 || i->id == SH_OP_GLOBAL_ATOMIC_CMPSWAP_X2)
 		return 8;
 	return is_store(i->id) ? i->in->f.src_dwords[0] * 4u : 4u;
 }
@@ -326,8 +337,12 @@ flat(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 	struct span sp;
 	enum sh_step s;
 
-	if (seg == 1)
-		return sh_illegal(c, w, i, "scratch memory");
+	/* private memory, and generic pointers into the apertures (the
+	 * first active lane's address decides) */
+	if ((seg == 1 || (seg == 0 && exec &&
+			  sh_aperture(c, w->v[(addr + 1) % SH_VGPRS][__builtin_ctzll(exec)]))) &&
+	    !sh_scratch_flat(c, w, i, &s))
+		return s;
 	for (unsigned int l = 0; l < SH_LANES; l++) {
 		if (!((exec >> l) & 1))
 			continue;
@@ -382,6 +397,9 @@ mubuf(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 	uint32_t soff, inst = w0 & 0xfff;
 	enum sh_step s;
 
+	/* ADD_TID_ENABLE: a swizzled resource, as the scratch one is */
+	if ((w->s[r + 3] >> 23) & 1)
+		return sh_scratch_mubuf(c, w, i);
 	if (sh_src32(w, i, w1 >> 24, 0, &soff))
 		return sh_illegal(c, w, i, "soffset");
 	if ((w0 >> 16) & 1)
@@ -525,6 +543,8 @@ ds(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 enum sh_step
 sh_mem(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 {
+	if (sh_sys_op(i->id))
+		return sh_sys(c, w, i);
 	switch (i->in->f.enc) {
 	case KFD_ISA_SMEM: return smem(c, w, i);
 	case KFD_ISA_FLAT: return flat(c, w, i);

@@ -84,6 +84,11 @@ constant(const struct sh_wave *w, const struct sh_insn *i, unsigned int f, int w
 	case 253:
 		*v = (uint64_t)w->scc;
 		return 1;
+	case 235: case 236: case 237: case 238:
+		/* src_shared_base/_limit, src_private_base/_limit: the value
+		 * is in the high half; a 32-bit read gives 0 (as LLVM notes) */
+		*v = wide && w->aperture_hi ? (uint64_t)w->aperture_hi[f - 235] << 32 : 0;
+		return 1;
 	case 255:
 		/* a double takes the literal as its high half; an integer
 		 * is sign-extended */

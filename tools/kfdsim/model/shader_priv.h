@@ -14,6 +14,10 @@
  *   shader_valu.c   vector ALU (VOP1, VOP2, VOPC, VOP3)
  *   shader_mem.c    scalar loads, global/flat, MUBUF, LDS
  *   shader_family.c the families run, and what one family has alone
+ *   shader_sys.c    messages, traps, clocks, hardware registers, cache
+ *                   control; waves that wait for the host
+ *   shader_scratch.c private memory: the queue's scratch, swizzled
+ *                   per lane, and generic pointers into the apertures
  *
  * Shared between those files only. Device lock held throughout.
  */
@@ -37,7 +41,9 @@
 #define SH_NULL		125		/* gfx10: reads 0 (the decoder refuses it on gfx9) */
 #define SH_EXEC		126
 
-enum sh_state { SH_RUN, SH_BARRIER, SH_END };
+/* SH_YIELD: the wave slept (s_sleep) and the dispatch gives the engine
+ * back, so the host can answer what the wave waits for. */
+enum sh_state { SH_RUN, SH_BARRIER, SH_END, SH_YIELD };
 
 struct sh_wave {
 	uint32_t s[128];		/* SGPRs, then vcc, m0, exec at their
@@ -49,6 +55,8 @@ struct sh_wave {
 	unsigned int id;		/* wave within its workgroup */
 	unsigned int lanes;		/* 64, or 32 (gfx10 wave32): lane masks
 					 * are then one SGPR and exec is exec_lo */
+	const uint32_t *aperture_hi;	/* src_shared_base, _limit,
+					 * src_private_base, _limit: bits 63:32 */
 };
 
 struct sh_cached;
@@ -73,6 +81,21 @@ struct sh_ctx {
 	uint32_t code;			/* queue-inactive error bits */
 	uint64_t detail;
 	char why[320];
+	/* shader_scratch.c: the queue's private memory for this dispatch */
+	uint64_t scratch_base;		/* GPU VA of the queue's scratch */
+	uint64_t scratch_size;
+	uint32_t scratch_wave;		/* bytes per wave slot */
+	uint32_t scratch_srd[4];
+	int scratch_asked;		/* the CP asked the runtime for more */
+	uint32_t private_hi, shared_hi;	/* bits 63:32 of the private and LDS
+					 * apertures' generic addresses */
+	uint32_t aperture_hi[4];	/* what the waves' aperture_hi show */
+	int halted;			/* a wave halted for good (s_trap with
+					 * no handler): the dispatch never ends */
+	/* a dispatch that yielded (shader_sys.c), resumed at the next call */
+	struct ksim_cpq *held_by;	/* the queue whose dispatch it is */
+	uint64_t held_id;		/* its packet */
+	int in_group;			/* the work-group wgid[] was running */
 };
 
 /* An instruction being executed. */
@@ -237,7 +260,19 @@ struct sh_insn {
 	X(DS_READ_B64, "ds_read_b64") X(DS_READ_B128, "ds_read_b128") \
 	X(DS_READ2_B32, "ds_read2_b32") X(DS_READ2_B64, "ds_read2_b64") \
 	X(DS_WRITE_B8, "ds_write_b8") X(DS_WRITE_B16, "ds_write_b16") \
-	X(DS_READ_U8, "ds_read_u8") X(DS_READ_U16, "ds_read_u16") X(DS_NOP, "ds_nop")
+	X(DS_READ_U8, "ds_read_u8") X(DS_READ_U16, "ds_read_u16") X(DS_NOP, "ds_nop") \
+	SH_OPS_SYS(X)
+
+/* shader_sys.c's rows, SH_OP_S_SENDMSG up to SH_OP_BUFFER_WBINVL1_VOL;
+ * then the 64-bit compare-swap of shader_mem.c that hostcalls use. */
+#define SH_OPS_SYS(X) \
+	X(S_SENDMSG, "s_sendmsg") X(S_SENDMSGHALT, "s_sendmsghalt") X(S_TRAP, "s_trap") \
+	X(S_MEMTIME, "s_memtime") X(S_MEMREALTIME, "s_memrealtime") \
+	X(S_GETREG_B32, "s_getreg_b32") X(S_ICACHE_INV, "s_icache_inv") \
+	X(S_TTRACEDATA, "s_ttracedata") X(BUFFER_WBL2, "buffer_wbl2") \
+	X(BUFFER_INVL2, "buffer_invl2") X(BUFFER_WBINVL1, "buffer_wbinvl1") \
+	X(BUFFER_WBINVL1_VOL, "buffer_wbinvl1_vol") \
+	X(GLOBAL_ATOMIC_CMPSWAP_X2, "atomic_cmpswap_x2")
 
 enum sh_op_id {
 	SH_OP_NONE,
@@ -333,6 +368,57 @@ int sh_cmp32(unsigned int id, uint64_t exec, const uint32_t *a, const uint32_t *
 /* 64 zeros: the row of a source an instruction does not have. */
 extern const uint32_t sh_zero_row[SH_LANES];
 
+/* shader_sys.c */
+/* 1 when shader_sys.c executes the row @id. */
+static inline int
+sh_sys_op(unsigned int id)
+{
+	return id >= SH_OP_S_SENDMSG && id <= SH_OP_BUFFER_WBINVL1_VOL;
+}
+enum sh_step sh_sys(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
+/*
+ * The 64-bit compare-and-swap at @va (@data: the new value, then the one
+ * compared), atomic to the host's CPUs where they share the memory.
+ * *@old gets the value before. Return: 0, or -1 if @va is not mapped.
+ */
+int sh_cmpswap_x2(struct sh_ctx *c, uint64_t va, const uint32_t *data, uint64_t *old);
+/* s_sleep: the wave waits, and the dispatch yields to the host. */
+enum sh_step sh_sleep(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
+
+/* shader_scratch.c */
+/*
+ * Set up the dispatch's private memory from the queue's scratch fields
+ * (amd_queue_t) for a per-lane size of @private_size bytes and work-groups
+ * of up to @waves waves.
+ * Return: 0; 1 when the queue's scratch is too small (the CP asked the
+ * runtime for more: call again); -1 with the error in @c.
+ */
+int sh_scratch_setup(struct sh_ctx *c, uint64_t queue_va, uint32_t private_size,
+		     unsigned int waves);
+/*
+ * Wave @n's private-segment buffer and flat-scratch user SGPRs, and its
+ * view of the apertures (the src_*_base operands).
+ */
+void sh_scratch_wave(const struct sh_ctx *c, struct sh_wave *w, unsigned int n,
+		     uint32_t srd[4], uint64_t *flat_scratch, uint32_t *wave_offset);
+/* MUBUF through a resource with ADD_TID_ENABLE (the scratch one). */
+enum sh_step sh_scratch_mubuf(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
+/*
+ * FLAT with generic addresses in the private or LDS aperture, and SCRATCH
+ * instructions: the outcome in *@s. Return: 0; -1 when no lane of a FLAT
+ * access is in either aperture (a global access, for the caller).
+ */
+int sh_scratch_flat(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
+		    enum sh_step *s);
+/* 1 when bits 63:32 @hi of a generic address are an aperture's. */
+static inline int
+sh_aperture(const struct sh_ctx *c, uint32_t hi)
+{
+	return hi == c->private_hi || hi == c->shared_hi;
+}
+/* The process's apertures for the wave: SH_MEM_BASES. */
+uint32_t sh_mem_bases(const struct sh_ctx *c);
+
 /* shader.c, for cp_aql.c */
 /* 1 when the GPU of @cq has an interpreter for its family, else 0. */
 int sh_family_runs(struct ksim_cp *cp, struct ksim_cpq *cq);
@@ -350,7 +436,9 @@ struct sh_result {
 /*
  * Run the kernel dispatch packet @pkt (at GPU VA @packet_va, its queue's
  * amd_queue_t at @queue_va, dispatch id @id) to completion.
- * Return: 0, or -1 with the error in @res.
+ * Return: 0; 1 when it waits (a wave waits for the host, the queue's
+ * scratch is being grown, or another queue's dispatch waits): call again
+ * with the same packet; -1 with the error in @res.
  */
 int sh_dispatch(struct ksim_cp *cp, struct ksim_cpq *cq, const uint8_t *pkt,
 		uint64_t packet_va, uint64_t queue_va, uint64_t id, struct sh_result *res);

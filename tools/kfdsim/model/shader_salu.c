@@ -357,9 +357,11 @@ sopp(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 	int take;
 
 	switch (i->id) {
-	case SH_OP_S_NOP: case SH_OP_S_WAITCNT: case SH_OP_S_SETPRIO: case SH_OP_S_SLEEP:
+	case SH_OP_S_NOP: case SH_OP_S_WAITCNT: case SH_OP_S_SETPRIO:
 		/* memory completes in order, before the next instruction */
 		return SH_NEXT;
+	case SH_OP_S_SLEEP:
+		return sh_sleep(c, w, i);
 	case SH_OP_S_ENDPGM: case SH_OP_S_SETHALT:
 		w->state = SH_END;
 		return SH_STOP;
@@ -386,6 +388,8 @@ sopp(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 enum sh_step
 sh_salu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 {
+	if (sh_sys_op(i->id))
+		return sh_sys(c, w, i);
 	switch (i->in->f.enc) {
 	case KFD_ISA_SOP2: return sop2(c, w, i);
 	case KFD_ISA_SOP1: return sop1(c, w, i);
