@@ -32,6 +32,7 @@ static const struct isa_format gfx942_formats[] = {
 #define VOP2(o, n, d, a, b, f)	{ ISA_VOP2, o, n, K_STD, d, a, b, 0, f }
 #define VOP1(o, n, d, a, f)	{ ISA_VOP1, o, n, K_STD, d, a, 0, 0, f }
 #define VOP3(o, n, d, a, b, c, f) { ISA_VOP3, o, n, K_STD, d, a, b, c, f }
+#define MUBUF(o, n)		{ ISA_MUBUF, o, n, K_NONE, 0, 0, 0, 0, 0 }
 
 /* What gfx942 adds to gfx90a, or encodes otherwise. */
 static const struct isa_op gfx942_ops[] = {
@@ -40,6 +41,8 @@ static const struct isa_op gfx942_ops[] = {
 	VOP2(24, "v_fmaak_f32", 1, 1, 1, F_MADAK | F_E32_ONLY),
 	VOP1(0x38, "v_mov_b64", 2, 2, 0),
 	VOP3(0x208, "v_lshl_add_u64", 2, 2, 1, 2, 0),
+	/* gfx90a's buffer_invl2: one invalidation, its scope in sc0/sc1 */
+	MUBUF(0x29, "buffer_inv"),
 };
 
 /* What gfx942 no longer has of gfx90a. */

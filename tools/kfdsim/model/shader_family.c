@@ -38,6 +38,9 @@ static const struct {
 const char *
 sh_family_name(enum kfd_isa_family isa, const char *mnemonic, char *buf, size_t n)
 {
+	/* gfx942's cache invalidation is gfx90a's under another name */
+	if (isa == KFD_ISA_GFX942 && !strcmp(mnemonic, "buffer_inv"))
+		return "buffer_invl2";
 	if (isa != KFD_ISA_GFX1030)
 		return mnemonic;
 	for (size_t k = 0; k < sizeof(sh_renamed) / sizeof(sh_renamed[0]); k++)
