@@ -66,6 +66,7 @@ enum isa_kind {
 #define F_16		0x1000	/* the sources are 16 bits wide (op_sel applies) */
 #define F_I16		0x2000	/* ... and integers: float constants are f16 bits */
 #define F_SRC_REG	0x4000	/* the source is a register, not a constant */
+#define F_SWIZZLE	0x8000	/* DS: the offset is a ds_swizzle pattern */
 
 /*
  * An opcode row. Sizes are in dwords (0: the operand is absent). For

@@ -49,6 +49,19 @@ static const struct golden goldens[] = {
 	{ { 0xe00c2000, 0x80000000 }, 8, "buffer_load_format_xyzw v[0:3], v0, s[0:3], 0 idxen" },
 	{ { 0xf0005f00, 0x00020012 }, 8, "image_load v[0:3], v18, s[8:15] dmask:0xf unorm da" },
 	{ { 0xd86e0201, 0x00000002 }, 8, "ds_read2_b32 v[0:1], v2 offset0:1 offset1:2" },
+	/* ds_swizzle_b32's offset spelled as the pattern it encodes */
+	{ { 0xd87a041f, 0x07000006 }, 8, "ds_swizzle_b32 v7, v6 offset:swizzle(SWAP,1)" },
+	{ { 0xd87a7c1f, 0x07000006 }, 8, "ds_swizzle_b32 v7, v6 offset:swizzle(REVERSE,32)" },
+	{ { 0xd87a0078, 0x08000006 }, 8,
+	  "ds_swizzle_b32 v8, v6 offset:swizzle(BROADCAST,8,3)" },
+	{ { 0xd87a449a, 0x07000006 }, 8,
+	  "ds_swizzle_b32 v7, v6 offset:swizzle(BITMASK_PERM,\"ip1p1\")" },
+	{ { 0xd87a80b1, 0x06000006 }, 8,
+	  "ds_swizzle_b32 v6, v6 offset:swizzle(QUAD_PERM,1,0,3,2)" },
+	{ { 0xd87a8ab1, 0x07000006 }, 8, "ds_swizzle_b32 v7, v6 offset:35505" },
+	/* VOPC in SDWA: the mask goes to vcc */
+	{ { 0x7d9812f9, 0x00060006 }, 8,
+	  "v_cmp_gt_u32_sdwa vcc, v6, v9 src0_sel:DWORD src1_sel:BYTE_0" },
 };
 
 static void put_words(uint8_t *b, const uint32_t *w, unsigned int n)
