@@ -282,6 +282,8 @@ flat(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 
 	if (seg == 1)
 		return sh_illegal(c, w, i, "scratch memory");
+	if (i->id == SH_OP_GLOBAL_STORE_BYTE_D16_HI || i->id == SH_OP_GLOBAL_STORE_SHORT_D16_HI)
+		return sh_store_d16_hi(c, w, i);
 	for (unsigned int l = 0; l < SH_LANES; l++) {
 		if (!((exec >> l) & 1))
 			continue;

@@ -16,6 +16,7 @@
  *   shader_dpp.c    DPP and SDWA forms of the vector rows
  *   shader_xvalu.c  16-bit, byte, bit-permute and transcendental rows
  *   shader_f64.c    double precision
+ *   shader_f16.c    half precision, mixed precision, d16_hi stores
  *   shader_lane.c   cross-lane DS (permute, swizzle) and strided DS
  *
  * Shared between those files only. Device lock held throughout.
@@ -266,6 +267,12 @@ struct sh_insn {
 	X(V_FREXP_MANT_F32, "v_frexp_mant_f32") X(V_CMP_CLASS_F32, "v_cmp_class_f32") \
 	X(V_CVT_F16_F32, "v_cvt_f16_f32") X(V_CVT_F32_F16, "v_cvt_f32_f16") \
 	X(V_PACK_B32_F16, "v_pack_b32_f16") X(V_CVT_PKRTZ_F16_F32, "v_cvt_pkrtz_f16_f32") \
+	X(V_ADD_F16, "v_add_f16") X(V_SUB_F16, "v_sub_f16") X(V_MUL_F16, "v_mul_f16") \
+	X(V_FMA_F16, "v_fma_f16") X(V_SQRT_F16, "v_sqrt_f16") \
+	X(V_CMP_CLASS_F16, "v_cmp_class_f16") X(V_PK_FMA_F16, "v_pk_fma_f16") \
+	X(V_PK_MUL_F16, "v_pk_mul_f16") X(V_PK_ADD_F16, "v_pk_add_f16") \
+	X(V_FMA_MIX_F32, "v_fma_mix_f32") X(V_FMA_MIXLO_F16, "v_fma_mixlo_f16") \
+	X(V_FMA_MIXHI_F16, "v_fma_mixhi_f16") \
 	X(V_ADD_F64, "v_add_f64") X(V_MUL_F64, "v_mul_f64") X(V_FMA_F64, "v_fma_f64") \
 	X(V_FMAC_F64, "v_fmac_f64") X(V_MIN_F64, "v_min_f64") X(V_MAX_F64, "v_max_f64") \
 	X(V_LDEXP_F64, "v_ldexp_f64") X(V_DIV_SCALE_F64, "v_div_scale_f64") \
@@ -287,12 +294,15 @@ struct sh_insn {
 	X(V_CMP_NLE_F64, "v_cmp_nle_f64") X(V_CMP_NEQ_F64, "v_cmp_neq_f64") \
 	X(V_CMP_NLT_F64, "v_cmp_nlt_f64") X(V_CMP_TRU_F64, "v_cmp_tru_f64") \
 	X(V_CMP_CLASS_F64, "v_cmp_class_f64")
-/* Cross-lane and strided DS (shader_lane.c): SH_OP_XDS_FIRST to _LAST. */
+/* Cross-lane and strided DS (shader_lane.c): SH_OP_XDS_FIRST to _LAST;
+ * then the FLAT stores of a high half (shader_f16.c). */
 #define SH_OPS_XDS(X) \
 	X(DS_BPERMUTE_B32, "ds_bpermute_b32") X(DS_PERMUTE_B32, "ds_permute_b32") \
 	X(DS_SWIZZLE_B32, "ds_swizzle_b32") X(DS_READ2ST64_B32, "ds_read2st64_b32") \
 	X(DS_READ2ST64_B64, "ds_read2st64_b64") X(DS_WRITE2ST64_B32, "ds_write2st64_b32") \
-	X(DS_WRITE2ST64_B64, "ds_write2st64_b64")
+	X(DS_WRITE2ST64_B64, "ds_write2st64_b64") \
+	X(GLOBAL_STORE_BYTE_D16_HI, "store_byte_d16_hi") \
+	X(GLOBAL_STORE_SHORT_D16_HI, "store_short_d16_hi")
 
 enum sh_op_id {
 	SH_OP_NONE,
@@ -362,6 +372,14 @@ uint32_t sh_fclass(uint64_t v, unsigned int exp_bits, unsigned int man_bits);
 int sh_f64_row(unsigned int id);
 enum sh_step sh_f64(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
 		    const struct sh_vop *o);
+
+/* shader_f16.c: the half-precision rows of the block (1 when @id is one),
+ * their VOP3P forms, and the FLAT stores of a high half. */
+int sh_f16_row(unsigned int id);
+enum sh_step sh_f16(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
+		    const struct sh_vop *o);
+enum sh_step sh_f16_vop3p(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
+enum sh_step sh_store_d16_hi(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
 
 /* shader_lane.c: the SH_OP_XDS_FIRST.._LAST rows */
 enum sh_step sh_ds_lane(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);

@@ -337,7 +337,7 @@ sh_valu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 	unsigned int l;
 
 	if (f->enc == KFD_ISA_VOP3P)
-		return vop3p(c, w, i);
+		return sh_f16_row(i->id) ? sh_f16_vop3p(c, w, i) : vop3p(c, w, i);
 	if ((f->form == KFD_ISA_FORM_DPP || f->form == KFD_ISA_FORM_SDWA) && !c->xform)
 		return sh_xform(c, w, i);
 	if (fields(i, &o))

@@ -6,10 +6,11 @@
  * gfx9's 16-bit integer ALU and compares (which write the low half and
  * clear the high one), the f32 transcendentals (v_exp_f32 and v_log_f32
  * are base 2; v_sin_f32 and v_cos_f32 take revolutions, not radians),
- * float classes, the f16 conversions, and v_add_u32/v_sub_u32 with clamp
- * (unsigned saturation). Double precision is in
- * shader_f64.c. Results are correctly rounded where the hardware's are
- * within an ulp: the compilers' code refines them as it must on hardware.
+ * float classes, f32 to f16, and v_add_u32/v_sub_u32 with clamp
+ * (unsigned saturation). Double precision is in shader_f64.c, half
+ * precision in shader_f16.c. Results are correctly rounded where the
+ * hardware's are within an ulp: the compilers' code refines them as it
+ * must on hardware.
  */
 #include <math.h>
 #include <string.h>
@@ -201,15 +202,6 @@ one(unsigned int id, uint32_t a, uint32_t b, uint32_t d, uint32_t *r)
 		*r = hv;
 		break;
 	}
-	case SH_OP_V_CVT_F32_F16: {
-		uint16_t hv = (uint16_t)a;
-		_Float16 h;
-
-		memcpy(&h, &hv, 2);
-		*r = xu32((float)h);
-		break;
-	}
-	case SH_OP_V_PACK_B32_F16: *r = (a & 0xffff) | b << 16; break;
 	case SH_OP_V_CVT_PKRTZ_F16_F32:
 		*r = f16_rtz(fa) | (uint32_t)f16_rtz(xf32(b)) << 16;
 		break;
@@ -260,6 +252,8 @@ sh_xvalu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i, const str
 
 	if (sh_f64_row(i->id))
 		return sh_f64(c, w, i, o);
+	if (sh_f16_row(i->id))
+		return sh_f16(c, w, i, o);
 	if (i->id == SH_OP_V_ADD_U32 || i->id == SH_OP_V_SUB_U32 || i->id == SH_OP_V_SUBREV_U32)
 		return add_clamp(c, w, i, o);
 	if (o->clamp || (!fp && (o->abs || o->neg)))
