@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * rocRAND's host API (Debian's librocrand1 and librocrand-dev): 1M
- * uniform floats and 1M normal floats from its own kernels, checked
+ * uniform and 1M normal floats, and 1M uniform halves, from its own
+ * kernels, checked
  * statistically on the host. The mean and the variance of each sample must
  * lie within 5 standard errors of the distribution's (uniform on (0, 1]:
  * 1/2 and 1/12; standard normal: 0 and 1), every uniform value in (0, 1],
@@ -62,6 +63,48 @@ check_moments(const char *what, const std::vector<float> &v, double want_mean,
 		HIP_FAIL("%s: variance %.6f, more than 5 sigma from %.6f", what, var, want_var);
 }
 
+/* An IEEE half's value (the host has no half arithmetic of its own). */
+static float
+half_value(uint16_t h)
+{
+	int e = (h >> 10) & 31;
+	float m = (float)(h & 0x3ff), v;
+
+	if (e == 31)
+		v = (h & 0x3ff) ? NAN : INFINITY;
+	else if (e)
+		v = ldexpf(1024.0f + m, e - 25);
+	else
+		v = ldexpf(m, -24);
+	return (h & 0x8000) ? -v : v;
+}
+
+/*
+ * 1M uniform halves, the moments as for floats (f16 and mixed-precision
+ * math). Not the normal halves: rocRAND 5.3.3's kernel, as Debian built
+ * it, selects NaN for the sine of each Box-Muller pair wherever its input
+ * is finite (docs/kfdsim.md, Shaders), as the code says to.
+ */
+static void
+run_half(const char *name, rocrand_generator gen, half *d)
+{
+	std::vector<uint16_t> h(N);
+	std::vector<float> v(N);
+	char what[64];
+
+	RR_CHECK(rocrand_generate_uniform_half(gen, d, N));
+	HIP_CHECK(hipDeviceSynchronize());
+	HIP_CHECK(hipMemcpy(h.data(), d, N * sizeof(uint16_t), hipMemcpyDeviceToHost));
+	for (unsigned int i = 0; i < N; i++) {
+		v[i] = half_value(h[i]);
+		if (!(v[i] > 0.0f && v[i] <= 1.0f))
+			HIP_FAIL("%s uniform half [%u]: %g outside (0, 1]", name, i, v[i]);
+	}
+	snprintf(what, sizeof(what), "%s uniform half", name);
+	check_moments(what, v, 0.5, 1.0 / 12, 1.0 / 80);
+
+}
+
 /* The generators run, by the name the arguments give. */
 static const struct {
 	const char *name;
@@ -112,6 +155,8 @@ run(const char *name, rocrand_rng_type type, float *d)
 	/* standard normal: mu4 = 3 */
 	snprintf(what, sizeof(what), "%s normal", name);
 	check_moments(what, g, 0.0, 1.0, 3.0);
+	/* half precision: rocRAND's f16 and mixed-precision kernels */
+	run_half(name, gen, (half *)d);
 	RR_CHECK(rocrand_destroy_generator(gen));
 }
 

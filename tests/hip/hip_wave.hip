@@ -14,6 +14,8 @@
  *             v_bfe, v_bfi
  *   atomics   atomicAdd on int and float, atomicCAS, atomicMax
  *   doubles   f64 add, mul, fma, div, sqrt and conversions
+ *   halves    f16 mul, fma, add, sqrt, constants, mixed and packed fma,
+ *             v_cmp_class_f16, the store of a high half
  *
  * The program is built for the simulated GPUs' architectures; kfdsim
  * interprets gfx90a's (wave64), where the host's model of each lane holds.
@@ -328,6 +330,66 @@ k_atomics(const unsigned int *in, int *isum, float *fsum, unsigned int *cas,
 	atomicAdd(&wsum[blockIdx.x], v & 0xffff);
 }
 
+/* ---- halves ---- */
+
+typedef _Float16 half2_t __attribute__((ext_vector_type(2)));
+
+/*
+ * f16 mul, fma, add, sqrt, a constant (-2.0 as f16), mixed precision
+ * (v_fma_mix_f32, v_fma_mixlo_f16), packed fma, v_cmp_class_f16 and the
+ * store of a high half.
+ */
+__global__ void
+k_halves(const float *in, float *out, _Float16 *hi, half2_t s)
+{
+	unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+	_Float16 a = (_Float16)in[i], b = (_Float16)in[i + N], c = (_Float16)in[i + 2 * N];
+	half2_t p = { a, b }, q = { c, a };
+	half2_t r = p * s + q;
+
+	out[i * 10 + 0] = (float)(a * b);
+	out[i * 10 + 1] = (float)__builtin_fmaf16(a, b, c);
+	out[i * 10 + 2] = (float)__builtin_sqrtf16(b);
+	out[i * 10 + 3] = (float)(a * (_Float16)-2.0f);
+	out[i * 10 + 4] = __builtin_fmaf((float)a, in[i + N], (float)c);
+	out[i * 10 + 5] = (float)(_Float16)__builtin_fmaf(in[i], in[i + N], in[i + 2 * N]);
+	out[i * 10 + 6] = (float)(a + b);
+	out[i * 10 + 7] = (float)r.x;
+	out[i * 10 + 8] = __builtin_amdgcn_classh(a, 0x62) ? 1.0f : 0.0f;
+	out[i * 10 + 9] = 0;
+	hi[i] = r.y;
+}
+
+static void
+check_halves(const float *in, const float *out, const _Float16 *hi, half2_t s)
+{
+	for (unsigned int i = 0; i < N; i++) {
+		_Float16 a = (_Float16)in[i], b = (_Float16)in[i + N], c = (_Float16)in[i + 2 * N];
+		float want[10] = {
+			(float)(_Float16)((float)a * (float)b),
+			(float)(_Float16)fma((double)a, (double)b, (double)c),
+			(float)(_Float16)sqrt((double)b),
+			(float)(_Float16)((float)a * -2.0f),
+			fmaf((float)a, in[i + N], (float)c),
+			(float)(_Float16)fmaf(in[i], in[i + N], in[i + 2 * N]),
+			(float)(_Float16)((float)a + (float)b),
+			(float)(_Float16)fma((double)a, (double)s.x, (double)c),
+			/* quiet NaN, -0, +0 */
+			isnan((float)a) || (float)a == 0.0f ? 1.0f : 0.0f,
+			0,
+		};
+		float want_hi = (float)(_Float16)fma((double)b, (double)s.y, (double)a);
+
+		for (int k = 0; k < 10; k++)
+			if (memcmp(&out[i * 10 + k], &want[k], sizeof(float)) &&
+			    !(isnan(out[i * 10 + k]) && isnan(want[k])))
+				HIP_FAIL("half %u.%d: %g, want %g", i, k, out[i * 10 + k], want[k]);
+		if ((float)hi[i] != want_hi && !(isnan((float)hi[i]) && isnan(want_hi)))
+			HIP_FAIL("half %u: high half %g, want %g", i, (float)hi[i], want_hi);
+	}
+	printf("half results equal\n");
+}
+
 /* ---- doubles ---- */
 
 __global__ void
@@ -505,6 +567,33 @@ main(void)
 	HIP_CHECK(hipMemcpy(hd, dout, sizeof(hd), hipMemcpyDeviceToHost));
 	HIP_CHECK(hipMemcpy(hl, lout, sizeof(hl), hipMemcpyDeviceToHost));
 	check_doubles(hin, hd, hl);
+
+	/* halves: inputs in [-1.5, 2] with zeros and a NaN among them */
+	{
+		static float hf[3 * N], hfo[10 * N];
+		static _Float16 hh[N];
+		half2_t s = { (_Float16)1.5f, (_Float16)-0.25f };
+		float *fin, *fout;
+		_Float16 *hio;
+
+		for (unsigned int i = 0; i < 3 * N; i++)
+			hf[i] = (float)(hin[i % N] % 29 + i / N) / 8.0f - 1.5f;
+		hf[5] = 0.0f;
+		hf[6] = -0.0f;
+		hf[7] = NAN;
+		HIP_CHECK(hipMalloc(&fin, sizeof(hf)));
+		HIP_CHECK(hipMalloc(&fout, sizeof(hfo)));
+		HIP_CHECK(hipMalloc(&hio, sizeof(hh)));
+		HIP_CHECK(hipMemcpy(fin, hf, sizeof(hf), hipMemcpyHostToDevice));
+		hipLaunchKernelGGL(k_halves, dim3(N / 256), dim3(256), 0, 0, fin, fout, hio, s);
+		HIP_CHECK(hipGetLastError());
+		HIP_CHECK(hipMemcpy(hfo, fout, sizeof(hfo), hipMemcpyDeviceToHost));
+		HIP_CHECK(hipMemcpy(hh, hio, sizeof(hh), hipMemcpyDeviceToHost));
+		check_halves(hf, hfo, hh, s);
+		HIP_CHECK(hipFree(fin));
+		HIP_CHECK(hipFree(fout));
+		HIP_CHECK(hipFree(hio));
+	}
 
 	HIP_CHECK(hipFree(in));
 	HIP_CHECK(hipFree(out));
