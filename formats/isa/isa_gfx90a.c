@@ -432,6 +432,7 @@ static const struct isa_op gfx90a_ops[] = {
 	DS(0x3a, "ds_read_u8", K_LOAD, 1, 0, 0, 0),
 	DS(0x3b, "ds_read_i16", K_LOAD, 1, 0, 0, 0),
 	DS(0x3c, "ds_read_u16", K_LOAD, 1, 0, 0, 0),
+	DS(0x3d, "ds_swizzle_b32", K_LOAD, 1, 0, 0, F_SWIZZLE),
 	DS(0x3e, "ds_permute_b32", K_ATOMIC, 1, 1, 0, 0),
 	DS(0x3f, "ds_bpermute_b32", K_ATOMIC, 1, 1, 0, 0),
 	DS(0x4d, "ds_write_b64", K_STORE, 0, 2, 0, 0),

@@ -6,6 +6,46 @@
  */
 #include "isa_priv.h"
 
+/*
+ * A ds_swizzle_b32 offset as LLVM spells it: QUAD_PERM (bits 15:8 are
+ * 0x80), else a bit-mask pattern (bit 15 clear: and, or and xor masks of
+ * five bits each) as SWAP, REVERSE, BROADCAST or BITMASK_PERM with each
+ * lane-id bit, high first, as 0, 1, p (kept) or i (inverted); any other
+ * value in decimal.
+ */
+static void ds_swizzle(struct isa_ctx *c, unsigned int imm)
+{
+	unsigned int and_mask = imm & 31, or_mask = (imm >> 5) & 31, xor_mask = (imm >> 10) & 31;
+	unsigned int group = 32 - and_mask;
+
+	if (!imm)
+		return;
+	if ((imm & 0xff00) == 0x8000) {
+		isa_put(c, " offset:swizzle(QUAD_PERM,%u,%u,%u,%u)", imm & 3, (imm >> 2) & 3,
+			(imm >> 4) & 3, (imm >> 6) & 3);
+		return;
+	}
+	if (imm & 0x8000) {
+		isa_put(c, " offset:%u", imm);
+		return;
+	}
+	if (and_mask == 31 && !or_mask && __builtin_popcount(xor_mask) == 1) {
+		isa_put(c, " offset:swizzle(SWAP,%u)", xor_mask);
+	} else if (and_mask == 31 && !or_mask && xor_mask && !(xor_mask & (xor_mask + 1))) {
+		isa_put(c, " offset:swizzle(REVERSE,%u)", xor_mask + 1);
+	} else if (group > 1 && !(group & (group - 1)) && or_mask < group && !xor_mask) {
+		isa_put(c, " offset:swizzle(BROADCAST,%u,%u)", group, or_mask);
+	} else {
+		unsigned int p0 = or_mask ^ xor_mask, p1 = (and_mask | or_mask) ^ xor_mask;
+
+		isa_put(c, " offset:swizzle(BITMASK_PERM,\"");
+		for (unsigned int m = 16; m; m >>= 1)
+			isa_put(c, "%c", (p0 & m) == (p1 & m) ? ((p0 & m) ? '1' : '0') :
+					  ((p0 & m) ? 'i' : 'p'));
+		isa_put(c, "\")");
+	}
+}
+
 static int ds(struct isa_ctx *c, const struct isa_op *op)
 {
 	uint32_t w0 = c->words[0], w1 = c->words[1];
@@ -28,7 +68,9 @@ static int ds(struct isa_ctx *c, const struct isa_op *op)
 		isa_put(c, ", ");
 		r |= isa_put_vreg(c, (w1 >> 16) & 0xff, op->src1, acc);
 	}
-	if (op->flags & F_OFF2) {
+	if (op->flags & F_SWIZZLE) {
+		ds_swizzle(c, w0 & 0xffff);
+	} else if (op->flags & F_OFF2) {
 		if (off0)
 			isa_put(c, " offset0:%u", off0);
 		if (off1)

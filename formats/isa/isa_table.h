@@ -70,6 +70,7 @@ enum isa_kind {
 #define F_I16		0x2000	/* ... and integers: float constants are f16 bits */
 #define F_SRC_REG	0x4000	/* the source is a register, not a constant */
 #define F_CMPX		0x8000	/* gfx10 v_cmpx: writes exec only, no destination */
+#define F_SWIZZLE	0x10000	/* DS: the offset is a ds_swizzle pattern */
 
 /*
  * An opcode row. Sizes are in dwords (0: the operand is absent). For
@@ -81,7 +82,7 @@ struct isa_op {
 	const char *name;
 	uint8_t kind;
 	uint8_t dst, src0, src1, src2;
-	uint16_t flags;
+	uint32_t flags;
 };
 
 /* An opcode a delta table takes away from its base: (encoding, opcode). */

@@ -64,7 +64,7 @@ static int sdwa(struct isa_ctx *c, const struct isa_op *op)
 	if (c->nwords < 2)
 		return isa_fail(c, "SDWA dword past the end of the code");
 	c->length = 8;
-	if (op->dst > 1 || op->src0 > 1 || op->src1 > 1 ||
+	if ((op->dst > 1 && op->enc != ISA_VOPC) || op->src0 > 1 || op->src1 > 1 ||
 	    (op->flags & (F_E32_ONLY | F_SDST | F_NO_DST)))
 		return isa_fail(c, "SDWA form of this opcode not covered");
 	if (!sdwa_sel[src0_sel] || (op->enc != ISA_VOP1 && !sdwa_sel[src1_sel]))
@@ -78,8 +78,8 @@ static int sdwa(struct isa_ctx *c, const struct isa_op *op)
 			r |= isa_put_sreg(c, (w1 >> 8) & 0x7f, 2);
 		else
 			isa_put(c, "vcc");
-		if ((w1 >> 13) & 1)
-			return isa_fail(c, "SDWA VOPC clamp not covered");
+		if (!((w1 >> 15) & 1) && ((w1 >> 8) & 0x7f))
+			return isa_fail(c, "SDWA VOPC bits 14:8 without sd not covered");
 	} else {
 		r |= isa_put_vreg(c, vdst, 1, 0);
 		if (op->flags & F_VCC_OUT)
@@ -156,7 +156,7 @@ static int dpp(struct isa_ctx *c, const struct isa_op *op)
 	c->length = 8;
 	if (op->enc == ISA_VOPC)
 		return isa_fail(c, "VOPC has no DPP form on gfx9");
-	if (op->dst > 1 || op->src0 > 1 || op->src1 > 1 ||
+	if ((op->dst > 1 && op->enc != ISA_VOPC) || op->src0 > 1 || op->src1 > 1 ||
 	    (op->flags & (F_E32_ONLY | F_SDST | F_NO_DST | F_MADMK | F_MADAK)))
 		return isa_fail(c, "DPP form of this opcode not covered");
 	c->form = KFD_ISA_FORM_DPP;

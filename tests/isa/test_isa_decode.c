@@ -55,6 +55,19 @@ static const struct golden goldens[] = {
 	{ { 0xb884780f }, 4, "s_getreg_b32 s4, hwreg(HW_REG_SH_MEM_BASES, 0, 16)" },
 	{ { 0xe0a0c000, 0x00000000 }, 8, "buffer_wbl2" },
 	{ { 0xe0fc0000, 0x00000000 }, 8, "buffer_wbinvl1_vol" },
+	/* ds_swizzle_b32's offset spelled as the pattern it encodes */
+	{ { 0xd87a041f, 0x07000006 }, 8, "ds_swizzle_b32 v7, v6 offset:swizzle(SWAP,1)" },
+	{ { 0xd87a7c1f, 0x07000006 }, 8, "ds_swizzle_b32 v7, v6 offset:swizzle(REVERSE,32)" },
+	{ { 0xd87a0078, 0x08000006 }, 8,
+	  "ds_swizzle_b32 v8, v6 offset:swizzle(BROADCAST,8,3)" },
+	{ { 0xd87a449a, 0x07000006 }, 8,
+	  "ds_swizzle_b32 v7, v6 offset:swizzle(BITMASK_PERM,\"ip1p1\")" },
+	{ { 0xd87a80b1, 0x06000006 }, 8,
+	  "ds_swizzle_b32 v6, v6 offset:swizzle(QUAD_PERM,1,0,3,2)" },
+	{ { 0xd87a8ab1, 0x07000006 }, 8, "ds_swizzle_b32 v7, v6 offset:35505" },
+	/* VOPC in SDWA: the mask goes to vcc */
+	{ { 0x7d9812f9, 0x00060006 }, 8,
+	  "v_cmp_gt_u32_sdwa vcc, v6, v9 src0_sel:DWORD src1_sel:BYTE_0" },
 };
 
 static void put_words(uint8_t *b, const uint32_t *w, unsigned int n)

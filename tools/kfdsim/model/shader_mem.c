@@ -343,6 +343,8 @@ flat(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 			  sh_aperture(c, w->v[(addr + 1) % SH_VGPRS][__builtin_ctzll(exec)]))) &&
 	    !sh_scratch_flat(c, w, i, &s))
 		return s;
+	if (i->id == SH_OP_GLOBAL_STORE_BYTE_D16_HI || i->id == SH_OP_GLOBAL_STORE_SHORT_D16_HI)
+		return sh_store_d16_hi(c, w, i);
 	for (unsigned int l = 0; l < SH_LANES; l++) {
 		if (!((exec >> l) & 1))
 			continue;
@@ -478,6 +480,8 @@ ds(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 		return sh_illegal(c, w, i, "GDS");
 	if (i->id == SH_OP_DS_NOP)
 		return SH_NEXT;
+	if (i->id >= SH_OP_XDS_FIRST && i->id <= SH_OP_XDS_LAST)
+		return sh_ds_lane(c, w, i);
 	for (unsigned int l = 0; l < SH_LANES; l++) {
 		uint32_t a = w->v[addr][l];
 

@@ -2,7 +2,7 @@
 /*
  * Operands of the interpreter: the SGPR space (SGPRs, vcc, m0, exec at
  * their field numbers), the inline constants and the literal of a 9-bit
- * source field, VGPRs.
+ * source field, VGPRs, and the sources a DPP or SDWA form prepared.
  */
 #include "shader_priv.h"
 
@@ -113,7 +113,8 @@ sh_src32(const struct sh_wave *w, const struct sh_insn *i, unsigned int f,
 	uint64_t k;
 
 	if (f >= 256) {
-		*v = w->v[f - 256][lane];
+		/* past the 9-bit fields: a DPP or SDWA source (shader_dpp.c) */
+		*v = f >= SH_SRC_XS ? w->xs[(f - SH_SRC_XS) & 1][lane] : w->v[f - 256][lane];
 		return 0;
 	}
 	if (readable_sreg(f)) {
@@ -154,6 +155,9 @@ sh_row32(const struct sh_wave *w, const struct sh_insn *i, unsigned int f,
 {
 	uint32_t v;
 
+	/* a DPP or SDWA source (shader_dpp.c), then the VGPRs */
+	if (f >= SH_SRC_XS)
+		return w->xs[(f - SH_SRC_XS) & 1];
 	if (f >= 256)
 		return w->v[f - 256];
 	if (sh_src32(w, i, f, 0, &v))

@@ -18,6 +18,11 @@
  *                   control; waves that wait for the host
  *   shader_scratch.c private memory: the queue's scratch, swizzled
  *                   per lane, and generic pointers into the apertures
+ *   shader_dpp.c    DPP and SDWA forms of the vector rows
+ *   shader_xvalu.c  16-bit, byte, bit-permute and transcendental rows
+ *   shader_f64.c    double precision
+ *   shader_f16.c    half precision, mixed precision, d16_hi stores
+ *   shader_lane.c   cross-lane DS (permute, swizzle) and strided DS
  *
  * Shared between those files only. Device lock held throughout.
  */
@@ -57,7 +62,13 @@ struct sh_wave {
 					 * are then one SGPR and exec is exec_lo */
 	const uint32_t *aperture_hi;	/* src_shared_base, _limit,
 					 * src_private_base, _limit: bits 63:32 */
+	/* DPP and SDWA: the sources after lane movement and selection,
+	 * read as operand fields SH_SRC_XS and SH_SRC_XS + 1 */
+	uint32_t xs[2][SH_LANES];
 };
+
+/* The operand field of the wave's xs[0] (xs[1]: one more). */
+#define SH_SRC_XS	512
 
 struct sh_cached;
 
@@ -76,6 +87,7 @@ struct sh_ctx {
 	uint64_t executed;		/* wave instructions */
 	uint64_t lanes;			/* lane instructions (VALU) */
 	enum kfd_isa_family family;	/* the dispatch's GPU */
+	int xform;			/* a DPP or SDWA form is being run */
 	/* the failure, when an instruction stops the dispatch */
 	int ec;				/* KFD_ABI_EC_* */
 	uint32_t code;			/* queue-inactive error bits */
@@ -261,7 +273,7 @@ struct sh_insn {
 	X(DS_READ2_B32, "ds_read2_b32") X(DS_READ2_B64, "ds_read2_b64") \
 	X(DS_WRITE_B8, "ds_write_b8") X(DS_WRITE_B16, "ds_write_b16") \
 	X(DS_READ_U8, "ds_read_u8") X(DS_READ_U16, "ds_read_u16") X(DS_NOP, "ds_nop") \
-	SH_OPS_SYS(X)
+	SH_OPS_SYS(X) SH_OPS_XV(X) SH_OPS_XDS(X)
 
 /* shader_sys.c's rows, SH_OP_S_SENDMSG up to SH_OP_BUFFER_WBINVL1_VOL;
  * then the 64-bit compare-swap of shader_mem.c that hostcalls use. */
@@ -274,6 +286,74 @@ struct sh_insn {
 	X(BUFFER_WBINVL1_VOL, "buffer_wbinvl1_vol") \
 	X(GLOBAL_ATOMIC_CMPSWAP_X2, "atomic_cmpswap_x2")
 
+/*
+ * The rocPRIM/rocRAND block (shader_xvalu.c, shader_f64.c, shader_lane.c):
+ * one contiguous range of ids, SH_OP_XV_FIRST to SH_OP_XV_LAST, which
+ * sh_valu() hands to sh_xvalu() before its own switch.
+ */
+#define SH_OPS_XV(X) \
+	X(V_BCNT_U32_B32, "v_bcnt_u32_b32") X(V_PERM_B32, "v_perm_b32") \
+	X(V_XAD_U32, "v_xad_u32") X(V_MUL_HI_U32_U24, "v_mul_hi_u32_u24") \
+	X(V_MUL_HI_I32_I24, "v_mul_hi_i32_i24") X(V_BFM_B32, "v_bfm_b32") \
+	X(V_MIN3_U32, "v_min3_u32") X(V_MAX3_U32, "v_max3_u32") \
+	X(V_MIN3_I32, "v_min3_i32") X(V_MAX3_I32, "v_max3_i32") \
+	X(V_CVT_F32_UBYTE0, "v_cvt_f32_ubyte0") X(V_CVT_F32_UBYTE1, "v_cvt_f32_ubyte1") \
+	X(V_CVT_F32_UBYTE2, "v_cvt_f32_ubyte2") X(V_CVT_F32_UBYTE3, "v_cvt_f32_ubyte3") \
+	X(V_ADD_U16, "v_add_u16") X(V_SUB_U16, "v_sub_u16") X(V_SUBREV_U16, "v_subrev_u16") \
+	X(V_MUL_LO_U16, "v_mul_lo_u16") X(V_LSHLREV_B16, "v_lshlrev_b16") \
+	X(V_LSHRREV_B16, "v_lshrrev_b16") X(V_ASHRREV_I16, "v_ashrrev_i16") \
+	X(V_MIN_U16, "v_min_u16") X(V_MAX_U16, "v_max_u16") X(V_MIN_I16, "v_min_i16") \
+	X(V_MAX_I16, "v_max_i16") \
+	X(V_CMP_LT_U16, "v_cmp_lt_u16") X(V_CMP_EQ_U16, "v_cmp_eq_u16") \
+	X(V_CMP_LE_U16, "v_cmp_le_u16") X(V_CMP_GT_U16, "v_cmp_gt_u16") \
+	X(V_CMP_NE_U16, "v_cmp_ne_u16") X(V_CMP_GE_U16, "v_cmp_ge_u16") \
+	X(V_CMP_LT_I16, "v_cmp_lt_i16") X(V_CMP_EQ_I16, "v_cmp_eq_i16") \
+	X(V_CMP_LE_I16, "v_cmp_le_i16") X(V_CMP_GT_I16, "v_cmp_gt_i16") \
+	X(V_CMP_NE_I16, "v_cmp_ne_i16") X(V_CMP_GE_I16, "v_cmp_ge_i16") \
+	X(V_EXP_F32, "v_exp_f32") X(V_LOG_F32, "v_log_f32") X(V_SIN_F32, "v_sin_f32") \
+	X(V_COS_F32, "v_cos_f32") X(V_RSQ_F32, "v_rsq_f32") X(V_RNDNE_F32, "v_rndne_f32") \
+	X(V_CEIL_F32, "v_ceil_f32") X(V_FRACT_F32, "v_fract_f32") X(V_LDEXP_F32, "v_ldexp_f32") \
+	X(V_FREXP_EXP_I32_F32, "v_frexp_exp_i32_f32") \
+	X(V_FREXP_MANT_F32, "v_frexp_mant_f32") X(V_CMP_CLASS_F32, "v_cmp_class_f32") \
+	X(V_CVT_F16_F32, "v_cvt_f16_f32") X(V_CVT_F32_F16, "v_cvt_f32_f16") \
+	X(V_PACK_B32_F16, "v_pack_b32_f16") X(V_CVT_PKRTZ_F16_F32, "v_cvt_pkrtz_f16_f32") \
+	X(V_ADD_F16, "v_add_f16") X(V_SUB_F16, "v_sub_f16") X(V_MUL_F16, "v_mul_f16") \
+	X(V_FMA_F16, "v_fma_f16") X(V_SQRT_F16, "v_sqrt_f16") \
+	X(V_CMP_CLASS_F16, "v_cmp_class_f16") X(V_PK_FMA_F16, "v_pk_fma_f16") \
+	X(V_PK_MUL_F16, "v_pk_mul_f16") X(V_PK_ADD_F16, "v_pk_add_f16") \
+	X(V_FMA_MIX_F32, "v_fma_mix_f32") X(V_FMA_MIXLO_F16, "v_fma_mixlo_f16") \
+	X(V_FMA_MIXHI_F16, "v_fma_mixhi_f16") \
+	X(V_ADD_F64, "v_add_f64") X(V_MUL_F64, "v_mul_f64") X(V_FMA_F64, "v_fma_f64") \
+	X(V_FMAC_F64, "v_fmac_f64") X(V_MIN_F64, "v_min_f64") X(V_MAX_F64, "v_max_f64") \
+	X(V_LDEXP_F64, "v_ldexp_f64") X(V_DIV_SCALE_F64, "v_div_scale_f64") \
+	X(V_DIV_FMAS_F64, "v_div_fmas_f64") X(V_DIV_FIXUP_F64, "v_div_fixup_f64") \
+	X(V_RCP_F64, "v_rcp_f64") X(V_RSQ_F64, "v_rsq_f64") X(V_SQRT_F64, "v_sqrt_f64") \
+	X(V_FLOOR_F64, "v_floor_f64") X(V_CEIL_F64, "v_ceil_f64") \
+	X(V_TRUNC_F64, "v_trunc_f64") X(V_RNDNE_F64, "v_rndne_f64") \
+	X(V_FRACT_F64, "v_fract_f64") X(V_FREXP_EXP_I32_F64, "v_frexp_exp_i32_f64") \
+	X(V_FREXP_MANT_F64, "v_frexp_mant_f64") X(V_CVT_F32_F64, "v_cvt_f32_f64") \
+	X(V_CVT_F64_F32, "v_cvt_f64_f32") X(V_CVT_F64_I32, "v_cvt_f64_i32") \
+	X(V_CVT_F64_U32, "v_cvt_f64_u32") X(V_CVT_I32_F64, "v_cvt_i32_f64") \
+	X(V_CVT_U32_F64, "v_cvt_u32_f64") \
+	X(V_CMP_F_F64, "v_cmp_f_f64") X(V_CMP_LT_F64, "v_cmp_lt_f64") \
+	X(V_CMP_EQ_F64, "v_cmp_eq_f64") X(V_CMP_LE_F64, "v_cmp_le_f64") \
+	X(V_CMP_GT_F64, "v_cmp_gt_f64") X(V_CMP_LG_F64, "v_cmp_lg_f64") \
+	X(V_CMP_GE_F64, "v_cmp_ge_f64") X(V_CMP_O_F64, "v_cmp_o_f64") \
+	X(V_CMP_U_F64, "v_cmp_u_f64") X(V_CMP_NGE_F64, "v_cmp_nge_f64") \
+	X(V_CMP_NLG_F64, "v_cmp_nlg_f64") X(V_CMP_NGT_F64, "v_cmp_ngt_f64") \
+	X(V_CMP_NLE_F64, "v_cmp_nle_f64") X(V_CMP_NEQ_F64, "v_cmp_neq_f64") \
+	X(V_CMP_NLT_F64, "v_cmp_nlt_f64") X(V_CMP_TRU_F64, "v_cmp_tru_f64") \
+	X(V_CMP_CLASS_F64, "v_cmp_class_f64")
+/* Cross-lane and strided DS (shader_lane.c): SH_OP_XDS_FIRST to _LAST;
+ * then the FLAT stores of a high half (shader_f16.c). */
+#define SH_OPS_XDS(X) \
+	X(DS_BPERMUTE_B32, "ds_bpermute_b32") X(DS_PERMUTE_B32, "ds_permute_b32") \
+	X(DS_SWIZZLE_B32, "ds_swizzle_b32") X(DS_READ2ST64_B32, "ds_read2st64_b32") \
+	X(DS_READ2ST64_B64, "ds_read2st64_b64") X(DS_WRITE2ST64_B32, "ds_write2st64_b32") \
+	X(DS_WRITE2ST64_B64, "ds_write2st64_b64") \
+	X(GLOBAL_STORE_BYTE_D16_HI, "store_byte_d16_hi") \
+	X(GLOBAL_STORE_SHORT_D16_HI, "store_short_d16_hi")
+
 enum sh_op_id {
 	SH_OP_NONE,
 #define SH_ENUM(id, name) SH_OP_##id,
@@ -281,6 +361,11 @@ enum sh_op_id {
 #undef SH_ENUM
 	SH_OP_COUNT,
 };
+
+#define SH_OP_XV_FIRST		SH_OP_V_BCNT_U32_B32
+#define SH_OP_XV_LAST		SH_OP_V_CMP_CLASS_F64
+#define SH_OP_XDS_FIRST		SH_OP_DS_BPERMUTE_B32
+#define SH_OP_XDS_LAST		SH_OP_DS_WRITE2ST64_B64
 
 /* The outcome of one instruction. */
 enum sh_step { SH_NEXT, SH_JUMPED, SH_STOP, SH_FAIL };
@@ -316,6 +401,48 @@ int sh_src64(const struct sh_wave *w, const struct sh_insn *i, unsigned int f,
  */
 const uint32_t *sh_row32(const struct sh_wave *w, const struct sh_insn *i, unsigned int f,
 			 uint32_t tmp[SH_LANES]);
+
+/* The operand fields of a vector instruction, whatever its encoding. */
+struct sh_vop {
+	unsigned int vdst;	/* VGPR, or the SGPR of a scalar result */
+	unsigned int sdst;	/* carry-out / compare mask: SGPR pair */
+	unsigned int src[3];	/* 9-bit fields, or SH_SRC_XS + k */
+	unsigned int cin;	/* carry-in / lane mask: SGPR pair */
+	unsigned int abs, neg, clamp;
+	unsigned int nsrc;
+};
+
+/* shader_dpp.c */
+/* Run a DPP or SDWA form: move or select the sources, run the row, then
+ * mask or merge what it wrote. */
+enum sh_step sh_xform(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
+/* The fields of a DPP or SDWA form (sources at SH_SRC_XS). Return: 0. */
+int sh_xform_fields(const struct sh_insn *i, struct sh_vop *o);
+
+/* shader_xvalu.c, shader_f64.c: the SH_OP_XV_FIRST.._LAST rows */
+enum sh_step sh_xvalu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
+		      const struct sh_vop *o);
+/*
+ * shader_xvalu.c: the class mask of a float of @exp_bits and @man_bits
+ * (v_cmp_class): bit 0 signaling NaN, 1 quiet NaN, 2 -inf, 3 -normal,
+ * 4 -denormal, 5 -0, 6 +0, 7 +denormal, 8 +normal, 9 +inf.
+ */
+uint32_t sh_fclass(uint64_t v, unsigned int exp_bits, unsigned int man_bits);
+/* shader_f64.c: the double-precision rows of that block (1 when @id is). */
+int sh_f64_row(unsigned int id);
+enum sh_step sh_f64(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
+		    const struct sh_vop *o);
+
+/* shader_f16.c: the half-precision rows of the block (1 when @id is one),
+ * their VOP3P forms, and the FLAT stores of a high half. */
+int sh_f16_row(unsigned int id);
+enum sh_step sh_f16(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
+		    const struct sh_vop *o);
+enum sh_step sh_f16_vop3p(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
+enum sh_step sh_store_d16_hi(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
+
+/* shader_lane.c: the SH_OP_XDS_FIRST.._LAST rows */
+enum sh_step sh_ds_lane(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
 
 /* shader_salu.c */
 enum sh_step sh_salu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);

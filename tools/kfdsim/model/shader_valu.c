@@ -4,29 +4,20 @@
  * integer and float opcodes the compilers emit for address arithmetic and
  * simple math. Each active lane (EXEC) computes; VOPC and carry-outs write
  * 0 for the inactive ones. Of VOP3P, gfx90a's packed 32-bit moves and
- * float math. SDWA, DPP and output modifiers stop the wave as not
- * implemented.
+ * float math. The DPP and SDWA forms run here once shader_dpp.c has moved
+ * or selected their sources; the rows of the rocPRIM/rocRAND block go to
+ * shader_xvalu.c. Output modifiers stop the wave as not implemented.
  */
 #include <math.h>
 #include <string.h>
 
 #include "shader_priv.h"
 
-/* One instruction's operand fields, whatever its encoding. */
-struct vop {
-	unsigned int vdst;	/* VGPR, or the SGPR of a scalar result */
-	unsigned int sdst;	/* carry-out / compare mask: SGPR pair */
-	unsigned int src[3];	/* 9-bit fields */
-	unsigned int cin;	/* carry-in / lane mask: SGPR pair */
-	unsigned int abs, neg, clamp;
-	unsigned int nsrc;
-};
-
 static float f32(uint32_t v) { float f; memcpy(&f, &v, 4); return f; }
 static uint32_t u32(float f) { uint32_t v; memcpy(&v, &f, 4); return v; }
 
 static uint32_t
-fmod_in(uint32_t v, const struct vop *o, unsigned int k)
+fmod_in(uint32_t v, const struct sh_vop *o, unsigned int k)
 {
 	if ((o->abs >> k) & 1)
 		v &= 0x7fffffffu;
@@ -133,11 +124,13 @@ cmp(unsigned int id, uint64_t a, uint64_t b)
 
 /* The operand fields of the _e32 and _e64 forms. */
 static int
-fields(const struct sh_insn *i, struct vop *o)
+fields(const struct sh_insn *i, struct sh_vop *o)
 {
 	const struct kfd_isa_fields *f = &i->in->f;
 	uint32_t w0 = f->words[0], w1 = f->words[1];
 
+	if (f->form == KFD_ISA_FORM_DPP || f->form == KFD_ISA_FORM_SDWA)
+		return sh_xform_fields(i, o);
 	memset(o, 0, sizeof(*o));
 	o->nsrc = f->enc == KFD_ISA_VOP1 ? 1 : f->enc == KFD_ISA_VOP3 && f->src_dwords[2] ? 3 : 2;
 	if (f->enc == KFD_ISA_VOP3 && !f->src_dwords[1])
@@ -174,7 +167,7 @@ fields(const struct sh_insn *i, struct vop *o)
  * madak literal as the third. Return: 0, or -1 for an unreadable operand.
  */
 static int
-rows32(const struct sh_wave *w, const struct sh_insn *i, const struct vop *o, int fp,
+rows32(const struct sh_wave *w, const struct sh_insn *i, const struct sh_vop *o, int fp,
        const uint32_t *src[3], uint32_t tmp[3][SH_LANES])
 {
 	const struct kfd_isa_fields *f = &i->in->f;
@@ -247,7 +240,7 @@ row64(const struct sh_wave *w, const struct sh_insn *i, unsigned int f, const ui
  * operands are not resolved here (lanes64() then takes them lane by lane).
  */
 static enum sh_step
-wide64(struct sh_wave *w, const struct sh_insn *i, const struct vop *o, uint64_t exec)
+wide64(struct sh_wave *w, const struct sh_insn *i, const struct sh_vop *o, uint64_t exec)
 {
 	uint32_t ta[SH_LANES], tb[SH_LANES], tlo[SH_LANES], thi[SH_LANES];
 	const uint32_t *a = sh_row32(w, i, o->src[0], ta), *b = NULL, *lo, *hi;
@@ -282,7 +275,7 @@ wide64(struct sh_wave *w, const struct sh_insn *i, const struct vop *o, uint64_t
 }
 
 static enum sh_step
-lanes64(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i, const struct vop *o)
+lanes64(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i, const struct sh_vop *o)
 {
 	uint64_t exec = sh_exec(w), carry = 0;
 	unsigned int l;
@@ -339,7 +332,7 @@ lanes64(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i, const stru
 
 static enum sh_step
 compare_lanes(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
-	      const struct vop *o)
+	      const struct sh_vop *o)
 {
 	const struct kfd_isa_fields *f = &i->in->f;
 	uint64_t exec = sh_exec(w), active = exec, mask = 0;
@@ -480,11 +473,13 @@ sh_valu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 	int fp = is_float(i->id), writes_carry = 0;
 	uint32_t tmp[3][SH_LANES];
 	const uint32_t *src[3];
-	struct vop o;
+	struct sh_vop o;
 	unsigned int l;
 
 	if (f->enc == KFD_ISA_VOP3P)
-		return vop3p(c, w, i);
+		return sh_f16_row(i->id) ? sh_f16_vop3p(c, w, i) : vop3p(c, w, i);
+	if ((f->form == KFD_ISA_FORM_DPP || f->form == KFD_ISA_FORM_SDWA) && !c->xform)
+		return sh_xform(c, w, i);
 	if (fields(i, &o))
 		return sh_illegal(c, w, i, "this encoding form");
 	if (vop3b(i->id) && (f->form == KFD_ISA_FORM_VOP3 || f->enc == KFD_ISA_VOP3)) {
@@ -493,6 +488,10 @@ sh_valu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 	} else if (f->form == KFD_ISA_FORM_VOP3 || f->enc == KFD_ISA_VOP3) {
 		o.sdst = 0;
 	}
+	if ((i->id >= SH_OP_XV_FIRST && i->id <= SH_OP_XV_LAST) ||
+	    (o.clamp && (i->id == SH_OP_V_ADD_U32 || i->id == SH_OP_V_SUB_U32 ||
+			 i->id == SH_OP_V_SUBREV_U32)))
+		return sh_xvalu(c, w, i, &o);
 	/* v_cndmask_b32 takes abs and neg as on floats (a select of them) */
 	if (i->id == SH_OP_V_CNDMASK_B32 && (o.abs || o.neg))
 		fp = 1;
