@@ -375,11 +375,181 @@ test_valu_paths_agree(void **state)
 	assert_int_equal(mismatches, 0);
 }
 
+/* The row of @mnemonic in @isa's table, its VOP3 form's first dword. */
+static uint32_t
+vop3_word0(enum kfd_isa_family isa, const char *mnemonic)
+{
+	struct kfd_isa_row row;
+	int gap;
+
+	for (unsigned int r = 0; (gap = kfd_isa_row(isa, r, &row)) >= 0; r++)
+		if (!gap && !strcmp(row.mnemonic, mnemonic))
+			return row.vop3_word0 ? row.vop3_word0 : row.word0;
+	fail_msg("no row %s", mnemonic);
+	return 0;
+}
+
+/* A packed source field: VGPR pair, SGPR pair, VCC, or inline constant. */
+static unsigned int
+pk_source(uint64_t *s)
+{
+	uint64_t r = lt_rand(s);
+
+	switch (r % 6) {
+	case 0: case 1: case 2:
+		return 256 + (unsigned int)(r >> 8) % (LT_VREGS - 1);
+	case 3:
+		return (unsigned int)(r >> 8) % 100 & ~1u;
+	case 4:
+		return SH_VCC;
+	default:
+		return (r >> 8) & 1 ? 128 + (unsigned int)(r >> 9) % 81 :
+		       240 + (unsigned int)(r >> 9) % 9;
+	}
+}
+
+/*
+ * One half of packed instruction @pk run as its unpacked VOP3 opcode
+ * (@word0) on @w, per lane, into v@tmp: the sources the half selects,
+ * its neg bits.
+ */
+static void
+pk_half(enum kfd_isa_family isa, struct sh_ctx *c, uint32_t word0, unsigned int id,
+	const unsigned int src[3], const unsigned int sel[3], unsigned int nsrc,
+	unsigned int neg, unsigned int tmp)
+{
+	uint32_t code[2] = { word0 | tmp, 0 };
+	struct kfd_isa_insn in;
+	struct sh_insn i = { .in = &in, .id = id };
+
+	for (unsigned int k = 0; k < nsrc; k++) {
+		/* a constant is the same in both halves */
+		unsigned int f = src[k] < 128 || src[k] >= 256 ? src[k] + sel[k] : src[k];
+
+		code[1] |= f << (9 * k);
+	}
+	code[1] |= neg << 29;
+	assert_int_equal(kfd_isa_decode(isa, (const uint8_t *)code, 8, &in), 0);
+	assert_int_equal(sh_valu(c, &c->waves[0], &i), SH_NEXT);
+}
+
+/*
+ * gfx90a's and gfx942's packed 32-bit VOP3P (a loop over the lanes with no
+ * per-lane fallback): each half must be what the unpacked opcode gives,
+ * per lane, on the dwords op_sel and op_sel_hi pick, with neg_lo and
+ * neg_hi as its neg modifier.
+ */
+static void
+test_packed_halves(void **state)
+{
+	static const struct {
+		const char *pk, *half;
+		unsigned int pk_id, half_id, nsrc;
+	} ops[] = {
+		{ "v_pk_mov_b32", "v_mov_b32", SH_OP_V_PK_MOV_B32, SH_OP_V_MOV_B32, 2 },
+		{ "v_pk_add_f32", "v_add_f32", SH_OP_V_PK_ADD_F32, SH_OP_V_ADD_F32, 2 },
+		{ "v_pk_mul_f32", "v_mul_f32", SH_OP_V_PK_MUL_F32, SH_OP_V_MUL_F32, 2 },
+		{ "v_pk_fma_f32", "v_fma_f32", SH_OP_V_PK_FMA_F32, SH_OP_V_FMA_F32, 3 },
+	};
+	const struct lt_family *fams = families;
+	uint64_t seed = 0x6c616e65706b3332ull;
+	const char *env = getenv("KFDSIM_LANES_SEED");
+	unsigned int runs = 0;
+
+	(void)state;
+	if (env && *env)
+		seed = strtoull(env, NULL, 0);
+	mismatches = 0;
+	for (unsigned int fk = 0; fk < 2; fk++) {
+		const struct lt_family *fam = &fams[fk];
+		struct sh_ctx *cp = lt_ctx_new(fam->isa, 64, 0);
+		struct sh_ctx *cr = lt_ctx_new(fam->isa, 64, 1);
+		struct sh_ctx *c0 = lt_ctx_new(fam->isa, 64, 1);
+
+		assert_non_null(cp);
+		assert_non_null(cr);
+		assert_non_null(c0);
+		for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]); k++) {
+			uint32_t pk0 = vop3_word0(fam->isa, ops[k].pk);
+			uint32_t half0 = vop3_word0(fam->isa, ops[k].half);
+
+			for (unsigned int t = 0; t < 3 * 40; t++) {
+				uint64_t s = seed ^ ((uint64_t)fk << 40 | (uint64_t)k << 32 | t);
+				unsigned int src[3], slo[3], shi[3], vdst, op_sel, op_sel_hi;
+				unsigned int neg_lo, neg_hi;
+				struct sh_wave *w0 = &c0->waves[0], *p = &cp->waves[0];
+				struct sh_wave *r = &cr->waves[0];
+				struct sh_insn i = { .id = ops[k].pk_id };
+				struct kfd_isa_insn in;
+				uint32_t code[2], half[2][SH_LANES];
+				uint64_t exec;
+
+				lt_rand(&s);
+				for (unsigned int n = 0; n < 3; n++)
+					src[n] = n < ops[k].nsrc ? pk_source(&s) : 0;
+				vdst = (unsigned int)(lt_rand(&s) % (LT_VREGS - 1));
+				op_sel = (unsigned int)lt_rand(&s) & 7;
+				op_sel_hi = (unsigned int)lt_rand(&s) & 7;
+				neg_lo = ops[k].pk_id == SH_OP_V_PK_MOV_B32 ? 0 :
+					 (unsigned int)lt_rand(&s) & 7;
+				neg_hi = ops[k].pk_id == SH_OP_V_PK_MOV_B32 ? 0 :
+					 (unsigned int)lt_rand(&s) & 7;
+				code[0] = pk0 | vdst | neg_hi << 8 | op_sel << 11 |
+					  (op_sel_hi >> 2) << 14;
+				code[1] = src[0] | src[1] << 9 | src[2] << 18 |
+					  (op_sel_hi & 3) << 27 | neg_lo << 29;
+				if (kfd_isa_decode(fam->isa, (const uint8_t *)code, 8, &in))
+					continue;
+				i.in = &in;
+				random_state(fam, t % 3, &s, w0);
+				exec = sh_exec(w0);
+				copy_wave(p, w0);
+				copy_wave(r, w0);
+				assert_int_equal(sh_valu(cp, p, &i), SH_NEXT);
+				runs++;
+				/* the reference: each half unpacked, into v40 and v41 */
+				for (unsigned int n = 0; n < 3; n++) {
+					slo[n] = (op_sel >> n) & 1;
+					shi[n] = (op_sel_hi >> n) & 1;
+				}
+				if (ops[k].pk_id == SH_OP_V_PK_MOV_B32) {
+					unsigned int s0[3] = { src[0] }, s1[3] = { src[1] };
+					unsigned int l0[3] = { slo[0] }, l1[3] = { slo[1] };
+
+					pk_half(fam->isa, cr, half0, ops[k].half_id, s0, l0, 1, 0, 40);
+					pk_half(fam->isa, cr, half0, ops[k].half_id, s1, l1, 1, 0, 41);
+				} else {
+					pk_half(fam->isa, cr, half0, ops[k].half_id, src, slo,
+						ops[k].nsrc, neg_lo, 40);
+					pk_half(fam->isa, cr, half0, ops[k].half_id, src, shi,
+						ops[k].nsrc, neg_hi, 41);
+				}
+				memcpy(half, &r->v[40], sizeof(half));
+				copy_wave(r, w0);
+				for (unsigned int l = 0; l < SH_LANES; l++) {
+					if (!((exec >> l) & 1))
+						continue;
+					r->v[vdst][l] = half[0][l];
+					r->v[vdst + 1][l] = half[1][l];
+				}
+				compare(fam, &in, w0, p, r);
+			}
+		}
+		lt_ctx_free(cp);
+		lt_ctx_free(cr);
+		lt_ctx_free(c0);
+	}
+	print_message("%u packed instructions compared, %u mismatches\n", runs, mismatches);
+	assert_true(runs > 500);
+	assert_int_equal(mismatches, 0);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_valu_paths_agree),
+		cmocka_unit_test(test_packed_halves),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

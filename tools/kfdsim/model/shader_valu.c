@@ -379,7 +379,8 @@ compare_lanes(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
 	return SH_NEXT;
 }
 
-/* Lane l's two results @e0, @e1 into vdst's pair, for each active lane. */
+/* Lane l's two results @e0, @e1 into vdst's pair, for each active lane;
+ * a NaN result as the unpacked opcode's (sh_fnan_in()) */
 #define PK_LANES(e0, e1) do {						\
 	uint32_t *d0_ = w->v[vdst], *d1_ = w->v[(vdst + 1) % SH_VGPRS];	\
 									\
@@ -390,6 +391,14 @@ compare_lanes(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
 			continue;					\
 		r0_ = (e0);						\
 		r1_ = (e1);						\
+		if (i->id != SH_OP_V_PK_MOV_B32 && sh_fisnan(r0_))	\
+			r0_ = sh_fnan_in(r0_, lo[0][l] ^ nlo[0],	\
+					 lo[1][l] ^ nlo[1],		\
+					 nsrc > 2 ? lo[2][l] ^ nlo[2] : 0);	\
+		if (i->id != SH_OP_V_PK_MOV_B32 && sh_fisnan(r1_))	\
+			r1_ = sh_fnan_in(r1_, hi[0][l] ^ nhi[0],	\
+					 hi[1][l] ^ nhi[1],		\
+					 nsrc > 2 ? hi[2][l] ^ nhi[2] : 0);	\
 		d0_[l] = r0_;						\
 		d1_[l] = r1_;						\
 	}								\
