@@ -51,9 +51,12 @@ sh_lanes32(unsigned int id, uint64_t exec, const uint32_t *a, const uint32_t *b,
 	case SH_OP_V_MUL_F32: SH_LANES_DO(sh_fnan_in(u32(f32(x) * f32(y)), x, y, 0)); break;
 	case SH_OP_V_MIN_F32: SH_LANES_DO(sh_fmin32(x, y)); break;
 	case SH_OP_V_MAX_F32: SH_LANES_DO(sh_fmax32(x, y)); break;
-	case SH_OP_V_MAC_F32: SH_LANES_DO(sh_fnan_in(u32(f32(x) * f32(y) + f32(dst[l])), x, y, dst[l])); break;
-	case SH_OP_V_FMAC_F32: SH_LANES_DO(sh_fnan_in(u32(fmaf(f32(x), f32(y), f32(dst[l]))), x, y,
-							 dst[l])); break;
+	case SH_OP_V_MAC_F32:
+		SH_LANES_DO(sh_fnan_in(u32(f32(x) * f32(y) + f32(dst[l])), x, y, dst[l]));
+		break;
+	case SH_OP_V_FMAC_F32:
+		SH_LANES_DO(sh_fnan_in(u32(fmaf(f32(x), f32(y), f32(dst[l]))), x, y, dst[l]));
+		break;
 	case SH_OP_V_MAD_F32: SH_LANES_DO(sh_fnan_in(u32(f32(x) * f32(y) + f32(z)), x, y, z)); break;
 	case SH_OP_V_FMA_F32: SH_LANES_DO(sh_fnan_in(u32(fmaf(f32(x), f32(y), f32(z))), x, y, z)); break;
 	case SH_OP_V_MUL_I32_I24:
