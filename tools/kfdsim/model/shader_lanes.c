@@ -16,27 +16,6 @@ static inline float f32(uint32_t v) { float f; memcpy(&f, &v, 4); return f; }
 static inline uint32_t u32(float f) { uint32_t v; memcpy(&v, &f, 4); return v; }
 
 /*
- * C leaves open which zero fmaxf() and fminf() return for -0 and +0, and
- * two builds of the same call differ: -0 is taken as below +0 here, as
- * IEEE 754-2019's maximum and minimum order them, so every build agrees.
- */
-static inline uint32_t
-max32(uint32_t x, uint32_t y)
-{
-	if (f32(x) == 0 && f32(y) == 0)
-		return x & y;
-	return u32(fmaxf(f32(x), f32(y)));
-}
-
-static inline uint32_t
-min32(uint32_t x, uint32_t y)
-{
-	if (f32(x) == 0 && f32(y) == 0)
-		return x | y;
-	return u32(fminf(f32(x), f32(y)));
-}
-
-/*
  * @expr of x, y, z (lane l of a, b, d) into each active lane of dst. A
  * full EXEC, the common case, takes the loop without a test per lane.
  */
@@ -66,16 +45,20 @@ sh_lanes32(unsigned int id, uint64_t exec, const uint32_t *a, const uint32_t *b,
 	case SH_OP_V_NOT_B32: SH_LANES_DO(~x); break;
 	case SH_OP_V_CVT_F32_I32: SH_LANES_DO(u32((float)(int32_t)x)); break;
 	case SH_OP_V_CVT_F32_U32: SH_LANES_DO(u32((float)x)); break;
-	case SH_OP_V_ADD_F32: SH_LANES_DO(u32(f32(x) + f32(y))); break;
-	case SH_OP_V_SUB_F32: SH_LANES_DO(u32(f32(x) - f32(y))); break;
-	case SH_OP_V_SUBREV_F32: SH_LANES_DO(u32(f32(y) - f32(x))); break;
-	case SH_OP_V_MUL_F32: SH_LANES_DO(u32(f32(x) * f32(y))); break;
-	case SH_OP_V_MIN_F32: SH_LANES_DO(min32(x, y)); break;
-	case SH_OP_V_MAX_F32: SH_LANES_DO(max32(x, y)); break;
-	case SH_OP_V_MAC_F32: SH_LANES_DO(u32(f32(x) * f32(y) + f32(dst[l]))); break;
-	case SH_OP_V_FMAC_F32: SH_LANES_DO(u32(fmaf(f32(x), f32(y), f32(dst[l])))); break;
-	case SH_OP_V_MAD_F32: SH_LANES_DO(u32(f32(x) * f32(y) + f32(z))); break;
-	case SH_OP_V_FMA_F32: SH_LANES_DO(u32(fmaf(f32(x), f32(y), f32(z)))); break;
+	case SH_OP_V_ADD_F32: SH_LANES_DO(sh_fnan_in(u32(f32(x) + f32(y)), x, y, 0)); break;
+	case SH_OP_V_SUB_F32: SH_LANES_DO(sh_fnan_in(u32(f32(x) - f32(y)), x, y, 0)); break;
+	case SH_OP_V_SUBREV_F32: SH_LANES_DO(sh_fnan_in(u32(f32(y) - f32(x)), x, y, 0)); break;
+	case SH_OP_V_MUL_F32: SH_LANES_DO(sh_fnan_in(u32(f32(x) * f32(y)), x, y, 0)); break;
+	case SH_OP_V_MIN_F32: SH_LANES_DO(sh_fmin32(x, y)); break;
+	case SH_OP_V_MAX_F32: SH_LANES_DO(sh_fmax32(x, y)); break;
+	case SH_OP_V_MAC_F32:
+		SH_LANES_DO(sh_fnan_in(u32(f32(x) * f32(y) + f32(dst[l])), x, y, dst[l]));
+		break;
+	case SH_OP_V_FMAC_F32:
+		SH_LANES_DO(sh_fnan_in(u32(fmaf(f32(x), f32(y), f32(dst[l]))), x, y, dst[l]));
+		break;
+	case SH_OP_V_MAD_F32: SH_LANES_DO(sh_fnan_in(u32(f32(x) * f32(y) + f32(z)), x, y, z)); break;
+	case SH_OP_V_FMA_F32: SH_LANES_DO(sh_fnan_in(u32(fmaf(f32(x), f32(y), f32(z))), x, y, z)); break;
 	case SH_OP_V_MUL_I32_I24:
 		SH_LANES_DO((uint32_t)((int32_t)(x << 8) >> 8) *
 			    (uint32_t)((int32_t)(y << 8) >> 8));

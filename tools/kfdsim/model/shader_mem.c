@@ -7,6 +7,7 @@
  * s_waitcnt has nothing to wait for. FLAT addresses are taken as global:
  * a generic pointer into LDS or scratch is not modelled.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "shader_priv.h"
@@ -355,7 +356,12 @@ flat(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 				(uint64_t)w->v[(addr + 1) % SH_VGPRS][l] << 32;
 		va[l] += (uint64_t)off;
 	}
-	span_open(c, &sp, va, exec, lane_bytes(i), !is_load(i->id));
+	if (c->lanewise) {
+		/* no view: every lane through cp_mem_rw() */
+		memset(&sp, 0, offsetof(struct span, buf));
+	} else {
+		span_open(c, &sp, va, exec, lane_bytes(i), !is_load(i->id));
+	}
 	if (span_dwords(c, w, i, &sp, va, exec, vdst, data))
 		return SH_NEXT;
 	if (!sp.p && sp.dense && is_store(i->id)) {

@@ -88,6 +88,9 @@ struct sh_ctx {
 	uint64_t lanes;			/* lane instructions (VALU) */
 	enum kfd_isa_family family;	/* the dispatch's GPU */
 	int xform;			/* a DPP or SDWA form is being run */
+	int lanewise;			/* 1: the per-lane paths only, no
+					 * whole-wave fast path (set by the
+					 * model test that compares them) */
 	/* the failure, when an instruction stops the dispatch */
 	int ec;				/* KFD_ABI_EC_* */
 	uint32_t code;			/* queue-inactive error bits */
@@ -545,6 +548,83 @@ sh_aperture(const struct sh_ctx *c, uint32_t hi)
 }
 /* The process's apertures for the wave: SH_MEM_BASES. */
 uint32_t sh_mem_bases(const struct sh_ctx *c);
+
+/*
+ * Float results both VALU paths (the whole-wave loops and the per-lane
+ * switch) share, so that they agree bit for bit whatever the compiler
+ * does with each. Kernels run in IEEE mode (the kernel descriptor's
+ * default): per the MI200 ISA's MODE.IEEE, signalling NaN inputs are
+ * quieted and propagated, and min and max are IEEE 754-2008's minNum
+ * and maxNum.
+ */
+static inline int
+sh_fisnan(uint32_t v)
+{
+	return (v & 0x7fffffffu) > 0x7f800000u;
+}
+
+/*
+ * The NaN @r carries when it is one: IEEE 754 leaves open which input
+ * NaN a result takes, and a compiler may commute the operands of a sum
+ * or product (a vectorized loop often does). Here the first NaN of @x,
+ * @y, @z in source order, quieted; @r itself when no input is a NaN.
+ */
+static inline uint32_t
+sh_fnan_in(uint32_t r, uint32_t x, uint32_t y, uint32_t z)
+{
+	if (!sh_fisnan(r))
+		return r;
+	if (sh_fisnan(x))
+		return x | 0x400000u;
+	if (sh_fisnan(y))
+		return y | 0x400000u;
+	if (sh_fisnan(z))
+		return z | 0x400000u;
+	return r;
+}
+
+/* minNum: a signalling NaN quieted (src0's first), a quiet NaN gives the
+ * other operand; -0 is taken as below +0 (C leaves that to the build) */
+static inline uint32_t
+sh_fmin32(uint32_t x, uint32_t y)
+{
+	float a, b;
+
+	if (sh_fisnan(x) && !(x & 0x400000u))
+		return x | 0x400000u;
+	if (sh_fisnan(y) && !(y & 0x400000u))
+		return y | 0x400000u;
+	if (sh_fisnan(x))
+		return y;
+	if (sh_fisnan(y))
+		return x;
+	__builtin_memcpy(&a, &x, 4);
+	__builtin_memcpy(&b, &y, 4);
+	if (a == b)
+		return x & 0x80000000u ? x : y;
+	return a < b ? x : y;
+}
+
+/* maxNum, as sh_fmin32(): +0 is taken as above -0 */
+static inline uint32_t
+sh_fmax32(uint32_t x, uint32_t y)
+{
+	float a, b;
+
+	if (sh_fisnan(x) && !(x & 0x400000u))
+		return x | 0x400000u;
+	if (sh_fisnan(y) && !(y & 0x400000u))
+		return y | 0x400000u;
+	if (sh_fisnan(x))
+		return y;
+	if (sh_fisnan(y))
+		return x;
+	__builtin_memcpy(&a, &x, 4);
+	__builtin_memcpy(&b, &y, 4);
+	if (a == b)
+		return x & 0x80000000u ? y : x;
+	return a > b ? x : y;
+}
 
 /* shader.c, for cp_aql.c */
 /* 1 when the GPU of @cq has an interpreter for its family, else 0. */

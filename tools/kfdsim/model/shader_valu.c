@@ -282,7 +282,7 @@ lanes64(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i, const stru
 
 	if (exec && (i->id == SH_OP_V_LSHLREV_B64 || i->id == SH_OP_V_LSHRREV_B64 ||
 		     i->id == SH_OP_V_ASHRREV_I64 || i->id == SH_OP_V_MAD_U64_U32) &&
-	    wide64(w, i, o, exec) == SH_NEXT) {
+	    !c->lanewise && wide64(w, i, o, exec) == SH_NEXT) {
 		c->lanes += (uint64_t)__builtin_popcountll(exec);
 		return SH_NEXT;
 	}
@@ -344,7 +344,7 @@ compare_lanes(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
 	if (exec && f->src_dwords[0] != 2) {
 		if (rows32(w, i, o, fp, src, tmp))
 			return sh_illegal(c, w, i, "operand");
-		if (sh_cmp32(i->id, exec, src[0], src[1], &mask))
+		if (!c->lanewise && sh_cmp32(i->id, exec, src[0], src[1], &mask))
 			exec = 0;	/* done, a loop per instruction */
 	}
 	for (l = exec ? (unsigned int)__builtin_ctzll(exec) : SH_LANES; l < SH_LANES; l++) {
@@ -372,7 +372,8 @@ compare_lanes(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
 	return SH_NEXT;
 }
 
-/* Lane l's two results @e0, @e1 into vdst's pair, for each active lane. */
+/* Lane l's two results @e0, @e1 into vdst's pair, for each active lane;
+ * a NaN result as the unpacked opcode's (sh_fnan_in()) */
 #define PK_LANES(e0, e1) do {						\
 	uint32_t *d0_ = w->v[vdst], *d1_ = w->v[(vdst + 1) % SH_VGPRS];	\
 									\
@@ -383,6 +384,14 @@ compare_lanes(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
 			continue;					\
 		r0_ = (e0);						\
 		r1_ = (e1);						\
+		if (i->id != SH_OP_V_PK_MOV_B32 && sh_fisnan(r0_))	\
+			r0_ = sh_fnan_in(r0_, lo[0][l] ^ nlo[0],	\
+					 lo[1][l] ^ nlo[1],		\
+					 nsrc > 2 ? lo[2][l] ^ nlo[2] : 0);	\
+		if (i->id != SH_OP_V_PK_MOV_B32 && sh_fisnan(r1_))	\
+			r1_ = sh_fnan_in(r1_, hi[0][l] ^ nhi[0],	\
+					 hi[1][l] ^ nhi[1],		\
+					 nsrc > 2 ? hi[2][l] ^ nhi[2] : 0);	\
 		d0_[l] = r0_;						\
 		d1_[l] = r1_;						\
 	}								\
@@ -538,7 +547,9 @@ sh_valu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 	}
 	if (exec && rows32(w, i, &o, fp, src, tmp))
 		return sh_illegal(c, w, i, "operand");
-	if (exec && sh_lanes32(i->id, exec, src[0], src[1], src[2], w->v[o.vdst])) {
+	if (c->lanewise) {
+		/* the per-lane switch below takes every opcode */
+	} else if (exec && sh_lanes32(i->id, exec, src[0], src[1], src[2], w->v[o.vdst])) {
 		exec = 0;	/* done, a loop per instruction */
 	} else if (exec && sh_lanes32_carry(i->id, exec, src[0], src[1], cin, w->v[o.vdst],
 					    &carry)) {
@@ -577,8 +588,8 @@ sh_valu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 		case SH_OP_V_SUB_F32: r = u32(f32(a) - f32(b)); break;
 		case SH_OP_V_SUBREV_F32: r = u32(f32(b) - f32(a)); break;
 		case SH_OP_V_MUL_F32: r = u32(f32(a) * f32(b)); break;
-		case SH_OP_V_MIN_F32: r = u32(fminf(f32(a), f32(b))); break;
-		case SH_OP_V_MAX_F32: r = u32(fmaxf(f32(a), f32(b))); break;
+		case SH_OP_V_MIN_F32: r = sh_fmin32(a, b); break;
+		case SH_OP_V_MAX_F32: r = sh_fmax32(a, b); break;
 		case SH_OP_V_MAC_F32: r = u32(f32(a) * f32(b) + f32(w->v[o.vdst][l])); break;
 		case SH_OP_V_FMAC_F32: r = u32(fmaf(f32(a), f32(b), f32(w->v[o.vdst][l]))); break;
 		case SH_OP_V_MAD_F32: r = u32(f32(a) * f32(b) + f32(d)); break;
@@ -661,6 +672,13 @@ sh_valu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 		default:
 			return sh_illegal(c, w, i, NULL);
 		}
+		/* the NaN the whole-wave loops give (sh_fnan_in()); min and
+		 * max have picked theirs, the conversions give integers */
+		if (is_float(i->id) && i->id != SH_OP_V_CVT_U32_F32 &&
+		    i->id != SH_OP_V_CVT_I32_F32 && i->id != SH_OP_V_MIN_F32 &&
+		    i->id != SH_OP_V_MAX_F32)
+			r = sh_fnan_in(r, a, b, i->id == SH_OP_V_MAC_F32 ||
+					     i->id == SH_OP_V_FMAC_F32 ? w->v[o.vdst][l] : d);
 		w->v[o.vdst][l] = r;
 	}
 	if (writes_carry || (vop3b(i->id) && i->id != SH_OP_V_MAD_U64_U32))
