@@ -2,7 +2,8 @@
 /*
  * libkfdsim.so seen from an ordinary program, continued (the same program
  * as test_shim_preload.c, which has main()): what passes through to libc,
- * doorbell mmaps, the fork rule, threads, reentrancy, the CPUs and lsmod.
+ * doorbell mmaps, the fork rule, threads, reentrancy, the CPUs, lsmod and
+ * the commit limit of anonymous mappings.
  */
 #include <dirent.h>
 #include <dlfcn.h>

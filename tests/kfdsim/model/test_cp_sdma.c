@@ -3,7 +3,8 @@
  * The SDMA engine on the model directly (no ROCr): SDMA queues whose
  * rings and read/write pointers are userptr BOs. COPY_LINEAR moves bytes
  * between host memory and VRAM the CPU never mapped (and peer VRAM on
- * mi210x2), CONSTANT_FILL and WRITE store exactly their extent, FENCE,
+ * mi210x2), CONSTANT_FILL and WRITE store exactly their extent (a zero
+ * fill by dropping the whole pages of VRAM), FENCE,
  * ATOMIC ADD64 and TIMESTAMP store, the read pointer is written back
  * unwrapped across laps of the ring, POLL_REGMEM holds only its own queue
  * until memory matches, FENCE + TRAP wakes a waiter on the event as the
