@@ -500,6 +500,7 @@ main(void)
 		cmocka_unit_test(test_reentrancy),
 		cmocka_unit_test(test_lsmod),
 		cmocka_unit_test(test_cpus),
+		cmocka_unit_test(test_overcommit),
 	};
 
 	if (!getenv("LD_PRELOAD") || !strstr(getenv("LD_PRELOAD"), "libkfdsim")) {

@@ -26,6 +26,7 @@ void test_fork_rule(void **state);
 void test_threads(void **state);
 void test_reentrancy(void **state);
 void test_cpus(void **state);
+void test_overcommit(void **state);
 void test_lsmod(void **state);
 
 #endif /* TEST_SHIM_PRELOAD_H */

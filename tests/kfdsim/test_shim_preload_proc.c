@@ -2,7 +2,8 @@
 /*
  * libkfdsim.so seen from an ordinary program, continued (the same program
  * as test_shim_preload.c, which has main()): what passes through to libc,
- * doorbell mmaps, the fork rule, threads, reentrancy, the CPUs and lsmod.
+ * doorbell mmaps, the fork rule, threads, reentrancy, the CPUs, lsmod and
+ * the commit limit of anonymous mappings.
  */
 #include <dirent.h>
 #include <dlfcn.h>
@@ -326,4 +327,31 @@ test_lsmod(void **state)
 			found++;
 	assert_int_equal(pclose(p), 0);
 	assert_int_equal(found, 1);
+}
+
+/*
+ * A private writable anonymous mapping is committed against the profile's
+ * RAM (refmi210: one CPU node of 270088859648 bytes, no swap), not the
+ * host's: Linux's default heuristic grants one as large as RAM, so the
+ * simulated machine does, on a host with less. Its pages work as usual.
+ */
+void
+test_overcommit(void **state)
+{
+	const size_t ram = 270088859648ULL;
+	volatile char *p;
+
+	(void)state;
+	p = mmap(NULL, ram, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		 -1, 0);
+	assert_true(p != MAP_FAILED);
+	p[0] = 1;
+	p[ram - 1] = 2;
+	assert_int_equal(p[0] + p[ram - 1], 3);
+	assert_int_equal(munmap((void *)p, ram), 0);
+	/* A read-only one is not committed at all: the host grants it. */
+	p = mmap(NULL, ram, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(p != MAP_FAILED);
+	assert_int_equal(p[ram / 2], 0);
+	assert_int_equal(munmap((void *)p, ram), 0);
 }

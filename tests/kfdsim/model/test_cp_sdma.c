@@ -3,7 +3,8 @@
  * The SDMA engine on the model directly (no ROCr): SDMA queues whose
  * rings and read/write pointers are userptr BOs. COPY_LINEAR moves bytes
  * between host memory and VRAM the CPU never mapped (and peer VRAM on
- * mi210x2), CONSTANT_FILL and WRITE store exactly their extent, FENCE,
+ * mi210x2), CONSTANT_FILL and WRITE store exactly their extent (a zero
+ * fill by dropping the whole pages of VRAM), FENCE,
  * ATOMIC ADD64 and TIMESTAMP store, the read pointer is written back
  * unwrapped across laps of the ring, POLL_REGMEM holds only its own queue
  * until memory matches, FENCE + TRAP wakes a waiter on the event as the
@@ -267,6 +268,83 @@ test_fill_write_laps(void **state)
 	assert_true(reaches(&q, q.wr));
 	assert_true(q.wr > 3 * RING_SIZE);
 	assert_int_equal(*(uint32_t *)buf, (uint32_t)(lap - 1));
+}
+
+/* CONSTANT_FILL of @v over [va, va+len), len a multiple of 4. */
+static void
+const_fill(struct sq *q, uint64_t va, uint32_t v, uint64_t len)
+{
+	uint32_t f[5] = { 11u | 2u << 30, (uint32_t)va, (uint32_t)(va >> 32), v,
+			  (uint32_t)len - 1 };
+
+	emit(q, f, 5);
+}
+
+/* How many of the @n pages at @p are in memory. */
+static unsigned int
+resident(const void *p, size_t n)
+{
+	unsigned char vec[256];
+	unsigned int r = 0;
+
+	assert_true(n <= sizeof(vec));
+	assert_int_equal(mincore((void *)p, n * 4096, vec), 0);
+	for (size_t i = 0; i < n; i++)
+		r += vec[i] & 1;
+	return r;
+}
+
+/*
+ * A zero CONSTANT_FILL over VRAM is exact to the byte, at unaligned ends
+ * too, and gives back the memory of the whole pages it covers (they read
+ * as zeros, as the CPU's mapping shows); a nonzero fill and the zero
+ * fill's partial pages keep theirs.
+ */
+static void
+test_zero_fill(void **state)
+{
+	static const unsigned int g0 = 0;
+	struct kt *t = *state;
+	const uint64_t size = 1u << 20, vram_va = 0x300000000ULL,
+		       host_va = 0x100000000ULL;
+	const uint64_t lo = 4096 + 100, hi = size - 4096 - 200;
+	uint8_t *host = kt_userptr_mapped(t, 0, host_va, size), *cpu;
+	uint64_t h, off;
+	uint32_t ns;
+	struct sq q;
+	int err;
+
+	assert_int_equal(kt_alloc(t, 0, vram_va, size,
+				  KFD_ABI_ALLOC_MEM_FLAGS_WRITABLE |
+				  KFD_ABI_ALLOC_MEM_FLAGS_VRAM |
+				  KFD_ABI_ALLOC_MEM_FLAGS_PUBLIC, &h, &off), 0);
+	assert_int_equal(kt_map(t, h, &g0, 1, &ns), 0);
+	cpu = kt_cpu_map(t->rnd[0], off, size, &err);
+	assert_non_null(cpu);
+	sq_new(t, &q, 0, 0x10000000ULL, KFD_ABI_QUEUE_TYPE_SDMA);
+	const_fill(&q, vram_va, 0xabcdeffu, size);
+	kick(&q);
+	assert_true(reaches(&q, q.wr));
+	assert_int_equal(resident(cpu, size / 4096), size / 4096);
+	const_fill(&q, vram_va + lo, 0, hi - lo);
+	copy_all(&q, host_va, vram_va, size);
+	kick(&q);
+	assert_true(reaches(&q, q.wr));
+	/*
+	 * Pages 0, 1 and the last two hold nonzero bytes; the rest are gone
+	 * (asked before the CPU reads any: a read fault brings a page back).
+	 */
+	assert_int_equal(resident(cpu, 2), 2);
+	assert_int_equal(resident(cpu + size - 2 * 4096, 2), 2);
+	assert_int_equal(resident(cpu + 2 * 4096, size / 4096 - 4), 0);
+	for (uint64_t i = 0; i < size; i++) {
+		uint8_t want = i >= lo && i < hi ? 0 : (uint8_t)(0xabcdeffu >> (i % 4 * 8));
+
+		if (host[i] != want)
+			fail_msg("byte 0x%llx: %02x, not %02x",
+				 (unsigned long long)i, host[i], want);
+	}
+	assert_memory_equal(cpu, host, size);
 }
 
 /* POLL_REGMEM holds its queue only; FENCE + TRAP wakes the event. */
@@ -734,6 +812,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_copy, setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_fill_write_laps, setup, kt_teardown),
+		cmocka_unit_test_setup_teardown(test_zero_fill, setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_poll_trap, setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_errors, setup, kt_teardown),
 		cmocka_unit_test(test_gcr_gfx10),

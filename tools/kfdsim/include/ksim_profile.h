@@ -496,6 +496,12 @@ int ksim_profile_equal(const struct ksim_profile *a,
 void ksim_profile_free(struct ksim_profile *prof);
 
 /*
+ * ksim_profile_ram() - the machine's RAM: the system-heap memory banks of
+ * its CPU nodes, in bytes (0 if the profile gives none).
+ */
+uint64_t ksim_profile_ram(const struct ksim_profile *prof);
+
+/*
  * ksim_profile_gpu_node() - the node index of a gpu_id.
  *
  * Return: the index, or -1 if no GPU node has that id (0 never matches).

@@ -318,6 +318,58 @@ cp_mem_rw(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, void *buf,
 	return 0;
 }
 
+/*
+ * Zero [off, off+len) of @bo's memfd: its whole pages are dropped (they
+ * read as zeros, and give their memory back), the partial pages at either
+ * end are written. A BO never written has no memfd and reads as zeros.
+ */
+static int
+zero_backing(struct ksim_bo *bo, uint64_t off, uint64_t len)
+{
+	uint64_t lo = KSIM_PAGE_ALIGN(off), hi = (off + len) & ~(KSIM_PAGE_SIZE - 1);
+
+	if (bo->memfd < 0)
+		return 0;
+	if (lo >= hi)
+		return ksim_sys_fill(bo->memfd, off, len, 0);
+	if ((lo > off && ksim_sys_fill(bo->memfd, off, lo - off, 0)) ||
+	    (off + len > hi && ksim_sys_fill(bo->memfd, hi, off + len - hi, 0)))
+		return -1;
+	return ksim_sys_punch(bo->memfd, lo, hi - lo) ?
+	       ksim_sys_fill(bo->memfd, lo, hi - lo, 0) : 0;
+}
+
+int
+cp_mem_zero(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, uint64_t len)
+{
+	struct ksim_file *drm = cp->p->pdds[cq->gpu].drm_file;
+
+	if (va + len < va)
+		return -1;
+	memset(cp->bounce, 0, sizeof(cp->bounce));
+	while (len) {
+		struct ksim_mapping *m = drm ? ksim_vm_find(&drm->vm, va) : NULL;
+		uint64_t n = len;
+
+		if (m && map_writable(m) && (m->bo->domain == KSIM_DOM_VRAM ||
+					     m->bo->domain == KSIM_DOM_GTT)) {
+			if (n > m->start + m->size - va)
+				n = m->start + m->size - va;
+			if (zero_backing(m->bo, m->offset + (va - m->start), n))
+				return -1;
+		} else {
+			/* Other memory (userptr, SVM, doorbells) is written. */
+			if (n > sizeof(cp->bounce))
+				n = sizeof(cp->bounce);
+			if (rw_piece(cp, cq, va, cp->bounce, &n, 1))
+				return -1;
+		}
+		va += n;
+		len -= n;
+	}
+	return 0;
+}
+
 int
 cp_mem_reaches(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va,
 	       uint64_t len)

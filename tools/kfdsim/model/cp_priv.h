@@ -147,6 +147,13 @@ void *cp_mem_w(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va,
  */
 int cp_mem_rw(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va,
 	      void *buf, uint64_t len, int write);
+/*
+ * Zero [va, va+len) of @cq's VM, as cp_mem_rw() writes zeros: the whole
+ * pages of VRAM and GTT are dropped from their backing rather than
+ * written. Uses cp->bounce. Return: 0, or -1 if any byte is unmapped.
+ */
+int cp_mem_zero(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va,
+		uint64_t len);
 /* 1 when every byte of [va, va+len) of @cq's VM is reachable, else 0. */
 int cp_mem_reaches(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va,
 		   uint64_t len);

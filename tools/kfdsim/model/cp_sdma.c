@@ -154,6 +154,8 @@ const_fill(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t dst,
 {
 	uint32_t *b = (uint32_t *)cp->bounce;
 
+	if (!value)
+		return cp_mem_zero(cp, cq, dst, len);
 	for (size_t i = 0; i < sizeof(cp->bounce) / 4; i++)
 		b[i] = value;
 	while (len) {

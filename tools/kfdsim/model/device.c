@@ -129,17 +129,8 @@ kernel_from(const struct ksim_opts *opts, const struct ksim_profile *prof)
 static uint64_t
 machine_ram(const struct ksim_profile *prof)
 {
-	uint64_t ram = 0;
+	uint64_t ram = ksim_profile_ram(prof);
 
-	for (unsigned int i = 0; i < prof->n_nodes; i++) {
-		const struct ksim_node *n = &prof->nodes[i];
-
-		if (ksim_node_is_gpu(n))
-			continue;
-		for (unsigned int b = 0; b < n->n_mem_banks; b++)
-			if (n->mem_banks[b].heap_type == KSIM_HEAP_SYSTEM)
-				ram += n->mem_banks[b].size_in_bytes;
-	}
 	return ram ? ram : 16ULL << 30;
 }
 

@@ -413,6 +413,11 @@ int ksim_sys_ftruncate(int fd, uint64_t size);
 int ksim_sys_pwrite(int fd, const void *buf, size_t len, uint64_t off);
 int ksim_sys_pread(int fd, void *buf, size_t len, uint64_t off);
 int ksim_sys_fill(int fd, uint64_t off, uint64_t len, uint8_t byte);
+/*
+ * Free [off, off+len) of memfd @fd (page-aligned; the size stays): the
+ * range reads as zeros again. 0 or -errno.
+ */
+int ksim_sys_punch(int fd, uint64_t off, uint64_t len);
 int ksim_sys_socketpair(int sv[2], int cloexec_user);
 int ksim_sys_pid_alive(pid_t pid);
 /*

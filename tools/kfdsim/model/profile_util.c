@@ -324,6 +324,23 @@ ksim_profile_validate(const struct ksim_profile *prof, char **err)
 	return ksim_cpu_validate(prof, NULL, NULL, NULL, err);
 }
 
+uint64_t
+ksim_profile_ram(const struct ksim_profile *prof)
+{
+	uint64_t ram = 0;
+
+	for (unsigned int i = 0; i < prof->n_nodes; i++) {
+		const struct ksim_node *n = &prof->nodes[i];
+
+		if (ksim_node_is_gpu(n))
+			continue;
+		for (unsigned int b = 0; b < n->n_mem_banks; b++)
+			if (n->mem_banks[b].heap_type == KSIM_HEAP_SYSTEM)
+				ram += n->mem_banks[b].size_in_bytes;
+	}
+	return ram;
+}
+
 int
 ksim_profile_gpu_node(const struct ksim_profile *prof, uint32_t gpu_id)
 {

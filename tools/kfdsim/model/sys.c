@@ -211,6 +211,15 @@ ksim_sys_fill(int fd, uint64_t off, uint64_t len, uint8_t byte)
 	return 0;
 }
 
+int
+ksim_sys_punch(int fd, uint64_t off, uint64_t len)
+{
+	if (syscall(SYS_fallocate, fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+		    (long)off, (long)len))
+		return -errno;
+	return 0;
+}
+
 /* sv[0] goes to the application (lowest fd), sv[1] stays with the model. */
 int
 ksim_sys_socketpair(int sv[2], int cloexec_user)

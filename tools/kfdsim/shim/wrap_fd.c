@@ -7,8 +7,10 @@
 /* We define the plain and the 64-bit names ourselves: no header renaming. */
 #undef _FILE_OFFSET_BITS
 
+#include <errno.h>
 #include <fcntl.h>
 #include <linux/close_range.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -16,6 +18,7 @@
 
 #include "ksim.h"
 #include "shim.h"
+#include "tree.h"
 
 /*
  * A model fd that came in behind our back (SCM_RIGHTS, a raw dup system
@@ -155,6 +158,51 @@ notify_unmapped(void *addr, size_t len)
 	ksim_in_shim--;
 }
 
+/*
+ * Whether the simulated kernel grants a private writable anonymous mapping
+ * of @len bytes that the host refused. Linux's default overcommit heuristic
+ * refuses such a mapping only when it is larger than RAM and swap; the
+ * simulated machine's RAM is its profile's and it has no swap. Only asked
+ * after the host said ENOMEM, so no other mapping reaches the profile.
+ */
+static bool
+sim_commit_fits(size_t len, int prot, int flags)
+{
+	const struct ksim_tree_ctx *ctx;
+	struct ksim_vfs *vfs;
+	uint64_t ram;
+
+	if (ksim_in_shim || !(prot & PROT_WRITE) ||
+	    (flags & (MAP_SHARED | MAP_NORESERVE | MAP_HUGETLB)) ||
+	    !(flags & MAP_PRIVATE))
+		return false;
+	vfs = ksim_state_vfs();
+	ctx = vfs ? vfs->ctx : NULL;
+	if (!ctx || !ctx->prof)
+		return false;
+	ram = ksim_profile_ram(ctx->prof);
+	return ram && (uint64_t)len <= ram;
+}
+
+/*
+ * An anonymous mapping is the host's, but the commit limit is the simulated
+ * machine's: one the host refuses for its size alone is made without the
+ * host's commit charge (MAP_NORESERVE) when it fits the profile's RAM. Its
+ * pages still come from the host as they are touched.
+ */
+static void *
+map_anon(void *addr, size_t len, int prot, int flags, int fd, off_t offset)
+{
+	void *p = ksim_real.mmap(addr, len, prot, flags, fd, offset);
+
+	if (p != MAP_FAILED || errno != ENOMEM || !sim_commit_fits(len, prot, flags))
+		return p;
+	p = ksim_real.mmap(addr, len, prot, flags | MAP_NORESERVE, fd, offset);
+	if (p == MAP_FAILED)
+		errno = ENOMEM;
+	return p;
+}
+
 static void *
 map_any(void *addr, size_t len, int prot, int flags, int fd, off_t offset)
 {
@@ -164,6 +212,8 @@ map_any(void *addr, size_t len, int prot, int flags, int fd, off_t offset)
 	int ret;
 
 	ksim_real_init();
+	if (!ksim_in_shim && (flags & MAP_ANONYMOUS))
+		return map_anon(addr, len, prot, flags, fd, offset);
 	if (ksim_in_shim || fd < 0 || (flags & MAP_ANONYMOUS))
 		return ksim_real.mmap(addr, len, prot, flags, fd, offset);
 	/*
