@@ -16,6 +16,8 @@
  *		event; another queue goes on
  *   gpudb	a queue's RELEASE_MEM rings another queue's doorbell
  *		through the doorbell page mapped into the GPU's VM
+ *   dispatch	DISPATCH_DIRECT runs a shader (gfx90a) from the compute
+ *		registers SET_SH_REG wrote, in the ring and in an IB
  *
  * Prints "pm4: NAME ok" per case and "pm4: all ok", or fails (exit 1).
  * Each case uses its own queues, so a capture (`--submissions`) has
@@ -45,6 +47,7 @@
 
 static HSAuint32 gpu;
 static int gfx10;
+static int gfx90a;
 
 /* A PM4 compute queue on the GPU under test. */
 static int
@@ -334,6 +337,75 @@ case_gpudb(void)
 	kit_free_mapped(buf, 4096);
 }
 
+/* For i in [lo, hi): dst[i] holds src[i] + i - @from in [from, to), else
+ * its mark. */
+static int
+copied(const uint32_t *src, const uint32_t *dst, unsigned int from,
+       unsigned int to, unsigned int lo, unsigned int hi)
+{
+	for (unsigned int i = lo; i < hi; i++) {
+		uint32_t want = i >= from && i < to ? src[i] + i - from : 0xdead0000 | i;
+
+		if (dst[i] != want) {
+			printf("pm4: dispatch: dst[%u] = 0x%x, not 0x%x\n", i,
+			       dst[i], want);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/*
+ * Two dispatches of kmt_kit's copy shader, as kfdtest's Dispatch makes
+ * them: 100 work-items in the ring (USE_THREAD_DIMENSIONS: the second
+ * work-group is partial), then 2 work-groups of 64 from an indirect
+ * buffer; a RELEASE_MEM after them. The shader is gfx90a code: on other
+ * GPUs only the packets' completion is checked.
+ */
+static void
+case_dispatch(void)
+{
+	uint32_t *code = kit_alloc_mapped(4096, KIT_MEM_EXEC);
+	uint32_t *src = kit_alloc_mapped(4096, 0);
+	uint32_t *dst = kit_alloc_mapped(4096, 0);
+	uint32_t *ib = kit_alloc_mapped(4096, KIT_MEM_EXEC);
+	uint32_t *flag = kit_alloc_mapped(4096, 0);
+	uint32_t d[KIT_DISPATCH_DW];
+	unsigned int n;
+	struct kit_queue q;
+
+	if (!code || !src || !dst || !ib || !flag || pq_new(&q))
+		return;
+	memcpy(code, kit_copy_shader, kit_copy_shader_dw * 4);
+	for (uint32_t i = 0; i < 1024; i++) {
+		src[i] = 0x10000 + 3 * i;
+		dst[i] = 0xdead0000 | i;
+	}
+	n = kit_pm4_dispatch(d, code, va(src), va(dst), 100, 1);
+	emit(&q, d, n);
+	n = kit_pm4_dispatch(ib, code, va(src + 256), va(dst + 256), 2, 0);
+	d[0] = HDR(OP_IB, 2);
+	d[1] = (uint32_t)va(ib);
+	d[2] = (uint32_t)(va(ib) >> 32);
+	d[3] = n | 1u << 23;
+	emit(&q, d, 4);
+	release_mem(&q, va(flag), 0x600d, 0, 0);
+	submit(&q);
+	if (!drained(&q) || flag[0] != 0x600d)
+		kit_fail("dispatch: the queue did not run to its end");
+	else if (gfx90a && (!copied(src, dst, 0, 100, 0, 256) ||
+			    !copied(src, dst, 256, 384, 256, 512)))
+		kit_fail("dispatch: the shader did not store what it should");
+	else
+		printf("pm4: dispatch ok%s\n", gfx90a ? "" : " (not gfx90a: not run)");
+	kit_queue_free(&q);
+	kit_free_mapped(code, 4096);
+	kit_free_mapped(src, 4096);
+	kit_free_mapped(dst, 4096);
+	kit_free_mapped(ib, 4096);
+	kit_free_mapped(flag, 4096);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -347,6 +419,7 @@ main(int argc, char **argv)
 		{ "ib", case_ib },
 		{ "bad", case_bad },
 		{ "gpudb", case_gpudb },
+		{ "dispatch", case_dispatch },
 	};
 	HsaNodeProperties np;
 
@@ -359,6 +432,7 @@ main(int argc, char **argv)
 		return 1;
 	}
 	gfx10 = np.EngineId.ui32.Major >= 10;
+	gfx90a = kit_is_gfx90a(&np);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		int want = argc < 2;
 

@@ -94,10 +94,6 @@ queue_error(struct ksim_cp *cp, struct ksim_cpq *cq, uint32_t code, int ec,
 	uint8_t *aq, *sig = NULL;
 	uint64_t h = 0;
 
-	cq->error = 1;
-	cq->pending = 0;
-	if (ec)
-		ksim_dbg_queue_raise(cp->p, q, KFD_ABI_EC_MASK(ec));
 	aq = cp_mem(cp, cq, q->rptr - AQ_FROM_RPTR, AQ_SIZE);
 	if (aq) {
 		h = __atomic_load_n((uint64_t *)(aq + AQ_INACTIVE_SIGNAL), __ATOMIC_ACQUIRE);
@@ -109,26 +105,7 @@ queue_error(struct ksim_cp *cp, struct ksim_cpq *cq, uint32_t code, int ec,
 	       (unsigned long long)detail, code,
 	       sig ? "reported in the queue-inactive signal" :
 	       "not reported (no usable queue-inactive signal)");
-	/*
-	 * A packet the CP cannot decode also raises CP_BAD_OPCODE, which the
-	 * kernel turns into the process's HW_EXCEPTION events; memory the
-	 * VM refuses raises the VM-fault interrupt (cp_vm_fault()), whose
-	 * eviction stops the other queues on the GPU too.
-	 */
-	if ((code & (CP_ERR_FORMAT | CP_ERR_VENDOR)) &&
-	    ksim_event_hw_exception(cp->p))
-		cp_log(cp, "queue %u: HW_EXCEPTION events set", cq->qid);
-	/* (Memory the GPU reaches but the engine cannot view, VRAM nobody
-	 * mapped, is the model's limit, not a fault.) */
-	if ((code & CP_ERR_MEMORY) && !cp_mem_reaches(cp, cq, detail, 8)) {
-		uint64_t at;
-		int n = cp_vm_fault(cp, cq, detail, 8, 0, &at);
-
-		cp_warn(cp, "queue %u: VM fault at page 0x%llx: the GPU's queues "
-			"evicted, %d MEMORY event%s set", cq->qid,
-			(unsigned long long)(at & ~(KSIM_PAGE_SIZE - 1)), n,
-			n == 1 ? "" : "s");
-	}
+	cp_queue_stop(cp, cq, code, ec, detail);
 	if (!sig)
 		return;
 	__atomic_fetch_or((int64_t *)(sig + SIG_VALUE), (int64_t)code, __ATOMIC_ACQ_REL);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Kernel dispatch on the interpreter: the AQL dispatch packet and the
- * kernel descriptor it names set up each wave as the hardware does
+ * kernel descriptor it names (or the register state of a PM4
+ * DISPATCH_DIRECT, shader_pm4.c) set up each wave as the hardware does
  * (AMDGPUUsage, "Initial Kernel Execution State"), then the workgroups run
  * one after another; the waves of a workgroup run in turn, each until it
  * reaches s_barrier or s_endpgm, and the barrier releases when every wave
@@ -78,16 +79,6 @@ struct sh_cached {
 	uint64_t pc;
 	struct kfd_isa_insn in;
 	int ok;
-};
-
-struct sh_dispatch {
-	uint16_t wg[3];
-	uint32_t grid[3];
-	uint32_t private_size, group_size;
-	uint64_t kobj, kernarg, packet_va, queue_va, id;
-	uint32_t rsrc2, props;
-	uint64_t entry;
-	uint32_t nwg[3];
 };
 
 int
@@ -268,11 +259,14 @@ init_wave(struct sh_ctx *c, const struct sh_dispatch *d, struct sh_wave *w, unsi
 	for (unsigned int k = 0; k < 3; k++)
 		if (d->props & (KCP_GRID_WG_COUNT_X << k))
 			w->s[s++] = d->nwg[k];
+	/* PM4: the user SGPRs are COMPUTE_USER_DATA_n as written */
+	if (d->user_data)
+		memcpy(w->s, d->user_data, d->user_sgprs * sizeof(w->s[0]));
 	/* the system SGPRs follow the user SGPRs the descriptor counts */
 	s = RSRC2_USER_SGPR(d->rsrc2);
 	for (unsigned int k = 0; k < 3; k++)
 		if (RSRC2_TGID_EN(d->rsrc2, k))
-			w->s[s++] = c->wgid[k];
+			w->s[s++] = d->start[k] + c->wgid[k];
 	if (RSRC2_TG_SIZE_EN(d->rsrc2))
 		w->s[s++] = c->nwaves;
 	if (RSRC2_SCRATCH_EN(d->rsrc2))
@@ -368,13 +362,10 @@ sh_dispatch(struct ksim_cp *cp, struct ksim_cpq *cq, const uint8_t *pkt,
 	    uint64_t packet_va, uint64_t queue_va, uint64_t id, struct sh_result *res)
 {
 	struct sh_dispatch d;
-	struct sh_ctx *c;
 	uint8_t kd[64];
 	int64_t entry_off;
 	uint32_t wg[3];
-	int rc = 0;
 
-	pthread_once(&rows_once, bind_rows);
 	memset(&d, 0, sizeof(d));
 	memset(res, 0, sizeof(*res));
 	memcpy(d.wg, pkt + 4, 6);
@@ -407,6 +398,18 @@ sh_dispatch(struct ksim_cp *cp, struct ksim_cpq *cq, const uint8_t *pkt,
 		d.wg[k] = (uint16_t)wg[k];
 		d.nwg[k] = (d.grid[k] + wg[k] - 1) / wg[k];
 	}
+	return sh_run(cp, cq, &d, res);
+}
+
+int
+sh_run(struct ksim_cp *cp, struct ksim_cpq *cq, const struct sh_dispatch *d,
+       struct sh_result *res)
+{
+	struct sh_ctx *c;
+	int rc = 0;
+
+	pthread_once(&rows_once, bind_rows);
+	memset(res, 0, sizeof(*res));
 	c = ctx_get(cp);
 	if (!c) {
 		res->code = CP_ERR_ILLEGAL_INSN;
@@ -418,11 +421,11 @@ sh_dispatch(struct ksim_cp *cp, struct ksim_cpq *cq, const uint8_t *pkt,
 	c->gen++;
 	c->executed = 0;
 	c->lanes = 0;
-	c->lds_size = d.group_size > SH_LDS_MAX ? SH_LDS_MAX : d.group_size;
-	for (c->wgid[2] = 0; !rc && c->wgid[2] < d.nwg[2]; c->wgid[2]++)
-		for (c->wgid[1] = 0; !rc && c->wgid[1] < d.nwg[1]; c->wgid[1]++)
-			for (c->wgid[0] = 0; !rc && c->wgid[0] < d.nwg[0]; c->wgid[0]++)
-				rc = run_group(c, &d);
+	c->lds_size = d->group_size > SH_LDS_MAX ? SH_LDS_MAX : d->group_size;
+	for (c->wgid[2] = 0; !rc && c->wgid[2] < d->nwg[2]; c->wgid[2]++)
+		for (c->wgid[1] = 0; !rc && c->wgid[1] < d->nwg[1]; c->wgid[1]++)
+			for (c->wgid[0] = 0; !rc && c->wgid[0] < d->nwg[0]; c->wgid[0]++)
+				rc = run_group(c, d);
 	if (rc) {
 		res->ec = c->ec;
 		res->code = c->code;

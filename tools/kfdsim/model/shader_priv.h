@@ -9,6 +9,7 @@
  *
  *   shader.c        dispatch setup (kernel descriptor, SGPR/VGPR init),
  *                   workgroups, barriers, the fetch-decode loop
+ *   shader_pm4.c    dispatch setup from a PM4 queue's compute registers
  *   shader_op.c     operands: SGPR space, inline constants, VGPRs
  *   shader_salu.c   scalar ALU, branches, program control
  *   shader_valu.c   vector ALU (VOP1, VOP2, VOPC, VOP3)
@@ -23,6 +24,7 @@
 
 #include "cp_priv.h"
 #include "kfdtrace/isa.h"
+#include "kfdtrace/packet_abi.h"
 
 #define SH_LANES	64
 #define SH_MAX_WAVES	16		/* 1024 work-items of wave64 */
@@ -284,5 +286,40 @@ struct sh_result {
  */
 int sh_dispatch(struct ksim_cp *cp, struct ksim_cpq *cq, const uint8_t *pkt,
 		uint64_t packet_va, uint64_t queue_va, uint64_t id, struct sh_result *res);
+
+/*
+ * What starts the waves of a dispatch, from either source: an AQL packet
+ * and its kernel descriptor (sh_dispatch()), or a PM4 queue's compute
+ * registers (sh_dispatch_pm4()).
+ */
+struct sh_dispatch {
+	uint16_t wg[3];			/* work-group size, work-items */
+	uint32_t grid[3];		/* grid size, work-items */
+	uint32_t private_size, group_size;
+	uint64_t kobj, kernarg, packet_va, queue_va, id;
+	uint32_t rsrc2, props;		/* props: the descriptor's user-SGPR
+					 * enables (0 for PM4) */
+	uint64_t entry;
+	uint32_t nwg[3];		/* work-groups */
+	uint32_t start[3];		/* added to the work-group ids */
+	/* PM4: the user SGPRs as written (COMPUTE_USER_DATA_n); NULL: the
+	 * descriptor's enables lay them out */
+	const uint32_t *user_data;
+	unsigned int user_sgprs;
+};
+
+/* Run the waves @d describes to completion; as sh_dispatch(). */
+int sh_run(struct ksim_cp *cp, struct ksim_cpq *cq, const struct sh_dispatch *d,
+	   struct sh_result *res);
+
+/* shader_pm4.c, for cp_pm4.c */
+/*
+ * Run the DISPATCH_DIRECT @pkt (dims and initiator) with the compute
+ * registers @cq's SET_SH_REG packets left (cq->sh_regs) to completion.
+ * Return: 0 (also when the initiator leaves the shader disabled or a
+ * dimension is 0: no wave runs), or -1 with the error in @res.
+ */
+int sh_dispatch_pm4(struct ksim_cp *cp, struct ksim_cpq *cq,
+		    const struct kfd_pm4_dispatch_direct *pkt, struct sh_result *res);
 
 #endif /* KSIM_SHADER_PRIV_H */

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A queue stopped on an error, whichever engine found it: the AQL packet
+ * processor (cp_aql.c, which also reports it in ROCr's queue-inactive
+ * signal) or the PM4 engine (cp_pm4.c), for their packets and for the
+ * waves a dispatch started. What the process sees is the kernel's: the
+ * exception code for the debugger ABI, the HW_EXCEPTION events of
+ * CP_BAD_OPCODE, the VM fault's MEMORY events. Device lock held.
+ */
+#include "cp_priv.h"
+
+void
+cp_queue_stop(struct ksim_cp *cp, struct ksim_cpq *cq, uint32_t code, int ec,
+	      uint64_t detail)
+{
+	cq->error = 1;
+	cq->pending = 0;
+	if (ec)
+		ksim_dbg_queue_raise(cp->p, cq->q, KFD_ABI_EC_MASK(ec));
+	/*
+	 * A packet the CP cannot decode also raises CP_BAD_OPCODE, which the
+	 * kernel turns into the process's HW_EXCEPTION events; memory the
+	 * VM refuses raises the VM-fault interrupt (cp_vm_fault()), whose
+	 * eviction stops the other queues on the GPU too.
+	 */
+	if ((code & (CP_ERR_FORMAT | CP_ERR_VENDOR)) &&
+	    ksim_event_hw_exception(cp->p))
+		cp_log(cp, "queue %u: HW_EXCEPTION events set", cq->qid);
+	/* (Memory the GPU reaches but the engine cannot view, VRAM nobody
+	 * mapped, is the model's limit, not a fault.) */
+	if ((code & CP_ERR_MEMORY) && !cp_mem_reaches(cp, cq, detail, 8)) {
+		uint64_t at;
+		int n = cp_vm_fault(cp, cq, detail, 8, 0, &at);
+
+		cp_warn(cp, "queue %u: VM fault at page 0x%llx: the GPU's queues "
+			"evicted, %d MEMORY event%s set", cq->qid,
+			(unsigned long long)(at & ~(KSIM_PAGE_SIZE - 1)), n,
+			n == 1 ? "" : "s");
+	}
+}
