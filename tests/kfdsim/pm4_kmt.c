@@ -355,12 +355,38 @@ copied(const uint32_t *src, const uint32_t *dst, unsigned int from,
 	return 1;
 }
 
+/* WRITE_DATA of @n dwords from @v to @dst. */
+static void
+write_block(struct kit_queue *q, const uint32_t *dst, const uint32_t *v,
+	    unsigned int n)
+{
+	uint32_t d[4] = { HDR(OP_WRITE_DATA, n + 2), 5u << 8 | 1u << 20,
+			  (uint32_t)va(dst), (uint32_t)(va(dst) >> 32) };
+
+	emit(q, d, 4);
+	emit(q, v, n);
+}
+
+/* WAIT_REG_MEM until the dword at @p equals @v. */
+static void
+wait_equal(struct kit_queue *q, const uint32_t *p, uint32_t v)
+{
+	uint32_t d[7] = { HDR(OP_WAIT_REG_MEM, 5), 3 | 1u << 4, (uint32_t)va(p),
+			  (uint32_t)(va(p) >> 32), v, 0xffffffff, 4 };
+
+	emit(q, d, 7);
+}
+
 /*
  * Two dispatches of kmt_kit's copy shader, as kfdtest's Dispatch makes
  * them: 100 work-items in the ring (USE_THREAD_DIMENSIONS: the second
  * work-group is partial), then 2 work-groups of 64 from an indirect
  * buffer; a RELEASE_MEM after them. The shader is gfx90a code: on other
- * GPUs only the packets' completion is checked.
+ * GPUs only the packets' completion is checked. The sources are written
+ * by WRITE_DATA and the queue waits (WAIT_REG_MEM) for the last value
+ * each dispatch stores: a replay of the capture, which has the packets
+ * but not what the CPU wrote, runs to its end only if its shaders store
+ * the same (tests/kfdsim/run_pm4_capture.sh).
  */
 static void
 case_dispatch(void)
@@ -378,17 +404,23 @@ case_dispatch(void)
 		return;
 	memcpy(code, kit_copy_shader, kit_copy_shader_dw * 4);
 	for (uint32_t i = 0; i < 1024; i++) {
-		src[i] = 0x10000 + 3 * i;
+		ib[i] = 0x10000 + 3 * i;	/* the sources, for now */
 		dst[i] = 0xdead0000 | i;
 	}
+	write_block(&q, src, ib, 128);
+	write_block(&q, src + 256, ib + 256, 128);
 	n = kit_pm4_dispatch(d, code, va(src), va(dst), 100, 1);
 	emit(&q, d, n);
+	if (gfx90a)
+		wait_equal(&q, dst + 99, ib[99] + 99);
 	n = kit_pm4_dispatch(ib, code, va(src + 256), va(dst + 256), 2, 0);
 	d[0] = HDR(OP_IB, 2);
 	d[1] = (uint32_t)va(ib);
 	d[2] = (uint32_t)(va(ib) >> 32);
 	d[3] = n | 1u << 23;
 	emit(&q, d, 4);
+	if (gfx90a)
+		wait_equal(&q, dst + 383, 0x10000 + 3 * 383 + 127);
 	release_mem(&q, va(flag), 0x600d, 0, 0);
 	submit(&q);
 	if (!drained(&q) || flag[0] != 0x600d)
