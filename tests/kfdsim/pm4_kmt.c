@@ -382,7 +382,8 @@ wait_equal(struct kit_queue *q, const uint32_t *p, uint32_t v)
  * them: 100 work-items in the ring (USE_THREAD_DIMENSIONS: the second
  * work-group is partial), then 2 work-groups of 64 from an indirect
  * buffer; a RELEASE_MEM after them. The shader is gfx90a code: on other
- * GPUs only the packets' completion is checked. The sources are written
+ * GPUs the dispatches have no work-group (dimension 0) and only the
+ * packets' completion is checked. The sources are written
  * by WRITE_DATA and the queue waits (WAIT_REG_MEM) for the last value
  * each dispatch stores: a replay of the capture, which has the packets
  * but not what the CPU wrote, runs to its end only if its shaders store
@@ -409,11 +410,11 @@ case_dispatch(void)
 	}
 	write_block(&q, src, ib, 128);
 	write_block(&q, src + 256, ib + 256, 128);
-	n = kit_pm4_dispatch(d, code, va(src), va(dst), 100, 1);
+	n = kit_pm4_dispatch(d, code, va(src), va(dst), gfx90a ? 100 : 0, 1);
 	emit(&q, d, n);
 	if (gfx90a)
 		wait_equal(&q, dst + 99, ib[99] + 99);
-	n = kit_pm4_dispatch(ib, code, va(src + 256), va(dst + 256), 2, 0);
+	n = kit_pm4_dispatch(ib, code, va(src + 256), va(dst + 256), gfx90a ? 2 : 0, 0);
 	d[0] = HDR(OP_IB, 2);
 	d[1] = (uint32_t)va(ib);
 	d[2] = (uint32_t)(va(ib) >> 32);
@@ -429,7 +430,7 @@ case_dispatch(void)
 			    !copied(src, dst, 256, 384, 256, 512)))
 		kit_fail("dispatch: the shader did not store what it should");
 	else
-		printf("pm4: dispatch ok%s\n", gfx90a ? "" : " (not gfx90a: not run)");
+		printf("pm4: dispatch ok%s\n", gfx90a ? "" : " (not gfx90a: empty)");
 	kit_queue_free(&q);
 	kit_free_mapped(code, 4096);
 	kit_free_mapped(src, 4096);

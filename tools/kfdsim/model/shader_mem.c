@@ -6,6 +6,7 @@
  * workgroup's LDS. Accesses complete before the next instruction, so
  * s_waitcnt has nothing to wait for. FLAT addresses are taken as global:
  * a generic pointer into LDS or scratch is not modelled.
+ * Scalar stores (SMEM) address memory as scalar loads do.
  */
 #include <string.h>
 
@@ -472,9 +473,32 @@ ds(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 	return SH_NEXT;
 }
 
+/*
+ * Scalar stores (kfdtest's shaders report through them): sdata's SGPRs
+ * to sbase + the offset, as a scalar load addresses memory.
+ */
+static enum sh_step
+smem_store(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
+{
+	const struct kfd_isa_fields *f = &i->in->f;
+	uint32_t w0 = f->words[0], w1 = f->words[1], buf[4];
+	unsigned int sbase = (w0 & 0x3f) * 2, sdata = (w0 >> 6) & 0x7f;
+	unsigned int n = 1u << (i->id - SH_OP_S_STORE_DWORD);
+	uint64_t va;
+
+	va = sh_sreg64(w, sbase) + ((w0 >> 17) & 1 ? w1 & 0x1fffff : w->s[w1 & 0x7f]);
+	for (unsigned int k = 0; k < n; k++)
+		buf[k] = sdata + k < 128 ? w->s[sdata + k] : 0;
+	if (cp_mem_rw(c->cp, c->cq, va & ~3ull, buf, n * 4ull, 1))
+		return sh_fault(c, w, va, "scalar store");
+	return SH_NEXT;
+}
+
 enum sh_step
 sh_mem(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 {
+	if (i->id >= SH_OP_S_STORE_DWORD && i->id <= SH_OP_S_STORE_DWORDX4)
+		return smem_store(c, w, i);
 	switch (i->in->f.enc) {
 	case KFD_ISA_SMEM: return smem(c, w, i);
 	case KFD_ISA_FLAT: return flat(c, w, i);

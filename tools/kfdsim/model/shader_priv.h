@@ -223,7 +223,9 @@ struct sh_insn {
 	X(DS_READ_B64, "ds_read_b64") X(DS_READ_B128, "ds_read_b128") \
 	X(DS_READ2_B32, "ds_read2_b32") X(DS_READ2_B64, "ds_read2_b64") \
 	X(DS_WRITE_B8, "ds_write_b8") X(DS_WRITE_B16, "ds_write_b16") \
-	X(DS_READ_U8, "ds_read_u8") X(DS_READ_U16, "ds_read_u16") X(DS_NOP, "ds_nop")
+	X(DS_READ_U8, "ds_read_u8") X(DS_READ_U16, "ds_read_u16") X(DS_NOP, "ds_nop") \
+	X(S_STORE_DWORD, "s_store_dword") X(S_STORE_DWORDX2, "s_store_dwordx2") \
+	X(S_STORE_DWORDX4, "s_store_dwordx4")
 
 enum sh_op_id {
 	SH_OP_NONE,
