@@ -22,6 +22,8 @@
 #define RSRC2_LDS_SIZE(r)	(((r) >> 15) & 0x1ffu)	/* 128-dword units */
 /* COMPUTE_DISPATCH_INITIATOR */
 #define INIT_FORCE_START_AT_000	(1u << 2)
+/* COMPUTE_TMPRING_SIZE: bits 12-24 the scratch of a wave, in KiB */
+#define TMPRING_WAVESIZE(r)	(((r) >> 12) & 0x1fffu)
 /* COMPUTE_NUM_THREAD_X/Y/Z: bits 0-15 the work-group's size */
 #define NUM_THREAD_FULL(r)	((r) & 0xffffu)
 
@@ -89,6 +91,8 @@ sh_dispatch_pm4(struct ksim_cp *cp, struct ksim_cpq *cq,
 		   reg(cq, KFD_PM4_SH_PGM_LO)) << 8;
 	d.kobj = d.entry;
 	d.group_size = RSRC2_LDS_SIZE(d.rsrc2) * 512u;
+	/* a work-item's share of its wave's scratch (none is modelled) */
+	d.private_size = TMPRING_WAVESIZE(reg(cq, KFD_PM4_SH_TMPRING_SIZE)) * 1024u / 64u;
 	d.user_data = &cq->sh_regs[KFD_PM4_SH_USER_DATA_0 - KFD_PM4_SH_COMPUTE_FIRST];
 	d.user_sgprs = RSRC2_USER_SGPR(d.rsrc2) < USER_DATA_COUNT ?
 		       RSRC2_USER_SGPR(d.rsrc2) : USER_DATA_COUNT;
