@@ -18,11 +18,14 @@
  *		through the doorbell page mapped into the GPU's VM
  *   dispatch	DISPATCH_DIRECT runs a shader (gfx90a) from the compute
  *		registers SET_SH_REG wrote, in the ring and in an IB
+ *   atomic	a shader's atomic adds and a CPU thread's, on one counter
+ *		at once: none is lost (gfx90a)
  *
  * Prints "pm4: NAME ok" per case and "pm4: all ok", or fails (exit 1).
  * Each case uses its own queues, so a capture (`--submissions`) has
  * every kind of packet.
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -439,6 +442,89 @@ case_dispatch(void)
 	kit_free_mapped(flag, 4096);
 }
 
+/* Dispatches of 1024 atomic adds racing the CPU's. */
+#define ATOMIC_DISPATCHES	256u
+
+struct cpu_adder {
+	uint32_t *counter;
+	int stop;			/* atomic */
+	uint32_t adds;
+};
+
+static void *
+cpu_adds(void *arg)
+{
+	struct cpu_adder *a = arg;
+
+	while (!__atomic_load_n(&a->stop, __ATOMIC_ACQUIRE)) {
+		__atomic_fetch_add(a->counter, 1, __ATOMIC_SEQ_CST);
+		a->adds++;
+	}
+	return NULL;
+}
+
+/*
+ * kfdtest's Atomics, more of it: 256 dispatches of 1024 work-items each
+ * add 1 to a counter in host memory while a CPU thread adds 1 to it in a
+ * loop; the counter ends at the sum of both.
+ */
+static void
+case_atomic(void)
+{
+	/*
+	 *	v_mov_b32 v1, 1
+	 *	v_mov_b32 v0, 0
+	 *	global_atomic_add v0, v1, s[2:3]
+	 *	s_waitcnt vmcnt(0)
+	 *	s_endpgm
+	 */
+	static const uint32_t add[] = {
+		0x7e020281, 0x7e000280, 0xdd088000, 0x00020100, 0xbf8c0f70,
+		0xbf810000,
+	};
+	uint32_t *code = kit_alloc_mapped(4096, KIT_MEM_EXEC);
+	uint32_t *counter = kit_alloc_mapped(4096, 0);
+	struct cpu_adder a = { 0 };
+	uint32_t d[KIT_DISPATCH_DW];
+	struct kit_queue q;
+	pthread_t th;
+
+	if (!gfx90a) {
+		printf("pm4: atomic skipped (not gfx90a)\n");
+		return;
+	}
+	if (!code || !counter || pq_new(&q))
+		return;
+	memcpy(code, add, sizeof(add));
+	a.counter = counter;
+	if (pthread_create(&th, NULL, cpu_adds, &a)) {
+		kit_fail("atomic: pthread_create");
+		return;
+	}
+	while (__atomic_load_n(counter, __ATOMIC_ACQUIRE) < 1000)
+		;
+	for (unsigned int k = 0; k < ATOMIC_DISPATCHES; k++) {
+		emit(&q, d, kit_pm4_dispatch(d, code, 0, va(counter), 1024, 1));
+		submit(&q);
+		if (!drained(&q))
+			break;
+	}
+	__atomic_store_n(&a.stop, 1, __ATOMIC_RELEASE);
+	pthread_join(th, NULL);
+	if (rptr(&q) != q.wr % RING_DW)
+		kit_fail("atomic: the dispatches did not run");
+	else if (*counter != a.adds + ATOMIC_DISPATCHES * 1024) {
+		printf("pm4: atomic: the counter is %u, not %u + %u\n",
+		       *counter, a.adds, ATOMIC_DISPATCHES * 1024);
+		kit_fail("atomic: increments were lost");
+	} else {
+		printf("pm4: atomic ok\n");
+	}
+	kit_queue_free(&q);
+	kit_free_mapped(code, 4096);
+	kit_free_mapped(counter, 4096);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -453,6 +539,7 @@ main(int argc, char **argv)
 		{ "bad", case_bad },
 		{ "gpudb", case_gpudb },
 		{ "dispatch", case_dispatch },
+		{ "atomic", case_atomic },
 	};
 	HsaNodeProperties np;
 
