@@ -17,8 +17,12 @@
  *		maps PROT_READ, registered and mapped on the GPU (kfdtest's
  *		PermissionFaultUserPointer): read-only
  *   shader	a shader a PM4 DISPATCH_DIRECT runs stores to an address
- *		nothing maps (kfdtest's InvalidBadAddress): not present;
- *		gfx90a only (the shader's code), skipped elsewhere
+ *		nothing maps (kfdtest's AddressFault): not present
+ *   shader-readonly
+ *		the shader stores into a buffer allocated ReadOnly
+ *		(kfdtest's PermissionFault): read-only
+ *		(the shader cases: gfx90a only, the shader's code; skipped
+ *		elsewhere)
  *
  * Prints "fault: NAME ok" (or "skipped") per case and "fault: all ok",
  * or fails (exit 1).
@@ -146,7 +150,7 @@ provoke(const char *name, int sdma, int ro, uint64_t page, int read_only)
 		for (unsigned int i = 0; i < 1024; i++)
 			src[i] = 0xaa55aa55;
 		sdma_copy(&q, page, (uintptr_t)src, 4096);
-	} else if (!strcmp(name, "shader")) {
+	} else if (!strncmp(name, "shader", 6)) {
 		uint32_t *code = kit_alloc_mapped(4096, KIT_MEM_EXEC);
 		uint32_t *src = kit_alloc_mapped(4096, 0);
 		uint32_t d[KIT_DISPATCH_DW];
@@ -206,7 +210,7 @@ run(const char *name, int sdma, int ro, uint64_t page, int read_only)
 		gpu = kit_first_gpu(&np);
 		if (!gpu)
 			kit_fail("no GPU node");
-		else if (!strcmp(name, "shader") && !kit_is_gfx90a(&np))
+		else if (!strncmp(name, "shader", 6) && !kit_is_gfx90a(&np))
 			_exit(EXIT_SKIP);
 		else if (!kit_failed)
 			provoke(name, sdma, ro, page, read_only);
@@ -244,6 +248,7 @@ main(int argc, char **argv)
 		{ "userptr-sdma", 1, 2, 0, 1 },
 		{ "userptr-pm4", 0, 2, 0, 1 },
 		{ "shader", 0, 0, BAD_VA2, 0 },
+		{ "shader-readonly", 0, 1, 0, 1 },
 	};
 
 	kit_name = "fault";

@@ -84,11 +84,12 @@ signal_event(struct ksim_cp *cp, struct ksim_cpq *cq, uint8_t *sig)
 /*
  * Report a queue error: the queue goes inactive, ROCr's queue-inactive
  * signal gets the error bits (its handler suspends the queue and calls the
- * queue's callback), the debugger ABI sees the exception code.
+ * queue's callback), the debugger ABI sees the exception code. @write: a
+ * wave's failed store (a read-only page is a fault too).
  */
 static void
-queue_error(struct ksim_cp *cp, struct ksim_cpq *cq, uint32_t code, int ec,
-	    const char *what, uint64_t detail)
+queue_fail(struct ksim_cp *cp, struct ksim_cpq *cq, uint32_t code, int ec,
+	   const char *what, uint64_t detail, int write)
 {
 	struct ksim_queue *q = cq->q;
 	uint8_t *aq, *sig = NULL;
@@ -105,11 +106,19 @@ queue_error(struct ksim_cp *cp, struct ksim_cpq *cq, uint32_t code, int ec,
 	       (unsigned long long)detail, code,
 	       sig ? "reported in the queue-inactive signal" :
 	       "not reported (no usable queue-inactive signal)");
-	cp_queue_stop(cp, cq, code, ec, detail);
+	cp_queue_stop(cp, cq, code, ec, detail, write);
 	if (!sig)
 		return;
 	__atomic_fetch_or((int64_t *)(sig + SIG_VALUE), (int64_t)code, __ATOMIC_ACQ_REL);
 	signal_event(cp, cq, sig);
+}
+
+/* A packet's error (queue_fail()). */
+static void
+queue_error(struct ksim_cp *cp, struct ksim_cpq *cq, uint32_t code, int ec,
+	    const char *what, uint64_t detail)
+{
+	queue_fail(cp, cq, code, ec, what, detail, 0);
 }
 
 /* Value of the signal @h (0 is "satisfied" to the caller). */
@@ -225,7 +234,7 @@ run_shader(struct ksim_cp *cp, struct ksim_cpq *cq, const uint8_t *pkt)
 		       (unsigned long long)res.executed);
 		return STEP_DONE;
 	}
-	queue_error(cp, cq, res.code, res.ec, res.why, res.detail);
+	queue_fail(cp, cq, res.code, res.ec, res.why, res.detail, res.write);
 	return STEP_ERROR;
 }
 

@@ -331,7 +331,7 @@ dispatch_direct(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *d)
 		"queue stopped", cq->qid, (unsigned long long)cq->rd,
 		cq->ib_depth ? " (in an indirect buffer)" : "", res.why,
 		(unsigned long long)res.detail);
-	cp_queue_stop(cp, cq, res.code, res.ec, res.detail);
+	cp_queue_stop(cp, cq, res.code, res.ec, res.detail, res.write);
 	return STEP_ERROR;
 }
 

@@ -162,10 +162,11 @@ int cp_vm_fault(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va,
  * CP_ERR_*, @ec: the KFD_ABI_EC_* the debugger ABI sees, 0 for none) and
  * give the process what the kernel gives: a packet the CP cannot decode
  * sets its HW_EXCEPTION events, memory the VM refuses at @detail is a VM
- * fault (cp_vm_fault()). The caller says the line on stderr first.
+ * fault (cp_vm_fault(); @write: a store, which a read-only page refuses
+ * too). The caller says the line on stderr first.
  */
 void cp_queue_stop(struct ksim_cp *cp, struct ksim_cpq *cq, uint32_t code,
-		   int ec, uint64_t detail);
+		   int ec, uint64_t detail, int write);
 
 /* cp_aql.c (device lock held) */
 /*

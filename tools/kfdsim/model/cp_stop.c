@@ -11,7 +11,7 @@
 
 void
 cp_queue_stop(struct ksim_cp *cp, struct ksim_cpq *cq, uint32_t code, int ec,
-	      uint64_t detail)
+	      uint64_t detail, int write)
 {
 	cq->error = 1;
 	cq->pending = 0;
@@ -27,10 +27,11 @@ cp_queue_stop(struct ksim_cp *cp, struct ksim_cpq *cq, uint32_t code, int ec,
 	    ksim_event_hw_exception(cp->p))
 		cp_log(cp, "queue %u: HW_EXCEPTION events set", cq->qid);
 	/* (Memory the GPU reaches but the engine cannot view, VRAM nobody
-	 * mapped, is the model's limit, not a fault.) */
-	if ((code & CP_ERR_MEMORY) && !cp_mem_reaches(cp, cq, detail, 8)) {
+	 * mapped, is the model's limit, not a fault; a store that failed
+	 * where memory reads met a read-only page.) */
+	if ((code & CP_ERR_MEMORY) && (write || !cp_mem_reaches(cp, cq, detail, 8))) {
 		uint64_t at;
-		int n = cp_vm_fault(cp, cq, detail, 8, 0, &at);
+		int n = cp_vm_fault(cp, cq, detail, write ? 4 : 8, write, &at);
 
 		cp_warn(cp, "queue %u: VM fault at page 0x%llx: the GPU's queues "
 			"evicted, %d MEMORY event%s set", cq->qid,

@@ -122,8 +122,18 @@ sh_fault(struct sh_ctx *c, struct sh_wave *w, uint64_t va, const char *what)
 	c->ec = KFD_ABI_EC_QUEUE_WAVE_MEMORY_VIOLATION;
 	c->code = CP_ERR_MEMORY;
 	c->detail = va;
+	c->write = 0;
 	snprintf(c->why, sizeof(c->why), "%s: %s outside the GPU VM", at, what);
 	return SH_FAIL;
+}
+
+enum sh_step
+sh_fault_write(struct sh_ctx *c, struct sh_wave *w, uint64_t va, const char *what)
+{
+	enum sh_step s = sh_fault(c, w, va, what);
+
+	c->write = 1;
+	return s;
 }
 
 /* Read through the CPU's view when there is one (no checked copy). */
@@ -430,6 +440,7 @@ sh_run(struct ksim_cp *cp, struct ksim_cpq *cq, const struct sh_dispatch *d,
 		res->ec = c->ec;
 		res->code = c->code;
 		res->detail = c->detail;
+		res->write = c->write;
 		memcpy(res->why, c->why, sizeof(res->why));
 	}
 	res->executed = c->executed;

@@ -271,7 +271,7 @@ lane_access(struct sh_ctx *c, const struct span *sp, struct sh_wave *w,
 		buf[k] = w->v[(data + k) % SH_VGPRS][l];
 	if (is_store(i->id)) {
 		if (valid && mem_rw(c, sp, va, buf, sub ? sub : n * 4u, 1))
-			return sh_fault(c, w, va, "vector store");
+			return sh_fault_write(c, w, va, "vector store");
 		return SH_NEXT;
 	}
 	if (i->id >= SH_OP_GLOBAL_ATOMIC_ADD && i->id <= SH_OP_GLOBAL_ATOMIC_ADD_F32) {
@@ -281,7 +281,7 @@ lane_access(struct sh_ctx *c, const struct span *sp, struct sh_wave *w,
 		if (r == -2)
 			return sh_illegal(c, w, i, NULL);
 		if (r)
-			return sh_fault(c, w, va, "vector atomic");
+			return sh_fault_write(c, w, va, "vector atomic");
 		if (glc) {
 			w->v[reg % SH_VGPRS][l] = (uint32_t)old;
 			if (f->dst_dwords == 2)
@@ -532,7 +532,7 @@ smem_store(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 	for (unsigned int k = 0; k < n; k++)
 		buf[k] = sdata + k < 128 ? w->s[sdata + k] : 0;
 	if (cp_mem_rw(c->cp, c->cq, va & ~3ull, buf, n * 4ull, 1))
-		return sh_fault(c, w, va, "scalar store");
+		return sh_fault_write(c, w, va, "scalar store");
 	return SH_NEXT;
 }
 

@@ -70,6 +70,7 @@ struct sh_ctx {
 	uint32_t code;			/* queue-inactive error bits */
 	uint64_t detail;
 	char why[320];
+	int write;			/* the access that faulted stored */
 };
 
 /* An instruction being executed. */
@@ -244,6 +245,9 @@ enum sh_step sh_illegal(struct sh_ctx *c, struct sh_wave *w, const struct sh_ins
 			const char *what);
 /* Stop the dispatch: a memory access the GPU VM refuses. */
 enum sh_step sh_fault(struct sh_ctx *c, struct sh_wave *w, uint64_t va, const char *what);
+/* The same for a store or an atomic: a read-only page faults too. */
+enum sh_step sh_fault_write(struct sh_ctx *c, struct sh_wave *w, uint64_t va,
+			    const char *what);
 
 /* shader_op.c */
 uint64_t sh_exec(const struct sh_wave *w);
@@ -277,6 +281,7 @@ struct sh_result {
 	uint32_t code;			/* queue-inactive error bits */
 	uint64_t detail;		/* the pc or the address */
 	char why[320];
+	int write;			/* a fault: the access stored */
 	uint64_t executed;		/* wave instructions */
 	uint64_t lanes;			/* lane instructions */
 };
