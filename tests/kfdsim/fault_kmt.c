@@ -16,8 +16,16 @@
  *		an SDMA copy, a PM4 WRITE_DATA into host memory the program
  *		maps PROT_READ, registered and mapped on the GPU (kfdtest's
  *		PermissionFaultUserPointer): read-only
+ *   shader	a shader a PM4 DISPATCH_DIRECT runs stores to an address
+ *		nothing maps (kfdtest's AddressFault): not present
+ *   shader-readonly
+ *		the shader stores into a buffer allocated ReadOnly
+ *		(kfdtest's PermissionFault): read-only
+ *		(the shader cases: gfx90a only, the shader's code; skipped
+ *		elsewhere)
  *
- * Prints "fault: NAME ok" per case and "fault: all ok", or fails (exit 1).
+ * Prints "fault: NAME ok" (or "skipped") per case and "fault: all ok",
+ * or fails (exit 1).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -32,6 +40,8 @@
 #define PAGE_MASK	(~(HSAuint64)4095)
 #define BAD_VA		0x12345678ULL	/* kfdtest's: below every aperture */
 #define BAD_VA2		0x76543210ULL
+/* A child's exit status: the case does not apply to this GPU. */
+#define EXIT_SKIP	77
 
 /* PM4 WRITE_DATA (the MEC's type-3 header). */
 #define PM4_HDR(op, n)	(3u << 30 | ((n) & 0x3fffu) << 16 | (op) << 8)
@@ -140,6 +150,15 @@ provoke(const char *name, int sdma, int ro, uint64_t page, int read_only)
 		for (unsigned int i = 0; i < 1024; i++)
 			src[i] = 0xaa55aa55;
 		sdma_copy(&q, page, (uintptr_t)src, 4096);
+	} else if (!strncmp(name, "shader", 6)) {
+		uint32_t *code = kit_alloc_mapped(4096, KIT_MEM_EXEC);
+		uint32_t *src = kit_alloc_mapped(4096, 0);
+		uint32_t d[KIT_DISPATCH_DW];
+
+		if (!code || !src)
+			return;
+		memcpy(code, kit_copy_shader, kit_copy_shader_dw * 4);
+		submit(&q, d, kit_pm4_dispatch(d, code, (uintptr_t)src, page, 64, 1));
 	} else if (!strcmp(name, "copy")) {
 		buf = kit_alloc_mapped(4096, 0);
 		sdma_copy(&q, page, (uintptr_t)buf, 64);
@@ -185,18 +204,27 @@ run(const char *name, int sdma, int ro, uint64_t page, int read_only)
 		return;
 	}
 	if (!pid) {
+		HsaNodeProperties np;
+
 		kit_check(hsaKmtOpenKFD(), "OpenKFD");
-		gpu = kit_first_gpu(NULL);
+		gpu = kit_first_gpu(&np);
 		if (!gpu)
 			kit_fail("no GPU node");
+		else if (!strncmp(name, "shader", 6) && !kit_is_gfx90a(&np))
+			_exit(EXIT_SKIP);
 		else if (!kit_failed)
 			provoke(name, sdma, ro, page, read_only);
 		hsaKmtCloseKFD();
 		fflush(stdout);
 		_exit(kit_failed);
 	}
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
-	    WEXITSTATUS(status)) {
+	if (waitpid(pid, &status, 0) != pid)
+		status = -1;
+	if (status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == EXIT_SKIP) {
+		printf("fault: %s skipped (not a gfx90a)\n", name);
+		return;
+	}
+	if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status)) {
 		printf("fault: %s: the child failed (status 0x%x)\n", name, status);
 		kit_failed = 1;
 		return;
@@ -219,6 +247,8 @@ main(int argc, char **argv)
 		{ "copy", 1, 0, BAD_VA2, 0 },
 		{ "userptr-sdma", 1, 2, 0, 1 },
 		{ "userptr-pm4", 0, 2, 0, 1 },
+		{ "shader", 0, 0, BAD_VA2, 0 },
+		{ "shader-readonly", 0, 1, 0, 1 },
 	};
 
 	kit_name = "fault";

@@ -134,3 +134,75 @@ kit_host_vram(void)
 	f.ui32.HostAccess = 1;
 	return f;
 }
+
+/*
+ *	v_lshl_add_u32 v1, s4, 6, v0		; i = group * 64 + id
+ *	v_lshlrev_b32 v2, 2, v1
+ *	global_load_dword v3, v2, s[0:1]
+ *	s_waitcnt vmcnt(0)
+ *	v_add_u32 v3, v3, v1
+ *	global_store_dword v2, v3, s[2:3]
+ *	s_endpgm
+ * (llvm-mc-15 -arch=amdgcn -mcpu=gfx90a -show-encoding)
+ */
+const uint32_t kit_copy_shader[] = {
+	0xd1fd0001, 0x04010c04, 0x24040282, 0xdc508000, 0x03000002,
+	0xbf8c0f70, 0x68060303, 0xdc708000, 0x00020302, 0xbf810000,
+};
+const unsigned int kit_copy_shader_dw = sizeof(kit_copy_shader) / 4;
+
+/* PM4 type-3 header; the compute registers by SET_SH_REG offset. */
+#define PM4_HDR(op, n)		(3u << 30 | ((n) & 0x3fffu) << 16 | (op) << 8)
+#define PM4_SET_SH_REG		0x76u
+#define PM4_DISPATCH_DIRECT	0x15u
+#define REG_START_X		0x204u
+#define REG_PGM_LO		0x20cu
+#define REG_PGM_RSRC1		0x212u
+#define REG_USER_DATA_0		0x240u
+/* RSRC2: 4 user SGPRs (bits 1-5), the work-group id X (bit 7). */
+#define RSRC2_COPY		(4u << 1 | 1u << 7)
+/* RSRC1: 8 VGPR granules (bits 0-5: 32 VGPRs), 16 SGPRs (bits 6-9). */
+#define RSRC1_COPY		(7u | 1u << 6)
+#define INIT_SHADER_EN		1u
+#define INIT_THREAD_DIMS	(1u << 5)
+
+static unsigned int
+set_sh(uint32_t *d, uint32_t reg, const uint32_t *v, unsigned int n)
+{
+	d[0] = PM4_HDR(PM4_SET_SH_REG, n);
+	d[1] = reg;
+	memcpy(d + 2, v, n * 4);
+	return n + 2;
+}
+
+unsigned int
+kit_pm4_dispatch(uint32_t *d, const void *code, uint64_t src, uint64_t dst,
+		 uint32_t dim, int thread_dims)
+{
+	uint64_t pgm = (uint64_t)(uintptr_t)code >> 8;
+	/* START_X/Y/Z, then NUM_THREAD_X/Y/Z */
+	const uint32_t dims[6] = { 0, 0, 0, 64, 1, 1 };
+	const uint32_t pgm_regs[2] = { (uint32_t)pgm, (uint32_t)(pgm >> 32) };
+	const uint32_t rsrc[2] = { RSRC1_COPY, RSRC2_COPY };
+	const uint32_t user[4] = { (uint32_t)src, (uint32_t)(src >> 32),
+				   (uint32_t)dst, (uint32_t)(dst >> 32) };
+	unsigned int n = 0;
+
+	n += set_sh(d + n, REG_START_X, dims, 6);
+	n += set_sh(d + n, REG_PGM_LO, pgm_regs, 2);
+	n += set_sh(d + n, REG_PGM_RSRC1, rsrc, 2);
+	n += set_sh(d + n, REG_USER_DATA_0, user, 4);
+	d[n++] = PM4_HDR(PM4_DISPATCH_DIRECT, 3);
+	d[n++] = dim;
+	d[n++] = 1;
+	d[n++] = 1;
+	d[n++] = INIT_SHADER_EN | (thread_dims ? INIT_THREAD_DIMS : 0);
+	return n;
+}
+
+int
+kit_is_gfx90a(const HsaNodeProperties *props)
+{
+	return props->EngineId.ui32.Major == 9 && props->EngineId.ui32.Minor == 0 &&
+	       props->EngineId.ui32.Stepping == 10;
+}

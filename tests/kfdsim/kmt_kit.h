@@ -86,4 +86,28 @@ int kit_queue_new(struct kit_queue *q, HSAuint32 node, HSA_QUEUE_TYPE type,
 /* kit_queue_free() - destroy @q's queue and free its memory. */
 void kit_queue_free(struct kit_queue *q);
 
+/*
+ * The copy shader for gfx90a, run by a PM4 dispatch: work-item i of the
+ * grid stores src[i] + i to dst[i] (src in s[0:1], dst in s[2:3], the
+ * work-group id in s4; work-groups of 64).
+ */
+extern const uint32_t kit_copy_shader[];
+extern const unsigned int kit_copy_shader_dw;
+
+/* Dwords kit_pm4_dispatch() writes at most. */
+#define KIT_DISPATCH_DW	32u
+
+/*
+ * kit_pm4_dispatch() - the PM4 packets of a dispatch of kit_copy_shader
+ * at @code (256-byte aligned) with @src and @dst: SET_SH_REG of the
+ * compute registers, then DISPATCH_DIRECT of @dim work-groups of 64, or
+ * of @dim work-items when @thread_dims. Written to @d.
+ * Return: the dwords written.
+ */
+unsigned int kit_pm4_dispatch(uint32_t *d, const void *code, uint64_t src,
+			      uint64_t dst, uint32_t dim, int thread_dims);
+
+/* kit_is_gfx90a() - whether node @props is a gfx90a (what the shader is). */
+int kit_is_gfx90a(const HsaNodeProperties *props);
+
 #endif

@@ -16,11 +16,16 @@
  *		event; another queue goes on
  *   gpudb	a queue's RELEASE_MEM rings another queue's doorbell
  *		through the doorbell page mapped into the GPU's VM
+ *   dispatch	DISPATCH_DIRECT runs a shader (gfx90a) from the compute
+ *		registers SET_SH_REG wrote, in the ring and in an IB
+ *   atomic	a shader's atomic adds and a CPU thread's, on one counter
+ *		at once: none is lost (gfx90a)
  *
  * Prints "pm4: NAME ok" per case and "pm4: all ok", or fails (exit 1).
  * Each case uses its own queues, so a capture (`--submissions`) has
  * every kind of packet.
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +50,7 @@
 
 static HSAuint32 gpu;
 static int gfx10;
+static int gfx90a;
 
 /* A PM4 compute queue on the GPU under test. */
 static int
@@ -334,6 +340,191 @@ case_gpudb(void)
 	kit_free_mapped(buf, 4096);
 }
 
+/* For i in [lo, hi): dst[i] holds src[i] + i - @from in [from, to), else
+ * its mark. */
+static int
+copied(const uint32_t *src, const uint32_t *dst, unsigned int from,
+       unsigned int to, unsigned int lo, unsigned int hi)
+{
+	for (unsigned int i = lo; i < hi; i++) {
+		uint32_t want = i >= from && i < to ? src[i] + i - from : 0xdead0000 | i;
+
+		if (dst[i] != want) {
+			printf("pm4: dispatch: dst[%u] = 0x%x, not 0x%x\n", i,
+			       dst[i], want);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/* WRITE_DATA of @n dwords from @v to @dst. */
+static void
+write_block(struct kit_queue *q, const uint32_t *dst, const uint32_t *v,
+	    unsigned int n)
+{
+	uint32_t d[4] = { HDR(OP_WRITE_DATA, n + 2), 5u << 8 | 1u << 20,
+			  (uint32_t)va(dst), (uint32_t)(va(dst) >> 32) };
+
+	emit(q, d, 4);
+	emit(q, v, n);
+}
+
+/* WAIT_REG_MEM until the dword at @p equals @v. */
+static void
+wait_equal(struct kit_queue *q, const uint32_t *p, uint32_t v)
+{
+	uint32_t d[7] = { HDR(OP_WAIT_REG_MEM, 5), 3 | 1u << 4, (uint32_t)va(p),
+			  (uint32_t)(va(p) >> 32), v, 0xffffffff, 4 };
+
+	emit(q, d, 7);
+}
+
+/*
+ * Two dispatches of kmt_kit's copy shader, as kfdtest's Dispatch makes
+ * them: 100 work-items in the ring (USE_THREAD_DIMENSIONS: the second
+ * work-group is partial), then 2 work-groups of 64 from an indirect
+ * buffer; a RELEASE_MEM after them. The shader is gfx90a code: on other
+ * GPUs the dispatches have no work-group (dimension 0) and only the
+ * packets' completion is checked. The sources are written
+ * by WRITE_DATA and the queue waits (WAIT_REG_MEM) for the last value
+ * each dispatch stores: a replay of the capture, which has the packets
+ * but not what the CPU wrote, runs to its end only if its shaders store
+ * the same (tests/kfdsim/run_pm4_capture.sh).
+ */
+static void
+case_dispatch(void)
+{
+	uint32_t *code = kit_alloc_mapped(4096, KIT_MEM_EXEC);
+	uint32_t *src = kit_alloc_mapped(4096, 0);
+	uint32_t *dst = kit_alloc_mapped(4096, 0);
+	uint32_t *ib = kit_alloc_mapped(4096, KIT_MEM_EXEC);
+	uint32_t *flag = kit_alloc_mapped(4096, 0);
+	uint32_t d[KIT_DISPATCH_DW];
+	unsigned int n;
+	struct kit_queue q;
+
+	if (!code || !src || !dst || !ib || !flag || pq_new(&q))
+		return;
+	memcpy(code, kit_copy_shader, kit_copy_shader_dw * 4);
+	for (uint32_t i = 0; i < 1024; i++) {
+		ib[i] = 0x10000 + 3 * i;	/* the sources, for now */
+		dst[i] = 0xdead0000 | i;
+	}
+	write_block(&q, src, ib, 128);
+	write_block(&q, src + 256, ib + 256, 128);
+	n = kit_pm4_dispatch(d, code, va(src), va(dst), gfx90a ? 100 : 0, 1);
+	emit(&q, d, n);
+	if (gfx90a)
+		wait_equal(&q, dst + 99, ib[99] + 99);
+	n = kit_pm4_dispatch(ib, code, va(src + 256), va(dst + 256), gfx90a ? 2 : 0, 0);
+	d[0] = HDR(OP_IB, 2);
+	d[1] = (uint32_t)va(ib);
+	d[2] = (uint32_t)(va(ib) >> 32);
+	d[3] = n | 1u << 23;
+	emit(&q, d, 4);
+	if (gfx90a)
+		wait_equal(&q, dst + 383, 0x10000 + 3 * 383 + 127);
+	release_mem(&q, va(flag), 0x600d, 0, 0);
+	submit(&q);
+	if (!drained(&q) || flag[0] != 0x600d)
+		kit_fail("dispatch: the queue did not run to its end");
+	else if (gfx90a && (!copied(src, dst, 0, 100, 0, 256) ||
+			    !copied(src, dst, 256, 384, 256, 512)))
+		kit_fail("dispatch: the shader did not store what it should");
+	else
+		printf("pm4: dispatch ok%s\n", gfx90a ? "" : " (not gfx90a: empty)");
+	kit_queue_free(&q);
+	kit_free_mapped(code, 4096);
+	kit_free_mapped(src, 4096);
+	kit_free_mapped(dst, 4096);
+	kit_free_mapped(ib, 4096);
+	kit_free_mapped(flag, 4096);
+}
+
+/* Dispatches of 1024 atomic adds racing the CPU's. */
+#define ATOMIC_DISPATCHES	256u
+
+struct cpu_adder {
+	uint32_t *counter;
+	int stop;			/* atomic */
+	uint32_t adds;
+};
+
+static void *
+cpu_adds(void *arg)
+{
+	struct cpu_adder *a = arg;
+
+	while (!__atomic_load_n(&a->stop, __ATOMIC_ACQUIRE)) {
+		__atomic_fetch_add(a->counter, 1, __ATOMIC_SEQ_CST);
+		a->adds++;
+	}
+	return NULL;
+}
+
+/*
+ * kfdtest's Atomics, more of it: 256 dispatches of 1024 work-items each
+ * add 1 to a counter in host memory while a CPU thread adds 1 to it in a
+ * loop; the counter ends at the sum of both.
+ */
+static void
+case_atomic(void)
+{
+	/*
+	 *	v_mov_b32 v1, 1
+	 *	v_mov_b32 v0, 0
+	 *	global_atomic_add v0, v1, s[2:3]
+	 *	s_waitcnt vmcnt(0)
+	 *	s_endpgm
+	 */
+	static const uint32_t add[] = {
+		0x7e020281, 0x7e000280, 0xdd088000, 0x00020100, 0xbf8c0f70,
+		0xbf810000,
+	};
+	uint32_t *code = kit_alloc_mapped(4096, KIT_MEM_EXEC);
+	uint32_t *counter = kit_alloc_mapped(4096, 0);
+	struct cpu_adder a = { 0 };
+	uint32_t d[KIT_DISPATCH_DW];
+	struct kit_queue q;
+	pthread_t th;
+
+	if (!gfx90a) {
+		printf("pm4: atomic skipped (not gfx90a)\n");
+		return;
+	}
+	if (!code || !counter || pq_new(&q))
+		return;
+	memcpy(code, add, sizeof(add));
+	a.counter = counter;
+	if (pthread_create(&th, NULL, cpu_adds, &a)) {
+		kit_fail("atomic: pthread_create");
+		return;
+	}
+	while (__atomic_load_n(counter, __ATOMIC_ACQUIRE) < 1000)
+		;
+	for (unsigned int k = 0; k < ATOMIC_DISPATCHES; k++) {
+		emit(&q, d, kit_pm4_dispatch(d, code, 0, va(counter), 1024, 1));
+		submit(&q);
+		if (!drained(&q))
+			break;
+	}
+	__atomic_store_n(&a.stop, 1, __ATOMIC_RELEASE);
+	pthread_join(th, NULL);
+	if (rptr(&q) != q.wr % RING_DW)
+		kit_fail("atomic: the dispatches did not run");
+	else if (*counter != a.adds + ATOMIC_DISPATCHES * 1024) {
+		printf("pm4: atomic: the counter is %u, not %u + %u\n",
+		       *counter, a.adds, ATOMIC_DISPATCHES * 1024);
+		kit_fail("atomic: increments were lost");
+	} else {
+		printf("pm4: atomic ok\n");
+	}
+	kit_queue_free(&q);
+	kit_free_mapped(code, 4096);
+	kit_free_mapped(counter, 4096);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -347,6 +538,8 @@ main(int argc, char **argv)
 		{ "ib", case_ib },
 		{ "bad", case_bad },
 		{ "gpudb", case_gpudb },
+		{ "dispatch", case_dispatch },
+		{ "atomic", case_atomic },
 	};
 	HsaNodeProperties np;
 
@@ -359,6 +552,7 @@ main(int argc, char **argv)
 		return 1;
 	}
 	gfx10 = np.EngineId.ui32.Major >= 10;
+	gfx90a = kit_is_gfx90a(&np);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		int want = argc < 2;
 

@@ -5,6 +5,9 @@
 # thunk): the capture holds submit records of its PM4 queues, and `dump`
 # decodes their packets by name, numbered by the write pointer's dwords.
 # A doorbell the GPU writes is recorded only with the CPU's next one.
+# The dispatch case recorded with --submissions=full replays to its end:
+# its queue waits for what the shaders store, so the replayed shaders
+# (whose code the capture holds) stored the same.
 #   run_pm4_capture.sh KFDTRACE PM4_KMT
 set -u
 
@@ -27,7 +30,10 @@ for want in ', pm4, dwords 0..' '] WRITE_DATA{control=0x100500, dst=0x' \
 	    '] RELEASE_MEM{event=0x514, control=0x22000000, addr=0x' \
 	    '] WAIT_REG_MEM{control=0x13, addr=0x' \
 	    '] INDIRECT_BUFFER{ib_base=0x' '] ACQUIRE_MEM{' '] SET_SH_REG{' \
-	    '] NOP{}' '] UNKNOWN{bytes=<000100c000000000>}, [2] WRITE_DATA{'; do
+	    '] NOP{}' '] UNKNOWN{bytes=<000100c000000000>}, [2] WRITE_DATA{' \
+	    '] SET_SH_REG{reg_offset=COMPUTE_PGM_LO}' \
+	    '] SET_SH_REG{reg_offset=COMPUTE_USER_DATA_0}' \
+	    '] DISPATCH_DIRECT{dim_x=100, dim_y=1, dim_z=1, initiator=0x21}'; do
 	if ! grep -qF -- "$want" "$dir/dump"; then
 		echo "dump has no '$want'"
 		rc=1
@@ -56,4 +62,28 @@ if [ "$n" -ne 2 ] ||
 	cat "$dir/gsub"
 	rc=1
 fi
+
+# The dispatch case, with what its packets reference: the replay runs
+# both shaders (their code is a memory record) and the WAIT_REG_MEMs on
+# their results are met. Without shaders the queue stops at the first.
+if ! KFDSIM_PROFILE=mi210 "$kfdtrace" record -o "$dir/d" --sim --submissions=full \
+		-- "$prog" dispatch >"$dir/dout" 2>&1 ||
+		! grep -q '^pm4: dispatch ok$' "$dir/dout"; then
+	cat "$dir/dout"
+	echo "the capture of $prog dispatch failed"
+	exit 1
+fi
+"$kfdtrace" dump "$dir/d" >"$dir/ddump" 2>&1 || { cat "$dir/ddump"; exit 1; }
+grep -q ' memory(code, 0x[0-9a-f]*, 4096 bytes)' "$dir/ddump" ||
+	{ echo "dispatch: no code memory record"; rc=1; }
+KFDSIM_PROFILE=mi210 "$kfdtrace" replay --sim "$dir/d" >"$dir/dreplay" 2>&1
+for want in 'queues:      1 doorbells of captured packets published again, 0 not run to the end' \
+	    'result:      match (strict)'; do
+	grep -qF -- "$want" "$dir/dreplay" || { echo "dispatch replay: no '$want'"; rc=1; }
+done
+KFDSIM_SHADERS=0 KFDSIM_PROFILE=mi210 "$kfdtrace" replay --sim "$dir/d" \
+	>"$dir/dplain" 2>&1
+grep -qF ', 1 not run to the end' "$dir/dplain" ||
+	{ echo "dispatch replay without shaders: the queue should not end"; rc=1; }
+[ "$rc" -eq 0 ] || cat "$dir/dreplay"
 exit $rc

@@ -4,9 +4,10 @@
 # Resubmission of PM4 queues: the PM4 program (tests/kfdsim/pm4_kmt.c, our
 # thunk) recorded with --submissions=full on kfdsim (mi210). The replay
 # publishes every captured doorbell again, writes the indirect buffers
-# back, and matches (the end-of-pipe interrupt and the HW_EXCEPTION event
-# complete the waits as captured); with --no-resubmit nothing sets the
-# event the RELEASE_MEM case waits on, and the replay diverges.
+# back (and the dispatch and atomic cases' code: 6 ranges), and matches (the
+# end-of-pipe interrupt and the HW_EXCEPTION event complete the waits as
+# captured); with --no-resubmit nothing sets the event the RELEASE_MEM
+# case waits on, and the replay diverges.
 #   run_resubmit_pm4.sh KFDTRACE PM4_KMT
 set -u
 
@@ -30,7 +31,7 @@ cat "$dir/replay"
 n=$("$kfdtrace" dump "$dir/t" | grep -c '^\[[0-9]*\] +[0-9.]* submit(')
 [ "$n" -gt 0 ] || { echo "the capture holds no doorbell"; exit 1; }
 for want in "$n doorbells of captured packets published again" \
-	    '3 captured ranges written back' 'result:      match'; do
+	    '6 captured ranges written back' 'result:      match'; do
 	grep -qF -- "$want" "$dir/replay" || { echo "no '$want'"; exit 1; }
 done
 "$kfdtrace" replay --sim --no-resubmit "$dir/t" >"$dir/plain" 2>&1

@@ -5,7 +5,9 @@
  * record (docs/submissions.md):
  *
  *   code objects	the buffer holding a dispatch's kernel descriptor,
- *			once per buffer (the buffers come from ALLOC and
+ *			or the code a PM4 DISPATCH_DIRECT runs (the last
+ *			COMPUTE_PGM_LO/HI a SET_SH_REG wrote), once per
+ *			buffer (the buffers come from ALLOC and
  *			FREE_MEMORY_OF_GPU, which this file follows)
  *   kernel arguments	kernarg_size bytes (from the kernel descriptor;
  *			256 when it cannot be read or says 0)
@@ -69,6 +71,9 @@ static struct {
 	 * keeps them (a DELTA's base). */
 	struct kc_u64map bases;		/* addr -> struct mem_base */
 	int bases_init;
+	/* COMPUTE_PGM_LO/HI as PM4 SET_SH_REG last wrote them (of any
+	 * queue: the queues of one program share their code buffers). */
+	uint32_t pgm[2];
 } M = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 struct mem_base {
@@ -330,9 +335,47 @@ bo_of(uint64_t va)
  * engine bounds them. */
 #define MEM_PM4_IBS	64u
 
+/* The code buffer of a record once (an AQL descriptor's, PM4's code). */
+static void
+code_of(uint64_t va)
+{
+	struct mem_bo *bo = bo_of(va);
+
+	if (bo && !bo->code_done) {
+		record(KT_MEM_CODE, bo->va, bo->size);
+		bo->code_done = 1;
+	}
+}
+
+/*
+ * PM4 compute state: SET_SH_REG of COMPUTE_PGM_LO/HI is kept; at a
+ * DISPATCH_DIRECT the buffer holding that code is recorded.
+ */
+static void
+pm4_state(const struct kfd_packet_desc *r, const uint8_t *p, size_t size)
+{
+	uint32_t reg, n, v;
+
+	if (r->match == KFD_PM4_OP_DISPATCH_DIRECT) {
+		code_of(((uint64_t)(M.pgm[1] & 0xffu) << 32 | M.pgm[0]) << 8);
+		return;
+	}
+	if (r->match != KFD_PM4_OP_SET_SH_REG || size < 12)
+		return;
+	memcpy(&reg, p + 4, 4);
+	reg &= 0xffffu;
+	n = (uint32_t)(size / 4 - 2);
+	for (unsigned int k = 0; k < 2; k++)
+		if (KFD_PM4_SH_PGM_LO + k >= reg && KFD_PM4_SH_PGM_LO + k < reg + n) {
+			memcpy(&v, p + 8 + 4 * (KFD_PM4_SH_PGM_LO + k - reg), 4);
+			M.pgm[k] = v;
+		}
+}
+
 /*
  * PM4: the indirect buffers the packets enter, each recorded whole, and
- * the ones those enter in turn (at most MEM_PM4_IBS in all).
+ * the ones those enter in turn (at most MEM_PM4_IBS in all); the code
+ * their dispatches run.
  */
 static void
 pm4(const uint8_t *data, size_t len, unsigned int *ibs, unsigned int depth)
@@ -346,6 +389,8 @@ pm4(const uint8_t *data, size_t len, unsigned int *ibs, unsigned int depth)
 		uint64_t va, n;
 		uint8_t *buf;
 
+		if (r && size <= len - off)
+			pm4_state(r, data + off, size);
 		if (!r || r->match != KFD_PM4_OP_INDIRECT_BUFFER ||
 		    off + sizeof(ib) > len)
 			continue;
@@ -374,15 +419,10 @@ aql(const uint8_t *p)
 		return;
 	if (r->match == KFD_AQL_TYPE_KERNEL_DISPATCH) {
 		struct kfd_aql_dispatch d;
-		struct mem_bo *bo;
 		uint32_t kernarg = 0;
 
 		memcpy(&d, p, sizeof(d));
-		bo = bo_of(d.kernel_object);
-		if (bo && !bo->code_done) {
-			record(KT_MEM_CODE, bo->va, bo->size);
-			bo->code_done = 1;
-		}
+		code_of(d.kernel_object);
 		/* The descriptor says how many; an unreadable (or, on an
 		 * engine that ran no copy into it, empty) one: 256. */
 		if (!d.kernel_object ||

@@ -402,6 +402,46 @@ struct kfd_pm4_set_reg {
 	uint32_t reg_offset;		/* from the register space's base */
 };
 
+/*
+ * The compute registers of the SH space by SET_SH_REG's reg_offset (the
+ * register's dword offset less the space's base, 0x2c00; the same on
+ * gfx9 and gfx10). COMPUTE_DISPATCH_INITIATOR and COMPUTE_DIM_* are what
+ * DISPATCH_DIRECT writes; the rest a queue keeps until it is rewritten.
+ */
+#define KFD_PM4_SH_DISPATCH_INITIATOR	0x200u
+#define KFD_PM4_SH_DIM_X		0x201u	/* _Y, _Z follow */
+#define KFD_PM4_SH_START_X		0x204u	/* first work-group id; _Y, _Z */
+#define KFD_PM4_SH_NUM_THREAD_X		0x207u	/* work-group size; _Y, _Z */
+#define KFD_PM4_SH_PIPELINESTAT_ENABLE	0x20au
+#define KFD_PM4_SH_PERFCOUNT_ENABLE	0x20bu
+#define KFD_PM4_SH_PGM_LO		0x20cu	/* code address >> 8 */
+#define KFD_PM4_SH_PGM_HI		0x20du	/* bits 0-7: address bits 40-47 */
+#define KFD_PM4_SH_DISPATCH_PKT_ADDR_LO	0x20eu
+#define KFD_PM4_SH_DISPATCH_PKT_ADDR_HI	0x20fu
+#define KFD_PM4_SH_SCRATCH_BASE_LO	0x210u	/* COMPUTE_DISPATCH_SCRATCH_BASE */
+#define KFD_PM4_SH_SCRATCH_BASE_HI	0x211u
+#define KFD_PM4_SH_PGM_RSRC1		0x212u
+#define KFD_PM4_SH_PGM_RSRC2		0x213u
+#define KFD_PM4_SH_VMID			0x214u
+#define KFD_PM4_SH_RESOURCE_LIMITS	0x215u
+#define KFD_PM4_SH_STATIC_THREAD_MGMT_SE0 0x216u
+#define KFD_PM4_SH_STATIC_THREAD_MGMT_SE1 0x217u
+#define KFD_PM4_SH_TMPRING_SIZE		0x218u
+#define KFD_PM4_SH_STATIC_THREAD_MGMT_SE2 0x219u
+#define KFD_PM4_SH_STATIC_THREAD_MGMT_SE3 0x21au
+#define KFD_PM4_SH_RESTART_X		0x21bu	/* _Y, _Z follow */
+#define KFD_PM4_SH_THREAD_TRACE_ENABLE	0x21eu
+#define KFD_PM4_SH_PGM_RSRC3		0x22du
+#define KFD_PM4_SH_USER_DATA_0		0x240u	/* to _15 at 0x24f */
+/* The compute registers a queue keeps: [FIRST, FIRST + COUNT). */
+#define KFD_PM4_SH_COMPUTE_FIRST	0x200u
+#define KFD_PM4_SH_COMPUTE_COUNT	0x50u
+
+/* COMPUTE_DISPATCH_INITIATOR: bit 0 the shader runs, bit 5 the
+ * dimensions count work-items (else work-groups). */
+#define KFD_PM4_INIT_COMPUTE_SHADER_EN	(1u << 0)
+#define KFD_PM4_INIT_USE_THREAD_DIMS	(1u << 5)
+
 struct kfd_pm4_event_write {
 	uint32_t header;
 	uint32_t event;			/* bits 0-5 type, 8-11 index */

@@ -9,7 +9,9 @@
  * holds only its queue until a second queue writes the value, a chain
  * of three indirect buffers runs, and a bad packet or address stops only
  * its queue and raises the HW_EXCEPTION or MEMORY event as the kernel's
- * interrupt paths do.
+ * interrupt paths do. On mi210 (gfx90a) DISPATCH_DIRECT runs the shader
+ * SET_SH_REG named, from COMPUTE_START_X, and a shader's fault stops
+ * its queue with the VM fault's MEMORY event.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +28,7 @@
 #define BUF_VA		0x100000000ULL	/* a page of results */
 #define IB_VA		0x200000000ULL	/* indirect buffers */
 #define WILD_VA		0x7000000000ULL	/* in no mapping */
+#define CODE_VA		0x300000000ULL	/* a shader */
 
 struct pq {
 	uint32_t *ring;
@@ -535,6 +538,93 @@ run_read_only(const char *profile)
 	close_kt(t);
 }
 
+/* SET_SH_REG of @n registers from @reg. */
+static void
+set_sh(struct pq *q, uint32_t reg, const uint32_t *v, unsigned int n)
+{
+	uint32_t d[2] = { KFD_PM4_HDR(KFD_PM4_OP_SET_SH_REG, n), reg };
+
+	emit(q, d, 2);
+	emit(q, v, n);
+}
+
+/* DISPATCH_DIRECT of @x work-groups (1 work-item each) of the code at
+ * CODE_VA, its out pointer in s[2:3], the first work-group @start_x. */
+static void
+dispatch(struct pq *q, uint64_t out, uint32_t start_x, uint32_t x, uint32_t init)
+{
+	const uint32_t dims[6] = { start_x, 0, 0, 1, 1, 1 };
+	const uint32_t pgm[2] = { (uint32_t)(CODE_VA >> 8), (uint32_t)(CODE_VA >> 40) };
+	const uint32_t rsrc[2] = { 0, 4u << 1 | 1u << 7 };	/* 4 user SGPRs, TGID_X */
+	const uint32_t user[4] = { 0x11, 0x22, (uint32_t)out, (uint32_t)(out >> 32) };
+	uint32_t d[5] = { KFD_PM4_HDR(KFD_PM4_OP_DISPATCH_DIRECT, 3), x, 1, 1, init };
+
+	set_sh(q, KFD_PM4_SH_START_X, dims, 6);
+	set_sh(q, KFD_PM4_SH_PGM_LO, pgm, 2);
+	set_sh(q, KFD_PM4_SH_PGM_RSRC1, rsrc, 2);
+	set_sh(q, KFD_PM4_SH_USER_DATA_0, user, 4);
+	emit(q, d, 5);
+}
+
+/*
+ * gfx90a: each work-group stores its id at out[id] and the user SGPRs at
+ * out + 0x100 (x4) and 0x120 (x2), by scalar stores. A dispatch from
+ * work-group 2 to the end value 5 runs groups 2..4; FORCE_START_AT_000
+ * runs from 0; without COMPUTE_SHADER_EN nothing runs; a store to an
+ * unmapped address stops the queue with a VM fault.
+ */
+static void
+test_dispatch(void **state)
+{
+	static const uint32_t code[] = {
+		0x8e068204,		/* s_lshl_b32 s6, s4, 2 */
+		0xc0410101, 0x00000006,	/* s_store_dword s4, s[2:3], s6 glc */
+		0xc04a0001, 0x00000100,	/* s_store_dwordx4 s[0:3], s[2:3], 0x100 */
+		0xc0460001, 0x00000120,	/* s_store_dwordx2 s[0:1], s[2:3], 0x120 */
+		0xbf810000,		/* s_endpgm */
+	};
+	struct kt *t = open_kt("mi210");
+	uint32_t *buf = (uint32_t *)kt_userptr_mapped(t, 0, BUF_VA, 4096);
+	uint8_t *text = kt_userptr_mapped(t, 0, CODE_VA, 4096);
+	uint32_t mem = other_event(t, KFD_ABI_EVENT_MEMORY);
+	struct kfd_abi_event_data ed;
+	struct pq q;
+
+	(void)state;
+	memcpy(text, code, sizeof(code));
+	memset(buf, 0xff, 4096);
+	pq_new(t, &q, 0x10000000ULL);
+	dispatch(&q, BUF_VA, 2, 5, KFD_PM4_INIT_COMPUTE_SHADER_EN);
+	dispatch(&q, BUF_VA + 0x200, 7, 2, KFD_PM4_INIT_COMPUTE_SHADER_EN | 1u << 2);
+	dispatch(&q, BUF_VA + 0x400, 0, 3, 0);
+	kick(&q);
+	assert_true(idle(&q));
+	assert_int_equal(buf[1], 0xffffffff);
+	assert_int_equal(buf[2], 2);
+	assert_int_equal(buf[4], 4);
+	assert_int_equal(buf[5], 0xffffffff);
+	assert_int_equal(buf[0x100 / 4], 0x11);
+	assert_int_equal(buf[0x104 / 4], 0x22);
+	assert_int_equal(buf[0x108 / 4], (uint32_t)BUF_VA);
+	assert_int_equal(buf[0x10c / 4], (uint32_t)(BUF_VA >> 32));
+	assert_int_equal(buf[0x120 / 4], 0x11);
+	assert_int_equal(buf[0x124 / 4], 0x22);
+	assert_int_equal(buf[0x200 / 4], 0);
+	assert_int_equal(buf[0x204 / 4], 1);
+	assert_int_equal(buf[0x208 / 4], 0xffffffff);
+	assert_int_equal(buf[0x400 / 4], 0xffffffff);
+	assert_int_equal(buf[0x500 / 4], 0xffffffff);
+	/* the fault: the queue stops at the dispatch */
+	dispatch(&q, WILD_VA + 0x40, 0, 1, KFD_PM4_INIT_COMPUTE_SHADER_EN);
+	write_data(&q, BUF_VA + 0x800, (const uint32_t[]){ 9 }, 1);
+	kick(&q);
+	assert_int_equal(wait_one(t, mem, 5000, &ed), KFD_ABI_WAIT_RESULT_COMPLETE);
+	assert_int_equal(ed.memory_exception_data.va, WILD_VA);
+	assert_int_equal(ed.memory_exception_data.failure.NotPresent, 1);
+	assert_int_equal(buf[0x800 / 4], 0xffffffff);
+	close_kt(t);
+}
+
 #define FOR_PROFILES(fn)						\
 	static void test_##fn(void **state)				\
 	{								\
@@ -563,6 +653,7 @@ main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_read_only),
 		cmocka_unit_test(test_error_report),
+		cmocka_unit_test(test_dispatch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -82,47 +82,19 @@ signal_event(struct ksim_cp *cp, struct ksim_cpq *cq, uint8_t *sig)
 }
 
 /*
- * kfd_send_exception_to_runtime(): the runtime named, in the queue's save
- * area header, where its error reason goes and which event to set; the
- * reason is the exception mask.
- */
-static void
-runtime_exception(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t mask)
-{
-	const struct kfd_abi_context_save_area_header *h;
-	struct kfd_abi_set_event_args a = { 0 };
-	uint64_t *payload = NULL;
-
-	h = cq->q->ctx ? cp_mem(cp, cq, cq->q->ctx, sizeof(*h)) : NULL;
-	if (!h)
-		return;
-	if (h->err_payload_addr)
-		payload = cp_mem(cp, cq, h->err_payload_addr, 8);
-	if (payload)
-		__atomic_store_n(payload, mask, __ATOMIC_RELEASE);
-	a.event_id = h->err_event_id;
-	if (a.event_id && ksim_ioc_set_event(NULL, cp->p, &a, sizeof(a)))
-		cp_log(cp, "queue %u: error event %u is not a signal event of the "
-		       "process", cq->qid, a.event_id);
-}
-
-/*
  * Report a queue error: the queue goes inactive, ROCr's queue-inactive
  * signal gets the error bits (its handler suspends the queue and calls the
- * queue's callback), the debugger ABI sees the exception code.
+ * queue's callback), the debugger ABI sees the exception code. @write: a
+ * wave's failed store (a read-only page is a fault too).
  */
 static void
-queue_error(struct ksim_cp *cp, struct ksim_cpq *cq, uint32_t code, int ec,
-	    const char *what, uint64_t detail)
+queue_fail(struct ksim_cp *cp, struct ksim_cpq *cq, uint32_t code, int ec,
+	   const char *what, uint64_t detail, int write)
 {
 	struct ksim_queue *q = cq->q;
 	uint8_t *aq, *sig = NULL;
 	uint64_t h = 0;
 
-	cq->error = 1;
-	cq->pending = 0;
-	if (ec && ksim_dbg_queue_raise(cp->p, q, KFD_ABI_EC_MASK(ec)))
-		runtime_exception(cp, cq, KFD_ABI_EC_MASK(ec));
 	aq = cp_mem(cp, cq, q->rptr - AQ_FROM_RPTR, AQ_SIZE);
 	if (aq) {
 		h = __atomic_load_n((uint64_t *)(aq + AQ_INACTIVE_SIGNAL), __ATOMIC_ACQUIRE);
@@ -134,26 +106,7 @@ queue_error(struct ksim_cp *cp, struct ksim_cpq *cq, uint32_t code, int ec,
 	       (unsigned long long)detail, code,
 	       sig ? "reported in the queue-inactive signal" :
 	       "not reported (no usable queue-inactive signal)");
-	/*
-	 * A packet the CP cannot decode also raises CP_BAD_OPCODE, which the
-	 * kernel turns into the process's HW_EXCEPTION events; memory the
-	 * VM refuses raises the VM-fault interrupt (cp_vm_fault()), whose
-	 * eviction stops the other queues on the GPU too.
-	 */
-	if ((code & (CP_ERR_FORMAT | CP_ERR_VENDOR)) &&
-	    ksim_event_hw_exception(cp->p))
-		cp_log(cp, "queue %u: HW_EXCEPTION events set", cq->qid);
-	/* (Memory the GPU reaches but the engine cannot view, VRAM nobody
-	 * mapped, is the model's limit, not a fault.) */
-	if ((code & CP_ERR_MEMORY) && !cp_mem_reaches(cp, cq, detail, 8)) {
-		uint64_t at;
-		int n = cp_vm_fault(cp, cq, detail, 8, 0, &at);
-
-		cp_warn(cp, "queue %u: VM fault at page 0x%llx: the GPU's queues "
-			"evicted, %d MEMORY event%s set", cq->qid,
-			(unsigned long long)(at & ~(KSIM_PAGE_SIZE - 1)), n,
-			n == 1 ? "" : "s");
-	}
+	cp_queue_stop(cp, cq, code, ec, detail, write);
 	if (!sig)
 		return;
 	__atomic_fetch_or((int64_t *)(sig + SIG_VALUE), (int64_t)code, __ATOMIC_ACQ_REL);
@@ -181,6 +134,14 @@ cp_aql_scratch_request(struct ksim_cp *cp, struct ksim_cpq *cq, int ask)
 		return 1;
 	}
 	return __atomic_load_n((int64_t *)(sig + SIG_VALUE), __ATOMIC_ACQUIRE) != 0;
+}
+
+/* A packet's error (queue_fail()). */
+static void
+queue_error(struct ksim_cp *cp, struct ksim_cpq *cq, uint32_t code, int ec,
+	    const char *what, uint64_t detail)
+{
+	queue_fail(cp, cq, code, ec, what, detail, 0);
 }
 
 /* Value of the signal @h (0 is "satisfied" to the caller). */
@@ -300,7 +261,7 @@ run_shader(struct ksim_cp *cp, struct ksim_cpq *cq, const uint8_t *pkt)
 		/* waves wait for the host, or for scratch */
 		return STEP_WAIT;
 	}
-	queue_error(cp, cq, res.code, res.ec, res.why, res.detail);
+	queue_fail(cp, cq, res.code, res.ec, res.why, res.detail, res.write);
 	return STEP_ERROR;
 }
 

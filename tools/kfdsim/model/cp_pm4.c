@@ -6,9 +6,11 @@
  * emit: WRITE_DATA stores, RELEASE_MEM stores its data (or a clock) and
  * raises the end-of-pipe interrupt that sets events, WAIT_REG_MEM holds
  * the queue (and only it) until memory matches, INDIRECT_BUFFER runs a
- * buffer of packets (nested one level, or chained), DISPATCH_DIRECT
- * completes like an AQL dispatch (no shader runs), and the state and
- * cache packets (SET_SH_REG, SET_UCONFIG_REG, ACQUIRE_MEM, EVENT_WRITE,
+ * buffer of packets (nested one level, or chained), SET_SH_REG keeps the
+ * compute registers, DISPATCH_DIRECT runs the shader they name on the
+ * interpreter (shader_pm4.c) where the GPU's family has one, before the
+ * next packet (elsewhere it completes without running), and the other
+ * state and cache packets (SET_UCONFIG_REG, ACQUIRE_MEM, EVENT_WRITE,
  * NOP) are accepted.
  *
  * Pointers are the hardware's: the doorbell holds the write pointer in
@@ -33,6 +35,7 @@
 #include <kfdtrace/packet_abi.h>
 
 #include "cp_priv.h"
+#include "shader_priv.h"
 
 /* The most dwords of one packet read at once (WRITE_DATA's data aside). */
 #define PKT_MAX_DW		16u
@@ -298,6 +301,68 @@ indirect_buffer(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *d,
 	return STEP_DONE;
 }
 
+/*
+ * SET_SH_REG: count dwords from reg_offset (bits 0-15). The compute
+ * registers are kept for DISPATCH_DIRECT; the others are not modelled.
+ */
+static enum step
+set_sh_reg(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *ring,
+	   uint32_t ring_dw, uint64_t at, const uint32_t *d, unsigned int size)
+{
+	uint32_t off = d[1] & 0xffffu, n = size - 2;
+	uint32_t lo = KFD_PM4_SH_COMPUTE_FIRST;
+	uint32_t hi = KFD_PM4_SH_COMPUTE_FIRST + KFD_PM4_SH_COMPUTE_COUNT;
+	uint32_t first = off > lo ? off : lo;
+	uint32_t last = off + n < hi ? off + n : hi;
+
+	if (first >= last)
+		return STEP_DONE;
+	if (stream_read(cp, cq, ring, ring_dw, at + 2 + (first - off),
+			&cq->sh_regs[first - lo], last - first)) {
+		pm4_error(cp, cq, 1, "indirect buffer",
+			  cq->ib[cq->ib_depth - 1].va);
+		return STEP_ERROR;
+	}
+	return STEP_DONE;
+}
+
+/*
+ * DISPATCH_DIRECT: the waves run to their end before the next packet.
+ * A wave's fault or illegal instruction stops the queue as an AQL
+ * dispatch's does (cp_queue_stop()).
+ */
+static enum step
+dispatch_direct(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *d)
+{
+	struct kfd_pm4_dispatch_direct pkt;
+	struct sh_result res;
+
+	/* A CU mask without CUs leaves the waves nowhere to run, as for AQL
+	 * dispatches. */
+	if (!ksim_queue_cus(cp->dev, cq->q))
+		return STEP_WAIT;
+	/* A family without an interpreter: the dispatch is complete. */
+	if (!sh_family_runs(cp, cq))
+		return STEP_DONE;
+	memcpy(&pkt, d, sizeof(pkt));
+	switch (sh_dispatch_pm4(cp, cq, &pkt, &res)) {
+	case 1:
+		/* waves wait for the host: the packet runs on at the next pass */
+		return STEP_WAIT;
+	case 0:
+		cp_log(cp, "queue %u: DISPATCH_DIRECT at dword %llu ran %llu wave "
+		       "instructions", cq->qid, (unsigned long long)cq->rd,
+		       (unsigned long long)res.executed);
+		return STEP_DONE;
+	}
+	cp_warn(cp, "queue %u: DISPATCH_DIRECT at dword %llu%s: %s (0x%llx); "
+		"queue stopped", cq->qid, (unsigned long long)cq->rd,
+		cq->ib_depth ? " (in an indirect buffer)" : "", res.why,
+		(unsigned long long)res.detail);
+	cp_queue_stop(cp, cq, res.code, res.ec, res.detail, res.write);
+	return STEP_ERROR;
+}
+
 /* Which opcodes are known, and their least count (dwords after DW0 - 1). */
 static int
 min_count(uint32_t op, int gfx10)
@@ -395,9 +460,9 @@ pm4_packet(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *ring,
 	case KFD_PM4_OP_INDIRECT_BUFFER:
 		return indirect_buffer(cp, cq, d, *size, entered);
 	case KFD_PM4_OP_DISPATCH_DIRECT:
-		/* The shader does not run; a CU mask without CUs leaves the
-		 * waves nowhere to run, as for AQL dispatches. */
-		return ksim_queue_cus(cp->dev, cq->q) ? STEP_DONE : STEP_WAIT;
+		return dispatch_direct(cp, cq, d);
+	case KFD_PM4_OP_SET_SH_REG:
+		return set_sh_reg(cp, cq, ring, ring_dw, at, d, *size);
 	default:
 		return STEP_DONE;	/* state and cache packets */
 	}

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The command processor (cp.c, cp_mem.c, cp_aql.c, cp_sdma.c, cp_pm4.c):
- * one engine thread per simulated process services its AQL, PM4 and SDMA
- * queues. Shared between those files only.
+ * The command processor (cp.c, cp_mem.c, cp_aql.c, cp_sdma.c, cp_pm4.c,
+ * cp_stop.c): one engine thread per simulated process services its AQL,
+ * PM4 and SDMA queues. Shared between those files only.
  *
  * Locking: the engine polls doorbells holding only cp->lock (which guards
  * the queue list), and processes packets holding the device lock, so an
@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "kfdtrace/packet_abi.h"
 #include "ksim_priv.h"
 
 /* Queue-inactive error codes ROCr decodes (amd_aql_queue.cpp). */
@@ -72,6 +73,9 @@ struct ksim_cpq {
 	unsigned int ib_hops;		/* IBs entered for the ring packet */
 	unsigned int ib_ring_size;	/* dwords of the ring packet that
 					 * entered them */
+	/* PM4: the compute registers SET_SH_REG wrote (KFD_PM4_SH_*, from
+	 * KFD_PM4_SH_COMPUTE_FIRST), which DISPATCH_DIRECT runs with */
+	uint32_t sh_regs[KFD_PM4_SH_COMPUTE_COUNT];
 };
 
 struct ksim_cp {
@@ -166,6 +170,18 @@ int cp_mem_reaches(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va,
  */
 int cp_vm_fault(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va,
 		uint64_t len, int write, uint64_t *at);
+
+/* cp_stop.c (device lock held) */
+/*
+ * Stop @cq on an error of its packet or of the waves it started (@code:
+ * CP_ERR_*, @ec: the KFD_ABI_EC_* the debugger ABI sees, 0 for none) and
+ * give the process what the kernel gives: a packet the CP cannot decode
+ * sets its HW_EXCEPTION events, memory the VM refuses at @detail is a VM
+ * fault (cp_vm_fault(); @write: a store, which a read-only page refuses
+ * too). The caller says the line on stderr first.
+ */
+void cp_queue_stop(struct ksim_cp *cp, struct ksim_cpq *cq, uint32_t code,
+		   int ec, uint64_t detail, int write);
 
 /* cp_aql.c (device lock held) */
 /*

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Kernel dispatch on the interpreter: the AQL dispatch packet and the
- * kernel descriptor it names set up each wave as the hardware does
+ * kernel descriptor it names (or the register state of a PM4
+ * DISPATCH_DIRECT, shader_pm4.c) set up each wave as the hardware does
  * (AMDGPUUsage, "Initial Kernel Execution State"), then the workgroups run
  * one after another; the waves of a workgroup run in turn, each until it
  * reaches s_barrier or s_endpgm, and the barrier releases when every wave
@@ -88,17 +89,6 @@ struct sh_cached {
 	int ok;
 };
 
-struct sh_dispatch {
-	uint16_t wg[3];
-	uint32_t grid[3];
-	uint32_t private_size, group_size;
-	uint64_t kobj, kernarg, packet_va, queue_va, id;
-	uint32_t rsrc2, props;
-	uint64_t entry;
-	uint32_t nwg[3];
-	unsigned int lanes;	/* the waves' size: 64, or 32 */
-};
-
 int
 sh_family_runs(struct ksim_cp *cp, struct ksim_cpq *cq)
 {
@@ -143,8 +133,18 @@ sh_fault(struct sh_ctx *c, struct sh_wave *w, uint64_t va, const char *what)
 	c->ec = KFD_ABI_EC_QUEUE_WAVE_MEMORY_VIOLATION;
 	c->code = CP_ERR_MEMORY;
 	c->detail = va;
+	c->write = 0;
 	snprintf(c->why, sizeof(c->why), "%s: %s outside the GPU VM", at, what);
 	return SH_FAIL;
+}
+
+enum sh_step
+sh_fault_write(struct sh_ctx *c, struct sh_wave *w, uint64_t va, const char *what)
+{
+	enum sh_step s = sh_fault(c, w, va, what);
+
+	c->write = 1;
+	return s;
 }
 
 /* Read through the CPU's view when there is one (no checked copy). */
@@ -292,11 +292,14 @@ init_wave(struct sh_ctx *c, const struct sh_dispatch *d, struct sh_wave *w, unsi
 	for (unsigned int k = 0; k < 3; k++)
 		if (d->props & (KCP_GRID_WG_COUNT_X << k))
 			w->s[s++] = d->nwg[k];
+	/* PM4: the user SGPRs are COMPUTE_USER_DATA_n as written */
+	if (d->user_data)
+		memcpy(w->s, d->user_data, d->user_sgprs * sizeof(w->s[0]));
 	/* the system SGPRs follow the user SGPRs the descriptor counts */
 	s = RSRC2_USER_SGPR(d->rsrc2);
 	for (unsigned int k = 0; k < 3; k++)
 		if (RSRC2_TGID_EN(d->rsrc2, k))
-			w->s[s++] = c->wgid[k];
+			w->s[s++] = d->start[k] + c->wgid[k];
 	if (RSRC2_TG_SIZE_EN(d->rsrc2))
 		w->s[s++] = c->nwaves;
 	if (RSRC2_SCRATCH_EN(d->rsrc2))
@@ -432,15 +435,11 @@ int
 sh_dispatch(struct ksim_cp *cp, struct ksim_cpq *cq, const uint8_t *pkt,
 	    uint64_t packet_va, uint64_t queue_va, uint64_t id, struct sh_result *res)
 {
-	enum kfd_isa_family family;
 	struct sh_dispatch d;
-	struct sh_ctx *c;
 	uint8_t kd[64];
 	int64_t entry_off;
 	uint32_t wg[3];
-	int rc = 0;
 
-	pthread_once(&rows_once, bind_rows);
 	memset(&d, 0, sizeof(d));
 	memset(res, 0, sizeof(*res));
 	memcpy(d.wg, pkt + 4, 6);
@@ -467,24 +466,42 @@ sh_dispatch(struct ksim_cp *cp, struct ksim_cpq *cq, const uint8_t *pkt,
 	memcpy(&entry_off, kd + 16, 8);
 	memcpy(&d.rsrc2, kd + 52, 4);
 	d.props = (uint32_t)kd[56] | (uint32_t)kd[57] << 8;
+	d.wave32 = !!(d.props & KCP_WAVEFRONT_SIZE32);
 	d.entry = d.kobj + (uint64_t)entry_off;
 	for (unsigned int k = 0; k < 3; k++) {
 		wg[k] = d.wg[k] ? d.wg[k] : 1;
 		d.wg[k] = (uint16_t)wg[k];
 		d.nwg[k] = (d.grid[k] + wg[k] - 1) / wg[k];
 	}
+	return sh_run(cp, cq, &d, res);
+}
+
+int
+sh_run(struct ksim_cp *cp, struct ksim_cpq *cq, const struct sh_dispatch *dispatch,
+       struct sh_result *res)
+{
+	struct sh_dispatch run = *dispatch, *d = &run;
+	uint32_t private_size;
+	struct sh_ctx *c;
+	int rc = 0;
+
+	pthread_once(&rows_once, bind_rows);
+	memset(res, 0, sizeof(*res));
 	c = ctx_get(cp);
 	if (!c) {
 		res->code = CP_ERR_ILLEGAL_INSN;
 		snprintf(res->why, sizeof(res->why), "no memory for the interpreter");
 		return -1;
 	}
-	/* cp_aql.c dispatches here only when sh_family_runs() */
+	/* the engines dispatch here only when sh_family_runs() */
 	if (sh_family_of((uint32_t)cp->dev->gpus[cq->gpu].n->props[KSIM_NP_GFX_TARGET_VERSION],
-			 &family))
-		family = KFD_ISA_GFX90A;
+			 &d->family))
+		d->family = KFD_ISA_GFX90A;
 	/* only gfx10 knows wave32; the bit is reserved before */
-	d.lanes = family == KFD_ISA_GFX1030 && (d.props & KCP_WAVEFRONT_SIZE32) ? 32 : SH_LANES;
+	d->lanes = d->family == KFD_ISA_GFX1030 && d->wave32 ? 32 : SH_LANES;
+	/* a PM4 dispatch's scratch (COMPUTE_DISPATCH_SCRATCH_BASE) is not
+	 * modelled: it runs without private memory */
+	private_size = d->user_data ? 0 : d->private_size;
 	/*
 	 * One dispatch at a time holds the waves: one that waits (for the
 	 * host, or for scratch) resumes where it stopped, and the other
@@ -492,12 +509,12 @@ sh_dispatch(struct ksim_cp *cp, struct ksim_cpq *cq, const uint8_t *pkt,
 	 */
 	if (c->held_by && c->held_by->error)
 		c->held_by = NULL;
-	if (c->held_by && (c->held_by != cq || c->held_id != id))
+	if (c->held_by && (c->held_by != cq || c->held_id != d->id))
 		return 1;
 	if (!c->held_by) {
 		c->cp = cp;
 		c->cq = cq;
-		c->family = family;
+		c->family = d->family;
 		c->gen++;
 		c->executed = 0;
 		c->lanes = 0;
@@ -506,26 +523,26 @@ sh_dispatch(struct ksim_cp *cp, struct ksim_cpq *cq, const uint8_t *pkt,
 		c->scratch_asked = 0;
 		memset(c->wgid, 0, sizeof(c->wgid));
 		c->held_by = cq;
-		c->held_id = id;
-		rc = sh_scratch_setup(c, queue_va, d.private_size, group_waves(&d));
+		c->held_id = d->id;
+		rc = sh_scratch_setup(c, d->queue_va, private_size, group_waves(d));
 		if (rc > 0)
 			return 1;
 	} else if (c->scratch_asked) {
-		rc = sh_scratch_setup(c, queue_va, d.private_size, group_waves(&d));
+		rc = sh_scratch_setup(c, d->queue_va, private_size, group_waves(d));
 		if (rc > 0)
 			return 1;
 	}
-	c->lds_size = d.group_size > SH_LDS_MAX ? SH_LDS_MAX : d.group_size;
-	if (!d.nwg[0] || !d.nwg[1])
-		c->wgid[2] = d.nwg[2];
-	while (!rc && c->wgid[2] < d.nwg[2]) {
-		rc = run_group(c, &d);
+	c->lds_size = d->group_size > SH_LDS_MAX ? SH_LDS_MAX : d->group_size;
+	if (!d->nwg[0] || !d->nwg[1])
+		c->wgid[2] = d->nwg[2];
+	while (!rc && c->wgid[2] < d->nwg[2]) {
+		rc = run_group(c, d);
 		if (rc)
 			break;
-		if (++c->wgid[0] < d.nwg[0])
+		if (++c->wgid[0] < d->nwg[0])
 			continue;
 		c->wgid[0] = 0;
-		if (++c->wgid[1] < d.nwg[1])
+		if (++c->wgid[1] < d->nwg[1])
 			continue;
 		c->wgid[1] = 0;
 		c->wgid[2]++;
@@ -538,6 +555,7 @@ sh_dispatch(struct ksim_cp *cp, struct ksim_cpq *cq, const uint8_t *pkt,
 		res->ec = c->ec;
 		res->code = c->code;
 		res->detail = c->detail;
+		res->write = c->write;
 		memcpy(res->why, c->why, sizeof(res->why));
 	}
 	res->executed = c->executed;

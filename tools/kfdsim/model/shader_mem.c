@@ -6,6 +6,7 @@
  * workgroup's LDS. Accesses complete before the next instruction, so
  * s_waitcnt has nothing to wait for. FLAT addresses are taken as global:
  * a generic pointer into LDS or scratch is not modelled.
+ * Scalar stores (SMEM) address memory as scalar loads do.
  */
 #include <stddef.h>
 #include <string.h>
@@ -156,18 +157,14 @@ mem_rw(struct sh_ctx *c, const struct span *sp, uint64_t va, void *buf, unsigned
 	return cp_mem_rw(c->cp, c->cq, va, buf, n, write);
 }
 
-/* An atomic on 4 (or 8) bytes at @va; *@old gets the value before. */
+/* What the atomic @id leaves in memory that held @m. Return: 0, or -2
+ * for an operation not modelled. */
 static int
-atomic(struct sh_ctx *c, const struct span *sp, unsigned int id, uint64_t va,
-       const uint32_t *data, uint64_t *old)
+atomic_value(unsigned int id, uint64_t m, const uint32_t *data, uint64_t *out)
 {
-	unsigned int n = id == SH_OP_GLOBAL_ATOMIC_ADD_X2 ? 8 : 4;
-	uint64_t m = 0, r;
+	uint64_t r;
 	float x;
 
-	if (mem_rw(c, sp, va, &m, n, 0))
-		return -1;
-	*old = m;
 	switch (id) {
 	case SH_OP_GLOBAL_ATOMIC_ADD: r = (uint32_t)m + data[0]; break;
 	case SH_OP_GLOBAL_ATOMIC_SUB: r = (uint32_t)m - data[0]; break;
@@ -203,6 +200,52 @@ atomic(struct sh_ctx *c, const struct span *sp, unsigned int id, uint64_t va,
 	default:
 		return -2;
 	}
+	*out = r;
+	return 0;
+}
+
+/* An atomic on 4 (or 8) bytes at @va; *@old gets the value before. */
+static int
+atomic(struct sh_ctx *c, const struct span *sp, unsigned int id, uint64_t va,
+       const uint32_t *data, uint64_t *old)
+{
+	unsigned int n = id == SH_OP_GLOBAL_ATOMIC_ADD_X2 ? 8 : 4;
+	uint64_t m = 0, r;
+	int rc;
+
+	/*
+	 * Memory the CPU shares: a compare-and-swap of the host's, so the
+	 * CPU's own atomics on the same word are not lost (kfdtest's
+	 * Atomics increments one counter from both).
+	 */
+	if (sp && sp->p && va >= sp->lo && va + n <= sp->hi && !(va & (n - 1))) {
+		void *p = sp->p + (va - sp->lo);
+
+		if (n == 8) {
+			m = __atomic_load_n((uint64_t *)p, __ATOMIC_ACQUIRE);
+			do {
+				if ((rc = atomic_value(id, m, data, &r)))
+					return rc;
+			} while (!__atomic_compare_exchange_n((uint64_t *)p, &m, r, 0,
+							      __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
+		} else {
+			uint32_t m32 = __atomic_load_n((uint32_t *)p, __ATOMIC_ACQUIRE);
+
+			do {
+				if ((rc = atomic_value(id, m32, data, &r)))
+					return rc;
+			} while (!__atomic_compare_exchange_n((uint32_t *)p, &m32, (uint32_t)r, 0,
+							      __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
+			m = m32;
+		}
+		*old = m;
+		return 0;
+	}
+	if (mem_rw(c, sp, va, &m, n, 0))
+		return -1;
+	*old = m;
+	if ((rc = atomic_value(id, m, data, &r)))
+		return rc;
 	return mem_rw(c, sp, va, &r, n, 1);
 }
 
@@ -237,7 +280,7 @@ lane_access(struct sh_ctx *c, const struct span *sp, struct sh_wave *w,
 		buf[k] = w->v[(data + k) % SH_VGPRS][l];
 	if (is_store(i->id)) {
 		if (valid && mem_rw(c, sp, va, buf, sub ? sub : n * 4u, 1))
-			return sh_fault(c, w, va, "vector store");
+			return sh_fault_write(c, w, va, "vector store");
 		return SH_NEXT;
 	}
 	if (i->id == SH_OP_GLOBAL_ATOMIC_CMPSWAP_X2) {
@@ -258,7 +301,7 @@ lane_access(struct sh_ctx *c, const struct span *sp, struct sh_wave *w,
 		if (r == -2)
 			return sh_illegal(c, w, i, NULL);
 		if (r)
-			return sh_fault(c, w, va, "vector atomic");
+			return sh_fault_write(c, w, va, "vector atomic");
 		if (glc) {
 			w->v[reg % SH_VGPRS][l] = (uint32_t)old;
 			if (f->dst_dwords == 2)
@@ -550,11 +593,34 @@ ds(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 	return SH_NEXT;
 }
 
+/*
+ * Scalar stores (kfdtest's shaders report through them): sdata's SGPRs
+ * to sbase + the offset, as a scalar load addresses memory.
+ */
+static enum sh_step
+smem_store(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
+{
+	const struct kfd_isa_fields *f = &i->in->f;
+	uint32_t w0 = f->words[0], w1 = f->words[1], buf[4];
+	unsigned int sbase = (w0 & 0x3f) * 2, sdata = (w0 >> 6) & 0x7f;
+	unsigned int n = 1u << (i->id - SH_OP_S_STORE_DWORD);
+	uint64_t va;
+
+	va = sh_sreg64(w, sbase) + ((w0 >> 17) & 1 ? w1 & 0x1fffff : w->s[w1 & 0x7f]);
+	for (unsigned int k = 0; k < n; k++)
+		buf[k] = sdata + k < 128 ? w->s[sdata + k] : 0;
+	if (cp_mem_rw(c->cp, c->cq, va & ~3ull, buf, n * 4ull, 1))
+		return sh_fault_write(c, w, va, "scalar store");
+	return SH_NEXT;
+}
+
 enum sh_step
 sh_mem(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 {
 	if (sh_sys_op(i->id))
 		return sh_sys(c, w, i);
+	if (i->id >= SH_OP_S_STORE_DWORD && i->id <= SH_OP_S_STORE_DWORDX4)
+		return smem_store(c, w, i);
 	switch (i->in->f.enc) {
 	case KFD_ISA_SMEM: return smem(c, w, i);
 	case KFD_ISA_FLAT: return flat(c, w, i);

@@ -9,6 +9,7 @@
  *
  *   shader.c        dispatch setup (kernel descriptor, SGPR/VGPR init),
  *                   workgroups, barriers, the fetch-decode loop
+ *   shader_pm4.c    dispatch setup from a PM4 queue's compute registers
  *   shader_op.c     operands: SGPR space, inline constants, VGPRs
  *   shader_salu.c   scalar ALU, branches, program control
  *   shader_valu.c   vector ALU (VOP1, VOP2, VOPC, VOP3)
@@ -33,6 +34,7 @@
 
 #include "cp_priv.h"
 #include "kfdtrace/isa.h"
+#include "kfdtrace/packet_abi.h"
 
 #define SH_LANES	64
 #define SH_MAX_WAVES	32		/* 1024 work-items of wave32 */
@@ -111,6 +113,7 @@ struct sh_ctx {
 	struct ksim_cpq *held_by;	/* the queue whose dispatch it is */
 	uint64_t held_id;		/* its packet */
 	int in_group;			/* the work-group wgid[] was running */
+	int write;			/* the access that faulted stored */
 };
 
 /* An instruction being executed. */
@@ -276,6 +279,8 @@ struct sh_insn {
 	X(DS_READ2_B32, "ds_read2_b32") X(DS_READ2_B64, "ds_read2_b64") \
 	X(DS_WRITE_B8, "ds_write_b8") X(DS_WRITE_B16, "ds_write_b16") \
 	X(DS_READ_U8, "ds_read_u8") X(DS_READ_U16, "ds_read_u16") X(DS_NOP, "ds_nop") \
+	X(S_STORE_DWORD, "s_store_dword") X(S_STORE_DWORDX2, "s_store_dwordx2") \
+	X(S_STORE_DWORDX4, "s_store_dwordx4") \
 	SH_OPS_SYS(X) SH_OPS_XV(X) SH_OPS_XDS(X)
 
 /* shader_sys.c's rows, SH_OP_S_SENDMSG up to SH_OP_BUFFER_WBINVL1_VOL;
@@ -379,6 +384,9 @@ enum sh_step sh_illegal(struct sh_ctx *c, struct sh_wave *w, const struct sh_ins
 			const char *what);
 /* Stop the dispatch: a memory access the GPU VM refuses. */
 enum sh_step sh_fault(struct sh_ctx *c, struct sh_wave *w, uint64_t va, const char *what);
+/* The same for a store or an atomic: a read-only page faults too. */
+enum sh_step sh_fault_write(struct sh_ctx *c, struct sh_wave *w, uint64_t va,
+			    const char *what);
 
 /* shader_op.c */
 uint64_t sh_exec(const struct sh_wave *w);
@@ -636,6 +644,7 @@ struct sh_result {
 	uint32_t code;			/* queue-inactive error bits */
 	uint64_t detail;		/* the pc or the address */
 	char why[320];
+	int write;			/* a fault: the access stored */
 	uint64_t executed;		/* wave instructions */
 	uint64_t lanes;			/* lane instructions */
 };
@@ -649,5 +658,45 @@ struct sh_result {
  */
 int sh_dispatch(struct ksim_cp *cp, struct ksim_cpq *cq, const uint8_t *pkt,
 		uint64_t packet_va, uint64_t queue_va, uint64_t id, struct sh_result *res);
+
+/*
+ * What starts the waves of a dispatch, from either source: an AQL packet
+ * and its kernel descriptor (sh_dispatch()), or a PM4 queue's compute
+ * registers (sh_dispatch_pm4()).
+ */
+struct sh_dispatch {
+	uint16_t wg[3];			/* work-group size, work-items */
+	uint32_t grid[3];		/* grid size, work-items */
+	uint32_t private_size, group_size;
+	uint64_t kobj, kernarg, packet_va, queue_va, id;
+	uint32_t rsrc2, props;		/* props: the descriptor's user-SGPR
+					 * enables (0 for PM4) */
+	uint64_t entry;
+	uint32_t nwg[3];		/* work-groups */
+	uint32_t start[3];		/* added to the work-group ids */
+	/* PM4: the user SGPRs as written (COMPUTE_USER_DATA_n); NULL: the
+	 * descriptor's enables lay them out */
+	const uint32_t *user_data;
+	unsigned int user_sgprs;
+	int wave32;			/* the dispatch asks for 32-lane waves
+					 * (gfx10 only; sh_run() decides) */
+	/* set by sh_run(): the GPU's family, the waves' size (64 or 32) */
+	enum kfd_isa_family family;
+	unsigned int lanes;
+};
+
+/* Run the waves @d describes to completion; as sh_dispatch(). */
+int sh_run(struct ksim_cp *cp, struct ksim_cpq *cq, const struct sh_dispatch *d,
+	   struct sh_result *res);
+
+/* shader_pm4.c, for cp_pm4.c */
+/*
+ * Run the DISPATCH_DIRECT @pkt (dims and initiator) with the compute
+ * registers @cq's SET_SH_REG packets left (cq->sh_regs) to completion.
+ * Return: 0 (also when the initiator leaves the shader disabled or a
+ * dimension is 0: no wave runs), or -1 with the error in @res.
+ */
+int sh_dispatch_pm4(struct ksim_cp *cp, struct ksim_cpq *cq,
+		    const struct kfd_pm4_dispatch_direct *pkt, struct sh_result *res);
 
 #endif /* KSIM_SHADER_PRIV_H */
