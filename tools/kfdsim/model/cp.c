@@ -276,6 +276,10 @@ engine_pass(struct ksim_cp *cp)
 		}
 	}
 	pthread_mutex_unlock(&cp->dev->lock);
+	if (cp->turn_over) {
+		cp->turn_over = 0;
+		done++;
+	}
 	return done;
 }
 

@@ -107,6 +107,8 @@ struct ksim_cp {
 	uint8_t bounce[64 << 10];	/* SDMA copies and fills go through it */
 	struct sh_ctx *sh;		/* the shader interpreter's state, kept
 					 * from one dispatch to the next */
+	int turn_over;			/* a dispatch ended its turn (shader.c):
+					 * work goes on, the engine must not doze */
 };
 
 struct sh_ctx;

@@ -23,6 +23,11 @@
 /* A runaway kernel holds the device lock: stop it past this many wave
  * instructions, as a hang the runtime would see as a queue error. */
 #define SH_BUDGET		(1ull << 34)
+/* A dispatch runs in turns of this many wave instructions. Between two,
+ * the engine drops the device lock, so the process's calls (a queue
+ * update, an event, a debugger) go on while a long kernel runs, as they
+ * do beside a GPU. */
+#define SH_TURN			(1ull << 16)
 
 /* kernel_code_properties */
 #define KCP_PRIVATE_SEGMENT_BUFFER	(1u << 0)
@@ -227,7 +232,14 @@ static int
 run_wave(struct sh_ctx *c, struct sh_wave *w)
 {
 	while (w->state == SH_RUN) {
-		enum sh_step s = step(c, w);
+		enum sh_step s;
+
+		if (c->executed >= c->turn_end) {
+			w->state = SH_YIELD;
+			c->cp->turn_over = 1;
+			break;
+		}
+		s = step(c, w);
 
 		if (s == SH_FAIL)
 			return -1;
@@ -532,6 +544,7 @@ sh_run(struct ksim_cp *cp, struct ksim_cpq *cq, const struct sh_dispatch *dispat
 		if (rc > 0)
 			return 1;
 	}
+	c->turn_end = c->executed + SH_TURN;
 	c->lds_size = d->group_size > SH_LDS_MAX ? SH_LDS_MAX : d->group_size;
 	if (!d->nwg[0] || !d->nwg[1])
 		c->wgid[2] = d->nwg[2];

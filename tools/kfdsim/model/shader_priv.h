@@ -87,6 +87,7 @@ struct sh_ctx {
 	uint8_t *lds;
 	uint32_t lds_size;
 	uint64_t executed;		/* wave instructions */
+	uint64_t turn_end;		/* where this turn of the dispatch ends */
 	uint64_t lanes;			/* lane instructions (VALU) */
 	enum kfd_isa_family family;	/* the dispatch's GPU */
 	int xform;			/* a DPP or SDWA form is being run */
@@ -646,6 +647,7 @@ struct sh_result {
 	char why[320];
 	int write;			/* a fault: the access stored */
 	uint64_t executed;		/* wave instructions */
+	uint64_t turn_end;		/* where this turn of the dispatch ends */
 	uint64_t lanes;			/* lane instructions */
 };
 
