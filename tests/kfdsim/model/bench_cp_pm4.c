@@ -30,71 +30,14 @@
 #define PM4_VA		0x11000000ULL	/* ring; pointers +1 MiB; data +2 MiB */
 #define SPIN_MAX	2000000000ULL	/* ns: a round trip that never ends */
 
-struct q {
-	uint8_t *ring, *aux, *data;
-	volatile uint64_t *doorbell;
-	uint64_t wr;
-};
-
-static volatile uint64_t *doorbells;
-
-static uint64_t
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-static void
-create(struct kt *t, struct q *q, uint64_t base, uint32_t type)
-{
-	const struct ksim_gpu *g = t->prof->nodes[1].gpu;
-	struct kfd_abi_create_queue_args a;
-	int err;
-
-	memset(q, 0, sizeof(*q));
-	q->ring = kt_userptr_mapped(t, 0, base, RING_SIZE);
-	q->aux = kt_userptr_mapped(t, 0, base + 0x100000, 4096);
-	q->data = kt_userptr_mapped(t, 0, base + 0x200000, 4096);
-	memset(&a, 0, sizeof(a));
-	a.ring_base_address = base;
-	a.ring_size = RING_SIZE;
-	if (type == KFD_ABI_QUEUE_TYPE_COMPUTE_AQL) {
-		for (unsigned int i = 0; i < RING_SIZE / 64; i++)
-			*(uint16_t *)(q->ring + i * 64) = KFD_AQL_TYPE_INVALID;
-		a.read_pointer_address = base + 0x100000 + 128;
-		a.write_pointer_address = base + 0x100000 + 56;
-	} else {
-		a.read_pointer_address = base + 0x100000;
-		a.write_pointer_address = base + 0x100000 + 8;
-	}
-	a.gpu_id = t->gpu_id[0];
-	a.queue_type = type;
-	a.queue_percentage = 100;
-	a.eop_buffer_address = EOP_VA;
-	a.eop_buffer_size = g->eop_buffer_size;
-	a.ctx_save_restore_address = CWSR_VA;
-	a.ctx_save_restore_size = g->cwsr_size;
-	a.ctl_stack_size = g->ctl_stack_size;
-	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_CREATE_QUEUE, &a), 0);
-	if (!doorbells) {
-		doorbells = kt_cpu_map(t->kfd, a.doorbell_offset & ~0x1fffULL,
-				       8192, &err);
-		assert_non_null((void *)doorbells);
-	}
-	q->doorbell = doorbells + (a.doorbell_offset & 0x1fff) / 8;
-}
-
 /* Spin until *@p == @want; 0 on time-out. */
 static int
 spin32(const uint32_t *p, uint32_t want)
 {
-	uint64_t t0 = now_ns();
+	uint64_t t0 = kt_now_ns(CLOCK_MONOTONIC);
 
 	while (__atomic_load_n(p, __ATOMIC_ACQUIRE) != want)
-		if (now_ns() - t0 > SPIN_MAX)
+		if (kt_now_ns(CLOCK_MONOTONIC) - t0 > SPIN_MAX)
 			return 0;
 	return 1;
 }
@@ -102,17 +45,17 @@ spin32(const uint32_t *p, uint32_t want)
 static int
 spin64(const int64_t *p, int64_t want)
 {
-	uint64_t t0 = now_ns();
+	uint64_t t0 = kt_now_ns(CLOCK_MONOTONIC);
 
 	while (__atomic_load_n(p, __ATOMIC_ACQUIRE) != want)
-		if (now_ns() - t0 > SPIN_MAX)
+		if (kt_now_ns(CLOCK_MONOTONIC) - t0 > SPIN_MAX)
 			return 0;
 	return 1;
 }
 
 /* One AQL round trip: a BARRIER_AND whose completion signal drops by 1. */
 static int
-aql_once(struct q *q)
+aql_once(struct kt_queue *q)
 {
 	uint8_t *pkt = q->ring + (q->wr % (RING_SIZE / 64)) * 64;
 	int64_t *value = (int64_t *)(q->data + 8);
@@ -130,7 +73,7 @@ aql_once(struct q *q)
 }
 
 static void
-pm4_emit(struct q *q, const uint32_t *d, unsigned int n)
+pm4_emit(struct kt_queue *q, const uint32_t *d, unsigned int n)
 {
 	uint32_t *ring = (uint32_t *)q->ring, ring_dw = RING_SIZE / 4;
 
@@ -142,7 +85,7 @@ pm4_emit(struct q *q, const uint32_t *d, unsigned int n)
 
 /* One PM4 round trip: WRITE_DATA, then RELEASE_MEM of the fence @seq. */
 static int
-pm4_once(struct q *q, uint32_t seq)
+pm4_once(struct kt_queue *q, uint32_t seq)
 {
 	uint64_t data = PM4_VA + 0x200000, fence = data + 64;
 	uint32_t w[5] = { KFD_PM4_HDR(KFD_PM4_OP_WRITE_DATA, 3),
@@ -167,30 +110,31 @@ bench(void **state)
 	uint64_t t_aql = 0, t_pm4 = 0, b_aql = UINT64_MAX, b_pm4 = UINT64_MAX, t0, dt;
 	unsigned int g0 = 0, ok = 1;
 	uint32_t seq = 0;
-	struct q aql, pm4;
+	struct kt_queue aql, pm4;
 	double a, p, ba, bp;
 
-	doorbells = NULL;
 	kt_vram_mapped(t, 0, EOP_VA, 4096, &g0, 1);
 	kt_vram_mapped(t, 0, CWSR_VA, ((uint64_t)g->cwsr_size +
 		       g->debug_memory_size + 4095) & ~4095ULL, &g0, 1);
-	create(t, &aql, AQL_VA, KFD_ABI_QUEUE_TYPE_COMPUTE_AQL);
-	create(t, &pm4, PM4_VA, KFD_ABI_QUEUE_TYPE_COMPUTE);
+	kt_queue_create(t, &aql, AQL_VA, KFD_ABI_QUEUE_TYPE_COMPUTE_AQL, RING_SIZE,
+			EOP_VA, CWSR_VA, 8);
+	kt_queue_create(t, &pm4, PM4_VA, KFD_ABI_QUEUE_TYPE_COMPUTE, RING_SIZE,
+			EOP_VA, CWSR_VA, 8);
 	*(int64_t *)(aql.data + 8) = 1LL << 40;
 	/* Warm both up: the engine's first pass maps and checks memory. */
 	for (unsigned int i = 0; i < 100 && ok; i++)
 		ok = aql_once(&aql) && pm4_once(&pm4, ++seq);
 	for (unsigned int r = 0; r < ROUNDS && ok; r++) {
-		t0 = now_ns();
+		t0 = kt_now_ns(CLOCK_MONOTONIC);
 		for (unsigned int i = 0; i < PER_ROUND && ok; i++)
 			ok = aql_once(&aql);
-		dt = now_ns() - t0;
+		dt = kt_now_ns(CLOCK_MONOTONIC) - t0;
 		t_aql += dt;
 		b_aql = dt < b_aql ? dt : b_aql;
-		t0 = now_ns();
+		t0 = kt_now_ns(CLOCK_MONOTONIC);
 		for (unsigned int i = 0; i < PER_ROUND && ok; i++)
 			ok = pm4_once(&pm4, ++seq);
-		dt = now_ns() - t0;
+		dt = kt_now_ns(CLOCK_MONOTONIC) - t0;
 		t_pm4 += dt;
 		b_pm4 = dt < b_pm4 ? dt : b_pm4;
 	}

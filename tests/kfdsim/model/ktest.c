@@ -6,6 +6,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <kfdtrace/packet_abi.h>
+
 #include "ktest.h"
 
 int
@@ -254,4 +256,53 @@ kt_machine_teardown(void **state)
 	ksim_machine_end(*state);
 	*state = NULL;
 	return 0;
+}
+
+void
+kt_queue_create(struct kt *t, struct kt_queue *q, uint64_t base, uint32_t type,
+		uint32_t ring_size, uint64_t eop_va, uint64_t cwsr_va, unsigned int wptr_off)
+{
+	const struct ksim_gpu *g = t->prof->nodes[1].gpu;
+	struct kfd_abi_create_queue_args a;
+	volatile uint64_t *page;
+	int err;
+
+	memset(q, 0, sizeof(*q));
+	q->ring = kt_userptr_mapped(t, 0, base, ring_size);
+	q->aux = kt_userptr_mapped(t, 0, base + 0x100000, 4096);
+	q->data = kt_userptr_mapped(t, 0, base + 0x200000, 4096);
+	memset(&a, 0, sizeof(a));
+	a.ring_base_address = base;
+	a.ring_size = ring_size;
+	if (type == KFD_ABI_QUEUE_TYPE_COMPUTE_AQL) {
+		for (unsigned int i = 0; i < ring_size / 64; i++)
+			*(uint16_t *)(q->ring + i * 64) = KFD_AQL_TYPE_INVALID;
+		a.read_pointer_address = base + 0x100000 + 128;
+		a.write_pointer_address = base + 0x100000 + 56;
+	} else {
+		a.read_pointer_address = base + 0x100000;
+		a.write_pointer_address = base + 0x100000 + wptr_off;
+	}
+	a.gpu_id = t->gpu_id[0];
+	a.queue_type = type;
+	a.queue_percentage = 100;
+	a.eop_buffer_address = eop_va;
+	a.eop_buffer_size = g->eop_buffer_size;
+	a.ctx_save_restore_address = cwsr_va;
+	a.ctx_save_restore_size = g->cwsr_size;
+	a.ctl_stack_size = g->ctl_stack_size;
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_CREATE_QUEUE, &a), 0);
+	page = kt_cpu_map(t->kfd, a.doorbell_offset & ~0x1fffULL, 8192, &err);
+	assert_non_null((void *)page);
+	q->doorbell = page + (a.doorbell_offset & 0x1fff) / 8;
+}
+
+uint64_t
+kt_now_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	if (clock_gettime(id, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
@@ -66,6 +67,31 @@ void kt_vram_mapped(struct kt *t, unsigned int owner, uint64_t va,
 		    uint64_t size, const unsigned int *gpus, unsigned int n);
 
 /* cmocka fixtures for the common case: mi210, newest ABI, VM acquired. */
+/*
+ * A user-mode queue the tests publish packets on: its ring at the base
+ * VA, a pointers page at +1 MiB, a data page at +2 MiB (userptr BOs on
+ * the first GPU), and its doorbell.
+ */
+struct kt_queue {
+	uint8_t *ring, *aux, *data;
+	volatile uint64_t *doorbell;
+	uint64_t wr;
+};
+
+/*
+ * kt_queue_create() - create a queue of @type (KFD_ABI_QUEUE_TYPE_*) on
+ * the first GPU, its ring of @ring_size bytes at @base; EOP and CWSR
+ * areas at @eop_va and @cwsr_va. AQL: the amd_queue_t's pointers, an
+ * empty ring. PM4: the read pointer at the pointers page's start, the
+ * write pointer @wptr_off bytes after it. Asserts on failure.
+ */
+void kt_queue_create(struct kt *t, struct kt_queue *q, uint64_t base, uint32_t type,
+		     uint32_t ring_size, uint64_t eop_va, uint64_t cwsr_va,
+		     unsigned int wptr_off);
+
+/* kt_now_ns() - clock @id in ns (0 if it cannot be read). */
+uint64_t kt_now_ns(clockid_t id);
+
 int kt_setup_mi210(void **state);
 int kt_setup_mi210_novm(void **state);
 int kt_teardown(void **state);

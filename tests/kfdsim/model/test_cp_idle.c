@@ -28,67 +28,9 @@
 #define IDLE_MAX_PERMILLE	10
 #define SPIN_MAX_NS		5000000000ULL
 
-struct q {
-	uint8_t *ring, *aux, *data;
-	volatile uint64_t *doorbell;
-	uint64_t wr;
-};
-
-static volatile uint64_t *doorbells;
-
-static uint64_t
-now_ns(clockid_t id)
-{
-	struct timespec ts;
-
-	if (clock_gettime(id, &ts))
-		return 0;
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-static void
-create(struct kt *t, struct q *q, uint64_t base, uint32_t type)
-{
-	const struct ksim_gpu *g = t->prof->nodes[1].gpu;
-	struct kfd_abi_create_queue_args a;
-	int err;
-
-	memset(q, 0, sizeof(*q));
-	q->ring = kt_userptr_mapped(t, 0, base, RING_SIZE);
-	q->aux = kt_userptr_mapped(t, 0, base + 0x100000, 4096);
-	q->data = kt_userptr_mapped(t, 0, base + 0x200000, 4096);
-	memset(&a, 0, sizeof(a));
-	a.ring_base_address = base;
-	a.ring_size = RING_SIZE;
-	if (type == KFD_ABI_QUEUE_TYPE_COMPUTE_AQL) {
-		for (unsigned int i = 0; i < RING_SIZE / 64; i++)
-			*(uint16_t *)(q->ring + i * 64) = KFD_AQL_TYPE_INVALID;
-		a.read_pointer_address = base + 0x100000 + 128;
-		a.write_pointer_address = base + 0x100000 + 56;
-	} else {
-		a.read_pointer_address = base + 0x100000;
-		a.write_pointer_address = base + 0x100000 + 64;
-	}
-	a.gpu_id = t->gpu_id[0];
-	a.queue_type = type;
-	a.queue_percentage = 100;
-	a.eop_buffer_address = EOP_VA;
-	a.eop_buffer_size = g->eop_buffer_size;
-	a.ctx_save_restore_address = CWSR_VA;
-	a.ctx_save_restore_size = g->cwsr_size;
-	a.ctl_stack_size = g->ctl_stack_size;
-	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_CREATE_QUEUE, &a), 0);
-	if (!doorbells) {
-		doorbells = kt_cpu_map(t->kfd, a.doorbell_offset & ~0x1fffULL,
-				       8192, &err);
-		assert_non_null((void *)doorbells);
-	}
-	q->doorbell = doorbells + (a.doorbell_offset & 0x1fff) / 8;
-}
-
 /* WRITE_DATA @seq, RELEASE_MEM of fence @seq; 1 once the fence lands. */
 static int
-pm4_round_trip(struct q *q, uint32_t seq)
+pm4_round_trip(struct kt_queue *q, uint32_t seq)
 {
 	uint64_t data = PM4_VA + 0x200000, fence = data + 64, t0;
 	uint32_t d[13] = { KFD_PM4_HDR(KFD_PM4_OP_WRITE_DATA, 3),
@@ -103,9 +45,9 @@ pm4_round_trip(struct q *q, uint32_t seq)
 	q->wr += 13;
 	__atomic_store_n((uint64_t *)(q->aux + 64), q->wr, __ATOMIC_RELEASE);
 	__atomic_store_n(q->doorbell, q->wr, __ATOMIC_RELEASE);
-	t0 = now_ns(CLOCK_MONOTONIC);
+	t0 = kt_now_ns(CLOCK_MONOTONIC);
 	while (__atomic_load_n((uint32_t *)(q->data + 64), __ATOMIC_ACQUIRE) != seq)
-		if (now_ns(CLOCK_MONOTONIC) - t0 > SPIN_MAX_NS)
+		if (kt_now_ns(CLOCK_MONOTONIC) - t0 > SPIN_MAX_NS)
 			return 0;
 	return *(uint32_t *)q->data == seq;
 }
@@ -164,31 +106,32 @@ idle_engine(void **state)
 	uint64_t cpu0, cpu1, wall0, wall1;
 	unsigned long sw0, sw1;
 	unsigned int g0 = 0;
-	struct q aql, pm4;
+	struct kt_queue aql, pm4;
 	clockid_t cpu_clock;
 	double permille;
 	pid_t tid;
 
-	doorbells = NULL;
 	kt_vram_mapped(t, 0, EOP_VA, 4096, &g0, 1);
 	kt_vram_mapped(t, 0, CWSR_VA, ((uint64_t)g->cwsr_size +
 		       g->debug_memory_size + 4095) & ~4095ULL, &g0, 1);
-	create(t, &aql, AQL_VA, KFD_ABI_QUEUE_TYPE_COMPUTE_AQL);
-	create(t, &pm4, PM4_VA, KFD_ABI_QUEUE_TYPE_COMPUTE);
+	kt_queue_create(t, &aql, AQL_VA, KFD_ABI_QUEUE_TYPE_COMPUTE_AQL, RING_SIZE,
+			EOP_VA, CWSR_VA, 64);
+	kt_queue_create(t, &pm4, PM4_VA, KFD_ABI_QUEUE_TYPE_COMPUTE, RING_SIZE,
+			EOP_VA, CWSR_VA, 64);
 	assert_true(pm4_round_trip(&pm4, 1));
 	tid = engine_tid();
 	assert_true(tid > 0);
 	/* Linux's CPU-time clock of one thread (what pthread_getcpuclockid()
 	 * gives): CPUCLOCK_PERTHREAD | CPUCLOCK_SCHED on the inverted id. */
 	cpu_clock = (clockid_t)(~(unsigned int)tid << 3 | 6);
-	assert_true(now_ns(cpu_clock) > 0);
+	assert_true(kt_now_ns(cpu_clock) > 0);
 	usleep(SETTLE_MS * 1000);
 	sw0 = switches(tid);
-	cpu0 = now_ns(cpu_clock);
-	wall0 = now_ns(CLOCK_MONOTONIC);
+	cpu0 = kt_now_ns(cpu_clock);
+	wall0 = kt_now_ns(CLOCK_MONOTONIC);
 	usleep(WINDOW_MS * 1000);
-	cpu1 = now_ns(cpu_clock);
-	wall1 = now_ns(CLOCK_MONOTONIC);
+	cpu1 = kt_now_ns(cpu_clock);
+	wall1 = kt_now_ns(CLOCK_MONOTONIC);
 	sw1 = switches(tid);
 	permille = (double)(cpu1 - cpu0) * 1000.0 / (double)(wall1 - wall0);
 	printf("idle engine: %.1f us of CPU per s (%.2f permille of a core), "
