@@ -93,14 +93,22 @@ static int smem(struct isa_ctx *c, const struct isa_op *op)
 	isa_put(c, ", ");
 	r |= isa_put_sreg(c, sbase, op->src1);
 	isa_put(c, ", ");
-	if (soe)
-		return isa_fail(c, "SMEM soffset not covered");
-	if (imm && (w1 & 0x100000))	/* a signed 21-bit offset */
+	if (soe) {
+		/* the SGPR offset in bits 63:57, plus the immediate if imm */
+		r |= isa_put_sreg(c, (w1 >> 25) & 0x7f, 1);
+		if (!imm && (w1 & 0x1fffff))
+			return isa_fail(c, "SMEM offset bits without imm");
+		if (imm && (w1 & 0x100000))
+			isa_put(c, " offset:-0x%x", 0x200000 - (w1 & 0x1fffff));
+		else if (imm)
+			isa_put(c, " offset:0x%x", w1 & 0x1fffff);
+	} else if (imm && (w1 & 0x100000)) {	/* a signed 21-bit offset */
 		isa_put(c, "-0x%x", 0x200000 - (w1 & 0x1fffff));
-	else if (imm)
+	} else if (imm) {
 		isa_put(c, "0x%x", w1 & 0x1fffff);
-	else
+	} else {
 		r |= isa_put_sreg(c, w1 & 0x7f, 1);
+	}
 	if (glc)
 		isa_put(c, " glc");
 	return r;

@@ -28,6 +28,10 @@ static const struct golden goldens[] = {
 	{ { 0xbf8cc07f }, 4, "s_waitcnt lgkmcnt(0)" },
 	{ { 0xbf8200d4 }, 4, "s_branch 212" },
 	{ { 0xc0120303, 0x00000000 }, 8, "s_load_dwordx16 s[12:27], s[6:7], 0x0" },
+	/* an SGPR offset (soe) plus the signed immediate (llvm-mc 15) */
+	{ { 0xc0024000, 0x04000010 }, 8, "s_load_dword s0, s[0:1], s2 offset:0x10" },
+	{ { 0xc0024000, 0x041ffff0 }, 8, "s_load_dword s0, s[0:1], s2 offset:-0x10" },
+	{ { 0xc0004000, 0x04000000 }, 8, "s_load_dword s0, s[0:1], s2" },
 	{ { 0x2e000901, 0x3ed55555 }, 8, "v_madmk_f32 v0, v1, 0x3ed55555, v4" },
 	{ { 0x380a0b06 }, 4, "v_addc_co_u32_e32 v5, vcc, v6, v5, vcc" },
 	{ { 0x7e10050a }, 4, "v_readfirstlane_b32 s8, v10" },

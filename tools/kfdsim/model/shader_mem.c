@@ -67,8 +67,11 @@ smem(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 	/* gfx10: a signed 21-bit offset (the decoder takes no SGPR one) */
 	if (sh_gen10(c))
 		off = (uint64_t)(int64_t)((int32_t)(w1 << 11) >> 11);
+	else if ((w0 >> 14) & 1)	/* soe: an SGPR, plus the immediate if imm */
+		off = w->s[(w1 >> 25) & 0x7f] +
+		      ((w0 >> 17) & 1 ? (uint64_t)(int64_t)((int32_t)(w1 << 11) >> 11) : 0);
 	else if ((w0 >> 17) & 1)
-		off = w1 & 0x1fffff;
+		off = (uint64_t)(int64_t)((int32_t)(w1 << 11) >> 11);
 	else
 		off = w->s[w1 & 0x7f];
 	if (i->id >= SH_OP_S_BUFFER_LOAD_DWORD) {
