@@ -30,24 +30,72 @@ static const uint16_t f16_const[9] = {
 	0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400, 0x3118,
 };
 
+/* f16 bits to float: exact (every f16 is a float). */
+float
+sh_h2f(uint16_t h)
+{
+	uint32_t sign = (uint32_t)(h & 0x8000) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ff, bits;
+	float f;
+
+	if (e == 0x1f)
+		bits = sign | 0x7f800000 | m << 13;
+	else if (e)
+		bits = sign | (e + 112) << 23 | m << 13;
+	else if (!m)
+		bits = sign;
+	else
+		return sign ? -ldexpf((float)m, -24) : ldexpf((float)m, -24);
+	memcpy(&f, &bits, 4);
+	return f;
+}
+
+/*
+ * A double to f16 bits, rounded to nearest even once (a conversion
+ * through float would round twice). Written out rather than with
+ * _Float16, which not every compiler of the project has on x86.
+ */
+uint16_t
+sh_f2h(double d)
+{
+	uint64_t b, m, r, rem, half;
+	uint16_t sign;
+	int exp, e;
+	unsigned int shift;
+
+	memcpy(&b, &d, 8);
+	sign = (uint16_t)((b >> 48) & 0x8000);
+	exp = (int)((b >> 52) & 0x7ff);
+	m = b & 0xfffffffffffffull;
+	if (exp == 0x7ff)	/* inf, or a quiet NaN with the top payload bits */
+		return (uint16_t)(sign | 0x7c00 | (m ? 0x200 | (m >> 42) : 0));
+	if (!exp)		/* a double denormal is far below f16's range */
+		return sign;
+	m |= 1ull << 52;
+	e = exp - 1023 + 15;	/* f16's biased exponent */
+	shift = e >= 1 ? 42 : 42 + (unsigned int)(1 - e);
+	if (shift >= 64)
+		return sign;
+	r = m >> shift;
+	rem = m & ((1ull << shift) - 1);
+	half = 1ull << (shift - 1);
+	if (rem > half || (rem == half && (r & 1)))
+		r++;
+	if (e < 1)		/* a denormal; 0x400 is the least normal */
+		return (uint16_t)(sign | r);
+	r += (uint64_t)(e - 1) << 10;	/* the implicit bit carries into e */
+	return (uint16_t)(sign | (r >= 0x7c00 ? 0x7c00 : r));
+}
+
 static float
 h2f(uint32_t v)
 {
-	uint16_t b = (uint16_t)v;
-	_Float16 h;
-
-	memcpy(&h, &b, 2);
-	return (float)h;
+	return sh_h2f((uint16_t)v);
 }
 
 static uint32_t
 f2h(double d)
 {
-	_Float16 h = (_Float16)d;
-	uint16_t b;
-
-	memcpy(&b, &h, 2);
-	return b;
+	return sh_f2h(d);
 }
 
 static float f32(uint32_t v) { float f; memcpy(&f, &v, 4); return f; }

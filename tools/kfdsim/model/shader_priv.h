@@ -507,6 +507,11 @@ int sh_cmp32(unsigned int id, uint64_t exec, const uint32_t *a, const uint32_t *
 /* 64 zeros: the row of a source an instruction does not have. */
 extern const uint32_t sh_zero_row[SH_LANES];
 
+/* shader_f16.c: f16 bits to float (exact); a double to f16 bits,
+ * rounded to nearest even */
+float sh_h2f(uint16_t h);
+uint16_t sh_f2h(double d);
+
 /* shader_sys.c */
 /* 1 when shader_sys.c executes the row @id. */
 static inline int

@@ -93,12 +93,10 @@ cmp16(unsigned int id, uint32_t a, uint32_t b)
 static uint16_t
 f16_rtz(float x)
 {
-	_Float16 h = (_Float16)x;
-	uint16_t r;
+	uint16_t r = sh_f2h(x);
 
-	memcpy(&r, &h, 2);
 	/* rounded away from zero: one step back, inf to the largest finite */
-	if (!isnan(x) && fabsf((float)h) > fabsf(x))
+	if (!isnan(x) && fabsf(sh_h2f(r)) > fabsf(x))
 		r = (uint16_t)(r - 1);
 	return r;
 }
@@ -194,14 +192,9 @@ one(unsigned int id, uint32_t a, uint32_t b, uint32_t d, uint32_t *r)
 	case SH_OP_V_FREXP_MANT_F32:
 		*r = isnan(fa) || isinf(fa) ? a : xu32(frexpf(fa, &e));
 		break;
-	case SH_OP_V_CVT_F16_F32: {
-		_Float16 h = (_Float16)fa;
-		uint16_t hv;
-
-		memcpy(&hv, &h, 2);
-		*r = hv;
+	case SH_OP_V_CVT_F16_F32:
+		*r = sh_f2h(fa);
 		break;
-	}
 	case SH_OP_V_CVT_PKRTZ_F16_F32:
 		*r = f16_rtz(fa) | (uint32_t)f16_rtz(xf32(b)) << 16;
 		break;
