@@ -57,6 +57,8 @@ main-job	scripts/demo.sh: rocminfo started by kfdtrace record (runtime not first
 install-thunk	rocminfo started by the installed kfdtrace sim and record (runtime not first); install-owners checks the same install
 *-reserved-svm	HSA_RESERVE_SVM wants a range below 1 TiB, where ASan keeps its shadow memory
 model-uaccess	asserts that a small malloc() is in glibc's brk heap; ASan has its own allocator
+hip-rocprim-*	rocPRIM's radix sort of 1M keys: minutes of instrumented interpretation; the plain build checks it, and hip-wave runs the same instruction classes here
+hip-rocrand-*	rocRAND's generators: minutes of instrumented interpretation; the plain build checks them, and hip-wave runs the same instruction classes here
 modern-*	ROCm 6.x in the sid root (tests/modern): the root has no ASan runtime of Debian 12's gcc for the instrumented kfdtrace and libkfdsim
 EOF
 )
