@@ -597,10 +597,13 @@ sh_fnan_in(uint32_t r, uint32_t x, uint32_t y, uint32_t z)
 	return r;
 }
 
-/* minNum: a signalling NaN quieted (src0's first), a quiet NaN gives the
- * other operand; -0 is taken as below +0 (C leaves that to the build) */
+/*
+ * minNum (@max 0) or maxNum (@max 1): a signalling NaN quieted (src0's
+ * first), a quiet NaN gives the other operand; -0 is taken as below +0
+ * (C leaves that to the build).
+ */
 static inline uint32_t
-sh_fmin32(uint32_t x, uint32_t y)
+sh_fminmax32(uint32_t x, uint32_t y, int max)
 {
 	float a, b;
 
@@ -614,31 +617,13 @@ sh_fmin32(uint32_t x, uint32_t y)
 		return x;
 	__builtin_memcpy(&a, &x, 4);
 	__builtin_memcpy(&b, &y, 4);
-	if (a == b)
-		return x & 0x80000000u ? x : y;
-	return a < b ? x : y;
+	if (a == b)	/* equal, or zeros of either sign: x is -0 or not */
+		return !(x & 0x80000000u) == !max ? y : x;
+	return (max ? a > b : a < b) ? x : y;
 }
 
-/* maxNum, as sh_fmin32(): +0 is taken as above -0 */
-static inline uint32_t
-sh_fmax32(uint32_t x, uint32_t y)
-{
-	float a, b;
-
-	if (sh_fisnan(x) && !(x & 0x400000u))
-		return x | 0x400000u;
-	if (sh_fisnan(y) && !(y & 0x400000u))
-		return y | 0x400000u;
-	if (sh_fisnan(x))
-		return y;
-	if (sh_fisnan(y))
-		return x;
-	__builtin_memcpy(&a, &x, 4);
-	__builtin_memcpy(&b, &y, 4);
-	if (a == b)
-		return x & 0x80000000u ? y : x;
-	return a > b ? x : y;
-}
+static inline uint32_t sh_fmin32(uint32_t x, uint32_t y) { return sh_fminmax32(x, y, 0); }
+static inline uint32_t sh_fmax32(uint32_t x, uint32_t y) { return sh_fminmax32(x, y, 1); }
 
 /* shader.c, for cp_aql.c */
 /* 1 when the GPU of @cq has an interpreter for its family, else 0. */
