@@ -133,10 +133,17 @@ static const struct isa_table *family_table(enum kfd_isa_family family)
 	return NULL;
 }
 
+/* The formats of @t: its own, or a delta's base's. */
+static const struct isa_table *format_table(const struct isa_table *t)
+{
+	return t->n_formats || !t->base ? t : t->base;
+}
+
 static const struct isa_format *find_format(const struct isa_table *t, uint32_t w0)
 {
 	unsigned int i;
 
+	t = format_table(t);
 	for (i = 0; i < t->n_formats; i++)
 		if ((w0 & t->formats[i].mask) == t->formats[i].match)
 			return &t->formats[i];
@@ -183,6 +190,7 @@ static const struct isa_format *enc_format(const struct isa_table *t, unsigned i
 {
 	unsigned int i;
 
+	t = format_table(t);
 	for (i = 0; i < t->n_formats; i++)
 		if (t->formats[i].enc == enc)
 			return &t->formats[i];

@@ -4,30 +4,10 @@
  * "AMD Instinct MI300" Instruction Set Architecture reference guide
  * (chapter 12, microcode formats), cross-checked against LLVM's
  * disassembler (LLVM 15 as gfx940, whose encodings gfx942 shares) by
- * tests/isa. The formats are gfx90a's; FLAT and MUBUF name their cache
- * bits sc0, sc1 and nt.
+ * tests/isa. The formats are gfx90a's (the table names none of its own);
+ * FLAT and MUBUF name their cache bits sc0, sc1 and nt.
  */
 #include "isa_table.h"
-
-static const struct isa_format gfx942_formats[] = {
-	{ ISA_SOP1,  "SOP1",  0xff800000, 0xbe800000, 1, 8, 0xff },
-	{ ISA_SOPC,  "SOPC",  0xff800000, 0xbf000000, 1, 16, 0x7f },
-	{ ISA_SOPP,  "SOPP",  0xff800000, 0xbf800000, 1, 16, 0x7f },
-	{ ISA_SOPK,  "SOPK",  0xf0000000, 0xb0000000, 1, 23, 0x1f },
-	{ ISA_SOP2,  "SOP2",  0xc0000000, 0x80000000, 1, 23, 0x7f },
-	{ ISA_SMEM,  "SMEM",  0xfc000000, 0xc0000000, 2, 18, 0xff },
-	{ ISA_VOP1,  "VOP1",  0xfe000000, 0x7e000000, 1, 9, 0xff },
-	{ ISA_VOPC,  "VOPC",  0xfe000000, 0x7c000000, 1, 17, 0xff },
-	{ ISA_VOP2,  "VOP2",  0x80000000, 0x00000000, 1, 25, 0x3f },
-	{ ISA_VOP3P, "VOP3P", 0xff800000, 0xd3800000, 2, 16, 0x7f },
-	{ ISA_VOP3,  "VOP3",  0xfc000000, 0xd0000000, 2, 16, 0x3ff },
-	{ ISA_DS,    "DS",    0xfc000000, 0xd8000000, 2, 17, 0xff },
-	{ ISA_FLAT,  "FLAT",  0xfc000000, 0xdc000000, 2, 18, 0x7f },
-	{ ISA_MUBUF, "MUBUF", 0xfc000000, 0xe0000000, 2, 18, 0x7f },
-	{ ISA_MTBUF, "MTBUF", 0xfc000000, 0xe8000000, 2, 15, 0xf },
-	{ ISA_MIMG,  "MIMG",  0xfc000000, 0xf0000000, 2, 18, 0x7f },
-	{ ISA_EXP,   "EXP",   0xfc000000, 0xc4000000, 2, 0, 0x0 },
-};
 
 #define VOP2(o, n, d, a, b, f)	{ ISA_VOP2, o, n, K_STD, d, a, b, 0, f }
 #define VOP1(o, n, d, a, f)	{ ISA_VOP1, o, n, K_STD, d, a, 0, 0, f }
@@ -56,8 +36,6 @@ static const struct isa_gone gfx942_gone[] = {
 
 const struct isa_table isa_table_gfx942 = {
 	.name = "gfx942",
-	.formats = gfx942_formats,
-	.n_formats = sizeof(gfx942_formats) / sizeof(gfx942_formats[0]),
 	.ops = gfx942_ops,
 	.n_ops = sizeof(gfx942_ops) / sizeof(gfx942_ops[0]),
 	.base = &isa_table_gfx90a,

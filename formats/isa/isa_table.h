@@ -95,7 +95,8 @@ struct isa_gone {
  * A family's tables. A family that shares most encodings with another is
  * a delta of it: @base's rows count too, after @ops, except those that
  * @ops replaces (the same encoding and opcode) and those listed in @gone.
- * Row indices number @ops first, then the base rows that remain.
+ * Row indices number @ops first, then the base rows that remain. A delta
+ * without @formats has its base's.
  */
 struct isa_table {
 	const char *name;
