@@ -8,15 +8,24 @@
  *  1. fill:  CONST_FILL of VRAM buffer V (CPU-visible) with FILL_A.
  *  2. copy:  V+SRC_OFF to host buffer H (a source the replay compares),
  *            then the same range again (nothing wrote it since: written
- *            back, not compared).
+ *            back, not compared); then, in one submit, three more ranges
+ *            of V, one of them into a registered page of the program's
+ *            (a userptr).
  *  3. copy:  one submit that fills V+LATE_OFF with FILL_B and copies it
  *            to H (captured before its own fill ran: kept as replayed);
  *            the same in VRAM buffer W, which no packet wrote before (its
- *            captured bytes are written back, and the copy not checked).
+ *            captured bytes are written back, and the copy not checked);
+ *            a memory POLL_REGMEM (on a word of V that step 1 filled) and
+ *            a copy of V (captured before what the copy waits for: kept).
  *  4. fill:  CONST_FILL of VRAM buffer U (no CPU mapping: the capture
  *            cannot read it) with FILL_C, and a copy of U to VRAM buffer W.
  *  5. copy:  W to H (W holds what a copy made from a source the trace
  *            lacks).
+ *  6. fill:  a copy of H to VRAM buffer D (a source in host memory), and
+ *            on an AQL queue a kernel of one s_endpgm whose arguments
+ *            point to D and to host memory no record holds.
+ *  7. copy:  D to H (D may hold what the kernel made from inputs the
+ *            trace lacks).
  *
  * With "stall", a third queue holds a memory POLL_REGMEM on a host word
  * from before step 1 until the end, when the program sets the word. The
@@ -30,6 +39,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include "hsakmt/hsakmt.h"
@@ -46,6 +56,8 @@
 #define FILL_B		0x5a5a5a5au
 #define FILL_C		0x13579bdfu
 #define WAIT_NS		10000000000ull
+#define PAGE		4096u
+#define AQL_SLOTS	64u		/* 64-byte packets in the AQL ring */
 
 /* SDMA packets: the opcode in bits 0-7 of the first dword. */
 #define SDMA_COPY	1u		/* sub-op 0: COPY_LINEAR */
@@ -63,8 +75,11 @@ struct sq {
 static HSAuint32 gpu;
 static uint8_t *v, *w, *u, *h;
 static uint32_t *word;			/* the stall's host word */
+static uint8_t *d_buf, *up, *kern, *args, *aq, *aql_ring;
 static struct sq qa = { .name = "fill" }, qb = { .name = "copy" },
 		 qp = { .name = "poll" };
+static HsaQueueResource aql;
+static HSAuint64 up_va;			/* the GPU's address of up */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
 static int turn = 1;			/* the step that may run */
@@ -218,6 +233,80 @@ hand_on(void)
 	pthread_mutex_unlock(&lock);
 }
 
+static void
+poll_mem(struct sq *q, const uint32_t *at, uint32_t value)
+{
+	uint64_t a = (uintptr_t)at;
+	uint32_t d[6] = { SDMA_POLL_MEM, (uint32_t)a, (uint32_t)(a >> 32), value,
+			  ~0u, 0 };
+
+	put(q, d, 6);
+}
+
+/*
+ * An AQL queue and a kernel of one s_endpgm: a kernel descriptor (code
+ * object v3 layout) zero but for kernel_code_entry_byte_offset, its code
+ * 256 bytes on; no SGPR enabled, so the kernel reads no argument.
+ */
+static int
+aql_new(void)
+{
+	const uint32_t endpgm = 0xbf810000;
+	const int64_t entry = 256;
+	unsigned int i;
+
+	aql_ring = alloc(0, AQL_SLOTS * 64, 1);
+	aq = alloc(0, PAGE, 1);
+	kern = alloc(0, PAGE, 1);
+	args = alloc(0, PAGE, 1);
+	if (!aql_ring || !aq || !kern || !args)
+		return -1;
+	memset(aq, 0, PAGE);
+	memset(kern, 0, PAGE);
+	memcpy(kern + 16, &entry, sizeof(entry));
+	memcpy(kern + entry, &endpgm, sizeof(endpgm));
+	for (i = 0; i < AQL_SLOTS; i++)
+		aql_ring[i * 64] = 1;		/* INVALID */
+	/* amd_queue_t: write_dispatch_id at 56, read_dispatch_id at 128. */
+	aql.QueueRptrValue = (uintptr_t)(aq + 128);
+	aql.QueueWptrValue = (uintptr_t)(aq + 56);
+	return check(hsaKmtCreateQueue(gpu, HSA_QUEUE_COMPUTE_AQL, 100,
+				       HSA_QUEUE_PRIORITY_NORMAL, aql_ring,
+				       AQL_SLOTS * 64, NULL, &aql), "CreateQueue(AQL)");
+}
+
+/* Dispatch the kernel with @nargs 8-byte arguments @a; wait until it ran. */
+static int
+dispatch(const uint64_t *a, unsigned int nargs)
+{
+	/* A dispatch with system-scope fences, 1 dimension, 64 work-items. */
+	const uint16_t header = 2 | 2u << 9 | 2u << 11;
+	uint64_t t0 = now_ns(), kobj = (uintptr_t)kern, karg = (uintptr_t)args;
+	uint8_t *p = aql_ring;
+	uint32_t grid = 64;
+	uint16_t wg = 64, one = 1, setup = 1;
+
+	memcpy(args, a, nargs * 8);
+	memset(p + 2, 0, 62);
+	memcpy(p + 2, &setup, 2);
+	memcpy(p + 4, &wg, 2);
+	memcpy(p + 6, &one, 2);
+	memcpy(p + 8, &one, 2);
+	memcpy(p + 12, &grid, 4);
+	memcpy(p + 16, &one, 2);
+	memcpy(p + 20, &one, 2);
+	memcpy(p + 32, &kobj, 8);
+	memcpy(p + 40, &karg, 8);
+	__atomic_store_n((uint16_t *)p, header, __ATOMIC_RELEASE);
+	__atomic_store_n((uint64_t *)(aq + 56), 1, __ATOMIC_RELEASE);
+	__atomic_store_n((uint64_t *)(uintptr_t)aql.Queue_DoorBell, 0,
+			 __ATOMIC_RELEASE);
+	while (__atomic_load_n((uint64_t *)(aq + 128), __ATOMIC_ACQUIRE) < 1)
+		if (now_ns() - t0 > WAIT_NS)
+			return -1;
+	return 0;
+}
+
 /* Queue qp polls *word until it is 1 (the program's last store). */
 static int
 stall_start(void)
@@ -252,6 +341,19 @@ filler(void *arg)
 	if (drain(&qa))
 		fail("step 4 (fill U, copy to W)");
 	hand_on();
+
+	wait_turn(6);
+	memset(h, 0x3c, PAGE);
+	copy(&qa, d_buf, h, PAGE);
+	ring(&qa);
+	{
+		/* D, a length, and host memory no packet names. */
+		uint64_t a[3] = { (uintptr_t)d_buf, 42, (uintptr_t)(h + PAGE) };
+
+		if (drain(&qa) || dispatch(a, 3))
+			fail("step 6 (copy H to D, the kernel)");
+	}
+	hand_on();
 	return NULL;
 }
 
@@ -269,6 +371,13 @@ copier(void *arg)
 	ring(&qb);
 	if (drain(&qb) || !holds(h, FILL_A, SRC_LEN))
 		fail("step 2 (copy V to H again)");
+	copy(&qb, h + SRC_LEN, v + 2 * SRC_LEN, PAGE);
+	copy(&qb, h + SRC_LEN + PAGE, v + 3 * SRC_LEN, PAGE);
+	copy(&qb, (void *)(uintptr_t)up_va, v + 4 * SRC_LEN, PAGE);
+	ring(&qb);
+	if (drain(&qb) || !holds(h + SRC_LEN, FILL_A, 2 * PAGE) ||
+	    !holds(up, FILL_A, PAGE))
+		fail("step 2 (three copies in one submit)");
 	hand_on();
 
 	wait_turn(3);
@@ -282,6 +391,11 @@ copier(void *arg)
 	ring(&qb);
 	if (drain(&qb) || !holds(h + LATE_LEN, FILL_B, LATE_LEN))
 		fail("step 3 (fill and copy W in one submit)");
+	poll_mem(&qb, (const uint32_t *)(v + LATE_OFF + LATE_LEN), FILL_A);
+	copy(&qb, h, v + LATE_OFF + LATE_LEN, LATE_LEN);
+	ring(&qb);
+	if (drain(&qb) || !holds(h, FILL_A, LATE_LEN))
+		fail("step 3 (a poll, then a copy)");
 	hand_on();
 
 	wait_turn(5);
@@ -290,6 +404,13 @@ copier(void *arg)
 	if (drain(&qb) || !holds(h, FILL_C, W_SIZE))
 		fail("step 5 (copy W to H)");
 	hand_on();
+
+	wait_turn(7);
+	memset(h, 0, PAGE);
+	copy(&qb, h, d_buf, PAGE);
+	ring(&qb);
+	if (drain(&qb) || !holds(h, 0x3c3c3c3cu, PAGE))
+		fail("step 7 (copy D to H)");
 	return NULL;
 }
 
@@ -317,7 +438,13 @@ main(int argc, char **argv)
 	w = alloc(gpu, W_SIZE, 1);
 	u = alloc(gpu, W_SIZE, 0);
 	h = alloc(0, H_SIZE, 1);
-	if (!v || !w || !u || !h || sq_new(&qa) || sq_new(&qb))
+	d_buf = alloc(gpu, PAGE, 1);
+	up = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		  -1, 0);
+	if (!v || !w || !u || !h || !d_buf || up == MAP_FAILED ||
+	    check(hsaKmtRegisterMemory(up, PAGE), "RegisterMemory") ||
+	    check(hsaKmtMapMemoryToGPU(up, PAGE, &up_va), "MapMemoryToGPU(userptr)") ||
+	    sq_new(&qa) || sq_new(&qb) || aql_new())
 		return 1;
 	if (stall && stall_start())
 		return 1;
@@ -336,6 +463,7 @@ main(int argc, char **argv)
 	}
 	check(hsaKmtDestroyQueue(qa.res.QueueId), "DestroyQueue");
 	check(hsaKmtDestroyQueue(qb.res.QueueId), "DestroyQueue");
+	check(hsaKmtDestroyQueue(aql.QueueId), "DestroyQueue(AQL)");
 	check(hsaKmtCloseKFD(), "CloseKFD");
 	if (failed)
 		return 1;

@@ -4,17 +4,18 @@
  * replayed engines left there (replay/compare.c, docs/replay.md "What the
  * GPU computed"), on rp_sdma (our thunk, two threads on two SDMA queues)
  * recorded with --submissions=full:
- *  - its replay, serial and --threads, compares the two sources a fill or
- *    a copy made, equal; the source its own submit fills first is kept
- *    as replayed; a strict match. A source in a buffer no packet wrote
- *    before, which its own submit fills first, is written back, and the
- *    copy is not checked against it (its captured bytes are stale), with
- *    --no-compare too;
+ *  - its replay, serial and --threads, compares the 6 sources fills,
+ *    copies and a kernel made, equal; the 2 sources read before their
+ *    own submit's fill or a memory poll ran are kept as replayed; a
+ *    strict match. A source in a buffer no packet wrote before, which its
+ *    own submit fills first, is written back, and the copy is not checked
+ *    against it (its captured bytes are stale), with --no-compare too;
  *  - a trace whose first compared source has byte 5 changed diverges at
  *    that copy, naming the memory record, the offset in the source and in
  *    the VRAM buffer; with --no-compare it matches;
- *  - a trace whose source copied from unreadable VRAM has a byte changed
- *    notes the difference, which is not a divergence;
+ *  - a trace whose last source (a buffer a kernel may have written from
+ *    host memory the capture lacks) has a byte changed notes the
+ *    difference, which is not a divergence;
  *  - with a queue that never drains on replay (rp_sdma stall), the
  *    sources are written back, counted as not compared.
  */
@@ -78,8 +79,8 @@ sources(const char *file, long *first, long *last)
 static void
 test_equal(void **state)
 {
-	const char *want = "compared:    2 copy sources in VRAM (98304 bytes) "
-			   "with the capture: 0 differed; 1 captured before "
+	const char *want = "compared:    6 copy sources in VRAM (114688 bytes) "
+			   "with the capture: 0 differed; 2 captured before "
 			   "what the copy waited for: kept as replayed";
 
 	(void)state;
@@ -91,13 +92,13 @@ test_equal(void **state)
 	expect_out(want);
 	expect_out("result:      match (strict)");
 	assert_null(strstr(out, "divergence"));
-	expect_out("3 SDMA copies moved the captured bytes");
+	expect_out("8 SDMA copies moved the captured bytes");
 	expect_ok(RUN(kfdtrace, "replay", "--sim", "--threads", tmp("t.kft")));
 	expect_out(want);
 	expect_out("result:      match (strict)");
 	expect_ok(RUN(kfdtrace, "replay", "--sim", "--no-compare", tmp("t.kft")));
 	assert_null(strstr(out, "compared:"));
-	expect_out("3 SDMA copies moved the captured bytes");
+	expect_out("8 SDMA copies moved the captured bytes");
 	expect_out("result:      match (strict)");
 }
 
@@ -128,7 +129,7 @@ test_altered(void **state)
 	assert_null(strstr(out, "compared:"));
 	expect_out("result:      match (strict)");
 
-	/* W holds a copy of U, which the capture could not read. */
+	/* D: the kernel's arguments point to it and to host memory. */
 	snprintf(seq, sizeof(seq), "%ld", last);
 	expect_ok(RUN(alter, tmp("a.kft"), tmp("unfed.kft"), seq, "mem@700", "0"));
 	expect_ok(RUN(kfdtrace, "replay", "--sim", tmp("unfed.kft")));
@@ -149,7 +150,7 @@ test_stall(void **state)
 		      tmp("s.kft")));
 	expect_out("not compared: the queues did not drain");
 	expect_out("compared:    0 copy sources in VRAM (0 bytes) with the "
-		   "capture: 0 differed; 2 not compared: the queues did not drain");
+		   "capture: 0 differed; 6 not compared: the queues did not drain");
 	expect_out("result:      match (strict)");
 }
 
