@@ -311,14 +311,11 @@ dispatch(const uint64_t *a, unsigned int nargs)
 static int
 stall_start(void)
 {
-	uint32_t d[6] = { SDMA_POLL_MEM, 0, 0, 1, ~0u, 0 };
-
-	word = (uint32_t *)alloc(0, 4096, 1);
+	word = (uint32_t *)alloc(0, PAGE, 1);
 	if (!word || sq_new(&qp))
 		return -1;
-	d[1] = (uint32_t)(uintptr_t)word;
-	d[2] = (uint32_t)((uint64_t)(uintptr_t)word >> 32);
-	put(&qp, d, 6);
+	memset(word, 0, PAGE);
+	poll_mem(&qp, word, 1);
 	ring(&qp);
 	return 0;
 }
@@ -326,6 +323,9 @@ stall_start(void)
 static void *
 filler(void *arg)
 {
+	/* D, a length, and host memory no packet names. */
+	const uint64_t kargs[3] = { (uintptr_t)d_buf, 42, (uintptr_t)(h + PAGE) };
+
 	(void)arg;
 	wait_turn(1);
 	fill(&qa, v, FILL_A, V_SIZE);
@@ -346,13 +346,8 @@ filler(void *arg)
 	memset(h, 0x3c, PAGE);
 	copy(&qa, d_buf, h, PAGE);
 	ring(&qa);
-	{
-		/* D, a length, and host memory no packet names. */
-		uint64_t a[3] = { (uintptr_t)d_buf, 42, (uintptr_t)(h + PAGE) };
-
-		if (drain(&qa) || dispatch(a, 3))
-			fail("step 6 (copy H to D, the kernel)");
-	}
+	if (drain(&qa) || dispatch(kargs, 3))
+		fail("step 6 (copy H to D, the kernel)");
 	hand_on();
 	return NULL;
 }
