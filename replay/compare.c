@@ -331,14 +331,8 @@ overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
 	return a < b + blen && b < a + alen;
 }
 
-/*
- * Whether the copy of @len bytes from @src in the SDMA packets @p (@n
- * bytes) reads what the capture saw at the doorbell: 1, no packet before
- * it polls memory or writes into its source; 0, one does; -1, no such
- * copy.
- */
-static int
-source_settled(const uint8_t *p, size_t n, uint64_t src, uint64_t len)
+int
+rp_copy_settled(const uint8_t *p, size_t n, uint64_t src, uint64_t len)
 {
 	size_t off, size;
 
@@ -496,7 +490,7 @@ rp_compare_sources(struct rp_run *st, const struct kt_submit_rec *s,
 		 */
 		f = fresh(st, bo, mm->addr, mm->addr + mm->len);
 		synced(st, bo, mm->addr, mm->addr + mm->len);
-		ok = source_settled(s->data, s->len, mm->addr, mm->len);
+		ok = rp_copy_settled(s->data, s->len, mm->addr, mm->len);
 		if (!f || ok < 0)
 			continue;
 		if (!ok) {
