@@ -175,13 +175,15 @@ static int flat(struct isa_ctx *c, const struct isa_op *op)
 	unsigned int seg = (w0 >> 14) & 3, saddr = (w1 >> 16) & 0x7f;
 	unsigned int addr = w1 & 0xff, data = (w1 >> 8) & 0xff, vdst = w1 >> 24;
 	int glc = (w0 >> 16) & 1, acc = (w1 >> 23) & 1, r = 0;
-	int offset;
+	int offset, sve;
 
 	if (isa_gen10(c))
 		return flat_gen10(c, op);
 	if (!flat_segment[seg])
 		return isa_fail(c, "reserved FLAT segment");
-	if ((w0 >> 13) & 1)
+	/* gfx942's scratch: bit 13 says the VGPR address is used */
+	sve = seg == 1 && c->table->scratch_sve && ((w0 >> 13) & 1);
+	if ((w0 >> 13) & 1 && !sve)
 		return isa_fail(c, "FLAT lds bit not covered");
 	if ((w0 >> 25) & 1 && c->table->cpol != ISA_CPOL_SC)
 		return isa_fail(c, "FLAT scc bit not covered");
@@ -201,7 +203,7 @@ static int flat(struct isa_ctx *c, const struct isa_op *op)
 		r |= isa_put_vreg(c, vdst, op->dst, acc);
 		isa_put(c, ", ");
 	}
-	if (seg == 1 && saddr != 0x7f)
+	if (seg == 1 && (c->table->scratch_sve ? !sve : saddr != 0x7f))
 		isa_put(c, "off");
 	else
 		r |= isa_put_vreg(c, addr, seg == 0 || (seg == 2 && saddr == 0x7f) ? 2 : 1, 0);
@@ -230,7 +232,16 @@ static int mubuf(struct isa_ctx *c, const struct isa_op *op)
 
 	if (op->kind == K_NONE) {
 		/* gfx10's cache invalidations: no operand; LLVM prints
-		 * gfx9's buffer_wbl2 bare with its bits 15:14 set */
+		 * gfx9's buffer_wbl2 bare with its bits 15:14 set, and
+		 * gfx942's with the scope those bits give (sc0, sc1, nt) */
+		if (c->table->cpol == ISA_CPOL_SC) {
+			if (w1 || (w0 & 0x13fff))
+				return isa_fail(c, "MUBUF cache control with operands");
+			c->insn->mnemonic = op->name;
+			isa_put(c, "%s", op->name);
+			cpol(c, (w0 >> 14) & 1, (w0 >> 17) & 1, (w0 >> 15) & 1);
+			return 0;
+		}
 		if (w1 || (w0 & (gen10 ? 0x3ffff : 0x33fff)))
 			return isa_fail(c, "MUBUF cache control with operands");
 		c->insn->mnemonic = op->name;

@@ -109,6 +109,7 @@ struct isa_table {
 	unsigned int n_gone;
 	unsigned int cpol;	/* the cache-policy spelling (ISA_CPOL_*) */
 	unsigned int gen;	/* the encoding generation (ISA_GEN*) */
+	unsigned int scratch_sve; /* SCRATCH bit 13 enables the VGPR address */
 };
 
 /* Encoding generations: gfx9 (wave64), gfx10 (wave32 here). */

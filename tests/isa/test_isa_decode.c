@@ -238,6 +238,13 @@ static const struct golden gfx942_goldens[] = {
 	{ { 0x7e007102 }, 4, "v_mov_b64_e32 v[0:1], v[2:3]" },
 	{ { 0x2e000901, 0x3ed55555 }, 8, "v_fmamk_f32 v0, v1, 0x3ed55555, v4" },
 	{ { 0x02040f06 }, 4, "v_add_f32_e32 v2, v6, v7" },
+	/* cache controls with their scope; SCRATCH's VGPR only with SVE */
+	{ { 0xe0a4c000, 0x00000000 }, 8, "buffer_inv sc0 sc1" },
+	{ { 0xe0a0c000, 0x00000000 }, 8, "buffer_wbl2 sc0 sc1" },
+	{ { 0xdc7040fc, 0x007f0000 }, 8, "scratch_store_dword off, v0, off offset:252" },
+	{ { 0xdc506000, 0x017f0000 }, 8, "scratch_load_dword v1, v0, off" },
+	{ { 0xdc704020, 0x00212a00 }, 8, "scratch_store_dword off, v42, s33 offset:32" },
+	{ { 0xdd348000, 0x00080001 }, 8, "global_atomic_add_f32 v1, v0, s[8:9]" },
 };
 
 static void test_gfx942(void **state)
