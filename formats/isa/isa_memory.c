@@ -54,6 +54,8 @@ static int ds(struct isa_ctx *c, const struct isa_op *op)
 	int acc = isa_gen10(c) ? 0 : (w0 >> 25) & 1, r = 0;
 	int gds = isa_gen10(c) ? (w0 >> 17) & 1 : (w0 >> 16) & 1;
 
+	if (acc && c->table->no_mem_acc)
+		return isa_fail(c, "DS bit 25 not covered");
 	isa_put(c, " ");
 	if (op->dst) {
 		r |= isa_put_vreg(c, w1 >> 24, op->dst, acc);
@@ -179,6 +181,8 @@ static int flat(struct isa_ctx *c, const struct isa_op *op)
 
 	if (isa_gen10(c))
 		return flat_gen10(c, op);
+	if (acc && c->table->no_mem_acc)
+		return isa_fail(c, "FLAT bit 55 not covered");
 	if (!flat_segment[seg])
 		return isa_fail(c, "reserved FLAT segment");
 	/* gfx942's scratch: bit 13 says the VGPR address is used */
@@ -253,6 +257,8 @@ static int mubuf(struct isa_ctx *c, const struct isa_op *op)
 		return isa_fail(c, "MUBUF tfe or bit 25 not covered");
 	if (offen && idxen)
 		return isa_fail(c, "MUBUF offen with idxen not covered");
+	if (acc && c->table->no_mem_acc)
+		return isa_fail(c, "MUBUF tfe not covered");
 	if ((w0 >> 15) & 1 && c->table->cpol != ISA_CPOL_SC && !gen10)
 		return isa_fail(c, "MUBUF scc bit not covered");
 	if ((w0 >> 16) & 1)

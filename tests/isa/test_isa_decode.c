@@ -285,6 +285,45 @@ static void test_gfx942(void **state)
 	assert_int_equal(gaps, 10);
 }
 
+/*
+ * gfx908: what gfx90a took over or added (llvm-mc 15): VOP2 opcode 4,
+ * packed f32, the L2 cache controls and the AGPR bit of memory
+ * instructions.
+ */
+static void test_gfx908(void **state)
+{
+	static const uint32_t mul_legacy[] = { 0x08000501 };
+	static const uint32_t pk_fma[] = { 0xd3b00000, 0x18020100 };
+	static const uint32_t wbl2[] = { 0xe0a00000, 0x00000000 };
+	static const uint32_t load_acc[] = { 0xdc508000, 0x01800000 };
+	static const uint32_t load[] = { 0xdc508000, 0x01000000 };
+	struct kfd_isa_insn insn;
+	enum kfd_isa_family f;
+	uint8_t b[12];
+
+	(void)state;
+	assert_int_equal(kfd_isa_family_by_name("gfx908", &f), 0);
+	assert_int_equal(f, KFD_ISA_GFX908);
+	put_words(b, mul_legacy, 1);
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX908, b, 4, &insn), 0);
+	assert_string_equal(insn.text, "v_mul_legacy_f32_e32 v0, v1, v2");
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX90A, b, 4, &insn), 0);
+	assert_string_equal(insn.text, "v_fmac_f64_e32 v[0:1], v[1:2], v[2:3]");
+	put_words(b, pk_fma, 2);
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX908, b, 8, &insn), -1);
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX90A, b, 8, &insn), 0);
+	put_words(b, wbl2, 2);
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX908, b, 8, &insn), -1);
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX90A, b, 8, &insn), 0);
+	put_words(b, load_acc, 2);
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX908, b, 8, &insn), -1);
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX90A, b, 8, &insn), 0);
+	assert_string_equal(insn.text, "global_load_dword a1, v0, s[0:1]");
+	put_words(b, load, 2);
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX908, b, 8, &insn), 0);
+	assert_string_equal(insn.text, "global_load_dword v1, v0, s[0:1]");
+}
+
 /* gfx1030: gfx10's encodings and wave32 (llvm-objdump 15). */
 static const struct golden gfx1030_goldens[] = {
 	{ { 0xbe803c01 }, 4, "s_and_saveexec_b32 s0, s1" },
@@ -342,6 +381,7 @@ int main(void)
 		cmocka_unit_test(test_family),
 		cmocka_unit_test(test_fields),
 		cmocka_unit_test(test_gfx942),
+		cmocka_unit_test(test_gfx908),
 		cmocka_unit_test(test_gfx1030),
 	};
 

@@ -50,7 +50,7 @@
 #define SH_LDS_MAX	65536u
 #define SH_CACHE	1024u	/* decoded instructions, direct-mapped by pc */
 #define SH_MAX_ROWS	4096u
-#define SH_FAMILIES	(KFD_ISA_GFX1030 + 1)
+#define SH_FAMILIES	(KFD_ISA_GFX908 + 1)
 
 static const char *const op_names[SH_OP_COUNT] = {
 #define SH_NAME(id, name) [SH_OP_##id] = name,
