@@ -109,6 +109,8 @@ struct isa_table {
 	unsigned int n_gone;
 	unsigned int cpol;	/* the cache-policy spelling (ISA_CPOL_*) */
 	unsigned int gen;	/* the encoding generation (ISA_GEN*) */
+	unsigned int scratch_sve; /* SCRATCH bit 13 enables the VGPR address */
+	unsigned int no_mem_acc;  /* memory instructions reach no AGPRs */
 };
 
 /* Encoding generations: gfx9 (wave64), gfx10 (wave32 here). */
@@ -121,6 +123,7 @@ struct isa_table {
 
 extern const struct isa_table isa_table_gfx90a;
 extern const struct isa_table isa_table_gfx942;
+extern const struct isa_table isa_table_gfx908;
 extern const struct isa_table isa_table_gfx1030;
 
 #endif

@@ -34,7 +34,7 @@ import sys
 import tempfile
 
 # ELF e_flags: EF_AMDGPU_MACH of each processor with a table.
-MACH = {'gfx90a': 0x3f, 'gfx942': 0x4c, 'gfx1030': 0x36}
+MACH = {'gfx90a': 0x3f, 'gfx942': 0x4c, 'gfx1030': 0x36, 'gfx908': 0x30}
 # LLVM 15 knows gfx940, not gfx942: the two share their encodings.
 LLVM_MCPU = {'gfx942': 'gfx940'}
 EM_AMDGPU = 224

@@ -238,6 +238,13 @@ static const struct golden gfx942_goldens[] = {
 	{ { 0x7e007102 }, 4, "v_mov_b64_e32 v[0:1], v[2:3]" },
 	{ { 0x2e000901, 0x3ed55555 }, 8, "v_fmamk_f32 v0, v1, 0x3ed55555, v4" },
 	{ { 0x02040f06 }, 4, "v_add_f32_e32 v2, v6, v7" },
+	/* cache controls with their scope; SCRATCH's VGPR only with SVE */
+	{ { 0xe0a4c000, 0x00000000 }, 8, "buffer_inv sc0 sc1" },
+	{ { 0xe0a0c000, 0x00000000 }, 8, "buffer_wbl2 sc0 sc1" },
+	{ { 0xdc7040fc, 0x007f0000 }, 8, "scratch_store_dword off, v0, off offset:252" },
+	{ { 0xdc506000, 0x017f0000 }, 8, "scratch_load_dword v1, v0, off" },
+	{ { 0xdc704020, 0x00212a00 }, 8, "scratch_store_dword off, v42, s33 offset:32" },
+	{ { 0xdd348000, 0x00080001 }, 8, "global_atomic_add_f32 v1, v0, s[8:9]" },
 };
 
 static void test_gfx942(void **state)
@@ -276,6 +283,45 @@ static void test_gfx942(void **state)
 	for (i = 0; (r = kfd_isa_row(KFD_ISA_GFX942, i, &row)) >= 0; i++)
 		gaps += r == 1;
 	assert_int_equal(gaps, 10);
+}
+
+/*
+ * gfx908: what gfx90a took over or added (llvm-mc 15): VOP2 opcode 4,
+ * packed f32, the L2 cache controls and the AGPR bit of memory
+ * instructions.
+ */
+static void test_gfx908(void **state)
+{
+	static const uint32_t mul_legacy[] = { 0x08000501 };
+	static const uint32_t pk_fma[] = { 0xd3b00000, 0x18020100 };
+	static const uint32_t wbl2[] = { 0xe0a00000, 0x00000000 };
+	static const uint32_t load_acc[] = { 0xdc508000, 0x01800000 };
+	static const uint32_t load[] = { 0xdc508000, 0x01000000 };
+	struct kfd_isa_insn insn;
+	enum kfd_isa_family f;
+	uint8_t b[12];
+
+	(void)state;
+	assert_int_equal(kfd_isa_family_by_name("gfx908", &f), 0);
+	assert_int_equal(f, KFD_ISA_GFX908);
+	put_words(b, mul_legacy, 1);
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX908, b, 4, &insn), 0);
+	assert_string_equal(insn.text, "v_mul_legacy_f32_e32 v0, v1, v2");
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX90A, b, 4, &insn), 0);
+	assert_string_equal(insn.text, "v_fmac_f64_e32 v[0:1], v[1:2], v[2:3]");
+	put_words(b, pk_fma, 2);
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX908, b, 8, &insn), -1);
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX90A, b, 8, &insn), 0);
+	put_words(b, wbl2, 2);
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX908, b, 8, &insn), -1);
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX90A, b, 8, &insn), 0);
+	put_words(b, load_acc, 2);
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX908, b, 8, &insn), -1);
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX90A, b, 8, &insn), 0);
+	assert_string_equal(insn.text, "global_load_dword a1, v0, s[0:1]");
+	put_words(b, load, 2);
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX908, b, 8, &insn), 0);
+	assert_string_equal(insn.text, "global_load_dword v1, v0, s[0:1]");
 }
 
 /* gfx1030: gfx10's encodings and wave32 (llvm-objdump 15). */
@@ -335,6 +381,7 @@ int main(void)
 		cmocka_unit_test(test_family),
 		cmocka_unit_test(test_fields),
 		cmocka_unit_test(test_gfx942),
+		cmocka_unit_test(test_gfx908),
 		cmocka_unit_test(test_gfx1030),
 	};
 

@@ -50,7 +50,7 @@
 #define SH_LDS_MAX	65536u
 #define SH_CACHE	1024u	/* decoded instructions, direct-mapped by pc */
 #define SH_MAX_ROWS	4096u
-#define SH_FAMILIES	(KFD_ISA_GFX1030 + 1)
+#define SH_FAMILIES	(KFD_ISA_GFX908 + 1)
 
 static const char *const op_names[SH_OP_COUNT] = {
 #define SH_NAME(id, name) [SH_OP_##id] = name,
@@ -314,7 +314,8 @@ init_wave(struct sh_ctx *c, const struct sh_dispatch *d, struct sh_wave *w, unsi
 			w->s[s++] = d->start[k] + c->wgid[k];
 	if (RSRC2_TG_SIZE_EN(d->rsrc2))
 		w->s[s++] = c->nwaves;
-	if (RSRC2_SCRATCH_EN(d->rsrc2))
+	/* architected flat scratch (gfx942) sets FLAT_SCRATCH instead */
+	if (RSRC2_SCRATCH_EN(d->rsrc2) && c->family != KFD_ISA_GFX942)
 		w->s[s++] = wave_offset;
 	/* gfx90a and gfx942 pack the work-item ids in v0: x 9:0, y 19:10,
 	 * z 29:20; gfx10 has them in v0, v1, v2 */

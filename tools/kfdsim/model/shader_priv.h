@@ -541,7 +541,8 @@ int sh_scratch_setup(struct sh_ctx *c, uint64_t queue_va, uint32_t private_size,
 		     unsigned int waves);
 /*
  * Wave @n's private-segment buffer and flat-scratch user SGPRs, and its
- * view of the apertures (the src_*_base operands).
+ * view of the apertures (the src_*_base operands). On gfx942 also its
+ * FLAT_SCRATCH, which the CP sets there.
  */
 void sh_scratch_wave(const struct sh_ctx *c, struct sh_wave *w, unsigned int n,
 		     uint32_t srd[4], uint64_t *flat_scratch, uint32_t *wave_offset);
