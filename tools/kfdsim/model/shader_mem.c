@@ -534,6 +534,8 @@ ds(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 		return SH_NEXT;
 	if (i->id >= SH_OP_XDS_FIRST && i->id <= SH_OP_XDS_LAST)
 		return sh_ds_lane(c, w, i);
+	if (sh_ds64_row(i->id))
+		return sh_ds64(c, w, i);
 	for (unsigned int l = 0; l < SH_LANES; l++) {
 		uint32_t a = w->v[addr][l];
 

@@ -282,7 +282,7 @@ struct sh_insn {
 	X(DS_READ_U8, "ds_read_u8") X(DS_READ_U16, "ds_read_u16") X(DS_NOP, "ds_nop") \
 	X(S_STORE_DWORD, "s_store_dword") X(S_STORE_DWORDX2, "s_store_dwordx2") \
 	X(S_STORE_DWORDX4, "s_store_dwordx4") \
-	SH_OPS_SYS(X) SH_OPS_XV(X) SH_OPS_XDS(X)
+	SH_OPS_SYS(X) SH_OPS_XV(X) SH_OPS_XDS(X) SH_OPS_DS64(X)
 
 /* shader_sys.c's rows, SH_OP_S_SENDMSG up to SH_OP_BUFFER_WBINVL1_VOL;
  * then the 64-bit compare-swap of shader_mem.c that hostcalls use. */
@@ -362,6 +362,9 @@ struct sh_insn {
 	X(DS_WRITE2ST64_B64, "ds_write2st64_b64") \
 	X(GLOBAL_STORE_BYTE_D16_HI, "store_byte_d16_hi") \
 	X(GLOBAL_STORE_SHORT_D16_HI, "store_short_d16_hi")
+/* The LDS double atomics of rocSPARSE's kernels (shader_ds64.c). */
+#define SH_OPS_DS64(X) \
+	X(DS_ADD_F64, "ds_add_f64") X(DS_ADD_RTN_F64, "ds_add_rtn_f64")
 
 enum sh_op_id {
 	SH_OP_NONE,
@@ -455,6 +458,9 @@ enum sh_step sh_store_d16_hi(struct sh_ctx *c, struct sh_wave *w, const struct s
 
 /* shader_lane.c: the SH_OP_XDS_FIRST.._LAST rows */
 enum sh_step sh_ds_lane(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
+/* shader_ds64.c: the SH_OPS_DS64 rows (1 when @id is one), and their step. */
+int sh_ds64_row(unsigned int id);
+enum sh_step sh_ds64(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
 
 /* shader_salu.c */
 enum sh_step sh_salu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
