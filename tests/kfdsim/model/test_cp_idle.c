@@ -6,7 +6,6 @@
  * core, and still serves the next doorbell. Prints the engine's CPU time
  * and wake-ups per second of idleness (mi210).
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,52 +51,6 @@ pm4_round_trip(struct kt_queue *q, uint32_t seq)
 	return *(uint32_t *)q->data == seq;
 }
 
-/* The engine thread's id: the task of this process named kfdsim-cp. */
-static pid_t
-engine_tid(void)
-{
-	DIR *d = opendir("/proc/self/task");
-	struct dirent *e;
-	pid_t tid = 0;
-
-	assert_non_null(d);
-	while (!tid && (e = readdir(d))) {
-		char path[300], comm[32] = "";
-		FILE *f;
-
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fgets(comm, sizeof(comm), f) && !strcmp(comm, "kfdsim-cp\n"))
-			tid = (pid_t)atoi(e->d_name);
-		fclose(f);
-	}
-	closedir(d);
-	return tid;
-}
-
-/* Context switches of task @tid so far: each wake-up of a sleeper is one. */
-static unsigned long
-switches(pid_t tid)
-{
-	char path[64], line[128];
-	unsigned long n = 0, v;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/status", (int)tid);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "voluntary_ctxt_switches: %lu", &v) == 1 ||
-		    sscanf(line, "nonvoluntary_ctxt_switches: %lu", &v) == 1)
-			n += v;
-	fclose(f);
-	return n;
-}
-
 static void
 idle_engine(void **state)
 {
@@ -119,20 +72,18 @@ idle_engine(void **state)
 	kt_queue_create(t, &pm4, PM4_VA, KFD_ABI_QUEUE_TYPE_COMPUTE, RING_SIZE,
 			EOP_VA, CWSR_VA, 64);
 	assert_true(pm4_round_trip(&pm4, 1));
-	tid = engine_tid();
+	tid = kt_engine_tid();
 	assert_true(tid > 0);
-	/* Linux's CPU-time clock of one thread (what pthread_getcpuclockid()
-	 * gives): CPUCLOCK_PERTHREAD | CPUCLOCK_SCHED on the inverted id. */
-	cpu_clock = (clockid_t)(~(unsigned int)tid << 3 | 6);
+	cpu_clock = kt_task_clock(tid);
 	assert_true(kt_now_ns(cpu_clock) > 0);
 	usleep(SETTLE_MS * 1000);
-	sw0 = switches(tid);
+	sw0 = kt_task_switches(tid);
 	cpu0 = kt_now_ns(cpu_clock);
 	wall0 = kt_now_ns(CLOCK_MONOTONIC);
 	usleep(WINDOW_MS * 1000);
 	cpu1 = kt_now_ns(cpu_clock);
 	wall1 = kt_now_ns(CLOCK_MONOTONIC);
-	sw1 = switches(tid);
+	sw1 = kt_task_switches(tid);
 	permille = (double)(cpu1 - cpu0) * 1000.0 / (double)(wall1 - wall0);
 	printf("idle engine: %.1f us of CPU per s (%.2f permille of a core), "
 	       "%.0f wake-ups per s\n",
