@@ -382,7 +382,8 @@ int ksim_mmap(struct ksim_file *f, uint64_t offset, size_t len, int prot,
  * the same @f and @offset at [addr, addr+len), with mmap() @flags. Needed
  * for a KSIM_MAP_DOORBELL answer (others are ignored): an idle engine
  * blocks, and a store into a shared doorbell mapping the model was told of
- * wakes it; a store into another one may wait for the engine's next look.
+ * wakes it; a store into another one is seen only once something else
+ * wakes the engine.
  * Call before the mapping can be stored to.
  */
 void ksim_notify_mapped(struct ksim_file *f, uint64_t offset, void *addr,

@@ -119,6 +119,18 @@ idle_grow(struct ksim_cp *cp)
 	return 0;
 }
 
+/*
+ * Under valgrind, whose preload names its tools: it runs one thread at a
+ * time, so a store waiting in the kernel would stop the engine too.
+ */
+static int
+under_valgrind(void)
+{
+	const char *pre = getenv("LD_PRELOAD");
+
+	return pre && strstr(pre, "/vgpreload_");
+}
+
 void
 cp_idle_init(struct ksim_cp *cp)
 {
@@ -126,9 +138,14 @@ cp_idle_init(struct ksim_cp *cp)
 
 	pthread_mutex_init(&cp->idle_lock, NULL);
 	cp->uffd = cp->efd = -1;
-	cp->idle_mode = e && !strcmp(e, "poll") ? KSIM_IDLE_POLL : KSIM_IDLE_UFFD;
-	if (cp->idle_mode == KSIM_IDLE_POLL)
+	cp->idle_mode = KSIM_IDLE_UFFD;
+	if (e && !strcmp(e, "poll")) {
+		cp->idle_mode = KSIM_IDLE_POLL;
 		cp_log(cp, "idle: the engine polls doorbells (KFDSIM_IDLE=poll)");
+	} else if (under_valgrind()) {
+		cp->idle_mode = KSIM_IDLE_POLL;
+		cp_log(cp, "idle: the engine polls doorbells (valgrind)");
+	}
 }
 
 void
@@ -270,8 +287,10 @@ cp_idle_block(struct ksim_cp *cp)
 	struct pollfd pf[2];
 	int n;
 
-	if (__atomic_load_n(&cp->idle_mode, __ATOMIC_RELAXED) != KSIM_IDLE_UFFD ||
-	    cp_has_news(cp))
+	pthread_mutex_lock(&cp->idle_lock);
+	n = cp->idle_mode == KSIM_IDLE_UFFD && cp->n_dbr;
+	pthread_mutex_unlock(&cp->idle_lock);
+	if (!n || cp_has_news(cp))
 		return 0;
 	/* From here on a kick writes the eventfd: one before is seen by
 	 * the look at the queues below. */
@@ -279,7 +298,8 @@ cp_idle_block(struct ksim_cp *cp)
 	cp->armed = 1;
 	pthread_mutex_unlock(&cp->lock);
 	pthread_mutex_lock(&cp->idle_lock);
-	n = cp->uffd >= 0 ? idle_protect(cp, UFFDIO_WRITEPROTECT_MODE_WP) : 0;
+	n = cp->idle_mode == KSIM_IDLE_UFFD ?
+	    idle_protect(cp, UFFDIO_WRITEPROTECT_MODE_WP) : 0;
 	pf[0].fd = cp->uffd;
 	pf[1].fd = cp->efd;
 	pthread_mutex_unlock(&cp->idle_lock);
