@@ -35,6 +35,14 @@
 
 #include "cp_priv.h"
 
+/* Older headers than the kernels that have them (5.11, 5.19). */
+#ifndef UFFD_USER_MODE_ONLY
+#define UFFD_USER_MODE_ONLY			1
+#endif
+#ifndef UFFD_FEATURE_WP_HUGETLBFS_SHMEM
+#define UFFD_FEATURE_WP_HUGETLBFS_SHMEM		(1 << 12)
+#endif
+
 /* Tries to lift the protection before giving the userfaultfd up. */
 #define IDLE_DISARM_TRIES	3
 
