@@ -27,7 +27,9 @@
  *
  * All writes into the ring and signals go through process_vm_writev() on
  * ourselves: an address the replay did not map gives an error, not a
- * crash.
+ * crash. The doorbell is a plain store: the kernel refuses
+ * process_vm_writev() into a doorbell page (VM_IO | VM_PFNMAP), and the
+ * replay mapped that page itself.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -545,9 +547,7 @@ rp_resubmit(struct rp_run *st, const struct kt_record *rec)
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 	put_mem(wptr, &v, sizeof(v));
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	v = s->last;
-	if (put_mem(db, &v, sizeof(v)) < 0)
-		rp_diverge(st, "doorbell", 0, 0, 0, 0, "the doorbell cannot be written");
+	__atomic_store_n((uint64_t *)(uintptr_t)db, s->last, __ATOMIC_RELEASE);
 	st->sum.resubmitted++;
 	if (retired(st, s, rp_as_xlate(&st->as, q->rptr), q->ring_size) &&
 	    s->engine == KFD_ENGINE_SDMA)

@@ -109,6 +109,16 @@ struct ksim_cp {
 					 * from one dispatch to the next */
 	int turn_over;			/* a dispatch ended its turn (shader.c):
 					 * work goes on, the engine must not doze */
+	/* cp_idle.c: an idle engine blocks until a doorbell store */
+	pthread_mutex_t idle_lock;	/* guards the fields below but armed */
+	int idle_mode;			/* KSIM_IDLE_*: POLL once refused */
+	int uffd, efd;			/* userfaultfd, eventfd; -1: none */
+	int armed;			/* cp->lock: a kick writes efd */
+	struct {
+		uint64_t start, len;
+	} *dbr;				/* the program's doorbell mappings */
+	unsigned int n_dbr, cap_dbr;
+	uint64_t idle_blocks;		/* times blocked, for the log */
 };
 
 struct sh_ctx;
@@ -136,6 +146,39 @@ uint64_t cp_gpu_clock(const struct ksim_device *dev, int gpu);
  * when not yet, -1 for a function code no engine defines.
  */
 int cp_compare(uint32_t func, uint32_t v, uint32_t ref);
+
+/*
+ * 1 when a queue has news (a doorbell value not yet seen, work pending, no
+ * doorbell to watch), else 0. Takes cp->lock.
+ */
+int cp_has_news(struct ksim_cp *cp);
+/* The engine of @p, made on first use (no thread yet); NULL: no memory. */
+struct ksim_cp *cp_get(struct ksim_process *p);
+
+/* cp_idle.c */
+/* Set up blocking while idle (KFDSIM_IDLE=poll: never). */
+void cp_idle_init(struct ksim_cp *cp);
+/*
+ * The program mapped a doorbell page at [addr, addr+len) (the owner
+ * process): register it with the userfaultfd, made on the first call.
+ * Anything refused leaves the process polling (said with KFDSIM_DEBUG).
+ */
+void cp_idle_note(struct ksim_cp *cp, uint64_t addr, uint64_t len);
+/* [addr, addr+len) is unmapped: drop it. Return: 1 if a range was hit. */
+int cp_idle_forget(struct ksim_cp *cp, uint64_t addr, uint64_t len);
+/*
+ * The engine has nothing to do: protect the doorbell mappings and block
+ * until a store into one, or a kick (cp_idle_kick()). Return: 1 after
+ * blocking (or on news found once protected), 0 when it cannot block
+ * (the caller sleeps as before).
+ */
+int cp_idle_block(struct ksim_cp *cp);
+/* Wake a blocked engine (cp->lock held). */
+void cp_idle_kick(struct ksim_cp *cp);
+/* KSIM_IDLE_UFFD when doorbell stores wake the engine, else POLL. */
+int cp_idle_mode(struct ksim_cp *cp);
+/* Teardown, after the engine stopped (a fork child closes its copies). */
+void cp_idle_fini(struct ksim_cp *cp);
 
 /* cp_mem.c (device lock held) */
 /*

@@ -595,6 +595,24 @@ void ksim_cp_fini(struct ksim_process *p);
  * blocks), so a deep-sleeping engine does not add its sleep to the wait.
  */
 void ksim_cp_kick(struct ksim_process *p);
+/*
+ * The calling process mapped @p's doorbell page at [addr, addr+len),
+ * shared: an idle engine blocks until a store into it (cp_idle.c).
+ */
+void ksim_cp_doorbell_mapped(struct ksim_process *p, uint64_t addr,
+			     uint64_t len);
+/* [addr, addr+len) is unmapped. Return: 1 if it held a doorbell mapping. */
+int ksim_cp_doorbell_unmapped(struct ksim_process *p, uint64_t addr,
+			      uint64_t len);
+/*
+ * mremap() moved [old, old+old_len) to [new_addr, new_addr+new_len)
+ * (@old_len 0: mapped it a second time there); a doorbell mapping among
+ * it is one at the new place.
+ */
+void ksim_cp_doorbell_moved(struct ksim_process *p, uint64_t old,
+			    uint64_t old_len, uint64_t new_addr, uint64_t new_len);
+/* KSIM_IDLE_UFFD when doorbell stores wake @p's idle engine, else POLL. */
+int ksim_cp_idle_mode(struct ksim_process *p);
 
 /* ---- queues.c ---- */
 /*
