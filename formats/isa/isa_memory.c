@@ -54,14 +54,18 @@ static int ds(struct isa_ctx *c, const struct isa_op *op)
 	int acc = isa_gen10(c) ? 0 : (w0 >> 25) & 1, r = 0;
 	int gds = isa_gen10(c) ? (w0 >> 17) & 1 : (w0 >> 16) & 1;
 
-	isa_put(c, " ");
+	/* GWS's semaphore rows have no operand but their modifiers */
+	if (op->dst || op->src0 || !(op->flags & F_NO_ADDR))
+		isa_put(c, " ");
 	if (op->dst) {
 		r |= isa_put_vreg(c, w1 >> 24, op->dst, acc);
 		isa_put(c, ", ");
 	}
-	r |= isa_put_vreg(c, w1 & 0xff, 1, 0);
+	if (!(op->flags & F_NO_ADDR))
+		r |= isa_put_vreg(c, w1 & 0xff, 1, 0);
 	if (op->src0) {
-		isa_put(c, ", ");
+		if (!(op->flags & F_NO_ADDR))
+			isa_put(c, ", ");
 		r |= isa_put_vreg(c, (w1 >> 8) & 0xff, op->src0, acc);
 	}
 	if (op->src1) {

@@ -76,6 +76,7 @@ struct kt_queue {
 	uint8_t *ring, *aux, *data;
 	volatile uint64_t *doorbell;
 	uint64_t wr;
+	uint32_t qid;			/* CREATE_QUEUE's queue_id */
 };
 
 /*
