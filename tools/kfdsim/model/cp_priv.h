@@ -109,6 +109,7 @@ struct ksim_cp {
 					 * from one dispatch to the next */
 	int turn_over;			/* a dispatch ended its turn (shader.c):
 					 * work goes on, the engine must not doze */
+	uint16_t order[KSIM_MAX_QUEUES];	/* cp_prio.c: qs[] by priority */
 };
 
 struct sh_ctx;
@@ -117,6 +118,9 @@ struct sh_ctx;
 void sh_ctx_free(struct sh_ctx *c);
 /* shader.c: @cq is going away; a dispatch of it that waits is dropped. */
 void sh_queue_gone(struct ksim_cp *cp, struct ksim_cpq *cq);
+
+/* cp_prio.c: order[] the indices of qs[], highest queue priority first. */
+void cp_prio_order(struct ksim_cp *cp);
 
 /* cp.c */
 /* A line on stderr when KFDSIM_DEBUG is set. */
