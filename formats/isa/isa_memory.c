@@ -54,6 +54,10 @@ static int ds(struct isa_ctx *c, const struct isa_op *op)
 	int acc = isa_gen10(c) ? 0 : (w0 >> 25) & 1, r = 0;
 	int gds = isa_gen10(c) ? (w0 >> 17) & 1 : (w0 >> 16) & 1;
 
+	/* GWS is reached through gds only: LLVM has no form without it */
+	if ((op->flags & F_NO_ADDR) && !gds)
+		return isa_fail(c, "GWS without gds");
+
 	/* GWS's semaphore rows have no operand but their modifiers */
 	if (op->dst || op->src0 || !(op->flags & F_NO_ADDR))
 		isa_put(c, " ");

@@ -135,6 +135,8 @@ static void test_unknown(void **state)
 	/* s_sendmsg of message 0, and s_getreg_b32 of register 0 */
 	static const uint32_t msg[4] = { 0xbf900000 };
 	static const uint32_t reg[4] = { 0xb8840000 };
+	/* ds_gws_init without gds: LLVM knows no such form */
+	static const uint32_t gws[4] = { 0xd9320000, 0x00000000 };
 
 	(void)state;
 	expect_unknown(lit, 4, "literal constant past the end of the code");
@@ -144,6 +146,7 @@ static void test_unknown(void **state)
 	expect_unknown(load, 0, "no code left");
 	expect_unknown(msg, 4, "sendmsg operand not covered");
 	expect_unknown(reg, 4, "hwreg register not covered");
+	expect_unknown(gws, 8, "GWS without gds");
 }
 
 /*
