@@ -12,28 +12,30 @@
 
 #define CP_PRIO_LEVELS	16
 
+/* The bucket of @cq: 0 for the highest priority. */
+static unsigned int
+level(const struct ksim_cpq *cq)
+{
+	uint32_t pr = cq->q->priority;
+
+	return CP_PRIO_LEVELS - 1 - (pr < CP_PRIO_LEVELS ? pr : CP_PRIO_LEVELS - 1);
+}
+
 void
 cp_prio_order(struct ksim_cp *cp)
 {
-	unsigned int count[CP_PRIO_LEVELS + 1] = { 0 };
-	unsigned int i, k;
+	unsigned int first[CP_PRIO_LEVELS] = { 0 };
+	unsigned int i, k, at;
 
-	for (i = 0; i < cp->n; i++) {
-		uint32_t pr = cp->qs[i]->q->priority;
+	for (i = 0; i < cp->n; i++)
+		first[level(cp->qs[i])]++;
+	/* counts to each bucket's first slot */
+	for (k = 0, at = 0; k < CP_PRIO_LEVELS; k++) {
+		unsigned int n = first[k];
 
-		count[CP_PRIO_LEVELS - 1 - (pr < CP_PRIO_LEVELS ? pr : CP_PRIO_LEVELS - 1)]++;
+		first[k] = at;
+		at += n;
 	}
-	/* each level's first slot, highest level first */
-	for (k = 0, i = 0; k < CP_PRIO_LEVELS; k++) {
-		unsigned int n = count[k];
-
-		count[k] = i;
-		i += n;
-	}
-	for (i = 0; i < cp->n; i++) {
-		uint32_t pr = cp->qs[i]->q->priority;
-
-		k = CP_PRIO_LEVELS - 1 - (pr < CP_PRIO_LEVELS ? pr : CP_PRIO_LEVELS - 1);
-		cp->order[count[k]++] = (uint16_t)i;
-	}
+	for (i = 0; i < cp->n; i++)
+		cp->order[first[level(cp->qs[i])]++] = (uint16_t)i;
 }
