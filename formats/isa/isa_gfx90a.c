@@ -443,6 +443,12 @@ static const struct isa_op gfx90a_ops[] = {
 	DS(0x76, "ds_read_b64", K_LOAD, 2, 0, 0, 0),
 	DS(0x77, "ds_read2_b64", K_LOAD, 4, 0, 0, F_OFF2),
 	DS(0x78, "ds_read2st64_b64", K_LOAD, 4, 0, 0, F_OFF2),
+	/* GWS: no address; data0 the count where the operation takes one */
+	DS(0x99, "ds_gws_init", K_STORE, 0, 1, 0, F_NO_ADDR),
+	DS(0x9a, "ds_gws_sema_v", K_NONE, 0, 0, 0, F_NO_ADDR),
+	DS(0x9b, "ds_gws_sema_br", K_STORE, 0, 1, 0, F_NO_ADDR),
+	DS(0x9c, "ds_gws_sema_p", K_NONE, 0, 0, 0, F_NO_ADDR),
+	DS(0x9d, "ds_gws_barrier", K_STORE, 0, 1, 0, F_NO_ADDR),
 	DS(0xde, "ds_write_b96", K_STORE, 0, 3, 0, 0),
 	DS(0xdf, "ds_write_b128", K_STORE, 0, 4, 0, 0),
 	DS(0xfe, "ds_read_b96", K_LOAD, 3, 0, 0, 0),

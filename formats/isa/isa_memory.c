@@ -56,14 +56,22 @@ static int ds(struct isa_ctx *c, const struct isa_op *op)
 
 	if (acc && c->table->no_mem_acc)
 		return isa_fail(c, "DS bit 25 not covered");
-	isa_put(c, " ");
+	/* GWS is reached through gds only: LLVM has no form without it */
+	if ((op->flags & F_NO_ADDR) && !gds)
+		return isa_fail(c, "GWS without gds");
+
+	/* GWS's semaphore rows have no operand but their modifiers */
+	if (op->dst || op->src0 || !(op->flags & F_NO_ADDR))
+		isa_put(c, " ");
 	if (op->dst) {
 		r |= isa_put_vreg(c, w1 >> 24, op->dst, acc);
 		isa_put(c, ", ");
 	}
-	r |= isa_put_vreg(c, w1 & 0xff, 1, 0);
+	if (!(op->flags & F_NO_ADDR))
+		r |= isa_put_vreg(c, w1 & 0xff, 1, 0);
 	if (op->src0) {
-		isa_put(c, ", ");
+		if (!(op->flags & F_NO_ADDR))
+			isa_put(c, ", ");
 		r |= isa_put_vreg(c, (w1 >> 8) & 0xff, op->src0, acc);
 	}
 	if (op->src1) {

@@ -71,6 +71,7 @@ enum isa_kind {
 #define F_SRC_REG	0x4000	/* the source is a register, not a constant */
 #define F_CMPX		0x8000	/* gfx10 v_cmpx: writes exec only, no destination */
 #define F_SWIZZLE	0x10000	/* DS: the offset is a ds_swizzle pattern */
+#define F_NO_ADDR	0x20000	/* DS: no address VGPR (GWS) */
 
 /*
  * An opcode row. Sizes are in dwords (0: the operand is absent). For

@@ -53,6 +53,12 @@ static const struct golden goldens[] = {
 	{ { 0xe00c2000, 0x80000000 }, 8, "buffer_load_format_xyzw v[0:3], v0, s[0:3], 0 idxen" },
 	{ { 0xf0005f00, 0x00020012 }, 8, "image_load v[0:3], v18, s[8:15] dmask:0xf unorm da" },
 	{ { 0xd86e0201, 0x00000002 }, 8, "ds_read2_b32 v[0:1], v2 offset0:1 offset1:2" },
+	/* GWS: no address VGPR (llvm-mc 15) */
+	{ { 0xd9330000, 0x00000000 }, 8, "ds_gws_init v0 gds" },
+	{ { 0xd9350000, 0x00000000 }, 8, "ds_gws_sema_v gds" },
+	{ { 0xd9370003, 0x00000200 }, 8, "ds_gws_sema_br v2 offset:3 gds" },
+	{ { 0xd9390000, 0x00000000 }, 8, "ds_gws_sema_p gds" },
+	{ { 0xd93b0001, 0x00000200 }, 8, "ds_gws_barrier v2 offset:1 gds" },
 	/* device printf, traps and private memory */
 	{ { 0xbf900001 }, 4, "s_sendmsg sendmsg(MSG_INTERRUPT)" },
 	{ { 0xbf920002 }, 4, "s_trap 2" },
@@ -129,6 +135,8 @@ static void test_unknown(void **state)
 	/* s_sendmsg of message 0, and s_getreg_b32 of register 0 */
 	static const uint32_t msg[4] = { 0xbf900000 };
 	static const uint32_t reg[4] = { 0xb8840000 };
+	/* ds_gws_init without gds: LLVM knows no such form */
+	static const uint32_t gws[4] = { 0xd9320000, 0x00000000 };
 
 	(void)state;
 	expect_unknown(lit, 4, "literal constant past the end of the code");
@@ -138,6 +146,7 @@ static void test_unknown(void **state)
 	expect_unknown(load, 0, "no code left");
 	expect_unknown(msg, 4, "sendmsg operand not covered");
 	expect_unknown(reg, 4, "hwreg register not covered");
+	expect_unknown(gws, 8, "GWS without gds");
 }
 
 /*
@@ -341,6 +350,11 @@ static const struct golden gfx1030_goldens[] = {
 	{ { 0xdc339ff0, 0x01040002 }, 8,
 	  "global_load_dword v1, v2, s[4:5] offset:-16 glc slc dlc" },
 	{ { 0xd8d80010, 0x00000001 }, 8, "ds_read_b32 v0, v1 offset:16" },
+	{ { 0xd8660000, 0x00000000 }, 8, "ds_gws_init v0 gds" },
+	{ { 0xd86a0000, 0x00000000 }, 8, "ds_gws_sema_v gds" },
+	{ { 0xd86e0003, 0x00000100 }, 8, "ds_gws_sema_br v1 offset:3 gds" },
+	{ { 0xd8720000, 0x00000000 }, 8, "ds_gws_sema_p gds" },
+	{ { 0xd8760001, 0x00000200 }, 8, "ds_gws_barrier v2 offset:1 gds" },
 	{ { 0xe030d000, 0x80400102 }, 8, "buffer_load_dword v1, v2, s[0:3], 0 offen glc slc dlc" },
 	{ { 0xe1c40000, 0x00000000 }, 8, "buffer_gl0_inv" },
 	{ { 0xf0001f08, 0x00010000 }, 8,

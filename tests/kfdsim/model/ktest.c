@@ -297,6 +297,7 @@ kt_queue_create(struct kt *t, struct kt_queue *q, uint64_t base, uint32_t type,
 	a.ctx_save_restore_size = g->cwsr_size;
 	a.ctl_stack_size = g->ctl_stack_size;
 	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_CREATE_QUEUE, &a), 0);
+	q->qid = a.queue_id;
 	page = kt_cpu_map(t->kfd, a.doorbell_offset & ~0x1fffULL, 8192, &err);
 	assert_non_null((void *)page);
 	q->doorbell_page = page;

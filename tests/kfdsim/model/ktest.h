@@ -78,6 +78,7 @@ struct kt_queue {
 	volatile uint64_t *doorbell;
 	volatile uint64_t *doorbell_page;	/* its mapping, 8 KiB */
 	uint64_t wr;
+	uint32_t qid;			/* CREATE_QUEUE's queue_id */
 };
 
 /*

@@ -230,8 +230,9 @@ engine_pass(struct ksim_cp *cp)
 	r = dev_lock(cp);
 	if (r)
 		return r < 0 ? -1 : 0;
+	cp_prio_order(cp);
 	for (unsigned int i = 0; i < cp->n; i++) {
-		struct ksim_cpq *cq = cp->qs[i];
+		struct ksim_cpq *cq = cp->qs[cp->order[i]];
 		struct ksim_queue *q = cq->q;
 		uint64_t db;
 

@@ -119,6 +119,7 @@ struct ksim_cp {
 	} *dbr;				/* the program's doorbell mappings */
 	unsigned int n_dbr, cap_dbr;
 	uint64_t idle_blocks;		/* times blocked, for the log */
+	uint16_t order[KSIM_MAX_QUEUES];	/* cp_prio.c: qs[] by priority */
 };
 
 struct sh_ctx;
@@ -127,6 +128,9 @@ struct sh_ctx;
 void sh_ctx_free(struct sh_ctx *c);
 /* shader.c: @cq is going away; a dispatch of it that waits is dropped. */
 void sh_queue_gone(struct ksim_cp *cp, struct ksim_cpq *cq);
+
+/* cp_prio.c: order[] the indices of qs[], highest queue priority first. */
+void cp_prio_order(struct ksim_cp *cp);
 
 /* cp.c */
 /* A line on stderr when KFDSIM_DEBUG is set. */
@@ -196,6 +200,20 @@ void *cp_mem_w(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va,
  */
 int cp_mem_rw(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va,
 	      void *buf, uint64_t len, int write);
+/*
+ * Copy [src, src+len) of @cq's VM to [dst, dst+len), as cp_mem_rw() into
+ * @bounce (@bsize bytes) and out again would, but with one copy in the
+ * kernel where both sides are a BO's backing file or the process's own
+ * pages (cp_mem_copy.c). Return: 0, or -1 if any byte is unmapped.
+ */
+int cp_mem_copy(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t dst, uint64_t src,
+		uint64_t len, void *bounce, uint64_t bsize);
+/* cp_mem.c, for cp_mem_copy.c: the piece of [va, va+*len) in one mapping
+ * (*len cut at its end); its BO's backing file and offset in *@fd, *@off
+ * (VRAM, GTT), or the program's address in *@user (userptr). Return: 0;
+ * 1 when the piece is neither (SVM, VRAM never written); -1 unmapped. */
+int cp_mem_piece(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, uint64_t *len,
+		 int write, int *fd, uint64_t *off, uint64_t *user);
 /*
  * Zero [va, va+len) of @cq's VM, as cp_mem_rw() writes zeros: the whole
  * pages of VRAM and GTT are dropped from their backing rather than

@@ -25,6 +25,7 @@
 
 #define KSIM_MAX_GPUS		16
 #define KSIM_MAX_QUEUES		1024	/* KFD_MAX_NUM_OF_QUEUES_PER_PROCESS */
+#define KSIM_GWS_MAX		64	/* GWS resources of a VMID (one 64-entry block) */
 #define KSIM_PAGE_SIZE		4096ULL
 #define KSIM_PAGE_ALIGN(x)	(((x) + KSIM_PAGE_SIZE - 1) & ~(KSIM_PAGE_SIZE - 1))
 #define KSIM_ALIGN(x, a)	(((x) + (a) - 1) / (a) * (a))
@@ -151,6 +152,10 @@ struct ksim_pdd {
 	uint64_t tba, tma;
 	int fault_evicted;		/* a VM fault evicted the queues, for
 					 * good (kfd_dqm_evict_pasid) */
+	/* GWS: each resource's count and barrier state (shader_gws.c) */
+	uint32_t gws_value[KSIM_GWS_MAX];
+	uint32_t gws_arrived[KSIM_GWS_MAX];
+	uint32_t gws_gen[KSIM_GWS_MAX];
 };
 
 /*

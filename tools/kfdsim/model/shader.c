@@ -273,6 +273,7 @@ init_wave(struct sh_ctx *c, const struct sh_dispatch *d, struct sh_wave *w, unsi
 	w->lanes = d->lanes;
 	w->scc = 0;
 	w->state = SH_RUN;
+	w->gws_armed = 0;
 	w->pc = d->entry;
 	sh_scratch_wave(c, w, n, srd, &flat_scratch, &wave_offset);
 	if (d->props & KCP_PRIVATE_SEGMENT_BUFFER) {
@@ -366,16 +367,20 @@ run_group(struct sh_ctx *c, const struct sh_dispatch *d)
 		c->in_group = 1;
 	}
 	for (;;) {
+		uint64_t before = c->executed;
+		unsigned int gws = 0;
+
 		done = yielded = 0;
 		for (n = 0; n < c->nwaves; n++) {
 			struct sh_wave *w = &c->waves[n];
 
-			if (w->state == SH_YIELD)
+			if (w->state == SH_YIELD || w->state == SH_GWS)
 				w->state = SH_RUN;
 			if (run_wave(c, w))
 				return -1;
 			done += w->state == SH_END;
 			yielded += w->state == SH_YIELD;
+			gws += w->state == SH_GWS;
 		}
 		if (done == c->nwaves) {
 			c->in_group = 0;
@@ -383,6 +388,12 @@ run_group(struct sh_ctx *c, const struct sh_dispatch *d)
 		}
 		if (yielded)
 			return 1;
+		/* a GWS wait ends only when another wave moves: a wait retried
+		 * executes nothing */
+		if (gws && c->executed != before)
+			continue;
+		if (gws)
+			return sh_gws_stuck(c);
 		/* the waves left are all at the barrier: release it */
 		for (n = 0; n < c->nwaves; n++)
 			if (c->waves[n].state == SH_BARRIER)

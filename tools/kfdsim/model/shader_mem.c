@@ -528,6 +528,8 @@ ds(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 	uint32_t off = w0 & 0xffff;
 	uint64_t exec = sh_exec(w);
 
+	if (sh_gws_op(i->id))
+		return sh_gws(c, w, i);
 	if ((w0 >> (sh_gen10(c) ? 17 : 16)) & 1)
 		return sh_illegal(c, w, i, "GDS");
 	if (i->id == SH_OP_DS_NOP)
