@@ -34,6 +34,17 @@ runtime_exception(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t mask)
 		       "process", cq->qid, a.event_id);
 }
 
+void
+cp_wave_exception(struct ksim_cp *cp, struct ksim_queue *q, uint64_t mask)
+{
+	if (ksim_dbg_queue_raise(cp->p, q, mask)) {
+		for (unsigned int k = 0; k < cp->n; k++)
+			if (cp->qs[k] && cp->qs[k]->q == q) {
+				runtime_exception(cp, cp->qs[k], mask);
+				return;
+			}
+	}
+}
 
 void
 cp_queue_stop(struct ksim_cp *cp, struct ksim_cpq *cq, uint32_t code, int ec,

@@ -274,6 +274,9 @@ init_wave(struct sh_ctx *c, const struct sh_dispatch *d, struct sh_wave *w, unsi
 	w->scc = 0;
 	w->state = SH_RUN;
 	w->pc = d->entry;
+	w->trap = 0;
+	w->trapsts = 0;
+	w->end_trapped = 0;
 	sh_scratch_wave(c, w, n, srd, &flat_scratch, &wave_offset);
 	if (d->props & KCP_PRIVATE_SEGMENT_BUFFER) {
 		memcpy(&w->s[s], srd, sizeof(srd));
@@ -359,8 +362,10 @@ run_group(struct sh_ctx *c, const struct sh_dispatch *d)
 			size[k] = left < d->wg[k] ? left : d->wg[k];
 		}
 		c->nwaves = (size[0] * size[1] * size[2] + d->lanes - 1) / d->lanes;
-		for (n = 0; n < c->nwaves; n++)
+		for (n = 0; n < c->nwaves; n++) {
 			init_wave(c, d, &c->waves[n], n, size);
+			sh_trap_wave_start(c, &c->waves[n]);
+		}
 		memset(c->lds, 0, c->lds_size);
 		c->in_group = 1;
 	}

@@ -44,6 +44,7 @@
 #define SH_FLAT_SCR	102
 #define SH_XNACK	104
 #define SH_VCC		106
+#define SH_TTMP		108		/* ttmp0..15: the trap handler's */
 #define SH_M0		124
 #define SH_NULL		125		/* gfx10: reads 0 (the decoder refuses it on gfx9) */
 #define SH_EXEC		126
@@ -64,6 +65,11 @@ struct sh_wave {
 					 * are then one SGPR and exec is exec_lo */
 	const uint32_t *aperture_hi;	/* src_shared_base, _limit,
 					 * src_private_base, _limit: bits 63:32 */
+	/* shader_trap.c: in the trap handler (privileged), TRAPSTS, and
+	 * whether the wave end trap was taken */
+	int trap;
+	uint32_t trapsts;
+	int end_trapped;
 	/* DPP and SDWA: the sources after lane movement and selection,
 	 * read as operand fields SH_SRC_XS and SH_SRC_XS + 1 */
 	uint32_t xs[2][SH_LANES];
@@ -282,7 +288,7 @@ struct sh_insn {
 	X(DS_READ_U8, "ds_read_u8") X(DS_READ_U16, "ds_read_u16") X(DS_NOP, "ds_nop") \
 	X(S_STORE_DWORD, "s_store_dword") X(S_STORE_DWORDX2, "s_store_dwordx2") \
 	X(S_STORE_DWORDX4, "s_store_dwordx4") \
-	SH_OPS_SYS(X) SH_OPS_XV(X) SH_OPS_XDS(X)
+	SH_OPS_SYS(X) SH_OPS_XV(X) SH_OPS_XDS(X) SH_OPS_TRAP(X)
 
 /* shader_sys.c's rows, SH_OP_S_SENDMSG up to SH_OP_BUFFER_WBINVL1_VOL;
  * then the 64-bit compare-swap of shader_mem.c that hostcalls use. */
@@ -362,6 +368,11 @@ struct sh_insn {
 	X(DS_WRITE2ST64_B64, "ds_write2st64_b64") \
 	X(GLOBAL_STORE_BYTE_D16_HI, "store_byte_d16_hi") \
 	X(GLOBAL_STORE_SHORT_D16_HI, "store_short_d16_hi")
+
+/* The trap handler's rows (shader_trap.c): SH_OP_S_RFE_B64 to
+ * SH_OP_S_SETREG_B32. */
+#define SH_OPS_TRAP(X) \
+	X(S_RFE_B64, "s_rfe_b64") X(S_SETREG_B32, "s_setreg_b32")
 
 enum sh_op_id {
 	SH_OP_NONE,
@@ -528,6 +539,37 @@ enum sh_step sh_sys(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i
 int sh_cmpswap_x2(struct sh_ctx *c, uint64_t va, const uint32_t *data, uint64_t *old);
 /* s_sleep: the wave waits, and the dispatch yields to the host. */
 enum sh_step sh_sleep(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
+
+/* shader_trap.c */
+/* TRAPSTS bits a trap sets */
+#define SH_TRAPSTS_WAVE_START	(1u << 23)
+#define SH_TRAPSTS_WAVE_END	(1u << 24)
+/* 1 when shader_trap.c executes the row @id. */
+static inline int
+sh_trap_op(unsigned int id)
+{
+	return id >= SH_OP_S_RFE_B64 && id <= SH_OP_S_SETREG_B32;
+}
+enum sh_step sh_trap_step(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
+/* SQ_WAVE_STATUS of @w: SCC, EXECZ, VCCZ, PRIV, TRAP_EN. */
+uint32_t sh_status(const struct sh_wave *w);
+/*
+ * 1 when the wave's process runs a second-level trap handler (tba/tma of
+ * SET_TRAP_HANDLER) for its traps: a debugger enabled traps on it, since
+ * the model does not run the runtime's own handler (shader_sys.c).
+ */
+int sh_trap_handler(const struct sh_ctx *c);
+/* Enter the second-level handler: trap id @tid, TRAPSTS @why. */
+enum sh_step sh_trap_enter(struct sh_ctx *c, struct sh_wave *w, unsigned int tid,
+			   uint32_t why);
+/* The wave start and end traps of the debugger's launch override:
+ * 1 when @w entered the handler (its pc moved), else 0. */
+int sh_trap_wave_start(struct sh_ctx *c, struct sh_wave *w);
+int sh_trap_wave_end(struct sh_ctx *c, struct sh_wave *w);
+/* s_sendmsg @msg (MSG_GET_DOORBELL, MSG_INTERRUPT) from the handler. */
+enum sh_step sh_trap_sendmsg(struct sh_ctx *c, struct sh_wave *w, unsigned int msg);
+/* s_getreg_b32 of TRAPSTS and MODE: 0 and *@v, or -1 for another. */
+int sh_trap_getreg(const struct sh_wave *w, unsigned int id, uint32_t *v);
 
 /* shader_scratch.c */
 /*
