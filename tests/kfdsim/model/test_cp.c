@@ -883,7 +883,7 @@ test_shader_msg(void **state)
  * on that queue, skips the s_trap and returns with s_rfe_b64: the
  * dispatch completes. Of two queues, the one that trapped is reported.
  * The debugger's wave-start trap enters the same handler with TRAPSTS's
- * WAVE_START bit.
+ * WAVE_START bit, and a load of a watched line with the watch point's.
  */
 static void
 test_shader_trap(void **state)
@@ -917,6 +917,13 @@ test_shader_trap(void **state)
 		0xbf810000,		/* s_endpgm */
 	};
 	static const uint32_t nop[] = { 0xbf800000, 0xbf810000 };	/* s_nop 0 */
+	static const uint32_t load[] = {
+		0x7e0002ff, 0x52000100,	/* v_mov_b32 v0, 0x52000100 */
+		0x7e020280,		/* v_mov_b32 v1, 0 */
+		0xdc508000, 0x027f0000,	/* global_load_dword v2, v[0:1], off */
+		0xbf8c0f70,		/* s_waitcnt vmcnt(0) */
+		0xbf810000,		/* s_endpgm */
+	};
 	const uint64_t tma_va = 0x52000000ULL;
 	struct kfd_abi_set_trap_handler_args th = { 0 };
 	struct kfd_abi_runtime_enable_args re = { .mode_mask = 1 };
@@ -980,6 +987,36 @@ test_shader_trap(void **state)
 	assert_true(reaches(&a, 1));
 	assert_int_equal(*sigval(&a, 0), 0);
 	assert_int_equal(tma[0], 1u << 23);
+
+	/* an address watch: a load hits the READ point (0), not the
+	 * NONREAD one (1) on the same line; TRAPSTS bit 7 says which */
+	memset(&dbg, 0, sizeof(dbg));
+	dbg.pid = (uint32_t)getpid();
+	dbg.op = KFD_ABI_DBG_TRAP_SET_WAVE_LAUNCH_OVERRIDE;
+	dbg.launch_override.override_mode = KFD_ABI_DBG_TRAP_OVERRIDE_REPLACE;
+	dbg.launch_override.enable_mask = KFD_ABI_DBG_TRAP_MASK_DBG_ADDRESS_WATCH;
+	dbg.launch_override.support_request_mask = KFD_ABI_DBG_TRAP_MASK_DBG_ADDRESS_WATCH |
+						   KFD_ABI_DBG_TRAP_MASK_TRAP_ON_WAVE_START;
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_DBG_TRAP, &dbg), 0);
+	for (uint32_t mode = KFD_ABI_DBG_TRAP_ADDRESS_WATCH_MODE_READ;
+	     mode <= KFD_ABI_DBG_TRAP_ADDRESS_WATCH_MODE_NONREAD; mode++) {
+		memset(&dbg, 0, sizeof(dbg));
+		dbg.pid = (uint32_t)getpid();
+		dbg.op = KFD_ABI_DBG_TRAP_SET_NODE_ADDRESS_WATCH;
+		dbg.set_node_address_watch.address = tma_va + 256;
+		dbg.set_node_address_watch.mode = mode;
+		dbg.set_node_address_watch.mask = 0xffffffffu;
+		dbg.set_node_address_watch.gpu_id = t->gpu_id[0];
+		assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_DBG_TRAP, &dbg), 0);
+		assert_int_equal(dbg.set_node_address_watch.id, mode);
+	}
+	put_code(kern, 3072, load, sizeof(load));
+	memset(tma, 0, 4096);
+	*sigval(&a, 0) = 1;
+	put_kernel(&a, KERNEL_VA + 3072, 0, sigva(&a, 0));
+	assert_true(reaches(&a, 2));
+	assert_int_equal(*sigval(&a, 0), 0);
+	assert_int_equal(tma[0], 1u << 7);
 	close(fds[0]);
 	close(fds[1]);
 }

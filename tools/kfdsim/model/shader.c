@@ -277,6 +277,7 @@ init_wave(struct sh_ctx *c, const struct sh_dispatch *d, struct sh_wave *w, unsi
 	w->trap = 0;
 	w->trapsts = 0;
 	w->end_trapped = 0;
+	w->watch_hit = 0;
 	sh_scratch_wave(c, w, n, srd, &flat_scratch, &wave_offset);
 	if (d->props & KCP_PRIVATE_SEGMENT_BUFFER) {
 		memcpy(&w->s[s], srd, sizeof(srd));

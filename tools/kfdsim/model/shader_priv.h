@@ -70,6 +70,8 @@ struct sh_wave {
 	int trap;
 	uint32_t trapsts;
 	int end_trapped;
+	uint32_t watch_hit;		/* TRAPSTS bits of the watch points the
+					 * instruction being run hit */
 	/* DPP and SDWA: the sources after lane movement and selection,
 	 * read as operand fields SH_SRC_XS and SH_SRC_XS + 1 */
 	uint32_t xs[2][SH_LANES];
@@ -568,6 +570,17 @@ int sh_trap_wave_start(struct sh_ctx *c, struct sh_wave *w);
 int sh_trap_wave_end(struct sh_ctx *c, struct sh_wave *w);
 /* s_sendmsg @msg (MSG_GET_DOORBELL, MSG_INTERRUPT) from the handler. */
 enum sh_step sh_trap_sendmsg(struct sh_ctx *c, struct sh_wave *w, unsigned int msg);
+/*
+ * The address watch points the active lanes' accesses at @va hit (@kind:
+ * 0 a load, 1 a store, 2 an atomic), kept in @w->watch_hit when the
+ * debugger's override enables the address-watch trap.
+ */
+void sh_trap_watch(struct sh_ctx *c, struct sh_wave *w, const uint64_t *va, uint64_t exec,
+		   int kind);
+/* After a memory instruction @s: the watch trap it hit, taken once the
+ * access is done (precisely, at the next instruction). */
+enum sh_step sh_trap_after_mem(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
+			       enum sh_step s);
 /* s_getreg_b32 of TRAPSTS and MODE: 0 and *@v, or -1 for another. */
 int sh_trap_getreg(const struct sh_wave *w, unsigned int id, uint32_t *v);
 

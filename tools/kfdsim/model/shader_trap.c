@@ -224,3 +224,74 @@ sh_trap_step(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 	}
 	return sh_illegal(c, w, i, NULL);
 }
+
+/* TRAPSTS: watch point 0 is EXCP bit 7, 1..3 are EXCP_HI 14:12 */
+static uint32_t
+watch_bit(unsigned int id)
+{
+	return id ? 1u << (11 + id) : 1u << 7;
+}
+
+/*
+ * kgd_gfx_v9_set_address_watch(): bits 47:32 compare whole, bits 31:6
+ * where the mask has them (the TCP watches 64-byte lines).
+ */
+static int
+watch_match(const struct ksim_watch *p, uint64_t va)
+{
+	uint64_t m = (0xffff00000000ull | p->mask) & ~0x3full;
+
+	return ((va ^ p->addr) & m) == 0;
+}
+
+void
+sh_trap_watch(struct sh_ctx *c, struct sh_wave *w, const uint64_t *va, uint64_t exec,
+	      int kind)
+{
+	const struct ksim_pdbg *d = c->cp->p->dbg;
+	int gpu = c->cq->gpu;
+	uint32_t ids;
+
+	if (w->trap || !(launch_mask(c) & KFD_ABI_DBG_TRAP_MASK_DBG_ADDRESS_WATCH) ||
+	    !sh_trap_handler(c))
+		return;
+	ids = __atomic_load_n(&d->watch_ids[gpu], __ATOMIC_ACQUIRE);
+	for (unsigned int id = 0; id < KSIM_MAX_WATCH; id++) {
+		const struct ksim_watch *p = &d->watch[gpu][id];
+
+		if (!(ids & (1u << id)))
+			continue;
+		switch (p->mode) {
+		case KFD_ABI_DBG_TRAP_ADDRESS_WATCH_MODE_READ:
+			if (kind != 0)
+				continue;
+			break;
+		case KFD_ABI_DBG_TRAP_ADDRESS_WATCH_MODE_NONREAD:
+			if (kind == 0)
+				continue;
+			break;
+		case KFD_ABI_DBG_TRAP_ADDRESS_WATCH_MODE_ATOMIC:
+			if (kind != 2)
+				continue;
+			break;
+		}
+		for (unsigned int l = 0; l < SH_LANES; l++)
+			if ((exec >> l) & 1 && watch_match(p, va[l])) {
+				w->watch_hit |= watch_bit(id);
+				break;
+			}
+	}
+}
+
+enum sh_step
+sh_trap_after_mem(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
+		  enum sh_step s)
+{
+	uint32_t hit = w->watch_hit;
+
+	w->watch_hit = 0;
+	if (!hit || s != SH_NEXT)
+		return s;
+	w->pc += i->in->length;
+	return sh_trap_enter(c, w, 0, hit);
+}
