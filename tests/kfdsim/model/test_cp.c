@@ -1017,6 +1017,29 @@ test_shader_trap(void **state)
 	assert_true(reaches(&a, 2));
 	assert_int_equal(*sigval(&a, 0), 0);
 	assert_int_equal(tma[0], 1u << 7);
+
+	/* no second-level handler: the wave halts, the debugger is told */
+	th.tba_addr = 0;
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_SET_TRAP_HANDLER, &th), 0);
+	/* the handler's reports of queue a so far, cleared */
+	do {
+		memset(&dbg, 0, sizeof(dbg));
+		dbg.pid = (uint32_t)getpid();
+		dbg.op = KFD_ABI_DBG_TRAP_QUERY_DEBUG_EVENT;
+		dbg.query_debug_event.exception_mask =
+			KFD_ABI_EC_MASK(KFD_ABI_EC_QUEUE_WAVE_TRAP);
+	} while (!ksim_ioctl(t->kfd, KFD_ABI_IOC_DBG_TRAP, &dbg));
+	*sigval(&b, 1) = 1;
+	put_kernel(&b, KERNEL_VA + 1024, 0, sigva(&b, 1));
+	memset(&dbg, 0, sizeof(dbg));
+	dbg.pid = (uint32_t)getpid();
+	dbg.op = KFD_ABI_DBG_TRAP_QUERY_DEBUG_EVENT;
+	dbg.query_debug_event.exception_mask = KFD_ABI_EC_MASK(KFD_ABI_EC_QUEUE_WAVE_TRAP);
+	for (int k = 0; k < 5000 && ksim_ioctl(t->kfd, KFD_ABI_IOC_DBG_TRAP, &dbg); k++)
+		usleep(1000);
+	assert_int_equal(dbg.query_debug_event.queue_id, b.qid);
+	assert_int_equal(rptr(&b), 1);
+	assert_int_equal(*sigval(&b, 1), 1);
 	close(fds[0]);
 	close(fds[1]);
 }

@@ -561,6 +561,14 @@ uint32_t sh_status(const struct sh_wave *w);
  * the model does not run the runtime's own handler (shader_sys.c).
  */
 int sh_trap_handler(const struct sh_ctx *c);
+/* 1 when a debugger enabled traps on the wave's process. */
+int sh_trap_debugged(const struct sh_ctx *c);
+/*
+ * s_trap @tid under a debugger with no second-level handler: the
+ * first-level one reports EC_QUEUE_WAVE_TRAP on the queue and halts the
+ * wave (the dispatch never ends).
+ */
+enum sh_step sh_trap_halt(struct sh_ctx *c, struct sh_wave *w, unsigned int tid);
 /* Enter the second-level handler: trap id @tid, TRAPSTS @why. */
 enum sh_step sh_trap_enter(struct sh_ctx *c, struct sh_wave *w, unsigned int tid,
 			   uint32_t why);

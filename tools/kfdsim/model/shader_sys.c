@@ -88,6 +88,8 @@ trap(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 		return SH_NEXT;
 	if (sh_trap_handler(c))
 		return sh_trap_enter(c, w, tid, 0);
+	if (!pdd->tba && sh_trap_debugged(c))
+		return sh_trap_halt(c, w, tid);
 	if (tid == TRAP_DEBUGTRAP)
 		return SH_NEXT;
 	snprintf(at, sizeof(at), "pc 0x%llx", (unsigned long long)w->pc);

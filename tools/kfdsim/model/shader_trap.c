@@ -74,12 +74,28 @@ launch_mask(const struct sh_ctx *c)
 }
 
 int
-sh_trap_handler(const struct sh_ctx *c)
+sh_trap_debugged(const struct sh_ctx *c)
 {
 	const struct ksim_pdbg *d = c->cp->p->dbg;
 
-	return c->cp->p->pdds[c->cq->gpu].tba != 0 && d &&
-	       __atomic_load_n(&d->enabled, __ATOMIC_ACQUIRE);
+	return d && __atomic_load_n(&d->enabled, __ATOMIC_ACQUIRE);
+}
+
+int
+sh_trap_handler(const struct sh_ctx *c)
+{
+	return c->cp->p->pdds[c->cq->gpu].tba != 0 && sh_trap_debugged(c);
+}
+
+enum sh_step
+sh_trap_halt(struct sh_ctx *c, struct sh_wave *w, unsigned int tid)
+{
+	cp_log(c->cp, "queue %u: wave %u trapped (s_trap %u) at pc 0x%llx: halted "
+	       "for the debugger", c->cq->qid, w->id, tid, (unsigned long long)w->pc);
+	cp_wave_exception(c->cp, c->cq->q, KFD_ABI_EC_MASK(KFD_ABI_EC_QUEUE_WAVE_TRAP));
+	w->state = SH_END;
+	c->halted = 1;
+	return SH_STOP;
 }
 
 enum sh_step
