@@ -877,13 +877,15 @@ test_shader_msg(void **state)
 }
 
 /*
- * A debugged process's traps run its second-level handler (gfx90a): the
- * handler stores TRAPSTS | ttmp1 (trap id in 23:16) to its TMA, reads its
- * queue's doorbell, sends the KFD an interrupt raising EC_QUEUE_WAVE_TRAP
- * on that queue, skips the s_trap and returns with s_rfe_b64: the
- * dispatch completes. Of two queues, the one that trapped is reported.
- * The debugger's wave-start trap enters the same handler with TRAPSTS's
- * WAVE_START bit, and a load of a watched line with the watch point's.
+ * A debugged process's traps run its second-level handler (gfx90a, and
+ * gfx942 on mi300x): the handler stores TRAPSTS | ttmp1 (trap id in
+ * 23:16) to its TMA, reads its queue's doorbell, sends the KFD an
+ * interrupt raising EC_QUEUE_WAVE_TRAP on that queue, skips the s_trap
+ * and returns with s_rfe_b64: the dispatch completes. Of two queues, the
+ * one that trapped is reported. The debugger's wave-start trap enters
+ * the same handler with TRAPSTS's WAVE_START bit, and a load of a watched
+ * line with the watch point's. Without a handler the wave halts and the
+ * debugger is told.
  */
 static void
 test_shader_trap(void **state)
@@ -1055,6 +1057,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_shader_wait, setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_shader_msg, setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_shader_trap, setup, kt_teardown),
+		cmocka_unit_test_setup_teardown(test_shader_trap, setup_mi300x, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_kinds, setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_update_and_barrier, setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_destroy_pending, setup, kt_teardown),
