@@ -22,7 +22,8 @@
  * trap bit, or EC_QUEUE_WAVE_TRAP to a runtime with exception reporting.
  * Without a second-level handler the KFD's own handler only halts the
  * wave: the dispatch then never ends, as on hardware. With a debugger
- * attached the wave runs the second-level handler (shader_trap.c).
+ * attached the wave runs the second-level handler, or without one halts
+ * with EC_QUEUE_WAVE_TRAP raised for the debugger (shader_trap.c).
  */
 #include <stdio.h>
 
