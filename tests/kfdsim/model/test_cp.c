@@ -884,7 +884,8 @@ test_shader_msg(void **state)
  * and returns with s_rfe_b64: the dispatch completes. Of two queues, the
  * one that trapped is reported. The debugger's wave-start trap enters
  * the same handler with TRAPSTS's WAVE_START bit, and a load of a watched
- * line with the watch point's. Without a handler the wave halts and the
+ * line with the watch point's, and a float overflow the override traps
+ * with TRAPSTS.EXCP's bit. Without a handler the wave halts and the
  * debugger is told.
  */
 static void
@@ -919,6 +920,12 @@ test_shader_trap(void **state)
 		0xbf810000,		/* s_endpgm */
 	};
 	static const uint32_t nop[] = { 0xbf800000, 0xbf810000 };	/* s_nop 0 */
+	static const uint32_t overflow[] = {
+		0x7e0002ff, 0x7f000000,	/* v_mov_b32 v0, 0x7f000000 */
+		0x0a0200ff, 0x7f000000,	/* v_mul_f32 v1, 0x7f000000, v0 */
+		0xbf800000,		/* s_nop 0 (the handler skips it) */
+		0xbf810000,		/* s_endpgm */
+	};
 	static const uint32_t load[] = {
 		0x7e0002ff, 0x52000100,	/* v_mov_b32 v0, 0x52000100 */
 		0x7e020280,		/* v_mov_b32 v1, 0 */
@@ -1019,6 +1026,23 @@ test_shader_trap(void **state)
 	assert_true(reaches(&a, 2));
 	assert_int_equal(*sigval(&a, 0), 0);
 	assert_int_equal(tma[0], 1u << 7);
+
+	/* a float overflow the override traps: TRAPSTS.EXCP bit 3 */
+	memset(&dbg, 0, sizeof(dbg));
+	dbg.pid = (uint32_t)getpid();
+	dbg.op = KFD_ABI_DBG_TRAP_SET_WAVE_LAUNCH_OVERRIDE;
+	dbg.launch_override.override_mode = KFD_ABI_DBG_TRAP_OVERRIDE_REPLACE;
+	dbg.launch_override.enable_mask = KFD_ABI_DBG_TRAP_MASK_FP_OVERFLOW;
+	dbg.launch_override.support_request_mask = KFD_ABI_DBG_TRAP_MASK_FP_OVERFLOW |
+						   KFD_ABI_DBG_TRAP_MASK_DBG_ADDRESS_WATCH;
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_DBG_TRAP, &dbg), 0);
+	put_code(kern, 3072, overflow, sizeof(overflow));
+	memset(tma, 0, 4096);
+	*sigval(&a, 0) = 1;
+	put_kernel(&a, KERNEL_VA + 3072, 0, sigva(&a, 0));
+	assert_true(reaches(&a, 3));
+	assert_int_equal(*sigval(&a, 0), 0);
+	assert_int_equal(tma[0], 1u << 3);
 
 	/* no second-level handler: the wave halts, the debugger is told */
 	th.tba_addr = 0;

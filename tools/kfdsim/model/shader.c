@@ -186,12 +186,14 @@ fetch(struct sh_ctx *c, struct sh_wave *w)
 	return &e->in;
 }
 
+static enum sh_step step_insn(struct sh_ctx *c, struct sh_wave *w,
+			      const struct sh_insn *ip);
+
 static enum sh_step
 step(struct sh_ctx *c, struct sh_wave *w)
 {
 	const struct kfd_isa_insn *in = fetch(c, w);
 	struct sh_insn i;
-	enum sh_step s;
 
 	if (!in)
 		return sh_fault(c, w, w->pc, "instruction fetch");
@@ -202,6 +204,20 @@ step(struct sh_ctx *c, struct sh_wave *w)
 	if (i.id == SH_OP_NONE)
 		return sh_illegal(c, w, &i, NULL);
 	c->executed++;
+	/* a debugger's float exception traps: the host's IEEE flags */
+	if (c->math_traps && sh_trap_math_begin(c, &i))
+		return sh_trap_math_end(c, w, &i, step_insn(c, w, &i));
+	return step_insn(c, w, &i);
+}
+
+/* Execute the decoded instruction @i of @w. */
+static enum sh_step
+step_insn(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *ip)
+{
+	const struct kfd_isa_insn *in = ip->in;
+	struct sh_insn i = *ip;
+	enum sh_step s;
+
 	if (sh_family_op(i.id)) {
 		s = sh_family_step(c, w, &i);
 		goto done;
@@ -538,6 +554,7 @@ sh_run(struct ksim_cp *cp, struct ksim_cpq *cq, const struct sh_dispatch *dispat
 		c->lanes = 0;
 		c->in_group = 0;
 		c->halted = 0;
+		c->math_traps = sh_trap_math_mask(c);
 		c->scratch_asked = 0;
 		memset(c->wgid, 0, sizeof(c->wgid));
 		c->held_by = cq;

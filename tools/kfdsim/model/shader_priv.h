@@ -118,6 +118,8 @@ struct sh_ctx {
 	uint32_t aperture_hi[4];	/* what the waves' aperture_hi show */
 	int halted;			/* a wave halted for good (s_trap with
 					 * no handler): the dispatch never ends */
+	uint32_t math_traps;		/* shader_trap.c: the float exceptions
+					 * a debugger traps (TRAPSTS.EXCP bits) */
 	/* a dispatch that yielded (shader_sys.c), resumed at the next call */
 	struct ksim_cpq *held_by;	/* the queue whose dispatch it is */
 	uint64_t held_id;		/* its packet */
@@ -576,6 +578,18 @@ enum sh_step sh_trap_enter(struct sh_ctx *c, struct sh_wave *w, unsigned int tid
  * 1 when @w entered the handler (its pc moved), else 0. */
 int sh_trap_wave_start(struct sh_ctx *c, struct sh_wave *w);
 int sh_trap_wave_end(struct sh_ctx *c, struct sh_wave *w);
+/*
+ * The float exceptions (TRAPSTS.EXCP bits: invalid, -, divide by zero,
+ * overflow, underflow, inexact) the debugger's override traps on, for a
+ * dispatch starting; 0 for none.
+ */
+uint32_t sh_trap_math_mask(const struct sh_ctx *c);
+/* Around a vector instruction @i when c->math_traps: 1 when begun (the
+ * host's IEEE flags cleared); then the trap its exceptions raise, after
+ * its step @s. */
+int sh_trap_math_begin(struct sh_ctx *c, const struct sh_insn *i);
+enum sh_step sh_trap_math_end(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
+			      enum sh_step s);
 /* s_sendmsg @msg (MSG_GET_DOORBELL, MSG_INTERRUPT) from the handler. */
 enum sh_step sh_trap_sendmsg(struct sh_ctx *c, struct sh_wave *w, unsigned int msg);
 /*

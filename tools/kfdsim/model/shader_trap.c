@@ -29,6 +29,8 @@
  * does. A wave start or end trap needs a handler to return from: without
  * one the model takes none.
  */
+#include <fenv.h>
+
 #include "shader_priv.h"
 
 #define TTMP(n)			(108 + (n))
@@ -310,4 +312,59 @@ sh_trap_after_mem(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
 		return s;
 	w->pc += i->in->length;
 	return sh_trap_enter(c, w, 0, hit);
+}
+
+/*
+ * Float exceptions. The override's trap mask bits 0..5 are MODE.EXCP_EN's
+ * and TRAPSTS.EXCP's: invalid, input denormal, divide by zero, overflow,
+ * underflow, inexact. The interpreter computes a lane's float result
+ * with the host's IEEE arithmetic, which raises the same flags (input
+ * denormal has none: it never traps here).
+ */
+#define EXCP_FLOAT_MASK		0x3du
+
+uint32_t
+sh_trap_math_mask(const struct sh_ctx *c)
+{
+	if (!sh_trap_debugged(c))
+		return 0;
+	return launch_mask(c) & EXCP_FLOAT_MASK;
+}
+
+int
+sh_trap_math_begin(struct sh_ctx *c, const struct sh_insn *i)
+{
+	(void)c;
+	switch (i->in->f.enc) {
+	case KFD_ISA_VOP2: case KFD_ISA_VOP1: case KFD_ISA_VOPC: case KFD_ISA_VOP3:
+	case KFD_ISA_VOP3P:
+		feclearexcept(FE_ALL_EXCEPT);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+enum sh_step
+sh_trap_math_end(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
+		 enum sh_step s)
+{
+	int fe = fetestexcept(FE_ALL_EXCEPT);
+	uint32_t bits = (fe & FE_INVALID ? 1u << 0 : 0) | (fe & FE_DIVBYZERO ? 1u << 2 : 0) |
+			(fe & FE_OVERFLOW ? 1u << 3 : 0) | (fe & FE_UNDERFLOW ? 1u << 4 : 0) |
+			(fe & FE_INEXACT ? 1u << 5 : 0);
+
+	(void)i;
+	bits &= c->math_traps;
+	if (s != SH_NEXT || !bits || w->trap)
+		return s;
+	/* the pc is the next instruction's already */
+	if (sh_trap_handler(c))
+		return sh_trap_enter(c, w, 0, bits);
+	cp_log(c->cp, "queue %u: wave %u: float exception 0x%x: halted for the "
+	       "debugger", c->cq->qid, w->id, bits);
+	cp_wave_exception(c->cp, c->cq->q, KFD_ABI_EC_MASK(KFD_ABI_EC_QUEUE_WAVE_MATH_ERROR));
+	w->state = SH_END;
+	c->halted = 1;
+	return SH_STOP;
 }
