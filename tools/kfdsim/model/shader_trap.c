@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The trap handler: a wave enters it on s_trap, and on wave start and end
- * when the debugger's launch override asks for it; it leaves with s_rfe.
+ * The trap handler: a wave enters it on s_trap and, when the debugger's
+ * launch override asks for them, on wave start and end, on an address
+ * watch hit (after the access) and on a float exception (after the
+ * instruction); it leaves with s_rfe.
  *
  * The KFD's first-level handler (cwsr_trap_handler_gfx9.asm) runs first.
  * With a second-level handler (SET_TRAP_HANDLER's tba/tma) it jumps there,
@@ -13,7 +15,8 @@
  *   ttmp12  SQ_WAVE_STATUS as it was
  *   ttmp14  ttmp15: the second-level TMA
  *
- * and TRAPSTS says why (WAVE_START, WAVE_END; 0 for s_trap). The handler
+ * and TRAPSTS says why (WAVE_START, WAVE_END, the watch point's bit,
+ * EXCP's float bits; 0 for s_trap). The handler
  * runs privileged: it may read the queue's doorbell (s_sendmsg
  * MSG_GET_DOORBELL, answered in exec_lo) and send the KFD an interrupt
  * whose M0 is that doorbell in 9:0 and a mask of wave exceptions in 15:10
@@ -26,14 +29,16 @@
  * traps on the process (a debugger's tests install their own handler).
  * Otherwise the handler installed is the runtime's (ROCr's), whose code
  * the model does not run: shader_sys.c's s_trap reports the trap as it
- * does. A wave start or end trap needs a handler to return from: without
- * one the model takes none.
+ * does. A wave start or end trap, or a watch hit, needs a handler to
+ * return from: without one the model takes none. Under a debugger with
+ * no handler, an s_trap or a float exception halts the wave and raises
+ * EC_QUEUE_WAVE_TRAP or _MATH_ERROR on its queue.
  */
 #include <fenv.h>
 
 #include "shader_priv.h"
 
-#define TTMP(n)			(108 + (n))
+#define TTMP(n)			(SH_TTMP + (n))
 
 /* s_getreg_b32 / s_setreg_b32 registers */
 #define HW_REG_MODE		1
