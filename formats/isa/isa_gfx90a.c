@@ -116,7 +116,7 @@ static const struct isa_op gfx90a_ops[] = {
 	SOPK(10, "s_cmpk_gt_u32", K_SOPK_SRC),	SOPK(11, "s_cmpk_ge_u32", K_SOPK_SRC),
 	SOPK(12, "s_cmpk_lt_u32", K_SOPK_SRC),	SOPK(13, "s_cmpk_le_u32", K_SOPK_SRC),
 	SOPK(14, "s_addk_i32", K_SOPK_DST),	SOPK(15, "s_mulk_i32", K_SOPK_DST),
-	SOPK(17, "s_getreg_b32", K_SOPK_GETREG),
+	SOPK(17, "s_getreg_b32", K_SOPK_GETREG),	SOPK(18, "s_setreg_b32", K_SOPK_SETREG),
 
 	/* SOP1 */
 	SOP1(0, "s_mov_b32", 1, 1),		SOP1(1, "s_mov_b64", 2, 2),

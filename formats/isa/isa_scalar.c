@@ -194,6 +194,11 @@ int isa_scalar(struct isa_ctx *c, const struct isa_op *op)
 		return r;
 	case ISA_SOPK:
 		isa_put(c, " ");
+		if (op->kind == K_SOPK_SETREG) {
+			r |= hwreg(c, w0 & 0xffff);
+			isa_put(c, ", ");
+			return r | isa_put_sreg(c, sdst, 1);
+		}
 		r |= isa_put_sreg(c, sdst, 1);
 		if (op->kind == K_SOPK_GETREG) {
 			isa_put(c, ", ");

@@ -909,6 +909,200 @@ test_shader_msg(void **state)
 	assert_int_equal(*sigval(&b, 0), 1);
 }
 
+/*
+ * A debugged process's traps run its second-level handler (gfx90a, and
+ * gfx942 on mi300x): the handler stores TRAPSTS | ttmp1 (trap id in
+ * 23:16) to its TMA, reads its queue's doorbell, sends the KFD an
+ * interrupt raising EC_QUEUE_WAVE_TRAP on that queue, skips the s_trap
+ * and returns with s_rfe_b64: the dispatch completes. Of two queues, the
+ * one that trapped is reported. The debugger's wave-start trap enters
+ * the same handler with TRAPSTS's WAVE_START bit, and a load of a watched
+ * line with the watch point's, and a float overflow the override traps
+ * with TRAPSTS.EXCP's bit. Without a handler the wave halts and the
+ * debugger is told.
+ */
+static void
+test_shader_trap(void **state)
+{
+	static const uint32_t handler[] = {
+		0xb8f0f803,		/* s_getreg_b32 ttmp4, hwreg(HW_REG_TRAPSTS) */
+		0x87706d70,		/* s_or_b32 ttmp4, ttmp4, ttmp1 */
+		0x7e00027a,		/* v_mov_b32 v0, ttmp14 */
+		0x7e02027b,		/* v_mov_b32 v1, ttmp15 */
+		0x7e040270,		/* v_mov_b32 v2, ttmp4 */
+		0xdc708000, 0x007f0200,	/* global_store_dword v[0:1], v2, off */
+		0xbf8c0070,		/* s_waitcnt vmcnt(0) lgkmcnt(0) */
+		0xbeee007e,		/* s_mov_b32 ttmp2, exec_lo */
+		0xbefe00ff, 0x80000000,	/* s_mov_b32 exec_lo, 0x80000000 */
+		0xbf90000a,		/* s_sendmsg sendmsg(MSG_GET_DOORBELL) */
+		0x866fff7e, 0x000003ff,	/* s_and_b32 ttmp3, exec_lo, 0x3ff */
+		0xbefe006e,		/* s_mov_b32 exec_lo, ttmp2 */
+		0x876fff6f, 0x00000800,	/* s_or_b32 ttmp3, ttmp3, 0x800 */
+		0xbeee007c,		/* s_mov_b32 ttmp2, m0 */
+		0xbefc006f,		/* s_mov_b32 m0, ttmp3 */
+		0xbf900001,		/* s_sendmsg sendmsg(MSG_INTERRUPT) */
+		0xbefc006e,		/* s_mov_b32 m0, ttmp2 */
+		0x806c846c,		/* s_add_u32 ttmp0, ttmp0, 4 */
+		0x826d806d,		/* s_addc_u32 ttmp1, ttmp1, 0 */
+		0x866dff6d, 0x0000ffff,	/* s_and_b32 ttmp1, ttmp1, 0xffff */
+		0xb978f802,		/* s_setreg_b32 hwreg(HW_REG_STATUS), ttmp12 */
+		0xbe801f6c,		/* s_rfe_b64 ttmp[0:1] */
+	};
+	static const uint32_t trap5[] = {
+		0xbf920005,		/* s_trap 5 */
+		0xbf810000,		/* s_endpgm */
+	};
+	static const uint32_t nop[] = { 0xbf800000, 0xbf810000 };	/* s_nop 0 */
+	static const uint32_t overflow[] = {
+		0x7e0002ff, 0x7f000000,	/* v_mov_b32 v0, 0x7f000000 */
+		0x0a0200ff, 0x7f000000,	/* v_mul_f32 v1, 0x7f000000, v0 */
+		0xbf800000,		/* s_nop 0 (the handler skips it) */
+		0xbf810000,		/* s_endpgm */
+	};
+	static const uint32_t load[] = {
+		0x7e0002ff, 0x52000100,	/* v_mov_b32 v0, 0x52000100 */
+		0x7e020280,		/* v_mov_b32 v1, 0 */
+		0xdc508000, 0x027f0000,	/* global_load_dword v2, v[0:1], off */
+		0xbf8c0f70,		/* s_waitcnt vmcnt(0) */
+		0xbf810000,		/* s_endpgm */
+	};
+	const uint64_t tma_va = 0x52000000ULL;
+	struct kfd_abi_set_trap_handler_args th = { 0 };
+	struct kfd_abi_runtime_enable_args re = { .mode_mask = 1 };
+	struct kfd_abi_dbg_trap_args dbg = { 0 };
+	struct kfd_abi_runtime_info ri;
+	struct kt *t = *state;
+	uint32_t *tma;
+	struct tq a, b;
+	int fds[2];
+	char c;
+
+	assert_int_equal(pipe(fds), 0);
+	tma = (uint32_t *)kt_userptr_mapped(t, 0, tma_va, 4096);
+	memset(tma, 0, 4096);
+	put_code(kern, 1024, trap5, sizeof(trap5));
+	put_code(kern, 3072, nop, sizeof(nop));
+	memcpy(kern + 2048, handler, sizeof(handler));
+	th.gpu_id = t->gpu_id[0];
+	th.tba_addr = KERNEL_VA + 2048;
+	th.tma_addr = tma_va;
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_SET_TRAP_HANDLER, &th), 0);
+	/* a runtime first, as ROCr: the launch override needs it */
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_RUNTIME_ENABLE, &re), 0);
+	dbg.pid = (uint32_t)getpid();
+	dbg.op = KFD_ABI_DBG_TRAP_ENABLE;
+	dbg.enable.exception_mask = KFD_ABI_EC_MASK(KFD_ABI_EC_QUEUE_WAVE_TRAP);
+	dbg.enable.rinfo_ptr = (uint64_t)(uintptr_t)&ri;
+	dbg.enable.rinfo_size = sizeof(ri);
+	dbg.enable.dbg_fd = (uint32_t)fds[1];
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_DBG_TRAP, &dbg), 0);
+
+	queue_new(t, &a, 0x10000000ULL);
+	queue_new(t, &b, 0x11000000ULL);
+	*sigval(&b, 0) = 1;
+	put_kernel(&b, KERNEL_VA + 1024, 0, sigva(&b, 0));
+	assert_true(reaches(&b, 1));
+	assert_int_equal(*sigval(&b, 0), 0);
+	/* the handler stored: no TRAPSTS bit, trap id 5, pc bits 47:32 0 */
+	assert_int_equal(tma[0], 5u << 16);
+	assert_int_equal(read(fds[0], &c, 1), 1);
+	memset(&dbg, 0, sizeof(dbg));
+	dbg.pid = (uint32_t)getpid();
+	dbg.op = KFD_ABI_DBG_TRAP_QUERY_DEBUG_EVENT;
+	dbg.query_debug_event.exception_mask = KFD_ABI_EC_MASK(KFD_ABI_EC_QUEUE_WAVE_TRAP);
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_DBG_TRAP, &dbg), 0);
+	assert_int_equal(dbg.query_debug_event.queue_id, b.qid);
+	assert_true(dbg.query_debug_event.exception_mask &
+		    KFD_ABI_EC_MASK(KFD_ABI_EC_QUEUE_WAVE_TRAP));
+
+	/* trap on wave start: the handler runs before the first instruction */
+	memset(&dbg, 0, sizeof(dbg));
+	dbg.pid = (uint32_t)getpid();
+	dbg.op = KFD_ABI_DBG_TRAP_SET_WAVE_LAUNCH_OVERRIDE;
+	dbg.launch_override.override_mode = KFD_ABI_DBG_TRAP_OVERRIDE_OR;
+	dbg.launch_override.enable_mask = KFD_ABI_DBG_TRAP_MASK_TRAP_ON_WAVE_START;
+	dbg.launch_override.support_request_mask = KFD_ABI_DBG_TRAP_MASK_TRAP_ON_WAVE_START;
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_DBG_TRAP, &dbg), 0);
+	memset(tma, 0, 4096);
+	*sigval(&a, 0) = 1;
+	put_kernel(&a, KERNEL_VA + 3072, 0, sigva(&a, 0));
+	assert_true(reaches(&a, 1));
+	assert_int_equal(*sigval(&a, 0), 0);
+	assert_int_equal(tma[0], 1u << 23);
+
+	/* an address watch: a load hits the READ point (0), not the
+	 * NONREAD one (1) on the same line; TRAPSTS bit 7 says which */
+	memset(&dbg, 0, sizeof(dbg));
+	dbg.pid = (uint32_t)getpid();
+	dbg.op = KFD_ABI_DBG_TRAP_SET_WAVE_LAUNCH_OVERRIDE;
+	dbg.launch_override.override_mode = KFD_ABI_DBG_TRAP_OVERRIDE_REPLACE;
+	dbg.launch_override.enable_mask = KFD_ABI_DBG_TRAP_MASK_DBG_ADDRESS_WATCH;
+	dbg.launch_override.support_request_mask = KFD_ABI_DBG_TRAP_MASK_DBG_ADDRESS_WATCH |
+						   KFD_ABI_DBG_TRAP_MASK_TRAP_ON_WAVE_START;
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_DBG_TRAP, &dbg), 0);
+	for (uint32_t mode = KFD_ABI_DBG_TRAP_ADDRESS_WATCH_MODE_READ;
+	     mode <= KFD_ABI_DBG_TRAP_ADDRESS_WATCH_MODE_NONREAD; mode++) {
+		memset(&dbg, 0, sizeof(dbg));
+		dbg.pid = (uint32_t)getpid();
+		dbg.op = KFD_ABI_DBG_TRAP_SET_NODE_ADDRESS_WATCH;
+		dbg.set_node_address_watch.address = tma_va + 256;
+		dbg.set_node_address_watch.mode = mode;
+		dbg.set_node_address_watch.mask = 0xffffffffu;
+		dbg.set_node_address_watch.gpu_id = t->gpu_id[0];
+		assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_DBG_TRAP, &dbg), 0);
+		assert_int_equal(dbg.set_node_address_watch.id, mode);
+	}
+	put_code(kern, 3072, load, sizeof(load));
+	memset(tma, 0, 4096);
+	*sigval(&a, 0) = 1;
+	put_kernel(&a, KERNEL_VA + 3072, 0, sigva(&a, 0));
+	assert_true(reaches(&a, 2));
+	assert_int_equal(*sigval(&a, 0), 0);
+	assert_int_equal(tma[0], 1u << 7);
+
+	/* a float overflow the override traps: TRAPSTS.EXCP bit 3 */
+	memset(&dbg, 0, sizeof(dbg));
+	dbg.pid = (uint32_t)getpid();
+	dbg.op = KFD_ABI_DBG_TRAP_SET_WAVE_LAUNCH_OVERRIDE;
+	dbg.launch_override.override_mode = KFD_ABI_DBG_TRAP_OVERRIDE_REPLACE;
+	dbg.launch_override.enable_mask = KFD_ABI_DBG_TRAP_MASK_FP_OVERFLOW;
+	dbg.launch_override.support_request_mask = KFD_ABI_DBG_TRAP_MASK_FP_OVERFLOW |
+						   KFD_ABI_DBG_TRAP_MASK_DBG_ADDRESS_WATCH;
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_DBG_TRAP, &dbg), 0);
+	put_code(kern, 3072, overflow, sizeof(overflow));
+	memset(tma, 0, 4096);
+	*sigval(&a, 0) = 1;
+	put_kernel(&a, KERNEL_VA + 3072, 0, sigva(&a, 0));
+	assert_true(reaches(&a, 3));
+	assert_int_equal(*sigval(&a, 0), 0);
+	assert_int_equal(tma[0], 1u << 3);
+
+	/* no second-level handler: the wave halts, the debugger is told */
+	th.tba_addr = 0;
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_SET_TRAP_HANDLER, &th), 0);
+	/* the handler's reports of queue a so far, cleared */
+	do {
+		memset(&dbg, 0, sizeof(dbg));
+		dbg.pid = (uint32_t)getpid();
+		dbg.op = KFD_ABI_DBG_TRAP_QUERY_DEBUG_EVENT;
+		dbg.query_debug_event.exception_mask =
+			KFD_ABI_EC_MASK(KFD_ABI_EC_QUEUE_WAVE_TRAP);
+	} while (!ksim_ioctl(t->kfd, KFD_ABI_IOC_DBG_TRAP, &dbg));
+	*sigval(&b, 1) = 1;
+	put_kernel(&b, KERNEL_VA + 1024, 0, sigva(&b, 1));
+	memset(&dbg, 0, sizeof(dbg));
+	dbg.pid = (uint32_t)getpid();
+	dbg.op = KFD_ABI_DBG_TRAP_QUERY_DEBUG_EVENT;
+	dbg.query_debug_event.exception_mask = KFD_ABI_EC_MASK(KFD_ABI_EC_QUEUE_WAVE_TRAP);
+	for (int k = 0; k < 5000 && ksim_ioctl(t->kfd, KFD_ABI_IOC_DBG_TRAP, &dbg); k++)
+		usleep(1000);
+	assert_int_equal(dbg.query_debug_event.queue_id, b.qid);
+	assert_int_equal(rptr(&b), 1);
+	assert_int_equal(*sigval(&b, 1), 1);
+	close(fds[0]);
+	close(fds[1]);
+}
+
 int
 main(void)
 {
@@ -921,6 +1115,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_shader_wave32, setup_rx6900xt, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_shader_wait, setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_shader_msg, setup, kt_teardown),
+		cmocka_unit_test_setup_teardown(test_shader_trap, setup, kt_teardown),
+		cmocka_unit_test_setup_teardown(test_shader_trap, setup_mi300x, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_kinds, setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_update_and_barrier, setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_destroy_pending, setup, kt_teardown),

@@ -245,6 +245,12 @@ int cp_vm_fault(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va,
  */
 void cp_queue_stop(struct ksim_cp *cp, struct ksim_cpq *cq, uint32_t code,
 		   int ec, uint64_t detail, int write);
+/*
+ * Wave exceptions @mask (KFD_ABI_EC_MASK bits) a trap handler reported for
+ * @q (kfd_set_dbg_ev_from_interrupt): the debugger takes them, else an
+ * enabled runtime does. The queue runs on.
+ */
+void cp_wave_exception(struct ksim_cp *cp, struct ksim_queue *q, uint64_t mask);
 
 /* cp_aql.c (device lock held) */
 /*

@@ -17,23 +17,39 @@
 static void
 runtime_exception(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t mask)
 {
-	const struct kfd_abi_context_save_area_header *h;
+	struct kfd_abi_context_save_area_header h;
 	struct kfd_abi_set_event_args a = { 0 };
 	uint64_t *payload = NULL;
 
-	h = cq->q->ctx ? cp_mem(cp, cq, cq->q->ctx, sizeof(*h)) : NULL;
-	if (!h)
+	/* the save area is often VRAM the CPU does not map (ROCm 6.4's):
+	 * read and write it through the GPU's view */
+	if (!cq->q->ctx || cp_mem_rw(cp, cq, cq->q->ctx, &h, sizeof(h), 0))
 		return;
-	if (h->err_payload_addr)
-		payload = cp_mem(cp, cq, h->err_payload_addr, 8);
+	if (h.err_payload_addr)
+		payload = cp_mem_w(cp, cq, h.err_payload_addr, 8);
 	if (payload)
 		__atomic_store_n(payload, mask, __ATOMIC_RELEASE);
-	a.event_id = h->err_event_id;
+	else if (h.err_payload_addr &&
+		 cp_mem_rw(cp, cq, h.err_payload_addr, &mask, 8, 1))
+		cp_log(cp, "queue %u: the runtime's error payload at 0x%llx is not "
+		       "mapped", cq->qid, (unsigned long long)h.err_payload_addr);
+	a.event_id = h.err_event_id;
 	if (a.event_id && ksim_ioc_set_event(NULL, cp->p, &a, sizeof(a)))
 		cp_log(cp, "queue %u: error event %u is not a signal event of the "
 		       "process", cq->qid, a.event_id);
 }
 
+void
+cp_wave_exception(struct ksim_cp *cp, struct ksim_queue *q, uint64_t mask)
+{
+	if (ksim_dbg_queue_raise(cp->p, q, mask)) {
+		for (unsigned int k = 0; k < cp->n; k++)
+			if (cp->qs[k] && cp->qs[k]->q == q) {
+				runtime_exception(cp, cp->qs[k], mask);
+				return;
+			}
+	}
+}
 
 void
 cp_queue_stop(struct ksim_cp *cp, struct ksim_cpq *cq, uint32_t code, int ec,

@@ -20,7 +20,7 @@
 #include "debug_priv.h"
 #include "registry_priv.h"
 
-#define MAX_WATCH_ADDRESSES	4
+#define MAX_WATCH_ADDRESSES	KSIM_MAX_WATCH
 #define TRAP_MASK_SUPPORTED	(0x1ffu | KFD_ABI_DBG_TRAP_MASK_TRAP_ON_WAVE_START | \
 				 KFD_ABI_DBG_TRAP_MASK_TRAP_ON_WAVE_END)
 /* How often a runtime blocked for its debugger looks again. */
@@ -624,6 +624,9 @@ trap_op(const struct dbg_target *t, struct ksim_process *p,
 		if (id == MAX_WATCH_ADDRESSES)
 			return -ENOMEM;
 		d->watch_ids[gpu] |= 1u << id;
+		d->watch[gpu][id].addr = args->set_node_address_watch.address;
+		d->watch[gpu][id].mask = args->set_node_address_watch.mask;
+		d->watch[gpu][id].mode = args->set_node_address_watch.mode;
 		args->set_node_address_watch.id = id;
 		return 0;
 	}

@@ -180,6 +180,8 @@ struct ksim_qdbg {
  * status and watch points). It lives in the process's registry slot, for
  * the same reason as struct ksim_qdbg, and under the same lock.
  */
+#define KSIM_MAX_WATCH	4		/* address watch points per GPU */
+
 struct ksim_pdbg {
 	uint32_t kfd;			/* a KFD process exists (open, or ENABLE) */
 	uint32_t enabled;		/* debug_trap_enabled */
@@ -204,6 +206,13 @@ struct ksim_pdbg {
 	uint32_t vm_fault_saved;	/* bit per GPU index */
 	uint32_t pad;
 	struct kfd_abi_hsa_memory_exception_data vm_fault[KSIM_MAX_GPUS];
+	/* SET_NODE_ADDRESS_WATCH's points by GPU index and id (the ids in
+	 * watch_ids): what the waves' accesses are compared with */
+	struct ksim_watch {
+		uint64_t addr;
+		uint32_t mask;
+		uint32_t mode;		/* KFD_ABI_DBG_TRAP_ADDRESS_WATCH_MODE_* */
+	} watch[KSIM_MAX_GPUS][KSIM_MAX_WATCH];
 };
 
 /* A user queue. */

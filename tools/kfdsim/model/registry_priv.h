@@ -15,7 +15,7 @@
 #include "ksim_priv.h"
 
 #define REG_MAGIC	0x3167657273666bULL	/* "kfsreg1" */
-#define REG_VERSION	7
+#define REG_VERSION	8
 #define REG_PROCS	256
 #define REG_BUFS	1024
 #define REG_IPC		256

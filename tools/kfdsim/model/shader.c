@@ -186,12 +186,14 @@ fetch(struct sh_ctx *c, struct sh_wave *w)
 	return &e->in;
 }
 
+static enum sh_step step_insn(struct sh_ctx *c, struct sh_wave *w,
+			      const struct sh_insn *ip);
+
 static enum sh_step
 step(struct sh_ctx *c, struct sh_wave *w)
 {
 	const struct kfd_isa_insn *in = fetch(c, w);
 	struct sh_insn i;
-	enum sh_step s;
 
 	if (!in)
 		return sh_fault(c, w, w->pc, "instruction fetch");
@@ -202,6 +204,20 @@ step(struct sh_ctx *c, struct sh_wave *w)
 	if (i.id == SH_OP_NONE)
 		return sh_illegal(c, w, &i, NULL);
 	c->executed++;
+	/* a debugger's float exception traps: the host's IEEE flags */
+	if (c->math_traps && sh_trap_math_begin(c, &i))
+		return sh_trap_math_end(c, w, &i, step_insn(c, w, &i));
+	return step_insn(c, w, &i);
+}
+
+/* Execute the decoded instruction @i of @w. */
+static enum sh_step
+step_insn(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *ip)
+{
+	const struct kfd_isa_insn *in = ip->in;
+	struct sh_insn i = *ip;
+	enum sh_step s;
+
 	if (sh_family_op(i.id)) {
 		s = sh_family_step(c, w, &i);
 		goto done;
@@ -275,6 +291,10 @@ init_wave(struct sh_ctx *c, const struct sh_dispatch *d, struct sh_wave *w, unsi
 	w->state = SH_RUN;
 	w->gws_armed = 0;
 	w->pc = d->entry;
+	w->trap = 0;
+	w->trapsts = 0;
+	w->end_trapped = 0;
+	w->watch_hit = 0;
 	sh_scratch_wave(c, w, n, srd, &flat_scratch, &wave_offset);
 	if (d->props & KCP_PRIVATE_SEGMENT_BUFFER) {
 		memcpy(&w->s[s], srd, sizeof(srd));
@@ -361,8 +381,10 @@ run_group(struct sh_ctx *c, const struct sh_dispatch *d)
 			size[k] = left < d->wg[k] ? left : d->wg[k];
 		}
 		c->nwaves = (size[0] * size[1] * size[2] + d->lanes - 1) / d->lanes;
-		for (n = 0; n < c->nwaves; n++)
+		for (n = 0; n < c->nwaves; n++) {
 			init_wave(c, d, &c->waves[n], n, size);
+			sh_trap_wave_start(c, &c->waves[n]);
+		}
 		memset(c->lds, 0, c->lds_size);
 		c->in_group = 1;
 	}
@@ -544,6 +566,7 @@ sh_run(struct ksim_cp *cp, struct ksim_cpq *cq, const struct sh_dispatch *dispat
 		c->lanes = 0;
 		c->in_group = 0;
 		c->halted = 0;
+		c->math_traps = sh_trap_math_mask(c);
 		c->scratch_asked = 0;
 		memset(c->wgid, 0, sizeof(c->wgid));
 		c->held_by = cq;

@@ -402,6 +402,7 @@ flat(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 				(uint64_t)w->v[(addr + 1) % SH_VGPRS][l] << 32;
 		va[l] += (uint64_t)off;
 	}
+	sh_trap_watch(c, w, va, exec, is_load(i->id) ? 0 : is_store(i->id) ? 1 : 2);
 	if (c->lanewise) {
 		/* no view: every lane through cp_mem_rw() */
 		memset(&sp, 0, offsetof(struct span, buf));
@@ -630,7 +631,7 @@ sh_mem(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 		return smem_store(c, w, i);
 	switch (i->in->f.enc) {
 	case KFD_ISA_SMEM: return smem(c, w, i);
-	case KFD_ISA_FLAT: return flat(c, w, i);
+	case KFD_ISA_FLAT: return sh_trap_after_mem(c, w, i, flat(c, w, i));
 	case KFD_ISA_MUBUF: return mubuf(c, w, i);
 	case KFD_ISA_DS: return ds(c, w, i);
 	default: return sh_illegal(c, w, i, NULL);

@@ -103,7 +103,8 @@ static int
 readable_sreg(unsigned int f)
 {
 	return f < 102 || f == SH_FLAT_SCR || f == SH_FLAT_SCR + 1 || f == SH_VCC ||
-	       f == SH_VCC + 1 || f == SH_M0 || f == SH_EXEC || f == SH_EXEC + 1;
+	       f == SH_VCC + 1 || f == SH_M0 || f == SH_EXEC || f == SH_EXEC + 1 ||
+	       (f >= SH_TTMP && f < SH_M0);
 }
 
 int

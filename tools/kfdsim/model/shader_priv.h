@@ -44,6 +44,7 @@
 #define SH_FLAT_SCR	102
 #define SH_XNACK	104
 #define SH_VCC		106
+#define SH_TTMP		108		/* ttmp0..15: the trap handler's */
 #define SH_M0		124
 #define SH_NULL		125		/* gfx10: reads 0 (the decoder refuses it on gfx9) */
 #define SH_EXEC		126
@@ -66,6 +67,13 @@ struct sh_wave {
 					 * are then one SGPR and exec is exec_lo */
 	const uint32_t *aperture_hi;	/* src_shared_base, _limit,
 					 * src_private_base, _limit: bits 63:32 */
+	/* shader_trap.c: in the trap handler (privileged), TRAPSTS, and
+	 * whether the wave end trap was taken */
+	int trap;
+	uint32_t trapsts;
+	int end_trapped;
+	uint32_t watch_hit;		/* TRAPSTS bits of the watch points the
+					 * instruction being run hit */
 	/* DPP and SDWA: the sources after lane movement and selection,
 	 * read as operand fields SH_SRC_XS and SH_SRC_XS + 1 */
 	uint32_t xs[2][SH_LANES];
@@ -115,6 +123,8 @@ struct sh_ctx {
 	uint32_t aperture_hi[4];	/* what the waves' aperture_hi show */
 	int halted;			/* a wave halted for good (s_trap with
 					 * no handler): the dispatch never ends */
+	uint32_t math_traps;		/* shader_trap.c: the float exceptions
+					 * a debugger traps (TRAPSTS.EXCP bits) */
 	/* a dispatch that yielded (shader_sys.c), resumed at the next call */
 	struct ksim_cpq *held_by;	/* the queue whose dispatch it is */
 	uint64_t held_id;		/* its packet */
@@ -288,7 +298,7 @@ struct sh_insn {
 	SH_OPS_GWS(X) \
 	X(S_STORE_DWORD, "s_store_dword") X(S_STORE_DWORDX2, "s_store_dwordx2") \
 	X(S_STORE_DWORDX4, "s_store_dwordx4") \
-	SH_OPS_SYS(X) SH_OPS_XV(X) SH_OPS_XDS(X) SH_OPS_DS64(X)
+	SH_OPS_SYS(X) SH_OPS_XV(X) SH_OPS_XDS(X) SH_OPS_DS64(X) SH_OPS_TRAP(X)
 
 /* shader_sys.c's rows, SH_OP_S_SENDMSG up to SH_OP_BUFFER_WBINVL1_VOL;
  * then the 64-bit compare-swap of shader_mem.c that hostcalls use. */
@@ -377,6 +387,11 @@ struct sh_insn {
 	X(DS_GWS_INIT, "ds_gws_init") X(DS_GWS_SEMA_V, "ds_gws_sema_v") \
 	X(DS_GWS_SEMA_BR, "ds_gws_sema_br") X(DS_GWS_SEMA_P, "ds_gws_sema_p") \
 	X(DS_GWS_BARRIER, "ds_gws_barrier")
+
+/* The trap handler's rows (shader_trap.c): SH_OP_S_RFE_B64 to
+ * SH_OP_S_SETREG_B32. */
+#define SH_OPS_TRAP(X) \
+	X(S_RFE_B64, "s_rfe_b64") X(S_SETREG_B32, "s_setreg_b32")
 
 enum sh_op_id {
 	SH_OP_NONE,
@@ -557,6 +572,68 @@ enum sh_step sh_sys(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i
 int sh_cmpswap_x2(struct sh_ctx *c, uint64_t va, const uint32_t *data, uint64_t *old);
 /* s_sleep: the wave waits, and the dispatch yields to the host. */
 enum sh_step sh_sleep(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
+
+/* shader_trap.c */
+/* TRAPSTS bits a trap sets */
+#define SH_TRAPSTS_WAVE_START	(1u << 23)
+#define SH_TRAPSTS_WAVE_END	(1u << 24)
+/* 1 when shader_trap.c executes the row @id. */
+static inline int
+sh_trap_op(unsigned int id)
+{
+	return id >= SH_OP_S_RFE_B64 && id <= SH_OP_S_SETREG_B32;
+}
+enum sh_step sh_trap_step(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
+/* SQ_WAVE_STATUS of @w: SCC, EXECZ, VCCZ, PRIV, TRAP_EN. */
+uint32_t sh_status(const struct sh_wave *w);
+/*
+ * 1 when the wave's process runs a second-level trap handler (tba/tma of
+ * SET_TRAP_HANDLER) for its traps: a debugger enabled traps on it, since
+ * the model does not run the runtime's own handler (shader_sys.c).
+ */
+int sh_trap_handler(const struct sh_ctx *c);
+/* 1 when a debugger enabled traps on the wave's process. */
+int sh_trap_debugged(const struct sh_ctx *c);
+/*
+ * s_trap @tid under a debugger with no second-level handler: the
+ * first-level one reports EC_QUEUE_WAVE_TRAP on the queue and halts the
+ * wave (the dispatch never ends).
+ */
+enum sh_step sh_trap_halt(struct sh_ctx *c, struct sh_wave *w, unsigned int tid);
+/* Enter the second-level handler: trap id @tid, TRAPSTS @why. */
+enum sh_step sh_trap_enter(struct sh_ctx *c, struct sh_wave *w, unsigned int tid,
+			   uint32_t why);
+/* The wave start and end traps of the debugger's launch override:
+ * 1 when @w entered the handler (its pc moved), else 0. */
+int sh_trap_wave_start(struct sh_ctx *c, struct sh_wave *w);
+int sh_trap_wave_end(struct sh_ctx *c, struct sh_wave *w);
+/*
+ * The float exceptions (TRAPSTS.EXCP bits: invalid, -, divide by zero,
+ * overflow, underflow, inexact) the debugger's override traps on, for a
+ * dispatch starting; 0 for none.
+ */
+uint32_t sh_trap_math_mask(const struct sh_ctx *c);
+/* Around a vector instruction @i when c->math_traps: 1 when begun (the
+ * host's IEEE flags cleared); then the trap its exceptions raise, after
+ * its step @s. */
+int sh_trap_math_begin(struct sh_ctx *c, const struct sh_insn *i);
+enum sh_step sh_trap_math_end(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
+			      enum sh_step s);
+/* s_sendmsg @msg (MSG_GET_DOORBELL, MSG_INTERRUPT) from the handler. */
+enum sh_step sh_trap_sendmsg(struct sh_ctx *c, struct sh_wave *w, unsigned int msg);
+/*
+ * The address watch points the active lanes' accesses at @va hit (@kind:
+ * 0 a load, 1 a store, 2 an atomic), kept in @w->watch_hit when the
+ * debugger's override enables the address-watch trap.
+ */
+void sh_trap_watch(struct sh_ctx *c, struct sh_wave *w, const uint64_t *va, uint64_t exec,
+		   int kind);
+/* After a memory instruction @s: the watch trap it hit, taken once the
+ * access is done (precisely, at the next instruction). */
+enum sh_step sh_trap_after_mem(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
+			       enum sh_step s);
+/* s_getreg_b32 of TRAPSTS and MODE: 0 and *@v, or -1 for another. */
+int sh_trap_getreg(const struct sh_wave *w, unsigned int id, uint32_t *v);
 
 /* shader_scratch.c */
 /*

@@ -363,6 +363,8 @@ sopp(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 	case SH_OP_S_SLEEP:
 		return sh_sleep(c, w, i);
 	case SH_OP_S_ENDPGM: case SH_OP_S_SETHALT:
+		if (i->id == SH_OP_S_ENDPGM && sh_trap_wave_end(c, w))
+			return SH_JUMPED;
 		w->state = SH_END;
 		return SH_STOP;
 	case SH_OP_S_BARRIER:
@@ -390,6 +392,8 @@ sh_salu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 {
 	if (sh_sys_op(i->id))
 		return sh_sys(c, w, i);
+	if (sh_trap_op(i->id))
+		return sh_trap_step(c, w, i);
 	switch (i->in->f.enc) {
 	case KFD_ISA_SOP2: return sop2(c, w, i);
 	case KFD_ISA_SOP1: return sop1(c, w, i);

@@ -21,7 +21,9 @@
  * (SET_TRAP_HANDLER); its report is the queue-inactive signal's debug
  * trap bit, or EC_QUEUE_WAVE_TRAP to a runtime with exception reporting.
  * Without a second-level handler the KFD's own handler only halts the
- * wave: the dispatch then never ends, as on hardware.
+ * wave: the dispatch then never ends, as on hardware. With a debugger
+ * attached the wave runs the second-level handler, or without one halts
+ * with EC_QUEUE_WAVE_TRAP raised for the debugger (shader_trap.c).
  */
 #include <stdio.h>
 
@@ -35,6 +37,7 @@
 #define MSG_STALL_WAVE_GEN	5
 #define MSG_ORDERED_PS_DONE	7
 #define MSG_GS_ALLOC_REQ	9
+#define MSG_GET_DOORBELL	10
 
 /* s_trap ids (AMDGPUUsage) */
 #define TRAP_DEBUGTRAP		3
@@ -51,6 +54,9 @@ sendmsg(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i, int halt)
 {
 	uint32_t imm = i->in->f.words[0] & 0xffff, id = w->s[SH_M0] & 0xffffff;
 
+	/* the trap handler's messages are privileged (shader_trap.c) */
+	if (w->trap && ((imm & 0xf) == MSG_INTERRUPT || (imm & 0xf) == MSG_GET_DOORBELL))
+		return sh_trap_sendmsg(c, w, imm & 0xf);
 	switch (imm & 0xf) {
 	case MSG_INTERRUPT:
 		if (!ksim_event_eop_interrupt(c->cp->p, id))
@@ -78,6 +84,13 @@ trap(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 	const struct ksim_pdd *pdd = &c->cp->p->pdds[c->cq->gpu];
 	char at[64];
 
+	/* a trap in the trap handler is not taken */
+	if (w->trap)
+		return SH_NEXT;
+	if (sh_trap_handler(c))
+		return sh_trap_enter(c, w, tid, 0);
+	if (!pdd->tba && sh_trap_debugged(c))
+		return sh_trap_halt(c, w, tid);
 	if (tid == TRAP_DEBUGTRAP)
 		return SH_NEXT;
 	snprintf(at, sizeof(at), "pc 0x%llx", (unsigned long long)w->pc);
@@ -136,15 +149,16 @@ getreg(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 		v = sh_mem_bases(c);
 		break;
 	default:
-		return sh_illegal(c, w, i, "this hardware register");
+		if (sh_trap_getreg(w, id, &v))
+			return sh_illegal(c, w, i, "this hardware register");
 	}
 	v >>= off;
 	if (size < 32)
 		v &= (1u << size) - 1;
 	if (sdst < SH_VCC)
 		w->s[sdst] = v;
-	else if (sdst == SH_M0)
-		w->s[SH_M0] = v;
+	else if (sdst == SH_M0 || (sdst >= SH_TTMP && sdst < SH_M0))
+		w->s[sdst] = v;
 	else
 		return sh_illegal(c, w, i, "destination");
 	return SH_NEXT;
