@@ -39,6 +39,16 @@
 /* Verified-accessible VM mappings (see cp_mem_ok). */
 #define CP_MEMCACHE		16
 
+/*
+ * Where a translation of a GPU VA ended last (cp_mem_x()): the index of
+ * the VM mapping and of the cp->mem entry. A hint only, checked on use;
+ * zeros are a valid start.
+ */
+struct cp_xlate {
+	unsigned int map;
+	unsigned int mem;
+};
+
 /* The kind of ring a queue has. */
 enum cp_kind {
 	CP_AQL,				/* 64-byte packets; doorbell: last packet */
@@ -147,6 +157,14 @@ void *cp_mem(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va,
 /* cp_mem() for a store: NULL as well when the mapping is read-only. */
 void *cp_mem_w(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va,
 	       uint64_t len);
+/*
+ * cp_mem() (@write 0) or cp_mem_w() (@write 1), the same answer, looked
+ * up first where @x says the last lookup through it ended, which it then
+ * records: a caller that translates the same few addresses again and
+ * again keeps one @x for each and skips the search of the VM.
+ */
+void *cp_mem_x(struct ksim_cp *cp, struct ksim_cpq *cq, struct cp_xlate *x,
+	       uint64_t va, uint64_t len, int write);
 /*
  * Read (@write 0) or write [va, va+len) of @cq's VM through the memory
  * behind it, across mappings. Return: 0, or -1 if any byte is unmapped.
