@@ -11,10 +11,12 @@
  * its queue and raises the HW_EXCEPTION or MEMORY event as the kernel's
  * interrupt paths do. On mi210 (gfx90a) DISPATCH_DIRECT runs the shader
  * SET_SH_REG named, from COMPUTE_START_X, and a shader's fault stops
- * its queue with the VM fault's MEMORY event.
+ * its queue with the VM fault's MEMORY event. The translations the
+ * engine keeps between passes follow the VM's mappings as they change.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <kfdtrace/packet_abi.h>
@@ -538,6 +540,81 @@ run_read_only(const char *profile)
 	close_kt(t);
 }
 
+/* A userptr BO of @size at GPU VA @va, mapped; its handle in *@h. */
+static uint32_t *
+userptr_bo(struct kt *t, uint64_t va, uint64_t size, uint64_t *h)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	unsigned int g0 = 0;
+	uint64_t off;
+	uint32_t ns;
+
+	assert_true(p != MAP_FAILED);
+	off = (uintptr_t)p;
+	assert_int_equal(kt_alloc(t, 0, va, size,
+				  KFD_ABI_ALLOC_MEM_FLAGS_WRITABLE |
+				  KFD_ABI_ALLOC_MEM_FLAGS_USERPTR, h, &off), 0);
+	assert_int_equal(kt_map(t, *h, &g0, 1, &ns), 0);
+	return p;
+}
+
+static void
+unmap_free(struct kt *t, uint64_t h)
+{
+	unsigned int g0 = 0;
+	uint32_t ns;
+
+	assert_int_equal(kt_unmap(t, h, &g0, 1, &ns), 0);
+	assert_int_equal(kt_free(t, h), 0);
+}
+
+/*
+ * The engine keeps its translations from one pass to the next, and they
+ * follow the VM: another BO mapped where one was unmapped (its place
+ * among the mappings moved by a new one below it) gets the next stores,
+ * and an address left unmapped faults.
+ */
+static void
+run_remap(const char *profile)
+{
+	struct kt *t = open_kt(profile);
+	uint32_t mem = other_event(t, KFD_ABI_EVENT_MEMORY), *a, *b, v = 1;
+	struct kfd_abi_event_data ed;
+	uint64_t ha, hb;
+	struct pq q;
+
+	pq_new(t, &q, 0x10000000ULL);
+	a = userptr_bo(t, BUF_VA, 4096, &ha);
+	write_data(&q, BUF_VA + 4, &v, 1);
+	release_mem(&q, BUF_VA, 1, KFD_PM4_DATA_32, KFD_PM4_INT_NONE, 0);
+	kick(&q);
+	assert_true(idle(&q));
+	assert_int_equal(a[0], 1);
+	assert_int_equal(a[1], 1);
+	unmap_free(t, ha);
+	(void)kt_userptr_mapped(t, 0, 0x80000000ULL, 4096);
+	b = userptr_bo(t, BUF_VA, 4096, &hb);
+	v = 2;
+	write_data(&q, BUF_VA + 4, &v, 1);
+	release_mem(&q, BUF_VA, 2, KFD_PM4_DATA_32, KFD_PM4_INT_NONE, 0);
+	kick(&q);
+	assert_true(idle(&q));
+	assert_int_equal(b[0], 2);
+	assert_int_equal(b[1], 2);
+	assert_int_equal(a[0], 1);
+	assert_int_equal(a[1], 1);
+	unmap_free(t, hb);
+	release_mem(&q, BUF_VA, 3, KFD_PM4_DATA_32, KFD_PM4_INT_NONE, 0);
+	kick(&q);
+	assert_int_equal(wait_one(t, mem, 5000, &ed), KFD_ABI_WAIT_RESULT_COMPLETE);
+	assert_int_equal(ed.memory_exception_data.va, BUF_VA);
+	assert_int_equal(ed.memory_exception_data.failure.NotPresent, 1);
+	assert_int_equal(a[0], 1);
+	assert_int_equal(b[0], 2);
+	close_kt(t);
+}
+
 /* SET_SH_REG of @n registers from @reg. */
 static void
 set_sh(struct pq *q, uint32_t reg, const uint32_t *v, unsigned int n)
@@ -641,6 +718,7 @@ FOR_PROFILES(wait_reg_mem)
 FOR_PROFILES(indirect)
 FOR_PROFILES(errors)
 FOR_PROFILES(error_report)
+FOR_PROFILES(remap)
 
 int
 main(void)
@@ -653,6 +731,7 @@ main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_read_only),
 		cmocka_unit_test(test_error_report),
+		cmocka_unit_test(test_remap),
 		cmocka_unit_test(test_dispatch),
 	};
 

@@ -201,12 +201,21 @@ cp_has_news(struct ksim_cp *cp)
 	pthread_mutex_lock(&cp->lock);
 	for (unsigned int i = 0; i < cp->n; i++) {
 		struct ksim_cpq *cq = cp->qs[i];
+		uint64_t db;
 
 		if (cq->error || evicted(cp, cq))
 			continue;
-		if (!cq->doorbell || cq->pending ||
-		    __atomic_load_n(cq->doorbell, __ATOMIC_ACQUIRE) != cq->last_db)
+		if (!cq->doorbell || cq->pending) {
 			want++;
+			continue;
+		}
+		db = __atomic_load_n(cq->doorbell, __ATOMIC_ACQUIRE);
+		if (db != cq->last_db) {
+			want++;
+			/* The ring's lines travel while the locks are taken. */
+			if (cq->kind == CP_PM4)
+				cp_pm4_prefetch(cq, db);
+		}
 	}
 	pthread_mutex_unlock(&cp->lock);
 	return want > 0;
@@ -237,6 +246,10 @@ engine_pass(struct ksim_cp *cp)
 		uint64_t db;
 
 		if (cq->error)
+			continue;
+		/* No news and no work left: its state need not be looked at. */
+		if (cq->doorbell && !cq->pending &&
+		    __atomic_load_n(cq->doorbell, __ATOMIC_ACQUIRE) == cq->last_db)
 			continue;
 		/* Inactive (percentage 0, no ring, suspended): doorbells wait
 		 * until the queue is active again. */

@@ -148,14 +148,45 @@ probe_pages(const struct ksim_mapping *m, uint64_t lo, uint64_t hi, int write)
 }
 
 /*
+ * The mapping of @vm that holds @va: the one @x names when it still
+ * does (the mappings change only under the device lock, so a slot of
+ * the current array holds a current mapping), else a search.
+ */
+static struct ksim_mapping *
+map_find(struct ksim_vm *vm, uint64_t va, struct cp_xlate *x)
+{
+	struct ksim_mapping *m;
+
+	if (x && x->map < vm->n) {
+		m = &vm->maps[x->map];
+		if (va >= m->start && va - m->start < m->size)
+			return m;
+	}
+	m = ksim_vm_find(vm, va);
+	if (m && x)
+		x->map = (unsigned int)(m - vm->maps);
+	return m;
+}
+
+/* Whether probe-cache entry @i covers the CPU pages [lo, hi) of @bo. */
+static int
+mem_cached(const struct ksim_cp *cp, unsigned int i, const struct ksim_bo *bo,
+	   uint64_t lo, uint64_t hi, int write)
+{
+	return cp->mem[i].bo == bo && cp->mem[i].start <= lo &&
+	       hi <= cp->mem[i].end && (!write || cp->mem[i].writable);
+}
+
+/*
  * The CPU address of GPU VA [va, va+len) of @cq's VM, or NULL when the
  * range is not inside one mapping the CPU can reach. A BO never given CPU
  * pages (VRAM nobody mapped) cannot be touched; the first access to a
- * range is probed with a checked copy and remembered.
+ * range is probed with a checked copy and remembered. @x (may be NULL):
+ * where the last lookup through it ended, tried first and updated.
  */
 static void *
 mem_view(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, uint64_t len,
-	 int write)
+	 int write, struct cp_xlate *x)
 {
 	struct ksim_file *drm = cp->p->pdds[cq->gpu].drm_file;
 	struct ksim_mapping *m;
@@ -164,7 +195,7 @@ mem_view(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, uint64_t len,
 
 	if (!drm || !len || va + len < va)
 		return NULL;
-	m = ksim_vm_find(&drm->vm, va);
+	m = map_find(&drm->vm, va, x);
 	/*
 	 * Never a pointer into SVM: those are the program's own pages, which
 	 * another of its threads may unmap or protect while the engine
@@ -187,10 +218,12 @@ mem_view(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, uint64_t len,
 	}
 	lo = cpu & ~(KSIM_PAGE_SIZE - 1);
 	hi = KSIM_PAGE_ALIGN(cpu + len);
+	if (x && x->mem < CP_MEMCACHE &&
+	    mem_cached(cp, x->mem, m->bo, lo, hi, write))
+		return (void *)(uintptr_t)cpu;
 	for (i = 0; i < CP_MEMCACHE; i++)
-		if (cp->mem[i].bo == m->bo && cp->mem[i].start <= lo &&
-		    hi <= cp->mem[i].end && (!write || cp->mem[i].writable))
-			return (void *)(uintptr_t)cpu;
+		if (mem_cached(cp, i, m->bo, lo, hi, write))
+			goto hit;
 	/*
 	 * The window of the mapping around the access is probed first, so
 	 * that a kernel streaming through a buffer probes once a window
@@ -212,19 +245,29 @@ mem_view(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, uint64_t len,
 	cp->mem[i].end = hi;
 	cp->mem[i].bo = m->bo;
 	cp->mem[i].writable = write || m->bo->domain != KSIM_DOM_USERPTR;
+hit:
+	if (x)
+		x->mem = i;
 	return (void *)(uintptr_t)cpu;
 }
 
 void *
 cp_mem(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, uint64_t len)
 {
-	return mem_view(cp, cq, va, len, 0);
+	return mem_view(cp, cq, va, len, 0, NULL);
 }
 
 void *
 cp_mem_w(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, uint64_t len)
 {
-	return mem_view(cp, cq, va, len, 1);
+	return mem_view(cp, cq, va, len, 1, NULL);
+}
+
+void *
+cp_mem_x(struct ksim_cp *cp, struct ksim_cpq *cq, struct cp_xlate *x,
+	 uint64_t va, uint64_t len, int write)
+{
+	return mem_view(cp, cq, va, len, write, x);
 }
 
 /*

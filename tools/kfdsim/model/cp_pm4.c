@@ -42,8 +42,6 @@
 /* IBs one ring packet may enter (chains included) before the queue is
  * stopped: a chain that loops would otherwise hold the engine for good. */
 #define IB_HOPS_MAX		64u
-/* Ring dwords fetched ahead when a pass starts (a few cache lines). */
-#define PREFETCH_DW		64u
 
 enum step { STEP_DONE, STEP_WAIT, STEP_ERROR };
 
@@ -116,7 +114,7 @@ pm4_error(struct ksim_cp *cp, struct ksim_cpq *cq, int fault, const char *what,
  * Dwords [off, off+n) of the stream at @level: the ring (level 0, @ring
  * wraps) or an indirect buffer, read as the GPU reads memory.
  */
-static int
+static inline int
 stream_read(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *ring,
 	    uint32_t ring_dw, uint64_t off, uint32_t *d, unsigned int n)
 {
@@ -130,12 +128,13 @@ stream_read(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *ring,
 			 (uint64_t)n * 4, 0);
 }
 
-/* A 32- or 64-bit store where the CPU may be polling it. */
+/* A 32- or 64-bit store where the CPU may be polling it (@x: the
+ * translation the packet's kind keeps). */
 static int
-store(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, const void *v,
-      unsigned int len)
+store(struct ksim_cp *cp, struct ksim_cpq *cq, struct cp_xlate *x, uint64_t va,
+      const void *v, unsigned int len)
 {
-	void *p = cp_mem_w(cp, cq, va, len);
+	void *p = cp_mem_x(cp, cq, x, va, len, 1);
 
 	if (!p)
 		return cp_mem_rw(cp, cq, va, (void *)(uintptr_t)v, len, 1);
@@ -153,7 +152,7 @@ write_data(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *ring,
 {
 	uint32_t sel = KFD_PM4_WRITE_DST_SEL(d[1]), n = size - 4;
 	uint64_t dst = qw(d, 2) & ~3ULL;
-	uint32_t *data = (uint32_t *)cp->bounce;
+	const uint32_t *data = d + 4;
 
 	switch (sel) {
 	case KFD_PM4_DST_REG:
@@ -166,19 +165,24 @@ write_data(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *ring,
 		pm4_error(cp, cq, 0, "WRITE_DATA destination", sel);
 		return STEP_ERROR;
 	}
-	if (stream_read(cp, cq, ring, ring_dw, at + 4, data, n)) {
-		pm4_error(cp, cq, 1, "indirect buffer",
-			  cq->ib[cq->ib_depth - 1].va);
-		return STEP_ERROR;
+	/* A short packet's data came with it; a long one's is read now. */
+	if (size > PKT_MAX_DW) {
+		if (stream_read(cp, cq, ring, ring_dw, at + 4,
+				(uint32_t *)cp->bounce, n)) {
+			pm4_error(cp, cq, 1, "indirect buffer",
+				  cq->ib[cq->ib_depth - 1].va);
+			return STEP_ERROR;
+		}
+		data = (const uint32_t *)cp->bounce;
 	}
 	if (d[1] & KFD_PM4_WRITE_ONE_ADDR) {
 		/* Every dword to the same address: the last one stays. */
-		if (store(cp, cq, dst, &data[n - 1], 4))
+		if (store(cp, cq, &cq->x_write, dst, &data[n - 1], 4))
 			goto fault;
 		return STEP_DONE;
 	}
-	if (n == 1 ? store(cp, cq, dst, data, 4) :
-	    cp_mem_rw(cp, cq, dst, data, (uint64_t)n * 4, 1))
+	if (n == 1 ? store(cp, cq, &cq->x_write, dst, data, 4) :
+	    cp_mem_rw(cp, cq, dst, (void *)(uintptr_t)data, (uint64_t)n * 4, 1))
 		goto fault;
 	return STEP_DONE;
 fault:
@@ -203,17 +207,17 @@ release_mem(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *d)
 	case KFD_PM4_DATA_NONE:
 		break;
 	case KFD_PM4_DATA_32:
-		r = store(cp, cq, addr & ~3ULL, &d[5], 4);
+		r = store(cp, cq, &cq->x_release, addr & ~3ULL, &d[5], 4);
 		break;
 	case KFD_PM4_DATA_64:
 		v = qw(d, 5);
-		r = store(cp, cq, addr & ~7ULL, &v, 8);
+		r = store(cp, cq, &cq->x_release, addr & ~7ULL, &v, 8);
 		break;
 	case KFD_PM4_DATA_GPU_CLOCK:
 	case KFD_PM4_DATA_SYS_CLOCK:
 		/* One simulated clock serves both counters. */
 		v = cp_gpu_clock(cp->dev, cq->gpu);
-		r = store(cp, cq, addr & ~7ULL, &v, 8);
+		r = store(cp, cq, &cq->x_release, addr & ~7ULL, &v, 8);
 		break;
 	default:
 		pm4_error(cp, cq, 0, "RELEASE_MEM data_sel", data_sel);
@@ -242,7 +246,7 @@ wait_reg_mem(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *d)
 
 	if (!(d[1] & KFD_PM4_WAIT_MEM))
 		return STEP_DONE;	/* a register: none are modelled */
-	p = cp_mem(cp, cq, addr, 4);
+	p = cp_mem_x(cp, cq, &cq->x_wait, addr, 4, 0);
 	if (p) {
 		v = __atomic_load_n(p, __ATOMIC_ACQUIRE);
 	} else if (cp_mem_rw(cp, cq, addr, &v, 4, 0)) {
@@ -403,10 +407,15 @@ pm4_packet(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *ring,
 	   int *entered)
 {
 	uint32_t d[PKT_MAX_DW], op, count;
+	/* From the ring, the announced dwords a packet may have are read
+	 * together, their loads not waiting for the header's; from an IB
+	 * (read as the GPU reads memory), the header first. */
+	unsigned int have = cq->ib_depth ? 1 :
+			    avail < PKT_MAX_DW ? avail : PKT_MAX_DW;
 	int least, gfx10 = 0;
 
 	*size = 0;
-	if (stream_read(cp, cq, ring, ring_dw, at, d, 1)) {
+	if (stream_read(cp, cq, ring, ring_dw, at, d, have)) {
 		pm4_error(cp, cq, 1, "indirect buffer",
 			  cq->ib[cq->ib_depth - 1].va + at * 4);
 		return STEP_ERROR;
@@ -443,9 +452,10 @@ pm4_packet(struct ksim_cp *cp, struct ksim_cpq *cq, const uint32_t *ring,
 		return STEP_WAIT;	/* the rest is not announced yet */
 	}
 	*size = count + 2;
-	/* The header is read already: the body only, each dword once. */
-	if (stream_read(cp, cq, ring, ring_dw, at + 1, d + 1,
-			(*size < PKT_MAX_DW ? *size : PKT_MAX_DW) - 1)) {
+	/* The rest of the packet's first PKT_MAX_DW dwords, each once. */
+	if (*size > have &&
+	    stream_read(cp, cq, ring, ring_dw, at + have, d + have,
+			(*size < PKT_MAX_DW ? *size : PKT_MAX_DW) - have)) {
 		pm4_error(cp, cq, 1, "indirect buffer",
 			  cq->ib[cq->ib_depth - 1].va + at * 4);
 		return STEP_ERROR;
@@ -481,8 +491,8 @@ cp_pm4_run(struct ksim_cp *cp, struct ksim_cpq *cq)
 		pm4_error(cp, cq, 0, "ring size", q->ring_size);
 		return 0;
 	}
-	ring = cp_mem(cp, cq, q->ring, q->ring_size);
-	rptr = cp_mem(cp, cq, q->rptr, 4);
+	ring = cp_mem_x(cp, cq, &cq->x_ring, q->ring, q->ring_size, 0);
+	rptr = cp_mem_x(cp, cq, &cq->x_rptr, q->rptr, 4, 0);
 	if (!ring || !rptr) {
 		pm4_error(cp, cq, 1, ring ? "read pointer outside the VM" :
 			  "ring outside the VM", ring ? q->rptr : q->ring);
@@ -496,21 +506,13 @@ cp_pm4_run(struct ksim_cp *cp, struct ksim_cpq *cq)
 		__atomic_store_n(rptr, 0, __ATOMIC_RELEASE);
 		cq->started = 1;
 	}
-	/*
-	 * The CP fetches ring data ahead of decoding it. Here the cache
-	 * lines of the announced packets are requested together, instead of
-	 * each one after the header that sizes its packet.
-	 */
-	if (!cq->ib_depth) {
-		uint64_t at = cq->rd & (ring_dw - 1);
-		uint64_t n = (cq->wbound - at) & (ring_dw - 1);
-
-		if (n > PREFETCH_DW)
-			n = PREFETCH_DW;
-		for (uint64_t i = 0; i < n; i += 16)
-			__builtin_prefetch(&ring[(at + i) & (ring_dw - 1)]);
-		if (n)
-			__builtin_prefetch(&ring[(at + n - 1) & (ring_dw - 1)]);
+	/* The doorbell scan requested the ring's lines already, unless the
+	 * ring moved (or there is no doorbell to look at). */
+	if (ring != cq->ring_seen || ring_dw != cq->ring_seen_dw ||
+	    !cq->doorbell) {
+		cq->ring_seen = ring;
+		cq->ring_seen_dw = ring_dw;
+		cp_pm4_prefetch(cq, cq->wbound);
 	}
 	for (;;) {
 		uint64_t at, avail;

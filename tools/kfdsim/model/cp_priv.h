@@ -39,6 +39,16 @@
 /* Verified-accessible VM mappings (see cp_mem_ok). */
 #define CP_MEMCACHE		16
 
+/*
+ * Where a translation of a GPU VA ended last (cp_mem_x()): the index of
+ * the VM mapping and of the cp->mem entry. A hint only, checked on use;
+ * zeros are a valid start.
+ */
+struct cp_xlate {
+	unsigned int map;
+	unsigned int mem;
+};
+
 /* The kind of ring a queue has. */
 enum cp_kind {
 	CP_AQL,				/* 64-byte packets; doorbell: last packet */
@@ -76,6 +86,14 @@ struct ksim_cpq {
 	/* PM4: the compute registers SET_SH_REG wrote (KFD_PM4_SH_*, from
 	 * KFD_PM4_SH_COMPUTE_FIRST), which DISPATCH_DIRECT runs with */
 	uint32_t sh_regs[KFD_PM4_SH_COMPUTE_COUNT];
+	/* PM4: the translations each pass repeats (the ring, the read
+	 * pointer, the last WRITE_DATA, RELEASE_MEM and WAIT_REG_MEM
+	 * addresses), so that a round trip searches the VM not at all */
+	struct cp_xlate x_ring, x_rptr, x_write, x_release, x_wait;
+	/* PM4: the ring's CPU view and size in dwords at the last pass,
+	 * for cp_pm4_prefetch() (a hint: a prefetch never faults) */
+	const uint32_t *ring_seen;
+	uint32_t ring_seen_dw;
 };
 
 struct ksim_cp {
@@ -195,6 +213,14 @@ void *cp_mem(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va,
 void *cp_mem_w(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va,
 	       uint64_t len);
 /*
+ * cp_mem() (@write 0) or cp_mem_w() (@write 1), the same answer, looked
+ * up first where @x says the last lookup through it ended, which it then
+ * records: a caller that translates the same few addresses again and
+ * again keeps one @x for each and skips the search of the VM.
+ */
+void *cp_mem_x(struct ksim_cp *cp, struct ksim_cpq *cq, struct cp_xlate *x,
+	       uint64_t va, uint64_t len, int write);
+/*
  * Read (@write 0) or write [va, va+len) of @cq's VM through the memory
  * behind it, across mappings. Return: 0, or -1 if any byte is unmapped.
  */
@@ -283,6 +309,34 @@ unsigned int cp_sdma_run(struct ksim_cp *cp, struct ksim_cpq *cq);
  * executed; cq->pending as for cp_aql_run().
  */
 unsigned int cp_pm4_run(struct ksim_cp *cp, struct ksim_cpq *cq);
+/* Ring dwords fetched ahead when a PM4 doorbell rings (a few lines). */
+#define CP_PM4_PREFETCH_DW	64u
+/*
+ * The doorbell of @cq rang with @db (cp->lock is enough): request the
+ * cache lines of the ring from the read pointer up to @db, where the
+ * ring was at the last pass, so that they are on their way while the
+ * engine takes the device lock and translates the ring again. The CP
+ * too fetches ring data ahead of decoding it. Inline: the doorbell scan
+ * calls it, and stays free of calls.
+ */
+static inline void
+cp_pm4_prefetch(const struct ksim_cpq *cq, uint64_t db)
+{
+	const uint32_t *ring = cq->ring_seen;
+	uint32_t mask = cq->ring_seen_dw - 1;
+	uint64_t at, n;
+
+	if (!ring || cq->ib_depth)
+		return;
+	at = cq->rd & mask;
+	n = (db - at) & mask;
+	if (n > CP_PM4_PREFETCH_DW)
+		n = CP_PM4_PREFETCH_DW;
+	for (uint64_t i = 0; i < n; i += 16)
+		__builtin_prefetch(&ring[(at + i) & mask]);
+	if (n)
+		__builtin_prefetch(&ring[(at + n - 1) & mask]);
+}
 /*
  * Run the indirect buffer an AQL PM4_IB vendor packet jumps to (@jump:
  * its INDIRECT_BUFFER packet) on @cq, resuming where a wait left it.
