@@ -67,6 +67,9 @@ struct sh_wave {
 	/* DPP and SDWA: the sources after lane movement and selection,
 	 * read as operand fields SH_SRC_XS and SH_SRC_XS + 1 */
 	uint32_t xs[2][SH_LANES];
+	/* gfx10: FLAT_SCRATCH is a hardware register (s_setreg), not
+	 * SGPRs 102 and 103 */
+	uint64_t flat_scr;
 };
 
 /* The operand field of the wave's xs[0] (xs[1]: one more). */
@@ -282,6 +285,14 @@ struct sh_insn {
 	X(DS_READ_U8, "ds_read_u8") X(DS_READ_U16, "ds_read_u16") X(DS_NOP, "ds_nop") \
 	X(S_STORE_DWORD, "s_store_dword") X(S_STORE_DWORDX2, "s_store_dwordx2") \
 	X(S_STORE_DWORDX4, "s_store_dwordx4") \
+	/* gfx10's hardware registers and d16 loads (shader_gfx10.c): \
+	 * SH_OP_GFX10_FIRST to _LAST, keep together */ \
+	X(S_SETREG_B32, "s_setreg_b32") X(GLOBAL_LOAD_UBYTE_D16, "load_ubyte_d16") \
+	X(GLOBAL_LOAD_UBYTE_D16_HI, "load_ubyte_d16_hi") \
+	X(GLOBAL_LOAD_SBYTE_D16, "load_sbyte_d16") \
+	X(GLOBAL_LOAD_SBYTE_D16_HI, "load_sbyte_d16_hi") \
+	X(GLOBAL_LOAD_SHORT_D16, "load_short_d16") \
+	X(GLOBAL_LOAD_SHORT_D16_HI, "load_short_d16_hi") \
 	SH_OPS_SYS(X) SH_OPS_XV(X) SH_OPS_XDS(X)
 
 /* shader_sys.c's rows, SH_OP_S_SENDMSG up to SH_OP_BUFFER_WBINVL1_VOL;
@@ -375,6 +386,8 @@ enum sh_op_id {
 #define SH_OP_XV_LAST		SH_OP_V_CMP_CLASS_F64
 #define SH_OP_XDS_FIRST		SH_OP_DS_BPERMUTE_B32
 #define SH_OP_XDS_LAST		SH_OP_DS_WRITE2ST64_B64
+#define SH_OP_GFX10_FIRST	SH_OP_S_SETREG_B32
+#define SH_OP_GFX10_LAST	SH_OP_GLOBAL_LOAD_SHORT_D16_HI
 
 /* The outcome of one instruction. */
 enum sh_step { SH_NEXT, SH_JUMPED, SH_STOP, SH_FAIL };
@@ -529,16 +542,20 @@ int sh_cmpswap_x2(struct sh_ctx *c, uint64_t va, const uint32_t *data, uint64_t 
 /* s_sleep: the wave waits, and the dispatch yields to the host. */
 enum sh_step sh_sleep(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
 
+/* shader_gfx10.c */
+/* The rows SH_OP_GFX10_FIRST to _LAST: gfx10's s_setreg and d16 loads. */
+enum sh_step sh_gfx10_step(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
+
 /* shader_scratch.c */
 /*
  * Set up the dispatch's private memory from the queue's scratch fields
  * (amd_queue_t) for a per-lane size of @private_size bytes and work-groups
- * of up to @waves waves.
+ * of up to @waves waves of @lanes lanes.
  * Return: 0; 1 when the queue's scratch is too small (the CP asked the
  * runtime for more: call again); -1 with the error in @c.
  */
 int sh_scratch_setup(struct sh_ctx *c, uint64_t queue_va, uint32_t private_size,
-		     unsigned int waves);
+		     unsigned int waves, unsigned int lanes);
 /*
  * Wave @n's private-segment buffer and flat-scratch user SGPRs, and its
  * view of the apertures (the src_*_base operands).
