@@ -446,6 +446,7 @@ static const struct isa_op gfx1030_ops[] = {
 	DS(0x1e, "ds_write_b8", K_STORE, 0, 1, 0, 0),
 	DS(0x1f, "ds_write_b16", K_STORE, 0, 1, 0, 0),
 	DS(0x20, "ds_add_rtn_u32", K_ATOMIC, 1, 1, 0, 0),
+	DS(0x35, "ds_swizzle_b32", K_LOAD, 1, 0, 0, F_SWIZZLE),
 	DS(0x36, "ds_read_b32", K_LOAD, 1, 0, 0, 0),
 	DS(0x37, "ds_read2_b32", K_LOAD, 2, 0, 0, F_OFF2),
 	DS(0x38, "ds_read2st64_b32", K_LOAD, 2, 0, 0, F_OFF2),
@@ -459,6 +460,9 @@ static const struct isa_op gfx1030_ops[] = {
 	DS(0x76, "ds_read_b64", K_LOAD, 2, 0, 0, 0),
 	DS(0x77, "ds_read2_b64", K_LOAD, 4, 0, 0, F_OFF2),
 	DS(0x78, "ds_read2st64_b64", K_LOAD, 4, 0, 0, F_OFF2),
+	/* cross-lane: gfx10 moved them from 0x3e, 0x3f */
+	DS(0xb2, "ds_permute_b32", K_ATOMIC, 1, 1, 0, 0),
+	DS(0xb3, "ds_bpermute_b32", K_ATOMIC, 1, 1, 0, 0),
 	DS(0xde, "ds_write_b96", K_STORE, 0, 3, 0, 0),
 	DS(0xdf, "ds_write_b128", K_STORE, 0, 4, 0, 0),
 	DS(0xfe, "ds_read_b96", K_LOAD, 3, 0, 0, 0),

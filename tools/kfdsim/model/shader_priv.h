@@ -543,6 +543,14 @@ int sh_cmpswap_x2(struct sh_ctx *c, uint64_t va, const uint32_t *data, uint64_t 
 enum sh_step sh_sleep(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
 
 /* shader_gfx10.c */
+/* 1 for gfx10's DPP8 form: src0 233 or 234 (fetch inactive). */
+static inline int
+sh_dpp8(const struct kfd_isa_fields *f)
+{
+	unsigned int src0 = f->words[0] & 0x1ff;
+
+	return f->form == KFD_ISA_FORM_DPP && (src0 == 233 || src0 == 234);
+}
 /* The rows SH_OP_GFX10_FIRST to _LAST: gfx10's s_setreg and d16 loads. */
 enum sh_step sh_gfx10_step(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
 

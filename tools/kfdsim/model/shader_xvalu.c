@@ -279,8 +279,13 @@ sh_xvalu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i, const str
 			return sh_illegal(c, w, i, NULL);
 		w->v[o->vdst][l] = r;
 	}
-	if (is_compare(i->id))
-		sh_set_sreg64(w, o->vdst, mask);
+	if (is_compare(i->id)) {
+		/* gfx10's v_cmpx (no destination in its row) writes exec only */
+		if (!i->in->f.dst_dwords)
+			sh_set_exec(w, mask);
+		else
+			sh_set_mask(w, o->vdst, mask);
+	}
 	c->lanes += (uint64_t)__builtin_popcountll(exec);
 	return SH_NEXT;
 }
