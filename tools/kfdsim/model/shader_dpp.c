@@ -150,10 +150,12 @@ sh_xform_fields(const struct sh_insn *i, struct sh_vop *o)
 	o->src[1] = SH_SRC_XS + 1;
 	o->neg = ((w1 >> 20) & 1) | ((w1 >> 28) & 1) << 1;
 	o->abs = ((w1 >> 21) & 1) | ((w1 >> 29) & 1) << 1;
-	if (f->enc == KFD_ISA_VOPC)
+	if (f->enc == KFD_ISA_VOPC) {
 		o->vdst = SDWA_SD(w1) ? SDWA_SDST(w1) : SH_VCC;
-	else
+	} else {
 		o->clamp = SDWA_CLAMP(w1);
+		o->omod = SDWA_OMOD(w1);
+	}
 	return 0;
 }
 
@@ -207,8 +209,6 @@ sdwa_sources(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i, uint6
 	uint32_t w1 = f->words[1];
 	unsigned int field[2], n = f->enc == KFD_ISA_VOP1 ? 1 : 2;
 
-	if (f->enc != KFD_ISA_VOPC && SDWA_OMOD(w1))
-		return sh_illegal(c, w, i, "SDWA output modifier");
 	field[0] = SDWA_SRC0(w1) + (SDWA_SGPR(w1, 0) ? 0 : 256);
 	field[1] = ((f->words[0] >> 9) & 0xff) + (SDWA_SGPR(w1, 1) ? 0 : 256);
 	for (unsigned int k = 0; k < n; k++)

@@ -435,6 +435,7 @@ struct sh_vop {
 	unsigned int cin;	/* carry-in / lane mask: SGPR pair */
 	unsigned int abs, neg, clamp;
 	unsigned int nsrc;
+	unsigned int omod;	/* output modifier: 0, *2, *4, /2 */
 };
 
 /* shader_dpp.c */
