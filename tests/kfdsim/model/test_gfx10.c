@@ -5,7 +5,8 @@
  * formats/isa, run once, and its result checked against the value the
  * RDNA2 guide gives. DPP16's row_share and row_xmask and its
  * fetch-inactive bit, DPP8 with and without it, the VOP3 and SDWA output
- * modifiers, an f64 compare writing one SGPR, and s_setreg_b32 of the
+ * modifiers, an f64 compare writing one SGPR, VOP3 literals (64-bit
+ * integer operands zero- or sign-extend them), and s_setreg_b32 of the
  * flat-scratch registers. Gfx9's controls and a register the model does
  * not keep are refused.
  */
@@ -67,6 +68,8 @@ step(struct run *r, const uint32_t *words, unsigned int n)
 	r->c->ec = 0;
 	if (i.id >= SH_OP_GFX10_FIRST && i.id <= SH_OP_GFX10_LAST)
 		return sh_gfx10_step(r->c, r->w, &i);
+	if (in.f.enc == KFD_ISA_SOP1)
+		return sh_salu(r->c, r->w, &i);
 	return sh_valu(r->c, r->w, &i);
 }
 
@@ -200,6 +203,59 @@ test_wave32_masks(void **state)
 }
 
 static void
+test_literals(void **state)
+{
+	struct run *r = *state;
+	/* gfx10 takes a literal in VOP3: v_mad_u64_u32 v[2:3], null,
+	 * 0x14e9dd, v3, 0 and v_cndmask_b32_e64 v3, 0xffffff2f, 0, vcc_lo */
+	const uint32_t mad[3] = { 0xd5767d02, 0x020206ff, 0x0014e9dd };
+	const uint32_t cnd[3] = { 0xd5010003, 0x01a900ff, 0xffffff2f };
+	uint32_t exec = 0xfffffff0u;
+
+	sh_set_exec(r->w, exec);
+	r->w->s[SH_VCC] = 0x0000ff00u;
+	for (unsigned int l = 0; l < SH_LANES; l++)
+		r->w->v[3][l] = 0x80000000u + l;
+	assert_int_equal(step(r, mad, 3), SH_NEXT);
+	for (unsigned int l = 4; l < 32; l++) {
+		uint64_t want = 0x14e9ddull * (0x80000000u + l);
+
+		assert_int_equal(r->w->v[2][l], (uint32_t)want);
+		assert_int_equal(r->w->v[3][l], (uint32_t)(want >> 32));
+	}
+	/* the null carry leaves exec alone */
+	assert_int_equal(sh_exec(r->w), exec);
+	assert_int_equal(step(r, cnd, 3), SH_NEXT);
+	assert_int_equal(r->w->v[3][4], 0xffffff2fu);
+	assert_int_equal(r->w->v[3][8], 0);
+}
+
+static void
+test_literal64(void **state)
+{
+	struct run *r = *state;
+	/* s_mov_b64 s[4:5], 0xffffff2e: zero-extended (rocRAND's M1 - 1) */
+	const uint32_t mov[2] = { 0xbe8404ff, 0xffffff2e };
+	/* v_cmp_gt_i64_e64 s0, s[2:3], 0xffffff2e: sign-extended (-210);
+	 * v_cmp_gt_u64_e64 s1, the same: zero-extended */
+	const uint32_t gt_i[3] = { 0xd4a40000, 0x0001fe02, 0xffffff2e };
+	const uint32_t gt_u[3] = { 0xd4e40001, 0x0001fe02, 0xffffff2e };
+
+	sh_set_exec(r->w, 0xffffffffu);
+	r->w->s[5] = 0x1234;
+	assert_int_equal(step(r, mov, 2), SH_NEXT);
+	assert_int_equal(r->w->s[4], 0xffffff2eu);
+	assert_int_equal(r->w->s[5], 0);
+	/* s[2:3] = 0: above -210, below 4294967086 */
+	r->w->s[2] = 0;
+	r->w->s[3] = 0;
+	assert_int_equal(step(r, gt_i, 3), SH_NEXT);
+	assert_int_equal(r->w->s[0], 0xffffffffu);
+	assert_int_equal(step(r, gt_u, 3), SH_NEXT);
+	assert_int_equal(r->w->s[1], 0);
+}
+
+static void
 test_setreg(void **state)
 {
 	struct run *r = *state;
@@ -231,6 +287,8 @@ main(void)
 		cmocka_unit_test(test_dpp8),
 		cmocka_unit_test(test_omod),
 		cmocka_unit_test(test_wave32_masks),
+		cmocka_unit_test(test_literals),
+		cmocka_unit_test(test_literal64),
 		cmocka_unit_test(test_setreg),
 	};
 

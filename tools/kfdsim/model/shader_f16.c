@@ -5,8 +5,9 @@
  *   VOP1/VOP2/VOP3/VOPC   v_add/sub/mul/fma/sqrt_f16, v_cmp_class_f16,
  *                         v_cvt_f32_f16, v_pack_b32_f16: the low half of
  *                         each source (VOP3 op_sel: the high one), the
- *                         result in the low half and 0 above (op_sel bit
- *                         3: the high half, the low one kept)
+ *                         result in the low half and 0 above, the high
+ *                         half kept on gfx10 (op_sel bit 3: the high
+ *                         half, the low one kept)
  *   VOP3P packed          v_pk_fma/mul/add_f16: op_sel picks the half of
  *                         each source the low result takes, op_sel_hi the
  *                         high result's; neg_lo and neg_hi negate them
@@ -177,9 +178,12 @@ sh_f16(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i, const struc
 		default:
 			return sh_illegal(c, w, i, NULL);
 		}
-		/* op_sel bit 3: the result to the high half */
+		/* op_sel bit 3: the result to the high half; gfx10 keeps
+		 * the other half of a 16-bit result's VGPR, gfx9 zeroes it */
 		if (id != SH_OP_V_CVT_F32_F16 && id != SH_OP_V_PACK_B32_F16 && (op_sel & 8))
 			r = (old & 0xffff) | r << 16;
+		else if (id != SH_OP_V_CVT_F32_F16 && id != SH_OP_V_PACK_B32_F16 && sh_gen10(c))
+			r = (old & 0xffff0000u) | (r & 0xffff);
 		w->v[o->vdst][l] = r;
 	}
 	if (id == SH_OP_V_CMP_CLASS_F16) {

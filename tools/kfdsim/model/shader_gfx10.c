@@ -2,13 +2,19 @@
 /*
  * gfx10's own rows: s_setreg_b32 and the d16 loads.
  *
+ * v_xor3_b32 and v_fmac_f16 are gfx10's: rocRAND's gfx1030 code uses them.
+ * A 16-bit result on gfx10 keeps the destination's high half (gfx9
+ * zeroes it).
+ *
  * gfx10 kernels that use private memory start by writing the flat-scratch
  * base into the FLAT_SCR_LO and FLAT_SCR_HI hardware registers with
  * s_setreg_b32; gfx9 kernels write SGPRs 102 and 103 instead. A d16 load
  * writes one half of its VGPR and keeps the other: device printf reads
  * format bytes that way.
  */
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "shader_priv.h"
 
@@ -92,6 +98,48 @@ load_d16(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 			v = sign ? (uint32_t)(int32_t)(int8_t)v : v & 0xff;
 		v &= 0xffff;
 		w->v[vdst][l] = hi ? (old & 0xffff) | v << 16 : (old & 0xffff0000u) | v;
+	}
+	c->lanes += (uint64_t)__builtin_popcountll(exec);
+	return SH_NEXT;
+}
+
+enum sh_step
+sh_gfx10_valu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
+	      const struct sh_vop *o)
+{
+	const struct kfd_isa_fields *f = &i->in->f;
+	uint64_t exec = sh_exec(w);
+
+	if (!sh_gen10(c))
+		return sh_illegal(c, w, i, "a gfx10 instruction on gfx9");
+	/* no modifiers: the corpora carry none on these rows */
+	if (o->abs || o->neg || o->clamp ||
+	    ((f->form == KFD_ISA_FORM_VOP3 || f->enc == KFD_ISA_VOP3) && ((f->words[0] >> 11) & 15)))
+		return sh_illegal(c, w, i, "a modifier");
+	for (unsigned int l = 0; l < SH_LANES; l++) {
+		uint32_t s[3] = { 0, 0, 0 }, old = w->v[o->vdst][l];
+
+		if (!((exec >> l) & 1))
+			continue;
+		for (unsigned int k = 0; k < o->nsrc; k++) {
+			if (sh_src32(w, i, o->src[k], l, &s[k]))
+				return sh_illegal(c, w, i, "operand");
+			/* a float constant of a 16-bit operand is its f16 */
+			if (i->id == SH_OP_V_FMAC_F16 && o->src[k] >= 240 && o->src[k] <= 248) {
+				float x;
+
+				memcpy(&x, &s[k], 4);
+				s[k] = sh_f2h(x);
+			}
+		}
+		if (i->id == SH_OP_V_XOR3_B32) {
+			w->v[o->vdst][l] = s[0] ^ s[1] ^ s[2];
+			continue;
+		}
+		/* v_fmac_f16: the low halves; the destination's is the addend */
+		w->v[o->vdst][l] = (old & 0xffff0000u) |
+				   sh_f2h(fma((double)sh_h2f((uint16_t)s[0]), sh_h2f((uint16_t)s[1]),
+					      sh_h2f((uint16_t)old)));
 	}
 	c->lanes += (uint64_t)__builtin_popcountll(exec);
 	return SH_NEXT;

@@ -293,6 +293,8 @@ struct sh_insn {
 	X(GLOBAL_LOAD_SBYTE_D16_HI, "load_sbyte_d16_hi") \
 	X(GLOBAL_LOAD_SHORT_D16, "load_short_d16") \
 	X(GLOBAL_LOAD_SHORT_D16_HI, "load_short_d16_hi") \
+	/* gfx10's own VALU rows (shader_gfx10.c), sh_valu() hands them on */ \
+	X(V_XOR3_B32, "v_xor3_b32") X(V_FMAC_F16, "v_fmac_f16") \
 	SH_OPS_SYS(X) SH_OPS_XV(X) SH_OPS_XDS(X)
 
 /* shader_sys.c's rows, SH_OP_S_SENDMSG up to SH_OP_BUFFER_WBINVL1_VOL;
@@ -388,6 +390,8 @@ enum sh_op_id {
 #define SH_OP_XDS_LAST		SH_OP_DS_WRITE2ST64_B64
 #define SH_OP_GFX10_FIRST	SH_OP_S_SETREG_B32
 #define SH_OP_GFX10_LAST	SH_OP_GLOBAL_LOAD_SHORT_D16_HI
+#define SH_OP_GFX10_VALU_FIRST	SH_OP_V_XOR3_B32
+#define SH_OP_GFX10_VALU_LAST	SH_OP_V_FMAC_F16
 
 /* The outcome of one instruction. */
 enum sh_step { SH_NEXT, SH_JUMPED, SH_STOP, SH_FAIL };
@@ -554,6 +558,9 @@ sh_dpp8(const struct kfd_isa_fields *f)
 }
 /* The rows SH_OP_GFX10_FIRST to _LAST: gfx10's s_setreg and d16 loads. */
 enum sh_step sh_gfx10_step(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
+/* SH_OP_GFX10_VALU_FIRST to _LAST, with @o's operand fields (sh_valu()). */
+enum sh_step sh_gfx10_valu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
+			   const struct sh_vop *o);
 
 /* shader_scratch.c */
 /*

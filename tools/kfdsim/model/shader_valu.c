@@ -519,6 +519,8 @@ sh_valu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 	/* the 32-bit float rows below apply it; the others refuse it */
 	if (o.omod && !omod_row(i->id))
 		return sh_illegal(c, w, i, "an output modifier on this row");
+	if (i->id >= SH_OP_GFX10_VALU_FIRST && i->id <= SH_OP_GFX10_VALU_LAST)
+		return sh_gfx10_valu(c, w, i, &o);
 	if ((i->id >= SH_OP_XV_FIRST && i->id <= SH_OP_XV_LAST) ||
 	    (o.clamp && (i->id == SH_OP_V_ADD_U32 || i->id == SH_OP_V_SUB_U32 ||
 			 i->id == SH_OP_V_SUBREV_U32)))

@@ -277,6 +277,9 @@ sh_xvalu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i, const str
 		}
 		if (one(i->id, s[0], s[1], s[2], &r))
 			return sh_illegal(c, w, i, NULL);
+		/* gfx10 keeps the high half of a 16-bit result's VGPR */
+		if (is_16bit(i->id) && sh_gen10(c))
+			r = (w->v[o->vdst][l] & 0xffff0000u) | (r & 0xffff);
 		w->v[o->vdst][l] = r;
 	}
 	if (is_compare(i->id)) {
