@@ -315,6 +315,8 @@ static const struct golden gfx1030_goldens[] = {
 	{ { 0xb98cf814 }, 4, "s_setreg_b32 hwreg(HW_REG_FLAT_SCR_LO), s12" },
 	{ { 0xdc704010, 0x007f0100 }, 8, "scratch_store_dword off, v1, off offset:16" },
 	{ { 0xdc848000, 0x007d0000 }, 8, "global_load_ubyte_d16_hi v0, v[0:1], off" },
+	{ { 0xdacc0000, 0x01000302 }, 8, "ds_bpermute_b32 v1, v2, v3" },
+	{ { 0xd8d4041f, 0x07000006 }, 8, "ds_swizzle_b32 v7, v6 offset:swizzle(SWAP,1)" },
 };
 
 static void test_gfx1030(void **state)
