@@ -256,6 +256,25 @@ test_literal64(void **state)
 }
 
 static void
+test_lane_select(void **state)
+{
+	struct run *r = *state;
+	/* v_readlane_b32 s0, v1, s2 and v_writelane_b32 v0, s3, s2: the lane
+	 * number modulo the wave's 32 lanes */
+	const uint32_t rd[2] = { 0xd7600000, 0x00000501 };
+	const uint32_t wr[2] = { 0xd7610000, 0x00000403 };
+
+	lanes(r, 0xffffffffu, 0);
+	r->w->s[2] = 33;
+	r->w->s[3] = 0xabcd;
+	assert_int_equal(step(r, rd, 2), SH_NEXT);
+	assert_int_equal(r->w->s[0], 1);
+	assert_int_equal(step(r, wr, 2), SH_NEXT);
+	assert_int_equal(r->w->v[0][1], 0xabcd);
+	assert_int_equal(r->w->v[0][33], 0xdead0021u);
+}
+
+static void
 test_setreg(void **state)
 {
 	struct run *r = *state;
@@ -289,6 +308,7 @@ main(void)
 		cmocka_unit_test(test_wave32_masks),
 		cmocka_unit_test(test_literals),
 		cmocka_unit_test(test_literal64),
+		cmocka_unit_test(test_lane_select),
 		cmocka_unit_test(test_setreg),
 	};
 

@@ -551,7 +551,7 @@ sh_valu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 		uint32_t lane, v;
 
 		if (sh_src32(w, i, o.src[1], 0, &lane) ||
-		    sh_src32(w, i, o.src[0], lane & 63, &v))
+		    sh_src32(w, i, o.src[0], lane % w->lanes, &v))
 			return sh_illegal(c, w, i, "operand");
 		w->s[o.vdst & 127] = v;
 		return SH_NEXT;
@@ -561,7 +561,7 @@ sh_valu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 
 		if (sh_src32(w, i, o.src[1], 0, &lane) || sh_src32(w, i, o.src[0], 0, &v))
 			return sh_illegal(c, w, i, "operand");
-		w->v[o.vdst][lane & 63] = v;
+		w->v[o.vdst][lane % w->lanes] = v;
 		return SH_NEXT;
 	}
 	case SH_OP_V_ADDC_CO_U32: case SH_OP_V_SUBB_CO_U32: case SH_OP_V_SUBBREV_CO_U32:
