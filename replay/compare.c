@@ -31,6 +31,13 @@
  * inputs were not captured. An SDMA copy from such a source, or from host
  * memory the capture could not read, marks its destination. A difference
  * in a marked buffer is counted and noted, not a divergence.
+ *
+ * HIP's blit kernels, named from the code objects the capture recorded,
+ * say what they read and write (kfd_blit_args()): a copy writes its
+ * destination only, from its source; a fill from its pattern, which the
+ * capture records. Their destinations are then compared as any kernel's,
+ * where a later copy's source in the capture holds them; a copy into
+ * host memory marks nothing.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -38,6 +45,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <kfdtrace/decode.h>
 #include <kfdtrace/dispatch.h>
 #include <kfdtrace/kfd_abi.h>
 #include <kfdtrace/packet_abi.h>
@@ -186,6 +194,29 @@ held(const struct rp_run *st, uint64_t addr, uint8_t kind)
 }
 
 /*
+ * Whether the replay holds the bytes at @addr that a packet reads: a
+ * VRAM buffer not marked, or host memory a record of the submit holds.
+ */
+static int
+fed(struct rp_run *st, uint64_t addr)
+{
+	int32_t b = bo_at(&st->r->model, addr, st->cur_seq);
+
+	return is_vram(&st->r->model, b) ? !marked(st, b) : !!held(st, addr, 0);
+}
+
+/* A blit kernel's dispatch: its destination, from its source or pattern. */
+static void
+follow_blit(struct rp_run *st, const struct kfd_blit *b)
+{
+	const struct rp_model *m = &st->r->model;
+	int32_t db = bo_at(m, b->dst, st->cur_seq);
+
+	if (is_vram(m, db) && b->len)
+		wrote(st, db, !fed(st, b->kind == KFD_BLIT_FILL ? b->pattern : b->src));
+}
+
+/*
  * A kernel dispatch: the buffers its arguments point to (each 8-byte
  * word that falls in one). Inputs the capture lacks mark the VRAM ones.
  */
@@ -197,12 +228,19 @@ follow_dispatch(struct rp_run *st, const struct kfd_aql_dispatch *d)
 	int32_t out[64];
 	unsigned int nout = 0, i;
 	int unfed = 0;
+	struct kfd_blit blit;
 	uint64_t w;
 	size_t off;
 
 	if (!ka || ka->addr != d->kernarg_address) {
 		/* Arguments unknown: so are the buffers it writes. */
 		st->unfed_all = 1;
+		return;
+	}
+	if (st->kernels &&
+	    !kfd_blit_args(kfd_kernels_name(st->kernels, d->kernel_object), ka->data,
+			   ka->len, &blit)) {
+		follow_blit(st, &blit);
 		return;
 	}
 	for (off = 0; off + 8 <= ka->len; off += 8) {
@@ -254,6 +292,24 @@ follow_fill(struct rp_run *st, uint64_t dst)
 		wrote(st, db, 0);
 }
 
+/* The kernels of the code objects among the submit's memory records. */
+static void
+learn_kernels(struct rp_run *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->npending_mem; i++) {
+		const struct kt_memory_rec *m = &st->pending_mem[i]->u.memory;
+
+		if (m->kind != KT_MEM_CODE || !m->data || !m->len)
+			continue;
+		if (!st->kernels && !(st->kernels = kfd_kernels_new()))
+			return;
+		/* Out of memory: its dispatches are followed as any kernel's. */
+		(void)kfd_kernels_add(st->kernels, m->addr, m->data, m->len);
+	}
+}
+
 void
 rp_compare_follow(struct rp_run *st, const struct kt_submit_rec *s)
 {
@@ -261,6 +317,7 @@ rp_compare_follow(struct rp_run *st, const struct kt_submit_rec *s)
 
 	if (!s->data)
 		return;
+	learn_kernels(st);
 	if (s->engine == KFD_ENGINE_AQL) {
 		for (off = 0; off + KFD_AQL_PACKET_SIZE <= s->len; off += KFD_AQL_PACKET_SIZE) {
 			const struct kfd_packet_desc *r = kfd_aql_packet(s->data + off);
@@ -331,14 +388,8 @@ overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
 	return a < b + blen && b < a + alen;
 }
 
-/*
- * Whether the copy of @len bytes from @src in the SDMA packets @p (@n
- * bytes) reads what the capture saw at the doorbell: 1, no packet before
- * it polls memory or writes into its source; 0, one does; -1, no such
- * copy.
- */
-static int
-source_settled(const uint8_t *p, size_t n, uint64_t src, uint64_t len)
+int
+rp_copy_settled(const uint8_t *p, size_t n, uint64_t src, uint64_t len)
 {
 	size_t off, size;
 
@@ -496,7 +547,7 @@ rp_compare_sources(struct rp_run *st, const struct kt_submit_rec *s,
 		 */
 		f = fresh(st, bo, mm->addr, mm->addr + mm->len);
 		synced(st, bo, mm->addr, mm->addr + mm->len);
-		ok = source_settled(s->data, s->len, mm->addr, mm->len);
+		ok = rp_copy_settled(s->data, s->len, mm->addr, mm->len);
 		if (!f || ok < 0)
 			continue;
 		if (!ok) {

@@ -90,6 +90,13 @@ void rp_compare_sources(struct rp_run *st, const struct kt_submit_rec *s,
 void rp_compare_follow(struct rp_run *st, const struct kt_submit_rec *s);
 int rp_mem_get(void *dst, uint64_t addr, size_t len);
 /*
+ * rp_copy_settled() - whether the copy of @len bytes from @src in the
+ * SDMA packets @p (@n bytes) reads what the capture saw at the doorbell:
+ * 1, no packet before it polls memory or writes into its source; 0, one
+ * does; -1, no such copy.
+ */
+int rp_copy_settled(const uint8_t *p, size_t n, uint64_t src, uint64_t len);
+/*
  * rp_cpu_of() - where this process sees the captured GPU VA @va: a
  * userptr's CPU address (its GPU VA may differ), relocated as the
  * replay's CPU address space has it.

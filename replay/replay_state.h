@@ -48,6 +48,8 @@ struct rp_cmp_bo {
 	uint64_t sync[RP_CMP_SYNC][2];
 };
 
+struct kfd_kernels;
+
 struct rp_run {
 	/* The earliest exit among the records the stream holds back, set
 	 * before each rp_tree_gate() (UINT64_MAX: none). */
@@ -121,6 +123,8 @@ struct rp_run {
 	unsigned int ncmp_bos;
 	int unfed_all;
 	int cmp_stuck;		/* a queue did not drain: do not wait again */
+	/* The kernels of the code objects replayed so far (compare.c). */
+	struct kfd_kernels *kernels;
 };
 
 /* One ioctl being replayed. */

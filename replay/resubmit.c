@@ -27,7 +27,9 @@
  *
  * All writes into the ring and signals go through process_vm_writev() on
  * ourselves: an address the replay did not map gives an error, not a
- * crash.
+ * crash. The doorbell is a plain store: the kernel refuses
+ * process_vm_writev() into a doorbell page (VM_IO | VM_PFNMAP), and the
+ * replay mapped that page itself.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -429,8 +431,14 @@ check_copies(struct rp_run *st, const struct kt_submit_rec *s, const uint8_t *bu
 			if (m->kind != KT_MEM_COPY_SOURCE || !m->len ||
 			    m->addr != c.src || m->len != n)
 				continue;
-			if (st->compared[i] == RP_CMP_KEPT)
-				break;	/* the capture's bytes are stale */
+			/*
+			 * The capture's bytes are stale: read at the doorbell,
+			 * before the packets the copy waits for or an earlier
+			 * packet of its submit that writes the source ran.
+			 */
+			if (st->compared[i] == RP_CMP_KEPT ||
+			    rp_copy_settled(buf, s->len, c.src, n) == 0)
+				break;
 			live = malloc(n);
 			if (!live)
 				break;
@@ -539,9 +547,7 @@ rp_resubmit(struct rp_run *st, const struct kt_record *rec)
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 	put_mem(wptr, &v, sizeof(v));
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	v = s->last;
-	if (put_mem(db, &v, sizeof(v)) < 0)
-		rp_diverge(st, "doorbell", 0, 0, 0, 0, "the doorbell cannot be written");
+	__atomic_store_n((uint64_t *)(uintptr_t)db, s->last, __ATOMIC_RELEASE);
 	st->sum.resubmitted++;
 	if (retired(st, s, rp_as_xlate(&st->as, q->rptr), q->ring_size) &&
 	    s->engine == KFD_ENGINE_SDMA)

@@ -224,6 +224,8 @@ run_reset(struct rp_run *st)
 {
 	rp_map_free(&st->fwd);
 	rp_map_free(&st->rev);
+	kfd_kernels_free(st->kernels);
+	st->kernels = NULL;
 	free(st->fds);
 	st->fds = NULL;
 	st->nfds = 0;

@@ -25,6 +25,9 @@ packages=(
 	rocminfo rocm-smi
 	# library test programs (small ones)
 	libhiprand1-tests libhipfft0-tests
+	# rocPRIM's headers and rocRAND's, for tests/hip's hip_rocprim and
+	# hip_rocrand built for gfx942 (tests/modern)
+	librocprim-dev librocrand-dev
 	# what the project's binaries, built on Debian 12, load inside the root
 	libdrm-amdgpu1 libzstd1 libbabeltrace2-0 libprotobuf-c1
 	# rocm-smi opens the unversioned libdrm_amdgpu.so and runs ps

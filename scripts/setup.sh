@@ -23,8 +23,9 @@ packages=(
 	rocm-smi
 	# HIP 5.2.3: tests/hip builds programs of ours with hipcc (clang 15)
 	hipcc libamdhip64-dev
-	# tests/hip's programs on rocPRIM (header only) and rocRAND 5.3.3
-	librocprim-dev librocrand-dev
+	# tests/hip's programs on rocPRIM (header only), rocRAND 5.3.3 and
+	# rocSPARSE 5.3.0
+	librocprim-dev librocrand-dev librocsparse-dev
 	# tests/isa: LLVM 15's disassembler is the decoder's oracle; rocRAND's
 	# kernels are its measured corpus
 	llvm-15 librocrand1

@@ -18,6 +18,7 @@ static const struct {
 	{ "gfx940", KFD_ISA_GFX942, &isa_table_gfx942 },
 	{ "gfx942", KFD_ISA_GFX942, &isa_table_gfx942 },
 	{ "gfx1030", KFD_ISA_GFX1030, &isa_table_gfx1030 },
+	{ "gfx908", KFD_ISA_GFX908, &isa_table_gfx908 },
 };
 
 int kfd_isa_family_by_name(const char *name, enum kfd_isa_family *family)

@@ -443,6 +443,12 @@ static const struct isa_op gfx1030_ops[] = {
 	DS(0x0e, "ds_write2_b32", K_STORE, 0, 1, 1, F_OFF2),
 	DS(0x0f, "ds_write2st64_b32", K_STORE, 0, 1, 1, F_OFF2),
 	DS(0x15, "ds_add_f32", K_STORE, 0, 1, 0, 0),
+	/* GWS: no address; data0 the count where the operation takes one */
+	DS(0x19, "ds_gws_init", K_STORE, 0, 1, 0, F_NO_ADDR),
+	DS(0x1a, "ds_gws_sema_v", K_NONE, 0, 0, 0, F_NO_ADDR),
+	DS(0x1b, "ds_gws_sema_br", K_STORE, 0, 1, 0, F_NO_ADDR),
+	DS(0x1c, "ds_gws_sema_p", K_NONE, 0, 0, 0, F_NO_ADDR),
+	DS(0x1d, "ds_gws_barrier", K_STORE, 0, 1, 0, F_NO_ADDR),
 	DS(0x1e, "ds_write_b8", K_STORE, 0, 1, 0, 0),
 	DS(0x1f, "ds_write_b16", K_STORE, 0, 1, 0, 0),
 	DS(0x20, "ds_add_rtn_u32", K_ATOMIC, 1, 1, 0, 0),

@@ -5,7 +5,8 @@
  * (chapter 12, microcode formats), cross-checked against LLVM's
  * disassembler (LLVM 15 as gfx940, whose encodings gfx942 shares) by
  * tests/isa. The formats are gfx90a's (the table names none of its own);
- * FLAT and MUBUF name their cache bits sc0, sc1 and nt.
+ * FLAT and MUBUF name their cache bits sc0, sc1 and nt. SCRATCH reads
+ * its VGPR address only with bit 13 (SVE) set: gfx90a's lds bit.
  */
 #include "isa_table.h"
 
@@ -13,6 +14,7 @@
 #define VOP1(o, n, d, a, f)	{ ISA_VOP1, o, n, K_STD, d, a, 0, 0, f }
 #define VOP3(o, n, d, a, b, c, f) { ISA_VOP3, o, n, K_STD, d, a, b, c, f }
 #define MUBUF(o, n)		{ ISA_MUBUF, o, n, K_NONE, 0, 0, 0, 0, 0 }
+#define FLAT(o, n, k, d, a)	{ ISA_FLAT, o, n, k, d, a, 0, 0, 0 }
 
 /* What gfx942 adds to gfx90a, or encodes otherwise. */
 static const struct isa_op gfx942_ops[] = {
@@ -23,6 +25,9 @@ static const struct isa_op gfx942_ops[] = {
 	VOP3(0x208, "v_lshl_add_u64", 2, 2, 1, 2, 0),
 	/* gfx90a's buffer_invl2: one invalidation, its scope in sc0/sc1 */
 	MUBUF(0x29, "buffer_inv"),
+	/* a float add in memory: clang's atomicAdd on float, where gfx90a
+	 * loops on a compare-and-swap */
+	FLAT(0x4d, "atomic_add_f32", K_ATOMIC, 1, 1),
 };
 
 /* What gfx942 no longer has of gfx90a. */
@@ -42,4 +47,5 @@ const struct isa_table isa_table_gfx942 = {
 	.gone = gfx942_gone,
 	.n_gone = sizeof(gfx942_gone) / sizeof(gfx942_gone[0]),
 	.cpol = ISA_CPOL_SC,
+	.scratch_sve = 1,
 };

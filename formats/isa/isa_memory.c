@@ -54,14 +54,24 @@ static int ds(struct isa_ctx *c, const struct isa_op *op)
 	int acc = isa_gen10(c) ? 0 : (w0 >> 25) & 1, r = 0;
 	int gds = isa_gen10(c) ? (w0 >> 17) & 1 : (w0 >> 16) & 1;
 
-	isa_put(c, " ");
+	if (acc && c->table->no_mem_acc)
+		return isa_fail(c, "DS bit 25 not covered");
+	/* GWS is reached through gds only: LLVM has no form without it */
+	if ((op->flags & F_NO_ADDR) && !gds)
+		return isa_fail(c, "GWS without gds");
+
+	/* GWS's semaphore rows have no operand but their modifiers */
+	if (op->dst || op->src0 || !(op->flags & F_NO_ADDR))
+		isa_put(c, " ");
 	if (op->dst) {
 		r |= isa_put_vreg(c, w1 >> 24, op->dst, acc);
 		isa_put(c, ", ");
 	}
-	r |= isa_put_vreg(c, w1 & 0xff, 1, 0);
+	if (!(op->flags & F_NO_ADDR))
+		r |= isa_put_vreg(c, w1 & 0xff, 1, 0);
 	if (op->src0) {
-		isa_put(c, ", ");
+		if (!(op->flags & F_NO_ADDR))
+			isa_put(c, ", ");
 		r |= isa_put_vreg(c, (w1 >> 8) & 0xff, op->src0, acc);
 	}
 	if (op->src1) {
@@ -178,13 +188,17 @@ static int flat(struct isa_ctx *c, const struct isa_op *op)
 	unsigned int seg = (w0 >> 14) & 3, saddr = (w1 >> 16) & 0x7f;
 	unsigned int addr = w1 & 0xff, data = (w1 >> 8) & 0xff, vdst = w1 >> 24;
 	int glc = (w0 >> 16) & 1, acc = (w1 >> 23) & 1, r = 0;
-	int offset;
+	int offset, sve;
 
 	if (isa_gen10(c))
 		return flat_gen10(c, op);
+	if (acc && c->table->no_mem_acc)
+		return isa_fail(c, "FLAT bit 55 not covered");
 	if (!flat_segment[seg])
 		return isa_fail(c, "reserved FLAT segment");
-	if ((w0 >> 13) & 1)
+	/* gfx942's scratch: bit 13 says the VGPR address is used */
+	sve = seg == 1 && c->table->scratch_sve && ((w0 >> 13) & 1);
+	if ((w0 >> 13) & 1 && !sve)
 		return isa_fail(c, "FLAT lds bit not covered");
 	if ((w0 >> 25) & 1 && c->table->cpol != ISA_CPOL_SC)
 		return isa_fail(c, "FLAT scc bit not covered");
@@ -204,7 +218,7 @@ static int flat(struct isa_ctx *c, const struct isa_op *op)
 		r |= isa_put_vreg(c, vdst, op->dst, acc);
 		isa_put(c, ", ");
 	}
-	if (seg == 1 && saddr != 0x7f)
+	if (seg == 1 && (c->table->scratch_sve ? !sve : saddr != 0x7f))
 		isa_put(c, "off");
 	else
 		r |= isa_put_vreg(c, addr, seg == 0 || (seg == 2 && saddr == 0x7f) ? 2 : 1, 0);
@@ -233,7 +247,16 @@ static int mubuf(struct isa_ctx *c, const struct isa_op *op)
 
 	if (op->kind == K_NONE) {
 		/* gfx10's cache invalidations: no operand; LLVM prints
-		 * gfx9's buffer_wbl2 bare with its bits 15:14 set */
+		 * gfx9's buffer_wbl2 bare with its bits 15:14 set, and
+		 * gfx942's with the scope those bits give (sc0, sc1, nt) */
+		if (c->table->cpol == ISA_CPOL_SC) {
+			if (w1 || (w0 & 0x13fff))
+				return isa_fail(c, "MUBUF cache control with operands");
+			c->insn->mnemonic = op->name;
+			isa_put(c, "%s", op->name);
+			cpol(c, (w0 >> 14) & 1, (w0 >> 17) & 1, (w0 >> 15) & 1);
+			return 0;
+		}
 		if (w1 || (w0 & (gen10 ? 0x3ffff : 0x33fff)))
 			return isa_fail(c, "MUBUF cache control with operands");
 		c->insn->mnemonic = op->name;
@@ -245,6 +268,8 @@ static int mubuf(struct isa_ctx *c, const struct isa_op *op)
 		return isa_fail(c, "MUBUF tfe or bit 25 not covered");
 	if (offen && idxen)
 		return isa_fail(c, "MUBUF offen with idxen not covered");
+	if (acc && c->table->no_mem_acc)
+		return isa_fail(c, "MUBUF tfe not covered");
 	if ((w0 >> 15) & 1 && c->table->cpol != ISA_CPOL_SC && !gen10)
 		return isa_fail(c, "MUBUF scc bit not covered");
 	if ((w0 >> 16) & 1)

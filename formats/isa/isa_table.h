@@ -72,6 +72,7 @@ enum isa_kind {
 #define F_SRC_REG	0x4000	/* the source is a register, not a constant */
 #define F_CMPX		0x8000	/* gfx10 v_cmpx: writes exec only, no destination */
 #define F_SWIZZLE	0x10000	/* DS: the offset is a ds_swizzle pattern */
+#define F_NO_ADDR	0x20000	/* DS: no address VGPR (GWS) */
 
 /*
  * An opcode row. Sizes are in dwords (0: the operand is absent). For
@@ -110,6 +111,8 @@ struct isa_table {
 	unsigned int n_gone;
 	unsigned int cpol;	/* the cache-policy spelling (ISA_CPOL_*) */
 	unsigned int gen;	/* the encoding generation (ISA_GEN*) */
+	unsigned int scratch_sve; /* SCRATCH bit 13 enables the VGPR address */
+	unsigned int no_mem_acc;  /* memory instructions reach no AGPRs */
 };
 
 /* Encoding generations: gfx9 (wave64), gfx10 (wave32 here). */
@@ -122,6 +125,7 @@ struct isa_table {
 
 extern const struct isa_table isa_table_gfx90a;
 extern const struct isa_table isa_table_gfx942;
+extern const struct isa_table isa_table_gfx908;
 extern const struct isa_table isa_table_gfx1030;
 
 #endif

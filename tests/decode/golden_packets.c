@@ -371,6 +371,56 @@ test_kernel_names(void **state)
 	kfd_kernels_free(k);
 }
 
+/* @n kernel-argument words of 8 bytes (a u32 pair is one word). */
+static void
+put_words(uint8_t *ka, const uint64_t *w, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		put64(ka + 8 * i, w[i]);
+}
+
+/* What HIP's blit kernels read and write, in HIP 5.2's and 6.x's layouts. */
+static void
+test_blit_args(void **state)
+{
+	const uint64_t a = 0x7f0000100000ull, b = 0x7f0000300000ull, p = 0x5600000080ull;
+	uint8_t ka[120];
+	struct kfd_blit x;
+
+	(void)state;
+	/* HIP 5.2 copyBuffer: offsets apart, 5003 bytes: 1250 dwords + 1, 3 */
+	memset(ka, 0, sizeof(ka));
+	put_words(ka, (const uint64_t[]){ a, b, 100, 4096, 1251, 3 }, 6);
+	assert_int_equal(kfd_blit_args("__amd_rocclr_copyBuffer", ka, 104, &x), 0);
+	assert_int_equal(x.kind, KFD_BLIT_COPY);
+	assert_true(x.src == a + 100 && x.dst == b + 4096 && x.len == 5003);
+	/* HIP 6.x copyBuffer: 5003 bytes, remainder 3 of 4, end = dst + 5000 */
+	memset(ka, 0, sizeof(ka));
+	put_words(ka, (const uint64_t[]){ a + 100, b + 4096, 5003, 3 | 4ull << 32,
+					  b + 4096 + 5000, 1024 }, 6);
+	assert_int_equal(kfd_blit_args("__amd_rocclr_copyBuffer", ka, 120, &x), 0);
+	assert_true(x.src == a + 100 && x.dst == b + 4096 && x.len == 5003);
+	/* HIP 5.2 fillBufferAligned: quadwords, a pattern of one, 0x20000 */
+	memset(ka, 0, sizeof(ka));
+	put_words(ka, (const uint64_t[]){ 0, 0, 0, b, p, 1, 2, 0x20000 }, 8);
+	assert_int_equal(kfd_blit_args("__amd_rocclr_fillBufferAligned", ka, 120, &x), 0);
+	assert_int_equal(x.kind, KFD_BLIT_FILL);
+	assert_true(x.dst == b + 16 && x.len == 1u << 20 && x.pattern == p &&
+		    x.pattern_len == 8);
+	/* ... two buffers set: no layout */
+	put64(ka, a);
+	assert_int_equal(kfd_blit_args("__amd_rocclr_fillBufferAligned", ka, 120, &x), -1);
+	/* HIP 6.x fillBufferAligned: 16-byte units, a pattern of one */
+	memset(ka, 0, sizeof(ka));
+	put_words(ka, (const uint64_t[]){ b, p, 1 | 16ull << 32, b + 4096, 256 }, 5);
+	assert_int_equal(kfd_blit_args("__amd_rocclr_fillBufferAligned", ka, 48, &x), 0);
+	assert_true(x.dst == b && x.len == 4096 && x.pattern == p && x.pattern_len == 16);
+	/* Other kernels, no name, arguments too short */
+	assert_int_equal(kfd_blit_args("vadd", ka, 48, &x), -1);
+	assert_int_equal(kfd_blit_args(NULL, ka, 48, &x), -1);
+	assert_int_equal(kfd_blit_args("__amd_rocclr_copyBuffer", ka, 40, &x), -1);
+}
+
 int
 main(void)
 {
@@ -382,6 +432,7 @@ main(void)
 		cmocka_unit_test(test_bad_packets),
 		cmocka_unit_test(test_every_row),
 		cmocka_unit_test(test_kernel_names),
+		cmocka_unit_test(test_blit_args),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

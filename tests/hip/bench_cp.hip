@@ -4,7 +4,8 @@
  * hip-cp): empty-kernel launches per second on one stream, the round trip
  * of one launch and its completion, SDMA copy bandwidth against a plain
  * memcpy of the same size in this process, and the CPU an idle simulated
- * machine costs (queues created, nothing submitted), with the host's
+ * machine costs (queues created, nothing submitted; kfdsim's engine
+ * thread's wake-ups and CPU apart), with the host's
  * system call and rdtsc cost beside them. The launches and the round
  * trips also print the CPU each kind of thread spent on one. Targets: >= 100k
  * launches/s, SDMA >= 0.5x memcpy, idle < 1% of a core. Exit 1 when one
@@ -99,6 +100,50 @@ threads_cpu(struct thread_cpu *t)
 	return n;
 }
 
+/* kfdsim's engine thread (kfdsim-cp), or 0. */
+static int
+engine_tid(void)
+{
+	static struct thread_cpu t[MAX_THREADS];
+	int n = threads_cpu(t);
+
+	for (int i = 0; i < n; i++)
+		if (!strcmp(t[i].comm, "kfdsim-cp"))
+			return t[i].tid;
+	return 0;
+}
+
+static unsigned long long
+thread_ns(int tid)
+{
+	struct timespec ts;
+
+	if (clock_gettime(thread_clock(tid), &ts))
+		return 0;
+	return (unsigned long long)ts.tv_sec * 1000000000ull +
+	       (unsigned long long)ts.tv_nsec;
+}
+
+/* Context switches of thread @tid: each wake-up of a sleeper is one. */
+static unsigned long long
+switches(int tid)
+{
+	unsigned long long n = 0, v;
+	char path[96], line[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/status", tid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "voluntary_ctxt_switches: %llu", &v) == 1 ||
+		    sscanf(line, "nonvoluntary_ctxt_switches: %llu", &v) == 1)
+			n += v;
+	fclose(f);
+	return n;
+}
+
 /* Print what each kind of thread spent from @a (@na of them) to now, per op. */
 static void
 print_cpu(const char *what, const struct thread_cpu *a, int na, int ops)
@@ -141,6 +186,8 @@ main(void)
 	static struct thread_cpu cpu0[MAX_THREADS];
 	int ncpu0;
 	double t0, launch_rate, rt_us, sdma_bw, memcpy_bw, idle;
+	unsigned long long eng_sw0, eng_ns0;
+	int eng;
 	unsigned char *hsrc, *hdst;
 	hipStream_t s;
 	void *dev;
@@ -199,11 +246,28 @@ main(void)
 		ret = 1;
 
 	/* idle: queues exist, nothing is submitted */
+	eng = engine_tid();
+	eng_sw0 = eng ? switches(eng) : 0;
+	eng_ns0 = eng ? thread_ns(eng) : 0;
 	t0 = cpu_seconds();
 	sleep(IDLE_SECONDS);
 	idle = (cpu_seconds() - t0) / IDLE_SECONDS * 100;
 	printf("idle_cpu_percent: %.2f (of one core, %d s with %s)\n", idle,
 	       IDLE_SECONDS, "its queues created and nothing submitted");
+	if (eng) {
+		printf("idle_engine: %.1f wake-ups/s, %.0f ns of CPU per s "
+		       "(the kfdsim-cp thread over the same %d s)\n",
+		       (double)(switches(eng) - eng_sw0) / IDLE_SECONDS,
+		       (double)(thread_ns(eng) - eng_ns0) / IDLE_SECONDS,
+		       IDLE_SECONDS);
+		/* Past the first 100 ms, in which the engine still polls. */
+		eng_sw0 = switches(eng);
+		eng_ns0 = thread_ns(eng);
+		sleep(1);
+		printf("idle_engine_steady: %llu wake-ups/s, %llu ns of CPU per s "
+		       "(the next second)\n", switches(eng) - eng_sw0,
+		       thread_ns(eng) - eng_ns0);
+	}
 	if (idle >= 1.0)
 		ret = 1;
 	if (launch_rate < 100000)

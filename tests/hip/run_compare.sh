@@ -15,13 +15,20 @@
 #    the replay diverge at that copy source's first wrong byte; with
 #    --no-compare it matches.
 #  - hip_pinned (check): hipMemset's fill kernel reads its pattern from
-#    host memory no packet names, so the capture lacks it. The copies
-#    back of what it filled differ, and are counted, not divergences.
+#    host memory no packet names; the capture records it, as the fill
+#    kernel's arguments name it. The copies back of what it filled are
+#    compared, all equal: none lacks the GPU's inputs.
 #  - hip_small_copies: HIP writes some 4 KiB copies into VRAM with the
 #    CPU, which the trace does not show, and copies back into userptr
 #    buffers whose GPU VA is not their CPU address. It replays without
 #    a divergence.
-#   run_compare.sh KFDTRACE RP_ALTER HIP_KERNEL HIP_PINNED HIP_SMALL_COPIES PROFILE
+#  - hip_blit: device-to-device copies and a hipMemset by HIP's blit
+#    kernels, named in the dump; the capture holds the fill's pattern.
+#    The copies back compare every byte the blit kernels wrote, all
+#    equal. One byte changed in the host-to-device copy's source
+#    diverges where the chain of copies took it (+4097 of b); one byte
+#    of the fill's pattern, at that byte of c.
+#   run_compare.sh KFDTRACE RP_ALTER HIP_KERNEL HIP_PINNED HIP_SMALL_COPIES HIP_BLIT PROFILE
 # The thunk is the environment's (LD_LIBRARY_PATH, HIP_TEST_THUNK).
 set -u
 
@@ -30,7 +37,8 @@ alter=$2
 prog=$3
 pinned=$4
 small=$5
-profile=$6
+blit=$6
+profile=$7
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail=0
@@ -105,9 +113,10 @@ rc=$?
 line=$(grep '^  compared: ' "$dir/pout")
 if [ "$rc" -ne 0 ] || grep -q '^divergence' "$dir/pout" ||
    ! grep -q '^  result:      match (strict)' "$dir/pout" ||
-   ! echo "$line" | grep -Eq ': 0 differed; [1-9][0-9]* more where the capture lacks'; then
+   ! echo "$line" | grep -Eq ': 0 differed(;|$)' ||
+   echo "$line" | grep -q 'more where the capture lacks'; then
 	cat "$dir/pout"
-	echo "FAIL: $pinned's fills, made from a pattern the capture lacks, not told apart"
+	echo "FAIL: $pinned's fills not compared, or not all equal"
 	fail=1
 else
 	echo "replay of $pinned:$line"
@@ -131,5 +140,55 @@ if [ "$rc" -ne 0 ] || grep -q '^divergence' "$dir/sout" ||
 else
 	echo "replay of $small:$line"
 fi
+if ! "$kfdtrace" record --sim="$profile" --submissions=full -o "$dir/b.kft" \
+	-- "$blit" >"$dir/brec" 2>&1 || ! grep -q '^PASS: ' "$dir/brec"; then
+	cat "$dir/brec"
+	echo "FAIL: the capture of $blit"
+	exit 1
+fi
+"$kfdtrace" dump --seq "$dir/b.kft" >"$dir/bdump" 2>&1 || { cat "$dir/bdump"; exit 1; }
+for k in __amd_rocclr_copyBuffer __amd_rocclr_fillBufferAligned; do
+	grep -q "KERNEL_DISPATCH{.*kernel=\"$k\"" "$dir/bdump" ||
+		{ echo "FAIL: no dispatch named $k"; fail=1; }
+done
+"$kfdtrace" replay --sim="$profile" "$dir/b.kft" >"$dir/bout" 2>&1
+rc=$?
+line=$(grep '^  compared: ' "$dir/bout")
+if [ "$rc" -ne 0 ] || grep -q '^divergence' "$dir/bout" ||
+   ! grep -q '^  result:      match (strict)' "$dir/bout" ||
+   ! echo "$line" | grep -Eq ' 2 copy sources in VRAM \(2097152 bytes\) with the capture: 0 differed$'; then
+	cat "$dir/bout"
+	echo "FAIL: $blit's copies back not all compared, or not all equal"
+	fail=1
+else
+	echo "replay of $blit:$line"
+fi
+# The first copy source is the host-to-device copy's (a = bytes 7i+1);
+# the 8-byte one, the fill's pattern (0x5a).
+src=$(grep 'memory(copy_source, ' "$dir/bdump" | head -n 1 | sed 's/^#\([0-9]*\) .*/\1/')
+pat=$(grep 'memory(copy_source, .*, 8 bytes)' "$dir/bdump" | head -n 1 | sed 's/^#\([0-9]*\) .*/\1/')
+for t in "$src mem@4097 255 captured 0x8, replayed 0xff: bytes differ at +4097 of" \
+	 "$pat mem@3 17 captured 0x5a, replayed 0x11: bytes differ at +3 of"; do
+	set -- $t
+	seq=$1 field=$2 value=$3
+	shift 3
+	want="copy source: $*"
+	rm -f "$dir/bbad.kft"
+	if [ -z "$seq" ] || ! "$alter" "$dir/b.kft" "$dir/bbad.kft" "$seq" "$field" "$value" \
+		>"$dir/balter" 2>&1; then
+		cat "$dir/balter"
+		echo "FAIL: rp_alter could not change record #$seq of $blit's trace"
+		fail=1
+		continue
+	fi
+	"$kfdtrace" replay --sim="$profile" "$dir/bbad.kft" >"$dir/bbad" 2>&1
+	if [ $? -eq 0 ] || ! grep -qF -- "$want" "$dir/bbad"; then
+		cat "$dir/bbad"
+		echo "FAIL: $field of record #$seq changed: no divergence \"$want\""
+		fail=1
+	else
+		grep '^divergence' "$dir/bbad"
+	fi
+done
 [ "$fail" -eq 0 ] && echo "PASS: run_compare"
 exit "$fail"

@@ -10,7 +10,10 @@ given on the command line (cut out of the offload bundles in their
 .hip_fatbin section) and ROCr's blit kernels, the gfx90a code object
 embedded in libhsa-runtime64.so.1 (found in KT_AMD_LIBDIR).
 Measured corpus (coverage printed, never fails): rocRAND's kernels in
-librocrand.so.1, when installed there.
+librocrand.so.1, and the code objects of rocSPARSE's librocsparse.so.0
+that hold the kernels tests/hip's hip_rocsparse runs (CSR SpMV and
+csr2coo; the library's 111 others, some 170 MB, would take minutes), when
+installed there.
 
 Two sweeps of the table itself, assembled from raw dwords by llvm-mc:
 "table" puts every form of every row (operand fields zero) through both
@@ -24,6 +27,7 @@ is missing, except under CI=true, where that fails.
 """
 import argparse
 import collections
+import mmap
 import os
 import random
 import re
@@ -34,7 +38,7 @@ import sys
 import tempfile
 
 # ELF e_flags: EF_AMDGPU_MACH of each processor with a table.
-MACH = {'gfx90a': 0x3f, 'gfx942': 0x4c, 'gfx1030': 0x36}
+MACH = {'gfx90a': 0x3f, 'gfx942': 0x4c, 'gfx1030': 0x36, 'gfx908': 0x30}
 # LLVM 15 knows gfx940, not gfx942: the two share their encodings.
 LLVM_MCPU = {'gfx942': 'gfx940'}
 EM_AMDGPU = 224
@@ -69,7 +73,7 @@ def sections(data, base=0):
     stroff = hdrs[shstrndx][2]
     out = {}
     for name, addr, off, size in hdrs:
-        end = data.index(b'\0', base + stroff + name)
+        end = data.find(b'\0', base + stroff + name)
         out[data[base + stroff + name:end].decode()] = (off, size, addr)
     return out
 
@@ -90,37 +94,47 @@ def embedded_code_objects(path, mach):
     return found
 
 
-def unbundle(path, family, tmp, tag):
+def unbundle(path, family, tmp, tag, keep=None, xnack=None):
     """The family's code objects in a HIP binary's or library's .hip_fatbin.
 
     The section holds clang offload bundles (one per translation unit in a
     library): the magic, the number of entries, then per entry its offset,
     size and target id, all little-endian; a target is
-    hipv4-amdgcn-amd-amdhsa--<processor>[:<feature>+|-...].
+    hipv4-amdgcn-amd-amdhsa--<processor>[:<feature>+|-...]. keep, if
+    given, names byte strings one of which a code object must contain;
+    xnack ('+' or '-'), the one xnack variant to take. The file is mapped,
+    not read: rocSPARSE's library is over a gigabyte.
     """
-    data = open(path, 'rb').read()
+    with open(path, 'rb') as f:
+        data = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
     secs = sections(data)
     if '.hip_fatbin' not in secs:
         return []
     off, size, _ = secs['.hip_fatbin']
-    blob = data[off:off + size]
     out = []
     magic = b'__CLANG_OFFLOAD_BUNDLE__'
     prefix = 'hipv4-amdgcn-amd-amdhsa--' + family
-    for m in re.finditer(re.escape(magic), blob):
-        base = m.start()
+    base = data.find(magic, off, off + size)
+    while base >= 0:
         pos = base + len(magic)
-        count = struct.unpack_from('<Q', blob, pos)[0]
+        count = struct.unpack_from('<Q', data, pos)[0]
         pos += 8
         for _ in range(count):
-            eoff, esize, tlen = struct.unpack_from('<QQQ', blob, pos)
+            eoff, esize, tlen = struct.unpack_from('<QQQ', data, pos)
             pos += 24
-            target = blob[pos:pos + tlen].decode()
+            target = data[pos:pos + tlen].decode()
             pos += tlen
-            if target == prefix or target.startswith(prefix + ':'):
-                co = os.path.join(tmp, '%s.%d.co' % (tag, len(out)))
-                open(co, 'wb').write(blob[base + eoff:base + eoff + esize])
-                out.append(co)
+            if target != prefix and not target.startswith(prefix + ':'):
+                continue
+            if xnack and (':xnack' + xnack) not in target:
+                continue
+            image = data[base + eoff:base + eoff + esize]
+            if keep and not any(k in image for k in keep):
+                continue
+            co = os.path.join(tmp, '%s.%d.co' % (tag, len(out)))
+            open(co, 'wb').write(image)
+            out.append(co)
+        base = data.find(magic, base + len(magic), off + size)
     return out
 
 
@@ -340,6 +354,15 @@ def main():
                     args, objdump)
         else:
             print('rocrand: librocrand.so.1 not installed in KT_AMD_LIBDIR')
+
+        rocsparse = os.path.join(libdir, 'librocsparse.so.0')
+        if os.path.exists(rocsparse):
+            compare('rocsparse', unbundle(rocsparse, args.family, tmp, 'rocsparse',
+                                          keep=(b'csrmv', b'csr2coo_kernel'),
+                                          xnack='-'),
+                    args, objdump)
+        else:
+            print('rocsparse: librocsparse.so.0 not installed in KT_AMD_LIBDIR')
     return status
 
 

@@ -53,6 +53,12 @@ static const struct golden goldens[] = {
 	{ { 0xe00c2000, 0x80000000 }, 8, "buffer_load_format_xyzw v[0:3], v0, s[0:3], 0 idxen" },
 	{ { 0xf0005f00, 0x00020012 }, 8, "image_load v[0:3], v18, s[8:15] dmask:0xf unorm da" },
 	{ { 0xd86e0201, 0x00000002 }, 8, "ds_read2_b32 v[0:1], v2 offset0:1 offset1:2" },
+	/* GWS: no address VGPR (llvm-mc 15) */
+	{ { 0xd9330000, 0x00000000 }, 8, "ds_gws_init v0 gds" },
+	{ { 0xd9350000, 0x00000000 }, 8, "ds_gws_sema_v gds" },
+	{ { 0xd9370003, 0x00000200 }, 8, "ds_gws_sema_br v2 offset:3 gds" },
+	{ { 0xd9390000, 0x00000000 }, 8, "ds_gws_sema_p gds" },
+	{ { 0xd93b0001, 0x00000200 }, 8, "ds_gws_barrier v2 offset:1 gds" },
 	/* device printf, traps and private memory */
 	{ { 0xbf900001 }, 4, "s_sendmsg sendmsg(MSG_INTERRUPT)" },
 	{ { 0xbf920002 }, 4, "s_trap 2" },
@@ -129,6 +135,8 @@ static void test_unknown(void **state)
 	/* s_sendmsg of message 0, and s_getreg_b32 of register 0 */
 	static const uint32_t msg[4] = { 0xbf900000 };
 	static const uint32_t reg[4] = { 0xb8840000 };
+	/* ds_gws_init without gds: LLVM knows no such form */
+	static const uint32_t gws[4] = { 0xd9320000, 0x00000000 };
 
 	(void)state;
 	expect_unknown(lit, 4, "literal constant past the end of the code");
@@ -138,6 +146,7 @@ static void test_unknown(void **state)
 	expect_unknown(load, 0, "no code left");
 	expect_unknown(msg, 4, "sendmsg operand not covered");
 	expect_unknown(reg, 4, "hwreg register not covered");
+	expect_unknown(gws, 8, "GWS without gds");
 }
 
 /*
@@ -238,6 +247,13 @@ static const struct golden gfx942_goldens[] = {
 	{ { 0x7e007102 }, 4, "v_mov_b64_e32 v[0:1], v[2:3]" },
 	{ { 0x2e000901, 0x3ed55555 }, 8, "v_fmamk_f32 v0, v1, 0x3ed55555, v4" },
 	{ { 0x02040f06 }, 4, "v_add_f32_e32 v2, v6, v7" },
+	/* cache controls with their scope; SCRATCH's VGPR only with SVE */
+	{ { 0xe0a4c000, 0x00000000 }, 8, "buffer_inv sc0 sc1" },
+	{ { 0xe0a0c000, 0x00000000 }, 8, "buffer_wbl2 sc0 sc1" },
+	{ { 0xdc7040fc, 0x007f0000 }, 8, "scratch_store_dword off, v0, off offset:252" },
+	{ { 0xdc506000, 0x017f0000 }, 8, "scratch_load_dword v1, v0, off" },
+	{ { 0xdc704020, 0x00212a00 }, 8, "scratch_store_dword off, v42, s33 offset:32" },
+	{ { 0xdd348000, 0x00080001 }, 8, "global_atomic_add_f32 v1, v0, s[8:9]" },
 };
 
 static void test_gfx942(void **state)
@@ -278,6 +294,45 @@ static void test_gfx942(void **state)
 	assert_int_equal(gaps, 10);
 }
 
+/*
+ * gfx908: what gfx90a took over or added (llvm-mc 15): VOP2 opcode 4,
+ * packed f32, the L2 cache controls and the AGPR bit of memory
+ * instructions.
+ */
+static void test_gfx908(void **state)
+{
+	static const uint32_t mul_legacy[] = { 0x08000501 };
+	static const uint32_t pk_fma[] = { 0xd3b00000, 0x18020100 };
+	static const uint32_t wbl2[] = { 0xe0a00000, 0x00000000 };
+	static const uint32_t load_acc[] = { 0xdc508000, 0x01800000 };
+	static const uint32_t load[] = { 0xdc508000, 0x01000000 };
+	struct kfd_isa_insn insn;
+	enum kfd_isa_family f;
+	uint8_t b[12];
+
+	(void)state;
+	assert_int_equal(kfd_isa_family_by_name("gfx908", &f), 0);
+	assert_int_equal(f, KFD_ISA_GFX908);
+	put_words(b, mul_legacy, 1);
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX908, b, 4, &insn), 0);
+	assert_string_equal(insn.text, "v_mul_legacy_f32_e32 v0, v1, v2");
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX90A, b, 4, &insn), 0);
+	assert_string_equal(insn.text, "v_fmac_f64_e32 v[0:1], v[1:2], v[2:3]");
+	put_words(b, pk_fma, 2);
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX908, b, 8, &insn), -1);
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX90A, b, 8, &insn), 0);
+	put_words(b, wbl2, 2);
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX908, b, 8, &insn), -1);
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX90A, b, 8, &insn), 0);
+	put_words(b, load_acc, 2);
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX908, b, 8, &insn), -1);
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX90A, b, 8, &insn), 0);
+	assert_string_equal(insn.text, "global_load_dword a1, v0, s[0:1]");
+	put_words(b, load, 2);
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX908, b, 8, &insn), 0);
+	assert_string_equal(insn.text, "global_load_dword v1, v0, s[0:1]");
+}
+
 /* gfx1030: gfx10's encodings and wave32 (llvm-objdump 15). */
 static const struct golden gfx1030_goldens[] = {
 	{ { 0xbe803c01 }, 4, "s_and_saveexec_b32 s0, s1" },
@@ -295,6 +350,11 @@ static const struct golden gfx1030_goldens[] = {
 	{ { 0xdc339ff0, 0x01040002 }, 8,
 	  "global_load_dword v1, v2, s[4:5] offset:-16 glc slc dlc" },
 	{ { 0xd8d80010, 0x00000001 }, 8, "ds_read_b32 v0, v1 offset:16" },
+	{ { 0xd8660000, 0x00000000 }, 8, "ds_gws_init v0 gds" },
+	{ { 0xd86a0000, 0x00000000 }, 8, "ds_gws_sema_v gds" },
+	{ { 0xd86e0003, 0x00000100 }, 8, "ds_gws_sema_br v1 offset:3 gds" },
+	{ { 0xd8720000, 0x00000000 }, 8, "ds_gws_sema_p gds" },
+	{ { 0xd8760001, 0x00000200 }, 8, "ds_gws_barrier v2 offset:1 gds" },
 	{ { 0xe030d000, 0x80400102 }, 8, "buffer_load_dword v1, v2, s[0:3], 0 offen glc slc dlc" },
 	{ { 0xe1c40000, 0x00000000 }, 8, "buffer_gl0_inv" },
 	{ { 0xf0001f08, 0x00010000 }, 8,
@@ -353,6 +413,7 @@ int main(void)
 		cmocka_unit_test(test_family),
 		cmocka_unit_test(test_fields),
 		cmocka_unit_test(test_gfx942),
+		cmocka_unit_test(test_gfx908),
 		cmocka_unit_test(test_gfx1030),
 	};
 

@@ -20,6 +20,10 @@
  *		registers SET_SH_REG wrote, in the ring and in an IB
  *   atomic	a shader's atomic adds and a CPU thread's, on one counter
  *		at once: none is lost (gfx90a)
+ *   idle	two queues idle long enough for kfdsim's engine to block;
+ *		two threads ring them at once and both are served within
+ *		a second (a doorbell store wakes the engine; with the
+ *		capture, the store its trap handler forwards)
  *
  * Prints "pm4: NAME ok" per case and "pm4: all ok", or fails (exit 1).
  * Each case uses its own queues, so a capture (`--submissions`) has
@@ -525,6 +529,83 @@ case_atomic(void)
 	kit_free_mapped(counter, 4096);
 }
 
+#define IDLE_US		300000	/* past the engine's 100 ms before it blocks */
+#define IDLE_SERVE_NS	1000000000ULL
+
+struct idle_ring {
+	struct kit_queue *q;
+	uint32_t *dst;
+	pthread_barrier_t *go;
+	uint64_t ns;		/* ring to drained; 0: never */
+};
+
+static uint64_t
+mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static void *
+idle_ringer(void *arg)
+{
+	struct idle_ring *r = arg;
+	uint64_t t0;
+
+	write_data(r->q, r->dst, 2);
+	pthread_barrier_wait(r->go);
+	t0 = mono_ns();
+	submit(r->q);
+	r->ns = drained(r->q) ? mono_ns() - t0 + 1 : 0;
+	return NULL;
+}
+
+static void
+case_idle(void)
+{
+	uint32_t *buf = kit_alloc_mapped(4096, KIT_MEM_EXEC);
+	struct idle_ring r[2];
+	pthread_barrier_t go;
+	struct kit_queue q[2];
+	pthread_t th[2];
+	int made = 0;
+
+	if (!buf)
+		return;
+	for (; made < 2; made++)
+		if (pq_new(&q[made]))
+			break;
+	for (int i = 0; i < made; i++) {
+		write_data(&q[i], buf + i, 1);
+		submit(&q[i]);
+		if (!drained(&q[i]))
+			kit_fail("idle: the first packet never ran");
+	}
+	if (made == 2 && !kit_failed) {
+		usleep(IDLE_US);
+		pthread_barrier_init(&go, NULL, 2);
+		for (int i = 0; i < 2; i++) {
+			r[i] = (struct idle_ring){ &q[i], buf + i, &go, 0 };
+			pthread_create(&th[i], NULL, idle_ringer, &r[i]);
+		}
+		for (int i = 0; i < 2; i++)
+			pthread_join(th[i], NULL);
+		pthread_barrier_destroy(&go);
+		if (!r[0].ns || !r[1].ns || buf[0] != 2 || buf[1] != 2)
+			kit_fail("idle: a doorbell rung after idle was not served");
+		else if (r[0].ns > IDLE_SERVE_NS || r[1].ns > IDLE_SERVE_NS)
+			kit_fail("idle: served after more than a second");
+		else
+			printf("pm4: idle ok (served in %.0f and %.0f us)\n",
+			       (double)r[0].ns / 1e3, (double)r[1].ns / 1e3);
+	}
+	for (int i = 0; i < made; i++)
+		kit_queue_free(&q[i]);
+	kit_free_mapped(buf, 4096);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -540,6 +621,7 @@ main(int argc, char **argv)
 		{ "gpudb", case_gpudb },
 		{ "dispatch", case_dispatch },
 		{ "atomic", case_atomic },
+		{ "idle", case_idle },
 	};
 	HsaNodeProperties np;
 

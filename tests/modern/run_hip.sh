@@ -11,7 +11,13 @@
 # replay and emit-c (run_client.sh --record-only). smi runs the program as the KFD process beside rocm-smi
 # (tests/kfdsim/run_rocm_smi.sh). The program is built for gfx90a,
 # gfx942 and gfx1030 into OUTDIR (again only when SOURCE is newer), under
-# a lock, since tests run in parallel.
+# a lock, since tests run in parallel. The environment may change that:
+#   RUN_HIP_ARCHS   the architectures built for (default: the three)
+#   RUN_HIP_FLAGS   more hipcc options (C++ standard, libraries, features)
+#   RUN_HIP_NAME    the program's name in OUTDIR (default: SOURCE's), for
+#                   one source built with other options
+#   RUN_HIP_NEEDS   a header the program needs from the root: without it
+#                   the test is skipped (77), and fails under CI=true
 set -u
 
 here=$(dirname "$0")
@@ -27,14 +33,30 @@ else
 	shift 6
 fi
 
+root=${KFDTRACE_MODERN_ROOT:-/var/cache/kfdtrace/rocm-sid}
+needs=${RUN_HIP_NEEDS:-}
+if [ -n "$needs" ] && [ -x "$root/usr/bin/rocminfo" ] &&
+   [ ! -e "$root/usr/include/$needs" ]; then
+	if [ "${CI:-}" = true ]; then
+		echo "FAIL: the ROCm 6.4 root has no $needs (scripts/setup.sh)"
+		exit 1
+	fi
+	echo "skipped: the ROCm 6.4 root has no $needs (scripts/setup.sh)"
+	exit 77
+fi
+
+archs=
+for a in ${RUN_HIP_ARCHS:-gfx90a gfx942 gfx1030}; do
+	archs="$archs --offload-arch=$a"
+done
 mkdir -p "$outdir"
-exe=$outdir/$(basename "$src" .hip)
+exe=$outdir/${RUN_HIP_NAME:-$(basename "$src" .hip)}
 (
 	flock 9
 	if [ ! -x "$exe" ] || [ "$src" -nt "$exe" ]; then
-		"$here/in_root.sh" hipcc --offload-arch=gfx90a --offload-arch=gfx942 \
-			--offload-arch=gfx1030 -O2 -Wall -Werror -o "$exe.new" "$src" &&
-			mv "$exe.new" "$exe"
+		# shellcheck disable=SC2086 # lists of options
+		"$here/in_root.sh" hipcc $archs -O2 -Wall -Werror ${RUN_HIP_FLAGS:-} \
+			-o "$exe.new" "$src" && mv "$exe.new" "$exe"
 	fi
 ) 9>"$exe.lock"
 rc=$?

@@ -178,6 +178,11 @@ void kcap_submit_mem_init(void);
  * live in.
  */
 void kcap_submit_mem_ioctl(unsigned int nr, void *arg, int ret);
+/*
+ * The same ioctls as the program enters them: a userptr's CPU address,
+ * which the driver's answer replaces with an mmap offset.
+ */
+void kcap_submit_mem_before(unsigned int nr, const void *arg);
 /* Memory records of what the packets in @data reference. */
 void kcap_submit_mem_packets(uint8_t engine, const uint8_t *data, uint32_t len);
 void kcap_submit_mem_child(void);

@@ -697,6 +697,7 @@ kcap_submit_ioctl(int fd, unsigned int nr, void *arg, int ret, int before)
 	if (nr == KCAP_NOT_KFD)
 		return;
 	if (before) {
+		kcap_submit_mem_before(nr, arg);
 		/*
 		 * The program enters the driver (it may block there, waiting
 		 * for what it published): whatever a trap did not see is

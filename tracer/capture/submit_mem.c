@@ -12,7 +12,9 @@
  *   kernel arguments	kernarg_size bytes (from the kernel descriptor;
  *			256 when it cannot be read or says 0)
  *   signals		each amd_signal_t a packet completes or waits on
- *   copy sources	what an SDMA COPY_LINEAR reads
+ *   copy sources	what an SDMA COPY_LINEAR reads, and the pattern
+ *			a fill blit kernel of HIP's reads (named from the
+ *			code objects recorded, kfd_blit_args())
  *   indirect buffers	what a PM4 INDIRECT_BUFFER enters (in a PM4 queue
  *			or an AQL PM4_IB packet), and the IBs those enter
  *			(chained or nested)
@@ -43,6 +45,7 @@
 
 #include <kfdtrace/blob.h>
 #include <kfdtrace/common/u64map.h>
+#include <kfdtrace/decode.h>
 #include <kfdtrace/dispatch.h>
 #include <kfdtrace/kfd_abi.h>
 #include <kfdtrace/packet_abi.h>
@@ -57,6 +60,7 @@
 
 struct mem_bo {
 	uint64_t va, size, handle;
+	uint64_t cpu;		/* a userptr's CPU address (0: none) */
 	int code_done;		/* recorded as a code object */
 };
 
@@ -74,6 +78,8 @@ static struct {
 	/* COMPUTE_PGM_LO/HI as PM4 SET_SH_REG last wrote them (of any
 	 * queue: the queues of one program share their code buffers). */
 	uint32_t pgm[2];
+	/* The kernels of the code objects recorded (NULL: none yet). */
+	struct kfd_kernels *kernels;
 } M = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 struct mem_base {
@@ -83,6 +89,9 @@ struct mem_base {
 
 int kcap_submit_full;
 
+/* The CPU address of the userptr this thread is allocating (0: none). */
+static __thread uint64_t mem_userptr;
+
 void
 kcap_submit_mem_init(void)
 {
@@ -91,6 +100,17 @@ kcap_submit_mem_init(void)
 
 	kcap_submit_full = v && !strcmp(v, "full");
 	M.limit = lim && *lim ? strtoull(lim, NULL, 0) : MEM_DEFAULT_LIMIT;
+}
+
+void
+kcap_submit_mem_before(unsigned int nr, const void *arg)
+{
+	const struct kfd_abi_alloc_memory_of_gpu_args *a = arg;
+
+	mem_userptr = 0;
+	if (kcap_submit_full && a && nr == KFD_ABI_IOC_NR(KFD_ABI_IOC_ALLOC_MEMORY_OF_GPU) &&
+	    (a->flags & KFD_ABI_ALLOC_MEM_FLAGS_USERPTR))
+		mem_userptr = a->mmap_offset;
 }
 
 void
@@ -116,6 +136,7 @@ kcap_submit_mem_ioctl(unsigned int nr, void *arg, int ret)
 		M.bo[M.n].va = a->va_addr;
 		M.bo[M.n].size = a->size;
 		M.bo[M.n].handle = a->handle;
+		M.bo[M.n].cpu = a->flags & KFD_ABI_ALLOC_MEM_FLAGS_USERPTR ? mem_userptr : 0;
 		M.bo[M.n].code_done = 0;
 		M.n++;
 	} else if (nr == KFD_ABI_IOC_NR(KFD_ABI_IOC_FREE_MEMORY_OF_GPU)) {
@@ -269,9 +290,12 @@ store(struct kt_memory_rec *m, uint8_t *buf, uint32_t len)
 	return 1;
 }
 
-/* One memory record of @len bytes at @addr, within the limit. */
+/*
+ * One memory record of @len bytes at GPU address @addr, within the limit,
+ * read at the CPU address @from.
+ */
 static void
-record(uint8_t kind, uint64_t addr, uint64_t len)
+record_from(uint8_t kind, uint64_t addr, uint64_t from, uint64_t len)
 {
 	uint8_t delta[KT_MEM_DELTA_ENC_MAX];
 	struct kt_record rec;
@@ -290,7 +314,7 @@ record(uint8_t kind, uint64_t addr, uint64_t len)
 		len = KT_MAX_SUBMIT;
 		m->flags |= KT_MEM_CUT;
 	}
-	if (!(buf = malloc(len)) || kcap_read_mem(buf, addr, len) < 0) {
+	if (!(buf = malloc(len)) || kcap_read_mem(buf, from, len) < 0) {
 		m->flags |= KT_MEM_UNREADABLE;
 		set_base(addr, NULL, 0);
 		goto out;
@@ -320,6 +344,12 @@ out:
 	free(buf);
 }
 
+static void
+record(uint8_t kind, uint64_t addr, uint64_t len)
+{
+	record_from(kind, addr, addr, len);
+}
+
 static struct mem_bo *
 bo_of(uint64_t va)
 {
@@ -331,9 +361,35 @@ bo_of(uint64_t va)
 	return NULL;
 }
 
+/* Where the CPU reads GPU address @va: a userptr's pages are at its own. */
+static uint64_t
+cpu_of(uint64_t va)
+{
+	const struct mem_bo *bo = bo_of(va);
+
+	return bo && bo->cpu ? bo->cpu + (va - bo->va) : va;
+}
+
 /* The IBs one submission may lead to (chains and nesting), as the
  * engine bounds them. */
 #define MEM_PM4_IBS	64u
+
+/* The names of the kernels in code buffer @bo, as recorded. */
+static void
+names_of(const struct mem_bo *bo)
+{
+	uint64_t len = bo->size < KT_MAX_SUBMIT ? bo->size : KT_MAX_SUBMIT;
+	uint8_t *buf;
+
+	if (!M.kernels && !(M.kernels = kfd_kernels_new()))
+		return;
+	if (!(buf = malloc(len)))
+		return;
+	/* Out of memory: its dispatches stay unnamed. */
+	if (kcap_read_mem(buf, bo->va, len) == 0)
+		(void)kfd_kernels_add(M.kernels, bo->va, buf, len);
+	free(buf);
+}
 
 /* The code buffer of a record once (an AQL descriptor's, PM4's code). */
 static void
@@ -343,8 +399,29 @@ code_of(uint64_t va)
 
 	if (bo && !bo->code_done) {
 		record(KT_MEM_CODE, bo->va, bo->size);
+		names_of(bo);
 		bo->code_done = 1;
 	}
+}
+
+/*
+ * A fill blit kernel reads its pattern from memory its packet does not
+ * name (ROCclr's constant buffer): the pattern is recorded as a copy
+ * source, so that the replay fills with it.
+ */
+static void
+blit_inputs(const struct kfd_aql_dispatch *d, uint32_t kernarg)
+{
+	const char *name = M.kernels ? kfd_kernels_name(M.kernels, d->kernel_object) : NULL;
+	uint8_t ka[128];
+	struct kfd_blit b;
+	uint32_t n = kernarg < sizeof(ka) ? kernarg : sizeof(ka);
+
+	if (!name || kcap_read_mem(ka, d->kernarg_address, n) < 0 ||
+	    kfd_blit_args(name, ka, n, &b) < 0)
+		return;
+	if (b.kind == KFD_BLIT_FILL && b.pattern_len <= sizeof(ka))
+		record_from(KT_MEM_COPY_SOURCE, b.pattern, cpu_of(b.pattern), b.pattern_len);
 }
 
 /*
@@ -431,6 +508,7 @@ aql(const uint8_t *p)
 			kernarg = MEM_KERNARG_GUESS;
 		record(KT_MEM_KERNARG, d.kernarg_address,
 		       kernarg < MEM_KERNARG_MAX ? kernarg : MEM_KERNARG_MAX);
+		blit_inputs(&d, kernarg);
 		record(KT_MEM_SIGNAL, d.completion_signal, MEM_SIGNAL_SIZE);
 	} else if (r->match == KFD_AQL_TYPE_BARRIER_AND ||
 		   r->match == KFD_AQL_TYPE_BARRIER_OR) {

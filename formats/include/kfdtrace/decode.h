@@ -285,6 +285,30 @@ int kfd_kernels_add(struct kfd_kernels *k, uint64_t addr, const uint8_t *data,
 const char *kfd_kernels_name(const struct kfd_kernels *k, uint64_t kernel_object);
 
 /*
+ * HIP's blit kernels (ROCclr's __amd_rocclr_copyBuffer and
+ * __amd_rocclr_fillBufferAligned, as HIP 5.2 and HIP 6.x lay out their
+ * arguments): what one dispatch reads and writes, from its kernel name
+ * and kernel arguments. ROCr's own blit kernels carry no name.
+ */
+enum kfd_blit_kind { KFD_BLIT_COPY = 1, KFD_BLIT_FILL };
+
+struct kfd_blit {
+	enum kfd_blit_kind kind;
+	uint64_t dst, len;	/* the bytes written: [dst, dst + len) */
+	uint64_t src;		/* a copy's: [src, src + len) */
+	uint64_t pattern;	/* a fill's pattern: [pattern, + pattern_len) */
+	uint64_t pattern_len;
+};
+
+/*
+ * kfd_blit_args() - decode the @len bytes of kernel arguments @ka of a
+ * dispatch of kernel @name into @b.
+ * Return: 0, or -1 when @name is no blit kernel known here (NULL too) or
+ * the arguments fit neither layout.
+ */
+int kfd_blit_args(const char *name, const uint8_t *ka, size_t len, struct kfd_blit *b);
+
+/*
  * kfd_decode_packet() - append the packet at byte @off of submit record
  * @s as text ("KERNEL_DISPATCH{grid_size_x=..., ...}").
  * Return: its size in bytes (the next packet is at @off plus it), or 0

@@ -20,6 +20,7 @@ enum kfd_isa_family {
 	KFD_ISA_GFX90A,		/* CDNA2: MI200 */
 	KFD_ISA_GFX942,		/* CDNA3: MI300 (gfx940's encodings) */
 	KFD_ISA_GFX1030,	/* RDNA2: RX 6900 XT, wave32 */
+	KFD_ISA_GFX908,		/* CDNA1: MI100 (gfx90a's, less) */
 };
 
 /* The encodings (VOP3 holds VOP3A and VOP3B; FLAT holds GLOBAL and SCRATCH). */

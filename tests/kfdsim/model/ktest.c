@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -165,6 +167,9 @@ kt_cpu_map(struct ksim_file *f, uint64_t offset, size_t len, int *err)
 		 (off_t)m.offset);
 	close(m.fd);
 	*err = p == MAP_FAILED ? -errno : 0;
+	/* What the shim does: a doorbell store then wakes an idle engine. */
+	if (p != MAP_FAILED && (m.flags & KSIM_MAP_DOORBELL))
+		ksim_notify_mapped(f, offset, p, len, MAP_SHARED);
 	return p == MAP_FAILED ? NULL : p;
 }
 
@@ -292,9 +297,64 @@ kt_queue_create(struct kt *t, struct kt_queue *q, uint64_t base, uint32_t type,
 	a.ctx_save_restore_size = g->cwsr_size;
 	a.ctl_stack_size = g->ctl_stack_size;
 	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_CREATE_QUEUE, &a), 0);
+	q->qid = a.queue_id;
 	page = kt_cpu_map(t->kfd, a.doorbell_offset & ~0x1fffULL, 8192, &err);
 	assert_non_null((void *)page);
+	q->doorbell_page = page;
 	q->doorbell = page + (a.doorbell_offset & 0x1fff) / 8;
+}
+
+pid_t
+kt_engine_tid(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	pid_t tid = 0;
+
+	if (!d)
+		return 0;
+	while (!tid && (e = readdir(d))) {
+		char path[300], comm[32] = "";
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) && !strcmp(comm, "kfdsim-cp\n"))
+			tid = (pid_t)atoi(e->d_name);
+		fclose(f);
+	}
+	closedir(d);
+	return tid;
+}
+
+unsigned long
+kt_task_switches(pid_t tid)
+{
+	char path[64], line[128];
+	unsigned long n = 0, v;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/status", (int)tid);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "voluntary_ctxt_switches: %lu", &v) == 1 ||
+		    sscanf(line, "nonvoluntary_ctxt_switches: %lu", &v) == 1)
+			n += v;
+	fclose(f);
+	return n;
+}
+
+clockid_t
+kt_task_clock(pid_t tid)
+{
+	/* What pthread_getcpuclockid() gives: CPUCLOCK_PERTHREAD |
+	 * CPUCLOCK_SCHED on the inverted id. */
+	return (clockid_t)(~(unsigned int)tid << 3 | 6);
 }
 
 uint64_t

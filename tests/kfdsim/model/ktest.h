@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <time.h>
 #include <setjmp.h>
 #include <cmocka.h>
@@ -75,7 +76,9 @@ void kt_vram_mapped(struct kt *t, unsigned int owner, uint64_t va,
 struct kt_queue {
 	uint8_t *ring, *aux, *data;
 	volatile uint64_t *doorbell;
+	volatile uint64_t *doorbell_page;	/* its mapping, 8 KiB */
 	uint64_t wr;
+	uint32_t qid;			/* CREATE_QUEUE's queue_id */
 };
 
 /*
@@ -91,6 +94,16 @@ void kt_queue_create(struct kt *t, struct kt_queue *q, uint64_t base, uint32_t t
 
 /* kt_now_ns() - clock @id in ns (0 if it cannot be read). */
 uint64_t kt_now_ns(clockid_t id);
+
+/* kt_engine_tid() - the engine thread of this process (kfdsim-cp), or 0. */
+pid_t kt_engine_tid(void);
+/*
+ * kt_task_switches() - voluntary plus involuntary context switches of
+ * thread @tid so far: each wake-up of a sleeper is one.
+ */
+unsigned long kt_task_switches(pid_t tid);
+/* kt_task_clock() - the CPU-time clock of thread @tid of this process. */
+clockid_t kt_task_clock(pid_t tid);
 
 int kt_setup_mi210(void **state);
 int kt_setup_mi210_novm(void **state);

@@ -349,6 +349,39 @@ test_shader_gfx942(void **state)
 }
 
 static int
+setup_mi100(void **state)
+{
+	return setup_on(state, "mi100");
+}
+
+/*
+ * gfx908 on mi100: test_shader's kernel runs there too (its own test);
+ * v_pk_mov_b32, gfx90a's packed f32 move, is not gfx908's and stops the
+ * queue with the illegal-instruction error.
+ */
+static void
+test_shader_gfx908(void **state)
+{
+	static const uint32_t pk_mov[] = {
+		0xd3b34002, 0x18020100,	/* v_pk_mov_b32 v[2:3], v[0:1], v[0:1] */
+		0xbf810000,		/* s_endpgm */
+	};
+	const int64_t entry = 256;
+	const uint64_t kd = KERNEL_VA + 1024;
+	struct kt *t = *state;
+	struct tq q;
+
+	memcpy(kern + 1024 + 16, &entry, 8);
+	memcpy(kern + 1024 + entry, pk_mov, sizeof(pk_mov));
+	queue_new(t, &q, 0x10000000ULL);
+	*sigval(&q, 0) = 1;
+	put_dispatch(&q, kd, sigva(&q, 0));
+	assert_true(inactive_bits(&q, 0x40000000));
+	assert_int_equal(rptr(&q), 0);
+	assert_int_equal(*sigval(&q, 0), 1);
+}
+
+static int
 setup_rx6900xt(void **state)
 {
 	return setup_on(state, "rx6900xt");
@@ -883,6 +916,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_retire, setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_shader, setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_shader_gfx942, setup_mi300x, kt_teardown),
+		cmocka_unit_test_setup_teardown(test_shader, setup_mi100, kt_teardown),
+		cmocka_unit_test_setup_teardown(test_shader_gfx908, setup_mi100, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_shader_wave32, setup_rx6900xt, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_shader_wait, setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_shader_msg, setup, kt_teardown),

@@ -3,10 +3,10 @@
  * An idle engine costs (next to) no CPU: with a PM4 and an AQL queue
  * created and a PM4 round trip done, the engine thread (kfdsim-cp) left
  * idle past its deep-sleep point uses less than IDLE_MAX_PERMILLE of a
- * core, and still serves the next doorbell. Prints the engine's CPU time
- * and wake-ups per second of idleness (mi210).
+ * core, and still serves the next doorbell; so does a polling one
+ * (KFDSIM_IDLE=poll). Prints the engine's CPU time and wake-ups per
+ * second of idleness in both modes (mi210).
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,56 +52,9 @@ pm4_round_trip(struct kt_queue *q, uint32_t seq)
 	return *(uint32_t *)q->data == seq;
 }
 
-/* The engine thread's id: the task of this process named kfdsim-cp. */
-static pid_t
-engine_tid(void)
-{
-	DIR *d = opendir("/proc/self/task");
-	struct dirent *e;
-	pid_t tid = 0;
-
-	assert_non_null(d);
-	while (!tid && (e = readdir(d))) {
-		char path[300], comm[32] = "";
-		FILE *f;
-
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fgets(comm, sizeof(comm), f) && !strcmp(comm, "kfdsim-cp\n"))
-			tid = (pid_t)atoi(e->d_name);
-		fclose(f);
-	}
-	closedir(d);
-	return tid;
-}
-
-/* Context switches of task @tid so far: each wake-up of a sleeper is one. */
-static unsigned long
-switches(pid_t tid)
-{
-	char path[64], line[128];
-	unsigned long n = 0, v;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/status", (int)tid);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "voluntary_ctxt_switches: %lu", &v) == 1 ||
-		    sscanf(line, "nonvoluntary_ctxt_switches: %lu", &v) == 1)
-			n += v;
-	fclose(f);
-	return n;
-}
-
 static void
-idle_engine(void **state)
+idle_engine(struct kt *t, int poll)
 {
-	struct kt *t = *state;
 	const struct ksim_gpu *g = t->prof->nodes[1].gpu;
 	uint64_t cpu0, cpu1, wall0, wall1;
 	unsigned long sw0, sw1;
@@ -111,6 +64,9 @@ idle_engine(void **state)
 	double permille;
 	pid_t tid;
 
+	/* The engine reads it with the first doorbell mapping. */
+	if (poll)
+		setenv("KFDSIM_IDLE", "poll", 1);
 	kt_vram_mapped(t, 0, EOP_VA, 4096, &g0, 1);
 	kt_vram_mapped(t, 0, CWSR_VA, ((uint64_t)g->cwsr_size +
 		       g->debug_memory_size + 4095) & ~4095ULL, &g0, 1);
@@ -118,24 +74,24 @@ idle_engine(void **state)
 			EOP_VA, CWSR_VA, 64);
 	kt_queue_create(t, &pm4, PM4_VA, KFD_ABI_QUEUE_TYPE_COMPUTE, RING_SIZE,
 			EOP_VA, CWSR_VA, 64);
+	unsetenv("KFDSIM_IDLE");
 	assert_true(pm4_round_trip(&pm4, 1));
-	tid = engine_tid();
+	tid = kt_engine_tid();
 	assert_true(tid > 0);
-	/* Linux's CPU-time clock of one thread (what pthread_getcpuclockid()
-	 * gives): CPUCLOCK_PERTHREAD | CPUCLOCK_SCHED on the inverted id. */
-	cpu_clock = (clockid_t)(~(unsigned int)tid << 3 | 6);
+	cpu_clock = kt_task_clock(tid);
 	assert_true(kt_now_ns(cpu_clock) > 0);
 	usleep(SETTLE_MS * 1000);
-	sw0 = switches(tid);
+	sw0 = kt_task_switches(tid);
 	cpu0 = kt_now_ns(cpu_clock);
 	wall0 = kt_now_ns(CLOCK_MONOTONIC);
 	usleep(WINDOW_MS * 1000);
 	cpu1 = kt_now_ns(cpu_clock);
 	wall1 = kt_now_ns(CLOCK_MONOTONIC);
-	sw1 = switches(tid);
+	sw1 = kt_task_switches(tid);
 	permille = (double)(cpu1 - cpu0) * 1000.0 / (double)(wall1 - wall0);
-	printf("idle engine: %.1f us of CPU per s (%.2f permille of a core), "
-	       "%.0f wake-ups per s\n",
+	printf("idle engine (%s): %.1f us of CPU per s (%.2f permille of a "
+	       "core), %.0f wake-ups per s\n",
+	       ksim_idle_mode(t->dev) == KSIM_IDLE_UFFD ? "blocks" : "polls",
 	       (double)(cpu1 - cpu0) / 1e3 * 1e9 / (double)(wall1 - wall0),
 	       permille, (double)(sw1 - sw0) * 1e9 / (double)(wall1 - wall0));
 	assert_true(permille < IDLE_MAX_PERMILLE);
@@ -143,11 +99,27 @@ idle_engine(void **state)
 	assert_true(pm4_round_trip(&pm4, 2));
 }
 
+/* Blocking where the host allows it (model-cp-block tests that it does). */
+static void
+idle_default(void **state)
+{
+	idle_engine(*state, 0);
+}
+
+/* KFDSIM_IDLE=poll: the sleep with backoff, as on a host without it. */
+static void
+idle_polling(void **state)
+{
+	idle_engine(*state, 1);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(idle_engine, kt_setup_mi210,
+		cmocka_unit_test_setup_teardown(idle_default, kt_setup_mi210,
+						kt_teardown),
+		cmocka_unit_test_setup_teardown(idle_polling, kt_setup_mi210,
 						kt_teardown),
 	};
 

@@ -667,6 +667,50 @@ test_copy_count_width(void **state)
 	}
 }
 
+/*
+ * Copies that the kernel makes in one go (cp_mem_copy.c) into or out of a
+ * userptr whose CPU pages the program unmapped: the engine gets EFAULT,
+ * not SIGSEGV, and the copy is a VM fault at the userptr's page, whether
+ * it is the source (userptr to userptr) or the destination (VRAM to it).
+ */
+static void
+test_copy_gone_userptr(void **state)
+{
+	static const unsigned int g0 = 0;
+	const uint64_t size = 1u << 20, a_va = 0x100000000ULL, b_va = 0x200000000ULL,
+		       vram_va = 0x300000000ULL;
+
+	(void)state;
+	for (unsigned int k = 0; k < 2; k++) {
+		struct kt *t = open_kt("mi210");
+		uint32_t mem = memory_event(t);
+		uint8_t *a = kt_userptr_mapped(t, 0, a_va, size);
+		uint8_t *b = kt_userptr_mapped(t, 0, b_va, size);
+		struct kfd_abi_event_data ed;
+		struct sq q;
+
+		memset(a, 0x5a, size);
+		kt_vram_mapped(t, 0, vram_va, size, &g0, 1);
+		sq_new(t, &q, 0, 0x10000000ULL, KFD_ABI_QUEUE_TYPE_SDMA);
+		/* the VRAM gets bytes, so it has a backing file to read */
+		copy(&q, vram_va, a_va, (uint32_t)size);
+		kick(&q);
+		assert_true(reaches(&q, q.wr));
+		assert_int_equal(munmap(k ? b : a, size), 0);
+		if (k)
+			copy(&q, b_va, vram_va, (uint32_t)size);
+		else
+			copy(&q, b_va, a_va, (uint32_t)size);
+		kick(&q);
+		assert_int_equal(wait_memory(t, mem, &ed), KFD_ABI_WAIT_RESULT_COMPLETE);
+		assert_int_equal(ed.memory_exception_data.va, k ? b_va : a_va);
+		assert_int_equal(ed.memory_exception_data.failure.NotPresent, 1);
+		if (!k)
+			assert_int_equal(b[0], 0);
+		close_kt(t);
+	}
+}
+
 /* The render node's GPUVM_FAULT query on the VM of GPU 0's render file. */
 static struct kfd_drm_amdgpu_info_gpuvm_fault
 gpuvm_fault(struct kt *t)
@@ -821,6 +865,7 @@ main(void)
 		cmocka_unit_test(test_svm_xnack),
 		cmocka_unit_test(test_copy_count_width),
 		cmocka_unit_test(test_vm_fault),
+		cmocka_unit_test(test_copy_gone_userptr),
 		cmocka_unit_test(test_gpu_doorbell_write),
 	};
 

@@ -348,6 +348,8 @@ struct ksim_map {
 
 /* ksim_map.flags */
 #define KSIM_MAP_UNCACHED	0x1	/* doorbell/MMIO: device memory */
+#define KSIM_MAP_DOORBELL	0x2	/* a doorbell page: pass the mapping
+					 * to ksim_notify_mapped() */
 
 /*
  * ksim_mmap() - resolve an mmap() of a model file (kfd_mmap, drm_gem_mmap).
@@ -376,6 +378,41 @@ int ksim_mmap(struct ksim_file *f, uint64_t offset, size_t len, int prot,
 	      int flags, struct ksim_map *out);
 
 /*
+ * ksim_notify_mapped() - the caller mapped what ksim_mmap() answered for
+ * the same @f and @offset at [addr, addr+len), with mmap() @flags. Needed
+ * for a KSIM_MAP_DOORBELL answer (others are ignored): an idle engine
+ * blocks, and a store into a shared doorbell mapping the model was told of
+ * wakes it; a store into another one is seen only once something else
+ * wakes the engine.
+ * Call before the mapping can be stored to.
+ */
+void ksim_notify_mapped(struct ksim_file *f, uint64_t offset, void *addr,
+			size_t len, int flags);
+
+/* ksim_idle_mode() answers */
+#define KSIM_IDLE_POLL	0	/* an idle engine sleeps and looks again */
+#define KSIM_IDLE_UFFD	1	/* an idle engine blocks; doorbell stores
+				 * (userfaultfd write-protect) wake it */
+
+/*
+ * ksim_idle_mode() - how the calling process's idle engine waits for work.
+ * KSIM_IDLE_POLL until a doorbell mapping was registered; KSIM_IDLE_POLL
+ * for good where the host refused userfaultfd (KFDSIM_DEBUG says why) or
+ * with KFDSIM_IDLE=poll. Return: KSIM_IDLE_*, or -ESRCH without a KFD
+ * process.
+ */
+int ksim_idle_mode(struct ksim_device *dev);
+
+/*
+ * ksim_notify_mremap() - the application moved [old, old+old_len) to
+ * [new, new+new_len) (mremap() with a new address): as
+ * ksim_notify_munmap() for the old place, and a doorbell mapping moved
+ * keeps waking the engine from the new one.
+ */
+void ksim_notify_mremap(struct ksim_device *dev, uint64_t old, uint64_t old_len,
+			uint64_t new_addr, uint64_t new_len);
+
+/*
  * ksim_notify_fork_child() - tell the model it runs in a new child process.
  * Only needed after a raw clone() that bypassed pthread_atfork handlers.
  */
@@ -383,7 +420,8 @@ void ksim_notify_fork_child(void);
 
 /*
  * ksim_notify_munmap() - the application unmapped [addr, addr+len). SVM
- * ranges inside are dropped, as the kernel's MMU notifier does. Call after
+ * ranges inside are dropped, as the kernel's MMU notifier does, and so
+ * are doorbell mappings (ksim_notify_mapped()). Call after
  * a successful munmap()/mremap() away; without it ranges outlive their pages.
  */
 void ksim_notify_munmap(struct ksim_device *dev, uint64_t addr, uint64_t len);

@@ -4,16 +4,21 @@
  * with its first queue, services every active queue of the process
  * (cp_aql.c, cp_pm4.c and cp_sdma.c do the packets). A real CP learns of work by polling
  * doorbells too: doorbell stores are plain CPU stores into kfdsim's own
- * doorbell page, which nothing can trap cheaply.
+ * doorbell page.
  *
  * Cost: while packets keep arriving the engine spins (CP_SPIN_NS after the
  * last retired packet, timed by a clock read every CP_SPIN_CHECK passes,
  * none while packets flow), then sleeps, doubling the sleep up to
- * CP_SLEEP_MAX_NS; after CP_DEEP_AFTER_NS without work, up to
- * CP_DEEP_MAX_NS, so that an idle process costs about a hundred wake-ups
- * a second (a thousand cost 2-3% of a core on a host whose wake-ups take
+ * CP_SLEEP_MAX_NS. After CP_DEEP_AFTER_NS without work, with every queue
+ * idle (no doorbell news, nothing pending: a queue waiting on WAIT_REG_MEM
+ * or a barrier keeps it polling, as the hardware does), it blocks with no
+ * timeout: the program's doorbell mappings are write-protected with
+ * userfaultfd, and the next store into one wakes it (cp_idle.c). An idle
+ * process then costs no wake-up at all. Where the host refuses that, the
+ * sleep doubles up to CP_DEEP_MAX_NS instead: about fifty wake-ups a
+ * second (a thousand cost 2-3% of a core on a host whose wake-ups take
  * 30 us). Queue creation and updates wake it at once, and so does a
- * WAIT_EVENTS of the process (ksim_cp_kick).
+ * WAIT_EVENTS of the process while it sleeps (ksim_cp_kick).
  */
 #include <errno.h>
 #include <signal.h>
@@ -188,19 +193,10 @@ dev_lock(struct ksim_cp *cp)
 	}
 }
 
-/*
- * One pass: look at every doorbell (cp->lock only); if any queue has news
- * or work left, take the device lock and run those queues. The queue list
- * changes only with both locks held, so the device lock alone keeps it
- * still while the queues run: each pass takes each lock once.
- * Return: packets retired, or -1 when asked to stop.
- */
-static long
-engine_pass(struct ksim_cp *cp)
+int
+cp_has_news(struct ksim_cp *cp)
 {
 	unsigned int want = 0;
-	long done = 0;
-	int r;
 
 	pthread_mutex_lock(&cp->lock);
 	for (unsigned int i = 0; i < cp->n; i++) {
@@ -213,13 +209,30 @@ engine_pass(struct ksim_cp *cp)
 			want++;
 	}
 	pthread_mutex_unlock(&cp->lock);
-	if (!want)
+	return want > 0;
+}
+
+/*
+ * One pass: look at every doorbell (cp->lock only); if any queue has news
+ * or work left, take the device lock and run those queues. The queue list
+ * changes only with both locks held, so the device lock alone keeps it
+ * still while the queues run: each pass takes each lock once.
+ * Return: packets retired, or -1 when asked to stop.
+ */
+static long
+engine_pass(struct ksim_cp *cp)
+{
+	long done = 0;
+	int r;
+
+	if (!cp_has_news(cp))
 		return 0;
 	r = dev_lock(cp);
 	if (r)
 		return r < 0 ? -1 : 0;
+	cp_prio_order(cp);
 	for (unsigned int i = 0; i < cp->n; i++) {
-		struct ksim_cpq *cq = cp->qs[i];
+		struct ksim_cpq *cq = cp->qs[cp->order[i]];
 		struct ksim_queue *q = cq->q;
 		uint64_t db;
 
@@ -340,25 +353,36 @@ engine_main(void *arg)
 			continue;
 		}
 		dozing = 1;
+		if (t - idle_since > CP_DEEP_AFTER_NS && cp_idle_block(cp)) {
+			/* A doorbell store or a kick: look at once, and
+			 * spin a while as after work. */
+			idle_since = 0;
+			spins = 1;
+			dozing = 0;
+			sleep_ns = CP_SLEEP_MIN_NS;
+			continue;
+		}
 		engine_sleep(cp, sleep_ns);
 		max = t - idle_since > CP_DEEP_AFTER_NS ? CP_DEEP_MAX_NS :
 		      CP_SLEEP_MAX_NS;
 		if (sleep_ns < max)
 			sleep_ns = sleep_ns * 2 > max ? max : sleep_ns * 2;
 	}
-	cp_log(cp, "engine stopped (%llu packets retired)",
-	       (unsigned long long)cp->retired);
+	cp_log(cp, "engine stopped (%llu packets retired, blocked %llu times "
+	       "while idle)", (unsigned long long)cp->retired,
+	       (unsigned long long)cp->idle_blocks);
 	return NULL;
 }
 
-/* Wake a sleeping engine (cp->lock held). */
+/* Wake a sleeping or blocked engine (cp->lock held). */
 static void
 engine_kick(struct ksim_cp *cp)
 {
 	pthread_cond_signal(&cp->cond);
+	cp_idle_kick(cp);
 }
 
-static struct ksim_cp *
+struct ksim_cp *
 cp_get(struct ksim_process *p)
 {
 	struct ksim_cp *cp = p->cp;
@@ -384,6 +408,7 @@ cp_get(struct ksim_process *p)
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&cp->cond, &ca);
 	pthread_condattr_destroy(&ca);
+	cp_idle_init(cp);
 	p->cp = cp;
 	return cp;
 }
@@ -622,8 +647,10 @@ ksim_cp_kick(struct ksim_process *p)
 
 	if (!cp || !cp->running || cp->pid != ksim_self_pid())
 		return;
+	/* Only a sleeping engine: a blocked one has every queue idle, and
+	 * a doorbell rung before the wait has already woken it. */
 	pthread_mutex_lock(&cp->lock);
-	engine_kick(cp);
+	pthread_cond_signal(&cp->cond);
 	pthread_mutex_unlock(&cp->lock);
 }
 
@@ -644,6 +671,7 @@ ksim_cp_fini(struct ksim_process *p)
 	for (unsigned int g = 0; g < KSIM_MAX_GPUS; g++)
 		if (cp->db_map[g])
 			syscall(SYS_munmap, cp->db_map[g], (size_t)cp->db_len[g]);
+	cp_idle_fini(cp);
 	if (cp->pid == ksim_self_pid()) {
 		pthread_cond_destroy(&cp->cond);
 		pthread_mutex_destroy(&cp->lock);

@@ -318,6 +318,41 @@ cp_mem_rw(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, void *buf,
 	return 0;
 }
 
+int
+cp_mem_piece(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, uint64_t *len,
+	     int write, int *fd, uint64_t *off, uint64_t *user)
+{
+	struct ksim_file *drm = cp->p->pdds[cq->gpu].drm_file;
+	struct ksim_mapping *m;
+	uint64_t n;
+
+	if (!drm)
+		return -1;
+	m = ksim_vm_find(&drm->vm, va);
+	if (!m)
+		return 1;
+	n = m->start + m->size - va;
+	if (n < *len)
+		*len = n;
+	if (write && !map_writable(m))
+		return -1;
+	*fd = -1;
+	*off = m->offset + (va - m->start);
+	switch (m->bo->domain) {
+	case KSIM_DOM_USERPTR:
+		*user = m->bo->userptr + *off;
+		return 0;
+	case KSIM_DOM_VRAM:
+	case KSIM_DOM_GTT:
+		if (!write && m->bo->memfd < 0)
+			return 1;
+		*fd = ksim_bo_backing(m->bo);
+		return *fd < 0 ? -1 : 0;
+	default:
+		return 1;
+	}
+}
+
 /*
  * Zero [off, off+len) of @bo's memfd: its whole pages are dropped (they
  * read as zeros, and give their memory back), the partial pages at either

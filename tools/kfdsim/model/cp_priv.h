@@ -109,6 +109,17 @@ struct ksim_cp {
 					 * from one dispatch to the next */
 	int turn_over;			/* a dispatch ended its turn (shader.c):
 					 * work goes on, the engine must not doze */
+	/* cp_idle.c: an idle engine blocks until a doorbell store */
+	pthread_mutex_t idle_lock;	/* guards the fields below but armed */
+	int idle_mode;			/* KSIM_IDLE_*: POLL once refused */
+	int uffd, efd;			/* userfaultfd, eventfd; -1: none */
+	int armed;			/* cp->lock: a kick writes efd */
+	struct {
+		uint64_t start, len;
+	} *dbr;				/* the program's doorbell mappings */
+	unsigned int n_dbr, cap_dbr;
+	uint64_t idle_blocks;		/* times blocked, for the log */
+	uint16_t order[KSIM_MAX_QUEUES];	/* cp_prio.c: qs[] by priority */
 };
 
 struct sh_ctx;
@@ -117,6 +128,9 @@ struct sh_ctx;
 void sh_ctx_free(struct sh_ctx *c);
 /* shader.c: @cq is going away; a dispatch of it that waits is dropped. */
 void sh_queue_gone(struct ksim_cp *cp, struct ksim_cpq *cq);
+
+/* cp_prio.c: order[] the indices of qs[], highest queue priority first. */
+void cp_prio_order(struct ksim_cp *cp);
 
 /* cp.c */
 /* A line on stderr when KFDSIM_DEBUG is set. */
@@ -137,6 +151,39 @@ uint64_t cp_gpu_clock(const struct ksim_device *dev, int gpu);
  */
 int cp_compare(uint32_t func, uint32_t v, uint32_t ref);
 
+/*
+ * 1 when a queue has news (a doorbell value not yet seen, work pending, no
+ * doorbell to watch), else 0. Takes cp->lock.
+ */
+int cp_has_news(struct ksim_cp *cp);
+/* The engine of @p, made on first use (no thread yet); NULL: no memory. */
+struct ksim_cp *cp_get(struct ksim_process *p);
+
+/* cp_idle.c */
+/* Set up blocking while idle (KFDSIM_IDLE=poll: never). */
+void cp_idle_init(struct ksim_cp *cp);
+/*
+ * The program mapped a doorbell page at [addr, addr+len) (the owner
+ * process): register it with the userfaultfd, made on the first call.
+ * Anything refused leaves the process polling (said with KFDSIM_DEBUG).
+ */
+void cp_idle_note(struct ksim_cp *cp, uint64_t addr, uint64_t len);
+/* [addr, addr+len) is unmapped: drop it. Return: 1 if a range was hit. */
+int cp_idle_forget(struct ksim_cp *cp, uint64_t addr, uint64_t len);
+/*
+ * The engine has nothing to do: protect the doorbell mappings and block
+ * until a store into one, or a kick (cp_idle_kick()). Return: 1 after
+ * blocking (or on news found once protected), 0 when it cannot block
+ * (the caller sleeps as before).
+ */
+int cp_idle_block(struct ksim_cp *cp);
+/* Wake a blocked engine (cp->lock held). */
+void cp_idle_kick(struct ksim_cp *cp);
+/* KSIM_IDLE_UFFD when doorbell stores wake the engine, else POLL. */
+int cp_idle_mode(struct ksim_cp *cp);
+/* Teardown, after the engine stopped (a fork child closes its copies). */
+void cp_idle_fini(struct ksim_cp *cp);
+
 /* cp_mem.c (device lock held) */
 /*
  * The CPU address of GPU VA [va, va+len) of @cq's VM, when it lies in one
@@ -153,6 +200,20 @@ void *cp_mem_w(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va,
  */
 int cp_mem_rw(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va,
 	      void *buf, uint64_t len, int write);
+/*
+ * Copy [src, src+len) of @cq's VM to [dst, dst+len), as cp_mem_rw() into
+ * @bounce (@bsize bytes) and out again would, but with one copy in the
+ * kernel where both sides are a BO's backing file or the process's own
+ * pages (cp_mem_copy.c). Return: 0, or -1 if any byte is unmapped.
+ */
+int cp_mem_copy(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t dst, uint64_t src,
+		uint64_t len, void *bounce, uint64_t bsize);
+/* cp_mem.c, for cp_mem_copy.c: the piece of [va, va+*len) in one mapping
+ * (*len cut at its end); its BO's backing file and offset in *@fd, *@off
+ * (VRAM, GTT), or the program's address in *@user (userptr). Return: 0;
+ * 1 when the piece is neither (SVM, VRAM never written); -1 unmapped. */
+int cp_mem_piece(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, uint64_t *len,
+		 int write, int *fd, uint64_t *off, uint64_t *user);
 /*
  * Zero [va, va+len) of @cq's VM, as cp_mem_rw() writes zeros: the whole
  * pages of VRAM and GTT are dropped from their backing rather than

@@ -109,17 +109,7 @@ static int
 copy_linear(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t dst,
 	    uint64_t src, uint64_t len)
 {
-	while (len) {
-		uint64_t n = len < sizeof(cp->bounce) ? len : sizeof(cp->bounce);
-
-		if (cp_mem_rw(cp, cq, src, cp->bounce, n, 0) ||
-		    cp_mem_rw(cp, cq, dst, cp->bounce, n, 1))
-			return -1;
-		src += n;
-		dst += n;
-		len -= n;
-	}
-	return 0;
+	return cp_mem_copy(cp, cq, dst, src, len, cp->bounce, sizeof(cp->bounce));
 }
 
 /*

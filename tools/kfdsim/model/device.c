@@ -614,12 +614,54 @@ ksim_notify_munmap(struct ksim_device *dev, uint64_t addr, uint64_t len)
 	if (!dev || !len)
 		return;
 	pthread_mutex_lock(&dev->lock);
-	for (struct ksim_process *p = dev->procs; p; p = p->next)
-		if (p->pid == self && p->n_svm)
+	for (struct ksim_process *p = dev->procs; p; p = p->next) {
+		if (p->pid != self)
+			continue;
+		if (p->n_svm)
 			ksim_svm_unmap(p, addr & ~(KSIM_PAGE_SIZE - 1),
 				       KSIM_PAGE_ALIGN(addr + len) -
 				       (addr & ~(KSIM_PAGE_SIZE - 1)));
+		(void)ksim_cp_doorbell_unmapped(p, addr & ~(KSIM_PAGE_SIZE - 1),
+						KSIM_PAGE_ALIGN(addr + len) -
+						(addr & ~(KSIM_PAGE_SIZE - 1)));
+	}
 	pthread_mutex_unlock(&dev->lock);
+}
+
+KSIM_EXPORT void
+ksim_notify_mremap(struct ksim_device *dev, uint64_t old, uint64_t old_len,
+		   uint64_t new_addr, uint64_t new_len)
+{
+	pid_t self = ksim_self_pid();
+
+	if (!dev)
+		return;
+	pthread_mutex_lock(&dev->lock);
+	for (struct ksim_process *p = dev->procs; p; p = p->next) {
+		if (p->pid != self)
+			continue;
+		if (p->n_svm && old_len)
+			ksim_svm_unmap(p, old, KSIM_PAGE_ALIGN(old_len));
+		ksim_cp_doorbell_moved(p, old, KSIM_PAGE_ALIGN(old_len), new_addr,
+				       KSIM_PAGE_ALIGN(new_len));
+	}
+	pthread_mutex_unlock(&dev->lock);
+}
+
+KSIM_EXPORT int
+ksim_idle_mode(struct ksim_device *dev)
+{
+	pid_t self = ksim_self_pid();
+	int r = -ESRCH;
+
+	if (!dev)
+		return -EINVAL;
+	pthread_mutex_lock(&dev->lock);
+	for (struct ksim_process *p = dev->procs; p; p = p->next)
+		if (p->pid == self && !p->secondary)
+			r = ksim_cp_idle_mode(p);
+	pthread_mutex_unlock(&dev->lock);
+	return r;
 }
 
 KSIM_EXPORT int

@@ -25,6 +25,7 @@
 
 #define KSIM_MAX_GPUS		16
 #define KSIM_MAX_QUEUES		1024	/* KFD_MAX_NUM_OF_QUEUES_PER_PROCESS */
+#define KSIM_GWS_MAX		64	/* GWS resources of a VMID (one 64-entry block) */
 #define KSIM_PAGE_SIZE		4096ULL
 #define KSIM_PAGE_ALIGN(x)	(((x) + KSIM_PAGE_SIZE - 1) & ~(KSIM_PAGE_SIZE - 1))
 #define KSIM_ALIGN(x, a)	(((x) + (a) - 1) / (a) * (a))
@@ -151,6 +152,10 @@ struct ksim_pdd {
 	uint64_t tba, tma;
 	int fault_evicted;		/* a VM fault evicted the queues, for
 					 * good (kfd_dqm_evict_pasid) */
+	/* GWS: each resource's count and barrier state (shader_gws.c) */
+	uint32_t gws_value[KSIM_GWS_MAX];
+	uint32_t gws_arrived[KSIM_GWS_MAX];
+	uint32_t gws_gen[KSIM_GWS_MAX];
 };
 
 /*
@@ -595,6 +600,24 @@ void ksim_cp_fini(struct ksim_process *p);
  * blocks), so a deep-sleeping engine does not add its sleep to the wait.
  */
 void ksim_cp_kick(struct ksim_process *p);
+/*
+ * The calling process mapped @p's doorbell page at [addr, addr+len),
+ * shared: an idle engine blocks until a store into it (cp_idle.c).
+ */
+void ksim_cp_doorbell_mapped(struct ksim_process *p, uint64_t addr,
+			     uint64_t len);
+/* [addr, addr+len) is unmapped. Return: 1 if it held a doorbell mapping. */
+int ksim_cp_doorbell_unmapped(struct ksim_process *p, uint64_t addr,
+			      uint64_t len);
+/*
+ * mremap() moved [old, old+old_len) to [new_addr, new_addr+new_len)
+ * (@old_len 0: mapped it a second time there); a doorbell mapping among
+ * it is one at the new place.
+ */
+void ksim_cp_doorbell_moved(struct ksim_process *p, uint64_t old,
+			    uint64_t old_len, uint64_t new_addr, uint64_t new_len);
+/* KSIM_IDLE_UFFD when doorbell stores wake @p's idle engine, else POLL. */
+int ksim_cp_idle_mode(struct ksim_process *p);
 
 /* ---- queues.c ---- */
 /*

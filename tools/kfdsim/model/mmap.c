@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "ksim_priv.h"
 
@@ -79,7 +80,7 @@ kfd_mmap(struct ksim_file *f, uint64_t offset, size_t len, struct ksim_map *out)
 		fd = ksim_doorbell_fd(dev, pdd);
 		if (fd < 0)
 			return -ENOMEM;
-		return give(fd, 0, KSIM_MAP_UNCACHED, out);
+		return give(fd, 0, KSIM_MAP_UNCACHED | KSIM_MAP_DOORBELL, out);
 	case KFD_ABI_MMAP_TYPE_EVENTS: {
 		int page;
 
@@ -142,8 +143,62 @@ render_mmap(struct ksim_file *f, uint64_t offset, size_t len,
 	if (bo->domain == KSIM_DOM_USERPTR || ksim_bo_backing(bo) < 0)
 		return -EPERM;
 	return give(bo->memfd, 0,
-		    bo->domain == KSIM_DOM_DOORBELL || bo->domain == KSIM_DOM_MMIO ?
-		    KSIM_MAP_UNCACHED : 0, out);
+		    bo->domain == KSIM_DOM_DOORBELL ?
+		    KSIM_MAP_UNCACHED | KSIM_MAP_DOORBELL :
+		    bo->domain == KSIM_DOM_MMIO ? KSIM_MAP_UNCACHED : 0, out);
+}
+
+/*
+ * The caller's process whose doorbell page @bo is (a DOORBELL BO shares
+ * the page's memfd); NULL if none.
+ */
+static struct ksim_process *
+doorbell_owner(struct ksim_device *dev, const struct ksim_bo *bo)
+{
+	pid_t self = ksim_self_pid();
+	uint64_t d0, i0, d1, i1;
+
+	if (ksim_sys_identity(bo->memfd, &d0, &i0))
+		return NULL;
+	for (struct ksim_process *p = dev->procs; p; p = p->next) {
+		if (p->pid != self)
+			continue;
+		for (unsigned int i = 0; i < p->n_pdds; i++)
+			if (p->pdds[i].doorbell_fd >= 0 &&
+			    !ksim_sys_identity(p->pdds[i].doorbell_fd, &d1, &i1) &&
+			    d0 == d1 && i0 == i1)
+				return p;
+	}
+	return NULL;
+}
+
+__attribute__((visibility("default"))) void
+ksim_notify_mapped(struct ksim_file *f, uint64_t offset, void *addr,
+		   size_t len, int flags)
+{
+	struct ksim_process *p = NULL;
+	struct ksim_bo *bo;
+
+	/* A private mapping's stores never reach the page. */
+	if (!f || !addr || !len ||
+	    ((flags & MAP_TYPE) != MAP_SHARED &&
+	     (flags & MAP_TYPE) != MAP_SHARED_VALIDATE))
+		return;
+	pthread_mutex_lock(&f->dev->lock);
+	if (f->released) {
+		p = NULL;
+	} else if (f->kind == KFD_FILE_KFD) {
+		if (KFD_ABI_MMAP_GET_TYPE(offset) == KFD_ABI_MMAP_TYPE_DOORBELL)
+			p = mmap_process(f);
+	} else {
+		bo = ksim_bo_by_fake_offset(f->dev, offset);
+		if (bo && bo->domain == KSIM_DOM_DOORBELL && bo->memfd >= 0)
+			p = doorbell_owner(f->dev, bo);
+	}
+	if (p)
+		ksim_cp_doorbell_mapped(p, (uint64_t)(uintptr_t)addr,
+					KSIM_PAGE_ALIGN(len));
+	pthread_mutex_unlock(&f->dev->lock);
 }
 
 __attribute__((visibility("default"))) int

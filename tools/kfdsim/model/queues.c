@@ -572,6 +572,9 @@ ksim_ioc_alloc_queue_gws(struct ksim_file *f, struct ksim_process *p,
 	else {
 		pdd->num_gws = args->num_gws ? g->num_gws : 0;
 		q->gws = args->num_gws != 0;
+		memset(pdd->gws_value, 0, sizeof(pdd->gws_value));
+		memset(pdd->gws_arrived, 0, sizeof(pdd->gws_arrived));
+		memset(pdd->gws_gen, 0, sizeof(pdd->gws_gen));
 	}
 	args->first_gws = 0;
 	return r;

@@ -50,7 +50,7 @@
 #define SH_LDS_MAX	65536u
 #define SH_CACHE	1024u	/* decoded instructions, direct-mapped by pc */
 #define SH_MAX_ROWS	4096u
-#define SH_FAMILIES	(KFD_ISA_GFX1030 + 1)
+#define SH_FAMILIES	(KFD_ISA_GFX908 + 1)
 
 static const char *const op_names[SH_OP_COUNT] = {
 #define SH_NAME(id, name) [SH_OP_##id] = name,
@@ -277,6 +277,7 @@ init_wave(struct sh_ctx *c, const struct sh_dispatch *d, struct sh_wave *w, unsi
 	w->lanes = d->lanes;
 	w->scc = 0;
 	w->state = SH_RUN;
+	w->gws_armed = 0;
 	w->pc = d->entry;
 	sh_scratch_wave(c, w, n, srd, &flat_scratch, &wave_offset);
 	if (d->props & KCP_PRIVATE_SEGMENT_BUFFER) {
@@ -318,7 +319,8 @@ init_wave(struct sh_ctx *c, const struct sh_dispatch *d, struct sh_wave *w, unsi
 			w->s[s++] = d->start[k] + c->wgid[k];
 	if (RSRC2_TG_SIZE_EN(d->rsrc2))
 		w->s[s++] = c->nwaves;
-	if (RSRC2_SCRATCH_EN(d->rsrc2))
+	/* architected flat scratch (gfx942) sets FLAT_SCRATCH instead */
+	if (RSRC2_SCRATCH_EN(d->rsrc2) && c->family != KFD_ISA_GFX942)
 		w->s[s++] = wave_offset;
 	/* gfx90a and gfx942 pack the work-item ids in v0: x 9:0, y 19:10,
 	 * z 29:20; gfx10 has them in v0, v1, v2 */
@@ -369,16 +371,20 @@ run_group(struct sh_ctx *c, const struct sh_dispatch *d)
 		c->in_group = 1;
 	}
 	for (;;) {
+		uint64_t before = c->executed;
+		unsigned int gws = 0;
+
 		done = yielded = 0;
 		for (n = 0; n < c->nwaves; n++) {
 			struct sh_wave *w = &c->waves[n];
 
-			if (w->state == SH_YIELD)
+			if (w->state == SH_YIELD || w->state == SH_GWS)
 				w->state = SH_RUN;
 			if (run_wave(c, w))
 				return -1;
 			done += w->state == SH_END;
 			yielded += w->state == SH_YIELD;
+			gws += w->state == SH_GWS;
 		}
 		if (done == c->nwaves) {
 			c->in_group = 0;
@@ -386,6 +392,12 @@ run_group(struct sh_ctx *c, const struct sh_dispatch *d)
 		}
 		if (yielded)
 			return 1;
+		/* a GWS wait ends only when another wave moves: a wait retried
+		 * executes nothing */
+		if (gws && c->executed != before)
+			continue;
+		if (gws)
+			return sh_gws_stuck(c);
 		/* the waves left are all at the barrier: release it */
 		for (n = 0; n < c->nwaves; n++)
 			if (c->waves[n].state == SH_BARRIER)

@@ -4,6 +4,10 @@
  * has that gfx90a lacks. The rest of the interpreter is gfx90a's: gfx942
  * (CDNA3) shares its formats, wave size, register files and work-item id
  * packing; its table (formats/isa) adds a few rows and drops others.
+ * gfx908 (CDNA1) is gfx90a less packed f32 math and its L2 cache
+ * controls: its table drops those rows, so it runs on gfx90a's rows
+ * alone. Its AGPRs serve MFMA only, which the interpreter lacks; the
+ * kernel descriptor's accum_offset (gfx90a's) is read by neither.
  * gfx1030 (RDNA2) runs wave32: its waves have 32 lanes, its lane masks
  * one SGPR (sh_mask()), and some of its rows run under gfx9's names.
  */
@@ -18,6 +22,7 @@ static const struct {
 	uint32_t gfx;
 	enum kfd_isa_family isa;
 } sh_families[] = {
+	{ 90008, KFD_ISA_GFX908 },	/* mi100 */
 	{ 90010, KFD_ISA_GFX90A },	/* mi210 */
 	{ 90402, KFD_ISA_GFX942 },	/* mi300x */
 	{ 100300, KFD_ISA_GFX1030 },	/* rx6900xt */

@@ -528,12 +528,16 @@ ds(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 	uint32_t off = w0 & 0xffff;
 	uint64_t exec = sh_exec(w);
 
+	if (sh_gws_op(i->id))
+		return sh_gws(c, w, i);
 	if ((w0 >> (sh_gen10(c) ? 17 : 16)) & 1)
 		return sh_illegal(c, w, i, "GDS");
 	if (i->id == SH_OP_DS_NOP)
 		return SH_NEXT;
 	if (i->id >= SH_OP_XDS_FIRST && i->id <= SH_OP_XDS_LAST)
 		return sh_ds_lane(c, w, i);
+	if (sh_ds64_row(i->id))
+		return sh_ds64(c, w, i);
 	for (unsigned int l = 0; l < SH_LANES; l++) {
 		uint32_t a = w->v[addr][l];
 

@@ -50,7 +50,9 @@
 
 /* SH_YIELD: the wave slept (s_sleep) and the dispatch gives the engine
  * back, so the host can answer what the wave waits for. */
-enum sh_state { SH_RUN, SH_BARRIER, SH_END, SH_YIELD };
+/* SH_GWS: the wave waits on a GWS semaphore or barrier (shader_gws.c);
+ * it retries the instruction when another wave of its group moved. */
+enum sh_state { SH_RUN, SH_BARRIER, SH_END, SH_YIELD, SH_GWS };
 
 struct sh_wave {
 	uint32_t s[128];		/* SGPRs, then vcc, m0, exec at their
@@ -67,6 +69,9 @@ struct sh_wave {
 	/* DPP and SDWA: the sources after lane movement and selection,
 	 * read as operand fields SH_SRC_XS and SH_SRC_XS + 1 */
 	uint32_t xs[2][SH_LANES];
+	/* shader_gws.c: the GWS barrier generation this wave waits past */
+	int gws_armed;
+	uint32_t gws_gen;
 	/* gfx10: FLAT_SCRATCH is a hardware register (s_setreg), not
 	 * SGPRs 102 and 103 */
 	uint64_t flat_scr;
@@ -283,6 +288,7 @@ struct sh_insn {
 	X(DS_READ2_B32, "ds_read2_b32") X(DS_READ2_B64, "ds_read2_b64") \
 	X(DS_WRITE_B8, "ds_write_b8") X(DS_WRITE_B16, "ds_write_b16") \
 	X(DS_READ_U8, "ds_read_u8") X(DS_READ_U16, "ds_read_u16") X(DS_NOP, "ds_nop") \
+	SH_OPS_GWS(X) \
 	X(S_STORE_DWORD, "s_store_dword") X(S_STORE_DWORDX2, "s_store_dwordx2") \
 	X(S_STORE_DWORDX4, "s_store_dwordx4") \
 	/* gfx10's hardware registers and d16 loads (shader_gfx10.c): \
@@ -295,7 +301,7 @@ struct sh_insn {
 	X(GLOBAL_LOAD_SHORT_D16_HI, "load_short_d16_hi") \
 	/* gfx10's own VALU rows (shader_gfx10.c), sh_valu() hands them on */ \
 	X(V_XOR3_B32, "v_xor3_b32") X(V_FMAC_F16, "v_fmac_f16") \
-	SH_OPS_SYS(X) SH_OPS_XV(X) SH_OPS_XDS(X)
+	SH_OPS_SYS(X) SH_OPS_XV(X) SH_OPS_XDS(X) SH_OPS_DS64(X)
 
 /* shader_sys.c's rows, SH_OP_S_SENDMSG up to SH_OP_BUFFER_WBINVL1_VOL;
  * then the 64-bit compare-swap of shader_mem.c that hostcalls use. */
@@ -375,6 +381,15 @@ struct sh_insn {
 	X(DS_WRITE2ST64_B64, "ds_write2st64_b64") \
 	X(GLOBAL_STORE_BYTE_D16_HI, "store_byte_d16_hi") \
 	X(GLOBAL_STORE_SHORT_D16_HI, "store_short_d16_hi")
+/* The LDS double atomics of rocSPARSE's kernels (shader_ds64.c). */
+#define SH_OPS_DS64(X) \
+	X(DS_ADD_F64, "ds_add_f64") X(DS_ADD_RTN_F64, "ds_add_rtn_f64")
+
+/* Global wave sync (shader_gws.c): SH_OP_DS_GWS_INIT to _BARRIER. */
+#define SH_OPS_GWS(X) \
+	X(DS_GWS_INIT, "ds_gws_init") X(DS_GWS_SEMA_V, "ds_gws_sema_v") \
+	X(DS_GWS_SEMA_BR, "ds_gws_sema_br") X(DS_GWS_SEMA_P, "ds_gws_sema_p") \
+	X(DS_GWS_BARRIER, "ds_gws_barrier")
 
 enum sh_op_id {
 	SH_OP_NONE,
@@ -473,6 +488,20 @@ enum sh_step sh_store_d16_hi(struct sh_ctx *c, struct sh_wave *w, const struct s
 
 /* shader_lane.c: the SH_OP_XDS_FIRST.._LAST rows */
 enum sh_step sh_ds_lane(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
+/* shader_ds64.c: the SH_OPS_DS64 rows (1 when @id is one), and their step. */
+int sh_ds64_row(unsigned int id);
+enum sh_step sh_ds64(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
+
+/* shader_gws.c: the GWS rows, on the resources of the queue's process */
+static inline int
+sh_gws_op(unsigned int id)
+{
+	return id >= SH_OP_DS_GWS_INIT && id <= SH_OP_DS_GWS_BARRIER;
+}
+enum sh_step sh_gws(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
+/* Fail the dispatch: every wave left of the group waits on GWS, and the
+ * waves that could release them run later. Return: -1. */
+int sh_gws_stuck(struct sh_ctx *c);
 
 /* shader_salu.c */
 enum sh_step sh_salu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
@@ -574,7 +603,8 @@ int sh_scratch_setup(struct sh_ctx *c, uint64_t queue_va, uint32_t private_size,
 		     unsigned int waves, unsigned int lanes);
 /*
  * Wave @n's private-segment buffer and flat-scratch user SGPRs, and its
- * view of the apertures (the src_*_base operands).
+ * view of the apertures (the src_*_base operands). On gfx942 also its
+ * FLAT_SCRATCH, which the CP sets there.
  */
 void sh_scratch_wave(const struct sh_ctx *c, struct sh_wave *w, unsigned int n,
 		     uint32_t srd[4], uint64_t *flat_scratch, uint32_t *wave_offset);

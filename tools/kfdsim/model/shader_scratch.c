@@ -125,6 +125,10 @@ sh_scratch_wave(const struct sh_ctx *c, struct sh_wave *w, unsigned int n,
 	memcpy(srd, c->scratch_srd, sizeof(c->scratch_srd));
 	*flat_scratch = c->scratch_base;
 	*wave_offset = n * c->scratch_wave;
+	/* gfx942's flat scratch is architected: the CP sets FLAT_SCRATCH
+	 * to the wave's own slot, and the kernel gets no offset SGPR */
+	if (c->family == KFD_ISA_GFX942 && c->scratch_base)
+		sh_set_sreg64(w, SH_FLAT_SCR, c->scratch_base + *wave_offset);
 }
 
 /* The bytes one lane moves and whether a load, for the rows handled. */
@@ -310,7 +314,11 @@ sh_scratch_flat(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
 	for (unsigned int l = 0; l < SH_LANES; l++) {
 		if (!((exec >> l) & 1))
 			continue;
-		if (seg == 1 && gen10)
+		if (seg == 1 && c->family == KFD_ISA_GFX942)
+			/* SVE (bit 13) adds the VGPR; either, both or none */
+			va[l] = (uint32_t)((((w0 >> 13) & 1) ? w->v[addr][l] : 0) +
+					   (saddr != 0x7f ? w->s[saddr] : 0) + (uint32_t)ioff);
+		else if (seg == 1 && gen10)
 			va[l] = (uint64_t)(uint32_t)((saddr == 0x7f ? 0 : saddr == SH_NULL ?
 						      w->v[addr][l] : w->s[saddr]) +
 						     (uint32_t)ioff);

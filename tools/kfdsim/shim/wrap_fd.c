@@ -158,6 +158,20 @@ notify_unmapped(void *addr, size_t len)
 	ksim_in_shim--;
 }
 
+/* mremap() moved [old, old+old_len) to [p, p+new_len). */
+static void
+notify_moved(void *old, size_t old_len, void *p, size_t new_len)
+{
+	struct ksim_device *dev = ksim_state_device_if_ready();
+
+	if (!dev || ksim_in_shim)
+		return;
+	ksim_in_shim++;
+	ksim_notify_mremap(dev, (uint64_t)(uintptr_t)old, (uint64_t)old_len,
+			   (uint64_t)(uintptr_t)p, (uint64_t)new_len);
+	ksim_in_shim--;
+}
+
 /*
  * Whether the simulated kernel grants a private writable anonymous mapping
  * of @len bytes that the host refused. Linux's default overcommit heuristic
@@ -203,8 +217,13 @@ map_anon(void *addr, size_t len, int prot, int flags, int fd, off_t offset)
 	return p;
 }
 
+/*
+ * @db gets the model file of a doorbell mapping made (a reference the
+ * caller drops), to tell the model once the old mappings are forgotten.
+ */
 static void *
-map_any(void *addr, size_t len, int prot, int flags, int fd, off_t offset)
+map_any(void *addr, size_t len, int prot, int flags, int fd, off_t offset,
+	struct ksim_ofd **db)
 {
 	struct ksim_map map;
 	struct ksim_ofd *ofd;
@@ -228,8 +247,8 @@ map_any(void *addr, size_t len, int prot, int flags, int fd, off_t offset)
 		return ksim_real.mmap(addr, len, prot, flags, fd, offset);
 	}
 	ret = ksim_mmap(ofd->file, (uint64_t)offset, len, prot, flags, &map);
-	ksim_ofd_put(ofd);
 	if (ret < 0) {
+		ksim_ofd_put(ofd);
 		ksim_dbg("mmap fd %d off 0x%llx len %zu -> %d\n", fd,
 			 (unsigned long long)offset, len, ret);
 		ksim_in_shim--;
@@ -239,6 +258,10 @@ map_any(void *addr, size_t len, int prot, int flags, int fd, off_t offset)
 	p = ksim_real.mmap(addr, len, prot, flags, map.fd, (off_t)map.offset);
 	ret = errno;
 	ksim_real.close(map.fd);
+	if (p != MAP_FAILED && (map.flags & KSIM_MAP_DOORBELL))
+		*db = ofd;
+	else
+		ksim_ofd_put(ofd);
 	ksim_dbg("mmap fd %d off 0x%llx len %zu -> %p\n", fd, (unsigned long long)offset,
 		 len, p);
 	ksim_in_shim--;
@@ -249,14 +272,21 @@ map_any(void *addr, size_t len, int prot, int flags, int fd, off_t offset)
 static void *
 shim_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t offset)
 {
-	void *p = map_any(addr, len, prot, flags, fd, offset);
+	struct ksim_ofd *db = NULL;
+	void *p = map_any(addr, len, prot, flags, fd, offset, &db);
 	int err = errno;
 
 	/* MAP_FIXED unmaps what was there first, an SVM range's pages too. */
-	if (p != MAP_FAILED && (flags & MAP_FIXED)) {
+	if (p != MAP_FAILED && (flags & MAP_FIXED))
 		notify_unmapped(p, len);
-		errno = err;
+	/* Then the new doorbell mapping, which wakes an idle engine. */
+	if (db) {
+		ksim_in_shim++;
+		ksim_notify_mapped(db->file, (uint64_t)offset, p, len, flags);
+		ksim_ofd_put(db);
+		ksim_in_shim--;
 	}
+	errno = err;
 	return p;
 }
 
@@ -299,9 +329,10 @@ mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
 	p = ksim_real.mremap(old, old_len, new_len, flags, want);
 	if (p == MAP_FAILED)
 		return p;
-	/* what is no longer mapped at the old place */
+	/* what is no longer mapped at the old place (old_len 0 makes a
+	 * second mapping of a shared one, and unmaps nothing) */
 	if (p != old)
-		notify_unmapped(old, old_len);
+		notify_moved(old, old_len, p, new_len);
 	else if (new_len < old_len)
 		notify_unmapped((char *)old + new_len, old_len - new_len);
 	return p;

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gfx90a's LDS double adds (shader_ds64.c) on a bare wave: ds_add_f64
+ * and ds_add_rtn_f64, with lanes adding into one address one after the
+ * other, lanes at addresses of their own, an inactive lane, a lane past
+ * the work-group's LDS (reads zero, drops its add) and the offset field.
+ * Each sum is exact in double, so every byte is known.
+ */
+#include <string.h>
+
+#include "ktest.h"
+#include "lanes_util.h"
+
+#define LDS_SIZE	1024u
+#define SHARED		64u	/* lanes 0..31 add here, before the offset */
+#define OFFSET		8u
+
+static double
+lds_at(const uint8_t *lds, uint32_t a)
+{
+	double v;
+
+	memcpy(&v, lds + a, 8);
+	return v;
+}
+
+static void
+set_data(struct sh_wave *w, unsigned int vgpr, unsigned int lane, double v)
+{
+	uint64_t b;
+
+	memcpy(&b, &v, 8);
+	w->v[vgpr][lane] = (uint32_t)b;
+	w->v[vgpr + 1][lane] = (uint32_t)(b >> 32);
+}
+
+static double
+get_data(const struct sh_wave *w, unsigned int vgpr, unsigned int lane)
+{
+	uint64_t b = (uint64_t)w->v[vgpr + 1][lane] << 32 | w->v[vgpr][lane];
+	double v;
+
+	memcpy(&v, &b, 8);
+	return v;
+}
+
+/* Run ds_add_f64 (@rtn: ds_add_rtn_f64 into v[4:5]) v0, v[2:3] offset:8. */
+static void
+run(struct sh_ctx *c, int rtn)
+{
+	uint32_t code[2] = { (rtn ? 0xd8f80000u : 0xd8b80000u) | OFFSET,
+			     0u | 2u << 8 | (rtn ? 4u << 24 : 0) };
+	struct kfd_isa_insn in;
+	struct sh_insn i = { .in = &in, .id = rtn ? SH_OP_DS_ADD_RTN_F64 : SH_OP_DS_ADD_F64 };
+
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX90A, (const uint8_t *)code, 8, &in), 0);
+	assert_string_equal(in.mnemonic, rtn ? "ds_add_rtn_f64" : "ds_add_f64");
+	assert_int_equal(sh_mem(c, &c->waves[0], &i), SH_NEXT);
+}
+
+static void
+test_ds_add_f64(void **state)
+{
+	static uint8_t lds[LDS_SIZE + 64];
+	struct sh_ctx *c = lt_ctx_new(KFD_ISA_GFX90A, 64, 0);
+	struct sh_wave *w;
+	double sum = 1.0;
+
+	(void)state;
+	assert_non_null(c);
+	w = &c->waves[0];
+	memset(lds, 0, sizeof(lds));
+	c->lds = lds;
+	c->lds_size = LDS_SIZE;
+	/* lane 40 inactive; lane 63 past the LDS */
+	sh_set_exec(w, ~0ull & ~(1ull << 40));
+	for (unsigned int l = 0; l < SH_LANES; l++) {
+		w->v[0][l] = l < 32 ? SHARED : l < 63 ? 128 + 8 * l : LDS_SIZE;
+		set_data(w, 2, l, 0.25 * (l + 1));
+		set_data(w, 4, l, -1.0);
+	}
+	memcpy(lds + SHARED + OFFSET, &sum, 8);
+	memcpy(lds + LDS_SIZE, &sum, 8);	/* beyond lds_size: untouched */
+
+	run(c, 0);
+	for (unsigned int l = 0; l < 32; l++)
+		sum += 0.25 * (l + 1);
+	assert_true(lds_at(lds, SHARED + OFFSET) == sum);	/* 1 + 132: lane order */
+	for (unsigned int l = 32; l < 63; l++)
+		assert_true(lds_at(lds, 128 + 8 * l + OFFSET) == (l == 40 ? 0 : 0.25 * (l + 1)));
+	assert_true(lds_at(lds, LDS_SIZE) == 1.0);
+	/* ds_add_f64 returns nothing */
+	assert_true(get_data(w, 4, 0) == -1.0);
+
+	/* again, returning: each lane gets the value before its own add */
+	run(c, 1);
+	for (unsigned int l = 0; l < 32; l++) {
+		assert_true(get_data(w, 4, l) == sum);
+		sum += 0.25 * (l + 1);
+	}
+	assert_true(lds_at(lds, SHARED + OFFSET) == sum);
+	assert_true(get_data(w, 4, 33) == 0.25 * 34);
+	assert_true(lds_at(lds, 128 + 8 * 33 + OFFSET) == 0.5 * 34);
+	assert_true(get_data(w, 4, 40) == -1.0);	/* inactive: untouched */
+	assert_true(get_data(w, 4, 63) == 0.0);		/* outside reads zero */
+	assert_true(lds_at(lds, LDS_SIZE) == 1.0);
+	lt_ctx_free(c);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ds_add_f64),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
