@@ -120,7 +120,8 @@ static const char *const flat_segment[] = { "flat_", "scratch_", "global_", NULL
 
 /*
  * gfx10's FLAT: a 12-bit offset (signed for global and scratch), dlc at
- * 12, and null (125) as the absent SGPR base.
+ * 12, and null (125) as the absent SGPR base. Scratch with 127 there
+ * takes neither a VGPR nor an SGPR address: the offset alone.
  */
 static int flat_gen10(struct isa_ctx *c, const struct isa_op *op)
 {
@@ -128,6 +129,7 @@ static int flat_gen10(struct isa_ctx *c, const struct isa_op *op)
 	unsigned int seg = (w0 >> 14) & 3, saddr = (w1 >> 16) & 0x7f;
 	unsigned int addr = w1 & 0xff, data = (w1 >> 8) & 0xff, vdst = w1 >> 24;
 	int glc = (w0 >> 16) & 1, off = saddr == 125, r = 0;
+	int st = seg == 1 && saddr == 0x7f;
 	int offset;
 
 	if (!flat_segment[seg])
@@ -157,6 +159,7 @@ static int flat_gen10(struct isa_ctx *c, const struct isa_op *op)
 		isa_put(c, "off");
 	else
 		r |= isa_put_vreg(c, addr, seg == 0 || (seg == 2 && off) ? 2 : 1, 0);
+	off |= st;
 	if (op->kind != K_LOAD) {
 		isa_put(c, ", ");
 		r |= isa_put_vreg(c, data, op->src0, 0);

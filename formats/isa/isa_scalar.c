@@ -137,22 +137,39 @@ static int sendmsg(struct isa_ctx *c, uint32_t imm)
 	return 0;
 }
 
-/* hwreg(id, offset, size) of s_getreg: gfx9's named registers only. */
+/*
+ * hwreg(id, offset, size) of s_getreg and s_setreg: the registers each
+ * generation names. gfx10 adds the trap, flat-scratch and second hardware
+ * id registers, and drops HW_ID (4).
+ */
 static int hwreg(struct isa_ctx *c, uint32_t imm)
 {
-	static const char *const reg[16] = {
+	static const char *const reg9[16] = {
 		[1] = "HW_REG_MODE", [2] = "HW_REG_STATUS", [3] = "HW_REG_TRAPSTS",
 		[4] = "HW_REG_HW_ID", [5] = "HW_REG_GPR_ALLOC", [6] = "HW_REG_LDS_ALLOC",
 		[7] = "HW_REG_IB_STS", [15] = "HW_REG_SH_MEM_BASES",
 	};
+	static const char *const reg10[32] = {
+		[1] = "HW_REG_MODE", [2] = "HW_REG_STATUS", [3] = "HW_REG_TRAPSTS",
+		[5] = "HW_REG_GPR_ALLOC", [6] = "HW_REG_LDS_ALLOC", [7] = "HW_REG_IB_STS",
+		[15] = "HW_REG_SH_MEM_BASES", [16] = "HW_REG_TBA_LO", [17] = "HW_REG_TBA_HI",
+		[18] = "HW_REG_TMA_LO", [19] = "HW_REG_TMA_HI", [20] = "HW_REG_FLAT_SCR_LO",
+		[21] = "HW_REG_FLAT_SCR_HI", [23] = "HW_REG_HW_ID1", [24] = "HW_REG_HW_ID2",
+		[25] = "HW_REG_POPS_PACKER", [29] = "HW_REG_SHADER_CYCLES",
+	};
 	unsigned int id = imm & 0x3f, off = (imm >> 6) & 0x1f, size = (imm >> 11) + 1;
+	const char *name = NULL;
 
-	if (id >= 16 || !reg[id])
+	if (isa_gen10(c))
+		name = id < 32 ? reg10[id] : NULL;
+	else
+		name = id < 16 ? reg9[id] : NULL;
+	if (!name)
 		return isa_fail(c, "hwreg register not covered");
 	if (!off && size == 32)
-		isa_put(c, "hwreg(%s)", reg[id]);
+		isa_put(c, "hwreg(%s)", name);
 	else
-		isa_put(c, "hwreg(%s, %u, %u)", reg[id], off, size);
+		isa_put(c, "hwreg(%s, %u, %u)", name, off, size);
 	return 0;
 }
 
@@ -195,6 +212,7 @@ int isa_scalar(struct isa_ctx *c, const struct isa_op *op)
 	case ISA_SOPK:
 		isa_put(c, " ");
 		if (op->kind == K_SOPK_SETREG) {
+			/* the register first; the sdst field is the source */
 			r |= hwreg(c, w0 & 0xffff);
 			isa_put(c, ", ");
 			return r | isa_put_sreg(c, sdst, 1);

@@ -51,7 +51,7 @@ enum isa_kind {
 	K_ATOMIC,	/* memory: data op at address; dst with glc */
 	K_NONE,		/* no operand (SMEM cache controls, ds_nop) */
 	K_SOPP_HEX,	/* SOPP: simm16 in hex (s_clause) */
-	K_SOPK_SETREG,	/* SOPK: hwreg(HW_REG_..., offset, size), ssrc */
+	K_SOPK_SETREG,	/* SOPK: hwreg(HW_REG_..., offset, size), ssrc in sdst */
 };
 
 /* Row flags. */

@@ -73,25 +73,30 @@ static int sdwa(struct isa_ctx *c, const struct isa_op *op)
 	put_name(c, op, "_sdwa");
 	isa_put(c, " ");
 	if (op->enc == ISA_VOPC) {
-		/* bit 15: an SGPR pair in 14:8 instead of vcc; no clamp, omod */
-		if ((w1 >> 15) & 1)
-			r |= isa_put_sreg(c, (w1 >> 8) & 0x7f, 2);
-		else
-			isa_put(c, "vcc");
+		/* bit 15: an SGPR (pair) in 14:8 instead of vcc; no clamp, omod */
 		if (!((w1 >> 15) & 1) && ((w1 >> 8) & 0x7f))
 			return isa_fail(c, "SDWA VOPC bits 14:8 without sd not covered");
+		if ((op->flags & F_CMPX) && ((w1 >> 15) & 1))
+			return isa_fail(c, "SDWA v_cmpx with sd not covered");
+		if (op->flags & F_CMPX)
+			;	/* gfx10: exec only, no destination operand */
+		else if ((w1 >> 15) & 1)
+			r |= isa_put_sreg(c, (w1 >> 8) & 0x7f, lanemask(c));
+		else
+			isa_put(c, "%s", vcc(c));
 	} else {
 		r |= isa_put_vreg(c, vdst, 1, 0);
 		if (op->flags & F_VCC_OUT)
-			isa_put(c, ", vcc");
+			isa_put(c, ", %s", vcc(c));
 	}
-	isa_put(c, ", ");
+	if (!(op->flags & F_CMPX))
+		isa_put(c, ", ");
 	r |= sdwa_src(c, w1 & 0xff, (w1 >> 23) & 1, (w1 >> 19) & 7);
 	if (op->enc != ISA_VOP1) {
 		isa_put(c, ", ");
 		r |= sdwa_src(c, vsrc1, (w1 >> 31) & 1, (w1 >> 27) & 7);
 		if (op->flags & F_VCC_IN)
-			isa_put(c, ", vcc");
+			isa_put(c, ", %s", vcc(c));
 	}
 	if (op->enc != ISA_VOPC) {
 		if (!sdwa_unused[dst_unused] || !sdwa_sel[dst_sel])
@@ -132,6 +137,18 @@ static int dpp_ctrl(struct isa_ctx *c, unsigned int ctrl)
 		isa_put(c, " %s:%u", shifts[ctrl >> 4], ctrl & 0xf);
 		return 1;
 	}
+	if (isa_gen10(c)) {
+		/* gfx10: no wave shifts or broadcasts; row_share and row_xmask */
+		if (ctrl == 0x40 || ctrl == 0x41) {
+			isa_put(c, " %s", fixed[ctrl]);
+			return 1;
+		}
+		if (ctrl >= 0x50 && ctrl < 0x70) {
+			isa_put(c, " %s:%u", ctrl < 0x60 ? "row_share" : "row_xmask", ctrl & 0xf);
+			return 1;
+		}
+		return 0;
+	}
 	if (ctrl < sizeof(fixed) / sizeof(fixed[0]) && fixed[ctrl]) {
 		isa_put(c, " %s", fixed[ctrl]);
 		return 1;
@@ -155,7 +172,8 @@ static int dpp(struct isa_ctx *c, const struct isa_op *op)
 		return isa_fail(c, "DPP dword past the end of the code");
 	c->length = 8;
 	if (op->enc == ISA_VOPC)
-		return isa_fail(c, "VOPC has no DPP form on gfx9");
+		return isa_fail(c, isa_gen10(c) ? "VOPC has no DPP form on gfx10" :
+				"VOPC has no DPP form on gfx9");
 	if ((op->dst > 1 && op->enc != ISA_VOPC) || op->src0 > 1 || op->src1 > 1 ||
 	    (op->flags & (F_E32_ONLY | F_SDST | F_NO_DST | F_MADMK | F_MADAK)))
 		return isa_fail(c, "DPP form of this opcode not covered");
@@ -164,14 +182,14 @@ static int dpp(struct isa_ctx *c, const struct isa_op *op)
 	isa_put(c, " ");
 	r |= isa_put_vreg(c, vdst, 1, 0);
 	if (op->flags & F_VCC_OUT)
-		isa_put(c, ", vcc");
+		isa_put(c, ", %s", vcc(c));
 	isa_put(c, ", ");
 	r |= isa_put_src_mod(c, 256 + (w1 & 0xff), 1, (w1 >> 20) & 1, (w1 >> 21) & 1);
 	if (op->enc == ISA_VOP2) {
 		isa_put(c, ", ");
 		r |= isa_put_src_mod(c, 256 + vsrc1, 1, (w1 >> 22) & 1, (w1 >> 23) & 1);
 		if (op->flags & F_VCC_IN)
-			isa_put(c, ", vcc");
+			isa_put(c, ", %s", vcc(c));
 	}
 	if (!dpp_ctrl(c, (w1 >> 8) & 0x1ff))
 		return isa_fail(c, "reserved DPP control");
@@ -179,6 +197,51 @@ static int dpp(struct isa_ctx *c, const struct isa_op *op)
 	/* LLVM 15 prints the bit as it is set (older assemblers wrote :0) */
 	if ((w1 >> 19) & 1)
 		isa_put(c, " bound_ctrl:1");
+	/* gfx10: fetch inactive lanes (bit 18; gfx9 leaves it unused) */
+	if (((w1 >> 18) & 1) && isa_gen10(c))
+		isa_put(c, " fi:1");
+	return r;
+}
+
+/*
+ * gfx10's DPP8: src0 = 233 (234: fetch inactive lanes too) and a second
+ * dword with the source VGPR in 7:0 and eight 3-bit lane selects above.
+ * No modifiers and no masks.
+ */
+static int dpp8(struct isa_ctx *c, const struct isa_op *op)
+{
+	uint32_t w0 = c->words[0], w1 = c->words[1];
+	unsigned int vsrc1 = (w0 >> 9) & 0xff, vdst = (w0 >> 17) & 0xff, i;
+	int r = 0;
+
+	if (c->nwords < 2)
+		return isa_fail(c, "DPP8 dword past the end of the code");
+	c->length = 8;
+	if (op->enc == ISA_VOPC)
+		return isa_fail(c, "VOPC has no DPP form on gfx10");
+	if (op->dst > 1 || op->src0 > 1 || op->src1 > 1 ||
+	    (op->flags & (F_E32_ONLY | F_SDST | F_NO_DST | F_MADMK | F_MADAK)))
+		return isa_fail(c, "DPP form of this opcode not covered");
+	c->form = KFD_ISA_FORM_DPP;
+	put_name(c, op, "_dpp");
+	isa_put(c, " ");
+	r |= isa_put_vreg(c, vdst, 1, 0);
+	if (op->flags & F_VCC_OUT)
+		isa_put(c, ", %s", vcc(c));
+	isa_put(c, ", ");
+	r |= isa_put_vreg(c, w1 & 0xff, 1, 0);
+	if (op->enc == ISA_VOP2) {
+		isa_put(c, ", ");
+		r |= isa_put_vreg(c, vsrc1, 1, 0);
+		if (op->flags & F_VCC_IN)
+			isa_put(c, ", %s", vcc(c));
+	}
+	isa_put(c, " dpp8:[");
+	for (i = 0; i < 8; i++)
+		isa_put(c, "%s%u", i ? "," : "", (w1 >> (8 + 3 * i)) & 7);
+	isa_put(c, "]");
+	if ((w0 & 0x1ff) == 234)
+		isa_put(c, " fi:1");
 	return r;
 }
 
@@ -192,8 +255,8 @@ static int vop_e32(struct isa_ctx *c, const struct isa_op *op)
 	c->int16 = !!(op->flags & F_I16);
 	if ((op->flags & F_SRC_REG) && src0 >= 128 && src0 < 256)
 		return isa_fail(c, "a constant in a register-only operand");
-	if ((src0 == 249 || src0 == 250 || src0 == 233 || src0 == 234) && isa_gen10(c))
-		return isa_fail(c, "gfx10 SDWA or DPP not covered");
+	if ((src0 == 233 || src0 == 234) && isa_gen10(c))
+		return dpp8(c, op);
 	if (src0 == 249)
 		return sdwa(c, op);
 	if (src0 == 250)
@@ -378,7 +441,8 @@ static int vop3p(struct isa_ctx *c, uint32_t opc)
 		else
 			r |= isa_put_src(c, src[i], size[i]);
 	}
-	if (c->length > 8)
+	/* gfx10 takes one literal in VOP3P; gfx9 none */
+	if (c->length > (isa_gen10(c) ? 12u : 8u))
 		return isa_fail(c, "literal constant in VOP3P");
 	if (op_sel & all)
 		put_bits(c, "op_sel", op_sel, nsrc);

@@ -6,8 +6,9 @@
  *   wave      __ballot, __shfl, __shfl_xor, __shfl_down, __any, __all,
  *             __popcll (ds_bpermute, v_readlane, s_bcnt1)
  *   dpp       the DPP controls one by one (quad_perm, row_shl/shr/ror,
- *             wave_shr/ror, row_mirror, row_half_mirror, row_bcast15/31)
- *             with row_mask, bank_mask and bound_ctrl
+ *             row_mirror, row_half_mirror; gfx9's wave_shr/ror and
+ *             row_bcast15/31, or gfx10's row_share and row_xmask) with
+ *             row_mask, bank_mask and bound_ctrl
  *   scan      an inclusive wave scan in DPP, as rocPRIM writes it
  *   swizzle   ds_swizzle in its bit-mask and quad-permute modes
  *   bytes     byte and half-word arithmetic (SDWA), v_perm, v_alignbit,
@@ -17,15 +18,28 @@
  *   halves    f16 mul, fma, add, sqrt, constants, mixed and packed fma,
  *             v_cmp_class_f16, the store of a high half
  *
- * The program is built for the simulated GPUs' architectures; kfdsim
- * interprets gfx90a's (wave64), where the host's model of each lane holds.
+ * The program is built for gfx90a (wave64) and gfx1030 (wave32), the two
+ * architectures whose code kfdsim interprets; the host's model of each
+ * lane holds for both.
  */
 #include "hip_check.h"
 
 #include <math.h>
 
+/*
+ * The wave size: a device pass knows its target, the host asks the
+ * device (its warpSize) before the first check.
+ */
+static int wave_size = 64;
+#if defined(__gfx1030__)
+#define WAVE	32
+#elif defined(__HIP_DEVICE_COMPILE__)
 #define WAVE	64
-#define N	1024		/* 16 waves */
+#else
+#define WAVE	wave_size
+#endif
+#define N	1024		/* 16 waves of 64, 32 of 32 */
+#define WAVES_MAX	(N / 32)
 
 static unsigned int
 mix(unsigned int i)
@@ -59,8 +73,12 @@ k_wave(const unsigned int *in, unsigned long long *ballot, unsigned int *out)
 
 /* ---- DPP, one control at a time ---- */
 
-/* The controls (AMD's DPP_CTRL), row_mask, bank_mask, bound_ctrl. */
-#define DPP_LIST(X) \
+/*
+ * The controls (AMD's DPP_CTRL), row_mask, bank_mask, bound_ctrl: gfx9's,
+ * then gfx10's, which has no wave shifts or row broadcasts but shares a
+ * row's lane (row_share) or xors the lane number (row_xmask).
+ */
+#define DPP_LIST9(X) \
 	X(0x1b, 0xf, 0xf, false)	/* quad_perm:[3,2,1,0] */ \
 	X(0x4e, 0xf, 0xf, false)	/* quad_perm:[2,3,0,1] */ \
 	X(0x101, 0xf, 0xf, false)	/* row_shl:1 */ \
@@ -78,7 +96,30 @@ k_wave(const unsigned int *in, unsigned long long *ballot, unsigned int *out)
 	X(0x141, 0xf, 0x5, false)	/* row_half_mirror, banks 0, 2 */ \
 	X(0x142, 0xa, 0xf, false)	/* row_bcast:15 */ \
 	X(0x143, 0xc, 0xf, false)	/* row_bcast:31 */
+#define DPP_LIST10(X) \
+	X(0x1b, 0xf, 0xf, false)	/* quad_perm:[3,2,1,0] */ \
+	X(0x4e, 0xf, 0xf, false)	/* quad_perm:[2,3,0,1] */ \
+	X(0x101, 0xf, 0xf, false)	/* row_shl:1 */ \
+	X(0x10f, 0xf, 0xf, true)	/* row_shl:15 */ \
+	X(0x111, 0xf, 0xf, false)	/* row_shr:1 */ \
+	X(0x113, 0xf, 0xf, true)	/* row_shr:3 */ \
+	X(0x118, 0xf, 0xc, false)	/* row_shr:8, banks 2, 3 */ \
+	X(0x124, 0xf, 0xf, false)	/* row_ror:4 */ \
+	X(0x12c, 0xa, 0xf, false)	/* row_ror:12, row 1 */ \
+	X(0x150, 0xf, 0xf, false)	/* row_share:0 */ \
+	X(0x153, 0xf, 0xf, false)	/* row_share:3 */ \
+	X(0x15f, 0xf, 0x6, false)	/* row_share:15, banks 1, 2 */ \
+	X(0x161, 0xf, 0xf, false)	/* row_xmask:1 */ \
+	X(0x16a, 0xa, 0xf, false)	/* row_xmask:10, row 1 */ \
+	X(0x16f, 0xf, 0xf, false)	/* row_xmask:15 */ \
+	X(0x140, 0xf, 0xf, false)	/* row_mirror */ \
+	X(0x141, 0xf, 0x5, false)	/* row_half_mirror, banks 0, 2 */
 
+#if defined(__gfx1030__)
+#define DPP_LIST DPP_LIST10
+#else
+#define DPP_LIST DPP_LIST9
+#endif
 #define DPP_N	17
 #define DPP_OLD	0xdeadbeefu
 
@@ -100,11 +141,14 @@ struct dpp_ctl {
 	bool bound;
 };
 
-static const struct dpp_ctl dpp_ctls[DPP_N] = {
 #define DPP_ROW(ctrl, rm, bm, bc) { ctrl, rm, bm, bc },
-	DPP_LIST(DPP_ROW)
-#undef DPP_ROW
+static const struct dpp_ctl dpp_ctls9[DPP_N] = {
+	DPP_LIST9(DPP_ROW)
 };
+static const struct dpp_ctl dpp_ctls10[DPP_N] = {
+	DPP_LIST10(DPP_ROW)
+};
+#undef DPP_ROW
 
 /* The source lane of @lane under @ctrl; -1: none (out of range). */
 static int
@@ -120,6 +164,10 @@ dpp_src(unsigned int ctrl, int lane)
 		return x - n >= 0 ? lane - n : -1;
 	if (ctrl >= 0x121 && ctrl <= 0x12f)
 		return r | ((x - n) & 15);
+	if (ctrl >= 0x150 && ctrl <= 0x15f)
+		return r | n;
+	if (ctrl >= 0x160 && ctrl <= 0x16f)
+		return r | (x ^ n);
 	switch (ctrl) {
 	case 0x130: return lane + 1 < WAVE ? lane + 1 : -1;
 	case 0x134: return (lane + 1) % WAVE;
@@ -137,7 +185,7 @@ static void
 check_dpp(const unsigned int *in, const unsigned int *out)
 {
 	for (int k = 0; k < DPP_N; k++) {
-		const struct dpp_ctl *d = &dpp_ctls[k];
+		const struct dpp_ctl *d = WAVE == 32 ? &dpp_ctls10[k] : &dpp_ctls9[k];
 
 		for (int i = 0; i < N; i++) {
 			int lane = i % WAVE, s = dpp_src(d->ctrl, lane);
@@ -162,7 +210,8 @@ check_dpp(const unsigned int *in, const unsigned int *out)
 
 /*
  * rocPRIM's and LLVM's: row_shr 1, 2, 4, 8 (zero shifted in) scan each
- * row; row_bcast:15 and row_bcast:31 carry the rows' totals up.
+ * row; row_bcast:15 and row_bcast:31 carry the rows' totals up. gfx10
+ * has no row broadcast: its wave32 takes row 0's total from lane 15.
  */
 __global__ void
 k_scan(const unsigned int *in, unsigned int *out, unsigned int *sum)
@@ -174,12 +223,20 @@ k_scan(const unsigned int *in, unsigned int *out, unsigned int *sum)
 	v += __builtin_amdgcn_update_dpp(0, v, 0x112, 0xf, 0xf, false);
 	v += __builtin_amdgcn_update_dpp(0, v, 0x114, 0xf, 0xe, false);
 	v += __builtin_amdgcn_update_dpp(0, v, 0x118, 0xf, 0xc, false);
+#if defined(__gfx1030__)
+	{
+		unsigned int t = (unsigned int)__builtin_amdgcn_readlane((int)v, 15);
+
+		v += threadIdx.x % WAVE >= 16 ? t : 0;
+	}
+#else
 	v += __builtin_amdgcn_update_dpp(0, v, 0x142, 0xa, 0xf, false);
 	v += __builtin_amdgcn_update_dpp(0, v, 0x143, 0xc, 0xf, false);
+#endif
 	out[N + i] = v;
-	/* the wave's total: lane 63 of the scan */
+	/* the wave's total: the last lane of the scan */
 	if (threadIdx.x % WAVE == 0)
-		sum[i / WAVE] = (unsigned int)__builtin_amdgcn_readlane((int)v, 63);
+		sum[i / WAVE] = (unsigned int)__builtin_amdgcn_readlane((int)v, WAVE - 1);
 }
 
 static void
@@ -440,8 +497,8 @@ check_doubles(const unsigned int *in, const double *out, const long long *iout)
 int
 main(void)
 {
-	static unsigned int hin[N], hout[DPP_N * N], hsum[N / WAVE];
-	static unsigned long long hballot[N / WAVE];
+	static unsigned int hin[N], hout[DPP_N * N], hsum[WAVES_MAX];
+	static unsigned long long hballot[WAVES_MAX];
 	static double hd[N * 8];
 	static long long hl[N * 2];
 	unsigned int *in, *out, *sum, *cas, *wsum;
@@ -452,8 +509,12 @@ main(void)
 	float *fsum, hfsum, wfsum = 0;
 	unsigned int hcas, hwsum[N / 256];
 
+	hipDeviceProp_t prop;
+
 	hip_start();
 	HIP_CHECK(hipSetDevice(0));
+	HIP_CHECK(hipGetDeviceProperties(&prop, 0));
+	wave_size = prop.warpSize;
 	for (unsigned int i = 0; i < N; i++)
 		hin[i] = mix(i + 1);
 	HIP_CHECK(hipMalloc(&in, sizeof(hin)));

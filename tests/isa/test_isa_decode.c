@@ -359,6 +359,24 @@ static const struct golden gfx1030_goldens[] = {
 	{ { 0xe1c40000, 0x00000000 }, 8, "buffer_gl0_inv" },
 	{ { 0xf0001f08, 0x00010000 }, 8,
 	  "image_load v[0:3], v[0:1], s[4:11] dmask:0xf dim:SQ_RSRC_IMG_2D unorm" },
+	/* SDWA, DPP16 and DPP8, 16-bit and mixed precision, hwreg, scratch */
+	{ { 0x380000f9, 0x06040605 }, 8,
+	  "v_or_b32_sdwa v0, v5, v0 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:WORD_0 src1_sel:DWORD" },
+	{ { 0x7d8400f9, 0x06048405 }, 8,
+	  "v_cmp_eq_u32_sdwa s4, v5, v0 src0_sel:WORD_0 src1_sel:DWORD" },
+	{ { 0x500000fa, 0xff015105 }, 8,
+	  "v_add_co_ci_u32_dpp v0, vcc_lo, v5, v0, vcc_lo row_share:1 row_mask:0xf bank_mask:0xf" },
+	{ { 0x7e0002fa, 0xff016301 }, 8,
+	  "v_mov_b32_dpp v0, v1 row_xmask:3 row_mask:0xf bank_mask:0xf" },
+	{ { 0x060000ea, 0x24924905 }, 8, "v_add_f32_dpp v0, v5, v0 dpp8:[1,1,1,1,1,1,1,1] fi:1" },
+	{ { 0x6a0002f2 }, 4, "v_mul_f16_e32 v0, 1.0, v1" },
+	{ { 0xd74b0000, 0x03fe0501, 0x00001234 }, 12, "v_fma_f16 v0, v1, v2, 0x1234" },
+	{ { 0xcc210000, 0x040e0501 }, 8, "v_fma_mixlo_f16 v0, v1, v2, v3" },
+	{ { 0xb98cf814 }, 4, "s_setreg_b32 hwreg(HW_REG_FLAT_SCR_LO), s12" },
+	{ { 0xdc704010, 0x007f0100 }, 8, "scratch_store_dword off, v1, off offset:16" },
+	{ { 0xdc848000, 0x007d0000 }, 8, "global_load_ubyte_d16_hi v0, v[0:1], off" },
+	{ { 0xdacc0000, 0x01000302 }, 8, "ds_bpermute_b32 v1, v2, v3" },
+	{ { 0xd8d4041f, 0x07000006 }, 8, "ds_swizzle_b32 v7, v6 offset:swizzle(SWAP,1)" },
 };
 
 static void test_gfx1030(void **state)

@@ -222,6 +222,10 @@ step_insn(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *ip)
 		s = sh_family_step(c, w, &i);
 		goto done;
 	}
+	if (i.id >= SH_OP_GFX10_FIRST && i.id <= SH_OP_GFX10_LAST) {
+		s = sh_gfx10_step(c, w, &i);
+		goto done;
+	}
 	switch (in->f.enc) {
 	case KFD_ISA_SOP2: case KFD_ISA_SOPK: case KFD_ISA_SOP1: case KFD_ISA_SOPC:
 	case KFD_ISA_SOPP:
@@ -571,11 +575,13 @@ sh_run(struct ksim_cp *cp, struct ksim_cpq *cq, const struct sh_dispatch *dispat
 		memset(c->wgid, 0, sizeof(c->wgid));
 		c->held_by = cq;
 		c->held_id = d->id;
-		rc = sh_scratch_setup(c, d->queue_va, private_size, group_waves(d));
+		rc = sh_scratch_setup(c, d->queue_va, private_size, group_waves(d),
+				      d->lanes);
 		if (rc > 0)
 			return 1;
 	} else if (c->scratch_asked) {
-		rc = sh_scratch_setup(c, d->queue_va, private_size, group_waves(d));
+		rc = sh_scratch_setup(c, d->queue_va, private_size, group_waves(d),
+				      d->lanes);
 		if (rc > 0)
 			return 1;
 	}

@@ -14,6 +14,14 @@
  * writes nothing; a lane whose source lane is out of range or not in EXEC
  * reads 0 with bound_ctrl set, else writes nothing.
  *
+ * gfx10 (the RDNA2 guide) drops the wave shifts and row broadcasts, and
+ * adds row_share (lane n of the row, as row_newbcast) and row_xmask (the
+ * lane whose number in the row is x xor n). Its fetch-inactive bit (fi)
+ * reads a source lane outside EXEC as if it were in. Its DPP8 (src0 233,
+ * 234 with fi) gives each lane of a group of eight the lane its 3-bit
+ * select names, with no masks or modifiers; an inactive source reads 0
+ * without fi.
+ *
  * SDWA: each source is a byte, a word or the dword of its register
  * (src_sel), zero- or sign-extended (sext); the result's low byte or word
  * goes to the destination's dst_sel, the rest padded with zeros, sign
@@ -26,6 +34,7 @@
 /* DPP word: bits of the second dword */
 #define DPP_SRC0(w)		((w) & 0xffu)
 #define DPP_CTRL(w)		(((w) >> 8) & 0x1ffu)
+#define DPP_FI(w)		(((w) >> 18) & 1u)	/* gfx10 */
 #define DPP_BOUND_CTRL(w)	(((w) >> 19) & 1u)
 #define DPP_BANK_MASK(w)	(((w) >> 24) & 0xfu)
 #define DPP_ROW_MASK(w)		(((w) >> 28) & 0xfu)
@@ -47,9 +56,14 @@ enum { UNUSED_PAD, UNUSED_SEXT, UNUSED_PRESERVE };
 
 /* The source lane of @lane under @ctrl: -1 out of range, -2 reserved. */
 static int
-dpp_src(unsigned int ctrl, int lane)
+dpp_src(unsigned int ctrl, int lane, int gen10)
 {
 	int row = lane & ~15, x = lane & 15, n = (int)(ctrl & 15);
+
+	if (gen10 && ctrl >= 0x130 && ctrl <= 0x143 && ctrl != 0x140 && ctrl != 0x141)
+		return -2;	/* no wave shifts or row broadcasts */
+	if (gen10 && ctrl >= 0x160 && ctrl <= 0x16f)	/* row_xmask */
+		return row | (x ^ n);
 
 	if (ctrl <= 0xff)	/* quad_perm */
 		return (lane & ~3) | (int)((ctrl >> ((lane & 3) * 2)) & 3);
@@ -69,7 +83,7 @@ dpp_src(unsigned int ctrl, int lane)
 	case 0x142: return row ? row - 1 : -1;				/* row_bcast:15 */
 	case 0x143: return lane >= 32 ? 31 : -1;			/* row_bcast:31 */
 	}
-	if (ctrl >= 0x150 && ctrl <= 0x15f)	/* gfx90a's row_newbcast */
+	if (ctrl >= 0x150 && ctrl <= 0x15f)	/* row_newbcast, gfx10's row_share */
 		return row | n;
 	return -2;
 }
@@ -125,6 +139,8 @@ sh_xform_fields(const struct sh_insn *i, struct sh_vop *o)
 	o->cin = SH_VCC;
 	if (f->form == KFD_ISA_FORM_DPP) {
 		o->src[1] = 256 + ((w0 >> 9) & 0xff);
+		if (sh_dpp8(f))
+			return 0;	/* the selects, no modifiers */
 		o->neg = ((w1 >> 20) & 1) | ((w1 >> 22) & 1) << 1;
 		o->abs = ((w1 >> 21) & 1) | ((w1 >> 23) & 1) << 1;
 		if (f->enc == KFD_ISA_VOPC)
@@ -134,10 +150,12 @@ sh_xform_fields(const struct sh_insn *i, struct sh_vop *o)
 	o->src[1] = SH_SRC_XS + 1;
 	o->neg = ((w1 >> 20) & 1) | ((w1 >> 28) & 1) << 1;
 	o->abs = ((w1 >> 21) & 1) | ((w1 >> 29) & 1) << 1;
-	if (f->enc == KFD_ISA_VOPC)
+	if (f->enc == KFD_ISA_VOPC) {
 		o->vdst = SDWA_SD(w1) ? SDWA_SDST(w1) : SH_VCC;
-	else
+	} else {
 		o->clamp = SDWA_CLAMP(w1);
+		o->omod = SDWA_OMOD(w1);
+	}
 	return 0;
 }
 
@@ -148,9 +166,22 @@ dpp_sources(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i, uint64
 {
 	uint32_t w1 = i->in->f.words[1];
 	unsigned int ctrl = DPP_CTRL(w1), src = DPP_SRC0(w1);
+	int gen10 = sh_gen10(c), fi = gen10 && DPP_FI(w1);
 
 	*run = 0;
-	if (dpp_src(ctrl, 0) == -2)
+	if (sh_dpp8(&i->in->f)) {
+		fi = (i->in->f.words[0] & 0x1ff) == 234;
+		for (int l = 0; l < SH_LANES; l++) {
+			int s = (l & ~7) | (int)((w1 >> (8 + 3 * (l & 7))) & 7);
+
+			if (!((exec >> l) & 1))
+				continue;
+			w->xs[0][l] = fi || ((exec >> s) & 1) ? w->v[src][s] : 0;
+			*run |= 1ull << l;
+		}
+		return SH_NEXT;
+	}
+	if (dpp_src(ctrl, 0, gen10) == -2)
 		return sh_illegal(c, w, i, "a reserved DPP control");
 	for (int l = 0; l < SH_LANES; l++) {
 		int s;
@@ -158,8 +189,8 @@ dpp_sources(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i, uint64
 		if (!((exec >> l) & 1) || !((DPP_ROW_MASK(w1) >> (l >> 4)) & 1) ||
 		    !((DPP_BANK_MASK(w1) >> ((l >> 2) & 3)) & 1))
 			continue;
-		s = dpp_src(ctrl, l);
-		if (s >= 0 && ((exec >> s) & 1))
+		s = dpp_src(ctrl, l, gen10);
+		if (s >= 0 && (fi || ((exec >> s) & 1)))
 			w->xs[0][l] = w->v[src][s];
 		else if (DPP_BOUND_CTRL(w1))
 			w->xs[0][l] = 0;
@@ -178,8 +209,6 @@ sdwa_sources(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i, uint6
 	uint32_t w1 = f->words[1];
 	unsigned int field[2], n = f->enc == KFD_ISA_VOP1 ? 1 : 2;
 
-	if (f->enc != KFD_ISA_VOPC && SDWA_OMOD(w1))
-		return sh_illegal(c, w, i, "SDWA output modifier");
 	field[0] = SDWA_SRC0(w1) + (SDWA_SGPR(w1, 0) ? 0 : 256);
 	field[1] = ((f->words[0] >> 9) & 0xff) + (SDWA_SGPR(w1, 1) ? 0 : 256);
 	for (unsigned int k = 0; k < n; k++)

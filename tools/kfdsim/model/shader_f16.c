@@ -5,8 +5,9 @@
  *   VOP1/VOP2/VOP3/VOPC   v_add/sub/mul/fma/sqrt_f16, v_cmp_class_f16,
  *                         v_cvt_f32_f16, v_pack_b32_f16: the low half of
  *                         each source (VOP3 op_sel: the high one), the
- *                         result in the low half and 0 above (op_sel bit
- *                         3: the high half, the low one kept)
+ *                         result in the low half and 0 above, the high
+ *                         half kept on gfx10 (op_sel bit 3: the high
+ *                         half, the low one kept)
  *   VOP3P packed          v_pk_fma/mul/add_f16: op_sel picks the half of
  *                         each source the low result takes, op_sel_hi the
  *                         high result's; neg_lo and neg_hi negate them
@@ -177,13 +178,21 @@ sh_f16(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i, const struc
 		default:
 			return sh_illegal(c, w, i, NULL);
 		}
-		/* op_sel bit 3: the result to the high half */
+		/* op_sel bit 3: the result to the high half; gfx10 keeps
+		 * the other half of a 16-bit result's VGPR, gfx9 zeroes it */
 		if (id != SH_OP_V_CVT_F32_F16 && id != SH_OP_V_PACK_B32_F16 && (op_sel & 8))
 			r = (old & 0xffff) | r << 16;
+		else if (id != SH_OP_V_CVT_F32_F16 && id != SH_OP_V_PACK_B32_F16 && sh_gen10(c))
+			r = (old & 0xffff0000u) | (r & 0xffff);
 		w->v[o->vdst][l] = r;
 	}
-	if (id == SH_OP_V_CMP_CLASS_F16)
-		sh_set_sreg64(w, o->vdst, mask);
+	if (id == SH_OP_V_CMP_CLASS_F16) {
+		/* gfx10's v_cmpx (no destination in its row) writes exec only */
+		if (!i->in->f.dst_dwords)
+			sh_set_exec(w, mask);
+		else
+			sh_set_mask(w, o->vdst, mask);
+	}
 	c->lanes += (uint64_t)__builtin_popcountll(exec);
 	return SH_NEXT;
 }
@@ -266,17 +275,22 @@ sh_store_d16_hi(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 	unsigned int seg = (w0 >> 14) & 3, saddr = (w1 >> 16) & 0x7f, addr = w1 & 0xff;
 	unsigned int data = ((w1 >> 8) & 0xff) + ((w1 >> 23) & 1) * 256;
 	unsigned int n = i->id == SH_OP_GLOBAL_STORE_BYTE_D16_HI ? 1 : 2;
-	int64_t off = seg == 0 ? (int64_t)(w0 & 0xfff) :
+	/* gfx10: 12-bit offsets, null (125) is no SGPR base, no AGPRs */
+	int64_t off = sh_gen10(c) ? (int64_t)(w0 & 0xfff) - ((w0 & 0x800) ? 0x1000 : 0) :
+		      seg == 0 ? (int64_t)(w0 & 0xfff) :
 		      (int64_t)(w0 & 0x1fff) - ((w0 & 0x1000) ? 0x2000 : 0);
+	unsigned int no_saddr = sh_gen10(c) ? SH_NULL : 0x7f;
 	uint64_t exec = sh_exec(w);
 
+	if (sh_gen10(c))
+		data = (w1 >> 8) & 0xff;
 	for (unsigned int l = 0; l < SH_LANES; l++) {
 		uint32_t v = w->v[data % SH_VGPRS][l] >> 16;
 		uint64_t va;
 
 		if (!((exec >> l) & 1))
 			continue;
-		if (seg == 2 && saddr != 0x7f)
+		if (seg == 2 && saddr != no_saddr)
 			va = sh_sreg64(w, saddr) + w->v[addr][l];
 		else
 			va = (uint64_t)w->v[addr][l] | (uint64_t)w->v[(addr + 1) % SH_VGPRS][l] << 32;

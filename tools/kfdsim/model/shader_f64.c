@@ -190,7 +190,7 @@ sh_f64(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i, const struc
 	if (f->form == KFD_ISA_FORM_DPP || f->form == KFD_ISA_FORM_SDWA)
 		return sh_illegal(c, w, i, "a 64-bit DPP or SDWA form");
 	if (id == SH_OP_V_DIV_FMAS_F64)
-		vcc_in = sh_sreg64(w, SH_VCC);
+		vcc_in = sh_mask(w, SH_VCC);
 	for (unsigned int l = 0; l < SH_LANES; l++) {
 		uint64_t s[3] = { 0, 0, 0 }, r = 0;
 		double a, b, d;
@@ -281,10 +281,15 @@ sh_f64(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i, const struc
 		if (!dst_is32(id))
 			w->v[(o->vdst + 1) % SH_VGPRS][l] = (uint32_t)(r >> 32);
 	}
-	if (is_cmp(id))
-		sh_set_sreg64(w, o->vdst, mask);
-	else if (vop3b)
-		sh_set_sreg64(w, sdst, mask);
+	if (is_cmp(id)) {
+		/* gfx10's v_cmpx (no destination in its row) writes exec only */
+		if (!i->in->f.dst_dwords)
+			sh_set_exec(w, mask);
+		else
+			sh_set_mask(w, o->vdst, mask);
+	} else if (vop3b) {
+		sh_set_mask(w, sdst, mask);
+	}
 	c->lanes += (uint64_t)__builtin_popcountll(exec);
 	return SH_NEXT;
 }

@@ -38,6 +38,9 @@ static const struct {
 	{ "v_add_co_ci_u32", "v_addc_co_u32" },
 	{ "v_sub_co_ci_u32", "v_subb_co_u32" },
 	{ "v_subrev_co_ci_u32", "v_subbrev_co_u32" },
+	/* gfx10's 16-bit integer rows, VOP3 only there */
+	{ "v_add_nc_u16", "v_add_u16" },
+	{ "v_sub_nc_u16", "v_sub_u16" },
 };
 
 const char *

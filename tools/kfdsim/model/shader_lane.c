@@ -14,8 +14,9 @@
  *   ds_read2st64_*, ds_write2st64_*   ds_read2/write2 with the offsets in
  *                     units of 64 elements
  *
- * Addresses are modulo the wave (the high bits are ignored). LDS outside
- * the work-group's allocation reads zero and drops writes.
+ * Addresses are modulo the wave, 64 or 32 lanes (the high bits are
+ * ignored). LDS outside the work-group's allocation reads zero and drops
+ * writes.
  */
 #include <string.h>
 
@@ -70,7 +71,8 @@ sh_ds_lane(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 	const struct kfd_isa_fields *f = &i->in->f;
 	uint32_t w0 = f->words[0], w1 = f->words[1], tmp[SH_LANES];
 	unsigned int off0 = w0 & 0xff, off1 = (w0 >> 8) & 0xff, off = w0 & 0xffff;
-	unsigned int acc = ((w0 >> 25) & 1) * 256, addr = w1 & 0xff;
+	/* gfx10 has no AGPRs: bit 25 is its opcode's top bit */
+	unsigned int acc = sh_gen10(c) ? 0 : ((w0 >> 25) & 1) * 256, addr = w1 & 0xff;
 	unsigned int d0 = ((w1 >> 8) & 0xff) + acc, d1 = ((w1 >> 16) & 0xff) + acc;
 	unsigned int vdst = (w1 >> 24) + acc, l;
 	uint64_t exec = sh_exec(w);
@@ -84,10 +86,10 @@ sh_ds_lane(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 			if (!((exec >> l) & 1))
 				continue;
 			if (i->id == SH_OP_DS_BPERMUTE_B32) {
-				s = ((w->v[addr][l] + off) >> 2) % SH_LANES;
+				s = ((w->v[addr][l] + off) >> 2) % w->lanes;
 				tmp[l] = w->v[d0][s];
 			} else if (i->id == SH_OP_DS_PERMUTE_B32) {
-				s = ((w->v[addr][l] + off) >> 2) % SH_LANES;
+				s = ((w->v[addr][l] + off) >> 2) % w->lanes;
 				tmp[s] = w->v[d0][l];
 			} else {
 				s = swizzle(off, l);

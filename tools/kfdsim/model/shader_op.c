@@ -4,6 +4,8 @@
  * their field numbers), the inline constants and the literal of a 9-bit
  * source field, VGPRs, and the sources a DPP or SDWA form prepared.
  */
+#include <string.h>
+
 #include "shader_priv.h"
 
 uint64_t
@@ -90,10 +92,19 @@ constant(const struct sh_wave *w, const struct sh_insn *i, unsigned int f, int w
 		*v = wide && w->aperture_hi ? (uint64_t)w->aperture_hi[f - 235] << 32 : 0;
 		return 1;
 	case 255:
-		/* a double takes the literal as its high half; an integer
-		 * is sign-extended */
-		*v = wide && fp ? (uint64_t)i->in->f.literal << 32 :
-		     wide ? (uint64_t)(int64_t)(int32_t)i->in->f.literal : i->in->f.literal;
+		/*
+		 * A double takes the literal as its high half. A 64-bit
+		 * integer operand extends it: signed ones (an _i64 row) with
+		 * the sign, the others (_u64, _b64) with zeros. rocRAND's
+		 * mrg32k3a builds M1 - 1 with s_mov_b64 and a literal
+		 * 0xffffff2e, then takes the high SGPR as 0.
+		 */
+		if (wide && fp)
+			*v = (uint64_t)i->in->f.literal << 32;
+		else if (wide && i->in->mnemonic && strstr(i->in->mnemonic, "_i64"))
+			*v = (uint64_t)(int64_t)(int32_t)i->in->f.literal;
+		else
+			*v = i->in->f.literal;
 		return 1;
 	}
 	return 0;

@@ -80,6 +80,9 @@ struct sh_wave {
 	/* shader_gws.c: the GWS barrier generation this wave waits past */
 	int gws_armed;
 	uint32_t gws_gen;
+	/* gfx10: FLAT_SCRATCH is a hardware register (s_setreg), not
+	 * SGPRs 102 and 103 */
+	uint64_t flat_scr;
 };
 
 /* The operand field of the wave's xs[0] (xs[1]: one more). */
@@ -298,6 +301,16 @@ struct sh_insn {
 	SH_OPS_GWS(X) \
 	X(S_STORE_DWORD, "s_store_dword") X(S_STORE_DWORDX2, "s_store_dwordx2") \
 	X(S_STORE_DWORDX4, "s_store_dwordx4") \
+	/* gfx10's d16 loads (shader_gfx10.c): SH_OP_GFX10_FIRST to \
+	 * _LAST, keep together */ \
+	X(GLOBAL_LOAD_UBYTE_D16, "load_ubyte_d16") \
+	X(GLOBAL_LOAD_UBYTE_D16_HI, "load_ubyte_d16_hi") \
+	X(GLOBAL_LOAD_SBYTE_D16, "load_sbyte_d16") \
+	X(GLOBAL_LOAD_SBYTE_D16_HI, "load_sbyte_d16_hi") \
+	X(GLOBAL_LOAD_SHORT_D16, "load_short_d16") \
+	X(GLOBAL_LOAD_SHORT_D16_HI, "load_short_d16_hi") \
+	/* gfx10's own VALU rows (shader_gfx10.c), sh_valu() hands them on */ \
+	X(V_XOR3_B32, "v_xor3_b32") X(V_FMAC_F16, "v_fmac_f16") \
 	SH_OPS_SYS(X) SH_OPS_XV(X) SH_OPS_XDS(X) SH_OPS_DS64(X) SH_OPS_TRAP(X)
 
 /* shader_sys.c's rows, SH_OP_S_SENDMSG up to SH_OP_BUFFER_WBINVL1_VOL;
@@ -405,6 +418,10 @@ enum sh_op_id {
 #define SH_OP_XV_LAST		SH_OP_V_CMP_CLASS_F64
 #define SH_OP_XDS_FIRST		SH_OP_DS_BPERMUTE_B32
 #define SH_OP_XDS_LAST		SH_OP_DS_WRITE2ST64_B64
+#define SH_OP_GFX10_FIRST	SH_OP_GLOBAL_LOAD_UBYTE_D16
+#define SH_OP_GFX10_LAST	SH_OP_GLOBAL_LOAD_SHORT_D16_HI
+#define SH_OP_GFX10_VALU_FIRST	SH_OP_V_XOR3_B32
+#define SH_OP_GFX10_VALU_LAST	SH_OP_V_FMAC_F16
 
 /* The outcome of one instruction. */
 enum sh_step { SH_NEXT, SH_JUMPED, SH_STOP, SH_FAIL };
@@ -452,6 +469,7 @@ struct sh_vop {
 	unsigned int cin;	/* carry-in / lane mask: SGPR pair */
 	unsigned int abs, neg, clamp;
 	unsigned int nsrc;
+	unsigned int omod;	/* output modifier: 0, *2, *4, /2 */
 };
 
 /* shader_dpp.c */
@@ -634,17 +652,39 @@ enum sh_step sh_trap_after_mem(struct sh_ctx *c, struct sh_wave *w, const struct
 			       enum sh_step s);
 /* s_getreg_b32 of TRAPSTS and MODE: 0 and *@v, or -1 for another. */
 int sh_trap_getreg(const struct sh_wave *w, unsigned int id, uint32_t *v);
+/* shader_gfx10.c */
+/* 1 for gfx10's DPP8 form: src0 233 or 234 (fetch inactive). */
+static inline int
+sh_dpp8(const struct kfd_isa_fields *f)
+{
+	unsigned int src0 = f->words[0] & 0x1ff;
+
+	return f->form == KFD_ISA_FORM_DPP && (src0 == 233 || src0 == 234);
+}
+/* The rows SH_OP_GFX10_FIRST to _LAST: gfx10's d16 loads. */
+enum sh_step sh_gfx10_step(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
+/* gfx10's s_setreg_b32 of FLAT_SCR_LO or _HI (hwreg @id 20 or 21). */
+enum sh_step sh_gfx10_setreg(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
+/* 1 for a gfx10 hwreg id sh_gfx10_setreg() writes. */
+static inline int
+sh_gfx10_flat_scr(const struct sh_ctx *c, unsigned int id)
+{
+	return sh_gen10(c) && (id == 20 || id == 21);
+}
+/* SH_OP_GFX10_VALU_FIRST to _LAST, with @o's operand fields (sh_valu()). */
+enum sh_step sh_gfx10_valu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
+			   const struct sh_vop *o);
 
 /* shader_scratch.c */
 /*
  * Set up the dispatch's private memory from the queue's scratch fields
  * (amd_queue_t) for a per-lane size of @private_size bytes and work-groups
- * of up to @waves waves.
+ * of up to @waves waves of @lanes lanes.
  * Return: 0; 1 when the queue's scratch is too small (the CP asked the
  * runtime for more: call again); -1 with the error in @c.
  */
 int sh_scratch_setup(struct sh_ctx *c, uint64_t queue_va, uint32_t private_size,
-		     unsigned int waves);
+		     unsigned int waves, unsigned int lanes);
 /*
  * Wave @n's private-segment buffer and flat-scratch user SGPRs, and its
  * view of the apertures (the src_*_base operands). On gfx942 also its

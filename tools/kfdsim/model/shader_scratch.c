@@ -17,6 +17,14 @@
  * pointers into the private aperture swizzle the same way from the
  * wave's flat-scratch base. Generic pointers into the LDS aperture reach
  * the work-group's LDS.
+ *
+ * gfx10 differs in three ways. A wave32 wave's slot holds 32 lanes, and
+ * the swizzle is per 32 lanes: the CP fills the resource's index stride
+ * from the wave size (ROCr leaves it 0). The flat-scratch base is a
+ * hardware register the kernel writes with s_setreg (FLAT_SCR_LO/HI)
+ * from its flat-scratch-init SGPRs plus its wave offset, not SGPRs 102
+ * and 103. And a SCRATCH instruction's SGPR field 127 means no address
+ * register at all, null (125) a VGPR address alone.
  */
 #include <stdio.h>
 #include <string.h>
@@ -44,7 +52,7 @@ sh_mem_bases(const struct sh_ctx *c)
 
 int
 sh_scratch_setup(struct sh_ctx *c, uint64_t queue_va, uint32_t private_size,
-		 unsigned int waves)
+		 unsigned int waves, unsigned int lanes)
 {
 	const struct ksim_apertures *ap = &c->cp->dev->gpus[c->cq->gpu].g->apertures;
 	uint8_t aq[40];
@@ -63,14 +71,6 @@ sh_scratch_setup(struct sh_ctx *c, uint64_t queue_va, uint32_t private_size,
 	memset(c->scratch_srd, 0, sizeof(c->scratch_srd));
 	if (!private_size)
 		return 0;
-	/* wave32 lays a wave's scratch out per 32 lanes: not modelled */
-	if (c->family == KFD_ISA_GFX1030) {
-		c->ec = KFD_ABI_EC_QUEUE_WAVE_ILLEGAL_INSTRUCTION;
-		c->code = CP_ERR_ILLEGAL_INSN;
-		c->detail = private_size;
-		strcpy(c->why, "scratch on gfx10 not implemented");
-		return -1;
-	}
 	if (cp_mem_rw(c->cp, c->cq, queue_va + AQ_SCRATCH_SRD, aq, sizeof(aq), 0)) {
 		c->ec = KFD_ABI_EC_QUEUE_WAVE_MEMORY_VIOLATION;
 		c->code = CP_ERR_MEMORY;
@@ -98,7 +98,11 @@ sh_scratch_setup(struct sh_ctx *c, uint64_t queue_va, uint32_t private_size,
 	memcpy(&c->scratch_size, aq + AQ_SCRATCH_SIZE - AQ_SCRATCH_SRD, 8);
 	c->scratch_base = ((uint64_t)c->scratch_srd[1] << 32 | c->scratch_srd[0]) &
 			  0xffffffffffffull;
-	c->scratch_wave = lane * SH_LANES;
+	c->scratch_wave = lane * lanes;
+	/* gfx10: the CP's index stride, 32 (2) or 64 (3) lanes */
+	if (c->family == KFD_ISA_GFX1030)
+		c->scratch_srd[3] = (c->scratch_srd[3] & ~(3u << 21)) |
+				    (lanes == 32 ? 2u : 3u) << 21;
 	/* a work-group's waves are resident together: a slot each */
 	if ((uint64_t)c->scratch_wave * waves > c->scratch_size) {
 		c->ec = KFD_ABI_EC_QUEUE_WAVE_MEMORY_VIOLATION;
@@ -117,6 +121,7 @@ sh_scratch_wave(const struct sh_ctx *c, struct sh_wave *w, unsigned int n,
 		uint32_t srd[4], uint64_t *flat_scratch, uint32_t *wave_offset)
 {
 	w->aperture_hi = c->aperture_hi;
+	w->flat_scr = 0;
 	memcpy(srd, c->scratch_srd, sizeof(c->scratch_srd));
 	*flat_scratch = c->scratch_base;
 	*wave_offset = n * c->scratch_wave;
@@ -298,9 +303,12 @@ sh_scratch_flat(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
 	unsigned int seg = (w0 >> 14) & 3, saddr = (w1 >> 16) & 0x7f, addr = w1 & 0xff;
 	unsigned int acc = ((w1 >> 23) & 1) * 256;
 	unsigned int data = ((w1 >> 8) & 0xff) + acc, vdst = (w1 >> 24) + acc;
-	int64_t ioff = seg == 0 ? (int64_t)(w0 & 0xfff) :
+	int gen10 = sh_gen10(c);
+	int64_t ioff = gen10 ? (int64_t)(w0 & 0xfff) - ((w0 & 0x800) ? 0x1000 : 0) :
+		       seg == 0 ? (int64_t)(w0 & 0xfff) :
 		       (int64_t)(w0 & 0x1fff) - ((w0 & 0x1000) ? 0x2000 : 0);
-	uint64_t exec = sh_exec(w), fs = sh_sreg64(w, SH_FLAT_SCR), va[SH_LANES];
+	uint64_t exec = sh_exec(w), va[SH_LANES];
+	uint64_t fs = gen10 ? w->flat_scr : sh_sreg64(w, SH_FLAT_SCR);
 	int any = 0;
 
 	for (unsigned int l = 0; l < SH_LANES; l++) {
@@ -310,6 +318,10 @@ sh_scratch_flat(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
 			/* SVE (bit 13) adds the VGPR; either, both or none */
 			va[l] = (uint32_t)((((w0 >> 13) & 1) ? w->v[addr][l] : 0) +
 					   (saddr != 0x7f ? w->s[saddr] : 0) + (uint32_t)ioff);
+		else if (seg == 1 && gen10)
+			va[l] = (uint64_t)(uint32_t)((saddr == 0x7f ? 0 : saddr == SH_NULL ?
+						      w->v[addr][l] : w->s[saddr]) +
+						     (uint32_t)ioff);
 		else if (seg == 1)
 			va[l] = (uint64_t)(uint32_t)((saddr != 0x7f ? w->s[saddr] : w->v[addr][l]) +
 						     (uint32_t)ioff);
@@ -332,7 +344,7 @@ sh_scratch_flat(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
 		if (!((exec >> l) & 1))
 			continue;
 		p.lane = l;
-		p.stride = SH_LANES;
+		p.stride = w->lanes;
 		p.off = (uint32_t)va[l];
 		if (seg == 1 || va[l] >> 32 == ap->scratch_base >> 32) {
 			p.base = fs;

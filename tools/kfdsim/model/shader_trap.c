@@ -204,6 +204,9 @@ setreg(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 	unsigned int size = ((w0 >> 11) & 0x1f) + 1;
 	uint32_t mask = (size >= 32 ? ~0u : (1u << size) - 1) << off;
 
+	/* gfx10 kernels set their flat scratch through these */
+	if (sh_gfx10_flat_scr(c, id))
+		return sh_gfx10_setreg(c, w, i);
 	if (sh_src32(w, i, src, 0, &v))
 		return sh_illegal(c, w, i, "source");
 	v = (v << off) & mask;

@@ -41,6 +41,26 @@ is_float(unsigned int id)
 	return id >= SH_OP_V_CMP_LT_F32 && id <= SH_OP_V_CMP_U_F32;
 }
 
+/*
+ * The output modifier (VOP3 omod, SDWA omod): the float result times 2,
+ * times 4 or halved, before it is written. The rows with a float result
+ * only: not the conversions to integers, not compares, not a select.
+ */
+static int
+omod_row(unsigned int id)
+{
+	return is_float(id) && id != SH_OP_V_CVT_U32_F32 && id != SH_OP_V_CVT_I32_F32 &&
+	       !(id >= SH_OP_V_CMP_LT_F32 && id <= SH_OP_V_CMP_U_F32);
+}
+
+static uint32_t
+omod32(uint32_t r, unsigned int omod)
+{
+	static const float k[4] = { 1.0f, 2.0f, 4.0f, 0.5f };
+
+	return u32(f32(r) * k[omod & 3]);
+}
+
 static uint32_t
 cvt_u32(float x)
 {
@@ -156,8 +176,7 @@ fields(const struct sh_insn *i, struct sh_vop *o)
 	o->src[2] = (w1 >> 18) & 0x1ff;
 	o->cin = o->src[2];
 	o->neg = (w1 >> 29) & 7;
-	if ((w1 >> 27) & 3)
-		return -1;	/* omod */
+	o->omod = (w1 >> 27) & 3;
 	return 0;
 }
 
@@ -497,6 +516,11 @@ sh_valu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 	} else if (f->form == KFD_ISA_FORM_VOP3 || f->enc == KFD_ISA_VOP3) {
 		o.sdst = 0;
 	}
+	/* the 32-bit float rows below apply it; the others refuse it */
+	if (o.omod && !omod_row(i->id))
+		return sh_illegal(c, w, i, "an output modifier on this row");
+	if (i->id >= SH_OP_GFX10_VALU_FIRST && i->id <= SH_OP_GFX10_VALU_LAST)
+		return sh_gfx10_valu(c, w, i, &o);
 	if ((i->id >= SH_OP_XV_FIRST && i->id <= SH_OP_XV_LAST) ||
 	    (o.clamp && (i->id == SH_OP_V_ADD_U32 || i->id == SH_OP_V_SUB_U32 ||
 			 i->id == SH_OP_V_SUBREV_U32)))
@@ -527,7 +551,7 @@ sh_valu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 		uint32_t lane, v;
 
 		if (sh_src32(w, i, o.src[1], 0, &lane) ||
-		    sh_src32(w, i, o.src[0], lane & 63, &v))
+		    sh_src32(w, i, o.src[0], lane % w->lanes, &v))
 			return sh_illegal(c, w, i, "operand");
 		w->s[o.vdst & 127] = v;
 		return SH_NEXT;
@@ -537,7 +561,7 @@ sh_valu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 
 		if (sh_src32(w, i, o.src[1], 0, &lane) || sh_src32(w, i, o.src[0], 0, &v))
 			return sh_illegal(c, w, i, "operand");
-		w->v[o.vdst][lane & 63] = v;
+		w->v[o.vdst][lane % w->lanes] = v;
 		return SH_NEXT;
 	}
 	case SH_OP_V_ADDC_CO_U32: case SH_OP_V_SUBB_CO_U32: case SH_OP_V_SUBBREV_CO_U32:
@@ -683,6 +707,10 @@ sh_valu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 	}
 	if (writes_carry || (vop3b(i->id) && i->id != SH_OP_V_MAD_U64_U32))
 		sh_set_mask(w, o.sdst, carry);
+	if (o.omod)
+		for (l = 0; l < SH_LANES; l++)
+			if ((active >> l) & 1)
+				w->v[o.vdst][l] = omod32(w->v[o.vdst][l], o.omod);
 	c->lanes += (uint64_t)__builtin_popcountll(active);
 	return SH_NEXT;
 }

@@ -277,10 +277,18 @@ sh_xvalu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i, const str
 		}
 		if (one(i->id, s[0], s[1], s[2], &r))
 			return sh_illegal(c, w, i, NULL);
+		/* gfx10 keeps the high half of a 16-bit result's VGPR */
+		if (is_16bit(i->id) && sh_gen10(c))
+			r = (w->v[o->vdst][l] & 0xffff0000u) | (r & 0xffff);
 		w->v[o->vdst][l] = r;
 	}
-	if (is_compare(i->id))
-		sh_set_sreg64(w, o->vdst, mask);
+	if (is_compare(i->id)) {
+		/* gfx10's v_cmpx (no destination in its row) writes exec only */
+		if (!i->in->f.dst_dwords)
+			sh_set_exec(w, mask);
+		else
+			sh_set_mask(w, o->vdst, mask);
+	}
 	c->lanes += (uint64_t)__builtin_popcountll(exec);
 	return SH_NEXT;
 }

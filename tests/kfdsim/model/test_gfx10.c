@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: MIT
+/*
+ * gfx1030's own execution on a bare wave32 interpreter context: each
+ * instruction is encoded (words from llvm-mc-15 -mcpu=gfx1030), decoded by
+ * formats/isa, run once, and its result checked against the value the
+ * RDNA2 guide gives. DPP16's row_share and row_xmask and its
+ * fetch-inactive bit, DPP8 with and without it, the VOP3 and SDWA output
+ * modifiers, an f64 compare writing one SGPR, VOP3 literals (64-bit
+ * integer operands zero- or sign-extend them), and s_setreg_b32 of the
+ * flat-scratch registers. Gfx9's controls and a register the model does
+ * not keep are refused.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lanes_util.h"
+
+struct run {
+	struct sh_ctx *c;
+	struct sh_wave *w;
+};
+
+static float f32(uint32_t v) { float f; memcpy(&f, &v, 4); return f; }
+static uint32_t u32(float f) { uint32_t v; memcpy(&v, &f, 4); return v; }
+
+static int
+setup(void **state)
+{
+	static struct run r;
+
+	r.c = lt_ctx_new(KFD_ISA_GFX1030, 32, 0);
+	if (!r.c)
+		return -1;
+	r.w = &r.c->waves[0];
+	*state = &r;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct run *r = *state;
+
+	lt_ctx_free(r->c);
+	return 0;
+}
+
+/* Decode @n words of gfx1030 code and run them on the wave. */
+static enum sh_step
+step(struct run *r, const uint32_t *words, unsigned int n)
+{
+	static struct kfd_isa_insn in;
+	struct kfd_isa_row row;
+	uint8_t b[16] = { 0 };
+	struct sh_insn i;
+
+	memcpy(b, words, n * 4);
+	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX1030, b, sizeof(b), &in), 0);
+	assert_int_equal(kfd_isa_row(KFD_ISA_GFX1030, in.f.row, &row), 0);
+	i.in = &in;
+	i.id = lt_op_of(KFD_ISA_GFX1030, &row);
+	assert_int_not_equal(i.id, SH_OP_NONE);
+	r->c->ec = 0;
+	if (i.id >= SH_OP_GFX10_FIRST && i.id <= SH_OP_GFX10_LAST)
+		return sh_gfx10_step(r->c, r->w, &i);
+	if (in.f.enc == KFD_ISA_SOP1)
+		return sh_salu(r->c, r->w, &i);
+	return sh_valu(r->c, r->w, &i);
+}
+
+/* v1 = lane number + 100 * @k, v0 = the old value 0xdead0000 | lane */
+static void
+lanes(struct run *r, uint32_t exec, unsigned int k)
+{
+	for (unsigned int l = 0; l < SH_LANES; l++) {
+		r->w->v[1][l] = l + 100 * k;
+		r->w->v[0][l] = 0xdead0000u | l;
+	}
+	sh_set_exec(r->w, exec);
+}
+
+static void
+test_dpp16(void **state)
+{
+	struct run *r = *state;
+	/* v_mov_b32_dpp v0, v1 row_share:3 / row_xmask:3 (all masks on) */
+	const uint32_t share[2] = { 0x7e0002fa, 0xff015301 };
+	const uint32_t xmask[2] = { 0x7e0002fa, 0xff016301 };
+	/* quad_perm:[1,0,3,2] without and with fi:1 */
+	const uint32_t quad[2] = { 0x7e0002fa, 0xff00b101 };
+	const uint32_t quad_fi[2] = { 0x7e0002fa, 0xff04b101 };
+
+	lanes(r, 0xffffffffu, 0);
+	assert_int_equal(step(r, share, 2), SH_NEXT);
+	for (unsigned int l = 0; l < 32; l++)
+		assert_int_equal(r->w->v[0][l], (l & ~15u) | 3);
+	lanes(r, 0xffffffffu, 0);
+	assert_int_equal(step(r, xmask, 2), SH_NEXT);
+	for (unsigned int l = 0; l < 32; l++)
+		assert_int_equal(r->w->v[0][l], (l & ~15u) | ((l & 15) ^ 3));
+	/* lane 1 inactive: lane 0 writes nothing without fi, reads it with */
+	lanes(r, ~2u, 0);
+	assert_int_equal(step(r, quad, 2), SH_NEXT);
+	assert_int_equal(r->w->v[0][0], 0xdead0000u);
+	assert_int_equal(r->w->v[0][2], 3);
+	assert_int_equal(r->w->v[0][1], 0xdead0001u);
+	lanes(r, ~2u, 0);
+	assert_int_equal(step(r, quad_fi, 2), SH_NEXT);
+	assert_int_equal(r->w->v[0][0], 1);
+	assert_int_equal(r->w->v[0][1], 0xdead0001u);
+}
+
+static void
+test_dpp8(void **state)
+{
+	struct run *r = *state;
+	/* v_mov_b32_dpp v0, v1 dpp8:[7,6,5,4,3,2,1,0], then with fi:1 */
+	const uint32_t rev[2] = { 0x7e0002e9, 0x05397701 };
+	const uint32_t rev_fi[2] = { 0x7e0002ea, 0x05397701 };
+
+	lanes(r, 0xffffffffu, 1);
+	assert_int_equal(step(r, rev, 2), SH_NEXT);
+	for (unsigned int l = 0; l < 32; l++)
+		assert_int_equal(r->w->v[0][l], 100 + ((l & ~7u) | (7 - (l & 7))));
+	/* lane 1 inactive: lane 6 reads 0 from it, or its value with fi */
+	lanes(r, ~2u, 1);
+	assert_int_equal(step(r, rev, 2), SH_NEXT);
+	assert_int_equal(r->w->v[0][6], 0);
+	assert_int_equal(r->w->v[0][1], 0xdead0001u);
+	lanes(r, ~2u, 1);
+	assert_int_equal(step(r, rev_fi, 2), SH_NEXT);
+	assert_int_equal(r->w->v[0][6], 101);
+}
+
+static void
+test_omod(void **state)
+{
+	struct run *r = *state;
+	/* v_add_f32_e64 v0, v1, v2 mul:2, then div:2; v_mul_f32_e64 mul:4 */
+	const uint32_t add2[2] = { 0xd5030000, 0x08020501 };
+	const uint32_t add_half[2] = { 0xd5030000, 0x18020501 };
+	const uint32_t mul4[2] = { 0xd5080000, 0x10020501 };
+	/* v_add_f32_sdwa v0, v5, v1 mul:2 (DWORD), then div:2 into WORD_1
+	 * with the rest preserved */
+	const uint32_t sdwa2[2] = { 0x060002f9, 0x06064605 };
+	const uint32_t sdwa_half[2] = { 0x060002f9, 0x0606d505 };
+	/* v_cvt_u32_f32_e64 v0, v1 mul:2: an integer result takes none */
+	const uint32_t cvt2[2] = { 0xd5870000, 0x08000101 };
+
+	sh_set_exec(r->w, 0xffffffffu);
+	for (unsigned int l = 0; l < SH_LANES; l++) {
+		r->w->v[1][l] = u32(1.5f + (float)l);
+		r->w->v[2][l] = u32(2.0f);
+		r->w->v[5][l] = u32(0.25f);
+	}
+	assert_int_equal(step(r, add2, 2), SH_NEXT);
+	for (unsigned int l = 0; l < 32; l++)
+		assert_true(f32(r->w->v[0][l]) == (3.5f + (float)l) * 2.0f);
+	assert_int_equal(step(r, add_half, 2), SH_NEXT);
+	assert_true(f32(r->w->v[0][3]) == 3.25f);
+	assert_int_equal(step(r, mul4, 2), SH_NEXT);
+	assert_true(f32(r->w->v[0][0]) == 12.0f);
+	assert_int_equal(step(r, sdwa2, 2), SH_NEXT);
+	assert_true(f32(r->w->v[0][0]) == 3.5f);
+	/* (0.25 + 1.5) / 2 = 0.875: f32 0x3f600000, its low word 0 into
+	 * bits 31:16, bits 15:0 kept */
+	for (unsigned int l = 0; l < SH_LANES; l++)
+		r->w->v[0][l] = 0x12345678u;
+	assert_int_equal(step(r, sdwa_half, 2), SH_NEXT);
+	assert_int_equal(r->w->v[0][0], 0x00005678u);
+	assert_int_equal(step(r, cvt2, 2), SH_FAIL);
+	assert_non_null(strstr(r->c->why, "output modifier"));
+}
+
+static void
+test_wave32_masks(void **state)
+{
+	struct run *r = *state;
+	/* v_cmp_lt_f64_e64 s0, v[2:3], v[4:5]: one SGPR in wave32 */
+	const uint32_t cmp[2] = { 0xd4210000, 0x00020902 };
+	double a = 1.0, b = 2.0;
+	uint64_t x, y;
+
+	memcpy(&x, &a, 8);
+	memcpy(&y, &b, 8);
+	sh_set_exec(r->w, 0xffffffffu);
+	for (unsigned int l = 0; l < SH_LANES; l++) {
+		/* lanes below 8 compare 2.0 < 1.0 */
+		r->w->v[2][l] = (uint32_t)(l < 8 ? y : x);
+		r->w->v[3][l] = (uint32_t)((l < 8 ? y : x) >> 32);
+		r->w->v[4][l] = (uint32_t)(l < 8 ? x : y);
+		r->w->v[5][l] = (uint32_t)((l < 8 ? x : y) >> 32);
+	}
+	r->w->s[1] = 0x5a5a5a5au;
+	assert_int_equal(step(r, cmp, 2), SH_NEXT);
+	assert_int_equal(r->w->s[0], 0xffffff00u);
+	assert_int_equal(r->w->s[1], 0x5a5a5a5au);
+}
+
+static void
+test_literals(void **state)
+{
+	struct run *r = *state;
+	/* gfx10 takes a literal in VOP3: v_mad_u64_u32 v[2:3], null,
+	 * 0x14e9dd, v3, 0 and v_cndmask_b32_e64 v3, 0xffffff2f, 0, vcc_lo */
+	const uint32_t mad[3] = { 0xd5767d02, 0x020206ff, 0x0014e9dd };
+	const uint32_t cnd[3] = { 0xd5010003, 0x01a900ff, 0xffffff2f };
+	uint32_t exec = 0xfffffff0u;
+
+	sh_set_exec(r->w, exec);
+	r->w->s[SH_VCC] = 0x0000ff00u;
+	for (unsigned int l = 0; l < SH_LANES; l++)
+		r->w->v[3][l] = 0x80000000u + l;
+	assert_int_equal(step(r, mad, 3), SH_NEXT);
+	for (unsigned int l = 4; l < 32; l++) {
+		uint64_t want = 0x14e9ddull * (0x80000000u + l);
+
+		assert_int_equal(r->w->v[2][l], (uint32_t)want);
+		assert_int_equal(r->w->v[3][l], (uint32_t)(want >> 32));
+	}
+	/* the null carry leaves exec alone */
+	assert_int_equal(sh_exec(r->w), exec);
+	assert_int_equal(step(r, cnd, 3), SH_NEXT);
+	assert_int_equal(r->w->v[3][4], 0xffffff2fu);
+	assert_int_equal(r->w->v[3][8], 0);
+}
+
+static void
+test_literal64(void **state)
+{
+	struct run *r = *state;
+	/* s_mov_b64 s[4:5], 0xffffff2e: zero-extended (rocRAND's M1 - 1) */
+	const uint32_t mov[2] = { 0xbe8404ff, 0xffffff2e };
+	/* v_cmp_gt_i64_e64 s0, s[2:3], 0xffffff2e: sign-extended (-210);
+	 * v_cmp_gt_u64_e64 s1, the same: zero-extended */
+	const uint32_t gt_i[3] = { 0xd4a40000, 0x0001fe02, 0xffffff2e };
+	const uint32_t gt_u[3] = { 0xd4e40001, 0x0001fe02, 0xffffff2e };
+
+	sh_set_exec(r->w, 0xffffffffu);
+	r->w->s[5] = 0x1234;
+	assert_int_equal(step(r, mov, 2), SH_NEXT);
+	assert_int_equal(r->w->s[4], 0xffffff2eu);
+	assert_int_equal(r->w->s[5], 0);
+	/* s[2:3] = 0: above -210, below 4294967086 */
+	r->w->s[2] = 0;
+	r->w->s[3] = 0;
+	assert_int_equal(step(r, gt_i, 3), SH_NEXT);
+	assert_int_equal(r->w->s[0], 0xffffffffu);
+	assert_int_equal(step(r, gt_u, 3), SH_NEXT);
+	assert_int_equal(r->w->s[1], 0);
+}
+
+static void
+test_lane_select(void **state)
+{
+	struct run *r = *state;
+	/* v_readlane_b32 s0, v1, s2 and v_writelane_b32 v0, s3, s2: the lane
+	 * number modulo the wave's 32 lanes */
+	const uint32_t rd[2] = { 0xd7600000, 0x00000501 };
+	const uint32_t wr[2] = { 0xd7610000, 0x00000403 };
+
+	lanes(r, 0xffffffffu, 0);
+	r->w->s[2] = 33;
+	r->w->s[3] = 0xabcd;
+	assert_int_equal(step(r, rd, 2), SH_NEXT);
+	assert_int_equal(r->w->s[0], 1);
+	assert_int_equal(step(r, wr, 2), SH_NEXT);
+	assert_int_equal(r->w->v[0][1], 0xabcd);
+	assert_int_equal(r->w->v[0][33], 0xdead0021u);
+}
+
+static void
+test_setreg(void **state)
+{
+	struct run *r = *state;
+	/* s_setreg_b32 hwreg(HW_REG_FLAT_SCR_LO), s12; ..._HI), s13 */
+	const uint32_t lo = 0xb98cf814, hi = 0xb98df815;
+	/* hwreg(HW_REG_FLAT_SCR_LO, 8, 8), s12: bits 15:8 only */
+	const uint32_t part = 0xb98c3a14;
+	/* s_setreg_b32 hwreg(HW_REG_MODE), s0: not modelled */
+	const uint32_t mode = 0xb980f801;
+
+	r->w->flat_scr = 0;
+	r->w->s[12] = 0x89abc000u;
+	r->w->s[13] = 0x00007f12u;
+	assert_int_equal(step(r, &lo, 1), SH_NEXT);
+	assert_int_equal(step(r, &hi, 1), SH_NEXT);
+	assert_int_equal(r->w->flat_scr, 0x00007f1289abc000ull);
+	r->w->s[12] = 0xffffff55u;
+	assert_int_equal(step(r, &part, 1), SH_NEXT);
+	assert_int_equal(r->w->flat_scr, 0x00007f1289ab5500ull);
+	assert_int_equal(step(r, &mode, 1), SH_FAIL);
+	assert_non_null(strstr(r->c->why, "hardware register"));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dpp16),
+		cmocka_unit_test(test_dpp8),
+		cmocka_unit_test(test_omod),
+		cmocka_unit_test(test_wave32_masks),
+		cmocka_unit_test(test_literals),
+		cmocka_unit_test(test_literal64),
+		cmocka_unit_test(test_lane_select),
+		cmocka_unit_test(test_setreg),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
