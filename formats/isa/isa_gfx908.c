@@ -24,6 +24,8 @@ static const struct isa_gone gfx908_gone[] = {
 	{ ISA_VOP3P, 0x30 }, { ISA_VOP3P, 0x31 }, { ISA_VOP3P, 0x32 }, { ISA_VOP3P, 0x33 },
 	/* buffer_wbl2 and buffer_invl2 */
 	{ ISA_MUBUF, 0x28 }, { ISA_MUBUF, 0x29 },
+	/* LDS double adds (gfx90a's): ds_add_f64, ds_add_rtn_f64 */
+	{ ISA_DS, 0x5c }, { ISA_DS, 0x7c },
 };
 
 const struct isa_table isa_table_gfx908 = {

@@ -68,7 +68,7 @@ step(struct run *r, const uint32_t *words, unsigned int n)
 	r->c->ec = 0;
 	if (i.id >= SH_OP_GFX10_FIRST && i.id <= SH_OP_GFX10_LAST)
 		return sh_gfx10_step(r->c, r->w, &i);
-	if (in.f.enc == KFD_ISA_SOP1)
+	if (in.f.enc == KFD_ISA_SOP1 || in.f.enc == KFD_ISA_SOPK)
 		return sh_salu(r->c, r->w, &i);
 	return sh_valu(r->c, r->w, &i);
 }
@@ -282,8 +282,8 @@ test_setreg(void **state)
 	const uint32_t lo = 0xb98cf814, hi = 0xb98df815;
 	/* hwreg(HW_REG_FLAT_SCR_LO, 8, 8), s12: bits 15:8 only */
 	const uint32_t part = 0xb98c3a14;
-	/* s_setreg_b32 hwreg(HW_REG_MODE), s0: not modelled */
-	const uint32_t mode = 0xb980f801;
+	/* s_setreg_b32 hwreg(HW_REG_GPR_ALLOC), s0: not writable */
+	const uint32_t hw_id = 0xb980f805;
 
 	r->w->flat_scr = 0;
 	r->w->s[12] = 0x89abc000u;
@@ -294,7 +294,7 @@ test_setreg(void **state)
 	r->w->s[12] = 0xffffff55u;
 	assert_int_equal(step(r, &part, 1), SH_NEXT);
 	assert_int_equal(r->w->flat_scr, 0x00007f1289ab5500ull);
-	assert_int_equal(step(r, &mode, 1), SH_FAIL);
+	assert_int_equal(step(r, &hw_id, 1), SH_FAIL);
 	assert_non_null(strstr(r->c->why, "hardware register"));
 }
 
