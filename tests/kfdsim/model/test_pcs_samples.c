@@ -289,8 +289,8 @@ test_hosttrap_samples(void **state)
 		uint64_t pc = (uint64_t)(r->ttmp1 & 0xffff) << 32 | r->pc_lo;
 		uint32_t packet = gfx942 ? r->ttmp11 >> 6 : r->packet;
 
-		/* the host trap bit, no trap id */
-		assert_int_equal(r->ttmp1 >> 16, 0x100);
+		/* the host trap bit, trap id 1 */
+		assert_int_equal(r->ttmp1 >> 16, 0x101);
 		/* queue a's kernel is its packet 1, queue b's its packet 0 */
 		if (in_kernel(pc, KD_A)) {
 			assert_int_equal(packet, 1);

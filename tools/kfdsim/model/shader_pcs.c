@@ -13,7 +13,7 @@
  * The second-level handler finds, besides the ttmp registers of every
  * trap (shader_trap.c):
  *
- *   ttmp1   bit 24: host trap; trap id 0
+ *   ttmp1   bit 24: host trap, and trap id 1
  *   ttmp6   gfx90a: the dispatch packet's index in its queue (24:0)
  *   ttmp8   ttmp9  ttmp10: the work-group ids x, y, z
  *   ttmp11  gfx90a: the wave's index in its work-group (5:0);
@@ -21,6 +21,10 @@
  *   TRAPSTS gfx942: HOST_TRAP (bit 22), which the handler clears
  *
  * The runtime maps the packet index to the dispatch's correlation id.
+ * Its handler (ROCr's trap_handler.s) reads a trap id of 0 as neither an
+ * s_trap nor a host trap, so the id a host trap shows it is not 0. The
+ * driver's SQ_CMD names none and the value is not documented: the model
+ * gives 1.
  * The model checks the clock every few wave instructions, and the wave
  * that runs then is the one sampled.
  */
@@ -30,6 +34,7 @@
 
 #define TTMP(n)			(SH_TTMP + (n))
 #define TTMP1_HOST_TRAP		(1u << 24)
+#define HOST_TRAP_ID		1u
 #define TRAPSTS_HOST_TRAP	(1u << 22)
 #define PKT_INDEX_MASK		0x1ffffffu
 #define WAVE_ID_MASK		0x3fu
@@ -77,7 +82,7 @@ sh_pcs_poll(struct sh_ctx *c, struct sh_wave *w)
 	/* a sampler that fell behind sends one trap, not the backlog */
 	c->pcs_next = now + c->pcs_interval;
 	c->pcs_samples++;
-	sh_trap_enter(c, w, 0, 0);
+	sh_trap_enter(c, w, HOST_TRAP_ID, 0);
 	w->s[TTMP(1)] |= TTMP1_HOST_TRAP;
 	w->s[TTMP(8)] = c->wgid[0];
 	w->s[TTMP(9)] = c->wgid[1];
