@@ -218,8 +218,11 @@ main(void)
 		kit_fail("samples outside the shader");
 
 	/* stopped: a dispatch runs unsampled */
+	t0 = mono_ns();
 	if (!run(&qa))
 		kit_fail("the dispatch after STOP did not end");
+	printf("pcs: one dispatch unsampled: %llu us\n",
+	       (unsigned long long)(mono_ns() - t0) / 1000);
 	after = __atomic_load_n(tma, __ATOMIC_ACQUIRE);
 	if (after != n)
 		kit_fail("samples after STOP");
