@@ -2,19 +2,18 @@
 /*
  * Host-trap PC sampling's samples (shader_pcs.c), rocm flavour, on mi210
  * (gfx90a) and mi300x (gfx942, whose ttmp11 holds the packet index and
- * whose encodings of the code here are gfx90a's). A second-level trap handler of the test's own plays the runtime's: on
- * each host trap it stores the sampled PC, ttmp1, the packet index
- * (gfx90a's ttmp6), ttmp11, exec, the work-group id and s_memrealtime into a
- * record of its TMA. Two threads run a looping kernel each on their own
- * queue while a session samples every INTERVAL_US. The samples' PCs lie
- * inside the kernel that ran, their packet index is that kernel's
- * dispatch packet's, their count fits the interval, and STOP ends them.
+ * whose encodings of the code here are gfx90a's). A second-level trap
+ * handler of the test's own plays the runtime's: on each host trap it
+ * stores the sampled PC, ttmp1, the packet index (gfx90a's ttmp6),
+ * ttmp11, exec, the work-group id and s_memrealtime into a record of its
+ * TMA. Two threads run a looping kernel each on their own queue while a
+ * session samples every INTERVAL_US. The samples' PCs lie inside the
+ * kernel that ran, their packet index is that kernel's dispatch packet's,
+ * their count fits the interval, and STOP ends them.
  */
-#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "ktest.h"
 
