@@ -267,7 +267,7 @@ void
 kt_queue_create(struct kt *t, struct kt_queue *q, uint64_t base, uint32_t type,
 		uint32_t ring_size, uint64_t eop_va, uint64_t cwsr_va, unsigned int wptr_off)
 {
-	const struct ksim_gpu *g = t->prof->nodes[1].gpu;
+	const struct ksim_gpu *g = kt_gpu_node(t)->gpu;
 	struct kfd_abi_create_queue_args a;
 	volatile uint64_t *page;
 	int err;
@@ -365,4 +365,65 @@ kt_now_ns(clockid_t id)
 	if (clock_gettime(id, &ts))
 		return 0;
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+void
+kt_put_code(uint8_t *page, unsigned int kd, const uint32_t *code, size_t size)
+{
+	const int64_t entry = 256;
+	const uint32_t rsrc2 = 2 << 1;	/* two user SGPRs */
+	const uint16_t props = 1 << 3;	/* the kernarg segment pointer */
+
+	memcpy(page + kd + 16, &entry, 8);
+	memcpy(page + kd + 52, &rsrc2, 4);
+	memcpy(page + kd + 56, &props, 2);
+	memcpy(page + kd + entry, code, size);
+}
+
+const struct ksim_node *
+kt_gpu_node(const struct kt *t)
+{
+	for (unsigned int n = 0; n < t->prof->n_nodes; n++)
+		if (ksim_node_is_gpu(&t->prof->nodes[n]))
+			return &t->prof->nodes[n];
+	return NULL;
+}
+
+void
+kt_queue_areas(struct kt *t, uint64_t eop_va, uint64_t cwsr_va)
+{
+	static const unsigned int g0 = 0;
+	const struct ksim_node *n = kt_gpu_node(t);
+	const struct ksim_gpu *g = n->gpu;
+	uint64_t cwsr = ((uint64_t)g->cwsr_size + g->debug_memory_size) *
+			n->props[KSIM_NP_NUM_XCC];
+
+	kt_vram_mapped(t, 0, eop_va, 4096, &g0, 1);
+	kt_vram_mapped(t, 0, cwsr_va, (cwsr + 4095) & ~4095ULL, &g0, 1);
+}
+
+uint32_t
+kt_event_new(struct kt *t, uint32_t type)
+{
+	struct kfd_abi_create_event_args e = { .event_type = type };
+
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_CREATE_EVENT, &e), 0);
+	return e.event_id;
+}
+
+uint32_t
+kt_wait_event(struct kt *t, uint32_t id, uint32_t ms, struct kfd_abi_event_data *ed)
+{
+	struct kfd_abi_event_data own;
+	struct kfd_abi_wait_events_args w = { 0 };
+
+	if (!ed)
+		ed = &own;
+	memset(ed, 0, sizeof(*ed));
+	ed->event_id = id;
+	w.events_ptr = (uintptr_t)ed;
+	w.num_events = 1;
+	w.timeout = ms;
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_WAIT_EVENTS, &w), 0);
+	return w.wait_result;
 }

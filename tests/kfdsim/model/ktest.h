@@ -92,6 +92,32 @@ void kt_queue_create(struct kt *t, struct kt_queue *q, uint64_t base, uint32_t t
 		     uint32_t ring_size, uint64_t eop_va, uint64_t cwsr_va,
 		     unsigned int wptr_off);
 
+/*
+ * kt_put_code() - a kernel descriptor at @kd bytes into @page, its code
+ * @size bytes from @code 256 bytes on: two user SGPRs, the kernarg
+ * segment pointer in s[0:1], everything else zero.
+ */
+void kt_put_code(uint8_t *page, unsigned int kd, const uint32_t *code, size_t size);
+
+/*
+ * kt_queue_areas() - the EOP buffer at @eop_va and the context save area
+ * at @cwsr_va (one per XCC, with the debugger's memory) of the first GPU:
+ * VRAM BOs mapped on it, as the thunk allocates them for a compute queue.
+ */
+void kt_queue_areas(struct kt *t, uint64_t eop_va, uint64_t cwsr_va);
+
+/* kt_gpu_node() - the first GPU node of @t's profile (CPU nodes come first). */
+const struct ksim_node *kt_gpu_node(const struct kt *t);
+
+/* kt_event_new() - CREATE_EVENT of @type (no event page): its id. */
+uint32_t kt_event_new(struct kt *t, uint32_t type);
+/*
+ * kt_wait_event() - WAIT_EVENTS on the one event @id for up to @ms; its
+ * event data into *@ed when @ed is not NULL. Return: the wait_result.
+ */
+uint32_t kt_wait_event(struct kt *t, uint32_t id, uint32_t ms,
+		       struct kfd_abi_event_data *ed);
+
 /* kt_now_ns() - clock @id in ns (0 if it cannot be read). */
 uint64_t kt_now_ns(clockid_t id);
 
