@@ -219,21 +219,47 @@ kt_setup_mi210_novm(void **state)
 {
 	struct kt *t = calloc(1, sizeof(*t));
 
-	if (!t || kt_open(t, "mi210", 0))
+	if (!t || kt_open(t, "mi210", 0)) {
+		free(t);
 		return -1;
+	}
 	*state = t;
 	return 0;
 }
 
 int
+kt_setup_profile(void **state, const char *profile)
+{
+	struct kt *t = calloc(1, sizeof(*t));
+
+	if (!t || kt_open(t, profile, 0)) {
+		free(t);
+		return -1;
+	}
+	*state = t;
+	return kt_acquire_all(t) ? -1 : 0;
+}
+
+int
 kt_setup_mi210(void **state)
 {
-	struct kt *t;
+	return kt_setup_profile(state, "mi210");
+}
 
-	if (kt_setup_mi210_novm(state))
-		return -1;
-	t = *state;
-	return kt_acquire_all(t) ? -1 : 0;
+struct kt *
+kt_new(const char *profile)
+{
+	void *state = NULL;
+
+	assert_int_equal(kt_setup_profile(&state, profile), 0);
+	return state;
+}
+
+void
+kt_delete(struct kt *t)
+{
+	kt_close(t);
+	free(t);
 }
 
 int
@@ -407,6 +433,23 @@ kt_event_new(struct kt *t, uint32_t type)
 {
 	struct kfd_abi_create_event_args e = { .event_type = type };
 
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_CREATE_EVENT, &e), 0);
+	return e.event_id;
+}
+
+uint32_t
+kt_signal_event(struct kt *t, uint64_t page_va)
+{
+	struct kfd_abi_create_event_args e = { .event_type = KFD_ABI_EVENT_SIGNAL };
+	unsigned int g0 = 0;
+	uint64_t h, off = 0;
+	uint32_t ns;
+
+	assert_int_equal(kt_alloc(t, 0, page_va, 32768,
+				  KFD_ABI_ALLOC_MEM_FLAGS_WRITABLE |
+				  KFD_ABI_ALLOC_MEM_FLAGS_GTT, &h, &off), 0);
+	assert_int_equal(kt_map(t, h, &g0, 1, &ns), 0);
+	e.event_page_offset = h;
 	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_CREATE_EVENT, &e), 0);
 	return e.event_id;
 }

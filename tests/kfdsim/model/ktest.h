@@ -112,6 +112,12 @@ const struct ksim_node *kt_gpu_node(const struct kt *t);
 /* kt_event_new() - CREATE_EVENT of @type (no event page): its id. */
 uint32_t kt_event_new(struct kt *t, uint32_t type);
 /*
+ * kt_signal_event() - the events page a dGPU runtime gives (a 32 KiB GTT
+ * BO at GPU VA @page_va, mapped on the first GPU) and a SIGNAL event on
+ * it: its id; its slot is at @page_va + 8 * id.
+ */
+uint32_t kt_signal_event(struct kt *t, uint64_t page_va);
+/*
  * kt_wait_event() - WAIT_EVENTS on the one event @id for up to @ms; its
  * event data into *@ed when @ed is not NULL. Return: the wait_result.
  */
@@ -131,6 +137,15 @@ unsigned long kt_task_switches(pid_t tid);
 /* kt_task_clock() - the CPU-time clock of thread @tid of this process. */
 clockid_t kt_task_clock(pid_t tid);
 
+/*
+ * kt_setup_profile() - cmocka set-up: a private device of builtin
+ * @profile (newest ABI) with every VM acquired, in *@state; -1 on error.
+ * Its teardown is kt_teardown().
+ */
+int kt_setup_profile(void **state, const char *profile);
+/* kt_new() - the same for a test's own device (asserts); kt_delete() ends it. */
+struct kt *kt_new(const char *profile);
+void kt_delete(struct kt *t);
 int kt_setup_mi210(void **state);
 int kt_setup_mi210_novm(void **state);
 int kt_teardown(void **state);

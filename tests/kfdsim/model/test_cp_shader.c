@@ -248,32 +248,24 @@ test_shader_msg(void **state)
 	};
 	static const uint32_t trap2[] = { 0xbf920002, 0xbf810000 };	/* s_trap 2 */
 	static const uint32_t trap3[] = { 0xbf920003, 0xbf810000 };	/* s_trap 3 */
-	struct kfd_abi_create_event_args ev = { .event_type = KFD_ABI_EVENT_SIGNAL };
 	struct kfd_abi_set_trap_handler_args th = { 0 };
 	struct kfd_abi_destroy_queue_args d = { 0 };
 	struct kt *t = *state;
-	uint64_t kernarg = KERNEL_VA + 2048, h, off, slot;
-	unsigned int g0 = 0;
-	uint32_t ns;
+	uint64_t kernarg = KERNEL_VA + 2048, slot;
+	uint32_t ev;
 	struct tq q, a, b;
 
-	/* the events page, a GTT BO as a dGPU runtime gives it */
-	assert_int_equal(kt_alloc(t, 0, 0x7000000, 32768,
-				  KFD_ABI_ALLOC_MEM_FLAGS_WRITABLE |
-				  KFD_ABI_ALLOC_MEM_FLAGS_GTT, &h, &off), 0);
-	assert_int_equal(kt_map(t, h, &g0, 1, &ns), 0);
-	ev.event_page_offset = h;
-	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_CREATE_EVENT, &ev), 0);
-	slot = 0x7000000 + (uint64_t)ev.event_id * 8;
+	ev = kt_signal_event(t, 0x7000000);
+	slot = 0x7000000 + (uint64_t)ev * 8;
 	kt_put_code(tq_kern, 1024, msg, sizeof(msg));
 	kt_put_code(tq_kern, 3072, trap2, sizeof(trap2));
-	memcpy(tq_kern + 2048, &ev.event_id, 4);
+	memcpy(tq_kern + 2048, &ev, 4);
 	memcpy(tq_kern + 2048 + 8, &slot, 8);
 	tq_new(t, &q, 0x10000000ULL);
 	*tq_sig(&q, 0) = 2;
-	assert_int_equal(kt_wait_event(t, ev.event_id, 0, NULL), KFD_ABI_WAIT_RESULT_TIMEOUT);
+	assert_int_equal(kt_wait_event(t, ev, 0, NULL), KFD_ABI_WAIT_RESULT_TIMEOUT);
 	tq_put_kernel(&q, KERNEL_VA + 1024, kernarg, tq_sigva(&q, 0));
-	assert_int_equal(kt_wait_event(t, ev.event_id, 5000, NULL), KFD_ABI_WAIT_RESULT_COMPLETE);
+	assert_int_equal(kt_wait_event(t, ev, 5000, NULL), KFD_ABI_WAIT_RESULT_COMPLETE);
 	assert_true(tq_reaches(&q, 1));
 	/* s_trap 3 without a debugger: nothing */
 	kt_put_code(tq_kern, 1024, trap3, sizeof(trap3));

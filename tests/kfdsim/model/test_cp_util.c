@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* The AQL queue and set-up of test_cp.h. */
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -139,16 +138,12 @@ setup_on(void **state, const char *profile)
 {
 	static const uint32_t endpgm = 0xbf810000;
 	const int64_t entry = 256;
-	struct kt *t = calloc(1, sizeof(*t));
+	struct kt *t;
 
 	doorbells = NULL;
-	if (!t || kt_open(t, profile, 0)) {
-		free(t);
+	if (kt_setup_profile(state, profile))
 		return -1;
-	}
-	*state = t;
-	if (kt_acquire_all(t))
-		return -1;
+	t = *state;
 	kt_queue_areas(t, EOP_VA, CWSR_VA);
 	/* one wave of s_endpgm: a kernel descriptor, zero but for the entry
 	 * offset, and the code 256 bytes on */
