@@ -470,3 +470,29 @@ kt_wait_event(struct kt *t, uint32_t id, uint32_t ms, struct kfd_abi_event_data 
 	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_WAIT_EVENTS, &w), 0);
 	return w.wait_result;
 }
+
+void
+kt_aql_dispatch(struct kt_queue *q, uint32_t ring_size, uint32_t grid, uint16_t wg,
+		uint64_t kobj, uint64_t kernarg, uint64_t done)
+{
+	uint8_t b[64] = { 0 };
+	uint16_t setup = 1, one = 1, hdr = KFD_AQL_TYPE_KERNEL_DISPATCH;
+	uint32_t grid1 = 1;
+	uint8_t *slot = q->ring + (q->wr % (ring_size / 64)) * 64;
+
+	memcpy(b + 2, &setup, 2);
+	memcpy(b + 4, &wg, 2);
+	memcpy(b + 6, &one, 2);
+	memcpy(b + 8, &one, 2);
+	memcpy(b + 12, &grid, 4);
+	memcpy(b + 16, &grid1, 4);
+	memcpy(b + 20, &grid1, 4);
+	memcpy(b + 32, &kobj, 8);
+	memcpy(b + 40, &kernarg, 8);
+	memcpy(b + 56, &done, 8);
+	memcpy(slot + 2, b + 2, 62);
+	__atomic_store_n((uint64_t *)(q->aux + 56), q->wr + 1, __ATOMIC_RELEASE);
+	__atomic_store_n((uint16_t *)slot, hdr, __ATOMIC_RELEASE);
+	__atomic_store_n(q->doorbell, q->wr, __ATOMIC_RELEASE);
+	q->wr++;
+}

@@ -124,6 +124,16 @@ uint32_t kt_signal_event(struct kt *t, uint64_t page_va);
 uint32_t kt_wait_event(struct kt *t, uint32_t id, uint32_t ms,
 		       struct kfd_abi_event_data *ed);
 
+/*
+ * kt_aql_dispatch() - publish on the AQL queue @q (its ring @ring_size
+ * bytes) a dispatch of @grid work-items in work-groups of @wg, one
+ * dimension, of kernel object @kobj with kernel arguments at @kernarg
+ * and completion signal @done (0: none), at write index q->wr, the
+ * header last; then ring the doorbell.
+ */
+void kt_aql_dispatch(struct kt_queue *q, uint32_t ring_size, uint32_t grid, uint16_t wg,
+		     uint64_t kobj, uint64_t kernarg, uint64_t done);
+
 /* kt_now_ns() - clock @id in ns (0 if it cannot be read). */
 uint64_t kt_now_ns(clockid_t id);
 
