@@ -48,45 +48,17 @@ static volatile uint64_t *doorbells;
 static struct kt *
 open_kt(const char *name)
 {
-	struct kt *t = calloc(1, sizeof(*t));
-	const struct ksim_node *n = NULL;
-	unsigned int g0 = 0;
+	struct kt *t = kt_new(name);
 
 	doorbells = NULL;
-	assert_non_null(t);
-	assert_int_equal(kt_open(t, name, 0), 0);
-	assert_int_equal(kt_acquire_all(t), 0);
-	for (unsigned int i = 0; i < t->prof->n_nodes && !n; i++)
-		if (t->prof->nodes[i].gpu)
-			n = &t->prof->nodes[i];
-	assert_non_null(n);
-	kt_vram_mapped(t, 0, EOP_VA, 4096, &g0, 1);
-	kt_vram_mapped(t, 0, CWSR_VA, (((uint64_t)n->gpu->cwsr_size +
-		       n->gpu->debug_memory_size) * n->props[KSIM_NP_NUM_XCC] +
-		       4095) & ~4095ULL, &g0, 1);
+	kt_queue_areas(t, EOP_VA, CWSR_VA);
 	return t;
-}
-
-static void
-close_kt(struct kt *t)
-{
-	kt_close(t);
-	free(t);
-}
-
-static const struct ksim_gpu *
-gpu0(const struct kt *t)
-{
-	for (unsigned int i = 0; i < t->prof->n_nodes; i++)
-		if (t->prof->nodes[i].gpu)
-			return t->prof->nodes[i].gpu;
-	return NULL;
 }
 
 static void
 pq_new(struct kt *t, struct pq *q, uint64_t ring_va)
 {
-	const struct ksim_gpu *g = gpu0(t);
+	const struct ksim_gpu *g = kt_gpu_node(t)->gpu;
 	struct kfd_abi_create_queue_args a;
 	uint8_t *ptrs;
 	int err;
@@ -305,7 +277,7 @@ run_write_data(const char *profile)
 	assert_true(q.wr > 3 * RING_DW);
 	assert_true(rptr(&q) < RING_DW);
 	assert_int_equal(buf[2], (uint32_t)(lap - 1));
-	close_kt(t);
+	kt_delete(t);
 }
 
 /* RELEASE_MEM: 32 and 64 bits, a clock, and the end-of-pipe interrupt. */
@@ -344,7 +316,7 @@ run_release_mem(const char *profile)
 	kick(&q);
 	assert_int_equal(wait_one(t, ev2, 5000, &ed), KFD_ABI_WAIT_RESULT_COMPLETE);
 	assert_true(idle(&q));
-	close_kt(t);
+	kt_delete(t);
 }
 
 /* WAIT_REG_MEM holds queue A until queue B writes the value. */
@@ -375,7 +347,7 @@ run_wait_reg_mem(const char *profile)
 	assert_true(idle(&b));
 	assert_true(idle(&a));
 	assert_int_equal(buf[1], 0x5a);
-	close_kt(t);
+	kt_delete(t);
 }
 
 /*
@@ -422,7 +394,7 @@ run_indirect(const char *profile)
 	assert_int_equal(buf[2], 3);
 	assert_int_equal(buf[3], 4);
 	assert_int_equal(buf[4], 0xdd);
-	close_kt(t);
+	kt_delete(t);
 }
 
 /*
@@ -487,7 +459,7 @@ run_errors(const char *profile)
 	usleep(20000);
 	assert_int_equal(buf[4], 0);
 	assert_int_equal(buf[5], 0);
-	close_kt(t);
+	kt_delete(t);
 }
 
 /*
@@ -511,7 +483,7 @@ run_error_report(const char *profile)
 	assert_int_equal(wait_one(t, hw, 5000, &ed), KFD_ABI_WAIT_RESULT_COMPLETE);
 	assert_int_equal(rptr(&a), 5);
 	assert_int_equal(buf[0], 7);
-	close_kt(t);
+	kt_delete(t);
 }
 
 /* WRITE_DATA to a BO allocated without WRITABLE: a read-only fault. */
@@ -537,7 +509,7 @@ run_read_only(const char *profile)
 	assert_int_equal(ed.memory_exception_data.failure.NotPresent, 0);
 	assert_int_equal(ed.memory_exception_data.failure.ReadOnly, 1);
 	assert_int_equal(rptr(&q), 0);
-	close_kt(t);
+	kt_delete(t);
 }
 
 /* A userptr BO of @size at GPU VA @va, mapped; its handle in *@h. */
@@ -612,7 +584,7 @@ run_remap(const char *profile)
 	assert_int_equal(ed.memory_exception_data.failure.NotPresent, 1);
 	assert_int_equal(a[0], 1);
 	assert_int_equal(b[0], 2);
-	close_kt(t);
+	kt_delete(t);
 }
 
 /* SET_SH_REG of @n registers from @reg. */
@@ -699,7 +671,7 @@ test_dispatch(void **state)
 	assert_int_equal(ed.memory_exception_data.va, WILD_VA);
 	assert_int_equal(ed.memory_exception_data.failure.NotPresent, 1);
 	assert_int_equal(buf[0x800 / 4], 0xffffffff);
-	close_kt(t);
+	kt_delete(t);
 }
 
 #define FOR_PROFILES(fn)						\
