@@ -472,14 +472,13 @@ kt_wait_event(struct kt *t, uint32_t id, uint32_t ms, struct kfd_abi_event_data 
 }
 
 void
-kt_aql_dispatch(struct kt_queue *q, uint32_t ring_size, uint32_t grid, uint16_t wg,
-		uint64_t kobj, uint64_t kernarg, uint64_t done)
+kt_aql_dispatch_packet(uint8_t b[64], uint32_t grid, uint16_t wg, uint64_t kobj,
+		       uint64_t kernarg, uint64_t done)
 {
-	uint8_t b[64] = { 0 };
-	uint16_t setup = 1, one = 1, hdr = KFD_AQL_TYPE_KERNEL_DISPATCH;
+	uint16_t setup = 1, one = 1;
 	uint32_t grid1 = 1;
-	uint8_t *slot = q->ring + (q->wr % (ring_size / 64)) * 64;
 
+	memset(b, 0, 64);
 	memcpy(b + 2, &setup, 2);
 	memcpy(b + 4, &wg, 2);
 	memcpy(b + 6, &one, 2);
@@ -490,6 +489,17 @@ kt_aql_dispatch(struct kt_queue *q, uint32_t ring_size, uint32_t grid, uint16_t 
 	memcpy(b + 32, &kobj, 8);
 	memcpy(b + 40, &kernarg, 8);
 	memcpy(b + 56, &done, 8);
+}
+
+void
+kt_aql_dispatch(struct kt_queue *q, uint32_t ring_size, uint32_t grid, uint16_t wg,
+		uint64_t kobj, uint64_t kernarg, uint64_t done)
+{
+	uint16_t hdr = KFD_AQL_TYPE_KERNEL_DISPATCH;
+	uint8_t *slot = q->ring + (q->wr % (ring_size / 64)) * 64;
+	uint8_t b[64];
+
+	kt_aql_dispatch_packet(b, grid, wg, kobj, kernarg, done);
 	memcpy(slot + 2, b + 2, 62);
 	__atomic_store_n((uint64_t *)(q->aux + 56), q->wr + 1, __ATOMIC_RELEASE);
 	__atomic_store_n((uint16_t *)slot, hdr, __ATOMIC_RELEASE);

@@ -125,6 +125,14 @@ uint32_t kt_wait_event(struct kt *t, uint32_t id, uint32_t ms,
 		       struct kfd_abi_event_data *ed);
 
 /*
+ * kt_aql_dispatch_packet() - the 64 bytes of an AQL dispatch of @grid
+ * work-items in work-groups of @wg, one dimension, of kernel object
+ * @kobj with kernel arguments at @kernarg and completion signal @done
+ * (0: none), into @b; its header (bytes 0-1) left 0 for the publisher.
+ */
+void kt_aql_dispatch_packet(uint8_t b[64], uint32_t grid, uint16_t wg, uint64_t kobj,
+			    uint64_t kernarg, uint64_t done);
+/*
  * kt_aql_dispatch() - publish on the AQL queue @q (its ring @ring_size
  * bytes) a dispatch of @grid work-items in work-groups of @wg, one
  * dimension, of kernel object @kobj with kernel arguments at @kernarg

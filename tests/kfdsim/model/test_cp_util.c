@@ -3,51 +3,30 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <kfdtrace/packet_abi.h>
+
 #include "test_cp.h"
 
 uint8_t *tq_kern;
 
-/* The doorbell page of the device, mapped by the first queue. */
-static volatile uint64_t *doorbells;
-
 void
 tq_new(struct kt *t, struct tq *q, uint64_t base)
 {
-	const struct ksim_gpu *g = kt_gpu_node(t)->gpu;
-	struct kfd_abi_create_queue_args a;
-	int err;
+	struct kt_queue k;
 
+	kt_queue_create(t, &k, base, KFD_ABI_QUEUE_TYPE_COMPUTE_AQL, RING_SIZE, EOP_VA,
+			CWSR_VA, 0);
 	memset(q, 0, sizeof(*q));
+	q->ring = k.ring;
+	q->aq = k.aux;
+	q->sig = k.data;
 	q->ring_va = base;
 	q->aq_va = base + 0x100000;
 	q->sig_va = base + 0x200000;
-	q->ring = kt_userptr_mapped(t, 0, q->ring_va, RING_SIZE);
-	q->aq = kt_userptr_mapped(t, 0, q->aq_va, 4096);
-	q->sig = kt_userptr_mapped(t, 0, q->sig_va, 4096);
-	for (unsigned int i = 0; i < NPKT; i++)
-		*(uint16_t *)(q->ring + i * 64) = 1;	/* INVALID */
+	q->qid = k.qid;
+	q->doorbell = k.doorbell;
 	/* queue_inactive_signal: signal 63 */
 	*(uint64_t *)(q->aq + 192) = q->sig_va + 63 * 64;
-	memset(&a, 0, sizeof(a));
-	a.ring_base_address = q->ring_va;
-	a.ring_size = RING_SIZE;
-	a.read_pointer_address = q->aq_va + 128;
-	a.write_pointer_address = q->aq_va + 56;
-	a.gpu_id = t->gpu_id[0];
-	a.queue_type = KFD_ABI_QUEUE_TYPE_COMPUTE_AQL;
-	a.queue_percentage = 100;
-	a.eop_buffer_address = EOP_VA;
-	a.eop_buffer_size = g->eop_buffer_size;
-	a.ctx_save_restore_address = CWSR_VA;
-	a.ctx_save_restore_size = g->cwsr_size;
-	a.ctl_stack_size = g->ctl_stack_size;
-	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_CREATE_QUEUE, &a), 0);
-	q->qid = a.queue_id;
-	if (!doorbells) {
-		doorbells = kt_cpu_map(t->kfd, a.doorbell_offset & ~0x1fffULL, 8192, &err);
-		assert_non_null((void *)doorbells);
-	}
-	q->doorbell = doorbells + (a.doorbell_offset & 0x1fff) / 8;
 }
 
 uint64_t
@@ -100,21 +79,10 @@ tq_put(struct tq *q, uint16_t hdr, const uint8_t body[64])
 void
 tq_put_kernel(struct tq *q, uint64_t kobj, uint64_t kernarg, uint64_t done)
 {
-	uint8_t b[64] = { 0 };
-	uint16_t setup = 1, wg = 64, one = 1;
-	uint32_t grid = 64, grid1 = 1;
+	uint8_t b[64];
 
-	memcpy(b + 2, &setup, 2);
-	memcpy(b + 4, &wg, 2);
-	memcpy(b + 6, &one, 2);
-	memcpy(b + 8, &one, 2);
-	memcpy(b + 12, &grid, 4);
-	memcpy(b + 16, &grid1, 4);
-	memcpy(b + 20, &grid1, 4);
-	memcpy(b + 32, &kobj, 8);
-	memcpy(b + 40, &kernarg, 8);
-	memcpy(b + 56, &done, 8);
-	tq_put(q, 2, b);
+	kt_aql_dispatch_packet(b, 64, 64, kobj, kernarg, done);
+	tq_put(q, KFD_AQL_TYPE_KERNEL_DISPATCH, b);
 }
 
 void
@@ -140,7 +108,6 @@ setup_on(void **state, const char *profile)
 	const int64_t entry = 256;
 	struct kt *t;
 
-	doorbells = NULL;
 	if (kt_setup_profile(state, profile))
 		return -1;
 	t = *state;
