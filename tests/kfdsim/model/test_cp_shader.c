@@ -16,6 +16,43 @@
 #include "test_cp.h"
 
 /*
+ * Run the kernel at tq_kern + 1024 on a new queue, its kernel arguments
+ * the output page's address: it must complete. Return: the output page,
+ * all 0xff before the run.
+ */
+static void *
+run_out(struct kt *t)
+{
+	const uint64_t out_va = OUT_VA;
+	uint8_t *out = kt_userptr_mapped(t, 0, OUT_VA, 4096);
+	struct tq q;
+
+	memset(out, 0xff, 4096);
+	memcpy(tq_kern + 2048, &out_va, 8);
+	tq_new(t, &q, 0x10000000ULL);
+	*tq_sig(&q, 0) = 1;
+	tq_put_kernel(&q, KERNEL_VA + 1024, KERNEL_VA + 2048, tq_sigva(&q, 0));
+	assert_true(tq_reaches(&q, 1));
+	assert_int_equal(*tq_sig(&q, 0), 0);
+	return out;
+}
+
+/* Kernel object @kd on a new queue at @base stops it as illegal: the
+ * dispatch does not retire, its signal stays. */
+static void
+run_illegal(struct kt *t, uint64_t base, uint64_t kd)
+{
+	struct tq q;
+
+	tq_new(t, &q, base);
+	*tq_sig(&q, 0) = 1;
+	tq_put_dispatch(&q, kd, tq_sigva(&q, 0));
+	assert_true(tq_inactive(&q, 0x40000000));
+	assert_int_equal(tq_rptr(&q), 0);
+	assert_int_equal(*tq_sig(&q, 0), 1);
+}
+
+/*
  * Kernels run (gfx90a): one that loads its output pointer from the
  * kernarg segment and stores v0 + 7 for each of its 64 work-items, and one
  * with an instruction the interpreter lacks (image_load), which stops its
@@ -37,32 +74,16 @@ test_shader(void **state)
 		0xf0005f00, 0x00020012,
 		0xbf810000,
 	};
-	const uint64_t out_va = OUT_VA, kd = KERNEL_VA + 1024, bad = KERNEL_VA + 3072;
-	uint64_t kernarg = KERNEL_VA + 2048;
 	struct kt *t = *state;
-	struct tq q, e;
 	uint32_t *out;
 
 	kt_put_code(tq_kern, 1024, store, sizeof(store));
-	memcpy(tq_kern + 2048, &out_va, 8);
 	kt_put_code(tq_kern, 3072, illegal, sizeof(illegal));
-	out = (uint32_t *)kt_userptr_mapped(t, 0, OUT_VA, 4096);
-	memset(out, 0xff, 4096);
-	tq_new(t, &q, 0x10000000ULL);
-	*tq_sig(&q, 0) = 1;
-	tq_put_kernel(&q, kd, kernarg, tq_sigva(&q, 0));
-	assert_true(tq_reaches(&q, 1));
-	assert_int_equal(*tq_sig(&q, 0), 0);
+	out = run_out(t);
 	for (unsigned int i = 0; i < 64; i++)
 		assert_int_equal(out[i], i + 7);
 	assert_int_equal(out[64], 0xffffffffu);
-
-	tq_new(t, &e, 0x11000000ULL);
-	*tq_sig(&e, 0) = 1;
-	tq_put_dispatch(&e, bad, tq_sigva(&e, 0));
-	assert_true(tq_inactive(&e, 0x40000000));
-	assert_int_equal(tq_rptr(&e), 0);
-	assert_int_equal(*tq_sig(&e, 0), 1);
+	run_illegal(t, 0x11000000ULL, KERNEL_VA + 3072);
 }
 
 /*
@@ -89,21 +110,10 @@ test_shader_gfx942(void **state)
 		0xde758000, 0x007f0608,	/* global_store_dwordx2 v[8:9], v[6:7], off sc0 sc1 */
 		0xbf810000,		/* s_endpgm */
 	};
-	const uint64_t out_va = OUT_VA, kd = KERNEL_VA + 1024;
-	uint64_t kernarg = KERNEL_VA + 2048;
-	struct kt *t = *state;
-	struct tq q;
 	float *out;
 
 	kt_put_code(tq_kern, 1024, code, sizeof(code));
-	memcpy(tq_kern + 2048, &out_va, 8);
-	out = (float *)kt_userptr_mapped(t, 0, OUT_VA, 4096);
-	memset(out, 0xff, 4096);
-	tq_new(t, &q, 0x10000000ULL);
-	*tq_sig(&q, 0) = 1;
-	tq_put_kernel(&q, kd, kernarg, tq_sigva(&q, 0));
-	assert_true(tq_reaches(&q, 1));
-	assert_int_equal(*tq_sig(&q, 0), 0);
+	out = run_out(*state);
 	for (unsigned int i = 0; i < 64; i++) {
 		assert_true(out[2 * i] == (float)(i * i + 1));
 		assert_true(out[2 * i + 1] == (float)(2 * i + 1));
@@ -122,17 +132,9 @@ test_shader_gfx908(void **state)
 		0xd3b34002, 0x18020100,	/* v_pk_mov_b32 v[2:3], v[0:1], v[0:1] */
 		0xbf810000,		/* s_endpgm */
 	};
-	const uint64_t kd = KERNEL_VA + 1024;
-	struct kt *t = *state;
-	struct tq q;
 
 	kt_put_code(tq_kern, 1024, pk_mov, sizeof(pk_mov));
-	tq_new(t, &q, 0x10000000ULL);
-	*tq_sig(&q, 0) = 1;
-	tq_put_dispatch(&q, kd, tq_sigva(&q, 0));
-	assert_true(tq_inactive(&q, 0x40000000));
-	assert_int_equal(tq_rptr(&q), 0);
-	assert_int_equal(*tq_sig(&q, 0), 1);
+	run_illegal(*state, 0x10000000ULL, KERNEL_VA + 1024);
 }
 
 /*
@@ -166,22 +168,11 @@ test_shader_wave32(void **state)
 	};
 	/* the kernarg segment pointer; wave32 */
 	const uint16_t props = 1 << 3 | 1 << 10;
-	const uint64_t out_va = OUT_VA, kd = KERNEL_VA + 1024;
-	uint64_t kernarg = KERNEL_VA + 2048;
-	struct kt *t = *state;
-	struct tq q;
 	uint32_t *out;
 
 	kt_put_code(tq_kern, 1024, code, sizeof(code));
 	memcpy(tq_kern + 1024 + 56, &props, 2);
-	memcpy(tq_kern + 2048, &out_va, 8);
-	out = (uint32_t *)kt_userptr_mapped(t, 0, OUT_VA, 4096);
-	memset(out, 0xff, 4096);
-	tq_new(t, &q, 0x10000000ULL);
-	*tq_sig(&q, 0) = 1;
-	tq_put_kernel(&q, kd, kernarg, tq_sigva(&q, 0));
-	assert_true(tq_reaches(&q, 1));
-	assert_int_equal(*tq_sig(&q, 0), 0);
+	out = run_out(*state);
 	for (unsigned int i = 0; i < 64; i++)
 		assert_int_equal(out[i], i < 16 ? i : i > 40 ? 107 : 7);
 	assert_int_equal(out[64], 0xffffffffu);
