@@ -295,8 +295,6 @@ kt_queue_create(struct kt *t, struct kt_queue *q, uint64_t base, uint32_t type,
 {
 	const struct ksim_gpu *g = kt_gpu_node(t)->gpu;
 	struct kfd_abi_create_queue_args a;
-	volatile uint64_t *page;
-	int err;
 
 	memset(q, 0, sizeof(*q));
 	q->ring = kt_userptr_mapped(t, 0, base, ring_size);
@@ -324,10 +322,17 @@ kt_queue_create(struct kt *t, struct kt_queue *q, uint64_t base, uint32_t type,
 	a.ctl_stack_size = g->ctl_stack_size;
 	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_CREATE_QUEUE, &a), 0);
 	q->qid = a.queue_id;
-	page = kt_cpu_map(t->kfd, a.doorbell_offset & ~0x1fffULL, 8192, &err);
-	assert_non_null((void *)page);
-	q->doorbell_page = page;
-	q->doorbell = page + (a.doorbell_offset & 0x1fff) / 8;
+	q->doorbell = kt_doorbell(t, a.doorbell_offset, &q->doorbell_page);
+}
+
+volatile uint64_t *
+kt_doorbell(struct kt *t, uint64_t doorbell_offset, volatile uint64_t **page)
+{
+	int err;
+
+	*page = kt_cpu_map(t->kfd, doorbell_offset & ~0x1fffULL, 8192, &err);
+	assert_non_null((void *)*page);
+	return *page + (doorbell_offset & 0x1fff) / 8;
 }
 
 pid_t

@@ -142,6 +142,13 @@ void kt_aql_dispatch_packet(uint8_t b[64], uint32_t grid, uint16_t wg, uint64_t 
 void kt_aql_dispatch(struct kt_queue *q, uint32_t ring_size, uint32_t grid, uint16_t wg,
 		     uint64_t kobj, uint64_t kernarg, uint64_t done);
 
+/*
+ * kt_doorbell() - a queue's doorbell from CREATE_QUEUE's @doorbell_offset:
+ * its page (8 KiB) mapped, into *@page. Asserts on failure.
+ */
+volatile uint64_t *kt_doorbell(struct kt *t, uint64_t doorbell_offset,
+			       volatile uint64_t **page);
+
 /* kt_now_ns() - clock @id in ns (0 if it cannot be read). */
 uint64_t kt_now_ns(clockid_t id);
 

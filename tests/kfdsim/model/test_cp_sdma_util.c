@@ -10,8 +10,6 @@ sq_new(struct kt *t, struct sq *q, unsigned int gpu, uint64_t ring_va,
 {
 	struct kfd_abi_create_queue_args a;
 	uint64_t ptrs_va = ring_va + 0x100000;
-	volatile uint64_t *page;
-	int err;
 
 	memset(q, 0, sizeof(*q));
 	q->ring = (uint32_t *)kt_userptr_mapped(t, gpu, ring_va, RING_SIZE);
@@ -27,10 +25,7 @@ sq_new(struct kt *t, struct sq *q, unsigned int gpu, uint64_t ring_va,
 	a.queue_priority = 15;
 	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_CREATE_QUEUE, &a), 0);
 	q->qid = a.queue_id;
-	page = kt_cpu_map(t->kfd, a.doorbell_offset & ~0x1fffULL, 8192, &err);
-	assert_non_null((void *)page);
-	q->doorbell_page = page;
-	q->doorbell = page + (a.doorbell_offset & 0x1fff) / 8;
+	q->doorbell = kt_doorbell(t, a.doorbell_offset, &q->doorbell_page);
 }
 
 void
