@@ -25,24 +25,6 @@
 
 #include "decode_priv.h"
 
-static uint64_t
-w64(const uint8_t *ka, size_t off)
-{
-	uint64_t v;
-
-	memcpy(&v, ka + off, 8);
-	return v;
-}
-
-static uint32_t
-w32(const uint8_t *ka, size_t off)
-{
-	uint32_t v;
-
-	memcpy(&v, ka + off, 4);
-	return v;
-}
-
 static int
 copy_args(const uint8_t *ka, size_t len, struct kfd_blit *b)
 {
@@ -53,23 +35,23 @@ copy_args(const uint8_t *ka, size_t len, struct kfd_blit *b)
 		return -1;
 	b->kind = KFD_BLIT_COPY;
 	/* HIP 6.x */
-	size = w64(ka, 16);
-	rem = w32(ka, 24);
-	align = w32(ka, 28);
+	size = dec_get_u64(ka + 16);
+	rem = dec_get_u32(ka + 24);
+	align = dec_get_u32(ka + 28);
 	if ((align == 4 || align == 16) && rem < align && size >= rem &&
-	    w64(ka, 32) == w64(ka, 8) + size - rem) {
-		b->src = w64(ka, 0);
-		b->dst = w64(ka, 8);
+	    dec_get_u64(ka + 32) == dec_get_u64(ka + 8) + size - rem) {
+		b->src = dec_get_u64(ka);
+		b->dst = dec_get_u64(ka + 8);
 		b->len = size;
 		return 0;
 	}
 	/* HIP 5.2 */
-	dwords = w64(ka, 32);
-	rem = w32(ka, 40);
+	dwords = dec_get_u64(ka + 32);
+	rem = dec_get_u32(ka + 40);
 	if (!dwords || rem >= 4 || dwords > (UINT64_MAX >> 2))
 		return -1;
-	b->src = w64(ka, 0) + w64(ka, 16);
-	b->dst = w64(ka, 8) + w64(ka, 24);
+	b->src = dec_get_u64(ka) + dec_get_u64(ka + 16);
+	b->dst = dec_get_u64(ka + 8) + dec_get_u64(ka + 24);
 	b->len = (dwords - 1) * 4 + rem;
 	return 0;
 }
@@ -83,13 +65,13 @@ fill_args(const uint8_t *ka, size_t len, struct kfd_blit *b)
 	b->kind = KFD_BLIT_FILL;
 	/* HIP 6.x */
 	if (len >= 36) {
-		psize = w32(ka, 16);
-		align = w32(ka, 20);
+		psize = dec_get_u32(ka + 16);
+		align = dec_get_u32(ka + 20);
 		if (align && align <= 16 && !(align & (align - 1)) && psize &&
-		    w64(ka, 0) && w64(ka, 8) && w64(ka, 24) >= w64(ka, 0)) {
-			b->dst = w64(ka, 0);
-			b->len = w64(ka, 24) - b->dst;
-			b->pattern = w64(ka, 8);
+		    dec_get_u64(ka) && dec_get_u64(ka + 8) && dec_get_u64(ka + 24) >= dec_get_u64(ka)) {
+			b->dst = dec_get_u64(ka);
+			b->len = dec_get_u64(ka + 24) - b->dst;
+			b->pattern = dec_get_u64(ka + 8);
 			b->pattern_len = psize * align;
 			return 0;
 		}
@@ -98,20 +80,20 @@ fill_args(const uint8_t *ka, size_t len, struct kfd_blit *b)
 	if (len < 64)
 		return -1;
 	for (unsigned int i = 0; i < 4; i++) {
-		if (!w64(ka, i * 8))
+		if (!dec_get_u64(ka + i * 8))
 			continue;
 		if (buf)
 			return -1;
-		buf = w64(ka, i * 8);
+		buf = dec_get_u64(ka + i * 8);
 		elem = 1ull << i;
 	}
-	psize = w32(ka, 40);
-	count = w64(ka, 56);
-	if (!buf || !psize || !w64(ka, 32) || count > UINT64_MAX / 8 / psize)
+	psize = dec_get_u32(ka + 40);
+	count = dec_get_u64(ka + 56);
+	if (!buf || !psize || !dec_get_u64(ka + 32) || count > UINT64_MAX / 8 / psize)
 		return -1;
-	b->dst = buf + w64(ka, 48) * elem;
+	b->dst = buf + dec_get_u64(ka + 48) * elem;
 	b->len = count * psize * elem;
-	b->pattern = w64(ka, 32);
+	b->pattern = dec_get_u64(ka + 32);
 	b->pattern_len = psize * elem;
 	return 0;
 }

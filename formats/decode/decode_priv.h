@@ -11,6 +11,7 @@
 #define KFD_DECODE_PRIV_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "kfdtrace/decode.h"
 #include "kfdtrace/schema.h"
@@ -27,6 +28,29 @@ struct dec {
 	uint64_t wall_offset_ns;
 	const struct kfd_kernels *kernels;
 };
+
+/*
+ * dec_get_u64(), dec_get_u32() - the value at @p, which need not be
+ * aligned (the bytes are in the host's order, as the GPU's: both are
+ * little-endian).
+ */
+static inline uint64_t
+dec_get_u64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static inline uint32_t
+dec_get_u32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
 
 /* Start the next item of a list: ", " (text) or "," (JSON) unless first. */
 static inline void

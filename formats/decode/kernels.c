@@ -61,24 +61,6 @@ at(const uint8_t *p, size_t len, uint64_t off, size_t n)
 	return off <= len && n <= len - off ? p + off : NULL;
 }
 
-static uint64_t
-u64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
-
-static uint32_t
-u32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
 static uint16_t
 u16(const uint8_t *p)
 {
@@ -125,7 +107,7 @@ image(struct kfd_kernels *k, uint64_t base, const uint8_t *e, size_t elen)
 	if (!at(e, elen, 0, 64) || e[4] != 2 || e[5] != 1 ||
 	    u16(e + 18) != KK_EM_AMDGPU)
 		return 0;
-	phoff = u64(e + 32);
+	phoff = dec_get_u64(e + 32);
 	phentsize = u16(e + 54);
 	phnum = u16(e + 56);
 	if (phentsize < 56)
@@ -134,13 +116,13 @@ image(struct kfd_kernels *k, uint64_t base, const uint8_t *e, size_t elen)
 		ph = at(e, elen, phoff + i * phentsize, 56);
 		if (!ph)
 			return 0;
-		if (u32(ph) == KK_PT_DYNAMIC) {
-			dyn = at(e, elen, u64(ph + 16), (size_t)u64(ph + 40));
-			dynlen = dyn ? (size_t)u64(ph + 40) : 0;
+		if (dec_get_u32(ph) == KK_PT_DYNAMIC) {
+			dyn = at(e, elen, dec_get_u64(ph + 16), (size_t)dec_get_u64(ph + 40));
+			dynlen = dyn ? (size_t)dec_get_u64(ph + 40) : 0;
 		}
 	}
 	for (i = 0; dyn && i + 16 <= dynlen; i += 16) {
-		uint64_t tag = u64(dyn + i), val = u64(dyn + i + 8);
+		uint64_t tag = dec_get_u64(dyn + i), val = dec_get_u64(dyn + i + 8);
 
 		if (!tag)
 			break;
@@ -158,7 +140,7 @@ image(struct kfd_kernels *k, uint64_t base, const uint8_t *e, size_t elen)
 	/* The symbol count: the hash table's chain count, else up to the
 	 * string table (lld puts .dynsym right before .dynstr). */
 	if (hash && (d = at(e, elen, hash, 8)))
-		nsyms = u32(d + 4);
+		nsyms = dec_get_u32(d + 4);
 	else
 		nsyms = strtab > symtab ? (strtab - symtab) / 24 : 0;
 	if (nsyms > KK_MAX_SYMS)
@@ -171,7 +153,7 @@ image(struct kfd_kernels *k, uint64_t base, const uint8_t *e, size_t elen)
 
 		if (!sym)
 			break;
-		off = u32(sym);
+		off = dec_get_u32(sym);
 		if (strsz && off >= strsz)
 			continue;
 		name = at(e, elen, strtab + off, 1);
@@ -181,7 +163,7 @@ image(struct kfd_kernels *k, uint64_t base, const uint8_t *e, size_t elen)
 			;
 		if (n < 4 || name + n >= e + elen || memcmp(name + n - 3, ".kd", 3))
 			continue;
-		r = put(k, base + u64(sym + 8), (const char *)name, n - 3);
+		r = put(k, base + dec_get_u64(sym + 8), (const char *)name, n - 3);
 		if (r < 0)
 			return -1;
 		found += r;

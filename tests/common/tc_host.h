@@ -27,6 +27,16 @@ tc_host_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* tc_host_ns() - clock @id in ns. */
+static inline uint64_t
+tc_host_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
 /* The least of @rounds timings of @iters calls of @fn, in ns a call. */
 static inline double
 tc_host_cost_ns(void (*fn)(unsigned long), unsigned long iters, int rounds)

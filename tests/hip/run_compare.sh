@@ -43,12 +43,36 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail=0
 
-if ! "$kfdtrace" record --sim="$profile" --submissions=full -o "$dir/t.kft" \
-	-- "$prog" check >"$dir/rec" 2>&1 || ! grep -q '^PASS: ' "$dir/rec"; then
-	cat "$dir/rec"
-	echo "FAIL: the capture of $prog"
-	exit 1
-fi
+# record NAME PROG [ARG...]: PROG's capture with --submissions=full in
+# $dir/NAME.kft; a capture that fails, or a PROG that does not pass,
+# ends the test.
+record() {
+	name=$1
+	shift
+	if ! "$kfdtrace" record --sim="$profile" --submissions=full -o "$dir/$name.kft" \
+		-- "$@" >"$dir/$name.rec" 2>&1 || ! grep -q '^PASS: ' "$dir/$name.rec"; then
+		cat "$dir/$name.rec"
+		echo "FAIL: the capture of $1"
+		exit 1
+	fi
+}
+
+# replays OUT PATTERN [REPLAY-ARG...]: replay into $dir/OUT; true when it
+# exits 0, diverges nowhere, matches strictly, and its compared line (in
+# $line) matches the extended regular expression PATTERN.
+replays() {
+	out=$1
+	pattern=$2
+	shift 2
+	"$kfdtrace" replay --sim="$profile" "$@" >"$dir/$out" 2>&1
+	rc=$?
+	line=$(grep '^  compared: ' "$dir/$out")
+	[ "$rc" -eq 0 ] && ! grep -q '^divergence' "$dir/$out" &&
+		grep -q '^  result:      match (strict)' "$dir/$out" &&
+		echo "$line" | grep -Eq "$pattern"
+}
+
+record t "$prog" check
 "$kfdtrace" dump --seq "$dir/t.kft" >"$dir/dump" 2>&1 || { cat "$dir/dump"; exit 1; }
 
 # vadd's 16 launches, each named from the code object in VRAM.
@@ -57,14 +81,10 @@ echo "dispatches named vadd: $n"
 [ "$n" -eq 16 ] || { echo "FAIL: not 16 dispatches named vadd"; fail=1; }
 
 for mode in serial threads; do
-	set -- --sim="$profile"
-	[ "$mode" = threads ] && set -- "$@" --threads
-	"$kfdtrace" replay "$@" "$dir/t.kft" >"$dir/out" 2>&1
-	rc=$?
-	line=$(grep '^  compared: ' "$dir/out")
-	if [ "$rc" -ne 0 ] || grep -q '^divergence' "$dir/out" ||
-	   ! grep -q '^  result:      match (strict)' "$dir/out" ||
-	   ! echo "$line" | grep -Eq ' [1-9][0-9]* copy sources in VRAM \([1-9][0-9]* bytes\) with the capture: 0 differed$'; then
+	set --
+	[ "$mode" = threads ] && set -- --threads
+	if ! replays out ' [1-9][0-9]* copy sources in VRAM \([1-9][0-9]* bytes\) with the capture: 0 differed$' \
+		"$@" "$dir/t.kft"; then
 		cat "$dir/out"
 		echo "FAIL: the replay ($mode) compared nothing, or not all equal"
 		fail=1
@@ -102,18 +122,8 @@ if [ $? -ne 0 ] || grep -q '^  compared: ' "$dir/nc" ||
 	fail=1
 fi
 
-if ! "$kfdtrace" record --sim="$profile" --submissions=full -o "$dir/p.kft" \
-	-- "$pinned" check >"$dir/prec" 2>&1 || ! grep -q '^PASS: ' "$dir/prec"; then
-	cat "$dir/prec"
-	echo "FAIL: the capture of $pinned"
-	exit 1
-fi
-"$kfdtrace" replay --sim="$profile" "$dir/p.kft" >"$dir/pout" 2>&1
-rc=$?
-line=$(grep '^  compared: ' "$dir/pout")
-if [ "$rc" -ne 0 ] || grep -q '^divergence' "$dir/pout" ||
-   ! grep -q '^  result:      match (strict)' "$dir/pout" ||
-   ! echo "$line" | grep -Eq ': 0 differed(;|$)' ||
+record p "$pinned" check
+if ! replays pout ': 0 differed(;|$)' "$dir/p.kft" ||
    echo "$line" | grep -q 'more where the capture lacks'; then
 	cat "$dir/pout"
 	echo "FAIL: $pinned's fills not compared, or not all equal"
@@ -122,41 +132,22 @@ else
 	echo "replay of $pinned:$line"
 fi
 
-if ! "$kfdtrace" record --sim="$profile" --submissions=full -o "$dir/s.kft" \
-	-- "$small" >"$dir/srec" 2>&1 || ! grep -q '^PASS: ' "$dir/srec"; then
-	cat "$dir/srec"
-	echo "FAIL: the capture of $small"
-	exit 1
-fi
-"$kfdtrace" replay --sim="$profile" "$dir/s.kft" >"$dir/sout" 2>&1
-rc=$?
-line=$(grep '^  compared: ' "$dir/sout")
-if [ "$rc" -ne 0 ] || grep -q '^divergence' "$dir/sout" ||
-   ! grep -q '^  result:      match (strict)' "$dir/sout" ||
-   ! echo "$line" | grep -Eq ' [1-9][0-9]* copy sources in VRAM .*: 0 differed'; then
+record s "$small"
+if ! replays sout ' [1-9][0-9]* copy sources in VRAM .*: 0 differed' "$dir/s.kft"; then
 	cat "$dir/sout"
 	echo "FAIL: $small's replay compared nothing, or diverged"
 	fail=1
 else
 	echo "replay of $small:$line"
 fi
-if ! "$kfdtrace" record --sim="$profile" --submissions=full -o "$dir/b.kft" \
-	-- "$blit" >"$dir/brec" 2>&1 || ! grep -q '^PASS: ' "$dir/brec"; then
-	cat "$dir/brec"
-	echo "FAIL: the capture of $blit"
-	exit 1
-fi
+record b "$blit"
 "$kfdtrace" dump --seq "$dir/b.kft" >"$dir/bdump" 2>&1 || { cat "$dir/bdump"; exit 1; }
 for k in __amd_rocclr_copyBuffer __amd_rocclr_fillBufferAligned; do
 	grep -q "KERNEL_DISPATCH{.*kernel=\"$k\"" "$dir/bdump" ||
 		{ echo "FAIL: no dispatch named $k"; fail=1; }
 done
-"$kfdtrace" replay --sim="$profile" "$dir/b.kft" >"$dir/bout" 2>&1
-rc=$?
-line=$(grep '^  compared: ' "$dir/bout")
-if [ "$rc" -ne 0 ] || grep -q '^divergence' "$dir/bout" ||
-   ! grep -q '^  result:      match (strict)' "$dir/bout" ||
-   ! echo "$line" | grep -Eq ' 2 copy sources in VRAM \(2097152 bytes\) with the capture: 0 differed$'; then
+if ! replays bout ' 2 copy sources in VRAM \(2097152 bytes\) with the capture: 0 differed$' \
+	"$dir/b.kft"; then
 	cat "$dir/bout"
 	echo "FAIL: $blit's copies back not all compared, or not all equal"
 	fail=1

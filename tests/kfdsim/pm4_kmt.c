@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "kmt_kit.h"
+#include "tc_host.h"
 
 #define RING_DW		(KIT_RING_SIZE / 4)
 
@@ -539,15 +540,6 @@ struct idle_ring {
 	uint64_t ns;		/* ring to drained; 0: never */
 };
 
-static uint64_t
-mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 static void *
 idle_ringer(void *arg)
 {
@@ -556,9 +548,9 @@ idle_ringer(void *arg)
 
 	write_data(r->q, r->dst, 2);
 	pthread_barrier_wait(r->go);
-	t0 = mono_ns();
+	t0 = tc_host_ns(CLOCK_MONOTONIC);
 	submit(r->q);
-	r->ns = drained(r->q) ? mono_ns() - t0 + 1 : 0;
+	r->ns = drained(r->q) ? tc_host_ns(CLOCK_MONOTONIC) - t0 + 1 : 0;
 	return NULL;
 }
 

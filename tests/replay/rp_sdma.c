@@ -43,6 +43,7 @@
 #include <time.h>
 
 #include "hsakmt/hsakmt.h"
+#include "tc_host.h"
 
 #define RING_SIZE	4096u
 #define V_SIZE		(1u << 20)
@@ -102,15 +103,6 @@ check(HSAKMT_STATUS st, const char *what)
 	return -1;
 }
 
-static uint64_t
-now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
-}
-
 /* @size bytes on @node (0: host memory), mapped on the GPU. */
 static uint8_t *
 alloc(HSAuint32 node, HSAuint64 size, int cpu)
@@ -166,11 +158,11 @@ ring(struct sq *q)
 static int
 drain(struct sq *q)
 {
-	uint64_t t0 = now_ns();
+	uint64_t t0 = tc_host_ns(CLOCK_MONOTONIC);
 	struct timespec nap = { 0, 100000 };
 
 	while (__atomic_load_n(q->res.Queue_read_ptr_aql, __ATOMIC_ACQUIRE) < q->wr) {
-		if (now_ns() - t0 > WAIT_NS) {
+		if (tc_host_ns(CLOCK_MONOTONIC) - t0 > WAIT_NS) {
 			fprintf(stderr, "sdma: queue %s did not drain\n", q->name);
 			__atomic_store_n(&failed, 1, __ATOMIC_RELAXED);
 			return -1;
@@ -281,7 +273,7 @@ dispatch(const uint64_t *a, unsigned int nargs)
 {
 	/* A dispatch with system-scope fences, 1 dimension, 64 work-items. */
 	const uint16_t header = 2 | 2u << 9 | 2u << 11;
-	uint64_t t0 = now_ns(), kobj = (uintptr_t)kern, karg = (uintptr_t)args;
+	uint64_t t0 = tc_host_ns(CLOCK_MONOTONIC), kobj = (uintptr_t)kern, karg = (uintptr_t)args;
 	uint8_t *p = aql_ring;
 	uint32_t grid = 64;
 	uint16_t wg = 64, one = 1, setup = 1;
@@ -302,7 +294,7 @@ dispatch(const uint64_t *a, unsigned int nargs)
 	__atomic_store_n((uint64_t *)(uintptr_t)aql.Queue_DoorBell, 0,
 			 __ATOMIC_RELEASE);
 	while (__atomic_load_n((uint64_t *)(aq + 128), __ATOMIC_ACQUIRE) < 1)
-		if (now_ns() - t0 > WAIT_NS)
+		if (tc_host_ns(CLOCK_MONOTONIC) - t0 > WAIT_NS)
 			return -1;
 	return 0;
 }

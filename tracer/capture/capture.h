@@ -12,7 +12,8 @@
  *			device event), file naming, fork/exec/exit handling,
  *			which process this is (children made by clone)
  *   maps.c		device mappings and SVM ranges: which munmaps to record
- *   submit.c		submission capture: shadow doorbells, what they publish
+ *   submit.c		submission capture: shadow doorbells, queues
+ *   submit_ring.c	... what a doorbell value publishes, recorded
  *   submit_trap.c	... the doorbell store that traps, decoded (x86-64)
  *   submit_mem.c	... and the memory the packets reference (=full)
  *   wrap_sock.c	fds passed over Unix sockets (fd_transfer records)
@@ -168,6 +169,44 @@ int kcap_submit_trap(int sig, siginfo_t *info, void *uc);
  * handler, only with SIGSEGV unblocked). Return: 0, or -1.
  */
 int kcap_read_mem(void *dst, uint64_t addr, size_t len);
+
+/* ---- submit_ring.c: what a doorbell value publishes ---- */
+
+#define SUB_NONE	UINT64_MAX	/* nothing stored yet / the sentinel */
+
+/*
+ * Queue ids and doorbell offsets are per KFD process, and one program may
+ * hold several (secondary contexts, each its own /dev/kfd file): a queue
+ * and a doorbell page are known by the fd they came from as well.
+ */
+struct sub_queue {
+	int used;
+	int fd;				/* the /dev/kfd file it was created on */
+	uint32_t queue_id, gpu_id;
+	uint8_t engine;
+	uint64_t ring;
+	uint32_t ring_size;
+	uint64_t doorbell_offset;
+	uint64_t rptr;			/* AQL: read_dispatch_id's address */
+	uint8_t *prog;			/* the program's (trapping) slot */
+	volatile uint64_t *shadow;	/* the same slot, our writable view */
+	volatile uint64_t *real;	/* the device's */
+	uint64_t rung;			/* the last value the program stored */
+	uint64_t top;			/* AQL: the highest value it stored */
+	uint64_t last;			/* AQL: last packet recorded; SDMA: the
+					 * write pointer recorded */
+};
+
+/*
+ * The program stored @v into @q's doorbell: record what it published,
+ * then let the engine see it. @flags: LATE when found after the fact.
+ * Both here with submit.c's lock held.
+ */
+void kcap_submit_publish(struct sub_queue *q, uint64_t v, uint8_t flags);
+/* AQL: record the packets the engine read that no doorbell showed. */
+void kcap_submit_check_unseen(struct sub_queue *q);
+/* submit.c: the trace ended; nothing more is recorded. */
+int kcap_submit_stopped(void);
 
 /* ---- submit_mem.c: --submissions=full ---- */
 

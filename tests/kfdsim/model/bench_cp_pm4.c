@@ -106,16 +106,13 @@ static void
 bench(void **state)
 {
 	struct kt *t = *state;
-	const struct ksim_gpu *g = t->prof->nodes[1].gpu;
 	uint64_t t_aql = 0, t_pm4 = 0, b_aql = UINT64_MAX, b_pm4 = UINT64_MAX, t0, dt;
-	unsigned int g0 = 0, ok = 1;
+	unsigned int ok = 1;
 	uint32_t seq = 0;
 	struct kt_queue aql, pm4;
 	double a, p, ba, bp;
 
-	kt_vram_mapped(t, 0, EOP_VA, 4096, &g0, 1);
-	kt_vram_mapped(t, 0, CWSR_VA, ((uint64_t)g->cwsr_size +
-		       g->debug_memory_size + 4095) & ~4095ULL, &g0, 1);
+	kt_queue_areas(t, EOP_VA, CWSR_VA);
 	kt_queue_create(t, &aql, AQL_VA, KFD_ABI_QUEUE_TYPE_COMPUTE_AQL, RING_SIZE,
 			EOP_VA, CWSR_VA, 8);
 	kt_queue_create(t, &pm4, PM4_VA, KFD_ABI_QUEUE_TYPE_COMPUTE, RING_SIZE,

@@ -219,21 +219,47 @@ kt_setup_mi210_novm(void **state)
 {
 	struct kt *t = calloc(1, sizeof(*t));
 
-	if (!t || kt_open(t, "mi210", 0))
+	if (!t || kt_open(t, "mi210", 0)) {
+		free(t);
 		return -1;
+	}
 	*state = t;
 	return 0;
 }
 
 int
+kt_setup_profile(void **state, const char *profile)
+{
+	struct kt *t = calloc(1, sizeof(*t));
+
+	if (!t || kt_open(t, profile, 0)) {
+		free(t);
+		return -1;
+	}
+	*state = t;
+	return kt_acquire_all(t) ? -1 : 0;
+}
+
+int
 kt_setup_mi210(void **state)
 {
-	struct kt *t;
+	return kt_setup_profile(state, "mi210");
+}
 
-	if (kt_setup_mi210_novm(state))
-		return -1;
-	t = *state;
-	return kt_acquire_all(t) ? -1 : 0;
+struct kt *
+kt_new(const char *profile)
+{
+	void *state = NULL;
+
+	assert_int_equal(kt_setup_profile(&state, profile), 0);
+	return state;
+}
+
+void
+kt_delete(struct kt *t)
+{
+	kt_close(t);
+	free(t);
 }
 
 int
@@ -267,15 +293,9 @@ void
 kt_queue_create(struct kt *t, struct kt_queue *q, uint64_t base, uint32_t type,
 		uint32_t ring_size, uint64_t eop_va, uint64_t cwsr_va, unsigned int wptr_off)
 {
-	const struct ksim_gpu *g = NULL;
+	const struct ksim_gpu *g = kt_gpu_node(t)->gpu;
 	struct kfd_abi_create_queue_args a;
-	volatile uint64_t *page;
-	int err;
 
-	/* the first GPU node (mi300x has two CPU nodes before it) */
-	for (unsigned int n = 0; n < t->prof->n_nodes && !g; n++)
-		g = t->prof->nodes[n].gpu;
-	assert_non_null(g);
 	memset(q, 0, sizeof(*q));
 	q->ring = kt_userptr_mapped(t, 0, base, ring_size);
 	q->aux = kt_userptr_mapped(t, 0, base + 0x100000, 4096);
@@ -302,10 +322,17 @@ kt_queue_create(struct kt *t, struct kt_queue *q, uint64_t base, uint32_t type,
 	a.ctl_stack_size = g->ctl_stack_size;
 	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_CREATE_QUEUE, &a), 0);
 	q->qid = a.queue_id;
-	page = kt_cpu_map(t->kfd, a.doorbell_offset & ~0x1fffULL, 8192, &err);
-	assert_non_null((void *)page);
-	q->doorbell_page = page;
-	q->doorbell = page + (a.doorbell_offset & 0x1fff) / 8;
+	q->doorbell = kt_doorbell(t, a.doorbell_offset, &q->doorbell_page);
+}
+
+volatile uint64_t *
+kt_doorbell(struct kt *t, uint64_t doorbell_offset, volatile uint64_t **page)
+{
+	int err;
+
+	*page = kt_cpu_map(t->kfd, doorbell_offset & ~0x1fffULL, 8192, &err);
+	assert_non_null((void *)*page);
+	return *page + (doorbell_offset & 0x1fff) / 8;
 }
 
 pid_t
@@ -369,4 +396,118 @@ kt_now_ns(clockid_t id)
 	if (clock_gettime(id, &ts))
 		return 0;
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+void
+kt_put_code(uint8_t *page, unsigned int kd, const uint32_t *code, size_t size)
+{
+	const int64_t entry = 256;
+	const uint32_t rsrc2 = 2 << 1;	/* two user SGPRs */
+	const uint16_t props = 1 << 3;	/* the kernarg segment pointer */
+
+	memcpy(page + kd + 16, &entry, 8);
+	memcpy(page + kd + 52, &rsrc2, 4);
+	memcpy(page + kd + 56, &props, 2);
+	memcpy(page + kd + entry, code, size);
+}
+
+const struct ksim_node *
+kt_gpu_node(const struct kt *t)
+{
+	for (unsigned int n = 0; n < t->prof->n_nodes; n++)
+		if (ksim_node_is_gpu(&t->prof->nodes[n]))
+			return &t->prof->nodes[n];
+	return NULL;
+}
+
+void
+kt_queue_areas(struct kt *t, uint64_t eop_va, uint64_t cwsr_va)
+{
+	static const unsigned int g0 = 0;
+	const struct ksim_node *n = kt_gpu_node(t);
+	const struct ksim_gpu *g = n->gpu;
+	uint64_t cwsr = ((uint64_t)g->cwsr_size + g->debug_memory_size) *
+			n->props[KSIM_NP_NUM_XCC];
+
+	kt_vram_mapped(t, 0, eop_va, 4096, &g0, 1);
+	kt_vram_mapped(t, 0, cwsr_va, (cwsr + 4095) & ~4095ULL, &g0, 1);
+}
+
+uint32_t
+kt_event_new(struct kt *t, uint32_t type)
+{
+	struct kfd_abi_create_event_args e = { .event_type = type };
+
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_CREATE_EVENT, &e), 0);
+	return e.event_id;
+}
+
+uint32_t
+kt_signal_event(struct kt *t, uint64_t page_va)
+{
+	struct kfd_abi_create_event_args e = { .event_type = KFD_ABI_EVENT_SIGNAL };
+	unsigned int g0 = 0;
+	uint64_t h, off = 0;
+	uint32_t ns;
+
+	assert_int_equal(kt_alloc(t, 0, page_va, 32768,
+				  KFD_ABI_ALLOC_MEM_FLAGS_WRITABLE |
+				  KFD_ABI_ALLOC_MEM_FLAGS_GTT, &h, &off), 0);
+	assert_int_equal(kt_map(t, h, &g0, 1, &ns), 0);
+	e.event_page_offset = h;
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_CREATE_EVENT, &e), 0);
+	return e.event_id;
+}
+
+uint32_t
+kt_wait_event(struct kt *t, uint32_t id, uint32_t ms, struct kfd_abi_event_data *ed)
+{
+	struct kfd_abi_event_data own;
+	struct kfd_abi_wait_events_args w = { 0 };
+
+	if (!ed)
+		ed = &own;
+	memset(ed, 0, sizeof(*ed));
+	ed->event_id = id;
+	w.events_ptr = (uintptr_t)ed;
+	w.num_events = 1;
+	w.timeout = ms;
+	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_WAIT_EVENTS, &w), 0);
+	return w.wait_result;
+}
+
+void
+kt_aql_dispatch_packet(uint8_t b[64], uint32_t grid, uint16_t wg, uint64_t kobj,
+		       uint64_t kernarg, uint64_t done)
+{
+	uint16_t setup = 1, one = 1;
+	uint32_t grid1 = 1;
+
+	memset(b, 0, 64);
+	memcpy(b + 2, &setup, 2);
+	memcpy(b + 4, &wg, 2);
+	memcpy(b + 6, &one, 2);
+	memcpy(b + 8, &one, 2);
+	memcpy(b + 12, &grid, 4);
+	memcpy(b + 16, &grid1, 4);
+	memcpy(b + 20, &grid1, 4);
+	memcpy(b + 32, &kobj, 8);
+	memcpy(b + 40, &kernarg, 8);
+	memcpy(b + 56, &done, 8);
+}
+
+void
+kt_aql_dispatch(struct kt_queue *q, uint32_t ring_size, uint32_t grid, uint16_t wg,
+		uint64_t kobj, uint64_t kernarg, uint64_t done)
+{
+	uint16_t hdr = KFD_AQL_TYPE_KERNEL_DISPATCH;
+	uint8_t *slot = q->ring + (q->wr % (ring_size / 64)) * 64;
+	uint8_t b[64];
+
+	kt_aql_dispatch_packet(b, grid, wg, kobj, kernarg, done);
+	memcpy(slot + 2, b + 2, 62);
+	__atomic_store_n((uint64_t *)(q->aux + 56), q->wr + 1, __ATOMIC_RELEASE);
+	__atomic_store_n((uint16_t *)slot, hdr, __ATOMIC_RELEASE);
+	__atomic_store_n(q->doorbell, q->wr, __ATOMIC_RELEASE);
+	q->wr++;
 }

@@ -92,6 +92,63 @@ void kt_queue_create(struct kt *t, struct kt_queue *q, uint64_t base, uint32_t t
 		     uint32_t ring_size, uint64_t eop_va, uint64_t cwsr_va,
 		     unsigned int wptr_off);
 
+/*
+ * kt_put_code() - a kernel descriptor at @kd bytes into @page, its code
+ * @size bytes from @code 256 bytes on: two user SGPRs, the kernarg
+ * segment pointer in s[0:1], everything else zero.
+ */
+void kt_put_code(uint8_t *page, unsigned int kd, const uint32_t *code, size_t size);
+
+/*
+ * kt_queue_areas() - the EOP buffer at @eop_va and the context save area
+ * at @cwsr_va (one per XCC, with the debugger's memory) of the first GPU:
+ * VRAM BOs mapped on it, as the thunk allocates them for a compute queue.
+ */
+void kt_queue_areas(struct kt *t, uint64_t eop_va, uint64_t cwsr_va);
+
+/* kt_gpu_node() - the first GPU node of @t's profile (CPU nodes come first). */
+const struct ksim_node *kt_gpu_node(const struct kt *t);
+
+/* kt_event_new() - CREATE_EVENT of @type (no event page): its id. */
+uint32_t kt_event_new(struct kt *t, uint32_t type);
+/*
+ * kt_signal_event() - the events page a dGPU runtime gives (a 32 KiB GTT
+ * BO at GPU VA @page_va, mapped on the first GPU) and a SIGNAL event on
+ * it: its id; its slot is at @page_va + 8 * id.
+ */
+uint32_t kt_signal_event(struct kt *t, uint64_t page_va);
+/*
+ * kt_wait_event() - WAIT_EVENTS on the one event @id for up to @ms; its
+ * event data into *@ed when @ed is not NULL. Return: the wait_result.
+ */
+uint32_t kt_wait_event(struct kt *t, uint32_t id, uint32_t ms,
+		       struct kfd_abi_event_data *ed);
+
+/*
+ * kt_aql_dispatch_packet() - the 64 bytes of an AQL dispatch of @grid
+ * work-items in work-groups of @wg, one dimension, of kernel object
+ * @kobj with kernel arguments at @kernarg and completion signal @done
+ * (0: none), into @b; its header (bytes 0-1) left 0 for the publisher.
+ */
+void kt_aql_dispatch_packet(uint8_t b[64], uint32_t grid, uint16_t wg, uint64_t kobj,
+			    uint64_t kernarg, uint64_t done);
+/*
+ * kt_aql_dispatch() - publish on the AQL queue @q (its ring @ring_size
+ * bytes) a dispatch of @grid work-items in work-groups of @wg, one
+ * dimension, of kernel object @kobj with kernel arguments at @kernarg
+ * and completion signal @done (0: none), at write index q->wr, the
+ * header last; then ring the doorbell.
+ */
+void kt_aql_dispatch(struct kt_queue *q, uint32_t ring_size, uint32_t grid, uint16_t wg,
+		     uint64_t kobj, uint64_t kernarg, uint64_t done);
+
+/*
+ * kt_doorbell() - a queue's doorbell from CREATE_QUEUE's @doorbell_offset:
+ * its page (8 KiB) mapped, into *@page. Asserts on failure.
+ */
+volatile uint64_t *kt_doorbell(struct kt *t, uint64_t doorbell_offset,
+			       volatile uint64_t **page);
+
 /* kt_now_ns() - clock @id in ns (0 if it cannot be read). */
 uint64_t kt_now_ns(clockid_t id);
 
@@ -105,6 +162,15 @@ unsigned long kt_task_switches(pid_t tid);
 /* kt_task_clock() - the CPU-time clock of thread @tid of this process. */
 clockid_t kt_task_clock(pid_t tid);
 
+/*
+ * kt_setup_profile() - cmocka set-up: a private device of builtin
+ * @profile (newest ABI) with every VM acquired, in *@state; -1 on error.
+ * Its teardown is kt_teardown().
+ */
+int kt_setup_profile(void **state, const char *profile);
+/* kt_new() - the same for a test's own device (asserts); kt_delete() ends it. */
+struct kt *kt_new(const char *profile);
+void kt_delete(struct kt *t);
 int kt_setup_mi210(void **state);
 int kt_setup_mi210_novm(void **state);
 int kt_teardown(void **state);

@@ -66,12 +66,8 @@ struct bq {
 static void
 setup_memory(struct kt *t)
 {
-	const struct ksim_gpu *g = t->prof->nodes[1].gpu;
-	unsigned int g0 = 0;
 
-	kt_vram_mapped(t, 0, EOP_VA, 4096, &g0, 1);
-	kt_vram_mapped(t, 0, CWSR_VA, ((uint64_t)g->cwsr_size +
-		       g->debug_memory_size + 4095) & ~4095ULL, &g0, 1);
+	kt_queue_areas(t, EOP_VA, CWSR_VA);
 }
 
 static void

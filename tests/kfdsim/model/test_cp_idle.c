@@ -55,10 +55,8 @@ pm4_round_trip(struct kt_queue *q, uint32_t seq)
 static void
 idle_engine(struct kt *t, int poll)
 {
-	const struct ksim_gpu *g = t->prof->nodes[1].gpu;
 	uint64_t cpu0, cpu1, wall0, wall1;
 	unsigned long sw0, sw1;
-	unsigned int g0 = 0;
 	struct kt_queue aql, pm4;
 	clockid_t cpu_clock;
 	double permille;
@@ -67,9 +65,7 @@ idle_engine(struct kt *t, int poll)
 	/* The engine reads it with the first doorbell mapping. */
 	if (poll)
 		setenv("KFDSIM_IDLE", "poll", 1);
-	kt_vram_mapped(t, 0, EOP_VA, 4096, &g0, 1);
-	kt_vram_mapped(t, 0, CWSR_VA, ((uint64_t)g->cwsr_size +
-		       g->debug_memory_size + 4095) & ~4095ULL, &g0, 1);
+	kt_queue_areas(t, EOP_VA, CWSR_VA);
 	kt_queue_create(t, &aql, AQL_VA, KFD_ABI_QUEUE_TYPE_COMPUTE_AQL, RING_SIZE,
 			EOP_VA, CWSR_VA, 64);
 	kt_queue_create(t, &pm4, PM4_VA, KFD_ABI_QUEUE_TYPE_COMPUTE, RING_SIZE,

@@ -48,45 +48,17 @@ static volatile uint64_t *doorbells;
 static struct kt *
 open_kt(const char *name)
 {
-	struct kt *t = calloc(1, sizeof(*t));
-	const struct ksim_node *n = NULL;
-	unsigned int g0 = 0;
+	struct kt *t = kt_new(name);
 
 	doorbells = NULL;
-	assert_non_null(t);
-	assert_int_equal(kt_open(t, name, 0), 0);
-	assert_int_equal(kt_acquire_all(t), 0);
-	for (unsigned int i = 0; i < t->prof->n_nodes && !n; i++)
-		if (t->prof->nodes[i].gpu)
-			n = &t->prof->nodes[i];
-	assert_non_null(n);
-	kt_vram_mapped(t, 0, EOP_VA, 4096, &g0, 1);
-	kt_vram_mapped(t, 0, CWSR_VA, (((uint64_t)n->gpu->cwsr_size +
-		       n->gpu->debug_memory_size) * n->props[KSIM_NP_NUM_XCC] +
-		       4095) & ~4095ULL, &g0, 1);
+	kt_queue_areas(t, EOP_VA, CWSR_VA);
 	return t;
-}
-
-static void
-close_kt(struct kt *t)
-{
-	kt_close(t);
-	free(t);
-}
-
-static const struct ksim_gpu *
-gpu0(const struct kt *t)
-{
-	for (unsigned int i = 0; i < t->prof->n_nodes; i++)
-		if (t->prof->nodes[i].gpu)
-			return t->prof->nodes[i].gpu;
-	return NULL;
 }
 
 static void
 pq_new(struct kt *t, struct pq *q, uint64_t ring_va)
 {
-	const struct ksim_gpu *g = gpu0(t);
+	const struct ksim_gpu *g = kt_gpu_node(t)->gpu;
 	struct kfd_abi_create_queue_args a;
 	uint8_t *ptrs;
 	int err;
@@ -209,47 +181,11 @@ ib_packet(uint32_t *d, uint64_t va, uint32_t ndw, int chain)
 static uint32_t
 signal_event(struct kt *t, int first, uint64_t *slot_va)
 {
-	struct kfd_abi_create_event_args e = { 0 };
-	unsigned int g0 = 0;
-	uint64_t h, off;
-	uint32_t ns;
+	uint32_t id = first ? kt_signal_event(t, EVENTS_VA) :
+			      kt_event_new(t, KFD_ABI_EVENT_SIGNAL);
 
-	if (first) {
-		assert_int_equal(kt_alloc(t, 0, EVENTS_VA, 32768,
-					  KFD_ABI_ALLOC_MEM_FLAGS_WRITABLE |
-				  KFD_ABI_ALLOC_MEM_FLAGS_GTT, &h, &off), 0);
-		assert_int_equal(kt_map(t, h, &g0, 1, &ns), 0);
-		e.event_page_offset = h;
-	}
-	e.event_type = KFD_ABI_EVENT_SIGNAL;
-	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_CREATE_EVENT, &e), 0);
-	*slot_va = EVENTS_VA + (uint64_t)e.event_id * 8;
-	return e.event_id;
-}
-
-static uint32_t
-other_event(struct kt *t, uint32_t type)
-{
-	struct kfd_abi_create_event_args e = { 0 };
-
-	e.event_type = type;
-	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_CREATE_EVENT, &e), 0);
-	return e.event_id;
-}
-
-/* WAIT_EVENTS on one event: the result, and its data in *@ed. */
-static uint32_t
-wait_one(struct kt *t, uint32_t id, uint32_t ms, struct kfd_abi_event_data *ed)
-{
-	struct kfd_abi_wait_events_args w = { 0 };
-
-	memset(ed, 0, sizeof(*ed));
-	ed->event_id = id;
-	w.events_ptr = (uintptr_t)ed;
-	w.num_events = 1;
-	w.timeout = ms;
-	assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_WAIT_EVENTS, &w), 0);
-	return w.wait_result;
+	*slot_va = EVENTS_VA + (uint64_t)id * 8;
+	return id;
 }
 
 /* WRITE_DATA (one dword, several, one address), laps of the ring. */
@@ -305,7 +241,7 @@ run_write_data(const char *profile)
 	assert_true(q.wr > 3 * RING_DW);
 	assert_true(rptr(&q) < RING_DW);
 	assert_int_equal(buf[2], (uint32_t)(lap - 1));
-	close_kt(t);
+	kt_delete(t);
 }
 
 /* RELEASE_MEM: 32 and 64 bits, a clock, and the end-of-pipe interrupt. */
@@ -333,18 +269,18 @@ run_release_mem(const char *profile)
 	assert_int_equal(buf[1], 0x1122334455667788ULL);
 	assert_true(buf[2] != 0);
 	/* not yet signaled */
-	assert_int_equal(wait_one(t, ev, 0, &ed), KFD_ABI_WAIT_RESULT_TIMEOUT);
+	assert_int_equal(kt_wait_event(t, ev, 0, &ed), KFD_ABI_WAIT_RESULT_TIMEOUT);
 	/* kfdtest's signal: the event id into its slot, then the interrupt */
 	release_mem(&q, slot, ev, KFD_PM4_DATA_32, KFD_PM4_INT_AFTER_WRITE, ev);
 	kick(&q);
-	assert_int_equal(wait_one(t, ev, 5000, &ed), KFD_ABI_WAIT_RESULT_COMPLETE);
+	assert_int_equal(kt_wait_event(t, ev, 5000, &ed), KFD_ABI_WAIT_RESULT_COMPLETE);
 	/* a context id that names nothing: the kernel searches the slots */
 	ev2 = signal_event(t, 0, &slot);
 	release_mem(&q, slot, ev2, KFD_PM4_DATA_32, KFD_PM4_INT_AFTER_WRITE, 0);
 	kick(&q);
-	assert_int_equal(wait_one(t, ev2, 5000, &ed), KFD_ABI_WAIT_RESULT_COMPLETE);
+	assert_int_equal(kt_wait_event(t, ev2, 5000, &ed), KFD_ABI_WAIT_RESULT_COMPLETE);
 	assert_true(idle(&q));
-	close_kt(t);
+	kt_delete(t);
 }
 
 /* WAIT_REG_MEM holds queue A until queue B writes the value. */
@@ -375,7 +311,7 @@ run_wait_reg_mem(const char *profile)
 	assert_true(idle(&b));
 	assert_true(idle(&a));
 	assert_int_equal(buf[1], 0x5a);
-	close_kt(t);
+	kt_delete(t);
 }
 
 /*
@@ -422,7 +358,7 @@ run_indirect(const char *profile)
 	assert_int_equal(buf[2], 3);
 	assert_int_equal(buf[3], 4);
 	assert_int_equal(buf[4], 0xdd);
-	close_kt(t);
+	kt_delete(t);
 }
 
 /*
@@ -436,8 +372,8 @@ run_errors(const char *profile)
 {
 	struct kt *t = open_kt(profile);
 	uint32_t *buf = (uint32_t *)kt_userptr_mapped(t, 0, BUF_VA, 4096);
-	uint32_t hw = other_event(t, KFD_ABI_EVENT_HW_EXCEPTION);
-	uint32_t mem = other_event(t, KFD_ABI_EVENT_MEMORY);
+	uint32_t hw = kt_event_new(t, KFD_ABI_EVENT_HW_EXCEPTION);
+	uint32_t mem = kt_event_new(t, KFD_ABI_EVENT_MEMORY);
 	uint32_t bad[2] = { KFD_PM4_HDR(0x01, 0), 0 }, v = 1;
 	struct kfd_abi_event_data ed;
 	struct pq a, b, ok;
@@ -448,7 +384,7 @@ run_errors(const char *profile)
 	emit(&a, bad, 2);
 	write_data(&a, BUF_VA, &v, 1);
 	kick(&a);
-	assert_int_equal(wait_one(t, hw, 5000, &ed), KFD_ABI_WAIT_RESULT_COMPLETE);
+	assert_int_equal(kt_wait_event(t, hw, 5000, &ed), KFD_ABI_WAIT_RESULT_COMPLETE);
 	v = 3;
 	write_data(&ok, BUF_VA + 8, &v, 1);
 	kick(&ok);
@@ -457,7 +393,7 @@ run_errors(const char *profile)
 	assert_int_equal(buf[0], 0);
 	assert_int_equal(buf[2], 3);
 	/* no fault yet: the MEMORY event is not set */
-	assert_int_equal(wait_one(t, mem, 0, &ed), KFD_ABI_WAIT_RESULT_TIMEOUT);
+	assert_int_equal(kt_wait_event(t, mem, 0, &ed), KFD_ABI_WAIT_RESULT_TIMEOUT);
 	/* a stopped queue stays stopped */
 	write_data(&a, BUF_VA + 12, &v, 1);
 	kick(&a);
@@ -469,7 +405,7 @@ run_errors(const char *profile)
 	write_data(&b, WILD_VA + 0x123, &v, 1);
 	write_data(&b, BUF_VA + 4, &v, 1);
 	kick(&b);
-	assert_int_equal(wait_one(t, mem, 5000, &ed), KFD_ABI_WAIT_RESULT_COMPLETE);
+	assert_int_equal(kt_wait_event(t, mem, 5000, &ed), KFD_ABI_WAIT_RESULT_COMPLETE);
 	assert_int_equal(ed.memory_exception_data.va, WILD_VA);
 	assert_int_equal(ed.memory_exception_data.gpu_id, t->gpu_id[0]);
 	assert_int_equal(ed.memory_exception_data.failure.NotPresent, 1);
@@ -487,7 +423,7 @@ run_errors(const char *profile)
 	usleep(20000);
 	assert_int_equal(buf[4], 0);
 	assert_int_equal(buf[5], 0);
-	close_kt(t);
+	kt_delete(t);
 }
 
 /*
@@ -499,7 +435,7 @@ run_error_report(const char *profile)
 {
 	struct kt *t = open_kt(profile);
 	uint32_t *buf = (uint32_t *)kt_userptr_mapped(t, 0, BUF_VA, 4096);
-	uint32_t hw = other_event(t, KFD_ABI_EVENT_HW_EXCEPTION);
+	uint32_t hw = kt_event_new(t, KFD_ABI_EVENT_HW_EXCEPTION);
 	uint32_t bad[2] = { KFD_PM4_HDR(0x01, 0), 0 }, v = 7;
 	struct kfd_abi_event_data ed;
 	struct pq a;
@@ -508,10 +444,10 @@ run_error_report(const char *profile)
 	write_data(&a, BUF_VA, &v, 1);
 	emit(&a, bad, 2);
 	kick(&a);
-	assert_int_equal(wait_one(t, hw, 5000, &ed), KFD_ABI_WAIT_RESULT_COMPLETE);
+	assert_int_equal(kt_wait_event(t, hw, 5000, &ed), KFD_ABI_WAIT_RESULT_COMPLETE);
 	assert_int_equal(rptr(&a), 5);
 	assert_int_equal(buf[0], 7);
-	close_kt(t);
+	kt_delete(t);
 }
 
 /* WRITE_DATA to a BO allocated without WRITABLE: a read-only fault. */
@@ -519,7 +455,7 @@ static void
 run_read_only(const char *profile)
 {
 	struct kt *t = open_kt(profile);
-	uint32_t mem = other_event(t, KFD_ABI_EVENT_MEMORY);
+	uint32_t mem = kt_event_new(t, KFD_ABI_EVENT_MEMORY);
 	unsigned int g0 = 0;
 	struct kfd_abi_event_data ed;
 	uint64_t h;
@@ -532,12 +468,12 @@ run_read_only(const char *profile)
 	pq_new(t, &q, 0x10000000ULL);
 	write_data(&q, BUF_VA + 4096 + 8, &v, 1);
 	kick(&q);
-	assert_int_equal(wait_one(t, mem, 5000, &ed), KFD_ABI_WAIT_RESULT_COMPLETE);
+	assert_int_equal(kt_wait_event(t, mem, 5000, &ed), KFD_ABI_WAIT_RESULT_COMPLETE);
 	assert_int_equal(ed.memory_exception_data.va, BUF_VA + 4096);
 	assert_int_equal(ed.memory_exception_data.failure.NotPresent, 0);
 	assert_int_equal(ed.memory_exception_data.failure.ReadOnly, 1);
 	assert_int_equal(rptr(&q), 0);
-	close_kt(t);
+	kt_delete(t);
 }
 
 /* A userptr BO of @size at GPU VA @va, mapped; its handle in *@h. */
@@ -579,7 +515,7 @@ static void
 run_remap(const char *profile)
 {
 	struct kt *t = open_kt(profile);
-	uint32_t mem = other_event(t, KFD_ABI_EVENT_MEMORY), *a, *b, v = 1;
+	uint32_t mem = kt_event_new(t, KFD_ABI_EVENT_MEMORY), *a, *b, v = 1;
 	struct kfd_abi_event_data ed;
 	uint64_t ha, hb;
 	struct pq q;
@@ -607,12 +543,12 @@ run_remap(const char *profile)
 	unmap_free(t, hb);
 	release_mem(&q, BUF_VA, 3, KFD_PM4_DATA_32, KFD_PM4_INT_NONE, 0);
 	kick(&q);
-	assert_int_equal(wait_one(t, mem, 5000, &ed), KFD_ABI_WAIT_RESULT_COMPLETE);
+	assert_int_equal(kt_wait_event(t, mem, 5000, &ed), KFD_ABI_WAIT_RESULT_COMPLETE);
 	assert_int_equal(ed.memory_exception_data.va, BUF_VA);
 	assert_int_equal(ed.memory_exception_data.failure.NotPresent, 1);
 	assert_int_equal(a[0], 1);
 	assert_int_equal(b[0], 2);
-	close_kt(t);
+	kt_delete(t);
 }
 
 /* SET_SH_REG of @n registers from @reg. */
@@ -663,7 +599,7 @@ test_dispatch(void **state)
 	struct kt *t = open_kt("mi210");
 	uint32_t *buf = (uint32_t *)kt_userptr_mapped(t, 0, BUF_VA, 4096);
 	uint8_t *text = kt_userptr_mapped(t, 0, CODE_VA, 4096);
-	uint32_t mem = other_event(t, KFD_ABI_EVENT_MEMORY);
+	uint32_t mem = kt_event_new(t, KFD_ABI_EVENT_MEMORY);
 	struct kfd_abi_event_data ed;
 	struct pq q;
 
@@ -695,11 +631,11 @@ test_dispatch(void **state)
 	dispatch(&q, WILD_VA + 0x40, 0, 1, KFD_PM4_INIT_COMPUTE_SHADER_EN);
 	write_data(&q, BUF_VA + 0x800, (const uint32_t[]){ 9 }, 1);
 	kick(&q);
-	assert_int_equal(wait_one(t, mem, 5000, &ed), KFD_ABI_WAIT_RESULT_COMPLETE);
+	assert_int_equal(kt_wait_event(t, mem, 5000, &ed), KFD_ABI_WAIT_RESULT_COMPLETE);
 	assert_int_equal(ed.memory_exception_data.va, WILD_VA);
 	assert_int_equal(ed.memory_exception_data.failure.NotPresent, 1);
 	assert_int_equal(buf[0x800 / 4], 0xffffffff);
-	close_kt(t);
+	kt_delete(t);
 }
 
 #define FOR_PROFILES(fn)						\

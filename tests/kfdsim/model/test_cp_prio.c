@@ -54,37 +54,19 @@ static const uint32_t hold_code[] = {
 static uint8_t *kern;
 static volatile uint32_t *out;
 
-static void
-put_kd(unsigned int kd, const uint32_t *code, size_t size)
-{
-	const int64_t entry = 256;
-	const uint32_t rsrc2 = 2 << 1;	/* two user SGPRs */
-	const uint16_t props = 1 << 3;	/* the kernarg segment pointer */
-
-	memcpy(kern + kd + 16, &entry, 8);
-	memcpy(kern + kd + 52, &rsrc2, 4);
-	memcpy(kern + kd + 56, &props, 2);
-	memcpy(kern + kd + entry, code, size);
-}
-
 static int
 setup(void **state)
 {
-	static const unsigned int g0 = 0;
-	const struct ksim_gpu *g;
 	struct kt *t;
 
 	if (kt_setup_mi210(state))
 		return -1;
 	t = *state;
-	g = t->prof->nodes[1].gpu;
-	kt_vram_mapped(t, 0, EOP_VA, 4096, &g0, 1);
-	kt_vram_mapped(t, 0, CWSR_VA, ((uint64_t)g->cwsr_size + g->debug_memory_size +
-		       4095) & ~4095ULL, &g0, 1);
+	kt_queue_areas(t, EOP_VA, CWSR_VA);
 	kern = kt_userptr_mapped(t, 0, KERNEL_VA, K_SIZE);
 	memset(kern, 0, K_SIZE);
-	put_kd(KD_TICK, tick_code, sizeof(tick_code));
-	put_kd(KD_HOLD, hold_code, sizeof(hold_code));
+	kt_put_code(kern, KD_TICK, tick_code, sizeof(tick_code));
+	kt_put_code(kern, KD_HOLD, hold_code, sizeof(hold_code));
 	out = (volatile uint32_t *)kt_userptr_mapped(t, 0, OUT_VA, 4096);
 	memset((void *)out, 0, 4096);
 	return 0;
@@ -110,27 +92,11 @@ queue(struct kt *t, struct kt_queue *q, uint64_t base, uint32_t priority)
 static void
 dispatch(struct kt_queue *q, unsigned int kd, unsigned int n, uint32_t slot)
 {
-	uint8_t b[64] = { 0 };
-	uint16_t setup = 1, one = 1, hdr = 2;
-	uint64_t kobj = KERNEL_VA + kd, kernarg = KERNEL_VA + KA + 64 * n;
 	const uint64_t out_va = OUT_VA;
-	uint32_t grid1 = 1;
 
 	memcpy(kern + KA + 64 * n, &out_va, 8);
 	memcpy(kern + KA + 64 * n + 8, &slot, 4);
-	memcpy(b + 2, &setup, 2);
-	memcpy(b + 4, &one, 2);
-	memcpy(b + 6, &one, 2);
-	memcpy(b + 8, &one, 2);
-	memcpy(b + 12, &grid1, 4);
-	memcpy(b + 16, &grid1, 4);
-	memcpy(b + 20, &grid1, 4);
-	memcpy(b + 32, &kobj, 8);
-	memcpy(b + 40, &kernarg, 8);
-	memcpy(q->ring + 2, b + 2, 62);
-	__atomic_store_n((uint64_t *)(q->aux + 56), 1, __ATOMIC_RELEASE);
-	__atomic_store_n((uint16_t *)q->ring, hdr, __ATOMIC_RELEASE);
-	__atomic_store_n(q->doorbell, 0, __ATOMIC_RELEASE);
+	kt_aql_dispatch(q, RING_SIZE, 1, 1, KERNEL_VA + kd, KERNEL_VA + KA + 64 * n, 0);
 }
 
 static int

@@ -94,35 +94,25 @@ static const uint32_t barrier_code[] = {
 static uint8_t *kern;
 static uint32_t *out;
 
+/* Kernel @code at @kd, its output pointer the first kernel argument. */
 static void
 put_code(unsigned int kd, const uint32_t *code, size_t size)
 {
-	const int64_t entry = 256;
-	const uint32_t rsrc2 = 2 << 1;	/* two user SGPRs */
-	const uint16_t props = 1 << 3;	/* the kernarg segment pointer */
 	const uint64_t out_va = OUT_VA;
 
-	memcpy(kern + kd + 16, &entry, 8);
-	memcpy(kern + kd + 52, &rsrc2, 4);
-	memcpy(kern + kd + 56, &props, 2);
-	memcpy(kern + kd + entry, code, size);
+	kt_put_code(kern, kd, code, size);
 	memcpy(kern + kd + 2048, &out_va, 8);
 }
 
 static int
 setup(void **state)
 {
-	static const unsigned int g0 = 0;
 	struct kt *t;
-	const struct ksim_gpu *g;
 
 	if (kt_setup_mi210(state))
 		return -1;
 	t = *state;
-	g = t->prof->nodes[1].gpu;
-	kt_vram_mapped(t, 0, EOP_VA, 4096, &g0, 1);
-	kt_vram_mapped(t, 0, CWSR_VA, ((uint64_t)g->cwsr_size + g->debug_memory_size +
-		       4095) & ~4095ULL, &g0, 1);
+	kt_queue_areas(t, EOP_VA, CWSR_VA);
 	kern = kt_userptr_mapped(t, 0, KERNEL_VA, KD_SIZE);
 	memset(kern, 0, KD_SIZE);
 	put_code(KD_INIT, init_code, sizeof(init_code));
@@ -160,30 +150,10 @@ static void
 dispatch(struct kt_queue *q, uint64_t base, unsigned int kd, uint32_t grid, uint16_t wg,
 	 uint32_t count, unsigned int slot)
 {
-	uint8_t b[64] = { 0 };
-	uint16_t setup = 1, one = 1, hdr = 2;
-	uint32_t grid1 = 1;
-	uint64_t kobj = KERNEL_VA + kd, kernarg = KERNEL_VA + kd + 2048;
-	uint64_t done = base + 0x200000 + (uint64_t)slot * 64;
-	uint8_t *ring = q->ring + (q->wr % (RING_SIZE / 64)) * 64;
-
 	memcpy(kern + kd + 2048 + 8, &count, 4);
 	*sig(q, slot) = 1;
-	memcpy(b + 2, &setup, 2);
-	memcpy(b + 4, &wg, 2);
-	memcpy(b + 6, &one, 2);
-	memcpy(b + 8, &one, 2);
-	memcpy(b + 12, &grid, 4);
-	memcpy(b + 16, &grid1, 4);
-	memcpy(b + 20, &grid1, 4);
-	memcpy(b + 32, &kobj, 8);
-	memcpy(b + 40, &kernarg, 8);
-	memcpy(b + 56, &done, 8);
-	memcpy(ring + 2, b + 2, 62);
-	__atomic_store_n((uint64_t *)(q->aux + 56), q->wr + 1, __ATOMIC_RELEASE);
-	__atomic_store_n((uint16_t *)ring, hdr, __ATOMIC_RELEASE);
-	__atomic_store_n(q->doorbell, q->wr, __ATOMIC_RELEASE);
-	q->wr++;
+	kt_aql_dispatch(q, RING_SIZE, grid, wg, KERNEL_VA + kd, KERNEL_VA + kd + 2048,
+			base + 0x200000 + (uint64_t)slot * 64);
 }
 
 static int

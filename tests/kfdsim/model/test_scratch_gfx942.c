@@ -21,14 +21,7 @@
 static int
 setup(void **state)
 {
-	struct kt *t = calloc(1, sizeof(*t));
-
-	if (!t || kt_open(t, "mi300x", 0)) {
-		free(t);
-		return -1;
-	}
-	*state = t;
-	return kt_acquire_all(t) ? -1 : 0;
+	return kt_setup_profile(state, "mi300x");
 }
 
 /* FLAT_SCRATCH at wave start: the CP's on gfx942, the kernel's on gfx90a. */
