@@ -27,6 +27,7 @@
 
 #include <kfdtrace/packet_abi.h>
 
+#include "ksim_sysfs.h"
 #include "ktest.h"
 
 #define RING_SIZE	65536u		/* holds every item: never wraps */
@@ -373,19 +374,33 @@ teardown(void **state)
 	return kt_machine_teardown(state);
 }
 
-/* No such machine, and a machine that is not suspended. */
+/*
+ * No such machine, and a machine that is not suspended; the time a suspend
+ * lasted shows in stats_<gpu_id>/evicted_ms once it is over (the kernel
+ * adds it at the restore).
+ */
 static void
-test_errors(void **state)
+test_errors_and_evicted_ms(void **state)
 {
 	const char *id = ksim_machine_id(*state);
+	struct ksim_sysfs_proc p;
+	unsigned int procs = 0;
 	struct kt *t;
 
 	assert_int_equal(ksim_machine_suspend("kfdsim-test-pm-none", 100, NULL), -ENOENT);
 	assert_int_equal(ksim_machine_resume("kfdsim-test-pm-none"), -ENOENT);
 	t = open_on(id);
 	assert_int_equal(ksim_machine_resume(id), -EALREADY);
-	assert_int_equal(ksim_machine_suspend(id, 1000, NULL), 0);
+	assert_int_equal(ksim_sysfs_proc(t->dev, getpid(), &p), 0);
+	assert_int_equal(p.evicted_ms[0], 0);
+	assert_int_equal(ksim_machine_suspend(id, 1000, &procs), 0);
+	assert_int_equal(procs, 1);
+	usleep(60000);
+	assert_int_equal(ksim_sysfs_proc(t->dev, getpid(), &p), 0);
+	assert_int_equal(p.evicted_ms[0], 0);
 	assert_int_equal(ksim_machine_resume(id), 0);
+	assert_int_equal(ksim_sysfs_proc(t->dev, getpid(), &p), 0);
+	assert_in_range(p.evicted_ms[0], 60, 60000);
 	kt_close(t);
 	free(t);
 }
@@ -394,7 +409,7 @@ int
 main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_errors, kt_machine_setup,
+		cmocka_unit_test_setup_teardown(test_errors_and_evicted_ms, kt_machine_setup,
 						kt_machine_teardown),
 		cmocka_unit_test_setup_teardown(test_suspend_in_flight, kt_machine_setup,
 						teardown),

@@ -459,6 +459,12 @@ int ksim_pm_pass_begin(struct ksim_process *p);
 void ksim_pm_pass_end(struct ksim_process *p);
 /* ksim_pm_wait() - wait while the machine is suspended, at most @ns. */
 void ksim_pm_wait(struct ksim_process *p, uint64_t ns);
+/*
+ * ksim_pm_vm_acquired() - @p acquired the VM of GPU index @gpu: a suspend
+ * evicts its queues there from now on, which stats_<gpu_id>/evicted_ms
+ * counts (registry_sysfs.c).
+ */
+void ksim_pm_vm_acquired(struct ksim_process *p, int gpu);
 
 /* ---- registry.c ---- */
 int ksim_reg_open(struct ksim_device *dev, const char *machine,

@@ -71,6 +71,30 @@ ksim_pm_wait(struct ksim_process *p, uint64_t ns)
 		(void)syscall(SYS_futex, w, FUTEX_WAIT, 1, &ts, NULL, 0);
 }
 
+void
+ksim_pm_vm_acquired(struct ksim_process *p, int gpu)
+{
+	struct ksim_registry *reg = p->dev->reg;
+	struct reg_proc *rp;
+
+	if (p->reg_slot < 0 || p->reg_slot >= REG_PROCS || gpu < 0 ||
+	    gpu >= KSIM_MAX_GPUS || ksim_reg_lock(reg))
+		return;
+	rp = &reg->sh->procs[p->reg_slot];
+	rp->pm_base_ns[gpu] = reg->sh->pm_evicted_ns;
+	rp->pm_vm |= 1u << gpu;
+	ksim_reg_unlock(reg);
+}
+
+static uint64_t
+mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
 /* Machine @id's registry, mapped, in @reg. */
 static int
 pm_open(const char *id, struct ksim_registry *reg)
@@ -144,6 +168,7 @@ ksim_machine_suspend(const char *id, unsigned int wait_ms, unsigned int *procs)
 	} else {
 		__atomic_store_n(&reg.sh->pm_suspended, 1, __ATOMIC_SEQ_CST);
 		reg.sh->pm_count++;
+		reg.sh->pm_since_ns = mono_ns();
 	}
 	for (unsigned int i = 0; i < REG_PROCS; i++)
 		n += reg.sh->procs[i].in_use && reg.sh->procs[i].pid > 0;
@@ -180,10 +205,14 @@ ksim_machine_resume(const char *id)
 		pm_close(&reg);
 		return r;
 	}
-	if (!reg.sh->pm_suspended)
+	if (!reg.sh->pm_suspended) {
 		r = -EALREADY;
-	else
+	} else {
+		/* restore_process_queues adds the eviction's time to each
+		 * acquired VM's evict_duration_counter */
+		reg.sh->pm_evicted_ns += mono_ns() - reg.sh->pm_since_ns;
 		__atomic_store_n(&reg.sh->pm_suspended, 0, __ATOMIC_SEQ_CST);
+	}
 	ksim_reg_unlock(&reg);
 	if (!r)
 		(void)syscall(SYS_futex, &reg.sh->pm_suspended, FUTEX_WAKE, INT_MAX,

@@ -50,7 +50,10 @@ struct reg_proc {
 	struct reg_queue queues[REG_PROC_QUEUES];	/* in_use 0: free entry */
 	struct ksim_pdbg dbg;		/* its KFD process's debugger state */
 	uint32_t cp_busy;		/* its engines in a pass (pm.c) */
-	uint32_t pad;
+	uint32_t pm_vm;			/* bit per GPU index: VM acquired */
+	/* the machine's pm_evicted_ns when it acquired each GPU's VM: its
+	 * stats_<gpu_id>/evicted_ms counts the suspends since (pm.c) */
+	uint64_t pm_base_ns[KSIM_MAX_GPUS];
 };
 
 struct reg_bufslot {
@@ -153,6 +156,8 @@ struct reg_shared {
 	 * the engines wait on; and how many suspends there were. */
 	uint32_t pm_suspended;
 	uint32_t pm_count;
+	uint64_t pm_since_ns;		/* CLOCK_MONOTONIC at the suspend */
+	uint64_t pm_evicted_ns;		/* the suspends' time, resumes so far */
 };
 
 struct ksim_registry {
