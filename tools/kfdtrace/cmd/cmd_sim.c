@@ -390,6 +390,10 @@ sim_main(int argc, char **argv, int *ran)
 		kfdtrace_help_sim(stdout);
 		return KFDTRACE_EXIT_OK;
 	}
+	if (o.sleep && !o.suspend) {
+		cli_err("--sleep goes with --suspend");
+		return KFDTRACE_EXIT_USAGE;
+	}
 	modes = !!o.list + !!o.dump + !!o.save_name + !!o.cmd + o.suspend +
 		o.resume;
 	if (modes != 1) {
@@ -397,10 +401,6 @@ sim_main(int argc, char **argv, int *ran)
 			modes ? "give one of COMMAND, --list-profiles, --dump-profile, "
 				"--save-profile, --suspend, --resume" :
 				"no command given");
-		return KFDTRACE_EXIT_USAGE;
-	}
-	if (o.sleep && !o.suspend) {
-		cli_err("--sleep goes with --suspend");
 		return KFDTRACE_EXIT_USAGE;
 	}
 	if (o.suspend || o.resume)
