@@ -349,7 +349,7 @@ engine_main(void *arg)
 	struct ksim_cp *cp = arg;
 	uint64_t idle_since = 0, sleep_ns = CP_SLEEP_MIN_NS, max;
 	unsigned int spins = 0;
-	int dozing = 0;
+	int dozing = 0, suspended = 0;
 
 	/* Short sleeps should be short: the default 50 us slack would
 	 * dominate the wake-up latency. */
@@ -362,6 +362,9 @@ engine_main(void *arg)
 		if (done == CP_PASS_SUSPENDED &&
 		    !__atomic_load_n(&cp->stop, __ATOMIC_ACQUIRE)) {
 			/* Evicted: wait for the resume, then look at once. */
+			if (!suspended)
+				cp_log(cp, "machine suspended: work waits for the resume");
+			suspended = 1;
 			ksim_pm_wait(cp->p, CP_PM_WAIT_NS);
 			idle_since = 0;
 			spins = 1;
@@ -371,6 +374,10 @@ engine_main(void *arg)
 		}
 		if (done < 0 || __atomic_load_n(&cp->stop, __ATOMIC_ACQUIRE))
 			break;
+		if (suspended && done > 0) {
+			cp_log(cp, "machine resumed");
+			suspended = 0;
+		}
 		if (done > 0) {
 			/* No clock read while work flows: the idle time
 			 * starts at the first look at the clock after it. */
