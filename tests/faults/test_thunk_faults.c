@@ -371,7 +371,7 @@ test_clean_run(void **state)
 		"fd /memfd:kfdsim-doorbells (deleted)",
 		"fd /memfd:kfdsim-mmio (deleted)",
 	};
-	unsigned int found[4] = {0}, render_fds = 0;
+	unsigned int found[4] = {0}, render_fds = 0, idle_fds = 0;
 
 	for (int i = 0; i < FI_CALL_COUNT; i++) {
 		if (!st_ok(&base->rec, i))
@@ -388,6 +388,14 @@ test_clean_run(void **state)
 		bool known = !strncmp(it, "fd /dev/dri/renderD", 19);
 
 		render_fds += known;
+		/* The engine's wake-up on doorbell stores (cp_idle.c): a
+		 * userfaultfd and an eventfd stay with the process, as its
+		 * doorbell pages do. */
+		if (!strcmp(it, "fd anon_inode:[userfaultfd]") ||
+		    !strcmp(it, "fd anon_inode:[eventfd]")) {
+			idle_fds++;
+			known = true;
+		}
 		for (unsigned int k = 0; k < 4; k++) {
 			if (!strcmp(it, kept[k])) {
 				found[k]++;
@@ -405,6 +413,7 @@ test_clean_run(void **state)
 	assert_int_equal(found[2], 1);
 	assert_int_equal(found[3], base->rec.n_gpus);
 	assert_int_equal(render_fds, base->rec.n_gpus);
+	assert_true(idle_fds <= 2);
 }
 
 /* Each leak check sees the leak it is for (and only the status check

@@ -267,11 +267,15 @@ void
 kt_queue_create(struct kt *t, struct kt_queue *q, uint64_t base, uint32_t type,
 		uint32_t ring_size, uint64_t eop_va, uint64_t cwsr_va, unsigned int wptr_off)
 {
-	const struct ksim_gpu *g = t->prof->nodes[1].gpu;
+	const struct ksim_gpu *g = NULL;
 	struct kfd_abi_create_queue_args a;
 	volatile uint64_t *page;
 	int err;
 
+	/* the first GPU node (mi300x has two CPU nodes before it) */
+	for (unsigned int n = 0; n < t->prof->n_nodes && !g; n++)
+		g = t->prof->nodes[n].gpu;
+	assert_non_null(g);
 	memset(q, 0, sizeof(*q));
 	q->ring = kt_userptr_mapped(t, 0, base, ring_size);
 	q->aux = kt_userptr_mapped(t, 0, base + 0x100000, 4096);

@@ -858,6 +858,11 @@ int ksim_ioc_cross_memory_copy(struct ksim_file *, struct ksim_process *, void *
 int ksim_ioc_pc_sample(struct ksim_file *, struct ksim_process *, void *, unsigned int);
 /* Stop and destroy @p's PC sampling sessions (kfd_pc_sample_release). */
 void ksim_pcs_release(struct ksim_process *p);
+/*
+ * 1 when a host-trap session of GPU @gpu is started (the rocm flavour),
+ * with its interval in microseconds in *@interval; else 0.
+ */
+int ksim_pcs_hosttrap(struct ksim_device *dev, int gpu, uint64_t *interval);
 /* A new KFD handle's BO joins the process's table; its end leaves it. */
 void ksim_xmem_publish(struct ksim_process *p, struct ksim_kmem *m);
 void ksim_xmem_unpublish(struct ksim_process *p, struct ksim_kmem *m);

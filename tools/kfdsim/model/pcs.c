@@ -7,9 +7,11 @@
  * one process: they live in the registry, so a second process's CREATE
  * sees the first one's format.
  *
- * No samples are produced: the kernel's sampler reads wave PCs through
- * a host trap or the SQ's stochastic sampler, neither of which the model
- * has. The sessions' state and errnos are the kernel's.
+ * While a host-trap session is started, the interpreter's waves take a
+ * host trap every interval (shader_pcs.c): the runtime's trap handler
+ * writes the samples, as on the hardware. The stochastic sampler (the
+ * SQ's own) has no model: its sessions produce no samples. The sessions'
+ * state and errnos are the kernel's.
  */
 #include <errno.h>
 #include <string.h>
@@ -311,6 +313,21 @@ ksim_ioc_pc_sample(struct ksim_file *f, struct ksim_process *p, void *data,
 out:
 	ksim_reg_unlock(reg);
 	return r;
+}
+
+int
+ksim_pcs_hosttrap(struct ksim_device *dev, int gpu, uint64_t *interval)
+{
+	const struct reg_pcs_method *m;
+
+	if (dev->kernel != KSIM_KERNEL_ROCM || !dev->reg || !dev->reg->sh)
+		return 0;
+	/* Read without the lock: a START or STOP shows at the next turn. */
+	m = &dev->reg->sh->pcs[gpu].m[PCS_HOSTTRAP];
+	if (!__atomic_load_n(&m->active_count, __ATOMIC_ACQUIRE))
+		return 0;
+	*interval = __atomic_load_n(&m->info.interval, __ATOMIC_RELAXED);
+	return *interval != 0;
 }
 
 void

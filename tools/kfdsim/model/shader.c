@@ -259,6 +259,8 @@ run_wave(struct sh_ctx *c, struct sh_wave *w)
 			c->cp->turn_over = 1;
 			break;
 		}
+		if (c->pcs_interval && c->executed >= c->pcs_check)
+			sh_pcs_poll(c, w);
 		s = step(c, w);
 
 		if (s == SH_FAIL)
@@ -586,6 +588,7 @@ sh_run(struct ksim_cp *cp, struct ksim_cpq *cq, const struct sh_dispatch *dispat
 			return 1;
 	}
 	c->turn_end = c->executed + SH_TURN;
+	sh_pcs_turn(c, d->id);
 	c->lds_size = d->group_size > SH_LDS_MAX ? SH_LDS_MAX : d->group_size;
 	if (!d->nwg[0] || !d->nwg[1])
 		c->wgid[2] = d->nwg[2];

@@ -133,6 +133,12 @@ struct sh_ctx {
 	uint64_t held_id;		/* its packet */
 	int in_group;			/* the work-group wgid[] was running */
 	int write;			/* the access that faulted stored */
+	/* shader_pcs.c: host-trap PC sampling of this dispatch */
+	uint64_t pcs_interval;		/* ns between two samples; 0: off */
+	uint64_t pcs_next;		/* CLOCK_MONOTONIC of the next one */
+	uint64_t pcs_check;		/* c->executed at the next clock look */
+	uint64_t pcs_packet;		/* the dispatch packet's index */
+	uint64_t pcs_samples;		/* host traps sent */
 };
 
 /* An instruction being executed. */
@@ -637,6 +643,17 @@ uint32_t sh_trap_math_mask(const struct sh_ctx *c);
 int sh_trap_math_begin(struct sh_ctx *c, const struct sh_insn *i);
 enum sh_step sh_trap_math_end(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
 			      enum sh_step s);
+/* shader_pcs.c */
+/*
+ * At the start of a turn of the dispatch of packet @packet_index: whether
+ * a started host-trap session samples its waves, and how often.
+ */
+void sh_pcs_turn(struct sh_ctx *c, uint64_t packet_index);
+/*
+ * When c->pcs_interval and c->executed reached c->pcs_check: 1 when the
+ * sampler's host trap sent @w into its trap handler (its pc moved).
+ */
+int sh_pcs_poll(struct sh_ctx *c, struct sh_wave *w);
 /* s_sendmsg @msg (MSG_GET_DOORBELL, MSG_INTERRUPT) from the handler. */
 enum sh_step sh_trap_sendmsg(struct sh_ctx *c, struct sh_wave *w, unsigned int msg);
 /*

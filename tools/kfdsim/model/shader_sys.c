@@ -118,7 +118,9 @@ memtime(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 	unsigned int sdata = (i->in->f.words[0] >> 6) & 0x7f;
 	uint64_t t = cp_gpu_clock(c->cp->dev, c->cq->gpu);
 
-	if (sdata + 1 >= SH_VCC)
+	/* a trap handler (privileged) may write its ttmp registers */
+	if (sdata + 1 >= SH_VCC &&
+	    !(w->trap && sdata >= SH_TTMP && sdata + 1 < SH_TTMP + 16))
 		return sh_illegal(c, w, i, "destination");
 	sh_set_sreg64(w, sdata, t);
 	return SH_NEXT;
