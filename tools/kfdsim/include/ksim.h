@@ -228,6 +228,38 @@ void ksim_machine_end(struct ksim_machine *m);
  */
 int ksim_machine_reclaim(void);
 
+/*
+ * System suspend and resume (pm.c). A real system suspend runs KFD's part
+ * of amdgpu's suspend path (kgd2kfd_suspend): every process's queues are
+ * evicted, their state saved, and restored on resume; events, memory and
+ * doorbells stay. Here the engines of every process of the machine stop at
+ * a packet boundary and wait; a doorbell rung meanwhile is served after
+ * the resume. Both calls act from outside the machine's processes.
+ */
+
+/*
+ * ksim_machine_suspend() - suspend machine @id and wait up to @wait_ms for
+ * every engine to stop (those of processes that have ended are not waited
+ * for).
+ * @procs:	receives how many processes the machine has; may be NULL
+ *
+ * Return: 0 once every engine has stopped; -ENOENT no such machine,
+ * -EALREADY already suspended, -ETIMEDOUT an engine is still in a pass
+ * after @wait_ms (the machine stays suspended: it stops there), or
+ * another negative errno.
+ */
+int ksim_machine_suspend(const char *id, unsigned int wait_ms,
+			 unsigned int *procs);
+
+/*
+ * ksim_machine_resume() - resume machine @id: its engines go on where
+ * they stopped, with the work announced meanwhile.
+ *
+ * Return: 0; -ENOENT no such machine, -EALREADY not suspended, or another
+ * negative errno.
+ */
+int ksim_machine_resume(const char *id);
+
 struct ksim_device;
 struct ksim_file;
 

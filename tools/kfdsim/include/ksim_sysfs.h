@@ -59,6 +59,9 @@ struct ksim_sysfs_proc {
 	uint32_t pasid;
 	unsigned int n_gpus;
 	uint64_t vram[KSIM_SYSFS_GPUS];	/* page-aligned KFD VRAM allocations */
+	/* stats_<gpu_id>/evicted_ms: how long system suspends evicted its
+	 * queues on each GPU since it acquired the GPU's VM */
+	uint64_t evicted_ms[KSIM_SYSFS_GPUS];
 	unsigned int n_queues;		/* listed (the first KSIM_SYSFS_QUEUES) */
 	struct ksim_sysfs_queue queues[KSIM_SYSFS_QUEUES];	/* ascending id */
 };

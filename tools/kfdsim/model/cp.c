@@ -19,6 +19,10 @@
  * second (a thousand cost 2-3% of a core on a host whose wake-ups take
  * 30 us). Queue creation and updates wake it at once, and so does a
  * WAIT_EVENTS of the process while it sleeps (ksim_cp_kick).
+ *
+ * A system suspend of the machine (pm.c) stops the engine before its next
+ * pass, at a packet boundary; work announced meanwhile waits for the
+ * resume, as on evicted queues.
  */
 #include <errno.h>
 #include <signal.h>
@@ -46,6 +50,11 @@
 #define CP_LOCK_WAIT_NS		1000000L
 /* How often work on a suspended queue looks for its debugger's end. */
 #define CP_DBG_LOOK_NS		100000000ULL
+/* A system suspend (pm.c): how long an engine with work announced sleeps
+ * before it looks at its stop flag again (the resume wakes it at once). */
+#define CP_PM_WAIT_NS		20000000ULL
+/* engine_pass(): the machine is suspended, nothing ran. */
+#define CP_PASS_SUSPENDED	(-2)
 
 static uint64_t
 now_ns(clockid_t id)
@@ -226,7 +235,9 @@ cp_has_news(struct ksim_cp *cp)
  * or work left, take the device lock and run those queues. The queue list
  * changes only with both locks held, so the device lock alone keeps it
  * still while the queues run: each pass takes each lock once.
- * Return: packets retired, or -1 when asked to stop.
+ * Return: packets retired, -1 when asked to stop, or CP_PASS_SUSPENDED
+ * while the machine is suspended (the queues are evicted: the doorbells
+ * keep their news for the resume).
  */
 static long
 engine_pass(struct ksim_cp *cp)
@@ -236,9 +247,13 @@ engine_pass(struct ksim_cp *cp)
 
 	if (!cp_has_news(cp))
 		return 0;
+	if (ksim_pm_pass_begin(cp->p))
+		return CP_PASS_SUSPENDED;
 	r = dev_lock(cp);
-	if (r)
+	if (r) {
+		ksim_pm_pass_end(cp->p);
 		return r < 0 ? -1 : 0;
+	}
 	cp_prio_order(cp);
 	for (unsigned int i = 0; i < cp->n; i++) {
 		struct ksim_cpq *cq = cp->qs[cp->order[i]];
@@ -302,6 +317,7 @@ engine_pass(struct ksim_cp *cp)
 		}
 	}
 	pthread_mutex_unlock(&cp->dev->lock);
+	ksim_pm_pass_end(cp->p);
 	if (cp->turn_over) {
 		cp->turn_over = 0;
 		done++;
@@ -333,7 +349,7 @@ engine_main(void *arg)
 	struct ksim_cp *cp = arg;
 	uint64_t idle_since = 0, sleep_ns = CP_SLEEP_MIN_NS, max;
 	unsigned int spins = 0;
-	int dozing = 0;
+	int dozing = 0, suspended = 0;
 
 	/* Short sleeps should be short: the default 50 us slack would
 	 * dominate the wake-up latency. */
@@ -343,8 +359,25 @@ engine_main(void *arg)
 		long done = engine_pass(cp);
 		uint64_t t;
 
+		if (done == CP_PASS_SUSPENDED &&
+		    !__atomic_load_n(&cp->stop, __ATOMIC_ACQUIRE)) {
+			/* Evicted: wait for the resume, then look at once. */
+			if (!suspended)
+				cp_log(cp, "machine suspended: work waits for the resume");
+			suspended = 1;
+			ksim_pm_wait(cp->p, CP_PM_WAIT_NS);
+			idle_since = 0;
+			spins = 1;
+			dozing = 0;
+			sleep_ns = CP_SLEEP_MIN_NS;
+			continue;
+		}
 		if (done < 0 || __atomic_load_n(&cp->stop, __ATOMIC_ACQUIRE))
 			break;
+		if (suspended && done > 0) {
+			cp_log(cp, "machine resumed");
+			suspended = 0;
+		}
 		if (done > 0) {
 			/* No clock read while work flows: the idle time
 			 * starts at the first look at the clock after it. */

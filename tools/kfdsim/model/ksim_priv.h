@@ -449,6 +449,23 @@ int ksim_user_range_mapped(uint64_t uaddr, uint64_t len);
 /* uaccess_direct.c: 1 if [uaddr, uaddr+len) may be touched without a check */
 int ksim_uaccess_direct(uint64_t uaddr, uint64_t len);
 
+/* ---- pm.c: a system suspend, as an engine meets it ---- */
+/*
+ * ksim_pm_pass_begin() - the engine of @p is about to run its queues.
+ * Return: 0 (run them, then call ksim_pm_pass_end()), or 1 when the
+ * machine is suspended (run nothing; ksim_pm_wait() waits for the resume).
+ */
+int ksim_pm_pass_begin(struct ksim_process *p);
+void ksim_pm_pass_end(struct ksim_process *p);
+/* ksim_pm_wait() - wait while the machine is suspended, at most @ns. */
+void ksim_pm_wait(struct ksim_process *p, uint64_t ns);
+/*
+ * ksim_pm_vm_acquired() - @p acquired the VM of GPU index @gpu: a suspend
+ * evicts its queues there from now on, which stats_<gpu_id>/evicted_ms
+ * counts (registry_sysfs.c).
+ */
+void ksim_pm_vm_acquired(struct ksim_process *p, int gpu);
+
 /* ---- registry.c ---- */
 int ksim_reg_open(struct ksim_device *dev, const char *machine,
 		  struct ksim_registry **out);

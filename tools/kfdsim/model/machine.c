@@ -440,6 +440,33 @@ ksim_machine_attach(const char *id, int run, char *path, size_t len)
 	return -EAGAIN;
 }
 
+int
+ksim_machine_open(const char *id, char *path, size_t len)
+{
+	struct reg_head h;
+	char why[200];
+	int fd, r;
+
+	r = ksim_machine_path(id, path, len);
+	if (r)
+		return r;
+	fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDWR | O_NOFOLLOW |
+			  O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (check_file(fd, &h, why, sizeof(why)) != CHK_OK) {
+		ksim_sys_close(fd);
+		ksim_machine_log(path, "%s: refusing it", why);
+		return -EINVAL;
+	}
+	r = flock_bounded_sh(fd);
+	if (r) {
+		ksim_sys_close(fd);
+		return r;
+	}
+	return fd;
+}
+
 /* Reclaim /dev/shm/kfdsim-<id> if it is a stale machine of this kfdsim. */
 static int
 reclaim_one(const char *id)

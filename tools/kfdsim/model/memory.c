@@ -331,6 +331,7 @@ ksim_ioc_acquire_vm(struct ksim_file *f, struct ksim_process *p, void *data,
 	ksim_file_get(drm);
 	drm->vm.kfd_proc = p;
 	pdd->drm_file = drm;
+	ksim_pm_vm_acquired(p, pdd->gpu);
 	/* kfd_process_device_init_vm() announces the process. */
 	ksim_smi_process_event(p, pdd->gpu, 1);
 	return 0;

@@ -15,7 +15,7 @@
 #include "ksim_priv.h"
 
 #define REG_MAGIC	0x3167657273666bULL	/* "kfsreg1" */
-#define REG_VERSION	8
+#define REG_VERSION	9
 #define REG_PROCS	256
 #define REG_BUFS	1024
 #define REG_IPC		256
@@ -49,6 +49,11 @@ struct reg_proc {
 					 * the same pid is another one */
 	struct reg_queue queues[REG_PROC_QUEUES];	/* in_use 0: free entry */
 	struct ksim_pdbg dbg;		/* its KFD process's debugger state */
+	uint32_t cp_busy;		/* its engines in a pass (pm.c) */
+	uint32_t pm_vm;			/* bit per GPU index: VM acquired */
+	/* the machine's pm_evicted_ns when it acquired each GPU's VM: its
+	 * stats_<gpu_id>/evicted_ms counts the suspends since (pm.c) */
+	uint64_t pm_base_ns[KSIM_MAX_GPUS];
 };
 
 struct reg_bufslot {
@@ -147,6 +152,12 @@ struct reg_shared {
 	 * of each slot (0: free); [1] is the xGMI SDMA engines' set. */
 	int32_t sdma_owner[KSIM_MAX_GPUS][2][64];
 	struct reg_pcs pcs[KSIM_MAX_GPUS];	/* rocm flavour's PC_SAMPLE */
+	/* A system suspend (pm.c): a futex word, 1 while suspended, which
+	 * the engines wait on; and how many suspends there were. */
+	uint32_t pm_suspended;
+	uint32_t pm_count;
+	uint64_t pm_since_ns;		/* CLOCK_MONOTONIC at the suspend */
+	uint64_t pm_evicted_ns;		/* the suspends' time, resumes so far */
 };
 
 struct ksim_registry {
@@ -182,6 +193,17 @@ void ksim_reg_init(struct reg_shared *sh, int32_t owner_pid,
  * errno.
  */
 int ksim_machine_attach(const char *id, int run, char *path, size_t len);
+
+/*
+ * ksim_machine_open() - open machine @id's state file when it exists,
+ * never making one: for commands that act on a running machine (pm.c).
+ * @path:	receives the file's path
+ *
+ * Return: a close-on-exec fd of a checked file, holding a shared flock(),
+ * or a negative errno (-ENOENT: no such machine; -EINVAL: not a state
+ * file of this kfdsim, with a message).
+ */
+int ksim_machine_open(const char *id, char *path, size_t len);
 
 /* One line on stderr: "kfdsim[pid]: <path>: <what>". */
 void ksim_machine_log(const char *path, const char *fmt, ...)

@@ -234,8 +234,12 @@ ksim_sysfs_proc(struct ksim_device *dev, pid_t pid, struct ksim_sysfs_proc *out)
 		out->pid = pid;
 		out->pasid = rp->pasid;
 		out->n_gpus = dev->n_gpus;
-		for (unsigned int g = 0; g < dev->n_gpus; g++)
+		for (unsigned int g = 0; g < dev->n_gpus; g++) {
 			out->vram[g] = rp->vram[g];
+			if (rp->pm_vm & (1u << g))
+				out->evicted_ms[g] = (reg->sh->pm_evicted_ns -
+						      rp->pm_base_ns[g]) / 1000000ULL;
+		}
 		/* ascending queue id */
 		for (;;) {
 			const struct reg_queue *best = NULL;

@@ -8,7 +8,8 @@
  *   vram_<gpu_id>			"%llu\n": page-aligned KFD VRAM allocations
  *   sdma_<gpu_id>			"%llu\n": SDMA activity (0: no ring is
  *					ever processed)
- *   stats_<gpu_id>/evicted_ms		"%llu\n" (the model never evicts)
+ *   stats_<gpu_id>/evicted_ms		"%llu\n": time a system suspend
+ *					evicted its queues there
  *   stats_<gpu_id>/cu_occupancy	"%d\n", on GPUs whose kfd2kgd has
  *					get_cu_occupancy (gfx9): 0, no wave runs
  * Both directory levels are dynamic (ksim_vdyn_ops): the data of other
@@ -83,7 +84,7 @@ render_vram(const struct ksim_vnode *n, struct ksim_buf *out)
 	return 0;
 }
 
-/* sdma_<id>, stats_<id>/evicted_ms: counters of work that never happens. */
+/* sdma_<id>: a counter of work that never happens. */
 static int
 render_zero_llu(const struct ksim_vnode *n, struct ksim_buf *out)
 {
@@ -94,6 +95,20 @@ render_zero_llu(const struct ksim_vnode *n, struct ksim_buf *out)
 	if (r)
 		return r;
 	ksim_buf_printf(out, "%llu\n", 0ULL);
+	return 0;
+}
+
+static int
+render_evicted_ms(const struct ksim_vnode *n, struct ksim_buf *out)
+{
+	unsigned int gpu = TREE_ARG_LO(n->arg);
+	struct ksim_sysfs_proc p;
+	int r = proc_get(n->parent->parent, &p);
+
+	if (r)
+		return r;
+	ksim_buf_printf(out, "%llu\n",
+			(unsigned long long)(gpu < p.n_gpus ? p.evicted_ms[gpu] : 0));
 	return 0;
 }
 
@@ -255,7 +270,7 @@ procs_populate(struct ksim_vfs *vfs, struct ksim_vnode *child)
 		snprintf(name, sizeof(name), "stats_%u", gn->gpu_id);
 		stats = ksim_vfs_mkdir_at(vfs, child, name);
 		if (!stats ||
-		    !ksim_vfs_add_file_at(vfs, stats, "evicted_ms", 0444, render_zero_llu, ctx,
+		    !ksim_vfs_add_file_at(vfs, stats, "evicted_ms", 0444, render_evicted_ms, ctx,
 					  TREE_ARG(1, g)))
 			return -ENOMEM;
 		if (has_cu_occupancy(gn) &&

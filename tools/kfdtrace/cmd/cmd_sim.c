@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * kfdtrace sim: run a program on the simulated KFD device (libkfdsim.so
- * preloaded), list and print the builtin profiles, and capture the machine
- * kfdtrace runs on as a profile.
+ * preloaded), list and print the builtin profiles, capture the machine
+ * kfdtrace runs on as a profile, and suspend and resume a running
+ * simulated machine (launch/sim_pm.c).
  */
 #include <errno.h>
 #include <limits.h>
@@ -19,6 +20,7 @@
 #include "ksim_profile.h"
 #include "launch/libpath.h"
 #include "launch/profile.h"
+#include "launch/sim_pm.h"
 #include "launch/sim_run.h"
 
 void
@@ -29,6 +31,8 @@ kfdtrace_help_sim(FILE *out)
 		"       kfdtrace sim --list-profiles\n"
 		"       kfdtrace sim --dump-profile NAME|FILE\n"
 		"       kfdtrace sim --save-profile NAME [-o FILE] [-f]\n"
+		"       kfdtrace sim --suspend [--sleep SECONDS] [--machine ID]\n"
+		"       kfdtrace sim --resume [--machine ID]\n"
 		"\n"
 		"Run COMMAND on a simulated AMD GPU machine: libkfdsim.so is preloaded,\n"
 		"so the program finds /dev/kfd, render nodes and the KFD sysfs topology\n"
@@ -58,6 +62,14 @@ kfdtrace_help_sim(FILE *out)
 		"  -o, --output FILE       where --save-profile writes (default NAME.profile;\n"
 		"                          '-' for standard output)\n"
 		"  -f, --force             replace an existing FILE\n"
+		"      --suspend           suspend the running machine ID (default:\n"
+		"                          KFDSIM_MACHINE, set inside a run), as a system\n"
+		"                          suspend does: every queue of every process stops\n"
+		"                          at a packet boundary; returns once all have\n"
+		"      --sleep SECONDS     with --suspend: resume after SECONDS (a fraction\n"
+		"                          is fine), as pm-suspend returns after wake-up\n"
+		"      --resume            resume the machine: the queues go on, with the\n"
+		"                          work rung meanwhile\n"
 		"  -h, --help              this text\n"
 		"\n"
 		"Environment: KFDTRACE_SIM_LIB overrides the path of libkfdsim.so;\n"
@@ -79,6 +91,9 @@ struct sim_opts {
 	int debug;
 	int list;
 	int help;
+	int suspend;
+	int resume;
+	const char *sleep;
 	char **cmd;
 };
 
@@ -156,6 +171,14 @@ parse_opts(int argc, char **argv, struct sim_opts *o)
 			o->debug = 1;
 		} else if (!strcmp(a, "--list-profiles")) {
 			o->list = 1;
+		} else if (!strcmp(a, "--suspend")) {
+			o->suspend = 1;
+		} else if (!strcmp(a, "--resume")) {
+			o->resume = 1;
+		} else if (!strcmp(a, "--sleep")) {
+			if (need_arg(argc, argv, i) < 0)
+				return -1;
+			o->sleep = argv[++i];
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			o->help = 1;
 		} else {
@@ -163,7 +186,8 @@ parse_opts(int argc, char **argv, struct sim_opts *o)
 				"--profile", "--sim", "--abi", "--kernel",
 				"--machine", "--thunk", "--save-profile",
 				"--force", "--output", "--dump-profile",
-				"--debug", "--list-profiles", "--help", NULL,
+				"--debug", "--list-profiles", "--help",
+				"--suspend", "--resume", "--sleep", NULL,
 			};
 
 			cli_opt_unknown(a, names);
@@ -366,13 +390,21 @@ sim_main(int argc, char **argv, int *ran)
 		kfdtrace_help_sim(stdout);
 		return KFDTRACE_EXIT_OK;
 	}
-	modes = !!o.list + !!o.dump + !!o.save_name + !!o.cmd;
+	if (o.sleep && !o.suspend) {
+		cli_err("--sleep goes with --suspend");
+		return KFDTRACE_EXIT_USAGE;
+	}
+	modes = !!o.list + !!o.dump + !!o.save_name + !!o.cmd + o.suspend +
+		o.resume;
 	if (modes != 1) {
 		cli_err("%s (see 'kfdtrace sim --help')",
 			modes ? "give one of COMMAND, --list-profiles, --dump-profile, "
-				"--save-profile" : "no command given");
+				"--save-profile, --suspend, --resume" :
+				"no command given");
 		return KFDTRACE_EXIT_USAGE;
 	}
+	if (o.suspend || o.resume)
+		return kfdtrace_sim_pm(o.machine, o.suspend, o.sleep);
 	if (o.output && !o.save_name) {
 		cli_err("--output goes with --save-profile");
 		return KFDTRACE_EXIT_USAGE;
