@@ -73,6 +73,7 @@ enum isa_kind {
 #define F_CMPX		0x8000	/* gfx10 v_cmpx: writes exec only, no destination */
 #define F_SWIZZLE	0x10000	/* DS: the offset is a ds_swizzle pattern */
 #define F_NO_ADDR	0x20000	/* DS: no address VGPR (GWS) */
+#define F_PERMLANE	0x40000	/* op_sel bits 0-1: fi and bound_ctrl, op_sel:[a,b] */
 
 /*
  * An opcode row. Sizes are in dwords (0: the operand is absent). For

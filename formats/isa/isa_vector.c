@@ -318,7 +318,7 @@ static int vop3(struct isa_ctx *c, uint32_t opc)
 	uint32_t w0 = c->words[0], w1 = c->words[1];
 	const struct isa_op *op;
 	unsigned int vdst = w0 & 0xff, sdst = (w0 >> 8) & 0x7f;
-	unsigned int abs = (w0 >> 8) & 7, opsel = (w0 >> 11) & 0xf, clamp = (w0 >> 15) & 1;
+	unsigned int abs = (w0 >> 8) & 7, opsel = (w0 >> 11) & 0xf, permsel = 0, clamp = (w0 >> 15) & 1;
 	unsigned int src[3] = { w1 & 0x1ff, (w1 >> 9) & 0x1ff, (w1 >> 18) & 0x1ff };
 	unsigned int omod = (w1 >> 27) & 3, neg = (w1 >> 29) & 7;
 	unsigned int size[3], nsrc, i;
@@ -368,6 +368,11 @@ static int vop3(struct isa_ctx *c, uint32_t opc)
 	 */
 	if (opsel && (op->flags & F_16) && op->enc != ISA_VOP3)
 		return isa_fail(c, "op_sel on a 16-bit _e64 form");
+	/* v_permlane*16: op_sel's two low bits are fi and bound_ctrl */
+	if (op->flags & F_PERMLANE) {
+		permsel = opsel & 3;
+		opsel = 0;
+	}
 	if (!(op->flags & F_16))
 		opsel = 0;
 	/* the 16-bit integer VOP3 opcodes have no neg or abs: LLVM drops them */
@@ -401,6 +406,8 @@ static int vop3(struct isa_ctx *c, uint32_t opc)
 	if (opsel)
 		put_bits(c, "op_sel", (opsel & ((1u << nsrc) - 1)) | ((opsel >> 3) << nsrc),
 			 nsrc + 1);
+	if (permsel)
+		put_bits(c, "op_sel", permsel, 2);
 	if (clamp)
 		isa_put(c, " clamp");
 	switch (omod) {

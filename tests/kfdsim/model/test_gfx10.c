@@ -298,6 +298,97 @@ test_setreg(void **state)
 	assert_non_null(strstr(r->c->why, "hardware register"));
 }
 
+static void
+test_permlane(void **state)
+{
+	struct run *r = *state;
+	/* v_permlane16_b32 v0, v1, s2, s3, then op_sel:[0,1] (bound_ctrl)
+	 * and op_sel:[1,0] (fi); v_permlanex16_b32 v0, v1, s2, s3 */
+	const uint32_t p16[2] = { 0xd7770000, 0x000c0501 };
+	const uint32_t p16_bc[2] = { 0xd7771000, 0x000c0501 };
+	const uint32_t p16_fi[2] = { 0xd7770800, 0x000c0501 };
+	const uint32_t x16[2] = { 0xd7780000, 0x000c0501 };
+
+	/* each row reversed: lane n of a row takes lane 15 - n */
+	lanes(r, 0xffffffffu, 0);
+	r->w->s[2] = 0x89abcdefu;
+	r->w->s[3] = 0x01234567u;
+	assert_int_equal(step(r, p16, 2), SH_NEXT);
+	for (unsigned int l = 0; l < 32; l++)
+		assert_int_equal(r->w->v[0][l], (l & ~15u) | (15 - (l & 15)));
+	lanes(r, 0xffffffffu, 0);
+	assert_int_equal(step(r, x16, 2), SH_NEXT);
+	for (unsigned int l = 0; l < 32; l++)
+		assert_int_equal(r->w->v[0][l], ((l & ~15u) ^ 16) | (15 - (l & 15)));
+	/* lane 15 inactive: lane 0 keeps its value, reads 0 with bound_ctrl,
+	 * or lane 15's value with fi */
+	lanes(r, ~0x8000u, 0);
+	assert_int_equal(step(r, p16, 2), SH_NEXT);
+	assert_int_equal(r->w->v[0][0], 0xdead0000u);
+	assert_int_equal(r->w->v[0][15], 0xdead000fu);
+	assert_int_equal(r->w->v[0][1], 14);
+	lanes(r, ~0x8000u, 0);
+	assert_int_equal(step(r, p16_bc, 2), SH_NEXT);
+	assert_int_equal(r->w->v[0][0], 0);
+	lanes(r, ~0x8000u, 0);
+	assert_int_equal(step(r, p16_fi, 2), SH_NEXT);
+	assert_int_equal(r->w->v[0][0], 15);
+}
+
+/* Run @words on every lane with v1 = @a, v2 = @b, v0 = v3 = @acc. */
+static uint32_t
+dot_run(struct run *r, const uint32_t *words, unsigned int n, uint32_t a, uint32_t b,
+	uint32_t acc)
+{
+	for (unsigned int l = 0; l < SH_LANES; l++) {
+		r->w->v[1][l] = a;
+		r->w->v[2][l] = b;
+		r->w->v[3][l] = acc;
+		r->w->v[0][l] = acc;
+	}
+	sh_set_exec(r->w, 0xffffffffu);
+	assert_int_equal(step(r, words, n), SH_NEXT);
+	for (unsigned int l = 1; l < 32; l++)
+		assert_int_equal(r->w->v[0][l], r->w->v[0][0]);
+	return r->w->v[0][0];
+}
+
+static void
+test_dot(void **state)
+{
+	struct run *r = *state;
+	/* v_dot*_* v0, v1, v2, v3 (VOP3P), then v_dot2c/v_dot4c v0, v1, v2 */
+	const uint32_t f16[2] = { 0xcc134000, 0x1c0e0501 };
+	const uint32_t f16_sel[2] = { 0xcc134800, 0x140e0501 };	/* op_sel:[1,0,0] op_sel_hi:[0,1,1] */
+	const uint32_t i16[2] = { 0xcc144000, 0x1c0e0501 };
+	const uint32_t u16[2] = { 0xcc154000, 0x1c0e0501 };
+	const uint32_t i8[2] = { 0xcc164000, 0x1c0e0501 };
+	const uint32_t u8[2] = { 0xcc174000, 0x1c0e0501 };
+	const uint32_t i4[2] = { 0xcc184000, 0x1c0e0501 };
+	const uint32_t u4[2] = { 0xcc194000, 0x1c0e0501 };
+	const uint32_t f16c = 0x04000501, i8c = 0x1a000501;
+	/* v_dot4_i32_i8 v0, 1, v2, v3: a constant source */
+	const uint32_t konst[2] = { 0xcc164000, 0x1c0e0481 };
+	/* halves (1.5, 2.0) and (2.0, -0.5) */
+	const uint32_t ha = 0x40003e00, hb = 0xb8004000;
+
+	assert_true(f32(dot_run(r, f16, 2, ha, hb, u32(10.0f))) == 12.0f);
+	/* low product a.hi * b.lo, high product a.lo * b.hi */
+	assert_true(f32(dot_run(r, f16_sel, 2, ha, hb, u32(10.0f))) == 13.25f);
+	assert_true(f32(dot_run(r, &f16c, 1, ha, hb, u32(10.0f))) == 12.0f);
+	/* (-3, 4) . (5, -6) + 100 */
+	assert_int_equal(dot_run(r, i16, 2, 0x0004fffd, 0xfffa0005, 100), 61);
+	assert_int_equal(dot_run(r, u16, 2, 0x00020003, 0xffff0002, 1), 131077);
+	/* (-1, 2, -3, 4) . (5, 6, 7, -8) + 50 */
+	assert_int_equal(dot_run(r, i8, 2, 0x04fd02ff, 0xf8070605, 50), 4);
+	assert_int_equal(dot_run(r, &i8c, 1, 0x04fd02ff, 0xf8070605, 50), 4);
+	assert_int_equal(dot_run(r, u8, 2, 0xff020304, 0x01020304, 0), 284);
+	/* eight -1s times nibbles -8, 7, 6, ..., 1 */
+	assert_int_equal(dot_run(r, i4, 2, 0xffffffff, 0x12345678, 0), 0xffffffec);
+	assert_int_equal(dot_run(r, u4, 2, 0xffffffff, 0x12345678, 0), 540);
+	assert_int_equal(step(r, konst, 2), SH_FAIL);
+}
+
 int
 main(void)
 {
@@ -310,6 +401,8 @@ main(void)
 		cmocka_unit_test(test_literal64),
 		cmocka_unit_test(test_lane_select),
 		cmocka_unit_test(test_setreg),
+		cmocka_unit_test(test_permlane),
+		cmocka_unit_test(test_dot),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

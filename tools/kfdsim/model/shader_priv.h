@@ -311,6 +311,7 @@ struct sh_insn {
 	X(GLOBAL_LOAD_SHORT_D16_HI, "load_short_d16_hi") \
 	/* gfx10's own VALU rows (shader_gfx10.c), sh_valu() hands them on */ \
 	X(V_XOR3_B32, "v_xor3_b32") X(V_FMAC_F16, "v_fmac_f16") \
+	SH_OPS_DOT(X) \
 	SH_OPS_SYS(X) SH_OPS_XV(X) SH_OPS_XDS(X) SH_OPS_DS64(X) SH_OPS_TRAP(X)
 
 /* shader_sys.c's rows, SH_OP_S_SENDMSG up to SH_OP_BUFFER_WBINVL1_VOL;
@@ -401,6 +402,16 @@ struct sh_insn {
 	X(DS_GWS_SEMA_BR, "ds_gws_sema_br") X(DS_GWS_SEMA_P, "ds_gws_sema_p") \
 	X(DS_GWS_BARRIER, "ds_gws_barrier")
 
+/* gfx1030's permutes and dot products (shader_dot.c):
+ * SH_OP_GFX10_DOT_FIRST to _LAST, keep together. */
+#define SH_OPS_DOT(X) \
+	X(V_PERMLANE16_B32, "v_permlane16_b32") X(V_PERMLANEX16_B32, "v_permlanex16_b32") \
+	X(V_DOT2_F32_F16, "v_dot2_f32_f16") X(V_DOT2_I32_I16, "v_dot2_i32_i16") \
+	X(V_DOT2_U32_U16, "v_dot2_u32_u16") X(V_DOT4_I32_I8, "v_dot4_i32_i8") \
+	X(V_DOT4_U32_U8, "v_dot4_u32_u8") X(V_DOT8_I32_I4, "v_dot8_i32_i4") \
+	X(V_DOT8_U32_U4, "v_dot8_u32_u4") X(V_DOT2C_F32_F16, "v_dot2c_f32_f16") \
+	X(V_DOT4C_I32_I8, "v_dot4c_i32_i8")
+
 /* The trap handler's rows (shader_trap.c): SH_OP_S_RFE_B64 to
  * SH_OP_S_SETREG_B32. */
 #define SH_OPS_TRAP(X) \
@@ -422,6 +433,8 @@ enum sh_op_id {
 #define SH_OP_GFX10_LAST	SH_OP_GLOBAL_LOAD_SHORT_D16_HI
 #define SH_OP_GFX10_VALU_FIRST	SH_OP_V_XOR3_B32
 #define SH_OP_GFX10_VALU_LAST	SH_OP_V_FMAC_F16
+#define SH_OP_GFX10_DOT_FIRST	SH_OP_V_PERMLANE16_B32
+#define SH_OP_GFX10_DOT_LAST	SH_OP_V_DOT4C_I32_I8
 
 /* The outcome of one instruction. */
 enum sh_step { SH_NEXT, SH_JUMPED, SH_STOP, SH_FAIL };
@@ -671,6 +684,9 @@ sh_gfx10_flat_scr(const struct sh_ctx *c, unsigned int id)
 {
 	return sh_gen10(c) && (id == 20 || id == 21);
 }
+/* shader_dot.c: SH_OP_GFX10_DOT_FIRST to _LAST; @o is unused on VOP3P. */
+enum sh_step sh_dot_step(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
+			 const struct sh_vop *o);
 /* SH_OP_GFX10_VALU_FIRST to _LAST, with @o's operand fields (sh_valu()). */
 enum sh_step sh_gfx10_valu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
 			   const struct sh_vop *o);
