@@ -10,6 +10,7 @@
  * flat-scratch registers. Gfx9's controls and a register the model does
  * not keep are refused.
  */
+#include <fenv.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -389,6 +390,52 @@ test_dot(void **state)
 	assert_int_equal(step(r, konst, 2), SH_FAIL);
 }
 
+static void
+test_mode(void **state)
+{
+	struct run *r = *state;
+	/* s_setreg_b32 hwreg(HW_REG_MODE, 0, 4), s2; s_getreg_b32 s3,
+	 * hwreg(HW_REG_MODE); the f32 field alone (0, 2); the denormal
+	 * field (4, 4); v_add_f32_e32 v0, v1, v2 */
+	const uint32_t set_round = 0xb9821801, get = 0xb903f801;
+	const uint32_t set_f32 = 0xb9820801, set_denorm = 0xb9821901;
+	const uint32_t add = 0x06000501;
+	int round;
+
+	r->w->mode = SH_MODE_DEFAULT;
+	/* toward zero for every precision: kept, and read back */
+	r->w->s[2] = 0xf;
+	assert_int_equal(step(r, &set_round, 1), SH_NEXT);
+	assert_int_equal(r->w->mode, 0xff);
+	assert_int_equal(step(r, &get, 1), SH_NEXT);
+	assert_int_equal(r->w->s[3], 0xff);
+	/* the host's rounding the interpreter then computes with */
+	round = sh_mode_round(r->w->mode);
+	assert_int_equal(round, FE_TOWARDZERO);
+	lanes(r, 1, 0);
+	r->w->v[1][0] = u32(1.0f);
+	r->w->v[2][0] = u32(-0x1p-30f);
+	fesetround(round);
+	assert_int_equal(step(r, &add, 1), SH_NEXT);
+	fesetround(FE_TONEAREST);
+	assert_int_equal(r->w->v[0][0], 0x3f7fffffu);
+	assert_int_equal(step(r, &add, 1), SH_NEXT);
+	assert_int_equal(r->w->v[0][0], u32(1.0f));
+	/* back to nearest even */
+	r->w->s[2] = 0;
+	assert_int_equal(step(r, &set_round, 1), SH_NEXT);
+	assert_int_equal(r->w->mode, SH_MODE_DEFAULT);
+	assert_int_equal(sh_mode_round(r->w->mode), -1);
+	/* f32 rounding unlike f64's, or denormals flushed: not modelled */
+	r->w->s[2] = 3;
+	assert_int_equal(step(r, &set_f32, 1), SH_FAIL);
+	assert_non_null(strstr(r->c->why, "rounding mode per precision"));
+	r->w->s[2] = 0;
+	assert_int_equal(step(r, &set_denorm, 1), SH_FAIL);
+	assert_non_null(strstr(r->c->why, "denormals"));
+	assert_int_equal(r->w->mode, SH_MODE_DEFAULT);
+}
+
 int
 main(void)
 {
@@ -403,6 +450,7 @@ main(void)
 		cmocka_unit_test(test_setreg),
 		cmocka_unit_test(test_permlane),
 		cmocka_unit_test(test_dot),
+		cmocka_unit_test(test_mode),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -83,7 +83,13 @@ struct sh_wave {
 	/* gfx10: FLAT_SCRATCH is a hardware register (s_setreg), not
 	 * SGPRs 102 and 103 */
 	uint64_t flat_scr;
+	/* MODE as s_setreg_b32 left it: rounding (bits 3:0) applies to the
+	 * host's float arithmetic (sh_mode_round()) */
+	uint32_t mode;
 };
+
+/* MODE at a wave's start: round to nearest even, denormals kept. */
+#define SH_MODE_DEFAULT		0xf0u
 
 /* The operand field of the wave's xs[0] (xs[1]: one more). */
 #define SH_SRC_XS	512
@@ -663,6 +669,11 @@ void sh_trap_watch(struct sh_ctx *c, struct sh_wave *w, const uint64_t *va, uint
  * access is done (precisely, at the next instruction). */
 enum sh_step sh_trap_after_mem(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
 			       enum sh_step s);
+/*
+ * The host rounding mode (fesetround()) for MODE's f32 rounding field, or
+ * -1 for round to nearest even (nothing to set).
+ */
+int sh_mode_round(uint32_t mode);
 /* s_getreg_b32 of TRAPSTS and MODE: 0 and *@v, or -1 for another. */
 int sh_trap_getreg(const struct sh_wave *w, unsigned int id, uint32_t *v);
 /* shader_gfx10.c */
