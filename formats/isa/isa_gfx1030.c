@@ -224,8 +224,8 @@ static const struct isa_op gfx1030_ops[] = {
 	VOP2(45, "v_fmaak_f32", 1, 1, 1, F_MADAK | F_E32_ONLY),
 	VOP2(47, "v_cvt_pkrtz_f16_f32", 1, 1, 1, 0),
 	/* dot products into the destination (LLVM takes no VOP3 form) */
-	VOP2(2, "v_dot2c_f32_f16", 1, 1, 1, F_MAC),
-	VOP2(13, "v_dot4c_i32_i8", 1, 1, 1, F_MAC),
+	VOP2(2, "v_dot2c_f32_f16", 1, 1, 1, F_MAC | F_NO_E64),
+	VOP2(13, "v_dot4c_i32_i8", 1, 1, 1, F_MAC | F_NO_E64 | F_NO_MOD),
 	/* 16-bit float */
 	VOP2(50, "v_add_f16", 1, 1, 1, F_16),	VOP2(51, "v_sub_f16", 1, 1, 1, F_16),
 	VOP2(52, "v_subrev_f16", 1, 1, 1, F_16), VOP2(53, "v_mul_f16", 1, 1, 1, F_16),

@@ -15,7 +15,8 @@
  * op_sel's two bits on a permute are fi (an inactive lane is read too)
  * and bound_ctrl (an inactive lane read gives 0, not the old value).
  * The sources of a dot product are registers; a constant, clamp, a
- * negation, or op_sel other than on dot2's halves stops the dispatch.
+ * negation of v_dot2*'s f16 sources, or op_sel other than on dot2's
+ * halves stops the dispatch.
  */
 #include <string.h>
 
@@ -123,7 +124,8 @@ permlane(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i, const str
 	uint64_t exec = sh_exec(w);
 	uint32_t out[SH_LANES];
 
-	if (o->abs || o->neg || o->clamp || o->omod || o->src[0] < 256)
+	/* neg and abs mean nothing here (LLVM prints neither) */
+	if (o->clamp || o->omod || o->src[0] < 256)
 		return sh_illegal(c, w, i, "a modifier or a source other than a VGPR");
 	for (unsigned int l = 0; l < SH_LANES; l++) {
 		uint32_t s1, s2;
@@ -162,7 +164,8 @@ sh_dot_step(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i, const 
 	if (i->id == SH_OP_V_PERMLANE16_B32 || i->id == SH_OP_V_PERMLANEX16_B32)
 		return permlane(c, w, i, o);
 	/* v_dot2c_f32_f16, v_dot4c_i32_i8: VOP2, the destination added */
-	if (o->abs || o->neg || o->clamp || o->omod)
+	/* v_dot4c's integer sources take no neg or abs (LLVM prints neither) */
+	if (((o->abs || o->neg) && i->id == SH_OP_V_DOT2C_F32_F16) || o->clamp || o->omod)
 		return sh_illegal(c, w, i, "a modifier on a dot product");
 	for (unsigned int l = 0; l < SH_LANES; l++) {
 		uint32_t a, b;
