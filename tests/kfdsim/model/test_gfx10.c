@@ -436,6 +436,27 @@ test_mode(void **state)
 	assert_int_equal(r->w->mode, SH_MODE_DEFAULT);
 }
 
+static void
+test_opsel16(void **state)
+{
+	struct run *r = *state;
+	/* v_add_nc_u16 v0, v1, v2 op_sel:[1,0,1] and op_sel:[0,1,0] */
+	const uint32_t hi_hi[2] = { 0xd7034800, 0x00020501 };
+	const uint32_t lo_hi[2] = { 0xd7031000, 0x00020501 };
+
+	lanes(r, 1, 0);
+	r->w->v[1][0] = 0x00050003;
+	r->w->v[2][0] = 0xaaaa0007;
+	/* src0's high half plus src1's low half, into the high half */
+	r->w->v[0][0] = 0x1234beef;
+	assert_int_equal(step(r, hi_hi, 2), SH_NEXT);
+	assert_int_equal(r->w->v[0][0], 0x000cbeef);
+	/* src0's low half plus src1's high half, the high half kept */
+	r->w->v[0][0] = 0x1234beef;
+	assert_int_equal(step(r, lo_hi, 2), SH_NEXT);
+	assert_int_equal(r->w->v[0][0], 0x1234aaad);
+}
+
 int
 main(void)
 {
@@ -451,6 +472,7 @@ main(void)
 		cmocka_unit_test(test_permlane),
 		cmocka_unit_test(test_dot),
 		cmocka_unit_test(test_mode),
+		cmocka_unit_test(test_opsel16),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
