@@ -14,11 +14,13 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <setjmp.h>
 #include <string.h>
 
 #include <cmocka.h>
 
+#include "ktest.h"
 #include "lanes_util.h"
 
 struct run {
@@ -457,6 +459,67 @@ test_opsel16(void **state)
 	assert_int_equal(r->w->v[0][0], 0x1234aaad);
 }
 
+#define SCR_VA		0x62000000ull	/* the wave's scratch (a userptr BO) */
+#define SCR_SIZE	4096u
+
+static int
+kt_setup(void **state)
+{
+	struct kt *t = calloc(1, sizeof(*t));
+
+	if (!t || kt_open(t, "rx6900xt", 0)) {
+		free(t);
+		return -1;
+	}
+	*state = t;
+	return kt_acquire_all(t) ? -1 : 0;
+}
+
+/* d16 loads from private memory: swizzled per 32 lanes, one half kept. */
+static void
+test_scratch_d16(void **state)
+{
+	/* scratch_load_short_d16 v1, v2, off; scratch_load_sbyte_d16_hi v1, v2, off */
+	const uint32_t lo16[2] = { 0xdc904000, 0x017d0002 };
+	const uint32_t hi8[2] = { 0xdc8c4000, 0x017d0002 };
+	struct kt *t = *state;
+	struct ksim_cp cp = { .p = t->kfd->proc, .dev = t->dev };
+	struct ksim_cpq cq = { .gpu = 0 };
+	struct run r = { .c = lt_ctx_new(KFD_ISA_GFX1030, 32, 0) };
+	uint32_t *scr = (uint32_t *)kt_userptr_mapped(t, 0, SCR_VA, SCR_SIZE);
+	enum sh_step s;
+
+	assert_non_null(r.c);
+	assert_non_null(scr);
+	r.c->cp = &cp;
+	r.c->cq = &cq;
+	r.w = &r.c->waves[0];
+	r.w->flat_scr = SCR_VA;
+	memset(scr, 0, SCR_SIZE);
+	/* offset 4 of each lane: its dword 1, at (1 * 32 + lane) * 4 */
+	for (unsigned int l = 0; l < 32; l++)
+		scr[32 + l] = 0x12348000u | (0x80 + l);
+	lanes(&r, 0xffffffffu, 0);
+	for (unsigned int l = 0; l < 32; l++) {
+		r.w->v[1][l] = 0xdead0000u;
+		r.w->v[2][l] = 4;
+	}
+	pthread_mutex_lock(&t->dev->lock);
+	s = step(&r, lo16, 2);
+	pthread_mutex_unlock(&t->dev->lock);
+	assert_int_equal(s, SH_NEXT);
+	for (unsigned int l = 0; l < 32; l++)
+		assert_int_equal(r.w->v[1][l], 0xdead0000u | (0x8080 + l));
+	/* the byte, sign-extended to 16 bits, into the high half */
+	pthread_mutex_lock(&t->dev->lock);
+	s = step(&r, hi8, 2);
+	pthread_mutex_unlock(&t->dev->lock);
+	assert_int_equal(s, SH_NEXT);
+	for (unsigned int l = 0; l < 32; l++)
+		assert_int_equal(r.w->v[1][l], (0xff80u + l) << 16 | (0x8080 + l));
+	lt_ctx_free(r.c);
+}
+
 int
 main(void)
 {
@@ -473,6 +536,7 @@ main(void)
 		cmocka_unit_test(test_dot),
 		cmocka_unit_test(test_mode),
 		cmocka_unit_test(test_opsel16),
+		cmocka_unit_test_setup_teardown(test_scratch_d16, kt_setup, kt_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

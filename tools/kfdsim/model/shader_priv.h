@@ -685,6 +685,11 @@ sh_dpp8(const struct kfd_isa_fields *f)
 
 	return f->form == KFD_ISA_FORM_DPP && (src0 == 233 || src0 == 234);
 }
+/* 1 when @id is a d16 load (SH_OP_GFX10_FIRST to _LAST), with the bytes
+ * and sign of what it loads; else 0. */
+int sh_gfx10_d16(unsigned int id, unsigned int *bytes, int *sign);
+/* The VGPR @old once the d16 load @id put the loaded @v into one half. */
+uint32_t sh_gfx10_d16_merge(unsigned int id, uint32_t old, uint32_t v);
 /* The rows SH_OP_GFX10_FIRST to _LAST: gfx10's d16 loads. */
 enum sh_step sh_gfx10_step(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
 /* gfx10's s_setreg_b32 of FLAT_SCR_LO or _HI (hwreg @id 20 or 21). */
