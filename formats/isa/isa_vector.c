@@ -320,7 +320,8 @@ static int vop3(struct isa_ctx *c, uint32_t opc)
 	uint32_t w0 = c->words[0], w1 = c->words[1];
 	const struct isa_op *op;
 	unsigned int vdst = w0 & 0xff, sdst = (w0 >> 8) & 0x7f;
-	unsigned int abs = (w0 >> 8) & 7, opsel = (w0 >> 11) & 0xf, permsel = 0, clamp = (w0 >> 15) & 1;
+	unsigned int abs = (w0 >> 8) & 7, opsel = (w0 >> 11) & 0xf, clamp = (w0 >> 15) & 1;
+	unsigned int permsel = 0;
 	unsigned int src[3] = { w1 & 0x1ff, (w1 >> 9) & 0x1ff, (w1 >> 18) & 0x1ff };
 	unsigned int omod = (w1 >> 27) & 3, neg = (w1 >> 29) & 7;
 	unsigned int size[3], nsrc, i;

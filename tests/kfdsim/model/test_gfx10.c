@@ -362,7 +362,8 @@ test_dot(void **state)
 	struct run *r = *state;
 	/* v_dot*_* v0, v1, v2, v3 (VOP3P), then v_dot2c/v_dot4c v0, v1, v2 */
 	const uint32_t f16[2] = { 0xcc134000, 0x1c0e0501 };
-	const uint32_t f16_sel[2] = { 0xcc134800, 0x140e0501 };	/* op_sel:[1,0,0] op_sel_hi:[0,1,1] */
+	/* op_sel:[1,0,0] op_sel_hi:[0,1,1] */
+	const uint32_t f16_sel[2] = { 0xcc134800, 0x140e0501 };
 	const uint32_t i16[2] = { 0xcc144000, 0x1c0e0501 };
 	const uint32_t u16[2] = { 0xcc154000, 0x1c0e0501 };
 	const uint32_t i8[2] = { 0xcc164000, 0x1c0e0501 };

@@ -87,7 +87,8 @@ dot_vop3p(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 {
 	const struct kfd_isa_fields *f = &i->in->f;
 	uint32_t w0 = f->words[0], w1 = f->words[1];
-	unsigned int vdst = w0 & 0xff, src[3] = { w1 & 0x1ff, (w1 >> 9) & 0x1ff, (w1 >> 18) & 0x1ff };
+	unsigned int vdst = w0 & 0xff;
+	unsigned int src[3] = { w1 & 0x1ff, (w1 >> 9) & 0x1ff, (w1 >> 18) & 0x1ff };
 	unsigned int op_sel = (w0 >> 11) & 7, neg = ((w0 >> 8) & 7) | (w1 >> 29);
 	unsigned int op_sel_hi = ((w1 >> 27) & 3) | ((w0 >> 14) & 1) << 2;
 	int is_dot2 = i->id == SH_OP_V_DOT2_F32_F16 || i->id == SH_OP_V_DOT2_I32_I16 ||
