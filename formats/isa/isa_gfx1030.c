@@ -223,6 +223,9 @@ static const struct isa_op gfx1030_ops[] = {
 	VOP2(44, "v_fmamk_f32", 1, 1, 1, F_MADMK | F_E32_ONLY),
 	VOP2(45, "v_fmaak_f32", 1, 1, 1, F_MADAK | F_E32_ONLY),
 	VOP2(47, "v_cvt_pkrtz_f16_f32", 1, 1, 1, 0),
+	/* dot products into the destination (LLVM takes no VOP3 form) */
+	VOP2(2, "v_dot2c_f32_f16", 1, 1, 1, F_MAC | F_NO_E64),
+	VOP2(13, "v_dot4c_i32_i8", 1, 1, 1, F_MAC | F_NO_E64 | F_NO_MOD),
 	/* 16-bit float */
 	VOP2(50, "v_add_f16", 1, 1, 1, F_16),	VOP2(51, "v_sub_f16", 1, 1, 1, F_16),
 	VOP2(52, "v_subrev_f16", 1, 1, 1, F_16), VOP2(53, "v_mul_f16", 1, 1, 1, F_16),
@@ -404,6 +407,9 @@ static const struct isa_op gfx1030_ops[] = {
 	VOP3(0x36b, "v_cvt_pk_i16_i32", 1, 1, 1, 0, 0),
 	VOP3(0x373, "v_mad_u32_u16", 1, 1, 1, 1, F_16 | F_I16),
 	VOP3(0x375, "v_mad_i32_i16", 1, 1, 1, 1, F_16 | F_I16),
+	/* lane permutes within (and across) rows of 16: the selects in SGPRs */
+	VOP3(0x377, "v_permlane16_b32", 1, 1, 1, 1, F_PERMLANE),
+	VOP3(0x378, "v_permlanex16_b32", 1, 1, 1, 1, F_PERMLANE),
 
 	/* VOP3P: packed 16-bit math and mixed-precision FMA, gfx9's numbers */
 	VOP3P(0x00, "v_pk_mad_i16", 1, 1, 1, 1),
@@ -425,6 +431,14 @@ static const struct isa_op gfx1030_ops[] = {
 	VOP3P(0x10, "v_pk_mul_f16", 1, 1, 1, 0),
 	VOP3P(0x11, "v_pk_min_f16", 1, 1, 1, 0),
 	VOP3P(0x12, "v_pk_max_f16", 1, 1, 1, 0),
+	/* dot products of packed halves, bytes and nibbles, plus src2 */
+	VOP3P(0x13, "v_dot2_f32_f16", 1, 1, 1, 1),
+	VOP3P(0x14, "v_dot2_i32_i16", 1, 1, 1, 1),
+	VOP3P(0x15, "v_dot2_u32_u16", 1, 1, 1, 1),
+	VOP3P(0x16, "v_dot4_i32_i8", 1, 1, 1, 1),
+	VOP3P(0x17, "v_dot4_u32_u8", 1, 1, 1, 1),
+	VOP3P(0x18, "v_dot8_i32_i4", 1, 1, 1, 1),
+	VOP3P(0x19, "v_dot8_u32_u4", 1, 1, 1, 1),
 	VOP3PM(0x20, "v_fma_mix_f32"),
 	VOP3PM(0x21, "v_fma_mixlo_f16"),
 	VOP3PM(0x22, "v_fma_mixhi_f16"),

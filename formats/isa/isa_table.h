@@ -73,6 +73,9 @@ enum isa_kind {
 #define F_CMPX		0x8000	/* gfx10 v_cmpx: writes exec only, no destination */
 #define F_SWIZZLE	0x10000	/* DS: the offset is a ds_swizzle pattern */
 #define F_NO_ADDR	0x20000	/* DS: no address VGPR (GWS) */
+#define F_PERMLANE	0x40000	/* op_sel bits 0-1: fi and bound_ctrl, op_sel:[a,b] */
+#define F_NO_E64	0x80000	/* VOP2 with _e32 and DPP forms only (no VOP3, no SDWA) */
+#define F_NO_MOD	0x100000 /* integer sources: a DPP form's neg and abs unprinted */
 
 /*
  * An opcode row. Sizes are in dwords (0: the operand is absent). For

@@ -65,7 +65,7 @@ static int sdwa(struct isa_ctx *c, const struct isa_op *op)
 		return isa_fail(c, "SDWA dword past the end of the code");
 	c->length = 8;
 	if ((op->dst > 1 && op->enc != ISA_VOPC) || op->src0 > 1 || op->src1 > 1 ||
-	    (op->flags & (F_E32_ONLY | F_SDST | F_NO_DST)))
+	    (op->flags & (F_E32_ONLY | F_SDST | F_NO_DST | F_NO_E64)))
 		return isa_fail(c, "SDWA form of this opcode not covered");
 	if (!sdwa_sel[src0_sel] || (op->enc != ISA_VOP1 && !sdwa_sel[src1_sel]))
 		return isa_fail(c, "reserved SDWA select");
@@ -184,6 +184,8 @@ static int dpp(struct isa_ctx *c, const struct isa_op *op)
 	if (op->flags & F_VCC_OUT)
 		isa_put(c, ", %s", vcc(c));
 	isa_put(c, ", ");
+	if (op->flags & F_NO_MOD)
+		w1 &= ~0x00f00000u;	/* the modifiers LLVM leaves unprinted */
 	r |= isa_put_src_mod(c, 256 + (w1 & 0xff), 1, (w1 >> 20) & 1, (w1 >> 21) & 1);
 	if (op->enc == ISA_VOP2) {
 		isa_put(c, ", ");
@@ -319,6 +321,7 @@ static int vop3(struct isa_ctx *c, uint32_t opc)
 	const struct isa_op *op;
 	unsigned int vdst = w0 & 0xff, sdst = (w0 >> 8) & 0x7f;
 	unsigned int abs = (w0 >> 8) & 7, opsel = (w0 >> 11) & 0xf, clamp = (w0 >> 15) & 1;
+	unsigned int permsel = 0;
 	unsigned int src[3] = { w1 & 0x1ff, (w1 >> 9) & 0x1ff, (w1 >> 18) & 0x1ff };
 	unsigned int omod = (w1 >> 27) & 3, neg = (w1 >> 29) & 7;
 	unsigned int size[3], nsrc, i;
@@ -339,7 +342,7 @@ static int vop3(struct isa_ctx *c, uint32_t opc)
 		op = isa_lookup(c, ISA_VOP3, opc);
 	if (!op)
 		return isa_fail(c, "opcode not in the table");
-	if (op->flags & F_E32_ONLY)
+	if (op->flags & (F_E32_ONLY | F_NO_E64))
 		return isa_fail(c, "opcode without a VOP3 form");
 	if (op->enc != ISA_VOP3)
 		c->form = KFD_ISA_FORM_VOP3;
@@ -368,6 +371,12 @@ static int vop3(struct isa_ctx *c, uint32_t opc)
 	 */
 	if (opsel && (op->flags & F_16) && op->enc != ISA_VOP3)
 		return isa_fail(c, "op_sel on a 16-bit _e64 form");
+	/* v_permlane*16: op_sel's two low bits are fi and bound_ctrl */
+	if (op->flags & F_PERMLANE) {
+		permsel = opsel & 3;
+		opsel = 0;
+		neg = 0, abs = 0;	/* LLVM prints neither */
+	}
 	if (!(op->flags & F_16))
 		opsel = 0;
 	/* the 16-bit integer VOP3 opcodes have no neg or abs: LLVM drops them */
@@ -401,6 +410,8 @@ static int vop3(struct isa_ctx *c, uint32_t opc)
 	if (opsel)
 		put_bits(c, "op_sel", (opsel & ((1u << nsrc) - 1)) | ((opsel >> 3) << nsrc),
 			 nsrc + 1);
+	if (permsel)
+		put_bits(c, "op_sel", permsel, 2);
 	if (clamp)
 		isa_put(c, " clamp");
 	switch (omod) {

@@ -377,6 +377,21 @@ static const struct golden gfx1030_goldens[] = {
 	{ { 0xdc848000, 0x007d0000 }, 8, "global_load_ubyte_d16_hi v0, v[0:1], off" },
 	{ { 0xdacc0000, 0x01000302 }, 8, "ds_bpermute_b32 v1, v2, v3" },
 	{ { 0xd8d4041f, 0x07000006 }, 8, "ds_swizzle_b32 v7, v6 offset:swizzle(SWAP,1)" },
+	/* lane permutes (op_sel: fi, bound_ctrl) and dot products (llvm-mc 15) */
+	{ { 0xd7770001, 0x00100702 }, 8, "v_permlane16_b32 v1, v2, s3, s4" },
+	{ { 0xd7781005, 0x00110306 }, 8, "v_permlanex16_b32 v5, v6, 1, s4 op_sel:[0,1]" },
+	{ { 0xd7771801, 0x00100702 }, 8, "v_permlane16_b32 v1, v2, s3, s4 op_sel:[1,1]" },
+	{ { 0xcc134001, 0x1c120702 }, 8, "v_dot2_f32_f16 v1, v2, v3, v4" },
+	{ { 0xcc134801, 0x14120702 }, 8,
+	  "v_dot2_f32_f16 v1, v2, v3, v4 op_sel:[1,0,0] op_sel_hi:[0,1,1]" },
+	{ { 0xcc144001, 0x1c120702 }, 8, "v_dot2_i32_i16 v1, v2, v3, v4" },
+	{ { 0xcc154001, 0x1c120702 }, 8, "v_dot2_u32_u16 v1, v2, v3, v4" },
+	{ { 0xcc164001, 0x1c120702 }, 8, "v_dot4_i32_i8 v1, v2, v3, v4" },
+	{ { 0xcc170001, 0x04120702 }, 8, "v_dot4_u32_u8 v1, v2, v3, v4 op_sel_hi:[0,0,0]" },
+	{ { 0xcc184001, 0x1c120702 }, 8, "v_dot8_i32_i4 v1, v2, v3, v4" },
+	{ { 0xcc194001, 0x1c120702 }, 8, "v_dot8_u32_u4 v1, v2, v3, v4" },
+	{ { 0x04020702 }, 4, "v_dot2c_f32_f16_e32 v1, v2, v3" },
+	{ { 0x1a020702 }, 4, "v_dot4c_i32_i8_e32 v1, v2, v3" },
 };
 
 static void test_gfx1030(void **state)

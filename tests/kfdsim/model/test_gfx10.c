@@ -10,14 +10,17 @@
  * flat-scratch registers. Gfx9's controls and a register the model does
  * not keep are refused.
  */
+#include <fenv.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <setjmp.h>
 #include <string.h>
 
 #include <cmocka.h>
 
+#include "ktest.h"
 #include "lanes_util.h"
 
 struct run {
@@ -298,6 +301,226 @@ test_setreg(void **state)
 	assert_non_null(strstr(r->c->why, "hardware register"));
 }
 
+static void
+test_permlane(void **state)
+{
+	struct run *r = *state;
+	/* v_permlane16_b32 v0, v1, s2, s3, then op_sel:[0,1] (bound_ctrl)
+	 * and op_sel:[1,0] (fi); v_permlanex16_b32 v0, v1, s2, s3 */
+	const uint32_t p16[2] = { 0xd7770000, 0x000c0501 };
+	const uint32_t p16_bc[2] = { 0xd7771000, 0x000c0501 };
+	const uint32_t p16_fi[2] = { 0xd7770800, 0x000c0501 };
+	const uint32_t x16[2] = { 0xd7780000, 0x000c0501 };
+
+	/* each row reversed: lane n of a row takes lane 15 - n */
+	lanes(r, 0xffffffffu, 0);
+	r->w->s[2] = 0x89abcdefu;
+	r->w->s[3] = 0x01234567u;
+	assert_int_equal(step(r, p16, 2), SH_NEXT);
+	for (unsigned int l = 0; l < 32; l++)
+		assert_int_equal(r->w->v[0][l], (l & ~15u) | (15 - (l & 15)));
+	lanes(r, 0xffffffffu, 0);
+	assert_int_equal(step(r, x16, 2), SH_NEXT);
+	for (unsigned int l = 0; l < 32; l++)
+		assert_int_equal(r->w->v[0][l], ((l & ~15u) ^ 16) | (15 - (l & 15)));
+	/* lane 15 inactive: lane 0 keeps its value, reads 0 with bound_ctrl,
+	 * or lane 15's value with fi */
+	lanes(r, ~0x8000u, 0);
+	assert_int_equal(step(r, p16, 2), SH_NEXT);
+	assert_int_equal(r->w->v[0][0], 0xdead0000u);
+	assert_int_equal(r->w->v[0][15], 0xdead000fu);
+	assert_int_equal(r->w->v[0][1], 14);
+	lanes(r, ~0x8000u, 0);
+	assert_int_equal(step(r, p16_bc, 2), SH_NEXT);
+	assert_int_equal(r->w->v[0][0], 0);
+	lanes(r, ~0x8000u, 0);
+	assert_int_equal(step(r, p16_fi, 2), SH_NEXT);
+	assert_int_equal(r->w->v[0][0], 15);
+}
+
+/* Run @words on every lane with v1 = @a, v2 = @b, v0 = v3 = @acc. */
+static uint32_t
+dot_run(struct run *r, const uint32_t *words, unsigned int n, uint32_t a, uint32_t b,
+	uint32_t acc)
+{
+	for (unsigned int l = 0; l < SH_LANES; l++) {
+		r->w->v[1][l] = a;
+		r->w->v[2][l] = b;
+		r->w->v[3][l] = acc;
+		r->w->v[0][l] = acc;
+	}
+	sh_set_exec(r->w, 0xffffffffu);
+	assert_int_equal(step(r, words, n), SH_NEXT);
+	for (unsigned int l = 1; l < 32; l++)
+		assert_int_equal(r->w->v[0][l], r->w->v[0][0]);
+	return r->w->v[0][0];
+}
+
+static void
+test_dot(void **state)
+{
+	struct run *r = *state;
+	/* v_dot*_* v0, v1, v2, v3 (VOP3P), then v_dot2c/v_dot4c v0, v1, v2 */
+	const uint32_t f16[2] = { 0xcc134000, 0x1c0e0501 };
+	/* op_sel:[1,0,0] op_sel_hi:[0,1,1] */
+	const uint32_t f16_sel[2] = { 0xcc134800, 0x140e0501 };
+	const uint32_t i16[2] = { 0xcc144000, 0x1c0e0501 };
+	const uint32_t u16[2] = { 0xcc154000, 0x1c0e0501 };
+	const uint32_t i8[2] = { 0xcc164000, 0x1c0e0501 };
+	const uint32_t u8[2] = { 0xcc174000, 0x1c0e0501 };
+	const uint32_t i4[2] = { 0xcc184000, 0x1c0e0501 };
+	const uint32_t u4[2] = { 0xcc194000, 0x1c0e0501 };
+	const uint32_t f16c = 0x04000501, i8c = 0x1a000501;
+	/* v_dot4_i32_i8 v0, 1, v2, v3: a constant source */
+	const uint32_t konst[2] = { 0xcc164000, 0x1c0e0481 };
+	/* halves (1.5, 2.0) and (2.0, -0.5) */
+	const uint32_t ha = 0x40003e00, hb = 0xb8004000;
+
+	assert_true(f32(dot_run(r, f16, 2, ha, hb, u32(10.0f))) == 12.0f);
+	/* low product a.hi * b.lo, high product a.lo * b.hi */
+	assert_true(f32(dot_run(r, f16_sel, 2, ha, hb, u32(10.0f))) == 13.25f);
+	assert_true(f32(dot_run(r, &f16c, 1, ha, hb, u32(10.0f))) == 12.0f);
+	/* (-3, 4) . (5, -6) + 100 */
+	assert_int_equal(dot_run(r, i16, 2, 0x0004fffd, 0xfffa0005, 100), 61);
+	assert_int_equal(dot_run(r, u16, 2, 0x00020003, 0xffff0002, 1), 131077);
+	/* (-1, 2, -3, 4) . (5, 6, 7, -8) + 50 */
+	assert_int_equal(dot_run(r, i8, 2, 0x04fd02ff, 0xf8070605, 50), 4);
+	assert_int_equal(dot_run(r, &i8c, 1, 0x04fd02ff, 0xf8070605, 50), 4);
+	assert_int_equal(dot_run(r, u8, 2, 0xff020304, 0x01020304, 0), 284);
+	/* eight -1s times nibbles -8, 7, 6, ..., 1 */
+	assert_int_equal(dot_run(r, i4, 2, 0xffffffff, 0x12345678, 0), 0xffffffec);
+	assert_int_equal(dot_run(r, u4, 2, 0xffffffff, 0x12345678, 0), 540);
+	assert_int_equal(step(r, konst, 2), SH_FAIL);
+}
+
+static void
+test_mode(void **state)
+{
+	struct run *r = *state;
+	/* s_setreg_b32 hwreg(HW_REG_MODE, 0, 4), s2; s_getreg_b32 s3,
+	 * hwreg(HW_REG_MODE); the f32 field alone (0, 2); the denormal
+	 * field (4, 4); v_add_f32_e32 v0, v1, v2 */
+	const uint32_t set_round = 0xb9821801, get = 0xb903f801;
+	const uint32_t set_f32 = 0xb9820801, set_denorm = 0xb9821901;
+	const uint32_t add = 0x06000501;
+	int round;
+
+	r->w->mode = SH_MODE_DEFAULT;
+	/* toward zero for every precision: kept, and read back */
+	r->w->s[2] = 0xf;
+	assert_int_equal(step(r, &set_round, 1), SH_NEXT);
+	assert_int_equal(r->w->mode, 0xff);
+	assert_int_equal(step(r, &get, 1), SH_NEXT);
+	assert_int_equal(r->w->s[3], 0xff);
+	/* the host's rounding the interpreter then computes with */
+	round = sh_mode_round(r->w->mode);
+	assert_int_equal(round, FE_TOWARDZERO);
+	lanes(r, 1, 0);
+	r->w->v[1][0] = u32(1.0f);
+	r->w->v[2][0] = u32(-0x1p-30f);
+	fesetround(round);
+	assert_int_equal(step(r, &add, 1), SH_NEXT);
+	fesetround(FE_TONEAREST);
+	assert_int_equal(r->w->v[0][0], 0x3f7fffffu);
+	assert_int_equal(step(r, &add, 1), SH_NEXT);
+	assert_int_equal(r->w->v[0][0], u32(1.0f));
+	/* back to nearest even */
+	r->w->s[2] = 0;
+	assert_int_equal(step(r, &set_round, 1), SH_NEXT);
+	assert_int_equal(r->w->mode, SH_MODE_DEFAULT);
+	assert_int_equal(sh_mode_round(r->w->mode), -1);
+	/* f32 rounding unlike f64's, or denormals flushed: not modelled */
+	r->w->s[2] = 3;
+	assert_int_equal(step(r, &set_f32, 1), SH_FAIL);
+	assert_non_null(strstr(r->c->why, "rounding mode per precision"));
+	r->w->s[2] = 0;
+	assert_int_equal(step(r, &set_denorm, 1), SH_FAIL);
+	assert_non_null(strstr(r->c->why, "denormals"));
+	assert_int_equal(r->w->mode, SH_MODE_DEFAULT);
+}
+
+static void
+test_opsel16(void **state)
+{
+	struct run *r = *state;
+	/* v_add_nc_u16 v0, v1, v2 op_sel:[1,0,1] and op_sel:[0,1,0] */
+	const uint32_t hi_hi[2] = { 0xd7034800, 0x00020501 };
+	const uint32_t lo_hi[2] = { 0xd7031000, 0x00020501 };
+
+	lanes(r, 1, 0);
+	r->w->v[1][0] = 0x00050003;
+	r->w->v[2][0] = 0xaaaa0007;
+	/* src0's high half plus src1's low half, into the high half */
+	r->w->v[0][0] = 0x1234beef;
+	assert_int_equal(step(r, hi_hi, 2), SH_NEXT);
+	assert_int_equal(r->w->v[0][0], 0x000cbeef);
+	/* src0's low half plus src1's high half, the high half kept */
+	r->w->v[0][0] = 0x1234beef;
+	assert_int_equal(step(r, lo_hi, 2), SH_NEXT);
+	assert_int_equal(r->w->v[0][0], 0x1234aaad);
+}
+
+#define SCR_VA		0x62000000ull	/* the wave's scratch (a userptr BO) */
+#define SCR_SIZE	4096u
+
+static int
+kt_setup(void **state)
+{
+	struct kt *t = calloc(1, sizeof(*t));
+
+	if (!t || kt_open(t, "rx6900xt", 0)) {
+		free(t);
+		return -1;
+	}
+	*state = t;
+	return kt_acquire_all(t) ? -1 : 0;
+}
+
+/* d16 loads from private memory: swizzled per 32 lanes, one half kept. */
+static void
+test_scratch_d16(void **state)
+{
+	/* scratch_load_short_d16 v1, v2, off; scratch_load_sbyte_d16_hi v1, v2, off */
+	const uint32_t lo16[2] = { 0xdc904000, 0x017d0002 };
+	const uint32_t hi8[2] = { 0xdc8c4000, 0x017d0002 };
+	struct kt *t = *state;
+	struct ksim_cp cp = { .p = t->kfd->proc, .dev = t->dev };
+	struct ksim_cpq cq = { .gpu = 0 };
+	struct run r = { .c = lt_ctx_new(KFD_ISA_GFX1030, 32, 0) };
+	uint32_t *scr = (uint32_t *)kt_userptr_mapped(t, 0, SCR_VA, SCR_SIZE);
+	enum sh_step s;
+
+	assert_non_null(r.c);
+	assert_non_null(scr);
+	r.c->cp = &cp;
+	r.c->cq = &cq;
+	r.w = &r.c->waves[0];
+	r.w->flat_scr = SCR_VA;
+	memset(scr, 0, SCR_SIZE);
+	/* offset 4 of each lane: its dword 1, at (1 * 32 + lane) * 4 */
+	for (unsigned int l = 0; l < 32; l++)
+		scr[32 + l] = 0x12348000u | (0x80 + l);
+	lanes(&r, 0xffffffffu, 0);
+	for (unsigned int l = 0; l < 32; l++) {
+		r.w->v[1][l] = 0xdead0000u;
+		r.w->v[2][l] = 4;
+	}
+	pthread_mutex_lock(&t->dev->lock);
+	s = step(&r, lo16, 2);
+	pthread_mutex_unlock(&t->dev->lock);
+	assert_int_equal(s, SH_NEXT);
+	for (unsigned int l = 0; l < 32; l++)
+		assert_int_equal(r.w->v[1][l], 0xdead0000u | (0x8080 + l));
+	/* the byte, sign-extended to 16 bits, into the high half */
+	pthread_mutex_lock(&t->dev->lock);
+	s = step(&r, hi8, 2);
+	pthread_mutex_unlock(&t->dev->lock);
+	assert_int_equal(s, SH_NEXT);
+	for (unsigned int l = 0; l < 32; l++)
+		assert_int_equal(r.w->v[1][l], (0xff80u + l) << 16 | (0x8080 + l));
+	lt_ctx_free(r.c);
+}
+
 int
 main(void)
 {
@@ -310,6 +533,11 @@ main(void)
 		cmocka_unit_test(test_literal64),
 		cmocka_unit_test(test_lane_select),
 		cmocka_unit_test(test_setreg),
+		cmocka_unit_test(test_permlane),
+		cmocka_unit_test(test_dot),
+		cmocka_unit_test(test_mode),
+		cmocka_unit_test(test_opsel16),
+		cmocka_unit_test_setup_teardown(test_scratch_d16, kt_setup, kt_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

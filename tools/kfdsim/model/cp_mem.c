@@ -4,12 +4,13 @@
  * the mapping (BO or userptr) behind them, as the GPU's page tables would.
  *
  * cp_mem() gives a CPU pointer for the small, often-touched things (rings,
- * read/write pointers, signals, fences), which must also be visible to the
- * CPU at the same time: the CPU's view of a KFD BO at the same VA (as ROCr
- * maps them), or the userptr's pages. cp_mem_rw() moves bulk data (SDMA
- * copies and fills) the way the GPU does: through the BO's own backing
- * memory, so VRAM the CPU never mapped is reached too, and a copy may
- * span several mappings (peer VRAM among them).
+ * read/write pointers, signals, fences, a shader's loads and stores),
+ * which must also be visible to the CPU at the same time: the engines' own
+ * shared mapping of a VRAM or GTT BO's backing memory (ksim_bo_view()),
+ * or the userptr's pages. The own mapping reaches VRAM the CPU never
+ * mapped without a system call per access. cp_mem_rw() moves bulk data
+ * (SDMA copies and fills) the way the GPU does: through the BO's backing
+ * memory, and a copy may span several mappings (peer VRAM among them).
  *
  * An address no KFD mapping covers may be shared virtual memory (SVM):
  * the GPU then reaches the process's own pages at the same address, as
@@ -191,6 +192,7 @@ mem_view(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, uint64_t len,
 	struct ksim_file *drm = cp->p->pdds[cq->gpu].drm_file;
 	struct ksim_mapping *m;
 	uint64_t cpu, lo, hi, mlo, wlo, whi;
+	uint8_t *view;
 	unsigned int i;
 
 	if (!drm || !len || va + len < va)
@@ -209,8 +211,12 @@ mem_view(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, uint64_t len,
 		break;
 	case KSIM_DOM_VRAM:
 	case KSIM_DOM_GTT:
-		if (m->bo->memfd < 0)
+		/* A read of pages never written is left to cp_mem_rw()'s zeros. */
+		if (m->bo->memfd < 0 && (!write || ksim_bo_backing(m->bo) < 0))
 			return NULL;
+		view = ksim_bo_view(m->bo);
+		if (view)
+			return view + m->offset + (va - m->start);
 		cpu = va;
 		break;
 	default:
@@ -282,6 +288,7 @@ rw_piece(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, void *buf,
 	struct ksim_file *drm = cp->p->pdds[cq->gpu].drm_file;
 	struct ksim_mapping *m;
 	uint64_t off, n;
+	uint8_t *view;
 	int fd;
 
 	if (!drm)
@@ -324,6 +331,14 @@ rw_piece(struct ksim_cp *cp, struct ksim_cpq *cq, uint64_t va, void *buf,
 		fd = ksim_bo_backing(m->bo);
 		if (fd < 0)
 			return -1;
+		view = ksim_bo_view(m->bo);
+		if (view) {
+			if (write)
+				memcpy(view + off, buf, *len);
+			else
+				memcpy(buf, view + off, *len);
+			return 0;
+		}
 		return write ? ksim_sys_pwrite(fd, buf, *len, off) :
 			       ksim_sys_pread(fd, buf, *len, off);
 	case KSIM_DOM_DOORBELL:

@@ -64,6 +64,8 @@ struct ksim_bo {
 	int refs;
 	int memfd;			/* backing memory; -1 for userptr, and
 					 * for VRAM/GTT until ksim_bo_backing() */
+	void *view;			/* the engines' mapping of memfd, or
+					 * NULL until ksim_bo_view() */
 	uint64_t size;			/* page aligned */
 	enum ksim_domain domain;
 	uint32_t gem_flags;		/* KFD_DRM_AMDGPU_GEM_CREATE_* */
@@ -575,6 +577,14 @@ struct ksim_bo *ksim_bo_by_fake_offset(struct ksim_device *dev, uint64_t off);
  * page), or -ENOMEM.
  */
 int ksim_bo_backing(struct ksim_bo *bo);
+/*
+ * The engines' own mapping of a VRAM or GTT BO's backing memory, made on
+ * first use and kept until the BO dies: the GPU reaches a BO whether or
+ * not the program mapped it, and a copy through the memfd is a system
+ * call per access. @bo must have its memfd (ksim_bo_backing()).
+ * Return: the mapping of the whole BO, or NULL when it cannot be made.
+ */
+void *ksim_bo_view(struct ksim_bo *bo);
 uint64_t ksim_bo_fake_offset(struct ksim_device *dev, struct ksim_bo *bo);
 struct ksim_kmem *ksim_kmem_lookup(struct ksim_pdd *pdd, uint32_t idr);
 int ksim_kmem_insert(struct ksim_pdd *pdd, struct ksim_kmem *m);

@@ -8,6 +8,8 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -85,6 +87,32 @@ ksim_bo_backing(struct ksim_bo *bo)
 	return fd;
 }
 
+void *
+ksim_bo_view(struct ksim_bo *bo)
+{
+	void *v = __atomic_load_n(&bo->view, __ATOMIC_ACQUIRE), *none = NULL;
+	struct stat st;
+
+	if (v || bo->memfd < 0 || !bo->size ||
+	    (bo->domain != KSIM_DOM_VRAM && bo->domain != KSIM_DOM_GTT))
+		return v;
+	/* A file shorter than the BO (an import) would raise SIGBUS. */
+	if (syscall(SYS_fstat, bo->memfd, &st) || (uint64_t)st.st_size < bo->size)
+		return NULL;
+	/* Raw: the program's mmap may be wrapped, and this is not its. */
+	v = (void *)syscall(SYS_mmap, NULL, (size_t)bo->size, PROT_READ | PROT_WRITE,
+			    MAP_SHARED | MAP_NORESERVE, bo->memfd, 0);
+	if (v == MAP_FAILED)
+		return NULL;
+	/* Two engines may race here: one mapping stays. */
+	if (!__atomic_compare_exchange_n(&bo->view, &none, v, 0, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE)) {
+		syscall(SYS_munmap, v, (size_t)bo->size);
+		v = none;
+	}
+	return v;
+}
+
 void
 ksim_bo_get(struct ksim_bo *bo)
 {
@@ -102,6 +130,8 @@ ksim_bo_put(struct ksim_device *dev, struct ksim_bo *bo)
 		dev->bos = bo->next;
 	if (bo->next)
 		bo->next->prev = bo->prev;
+	if (bo->view)
+		syscall(SYS_munmap, bo->view, (size_t)bo->size);
 	if (bo->memfd >= 0)
 		ksim_sys_close(bo->memfd);
 	/* A fork child holding a copy of its parent's BO must not give the

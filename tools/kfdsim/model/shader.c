@@ -13,6 +13,7 @@
  * offset at 16, COMPUTE_PGM_RSRC1/2 at 48/52 and the user-SGPR enables at
  * 56 (bits 7-9, the v2 grid work-group counts, are reserved in v3).
  */
+#include <fenv.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -189,6 +190,23 @@ fetch(struct sh_ctx *c, struct sh_wave *w)
 static enum sh_step step_insn(struct sh_ctx *c, struct sh_wave *w,
 			      const struct sh_insn *ip);
 
+/* One instruction under the wave's MODE rounding. */
+static enum sh_step
+step_rounded(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
+{
+	int round = sh_mode_round(w->mode);
+	enum sh_step s;
+
+	if (round >= 0)
+		fesetround(round);
+	if (c->math_traps && sh_trap_math_begin(c, i))
+		s = sh_trap_math_end(c, w, i, step_insn(c, w, i));
+	else
+		s = step_insn(c, w, i);
+	fesetround(FE_TONEAREST);
+	return s;
+}
+
 static enum sh_step
 step(struct sh_ctx *c, struct sh_wave *w)
 {
@@ -204,6 +222,9 @@ step(struct sh_ctx *c, struct sh_wave *w)
 	if (i.id == SH_OP_NONE)
 		return sh_illegal(c, w, &i, NULL);
 	c->executed++;
+	/* MODE's rounding other than nearest even: the host's, meanwhile */
+	if (__builtin_expect(w->mode & 0xf, 0))
+		return step_rounded(c, w, &i);
 	/* a debugger's float exception traps: the host's IEEE flags */
 	if (c->math_traps && sh_trap_math_begin(c, &i))
 		return sh_trap_math_end(c, w, &i, step_insn(c, w, &i));
@@ -299,6 +320,7 @@ init_wave(struct sh_ctx *c, const struct sh_dispatch *d, struct sh_wave *w, unsi
 	w->pc = d->entry;
 	w->trap = 0;
 	w->trapsts = 0;
+	w->mode = SH_MODE_DEFAULT;
 	w->end_trapped = 0;
 	w->watch_hit = 0;
 	sh_scratch_wave(c, w, n, srd, &flat_scratch, &wave_offset);

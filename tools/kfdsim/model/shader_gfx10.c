@@ -11,7 +11,8 @@
  * base into the FLAT_SCR_LO and FLAT_SCR_HI hardware registers with
  * s_setreg_b32; gfx9 kernels write SGPRs 102 and 103 instead. A d16 load
  * writes one half of its VGPR and keeps the other: device printf reads
- * format bytes that way.
+ * format bytes that way, and spilled 16-bit values come back from
+ * private memory so (shader_scratch.c swizzles those).
  */
 #include <math.h>
 #include <stdio.h>
@@ -59,10 +60,33 @@ d16_shape(unsigned int id, unsigned int *bytes, int *sign, int *hi)
 	*hi = k & 1;
 }
 
+int
+sh_gfx10_d16(unsigned int id, unsigned int *bytes, int *sign)
+{
+	int hi;
+
+	if (id < SH_OP_GFX10_FIRST || id > SH_OP_GFX10_LAST)
+		return 0;
+	d16_shape(id, bytes, sign, &hi);
+	return 1;
+}
+
+uint32_t
+sh_gfx10_d16_merge(unsigned int id, uint32_t old, uint32_t v)
+{
+	unsigned int bytes;
+	int sign, hi;
+
+	d16_shape(id, &bytes, &sign, &hi);
+	if (bytes == 1)
+		v = sign ? (uint32_t)(int32_t)(int8_t)v : v & 0xff;
+	v &= 0xffff;
+	return hi ? (old & 0xffff) | v << 16 : (old & 0xffff0000u) | v;
+}
+
 /*
- * global_load_*_d16(_hi) and flat_*: one lane's byte or short into the
- * low or high half of vdst, the other half kept. Private memory through a
- * d16 load is not modelled.
+ * global_load_*_d16(_hi), flat_* and scratch_*: one lane's byte or short
+ * into the low or high half of vdst, the other half kept.
  */
 static enum sh_step
 load_d16(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
@@ -70,16 +94,19 @@ load_d16(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 	const struct kfd_isa_fields *f = &i->in->f;
 	uint32_t w0 = f->words[0], w1 = f->words[1];
 	unsigned int seg = (w0 >> 14) & 3, saddr = (w1 >> 16) & 0x7f, addr = w1 & 0xff;
-	unsigned int vdst = w1 >> 24, bytes;
+	unsigned int vdst = w1 >> 24, bytes = 0;
 	int64_t off = (int64_t)(w0 & 0xfff) - ((w0 & 0x800) ? 0x1000 : 0);
 	uint64_t exec = sh_exec(w);
-	int sign, hi;
+	enum sh_step s;
+	int sign;
 
-	if (seg == 1)
-		return sh_illegal(c, w, i, "a d16 load from private memory");
+	/* scratch_*, and flat_* lanes in the private or LDS aperture (-1:
+	 * none is, a global access) */
+	if (seg <= 1 && !sh_scratch_flat(c, w, i, &s))
+		return s;
 	if (seg == 0)
 		off = w0 & 0x7ff;
-	d16_shape(i->id, &bytes, &sign, &hi);
+	sh_gfx10_d16(i->id, &bytes, &sign);
 	for (unsigned int l = 0; l < SH_LANES; l++) {
 		uint32_t v = 0, old = w->v[vdst][l];
 		uint64_t va;
@@ -91,14 +118,9 @@ load_d16(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 		else
 			va = (uint64_t)w->v[addr][l] | (uint64_t)w->v[(addr + 1) % SH_VGPRS][l] << 32;
 		va += (uint64_t)off;
-		if (seg == 0 && sh_aperture(c, (uint32_t)(va >> 32)))
-			return sh_illegal(c, w, i, "a d16 load from private memory or LDS");
 		if (cp_mem_rw(c->cp, c->cq, va, &v, bytes, 0))
 			return sh_fault(c, w, va, "load");
-		if (bytes == 1)
-			v = sign ? (uint32_t)(int32_t)(int8_t)v : v & 0xff;
-		v &= 0xffff;
-		w->v[vdst][l] = hi ? (old & 0xffff) | v << 16 : (old & 0xffff0000u) | v;
+		w->v[vdst][l] = sh_gfx10_d16_merge(i->id, old, v);
 	}
 	c->lanes += (uint64_t)__builtin_popcountll(exec);
 	return SH_NEXT;

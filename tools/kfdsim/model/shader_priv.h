@@ -83,7 +83,13 @@ struct sh_wave {
 	/* gfx10: FLAT_SCRATCH is a hardware register (s_setreg), not
 	 * SGPRs 102 and 103 */
 	uint64_t flat_scr;
+	/* MODE as s_setreg_b32 left it: rounding (bits 3:0) applies to the
+	 * host's float arithmetic (sh_mode_round()) */
+	uint32_t mode;
 };
+
+/* MODE at a wave's start: round to nearest even, denormals kept. */
+#define SH_MODE_DEFAULT		0xf0u
 
 /* The operand field of the wave's xs[0] (xs[1]: one more). */
 #define SH_SRC_XS	512
@@ -317,6 +323,7 @@ struct sh_insn {
 	X(GLOBAL_LOAD_SHORT_D16_HI, "load_short_d16_hi") \
 	/* gfx10's own VALU rows (shader_gfx10.c), sh_valu() hands them on */ \
 	X(V_XOR3_B32, "v_xor3_b32") X(V_FMAC_F16, "v_fmac_f16") \
+	SH_OPS_DOT(X) \
 	SH_OPS_SYS(X) SH_OPS_XV(X) SH_OPS_XDS(X) SH_OPS_DS64(X) SH_OPS_TRAP(X)
 
 /* shader_sys.c's rows, SH_OP_S_SENDMSG up to SH_OP_BUFFER_WBINVL1_VOL;
@@ -407,6 +414,16 @@ struct sh_insn {
 	X(DS_GWS_SEMA_BR, "ds_gws_sema_br") X(DS_GWS_SEMA_P, "ds_gws_sema_p") \
 	X(DS_GWS_BARRIER, "ds_gws_barrier")
 
+/* gfx1030's permutes and dot products (shader_dot.c):
+ * SH_OP_GFX10_DOT_FIRST to _LAST, keep together. */
+#define SH_OPS_DOT(X) \
+	X(V_PERMLANE16_B32, "v_permlane16_b32") X(V_PERMLANEX16_B32, "v_permlanex16_b32") \
+	X(V_DOT2_F32_F16, "v_dot2_f32_f16") X(V_DOT2_I32_I16, "v_dot2_i32_i16") \
+	X(V_DOT2_U32_U16, "v_dot2_u32_u16") X(V_DOT4_I32_I8, "v_dot4_i32_i8") \
+	X(V_DOT4_U32_U8, "v_dot4_u32_u8") X(V_DOT8_I32_I4, "v_dot8_i32_i4") \
+	X(V_DOT8_U32_U4, "v_dot8_u32_u4") X(V_DOT2C_F32_F16, "v_dot2c_f32_f16") \
+	X(V_DOT4C_I32_I8, "v_dot4c_i32_i8")
+
 /* The trap handler's rows (shader_trap.c): SH_OP_S_RFE_B64 to
  * SH_OP_S_SETREG_B32. */
 #define SH_OPS_TRAP(X) \
@@ -428,6 +445,8 @@ enum sh_op_id {
 #define SH_OP_GFX10_LAST	SH_OP_GLOBAL_LOAD_SHORT_D16_HI
 #define SH_OP_GFX10_VALU_FIRST	SH_OP_V_XOR3_B32
 #define SH_OP_GFX10_VALU_LAST	SH_OP_V_FMAC_F16
+#define SH_OP_GFX10_DOT_FIRST	SH_OP_V_PERMLANE16_B32
+#define SH_OP_GFX10_DOT_LAST	SH_OP_V_DOT4C_I32_I8
 
 /* The outcome of one instruction. */
 enum sh_step { SH_NEXT, SH_JUMPED, SH_STOP, SH_FAIL };
@@ -667,6 +686,11 @@ void sh_trap_watch(struct sh_ctx *c, struct sh_wave *w, const uint64_t *va, uint
  * access is done (precisely, at the next instruction). */
 enum sh_step sh_trap_after_mem(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
 			       enum sh_step s);
+/*
+ * The host rounding mode (fesetround()) for MODE's f32 rounding field, or
+ * -1 for round to nearest even (nothing to set).
+ */
+int sh_mode_round(uint32_t mode);
 /* s_getreg_b32 of TRAPSTS and MODE: 0 and *@v, or -1 for another. */
 int sh_trap_getreg(const struct sh_wave *w, unsigned int id, uint32_t *v);
 /* shader_gfx10.c */
@@ -678,6 +702,11 @@ sh_dpp8(const struct kfd_isa_fields *f)
 
 	return f->form == KFD_ISA_FORM_DPP && (src0 == 233 || src0 == 234);
 }
+/* 1 when @id is a d16 load (SH_OP_GFX10_FIRST to _LAST), with the bytes
+ * and sign of what it loads; else 0. */
+int sh_gfx10_d16(unsigned int id, unsigned int *bytes, int *sign);
+/* The VGPR @old once the d16 load @id put the loaded @v into one half. */
+uint32_t sh_gfx10_d16_merge(unsigned int id, uint32_t old, uint32_t v);
 /* The rows SH_OP_GFX10_FIRST to _LAST: gfx10's d16 loads. */
 enum sh_step sh_gfx10_step(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i);
 /* gfx10's s_setreg_b32 of FLAT_SCR_LO or _HI (hwreg @id 20 or 21). */
@@ -688,6 +717,9 @@ sh_gfx10_flat_scr(const struct sh_ctx *c, unsigned int id)
 {
 	return sh_gen10(c) && (id == 20 || id == 21);
 }
+/* shader_dot.c: SH_OP_GFX10_DOT_FIRST to _LAST; @o is unused on VOP3P. */
+enum sh_step sh_dot_step(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
+			 const struct sh_vop *o);
 /* SH_OP_GFX10_VALU_FIRST to _LAST, with @o's operand fields (sh_valu()). */
 enum sh_step sh_gfx10_valu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
 			   const struct sh_vop *o);

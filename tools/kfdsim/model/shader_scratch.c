@@ -154,6 +154,8 @@ shape(const struct sh_insn *i, unsigned int *bytes, int *sign)
 		*bytes = 2;
 		return 0;
 	}
+	if (sh_gfx10_d16(i->id, bytes, sign))
+		return 1;
 	if ((i->id >= SH_OP_GLOBAL_LOAD_DWORD && i->id <= SH_OP_GLOBAL_LOAD_DWORDX4) ||
 	    (i->id >= SH_OP_BUFFER_LOAD_DWORD && i->id <= SH_OP_BUFFER_LOAD_DWORDX4)) {
 		*bytes = f->dst_dwords * 4;
@@ -230,6 +232,12 @@ lane_move(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i,
 	if (load) {
 		if (place_rw(c, p, buf, bytes, 0, &bad))
 			return sh_fault(c, w, bad, "scratch load");
+		/* a d16 load: one half of the VGPR, the other kept */
+		if (sh_gfx10_d16(i->id, &bytes, &sign)) {
+			w->v[reg % SH_VGPRS][p->lane] =
+				sh_gfx10_d16_merge(i->id, w->v[reg % SH_VGPRS][p->lane], buf[0]);
+			return SH_NEXT;
+		}
 		if (bytes == 1)
 			buf[0] = sign ? (uint32_t)(int32_t)(int8_t)buf[0] : buf[0] & 0xff;
 		else if (bytes == 2)

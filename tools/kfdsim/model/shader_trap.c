@@ -188,12 +188,39 @@ sh_trap_getreg(const struct sh_wave *w, unsigned int id, uint32_t *v)
 		*v = w->trapsts;
 		return 0;
 	case HW_REG_MODE:
-		/* round to nearest, denormals kept, IEEE, no exception
-		 * enabled: the kernel descriptor's defaults */
-		*v = 0xf0;
+		*v = w->mode;
 		return 0;
 	}
 	return -1;
+}
+
+int
+sh_mode_round(uint32_t mode)
+{
+	/* MODE.FP_ROUND: nearest even, +infinity, -infinity, zero */
+	static const int host[4] = { -1, FE_UPWARD, FE_DOWNWARD, FE_TOWARDZERO };
+
+	return host[mode & 3];
+}
+
+/*
+ * MODE: the rounding and denormal fields, kept per wave. The host rounds
+ * every float it computes one way, so f32's and f64/f16's rounding must
+ * agree; flushing denormals is not modelled. Either stops the dispatch
+ * rather than compute what the GPU would not.
+ */
+static enum sh_step
+setreg_mode(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i, uint32_t mask,
+	    uint32_t v)
+{
+	uint32_t mode = (w->mode & ~mask) | v;
+
+	if ((mode & 3) != ((mode >> 2) & 3))
+		return sh_illegal(c, w, i, "a rounding mode per precision");
+	if ((mode & 0xf0) != 0xf0)
+		return sh_illegal(c, w, i, "flushing denormals");
+	w->mode = mode;
+	return SH_NEXT;
 }
 
 static enum sh_step
@@ -211,8 +238,10 @@ setreg(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 		return sh_illegal(c, w, i, "source");
 	v = (v << off) & mask;
 	switch (id) {
-	case HW_REG_MODE: case HW_REG_IB_STS:
-		/* rounding and replay state: nothing the model keeps */
+	case HW_REG_MODE:
+		return setreg_mode(c, w, i, mask, v);
+	case HW_REG_IB_STS:
+		/* replay state: nothing the model keeps */
 		return SH_NEXT;
 	case HW_REG_TRAPSTS:
 		w->trapsts = (w->trapsts & ~mask) | v;

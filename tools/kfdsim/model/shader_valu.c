@@ -504,6 +504,9 @@ sh_valu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 	struct sh_vop o;
 	unsigned int l;
 
+	if (f->enc == KFD_ISA_VOP3P && i->id >= SH_OP_GFX10_DOT_FIRST &&
+	    i->id <= SH_OP_GFX10_DOT_LAST)
+		return sh_dot_step(c, w, i, NULL);
 	if (f->enc == KFD_ISA_VOP3P)
 		return sh_f16_row(i->id) ? sh_f16_vop3p(c, w, i) : vop3p(c, w, i);
 	if ((f->form == KFD_ISA_FORM_DPP || f->form == KFD_ISA_FORM_SDWA) && !c->xform)
@@ -521,6 +524,8 @@ sh_valu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i)
 		return sh_illegal(c, w, i, "an output modifier on this row");
 	if (i->id >= SH_OP_GFX10_VALU_FIRST && i->id <= SH_OP_GFX10_VALU_LAST)
 		return sh_gfx10_valu(c, w, i, &o);
+	if (i->id >= SH_OP_GFX10_DOT_FIRST && i->id <= SH_OP_GFX10_DOT_LAST)
+		return sh_dot_step(c, w, i, &o);
 	if ((i->id >= SH_OP_XV_FIRST && i->id <= SH_OP_XV_LAST) ||
 	    (o.clamp && (i->id == SH_OP_V_ADD_U32 || i->id == SH_OP_V_SUB_U32 ||
 			 i->id == SH_OP_V_SUBREV_U32)))

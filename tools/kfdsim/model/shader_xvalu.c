@@ -35,7 +35,7 @@ takes_float(unsigned int id)
 	return 0;
 }
 
-/* The 16-bit rows (VOP3 op_sel is not modelled for them). */
+/* The 16-bit rows (VOP3 op_sel picks halves: sh_xvalu()). */
 static int
 is_16bit(unsigned int id)
 {
@@ -242,6 +242,7 @@ sh_xvalu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i, const str
 	const struct kfd_isa_fields *f = &i->in->f;
 	uint64_t exec = sh_exec(w), mask = 0;
 	int fp = takes_float(i->id);
+	unsigned int op_sel = 0;
 
 	if (sh_f64_row(i->id))
 		return sh_f64(c, w, i, o);
@@ -251,9 +252,16 @@ sh_xvalu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i, const str
 		return add_clamp(c, w, i, o);
 	if (o->clamp || (!fp && (o->abs || o->neg)))
 		return sh_illegal(c, w, i, "clamp or an input modifier");
+	/*
+	 * op_sel of a 16-bit VOP3 row: bit k takes source k's high half, bit
+	 * 3 writes the result to the destination's high half, its low half
+	 * kept. A compare's _e64 form has none (the decoder refuses it).
+	 */
 	if (is_16bit(i->id) && f->form != KFD_ISA_FORM_SDWA && f->form != KFD_ISA_FORM_DPP &&
-	    (f->form == KFD_ISA_FORM_VOP3 || f->enc == KFD_ISA_VOP3) && ((f->words[0] >> 11) & 15))
-		return sh_illegal(c, w, i, "op_sel");
+	    (f->form == KFD_ISA_FORM_VOP3 || f->enc == KFD_ISA_VOP3))
+		op_sel = (f->words[0] >> 11) & 15;
+	if (op_sel && is_compare(i->id))
+		return sh_illegal(c, w, i, "op_sel on a compare");
 	for (unsigned int l = 0; l < SH_LANES; l++) {
 		uint32_t s[3] = { 0, 0, 0 }, r;
 
@@ -262,6 +270,8 @@ sh_xvalu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i, const str
 		for (unsigned int k = 0; k < o->nsrc; k++) {
 			if (sh_src32(w, i, o->src[k], l, &s[k]))
 				return sh_illegal(c, w, i, "operand");
+			if ((op_sel >> k) & 1)
+				s[k] >>= 16;
 			/* a float's abs and neg; v_cmp_class_f32's mask is not one */
 			if (fp && (k == 0 || i->id == SH_OP_V_CVT_PKRTZ_F16_F32)) {
 				if ((o->abs >> k) & 1)
@@ -278,7 +288,9 @@ sh_xvalu(struct sh_ctx *c, struct sh_wave *w, const struct sh_insn *i, const str
 		if (one(i->id, s[0], s[1], s[2], &r))
 			return sh_illegal(c, w, i, NULL);
 		/* gfx10 keeps the high half of a 16-bit result's VGPR */
-		if (is_16bit(i->id) && sh_gen10(c))
+		if (op_sel & 8)
+			r = (w->v[o->vdst][l] & 0xffff) | (r & 0xffff) << 16;
+		else if (is_16bit(i->id) && sh_gen10(c))
 			r = (w->v[o->vdst][l] & 0xffff0000u) | (r & 0xffff);
 		w->v[o->vdst][l] = r;
 	}
