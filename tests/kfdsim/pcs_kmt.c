@@ -18,13 +18,14 @@
 #include <unistd.h>
 
 #include "kmt_kit.h"
+#include "tc_pcs_handler.h"
 
 #define RING_DW		(KIT_RING_SIZE / 4)
 #define FILLER		0xffff1000u	/* a PM4 type-3 NOP of one dword */
 #define INTERVAL_US	200u
 #define LOOPS		200000u		/* iterations of each wave's loop */
 #define GROUPS		4u		/* work-groups (one wave each) */
-#define RECORDS		0x4000u		/* the handler's ring of records */
+#define RECORDS		TC_PCS_RECORDS
 #define TMA_SIZE	(4096u + RECORDS * 32u)	/* whole pages */
 
 /* s5 = *s[0:1]; count it down to 0 */
@@ -37,43 +38,6 @@ static const uint32_t loop_code[] = {
 	0xbf810000,		/* s_endpgm */
 };
 
-/*
- * Take record n = tma[0]++ (mod RECORDS) at tma + 64 + 32 n: ttmp0,
- * ttmp1, ttmp6, ttmp11, exec, ttmp8 (the work-group id x), the time.
- * Return to the sampled instruction with the wave's exec and SCC.
- */
-static const uint32_t handler[] = {
-	0xbeee017e,		/* s_mov_b64 ttmp[2:3], exec */
-	0xbefe0181,		/* s_mov_b64 exec, 1 */
-	0xc0941c00, 0x00000000,	/* s_memrealtime ttmp[4:5] */
-	0x7e000280,		/* v_mov_b32 v0, 0 */
-	0x7e020281,		/* v_mov_b32 v1, 1 */
-	0xdd098000, 0x017a0100,	/* global_atomic_add v1, v0, v1, ttmp[14:15] glc */
-	0xbf8c0070,		/* s_waitcnt vmcnt(0) lgkmcnt(0) */
-	0x260202ff, 0x00003fff,	/* v_and_b32 v1, 0x3fff, v1 */
-	0x24020285,		/* v_lshlrev_b32 v1, 5, v1 */
-	0x680202c0,		/* v_add_u32 v1, 64, v1 */
-	0x7e04026c,		/* v_mov_b32 v2, ttmp0 */
-	0x7e06026d,		/* v_mov_b32 v3, ttmp1 */
-	0x7e080272,		/* v_mov_b32 v4, ttmp6 */
-	0x7e0a0277,		/* v_mov_b32 v5, ttmp11 */
-	0xdc7c8000, 0x007a0201,	/* global_store_dwordx4 v1, v[2:5], ttmp[14:15] */
-	0x7e04026e,		/* v_mov_b32 v2, ttmp2 */
-	0x7e06026f,		/* v_mov_b32 v3, ttmp3 */
-	0x7e080274,		/* v_mov_b32 v4, ttmp8 */
-	0x7e0a0270,		/* v_mov_b32 v5, ttmp4 */
-	0xdc7c8010, 0x007a0201,	/* global_store_dwordx4 v1, v[2:5], ttmp[14:15] offset:16 */
-	0xbf8c0f70,		/* s_waitcnt vmcnt(0) */
-	0xbefe016e,		/* s_mov_b64 exec, ttmp[2:3] */
-	0x866dff6d, 0x0000ffff,	/* s_and_b32 ttmp1, ttmp1, 0xffff */
-	0xb978f802,		/* s_setreg_b32 hwreg(HW_REG_STATUS), ttmp12 */
-	0xbe801f6c,		/* s_rfe_b64 ttmp[0:1] */
-};
-
-struct record {
-	uint32_t pc_lo, ttmp1, ttmp6, ttmp11;
-	uint32_t exec_lo, exec_hi, wg_x, time_lo;
-};
 
 static uint32_t *code;		/* the shader at 0, the handler at 4096 */
 static uint32_t *loops;		/* the shader's argument */
@@ -131,7 +95,7 @@ check_records(const uint32_t *tma, uint32_t n)
 	uint32_t in = 0;
 
 	for (uint32_t i = 0; i < n; i++) {
-		const struct record *r = (const void *)((const uint8_t *)tma + 64 + i * 32);
+		const struct tc_pcs_record *r = (const void *)((const uint8_t *)tma + 64 + i * 32);
 		uint64_t pc = (uint64_t)(r->ttmp1 & 0xffff) << 32 | r->pc_lo;
 
 		if (pc < lo || pc >= hi) {
@@ -190,9 +154,9 @@ main(void)
 	if (!code || !loops || !tma)
 		return 1;
 	memcpy(code, loop_code, sizeof(loop_code));
-	memcpy(code + 1024, handler, sizeof(handler));
+	memcpy(code + 1024, tc_pcs_handler, sizeof(tc_pcs_handler));
 	*loops = LOOPS;
-	kit_check(hsaKmtSetTrapHandler(node, code + 1024, sizeof(handler), tma, TMA_SIZE),
+	kit_check(hsaKmtSetTrapHandler(node, code + 1024, sizeof(tc_pcs_handler), tma, TMA_SIZE),
 		  "SetTrapHandler");
 	if (kit_queue_new(&qa, node, HSA_QUEUE_COMPUTE, "CreateQueue(a)") ||
 	    kit_queue_new(&qb, node, HSA_QUEUE_COMPUTE, "CreateQueue(b)"))

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "ktest.h"
+#include "tc_pcs_handler.h"
 
 #define EOP_VA		0x30000000ULL
 #define CWSR_VA		0x40000000ULL
@@ -27,7 +28,7 @@
 #define RING_SIZE	4096u
 #define INTERVAL_US	200u
 #define LOOPS		100000u		/* iterations of a wave's loop */
-#define RECORDS		0x4000u		/* the handler's ring of records */
+#define RECORDS		TC_PCS_RECORDS
 
 /* Two descriptors, each with its code 256 bytes on and its kernel
  * arguments 2 KiB on; the handler after them. */
@@ -43,43 +44,6 @@ static const uint32_t loop_code[] = {
 	0xbf810000,		/* s_endpgm */
 };
 
-/*
- * Take record n = tma[0]++ (mod RECORDS) at tma + 64 + 32 n: ttmp0,
- * ttmp1, ttmp6, ttmp11, exec, ttmp8, the time. Return to the sampled
- * instruction with the wave's exec and SCC.
- */
-static const uint32_t handler[] = {
-	0xbeee017e,		/* s_mov_b64 ttmp[2:3], exec */
-	0xbefe0181,		/* s_mov_b64 exec, 1 */
-	0xc0941c00, 0x00000000,	/* s_memrealtime ttmp[4:5] */
-	0x7e000280,		/* v_mov_b32 v0, 0 */
-	0x7e020281,		/* v_mov_b32 v1, 1 */
-	0xdd098000, 0x017a0100,	/* global_atomic_add v1, v0, v1, ttmp[14:15] glc */
-	0xbf8c0070,		/* s_waitcnt vmcnt(0) lgkmcnt(0) */
-	0x260202ff, 0x00003fff,	/* v_and_b32 v1, 0x3fff, v1 */
-	0x24020285,		/* v_lshlrev_b32 v1, 5, v1 */
-	0x680202c0,		/* v_add_u32 v1, 64, v1 */
-	0x7e04026c,		/* v_mov_b32 v2, ttmp0 */
-	0x7e06026d,		/* v_mov_b32 v3, ttmp1 */
-	0x7e080272,		/* v_mov_b32 v4, ttmp6 */
-	0x7e0a0277,		/* v_mov_b32 v5, ttmp11 */
-	0xdc7c8000, 0x007a0201,	/* global_store_dwordx4 v1, v[2:5], ttmp[14:15] */
-	0x7e04026e,		/* v_mov_b32 v2, ttmp2 */
-	0x7e06026f,		/* v_mov_b32 v3, ttmp3 */
-	0x7e080274,		/* v_mov_b32 v4, ttmp8 */
-	0x7e0a0270,		/* v_mov_b32 v5, ttmp4 */
-	0xdc7c8010, 0x007a0201,	/* global_store_dwordx4 v1, v[2:5], ttmp[14:15] offset:16 */
-	0xbf8c0f70,		/* s_waitcnt vmcnt(0) */
-	0xbefe016e,		/* s_mov_b64 exec, ttmp[2:3] */
-	0x866dff6d, 0x0000ffff,	/* s_and_b32 ttmp1, ttmp1, 0xffff */
-	0xb978f802,		/* s_setreg_b32 hwreg(HW_REG_STATUS), ttmp12 */
-	0xbe801f6c,		/* s_rfe_b64 ttmp[0:1] */
-};
-
-struct record {
-	uint32_t pc_lo, ttmp1, packet, ttmp11;
-	uint32_t exec_lo, exec_hi, wg_x, time_lo;
-};
 
 static uint8_t *kern;
 static uint32_t *tma;
@@ -128,7 +92,7 @@ setup(const char *profile, void **state)
 	memset(kern, 0, KERN_SIZE);
 	put_kernel(KD_A);
 	put_kernel(KD_B);
-	memcpy(kern + HANDLER, handler, sizeof(handler));
+	memcpy(kern + HANDLER, tc_pcs_handler, sizeof(tc_pcs_handler));
 	tma = (uint32_t *)kt_userptr_mapped(t, 0, TMA_VA, TMA_SIZE);
 	memset(tma, 0, TMA_SIZE);
 	th.gpu_id = t->gpu_id[0];
@@ -284,7 +248,7 @@ test_hosttrap_samples(void **state)
 	assert_true(n <= max);
 	assert_true(n < RECORDS);
 	for (uint32_t i = 0; i < n; i++) {
-		const struct record *r = (const void *)((uint8_t *)tma + 64 + i * 32);
+		const struct tc_pcs_record *r = (const void *)((uint8_t *)tma + 64 + i * 32);
 		uint64_t pc = (uint64_t)(r->ttmp1 & 0xffff) << 32 | r->pc_lo;
 		uint32_t packet = gfx942 ? r->ttmp11 >> 6 : r->packet;
 
