@@ -144,6 +144,8 @@ static const struct isa_op gfx1030_ops[] = {
 	SOP1(29, "s_bitset1_b32", 1, 1),	SOP1(30, "s_bitset1_b64", 2, 1),
 	SOP1(31, "s_getpc_b64", 2, 0),		SOP1F(32, "s_setpc_b64", 0, 2, F_NO_DST | F_SRC_REG),
 	SOP1F(33, "s_swappc_b64", 2, 2, F_SRC_REG),
+	/* the trap handler's return */
+	SOP1F(34, "s_rfe_b64", 0, 2, F_NO_DST | F_SRC_REG),
 	SOP1(36, "s_and_saveexec_b64", 2, 2),	SOP1(37, "s_or_saveexec_b64", 2, 2),
 	SOP1(38, "s_xor_saveexec_b64", 2, 2),	SOP1(39, "s_andn2_saveexec_b64", 2, 2),
 	SOP1(40, "s_orn2_saveexec_b64", 2, 2),	SOP1(41, "s_nand_saveexec_b64", 2, 2),

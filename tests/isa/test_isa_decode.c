@@ -391,7 +391,12 @@ static const struct golden gfx1030_goldens[] = {
 	{ { 0xcc184001, 0x1c120702 }, 8, "v_dot8_i32_i4 v1, v2, v3, v4" },
 	{ { 0xcc194001, 0x1c120702 }, 8, "v_dot8_u32_u4 v1, v2, v3, v4" },
 	{ { 0x04020702 }, 4, "v_dot2c_f32_f16_e32 v1, v2, v3" },
-	{ { 0x1a020702 }, 4, "v_dot4c_i32_i8_e32 v1, v2, v3" },
+	{ { 0x1a020702 }, 4, "v_dot4c_i32_i8_e32 v1, v2, v3" },	/* a second-level trap handler's entry and return (kfdtest's) */
+	{ { 0xb97af803 }, 4, "s_getreg_b32 ttmp14, hwreg(HW_REG_TRAPSTS)" },
+	{ { 0xb9eef807 }, 4, "s_setreg_b32 hwreg(HW_REG_IB_STS), ttmp2" },
+	{ { 0xb9f8f802 }, 4, "s_setreg_b32 hwreg(HW_REG_STATUS), ttmp12" },
+	{ { 0x7e08026d }, 4, "v_mov_b32_e32 v4, ttmp1" },
+	{ { 0xbe80226c }, 4, "s_rfe_b64 ttmp[0:1]" },
 };
 
 static void test_gfx1030(void **state)

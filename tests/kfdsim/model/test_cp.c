@@ -350,6 +350,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_shader_msg, tq_setup_mi210, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_shader_trap, tq_setup_mi210, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_shader_trap, tq_setup_mi300x, kt_teardown),
+		cmocka_unit_test_setup_teardown(test_shader_trap_gfx10, tq_setup_rx6900xt, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_kinds, tq_setup_mi210, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_update_and_barrier, tq_setup_mi210, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_destroy_pending, tq_setup_mi210, kt_teardown),

@@ -76,5 +76,6 @@ void test_shader_wave32(void **state);
 void test_shader_wait(void **state);
 void test_shader_msg(void **state);
 void test_shader_trap(void **state);
+void test_shader_trap_gfx10(void **state);
 
 #endif

@@ -312,9 +312,100 @@ query_wave_trap(struct kt *t, struct kfd_abi_dbg_trap_args *dbg)
 	return ksim_ioctl(t->kfd, KFD_ABI_IOC_DBG_TRAP, dbg);
 }
 
+static const uint32_t gfx9_handler[] = {
+	0xb8f0f803,		/* s_getreg_b32 ttmp4, hwreg(HW_REG_TRAPSTS) */
+	0x87706d70,		/* s_or_b32 ttmp4, ttmp4, ttmp1 */
+	0x7e00027a,		/* v_mov_b32 v0, ttmp14 */
+	0x7e02027b,		/* v_mov_b32 v1, ttmp15 */
+	0x7e040270,		/* v_mov_b32 v2, ttmp4 */
+	0xdc708000, 0x007f0200,	/* global_store_dword v[0:1], v2, off */
+	0xbf8c0070,		/* s_waitcnt vmcnt(0) lgkmcnt(0) */
+	0xbeee007e,		/* s_mov_b32 ttmp2, exec_lo */
+	0xbefe00ff, 0x80000000,	/* s_mov_b32 exec_lo, 0x80000000 */
+	0xbf90000a,		/* s_sendmsg sendmsg(MSG_GET_DOORBELL) */
+	0x866fff7e, 0x000003ff,	/* s_and_b32 ttmp3, exec_lo, 0x3ff */
+	0xbefe006e,		/* s_mov_b32 exec_lo, ttmp2 */
+	0x876fff6f, 0x00000800,	/* s_or_b32 ttmp3, ttmp3, 0x800 */
+	0xbeee007c,		/* s_mov_b32 ttmp2, m0 */
+	0xbefc006f,		/* s_mov_b32 m0, ttmp3 */
+	0xbf900001,		/* s_sendmsg sendmsg(MSG_INTERRUPT) */
+	0xbefc006e,		/* s_mov_b32 m0, ttmp2 */
+	0x806c846c,		/* s_add_u32 ttmp0, ttmp0, 4 */
+	0x826d806d,		/* s_addc_u32 ttmp1, ttmp1, 0 */
+	0x866dff6d, 0x0000ffff,	/* s_and_b32 ttmp1, ttmp1, 0xffff */
+	0xb978f802,		/* s_setreg_b32 hwreg(HW_REG_STATUS), ttmp12 */
+	0xbe801f6c,		/* s_rfe_b64 ttmp[0:1] */
+};
+static const uint32_t trap_s5[] = {
+	0xbf920005,		/* s_trap 5 */
+	0xbf810000,		/* s_endpgm */
+};
+static const uint32_t trap_nop[] = { 0xbf800000, 0xbf810000 };	/* s_nop 0 */
+static const uint32_t gfx9_overflow[] = {
+	0x7e0002ff, 0x7f000000,	/* v_mov_b32 v0, 0x7f000000 */
+	0x0a0200ff, 0x7f000000,	/* v_mul_f32 v1, 0x7f000000, v0 */
+	0xbf800000,		/* s_nop 0 (the handler skips it) */
+	0xbf810000,		/* s_endpgm */
+};
+static const uint32_t gfx9_load[] = {
+	0x7e0002ff, 0x52000100,	/* v_mov_b32 v0, 0x52000100 */
+	0x7e020280,		/* v_mov_b32 v1, 0 */
+	0xdc508000, 0x027f0000,	/* global_load_dword v2, v[0:1], off */
+	0xbf8c0f70,		/* s_waitcnt vmcnt(0) */
+	0xbf810000,		/* s_endpgm */
+};
+
+/* The same in gfx10's encodings (llvm-mc 15, gfx1030): wave32, s_rfe_b64
+ * renumbered, stores counted by vscnt. */
+static const uint32_t gfx10_handler[] = {
+	0xb970f803,		/* s_getreg_b32 ttmp4, hwreg(HW_REG_TRAPSTS) */
+	0x88706d70,		/* s_or_b32 ttmp4, ttmp4, ttmp1 */
+	0x7e00027a,		/* v_mov_b32 v0, ttmp14 */
+	0x7e02027b,		/* v_mov_b32 v1, ttmp15 */
+	0x7e040270,		/* v_mov_b32 v2, ttmp4 */
+	0xdc708000, 0x007d0200,	/* global_store_dword v[0:1], v2, off */
+	0xbf8c0070,		/* s_waitcnt vmcnt(0) lgkmcnt(0) */
+	0xbbfd0000,		/* s_waitcnt_vscnt null, 0x0 */
+	0xbeee037e,		/* s_mov_b32 ttmp2, exec_lo */
+	0xbefe03ff, 0x80000000,	/* s_mov_b32 exec_lo, 0x80000000 */
+	0xbf90000a,		/* s_sendmsg sendmsg(MSG_GET_DOORBELL) */
+	0x876fff7e, 0x000003ff,	/* s_and_b32 ttmp3, exec_lo, 0x3ff */
+	0xbefe036e,		/* s_mov_b32 exec_lo, ttmp2 */
+	0x886fff6f, 0x00000800,	/* s_or_b32 ttmp3, ttmp3, 0x800 */
+	0xbeee037c,		/* s_mov_b32 ttmp2, m0 */
+	0xbefc036f,		/* s_mov_b32 m0, ttmp3 */
+	0xbf900001,		/* s_sendmsg sendmsg(MSG_INTERRUPT) */
+	0xbefc036e,		/* s_mov_b32 m0, ttmp2 */
+	0x806c846c,		/* s_add_u32 ttmp0, ttmp0, 4 */
+	0x826d806d,		/* s_addc_u32 ttmp1, ttmp1, 0 */
+	0x876dff6d, 0x0000ffff,	/* s_and_b32 ttmp1, ttmp1, 0xffff */
+	0xb9f8f802,		/* s_setreg_b32 hwreg(HW_REG_STATUS), ttmp12 */
+	0xbe80226c,		/* s_rfe_b64 ttmp[0:1] */
+};
+static const uint32_t gfx10_overflow[] = {
+	0x7e0002ff, 0x7f000000,	/* v_mov_b32 v0, 0x7f000000 */
+	0x100200ff, 0x7f000000,	/* v_mul_f32 v1, 0x7f000000, v0 */
+	0xbf800000,		/* s_nop 0 (the handler skips it) */
+	0xbf810000,		/* s_endpgm */
+};
+static const uint32_t gfx10_load[] = {
+	0x7e0002ff, 0x52000100,	/* v_mov_b32 v0, 0x52000100 */
+	0x7e020280,		/* v_mov_b32 v1, 0 */
+	0xdc308000, 0x027d0000,	/* global_load_dword v2, v[0:1], off */
+	0xbf8c3f70,		/* s_waitcnt vmcnt(0) */
+	0xbf810000,		/* s_endpgm */
+};
+
+struct trap_code {
+	const uint32_t *handler, *overflow, *load;
+	size_t handler_size, overflow_size, load_size;
+};
+
+#define TRAP_CODE(h, o, l) { h, o, l, sizeof(h), sizeof(o), sizeof(l) }
+
 /*
- * A debugged process's traps run its second-level handler (gfx90a, and
- * gfx942 on mi300x): the handler stores TRAPSTS | ttmp1 (trap id in
+ * A debugged process's traps run its second-level handler (gfx90a, gfx942 on
+ * mi300x, gfx1030 on rx6900xt): the handler stores TRAPSTS | ttmp1 (trap id in
  * 23:16) to its TMA, reads its queue's doorbell, sends the KFD an
  * interrupt raising EC_QUEUE_WAVE_TRAP on that queue, skips the s_trap
  * and returns with s_rfe_b64: the dispatch completes. Of two queues, the
@@ -324,51 +415,9 @@ query_wave_trap(struct kt *t, struct kfd_abi_dbg_trap_args *dbg)
  * with TRAPSTS.EXCP's bit. Without a handler the wave halts and the
  * debugger is told.
  */
-void
-test_shader_trap(void **state)
+static void
+shader_trap(void **state, const struct trap_code *code)
 {
-	static const uint32_t handler[] = {
-		0xb8f0f803,		/* s_getreg_b32 ttmp4, hwreg(HW_REG_TRAPSTS) */
-		0x87706d70,		/* s_or_b32 ttmp4, ttmp4, ttmp1 */
-		0x7e00027a,		/* v_mov_b32 v0, ttmp14 */
-		0x7e02027b,		/* v_mov_b32 v1, ttmp15 */
-		0x7e040270,		/* v_mov_b32 v2, ttmp4 */
-		0xdc708000, 0x007f0200,	/* global_store_dword v[0:1], v2, off */
-		0xbf8c0070,		/* s_waitcnt vmcnt(0) lgkmcnt(0) */
-		0xbeee007e,		/* s_mov_b32 ttmp2, exec_lo */
-		0xbefe00ff, 0x80000000,	/* s_mov_b32 exec_lo, 0x80000000 */
-		0xbf90000a,		/* s_sendmsg sendmsg(MSG_GET_DOORBELL) */
-		0x866fff7e, 0x000003ff,	/* s_and_b32 ttmp3, exec_lo, 0x3ff */
-		0xbefe006e,		/* s_mov_b32 exec_lo, ttmp2 */
-		0x876fff6f, 0x00000800,	/* s_or_b32 ttmp3, ttmp3, 0x800 */
-		0xbeee007c,		/* s_mov_b32 ttmp2, m0 */
-		0xbefc006f,		/* s_mov_b32 m0, ttmp3 */
-		0xbf900001,		/* s_sendmsg sendmsg(MSG_INTERRUPT) */
-		0xbefc006e,		/* s_mov_b32 m0, ttmp2 */
-		0x806c846c,		/* s_add_u32 ttmp0, ttmp0, 4 */
-		0x826d806d,		/* s_addc_u32 ttmp1, ttmp1, 0 */
-		0x866dff6d, 0x0000ffff,	/* s_and_b32 ttmp1, ttmp1, 0xffff */
-		0xb978f802,		/* s_setreg_b32 hwreg(HW_REG_STATUS), ttmp12 */
-		0xbe801f6c,		/* s_rfe_b64 ttmp[0:1] */
-	};
-	static const uint32_t trap5[] = {
-		0xbf920005,		/* s_trap 5 */
-		0xbf810000,		/* s_endpgm */
-	};
-	static const uint32_t nop[] = { 0xbf800000, 0xbf810000 };	/* s_nop 0 */
-	static const uint32_t overflow[] = {
-		0x7e0002ff, 0x7f000000,	/* v_mov_b32 v0, 0x7f000000 */
-		0x0a0200ff, 0x7f000000,	/* v_mul_f32 v1, 0x7f000000, v0 */
-		0xbf800000,		/* s_nop 0 (the handler skips it) */
-		0xbf810000,		/* s_endpgm */
-	};
-	static const uint32_t load[] = {
-		0x7e0002ff, 0x52000100,	/* v_mov_b32 v0, 0x52000100 */
-		0x7e020280,		/* v_mov_b32 v1, 0 */
-		0xdc508000, 0x027f0000,	/* global_load_dword v2, v[0:1], off */
-		0xbf8c0f70,		/* s_waitcnt vmcnt(0) */
-		0xbf810000,		/* s_endpgm */
-	};
 	const uint64_t tma_va = 0x52000000ULL;
 	struct kfd_abi_set_trap_handler_args th = { 0 };
 	struct kfd_abi_runtime_enable_args re = { .mode_mask = 1 };
@@ -383,9 +432,9 @@ test_shader_trap(void **state)
 	assert_int_equal(pipe(fds), 0);
 	tma = (uint32_t *)kt_userptr_mapped(t, 0, tma_va, 4096);
 	memset(tma, 0, 4096);
-	kt_put_code(tq_kern, 1024, trap5, sizeof(trap5));
-	kt_put_code(tq_kern, 3072, nop, sizeof(nop));
-	memcpy(tq_kern + 2048, handler, sizeof(handler));
+	kt_put_code(tq_kern, 1024, trap_s5, sizeof(trap_s5));
+	kt_put_code(tq_kern, 3072, trap_nop, sizeof(trap_nop));
+	memcpy(tq_kern + 2048, code->handler, code->handler_size);
 	th.gpu_id = t->gpu_id[0];
 	th.tba_addr = KERNEL_VA + 2048;
 	th.tma_addr = tma_va;
@@ -442,7 +491,7 @@ test_shader_trap(void **state)
 		assert_int_equal(ksim_ioctl(t->kfd, KFD_ABI_IOC_DBG_TRAP, &dbg), 0);
 		assert_int_equal(dbg.set_node_address_watch.id, mode);
 	}
-	kt_put_code(tq_kern, 3072, load, sizeof(load));
+	kt_put_code(tq_kern, 3072, code->load, code->load_size);
 	memset(tma, 0, 4096);
 	*tq_sig(&a, 0) = 1;
 	tq_put_kernel(&a, KERNEL_VA + 3072, 0, tq_sigva(&a, 0));
@@ -454,7 +503,7 @@ test_shader_trap(void **state)
 	launch_override(t, KFD_ABI_DBG_TRAP_OVERRIDE_REPLACE, KFD_ABI_DBG_TRAP_MASK_FP_OVERFLOW,
 			KFD_ABI_DBG_TRAP_MASK_FP_OVERFLOW |
 			KFD_ABI_DBG_TRAP_MASK_DBG_ADDRESS_WATCH);
-	kt_put_code(tq_kern, 3072, overflow, sizeof(overflow));
+	kt_put_code(tq_kern, 3072, code->overflow, code->overflow_size);
 	memset(tma, 0, 4096);
 	*tq_sig(&a, 0) = 1;
 	tq_put_kernel(&a, KERNEL_VA + 3072, 0, tq_sigva(&a, 0));
@@ -477,4 +526,23 @@ test_shader_trap(void **state)
 	assert_int_equal(*tq_sig(&b, 1), 1);
 	close(fds[0]);
 	close(fds[1]);
+}
+
+void
+test_shader_trap(void **state)
+{
+	static const struct trap_code code =
+		TRAP_CODE(gfx9_handler, gfx9_overflow, gfx9_load);
+
+	shader_trap(state, &code);
+}
+
+/* The same on rx6900xt: gfx10's encodings, wave32. */
+void
+test_shader_trap_gfx10(void **state)
+{
+	static const struct trap_code code =
+		TRAP_CODE(gfx10_handler, gfx10_overflow, gfx10_load);
+
+	shader_trap(state, &code);
 }

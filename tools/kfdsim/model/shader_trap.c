@@ -5,7 +5,8 @@
  * watch hit (after the access) and on a float exception (after the
  * instruction); it leaves with s_rfe.
  *
- * The KFD's first-level handler (cwsr_trap_handler_gfx9.asm) runs first.
+ * The KFD's first-level handler (cwsr_trap_handler_gfx9.asm, and _gfx10
+ * for gfx1030, which leaves the same ttmps) runs first.
  * With a second-level handler (SET_TRAP_HANDLER's tba/tma) it jumps there,
  * the ttmp registers as the hardware and it leave them:
  *
