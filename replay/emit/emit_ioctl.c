@@ -592,6 +592,10 @@ em_ioctl(struct em *e, struct kt_strbuf *sb, const struct kt_record *rec)
 			tail = c.size - c.d->args->size;
 		if (tail) {
 			const struct kfd_indirect *tb = NULL;
+			/* A short capture holds less than the struct: the
+			 * members past it are not the program's bytes. */
+			size_t head_len = c.clen < c.d->args->size ?
+					  c.clen : c.d->args->size;
 			unsigned int j;
 
 			for (j = 0; j < c.d->nbufs; j++)
@@ -609,7 +613,7 @@ em_ioctl(struct em *e, struct kt_strbuf *sb, const struct kt_record *rec)
 						 "\t} __attribute__((packed)) s = {\n",
 						 el->name, n);
 				init_struct(e, sb, &c, c.l, io->arg_before,
-					    c.d->args->size, 1, "\t\t\t",
+					    head_len, 1, "\t\t\t",
 					    "\t\t.a = {\n", "\t\t},\n");
 				kt_strbuf_puts(sb, "\t\t.t = {\n");
 				for (i = 0; i < n && (i + 1) * tb->elem->size <= have; i++) {
@@ -627,7 +631,7 @@ em_ioctl(struct em *e, struct kt_strbuf *sb, const struct kt_record *rec)
 						 "\t} __attribute__((packed)) s = {\n",
 						 tail);
 				init_struct(e, sb, &c, c.l, io->arg_before,
-					    c.d->args->size, 1, "\t\t\t",
+					    head_len, 1, "\t\t\t",
 					    "\t\t.a = {\n", "\t\t},\n");
 				kt_strbuf_puts(sb, "\t\t.t = ");
 				em_bytes(sb, io->arg_before + c.d->args->size,
