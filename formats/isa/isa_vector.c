@@ -161,6 +161,33 @@ static int dpp_ctrl(struct isa_ctx *c, unsigned int ctrl)
 	return 0;
 }
 
+/*
+ * What DPP and gfx10's DPP8 share: the second dword (@past when it is
+ * missing), the opcodes they cover, the name and vdst (and VCC). -1 when
+ * the form is refused; a bad vdst is or'ed into *@r.
+ */
+static int dpp_head(struct isa_ctx *c, const struct isa_op *op, unsigned int vdst,
+		    const char *past, int *r)
+{
+	if (c->nwords < 2)
+		return isa_fail(c, past);
+	c->length = 8;
+	if (op->enc == ISA_VOPC)
+		return isa_fail(c, isa_gen10(c) ? "VOPC has no DPP form on gfx10" :
+				"VOPC has no DPP form on gfx9");
+	if (op->dst > 1 || op->src0 > 1 || op->src1 > 1 ||
+	    (op->flags & (F_E32_ONLY | F_SDST | F_NO_DST | F_MADMK | F_MADAK)))
+		return isa_fail(c, "DPP form of this opcode not covered");
+	c->form = KFD_ISA_FORM_DPP;
+	put_name(c, op, "_dpp");
+	isa_put(c, " ");
+	*r |= isa_put_vreg(c, vdst, 1, 0);
+	if (op->flags & F_VCC_OUT)
+		isa_put(c, ", %s", vcc(c));
+	isa_put(c, ", ");
+	return 0;
+}
+
 /* DPP (data-parallel primitives): src0 = 250 and a second dword. */
 static int dpp(struct isa_ctx *c, const struct isa_op *op)
 {
@@ -168,22 +195,8 @@ static int dpp(struct isa_ctx *c, const struct isa_op *op)
 	unsigned int vsrc1 = (w0 >> 9) & 0xff, vdst = (w0 >> 17) & 0xff;
 	int r = 0;
 
-	if (c->nwords < 2)
-		return isa_fail(c, "DPP dword past the end of the code");
-	c->length = 8;
-	if (op->enc == ISA_VOPC)
-		return isa_fail(c, isa_gen10(c) ? "VOPC has no DPP form on gfx10" :
-				"VOPC has no DPP form on gfx9");
-	if ((op->dst > 1 && op->enc != ISA_VOPC) || op->src0 > 1 || op->src1 > 1 ||
-	    (op->flags & (F_E32_ONLY | F_SDST | F_NO_DST | F_MADMK | F_MADAK)))
-		return isa_fail(c, "DPP form of this opcode not covered");
-	c->form = KFD_ISA_FORM_DPP;
-	put_name(c, op, "_dpp");
-	isa_put(c, " ");
-	r |= isa_put_vreg(c, vdst, 1, 0);
-	if (op->flags & F_VCC_OUT)
-		isa_put(c, ", %s", vcc(c));
-	isa_put(c, ", ");
+	if (dpp_head(c, op, vdst, "DPP dword past the end of the code", &r))
+		return -1;
 	if (op->flags & F_NO_MOD)
 		w1 &= ~0x00f00000u;	/* the modifiers LLVM leaves unprinted */
 	r |= isa_put_src_mod(c, 256 + (w1 & 0xff), 1, (w1 >> 20) & 1, (w1 >> 21) & 1);
@@ -216,21 +229,8 @@ static int dpp8(struct isa_ctx *c, const struct isa_op *op)
 	unsigned int vsrc1 = (w0 >> 9) & 0xff, vdst = (w0 >> 17) & 0xff, i;
 	int r = 0;
 
-	if (c->nwords < 2)
-		return isa_fail(c, "DPP8 dword past the end of the code");
-	c->length = 8;
-	if (op->enc == ISA_VOPC)
-		return isa_fail(c, "VOPC has no DPP form on gfx10");
-	if (op->dst > 1 || op->src0 > 1 || op->src1 > 1 ||
-	    (op->flags & (F_E32_ONLY | F_SDST | F_NO_DST | F_MADMK | F_MADAK)))
-		return isa_fail(c, "DPP form of this opcode not covered");
-	c->form = KFD_ISA_FORM_DPP;
-	put_name(c, op, "_dpp");
-	isa_put(c, " ");
-	r |= isa_put_vreg(c, vdst, 1, 0);
-	if (op->flags & F_VCC_OUT)
-		isa_put(c, ", %s", vcc(c));
-	isa_put(c, ", ");
+	if (dpp_head(c, op, vdst, "DPP8 dword past the end of the code", &r))
+		return -1;
 	r |= isa_put_vreg(c, w1 & 0xff, 1, 0);
 	if (op->enc == ISA_VOP2) {
 		isa_put(c, ", ");
