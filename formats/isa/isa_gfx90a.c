@@ -439,6 +439,7 @@ static const struct isa_op gfx90a_ops[] = {
 	DS(0x4e, "ds_write2_b64", K_STORE, 0, 2, 2, F_OFF2),
 	DS(0x4f, "ds_write2st64_b64", K_STORE, 0, 2, 2, F_OFF2),
 	DS(0x5c, "ds_add_f64", K_STORE, 0, 2, 0, 0),
+	DS(0x70, "ds_cmpst_rtn_b64", K_ATOMIC, 2, 2, 2, 0),
 	DS(0x7c, "ds_add_rtn_f64", K_ATOMIC, 2, 2, 0, 0),
 	DS(0x76, "ds_read_b64", K_LOAD, 2, 0, 0, 0),
 	DS(0x77, "ds_read2_b64", K_LOAD, 4, 0, 0, F_OFF2),

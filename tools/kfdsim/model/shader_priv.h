@@ -404,9 +404,10 @@ struct sh_insn {
 	X(DS_WRITE2ST64_B64, "ds_write2st64_b64") \
 	X(GLOBAL_STORE_BYTE_D16_HI, "store_byte_d16_hi") \
 	X(GLOBAL_STORE_SHORT_D16_HI, "store_short_d16_hi")
-/* The LDS double atomics of rocSPARSE's kernels (shader_ds64.c). */
+/* The LDS 64-bit atomics of rocSPARSE's kernels (shader_ds64.c). */
 #define SH_OPS_DS64(X) \
-	X(DS_ADD_F64, "ds_add_f64") X(DS_ADD_RTN_F64, "ds_add_rtn_f64")
+	X(DS_ADD_F64, "ds_add_f64") X(DS_ADD_RTN_F64, "ds_add_rtn_f64") \
+	X(DS_CMPST_RTN_B64, "ds_cmpst_rtn_b64")
 
 /* Global wave sync (shader_gws.c): SH_OP_DS_GWS_INIT to _BARRIER. */
 #define SH_OPS_GWS(X) \
