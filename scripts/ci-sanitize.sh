@@ -58,6 +58,8 @@ install-thunk	rocminfo started by the installed kfdtrace sim and record (runtime
 *-reserved-svm	HSA_RESERVE_SVM wants a range below 1 TiB, where ASan keeps its shadow memory
 model-uaccess	asserts that a small malloc() is in glibc's brk heap; ASan has its own allocator
 hip-rocprim-*	rocPRIM's radix sort of 1M keys: minutes of instrumented interpretation; the plain build checks it, and hip-wave runs the same instruction classes here
+hip-*-amd-*	HIP programs on AMD's libhsakmt, which is not instrumented: the kfdsim paths of hip-*-ours-* (run here), and the plain build runs them; thunk-hsa-amd-* and asan-rocminfo-* run AMD's library on the instrumented kfdsim
+hip-*-mi100	gfx908 runs gfx90a's rows and paths, which mi210 runs here (rocSPARSE alone takes two minutes); the plain build runs them, and model-ds64 runs gfx908's ds_cmpst_rtn_b64
 hip-rocrand-*	rocRAND's generators: minutes of instrumented interpretation; the plain build checks them, and hip-wave runs the same instruction classes here
 modern-*	ROCm 6.x in the sid root (tests/modern): the root has no ASan runtime of Debian 12's gcc for the instrumented kfdtrace and libkfdsim
 EOF

@@ -714,8 +714,9 @@ main(int argc, char **argv)
 	if (!getenv("KFDSIM_MACHINE"))
 		fail("KFDSIM_MACHINE is not set: run it under kfdtrace sim");
 
-	/* This process opens nothing: each child is a new process of the
-	 * machine, with its own runtime. */
+	/* This process opens nothing and starts no thread (a fork under
+	 * GCC 12's ASan is safe only so): each child is a new process of
+	 * the machine, with its own runtime. */
 	for (int attempt = 1;; attempt++) {
 		fflush(NULL);
 		pid = fork();
