@@ -26,24 +26,67 @@ lds_at(const uint8_t *lds, uint32_t a)
 	return v;
 }
 
+static uint64_t
+lds64(const uint8_t *lds, uint32_t a)
+{
+	uint64_t v;
+
+	memcpy(&v, lds + a, 8);
+	return v;
+}
+
+static void
+set64(struct sh_wave *w, unsigned int vgpr, unsigned int lane, uint64_t v)
+{
+	w->v[vgpr][lane] = (uint32_t)v;
+	w->v[vgpr + 1][lane] = (uint32_t)(v >> 32);
+}
+
+static uint64_t
+get64(const struct sh_wave *w, unsigned int vgpr, unsigned int lane)
+{
+	return (uint64_t)w->v[vgpr + 1][lane] << 32 | w->v[vgpr][lane];
+}
+
 static void
 set_data(struct sh_wave *w, unsigned int vgpr, unsigned int lane, double v)
 {
 	uint64_t b;
 
 	memcpy(&b, &v, 8);
-	w->v[vgpr][lane] = (uint32_t)b;
-	w->v[vgpr + 1][lane] = (uint32_t)(b >> 32);
+	set64(w, vgpr, lane, b);
 }
 
 static double
 get_data(const struct sh_wave *w, unsigned int vgpr, unsigned int lane)
 {
-	uint64_t b = (uint64_t)w->v[vgpr + 1][lane] << 32 | w->v[vgpr][lane];
+	uint64_t b = get64(w, vgpr, lane);
 	double v;
 
 	memcpy(&v, &b, 8);
 	return v;
+}
+
+/*
+ * A gfx90a wave over @lds (LDS_SIZE bytes and 64 past them, zeroed):
+ * lanes 0..31 address SHARED, lanes 32..62 addresses of their own, lane
+ * 63 one past the LDS (v0), and lane 40 is inactive.
+ */
+static struct sh_ctx *
+wave_new(uint8_t *lds)
+{
+	struct sh_ctx *c = lt_ctx_new(KFD_ISA_GFX90A, 64, 0);
+	struct sh_wave *w;
+
+	assert_non_null(c);
+	w = &c->waves[0];
+	memset(lds, 0, LDS_SIZE + 64);
+	c->lds = lds;
+	c->lds_size = LDS_SIZE;
+	sh_set_exec(w, ~0ull & ~(1ull << 40));
+	for (unsigned int l = 0; l < SH_LANES; l++)
+		w->v[0][l] = l < 32 ? SHARED : l < 63 ? 128 + 8 * l : LDS_SIZE;
+	return c;
 }
 
 /* Run ds_add_f64 (@rtn: ds_add_rtn_f64 into v[4:5]) v0, v[2:3] offset:8. */
@@ -64,20 +107,12 @@ static void
 test_ds_add_f64(void **state)
 {
 	static uint8_t lds[LDS_SIZE + 64];
-	struct sh_ctx *c = lt_ctx_new(KFD_ISA_GFX90A, 64, 0);
-	struct sh_wave *w;
+	struct sh_ctx *c = wave_new(lds);
+	struct sh_wave *w = &c->waves[0];
 	double sum = 1.0;
 
 	(void)state;
-	assert_non_null(c);
-	w = &c->waves[0];
-	memset(lds, 0, sizeof(lds));
-	c->lds = lds;
-	c->lds_size = LDS_SIZE;
-	/* lane 40 inactive; lane 63 past the LDS */
-	sh_set_exec(w, ~0ull & ~(1ull << 40));
 	for (unsigned int l = 0; l < SH_LANES; l++) {
-		w->v[0][l] = l < 32 ? SHARED : l < 63 ? 128 + 8 * l : LDS_SIZE;
 		set_data(w, 2, l, 0.25 * (l + 1));
 		set_data(w, 4, l, -1.0);
 	}
@@ -109,28 +144,6 @@ test_ds_add_f64(void **state)
 	lt_ctx_free(c);
 }
 
-static uint64_t
-lds64(const uint8_t *lds, uint32_t a)
-{
-	uint64_t v;
-
-	memcpy(&v, lds + a, 8);
-	return v;
-}
-
-static void
-set64(struct sh_wave *w, unsigned int vgpr, unsigned int lane, uint64_t v)
-{
-	w->v[vgpr][lane] = (uint32_t)v;
-	w->v[vgpr + 1][lane] = (uint32_t)(v >> 32);
-}
-
-static uint64_t
-get64(const struct sh_wave *w, unsigned int vgpr, unsigned int lane)
-{
-	return (uint64_t)w->v[vgpr + 1][lane] << 32 | w->v[vgpr][lane];
-}
-
 /*
  * ds_cmpst_rtn_b64 v[4:5], v0, v[2:3], v[6:7] offset:8: where LDS holds
  * data0 (the compare), it gets data1; vdst gets the value before.
@@ -140,21 +153,15 @@ test_ds_cmpst_rtn_b64(void **state)
 {
 	static uint8_t lds[LDS_SIZE + 64];
 	uint32_t code[2] = { 0xd8e00000u | OFFSET, 0u | 2u << 8 | 6u << 16 | 4u << 24 };
-	struct sh_ctx *c = lt_ctx_new(KFD_ISA_GFX90A, 64, 0);
+	struct sh_ctx *c = wave_new(lds);
+	struct sh_wave *w = &c->waves[0];
 	struct kfd_isa_insn in;
 	struct sh_insn i = { .in = &in, .id = SH_OP_DS_CMPST_RTN_B64 };
 	const uint64_t first = 0x3ff0000000000000ull, high = 1ull << 32;
-	struct sh_wave *w;
 
 	(void)state;
-	assert_non_null(c);
 	assert_int_equal(kfd_isa_decode(KFD_ISA_GFX90A, (const uint8_t *)code, 8, &in), 0);
 	assert_string_equal(in.mnemonic, "ds_cmpst_rtn_b64");
-	w = &c->waves[0];
-	memset(lds, 0, sizeof(lds));
-	c->lds = lds;
-	c->lds_size = LDS_SIZE;
-	sh_set_exec(w, ~0ull & ~(1ull << 40));
 	/*
 	 * Lanes 0..31 share an address that holds @first: each compares
 	 * with @first and stores 100 + lane, but lane 5 compares with lane
@@ -162,7 +169,6 @@ test_ds_cmpst_rtn_b64(void **state)
 	 * even lanes compare with 0, odd ones with 1 << 32.
 	 */
 	for (unsigned int l = 0; l < SH_LANES; l++) {
-		w->v[0][l] = l < 32 ? SHARED : l < 63 ? 128 + 8 * l : LDS_SIZE;
 		set64(w, 2, l, l < 32 ? (l == 5 ? 100 : first) : l % 2 ? high : 0);
 		set64(w, 6, l, 100 + l);
 		set64(w, 4, l, ~0ull);
